@@ -1,0 +1,107 @@
+# ptsbench — SSD benchmark and characterization suite (SNIA PTS style)
+#
+#   make            build build/ptsbench
+#   make test       unit + integration tests (cmocka); skips what the machine lacks, loudly
+#   make demo       run the main job on the built-in default target
+#   make bench      engine speed vs fio (prints ratios; needs root for zram)
+#   make sanitize   ASan+UBSan build, then the tests against it
+#   make install    PREFIX=/usr/local (binary, profiles, pts definitions, docs)
+
+VERSION   := 0.1.0
+PREFIX    ?= /usr/local
+DESTDIR   ?=
+BUILD     ?= build
+CC        ?= gcc
+SANITIZE  ?= 0
+
+# Recursively expanded on purpose: pkg-config runs only after the deps stamp exists.
+PKG_CFLAGS = $(shell pkg-config --cflags liburing json-c 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs liburing json-c 2>/dev/null)
+LIBURING_VERSION = $(shell pkg-config --modversion liburing 2>/dev/null)
+
+WARN      := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral -Wno-format-truncation
+OPT       := -O2 -g
+ifeq ($(SANITIZE),1)
+OPT       := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+SAN_LD    := -fsanitize=address,undefined
+endif
+
+CPPFLAGS  += -D_GNU_SOURCE -Isrc -Isrc/engine \
+             -DPTSBENCH_VERSION='"$(VERSION)"' \
+             -DPTSBENCH_DATADIR='"$(PREFIX)/share/ptsbench"' \
+             -DPTSBENCH_LIBURING_VERSION='"$(LIBURING_VERSION)"'
+CFLAGS    += -std=c11 $(OPT) $(WARN) -pthread -MMD -MP $(PKG_CFLAGS)
+LDLIBS    += $(PKG_LIBS) -laio -lz -llz4 -lpthread -lm
+LDFLAGS   += $(SAN_LD) -pthread
+
+SRC       := $(wildcard src/*.c src/engine/*.c)
+OBJ       := $(SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ   := $(filter-out $(BUILD)/src/main.o,$(OBJ))
+
+UNIT_SRC  := $(wildcard tests/unit/test_*.c)
+UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
+INTEG_SRC := $(wildcard tests/integration/test_*.c)
+INTEG_BIN := $(INTEG_SRC:tests/integration/%.c=$(BUILD)/tests/integration/%)
+TEST_HELPER_OBJ := $(BUILD)/tests/helpers.o
+
+DEPS_STAMP := $(BUILD)/.deps-ok
+
+.SECONDARY:
+.PHONY: all test unit integration demo bench sanitize clean install deps
+all: $(BUILD)/ptsbench
+
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): scripts/install-deps.sh
+	@mkdir -p $(@D)
+	@scripts/install-deps.sh
+	@touch $@
+
+$(BUILD)/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/ptsbench: $(OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+$(BUILD)/tests/integration/%: $(BUILD)/tests/integration/%.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+$(BUILD)/tests/%.o: tests/%.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -c $< -o $@
+
+test: $(BUILD)/ptsbench $(UNIT_BIN) $(INTEG_BIN)
+	@BUILD=$(BUILD) tests/run-tests.sh $(UNIT_BIN) $(INTEG_BIN)
+
+unit: $(BUILD)/ptsbench $(UNIT_BIN)
+	@BUILD=$(BUILD) tests/run-tests.sh $(UNIT_BIN)
+
+integration: $(BUILD)/ptsbench $(INTEG_BIN)
+	@BUILD=$(BUILD) tests/run-tests.sh $(INTEG_BIN)
+
+demo: $(BUILD)/ptsbench
+	@scripts/demo.sh $(BUILD)/ptsbench
+
+bench: $(BUILD)/ptsbench $(BUILD)/tests/bench/bench_engines
+	@PTSBENCH=$(BUILD)/ptsbench $(BUILD)/tests/bench/bench_engines
+
+$(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(TEST_HELPER_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+sanitize:
+	@$(MAKE) --no-print-directory BUILD=build/sanitize SANITIZE=1 test
+
+install: $(BUILD)/ptsbench
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ptsbench \
+	           $(DESTDIR)$(PREFIX)/share/doc/ptsbench
+	install -m 0755 $(BUILD)/ptsbench $(DESTDIR)$(PREFIX)/bin/ptsbench
+	cp -r profiles pts $(DESTDIR)$(PREFIX)/share/ptsbench/
+	install -m 0644 README.md reports/results-schema.md $(DESTDIR)$(PREFIX)/share/doc/ptsbench/
+
+clean:
+	rm -rf build
+
+-include $(OBJ:.o=.d) $(UNIT_BIN:=.d) $(INTEG_BIN:=.d)

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Install the Debian packages ptsbench needs to build, test and plot.
+# Called by the make targets that need them; does nothing when all are present.
+# Usage: scripts/install-deps.sh [--check]   (--check: only report, exit 1 if any is missing)
+set -euo pipefail
+
+packages=(
+  build-essential   # gcc, make
+  pkg-config
+  liburing-dev      # io_uring engine
+  libaio-dev        # libaio engine
+  libjson-c-dev     # results
+  zlib1g-dev        # compressibility checks (tests, results)
+  liblz4-dev        # compressibility checks (second compressor)
+  libcmocka-dev     # unit and integration tests
+  fio               # fio engine, make bench
+  gnuplot-nox       # plots
+  e2fsprogs         # mkfs.ext4 for the mounted-device refusal test
+  util-linux        # losetup, mount, blkdiscard
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+if [ "${1:-}" = "--check" ]; then
+  echo "missing packages: ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+    echo "install-deps: not root and no sudo; please install: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done" >&2

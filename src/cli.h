@@ -1,0 +1,18 @@
+/* cli.h — subcommands and what they share (data directories, signal handling). */
+#ifndef PTSBENCH_CLI_H
+#define PTSBENCH_CLI_H
+
+#include <signal.h>
+
+int cmd_run(int argc, char **argv, int full_argc, char **full_argv);
+
+/* NULL-terminated list of directories holding `sub` (e.g. "profiles"): $PTSBENCH_DATADIR/sub,
+ * the source tree next to the binary (build/../sub), the installed share directory, ./sub.
+ * Only directories that exist are listed. */
+const char *const *cli_data_dirs(const char *sub);
+
+/* SIGINT/SIGTERM set *cli_stop_flag(); a second signal ends the process the default way. */
+void cli_install_signals(void);
+volatile sig_atomic_t *cli_stop_flag(void);
+
+#endif

@@ -1,0 +1,73 @@
+/* cli_common.c — data directories and signals, shared by the subcommands. */
+#include "cli.h"
+
+#include <libgen.h>
+#include <stdbool.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+void cli_install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND;   /* a second ^C kills the usual way */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+volatile sig_atomic_t *cli_stop_flag(void) { return &stop_flag; }
+
+static bool is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *const *cli_data_dirs(const char *sub)
+{
+    static char store[4][PATH_MAX];
+    static const char *list[5];
+    unsigned n = 0;
+    char cand[PATH_MAX];
+
+    const char *env = getenv("PTSBENCH_DATADIR");
+    if (env && *env) {
+        snprintf(cand, sizeof(cand), "%s/%s", env, sub);
+        if (is_dir(cand))
+            snprintf(store[n++], PATH_MAX, "%s", cand);
+    }
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        snprintf(cand, sizeof(cand), "%s/../%s", dirname(exe), sub);
+        char real[PATH_MAX];
+        if (realpath(cand, real) && is_dir(real))
+            snprintf(store[n++], PATH_MAX, "%s", real);
+    }
+    snprintf(cand, sizeof(cand), "%s/%s", PTSBENCH_DATADIR, sub);
+    if (is_dir(cand))
+        snprintf(store[n++], PATH_MAX, "%s", cand);
+    if (is_dir(sub) && n < 4)
+        snprintf(store[n++], PATH_MAX, "%s", sub);
+    for (unsigned i = 0; i < n; i++)
+        list[i] = store[i];
+    list[n] = NULL;
+    return list;
+}

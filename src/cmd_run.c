@@ -1,0 +1,163 @@
+/* cmd_run.c — `ptsbench run`: one workload on one target, round by round. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "metrics.h"
+#include "run.h"
+#include "units.h"
+#include "util.h"
+
+static void run_usage(FILE *f)
+{
+    fputs(
+        "usage: ptsbench run --target PATH --workload SPEC [options]\n"
+        "\n"
+        "Run a workload on a block device or a file for up to N rounds, recording every round\n"
+        "(IOPS, MB/s and MiB/s, latency percentiles, per-second samples) and the SNIA steady-state\n"
+        "verdict in DIR/results.json, rewritten atomically after each round.\n"
+        "\n"
+        "  -t, --target PATH       block device (/dev/nvme0n1, /dev/sdb, /dev/zram0) or file\n"
+        "      --size SIZE         create (or extend) a file target to SIZE, e.g. 4g\n"
+        "  -w, --workload SPEC     inline: rw=randrw,rwmixread=65,bs=4k,qd=32,workers=4,compress=90\n"
+        "                          or a profile: NAME (profiles/NAME.ini), FILE.ini, FILE.ini:SECTION\n"
+        "  -n, --rounds N          at most N rounds (default 25, the PTS limit)\n"
+        "      --round-time DUR    round length in time: 60, 60s, 5m (default: workload's runtime,\n"
+        "                          else 60 s as in the PTS)\n"
+        "      --round-bytes SIZE  round length in bytes written instead of time\n"
+        "      --track METRIC      steady-state variable: iops (default), read_iops, write_iops,\n"
+        "                          mb_s, read_mb_s, write_mb_s, lat_mean_us, read_lat_mean_us,\n"
+        "                          write_lat_mean_us\n"
+        "      --all-rounds        keep going after steady state is reached\n"
+        "  -e, --engine NAME       io_uring (default) or libaio\n"
+        "  -o, --out DIR           results directory (default results/run-YYYYmmdd-HHMMSS)\n"
+        "      --force             replace results.json already in DIR\n"
+        "      --destructive       allow writes to a block device (its data is destroyed);\n"
+        "                          still refused when it is mounted, swap, held or backs /\n"
+        "  -q, --quiet             no progress lines\n"
+        "  -h, --help              this text\n"
+        "\n"
+        "Sizes: 512, 4k = 4KiB = 4096 (binary, as fio); 4kB = 4KB = 4000 (decimal, SI).\n"
+        "Exit status: 0 done, 1 run failed, 2 bad input or refused (nothing written),\n"
+        "130 interrupted (completed rounds are kept).\n",
+        f);
+}
+
+static const char *option_name(const struct option *opts, int c)
+{
+    static char buf[64];
+    for (size_t i = 0; opts[i].name; i++)
+        if (opts[i].val == c) {
+            snprintf(buf, sizeof(buf), "--%s", opts[i].name);
+            return buf;
+        }
+    return "option";
+}
+
+int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
+{
+    enum { OPT_SIZE = 256, OPT_ROUND_TIME, OPT_ROUND_BYTES, OPT_TRACK, OPT_ALL_ROUNDS, OPT_FORCE,
+           OPT_DESTRUCTIVE };
+    static const struct option opts[] = {
+        {"target", required_argument, NULL, 't'},
+        {"workload", required_argument, NULL, 'w'},
+        {"rounds", required_argument, NULL, 'n'},
+        {"round-time", required_argument, NULL, OPT_ROUND_TIME},
+        {"round-bytes", required_argument, NULL, OPT_ROUND_BYTES},
+        {"track", required_argument, NULL, OPT_TRACK},
+        {"all-rounds", no_argument, NULL, OPT_ALL_ROUNDS},
+        {"engine", required_argument, NULL, 'e'},
+        {"out", required_argument, NULL, 'o'},
+        {"force", no_argument, NULL, OPT_FORCE},
+        {"size", required_argument, NULL, OPT_SIZE},
+        {"destructive", no_argument, NULL, OPT_DESTRUCTIVE},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct run_config cfg;
+    run_config_init(&cfg);
+    cfg.argc = full_argc;
+    cfg.argv = full_argv;
+    const char *workload = NULL;
+    char err[ERR_LEN];
+    uint64_t v;
+
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":t:w:n:e:o:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 't': cfg.target_path = optarg; break;
+        case 'w': workload = optarg; break;
+        case 'n':
+            if (units_parse_uint(optarg, 1, 1000000, &v, err, sizeof(err)) != 0)
+                goto bad_value;
+            cfg.max_rounds = (unsigned)v;
+            break;
+        case OPT_ROUND_TIME:
+            if (units_parse_duration(optarg, &cfg.round_time_ns, err, sizeof(err)) != 0)
+                goto bad_value;
+            if (cfg.round_time_ns == 0) {
+                snprintf(err, sizeof(err), "must be more than 0");
+                goto bad_value;
+            }
+            break;
+        case OPT_ROUND_BYTES:
+            if (units_parse_size(optarg, &cfg.round_bytes, err, sizeof(err)) != 0)
+                goto bad_value;
+            if (cfg.round_bytes == 0) {
+                snprintf(err, sizeof(err), "must be more than 0");
+                goto bad_value;
+            }
+            break;
+        case OPT_TRACK: cfg.track = optarg; break;
+        case OPT_ALL_ROUNDS: cfg.stop_at_steady = false; break;
+        case 'e': cfg.engine_name = optarg; break;
+        case 'o': cfg.out_dir = optarg; break;
+        case OPT_FORCE: cfg.force = true; break;
+        case OPT_SIZE:
+            if (units_parse_size(optarg, &cfg.create_size, err, sizeof(err)) != 0)
+                goto bad_value;
+            break;
+        case OPT_DESTRUCTIVE: cfg.destructive = true; break;
+        case 'q': cfg.quiet = true; break;
+        case 'h': run_usage(stdout); return EXIT_OK;
+        case ':':
+            fprintf(stderr, "ptsbench run: option '%s' needs a value (see ptsbench run --help)\n",
+                    argv[optind - 1]);
+            return EXIT_USAGE;
+        default:
+            fprintf(stderr, "ptsbench run: unknown option '%s' (see ptsbench run --help)\n",
+                    argv[optind - 1]);
+            return EXIT_USAGE;
+        }
+        continue;
+bad_value:
+        fprintf(stderr, "ptsbench run: %s %s: %s\n", option_name(opts, c), optarg, err);
+        return EXIT_USAGE;
+    }
+    if (optind < argc) {
+        fprintf(stderr, "ptsbench run: unexpected argument '%s' (see ptsbench run --help)\n",
+                argv[optind]);
+        return EXIT_USAGE;
+    }
+    if (cfg.round_bytes && cfg.round_time_ns) {
+        fprintf(stderr, "ptsbench run: --round-time and --round-bytes exclude each other\n");
+        return EXIT_USAGE;
+    }
+
+    struct run_record *rec = xcalloc(1, sizeof(*rec));
+    if (run_prepare(rec, &cfg, workload, cli_data_dirs("profiles"), err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench run: %s\n", err);
+        free(rec);
+        return EXIT_USAGE;
+    }
+    cli_install_signals();
+    int code = run_execute(rec, cli_stop_flag());
+    run_record_free(rec);
+    free(rec);
+    return code;
+}

@@ -1,0 +1,84 @@
+/* engine.h — the I/O engine ops table (in the shape of fio's struct ioengine_ops).
+ *
+ * One engine instance serves one worker: its own ring / AIO context, its own buffers.
+ * The core never knows which engine runs.  The I/O loop calls, per batch:
+ *
+ *     queue() ... queue()   stage up to `depth` I/Os (no syscall)
+ *     commit()              submit what is staged (one syscall for the batch)
+ *     reap(min, max, out)   wait for at least `min` completions, return up to `max`
+ *     clock()               the engine's time, read once per batch
+ *
+ * Time: clock() is the engine's clock in nanoseconds. Native engines return CLOCK_MONOTONIC;
+ * a target that brings its own clock (the simulated SSD runs in virtual time) sets
+ * ENGINE_F_VIRTUAL_CLOCK and advances time itself, and idle() (host idle, used by the
+ * Host Idle Recovery test) is a real sleep for native engines and a clock jump for virtual ones.
+ * Latency is measured by the loop as clock() at reap minus clock() at commit, so every engine
+ * is measured the same way.
+ *
+ * Adding an engine: one file in src/engine/ ending with a `const struct engine_ops`,
+ * plus one line in engine.c's table. */
+#ifndef PTSBENCH_ENGINE_H
+#define PTSBENCH_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum io_dir { IO_READ = 0, IO_WRITE = 1, IO_NDIR = 2 };
+
+struct io_unit {
+    uint64_t offset;       /* bytes */
+    uint32_t len;          /* bytes */
+    uint8_t dir;           /* enum io_dir */
+    void *buf;             /* engine-owned, aligned, registered where the engine can */
+    uint32_t index;        /* position in the engine's unit array (buffer index) */
+    uint64_t issue_ns;     /* set by the loop at commit */
+    int64_t result;        /* bytes transferred, or -errno */
+};
+
+#define ENGINE_F_VIRTUAL_CLOCK  (1u << 0)   /* clock() is not wall time */
+
+struct engine_config {
+    int fd;                /* target, opened by the caller (O_DIRECT) */
+    unsigned depth;        /* max I/Os in flight (queue depth) */
+    uint32_t max_len;      /* largest I/O, sizes the buffers */
+    uint32_t mem_align;    /* buffer alignment (>= 4096 is always used) */
+};
+
+struct engine;
+
+struct engine_ops {
+    const char *name;
+    const char *description;
+    unsigned flags;
+    /* Create the per-worker state and `depth` units with buffers. */
+    int (*init)(struct engine **out, const struct engine_config *cfg, char *err, size_t errlen);
+    /* The engine's units: units[0..depth-1], each with buf and index set. */
+    struct io_unit *(*units)(struct engine *e);
+    /* Stage one unit; the loop never stages more than depth - in_flight. */
+    int (*queue)(struct engine *e, struct io_unit *u);
+    /* Submit every staged unit. Returns 0 or -errno. */
+    int (*commit)(struct engine *e);
+    /* Wait for >= min completions (min may be 0: poll), store up to max in out[].
+     * Returns the number stored or -errno. */
+    int (*reap)(struct engine *e, unsigned min, unsigned max, struct io_unit **out);
+    uint64_t (*clock)(struct engine *e);
+    /* Host idle for ns nanoseconds (no I/O in flight). */
+    int (*idle)(struct engine *e, uint64_t ns);
+    /* Version of the library behind the engine, for the results ("liburing 2.3"). */
+    const char *(*version)(void);
+    void (*cleanup)(struct engine *e);
+};
+
+/* Registry (engine.c). */
+const struct engine_ops *engine_find(const char *name);
+/* NULL-terminated list of all engines. */
+const struct engine_ops *const *engine_list(void);
+/* Helpers shared by native engines. */
+uint64_t engine_clock_monotonic(struct engine *e);
+int engine_idle_sleep(struct engine *e, uint64_t ns);
+/* Allocate `n` buffers of `len` bytes aligned to `align` in one region; returns base or NULL. */
+void *engine_alloc_buffers(size_t n, size_t len, size_t align, size_t *stride_out);
+void engine_free_buffers(void *base, size_t n, size_t stride);
+
+#endif

@@ -1,0 +1,26 @@
+/* hostinfo.h — what the results say about the machine that measured. */
+#ifndef PTSBENCH_HOSTINFO_H
+#define PTSBENCH_HOSTINFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct hostinfo {
+    char hostname[128];
+    char kernel[256];          /* "Linux 6.1.0-13-amd64 #1 SMP ... x86_64" */
+    char kernel_release[128];
+    char cpu_model[160];
+    unsigned cpus_online;
+    uint64_t memory_bytes;
+    char liburing[64];         /* package version at run time, "" if absent */
+    char liburing_built[32];   /* version we were compiled against */
+    char libaio[64];
+    char fio[64];              /* "fio-3.33", "" if fio is not installed */
+    char json_c[32];
+};
+
+void hostinfo_collect(struct hostinfo *h);
+/* Version of an installed Debian package from /var/lib/dpkg/status ("" if not installed). */
+void hostinfo_dpkg_version(const char *package, char *buf, size_t len);
+
+#endif

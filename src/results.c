@@ -1,0 +1,305 @@
+/* results.c — the results document (json-c) and its atomic write. */
+#include "results.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "units.h"
+#include "util.h"
+
+static struct json_object *jnum(double v)
+{
+    if (!isfinite(v))
+        return NULL;   /* serialised as null */
+    return json_object_new_double(v);
+}
+
+static struct json_object *jstr(const char *s) { return json_object_new_string(s ? s : ""); }
+static struct json_object *jint(int64_t v) { return json_object_new_int64(v); }
+
+static void add(struct json_object *o, const char *k, struct json_object *v)
+{
+    json_object_object_add(o, k, v);
+}
+
+static struct json_object *lat_json(const struct lat_summary *l)
+{
+    struct json_object *o = json_object_new_object();
+    add(o, "count", jint((int64_t)l->count));
+    add(o, "min", jnum(l->min_us));
+    add(o, "mean", jnum(l->mean_us));
+    add(o, "max", jnum(l->max_us));
+    struct json_object *p = json_object_new_object();
+    for (int i = 0; i < METRICS_NPCT; i++)
+        add(p, metrics_percentile_names[i] + 1, jnum(l->pct_us[i]));   /* "50", "99.9", ... */
+    add(o, "percentiles", p);
+    return o;
+}
+
+static struct json_object *dir_json(const struct dir_metrics *d)
+{
+    struct json_object *o = json_object_new_object();
+    add(o, "ios", jint((int64_t)d->ios));
+    add(o, "bytes", jint((int64_t)d->bytes));
+    add(o, "iops", jnum(d->iops));
+    add(o, "mb_s", jnum(d->mb_s));
+    add(o, "mib_s", jnum(d->mib_s));
+    add(o, "lat_us", lat_json(&d->lat));
+    return o;
+}
+
+static struct json_object *array_json(const double *v, unsigned n)
+{
+    struct json_object *a = json_object_new_array_ext((int)n);
+    for (unsigned i = 0; i < n; i++)
+        json_object_array_add(a, jnum(v[i]));
+    return a;
+}
+
+struct json_object *results_round_json(const struct round_metrics *m)
+{
+    struct json_object *o = json_object_new_object();
+    add(o, "round", jint(m->round));
+    add(o, "elapsed_s", jnum(m->elapsed_s));
+    add(o, "read", dir_json(&m->read));
+    add(o, "write", dir_json(&m->write));
+    add(o, "total", dir_json(&m->total));
+    const struct sample_series *s = &m->samples;
+    struct json_object *so = json_object_new_object();
+    add(so, "interval_s", jnum(s->interval_s));
+    add(so, "iops", array_json(s->iops, s->n));
+    add(so, "read_iops", array_json(s->read_iops, s->n));
+    add(so, "write_iops", array_json(s->write_iops, s->n));
+    add(so, "mb_s", array_json(s->mb_s, s->n));
+    add(so, "read_mb_s", array_json(s->read_mb_s, s->n));
+    add(so, "write_mb_s", array_json(s->write_mb_s, s->n));
+    add(o, "samples", so);
+    return o;
+}
+
+struct json_object *results_workload_json(const struct workload *wl, const struct wl_range *range)
+{
+    struct json_object *o = json_object_new_object();
+    char spec[1024];
+    wl_format(wl, spec, sizeof(spec));
+    add(o, "name", jstr(wl->name));
+    if (wl->description[0])
+        add(o, "description", jstr(wl->description));
+    add(o, "source", jstr(wl->source));
+    add(o, "spec", jstr(spec));
+    add(o, "rw", jstr(wl->rw));
+    add(o, "read_pct", jint(wl->read_pct));
+    add(o, "random_pct", jint(wl->random_pct));
+    struct json_object *bs = json_object_new_array();
+    for (unsigned i = 0; i < wl->n_bs; i++) {
+        struct json_object *b = json_object_new_object();
+        add(b, "bytes", jint(wl->bs[i].size));
+        add(b, "weight_pct", jint(wl->bs[i].weight));
+        json_object_array_add(bs, b);
+    }
+    add(o, "block_sizes", bs);
+    add(o, "qd", jint(wl->qd));
+    add(o, "workers", jint(wl->workers));
+    add(o, "outstanding_ios", jint((int64_t)wl->qd * wl->workers));
+    bool split = wl->region == WL_REGION_SPLIT ||
+                 (wl->region == WL_REGION_DEFAULT && wl->random_pct == 0);
+    add(o, "region", jstr(split && wl->workers > 1 ? "split" : "shared"));
+    add(o, "compress_pct", jint(wl->compress_pct));
+    char seed[32];
+    snprintf(seed, sizeof(seed), "0x%llx", (unsigned long long)wl->seed);
+    add(o, "seed", jstr(seed));
+    if (range) {
+        struct json_object *r = json_object_new_object();
+        add(r, "offset", jint((int64_t)range->start));
+        add(r, "length", jint((int64_t)range->len));
+        add(o, "active_range", r);
+    }
+    return o;
+}
+
+struct json_object *results_steady_json(const struct steady_window *w, unsigned steady_round,
+                                        const struct steady_criteria *c, const char *tracking,
+                                        unsigned rounds_run)
+{
+    struct json_object *o = json_object_new_object();
+    add(o, "tracking", jstr(tracking));
+    add(o, "rule", jstr("SNIA PTS: window range <= 20% of average and least-squares excursion "
+                        "<= 10% of average (<=, see steady.h)"));
+    add(o, "window_rounds", jint(c->window));
+    add(o, "max_rounds", jint(c->max_rounds));
+    add(o, "range_limit_pct", jnum(c->range_frac * 100));
+    add(o, "slope_limit_pct", jnum(c->slope_frac * 100));
+    add(o, "rounds_run", jint(rounds_run));
+    add(o, "reached", json_object_new_boolean(steady_round > 0));
+    add(o, "round", steady_round ? jint(steady_round) : NULL);
+    if (w && w->last_round) {
+        struct json_object *win = json_object_new_object();
+        add(win, "first_round", jint(w->first_round));
+        add(win, "last_round", jint(w->last_round));
+        add(win, "average", jnum(w->average));
+        add(win, "min", jnum(w->min));
+        add(win, "max", jnum(w->max));
+        add(win, "range", jnum(w->range));
+        add(win, "range_allowed", jnum(w->range_allowed));
+        add(win, "slope", jnum(w->slope));
+        add(win, "intercept", jnum(w->intercept));
+        add(win, "slope_excursion", jnum(w->slope_excursion));
+        add(win, "slope_excursion_allowed", jnum(w->slope_excursion_allowed));
+        add(win, "range_ok", json_object_new_boolean(w->range_ok));
+        add(win, "slope_ok", json_object_new_boolean(w->slope_ok));
+        add(win, "steady", json_object_new_boolean(w->steady));
+        char fit[128];
+        snprintf(fit, sizeof(fit), "y = %.6g*x + %.6g", w->slope, w->intercept);
+        add(win, "fit", jstr(fit));
+        add(o, "window", win);
+    } else {
+        add(o, "window", NULL);
+    }
+    return o;
+}
+
+static struct json_object *host_json(const struct hostinfo *h)
+{
+    struct json_object *o = json_object_new_object();
+    add(o, "hostname", jstr(h->hostname));
+    add(o, "kernel", jstr(h->kernel));
+    add(o, "cpu_model", jstr(h->cpu_model));
+    add(o, "cpus_online", jint(h->cpus_online));
+    add(o, "memory_bytes", jint((int64_t)h->memory_bytes));
+    struct json_object *v = json_object_new_object();
+    add(v, "liburing", h->liburing[0] ? jstr(h->liburing) : NULL);
+    add(v, "liburing_built", h->liburing_built[0] ? jstr(h->liburing_built) : NULL);
+    add(v, "libaio", h->libaio[0] ? jstr(h->libaio) : NULL);
+    add(v, "fio", h->fio[0] ? jstr(h->fio) : NULL);
+    add(v, "json-c", jstr(h->json_c));
+    add(o, "versions", v);
+    return o;
+}
+
+static struct json_object *target_json(const struct target_info *t)
+{
+    struct json_object *o = json_object_new_object();
+    add(o, "path", jstr(t->path));
+    add(o, "kind", jstr(target_kind_name(t->kind)));
+    add(o, "device", jstr(t->devname));
+    add(o, "capacity_bytes", jint((int64_t)t->capacity));
+    add(o, "logical_sector", jint(t->logical_sector));
+    add(o, "physical_sector", jint(t->physical_sector));
+    add(o, "alignment_offset", jint(t->alignment_offset));
+    add(o, "model", t->model[0] ? jstr(t->model) : NULL);
+    add(o, "serial", t->serial[0] ? jstr(t->serial) : NULL);
+    add(o, "firmware", t->firmware[0] ? jstr(t->firmware) : NULL);
+    add(o, "vendor", t->vendor[0] ? jstr(t->vendor) : NULL);
+    add(o, "rotational", json_object_new_boolean(t->rotational));
+    if (t->kind == TARGET_BLOCK)
+        add(o, "write_cache", jstr(t->write_cache ? "write back" : "write through"));
+    return o;
+}
+
+struct json_object *results_build(const struct run_record *rec)
+{
+    const struct run_config *c = &rec->cfg;
+    struct json_object *doc = json_object_new_object();
+    add(doc, "schema", jstr(RESULTS_SCHEMA));
+    add(doc, "schema_version", jint(RESULTS_SCHEMA_VERSION));
+    add(doc, "ptsbench_version", jstr(PTSBENCH_VERSION));
+    struct json_object *argv = json_object_new_array();
+    for (int i = 0; i < c->argc; i++)
+        json_object_array_add(argv, jstr(c->argv[i]));
+    add(doc, "command_line", argv);
+    add(doc, "started", jstr(rec->started));
+    add(doc, "updated", jstr(rec->updated));
+    add(doc, "status", jstr(rec->status));
+    if (rec->error[0])
+        add(doc, "error", jstr(rec->error));
+    add(doc, "host", host_json(&rec->host));
+    add(doc, "target", target_json(&rec->target));
+    struct json_object *eng = json_object_new_object();
+    add(eng, "name", jstr(rec->engine->name));
+    add(eng, "library", jstr(rec->engine->version()));
+    add(eng, "clock", jstr(rec->engine->flags & ENGINE_F_VIRTUAL_CLOCK ? "virtual" : "CLOCK_MONOTONIC"));
+    add(eng, "direct_io", json_object_new_boolean(1));
+    add(doc, "engine", eng);
+    add(doc, "workload", results_workload_json(&rec->wl, &rec->range));
+
+    struct json_object *run = json_object_new_object();
+    add(run, "max_rounds", jint(c->max_rounds));
+    if (c->round_bytes)
+        add(run, "round_bytes", jint((int64_t)c->round_bytes));
+    else
+        add(run, "round_time_s", jnum((double)c->round_time_ns / 1e9));
+    add(run, "sample_interval_s", jnum((double)c->sample_ns / 1e9));
+    add(run, "stop_at_steady", json_object_new_boolean(c->stop_at_steady));
+    add(run, "tracking", jstr(c->track));
+    add(doc, "run", run);
+
+    struct json_object *rounds = json_object_new_array();
+    for (unsigned i = 0; i < rec->n_rounds; i++)
+        json_object_array_add(rounds, results_round_json(&rec->rounds[i]));
+    add(doc, "rounds", rounds);
+    add(doc, "steady_state", results_steady_json(&rec->steady, rec->steady_round, &c->criteria,
+                                                 c->track, rec->n_rounds));
+    return doc;
+}
+
+int results_write_json_atomic(struct json_object *doc, const char *path, char *err, size_t errlen)
+{
+    char tmp[4352];
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    size_t len;
+    const char *text = json_object_to_json_string_length(
+        doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE,
+        &len);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return errf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = write(fd, text + done, len - done);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            int saved = errno;
+            close(fd);
+            unlink(tmp);
+            return errf(err, errlen, "cannot write %s: %s", tmp, strerror(saved));
+        }
+        done += (size_t)n;
+    }
+    if (write(fd, "\n", 1) != 1 || fsync(fd) != 0) {
+        int saved = errno;
+        close(fd);
+        unlink(tmp);
+        return errf(err, errlen, "cannot write %s: %s", tmp, strerror(saved));
+    }
+    close(fd);
+    if (rename(tmp, path) != 0) {
+        int saved = errno;
+        unlink(tmp);
+        return errf(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(saved));
+    }
+    char dir[4352];
+    snprintf(dir, sizeof(dir), "%s", path);
+    int dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    return 0;
+}
+
+int results_write(const struct run_record *rec, char *err, size_t errlen)
+{
+    json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_GLOBAL);
+    struct json_object *doc = results_build(rec);
+    int ret = results_write_json_atomic(doc, rec->results_path, err, errlen);
+    json_object_put(doc);
+    return ret;
+}

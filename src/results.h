@@ -1,0 +1,31 @@
+/* results.h — the results file (JSON, json-c), written atomically.
+ *
+ * Schema: reports/results-schema.md (schema "ptsbench.run", version RESULTS_SCHEMA_VERSION).
+ * results_write() builds the whole document from the run record and replaces DIR/results.json
+ * through a temporary file, fsync and rename, so the file is always complete valid JSON and an
+ * interrupted run keeps every round that finished. */
+#ifndef PTSBENCH_RESULTS_H
+#define PTSBENCH_RESULTS_H
+
+#include <stddef.h>
+
+#include "run.h"
+
+#define RESULTS_SCHEMA "ptsbench.run"
+#define RESULTS_SCHEMA_VERSION 1
+
+struct json_object;
+
+struct json_object *results_build(const struct run_record *rec);
+/* Write JSON to path atomically (path.tmp, fsync, rename, fsync dir). */
+int results_write_json_atomic(struct json_object *doc, const char *path, char *err, size_t errlen);
+int results_write(const struct run_record *rec, char *err, size_t errlen);
+
+/* Pieces reused by other result producers. */
+struct json_object *results_round_json(const struct round_metrics *m);
+struct json_object *results_workload_json(const struct workload *wl, const struct wl_range *range);
+struct json_object *results_steady_json(const struct steady_window *w, unsigned steady_round,
+                                        const struct steady_criteria *c, const char *tracking,
+                                        unsigned rounds_run);
+
+#endif

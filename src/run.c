@@ -1,0 +1,362 @@
+/* run.c — prepare (validate, no writes) and execute a measured run. */
+#include "run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "results.h"
+#include "units.h"
+#include "util.h"
+#include "worker.h"
+
+void run_config_init(struct run_config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->engine_name = "io_uring";
+    cfg->max_rounds = 25;
+    cfg->sample_ns = 1000000000ull;
+    cfg->track = "iops";
+    cfg->stop_at_steady = true;
+    cfg->criteria = STEADY_CRITERIA_SNIA;
+}
+
+static bool file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static int mkdir_p(const char *path, char *err, size_t errlen)
+{
+    char buf[4096];
+    snprintf(buf, sizeof(buf), "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+            return errf(err, errlen, "cannot create directory %s: %s", buf, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+        return errf(err, errlen, "cannot create directory %s: %s", buf, strerror(errno));
+    return 0;
+}
+
+static bool tracking_name_ok(const char *name)
+{
+    for (size_t i = 0; metrics_tracking_names[i]; i++)
+        if (strcmp(metrics_tracking_names[i], name) == 0)
+            return true;
+    return false;
+}
+
+int run_prepare(struct run_record *rec, const struct run_config *cfg, const char *workload_spec,
+                const char *const *profile_dirs, char *err, size_t errlen)
+{
+    memset(rec, 0, sizeof(*rec));
+    rec->cfg = *cfg;
+    struct run_config *c = &rec->cfg;
+
+    if (!c->target_path || !*c->target_path)
+        return errf(err, errlen, "missing --target (a block device, a file, see --help)");
+    if (!workload_spec || !*workload_spec)
+        return errf(err, errlen, "missing --workload (inline spec like rw=randread,bs=4k,qd=32 "
+                                 "or a profile name)");
+    rec->engine = engine_find(c->engine_name);
+    if (!rec->engine) {
+        char names[256] = "";
+        for (const struct engine_ops *const *e = engine_list(); *e; e++) {
+            if (names[0])
+                strncat(names, ", ", sizeof(names) - strlen(names) - 1);
+            strncat(names, (*e)->name, sizeof(names) - strlen(names) - 1);
+        }
+        return errf(err, errlen, "--engine %s: unknown engine (available: %s)", c->engine_name,
+                    names);
+    }
+    if (!tracking_name_ok(c->track)) {
+        char names[512] = "";
+        for (size_t i = 0; metrics_tracking_names[i]; i++) {
+            if (names[0])
+                strncat(names, ", ", sizeof(names) - strlen(names) - 1);
+            strncat(names, metrics_tracking_names[i], sizeof(names) - strlen(names) - 1);
+        }
+        return errf(err, errlen, "--track %s: unknown metric (one of %s)", c->track, names);
+    }
+    if (c->max_rounds == 0)
+        return errf(err, errlen, "--rounds 0: need at least one round");
+
+    if (wl_resolve(workload_spec, profile_dirs, &rec->wl, err, errlen) != 0)
+        return -1;
+    if (wl_validate(&rec->wl, err, errlen) != 0)
+        return -1;
+
+    /* Round length: command line, then workload, then the PTS's 1 minute. */
+    if (!c->round_bytes && !c->round_time_ns) {
+        c->round_bytes = rec->wl.round_bytes;
+        c->round_time_ns = rec->wl.round_time_ns;
+    }
+    if (!c->round_bytes && !c->round_time_ns)
+        c->round_time_ns = 60ull * 1000000000ull;
+    if (c->round_bytes)
+        c->round_time_ns = 0;
+
+    if (target_probe(c->target_path, c->create_size, &rec->target, err, errlen) != 0)
+        return -1;
+    if (wl_check_target(&rec->wl, rec->target.capacity, rec->target.logical_sector,
+                        rec->target.path, &rec->range, err, errlen) != 0)
+        return -1;
+
+    if (rec->target.kind == TARGET_BLOCK) {
+        struct safety_facts facts;
+        char serr[ERR_LEN];
+        bool writes = wl_writes(&rec->wl);
+        if (safety_collect("", rec->target.devname, &facts, serr, sizeof(serr)) != 0) {
+            if (writes)
+                return errf(err, errlen, "refusing to write to %s: cannot check whether it is in "
+                                         "use: %s", rec->target.path, serr);
+        } else if (safety_decide(&facts, writes, c->destructive, err, errlen) != 0) {
+            return -1;
+        }
+    }
+
+    if (c->out_dir) {
+        snprintf(rec->out_dir, sizeof(rec->out_dir), "%s", c->out_dir);
+    } else {
+        char stamp[32];
+        time_t t = time(NULL);
+        struct tm tm;
+        localtime_r(&t, &tm);
+        strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+        snprintf(rec->out_dir, sizeof(rec->out_dir), "results/run-%s", stamp);
+    }
+    snprintf(rec->results_path, sizeof(rec->results_path), "%s/results.json", rec->out_dir);
+    if (file_exists(rec->results_path) && !c->force)
+        return errf(err, errlen, "--out %s already holds results.json (choose another directory "
+                                 "or add --force to replace it)", rec->out_dir);
+
+    hostinfo_collect(&rec->host);
+    rec->status = "prepared";
+    return 0;
+}
+
+static void fmt_count(double v, char *buf, size_t len)
+{
+    /* 1234567.8 -> "1,234,568" */
+    char tmp[64];
+    snprintf(tmp, sizeof(tmp), "%.0f", v);
+    size_t n = strlen(tmp), o = 0;
+    for (size_t i = 0; i < n && o + 2 < len; i++) {
+        buf[o++] = tmp[i];
+        size_t left = n - i - 1;
+        if (left && left % 3 == 0 && tmp[i] != '-')
+            buf[o++] = ',';
+    }
+    buf[o] = '\0';
+}
+
+static void fmt_lat(double us, char *buf, size_t len)
+{
+    if (us >= 1000.0)
+        snprintf(buf, len, "%.2f ms", us / 1000.0);
+    else
+        snprintf(buf, len, "%.1f us", us);
+}
+
+static void print_plan(const struct run_record *rec)
+{
+    const struct run_config *c = &rec->cfg;
+    char spec[512], cap[32], len[64];
+    wl_format(&rec->wl, spec, sizeof(spec));
+    units_format_size(rec->target.capacity, cap, sizeof(cap));
+    if (c->round_bytes) {
+        char b[32];
+        units_format_size(c->round_bytes, b, sizeof(b));
+        snprintf(len, sizeof(len), "%s written", b);
+    } else {
+        snprintf(len, sizeof(len), "%g s", (double)c->round_time_ns / 1e9);
+    }
+    printf("ptsbench %s: %s\n", PTSBENCH_VERSION, spec);
+    printf("  target  %s (%s, %s, %u-byte logical sectors)\n", rec->target.path,
+           target_kind_name(rec->target.kind), cap, rec->target.logical_sector);
+    printf("  engine  %s (%s)\n", rec->engine->name, rec->engine->version());
+    printf("  rounds  up to %u of %s%s; steady state tracked on %s\n", c->max_rounds, len,
+           c->stop_at_steady ? ", stopping at steady state" : "", c->track);
+    printf("  results %s\n", rec->results_path);
+    fflush(stdout);
+}
+
+static void print_round(const struct run_record *rec, const struct round_metrics *m)
+{
+    char iops[32], r[32], w[32], mean[32], p999[32];
+    fmt_count(m->total.iops, iops, sizeof(iops));
+    fmt_count(m->read.iops, r, sizeof(r));
+    fmt_count(m->write.iops, w, sizeof(w));
+    fmt_lat(m->total.lat.mean_us, mean, sizeof(mean));
+    fmt_lat(m->total.lat.pct_us[3], p999, sizeof(p999));
+    char ss[96];
+    const struct steady_criteria *c = &rec->cfg.criteria;
+    if (rec->steady_round)
+        snprintf(ss, sizeof(ss), "steady (rounds %u-%u)", rec->steady.first_round,
+                 rec->steady.last_round);
+    else if (m->round < c->window)
+        snprintf(ss, sizeof(ss), "window %u/%u", m->round, c->window);
+    else
+        snprintf(ss, sizeof(ss), "not steady (range %.1f%%, slope %.1f%%)",
+                 rec->steady.average ? 100 * rec->steady.range / rec->steady.average : 0,
+                 rec->steady.average ? 100 * rec->steady.slope_excursion / rec->steady.average : 0);
+    printf("round %2u/%u  IOPS %s (r %s w %s)  %.1f MB/s  lat mean %s p99.9 %s  %s\n", m->round,
+           rec->cfg.max_rounds, iops, r, w, m->total.mb_s, mean, p999, ss);
+    fflush(stdout);
+}
+
+static void print_summary(const struct run_record *rec)
+{
+    printf("\n%s: %u round%s", rec->status, rec->n_rounds, rec->n_rounds == 1 ? "" : "s");
+    if (rec->steady_round) {
+        printf("; steady state at round %u (rounds %u-%u, %s average %.6g, range %.1f%% <= %.0f%%, "
+               "slope excursion %.1f%% <= %.0f%%)",
+               rec->steady_round, rec->steady.first_round, rec->steady.last_round, rec->cfg.track,
+               rec->steady.average, 100 * rec->steady.range / rec->steady.average,
+               100 * rec->cfg.criteria.range_frac,
+               100 * rec->steady.slope_excursion / rec->steady.average,
+               100 * rec->cfg.criteria.slope_frac);
+    } else if (rec->n_rounds >= rec->cfg.criteria.window) {
+        printf("; steady state NOT reached");
+    }
+    printf("\nresults: %s\n", rec->results_path);
+    fflush(stdout);
+}
+
+static void update_steady(struct run_record *rec)
+{
+    unsigned n = rec->n_rounds;
+    rec->tracked = xrealloc(rec->tracked, n * sizeof(double));
+    metrics_value(&rec->rounds[n - 1], rec->cfg.track, &rec->tracked[n - 1]);
+    struct steady_criteria c = rec->cfg.criteria;
+    c.max_rounds = 0;   /* the run's own limit is max_rounds; record any window that passes */
+    if (!rec->steady_round) {
+        rec->steady_round = steady_first(rec->tracked, n, &c, &rec->steady);
+    }
+}
+
+int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
+{
+    struct run_config *c = &rec->cfg;
+    char err[ERR_LEN];
+    bool writes = wl_writes(&rec->wl);
+    int fd = -1, code = EXIT_OK;
+    struct worker_pool *pool = NULL;
+
+    if (rec->target.kind == TARGET_FILE &&
+        (!rec->target.exists || rec->target.current_size < rec->target.capacity)) {
+        if (target_create_file(&rec->target, err, sizeof(err)) != 0)
+            goto fail_early;
+    }
+    fd = target_open(&rec->target, writes, err, sizeof(err));
+    if (fd < 0)
+        goto fail_early;
+    if (mkdir_p(rec->out_dir, err, sizeof(err)) != 0)
+        goto fail_early;
+
+    iso8601_now(rec->started, sizeof(rec->started));
+    memcpy(rec->updated, rec->started, sizeof(rec->updated));
+    rec->status = "running";
+    if (results_write(rec, err, sizeof(err)) != 0)
+        goto fail_early;
+    if (!c->quiet)
+        print_plan(rec);
+
+    pool = worker_pool_start(&rec->wl, rec->engine, fd, rec->target.mem_align, &rec->range, stop,
+                             err, sizeof(err));
+    if (!pool) {
+        snprintf(rec->error, sizeof(rec->error), "%s", err);
+        rec->status = "failed";
+        code = EXIT_FAILURE_RUN;
+        goto out;
+    }
+
+    struct round_limits lim = {
+        .time_ns = c->round_time_ns,
+        .bytes = c->round_bytes,
+        .sample_ns = c->sample_ns,
+    };
+    for (unsigned r = 1; r <= c->max_rounds; r++) {
+        if (*stop) {
+            rec->status = "interrupted";
+            code = EXIT_INTERRUPTED;
+            break;
+        }
+        int ret = worker_pool_round(pool, &lim, err, sizeof(err));
+        if (ret != 0) {
+            snprintf(rec->error, sizeof(rec->error), "round %u: %s", r, err);
+            rec->status = "failed";
+            code = EXIT_FAILURE_RUN;
+            break;
+        }
+        if (*stop) {   /* the round was cut short: do not record it */
+            rec->status = "interrupted";
+            code = EXIT_INTERRUPTED;
+            break;
+        }
+        const struct worker_stats *ws[1024];
+        unsigned nw = worker_pool_size(pool);
+        for (unsigned i = 0; i < nw && i < 1024; i++)
+            ws[i] = worker_pool_stats(pool, i);
+        rec->rounds = xrealloc(rec->rounds, (rec->n_rounds + 1) * sizeof(*rec->rounds));
+        struct round_metrics *m = &rec->rounds[rec->n_rounds];
+        metrics_compute(ws, nw, (double)c->sample_ns / 1e9, 1.0, m);
+        m->round = r;
+        rec->n_rounds++;
+        update_steady(rec);
+        iso8601_now(rec->updated, sizeof(rec->updated));
+        if (results_write(rec, err, sizeof(err)) != 0) {
+            snprintf(rec->error, sizeof(rec->error), "%s", err);
+            rec->status = "failed";
+            code = EXIT_FAILURE_RUN;
+            break;
+        }
+        if (!c->quiet)
+            print_round(rec, m);
+        if (c->stop_at_steady && rec->steady_round)
+            break;
+    }
+    if (code == EXIT_OK)
+        rec->status = "complete";
+
+out:
+    worker_pool_stop(pool);
+    close(fd);
+    iso8601_now(rec->updated, sizeof(rec->updated));
+    if (results_write(rec, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench: %s\n", err);
+        code = EXIT_FAILURE_RUN;
+    }
+    if (rec->error[0])
+        fprintf(stderr, "ptsbench: %s\n", rec->error);
+    if (!c->quiet || code != EXIT_OK)
+        print_summary(rec);
+    return code;
+
+fail_early:
+    if (fd >= 0)
+        close(fd);
+    fprintf(stderr, "ptsbench: %s\n", err);
+    return EXIT_FAILURE_RUN;
+}
+
+void run_record_free(struct run_record *rec)
+{
+    for (unsigned i = 0; i < rec->n_rounds; i++)
+        metrics_free(&rec->rounds[i]);
+    free(rec->rounds);
+    free(rec->tracked);
+    rec->rounds = NULL;
+    rec->tracked = NULL;
+    rec->n_rounds = 0;
+}

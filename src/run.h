@@ -1,0 +1,75 @@
+/* run.h — a measured run: a workload on a target for rounds, with steady-state tracking.
+ *
+ * run_prepare() checks everything (workload, target geometry, active range, safety, output
+ * directory) without writing anything; run_execute() then creates what it must (a file target,
+ * the output directory), starts the workers and runs the rounds, writing the results file
+ * atomically after every round. */
+#ifndef PTSBENCH_RUN_H
+#define PTSBENCH_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "hostinfo.h"
+#include "metrics.h"
+#include "safety.h"
+#include "steady.h"
+#include "target.h"
+#include "workload.h"
+
+struct run_config {
+    const char *target_path;
+    uint64_t create_size;        /* --size: create/extend a file target */
+    bool destructive;            /* --destructive: writes to block devices allowed */
+    const char *engine_name;     /* io_uring (default) | libaio */
+    const char *out_dir;         /* NULL: results/run-<timestamp> */
+    bool force;                  /* overwrite an existing results.json in out_dir */
+    unsigned max_rounds;
+    uint64_t round_time_ns;      /* 0: from workload, else 60 s */
+    uint64_t round_bytes;        /* 0: from workload */
+    uint64_t sample_ns;          /* per-second samples */
+    const char *track;           /* tracking variable for steady state */
+    bool stop_at_steady;
+    bool quiet;
+    struct steady_criteria criteria;
+    int argc;
+    char **argv;
+};
+
+struct run_record {
+    struct run_config cfg;
+    char out_dir[4096];
+    char results_path[4200];
+    struct hostinfo host;
+    struct target_info target;
+    struct workload wl;
+    struct wl_range range;
+    const struct engine_ops *engine;
+    char started[32];
+    char updated[32];
+    const char *status;          /* "running", "complete", "interrupted", "failed" */
+    struct round_metrics *rounds;
+    unsigned n_rounds;
+    double *tracked;             /* tracked value per round */
+    unsigned steady_round;       /* 0 = not (yet) reached */
+    struct steady_window steady;
+    char error[512];
+};
+
+/* Fill cfg with defaults. */
+void run_config_init(struct run_config *cfg);
+
+/* Validate and resolve: returns 0, or -1 with one line in err (exit code 2, nothing written).
+ * workload_spec as given to --workload; profile_dirs NULL-terminated. */
+int run_prepare(struct run_record *rec, const struct run_config *cfg, const char *workload_spec,
+                const char *const *profile_dirs, char *err, size_t errlen);
+
+/* Run it. Returns an exit code (EXIT_OK, EXIT_FAILURE_RUN, EXIT_INTERRUPTED) and prints
+ * progress and a summary. `stop` is set by the signal handler. */
+int run_execute(struct run_record *rec, volatile sig_atomic_t *stop);
+
+void run_record_free(struct run_record *rec);
+
+#endif

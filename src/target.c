@@ -1,0 +1,420 @@
+/* target.c — probe and open the thing being measured (see target.h).
+ *
+ * Probing never writes: block devices are opened read-only (without O_EXCL) for the size and
+ * sector ioctls, everything else comes from stat/statx and sysfs. */
+#include "target.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+/* statx(STATX_DIOALIGN) arrived with Linux 6.1; the struct fields come with the constant. */
+#ifdef STATX_DIOALIGN
+#define TGT_HAVE_DIOALIGN_FIELDS 1
+#else
+#define STATX_DIOALIGN 0x00002000U
+#define TGT_HAVE_DIOALIGN_FIELDS 0
+#endif
+
+const char *target_kind_name(enum target_kind k)
+{
+    switch (k) {
+    case TARGET_FILE: return "file";
+    case TARGET_BLOCK: return "block";
+    }
+    return "unknown";
+}
+
+/* ---- small sysfs helpers ---------------------------------------------------------------- */
+
+/* Bounded string copy (always terminated, silently truncating). */
+static void tgt_copy(char *dst, size_t len, const char *src)
+{
+    if (!len)
+        return;
+    size_t n = strnlen(src, len - 1);
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+static void tgt_trim(char *s)
+{
+    size_t n = strlen(s), i = 0;
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    while (s[i] && isspace((unsigned char)s[i]))
+        i++;
+    if (i)
+        memmove(s, s + i, n - i + 1);
+}
+
+/* Read dir/name into buf (trimmed). Returns true when it exists and is not empty. */
+static bool tgt_read_attr(const char *dir, const char *name, char *buf, size_t len)
+{
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+        return false;
+    char tmp[512];
+    if (read_text_file(path, tmp, sizeof(tmp)) < 0)
+        return false;
+    tgt_trim(tmp);
+    if (!tmp[0])
+        return false;
+    tgt_copy(buf, len, tmp);
+    return true;
+}
+
+static bool tgt_read_u64(const char *dir, const char *name, uint64_t *v)
+{
+    char buf[64];
+    if (!tgt_read_attr(dir, name, buf, sizeof(buf)))
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(buf, &end, 10);
+    if (errno || end == buf)
+        return false;
+    *v = x;
+    return true;
+}
+
+static bool tgt_exists(const char *dir, const char *name)
+{
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+        return false;
+    return access(path, F_OK) == 0;
+}
+
+static const char *tgt_basename(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* sysfs directory of a block device number: `self` is the device's own directory (a partition
+ * for partitions), `disk` the whole disk's.  False when the device is not a block device known
+ * to sysfs (e.g. the anonymous device of tmpfs, overlayfs or btrfs). */
+static bool tgt_sysfs_dirs(dev_t dev, char *self, char *disk)
+{
+    char link[64], real[PATH_MAX];
+    snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+    if (!realpath(link, real))
+        return false;
+    tgt_copy(self, PATH_MAX, real);
+    if (tgt_exists(real, "partition")) {
+        char *slash = strrchr(real, '/');
+        if (slash && slash != real)
+            *slash = '\0';
+    }
+    tgt_copy(disk, PATH_MAX, real);
+    return true;
+}
+
+/* Model, serial, firmware, vendor, rotational and write cache of the disk in `disk`. */
+static void tgt_read_identity(const char *disk, struct target_info *t)
+{
+    char dev[PATH_MAX + 8];
+    snprintf(dev, sizeof(dev), "%s/device", disk);
+
+    tgt_read_attr(dev, "model", t->model, sizeof(t->model));
+    if (!tgt_read_attr(dev, "serial", t->serial, sizeof(t->serial)))
+        tgt_read_attr(disk, "serial", t->serial, sizeof(t->serial));   /* virtio-blk */
+    if (!tgt_read_attr(dev, "firmware_rev", t->firmware, sizeof(t->firmware)))
+        tgt_read_attr(dev, "rev", t->firmware, sizeof(t->firmware));    /* SCSI/SATA */
+    tgt_read_attr(dev, "vendor", t->vendor, sizeof(t->vendor));
+
+    /* NVMe namespace: the identity lives on the controller (nvmeX), which device/ usually
+     * points to; with native multipath it may point to the subsystem instead, so also try
+     * /sys/class/nvme/nvmeX by name. */
+    const char *name = tgt_basename(disk);
+    unsigned ctrl, ns;
+    char tail;
+    if (sscanf(name, "nvme%un%u%c", &ctrl, &ns, &tail) == 2) {
+        char cdir[64];
+        snprintf(cdir, sizeof(cdir), "/sys/class/nvme/nvme%u", ctrl);
+        if (!t->model[0])
+            tgt_read_attr(cdir, "model", t->model, sizeof(t->model));
+        if (!t->serial[0])
+            tgt_read_attr(cdir, "serial", t->serial, sizeof(t->serial));
+        if (!t->firmware[0])
+            tgt_read_attr(cdir, "firmware_rev", t->firmware, sizeof(t->firmware));
+    }
+
+    char q[PATH_MAX + 8], buf[64];
+    snprintf(q, sizeof(q), "%s/queue", disk);
+    t->rotational = tgt_read_attr(q, "rotational", buf, sizeof(buf)) && strcmp(buf, "1") == 0;
+    t->write_cache = tgt_read_attr(q, "write_cache", buf, sizeof(buf)) &&
+                     strcmp(buf, "write back") == 0;
+}
+
+/* Logical/physical block size of the disk in sysfs (0 when unknown). */
+static void tgt_queue_sizes(const char *disk, uint32_t *logical, uint32_t *physical)
+{
+    char q[PATH_MAX + 8];
+    uint64_t v;
+    snprintf(q, sizeof(q), "%s/queue", disk);
+    *logical = tgt_read_u64(q, "logical_block_size", &v) ? (uint32_t)v : 0;
+    *physical = tgt_read_u64(q, "physical_block_size", &v) ? (uint32_t)v : 0;
+}
+
+/* Sector sizes for a file or directory on a filesystem with device number `fsdev`:
+ * statx STATX_DIOALIGN (regular files on filesystems that report it), else the backing
+ * device's queue/logical_block_size, else 512.  Also fills devname and identity. */
+static void tgt_fs_geometry(const char *path, dev_t fsdev, struct target_info *t)
+{
+    uint32_t logical = 0, physical = 0, mem = 0;
+    char self[PATH_MAX], disk[PATH_MAX];
+
+    struct statx stx;
+    memset(&stx, 0, sizeof(stx));
+    if (statx(AT_FDCWD, path, AT_STATX_SYNC_AS_STAT, STATX_BASIC_STATS | STATX_DIOALIGN,
+              &stx) == 0 && (stx.stx_mask & STATX_DIOALIGN)) {
+#if TGT_HAVE_DIOALIGN_FIELDS
+        logical = stx.stx_dio_offset_align;
+        mem = stx.stx_dio_mem_align;
+#endif
+    }
+
+    t->rdev = fsdev;
+    if (tgt_sysfs_dirs(fsdev, self, disk)) {
+        tgt_copy(t->devname, sizeof(t->devname), tgt_basename(self));
+        uint32_t ql, qp;
+        tgt_queue_sizes(disk, &ql, &qp);
+        if (!logical)
+            logical = ql;
+        physical = qp;
+        tgt_read_identity(disk, t);
+    }
+    if (logical < 512)
+        logical = 512;
+    if (physical < logical)
+        physical = logical;
+    if (mem < 512)
+        mem = 512;
+    t->logical_sector = logical;
+    t->physical_sector = physical;
+    t->mem_align = mem;
+}
+
+/* ---- probing ----------------------------------------------------------------------------- */
+
+static int tgt_probe_block(const char *path, const struct stat *st, uint64_t create_size,
+                           struct target_info *t, char *err, size_t errlen)
+{
+    t->kind = TARGET_BLOCK;
+    t->exists = true;
+    t->rdev = st->st_rdev;
+    if (create_size)
+        return errf(err, errlen, "%s: a size can only be given for a file target, "
+                    "not for a block device", path);
+
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errf(err, errlen, "%s: cannot open for probing: %s%s", path, strerror(errno),
+                    errno == EACCES || errno == EPERM ? " (are you root?)" : "");
+    uint64_t size = 0;
+    int lss = 0;
+    unsigned int pss = 0;
+    if (ioctl(fd, BLKGETSIZE64, &size) != 0) {
+        int e = errno;
+        close(fd);
+        return errf(err, errlen, "%s: BLKGETSIZE64 failed: %s", path, strerror(e));
+    }
+    if (ioctl(fd, BLKSSZGET, &lss) != 0 || lss <= 0)
+        lss = 512;
+    if (ioctl(fd, BLKPBSZGET, &pss) != 0 || pss == 0)
+        pss = (unsigned int)lss;
+    int alignoff = 0;
+    if (ioctl(fd, BLKALIGNOFF, &alignoff) != 0 || alignoff < 0)
+        alignoff = 0;
+    close(fd);
+
+    t->capacity = size;
+    t->current_size = size;
+    t->logical_sector = (uint32_t)lss;
+    t->physical_sector = pss < (unsigned int)lss ? (uint32_t)lss : pss;
+    t->alignment_offset = (uint32_t)alignoff;
+    t->mem_align = t->logical_sector < 512 ? 512 : t->logical_sector;
+
+    char self[PATH_MAX], disk[PATH_MAX];
+    if (tgt_sysfs_dirs(st->st_rdev, self, disk)) {
+        tgt_copy(t->devname, sizeof(t->devname), tgt_basename(self));
+        uint64_t v;
+        if (tgt_read_u64(self, "alignment_offset", &v))
+            t->alignment_offset = (uint32_t)v;
+        tgt_read_identity(disk, t);
+    } else {
+        /* No sysfs (unusual container): fall back to the node's own name. */
+        tgt_copy(t->devname, sizeof(t->devname), tgt_basename(path));
+    }
+
+    if (size == 0)
+        return errf(err, errlen, "%s: the block device has size 0%s", path,
+                    strncmp(t->devname, "zram", 4) == 0 ? " (zram not configured: set its "
+                    "disksize first)" : " (no medium?)");
+    return 0;
+}
+
+static int tgt_probe_missing(const char *path, uint64_t create_size, struct target_info *t,
+                             char *err, size_t errlen)
+{
+    if (!create_size)
+        return errf(err, errlen, "%s: no such file or device (give a size to create a "
+                    "file target)", path);
+
+    char dir[PATH_MAX];
+    tgt_copy(dir, sizeof(dir), path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof(dir), ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+
+    struct stat dst;
+    if (stat(dir, &dst) != 0)
+        return errf(err, errlen, "%s: cannot create it: directory %s: %s", path, dir,
+                    strerror(errno));
+    if (!S_ISDIR(dst.st_mode))
+        return errf(err, errlen, "%s: cannot create it: %s is not a directory", path, dir);
+
+    t->kind = TARGET_FILE;
+    t->exists = false;
+    t->capacity = create_size;
+    t->current_size = 0;
+    tgt_fs_geometry(dir, dst.st_dev, t);
+    return 0;
+}
+
+int target_probe(const char *path, uint64_t create_size, struct target_info *out,
+                 char *err, size_t errlen)
+{
+    memset(out, 0, sizeof(*out));
+    if (!path || !*path)
+        return errf(err, errlen, "no target path given");
+    if (strlen(path) >= sizeof(out->path))
+        return errf(err, errlen, "%.64s...: path too long", path);
+    tgt_copy(out->path, sizeof(out->path), path);
+
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return tgt_probe_missing(path, create_size, out, err, errlen);
+        return errf(err, errlen, "%s: %s", path, strerror(errno));
+    }
+
+    if (S_ISBLK(st.st_mode))
+        return tgt_probe_block(path, &st, create_size, out, err, errlen);
+    if (!S_ISREG(st.st_mode))
+        return errf(err, errlen, "%s: not a block device or a regular file", path);
+
+    out->kind = TARGET_FILE;
+    out->exists = true;
+    out->current_size = (uint64_t)st.st_size;
+    out->capacity = create_size ? create_size : (uint64_t)st.st_size;
+    tgt_fs_geometry(path, st.st_dev, out);
+    if (out->capacity == 0)
+        return errf(err, errlen, "%s: the file is empty (give a size to extend it)", path);
+    return 0;
+}
+
+/* ---- creating and opening ------------------------------------------------------------ */
+
+int target_create_file(struct target_info *t, char *err, size_t errlen)
+{
+    if (t->kind != TARGET_FILE)
+        return errf(err, errlen, "%s: only file targets can be created", t->path);
+    if (t->capacity == 0)
+        return errf(err, errlen, "%s: no size to create the file with", t->path);
+    if (t->capacity > (uint64_t)INT64_MAX)
+        return errf(err, errlen, "%s: size too large", t->path);
+
+    int fd = open(t->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return errf(err, errlen, "%s: cannot create: %s", t->path, strerror(errno));
+
+    int rc = fallocate(fd, 0, 0, (off_t)t->capacity);
+    if (rc != 0 && (errno == EOPNOTSUPP || errno == ENOSYS)) {
+        struct stat st;
+        rc = 0;
+        if (fstat(fd, &st) == 0 && (uint64_t)st.st_size < t->capacity)
+            rc = ftruncate(fd, (off_t)t->capacity);
+    }
+    if (rc != 0) {
+        int e = errno;
+        close(fd);
+        if (e == ENOSPC || e == EFBIG)
+            return errf(err, errlen, "%s: cannot make the file %llu bytes: %s", t->path,
+                        (unsigned long long)t->capacity, strerror(e));
+        return errf(err, errlen, "%s: cannot allocate %llu bytes: %s", t->path,
+                    (unsigned long long)t->capacity, strerror(e));
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return errf(err, errlen, "%s: %s", t->path, strerror(e));
+    }
+    if (close(fd) != 0)
+        return errf(err, errlen, "%s: %s", t->path, strerror(errno));
+
+    t->exists = true;
+    t->current_size = (uint64_t)st.st_size;
+    /* Now that the file exists the filesystem can tell its own O_DIRECT alignment. */
+    char devname[sizeof(t->devname)];
+    memcpy(devname, t->devname, sizeof(devname));
+    tgt_fs_geometry(t->path, st.st_dev, t);
+    if (!t->devname[0])
+        memcpy(t->devname, devname, sizeof(devname));
+    return 0;
+}
+
+int target_open(const struct target_info *t, bool writes, char *err, size_t errlen)
+{
+    int flags = O_DIRECT | O_CLOEXEC | (writes ? O_RDWR : O_RDONLY);
+    if (t->kind == TARGET_BLOCK)
+        flags |= O_EXCL;
+    int fd = open(t->path, flags);
+    if (fd >= 0)
+        return fd;
+
+    int e = errno;
+    switch (e) {
+    case EINVAL:
+        errf(err, errlen, "%s: the filesystem does not support O_DIRECT (direct I/O); put "
+             "the file on a disk filesystem such as ext4 or xfs, not tmpfs", t->path);
+        break;
+    case EBUSY:
+        errf(err, errlen, "%s: the device is in use (mounted or held by another user, "
+             "e.g. device-mapper, md, LVM or swap)", t->path);
+        break;
+    case EACCES:
+    case EPERM:
+        errf(err, errlen, "%s: permission denied opening for %s (are you root?)", t->path,
+             writes ? "writing" : "reading");
+        break;
+    case EROFS:
+        errf(err, errlen, "%s: read-only (device or filesystem); writes are impossible",
+             t->path);
+        break;
+    case ENOENT:
+        errf(err, errlen, "%s: no such file or device", t->path);
+        break;
+    default:
+        errf(err, errlen, "%s: cannot open with O_DIRECT: %s", t->path, strerror(e));
+        break;
+    }
+    errno = e;
+    return -1;
+}

@@ -1,0 +1,56 @@
+/* target.h — what ptsbench measures: a block device or a regular file.
+ *
+ * target_probe() reads everything there is to know without writing anything: kind,
+ * capacity (BLKGETSIZE64 / st_size), logical and physical sector size (BLKSSZGET,
+ * BLKPBSZGET; for files the filesystem's O_DIRECT alignment from statx STATX_DIOALIGN,
+ * else the backing device's queue/logical_block_size in sysfs, else 512), alignment offset,
+ * and identity from sysfs (model, serial, firmware, vendor) where the device exposes it.
+ * A file that does not exist yet is probed as "to be created" with the requested size;
+ * target_create_file() creates or extends it only after every check has passed. */
+#ifndef PTSBENCH_TARGET_H
+#define PTSBENCH_TARGET_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum target_kind { TARGET_FILE = 1, TARGET_BLOCK = 2 };
+
+struct target_info {
+    char path[PATH_MAX];
+    enum target_kind kind;
+    bool exists;               /* false: a file that target_create_file() will create */
+    uint64_t capacity;         /* bytes (for a file to be created or extended: the size asked for) */
+    uint64_t current_size;     /* file: its size now (0 if missing) */
+    uint32_t logical_sector;   /* smallest valid I/O size and alignment for O_DIRECT */
+    uint32_t physical_sector;
+    uint32_t alignment_offset;
+    uint32_t mem_align;        /* buffer alignment O_DIRECT needs (>= 512, we use 4096 anyway) */
+    dev_t rdev;                /* block: the device; file: the device holding the filesystem */
+    char devname[64];          /* kernel name ("zram0", "sda", "nvme0n1"); file: backing device */
+    char model[128];
+    char serial[128];
+    char firmware[64];
+    char vendor[64];
+    bool rotational;
+    bool write_cache;          /* block: queue/write_cache says "write back" */
+};
+
+/* create_size: for files, the size wanted (0 = use the existing file as it is).
+ * A missing file without create_size is an error; so is a block device with create_size
+ * different from 0.  Returns 0 or -1 with a message naming the path and the problem. */
+int target_probe(const char *path, uint64_t create_size, struct target_info *out,
+                 char *err, size_t errlen);
+
+/* Create or extend the file to t->capacity (fallocate, falling back to ftruncate). */
+int target_create_file(struct target_info *t, char *err, size_t errlen);
+
+/* Open for I/O with O_DIRECT (and O_EXCL for block devices, which the kernel refuses while
+ * the device is mounted or held). writes selects O_RDWR vs O_RDONLY. Returns fd or -1. */
+int target_open(const struct target_info *t, bool writes, char *err, size_t errlen);
+
+const char *target_kind_name(enum target_kind k);   /* "file", "block" */
+
+#endif

@@ -1,0 +1,36 @@
+/* units.h — parsing and formatting of sizes, durations and percentages.
+ *
+ * Sizes follow fio where fio is unambiguous and SI where the user spells SI:
+ *   512, 4k, 4K, 4KiB, 1m, 1M, 1MiB, 2g, 1t      binary (powers of 1024), as fio
+ *   4kB, 4KB, 1MB, 1GB, 1TB                      decimal (powers of 1000), as SI
+ * A bare number is bytes. No fractions ("1.5k" is accepted only when it is a
+ * whole number of bytes: 1.5k = 1536). Pure functions, no I/O. */
+#ifndef PTSBENCH_UNITS_H
+#define PTSBENCH_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Returns 0 and sets *out, or -1 with err naming the bad text. */
+int units_parse_size(const char *text, uint64_t *out, char *err, size_t errlen);
+
+/* Durations: "60", "60s", "500ms", "5m", "1h", "1h30m", "2d". Result in ns. */
+int units_parse_duration(const char *text, uint64_t *out_ns, char *err, size_t errlen);
+
+/* Percent 0..100: "75", "75%", "12.5%". */
+int units_parse_percent(const char *text, double *out, char *err, size_t errlen);
+
+/* Unsigned integer in [min,max] with optional k/m binary suffix for counts ("1k"=1024 is NOT
+ * used for counts: plain decimal digits only). */
+int units_parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out,
+                     char *err, size_t errlen);
+
+/* Format bytes as the shortest exact binary form: 4096 -> "4KiB", 1536 -> "1536B"
+ * (3/2 KiB not exact in one unit -> bytes), 1048576 -> "1MiB", 512 -> "512B". */
+void units_format_size(uint64_t bytes, char *buf, size_t len);
+
+/* Conversions used by results and reports. */
+static inline double units_mb(double bytes) { return bytes / 1e6; }          /* MB, decimal */
+static inline double units_mib(double bytes) { return bytes / 1048576.0; }   /* MiB, binary */
+
+#endif

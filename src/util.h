@@ -1,0 +1,34 @@
+/* util.h — small shared helpers: error messages, time, checked allocation. */
+#ifndef PTSBENCH_UTIL_H
+#define PTSBENCH_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Error messages travel as (buffer, length) pairs filled by the function that
+ * found the problem; only main decides the exit code.  errf() formats into the
+ * buffer and returns -1 so that callers can write `return errf(err, n, ...)`. */
+#define ERR_LEN 512
+int errf(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Exit codes used by every subcommand. */
+enum {
+    EXIT_OK = 0,
+    EXIT_FAILURE_RUN = 1,   /* the run failed (I/O error, engine error) */
+    EXIT_USAGE = 2,         /* bad input or refused (nothing written) */
+    EXIT_INTERRUPTED = 130, /* SIGINT/SIGTERM: completed rounds are kept */
+};
+
+uint64_t now_mono_ns(void);        /* CLOCK_MONOTONIC in ns */
+void iso8601_now(char *buf, size_t len);  /* UTC, e.g. 2026-11-30T00:13:45Z */
+
+void *xcalloc(size_t n, size_t size);     /* aborts with a message on ENOMEM */
+void *xrealloc(void *p, size_t size);
+char *xstrdup(const char *s);
+
+/* Read a small text file (sysfs/proc) into buf, strip trailing whitespace.
+ * Returns length, or -1 when it cannot be read. */
+int read_text_file(const char *path, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,121 @@
+/* workload.h — the workload model: what I/O to issue, independent of engine and target.
+ *
+ * A workload comes from an inline spec ("rw=randrw,rwmix=65,bs=4k,qd=32,workers=4,compress=90")
+ * or from a profile file in the INI syntax of ini.h (fio users will recognise the keys).
+ * Both go through wl_set(), so a key means the same thing everywhere.
+ *
+ * Keys (aliases in brackets; fio's name first where fio has one):
+ *   rw [readwrite]        read | write | randread | randwrite | rw | readwrite | randrw
+ *                         (trim is not supported yet)
+ *   rwmixread [rwmix]     read share in percent of I/Os, 0..100 (only with rw/randrw)
+ *   rwmixwrite            write share, the complement of rwmixread
+ *   percentage_random     share of random accesses, 0..100 (default from rw: rand* = 100, else 0)
+ *   bs [blocksize]        one block size, e.g. 4k, 512, 1m
+ *   bssplit               weighted sizes "512/10:4k/60:64k/30"; weights are percent of I/Os
+ *                         and must sum to 100 (an entry with no weight takes the remainder)
+ *   iodepth [qd]          outstanding I/Os per worker, 1..65536
+ *   numjobs [workers, threads]  workers (threads), 1..1024, each with its own ring/context
+ *   region                shared (every worker over the whole active range) | split (each its
+ *                         own equal slice); default: shared for random, split for sequential
+ *   offset                start of the active range: bytes ("1g") or percent of capacity ("10%")
+ *   size [range]          length of the active range: bytes or percent of capacity (default 100%)
+ *   buffer_compress_percentage [compress]  data compressibility 0..100 (0 = incompressible)
+ *   runtime [round_time]  round length in time ("60", "60s", "1m")
+ *   round_bytes [io_size] round length in bytes written (or transferred, for read-only workloads)
+ *   randseed [seed]       PRNG seed (offsets, sizes, directions, data)
+ *   name, description     free text
+ */
+#ifndef PTSBENCH_WORKLOAD_H
+#define PTSBENCH_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WL_MAX_BS 64
+
+struct wl_bs {
+    uint32_t size;     /* bytes */
+    uint32_t weight;   /* percent of I/Os; all weights sum to 100 */
+};
+
+/* An offset or length given either in bytes or as a percent of target capacity. */
+struct wl_extent {
+    bool set;
+    bool is_percent;
+    double percent;    /* 0..100 when is_percent */
+    uint64_t bytes;
+};
+
+enum wl_region { WL_REGION_DEFAULT = 0, WL_REGION_SHARED, WL_REGION_SPLIT };
+
+struct workload {
+    char name[64];
+    char description[160];
+    char source[320];          /* "inline" or "path[:section]" — where it came from */
+    char rw[16];               /* rw as given, normalised: "randrw", "read", ... */
+    unsigned read_pct;         /* 0..100 */
+    unsigned random_pct;       /* 0..100 */
+    struct wl_bs bs[WL_MAX_BS];
+    unsigned n_bs;
+    unsigned qd;               /* per worker */
+    unsigned workers;
+    enum wl_region region;
+    struct wl_extent offset, size;
+    unsigned compress_pct;     /* 0..100 */
+    uint64_t round_time_ns;    /* 0 = not set */
+    uint64_t round_bytes;      /* 0 = not set */
+    uint64_t seed;
+    /* Internal: which of rw/rwmix/percentage_random were given, for consistency checks. */
+    bool rw_set, mix_set, random_set;
+};
+
+/* Defaults: rw=randread, rwmixread follows rw, bs=4k, qd=1, workers=1, region by rw,
+ * offset=0, size=100%, compress=0, seed=0x5054534245 ("PTSBE"). */
+void wl_init(struct workload *wl);
+
+/* Set one key. `where` is a prefix for messages ("inline" or "profiles/web.ini:12").
+ * Errors name the key and the bad value, e.g. "inline: bs=4q: bad size '4q'". */
+int wl_set(struct workload *wl, const char *key, const char *value, const char *where,
+           char *err, size_t errlen);
+
+/* Inline spec: comma-separated key=value. bssplit's own ':' and '/' are fine. */
+int wl_parse_inline(const char *spec, struct workload *wl, char *err, size_t errlen);
+
+/* Profile file. section NULL: the first section other than "global" (global keys apply
+ * first, then the section's). */
+int wl_load_file(const char *path, const char *section, struct workload *wl,
+                 char *err, size_t errlen);
+
+/* SPEC is inline when it contains '='; otherwise a file path ("x.ini" or "x.ini:section")
+ * if it exists, otherwise a profile name looked up as DIR/NAME.ini in each of the
+ * NULL-terminated data directories (each being a "profiles" directory). */
+int wl_resolve(const char *spec, const char *const *profile_dirs, struct workload *wl,
+               char *err, size_t errlen);
+
+/* Consistency after all keys: weights sum, rw vs rwmix, ranges. */
+int wl_validate(struct workload *wl, char *err, size_t errlen);
+
+/* Active range in bytes on a target. */
+struct wl_range {
+    uint64_t start;
+    uint64_t len;
+};
+
+/* Check the workload against a target: every block size and the active range's offset and
+ * length must be multiples of the logical sector size, the range must fit in the capacity,
+ * and must hold at least one of the largest blocks per worker region.
+ * target_name is used in messages. */
+int wl_check_target(const struct workload *wl, uint64_t capacity, uint32_t logical_sector,
+                    const char *target_name, struct wl_range *out, char *err, size_t errlen);
+
+/* True when the workload issues any writes. */
+static inline bool wl_writes(const struct workload *wl) { return wl->read_pct < 100; }
+
+uint32_t wl_max_bs(const struct workload *wl);
+uint32_t wl_min_bs(const struct workload *wl);
+
+/* Canonical inline form, e.g. "rw=randrw,rwmixread=65,bs=4k,iodepth=32,numjobs=4,..." */
+void wl_format(const struct workload *wl, char *buf, size_t len);
+
+#endif

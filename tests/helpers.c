@@ -1,0 +1,233 @@
+/* helpers.c — see helpers.h. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "helpers.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void append(char **buf, size_t *len, size_t *cap, const char *data, size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        *cap = (*len + n + 1) * 2;
+        *buf = realloc(*buf, *cap);
+    }
+    memcpy(*buf + *len, data, n);
+    *len += n;
+    (*buf)[*len] = '\0';
+}
+
+int run_cmd(char *const argv[], struct cmd_result *r)
+{
+    int po[2], pe[2];
+    memset(r, 0, sizeof(*r));
+    if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC))
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        dup2(po[1], 1);
+        dup2(pe[1], 2);
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0)
+            dup2(devnull, 0);
+        execvp(argv[0], argv);
+        fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(po[1]);
+    close(pe[1]);
+    size_t ol = 0, oc = 0, el = 0, ec = 0;
+    r->out = calloc(1, 1);
+    r->errout = calloc(1, 1);
+    struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
+    int open_fds = 2;
+    char buf[8192];
+    while (open_fds > 0) {
+        if (poll(fds, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (int i = 0; i < 2; i++) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t n = read(fds[i].fd, buf, sizeof(buf));
+            if (n <= 0) {
+                close(fds[i].fd);
+                fds[i].fd = -1;
+                open_fds--;
+                continue;
+            }
+            if (i == 0)
+                append(&r->out, &ol, &oc, buf, (size_t)n);
+            else
+                append(&r->errout, &el, &ec, buf, (size_t)n);
+        }
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    if (getenv("PTSBENCH_TEST_VERBOSE")) {
+        fprintf(stderr, "+");
+        for (int i = 0; argv[i]; i++)
+            fprintf(stderr, " %s", argv[i]);
+        fprintf(stderr, "\n  -> %d\n%s%s", r->status, r->out, r->errout);
+    }
+    return 0;
+}
+
+void cmd_result_free(struct cmd_result *r)
+{
+    free(r->out);
+    free(r->errout);
+    r->out = r->errout = NULL;
+}
+
+int run_quiet(char *const argv[])
+{
+    struct cmd_result r;
+    if (run_cmd(argv, &r))
+        return -1;
+    int st = r.status;
+    cmd_result_free(&r);
+    return st;
+}
+
+const char *ptsbench_bin(void)
+{
+    const char *p = getenv("PTSBENCH");
+    return p && *p ? p : "build/ptsbench";
+}
+
+char *make_temp_dir(const char *tag)
+{
+    const char *base = getenv("TMPDIR");
+    if (!base || !*base)
+        base = "/var/tmp";
+    char *path = NULL;
+    if (asprintf(&path, "%s/ptsbench-%s-XXXXXX", base, tag) < 0)
+        return NULL;
+    if (!mkdtemp(path)) {
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb; (void)flag; (void)ftw;
+    return remove(p);
+}
+
+void remove_tree(const char *path)
+{
+    if (path)
+        nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+struct json_object *load_json(const char *path)
+{
+    return json_object_from_file(path);
+}
+
+struct json_object *json_at(struct json_object *root, const char *dotted)
+{
+    char *copy = strdup(dotted), *save = NULL;
+    struct json_object *cur = root;
+    for (char *tok = strtok_r(copy, ".", &save); tok && cur; tok = strtok_r(NULL, ".", &save)) {
+        if (json_object_is_type(cur, json_type_array)) {
+            char *end;
+            long i = strtol(tok, &end, 10);
+            if (*end || i < 0 || (size_t)i >= json_object_array_length(cur)) {
+                cur = NULL;
+                break;
+            }
+            cur = json_object_array_get_idx(cur, (size_t)i);
+        } else if (!json_object_object_get_ex(cur, tok, &cur)) {
+            cur = NULL;
+        }
+    }
+    free(copy);
+    return cur;
+}
+
+double json_num(struct json_object *root, const char *dotted)
+{
+    struct json_object *o = json_at(root, dotted);
+    if (!o || !(json_object_is_type(o, json_type_double) || json_object_is_type(o, json_type_int)))
+        return NAN;
+    return json_object_get_double(o);
+}
+
+bool is_root(void) { return geteuid() == 0; }
+
+static bool write_sys(const char *path, const char *val)
+{
+    int fd = open(path, O_WRONLY);
+    if (fd < 0)
+        return false;
+    bool ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+    close(fd);
+    return ok;
+}
+
+bool zram_setup(const char *size, char *devpath, size_t len)
+{
+    if (!is_root()) {
+        printf("SKIP: zram tests need root\n");
+        return false;
+    }
+    if (access("/sys/block/zram0/disksize", W_OK) != 0) {
+        printf("SKIP: /dev/zram0 is not available on this machine\n");
+        return false;
+    }
+    char cur[64] = "";
+    FILE *f = fopen("/sys/block/zram0/disksize", "r");
+    if (f) {
+        if (!fgets(cur, sizeof(cur), f))
+            cur[0] = '\0';
+        fclose(f);
+    }
+    if (atoll(cur) != 0) {
+        /* Someone else's zram (swap?) — never touch it. */
+        char swaps[4096] = "";
+        FILE *s = fopen("/proc/swaps", "r");
+        if (s) {
+            size_t n = fread(swaps, 1, sizeof(swaps) - 1, s);
+            swaps[n] = '\0';
+            fclose(s);
+        }
+        if (strstr(swaps, "zram0")) {
+            printf("SKIP: /dev/zram0 is in use as swap\n");
+            return false;
+        }
+        write_sys("/sys/block/zram0/reset", "1");
+    }
+    if (!write_sys("/sys/block/zram0/disksize", size)) {
+        printf("SKIP: cannot size /dev/zram0 (%s)\n", strerror(errno));
+        return false;
+    }
+    snprintf(devpath, len, "/dev/zram0");
+    return true;
+}
+
+void zram_teardown(void)
+{
+    write_sys("/sys/block/zram0/reset", "1");
+}

@@ -1,0 +1,43 @@
+/* helpers.h — shared by the integration tests: run programs (fork/exec, no shell),
+ * temporary directories, reading results, and skipping with a visible reason. */
+#ifndef PTSBENCH_TEST_HELPERS_H
+#define PTSBENCH_TEST_HELPERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct json_object;
+
+struct cmd_result {
+    int status;        /* exit code, or 128+signal */
+    char *out;         /* captured stdout (NUL-terminated, may be empty) */
+    char *errout;      /* captured stderr */
+};
+
+/* Run argv[0] (PATH lookup) with argv; capture stdout/stderr. Returns 0 unless fork/exec failed. */
+int run_cmd(char *const argv[], struct cmd_result *r);
+void cmd_result_free(struct cmd_result *r);
+/* Convenience: run and return the exit status only (output discarded unless verbose). */
+int run_quiet(char *const argv[]);
+
+/* Path to the ptsbench binary under test: $PTSBENCH or build/ptsbench. */
+const char *ptsbench_bin(void);
+
+/* mkdtemp under $TMPDIR or /var/tmp (a real disk filesystem, so O_DIRECT works). */
+char *make_temp_dir(const char *tag);
+void remove_tree(const char *path);
+
+/* Parse a JSON file (json-c). NULL on error. Caller json_object_put()s. */
+struct json_object *load_json(const char *path);
+/* Dotted path lookup: "rounds.0.total.iops" (numbers index arrays). NULL if absent. */
+struct json_object *json_at(struct json_object *root, const char *dotted);
+double json_num(struct json_object *root, const char *dotted);   /* NAN if absent */
+
+/* zram: set up /dev/zram0 with `size` bytes (e.g. "1G"). Returns true when ready; false with a
+ * printed reason (not root, no zram, in use).  zram_teardown() resets it. */
+bool zram_setup(const char *size, char *devpath, size_t len);
+void zram_teardown(void);
+
+bool is_root(void);
+
+#endif

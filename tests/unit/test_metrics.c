@@ -1,0 +1,127 @@
+/* test_metrics.c — round metrics from worker counters: IOPS, MB/s vs MiB/s, merged latency,
+ * per-second samples, time-dilation weight, tracking lookup. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+
+static void fill_worker(struct worker_stats *s, uint64_t reads, uint64_t writes, uint32_t bs,
+                        uint64_t read_lat, uint64_t write_lat, uint64_t elapsed_ns, unsigned n_samples)
+{
+    memset(s, 0, sizeof(*s));
+    hist_init(&s->lat[IO_READ]);
+    hist_init(&s->lat[IO_WRITE]);
+    s->ios[IO_READ] = reads;
+    s->ios[IO_WRITE] = writes;
+    s->bytes[IO_READ] = reads * bs;
+    s->bytes[IO_WRITE] = writes * bs;
+    for (uint64_t i = 0; i < reads; i++)
+        hist_add(&s->lat[IO_READ], read_lat);
+    for (uint64_t i = 0; i < writes; i++)
+        hist_add(&s->lat[IO_WRITE], write_lat);
+    s->start_ns = 1000;
+    s->end_ns = 1000 + elapsed_ns;
+    s->samples = calloc(n_samples, sizeof(*s->samples));
+    s->n_samples = s->cap_samples = n_samples;
+    for (unsigned k = 0; k < n_samples; k++) {
+        s->samples[k].ios[IO_READ] = reads / n_samples;
+        s->samples[k].ios[IO_WRITE] = writes / n_samples;
+        s->samples[k].bytes[IO_READ] = reads / n_samples * bs;
+        s->samples[k].bytes[IO_WRITE] = writes / n_samples * bs;
+    }
+}
+
+static void test_two_workers(void **state)
+{
+    (void)state;
+    static struct worker_stats a, b;
+    /* 2 s rounds; worker a: 7000 reads at 100 us, 3000 writes at 300 us; worker b the same. */
+    fill_worker(&a, 7000, 3000, 4096, 100000, 300000, 2000000000ull, 2);
+    fill_worker(&b, 7000, 3000, 4096, 100000, 300000, 2000000000ull, 2);
+    const struct worker_stats *ws[] = {&a, &b};
+    struct round_metrics m;
+    metrics_compute(ws, 2, 1.0, 1.0, &m);
+    assert_true(fabs(m.elapsed_s - 2.0) < 1e-9);
+    assert_true(fabs(m.read.iops - 7000.0) < 1e-6);     /* 14000 reads / 2 s */
+    assert_true(fabs(m.write.iops - 3000.0) < 1e-6);
+    assert_true(fabs(m.total.iops - 10000.0) < 1e-6);
+    /* 10000 IOPS x 4096 B = 40.96 MB/s = 39.0625 MiB/s */
+    assert_true(fabs(m.total.mb_s - 40.96) < 1e-9);
+    assert_true(fabs(m.total.mib_s - 39.0625) < 1e-9);
+    /* mixed latency weighted by I/O count: 0.7 x 100 + 0.3 x 300 = 160 us */
+    assert_true(fabs(m.total.lat.mean_us - 160.0) < 1e-9);
+    assert_true(fabs(m.read.lat.mean_us - 100.0) < 1e-9);
+    assert_true(fabs(m.write.lat.pct_us[0] - 300.0) < 300.0 / 128);
+    assert_true(fabs(m.total.lat.min_us - 100.0) < 1e-9);
+    assert_true(fabs(m.total.lat.max_us - 300.0) < 1e-9);
+    /* p50 of the mix is a read (100 us), p90 a write (300 us) */
+    assert_true(fabs(m.total.lat.pct_us[0] - 100.0) <= 100.0 / 128);
+    assert_true(fabs(m.total.lat.pct_us[1] - 300.0) <= 300.0 / 128);
+    assert_int_equal(m.total.ios, 20000);
+    assert_int_equal(m.samples.n, 2);
+    assert_true(fabs(m.samples.iops[0] - 10000.0) < 1e-6);
+    assert_true(fabs(m.samples.read_iops[1] - 7000.0) < 1e-6);
+    assert_true(fabs(m.samples.mb_s[0] - 40.96) < 1e-9);
+    double v;
+    assert_int_equal(metrics_value(&m, "write_iops", &v), 0);
+    assert_true(fabs(v - 3000.0) < 1e-6);
+    assert_int_equal(metrics_value(&m, "lat_mean_us", &v), 0);
+    assert_true(fabs(v - 160.0) < 1e-9);
+    assert_int_equal(metrics_value(&m, "bogus", &v), -1);
+    metrics_free(&m);
+    free(a.samples);
+    free(b.samples);
+}
+
+/* A scaled (time-dilated) target: each completion weighs k, latencies divide by k. */
+static void test_weight(void **state)
+{
+    (void)state;
+    static struct worker_stats a;
+    fill_worker(&a, 0, 1000, 4096, 0, 8000000, 1000000000ull, 1);
+    const struct worker_stats *ws[] = {&a};
+    struct round_metrics m;
+    metrics_compute(ws, 1, 1.0, 8.0, &m);
+    assert_true(fabs(m.write.iops - 8000.0) < 1e-6);
+    assert_true(fabs(m.write.lat.mean_us - 1000.0) < 1e-9);   /* 8 ms / 8 */
+    assert_int_equal(m.write.ios, 8000);
+    assert_true(fabs(m.samples.write_iops[0] - 8000.0) < 1e-6);
+    metrics_free(&m);
+    free(a.samples);
+}
+
+/* Workers that ran for different times: the round lasts as long as the longest; samples are
+ * the intervals every worker completed. */
+static void test_uneven_workers(void **state)
+{
+    (void)state;
+    static struct worker_stats a, b;
+    fill_worker(&a, 1000, 0, 512, 50000, 0, 1000000000ull, 3);
+    fill_worker(&b, 1000, 0, 512, 50000, 0, 2000000000ull, 2);
+    const struct worker_stats *ws[] = {&a, &b};
+    struct round_metrics m;
+    metrics_compute(ws, 2, 1.0, 1.0, &m);
+    assert_true(fabs(m.elapsed_s - 2.0) < 1e-9);
+    assert_true(fabs(m.read.iops - 1000.0) < 1e-6);
+    assert_int_equal(m.samples.n, 2);
+    metrics_free(&m);
+    free(a.samples);
+    free(b.samples);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_two_workers),
+        cmocka_unit_test(test_weight),
+        cmocka_unit_test(test_uneven_workers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

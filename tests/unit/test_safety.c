@@ -1,0 +1,911 @@
+/* test_safety.c — safety_decide on synthetic facts, safety_collect on a fake /proc + /sys
+ * tree and on the real system (read-only: it never opens the root disk), and target_probe /
+ * target_create_file / target_open on regular files (and on a loop device of our own when
+ * running as root). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <linux/loop.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "safety.h"
+#include "target.h"
+
+/* ---- small helpers (static: the Makefile links every test with all of src/) ------------- */
+
+static char ut_tmp[PATH_MAX];      /* per-run scratch directory under /var/tmp */
+
+static int ut_rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb; (void)flag; (void)ftw;
+    return remove(p);
+}
+
+static void ut_rmtree(const char *path)
+{
+    if (path && *path)
+        nftw(path, ut_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void ut_path(char *buf, size_t len, const char *rel)
+{
+    int n = snprintf(buf, len, "%s/%s", ut_tmp, rel);
+    assert_true(n > 0 && (size_t)n < len);
+}
+
+/* mkdir -p for a path relative to ut_tmp. */
+static void ut_mkdirs(const char *rel)
+{
+    char p[PATH_MAX];
+    ut_path(p, sizeof(p), rel);
+    for (char *s = p + strlen(ut_tmp) + 1; *s; s++) {
+        if (*s == '/') {
+            *s = '\0';
+            if (mkdir(p, 0755) != 0)
+                assert_int_equal(errno, EEXIST);
+            *s = '/';
+        }
+    }
+    if (mkdir(p, 0755) != 0)
+        assert_int_equal(errno, EEXIST);
+}
+
+static void ut_write(const char *rel, const char *content)
+{
+    char p[PATH_MAX];
+    ut_path(p, sizeof(p), rel);
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof(dir), "%s", rel);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = '\0';
+        ut_mkdirs(dir);
+    }
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(content, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void ut_symlink(const char *target, const char *rel)
+{
+    char p[PATH_MAX];
+    ut_path(p, sizeof(p), rel);
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof(dir), "%s", rel);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = '\0';
+        ut_mkdirs(dir);
+    }
+    assert_int_equal(symlink(target, p), 0);
+}
+
+static bool ut_has(const char items[][SAFETY_ITEM_LEN], unsigned n, const char *want)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (strcmp(items[i], want) == 0)
+            return true;
+    return false;
+}
+
+static void ut_dump(const struct safety_facts *f)
+{
+    printf("  facts for %s: %u partitions, backs_root=%d (%s)\n", f->devname, f->n_partitions,
+           f->backs_root, f->root_detail);
+    for (unsigned i = 0; i < f->n_mounts; i++)
+        printf("    mount: %s\n", f->mounts[i]);
+    for (unsigned i = 0; i < f->n_swaps; i++)
+        printf("    swap: %s\n", f->swaps[i]);
+    for (unsigned i = 0; i < f->n_holders; i++)
+        printf("    holder: %s\n", f->holders[i]);
+}
+
+static int group_setup(void **state)
+{
+    (void)state;
+    snprintf(ut_tmp, sizeof(ut_tmp), "/var/tmp/ptsbench-unit-safety-XXXXXX");
+    return mkdtemp(ut_tmp) ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    ut_rmtree(ut_tmp);
+    return 0;
+}
+
+/* ---- safety_decide ------------------------------------------------------------------------ */
+
+static struct safety_facts clean_facts(const char *dev)
+{
+    struct safety_facts f;
+    memset(&f, 0, sizeof(f));
+    snprintf(f.devname, sizeof(f.devname), "%s", dev);
+    return f;
+}
+
+static void test_decide_reads_always_allowed(void **state)
+{
+    (void)state;
+    char msg[1024];
+    struct safety_facts f = clean_facts("sdq");
+    assert_int_equal(safety_decide(&f, false, false, msg, sizeof(msg)), 0);
+    assert_int_equal(safety_decide(&f, false, true, msg, sizeof(msg)), 0);
+    /* Even a mounted, swapping, held root disk may be read. */
+    f.n_mounts = 1;
+    snprintf(f.mounts[0], SAFETY_ITEM_LEN, "sdq1 on /");
+    f.n_swaps = 1;
+    snprintf(f.swaps[0], SAFETY_ITEM_LEN, "/dev/sdq2");
+    f.n_holders = 1;
+    snprintf(f.holders[0], SAFETY_ITEM_LEN, "sdq3 held by dm-0");
+    f.backs_root = true;
+    assert_int_equal(safety_decide(&f, false, false, msg, sizeof(msg)), 0);
+    assert_int_equal(safety_decide(&f, false, true, msg, sizeof(msg)), 0);
+}
+
+static void test_decide_write_needs_destructive(void **state)
+{
+    (void)state;
+    char msg[1024];
+    struct safety_facts f = clean_facts("loop7");
+    assert_int_equal(safety_decide(&f, true, false, msg, sizeof(msg)), -1);
+    assert_string_equal(msg, "refusing to write to /dev/loop7 without --destructive "
+                             "(it destroys the data on it)");
+}
+
+static void test_decide_write_destructive_clean_allowed(void **state)
+{
+    (void)state;
+    char msg[1024] = "junk";
+    struct safety_facts f = clean_facts("loop7");
+    f.n_partitions = 2;     /* partitions alone are no reason to refuse */
+    assert_int_equal(safety_decide(&f, true, true, msg, sizeof(msg)), 0);
+}
+
+static void test_decide_mounted(void **state)
+{
+    (void)state;
+    char msg[1024];
+    struct safety_facts f = clean_facts("loop3");
+    f.n_mounts = 1;
+    snprintf(f.mounts[0], SAFETY_ITEM_LEN, "loop3p1 on /mnt/x");
+    assert_int_equal(safety_decide(&f, true, true, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "/dev/loop3"));
+    assert_non_null(strstr(msg, "mounted"));
+    assert_non_null(strstr(msg, "loop3p1 on /mnt/x"));
+    assert_null(strstr(msg, "swap"));
+    assert_null(strstr(msg, "root"));
+}
+
+static void test_decide_swap(void **state)
+{
+    (void)state;
+    char msg[1024];
+    struct safety_facts f = clean_facts("loop3");
+    f.n_swaps = 1;
+    snprintf(f.swaps[0], SAFETY_ITEM_LEN, "/dev/loop3p2");
+    assert_int_equal(safety_decide(&f, true, true, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "swap"));
+    assert_non_null(strstr(msg, "/dev/loop3p2"));
+    assert_null(strstr(msg, "mounted"));
+}
+
+static void test_decide_holders(void **state)
+{
+    (void)state;
+    char msg[1024];
+    struct safety_facts f = clean_facts("loop3");
+    f.n_holders = 1;
+    snprintf(f.holders[0], SAFETY_ITEM_LEN, "loop3 held by dm-0");
+    assert_int_equal(safety_decide(&f, true, true, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "loop3 held by dm-0"));
+    assert_null(strstr(msg, "mounted"));
+}
+
+static void test_decide_backs_root(void **state)
+{
+    (void)state;
+    char msg[1024];
+    struct safety_facts f = clean_facts("vdz");
+    f.backs_root = true;
+    snprintf(f.root_detail, sizeof(f.root_detail), "/ is on vdz (254:0)");
+    assert_int_equal(safety_decide(&f, true, true, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "root filesystem"));
+    assert_non_null(strstr(msg, "/ is on vdz (254:0)"));
+}
+
+static void test_decide_all_reasons_one_line(void **state)
+{
+    (void)state;
+    char msg[2048];
+    struct safety_facts f = clean_facts("sdb");
+    f.n_mounts = 2;
+    snprintf(f.mounts[0], SAFETY_ITEM_LEN, "sdb1 on /data");
+    snprintf(f.mounts[1], SAFETY_ITEM_LEN, "dm-1 on /");
+    f.n_swaps = 1;
+    snprintf(f.swaps[0], SAFETY_ITEM_LEN, "/dev/sdb2");
+    f.n_holders = 1;
+    snprintf(f.holders[0], SAFETY_ITEM_LEN, "sdb3 held by dm-1");
+    f.backs_root = true;
+    snprintf(f.root_detail, sizeof(f.root_detail), "/ is on dm-1 (253:1), which is stacked on sdb3");
+    assert_int_equal(safety_decide(&f, true, true, msg, sizeof(msg)), -1);
+    printf("  message: %s\n", msg);
+    assert_null(strchr(msg, '\n'));
+    assert_non_null(strstr(msg, "/dev/sdb"));
+    assert_non_null(strstr(msg, "mounted"));
+    assert_non_null(strstr(msg, "sdb1 on /data"));
+    assert_non_null(strstr(msg, "dm-1 on /"));
+    assert_non_null(strstr(msg, "swap (/dev/sdb2)"));
+    assert_non_null(strstr(msg, "sdb3 held by dm-1"));
+    assert_non_null(strstr(msg, "root filesystem"));
+    /* Without --destructive the first reason given is the missing flag. */
+    assert_int_equal(safety_decide(&f, true, false, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "--destructive"));
+}
+
+static void test_decide_small_buffer(void **state)
+{
+    (void)state;
+    char msg[16];
+    struct safety_facts f = clean_facts("sdb");
+    f.n_mounts = 1;
+    snprintf(f.mounts[0], SAFETY_ITEM_LEN, "sdb1 on /a/very/long/mount/point");
+    f.backs_root = true;
+    assert_int_equal(safety_decide(&f, true, true, msg, sizeof(msg)), -1);
+    assert_int_equal(strlen(msg), sizeof(msg) - 1);
+    assert_int_equal(safety_decide(&f, true, true, NULL, 0), -1);
+}
+
+/* ---- safety_collect on a fake tree --------------------------------------------------------- */
+
+/* A block device in the fake sysfs: sys/devices/virtual/block/<dir>, linked from
+ * sys/class/block/<name> and sys/dev/block/<majmin>. */
+static void fake_blockdev(const char *root, const char *dir, const char *majmin, bool partition)
+{
+    char rel[PATH_MAX], target[PATH_MAX];
+    const char *name = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
+    snprintf(rel, sizeof(rel), "%s/sys/devices/virtual/block/%s/dev", root, dir);
+    char content[64];
+    snprintf(content, sizeof(content), "%s\n", majmin);
+    ut_write(rel, content);
+    snprintf(rel, sizeof(rel), "%s/sys/devices/virtual/block/%s/holders", root, dir);
+    ut_mkdirs(rel);
+    if (partition) {
+        snprintf(rel, sizeof(rel), "%s/sys/devices/virtual/block/%s/partition", root, dir);
+        ut_write(rel, "1\n");
+    } else {
+        snprintf(rel, sizeof(rel), "%s/sys/devices/virtual/block/%s/slaves", root, dir);
+        ut_mkdirs(rel);
+    }
+    snprintf(target, sizeof(target), "../../devices/virtual/block/%s", dir);
+    snprintf(rel, sizeof(rel), "%s/sys/class/block/%s", root, name);
+    ut_symlink(target, rel);
+    snprintf(rel, sizeof(rel), "%s/sys/dev/block/%s", root, majmin);
+    ut_symlink(target, rel);
+}
+
+/* `upper` (a dm/md device) is stacked on `lower`: lower/holders/upper, upper/slaves/lower
+ * (relative links, as in the real sysfs; only their names are read). */
+static void fake_stack(const char *root, const char *lower_dir, const char *upper)
+{
+    char rel[PATH_MAX], target[PATH_MAX];
+    const char *lower = strrchr(lower_dir, '/') ? strrchr(lower_dir, '/') + 1 : lower_dir;
+    char up[64] = "../../";
+    for (const char *c = lower_dir; *c; c++)
+        if (*c == '/')
+            strcat(up, "../");
+    snprintf(rel, sizeof(rel), "%s/sys/devices/virtual/block/%s/holders/%s", root, lower_dir,
+             upper);
+    snprintf(target, sizeof(target), "%s%s", up, upper);
+    ut_symlink(target, rel);
+    snprintf(rel, sizeof(rel), "%s/sys/devices/virtual/block/%s/slaves/%s", root, upper, lower);
+    snprintf(target, sizeof(target), "../../%s", lower_dir);
+    ut_symlink(target, rel);
+}
+
+static void fake_dmname(const char *root, const char *dm, const char *name)
+{
+    char rel[PATH_MAX], content[128];
+    snprintf(rel, sizeof(rel), "%s/sys/devices/virtual/block/%s/dm/name", root, dm);
+    snprintf(content, sizeof(content), "%s\n", name);
+    ut_write(rel, content);
+}
+
+/* The main fake system:
+ *   fake0 (250:0)   p1 mounted on /mnt/data
+ *                   p2 <- dm-3 (vg-srv) mounted on /srv
+ *                   p3 swap
+ *                   p4 <- dm-4 (crypt) <- dm-5 (vg-root) mounted on /
+ *                   p5 btrfs (anonymous 0:45) on "/mnt/my disk"
+ *                   p6 <- dm-6 (swapvol) swap as /dev/mapper/swapvol
+ *   other0 (250:16) mounted on /other, swap on it too
+ *   clean0 (250:32) one partition, nothing in use */
+static const char *fake_root(void)
+{
+    static char root[PATH_MAX];
+    static bool built;
+    if (built)
+        return root;
+    const char *r = "fake";
+    fake_blockdev(r, "fake0", "250:0", false);
+    for (int i = 1; i <= 6; i++) {
+        char dir[64], mm[32];
+        snprintf(dir, sizeof(dir), "fake0/fake0p%d", i);
+        snprintf(mm, sizeof(mm), "250:%d", i);
+        fake_blockdev(r, dir, mm, true);
+    }
+    fake_blockdev(r, "dm-3", "251:3", false);
+    fake_blockdev(r, "dm-4", "251:4", false);
+    fake_blockdev(r, "dm-5", "251:5", false);
+    fake_blockdev(r, "dm-6", "251:6", false);
+    fake_dmname(r, "dm-3", "vg-srv");
+    fake_dmname(r, "dm-4", "crypt");
+    fake_dmname(r, "dm-5", "vg-root");
+    fake_dmname(r, "dm-6", "swapvol");
+    fake_stack(r, "fake0/fake0p2", "dm-3");
+    fake_stack(r, "fake0/fake0p4", "dm-4");
+    fake_stack(r, "dm-4", "dm-5");
+    fake_stack(r, "fake0/fake0p6", "dm-6");
+    fake_blockdev(r, "other0", "250:16", false);
+    fake_blockdev(r, "clean0", "250:32", false);
+    fake_blockdev(r, "clean0/clean0p1", "250:33", true);
+
+    ut_write("fake/proc/self/mountinfo",
+             "20 1 251:5 / / rw,relatime shared:1 - ext4 /dev/mapper/vg-root rw\n"
+             "21 20 0:22 / /proc rw,nosuid shared:2 - proc proc rw\n"
+             "22 20 250:1 / /mnt/data rw,relatime shared:3 - ext4 /dev/fake0p1 rw\n"
+             "23 20 251:3 / /srv rw,relatime - xfs /dev/mapper/vg-srv rw\n"
+             "24 20 250:16 / /other rw,relatime - ext4 /dev/other0 rw\n"
+             "25 20 0:45 / /mnt/my\\040disk rw,relatime shared:9 - btrfs /dev/fake0p5 rw\n"
+             "26 20 0:46 / /mnt/tmp rw - tmpfs tmpfs rw\n");
+    ut_write("fake/proc/swaps",
+             "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
+             "/dev/fake0p3                            partition\t1048572\t\t0\t\t-2\n"
+             "/dev/other0                             partition\t1048572\t\t0\t\t-3\n"
+             "/dev/mapper/swapvol                     partition\t1048572\t\t0\t\t-4\n"
+             "/var/swapfile                           file\t\t1048572\t\t0\t\t-5\n");
+    ut_path(root, sizeof(root), r);
+    built = true;
+    return root;
+}
+
+static void check_fake0(const struct safety_facts *f)
+{
+    assert_string_equal(f->devname, "fake0");
+    assert_int_equal(f->n_partitions, 6);
+    assert_int_equal(f->n_mounts, 4);
+    assert_true(ut_has(f->mounts, f->n_mounts, "dm-5 on /"));
+    assert_true(ut_has(f->mounts, f->n_mounts, "fake0p1 on /mnt/data"));
+    assert_true(ut_has(f->mounts, f->n_mounts, "dm-3 on /srv"));
+    assert_true(ut_has(f->mounts, f->n_mounts,
+                       "fake0p5 on /mnt/my disk"));
+    assert_int_equal(f->n_swaps, 2);
+    assert_true(ut_has(f->swaps, f->n_swaps, "/dev/fake0p3"));
+    assert_true(ut_has(f->swaps, f->n_swaps, "/dev/mapper/swapvol"));
+    assert_int_equal(f->n_holders, 4);
+    assert_true(ut_has(f->holders, f->n_holders,
+                       "fake0p2 held by dm-3"));
+    assert_true(ut_has(f->holders, f->n_holders,
+                       "fake0p4 held by dm-4"));
+    assert_true(ut_has(f->holders, f->n_holders,
+                       "dm-4 held by dm-5"));
+    assert_true(ut_has(f->holders, f->n_holders,
+                       "fake0p6 held by dm-6"));
+    assert_true(f->backs_root);
+    assert_non_null(strstr(f->root_detail, "/ is on dm-5 (251:5)"));
+    assert_non_null(strstr(f->root_detail, "fake0p4"));
+}
+
+static void test_collect_fake_disk(void **state)
+{
+    (void)state;
+    const char *root = fake_root();
+    struct safety_facts f;
+    char err[512] = "", msg[4096];
+    assert_int_equal(safety_collect(root, "fake0", &f, err, sizeof(err)), 0);
+    ut_dump(&f);
+    check_fake0(&f);
+    for (unsigned i = 1; i <= 6; i++) {
+        char want[16];
+        snprintf(want, sizeof(want), "fake0p%u", i);
+        bool found = false;
+        for (unsigned j = 0; j < f.n_partitions; j++)
+            found |= strcmp(f.partitions[j], want) == 0;
+        assert_true(found);
+    }
+    assert_int_equal(safety_decide(&f, true, true, msg, sizeof(msg)), -1);
+    printf("  message: %s\n", msg);
+    assert_non_null(strstr(msg, "mounted"));
+    assert_non_null(strstr(msg, "swap"));
+    assert_non_null(strstr(msg, "root filesystem"));
+    assert_non_null(strstr(msg, "held by"));
+    assert_int_equal(safety_decide(&f, false, false, msg, sizeof(msg)), 0);
+}
+
+static void test_collect_fake_partition_examines_disk(void **state)
+{
+    (void)state;
+    const char *root = fake_root();
+    struct safety_facts f;
+    char err[512] = "";
+    /* A partition name, and a /dev/ path, both lead to the whole disk. */
+    assert_int_equal(safety_collect(root, "fake0p1", &f, err, sizeof(err)), 0);
+    check_fake0(&f);
+    assert_int_equal(safety_collect(root, "/dev/fake0p3", &f, err, sizeof(err)), 0);
+    check_fake0(&f);
+}
+
+static void test_collect_fake_other_disks(void **state)
+{
+    (void)state;
+    const char *root = fake_root();
+    struct safety_facts f;
+    char err[512] = "", msg[1024];
+
+    assert_int_equal(safety_collect(root, "other0", &f, err, sizeof(err)), 0);
+    ut_dump(&f);
+    assert_int_equal(f.n_partitions, 0);
+    assert_int_equal(f.n_mounts, 1);
+    assert_string_equal(f.mounts[0], "other0 on /other");
+    assert_int_equal(f.n_swaps, 1);
+    assert_string_equal(f.swaps[0], "/dev/other0");
+    assert_int_equal(f.n_holders, 0);
+    assert_false(f.backs_root);
+
+    assert_int_equal(safety_collect(root, "clean0", &f, err, sizeof(err)), 0);
+    assert_int_equal(f.n_partitions, 1);
+    assert_string_equal(f.partitions[0], "clean0p1");
+    assert_int_equal(f.n_mounts + f.n_swaps + f.n_holders, 0);
+    assert_false(f.backs_root);
+    assert_int_equal(safety_decide(&f, true, true, msg, sizeof(msg)), 0);
+    assert_int_equal(safety_decide(&f, true, false, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "--destructive"));
+}
+
+static void test_collect_fake_errors(void **state)
+{
+    (void)state;
+    const char *root = fake_root();
+    struct safety_facts f;
+    char err[512] = "";
+    assert_int_equal(safety_collect(root, "nosuchdev", &f, err, sizeof(err)), -1);
+    printf("  error: %s\n", err);
+    assert_non_null(strstr(err, "nosuchdev"));
+    assert_int_equal(safety_collect(root, "", &f, err, sizeof(err)), -1);
+
+    /* A tree without /proc: the state cannot be read, so collect must fail. */
+    fake_blockdev("noproc", "sdx", "8:0", false);
+    char noproc[PATH_MAX];
+    ut_path(noproc, sizeof(noproc), "noproc");
+    err[0] = '\0';
+    assert_int_equal(safety_collect(noproc, "sdx", &f, err, sizeof(err)), -1);
+    printf("  error: %s\n", err);
+    assert_non_null(strstr(err, "mountinfo"));
+}
+
+/* "/" on a dm device that sysfs shows only through its slaves (holders link missing). */
+static void test_collect_fake_root_via_slaves(void **state)
+{
+    (void)state;
+    fake_blockdev("slv", "sdz", "8:16", false);
+    fake_blockdev("slv", "sdz/sdz1", "8:17", true);
+    fake_blockdev("slv", "md0", "9:0", false);
+    fake_blockdev("slv", "dm-9", "253:9", false);
+    char rel[PATH_MAX];
+    snprintf(rel, sizeof(rel), "slv/sys/devices/virtual/block/md0/slaves/sdz1");
+    ut_symlink("../../sdz/sdz1", rel);
+    snprintf(rel, sizeof(rel), "slv/sys/devices/virtual/block/dm-9/slaves/md0");
+    ut_symlink("../../md0", rel);
+    ut_write("slv/proc/self/mountinfo", "1 0 253:9 / / rw - ext4 /dev/dm-9 rw\n");
+    ut_write("slv/proc/swaps", "Filename\tType\tSize\tUsed\tPriority\n");
+    char root[PATH_MAX];
+    ut_path(root, sizeof(root), "slv");
+
+    struct safety_facts f;
+    char err[512] = "", msg[1024];
+    assert_int_equal(safety_collect(root, "sdz", &f, err, sizeof(err)), 0);
+    ut_dump(&f);
+    assert_true(f.backs_root);
+    assert_non_null(strstr(f.root_detail, "dm-9"));
+    assert_non_null(strstr(f.root_detail, "sdz1"));
+    assert_int_equal(safety_decide(&f, true, true, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "root filesystem"));
+}
+
+/* ---- safety_collect on the real system ------------------------------------------------------ */
+
+/* Whole disk under "/" (following dm/md slaves to the first disk found). */
+static bool real_root_disk(char *disk, size_t len, char *why, size_t whylen)
+{
+    FILE *fp = fopen("/proc/self/mountinfo", "r");
+    if (!fp) {
+        snprintf(why, whylen, "cannot read /proc/self/mountinfo");
+        return false;
+    }
+    char line[4096];
+    unsigned maj = 0, min = 0;
+    bool found = false;
+    while (fgets(line, sizeof(line), fp)) {
+        unsigned a, b;
+        char mnt[2048];
+        if (sscanf(line, "%*s %*s %u:%u %*s %2047s", &a, &b, mnt) == 3 && strcmp(mnt, "/") == 0) {
+            maj = a;
+            min = b;
+            found = true;     /* the last one wins: it is the visible "/" */
+        }
+    }
+    fclose(fp);
+    if (!found) {
+        snprintf(why, whylen, "no \"/\" in /proc/self/mountinfo");
+        return false;
+    }
+    char link[64], real[PATH_MAX];
+    snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", maj, min);
+    if (!realpath(link, real)) {
+        snprintf(why, whylen, "\"/\" is on %u:%u, which is not a block device (container "
+                 "or network root)", maj, min);
+        return false;
+    }
+    for (int depth = 0; depth < 8; depth++) {
+        /* A dm/md device: descend to its first slave. */
+        char sl[PATH_MAX + 16];
+        snprintf(sl, sizeof(sl), "%s/slaves", real);
+        DIR *d = opendir(sl);
+        struct dirent *e = NULL;
+        char next[256] = "";
+        if (d) {
+            while ((e = readdir(d)))
+                if (e->d_name[0] != '.') {
+                    snprintf(next, sizeof(next), "%s", e->d_name);
+                    break;
+                }
+            closedir(d);
+        }
+        if (!next[0])
+            break;
+        char p[300];
+        snprintf(p, sizeof(p), "/sys/class/block/%s", next);
+        if (!realpath(p, real)) {
+            snprintf(why, whylen, "cannot resolve %s", p);
+            return false;
+        }
+    }
+    char part[PATH_MAX + 16];
+    snprintf(part, sizeof(part), "%s/partition", real);
+    if (access(part, F_OK) == 0)
+        *strrchr(real, '/') = '\0';
+    snprintf(disk, len, "%s", strrchr(real, '/') + 1);
+    return true;
+}
+
+static void test_collect_real_root_refused(void **state)
+{
+    (void)state;
+    char disk[256], why[512];
+    if (!real_root_disk(disk, sizeof(disk), why, sizeof(why))) {
+        printf("SKIP: %s\n", why);
+        skip();
+    }
+    struct safety_facts f;
+    char err[512] = "", msg[4096];
+    assert_int_equal(safety_collect("", disk, &f, err, sizeof(err)), 0);
+    printf("  \"/\" lives on disk %s\n", disk);
+    ut_dump(&f);
+    assert_string_equal(f.devname, disk);
+    assert_true(f.backs_root);
+    assert_true(f.n_mounts > 0);
+    assert_int_equal(safety_decide(&f, true, true, msg, sizeof(msg)), -1);
+    printf("  message: %s\n", msg);
+    assert_non_null(strstr(msg, "root filesystem"));
+    assert_non_null(strstr(msg, "/ is on"));
+    assert_non_null(strstr(msg, " on /"));
+    assert_int_equal(safety_decide(&f, true, false, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "--destructive"));
+    assert_int_equal(safety_decide(&f, false, false, msg, sizeof(msg)), 0);
+}
+
+/* ---- target_probe / target_create_file / target_open on files ------------------------------- */
+
+static bool is_pow2(uint32_t x) { return x && !(x & (x - 1)); }
+
+static void test_probe_existing_file(void **state)
+{
+    (void)state;
+    char p[PATH_MAX], err[512] = "";
+    ut_path(p, sizeof(p), "existing.img");
+    int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, 1 << 20), 0);
+    close(fd);
+
+    struct target_info t;
+    assert_int_equal(target_probe(p, 0, &t, err, sizeof(err)), 0);
+    printf("  %s: kind=%s dev=%s logical=%u physical=%u mem_align=%u model='%s' serial='%s'\n",
+           t.path, target_kind_name(t.kind), t.devname, t.logical_sector, t.physical_sector,
+           t.mem_align, t.model, t.serial);
+    assert_string_equal(t.path, p);
+    assert_int_equal(t.kind, TARGET_FILE);
+    assert_string_equal(target_kind_name(t.kind), "file");
+    assert_true(t.exists);
+    assert_int_equal(t.capacity, 1 << 20);
+    assert_int_equal(t.current_size, 1 << 20);
+    assert_true(t.logical_sector >= 512 && is_pow2(t.logical_sector));
+    assert_true(t.physical_sector >= t.logical_sector && is_pow2(t.physical_sector));
+    assert_true(t.mem_align >= 512);
+
+    /* Asking for more: capacity is the size wanted, current_size what is there. */
+    assert_int_equal(target_probe(p, 4 << 20, &t, err, sizeof(err)), 0);
+    assert_true(t.exists);
+    assert_int_equal(t.capacity, 4 << 20);
+    assert_int_equal(t.current_size, 1 << 20);
+    assert_int_equal(target_create_file(&t, err, sizeof(err)), 0);
+    struct stat st;
+    assert_int_equal(stat(p, &st), 0);
+    assert_int_equal(st.st_size, 4 << 20);
+    assert_int_equal(t.current_size, 4 << 20);
+}
+
+static void test_probe_missing_file(void **state)
+{
+    (void)state;
+    char p[PATH_MAX], err[512] = "";
+    ut_path(p, sizeof(p), "missing.img");
+    struct target_info t;
+    assert_int_equal(target_probe(p, 0, &t, err, sizeof(err)), -1);
+    printf("  error: %s\n", err);
+    assert_non_null(strstr(err, p));
+
+    assert_int_equal(target_probe(p, 8 << 20, &t, err, sizeof(err)), 0);
+    assert_false(t.exists);
+    assert_int_equal(t.kind, TARGET_FILE);
+    assert_int_equal(t.capacity, 8 << 20);
+    assert_int_equal(t.current_size, 0);
+    assert_true(t.logical_sector >= 512 && is_pow2(t.logical_sector));
+    assert_int_equal(access(p, F_OK), -1);      /* probing created nothing */
+
+    ut_path(p, sizeof(p), "no/such/dir/file.img");
+    err[0] = '\0';
+    assert_int_equal(target_probe(p, 8 << 20, &t, err, sizeof(err)), -1);
+    printf("  error: %s\n", err);
+    assert_non_null(strstr(err, p));
+}
+
+static void test_probe_rejects_others(void **state)
+{
+    (void)state;
+    char err[512] = "", p[PATH_MAX];
+    struct target_info t;
+    assert_int_equal(target_probe("/dev/null", 0, &t, err, sizeof(err)), -1);
+    printf("  error: %s\n", err);
+    assert_non_null(strstr(err, "/dev/null"));
+    assert_non_null(strstr(err, "not a block device"));
+
+    assert_int_equal(target_probe(ut_tmp, 0, &t, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, ut_tmp));
+
+    ut_path(p, sizeof(p), "empty.img");
+    int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(target_probe(p, 0, &t, err, sizeof(err)), -1);
+    printf("  error: %s\n", err);
+    assert_non_null(strstr(err, p));
+    assert_int_equal(target_probe("", 0, &t, err, sizeof(err)), -1);
+}
+
+static void test_create_and_open_file(void **state)
+{
+    (void)state;
+    char p[PATH_MAX], err[512] = "";
+    ut_path(p, sizeof(p), "created.img");
+    struct target_info t;
+    assert_int_equal(target_probe(p, 16 << 20, &t, err, sizeof(err)), 0);
+    assert_false(t.exists);
+    assert_int_equal(target_create_file(&t, err, sizeof(err)), 0);
+    assert_true(t.exists);
+    assert_int_equal(t.current_size, 16 << 20);
+
+    struct stat st;
+    assert_int_equal(stat(p, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    assert_int_equal(st.st_mode & 0600, 0600);   /* 0644 less the umask */
+    assert_int_equal(st.st_mode & 0133, 0);
+    assert_int_equal(st.st_size, 16 << 20);
+    printf("  allocated %lld of %d bytes\n", (long long)st.st_blocks * 512, 16 << 20);
+
+    /* A fresh probe sees the created file. */
+    struct target_info t2;
+    assert_int_equal(target_probe(p, 0, &t2, err, sizeof(err)), 0);
+    assert_true(t2.exists);
+    assert_int_equal(t2.capacity, 16 << 20);
+
+    int fd = target_open(&t, true, err, sizeof(err));
+    if (fd < 0)
+        fail_msg("target_open: %s", err);
+    int fl = fcntl(fd, F_GETFL);
+    assert_true(fl & O_DIRECT);
+    assert_int_equal(fl & O_ACCMODE, O_RDWR);
+    void *buf = NULL;
+    assert_int_equal(posix_memalign(&buf, 4096, 4096), 0);
+    memset(buf, 0xa5, 4096);
+    assert_int_equal(pwrite(fd, buf, 4096, 8192), 4096);
+    memset(buf, 0, 4096);
+    assert_int_equal(pread(fd, buf, 4096, 8192), 4096);
+    assert_int_equal(((unsigned char *)buf)[4095], 0xa5);
+    free(buf);
+    close(fd);
+
+    fd = target_open(&t, false, err, sizeof(err));
+    assert_true(fd >= 0);
+    assert_int_equal(fcntl(fd, F_GETFL) & O_ACCMODE, O_RDONLY);
+    close(fd);
+
+    /* Opening something that vanished names the path. */
+    assert_int_equal(unlink(p), 0);
+    err[0] = '\0';
+    assert_int_equal(target_open(&t, false, err, sizeof(err)), -1);
+    printf("  error: %s\n", err);
+    assert_non_null(strstr(err, p));
+}
+
+/* ---- a loop device of our own (root only) --------------------------------------------------- */
+
+struct loopdev {
+    int ctl_fd;        /* our open handle: with LO_FLAGS_AUTOCLEAR the loop detaches when the
+                          last handle closes, even if this process dies */
+    char path[64];
+    char img[PATH_MAX];
+};
+
+static int loop_setup(void **state)
+{
+    static struct loopdev ld;
+    memset(&ld, 0, sizeof(ld));
+    ld.ctl_fd = -1;
+    *state = &ld;
+    if (geteuid() != 0)
+        return 0;
+    int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+    if (ctl < 0)
+        return 0;
+    int n = ioctl(ctl, LOOP_CTL_GET_FREE);
+    close(ctl);
+    if (n < 0)
+        return 0;
+    ut_path(ld.img, sizeof(ld.img), "loop.img");
+    int bfd = open(ld.img, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (bfd < 0)
+        return 0;
+    if (ftruncate(bfd, 32 << 20) != 0) {
+        close(bfd);
+        return 0;
+    }
+    snprintf(ld.path, sizeof(ld.path), "/dev/loop%d", n);
+    int lfd = open(ld.path, O_RDWR | O_CLOEXEC);
+    if (lfd < 0) {
+        close(bfd);
+        ld.path[0] = '\0';
+        return 0;
+    }
+    struct loop_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.fd = (unsigned)bfd;
+    cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR;
+    if (ioctl(lfd, LOOP_CONFIGURE, &cfg) != 0) {
+        close(lfd);
+        close(bfd);
+        ld.path[0] = '\0';
+        return 0;
+    }
+    close(bfd);
+    ld.ctl_fd = lfd;
+    return 0;
+}
+
+static int loop_teardown(void **state)
+{
+    struct loopdev *ld = *state;
+    if (ld && ld->ctl_fd >= 0) {
+        ioctl(ld->ctl_fd, LOOP_CLR_FD, 0);
+        close(ld->ctl_fd);
+        ld->ctl_fd = -1;
+    }
+    if (ld && ld->img[0])
+        unlink(ld->img);
+    return 0;
+}
+
+static void test_probe_own_loop_device(void **state)
+{
+    struct loopdev *ld = *state;
+    if (geteuid() != 0) {
+        printf("SKIP: probing a loop device needs root\n");
+        skip();
+    }
+    if (ld->ctl_fd < 0) {
+        printf("SKIP: could not set up a loop device\n");
+        skip();
+    }
+    char err[512] = "", msg[1024];
+    struct target_info t;
+    assert_int_equal(target_probe(ld->path, 0, &t, err, sizeof(err)), 0);
+    printf("  %s: kind=%s dev=%s cap=%llu logical=%u physical=%u align=%u rot=%d wc=%d\n",
+           t.path, target_kind_name(t.kind), t.devname, (unsigned long long)t.capacity,
+           t.logical_sector, t.physical_sector, t.alignment_offset, t.rotational,
+           t.write_cache);
+    assert_int_equal(t.kind, TARGET_BLOCK);
+    assert_string_equal(target_kind_name(t.kind), "block");
+    assert_true(t.exists);
+    assert_int_equal(t.capacity, 32 << 20);
+    assert_true(t.logical_sector >= 512);
+    assert_string_equal(t.devname, ld->path + 5);
+
+    assert_int_equal(target_probe(ld->path, 1 << 20, &t, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, ld->path));
+
+    /* Exclusive opens: the second one is refused with a clear "in use". */
+    assert_int_equal(target_probe(ld->path, 0, &t, err, sizeof(err)), 0);
+    int fd = target_open(&t, false, err, sizeof(err));
+    if (fd < 0)
+        fail_msg("target_open: %s", err);
+    assert_true(fcntl(fd, F_GETFL) & O_DIRECT);
+    int fd2 = target_open(&t, false, err, sizeof(err));
+    if (fd2 >= 0)
+        close(fd2);
+    close(fd);
+    assert_int_equal(fd2, -1);
+    printf("  error: %s\n", err);
+    assert_non_null(strstr(err, ld->path));
+    assert_non_null(strstr(err, "in use"));
+
+    /* The safety check of an idle loop device: only --destructive is needed. */
+    struct safety_facts f;
+    assert_int_equal(safety_collect("", t.devname, &f, err, sizeof(err)), 0);
+    assert_int_equal(f.n_mounts + f.n_swaps + f.n_holders, 0);
+    assert_false(f.backs_root);
+    assert_int_equal(safety_decide(&f, true, true, msg, sizeof(msg)), 0);
+    assert_int_equal(safety_decide(&f, true, false, msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, ld->path));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_decide_reads_always_allowed),
+        cmocka_unit_test(test_decide_write_needs_destructive),
+        cmocka_unit_test(test_decide_write_destructive_clean_allowed),
+        cmocka_unit_test(test_decide_mounted),
+        cmocka_unit_test(test_decide_swap),
+        cmocka_unit_test(test_decide_holders),
+        cmocka_unit_test(test_decide_backs_root),
+        cmocka_unit_test(test_decide_all_reasons_one_line),
+        cmocka_unit_test(test_decide_small_buffer),
+        cmocka_unit_test(test_collect_fake_disk),
+        cmocka_unit_test(test_collect_fake_partition_examines_disk),
+        cmocka_unit_test(test_collect_fake_other_disks),
+        cmocka_unit_test(test_collect_fake_errors),
+        cmocka_unit_test(test_collect_fake_root_via_slaves),
+        cmocka_unit_test(test_collect_real_root_refused),
+        cmocka_unit_test(test_probe_existing_file),
+        cmocka_unit_test(test_probe_missing_file),
+        cmocka_unit_test(test_probe_rejects_others),
+        cmocka_unit_test(test_create_and_open_file),
+        cmocka_unit_test_setup_teardown(test_probe_own_loop_device, loop_setup, loop_teardown),
+    };
+    return cmocka_run_group_tests_name("safety", tests, group_setup, group_teardown);
+}

@@ -1,0 +1,248 @@
+/* test_units.c — sizes, durations, percents, counts and size formatting. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "units.h"
+#include "util.h"
+
+static uint64_t size_ok(const char *text)
+{
+    char err[ERR_LEN] = "";
+    uint64_t v = 12345;
+    int rc = units_parse_size(text, &v, err, sizeof err);
+    if (rc != 0)
+        print_error("units_parse_size(%s): %s\n", text, err);
+    assert_int_equal(rc, 0);
+    return v;
+}
+
+/* Parse must fail; the message must contain `want`. */
+static void size_bad(const char *text, const char *want)
+{
+    char err[ERR_LEN] = "";
+    uint64_t v = 777;
+    assert_int_equal(units_parse_size(text, &v, err, sizeof err), -1);
+    assert_int_equal(v, 777);
+    assert_non_null(strstr(err, want));
+}
+
+static void test_size_bytes(void **state)
+{
+    (void)state;
+    assert_int_equal(size_ok("0"), 0);
+    assert_int_equal(size_ok("512"), 512);
+    assert_int_equal(size_ok("512B"), 512);
+    assert_int_equal(size_ok(" 4096 "), 4096);
+    assert_int_equal(size_ok("18446744073709551615"), UINT64_MAX);
+}
+
+static void test_size_binary(void **state)
+{
+    (void)state;
+    assert_int_equal(size_ok("4k"), 4096);
+    assert_int_equal(size_ok("4K"), 4096);
+    assert_int_equal(size_ok("4KiB"), 4096);
+    assert_int_equal(size_ok("4kib"), 4096);
+    assert_int_equal(size_ok("1m"), 1048576);
+    assert_int_equal(size_ok("1M"), 1048576);
+    assert_int_equal(size_ok("1MiB"), 1048576);
+    assert_int_equal(size_ok("2g"), 2147483648ull);
+    assert_int_equal(size_ok("2GiB"), 2147483648ull);
+    assert_int_equal(size_ok("1t"), 1099511627776ull);
+    assert_int_equal(size_ok("1TiB"), 1099511627776ull);
+    assert_int_equal(size_ok("1p"), 1125899906842624ull);
+    assert_int_equal(size_ok("1e"), 1152921504606846976ull);
+}
+
+static void test_size_si(void **state)
+{
+    (void)state;
+    assert_int_equal(size_ok("4kB"), 4000);
+    assert_int_equal(size_ok("4KB"), 4000);
+    assert_int_equal(size_ok("1MB"), 1000000);
+    assert_int_equal(size_ok("1GB"), 1000000000ull);
+    assert_int_equal(size_ok("1TB"), 1000000000000ull);
+    assert_int_equal(size_ok("480GB"), 480000000000ull);
+}
+
+static void test_size_fractions(void **state)
+{
+    (void)state;
+    assert_int_equal(size_ok("1.5k"), 1536);
+    assert_int_equal(size_ok("0.5m"), 524288);
+    assert_int_equal(size_ok("1.25MB"), 1250000);
+    assert_int_equal(size_ok("2.0k"), 2048);
+    size_bad("0.3k", "not a whole number");
+    size_bad("1.5", "not a whole number");
+}
+
+static void test_size_errors(void **state)
+{
+    (void)state;
+    size_bad("4q", "bad size '4q'");
+    size_bad("", "empty");
+    size_bad("k", "bad size 'k'");
+    size_bad("-4k", "bad size '-4k'");
+    size_bad("+4k", "bad size");
+    size_bad("4 k", "bad size");
+    size_bad("0x10", "bad size");
+    size_bad("1e3", "bad size");
+    size_bad("4kb", "bad size '4kb': ambiguous unit 'kb' (use k or KiB for 1024, kB for 1000)");
+    size_bad("4q", "bad size '4q': unknown unit 'q'");
+    size_bad("4KiBB", "bad size");
+    size_bad("1.k", "bad size");
+    size_bad("16e", "too large");
+    size_bad("18.5EB", "too large");   /* the fraction is what overflows */
+    assert_int_equal(size_ok("18.4EB"), 18400000000000000000ull);
+    size_bad("18446744073709551616", "bad size");
+}
+
+static uint64_t dur_ok(const char *text)
+{
+    char err[ERR_LEN] = "";
+    uint64_t v = 1;
+    int rc = units_parse_duration(text, &v, err, sizeof err);
+    if (rc != 0)
+        print_error("units_parse_duration(%s): %s\n", text, err);
+    assert_int_equal(rc, 0);
+    return v;
+}
+
+static void dur_bad(const char *text, const char *want)
+{
+    char err[ERR_LEN] = "";
+    uint64_t v = 1;
+    assert_int_equal(units_parse_duration(text, &v, err, sizeof err), -1);
+    assert_non_null(strstr(err, want));
+}
+
+static void test_durations(void **state)
+{
+    (void)state;
+    const uint64_t s = 1000000000ull;
+    assert_int_equal(dur_ok("60"), 60 * s);
+    assert_int_equal(dur_ok("60s"), 60 * s);
+    assert_int_equal(dur_ok("500ms"), 500000000ull);
+    assert_int_equal(dur_ok("250us"), 250000ull);
+    assert_int_equal(dur_ok("7ns"), 7ull);
+    assert_int_equal(dur_ok("5m"), 300 * s);
+    assert_int_equal(dur_ok("5min"), 300 * s);
+    assert_int_equal(dur_ok("1h"), 3600 * s);
+    assert_int_equal(dur_ok("1h30m"), 5400 * s);
+    assert_int_equal(dur_ok("1m30s"), 90 * s);
+    assert_int_equal(dur_ok("2d"), 172800 * s);
+    assert_int_equal(dur_ok("1.5s"), 1500000000ull);
+    assert_int_equal(dur_ok("0"), 0);
+    dur_bad("", "empty");
+    dur_bad("5x", "unknown unit 'x'");
+    dur_bad("1h30", "missing unit");
+    dur_bad("-5s", "bad duration");
+    dur_bad("s", "bad duration");
+    dur_bad("0.5ns", "finer than a nanosecond");
+    dur_bad("999999999d", "too long");
+}
+
+static double pct_ok(const char *text)
+{
+    char err[ERR_LEN] = "";
+    double v = -1;
+    int rc = units_parse_percent(text, &v, err, sizeof err);
+    if (rc != 0)
+        print_error("units_parse_percent(%s): %s\n", text, err);
+    assert_int_equal(rc, 0);
+    return v;
+}
+
+static void pct_bad(const char *text, const char *want)
+{
+    char err[ERR_LEN] = "";
+    double v = -1;
+    assert_int_equal(units_parse_percent(text, &v, err, sizeof err), -1);
+    assert_true(v == -1);
+    assert_non_null(strstr(err, want));
+}
+
+static void test_percents(void **state)
+{
+    (void)state;
+    assert_true(pct_ok("75") == 75.0);
+    assert_true(pct_ok("75%") == 75.0);
+    assert_true(pct_ok("12.5%") == 12.5);
+    assert_true(pct_ok("0") == 0.0);
+    assert_true(pct_ok("100%") == 100.0);
+    pct_bad("150", "bad percent '150'");
+    pct_bad("100.5%", "want 0..100");
+    pct_bad("-1", "bad percent");
+    pct_bad("abc", "bad percent 'abc'");
+    pct_bad("%", "bad percent");
+    pct_bad("", "empty");
+    pct_bad("1e2", "bad percent");
+    pct_bad("nan", "bad percent");
+}
+
+static void test_uints(void **state)
+{
+    (void)state;
+    char err[ERR_LEN] = "";
+    uint64_t v = 0;
+    assert_int_equal(units_parse_uint("32", 1, 65536, &v, err, sizeof err), 0);
+    assert_int_equal(v, 32);
+    assert_int_equal(units_parse_uint("65536", 1, 65536, &v, err, sizeof err), 0);
+    assert_int_equal(v, 65536);
+    v = 5;
+    assert_int_equal(units_parse_uint("0", 1, 65536, &v, err, sizeof err), -1);
+    assert_non_null(strstr(err, "0 is out of range 1..65536"));
+    assert_int_equal(units_parse_uint("65537", 1, 65536, &v, err, sizeof err), -1);
+    assert_int_equal(units_parse_uint("1k", 1, 65536, &v, err, sizeof err), -1);
+    assert_non_null(strstr(err, "bad number '1k'"));
+    assert_int_equal(units_parse_uint("-1", 0, 10, &v, err, sizeof err), -1);
+    assert_int_equal(units_parse_uint("", 0, 10, &v, err, sizeof err), -1);
+    assert_int_equal(units_parse_uint("99999999999999999999999", 0, UINT64_MAX, &v, err,
+                                      sizeof err), -1);
+    assert_int_equal(v, 5);
+}
+
+static void fmt_is(uint64_t bytes, const char *want)
+{
+    char buf[32];
+    units_format_size(bytes, buf, sizeof buf);
+    assert_string_equal(buf, want);
+    /* The formatted form parses back to the same number. */
+    assert_int_equal(size_ok(buf), bytes);
+}
+
+static void test_format_size(void **state)
+{
+    (void)state;
+    fmt_is(4096, "4KiB");
+    fmt_is(1536, "1536B");
+    fmt_is(1048576, "1MiB");
+    fmt_is(512, "512B");
+    fmt_is(0, "0B");
+    fmt_is(3ull << 30, "3GiB");
+    fmt_is(1ull << 40, "1TiB");
+    fmt_is(5ull << 50, "5PiB");
+    fmt_is(1ull << 62, "4EiB");
+    fmt_is(1048576 + 4096, "1028KiB");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_size_bytes),
+        cmocka_unit_test(test_size_binary),
+        cmocka_unit_test(test_size_si),
+        cmocka_unit_test(test_size_fractions),
+        cmocka_unit_test(test_size_errors),
+        cmocka_unit_test(test_durations),
+        cmocka_unit_test(test_percents),
+        cmocka_unit_test(test_uints),
+        cmocka_unit_test(test_format_size),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
