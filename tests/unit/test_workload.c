@@ -615,7 +615,7 @@ static void test_check_target(void **state)
     check_bad("size=1000000", gib, 4096, "size=1000000", NULL);
     check_bad("offset=1g,size=2g", 2 * gib, 4096, "target smaller than the active range",
               "2147483648");
-    check_bad("offset=1g,size=2g", 2 * gib, 4096, "1073741824", "capacity");
+    check_bad("offset=1g,size=2g", 2 * gib, 4096, "offset=1GiB", "capacity");
     check_bad("offset=4g", 2 * gib, 4096, "target smaller than the active range", "4294967296");
     check_bad("size=4g", 2 * gib, 4096, "target smaller than the active range", NULL);
 
