@@ -13,6 +13,12 @@ DESTDIR   ?=
 BUILD     ?= build
 CC        ?= gcc
 SANITIZE  ?= 0
+V         ?= 0
+ifeq ($(V),0)
+Q         := @
+else
+Q         :=
+endif
 
 # Recursively expanded on purpose: pkg-config runs only after the deps stamp exists.
 PKG_CFLAGS = $(shell pkg-config --cflags liburing json-c 2>/dev/null)
@@ -58,20 +64,25 @@ $(DEPS_STAMP): scripts/install-deps.sh
 
 $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/ptsbench: $(OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 $(BUILD)/tests/integration/%: $(BUILD)/tests/integration/%.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 $(BUILD)/tests/%.o: tests/%.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -c $< -o $@
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -c $< -o $@
 
 test: $(BUILD)/ptsbench $(UNIT_BIN) $(INTEG_BIN)
 	@BUILD=$(BUILD) tests/run-tests.sh $(UNIT_BIN) $(INTEG_BIN)
@@ -88,8 +99,9 @@ demo: $(BUILD)/ptsbench
 bench: $(BUILD)/ptsbench $(BUILD)/tests/bench/bench_engines
 	@PTSBENCH=$(BUILD)/ptsbench $(BUILD)/tests/bench/bench_engines
 
-$(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(TEST_HELPER_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 sanitize:
 	@$(MAKE) --no-print-directory BUILD=build/sanitize SANITIZE=1 test
@@ -98,7 +110,7 @@ install: $(BUILD)/ptsbench
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ptsbench \
 	           $(DESTDIR)$(PREFIX)/share/doc/ptsbench
 	install -m 0755 $(BUILD)/ptsbench $(DESTDIR)$(PREFIX)/bin/ptsbench
-	cp -r profiles pts $(DESTDIR)$(PREFIX)/share/ptsbench/
+	for d in profiles pts; do if [ -d $$d ]; then cp -r $$d $(DESTDIR)$(PREFIX)/share/ptsbench/; fi; done
 	install -m 0644 README.md reports/results-schema.md $(DESTDIR)$(PREFIX)/share/doc/ptsbench/
 
 clean:

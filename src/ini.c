@@ -25,16 +25,6 @@ static void *ini_grow(void *arr, size_t n, size_t elem)
     return arr;
 }
 
-static char *ini_trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && isspace((unsigned char)s[n - 1]))
-        s[--n] = '\0';
-    return s;
-}
-
 /* Cut a trailing comment: ';' or '#' preceded by whitespace. */
 static void ini_strip_comment(char *s)
 {
@@ -77,7 +67,7 @@ static char *ini_section_name(char *line, const char **why)
         return NULL;
     }
     line[n - 1] = '\0';
-    char *name = ini_trim(line + 1);
+    char *name = str_trim(line + 1);
     if (*name == '\0') {
         *why = "empty section name";
         return NULL;
@@ -93,11 +83,11 @@ static char *ini_section_name(char *line, const char **why)
 static int ini_parse_line(struct ini_file *f, char *line, int lineno, size_t *cur,
                           char *err, size_t errlen)
 {
-    char *s = ini_trim(line);
+    char *s = str_trim(line);
     if (*s == '\0' || *s == ';' || *s == '#')
         return 0;
     ini_strip_comment(s);
-    s = ini_trim(s);
+    s = str_trim(s);
     if (*s == '[') {
         const char *why = NULL;
         char *name = ini_section_name(s, &why);
@@ -113,9 +103,9 @@ static int ini_parse_line(struct ini_file *f, char *line, int lineno, size_t *cu
     const char *value = "";
     if (eq) {
         *eq = '\0';
-        value = ini_trim(eq + 1);
+        value = str_trim(eq + 1);
     }
-    char *key = ini_trim(s);
+    char *key = str_trim(s);
     if (*key == '\0')
         return errf(err, errlen, "%s:%d: missing key before '='", f->path, lineno);
     ini_add_entry(&f->sections[*cur], key, value, lineno);

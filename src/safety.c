@@ -39,16 +39,6 @@ struct saf_set {
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
-/* Bounded string copy (always terminated, silently truncating). */
-static void saf_copy(char *dst, size_t len, const char *src)
-{
-    if (!len)
-        return;
-    size_t n = strnlen(src, len - 1);
-    memcpy(dst, src, n);
-    dst[n] = '\0';
-}
-
 static void saf_add_item(char items[][SAFETY_ITEM_LEN], unsigned *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -179,7 +169,7 @@ static int saf_add_dev(struct saf_set *s, const char *sysroot, const char *name,
     }
     struct saf_dev *d = &s->d[s->n];
     memset(d, 0, sizeof(*d));
-    saf_copy(d->name, sizeof(d->name), name);
+    str_copy(d->name, sizeof(d->name), name);
     d->role = role;
     char dir[PATH_MAX], p[PATH_MAX];
     if (saf_path(dir, sizeof(dir), sysroot, "/sys/class/block/%s", name)) {
@@ -209,7 +199,7 @@ static void saf_add_holders(struct saf_set *s, const char *sysroot, unsigned idx
     while ((e = readdir(dh)) && nn < 64) {
         if (e->d_name[0] == '.')
             continue;
-        saf_copy(names[nn++], sizeof(names[0]), e->d_name);
+        str_copy(names[nn++], sizeof(names[0]), e->d_name);
     }
     closedir(dh);
     for (unsigned k = 0; k < nn; k++) {
@@ -228,7 +218,7 @@ static bool saf_slaves_reach(const struct saf_set *s, const char *sysroot, const
 {
     int i = saf_find(s, name);
     if (i >= 0 && s->d[i].role != SAF_HOLDER) {
-        saf_copy(via, vialen, name);
+        str_copy(via, vialen, name);
         return true;
     }
     if (depth > 16)
@@ -258,7 +248,7 @@ static void saf_name_of(const char *sysroot, unsigned maj, unsigned min, char *b
     buf[0] = '\0';
     if (saf_path(link, sizeof(link), sysroot, "/sys/dev/block/%u:%u", maj, min) &&
         realpath(link, real))
-        saf_copy(buf, len, saf_basename(real));
+        str_copy(buf, len, saf_basename(real));
 }
 
 /* ---- collect ----------------------------------------------------------------------------- */
@@ -397,7 +387,7 @@ int safety_collect(const char *sysroot, const char *devname, struct safety_facts
             return errf(err, errlen, "/dev/%s: cannot find its disk in sysfs", devname);
         *slash = '\0';
     }
-    saf_copy(out->devname, sizeof(out->devname), saf_basename(dir));
+    str_copy(out->devname, sizeof(out->devname), saf_basename(dir));
 
     struct saf_set *s = calloc(1, sizeof(*s));
     if (!s)
@@ -407,7 +397,7 @@ int safety_collect(const char *sysroot, const char *devname, struct safety_facts
     /* The disk itself, read through the directory found (sys/class/block/<disk> normally
      * names the same place). */
     struct saf_dev *d = &s->d[s->n++];
-    saf_copy(d->name, sizeof(d->name), out->devname);
+    str_copy(d->name, sizeof(d->name), out->devname);
     d->role = SAF_DISK;
     d->have_dev = saf_read_majmin(dir, &d->maj, &d->min);
     char dmp[PATH_MAX];
@@ -441,11 +431,11 @@ int safety_collect(const char *sysroot, const char *devname, struct safety_facts
         }
         struct saf_dev *p = &s->d[s->n++];
         memset(p, 0, sizeof(*p));
-        saf_copy(p->name, sizeof(p->name), e->d_name);
+        str_copy(p->name, sizeof(p->name), e->d_name);
         p->role = SAF_PART;
         p->have_dev = saf_read_majmin(sub, &p->maj, &p->min);
         if (out->n_partitions < SAFETY_MAX_ITEMS)
-            saf_copy(out->partitions[out->n_partitions++], sizeof(out->partitions[0]),
+            str_copy(out->partitions[out->n_partitions++], sizeof(out->partitions[0]),
                      e->d_name);
     }
     closedir(dh);

@@ -10,25 +10,28 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void keep(char *buf, size_t cap, size_t *len, const char *data, size_t n)
+#include "util.h"
+
+struct growbuf {
+    char *data;
+    size_t len, cap;
+};
+
+static void grow_append(struct growbuf *b, const char *data, size_t n)
 {
-    if (!buf || !cap)
-        return;
-    size_t room = cap - 1 - *len;
-    if (n > room)
-        n = room;
-    memcpy(buf + *len, data, n);
-    *len += n;
-    buf[*len] = '\0';
+    if (b->len + n + 1 > b->cap) {
+        b->cap = (b->len + n + 1) * 2;
+        b->data = xrealloc(b->data, b->cap);
+    }
+    memcpy(b->data + b->len, data, n);
+    b->len += n;
+    b->data[b->len] = '\0';
 }
 
-int spawn_capture(char *const argv[], char *out, size_t outlen, char *errbuf, size_t errlen)
+int spawn_run(char *const argv[], struct spawn_result *r)
 {
     int po[2], pe[2];
-    if (out && outlen)
-        out[0] = '\0';
-    if (errbuf && errlen)
-        errbuf[0] = '\0';
+    memset(r, 0, sizeof(*r));
     if (pipe2(po, O_CLOEXEC) < 0)
         return -1;
     if (pipe2(pe, O_CLOEXEC) < 0) {
@@ -55,10 +58,10 @@ int spawn_capture(char *const argv[], char *out, size_t outlen, char *errbuf, si
     }
     close(po[1]);
     close(pe[1]);
-    size_t ol = 0, el = 0;
+    struct growbuf bufs[2] = {{xcalloc(1, 1), 0, 1}, {xcalloc(1, 1), 0, 1}};
     struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
     int open_fds = 2;
-    char buf[4096];
+    char chunk[8192];
     while (open_fds > 0) {
         if (poll(fds, 2, -1) < 0) {
             if (errno == EINTR)
@@ -68,7 +71,7 @@ int spawn_capture(char *const argv[], char *out, size_t outlen, char *errbuf, si
         for (int i = 0; i < 2; i++) {
             if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
-            ssize_t n = read(fds[i].fd, buf, sizeof(buf));
+            ssize_t n = read(fds[i].fd, chunk, sizeof(chunk));
             if (n < 0 && errno == EINTR)
                 continue;
             if (n <= 0) {
@@ -77,20 +80,49 @@ int spawn_capture(char *const argv[], char *out, size_t outlen, char *errbuf, si
                 open_fds--;
                 continue;
             }
-            if (i == 0)
-                keep(out, outlen, &ol, buf, (size_t)n);
-            else
-                keep(errbuf, errlen, &el, buf, (size_t)n);
+            grow_append(&bufs[i], chunk, (size_t)n);
         }
     }
     for (int i = 0; i < 2; i++)
         if (fds[i].fd >= 0)
             close(fds[i].fd);
+    r->out = bufs[0].data;
+    r->out_len = bufs[0].len;
+    r->err = bufs[1].data;
+    r->err_len = bufs[1].len;
     int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
+    while (waitpid(pid, &st, 0) < 0) {
+        if (errno != EINTR) {
+            spawn_result_free(r);
             return -1;
-    if (WIFEXITED(st))
-        return WEXITSTATUS(st);
-    return 128 + WTERMSIG(st);
+        }
+    }
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return 0;
+}
+
+void spawn_result_free(struct spawn_result *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+    r->out_len = r->err_len = 0;
+}
+
+int spawn_capture(char *const argv[], char *out, size_t outlen, char *errbuf, size_t errlen)
+{
+    struct spawn_result r;
+    if (out && outlen)
+        out[0] = '\0';
+    if (errbuf && errlen)
+        errbuf[0] = '\0';
+    if (spawn_run(argv, &r) != 0)
+        return -1;
+    if (out && outlen)
+        str_copy(out, outlen, r.out);
+    if (errbuf && errlen)
+        str_copy(errbuf, errlen, r.err);
+    int status = r.status;
+    spawn_result_free(&r);
+    return status;
 }

@@ -36,16 +36,6 @@ const char *target_kind_name(enum target_kind k)
 
 /* ---- small sysfs helpers ---------------------------------------------------------------- */
 
-/* Bounded string copy (always terminated, silently truncating). */
-static void tgt_copy(char *dst, size_t len, const char *src)
-{
-    if (!len)
-        return;
-    size_t n = strnlen(src, len - 1);
-    memcpy(dst, src, n);
-    dst[n] = '\0';
-}
-
 static void tgt_trim(char *s)
 {
     size_t n = strlen(s), i = 0;
@@ -69,7 +59,7 @@ static bool tgt_read_attr(const char *dir, const char *name, char *buf, size_t l
     tgt_trim(tmp);
     if (!tmp[0])
         return false;
-    tgt_copy(buf, len, tmp);
+    str_copy(buf, len, tmp);
     return true;
 }
 
@@ -110,13 +100,13 @@ static bool tgt_sysfs_dirs(dev_t dev, char *self, char *disk)
     snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev));
     if (!realpath(link, real))
         return false;
-    tgt_copy(self, PATH_MAX, real);
+    str_copy(self, PATH_MAX, real);
     if (tgt_exists(real, "partition")) {
         char *slash = strrchr(real, '/');
         if (slash && slash != real)
             *slash = '\0';
     }
-    tgt_copy(disk, PATH_MAX, real);
+    str_copy(disk, PATH_MAX, real);
     return true;
 }
 
@@ -187,7 +177,7 @@ static void tgt_fs_geometry(const char *path, dev_t fsdev, struct target_info *t
 
     t->rdev = fsdev;
     if (tgt_sysfs_dirs(fsdev, self, disk)) {
-        tgt_copy(t->devname, sizeof(t->devname), tgt_basename(self));
+        str_copy(t->devname, sizeof(t->devname), tgt_basename(self));
         uint32_t ql, qp;
         tgt_queue_sizes(disk, &ql, &qp);
         if (!logical)
@@ -248,14 +238,14 @@ static int tgt_probe_block(const char *path, const struct stat *st, uint64_t cre
 
     char self[PATH_MAX], disk[PATH_MAX];
     if (tgt_sysfs_dirs(st->st_rdev, self, disk)) {
-        tgt_copy(t->devname, sizeof(t->devname), tgt_basename(self));
+        str_copy(t->devname, sizeof(t->devname), tgt_basename(self));
         uint64_t v;
         if (tgt_read_u64(self, "alignment_offset", &v))
             t->alignment_offset = (uint32_t)v;
         tgt_read_identity(disk, t);
     } else {
         /* No sysfs (unusual container): fall back to the node's own name. */
-        tgt_copy(t->devname, sizeof(t->devname), tgt_basename(path));
+        str_copy(t->devname, sizeof(t->devname), tgt_basename(path));
     }
 
     if (size == 0)
@@ -273,7 +263,7 @@ static int tgt_probe_missing(const char *path, uint64_t create_size, struct targ
                     "file target)", path);
 
     char dir[PATH_MAX];
-    tgt_copy(dir, sizeof(dir), path);
+    str_copy(dir, sizeof(dir), path);
     char *slash = strrchr(dir, '/');
     if (!slash)
         snprintf(dir, sizeof(dir), ".");
@@ -305,7 +295,7 @@ int target_probe(const char *path, uint64_t create_size, struct target_info *out
         return errf(err, errlen, "no target path given");
     if (strlen(path) >= sizeof(out->path))
         return errf(err, errlen, "%.64s...: path too long", path);
-    tgt_copy(out->path, sizeof(out->path), path);
+    str_copy(out->path, sizeof(out->path), path);
 
     struct stat st;
     if (stat(path, &st) != 0) {

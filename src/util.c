@@ -1,6 +1,7 @@
 /* util.c — small shared helpers. */
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -84,4 +85,23 @@ int read_text_file(const char *path, char *buf, size_t len)
         n--;
     buf[n] = '\0';
     return (int)n;
+}
+
+char *str_trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+void str_copy(char *dst, size_t len, const char *src)
+{
+    if (!len)
+        return;
+    size_t n = strnlen(src, len - 1);
+    memcpy(dst, src, n);
+    dst[n] = '\0';
 }

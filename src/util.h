@@ -27,6 +27,12 @@ void *xcalloc(size_t n, size_t size);     /* aborts with a message on ENOMEM */
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
 
+/* Trim leading and trailing whitespace in place; returns the start of the trimmed text
+ * (inside s). */
+char *str_trim(char *s);
+/* Bounded copy: always NUL-terminated, silently truncating. */
+void str_copy(char *dst, size_t len, const char *src);
+
 /* Read a small text file (sysfs/proc) into buf, strip trailing whitespace.
  * Returns length, or -1 when it cannot be read. */
 int read_text_file(const char *path, char *buf, size_t len);

@@ -70,16 +70,6 @@ static enum wl_region wl_effective_region(const struct workload *wl)
 
 /* ---- small parsing helpers ---------------------------------------------------------- */
 
-static char *wl_trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && isspace((unsigned char)s[n - 1]))
-        s[--n] = '\0';
-    return s;
-}
-
 /* A percentage that must be a whole number 0..100. */
 static int wl_whole_percent(const char *value, unsigned *out, char *why, size_t whylen)
 {
@@ -167,9 +157,9 @@ static int wl_split_entry(char *tok, struct wl_split_entry *e, char *why, size_t
     char *wtext = NULL;
     if (slash) {
         *slash = '\0';
-        wtext = wl_trim(slash + 1);
+        wtext = str_trim(slash + 1);
     }
-    char *stext = wl_trim(tok);
+    char *stext = str_trim(tok);
     if (*stext == '\0')
         return errf(why, whylen, "entry without a size");
     if (wl_block_size(stext, &e->size, why, whylen) < 0)
@@ -193,7 +183,7 @@ static int wl_split_entries(const char *value, struct wl_split_entry *ents, unsi
         char *colon = strchr(p, ':');
         if (colon)
             *colon = '\0';
-        char *tok = wl_trim(p);
+        char *tok = str_trim(p);
         p = colon ? colon + 1 : NULL;
         if (*tok == '\0') {
             rc = errf(why, whylen, "empty entry (want size/percent:size/percent...)");
@@ -575,13 +565,13 @@ int wl_parse_inline(const char *spec, struct workload *wl, char *err, size_t err
     char *copy = xstrdup(spec);
     char *p = copy;
     int rc = 0;
-    if (*wl_trim(copy) == '\0')
+    if (*str_trim(copy) == '\0')
         rc = errf(err, errlen, "inline: empty workload spec");
     while (p && rc == 0) {
         char *comma = strchr(p, ',');
         if (comma)
             *comma = '\0';
-        char *item = wl_trim(p);
+        char *item = str_trim(p);
         p = comma ? comma + 1 : NULL;
         char *eq = strchr(item, '=');
         if (*item == '\0')
@@ -590,7 +580,7 @@ int wl_parse_inline(const char *spec, struct workload *wl, char *err, size_t err
             rc = errf(err, errlen, "inline: '%s' is not key=value (missing '=')", item);
         else {
             *eq = '\0';
-            rc = wl_set(wl, wl_trim(item), wl_trim(eq + 1), "inline", err, errlen);
+            rc = wl_set(wl, str_trim(item), str_trim(eq + 1), "inline", err, errlen);
         }
     }
     free(copy);

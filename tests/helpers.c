@@ -4,6 +4,8 @@
 #endif
 #include "helpers.h"
 
+#include "spawn.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -17,71 +19,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void append(char **buf, size_t *len, size_t *cap, const char *data, size_t n)
-{
-    if (*len + n + 1 > *cap) {
-        *cap = (*len + n + 1) * 2;
-        *buf = realloc(*buf, *cap);
-    }
-    memcpy(*buf + *len, data, n);
-    *len += n;
-    (*buf)[*len] = '\0';
-}
-
 int run_cmd(char *const argv[], struct cmd_result *r)
 {
-    int po[2], pe[2];
+    struct spawn_result sr;
     memset(r, 0, sizeof(*r));
-    if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC))
+    if (spawn_run(argv, &sr) != 0)
         return -1;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        dup2(po[1], 1);
-        dup2(pe[1], 2);
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0)
-            dup2(devnull, 0);
-        execvp(argv[0], argv);
-        fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    close(po[1]);
-    close(pe[1]);
-    size_t ol = 0, oc = 0, el = 0, ec = 0;
-    r->out = calloc(1, 1);
-    r->errout = calloc(1, 1);
-    struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
-    int open_fds = 2;
-    char buf[8192];
-    while (open_fds > 0) {
-        if (poll(fds, 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        for (int i = 0; i < 2; i++) {
-            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            ssize_t n = read(fds[i].fd, buf, sizeof(buf));
-            if (n <= 0) {
-                close(fds[i].fd);
-                fds[i].fd = -1;
-                open_fds--;
-                continue;
-            }
-            if (i == 0)
-                append(&r->out, &ol, &oc, buf, (size_t)n);
-            else
-                append(&r->errout, &el, &ec, buf, (size_t)n);
-        }
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    r->status = sr.status;
+    r->out = sr.out;
+    r->errout = sr.err;
     if (getenv("PTSBENCH_TEST_VERBOSE")) {
         fprintf(stderr, "+");
         for (int i = 0; argv[i]; i++)

@@ -206,7 +206,17 @@ static void test_interrupt_keeps_rounds(void **state)
               "--all-rounds", "--out", out, (char *)NULL);
         _exit(127);
     }
-    usleep(2600 * 1000);
+    /* Wait until at least one round is on disk (up to 20 s), then half a round more. */
+    for (int i = 0; i < 200; i++) {
+        struct json_object *d = load_json(results);
+        size_t n = d ? json_object_array_length(json_at(d, "rounds")) : 0;
+        if (d)
+            json_object_put(d);
+        if (n >= 1)
+            break;
+        usleep(100 * 1000);
+    }
+    usleep(500 * 1000);
     kill(pid, SIGINT);
     int st;
     waitpid(pid, &st, 0);
@@ -217,7 +227,7 @@ static void test_interrupt_keeps_rounds(void **state)
     assert_string_equal(json_object_get_string(json_at(doc, "status")), "interrupted");
     size_t n = json_object_array_length(json_at(doc, "rounds"));
     print_message("interrupted after %zu complete rounds\n", n);
-    assert_true(n >= 1 && n <= 3);
+    assert_true(n >= 1 && n <= 19);
     for (size_t i = 0; i < n; i++) {
         char k[64];
         snprintf(k, sizeof(k), "rounds.%zu.total.iops", i);
