@@ -90,6 +90,7 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     }
     if (c->max_rounds == 0)
         return errf(err, errlen, "--rounds 0: need at least one round");
+    c->criteria.max_rounds = c->max_rounds;
 
     if (wl_resolve(workload_spec, profile_dirs, &rec->wl, err, errlen) != 0)
         return -1;
