@@ -19,7 +19,8 @@ static void run_usage(FILE *f)
         "(IOPS, MB/s and MiB/s, latency percentiles, per-second samples) and the SNIA steady-state\n"
         "verdict in DIR/results.json, rewritten atomically after each round.\n"
         "\n"
-        "  -t, --target PATH       block device (/dev/nvme0n1, /dev/sdb, /dev/zram0) or file\n"
+        "  -t, --target PATH       block device (/dev/nvme0n1, /dev/sdb, /dev/zram0), file, or\n"
+        "                          simulated drive sim:PRESET[,key=value...] (ptsbench sim --list)\n"
         "      --size SIZE         create (or extend) a file target to SIZE, e.g. 4g\n"
         "  -w, --workload SPEC     inline: rw=randrw,rwmixread=65,bs=4k,qd=32,workers=4,compress=90\n"
         "                          or a profile: NAME (profiles/NAME.ini), FILE.ini, FILE.ini:SECTION\n"
@@ -31,7 +32,8 @@ static void run_usage(FILE *f)
         "                          mb_s, read_mb_s, write_mb_s, lat_mean_us, read_lat_mean_us,\n"
         "                          write_lat_mean_us\n"
         "      --all-rounds        keep going after steady state is reached\n"
-        "  -e, --engine NAME       io_uring (default) or libaio\n"
+        "  -e, --engine NAME       io_uring (default) or libaio; sim:PRESET targets use the sim\n"
+        "                          engine (virtual time)\n"
         "  -o, --out DIR           results directory (default results/run-YYYYmmdd-HHMMSS)\n"
         "      --force             replace results.json already in DIR\n"
         "      --destructive       allow writes to a block device (its data is destroyed);\n"
@@ -152,6 +154,7 @@ bad_value:
     struct run_record *rec = xcalloc(1, sizeof(*rec));
     if (run_prepare(rec, &cfg, workload, cli_data_dirs("profiles"), err, sizeof(err)) != 0) {
         fprintf(stderr, "ptsbench run: %s\n", err);
+        run_record_free(rec);
         free(rec);
         return EXIT_USAGE;
     }

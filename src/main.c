@@ -15,6 +15,7 @@ static void usage(FILE *f)
           "\n"
           "commands:\n"
           "  run        run a workload on a target round by round, to steady state\n"
+          "  sim        the built-in simulated SSD: --list presets, --describe PRESET\n"
           "  engines    list the I/O engines\n"
           "  version    print the version\n"
           "  help CMD   help for a command (same as ptsbench CMD --help)\n",
@@ -61,6 +62,8 @@ int main(int argc, char **argv)
             return cmd_run(2, sub, argc, argv);
         if (!strcmp(argv[2], "engines"))
             return cmd_engines(2, sub);
+        if (!strcmp(argv[2], "sim"))
+            return cmd_sim(2, sub);
         fprintf(stderr, "ptsbench help: unknown command '%s'\n", argv[2]);
         return EXIT_USAGE;
     }
@@ -68,6 +71,8 @@ int main(int argc, char **argv)
         return cmd_run(argc - 1, argv + 1, argc, argv);
     if (!strcmp(cmd, "engines"))
         return cmd_engines(argc - 1, argv + 1);
+    if (!strcmp(cmd, "sim"))
+        return cmd_sim(argc - 1, argv + 1);
     fprintf(stderr, "ptsbench: unknown command '%s' (see ptsbench --help)\n", cmd);
     return EXIT_USAGE;
 }

@@ -8,6 +8,7 @@
 #ifndef PTSBENCH_METRICS_H
 #define PTSBENCH_METRICS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "hist.h"
@@ -39,12 +40,24 @@ struct sample_series {
     double *mb_s, *read_mb_s, *write_mb_s;
 };
 
+/* What the device itself reports for a round (the simulated drive: its FTL counters), in
+ * full-size figures. */
+struct device_round {
+    bool present;
+    double host_write_bytes, nand_write_bytes, total_host_write_bytes;
+    double wa_round, wa_cumulative;
+    double gc_relocated_bytes, bg_relocated_bytes, erases;
+    uint64_t fg_gc_steps, bg_gc_steps;
+    uint64_t free_lines, total_lines;
+};
+
 struct round_metrics {
     unsigned round;            /* 1-based */
     double elapsed_s;
     struct dir_metrics read, write, total;
     struct sample_series samples;
     struct hist lat_total;     /* merged, kept for later merges (reports) */
+    struct device_round device;
 };
 
 void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summary *out);

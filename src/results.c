@@ -81,6 +81,23 @@ struct json_object *results_round_json(const struct round_metrics *m)
     add(so, "read_mb_s", array_json(s->read_mb_s, s->n));
     add(so, "write_mb_s", array_json(s->write_mb_s, s->n));
     add(o, "samples", so);
+    if (m->device.present) {
+        const struct device_round *d = &m->device;
+        struct json_object *dj = json_object_new_object();
+        add(dj, "host_write_bytes", jnum(d->host_write_bytes));
+        add(dj, "nand_write_bytes", jnum(d->nand_write_bytes));
+        add(dj, "total_host_write_bytes", jnum(d->total_host_write_bytes));
+        add(dj, "write_amplification", jnum(d->wa_round));
+        add(dj, "write_amplification_cumulative", jnum(d->wa_cumulative));
+        add(dj, "gc_relocated_bytes", jnum(d->gc_relocated_bytes));
+        add(dj, "bg_gc_relocated_bytes", jnum(d->bg_relocated_bytes));
+        add(dj, "erases", jnum(d->erases));
+        add(dj, "fg_gc_steps", jint((int64_t)d->fg_gc_steps));
+        add(dj, "bg_gc_steps", jint((int64_t)d->bg_gc_steps));
+        add(dj, "free_lines", jint((int64_t)d->free_lines));
+        add(dj, "total_lines", jint((int64_t)d->total_lines));
+        add(o, "device", dj);
+    }
     return o;
 }
 
@@ -200,6 +217,28 @@ static struct json_object *target_json(const struct target_info *t)
     add(o, "rotational", json_object_new_boolean(t->rotational));
     if (t->kind == TARGET_BLOCK)
         add(o, "write_cache", jstr(t->write_cache ? "write back" : "write through"));
+    if (t->sim) {
+        struct sim_info si;
+        sim_info(t->sim->dev, &si);
+        const struct sim_params *p = &t->sim->params;
+        /* Reports show the full-size drive; the harness addressed the scaled one. */
+        add(o, "capacity_bytes", jint((int64_t)si.nominal_user_bytes));
+        struct json_object *sj = json_object_new_object();
+        add(sj, "preset", jstr(p->name));
+        add(sj, "description", jstr(p->description));
+        add(sj, "time_scale_k", jint(si.k));
+        add(sj, "scaled_capacity_bytes", jint((int64_t)si.user_bytes));
+        add(sj, "scaled_raw_bytes", jint((int64_t)si.raw_bytes));
+        add(sj, "controllers", jint(si.n_ctl));
+        add(sj, "dispatch", jstr(p->dispatch == SIM_DISPATCH_VCA ? "vca" : "stripe"));
+        add(sj, "lines_per_controller", jint(si.lines_per_ctl));
+        add(sj, "pages_per_block", jint(si.pages_per_block));
+        add(sj, "rho_eff", jnum(si.rho_eff));
+        add(sj, "durawrite", json_object_new_boolean(p->durawrite));
+        add(sj, "background_gc", json_object_new_boolean(p->bg_gc));
+        add(sj, "seed", jint((int64_t)p->seed));
+        add(o, "simulated", sj);
+    }
     return o;
 }
 
@@ -225,7 +264,8 @@ struct json_object *results_build(const struct run_record *rec)
     add(eng, "name", jstr(rec->engine->name));
     add(eng, "library", jstr(rec->engine->version()));
     add(eng, "clock", jstr(rec->engine->flags & ENGINE_F_VIRTUAL_CLOCK ? "virtual" : "CLOCK_MONOTONIC"));
-    add(eng, "direct_io", json_object_new_boolean(1));
+    add(eng, "direct_io", json_object_new_boolean(rec->target.kind != TARGET_SIM));
+    add(eng, "completion_weight", jnum(rec->weight));
     add(doc, "engine", eng);
     add(doc, "workload", results_workload_json(&rec->wl, &rec->range));
 

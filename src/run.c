@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "results.h"
+#include "sim_preset.h"
 #include "units.h"
 #include "util.h"
 #include "worker.h"
@@ -17,7 +18,7 @@
 void run_config_init(struct run_config *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
-    cfg->engine_name = "io_uring";
+    cfg->engine_name = NULL;   /* io_uring, or sim for simulated targets */
     cfg->max_rounds = 25;
     cfg->sample_ns = 1000000000ull;
     cfg->track = "iops";
@@ -68,7 +69,9 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     if (!workload_spec || !*workload_spec)
         return errf(err, errlen, "missing --workload (inline spec like rw=randread,bs=4k,qd=32 "
                                  "or a profile name)");
-    rec->engine = engine_find(c->engine_name);
+    const bool sim_target = c->target_path && sim_target_is(c->target_path);
+    const char *engine_name = c->engine_name ? c->engine_name : sim_target ? "sim" : "io_uring";
+    rec->engine = engine_find(engine_name);
     if (!rec->engine) {
         char names[256] = "";
         for (const struct engine_ops *const *e = engine_list(); *e; e++) {
@@ -76,9 +79,15 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
                 strncat(names, ", ", sizeof(names) - strlen(names) - 1);
             strncat(names, (*e)->name, sizeof(names) - strlen(names) - 1);
         }
-        return errf(err, errlen, "--engine %s: unknown engine (available: %s)", c->engine_name,
+        return errf(err, errlen, "--engine %s: unknown engine (available: %s)", engine_name,
                     names);
     }
+    if (sim_target && !(rec->engine->flags & ENGINE_F_SIM_TARGET))
+        return errf(err, errlen, "--engine %s: simulated targets (%s) run on the sim engine",
+                    engine_name, c->target_path);
+    if (!sim_target && (rec->engine->flags & ENGINE_F_SIM_TARGET))
+        return errf(err, errlen, "--engine %s: only for simulated targets (sim:PRESET), not %s",
+                    engine_name, c->target_path);
     if (!tracking_name_ok(c->track)) {
         char names[512] = "";
         for (size_t i = 0; metrics_tracking_names[i]; i++) {
@@ -107,8 +116,27 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     if (c->round_bytes)
         c->round_time_ns = 0;
 
-    if (target_probe(c->target_path, c->create_size, &rec->target, err, errlen) != 0)
+    if (sim_target) {
+        if (c->create_size)
+            return errf(err, errlen, "--size: a simulated drive has the capacity of its preset "
+                                     "(override with sim:PRESET,user_bytes=...)");
+        const char *dev_dirs[8];
+        char dev_store[7][4096];
+        unsigned nd = 0;
+        for (unsigned i = 0; profile_dirs && profile_dirs[i] && nd < 7; i++) {
+            snprintf(dev_store[nd], sizeof(dev_store[nd]), "%s/devices", profile_dirs[i]);
+            dev_dirs[nd] = dev_store[nd];
+            nd++;
+        }
+        dev_dirs[nd] = NULL;
+        struct sim_params sp;
+        if (sim_target_parse(c->target_path, dev_dirs, &sp, err, errlen) != 0)
+            return -1;
+        if (target_probe_sim(c->target_path, &sp, &rec->target, err, errlen) != 0)
+            return -1;
+    } else if (target_probe(c->target_path, c->create_size, &rec->target, err, errlen) != 0) {
         return -1;
+    }
     if (wl_check_target(&rec->wl, rec->target.capacity, rec->target.logical_sector,
                         rec->target.path, &rec->range, err, errlen) != 0)
         return -1;
@@ -141,6 +169,12 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
         return errf(err, errlen, "--out %s already holds results.json (choose another directory "
                                  "or add --force to replace it)", rec->out_dir);
 
+    rec->weight = 1.0;
+    if (rec->target.sim) {
+        struct sim_info si;
+        sim_info(rec->target.sim->dev, &si);
+        rec->weight = si.k;   /* each simulated completion stands for k at full size */
+    }
     hostinfo_collect(&rec->host);
     rec->status = "prepared";
     return 0;
@@ -172,9 +206,9 @@ static void fmt_lat(double us, char *buf, size_t len)
 static void print_plan(const struct run_record *rec)
 {
     const struct run_config *c = &rec->cfg;
-    char spec[512], cap[32], len[64];
+    char spec[512], cap[64], len[64];
     wl_format(&rec->wl, spec, sizeof(spec));
-    units_format_size(rec->target.capacity, cap, sizeof(cap));
+    units_format_capacity(rec->target.capacity, cap, sizeof(cap));
     if (c->round_bytes) {
         char b[32];
         units_format_size(c->round_bytes, b, sizeof(b));
@@ -183,8 +217,16 @@ static void print_plan(const struct run_record *rec)
         snprintf(len, sizeof(len), "%g s", (double)c->round_time_ns / 1e9);
     }
     printf("ptsbench %s: %s\n", PTSBENCH_VERSION, spec);
-    printf("  target  %s (%s, %s, %u-byte logical sectors)\n", rec->target.path,
-           target_kind_name(rec->target.kind), cap, rec->target.logical_sector);
+    if (rec->target.sim) {
+        struct sim_info si;
+        sim_info(rec->target.sim->dev, &si);
+        units_format_capacity(si.nominal_user_bytes, cap, sizeof(cap));
+        printf("  target  %s (simulated %s, %s; virtual time, scale k=%u)\n", rec->target.path,
+               rec->target.sim->params.name, cap, si.k);
+    } else {
+        printf("  target  %s (%s, %s, %u-byte logical sectors)\n", rec->target.path,
+               target_kind_name(rec->target.kind), cap, rec->target.logical_sector);
+    }
     printf("  engine  %s (%s)\n", rec->engine->name, rec->engine->version());
     printf("  rounds  up to %u of %s%s; steady state tracked on %s\n", c->max_rounds, len,
            c->stop_at_steady ? ", stopping at steady state" : "", c->track);
@@ -211,8 +253,11 @@ static void print_round(const struct run_record *rec, const struct round_metrics
         snprintf(ss, sizeof(ss), "not steady (range %.1f%%, slope %.1f%%)",
                  rec->steady.average ? 100 * rec->steady.range / rec->steady.average : 0,
                  rec->steady.average ? 100 * rec->steady.slope_excursion / rec->steady.average : 0);
-    printf("round %2u/%u  IOPS %s (r %s w %s)  %.1f MB/s  lat mean %s p99.9 %s  %s\n", m->round,
-           rec->cfg.max_rounds, iops, r, w, m->total.mb_s, mean, p999, ss);
+    char dev[64] = "";
+    if (m->device.present)
+        snprintf(dev, sizeof(dev), "  WA %.2f", m->device.wa_round);
+    printf("round %2u/%u  IOPS %s (r %s w %s)  %.1f MB/s  lat mean %s p99.9 %s%s  %s\n", m->round,
+           rec->cfg.max_rounds, iops, r, w, m->total.mb_s, mean, p999, dev, ss);
     fflush(stdout);
 }
 
@@ -246,6 +291,32 @@ static void update_steady(struct run_record *rec)
     }
 }
 
+/* The simulated drive's own counters for the round that just ended (full-size figures). */
+static void device_round_from_sim(struct run_record *rec, struct round_metrics *m)
+{
+    struct sim_stats now;
+    sim_stats(rec->target.sim->dev, &now);
+    const struct sim_stats *was = &rec->sim_last;
+    struct device_round *d = &m->device;
+    double k = rec->weight;
+    uint64_t host = now.host_write_sectors - was->host_write_sectors;
+    uint64_t nand = now.nand_write_sectors - was->nand_write_sectors;
+    d->present = true;
+    d->host_write_bytes = (double)host * 512.0 * k;
+    d->nand_write_bytes = (double)nand * 512.0 * k;
+    d->total_host_write_bytes = (double)now.host_write_sectors * 512.0 * k;
+    d->wa_round = host ? (double)nand / (double)host : 0;
+    d->wa_cumulative = now.write_amplification;
+    d->gc_relocated_bytes = (double)(now.gc_relocated_sectors - was->gc_relocated_sectors) * 512.0 * k;
+    d->bg_relocated_bytes = (double)(now.bg_relocated_sectors - was->bg_relocated_sectors) * 512.0 * k;
+    d->erases = (double)(now.erases - was->erases) * k;
+    d->fg_gc_steps = now.fg_gc_steps - was->fg_gc_steps;
+    d->bg_gc_steps = now.bg_gc_steps - was->bg_gc_steps;
+    d->free_lines = now.free_lines;
+    d->total_lines = now.total_lines;
+    rec->sim_last = now;
+}
+
 int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
 {
     struct run_config *c = &rec->cfg;
@@ -259,12 +330,16 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
         if (target_create_file(&rec->target, err, sizeof(err)) != 0)
             goto fail_early;
     }
-    fd = target_open(&rec->target, writes, err, sizeof(err));
-    if (fd < 0)
-        goto fail_early;
+    if (rec->target.kind != TARGET_SIM) {
+        fd = target_open(&rec->target, writes, err, sizeof(err));
+        if (fd < 0)
+            goto fail_early;
+    }
     if (mkdir_p(rec->out_dir, err, sizeof(err)) != 0)
         goto fail_early;
 
+    if (rec->target.sim)
+        sim_stats(rec->target.sim->dev, &rec->sim_last);
     iso8601_now(rec->started, sizeof(rec->started));
     memcpy(rec->updated, rec->started, sizeof(rec->updated));
     rec->status = "running";
@@ -273,8 +348,8 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
     if (!c->quiet)
         print_plan(rec);
 
-    pool = worker_pool_start(&rec->wl, rec->engine, fd, rec->target.mem_align, &rec->range, stop,
-                             err, sizeof(err));
+    pool = worker_pool_start(&rec->wl, rec->engine, fd, rec->target.sim, rec->target.mem_align,
+                             &rec->range, stop, err, sizeof(err));
     if (!pool) {
         snprintf(rec->error, sizeof(rec->error), "%s", err);
         rec->status = "failed";
@@ -311,7 +386,9 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
             ws[i] = worker_pool_stats(pool, i);
         rec->rounds = xrealloc(rec->rounds, (rec->n_rounds + 1) * sizeof(*rec->rounds));
         struct round_metrics *m = &rec->rounds[rec->n_rounds];
-        metrics_compute(ws, nw, (double)c->sample_ns / 1e9, 1.0, m);
+        metrics_compute(ws, nw, (double)c->sample_ns / 1e9, rec->weight, m);
+        if (rec->target.sim)
+            device_round_from_sim(rec, m);
         m->round = r;
         rec->n_rounds++;
         update_steady(rec);
@@ -332,7 +409,8 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
 
 out:
     worker_pool_stop(pool);
-    close(fd);
+    if (fd >= 0)
+        close(fd);
     iso8601_now(rec->updated, sizeof(rec->updated));
     if (results_write(rec, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptsbench: %s\n", err);
@@ -357,6 +435,7 @@ void run_record_free(struct run_record *rec)
         metrics_free(&rec->rounds[i]);
     free(rec->rounds);
     free(rec->tracked);
+    target_release(&rec->target);
     rec->rounds = NULL;
     rec->tracked = NULL;
     rec->n_rounds = 0;

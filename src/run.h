@@ -23,7 +23,7 @@ struct run_config {
     const char *target_path;
     uint64_t create_size;        /* --size: create/extend a file target */
     bool destructive;            /* --destructive: writes to block devices allowed */
-    const char *engine_name;     /* io_uring (default) | libaio */
+    const char *engine_name;     /* NULL: io_uring, or sim for sim: targets; libaio */
     const char *out_dir;         /* NULL: results/run-<timestamp> */
     bool force;                  /* overwrite an existing results.json in out_dir */
     unsigned max_rounds;
@@ -55,6 +55,8 @@ struct run_record {
     double *tracked;             /* tracked value per round */
     unsigned steady_round;       /* 0 = not (yet) reached */
     struct steady_window steady;
+    double weight;               /* completions' weight: k for a scaled simulated drive, else 1 */
+    struct sim_stats sim_last;   /* simulated drive counters at the end of the last round */
     char error[512];
 };
 

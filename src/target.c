@@ -30,22 +30,12 @@ const char *target_kind_name(enum target_kind k)
     switch (k) {
     case TARGET_FILE: return "file";
     case TARGET_BLOCK: return "block";
+    case TARGET_SIM: return "simulated";
     }
     return "unknown";
 }
 
 /* ---- small sysfs helpers ---------------------------------------------------------------- */
-
-static void tgt_trim(char *s)
-{
-    size_t n = strlen(s), i = 0;
-    while (n > 0 && isspace((unsigned char)s[n - 1]))
-        s[--n] = '\0';
-    while (s[i] && isspace((unsigned char)s[i]))
-        i++;
-    if (i)
-        memmove(s, s + i, n - i + 1);
-}
 
 /* Read dir/name into buf (trimmed). Returns true when it exists and is not empty. */
 static bool tgt_read_attr(const char *dir, const char *name, char *buf, size_t len)
@@ -56,10 +46,10 @@ static bool tgt_read_attr(const char *dir, const char *name, char *buf, size_t l
     char tmp[512];
     if (read_text_file(path, tmp, sizeof(tmp)) < 0)
         return false;
-    tgt_trim(tmp);
-    if (!tmp[0])
+    const char *v = str_trim(tmp);
+    if (!v[0])
         return false;
-    str_copy(buf, len, tmp);
+    str_copy(buf, len, v);
     return true;
 }
 
@@ -407,4 +397,41 @@ int target_open(const struct target_info *t, bool writes, char *err, size_t errl
     }
     errno = e;
     return -1;
+}
+
+int target_probe_sim(const char *spec, const struct sim_params *p, struct target_info *out,
+                     char *err, size_t errlen)
+{
+    memset(out, 0, sizeof(*out));
+    str_copy(out->path, sizeof(out->path), spec);
+    out->kind = TARGET_SIM;
+    out->exists = true;
+    struct sim_world *w = xcalloc(1, sizeof(*w));
+    w->params = *p;
+    if (sim_open(p, &w->dev, err, errlen) != 0) {
+        free(w);
+        return -1;
+    }
+    struct sim_info info;
+    sim_info(w->dev, &info);
+    out->capacity = info.user_bytes;
+    out->current_size = info.user_bytes;
+    out->logical_sector = info.logical_sector;
+    out->physical_sector = info.physical_sector;
+    out->mem_align = 4096;
+    str_copy(out->devname, sizeof(out->devname), p->name);
+    str_copy(out->model, sizeof(out->model), p->description);
+    str_copy(out->vendor, sizeof(out->vendor), "ptsbench simulator");
+    out->write_cache = p->wbuf_units > 0;
+    out->sim = w;
+    return 0;
+}
+
+void target_release(struct target_info *t)
+{
+    if (t->sim) {
+        sim_close(t->sim->dev);
+        free(t->sim);
+        t->sim = NULL;
+    }
 }

@@ -16,7 +16,16 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-enum target_kind { TARGET_FILE = 1, TARGET_BLOCK = 2 };
+#include "sim.h"
+
+enum target_kind { TARGET_FILE = 1, TARGET_BLOCK = 2, TARGET_SIM = 3 };
+
+/* A simulated drive as a target: the device and the virtual clock its engine instances share. */
+struct sim_world {
+    struct sim_dev *dev;
+    struct sim_params params;
+    simt now;                  /* virtual time, advanced by the sim engine */
+};
 
 struct target_info {
     char path[PATH_MAX];
@@ -36,6 +45,7 @@ struct target_info {
     char vendor[64];
     bool rotational;
     bool write_cache;          /* block: queue/write_cache says "write back" */
+    struct sim_world *sim;     /* TARGET_SIM: the open simulated drive (capacity = scaled) */
 };
 
 /* create_size: for files, the size wanted (0 = use the existing file as it is).
@@ -51,6 +61,13 @@ int target_create_file(struct target_info *t, char *err, size_t errlen);
  * the device is mounted or held). writes selects O_RDWR vs O_RDONLY. Returns fd or -1. */
 int target_open(const struct target_info *t, bool writes, char *err, size_t errlen);
 
-const char *target_kind_name(enum target_kind k);   /* "file", "block" */
+const char *target_kind_name(enum target_kind k);   /* "file", "block", "simulated" */
+
+/* A simulated drive ("sim:PRESET,..." already parsed into p): opens it fresh-out-of-box and fills
+ * out (capacity = the scaled, addressable capacity; sim_info tells the nominal one). */
+int target_probe_sim(const char *spec, const struct sim_params *p, struct target_info *out,
+                     char *err, size_t errlen);
+/* Free what probing opened (the simulated drive); safe on every target. */
+void target_release(struct target_info *t);   /* "file", "block" */
 
 #endif

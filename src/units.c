@@ -292,3 +292,26 @@ void units_format_size(uint64_t bytes, char *buf, size_t len)
     }
     snprintf(buf, len, "%llu%s", (unsigned long long)bytes, names[i]);
 }
+
+static void units_scaled(double v, const char *const *names, double base, char *buf, size_t len)
+{
+    unsigned i = 0;
+    while (v >= base && names[i + 1]) {
+        v /= base;
+        i++;
+    }
+    int decimals = v >= 100 ? 1 : v >= 10 ? 2 : 2;
+    if (v == (double)(uint64_t)v)
+        decimals = 0;
+    snprintf(buf, len, "%.*f %s", decimals, v, names[i]);
+}
+
+void units_format_capacity(uint64_t bytes, char *buf, size_t len)
+{
+    static const char *const dec[] = {"B", "kB", "MB", "GB", "TB", "PB", NULL};
+    static const char *const bin[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", NULL};
+    char d[32], b[32];
+    units_scaled((double)bytes, dec, 1000.0, d, sizeof(d));
+    units_scaled((double)bytes, bin, 1024.0, b, sizeof(b));
+    snprintf(buf, len, "%s (%s)", d, b);
+}

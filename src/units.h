@@ -29,6 +29,10 @@ int units_parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out
  * (3/2 KiB not exact in one unit -> bytes), 1048576 -> "1MiB", 512 -> "512B". */
 void units_format_size(uint64_t bytes, char *buf, size_t len);
 
+/* A capacity for people: decimal as drives are sold, binary beside it: "1.60 TB (1.46 TiB)",
+ * "536.9 MB (512 MiB)". */
+void units_format_capacity(uint64_t bytes, char *buf, size_t len);
+
 /* Conversions used by results and reports. */
 static inline double units_mb(double bytes) { return bytes / 1e6; }          /* MB, decimal */
 static inline double units_mib(double bytes) { return bytes / 1048576.0; }   /* MiB, binary */

@@ -1,11 +1,25 @@
 /* worker.c — worker threads and the I/O loop. */
 #include "worker.h"
 
+#include "permute.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Loop state of the current round. */
+struct round_state {
+    uint64_t start, end, now;
+    uint64_t next_sample, sample_ns;
+    uint64_t last_counted;
+    uint64_t quota, issued;        /* byte-based rounds */
+    uint64_t last_ios[IO_NDIR], last_bytes[IO_NDIR];
+    unsigned inflight;
+    bool issuing;
+    bool time_based;
+};
 
 struct worker {
     unsigned id;
@@ -19,8 +33,11 @@ struct worker {
     struct pattern pat;
     uint64_t region_start, region_end;     /* [start, end) */
     uint64_t cursor;                       /* next sequential offset */
+    bool use_map;                          /* random map: every slot once per pass */
+    struct permute map;                    /* over the region's slots of the one block size */
     uint32_t bs_table[100];                /* bssplit as a 100-slot lookup */
     struct worker_stats stats;
+    struct round_state r;
     int init_ret;
     char err[ERR_LEN];
 };
@@ -29,7 +46,9 @@ struct worker_pool {
     const struct workload *wl;
     const struct engine_ops *ops;
     int fd;
+    void *handle;
     uint32_t mem_align;
+    bool virtual_time;         /* one thread, completion-time order (ENGINE_F_VIRTUAL_CLOCK) */
     volatile sig_atomic_t *stop;
     unsigned n;
     struct worker *w;
@@ -72,7 +91,11 @@ static inline void gen_io(struct worker *w, const struct workload *wl, struct io
     bool random = wl->random_pct >= 100 ||
                   (wl->random_pct > 0 && rng_below(&w->rng, 100) < wl->random_pct);
     uint64_t off;
-    if (random) {
+    if (random && w->use_map) {
+        off = w->region_start + permute_next(&w->map, &w->rng) * len;
+        if (w->map.next >= w->map.n && wl->random_map == WL_RANDOM_MAP_ONCE)
+            w->use_map = false;   /* the first pass covered every block: draw freely now */
+    } else if (random) {
         uint64_t align = natural_align(len);
         uint64_t slots = (w->region_end - w->region_start - len) / align + 1;
         off = w->region_start + rng_below(&w->rng, slots) * align;
@@ -100,16 +123,13 @@ static void add_sample(struct worker *w, const uint64_t last_ios[IO_NDIR],
     }
 }
 
-/* The I/O loop for one round. */
-static void worker_round(struct worker *w, const struct round_limits *lim)
+/* ---- the I/O loop, in three steps shared by the threaded and the virtual-time pools ---- */
+
+static void round_begin(struct worker *w, const struct round_limits *lim)
 {
     struct worker_pool *p = w->pool;
-    const struct workload *wl = p->wl;
-    const struct engine_ops *ops = p->ops;
-    struct engine *eng = w->eng;
     struct worker_stats *s = &w->stats;
-    const unsigned qd = wl->qd;
-    const bool count_writes = wl_writes(wl);
+    struct round_state *r = &w->r;
 
     memset(s->ios, 0, sizeof(s->ios));
     memset(s->bytes, 0, sizeof(s->bytes));
@@ -118,106 +138,173 @@ static void worker_round(struct worker *w, const struct round_limits *lim)
     s->n_samples = 0;
     w->err[0] = '\0';
 
-    uint64_t quota = lim->bytes ? lim->bytes / p->n : 0;
-    if (lim->bytes && quota == 0)
-        quota = 1;
-    uint64_t issued = 0;
-    uint64_t last_ios[IO_NDIR] = {0, 0}, last_bytes[IO_NDIR] = {0, 0};
+    memset(r, 0, sizeof(*r));
+    r->sample_ns = lim->sample_ns;
+    r->quota = lim->bytes ? lim->bytes / p->n : 0;
+    if (lim->bytes && r->quota == 0)
+        r->quota = 1;
+    r->start = p->ops->clock(w->eng);
+    r->end = lim->time_ns ? r->start + lim->time_ns : UINT64_MAX;
+    r->time_based = lim->time_ns != 0;
+    r->next_sample = lim->sample_ns ? r->start + lim->sample_ns : UINT64_MAX;
+    r->last_counted = r->start;
+    r->issuing = !*p->stop && w->init_ret == 0;
+}
 
-    uint64_t t = ops->clock(eng);
-    const uint64_t start = t;
-    const uint64_t end = lim->time_ns ? start + lim->time_ns : UINT64_MAX;
-    uint64_t next_sample = lim->sample_ns ? start + lim->sample_ns : UINT64_MAX;
-    uint64_t last_counted = start;
-    unsigned inflight = 0;
-    bool issuing = !*p->stop;
+/* Stage and submit as many I/Os as the queue depth allows. */
+static void round_fill(struct worker *w)
+{
+    struct worker_pool *p = w->pool;
+    const struct workload *wl = p->wl;
+    const struct engine_ops *ops = p->ops;
+    struct round_state *r = &w->r;
+    const bool fill_data = !(ops->flags & ENGINE_F_NO_DATA);
+    const bool count_writes = wl_writes(wl);
+    unsigned ns = 0;
 
-    for (;;) {
-        unsigned ns = 0;
-        while (issuing && inflight + ns < qd) {
-            if (quota && issued >= quota) {
-                issuing = false;
-                break;
-            }
-            struct io_unit *u = w->free_units[--w->n_free];
-            gen_io(w, wl, u);
-            if (u->dir == IO_WRITE)
-                pattern_fill(&w->pat, u->buf, u->len);
-            if (count_writes == (u->dir == IO_WRITE))
-                issued += u->len;
-            int ret = ops->queue(eng, u);
-            if (ret < 0) {
-                w->free_units[w->n_free++] = u;
-                worker_fail(w, "%s: cannot queue an I/O: %s", ops->name, strerror(-ret));
-                issuing = false;
-                break;
-            }
-            w->staged[ns++] = u;
-        }
-        if (ns) {
-            t = ops->clock(eng);
-            for (unsigned i = 0; i < ns; i++)
-                w->staged[i]->issue_ns = t;
-            int ret = ops->commit(eng);
-            if (ret < 0) {
-                worker_fail(w, "%s: submit failed: %s", ops->name, strerror(-ret));
-                issuing = false;
-            }
-            inflight += ns;
-        }
-        if (!inflight)
+    while (r->issuing && r->inflight + ns < wl->qd) {
+        if (r->quota && r->issued >= r->quota) {
+            r->issuing = false;
             break;
-        int n = ops->reap(eng, 1, inflight, w->done);
+        }
+        struct io_unit *u = w->free_units[--w->n_free];
+        gen_io(w, wl, u);
+        if (fill_data && u->dir == IO_WRITE)
+            pattern_fill(&w->pat, u->buf, u->len);
+        if (count_writes == (u->dir == IO_WRITE))
+            r->issued += u->len;
+        int ret = ops->queue(w->eng, u);
+        if (ret < 0) {
+            w->free_units[w->n_free++] = u;
+            worker_fail(w, "%s: cannot queue an I/O: %s", ops->name, strerror(-ret));
+            r->issuing = false;
+            break;
+        }
+        w->staged[ns++] = u;
+    }
+    if (!ns)
+        return;
+    uint64_t t = ops->clock(w->eng);
+    for (unsigned i = 0; i < ns; i++)
+        w->staged[i]->issue_ns = t;
+    int ret = ops->commit(w->eng);
+    if (ret < 0) {
+        worker_fail(w, "%s: submit failed: %s", ops->name, strerror(-ret));
+        r->issuing = false;
+    }
+    r->inflight += ns;
+}
+
+/* Count n completions observed at time t. */
+static void round_account(struct worker *w, int n, uint64_t t)
+{
+    struct worker_pool *p = w->pool;
+    struct worker_stats *s = &w->stats;
+    struct round_state *r = &w->r;
+    const bool counted = t <= r->end;
+
+    for (int i = 0; i < n; i++) {
+        struct io_unit *u = w->done[i];
+        if (u->result != (int64_t)u->len) {
+            if (u->result < 0)
+                worker_fail(w, "%s of %u bytes at offset %llu failed: %s",
+                            u->dir == IO_READ ? "read" : "write", u->len,
+                            (unsigned long long)u->offset, strerror((int)-u->result));
+            else
+                worker_fail(w, "short %s at offset %llu: %lld of %u bytes",
+                            u->dir == IO_READ ? "read" : "write",
+                            (unsigned long long)u->offset, (long long)u->result, u->len);
+            r->issuing = false;
+        } else if (counted) {
+            s->ios[u->dir]++;
+            s->bytes[u->dir] += u->len;
+            hist_add(&s->lat[u->dir], t - u->issue_ns);
+        }
+        w->free_units[w->n_free++] = u;
+    }
+    r->inflight -= (unsigned)n;
+    r->now = t;
+    if (counted)
+        r->last_counted = t;
+    while (t >= r->next_sample && r->next_sample <= r->end) {
+        add_sample(w, r->last_ios, r->last_bytes);
+        memcpy(r->last_ios, s->ios, sizeof(r->last_ios));
+        memcpy(r->last_bytes, s->bytes, sizeof(r->last_bytes));
+        r->next_sample += r->sample_ns;
+    }
+    if (r->issuing && (t >= r->end || *p->stop))
+        r->issuing = false;
+}
+
+static void round_finish(struct worker *w)
+{
+    struct worker_stats *s = &w->stats;
+    s->start_ns = w->r.start;
+    s->end_ns = w->r.time_based ? w->r.end : w->r.last_counted;
+}
+
+/* Threaded pools: each worker runs its own round, blocking in reap(). */
+static void worker_round(struct worker *w, const struct round_limits *lim)
+{
+    const struct engine_ops *ops = w->pool->ops;
+    round_begin(w, lim);
+    for (;;) {
+        round_fill(w);
+        if (!w->r.inflight)
+            break;
+        int n = ops->reap(w->eng, 1, w->r.inflight, w->done);
         if (n < 0) {
             worker_fail(w, "%s: waiting for completions failed: %s", ops->name, strerror(-n));
             break;  /* the engine is unusable; cleanup reclaims in-flight units */
         }
-        t = ops->clock(eng);
-        const bool counted = t <= end;
-        for (int i = 0; i < n; i++) {
-            struct io_unit *u = w->done[i];
-            if (u->result != (int64_t)u->len) {
-                if (u->result < 0)
-                    worker_fail(w, "%s of %u bytes at offset %llu failed: %s",
-                                u->dir == IO_READ ? "read" : "write", u->len,
-                                (unsigned long long)u->offset, strerror((int)-u->result));
-                else
-                    worker_fail(w, "short %s at offset %llu: %lld of %u bytes",
-                                u->dir == IO_READ ? "read" : "write",
-                                (unsigned long long)u->offset, (long long)u->result, u->len);
-                issuing = false;
-            } else if (counted) {
-                s->ios[u->dir]++;
-                s->bytes[u->dir] += u->len;
-                hist_add(&s->lat[u->dir], t - u->issue_ns);
-            }
-            w->free_units[w->n_free++] = u;
-        }
-        inflight -= (unsigned)n;
-        if (counted)
-            last_counted = t;
-        while (t >= next_sample && next_sample <= end) {
-            add_sample(w, last_ios, last_bytes);
-            memcpy(last_ios, s->ios, sizeof(last_ios));
-            memcpy(last_bytes, s->bytes, sizeof(last_bytes));
-            next_sample += lim->sample_ns;
-        }
-        if (issuing && (t >= end || *p->stop))
-            issuing = false;
+        round_account(w, n, ops->clock(w->eng));
     }
-    s->start_ns = start;
-    s->end_ns = lim->time_ns ? end : last_counted;
+    round_finish(w);
 }
 
-static void *worker_main(void *arg)
+/* Virtual-time pools: every worker in this thread; always advance the worker whose next
+ * completion comes first (ties: lowest worker index), so the shared clock only moves forward. */
+static void pool_round_virtual(struct worker_pool *p, const struct round_limits *lim)
 {
-    struct worker *w = arg;
+    const struct engine_ops *ops = p->ops;
+    for (unsigned i = 0; i < p->n; i++)
+        round_begin(&p->w[i], lim);
+    for (unsigned i = 0; i < p->n; i++)
+        round_fill(&p->w[i]);
+    for (;;) {
+        struct worker *next = NULL;
+        uint64_t best = UINT64_MAX;
+        for (unsigned i = 0; i < p->n; i++) {
+            uint64_t t = ops->next_completion(p->w[i].eng);
+            if (t < best) {
+                best = t;
+                next = &p->w[i];
+            }
+        }
+        if (!next)
+            break;
+        int n = ops->reap(next->eng, 1, next->r.inflight, next->done);
+        if (n <= 0) {
+            worker_fail(next, "%s: no completion to reap", ops->name);
+            break;
+        }
+        round_account(next, n, ops->clock(next->eng));
+        round_fill(next);
+    }
+    for (unsigned i = 0; i < p->n; i++)
+        round_finish(&p->w[i]);
+}
+
+static void worker_engine_init(struct worker *w)
+{
     struct worker_pool *p = w->pool;
     struct engine_config cfg = {
         .fd = p->fd,
         .depth = p->wl->qd,
         .max_len = wl_max_bs(p->wl),
         .mem_align = p->mem_align,
+        .handle = p->handle,
+        .compress_pct = p->wl->compress_pct,
     };
     w->init_ret = p->ops->init(&w->eng, &cfg, w->err, sizeof(w->err));
     if (w->init_ret == 0) {
@@ -226,6 +313,13 @@ static void *worker_main(void *arg)
             w->free_units[i] = &u[i];
         w->n_free = cfg.depth;
     }
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    struct worker_pool *p = w->pool;
+    worker_engine_init(w);
 
     pthread_mutex_lock(&p->lock);
     unsigned seen = p->generation;
@@ -284,16 +378,24 @@ static void worker_setup(struct worker_pool *p, struct worker *w, unsigned id,
         w->region_end = range->start + range->len;
     }
     w->cursor = w->region_start;
+    /* Random map (one block size): the first pass, or every pass, visits each block of the
+     * region once in random order (see workload.h). Mixed block sizes draw independently. */
+    w->use_map = wl->random_map != WL_RANDOM_MAP_OFF && wl->n_bs == 1 && wl->random_pct > 0;
+    if (w->use_map)
+        permute_init(&w->map, (w->region_end - w->region_start) / wl->bs[0].size, &w->rng);
 }
 
 struct worker_pool *worker_pool_start(const struct workload *wl, const struct engine_ops *ops,
-                                      int fd, uint32_t mem_align, const struct wl_range *range,
-                                      volatile sig_atomic_t *stop, char *err, size_t errlen)
+                                      int fd, void *handle, uint32_t mem_align,
+                                      const struct wl_range *range, volatile sig_atomic_t *stop,
+                                      char *err, size_t errlen)
 {
     struct worker_pool *p = xcalloc(1, sizeof(*p));
     p->wl = wl;
     p->ops = ops;
     p->fd = fd;
+    p->handle = handle;
+    p->virtual_time = (ops->flags & ENGINE_F_VIRTUAL_CLOCK) != 0;
     p->mem_align = mem_align;
     p->stop = stop;
     p->n = wl->workers;
@@ -304,6 +406,18 @@ struct worker_pool *worker_pool_start(const struct workload *wl, const struct en
 
     for (unsigned i = 0; i < p->n; i++)
         worker_setup(p, &p->w[i], i, range);
+
+    if (p->virtual_time) {
+        for (unsigned i = 0; i < p->n; i++) {
+            worker_engine_init(&p->w[i]);
+            if (p->w[i].init_ret != 0) {
+                errf(err, errlen, "worker %u: %s", i, p->w[i].err);
+                worker_pool_stop(p);
+                return NULL;
+            }
+        }
+        return p;
+    }
 
     pthread_mutex_lock(&p->lock);
     p->pending = p->n;
@@ -343,6 +457,10 @@ struct worker_pool *worker_pool_start(const struct workload *wl, const struct en
 
 int worker_pool_round(struct worker_pool *p, const struct round_limits *lim, char *err, size_t errlen)
 {
+    if (p->virtual_time) {
+        pool_round_virtual(p, lim);
+        goto check;
+    }
     pthread_mutex_lock(&p->lock);
     p->lim = *lim;
     p->pending = p->n;
@@ -351,6 +469,7 @@ int worker_pool_round(struct worker_pool *p, const struct round_limits *lim, cha
     while (p->pending)
         pthread_cond_wait(&p->cond_done, &p->lock);
     pthread_mutex_unlock(&p->lock);
+check:
     for (unsigned i = 0; i < p->n; i++)
         if (p->w[i].err[0])
             return errf(err, errlen, "worker %u: %s", i, p->w[i].err);
@@ -377,6 +496,8 @@ void worker_pool_stop(struct worker_pool *p)
     for (unsigned i = 0; i < p->n; i++) {
         if (p->w[i].started)
             pthread_join(p->w[i].thread, NULL);
+        else if (p->w[i].eng)
+            p->ops->cleanup(p->w[i].eng);   /* virtual-time pools: engines live in this thread */
         free(p->w[i].free_units);
         free(p->w[i].staged);
         free(p->w[i].done);

@@ -1,6 +1,8 @@
 /* worker.h — one worker: a thread with its own engine instance running the I/O loop.
  *
- * Workers live for the whole run.  For each round the coordinator sets the round's limits,
+ * Workers live for the whole run.  With a virtual-clock engine (the simulated drive) the pool
+ * starts no threads: it runs every worker in the calling thread as a discrete-event loop,
+ * always advancing the worker whose next completion comes first.  For each round the coordinator sets the round's limits,
  * releases the workers, and waits for them (worker_pool_round); each worker counts its own
  * I/Os, bytes and latency histograms and records a sample every sample interval.  Nothing in
  * the I/O loop allocates, locks or formats: per batch it stages I/Os, reads the clock, submits,
@@ -46,8 +48,9 @@ struct worker_pool;
 /* Start `workers` threads, each initialising its engine on fd (errors are returned here, with
  * every thread joined).  regions: per-worker active ranges (split) or the shared range. */
 struct worker_pool *worker_pool_start(const struct workload *wl, const struct engine_ops *ops,
-                                      int fd, uint32_t mem_align, const struct wl_range *range,
-                                      volatile sig_atomic_t *stop, char *err, size_t errlen);
+                                      int fd, void *handle, uint32_t mem_align,
+                                      const struct wl_range *range, volatile sig_atomic_t *stop,
+                                      char *err, size_t errlen);
 /* Run one round on every worker and wait. Returns 0, or -1 with an I/O error message. */
 int worker_pool_round(struct worker_pool *p, const struct round_limits *lim, char *err, size_t errlen);
 unsigned worker_pool_size(const struct worker_pool *p);

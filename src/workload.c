@@ -408,6 +408,31 @@ static int wl_set_description(struct workload *wl, const char *value, char *why,
     return wl_set_text(wl->description, sizeof wl->description, value, why, whylen);
 }
 
+/* fio's norandommap: a bare flag (an ini line "norandommap" gives ""), 1 or 0. */
+static int wl_set_norandommap(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    if (!*value || !strcmp(value, "1"))
+        wl->random_map = WL_RANDOM_MAP_OFF;
+    else if (!strcmp(value, "0"))
+        wl->random_map = WL_RANDOM_MAP_ALWAYS;   /* fio's meaning of norandommap=0 */
+    else
+        return errf(why, whylen, "want 1 or 0");
+    return WL_OK;
+}
+
+static int wl_set_random_map(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    if (!strcmp(value, "once"))
+        wl->random_map = WL_RANDOM_MAP_ONCE;
+    else if (!strcmp(value, "always"))
+        wl->random_map = WL_RANDOM_MAP_ALWAYS;
+    else if (!strcmp(value, "off"))
+        wl->random_map = WL_RANDOM_MAP_OFF;
+    else
+        return errf(why, whylen, "want once, always or off");
+    return WL_OK;
+}
+
 static const struct {
     const char *key;
     wl_setter set;
@@ -418,6 +443,8 @@ static const struct {
     {"rwmix", wl_set_rwmixread},
     {"rwmixwrite", wl_set_rwmixwrite},
     {"percentage_random", wl_set_random},
+    {"norandommap", wl_set_norandommap},
+    {"random_map", wl_set_random_map},
     {"bs", wl_set_bs},
     {"blocksize", wl_set_bs},
     {"bssplit", wl_set_bssplit},
@@ -1000,6 +1027,8 @@ void wl_format(const struct workload *wl, char *buf, size_t len)
         wl_put(&o, ",rwmixread=%u", wl->read_pct);
     if (wl->random_pct != (wl_rw_random(wl->rw) ? 100u : 0u))
         wl_put(&o, ",percentage_random=%u", wl->random_pct);
+    if (wl->random_map != WL_RANDOM_MAP_ONCE)
+        wl_put(&o, ",random_map=%s", wl->random_map == WL_RANDOM_MAP_OFF ? "off" : "always");
     wl_put_bs(&o, wl);
     wl_put(&o, ",iodepth=%u,numjobs=%u", wl->qd, wl->workers);
     if (wl->region != WL_REGION_DEFAULT)

@@ -10,6 +10,16 @@
  *   rwmixread [rwmix]     read share in percent of I/Os, 0..100 (only with rw/randrw)
  *   rwmixwrite            write share, the complement of rwmixread
  *   percentage_random     share of random accesses, 0..100 (default from rw: rand* = 100, else 0)
+ *   random_map            once (default) | always | off. How random offsets are drawn for a
+ *                         workload with one block size: "once" visits every block of the range
+ *                         exactly once, in random order, in the first pass, then draws each
+ *                         offset independently and uniformly; "always" starts a new random
+ *                         permutation every pass (fio's default random map); "off" draws
+ *                         independently from the start (fio's norandommap, also accepted as
+ *                         norandommap / norandommap=1). "once" leaves no block unwritten after
+ *                         one fill (independent draws leave e^-x of the range unwritten after x
+ *                         fills, which a drive answers with zeros and little GC) without the
+ *                         once-per-pass rhythm that "always" imposes on a drive's GC.
  *   bs [blocksize]        one block size, e.g. 4k, 512, 1m
  *   bssplit               weighted sizes "512/10:4k/60:64k/30"; weights are percent of I/Os
  *                         and must sum to 100 (an entry with no weight takes the remainder)
@@ -48,6 +58,7 @@ struct wl_extent {
 };
 
 enum wl_region { WL_REGION_DEFAULT = 0, WL_REGION_SHARED, WL_REGION_SPLIT };
+enum wl_random_map { WL_RANDOM_MAP_ONCE = 0, WL_RANDOM_MAP_ALWAYS, WL_RANDOM_MAP_OFF };
 
 struct workload {
     char name[64];
@@ -67,6 +78,7 @@ struct workload {
     uint64_t round_bytes;      /* 0 = not set */
     uint64_t seed;
     /* Internal: which of rw/rwmix/percentage_random were given, for consistency checks. */
+    enum wl_random_map random_map;
     bool rw_set, mix_set, random_set;
 };
 

@@ -10,10 +10,12 @@
 
 extern const struct engine_ops engine_io_uring;
 extern const struct engine_ops engine_libaio;
+extern const struct engine_ops engine_sim;
 
 static const struct engine_ops *const engines[] = {
     &engine_io_uring,
     &engine_libaio,
+    &engine_sim,
     NULL,
 };
 

@@ -36,13 +36,18 @@ struct io_unit {
     int64_t result;        /* bytes transferred, or -errno */
 };
 
-#define ENGINE_F_VIRTUAL_CLOCK  (1u << 0)   /* clock() is not wall time */
+#define ENGINE_F_VIRTUAL_CLOCK  (1u << 0)   /* clock() is not wall time: the pool runs every
+                                               worker in one thread, in completion-time order */
+#define ENGINE_F_NO_DATA        (1u << 1)   /* buffers carry no data: skip filling them */
+#define ENGINE_F_SIM_TARGET     (1u << 2)   /* drives simulated targets (cfg.handle), only them */
 
 struct engine_config {
     int fd;                /* target, opened by the caller (O_DIRECT) */
     unsigned depth;        /* max I/Os in flight (queue depth) */
     uint32_t max_len;      /* largest I/O, sizes the buffers */
     uint32_t mem_align;    /* buffer alignment (>= 4096 is always used) */
+    void *handle;          /* target-specific object (the simulated drive), else NULL */
+    unsigned compress_pct; /* the workload's data compressibility, for targets that model it */
 };
 
 struct engine;
@@ -63,6 +68,9 @@ struct engine_ops {
      * Returns the number stored or -errno. */
     int (*reap)(struct engine *e, unsigned min, unsigned max, struct io_unit **out);
     uint64_t (*clock)(struct engine *e);
+    /* Virtual-clock engines: time of this instance's earliest pending completion, UINT64_MAX
+     * when none is pending. The pool runs the instance whose completion comes first. */
+    uint64_t (*next_completion)(struct engine *e);
     /* Host idle for ns nanoseconds (no I/O in flight). */
     int (*idle)(struct engine *e, uint64_t ns);
     /* Version of the library behind the engine, for the results ("liburing 2.3"). */

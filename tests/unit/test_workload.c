@@ -689,6 +689,30 @@ static void test_format(void **state)
     assert_string_equal(tiny, "rw=read");
 }
 
+/* random_map: once (default), always, off; fio's norandommap as a flag or =1 / =0. */
+static void test_random_map(void **state)
+{
+    (void)state;
+    struct workload wl;
+    parse_ok("rw=randwrite", &wl);
+    assert_int_equal(wl.random_map, WL_RANDOM_MAP_ONCE);
+    parse_ok("rw=randwrite,random_map=always", &wl);
+    assert_int_equal(wl.random_map, WL_RANDOM_MAP_ALWAYS);
+    parse_ok("rw=randwrite,norandommap=1", &wl);
+    assert_int_equal(wl.random_map, WL_RANDOM_MAP_OFF);
+    parse_ok("rw=randwrite,norandommap=0", &wl);
+    assert_int_equal(wl.random_map, WL_RANDOM_MAP_ALWAYS);
+    char buf[512], err[ERR_LEN];
+    parse_ok("rw=randwrite,random_map=off", &wl);
+    wl_format(&wl, buf, sizeof buf);
+    assert_non_null(strstr(buf, "random_map=off"));
+    struct workload again;
+    parse_ok(buf, &again);
+    assert_int_equal(again.random_map, WL_RANDOM_MAP_OFF);
+    assert_int_equal(wl_parse_inline("rw=randwrite,random_map=sometimes", &wl, err, sizeof err), -1);
+    assert_non_null(strstr(err, "random_map=sometimes"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -705,6 +729,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_resolve, setup_dirs, teardown_dirs),
         cmocka_unit_test(test_check_target),
         cmocka_unit_test(test_format),
+        cmocka_unit_test(test_random_map),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

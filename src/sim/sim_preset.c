@@ -1,0 +1,1010 @@
+/* sim_preset.c — simulated-drive presets (profiles/devices/NAME.ini), the "sim:PRESET[,k=v...]"
+ * target syntax, and the describe view with the design note's expected figures.
+ *
+ * Every field of struct sim_params is settable through one table (key, type, offset, range).
+ * The derived figures of sim_params_describe() are the closed forms of the design note
+ * (/work/shared/research/ssd-sim.md §3, §5.9, §6); they are expectations, not model output:
+ *   - capacity: usable = raw - reserve - free-line pool (the pool is the foreground-GC trigger,
+ *     max(fg_lines_min, ceil(fg_lines_pct % of the lines at k))); user = user_bytes, or
+ *     usable / (1 + op) when user_bytes = 0; rho_eff = usable / user - 1; A = sim_wa_oracle().
+ *   - FOB 4 KiB random write: min(fw n / c_w(4K), NAND D u / tPROG, datapath B_w / 4 KiB), times
+ *     the controllers, capped by the host link.
+ *   - steady state: min(fw n / (c_w + (A-1) c_gc),
+ *                       NAND D / (A tPROG/u + (A-1) tR/u + A tBERS/U_blk),
+ *                       datapath B_w / (4 KiB A)),
+ *     times the controllers, capped by the host link. With DuraWrite, data of compressibility
+ *     pct stores a fraction c of each unit; then A = A(usable / (c user) - 1) and the relocation
+ *     and NAND terms scale by c (note §3 "Compression raises effective OP").
+ *   - card of N controllers at queue depth QD: stripe (random assignment) N X1 QD / (QD + N - 1);
+ *     vca (join-shortest-queue) X1 min(QD, N) (note §4).
+ *   - 4 KiB random read cap: min(fw n / c_r(4K), D / tR, channels x channel rate / 4 KiB) x N,
+ *     capped by the link; QD1 latencies are the sums of the fixed path costs (note §6.3).
+ *   - scaled geometry at k: raw / k; halve pages per block (down to 8) until >= 256 lines;
+ *     tBERS scales with pages per block (note §5.9). */
+#include "sim_preset.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "ini.h"
+#include "units.h"
+#include "util.h"
+
+#define SP_UNIT 4096.0              /* mapping unit: 4 KiB */
+#define SP_MIN_LINES 256u           /* geometry rule, note §5.9 */
+#define SP_MIN_PPB 8u
+
+/* ------------------------------------------------------------------------------------------ */
+/* The key table                                                                              */
+
+enum sim_preset_type {
+    SP_STR,         /* char array */
+    SP_UINT,        /* unsigned / uint32_t / uint64_t integer, decimal digits */
+    SP_POW2,        /* unsigned / uint32_t, power of two */
+    SP_SIZE,        /* uint32_t / uint64_t bytes with units.h suffixes */
+    SP_DOUBLE,      /* plain number in the unit the key names */
+    SP_PCT,         /* percentage, "12.5" or "12.5%" */
+    SP_BOOL,
+    SP_DISPATCH,    /* enum sim_dispatch */
+    SP_GC,          /* enum sim_gc_policy */
+};
+
+struct sim_preset_key {
+    const char *key;
+    enum sim_preset_type type;
+    size_t off, size;
+    double min, max;
+    uint64_t mult;                  /* SP_SIZE: value must be a multiple of this (0 = any) */
+};
+
+#define SP_F(f) offsetof(struct sim_params, f), sizeof(((struct sim_params *)0)->f)
+
+static const struct sim_preset_key sim_preset_keys[] = {
+    {"name", SP_STR, SP_F(name), 0, 0, 0},
+    {"description", SP_STR, SP_F(description), 0, 0, 0},
+
+    {"n_ctl", SP_UINT, SP_F(n_ctl), 1, 64, 0},
+    {"dispatch", SP_DISPATCH, SP_F(dispatch), 0, 0, 0},
+    {"stripe_unit_bytes", SP_SIZE, SP_F(stripe_unit_bytes), 4096, 64.0 * 1048576, 4096},
+    {"vca_balance_pct", SP_PCT, SP_F(vca_balance_pct), 0, 100, 0},
+    {"link_mb_s", SP_DOUBLE, SP_F(link_mb_s), 1, 1e6, 0},
+    {"d_card_us", SP_DOUBLE, SP_F(d_card_us), 0, 1e6, 0},
+
+    {"channels", SP_UINT, SP_F(channels), 1, 256, 0},
+    {"dies_per_channel", SP_UINT, SP_F(dies_per_channel), 1, 256, 0},
+    {"planes", SP_UINT, SP_F(planes), 1, 16, 0},
+    {"page_bytes", SP_SIZE, SP_F(page_bytes), 4096, 1048576, 4096},
+    {"pages_per_block", SP_POW2, SP_F(pages_per_block), SP_MIN_PPB, 65536, 0},
+    {"blocks_per_plane", SP_UINT, SP_F(blocks_per_plane), 1, 1048576, 0},
+    {"t_read_us", SP_DOUBLE, SP_F(t_read_us), 0, 1e6, 0},
+    {"t_prog_us", SP_DOUBLE, SP_F(t_prog_us), 0, 1e6, 0},
+    {"t_erase_us", SP_DOUBLE, SP_F(t_erase_us), 0, 1e7, 0},
+    {"channel_mb_s", SP_DOUBLE, SP_F(channel_mb_s), 1, 1e6, 0},
+
+    {"user_bytes", SP_SIZE, SP_F(user_bytes), 0, 1152921504606846976.0 /* 2^60 */, 0},
+    {"reserve_pct", SP_PCT, SP_F(reserve_pct), 0, 90, 0},
+    {"op_pct", SP_PCT, SP_F(op_pct), 0, 100, 0},
+
+    {"fw_cores", SP_UINT, SP_F(fw_cores), 1, 64, 0},
+    {"c_cmd_us", SP_DOUBLE, SP_F(c_cmd_us), 0, 1e6, 0},
+    {"c_w_us", SP_DOUBLE, SP_F(c_w_us), 0, 1e6, 0},
+    {"c_w_us_per_kib", SP_DOUBLE, SP_F(c_w_us_per_kib), 0, 1e6, 0},
+    {"c_r_us", SP_DOUBLE, SP_F(c_r_us), 0, 1e6, 0},
+    {"c_r_us_per_kib", SP_DOUBLE, SP_F(c_r_us_per_kib), 0, 1e6, 0},
+    {"c_unmapped_us", SP_DOUBLE, SP_F(c_unmapped_us), 0, 1e6, 0},
+    {"c_gc_us", SP_DOUBLE, SP_F(c_gc_us), 0, 1e6, 0},
+    {"wpipe_mb_s", SP_DOUBLE, SP_F(wpipe_mb_s), 0, 1e6, 0},
+    {"d_w_us", SP_DOUBLE, SP_F(d_w_us), 0, 1e6, 0},
+    {"d_r_us", SP_DOUBLE, SP_F(d_r_us), 0, 1e6, 0},
+    {"wbuf_units", SP_UINT, SP_F(wbuf_units), 1, 67108864, 0},
+
+    {"gc", SP_GC, SP_F(gc), 0, 0, 0},
+    {"dchoice_d", SP_UINT, SP_F(dchoice_d), 1, 1024, 0},
+    {"fg_lines_pct", SP_PCT, SP_F(fg_lines_pct), 0, 50, 0},
+    {"fg_lines_min", SP_UINT, SP_F(fg_lines_min), 1, 65536, 0},
+    {"gc_quantum_units", SP_UINT, SP_F(gc_quantum_units), 0, 1048576, 0},
+    {"bg_gc", SP_BOOL, SP_F(bg_gc), 0, 0, 0},
+    {"idle_delay_ms", SP_DOUBLE, SP_F(idle_delay_ms), 0, 1e7, 0},
+    {"bg_target_pct", SP_PCT, SP_F(bg_target_pct), 0, 100, 0},
+
+    {"durawrite", SP_BOOL, SP_F(durawrite), 0, 0, 0},
+    {"meta_pct", SP_PCT, SP_F(meta_pct), 0, 50, 0},
+
+    {"k", SP_POW2, SP_F(k), 1, 4096, 0},
+    {"seed", SP_UINT, SP_F(seed), 0, 18446744073709551615.0, 0},
+};
+
+static const struct {
+    const char *alias, *key;
+} sim_preset_aliases[] = {
+    {"op", "op_pct"},
+};
+
+static const struct sim_preset_key *sim_preset_find_key(const char *key)
+{
+    for (size_t i = 0; i < sizeof sim_preset_aliases / sizeof sim_preset_aliases[0]; i++)
+        if (strcmp(key, sim_preset_aliases[i].alias) == 0)
+            key = sim_preset_aliases[i].key;
+    for (size_t i = 0; i < sizeof sim_preset_keys / sizeof sim_preset_keys[0]; i++)
+        if (strcmp(key, sim_preset_keys[i].key) == 0)
+            return &sim_preset_keys[i];
+    return NULL;
+}
+
+static void sim_preset_store_u(struct sim_params *p, const struct sim_preset_key *k, uint64_t v)
+{
+    char *dst = (char *)p + k->off;
+    if (k->size == sizeof(uint64_t)) {
+        memcpy(dst, &v, sizeof v);
+    } else {
+        uint32_t v32 = (uint32_t)v;
+        memcpy(dst, &v32, sizeof v32);
+    }
+}
+
+static uint64_t sim_preset_load_u(const struct sim_params *p, const struct sim_preset_key *k)
+{
+    const char *src = (const char *)p + k->off;
+    if (k->size == sizeof(uint64_t)) {
+        uint64_t v;
+        memcpy(&v, src, sizeof v);
+        return v;
+    }
+    uint32_t v32;
+    memcpy(&v32, src, sizeof v32);
+    return v32;
+}
+
+static double *sim_preset_dbl(struct sim_params *p, const struct sim_preset_key *k)
+{
+    return (double *)(void *)((char *)p + k->off);
+}
+
+/* A plain decimal number: digits, one '.', an optional exponent; no inf/nan/hex. */
+static int sim_preset_parse_number(const char *s, double *out)
+{
+    const char *q = s;
+    if (*q == '+' || *q == '-')
+        q++;
+    bool digits = false;
+    while (isdigit((unsigned char)*q)) {
+        q++;
+        digits = true;
+    }
+    if (*q == '.') {
+        q++;
+        while (isdigit((unsigned char)*q)) {
+            q++;
+            digits = true;
+        }
+    }
+    if (!digits)
+        return -1;
+    if (*q == 'e' || *q == 'E') {
+        q++;
+        if (*q == '+' || *q == '-')
+            q++;
+        if (!isdigit((unsigned char)*q))
+            return -1;
+        while (isdigit((unsigned char)*q))
+            q++;
+    }
+    if (*q != '\0')
+        return -1;
+    errno = 0;
+    double v = strtod(s, NULL);
+    if (errno == ERANGE || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int sim_preset_parse_bool(const char *s, bool *out)
+{
+    static const char *const yes[] = {"1", "yes", "on", "true", ""};
+    static const char *const no[] = {"0", "no", "off", "false"};
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+        if (strcasecmp(s, yes[i]) == 0) {
+            *out = true;
+            return 0;
+        }
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        if (strcasecmp(s, no[i]) == 0) {
+            *out = false;
+            return 0;
+        }
+    return -1;
+}
+
+static const char *sim_preset_dispatch_name(enum sim_dispatch d)
+{
+    return d == SIM_DISPATCH_VCA ? "vca" : "stripe";
+}
+
+static const char *sim_preset_gc_name(enum sim_gc_policy g)
+{
+    switch (g) {
+    case SIM_GC_FIFO: return "fifo";
+    case SIM_GC_DCHOICE: return "dchoice";
+    case SIM_GC_GREEDY: break;
+    }
+    return "greedy";
+}
+
+static bool sim_preset_is_pow2(uint64_t v) { return v && (v & (v - 1)) == 0; }
+
+int sim_params_set(struct sim_params *p, const char *key, const char *value, const char *where,
+                   char *err, size_t errlen)
+{
+    if (!where || !*where)
+        where = "sim";
+    if (!key || !*key)
+        return errf(err, errlen, "%s: empty key", where);
+    if (!value)
+        value = "";
+    const struct sim_preset_key *k = sim_preset_find_key(key);
+    if (!k)
+        return errf(err, errlen, "%s: %s=%s: unknown key (ptsbench sim --describe PRESET lists "
+                    "the keys)", where, key, value);
+
+    char buf[ERR_LEN];
+    switch (k->type) {
+    case SP_STR: {
+        if (strlen(value) >= k->size)
+            return errf(err, errlen, "%s: %s=%s: longer than %zu characters", where, key, value,
+                        k->size - 1);
+        str_copy((char *)p + k->off, k->size, value);
+        return 0;
+    }
+    case SP_UINT:
+    case SP_POW2: {
+        uint64_t v;
+        uint64_t umax = k->max >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)k->max;
+        if (units_parse_uint(value, (uint64_t)k->min, umax, &v, buf, sizeof buf) < 0
+            || (k->type == SP_POW2 && !sim_preset_is_pow2(v))) {
+            if (k->type == SP_POW2)
+                return errf(err, errlen, "%s: %s=%s: must be a power of two %.0f..%.0f", where,
+                            key, value, k->min, k->max);
+            return errf(err, errlen, "%s: %s=%s: must be an integer %.0f..%llu", where, key,
+                        value, k->min, (unsigned long long)umax);
+        }
+        sim_preset_store_u(p, k, v);
+        return 0;
+    }
+    case SP_SIZE: {
+        uint64_t v;
+        if (units_parse_size(value, &v, buf, sizeof buf) < 0)
+            return errf(err, errlen, "%s: %s=%s: %s", where, key, value, buf);
+        if ((double)v < k->min || (double)v > k->max || (k->mult && v % k->mult)) {
+            char lo[32], hi[32];
+            units_format_size((uint64_t)k->min, lo, sizeof lo);
+            units_format_size((uint64_t)k->max, hi, sizeof hi);
+            if (k->mult)
+                return errf(err, errlen, "%s: %s=%s: must be a multiple of 4 KiB, %s..%s",
+                            where, key, value, lo, hi);
+            return errf(err, errlen, "%s: %s=%s: must be %s..%s", where, key, value,
+                        k->min == 0 ? "0" : lo, hi);
+        }
+        sim_preset_store_u(p, k, v);
+        return 0;
+    }
+    case SP_DOUBLE: {
+        double v;
+        if (sim_preset_parse_number(value, &v) < 0 || v < k->min || v > k->max)
+            return errf(err, errlen, "%s: %s=%s: must be a number %.15g..%.15g", where, key,
+                        value, k->min, k->max);
+        *sim_preset_dbl(p, k) = v;
+        return 0;
+    }
+    case SP_PCT: {
+        double v;
+        if (units_parse_percent(value, &v, buf, sizeof buf) < 0 || v < k->min || v > k->max)
+            return errf(err, errlen, "%s: %s=%s: must be a percentage %.15g..%.15g", where, key,
+                        value, k->min, k->max);
+        *sim_preset_dbl(p, k) = v;
+        return 0;
+    }
+    case SP_BOOL: {
+        bool v;
+        if (sim_preset_parse_bool(value, &v) < 0)
+            return errf(err, errlen, "%s: %s=%s: want 0/1, yes/no, on/off or true/false", where,
+                        key, value);
+        memcpy((char *)p + k->off, &v, sizeof v);
+        return 0;
+    }
+    case SP_DISPATCH: {
+        enum sim_dispatch d;
+        if (strcmp(value, "stripe") == 0)
+            d = SIM_DISPATCH_STRIPE;
+        else if (strcmp(value, "vca") == 0)
+            d = SIM_DISPATCH_VCA;
+        else
+            return errf(err, errlen, "%s: %s=%s: want stripe or vca", where, key, value);
+        p->dispatch = d;
+        return 0;
+    }
+    case SP_GC: {
+        enum sim_gc_policy g;
+        if (strcmp(value, "greedy") == 0)
+            g = SIM_GC_GREEDY;
+        else if (strcmp(value, "fifo") == 0)
+            g = SIM_GC_FIFO;
+        else if (strcmp(value, "dchoice") == 0)
+            g = SIM_GC_DCHOICE;
+        else
+            return errf(err, errlen, "%s: %s=%s: want greedy, fifo or dchoice", where, key,
+                        value);
+        p->gc = g;
+        return 0;
+    }
+    }
+    return errf(err, errlen, "%s: %s: unhandled key type", where, key);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Preset files                                                                               */
+
+struct sim_preset_names {
+    char **v;
+    size_t n;
+};
+
+static void sim_preset_names_free(struct sim_preset_names *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
+}
+
+static int sim_preset_cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Preset names in dirs (the first directory holding a name wins), sorted. */
+static void sim_preset_collect(const char *const *dirs, struct sim_preset_names *out)
+{
+    out->v = NULL;
+    out->n = 0;
+    for (size_t d = 0; dirs && dirs[d]; d++) {
+        DIR *dir = opendir(dirs[d]);
+        if (!dir)
+            continue;
+        struct dirent *de;
+        while ((de = readdir(dir)) != NULL) {
+            size_t len = strlen(de->d_name);
+            if (de->d_name[0] == '.' || len <= 4 || strcmp(de->d_name + len - 4, ".ini") != 0)
+                continue;
+            char *name = xstrdup(de->d_name);
+            name[len - 4] = '\0';
+            bool seen = false;
+            for (size_t i = 0; i < out->n && !seen; i++)
+                seen = strcmp(out->v[i], name) == 0;
+            if (seen) {
+                free(name);
+                continue;
+            }
+            out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+            out->v[out->n++] = name;
+        }
+        closedir(dir);
+    }
+    if (out->n > 1)
+        qsort(out->v, out->n, sizeof *out->v, sim_preset_cmp_str);
+}
+
+static bool sim_preset_is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Path of NAME.ini in the first directory that has it; false when none does. */
+static bool sim_preset_find_file(const char *name, const char *const *dirs, char *path, size_t len)
+{
+    for (size_t d = 0; dirs && dirs[d]; d++) {
+        snprintf(path, len, "%s/%s.ini", dirs[d], name);
+        if (sim_preset_is_file(path))
+            return true;
+    }
+    return false;
+}
+
+/* Apply the [global] then the [device] section of a parsed preset file. */
+static int sim_preset_apply_file(const struct ini_file *f, struct sim_params *p, char *err,
+                                 size_t errlen)
+{
+    for (size_t i = 0; i < f->n_sections; i++) {
+        const struct ini_section *s = &f->sections[i];
+        if (strcmp(s->name, "global") != 0 && strcmp(s->name, "device") != 0)
+            return errf(err, errlen, "%s:%d: unknown section [%s] (a preset has one [device] "
+                        "section)", f->path, s->line, s->name);
+    }
+    const struct ini_section *dev = ini_find_section(f, "device");
+    if (!dev)
+        return errf(err, errlen, "%s: no [device] section", f->path);
+    const struct ini_section *order[2] = {ini_find_section(f, "global"), dev};
+    for (size_t j = 0; j < 2; j++) {
+        const struct ini_section *s = order[j];
+        for (size_t i = 0; s && i < s->n_entries; i++) {
+            char where[512];
+            snprintf(where, sizeof where, "%s:%d", f->path, s->entries[i].line);
+            if (sim_params_set(p, s->entries[i].key, s->entries[i].value, where, err, errlen) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static bool sim_preset_valid_name(const char *name)
+{
+    if (!name || !*name || name[0] == '.' || strlen(name) > 200)
+        return false;
+    for (const char *c = name; *c; c++)
+        if (!(isalnum((unsigned char)*c) || *c == '-' || *c == '_' || *c == '.'))
+            return false;
+    return true;
+}
+
+static int sim_preset_unknown(const char *name, const char *const *dirs, char *err,
+                              size_t errlen)
+{
+    struct sim_preset_names l;
+    sim_preset_collect(dirs, &l);
+    if (l.n == 0) {
+        errf(err, errlen, "unknown sim preset '%s' (no presets found: looked for "
+             "profiles/devices/*.ini)", name);
+        return -1;
+    }
+    char list[ERR_LEN] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        int n = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", l.v[i]);
+        if (n < 0 || (size_t)n >= sizeof list - used)
+            break;
+        used += (size_t)n;
+    }
+    sim_preset_names_free(&l);
+    return errf(err, errlen, "unknown sim preset '%s' (available: %s)", name, list);
+}
+
+int sim_preset_load(const char *name, const char *const *dirs, struct sim_params *p,
+                    char *err, size_t errlen)
+{
+    if (!sim_preset_valid_name(name))
+        return errf(err, errlen, "bad sim preset name '%s' (want letters, digits, '-', '_', "
+                    "'.'; ptsbench sim --list)", name ? name : "");
+    char path[4096];
+    if (!sim_preset_find_file(name, dirs, path, sizeof path))
+        return sim_preset_unknown(name, dirs, err, errlen);
+    struct ini_file f;
+    if (ini_parse_file(path, &f, err, errlen) < 0)
+        return -1;
+    sim_params_default(p);
+    str_copy(p->name, sizeof p->name, name);
+    int rc = sim_preset_apply_file(&f, p, err, errlen);
+    ini_free(&f);
+    return rc;
+}
+
+int sim_target_is(const char *target)
+{
+    return target && strncmp(target, "sim:", 4) == 0;
+}
+
+int sim_target_parse(const char *target, const char *const *dirs, struct sim_params *p,
+                     char *err, size_t errlen)
+{
+    if (!sim_target_is(target))
+        return errf(err, errlen, "sim target: '%s' does not start with 'sim:'",
+                    target ? target : "");
+    /* An empty item ("sim:x,,k=2", a trailing ',') is refused; strtok_r would skip it. */
+    for (const char *c = target + 4; *c; c++)
+        if (*c == ',' && (c[1] == ',' || c[1] == '\0'))
+            return errf(err, errlen, "sim target: '%s': empty key=value item", target);
+    char *copy = xstrdup(target + 4);
+    char *save = NULL;
+    int rc = 0;
+    /* The preset is everything up to the first comma. */
+    char *comma = strchr(copy, ',');
+    if (comma)
+        *comma = '\0';
+    char *preset = str_trim(copy);
+    if (*preset == '\0') {
+        rc = errf(err, errlen, "sim target: '%s': missing preset name (ptsbench sim --list)",
+                  target);
+        goto out;
+    }
+    if (sim_preset_load(preset, dirs, p, err, errlen) < 0) {
+        char inner[ERR_LEN];
+        str_copy(inner, sizeof inner, err);
+        rc = errf(err, errlen, "sim target: %s", inner);
+        goto out;
+    }
+    if (!comma)
+        goto out;
+    for (char *item = strtok_r(comma + 1, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *kv = str_trim(item);
+        char *eq = strchr(kv, '=');
+        if (!eq) {
+            rc = errf(err, errlen, "sim target: '%s': want key=value", kv);
+            goto out;
+        }
+        *eq = '\0';
+        char *key = str_trim(kv);
+        char *value = str_trim(eq + 1);
+        if (sim_params_set(p, key, value, "sim target", err, errlen) < 0) {
+            rc = -1;
+            goto out;
+        }
+    }
+out:
+    free(copy);
+    return rc;
+}
+
+/* The description of a preset file, or an explanation of why it cannot be read. */
+static void sim_preset_file_description(const char *path, char *out, size_t len)
+{
+    struct ini_file f;
+    char err[ERR_LEN];
+    if (ini_parse_file(path, &f, err, sizeof err) < 0) {
+        snprintf(out, len, "(unreadable: %s)", err);
+        return;
+    }
+    const struct ini_entry *e = ini_find(ini_find_section(&f, "device"), "description");
+    if (!e)
+        e = ini_find(ini_find_section(&f, "global"), "description");
+    str_copy(out, len, e ? e->value : "(no description)");
+    ini_free(&f);
+}
+
+int sim_preset_list(const char *const *dirs, FILE *out)
+{
+    struct sim_preset_names l;
+    sim_preset_collect(dirs, &l);
+    size_t w = 0;
+    for (size_t i = 0; i < l.n; i++)
+        if (strlen(l.v[i]) > w)
+            w = strlen(l.v[i]);
+    for (size_t i = 0; i < l.n; i++) {
+        char path[4096], desc[512];
+        if (!sim_preset_find_file(l.v[i], dirs, path, sizeof path))
+            continue;
+        sim_preset_file_description(path, desc, sizeof desc);
+        fprintf(out, "%-*s  %s\n", (int)w, l.v[i], desc);
+    }
+    int n = (int)l.n;
+    sim_preset_names_free(&l);
+    return n;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Describe: parameters and the note's expected figures                                       */
+
+/* "200 GB (186.3 GiB)", or binary first when that is exact: "16 KiB (16.38 kB)". */
+static void sim_preset_fmt_bytes(double b, char *buf, size_t len)
+{
+    static const char *const si[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+    static const char *const bin[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    double d = b, q = b;
+    unsigned i = 0, j = 0;
+    while (d >= 1000.0 && i + 1 < 6) {
+        d /= 1000.0;
+        i++;
+    }
+    while (q >= 1024.0 && j + 1 < 6) {
+        q /= 1024.0;
+        j++;
+    }
+    if (j == 0)
+        snprintf(buf, len, "%.0f B", b);
+    else if (q == floor(q) && d != floor(d))
+        snprintf(buf, len, "%.4g %s (%.4g %s)", q, bin[j], d, si[i]);
+    else
+        snprintf(buf, len, "%.4g %s (%.4g %s)", d, si[i], q, bin[j]);
+}
+
+/* "11.9K", "1.2M" */
+static void sim_preset_fmt_iops(double v, char *buf, size_t len)
+{
+    if (v >= 1e6)
+        snprintf(buf, len, "%.3gM", v / 1e6);
+    else if (v >= 1e3)
+        snprintf(buf, len, "%.3gK", v / 1e3);
+    else
+        snprintf(buf, len, "%.3g", v);
+}
+
+struct sim_preset_bound {
+    double v;
+    const char *why;
+};
+
+static void sim_preset_min(struct sim_preset_bound *b, double v, const char *why)
+{
+    if (v > 0 && isfinite(v) && (b->v <= 0 || v < b->v)) {
+        b->v = v;
+        b->why = why;
+    }
+}
+
+/* Stored fraction of a 4 KiB unit for data of compressibility pct (note §5.7). */
+static double sim_preset_stored_fraction(const struct sim_params *p, unsigned pct)
+{
+    if (!p->durawrite)
+        return 1.0;
+    double ns = ceil(8.0 * (100.0 - pct) / 100.0);
+    if (ns < 1)
+        ns = 1;
+    return ns / 8.0 + p->meta_pct / 100.0;     /* 90 %: 0.125 + 0.016 = 0.14 [TH-60] */
+}
+
+struct sim_preset_derived {
+    unsigned dies;
+    double units_per_prog;      /* u: 4 KiB units per multi-plane program */
+    double units_per_eblk;      /* U_blk: 4 KiB units erased per die */
+    double line_bytes, raw_ctl, raw;
+    /* scaled geometry at k */
+    uint32_t ppb_s;
+    uint64_t lines_s;
+    bool rule_met;
+    double line_bytes_s, t_erase_s;
+    uint64_t pool_lines;
+    double pool_frac;
+    double usable_ctl, user_ctl;
+    bool user_from_op;
+    double rho, wa;
+    double cw4, cr4;
+};
+
+static void sim_preset_derive(const struct sim_params *p, struct sim_preset_derived *d)
+{
+    memset(d, 0, sizeof *d);
+    d->dies = p->channels * p->dies_per_channel;
+    d->units_per_prog = (double)p->planes * p->page_bytes / SP_UNIT;
+    d->units_per_eblk = (double)p->planes * p->pages_per_block * p->page_bytes / SP_UNIT;
+    d->line_bytes = (double)d->dies * p->planes * p->pages_per_block * p->page_bytes;
+    d->raw_ctl = d->line_bytes * p->blocks_per_plane;
+    d->raw = d->raw_ctl * (p->n_ctl ? p->n_ctl : 1);
+
+    unsigned k = p->k ? p->k : 1;
+    uint64_t pages_s = (uint64_t)p->blocks_per_plane * p->pages_per_block / k;
+    d->ppb_s = p->pages_per_block;
+    d->lines_s = d->ppb_s ? pages_s / d->ppb_s : 0;
+    while (d->lines_s < SP_MIN_LINES && d->ppb_s > SP_MIN_PPB) {
+        d->ppb_s /= 2;
+        d->lines_s = pages_s / d->ppb_s;
+    }
+    d->rule_met = d->lines_s >= SP_MIN_LINES;
+    d->line_bytes_s = (double)d->dies * p->planes * d->ppb_s * p->page_bytes;
+    d->t_erase_s = p->pages_per_block ? p->t_erase_us * d->ppb_s / p->pages_per_block : 0;
+
+    uint64_t pool = (uint64_t)ceil(p->fg_lines_pct / 100.0 * (double)d->lines_s - 1e-9);
+    if (pool < p->fg_lines_min)
+        pool = p->fg_lines_min;
+    d->pool_lines = pool;
+    d->pool_frac = d->lines_s ? (double)pool / (double)d->lines_s : 0;
+
+    d->usable_ctl = d->raw_ctl * (1.0 - p->reserve_pct / 100.0 - d->pool_frac);
+    if (p->user_bytes) {
+        d->user_ctl = (double)p->user_bytes;
+    } else if (p->op_pct > 0) {
+        d->user_ctl = d->usable_ctl / (1.0 + p->op_pct / 100.0);
+        d->user_from_op = true;
+    }
+    if (d->user_ctl > 0 && d->usable_ctl > d->user_ctl) {
+        d->rho = d->usable_ctl / d->user_ctl - 1.0;
+        d->wa = sim_wa_oracle(d->rho);
+    }
+    d->cw4 = p->c_cmd_us + p->c_w_us + 4.0 * p->c_w_us_per_kib;
+    d->cr4 = p->c_cmd_us + p->c_r_us + 4.0 * p->c_r_us_per_kib;
+}
+
+/* Steady-state (or, with fob, fresh) 4 KiB random-write IOPS of one controller for data whose
+ * stored fraction is c. Returns 0 when the spare factor leaves no room. */
+static struct sim_preset_bound sim_preset_write_iops_ctl(const struct sim_params *p,
+                                                         const struct sim_preset_derived *d,
+                                                         double c, bool fob, double *wa_out)
+{
+    struct sim_preset_bound b = {0, "none"};
+    double a = 1.0;
+    if (!fob) {
+        if (d->user_ctl <= 0 || d->usable_ctl <= c * d->user_ctl)
+            return b;
+        a = sim_wa_oracle(d->usable_ctl / (c * d->user_ctl) - 1.0);
+    }
+    if (wa_out)
+        *wa_out = a;
+    double n = p->fw_cores ? p->fw_cores : 1;
+    sim_preset_min(&b, n / ((d->cw4 + (a - 1.0) * c * p->c_gc_us) * 1e-6), "firmware");
+    double nand_us = c * a * p->t_prog_us / d->units_per_prog;
+    if (!fob)
+        nand_us += (a - 1.0) * c * p->t_read_us / d->units_per_prog
+                   + c * a * p->t_erase_us / d->units_per_eblk;
+    sim_preset_min(&b, d->dies / (nand_us * 1e-6),
+                   fob ? "NAND program" : "NAND program+relocation+erase");
+    if (p->wpipe_mb_s > 0)
+        sim_preset_min(&b, p->wpipe_mb_s * 1e6 / (SP_UNIT * (1.0 + (a - 1.0) * c)),
+                       "write datapath");
+    return b;
+}
+
+/* Card total: n_ctl controllers, capped by the host link. */
+static struct sim_preset_bound sim_preset_card(const struct sim_params *p,
+                                                struct sim_preset_bound ctl)
+{
+    struct sim_preset_bound b = {0, "none"};
+    if (ctl.v <= 0)
+        return b;
+    sim_preset_min(&b, ctl.v * (p->n_ctl ? p->n_ctl : 1), ctl.why);
+    sim_preset_min(&b, p->link_mb_s * 1e6 / SP_UNIT, "host link");
+    return b;
+}
+
+/* Card at queue depth qd: stripe = random assignment, vca = join-shortest-queue (note §4). */
+static double sim_preset_at_qd(const struct sim_params *p, double card, unsigned qd)
+{
+    double n = p->n_ctl ? p->n_ctl : 1;
+    if (p->dispatch == SIM_DISPATCH_VCA)
+        return card * (qd < n ? qd / n : 1.0);
+    return card * qd / (qd + n - 1.0);
+}
+
+static void sim_preset_line(FILE *out, const char *key, const char *val, const char *comment)
+{
+    int n = fprintf(out, "%s = %s", key, val);
+    if (comment && *comment)
+        fprintf(out, "%*s; %s", n < 38 ? 38 - n : 1, "", comment);
+    fputc('\n', out);
+}
+
+static void sim_preset_linef(FILE *out, const char *key, double v, const char *comment)
+{
+    char val[64];
+    snprintf(val, sizeof val, "%.15g", v);
+    sim_preset_line(out, key, val, comment);
+}
+
+static void sim_preset_print_param(FILE *out, const struct sim_params *p,
+                                   const struct sim_preset_key *k)
+{
+    char val[320], c[256] = "";
+    const char *src = (const char *)p + k->off;
+    switch (k->type) {
+    case SP_STR:
+        str_copy(val, sizeof val, src);
+        break;
+    case SP_UINT:
+    case SP_POW2:
+        snprintf(val, sizeof val, "%llu", (unsigned long long)sim_preset_load_u(p, k));
+        break;
+    case SP_SIZE: {
+        uint64_t v = sim_preset_load_u(p, k);
+        snprintf(val, sizeof val, "%llu", (unsigned long long)v);
+        if (v)
+            sim_preset_fmt_bytes((double)v, c, sizeof c);
+        break;
+    }
+    case SP_DOUBLE:
+    case SP_PCT: {
+        double v;
+        memcpy(&v, src, sizeof v);
+        snprintf(val, sizeof val, "%.15g", v);
+        break;
+    }
+    case SP_BOOL: {
+        bool v;
+        memcpy(&v, src, sizeof v);
+        str_copy(val, sizeof val, v ? "1" : "0");
+        break;
+    }
+    case SP_DISPATCH:
+        str_copy(val, sizeof val, sim_preset_dispatch_name(p->dispatch));
+        break;
+    case SP_GC:
+        str_copy(val, sizeof val, sim_preset_gc_name(p->gc));
+        break;
+    }
+    sim_preset_line(out, k->key, val, c);
+}
+
+void sim_params_describe(const struct sim_params *p, FILE *out)
+{
+    struct sim_preset_derived d;
+    sim_preset_derive(p, &d);
+    char c[512], h1[64], h2[64], h3[64];
+    unsigned n = p->n_ctl ? p->n_ctl : 1;
+
+    fprintf(out, "; sim preset %s: every parameter (a valid preset: keys as in "
+            "profiles/devices/*.ini)\n", p->name[0] ? p->name : "(unnamed)");
+    fputs("; values are for the full-size drive; sim_open applies k\n[device]\n", out);
+    for (size_t i = 0; i < sizeof sim_preset_keys / sizeof sim_preset_keys[0]; i++)
+        sim_preset_print_param(out, p, &sim_preset_keys[i]);
+
+    fputs("\n; derived figures: expected (formula), from the design note §3/§5.9/§6 closed forms;"
+          "\n; not measured, and not the model's output (run the drive to see that)\n"
+          "[expected]\n", out);
+
+    /* Geometry and capacity at full size. */
+    snprintf(c, sizeof c, "expected (formula): %u channels x %u dies", p->channels,
+             p->dies_per_channel);
+    sim_preset_linef(out, "dies_per_ctl", d.dies, c);
+    snprintf(c, sizeof c, "4 KiB units per multi-plane program (%u planes x %u B)", p->planes,
+             p->page_bytes);
+    sim_preset_linef(out, "units_per_program", d.units_per_prog, c);
+    snprintf(c, sizeof c, "4 KiB units per erase block per die (%u planes x %u pages)",
+             p->planes, p->pages_per_block);
+    sim_preset_linef(out, "units_per_erase_block", d.units_per_eblk, c);
+    sim_preset_fmt_bytes(d.line_bytes, h1, sizeof h1);
+    snprintf(c, sizeof c, "%s: one block of every plane of every die", h1);
+    sim_preset_linef(out, "line_bytes", d.line_bytes, c);
+    sim_preset_linef(out, "lines_per_ctl", p->blocks_per_plane, "= blocks_per_plane");
+    sim_preset_fmt_bytes(d.raw_ctl, h1, sizeof h1);
+    snprintf(c, sizeof c, "expected (formula): %s", h1);
+    sim_preset_linef(out, "raw_bytes_per_ctl", d.raw_ctl, c);
+    sim_preset_fmt_bytes(d.raw, h1, sizeof h1);
+    snprintf(c, sizeof c, "expected (formula): %s over %u controller(s)", h1, n);
+    sim_preset_linef(out, "raw_bytes_total", d.raw, c);
+    snprintf(c, sizeof c, "lines kept free at k (foreground-GC trigger max(%u, %.15g %% of %llu "
+             "lines)) = %.3g %% of raw", p->fg_lines_min, p->fg_lines_pct,
+             (unsigned long long)d.lines_s, 100.0 * d.pool_frac);
+    sim_preset_linef(out, "free_line_pool", (double)d.pool_lines, c);
+    sim_preset_fmt_bytes(d.usable_ctl, h1, sizeof h1);
+    snprintf(c, sizeof c, "expected (formula): %s = raw - reserve %.15g %% - free-line pool", h1,
+             p->reserve_pct);
+    sim_preset_linef(out, "usable_bytes_per_ctl", floor(d.usable_ctl), c);
+    if (d.user_ctl > 0) {
+        sim_preset_fmt_bytes(d.user_ctl, h1, sizeof h1);
+        if (d.user_from_op)
+            snprintf(c, sizeof c, "expected (formula): %s = usable / (1 + op %.15g %%)", h1,
+                     p->op_pct);
+        else
+            snprintf(c, sizeof c, "%s from user_bytes%s", h1,
+                     p->op_pct > 0 ? " (op_pct is ignored while user_bytes is set)" : "");
+        sim_preset_linef(out, "user_bytes_per_ctl", floor(d.user_ctl), c);
+        sim_preset_fmt_bytes(d.user_ctl * n, h1, sizeof h1);
+        snprintf(c, sizeof c, "expected (formula): %s nominal, what reports show", h1);
+        sim_preset_linef(out, "user_bytes_total", floor(d.user_ctl * n), c);
+    } else {
+        sim_preset_line(out, "user_bytes_per_ctl", "0", "undefined: set user_bytes or op_pct > 0");
+    }
+    if (d.rho > 0) {
+        snprintf(c, sizeof c, "expected (formula): rho_eff = usable / user - 1 (%.3g %% of "
+                 "physical)", 100.0 * d.rho / (1.0 + d.rho));
+        sim_preset_linef(out, "rho_eff", round(d.rho * 1e4) / 1e4, c);
+        sim_preset_linef(out, "wa_oracle", round(d.wa * 1e3) / 1e3,
+                 "expected (formula): sim_wa_oracle(rho_eff), greedy/FIFO, uniform random");
+    } else {
+        sim_preset_line(out, "rho_eff", "0",
+                        "no spare space (user >= usable): write amplification is unbounded");
+    }
+
+    /* Performance, 4 KiB. */
+    double wa0 = 1.0;
+    double c0 = sim_preset_stored_fraction(p, 0);
+    if (p->durawrite) {
+        snprintf(c, sizeof c, "DuraWrite: stored / host for incompressible data (8 sectors + "
+                 "metadata %.15g %% of a unit)", p->meta_pct);
+        sim_preset_linef(out, "stored_fraction_0pct", c0, c);
+    }
+    struct sim_preset_bound fob_ctl = sim_preset_write_iops_ctl(p, &d, c0, true, NULL);
+    struct sim_preset_bound fob = sim_preset_card(p, fob_ctl);
+    sim_preset_fmt_iops(fob.v, h1, sizeof h1);
+    sim_preset_fmt_iops(fob_ctl.v, h2, sizeof h2);
+    snprintf(c, sizeof c, "expected (formula): %s FOB (%s per controller), bound: %s", h1, h2,
+             fob.why);
+    sim_preset_linef(out, "fob_4k_randwrite_iops", round(fob.v), c);
+    struct sim_preset_bound ss_ctl = sim_preset_write_iops_ctl(p, &d, c0, false, &wa0);
+    struct sim_preset_bound ss = sim_preset_card(p, ss_ctl);
+    if (p->durawrite && ss.v > 0) {
+        snprintf(c, sizeof c, "expected (formula): oracle WA for incompressible data, rho = "
+                 "usable / (%.4g x user) - 1", c0);
+        sim_preset_linef(out, "wa_oracle_0pct", round(wa0 * 1e3) / 1e3, c);
+    }
+    if (ss.v > 0) {
+        sim_preset_fmt_iops(ss.v, h1, sizeof h1);
+        sim_preset_fmt_iops(ss_ctl.v, h2, sizeof h2);
+        snprintf(c, sizeof c, "expected (formula): %s steady state%s (%s per controller), "
+                 "bound: %s", h1, n > 1 ? ", all controllers busy" : "", h2, ss.why);
+        sim_preset_linef(out, "ss_4k_randwrite_iops", round(ss.v), c);
+    } else {
+        sim_preset_line(out, "ss_4k_randwrite_iops", "0", "undefined: no spare space");
+    }
+    if (n > 1) {
+        const char *how = p->dispatch == SIM_DISPATCH_VCA
+                              ? "vca, join-shortest-queue: X1 x min(QD, N)"
+                              : "stripe, random assignment: N X1 QD / (QD + N - 1)";
+        static const unsigned qds[] = {32, 128};
+        for (size_t i = 0; i < 2; i++) {
+            char key[64];
+            snprintf(key, sizeof key, "fob_4k_randwrite_iops_qd%u", qds[i]);
+            double v = sim_preset_at_qd(p, fob.v, qds[i]);
+            sim_preset_fmt_iops(v, h1, sizeof h1);
+            snprintf(c, sizeof c, "expected (formula): %s at QD%u (%s)", h1, qds[i], how);
+            sim_preset_linef(out, key, round(v), c);
+        }
+        for (size_t i = 0; i < 2 && ss.v > 0; i++) {
+            char key[64];
+            snprintf(key, sizeof key, "ss_4k_randwrite_iops_qd%u", qds[i]);
+            double v = sim_preset_at_qd(p, ss.v, qds[i]);
+            sim_preset_fmt_iops(v, h1, sizeof h1);
+            snprintf(c, sizeof c, "expected (formula): %s at QD%u (%s)", h1, qds[i], how);
+            sim_preset_linef(out, key, round(v), c);
+        }
+    }
+    if (p->durawrite) {
+        double c90 = sim_preset_stored_fraction(p, 90), wa90 = 1.0;
+        sim_preset_linef(out, "stored_fraction_90pct", c90,
+                 "DuraWrite: stored / host for 90 % compressible data (1 sector + metadata)");
+        struct sim_preset_bound s90 =
+            sim_preset_card(p, sim_preset_write_iops_ctl(p, &d, c90, false, &wa90));
+        if (s90.v > 0) {
+            sim_preset_linef(out, "wa_oracle_90pct", round(wa90 * 1e4) / 1e4,
+                     "expected (formula): relocations per host unit + 1 at 90 % compressible");
+            sim_preset_fmt_iops(s90.v, h1, sizeof h1);
+            snprintf(c, sizeof c, "expected (formula): %s steady state, 90 %% compressible, "
+                     "bound: %s", h1, s90.why);
+            sim_preset_linef(out, "ss_4k_randwrite_iops_90pct", round(s90.v), c);
+        }
+    }
+
+    struct sim_preset_bound rd_ctl = {0, "none"};
+    double nf = p->fw_cores ? p->fw_cores : 1;
+    sim_preset_min(&rd_ctl, nf / (d.cr4 * 1e-6), "firmware");
+    if (p->t_read_us > 0)
+        sim_preset_min(&rd_ctl, d.dies / (p->t_read_us * 1e-6), "NAND read (dies / tR)");
+    sim_preset_min(&rd_ctl, p->channels * p->channel_mb_s * 1e6 / SP_UNIT,
+                   "channel transfer");
+    struct sim_preset_bound rd = sim_preset_card(p, rd_ctl);
+    sim_preset_fmt_iops(rd.v, h1, sizeof h1);
+    sim_preset_fmt_iops(rd_ctl.v, h2, sizeof h2);
+    snprintf(c, sizeof c, "expected (formula): %s mapped-data cap (%s per controller), bound: %s",
+             h1, h2, rd.why);
+    sim_preset_linef(out, "randread_4k_iops_cap", round(rd.v), c);
+
+    double link_us = SP_UNIT / p->link_mb_s;    /* bytes / (MB/s) = us */
+    double xfer_us = SP_UNIT / p->channel_mb_s;
+    double rlat = p->d_card_us + d.cr4 + p->d_r_us + p->t_read_us + xfer_us + link_us;
+    snprintf(c, sizeof c, "expected (formula): d_card + c_cmd + c_r(4K) + d_r + tR + channel "
+             "%.3g + link %.3g us = %.3gK IOPS at QD1", xfer_us, link_us, 1e3 / rlat);
+    sim_preset_linef(out, "read_4k_qd1_latency_us", round(rlat * 100) / 100, c);
+    double wpipe_us = p->wpipe_mb_s > 0 ? SP_UNIT / p->wpipe_mb_s : 0;
+    double wlat = p->d_card_us + link_us + p->d_w_us + d.cw4 + wpipe_us;
+    sim_preset_linef(out, "write_4k_qd1_latency_us", round(wlat * 100) / 100,
+             "expected (formula): d_card + link + d_w + c_cmd + c_w(4K) + datapath (early ack)");
+
+    /* Scaled geometry. */
+    fprintf(out, "; scaled at k = %u (note §5.9): capacity / k, every device duration x k, "
+            "each completion weighs k\n", p->k);
+    sim_preset_linef(out, "scaled_pages_per_block", d.ppb_s,
+             "halved from pages_per_block (down to 8) until >= 256 lines");
+    snprintf(c, sizeof c, "%s", d.rule_met ? "geometry rule met (>= 256 lines)"
+                                           : "geometry rule NOT met: fewer than 256 lines even "
+                                             "at 8 pages/block; lower k");
+    sim_preset_linef(out, "scaled_lines_per_ctl", (double)d.lines_s, c);
+    sim_preset_fmt_bytes(d.line_bytes_s, h1, sizeof h1);
+    snprintf(c, sizeof c, "%s = %.15g units", h1, d.line_bytes_s / SP_UNIT);
+    sim_preset_linef(out, "scaled_line_bytes", d.line_bytes_s, c);
+    sim_preset_fmt_bytes(d.line_bytes_s * (double)d.lines_s, h1, sizeof h1);
+    sim_preset_linef(out, "scaled_raw_bytes_per_ctl", d.line_bytes_s * (double)d.lines_s, h1);
+    if (d.user_ctl > 0) {
+        sim_preset_fmt_bytes(d.user_ctl * n / p->k, h3, sizeof h3);
+        snprintf(c, sizeof c, "%s: the address space the harness uses", h3);
+        sim_preset_linef(out, "scaled_user_bytes", floor(d.user_ctl * n / p->k), c);
+    }
+    snprintf(c, sizeof c, "t_erase x %u/%u (erase cost per byte unchanged), then x k in virtual "
+             "time", d.ppb_s, p->pages_per_block);
+    sim_preset_linef(out, "scaled_t_erase_us", d.t_erase_s, c);
+}

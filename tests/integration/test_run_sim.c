@@ -1,0 +1,198 @@
+/* test_run_sim.c — `ptsbench run` on the built-in simulated SSD: virtual time, device counters
+ * in the results, determinism, the write cliff as the harness sees it, and target errors. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "helpers.h"
+
+static char *dir;
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = make_temp_dir("sim");
+    return dir ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    remove_tree(dir);
+    free(dir);
+    return 0;
+}
+
+static struct json_object *run_sim(const char *name, const char *target, const char *workload,
+                                   const char *rounds, const char *round_time, bool all_rounds,
+                                   double *wall_s)
+{
+    char out[512], results[600];
+    snprintf(out, sizeof(out), "%s/%s", dir, name);
+    char *argv[] = {(char *)ptsbench_bin(), "run", "--target", (char *)target, "--workload",
+                    (char *)workload, "--rounds", (char *)rounds, "--round-time",
+                    (char *)round_time, "--quiet", "--out", out, NULL, NULL};
+    if (all_rounds) {
+        argv[11] = "--all-rounds";
+        argv[12] = "--out";
+        argv[13] = out;
+    }
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    struct cmd_result r;
+    assert_int_equal(run_cmd(argv, &r), 0);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    if (wall_s)
+        *wall_s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+    if (r.status != 0)
+        print_message("stderr: %s\n", r.errout);
+    assert_int_equal(r.status, 0);
+    cmd_result_free(&r);
+    snprintf(results, sizeof(results), "%s/results.json", out);
+    struct json_object *doc = load_json(results);
+    assert_non_null(doc);
+    return doc;
+}
+
+static double num(struct json_object *doc, const char *fmt, unsigned i)
+{
+    char k[160];
+    snprintf(k, sizeof(k), fmt, i);
+    return json_num(doc, k);
+}
+
+/* Random 4 KiB writes from fresh-out-of-box on the generic drive at OP 7% (k = 8 to keep it
+ * quick): the harness sees the write cliff, the SNIA detector accepts a steady state before 3x
+ * the capacity is written, at the preset's formula (note §3: 11.9K IOPS), with WA near the
+ * Lambert-W oracle (7.82 at rho 0.07); device counters in every round; virtual time. */
+static void test_write_cliff_on_generic(void **state)
+{
+    (void)state;
+    double wall;
+    struct json_object *doc = run_sim("cliff", "sim:generic-mlc25,op=7,k=8",
+                                      "rw=randwrite,bs=4k,qd=32", "25", "1m", false, &wall);
+    assert_string_equal(json_object_get_string(json_at(doc, "engine.name")), "sim");
+    assert_string_equal(json_object_get_string(json_at(doc, "engine.clock")), "virtual");
+    assert_string_equal(json_object_get_string(json_at(doc, "target.kind")), "simulated");
+    size_t n = json_object_array_length(json_at(doc, "rounds"));
+    double capacity = json_num(doc, "target.capacity_bytes");
+    for (unsigned i = 0; i < n; i++) {
+        print_message("  round %2u: %6.0f IOPS, WA %.2f, %.2f drive fills, free lines %.0f\n",
+                      i + 1, num(doc, "rounds.%u.write.iops", i),
+                      num(doc, "rounds.%u.device.write_amplification", i),
+                      num(doc, "rounds.%u.device.total_host_write_bytes", i) / capacity,
+                      num(doc, "rounds.%u.device.free_lines", i));
+        assert_true(fabs(num(doc, "rounds.%u.elapsed_s", i) - 60.0) < 1e-6);
+    }
+    double first = num(doc, "rounds.%u.write.iops", 0);
+    double ss_avg = json_num(doc, "steady_state.window.average");
+    unsigned ss_round = (unsigned)json_num(doc, "steady_state.round");
+    double fills = num(doc, "rounds.%u.device.total_host_write_bytes", ss_round - 1) / capacity;
+    double wa_last = num(doc, "rounds.%u.device.write_amplification", (unsigned)n - 1);
+    print_message("generic op=7: round 1 %.0f IOPS; steady at round %u (%.2f fills), average "
+                  "%.0f IOPS (formula 11,863), WA %.2f (oracle 7.82); %.1f s wall\n", first,
+                  ss_round, fills, ss_avg, wa_last, wall);
+    assert_true(json_object_get_boolean(json_at(doc, "steady_state.reached")));
+    assert_true(fills < 3.0);
+    assert_true(fabs(ss_avg / 11863.0 - 1) < 0.10);
+    assert_true(first > 3 * ss_avg);                       /* the cliff */
+    assert_true(num(doc, "rounds.%u.device.write_amplification", 0) < 1.5);   /* FOB */
+    assert_true(wa_last > 0.9 * 7.82 && wa_last < 1.05 * 7.82);
+    /* Little's law holds in virtual time too. */
+    double last = num(doc, "rounds.%u.write.iops", (unsigned)n - 1);
+    double outstanding = last * num(doc, "rounds.%u.write.lat_us.mean", (unsigned)n - 1) / 1e6;
+    assert_true(outstanding > 0.9 * 32 && outstanding < 1.1 * 32);
+    json_object_put(doc);
+}
+
+/* Same seed, same stream: identical rounds, bit for bit. */
+static void test_deterministic(void **state)
+{
+    (void)state;
+    struct json_object *a = run_sim("det-a", "sim:generic-mlc25", "rw=randrw,rwmixread=70,bs=4k,qd=8,workers=2", "2", "5", true, NULL);
+    struct json_object *b = run_sim("det-b", "sim:generic-mlc25", "rw=randrw,rwmixread=70,bs=4k,qd=8,workers=2", "2", "5", true, NULL);
+    const char *ra = json_object_to_json_string(json_at(a, "rounds"));
+    const char *rb = json_object_to_json_string(json_at(b, "rounds"));
+    assert_string_equal(ra, rb);
+    assert_true(json_num(a, "rounds.1.total.iops") > 0);
+    json_object_put(a);
+    json_object_put(b);
+}
+
+/* A scaled preset reports full-size figures: capacity and completion weight. */
+static void test_scaled_preset_reports_full_size(void **state)
+{
+    (void)state;
+    struct json_object *doc = run_sim("scaled", "sim:zdrive-6300-1.6t",
+                                      "rw=randread,bs=4k,qd=32,workers=4", "1", "2", true, NULL);
+    double k = json_num(doc, "target.simulated.time_scale_k");
+    double cap = json_num(doc, "target.capacity_bytes");
+    double scaled = json_num(doc, "target.simulated.scaled_capacity_bytes");
+    print_message("6300: k %.0f, capacity %.0f (scaled %.0f), 4 KiB random read %.0f IOPS\n", k,
+                  cap, scaled, json_num(doc, "rounds.0.read.iops"));
+    assert_true(k >= 1);
+    assert_true(fabs(cap / scaled - k) < 0.01 * k);
+    assert_true(json_num(doc, "engine.completion_weight") == k);
+    assert_true(cap > 1.5e12);
+    json_object_put(doc);
+}
+
+static void expect_usage_error(const char *target, const char *engine, const char *needle)
+{
+    char out[512];
+    snprintf(out, sizeof(out), "%s/never", dir);
+    char *argv[16];
+    int i = 0;
+    argv[i++] = (char *)ptsbench_bin();
+    argv[i++] = "run";
+    argv[i++] = "--target";
+    argv[i++] = (char *)target;
+    argv[i++] = "--workload";
+    argv[i++] = "rw=randwrite,bs=4k";
+    if (engine) {
+        argv[i++] = "--engine";
+        argv[i++] = (char *)engine;
+    }
+    argv[i++] = "--out";
+    argv[i++] = out;
+    argv[i] = NULL;
+    struct cmd_result r;
+    assert_int_equal(run_cmd(argv, &r), 0);
+    print_message("refused (%d): %s", r.status, r.errout);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.errout, needle));
+    cmd_result_free(&r);
+    struct stat st;
+    assert_int_not_equal(stat(out, &st), 0);
+}
+
+static void test_target_errors(void **state)
+{
+    (void)state;
+    expect_usage_error("sim:no-such-drive", NULL, "no-such-drive");
+    expect_usage_error("sim:generic-mlc25,k=3", NULL, "k=3");
+    expect_usage_error("sim:generic-mlc25,bogus=1", NULL, "bogus");
+    expect_usage_error("sim:generic-mlc25", "io_uring", "sim engine");
+    expect_usage_error("/dev/null", "sim", "sim");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_target_errors),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_scaled_preset_reports_full_size),
+        cmocka_unit_test(test_write_cliff_on_generic),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
