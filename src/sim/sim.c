@@ -20,7 +20,6 @@
  * fg_lines + 1. With this T, FIFO GC matches the Lambert-W oracle within 0.2 % at rho 0.07,
  * 0.28 and 0.5, and greedy within 0.97-1.0 (greedy beats the formula slightly with small
  * lines, as the note's table shows). */
-#define SIM_POOL_EXTRA_LINES 1
 
 void sim_params_default(struct sim_params *p)
 {

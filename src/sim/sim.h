@@ -70,7 +70,9 @@ struct sim_params {
     double c_gc_us;                 /* firmware cost per relocated 4 KiB (x stored/8 compressed) */
     double wpipe_mb_s;              /* write datapath shared by host and GC writes; 0 = none */
     double d_w_us, d_r_us;          /* fixed pipeline delays for writes / reads (reserve nothing) */
-    uint32_t wbuf_units;            /* early-ack write buffer, in 4 KiB units */
+    uint32_t wbuf_units;            /* early-ack write buffer, in 4 KiB units of stored data;
+                                       divided by k but never below 2 superpages per die (k does
+                                       not scale NAND parallelism) */
 
     /* Per controller: garbage collection. */
     enum sim_gc_policy gc;
@@ -79,17 +81,27 @@ struct sim_params {
     unsigned fg_lines_min;
     unsigned gc_quantum_units;      /* relocations per GC step; 0 = whole victim at once */
     bool bg_gc;                     /* idle-time background GC */
-    double idle_delay_ms;           /* host idle before background GC starts */
-    double bg_target_pct;           /* background GC stops at this free space, % of raw */
+    double idle_delay_ms;           /* host idle before background GC starts; NOT multiplied by
+                                       k (host waits are not dilated: a 5 s HIR wait is 5 s) */
+    double bg_target_pct;           /* background GC stops when free space (free lines + the
+                                       unwritten part of the open lines + the victim's progress)
+                                       reaches this % of raw; about fg_lines + 1 lines is where
+                                       steady state sits, so a smaller target does nothing */
 
     /* Per controller: compression (SandForce DuraWrite style). */
     bool durawrite;
-    double meta_pct;                /* metadata overhead on stored data (1/64 = 1.5625) */
+    double meta_pct;                /* metadata per 4 KiB unit, % of the unit (1/64 = 1.5625),
+                                       stored with the unit; gives the note's 0.14 at 90% */
 
     /* Scale and determinism. */
     unsigned k;                     /* time dilation / capacity scale, power of two, >= 1 */
     uint64_t seed;
 };
+
+/* Space the model never counts as usable for data, beyond the foreground-GC free-line reserve:
+ * one line's worth for the unwritten part of the open host and GC lines and the victim in
+ * progress (measured: see sim.c). T = (lines - fg_lines - SIM_POOL_EXTRA_LINES) x line data. */
+#define SIM_POOL_EXTRA_LINES 1
 
 enum sim_op { SIM_READ = 0, SIM_WRITE = 1, SIM_TRIM = 2 };
 

@@ -110,7 +110,7 @@ static const struct sim_preset_key sim_preset_keys[] = {
     {"gc", SP_GC, SP_F(gc), 0, 0, 0},
     {"dchoice_d", SP_UINT, SP_F(dchoice_d), 1, 1024, 0},
     {"fg_lines_pct", SP_PCT, SP_F(fg_lines_pct), 0, 50, 0},
-    {"fg_lines_min", SP_UINT, SP_F(fg_lines_min), 1, 65536, 0},
+    {"fg_lines_min", SP_UINT, SP_F(fg_lines_min), 2, 65536, 0},
     {"gc_quantum_units", SP_UINT, SP_F(gc_quantum_units), 0, 1048576, 0},
     {"bg_gc", SP_BOOL, SP_F(bg_gc), 0, 0, 0},
     {"idle_delay_ms", SP_DOUBLE, SP_F(idle_delay_ms), 0, 1e7, 0},
@@ -694,6 +694,7 @@ static void sim_preset_derive(const struct sim_params *p, struct sim_preset_deri
     uint64_t pool = (uint64_t)ceil(p->fg_lines_pct / 100.0 * (double)d->lines_s - 1e-9);
     if (pool < p->fg_lines_min)
         pool = p->fg_lines_min;
+    pool += SIM_POOL_EXTRA_LINES;   /* as the model counts T (sim.h) */
     d->pool_lines = pool;
     d->pool_frac = d->lines_s ? (double)pool / (double)d->lines_s : 0;
 
@@ -858,8 +859,8 @@ void sim_params_describe(const struct sim_params *p, FILE *out)
     snprintf(c, sizeof c, "expected (formula): %s over %u controller(s)", h1, n);
     sim_preset_linef(out, "raw_bytes_total", d.raw, c);
     snprintf(c, sizeof c, "lines kept free at k (foreground-GC trigger max(%u, %.15g %% of %llu "
-             "lines)) = %.3g %% of raw", p->fg_lines_min, p->fg_lines_pct,
-             (unsigned long long)d.lines_s, 100.0 * d.pool_frac);
+             "lines), + %d for open lines) = %.3g %% of raw", p->fg_lines_min, p->fg_lines_pct,
+             (unsigned long long)d.lines_s, SIM_POOL_EXTRA_LINES, 100.0 * d.pool_frac);
     sim_preset_linef(out, "free_line_pool", (double)d.pool_lines, c);
     sim_preset_fmt_bytes(d.usable_ctl, h1, sizeof h1);
     snprintf(c, sizeof c, "expected (formula): %s = raw - reserve %.15g %% - free-line pool", h1,
