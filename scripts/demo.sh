@@ -1,14 +1,26 @@
 #!/usr/bin/env bash
-# make demo: the main job on the built-in default target.
-# Until the simulated SSD exists, the default target is a 1 GiB scratch file (O_DIRECT) in
-# /var/tmp: a short 4 KiB random 70/30 workload, round by round, with steady-state tracking.
+# make demo: the main job on the built-in default target, the simulated OCZ Z-Drive R4 CM88
+# (8 SandForce controllers, 1.6 TB; ptsbench sim --describe zdrive-r4-cm88-1.6t).
+# Quick settings: a write-saturation run (4 KiB random writes from fresh-out-of-box, 4 workers x
+# QD 32, one-minute rounds) for 4 virtual hours with incompressible data, then 1 hour with 90%
+# compressible data, which the DuraWrite-style controllers store in ~14% of the space.
+# Virtual time: the whole demo takes seconds. Results: demo-results/<timestamp>/.
 set -euo pipefail
 bin=${1:-build/ptsbench}
-scratch=$(mktemp -d /var/tmp/ptsbench-demo-XXXXXX)
-trap 'rm -rf "$scratch"' EXIT
-out="demo-results/run-$(date +%Y%m%d-%H%M%S)"
-"$bin" run --target "$scratch/demo-target.dat" --size 1g \
-  --workload rw=randrw,rwmixread=70,bs=4k,qd=32,workers=2 \
-  --rounds 8 --round-time 3 --out "$out"
+target=sim:zdrive-r4-cm88-1.6t
+out="demo-results/$(date +%Y%m%d-%H%M%S)"
+
+echo "== ptsbench demo on the simulated drive $target"
+"$bin" sim --describe "$target" | sed -n '/^\[device\]/,/^description/p' | head -3
 echo
-echo "demo: results in $out/results.json (schema: reports/results-schema.md)"
+echo "== 1. write saturation, 0% compressible data: 240 x 1 min rounds (4 h virtual)"
+"$bin" run --target "$target" --workload rw=randwrite,bs=4k,qd=32,workers=4,compress=0 \
+  --rounds 240 --round-time 1m --all-rounds --quiet --out "$out/wsat-0pct"
+"$bin" show --every 24 "$out/wsat-0pct"
+echo
+echo "== 2. the same with 90% compressible data: 60 x 1 min rounds (1 h virtual)"
+"$bin" run --target "$target" --workload rw=randwrite,bs=4k,qd=32,workers=4,compress=90 \
+  --rounds 60 --round-time 1m --all-rounds --quiet --out "$out/wsat-90pct"
+"$bin" show --every 10 "$out/wsat-90pct"
+echo
+echo "demo: results in $out/*/results.json (schema: reports/results-schema.md)"

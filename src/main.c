@@ -15,6 +15,7 @@ static void usage(FILE *f)
           "\n"
           "commands:\n"
           "  run        run a workload on a target round by round, to steady state\n"
+          "  show       print a results file as a table\n"
           "  sim        the built-in simulated SSD: --list presets, --describe PRESET\n"
           "  engines    list the I/O engines\n"
           "  version    print the version\n"
@@ -64,6 +65,8 @@ int main(int argc, char **argv)
             return cmd_engines(2, sub);
         if (!strcmp(argv[2], "sim"))
             return cmd_sim(2, sub);
+        if (!strcmp(argv[2], "show"))
+            return cmd_show(2, sub);
         fprintf(stderr, "ptsbench help: unknown command '%s'\n", argv[2]);
         return EXIT_USAGE;
     }
@@ -73,6 +76,8 @@ int main(int argc, char **argv)
         return cmd_engines(argc - 1, argv + 1);
     if (!strcmp(cmd, "sim"))
         return cmd_sim(argc - 1, argv + 1);
+    if (!strcmp(cmd, "show"))
+        return cmd_show(argc - 1, argv + 1);
     fprintf(stderr, "ptsbench: unknown command '%s' (see ptsbench --help)\n", cmd);
     return EXIT_USAGE;
 }

@@ -242,7 +242,7 @@ static struct json_object *target_json(const struct target_info *t)
     return o;
 }
 
-struct json_object *results_build(const struct run_record *rec)
+static struct json_object *build_doc(const struct run_record *rec, bool with_rounds)
 {
     const struct run_config *c = &rec->cfg;
     struct json_object *doc = json_object_new_object();
@@ -280,40 +280,49 @@ struct json_object *results_build(const struct run_record *rec)
     add(run, "tracking", jstr(c->track));
     add(doc, "run", run);
 
-    struct json_object *rounds = json_object_new_array();
-    for (unsigned i = 0; i < rec->n_rounds; i++)
-        json_object_array_add(rounds, results_round_json(&rec->rounds[i]));
-    add(doc, "rounds", rounds);
     add(doc, "steady_state", results_steady_json(&rec->steady, rec->steady_round, &c->criteria,
                                                  c->track, rec->n_rounds));
+    if (with_rounds) {
+        struct json_object *rounds = json_object_new_array();
+        for (unsigned i = 0; i < rec->n_rounds; i++)
+            json_object_array_add(rounds, results_round_json(&rec->rounds[i]));
+        add(doc, "rounds", rounds);
+    }
     return doc;
 }
 
-int results_write_json_atomic(struct json_object *doc, const char *path, char *err, size_t errlen)
+struct json_object *results_build(const struct run_record *rec)
+{
+    return build_doc(rec, true);
+}
+
+/* Replace path with text atomically: path.tmp, optional fsync, rename, fsync of the directory.
+ * The rename alone makes the file whole at every instant for readers and across a killed
+ * process; fsync adds durability across a power loss. */
+static int write_text_atomic(const char *path, const char *const *parts, const size_t *lens,
+                             unsigned n_parts, bool sync, char *err, size_t errlen)
 {
     char tmp[4352];
     snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-    size_t len;
-    const char *text = json_object_to_json_string_length(
-        doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE,
-        &len);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         return errf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = write(fd, text + done, len - done);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            int saved = errno;
-            close(fd);
-            unlink(tmp);
-            return errf(err, errlen, "cannot write %s: %s", tmp, strerror(saved));
+    for (unsigned p = 0; p < n_parts; p++) {
+        size_t done = 0;
+        while (done < lens[p]) {
+            ssize_t w = write(fd, parts[p] + done, lens[p] - done);
+            if (w < 0) {
+                if (errno == EINTR)
+                    continue;
+                int saved = errno;
+                close(fd);
+                unlink(tmp);
+                return errf(err, errlen, "cannot write %s: %s", tmp, strerror(saved));
+            }
+            done += (size_t)w;
         }
-        done += (size_t)n;
     }
-    if (write(fd, "\n", 1) != 1 || fsync(fd) != 0) {
+    if (sync && fsync(fd) != 0) {
         int saved = errno;
         close(fd);
         unlink(tmp);
@@ -325,21 +334,101 @@ int results_write_json_atomic(struct json_object *doc, const char *path, char *e
         unlink(tmp);
         return errf(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(saved));
     }
-    char dir[4352];
-    snprintf(dir, sizeof(dir), "%s", path);
-    int dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
+    if (sync) {
+        char dir[4352];
+        snprintf(dir, sizeof(dir), "%s", path);
+        int dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd >= 0) {
+            fsync(dfd);
+            close(dfd);
+        }
     }
     return 0;
 }
 
-int results_write(const struct run_record *rec, char *err, size_t errlen)
+int results_write_json_atomic(struct json_object *doc, const char *path, char *err, size_t errlen)
+{
+    size_t len;
+    const char *text = json_object_to_json_string_length(
+        doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE,
+        &len);
+    const char *parts[] = {text, "\n"};
+    size_t lens[] = {len, 1};
+    return write_text_atomic(path, parts, lens, 2, true, err, errlen);
+}
+
+/* Completed rounds never change: each is serialised once (one line per round) and the file is
+ * assembled from the cached text, so writing after every round costs the file's size, not a
+ * re-serialisation of every round (a 24 h WSAT has 1440 rounds). */
+static void cache_rounds(struct run_record *rec)
+{
+    struct results_cache *c = &rec->cache;
+    if (c->n >= rec->n_rounds)
+        return;
+    c->text = xrealloc(c->text, rec->n_rounds * sizeof(*c->text));
+    c->len = xrealloc(c->len, rec->n_rounds * sizeof(*c->len));
+    for (unsigned i = c->n; i < rec->n_rounds; i++) {
+        struct json_object *o = results_round_json(&rec->rounds[i]);
+        size_t len;
+        const char *t = json_object_to_json_string_length(
+            o, JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+        c->text[i] = xstrdup(t);
+        c->len[i] = len;
+        json_object_put(o);
+    }
+    c->n = rec->n_rounds;
+}
+
+int results_write(struct run_record *rec, char *err, size_t errlen)
 {
     json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_GLOBAL);
-    struct json_object *doc = results_build(rec);
-    int ret = results_write_json_atomic(doc, rec->results_path, err, errlen);
+    cache_rounds(rec);
+    struct json_object *doc = build_doc(rec, false);
+    size_t hlen;
+    const char *head = json_object_to_json_string_length(
+        doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE,
+        &hlen);
+    /* head ends with "\n}": splice the rounds array in before the closing brace. */
+    while (hlen > 0 && head[hlen - 1] != '}')
+        hlen--;
+    if (hlen > 0)
+        hlen--;
+    unsigned n = rec->n_rounds;
+    unsigned n_parts = 0;
+    const char **parts = xcalloc(2 * n + 4, sizeof(*parts));
+    size_t *lens = xcalloc(2 * n + 4, sizeof(*lens));
+    parts[n_parts] = head;
+    lens[n_parts++] = hlen;
+    parts[n_parts] = n ? ",\n  \"rounds\": [\n    " : ",\n  \"rounds\": [";
+    lens[n_parts] = strlen(parts[n_parts]);
+    n_parts++;
+    for (unsigned i = 0; i < n; i++) {
+        parts[n_parts] = rec->cache.text[i];
+        lens[n_parts++] = rec->cache.len[i];
+        parts[n_parts] = i + 1 < n ? ",\n    " : "\n  ";
+        lens[n_parts] = strlen(parts[n_parts]);
+        n_parts++;
+    }
+    parts[n_parts] = "]\n}\n";
+    lens[n_parts] = strlen(parts[n_parts]);
+    n_parts++;
+    /* Durability at most once a second: fast (simulated) runs finish rounds in milliseconds. */
+    uint64_t now = now_mono_ns();
+    bool sync = strcmp(rec->status, "running") != 0 || now - rec->cache.last_sync_ns >= 1000000000ull;
+    int ret = write_text_atomic(rec->results_path, parts, lens, n_parts, sync, err, errlen);
+    if (sync)
+        rec->cache.last_sync_ns = now;
+    free(parts);
+    free(lens);
     json_object_put(doc);
     return ret;
+}
+
+void results_cache_free(struct results_cache *c)
+{
+    for (unsigned i = 0; i < c->n; i++)
+        free(c->text[i]);
+    free(c->text);
+    free(c->len);
+    memset(c, 0, sizeof(*c));
 }

@@ -3,7 +3,7 @@
  * Schema: reports/results-schema.md (schema "ptsbench.run", version RESULTS_SCHEMA_VERSION).
  * results_write() builds the whole document from the run record and replaces DIR/results.json
  * through a temporary file, fsync and rename, so the file is always complete valid JSON and an
- * interrupted run keeps every round that finished. */
+ * interrupted run keeps every round that finished. Each round is one line in "rounds". */
 #ifndef PTSBENCH_RESULTS_H
 #define PTSBENCH_RESULTS_H
 
@@ -19,7 +19,8 @@ struct json_object;
 struct json_object *results_build(const struct run_record *rec);
 /* Write JSON to path atomically (path.tmp, fsync, rename, fsync dir). */
 int results_write_json_atomic(struct json_object *doc, const char *path, char *err, size_t errlen);
-int results_write(const struct run_record *rec, char *err, size_t errlen);
+int results_write(struct run_record *rec, char *err, size_t errlen);
+void results_cache_free(struct results_cache *c);
 
 /* Pieces reused by other result producers. */
 struct json_object *results_round_json(const struct round_metrics *m);

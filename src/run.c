@@ -435,6 +435,7 @@ void run_record_free(struct run_record *rec)
         metrics_free(&rec->rounds[i]);
     free(rec->rounds);
     free(rec->tracked);
+    results_cache_free(&rec->cache);
     target_release(&rec->target);
     rec->rounds = NULL;
     rec->tracked = NULL;

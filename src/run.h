@@ -38,6 +38,14 @@ struct run_config {
     char **argv;
 };
 
+/* Serialised rounds, kept by results.c between writes. */
+struct results_cache {
+    char **text;
+    size_t *len;
+    unsigned n;
+    uint64_t last_sync_ns;
+};
+
 struct run_record {
     struct run_config cfg;
     char out_dir[4096];
@@ -57,6 +65,7 @@ struct run_record {
     struct steady_window steady;
     double weight;               /* completions' weight: k for a scaled simulated drive, else 1 */
     struct sim_stats sim_last;   /* simulated drive counters at the end of the last round */
+    struct results_cache cache;
     char error[512];
 };
 

@@ -108,6 +108,18 @@ static void test_write_cliff_on_generic(void **state)
     assert_true(first > 3 * ss_avg);                       /* the cliff */
     assert_true(num(doc, "rounds.%u.device.write_amplification", 0) < 1.5);   /* FOB */
     assert_true(wa_last > 0.9 * 7.82 && wa_last < 1.05 * 7.82);
+    /* `ptsbench show` prints the table and the verdict from the file. */
+    char out[512];
+    snprintf(out, sizeof(out), "%s/cliff", dir);
+    char *show[] = {(char *)ptsbench_bin(), "show", out, NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(show, &r), 0);
+    assert_int_equal(r.status, 0);
+    char verdict[96];
+    snprintf(verdict, sizeof(verdict), "steady state (iops) at round %u", ss_round);
+    assert_non_null(strstr(r.out, verdict));
+    assert_non_null(strstr(r.out, "WA"));
+    cmd_result_free(&r);
     /* Little's law holds in virtual time too. */
     double last = num(doc, "rounds.%u.write.iops", (unsigned)n - 1);
     double outstanding = last * num(doc, "rounds.%u.write.lat_us.mean", (unsigned)n - 1) / 1e6;
@@ -186,10 +198,37 @@ static void test_target_errors(void **state)
     expect_usage_error("/dev/null", "sim", "sim");
 }
 
+/* `ptsbench sim --list` shows the five presets of the issue; --describe shows derived figures. */
+static void test_sim_list_and_describe(void **state)
+{
+    (void)state;
+    char *list[] = {(char *)ptsbench_bin(), "sim", "--list", NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(list, &r), 0);
+    assert_int_equal(r.status, 0);
+    const char *want[] = {"generic-mlc25", "zdrive-r4-cm88-1.6t", "zdrive-r4-cm84-300g",
+                          "zdrive-6300-1.6t", "revodrive3-x2-480g"};
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+        assert_non_null(strstr(r.out, want[i]));
+    cmd_result_free(&r);
+    char *desc[] = {(char *)ptsbench_bin(), "sim", "--describe", "sim:generic-mlc25,op=7", NULL};
+    assert_int_equal(run_cmd(desc, &r), 0);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "op_pct = 7"));
+    assert_non_null(strstr(r.out, "rho_eff"));
+    cmd_result_free(&r);
+    char *bad[] = {(char *)ptsbench_bin(), "sim", "--describe", "nope", NULL};
+    assert_int_equal(run_cmd(bad, &r), 0);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.errout, "nope"));
+    cmd_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_target_errors),
+        cmocka_unit_test(test_sim_list_and_describe),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_scaled_preset_reports_full_size),
         cmocka_unit_test(test_write_cliff_on_generic),

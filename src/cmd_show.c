@@ -1,0 +1,154 @@
+/* cmd_show.c — `ptsbench show RESULTS.json`: a results file as a table, for people. */
+#include <getopt.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "units.h"
+#include "util.h"
+
+static void show_usage(FILE *f)
+{
+    fputs("usage: ptsbench show [--every N] RESULTS.json|DIR\n"
+          "\n"
+          "Print a results file written by `ptsbench run` as a table: the target, the workload,\n"
+          "one line per round (IOPS, MB/s, mean and 99.9% latency; write amplification for\n"
+          "simulated drives) and the steady-state verdict.\n"
+          "\n"
+          "  -e, --every N   print every Nth round (and the last); default: all, or about 30\n"
+          "                  lines for long runs\n"
+          "  -h, --help      this text\n",
+          f);
+}
+
+static struct json_object *get(struct json_object *o, const char *path)
+{
+    char buf[256];
+    snprintf(buf, sizeof(buf), "%s", path);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ".", &save); t && o; t = strtok_r(NULL, ".", &save))
+        if (!json_object_object_get_ex(o, t, &o))
+            return NULL;
+    return o;
+}
+
+static double num(struct json_object *o, const char *path)
+{
+    struct json_object *v = get(o, path);
+    return v ? json_object_get_double(v) : NAN;
+}
+
+static const char *str(struct json_object *o, const char *path)
+{
+    struct json_object *v = get(o, path);
+    return v ? json_object_get_string(v) : "";
+}
+
+static void lat(double us, char *buf, size_t len)
+{
+    if (isnan(us))
+        snprintf(buf, len, "-");
+    else if (us >= 1000)
+        snprintf(buf, len, "%.2f ms", us / 1000);
+    else
+        snprintf(buf, len, "%.1f us", us);
+}
+
+int cmd_show(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"every", required_argument, NULL, 'e'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    unsigned every = 0;
+    char err[ERR_LEN];
+    uint64_t v;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":e:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'e':
+            if (units_parse_uint(optarg, 1, 1000000, &v, err, sizeof(err)) != 0) {
+                fprintf(stderr, "ptsbench show: --every %s: %s\n", optarg, err);
+                return EXIT_USAGE;
+            }
+            every = (unsigned)v;
+            break;
+        case 'h': show_usage(stdout); return EXIT_OK;
+        case ':':
+            fprintf(stderr, "ptsbench show: option '%s' needs a value\n", argv[optind - 1]);
+            return EXIT_USAGE;
+        default:
+            fprintf(stderr, "ptsbench show: unknown option '%s' (see ptsbench show --help)\n",
+                    argv[optind - 1]);
+            return EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "ptsbench show: want one results file (see ptsbench show --help)\n");
+        return EXIT_USAGE;
+    }
+    char path[4200];
+    snprintf(path, sizeof(path), "%s", argv[optind]);
+    size_t n = strlen(path);
+    if (n > 5 && strcmp(path + n - 5, ".json") != 0)
+        snprintf(path + n, sizeof(path) - n, "/results.json");
+    struct json_object *doc = json_object_from_file(path);
+    if (!doc) {
+        fprintf(stderr, "ptsbench show: %s: cannot read it as JSON (%s)\n", path,
+                json_util_get_last_err());
+        return EXIT_USAGE;
+    }
+    if (strcmp(str(doc, "schema"), "ptsbench.run") != 0) {
+        fprintf(stderr, "ptsbench show: %s: not a ptsbench run results file\n", path);
+        json_object_put(doc);
+        return EXIT_USAGE;
+    }
+    char cap[64];
+    units_format_capacity((uint64_t)num(doc, "target.capacity_bytes"), cap, sizeof(cap));
+    printf("%s  (%s, %s)\n", str(doc, "target.path"), str(doc, "target.kind"), cap);
+    printf("workload  %s\n", str(doc, "workload.spec"));
+    printf("engine    %s, %s; status %s\n", str(doc, "engine.name"), str(doc, "engine.clock"),
+           str(doc, "status"));
+    struct json_object *rounds = get(doc, "rounds");
+    size_t nr = rounds ? json_object_array_length(rounds) : 0;
+    if (!every)
+        every = nr > 40 ? (unsigned)((nr + 29) / 30) : 1;
+    bool dev = nr && get(json_object_array_get_idx(rounds, 0), "device");
+    printf("\n%6s %10s %10s %10s %10s %11s %11s%s\n", "round", "IOPS", "read", "write", "MB/s",
+           "lat mean", "lat 99.9%", dev ? "     WA" : "");
+    for (size_t i = 0; i < nr; i++) {
+        if ((i + 1) % every && i + 1 != nr && i)
+            continue;
+        struct json_object *r = json_object_array_get_idx(rounds, i);
+        char m[32], p[32];
+        lat(num(r, "total.lat_us.mean"), m, sizeof(m));
+        struct json_object *pct = get(r, "total.lat_us.percentiles"), *p999 = NULL;
+        lat(pct && json_object_object_get_ex(pct, "99.9", &p999) ? json_object_get_double(p999)
+                                                                  : NAN, p, sizeof(p));
+        printf("%6.0f %10.0f %10.0f %10.0f %10.1f %11s %11s", num(r, "round"),
+               num(r, "total.iops"), num(r, "read.iops"), num(r, "write.iops"),
+               num(r, "total.mb_s"), m, p);
+        if (dev)
+            printf(" %6.2f", num(r, "device.write_amplification"));
+        printf("\n");
+    }
+    struct json_object *ss = get(doc, "steady_state");
+    if (ss && json_object_get_boolean(get(ss, "reached")))
+        printf("\nsteady state (%s) at round %.0f: rounds %.0f-%.0f, average %.6g, range %.1f%%, "
+               "slope excursion %.1f%%\n", str(ss, "tracking"), num(ss, "round"),
+               num(ss, "window.first_round"), num(ss, "window.last_round"),
+               num(ss, "window.average"),
+               100 * num(ss, "window.range") / num(ss, "window.average"),
+               100 * num(ss, "window.slope_excursion") / num(ss, "window.average"));
+    else if (nr >= 5)
+        printf("\nsteady state (%s) NOT reached in %zu rounds\n", str(ss, "tracking"), nr);
+    json_object_put(doc);
+    return EXIT_OK;
+}
