@@ -96,8 +96,9 @@ integration: $(BUILD)/ptsbench $(INTEG_BIN)
 demo: $(BUILD)/ptsbench
 	@scripts/demo.sh $(BUILD)/ptsbench
 
-bench: $(BUILD)/ptsbench $(BUILD)/tests/bench/bench_engines
+bench: $(BUILD)/ptsbench $(BUILD)/tests/bench/bench_engines $(BUILD)/tests/bench/bench_sim
 	@PTSBENCH=$(BUILD)/ptsbench $(BUILD)/tests/bench/bench_engines
+	@PTSBENCH=$(BUILD)/ptsbench PTSBENCH_DATADIR=$(CURDIR) $(BUILD)/tests/bench/bench_sim
 
 $(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
 	@$(if $(Q),echo "  LD      $@")

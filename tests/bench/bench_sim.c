@@ -3,13 +3,20 @@
  * Goal: >= 5 million simulated I/Os per second on one core (-O2). A benchmark, not a test:
  * it prints figures and exits 0.
  *
- *   bench_sim [MILLION_IOS [K]]     default 20 million I/Os, k = 8 (generic drive, 4 GiB raw) */
+ * Then the harness end to end: a 6-hour virtual WSAT on each preset through `ptsbench run`
+ * (goal: under 15 s wall, peak memory under 512 MiB).
+ *
+ *   bench_sim [MILLION_IOS]     default 10 million I/Os per preset */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "sim/sim.h"
+#include "sim/sim_preset.h"
 
 #define QD 32
 
@@ -73,19 +80,19 @@ static double bench_run(struct sim_dev *d, uint64_t units, uint64_t n_ios, uint6
     return wall;
 }
 
-int main(int argc, char **argv)
+/* Model speed on one preset: steady-state 4 KiB random writes in a closed loop at QD 32. */
+static void bench_model(const char *preset, const char *const *dirs, uint64_t n_ios)
 {
-    uint64_t n_ios = (uint64_t)(argc > 1 ? atof(argv[1]) * 1e6 : 20e6);
-    unsigned k = argc > 2 ? (unsigned)atoi(argv[2]) : 8;
     struct sim_params p;
-    sim_params_default(&p);
-    p.k = k;
-    p.wbuf_units = 16384;
+    char err[512];
+    if (sim_preset_load(preset, dirs, &p, err, sizeof(err)) != 0) {
+        fprintf(stderr, "bench_sim: %s\n", err);
+        return;
+    }
     struct sim_dev *d;
-    char err[256];
     if (sim_open(&p, &d, err, sizeof(err))) {
         fprintf(stderr, "bench_sim: %s\n", err);
-        return 1;
+        return;
     }
     struct sim_info in;
     sim_info(d, &in);
@@ -96,24 +103,69 @@ int main(int argc, char **argv)
     /* steady state first: sequential fill plus 3 drive fills of random writes (FTL only) */
     sim_fast_fill(d, false, in.user_bytes, 0);
     sim_fast_fill(d, true, 3 * in.user_bytes, 0);
-    bench_run(d, units, units / 4, &seed, &clock, &iv);   /* warm the timing state */
-    struct sim_stats s0, s1;
-    sim_stats(d, &s0);
+    bench_run(d, units, units / 8, &seed, &clock, &iv);   /* warm the timing state */
     double wall = bench_run(d, units, n_ios, &seed, &clock, &iv);
-    sim_stats(d, &s1);
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    double wa = (double)(s1.nand_write_sectors - s0.nand_write_sectors) /
-                (double)(s1.host_write_sectors - s0.host_write_sectors);
-    printf("drive: %s k=%u, %.2f GiB user (scaled), %u lines x %u pages/block, rho_eff %.3f\n",
-           p.name, k, in.user_bytes / 1073741824.0, in.lines_per_ctl, in.pages_per_block,
-           in.rho_eff);
-    printf("4 KiB random write, QD %d, steady state: %llu I/Os in %.3f s wall\n", QD,
-           (unsigned long long)n_ios, wall);
-    printf("speed: %.2f million simulated I/Os per second (goal >= 5)\n", n_ios / wall / 1e6);
-    printf("model: %.0f IOPS (x k = %.0f full-size), WA %.3f (oracle %.3f)\n", iv, iv * k, wa,
-           sim_wa_oracle(in.rho_eff));
-    printf("peak RSS: %.1f MiB\n", ru.ru_maxrss / 1024.0);
+    printf("  %-22s k=%-4u model only: %6.2f million simulated I/Os per second (goal >= 5); "
+           "%.0f IOPS full-size\n", preset, in.k, n_ios / wall / 1e6, iv * in.k);
     sim_close(d);
+}
+
+/* The harness end to end: a 6-hour WSAT (360 one-minute rounds of 4 KiB random writes at
+ * 4 workers x QD 32 from fresh-out-of-box) through `ptsbench run`, timed, with its peak RSS. */
+static void bench_wsat(const char *ptsbench, const char *preset, const char *dir)
+{
+    char target[128], out[512];
+    snprintf(target, sizeof(target), "sim:%s", preset);
+    snprintf(out, sizeof(out), "%s/wsat-%s", dir, preset);
+    char *argv[] = {(char *)ptsbench, "run", "--target", target, "--workload",
+                    "rw=randwrite,bs=4k,qd=32,workers=4", "--rounds", "360", "--round-time",
+                    "1m", "--all-rounds", "--quiet", "--force", "--out", out, NULL};
+    double t0 = bench_now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        execv(ptsbench, argv);
+        _exit(127);
+    }
+    int st;
+    struct rusage ru;
+    wait4(pid, &st, 0, &ru);
+    double wall = bench_now() - t0;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fprintf(stderr, "bench_sim: %s failed\n", ptsbench);
+        return;
+    }
+    printf("  %-22s 6 h virtual WSAT through ptsbench run: %5.1f s wall (goal < 15), peak RSS "
+           "%.0f MiB (goal < 512)\n", preset, wall, ru.ru_maxrss / 1024.0);
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t n_ios = (uint64_t)(argc > 1 ? atof(argv[1]) * 1e6 : 10e6);
+    const char *root = getenv("PTSBENCH_DATADIR");
+    char devdir[4096];
+    snprintf(devdir, sizeof(devdir), "%s/profiles/devices", root && *root ? root : ".");
+    const char *dirs[] = {devdir, NULL};
+    const char *ptsbench = getenv("PTSBENCH");
+    if (!ptsbench || !*ptsbench)
+        ptsbench = "build/ptsbench";
+    const char *presets[] = {"zdrive-r4-cm88-1.6t", "zdrive-6300-1.6t"};
+    printf("bench: simulated SSD speed\n");
+    for (int i = 0; i < 2; i++)
+        bench_model(presets[i], dirs, n_ios);
+    char tmpl[] = "/var/tmp/ptsbench-bench-sim-XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    if (!dir) {
+        perror("bench_sim: mkdtemp");
+        return 1;
+    }
+    for (int i = 0; i < 2; i++)
+        bench_wsat(ptsbench, presets[i], dir);
+    char *rm[] = {"rm", "-rf", dir, NULL};
+    pid_t pid = fork();
+    if (pid == 0) {
+        execvp("rm", rm);
+        _exit(127);
+    }
+    waitpid(pid, NULL, 0);
     return 0;
 }
