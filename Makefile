@@ -48,7 +48,7 @@ UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 INTEG_SRC := $(wildcard tests/integration/test_*.c)
 INTEG_BIN := $(INTEG_SRC:tests/integration/%.c=$(BUILD)/tests/integration/%)
-TEST_HELPER_OBJ := $(BUILD)/tests/helpers.o
+TEST_HELPER_OBJ := $(BUILD)/tests/helpers.o $(BUILD)/tests/sim_loop.o
 
 DEPS_STAMP := $(BUILD)/.deps-ok
 

@@ -34,6 +34,7 @@ struct worker {
     uint64_t region_start, region_end;     /* [start, end) */
     uint64_t cursor;                       /* next sequential offset */
     bool use_map;                          /* random map: every slot once per pass */
+    bool fill_data;                        /* the engine has buffers: write real data */
     struct permute map;                    /* over the region's slots of the one block size */
     uint32_t bs_table[100];                /* bssplit as a 100-slot lookup */
     struct worker_stats stats;
@@ -158,7 +159,7 @@ static void round_fill(struct worker *w)
     const struct workload *wl = p->wl;
     const struct engine_ops *ops = p->ops;
     struct round_state *r = &w->r;
-    const bool fill_data = !(ops->flags & ENGINE_F_NO_DATA);
+    const bool fill_data = w->fill_data;
     const bool count_writes = wl_writes(wl);
     unsigned ns = 0;
 
@@ -312,6 +313,7 @@ static void worker_engine_init(struct worker *w)
         for (unsigned i = 0; i < cfg.depth; i++)
             w->free_units[i] = &u[i];
         w->n_free = cfg.depth;
+        w->fill_data = u[0].buf != NULL;
     }
 }
 

@@ -38,7 +38,6 @@ struct io_unit {
 
 #define ENGINE_F_VIRTUAL_CLOCK  (1u << 0)   /* clock() is not wall time: the pool runs every
                                                worker in one thread, in completion-time order */
-#define ENGINE_F_NO_DATA        (1u << 1)   /* buffers carry no data: skip filling them */
 #define ENGINE_F_SIM_TARGET     (1u << 2)   /* drives simulated targets (cfg.handle), only them */
 
 struct engine_config {
@@ -58,7 +57,8 @@ struct engine_ops {
     unsigned flags;
     /* Create the per-worker state and `depth` units with buffers. */
     int (*init)(struct engine **out, const struct engine_config *cfg, char *err, size_t errlen);
-    /* The engine's units: units[0..depth-1], each with buf and index set. */
+    /* The engine's units: units[0..depth-1], each with index set, and buf set when the engine
+     * carries data (the loop fills write buffers only then: a simulated drive needs none). */
     struct io_unit *(*units)(struct engine *e);
     /* Stage one unit; the loop never stages more than depth - in_flight. */
     int (*queue)(struct engine *e, struct io_unit *u);

@@ -9,12 +9,15 @@
 #include "engine.h"
 
 #include <errno.h>
+#include <lz4.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim.h"
 #include "target.h"
 #include "util.h"
+
+#define SIM_MEASURE_CHUNK 4096
 
 struct pending {
     simt t;
@@ -26,6 +29,11 @@ struct engine {
     struct sim_world *world;
     unsigned depth;
     unsigned compress_pct;
+    /* measure_compress: real write data, measured with lz4 (validation of the generator) */
+    void *bufs;
+    size_t stride;
+    char *lz4_out;
+    int lz4_cap;
     struct io_unit *units;
     struct pending *heap;
     unsigned n;
@@ -74,6 +82,8 @@ static struct pending heap_pop(struct engine *e)
     return top;
 }
 
+static void simeng_cleanup(struct engine *e);
+
 static int simeng_init(struct engine **out, const struct engine_config *cfg, char *err, size_t errlen)
 {
     if (!cfg->handle)
@@ -86,20 +96,48 @@ static int simeng_init(struct engine **out, const struct engine_config *cfg, cha
     e->units = xcalloc(cfg->depth, sizeof(*e->units));
     e->heap = xcalloc(cfg->depth, sizeof(*e->heap));
     for (unsigned i = 0; i < cfg->depth; i++)
-        e->units[i].index = i;     /* no buffers: the model needs no data */
+        e->units[i].index = i;     /* no buffers: the model needs no data ... */
+    if (e->world->params.measure_compress) {   /* ... unless asked to measure it */
+        e->bufs = engine_alloc_buffers(cfg->depth, cfg->max_len, cfg->mem_align, &e->stride);
+        if (!e->bufs) {
+            simeng_cleanup(e);
+            return errf(err, errlen, "sim engine: cannot allocate %u buffers of %u bytes",
+                        cfg->depth, cfg->max_len);
+        }
+        for (unsigned i = 0; i < cfg->depth; i++)
+            e->units[i].buf = (char *)e->bufs + (size_t)i * e->stride;
+        e->lz4_cap = LZ4_compressBound(SIM_MEASURE_CHUNK);
+        e->lz4_out = xcalloc(1, (size_t)e->lz4_cap);
+    }
     *out = e;
     return 0;
 }
 
 static struct io_unit *simeng_units(struct engine *e) { return e->units; }
 
+/* Compressibility of the data actually generated: lz4 per 4 KiB chunk, as a controller
+ * compresses per mapping unit. 100 - stored share, in percent (rounded down: conservative). */
+static unsigned measured_compress_pct(struct engine *e, const struct io_unit *u)
+{
+    size_t stored = 0;
+    for (uint32_t off = 0; off < u->len; off += SIM_MEASURE_CHUNK) {
+        int n = (int)(u->len - off < SIM_MEASURE_CHUNK ? u->len - off : SIM_MEASURE_CHUNK);
+        int c = LZ4_compress_default((const char *)u->buf + off, e->lz4_out, n, e->lz4_cap);
+        stored += c > 0 && c < n ? (size_t)c : (size_t)n;
+    }
+    return (unsigned)(100 - (stored * 100 + u->len - 1) / u->len);
+}
+
 static int simeng_queue(struct engine *e, struct io_unit *u)
 {
     if (e->n >= e->depth)
         return -EBUSY;
+    unsigned pct = e->compress_pct;
+    if (e->bufs && u->dir == IO_WRITE)
+        pct = measured_compress_pct(e, u);
     struct sim_io io = {
         .op = u->dir == IO_READ ? SIM_READ : SIM_WRITE,
-        .compress_pct = (uint8_t)e->compress_pct,
+        .compress_pct = (uint8_t)pct,
         .offset = u->offset,
         .len = u->len,
     };
@@ -146,6 +184,8 @@ static void simeng_cleanup(struct engine *e)
 {
     if (!e)
         return;
+    engine_free_buffers(e->bufs, e->depth, e->stride);
+    free(e->lz4_out);
     free(e->units);
     free(e->heap);
     free(e);
@@ -154,7 +194,7 @@ static void simeng_cleanup(struct engine *e)
 const struct engine_ops engine_sim = {
     .name = "sim",
     .description = "the built-in simulated SSD (sim:PRESET targets), in virtual time",
-    .flags = ENGINE_F_VIRTUAL_CLOCK | ENGINE_F_NO_DATA | ENGINE_F_SIM_TARGET,
+    .flags = ENGINE_F_VIRTUAL_CLOCK | ENGINE_F_SIM_TARGET,
     .init = simeng_init,
     .units = simeng_units,
     .queue = simeng_queue,

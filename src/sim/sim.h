@@ -92,6 +92,9 @@ struct sim_params {
     bool durawrite;
     double meta_pct;                /* metadata per 4 KiB unit, % of the unit (1/64 = 1.5625),
                                        stored with the unit; gives the note's 0.14 at 90% */
+    bool measure_compress;          /* harness: generate the write data and measure its
+                                       compressibility with lz4 per I/O, instead of trusting the
+                                       workload's declared percentage (validation; slower) */
 
     /* Scale and determinism. */
     unsigned k;                     /* time dilation / capacity scale, power of two, >= 1 */

@@ -118,6 +118,7 @@ static const struct sim_preset_key sim_preset_keys[] = {
 
     {"durawrite", SP_BOOL, SP_F(durawrite), 0, 0, 0},
     {"meta_pct", SP_PCT, SP_F(meta_pct), 0, 50, 0},
+    {"measure_compress", SP_BOOL, SP_F(measure_compress), 0, 0, 0},
 
     {"k", SP_POW2, SP_F(k), 1, 4096, 0},
     {"seed", SP_UINT, SP_F(seed), 0, 18446744073709551615.0, 0},

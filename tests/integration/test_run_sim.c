@@ -198,6 +198,26 @@ static void test_target_errors(void **state)
     expect_usage_error("/dev/null", "sim", "sim");
 }
 
+/* measure_compress=1: the harness generates the data and the drive stores what lz4 says it
+ * compresses to. At 90% the generator's data stores as ~0.14 of the host bytes, as declared;
+ * at 0% it does not compress at all. */
+static void test_measured_compressibility(void **state)
+{
+    (void)state;
+    const char *target = "sim:zdrive-r4-cm88-1.6t,measure_compress=1,k=256";
+    struct json_object *a = run_sim("lz4-90", target, "rw=randwrite,bs=4k,qd=32,workers=4,compress=90",
+                                    "2", "1m", true, NULL);
+    struct json_object *b = run_sim("lz4-0", target, "rw=randwrite,bs=4k,qd=32,workers=4,compress=0",
+                                    "2", "1m", true, NULL);
+    double wa90 = json_num(a, "rounds.1.device.write_amplification");
+    double wa0 = json_num(b, "rounds.1.device.write_amplification");
+    print_message("measured by lz4: WA %.3f at 90%% compressible, %.3f at 0%%\n", wa90, wa0);
+    assert_true(wa90 >= 0.12 && wa90 <= 0.16);
+    assert_true(wa0 >= 1.0);
+    json_object_put(a);
+    json_object_put(b);
+}
+
 /* `ptsbench sim --list` shows the five presets of the issue; --describe shows derived figures. */
 static void test_sim_list_and_describe(void **state)
 {
@@ -229,6 +249,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_target_errors),
         cmocka_unit_test(test_sim_list_and_describe),
+        cmocka_unit_test(test_measured_compressibility),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_scaled_preset_reports_full_size),
         cmocka_unit_test(test_write_cliff_on_generic),

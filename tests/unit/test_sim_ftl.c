@@ -4,8 +4,8 @@
  * QD1 latencies. Design: /work/shared/research/ssd-sim.md §3, §5, §7.
  *
  * Drives are small (256 lines of 256-2048 units, k = 1 unless the test is about k), so the
- * whole file runs in a few seconds at -O2. Timing tests use a tiny closed-loop driver: QD
- * outstanding completions in an array; at the earliest one the next I/O is submitted.
+ * whole file runs in a few seconds at -O2. Timing tests use the closed-loop driver of
+ * tests/sim_loop.h: QD outstanding I/Os; at the earliest completion the next I/O is submitted.
  *
  * rho_eff (sim_info) is T/U - 1 with T = the data space of all lines minus the free-line
  * reserve GC keeps (fg_lines) minus one line for the open write points and the victim in
@@ -24,6 +24,7 @@
 
 #include "sim/sim.h"
 #include "sim/sim_internal.h"
+#include "sim_loop.h"
 
 #define ASSERT_WITHIN(got, lo, hi)                                                          \
     do {                                                                                    \
@@ -119,99 +120,18 @@ static double measure_wa(const struct sim_params *p, unsigned compress, double *
            (double)(b.host_write_sectors - a.host_write_sectors);
 }
 
-/* ---- closed-loop driver */
+/* ---- closed-loop driver (tests/sim_loop.h): one worker of 4 KiB random writes */
 
-#define QD_MAX 64
-
-struct loop {
-    struct sim_dev *d;
-    unsigned qd, k;
-    simt t[QD_MAX], sub[QD_MAX];
-    simt now;
-    uint64_t units, rs;
-    uint32_t *perm;        /* first pass: every unit once in random order (like fio's random map) */
-    uint64_t np;
-    unsigned compress;
-    double lat_sum;
-    uint64_t n;
-};
-
-static uint64_t lp_rand(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static uint64_t lp_lba(struct loop *L)
-{
-    if (L->perm && L->np < L->units)
-        return L->perm[L->np++];
-    return lp_rand(&L->rs) % L->units;
-}
-
-static simt lp_submit(struct loop *L, simt now)
-{
-    struct sim_io io = {SIM_WRITE, (uint8_t)L->compress, lp_lba(L) * 4096, 4096};
-    simt done = sim_submit(L->d, now, &io);
-    assert_true(done >= now);
-    return done;
-}
-
-/* Start QD writers at `now`. perm: the first pass over the LBA range is a permutation. */
-static void loop_start(struct loop *L, struct sim_dev *d, unsigned qd, simt now, bool perm,
+static void loop_start(struct sim_loop *L, struct sim_dev *d, unsigned qd, simt now, bool perm,
                        unsigned compress)
 {
-    memset(L, 0, sizeof(*L));
-    struct sim_info in;
-    sim_info(d, &in);
-    L->d = d;
-    L->qd = qd;
-    L->k = in.k;
-    L->units = in.user_bytes / 4096;
-    L->rs = 777;
-    L->compress = compress;
-    if (perm) {
-        L->perm = malloc(L->units * sizeof(uint32_t));
-        assert_non_null(L->perm);
-        for (uint64_t i = 0; i < L->units; i++)
-            L->perm[i] = (uint32_t)i;
-        for (uint64_t i = L->units - 1; i > 0; i--) {
-            uint64_t j = lp_rand(&L->rs) % (i + 1);
-            uint32_t x = L->perm[i];
-            L->perm[i] = L->perm[j];
-            L->perm[j] = x;
-        }
+    struct sim_loop_job j = {.qd = qd, .random_pct = 100, .perm = perm,
+                             .compress_pct = compress};
+    char err[256];
+    if (sim_loop_open(L, d, &j, 1, now, err, sizeof(err))) {
+        print_error("%s\n", err);
+        fail();
     }
-    L->now = now;
-    for (unsigned i = 0; i < qd; i++) {
-        L->sub[i] = now;
-        L->t[i] = lp_submit(L, now);
-    }
-}
-
-static void loop_end(struct loop *L) { free(L->perm); L->perm = NULL; }
-
-/* Run n completions; returns IOPS over them in full-size terms (x k); mean latency in
- * full-size us into *lat_us if given. */
-static double loop_run(struct loop *L, uint64_t n, double *lat_us)
-{
-    simt t0 = L->now;
-    double lat = 0;
-    for (uint64_t c = 0; c < n; c++) {
-        unsigned m = 0;
-        for (unsigned i = 1; i < L->qd; i++)
-            if (L->t[i] < L->t[m])
-                m = i;
-        L->now = L->t[m];
-        lat += (double)(L->t[m] - L->sub[m]);
-        L->sub[m] = L->now;
-        L->t[m] = lp_submit(L, L->now);
-    }
-    if (lat_us)
-        *lat_us = lat / n / 1000.0 / L->k;
-    return (double)n * L->k / ((double)(L->now - t0) * 1e-9);
 }
 
 /* The §3 formulas for a drive with one controller. */
@@ -241,15 +161,15 @@ static void run_cliff(const struct sim_params *p, double fills, double *fob, dou
 {
     struct sim_dev *d = open_dev(p);
     uint64_t U = user_units(d);
-    struct loop L;
+    struct sim_loop L;
     loop_start(&L, d, 32, 0, true, 0);
-    loop_run(&L, U / 4, NULL);
-    *fob = loop_run(&L, U / 2, NULL);
-    loop_run(&L, U / 4, NULL);
+    sim_loop_run(&L, U / 4, NULL);
+    *fob = sim_loop_run(&L, U / 2, NULL);
+    sim_loop_run(&L, U / 4, NULL);
     unsigned nwin = (unsigned)((fills - 1.0) * 4);
     double sum = 0, mn = 1e300, mx = 0;
     for (unsigned w = 0; w < nwin; w++) {
-        double x = loop_run(&L, U / 4, NULL);
+        double x = sim_loop_run(&L, U / 4, NULL);
         if (w + 4 >= nwin) {
             sum += x;
             mn = fmin(mn, x);
@@ -259,7 +179,7 @@ static void run_cliff(const struct sim_params *p, double fills, double *fob, dou
     *ss = sum / 4;
     *ss_min = mn;
     *ss_max = mx;
-    loop_end(&L);
+    sim_loop_close(&L);
     check_dev(d);
     sim_close(d);
 }
@@ -453,11 +373,11 @@ static void test_durawrite(void **state)
         sim_info(d, &in);
         sim_fast_fill(d, false, in.user_bytes, cp);
         sim_fast_fill(d, true, 3 * in.user_bytes, cp);
-        struct loop L;
+        struct sim_loop L;
         loop_start(&L, d, 32, 0, false, cp);
-        loop_run(&L, L.units / 8, NULL);
-        iops[i] = loop_run(&L, L.units / 2, NULL);
-        loop_end(&L);
+        sim_loop_run(&L, L.units / 8, NULL);
+        iops[i] = sim_loop_run(&L, L.units / 2, NULL);
+        sim_loop_close(&L);
         check_dev(d);
         sim_close(d);
     }
@@ -557,29 +477,31 @@ static void run_dilation(unsigned k, struct dil_result *r)
     sim_info(d, &in);
     assert_int_equal(in.lines_per_ctl, 256);
     uint64_t U = in.user_bytes / 4096;
-    struct loop L;
+    struct sim_loop L;
     loop_start(&L, d, 32, 0, true, 0);
-    loop_run(&L, U / 4, NULL);
-    r->fob = loop_run(&L, U / 2, NULL);
+    sim_loop_run(&L, U / 4, NULL);
+    r->fob = sim_loop_run(&L, U / 2, NULL);
     /* cliff position: host writes (in drive fills) when GC first relocates */
     uint64_t n = 3 * U / 4;
     struct sim_stats s;
     for (;;) {
-        loop_run(&L, U / 256, NULL);
+        sim_loop_run(&L, U / 256, NULL);
         n += U / 256;
         sim_stats(d, &s);
         if (s.gc_relocated_sectors)
             break;
     }
     r->cliff_fills = (double)n / U;
-    loop_run(&L, (uint64_t)((3.0 - r->cliff_fills) * U), NULL);
+    sim_loop_run(&L, (uint64_t)((3.0 - r->cliff_fills) * U), NULL);
     struct sim_stats a, b;
     sim_stats(d, &a);
-    r->ss = loop_run(&L, U, &r->lat_us);
+    struct sim_loop_stats ls;
+    r->ss = sim_loop_run(&L, U, &ls);
+    r->lat_us = sim_loop_lat_us(&L, &ls, -1);
     sim_stats(d, &b);
     r->wa = (double)(b.nand_write_sectors - a.nand_write_sectors) /
             (double)(b.host_write_sectors - a.host_write_sectors);
-    loop_end(&L);
+    sim_loop_close(&L);
     check_dev(d);
     sim_close(d);
 }
@@ -631,24 +553,19 @@ static void test_idle_background_gc(void **state)
         p.bg_gc = bg;
         struct sim_dev *d = open_dev(&p);
         uint64_t U = user_units(d);
-        struct loop L;
+        struct sim_loop L;
         loop_start(&L, d, 32, 0, true, 0);
-        loop_run(&L, 5 * U / 2, NULL);
-        iops_before[bg] = loop_run(&L, U / 5, NULL);
-        /* drain: every writer finishes, then 2 s of silence */
-        simt last = 0;
-        for (unsigned i = 0; i < L.qd; i++)
-            last = L.t[i] > last ? L.t[i] : last;
+        sim_loop_run(&L, 5 * U / 2, NULL);
+        iops_before[bg] = sim_loop_run(&L, U / 5, NULL);
         sim_stats(d, &before[bg]);
         assert_int_equal(before[bg].bg_gc_steps, 0);   /* a closed loop is never idle */
-        loop_end(&L);
-        loop_start(&L, d, 32, last + 2000000000ull, false, 0);
-        L.rs = 4242;
+        /* drain: every writer finishes, then 2 s of silence, then the writers start again */
+        sim_loop_idle(&L, 2000000000ull, NULL);
         sim_stats(d, &after[bg]);
         if (bg)
             prep_after = prepared_lines(&d->ctl[0]);
-        iops_after[bg] = loop_run(&L, U / 5, NULL);
-        loop_end(&L);
+        iops_after[bg] = sim_loop_run(&L, U / 5, NULL);
+        sim_loop_close(&L);
         check_dev(d);
         sim_close(d);
     }
@@ -814,9 +731,9 @@ static void mixed_run(const struct sim_params *p, struct sim_stats *s, uint64_t 
         for (unsigned i = 1; i < 8; i++)
             if (t[i] < t[m])
                 m = i;
-        uint64_t r = lp_rand(&rs);
+        uint64_t r = sim_loop_rand(&rs);
         uint8_t op = r % 10 < 6 ? SIM_WRITE : r % 10 < 9 ? SIM_READ : SIM_TRIM;
-        struct sim_io io = {op, 0, (lp_rand(&rs) % (U - 4)) * 4096,
+        struct sim_io io = {op, 0, (sim_loop_rand(&rs) % (U - 4)) * 4096,
                             (uint32_t)(4096 << (r >> 60 & 1))};
         t[m] = sim_submit(d, t[m], &io);
         h = (h ^ t[m]) * 1099511628211ull;
@@ -1004,10 +921,10 @@ static void test_card_vca(void **state)
     check_dev(d);
     /* a steady mixed load keeps the card consistent */
     sim_fast_fill(d, false, user_units(d) * 4096, 0);
-    struct loop L;
+    struct sim_loop L;
     loop_start(&L, d, 16, t + 2000000000ull, false, 0);
-    loop_run(&L, user_units(d), NULL);
-    loop_end(&L);
+    sim_loop_run(&L, user_units(d), NULL);
+    sim_loop_close(&L);
     check_dev(d);
     sim_close(d);
 }
