@@ -177,3 +177,14 @@ void zram_teardown(void)
 {
     write_sys("/sys/block/zram0/reset", "1");
 }
+
+const char *const *test_device_dirs(void)
+{
+    static char dir[4096];
+    static const char *dirs[2];
+    const char *root = getenv("PTSBENCH_DATADIR");
+    snprintf(dir, sizeof dir, "%s/profiles/devices", root && *root ? root : ".");
+    dirs[0] = dir;
+    dirs[1] = NULL;
+    return dirs;
+}

@@ -40,4 +40,8 @@ void zram_teardown(void);
 
 bool is_root(void);
 
+/* The tree's simulated-drive presets: {"$PTSBENCH_DATADIR/profiles/devices", NULL} (the test
+ * runner sets PTSBENCH_DATADIR to the repository root), else {"profiles/devices", NULL}. */
+const char *const *test_device_dirs(void);
+
 #endif

@@ -17,31 +17,18 @@
 #include "sim/sim_preset.h"
 #include "util.h"
 
+#include "helpers.h"
+
 static const char *const preset_names[] = {
     "generic-mlc25", "zdrive-r4-cm88-1.6t", "zdrive-r4-cm84-300g", "zdrive-6300-1.6t",
     "revodrive3-x2-480g",
 };
 #define N_PRESETS (sizeof preset_names / sizeof preset_names[0])
 
-/* The tree's profiles/devices: $PTSBENCH_DATADIR (the test runner sets the repository root). */
-static const char *const *test_dirs(void)
-{
-    static char dir[4096];
-    static const char *dirs[2];
-    const char *root = getenv("PTSBENCH_DATADIR");
-    if (root && *root)
-        snprintf(dir, sizeof dir, "%s/profiles/devices", root);
-    else
-        snprintf(dir, sizeof dir, "profiles/devices");
-    dirs[0] = dir;
-    dirs[1] = NULL;
-    return dirs;
-}
-
 static void load_ok(const char *name, struct sim_params *p)
 {
     char err[ERR_LEN] = "";
-    int rc = sim_preset_load(name, test_dirs(), p, err, sizeof err);
+    int rc = sim_preset_load(name, test_device_dirs(), p, err, sizeof err);
     if (rc != 0)
         print_error("sim_preset_load(%s): %s\n", name, err);
     assert_int_equal(rc, 0);
@@ -50,7 +37,7 @@ static void load_ok(const char *name, struct sim_params *p)
 static void target_ok(const char *target, struct sim_params *p)
 {
     char err[ERR_LEN] = "";
-    int rc = sim_target_parse(target, test_dirs(), p, err, sizeof err);
+    int rc = sim_target_parse(target, test_device_dirs(), p, err, sizeof err);
     if (rc != 0)
         print_error("sim_target_parse(%s): %s\n", target, err);
     assert_int_equal(rc, 0);
@@ -60,7 +47,7 @@ static void target_bad(const char *target, const char *want, bool exact)
 {
     char err[ERR_LEN] = "";
     struct sim_params p;
-    assert_int_equal(sim_target_parse(target, test_dirs(), &p, err, sizeof err), -1);
+    assert_int_equal(sim_target_parse(target, test_device_dirs(), &p, err, sizeof err), -1);
     bool ok = exact ? strcmp(err, want) == 0 : strstr(err, want) != NULL;
     if (!ok)
         print_error("%s: got '%s', want %s'%s'\n", target, err, exact ? "" : "it to contain ",
@@ -122,7 +109,7 @@ static void test_every_preset_loads(void **state)
         assert_true(p.user_bytes > 0 || p.op_pct > 0);
     }
     /* Every file in the directory loads, not only the known ones. */
-    DIR *d = opendir(test_dirs()[0]);
+    DIR *d = opendir(test_device_dirs()[0]);
     assert_non_null(d);
     struct dirent *de;
     unsigned n = 0;
@@ -173,7 +160,7 @@ static void test_list(void **state)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    int n = sim_preset_list(test_dirs(), f);
+    int n = sim_preset_list(test_device_dirs(), f);
     fclose(f);
     assert_true(n >= (int)N_PRESETS);
     for (size_t i = 0; i < N_PRESETS; i++)
@@ -279,7 +266,7 @@ static void test_unknown_preset_lists_available(void **state)
     (void)state;
     char err[ERR_LEN] = "";
     struct sim_params p;
-    assert_int_equal(sim_preset_load("no-such-drive", test_dirs(), &p, err, sizeof err), -1);
+    assert_int_equal(sim_preset_load("no-such-drive", test_device_dirs(), &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "unknown sim preset 'no-such-drive'"));
     assert_non_null(strstr(err, "available:"));
     for (size_t i = 0; i < N_PRESETS; i++)
@@ -312,7 +299,7 @@ static void test_target_is_and_parse(void **state)
     assert_int_equal(p.blocks_per_plane, 256);
 
     char err[ERR_LEN];
-    assert_int_equal(sim_target_parse("/dev/sda", test_dirs(), &p, err, sizeof err), -1);
+    assert_int_equal(sim_target_parse("/dev/sda", test_device_dirs(), &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "does not start with 'sim:'"));
 }
 

@@ -39,6 +39,8 @@
 #include "sim_loop.h"
 #include "util.h"
 
+#include "helpers.h"
+
 #define R4 "zdrive-r4-cm88-1.6t"
 #define Z63 "zdrive-6300-1.6t"
 
@@ -48,25 +50,10 @@
 
 /* ------------------------------------------------------------------ helpers */
 
-/* The tree's profiles/devices: $PTSBENCH_DATADIR (the test runner sets the repository root). */
-static const char *const *test_dirs(void)
-{
-    static char dir[4096];
-    static const char *dirs[2];
-    const char *root = getenv("PTSBENCH_DATADIR");
-    if (root && *root)
-        snprintf(dir, sizeof dir, "%s/profiles/devices", root);
-    else
-        snprintf(dir, sizeof dir, "profiles/devices");
-    dirs[0] = dir;
-    dirs[1] = NULL;
-    return dirs;
-}
-
 static void load(const char *name, struct sim_params *p)
 {
     char err[ERR_LEN] = "";
-    if (sim_preset_load(name, test_dirs(), p, err, sizeof err)) {
+    if (sim_preset_load(name, test_device_dirs(), p, err, sizeof err)) {
         print_error("sim_preset_load(%s): %s\n", name, err);
         fail();
     }
