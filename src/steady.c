@@ -110,3 +110,25 @@ unsigned steady_first(const double *y, size_t n_rounds, const struct steady_crit
     }
     return 0;
 }
+
+unsigned steady_first_all(const double *const *ys, unsigned n_vars, size_t n_rounds,
+                          const struct steady_criteria *c, struct steady_window *windows)
+{
+    for (unsigned v = 0; v < n_vars; v++)
+        memset(&windows[v], 0, sizeof(windows[v]));
+    if (!n_vars || c->window == 0 || n_rounds < c->window)
+        return 0;
+    size_t last = n_rounds;
+    if (c->max_rounds && last > c->max_rounds)
+        last = c->max_rounds;
+    for (size_t r = c->window; r <= last; r++) {
+        bool all = true;
+        for (unsigned v = 0; v < n_vars; v++) {
+            steady_eval(ys[v], n_rounds, (unsigned)r, c, &windows[v]);
+            all = all && windows[v].steady;
+        }
+        if (all)
+            return (unsigned)r;
+    }
+    return 0;
+}

@@ -46,4 +46,11 @@ int steady_eval(const double *y, size_t n_rounds, unsigned last_round,
 unsigned steady_first(const double *y, size_t n_rounds, const struct steady_criteria *c,
                       struct steady_window *out);
 
+/* Several tracking variables (PTS 2.0 IOPS: 4 KiB 0/100, 64 KiB 65/35, 1024 KiB 100/0): the
+ * device is steady at a round only when every variable's window ending there is steady.
+ * ys[v][r] is variable v at round r+1. Returns the first such round (0 if none) and fills
+ * windows[v] with each variable's window at that round (or at the last round evaluated). */
+unsigned steady_first_all(const double *const *ys, unsigned n_vars, size_t n_rounds,
+                          const struct steady_criteria *c, struct steady_window *windows);
+
 #endif

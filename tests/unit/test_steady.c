@@ -375,9 +375,48 @@ static void test_fit(void **state)
     ASSERT_NEAR(d, 106.0);
 }
 
+/* PTS 2.0 IOPS: three tracking variables; steady only at the first round where all three
+ * windows pass. a is steady from round 5, b from round 7, c from round 9: the answer is 9. */
+static void test_all_three_tracking_variables(void **state)
+{
+    (void)state;
+    /* a: flat 100 from the start (steady at 5) */
+    double a[12] = {100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100};
+    /* b: settles at round 3 -> window 3..7 first steady */
+    double b[12] = {400, 200, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50};
+    /* c: settles at round 5 -> window 5..9 first steady */
+    double c[12] = {900, 800, 700, 600, 10, 10, 10, 10, 10, 10, 10, 10};
+    const double *ys[3] = {a, b, c};
+    struct steady_criteria cr = STEADY_CRITERIA_SNIA;
+    struct steady_window w[3];
+    assert_int_equal(steady_first_all(ys, 1, 12, &cr, w), 5);
+    const double *ab[2] = {a, b};
+    assert_int_equal(steady_first_all(ab, 2, 12, &cr, w), 7);
+    assert_int_equal(steady_first_all(ys, 3, 12, &cr, w), 9);
+    for (int v = 0; v < 3; v++) {
+        assert_true(w[v].steady);
+        assert_int_equal(w[v].first_round, 5);
+        assert_int_equal(w[v].last_round, 9);
+    }
+    assert_true(w[1].average == 50 && w[2].average == 10);
+    /* not enough rounds for c yet: 0, and the windows are the last ones evaluated */
+    assert_int_equal(steady_first_all(ys, 3, 8, &cr, w), 0);
+    assert_int_equal(w[2].last_round, 8);
+    assert_false(w[2].steady);
+    assert_true(w[0].steady);
+    /* the round limit applies to all */
+    cr.max_rounds = 8;
+    assert_int_equal(steady_first_all(ys, 3, 12, &cr, w), 0);
+    /* fewer rounds than the window */
+    cr = STEADY_CRITERIA_SNIA;
+    assert_int_equal(steady_first_all(ys, 3, 4, &cr, w), 0);
+    assert_int_equal(w[0].last_round, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_all_three_tracking_variables),
         cmocka_unit_test(test_cliff_settles_at_round_7),
         cmocka_unit_test(test_rising_never_steady),
         cmocka_unit_test(test_noisy_flat_steady),
