@@ -57,6 +57,103 @@ static bool tracking_name_ok(const char *name)
     return false;
 }
 
+int run_select_engine(const char *engine_name, const char *target_path,
+                      const struct engine_ops **out, char *err, size_t errlen)
+{
+    const bool sim_target = target_path && sim_target_is(target_path);
+    const char *name = engine_name ? engine_name : sim_target ? "sim" : "io_uring";
+    *out = engine_find(name);
+    if (!*out) {
+        char names[256] = "";
+        for (const struct engine_ops *const *e = engine_list(); *e; e++) {
+            if (names[0])
+                strncat(names, ", ", sizeof(names) - strlen(names) - 1);
+            strncat(names, (*e)->name, sizeof(names) - strlen(names) - 1);
+        }
+        return errf(err, errlen, "--engine %s: unknown engine (available: %s)", name, names);
+    }
+    if (sim_target && !((*out)->flags & ENGINE_F_SIM_TARGET))
+        return errf(err, errlen, "--engine %s: simulated targets (%s) run on the sim engine",
+                    name, target_path);
+    if (!sim_target && ((*out)->flags & ENGINE_F_SIM_TARGET))
+        return errf(err, errlen, "--engine %s: only for simulated targets (sim:PRESET), not %s",
+                    name, target_path);
+    return 0;
+}
+
+int run_probe_target(const char *path, uint64_t create_size, const char *const *profile_dirs,
+                     struct target_info *t, char *err, size_t errlen)
+{
+    if (!path || !*path)
+        return errf(err, errlen, "missing --target (a block device, a file or sim:PRESET, see "
+                                 "--help)");
+    if (!sim_target_is(path))
+        return target_probe(path, create_size, t, err, errlen);
+    const char *dev_dirs[8];
+    char dev_store[7][4096];
+    unsigned nd = 0;
+    for (unsigned i = 0; profile_dirs && profile_dirs[i] && nd < 7; i++) {
+        snprintf(dev_store[nd], sizeof(dev_store[nd]), "%s/devices", profile_dirs[i]);
+        dev_dirs[nd] = dev_store[nd];
+        nd++;
+    }
+    dev_dirs[nd] = NULL;
+    struct sim_params sp;
+    if (sim_target_parse(path, dev_dirs, &sp, err, errlen) != 0)
+        return -1;
+    return target_probe_sim(path, &sp, t, err, errlen);
+}
+
+int run_check_safety(const struct target_info *t, bool writes, bool destructive, char *err,
+                     size_t errlen)
+{
+    if (t->kind != TARGET_BLOCK)
+        return 0;
+    struct safety_facts facts;
+    char serr[ERR_LEN];
+    if (safety_collect("", t->devname, &facts, serr, sizeof(serr)) != 0) {
+        if (writes)
+            return errf(err, errlen, "refusing to write to %s: cannot check whether it is in "
+                                     "use: %s", t->path, serr);
+        return 0;
+    }
+    return safety_decide(&facts, writes, destructive, err, errlen);
+}
+
+int run_out_dir(const char *given, const char *kind, bool force, char *dir, size_t dirlen,
+                char *results, size_t resultslen, char *err, size_t errlen)
+{
+    if (given) {
+        snprintf(dir, dirlen, "%s", given);
+    } else {
+        char stamp[32];
+        time_t t = time(NULL);
+        struct tm tm;
+        localtime_r(&t, &tm);
+        strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+        snprintf(dir, dirlen, "results/%s-%s", kind, stamp);
+    }
+    snprintf(results, resultslen, "%s/results.json", dir);
+    if (file_exists(results) && !force)
+        return errf(err, errlen, "--out %s already holds results.json (choose another directory "
+                                 "or add --force to replace it)", dir);
+    return 0;
+}
+
+double run_target_weight(const struct target_info *t)
+{
+    if (!t->sim)
+        return 1.0;
+    struct sim_info si;
+    sim_info(t->sim->dev, &si);
+    return si.k;   /* each simulated completion stands for k at full size */
+}
+
+int run_make_dir(const char *path, char *err, size_t errlen)
+{
+    return mkdir_p(path, err, errlen);
+}
+
 int run_prepare(struct run_record *rec, const struct run_config *cfg, const char *workload_spec,
                 const char *const *profile_dirs, char *err, size_t errlen)
 {
@@ -65,29 +162,14 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     struct run_config *c = &rec->cfg;
 
     if (!c->target_path || !*c->target_path)
-        return errf(err, errlen, "missing --target (a block device, a file, see --help)");
+        return errf(err, errlen, "missing --target (a block device, a file or sim:PRESET, see "
+                                 "--help)");
     if (!workload_spec || !*workload_spec)
         return errf(err, errlen, "missing --workload (inline spec like rw=randread,bs=4k,qd=32 "
                                  "or a profile name)");
-    const bool sim_target = c->target_path && sim_target_is(c->target_path);
-    const char *engine_name = c->engine_name ? c->engine_name : sim_target ? "sim" : "io_uring";
-    rec->engine = engine_find(engine_name);
-    if (!rec->engine) {
-        char names[256] = "";
-        for (const struct engine_ops *const *e = engine_list(); *e; e++) {
-            if (names[0])
-                strncat(names, ", ", sizeof(names) - strlen(names) - 1);
-            strncat(names, (*e)->name, sizeof(names) - strlen(names) - 1);
-        }
-        return errf(err, errlen, "--engine %s: unknown engine (available: %s)", engine_name,
-                    names);
-    }
-    if (sim_target && !(rec->engine->flags & ENGINE_F_SIM_TARGET))
-        return errf(err, errlen, "--engine %s: simulated targets (%s) run on the sim engine",
-                    engine_name, c->target_path);
-    if (!sim_target && (rec->engine->flags & ENGINE_F_SIM_TARGET))
-        return errf(err, errlen, "--engine %s: only for simulated targets (sim:PRESET), not %s",
-                    engine_name, c->target_path);
+    const bool sim_target = sim_target_is(c->target_path);
+    if (run_select_engine(c->engine_name, c->target_path, &rec->engine, err, errlen) != 0)
+        return -1;
     if (!tracking_name_ok(c->track)) {
         char names[512] = "";
         for (size_t i = 0; metrics_tracking_names[i]; i++) {
@@ -116,65 +198,24 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     if (c->round_bytes)
         c->round_time_ns = 0;
 
-    if (sim_target) {
-        if (c->create_size)
-            return errf(err, errlen, "--size: a simulated drive has the capacity of its preset "
-                                     "(override with sim:PRESET,user_bytes=...)");
-        const char *dev_dirs[8];
-        char dev_store[7][4096];
-        unsigned nd = 0;
-        for (unsigned i = 0; profile_dirs && profile_dirs[i] && nd < 7; i++) {
-            snprintf(dev_store[nd], sizeof(dev_store[nd]), "%s/devices", profile_dirs[i]);
-            dev_dirs[nd] = dev_store[nd];
-            nd++;
-        }
-        dev_dirs[nd] = NULL;
-        struct sim_params sp;
-        if (sim_target_parse(c->target_path, dev_dirs, &sp, err, errlen) != 0)
-            return -1;
-        if (target_probe_sim(c->target_path, &sp, &rec->target, err, errlen) != 0)
-            return -1;
-    } else if (target_probe(c->target_path, c->create_size, &rec->target, err, errlen) != 0) {
+    if (sim_target && c->create_size)
+        return errf(err, errlen, "--size: a simulated drive has the capacity of its preset "
+                                 "(override with sim:PRESET,user_bytes=...)");
+    if (run_probe_target(c->target_path, c->create_size, profile_dirs, &rec->target, err,
+                         errlen) != 0)
         return -1;
-    }
     if (wl_check_target(&rec->wl, rec->target.capacity, rec->target.logical_sector,
                         rec->target.path, &rec->range, err, errlen) != 0)
         return -1;
 
-    if (rec->target.kind == TARGET_BLOCK) {
-        struct safety_facts facts;
-        char serr[ERR_LEN];
-        bool writes = wl_writes(&rec->wl);
-        if (safety_collect("", rec->target.devname, &facts, serr, sizeof(serr)) != 0) {
-            if (writes)
-                return errf(err, errlen, "refusing to write to %s: cannot check whether it is in "
-                                         "use: %s", rec->target.path, serr);
-        } else if (safety_decide(&facts, writes, c->destructive, err, errlen) != 0) {
-            return -1;
-        }
-    }
+    if (run_check_safety(&rec->target, wl_writes(&rec->wl), c->destructive, err, errlen) != 0)
+        return -1;
 
-    if (c->out_dir) {
-        snprintf(rec->out_dir, sizeof(rec->out_dir), "%s", c->out_dir);
-    } else {
-        char stamp[32];
-        time_t t = time(NULL);
-        struct tm tm;
-        localtime_r(&t, &tm);
-        strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-        snprintf(rec->out_dir, sizeof(rec->out_dir), "results/run-%s", stamp);
-    }
-    snprintf(rec->results_path, sizeof(rec->results_path), "%s/results.json", rec->out_dir);
-    if (file_exists(rec->results_path) && !c->force)
-        return errf(err, errlen, "--out %s already holds results.json (choose another directory "
-                                 "or add --force to replace it)", rec->out_dir);
+    if (run_out_dir(c->out_dir, "run", c->force, rec->out_dir, sizeof(rec->out_dir),
+                    rec->results_path, sizeof(rec->results_path), err, errlen) != 0)
+        return -1;
 
-    rec->weight = 1.0;
-    if (rec->target.sim) {
-        struct sim_info si;
-        sim_info(rec->target.sim->dev, &si);
-        rec->weight = si.k;   /* each simulated completion stands for k at full size */
-    }
+    rec->weight = run_target_weight(&rec->target);
     hostinfo_collect(&rec->host);
     rec->status = "prepared";
     return 0;

@@ -83,4 +83,24 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop);
 
 void run_record_free(struct run_record *rec);
 
+/* Pieces shared with the PTS suite (pts_run.c). */
+/* Engine by name (NULL: io_uring, or sim for sim: targets); refuses mismatches. */
+int run_select_engine(const char *engine_name, const char *target_path,
+                      const struct engine_ops **out, char *err, size_t errlen);
+/* A device, a file (created later to create_size) or sim:PRESET[,k=v] (presets in
+ * PROFILE_DIR/devices). No writes. */
+int run_probe_target(const char *path, uint64_t create_size, const char *const *profile_dirs,
+                     struct target_info *t, char *err, size_t errlen);
+/* The safety decision for block devices (safety.h); files and simulated drives pass. */
+int run_check_safety(const struct target_info *t, bool writes, bool destructive, char *err,
+                     size_t errlen);
+/* DIR (given, or results/KIND-<timestamp>) and DIR/results.json; refuses to replace results
+ * without force. Creates nothing. */
+int run_out_dir(const char *given, const char *kind, bool force, char *dir, size_t dirlen,
+                char *results, size_t resultslen, char *err, size_t errlen);
+/* Completion weight: k for a scaled simulated drive, else 1. */
+double run_target_weight(const struct target_info *t);
+/* mkdir -p. */
+int run_make_dir(const char *path, char *err, size_t errlen);
+
 #endif
