@@ -182,7 +182,7 @@ struct json_object *results_steady_json(const struct steady_window *w, unsigned 
     return o;
 }
 
-static struct json_object *host_json(const struct hostinfo *h)
+struct json_object *results_host_json(const struct hostinfo *h)
 {
     struct json_object *o = json_object_new_object();
     add(o, "hostname", jstr(h->hostname));
@@ -200,7 +200,7 @@ static struct json_object *host_json(const struct hostinfo *h)
     return o;
 }
 
-static struct json_object *target_json(const struct target_info *t)
+struct json_object *results_target_json(const struct target_info *t)
 {
     struct json_object *o = json_object_new_object();
     add(o, "path", jstr(t->path));
@@ -258,8 +258,8 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
     add(doc, "status", jstr(rec->status));
     if (rec->error[0])
         add(doc, "error", jstr(rec->error));
-    add(doc, "host", host_json(&rec->host));
-    add(doc, "target", target_json(&rec->target));
+    add(doc, "host", results_host_json(&rec->host));
+    add(doc, "target", results_target_json(&rec->target));
     struct json_object *eng = json_object_new_object();
     add(eng, "name", jstr(rec->engine->name));
     add(eng, "library", jstr(rec->engine->version()));
@@ -348,6 +348,7 @@ static int write_text_atomic(const char *path, const char *const *parts, const s
 
 int results_write_json_atomic(struct json_object *doc, const char *path, char *err, size_t errlen)
 {
+    json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_GLOBAL);
     size_t len;
     const char *text = json_object_to_json_string_length(
         doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE,

@@ -23,6 +23,8 @@ int results_write(struct run_record *rec, char *err, size_t errlen);
 void results_cache_free(struct results_cache *c);
 
 /* Pieces reused by other result producers. */
+struct json_object *results_host_json(const struct hostinfo *h);
+struct json_object *results_target_json(const struct target_info *t);
 struct json_object *results_round_json(const struct round_metrics *m);
 struct json_object *results_workload_json(const struct workload *wl, const struct wl_range *range);
 struct json_object *results_steady_json(const struct steady_window *w, unsigned steady_round,

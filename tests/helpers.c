@@ -163,6 +163,17 @@ bool zram_setup(const char *size, char *devpath, size_t len)
             printf("SKIP: /dev/zram0 is in use as swap\n");
             return false;
         }
+        char mounts[65536] = "";
+        FILE *m = fopen("/proc/mounts", "r");
+        if (m) {
+            size_t n = fread(mounts, 1, sizeof(mounts) - 1, m);
+            mounts[n] = '\0';
+            fclose(m);
+        }
+        if (strstr(mounts, "/dev/zram0 ")) {
+            printf("SKIP: /dev/zram0 is mounted\n");
+            return false;
+        }
         write_sys("/sys/block/zram0/reset", "1");
     }
     if (!write_sys("/sys/block/zram0/disksize", size)) {

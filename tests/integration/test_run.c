@@ -32,9 +32,13 @@ static int setup(void **state)
     return 0;
 }
 
+static bool zram_in_use;   /* set by a test that sized zram: reset it even if the test failed */
+
 static int teardown(void **state)
 {
     struct ctx *c = *state;
+    if (zram_in_use)
+        zram_teardown();
     remove_tree(c->dir);
     free(c->dir);
     free(c);
@@ -178,6 +182,7 @@ static void test_zram(void **state)
         skip();
         return;
     }
+    zram_in_use = true;
     snprintf(out, sizeof(out), "%s/out-zram", c->dir);
     run_workload(dev, NULL, "io_uring", true, out);
     snprintf(results, sizeof(results), "%s/results.json", out);
@@ -323,6 +328,7 @@ static void test_zram_unaligned(void **state)
         skip();
         return;
     }
+    zram_in_use = true;
     snprintf(out, sizeof(out), "%s/out-zram-bad", c->dir);
     char *argv[] = {(char *)ptsbench_bin(), "run", "--target", dev, "--workload",
                     "rw=randwrite,bs=512", "--destructive", "--out", out, NULL};

@@ -1,0 +1,369 @@
+/* pts_def.c — load PTS test definitions and spec versions (see pts_def.h). */
+#include "pts_def.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ini.h"
+#include "metrics.h"
+#include "units.h"
+#include "util.h"
+
+static bool file_exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int find_file(const char *base, const char *const *dirs, char *path, size_t len)
+{
+    for (unsigned i = 0; dirs && dirs[i]; i++) {
+        snprintf(path, len, "%s/%s", dirs[i], base);
+        if (file_exists(path))
+            return 0;
+    }
+    return -1;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+    if (!strcmp(v, "yes") || !strcmp(v, "on") || !strcmp(v, "1") || !strcmp(v, "true"))
+        *out = true;
+    else if (!strcmp(v, "no") || !strcmp(v, "off") || !strcmp(v, "0") || !strcmp(v, "false"))
+        *out = false;
+    else
+        return -1;
+    return 0;
+}
+
+/* ---- spec versions ---- */
+
+int pts_spec_load(const char *name, const char *const *dirs, struct pts_spec *out,
+                  char *err, size_t errlen)
+{
+    char path[4096];
+    if (find_file("specs.ini", dirs, path, sizeof(path)) != 0)
+        return errf(err, errlen, "no pts/specs.ini found (is ptsbench installed?)");
+    struct ini_file f;
+    if (ini_parse_file(path, &f, err, errlen) != 0)
+        return -1;
+    const struct ini_section *s = ini_find_section(&f, name);
+    if (!s) {
+        char names[256] = "";
+        for (size_t i = 0; i < f.n_sections; i++) {
+            if (!strcmp(f.sections[i].name, "global"))
+                continue;
+            if (names[0])
+                strncat(names, ", ", sizeof(names) - strlen(names) - 1);
+            strncat(names, f.sections[i].name, sizeof(names) - strlen(names) - 1);
+        }
+        ini_free(&f);
+        return errf(err, errlen, "--spec %s: unknown spec version (one of %s)", name, names);
+    }
+    memset(out, 0, sizeof(*out));
+    str_copy(out->name, sizeof(out->name), name);
+    int ret = 0;
+    for (size_t i = 0; i < s->n_entries && ret == 0; i++) {
+        const struct ini_entry *e = &s->entries[i];
+        char why[256];
+        uint64_t v;
+        if (!strcmp(e->key, "title")) {
+            str_copy(out->title, sizeof(out->title), e->value);
+        } else if (!strcmp(e->key, "active_range")) {
+            if (units_parse_percent(e->value, &out->active_range_pct, why, sizeof(why)) != 0 ||
+                out->active_range_pct <= 0)
+                ret = errf(err, errlen, "%s:%d: active_range=%s: want a percent above 0", path,
+                           e->line, e->value);
+        } else if (!strcmp(e->key, "write_cache")) {
+            if (parse_bool(e->value, &out->write_cache) != 0)
+                ret = errf(err, errlen, "%s:%d: write_cache=%s: want on or off", path, e->line,
+                           e->value);
+        } else if (!strcmp(e->key, "threads") || !strcmp(e->key, "qd")) {
+            if (units_parse_uint(e->value, 1, 4096, &v, why, sizeof(why)) != 0)
+                ret = errf(err, errlen, "%s:%d: %s=%s: %s", path, e->line, e->key, e->value, why);
+            else if (!strcmp(e->key, "threads"))
+                out->threads = (unsigned)v;
+            else
+                out->qd = (unsigned)v;
+        } else {
+            ret = errf(err, errlen, "%s:%d: unknown key '%s'", path, e->line, e->key);
+        }
+    }
+    ini_free(&f);
+    if (ret == 0 && (!out->threads || !out->qd || !out->active_range_pct))
+        ret = errf(err, errlen, "%s: [%s] needs active_range, threads and qd", path, name);
+    return ret;
+}
+
+/* ---- test definitions ---- */
+
+static int parse_list_u(const char *v, unsigned *out, unsigned *n, unsigned max)
+{
+    char buf[512];
+    str_copy(buf, sizeof(buf), v);
+    *n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        char *end;
+        unsigned long x = strtoul(t, &end, 10);
+        if (*end || x > 100 || *n >= max)
+            return -1;
+        out[(*n)++] = (unsigned)x;
+    }
+    return *n ? 0 : -1;
+}
+
+static int parse_list_bs(const char *v, uint32_t *out, unsigned *n, unsigned max, char *why,
+                         size_t whylen)
+{
+    char buf[512];
+    str_copy(buf, sizeof(buf), v);
+    *n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        uint64_t b;
+        if (units_parse_size(t, &b, why, whylen) != 0)
+            return -1;
+        if (b == 0 || b > (1u << 30) || *n >= max)
+            return errf(why, whylen, "block size %s out of range", t);
+        out[(*n)++] = (uint32_t)b;
+    }
+    return *n ? 0 : errf(why, whylen, "empty list");
+}
+
+static bool metric_known(const char *m)
+{
+    for (size_t i = 0; metrics_tracking_names[i]; i++)
+        if (!strcmp(metrics_tracking_names[i], m))
+            return true;
+    return false;
+}
+
+/* METRIC@BS/MIX[, METRIC@BS/MIX ...] */
+static int parse_tracking(const char *v, struct pts_def *d, char *why, size_t whylen)
+{
+    char buf[512];
+    str_copy(buf, sizeof(buf), v);
+    d->n_track = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        if (d->n_track >= PTS_MAX_TRACK)
+            return errf(why, whylen, "at most %d tracking variables", PTS_MAX_TRACK);
+        struct pts_track *tr = &d->track[d->n_track];
+        char *at = strchr(t, '@'), *slash = at ? strchr(at, '/') : NULL;
+        if (!at || !slash)
+            return errf(why, whylen, "'%s': want METRIC@BS/MIX, e.g. iops@4k/0", t);
+        *at = *slash = '\0';
+        if (!metric_known(t))
+            return errf(why, whylen, "unknown metric '%s'", t);
+        str_copy(tr->metric, sizeof(tr->metric), t);
+        if (!strcmp(at + 1, "element")) {
+            tr->bs = 0;
+        } else {
+            uint64_t b;
+            if (units_parse_size(at + 1, &b, why, whylen) != 0)
+                return -1;
+            tr->bs = (uint32_t)b;
+        }
+        char *end;
+        unsigned long mix = strtoul(slash + 1, &end, 10);
+        if (*end || mix > 100)
+            return errf(why, whylen, "bad read percentage '%s'", slash + 1);
+        tr->mix = (unsigned)mix;
+        d->n_track++;
+    }
+    return d->n_track ? 0 : errf(why, whylen, "no tracking variable");
+}
+
+static int def_set(struct pts_def *d, const char *key, const char *v, char *why, size_t wl)
+{
+    uint64_t u;
+    double x;
+    if (!strcmp(key, "name"))
+        str_copy(d->name, sizeof(d->name), v);
+    else if (!strcmp(key, "title"))
+        str_copy(d->title, sizeof(d->title), v);
+    else if (!strcmp(key, "purge"))
+        return parse_bool(v, &d->purge) ? errf(why, wl, "want yes or no") : 0;
+    else if (!strcmp(key, "precondition")) {
+        if (!strcmp(v, "wipc"))
+            d->wipc = true;
+        else if (!strcmp(v, "none"))
+            d->wipc = false;
+        else
+            return errf(why, wl, "want wipc or none");
+    } else if (!strcmp(key, "wipc_bs")) {
+        if (!strcmp(v, "element"))
+            d->wipc_bs = 0;
+        else if (units_parse_size(v, &u, why, wl) != 0)
+            return -1;
+        else
+            d->wipc_bs = (uint32_t)u;
+    } else if (!strcmp(key, "wipc_fills")) {
+        if (units_parse_uint(v, 1, 100, &u, why, wl) != 0)
+            return -1;
+        d->wipc_fills = (unsigned)u;
+    } else if (!strcmp(key, "subtests")) {
+        if (!strcmp(v, "bs"))
+            d->subtests = PTS_SUB_BS;
+        else if (!strcmp(v, "none"))
+            d->subtests = PTS_SUB_NONE;
+        else
+            return errf(why, wl, "want none or bs");
+    } else if (!strcmp(key, "access")) {
+        if (!strcmp(v, "random"))
+            d->random = true;
+        else if (!strcmp(v, "sequential"))
+            d->random = false;
+        else
+            return errf(why, wl, "want random or sequential");
+    } else if (!strcmp(key, "mixes")) {
+        if (parse_list_u(v, d->mixes, &d->n_mixes, PTS_MAX_LIST) != 0)
+            return errf(why, wl, "want read percentages 0..100, comma-separated");
+    } else if (!strcmp(key, "block_sizes")) {
+        return parse_list_bs(v, d->bss, &d->n_bss, PTS_MAX_LIST, why, wl);
+    } else if (!strcmp(key, "threads") || !strcmp(key, "qd")) {
+        unsigned *dst = !strcmp(key, "threads") ? &d->threads : &d->qd;
+        if (!strcmp(v, "spec"))
+            *dst = 0;
+        else if (units_parse_uint(v, 1, 4096, &u, why, wl) != 0)
+            return -1;
+        else
+            *dst = (unsigned)u;
+    } else if (!strcmp(key, "element_time")) {
+        if (units_parse_duration(v, &d->element_ns, why, wl) != 0)
+            return -1;
+    } else if (!strcmp(key, "tracking")) {
+        return parse_tracking(v, d, why, wl);
+    } else if (!strcmp(key, "stop")) {
+        if (!strcmp(v, "steady"))
+            d->stop = PTS_STOP_STEADY;
+        else if (!strcmp(v, "capacity"))
+            d->stop = PTS_STOP_CAPACITY;
+        else
+            return errf(why, wl, "want steady or capacity");
+    } else if (!strcmp(key, "max_rounds")) {
+        if (units_parse_uint(v, 0, 1000000, &u, why, wl) != 0)
+            return -1;
+        d->max_rounds = (unsigned)u;
+    } else if (!strcmp(key, "stop_capacity")) {
+        char *end;
+        x = strtod(v, &end);
+        if (*end || x <= 0)
+            return errf(why, wl, "want a positive number (times the user capacity)");
+        d->stop_capacity = x;
+    } else if (!strcmp(key, "max_time")) {
+        if (units_parse_duration(v, &d->max_time_ns, why, wl) != 0)
+            return -1;
+    } else if (!strcmp(key, "compress")) {
+        if (units_parse_uint(v, 0, 100, &u, why, wl) != 0)
+            return -1;
+        d->compress_pct = (unsigned)u;
+    } else {
+        return errf(why, wl, "unknown key");
+    }
+    return 0;
+}
+
+static int apply_section(struct pts_def *d, const struct ini_section *s, const char *path,
+                         char *err, size_t errlen)
+{
+    for (size_t i = 0; i < s->n_entries; i++) {
+        const struct ini_entry *e = &s->entries[i];
+        char why[256] = "";
+        if (def_set(d, e->key, e->value, why, sizeof(why)) != 0)
+            return errf(err, errlen, "%s:%d: %s=%s: %s", path, e->line, e->key, e->value, why);
+    }
+    return 0;
+}
+
+int pts_def_load(const char *name, const char *spec, const char *const *dirs,
+                 struct pts_def *out, char *err, size_t errlen)
+{
+    char base[96], path[4096];
+    snprintf(base, sizeof(base), "%s.ini", name);
+    if (strchr(name, '/') || !strcmp(name, "specs") || find_file(base, dirs, path, sizeof(path)) != 0) {
+        char names[512];
+        pts_def_list(dirs, names, sizeof(names));
+        return errf(err, errlen, "unknown PTS test '%s' (available: %s)", name,
+                    names[0] ? names : "none found");
+    }
+    struct ini_file f;
+    if (ini_parse_file(path, &f, err, errlen) != 0)
+        return -1;
+    memset(out, 0, sizeof(*out));
+    str_copy(out->name, sizeof(out->name), name);
+    str_copy(out->source, sizeof(out->source), path);
+    out->wipc_fills = 2;
+    out->wipc_bs = 128 * 1024;
+    out->random = true;
+    out->element_ns = 60ull * 1000000000ull;
+    out->max_rounds = 25;
+    out->stop_capacity = 4;
+    out->max_time_ns = 24ull * 3600 * 1000000000ull;
+    int ret = 0;
+    const struct ini_section *t = ini_find_section(&f, "test");
+    if (!t)
+        ret = errf(err, errlen, "%s: no [test] section", path);
+    if (ret == 0)
+        ret = apply_section(out, t, path, err, errlen);
+    if (ret == 0 && spec) {
+        char sec[64];
+        snprintf(sec, sizeof(sec), "spec %s", spec);
+        const struct ini_section *s = ini_find_section(&f, sec);
+        if (s)
+            ret = apply_section(out, s, path, err, errlen);
+    }
+    if (ret == 0 && (!out->n_mixes || !out->n_bss))
+        ret = errf(err, errlen, "%s: needs mixes and block_sizes", path);
+    if (ret == 0 && out->stop == PTS_STOP_STEADY && !out->n_track)
+        ret = errf(err, errlen, "%s: stop=steady needs tracking variables", path);
+    if (ret == 0 && !out->title[0])
+        str_copy(out->title, sizeof(out->title), out->name);
+    ini_free(&f);
+    return ret;
+}
+
+static int cmp_names(const void *a, const void *b) { return strcmp(a, b); }
+
+void pts_def_list(const char *const *dirs, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (unsigned i = 0; dirs && dirs[i]; i++) {
+        DIR *d = opendir(dirs[i]);
+        if (!d)
+            continue;
+        struct dirent *e;
+        char names[64][64];
+        unsigned n = 0;
+        while ((e = readdir(d)) && n < 64) {
+            size_t l = strlen(e->d_name);
+            if (l > 4 && !strcmp(e->d_name + l - 4, ".ini") && strcmp(e->d_name, "specs.ini")) {
+                snprintf(names[n], sizeof(names[n]), "%.*s", (int)(l - 4), e->d_name);
+                n++;
+            }
+        }
+        closedir(d);
+        qsort(names, n, sizeof(names[0]), cmp_names);
+        for (unsigned k = 0; k < n; k++) {
+            if (strstr(buf, names[k]))
+                continue;
+            if (buf[0])
+                strncat(buf, ", ", len - strlen(buf) - 1);
+            strncat(buf, names[k], len - strlen(buf) - 1);
+        }
+    }
+}
+
+void pts_track_format(const struct pts_track *t, char *buf, size_t len)
+{
+    char bs[32];
+    if (t->bs)
+        units_format_size(t->bs, bs, sizeof(bs));
+    else
+        snprintf(bs, sizeof(bs), "element");
+    snprintf(buf, len, "%s@%s/%u", t->metric, bs, t->mix);
+}

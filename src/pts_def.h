@@ -1,0 +1,95 @@
+/* pts_def.h — SNIA PTS test definitions and spec versions, as data (pts/NAME.ini).
+ *
+ * A test file has a [test] section and optional [spec NAME] sections whose keys override the
+ * test's for that spec version. pts/specs.ini has one section per spec version. Only the real
+ * control flow (purge, preconditioning, rounds, windows, stop rules) is code (pts_run.c);
+ * everything that differs between tests in parameters lives in the files.
+ *
+ * [test] keys:
+ *   name, title             identifiers ("iops", "IOPS")
+ *   purge                   yes | no: purge before the test (and before each subtest)
+ *   precondition            wipc | none: workload-independent preconditioning (SEQ writes)
+ *   wipc_bs                 block size of the WIPC writes, or "element" (the subtest's size)
+ *   wipc_fills              how many times the active range is written (2)
+ *   subtests                none | bs: repeat purge + WIPC + loop for each block size (TP)
+ *   access                  random | sequential
+ *   mixes                   outer loop: read percentages, e.g. 100,95,65,50,35,5,0
+ *   block_sizes             inner loop, e.g. 1024k,128k,64k,32k,16k,8k,4k,512
+ *   threads, qd             numbers, or "spec" (the spec version's recommendation)
+ *   element_time            one element's length (60s in the PTS; --round-time overrides)
+ *   tracking                steady-state variables: METRIC@BS/MIX[, ...]; METRIC is iops,
+ *                           mb_s, write_mb_s, lat_mean_us, write_lat_mean_us ...; BS may be
+ *                           "element" (the subtest's size). E.g. iops@4k/0
+ *   stop                    steady (SNIA rule on all tracking variables) | capacity (WSAT: stop
+ *                           when stop_capacity x user capacity has been written, or max_time)
+ *   max_rounds              25 (steady); 0 = no limit
+ *   stop_capacity           4 (x user capacity)
+ *   max_time                24h
+ *   compress                data compressibility (0: random data, as the PTS requires)
+ *
+ * specs.ini keys: title, active_range (percent), write_cache (on | off), threads, qd. */
+#ifndef PTSBENCH_PTS_DEF_H
+#define PTSBENCH_PTS_DEF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PTS_MAX_LIST 16
+#define PTS_MAX_TRACK 4
+
+struct pts_spec {
+    char name[32];            /* pts-e-1.1, pts-c-1.2, pts-2.0-e, pts-2.0-c */
+    char title[96];
+    double active_range_pct;  /* 100 or 75 */
+    bool write_cache;         /* PTS-E: off (WCD); PTS-C: on (WCE) */
+    unsigned threads, qd;     /* recommended outstanding I/O */
+};
+
+struct pts_track {
+    char metric[32];          /* a metrics_value() name */
+    uint32_t bs;              /* 0 = the subtest's block size ("element") */
+    unsigned mix;             /* read percent */
+};
+
+enum pts_stop { PTS_STOP_STEADY = 0, PTS_STOP_CAPACITY };
+enum pts_subtests { PTS_SUB_NONE = 0, PTS_SUB_BS };
+
+struct pts_def {
+    char name[32];
+    char title[96];
+    char source[256];         /* file it came from */
+    bool purge;
+    bool wipc;
+    uint32_t wipc_bs;         /* 0 = element */
+    unsigned wipc_fills;
+    enum pts_subtests subtests;
+    bool random;
+    unsigned mixes[PTS_MAX_LIST];
+    unsigned n_mixes;
+    uint32_t bss[PTS_MAX_LIST];
+    unsigned n_bss;
+    unsigned threads, qd;     /* 0 = from the spec */
+    uint64_t element_ns;
+    struct pts_track track[PTS_MAX_TRACK];
+    unsigned n_track;
+    enum pts_stop stop;
+    unsigned max_rounds;
+    double stop_capacity;
+    uint64_t max_time_ns;
+    unsigned compress_pct;
+};
+
+/* Load spec version `name` from DIR/specs.ini (first dir that has it). */
+int pts_spec_load(const char *name, const char *const *dirs, struct pts_spec *out,
+                  char *err, size_t errlen);
+/* Load test `name` (DIR/NAME.ini) with the [spec SPEC] overrides applied. */
+int pts_def_load(const char *name, const char *spec, const char *const *dirs,
+                 struct pts_def *out, char *err, size_t errlen);
+/* The names of all tests (*.ini other than specs.ini) in dirs, comma-separated. */
+void pts_def_list(const char *const *dirs, char *buf, size_t len);
+
+/* "iops@4k/0" for messages and results. */
+void pts_track_format(const struct pts_track *t, char *buf, size_t len);
+
+#endif

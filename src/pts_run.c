@@ -1,0 +1,916 @@
+/* pts_run.c — run SNIA PTS tests as a suite (see pts_run.h). Only the control flow lives here:
+ * purge, preconditioning, rounds of elements, steady-state windows and stop rules; what each
+ * test runs comes from its definition file (pts_def.h). */
+#include "pts_run.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "hostinfo.h"
+#include "metrics.h"
+#include "pts_def.h"
+#include "results.h"
+#include "run.h"
+#include "steady.h"
+#include "target.h"
+#include "units.h"
+#include "util.h"
+#include "worker.h"
+#include "workload.h"
+
+#define PTS_MAX_TESTS 16
+#define NS_PER_S 1000000000ull
+
+struct pts_session {
+    struct pts_config cfg;
+    struct pts_spec spec;
+    struct pts_def defs[PTS_MAX_TESTS];
+    unsigned n_defs;
+    struct target_info target;
+    const struct engine_ops *engine;
+    double weight;
+    struct hostinfo host;
+    struct purge_facts purge_facts;
+    int fd;
+    struct wl_range ar;            /* active range (bytes, in the target's address space) */
+    unsigned threads, qd;          /* outstanding I/O in force */
+    uint64_t element_ns;           /* 0: each definition's own */
+    char out_dir[4096];
+    char results_path[4200];
+    struct json_object *doc, *tests_json, *notes;
+    uint64_t last_write_ns;
+    bool tty;
+    volatile sig_atomic_t *stop;
+    struct sim_stats sim_last;
+    char started[32];
+};
+
+/* ------------------------------------------------------------------ preparation */
+
+static void note(struct pts_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct pts_session *s, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    for (size_t i = 0; i < json_object_array_length(s->notes); i++)
+        if (!strcmp(json_object_get_string(json_object_array_get_idx(s->notes, i)), buf))
+            return;
+    json_object_array_add(s->notes, json_object_new_string(buf));
+}
+
+struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t errlen)
+{
+    struct pts_session *s = xcalloc(1, sizeof(*s));
+    s->cfg = *cfg;
+    s->fd = -1;
+    const char *const *pts_dirs = cli_data_dirs("pts");
+    const char *spec = cfg->spec_name ? cfg->spec_name : "pts-2.0-e";
+    s->cfg.spec_name = spec;
+    if (pts_spec_load(spec, pts_dirs, &s->spec, err, errlen) != 0)
+        goto fail;
+
+    char list[512];
+    str_copy(list, sizeof(list), cfg->tests && *cfg->tests ? cfg->tests : "iops,tp,lat,wsat");
+    char *save = NULL;
+    for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        t = str_trim(t);
+        if (s->n_defs >= PTS_MAX_TESTS) {
+            errf(err, errlen, "--tests: at most %d tests", PTS_MAX_TESTS);
+            goto fail;
+        }
+        if (pts_def_load(t, spec, pts_dirs, &s->defs[s->n_defs], err, errlen) != 0)
+            goto fail;
+        s->n_defs++;
+    }
+    if (!s->n_defs) {
+        errf(err, errlen, "--tests: no test named");
+        goto fail;
+    }
+
+    if (run_select_engine(cfg->engine_name, cfg->target_path, &s->engine, err, errlen) != 0)
+        goto fail;
+    if (run_probe_target(cfg->target_path, 0, cli_data_dirs("profiles"), &s->target, err,
+                         errlen) != 0)
+        goto fail;
+    if (!s->target.exists) {
+        errf(err, errlen, "%s: a PTS suite needs an existing device, file or sim:PRESET",
+             cfg->target_path);
+        goto fail;
+    }
+    if (run_check_safety(&s->target, true, cfg->destructive, err, errlen) != 0)
+        goto fail;
+
+    /* Active range: the spec's percentage of the capacity, in whole 1 MiB units (so every
+     * block size of the tests divides it), at offset 0. */
+    uint64_t ar = (uint64_t)((double)s->target.capacity * s->spec.active_range_pct / 100.0);
+    ar -= ar % (1024 * 1024);
+    if (ar < 16ull * 1024 * 1024) {
+        errf(err, errlen, "%s: %llu bytes is too small for a PTS test (the %g%% active range "
+             "needs at least 16 MiB)", cfg->target_path, (unsigned long long)s->target.capacity,
+             s->spec.active_range_pct);
+        goto fail;
+    }
+    s->ar.start = 0;
+    s->ar.len = ar;
+    s->threads = cfg->threads ? cfg->threads : s->spec.threads;
+    s->qd = cfg->qd ? cfg->qd : s->spec.qd;
+    s->element_ns = cfg->round_time_ns;
+
+    purge_facts_collect(&s->target, &s->purge_facts);
+    for (unsigned i = 0; i < s->n_defs; i++) {
+        if (!s->defs[i].purge)
+            continue;
+        struct purge_plan plan;
+        if (purge_plan_make(&s->purge_facts, cfg->purge, &plan, err, errlen) != 0)
+            goto fail;
+        break;
+    }
+    if (run_out_dir(cfg->out_dir, "suite", cfg->force, s->out_dir, sizeof(s->out_dir),
+                    s->results_path, sizeof(s->results_path), err, errlen) != 0)
+        goto fail;
+    s->weight = run_target_weight(&s->target);
+    hostinfo_collect(&s->host);
+    s->tty = isatty(STDOUT_FILENO) && !cfg->quiet;
+    return s;
+fail:
+    target_release(&s->target);
+    free(s);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ plan */
+
+static unsigned def_threads(const struct pts_session *s, const struct pts_def *d)
+{
+    return s->cfg.threads ? s->cfg.threads : d->threads ? d->threads : s->spec.threads;
+}
+
+static unsigned def_qd(const struct pts_session *s, const struct pts_def *d)
+{
+    return s->cfg.qd ? s->cfg.qd : d->qd ? d->qd : s->spec.qd;
+}
+
+static uint64_t def_element_ns(const struct pts_session *s, const struct pts_def *d)
+{
+    return s->element_ns ? s->element_ns : d->element_ns;
+}
+
+static unsigned def_max_rounds(const struct pts_session *s, const struct pts_def *d)
+{
+    return s->cfg.max_rounds ? s->cfg.max_rounds : d->max_rounds;
+}
+
+static double def_stop_capacity(const struct pts_session *s, const struct pts_def *d)
+{
+    return s->cfg.wsat_capacity > 0 ? s->cfg.wsat_capacity : d->stop_capacity;
+}
+
+static uint64_t def_max_time(const struct pts_session *s, const struct pts_def *d)
+{
+    return s->cfg.wsat_time_ns ? s->cfg.wsat_time_ns : d->max_time_ns;
+}
+
+/* A block size can run when it is a multiple of the logical sector (0.5 KiB is invalid on 4Kn). */
+static bool bs_valid(const struct pts_session *s, uint32_t bs)
+{
+    return bs % s->target.logical_sector == 0;
+}
+
+static unsigned elements_per_round(const struct pts_session *s, const struct pts_def *d)
+{
+    unsigned n = 0;
+    for (unsigned b = 0; b < d->n_bss; b++)
+        if (bs_valid(s, d->bss[b]))
+            n++;
+    return d->subtests == PTS_SUB_BS ? d->n_mixes : n * d->n_mixes;
+}
+
+static void fmt_duration(double sec, char *buf, size_t len)
+{
+    if (sec >= 3600)
+        snprintf(buf, len, "%.0fh%02.0fm", floor(sec / 3600), fmod(floor(sec / 60), 60));
+    else if (sec >= 60)
+        snprintf(buf, len, "%.0fm%02.0fs", floor(sec / 60), fmod(sec, 60));
+    else
+        snprintf(buf, len, "%.0fs", sec);
+}
+
+void pts_print_plan(const struct pts_session *s)
+{
+    char cap[64];
+    units_format_capacity(s->target.sim ? (uint64_t)(s->target.capacity * s->weight)
+                                        : s->target.capacity, cap, sizeof(cap));
+    printf("ptsbench %s suite: %s on %s (%s%s)\n", PTSBENCH_VERSION, s->spec.title,
+           s->target.path, cap, s->target.sim ? ", simulated: virtual time" : "");
+    printf("  active range %g%%, write cache %s requested, outstanding I/O %u x %u (spec %u x %u)\n",
+           s->spec.active_range_pct, s->spec.write_cache ? "enabled" : "disabled", s->threads,
+           s->qd, s->spec.threads, s->spec.qd);
+    double total = 0;
+    for (unsigned i = 0; i < s->n_defs; i++) {
+        const struct pts_def *d = &s->defs[i];
+        double el = (double)def_element_ns(s, d) / 1e9;
+        unsigned subs = d->subtests == PTS_SUB_BS ? d->n_bss : 1;
+        char when[64];
+        if (d->stop == PTS_STOP_STEADY) {
+            double max = subs * def_max_rounds(s, d) * elements_per_round(s, d) * el;
+            total += max;
+            fmt_duration(max, when, sizeof(when));
+            printf("  %-10s %u subtest%s x up to %u rounds x %u elements of %gs (<= %s",
+                   d->name, subs, subs == 1 ? "" : "s", def_max_rounds(s, d),
+                   elements_per_round(s, d), el, when);
+        } else {
+            double max = (double)def_max_time(s, d) / 1e9;
+            total += max;
+            fmt_duration(max, when, sizeof(when));
+            printf("  %-10s rounds of %gs until %gx capacity is written (<= %s", d->name, el,
+                   def_stop_capacity(s, d), when);
+        }
+        printf("%s%s)\n", d->purge ? " + purge" : "",
+               d->wipc ? " + WIPC 2x per subtest" : "");
+    }
+    char t[64];
+    fmt_duration(total, t, sizeof(t));
+    printf("  estimated duration: at most %s of %s time, plus purge and preconditioning\n", t,
+           s->target.sim ? "virtual" : "measuring");
+    printf("  results %s\n", s->results_path);
+    fflush(stdout);
+}
+
+/* ------------------------------------------------------------------ results */
+
+static struct json_object *jnum(double v) { return isfinite(v) ? json_object_new_double(v) : NULL; }
+
+static void results_flush(struct pts_session *s, bool force)
+{
+    uint64_t now = now_mono_ns();
+    if (!force && now - s->last_write_ns < NS_PER_S / 2)
+        return;   /* fast (simulated) rounds: at most two rewrites a second */
+    char upd[32], err[ERR_LEN];
+    iso8601_now(upd, sizeof(upd));
+    json_object_object_add(s->doc, "updated", json_object_new_string(upd));
+    if (results_write_json_atomic(s->doc, s->results_path, err, sizeof(err)) != 0)
+        fprintf(stderr, "ptsbench suite: %s\n", err);
+    s->last_write_ns = now;
+}
+
+static struct json_object *lat_json(const struct lat_summary *l)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "count", json_object_new_int64((int64_t)l->count));
+    json_object_object_add(o, "mean", jnum(l->mean_us));
+    json_object_object_add(o, "max", jnum(l->max_us));
+    for (int i = 0; i < METRICS_NPCT; i++)
+        json_object_object_add(o, metrics_percentile_names[i] + 1, jnum(l->pct_us[i]));
+    return o;
+}
+
+static struct json_object *element_json(unsigned mix, uint32_t bs, const struct round_metrics *m)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "rwmix_read", json_object_new_int(mix));
+    json_object_object_add(o, "bs", json_object_new_int64(bs));
+    json_object_object_add(o, "elapsed_s", jnum(m->elapsed_s));
+    json_object_object_add(o, "iops", jnum(m->total.iops));
+    json_object_object_add(o, "read_iops", jnum(m->read.iops));
+    json_object_object_add(o, "write_iops", jnum(m->write.iops));
+    json_object_object_add(o, "mb_s", jnum(m->total.mb_s));
+    json_object_object_add(o, "mib_s", jnum(m->total.mib_s));
+    json_object_object_add(o, "read_mb_s", jnum(m->read.mb_s));
+    json_object_object_add(o, "write_mb_s", jnum(m->write.mb_s));
+    json_object_object_add(o, "write_bytes", json_object_new_int64((int64_t)m->write.bytes));
+    struct json_object *lat = json_object_new_object();
+    json_object_object_add(lat, "read", lat_json(&m->read.lat));
+    json_object_object_add(lat, "write", lat_json(&m->write.lat));
+    json_object_object_add(lat, "total", lat_json(&m->total.lat));
+    json_object_object_add(o, "lat_us", lat);
+    if (m->device.present) {
+        struct json_object *d = json_object_new_object();
+        json_object_object_add(d, "write_amplification", jnum(m->device.wa_round));
+        json_object_object_add(d, "total_host_write_bytes", jnum(m->device.total_host_write_bytes));
+        json_object_object_add(d, "free_lines", json_object_new_int64((int64_t)m->device.free_lines));
+        json_object_object_add(o, "device", d);
+    }
+    return o;
+}
+
+/* ------------------------------------------------------------------ one element */
+
+static void sim_device_round(struct pts_session *s, struct round_metrics *m)
+{
+    struct sim_stats now;
+    sim_stats(s->target.sim->dev, &now);
+    uint64_t host = now.host_write_sectors - s->sim_last.host_write_sectors;
+    uint64_t nand = now.nand_write_sectors - s->sim_last.nand_write_sectors;
+    m->device.present = true;
+    m->device.wa_round = host ? (double)nand / (double)host : 0;
+    m->device.wa_cumulative = now.write_amplification;
+    m->device.total_host_write_bytes = (double)now.host_write_sectors * 512.0 * s->weight;
+    m->device.free_lines = now.free_lines;
+    m->device.total_lines = now.total_lines;
+    s->sim_last = now;
+}
+
+/* Run one workload element: mix (read %), bs, access, for time_ns or bytes written. */
+static int run_element(struct pts_session *s, unsigned mix, uint32_t bs, bool random,
+                       unsigned threads, unsigned qd, unsigned compress, uint64_t time_ns,
+                       uint64_t bytes, uint64_t seed, struct round_metrics *m, char *err,
+                       size_t errlen)
+{
+    struct workload wl;
+    wl_init(&wl);
+    const char *rw = random ? (mix == 100 ? "randread" : mix == 0 ? "randwrite" : "randrw")
+                            : (mix == 100 ? "read" : mix == 0 ? "write" : "rw");
+    char v[32];
+    if (wl_set(&wl, "rw", rw, "pts", err, errlen) != 0)
+        return -1;
+    if (mix != 0 && mix != 100) {
+        snprintf(v, sizeof(v), "%u", mix);
+        if (wl_set(&wl, "rwmixread", v, "pts", err, errlen) != 0)
+            return -1;
+    }
+    wl.bs[0] = (struct wl_bs){.size = bs, .weight = 100};
+    wl.n_bs = 1;
+    wl.qd = qd;
+    wl.workers = threads;
+    wl.compress_pct = compress;
+    wl.seed = seed;
+    wl.offset = (struct wl_extent){.set = true, .bytes = s->ar.start};
+    wl.size = (struct wl_extent){.set = true, .bytes = s->ar.len};
+    str_copy(wl.name, sizeof(wl.name), "pts-element");
+    if (wl_validate(&wl, err, errlen) != 0)
+        return -1;
+    struct wl_range range;
+    if (wl_check_target(&wl, s->target.capacity, s->target.logical_sector, s->target.path,
+                        &range, err, errlen) != 0)
+        return -1;
+    struct worker_pool *pool = worker_pool_start(&wl, s->engine, s->fd, s->target.sim,
+                                                 s->target.mem_align, &range, s->stop, err,
+                                                 errlen);
+    if (!pool)
+        return -1;
+    struct round_limits lim = {.time_ns = time_ns, .bytes = bytes, .sample_ns = NS_PER_S};
+    int ret = worker_pool_round(pool, &lim, err, errlen);
+    if (ret == 0) {
+        const struct worker_stats *ws[1024];
+        unsigned nw = worker_pool_size(pool);
+        for (unsigned i = 0; i < nw && i < 1024; i++)
+            ws[i] = worker_pool_stats(pool, i);
+        metrics_compute(ws, nw, 1.0, s->weight, m);
+        if (s->target.sim)
+            sim_device_round(s, m);
+    }
+    worker_pool_stop(pool);
+    return ret;
+}
+
+/* ------------------------------------------------------------------ purge and WIPC */
+
+static int do_purge(struct pts_session *s, struct json_object *sub, char *err, size_t errlen)
+{
+    struct purge_plan plan;
+    if (purge_plan_make(&s->purge_facts, s->cfg.purge, &plan, err, errlen) != 0)
+        return -1;
+    uint64_t t0 = now_mono_ns();
+    int ret = purge_execute(&plan, &s->target, s->fd, err, errlen);
+    double secs = (double)(now_mono_ns() - t0) / 1e9;
+    if (s->target.sim)
+        sim_stats(s->target.sim->dev, &s->sim_last);
+    struct json_object *p = json_object_new_object();
+    json_object_object_add(p, "method", json_object_new_string(purge_method_name(plan.method)));
+    json_object_object_add(p, "compliant", json_object_new_boolean(plan.compliant));
+    json_object_object_add(p, "command", json_object_new_string(plan.argv_text));
+    json_object_object_add(p, "reason", json_object_new_string(plan.reason));
+    json_object_object_add(p, "ran", json_object_new_boolean(ret == 0 && plan.method != PURGE_NONE));
+    json_object_object_add(p, "seconds", jnum(secs));
+    json_object_object_add(sub, "purge", p);
+    if (plan.method == PURGE_NONE)
+        note(s, "no purge: the tests ran without returning the device to fresh-out-of-box (%s)",
+             plan.reason);
+    else if (!plan.compliant)
+        note(s, "purge by %s is not SNIA-compliant (%s)", purge_method_name(plan.method),
+             plan.reason);
+    return ret;
+}
+
+static int do_wipc(struct pts_session *s, const struct pts_def *d, uint32_t bs,
+                   struct json_object *sub, char *err, size_t errlen)
+{
+    uint64_t target_bytes = (uint64_t)d->wipc_fills * s->ar.len;
+    struct round_metrics m;
+    if (!s->tty && !s->cfg.quiet) {
+        char b[32];
+        units_format_size(bs, b, sizeof(b));
+        printf("  WIPC: SEQ %s writes, %ux the active range\n", b, d->wipc_fills);
+        fflush(stdout);
+    }
+    uint64_t t0 = now_mono_ns();
+    int ret = run_element(s, 0, bs, false, s->threads, s->qd, 0, 0, target_bytes,
+                          0x57495043ull /* "WIPC" */, &m, err, errlen);
+    if (ret != 0)
+        return -1;
+    struct json_object *w = json_object_new_object();
+    json_object_object_add(w, "kind", json_object_new_string("wipc"));
+    json_object_object_add(w, "bs", json_object_new_int64(bs));
+    json_object_object_add(w, "fills", json_object_new_int(d->wipc_fills));
+    json_object_object_add(w, "bytes_target", json_object_new_int64((int64_t)(target_bytes * s->weight)));
+    json_object_object_add(w, "bytes_written", json_object_new_int64((int64_t)m.write.bytes));
+    json_object_object_add(w, "elapsed_s", jnum(m.elapsed_s));
+    json_object_object_add(w, "wall_s", jnum((double)(now_mono_ns() - t0) / 1e9));
+    json_object_object_add(w, "mb_s", jnum(m.write.mb_s));
+    json_object_object_add(w, "threads", json_object_new_int(s->threads));
+    json_object_object_add(w, "qd", json_object_new_int(s->qd));
+    json_object_object_add(sub, "precondition", w);
+    metrics_free(&m);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ rounds */
+
+struct tracked {
+    unsigned n_vars;
+    double *v[PTS_MAX_TRACK];
+    unsigned n, cap;
+};
+
+static void tracked_push(struct tracked *t, const double *vals)
+{
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 32;
+        for (unsigned i = 0; i < t->n_vars; i++)
+            t->v[i] = xrealloc(t->v[i], t->cap * sizeof(double));
+    }
+    for (unsigned i = 0; i < t->n_vars; i++)
+        t->v[i][t->n] = vals[i];
+    t->n++;
+}
+
+static void tracked_free(struct tracked *t)
+{
+    for (unsigned i = 0; i < t->n_vars; i++)
+        free(t->v[i]);
+    memset(t, 0, sizeof(*t));
+}
+
+static struct json_object *steady_json(const struct pts_def *d, uint32_t sub_bs,
+                                       const struct steady_window *w, unsigned n_vars,
+                                       unsigned round, unsigned rounds_run, unsigned max_rounds)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "reached", json_object_new_boolean(round > 0));
+    json_object_object_add(o, "round", round ? json_object_new_int(round) : NULL);
+    json_object_object_add(o, "rounds_run", json_object_new_int(rounds_run));
+    json_object_object_add(o, "max_rounds", json_object_new_int(max_rounds));
+    struct json_object *vars = json_object_new_array();
+    struct steady_criteria c = STEADY_CRITERIA_SNIA;
+    for (unsigned v = 0; v < n_vars; v++) {
+        struct pts_track t = d->track[v];
+        if (!t.bs)
+            t.bs = sub_bs;
+        char name[64];
+        pts_track_format(&t, name, sizeof(name));
+        struct json_object *j = results_steady_json(&w[v], round, &c, name, rounds_run);
+        json_object_array_add(vars, j);
+    }
+    json_object_object_add(o, "variables", vars);
+    return o;
+}
+
+/* The test's table: each element's average over the steady-state window (or the last 5 rounds
+ * when steady state was not reached). rounds_json: the subtest's rounds array. */
+static struct json_object *table_json(struct json_object *rounds_json, unsigned first,
+                                      unsigned last)
+{
+    struct json_object *tab = json_object_new_array();
+    if (!last)
+        return tab;
+    struct json_object *r0 = json_object_array_get_idx(rounds_json, last - 1), *els;
+    if (!json_object_object_get_ex(r0, "elements", &els))
+        return tab;
+    const char *keys[] = {"iops", "read_iops", "write_iops", "mb_s", "read_mb_s", "write_mb_s"};
+    for (size_t e = 0; e < json_object_array_length(els); e++) {
+        struct json_object *proto = json_object_array_get_idx(els, e), *x;
+        struct json_object *row = json_object_new_object();
+        json_object_object_get_ex(proto, "rwmix_read", &x);
+        json_object_object_add(row, "rwmix_read", json_object_get(x));
+        json_object_object_get_ex(proto, "bs", &x);
+        json_object_object_add(row, "bs", json_object_get(x));
+        unsigned n = last - first + 1;
+        for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+            double sum = 0;
+            for (unsigned r = first; r <= last; r++) {
+                struct json_object *rr = json_object_array_get_idx(rounds_json, r - 1), *ee, *el, *val;
+                json_object_object_get_ex(rr, "elements", &ee);
+                el = json_object_array_get_idx(ee, e);
+                if (el && json_object_object_get_ex(el, keys[k], &val))
+                    sum += json_object_get_double(val);
+            }
+            json_object_object_add(row, keys[k], jnum(sum / n));
+        }
+        /* latency statistics averaged too, per direction */
+        const char *dirs[] = {"read", "write", "total"};
+        const char *stats[] = {"mean", "max", "99", "99.99", "99.999"};
+        struct json_object *lat = json_object_new_object();
+        for (int dd = 0; dd < 3; dd++) {
+            struct json_object *dj = json_object_new_object();
+            for (int st = 0; st < 5; st++) {
+                double sum = 0;
+                unsigned cnt = 0;
+                for (unsigned r = first; r <= last; r++) {
+                    struct json_object *rr = json_object_array_get_idx(rounds_json, r - 1), *ee,
+                                       *el, *l1, *l2, *val;
+                    json_object_object_get_ex(rr, "elements", &ee);
+                    el = json_object_array_get_idx(ee, e);
+                    if (el && json_object_object_get_ex(el, "lat_us", &l1) &&
+                        json_object_object_get_ex(l1, dirs[dd], &l2) &&
+                        json_object_object_get_ex(l2, stats[st], &val) &&
+                        json_object_get_type(val) != json_type_null) {
+                        sum += json_object_get_double(val);
+                        cnt++;
+                    }
+                }
+                json_object_object_add(dj, stats[st], cnt ? jnum(sum / cnt) : NULL);
+            }
+            json_object_object_add(lat, dirs[dd], dj);
+        }
+        json_object_object_add(row, "lat_us", lat);
+        json_object_array_add(tab, row);
+    }
+    return tab;
+}
+
+static void progress(struct pts_session *s, const struct pts_def *d, unsigned round,
+                     unsigned max_rounds, unsigned el, unsigned n_el, unsigned mix, uint32_t bs,
+                     double iops, const char *ss)
+{
+    if (!s->tty)
+        return;
+    char b[32];
+    units_format_size(bs, b, sizeof(b));
+    char rounds[32];
+    if (max_rounds)
+        snprintf(rounds, sizeof(rounds), "%u/%u", round, max_rounds);
+    else
+        snprintf(rounds, sizeof(rounds), "%u", round);
+    printf("\r\033[K[%s] round %s  element %u/%u (%u/%u %s)  %.0f IOPS  %s", d->name, rounds, el,
+           n_el, mix, 100 - mix, b, iops, ss);
+    fflush(stdout);
+}
+
+/* One subtest (the whole test, or one block size of TP): purge, WIPC, rounds. */
+static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
+                       struct json_object *sub, char *err, size_t errlen)
+{
+    if (d->purge && do_purge(s, sub, err, errlen) != 0)
+        return -1;
+    if (*s->stop)
+        return 1;
+    if (d->wipc) {
+        if (do_wipc(s, d, d->wipc_bs ? d->wipc_bs : sub_bs, sub, err, errlen) != 0)
+            return -1;
+        results_flush(s, true);
+    }
+    if (*s->stop)
+        return 1;
+
+    const unsigned threads = def_threads(s, d), qd = def_qd(s, d);
+    const uint64_t el_ns = def_element_ns(s, d);
+    const unsigned max_rounds = def_max_rounds(s, d);
+    const bool wsat = d->stop == PTS_STOP_CAPACITY;
+    const double stop_bytes = def_stop_capacity(s, d) * (double)s->target.capacity * s->weight;
+    const double max_time_s = (double)def_max_time(s, d) / 1e9;
+
+    uint32_t bss[PTS_MAX_LIST];
+    unsigned n_bss = 0;
+    if (d->subtests == PTS_SUB_BS) {
+        bss[n_bss++] = sub_bs;
+    } else {
+        for (unsigned b = 0; b < d->n_bss; b++) {
+            if (bs_valid(s, d->bss[b])) {
+                bss[n_bss++] = d->bss[b];
+            } else {
+                char bs[32];
+                units_format_size(d->bss[b], bs, sizeof(bs));
+                note(s, "%s: %s skipped: not a multiple of the %u-byte logical sector of %s",
+                     d->name, bs, s->target.logical_sector, s->target.path);
+            }
+        }
+    }
+    if (!n_bss)
+        return errf(err, errlen, "%s: no block size of the test is valid on %s (%u-byte "
+                                 "sectors)", d->name, s->target.path, s->target.logical_sector);
+
+    struct json_object *rounds_json = json_object_new_array();
+    json_object_object_add(sub, "rounds", rounds_json);
+    struct json_object *tr_names = json_object_new_array();
+    for (unsigned v = 0; v < d->n_track; v++) {
+        struct pts_track t = d->track[v];
+        if (!t.bs)
+            t.bs = sub_bs;
+        char name[64];
+        pts_track_format(&t, name, sizeof(name));
+        json_object_array_add(tr_names, json_object_new_string(name));
+    }
+    json_object_object_add(sub, "tracking", tr_names);
+
+    struct tracked tk = {.n_vars = d->n_track};
+    struct steady_window win[PTS_MAX_TRACK];
+    memset(win, 0, sizeof(win));
+    unsigned steady_round = 0, round = 0;
+    double elapsed_total = 0, written_total = 0;
+    const unsigned n_el = d->n_mixes * n_bss;
+    int status = 0;
+    char ss[128] = "";
+
+    for (round = 1; max_rounds == 0 || round <= max_rounds; round++) {
+        struct json_object *rj = json_object_new_object();
+        struct json_object *els = json_object_new_array();
+        json_object_object_add(rj, "round", json_object_new_int(round));
+        double vals[PTS_MAX_TRACK];
+        for (unsigned v = 0; v < d->n_track; v++)
+            vals[v] = NAN;
+        unsigned el = 0;
+        for (unsigned mi = 0; mi < d->n_mixes && status == 0; mi++) {
+            for (unsigned bi = 0; bi < n_bss && status == 0; bi++) {
+                unsigned mix = d->mixes[mi];
+                uint32_t bs = bss[bi];
+                el++;
+                struct round_metrics m;
+                uint64_t seed = 0x50545300ull ^ ((uint64_t)round << 32) ^ (el << 8) ^ mix;
+                if (run_element(s, mix, bs, d->random, threads, qd, d->compress_pct, el_ns, 0,
+                                seed, &m, err, errlen) != 0) {
+                    status = -1;
+                    break;
+                }
+                if (*s->stop) {   /* interrupted mid-element: the round is not recorded */
+                    metrics_free(&m);
+                    status = 1;
+                    break;
+                }
+                json_object_array_add(els, element_json(mix, bs, &m));
+                elapsed_total += m.elapsed_s;
+                written_total += (double)m.write.bytes;
+                for (unsigned v = 0; v < d->n_track; v++) {
+                    uint32_t tbs = d->track[v].bs ? d->track[v].bs : sub_bs;
+                    if (tbs == bs && d->track[v].mix == mix)
+                        metrics_value(&m, d->track[v].metric, &vals[v]);
+                }
+                progress(s, d, round, max_rounds, el, n_el, mix, bs, m.total.iops, ss);
+                metrics_free(&m);
+            }
+        }
+        if (status != 0) {
+            json_object_put(rj);
+            json_object_put(els);
+            break;
+        }
+        json_object_object_add(rj, "elements", els);
+        if (d->n_track) {
+            struct json_object *tv = json_object_new_array();
+            for (unsigned v = 0; v < d->n_track; v++)
+                json_object_array_add(tv, jnum(vals[v]));
+            json_object_object_add(rj, "tracked", tv);
+        }
+        if (wsat) {
+            json_object_object_add(rj, "elapsed_total_s", jnum(elapsed_total));
+            json_object_object_add(rj, "total_written_bytes", jnum(written_total));
+            json_object_object_add(rj, "total_written_gb", jnum(written_total / 1e9));
+        }
+        json_object_array_add(rounds_json, rj);
+
+        if (d->n_track) {
+            bool missing = false;
+            for (unsigned v = 0; v < d->n_track; v++)
+                missing = missing || isnan(vals[v]);
+            if (missing)
+                return errf(err, errlen, "%s: a tracking variable's element is not in the test's "
+                                         "loops (check tracking in %s)", d->name, d->source);
+            tracked_push(&tk, vals);
+            struct steady_criteria c = STEADY_CRITERIA_SNIA;
+            c.max_rounds = 0;
+            const double *ys[PTS_MAX_TRACK];
+            for (unsigned v = 0; v < d->n_track; v++)
+                ys[v] = tk.v[v];
+            steady_round = steady_first_all(ys, d->n_track, tk.n, &c, win);
+            if (steady_round)
+                snprintf(ss, sizeof(ss), "steady (rounds %u-%u)", win[0].first_round,
+                         win[0].last_round);
+            else if (tk.n < c.window)
+                snprintf(ss, sizeof(ss), "window %u/%u", tk.n, c.window);
+            else
+                snprintf(ss, sizeof(ss), "not steady yet");
+            json_object_object_add(sub, "steady_state",
+                                   steady_json(d, sub_bs, win, d->n_track, steady_round, round,
+                                               max_rounds));
+        }
+        if (!s->tty && !s->cfg.quiet) {
+            printf("  [%s] round %u%s: %u elements", d->name, round, "", n_el);
+            for (unsigned v = 0; v < d->n_track; v++)
+                printf(", %s %.6g", json_object_get_string(json_object_array_get_idx(tr_names, v)),
+                       vals[v]);
+            if (wsat)
+                printf(", %.1f GB written", written_total / 1e9);
+            printf("%s%s\n", ss[0] ? "; " : "", ss);
+            fflush(stdout);
+        }
+        results_flush(s, false);
+        if (d->stop == PTS_STOP_STEADY && steady_round)
+            break;
+        if (wsat && (written_total >= stop_bytes || elapsed_total >= max_time_s))
+            break;
+    }
+    if (s->tty)
+        printf("\n");
+    unsigned rounds_done = (unsigned)json_object_array_length(rounds_json);
+    if (wsat) {
+        struct json_object *st = json_object_new_object();
+        json_object_object_add(st, "rule", json_object_new_string("capacity"));
+        json_object_object_add(st, "stop_written_bytes", jnum(stop_bytes));
+        json_object_object_add(st, "max_time_s", jnum(max_time_s));
+        json_object_object_add(st, "written_bytes", jnum(written_total));
+        json_object_object_add(st, "elapsed_s", jnum(elapsed_total));
+        json_object_object_add(st, "reason", json_object_new_string(
+            written_total >= stop_bytes ? "capacity" : elapsed_total >= max_time_s ? "time"
+                                                                                    : "interrupted"));
+        json_object_object_add(sub, "stop", st);
+    }
+    if (d->stop == PTS_STOP_STEADY && status == 0 && !steady_round)
+        note(s, "%s: steady state NOT achieved in %u rounds", d->name, rounds_done);
+    unsigned first = steady_round ? win[0].first_round
+                                  : (rounds_done >= 5 ? rounds_done - 4 : (rounds_done ? 1 : 0));
+    unsigned last = steady_round ? win[0].last_round : rounds_done;
+    struct json_object *tab = json_object_new_object();
+    json_object_object_add(tab, "first_round", json_object_new_int(first));
+    json_object_object_add(tab, "last_round", json_object_new_int(last));
+    json_object_object_add(tab, "rows", table_json(rounds_json, first, last));
+    json_object_object_add(sub, "table", tab);
+    tracked_free(&tk);
+    return status;
+}
+
+/* ------------------------------------------------------------------ the suite */
+
+static struct json_object *spec_json(const struct pts_session *s)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "name", json_object_new_string(s->spec.name));
+    json_object_object_add(o, "title", json_object_new_string(s->spec.title));
+    json_object_object_add(o, "active_range_pct", jnum(s->spec.active_range_pct));
+    json_object_object_add(o, "active_range_bytes",
+                           json_object_new_int64((int64_t)(s->ar.len * s->weight)));
+    struct json_object *wc = json_object_new_object();
+    json_object_object_add(wc, "requested", json_object_new_string(s->spec.write_cache ? "enabled" : "disabled"));
+    const char *actual = s->target.kind == TARGET_SIM ? "simulated (power-loss-protected buffer)"
+                         : s->target.kind == TARGET_FILE ? "n/a (file: the page cache is bypassed, O_DIRECT)"
+                         : s->target.write_cache ? "enabled (write back)" : "disabled (write through)";
+    json_object_object_add(wc, "device", json_object_new_string(actual));
+    json_object_object_add(wc, "changed", json_object_new_boolean(false));
+    json_object_object_add(o, "write_cache", wc);
+    json_object_object_add(o, "threads", json_object_new_int(s->threads));
+    json_object_object_add(o, "qd", json_object_new_int(s->qd));
+    json_object_object_add(o, "spec_threads", json_object_new_int(s->spec.threads));
+    json_object_object_add(o, "spec_qd", json_object_new_int(s->spec.qd));
+    return o;
+}
+
+int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
+{
+    char err[ERR_LEN];
+    s->stop = stop;
+    if (s->target.kind != TARGET_SIM) {
+        s->fd = target_open(&s->target, true, err, sizeof(err));
+        if (s->fd < 0) {
+            fprintf(stderr, "ptsbench suite: %s\n", err);
+            return EXIT_FAILURE_RUN;
+        }
+    }
+    if (run_make_dir(s->out_dir, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench suite: %s\n", err);
+        return EXIT_FAILURE_RUN;
+    }
+    if (s->target.sim)
+        sim_stats(s->target.sim->dev, &s->sim_last);
+
+    s->doc = json_object_new_object();
+    json_object_object_add(s->doc, "schema", json_object_new_string("ptsbench.suite"));
+    json_object_object_add(s->doc, "schema_version", json_object_new_int(1));
+    json_object_object_add(s->doc, "ptsbench_version", json_object_new_string(PTSBENCH_VERSION));
+    struct json_object *argv = json_object_new_array();
+    for (int i = 0; i < s->cfg.argc; i++)
+        json_object_array_add(argv, json_object_new_string(s->cfg.argv[i]));
+    json_object_object_add(s->doc, "command_line", argv);
+    iso8601_now(s->started, sizeof(s->started));
+    json_object_object_add(s->doc, "started", json_object_new_string(s->started));
+    json_object_object_add(s->doc, "status", json_object_new_string("running"));
+    json_object_object_add(s->doc, "host", results_host_json(&s->host));
+    json_object_object_add(s->doc, "target", results_target_json(&s->target));
+    struct json_object *eng = json_object_new_object();
+    json_object_object_add(eng, "name", json_object_new_string(s->engine->name));
+    json_object_object_add(eng, "library", json_object_new_string(s->engine->version()));
+    json_object_object_add(eng, "clock", json_object_new_string(
+        s->engine->flags & ENGINE_F_VIRTUAL_CLOCK ? "virtual" : "CLOCK_MONOTONIC"));
+    json_object_object_add(eng, "completion_weight", jnum(s->weight));
+    json_object_object_add(s->doc, "engine", eng);
+    json_object_object_add(s->doc, "spec", spec_json(s));
+    s->notes = json_object_new_array();
+    struct json_object *comp = json_object_new_object();
+    json_object_object_add(comp, "notes", json_object_get(s->notes));
+    json_object_object_add(s->doc, "compliance", comp);
+    s->tests_json = json_object_new_array();
+    json_object_object_add(s->doc, "tests", s->tests_json);
+
+    if (s->element_ns && s->element_ns != 60 * NS_PER_S)
+        note(s, "round elements of %g s instead of the PTS's 60 s (--round-time)",
+             (double)s->element_ns / 1e9);
+    if (s->threads != s->spec.threads || s->qd != s->spec.qd)
+        note(s, "outstanding I/O %u x %u instead of the spec's recommended %u x %u", s->threads,
+             s->qd, s->spec.threads, s->spec.qd);
+    bool wc_ok = s->target.kind == TARGET_SIM ||
+                 (s->target.kind == TARGET_BLOCK && s->target.write_cache == s->spec.write_cache);
+    if (!wc_ok)
+        note(s, "write cache: the spec asks for it %s; ptsbench reports the device's state and "
+             "does not change it", s->spec.write_cache ? "enabled" : "disabled");
+    results_flush(s, true);
+
+    int code = EXIT_OK;
+    for (unsigned i = 0; i < s->n_defs && code == EXIT_OK; i++) {
+        const struct pts_def *d = &s->defs[i];
+        struct json_object *tj = json_object_new_object();
+        json_object_object_add(tj, "name", json_object_new_string(d->name));
+        json_object_object_add(tj, "title", json_object_new_string(d->title));
+        json_object_object_add(tj, "definition", json_object_new_string(d->source));
+        json_object_object_add(tj, "element_time_s", jnum((double)def_element_ns(s, d) / 1e9));
+        json_object_object_add(tj, "threads", json_object_new_int(def_threads(s, d)));
+        json_object_object_add(tj, "qd", json_object_new_int(def_qd(s, d)));
+        json_object_object_add(tj, "access", json_object_new_string(d->random ? "random" : "sequential"));
+        json_object_object_add(tj, "status", json_object_new_string("running"));
+        struct json_object *subs = json_object_new_array();
+        json_object_object_add(tj, "subtests", subs);
+        json_object_array_add(s->tests_json, tj);
+        if (!s->cfg.quiet)
+            printf("%s%s (%s)\n", s->tty ? "" : "", d->title, d->name);
+        unsigned n_sub = d->subtests == PTS_SUB_BS ? d->n_bss : 1;
+        int st = 0;
+        for (unsigned k = 0; k < n_sub && st == 0; k++) {
+            uint32_t sub_bs = d->subtests == PTS_SUB_BS ? d->bss[k] : 0;
+            if (sub_bs && !bs_valid(s, sub_bs))
+                continue;
+            struct json_object *sj = json_object_new_object();
+            char label[32] = "all";
+            if (sub_bs)
+                units_format_size(sub_bs, label, sizeof(label));
+            json_object_object_add(sj, "label", json_object_new_string(label));
+            if (sub_bs)
+                json_object_object_add(sj, "bs", json_object_new_int64(sub_bs));
+            json_object_array_add(subs, sj);
+            st = run_subtest(s, d, sub_bs, sj, err, sizeof(err));
+        }
+        json_object_object_add(tj, "status", json_object_new_string(
+            st == 0 ? "complete" : st > 0 ? "interrupted" : "failed"));
+        if (st < 0) {
+            fprintf(stderr, "ptsbench suite: %s: %s\n", d->name, err);
+            json_object_object_add(tj, "error", json_object_new_string(err));
+            code = EXIT_FAILURE_RUN;
+        } else if (st > 0) {
+            code = EXIT_INTERRUPTED;
+        }
+        results_flush(s, true);
+    }
+    json_object_object_add(comp, "compliant", json_object_new_boolean(
+        json_object_array_length(s->notes) == 0 && code == EXIT_OK));
+    json_object_object_add(s->doc, "status", json_object_new_string(
+        code == EXIT_OK ? "complete" : code == EXIT_INTERRUPTED ? "interrupted" : "failed"));
+    results_flush(s, true);
+    if (!s->cfg.quiet) {
+        size_t nn = json_object_array_length(s->notes);
+        printf("\n%s; %s\n", code == EXIT_OK ? "complete" : code == EXIT_INTERRUPTED ? "interrupted" : "failed",
+               nn ? "NOT compliant:" : "compliant with the spec's settings");
+        for (size_t i = 0; i < nn; i++)
+            printf("  - %s\n", json_object_get_string(json_object_array_get_idx(s->notes, i)));
+        printf("results: %s\n", s->results_path);
+    }
+    return code;
+}
+
+void pts_free(struct pts_session *s)
+{
+    if (!s)
+        return;
+    if (s->fd >= 0)
+        close(s->fd);
+    if (s->doc)
+        json_object_put(s->doc);
+    if (s->notes)
+        json_object_put(s->notes);
+    target_release(&s->target);
+    free(s);
+}
