@@ -15,6 +15,8 @@ static void usage(FILE *f)
           "\n"
           "commands:\n"
           "  run        run a workload on a target round by round, to steady state\n"
+          "  suite      run SNIA PTS tests (IOPS, throughput, latency, write saturation)\n"
+          "  run-test   run one SNIA PTS test by name\n"
           "  show       print a results file as a table\n"
           "  sim        the built-in simulated SSD: --list presets, --describe PRESET\n"
           "  engines    list the I/O engines\n"
@@ -67,6 +69,10 @@ int main(int argc, char **argv)
             return cmd_sim(2, sub);
         if (!strcmp(argv[2], "show"))
             return cmd_show(2, sub);
+        if (!strcmp(argv[2], "suite"))
+            return cmd_suite(2, sub, argc, argv);
+        if (!strcmp(argv[2], "run-test"))
+            return cmd_run_test(2, sub, argc, argv);
         fprintf(stderr, "ptsbench help: unknown command '%s'\n", argv[2]);
         return EXIT_USAGE;
     }
@@ -78,6 +84,10 @@ int main(int argc, char **argv)
         return cmd_sim(argc - 1, argv + 1);
     if (!strcmp(cmd, "show"))
         return cmd_show(argc - 1, argv + 1);
+    if (!strcmp(cmd, "suite"))
+        return cmd_suite(argc - 1, argv + 1, argc, argv);
+    if (!strcmp(cmd, "run-test"))
+        return cmd_run_test(argc - 1, argv + 1, argc, argv);
     fprintf(stderr, "ptsbench: unknown command '%s' (see ptsbench --help)\n", cmd);
     return EXIT_USAGE;
 }

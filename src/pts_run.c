@@ -165,8 +165,11 @@ static uint64_t def_element_ns(const struct pts_session *s, const struct pts_def
     return s->element_ns ? s->element_ns : d->element_ns;
 }
 
+/* --max-rounds bounds the steady-state tests; WSAT stops on bytes or time only. */
 static unsigned def_max_rounds(const struct pts_session *s, const struct pts_def *d)
 {
+    if (d->stop == PTS_STOP_CAPACITY)
+        return d->max_rounds;
     return s->cfg.max_rounds ? s->cfg.max_rounds : d->max_rounds;
 }
 
@@ -267,6 +270,8 @@ static struct json_object *lat_json(const struct lat_summary *l)
 {
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "count", json_object_new_int64((int64_t)l->count));
+    if (!l->count)
+        return o;   /* no I/O in this direction: no latency figures (not zeros) */
     json_object_object_add(o, "mean", jnum(l->mean_us));
     json_object_object_add(o, "max", jnum(l->max_us));
     for (int i = 0; i < METRICS_NPCT; i++)
@@ -739,8 +744,9 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
         json_object_object_add(st, "written_bytes", jnum(written_total));
         json_object_object_add(st, "elapsed_s", jnum(elapsed_total));
         json_object_object_add(st, "reason", json_object_new_string(
-            written_total >= stop_bytes ? "capacity" : elapsed_total >= max_time_s ? "time"
-                                                                                    : "interrupted"));
+            written_total >= stop_bytes ? "capacity"
+            : elapsed_total >= max_time_s ? "time"
+            : status != 0 ? "interrupted" : "rounds"));
         json_object_object_add(sub, "stop", st);
     }
     if (d->stop == PTS_STOP_STEADY && status == 0 && !steady_round)
