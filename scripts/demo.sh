@@ -3,7 +3,8 @@
 # (8 SandForce controllers, 1.6 TB; ptsbench sim --describe zdrive-r4-cm88-1.6t).
 # Quick settings: a write-saturation run (4 KiB random writes from fresh-out-of-box, 4 workers x
 # QD 32, one-minute rounds) for 4 virtual hours with incompressible data, then 1 hour with 90%
-# compressible data, which the DuraWrite-style controllers store in ~14% of the space.
+# compressible data, which the DuraWrite-style controllers store in ~14% of the space; then the
+# SNIA PTS IOPS test with shortened elements.
 # Virtual time: the whole demo takes seconds. Results: demo-results/<timestamp>/.
 set -euo pipefail
 bin=${1:-build/ptsbench}
@@ -22,5 +23,9 @@ echo "== 2. the same with 90% compressible data: 60 x 1 min rounds (1 h virtual)
 "$bin" run --target "$target" --workload rw=randwrite,bs=4k,qd=32,workers=4,compress=90 \
   --rounds 60 --round-time 1m --all-rounds --quiet --out "$out/wsat-90pct"
 "$bin" show --every 10 "$out/wsat-90pct"
+echo
+echo "== 3. the SNIA PTS-E 1.1 IOPS test (purge, WIPC, 56-element rounds to steady state), quick"
+echo "      settings: 10 s elements instead of 60 s, so the results say they are not compliant"
+"$bin" run-test iops --target "$target" --spec pts-e-1.1 --round-time 10s --out "$out/pts-iops"
 echo
 echo "demo: results in $out/*/results.json (schema: reports/results-schema.md)"

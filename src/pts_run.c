@@ -555,19 +555,24 @@ static struct json_object *table_json(struct json_object *rounds_json, unsigned 
 
 static void progress(struct pts_session *s, const struct pts_def *d, unsigned round,
                      unsigned max_rounds, unsigned el, unsigned n_el, unsigned mix, uint32_t bs,
-                     double iops, const char *ss)
+                     double iops, const char *ss, double element_s)
 {
     if (!s->tty)
         return;
     char b[32];
     units_format_size(bs, b, sizeof(b));
-    char rounds[32];
-    if (max_rounds)
+    char rounds[32], eta[48] = "";
+    if (max_rounds) {
         snprintf(rounds, sizeof(rounds), "%u/%u", round, max_rounds);
-    else
+        double left = ((double)(n_el - el) + (double)n_el * (max_rounds - round)) * element_s;
+        char t[32];
+        fmt_duration(left, t, sizeof(t));
+        snprintf(eta, sizeof(eta), "  ETA <= %s%s", t, s->target.sim ? " virtual" : "");
+    } else {
         snprintf(rounds, sizeof(rounds), "%u", round);
-    printf("\r\033[K[%s] round %s  element %u/%u (%u/%u %s)  %.0f IOPS  %s", d->name, rounds, el,
-           n_el, mix, 100 - mix, b, iops, ss);
+    }
+    printf("\r\033[K[%s] round %s  element %u/%u (%u/%u %s)  %.0f IOPS  %s%s", d->name, rounds,
+           el, n_el, mix, 100 - mix, b, iops, ss, eta);
     fflush(stdout);
 }
 
@@ -669,7 +674,8 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
                     if (tbs == bs && d->track[v].mix == mix)
                         metrics_value(&m, d->track[v].metric, &vals[v]);
                 }
-                progress(s, d, round, max_rounds, el, n_el, mix, bs, m.total.iops, ss);
+                progress(s, d, round, max_rounds, el, n_el, mix, bs, m.total.iops, ss,
+                         (double)el_ns / 1e9);
                 metrics_free(&m);
             }
         }
