@@ -23,6 +23,7 @@
 #include "units.h"
 #include "util.h"
 #include "worker.h"
+#include "write_cache.h"
 #include "workload.h"
 
 #define PTS_MAX_TESTS 16
@@ -785,13 +786,55 @@ static struct json_object *spec_json(const struct pts_session *s)
                          : s->target.kind == TARGET_FILE ? "n/a (file: the page cache is bypassed, O_DIRECT)"
                          : s->target.write_cache ? "enabled (write back)" : "disabled (write through)";
     json_object_object_add(wc, "device", json_object_new_string(actual));
-    json_object_object_add(wc, "changed", json_object_new_boolean(false));
     json_object_object_add(o, "write_cache", wc);
     json_object_object_add(o, "threads", json_object_new_int(s->threads));
     json_object_object_add(o, "qd", json_object_new_int(s->qd));
     json_object_object_add(o, "spec_threads", json_object_new_int(s->spec.threads));
     json_object_object_add(o, "spec_qd", json_object_new_int(s->spec.qd));
     return o;
+}
+
+/* Put the device's volatile write cache where the spec wants it, where the device has a tool
+ * for it (write_cache.h); report it either way. Returns true when it was changed (and must be
+ * restored at the end). */
+static bool set_write_cache(struct pts_session *s)
+{
+    struct json_object *wc = json_object_object_get(json_object_object_get(s->doc, "spec"),
+                                                    "write_cache");
+    bool want = s->spec.write_cache;
+    if (s->target.kind != TARGET_BLOCK) {
+        json_object_object_add(wc, "changed", json_object_new_boolean(false));
+        return false;
+    }
+    if (s->target.write_cache == want) {
+        json_object_object_add(wc, "changed", json_object_new_boolean(false));
+        json_object_object_add(wc, "as_requested", json_object_new_boolean(true));
+        return false;
+    }
+    struct wcache_plan plan;
+    wcache_plan_make(&s->purge_facts, want, &plan);
+    char err[ERR_LEN];
+    if (plan.supported && wcache_apply(&plan, err, sizeof(err)) == 0) {
+        struct target_info now;
+        bool after = want;
+        if (target_probe(s->target.path, 0, &now, err, sizeof(err)) == 0)
+            after = now.write_cache;
+        json_object_object_add(wc, "command", json_object_new_string(plan.text));
+        json_object_object_add(wc, "changed", json_object_new_boolean(true));
+        json_object_object_add(wc, "after", json_object_new_string(after ? "enabled" : "disabled"));
+        json_object_object_add(wc, "as_requested", json_object_new_boolean(after == want));
+        if (after != want)
+            note(s, "write cache: '%s' ran but the device still reports it %s", plan.text,
+                 after ? "enabled" : "disabled");
+        return true;
+    }
+    json_object_object_add(wc, "changed", json_object_new_boolean(false));
+    json_object_object_add(wc, "as_requested", json_object_new_boolean(false));
+    json_object_object_add(wc, "reason", json_object_new_string(plan.supported ? err : plan.reason));
+    note(s, "write cache: the spec asks for it %s, the device has it %s and it was not changed "
+         "(%s)", want ? "enabled" : "disabled", want ? "disabled" : "enabled",
+         plan.supported ? err : plan.reason);
+    return false;
 }
 
 int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
@@ -846,11 +889,7 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
     if (s->threads != s->spec.threads || s->qd != s->spec.qd)
         note(s, "outstanding I/O %u x %u instead of the spec's recommended %u x %u", s->threads,
              s->qd, s->spec.threads, s->spec.qd);
-    bool wc_ok = s->target.kind == TARGET_SIM ||
-                 (s->target.kind == TARGET_BLOCK && s->target.write_cache == s->spec.write_cache);
-    if (!wc_ok)
-        note(s, "write cache: the spec asks for it %s; ptsbench reports the device's state and "
-             "does not change it", s->spec.write_cache ? "enabled" : "disabled");
+    bool restore_wc = set_write_cache(s);
     results_flush(s, true);
 
     int code = EXIT_OK;
@@ -896,6 +935,12 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
             code = EXIT_INTERRUPTED;
         }
         results_flush(s, true);
+    }
+    if (restore_wc) {
+        struct wcache_plan back;
+        wcache_plan_make(&s->purge_facts, s->target.write_cache, &back);
+        if (wcache_apply(&back, err, sizeof(err)) != 0)
+            fprintf(stderr, "ptsbench suite: restoring the write cache: %s\n", err);
     }
     json_object_object_add(comp, "compliant", json_object_new_boolean(
         json_object_array_length(s->notes) == 0 && code == EXIT_OK));
