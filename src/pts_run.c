@@ -758,6 +758,22 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
     }
     if (d->stop == PTS_STOP_STEADY && status == 0 && !steady_round)
         note(s, "%s: steady state NOT achieved in %u rounds", d->name, rounds_done);
+    if (!s->cfg.quiet && status == 0) {
+        if (d->stop == PTS_STOP_STEADY && steady_round) {
+            printf("  [%s] steady state at round %u (rounds %u-%u):", d->name, steady_round,
+                   win[0].first_round, win[0].last_round);
+            for (unsigned v = 0; v < d->n_track; v++)
+                printf(" %s %.6g", json_object_get_string(json_object_array_get_idx(tr_names, v)),
+                       win[v].average);
+            printf("\n");
+        } else if (d->stop == PTS_STOP_STEADY) {
+            printf("  [%s] steady state NOT achieved in %u rounds\n", d->name, rounds_done);
+        } else {
+            printf("  [%s] stopped after %u rounds: %.1f GB written in %.0f s\n", d->name,
+                   rounds_done, written_total / 1e9, elapsed_total);
+        }
+        fflush(stdout);
+    }
     unsigned first = steady_round ? win[0].first_round
                                   : (rounds_done >= 5 ? rounds_done - 4 : (rounds_done ? 1 : 0));
     unsigned last = steady_round ? win[0].last_round : rounds_done;
