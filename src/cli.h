@@ -15,6 +15,10 @@ int cmd_run_test(int argc, char **argv, int full_argc, char **full_argv);
  * Only directories that exist are listed. */
 const char *const *cli_data_dirs(const char *sub);
 
+/* "--name" of the getopt_long option whose value is c (for one-line error messages). */
+struct option;
+const char *cli_option_name(const struct option *opts, int c);
+
 /* SIGINT/SIGTERM set *cli_stop_flag(); a second signal ends the process the default way. */
 void cli_install_signals(void);
 volatile sig_atomic_t *cli_stop_flag(void);

@@ -1,6 +1,7 @@
 /* cli_common.c — data directories and signals, shared by the subcommands. */
 #include "cli.h"
 
+#include <getopt.h>
 #include <libgen.h>
 #include <stdbool.h>
 #include <limits.h>
@@ -70,4 +71,15 @@ const char *const *cli_data_dirs(const char *sub)
         list[i] = store[i];
     list[n] = NULL;
     return list;
+}
+
+const char *cli_option_name(const struct option *opts, int c)
+{
+    static char buf[64];
+    for (size_t i = 0; opts[i].name; i++)
+        if (opts[i].val == c) {
+            snprintf(buf, sizeof(buf), "--%s", opts[i].name);
+            return buf;
+        }
+    return "option";
 }

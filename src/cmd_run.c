@@ -47,17 +47,6 @@ static void run_usage(FILE *f)
         f);
 }
 
-static const char *option_name(const struct option *opts, int c)
-{
-    static char buf[64];
-    for (size_t i = 0; opts[i].name; i++)
-        if (opts[i].val == c) {
-            snprintf(buf, sizeof(buf), "--%s", opts[i].name);
-            return buf;
-        }
-    return "option";
-}
-
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 {
     enum { OPT_SIZE = 256, OPT_ROUND_TIME, OPT_ROUND_BYTES, OPT_TRACK, OPT_ALL_ROUNDS, OPT_FORCE,
@@ -138,7 +127,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         }
         continue;
 bad_value:
-        fprintf(stderr, "ptsbench run: %s %s: %s\n", option_name(opts, c), optarg, err);
+        fprintf(stderr, "ptsbench run: %s %s: %s\n", cli_option_name(opts, c), optarg, err);
         return EXIT_USAGE;
     }
     if (optind < argc) {

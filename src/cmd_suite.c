@@ -49,17 +49,6 @@ static void suite_usage(FILE *f, bool single)
         names[0] ? names : "(none found)");
 }
 
-static const char *opt_name(const struct option *opts, int c)
-{
-    static char buf[64];
-    for (size_t i = 0; opts[i].name; i++)
-        if (opts[i].val == c) {
-            snprintf(buf, sizeof(buf), "--%s", opts[i].name);
-            return buf;
-        }
-    return "option";
-}
-
 static int suite_main(int argc, char **argv, int full_argc, char **full_argv, const char *single)
 {
     enum { O_SPEC = 256, O_TESTS, O_PURGE, O_ROUND_TIME, O_THREADS, O_QD, O_MAX_ROUNDS,
@@ -160,7 +149,7 @@ static int suite_main(int argc, char **argv, int full_argc, char **full_argv, co
         }
         continue;
     bad:
-        fprintf(stderr, "ptsbench %s: %s %s: %s\n", cmd, opt_name(opts, c), optarg, err);
+        fprintf(stderr, "ptsbench %s: %s %s: %s\n", cmd, cli_option_name(opts, c), optarg, err);
         return EXIT_USAGE;
     }
     if (optind < argc) {
