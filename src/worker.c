@@ -1,7 +1,7 @@
 /* worker.c — worker threads and the I/O loop. */
 #include "worker.h"
 
-#include "permute.h"
+#include "iogen.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -29,14 +29,9 @@ struct worker {
     struct engine *eng;
     struct io_unit **free_units, **staged, **done;
     unsigned n_free;
-    struct rng rng;
     struct pattern pat;
-    uint64_t region_start, region_end;     /* [start, end) */
-    uint64_t cursor;                       /* next sequential offset */
-    bool use_map;                          /* random map: every slot once per pass */
+    struct iogen gen;                      /* what to issue next */
     bool fill_data;                        /* the engine has buffers: write real data */
-    struct permute map;                    /* over the region's slots of the one block size */
-    uint32_t bs_table[100];                /* bssplit as a 100-slot lookup */
     struct worker_stats stats;
     struct round_state r;
     int init_ret;
@@ -71,42 +66,6 @@ static void worker_fail(struct worker *w, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(w->err, sizeof(w->err), fmt, ap);
     va_end(ap);
-}
-
-static inline uint32_t natural_align(uint32_t len)
-{
-    return len & (~len + 1u);   /* lowest set bit: 4096 -> 4096, 1536 -> 512 */
-}
-
-static inline void gen_io(struct worker *w, const struct workload *wl, struct io_unit *u)
-{
-    uint32_t len = wl->n_bs == 1 ? wl->bs[0].size : w->bs_table[rng_below(&w->rng, 100)];
-    u->len = len;
-    if (wl->read_pct >= 100)
-        u->dir = IO_READ;
-    else if (wl->read_pct == 0)
-        u->dir = IO_WRITE;
-    else
-        u->dir = rng_below(&w->rng, 100) < wl->read_pct ? IO_READ : IO_WRITE;
-
-    bool random = wl->random_pct >= 100 ||
-                  (wl->random_pct > 0 && rng_below(&w->rng, 100) < wl->random_pct);
-    uint64_t off;
-    if (random && w->use_map) {
-        off = w->region_start + permute_next(&w->map, &w->rng) * len;
-        if (w->map.next >= w->map.n && wl->random_map == WL_RANDOM_MAP_ONCE)
-            w->use_map = false;   /* the first pass covered every block: draw freely now */
-    } else if (random) {
-        uint64_t align = natural_align(len);
-        uint64_t slots = (w->region_end - w->region_start - len) / align + 1;
-        off = w->region_start + rng_below(&w->rng, slots) * align;
-    } else {
-        off = w->cursor;
-        if (off + len > w->region_end)
-            off = w->region_start;
-    }
-    w->cursor = off + len;
-    u->offset = off;
 }
 
 static void add_sample(struct worker *w, const uint64_t last_ios[IO_NDIR],
@@ -169,7 +128,7 @@ static void round_fill(struct worker *w)
             break;
         }
         struct io_unit *u = w->free_units[--w->n_free];
-        gen_io(w, wl, u);
+        iogen_next(&w->gen, &u->dir, &u->len, &u->offset);
         if (fill_data && u->dir == IO_WRITE)
             pattern_fill(&w->pat, u->buf, u->len);
         if (count_writes == (u->dir == IO_WRITE))
@@ -358,33 +317,8 @@ static void worker_setup(struct worker_pool *p, struct worker *w, unsigned id,
     w->staged = xcalloc(wl->qd, sizeof(*w->staged));
     w->done = xcalloc(wl->qd, sizeof(*w->done));
     uint64_t seed = wl->seed ^ (0x9e3779b97f4a7c15ull * (id + 1));
-    rng_seed(&w->rng, seed);
+    iogen_init(&w->gen, wl, range, id, p->n, seed);
     pattern_init(&w->pat, wl->compress_pct, seed ^ 0x7061747465726e00ull /* "pattern" */);
-
-    unsigned slot = 0;
-    for (unsigned i = 0; i < wl->n_bs; i++)
-        for (unsigned k = 0; k < wl->bs[i].weight && slot < 100; k++)
-            w->bs_table[slot++] = wl->bs[i].size;
-    while (slot < 100)
-        w->bs_table[slot++] = wl->bs[0].size;
-
-    bool split = wl->region == WL_REGION_SPLIT ||
-                 (wl->region == WL_REGION_DEFAULT && wl->random_pct == 0);
-    if (split && p->n > 1) {
-        uint64_t align = natural_align(wl_max_bs(wl));
-        uint64_t slice = range->len / p->n / align * align;
-        w->region_start = range->start + (uint64_t)id * slice;
-        w->region_end = w->region_start + slice;
-    } else {
-        w->region_start = range->start;
-        w->region_end = range->start + range->len;
-    }
-    w->cursor = w->region_start;
-    /* Random map (one block size): the first pass, or every pass, visits each block of the
-     * region once in random order (see workload.h). Mixed block sizes draw independently. */
-    w->use_map = wl->random_map != WL_RANDOM_MAP_OFF && wl->n_bs == 1 && wl->random_pct > 0;
-    if (w->use_map)
-        permute_init(&w->map, (w->region_end - w->region_start) / wl->bs[0].size, &w->rng);
 }
 
 struct worker_pool *worker_pool_start(const struct workload *wl, const struct engine_ops *ops,

@@ -433,6 +433,36 @@ static int wl_set_random_map(struct workload *wl, const char *value, char *why, 
     return WL_OK;
 }
 
+/* random_distribution=random | zoned:A/R:A/R... (fio's syntax; A = access %, R = range %). */
+static int wl_set_distribution(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    if (!strcmp(value, "random")) {
+        wl->n_zones = 0;
+        return WL_OK;
+    }
+    if (strncmp(value, "zoned:", 6) != 0)
+        return errf(why, whylen, "want random or zoned:ACCESS/RANGE:... (e.g. zoned:50/5:30/15:20/80)");
+    char buf[256];
+    str_copy(buf, sizeof buf, value + 6);
+    unsigned n = 0, sa = 0, sr = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+        unsigned a, r;
+        char extra;
+        if (sscanf(t, "%u/%u%c", &a, &r, &extra) != 2 || a > 100 || r == 0 || r > 100)
+            return errf(why, whylen, "bad zone '%s' (want ACCESS/RANGE in percent)", t);
+        if (n >= WL_MAX_ZONES)
+            return errf(why, whylen, "at most %d zones", WL_MAX_ZONES);
+        wl->zones[n++] = (struct wl_zone){a, r};
+        sa += a;
+        sr += r;
+    }
+    if (!n || sa != 100 || sr != 100)
+        return errf(why, whylen, "zone accesses sum to %u and ranges to %u, want 100 and 100", sa, sr);
+    wl->n_zones = n;
+    return WL_OK;
+}
+
 static const struct {
     const char *key;
     wl_setter set;
@@ -445,6 +475,7 @@ static const struct {
     {"percentage_random", wl_set_random},
     {"norandommap", wl_set_norandommap},
     {"random_map", wl_set_random_map},
+    {"random_distribution", wl_set_distribution},
     {"bs", wl_set_bs},
     {"blocksize", wl_set_bs},
     {"bssplit", wl_set_bssplit},
@@ -1029,6 +1060,9 @@ void wl_format(const struct workload *wl, char *buf, size_t len)
         wl_put(&o, ",percentage_random=%u", wl->random_pct);
     if (wl->random_map != WL_RANDOM_MAP_ONCE)
         wl_put(&o, ",random_map=%s", wl->random_map == WL_RANDOM_MAP_OFF ? "off" : "always");
+    for (unsigned i = 0; i < wl->n_zones; i++)
+        wl_put(&o, "%s%u/%u", i ? ":" : ",random_distribution=zoned:", wl->zones[i].access_pct,
+               wl->zones[i].range_pct);
     wl_put_bs(&o, wl);
     wl_put(&o, ",iodepth=%u,numjobs=%u", wl->qd, wl->workers);
     if (wl->region != WL_REGION_DEFAULT)

@@ -20,6 +20,9 @@
  *                         one fill (independent draws leave e^-x of the range unwritten after x
  *                         fills, which a drive answers with zeros and little GC) without the
  *                         once-per-pass rhythm that "always" imposes on a drive's GC.
+ *   random_distribution   random (uniform, default) | zoned:A1/R1:A2/R2:... as fio: A% of the
+ *                         random accesses go to the next R% of the active range, in order
+ *                         (JEDEC enterprise: zoned:50/5:30/15:20/80); both columns sum to 100
  *   bs [blocksize]        one block size, e.g. 4k, 512, 1m
  *   bssplit               weighted sizes "512/10:4k/60:64k/30"; weights are percent of I/Os
  *                         and must sum to 100 (an entry with no weight takes the remainder)
@@ -60,6 +63,12 @@ struct wl_extent {
 enum wl_region { WL_REGION_DEFAULT = 0, WL_REGION_SHARED, WL_REGION_SPLIT };
 enum wl_random_map { WL_RANDOM_MAP_ONCE = 0, WL_RANDOM_MAP_ALWAYS, WL_RANDOM_MAP_OFF };
 
+#define WL_MAX_ZONES 16
+struct wl_zone {
+    unsigned access_pct;       /* share of random accesses */
+    unsigned range_pct;        /* share of the active range (zones follow each other) */
+};
+
 struct workload {
     char name[64];
     char description[160];
@@ -79,6 +88,8 @@ struct workload {
     uint64_t seed;
     /* Internal: which of rw/rwmix/percentage_random were given, for consistency checks. */
     enum wl_random_map random_map;
+    struct wl_zone zones[WL_MAX_ZONES];   /* random_distribution=zoned; n_zones 0 = uniform */
+    unsigned n_zones;
     bool rw_set, mix_set, random_set;
 };
 
