@@ -33,6 +33,9 @@ static void suite_usage(FILE *f, bool single)
         "                          none (discard and none are recorded as not SNIA-compliant)\n"
         "      --round-time D      each element's length instead of the PTS's 60 s (quick\n"
         "                          checks; the results are then marked non-compliant)\n"
+        "      --time-scale F      multiply every duration of the definitions (elements, HIR\n"
+        "                          accesses and waits, XSR groups) by F (quick checks: marked\n"
+        "                          non-compliant)\n"
         "      --threads N, --qd N outstanding I/O instead of the spec's recommendation\n"
         "      --max-rounds N      instead of 25 (continue past the PTS's limit, or stop sooner)\n"
         "      --wsat-capacity X   WSAT stops after X times the user capacity (default 4)\n"
@@ -52,7 +55,7 @@ static void suite_usage(FILE *f, bool single)
 static int suite_main(int argc, char **argv, int full_argc, char **full_argv, const char *single)
 {
     enum { O_SPEC = 256, O_TESTS, O_PURGE, O_ROUND_TIME, O_THREADS, O_QD, O_MAX_ROUNDS,
-           O_WSAT_CAP, O_WSAT_TIME, O_FORCE, O_DESTRUCTIVE };
+           O_WSAT_CAP, O_WSAT_TIME, O_FORCE, O_DESTRUCTIVE, O_TIME_SCALE };
     static const struct option opts[] = {
         {"target", required_argument, NULL, 't'},
         {"spec", required_argument, NULL, O_SPEC},
@@ -64,6 +67,7 @@ static int suite_main(int argc, char **argv, int full_argc, char **full_argv, co
         {"max-rounds", required_argument, NULL, O_MAX_ROUNDS},
         {"wsat-capacity", required_argument, NULL, O_WSAT_CAP},
         {"wsat-time", required_argument, NULL, O_WSAT_TIME},
+        {"time-scale", required_argument, NULL, O_TIME_SCALE},
         {"engine", required_argument, NULL, 'e'},
         {"out", required_argument, NULL, 'o'},
         {"force", no_argument, NULL, O_FORCE},
@@ -124,6 +128,15 @@ static int suite_main(int argc, char **argv, int full_argc, char **full_argv, co
             cfg.wsat_capacity = strtod(optarg, &end);
             if (*end || cfg.wsat_capacity <= 0) {
                 snprintf(err, sizeof(err), "want a positive number (times the user capacity)");
+                goto bad;
+            }
+            break;
+        }
+        case O_TIME_SCALE: {
+            char *end;
+            cfg.time_scale = strtod(optarg, &end);
+            if (*end || !(cfg.time_scale > 0) || cfg.time_scale > 1000) {
+                snprintf(err, sizeof(err), "want a factor above 0, e.g. 0.01");
                 goto bad;
             }
             break;

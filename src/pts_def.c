@@ -262,6 +262,62 @@ static int def_set(struct pts_def *d, const char *key, const char *v, char *why,
         if (units_parse_uint(v, 0, 100, &u, why, wl) != 0)
             return -1;
         d->compress_pct = (unsigned)u;
+    } else if (!strcmp(key, "kind")) {
+        if (!strcmp(v, "standard"))
+            d->kind = PTS_KIND_STANDARD;
+        else if (!strcmp(v, "hir"))
+            d->kind = PTS_KIND_HIR;
+        else if (!strcmp(v, "xsr"))
+            d->kind = PTS_KIND_XSR;
+        else
+            return errf(why, wl, "want standard, hir or xsr");
+    } else if (!strcmp(key, "precondition_round")) {
+        if (units_parse_duration(v, &d->precondition_round_ns, why, wl) != 0)
+            return -1;
+    } else if (!strcmp(key, "access_time")) {
+        if (units_parse_duration(v, &d->access_ns, why, wl) != 0)
+            return -1;
+    } else if (!strcmp(key, "wait_states")) {
+        char buf[256];
+        str_copy(buf, sizeof(buf), v);
+        d->n_waits = 0;
+        char *save = NULL;
+        for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+            if (d->n_waits >= PTS_MAX_LIST)
+                return errf(why, wl, "at most %d wait states", PTS_MAX_LIST);
+            if (units_parse_duration(t, &d->waits_ns[d->n_waits++], why, wl) != 0)
+                return -1;
+        }
+    } else if (!strcmp(key, "repetitions") || !strcmp(key, "baseline_accesses")) {
+        if (units_parse_uint(v, 1, 100000, &u, why, wl) != 0)
+            return -1;
+        *(!strcmp(key, "repetitions") ? &d->repetitions : &d->baseline_accesses) = (unsigned)u;
+    } else if (!strcmp(key, "groups")) {
+        char buf[512];
+        str_copy(buf, sizeof(buf), v);
+        d->n_groups = 0;
+        char *save = NULL;
+        for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+            if (d->n_groups >= PTS_MAX_LIST)
+                return errf(why, wl, "at most %d groups", PTS_MAX_LIST);
+            char acc[16], bs[32], dur[32];
+            unsigned mix;
+            if (sscanf(t, "%15[^/]/%31[^/]/%u/%31s", acc, bs, &mix, dur) != 4 || mix > 100)
+                return errf(why, wl, "group '%s': want ACCESS/BS/MIX/DURATION, e.g. seq/1024k/0/8h", t);
+            struct pts_group *g = &d->groups[d->n_groups++];
+            if (!strcmp(acc, "seq"))
+                g->random = false;
+            else if (!strcmp(acc, "rnd"))
+                g->random = true;
+            else
+                return errf(why, wl, "group '%s': access %s, want seq or rnd", t, acc);
+            if (units_parse_size(bs, &u, why, wl) != 0)
+                return -1;
+            g->bs = (uint32_t)u;
+            g->mix = mix;
+            if (units_parse_duration(dur, &g->duration_ns, why, wl) != 0)
+                return -1;
+        }
     } else {
         return errf(why, wl, "unknown key");
     }
@@ -317,9 +373,15 @@ int pts_def_load(const char *name, const char *spec, const char *const *dirs,
         if (s)
             ret = apply_section(out, s, path, err, errlen);
     }
-    if (ret == 0 && (!out->n_mixes || !out->n_bss))
+    if (ret == 0 && out->kind != PTS_KIND_XSR && (!out->n_mixes || !out->n_bss))
         ret = errf(err, errlen, "%s: needs mixes and block_sizes", path);
-    if (ret == 0 && out->stop == PTS_STOP_STEADY && !out->n_track)
+    if (ret == 0 && out->kind == PTS_KIND_XSR && !out->n_groups)
+        ret = errf(err, errlen, "%s: kind=xsr needs groups", path);
+    if (ret == 0 && out->kind == PTS_KIND_HIR && (!out->n_waits || !out->access_ns ||
+                                                  !out->repetitions))
+        ret = errf(err, errlen, "%s: kind=hir needs access_time, wait_states and repetitions",
+                   path);
+    if (ret == 0 && out->kind != PTS_KIND_XSR && out->stop == PTS_STOP_STEADY && !out->n_track)
         ret = errf(err, errlen, "%s: stop=steady needs tracking variables", path);
     if (ret == 0 && !out->title[0])
         str_copy(out->title, sizeof(out->title), out->name);

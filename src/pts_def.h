@@ -26,6 +26,20 @@
  *   stop_capacity           4 (x user capacity)
  *   max_time                24h
  *   compress                data compressibility (0: random data, as the PTS requires)
+ *   kind                    standard (the loops above) | hir | xsr: the control flow
+ * Host Idle Recovery (kind = hir): precondition with the test's element in rounds of
+ * element_time to steady state on `tracking`, then for each wait state: `repetitions` x
+ * (access_time of the element, then host idle of the wait), then `baseline_accesses` x
+ * access_time of the element with no idle (the return to baseline).
+ *   precondition_round      length of a preconditioning round (default element_time)
+ *   access_time             5s
+ *   wait_states             idle times, e.g. 5s, 10s, 15s, 25s, 50s (wait states 1,2,3,5,10)
+ *   repetitions             360
+ *   baseline_accesses       360
+ * Cross Stimulus Recovery (kind = xsr): groups of one stimulus each, logged every element_time:
+ *   groups                  ACCESS/BS/MIX/DURATION, ... e.g. seq/1024k/0/8h, rnd/8k/0/6h,
+ *                           seq/1024k/0/8h; recovery = minutes until the last group's
+ *                           throughput reaches the first group's average
  *
  * specs.ini keys: title, active_range (percent), write_cache (on | off), threads, qd. */
 #ifndef PTSBENCH_PTS_DEF_H
@@ -53,6 +67,14 @@ struct pts_track {
 };
 
 enum pts_stop { PTS_STOP_STEADY = 0, PTS_STOP_CAPACITY };
+enum pts_kind { PTS_KIND_STANDARD = 0, PTS_KIND_HIR, PTS_KIND_XSR };
+
+struct pts_group {
+    bool random;
+    uint32_t bs;
+    unsigned mix;
+    uint64_t duration_ns;
+};
 enum pts_subtests { PTS_SUB_NONE = 0, PTS_SUB_BS };
 
 struct pts_def {
@@ -78,6 +100,16 @@ struct pts_def {
     double stop_capacity;
     uint64_t max_time_ns;
     unsigned compress_pct;
+    enum pts_kind kind;
+    /* hir */
+    uint64_t access_ns;
+    uint64_t precondition_round_ns;
+    uint64_t waits_ns[PTS_MAX_LIST];
+    unsigned n_waits;
+    unsigned repetitions, baseline_accesses;
+    /* xsr */
+    struct pts_group groups[PTS_MAX_LIST];
+    unsigned n_groups;
 };
 
 /* Load spec version `name` from DIR/specs.ini (first dir that has it). */

@@ -161,9 +161,18 @@ static unsigned def_qd(const struct pts_session *s, const struct pts_def *d)
     return s->cfg.qd ? s->cfg.qd : d->qd ? d->qd : s->spec.qd;
 }
 
+/* --time-scale: every duration of the definitions (elements, accesses, waits, groups, WSAT's
+ * time limit) multiplied, for quick checks; the results record it and call it non-compliant. */
+static uint64_t scaled(const struct pts_session *s, uint64_t ns)
+{
+    double f = s->cfg.time_scale > 0 ? s->cfg.time_scale : 1.0;
+    uint64_t v = (uint64_t)((double)ns * f);
+    return v ? v : 1;
+}
+
 static uint64_t def_element_ns(const struct pts_session *s, const struct pts_def *d)
 {
-    return s->element_ns ? s->element_ns : d->element_ns;
+    return s->element_ns ? s->element_ns : scaled(s, d->element_ns);
 }
 
 /* --max-rounds bounds the steady-state tests; WSAT stops on bytes or time only. */
@@ -181,7 +190,7 @@ static double def_stop_capacity(const struct pts_session *s, const struct pts_de
 
 static uint64_t def_max_time(const struct pts_session *s, const struct pts_def *d)
 {
-    return s->cfg.wsat_time_ns ? s->cfg.wsat_time_ns : d->max_time_ns;
+    return s->cfg.wsat_time_ns ? s->cfg.wsat_time_ns : scaled(s, d->max_time_ns);
 }
 
 /* A block size can run when it is a multiple of the logical sector (0.5 KiB is invalid on 4Kn). */
@@ -326,57 +335,107 @@ static void sim_device_round(struct pts_session *s, struct round_metrics *m)
     s->sim_last = now;
 }
 
+/* A stimulus kept running across several measured periods (HIR's accesses, XSR's groups):
+ * the workers (and their rings) stay up, idle between periods with nothing in flight. */
+struct element_pool {
+    struct workload wl;        /* the pool points at it: it lives as long as the pool */
+    struct worker_pool *pool;
+};
+
+static int element_open(struct pts_session *s, unsigned mix, uint32_t bs, bool random,
+                        unsigned threads, unsigned qd, unsigned compress, uint64_t seed,
+                        struct element_pool *ep, char *err, size_t errlen)
+{
+    struct workload *wl = &ep->wl;
+    ep->pool = NULL;
+    wl_init(wl);
+    const char *rw = random ? (mix == 100 ? "randread" : mix == 0 ? "randwrite" : "randrw")
+                            : (mix == 100 ? "read" : mix == 0 ? "write" : "rw");
+    char v[32];
+    if (wl_set(wl, "rw", rw, "pts", err, errlen) != 0)
+        return -1;
+    if (mix != 0 && mix != 100) {
+        snprintf(v, sizeof(v), "%u", mix);
+        if (wl_set(wl, "rwmixread", v, "pts", err, errlen) != 0)
+            return -1;
+    }
+    wl->bs[0] = (struct wl_bs){.size = bs, .weight = 100};
+    wl->n_bs = 1;
+    wl->qd = qd;
+    wl->workers = threads;
+    wl->compress_pct = compress;
+    wl->seed = seed;
+    wl->offset = (struct wl_extent){.set = true, .bytes = s->ar.start};
+    wl->size = (struct wl_extent){.set = true, .bytes = s->ar.len};
+    str_copy(wl->name, sizeof(wl->name), "pts-element");
+    if (wl_validate(wl, err, errlen) != 0)
+        return -1;
+    struct wl_range range;
+    if (wl_check_target(wl, s->target.capacity, s->target.logical_sector, s->target.path,
+                        &range, err, errlen) != 0)
+        return -1;
+    ep->pool = worker_pool_start(wl, s->engine, s->fd, s->target.sim, s->target.mem_align,
+                                 &range, s->stop, err, errlen);
+    return ep->pool ? 0 : -1;
+}
+
+/* One measured period on an open pool: for time_ns, or until `bytes` are written. */
+static int element_measure(struct pts_session *s, struct element_pool *ep, uint64_t time_ns,
+                           uint64_t bytes, uint64_t sample_ns, struct round_metrics *m, char *err,
+                           size_t errlen)
+{
+    struct round_limits lim = {.time_ns = time_ns, .bytes = bytes, .sample_ns = sample_ns};
+    int ret = worker_pool_round(ep->pool, &lim, err, errlen);
+    if (ret != 0)
+        return ret;
+    const struct worker_stats *ws[1024];
+    unsigned nw = worker_pool_size(ep->pool);
+    for (unsigned i = 0; i < nw && i < 1024; i++)
+        ws[i] = worker_pool_stats(ep->pool, i);
+    metrics_compute(ws, nw, (double)sample_ns / 1e9, s->weight, m);
+    if (s->target.sim)
+        sim_device_round(s, m);
+    return 0;
+}
+
+static void element_close(struct element_pool *ep)
+{
+    worker_pool_stop(ep->pool);
+    ep->pool = NULL;
+}
+
 /* Run one workload element: mix (read %), bs, access, for time_ns or bytes written. */
 static int run_element(struct pts_session *s, unsigned mix, uint32_t bs, bool random,
                        unsigned threads, unsigned qd, unsigned compress, uint64_t time_ns,
                        uint64_t bytes, uint64_t seed, struct round_metrics *m, char *err,
                        size_t errlen)
 {
-    struct workload wl;
-    wl_init(&wl);
-    const char *rw = random ? (mix == 100 ? "randread" : mix == 0 ? "randwrite" : "randrw")
-                            : (mix == 100 ? "read" : mix == 0 ? "write" : "rw");
-    char v[32];
-    if (wl_set(&wl, "rw", rw, "pts", err, errlen) != 0)
-        return -1;
-    if (mix != 0 && mix != 100) {
-        snprintf(v, sizeof(v), "%u", mix);
-        if (wl_set(&wl, "rwmixread", v, "pts", err, errlen) != 0)
-            return -1;
-    }
-    wl.bs[0] = (struct wl_bs){.size = bs, .weight = 100};
-    wl.n_bs = 1;
-    wl.qd = qd;
-    wl.workers = threads;
-    wl.compress_pct = compress;
-    wl.seed = seed;
-    wl.offset = (struct wl_extent){.set = true, .bytes = s->ar.start};
-    wl.size = (struct wl_extent){.set = true, .bytes = s->ar.len};
-    str_copy(wl.name, sizeof(wl.name), "pts-element");
-    if (wl_validate(&wl, err, errlen) != 0)
-        return -1;
-    struct wl_range range;
-    if (wl_check_target(&wl, s->target.capacity, s->target.logical_sector, s->target.path,
-                        &range, err, errlen) != 0)
-        return -1;
-    struct worker_pool *pool = worker_pool_start(&wl, s->engine, s->fd, s->target.sim,
-                                                 s->target.mem_align, &range, s->stop, err,
-                                                 errlen);
-    if (!pool)
-        return -1;
-    struct round_limits lim = {.time_ns = time_ns, .bytes = bytes, .sample_ns = NS_PER_S};
-    int ret = worker_pool_round(pool, &lim, err, errlen);
-    if (ret == 0) {
-        const struct worker_stats *ws[1024];
-        unsigned nw = worker_pool_size(pool);
-        for (unsigned i = 0; i < nw && i < 1024; i++)
-            ws[i] = worker_pool_stats(pool, i);
-        metrics_compute(ws, nw, 1.0, s->weight, m);
-        if (s->target.sim)
-            sim_device_round(s, m);
-    }
-    worker_pool_stop(pool);
+    struct element_pool *ep = xcalloc(1, sizeof(*ep));
+    int ret = element_open(s, mix, bs, random, threads, qd, compress, seed, ep, err, errlen);
+    if (ret == 0)
+        ret = element_measure(s, ep, time_ns, bytes, NS_PER_S, m, err, errlen);
+    element_close(ep);
+    free(ep);
     return ret;
+}
+
+/* Host idle: nothing in flight for ns (real sleep, or the simulated drive's clock jumps).
+ * Returns the idle time measured on the target's clock. */
+static uint64_t host_idle(struct pts_session *s, uint64_t ns)
+{
+    if (s->target.sim) {
+        s->target.sim->now += ns;
+        return ns;
+    }
+    uint64_t t0 = now_mono_ns(), end = t0 + ns;
+    while (!*s->stop) {
+        uint64_t now = now_mono_ns();
+        if (now >= end)
+            break;
+        uint64_t left = end - now;
+        engine_idle_sleep(NULL, left > 100000000ull ? 100000000ull : left);   /* ^C-responsive */
+    }
+    return now_mono_ns() - t0;
 }
 
 /* ------------------------------------------------------------------ purge and WIPC */
@@ -786,6 +845,238 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
     return status;
 }
 
+/* ------------------------------------------------------------------ HIR and XSR */
+
+static double session_clock_s(const struct pts_session *s)
+{
+    return s->target.sim ? (double)s->target.sim->now / 1e9 : (double)now_mono_ns() / 1e9;
+}
+
+static struct json_object *period_json(const struct round_metrics *m)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "iops", jnum(m->total.iops));
+    json_object_object_add(o, "write_iops", jnum(m->write.iops));
+    json_object_object_add(o, "mb_s", jnum(m->total.mb_s));
+    json_object_object_add(o, "lat_mean_us", jnum(m->total.lat.mean_us));
+    json_object_object_add(o, "lat_max_us", jnum(m->total.lat.max_us));
+    json_object_object_add(o, "lat_p99_9_us", jnum(m->total.lat.pct_us[3]));
+    if (m->device.present)
+        json_object_object_add(o, "write_amplification", jnum(m->device.wa_round));
+    return o;
+}
+
+/* Rounds of the open stimulus until its tracking variable is steady (HIR's preconditioning). */
+static int precondition_steady(struct pts_session *s, const struct pts_def *d,
+                               struct element_pool *ep, struct json_object *sub, char *err,
+                               size_t errlen)
+{
+    const uint64_t el_ns = d->precondition_round_ns ? scaled(s, d->precondition_round_ns)
+                                                    : def_element_ns(s, d);
+    const unsigned max_rounds = def_max_rounds(s, d);
+    struct json_object *pc = json_object_new_object(), *rounds = json_object_new_array();
+    json_object_object_add(pc, "kind", json_object_new_string("steady"));
+    json_object_object_add(pc, "round_s", jnum((double)el_ns / 1e9));
+    json_object_object_add(pc, "rounds", rounds);
+    json_object_object_add(sub, "precondition", pc);
+    struct tracked tk = {.n_vars = 1};
+    struct steady_window win;
+    unsigned steady = 0;
+    for (unsigned r = 1; !max_rounds || r <= max_rounds; r++) {
+        struct round_metrics m;
+        if (element_measure(s, ep, el_ns, 0, NS_PER_S, &m, err, errlen) != 0)
+            return -1;
+        if (*s->stop) {
+            metrics_free(&m);
+            return 1;
+        }
+        double v = NAN;
+        metrics_value(&m, d->track[0].metric, &v);
+        struct json_object *rj = period_json(&m);
+        json_object_object_add(rj, "round", json_object_new_int(r));
+        json_object_array_add(rounds, rj);
+        metrics_free(&m);
+        tracked_push(&tk, &v);
+        struct steady_criteria c = STEADY_CRITERIA_SNIA;
+        c.max_rounds = 0;
+        const double *ys[1] = {tk.v[0]};
+        steady = steady_first_all(ys, 1, tk.n, &c, &win);
+        json_object_object_add(pc, "steady_state",
+                               steady_json(d, d->bss[0], &win, 1, steady, r, max_rounds));
+        results_flush(s, false);
+        if (steady)
+            break;
+    }
+    if (!steady)
+        note(s, "%s: preconditioning did not reach steady state in %u rounds", d->name,
+             (unsigned)tk.n);
+    tracked_free(&tk);
+    return 0;
+}
+
+static int run_hir(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
+                   char *err, size_t errlen)
+{
+    if (d->purge && do_purge(s, sub, err, errlen) != 0)
+        return -1;
+    struct element_pool *ep = xcalloc(1, sizeof(*ep));
+    int st = element_open(s, d->mixes[0], d->bss[0], d->random, def_threads(s, d), def_qd(s, d),
+                          d->compress_pct, 0x484952ull /* "HIR" */, ep, err, errlen);
+    if (st == 0)
+        st = precondition_steady(s, d, ep, sub, err, errlen);
+    const uint64_t access_ns = scaled(s, d->access_ns);
+    struct json_object *states = json_object_new_array(), *accesses = json_object_new_array();
+    json_object_object_add(sub, "wait_states", states);
+    json_object_object_add(sub, "accesses", accesses);
+    const double t0 = session_clock_s(s);
+    for (unsigned w = 0; w < d->n_waits && st == 0; w++) {
+        const uint64_t wait_ns = scaled(s, d->waits_ns[w]);
+        double sum_w = 0, sum_b = 0, idle_err = 0;
+        unsigned n_w = 0, n_b = 0;
+        for (unsigned phase = 0; phase < 2 && st == 0; phase++) {
+            unsigned reps = phase ? d->baseline_accesses : d->repetitions;
+            for (unsigned rep = 1; rep <= reps && st == 0; rep++) {
+                double start = session_clock_s(s) - t0;
+                struct round_metrics m;
+                if (element_measure(s, ep, access_ns, 0, access_ns, &m, err, errlen) != 0) {
+                    st = -1;
+                    break;
+                }
+                if (*s->stop) {
+                    metrics_free(&m);
+                    st = 1;
+                    break;
+                }
+                struct json_object *a = period_json(&m);
+                json_object_object_add(a, "state", json_object_new_int(w + 1));
+                json_object_object_add(a, "phase", json_object_new_string(phase ? "baseline" : "write"));
+                json_object_object_add(a, "rep", json_object_new_int(rep));
+                json_object_object_add(a, "start_s", jnum(start));
+                if (phase == 0) {
+                    sum_w += m.total.iops;
+                    n_w++;
+                    uint64_t idle = host_idle(s, wait_ns);
+                    double e = fabs((double)idle - (double)wait_ns) / (double)wait_ns;
+                    if (e > idle_err)
+                        idle_err = e;
+                    json_object_object_add(a, "idle_after_s", jnum((double)idle / 1e9));
+                } else {
+                    sum_b += m.total.iops;
+                    n_b++;
+                }
+                json_object_array_add(accesses, a);
+                metrics_free(&m);
+                results_flush(s, false);
+            }
+        }
+        struct json_object *sj = json_object_new_object();
+        json_object_object_add(sj, "state", json_object_new_int(w + 1));
+        json_object_object_add(sj, "wait_s", jnum((double)wait_ns / 1e9));
+        json_object_object_add(sj, "access_s", jnum((double)access_ns / 1e9));
+        json_object_object_add(sj, "write_accesses", json_object_new_int(n_w));
+        json_object_object_add(sj, "baseline_accesses", json_object_new_int(n_b));
+        json_object_object_add(sj, "write_iops_mean", n_w ? jnum(sum_w / n_w) : NULL);
+        json_object_object_add(sj, "baseline_iops_mean", n_b ? jnum(sum_b / n_b) : NULL);
+        json_object_object_add(sj, "idle_max_error_pct", jnum(100 * idle_err));
+        json_object_array_add(states, sj);
+        if (!s->cfg.quiet && st == 0) {
+            printf("  [%s] wait state %u (%g s idle): %.0f IOPS with idle, baseline %.0f IOPS\n",
+                   d->name, w + 1, (double)wait_ns / 1e9, n_w ? sum_w / n_w : 0,
+                   n_b ? sum_b / n_b : 0);
+            fflush(stdout);
+        }
+    }
+    element_close(ep);
+    free(ep);
+    return st;
+}
+
+static int run_xsr(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
+                   char *err, size_t errlen)
+{
+    if (d->purge && do_purge(s, sub, err, errlen) != 0)
+        return -1;
+    const uint64_t el_ns = def_element_ns(s, d);
+    struct json_object *groups = json_object_new_array(), *log = json_object_new_array();
+    json_object_object_add(sub, "groups", groups);
+    json_object_object_add(sub, "log", log);
+    double first_avg = NAN, recovery_min = NAN;
+    int st = 0;
+    double t = 0;
+    for (unsigned g = 0; g < d->n_groups && st == 0; g++) {
+        const struct pts_group *gr = &d->groups[g];
+        struct element_pool *ep = xcalloc(1, sizeof(*ep));
+        st = element_open(s, gr->mix, gr->bs, gr->random, def_threads(s, d), def_qd(s, d),
+                          d->compress_pct, 0x585352ull + g, ep, err, errlen);
+        uint64_t n = scaled(s, gr->duration_ns) / el_ns;
+        if (!n)
+            n = 1;
+        double sum = 0, last = 0, peak_mean = 0, peak_max = 0;
+        for (uint64_t r = 0; r < n && st == 0; r++) {
+            struct round_metrics m;
+            if (element_measure(s, ep, el_ns, 0, NS_PER_S, &m, err, errlen) != 0) {
+                st = -1;
+                break;
+            }
+            if (*s->stop) {
+                metrics_free(&m);
+                st = 1;
+                break;
+            }
+            t += m.elapsed_s;
+            struct json_object *e = period_json(&m);
+            json_object_object_add(e, "group", json_object_new_int(g + 1));
+            json_object_object_add(e, "t_min", jnum(t / 60));
+            json_object_array_add(log, e);
+            sum += m.total.mb_s;
+            last = m.total.mb_s;
+            if (m.total.lat.mean_us > peak_mean)
+                peak_mean = m.total.lat.mean_us;
+            if (m.total.lat.max_us > peak_max)
+                peak_max = m.total.lat.max_us;
+            if (g == d->n_groups - 1 && g > 0 && isnan(recovery_min) && m.total.mb_s >= first_avg)
+                recovery_min = (double)(r + 1) * (double)el_ns / 60e9;
+            metrics_free(&m);
+            results_flush(s, false);
+        }
+        element_close(ep);
+        free(ep);
+        if (st != 0)
+            break;
+        if (g == 0)
+            first_avg = sum / (double)n;
+        char bs[32];
+        units_format_size(gr->bs, bs, sizeof(bs));
+        struct json_object *gj = json_object_new_object();
+        json_object_object_add(gj, "group", json_object_new_int(g + 1));
+        char label[64];
+        snprintf(label, sizeof(label), "%s %s %u/%u", gr->random ? "RND" : "SEQ", bs, gr->mix,
+                 100 - gr->mix);
+        json_object_object_add(gj, "stimulus", json_object_new_string(label));
+        json_object_object_add(gj, "minutes", jnum((double)n * (double)el_ns / 60e9));
+        json_object_object_add(gj, "mb_s_mean", jnum(sum / (double)n));
+        json_object_object_add(gj, "mb_s_end", jnum(last));
+        json_object_object_add(gj, "peak_lat_mean_us", jnum(peak_mean));
+        json_object_object_add(gj, "peak_lat_max_us", jnum(peak_max));
+        json_object_array_add(groups, gj);
+        if (!s->cfg.quiet) {
+            printf("  [%s] group %u (%s): %.1f MB/s mean, %.1f MB/s at the end\n", d->name, g + 1,
+                   label, sum / (double)n, last);
+            fflush(stdout);
+        }
+    }
+    if (st == 0) {
+        json_object_object_add(sub, "recovery_minutes", jnum(recovery_min));
+        if (isnan(recovery_min))
+            note(s, "%s: the last group never reached the first group's average throughput",
+                 d->name);
+        else if (!s->cfg.quiet)
+            printf("  [%s] recovery: %.1f minutes to the first group's average\n", d->name,
+                   recovery_min);
+    }
+    return st;
+}
+
 /* ------------------------------------------------------------------ the suite */
 
 static struct json_object *spec_json(const struct pts_session *s)
@@ -899,6 +1190,9 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
     s->tests_json = json_object_new_array();
     json_object_object_add(s->doc, "tests", s->tests_json);
 
+    if (s->cfg.time_scale > 0 && s->cfg.time_scale != 1)
+        note(s, "every duration scaled by %g (--time-scale)", s->cfg.time_scale);
+    json_object_object_add(s->doc, "time_scale", jnum(s->cfg.time_scale > 0 ? s->cfg.time_scale : 1));
     if (s->element_ns && s->element_ns != 60 * NS_PER_S)
         note(s, "round elements of %g s instead of the PTS's 60 s (--round-time)",
              (double)s->element_ns / 1e9);
@@ -939,7 +1233,12 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
             if (sub_bs)
                 json_object_object_add(sj, "bs", json_object_new_int64(sub_bs));
             json_object_array_add(subs, sj);
-            st = run_subtest(s, d, sub_bs, sj, err, sizeof(err));
+            if (d->kind == PTS_KIND_HIR)
+                st = run_hir(s, d, sj, err, sizeof(err));
+            else if (d->kind == PTS_KIND_XSR)
+                st = run_xsr(s, d, sj, err, sizeof(err));
+            else
+                st = run_subtest(s, d, sub_bs, sj, err, sizeof(err));
         }
         json_object_object_add(tj, "status", json_object_new_string(
             st == 0 ? "complete" : st > 0 ? "interrupted" : "failed"));

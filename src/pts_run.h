@@ -27,6 +27,7 @@ struct pts_config {
     unsigned max_rounds;           /* override of the 25-round limit (0: the definitions') */
     double wsat_capacity;          /* WSAT stop: x user capacity (0: the definition's) */
     uint64_t wsat_time_ns;         /* WSAT stop: time (0: the definition's) */
+    double time_scale;             /* every definition duration x this (0 or 1: as defined) */
     bool quiet;
     int argc;
     char **argv;
