@@ -269,8 +269,34 @@ static int def_set(struct pts_def *d, const char *key, const char *v, char *why,
             d->kind = PTS_KIND_HIR;
         else if (!strcmp(v, "xsr"))
             d->kind = PTS_KIND_XSR;
+        else if (!strcmp(v, "dirth"))
+            d->kind = PTS_KIND_DIRTH;
         else
-            return errf(why, wl, "want standard, hir or xsr");
+            return errf(why, wl, "want standard, hir, xsr or dirth");
+    } else if (!strcmp(key, "threads_list") || !strcmp(key, "qd_list")) {
+        unsigned *dst = !strcmp(key, "threads_list") ? d->threads_list : d->qd_list;
+        unsigned *n = !strcmp(key, "threads_list") ? &d->n_threads_list : &d->n_qd_list;
+        char buf[256];
+        str_copy(buf, sizeof(buf), v);
+        *n = 0;
+        char *save = NULL;
+        for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+            if (*n >= PTS_MAX_LIST || units_parse_uint(t, 1, 1024, &u, why, wl) != 0)
+                return errf(why, wl, "want up to %d numbers 1..1024", PTS_MAX_LIST);
+            dst[(*n)++] = (unsigned)u;
+        }
+    } else if (!strcmp(key, "precondition_threads") || !strcmp(key, "precondition_qd")) {
+        if (units_parse_uint(v, 1, 1024, &u, why, wl) != 0)
+            return -1;
+        *(!strcmp(key, "precondition_threads") ? &d->pc_threads : &d->pc_qd) = (unsigned)u;
+    } else if (!strcmp(key, "latency_ceiling")) {
+        if (units_parse_duration(v, &d->latency_ceiling_ns, why, wl) != 0)
+            return -1;
+    } else if (!strcmp(key, "histogram_time")) {
+        if (units_parse_duration(v, &d->histogram_ns, why, wl) != 0)
+            return -1;
+    } else if (!strcmp(key, "extra")) {
+        str_copy(d->extra, sizeof(d->extra), v);
     } else if (!strcmp(key, "precondition_round")) {
         if (units_parse_duration(v, &d->precondition_round_ns, why, wl) != 0)
             return -1;
@@ -377,6 +403,11 @@ int pts_def_load(const char *name, const char *spec, const char *const *dirs,
         ret = errf(err, errlen, "%s: needs mixes and block_sizes", path);
     if (ret == 0 && out->kind == PTS_KIND_XSR && !out->n_groups)
         ret = errf(err, errlen, "%s: kind=xsr needs groups", path);
+    if (ret == 0 && out->kind == PTS_KIND_DIRTH &&
+        (!out->n_threads_list || !out->n_qd_list || !out->latency_ceiling_ns ||
+         !out->histogram_ns || !out->pc_threads || !out->pc_qd))
+        ret = errf(err, errlen, "%s: kind=dirth needs threads_list, qd_list, latency_ceiling, "
+                   "histogram_time, precondition_threads and precondition_qd", path);
     if (ret == 0 && out->kind == PTS_KIND_HIR && (!out->n_waits || !out->access_ns ||
                                                   !out->repetitions))
         ret = errf(err, errlen, "%s: kind=hir needs access_time, wait_states and repetitions",

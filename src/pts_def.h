@@ -36,6 +36,18 @@
  *   wait_states             idle times, e.g. 5s, 10s, 15s, 25s, 50s (wait states 1,2,3,5,10)
  *   repetitions             360
  *   baseline_accesses       360
+ * Demand Intensity / Response Time Histogram (kind = dirth; also the composite workload CBW):
+ * precondition with RND writes at precondition_threads x precondition_qd to steady state, then
+ * demand-variation rounds over threads_list x qd_list (high to low) of the stimulus (mixes[0],
+ * block_sizes[0], plus `extra` workload keys), tracking the first point's IOPS; then the max
+ * point (highest IOPS with mean latency under latency_ceiling), the min point (the last:
+ * 1 x 1) and the mid point (IOPS closest to their middle), each measured for histogram_time
+ * with its full response-time histogram.
+ *   threads_list, qd_list   32,16,8,6,4,2,1
+ *   precondition_threads, precondition_qd   32, 32
+ *   latency_ceiling         5ms
+ *   histogram_time          10m
+ *   extra                   more workload keys, e.g. bssplit=...,random_distribution=zoned:...
  * Cross Stimulus Recovery (kind = xsr): groups of one stimulus each, logged every element_time:
  *   groups                  ACCESS/BS/MIX/DURATION, ... e.g. seq/1024k/0/8h, rnd/8k/0/6h,
  *                           seq/1024k/0/8h; recovery = minutes until the last group's
@@ -67,7 +79,7 @@ struct pts_track {
 };
 
 enum pts_stop { PTS_STOP_STEADY = 0, PTS_STOP_CAPACITY };
-enum pts_kind { PTS_KIND_STANDARD = 0, PTS_KIND_HIR, PTS_KIND_XSR };
+enum pts_kind { PTS_KIND_STANDARD = 0, PTS_KIND_HIR, PTS_KIND_XSR, PTS_KIND_DIRTH };
 
 struct pts_group {
     bool random;
@@ -107,6 +119,12 @@ struct pts_def {
     uint64_t waits_ns[PTS_MAX_LIST];
     unsigned n_waits;
     unsigned repetitions, baseline_accesses;
+    /* dirth */
+    unsigned threads_list[PTS_MAX_LIST], n_threads_list;
+    unsigned qd_list[PTS_MAX_LIST], n_qd_list;
+    unsigned pc_threads, pc_qd;
+    uint64_t latency_ceiling_ns, histogram_ns;
+    char extra[512];
     /* xsr */
     struct pts_group groups[PTS_MAX_LIST];
     unsigned n_groups;

@@ -18,6 +18,7 @@
 #include "pts_def.h"
 #include "results.h"
 #include "run.h"
+#include "hist.h"
 #include "steady.h"
 #include "target.h"
 #include "units.h"
@@ -344,7 +345,7 @@ struct element_pool {
 
 static int element_open(struct pts_session *s, unsigned mix, uint32_t bs, bool random,
                         unsigned threads, unsigned qd, unsigned compress, uint64_t seed,
-                        struct element_pool *ep, char *err, size_t errlen)
+                        const char *extra, struct element_pool *ep, char *err, size_t errlen)
 {
     struct workload *wl = &ep->wl;
     ep->pool = NULL;
@@ -368,6 +369,19 @@ static int element_open(struct pts_session *s, unsigned mix, uint32_t bs, bool r
     wl->offset = (struct wl_extent){.set = true, .bytes = s->ar.start};
     wl->size = (struct wl_extent){.set = true, .bytes = s->ar.len};
     str_copy(wl->name, sizeof(wl->name), "pts-element");
+    if (extra && *extra) {   /* the definition's extra workload keys (bssplit, zones, ...) */
+        char buf[512];
+        str_copy(buf, sizeof(buf), extra);
+        char *save = NULL;
+        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            char *eq = strchr(t, '=');
+            if (!eq)
+                return errf(err, errlen, "extra: '%s' is not key=value", t);
+            *eq = '\0';
+            if (wl_set(wl, str_trim(t), str_trim(eq + 1), "pts extra", err, errlen) != 0)
+                return -1;
+        }
+    }
     if (wl_validate(wl, err, errlen) != 0)
         return -1;
     struct wl_range range;
@@ -411,7 +425,8 @@ static int run_element(struct pts_session *s, unsigned mix, uint32_t bs, bool ra
                        size_t errlen)
 {
     struct element_pool *ep = xcalloc(1, sizeof(*ep));
-    int ret = element_open(s, mix, bs, random, threads, qd, compress, seed, ep, err, errlen);
+    int ret = element_open(s, mix, bs, random, threads, qd, compress, seed, NULL, ep, err,
+                           errlen);
     if (ret == 0)
         ret = element_measure(s, ep, time_ns, bytes, NS_PER_S, m, err, errlen);
     element_close(ep);
@@ -891,7 +906,7 @@ static int precondition_steady(struct pts_session *s, const struct pts_def *d,
             return 1;
         }
         double v = NAN;
-        metrics_value(&m, d->track[0].metric, &v);
+        metrics_value(&m, d->kind == PTS_KIND_DIRTH ? "iops" : d->track[0].metric, &v);
         struct json_object *rj = period_json(&m);
         json_object_object_add(rj, "round", json_object_new_int(r));
         json_object_array_add(rounds, rj);
@@ -921,7 +936,7 @@ static int run_hir(struct pts_session *s, const struct pts_def *d, struct json_o
         return -1;
     struct element_pool *ep = xcalloc(1, sizeof(*ep));
     int st = element_open(s, d->mixes[0], d->bss[0], d->random, def_threads(s, d), def_qd(s, d),
-                          d->compress_pct, 0x484952ull /* "HIR" */, ep, err, errlen);
+                          d->compress_pct, 0x484952ull /* "HIR" */, d->extra, ep, err, errlen);
     if (st == 0)
         st = precondition_steady(s, d, ep, sub, err, errlen);
     const uint64_t access_ns = scaled(s, d->access_ns);
@@ -1007,7 +1022,7 @@ static int run_xsr(struct pts_session *s, const struct pts_def *d, struct json_o
         const struct pts_group *gr = &d->groups[g];
         struct element_pool *ep = xcalloc(1, sizeof(*ep));
         st = element_open(s, gr->mix, gr->bs, gr->random, def_threads(s, d), def_qd(s, d),
-                          d->compress_pct, 0x585352ull + g, ep, err, errlen);
+                          d->compress_pct, 0x585352ull + g, NULL, ep, err, errlen);
         uint64_t n = scaled(s, gr->duration_ns) / el_ns;
         if (!n)
             n = 1;
@@ -1074,6 +1089,183 @@ static int run_xsr(struct pts_session *s, const struct pts_def *d, struct json_o
             printf("  [%s] recovery: %.1f minutes to the first group's average\n", d->name,
                    recovery_min);
     }
+    return st;
+}
+
+/* ------------------------------------------------------------------ DIRTH / CBW */
+
+static struct json_object *histogram_json(const struct round_metrics *m, double weight)
+{
+    struct json_object *o = json_object_new_object(), *b = json_object_new_array();
+    const struct hist *h = &m->lat_total;
+    for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+        if (!h->buckets[i])
+            continue;
+        struct json_object *e = json_object_new_array();
+        json_object_array_add(e, jnum((double)hist_bucket_low(i) / 1000.0 / weight));
+        json_object_array_add(e, jnum((double)hist_bucket_high(i) / 1000.0 / weight));
+        json_object_array_add(e, json_object_new_int64((int64_t)h->buckets[i]));
+        json_object_array_add(b, e);
+    }
+    json_object_object_add(o, "format", json_object_new_string("[low_us, high_us, count]"));
+    json_object_object_add(o, "buckets", b);
+    json_object_object_add(o, "lat_us", lat_json(&m->total.lat));
+    return o;
+}
+
+static int run_dirth(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
+                     char *err, size_t errlen)
+{
+    if (d->purge && do_purge(s, sub, err, errlen) != 0)
+        return -1;
+    /* Preconditioning: the stimulus as writes (RND W) at precondition_threads x _qd. */
+    struct element_pool *ep = xcalloc(1, sizeof(*ep));
+    int st = element_open(s, 0, d->bss[0], true, d->pc_threads, d->pc_qd, d->compress_pct,
+                          0x444952ull, d->extra, ep, err, errlen);
+    if (st == 0)
+        st = precondition_steady(s, d, ep, sub, err, errlen);
+    element_close(ep);
+    free(ep);
+    if (st != 0)
+        return st;
+
+    const uint64_t el_ns = def_element_ns(s, d);
+    const unsigned max_rounds = def_max_rounds(s, d);
+    const unsigned nt = d->n_threads_list, nq = d->n_qd_list, n_el = nt * nq;
+    struct json_object *rounds = json_object_new_array();
+    json_object_object_add(sub, "rounds", rounds);
+    struct json_object *tn = json_object_new_array();
+    char tname[64];
+    snprintf(tname, sizeof(tname), "iops@T%u/Q%u", d->threads_list[0], d->qd_list[0]);
+    json_object_array_add(tn, json_object_new_string(tname));
+    json_object_object_add(sub, "tracking", tn);
+    struct tracked tk = {.n_vars = 1};
+    struct steady_window win;
+    unsigned steady = 0;
+    double *iops = xcalloc(n_el, sizeof(double)), *lat = xcalloc(n_el, sizeof(double));
+    for (unsigned r = 1; st == 0 && (!max_rounds || r <= max_rounds); r++) {
+        struct json_object *rj = json_object_new_object(), *pts = json_object_new_array();
+        json_object_object_add(rj, "round", json_object_new_int(r));
+        for (unsigned ti = 0; ti < nt && st == 0; ti++) {
+            for (unsigned qi = 0; qi < nq && st == 0; qi++) {
+                struct round_metrics m;
+                struct element_pool *e = xcalloc(1, sizeof(*e));
+                st = element_open(s, d->mixes[0], d->bss[0], d->random, d->threads_list[ti],
+                                  d->qd_list[qi], d->compress_pct, 0x445600ull + r * 1000 + ti * 16 + qi,
+                                  d->extra, e, err, errlen);
+                if (st == 0)
+                    st = element_measure(s, e, el_ns, 0, NS_PER_S, &m, err, errlen);
+                element_close(e);
+                free(e);
+                if (st != 0)
+                    break;
+                if (*s->stop) {
+                    metrics_free(&m);
+                    st = 1;
+                    break;
+                }
+                struct json_object *pj = period_json(&m);
+                json_object_object_add(pj, "threads", json_object_new_int(d->threads_list[ti]));
+                json_object_object_add(pj, "qd", json_object_new_int(d->qd_list[qi]));
+                json_object_object_add(pj, "outstanding", json_object_new_int(d->threads_list[ti] * d->qd_list[qi]));
+                json_object_array_add(pts, pj);
+                iops[ti * nq + qi] = m.total.iops;
+                lat[ti * nq + qi] = m.total.lat.mean_us;
+                metrics_free(&m);
+                progress(s, d, r, max_rounds, ti * nq + qi + 1, n_el, d->mixes[0], d->bss[0],
+                         iops[ti * nq + qi], "", (double)el_ns / 1e9);
+            }
+        }
+        if (st != 0) {
+            json_object_put(rj);
+            json_object_put(pts);
+            break;
+        }
+        json_object_object_add(rj, "points", pts);
+        json_object_array_add(rounds, rj);
+        tracked_push(&tk, &iops[0]);
+        struct steady_criteria c = STEADY_CRITERIA_SNIA;
+        c.max_rounds = 0;
+        const double *ys[1] = {tk.v[0]};
+        steady = steady_first_all(ys, 1, tk.n, &c, &win);
+        struct json_object *ss = json_object_new_object();
+        json_object_object_add(ss, "reached", json_object_new_boolean(steady > 0));
+        json_object_object_add(ss, "round", steady ? json_object_new_int(steady) : NULL);
+        json_object_object_add(ss, "variables", json_object_new_array());
+        struct steady_criteria sc = STEADY_CRITERIA_SNIA;
+        json_object_array_add(json_object_object_get(ss, "variables"),
+                              results_steady_json(&win, steady, &sc, tname, r));
+        json_object_object_add(sub, "steady_state", ss);
+        if (!s->tty && !s->cfg.quiet) {
+            printf("  [%s] round %u: %u points, %s %.6g\n", d->name, r, n_el, tname, iops[0]);
+            fflush(stdout);
+        }
+        results_flush(s, false);
+        if (steady)
+            break;
+    }
+    if (s->tty)
+        printf("\n");
+    if (st == 0 && !steady)
+        note(s, "%s: steady state NOT achieved in %u rounds", d->name, (unsigned)tk.n);
+    tracked_free(&tk);
+
+    /* The operating points, from the last round. */
+    if (st == 0) {
+        const double ceiling_us = (double)d->latency_ceiling_ns / 1000.0;
+        int imax = -1;
+        for (unsigned i = 0; i < n_el; i++)
+            if (lat[i] < ceiling_us && (imax < 0 || iops[i] > iops[imax]))
+                imax = (int)i;
+        int imin = (int)n_el - 1;   /* the last point: threads_list and qd_list end at 1 x 1 */
+        if (imax < 0)
+            imax = imin;
+        double mid_target = (iops[imax] + iops[imin]) / 2;
+        int imid = 0;
+        for (unsigned i = 0; i < n_el; i++)
+            if (fabs(iops[i] - mid_target) < fabs(iops[imid] - mid_target))
+                imid = (int)i;
+        const char *names[3] = {"max", "mid", "min"};
+        int idx[3] = {imax, imid, imin};
+        struct json_object *op = json_object_new_object();
+        json_object_object_add(op, "latency_ceiling_us", jnum(ceiling_us));
+        for (int k = 0; k < 3 && st == 0; k++) {
+            unsigned ti = (unsigned)idx[k] / nq, qi = (unsigned)idx[k] % nq;
+            struct round_metrics m;
+            struct element_pool *e = xcalloc(1, sizeof(*e));
+            st = element_open(s, d->mixes[0], d->bss[0], d->random, d->threads_list[ti],
+                              d->qd_list[qi], d->compress_pct, 0x48495354ull + (uint64_t)k,
+                              d->extra, e, err, errlen);
+            if (st == 0)
+                st = element_measure(s, e, scaled(s, d->histogram_ns), 0, NS_PER_S, &m, err,
+                                     errlen);
+            element_close(e);
+            free(e);
+            if (st != 0 || *s->stop) {
+                if (st == 0) {
+                    metrics_free(&m);
+                    st = 1;
+                }
+                break;
+            }
+            struct json_object *pj = json_object_new_object();
+            json_object_object_add(pj, "threads", json_object_new_int(d->threads_list[ti]));
+            json_object_object_add(pj, "qd", json_object_new_int(d->qd_list[qi]));
+            json_object_object_add(pj, "sweep_iops", jnum(iops[idx[k]]));
+            json_object_object_add(pj, "sweep_lat_mean_us", jnum(lat[idx[k]]));
+            json_object_object_add(pj, "iops", jnum(m.total.iops));
+            json_object_object_add(pj, "histogram", histogram_json(&m, s->weight));
+            json_object_object_add(op, names[k], pj);
+            if (!s->cfg.quiet)
+                printf("  [%s] %s point: %u x %u, %.0f IOPS, mean %.1f us, 99.99%% %.1f us\n",
+                       d->name, names[k], d->threads_list[ti], d->qd_list[qi], m.total.iops,
+                       m.total.lat.mean_us, m.total.lat.pct_us[4]);
+            metrics_free(&m);
+        }
+        json_object_object_add(sub, "operating_points", op);
+    }
+    free(iops);
+    free(lat);
     return st;
 }
 
@@ -1237,6 +1429,8 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
                 st = run_hir(s, d, sj, err, sizeof(err));
             else if (d->kind == PTS_KIND_XSR)
                 st = run_xsr(s, d, sj, err, sizeof(err));
+            else if (d->kind == PTS_KIND_DIRTH)
+                st = run_dirth(s, d, sj, err, sizeof(err));
             else
                 st = run_subtest(s, d, sub_bs, sj, err, sizeof(err));
         }
