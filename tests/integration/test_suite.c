@@ -278,7 +278,7 @@ static void test_real_device_all_tests(void **state)
         assert_int_equal(run_quiet(mk), 0);
     }
     char *args[] = {"--target", zram ? dev : file, "--destructive", "--spec", "pts-e-1.1",
-                    "--tests", "iops,tp,lat,wsat", "--round-time", "300ms", "--max-rounds", "5",
+                    "--tests", "iops,tp,lat,wsat", "--round-time", "200ms", "--max-rounds", "3",
                     "--wsat-capacity", "1", NULL};
     struct json_object *doc = suite("real", args);
     uint32_t sector = (uint32_t)json_num(doc, "target.logical_sector");
