@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -435,21 +436,28 @@ static int run_element(struct pts_session *s, unsigned mix, uint32_t bs, bool ra
 }
 
 /* Host idle: nothing in flight for ns (real sleep, or the simulated drive's clock jumps).
- * Returns the idle time measured on the target's clock. */
+ * Real sleeps end on time: an absolute-deadline sleep to 300 us before the end, then a short
+ * spin (a plain nanosleep overshoots by its timer slack and the scheduler's wake-up, which is a
+ * visible error on HIR's short scaled waits). Returns the idle time measured. */
 static uint64_t host_idle(struct pts_session *s, uint64_t ns)
 {
     if (s->target.sim) {
         s->target.sim->now += ns;
         return ns;
     }
-    uint64_t t0 = now_mono_ns(), end = t0 + ns;
+    const uint64_t t0 = now_mono_ns(), end = t0 + ns, spin = 300000;
     while (!*s->stop) {
         uint64_t now = now_mono_ns();
-        if (now >= end)
+        if (now + spin >= end)
             break;
-        uint64_t left = end - now;
-        engine_idle_sleep(NULL, left > 100000000ull ? 100000000ull : left);   /* ^C-responsive */
+        uint64_t until = end - spin;
+        if (until - now > 100000000ull)
+            until = now + 100000000ull;   /* wake every 100 ms to notice ^C */
+        struct timespec ts = {(time_t)(until / NS_PER_S), (long)(until % NS_PER_S)};
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
     }
+    while (!*s->stop && now_mono_ns() < end)
+        ;
     return now_mono_ns() - t0;
 }
 
