@@ -413,6 +413,19 @@ static int element_measure(struct pts_session *s, struct element_pool *ep, uint6
     return 0;
 }
 
+/* element_measure, then the stop flag: 0 measured, -1 error, 1 interrupted (m freed). */
+static int measure_or_stop(struct pts_session *s, struct element_pool *ep, uint64_t time_ns,
+                           uint64_t sample_ns, struct round_metrics *m, char *err, size_t errlen)
+{
+    if (element_measure(s, ep, time_ns, 0, sample_ns, m, err, errlen) != 0)
+        return -1;
+    if (*s->stop) {
+        metrics_free(m);
+        return 1;
+    }
+    return 0;
+}
+
 static void element_close(struct element_pool *ep)
 {
     worker_pool_stop(ep->pool);
@@ -907,12 +920,9 @@ static int precondition_steady(struct pts_session *s, const struct pts_def *d,
     unsigned steady = 0;
     for (unsigned r = 1; !max_rounds || r <= max_rounds; r++) {
         struct round_metrics m;
-        if (element_measure(s, ep, el_ns, 0, NS_PER_S, &m, err, errlen) != 0)
-            return -1;
-        if (*s->stop) {
-            metrics_free(&m);
-            return 1;
-        }
+        int st = measure_or_stop(s, ep, el_ns, NS_PER_S, &m, err, errlen);
+        if (st != 0)
+            return st;
         double v = NAN;
         metrics_value(&m, d->kind == PTS_KIND_DIRTH ? "iops" : d->track[0].metric, &v);
         struct json_object *rj = period_json(&m);
@@ -961,15 +971,9 @@ static int run_hir(struct pts_session *s, const struct pts_def *d, struct json_o
             for (unsigned rep = 1; rep <= reps && st == 0; rep++) {
                 double start = session_clock_s(s) - t0;
                 struct round_metrics m;
-                if (element_measure(s, ep, access_ns, 0, access_ns, &m, err, errlen) != 0) {
-                    st = -1;
+                st = measure_or_stop(s, ep, access_ns, access_ns, &m, err, errlen);
+                if (st != 0)
                     break;
-                }
-                if (*s->stop) {
-                    metrics_free(&m);
-                    st = 1;
-                    break;
-                }
                 struct json_object *a = period_json(&m);
                 json_object_object_add(a, "state", json_object_new_int(w + 1));
                 json_object_object_add(a, "phase", json_object_new_string(phase ? "baseline" : "write"));
@@ -1037,15 +1041,9 @@ static int run_xsr(struct pts_session *s, const struct pts_def *d, struct json_o
         double sum = 0, last = 0, peak_mean = 0, peak_max = 0;
         for (uint64_t r = 0; r < n && st == 0; r++) {
             struct round_metrics m;
-            if (element_measure(s, ep, el_ns, 0, NS_PER_S, &m, err, errlen) != 0) {
-                st = -1;
+            st = measure_or_stop(s, ep, el_ns, NS_PER_S, &m, err, errlen);
+            if (st != 0)
                 break;
-            }
-            if (*s->stop) {
-                metrics_free(&m);
-                st = 1;
-                break;
-            }
             t += m.elapsed_s;
             struct json_object *e = period_json(&m);
             json_object_object_add(e, "group", json_object_new_int(g + 1));
