@@ -9,6 +9,7 @@ int cmd_sim(int argc, char **argv);   /* argv[0] = "sim" */
 int cmd_show(int argc, char **argv);  /* argv[0] = "show" */
 int cmd_suite(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_run_test(int argc, char **argv, int full_argc, char **full_argv);
+int cmd_profile(int argc, char **argv, int full_argc, char **full_argv);
 
 /* NULL-terminated list of directories holding `sub` (e.g. "profiles"): $PTSBENCH_DATADIR/sub,
  * the source tree next to the binary (build/../sub), the installed share directory, ./sub.

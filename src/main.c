@@ -6,25 +6,6 @@
 #include "engine.h"
 #include "util.h"
 
-static void usage(FILE *f)
-{
-    fputs("usage: ptsbench [--version] [--help] COMMAND [ARGS]\n"
-          "\n"
-          "SSD benchmark and characterization in the style of the SNIA Solid State Storage\n"
-          "Performance Test Specification.\n"
-          "\n"
-          "commands:\n"
-          "  run        run a workload on a target round by round, to steady state\n"
-          "  suite      run SNIA PTS tests (IOPS, throughput, latency, write saturation)\n"
-          "  run-test   run one SNIA PTS test by name\n"
-          "  show       print a results file as a table\n"
-          "  sim        the built-in simulated SSD: --list presets, --describe PRESET\n"
-          "  engines    list the I/O engines\n"
-          "  version    print the version\n"
-          "  help CMD   help for a command (same as ptsbench CMD --help)\n",
-          f);
-}
-
 static int cmd_engines(int argc, char **argv)
 {
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -38,6 +19,50 @@ static int cmd_engines(int argc, char **argv)
     for (const struct engine_ops *const *e = engine_list(); *e; e++)
         printf("%-10s %-16s %s\n", (*e)->name, (*e)->version(), (*e)->description);
     return EXIT_OK;
+}
+
+/* Every command takes its own argv (argv[0] = its name) and the whole command line (for the
+ * results' record of how they were made). */
+static int do_engines(int argc, char **argv, int fc, char **fv) { (void)fc; (void)fv; return cmd_engines(argc, argv); }
+static int do_sim(int argc, char **argv, int fc, char **fv) { (void)fc; (void)fv; return cmd_sim(argc, argv); }
+static int do_show(int argc, char **argv, int fc, char **fv) { (void)fc; (void)fv; return cmd_show(argc, argv); }
+
+static const struct {
+    const char *name;
+    int (*fn)(int argc, char **argv, int full_argc, char **full_argv);
+    const char *summary;
+} commands[] = {
+    {"run", cmd_run, "run a workload on a target round by round, to steady state"},
+    {"profile", cmd_profile, "run workload profiles (database, webserver, QD ramps, ...) as a\n"
+                             "             matrix of compressibility x workers x queue depth"},
+    {"suite", cmd_suite, "run SNIA PTS tests (IOPS, throughput, latency, write saturation)"},
+    {"run-test", cmd_run_test, "run one SNIA PTS test by name"},
+    {"show", do_show, "print a results file as a table"},
+    {"sim", do_sim, "the built-in simulated SSD: --list presets, --describe PRESET"},
+    {"engines", do_engines, "list the I/O engines"},
+};
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *f)
+{
+    fputs("usage: ptsbench [--version] [--help] COMMAND [ARGS]\n"
+          "\n"
+          "SSD benchmark and characterization in the style of the SNIA Solid State Storage\n"
+          "Performance Test Specification.\n"
+          "\n"
+          "commands:\n", f);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fputs("  version    print the version\n"
+          "  help CMD   help for a command (same as ptsbench CMD --help)\n", f);
+}
+
+static int find_command(const char *name)
+{
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (!strcmp(commands[i].name, name))
+            return (int)i;
+    return -1;
 }
 
 int main(int argc, char **argv)
@@ -60,34 +85,18 @@ int main(int argc, char **argv)
             usage(stdout);
             return EXIT_OK;
         }
+        int i = find_command(argv[2]);
+        if (i < 0) {
+            fprintf(stderr, "ptsbench help: unknown command '%s'\n", argv[2]);
+            return EXIT_USAGE;
+        }
         char *sub[] = {argv[2], "--help", NULL};
-        if (!strcmp(argv[2], "run"))
-            return cmd_run(2, sub, argc, argv);
-        if (!strcmp(argv[2], "engines"))
-            return cmd_engines(2, sub);
-        if (!strcmp(argv[2], "sim"))
-            return cmd_sim(2, sub);
-        if (!strcmp(argv[2], "show"))
-            return cmd_show(2, sub);
-        if (!strcmp(argv[2], "suite"))
-            return cmd_suite(2, sub, argc, argv);
-        if (!strcmp(argv[2], "run-test"))
-            return cmd_run_test(2, sub, argc, argv);
-        fprintf(stderr, "ptsbench help: unknown command '%s'\n", argv[2]);
+        return commands[i].fn(2, sub, argc, argv);
+    }
+    int i = find_command(cmd);
+    if (i < 0) {
+        fprintf(stderr, "ptsbench: unknown command '%s' (see ptsbench --help)\n", cmd);
         return EXIT_USAGE;
     }
-    if (!strcmp(cmd, "run"))
-        return cmd_run(argc - 1, argv + 1, argc, argv);
-    if (!strcmp(cmd, "engines"))
-        return cmd_engines(argc - 1, argv + 1);
-    if (!strcmp(cmd, "sim"))
-        return cmd_sim(argc - 1, argv + 1);
-    if (!strcmp(cmd, "show"))
-        return cmd_show(argc - 1, argv + 1);
-    if (!strcmp(cmd, "suite"))
-        return cmd_suite(argc - 1, argv + 1, argc, argv);
-    if (!strcmp(cmd, "run-test"))
-        return cmd_run_test(argc - 1, argv + 1, argc, argv);
-    fprintf(stderr, "ptsbench: unknown command '%s' (see ptsbench --help)\n", cmd);
-    return EXIT_USAGE;
+    return commands[i].fn(argc - 1, argv + 1, argc, argv);
 }

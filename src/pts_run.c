@@ -322,21 +322,6 @@ static struct json_object *element_json(unsigned mix, uint32_t bs, const struct 
 
 /* ------------------------------------------------------------------ one element */
 
-static void sim_device_round(struct pts_session *s, struct round_metrics *m)
-{
-    struct sim_stats now;
-    sim_stats(s->target.sim->dev, &now);
-    uint64_t host = now.host_write_sectors - s->sim_last.host_write_sectors;
-    uint64_t nand = now.nand_write_sectors - s->sim_last.nand_write_sectors;
-    m->device.present = true;
-    m->device.wa_round = host ? (double)nand / (double)host : 0;
-    m->device.wa_cumulative = now.write_amplification;
-    m->device.total_host_write_bytes = (double)now.host_write_sectors * 512.0 * s->weight;
-    m->device.free_lines = now.free_lines;
-    m->device.total_lines = now.total_lines;
-    s->sim_last = now;
-}
-
 /* A stimulus kept running across several measured periods (HIR's accesses, XSR's groups):
  * the workers (and their rings) stay up, idle between periods with nothing in flight. */
 struct element_pool {
@@ -403,13 +388,8 @@ static int element_measure(struct pts_session *s, struct element_pool *ep, uint6
     int ret = worker_pool_round(ep->pool, &lim, err, errlen);
     if (ret != 0)
         return ret;
-    const struct worker_stats *ws[1024];
-    unsigned nw = worker_pool_size(ep->pool);
-    for (unsigned i = 0; i < nw && i < 1024; i++)
-        ws[i] = worker_pool_stats(ep->pool, i);
-    metrics_compute(ws, nw, (double)sample_ns / 1e9, s->weight, m);
-    if (s->target.sim)
-        sim_device_round(s, m);
+    run_pool_metrics(ep->pool, sample_ns, s->weight, m);
+    run_device_round(&s->target, s->weight, &s->sim_last, m);
     return 0;
 }
 

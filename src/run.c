@@ -332,14 +332,16 @@ static void update_steady(struct run_record *rec)
     }
 }
 
-/* The simulated drive's own counters for the round that just ended (full-size figures). */
-static void device_round_from_sim(struct run_record *rec, struct round_metrics *m)
+void run_device_round(const struct target_info *t, double weight, struct sim_stats *last,
+                      struct round_metrics *m)
 {
+    if (!t->sim)
+        return;
     struct sim_stats now;
-    sim_stats(rec->target.sim->dev, &now);
-    const struct sim_stats *was = &rec->sim_last;
+    sim_stats(t->sim->dev, &now);
+    const struct sim_stats *was = last;
     struct device_round *d = &m->device;
-    double k = rec->weight;
+    double k = weight;
     uint64_t host = now.host_write_sectors - was->host_write_sectors;
     uint64_t nand = now.nand_write_sectors - was->nand_write_sectors;
     d->present = true;
@@ -355,7 +357,19 @@ static void device_round_from_sim(struct run_record *rec, struct round_metrics *
     d->bg_gc_steps = now.bg_gc_steps - was->bg_gc_steps;
     d->free_lines = now.free_lines;
     d->total_lines = now.total_lines;
-    rec->sim_last = now;
+    *last = now;
+}
+
+void run_pool_metrics(struct worker_pool *pool, uint64_t sample_ns, double weight,
+                      struct round_metrics *m)
+{
+    const struct worker_stats *ws[1024];
+    unsigned nw = worker_pool_size(pool);
+    if (nw > 1024)
+        nw = 1024;
+    for (unsigned i = 0; i < nw; i++)
+        ws[i] = worker_pool_stats(pool, i);
+    metrics_compute(ws, nw, (double)sample_ns / 1e9, weight, m);
 }
 
 int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
@@ -421,15 +435,10 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
             code = EXIT_INTERRUPTED;
             break;
         }
-        const struct worker_stats *ws[1024];
-        unsigned nw = worker_pool_size(pool);
-        for (unsigned i = 0; i < nw && i < 1024; i++)
-            ws[i] = worker_pool_stats(pool, i);
         rec->rounds = xrealloc(rec->rounds, (rec->n_rounds + 1) * sizeof(*rec->rounds));
         struct round_metrics *m = &rec->rounds[rec->n_rounds];
-        metrics_compute(ws, nw, (double)c->sample_ns / 1e9, rec->weight, m);
-        if (rec->target.sim)
-            device_round_from_sim(rec, m);
+        run_pool_metrics(pool, c->sample_ns, rec->weight, m);
+        run_device_round(&rec->target, rec->weight, &rec->sim_last, m);
         m->round = r;
         rec->n_rounds++;
         update_steady(rec);

@@ -100,6 +100,14 @@ int run_out_dir(const char *given, const char *kind, bool force, char *dir, size
                 char *results, size_t resultslen, char *err, size_t errlen);
 /* Completion weight: k for a scaled simulated drive, else 1. */
 double run_target_weight(const struct target_info *t);
+/* The simulated drive's own counters for the round that just ended, in full-size figures
+ * (nothing for other targets); *last holds the counters at the end of the previous round. */
+void run_device_round(const struct target_info *t, double weight, struct sim_stats *last,
+                      struct round_metrics *m);
+/* A round's metrics from every worker of the pool. */
+struct worker_pool;
+void run_pool_metrics(struct worker_pool *pool, uint64_t sample_ns, double weight,
+                      struct round_metrics *m);
 /* mkdir -p. */
 int run_make_dir(const char *path, char *err, size_t errlen);
 

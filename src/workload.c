@@ -11,6 +11,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -463,10 +464,89 @@ static int wl_set_distribution(struct workload *wl, const char *value, char *why
     return WL_OK;
 }
 
+/* ---- profile matrix keys ------------------------------------------------------------ */
+
+int wl_sweep_parse(const char *value, unsigned lo, unsigned hi, struct wl_sweep *sw, char *why,
+                   size_t whylen)
+{
+    char buf[512];
+    if (strlen(value) >= sizeof buf)
+        return errf(why, whylen, "list too long");
+    str_copy(buf, sizeof buf, value);
+    struct wl_sweep out = {.n = 0};
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ":,", &save); t; t = strtok_r(NULL, ":,", &save)) {
+        t = str_trim(t);
+        char *end = NULL;
+        errno = 0;
+        unsigned long v = strtoul(t, &end, 10);
+        if (!*t || *end || errno || *t == '-' || v < lo || v > hi)
+            return errf(why, whylen, "bad value '%s' (want whole numbers %u..%u separated by ':')",
+                        t, lo, hi);
+        for (unsigned i = 0; i < out.n; i++)
+            if (out.v[i] == v)
+                return errf(why, whylen, "%lu is listed twice", v);
+        if (out.n >= WL_MAX_SWEEP)
+            return errf(why, whylen, "at most %d values", WL_MAX_SWEEP);
+        out.v[out.n++] = (unsigned)v;
+    }
+    if (!out.n)
+        return errf(why, whylen, "empty list");
+    *sw = out;
+    return 0;
+}
+
+static int wl_set_sweep_qd(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    return wl_sweep_parse(value, 1, WL_MAX_QD, &wl->sweep_qd, why, whylen) ? WL_BAD_VALUE : WL_OK;
+}
+
+static int wl_set_sweep_workers(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    return wl_sweep_parse(value, 1, WL_MAX_WORKERS, &wl->sweep_workers, why, whylen)
+               ? WL_BAD_VALUE : WL_OK;
+}
+
+static int wl_set_sweep_compress(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    return wl_sweep_parse(value, 0, 100, &wl->sweep_compress, why, whylen) ? WL_BAD_VALUE : WL_OK;
+}
+
+const char *wl_precondition_name(enum wl_precondition p)
+{
+    switch (p) {
+    case WL_PRECOND_STEADY: return "steady";
+    case WL_PRECOND_WIPC: return "wipc";
+    case WL_PRECOND_NONE: return "none";
+    default: return NULL;
+    }
+}
+
+int wl_precondition_parse(const char *s, enum wl_precondition *out)
+{
+    for (int p = WL_PRECOND_STEADY; p <= WL_PRECOND_NONE; p++)
+        if (!strcmp(s, wl_precondition_name((enum wl_precondition)p))) {
+            *out = (enum wl_precondition)p;
+            return 0;
+        }
+    return -1;
+}
+
+static int wl_set_precondition(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    if (wl_precondition_parse(value, &wl->precondition) != 0)
+        return errf(why, whylen, "want steady, wipc or none");
+    return WL_OK;
+}
+
 static const struct {
     const char *key;
     wl_setter set;
 } wl_keys[] = {
+    {"sweep_qd", wl_set_sweep_qd},
+    {"sweep_workers", wl_set_sweep_workers},
+    {"sweep_compress", wl_set_sweep_compress},
+    {"precondition", wl_set_precondition},
     {"rw", wl_set_rw},
     {"readwrite", wl_set_rw},
     {"rwmixread", wl_set_rwmixread},
@@ -1079,4 +1159,56 @@ void wl_format(const struct workload *wl, char *buf, size_t len)
         wl_put(&o, ",round_bytes=%s", v);
     }
     wl_put(&o, ",randseed=0x%llx", (unsigned long long)wl->seed);
+}
+
+int wl_fit_sector(struct workload *wl, uint32_t sector, char *what, size_t whatlen)
+{
+    if (whatlen)
+        what[0] = '\0';
+    unsigned small = 0, share = 0;
+    for (unsigned i = 0; i < wl->n_bs; i++)
+        if (wl->bs[i].size < sector) {
+            small++;
+            share += wl->bs[i].weight;
+        }
+    if (!small)
+        return 0;
+    if (small == wl->n_bs && wl->n_bs == 1) {
+        char b[32], sec[32];
+        wl_fmt_size(wl->bs[0].size, b, sizeof b);
+        wl_fmt_size(sector, sec, sizeof sec);
+        errf(what, whatlen, "bs=%s is below the %s logical sector", b, sec);
+        return -1;
+    }
+    struct wl_out o = {what, whatlen, 0};
+    struct wl_bs out[WL_MAX_BS];
+    unsigned n = 0, listed = 0;
+    uint32_t raised_weight = 0;
+    for (unsigned i = 0; i < wl->n_bs; i++) {
+        if (wl->bs[i].size < sector) {
+            char b[32];
+            wl_fmt_size(wl->bs[i].size, b, sizeof b);
+            wl_put(&o, "%s%s", listed++ ? ", " : "", b);
+            raised_weight += wl->bs[i].weight;
+            continue;
+        }
+        out[n++] = wl->bs[i];
+    }
+    bool merged = false;
+    for (unsigned i = 0; i < n; i++)
+        if (out[i].size == sector) {
+            out[i].weight += raised_weight;
+            merged = true;
+        }
+    if (!merged) {   /* keep the list in size order: the raised share goes first */
+        memmove(&out[1], &out[0], n * sizeof(out[0]));
+        out[0] = (struct wl_bs){.size = sector, .weight = raised_weight};
+        n++;
+    }
+    char sec[32];
+    wl_fmt_size(sector, sec, sizeof sec);
+    wl_put(&o, " (%u%% of I/Os) raised to %s", share, sec);
+    memcpy(wl->bs, out, n * sizeof(out[0]));
+    wl->n_bs = n;
+    return 1;
 }

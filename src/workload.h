@@ -37,6 +37,15 @@
  *   round_bytes [io_size] round length in bytes written (or transferred, for read-only workloads)
  *   randseed [seed]       PRNG seed (offsets, sizes, directions, data)
  *   name, description     free text
+ *
+ * Profile keys (used by `ptsbench profile`, which runs a workload over a matrix of points;
+ * `ptsbench run` runs the workload's own single point and ignores them). Lists are separated
+ * by ':' (or ',' in a profile file):
+ *   sweep_qd              queue depths per worker, e.g. 1:2:4:8:16:32:64:128
+ *   sweep_workers         worker counts, e.g. 1:4
+ *   sweep_compress        data compressibilities in percent, e.g. 0:90
+ *   precondition          steady | wipc | none: how the profile runner prepares the drive
+ *                         before it records this workload (see profile_run.h)
  */
 #ifndef PTSBENCH_WORKLOAD_H
 #define PTSBENCH_WORKLOAD_H
@@ -64,6 +73,16 @@ enum wl_region { WL_REGION_DEFAULT = 0, WL_REGION_SHARED, WL_REGION_SPLIT };
 enum wl_random_map { WL_RANDOM_MAP_ONCE = 0, WL_RANDOM_MAP_ALWAYS, WL_RANDOM_MAP_OFF };
 
 #define WL_MAX_ZONES 16
+#define WL_MAX_SWEEP 32
+
+/* A list of values of one matrix axis (sweep_qd, sweep_workers, sweep_compress). */
+struct wl_sweep {
+    unsigned v[WL_MAX_SWEEP];
+    unsigned n;                /* 0: not given */
+};
+
+enum wl_precondition { WL_PRECOND_DEFAULT = 0, WL_PRECOND_STEADY, WL_PRECOND_WIPC,
+                       WL_PRECOND_NONE };
 struct wl_zone {
     unsigned access_pct;       /* share of random accesses */
     unsigned range_pct;        /* share of the active range (zones follow each other) */
@@ -91,7 +110,18 @@ struct workload {
     struct wl_zone zones[WL_MAX_ZONES];   /* random_distribution=zoned; n_zones 0 = uniform */
     unsigned n_zones;
     bool rw_set, mix_set, random_set;
+    /* Profile matrix (see "Profile keys" above). */
+    struct wl_sweep sweep_qd, sweep_workers, sweep_compress;
+    enum wl_precondition precondition;
 };
+
+/* "steady", "wipc", "none" (NULL for the default) and back; parse returns -1 when unknown. */
+const char *wl_precondition_name(enum wl_precondition p);
+int wl_precondition_parse(const char *s, enum wl_precondition *out);
+/* Parse a list "1:2:4" or "1,2,4" of integers in [lo, hi] into sw (at most WL_MAX_SWEEP,
+ * duplicates refused). Returns 0, or -1 with the reason in why. */
+int wl_sweep_parse(const char *value, unsigned lo, unsigned hi, struct wl_sweep *sw, char *why,
+                   size_t whylen);
 
 /* Defaults: rw=randread, rwmixread follows rw, bs=4k, qd=1, workers=1, region by rw,
  * offset=0, size=100%, compress=0, seed=0x5054534245 ("PTSBE"). */
@@ -131,6 +161,14 @@ struct wl_range {
  * target_name is used in messages. */
 int wl_check_target(const struct workload *wl, uint64_t capacity, uint32_t logical_sector,
                     const char *target_name, struct wl_range *out, char *err, size_t errlen);
+
+/* Fit a bssplit to a device whose logical sector is larger than some of its block sizes (a 4Kn
+ * drive cannot do the 512 B and 1 KiB transfers of the Iometer file/web server mixes): every
+ * size below `sector` is raised to it, weights merged. Returns 0 when nothing needed to change,
+ * 1 when sizes were raised (what changed is described in what, e.g. "512 B, 1 KiB, 2 KiB
+ * (45% of I/Os) raised to 4 KiB"), -1 when it cannot be fitted: a single block size below the
+ * sector (an ATTO 0.5 KiB point: skip it rather than measure 4 KiB twice). */
+int wl_fit_sector(struct workload *wl, uint32_t sector, char *what, size_t whatlen);
 
 /* True when the workload issues any writes. */
 static inline bool wl_writes(const struct workload *wl) { return wl->read_pct < 100; }

@@ -713,6 +713,64 @@ static void test_random_map(void **state)
     assert_non_null(strstr(err, "random_map=sometimes"));
 }
 
+/* Profile keys: sweep lists and precondition. */
+static void test_sweep_keys(void **state)
+{
+    (void)state;
+    struct workload wl;
+    parse_ok("rw=randrw,bs=8k,sweep_qd=1:2:4:128,sweep_workers=1:4,sweep_compress=0:90,"
+             "precondition=wipc", &wl);
+    assert_int_equal(wl.sweep_qd.n, 4);
+    assert_int_equal(wl.sweep_qd.v[3], 128);
+    assert_int_equal(wl.sweep_workers.n, 2);
+    assert_int_equal(wl.sweep_workers.v[1], 4);
+    assert_int_equal(wl.sweep_compress.v[1], 90);
+    assert_int_equal(wl.precondition, WL_PRECOND_WIPC);
+    parse_bad("sweep_qd=1:0", "sweep_qd=1:0", "bad value '0'");
+    parse_bad("sweep_compress=0:101", "sweep_compress=0:101", "'101'");
+    parse_bad("sweep_workers=1:1", "sweep_workers=1:1", "listed twice");
+    parse_bad("precondition=hot", "precondition=hot", "want steady, wipc or none");
+    struct wl_sweep sw;
+    char why[256];
+    assert_int_equal(wl_sweep_parse("1,2, 4", 1, 8, &sw, why, sizeof why), 0);
+    assert_int_equal(sw.n, 3);
+    assert_int_equal(wl_sweep_parse("", 1, 8, &sw, why, sizeof why), -1);
+}
+
+/* Fitting sub-sector block sizes to a 4Kn device. */
+static void test_fit_sector(void **state)
+{
+    (void)state;
+    struct workload wl;
+    char what[160];
+    parse_ok("bssplit=512/22:1k/15:2k/8:4k/23:8k/15:16k/2:32k/6:64k/7:128k/1:512k/1", &wl);
+    assert_int_equal(wl_fit_sector(&wl, 512, what, sizeof what), 0);
+    assert_int_equal(wl.n_bs, 10);
+    assert_int_equal(wl_fit_sector(&wl, 4096, what, sizeof what), 1);
+    assert_string_equal(what, "512, 1k, 2k (45% of I/Os) raised to 4k");
+    assert_int_equal(wl.n_bs, 7);
+    assert_int_equal(wl.bs[0].size, 4096);
+    assert_int_equal(wl.bs[0].weight, 68);
+    unsigned sum = 0;
+    for (unsigned i = 0; i < wl.n_bs; i++)
+        sum += wl.bs[i].weight;
+    assert_int_equal(sum, 100);
+    char err[256];
+    assert_int_equal(wl_validate(&wl, err, sizeof err), 0);
+    /* no 4k entry: the raised share goes first */
+    parse_ok("bssplit=512/50:8k/50", &wl);
+    assert_int_equal(wl_fit_sector(&wl, 4096, what, sizeof what), 1);
+    assert_int_equal(wl.n_bs, 2);
+    assert_int_equal(wl.bs[0].size, 4096);
+    assert_int_equal(wl.bs[0].weight, 50);
+    assert_int_equal(wl.bs[1].size, 8192);
+    /* one size below the sector cannot be fitted */
+    parse_ok("rw=read,bs=512", &wl);
+    assert_int_equal(wl_fit_sector(&wl, 4096, what, sizeof what), -1);
+    assert_non_null(strstr(what, "below the 4k logical sector"));
+    assert_int_equal(wl.bs[0].size, 512);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -730,6 +788,8 @@ int main(void)
         cmocka_unit_test(test_check_target),
         cmocka_unit_test(test_format),
         cmocka_unit_test(test_random_map),
+        cmocka_unit_test(test_sweep_keys),
+        cmocka_unit_test(test_fit_sector),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

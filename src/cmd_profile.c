@@ -1,0 +1,215 @@
+/* cmd_profile.c — `ptsbench profile NAME...`: workload profiles as a matrix (profile_run.h). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "profile.h"
+#include "profile_run.h"
+#include "units.h"
+#include "util.h"
+
+static void profile_usage(FILE *f)
+{
+    fputs(
+        "usage: ptsbench profile NAME... --target T [options]\n"
+        "       ptsbench profile --list\n"
+        "\n"
+        "Run workload profiles (profiles/NAME.ini: database, fileserver, webserver, workstation,\n"
+        "streaming, large-block, qd-ramp-4k-read, atto, four-corners, ...) at every combination\n"
+        "of data compressibility, workers and queue depth, each point recorded round by round in\n"
+        "OUT/results.json with its effective queue depth (workers x QD); a queue-depth series\n"
+        "reports its saturation point (lowest effective QD reaching 95% of its maximum IOPS).\n"
+        "NAME may be NAME:SECTION (one workload of a profile) or a FILE.ini.\n"
+        "\n"
+        "  -t, --target T          block device, file or sim:PRESET\n"
+        "      --size SIZE         create (or extend) a file target to SIZE\n"
+        "      --compress LIST     data compressibility in percent, e.g. 0,90 (default: the\n"
+        "                          profile's sweep_compress, else its own value)\n"
+        "      --workers LIST      worker counts, e.g. 1,4 (default: the profile's)\n"
+        "      --qd LIST           queue depths per worker, e.g. 1,2,4,8,16,32,64,128\n"
+        "      --precondition P    steady: write the active range twice sequentially (WIPC) at\n"
+        "                          the point's compressibility, then run each point to SNIA\n"
+        "                          steady state and report its window (default);\n"
+        "                          wipc: the same WIPC, then a fixed --rounds per point;\n"
+        "                          none: no writes first (burst / fresh-out-of-box figures)\n"
+        "      --purge M           purge once before everything: auto | secure-erase | format |\n"
+        "                          sanitize | discard | none (default none)\n"
+        "      --round-time D      round length (default: the profile's runtime, else 60 s)\n"
+        "      --rounds N          steady: at most N rounds per point (default 25); wipc/none:\n"
+        "                          N rounds per point (default 1)\n"
+        "      --track METRIC      steady-state metric (default iops; see ptsbench run --help)\n"
+        "  -e, --engine NAME       io_uring (default) or libaio; sim:PRESET uses sim\n"
+        "  -o, --out DIR           results directory (default results/profile-YYYYmmdd-HHMMSS)\n"
+        "      --force             replace results.json already in DIR\n"
+        "      --destructive       allow writing to a block device (its data is destroyed)\n"
+        "      --dry-run           print the plan and stop (nothing is written)\n"
+        "      --list              list the profiles and their workloads\n"
+        "  -q, --quiet             no progress lines\n"
+        "  -h, --help              this text\n"
+        "\n"
+        "Example (StorageReview's steady-state server profiles):\n"
+        "  ptsbench profile database fileserver webserver workstation --target /dev/nvme0n1 \\\n"
+        "      --destructive --compress 0,90 --workers 1,4\n"
+        "Exit status: 0 done, 1 run failed, 2 bad input or refused (nothing written),\n"
+        "130 interrupted (completed rounds are kept).\n",
+        f);
+}
+
+static int list_profiles(void)
+{
+    const char *const *dirs = cli_data_dirs("profiles");
+    char names[128][64];
+    unsigned n = profile_list(dirs, names, 128);
+    if (!n) {
+        fprintf(stderr, "ptsbench profile: no profiles found (set PTSBENCH_DATADIR?)\n");
+        return EXIT_FAILURE_RUN;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        struct profile p;
+        char err[ERR_LEN];
+        if (profile_load(names[i], dirs, &p, err, sizeof(err)) != 0) {
+            printf("%-18s (does not load: %s)\n", names[i], err);
+            continue;
+        }
+        printf("%-18s %s\n", p.name, p.description);
+        if (p.n > 1)
+            for (unsigned w = 0; w < p.n; w++)
+                printf("  %-16s %s\n", p.wls[w].name, p.wls[w].description);
+        profile_free(&p);
+    }
+    return EXIT_OK;
+}
+
+int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
+{
+    enum { O_SIZE = 256, O_COMPRESS, O_WORKERS, O_QD, O_PRECOND, O_PURGE, O_ROUND_TIME,
+           O_ROUNDS, O_TRACK, O_FORCE, O_DESTRUCTIVE, O_DRY_RUN, O_LIST };
+    static const struct option opts[] = {
+        {"target", required_argument, NULL, 't'},
+        {"size", required_argument, NULL, O_SIZE},
+        {"compress", required_argument, NULL, O_COMPRESS},
+        {"workers", required_argument, NULL, O_WORKERS},
+        {"qd", required_argument, NULL, O_QD},
+        {"precondition", required_argument, NULL, O_PRECOND},
+        {"purge", required_argument, NULL, O_PURGE},
+        {"round-time", required_argument, NULL, O_ROUND_TIME},
+        {"rounds", required_argument, NULL, O_ROUNDS},
+        {"track", required_argument, NULL, O_TRACK},
+        {"engine", required_argument, NULL, 'e'},
+        {"out", required_argument, NULL, 'o'},
+        {"force", no_argument, NULL, O_FORCE},
+        {"destructive", no_argument, NULL, O_DESTRUCTIVE},
+        {"dry-run", no_argument, NULL, O_DRY_RUN},
+        {"list", no_argument, NULL, O_LIST},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct profile_config cfg;
+    profile_config_init(&cfg);
+    cfg.argc = full_argc;
+    cfg.argv = full_argv;
+    bool dry_run = false;
+    char err[ERR_LEN];
+    uint64_t v;
+
+    opterr = 0;
+    optind = 1;
+    int c;
+    /* '-' first: profile names may come before, between or after the options */
+    while ((c = getopt_long(argc, argv, "-:t:e:o:qh", opts, NULL)) != -1) {
+        err[0] = '\0';
+        switch (c) {
+        case 1:
+            if (cfg.n_specs >= PROFILE_MAX_SPECS) {
+                fprintf(stderr, "ptsbench profile: at most %d profiles at once\n",
+                        PROFILE_MAX_SPECS);
+                return EXIT_USAGE;
+            }
+            cfg.specs[cfg.n_specs++] = optarg;
+            break;
+        case 't': cfg.target_path = optarg; break;
+        case O_SIZE:
+            if (units_parse_size(optarg, &cfg.create_size, err, sizeof(err)) != 0)
+                goto bad;
+            break;
+        case O_COMPRESS:
+            if (wl_sweep_parse(optarg, 0, 100, &cfg.compress, err, sizeof(err)) != 0)
+                goto bad;
+            break;
+        case O_WORKERS:
+            if (wl_sweep_parse(optarg, 1, 1024, &cfg.workers, err, sizeof(err)) != 0)
+                goto bad;
+            break;
+        case O_QD:
+            if (wl_sweep_parse(optarg, 1, 65536, &cfg.qd, err, sizeof(err)) != 0)
+                goto bad;
+            break;
+        case O_PRECOND:
+            if (wl_precondition_parse(optarg, &cfg.precondition) != 0) {
+                snprintf(err, sizeof(err), "want steady, wipc or none");
+                goto bad;
+            }
+            break;
+        case O_PURGE:
+            if (purge_method_parse(optarg, &cfg.purge) != 0) {
+                snprintf(err, sizeof(err), "want auto, secure-erase, format, sanitize, discard "
+                                           "or none");
+                goto bad;
+            }
+            break;
+        case O_ROUND_TIME:
+            if (units_parse_duration(optarg, &cfg.round_time_ns, err, sizeof(err)) != 0)
+                goto bad;
+            if (!cfg.round_time_ns) {
+                snprintf(err, sizeof(err), "must be more than 0");
+                goto bad;
+            }
+            break;
+        case O_ROUNDS:
+            if (units_parse_uint(optarg, 1, 1000000, &v, err, sizeof(err)) != 0)
+                goto bad;
+            cfg.max_rounds = (unsigned)v;
+            break;
+        case O_TRACK: cfg.track = optarg; break;
+        case 'e': cfg.engine_name = optarg; break;
+        case 'o': cfg.out_dir = optarg; break;
+        case O_FORCE: cfg.force = true; break;
+        case O_DESTRUCTIVE: cfg.destructive = true; break;
+        case O_DRY_RUN: dry_run = true; break;
+        case O_LIST: return list_profiles();
+        case 'q': cfg.quiet = true; break;
+        case 'h': profile_usage(stdout); return EXIT_OK;
+        case ':':
+            fprintf(stderr, "ptsbench profile: option '%s' needs a value (see ptsbench profile "
+                            "--help)\n", argv[optind - 1]);
+            return EXIT_USAGE;
+        default:
+            fprintf(stderr, "ptsbench profile: unknown option '%s' (see ptsbench profile "
+                            "--help)\n", argv[optind - 1]);
+            return EXIT_USAGE;
+        }
+        continue;
+    bad:
+        fprintf(stderr, "ptsbench profile: %s %s: %s\n", cli_option_name(opts, c), optarg, err);
+        return EXIT_USAGE;
+    }
+
+    struct profile_session *s = profile_prepare(&cfg, err, sizeof(err));
+    if (!s) {
+        fprintf(stderr, "ptsbench profile: %s\n", err);
+        return EXIT_USAGE;
+    }
+    if (!cfg.quiet || dry_run)
+        profile_print_plan(s);
+    if (dry_run) {
+        profile_session_free(s);
+        return EXIT_OK;
+    }
+    cli_install_signals();
+    int code = profile_execute(s, cli_stop_flag());
+    profile_session_free(s);
+    return code;
+}
