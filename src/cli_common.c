@@ -67,9 +67,19 @@ const char *const *cli_data_dirs(const char *sub)
         snprintf(store[n++], PATH_MAX, "%s", cand);
     if (is_dir(sub) && n < 4)
         snprintf(store[n++], PATH_MAX, "%s", sub);
-    for (unsigned i = 0; i < n; i++)
-        list[i] = store[i];
-    list[n] = NULL;
+    /* the same directory reached twice (PTSBENCH_DATADIR = the source tree) is listed once */
+    unsigned m = 0;
+    char real[4][PATH_MAX];
+    for (unsigned i = 0; i < n; i++) {
+        if (!realpath(store[i], real[i]))
+            snprintf(real[i], PATH_MAX, "%s", store[i]);
+        bool dup = false;
+        for (unsigned j = 0; j < i && !dup; j++)
+            dup = !strcmp(real[i], real[j]);
+        if (!dup)
+            list[m++] = store[i];
+    }
+    list[m] = NULL;
     return list;
 }
 

@@ -40,6 +40,8 @@ static void profile_usage(FILE *f)
         "      --rounds N          steady: at most N rounds per point (default 25); wipc/none:\n"
         "                          N rounds per point (default 1)\n"
         "      --track METRIC      steady-state metric (default iops; see ptsbench run --help)\n"
+        "      --wdpc-fills X      steady: the first point's stimulus writes X times the active\n"
+        "                          range before its rounds are judged (default 1; 0: none)\n"
         "  -e, --engine NAME       io_uring (default) or libaio; sim:PRESET uses sim\n"
         "  -o, --out DIR           results directory (default results/profile-YYYYmmdd-HHMMSS)\n"
         "      --force             replace results.json already in DIR\n"
@@ -85,7 +87,7 @@ static int list_profiles(void)
 int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
 {
     enum { O_SIZE = 256, O_COMPRESS, O_WORKERS, O_QD, O_PRECOND, O_PURGE, O_ROUND_TIME,
-           O_ROUNDS, O_TRACK, O_FORCE, O_DESTRUCTIVE, O_DRY_RUN, O_LIST };
+           O_ROUNDS, O_TRACK, O_FORCE, O_DESTRUCTIVE, O_DRY_RUN, O_LIST, O_WDPC };
     static const struct option opts[] = {
         {"target", required_argument, NULL, 't'},
         {"size", required_argument, NULL, O_SIZE},
@@ -97,6 +99,7 @@ int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
         {"round-time", required_argument, NULL, O_ROUND_TIME},
         {"rounds", required_argument, NULL, O_ROUNDS},
         {"track", required_argument, NULL, O_TRACK},
+        {"wdpc-fills", required_argument, NULL, O_WDPC},
         {"engine", required_argument, NULL, 'e'},
         {"out", required_argument, NULL, 'o'},
         {"force", no_argument, NULL, O_FORCE},
@@ -174,6 +177,15 @@ int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
             cfg.max_rounds = (unsigned)v;
             break;
         case O_TRACK: cfg.track = optarg; break;
+        case O_WDPC: {
+            char *end;
+            cfg.wdpc_fills = strtod(optarg, &end);
+            if (end == optarg || *end || !(cfg.wdpc_fills >= 0) || cfg.wdpc_fills > 100) {
+                snprintf(err, sizeof(err), "want a number of fills from 0 to 100, e.g. 1 or 0.5");
+                goto bad;
+            }
+            break;
+        }
         case 'e': cfg.engine_name = optarg; break;
         case 'o': cfg.out_dir = optarg; break;
         case O_FORCE: cfg.force = true; break;

@@ -422,6 +422,9 @@ static void doc_start(struct profile_session *s)
     add(c, "round_time_s", s->cfg.round_time_ns ? jnum((double)s->cfg.round_time_ns / 1e9) : NULL);
     add(c, "max_rounds", s->cfg.max_rounds ? jint(s->cfg.max_rounds) : NULL);
     add(c, "track", jstr(s->cfg.track));
+    add(c, "wdpc_fills", jnum(s->cfg.wdpc_fills < 0 ? 1.0 : s->cfg.wdpc_fills));
+    add(c, "wipc", jstr("2x the active range, sequential 128 KiB, QD 32, at the point's "
+                        "compressibility"));
     add(c, "saturation_fraction", jnum(SATURATION_FRAC));
     add(s->doc, "config", c);
     s->notes = json_object_new_array();

@@ -133,6 +133,45 @@ static bool write_sys(const char *path, const char *val)
     return ok;
 }
 
+/* Reset zram0. Right after a process closes the device (O_EXCL) udev may still hold it for
+ * a moment and the reset fails with EBUSY: retry for up to 5 s, then say so. */
+static bool zram_reset(void)
+{
+    for (int i = 0; i < 50; i++) {
+        if (write_sys("/sys/block/zram0/reset", "1"))
+            return true;
+        if (errno != EBUSY)
+            break;
+        usleep(100000);
+    }
+    printf("WARNING: cannot reset /dev/zram0: %s\n", strerror(errno));
+    return false;
+}
+
+struct json_object *ptsbench_results(char *argv[], const char *out_dir, int want_status,
+                                     char **out_text)
+{
+    argv[0] = (char *)ptsbench_bin();
+    struct cmd_result r;
+    if (run_cmd(argv, &r) != 0) {
+        printf("cannot run %s\n", argv[0]);
+        return NULL;
+    }
+    if (r.status != want_status)
+        printf("exit status %d, want %d; stderr:\n%s\n", r.status, want_status, r.errout);
+    int status = r.status;
+    if (out_text) {
+        *out_text = r.out;
+        r.out = NULL;
+    }
+    cmd_result_free(&r);
+    if (status != want_status)
+        return NULL;
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/results.json", out_dir);
+    return load_json(path);
+}
+
 bool zram_setup(const char *size, char *devpath, size_t len)
 {
     if (!is_root()) {
@@ -174,7 +213,10 @@ bool zram_setup(const char *size, char *devpath, size_t len)
             printf("SKIP: /dev/zram0 is mounted\n");
             return false;
         }
-        write_sys("/sys/block/zram0/reset", "1");
+        if (!zram_reset()) {
+            printf("SKIP: /dev/zram0 is busy\n");
+            return false;
+        }
     }
     if (!write_sys("/sys/block/zram0/disksize", size)) {
         printf("SKIP: cannot size /dev/zram0 (%s)\n", strerror(errno));
@@ -186,7 +228,7 @@ bool zram_setup(const char *size, char *devpath, size_t len)
 
 void zram_teardown(void)
 {
-    write_sys("/sys/block/zram0/reset", "1");
+    zram_reset();
 }
 
 const char *const *test_device_dirs(void)

@@ -23,6 +23,13 @@ int run_quiet(char *const argv[]);
 /* Path to the ptsbench binary under test: $PTSBENCH or build/ptsbench. */
 const char *ptsbench_bin(void);
 
+/* Run ptsbench with argv (argv[0] is replaced by the binary under test), check that it exits
+ * with want_status (printing its stderr when not), and load OUT_DIR/results.json (NULL when
+ * absent). The caller json_object_put()s. Output is captured; stdout is kept in *out_text when
+ * out_text is not NULL (caller frees). */
+struct json_object *ptsbench_results(char *argv[], const char *out_dir, int want_status,
+                                     char **out_text);
+
 /* mkdtemp under $TMPDIR or /var/tmp (a real disk filesystem, so O_DIRECT works). */
 char *make_temp_dir(const char *tag);
 void remove_tree(const char *path);
