@@ -98,6 +98,26 @@ void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, d
         ss->write_mb_s[k] = units_mb((double)sb[IO_WRITE] * f);
         ss->mb_s[k] = ss->read_mb_s[k] + ss->write_mb_s[k];
     }
+    metrics_data_measure(ws, n_workers, &out->data);
+}
+
+void metrics_data_measure(const struct worker_stats *const *ws, unsigned n_workers,
+                          struct data_measure *out)
+{
+    memset(out, 0, sizeof(*out));
+    for (unsigned i = 0; i < n_workers; i++) {
+        const struct worker_stats *s = ws[i];
+        if (!s->data_writes)
+            continue;
+        struct data_measure one = {
+            .present = true,
+            .declared_pct = s->data_declared_pct,
+            .generated = s->data_generated,
+        };
+        if (s->data_sample && s->data_sample_len)
+            data_measure_add(&one, s->data_sample, s->data_sample_len);
+        data_measure_merge(out, &one);
+    }
 }
 
 void metrics_free(struct round_metrics *m)

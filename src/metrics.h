@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "data_measure.h"
 #include "hist.h"
 #include "worker.h"
 
@@ -58,6 +59,7 @@ struct round_metrics {
     struct sample_series samples;
     struct hist lat_total;     /* merged, kept for later merges (reports) */
     struct device_round device;
+    struct data_measure data;  /* measured compressibility of the write data (writing rounds) */
 };
 
 void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summary *out);
@@ -65,6 +67,10 @@ void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summa
 void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, double sample_s,
                      double weight, struct round_metrics *out);
 void metrics_free(struct round_metrics *m);
+/* The data part of metrics_compute: every worker's write-data sample measured per 4 KiB chunk
+ * and merged (present when the workload writes). */
+void metrics_data_measure(const struct worker_stats *const *ws, unsigned n_workers,
+                          struct data_measure *out);
 
 /* Named metric for steady-state tracking: "iops", "read_iops", "write_iops", "mb_s",
  * "read_mb_s", "write_mb_s", "lat_mean_us", "read_lat_mean_us", "write_lat_mean_us".

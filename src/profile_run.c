@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "data_measure.h"
 #include "hist.h"
 #include "metrics.h"
 #include "profile.h"
@@ -47,6 +48,7 @@ struct pr_result {
     double iops, read_iops, write_iops, mb_s, mib_s, read_mb_s, write_mb_s;
     double lat_mean_us, read_lat_mean_us, write_lat_mean_us, lat_max_us;
     struct lat_summary lat;       /* every I/O of the window, merged */
+    struct data_measure data;     /* the written data's measured compressibility (writes) */
 };
 
 struct pr_point {
@@ -463,6 +465,8 @@ static struct json_object *result_json(const struct pr_result *r)
         add(p, metrics_percentile_names[i] + 1, jnum(r->lat.pct_us[i]));
     add(lat, "percentiles", p);
     add(o, "lat_us", lat);
+    if (r->data.present)
+        add(o, "data", data_measure_json(&r->data));
     return o;
 }
 
@@ -663,6 +667,12 @@ static void point_result(const struct profile_session *s, const struct round_met
         if (m->total.lat.max_us > out->lat_max_us)
             out->lat_max_us = m->total.lat.max_us;
         hist_merge(&h, &m->lat_total);
+        if (m->data.present) {
+            if (!out->data.present)
+                out->data = m->data;
+            else
+                data_measure_merge(&out->data, &m->data);
+        }
     }
     out->lat_mean_us = ios ? lat / ios : NAN;
     out->read_lat_mean_us = rios ? rlat / rios : NAN;

@@ -19,6 +19,7 @@
 #include "pts_def.h"
 #include "results.h"
 #include "run.h"
+#include "data_measure.h"
 #include "hist.h"
 #include "steady.h"
 #include "target.h"
@@ -310,6 +311,8 @@ static struct json_object *element_json(unsigned mix, uint32_t bs, const struct 
     json_object_object_add(lat, "write", lat_json(&m->write.lat));
     json_object_object_add(lat, "total", lat_json(&m->total.lat));
     json_object_object_add(o, "lat_us", lat);
+    if (m->data.present)
+        json_object_object_add(o, "data", data_measure_json(&m->data));
     if (m->device.present) {
         struct json_object *d = json_object_new_object();
         json_object_object_add(d, "write_amplification", jnum(m->device.wa_round));

@@ -98,6 +98,8 @@ struct json_object *results_round_json(const struct round_metrics *m)
         add(dj, "total_lines", jint((int64_t)d->total_lines));
         add(o, "device", dj);
     }
+    if (m->data.present)
+        add(o, "data", data_measure_json(&m->data));
     return o;
 }
 

@@ -33,6 +33,9 @@ struct worker {
     struct iogen gen;                      /* what to issue next */
     bool fill_data;                        /* the engine has buffers: write real data */
     struct worker_stats stats;
+    unsigned char *data_sample;            /* write-data sample (worker.h), data_sample_cap bytes */
+    uint32_t data_sample_cap;
+    uint32_t data_writes_seen;             /* writes this round while the sample had room */
     struct round_state r;
     int init_ret;
     char err[ERR_LEN];
@@ -96,6 +99,9 @@ static void round_begin(struct worker *w, const struct round_limits *lim)
     hist_init(&s->lat[IO_READ]);
     hist_init(&s->lat[IO_WRITE]);
     s->n_samples = 0;
+    s->data_sample_len = 0;
+    s->data_generated = !w->fill_data;
+    w->data_writes_seen = 0;
     w->err[0] = '\0';
 
     memset(r, 0, sizeof(*r));
@@ -109,6 +115,21 @@ static void round_begin(struct worker *w, const struct round_limits *lim)
     r->next_sample = lim->sample_ns ? r->start + lim->sample_ns : UINT64_MAX;
     r->last_counted = r->start;
     r->issuing = !*p->stop && w->init_ret == 0;
+}
+
+/* Add (the head of) one write to the round's data sample: a copy of the bytes just written or,
+ * when the engine carries no data, the same pattern generated straight into the sample. */
+static void sample_write(struct worker *w, const struct io_unit *u, bool filled)
+{
+    struct worker_stats *s = &w->stats;
+    uint32_t room = w->data_sample_cap - s->data_sample_len;
+    uint32_t n = u->len < room ? u->len : room;
+    unsigned char *dst = w->data_sample + s->data_sample_len;
+    if (filled)
+        memcpy(dst, u->buf, n);
+    else
+        pattern_fill(&w->pat, dst, n);
+    s->data_sample_len += n;
 }
 
 /* Stage and submit as many I/Os as the queue depth allows. */
@@ -129,8 +150,13 @@ static void round_fill(struct worker *w)
         }
         struct io_unit *u = w->free_units[--w->n_free];
         iogen_next(&w->gen, &u->dir, &u->len, &u->offset);
-        if (fill_data && u->dir == IO_WRITE)
-            pattern_fill(&w->pat, u->buf, u->len);
+        if (u->dir == IO_WRITE) {
+            if (fill_data)
+                pattern_fill(&w->pat, u->buf, u->len);
+            if (w->stats.data_sample_len < w->data_sample_cap &&
+                w->data_writes_seen++ % WORKER_DATA_EVERY == 0)
+                sample_write(w, u, fill_data);
+        }
         if (count_writes == (u->dir == IO_WRITE))
             r->issued += u->len;
         int ret = ops->queue(w->eng, u);
@@ -255,6 +281,26 @@ static void pool_round_virtual(struct worker_pool *p, const struct round_limits 
         round_finish(&p->w[i]);
 }
 
+/* The write-data sample buffer (worker.h), once the engine said whether it carries data: this
+ * worker's share of the per-round budget, at most WORKER_DATA_SAMPLE, whole 4 KiB chunks; when
+ * there are more workers than chunks in the budget, the first workers take one chunk each. */
+static void worker_sample_alloc(struct worker *w)
+{
+    if (!w->stats.data_writes)
+        return;
+    uint32_t total = w->fill_data ? WORKER_DATA_TOTAL : WORKER_DATA_GEN_TOTAL;
+    uint32_t cap = total / w->pool->n / PATTERN_CHUNK * PATTERN_CHUNK;
+    if (cap > WORKER_DATA_SAMPLE)
+        cap = WORKER_DATA_SAMPLE;
+    if (cap == 0 && w->id < total / PATTERN_CHUNK)
+        cap = PATTERN_CHUNK;
+    if (cap == 0)
+        return;
+    w->data_sample_cap = cap;
+    w->data_sample = xcalloc(1, cap);
+    w->stats.data_sample = w->data_sample;
+}
+
 static void worker_engine_init(struct worker *w)
 {
     struct worker_pool *p = w->pool;
@@ -273,6 +319,7 @@ static void worker_engine_init(struct worker *w)
             w->free_units[i] = &u[i];
         w->n_free = cfg.depth;
         w->fill_data = u[0].buf != NULL;
+        worker_sample_alloc(w);
     }
 }
 
@@ -319,6 +366,8 @@ static void worker_setup(struct worker_pool *p, struct worker *w, unsigned id,
     uint64_t seed = wl->seed ^ (0x9e3779b97f4a7c15ull * (id + 1));
     iogen_init(&w->gen, wl, range, id, p->n, seed);
     pattern_init(&w->pat, wl->compress_pct, seed ^ 0x7061747465726e00ull /* "pattern" */);
+    w->stats.data_writes = wl_writes(wl);
+    w->stats.data_declared_pct = wl->compress_pct;
 }
 
 struct worker_pool *worker_pool_start(const struct workload *wl, const struct engine_ops *ops,
@@ -438,6 +487,7 @@ void worker_pool_stop(struct worker_pool *p)
         free(p->w[i].staged);
         free(p->w[i].done);
         free(p->w[i].stats.samples);
+        free(p->w[i].data_sample);
     }
     pthread_mutex_destroy(&p->lock);
     pthread_cond_destroy(&p->cond_start);

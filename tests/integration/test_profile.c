@@ -314,6 +314,16 @@ static void test_server_profiles_on_zram(void **state)
                               pct[c], i ? 4 : 1, i ? "s" : " ", pnum(doc, i, "result.iops"),
                               pnum(doc, i, "result.lat_us.mean"));
             }
+            if (p == 0) {   /* the data written was measured, and was what was asked for */
+                for (unsigned i = 0; i < 2; i++) {
+                    assert_string_equal(pstr(doc, i, "result.data.source"), "written");
+                    double zl = pnum(doc, i, "result.data.zlib_compress_pct");
+                    double l4 = pnum(doc, i, "result.data.lz4_compress_pct");
+                    print_message("  database %u%%: measured %.1f%% (zlib), %.1f%% (lz4)\n",
+                                  pct[c], zl, l4);
+                    assert_true(fabs(zl - pct[c]) <= 5.0 && fabs(l4 - pct[c]) <= 5.0);
+                }
+            }
             if (p == 1) {   /* 512 B - 2 KiB raised to zram's 4 KiB sectors, and said so */
                 assert_non_null(strstr(pstr(doc, 0, "adapted"), "raised to 4k"));
                 assert_true(pnum(doc, 0, "result.write_iops") == 0);
