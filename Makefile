@@ -32,7 +32,7 @@ OPT       := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sa
 SAN_LD    := -fsanitize=address,undefined
 endif
 
-CPPFLAGS  += -D_GNU_SOURCE -Isrc -Isrc/engine -Isrc/sim -Isrc/fio \
+CPPFLAGS  += -D_GNU_SOURCE -Isrc -Isrc/engine -Isrc/sim -Isrc/fio -Isrc/report \
              -DPTSBENCH_VERSION='"$(VERSION)"' \
              -DPTSBENCH_DATADIR='"$(PREFIX)/share/ptsbench"' \
              -DPTSBENCH_LIBURING_VERSION='"$(LIBURING_VERSION)"'
@@ -40,7 +40,7 @@ CFLAGS    += -std=c11 $(OPT) $(WARN) -pthread -MMD -MP $(PKG_CFLAGS)
 LDLIBS    += $(PKG_LIBS) -laio -lz -llz4 -lpthread -lm
 LDFLAGS   += $(SAN_LD) -pthread
 
-SRC       := $(wildcard src/*.c src/engine/*.c src/sim/*.c src/fio/*.c)
+SRC       := $(wildcard src/*.c src/engine/*.c src/sim/*.c src/fio/*.c src/report/*.c)
 OBJ       := $(SRC:%.c=$(BUILD)/%.o)
 LIB_OBJ   := $(filter-out $(BUILD)/src/main.o,$(OBJ))
 

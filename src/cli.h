@@ -3,6 +3,7 @@
 #define PTSBENCH_CLI_H
 
 #include <signal.h>
+#include <stddef.h>
 
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_sim(int argc, char **argv);   /* argv[0] = "sim" */
@@ -10,6 +11,7 @@ int cmd_show(int argc, char **argv);  /* argv[0] = "show" */
 int cmd_suite(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_run_test(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_profile(int argc, char **argv, int full_argc, char **full_argv);
+int cmd_crosscheck(int argc, char **argv, int full_argc, char **full_argv);
 
 /* NULL-terminated list of directories holding `sub` (e.g. "profiles"): $PTSBENCH_DATADIR/sub,
  * the source tree next to the binary (build/../sub), the installed share directory, ./sub.
@@ -19,6 +21,12 @@ const char *const *cli_data_dirs(const char *sub);
 /* "--name" of the getopt_long option whose value is c (for one-line error messages). */
 struct option;
 const char *cli_option_name(const struct option *opts, int c);
+
+/* --remote VALUE: HOST[:PORT] or @FILE (one host per line, '#' comments). Appends copies to
+ * list (at most max); returns 0, or -1 with the reason (bad host, unreadable file). */
+int cli_add_remotes(const char *value, const char **list, unsigned *n, unsigned max, char *err,
+                    size_t errlen);
+void cli_free_remotes(const char **list, unsigned n);
 
 /* SIGINT/SIGTERM set *cli_stop_flag(); a second signal ends the process the default way. */
 void cli_install_signals(void);

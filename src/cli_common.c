@@ -1,6 +1,7 @@
 /* cli_common.c — data directories and signals, shared by the subcommands. */
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <stdbool.h>
@@ -92,4 +93,53 @@ const char *cli_option_name(const struct option *opts, int c)
             return buf;
         }
     return "option";
+}
+
+static int add_remote(const char *host, const char **list, unsigned *n, unsigned max, char *err,
+                      size_t errlen)
+{
+    if (!*host || strchr(host, ' ') || strchr(host, ','))
+        return errf(err, errlen, "bad host '%s' (want HOST or HOST:PORT)", host);
+    const char *colon = strrchr(host, ':');
+    if (colon && host[0] != '[') {
+        char *end;
+        long port = strtol(colon + 1, &end, 10);
+        if (colon == host || *end || port < 1 || port > 65535)
+            return errf(err, errlen, "bad host '%s' (want HOST or HOST:PORT, port 1..65535)", host);
+    }
+    if (*n >= max)
+        return errf(err, errlen, "at most %u remote hosts", max);
+    list[(*n)++] = xstrdup(host);
+    return 0;
+}
+
+int cli_add_remotes(const char *value, const char **list, unsigned *n, unsigned max, char *err,
+                    size_t errlen)
+{
+    if (value[0] != '@')
+        return add_remote(value, list, n, max, err, errlen);
+    FILE *f = fopen(value + 1, "r");
+    if (!f)
+        return errf(err, errlen, "cannot read host file %s: %s", value + 1, strerror(errno));
+    char line[512];
+    int ret = 0;
+    unsigned before = *n;
+    while (ret == 0 && fgets(line, sizeof(line), f)) {
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *h = str_trim(line);
+        if (*h)
+            ret = add_remote(h, list, n, max, err, errlen);
+    }
+    fclose(f);
+    if (ret == 0 && *n == before)
+        return errf(err, errlen, "host file %s lists no host", value + 1);
+    return ret;
+}
+
+void cli_free_remotes(const char **list, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        free((void *)list[i]);
 }

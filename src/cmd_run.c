@@ -32,8 +32,14 @@ static void run_usage(FILE *f)
         "                          mb_s, read_mb_s, write_mb_s, lat_mean_us, read_lat_mean_us,\n"
         "                          write_lat_mean_us\n"
         "      --all-rounds        keep going after steady state is reached\n"
-        "  -e, --engine NAME       io_uring (default) or libaio; sim:PRESET targets use the sim\n"
-        "                          engine (virtual time)\n"
+        "  -e, --engine NAME       io_uring (default), libaio, fio or fio-libaio (the installed fio\n"
+        "                          runs each round: job files and fio's JSON are kept in\n"
+        "                          OUT/fio/); sim:PRESET targets use the sim engine\n"
+        "      --remote HOST[:PORT]  run fio on HOST through its client/server mode (start\n"
+        "                          `fio --server` there; port 8765 by default); repeat for\n"
+        "                          several hosts, or --remote @FILE with one host per line.\n"
+        "                          The target path and --size are those on every host; results\n"
+        "                          keep each host's figures and the aggregate\n"
         "  -o, --out DIR           results directory (default results/run-YYYYmmdd-HHMMSS)\n"
         "      --force             replace results.json already in DIR\n"
         "      --destructive       allow writes to a block device (its data is destroyed);\n"
@@ -50,7 +56,7 @@ static void run_usage(FILE *f)
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 {
     enum { OPT_SIZE = 256, OPT_ROUND_TIME, OPT_ROUND_BYTES, OPT_TRACK, OPT_ALL_ROUNDS, OPT_FORCE,
-           OPT_DESTRUCTIVE };
+           OPT_DESTRUCTIVE, OPT_REMOTE };
     static const struct option opts[] = {
         {"target", required_argument, NULL, 't'},
         {"workload", required_argument, NULL, 'w'},
@@ -64,6 +70,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         {"force", no_argument, NULL, OPT_FORCE},
         {"size", required_argument, NULL, OPT_SIZE},
         {"destructive", no_argument, NULL, OPT_DESTRUCTIVE},
+        {"remote", required_argument, NULL, OPT_REMOTE},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -114,6 +121,10 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
                 goto bad_value;
             break;
         case OPT_DESTRUCTIVE: cfg.destructive = true; break;
+        case OPT_REMOTE:
+            if (cli_add_remotes(optarg, cfg.remotes, &cfg.n_remotes, 64, err, sizeof(err)) != 0)
+                goto bad_value;
+            break;
         case 'q': cfg.quiet = true; break;
         case 'h': run_usage(stdout); return EXIT_OK;
         case ':':
@@ -141,6 +152,7 @@ bad_value:
     }
 
     struct run_record *rec = xcalloc(1, sizeof(*rec));
+    int code;
     if (run_prepare(rec, &cfg, workload, cli_data_dirs("profiles"), err, sizeof(err)) != 0) {
         fprintf(stderr, "ptsbench run: %s\n", err);
         run_record_free(rec);
@@ -148,8 +160,9 @@ bad_value:
         return EXIT_USAGE;
     }
     cli_install_signals();
-    int code = run_execute(rec, cli_stop_flag());
+    code = run_execute(rec, cli_stop_flag());
     run_record_free(rec);
     free(rec);
+    cli_free_remotes(cfg.remotes, cfg.n_remotes);
     return code;
 }

@@ -37,6 +37,7 @@ static const struct {
                              "             matrix of compressibility x workers x queue depth"},
     {"suite", cmd_suite, "run SNIA PTS tests (IOPS, throughput, latency, write saturation)"},
     {"run-test", cmd_run_test, "run one SNIA PTS test by name"},
+    {"crosscheck", cmd_crosscheck, "the same workload on a native engine and on fio, side by side"},
     {"show", do_show, "print a results file as a table"},
     {"sim", do_sim, "the built-in simulated SSD: --list presets, --describe PRESET"},
     {"engines", do_engines, "list the I/O engines"},

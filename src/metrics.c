@@ -99,6 +99,13 @@ void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, d
         ss->mb_s[k] = ss->read_mb_s[k] + ss->write_mb_s[k];
     }
     metrics_data_measure(ws, n_workers, &out->data);
+    for (unsigned i = 0; i < n_workers; i++) {
+        if (!ws[i]->n_hosts)
+            continue;
+        out->hosts = xrealloc(out->hosts, (out->n_hosts + ws[i]->n_hosts) * sizeof(*out->hosts));
+        memcpy(out->hosts + out->n_hosts, ws[i]->hosts, ws[i]->n_hosts * sizeof(*out->hosts));
+        out->n_hosts += ws[i]->n_hosts;
+    }
 }
 
 void metrics_data_measure(const struct worker_stats *const *ws, unsigned n_workers,
@@ -130,6 +137,9 @@ void metrics_free(struct round_metrics *m)
     free(ss->read_mb_s);
     free(ss->write_mb_s);
     memset(ss, 0, sizeof(*ss));
+    free(m->hosts);
+    m->hosts = NULL;
+    m->n_hosts = 0;
 }
 
 const char *const metrics_tracking_names[] = {

@@ -60,6 +60,8 @@ struct round_metrics {
     struct hist lat_total;     /* merged, kept for later merges (reports) */
     struct device_round device;
     struct data_measure data;  /* measured compressibility of the write data (writing rounds) */
+    struct host_figures *hosts;   /* remote load generators' own figures (fio client/server) */
+    unsigned n_hosts;
 };
 
 void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summary *out);

@@ -571,12 +571,15 @@ static int run_once(struct profile_session *s, const struct workload *wl,
                     const struct wl_range *range, uint64_t time_ns, uint64_t bytes,
                     struct round_metrics *m, char *err, size_t errlen)
 {
-    struct worker_pool *pool = worker_pool_start(wl, s->engine, s->fd, s->target.sim,
-                                                 s->target.mem_align, range, s->stop, err,
+    struct engine_config base;
+    char artifacts[4200];
+    run_engine_base(&s->target, s->fd, s->out_dir, artifacts, sizeof(artifacts), &base);
+    struct worker_pool *pool = worker_pool_start(wl, s->engine, &base, range, s->stop, err,
                                                  errlen);
     if (!pool)
         return -1;
-    struct round_limits lim = {.time_ns = time_ns, .bytes = bytes, .sample_ns = NS_PER_S};
+    struct round_limits lim = {.time_ns = time_ns, .bytes = bytes, .sample_ns = NS_PER_S,
+                               .label = wl->name};
     int ret = worker_pool_round(pool, &lim, err, errlen);
     if (ret == 0) {
         run_pool_metrics(pool, NS_PER_S, s->weight, m);
@@ -737,7 +740,9 @@ static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_po
     add(g->json, "wdpc", w);
     double written = 0;
     unsigned n = 0;
-    struct round_limits lim = {.time_ns = round_ns, .sample_ns = NS_PER_S};
+    char art[48];
+    snprintf(art, sizeof(art), "point-%03u-wdpc", (unsigned)(pt - s->points));
+    struct round_limits lim = {.time_ns = round_ns, .sample_ns = NS_PER_S, .label = art};
     int ret = 0;
     while (written < want) {
         if (*s->stop) {
@@ -823,9 +828,11 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
     add(pt->json, "rounds", rounds_json);
     json_object_array_add(s->points_json, pt->json);
 
-    struct worker_pool *pool = worker_pool_start(&pt->wl, s->engine, s->fd, s->target.sim,
-                                                 s->target.mem_align, &pt->range, s->stop, err,
-                                                 errlen);
+    struct engine_config base;
+    char artifacts[4200];
+    run_engine_base(&s->target, s->fd, s->out_dir, artifacts, sizeof(artifacts), &base);
+    struct worker_pool *pool = worker_pool_start(&pt->wl, s->engine, &base, &pt->range, s->stop,
+                                                 err, errlen);
     if (!pool)
         return -1;
     struct pr_group *grp = &s->groups[pt->group];
@@ -845,7 +852,9 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
     struct steady_window win;
     memset(&win, 0, sizeof(win));
     int ret = 0;
-    struct round_limits lim = {.time_ns = round_ns, .sample_ns = NS_PER_S};
+    char art[48];
+    snprintf(art, sizeof(art), "point-%03u", index);
+    struct round_limits lim = {.time_ns = round_ns, .sample_ns = NS_PER_S, .label = art};
     while (n < max) {
         if (*s->stop) {
             ret = 1;

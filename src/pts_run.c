@@ -329,6 +329,7 @@ static struct json_object *element_json(unsigned mix, uint32_t bs, const struct 
  * the workers (and their rings) stay up, idle between periods with nothing in flight. */
 struct element_pool {
     struct workload wl;        /* the pool points at it: it lives as long as the pool */
+    char label[48];            /* names a whole-round engine's files: "r65-bs4k" */
     struct worker_pool *pool;
 };
 
@@ -358,6 +359,9 @@ static int element_open(struct pts_session *s, unsigned mix, uint32_t bs, bool r
     wl->offset = (struct wl_extent){.set = true, .bytes = s->ar.start};
     wl->size = (struct wl_extent){.set = true, .bytes = s->ar.len};
     str_copy(wl->name, sizeof(wl->name), "pts-element");
+    char bsname[32];
+    units_format_size(bs, bsname, sizeof(bsname));
+    snprintf(ep->label, sizeof(ep->label), "r%u-%s-%s", mix, random ? "rnd" : "seq", bsname);
     if (extra && *extra) {   /* the definition's extra workload keys (bssplit, zones, ...) */
         char buf[512];
         str_copy(buf, sizeof(buf), extra);
@@ -377,8 +381,10 @@ static int element_open(struct pts_session *s, unsigned mix, uint32_t bs, bool r
     if (wl_check_target(wl, s->target.capacity, s->target.logical_sector, s->target.path,
                         &range, err, errlen) != 0)
         return -1;
-    ep->pool = worker_pool_start(wl, s->engine, s->fd, s->target.sim, s->target.mem_align,
-                                 &range, s->stop, err, errlen);
+    struct engine_config base;
+    char artifacts[4200];
+    run_engine_base(&s->target, s->fd, s->out_dir, artifacts, sizeof(artifacts), &base);
+    ep->pool = worker_pool_start(wl, s->engine, &base, &range, s->stop, err, errlen);
     return ep->pool ? 0 : -1;
 }
 
@@ -387,7 +393,8 @@ static int element_measure(struct pts_session *s, struct element_pool *ep, uint6
                            uint64_t bytes, uint64_t sample_ns, struct round_metrics *m, char *err,
                            size_t errlen)
 {
-    struct round_limits lim = {.time_ns = time_ns, .bytes = bytes, .sample_ns = sample_ns};
+    struct round_limits lim = {.time_ns = time_ns, .bytes = bytes, .sample_ns = sample_ns,
+                               .label = ep->label};
     int ret = worker_pool_round(ep->pool, &lim, err, errlen);
     if (ret != 0)
         return ret;

@@ -81,6 +81,24 @@ struct json_object *results_round_json(const struct round_metrics *m)
     add(so, "read_mb_s", array_json(s->read_mb_s, s->n));
     add(so, "write_mb_s", array_json(s->write_mb_s, s->n));
     add(o, "samples", so);
+    if (m->n_hosts) {   /* remote load generators (fio client/server): each host's figures */
+        struct json_object *hosts = json_object_new_array();
+        for (unsigned i = 0; i < m->n_hosts; i++) {
+            const struct host_figures *h = &m->hosts[i];
+            struct json_object *ho = json_object_new_object();
+            add(ho, "host", jstr(h->host));
+            add(ho, "runtime_s", jnum(h->runtime_s));
+            add(ho, "read_iops", jnum(h->iops[IO_READ]));
+            add(ho, "write_iops", jnum(h->iops[IO_WRITE]));
+            add(ho, "iops", jnum(h->iops[IO_READ] + h->iops[IO_WRITE]));
+            add(ho, "read_bytes", jint((int64_t)h->bytes[IO_READ]));
+            add(ho, "write_bytes", jint((int64_t)h->bytes[IO_WRITE]));
+            add(ho, "read_lat_mean_us", jnum(h->lat_mean_us[IO_READ]));
+            add(ho, "write_lat_mean_us", jnum(h->lat_mean_us[IO_WRITE]));
+            json_object_array_add(hosts, ho);
+        }
+        add(o, "hosts", hosts);
+    }
     if (m->device.present) {
         const struct device_round *d = &m->device;
         struct json_object *dj = json_object_new_object();
@@ -268,6 +286,14 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
     add(eng, "clock", jstr(rec->engine->flags & ENGINE_F_VIRTUAL_CLOCK ? "virtual" : "CLOCK_MONOTONIC"));
     add(eng, "direct_io", json_object_new_boolean(rec->target.kind != TARGET_SIM));
     add(eng, "completion_weight", jnum(rec->weight));
+    if (rec->engine->flags & ENGINE_F_WHOLE_ROUND)
+        add(eng, "artifacts", jstr("fio/"));   /* job files and fio's output, per round */
+    if (c->n_remotes) {
+        struct json_object *r = json_object_new_array();
+        for (unsigned i = 0; i < c->n_remotes; i++)
+            json_object_array_add(r, jstr(c->remotes[i]));
+        add(eng, "remotes", r);
+    }
     add(doc, "engine", eng);
     add(doc, "workload", results_workload_json(&rec->wl, &rec->range));
 

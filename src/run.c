@@ -201,9 +201,23 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     if (sim_target && c->create_size)
         return errf(err, errlen, "--size: a simulated drive has the capacity of its preset "
                                  "(override with sim:PRESET,user_bytes=...)");
-    if (run_probe_target(c->target_path, c->create_size, profile_dirs, &rec->target, err,
-                         errlen) != 0)
+    if (c->n_remotes) {
+        if (!(rec->engine->flags & ENGINE_F_WHOLE_ROUND))
+            return errf(err, errlen, "--remote: remote hosts are driven through fio's client/"
+                                     "server mode: add --engine fio (or fio-libaio)");
+        if (sim_target)
+            return errf(err, errlen, "--remote: %s is a simulated drive (local only)",
+                        c->target_path);
+        if (!strncmp(c->target_path, "/dev/", 5) && wl_writes(&rec->wl) && !c->destructive)
+            return errf(err, errlen, "refusing to write to %s on the remote hosts without "
+                                     "--destructive (its data would be destroyed; the remote fio "
+                                     "refuses mounted devices itself)", c->target_path);
+        if (target_probe_remote(c->target_path, c->create_size, &rec->target, err, errlen) != 0)
+            return -1;
+    } else if (run_probe_target(c->target_path, c->create_size, profile_dirs, &rec->target, err,
+                                errlen) != 0) {
         return -1;
+    }
     if (wl_check_target(&rec->wl, rec->target.capacity, rec->target.logical_sector,
                         rec->target.path, &rec->range, err, errlen) != 0)
         return -1;
@@ -360,6 +374,18 @@ void run_device_round(const struct target_info *t, double weight, struct sim_sta
     *last = now;
 }
 
+void run_engine_base(const struct target_info *t, int fd, const char *out_dir, char *dir,
+                     size_t dirlen, struct engine_config *base)
+{
+    memset(base, 0, sizeof(*base));
+    base->fd = fd;
+    base->handle = t->sim;
+    base->mem_align = t->mem_align;
+    base->path = t->path;
+    snprintf(dir, dirlen, "%s/fio", out_dir);
+    base->artifact_dir = dir;
+}
+
 void run_pool_metrics(struct worker_pool *pool, uint64_t sample_ns, double weight,
                       struct round_metrics *m)
 {
@@ -385,7 +411,7 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
         if (target_create_file(&rec->target, err, sizeof(err)) != 0)
             goto fail_early;
     }
-    if (rec->target.kind != TARGET_SIM) {
+    if (rec->target.kind != TARGET_SIM && rec->target.kind != TARGET_REMOTE) {
         fd = target_open(&rec->target, writes, err, sizeof(err));
         if (fd < 0)
             goto fail_early;
@@ -403,7 +429,12 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
     if (!c->quiet)
         print_plan(rec);
 
-    pool = worker_pool_start(&rec->wl, rec->engine, fd, rec->target.sim, rec->target.mem_align,
+    struct engine_config base;
+    char artifacts[4200];
+    run_engine_base(&rec->target, fd, rec->out_dir, artifacts, sizeof(artifacts), &base);
+    base.remotes = c->remotes;
+    base.n_remotes = c->n_remotes;
+    pool = worker_pool_start(&rec->wl, rec->engine, &base,
                              &rec->range, stop, err, sizeof(err));
     if (!pool) {
         snprintf(rec->error, sizeof(rec->error), "%s", err);
@@ -423,6 +454,9 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
             code = EXIT_INTERRUPTED;
             break;
         }
+        char label[32];
+        snprintf(label, sizeof(label), "round-%02u", r);
+        lim.label = label;
         int ret = worker_pool_round(pool, &lim, err, sizeof(err));
         if (ret != 0) {
             snprintf(rec->error, sizeof(rec->error), "round %u: %s", r, err);

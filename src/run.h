@@ -31,6 +31,8 @@ struct run_config {
     uint64_t round_bytes;        /* 0: from workload */
     uint64_t sample_ns;          /* per-second samples */
     const char *track;           /* tracking variable for steady state */
+    const char *remotes[64];     /* --remote HOST[:PORT] (fio engine, client/server mode) */
+    unsigned n_remotes;
     bool stop_at_steady;
     bool quiet;
     struct steady_criteria criteria;
@@ -104,6 +106,11 @@ double run_target_weight(const struct target_info *t);
  * (nothing for other targets); *last holds the counters at the end of the previous round. */
 void run_device_round(const struct target_info *t, double weight, struct sim_stats *last,
                       struct round_metrics *m);
+/* The target's side of the engine configuration for worker_pool_start: fd (or the simulated
+ * drive), buffer alignment, path; whole-round engines keep their files in OUT_DIR/fio, whose
+ * name is kept in dir (which must outlive worker_pool_start). */
+void run_engine_base(const struct target_info *t, int fd, const char *out_dir, char *dir,
+                     size_t dirlen, struct engine_config *base);
 /* A round's metrics from every worker of the pool. */
 struct worker_pool;
 void run_pool_metrics(struct worker_pool *pool, uint64_t sample_ns, double weight,

@@ -31,6 +31,7 @@ const char *target_kind_name(enum target_kind k)
     case TARGET_FILE: return "file";
     case TARGET_BLOCK: return "block";
     case TARGET_SIM: return "simulated";
+    case TARGET_REMOTE: return "remote";
     }
     return "unknown";
 }
@@ -434,4 +435,22 @@ void target_release(struct target_info *t)
         free(t->sim);
         t->sim = NULL;
     }
+}
+
+int target_probe_remote(const char *path, uint64_t size, struct target_info *out, char *err,
+                        size_t errlen)
+{
+    memset(out, 0, sizeof(*out));
+    if (!size)
+        return errf(err, errlen, "--remote: give --size, the size of %s to use on each host "
+                                 "(it cannot be probed from here)", path);
+    str_copy(out->path, sizeof(out->path), path);
+    out->kind = TARGET_REMOTE;
+    out->exists = true;
+    out->capacity = size;
+    out->current_size = size;
+    out->logical_sector = 512;
+    out->physical_sector = 512;
+    out->mem_align = 4096;
+    return 0;
 }

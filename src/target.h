@@ -18,7 +18,7 @@
 
 #include "sim.h"
 
-enum target_kind { TARGET_FILE = 1, TARGET_BLOCK = 2, TARGET_SIM = 3 };
+enum target_kind { TARGET_FILE = 1, TARGET_BLOCK = 2, TARGET_SIM = 3, TARGET_REMOTE = 4 };
 
 /* A simulated drive as a target: the device and the virtual clock its engine instances share. */
 struct sim_world {
@@ -61,7 +61,13 @@ int target_create_file(struct target_info *t, char *err, size_t errlen);
  * the device is mounted or held). writes selects O_RDWR vs O_RDONLY. Returns fd or -1. */
 int target_open(const struct target_info *t, bool writes, char *err, size_t errlen);
 
-const char *target_kind_name(enum target_kind k);   /* "file", "block", "simulated" */
+const char *target_kind_name(enum target_kind k);   /* "file", "block", "simulated", "remote" */
+
+/* A path on remote load-generator hosts (fio client/server): nothing is probed or opened here;
+ * the capacity is the size given (the region the remote fio uses), 512-byte sectors assumed.
+ * Returns 0, or -1 when size is 0. */
+int target_probe_remote(const char *path, uint64_t size, struct target_info *out, char *err,
+                        size_t errlen);
 
 /* A simulated drive ("sim:PRESET,..." already parsed into p): opens it fresh-out-of-box and fills
  * out (capacity = the scaled, addressable capacity; sim_info tells the nominal one). */

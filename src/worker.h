@@ -41,6 +41,16 @@ struct worker_sample {
     uint64_t bytes[IO_NDIR];
 };
 
+/* A remote load generator's own figures for a round (whole-round engines in client/server
+ * mode: fio --client). */
+struct host_figures {
+    char host[256];
+    uint64_t ios[IO_NDIR], bytes[IO_NDIR];
+    double iops[IO_NDIR];
+    double lat_mean_us[IO_NDIR];   /* NAN without I/O in that direction */
+    double runtime_s;
+};
+
 struct worker_stats {
     uint64_t ios[IO_NDIR];
     uint64_t bytes[IO_NDIR];
@@ -55,20 +65,25 @@ struct worker_stats {
     unsigned data_declared_pct;        /* the workload's compress_pct */
     const unsigned char *data_sample;  /* worker-owned, valid until the next round */
     uint32_t data_sample_len;
+    struct host_figures *hosts;        /* remote generators (whole-round engines), else NULL */
+    unsigned n_hosts;
 };
 
 struct round_limits {
     uint64_t time_ns;          /* > 0: time-based round */
     uint64_t bytes;            /* > 0: byte-based round (per worker share computed inside) */
     uint64_t sample_ns;        /* sample interval (1 s) */
+    const char *label;         /* names the round's artifacts (whole-round engines); NULL: "round" */
 };
 
 struct worker_pool;
 
 /* Start `workers` threads, each initialising its engine on fd (errors are returned here, with
  * every thread joined).  regions: per-worker active ranges (split) or the shared range. */
+/* base: the target's fd, handle (simulated drive), mem_align and, for whole-round engines,
+ * path, artifact_dir and remotes; the pool fills in depth, sizes and the workload. */
 struct worker_pool *worker_pool_start(const struct workload *wl, const struct engine_ops *ops,
-                                      int fd, void *handle, uint32_t mem_align,
+                                      const struct engine_config *base,
                                       const struct wl_range *range, volatile sig_atomic_t *stop,
                                       char *err, size_t errlen);
 /* Run one round on every worker and wait. Returns 0, or -1 with an I/O error message. */

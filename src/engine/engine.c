@@ -11,11 +11,15 @@
 extern const struct engine_ops engine_io_uring;
 extern const struct engine_ops engine_libaio;
 extern const struct engine_ops engine_sim;
+extern const struct engine_ops engine_fio;
+extern const struct engine_ops engine_fio_libaio;
 
 static const struct engine_ops *const engines[] = {
     &engine_io_uring,
     &engine_libaio,
     &engine_sim,
+    &engine_fio,
+    &engine_fio_libaio,
     NULL,
 };
 

@@ -15,6 +15,11 @@
  * Latency is measured by the loop as clock() at reap minus clock() at commit, so every engine
  * is measured the same way.
  *
+ * Whole-round engines (ENGINE_F_WHOLE_ROUND: fio) hand a whole round to another program
+ * instead: the pool gives them one worker and calls round() once per round, which fills the
+ * same worker statistics the I/O loop fills (counts, latency histograms, samples), so every
+ * figure downstream is computed the same way.
+ *
  * Adding an engine: one file in src/engine/ ending with a `const struct engine_ops`,
  * plus one line in engine.c's table. */
 #ifndef PTSBENCH_ENGINE_H
@@ -39,6 +44,12 @@ struct io_unit {
 #define ENGINE_F_VIRTUAL_CLOCK  (1u << 0)   /* clock() is not wall time: the pool runs every
                                                worker in one thread, in completion-time order */
 #define ENGINE_F_SIM_TARGET     (1u << 2)   /* drives simulated targets (cfg.handle), only them */
+#define ENGINE_F_WHOLE_ROUND    (1u << 3)   /* runs whole rounds (round()), not single I/Os */
+
+struct workload;
+struct wl_range;
+struct round_limits;
+struct worker_stats;
 
 struct engine_config {
     int fd;                /* target, opened by the caller (O_DIRECT) */
@@ -47,6 +58,13 @@ struct engine_config {
     uint32_t mem_align;    /* buffer alignment (>= 4096 is always used) */
     void *handle;          /* target-specific object (the simulated drive), else NULL */
     unsigned compress_pct; /* the workload's data compressibility, for targets that model it */
+    /* For whole-round engines, which hand the workload to another program: */
+    const char *path;                   /* the target's path */
+    const struct workload *wl;
+    const struct wl_range *range;       /* the active range */
+    const char *artifact_dir;           /* where job files and outputs are kept */
+    const char *const *remotes;         /* HOST[:PORT] of remote load generators */
+    unsigned n_remotes;
 };
 
 struct engine;
@@ -64,6 +82,10 @@ struct engine_ops {
     int (*queue)(struct engine *e, struct io_unit *u);
     /* Submit every staged unit. Returns 0 or -errno. */
     int (*commit)(struct engine *e);
+    /* Optional: submit the staged units now, without waiting (engines whose commit defers
+     * submission to reap, to batch it with the wait). The loop calls it in the middle of a
+     * batch when generating write data takes long. Returns 0 or -errno. */
+    int (*flush)(struct engine *e);
     /* Wait for >= min completions (min may be 0: poll), store up to max in out[].
      * Returns the number stored or -errno. */
     int (*reap)(struct engine *e, unsigned min, unsigned max, struct io_unit **out);
@@ -73,6 +95,11 @@ struct engine_ops {
     uint64_t (*next_completion)(struct engine *e);
     /* Host idle for ns nanoseconds (no I/O in flight). */
     int (*idle)(struct engine *e, uint64_t ns);
+    /* Whole-round engines: run one round within lim and fill out (zeroed by the caller) with
+     * its counts, histograms, elapsed time and samples. label names the round's artifacts.
+     * Returns 0, or -1 with a message. */
+    int (*round)(struct engine *e, const struct round_limits *lim, const char *label,
+                 struct worker_stats *out, char *err, size_t errlen);
     /* Version of the library behind the engine, for the results ("liburing 2.3"). */
     const char *(*version)(void);
     void (*cleanup)(struct engine *e);

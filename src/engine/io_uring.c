@@ -118,6 +118,18 @@ static int uring_commit(struct engine *e)
     return 0;
 }
 
+static int uring_flush(struct engine *e)
+{
+    if (!e->staged)
+        return 0;
+    int ret = io_uring_submit(&e->ring);
+    if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
+        return ret;
+    if (ret >= 0)
+        e->staged = 0;   /* else: left staged, submitted with the next wait */
+    return 0;
+}
+
 static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_unit **out)
 {
     if (max > e->depth)
@@ -172,6 +184,7 @@ const struct engine_ops engine_io_uring = {
     .units = uring_units,
     .queue = uring_queue,
     .commit = uring_commit,
+    .flush = uring_flush,
     .reap = uring_reap,
     .clock = engine_clock_monotonic,
     .idle = engine_idle_sleep,

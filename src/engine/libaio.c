@@ -131,6 +131,7 @@ const struct engine_ops engine_libaio = {
     .units = aio_units,
     .queue = aio_queue,
     .commit = aio_commit,
+    .flush = aio_commit,
     .reap = aio_reap,
     .clock = engine_clock_monotonic,
     .idle = engine_idle_sleep,

@@ -312,6 +312,11 @@ int fio_job_write(const struct workload *wl, const struct wl_range *range,
     jo_put_comment_text(&o, spec);
     jo_put(&o, "\n[global]\n");
     jo_put(&o, "ioengine=%s\n", opts->ioengine);
+    if (!strcmp(opts->ioengine, "io_uring")) {
+        /* as ptsbench's own io_uring engine: registered buffers and file */
+        jo_put(&o, "fixedbufs=1\n");
+        jo_put(&o, "registerfiles=1\n");
+    }
     jo_put(&o, "direct=1\n");
     jo_put(&o, "filename=");
     for (const char *p = opts->filename; *p; p++)

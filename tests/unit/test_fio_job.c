@@ -241,7 +241,8 @@ static void test_pts_iops_element(void **state)
     struct gen g;
     generate(&wl, &range, &o, &g);
     struct kv want[] = {
-        {"ioengine", "io_uring"}, {"direct", "1"}, {"filename", "/dev/nvme0n1"},
+        {"ioengine", "io_uring"}, {"fixedbufs", "1"}, {"registerfiles", "1"},
+        {"direct", "1"}, {"filename", "/dev/nvme0n1"},
         {"group_reporting", "1"}, {"random_generator", "tausworthe64"},
         {"randseed", seed_text(&wl)}, {"lat_percentiles", "1"}, {"percentile_list", PCTS},
         {"write_iops_log", "/results/fio/0001-iops"}, {"log_avg_msec", "1000"},
@@ -270,7 +271,8 @@ static void test_fileserver_profile(void **state)
     struct gen g;
     generate(&wl, &range, &o, &g);
     struct kv want[] = {
-        {"ioengine", "io_uring"}, {"direct", "1"}, {"filename", "/dev/nvme0n1"},
+        {"ioengine", "io_uring"}, {"fixedbufs", "1"}, {"registerfiles", "1"},
+        {"direct", "1"}, {"filename", "/dev/nvme0n1"},
         {"group_reporting", "1"}, {"random_generator", "tausworthe64"},
         {"randseed", seed_text(&wl)}, {"lat_percentiles", "1"}, {"percentile_list", PCTS},
         {"rw", "randrw"}, {"rwmixread", "80"},
@@ -296,7 +298,8 @@ static void test_zoned_cbw(void **state)
     struct gen g;
     generate(&wl, &range, &o, &g);
     struct kv want[] = {
-        {"ioengine", "io_uring"}, {"direct", "1"}, {"filename", "/dev/nvme0n1"},
+        {"ioengine", "io_uring"}, {"fixedbufs", "1"}, {"registerfiles", "1"},
+        {"direct", "1"}, {"filename", "/dev/nvme0n1"},
         {"group_reporting", "1"}, {"random_generator", "tausworthe64"}, {"randseed", "42"},
         {"lat_percentiles", "1"}, {"percentile_list", PCTS},
         {"rw", "randwrite"},
@@ -360,7 +363,8 @@ static void test_sequential_split(void **state)
     struct gen g;
     generate(&wl, &range, &o, &g);
     struct kv want[] = {
-        {"ioengine", "io_uring"}, {"direct", "1"}, {"filename", "/dev/nvme0n1"},
+        {"ioengine", "io_uring"}, {"fixedbufs", "1"}, {"registerfiles", "1"},
+        {"direct", "1"}, {"filename", "/dev/nvme0n1"},
         {"group_reporting", "1"}, {"random_generator", "tausworthe64"},
         {"randseed", seed_text(&wl)}, {"lat_percentiles", "1"}, {"percentile_list", PCTS},
         {"rw", "write"}, {"bs", "131072"}, {"iodepth", "32"}, {"numjobs", "2"},
@@ -405,7 +409,8 @@ static void test_size_based_round(void **state)
     struct gen g;
     generate(&wl, &range, &o, &g);
     struct kv want[] = {
-        {"ioengine", "io_uring"}, {"direct", "1"}, {"filename", "/dev/nvme0n1"},
+        {"ioengine", "io_uring"}, {"fixedbufs", "1"}, {"registerfiles", "1"},
+        {"direct", "1"}, {"filename", "/dev/nvme0n1"},
         {"group_reporting", "1"}, {"random_generator", "tausworthe64"},
         {"randseed", seed_text(&wl)}, {"lat_percentiles", "1"}, {"percentile_list", PCTS},
         {"rw", "randwrite"}, {"bs", "4096"}, {"iodepth", "16"}, {"numjobs", "4"},
@@ -434,7 +439,8 @@ static void test_workstation_profile(void **state)
     struct gen g;
     generate(&wl, &range, &o, &g);
     struct kv want[] = {
-        {"ioengine", "io_uring"}, {"direct", "1"}, {"filename", "/dev/nvme0n1"},
+        {"ioengine", "io_uring"}, {"fixedbufs", "1"}, {"registerfiles", "1"},
+        {"direct", "1"}, {"filename", "/dev/nvme0n1"},
         {"group_reporting", "1"}, {"random_generator", "tausworthe64"},
         {"randseed", seed_text(&wl)}, {"lat_percentiles", "1"}, {"percentile_list", PCTS},
         {"rw", "randrw"}, {"rwmixread", "80"}, {"percentage_random", "80"}, {"bs", "8192"},
@@ -503,7 +509,8 @@ static void test_random_map(void **state)
     parse_spec("rw=randread,bs=4k,random_map=off", &wl);
     generate(&wl, &range, &o, &g);
     struct kv want[] = {
-        {"ioengine", "io_uring"}, {"direct", "1"}, {"filename", "/dev/nvme0n1"},
+        {"ioengine", "io_uring"}, {"fixedbufs", "1"}, {"registerfiles", "1"},
+        {"direct", "1"}, {"filename", "/dev/nvme0n1"},
         {"group_reporting", "1"}, {"random_generator", "tausworthe64"},
         {"randseed", seed_text(&wl)}, {"lat_percentiles", "1"}, {"percentile_list", PCTS},
         {"rw", "randread"}, {"bs", "4096"}, {"iodepth", "1"}, {"numjobs", "1"},

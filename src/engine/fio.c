@@ -1,0 +1,381 @@
+/* fio.c — the fio engine: each round is one run of the installed fio binary.
+ *
+ * fio is the load generator the field trusts; this engine lets every ptsbench number be
+ * produced by it, to check the native engines against it and to drive many hosts through
+ * fio's client/server mode. It is a whole-round engine (ENGINE_F_WHOLE_ROUND): instead of
+ * per-I/O queue/commit/reap it implements round(), which
+ *   1. writes a job file for the round from the workload model (fio_job.h),
+ *   2. runs `fio --output-format=json+ JOB` (fork/exec, no shell; with --client=HOST,PORT per
+ *      remote host in client/server mode),
+ *   3. reads the JSON (fio_json.h) into the same worker statistics the native engines fill:
+ *      I/Os and bytes per direction, the latency histogram from fio's json+ bins (fio's total
+ *      latency, submit to completion, as our loop measures it), elapsed time, per-second
+ *      samples from fio's IOPS log, and each remote host's figures.
+ * The job file, fio's JSON, its stderr and its IOPS log are kept in the artifact directory
+ * (OUT/fio/NNNN-LABEL.*) so a user can rerun any element with fio alone.
+ *
+ * Two registrations: "fio" (ioengine=io_uring) and "fio-libaio" (ioengine=libaio). */
+#include "engine.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fio_job.h"
+#include "fio_json.h"
+#include "spawn.h"
+#include "util.h"
+#include "worker.h"
+
+struct engine {
+    const char *ioengine;
+    char path[4096];
+    const struct workload *wl;
+    struct wl_range range;
+    char dir[4096];            /* artifacts */
+    char **remotes;            /* "host,port" for fio --client */
+    unsigned n_remotes;
+    char version[64];
+};
+
+/* Artifact numbers run on across engine instances (a PTS test opens one per element), so no
+ * round's files replace another's. */
+static unsigned fio_seq;
+
+static char fio_version_text[64];
+static int fio_version_status = -2;   /* -2 not checked, 0 fine, -1 missing/too old */
+static char fio_version_error[256];
+
+/* Run `fio --version` once per process and check it against the oldest supported version. */
+static int fio_check(char *err, size_t errlen)
+{
+    if (fio_version_status == -2) {
+        char out[256] = "", eout[256] = "";
+        char *argv[] = {"fio", "--version", NULL};
+        int st = spawn_capture(argv, out, sizeof(out), eout, sizeof(eout));
+        unsigned major = 0, minor = 0;
+        char why[200];
+        if (st == 127 || st < 0) {
+            fio_version_status = -1;
+            snprintf(fio_version_error, sizeof(fio_version_error),
+                     "fio not found in PATH (install the fio package, e.g. apt install fio; "
+                     "ptsbench needs fio %u.%u or newer)", FIO_MIN_MAJOR, FIO_MIN_MINOR);
+        } else if (fio_version_parse(out, &major, &minor, why, sizeof(why)) != 0) {
+            fio_version_status = -1;
+            snprintf(fio_version_error, sizeof(fio_version_error),
+                     "fio --version: %s", why);
+        } else if (!fio_version_ok(major, minor)) {
+            fio_version_status = -1;
+            snprintf(fio_version_error, sizeof(fio_version_error),
+                     "fio %u.%u is too old: ptsbench needs fio %u.%u or newer (json+ total-"
+                     "latency percentiles, io_uring)", major, minor, FIO_MIN_MAJOR,
+                     FIO_MIN_MINOR);
+        } else {
+            fio_version_status = 0;
+            snprintf(fio_version_text, sizeof(fio_version_text), "fio-%u.%u", major, minor);
+        }
+    }
+    if (fio_version_status != 0)
+        return errf(err, errlen, "%s", fio_version_error);
+    return 0;
+}
+
+static void fio_cleanup(struct engine *e)
+{
+    if (!e)
+        return;
+    for (unsigned i = 0; i < e->n_remotes; i++)
+        free(e->remotes[i]);
+    free(e->remotes);
+    free(e);
+}
+
+static int fio_init_common(struct engine **out, const struct engine_config *cfg,
+                           const char *ioengine, char *err, size_t errlen)
+{
+    if (fio_check(err, errlen) != 0)
+        return -1;
+    if (!cfg->path || !cfg->wl || !cfg->range)
+        return errf(err, errlen, "fio engine: no target path or workload (internal)");
+    if (cfg->handle)
+        return errf(err, errlen, "fio engine: simulated targets run on the sim engine");
+    struct engine *e = xcalloc(1, sizeof(*e));
+    e->ioengine = ioengine;
+    str_copy(e->path, sizeof(e->path), cfg->path);
+    e->wl = cfg->wl;
+    e->range = *cfg->range;
+    str_copy(e->dir, sizeof(e->dir), cfg->artifact_dir ? cfg->artifact_dir : ".");
+    str_copy(e->version, sizeof(e->version), fio_version_text);
+    if (cfg->n_remotes) {
+        e->remotes = xcalloc(cfg->n_remotes, sizeof(*e->remotes));
+        for (unsigned i = 0; i < cfg->n_remotes; i++) {
+            /* HOST[:PORT] -> HOST,PORT (fio's --client syntax); IPv6 needs [addr]:port */
+            const char *r = cfg->remotes[i];
+            char host[256], buf[300];
+            const char *port = NULL;
+            if (r[0] == '[') {
+                const char *close = strchr(r, ']');
+                if (!close) {
+                    fio_cleanup(e);
+                    return errf(err, errlen, "--remote %s: missing ']'", r);
+                }
+                snprintf(host, sizeof(host), "ip6:%.*s", (int)(close - r - 1), r + 1);
+                if (close[1] == ':')
+                    port = close + 2;
+            } else {
+                const char *colon = strrchr(r, ':');
+                snprintf(host, sizeof(host), "%.*s", colon ? (int)(colon - r) : (int)strlen(r), r);
+                if (colon)
+                    port = colon + 1;
+            }
+            if (port)
+                snprintf(buf, sizeof(buf), "%s,%s", host, port);
+            else
+                snprintf(buf, sizeof(buf), "%s", host);
+            e->remotes[e->n_remotes++] = xstrdup(buf);
+        }
+    }
+    if (mkdir(e->dir, 0755) != 0 && errno != EEXIST) {
+        int saved = errno;
+        fio_cleanup(e);
+        return errf(err, errlen, "cannot create %s: %s", cfg->artifact_dir, strerror(saved));
+    }
+    *out = e;
+    return 0;
+}
+
+static int fio_init_uring(struct engine **out, const struct engine_config *cfg, char *err,
+                          size_t errlen)
+{
+    return fio_init_common(out, cfg, "io_uring", err, errlen);
+}
+
+static int fio_init_aio(struct engine **out, const struct engine_config *cfg, char *err,
+                        size_t errlen)
+{
+    return fio_init_common(out, cfg, "libaio", err, errlen);
+}
+
+static int write_file(const char *path, const char *data, size_t len, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return errf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    bool ok = fwrite(data, 1, len, f) == len;
+    ok = fclose(f) == 0 && ok;
+    if (!ok)
+        return errf(err, errlen, "cannot write %s", path);
+    return 0;
+}
+
+/* Per-second samples from fio's IOPS log (per_job_logs=0: one file, one line per job and
+ * direction per interval: "msec, iops, ddir, bs, offset[, ...]"): summed per interval and
+ * direction; bytes from each direction's mean transfer size. */
+static void read_samples(const char *path, double interval_s, struct worker_stats *s)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    double mean_bs[IO_NDIR];
+    for (int d = 0; d < IO_NDIR; d++)
+        mean_bs[d] = s->ios[d] ? (double)s->bytes[d] / (double)s->ios[d] : 0;
+    char line[512];
+    const double ms = interval_s * 1000.0;
+    while (fgets(line, sizeof(line), f)) {
+        unsigned long long t;
+        double iops;
+        int dir;
+        if (sscanf(line, "%llu, %lf, %d", &t, &iops, &dir) != 3 || dir < 0 || dir >= IO_NDIR)
+            continue;
+        long idx = lround((double)t / ms) - 1;
+        if (idx < 0 || idx > 1000000)
+            continue;
+        while ((unsigned)idx >= s->n_samples) {
+            if (s->n_samples == s->cap_samples) {
+                s->cap_samples = s->cap_samples ? s->cap_samples * 2 : 64;
+                s->samples = xrealloc(s->samples, s->cap_samples * sizeof(*s->samples));
+            }
+            memset(&s->samples[s->n_samples++], 0, sizeof(s->samples[0]));
+        }
+        uint64_t ios = (uint64_t)llround(iops * interval_s);
+        s->samples[idx].ios[dir] += ios;
+        s->samples[idx].bytes[dir] += (uint64_t)llround((double)ios * mean_bs[dir]);
+    }
+    fclose(f);
+    /* the last interval is usually partial (fio logs what it has at exit): drop it */
+    if (s->n_samples && interval_s * (double)s->n_samples > (double)(s->end_ns - s->start_ns) / 1e9 + 0.5 * interval_s)
+        s->n_samples--;
+}
+
+/* fio's figures of one direction into the worker statistics. */
+static void take_dir(const struct fio_dir *d, int dir, struct worker_stats *s)
+{
+    s->ios[dir] += d->ios;
+    s->bytes[dir] += d->bytes;
+    if (!d->ios)
+        return;
+    if (!fio_lat_to_hist(&d->lat, &s->lat[dir])) {
+        /* plain JSON (no bins): one value per I/O at the mean keeps count and mean exact */
+        struct hist *h = &s->lat[dir];
+        uint64_t v = (uint64_t)llround(d->lat.mean_ns);
+        unsigned idx = hist_index(v);
+        h->buckets[idx] += d->ios;
+        h->count += d->ios;
+        h->sum += v * d->ios;
+        if ((uint64_t)d->lat.min_ns < h->min)
+            h->min = (uint64_t)d->lat.min_ns;
+        if ((uint64_t)d->lat.max_ns > h->max)
+            h->max = (uint64_t)d->lat.max_ns;
+    }
+}
+
+static void first_line(const char *text, char *buf, size_t len)
+{
+    const char *p = text ? text : "";
+    while (*p == '\n' || *p == ' ')
+        p++;
+    size_t n = strcspn(p, "\n");
+    snprintf(buf, len, "%.*s", (int)(n > 300 ? 300 : n), p);
+}
+
+static int fio_round(struct engine *e, const struct round_limits *lim, const char *label,
+                     struct worker_stats *s, char *err, size_t errlen)
+{
+    unsigned seq = __atomic_add_fetch(&fio_seq, 1, __ATOMIC_RELAXED);
+    char base[4400], job_path[4500], log_prefix[4500], iops_log[4600], out_path[4500],
+        err_path[4500];
+    snprintf(base, sizeof(base), "%s/%04u-%s", e->dir, seq, label && *label ? label : "round");
+    snprintf(job_path, sizeof(job_path), "%s.fio", base);
+    snprintf(log_prefix, sizeof(log_prefix), "%s", base);
+    snprintf(iops_log, sizeof(iops_log), "%s_iops.log", base);
+    snprintf(out_path, sizeof(out_path), "%s.json", base);
+    snprintf(err_path, sizeof(err_path), "%s.stderr", base);
+
+    unsigned log_msec = lim->sample_ns ? (unsigned)(lim->sample_ns / 1000000ull) : 1000;
+    /* A byte-based round counts bytes written (all bytes for a read-only workload); fio's
+     * io_size counts reads and writes together. */
+    uint64_t bytes = lim->time_ns ? 0 : lim->bytes;
+    if (bytes && e->wl->read_pct > 0 && e->wl->read_pct < 100)
+        bytes = bytes / (100u - e->wl->read_pct) * 100u;
+    struct fio_job_opts o = {
+        .name = "ptsbench",
+        .filename = e->path,
+        .ioengine = e->ioengine,
+        .runtime_ns = lim->time_ns,
+        .bytes = bytes,
+        .iops_log = e->n_remotes ? NULL : log_prefix,
+        .log_msec = log_msec ? log_msec : 1000,
+    };
+    size_t cap = 16384;
+    char *job = xcalloc(1, cap);
+    if (fio_job_write(e->wl, &e->range, &o, job, cap, err, errlen) != 0) {
+        free(job);
+        return -1;
+    }
+    int ret = write_file(job_path, job, strlen(job), err, errlen);
+    free(job);
+    if (ret != 0)
+        return -1;
+
+    char *argv[4 + 2 * 64];
+    unsigned n = 0;
+    argv[n++] = "fio";
+    argv[n++] = "--output-format=json+";
+    char client_args[64][320];
+    if (e->n_remotes) {
+        for (unsigned i = 0; i < e->n_remotes && i < 63; i++) {
+            snprintf(client_args[i], sizeof(client_args[i]), "--client=%s", e->remotes[i]);
+            argv[n++] = client_args[i];
+            argv[n++] = job_path;
+        }
+    } else {
+        argv[n++] = job_path;
+    }
+    argv[n] = NULL;
+    struct spawn_result r;
+    if (spawn_run(argv, &r) != 0)
+        return errf(err, errlen, "cannot run fio: %s", strerror(errno));
+    write_file(out_path, r.out, r.out_len, err, errlen);
+    write_file(err_path, r.err, r.err_len, err, errlen);
+    if (r.status != 0) {
+        char line[320];
+        first_line(r.err_len ? r.err : r.out, line, sizeof(line));
+        errf(err, errlen, "%s exited with status %d: %s (job file %s)", e->version, r.status, line,
+             job_path);
+        spawn_result_free(&r);
+        return -1;
+    }
+    struct fio_output fo;
+    if (fio_output_parse(r.out, r.out_len, e->version, &fo, err, errlen) != 0) {
+        char why[ERR_LEN];
+        str_copy(why, sizeof(why), err);
+        errf(err, errlen, "%s (output kept in %s)", why, out_path);
+        spawn_result_free(&r);
+        return -1;
+    }
+    spawn_result_free(&r);
+    if (fo.total.error) {
+        errf(err, errlen, "%s reported error %d (%s) on %s", e->version, fo.total.error,
+             strerror(fo.total.error), e->path);
+        fio_output_free(&fo);
+        return -1;
+    }
+    for (int d = 0; d < IO_NDIR; d++)
+        take_dir(&fo.total.dir[d], d, s);
+    double runtime_ms = fmax(fo.total.dir[0].runtime_ms, fo.total.dir[1].runtime_ms);
+    s->start_ns = 0;
+    s->end_ns = (uint64_t)llround(runtime_ms * 1e6);
+    if (!e->n_remotes)
+        read_samples(iops_log, (double)o.log_msec / 1000.0, s);
+    if (fo.n_hosts) {
+        s->hosts = xcalloc(fo.n_hosts, sizeof(*s->hosts));
+        s->n_hosts = fo.n_hosts;
+        for (unsigned i = 0; i < fo.n_hosts; i++) {
+            const struct fio_stats *h = &fo.hosts[i];
+            struct host_figures *hf = &s->hosts[i];
+            str_copy(hf->host, sizeof(hf->host), h->host);
+            for (int d = 0; d < IO_NDIR; d++) {
+                hf->ios[d] = h->dir[d].ios;
+                hf->bytes[d] = h->dir[d].bytes;
+                hf->iops[d] = h->dir[d].iops;
+                hf->lat_mean_us[d] = h->dir[d].ios ? h->dir[d].lat.mean_ns / 1000.0 : NAN;
+            }
+            hf->runtime_s = fmax(h->dir[0].runtime_ms, h->dir[1].runtime_ms) / 1000.0;
+        }
+    }
+    fio_output_free(&fo);
+    return 0;
+}
+
+static const char *fio_version_op(void)
+{
+    char err[256];
+    if (fio_check(err, sizeof(err)) != 0)
+        return "fio (not available)";
+    return fio_version_text;
+}
+
+const struct engine_ops engine_fio = {
+    .name = "fio",
+    .description = "the installed fio binary (ioengine=io_uring), one fio run per round",
+    .flags = ENGINE_F_WHOLE_ROUND,
+    .init = fio_init_uring,
+    .round = fio_round,
+    .idle = engine_idle_sleep,
+    .version = fio_version_op,
+    .cleanup = fio_cleanup,
+};
+
+const struct engine_ops engine_fio_libaio = {
+    .name = "fio-libaio",
+    .description = "the installed fio binary (ioengine=libaio), one fio run per round",
+    .flags = ENGINE_F_WHOLE_ROUND,
+    .init = fio_init_aio,
+    .round = fio_round,
+    .idle = engine_idle_sleep,
+    .version = fio_version_op,
+    .cleanup = fio_cleanup,
+};

@@ -1,0 +1,336 @@
+/* test_fio_engine.c — the fio engine end to end: a run through fio agrees with the native
+ * engine (IOPS within 25%), keeps a job file that fio alone accepts and fio's JSON beside the
+ * results, shows the same direction of change between 0% and 90% compressible data on zram,
+ * drives a `fio --server` on loopback through client/server mode (per-host figures and the
+ * aggregate), and `ptsbench crosscheck` prints both engines and their ratios. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "helpers.h"
+
+static char *dir;
+static bool have_fio;
+static bool zram_used;
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = make_temp_dir("fio");
+    char *argv[] = {"fio", "--version", NULL};
+    struct cmd_result r;
+    have_fio = run_cmd(argv, &r) == 0 && r.status == 0;
+    if (have_fio)
+        cmd_result_free(&r);
+    else
+        printf("SKIP: fio is not installed: the fio engine tests cannot run\n");
+    return dir ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    remove_tree(dir);
+    free(dir);
+    return 0;
+}
+
+static int zram_reset_after(void **state)
+{
+    (void)state;
+    if (zram_used)
+        zram_teardown();
+    zram_used = false;
+    return 0;
+}
+
+static bool exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+/* `ptsbench run` of one workload; returns the results document. */
+static struct json_object *run_one(const char *name, const char *target, const char *size,
+                                   const char *engine, const char *workload, const char *rounds,
+                                   const char *round_time, const char *extra1,
+                                   const char *extra2)
+{
+    static char out[4][600];
+    static unsigned k;
+    char *o = out[k++ % 4];
+    snprintf(o, 600, "%s/%s", dir, name);
+    char *argv[24] = {NULL, "run", "--target", (char *)target, "--workload", (char *)workload,
+                      "--engine", (char *)engine, "--rounds", (char *)rounds, "--round-time",
+                      (char *)round_time, "--all-rounds", "--quiet", "-o", o};
+    int n = 16;
+    if (size) {
+        argv[n++] = "--size";
+        argv[n++] = (char *)size;
+    }
+    if (extra1)
+        argv[n++] = (char *)extra1;
+    if (extra2)
+        argv[n++] = (char *)extra2;
+    argv[n] = NULL;
+    return ptsbench_results(argv, o, 0, NULL);
+}
+
+/* "...percentiles.99.9": the last key has a dot of its own */
+static double p999(struct json_object *doc, size_t round)
+{
+    char k[128];
+    snprintf(k, sizeof(k), "rounds.%zu.total.lat_us.percentiles", round);
+    struct json_object *p = json_at(doc, k), *v;
+    return p && json_object_object_get_ex(p, "99.9", &v) ? json_object_get_double(v) : NAN;
+}
+
+static double mean_over_rounds(struct json_object *doc, const char *key)
+{
+    struct json_object *rounds = json_at(doc, "rounds");
+    size_t n = rounds ? json_object_array_length(rounds) : 0;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        char k[128];
+        snprintf(k, sizeof(k), "rounds.%zu.%s", i, key);
+        sum += json_num(doc, k);
+    }
+    return n ? sum / (double)n : NAN;
+}
+
+/* 4 KiB random 70/30 at QD 16 on a file: fio and io_uring agree, and fio's files are kept. */
+static void test_file_agrees_with_native(void **state)
+{
+    (void)state;
+    if (!have_fio)
+        skip();
+    char target[600];
+    snprintf(target, sizeof(target), "%s/target.img", dir);
+    const char *wl = "rw=randrw,rwmixread=70,bs=4k,qd=16";
+    double iops[2][2];
+    /* alternate engines so that the file's state and the machine's load fall on both */
+    for (int rep = 0; rep < 2; rep++) {
+        for (int e = 0; e < 2; e++) {
+            char name[64];
+            snprintf(name, sizeof(name), "file-%s-%d", e ? "fio" : "native", rep);
+            struct json_object *doc = run_one(name, target, rep || e ? NULL : "512m",
+                                              e ? "fio" : "io_uring", wl, "2", "2s", NULL, NULL);
+            assert_non_null(doc);
+            iops[e][rep] = mean_over_rounds(doc, "total.iops");
+            double rshare = mean_over_rounds(doc, "read.iops") / iops[e][rep];
+            print_message("  %-8s %9.0f IOPS (reads %.1f%%), lat mean %.1f us, p99.9 %.1f us\n",
+                          e ? "fio" : "io_uring", iops[e][rep], 100 * rshare,
+                          mean_over_rounds(doc, "total.lat_us.mean"), p999(doc, 0));
+            assert_true(fabs(rshare - 0.70) < 0.02);
+            if (e) {
+                assert_string_equal(json_object_get_string(json_at(doc, "engine.name")), "fio");
+                assert_non_null(strstr(json_object_get_string(json_at(doc, "engine.library")),
+                                       "fio-3."));
+                /* per-second samples from fio's log, and a latency histogram from its bins */
+                assert_true(json_num(doc, "rounds.0.samples.iops.0") > 0);
+                assert_true(p999(doc, 0) > json_num(doc, "rounds.0.total.lat_us.percentiles.50"));
+            }
+            json_object_put(doc);
+        }
+    }
+    double native = (iops[0][0] + iops[0][1]) / 2, fio = (iops[1][0] + iops[1][1]) / 2;
+    print_message("  fio / io_uring = %.3f\n", fio / native);
+    assert_true(fabs(fio / native - 1.0) <= 0.25);
+
+    /* the job file and fio's output are kept; fio alone accepts the job file */
+    char job[700], json[700];
+    snprintf(job, sizeof(job), "%s/file-fio-0/fio/0001-round-01.fio", dir);
+    snprintf(json, sizeof(json), "%s/file-fio-0/fio/0001-round-01.json", dir);
+    assert_true(exists(job));
+    assert_true(exists(json));
+    char *argv[] = {"fio", "--parse-only", job, NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(argv, &r), 0);
+    assert_int_equal(r.status, 0);
+    cmd_result_free(&r);
+}
+
+/* zram compresses: both engines see the same direction of change from 0% to 90%. */
+static void test_zram_compressibility_direction(void **state)
+{
+    (void)state;
+    if (!have_fio)
+        skip();
+    char dev[64];
+    if (!zram_setup("512M", dev, sizeof(dev))) {
+        print_message("SKIP: zram not available\n");
+        skip();
+    }
+    zram_used = true;
+    /* writes only: zram's cost is compressing what is written */
+    double iops[2][2];
+    const char *engines[2] = {"io_uring", "fio"};
+    for (int c = 0; c < 2; c++) {
+        for (int e = 0; e < 2; e++) {
+            char wl[128], name[64];
+            snprintf(wl, sizeof(wl), "rw=randwrite,bs=4k,qd=16,compress=%d", c ? 90 : 0);
+            snprintf(name, sizeof(name), "zram-%s-%d", engines[e], c ? 90 : 0);
+            struct json_object *doc = run_one(name, dev, NULL, engines[e], wl, "2", "2s",
+                                              "--destructive", NULL);
+            assert_non_null(doc);
+            iops[e][c] = mean_over_rounds(doc, "total.iops");
+            print_message("  %-8s %2d%%: %9.0f IOPS, lat mean %.1f us\n", engines[e],
+                          c ? 90 : 0, iops[e][c], mean_over_rounds(doc, "total.lat_us.mean"));
+            json_object_put(doc);
+        }
+    }
+    zram_teardown();
+    zram_used = false;
+    for (int e = 0; e < 2; e++)
+        print_message("  %s: 90%% / 0%% = %.3f\n", engines[e], iops[e][1] / iops[e][0]);
+    /* the same direction, and a clear one (more than 5%) on each */
+    double d0 = iops[0][1] / iops[0][0] - 1, d1 = iops[1][1] / iops[1][0] - 1;
+    assert_true(fabs(d0) > 0.05 && fabs(d1) > 0.05);
+    assert_true((d0 > 0) == (d1 > 0));
+}
+
+static int free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = 0};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof(a);
+    int port = -1;
+    if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+        getsockname(fd, (struct sockaddr *)&a, &len) == 0)
+        port = ntohs(a.sin_port);
+    if (fd >= 0)
+        close(fd);
+    return port;
+}
+
+/* A fio server on 127.0.0.1 with a free port: ptsbench drives it through client/server mode;
+ * the results keep the host's own figures and the aggregate. The server is stopped after. */
+static void test_remote_loopback(void **state)
+{
+    (void)state;
+    if (!have_fio)
+        skip();
+    int port = free_port();
+    assert_true(port > 0);
+    char server_arg[64], remote[64];
+    snprintf(server_arg, sizeof(server_arg), "--server=ip:127.0.0.1,%d", port);
+    snprintf(remote, sizeof(remote), "127.0.0.1:%d", port);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        dup2(devnull, 1);
+        dup2(devnull, 2);
+        if (chdir(dir) != 0)
+            _exit(127);
+        execlp("fio", "fio", server_arg, (char *)NULL);
+        _exit(127);
+    }
+    usleep(500000);   /* let it listen */
+    char target[600];
+    snprintf(target, sizeof(target), "%s/remote.img", dir);
+    struct json_object *doc = run_one("remote", target, "256m", "fio",
+                                      "rw=randrw,rwmixread=70,bs=4k,qd=8", "1", "2s", "--remote",
+                                      remote);
+    kill(pid, SIGTERM);
+    int st;
+    waitpid(pid, &st, 0);
+    assert_non_null(doc);
+    assert_string_equal(json_object_get_string(json_at(doc, "target.kind")), "remote");
+    assert_string_equal(json_object_get_string(json_at(doc, "engine.remotes.0")), remote);
+    double host_iops = json_num(doc, "rounds.0.hosts.0.iops");
+    double total = json_num(doc, "rounds.0.total.iops");
+    print_message("  host %s: %.0f IOPS; aggregate %.0f IOPS\n",
+                  json_object_get_string(json_at(doc, "rounds.0.hosts.0.host")), host_iops, total);
+    assert_true(host_iops > 1000);
+    assert_true(fabs(host_iops - total) <= 0.01 * total);   /* one host: aggregate = host */
+    assert_null(json_at(doc, "rounds.0.hosts.1"));
+    assert_true(exists(target));   /* the server created it */
+    json_object_put(doc);
+}
+
+/* crosscheck: both engines, alternating, a table with the ratio per metric and a summary. */
+static void test_crosscheck(void **state)
+{
+    (void)state;
+    if (!have_fio)
+        skip();
+    char target[600], out[600];
+    snprintf(target, sizeof(target), "%s/xc.img", dir);
+    snprintf(out, sizeof(out), "%s/xc", dir);
+    char *argv[] = {NULL, "crosscheck", "--target", target, "--size", "256m", "--workload",
+                    "rw=randread,bs=4k,qd=16", "--round-time", "2s", "--repeat", "1", "-q",
+                    "-o", out, NULL};
+    char *text = NULL;
+    struct json_object *doc = ptsbench_results(argv, out, 0, &text);
+    assert_non_null(doc);
+    print_message("%s", text);
+    assert_non_null(strstr(text, "fio/native"));
+    assert_non_null(strstr(text, "lat p99.9 (us)"));
+    free(text);
+    assert_string_equal(json_object_get_string(json_at(doc, "schema")), "ptsbench.crosscheck");
+    double a = json_num(doc, "summary.iops.io_uring"), b = json_num(doc, "summary.iops.fio");
+    assert_true(a > 0 && b > 0);
+    assert_true(fabs(json_num(doc, "summary.iops.ratio") - b / a) < 1e-9);
+    assert_null(json_at(doc, "summary.write_iops"));   /* read-only: no write row */
+    char sub[700];
+    snprintf(sub, sizeof(sub), "%s/fio-1/fio/0001-round-01.fio", out);
+    assert_true(exists(sub));
+    json_object_put(doc);
+}
+
+/* --remote without fio, or to a device without --destructive: one line, exit 2. */
+static void test_remote_refusals(void **state)
+{
+    (void)state;
+    char out[600];
+    snprintf(out, sizeof(out), "%s/refused", dir);
+    struct {
+        const char *engine, *target, *want;
+    } cases[] = {
+        {"io_uring", "/var/tmp/x.img", "add --engine fio"},
+        {"fio", "/dev/nvme9n9", "without --destructive"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        char *argv[] = {(char *)ptsbench_bin(), "run", "--target", (char *)cases[i].target,
+                        "--size", "1g", "--engine", (char *)cases[i].engine, "--workload",
+                        "rw=randwrite", "--remote", "127.0.0.1:1", "-o", out, NULL};
+        struct cmd_result r;
+        assert_int_equal(run_cmd(argv, &r), 0);
+        print_message("  %s", r.errout);
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.errout, cases[i].want));
+        cmd_result_free(&r);
+        assert_false(exists(out));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_file_agrees_with_native),
+        cmocka_unit_test_teardown(test_zram_compressibility_direction, zram_reset_after),
+        cmocka_unit_test(test_remote_loopback),
+        cmocka_unit_test(test_crosscheck),
+        cmocka_unit_test(test_remote_refusals),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
