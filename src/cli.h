@@ -12,6 +12,10 @@ int cmd_suite(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_run_test(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_profile(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_crosscheck(int argc, char **argv, int full_argc, char **full_argv);
+int cmd_report(int argc, char **argv, int full_argc, char **full_argv);
+int cmd_plot(int argc, char **argv, int full_argc, char **full_argv);
+int cmd_verify(int argc, char **argv, int full_argc, char **full_argv);
+int cmd_gate(int argc, char **argv, int full_argc, char **full_argv);
 
 /* NULL-terminated list of directories holding `sub` (e.g. "profiles"): $PTSBENCH_DATADIR/sub,
  * the source tree next to the binary (build/../sub), the installed share directory, ./sub.

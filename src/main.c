@@ -39,6 +39,10 @@ static const struct {
     {"run-test", cmd_run_test, "run one SNIA PTS test by name"},
     {"crosscheck", cmd_crosscheck, "the same workload on a native engine and on fio, side by side"},
     {"show", do_show, "print a results file as a table"},
+    {"report", cmd_report, "HTML and Markdown report with plots from results files"},
+    {"plot", cmd_plot, "gnuplot charts (PNG, SVG, with their .gp and .dat) from results"},
+    {"verify", cmd_verify, "check results against a vendor spec sheet (specs/*.ini)"},
+    {"gate", cmd_gate, "CI performance gate: compare results with a baseline"},
     {"sim", do_sim, "the built-in simulated SSD: --list presets, --describe PRESET"},
     {"engines", do_engines, "list the I/O engines"},
 };

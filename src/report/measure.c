@@ -1,0 +1,791 @@
+/* measure.c — results files as flat measured points (see measure.h).
+ *
+ * What becomes a point, per schema:
+ *   ptsbench.run      one point: the workload, averaged over the steady-state window when the
+ *                     run reached steady state (state steady), else over every round (fob).
+ *   ptsbench.suite    one point per row of each test's `table` (the steady-state window, or the
+ *                     last 5 rounds when steady state was not reached: state fob); WSAT has no
+ *                     steady-state verdict: its point is its table, the final 5 rounds, state
+ *                     unknown (the saturated drive: neither fresh nor a verified steady state).
+ *                     DIRTH/CBW: the max operating point only (its histogram phase, one
+ *                     measurement: no spread). HIR and XSR are recovery curves, not operating
+ *                     points: skipped.
+ *   ptsbench.profile  one point per point's `result` (its window), state steady when the point
+ *                     measured to steady state and reached it, else fob.
+ * Figures of a direction the workload does not use (read figures of a write-only point) are
+ * NAN, as are figures the file does not hold. */
+#include <dirent.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "measure.h"
+#include "units.h"
+#include "util.h"
+#include "workload.h"
+
+#define MEAS_MAX_DEPTH 16
+
+static const char *const meas_names[MEAS_N] = {
+    [MEAS_IOPS] = "iops",
+    [MEAS_READ_IOPS] = "read_iops",
+    [MEAS_WRITE_IOPS] = "write_iops",
+    [MEAS_MB_S] = "mb_s",
+    [MEAS_READ_MB_S] = "read_mb_s",
+    [MEAS_WRITE_MB_S] = "write_mb_s",
+    [MEAS_LAT_MEAN_US] = "lat_mean_us",
+    [MEAS_READ_LAT_MEAN_US] = "read_lat_mean_us",
+    [MEAS_WRITE_LAT_MEAN_US] = "write_lat_mean_us",
+    [MEAS_LAT_P99_US] = "lat_p99_us",
+    [MEAS_LAT_P99_9_US] = "lat_p99_9_us",
+    [MEAS_LAT_P99_99_US] = "lat_p99_99_us",
+    [MEAS_LAT_MAX_US] = "lat_max_us",
+};
+
+const char *meas_metric_name(enum meas_metric m)
+{
+    return (unsigned)m < MEAS_N ? meas_names[m] : "?";
+}
+
+int meas_metric_parse(const char *name, enum meas_metric *out)
+{
+    for (unsigned i = 0; name && i < MEAS_N; i++) {
+        if (!strcmp(name, meas_names[i])) {
+            *out = (enum meas_metric)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+bool meas_lower_is_better(enum meas_metric m)
+{
+    return m >= MEAS_LAT_MEAN_US && m < MEAS_N;
+}
+
+const char *meas_state_name(enum meas_state s)
+{
+    switch (s) {
+    case MEAS_STATE_FOB: return "fob";
+    case MEAS_STATE_STEADY: return "steady";
+    default: return "unknown";
+    }
+}
+
+/* ---- JSON access: NULL / NAN for absent or null values ---- */
+
+static struct json_object *jget(struct json_object *o, const char *key)
+{
+    struct json_object *v = NULL;
+    if (!o || !json_object_is_type(o, json_type_object) ||
+        !json_object_object_get_ex(o, key, &v) || json_object_is_type(v, json_type_null))
+        return NULL;
+    return v;
+}
+
+/* jpath(o, "a", "b", NULL): o.a.b */
+static struct json_object *jpath(struct json_object *o, ...)
+{
+    va_list ap;
+    va_start(ap, o);
+    for (const char *k = va_arg(ap, const char *); k && o; k = va_arg(ap, const char *))
+        o = jget(o, k);
+    va_end(ap);
+    return o;
+}
+
+static double jnum(struct json_object *o)
+{
+    if (!o || !(json_object_is_type(o, json_type_double) || json_object_is_type(o, json_type_int)))
+        return NAN;
+    return json_object_get_double(o);
+}
+
+static long jint(struct json_object *o, long dflt)
+{
+    if (!o || !(json_object_is_type(o, json_type_double) || json_object_is_type(o, json_type_int)))
+        return dflt;
+    return (long)json_object_get_int64(o);
+}
+
+static const char *jstr(struct json_object *o)
+{
+    return o && json_object_is_type(o, json_type_string) ? json_object_get_string(o) : NULL;
+}
+
+static bool jbool(struct json_object *o)
+{
+    return o && json_object_is_type(o, json_type_boolean) && json_object_get_boolean(o);
+}
+
+static size_t jlen(struct json_object *o)
+{
+    return o && json_object_is_type(o, json_type_array) ? json_object_array_length(o) : 0;
+}
+
+static struct json_object *jidx(struct json_object *o, size_t i)
+{
+    return json_object_array_get_idx(o, i);
+}
+
+/* ---- figures of one round, and averages with spreads over rounds ---- */
+
+static void figs_clear(double v[MEAS_N])
+{
+    for (unsigned i = 0; i < MEAS_N; i++)
+        v[i] = NAN;
+}
+
+/* A round object of ptsbench.run / ptsbench.profile: read, write, total {iops, mb_s, lat_us}. */
+static void figs_from_run_round(struct json_object *r, double v[MEAS_N])
+{
+    figs_clear(v);
+    struct json_object *t = jget(r, "total"), *rd = jget(r, "read"), *wr = jget(r, "write");
+    v[MEAS_IOPS] = jnum(jget(t, "iops"));
+    v[MEAS_READ_IOPS] = jnum(jget(rd, "iops"));
+    v[MEAS_WRITE_IOPS] = jnum(jget(wr, "iops"));
+    v[MEAS_MB_S] = jnum(jget(t, "mb_s"));
+    v[MEAS_READ_MB_S] = jnum(jget(rd, "mb_s"));
+    v[MEAS_WRITE_MB_S] = jnum(jget(wr, "mb_s"));
+    struct json_object *tl = jget(t, "lat_us"), *rl = jget(rd, "lat_us"), *wl = jget(wr, "lat_us");
+    if (jint(jget(tl, "count"), 0) > 0) {
+        v[MEAS_LAT_MEAN_US] = jnum(jget(tl, "mean"));
+        v[MEAS_LAT_MAX_US] = jnum(jget(tl, "max"));
+        struct json_object *pc = jget(tl, "percentiles");
+        v[MEAS_LAT_P99_US] = jnum(jget(pc, "99"));
+        v[MEAS_LAT_P99_9_US] = jnum(jget(pc, "99.9"));
+        v[MEAS_LAT_P99_99_US] = jnum(jget(pc, "99.99"));
+    }
+    if (jint(jget(rl, "count"), 0) > 0)
+        v[MEAS_READ_LAT_MEAN_US] = jnum(jget(rl, "mean"));
+    if (jint(jget(wl, "count"), 0) > 0)
+        v[MEAS_WRITE_LAT_MEAN_US] = jnum(jget(wl, "mean"));
+}
+
+/* A suite element (rounds[].elements[]) or table row: flat figures, lat_us {read, write, total}
+ * with mean, max and percentiles as keys ("99", "99.9", ...; the table has no "99.9"). Null
+ * values (a direction without I/O) stay NAN. */
+static void figs_from_suite(struct json_object *e, double v[MEAS_N])
+{
+    figs_clear(v);
+    v[MEAS_IOPS] = jnum(jget(e, "iops"));
+    v[MEAS_READ_IOPS] = jnum(jget(e, "read_iops"));
+    v[MEAS_WRITE_IOPS] = jnum(jget(e, "write_iops"));
+    v[MEAS_MB_S] = jnum(jget(e, "mb_s"));
+    v[MEAS_READ_MB_S] = jnum(jget(e, "read_mb_s"));
+    v[MEAS_WRITE_MB_S] = jnum(jget(e, "write_mb_s"));
+    struct json_object *lat = jget(e, "lat_us");
+    struct json_object *t = jget(lat, "total");
+    v[MEAS_LAT_MEAN_US] = jnum(jget(t, "mean"));
+    v[MEAS_LAT_MAX_US] = jnum(jget(t, "max"));
+    v[MEAS_LAT_P99_US] = jnum(jget(t, "99"));
+    v[MEAS_LAT_P99_9_US] = jnum(jget(t, "99.9"));
+    v[MEAS_LAT_P99_99_US] = jnum(jget(t, "99.99"));
+    v[MEAS_READ_LAT_MEAN_US] = jnum(jpath(lat, "read", "mean", NULL));
+    v[MEAS_WRITE_LAT_MEAN_US] = jnum(jpath(lat, "write", "mean", NULL));
+}
+
+/* A profile point's result: the window's means and merged-histogram latencies. */
+static void figs_from_profile_result(struct json_object *res, double v[MEAS_N])
+{
+    figs_clear(v);
+    v[MEAS_IOPS] = jnum(jget(res, "iops"));
+    v[MEAS_READ_IOPS] = jnum(jget(res, "read_iops"));
+    v[MEAS_WRITE_IOPS] = jnum(jget(res, "write_iops"));
+    v[MEAS_MB_S] = jnum(jget(res, "mb_s"));
+    v[MEAS_READ_MB_S] = jnum(jget(res, "read_mb_s"));
+    v[MEAS_WRITE_MB_S] = jnum(jget(res, "write_mb_s"));
+    struct json_object *lat = jget(res, "lat_us");
+    v[MEAS_LAT_MEAN_US] = jnum(jget(lat, "mean"));
+    v[MEAS_READ_LAT_MEAN_US] = jnum(jget(lat, "read_mean"));
+    v[MEAS_WRITE_LAT_MEAN_US] = jnum(jget(lat, "write_mean"));
+    v[MEAS_LAT_MAX_US] = jnum(jget(lat, "max"));
+    struct json_object *pc = jget(lat, "percentiles");
+    v[MEAS_LAT_P99_US] = jnum(jget(pc, "99"));
+    v[MEAS_LAT_P99_9_US] = jnum(jget(pc, "99.9"));
+    v[MEAS_LAT_P99_99_US] = jnum(jget(pc, "99.99"));
+}
+
+struct meas_acc {
+    double sum[MEAS_N], min[MEAS_N], max[MEAS_N];
+    unsigned n[MEAS_N];
+    unsigned rounds;
+};
+
+static void acc_init(struct meas_acc *a)
+{
+    memset(a, 0, sizeof(*a));
+}
+
+static void acc_add(struct meas_acc *a, const double v[MEAS_N])
+{
+    a->rounds++;
+    for (unsigned i = 0; i < MEAS_N; i++) {
+        if (!isfinite(v[i]))
+            continue;
+        if (a->n[i] == 0 || v[i] < a->min[i])
+            a->min[i] = v[i];
+        if (a->n[i] == 0 || v[i] > a->max[i])
+            a->max[i] = v[i];
+        a->sum[i] += v[i];
+        a->n[i]++;
+    }
+}
+
+static double acc_mean(const struct meas_acc *a, unsigned i)
+{
+    return a->n[i] ? a->sum[i] / a->n[i] : NAN;
+}
+
+/* (max - min) / mean over the rounds; NAN below 2 rounds or for a zero mean. */
+static double acc_spread(const struct meas_acc *a, unsigned i)
+{
+    double mean = acc_mean(a, i);
+    if (a->n[i] < 2 || !isfinite(mean) || mean == 0)
+        return NAN;
+    return (a->max[i] - a->min[i]) / fabs(mean);
+}
+
+/* ---- points ---- */
+
+struct meas_ctx {
+    struct meas_set *set;
+    size_t cap;
+    const char *file;
+};
+
+static struct meas_point *point_new(struct meas_ctx *c)
+{
+    struct meas_set *s = c->set;
+    if (s->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 64;
+        s->p = xrealloc(s->p, c->cap * sizeof(*s->p));
+    }
+    struct meas_point *p = &s->p[s->n++];
+    memset(p, 0, sizeof(*p));
+    str_copy(p->source, sizeof(p->source), c->file);
+    p->compress_pct = -1;
+    for (unsigned i = 0; i < MEAS_N; i++) {
+        p->v[i] = NAN;
+        p->spread[i] = NAN;
+    }
+    return p;
+}
+
+/* Conditions are set: blank out the figures of a direction without I/O, derive `sequential`. */
+static void point_finish(struct meas_point *p)
+{
+    static const enum meas_metric rd[] = {MEAS_READ_IOPS, MEAS_READ_MB_S, MEAS_READ_LAT_MEAN_US};
+    static const enum meas_metric wr[] = {MEAS_WRITE_IOPS, MEAS_WRITE_MB_S,
+                                          MEAS_WRITE_LAT_MEAN_US};
+    for (unsigned i = 0; i < 3; i++) {
+        if (p->read_pct <= 0)
+            p->v[rd[i]] = p->spread[rd[i]] = NAN;
+        if (p->read_pct >= 100)
+            p->v[wr[i]] = p->spread[wr[i]] = NAN;
+    }
+    p->sequential = p->random_pct == 0;
+}
+
+/* "4 KiB", "128 KiB", "1 MiB", "0.5 KiB", "mixed sizes" */
+static void fmt_bs(uint32_t bs, char *buf, size_t len)
+{
+    if (bs == 0)
+        snprintf(buf, len, "mixed sizes");
+    else if (bs % 1048576 == 0)
+        snprintf(buf, len, "%u MiB", bs / 1048576);
+    else if (bs % 1024 == 0)
+        snprintf(buf, len, "%u KiB", bs / 1024);
+    else if (bs == 512)
+        snprintf(buf, len, "0.5 KiB");
+    else
+        snprintf(buf, len, "%u B", bs);
+}
+
+static void fmt_pattern(int random_pct, char *buf, size_t len)
+{
+    if (random_pct >= 100)
+        snprintf(buf, len, "random");
+    else if (random_pct <= 0)
+        snprintf(buf, len, "sequential");
+    else
+        snprintf(buf, len, "%d%% random", random_pct);
+}
+
+/* "PREFIX, 4 KiB random, R/W 65/35" followed by extra (may be ""). */
+static void point_label(struct meas_point *p, const char *prefix, const char *extra)
+{
+    char bs[32], pat[32];
+    fmt_bs(p->bs, bs, sizeof(bs));
+    fmt_pattern(p->random_pct, pat, sizeof(pat));
+    snprintf(p->label, sizeof(p->label), "%s, %s %s, R/W %d/%d%s", prefix, bs, pat, p->read_pct,
+             100 - p->read_pct, extra);
+}
+
+/* ---- ptsbench.run ---- */
+
+/* The canonical spec without its randseed=... item. */
+static void spec_without_seed(const char *spec, char *out, size_t len)
+{
+    out[0] = '\0';
+    size_t o = 0;
+    const char *s = spec;
+    while (*s) {
+        const char *e = strchr(s, ',');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        if (!(n >= 9 && !strncmp(s, "randseed=", 9))) {
+            int w = snprintf(out + o, len - o, "%s%.*s", o ? "," : "", (int)n, s);
+            if (w < 0 || (size_t)w >= len - o)
+                return;
+            o += (size_t)w;
+        }
+        s += n;
+        if (*s == ',')
+            s++;
+    }
+}
+
+static int load_run(struct meas_ctx *c, struct json_object *root, char *err, size_t errlen)
+{
+    struct json_object *wl = jget(root, "workload");
+    struct json_object *rounds = jget(root, "rounds");
+    if (!wl)
+        return errf(err, errlen, "%s: no workload", c->file);
+    size_t nr = jlen(rounds);
+    if (nr == 0)
+        return 0;
+
+    struct json_object *ss = jget(root, "steady_state");
+    bool steady = jbool(jget(ss, "reached"));
+    long first = 1, last = LONG_MAX;
+    if (steady) {
+        struct json_object *w = jget(ss, "window");
+        first = jint(jget(w, "first_round"), 1);
+        last = jint(jget(w, "last_round"), LONG_MAX);
+    }
+    struct meas_acc a;
+    acc_init(&a);
+    for (size_t i = 0; i < nr; i++) {
+        struct json_object *r = jidx(rounds, i);
+        long rn = jint(jget(r, "round"), (long)i + 1);
+        if (rn < first || rn > last)
+            continue;
+        double v[MEAS_N];
+        figs_from_run_round(r, v);
+        acc_add(&a, v);
+    }
+    if (a.rounds == 0)
+        return 0;
+
+    struct meas_point *p = point_new(c);
+    struct json_object *bss = jget(wl, "block_sizes");
+    p->bs = jlen(bss) == 1 ? (uint32_t)jint(jget(jidx(bss, 0), "bytes"), 0) : 0;
+    p->read_pct = (int)jint(jget(wl, "read_pct"), 0);
+    p->random_pct = (int)jint(jget(wl, "random_pct"), 0);
+    p->workers = (unsigned)jint(jget(wl, "workers"), 1);
+    p->qd = (unsigned)jint(jget(wl, "qd"), 1);
+    p->compress_pct = (int)jint(jget(wl, "compress_pct"), -1);
+    p->state = steady ? MEAS_STATE_STEADY : MEAS_STATE_FOB;
+    p->rounds = a.rounds;
+    for (unsigned i = 0; i < MEAS_N; i++) {
+        p->v[i] = acc_mean(&a, i);
+        p->spread[i] = acc_spread(&a, i);
+    }
+    char spec[sizeof(p->key)];
+    const char *full = jstr(jget(wl, "spec"));
+    spec_without_seed(full ? full : "", spec, sizeof(spec) - 8);
+    snprintf(p->key, sizeof(p->key), "run/%s", spec);
+    const char *name = jstr(jget(wl, "name"));
+    char prefix[96], extra[96];
+    if (name && *name && strcmp(name, "inline"))
+        snprintf(prefix, sizeof(prefix), "Run %s", name);
+    else
+        snprintf(prefix, sizeof(prefix), "Run");
+    snprintf(extra, sizeof(extra), ", %ux%u, compress %d%%", p->workers, p->qd, p->compress_pct);
+    point_label(p, prefix, extra);
+    point_finish(p);
+    return 0;
+}
+
+/* ---- ptsbench.suite ---- */
+
+/* Every element of the subtest's rounds first..last with this (rwmix_read, bs). */
+static void suite_element_acc(struct json_object *sub, long first, long last, long mix, long bs,
+                              struct meas_acc *a)
+{
+    struct json_object *rounds = jget(sub, "rounds");
+    for (size_t i = 0; i < jlen(rounds); i++) {
+        struct json_object *r = jidx(rounds, i);
+        long rn = jint(jget(r, "round"), 0);
+        if (rn < first || rn > last)
+            continue;
+        struct json_object *els = jget(r, "elements");
+        for (size_t j = 0; j < jlen(els); j++) {
+            struct json_object *e = jidx(els, j);
+            if (jint(jget(e, "rwmix_read"), -1) == mix && jint(jget(e, "bs"), -1) == bs) {
+                double v[MEAS_N];
+                figs_from_suite(e, v);
+                acc_add(a, v);
+                break;
+            }
+        }
+    }
+}
+
+static void suite_table(struct meas_ctx *c, struct json_object *test, struct json_object *sub)
+{
+    struct json_object *table = jget(sub, "table");
+    struct json_object *rows = jget(table, "rows");
+    if (!jlen(rows))
+        return;
+    const char *name = jstr(jget(test, "name"));
+    const char *title = jstr(jget(test, "title"));
+    const char *access = jstr(jget(test, "access"));
+    long first = jint(jget(table, "first_round"), 1);
+    long last = jint(jget(table, "last_round"), LONG_MAX);
+    /* steady: the window passed; fob: a steady-state verdict that failed (the table is the last
+     * 5 rounds); unknown: no verdict at all (WSAT, whose final rounds after writing twice the
+     * capacity are the saturated drive, neither fresh nor a verified steady state) */
+    struct json_object *ss = jget(sub, "steady_state");
+    enum meas_state state = !ss ? MEAS_STATE_UNKNOWN
+                            : jbool(jget(ss, "reached")) ? MEAS_STATE_STEADY : MEAS_STATE_FOB;
+    char prefix[128];
+    snprintf(prefix, sizeof(prefix), "PTS %s", title ? title : name ? name : "test");
+
+    for (size_t i = 0; i < jlen(rows); i++) {
+        struct json_object *row = jidx(rows, i);
+        long mix = jint(jget(row, "rwmix_read"), -1), bs = jint(jget(row, "bs"), -1);
+        if (mix < 0 || mix > 100 || bs <= 0)
+            continue;
+        struct meas_point *p = point_new(c);
+        p->bs = (uint32_t)bs;
+        p->read_pct = (int)mix;
+        p->random_pct = access && !strcmp(access, "sequential") ? 0 : 100;
+        p->workers = (unsigned)jint(jget(test, "threads"), 1);
+        p->qd = (unsigned)jint(jget(test, "qd"), 1);
+        p->compress_pct = 0;
+        p->state = state;
+        snprintf(p->key, sizeof(p->key), "suite/%s/bs=%ld/read=%ld", name ? name : "test", bs,
+                 mix);
+        point_label(p, prefix, "");
+
+        /* The table holds the window's averages; the rounds give the spread and the figures
+         * the table leaves out (99.9%). */
+        struct meas_acc a;
+        acc_init(&a);
+        suite_element_acc(sub, first, last, mix, bs, &a);
+        double tv[MEAS_N];
+        figs_from_suite(row, tv);
+        for (unsigned m = 0; m < MEAS_N; m++) {
+            p->v[m] = isfinite(tv[m]) ? tv[m] : acc_mean(&a, m);
+            p->spread[m] = acc_spread(&a, m);
+        }
+        p->rounds = a.rounds ? a.rounds : (unsigned)(last >= first && last != LONG_MAX
+                                                         ? last - first + 1 : 0);
+        point_finish(p);
+    }
+}
+
+/* DIRTH / CBW: the max operating point (highest IOPS under the latency ceiling), measured once
+ * with a full histogram. The stimulus (block size, R/W mix) is read from the precondition's
+ * tracking variable "iops@8KiB/65"; without it the point is skipped. */
+static void suite_dirth(struct meas_ctx *c, struct json_object *test, struct json_object *sub)
+{
+    struct json_object *op = jpath(sub, "operating_points", "max", NULL);
+    if (!op)
+        return;
+    struct json_object *vars = jpath(sub, "precondition", "steady_state", "variables", NULL);
+    const char *trk = jstr(jget(jidx(vars, 0), "tracking"));
+    const char *at = trk ? strchr(trk, '@') : NULL;
+    const char *slash = at ? strchr(at, '/') : NULL;
+    if (!slash)
+        return;
+    char sz[32];
+    snprintf(sz, sizeof(sz), "%.*s", (int)(slash - at - 1), at + 1);
+    uint64_t bs;
+    char e2[128];
+    if (units_parse_size(sz, &bs, e2, sizeof(e2)) != 0 || bs == 0 || bs > UINT32_MAX)
+        return;
+    char *end;
+    long mix = strtol(slash + 1, &end, 10);
+    if (end == slash + 1 || *end || mix < 0 || mix > 100)
+        return;
+    double iops = jnum(jget(op, "iops"));
+    if (!isfinite(iops))
+        return;
+
+    const char *name = jstr(jget(test, "name"));
+    const char *access = jstr(jget(test, "access"));
+    struct meas_point *p = point_new(c);
+    p->bs = (uint32_t)bs;
+    p->read_pct = (int)mix;
+    p->random_pct = access && !strcmp(access, "sequential") ? 0 : 100;
+    p->workers = (unsigned)jint(jget(op, "threads"), 1);
+    p->qd = (unsigned)jint(jget(op, "qd"), 1);
+    p->compress_pct = 0;
+    p->state = jbool(jpath(sub, "steady_state", "reached", NULL)) ? MEAS_STATE_STEADY
+                                                                   : MEAS_STATE_FOB;
+    p->rounds = 1;
+    p->v[MEAS_IOPS] = iops;
+    p->v[MEAS_MB_S] = iops * (double)bs / 1e6;
+    struct json_object *lat = jpath(op, "histogram", "lat_us", NULL);
+    if (lat) {
+        p->v[MEAS_LAT_MEAN_US] = jnum(jget(lat, "mean"));
+        p->v[MEAS_LAT_MAX_US] = jnum(jget(lat, "max"));
+        p->v[MEAS_LAT_P99_US] = jnum(jget(lat, "99"));
+        p->v[MEAS_LAT_P99_9_US] = jnum(jget(lat, "99.9"));
+        p->v[MEAS_LAT_P99_99_US] = jnum(jget(lat, "99.99"));
+    } else {
+        p->v[MEAS_LAT_MEAN_US] = jnum(jget(op, "sweep_lat_mean_us"));
+    }
+    snprintf(p->key, sizeof(p->key), "suite/%s/max/bs=%lu/read=%ld", name ? name : "dirth",
+             (unsigned long)bs, mix);
+    char prefix[160], extra[64];
+    char up[32];
+    snprintf(up, sizeof(up), "%s", name ? name : "dirth");
+    for (char *q = up; *q; q++)
+        *q = (char)(*q >= 'a' && *q <= 'z' ? *q - 'a' + 'A' : *q);
+    snprintf(prefix, sizeof(prefix), "PTS %s max operating point", up);
+    snprintf(extra, sizeof(extra), ", %ux%u", p->workers, p->qd);
+    point_label(p, prefix, extra);
+    point_finish(p);
+}
+
+static int load_suite(struct meas_ctx *c, struct json_object *root, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    struct json_object *tests = jget(root, "tests");
+    for (size_t i = 0; i < jlen(tests); i++) {
+        struct json_object *t = jidx(tests, i);
+        struct json_object *subs = jget(t, "subtests");
+        for (size_t j = 0; j < jlen(subs); j++) {
+            struct json_object *s = jidx(subs, j);
+            if (jget(s, "table"))
+                suite_table(c, t, s);
+            else if (jget(s, "operating_points"))
+                suite_dirth(c, t, s);
+            /* HIR (wait_states/accesses) and XSR (groups/log): recovery behaviour over time,
+             * not an operating point to compare with a claim or a baseline: skipped. */
+        }
+    }
+    return 0;
+}
+
+/* ---- ptsbench.profile ---- */
+
+static int load_profile(struct meas_ctx *c, struct json_object *root, char *err, size_t errlen)
+{
+    struct json_object *points = jget(root, "points");
+    for (size_t i = 0; i < jlen(points); i++) {
+        struct json_object *pt = jidx(points, i);
+        struct json_object *res = jget(pt, "result");
+        if (!res || !isfinite(jnum(jget(res, "iops"))))
+            continue;
+        const char *spec = jstr(jget(pt, "spec"));
+        struct workload wl;
+        char why[ERR_LEN];
+        if (!spec || wl_parse_inline(spec, &wl, why, sizeof(why)) != 0)
+            return errf(err, errlen, "%s: points[%zu]: bad spec: %s", c->file, i,
+                        spec ? why : "absent");
+        const char *prof = jstr(jget(pt, "profile"));
+        const char *wname = jstr(jget(pt, "workload"));
+        const char *measure = jstr(jget(pt, "measure"));
+        struct meas_point *p = point_new(c);
+        p->bs = wl.n_bs == 1 ? wl.bs[0].size : 0;
+        p->read_pct = (int)wl.read_pct;
+        p->random_pct = (int)wl.random_pct;
+        p->workers = (unsigned)jint(jget(pt, "workers"), wl.workers);
+        p->qd = (unsigned)jint(jget(pt, "qd"), wl.qd);
+        p->compress_pct = (int)jint(jget(pt, "compress_pct"), wl.compress_pct);
+        bool steady = measure && !strcmp(measure, "steady") && jbool(jget(res, "steady"));
+        p->state = steady ? MEAS_STATE_STEADY : MEAS_STATE_FOB;
+        if (!prof)
+            prof = "profile";
+        if (!wname)
+            wname = prof;
+        snprintf(p->key, sizeof(p->key), "profile/%s/%s/c=%d/w=%u/qd=%u", prof, wname,
+                 p->compress_pct, p->workers, p->qd);
+        char prefix[160], extra[64];
+        if (!strcmp(prof, wname))
+            snprintf(prefix, sizeof(prefix), "Profile %s", prof);
+        else
+            snprintf(prefix, sizeof(prefix), "Profile %s/%s", prof, wname);
+        snprintf(extra, sizeof(extra), ", %ux%u, compress %d%%", p->workers, p->qd,
+                 p->compress_pct);
+        point_label(p, prefix, extra);
+
+        figs_from_profile_result(res, p->v);
+        struct json_object *win = jget(res, "rounds");
+        long first = jint(jidx(win, 0), 1), last = jint(jidx(win, 1), LONG_MAX);
+        struct meas_acc a;
+        acc_init(&a);
+        struct json_object *rounds = jget(pt, "rounds");
+        for (size_t r = 0; r < jlen(rounds); r++) {
+            struct json_object *ro = jidx(rounds, r);
+            long rn = jint(jget(ro, "round"), (long)r + 1);
+            if (rn < first || rn > last)
+                continue;
+            double v[MEAS_N];
+            figs_from_run_round(ro, v);
+            acc_add(&a, v);
+        }
+        for (unsigned m = 0; m < MEAS_N; m++) {
+            if (!isfinite(p->v[m]))
+                p->v[m] = acc_mean(&a, m);
+            p->spread[m] = acc_spread(&a, m);
+        }
+        p->rounds = a.rounds;
+        point_finish(p);
+    }
+    return 0;
+}
+
+/* ---- files and directories ---- */
+
+static void set_device(struct meas_set *s, struct json_object *root)
+{
+    if (s->device[0])
+        return;
+    struct json_object *t = jget(root, "target");
+    const char *model = jstr(jget(t, "model"));
+    const char *path = jstr(jget(t, "path"));
+    str_copy(s->device, sizeof(s->device), model && *model ? model : path ? path : "");
+}
+
+/* One file. in_dir: files of a schema that holds no points (crosscheck) are skipped rather
+ * than refused. */
+static int load_file(struct meas_ctx *c, const char *path, bool in_dir, char *err, size_t errlen)
+{
+    struct json_object *root = json_object_from_file(path);
+    if (!root) {
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return errf(err, errlen, "%s: %s", path, strerror(errno));
+        fclose(f);
+        return errf(err, errlen, "%s: not a JSON document", path);
+    }
+    const char *schema = jstr(jget(root, "schema"));
+    int rc = 0;
+    c->file = path;
+    if (schema && !strcmp(schema, "ptsbench.run"))
+        rc = load_run(c, root, err, errlen);
+    else if (schema && !strcmp(schema, "ptsbench.suite"))
+        rc = load_suite(c, root, err, errlen);
+    else if (schema && !strcmp(schema, "ptsbench.profile"))
+        rc = load_profile(c, root, err, errlen);
+    else if (in_dir) {
+        json_object_put(root);
+        return 0;
+    } else {
+        rc = errf(err, errlen, "%s: schema '%s' is not a results schema (ptsbench.run, "
+                               "ptsbench.suite, ptsbench.profile)", path, schema ? schema : "");
+    }
+    if (rc == 0) {
+        set_device(c->set, root);
+        c->set->n_files++;
+    }
+    json_object_put(root);
+    return rc;
+}
+
+static int skip_entry(const struct dirent *d)
+{
+    /* hidden entries, and fio's artifacts (job files, fio's own JSON) */
+    return d->d_name[0] != '.' && strcmp(d->d_name, "fio") != 0;
+}
+
+static int load_dir(struct meas_ctx *c, const char *dir, int depth, char *err, size_t errlen)
+{
+    if (depth > MEAS_MAX_DEPTH)
+        return 0;
+    struct dirent **ents = NULL;
+    int n = scandir(dir, &ents, skip_entry, alphasort);
+    if (n < 0)
+        return errf(err, errlen, "%s: %s", dir, strerror(errno));
+    int rc = 0;
+    /* the directory's own results.json first, then its subdirectories in name order */
+    for (int pass = 0; pass < 2 && rc == 0; pass++) {
+        for (int i = 0; i < n && rc == 0; i++) {
+            char path[4096];
+            snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
+            struct stat st;
+            if (stat(path, &st) != 0)
+                continue;
+            if (pass == 0 && S_ISREG(st.st_mode) && !strcmp(ents[i]->d_name, "results.json"))
+                rc = load_file(c, path, true, err, errlen);
+            else if (pass == 1 && S_ISDIR(st.st_mode))
+                rc = load_dir(c, path, depth + 1, err, errlen);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        free(ents[i]);
+    free(ents);
+    return rc;
+}
+
+int meas_load(const char *path, struct meas_set *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof(*out));
+    struct meas_ctx c = {.set = out, .cap = 0, .file = path};
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return errf(err, errlen, "%s: %s", path, strerror(errno));
+    int rc;
+    if (S_ISDIR(st.st_mode)) {
+        char dir[4096];
+        str_copy(dir, sizeof(dir), path);
+        size_t l = strlen(dir);
+        while (l > 1 && dir[l - 1] == '/')
+            dir[--l] = '\0';
+        rc = load_dir(&c, dir, 0, err, errlen);
+        if (rc == 0 && out->n_files == 0)
+            rc = errf(err, errlen, "%s: no results found (no results.json of a run, suite or "
+                                   "profile)", path);
+    } else {
+        rc = load_file(&c, path, false, err, errlen);
+    }
+    if (rc == 0 && out->n == 0)
+        rc = errf(err, errlen, "%s: no measured points (no completed rounds)", path);
+    if (rc != 0)
+        meas_free(out);
+    return rc;
+}
+
+void meas_free(struct meas_set *s)
+{
+    if (!s)
+        return;
+    free(s->p);
+    s->p = NULL;
+    s->n = 0;
+    s->n_files = 0;
+    s->device[0] = '\0';
+}
+
+const struct meas_point *meas_find(const struct meas_set *s, const char *key)
+{
+    for (size_t i = 0; s && key && i < s->n; i++)
+        if (!strcmp(s->p[i].key, key))
+            return &s->p[i];
+    return NULL;
+}
+
+void meas_merge(struct meas_set *dst, struct meas_set *src)
+{
+    if (src->n) {
+        dst->p = xrealloc(dst->p, (dst->n + src->n) * sizeof(*dst->p));
+        memcpy(dst->p + dst->n, src->p, src->n * sizeof(*src->p));
+        dst->n += src->n;
+    }
+    if (!dst->device[0])
+        str_copy(dst->device, sizeof(dst->device), src->device);
+    dst->n_files += src->n_files;
+    meas_free(src);
+}

@@ -1,0 +1,81 @@
+/* measure.h — the measured points of results files, flat, for verify, gate and reports.
+ *
+ * A results file (schema ptsbench.run, ptsbench.suite, ptsbench.profile; a directory is searched
+ * for results.json files, recursively) becomes a list of points, each a workload condition
+ * (block size, read share, random share, workers x QD, compressibility, drive state) with its
+ * figures (IOPS, MB/s, latencies) and the round-to-round spread of each figure over the rounds
+ * it was averaged from (the steady-state window), so that a comparison can tell a change from
+ * noise. Every point has a stable key that names the same measurement in another run of the
+ * same test (gate pairs baseline and current by key). Pure apart from reading the files. */
+#ifndef PTSBENCH_MEASURE_H
+#define PTSBENCH_MEASURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum meas_metric {
+    MEAS_IOPS, MEAS_READ_IOPS, MEAS_WRITE_IOPS,
+    MEAS_MB_S, MEAS_READ_MB_S, MEAS_WRITE_MB_S,          /* MB/s = 10^6 bytes/s */
+    MEAS_LAT_MEAN_US, MEAS_READ_LAT_MEAN_US, MEAS_WRITE_LAT_MEAN_US,
+    MEAS_LAT_P99_US, MEAS_LAT_P99_9_US, MEAS_LAT_P99_99_US, MEAS_LAT_MAX_US,
+    MEAS_N
+};
+
+/* "iops", "read_iops", ..., "lat_p99_9_us" (the names gate's --metrics takes); parse: -1 if
+ * unknown. lower_is_better: latencies. */
+const char *meas_metric_name(enum meas_metric m);
+int meas_metric_parse(const char *name, enum meas_metric *out);
+bool meas_lower_is_better(enum meas_metric m);
+
+enum meas_state { MEAS_STATE_UNKNOWN = 0, MEAS_STATE_FOB, MEAS_STATE_STEADY };
+
+struct meas_point {
+    char key[256];             /* stable identity, e.g. "suite/iops/bs=4096/read=0",
+                                  "profile/database/database/c=90/w=4/qd=32",
+                                  "run/rw=randrw,rwmixread=70,bs=4k,iodepth=32,numjobs=4,..." */
+    char label[256];           /* for people: "IOPS test, 4 KiB random, R/W 0/100" */
+    char source[4096];         /* the results file */
+    /* conditions */
+    uint32_t bs;               /* bytes; 0 when mixed sizes (bssplit) */
+    int read_pct;              /* 0..100 */
+    int random_pct;            /* 0..100 */
+    unsigned workers, qd;      /* outstanding I/O = workers x qd */
+    int compress_pct;          /* 0..100, -1 unknown */
+    enum meas_state state;     /* steady (a steady-state window), fob (no preconditioning or
+                                  not steady), unknown */
+    bool sequential;           /* random_pct == 0 */
+    /* figures (NAN when absent) and their relative spread over the averaged rounds:
+     * (max - min) / mean, NAN when fewer than 2 rounds */
+    double v[MEAS_N];
+    double spread[MEAS_N];
+    unsigned rounds;           /* rounds averaged */
+};
+
+struct meas_set {
+    struct meas_point *p;
+    size_t n;
+    char device[256];          /* target model or path of the first file, for tables */
+    unsigned n_files;
+};
+
+/* Load a results file, or every results.json under a directory. Returns 0, or -1 with one line
+ * (no such file, not JSON, unknown schema, no results found). */
+int meas_load(const char *path, struct meas_set *out, char *err, size_t errlen);
+void meas_free(struct meas_set *s);
+const struct meas_point *meas_find(const struct meas_set *s, const char *key);
+
+/* Added for verify and reports:
+ * "steady", "fob", "unknown". */
+const char *meas_state_name(enum meas_state s);
+/* Move every point of src to the end of dst (dst's device kept if set); src is emptied
+ * (meas_free). For several RESULTS arguments. */
+void meas_merge(struct meas_set *dst, struct meas_set *src);
+/* Notes on the figures: a direction the workload does not use has NAN figures (read_iops,
+ * read_mb_s, read_lat_mean_us of a write-only point), not 0. Keys are unique within one file;
+ * the same key from two files of a directory (two runs of one test) is kept twice and
+ * meas_find returns the first. Directories are walked in name order, the directory's own
+ * results.json before its subdirectories; hidden entries and fio artifact directories ("fio")
+ * are skipped, as are files of other schemas (ptsbench.crosscheck) found in a directory. */
+
+#endif

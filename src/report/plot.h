@@ -1,0 +1,167 @@
+/* plot.h — gnuplot charts from results files (json-c documents), as the reviews draw them.
+ *
+ * For each chart a data file (.dat) and a gnuplot script (.gp) are written into the output
+ * directory and gnuplot is run on the script (fork/exec, no shell) to render PNG and SVG; the
+ * .gp and .dat files stay beside the images so a user can restyle and re-render by hand
+ * (`gnuplot NAME.gp`). Several result sets given together are overlaid in every chart (one
+ * series per device), as reviews compare drives. */
+#ifndef PTSBENCH_PLOT_H
+#define PTSBENCH_PLOT_H
+
+#include <stddef.h>
+
+struct json_object;
+
+struct plot_input {
+    struct json_object *doc;   /* a results document (ptsbench.run, .suite or .profile) */
+    const char *label;         /* series name for this result set (device), e.g. the model */
+    const char *source;        /* optional: the results file it came from, named in the .dat
+                                  headers (NULL: the document's target path is named) */
+};
+
+struct plot_file {
+    char name[128];            /* file stem, e.g. "iops-steady-convergence" */
+    char title[256];
+    char caption[512];         /* one sentence: what the chart shows */
+    char section[64];          /* what it belongs to: "iops", "wsat", "profile", "run", ... */
+    char png[4200], svg[4200], gp[4200], dat[4200];   /* paths written */
+};
+
+struct plot_list {
+    struct plot_file *f;
+    size_t n;
+};
+
+/* Write and render every chart that applies to the inputs into out_dir (created if needed).
+ * Returns 0 (list filled, possibly empty), or -1 with one line (gnuplot missing or failing,
+ * unwritable directory). */
+int plot_all(const struct plot_input *in, size_t n_in, const char *out_dir,
+             struct plot_list *out, char *err, size_t errlen);
+void plot_list_free(struct plot_list *l);
+
+/* The label plot uses for a results document when none is given: the target's model up to the
+ * first ": " or ", " (simulated drives append a description), else its path, else "results". */
+void plot_default_label(struct json_object *doc, char *buf, size_t len);
+
+/* ---- Internal: shared by the chart writers in src/report/plot*.c, not for callers. ----
+ *
+ * plot.c (driver) collects charts in a plot_ctx; a chart writer opens a chart, writes data
+ * blocks (gnuplot `index N`, each with a header comment naming its columns and source) or a
+ * wide table, gnuplot settings and plot elements, and closes it; charts without a valid data
+ * point are dropped. plot_all then writes NAME.dat and NAME.gp and runs gnuplot on each
+ * (several at once) to render NAME.png and NAME.svg. The writers: plot_pts.c (SNIA PTS tests),
+ * plot_steady.c (convergence and measurement-window charts), plot_profile.c (profiles, QD
+ * ramps), plot_run.c (ptsbench.run). */
+#include <stdbool.h>
+
+struct plot_chart;
+
+struct plot_ctx {
+    const struct plot_input *in;
+    size_t n_in;
+    const char *out_dir;
+    struct plot_chart **charts;
+    size_t n_charts, cap;
+};
+
+/* A new chart (name: the file stem; section: "iops", "wsat", "profile", "run", ...). */
+struct plot_chart *plot_chart_new(struct plot_ctx *c, const char *name, const char *section,
+                                  const char *title, const char *caption);
+/* Keep the chart when it has a valid data point (and at least one plot element), else drop
+ * it. The chart must not be used afterwards. */
+void plot_chart_done(struct plot_ctx *c, struct plot_chart *ch);
+
+/* The rank of input i among the devices of this chart (0, 1, ... in order of first use). */
+int plot_dev(struct plot_chart *ch, size_t input);
+size_t plot_n_devs(const struct plot_chart *ch);
+/* Styles: "lc rgb '#1f77b4'" for a colour index; a dash type and point type per device
+ * rank (solid, dashed, dash-dot, ...). */
+const char *plot_color(int k);
+int plot_dt(int dev);
+int plot_pt(int dev);
+
+/* Data: a block (gnuplot `index`) for one series of one input; columns names its columns.
+ * Returns the index the block will have. plot_row writes n numbers (NaN or infinite: "NaN",
+ * which gnuplot skips); a row counts as valid when its first two numbers (x, y) are finite. plot_block_end
+ * returns the valid rows written; a block without one is removed (and its index reused). */
+int plot_block(struct plot_chart *ch, size_t input, const char *series, const char *columns);
+void plot_row(struct plot_chart *ch, int n, ...);
+int plot_block_end(struct plot_chart *ch);
+/* A wide table (one row per category, one column per series): the header, then rows with a
+ * quoted category label and n numbers. Plot it as `dat using K:xtic(1)`. */
+void plot_table(struct plot_chart *ch, const char *columns);
+void plot_table_row(struct plot_chart *ch, const char *label, int n, const double *v);
+/* Record input i as a source of the chart's data (named in the .dat header). */
+void plot_source(struct plot_chart *ch, size_t input);
+
+/* gnuplot settings (one line each, printf style) and plot elements: elem is e.g.
+ * "dat index 3 using 1:2 with lines lw 2 dt 1 lc rgb '#d62728'" (`dat` is the .dat file's
+ * name); title NULL for notitle. splot: the chart uses splot instead of plot. */
+void plot_set(struct plot_chart *ch, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void plot_elem(struct plot_chart *ch, const char *title, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void plot_use_splot(struct plot_chart *ch);
+/* x tics exactly at these values (for log axes of block sizes and queue depths). */
+void plot_xtics_at(struct plot_chart *ch, const double *v, size_t n);
+/* Values above the bars of a clustered histogram (gap 1) of n_cols data columns (2..n+1),
+ * printed with fmt (a gnuplot sprintf format such as "%.0f"). */
+void plot_bar_values(struct plot_chart *ch, size_t n_cols, const char *fmt);
+
+/* A gnuplot string literal: single-quoted, quotes doubled, control characters dropped. */
+void plot_quote(char *dst, size_t len, const char *s);
+
+/* JSON access that tolerates anything: NULL / NAN when absent, null or of another type. */
+struct json_object *pj_get(struct json_object *o, const char *key);
+struct json_object *pj_arr(struct json_object *o, const char *key);   /* array or NULL */
+size_t pj_len(struct json_object *arr);
+struct json_object *pj_idx(struct json_object *arr, size_t i);
+double pj_num(struct json_object *o, const char *key);
+double pj_path(struct json_object *o, const char *dotted);            /* "lat_us.total.mean" */
+const char *pj_str(struct json_object *o, const char *key);           /* NULL when absent */
+const char *pj_schema(struct json_object *doc);
+
+/* Suite helpers: the test named `name` in a ptsbench.suite document, or NULL. */
+struct json_object *plot_suite_test(struct json_object *doc, const char *name);
+/* "4 KiB", "0.5 KiB", "1024 KiB"; "R/W 65/35". */
+void plot_bs_label(double bytes, char *buf, size_t len);
+void plot_mix_label(double rwmix_read, char *buf, size_t len);
+/* A time axis: seconds below 10 minutes, minutes below 10 hours, else hours. Sets *div. */
+const char *plot_time_unit(double max_s, double *div);
+/* Positive finite v, else NAN (for log axes). */
+double plot_pos(double v);
+
+/* Metrics by name, as the tracking variables name them: "iops", "write_iops", "mb_s",
+ * "write_lat_mean_us", "lat_max_us", "lat_p99_us", ... of a suite round element (or of any
+ * object with the same keys: iops, mb_s, lat_us.{read,write,total}.{mean,max,99,...}). */
+double plot_elem_metric(struct json_object *elem, const char *metric);
+/* "iops@4KiB/0" -> metric "iops", bs 4096, mix 0 (read share); -1 when it has another form. */
+int plot_parse_tracking(const char *t, char *metric, size_t mlen, double *bs, double *mix);
+/* Axis label with unit for a metric: "IOPS", "MB/s (10^6 B/s)", "latency (µs)". */
+const char *plot_metric_axis(const char *metric);
+bool plot_metric_is_latency(const char *metric);
+
+/* Steady-state measurement-window chart (plot_steady.c): for each source, the tracked values
+ * of the window's rounds, their average, ±10% and ±20% bands and the least-squares line. */
+struct plot_window_src {
+    size_t input;
+    struct json_object *var;      /* {tracking, window{first_round, last_round, average, ...}} */
+    struct json_object *rounds;   /* rounds, each with "round" */
+    double (*value)(struct json_object *round, const struct plot_window_src *s);
+    int k;                        /* index of the variable in the round's "tracked" */
+    const char *what;             /* e.g. "RND 4 KiB R/W 0/100 IOPS" */
+};
+void plot_window_chart(struct plot_ctx *c, const char *name, const char *section,
+                       const char *title, const char *ylabel, const struct plot_window_src *s,
+                       size_t n);
+/* The tracked value of a round: rounds[].tracked[k], else the metric the tracking variable
+ * names, looked up in the round (precondition rounds) or in its "total" (ptsbench.run). */
+double plot_tracked_value(struct json_object *round, const struct plot_window_src *s);
+
+/* The chart writers (each adds what applies to the inputs). */
+void plot_suite_steady(struct plot_ctx *c, const char *test);        /* IOPS, TP, LAT */
+void plot_precondition_charts(struct plot_ctx *c, const char *test); /* HIR, DIRTH */
+void plot_pts_charts(struct plot_ctx *c);
+void plot_profile_charts(struct plot_ctx *c);
+void plot_run_charts(struct plot_ctx *c);
+
+#endif

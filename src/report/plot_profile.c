@@ -1,0 +1,450 @@
+/* plot_profile.c — workload profile charts (ptsbench.profile): grouped bars per workload for
+ * the points measured at one queue depth (0% vs 90% compressible data, 1 vs 4 workers, as
+ * StorageReview draws its server profiles), and for queue-depth series the QD ramp (IOPS
+ * against effective QD) and latency against IOPS curves (as the Z-Drive 6300 review draws). */
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot.h"
+#include "util.h"
+
+#define MAXK 64
+
+static bool is_profile(struct json_object *doc)
+{
+    return !strcmp(pj_schema(doc), "ptsbench.profile");
+}
+
+static const char *sval(struct json_object *o, const char *key)
+{
+    const char *s = pj_str(o, key);
+    return s ? s : "";
+}
+
+/* The workload name people read: "database", or "profile/workload" when they differ. */
+static void workload_name(struct json_object *p, char *buf, size_t len)
+{
+    const char *prof = sval(p, "profile"), *wl = sval(p, "workload");
+    if (!*wl || !strcmp(prof, wl))
+        snprintf(buf, len, "%s", *prof ? prof : wl);
+    else if (!*prof)
+        snprintf(buf, len, "%s", wl);
+    else
+        snprintf(buf, len, "%s/%s", prof, wl);
+}
+
+static bool same_series(struct json_object *a, struct json_object *b)
+{
+    return !strcmp(sval(a, "profile"), sval(b, "profile")) &&
+           !strcmp(sval(a, "workload"), sval(b, "workload")) &&
+           pj_num(a, "compress_pct") == pj_num(b, "compress_pct") &&
+           pj_num(a, "workers") == pj_num(b, "workers");
+}
+
+/* A point is part of a QD series when its workload, compressibility and workers were also
+ * measured at another queue depth. */
+static bool in_qd_series(struct json_object *points, struct json_object *p)
+{
+    for (size_t j = 0; j < pj_len(points); j++) {
+        struct json_object *o = pj_idx(points, j);
+        if (o != p && same_series(o, p) && pj_num(o, "qd") != pj_num(p, "qd"))
+            return true;
+    }
+    return false;
+}
+
+static bool point_ok(struct json_object *p)
+{
+    return isfinite(pj_num(pj_get(p, "result"), "iops"));
+}
+
+/* ---- grouped bars ---- */
+
+struct combo {
+    double compress, workers, qd;
+};
+
+static int cmp_combo(const void *a, const void *b)
+{
+    const struct combo *x = a, *y = b;
+    if (x->compress != y->compress)
+        return x->compress < y->compress ? -1 : 1;
+    if (x->workers != y->workers)
+        return x->workers < y->workers ? -1 : 1;
+    return x->qd < y->qd ? -1 : x->qd > y->qd;
+}
+
+static double point_value(struct json_object *p, bool lat)
+{
+    struct json_object *r = pj_get(p, "result");
+    return lat ? pj_num(pj_get(r, "lat_us"), "mean") : pj_num(r, "iops");
+}
+
+static void profile_bars(struct plot_ctx *c, bool lat)
+{
+    char cats[MAXK][128];
+    size_t n_cats = 0;
+    struct combo combos[MAXK];
+    size_t n_combos = 0;
+    size_t n_dev = 0;
+    for (size_t i = 0; i < c->n_in; i++) {
+        if (!is_profile(c->in[i].doc))
+            continue;
+        struct json_object *pts = pj_arr(c->in[i].doc, "points");
+        bool used = false;
+        for (size_t j = 0; j < pj_len(pts); j++) {
+            struct json_object *p = pj_idx(pts, j);
+            if (!point_ok(p) || in_qd_series(pts, p))
+                continue;
+            used = true;
+            char w[128];
+            workload_name(p, w, sizeof(w));
+            bool found = false;
+            for (size_t k = 0; k < n_cats; k++)
+                if (!strcmp(cats[k], w))
+                    found = true;
+            if (!found && n_cats < MAXK)
+                str_copy(cats[n_cats++], sizeof(cats[0]), w);
+            struct combo cb = {pj_num(p, "compress_pct"), pj_num(p, "workers"), pj_num(p, "qd")};
+            found = false;
+            for (size_t k = 0; k < n_combos; k++)
+                if (!cmp_combo(&combos[k], &cb))
+                    found = true;
+            if (!found && n_combos < MAXK)
+                combos[n_combos++] = cb;
+        }
+        if (used)
+            n_dev++;
+    }
+    if (!n_cats)
+        return;
+    qsort(combos, n_combos, sizeof(combos[0]), cmp_combo);
+    bool many = n_dev > 1;
+    struct plot_chart *ch = plot_chart_new(
+        c, lat ? "profile-lat-bars" : "profile-bars", "profile",
+        lat ? "Workload profiles: mean response time by workload, compressibility and workers, µs"
+            : "Workload profiles: IOPS by workload, compressibility and workers",
+        lat ? "Mean response time (µs) of every profile point over its measurement window, "
+              "grouped by workload: one bar per data compressibility and worker count."
+            : "IOPS of every profile point over its measurement window, grouped by workload: one "
+              "bar per data compressibility (0% vs 90%) and worker count (1 vs 4).");
+    struct { size_t input; size_t combo; } col[MAXK];
+    size_t n_cols = 0;
+    char cols[4096] = "workload";
+    for (size_t i = 0; i < c->n_in; i++) {
+        if (!is_profile(c->in[i].doc))
+            continue;
+        struct json_object *pts = pj_arr(c->in[i].doc, "points");
+        for (size_t k = 0; k < n_combos && n_cols < MAXK; k++) {
+            bool has = false;
+            for (size_t j = 0; j < pj_len(pts) && !has; j++) {
+                struct json_object *p = pj_idx(pts, j);
+                if (point_ok(p) && !in_qd_series(pts, p) &&
+                    pj_num(p, "compress_pct") == combos[k].compress &&
+                    pj_num(p, "workers") == combos[k].workers && pj_num(p, "qd") == combos[k].qd)
+                    has = true;
+            }
+            if (!has)
+                continue;
+            col[n_cols].input = i;
+            col[n_cols].combo = k;
+            size_t l = strlen(cols);
+            snprintf(cols + l, sizeof(cols) - l, " | %s %g%% compressible %gw x QD%g",
+                     c->in[i].label, combos[k].compress, combos[k].workers, combos[k].qd);
+            n_cols++;
+        }
+    }
+    plot_table(ch, cols);
+    for (size_t w = 0; w < n_cats; w++) {
+        double v[MAXK];
+        for (size_t k = 0; k < n_cols; k++) {
+            v[k] = NAN;
+            struct json_object *pts = pj_arr(c->in[col[k].input].doc, "points");
+            const struct combo *cb = &combos[col[k].combo];
+            for (size_t j = 0; j < pj_len(pts); j++) {
+                struct json_object *p = pj_idx(pts, j);
+                char wn[128];
+                workload_name(p, wn, sizeof(wn));
+                if (strcmp(wn, cats[w]) || !point_ok(p) || in_qd_series(pts, p) ||
+                    pj_num(p, "compress_pct") != cb->compress ||
+                    pj_num(p, "workers") != cb->workers || pj_num(p, "qd") != cb->qd)
+                    continue;
+                v[k] = point_value(p, lat);
+            }
+        }
+        plot_table_row(ch, cats[w], (int)n_cols, v);
+    }
+    plot_set(ch, "set style data histogram");
+    plot_set(ch, "set style histogram clustered gap 1");
+    plot_set(ch, "set style fill solid 0.85 border lc rgb '#303030'");
+    plot_set(ch, "set boxwidth 0.9");
+    plot_set(ch, "set yrange [0:*]");
+    plot_set(ch, "set xlabel 'workload'");
+    plot_set(ch, "set ylabel %s", lat ? "'mean response time (µs)'" : "'IOPS'");
+    plot_set(ch, "set format y '%%.0f'");
+    plot_set(ch, "set grid noxtics ytics");
+    for (size_t k = 0; k < n_cols; k++) {
+        const struct combo *cb = &combos[col[k].combo];
+        int d = plot_dev(ch, col[k].input);
+        char what[160], t[512];
+        snprintf(what, sizeof(what), "%g%% compressible, %g worker%s x QD %g", cb->compress,
+                 cb->workers, cb->workers == 1 ? "" : "s", cb->qd);
+        if (many)
+            snprintf(t, sizeof(t), "%s: %s", c->in[col[k].input].label, what);
+        else
+            snprintf(t, sizeof(t), "%s", what);
+        const char *fill = d == 0 ? "" : d == 1 ? " fs pattern 4 border" : " fs pattern 5 border";
+        plot_elem(ch, t, "dat using %zu%s %s%s", k + 2, k == 0 ? ":xtic(1)" : "",
+                  plot_color((int)col[k].combo), fill);
+    }
+    plot_bar_values(ch, n_cols, "%.0f");
+    plot_chart_done(c, ch);
+}
+
+/* ---- QD series ---- */
+
+struct series {
+    size_t input;
+    struct json_object *first;   /* a point of the series (its key fields) */
+};
+
+static size_t collect_series(struct plot_ctx *c, struct series *s, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_in; i++) {
+        if (!is_profile(c->in[i].doc))
+            continue;
+        struct json_object *pts = pj_arr(c->in[i].doc, "points");
+        for (size_t j = 0; j < pj_len(pts); j++) {
+            struct json_object *p = pj_idx(pts, j);
+            if (!point_ok(p) || !in_qd_series(pts, p))
+                continue;
+            bool found = false;
+            for (size_t k = 0; k < n; k++)
+                if (s[k].input == i && same_series(s[k].first, p))
+                    found = true;
+            if (!found && n < max)
+                s[n++] = (struct series){i, p};
+        }
+    }
+    return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_eqd(const void *a, const void *b)
+{
+    double x = pj_num(*(struct json_object *const *)a, "effective_qd");
+    double y = pj_num(*(struct json_object *const *)b, "effective_qd");
+    return x < y ? -1 : x > y;
+}
+
+/* the series' points sorted by effective QD */
+static size_t series_points(struct plot_ctx *c, const struct series *s, struct json_object **out,
+                            size_t max)
+{
+    struct json_object *pts = pj_arr(c->in[s->input].doc, "points");
+    size_t n = 0;
+    for (size_t j = 0; j < pj_len(pts) && n < max; j++) {
+        struct json_object *p = pj_idx(pts, j);
+        if (point_ok(p) && same_series(p, s->first))
+            out[n++] = p;
+    }
+    qsort(out, n, sizeof(out[0]), cmp_eqd);
+    return n;
+}
+
+static void series_name(struct plot_ctx *c, const struct series *s, size_t n_series,
+                        bool many_dev, bool vary_compress, char *buf, size_t len)
+{
+    char w[128];
+    workload_name(s->first, w, sizeof(w));
+    double workers = pj_num(s->first, "workers");
+    size_t o = 0;
+    if (many_dev)
+        o += (size_t)snprintf(buf + o, len - o, "%s", c->in[s->input].label);
+    if (n_series > 1 || !many_dev)
+        o += (size_t)snprintf(buf + o, len - o, "%s%s, %g worker%s", o ? ": " : "", w, workers,
+                              workers == 1 ? "" : "s");
+    if (vary_compress && o < len)
+        snprintf(buf + o, len - o, ", %g%% compressible", pj_num(s->first, "compress_pct"));
+}
+
+static void series_shape(struct series *s, size_t n, size_t *n_per_dev, bool *many_dev,
+                         bool *vary_compress)
+{
+    *many_dev = false;
+    *vary_compress = false;
+    *n_per_dev = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (s[k].input != s[0].input)
+            *many_dev = true;
+        if (pj_num(s[k].first, "compress_pct") != pj_num(s[0].first, "compress_pct"))
+            *vary_compress = true;
+        size_t m = 0;
+        for (size_t q = 0; q < n; q++)
+            if (s[q].input == s[k].input)
+                m++;
+        if (m > *n_per_dev)
+            *n_per_dev = m;
+    }
+}
+
+static struct json_object *saturation_of(struct json_object *doc, const struct series *s)
+{
+    struct json_object *sat = pj_arr(doc, "saturation");
+    for (size_t k = 0; k < pj_len(sat); k++) {
+        struct json_object *o = pj_idx(sat, k);
+        if (same_series(o, s->first))
+            return o;
+    }
+    return NULL;
+}
+
+static void qd_ramp(struct plot_ctx *c)
+{
+    struct series s[MAXK];
+    size_t n = collect_series(c, s, MAXK);
+    if (!n)
+        return;
+    size_t per_dev;
+    bool many_dev, vary_c;
+    series_shape(s, n, &per_dev, &many_dev, &vary_c);
+    struct plot_chart *ch = plot_chart_new(
+        c, "qd-ramp", "profile", "QD ramp: IOPS against effective queue depth (workers x QD)",
+        "Queue-depth ramps: IOPS at every effective queue depth (workers x QD per worker, log "
+        "scale); the open circle marks the saturation point, the lowest effective QD reaching "
+        "95% of the series' maximum.");
+    plot_set(ch, "set xlabel 'effective queue depth (workers x QD, log scale)'");
+    plot_set(ch, "set ylabel 'IOPS'");
+    plot_set(ch, "set logscale x 2");
+    plot_set(ch, "set yrange [0:*]");
+    plot_set(ch, "set format y '%%.0f'");
+    plot_set(ch, "set offsets graph 0.03, graph 0.03, graph 0.05, 0");
+    double eqd[MAXK];
+    size_t n_eqd = 0;
+    for (size_t k = 0; k < n; k++) {
+        struct json_object *pts[MAXK];
+        size_t np = series_points(c, &s[k], pts, MAXK);
+        for (size_t j = 0; j < np; j++) {
+            double e = pj_num(pts[j], "effective_qd");
+            bool seen = !isfinite(e);
+            for (size_t q = 0; q < n_eqd && !seen; q++)
+                seen = eqd[q] == e;
+            if (!seen && n_eqd < MAXK)
+                eqd[n_eqd++] = e;
+        }
+    }
+    qsort(eqd, n_eqd, sizeof(double), cmp_double);
+    plot_xtics_at(ch, eqd, n_eqd);
+    for (size_t k = 0; k < n; k++) {
+        struct json_object *pts[MAXK];
+        size_t np = series_points(c, &s[k], pts, MAXK);
+        char t[512], series[600];
+        series_name(c, &s[k], per_dev, many_dev, vary_c, t, sizeof(t));
+        snprintf(series, sizeof(series), "%s: %s", c->in[s[k].input].label, t);
+        int ix = plot_block(ch, s[k].input, series,
+                            "effective_qd iops workers qd mb_s lat_mean_us");
+        for (size_t j = 0; j < np; j++) {
+            struct json_object *r = pj_get(pts[j], "result");
+            plot_row(ch, 6, pj_num(pts[j], "effective_qd"), pj_num(r, "iops"),
+                     pj_num(pts[j], "workers"), pj_num(pts[j], "qd"), pj_num(r, "mb_s"),
+                     pj_num(pj_get(r, "lat_us"), "mean"));
+        }
+        if (plot_block_end(ch) <= 0)
+            continue;
+        int d = plot_dev(ch, s[k].input);
+        int color = many_dev ? d : (int)k;
+        plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 2 pt %d ps 1.1 dt %d %s", ix,
+                  plot_pt(d), plot_dt(d), plot_color(color));
+        struct json_object *sat = saturation_of(c->in[s[k].input].doc, &s[k]);
+        if (!sat)
+            continue;
+        snprintf(series, sizeof(series), "%s: saturation point of %s", c->in[s[k].input].label,
+                 t);
+        ix = plot_block(ch, s[k].input, series, "effective_qd iops max_iops");
+        plot_row(ch, 3, pj_num(sat, "effective_qd"), pj_num(sat, "iops"),
+                 pj_num(sat, "max_iops"));
+        if (plot_block_end(ch) > 0) {
+            char st[600];
+            snprintf(st, sizeof(st), "%s%ssaturation at effective QD %g (%.0f IOPS)",
+                     many_dev ? c->in[s[k].input].label : "", many_dev ? ": " : "",
+                     pj_num(sat, "effective_qd"), pj_num(sat, "iops"));
+            plot_elem(ch, st, "dat index %d using 1:2 with points pt 6 ps 3 lw 2 %s", ix,
+                      plot_color(color));
+        }
+    }
+    plot_chart_done(c, ch);
+}
+
+static void lat_vs_iops(struct plot_ctx *c)
+{
+    static const struct { const char *key, *name; } stats[] = {
+        {"mean", "mean"}, {"99", "99%"}, {"99.99", "99.99%"},
+    };
+    struct series s[MAXK];
+    size_t n = collect_series(c, s, MAXK);
+    if (!n)
+        return;
+    size_t per_dev;
+    bool many_dev, vary_c;
+    series_shape(s, n, &per_dev, &many_dev, &vary_c);
+    struct plot_chart *ch = plot_chart_new(
+        c, "lat-vs-iops", "profile",
+        "Response time against IOPS over the queue-depth ramp (mean, 99%, 99.99%), µs",
+        "Latency against IOPS as the load rises (effective queue depth grows along each curve): "
+        "mean response time and the 99% and 99.99% percentiles (µs, log scale); other devices "
+        "dashed.");
+    plot_set(ch, "set xlabel 'IOPS'");
+    plot_set(ch, "set ylabel 'response time (µs, log scale)'");
+    plot_set(ch, "set logscale y");
+    plot_set(ch, "set format x '%%.0f'");
+    plot_set(ch, "set xrange [0:*]");
+    plot_set(ch, "set offsets 0, graph 0.04, 0, 0");
+    for (size_t k = 0; k < n; k++) {
+        struct json_object *pts[MAXK];
+        size_t np = series_points(c, &s[k], pts, MAXK);
+        char t[512];
+        series_name(c, &s[k], per_dev, many_dev, vary_c, t, sizeof(t));
+        size_t series_no = 0;   /* the series' position among its device's series */
+        for (size_t q = 0; q < k; q++)
+            if (s[q].input == s[k].input)
+                series_no++;
+        for (size_t m = 0; m < sizeof(stats) / sizeof(stats[0]); m++) {
+            char series[700], tl[700];
+            snprintf(series, sizeof(series), "%s: %s, %s response time", c->in[s[k].input].label,
+                     t, stats[m].name);
+            int ix = plot_block(ch, s[k].input, series, "iops latency_us effective_qd");
+            for (size_t j = 0; j < np; j++) {
+                struct json_object *r = pj_get(pts[j], "result");
+                struct json_object *lu = pj_get(r, "lat_us");
+                double v = !strcmp(stats[m].key, "mean") ? pj_num(lu, "mean")
+                                                         : pj_num(pj_get(lu, "percentiles"),
+                                                                  stats[m].key);
+                plot_row(ch, 3, pj_num(r, "iops"), plot_pos(v), pj_num(pts[j], "effective_qd"));
+            }
+            if (plot_block_end(ch) <= 0)
+                continue;
+            int d = plot_dev(ch, s[k].input);
+            snprintf(tl, sizeof(tl), "%s: %s", t, stats[m].name);
+            plot_elem(ch, tl, "dat index %d using 1:2 with linespoints lw 2 pt %d ps 1 dt %d %s",
+                      ix, plot_pt(d), plot_dt(d), plot_color((int)(m + 3 * series_no)));
+        }
+    }
+    plot_chart_done(c, ch);
+}
+
+void plot_profile_charts(struct plot_ctx *c)
+{
+    profile_bars(c, false);
+    profile_bars(c, true);
+    qd_ramp(c);
+    lat_vs_iops(c);
+}

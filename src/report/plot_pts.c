@@ -1,0 +1,1024 @@
+/* plot_pts.c — the SNIA PTS tests' own charts (ptsbench.suite): IOPS by block size per R/W mix
+ * (2D and 3D), throughput, latency by block size and mix, WSAT against time and total GB
+ * written, HIR across wait states, XSR against time, DIRTH demand variation and intensity.
+ * Devices (inputs) are overlaid in every chart; the steady-state charts are plot_steady.c's. */
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot.h"
+#include "util.h"
+
+#define MAXV 64
+
+static const char *test_title(struct plot_ctx *c, const char *test)
+{
+    for (size_t i = 0; i < c->n_in; i++) {
+        const char *t = pj_str(plot_suite_test(c->in[i].doc, test), "title");
+        if (t)
+            return t;
+    }
+    return test;
+}
+
+static size_t n_inputs_with(struct plot_ctx *c, const char *test)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_in; i++)
+        if (plot_suite_test(c->in[i].doc, test))
+            n++;
+    return n;
+}
+
+static struct json_object *first_subtest(struct plot_ctx *c, size_t i, const char *test)
+{
+    return pj_idx(pj_arr(plot_suite_test(c->in[i].doc, test), "subtests"), 0);
+}
+
+/* series title: "LABEL: what" when several devices share the chart, else "what" */
+static void series_title(char *buf, size_t len, bool many, const char *label, const char *what)
+{
+    if (many)
+        snprintf(buf, len, "%s: %s", label, what);
+    else
+        snprintf(buf, len, "%s", what);
+}
+
+static void add_unique(double *v, size_t *n, double x)
+{
+    if (!isfinite(x))
+        return;
+    for (size_t i = 0; i < *n; i++)
+        if (v[i] == x)
+            return;
+    if (*n < MAXV)
+        v[(*n)++] = x;
+}
+
+static int cmp_up(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_down(const void *a, const void *b) { return -cmp_up(a, b); }
+
+/* The block sizes (ascending) and R/W mixes (read share descending) of a test's tables. */
+static void table_axes(struct plot_ctx *c, const char *test, double *bs, size_t *n_bs,
+                       double *mix, size_t *n_mix)
+{
+    *n_bs = *n_mix = 0;
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *subs = pj_arr(plot_suite_test(c->in[i].doc, test), "subtests");
+        for (size_t j = 0; j < pj_len(subs); j++) {
+            struct json_object *rows = pj_arr(pj_get(pj_idx(subs, j), "table"), "rows");
+            for (size_t r = 0; r < pj_len(rows); r++) {
+                add_unique(bs, n_bs, pj_num(pj_idx(rows, r), "bs"));
+                add_unique(mix, n_mix, pj_num(pj_idx(rows, r), "rwmix_read"));
+            }
+        }
+    }
+    qsort(bs, *n_bs, sizeof(double), cmp_up);
+    qsort(mix, *n_mix, sizeof(double), cmp_down);
+}
+
+static struct json_object *table_row(struct json_object *subtest, double bs, double mix)
+{
+    struct json_object *rows = pj_arr(pj_get(subtest, "table"), "rows");
+    for (size_t r = 0; r < pj_len(rows); r++) {
+        struct json_object *row = pj_idx(rows, r);
+        if (pj_num(row, "bs") == bs && pj_num(row, "rwmix_read") == mix)
+            return row;
+    }
+    return NULL;
+}
+
+/* "set xtics ('0.5' 0.5, '4' 4, ...)" for a log2 KiB axis */
+static void bs_xtics_kib(struct plot_chart *ch, const double *bs, size_t n)
+{
+    double kib[MAXV];
+    for (size_t i = 0; i < n && i < MAXV; i++)
+        kib[i] = bs[i] / 1024.0;
+    plot_xtics_at(ch, kib, n < MAXV ? n : MAXV);
+}
+
+/* ---- IOPS ---- */
+
+static void iops_bs_mix(struct plot_ctx *c)
+{
+    double bs[MAXV], mix[MAXV];
+    size_t n_bs, n_mix;
+    table_axes(c, "iops", bs, &n_bs, mix, &n_mix);
+    if (!n_bs)
+        return;
+    char title[256];
+    snprintf(title, sizeof(title), "%s test: IOPS by block size, one line per R/W mix "
+                                   "(steady-state window average)", test_title(c, "iops"));
+    struct plot_chart *ch = plot_chart_new(
+        c, "iops-bs-mix", "iops", title,
+        "Random IOPS averaged over the steady-state measurement window, by block size, one "
+        "series per read/write mix (the PTS's 2D IOPS plot).");
+    plot_set(ch, "set xlabel 'block size (KiB, log scale)'");
+    plot_set(ch, "set ylabel 'IOPS (log scale)'");
+    plot_set(ch, "set logscale x 2");
+    plot_set(ch, "set logscale y");
+    plot_set(ch, "set format y '%%.0s%%c'");
+    plot_set(ch, "set offsets graph 0.03, graph 0.03, 0, 0");
+    bs_xtics_kib(ch, bs, n_bs);
+    bool many = n_inputs_with(c, "iops") > 1;
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *st = first_subtest(c, i, "iops");
+        if (!st)
+            continue;
+        for (size_t m = 0; m < n_mix; m++) {
+            char ml[32], series[512], t[512];
+            plot_mix_label(mix[m], ml, sizeof(ml));
+            snprintf(series, sizeof(series), "%s: %s", c->in[i].label, ml);
+            int ix = plot_block(ch, i, series, "bs_kib iops bs_bytes rwmix_read");
+            for (size_t b = 0; b < n_bs; b++) {
+                struct json_object *row = table_row(st, bs[b], mix[m]);
+                if (row)
+                    plot_row(ch, 4, bs[b] / 1024.0, plot_pos(pj_num(row, "iops")), bs[b],
+                             mix[m]);
+            }
+            if (plot_block_end(ch) <= 0)
+                continue;
+            int d = plot_dev(ch, i);
+            series_title(t, sizeof(t), many, c->in[i].label, ml);
+            plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 2 pt %d dt %d %s", ix,
+                      plot_pt(d), plot_dt(d), plot_color((int)m));
+        }
+    }
+    plot_chart_done(c, ch);
+}
+
+/* 3D columns: block size x R/W mix x value, devices side by side along the mix axis. */
+static void bs_mix_3d(struct plot_ctx *c, const char *test, const char *name, const char *title,
+                      const char *caption, const char *metric, const char *zlabel)
+{
+    double bs[MAXV], mix[MAXV];
+    size_t n_bs, n_mix;
+    table_axes(c, test, bs, &n_bs, mix, &n_mix);
+    if (!n_bs)
+        return;
+    size_t n_dev = n_inputs_with(c, test);
+    struct plot_chart *ch = plot_chart_new(c, name, test, title, caption);
+    plot_use_splot(ch);
+    char buf[1024], q[128];
+    size_t o = (size_t)snprintf(buf, sizeof(buf), "set xtics (");
+    for (size_t b = 0; b < n_bs && o < sizeof(buf) - 40; b++)
+        o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s'%g' %zu", b ? ", " : "",
+                              bs[b] / 1024.0, b);
+    snprintf(buf + o, sizeof(buf) - o, ") offset 0,-0.5");
+    plot_set(ch, "%s", buf);
+    o = (size_t)snprintf(buf, sizeof(buf), "set ytics (");
+    for (size_t m = 0; m < n_mix && o < sizeof(buf) - 40; m++)
+        o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s'%g/%g' %zu", m ? ", " : "", mix[m],
+                              100 - mix[m], m);
+    snprintf(buf + o, sizeof(buf) - o, ")");
+    plot_set(ch, "%s", buf);
+    plot_quote(q, sizeof(q), zlabel);
+    plot_set(ch, "set xlabel 'block size (KiB)' offset 0,-1.5");
+    plot_set(ch, "set ylabel 'R/W mix (%%)' offset 2,0");
+    plot_set(ch, "set zlabel %s rotate parallel offset -1,0", q);
+    plot_set(ch, "set view 58, 32, 1, 1.1");
+    plot_set(ch, "set xyplane at 0");
+    plot_set(ch, "set zrange [0:*]");
+    plot_set(ch, "set format z '%%.0f'");
+    plot_set(ch, "set style fill solid 0.9 border lc rgb '#303030'");
+    plot_set(ch, "set boxwidth 0.5 absolute");
+    plot_set(ch, "set boxdepth %.3f", 0.5 / (double)(n_dev ? n_dev : 1));
+    plot_set(ch, "set pm3d depthorder base");
+    plot_set(ch, "set grid x y z vertical");
+    plot_set(ch, "set xrange [-0.6:%g]", (double)n_bs - 0.4);
+    plot_set(ch, "set yrange [-0.6:%g]", (double)n_mix - 0.4);
+    bool many = n_dev > 1;
+    size_t rank = 0;   /* the device's place along the mix axis */
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *st = first_subtest(c, i, test);
+        if (!st)
+            continue;
+        double yoff = many ? ((double)rank - (double)(n_dev - 1) / 2.0) * 0.5 / (double)n_dev : 0;
+        rank++;
+        bool titled = false;
+        for (size_t m = 0; m < n_mix; m++) {
+            char ml[32], series[512], t[512];
+            plot_mix_label(mix[m], ml, sizeof(ml));
+            snprintf(series, sizeof(series), "%s: %s", c->in[i].label, ml);
+            int ix = plot_block(ch, i, series, "bs_position mix_position value bs_bytes "
+                                               "rwmix_read");
+            for (size_t b = 0; b < n_bs; b++) {
+                struct json_object *row = table_row(st, bs[b], mix[m]);
+                if (row)
+                    plot_row(ch, 5, (double)b, (double)m + yoff,
+                             plot_elem_metric(row, metric), bs[b], mix[m]);
+            }
+            if (plot_block_end(ch) <= 0)
+                continue;
+            int d = plot_dev(ch, i);
+            if (many) {
+                plot_elem(ch, titled ? NULL : c->in[i].label,
+                          "dat index %d using 1:2:3 with boxes %s", ix, plot_color(d));
+                titled = true;
+            } else {
+                series_title(t, sizeof(t), false, "", ml);
+                plot_elem(ch, t, "dat index %d using 1:2:3 with boxes %s", ix,
+                          plot_color((int)m));
+            }
+        }
+    }
+    plot_chart_done(c, ch);
+}
+
+/* ---- throughput ---- */
+
+static void tp_bs(struct plot_ctx *c)
+{
+    double bs[MAXV], mix[MAXV];
+    size_t n_bs, n_mix;
+    table_axes(c, "tp", bs, &n_bs, mix, &n_mix);
+    if (!n_bs)
+        return;
+    char title[256];
+    snprintf(title, sizeof(title), "%s test: sequential read and write throughput by block "
+                                   "size, MB/s", test_title(c, "tp"));
+    struct plot_chart *ch = plot_chart_new(
+        c, "tp-bs", "tp", title,
+        "Sequential throughput (MB/s = 10^6 B/s) averaged over each block size's steady-state "
+        "window, read (R/W 100/0) and write (R/W 0/100), bars per device.");
+    char cols[2048] = "block_size";
+    size_t n_cols = 0;
+    struct { size_t input; double mix; } col[MAXV];
+    for (size_t i = 0; i < c->n_in; i++) {
+        if (!plot_suite_test(c->in[i].doc, "tp"))
+            continue;
+        for (size_t m = 0; m < n_mix && n_cols < MAXV; m++) {
+            col[n_cols].input = i;
+            col[n_cols].mix = mix[m];
+            size_t l = strlen(cols);
+            snprintf(cols + l, sizeof(cols) - l, " | %s %s", c->in[i].label,
+                     mix[m] == 100 ? "read" : mix[m] == 0 ? "write" : "mixed");
+            n_cols++;
+        }
+    }
+    plot_table(ch, cols);
+    for (size_t b = 0; b < n_bs; b++) {
+        double v[MAXV];
+        for (size_t k = 0; k < n_cols; k++) {
+            v[k] = NAN;
+            struct json_object *subs =
+                pj_arr(plot_suite_test(c->in[col[k].input].doc, "tp"), "subtests");
+            for (size_t j = 0; j < pj_len(subs); j++) {
+                struct json_object *row = table_row(pj_idx(subs, j), bs[b], col[k].mix);
+                if (row)
+                    v[k] = pj_num(row, "mb_s");
+            }
+        }
+        char bl[32];
+        plot_bs_label(bs[b], bl, sizeof(bl));
+        plot_table_row(ch, bl, (int)n_cols, v);
+    }
+    plot_set(ch, "set style data histogram");
+    plot_set(ch, "set style histogram clustered gap 1");
+    plot_set(ch, "set style fill solid 0.85 border lc rgb '#303030'");
+    plot_set(ch, "set boxwidth 0.9");
+    plot_set(ch, "set yrange [0:*]");
+    plot_set(ch, "set xlabel 'block size'");
+    plot_set(ch, "set ylabel 'throughput (MB/s = 10^6 B/s)'");
+    plot_set(ch, "set grid noxtics ytics");
+    bool many = n_inputs_with(c, "tp") > 1;
+    for (size_t k = 0; k < n_cols; k++) {
+        int d = plot_dev(ch, col[k].input);
+        char t[512];
+        series_title(t, sizeof(t), many, c->in[col[k].input].label,
+                     col[k].mix == 100 ? "read" : col[k].mix == 0 ? "write" : "mixed");
+        int cidx = d * 2 + (col[k].mix == 100 ? 0 : 1);
+        if (k == 0)
+            plot_elem(ch, t, "dat using %zu:xtic(1) %s", k + 2, plot_color(cidx));
+        else
+            plot_elem(ch, t, "dat using %zu %s", k + 2, plot_color(cidx));
+    }
+    plot_bar_values(ch, n_cols, "%.0f");
+    plot_chart_done(c, ch);
+}
+
+/* ---- latency ---- */
+
+static void lat_bs(struct plot_ctx *c)
+{
+    static const struct { const char *key, *name; } stats[] = {
+        {"mean", "mean"}, {"99", "99%"}, {"99.99", "99.99%"}, {"99.999", "99.999%"},
+    };
+    const size_t n_stats = sizeof(stats) / sizeof(stats[0]);
+    double bs[MAXV], mix[MAXV];
+    size_t n_bs, n_mix;
+    table_axes(c, "lat", bs, &n_bs, mix, &n_mix);
+    if (!n_bs)
+        return;
+    char title[256];
+    snprintf(title, sizeof(title), "%s test: response time by block size and R/W mix (mean, "
+                                   "99%%, 99.99%%, 99.999%%), µs", test_title(c, "lat"));
+    struct plot_chart *ch = plot_chart_new(
+        c, "lat-bs", "lat", title,
+        "Response time at T1/Q1 over the steady-state window: mean and the 99%, 99.99% and "
+        "99.999% percentiles (µs, log scale) for every R/W mix and block size.");
+    char cols[4096] = "mix_and_block_size";
+    size_t n_cols = 0;
+    struct { size_t input, stat; } col[MAXV];
+    for (size_t i = 0; i < c->n_in; i++) {
+        if (!plot_suite_test(c->in[i].doc, "lat"))
+            continue;
+        for (size_t s = 0; s < n_stats && n_cols < MAXV; s++) {
+            col[n_cols].input = i;
+            col[n_cols].stat = s;
+            size_t l = strlen(cols);
+            snprintf(cols + l, sizeof(cols) - l, " | %s %s µs", c->in[i].label, stats[s].name);
+            n_cols++;
+        }
+    }
+    plot_table(ch, cols);
+    double vmin = INFINITY;
+    for (size_t m = 0; m < n_mix; m++) {
+        for (size_t b = 0; b < n_bs; b++) {
+            double v[MAXV];
+            bool any = false;
+            for (size_t k = 0; k < n_cols; k++) {
+                struct json_object *row = table_row(first_subtest(c, col[k].input, "lat"), bs[b],
+                                                    mix[m]);
+                struct json_object *tot = pj_get(pj_get(row, "lat_us"), "total");
+                v[k] = plot_pos(pj_num(tot, stats[col[k].stat].key));
+                if (isfinite(v[k])) {
+                    any = true;
+                    if (v[k] < vmin)
+                        vmin = v[k];
+                }
+            }
+            if (!any)
+                continue;
+            char label[64], bl[32];
+            plot_bs_label(bs[b], bl, sizeof(bl));
+            snprintf(label, sizeof(label), "%g/%g %s", mix[m], 100 - mix[m], bl);
+            plot_table_row(ch, label, (int)n_cols, v);
+        }
+    }
+    if (!isfinite(vmin)) {
+        plot_chart_done(c, ch);
+        return;
+    }
+    plot_set(ch, "set style data histogram");
+    plot_set(ch, "set style histogram clustered gap 1");
+    plot_set(ch, "set style fill solid 0.85 border lc rgb '#303030'");
+    plot_set(ch, "set boxwidth 0.9");
+    plot_set(ch, "set logscale y");
+    plot_set(ch, "set yrange [%g:*]", pow(10, floor(log10(vmin))));
+    plot_set(ch, "set xlabel 'R/W mix (%%) and block size'");
+    plot_set(ch, "set ylabel 'response time (µs, log scale)'");
+    plot_set(ch, "set grid noxtics ytics mytics");
+    plot_set(ch, "set xtics rotate by -30");
+    bool many = n_inputs_with(c, "lat") > 1;
+    for (size_t k = 0; k < n_cols; k++) {
+        int d = plot_dev(ch, col[k].input);
+        char t[512];
+        series_title(t, sizeof(t), many, c->in[col[k].input].label, stats[col[k].stat].name);
+        const char *fill = d == 0 ? "" : d == 1 ? " fs pattern 4 border" : " fs pattern 5 border";
+        plot_elem(ch, t, "dat using %zu%s %s%s", k + 2, k == 0 ? ":xtic(1)" : "",
+                  plot_color((int)col[k].stat), fill);
+    }
+    plot_chart_done(c, ch);
+}
+
+/* ---- write saturation ---- */
+
+static struct json_object *wsat_rounds(struct plot_ctx *c, size_t i)
+{
+    return pj_arr(first_subtest(c, i, "wsat"), "rounds");
+}
+
+static void wsat_iops(struct plot_ctx *c, const char *name, bool tgbw, bool logx)
+{
+    double tmax = 0;
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *rs = wsat_rounds(c, i);
+        double t = pj_num(pj_idx(rs, pj_len(rs) ? pj_len(rs) - 1 : 0), "elapsed_total_s");
+        if (isfinite(t) && t > tmax)
+            tmax = t;
+    }
+    double div;
+    const char *unit = plot_time_unit(tmax, &div);
+    char title[256], caption[512], q[128];
+    if (tgbw) {
+        snprintf(title, sizeof(title), "%s: IOPS against total GB written (TGBW)",
+                 test_title(c, "wsat"));
+        snprintf(caption, sizeof(caption),
+                 "Write saturation from fresh-out-of-box: RND 4 KiB write IOPS of every round "
+                 "against the total written since the purge (GB = 10^9 B).");
+    } else {
+        snprintf(title, sizeof(title), "%s: IOPS against time%s", test_title(c, "wsat"),
+                 logx ? " (log scale)" : "");
+        snprintf(caption, sizeof(caption),
+                 "Write saturation from fresh-out-of-box: RND 4 KiB write IOPS of every round "
+                 "against time (%s%s).", unit, logx ? ", log scale" : "");
+    }
+    struct plot_chart *ch = plot_chart_new(c, name, "wsat", title, caption);
+    if (tgbw) {
+        plot_set(ch, "set xlabel 'total written (GB = 10^9 B)'");
+    } else {
+        char xl[96];
+        snprintf(xl, sizeof(xl), "time (%s%s)", unit, logx ? ", log scale" : "");
+        plot_quote(q, sizeof(q), xl);
+        plot_set(ch, "set xlabel %s", q);
+    }
+    if (logx)
+        plot_set(ch, "set logscale x");
+    plot_set(ch, "set autoscale xfix");
+    plot_set(ch, "set ylabel 'IOPS'");
+    plot_set(ch, "set yrange [0:*]");
+    plot_set(ch, "set format y '%%.0f'");
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *rs = wsat_rounds(c, i);
+        if (!pj_len(rs))
+            continue;
+        char series[512];
+        snprintf(series, sizeof(series), "%s: RND 4 KiB write IOPS per round", c->in[i].label);
+        int ix = plot_block(ch, i, series, tgbw ? "total_written_gb iops round"
+                                                : (div == 1 ? "time_s iops round"
+                                                   : div == 60 ? "time_min iops round"
+                                                               : "time_h iops round"));
+        for (size_t r = 0; r < pj_len(rs); r++) {
+            struct json_object *ro = pj_idx(rs, r);
+            struct json_object *el = pj_idx(pj_arr(ro, "elements"), 0);
+            double x = tgbw ? pj_num(ro, "total_written_gb") : pj_num(ro, "elapsed_total_s") / div;
+            plot_row(ch, 3, logx ? plot_pos(x) : x, pj_num(el, "iops"), pj_num(ro, "round"));
+        }
+        if (plot_block_end(ch) <= 0)
+            continue;
+        int d = plot_dev(ch, i);
+        plot_elem(ch, c->in[i].label, "dat index %d using 1:2 with lines lw 2 dt %d %s", ix,
+                  plot_dt(d), plot_color(d));
+    }
+    plot_chart_done(c, ch);
+}
+
+static void wsat_lat(struct plot_ctx *c)
+{
+    static const struct { const char *key, *name; } stats[] = {
+        {"mean", "mean"}, {"99", "99%"}, {"99.9", "99.9%"}, {"99.99", "99.99%"}, {"max", "max"},
+    };
+    double tmax = 0;
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *rs = wsat_rounds(c, i);
+        double t = pj_num(pj_idx(rs, pj_len(rs) ? pj_len(rs) - 1 : 0), "elapsed_total_s");
+        if (isfinite(t) && t > tmax)
+            tmax = t;
+    }
+    double div;
+    const char *unit = plot_time_unit(tmax, &div);
+    char title[256], xl[96], q[128];
+    snprintf(title, sizeof(title), "%s: response time against time (mean, 99%%, 99.9%%, 99.99%%, "
+                                   "max), µs", test_title(c, "wsat"));
+    struct plot_chart *ch = plot_chart_new(
+        c, "wsat-lat-time", "wsat", title,
+        "Write saturation: response time of every round, from the mean to the maximum with the "
+        "99%, 99.9% and 99.99% percentiles (µs, log scales).");
+    snprintf(xl, sizeof(xl), "time (%s, log scale)", unit);
+    plot_quote(q, sizeof(q), xl);
+    plot_set(ch, "set xlabel %s", q);
+    plot_set(ch, "set ylabel 'response time (µs, log scale)'");
+    plot_set(ch, "set logscale x");
+    plot_set(ch, "set logscale y");
+    plot_set(ch, "set autoscale xfix");
+    bool many = n_inputs_with(c, "wsat") > 1;
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *rs = wsat_rounds(c, i);
+        if (!pj_len(rs))
+            continue;
+        for (size_t s = 0; s < sizeof(stats) / sizeof(stats[0]); s++) {
+            char series[512], t[512];
+            snprintf(series, sizeof(series), "%s: %s response time", c->in[i].label,
+                     stats[s].name);
+            int ix = plot_block(ch, i, series, "time latency_us round");
+            for (size_t r = 0; r < pj_len(rs); r++) {
+                struct json_object *ro = pj_idx(rs, r);
+                struct json_object *el = pj_idx(pj_arr(ro, "elements"), 0);
+                double v = pj_num(pj_get(pj_get(el, "lat_us"), "total"), stats[s].key);
+                plot_row(ch, 3, plot_pos(pj_num(ro, "elapsed_total_s") / div), plot_pos(v),
+                         pj_num(ro, "round"));
+            }
+            if (plot_block_end(ch) <= 0)
+                continue;
+            int d = plot_dev(ch, i);
+            series_title(t, sizeof(t), many, c->in[i].label, stats[s].name);
+            plot_elem(ch, t, "dat index %d using 1:2 with lines lw 1.5 dt %d %s", ix, plot_dt(d),
+                      plot_color((int)s));
+        }
+    }
+    plot_chart_done(c, ch);
+}
+
+/* ---- host idle recovery ---- */
+
+static void hir_time(struct plot_ctx *c, const char *name, const char *metric, bool logy)
+{
+    double tmax = 0;
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *acc = pj_arr(first_subtest(c, i, "hir"), "accesses");
+        for (size_t a = 0; a < pj_len(acc); a++) {
+            double t = pj_num(pj_idx(acc, a), "start_s");
+            if (isfinite(t) && t > tmax)
+                tmax = t;
+        }
+    }
+    double div;
+    const char *unit = plot_time_unit(tmax, &div);
+    bool lat = plot_metric_is_latency(metric);
+    char title[256], caption[512], xl[64], q[128];
+    snprintf(title, sizeof(title), "%s: %s of each access against time, across wait states",
+             test_title(c, "hir"), lat ? "mean response time (µs)" : "IOPS");
+    snprintf(caption, sizeof(caption),
+             "Host idle recovery: %s of every RND 4 KiB write access against time; coloured "
+             "segments alternate access and host idle (wait state n), black segments are the "
+             "return to baseline (continuous writes).", lat ? "mean response time" : "IOPS");
+    struct plot_chart *ch = plot_chart_new(c, name, "hir", title, caption);
+    snprintf(xl, sizeof(xl), "time (%s)", unit);
+    plot_quote(q, sizeof(q), xl);
+    plot_set(ch, "set xlabel %s", q);
+    plot_quote(q, sizeof(q), lat ? "mean response time (µs, log scale)" : "IOPS");
+    plot_set(ch, "set ylabel %s", q);
+    if (logy) {
+        plot_set(ch, "set logscale y");
+    } else {
+        plot_set(ch, "set yrange [0:*]");
+        plot_set(ch, "set format y '%%.0f'");
+    }
+    bool many = n_inputs_with(c, "hir") > 1;
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *st = first_subtest(c, i, "hir");
+        struct json_object *acc = pj_arr(st, "accesses");
+        struct json_object *ws = pj_arr(st, "wait_states");
+        if (!pj_len(acc))
+            continue;
+        bool baseline_titled = false;
+        for (size_t w = 0; w < pj_len(ws); w++) {
+            struct json_object *wo = pj_idx(ws, w);
+            double state = pj_num(wo, "state");
+            for (int phase = 0; phase < 2; phase++) {
+                const char *ph = phase ? "baseline" : "write";
+                char what[256], series[512], t[512];
+                if (phase)
+                    snprintf(what, sizeof(what), "return to baseline (continuous)");
+                else
+                    snprintf(what, sizeof(what), "wait state %g: %g s access + %g s idle", state,
+                             pj_num(wo, "access_s"), pj_num(wo, "wait_s"));
+                snprintf(series, sizeof(series), "%s: %s", c->in[i].label, what);
+                int ix = plot_block(ch, i, series, "time value state rep");
+                for (size_t a = 0; a < pj_len(acc); a++) {
+                    struct json_object *ao = pj_idx(acc, a);
+                    const char *p = pj_str(ao, "phase");
+                    if (pj_num(ao, "state") != state || !p || strcmp(p, ph))
+                        continue;
+                    double v = pj_num(ao, metric);
+                    plot_row(ch, 4, pj_num(ao, "start_s") / div, logy ? plot_pos(v) : v, state,
+                             pj_num(ao, "rep"));
+                }
+                if (plot_block_end(ch) <= 0)
+                    continue;
+                int d = plot_dev(ch, i);
+                series_title(t, sizeof(t), many, c->in[i].label, what);
+                const char *title_use = t;
+                if (phase) {
+                    title_use = baseline_titled ? NULL : t;
+                    baseline_titled = true;
+                }
+                plot_elem(ch, title_use,
+                          "dat index %d using 1:2 with linespoints lw 1 pt %d ps 0.35 dt %d %s", ix,
+                          plot_pt(d), plot_dt(d), plot_color(phase ? 10 : (int)w));
+            }
+        }
+    }
+    plot_chart_done(c, ch);
+}
+
+/* ---- cross stimulus recovery ---- */
+
+static void xsr_time(struct plot_ctx *c, bool lat)
+{
+    double tmax = 0;
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *log = pj_arr(first_subtest(c, i, "xsr"), "log");
+        double t = pj_num(pj_idx(log, pj_len(log) ? pj_len(log) - 1 : 0), "t_min");
+        if (isfinite(t) && t > tmax)
+            tmax = t;
+    }
+    double div;
+    const char *unit = plot_time_unit(tmax * 60.0, &div);
+    div /= 60.0;   /* the log is in minutes */
+    char title[256], xl[64], q[128];
+    if (lat)
+        snprintf(title, sizeof(title), "%s: mean and maximum response time against time, µs",
+                 test_title(c, "xsr"));
+    else
+        snprintf(title, sizeof(title), "%s: throughput against time, MB/s", test_title(c, "xsr"));
+    struct plot_chart *ch = plot_chart_new(
+        c, lat ? "xsr-lat-time" : "xsr-tp-time", "xsr", title,
+        lat ? "Cross stimulus recovery: mean and maximum response time of every logging "
+              "interval (µs, log scale) through the three access groups."
+            : "Cross stimulus recovery: throughput (MB/s = 10^6 B/s) of every logging interval "
+              "through the access groups (sequential 1 MiB writes, random 8 KiB writes, then "
+              "sequential again); recovery is the time until group 3 reaches group 1's average.");
+    snprintf(xl, sizeof(xl), "time (%s)", unit);
+    plot_quote(q, sizeof(q), xl);
+    plot_set(ch, "set xlabel %s", q);
+    if (lat) {
+        plot_set(ch, "set ylabel 'response time (µs, log scale)'");
+        plot_set(ch, "set logscale y");
+    } else {
+        plot_set(ch, "set ylabel 'throughput (MB/s = 10^6 B/s)'");
+        plot_set(ch, "set yrange [0:*]");
+    }
+    bool many = n_inputs_with(c, "xsr") > 1;
+    static const char *const lat_keys[] = {"lat_mean_us", "lat_max_us"};
+    static const char *const lat_names[] = {"mean", "max"};
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *st = first_subtest(c, i, "xsr");
+        struct json_object *log = pj_arr(st, "log");
+        struct json_object *groups = pj_arr(st, "groups");
+        if (!pj_len(log))
+            continue;
+        for (size_t s = 0; s < (lat ? 2u : 1u); s++) {
+            bool titled = false;
+            for (size_t g = 0; g < pj_len(groups); g++) {
+                struct json_object *go = pj_idx(groups, g);
+                double gn = pj_num(go, "group");
+                const char *stim = pj_str(go, "stimulus");
+                char what[256], series[512], t[512];
+                if (lat)
+                    snprintf(what, sizeof(what), "%s response time", lat_names[s]);
+                else
+                    snprintf(what, sizeof(what), "group %g: %s", gn, stim ? stim : "");
+                snprintf(series, sizeof(series), "%s: group %g %s, %s", c->in[i].label, gn,
+                         stim ? stim : "", lat ? what : "MB/s");
+                int ix = plot_block(ch, i, series, lat ? "time latency_us group"
+                                                       : "time mb_s group");
+                for (size_t k = 0; k < pj_len(log); k++) {
+                    struct json_object *lo = pj_idx(log, k);
+                    if (pj_num(lo, "group") != gn)
+                        continue;
+                    double v = lat ? plot_pos(pj_num(lo, lat_keys[s])) : pj_num(lo, "mb_s");
+                    plot_row(ch, 3, pj_num(lo, "t_min") / div, v, gn);
+                }
+                if (plot_block_end(ch) <= 0)
+                    continue;
+                int d = plot_dev(ch, i);
+                series_title(t, sizeof(t), many, c->in[i].label, what);
+                if (!lat && g + 1 == pj_len(groups)) {
+                    double rec = pj_num(st, "recovery_minutes");
+                    size_t l = strlen(t);
+                    if (isfinite(rec))
+                        snprintf(t + l, sizeof(t) - l, " (recovery %.3g min)", rec);
+                    else
+                        snprintf(t + l, sizeof(t) - l, " (did not recover)");
+                }
+                plot_elem(ch, lat && titled ? NULL : t,
+                          "dat index %d using 1:2 with lines lw 2 dt %d %s", ix, plot_dt(d),
+                          plot_color(lat ? (int)s : (int)g));
+                titled = true;
+            }
+        }
+    }
+    plot_chart_done(c, ch);
+}
+
+/* ---- demand intensity (DIRTH, and CBW which records the same) ---- */
+
+static struct json_object *dirth_last_round(struct plot_ctx *c, size_t i, const char *test)
+{
+    struct json_object *rs = pj_arr(first_subtest(c, i, test), "rounds");
+    return pj_len(rs) ? pj_idx(rs, pj_len(rs) - 1) : NULL;
+}
+
+static void dirth_axes(struct plot_ctx *c, const char *test, double *tc, size_t *n_tc,
+                       double *qd, size_t *n_qd)
+{
+    *n_tc = *n_qd = 0;
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *pts = pj_arr(dirth_last_round(c, i, test), "points");
+        for (size_t p = 0; p < pj_len(pts); p++) {
+            add_unique(tc, n_tc, pj_num(pj_idx(pts, p), "threads"));
+            add_unique(qd, n_qd, pj_num(pj_idx(pts, p), "qd"));
+        }
+    }
+    qsort(tc, *n_tc, sizeof(double), cmp_down);
+    qsort(qd, *n_qd, sizeof(double), cmp_up);
+}
+
+/* intensity: mean latency against IOPS, one series per thread count (points from high to low
+ * queue depth); variation: IOPS against QD, one series per thread count */
+static void dirth_curves(struct plot_ctx *c, const char *test, bool intensity)
+{
+    double tc[MAXV], qd[MAXV];
+    size_t n_tc, n_qd;
+    dirth_axes(c, test, tc, &n_tc, qd, &n_qd);
+    if (!n_tc)
+        return;
+    char name[64], title[256];
+    snprintf(name, sizeof(name), "%s-%s", test, intensity ? "intensity" : "variation");
+    if (intensity)
+        snprintf(title, sizeof(title), "%s: demand intensity, mean response time (µs) against "
+                                       "IOPS per thread count", test_title(c, test));
+    else
+        snprintf(title, sizeof(title), "%s: demand variation, IOPS against queue depth per "
+                                       "thread count", test_title(c, test));
+    struct plot_chart *ch = plot_chart_new(
+        c, name, test, title,
+        intensity ? "Demand intensity: mean response time (µs, log scale) against IOPS for every "
+                    "thread count (TC) over the queue depths of the last demand-variation round; "
+                    "circles mark the MaxIOPS, MidIOPS and MinIOPS operating points."
+                  : "Demand variation: IOPS against queue depth per thread (TC), last "
+                    "demand-variation round.");
+    if (intensity) {
+        plot_set(ch, "set xlabel 'IOPS'");
+        plot_set(ch, "set ylabel 'mean response time (µs, log scale)'");
+        plot_set(ch, "set logscale y");
+        plot_set(ch, "set format x '%%.0f'");
+        plot_set(ch, "set xrange [0:*]");
+        plot_set(ch, "set offsets 0, graph 0.15, 0, 0");   /* room for the operating points' names */
+    } else {
+        plot_set(ch, "set xlabel 'queue depth per thread (log scale)'");
+        plot_set(ch, "set ylabel 'IOPS'");
+        plot_set(ch, "set logscale x 2");
+        plot_set(ch, "set format y '%%.0f'");
+        plot_set(ch, "set yrange [0:*]");
+        plot_set(ch, "set offsets graph 0.03, graph 0.03, 0, 0");
+        plot_xtics_at(ch, qd, n_qd);
+    }
+    bool many = n_inputs_with(c, test) > 1;
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *pts = pj_arr(dirth_last_round(c, i, test), "points");
+        if (!pj_len(pts))
+            continue;
+        for (size_t t = 0; t < n_tc; t++) {
+            char what[64], series[512], tl[512];
+            snprintf(what, sizeof(what), "TC %g", tc[t]);
+            snprintf(series, sizeof(series), "%s: %s", c->in[i].label, what);
+            int ix = plot_block(ch, i, series, intensity ? "iops lat_mean_us qd outstanding"
+                                                         : "qd iops lat_mean_us outstanding");
+            for (size_t p = 0; p < pj_len(pts); p++) {
+                struct json_object *po = pj_idx(pts, p);
+                if (pj_num(po, "threads") != tc[t])
+                    continue;
+                if (intensity)
+                    plot_row(ch, 4, pj_num(po, "iops"), plot_pos(pj_num(po, "lat_mean_us")),
+                             pj_num(po, "qd"), pj_num(po, "outstanding"));
+                else
+                    plot_row(ch, 4, pj_num(po, "qd"), pj_num(po, "iops"),
+                             pj_num(po, "lat_mean_us"), pj_num(po, "outstanding"));
+            }
+            if (plot_block_end(ch) <= 0)
+                continue;
+            int d = plot_dev(ch, i);
+            series_title(tl, sizeof(tl), many, c->in[i].label, what);
+            plot_elem(ch, tl, "dat index %d using 1:2 with linespoints lw 1.5 pt %d ps 0.9 dt %d %s",
+                      ix, plot_pt(d), plot_dt(d), plot_color((int)t));
+        }
+        if (!intensity)
+            continue;
+        struct json_object *op = pj_get(first_subtest(c, i, test), "operating_points");
+        static const char *const ops[] = {"max", "mid", "min"};
+        char series[512];
+        snprintf(series, sizeof(series), "%s: operating points", c->in[i].label);
+        int ix = plot_block(ch, i, series, "sweep_iops sweep_lat_mean_us name threads qd");
+        bool any = false;
+        for (int k = 0; k < 3; k++) {
+            struct json_object *o = pj_get(op, ops[k]);
+            if (!o)
+                continue;
+            plot_row(ch, 5, pj_num(o, "sweep_iops"), plot_pos(pj_num(o, "sweep_lat_mean_us")),
+                     (double)k, pj_num(o, "threads"), pj_num(o, "qd"));
+            any = true;
+        }
+        if (any && plot_block_end(ch) > 0) {
+            int d = plot_dev(ch, i);
+            char tl[512];
+            series_title(tl, sizeof(tl), many, c->in[i].label,
+                         "operating points (MaxIOPS, MidIOPS, MinIOPS)");
+            plot_elem(ch, tl, "dat index %d using 1:2 with points pt 6 ps 2.8 lw 2 %s", ix,
+                      plot_color(d == 0 ? 10 : 7));
+            plot_elem(ch, NULL,
+                      "dat index %d using 1:2:(sprintf('%%s TC%%d/QD%%d', "
+                      "word('MaxIOPS MidIOPS MinIOPS', int($3)+1), int($4), int($5))) "
+                      "with labels left offset 1.5,0.8 tc rgb '%s'",
+                      ix, d == 0 ? "#000000" : "#7f7f7f");
+        } else {
+            plot_block_end(ch);
+        }
+    }
+    plot_chart_done(c, ch);
+}
+
+/* the response-time histograms of the MaxIOPS, MidIOPS and MinIOPS operating points */
+static void dirth_histogram(struct plot_ctx *c, const char *test)
+{
+    static const char *const ops[] = {"max", "mid", "min"};
+    static const char *const names[] = {"MaxIOPS", "MidIOPS", "MinIOPS"};
+    char name[64], title[256];
+    snprintf(name, sizeof(name), "%s-histogram", test);
+    snprintf(title, sizeof(title), "%s: response-time histograms (µs) at the operating points",
+             test_title(c, test));
+    struct plot_chart *ch = plot_chart_new(
+        c, name, test, title,
+        "Response-time histograms of the MaxIOPS, MidIOPS and MinIOPS operating points: share of "
+        "the I/Os in each histogram bucket (log scales).");
+    plot_set(ch, "set xlabel 'response time (µs, log scale)'");
+    plot_set(ch, "set ylabel 'I/Os in bucket (%%, log scale)'");
+    plot_set(ch, "set logscale x");
+    plot_set(ch, "set logscale y");
+    bool many = n_inputs_with(c, test) > 1;
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *op = pj_get(first_subtest(c, i, test), "operating_points");
+        for (int k = 0; k < 3; k++) {
+            struct json_object *o = pj_get(op, ops[k]);
+            struct json_object *h = pj_get(o, "histogram");
+            struct json_object *b = pj_arr(h, "buckets");
+            if (!pj_len(b))
+                continue;
+            double total = 0;
+            for (size_t j = 0; j < pj_len(b); j++)
+                total += json_object_get_double(pj_idx(pj_idx(b, j), 2));
+            if (!(total > 0))
+                continue;
+            char what[256], series[512], t[512];
+            snprintf(what, sizeof(what), "%s TC%g/QD%g: %.0f IOPS, mean %.4g µs, max %.4g µs",
+                     names[k], pj_num(o, "threads"), pj_num(o, "qd"), pj_num(o, "iops"),
+                     pj_num(pj_get(h, "lat_us"), "mean"), pj_num(pj_get(h, "lat_us"), "max"));
+            snprintf(series, sizeof(series), "%s: %s", c->in[i].label, what);
+            int ix = plot_block(ch, i, series, "bucket_mid_us percent_of_ios low_us high_us "
+                                               "count");
+            for (size_t j = 0; j < pj_len(b); j++) {
+                struct json_object *bo = pj_idx(b, j);
+                double lo = json_object_get_double(pj_idx(bo, 0));
+                double hi = json_object_get_double(pj_idx(bo, 1));
+                double n = json_object_get_double(pj_idx(bo, 2));
+                plot_row(ch, 5, plot_pos((lo + hi) / 2), plot_pos(100.0 * n / total), lo, hi, n);
+            }
+            if (plot_block_end(ch) <= 0)
+                continue;
+            int d = plot_dev(ch, i);
+            series_title(t, sizeof(t), many, c->in[i].label, what);
+            plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 1.5 pt %d ps 0.6 dt %d %s",
+                      ix, plot_pt(d), plot_dt(d), plot_color(k));
+        }
+    }
+    plot_chart_done(c, ch);
+}
+
+/* convergence: the IOPS of the highest thread count at every QD, per round */
+static void dirth_convergence(struct plot_ctx *c, const char *test)
+{
+    double tc[MAXV], qd[MAXV];
+    size_t n_tc, n_qd;
+    dirth_axes(c, test, tc, &n_tc, qd, &n_qd);
+    if (!n_tc)
+        return;
+    double top = tc[0];
+    char name[64], title[256];
+    snprintf(name, sizeof(name), "%s-convergence", test);
+    snprintf(title, sizeof(title), "%s: demand-variation rounds, IOPS at TC %g per round, one "
+                                   "line per queue depth", test_title(c, test), top);
+    struct plot_chart *ch = plot_chart_new(
+        c, name, test, title,
+        "Steady-state convergence of the demand-variation rounds: IOPS at the highest thread "
+        "count for every queue depth, per round (the TC32/QD32 point is tracked).");
+    plot_set(ch, "set xlabel 'round'");
+    plot_set(ch, "set ylabel 'IOPS'");
+    plot_set(ch, "set xtics 1");
+    plot_set(ch, "set yrange [0:*]");
+    plot_set(ch, "set format y '%%.0f'");
+    bool many = n_inputs_with(c, test) > 1;
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *rs = pj_arr(first_subtest(c, i, test), "rounds");
+        if (!pj_len(rs))
+            continue;
+        for (size_t q = n_qd; q-- > 0;) {
+            char what[64], series[512], t[512];
+            snprintf(what, sizeof(what), "TC %g / QD %g", top, qd[q]);
+            snprintf(series, sizeof(series), "%s: %s", c->in[i].label, what);
+            int ix = plot_block(ch, i, series, "round iops");
+            for (size_t r = 0; r < pj_len(rs); r++) {
+                struct json_object *ro = pj_idx(rs, r);
+                struct json_object *pts = pj_arr(ro, "points");
+                for (size_t p = 0; p < pj_len(pts); p++) {
+                    struct json_object *po = pj_idx(pts, p);
+                    if (pj_num(po, "threads") == top && pj_num(po, "qd") == qd[q])
+                        plot_row(ch, 2, pj_num(ro, "round"), pj_num(po, "iops"));
+                }
+            }
+            if (plot_block_end(ch) <= 0)
+                continue;
+            int d = plot_dev(ch, i);
+            series_title(t, sizeof(t), many, c->in[i].label, what);
+            plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 1.5 pt %d dt %d %s", ix,
+                      plot_pt(d), plot_dt(d), plot_color((int)(n_qd - 1 - q)));
+        }
+    }
+    plot_chart_done(c, ch);
+}
+
+static double dirth_tracked(struct json_object *round, const struct plot_window_src *s)
+{
+    const char *tr = pj_str(s->var, "tracking");
+    double t = 32, q = 32;
+    const char *at = tr ? strchr(tr, '@') : NULL;
+    if (at && sscanf(at + 1, "T%lf/Q%lf", &t, &q) != 2)
+        t = q = 32;
+    struct json_object *pts = pj_arr(round, "points");
+    for (size_t p = 0; p < pj_len(pts); p++) {
+        struct json_object *po = pj_idx(pts, p);
+        if (pj_num(po, "threads") == t && pj_num(po, "qd") == q)
+            return pj_num(po, "iops");
+    }
+    return NAN;
+}
+
+static void dirth_window(struct plot_ctx *c, const char *test)
+{
+    struct plot_window_src src[64];
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_in && n < 64; i++) {
+        struct json_object *st = first_subtest(c, i, test);
+        struct json_object *var = pj_idx(pj_arr(pj_get(st, "steady_state"), "variables"), 0);
+        if (!var)
+            continue;
+        src[n++] = (struct plot_window_src){.input = i, .var = var,
+                                            .rounds = pj_arr(st, "rounds"),
+                                            .value = dirth_tracked, .k = 0,
+                                            .what = "IOPS at TC32/QD32"};
+    }
+    char name[64], title[256];
+    snprintf(name, sizeof(name), "%s-window", test);
+    snprintf(title, sizeof(title), "%s: steady-state measurement window, IOPS at TC32/QD32",
+             test_title(c, test));
+    plot_window_chart(c, name, test, title, "IOPS", src, n);
+}
+
+/* ---- all ---- */
+
+static bool any_input_has(struct plot_ctx *c, const char *test)
+{
+    return n_inputs_with(c, test) > 0;
+}
+
+void plot_pts_charts(struct plot_ctx *c)
+{
+    if (any_input_has(c, "iops")) {
+        plot_suite_steady(c, "iops");
+        iops_bs_mix(c);
+        char title[256];
+        snprintf(title, sizeof(title), "%s test: IOPS by block size and R/W mix (3D)",
+                 test_title(c, "iops"));
+        bs_mix_3d(c, "iops", "iops-3d", title,
+                  "Random IOPS over the steady-state window as 3D columns: block size against "
+                  "read/write mix (the PTS's 3D IOPS plot).", "iops", "IOPS");
+    }
+    if (any_input_has(c, "tp")) {
+        plot_suite_steady(c, "tp");
+        tp_bs(c);
+    }
+    if (any_input_has(c, "lat")) {
+        plot_suite_steady(c, "lat");
+        lat_bs(c);
+        char title[256];
+        snprintf(title, sizeof(title), "%s test: mean response time by block size and R/W mix "
+                                       "(3D), µs", test_title(c, "lat"));
+        bs_mix_3d(c, "lat", "lat-3d", title,
+                  "Mean response time (µs) at T1/Q1 over the steady-state window as 3D columns: "
+                  "block size against read/write mix.", "lat_mean_us", "mean response time (µs)");
+    }
+    if (any_input_has(c, "wsat")) {
+        wsat_iops(c, "wsat-iops-time", false, true);
+        wsat_iops(c, "wsat-iops-time-linear", false, false);
+        wsat_iops(c, "wsat-iops-tgbw", true, false);
+        wsat_lat(c);
+    }
+    if (any_input_has(c, "hir")) {
+        plot_precondition_charts(c, "hir");
+        hir_time(c, "hir-iops-time", "iops", false);
+        hir_time(c, "hir-lat-time", "lat_mean_us", true);
+    }
+    if (any_input_has(c, "xsr")) {
+        xsr_time(c, false);
+        xsr_time(c, true);
+    }
+    static const char *const di[] = {"dirth", "cbw"};
+    for (size_t k = 0; k < 2; k++) {
+        if (!any_input_has(c, di[k]))
+            continue;
+        plot_precondition_charts(c, di[k]);
+        dirth_convergence(c, di[k]);
+        dirth_window(c, di[k]);
+        dirth_curves(c, di[k], true);
+        dirth_curves(c, di[k], false);
+        dirth_histogram(c, di[k]);
+    }
+}

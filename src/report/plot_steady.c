@@ -1,0 +1,560 @@
+/* plot_steady.c — steady-state charts: convergence (the tracked figure per round, one line per
+ * block size) and the measurement window (values, average, ±10% and ±20% bands, fitted line),
+ * as the SNIA PTS report pages draw them; also the preconditioning rounds of HIR and DIRTH. */
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot.h"
+#include "util.h"
+
+/* ---- metrics ---- */
+
+bool plot_metric_is_latency(const char *metric) { return strstr(metric, "lat_") != NULL; }
+
+double plot_elem_metric(struct json_object *e, const char *metric)
+{
+    const char *lat = strstr(metric, "lat_");
+    if (!lat)
+        return pj_num(e, metric);
+    const char *dir = "total";
+    if (!strncmp(metric, "read_", 5))
+        dir = "read";
+    else if (!strncmp(metric, "write_", 6))
+        dir = "write";
+    char stat[32];
+    const char *s = lat + 4;
+    size_t n = strlen(s);
+    if (n > 3 && !strcmp(s + n - 3, "_us"))
+        n -= 3;
+    if (n >= sizeof(stat))
+        return NAN;
+    memcpy(stat, s, n);
+    stat[n] = '\0';
+    /* "p99_9" -> "99.9" */
+    char key[32];
+    if (stat[0] == 'p') {
+        size_t o = 0;
+        for (const char *p = stat + 1; *p && o + 1 < sizeof(key); p++)
+            key[o++] = *p == '_' ? '.' : *p;
+        key[o] = '\0';
+    } else {
+        str_copy(key, sizeof(key), stat);
+    }
+    struct json_object *lu = pj_get(pj_get(e, "lat_us"), dir);
+    if (lu)
+        return pj_num(lu, key);
+    /* flat forms: lat_mean_us, lat_max_us, lat_p99_9_us in precondition / HIR / XSR records */
+    return pj_num(e, metric);
+}
+
+int plot_parse_tracking(const char *t, char *metric, size_t mlen, double *bs, double *mix)
+{
+    const char *at = t ? strchr(t, '@') : NULL;
+    if (!at)
+        return -1;
+    size_t n = (size_t)(at - t);
+    if (n + 1 > mlen)
+        return -1;
+    memcpy(metric, t, n);
+    metric[n] = '\0';
+    char *end;
+    double v = strtod(at + 1, &end);
+    if (end == at + 1)
+        return -1;
+    double mult = 1;
+    if (!strncmp(end, "KiB", 3))
+        mult = 1024, end += 3;
+    else if (!strncmp(end, "MiB", 3))
+        mult = 1024.0 * 1024, end += 3;
+    else if (*end == 'B')
+        end++;
+    if (*end != '/')
+        return -1;
+    char *end2;
+    double m = strtod(end + 1, &end2);
+    if (end2 == end + 1)
+        return -1;
+    *bs = v * mult;
+    *mix = m;
+    return 0;
+}
+
+const char *plot_metric_axis(const char *metric)
+{
+    if (plot_metric_is_latency(metric))
+        return "latency (µs)";
+    if (strstr(metric, "mb_s"))
+        return "throughput (MB/s = 10^6 B/s)";
+    if (strstr(metric, "mib_s"))
+        return "throughput (MiB/s)";
+    return "IOPS";
+}
+
+static const char *metric_word(const char *metric)
+{
+    static const struct { const char *m, *w; } names[] = {
+        {"iops", "IOPS"}, {"read_iops", "read IOPS"}, {"write_iops", "write IOPS"},
+        {"mb_s", "MB/s (10^6 B/s)"}, {"read_mb_s", "read MB/s (10^6 B/s)"},
+        {"write_mb_s", "write MB/s (10^6 B/s)"},
+        {"lat_mean_us", "mean latency (µs)"}, {"read_lat_mean_us", "mean read latency (µs)"},
+        {"write_lat_mean_us", "mean write latency (µs)"}, {"lat_max_us", "max latency (µs)"},
+        {"write_lat_max_us", "max write latency (µs)"},
+        {"read_lat_max_us", "max read latency (µs)"},
+    };
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (!strcmp(names[i].m, metric))
+            return names[i].w;
+    return metric;
+}
+
+/* ---- the measurement window ---- */
+
+static struct json_object *round_by_number(struct json_object *rounds, double r)
+{
+    for (size_t i = 0; i < pj_len(rounds); i++) {
+        struct json_object *o = pj_idx(rounds, i);
+        if (pj_num(o, "round") == r)
+            return o;
+    }
+    return NULL;
+}
+
+double plot_tracked_value(struct json_object *round, const struct plot_window_src *s)
+{
+    struct json_object *tr = pj_arr(round, "tracked");
+    if (tr)
+        return json_object_get_double(pj_idx(tr, (size_t)s->k));
+    const char *tracking = pj_str(s->var, "tracking");
+    if (!tracking)
+        return NAN;
+    char metric[64];
+    double bs, mix;
+    if (plot_parse_tracking(tracking, metric, sizeof(metric), &bs, &mix) != 0)
+        str_copy(metric, sizeof(metric), tracking);
+    double v = plot_elem_metric(round, metric);
+    if (!isfinite(v) && pj_get(round, "total")) {   /* ptsbench.run rounds */
+        const char *dir = "total";
+        const char *m = metric;
+        if (!strncmp(metric, "read_", 5))
+            dir = "read", m = metric + 5;
+        else if (!strncmp(metric, "write_", 6))
+            dir = "write", m = metric + 6;
+        v = plot_elem_metric(pj_get(round, dir), m);
+    }
+    return v;
+}
+
+void plot_window_chart(struct plot_ctx *c, const char *name, const char *section,
+                       const char *title, const char *ylabel, const struct plot_window_src *s,
+                       size_t n)
+{
+    size_t n_win = 0;
+    for (size_t i = 0; i < n; i++)
+        if (pj_get(pj_get(s[i].var, "window"), "first_round"))
+            n_win++;
+    if (!n_win)
+        return;
+    char caption[512];
+    snprintf(caption, sizeof(caption),
+             "Steady-state measurement window: the tracked values of the window's rounds, their "
+             "average, ±10%% and ±20%% of the average, and the least-squares line; steady when "
+             "the range is within 20%% and the line's excursion within 10%% of the average.");
+    struct plot_chart *ch = plot_chart_new(c, name, section, title, caption);
+    plot_set(ch, "set xlabel 'round'");
+    char q[256];
+    plot_quote(q, sizeof(q), ylabel);
+    plot_set(ch, "set ylabel %s", q);
+    plot_set(ch, "set xtics 1");
+    plot_set(ch, "set format y '%%.6g'");
+    /* room above the data for the steady-state determination lines */
+    plot_set(ch, "set offsets 0.3, 0.3, graph %.2f, graph 0.04", 0.08 + 0.07 * (double)n_win);
+    int label_no = 1;
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *w = pj_get(s[i].var, "window");
+        double r0 = pj_num(w, "first_round"), r1 = pj_num(w, "last_round");
+        double avg = pj_num(w, "average"), slope = pj_num(w, "slope");
+        double icpt = pj_num(w, "intercept");
+        if (!isfinite(r0) || !isfinite(r1) || !isfinite(avg))
+            continue;
+        const char *label = c->in[s[i].input].label;
+        int d = plot_dev(ch, s[i].input);
+        bool many = n_win > 1;
+        char t[512], series[512];
+        bool steady = json_object_get_boolean(pj_get(w, "steady"));
+
+        snprintf(series, sizeof(series), "%s: %s, rounds %g-%g", label, s[i].what, r0, r1);
+        int ix = plot_block(ch, s[i].input, series, "round value");
+        for (double r = r0; r <= r1; r++) {
+            struct json_object *ro = round_by_number(s[i].rounds, r);
+            if (ro)
+                plot_row(ch, 2, r, s[i].value(ro, &s[i]));
+        }
+        if (plot_block_end(ch) > 0) {
+            snprintf(t, sizeof(t), "%s%s%s (%s)", many ? label : "", many ? ": " : "", s[i].what,
+                     steady ? "steady" : "not steady");
+            plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 2.5 pt %d ps 1.3 %s", ix,
+                      plot_pt(d), plot_color(many ? d : 0));
+        }
+        snprintf(series, sizeof(series), "%s: average, bands and least-squares line", label);
+        ix = plot_block(ch, s[i].input, series,
+                        "round average +10% -10% +20% -20% least_squares_fit");
+        for (double r = r0; r <= r1; r += (r1 > r0 ? r1 - r0 : 1)) {
+            double fit = isfinite(slope) && isfinite(icpt) ? slope * r + icpt : NAN;
+            plot_row(ch, 7, r, avg, avg * 1.1, avg * 0.9, avg * 1.2, avg * 0.8, fit);
+        }
+        plot_block_end(ch);
+        const char *c_avg = plot_color(many ? d : 10), *c10 = plot_color(many ? d : 1);
+        if (many)
+            snprintf(t, sizeof(t), "%s: average %.6g, ±10%% dashed, ±20%% dotted", label, avg);
+        else
+            snprintf(t, sizeof(t), "average %.6g", avg);
+        plot_elem(ch, t, "dat index %d using 1:2 with lines lw 1.5 dt 1 %s", ix, c_avg);
+        plot_elem(ch, many ? NULL : "±10% of average",
+                  "dat index %d using 1:3 with lines lw 1.2 dt 2 %s", ix, c10);
+        plot_elem(ch, NULL, "dat index %d using 1:4 with lines lw 1.2 dt 2 %s", ix, c10);
+        const char *c20 = plot_color(many ? d : 3);
+        plot_elem(ch, many ? NULL : "±20% of average",
+                  "dat index %d using 1:5 with lines lw 1.2 dt 3 %s", ix, c20);
+        plot_elem(ch, NULL, "dat index %d using 1:6 with lines lw 1.2 dt 3 %s", ix, c20);
+        const char *fit = pj_str(w, "fit");
+        snprintf(t, sizeof(t), "%s%sleast squares: %s", many ? label : "", many ? ": " : "",
+                 fit ? fit : "");
+        plot_elem(ch, t, "dat index %d using 1:7 with lines lw 1.5 dt 4 %s", ix,
+                  plot_color(many ? d : 2));
+        /* the SS determination, one line per device */
+        char text[512], qt[600];
+        snprintf(text, sizeof(text),
+                 "%s%srange %.6g (allowed %.6g), slope excursion %.6g (allowed %.6g): %s",
+                 many ? label : "", many ? ": " : "", pj_num(w, "range"),
+                 pj_num(w, "range_allowed"), pj_num(w, "slope_excursion"),
+                 pj_num(w, "slope_excursion_allowed"), steady ? "steady" : "not steady");
+        plot_quote(qt, sizeof(qt), text);
+        plot_set(ch, "set label %d %s at graph 0.01, graph %.3f left front", label_no, qt,
+                 0.97 - 0.05 * (label_no - 1));
+        label_no++;
+    }
+    plot_chart_done(c, ch);
+}
+
+/* ---- suite tests: IOPS, throughput, latency ---- */
+
+struct series_key {
+    double bs, mix;
+};
+
+static int key_find(const struct series_key *k, size_t n, double bs, double mix)
+{
+    for (size_t i = 0; i < n; i++)
+        if (k[i].bs == bs && k[i].mix == mix)
+            return (int)i;
+    return -1;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    const struct series_key *x = a, *y = b;
+    if (x->mix != y->mix)
+        return x->mix > y->mix ? -1 : 1;
+    return x->bs < y->bs ? -1 : x->bs > y->bs;
+}
+
+/* Convergence: the tracked metric of every round, one line per block size at the tracked
+ * R/W mix (IOPS, latency), or per block size and mix (throughput: read and write). */
+static void suite_convergence(struct plot_ctx *c, const char *test, const char *name,
+                              const char *metric_override, bool all_mixes, bool logy)
+{
+    struct series_key keys[64];
+    size_t n_keys = 0;
+    char metric[64] = "", tmetric[64];
+    double tbs, tmix = 0;
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *t = plot_suite_test(c->in[i].doc, test);
+        struct json_object *subs = pj_arr(t, "subtests");
+        for (size_t j = 0; j < pj_len(subs); j++) {
+            struct json_object *st = pj_idx(subs, j);
+            const char *tracking = json_object_get_string(pj_idx(pj_arr(st, "tracking"), 0));
+            if (!tracking ||
+                plot_parse_tracking(tracking, tmetric, sizeof(tmetric), &tbs, &tmix) != 0)
+                continue;
+            if (!metric[0])
+                str_copy(metric, sizeof(metric), metric_override ? metric_override : tmetric);
+            struct json_object *r0 = pj_idx(pj_arr(st, "rounds"), 0);
+            struct json_object *els = pj_arr(r0, "elements");
+            for (size_t e = 0; e < pj_len(els); e++) {
+                struct json_object *el = pj_idx(els, e);
+                double bs = pj_num(el, "bs"), mix = pj_num(el, "rwmix_read");
+                if (!all_mixes && mix != tmix)
+                    continue;
+                if (key_find(keys, n_keys, bs, mix) < 0 && n_keys < 64)
+                    keys[n_keys++] = (struct series_key){bs, mix};
+            }
+        }
+    }
+    if (!n_keys || !metric[0])
+        return;
+    qsort(keys, n_keys, sizeof(keys[0]), cmp_key);
+
+    char title[256], caption[512], mixl[32];
+    plot_mix_label(tmix, mixl, sizeof(mixl));
+    const char *tt = NULL;
+    for (size_t i = 0; i < c->n_in && !tt; i++)
+        tt = pj_str(plot_suite_test(c->in[i].doc, test), "title");
+    if (all_mixes)
+        snprintf(title, sizeof(title), "%s test: steady-state convergence, %s per round",
+                 tt ? tt : test, metric_word(metric));
+    else
+        snprintf(title, sizeof(title), "%s test: steady-state convergence, %s %s per round",
+                 tt ? tt : test, mixl, metric_word(metric));
+    snprintf(caption, sizeof(caption),
+             "Steady-state convergence: %s of every round, one line per block size%s; the "
+             "tracking variable must settle within the 5-round measurement window.",
+             metric_word(metric), all_mixes ? " and direction" : "");
+    struct plot_chart *ch = plot_chart_new(c, name, test, title, caption);
+    char q[128];
+    plot_quote(q, sizeof(q), plot_metric_axis(metric));
+    plot_set(ch, "set xlabel 'round'");
+    plot_set(ch, "set ylabel %s", q);
+    plot_set(ch, "set xtics 1");
+    if (logy) {
+        plot_set(ch, "set logscale y");
+        plot_set(ch, "set format y '%%.0s%%c'");
+    } else {
+        plot_set(ch, "set yrange [0:*]");
+    }
+    size_t n_src = 0;
+    for (size_t i = 0; i < c->n_in; i++)
+        if (plot_suite_test(c->in[i].doc, test))
+            n_src++;
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *t = plot_suite_test(c->in[i].doc, test);
+        struct json_object *subs = pj_arr(t, "subtests");
+        if (!subs)
+            continue;
+        for (size_t k = 0; k < n_keys; k++) {
+            char bsl[32], series[512], tl[512];
+            plot_bs_label(keys[k].bs, bsl, sizeof(bsl));
+            plot_mix_label(keys[k].mix, mixl, sizeof(mixl));
+            const char *dirw = keys[k].mix == 100 ? "read" : keys[k].mix == 0 ? "write" : mixl;
+            snprintf(series, sizeof(series), "%s: %s %s", c->in[i].label, bsl,
+                     all_mixes ? dirw : mixl);
+            int ix = plot_block(ch, i, series, "round value");
+            for (size_t j = 0; j < pj_len(subs); j++) {
+                struct json_object *rounds = pj_arr(pj_idx(subs, j), "rounds");
+                for (size_t r = 0; r < pj_len(rounds); r++) {
+                    struct json_object *ro = pj_idx(rounds, r);
+                    struct json_object *els = pj_arr(ro, "elements");
+                    for (size_t e = 0; e < pj_len(els); e++) {
+                        struct json_object *el = pj_idx(els, e);
+                        if (pj_num(el, "bs") != keys[k].bs ||
+                            pj_num(el, "rwmix_read") != keys[k].mix)
+                            continue;
+                        double v = plot_elem_metric(el, metric);
+                        plot_row(ch, 2, pj_num(ro, "round"), logy ? plot_pos(v) : v);
+                    }
+                }
+            }
+            if (plot_block_end(ch) <= 0)
+                continue;
+            int d = plot_dev(ch, i);
+            if (n_src > 1)
+                snprintf(tl, sizeof(tl), "%s: %s%s%s", c->in[i].label, bsl, all_mixes ? " " : "",
+                         all_mixes ? dirw : "");
+            else
+                snprintf(tl, sizeof(tl), "%s%s%s", bsl, all_mixes ? " " : "",
+                         all_mixes ? dirw : "");
+            plot_elem(ch, tl, "dat index %d using 1:2 with linespoints lw 2 pt %d dt %d %s", ix,
+                      plot_pt(d), plot_dt(d), plot_color((int)k));
+        }
+    }
+    plot_chart_done(c, ch);
+}
+
+/* One window chart per subtest and tracking variable, devices overlaid. */
+static void suite_windows(struct plot_ctx *c, const char *test)
+{
+    struct wkey {
+        char sub[64], tracking[128];
+    } keys[32];
+    size_t n_keys = 0;
+    bool multi_sub = false;
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *subs = pj_arr(plot_suite_test(c->in[i].doc, test), "subtests");
+        if (pj_len(subs) > 1)
+            multi_sub = true;
+        for (size_t j = 0; j < pj_len(subs); j++) {
+            struct json_object *st = pj_idx(subs, j);
+            struct json_object *vars = pj_arr(pj_get(st, "steady_state"), "variables");
+            for (size_t k = 0; k < pj_len(vars); k++) {
+                const char *tr = pj_str(pj_idx(vars, k), "tracking");
+                const char *lab = pj_str(st, "label");
+                if (!tr)
+                    continue;
+                bool found = false;
+                for (size_t q = 0; q < n_keys; q++)
+                    if (!strcmp(keys[q].tracking, tr) && !strcmp(keys[q].sub, lab ? lab : ""))
+                        found = true;
+                if (!found && n_keys < 32) {
+                    str_copy(keys[n_keys].sub, sizeof(keys[n_keys].sub), lab ? lab : "");
+                    str_copy(keys[n_keys].tracking, sizeof(keys[n_keys].tracking), tr);
+                    n_keys++;
+                }
+            }
+        }
+    }
+    const char *tt = NULL;
+    for (size_t i = 0; i < c->n_in && !tt; i++)
+        tt = pj_str(plot_suite_test(c->in[i].doc, test), "title");
+    for (size_t q = 0; q < n_keys; q++) {
+        struct plot_window_src src[64];
+        size_t n = 0;
+        char what[128], metric[64];
+        double bs = NAN, mix = NAN;
+        if (plot_parse_tracking(keys[q].tracking, metric, sizeof(metric), &bs, &mix) == 0) {
+            char bsl[32], mixl[32];
+            plot_bs_label(bs, bsl, sizeof(bsl));
+            plot_mix_label(mix, mixl, sizeof(mixl));
+            snprintf(what, sizeof(what), "%s %s %s", bsl, mixl, metric_word(metric));
+        } else {
+            str_copy(what, sizeof(what), keys[q].tracking);
+            str_copy(metric, sizeof(metric), keys[q].tracking);
+        }
+        for (size_t i = 0; i < c->n_in && n < 64; i++) {
+            struct json_object *subs = pj_arr(plot_suite_test(c->in[i].doc, test), "subtests");
+            for (size_t j = 0; j < pj_len(subs); j++) {
+                struct json_object *st = pj_idx(subs, j);
+                const char *lab = pj_str(st, "label");
+                if (strcmp(lab ? lab : "", keys[q].sub))
+                    continue;
+                struct json_object *vars = pj_arr(pj_get(st, "steady_state"), "variables");
+                for (size_t k = 0; k < pj_len(vars); k++) {
+                    struct json_object *v = pj_idx(vars, k);
+                    const char *tr = pj_str(v, "tracking");
+                    if (!tr || strcmp(tr, keys[q].tracking) || n >= 64)
+                        continue;
+                    src[n++] = (struct plot_window_src){.input = i, .var = v,
+                                                        .rounds = pj_arr(st, "rounds"),
+                                                        .value = plot_tracked_value,
+                                                        .k = (int)k, .what = NULL};
+                }
+            }
+        }
+        for (size_t k = 0; k < n; k++)
+            src[k].what = what;
+        /* names: iops-window; tp-window-128KiB; further variables of a subtest get their tag */
+        char name[128], title[256], tag[128] = "";
+        bool first_of_sub = true;
+        for (size_t p = 0; p < q; p++)
+            if (!strcmp(keys[p].sub, keys[q].sub))
+                first_of_sub = false;
+        if (!first_of_sub) {
+            size_t o = 0;
+            for (const char *p = keys[q].tracking; *p && o + 1 < sizeof(tag); p++)
+                tag[o++] = (*p == '@' || *p == '/' || *p == ' ') ? '-' : *p;
+            tag[o] = '\0';
+        }
+        snprintf(name, sizeof(name), "%s-window%s%s%s%s", test, multi_sub ? "-" : "",
+                 multi_sub ? keys[q].sub : "", tag[0] ? "-" : "", tag);
+        snprintf(title, sizeof(title), "%s test: steady-state measurement window, %s",
+                 tt ? tt : test, what);
+        plot_window_chart(c, name, test, title, plot_metric_axis(metric), src, n);
+    }
+}
+
+void plot_suite_steady(struct plot_ctx *c, const char *test)
+{
+    char name[64];
+    snprintf(name, sizeof(name), "%s-convergence", test);
+    bool tp = !strcmp(test, "tp"), lat = !strcmp(test, "lat");
+    suite_convergence(c, test, name, NULL, tp, !tp && !lat);
+    if (lat) {
+        /* the PTS latency page also tracks the maximum response time */
+        char metric[64] = "lat_max_us";
+        for (size_t i = 0; i < c->n_in; i++) {
+            struct json_object *st = pj_idx(pj_arr(plot_suite_test(c->in[i].doc, test),
+                                                    "subtests"), 0);
+            const char *tr = json_object_get_string(pj_idx(pj_arr(st, "tracking"), 0));
+            double bs, mix;
+            char m[64];
+            if (tr && plot_parse_tracking(tr, m, sizeof(m), &bs, &mix) == 0) {
+                char *mean = strstr(m, "mean");
+                if (mean) {
+                    snprintf(metric, sizeof(metric), "%.*smax%s", (int)(mean - m), m, mean + 4);
+                    break;
+                }
+            }
+        }
+        suite_convergence(c, test, "lat-convergence-max", metric, false, true);
+    }
+    suite_windows(c, test);
+}
+
+/* ---- HIR / DIRTH preconditioning: the tracked figure per round, and its window ---- */
+
+void plot_precondition_charts(struct plot_ctx *c, const char *test)
+{
+    struct plot_window_src src[64];
+    size_t n = 0;
+    char metric[64] = "iops", what[128] = "IOPS";
+    for (size_t i = 0; i < c->n_in && n < 64; i++) {
+        struct json_object *st = pj_idx(pj_arr(plot_suite_test(c->in[i].doc, test), "subtests"),
+                                        0);
+        struct json_object *pc = pj_get(st, "precondition");
+        struct json_object *rounds = pj_arr(pc, "rounds");
+        if (!pj_len(rounds))
+            continue;
+        struct json_object *var = pj_idx(pj_arr(pj_get(pc, "steady_state"), "variables"), 0);
+        const char *tr = pj_str(var, "tracking");
+        double bs, mix;
+        char m[64];
+        if (n == 0 && tr && plot_parse_tracking(tr, m, sizeof(m), &bs, &mix) == 0) {
+            char bsl[32], mixl[32];
+            str_copy(metric, sizeof(metric), m);
+            plot_bs_label(bs, bsl, sizeof(bsl));
+            plot_mix_label(mix, mixl, sizeof(mixl));
+            snprintf(what, sizeof(what), "RND %s %s %s", bsl, mixl, metric_word(metric));
+        }
+        src[n++] = (struct plot_window_src){.input = i, .var = var, .rounds = rounds,
+                                            .value = plot_tracked_value, .k = 0, .what = what};
+    }
+    if (!n)
+        return;
+    const char *tt = NULL;
+    for (size_t i = 0; i < c->n_in && !tt; i++)
+        tt = pj_str(plot_suite_test(c->in[i].doc, test), "title");
+    char name[128], title[256], caption[512], q[128];
+    snprintf(name, sizeof(name), "%s-precondition", test);
+    snprintf(title, sizeof(title), "%s: preconditioning, %s per round", tt ? tt : test, what);
+    snprintf(caption, sizeof(caption),
+             "Preconditioning to steady state before the test: the tracked %s of every round, "
+             "one line per device.", metric_word(metric));
+    struct plot_chart *ch = plot_chart_new(c, name, test, title, caption);
+    plot_quote(q, sizeof(q), plot_metric_axis(metric));
+    plot_set(ch, "set xlabel 'round'");
+    plot_set(ch, "set ylabel %s", q);
+    plot_set(ch, "set xtics 1");
+    plot_set(ch, "set yrange [0:*]");
+    plot_set(ch, "set format y '%%.0f'");
+    for (size_t k = 0; k < n; k++) {
+        char series[512];
+        snprintf(series, sizeof(series), "%s: %s", c->in[src[k].input].label, what);
+        int ix = plot_block(ch, src[k].input, series, "round value");
+        for (size_t r = 0; r < pj_len(src[k].rounds); r++) {
+            struct json_object *ro = pj_idx(src[k].rounds, r);
+            plot_row(ch, 2, pj_num(ro, "round"), plot_tracked_value(ro, &src[k]));
+        }
+        if (plot_block_end(ch) > 0) {
+            int d = plot_dev(ch, src[k].input);
+            plot_elem(ch, c->in[src[k].input].label,
+                      "dat index %d using 1:2 with linespoints lw 2 pt %d dt %d %s", ix,
+                      plot_pt(d), plot_dt(d), plot_color(d));
+        }
+    }
+    plot_chart_done(c, ch);
+    snprintf(name, sizeof(name), "%s-precondition-window", test);
+    snprintf(title, sizeof(title), "%s: preconditioning steady-state window, %s", tt ? tt : test,
+             what);
+    plot_window_chart(c, name, test, title, plot_metric_axis(metric), src, n);
+}

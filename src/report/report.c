@@ -1,0 +1,1093 @@
+/* report.c — HTML and Markdown reports from results files (see report.h).
+ *
+ * One writer feeds both files (struct out): every heading, paragraph, table and chart is
+ * emitted to the HTML and to the Markdown at once, so the twins cannot drift apart. */
+#include "report.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "plot.h"
+#include "util.h"
+
+/* ------------------------------------------------------------------ JSON access */
+
+/* Dotted path; a segment that is a number indexes an array. Keys containing dots (the
+ * percentiles "99.9") are read with jkey on the parent. */
+static struct json_object *jat(struct json_object *o, const char *path)
+{
+    char buf[256];
+    str_copy(buf, sizeof(buf), path);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ".", &save); t && o; t = strtok_r(NULL, ".", &save)) {
+        if (json_object_is_type(o, json_type_array)) {
+            char *end;
+            long i = strtol(t, &end, 10);
+            o = *end || i < 0 ? NULL : json_object_array_get_idx(o, (size_t)i);
+        } else if (!json_object_object_get_ex(o, t, &o)) {
+            o = NULL;
+        }
+    }
+    return o;
+}
+
+static struct json_object *jkey(struct json_object *o, const char *key)
+{
+    struct json_object *v = NULL;
+    return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static const char *jstr(struct json_object *o, const char *path)
+{
+    struct json_object *v = jat(o, path);
+    return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+static double jnum(struct json_object *o, const char *path)
+{
+    struct json_object *v = jat(o, path);
+    if (!v || !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+        return NAN;
+    return json_object_get_double(v);
+}
+
+static size_t jlen(struct json_object *o, const char *path)
+{
+    struct json_object *v = path ? jat(o, path) : o;
+    return v && json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 0;
+}
+
+/* ------------------------------------------------------------------ formatting */
+
+void report_fmt_count(double v, char *buf, size_t len)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, len, "–");
+        return;
+    }
+    char tmp[64];
+    snprintf(tmp, sizeof(tmp), "%.0f", v);
+    size_t n = strlen(tmp), o = 0;
+    for (size_t i = 0; i < n && o + 2 < len; i++) {
+        buf[o++] = tmp[i];
+        size_t left = n - i - 1;
+        if (left && left % 3 == 0 && tmp[i] != '-')
+            buf[o++] = ',';
+    }
+    buf[o] = '\0';
+}
+
+static void fmt_num(double v, int decimals, char *buf, size_t len)
+{
+    if (!isfinite(v))
+        snprintf(buf, len, "–");
+    else
+        snprintf(buf, len, "%.*f", decimals, v);
+}
+
+static void fmt_lat(double us, char *buf, size_t len)
+{
+    if (!isfinite(us))
+        snprintf(buf, len, "–");
+    else if (us >= 10000)
+        snprintf(buf, len, "%.1f ms", us / 1000);
+    else if (us >= 1000)
+        snprintf(buf, len, "%.2f ms", us / 1000);
+    else
+        snprintf(buf, len, "%.1f µs", us);
+}
+
+static void fmt_bs(double bs, char *buf, size_t len)
+{
+    if (!isfinite(bs) || bs <= 0)
+        snprintf(buf, len, "mixed");
+    else if (bs >= 1048576 && fmod(bs, 1048576) == 0)
+        snprintf(buf, len, "%.0f MiB", bs / 1048576);
+    else if (bs >= 1024)
+        snprintf(buf, len, "%g KiB", bs / 1024);
+    else
+        snprintf(buf, len, "%.0f B", bs);
+}
+
+static void fmt_bytes_dec(double b, char *buf, size_t len)
+{
+    if (!isfinite(b))
+        snprintf(buf, len, "–");
+    else if (b >= 1e12)
+        snprintf(buf, len, "%.2f TB (%.2f TiB)", b / 1e12, b / 1099511627776.0);
+    else
+        snprintf(buf, len, "%.2f GB (%.2f GiB)", b / 1e9, b / 1073741824.0);
+}
+
+/* ------------------------------------------------------------------ the two writers */
+
+struct out {
+    FILE *h, *m;
+    const char *out_dir;
+};
+
+static void h_esc(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+/* Markdown: table cells cannot hold '|' or newlines; text keeps '*' and '_' literal. */
+static void m_esc(FILE *f, const char *s, bool cell)
+{
+    for (; s && *s; s++) {
+        if (cell && *s == '|')
+            fputs("\\|", f);
+        else if (cell && *s == '\n')
+            fputc(' ', f);
+        else if (*s == '*' || *s == '_' || *s == '`')
+            fprintf(f, "\\%c", *s);
+        else
+            fputc(*s, f);
+    }
+}
+
+static void o_heading(struct out *o, int level, const char *id, const char *text)
+{
+    fprintf(o->h, "<h%d id=\"%s\">", level, id);
+    h_esc(o->h, text);
+    fprintf(o->h, "</h%d>\n", level);
+    fprintf(o->m, "\n%.*s ", level, "######");
+    m_esc(o->m, text, false);
+    fputs("\n\n", o->m);
+}
+
+static void o_para(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void o_para(struct out *o, const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    fputs("<p>", o->h);
+    h_esc(o->h, buf);
+    fputs("</p>\n", o->h);
+    m_esc(o->m, buf, false);
+    fputs("\n\n", o->m);
+}
+
+static void o_list(struct out *o, const char *const *items, size_t n)
+{
+    if (!n)
+        return;
+    fputs("<ul>\n", o->h);
+    for (size_t i = 0; i < n; i++) {
+        fputs("<li>", o->h);
+        h_esc(o->h, items[i]);
+        fputs("</li>\n", o->h);
+        fputs("- ", o->m);
+        m_esc(o->m, items[i], false);
+        fputc('\n', o->m);
+    }
+    fputs("</ul>\n", o->h);
+    fputc('\n', o->m);
+}
+
+struct table {
+    unsigned ncol;
+    char ***rows;    /* rows[r][c] */
+    unsigned nrows;
+    char **head;
+    bool first_col_head;
+};
+
+static void t_init(struct table *t, unsigned ncol, const char *const *head)
+{
+    memset(t, 0, sizeof(*t));
+    t->ncol = ncol;
+    t->head = xcalloc(ncol, sizeof(char *));
+    for (unsigned c = 0; c < ncol; c++)
+        t->head[c] = xstrdup(head[c] ? head[c] : "");
+}
+
+static void t_row(struct table *t, const char *const *cells)
+{
+    t->rows = xrealloc(t->rows, (t->nrows + 1) * sizeof(*t->rows));
+    char **r = xcalloc(t->ncol, sizeof(char *));
+    for (unsigned c = 0; c < t->ncol; c++)
+        r[c] = xstrdup(cells[c] ? cells[c] : "");
+    t->rows[t->nrows++] = r;
+}
+
+static void t_emit(struct out *o, struct table *t)
+{
+    fputs("<table>\n<tr>", o->h);
+    for (unsigned c = 0; c < t->ncol; c++) {
+        fputs("<th>", o->h);
+        h_esc(o->h, t->head[c]);
+        fputs("</th>", o->h);
+    }
+    fputs("</tr>\n", o->h);
+    fputc('|', o->m);
+    for (unsigned c = 0; c < t->ncol; c++) {
+        fputc(' ', o->m);
+        m_esc(o->m, t->head[c][0] ? t->head[c] : " ", true);
+        fputs(" |", o->m);
+    }
+    fputs("\n|", o->m);
+    for (unsigned c = 0; c < t->ncol; c++)
+        fputs(c ? "---:|" : "---|", o->m);
+    fputc('\n', o->m);
+    for (unsigned r = 0; r < t->nrows; r++) {
+        fputs("<tr>", o->h);
+        fputc('|', o->m);
+        for (unsigned c = 0; c < t->ncol; c++) {
+            const bool th = c == 0 && t->first_col_head;
+            fputs(th ? "<th>" : c ? "<td class=\"n\">" : "<td>", o->h);
+            h_esc(o->h, t->rows[r][c]);
+            fputs(th ? "</th>" : "</td>", o->h);
+            fputc(' ', o->m);
+            m_esc(o->m, t->rows[r][c], true);
+            fputs(" |", o->m);
+        }
+        fputs("</tr>\n", o->h);
+        fputc('\n', o->m);
+    }
+    fputs("</table>\n", o->h);
+    fputc('\n', o->m);
+    for (unsigned r = 0; r < t->nrows; r++) {
+        for (unsigned c = 0; c < t->ncol; c++)
+            free(t->rows[r][c]);
+        free(t->rows[r]);
+    }
+    for (unsigned c = 0; c < t->ncol; c++)
+        free(t->head[c]);
+    free(t->rows);
+    free(t->head);
+    memset(t, 0, sizeof(*t));
+}
+
+/* A chart: the PNG shown, the SVG linked (both beside the report, in plots/). */
+static void o_chart(struct out *o, const struct plot_file *f)
+{
+    const char *png = strrchr(f->png, '/') ? strrchr(f->png, '/') + 1 : f->png;
+    const char *svg = strrchr(f->svg, '/') ? strrchr(f->svg, '/') + 1 : f->svg;
+    fputs("<figure>\n<img src=\"plots/", o->h);
+    h_esc(o->h, png);
+    fputs("\" alt=\"", o->h);
+    h_esc(o->h, f->title);
+    fputs("\">\n<figcaption>", o->h);
+    h_esc(o->h, f->title);
+    if (f->caption[0]) {
+        fputs(": ", o->h);
+        h_esc(o->h, f->caption);
+    }
+    fputs(" (<a href=\"plots/", o->h);
+    h_esc(o->h, svg);
+    fputs("\">SVG</a>)</figcaption>\n</figure>\n", o->h);
+    fputs("![", o->m);
+    m_esc(o->m, f->title, true);
+    fprintf(o->m, "](plots/%s)\n\n*", png);
+    m_esc(o->m, f->title, false);
+    if (f->caption[0]) {
+        fputs(": ", o->m);
+        m_esc(o->m, f->caption, false);
+    }
+    fprintf(o->m, "* ([SVG](plots/%s))\n\n", svg);
+}
+
+/* ------------------------------------------------------------------ the report */
+
+struct ctx {
+    struct out o;
+    const struct report_input *in;
+    size_t n;
+    struct plot_list plots;
+    bool *plot_used;
+};
+
+static const char *device_label(const struct report_input *in)
+{
+    if (in->label && *in->label)
+        return in->label;
+    const char *m = jstr(in->doc, "target.simulated.preset");
+    if (m)
+        return m;
+    m = jstr(in->doc, "target.model");
+    return m ? m : jstr(in->doc, "target.path") ? jstr(in->doc, "target.path") : "device";
+}
+
+static const char *schema_of(const struct report_input *in)
+{
+    const char *s = jstr(in->doc, "schema");
+    return s ? s : "";
+}
+
+static void charts_for(struct ctx *c, const char *section)
+{
+    for (size_t i = 0; i < c->plots.n; i++) {
+        if (c->plot_used[i] || strcmp(c->plots.f[i].section, section) != 0)
+            continue;
+        o_chart(&c->o, &c->plots.f[i]);
+        c->plot_used[i] = true;
+    }
+}
+
+/* The SNIA header: one column per device. */
+static void header_section(struct ctx *c)
+{
+    o_heading(&c->o, 2, "setup", "Test platform, device under test and set-up");
+    const char **head = xcalloc(c->n + 1, sizeof(char *));
+    head[0] = "";
+    for (size_t i = 0; i < c->n; i++)
+        head[i + 1] = device_label(&c->in[i]);
+    struct table t;
+    t_init(&t, (unsigned)c->n + 1, head);
+    t.first_col_head = true;
+    static const struct {
+        const char *label, *path;
+        int kind;   /* 0 string, 1 bytes, 2 number, 3 memory */
+    } rows[] = {
+        {"Results", "schema", 0},
+        {"Status", "status", 0},
+        {"Started (UTC)", "started", 0},
+        {"ptsbench", "ptsbench_version", 0},
+        {"Host", "host.hostname", 0},
+        {"CPU", "host.cpu_model", 0},
+        {"CPUs online", "host.cpus_online", 2},
+        {"Memory", "host.memory_bytes", 3},
+        {"Kernel", "host.kernel", 0},
+        {"Device model", "target.model", 0},
+        {"Vendor", "target.vendor", 0},
+        {"Serial", "target.serial", 0},
+        {"Firmware", "target.firmware", 0},
+        {"Path", "target.path", 0},
+        {"Kind", "target.kind", 0},
+        {"User capacity", "target.capacity_bytes", 1},
+        {"Logical / physical sector", "target.logical_sector", 2},
+        {"Simulated: time scale k", "target.simulated.time_scale_k", 2},
+        {"Engine", "engine.name", 0},
+        {"Engine library", "engine.library", 0},
+        {"Specification", "spec.title", 0},
+        {"Active range (%)", "spec.active_range_pct", 2},
+        {"Write cache requested", "spec.write_cache.requested", 0},
+        {"Write cache on the device", "spec.write_cache.device", 0},
+        {"Outstanding I/O (threads × QD)", "spec.threads", 2},
+        {"Time scale", "time_scale", 2},
+        {"Purge", "tests.0.subtests.0.purge.method", 0},
+        {"Purge command", "tests.0.subtests.0.purge.command", 0},
+        {"Workload", "workload.spec", 0},
+        {"Profile precondition", "config.precondition", 0},
+    };
+    for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+        const char **cells = xcalloc(c->n + 1, sizeof(char *));
+        char (*vals)[160] = xcalloc(c->n, sizeof(*vals));
+        bool any = false;
+        cells[0] = rows[r].label;
+        for (size_t i = 0; i < c->n; i++) {
+            struct json_object *doc = c->in[i].doc;
+            struct json_object *v = jat(doc, rows[r].path);
+            vals[i][0] = '\0';
+            if (v && !json_object_is_type(v, json_type_null)) {
+                if (rows[r].kind == 1) {
+                    fmt_bytes_dec(json_object_get_double(v), vals[i], sizeof(vals[i]));
+                } else if (rows[r].kind == 3) {
+                    snprintf(vals[i], sizeof(vals[i]), "%.1f GiB",
+                             json_object_get_double(v) / 1073741824.0);
+                } else if (rows[r].kind == 2 && !strcmp(rows[r].path, "target.logical_sector")) {
+                    snprintf(vals[i], sizeof(vals[i]), "%.0f / %.0f B", json_object_get_double(v),
+                             jnum(doc, "target.physical_sector"));
+                } else if (rows[r].kind == 2 && !strcmp(rows[r].path, "spec.threads")) {
+                    snprintf(vals[i], sizeof(vals[i]), "%.0f × %.0f", json_object_get_double(v),
+                             jnum(doc, "spec.qd"));
+                } else if (rows[r].kind == 2) {
+                    snprintf(vals[i], sizeof(vals[i]), "%g", json_object_get_double(v));
+                } else if (!strcmp(rows[r].path, "tests.0.subtests.0.purge.method")) {
+                    snprintf(vals[i], sizeof(vals[i]), "%s (%s)", json_object_get_string(v),
+                             json_object_get_boolean(jat(doc, "tests.0.subtests.0.purge.compliant"))
+                                 ? "SNIA-compliant" : "not SNIA-compliant");
+                } else {
+                    str_copy(vals[i], sizeof(vals[i]), json_object_get_string(v));
+                }
+                any = any || vals[i][0];
+            }
+            cells[i + 1] = vals[i];
+        }
+        if (any)
+            t_row(&t, cells);
+        free(cells);
+        free(vals);
+    }
+    t_emit(&c->o, &t);
+    free(head);
+
+    /* compliance notes and profile notes, per device */
+    for (size_t i = 0; i < c->n; i++) {
+        struct json_object *doc = c->in[i].doc;
+        struct json_object *notes = jat(doc, "compliance.notes");
+        if (!notes)
+            notes = jat(doc, "notes");
+        size_t nn = jlen(notes, NULL);
+        struct json_object *comp = jat(doc, "compliance.compliant");
+        if (comp)
+            o_para(&c->o, "%s: %s with %s.", device_label(&c->in[i]),
+                   json_object_get_boolean(comp) ? "compliant" : "NOT compliant",
+                   jstr(doc, "spec.title") ? jstr(doc, "spec.title") : "the specification");
+        if (!nn)
+            continue;
+        if (!comp)
+            o_para(&c->o, "%s — notes:", device_label(&c->in[i]));
+        const char **items = xcalloc(nn, sizeof(char *));
+        for (size_t k = 0; k < nn; k++)
+            items[k] = json_object_get_string(json_object_array_get_idx(notes, k));
+        o_list(&c->o, items, nn);
+        free(items);
+    }
+}
+
+/* ---- PTS tests */
+
+static struct json_object *find_test(struct json_object *doc, const char *name)
+{
+    size_t n = jlen(doc, "tests");
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *t = json_object_array_get_idx(jat(doc, "tests"), i);
+        const char *tn = jstr(t, "name");
+        if (tn && !strcmp(tn, name))
+            return t;
+    }
+    return NULL;
+}
+
+static struct json_object *table_row(struct json_object *sub, int mix, double bs)
+{
+    size_t n = jlen(sub, "table.rows");
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *r = json_object_array_get_idx(jat(sub, "table.rows"), i);
+        if ((int)jnum(r, "rwmix_read") == mix && jnum(r, "bs") == bs)
+            return r;
+    }
+    return NULL;
+}
+
+static double row_lat(struct json_object *row, const char *dir, const char *key)
+{
+    struct json_object *v = jkey(jkey(jat(row, "lat_us"), dir), key);
+    return v && !json_object_is_type(v, json_type_null) ? json_object_get_double(v) : NAN;
+}
+
+/* "steady state reached at round 7 (window 3–7, iops@4KiB/0 average 139,910)" */
+static void steady_words(struct json_object *sub, char *buf, size_t len)
+{
+    struct json_object *ss = jat(sub, "steady_state");
+    if (!ss) {
+        snprintf(buf, len, "no steady-state tracking");
+        return;
+    }
+    if (json_object_get_boolean(jat(ss, "reached"))) {
+        char avg[32];
+        report_fmt_count(jnum(ss, "variables.0.window.average"), avg, sizeof(avg));
+        snprintf(buf, len, "steady state reached at round %.0f (window rounds %.0f–%.0f, %s "
+                 "average %s, range %.1f%%, slope excursion %.1f%%)", jnum(ss, "round"),
+                 jnum(ss, "variables.0.window.first_round"),
+                 jnum(ss, "variables.0.window.last_round"),
+                 jstr(ss, "variables.0.tracking") ? jstr(ss, "variables.0.tracking") : "tracked",
+                 avg, 100 * jnum(ss, "variables.0.window.range") /
+                          jnum(ss, "variables.0.window.average"),
+                 100 * jnum(ss, "variables.0.window.slope_excursion") /
+                     jnum(ss, "variables.0.window.average"));
+    } else {
+        snprintf(buf, len, "steady state NOT reached in %.0f rounds (the last 5 are reported)",
+                 jnum(ss, "rounds_run"));
+    }
+}
+
+static void pts_iops(struct ctx *c, const char *name)
+{
+    static const int mixes[] = {100, 95, 65, 50, 35, 5, 0};
+    for (size_t i = 0; i < c->n; i++) {
+        struct json_object *t = find_test(c->in[i].doc, name);
+        struct json_object *sub = t ? jat(t, "subtests.0") : NULL;
+        if (!sub)
+            continue;
+        char words[512], w4k[32], r4k[32];
+        steady_words(sub, words, sizeof(words));
+        struct json_object *rw = table_row(sub, 0, 4096), *rr = table_row(sub, 100, 4096);
+        report_fmt_count(rw ? jnum(rw, "iops") : NAN, w4k, sizeof(w4k));
+        report_fmt_count(rr ? jnum(rr, "iops") : NAN, r4k, sizeof(r4k));
+        o_para(&c->o, "%s: %s; 4 KiB random write %s IOPS, 4 KiB random read %s IOPS.",
+               device_label(&c->in[i]), words, w4k, r4k);
+        const char *head[8] = {"Block size"};
+        char mh[7][16];
+        for (int m = 0; m < 7; m++) {
+            snprintf(mh[m], sizeof(mh[m]), "%d/%d", mixes[m], 100 - mixes[m]);
+            head[m + 1] = mh[m];
+        }
+        struct table tb;
+        t_init(&tb, 8, head);
+        tb.first_col_head = true;
+        double bss[16];
+        size_t nb = 0;
+        for (size_t k = 0; k < jlen(sub, "table.rows") && nb < 16; k++) {
+            double bs = jnum(json_object_array_get_idx(jat(sub, "table.rows"), k), "bs");
+            bool seen = false;
+            for (size_t q = 0; q < nb; q++)
+                seen = seen || bss[q] == bs;
+            if (!seen)
+                bss[nb++] = bs;
+        }
+        for (size_t b = 0; b < nb; b++) {
+            char cells[8][32];
+            const char *cp[8];
+            fmt_bs(bss[b], cells[0], sizeof(cells[0]));
+            cp[0] = cells[0];
+            for (int m = 0; m < 7; m++) {
+                struct json_object *r = table_row(sub, mixes[m], bss[b]);
+                report_fmt_count(r ? jnum(r, "iops") : NAN, cells[m + 1], sizeof(cells[m + 1]));
+                cp[m + 1] = cells[m + 1];
+            }
+            t_row(&tb, cp);
+        }
+        o_para(&c->o, "%s — IOPS by block size (rows) and read/write mix (columns), the "
+                      "steady-state window's average:", device_label(&c->in[i]));
+        t_emit(&c->o, &tb);
+    }
+}
+
+static void pts_tp(struct ctx *c, const char *name)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        struct json_object *t = find_test(c->in[i].doc, name);
+        if (!t)
+            continue;
+        const char *head[] = {"Block size", "Read MB/s", "Write MB/s", "Steady state"};
+        struct table tb;
+        t_init(&tb, 4, head);
+        tb.first_col_head = true;
+        for (size_t s = 0; s < jlen(t, "subtests"); s++) {
+            struct json_object *sub = json_object_array_get_idx(jat(t, "subtests"), s);
+            double bs = jnum(sub, "bs");
+            if (!isfinite(bs))
+                bs = jnum(sub, "table.rows.0.bs");
+            char c0[32], c1[32], c2[32], words[512];
+            fmt_bs(bs, c0, sizeof(c0));
+            struct json_object *r = table_row(sub, 100, bs), *w = table_row(sub, 0, bs);
+            fmt_num(r ? jnum(r, "mb_s") : NAN, 1, c1, sizeof(c1));
+            fmt_num(w ? jnum(w, "mb_s") : NAN, 1, c2, sizeof(c2));
+            steady_words(sub, words, sizeof(words));
+            const char *cp[] = {c0, c1, c2, words};
+            t_row(&tb, cp);
+        }
+        o_para(&c->o, "%s — sequential throughput (MB/s = 10^6 bytes/s):",
+               device_label(&c->in[i]));
+        t_emit(&c->o, &tb);
+    }
+}
+
+static void pts_lat(struct ctx *c, const char *name)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        struct json_object *t = find_test(c->in[i].doc, name);
+        struct json_object *sub = t ? jat(t, "subtests.0") : NULL;
+        if (!sub)
+            continue;
+        char words[512];
+        steady_words(sub, words, sizeof(words));
+        o_para(&c->o, "%s: %s.", device_label(&c->in[i]), words);
+        const char *head[] = {"Block size", "R/W", "mean", "99%", "99.99%", "99.999%", "max"};
+        struct table tb;
+        t_init(&tb, 7, head);
+        tb.first_col_head = true;
+        for (size_t k = 0; k < jlen(sub, "table.rows"); k++) {
+            struct json_object *r = json_object_array_get_idx(jat(sub, "table.rows"), k);
+            char c0[32], c1[16], v[5][32];
+            fmt_bs(jnum(r, "bs"), c0, sizeof(c0));
+            int mix = (int)jnum(r, "rwmix_read");
+            snprintf(c1, sizeof(c1), "%d/%d", mix, 100 - mix);
+            const char *keys[] = {"mean", "99", "99.99", "99.999", "max"};
+            for (int q = 0; q < 5; q++)
+                fmt_lat(row_lat(r, "total", keys[q]), v[q], sizeof(v[q]));
+            const char *cp[] = {c0, c1, v[0], v[1], v[2], v[3], v[4]};
+            t_row(&tb, cp);
+        }
+        o_para(&c->o, "%s — response time (all I/Os of the window):", device_label(&c->in[i]));
+        t_emit(&c->o, &tb);
+    }
+}
+
+static void pts_wsat(struct ctx *c, const char *name)
+{
+    const char *head[] = {"Device", "Rounds", "Written", "First round IOPS", "Final IOPS (last 5)",
+                          "Final mean latency", "Stop"};
+    struct table tb;
+    t_init(&tb, 7, head);
+    for (size_t i = 0; i < c->n; i++) {
+        struct json_object *t = find_test(c->in[i].doc, name);
+        struct json_object *sub = t ? jat(t, "subtests.0") : NULL;
+        size_t nr = sub ? jlen(sub, "rounds") : 0;
+        if (!nr)
+            continue;
+        struct json_object *rounds = jat(sub, "rounds");
+        double fin = 0, lat = 0;
+        size_t from = nr > 5 ? nr - 5 : 0;
+        for (size_t k = from; k < nr; k++) {
+            struct json_object *e = jat(json_object_array_get_idx(rounds, k), "elements.0");
+            fin += jnum(e, "iops") / (double)(nr - from);
+            lat += jnum(jkey(jat(e, "lat_us"), "total"), "mean") / (double)(nr - from);
+        }
+        char c1[16], c2[48], c3[32], c4[32], c5[32];
+        snprintf(c1, sizeof(c1), "%zu", nr);
+        double gb = jnum(json_object_array_get_idx(rounds, nr - 1), "total_written_gb");
+        snprintf(c2, sizeof(c2), "%.0f GB", gb);
+        report_fmt_count(jnum(json_object_array_get_idx(rounds, 0), "elements.0.iops"), c3,
+                         sizeof(c3));
+        report_fmt_count(fin, c4, sizeof(c4));
+        fmt_lat(lat, c5, sizeof(c5));
+        const char *cp[] = {device_label(&c->in[i]), c1, c2, c3, c4, c5,
+                            jstr(sub, "stop.reason") ? jstr(sub, "stop.reason") : ""};
+        t_row(&tb, cp);
+        o_para(&c->o, "%s: from %s IOPS in the first round to %s IOPS over the last five, after "
+                      "%.0f GB written.", device_label(&c->in[i]), c3, c4, gb);
+    }
+    t_emit(&c->o, &tb);   /* an empty table still frees its head */
+}
+
+static void pts_hir(struct ctx *c, const char *name)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        struct json_object *t = find_test(c->in[i].doc, name);
+        struct json_object *sub = t ? jat(t, "subtests.0") : NULL;
+        size_t nw = sub ? jlen(sub, "wait_states") : 0;
+        if (!nw)
+            continue;
+        const char *head[] = {"Wait state", "Idle (s)", "Write IOPS", "Baseline IOPS", "Gain"};
+        struct table tb;
+        t_init(&tb, 5, head);
+        for (size_t k = 0; k < nw; k++) {
+            struct json_object *w = json_object_array_get_idx(jat(sub, "wait_states"), k);
+            char c0[16], c1[16], c2[32], c3[32], c4[16];
+            snprintf(c0, sizeof(c0), "%.0f", jnum(w, "state"));
+            snprintf(c1, sizeof(c1), "%g", jnum(w, "wait_s"));
+            report_fmt_count(jnum(w, "write_iops_mean"), c2, sizeof(c2));
+            report_fmt_count(jnum(w, "baseline_iops_mean"), c3, sizeof(c3));
+            snprintf(c4, sizeof(c4), "%.2f×", jnum(w, "write_iops_mean") /
+                                                  jnum(w, "baseline_iops_mean"));
+            const char *cp[] = {c0, c1, c2, c3, c4};
+            t_row(&tb, cp);
+        }
+        o_para(&c->o, "%s — IOPS of the write accesses after each idle period against the "
+                      "baseline without idle:", device_label(&c->in[i]));
+        t_emit(&c->o, &tb);
+    }
+}
+
+static void pts_xsr(struct ctx *c, const char *name)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        struct json_object *t = find_test(c->in[i].doc, name);
+        struct json_object *sub = t ? jat(t, "subtests.0") : NULL;
+        size_t ng = sub ? jlen(sub, "groups") : 0;
+        if (!ng)
+            continue;
+        const char *head[] = {"Group", "Stimulus", "Minutes", "Mean MB/s", "End MB/s",
+                              "Peak mean latency"};
+        struct table tb;
+        t_init(&tb, 6, head);
+        for (size_t k = 0; k < ng; k++) {
+            struct json_object *g = json_object_array_get_idx(jat(sub, "groups"), k);
+            char c0[16], c2[16], c3[32], c4[32], c5[32];
+            snprintf(c0, sizeof(c0), "%.0f", jnum(g, "group"));
+            snprintf(c2, sizeof(c2), "%g", jnum(g, "minutes"));
+            fmt_num(jnum(g, "mb_s_mean"), 1, c3, sizeof(c3));
+            fmt_num(jnum(g, "mb_s_end"), 1, c4, sizeof(c4));
+            fmt_lat(jnum(g, "peak_lat_mean_us"), c5, sizeof(c5));
+            const char *cp[] = {c0, jstr(g, "stimulus") ? jstr(g, "stimulus") : "", c2, c3, c4, c5};
+            t_row(&tb, cp);
+        }
+        double rec = jnum(sub, "recovery_minutes");
+        if (isfinite(rec))
+            o_para(&c->o, "%s: throughput recovered to the first group's average %.1f minutes "
+                          "into the last group.", device_label(&c->in[i]), rec);
+        else
+            o_para(&c->o, "%s: throughput did not recover to the first group's average within "
+                          "the last group.", device_label(&c->in[i]));
+        t_emit(&c->o, &tb);
+    }
+}
+
+static void pts_dirth(struct ctx *c, const char *name)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        struct json_object *t = find_test(c->in[i].doc, name);
+        struct json_object *sub = t ? jat(t, "subtests.0") : NULL;
+        struct json_object *op = sub ? jat(sub, "operating_points") : NULL;
+        if (!op)
+            continue;
+        const char *head[] = {"Operating point", "Threads × QD", "IOPS", "Mean latency"};
+        struct table tb;
+        t_init(&tb, 4, head);
+        const char *names[] = {"max", "mid", "min"};
+        for (int k = 0; k < 3; k++) {
+            struct json_object *p = jkey(op, names[k]);
+            if (!p)
+                continue;
+            char c1[32], c2[32], c3[32];
+            snprintf(c1, sizeof(c1), "%.0f × %.0f", jnum(p, "threads"), jnum(p, "qd"));
+            report_fmt_count(jnum(p, "iops"), c2, sizeof(c2));
+            fmt_lat(jnum(p, "sweep_lat_mean_us"), c3, sizeof(c3));
+            const char *cp[] = {names[k], c1, c2, c3};
+            t_row(&tb, cp);
+        }
+        char ceil[32];
+        fmt_lat(jnum(op, "latency_ceiling_us"), ceil, sizeof(ceil));
+        o_para(&c->o, "%s — demand intensity operating points (latency ceiling %s):",
+               device_label(&c->in[i]), ceil);
+        t_emit(&c->o, &tb);
+    }
+}
+
+static void suite_sections(struct ctx *c)
+{
+    /* every test name, in the order first seen */
+    char names[32][32];
+    size_t nn = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        size_t nt = jlen(c->in[i].doc, "tests");
+        for (size_t k = 0; k < nt && nn < 32; k++) {
+            const char *tn = jstr(json_object_array_get_idx(jat(c->in[i].doc, "tests"), k), "name");
+            bool seen = false;
+            for (size_t q = 0; q < nn; q++)
+                seen = seen || !strcmp(names[q], tn);
+            if (tn && !seen)
+                str_copy(names[nn++], sizeof(names[0]), tn);
+        }
+    }
+    for (size_t k = 0; k < nn; k++) {
+        const char *title = NULL;
+        struct json_object *any = NULL;
+        for (size_t i = 0; i < c->n && !any; i++)
+            any = find_test(c->in[i].doc, names[k]);
+        title = any ? jstr(any, "title") : NULL;
+        char h[160], id[48];
+        snprintf(h, sizeof(h), "%s", title ? title : names[k]);
+        snprintf(id, sizeof(id), "test-%s", names[k]);
+        o_heading(&c->o, 2, id, h);
+        if (any)
+            o_para(&c->o, "Test parameters: %g s elements, %.0f thread%s × QD %.0f, %s access, "
+                          "definition %s.", jnum(any, "element_time_s"), jnum(any, "threads"),
+                   jnum(any, "threads") == 1 ? "" : "s", jnum(any, "qd"),
+                   jstr(any, "access") ? jstr(any, "access") : "–",
+                   jstr(any, "definition") ? jstr(any, "definition") : "–");
+        const char *n = names[k];
+        if (!strcmp(n, "iops"))
+            pts_iops(c, n);
+        else if (!strcmp(n, "tp"))
+            pts_tp(c, n);
+        else if (!strcmp(n, "lat"))
+            pts_lat(c, n);
+        else if (!strncmp(n, "wsat", 4))
+            pts_wsat(c, n);
+        else if (!strcmp(n, "hir"))
+            pts_hir(c, n);
+        else if (!strcmp(n, "xsr"))
+            pts_xsr(c, n);
+        else if (!strcmp(n, "dirth") || !strcmp(n, "cbw"))
+            pts_dirth(c, n);
+        charts_for(c, n);
+    }
+}
+
+/* ---- profiles */
+
+static void profile_sections(struct ctx *c)
+{
+    o_heading(&c->o, 2, "profiles", "Workload profiles");
+    for (size_t i = 0; i < c->n; i++) {
+        struct json_object *doc = c->in[i].doc;
+        if (strcmp(schema_of(&c->in[i]), "ptsbench.profile") != 0)
+            continue;
+        const char *head[] = {"Profile", "Workload", "Data", "Workers", "QD", "Eff. QD", "IOPS",
+                              "MB/s", "Mean latency", "p99", "Measured"};
+        struct table tb;
+        t_init(&tb, 11, head);
+        size_t np = jlen(doc, "points");
+        for (size_t k = 0; k < np; k++) {
+            struct json_object *p = json_object_array_get_idx(jat(doc, "points"), k);
+            if (!jat(p, "result"))
+                continue;
+            char d[16], w[16], q[16], e[16], iops[32], mb[32], mean[32], p99[32], how[64];
+            snprintf(d, sizeof(d), "%.0f%%", jnum(p, "compress_pct"));
+            snprintf(w, sizeof(w), "%.0f", jnum(p, "workers"));
+            snprintf(q, sizeof(q), "%.0f", jnum(p, "qd"));
+            snprintf(e, sizeof(e), "%.0f", jnum(p, "effective_qd"));
+            report_fmt_count(jnum(p, "result.iops"), iops, sizeof(iops));
+            fmt_num(jnum(p, "result.mb_s"), 1, mb, sizeof(mb));
+            fmt_lat(jnum(p, "result.lat_us.mean"), mean, sizeof(mean));
+            fmt_lat(jnum(jat(p, "result.lat_us.percentiles"), "99"), p99, sizeof(p99));
+            const char *measure = jstr(p, "measure");
+            if (measure && !strcmp(measure, "steady"))
+                snprintf(how, sizeof(how), "%s, rounds %.0f–%.0f",
+                         json_object_get_boolean(jat(p, "result.steady")) ? "steady state"
+                                                                          : "NOT steady",
+                         jnum(p, "result.rounds.0"), jnum(p, "result.rounds.1"));
+            else
+                snprintf(how, sizeof(how), "%s, %.0f round(s)",
+                         jstr(p, "precondition") ? jstr(p, "precondition") : "",
+                         jnum(p, "result.rounds.1"));
+            const char *cp[] = {jstr(p, "profile"), jstr(p, "workload"), d, w, q, e, iops, mb,
+                                mean, p99, how};
+            t_row(&tb, cp);
+        }
+        o_para(&c->o, "%s — every point (effective QD = workers × QD; data = compressibility of "
+                      "the data written):", device_label(&c->in[i]));
+        t_emit(&c->o, &tb);
+
+        /* 0% vs 90% in words, as the review puts it */
+        for (size_t k = 0; k < np; k++) {
+            struct json_object *a = json_object_array_get_idx(jat(doc, "points"), k);
+            if (jnum(a, "compress_pct") != 0 || !jat(a, "result"))
+                continue;
+            for (size_t m = 0; m < np; m++) {
+                struct json_object *b = json_object_array_get_idx(jat(doc, "points"), m);
+                if (jnum(b, "compress_pct") != 90 || !jat(b, "result") ||
+                    jnum(b, "workers") != jnum(a, "workers") || jnum(b, "qd") != jnum(a, "qd") ||
+                    strcmp(jstr(b, "workload"), jstr(a, "workload")) != 0)
+                    continue;
+                char x[32], y[32];
+                report_fmt_count(jnum(a, "result.iops"), x, sizeof(x));
+                report_fmt_count(jnum(b, "result.iops"), y, sizeof(y));
+                o_para(&c->o, "%s, %s with %.0f worker%s × QD %.0f: %s IOPS with incompressible "
+                              "data and %s IOPS with 90%% compressible data (%.2f×).",
+                       device_label(&c->in[i]), jstr(a, "workload"), jnum(a, "workers"),
+                       jnum(a, "workers") == 1 ? "" : "s", jnum(a, "qd"), x, y,
+                       jnum(b, "result.iops") / jnum(a, "result.iops"));
+            }
+        }
+        size_t ns = jlen(doc, "saturation");
+        if (ns) {
+            const char *sh[] = {"Workload", "Data", "Workers", "Max IOPS", "at eff. QD",
+                                "Saturation eff. QD", "IOPS there", "Mean latency there"};
+            struct table st;
+            t_init(&st, 8, sh);
+            for (size_t k = 0; k < ns; k++) {
+                struct json_object *s = json_object_array_get_idx(jat(doc, "saturation"), k);
+                char d[16], w[16], mx[32], mq[16], sq[16], si[32], sl[32];
+                snprintf(d, sizeof(d), "%.0f%%", jnum(s, "compress_pct"));
+                snprintf(w, sizeof(w), "%.0f", jnum(s, "workers"));
+                report_fmt_count(jnum(s, "max_iops"), mx, sizeof(mx));
+                snprintf(mq, sizeof(mq), "%.0f", jnum(s, "max_iops_effective_qd"));
+                snprintf(sq, sizeof(sq), "%.0f", jnum(s, "effective_qd"));
+                report_fmt_count(jnum(s, "iops"), si, sizeof(si));
+                fmt_lat(jnum(s, "lat_mean_us"), sl, sizeof(sl));
+                const char *cp[] = {jstr(s, "workload"), d, w, mx, mq, sq, si, sl};
+                t_row(&st, cp);
+                o_para(&c->o, "%s, %s: IOPS reach 95%% of their maximum (%s) at an effective "
+                              "queue depth of %s, with %s mean latency there.",
+                       device_label(&c->in[i]), jstr(s, "workload"), mx, sq, sl);
+            }
+            t_emit(&c->o, &st);
+        }
+    }
+    charts_for(c, "profile");
+    charts_for(c, "qd-ramp");
+}
+
+/* ---- runs */
+
+static void run_sections(struct ctx *c)
+{
+    o_heading(&c->o, 2, "runs", "Runs");
+    for (size_t i = 0; i < c->n; i++) {
+        struct json_object *doc = c->in[i].doc;
+        if (strcmp(schema_of(&c->in[i]), "ptsbench.run") != 0)
+            continue;
+        const char *spec = jstr(doc, "workload.spec");
+        struct json_object *ss = jat(doc, "steady_state");
+        char avg[32];
+        report_fmt_count(jnum(ss, "window.average"), avg, sizeof(avg));
+        if (ss && json_object_get_boolean(jat(ss, "reached")))
+            o_para(&c->o, "%s, %s: steady state at round %.0f (rounds %.0f–%.0f), %s average %s.",
+                   device_label(&c->in[i]), spec ? spec : "", jnum(ss, "round"),
+                   jnum(ss, "window.first_round"), jnum(ss, "window.last_round"),
+                   jstr(ss, "tracking") ? jstr(ss, "tracking") : "", avg);
+        else
+            o_para(&c->o, "%s, %s: steady state not reached in %zu rounds.",
+                   device_label(&c->in[i]), spec ? spec : "", jlen(doc, "rounds"));
+        const char *head[] = {"Round", "IOPS", "Read IOPS", "Write IOPS", "MB/s", "Mean latency",
+                              "p99.9", "WA"};
+        struct table tb;
+        t_init(&tb, 8, head);
+        for (size_t k = 0; k < jlen(doc, "rounds"); k++) {
+            struct json_object *r = json_object_array_get_idx(jat(doc, "rounds"), k);
+            char c0[16], c1[32], c2[32], c3[32], c4[32], c5[32], c6[32], c7[16];
+            snprintf(c0, sizeof(c0), "%.0f", jnum(r, "round"));
+            report_fmt_count(jnum(r, "total.iops"), c1, sizeof(c1));
+            report_fmt_count(jnum(r, "read.iops"), c2, sizeof(c2));
+            report_fmt_count(jnum(r, "write.iops"), c3, sizeof(c3));
+            fmt_num(jnum(r, "total.mb_s"), 1, c4, sizeof(c4));
+            fmt_lat(jnum(r, "total.lat_us.mean"), c5, sizeof(c5));
+            fmt_lat(jnum(jat(r, "total.lat_us.percentiles"), "99.9"), c6, sizeof(c6));
+            fmt_num(jnum(r, "device.write_amplification"), 2, c7, sizeof(c7));
+            const char *cp[] = {c0, c1, c2, c3, c4, c5, c6, c7};
+            t_row(&tb, cp);
+        }
+        t_emit(&c->o, &tb);
+    }
+    charts_for(c, "run");
+}
+
+static const char *const css =
+    "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;"
+    "line-height:1.45}\n"
+    "h1{border-bottom:2px solid #444}h2{border-bottom:1px solid #bbb;margin-top:2em}\n"
+    "table{border-collapse:collapse;margin:0.8em 0;font-size:0.9em}\n"
+    "th,td{border:1px solid #ccc;padding:0.25em 0.6em;text-align:left;vertical-align:top}\n"
+    "td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f0f0f0}\n"
+    "figure{margin:1em 0}img{max-width:100%;border:1px solid #ddd}\n"
+    "figcaption{font-size:0.85em;color:#555}.meta{color:#666;font-size:0.85em}\n";
+
+int report_write(const struct report_input *in, size_t n, const struct report_config *cfg,
+                 char *html_path, size_t html_len, char *md_path, size_t md_len, char *err,
+                 size_t errlen)
+{
+    if (!n)
+        return errf(err, errlen, "no results to report");
+    if (mkdir(cfg->out_dir, 0755) != 0 && errno != EEXIST)
+        return errf(err, errlen, "cannot create %s: %s", cfg->out_dir, strerror(errno));
+    struct ctx c;
+    memset(&c, 0, sizeof(c));
+    c.in = in;
+    c.n = n;
+    if (!cfg->no_plots) {
+        char pdir[4200];
+        snprintf(pdir, sizeof(pdir), "%s/plots", cfg->out_dir);
+        struct plot_input *pin = xcalloc(n, sizeof(*pin));
+        for (size_t i = 0; i < n; i++) {
+            pin[i].doc = in[i].doc;
+            pin[i].label = device_label(&in[i]);
+        }
+        int rc = plot_all(pin, n, pdir, &c.plots, err, errlen);
+        free(pin);
+        if (rc != 0)
+            return -1;
+    }
+    c.plot_used = xcalloc(c.plots.n + 1, sizeof(bool));
+
+    char hp[4200], mp[4200], htmp[4300], mtmp[4300];
+    snprintf(hp, sizeof(hp), "%s/report.html", cfg->out_dir);
+    snprintf(mp, sizeof(mp), "%s/report.md", cfg->out_dir);
+    snprintf(htmp, sizeof(htmp), "%s.tmp", hp);
+    snprintf(mtmp, sizeof(mtmp), "%s.tmp", mp);
+    c.o.h = fopen(htmp, "w");
+    c.o.m = fopen(mtmp, "w");
+    if (!c.o.h || !c.o.m) {
+        int e = errno;
+        if (c.o.h)
+            fclose(c.o.h);
+        if (c.o.m)
+            fclose(c.o.m);
+        plot_list_free(&c.plots);
+        free(c.plot_used);
+        return errf(err, errlen, "cannot write in %s: %s", cfg->out_dir, strerror(e));
+    }
+    c.o.out_dir = cfg->out_dir;
+
+    char title[512] = "";
+    if (cfg->title) {
+        str_copy(title, sizeof(title), cfg->title);
+    } else {
+        size_t used = 0;
+        used += (size_t)snprintf(title, sizeof(title), "ptsbench report: ");
+        for (size_t i = 0; i < n && used < sizeof(title); i++)
+            used += (size_t)snprintf(title + used, sizeof(title) - used, "%s%s", i ? " vs " : "",
+                                     device_label(&in[i]));
+    }
+    char now[64];
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(now, sizeof(now), "%Y-%m-%d %H:%M UTC", &tm);
+
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", c.o.h);
+    h_esc(c.o.h, title);
+    fprintf(c.o.h, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
+    fputs("<h1>", c.o.h);
+    h_esc(c.o.h, title);
+    fputs("</h1>\n", c.o.h);
+    fputs("# ", c.o.m);
+    m_esc(c.o.m, title, false);
+    fputs("\n\n", c.o.m);
+    o_para(&c.o, "Generated %s by ptsbench %s from %zu result set%s (nothing was re-run).", now,
+           PTSBENCH_VERSION, n, n == 1 ? "" : "s");
+    {
+        const char **items = xcalloc(n, sizeof(char *));
+        char (*lines)[4400] = xcalloc(n, sizeof(*lines));
+        for (size_t i = 0; i < n; i++) {
+            snprintf(lines[i], sizeof(lines[i]), "%s: %s (%s, %s)", device_label(&in[i]),
+                     in[i].path ? in[i].path : "", schema_of(&in[i]),
+                     jstr(in[i].doc, "status") ? jstr(in[i].doc, "status") : "?");
+            items[i] = lines[i];
+        }
+        o_list(&c.o, items, n);
+        free(items);
+        free(lines);
+    }
+
+    header_section(&c);
+    bool suites = false, profiles = false, runs = false;
+    for (size_t i = 0; i < n; i++) {
+        suites = suites || !strcmp(schema_of(&in[i]), "ptsbench.suite");
+        profiles = profiles || !strcmp(schema_of(&in[i]), "ptsbench.profile");
+        runs = runs || !strcmp(schema_of(&in[i]), "ptsbench.run");
+    }
+    if (suites)
+        suite_sections(&c);
+    if (profiles)
+        profile_sections(&c);
+    if (runs)
+        run_sections(&c);
+    bool more = false;
+    for (size_t i = 0; i < c.plots.n; i++)
+        more = more || !c.plot_used[i];
+    if (more) {
+        o_heading(&c.o, 2, "charts", "More charts");
+        for (size_t i = 0; i < c.plots.n; i++)
+            if (!c.plot_used[i])
+                o_chart(&c.o, &c.plots.f[i]);
+    }
+    fprintf(c.o.h, "<p class=\"meta\">Units: IOPS; MB/s = 10<sup>6</sup> bytes/s; latency in µs "
+                   "or ms; KiB = 1024 bytes. Charts: PNG shown, SVG linked; their gnuplot "
+                   "scripts and data are in plots/.</p>\n</body>\n</html>\n");
+    fputs("Units: IOPS; MB/s = 10^6 bytes/s; latency in µs or ms; KiB = 1024 bytes. Charts: "
+          "PNG shown, SVG linked; their gnuplot scripts and data are in plots/.\n", c.o.m);
+
+    bool ok = !ferror(c.o.h) && !ferror(c.o.m);
+    ok = fflush(c.o.h) == 0 && fsync(fileno(c.o.h)) == 0 && ok;
+    ok = fflush(c.o.m) == 0 && fsync(fileno(c.o.m)) == 0 && ok;
+    ok = fclose(c.o.h) == 0 && ok;
+    ok = fclose(c.o.m) == 0 && ok;
+    plot_list_free(&c.plots);
+    free(c.plot_used);
+    if (!ok || rename(htmp, hp) != 0 || rename(mtmp, mp) != 0) {
+        unlink(htmp);
+        unlink(mtmp);
+        return errf(err, errlen, "cannot write the report in %s", cfg->out_dir);
+    }
+    if (html_path)
+        str_copy(html_path, html_len, hp);
+    if (md_path)
+        str_copy(md_path, md_len, mp);
+    return 0;
+}

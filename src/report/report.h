@@ -1,0 +1,38 @@
+/* report.h — a review-style report from results files alone: HTML and a Markdown twin.
+ *
+ * The shape follows the SNIA PTS reporting requirements (research/snia-pts.md §3) and the
+ * seed reviews: a header (test platform, device under test, set-up and test parameters,
+ * purge method, specification version, compliance notes), then per test a short summary in
+ * words, its tables and its charts (plot.h). Several result sets side by side (one per device)
+ * share every table and chart, as reviews compare drives. The HTML is self-contained apart
+ * from the chart images beside it (DIR/plots/): inline style, no scripts, no external fonts,
+ * readable offline. Nothing is re-run. */
+#ifndef PTSBENCH_REPORT_H
+#define PTSBENCH_REPORT_H
+
+#include <stddef.h>
+
+struct json_object;
+
+struct report_input {
+    struct json_object *doc;   /* a results document: ptsbench.run, .suite or .profile */
+    const char *label;         /* the device's name in tables and legends */
+    const char *path;          /* where it came from */
+};
+
+struct report_config {
+    const char *out_dir;       /* report.html, report.md, plots/ */
+    const char *title;         /* NULL: from the devices */
+    int no_plots;              /* tables and text only (no gnuplot) */
+};
+
+/* Write DIR/report.html and DIR/report.md (and the charts). Returns 0, or -1 with one line.
+ * html_path/md_path (may be NULL) receive the files written. */
+int report_write(const struct report_input *in, size_t n, const struct report_config *cfg,
+                 char *html_path, size_t html_len, char *md_path, size_t md_len, char *err,
+                 size_t errlen);
+
+/* "1,234,567" style count; "48.1K"-style is not used: reviewers quote whole IOPS. */
+void report_fmt_count(double v, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,452 @@
+/* test_plot.c — `ptsbench plot`: every chart type drawn from the fixture results (the PTS-E
+ * suites of two simulated drives overlaid, the PTS 2.0 HIR/XSR/DIRTH suite, the profile matrix,
+ * two QD ramps overlaid, a run), each a valid PNG and SVG of real size with its .gp script
+ * referencing its .dat; overlaid charts carry one series (block or column) per device, the
+ * same series as a single device's chart; bad input exits 2 with one line and writes nothing.
+ * Skips, saying why, when gnuplot is not installed. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "helpers.h"
+
+static char *dir;
+static bool have_gnuplot;
+static int rendered;   /* 0 not yet, 1 done, -1 failed */
+
+/* every chart the fixtures give, by name */
+static const char *const expected[] = {
+    "iops-convergence", "iops-window", "iops-bs-mix", "iops-3d",
+    "tp-convergence", "tp-window-128KiB", "tp-window-1MiB", "tp-bs",
+    "lat-convergence", "lat-convergence-max", "lat-window", "lat-bs", "lat-3d",
+    "wsat-iops-time", "wsat-iops-time-linear", "wsat-iops-tgbw", "wsat-lat-time",
+    "hir-precondition", "hir-iops-time", "hir-lat-time",
+    "xsr-tp-time", "xsr-lat-time",
+    "dirth-precondition", "dirth-convergence", "dirth-intensity", "dirth-variation",
+    "dirth-histogram",
+    "profile-bars", "profile-lat-bars", "qd-ramp", "lat-vs-iops",
+    "run-rounds", "run-window", "run-samples",
+};
+#define N_EXPECTED (sizeof(expected) / sizeof(expected[0]))
+
+/* the single-device set: suite-6300 alone */
+static const char *const expected_one[] = {
+    "iops-convergence", "iops-window", "iops-bs-mix", "iops-3d", "tp-convergence", "tp-bs",
+    "lat-convergence", "lat-window", "lat-bs", "lat-3d", "wsat-iops-time", "wsat-iops-tgbw",
+    "wsat-lat-time",
+};
+
+static const char *fixture(const char *name)
+{
+    static char buf[8][4096];
+    static unsigned k;
+    char *b = buf[k++ % 8];
+    const char *root = getenv("PTSBENCH_DATADIR");
+    snprintf(b, 4096, "%s/tests/fixtures/results/%s", root && *root ? root : ".", name);
+    return b;
+}
+
+static const char *sub(const char *name)
+{
+    static char buf[8][4096];
+    static unsigned k;
+    char *b = buf[k++ % 8];
+    snprintf(b, 4096, "%s/%s", dir, name);
+    return b;
+}
+
+static int group_setup(void **state)
+{
+    (void)state;
+    char *argv[] = {"gnuplot", "--version", NULL};
+    struct cmd_result r;
+    have_gnuplot = run_cmd(argv, &r) == 0 && r.status == 0;
+    if (have_gnuplot)
+        printf("  using %s", r.out);
+    else
+        printf("SKIP: gnuplot is not installed (e.g. apt-get install gnuplot-nox): the chart "
+               "tests cannot run\n");
+    cmd_result_free(&r);
+    dir = make_temp_dir("plot");
+    return dir ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    if (dir && !getenv("PTSBENCH_TEST_KEEP"))
+        remove_tree(dir);
+    free(dir);
+    return 0;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)(n > 0 ? n : 0) + 1);
+    size_t got = fread(b, 1, (size_t)(n > 0 ? n : 0), f);
+    fclose(f);
+    b[got] = '\0';
+    if (len)
+        *len = got;
+    return b;
+}
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int run_plot(char **argv, struct cmd_result *r)
+{
+    return run_cmd(argv, r);
+}
+
+/* Draw everything once: all fixtures together (suites and ramps overlaid), and suite-6300 on
+ * its own. */
+static void render(void)
+{
+    if (rendered)
+        return;
+    rendered = -1;
+    double t0 = now_s();
+    char *all[] = {(char *)ptsbench_bin(), "plot",
+                   (char *)fixture("suite-6300"), (char *)fixture("suite-r4"),
+                   (char *)fixture("suite2-6300"), (char *)fixture("profile-r4"),
+                   (char *)fixture("ramp-6300"), (char *)fixture("ramp-r4/results.json"),
+                   (char *)fixture("run-generic"), "--out", (char *)sub("all"), NULL};
+    struct cmd_result r;
+    assert_int_equal(run_plot(all, &r), 0);
+    if (r.status != 0)
+        fprintf(stderr, "ptsbench plot (all) exited %d:\n%s%s", r.status, r.out, r.errout);
+    assert_int_equal(r.status, 0);
+    for (size_t i = 0; i < N_EXPECTED; i++)
+        if (!strstr(r.out, expected[i]))
+            fail_msg("ptsbench plot did not list %s:\n%s", expected[i], r.out);
+    cmd_result_free(&r);
+    double t1 = now_s();
+
+    char *one[] = {(char *)ptsbench_bin(), "plot", (char *)fixture("suite-6300"), "--label",
+                   "Z-Drive 6300", "-o", (char *)sub("one"), "--quiet", NULL};
+    assert_int_equal(run_plot(one, &r), 0);
+    if (r.status != 0)
+        fprintf(stderr, "ptsbench plot (one) exited %d:\n%s%s", r.status, r.out, r.errout);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "");
+    cmd_result_free(&r);
+    printf("  rendered %zu charts in %.2f s, the single-suite set in %.2f s\n", N_EXPECTED,
+           t1 - t0, now_s() - t1);
+    rendered = 1;
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* NAME.png (PNG signature, IHDR > 100 x 100, > 5 KB), NAME.svg (XML, </svg>, > 5 KB), NAME.gp
+ * referencing NAME.dat, NAME.dat with a header naming its columns and source. */
+static void check_chart(const char *out, const char *name)
+{
+    char path[4200];
+    size_t len;
+
+    snprintf(path, sizeof(path), "%s/%s.png", out, name);
+    char *png = slurp(path, &len);
+    if (!png)
+        fail_msg("%s is missing", path);
+    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (len < 33 || memcmp(png, sig, 8) || memcmp(png + 12, "IHDR", 4))
+        fail_msg("%s is not a PNG (%zu bytes)", path, len);
+    uint32_t w = be32((unsigned char *)png + 16), h = be32((unsigned char *)png + 20);
+    if (w <= 100 || h <= 100)
+        fail_msg("%s is %u x %u", path, w, h);
+    if (len <= 5000)
+        fail_msg("%s is only %zu bytes", path, len);
+    free(png);
+
+    snprintf(path, sizeof(path), "%s/%s.svg", out, name);
+    char *svg = slurp(path, &len);
+    if (!svg)
+        fail_msg("%s is missing", path);
+    const char *s = svg;
+    while (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')
+        s++;
+    if (strncmp(s, "<?xml", 5) && strncmp(s, "<svg", 4))
+        fail_msg("%s does not start as XML/SVG", path);
+    if (!strstr(svg, "</svg>"))
+        fail_msg("%s has no </svg>", path);
+    if (len <= 5000)
+        fail_msg("%s is only %zu bytes", path, len);
+    free(svg);
+
+    snprintf(path, sizeof(path), "%s/%s.gp", out, name);
+    char *gp = slurp(path, NULL);
+    if (!gp)
+        fail_msg("%s is missing", path);
+    char want[300];
+    snprintf(want, sizeof(want), "'%s.dat'", name);
+    if (!strstr(gp, want))
+        fail_msg("%s does not reference %s", path, want);
+    snprintf(want, sizeof(want), "'%s.png'", name);
+    assert_non_null(strstr(gp, want));
+    snprintf(want, sizeof(want), "'%s.svg'", name);
+    assert_non_null(strstr(gp, want));
+    assert_non_null(strstr(gp, "set terminal svg"));
+    assert_non_null(strstr(gp, "pngcairo"));
+    free(gp);
+
+    snprintf(path, sizeof(path), "%s/%s.dat", out, name);
+    char *dat = slurp(path, NULL);
+    if (!dat)
+        fail_msg("%s is missing", path);
+    assert_non_null(strstr(dat, "# columns: "));
+    assert_non_null(strstr(dat, "results.json"));   /* the source file is named */
+    free(dat);
+}
+
+static void test_every_chart_renders(void **state)
+{
+    (void)state;
+    if (!have_gnuplot)
+        skip();
+    render();
+    for (size_t i = 0; i < N_EXPECTED; i++)
+        check_chart(sub("all"), expected[i]);
+    for (size_t i = 0; i < sizeof(expected_one) / sizeof(expected_one[0]); i++)
+        check_chart(sub("one"), expected_one[i]);
+    /* a suite alone draws only its own tests */
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/hir-iops-time.png", sub("one"));
+    assert_false(exists(p));
+    snprintf(p, sizeof(p), "%s/qd-ramp.png", sub("one"));
+    assert_false(exists(p));
+}
+
+/* data blocks ("# index N: LABEL: ...") of one device in a .dat */
+static int blocks_of(const char *dat, const char *label)
+{
+    int n = 0;
+    char want[512];
+    for (const char *p = strstr(dat, "# index "); p; p = strstr(p + 1, "# index ")) {
+        const char *colon = strchr(p, ':');
+        if (!colon)
+            break;
+        snprintf(want, sizeof(want), " %s: ", label);
+        if (!strncmp(colon + 1, want, strlen(want)))
+            n++;
+    }
+    return n;
+}
+
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+static char *read_chart(const char *out, const char *name, const char *ext)
+{
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/%s.%s", out, name, ext);
+    char *b = slurp(path, NULL);
+    if (!b)
+        fail_msg("%s is missing", path);
+    return b;
+}
+
+/* Overlaid charts: as many series per device as the device has on its own, each device's
+ * series named by its label (default labels: the target model; a repeated model of the same
+ * kind of results gets its directory's name). */
+static void test_overlay_one_series_per_device(void **state)
+{
+    (void)state;
+    if (!have_gnuplot)
+        skip();
+    render();
+    const char *a = "OCZ Z-Drive 6300 1.6 TB", *b = "OCZ Z-Drive R4 CM88 1.6 TB";
+    static const char *const block_charts[] = {
+        "iops-convergence", "iops-bs-mix", "iops-3d", "lat-convergence", "wsat-iops-time",
+        "wsat-iops-tgbw", "wsat-lat-time", "iops-window",
+    };
+    for (size_t i = 0; i < sizeof(block_charts) / sizeof(block_charts[0]); i++) {
+        char *all = read_chart(sub("all"), block_charts[i], "dat");
+        char *one = read_chart(sub("one"), block_charts[i], "dat");
+        int na = blocks_of(all, a), nb = blocks_of(all, b), n1 = blocks_of(one, "Z-Drive 6300");
+        if (!(na > 0 && na == nb && na == n1))
+            fail_msg("%s.dat: %d series of %s, %d of %s, %d on its own", block_charts[i], na, a,
+                     nb, b, n1);
+        /* the sources named in the header */
+        assert_non_null(strstr(all, "suite-6300/results.json"));
+        assert_non_null(strstr(all, "suite-r4/results.json"));
+        free(all);
+        free(one);
+        char *gp = read_chart(sub("all"), block_charts[i], "gp");
+        char t[300];
+        snprintf(t, sizeof(t), "title '%s", a);
+        int ta = count(gp, t);
+        snprintf(t, sizeof(t), "title '%s", b);
+        int tb = count(gp, t);
+        if (!(ta > 0 && ta == tb) && strcmp(block_charts[i], "iops-3d"))
+            fail_msg("%s.gp: %d titles of %s, %d of %s", block_charts[i], ta, a, tb, b);
+        if (!strcmp(block_charts[i], "iops-3d"))
+            assert_true(ta == 1 && tb == 1);   /* 3D: one legend entry per device */
+        free(gp);
+    }
+    /* wide tables: one column per device and direction / statistic */
+    char *tp = read_chart(sub("all"), "tp-bs", "dat");
+    char *cols = strstr(tp, "# columns: ");
+    assert_non_null(cols);
+    char line[2048];
+    sscanf(cols, "%2047[^\n]", line);
+    char t[300];
+    snprintf(t, sizeof(t), "| %s read", a);
+    assert_non_null(strstr(line, t));
+    snprintf(t, sizeof(t), "| %s write", b);
+    assert_non_null(strstr(line, t));
+    assert_int_equal(count(line, "|"), 4);
+    free(tp);
+    char *lat = read_chart(sub("all"), "lat-bs", "dat");
+    cols = strstr(lat, "# columns: ");
+    sscanf(cols, "%2047[^\n]", line);
+    assert_int_equal(count(line, a), 4);   /* mean, 99%, 99.99%, 99.999% */
+    assert_int_equal(count(line, b), 4);
+    free(lat);
+    /* the QD ramps of the two drives: one curve each, the second R4 profile file renamed */
+    char *ramp = read_chart(sub("all"), "qd-ramp", "dat");
+    assert_int_equal(blocks_of(ramp, "OCZ Z-Drive 6300 1.6 TB") > 0, 1);
+    assert_int_equal(blocks_of(ramp, "OCZ Z-Drive R4 CM88 1.6 TB (ramp-r4)") > 0, 1);
+    assert_int_equal(blocks_of(ramp, "OCZ Z-Drive 6300 1.6 TB"),
+                     blocks_of(ramp, "OCZ Z-Drive R4 CM88 1.6 TB (ramp-r4)"));
+    free(ramp);
+    /* PTS 2.0 tests exist only in suite2-6300: one device in their charts */
+    char *hir = read_chart(sub("all"), "hir-iops-time", "dat");
+    assert_true(blocks_of(hir, "OCZ Z-Drive 6300 1.6 TB (suite2-6300)") >= 10);
+    assert_null(strstr(hir, "R4"));
+    free(hir);
+}
+
+/* The script re-renders from its own directory, as a user would run it. */
+static void test_script_rerenders_by_hand(void **state)
+{
+    (void)state;
+    if (!have_gnuplot)
+        skip();
+    render();
+    char png[4200];
+    snprintf(png, sizeof(png), "%s/tp-bs.png", sub("one"));
+    unlink(png);
+    char cd[4300];
+    snprintf(cd, sizeof(cd), "cd '%s'", sub("one"));
+    char *argv[] = {"gnuplot", "-e", cd, "tp-bs.gp", NULL};
+    assert_int_equal(run_quiet(argv), 0);
+    check_chart(sub("one"), "tp-bs");
+}
+
+static void expect_usage(char **argv, const char *needle, const char *out)
+{
+    struct cmd_result r;
+    assert_int_equal(run_cmd(argv, &r), 0);
+    if (r.status != 2 || !strstr(r.errout, needle))
+        fail_msg("want exit 2 naming '%s', got %d: %s", needle, r.status, r.errout);
+    /* one line */
+    const char *nl = strchr(r.errout, '\n');
+    assert_true(nl && nl[1] == '\0');
+    cmd_result_free(&r);
+    assert_false(exists(out));
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    const char *out = sub("bad");
+    char *missing[] = {(char *)ptsbench_bin(), "plot", "/nonexistent/results", "--out",
+                       (char *)out, NULL};
+    expect_usage(missing, "/nonexistent/results", out);
+
+    char notjson[4200], schema[4200], emptydir[4200];
+    snprintf(notjson, sizeof(notjson), "%s/notjson.json", dir);
+    FILE *f = fopen(notjson, "w");
+    fputs("this is not json {", f);
+    fclose(f);
+    char *bad_json[] = {(char *)ptsbench_bin(), "plot", notjson, "--out", (char *)out, NULL};
+    expect_usage(bad_json, "notjson.json", out);
+
+    snprintf(schema, sizeof(schema), "%s/other.json", dir);
+    f = fopen(schema, "w");
+    fputs("{\"schema\": \"ptsbench.crosscheck\"}", f);
+    fclose(f);
+    char *bad_schema[] = {(char *)ptsbench_bin(), "plot", schema, "--out", (char *)out, NULL};
+    expect_usage(bad_schema, "ptsbench.crosscheck", out);
+
+    snprintf(emptydir, sizeof(emptydir), "%s/emptydir", dir);
+    mkdir(emptydir, 0755);
+    char *no_results[] = {(char *)ptsbench_bin(), "plot", emptydir, "--out", (char *)out, NULL};
+    expect_usage(no_results, "emptydir", out);
+
+    char *no_out[] = {(char *)ptsbench_bin(), "plot", (char *)fixture("run-generic"), NULL};
+    expect_usage(no_out, "--out", out);
+
+    char *labels[] = {(char *)ptsbench_bin(), "plot", (char *)fixture("run-generic"), "--label",
+                      "A", "--label", "B", "--out", (char *)out, NULL};
+    expect_usage(labels, "--label B", out);
+
+    char *nothing[] = {(char *)ptsbench_bin(), "plot", "--out", (char *)out, NULL};
+    expect_usage(nothing, "no results", out);
+
+    char *unknown[] = {(char *)ptsbench_bin(), "plot", (char *)fixture("run-generic"), "--out",
+                       (char *)out, "--bogus", NULL};
+    expect_usage(unknown, "--bogus", out);
+
+    /* --out naming a file */
+    char *file_out[] = {(char *)ptsbench_bin(), "plot", (char *)fixture("run-generic"), "--out",
+                        notjson, NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(file_out, &r), 0);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.errout, "not a directory"));
+    cmd_result_free(&r);
+
+    char *help[] = {(char *)ptsbench_bin(), "plot", "--help", NULL};
+    assert_int_equal(run_cmd(help, &r), 0);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "usage: ptsbench plot"));
+    assert_non_null(strstr(r.out, "--label"));
+    cmd_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_chart_renders),
+        cmocka_unit_test(test_overlay_one_series_per_device),
+        cmocka_unit_test(test_script_rerenders_by_hand),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
