@@ -4,7 +4,9 @@
 # Quick settings: a write-saturation run (4 KiB random writes from fresh-out-of-box, 4 workers x
 # QD 32, one-minute rounds) for 4 virtual hours with incompressible data, then 1 hour with 90%
 # compressible data, which the DuraWrite-style controllers store in ~14% of the space; then the
-# SNIA PTS IOPS test with shortened elements.
+# SNIA PTS IOPS test with shortened elements; the database and web server profiles at 0% and 90%
+# compressible data with 1 and 4 workers; the drive checked against its spec sheet; and a
+# report (HTML and Markdown, with gnuplot charts) of all of it.
 # Virtual time: the whole demo takes seconds. Results: demo-results/<timestamp>/.
 set -euo pipefail
 bin=${1:-build/ptsbench}
@@ -28,4 +30,26 @@ echo "== 3. the SNIA PTS-E 1.1 IOPS test (purge, WIPC, 56-element rounds to stea
 echo "      settings: 10 s elements instead of 60 s, so the results say they are not compliant"
 "$bin" run-test iops --target "$target" --spec pts-e-1.1 --round-time 10s --out "$out/pts-iops"
 echo
-echo "demo: results in $out/*/results.json (schema: reports/results-schema.md)"
+echo "== 4. server profiles as in the StorageReview review: database and web server, 0% and 90%"
+echo "      compressible data, 1 and 4 workers, each point to steady state after WIPC + WDPC"
+"$bin" profile database webserver --target "$target" --compress 0,90 --workers 1,4 \
+  --round-time 30s --quiet --out "$out/profiles"
+"$bin" show "$out/profiles"
+echo
+echo "== 5. the drive against its spec sheet (specs/zdrive-r4-cm88-1.6t.ini): the vendor quotes"
+echo "      fresh-drive figures with compressible data, so they are measured that way"
+echo "      (profiles/datasheet.ini at 100% compressible data); verify exits 1 when a claim fails"
+"$bin" profile datasheet --target "$target" --compress 100 --round-time 10s --quiet \
+  --out "$out/datasheet"
+"$bin" show "$out/datasheet"
+echo
+"$bin" verify --spec zdrive-r4-cm88-1.6t "$out/datasheet" || true
+echo
+echo "== 6. the report"
+"$bin" report "$out/pts-iops" "$out/profiles" "$out/datasheet" "$out/wsat-0pct" \
+  "$out/wsat-90pct" -l "Z-Drive R4 (PTS IOPS)" -l "Z-Drive R4 (profiles)" \
+  -l "Z-Drive R4 (datasheet)" -l "Z-Drive R4 (WSAT 0%)" -l "Z-Drive R4 (WSAT 90%)" --title "ptsbench demo: simulated OCZ Z-Drive R4 CM88 1.6 TB" \
+  --out "$out/report"
+echo
+echo "demo: results in $out/*/results.json (schema: reports/results-schema.md);"
+echo "      open $out/report/report.html"

@@ -13,7 +13,7 @@
 
 static void show_usage(FILE *f)
 {
-    fputs("usage: ptsbench show [--every N] RESULTS.json|DIR\n"
+    fputs("usage: ptsbench show [--every N] RESULTS.json|DIR   (a run or a profile matrix)\n"
           "\n"
           "Print a results file written by `ptsbench run` as a table: the target, the workload,\n"
           "one line per round (IOPS, MB/s, mean and 99.9% latency; write amplification for\n"
@@ -56,6 +56,53 @@ static void lat(double us, char *buf, size_t len)
         snprintf(buf, len, "%.2f ms", us / 1000);
     else
         snprintf(buf, len, "%.1f us", us);
+}
+
+/* A profile matrix: one line per point, then the saturation points. */
+static int show_profile(struct json_object *doc)
+{
+    char cap[64];
+    units_format_capacity((uint64_t)num(doc, "target.capacity_bytes"), cap, sizeof(cap));
+    printf("%s  (%s, %s); status %s\n\n", str(doc, "target.path"), str(doc, "target.kind"), cap,
+           str(doc, "status"));
+    printf("%-16s %-16s %5s %7s %4s %6s %10s %9s %10s %10s  %s\n", "profile", "workload", "data",
+           "workers", "QD", "effQD", "IOPS", "MB/s", "lat mean", "lat p99", "measured");
+    struct json_object *pts = get(doc, "points");
+    size_t n = pts ? json_object_array_length(pts) : 0;
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *p = json_object_array_get_idx(pts, i);
+        if (!get(p, "result"))
+            continue;
+        char m[32], p99[32], how[64];
+        struct json_object *win = get(p, "result.rounds");
+        double r0 = win ? json_object_get_double(json_object_array_get_idx(win, 0)) : NAN;
+        double r1 = win ? json_object_get_double(json_object_array_get_idx(win, 1)) : NAN;
+        lat(num(p, "result.lat_us.mean"), m, sizeof(m));
+        struct json_object *pct = get(p, "result.lat_us.percentiles"), *v = NULL;
+        lat(pct && json_object_object_get_ex(pct, "99", &v) ? json_object_get_double(v) : NAN,
+            p99, sizeof(p99));
+        if (!strcmp(str(p, "measure"), "steady"))
+            snprintf(how, sizeof(how), "%s r%.0f-%.0f",
+                     json_object_get_boolean(get(p, "result.steady")) ? "steady" : "NOT steady",
+                     r0, r1);
+        else
+            snprintf(how, sizeof(how), "%s, %.0f round(s)", str(p, "precondition"), r1);
+        printf("%-16s %-16s %4.0f%% %7.0f %4.0f %6.0f %10.0f %9.1f %10s %10s  %s\n",
+               str(p, "profile"), str(p, "workload"), num(p, "compress_pct"), num(p, "workers"),
+               num(p, "qd"), num(p, "effective_qd"), num(p, "result.iops"), num(p, "result.mb_s"),
+               m, p99, how);
+    }
+    struct json_object *sat = get(doc, "saturation");
+    size_t ns = sat ? json_object_array_length(sat) : 0;
+    for (size_t i = 0; i < ns; i++) {
+        struct json_object *s = json_object_array_get_idx(sat, i);
+        char m[32];
+        lat(num(s, "lat_mean_us"), m, sizeof(m));
+        printf("%ssaturation %s %.0f%% %.0f worker(s): effective QD %.0f, %.0f IOPS (max %.0f), "
+               "lat mean %s\n", i ? "" : "\n", str(s, "workload"), num(s, "compress_pct"),
+               num(s, "workers"), num(s, "effective_qd"), num(s, "iops"), num(s, "max_iops"), m);
+    }
+    return EXIT_OK;
 }
 
 int cmd_show(int argc, char **argv)
@@ -105,8 +152,13 @@ int cmd_show(int argc, char **argv)
                 json_util_get_last_err());
         return EXIT_USAGE;
     }
+    if (!strcmp(str(doc, "schema"), "ptsbench.profile")) {
+        int rc = show_profile(doc);
+        json_object_put(doc);
+        return rc;
+    }
     if (strcmp(str(doc, "schema"), "ptsbench.run") != 0) {
-        fprintf(stderr, "ptsbench show: %s: not a ptsbench run results file\n", path);
+        fprintf(stderr, "ptsbench show: %s: not a ptsbench run or profile results file\n", path);
         json_object_put(doc);
         return EXIT_USAGE;
     }

@@ -403,7 +403,7 @@ static void doc_start(struct profile_session *s)
     add(s->doc, "target", results_target_json(&s->target));
     struct json_object *eng = json_object_new_object();
     add(eng, "name", jstr(s->engine->name));
-    add(eng, "version", jstr(s->engine->version()));
+    add(eng, "library", jstr(s->engine->version()));
     add(s->doc, "engine", eng);
     struct json_object *c = json_object_new_object();
     struct json_object *profiles = json_object_new_array();

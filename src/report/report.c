@@ -206,6 +206,7 @@ static void o_list(struct out *o, const char *const *items, size_t n)
 }
 
 struct table {
+    const char *cls;     /* HTML class, or NULL */
     unsigned ncol;
     char ***rows;    /* rows[r][c] */
     unsigned nrows;
@@ -233,7 +234,10 @@ static void t_row(struct table *t, const char *const *cells)
 
 static void t_emit(struct out *o, struct table *t)
 {
-    fputs("<table>\n<tr>", o->h);
+    if (t->cls)
+        fprintf(o->h, "<table class=\"%s\">\n<tr>", t->cls);
+    else
+        fputs("<table>\n<tr>", o->h);
     for (unsigned c = 0; c < t->ncol; c++) {
         fputs("<th>", o->h);
         h_esc(o->h, t->head[c]);
@@ -356,6 +360,7 @@ static void header_section(struct ctx *c)
     struct table t;
     t_init(&t, (unsigned)c->n + 1, head);
     t.first_col_head = true;
+    t.cls = "wide";
     static const struct {
         const char *label, *path;
         int kind;   /* 0 string, 1 bytes, 2 number, 3 memory */
@@ -953,8 +958,10 @@ static const char *const css =
     "line-height:1.45}\n"
     "h1{border-bottom:2px solid #444}h2{border-bottom:1px solid #bbb;margin-top:2em}\n"
     "table{border-collapse:collapse;margin:0.8em 0;font-size:0.9em}\n"
-    "th,td{border:1px solid #ccc;padding:0.25em 0.6em;text-align:left;vertical-align:top}\n"
+    "th,td{border:1px solid #ccc;padding:0.25em 0.6em;text-align:left;vertical-align:top;"
+    "overflow-wrap:anywhere}\n"
     "td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f0f0f0}\n"
+    "table.wide{table-layout:fixed;width:100%}table.wide td.n{text-align:left}\n"
     "figure{margin:1em 0}img{max-width:100%;border:1px solid #ddd}\n"
     "figcaption{font-size:0.85em;color:#555}.meta{color:#666;font-size:0.85em}\n";
 
