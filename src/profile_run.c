@@ -529,20 +529,6 @@ static void saturation_update(struct profile_session *s)
 
 /* ------------------------------------------------------------------ measuring */
 
-static void fmt_count(double v, char *buf, size_t len)
-{
-    char tmp[64];
-    snprintf(tmp, sizeof(tmp), "%.0f", v);
-    size_t n = strlen(tmp), o = 0;
-    for (size_t i = 0; i < n && o + 2 < len; i++) {
-        buf[o++] = tmp[i];
-        size_t left = n - i - 1;
-        if (left && left % 3 == 0 && tmp[i] != '-')
-            buf[o++] = ',';
-    }
-    buf[o] = '\0';
-}
-
 static void fmt_lat(double us, char *buf, size_t len)
 {
     if (!isfinite(us))
@@ -688,7 +674,7 @@ static void print_round(const struct profile_session *s, const struct pr_point *
 {
     char label[160], iops[32], mean[32], p99[32];
     point_label(s, pt, label, sizeof(label));
-    fmt_count(m->total.iops, iops, sizeof(iops));
+    units_format_count(m->total.iops, iops, sizeof(iops));
     fmt_lat(m->total.lat.mean_us, mean, sizeof(mean));
     fmt_lat(m->total.lat.pct_us[2], p99, sizeof(p99));
     printf("  %-32s round %2u/%u  IOPS %s  %.1f MB/s  lat mean %s p99 %s  %s\n", label, m->round,
@@ -701,7 +687,7 @@ static void print_point(const struct profile_session *s, const struct pr_point *
     char label[160], iops[32], mean[32], p99[32];
     point_label(s, pt, label, sizeof(label));
     const struct pr_result *r = &pt->res;
-    fmt_count(r->iops, iops, sizeof(iops));
+    units_format_count(r->iops, iops, sizeof(iops));
     fmt_lat(r->lat_mean_us, mean, sizeof(mean));
     fmt_lat(r->lat.pct_us[2], p99, sizeof(p99));
     const struct pr_group *g = &s->groups[pt->group];
@@ -782,7 +768,7 @@ static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_po
         if (!s->cfg.quiet) {
             char label[160], iops[32];
             point_label(s, pt, label, sizeof(label));
-            fmt_count(m.total.iops, iops, sizeof(iops));
+            units_format_count(m.total.iops, iops, sizeof(iops));
             printf("  %-32s WDPC %3u  IOPS %s  written %.2f of %.2f fills\n", label, n, iops,
                    written / ((double)pt->range.len * s->weight), wdpc_fills_of(s));
             fflush(stdout);
@@ -960,7 +946,7 @@ static void print_table(const struct profile_session *s)
             continue;
         const struct pr_group *g = &s->groups[pt->group];
         char iops[32], mean[32], p99[32], comp[16], how[48];
-        fmt_count(pt->res.iops, iops, sizeof(iops));
+        units_format_count(pt->res.iops, iops, sizeof(iops));
         fmt_lat(pt->res.lat_mean_us, mean, sizeof(mean));
         fmt_lat(pt->res.lat.pct_us[2], p99, sizeof(p99));
         snprintf(comp, sizeof(comp), "%u%%", g->compress);
@@ -992,8 +978,8 @@ static void print_table(const struct profile_session *s)
             if (json_object_object_get_ex(o, "compress_pct", &v)) comp = json_object_get_int64(v);
             if (json_object_object_get_ex(o, "workers", &v)) workers = json_object_get_int64(v);
             char a[32], b[32], l[32];
-            fmt_count(iops, a, sizeof(a));
-            fmt_count(mx, b, sizeof(b));
+            units_format_count(iops, a, sizeof(a));
+            units_format_count(mx, b, sizeof(b));
             fmt_lat(lat, l, sizeof(l));
             printf("  %s/%s %lld%% %lld worker%s: effective QD %.0f, %s IOPS (max %s), lat mean "
                    "%s\n", prof, wln, (long long)comp, (long long)workers, workers == 1 ? "" : "s",

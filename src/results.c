@@ -327,8 +327,8 @@ struct json_object *results_build(const struct run_record *rec)
 /* Replace path with text atomically: path.tmp, optional fsync, rename, fsync of the directory.
  * The rename alone makes the file whole at every instant for readers and across a killed
  * process; fsync adds durability across a power loss. */
-static int write_text_atomic(const char *path, const char *const *parts, const size_t *lens,
-                             unsigned n_parts, bool sync, char *err, size_t errlen)
+int results_write_parts_atomic(const char *path, const char *const *parts, const size_t *lens,
+                                unsigned n_parts, bool sync, char *err, size_t errlen)
 {
     char tmp[4352];
     snprintf(tmp, sizeof(tmp), "%s.tmp", path);
@@ -383,7 +383,7 @@ int results_write_json_atomic(struct json_object *doc, const char *path, char *e
         &len);
     const char *parts[] = {text, "\n"};
     size_t lens[] = {len, 1};
-    return write_text_atomic(path, parts, lens, 2, true, err, errlen);
+    return results_write_parts_atomic(path, parts, lens, 2, true, err, errlen);
 }
 
 /* Completed rounds never change: each is serialised once (one line per round) and the file is
@@ -444,7 +444,7 @@ int results_write(struct run_record *rec, char *err, size_t errlen)
     /* Durability at most once a second: fast (simulated) runs finish rounds in milliseconds. */
     uint64_t now = now_mono_ns();
     bool sync = strcmp(rec->status, "running") != 0 || now - rec->cache.last_sync_ns >= 1000000000ull;
-    int ret = write_text_atomic(rec->results_path, parts, lens, n_parts, sync, err, errlen);
+    int ret = results_write_parts_atomic(rec->results_path, parts, lens, n_parts, sync, err, errlen);
     if (sync)
         rec->cache.last_sync_ns = now;
     free(parts);

@@ -7,6 +7,7 @@
 #ifndef PTSBENCH_RESULTS_H
 #define PTSBENCH_RESULTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "run.h"
@@ -19,6 +20,10 @@ struct json_object;
 struct json_object *results_build(const struct run_record *rec);
 /* Write JSON to path atomically (path.tmp, fsync, rename, fsync dir). */
 int results_write_json_atomic(struct json_object *doc, const char *path, char *err, size_t errlen);
+/* Write the concatenation of parts to path atomically (path.tmp, then rename); with sync, fsync
+ * the file before and the directory after the rename. For any text output (reports, JUnit). */
+int results_write_parts_atomic(const char *path, const char *const *parts, const size_t *lens,
+                               unsigned n_parts, bool sync, char *err, size_t errlen);
 int results_write(struct run_record *rec, char *err, size_t errlen);
 void results_cache_free(struct results_cache *c);
 

@@ -235,21 +235,6 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     return 0;
 }
 
-static void fmt_count(double v, char *buf, size_t len)
-{
-    /* 1234567.8 -> "1,234,568" */
-    char tmp[64];
-    snprintf(tmp, sizeof(tmp), "%.0f", v);
-    size_t n = strlen(tmp), o = 0;
-    for (size_t i = 0; i < n && o + 2 < len; i++) {
-        buf[o++] = tmp[i];
-        size_t left = n - i - 1;
-        if (left && left % 3 == 0 && tmp[i] != '-')
-            buf[o++] = ',';
-    }
-    buf[o] = '\0';
-}
-
 static void fmt_lat(double us, char *buf, size_t len)
 {
     if (us >= 1000.0)
@@ -292,9 +277,9 @@ static void print_plan(const struct run_record *rec)
 static void print_round(const struct run_record *rec, const struct round_metrics *m)
 {
     char iops[32], r[32], w[32], mean[32], p999[32];
-    fmt_count(m->total.iops, iops, sizeof(iops));
-    fmt_count(m->read.iops, r, sizeof(r));
-    fmt_count(m->write.iops, w, sizeof(w));
+    units_format_count(m->total.iops, iops, sizeof(iops));
+    units_format_count(m->read.iops, r, sizeof(r));
+    units_format_count(m->write.iops, w, sizeof(w));
     fmt_lat(m->total.lat.mean_us, mean, sizeof(mean));
     fmt_lat(m->total.lat.pct_us[3], p999, sizeof(p999));
     char ss[96];

@@ -5,6 +5,8 @@
  * are computed exactly with integers: "1.5k" is 1536, "0.3k" (307.2 bytes) is an error. */
 #include "units.h"
 
+#include <math.h>
+
 #include "util.h"
 
 #include <ctype.h>
@@ -314,4 +316,24 @@ void units_format_capacity(uint64_t bytes, char *buf, size_t len)
     units_scaled((double)bytes, dec, 1000.0, d, sizeof(d));
     units_scaled((double)bytes, bin, 1024.0, b, sizeof(b));
     snprintf(buf, len, "%s (%s)", d, b);
+}
+
+void units_format_count(double v, char *buf, size_t len)
+{
+    if (!len)
+        return;
+    if (!isfinite(v)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    char tmp[64];
+    snprintf(tmp, sizeof(tmp), "%.0f", v);
+    size_t n = strlen(tmp), o = 0;
+    for (size_t i = 0; i < n && o + 2 < len; i++) {
+        buf[o++] = tmp[i];
+        size_t left = n - i - 1;
+        if (left && left % 3 == 0 && tmp[i] != '-')
+            buf[o++] = ',';
+    }
+    buf[o] = '\0';
 }

@@ -32,6 +32,8 @@ void units_format_size(uint64_t bytes, char *buf, size_t len);
 /* A capacity for people: decimal as drives are sold, binary beside it: "1.60 TB (1.46 TiB)",
  * "536.9 MB (512 MiB)". */
 void units_format_capacity(uint64_t bytes, char *buf, size_t len);
+/* A count with thousands separators, rounded: 1234567.8 -> "1,234,568"; "-" when not finite. */
+void units_format_count(double v, char *buf, size_t len);
 
 /* Conversions used by results and reports. */
 static inline double units_mb(double bytes) { return bytes / 1e6; }          /* MB, decimal */

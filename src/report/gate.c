@@ -1,6 +1,8 @@
 /* gate.c — the CI performance gate's verdicts and its text and JSON reports (rules in gate.h). */
 #include "gate.h"
 
+#include "results.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -469,47 +471,6 @@ struct json_object *gate_json(const struct gate_result *r)
 int gate_write_file_atomic(const char *path, const char *buf, size_t len, char *err,
                            size_t errlen)
 {
-    char tmp[4352];
-    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
-        return errf(err, errlen, "%s: path too long", path);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return errf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-    size_t done = 0;
-    while (done < len) {
-        ssize_t w = write(fd, buf + done, len - done);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            int saved = errno;
-            close(fd);
-            unlink(tmp);
-            return errf(err, errlen, "cannot write %s: %s", tmp, strerror(saved));
-        }
-        done += (size_t)w;
-    }
-    if (fsync(fd) != 0) {
-        int saved = errno;
-        close(fd);
-        unlink(tmp);
-        return errf(err, errlen, "cannot write %s: %s", tmp, strerror(saved));
-    }
-    if (close(fd) != 0) {
-        int saved = errno;
-        unlink(tmp);
-        return errf(err, errlen, "cannot write %s: %s", tmp, strerror(saved));
-    }
-    if (rename(tmp, path) != 0) {
-        int saved = errno;
-        unlink(tmp);
-        return errf(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(saved));
-    }
-    char dir[4352];
-    str_copy(dir, sizeof(dir), path);
-    int dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
-    }
-    return 0;
+    const char *parts[1] = {buf};
+    return results_write_parts_atomic(path, parts, &len, 1, true, err, errlen);
 }

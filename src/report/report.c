@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "plot.h"
+#include "units.h"
 #include "util.h"
 
 /* ------------------------------------------------------------------ JSON access */
@@ -70,20 +71,7 @@ static size_t jlen(struct json_object *o, const char *path)
 
 void report_fmt_count(double v, char *buf, size_t len)
 {
-    if (!isfinite(v)) {
-        snprintf(buf, len, "–");
-        return;
-    }
-    char tmp[64];
-    snprintf(tmp, sizeof(tmp), "%.0f", v);
-    size_t n = strlen(tmp), o = 0;
-    for (size_t i = 0; i < n && o + 2 < len; i++) {
-        buf[o++] = tmp[i];
-        size_t left = n - i - 1;
-        if (left && left % 3 == 0 && tmp[i] != '-')
-            buf[o++] = ',';
-    }
-    buf[o] = '\0';
+    units_format_count(v, buf, len);
 }
 
 static void fmt_num(double v, int decimals, char *buf, size_t len)

@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "units.h"
@@ -231,6 +232,26 @@ static void test_format_size(void **state)
     fmt_is(1048576 + 4096, "1028KiB");
 }
 
+static void test_format_count(void **state)
+{
+    (void)state;
+    char b[32];
+    units_format_count(1234567.8, b, sizeof b);
+    assert_string_equal(b, "1,234,568");
+    units_format_count(999, b, sizeof b);
+    assert_string_equal(b, "999");
+    units_format_count(1000, b, sizeof b);
+    assert_string_equal(b, "1,000");
+    units_format_count(-48129, b, sizeof b);
+    assert_string_equal(b, "-48,129");
+    units_format_count(0.4, b, sizeof b);
+    assert_string_equal(b, "0");
+    units_format_count(NAN, b, sizeof b);
+    assert_string_equal(b, "-");
+    units_format_count(123456789, b, 6);   /* truncated, still terminated */
+    assert_true(strlen(b) < 6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -243,6 +264,7 @@ int main(void)
         cmocka_unit_test(test_percents),
         cmocka_unit_test(test_uints),
         cmocka_unit_test(test_format_size),
+        cmocka_unit_test(test_format_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
