@@ -53,7 +53,8 @@ static void run_usage(FILE *f)
         f);
 }
 
-int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
+static int run_command(int argc, char **argv, int full_argc, char **full_argv,
+                       struct run_config *cfgp)
 {
     enum { OPT_SIZE = 256, OPT_ROUND_TIME, OPT_ROUND_BYTES, OPT_TRACK, OPT_ALL_ROUNDS, OPT_FORCE,
            OPT_DESTRUCTIVE, OPT_REMOTE };
@@ -75,8 +76,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    struct run_config cfg;
-    run_config_init(&cfg);
+    struct run_config cfg = *cfgp;
     cfg.argc = full_argc;
     cfg.argv = full_argv;
     const char *workload = NULL;
@@ -122,8 +122,11 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
             break;
         case OPT_DESTRUCTIVE: cfg.destructive = true; break;
         case OPT_REMOTE:
-            if (cli_add_remotes(optarg, cfg.remotes, &cfg.n_remotes, 64, err, sizeof(err)) != 0)
+            if (cli_add_remotes(optarg, cfgp->remotes, &cfgp->n_remotes, 64, err,
+                                sizeof(err)) != 0)
                 goto bad_value;
+            memcpy(cfg.remotes, cfgp->remotes, sizeof(cfg.remotes));
+            cfg.n_remotes = cfgp->n_remotes;
             break;
         case 'q': cfg.quiet = true; break;
         case 'h': run_usage(stdout); return EXIT_OK;
@@ -163,6 +166,14 @@ bad_value:
     code = run_execute(rec, cli_stop_flag());
     run_record_free(rec);
     free(rec);
-    cli_free_remotes(cfg.remotes, cfg.n_remotes);
+    return code;
+}
+
+int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
+{
+    struct run_config cfg;
+    run_config_init(&cfg);
+    int code = run_command(argc, argv, full_argc, full_argv, &cfg);
+    cli_free_remotes(cfg.remotes, cfg.n_remotes);   /* on every path, errors included */
     return code;
 }
