@@ -55,6 +55,25 @@ static void base_name(const char *path, char *buf, size_t len)
     snprintf(buf, len, "%.*s", (int)n, b);
 }
 
+/* A profile of several workloads is described by the first line of its file's opening
+ * comment (profile files start with a one-line summary). */
+static void file_summary(const char *path, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char line[512];
+    if (fgets(line, sizeof(line), f) && (line[0] == ';' || line[0] == '#')) {
+        char *t = str_trim(line + 1);
+        size_t n = strlen(t);
+        while (n && (t[n - 1] == ',' || t[n - 1] == ';' || t[n - 1] == ':'))
+            t[--n] = '\0';
+        str_copy(buf, len, t);
+    }
+    fclose(f);
+}
+
 int profile_load(const char *spec, const char *const *dirs, struct profile *out, char *err,
                  size_t errlen)
 {
@@ -107,7 +126,10 @@ int profile_load(const char *spec, const char *const *dirs, struct profile *out,
         profile_free(out);
         return -1;
     }
-    str_copy(out->description, sizeof(out->description), out->wls[0].description);
+    if (out->n > 1)
+        file_summary(out->path, out->description, sizeof(out->description));
+    if (!out->description[0])
+        str_copy(out->description, sizeof(out->description), out->wls[0].description);
     return 0;
 }
 
