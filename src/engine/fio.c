@@ -266,7 +266,7 @@ static int fio_round(struct engine *e, const struct round_limits *lim, const cha
         .ioengine = e->ioengine,
         .runtime_ns = lim->time_ns,
         .bytes = bytes,
-        .iops_log = e->n_remotes ? NULL : log_prefix,
+        .iops_log = log_prefix,
         .log_msec = log_msec ? log_msec : 1000,
     };
     size_t cap = 16384;
@@ -328,8 +328,19 @@ static int fio_round(struct engine *e, const struct round_limits *lim, const cha
     double runtime_ms = fmax(fo.total.dir[0].runtime_ms, fo.total.dir[1].runtime_ms);
     s->start_ns = 0;
     s->end_ns = (uint64_t)llround(runtime_ms * 1e6);
-    if (!e->n_remotes)
+    if (!e->n_remotes) {
         read_samples(iops_log, (double)o.log_msec / 1000.0, s);
+    } else {
+        /* client/server: fio writes each server's log here as PREFIX_iops.log.HOST */
+        for (unsigned i = 0; i < e->n_remotes; i++) {
+            char host_log[4800];
+            const char *rem = e->remotes[i];
+            const char *comma = strchr(rem, ',');
+            snprintf(host_log, sizeof(host_log), "%s.%.*s", iops_log,
+                     comma ? (int)(comma - rem) : (int)strlen(rem), rem);
+            read_samples(host_log, (double)o.log_msec / 1000.0, s);
+        }
+    }
     if (fo.n_hosts) {
         s->hosts = xcalloc(fo.n_hosts, sizeof(*s->hosts));
         s->n_hosts = fo.n_hosts;

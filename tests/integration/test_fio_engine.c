@@ -115,14 +115,23 @@ static double mean_over_rounds(struct json_object *doc, const char *key)
     return n ? sum / (double)n : NAN;
 }
 
-/* 4 KiB random 70/30 at QD 16 on a file: fio and io_uring agree, and fio's files are kept. */
-static void test_file_agrees_with_native(void **state)
+/* 4 KiB random 70/30 at QD 16: fio and io_uring agree, and fio's files are kept. On zram
+ * where there is one (its speed is the CPU's, steady), else on a file (a virtual disk's speed
+ * can swing several-fold within seconds when its host throttles it). */
+static void test_agrees_with_native(void **state)
 {
     (void)state;
     if (!have_fio)
         skip();
     char target[600];
-    snprintf(target, sizeof(target), "%s/target.img", dir);
+    const char *size = "512m";
+    if (zram_setup("512M", target, sizeof(target))) {
+        zram_used = true;
+        size = NULL;
+    } else {
+        print_message("  (no zram: on a file)\n");
+        snprintf(target, sizeof(target), "%s/target.img", dir);
+    }
     const char *wl = "rw=randrw,rwmixread=70,bs=4k,qd=16";
     double iops[2][2];
     /* alternate engines so that the file's state and the machine's load fall on both */
@@ -130,8 +139,9 @@ static void test_file_agrees_with_native(void **state)
         for (int e = 0; e < 2; e++) {
             char name[64];
             snprintf(name, sizeof(name), "file-%s-%d", e ? "fio" : "native", rep);
-            struct json_object *doc = run_one(name, target, rep || e ? NULL : "512m",
-                                              e ? "fio" : "io_uring", wl, "2", "2s", NULL, NULL);
+            struct json_object *doc = run_one(name, target, rep || e ? NULL : size,
+                                              e ? "fio" : "io_uring", wl, "2", "2s",
+                                              zram_used ? "--destructive" : NULL, NULL);
             assert_non_null(doc);
             iops[e][rep] = mean_over_rounds(doc, "total.iops");
             double rshare = mean_over_rounds(doc, "read.iops") / iops[e][rep];
@@ -165,6 +175,9 @@ static void test_file_agrees_with_native(void **state)
     assert_int_equal(run_cmd(argv, &r), 0);
     assert_int_equal(r.status, 0);
     cmd_result_free(&r);
+    if (zram_used)
+        zram_teardown();
+    zram_used = false;
 }
 
 /* zram compresses: both engines see the same direction of change from 0% to 90%. */
@@ -264,9 +277,11 @@ static void test_remote_loopback(void **state)
     double total = json_num(doc, "rounds.0.total.iops");
     print_message("  host %s: %.0f IOPS; aggregate %.0f IOPS\n",
                   json_object_get_string(json_at(doc, "rounds.0.hosts.0.host")), host_iops, total);
-    assert_true(host_iops > 1000);
+    assert_true(host_iops > 100);   /* real I/O on a file: its speed is the disk's */
     assert_true(fabs(host_iops - total) <= 0.01 * total);   /* one host: aggregate = host */
     assert_null(json_at(doc, "rounds.0.hosts.1"));
+    /* per-second samples from the log fio's client writes for each server */
+    assert_true(json_num(doc, "rounds.0.samples.iops.0") > 0);
     assert_true(exists(target));   /* the server created it */
     json_object_put(doc);
 }
@@ -330,7 +345,7 @@ static void test_remote_refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_file_agrees_with_native),
+        cmocka_unit_test_teardown(test_agrees_with_native, zram_reset_after),
         cmocka_unit_test_teardown(test_zram_compressibility_direction, zram_reset_after),
         cmocka_unit_test(test_remote_loopback),
         cmocka_unit_test(test_crosscheck),
