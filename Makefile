@@ -111,7 +111,7 @@ install: $(BUILD)/ptsbench
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ptsbench \
 	           $(DESTDIR)$(PREFIX)/share/doc/ptsbench
 	install -m 0755 $(BUILD)/ptsbench $(DESTDIR)$(PREFIX)/bin/ptsbench
-	for d in profiles pts specs; do if [ -d $$d ]; then cp -r $$d $(DESTDIR)$(PREFIX)/share/ptsbench/; fi; done
+	for d in profiles pts specs reports; do if [ -d $$d ]; then cp -r $$d $(DESTDIR)$(PREFIX)/share/ptsbench/; fi; done
 	install -m 0644 README.md reports/results-schema.md $(DESTDIR)$(PREFIX)/share/doc/ptsbench/
 
 clean:

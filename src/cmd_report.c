@@ -33,6 +33,7 @@ static void usage(FILE *f)
         "                          one per RESULTS, in order\n"
         "      --title TEXT        the report's title\n"
         "      --no-plots          tables and text only\n"
+        "The style is reports/report.css, inlined into the HTML (edit it to restyle).\n"
         "  -h, --help              this text\n"
         "\n"
         "Exit status: 0 written, 1 failed (e.g. gnuplot failed), 2 bad input.\n",
@@ -140,6 +141,14 @@ int cmd_report(int argc, char **argv, int full_argc, char **full_argv)
         in[i].path = paths[i];
         loaded++;
     }
+    char css[4200] = "";
+    for (const char *const *d = cli_data_dirs("reports"); *d && !css[0]; d++) {
+        snprintf(css, sizeof(css), "%s/report.css", *d);
+        struct stat cs;
+        if (stat(css, &cs) != 0)
+            css[0] = '\0';
+    }
+    cfg.css_path = css[0] ? css : NULL;
     if (code == EXIT_OK) {
         char html[4200], md[4200];
         if (report_write(in, nf, &cfg, html, sizeof(html), md, sizeof(md), err, sizeof(err)) != 0) {

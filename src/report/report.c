@@ -941,17 +941,33 @@ static void run_sections(struct ctx *c)
     charts_for(c, "run");
 }
 
-static const char *const css =
-    "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;"
-    "line-height:1.45}\n"
-    "h1{border-bottom:2px solid #444}h2{border-bottom:1px solid #bbb;margin-top:2em}\n"
-    "table{border-collapse:collapse;margin:0.8em 0;font-size:0.9em}\n"
-    "th,td{border:1px solid #ccc;padding:0.25em 0.6em;text-align:left;vertical-align:top;"
-    "overflow-wrap:anywhere}\n"
-    "td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f0f0f0}\n"
-    "table.wide{table-layout:fixed;width:100%}table.wide td.n{text-align:left}\n"
-    "figure{margin:1em 0}img{max-width:100%;border:1px solid #ddd}\n"
-    "figcaption{font-size:0.85em;color:#555}.meta{color:#666;font-size:0.85em}\n";
+/* Used only when reports/report.css cannot be found (the report is still readable). */
+static const char *const css_fallback = "body{font-family:sans-serif;max-width:1100px;margin:auto}\n";
+
+/* The style sheet's text, inlined into the HTML: cfg->css_path, else the fallback. */
+static char *load_css(const char *path)
+{
+    FILE *f = path ? fopen(path, "r") : NULL;
+    if (!f)
+        return xstrdup(css_fallback);
+    size_t cap = 4096, n = 0;
+    char *buf = xcalloc(1, cap);
+    size_t got;
+    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            cap *= 2;
+            buf = xrealloc(buf, cap);
+        }
+    }
+    buf[n] = '\0';
+    fclose(f);
+    if (strstr(buf, "</style") || strstr(buf, "url(") || strstr(buf, "@import")) {
+        free(buf);   /* nothing that leaves the file or ends the style element */
+        return xstrdup(css_fallback);
+    }
+    return buf;
+}
 
 int report_write(const struct report_input *in, size_t n, const struct report_config *cfg,
                  char *html_path, size_t html_len, char *md_path, size_t md_len, char *err,
@@ -1017,7 +1033,9 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
 
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", c.o.h);
     h_esc(c.o.h, title);
+    char *css = load_css(cfg->css_path);
     fprintf(c.o.h, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
+    free(css);
     fputs("<h1>", c.o.h);
     h_esc(c.o.h, title);
     fputs("</h1>\n", c.o.h);

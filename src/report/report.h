@@ -24,6 +24,8 @@ struct report_config {
     const char *out_dir;       /* report.html, report.md, plots/ */
     const char *title;         /* NULL: from the devices */
     int no_plots;              /* tables and text only (no gnuplot) */
+    const char *css_path;      /* style sheet inlined into the HTML (reports/report.css); NULL
+                                  or unreadable: a minimal built-in style */
 };
 
 /* Write DIR/report.html and DIR/report.md (and the charts). Returns 0, or -1 with one line.

@@ -124,6 +124,7 @@ static void test_report_from_fixtures(void **state)
     assert_null(strstr(html, "https://"));
     assert_null(strstr(html, "@import"));
     assert_null(strstr(html, "<link"));
+    assert_non_null(strstr(html, "table.wide{table-layout:fixed"));   /* reports/report.css, inlined */
     unsigned imgs = check_refs(out, html, "src=\"", '"');
     unsigned links = check_refs(out, html, "href=\"", '"');
     unsigned mdimgs = check_refs(out, md, "](", ')');
