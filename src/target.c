@@ -15,7 +15,6 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <time.h>
 #include <unistd.h>
 
 /* statx(STATX_DIOALIGN) arrived with Linux 6.1; the struct fields come with the constant. */
@@ -368,14 +367,6 @@ int target_open(const struct target_info *t, bool writes, char *err, size_t errl
     if (t->kind == TARGET_BLOCK)
         flags |= O_EXCL;
     int fd = open(t->path, flags);
-    /* An io_uring ring that had the device as a registered file lets go of it asynchronously
-     * (the ring is torn down by a kernel worker after close), so a device this process just
-     * used can look claimed for a moment: retry EBUSY for up to 2 s before calling it in use. */
-    for (int i = 0; fd < 0 && errno == EBUSY && (flags & O_EXCL) && i < 40; i++) {
-        struct timespec ts = {0, 50000000};
-        nanosleep(&ts, NULL);
-        fd = open(t->path, flags);
-    }
     if (fd >= 0)
         return fd;
 

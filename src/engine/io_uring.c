@@ -168,6 +168,11 @@ static void uring_cleanup(struct engine *e)
 {
     if (!e)
         return;
+    /* Unregister the file first: that waits until the kernel has dropped its reference, while
+     * a plain exit leaves the ring (and the file, for a block device its O_EXCL claim) to a
+     * kernel worker, and a reopen right after would find the device "in use". */
+    if (e->ring_ok && e->fixed_file)
+        io_uring_unregister_files(&e->ring);
     if (e->ring_ok)
         io_uring_queue_exit(&e->ring);
     engine_free_buffers(e->bufs, e->depth, e->stride);
