@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json_path.h"
 #include "units.h"
 #include "util.h"
 
@@ -25,27 +26,10 @@ static void show_usage(FILE *f)
           f);
 }
 
-static struct json_object *get(struct json_object *o, const char *path)
-{
-    char buf[256];
-    snprintf(buf, sizeof(buf), "%s", path);
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ".", &save); t && o; t = strtok_r(NULL, ".", &save))
-        if (!json_object_object_get_ex(o, t, &o))
-            return NULL;
-    return o;
-}
-
-static double num(struct json_object *o, const char *path)
-{
-    struct json_object *v = get(o, path);
-    return v ? json_object_get_double(v) : NAN;
-}
-
 static const char *str(struct json_object *o, const char *path)
 {
-    struct json_object *v = get(o, path);
-    return v ? json_object_get_string(v) : "";
+    const char *v = jp_str(o, path);
+    return v ? v : "";
 }
 
 static void lat(double us, char *buf, size_t len)
@@ -62,45 +46,41 @@ static void lat(double us, char *buf, size_t len)
 static int show_profile(struct json_object *doc)
 {
     char cap[64];
-    units_format_capacity((uint64_t)num(doc, "target.capacity_bytes"), cap, sizeof(cap));
+    units_format_capacity((uint64_t)jp_path(doc, "target.capacity_bytes"), cap, sizeof(cap));
     printf("%s  (%s, %s); status %s\n\n", str(doc, "target.path"), str(doc, "target.kind"), cap,
            str(doc, "status"));
     printf("%-16s %-16s %5s %7s %4s %6s %10s %9s %10s %10s  %s\n", "profile", "workload", "data",
            "workers", "QD", "effQD", "IOPS", "MB/s", "lat mean", "lat p99", "measured");
-    struct json_object *pts = get(doc, "points");
+    struct json_object *pts = jp_at(doc, "points");
     size_t n = pts ? json_object_array_length(pts) : 0;
     for (size_t i = 0; i < n; i++) {
         struct json_object *p = json_object_array_get_idx(pts, i);
-        if (!get(p, "result"))
+        if (!jp_at(p, "result"))
             continue;
         char m[32], p99[32], how[64];
-        struct json_object *win = get(p, "result.rounds");
-        double r0 = win ? json_object_get_double(json_object_array_get_idx(win, 0)) : NAN;
-        double r1 = win ? json_object_get_double(json_object_array_get_idx(win, 1)) : NAN;
-        lat(num(p, "result.lat_us.mean"), m, sizeof(m));
-        struct json_object *pct = get(p, "result.lat_us.percentiles"), *v = NULL;
-        lat(pct && json_object_object_get_ex(pct, "99", &v) ? json_object_get_double(v) : NAN,
-            p99, sizeof(p99));
+        double r0 = jp_path(p, "result.rounds.0"), r1 = jp_path(p, "result.rounds.1");
+        lat(jp_path(p, "result.lat_us.mean"), m, sizeof(m));
+        lat(jp_path(p, "result.lat_us.percentiles.99"), p99, sizeof(p99));
         if (!strcmp(str(p, "measure"), "steady"))
             snprintf(how, sizeof(how), "%s r%.0f-%.0f",
-                     json_object_get_boolean(get(p, "result.steady")) ? "steady" : "NOT steady",
+                     json_object_get_boolean(jp_at(p, "result.steady")) ? "steady" : "NOT steady",
                      r0, r1);
         else
             snprintf(how, sizeof(how), "%s, %.0f round(s)", str(p, "precondition"), r1);
         printf("%-16s %-16s %4.0f%% %7.0f %4.0f %6.0f %10.0f %9.1f %10s %10s  %s\n",
-               str(p, "profile"), str(p, "workload"), num(p, "compress_pct"), num(p, "workers"),
-               num(p, "qd"), num(p, "effective_qd"), num(p, "result.iops"), num(p, "result.mb_s"),
+               str(p, "profile"), str(p, "workload"), jp_path(p, "compress_pct"), jp_path(p, "workers"),
+               jp_path(p, "qd"), jp_path(p, "effective_qd"), jp_path(p, "result.iops"), jp_path(p, "result.mb_s"),
                m, p99, how);
     }
-    struct json_object *sat = get(doc, "saturation");
+    struct json_object *sat = jp_at(doc, "saturation");
     size_t ns = sat ? json_object_array_length(sat) : 0;
     for (size_t i = 0; i < ns; i++) {
         struct json_object *s = json_object_array_get_idx(sat, i);
         char m[32];
-        lat(num(s, "lat_mean_us"), m, sizeof(m));
+        lat(jp_path(s, "lat_mean_us"), m, sizeof(m));
         printf("%ssaturation %s %.0f%% %.0f worker(s): effective QD %.0f, %.0f IOPS (max %.0f), "
-               "lat mean %s\n", i ? "" : "\n", str(s, "workload"), num(s, "compress_pct"),
-               num(s, "workers"), num(s, "effective_qd"), num(s, "iops"), num(s, "max_iops"), m);
+               "lat mean %s\n", i ? "" : "\n", str(s, "workload"), jp_path(s, "compress_pct"),
+               jp_path(s, "workers"), jp_path(s, "effective_qd"), jp_path(s, "iops"), jp_path(s, "max_iops"), m);
     }
     return EXIT_OK;
 }
@@ -163,16 +143,16 @@ int cmd_show(int argc, char **argv)
         return EXIT_USAGE;
     }
     char cap[64];
-    units_format_capacity((uint64_t)num(doc, "target.capacity_bytes"), cap, sizeof(cap));
+    units_format_capacity((uint64_t)jp_path(doc, "target.capacity_bytes"), cap, sizeof(cap));
     printf("%s  (%s, %s)\n", str(doc, "target.path"), str(doc, "target.kind"), cap);
     printf("workload  %s\n", str(doc, "workload.spec"));
     printf("engine    %s, %s; status %s\n", str(doc, "engine.name"), str(doc, "engine.clock"),
            str(doc, "status"));
-    struct json_object *rounds = get(doc, "rounds");
+    struct json_object *rounds = jp_at(doc, "rounds");
     size_t nr = rounds ? json_object_array_length(rounds) : 0;
     if (!every)
         every = nr > 40 ? (unsigned)((nr + 29) / 30) : 1;
-    bool dev = nr && get(json_object_array_get_idx(rounds, 0), "device");
+    bool dev = nr && jp_at(json_object_array_get_idx(rounds, 0), "device");
     printf("\n%6s %10s %10s %10s %10s %11s %11s%s\n", "round", "IOPS", "read", "write", "MB/s",
            "lat mean", "lat 99.9%", dev ? "     WA" : "");
     for (size_t i = 0; i < nr; i++) {
@@ -180,25 +160,23 @@ int cmd_show(int argc, char **argv)
             continue;
         struct json_object *r = json_object_array_get_idx(rounds, i);
         char m[32], p[32];
-        lat(num(r, "total.lat_us.mean"), m, sizeof(m));
-        struct json_object *pct = get(r, "total.lat_us.percentiles"), *p999 = NULL;
-        lat(pct && json_object_object_get_ex(pct, "99.9", &p999) ? json_object_get_double(p999)
-                                                                  : NAN, p, sizeof(p));
-        printf("%6.0f %10.0f %10.0f %10.0f %10.1f %11s %11s", num(r, "round"),
-               num(r, "total.iops"), num(r, "read.iops"), num(r, "write.iops"),
-               num(r, "total.mb_s"), m, p);
+        lat(jp_path(r, "total.lat_us.mean"), m, sizeof(m));
+        lat(jp_path(r, "total.lat_us.percentiles.99.9"), p, sizeof(p));
+        printf("%6.0f %10.0f %10.0f %10.0f %10.1f %11s %11s", jp_path(r, "round"),
+               jp_path(r, "total.iops"), jp_path(r, "read.iops"), jp_path(r, "write.iops"),
+               jp_path(r, "total.mb_s"), m, p);
         if (dev)
-            printf(" %6.2f", num(r, "device.write_amplification"));
+            printf(" %6.2f", jp_path(r, "device.write_amplification"));
         printf("\n");
     }
-    struct json_object *ss = get(doc, "steady_state");
-    if (ss && json_object_get_boolean(get(ss, "reached")))
+    struct json_object *ss = jp_at(doc, "steady_state");
+    if (ss && json_object_get_boolean(jp_at(ss, "reached")))
         printf("\nsteady state (%s) at round %.0f: rounds %.0f-%.0f, average %.6g, range %.1f%%, "
-               "slope excursion %.1f%%\n", str(ss, "tracking"), num(ss, "round"),
-               num(ss, "window.first_round"), num(ss, "window.last_round"),
-               num(ss, "window.average"),
-               100 * num(ss, "window.range") / num(ss, "window.average"),
-               100 * num(ss, "window.slope_excursion") / num(ss, "window.average"));
+               "slope excursion %.1f%%\n", str(ss, "tracking"), jp_path(ss, "round"),
+               jp_path(ss, "window.first_round"), jp_path(ss, "window.last_round"),
+               jp_path(ss, "window.average"),
+               100 * jp_path(ss, "window.range") / jp_path(ss, "window.average"),
+               100 * jp_path(ss, "window.slope_excursion") / jp_path(ss, "window.average"));
     else if (nr >= 5)
         printf("\nsteady state (%s) NOT reached in %zu rounds\n", str(ss, "tracking"), nr);
     json_object_put(doc);

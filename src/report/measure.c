@@ -26,6 +26,8 @@
 #include <sys/stat.h>
 
 #include "measure.h"
+
+#include "json_path.h"
 #include "units.h"
 #include "util.h"
 #include "workload.h"
@@ -80,31 +82,15 @@ const char *meas_state_name(enum meas_state s)
 
 /* ---- JSON access: NULL / NAN for absent or null values ---- */
 
-static struct json_object *jget(struct json_object *o, const char *key)
-{
-    struct json_object *v = NULL;
-    if (!o || !json_object_is_type(o, json_type_object) ||
-        !json_object_object_get_ex(o, key, &v) || json_object_is_type(v, json_type_null))
-        return NULL;
-    return v;
-}
-
 /* jpath(o, "a", "b", NULL): o.a.b */
 static struct json_object *jpath(struct json_object *o, ...)
 {
     va_list ap;
     va_start(ap, o);
     for (const char *k = va_arg(ap, const char *); k && o; k = va_arg(ap, const char *))
-        o = jget(o, k);
+        o = jp_get(o, k);
     va_end(ap);
     return o;
-}
-
-static double jnum(struct json_object *o)
-{
-    if (!o || !(json_object_is_type(o, json_type_double) || json_object_is_type(o, json_type_int)))
-        return NAN;
-    return json_object_get_double(o);
 }
 
 static long jint(struct json_object *o, long dflt)
@@ -124,16 +110,6 @@ static bool jbool(struct json_object *o)
     return o && json_object_is_type(o, json_type_boolean) && json_object_get_boolean(o);
 }
 
-static size_t jlen(struct json_object *o)
-{
-    return o && json_object_is_type(o, json_type_array) ? json_object_array_length(o) : 0;
-}
-
-static struct json_object *jidx(struct json_object *o, size_t i)
-{
-    return json_object_array_get_idx(o, i);
-}
-
 /* ---- figures of one round, and averages with spreads over rounds ---- */
 
 static void figs_clear(double v[MEAS_N])
@@ -146,26 +122,26 @@ static void figs_clear(double v[MEAS_N])
 static void figs_from_run_round(struct json_object *r, double v[MEAS_N])
 {
     figs_clear(v);
-    struct json_object *t = jget(r, "total"), *rd = jget(r, "read"), *wr = jget(r, "write");
-    v[MEAS_IOPS] = jnum(jget(t, "iops"));
-    v[MEAS_READ_IOPS] = jnum(jget(rd, "iops"));
-    v[MEAS_WRITE_IOPS] = jnum(jget(wr, "iops"));
-    v[MEAS_MB_S] = jnum(jget(t, "mb_s"));
-    v[MEAS_READ_MB_S] = jnum(jget(rd, "mb_s"));
-    v[MEAS_WRITE_MB_S] = jnum(jget(wr, "mb_s"));
-    struct json_object *tl = jget(t, "lat_us"), *rl = jget(rd, "lat_us"), *wl = jget(wr, "lat_us");
-    if (jint(jget(tl, "count"), 0) > 0) {
-        v[MEAS_LAT_MEAN_US] = jnum(jget(tl, "mean"));
-        v[MEAS_LAT_MAX_US] = jnum(jget(tl, "max"));
-        struct json_object *pc = jget(tl, "percentiles");
-        v[MEAS_LAT_P99_US] = jnum(jget(pc, "99"));
-        v[MEAS_LAT_P99_9_US] = jnum(jget(pc, "99.9"));
-        v[MEAS_LAT_P99_99_US] = jnum(jget(pc, "99.99"));
+    struct json_object *t = jp_get(r, "total"), *rd = jp_get(r, "read"), *wr = jp_get(r, "write");
+    v[MEAS_IOPS] = jp_number(jp_get(t, "iops"));
+    v[MEAS_READ_IOPS] = jp_number(jp_get(rd, "iops"));
+    v[MEAS_WRITE_IOPS] = jp_number(jp_get(wr, "iops"));
+    v[MEAS_MB_S] = jp_number(jp_get(t, "mb_s"));
+    v[MEAS_READ_MB_S] = jp_number(jp_get(rd, "mb_s"));
+    v[MEAS_WRITE_MB_S] = jp_number(jp_get(wr, "mb_s"));
+    struct json_object *tl = jp_get(t, "lat_us"), *rl = jp_get(rd, "lat_us"), *wl = jp_get(wr, "lat_us");
+    if (jint(jp_get(tl, "count"), 0) > 0) {
+        v[MEAS_LAT_MEAN_US] = jp_number(jp_get(tl, "mean"));
+        v[MEAS_LAT_MAX_US] = jp_number(jp_get(tl, "max"));
+        struct json_object *pc = jp_get(tl, "percentiles");
+        v[MEAS_LAT_P99_US] = jp_number(jp_get(pc, "99"));
+        v[MEAS_LAT_P99_9_US] = jp_number(jp_get(pc, "99.9"));
+        v[MEAS_LAT_P99_99_US] = jp_number(jp_get(pc, "99.99"));
     }
-    if (jint(jget(rl, "count"), 0) > 0)
-        v[MEAS_READ_LAT_MEAN_US] = jnum(jget(rl, "mean"));
-    if (jint(jget(wl, "count"), 0) > 0)
-        v[MEAS_WRITE_LAT_MEAN_US] = jnum(jget(wl, "mean"));
+    if (jint(jp_get(rl, "count"), 0) > 0)
+        v[MEAS_READ_LAT_MEAN_US] = jp_number(jp_get(rl, "mean"));
+    if (jint(jp_get(wl, "count"), 0) > 0)
+        v[MEAS_WRITE_LAT_MEAN_US] = jp_number(jp_get(wl, "mean"));
 }
 
 /* A suite element (rounds[].elements[]) or table row: flat figures, lat_us {read, write, total}
@@ -174,42 +150,42 @@ static void figs_from_run_round(struct json_object *r, double v[MEAS_N])
 static void figs_from_suite(struct json_object *e, double v[MEAS_N])
 {
     figs_clear(v);
-    v[MEAS_IOPS] = jnum(jget(e, "iops"));
-    v[MEAS_READ_IOPS] = jnum(jget(e, "read_iops"));
-    v[MEAS_WRITE_IOPS] = jnum(jget(e, "write_iops"));
-    v[MEAS_MB_S] = jnum(jget(e, "mb_s"));
-    v[MEAS_READ_MB_S] = jnum(jget(e, "read_mb_s"));
-    v[MEAS_WRITE_MB_S] = jnum(jget(e, "write_mb_s"));
-    struct json_object *lat = jget(e, "lat_us");
-    struct json_object *t = jget(lat, "total");
-    v[MEAS_LAT_MEAN_US] = jnum(jget(t, "mean"));
-    v[MEAS_LAT_MAX_US] = jnum(jget(t, "max"));
-    v[MEAS_LAT_P99_US] = jnum(jget(t, "99"));
-    v[MEAS_LAT_P99_9_US] = jnum(jget(t, "99.9"));
-    v[MEAS_LAT_P99_99_US] = jnum(jget(t, "99.99"));
-    v[MEAS_READ_LAT_MEAN_US] = jnum(jpath(lat, "read", "mean", NULL));
-    v[MEAS_WRITE_LAT_MEAN_US] = jnum(jpath(lat, "write", "mean", NULL));
+    v[MEAS_IOPS] = jp_number(jp_get(e, "iops"));
+    v[MEAS_READ_IOPS] = jp_number(jp_get(e, "read_iops"));
+    v[MEAS_WRITE_IOPS] = jp_number(jp_get(e, "write_iops"));
+    v[MEAS_MB_S] = jp_number(jp_get(e, "mb_s"));
+    v[MEAS_READ_MB_S] = jp_number(jp_get(e, "read_mb_s"));
+    v[MEAS_WRITE_MB_S] = jp_number(jp_get(e, "write_mb_s"));
+    struct json_object *lat = jp_get(e, "lat_us");
+    struct json_object *t = jp_get(lat, "total");
+    v[MEAS_LAT_MEAN_US] = jp_number(jp_get(t, "mean"));
+    v[MEAS_LAT_MAX_US] = jp_number(jp_get(t, "max"));
+    v[MEAS_LAT_P99_US] = jp_number(jp_get(t, "99"));
+    v[MEAS_LAT_P99_9_US] = jp_number(jp_get(t, "99.9"));
+    v[MEAS_LAT_P99_99_US] = jp_number(jp_get(t, "99.99"));
+    v[MEAS_READ_LAT_MEAN_US] = jp_number(jpath(lat, "read", "mean", NULL));
+    v[MEAS_WRITE_LAT_MEAN_US] = jp_number(jpath(lat, "write", "mean", NULL));
 }
 
 /* A profile point's result: the window's means and merged-histogram latencies. */
 static void figs_from_profile_result(struct json_object *res, double v[MEAS_N])
 {
     figs_clear(v);
-    v[MEAS_IOPS] = jnum(jget(res, "iops"));
-    v[MEAS_READ_IOPS] = jnum(jget(res, "read_iops"));
-    v[MEAS_WRITE_IOPS] = jnum(jget(res, "write_iops"));
-    v[MEAS_MB_S] = jnum(jget(res, "mb_s"));
-    v[MEAS_READ_MB_S] = jnum(jget(res, "read_mb_s"));
-    v[MEAS_WRITE_MB_S] = jnum(jget(res, "write_mb_s"));
-    struct json_object *lat = jget(res, "lat_us");
-    v[MEAS_LAT_MEAN_US] = jnum(jget(lat, "mean"));
-    v[MEAS_READ_LAT_MEAN_US] = jnum(jget(lat, "read_mean"));
-    v[MEAS_WRITE_LAT_MEAN_US] = jnum(jget(lat, "write_mean"));
-    v[MEAS_LAT_MAX_US] = jnum(jget(lat, "max"));
-    struct json_object *pc = jget(lat, "percentiles");
-    v[MEAS_LAT_P99_US] = jnum(jget(pc, "99"));
-    v[MEAS_LAT_P99_9_US] = jnum(jget(pc, "99.9"));
-    v[MEAS_LAT_P99_99_US] = jnum(jget(pc, "99.99"));
+    v[MEAS_IOPS] = jp_number(jp_get(res, "iops"));
+    v[MEAS_READ_IOPS] = jp_number(jp_get(res, "read_iops"));
+    v[MEAS_WRITE_IOPS] = jp_number(jp_get(res, "write_iops"));
+    v[MEAS_MB_S] = jp_number(jp_get(res, "mb_s"));
+    v[MEAS_READ_MB_S] = jp_number(jp_get(res, "read_mb_s"));
+    v[MEAS_WRITE_MB_S] = jp_number(jp_get(res, "write_mb_s"));
+    struct json_object *lat = jp_get(res, "lat_us");
+    v[MEAS_LAT_MEAN_US] = jp_number(jp_get(lat, "mean"));
+    v[MEAS_READ_LAT_MEAN_US] = jp_number(jp_get(lat, "read_mean"));
+    v[MEAS_WRITE_LAT_MEAN_US] = jp_number(jp_get(lat, "write_mean"));
+    v[MEAS_LAT_MAX_US] = jp_number(jp_get(lat, "max"));
+    struct json_object *pc = jp_get(lat, "percentiles");
+    v[MEAS_LAT_P99_US] = jp_number(jp_get(pc, "99"));
+    v[MEAS_LAT_P99_9_US] = jp_number(jp_get(pc, "99.9"));
+    v[MEAS_LAT_P99_99_US] = jp_number(jp_get(pc, "99.99"));
 }
 
 struct meas_acc {
@@ -353,27 +329,27 @@ static void spec_without_seed(const char *spec, char *out, size_t len)
 
 static int load_run(struct meas_ctx *c, struct json_object *root, char *err, size_t errlen)
 {
-    struct json_object *wl = jget(root, "workload");
-    struct json_object *rounds = jget(root, "rounds");
+    struct json_object *wl = jp_get(root, "workload");
+    struct json_object *rounds = jp_get(root, "rounds");
     if (!wl)
         return errf(err, errlen, "%s: no workload", c->file);
-    size_t nr = jlen(rounds);
+    size_t nr = jp_len(rounds);
     if (nr == 0)
         return 0;
 
-    struct json_object *ss = jget(root, "steady_state");
-    bool steady = jbool(jget(ss, "reached"));
+    struct json_object *ss = jp_get(root, "steady_state");
+    bool steady = jbool(jp_get(ss, "reached"));
     long first = 1, last = LONG_MAX;
     if (steady) {
-        struct json_object *w = jget(ss, "window");
-        first = jint(jget(w, "first_round"), 1);
-        last = jint(jget(w, "last_round"), LONG_MAX);
+        struct json_object *w = jp_get(ss, "window");
+        first = jint(jp_get(w, "first_round"), 1);
+        last = jint(jp_get(w, "last_round"), LONG_MAX);
     }
     struct meas_acc a;
     acc_init(&a);
     for (size_t i = 0; i < nr; i++) {
-        struct json_object *r = jidx(rounds, i);
-        long rn = jint(jget(r, "round"), (long)i + 1);
+        struct json_object *r = jp_idx(rounds, i);
+        long rn = jint(jp_get(r, "round"), (long)i + 1);
         if (rn < first || rn > last)
             continue;
         double v[MEAS_N];
@@ -384,13 +360,13 @@ static int load_run(struct meas_ctx *c, struct json_object *root, char *err, siz
         return 0;
 
     struct meas_point *p = point_new(c);
-    struct json_object *bss = jget(wl, "block_sizes");
-    p->bs = jlen(bss) == 1 ? (uint32_t)jint(jget(jidx(bss, 0), "bytes"), 0) : 0;
-    p->read_pct = (int)jint(jget(wl, "read_pct"), 0);
-    p->random_pct = (int)jint(jget(wl, "random_pct"), 0);
-    p->workers = (unsigned)jint(jget(wl, "workers"), 1);
-    p->qd = (unsigned)jint(jget(wl, "qd"), 1);
-    p->compress_pct = (int)jint(jget(wl, "compress_pct"), -1);
+    struct json_object *bss = jp_get(wl, "block_sizes");
+    p->bs = jp_len(bss) == 1 ? (uint32_t)jint(jp_get(jp_idx(bss, 0), "bytes"), 0) : 0;
+    p->read_pct = (int)jint(jp_get(wl, "read_pct"), 0);
+    p->random_pct = (int)jint(jp_get(wl, "random_pct"), 0);
+    p->workers = (unsigned)jint(jp_get(wl, "workers"), 1);
+    p->qd = (unsigned)jint(jp_get(wl, "qd"), 1);
+    p->compress_pct = (int)jint(jp_get(wl, "compress_pct"), -1);
     p->state = steady ? MEAS_STATE_STEADY : MEAS_STATE_FOB;
     p->rounds = a.rounds;
     for (unsigned i = 0; i < MEAS_N; i++) {
@@ -398,10 +374,10 @@ static int load_run(struct meas_ctx *c, struct json_object *root, char *err, siz
         p->spread[i] = acc_spread(&a, i);
     }
     char spec[sizeof(p->key)];
-    const char *full = jstr(jget(wl, "spec"));
+    const char *full = jstr(jp_get(wl, "spec"));
     spec_without_seed(full ? full : "", spec, sizeof(spec) - 8);
     snprintf(p->key, sizeof(p->key), "run/%s", spec);
-    const char *name = jstr(jget(wl, "name"));
+    const char *name = jstr(jp_get(wl, "name"));
     char prefix[96], extra[96];
     if (name && *name && strcmp(name, "inline"))
         snprintf(prefix, sizeof(prefix), "Run %s", name);
@@ -419,16 +395,16 @@ static int load_run(struct meas_ctx *c, struct json_object *root, char *err, siz
 static void suite_element_acc(struct json_object *sub, long first, long last, long mix, long bs,
                               struct meas_acc *a)
 {
-    struct json_object *rounds = jget(sub, "rounds");
-    for (size_t i = 0; i < jlen(rounds); i++) {
-        struct json_object *r = jidx(rounds, i);
-        long rn = jint(jget(r, "round"), 0);
+    struct json_object *rounds = jp_get(sub, "rounds");
+    for (size_t i = 0; i < jp_len(rounds); i++) {
+        struct json_object *r = jp_idx(rounds, i);
+        long rn = jint(jp_get(r, "round"), 0);
         if (rn < first || rn > last)
             continue;
-        struct json_object *els = jget(r, "elements");
-        for (size_t j = 0; j < jlen(els); j++) {
-            struct json_object *e = jidx(els, j);
-            if (jint(jget(e, "rwmix_read"), -1) == mix && jint(jget(e, "bs"), -1) == bs) {
+        struct json_object *els = jp_get(r, "elements");
+        for (size_t j = 0; j < jp_len(els); j++) {
+            struct json_object *e = jp_idx(els, j);
+            if (jint(jp_get(e, "rwmix_read"), -1) == mix && jint(jp_get(e, "bs"), -1) == bs) {
                 double v[MEAS_N];
                 figs_from_suite(e, v);
                 acc_add(a, v);
@@ -440,35 +416,35 @@ static void suite_element_acc(struct json_object *sub, long first, long last, lo
 
 static void suite_table(struct meas_ctx *c, struct json_object *test, struct json_object *sub)
 {
-    struct json_object *table = jget(sub, "table");
-    struct json_object *rows = jget(table, "rows");
-    if (!jlen(rows))
+    struct json_object *table = jp_get(sub, "table");
+    struct json_object *rows = jp_get(table, "rows");
+    if (!jp_len(rows))
         return;
-    const char *name = jstr(jget(test, "name"));
-    const char *title = jstr(jget(test, "title"));
-    const char *access = jstr(jget(test, "access"));
-    long first = jint(jget(table, "first_round"), 1);
-    long last = jint(jget(table, "last_round"), LONG_MAX);
+    const char *name = jstr(jp_get(test, "name"));
+    const char *title = jstr(jp_get(test, "title"));
+    const char *access = jstr(jp_get(test, "access"));
+    long first = jint(jp_get(table, "first_round"), 1);
+    long last = jint(jp_get(table, "last_round"), LONG_MAX);
     /* steady: the window passed; fob: a steady-state verdict that failed (the table is the last
      * 5 rounds); unknown: no verdict at all (WSAT, whose final rounds after writing twice the
      * capacity are the saturated drive, neither fresh nor a verified steady state) */
-    struct json_object *ss = jget(sub, "steady_state");
+    struct json_object *ss = jp_get(sub, "steady_state");
     enum meas_state state = !ss ? MEAS_STATE_UNKNOWN
-                            : jbool(jget(ss, "reached")) ? MEAS_STATE_STEADY : MEAS_STATE_FOB;
+                            : jbool(jp_get(ss, "reached")) ? MEAS_STATE_STEADY : MEAS_STATE_FOB;
     char prefix[128];
     snprintf(prefix, sizeof(prefix), "PTS %s", title ? title : name ? name : "test");
 
-    for (size_t i = 0; i < jlen(rows); i++) {
-        struct json_object *row = jidx(rows, i);
-        long mix = jint(jget(row, "rwmix_read"), -1), bs = jint(jget(row, "bs"), -1);
+    for (size_t i = 0; i < jp_len(rows); i++) {
+        struct json_object *row = jp_idx(rows, i);
+        long mix = jint(jp_get(row, "rwmix_read"), -1), bs = jint(jp_get(row, "bs"), -1);
         if (mix < 0 || mix > 100 || bs <= 0)
             continue;
         struct meas_point *p = point_new(c);
         p->bs = (uint32_t)bs;
         p->read_pct = (int)mix;
         p->random_pct = access && !strcmp(access, "sequential") ? 0 : 100;
-        p->workers = (unsigned)jint(jget(test, "threads"), 1);
-        p->qd = (unsigned)jint(jget(test, "qd"), 1);
+        p->workers = (unsigned)jint(jp_get(test, "threads"), 1);
+        p->qd = (unsigned)jint(jp_get(test, "qd"), 1);
         p->compress_pct = 0;
         p->state = state;
         snprintf(p->key, sizeof(p->key), "suite/%s/bs=%ld/read=%ld", name ? name : "test", bs,
@@ -501,7 +477,7 @@ static void suite_dirth(struct meas_ctx *c, struct json_object *test, struct jso
     if (!op)
         return;
     struct json_object *vars = jpath(sub, "precondition", "steady_state", "variables", NULL);
-    const char *trk = jstr(jget(jidx(vars, 0), "tracking"));
+    const char *trk = jstr(jp_get(jp_idx(vars, 0), "tracking"));
     const char *at = trk ? strchr(trk, '@') : NULL;
     const char *slash = at ? strchr(at, '/') : NULL;
     if (!slash)
@@ -516,18 +492,18 @@ static void suite_dirth(struct meas_ctx *c, struct json_object *test, struct jso
     long mix = strtol(slash + 1, &end, 10);
     if (end == slash + 1 || *end || mix < 0 || mix > 100)
         return;
-    double iops = jnum(jget(op, "iops"));
+    double iops = jp_number(jp_get(op, "iops"));
     if (!isfinite(iops))
         return;
 
-    const char *name = jstr(jget(test, "name"));
-    const char *access = jstr(jget(test, "access"));
+    const char *name = jstr(jp_get(test, "name"));
+    const char *access = jstr(jp_get(test, "access"));
     struct meas_point *p = point_new(c);
     p->bs = (uint32_t)bs;
     p->read_pct = (int)mix;
     p->random_pct = access && !strcmp(access, "sequential") ? 0 : 100;
-    p->workers = (unsigned)jint(jget(op, "threads"), 1);
-    p->qd = (unsigned)jint(jget(op, "qd"), 1);
+    p->workers = (unsigned)jint(jp_get(op, "threads"), 1);
+    p->qd = (unsigned)jint(jp_get(op, "qd"), 1);
     p->compress_pct = 0;
     p->state = jbool(jpath(sub, "steady_state", "reached", NULL)) ? MEAS_STATE_STEADY
                                                                    : MEAS_STATE_FOB;
@@ -536,13 +512,13 @@ static void suite_dirth(struct meas_ctx *c, struct json_object *test, struct jso
     p->v[MEAS_MB_S] = iops * (double)bs / 1e6;
     struct json_object *lat = jpath(op, "histogram", "lat_us", NULL);
     if (lat) {
-        p->v[MEAS_LAT_MEAN_US] = jnum(jget(lat, "mean"));
-        p->v[MEAS_LAT_MAX_US] = jnum(jget(lat, "max"));
-        p->v[MEAS_LAT_P99_US] = jnum(jget(lat, "99"));
-        p->v[MEAS_LAT_P99_9_US] = jnum(jget(lat, "99.9"));
-        p->v[MEAS_LAT_P99_99_US] = jnum(jget(lat, "99.99"));
+        p->v[MEAS_LAT_MEAN_US] = jp_number(jp_get(lat, "mean"));
+        p->v[MEAS_LAT_MAX_US] = jp_number(jp_get(lat, "max"));
+        p->v[MEAS_LAT_P99_US] = jp_number(jp_get(lat, "99"));
+        p->v[MEAS_LAT_P99_9_US] = jp_number(jp_get(lat, "99.9"));
+        p->v[MEAS_LAT_P99_99_US] = jp_number(jp_get(lat, "99.99"));
     } else {
-        p->v[MEAS_LAT_MEAN_US] = jnum(jget(op, "sweep_lat_mean_us"));
+        p->v[MEAS_LAT_MEAN_US] = jp_number(jp_get(op, "sweep_lat_mean_us"));
     }
     snprintf(p->key, sizeof(p->key), "suite/%s/max/bs=%lu/read=%ld", name ? name : "dirth",
              (unsigned long)bs, mix);
@@ -561,15 +537,15 @@ static int load_suite(struct meas_ctx *c, struct json_object *root, char *err, s
 {
     (void)err;
     (void)errlen;
-    struct json_object *tests = jget(root, "tests");
-    for (size_t i = 0; i < jlen(tests); i++) {
-        struct json_object *t = jidx(tests, i);
-        struct json_object *subs = jget(t, "subtests");
-        for (size_t j = 0; j < jlen(subs); j++) {
-            struct json_object *s = jidx(subs, j);
-            if (jget(s, "table"))
+    struct json_object *tests = jp_get(root, "tests");
+    for (size_t i = 0; i < jp_len(tests); i++) {
+        struct json_object *t = jp_idx(tests, i);
+        struct json_object *subs = jp_get(t, "subtests");
+        for (size_t j = 0; j < jp_len(subs); j++) {
+            struct json_object *s = jp_idx(subs, j);
+            if (jp_get(s, "table"))
                 suite_table(c, t, s);
-            else if (jget(s, "operating_points"))
+            else if (jp_get(s, "operating_points"))
                 suite_dirth(c, t, s);
             /* HIR (wait_states/accesses) and XSR (groups/log): recovery behaviour over time,
              * not an operating point to compare with a claim or a baseline: skipped. */
@@ -582,29 +558,29 @@ static int load_suite(struct meas_ctx *c, struct json_object *root, char *err, s
 
 static int load_profile(struct meas_ctx *c, struct json_object *root, char *err, size_t errlen)
 {
-    struct json_object *points = jget(root, "points");
-    for (size_t i = 0; i < jlen(points); i++) {
-        struct json_object *pt = jidx(points, i);
-        struct json_object *res = jget(pt, "result");
-        if (!res || !isfinite(jnum(jget(res, "iops"))))
+    struct json_object *points = jp_get(root, "points");
+    for (size_t i = 0; i < jp_len(points); i++) {
+        struct json_object *pt = jp_idx(points, i);
+        struct json_object *res = jp_get(pt, "result");
+        if (!res || !isfinite(jp_number(jp_get(res, "iops"))))
             continue;
-        const char *spec = jstr(jget(pt, "spec"));
+        const char *spec = jstr(jp_get(pt, "spec"));
         struct workload wl;
         char why[ERR_LEN];
         if (!spec || wl_parse_inline(spec, &wl, why, sizeof(why)) != 0)
             return errf(err, errlen, "%s: points[%zu]: bad spec: %s", c->file, i,
                         spec ? why : "absent");
-        const char *prof = jstr(jget(pt, "profile"));
-        const char *wname = jstr(jget(pt, "workload"));
-        const char *measure = jstr(jget(pt, "measure"));
+        const char *prof = jstr(jp_get(pt, "profile"));
+        const char *wname = jstr(jp_get(pt, "workload"));
+        const char *measure = jstr(jp_get(pt, "measure"));
         struct meas_point *p = point_new(c);
         p->bs = wl.n_bs == 1 ? wl.bs[0].size : 0;
         p->read_pct = (int)wl.read_pct;
         p->random_pct = (int)wl.random_pct;
-        p->workers = (unsigned)jint(jget(pt, "workers"), wl.workers);
-        p->qd = (unsigned)jint(jget(pt, "qd"), wl.qd);
-        p->compress_pct = (int)jint(jget(pt, "compress_pct"), wl.compress_pct);
-        bool steady = measure && !strcmp(measure, "steady") && jbool(jget(res, "steady"));
+        p->workers = (unsigned)jint(jp_get(pt, "workers"), wl.workers);
+        p->qd = (unsigned)jint(jp_get(pt, "qd"), wl.qd);
+        p->compress_pct = (int)jint(jp_get(pt, "compress_pct"), wl.compress_pct);
+        bool steady = measure && !strcmp(measure, "steady") && jbool(jp_get(res, "steady"));
         p->state = steady ? MEAS_STATE_STEADY : MEAS_STATE_FOB;
         if (!prof)
             prof = "profile";
@@ -622,14 +598,14 @@ static int load_profile(struct meas_ctx *c, struct json_object *root, char *err,
         point_label(p, prefix, extra);
 
         figs_from_profile_result(res, p->v);
-        struct json_object *win = jget(res, "rounds");
-        long first = jint(jidx(win, 0), 1), last = jint(jidx(win, 1), LONG_MAX);
+        struct json_object *win = jp_get(res, "rounds");
+        long first = jint(jp_idx(win, 0), 1), last = jint(jp_idx(win, 1), LONG_MAX);
         struct meas_acc a;
         acc_init(&a);
-        struct json_object *rounds = jget(pt, "rounds");
-        for (size_t r = 0; r < jlen(rounds); r++) {
-            struct json_object *ro = jidx(rounds, r);
-            long rn = jint(jget(ro, "round"), (long)r + 1);
+        struct json_object *rounds = jp_get(pt, "rounds");
+        for (size_t r = 0; r < jp_len(rounds); r++) {
+            struct json_object *ro = jp_idx(rounds, r);
+            long rn = jint(jp_get(ro, "round"), (long)r + 1);
             if (rn < first || rn > last)
                 continue;
             double v[MEAS_N];
@@ -653,9 +629,9 @@ static void set_device(struct meas_set *s, struct json_object *root)
 {
     if (s->device[0])
         return;
-    struct json_object *t = jget(root, "target");
-    const char *model = jstr(jget(t, "model"));
-    const char *path = jstr(jget(t, "path"));
+    struct json_object *t = jp_get(root, "target");
+    const char *model = jstr(jp_get(t, "model"));
+    const char *path = jstr(jp_get(t, "path"));
     str_copy(s->device, sizeof(s->device), model && *model ? model : path ? path : "");
 }
 
@@ -671,7 +647,7 @@ static int load_file(struct meas_ctx *c, const char *path, bool in_dir, char *er
         fclose(f);
         return errf(err, errlen, "%s: not a JSON document", path);
     }
-    const char *schema = jstr(jget(root, "schema"));
+    const char *schema = jstr(jp_get(root, "schema"));
     int rc = 0;
     c->file = path;
     if (schema && !strcmp(schema, "ptsbench.run"))

@@ -362,70 +362,9 @@ void plot_bar_values(struct plot_chart *ch, size_t n_cols, const char *fmt)
 
 /* ---- JSON access ---- */
 
-struct json_object *pj_get(struct json_object *o, const char *key)
-{
-    struct json_object *v = NULL;
-    if (!o || !json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v))
-        return NULL;
-    return v;
-}
-
-struct json_object *pj_arr(struct json_object *o, const char *key)
-{
-    struct json_object *v = pj_get(o, key);
-    return v && json_object_is_type(v, json_type_array) ? v : NULL;
-}
-
-size_t pj_len(struct json_object *arr)
-{
-    return arr && json_object_is_type(arr, json_type_array) ? json_object_array_length(arr) : 0;
-}
-
-struct json_object *pj_idx(struct json_object *arr, size_t i)
-{
-    return i < pj_len(arr) ? json_object_array_get_idx(arr, i) : NULL;
-}
-
-static double num_of(struct json_object *v)
-{
-    if (v && (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
-        return json_object_get_double(v);
-    return NAN;
-}
-
-double pj_num(struct json_object *o, const char *key) { return num_of(pj_get(o, key)); }
-
-double pj_path(struct json_object *o, const char *dotted)
-{
-    char part[128];
-    const char *p = dotted;
-    while (o && *p) {
-        const char *dot = strchr(p, '.');
-        /* keys such as "99.99" contain dots: try the whole rest first */
-        if (pj_get(o, p))
-            return num_of(pj_get(o, p));
-        size_t n = dot ? (size_t)(dot - p) : strlen(p);
-        if (n >= sizeof(part))
-            return NAN;
-        memcpy(part, p, n);
-        part[n] = '\0';
-        o = pj_get(o, part);
-        if (!dot)
-            return num_of(o);
-        p = dot + 1;
-    }
-    return NAN;
-}
-
-const char *pj_str(struct json_object *o, const char *key)
-{
-    struct json_object *v = pj_get(o, key);
-    return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
 const char *pj_schema(struct json_object *doc)
 {
-    const char *s = pj_str(doc, "schema");
+    const char *s = jp_str(doc, "schema");
     return s ? s : "";
 }
 
@@ -433,10 +372,10 @@ struct json_object *plot_suite_test(struct json_object *doc, const char *name)
 {
     if (strcmp(pj_schema(doc), "ptsbench.suite"))
         return NULL;
-    struct json_object *tests = pj_arr(doc, "tests");
-    for (size_t i = 0; i < pj_len(tests); i++) {
-        struct json_object *t = pj_idx(tests, i);
-        const char *n = pj_str(t, "name");
+    struct json_object *tests = jp_arr(doc, "tests");
+    for (size_t i = 0; i < jp_len(tests); i++) {
+        struct json_object *t = jp_idx(tests, i);
+        const char *n = jp_str(t, "name");
         if (n && !strcmp(n, name))
             return t;
     }
@@ -477,9 +416,9 @@ double plot_pos(double v) { return isfinite(v) && v > 0 ? v : NAN; }
 
 void plot_default_label(struct json_object *doc, char *buf, size_t len)
 {
-    struct json_object *t = pj_get(doc, "target");
-    const char *model = pj_str(t, "model");
-    const char *path = pj_str(t, "path");
+    struct json_object *t = jp_get(doc, "target");
+    const char *model = jp_str(t, "model");
+    const char *path = jp_str(t, "path");
     if (model && *model) {
         /* simulated drives describe themselves after the model: "NAME: ..." or "NAME, ..." */
         str_copy(buf, len, model);
@@ -548,7 +487,7 @@ static void input_source(const struct plot_ctx *c, size_t i, char *buf, size_t l
         str_copy(buf, len, c->in[i].source);
         return;
     }
-    const char *path = pj_str(pj_get(c->in[i].doc, "target"), "path");
+    const char *path = jp_str(jp_get(c->in[i].doc, "target"), "path");
     snprintf(buf, len, "%s document for target %s", pj_schema(c->in[i].doc),
              path ? path : "(unknown)");
 }

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "json_path.h"
+
 struct json_object;
 
 struct plot_input {
@@ -110,14 +112,7 @@ void plot_bar_values(struct plot_chart *ch, size_t n_cols, const char *fmt);
 /* A gnuplot string literal: single-quoted, quotes doubled, control characters dropped. */
 void plot_quote(char *dst, size_t len, const char *s);
 
-/* JSON access that tolerates anything: NULL / NAN when absent, null or of another type. */
-struct json_object *pj_get(struct json_object *o, const char *key);
-struct json_object *pj_arr(struct json_object *o, const char *key);   /* array or NULL */
-size_t pj_len(struct json_object *arr);
-struct json_object *pj_idx(struct json_object *arr, size_t i);
-double pj_num(struct json_object *o, const char *key);
-double pj_path(struct json_object *o, const char *dotted);            /* "lat_us.total.mean" */
-const char *pj_str(struct json_object *o, const char *key);           /* NULL when absent */
+/* JSON access: json_path.h (jp_get, jp_num, jp_path, ...); the document's schema, "" if none. */
 const char *pj_schema(struct json_object *doc);
 
 /* Suite helpers: the test named `name` in a ptsbench.suite document, or NULL. */

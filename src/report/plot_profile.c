@@ -20,7 +20,7 @@ static bool is_profile(struct json_object *doc)
 
 static const char *sval(struct json_object *o, const char *key)
 {
-    const char *s = pj_str(o, key);
+    const char *s = jp_str(o, key);
     return s ? s : "";
 }
 
@@ -40,17 +40,17 @@ static bool same_series(struct json_object *a, struct json_object *b)
 {
     return !strcmp(sval(a, "profile"), sval(b, "profile")) &&
            !strcmp(sval(a, "workload"), sval(b, "workload")) &&
-           pj_num(a, "compress_pct") == pj_num(b, "compress_pct") &&
-           pj_num(a, "workers") == pj_num(b, "workers");
+           jp_num(a, "compress_pct") == jp_num(b, "compress_pct") &&
+           jp_num(a, "workers") == jp_num(b, "workers");
 }
 
 /* A point is part of a QD series when its workload, compressibility and workers were also
  * measured at another queue depth. */
 static bool in_qd_series(struct json_object *points, struct json_object *p)
 {
-    for (size_t j = 0; j < pj_len(points); j++) {
-        struct json_object *o = pj_idx(points, j);
-        if (o != p && same_series(o, p) && pj_num(o, "qd") != pj_num(p, "qd"))
+    for (size_t j = 0; j < jp_len(points); j++) {
+        struct json_object *o = jp_idx(points, j);
+        if (o != p && same_series(o, p) && jp_num(o, "qd") != jp_num(p, "qd"))
             return true;
     }
     return false;
@@ -58,7 +58,7 @@ static bool in_qd_series(struct json_object *points, struct json_object *p)
 
 static bool point_ok(struct json_object *p)
 {
-    return isfinite(pj_num(pj_get(p, "result"), "iops"));
+    return isfinite(jp_num(jp_get(p, "result"), "iops"));
 }
 
 /* ---- grouped bars ---- */
@@ -79,8 +79,8 @@ static int cmp_combo(const void *a, const void *b)
 
 static double point_value(struct json_object *p, bool lat)
 {
-    struct json_object *r = pj_get(p, "result");
-    return lat ? pj_num(pj_get(r, "lat_us"), "mean") : pj_num(r, "iops");
+    struct json_object *r = jp_get(p, "result");
+    return lat ? jp_num(jp_get(r, "lat_us"), "mean") : jp_num(r, "iops");
 }
 
 static void profile_bars(struct plot_ctx *c, bool lat)
@@ -93,10 +93,10 @@ static void profile_bars(struct plot_ctx *c, bool lat)
     for (size_t i = 0; i < c->n_in; i++) {
         if (!is_profile(c->in[i].doc))
             continue;
-        struct json_object *pts = pj_arr(c->in[i].doc, "points");
+        struct json_object *pts = jp_arr(c->in[i].doc, "points");
         bool used = false;
-        for (size_t j = 0; j < pj_len(pts); j++) {
-            struct json_object *p = pj_idx(pts, j);
+        for (size_t j = 0; j < jp_len(pts); j++) {
+            struct json_object *p = jp_idx(pts, j);
             if (!point_ok(p) || in_qd_series(pts, p))
                 continue;
             used = true;
@@ -108,7 +108,7 @@ static void profile_bars(struct plot_ctx *c, bool lat)
                     found = true;
             if (!found && n_cats < MAXK)
                 str_copy(cats[n_cats++], sizeof(cats[0]), w);
-            struct combo cb = {pj_num(p, "compress_pct"), pj_num(p, "workers"), pj_num(p, "qd")};
+            struct combo cb = {jp_num(p, "compress_pct"), jp_num(p, "workers"), jp_num(p, "qd")};
             found = false;
             for (size_t k = 0; k < n_combos; k++)
                 if (!cmp_combo(&combos[k], &cb))
@@ -137,14 +137,14 @@ static void profile_bars(struct plot_ctx *c, bool lat)
     for (size_t i = 0; i < c->n_in; i++) {
         if (!is_profile(c->in[i].doc))
             continue;
-        struct json_object *pts = pj_arr(c->in[i].doc, "points");
+        struct json_object *pts = jp_arr(c->in[i].doc, "points");
         for (size_t k = 0; k < n_combos && n_cols < MAXK; k++) {
             bool has = false;
-            for (size_t j = 0; j < pj_len(pts) && !has; j++) {
-                struct json_object *p = pj_idx(pts, j);
+            for (size_t j = 0; j < jp_len(pts) && !has; j++) {
+                struct json_object *p = jp_idx(pts, j);
                 if (point_ok(p) && !in_qd_series(pts, p) &&
-                    pj_num(p, "compress_pct") == combos[k].compress &&
-                    pj_num(p, "workers") == combos[k].workers && pj_num(p, "qd") == combos[k].qd)
+                    jp_num(p, "compress_pct") == combos[k].compress &&
+                    jp_num(p, "workers") == combos[k].workers && jp_num(p, "qd") == combos[k].qd)
                     has = true;
             }
             if (!has)
@@ -162,15 +162,15 @@ static void profile_bars(struct plot_ctx *c, bool lat)
         double v[MAXK];
         for (size_t k = 0; k < n_cols; k++) {
             v[k] = NAN;
-            struct json_object *pts = pj_arr(c->in[col[k].input].doc, "points");
+            struct json_object *pts = jp_arr(c->in[col[k].input].doc, "points");
             const struct combo *cb = &combos[col[k].combo];
-            for (size_t j = 0; j < pj_len(pts); j++) {
-                struct json_object *p = pj_idx(pts, j);
+            for (size_t j = 0; j < jp_len(pts); j++) {
+                struct json_object *p = jp_idx(pts, j);
                 char wn[128];
                 workload_name(p, wn, sizeof(wn));
                 if (strcmp(wn, cats[w]) || !point_ok(p) || in_qd_series(pts, p) ||
-                    pj_num(p, "compress_pct") != cb->compress ||
-                    pj_num(p, "workers") != cb->workers || pj_num(p, "qd") != cb->qd)
+                    jp_num(p, "compress_pct") != cb->compress ||
+                    jp_num(p, "workers") != cb->workers || jp_num(p, "qd") != cb->qd)
                     continue;
                 v[k] = point_value(p, lat);
             }
@@ -217,9 +217,9 @@ static size_t collect_series(struct plot_ctx *c, struct series *s, size_t max)
     for (size_t i = 0; i < c->n_in; i++) {
         if (!is_profile(c->in[i].doc))
             continue;
-        struct json_object *pts = pj_arr(c->in[i].doc, "points");
-        for (size_t j = 0; j < pj_len(pts); j++) {
-            struct json_object *p = pj_idx(pts, j);
+        struct json_object *pts = jp_arr(c->in[i].doc, "points");
+        for (size_t j = 0; j < jp_len(pts); j++) {
+            struct json_object *p = jp_idx(pts, j);
             if (!point_ok(p) || !in_qd_series(pts, p))
                 continue;
             bool found = false;
@@ -241,8 +241,8 @@ static int cmp_double(const void *a, const void *b)
 
 static int cmp_eqd(const void *a, const void *b)
 {
-    double x = pj_num(*(struct json_object *const *)a, "effective_qd");
-    double y = pj_num(*(struct json_object *const *)b, "effective_qd");
+    double x = jp_num(*(struct json_object *const *)a, "effective_qd");
+    double y = jp_num(*(struct json_object *const *)b, "effective_qd");
     return x < y ? -1 : x > y;
 }
 
@@ -250,10 +250,10 @@ static int cmp_eqd(const void *a, const void *b)
 static size_t series_points(struct plot_ctx *c, const struct series *s, struct json_object **out,
                             size_t max)
 {
-    struct json_object *pts = pj_arr(c->in[s->input].doc, "points");
+    struct json_object *pts = jp_arr(c->in[s->input].doc, "points");
     size_t n = 0;
-    for (size_t j = 0; j < pj_len(pts) && n < max; j++) {
-        struct json_object *p = pj_idx(pts, j);
+    for (size_t j = 0; j < jp_len(pts) && n < max; j++) {
+        struct json_object *p = jp_idx(pts, j);
         if (point_ok(p) && same_series(p, s->first))
             out[n++] = p;
     }
@@ -266,7 +266,7 @@ static void series_name(struct plot_ctx *c, const struct series *s, size_t n_ser
 {
     char w[128];
     workload_name(s->first, w, sizeof(w));
-    double workers = pj_num(s->first, "workers");
+    double workers = jp_num(s->first, "workers");
     size_t o = 0;
     if (many_dev)
         o += (size_t)snprintf(buf + o, len - o, "%s", c->in[s->input].label);
@@ -274,7 +274,7 @@ static void series_name(struct plot_ctx *c, const struct series *s, size_t n_ser
         o += (size_t)snprintf(buf + o, len - o, "%s%s, %g worker%s", o ? ": " : "", w, workers,
                               workers == 1 ? "" : "s");
     if (vary_compress && o < len)
-        snprintf(buf + o, len - o, ", %g%% compressible", pj_num(s->first, "compress_pct"));
+        snprintf(buf + o, len - o, ", %g%% compressible", jp_num(s->first, "compress_pct"));
 }
 
 static void series_shape(struct series *s, size_t n, size_t *n_per_dev, bool *many_dev,
@@ -286,7 +286,7 @@ static void series_shape(struct series *s, size_t n, size_t *n_per_dev, bool *ma
     for (size_t k = 0; k < n; k++) {
         if (s[k].input != s[0].input)
             *many_dev = true;
-        if (pj_num(s[k].first, "compress_pct") != pj_num(s[0].first, "compress_pct"))
+        if (jp_num(s[k].first, "compress_pct") != jp_num(s[0].first, "compress_pct"))
             *vary_compress = true;
         size_t m = 0;
         for (size_t q = 0; q < n; q++)
@@ -299,9 +299,9 @@ static void series_shape(struct series *s, size_t n, size_t *n_per_dev, bool *ma
 
 static struct json_object *saturation_of(struct json_object *doc, const struct series *s)
 {
-    struct json_object *sat = pj_arr(doc, "saturation");
-    for (size_t k = 0; k < pj_len(sat); k++) {
-        struct json_object *o = pj_idx(sat, k);
+    struct json_object *sat = jp_arr(doc, "saturation");
+    for (size_t k = 0; k < jp_len(sat); k++) {
+        struct json_object *o = jp_idx(sat, k);
         if (same_series(o, s->first))
             return o;
     }
@@ -334,7 +334,7 @@ static void qd_ramp(struct plot_ctx *c)
         struct json_object *pts[MAXK];
         size_t np = series_points(c, &s[k], pts, MAXK);
         for (size_t j = 0; j < np; j++) {
-            double e = pj_num(pts[j], "effective_qd");
+            double e = jp_num(pts[j], "effective_qd");
             bool seen = !isfinite(e);
             for (size_t q = 0; q < n_eqd && !seen; q++)
                 seen = eqd[q] == e;
@@ -353,10 +353,10 @@ static void qd_ramp(struct plot_ctx *c)
         int ix = plot_block(ch, s[k].input, series,
                             "effective_qd iops workers qd mb_s lat_mean_us");
         for (size_t j = 0; j < np; j++) {
-            struct json_object *r = pj_get(pts[j], "result");
-            plot_row(ch, 6, pj_num(pts[j], "effective_qd"), pj_num(r, "iops"),
-                     pj_num(pts[j], "workers"), pj_num(pts[j], "qd"), pj_num(r, "mb_s"),
-                     pj_num(pj_get(r, "lat_us"), "mean"));
+            struct json_object *r = jp_get(pts[j], "result");
+            plot_row(ch, 6, jp_num(pts[j], "effective_qd"), jp_num(r, "iops"),
+                     jp_num(pts[j], "workers"), jp_num(pts[j], "qd"), jp_num(r, "mb_s"),
+                     jp_num(jp_get(r, "lat_us"), "mean"));
         }
         if (plot_block_end(ch) <= 0)
             continue;
@@ -370,13 +370,13 @@ static void qd_ramp(struct plot_ctx *c)
         snprintf(series, sizeof(series), "%s: saturation point of %s", c->in[s[k].input].label,
                  t);
         ix = plot_block(ch, s[k].input, series, "effective_qd iops max_iops");
-        plot_row(ch, 3, pj_num(sat, "effective_qd"), pj_num(sat, "iops"),
-                 pj_num(sat, "max_iops"));
+        plot_row(ch, 3, jp_num(sat, "effective_qd"), jp_num(sat, "iops"),
+                 jp_num(sat, "max_iops"));
         if (plot_block_end(ch) > 0) {
             char st[600];
             snprintf(st, sizeof(st), "%s%ssaturation at effective QD %g (%.0f IOPS)",
                      many_dev ? c->in[s[k].input].label : "", many_dev ? ": " : "",
-                     pj_num(sat, "effective_qd"), pj_num(sat, "iops"));
+                     jp_num(sat, "effective_qd"), jp_num(sat, "iops"));
             plot_elem(ch, st, "dat index %d using 1:2 with points pt 6 ps 3 lw 2 %s", ix,
                       plot_color(color));
         }
@@ -423,12 +423,12 @@ static void lat_vs_iops(struct plot_ctx *c)
                      t, stats[m].name);
             int ix = plot_block(ch, s[k].input, series, "iops latency_us effective_qd");
             for (size_t j = 0; j < np; j++) {
-                struct json_object *r = pj_get(pts[j], "result");
-                struct json_object *lu = pj_get(r, "lat_us");
-                double v = !strcmp(stats[m].key, "mean") ? pj_num(lu, "mean")
-                                                         : pj_num(pj_get(lu, "percentiles"),
+                struct json_object *r = jp_get(pts[j], "result");
+                struct json_object *lu = jp_get(r, "lat_us");
+                double v = !strcmp(stats[m].key, "mean") ? jp_num(lu, "mean")
+                                                         : jp_num(jp_get(lu, "percentiles"),
                                                                   stats[m].key);
-                plot_row(ch, 3, pj_num(r, "iops"), plot_pos(v), pj_num(pts[j], "effective_qd"));
+                plot_row(ch, 3, jp_num(r, "iops"), plot_pos(v), jp_num(pts[j], "effective_qd"));
             }
             if (plot_block_end(ch) <= 0)
                 continue;

@@ -16,7 +16,7 @@
 static const char *test_title(struct plot_ctx *c, const char *test)
 {
     for (size_t i = 0; i < c->n_in; i++) {
-        const char *t = pj_str(plot_suite_test(c->in[i].doc, test), "title");
+        const char *t = jp_str(plot_suite_test(c->in[i].doc, test), "title");
         if (t)
             return t;
     }
@@ -34,7 +34,7 @@ static size_t n_inputs_with(struct plot_ctx *c, const char *test)
 
 static struct json_object *first_subtest(struct plot_ctx *c, size_t i, const char *test)
 {
-    return pj_idx(pj_arr(plot_suite_test(c->in[i].doc, test), "subtests"), 0);
+    return jp_idx(jp_arr(plot_suite_test(c->in[i].doc, test), "subtests"), 0);
 }
 
 /* series title: "LABEL: what" when several devices share the chart, else "what" */
@@ -71,12 +71,12 @@ static void table_axes(struct plot_ctx *c, const char *test, double *bs, size_t 
 {
     *n_bs = *n_mix = 0;
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *subs = pj_arr(plot_suite_test(c->in[i].doc, test), "subtests");
-        for (size_t j = 0; j < pj_len(subs); j++) {
-            struct json_object *rows = pj_arr(pj_get(pj_idx(subs, j), "table"), "rows");
-            for (size_t r = 0; r < pj_len(rows); r++) {
-                add_unique(bs, n_bs, pj_num(pj_idx(rows, r), "bs"));
-                add_unique(mix, n_mix, pj_num(pj_idx(rows, r), "rwmix_read"));
+        struct json_object *subs = jp_arr(plot_suite_test(c->in[i].doc, test), "subtests");
+        for (size_t j = 0; j < jp_len(subs); j++) {
+            struct json_object *rows = jp_arr(jp_get(jp_idx(subs, j), "table"), "rows");
+            for (size_t r = 0; r < jp_len(rows); r++) {
+                add_unique(bs, n_bs, jp_num(jp_idx(rows, r), "bs"));
+                add_unique(mix, n_mix, jp_num(jp_idx(rows, r), "rwmix_read"));
             }
         }
     }
@@ -86,10 +86,10 @@ static void table_axes(struct plot_ctx *c, const char *test, double *bs, size_t 
 
 static struct json_object *table_row(struct json_object *subtest, double bs, double mix)
 {
-    struct json_object *rows = pj_arr(pj_get(subtest, "table"), "rows");
-    for (size_t r = 0; r < pj_len(rows); r++) {
-        struct json_object *row = pj_idx(rows, r);
-        if (pj_num(row, "bs") == bs && pj_num(row, "rwmix_read") == mix)
+    struct json_object *rows = jp_arr(jp_get(subtest, "table"), "rows");
+    for (size_t r = 0; r < jp_len(rows); r++) {
+        struct json_object *row = jp_idx(rows, r);
+        if (jp_num(row, "bs") == bs && jp_num(row, "rwmix_read") == mix)
             return row;
     }
     return NULL;
@@ -140,7 +140,7 @@ static void iops_bs_mix(struct plot_ctx *c)
             for (size_t b = 0; b < n_bs; b++) {
                 struct json_object *row = table_row(st, bs[b], mix[m]);
                 if (row)
-                    plot_row(ch, 4, bs[b] / 1024.0, plot_pos(pj_num(row, "iops")), bs[b],
+                    plot_row(ch, 4, bs[b] / 1024.0, plot_pos(jp_num(row, "iops")), bs[b],
                              mix[m]);
             }
             if (plot_block_end(ch) <= 0)
@@ -269,11 +269,11 @@ static void tp_bs(struct plot_ctx *c)
         for (size_t k = 0; k < n_cols; k++) {
             v[k] = NAN;
             struct json_object *subs =
-                pj_arr(plot_suite_test(c->in[col[k].input].doc, "tp"), "subtests");
-            for (size_t j = 0; j < pj_len(subs); j++) {
-                struct json_object *row = table_row(pj_idx(subs, j), bs[b], col[k].mix);
+                jp_arr(plot_suite_test(c->in[col[k].input].doc, "tp"), "subtests");
+            for (size_t j = 0; j < jp_len(subs); j++) {
+                struct json_object *row = table_row(jp_idx(subs, j), bs[b], col[k].mix);
                 if (row)
-                    v[k] = pj_num(row, "mb_s");
+                    v[k] = jp_num(row, "mb_s");
             }
         }
         char bl[32];
@@ -347,8 +347,8 @@ static void lat_bs(struct plot_ctx *c)
             for (size_t k = 0; k < n_cols; k++) {
                 struct json_object *row = table_row(first_subtest(c, col[k].input, "lat"), bs[b],
                                                     mix[m]);
-                struct json_object *tot = pj_get(pj_get(row, "lat_us"), "total");
-                v[k] = plot_pos(pj_num(tot, stats[col[k].stat].key));
+                struct json_object *tot = jp_get(jp_get(row, "lat_us"), "total");
+                v[k] = plot_pos(jp_num(tot, stats[col[k].stat].key));
                 if (isfinite(v[k])) {
                     any = true;
                     if (v[k] < vmin)
@@ -393,7 +393,7 @@ static void lat_bs(struct plot_ctx *c)
 
 static struct json_object *wsat_rounds(struct plot_ctx *c, size_t i)
 {
-    return pj_arr(first_subtest(c, i, "wsat"), "rounds");
+    return jp_arr(first_subtest(c, i, "wsat"), "rounds");
 }
 
 static void wsat_iops(struct plot_ctx *c, const char *name, bool tgbw, bool logx)
@@ -401,7 +401,7 @@ static void wsat_iops(struct plot_ctx *c, const char *name, bool tgbw, bool logx
     double tmax = 0;
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *rs = wsat_rounds(c, i);
-        double t = pj_num(pj_idx(rs, pj_len(rs) ? pj_len(rs) - 1 : 0), "elapsed_total_s");
+        double t = jp_num(jp_idx(rs, jp_len(rs) ? jp_len(rs) - 1 : 0), "elapsed_total_s");
         if (isfinite(t) && t > tmax)
             tmax = t;
     }
@@ -438,7 +438,7 @@ static void wsat_iops(struct plot_ctx *c, const char *name, bool tgbw, bool logx
     plot_set(ch, "set format y '%%.0f'");
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *rs = wsat_rounds(c, i);
-        if (!pj_len(rs))
+        if (!jp_len(rs))
             continue;
         char series[512];
         snprintf(series, sizeof(series), "%s: RND 4 KiB write IOPS per round", c->in[i].label);
@@ -446,11 +446,11 @@ static void wsat_iops(struct plot_ctx *c, const char *name, bool tgbw, bool logx
                                                 : (div == 1 ? "time_s iops round"
                                                    : div == 60 ? "time_min iops round"
                                                                : "time_h iops round"));
-        for (size_t r = 0; r < pj_len(rs); r++) {
-            struct json_object *ro = pj_idx(rs, r);
-            struct json_object *el = pj_idx(pj_arr(ro, "elements"), 0);
-            double x = tgbw ? pj_num(ro, "total_written_gb") : pj_num(ro, "elapsed_total_s") / div;
-            plot_row(ch, 3, logx ? plot_pos(x) : x, pj_num(el, "iops"), pj_num(ro, "round"));
+        for (size_t r = 0; r < jp_len(rs); r++) {
+            struct json_object *ro = jp_idx(rs, r);
+            struct json_object *el = jp_idx(jp_arr(ro, "elements"), 0);
+            double x = tgbw ? jp_num(ro, "total_written_gb") : jp_num(ro, "elapsed_total_s") / div;
+            plot_row(ch, 3, logx ? plot_pos(x) : x, jp_num(el, "iops"), jp_num(ro, "round"));
         }
         if (plot_block_end(ch) <= 0)
             continue;
@@ -469,7 +469,7 @@ static void wsat_lat(struct plot_ctx *c)
     double tmax = 0;
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *rs = wsat_rounds(c, i);
-        double t = pj_num(pj_idx(rs, pj_len(rs) ? pj_len(rs) - 1 : 0), "elapsed_total_s");
+        double t = jp_num(jp_idx(rs, jp_len(rs) ? jp_len(rs) - 1 : 0), "elapsed_total_s");
         if (isfinite(t) && t > tmax)
             tmax = t;
     }
@@ -492,19 +492,19 @@ static void wsat_lat(struct plot_ctx *c)
     bool many = n_inputs_with(c, "wsat") > 1;
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *rs = wsat_rounds(c, i);
-        if (!pj_len(rs))
+        if (!jp_len(rs))
             continue;
         for (size_t s = 0; s < sizeof(stats) / sizeof(stats[0]); s++) {
             char series[512], t[512];
             snprintf(series, sizeof(series), "%s: %s response time", c->in[i].label,
                      stats[s].name);
             int ix = plot_block(ch, i, series, "time latency_us round");
-            for (size_t r = 0; r < pj_len(rs); r++) {
-                struct json_object *ro = pj_idx(rs, r);
-                struct json_object *el = pj_idx(pj_arr(ro, "elements"), 0);
-                double v = pj_num(pj_get(pj_get(el, "lat_us"), "total"), stats[s].key);
-                plot_row(ch, 3, plot_pos(pj_num(ro, "elapsed_total_s") / div), plot_pos(v),
-                         pj_num(ro, "round"));
+            for (size_t r = 0; r < jp_len(rs); r++) {
+                struct json_object *ro = jp_idx(rs, r);
+                struct json_object *el = jp_idx(jp_arr(ro, "elements"), 0);
+                double v = jp_num(jp_get(jp_get(el, "lat_us"), "total"), stats[s].key);
+                plot_row(ch, 3, plot_pos(jp_num(ro, "elapsed_total_s") / div), plot_pos(v),
+                         jp_num(ro, "round"));
             }
             if (plot_block_end(ch) <= 0)
                 continue;
@@ -523,9 +523,9 @@ static void hir_time(struct plot_ctx *c, const char *name, const char *metric, b
 {
     double tmax = 0;
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *acc = pj_arr(first_subtest(c, i, "hir"), "accesses");
-        for (size_t a = 0; a < pj_len(acc); a++) {
-            double t = pj_num(pj_idx(acc, a), "start_s");
+        struct json_object *acc = jp_arr(first_subtest(c, i, "hir"), "accesses");
+        for (size_t a = 0; a < jp_len(acc); a++) {
+            double t = jp_num(jp_idx(acc, a), "start_s");
             if (isfinite(t) && t > tmax)
                 tmax = t;
         }
@@ -555,14 +555,14 @@ static void hir_time(struct plot_ctx *c, const char *name, const char *metric, b
     bool many = n_inputs_with(c, "hir") > 1;
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *st = first_subtest(c, i, "hir");
-        struct json_object *acc = pj_arr(st, "accesses");
-        struct json_object *ws = pj_arr(st, "wait_states");
-        if (!pj_len(acc))
+        struct json_object *acc = jp_arr(st, "accesses");
+        struct json_object *ws = jp_arr(st, "wait_states");
+        if (!jp_len(acc))
             continue;
         bool baseline_titled = false;
-        for (size_t w = 0; w < pj_len(ws); w++) {
-            struct json_object *wo = pj_idx(ws, w);
-            double state = pj_num(wo, "state");
+        for (size_t w = 0; w < jp_len(ws); w++) {
+            struct json_object *wo = jp_idx(ws, w);
+            double state = jp_num(wo, "state");
             for (int phase = 0; phase < 2; phase++) {
                 const char *ph = phase ? "baseline" : "write";
                 char what[256], series[512], t[512];
@@ -570,17 +570,17 @@ static void hir_time(struct plot_ctx *c, const char *name, const char *metric, b
                     snprintf(what, sizeof(what), "return to baseline (continuous)");
                 else
                     snprintf(what, sizeof(what), "wait state %g: %g s access + %g s idle", state,
-                             pj_num(wo, "access_s"), pj_num(wo, "wait_s"));
+                             jp_num(wo, "access_s"), jp_num(wo, "wait_s"));
                 snprintf(series, sizeof(series), "%s: %s", c->in[i].label, what);
                 int ix = plot_block(ch, i, series, "time value state rep");
-                for (size_t a = 0; a < pj_len(acc); a++) {
-                    struct json_object *ao = pj_idx(acc, a);
-                    const char *p = pj_str(ao, "phase");
-                    if (pj_num(ao, "state") != state || !p || strcmp(p, ph))
+                for (size_t a = 0; a < jp_len(acc); a++) {
+                    struct json_object *ao = jp_idx(acc, a);
+                    const char *p = jp_str(ao, "phase");
+                    if (jp_num(ao, "state") != state || !p || strcmp(p, ph))
                         continue;
-                    double v = pj_num(ao, metric);
-                    plot_row(ch, 4, pj_num(ao, "start_s") / div, logy ? plot_pos(v) : v, state,
-                             pj_num(ao, "rep"));
+                    double v = jp_num(ao, metric);
+                    plot_row(ch, 4, jp_num(ao, "start_s") / div, logy ? plot_pos(v) : v, state,
+                             jp_num(ao, "rep"));
                 }
                 if (plot_block_end(ch) <= 0)
                     continue;
@@ -606,8 +606,8 @@ static void xsr_time(struct plot_ctx *c, bool lat)
 {
     double tmax = 0;
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *log = pj_arr(first_subtest(c, i, "xsr"), "log");
-        double t = pj_num(pj_idx(log, pj_len(log) ? pj_len(log) - 1 : 0), "t_min");
+        struct json_object *log = jp_arr(first_subtest(c, i, "xsr"), "log");
+        double t = jp_num(jp_idx(log, jp_len(log) ? jp_len(log) - 1 : 0), "t_min");
         if (isfinite(t) && t > tmax)
             tmax = t;
     }
@@ -642,16 +642,16 @@ static void xsr_time(struct plot_ctx *c, bool lat)
     static const char *const lat_names[] = {"mean", "max"};
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *st = first_subtest(c, i, "xsr");
-        struct json_object *log = pj_arr(st, "log");
-        struct json_object *groups = pj_arr(st, "groups");
-        if (!pj_len(log))
+        struct json_object *log = jp_arr(st, "log");
+        struct json_object *groups = jp_arr(st, "groups");
+        if (!jp_len(log))
             continue;
         for (size_t s = 0; s < (lat ? 2u : 1u); s++) {
             bool titled = false;
-            for (size_t g = 0; g < pj_len(groups); g++) {
-                struct json_object *go = pj_idx(groups, g);
-                double gn = pj_num(go, "group");
-                const char *stim = pj_str(go, "stimulus");
+            for (size_t g = 0; g < jp_len(groups); g++) {
+                struct json_object *go = jp_idx(groups, g);
+                double gn = jp_num(go, "group");
+                const char *stim = jp_str(go, "stimulus");
                 char what[256], series[512], t[512];
                 if (lat)
                     snprintf(what, sizeof(what), "%s response time", lat_names[s]);
@@ -661,19 +661,19 @@ static void xsr_time(struct plot_ctx *c, bool lat)
                          stim ? stim : "", lat ? what : "MB/s");
                 int ix = plot_block(ch, i, series, lat ? "time latency_us group"
                                                        : "time mb_s group");
-                for (size_t k = 0; k < pj_len(log); k++) {
-                    struct json_object *lo = pj_idx(log, k);
-                    if (pj_num(lo, "group") != gn)
+                for (size_t k = 0; k < jp_len(log); k++) {
+                    struct json_object *lo = jp_idx(log, k);
+                    if (jp_num(lo, "group") != gn)
                         continue;
-                    double v = lat ? plot_pos(pj_num(lo, lat_keys[s])) : pj_num(lo, "mb_s");
-                    plot_row(ch, 3, pj_num(lo, "t_min") / div, v, gn);
+                    double v = lat ? plot_pos(jp_num(lo, lat_keys[s])) : jp_num(lo, "mb_s");
+                    plot_row(ch, 3, jp_num(lo, "t_min") / div, v, gn);
                 }
                 if (plot_block_end(ch) <= 0)
                     continue;
                 int d = plot_dev(ch, i);
                 series_title(t, sizeof(t), many, c->in[i].label, what);
-                if (!lat && g + 1 == pj_len(groups)) {
-                    double rec = pj_num(st, "recovery_minutes");
+                if (!lat && g + 1 == jp_len(groups)) {
+                    double rec = jp_num(st, "recovery_minutes");
                     size_t l = strlen(t);
                     if (isfinite(rec))
                         snprintf(t + l, sizeof(t) - l, " (recovery %.3g min)", rec);
@@ -694,8 +694,8 @@ static void xsr_time(struct plot_ctx *c, bool lat)
 
 static struct json_object *dirth_last_round(struct plot_ctx *c, size_t i, const char *test)
 {
-    struct json_object *rs = pj_arr(first_subtest(c, i, test), "rounds");
-    return pj_len(rs) ? pj_idx(rs, pj_len(rs) - 1) : NULL;
+    struct json_object *rs = jp_arr(first_subtest(c, i, test), "rounds");
+    return jp_len(rs) ? jp_idx(rs, jp_len(rs) - 1) : NULL;
 }
 
 static void dirth_axes(struct plot_ctx *c, const char *test, double *tc, size_t *n_tc,
@@ -703,10 +703,10 @@ static void dirth_axes(struct plot_ctx *c, const char *test, double *tc, size_t 
 {
     *n_tc = *n_qd = 0;
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *pts = pj_arr(dirth_last_round(c, i, test), "points");
-        for (size_t p = 0; p < pj_len(pts); p++) {
-            add_unique(tc, n_tc, pj_num(pj_idx(pts, p), "threads"));
-            add_unique(qd, n_qd, pj_num(pj_idx(pts, p), "qd"));
+        struct json_object *pts = jp_arr(dirth_last_round(c, i, test), "points");
+        for (size_t p = 0; p < jp_len(pts); p++) {
+            add_unique(tc, n_tc, jp_num(jp_idx(pts, p), "threads"));
+            add_unique(qd, n_qd, jp_num(jp_idx(pts, p), "qd"));
         }
     }
     qsort(tc, *n_tc, sizeof(double), cmp_down);
@@ -755,8 +755,8 @@ static void dirth_curves(struct plot_ctx *c, const char *test, bool intensity)
     }
     bool many = n_inputs_with(c, test) > 1;
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *pts = pj_arr(dirth_last_round(c, i, test), "points");
-        if (!pj_len(pts))
+        struct json_object *pts = jp_arr(dirth_last_round(c, i, test), "points");
+        if (!jp_len(pts))
             continue;
         for (size_t t = 0; t < n_tc; t++) {
             char what[64], series[512], tl[512];
@@ -764,16 +764,16 @@ static void dirth_curves(struct plot_ctx *c, const char *test, bool intensity)
             snprintf(series, sizeof(series), "%s: %s", c->in[i].label, what);
             int ix = plot_block(ch, i, series, intensity ? "iops lat_mean_us qd outstanding"
                                                          : "qd iops lat_mean_us outstanding");
-            for (size_t p = 0; p < pj_len(pts); p++) {
-                struct json_object *po = pj_idx(pts, p);
-                if (pj_num(po, "threads") != tc[t])
+            for (size_t p = 0; p < jp_len(pts); p++) {
+                struct json_object *po = jp_idx(pts, p);
+                if (jp_num(po, "threads") != tc[t])
                     continue;
                 if (intensity)
-                    plot_row(ch, 4, pj_num(po, "iops"), plot_pos(pj_num(po, "lat_mean_us")),
-                             pj_num(po, "qd"), pj_num(po, "outstanding"));
+                    plot_row(ch, 4, jp_num(po, "iops"), plot_pos(jp_num(po, "lat_mean_us")),
+                             jp_num(po, "qd"), jp_num(po, "outstanding"));
                 else
-                    plot_row(ch, 4, pj_num(po, "qd"), pj_num(po, "iops"),
-                             pj_num(po, "lat_mean_us"), pj_num(po, "outstanding"));
+                    plot_row(ch, 4, jp_num(po, "qd"), jp_num(po, "iops"),
+                             jp_num(po, "lat_mean_us"), jp_num(po, "outstanding"));
             }
             if (plot_block_end(ch) <= 0)
                 continue;
@@ -784,18 +784,18 @@ static void dirth_curves(struct plot_ctx *c, const char *test, bool intensity)
         }
         if (!intensity)
             continue;
-        struct json_object *op = pj_get(first_subtest(c, i, test), "operating_points");
+        struct json_object *op = jp_get(first_subtest(c, i, test), "operating_points");
         static const char *const ops[] = {"max", "mid", "min"};
         char series[512];
         snprintf(series, sizeof(series), "%s: operating points", c->in[i].label);
         int ix = plot_block(ch, i, series, "sweep_iops sweep_lat_mean_us name threads qd");
         bool any = false;
         for (int k = 0; k < 3; k++) {
-            struct json_object *o = pj_get(op, ops[k]);
+            struct json_object *o = jp_get(op, ops[k]);
             if (!o)
                 continue;
-            plot_row(ch, 5, pj_num(o, "sweep_iops"), plot_pos(pj_num(o, "sweep_lat_mean_us")),
-                     (double)k, pj_num(o, "threads"), pj_num(o, "qd"));
+            plot_row(ch, 5, jp_num(o, "sweep_iops"), plot_pos(jp_num(o, "sweep_lat_mean_us")),
+                     (double)k, jp_num(o, "threads"), jp_num(o, "qd"));
             any = true;
         }
         if (any && plot_block_end(ch) > 0) {
@@ -836,30 +836,30 @@ static void dirth_histogram(struct plot_ctx *c, const char *test)
     plot_set(ch, "set logscale y");
     bool many = n_inputs_with(c, test) > 1;
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *op = pj_get(first_subtest(c, i, test), "operating_points");
+        struct json_object *op = jp_get(first_subtest(c, i, test), "operating_points");
         for (int k = 0; k < 3; k++) {
-            struct json_object *o = pj_get(op, ops[k]);
-            struct json_object *h = pj_get(o, "histogram");
-            struct json_object *b = pj_arr(h, "buckets");
-            if (!pj_len(b))
+            struct json_object *o = jp_get(op, ops[k]);
+            struct json_object *h = jp_get(o, "histogram");
+            struct json_object *b = jp_arr(h, "buckets");
+            if (!jp_len(b))
                 continue;
             double total = 0;
-            for (size_t j = 0; j < pj_len(b); j++)
-                total += json_object_get_double(pj_idx(pj_idx(b, j), 2));
+            for (size_t j = 0; j < jp_len(b); j++)
+                total += json_object_get_double(jp_idx(jp_idx(b, j), 2));
             if (!(total > 0))
                 continue;
             char what[256], series[512], t[512];
             snprintf(what, sizeof(what), "%s TC%g/QD%g: %.0f IOPS, mean %.4g µs, max %.4g µs",
-                     names[k], pj_num(o, "threads"), pj_num(o, "qd"), pj_num(o, "iops"),
-                     pj_num(pj_get(h, "lat_us"), "mean"), pj_num(pj_get(h, "lat_us"), "max"));
+                     names[k], jp_num(o, "threads"), jp_num(o, "qd"), jp_num(o, "iops"),
+                     jp_num(jp_get(h, "lat_us"), "mean"), jp_num(jp_get(h, "lat_us"), "max"));
             snprintf(series, sizeof(series), "%s: %s", c->in[i].label, what);
             int ix = plot_block(ch, i, series, "bucket_mid_us percent_of_ios low_us high_us "
                                                "count");
-            for (size_t j = 0; j < pj_len(b); j++) {
-                struct json_object *bo = pj_idx(b, j);
-                double lo = json_object_get_double(pj_idx(bo, 0));
-                double hi = json_object_get_double(pj_idx(bo, 1));
-                double n = json_object_get_double(pj_idx(bo, 2));
+            for (size_t j = 0; j < jp_len(b); j++) {
+                struct json_object *bo = jp_idx(b, j);
+                double lo = json_object_get_double(jp_idx(bo, 0));
+                double hi = json_object_get_double(jp_idx(bo, 1));
+                double n = json_object_get_double(jp_idx(bo, 2));
                 plot_row(ch, 5, plot_pos((lo + hi) / 2), plot_pos(100.0 * n / total), lo, hi, n);
             }
             if (plot_block_end(ch) <= 0)
@@ -897,21 +897,21 @@ static void dirth_convergence(struct plot_ctx *c, const char *test)
     plot_set(ch, "set format y '%%.0f'");
     bool many = n_inputs_with(c, test) > 1;
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *rs = pj_arr(first_subtest(c, i, test), "rounds");
-        if (!pj_len(rs))
+        struct json_object *rs = jp_arr(first_subtest(c, i, test), "rounds");
+        if (!jp_len(rs))
             continue;
         for (size_t q = n_qd; q-- > 0;) {
             char what[64], series[512], t[512];
             snprintf(what, sizeof(what), "TC %g / QD %g", top, qd[q]);
             snprintf(series, sizeof(series), "%s: %s", c->in[i].label, what);
             int ix = plot_block(ch, i, series, "round iops");
-            for (size_t r = 0; r < pj_len(rs); r++) {
-                struct json_object *ro = pj_idx(rs, r);
-                struct json_object *pts = pj_arr(ro, "points");
-                for (size_t p = 0; p < pj_len(pts); p++) {
-                    struct json_object *po = pj_idx(pts, p);
-                    if (pj_num(po, "threads") == top && pj_num(po, "qd") == qd[q])
-                        plot_row(ch, 2, pj_num(ro, "round"), pj_num(po, "iops"));
+            for (size_t r = 0; r < jp_len(rs); r++) {
+                struct json_object *ro = jp_idx(rs, r);
+                struct json_object *pts = jp_arr(ro, "points");
+                for (size_t p = 0; p < jp_len(pts); p++) {
+                    struct json_object *po = jp_idx(pts, p);
+                    if (jp_num(po, "threads") == top && jp_num(po, "qd") == qd[q])
+                        plot_row(ch, 2, jp_num(ro, "round"), jp_num(po, "iops"));
                 }
             }
             if (plot_block_end(ch) <= 0)
@@ -927,16 +927,16 @@ static void dirth_convergence(struct plot_ctx *c, const char *test)
 
 static double dirth_tracked(struct json_object *round, const struct plot_window_src *s)
 {
-    const char *tr = pj_str(s->var, "tracking");
+    const char *tr = jp_str(s->var, "tracking");
     double t = 32, q = 32;
     const char *at = tr ? strchr(tr, '@') : NULL;
     if (at && sscanf(at + 1, "T%lf/Q%lf", &t, &q) != 2)
         t = q = 32;
-    struct json_object *pts = pj_arr(round, "points");
-    for (size_t p = 0; p < pj_len(pts); p++) {
-        struct json_object *po = pj_idx(pts, p);
-        if (pj_num(po, "threads") == t && pj_num(po, "qd") == q)
-            return pj_num(po, "iops");
+    struct json_object *pts = jp_arr(round, "points");
+    for (size_t p = 0; p < jp_len(pts); p++) {
+        struct json_object *po = jp_idx(pts, p);
+        if (jp_num(po, "threads") == t && jp_num(po, "qd") == q)
+            return jp_num(po, "iops");
     }
     return NAN;
 }
@@ -947,11 +947,11 @@ static void dirth_window(struct plot_ctx *c, const char *test)
     size_t n = 0;
     for (size_t i = 0; i < c->n_in && n < 64; i++) {
         struct json_object *st = first_subtest(c, i, test);
-        struct json_object *var = pj_idx(pj_arr(pj_get(st, "steady_state"), "variables"), 0);
+        struct json_object *var = jp_idx(jp_arr(jp_get(st, "steady_state"), "variables"), 0);
         if (!var)
             continue;
         src[n++] = (struct plot_window_src){.input = i, .var = var,
-                                            .rounds = pj_arr(st, "rounds"),
+                                            .rounds = jp_arr(st, "rounds"),
                                             .value = dirth_tracked, .k = 0,
                                             .what = "IOPS at TC32/QD32"};
     }

@@ -14,7 +14,7 @@ static size_t n_runs(struct plot_ctx *c)
 {
     size_t n = 0;
     for (size_t i = 0; i < c->n_in; i++)
-        if (is_run(c->in[i].doc) && pj_len(pj_arr(c->in[i].doc, "rounds")))
+        if (is_run(c->in[i].doc) && jp_len(jp_arr(c->in[i].doc, "rounds")))
             n++;
     return n;
 }
@@ -22,14 +22,14 @@ static size_t n_runs(struct plot_ctx *c)
 /* "randwrite, 4 KiB, QD 32 x 1 worker" (and the workload's name when it has one) */
 static void workload_text(struct json_object *doc, char *buf, size_t len)
 {
-    struct json_object *w = pj_get(doc, "workload");
-    const char *name = pj_str(w, "name");
-    const char *rw = pj_str(w, "rw");
-    struct json_object *bss = pj_arr(w, "block_sizes");
+    struct json_object *w = jp_get(doc, "workload");
+    const char *name = jp_str(w, "name");
+    const char *rw = jp_str(w, "rw");
+    struct json_object *bss = jp_arr(w, "block_sizes");
     char bs[32] = "mixed sizes";
-    if (pj_len(bss) == 1)
-        plot_bs_label(pj_num(pj_idx(bss, 0), "bytes"), bs, sizeof(bs));
-    double qd = pj_num(w, "qd"), workers = pj_num(w, "workers");
+    if (jp_len(bss) == 1)
+        plot_bs_label(jp_num(jp_idx(bss, 0), "bytes"), bs, sizeof(bs));
+    double qd = jp_num(w, "qd"), workers = jp_num(w, "workers");
     snprintf(buf, len, "%s%s%s, %s, QD %g x %g worker%s", name && strcmp(name, "inline") ? name : "",
              name && strcmp(name, "inline") ? ": " : "", rw ? rw : "?", bs, qd, workers,
              workers == 1 ? "" : "s");
@@ -46,7 +46,7 @@ static void run_rounds(struct plot_ctx *c)
         snprintf(title, sizeof(title), "Run: IOPS per round with the steady-state window");
     else
         for (size_t i = 0; i < c->n_in; i++)
-            if (is_run(c->in[i].doc) && pj_len(pj_arr(c->in[i].doc, "rounds"))) {
+            if (is_run(c->in[i].doc) && jp_len(jp_arr(c->in[i].doc, "rounds"))) {
                 char w[256];
                 workload_text(c->in[i].doc, w, sizeof(w));
                 snprintf(title, sizeof(title), "Run: IOPS per round with the steady-state "
@@ -65,16 +65,16 @@ static void run_rounds(struct plot_ctx *c)
     int obj = 1;
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *doc = c->in[i].doc;
-        struct json_object *rounds = pj_arr(doc, "rounds");
-        if (!is_run(doc) || !pj_len(rounds))
+        struct json_object *rounds = jp_arr(doc, "rounds");
+        if (!is_run(doc) || !jp_len(rounds))
             continue;
         char series[512];
         snprintf(series, sizeof(series), "%s: IOPS per round", c->in[i].label);
         int ix = plot_block(ch, i, series, "round iops read_iops write_iops elapsed_s");
-        for (size_t r = 0; r < pj_len(rounds); r++) {
-            struct json_object *ro = pj_idx(rounds, r);
-            plot_row(ch, 5, pj_num(ro, "round"), pj_path(ro, "total.iops"),
-                     pj_path(ro, "read.iops"), pj_path(ro, "write.iops"), pj_num(ro, "elapsed_s"));
+        for (size_t r = 0; r < jp_len(rounds); r++) {
+            struct json_object *ro = jp_idx(rounds, r);
+            plot_row(ch, 5, jp_num(ro, "round"), jp_path(ro, "total.iops"),
+                     jp_path(ro, "read.iops"), jp_path(ro, "write.iops"), jp_num(ro, "elapsed_s"));
         }
         if (plot_block_end(ch) <= 0)
             continue;
@@ -82,14 +82,14 @@ static void run_rounds(struct plot_ctx *c)
         plot_elem(ch, many ? c->in[i].label : "IOPS",
                   "dat index %d using 1:2 with linespoints lw 2 pt %d dt %d %s", ix, plot_pt(d),
                   plot_dt(d), plot_color(d));
-        struct json_object *ss = pj_get(doc, "steady_state");
-        struct json_object *w = pj_get(ss, "window");
-        double r0 = pj_num(w, "first_round"), r1 = pj_num(w, "last_round");
-        double avg = pj_num(w, "average");
+        struct json_object *ss = jp_get(doc, "steady_state");
+        struct json_object *w = jp_get(ss, "window");
+        double r0 = jp_num(w, "first_round"), r1 = jp_num(w, "last_round");
+        double avg = jp_num(w, "average");
         if (!isfinite(r0) || !isfinite(r1) || !isfinite(avg))
             continue;
-        bool steady = json_object_get_boolean(pj_get(w, "steady"));
-        const char *tracking = pj_str(ss, "tracking");
+        bool steady = json_object_get_boolean(jp_get(w, "steady"));
+        const char *tracking = jp_str(ss, "tracking");
         bool iops = !tracking || !strcmp(tracking, "iops");
         plot_set(ch, "set object %d rect from %g, graph 0 to %g, graph 1 behind "
                      "fillcolor rgb '%s' fillstyle transparent solid 0.12 noborder",
@@ -122,22 +122,22 @@ static void run_window(struct plot_ctx *c)
         struct json_object *doc = c->in[i].doc;
         if (!is_run(doc))
             continue;
-        struct json_object *ss = pj_get(doc, "steady_state");
-        if (!pj_get(ss, "window"))
+        struct json_object *ss = jp_get(doc, "steady_state");
+        if (!jp_get(ss, "window"))
             continue;
         if (n == 0) {
-            const char *tr = pj_str(ss, "tracking");
+            const char *tr = jp_str(ss, "tracking");
             snprintf(what, sizeof(what), "%s", !tr || !strcmp(tr, "iops") ? "IOPS" : tr);
         }
         src[n++] = (struct plot_window_src){.input = i, .var = ss,
-                                            .rounds = pj_arr(doc, "rounds"),
+                                            .rounds = jp_arr(doc, "rounds"),
                                             .value = plot_tracked_value, .k = 0, .what = what};
     }
     if (!n)
         return;
     char title[256];
     snprintf(title, sizeof(title), "Run: steady-state measurement window, %s", what);
-    const char *tr = pj_str(src[0].var, "tracking");
+    const char *tr = jp_str(src[0].var, "tracking");
     plot_window_chart(c, "run-window", "run", title, plot_metric_axis(tr ? tr : "iops"), src, n);
 }
 
@@ -150,10 +150,10 @@ static void run_samples(struct plot_ctx *c)
     for (size_t i = 0; i < c->n_in; i++) {
         if (!is_run(c->in[i].doc))
             continue;
-        struct json_object *rounds = pj_arr(c->in[i].doc, "rounds");
+        struct json_object *rounds = jp_arr(c->in[i].doc, "rounds");
         double t = 0;
-        for (size_t r = 0; r < pj_len(rounds); r++) {
-            double e = pj_num(pj_idx(rounds, r), "elapsed_s");
+        for (size_t r = 0; r < jp_len(rounds); r++) {
+            double e = jp_num(jp_idx(rounds, r), "elapsed_s");
             t += isfinite(e) ? e : 0;
         }
         if (t > tmax)
@@ -175,30 +175,30 @@ static void run_samples(struct plot_ctx *c)
     bool many = n > 1;
     int arrow = 1;
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *rounds = pj_arr(c->in[i].doc, "rounds");
-        if (!is_run(c->in[i].doc) || !pj_len(rounds))
+        struct json_object *rounds = jp_arr(c->in[i].doc, "rounds");
+        if (!is_run(c->in[i].doc) || !jp_len(rounds))
             continue;
         char series[512];
         snprintf(series, sizeof(series), "%s: IOPS per sample interval", c->in[i].label);
         int ix = plot_block(ch, i, series, "time iops round read_iops write_iops");
         double t0 = 0;
-        for (size_t r = 0; r < pj_len(rounds); r++) {
-            struct json_object *ro = pj_idx(rounds, r);
-            struct json_object *sm = pj_get(ro, "samples");
-            double iv = pj_num(sm, "interval_s");
+        for (size_t r = 0; r < jp_len(rounds); r++) {
+            struct json_object *ro = jp_idx(rounds, r);
+            struct json_object *sm = jp_get(ro, "samples");
+            double iv = jp_num(sm, "interval_s");
             if (!(iv > 0))
                 iv = 1;
-            struct json_object *io = pj_arr(sm, "iops");
-            struct json_object *rd = pj_arr(sm, "read_iops");
-            struct json_object *wr = pj_arr(sm, "write_iops");
-            for (size_t k = 0; k < pj_len(io); k++)
+            struct json_object *io = jp_arr(sm, "iops");
+            struct json_object *rd = jp_arr(sm, "read_iops");
+            struct json_object *wr = jp_arr(sm, "write_iops");
+            for (size_t k = 0; k < jp_len(io); k++)
                 plot_row(ch, 5, (t0 + (double)(k + 1) * iv) / div,
-                         json_object_get_double(pj_idx(io, k)), pj_num(ro, "round"),
-                         rd ? json_object_get_double(pj_idx(rd, k)) : NAN,
-                         wr ? json_object_get_double(pj_idx(wr, k)) : NAN);
-            double e = pj_num(ro, "elapsed_s");
-            t0 += isfinite(e) ? e : (double)pj_len(io) * iv;
-            if (!many && r + 1 < pj_len(rounds))
+                         json_object_get_double(jp_idx(io, k)), jp_num(ro, "round"),
+                         rd ? json_object_get_double(jp_idx(rd, k)) : NAN,
+                         wr ? json_object_get_double(jp_idx(wr, k)) : NAN);
+            double e = jp_num(ro, "elapsed_s");
+            t0 += isfinite(e) ? e : (double)jp_len(io) * iv;
+            if (!many && r + 1 < jp_len(rounds))
                 plot_set(ch, "set arrow %d from %g, graph 0 to %g, graph 1 nohead dt 3 "
                              "lc rgb '#909090'", arrow++, t0 / div, t0 / div);
         }

@@ -18,7 +18,7 @@ double plot_elem_metric(struct json_object *e, const char *metric)
 {
     const char *lat = strstr(metric, "lat_");
     if (!lat)
-        return pj_num(e, metric);
+        return jp_num(e, metric);
     const char *dir = "total";
     if (!strncmp(metric, "read_", 5))
         dir = "read";
@@ -43,11 +43,11 @@ double plot_elem_metric(struct json_object *e, const char *metric)
     } else {
         str_copy(key, sizeof(key), stat);
     }
-    struct json_object *lu = pj_get(pj_get(e, "lat_us"), dir);
+    struct json_object *lu = jp_get(jp_get(e, "lat_us"), dir);
     if (lu)
-        return pj_num(lu, key);
+        return jp_num(lu, key);
     /* flat forms: lat_mean_us, lat_max_us, lat_p99_9_us in precondition / HIR / XSR records */
-    return pj_num(e, metric);
+    return jp_num(e, metric);
 }
 
 int plot_parse_tracking(const char *t, char *metric, size_t mlen, double *bs, double *mix)
@@ -114,9 +114,9 @@ static const char *metric_word(const char *metric)
 
 static struct json_object *round_by_number(struct json_object *rounds, double r)
 {
-    for (size_t i = 0; i < pj_len(rounds); i++) {
-        struct json_object *o = pj_idx(rounds, i);
-        if (pj_num(o, "round") == r)
+    for (size_t i = 0; i < jp_len(rounds); i++) {
+        struct json_object *o = jp_idx(rounds, i);
+        if (jp_num(o, "round") == r)
             return o;
     }
     return NULL;
@@ -124,10 +124,10 @@ static struct json_object *round_by_number(struct json_object *rounds, double r)
 
 double plot_tracked_value(struct json_object *round, const struct plot_window_src *s)
 {
-    struct json_object *tr = pj_arr(round, "tracked");
+    struct json_object *tr = jp_arr(round, "tracked");
     if (tr)
-        return json_object_get_double(pj_idx(tr, (size_t)s->k));
-    const char *tracking = pj_str(s->var, "tracking");
+        return json_object_get_double(jp_idx(tr, (size_t)s->k));
+    const char *tracking = jp_str(s->var, "tracking");
     if (!tracking)
         return NAN;
     char metric[64];
@@ -135,14 +135,14 @@ double plot_tracked_value(struct json_object *round, const struct plot_window_sr
     if (plot_parse_tracking(tracking, metric, sizeof(metric), &bs, &mix) != 0)
         str_copy(metric, sizeof(metric), tracking);
     double v = plot_elem_metric(round, metric);
-    if (!isfinite(v) && pj_get(round, "total")) {   /* ptsbench.run rounds */
+    if (!isfinite(v) && jp_get(round, "total")) {   /* ptsbench.run rounds */
         const char *dir = "total";
         const char *m = metric;
         if (!strncmp(metric, "read_", 5))
             dir = "read", m = metric + 5;
         else if (!strncmp(metric, "write_", 6))
             dir = "write", m = metric + 6;
-        v = plot_elem_metric(pj_get(round, dir), m);
+        v = plot_elem_metric(jp_get(round, dir), m);
     }
     return v;
 }
@@ -153,7 +153,7 @@ void plot_window_chart(struct plot_ctx *c, const char *name, const char *section
 {
     size_t n_win = 0;
     for (size_t i = 0; i < n; i++)
-        if (pj_get(pj_get(s[i].var, "window"), "first_round"))
+        if (jp_get(jp_get(s[i].var, "window"), "first_round"))
             n_win++;
     if (!n_win)
         return;
@@ -173,17 +173,17 @@ void plot_window_chart(struct plot_ctx *c, const char *name, const char *section
     plot_set(ch, "set offsets 0.3, 0.3, graph %.2f, graph 0.04", 0.08 + 0.07 * (double)n_win);
     int label_no = 1;
     for (size_t i = 0; i < n; i++) {
-        struct json_object *w = pj_get(s[i].var, "window");
-        double r0 = pj_num(w, "first_round"), r1 = pj_num(w, "last_round");
-        double avg = pj_num(w, "average"), slope = pj_num(w, "slope");
-        double icpt = pj_num(w, "intercept");
+        struct json_object *w = jp_get(s[i].var, "window");
+        double r0 = jp_num(w, "first_round"), r1 = jp_num(w, "last_round");
+        double avg = jp_num(w, "average"), slope = jp_num(w, "slope");
+        double icpt = jp_num(w, "intercept");
         if (!isfinite(r0) || !isfinite(r1) || !isfinite(avg))
             continue;
         const char *label = c->in[s[i].input].label;
         int d = plot_dev(ch, s[i].input);
         bool many = n_win > 1;
         char t[512], series[512];
-        bool steady = json_object_get_boolean(pj_get(w, "steady"));
+        bool steady = json_object_get_boolean(jp_get(w, "steady"));
 
         snprintf(series, sizeof(series), "%s: %s, rounds %g-%g", label, s[i].what, r0, r1);
         int ix = plot_block(ch, s[i].input, series, "round value");
@@ -219,7 +219,7 @@ void plot_window_chart(struct plot_ctx *c, const char *name, const char *section
         plot_elem(ch, many ? NULL : "±20% of average",
                   "dat index %d using 1:5 with lines lw 1.2 dt 3 %s", ix, c20);
         plot_elem(ch, NULL, "dat index %d using 1:6 with lines lw 1.2 dt 3 %s", ix, c20);
-        const char *fit = pj_str(w, "fit");
+        const char *fit = jp_str(w, "fit");
         snprintf(t, sizeof(t), "%s%sleast squares: %s", many ? label : "", many ? ": " : "",
                  fit ? fit : "");
         plot_elem(ch, t, "dat index %d using 1:7 with lines lw 1.5 dt 4 %s", ix,
@@ -228,9 +228,9 @@ void plot_window_chart(struct plot_ctx *c, const char *name, const char *section
         char text[512], qt[600];
         snprintf(text, sizeof(text),
                  "%s%srange %.6g (allowed %.6g), slope excursion %.6g (allowed %.6g): %s",
-                 many ? label : "", many ? ": " : "", pj_num(w, "range"),
-                 pj_num(w, "range_allowed"), pj_num(w, "slope_excursion"),
-                 pj_num(w, "slope_excursion_allowed"), steady ? "steady" : "not steady");
+                 many ? label : "", many ? ": " : "", jp_num(w, "range"),
+                 jp_num(w, "range_allowed"), jp_num(w, "slope_excursion"),
+                 jp_num(w, "slope_excursion_allowed"), steady ? "steady" : "not steady");
         plot_quote(qt, sizeof(qt), text);
         plot_set(ch, "set label %d %s at graph 0.01, graph %.3f left front", label_no, qt,
                  0.97 - 0.05 * (label_no - 1));
@@ -272,20 +272,20 @@ static void suite_convergence(struct plot_ctx *c, const char *test, const char *
     double tbs, tmix = 0;
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *t = plot_suite_test(c->in[i].doc, test);
-        struct json_object *subs = pj_arr(t, "subtests");
-        for (size_t j = 0; j < pj_len(subs); j++) {
-            struct json_object *st = pj_idx(subs, j);
-            const char *tracking = json_object_get_string(pj_idx(pj_arr(st, "tracking"), 0));
+        struct json_object *subs = jp_arr(t, "subtests");
+        for (size_t j = 0; j < jp_len(subs); j++) {
+            struct json_object *st = jp_idx(subs, j);
+            const char *tracking = json_object_get_string(jp_idx(jp_arr(st, "tracking"), 0));
             if (!tracking ||
                 plot_parse_tracking(tracking, tmetric, sizeof(tmetric), &tbs, &tmix) != 0)
                 continue;
             if (!metric[0])
                 str_copy(metric, sizeof(metric), metric_override ? metric_override : tmetric);
-            struct json_object *r0 = pj_idx(pj_arr(st, "rounds"), 0);
-            struct json_object *els = pj_arr(r0, "elements");
-            for (size_t e = 0; e < pj_len(els); e++) {
-                struct json_object *el = pj_idx(els, e);
-                double bs = pj_num(el, "bs"), mix = pj_num(el, "rwmix_read");
+            struct json_object *r0 = jp_idx(jp_arr(st, "rounds"), 0);
+            struct json_object *els = jp_arr(r0, "elements");
+            for (size_t e = 0; e < jp_len(els); e++) {
+                struct json_object *el = jp_idx(els, e);
+                double bs = jp_num(el, "bs"), mix = jp_num(el, "rwmix_read");
                 if (!all_mixes && mix != tmix)
                     continue;
                 if (key_find(keys, n_keys, bs, mix) < 0 && n_keys < 64)
@@ -301,7 +301,7 @@ static void suite_convergence(struct plot_ctx *c, const char *test, const char *
     plot_mix_label(tmix, mixl, sizeof(mixl));
     const char *tt = NULL;
     for (size_t i = 0; i < c->n_in && !tt; i++)
-        tt = pj_str(plot_suite_test(c->in[i].doc, test), "title");
+        tt = jp_str(plot_suite_test(c->in[i].doc, test), "title");
     if (all_mixes)
         snprintf(title, sizeof(title), "%s test: steady-state convergence, %s per round",
                  tt ? tt : test, metric_word(metric));
@@ -330,7 +330,7 @@ static void suite_convergence(struct plot_ctx *c, const char *test, const char *
             n_src++;
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *t = plot_suite_test(c->in[i].doc, test);
-        struct json_object *subs = pj_arr(t, "subtests");
+        struct json_object *subs = jp_arr(t, "subtests");
         if (!subs)
             continue;
         for (size_t k = 0; k < n_keys; k++) {
@@ -341,18 +341,18 @@ static void suite_convergence(struct plot_ctx *c, const char *test, const char *
             snprintf(series, sizeof(series), "%s: %s %s", c->in[i].label, bsl,
                      all_mixes ? dirw : mixl);
             int ix = plot_block(ch, i, series, "round value");
-            for (size_t j = 0; j < pj_len(subs); j++) {
-                struct json_object *rounds = pj_arr(pj_idx(subs, j), "rounds");
-                for (size_t r = 0; r < pj_len(rounds); r++) {
-                    struct json_object *ro = pj_idx(rounds, r);
-                    struct json_object *els = pj_arr(ro, "elements");
-                    for (size_t e = 0; e < pj_len(els); e++) {
-                        struct json_object *el = pj_idx(els, e);
-                        if (pj_num(el, "bs") != keys[k].bs ||
-                            pj_num(el, "rwmix_read") != keys[k].mix)
+            for (size_t j = 0; j < jp_len(subs); j++) {
+                struct json_object *rounds = jp_arr(jp_idx(subs, j), "rounds");
+                for (size_t r = 0; r < jp_len(rounds); r++) {
+                    struct json_object *ro = jp_idx(rounds, r);
+                    struct json_object *els = jp_arr(ro, "elements");
+                    for (size_t e = 0; e < jp_len(els); e++) {
+                        struct json_object *el = jp_idx(els, e);
+                        if (jp_num(el, "bs") != keys[k].bs ||
+                            jp_num(el, "rwmix_read") != keys[k].mix)
                             continue;
                         double v = plot_elem_metric(el, metric);
-                        plot_row(ch, 2, pj_num(ro, "round"), logy ? plot_pos(v) : v);
+                        plot_row(ch, 2, jp_num(ro, "round"), logy ? plot_pos(v) : v);
                     }
                 }
             }
@@ -381,15 +381,15 @@ static void suite_windows(struct plot_ctx *c, const char *test)
     size_t n_keys = 0;
     bool multi_sub = false;
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *subs = pj_arr(plot_suite_test(c->in[i].doc, test), "subtests");
-        if (pj_len(subs) > 1)
+        struct json_object *subs = jp_arr(plot_suite_test(c->in[i].doc, test), "subtests");
+        if (jp_len(subs) > 1)
             multi_sub = true;
-        for (size_t j = 0; j < pj_len(subs); j++) {
-            struct json_object *st = pj_idx(subs, j);
-            struct json_object *vars = pj_arr(pj_get(st, "steady_state"), "variables");
-            for (size_t k = 0; k < pj_len(vars); k++) {
-                const char *tr = pj_str(pj_idx(vars, k), "tracking");
-                const char *lab = pj_str(st, "label");
+        for (size_t j = 0; j < jp_len(subs); j++) {
+            struct json_object *st = jp_idx(subs, j);
+            struct json_object *vars = jp_arr(jp_get(st, "steady_state"), "variables");
+            for (size_t k = 0; k < jp_len(vars); k++) {
+                const char *tr = jp_str(jp_idx(vars, k), "tracking");
+                const char *lab = jp_str(st, "label");
                 if (!tr)
                     continue;
                 bool found = false;
@@ -406,7 +406,7 @@ static void suite_windows(struct plot_ctx *c, const char *test)
     }
     const char *tt = NULL;
     for (size_t i = 0; i < c->n_in && !tt; i++)
-        tt = pj_str(plot_suite_test(c->in[i].doc, test), "title");
+        tt = jp_str(plot_suite_test(c->in[i].doc, test), "title");
     for (size_t q = 0; q < n_keys; q++) {
         struct plot_window_src src[64];
         size_t n = 0;
@@ -422,20 +422,20 @@ static void suite_windows(struct plot_ctx *c, const char *test)
             str_copy(metric, sizeof(metric), keys[q].tracking);
         }
         for (size_t i = 0; i < c->n_in && n < 64; i++) {
-            struct json_object *subs = pj_arr(plot_suite_test(c->in[i].doc, test), "subtests");
-            for (size_t j = 0; j < pj_len(subs); j++) {
-                struct json_object *st = pj_idx(subs, j);
-                const char *lab = pj_str(st, "label");
+            struct json_object *subs = jp_arr(plot_suite_test(c->in[i].doc, test), "subtests");
+            for (size_t j = 0; j < jp_len(subs); j++) {
+                struct json_object *st = jp_idx(subs, j);
+                const char *lab = jp_str(st, "label");
                 if (strcmp(lab ? lab : "", keys[q].sub))
                     continue;
-                struct json_object *vars = pj_arr(pj_get(st, "steady_state"), "variables");
-                for (size_t k = 0; k < pj_len(vars); k++) {
-                    struct json_object *v = pj_idx(vars, k);
-                    const char *tr = pj_str(v, "tracking");
+                struct json_object *vars = jp_arr(jp_get(st, "steady_state"), "variables");
+                for (size_t k = 0; k < jp_len(vars); k++) {
+                    struct json_object *v = jp_idx(vars, k);
+                    const char *tr = jp_str(v, "tracking");
                     if (!tr || strcmp(tr, keys[q].tracking) || n >= 64)
                         continue;
                     src[n++] = (struct plot_window_src){.input = i, .var = v,
-                                                        .rounds = pj_arr(st, "rounds"),
+                                                        .rounds = jp_arr(st, "rounds"),
                                                         .value = plot_tracked_value,
                                                         .k = (int)k, .what = NULL};
                 }
@@ -473,9 +473,9 @@ void plot_suite_steady(struct plot_ctx *c, const char *test)
         /* the PTS latency page also tracks the maximum response time */
         char metric[64] = "lat_max_us";
         for (size_t i = 0; i < c->n_in; i++) {
-            struct json_object *st = pj_idx(pj_arr(plot_suite_test(c->in[i].doc, test),
+            struct json_object *st = jp_idx(jp_arr(plot_suite_test(c->in[i].doc, test),
                                                     "subtests"), 0);
-            const char *tr = json_object_get_string(pj_idx(pj_arr(st, "tracking"), 0));
+            const char *tr = json_object_get_string(jp_idx(jp_arr(st, "tracking"), 0));
             double bs, mix;
             char m[64];
             if (tr && plot_parse_tracking(tr, m, sizeof(m), &bs, &mix) == 0) {
@@ -499,14 +499,14 @@ void plot_precondition_charts(struct plot_ctx *c, const char *test)
     size_t n = 0;
     char metric[64] = "iops", what[128] = "IOPS";
     for (size_t i = 0; i < c->n_in && n < 64; i++) {
-        struct json_object *st = pj_idx(pj_arr(plot_suite_test(c->in[i].doc, test), "subtests"),
+        struct json_object *st = jp_idx(jp_arr(plot_suite_test(c->in[i].doc, test), "subtests"),
                                         0);
-        struct json_object *pc = pj_get(st, "precondition");
-        struct json_object *rounds = pj_arr(pc, "rounds");
-        if (!pj_len(rounds))
+        struct json_object *pc = jp_get(st, "precondition");
+        struct json_object *rounds = jp_arr(pc, "rounds");
+        if (!jp_len(rounds))
             continue;
-        struct json_object *var = pj_idx(pj_arr(pj_get(pc, "steady_state"), "variables"), 0);
-        const char *tr = pj_str(var, "tracking");
+        struct json_object *var = jp_idx(jp_arr(jp_get(pc, "steady_state"), "variables"), 0);
+        const char *tr = jp_str(var, "tracking");
         double bs, mix;
         char m[64];
         if (n == 0 && tr && plot_parse_tracking(tr, m, sizeof(m), &bs, &mix) == 0) {
@@ -523,7 +523,7 @@ void plot_precondition_charts(struct plot_ctx *c, const char *test)
         return;
     const char *tt = NULL;
     for (size_t i = 0; i < c->n_in && !tt; i++)
-        tt = pj_str(plot_suite_test(c->in[i].doc, test), "title");
+        tt = jp_str(plot_suite_test(c->in[i].doc, test), "title");
     char name[128], title[256], caption[512], q[128];
     snprintf(name, sizeof(name), "%s-precondition", test);
     snprintf(title, sizeof(title), "%s: preconditioning, %s per round", tt ? tt : test, what);
@@ -541,9 +541,9 @@ void plot_precondition_charts(struct plot_ctx *c, const char *test)
         char series[512];
         snprintf(series, sizeof(series), "%s: %s", c->in[src[k].input].label, what);
         int ix = plot_block(ch, src[k].input, series, "round value");
-        for (size_t r = 0; r < pj_len(src[k].rounds); r++) {
-            struct json_object *ro = pj_idx(src[k].rounds, r);
-            plot_row(ch, 2, pj_num(ro, "round"), plot_tracked_value(ro, &src[k]));
+        for (size_t r = 0; r < jp_len(src[k].rounds); r++) {
+            struct json_object *ro = jp_idx(src[k].rounds, r);
+            plot_row(ch, 2, jp_num(ro, "round"), plot_tracked_value(ro, &src[k]));
         }
         if (plot_block_end(ch) > 0) {
             int d = plot_dev(ch, src[k].input);

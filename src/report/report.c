@@ -16,56 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json_path.h"
 #include "plot.h"
 #include "units.h"
 #include "util.h"
 
-/* ------------------------------------------------------------------ JSON access */
-
-/* Dotted path; a segment that is a number indexes an array. Keys containing dots (the
- * percentiles "99.9") are read with jkey on the parent. */
-static struct json_object *jat(struct json_object *o, const char *path)
-{
-    char buf[256];
-    str_copy(buf, sizeof(buf), path);
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ".", &save); t && o; t = strtok_r(NULL, ".", &save)) {
-        if (json_object_is_type(o, json_type_array)) {
-            char *end;
-            long i = strtol(t, &end, 10);
-            o = *end || i < 0 ? NULL : json_object_array_get_idx(o, (size_t)i);
-        } else if (!json_object_object_get_ex(o, t, &o)) {
-            o = NULL;
-        }
-    }
-    return o;
-}
-
-static struct json_object *jkey(struct json_object *o, const char *key)
-{
-    struct json_object *v = NULL;
-    return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-static const char *jstr(struct json_object *o, const char *path)
-{
-    struct json_object *v = jat(o, path);
-    return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
-static double jnum(struct json_object *o, const char *path)
-{
-    struct json_object *v = jat(o, path);
-    if (!v || !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
-        return NAN;
-    return json_object_get_double(v);
-}
-
-static size_t jlen(struct json_object *o, const char *path)
-{
-    struct json_object *v = path ? jat(o, path) : o;
-    return v && json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 0;
-}
+/* Length of the array at a path (0 when there is none). */
+static size_t jlen_at(struct json_object *o, const char *path) { return jp_len(jp_at(o, path)); }
 
 /* ------------------------------------------------------------------ formatting */
 
@@ -314,16 +271,16 @@ static const char *device_label(const struct report_input *in)
 {
     if (in->label && *in->label)
         return in->label;
-    const char *m = jstr(in->doc, "target.simulated.preset");
+    const char *m = jp_str(in->doc, "target.simulated.preset");
     if (m)
         return m;
-    m = jstr(in->doc, "target.model");
-    return m ? m : jstr(in->doc, "target.path") ? jstr(in->doc, "target.path") : "device";
+    m = jp_str(in->doc, "target.model");
+    return m ? m : jp_str(in->doc, "target.path") ? jp_str(in->doc, "target.path") : "device";
 }
 
 static const char *schema_of(const struct report_input *in)
 {
-    const char *s = jstr(in->doc, "schema");
+    const char *s = jp_str(in->doc, "schema");
     return s ? s : "";
 }
 
@@ -391,7 +348,7 @@ static void header_section(struct ctx *c)
         cells[0] = rows[r].label;
         for (size_t i = 0; i < c->n; i++) {
             struct json_object *doc = c->in[i].doc;
-            struct json_object *v = jat(doc, rows[r].path);
+            struct json_object *v = jp_at(doc, rows[r].path);
             vals[i][0] = '\0';
             if (v && !json_object_is_type(v, json_type_null)) {
                 if (rows[r].kind == 1) {
@@ -401,15 +358,15 @@ static void header_section(struct ctx *c)
                              json_object_get_double(v) / 1073741824.0);
                 } else if (rows[r].kind == 2 && !strcmp(rows[r].path, "target.logical_sector")) {
                     snprintf(vals[i], sizeof(vals[i]), "%.0f / %.0f B", json_object_get_double(v),
-                             jnum(doc, "target.physical_sector"));
+                             jp_path(doc, "target.physical_sector"));
                 } else if (rows[r].kind == 2 && !strcmp(rows[r].path, "spec.threads")) {
                     snprintf(vals[i], sizeof(vals[i]), "%.0f × %.0f", json_object_get_double(v),
-                             jnum(doc, "spec.qd"));
+                             jp_path(doc, "spec.qd"));
                 } else if (rows[r].kind == 2) {
                     snprintf(vals[i], sizeof(vals[i]), "%g", json_object_get_double(v));
                 } else if (!strcmp(rows[r].path, "tests.0.subtests.0.purge.method")) {
                     snprintf(vals[i], sizeof(vals[i]), "%s (%s)", json_object_get_string(v),
-                             json_object_get_boolean(jat(doc, "tests.0.subtests.0.purge.compliant"))
+                             json_object_get_boolean(jp_at(doc, "tests.0.subtests.0.purge.compliant"))
                                  ? "SNIA-compliant" : "not SNIA-compliant");
                 } else {
                     str_copy(vals[i], sizeof(vals[i]), json_object_get_string(v));
@@ -429,15 +386,15 @@ static void header_section(struct ctx *c)
     /* compliance notes and profile notes, per device */
     for (size_t i = 0; i < c->n; i++) {
         struct json_object *doc = c->in[i].doc;
-        struct json_object *notes = jat(doc, "compliance.notes");
+        struct json_object *notes = jp_at(doc, "compliance.notes");
         if (!notes)
-            notes = jat(doc, "notes");
-        size_t nn = jlen(notes, NULL);
-        struct json_object *comp = jat(doc, "compliance.compliant");
+            notes = jp_at(doc, "notes");
+        size_t nn = jp_len(notes);
+        struct json_object *comp = jp_at(doc, "compliance.compliant");
         if (comp)
             o_para(&c->o, "%s: %s with %s.", device_label(&c->in[i]),
                    json_object_get_boolean(comp) ? "compliant" : "NOT compliant",
-                   jstr(doc, "spec.title") ? jstr(doc, "spec.title") : "the specification");
+                   jp_str(doc, "spec.title") ? jp_str(doc, "spec.title") : "the specification");
         if (!nn)
             continue;
         if (!comp)
@@ -454,10 +411,10 @@ static void header_section(struct ctx *c)
 
 static struct json_object *find_test(struct json_object *doc, const char *name)
 {
-    size_t n = jlen(doc, "tests");
+    size_t n = jlen_at(doc, "tests");
     for (size_t i = 0; i < n; i++) {
-        struct json_object *t = json_object_array_get_idx(jat(doc, "tests"), i);
-        const char *tn = jstr(t, "name");
+        struct json_object *t = json_object_array_get_idx(jp_at(doc, "tests"), i);
+        const char *tn = jp_str(t, "name");
         if (tn && !strcmp(tn, name))
             return t;
     }
@@ -466,10 +423,10 @@ static struct json_object *find_test(struct json_object *doc, const char *name)
 
 static struct json_object *table_row(struct json_object *sub, int mix, double bs)
 {
-    size_t n = jlen(sub, "table.rows");
+    size_t n = jlen_at(sub, "table.rows");
     for (size_t i = 0; i < n; i++) {
-        struct json_object *r = json_object_array_get_idx(jat(sub, "table.rows"), i);
-        if ((int)jnum(r, "rwmix_read") == mix && jnum(r, "bs") == bs)
+        struct json_object *r = json_object_array_get_idx(jp_at(sub, "table.rows"), i);
+        if ((int)jp_path(r, "rwmix_read") == mix && jp_path(r, "bs") == bs)
             return r;
     }
     return NULL;
@@ -477,33 +434,33 @@ static struct json_object *table_row(struct json_object *sub, int mix, double bs
 
 static double row_lat(struct json_object *row, const char *dir, const char *key)
 {
-    struct json_object *v = jkey(jkey(jat(row, "lat_us"), dir), key);
+    struct json_object *v = jp_get(jp_get(jp_at(row, "lat_us"), dir), key);
     return v && !json_object_is_type(v, json_type_null) ? json_object_get_double(v) : NAN;
 }
 
 /* "steady state reached at round 7 (window 3–7, iops@4KiB/0 average 139,910)" */
 static void steady_words(struct json_object *sub, char *buf, size_t len)
 {
-    struct json_object *ss = jat(sub, "steady_state");
+    struct json_object *ss = jp_at(sub, "steady_state");
     if (!ss) {
         snprintf(buf, len, "no steady-state tracking");
         return;
     }
-    if (json_object_get_boolean(jat(ss, "reached"))) {
+    if (json_object_get_boolean(jp_at(ss, "reached"))) {
         char avg[32];
-        report_fmt_count(jnum(ss, "variables.0.window.average"), avg, sizeof(avg));
+        report_fmt_count(jp_path(ss, "variables.0.window.average"), avg, sizeof(avg));
         snprintf(buf, len, "steady state reached at round %.0f (window rounds %.0f–%.0f, %s "
-                 "average %s, range %.1f%%, slope excursion %.1f%%)", jnum(ss, "round"),
-                 jnum(ss, "variables.0.window.first_round"),
-                 jnum(ss, "variables.0.window.last_round"),
-                 jstr(ss, "variables.0.tracking") ? jstr(ss, "variables.0.tracking") : "tracked",
-                 avg, 100 * jnum(ss, "variables.0.window.range") /
-                          jnum(ss, "variables.0.window.average"),
-                 100 * jnum(ss, "variables.0.window.slope_excursion") /
-                     jnum(ss, "variables.0.window.average"));
+                 "average %s, range %.1f%%, slope excursion %.1f%%)", jp_path(ss, "round"),
+                 jp_path(ss, "variables.0.window.first_round"),
+                 jp_path(ss, "variables.0.window.last_round"),
+                 jp_str(ss, "variables.0.tracking") ? jp_str(ss, "variables.0.tracking") : "tracked",
+                 avg, 100 * jp_path(ss, "variables.0.window.range") /
+                          jp_path(ss, "variables.0.window.average"),
+                 100 * jp_path(ss, "variables.0.window.slope_excursion") /
+                     jp_path(ss, "variables.0.window.average"));
     } else {
         snprintf(buf, len, "steady state NOT reached in %.0f rounds (the last 5 are reported)",
-                 jnum(ss, "rounds_run"));
+                 jp_path(ss, "rounds_run"));
     }
 }
 
@@ -512,14 +469,14 @@ static void pts_iops(struct ctx *c, const char *name)
     static const int mixes[] = {100, 95, 65, 50, 35, 5, 0};
     for (size_t i = 0; i < c->n; i++) {
         struct json_object *t = find_test(c->in[i].doc, name);
-        struct json_object *sub = t ? jat(t, "subtests.0") : NULL;
+        struct json_object *sub = t ? jp_at(t, "subtests.0") : NULL;
         if (!sub)
             continue;
         char words[512], w4k[32], r4k[32];
         steady_words(sub, words, sizeof(words));
         struct json_object *rw = table_row(sub, 0, 4096), *rr = table_row(sub, 100, 4096);
-        report_fmt_count(rw ? jnum(rw, "iops") : NAN, w4k, sizeof(w4k));
-        report_fmt_count(rr ? jnum(rr, "iops") : NAN, r4k, sizeof(r4k));
+        report_fmt_count(rw ? jp_path(rw, "iops") : NAN, w4k, sizeof(w4k));
+        report_fmt_count(rr ? jp_path(rr, "iops") : NAN, r4k, sizeof(r4k));
         o_para(&c->o, "%s: %s; 4 KiB random write %s IOPS, 4 KiB random read %s IOPS.",
                device_label(&c->in[i]), words, w4k, r4k);
         const char *head[8] = {"Block size"};
@@ -533,8 +490,8 @@ static void pts_iops(struct ctx *c, const char *name)
         tb.first_col_head = true;
         double bss[16];
         size_t nb = 0;
-        for (size_t k = 0; k < jlen(sub, "table.rows") && nb < 16; k++) {
-            double bs = jnum(json_object_array_get_idx(jat(sub, "table.rows"), k), "bs");
+        for (size_t k = 0; k < jlen_at(sub, "table.rows") && nb < 16; k++) {
+            double bs = jp_path(json_object_array_get_idx(jp_at(sub, "table.rows"), k), "bs");
             bool seen = false;
             for (size_t q = 0; q < nb; q++)
                 seen = seen || bss[q] == bs;
@@ -548,7 +505,7 @@ static void pts_iops(struct ctx *c, const char *name)
             cp[0] = cells[0];
             for (int m = 0; m < 7; m++) {
                 struct json_object *r = table_row(sub, mixes[m], bss[b]);
-                report_fmt_count(r ? jnum(r, "iops") : NAN, cells[m + 1], sizeof(cells[m + 1]));
+                report_fmt_count(r ? jp_path(r, "iops") : NAN, cells[m + 1], sizeof(cells[m + 1]));
                 cp[m + 1] = cells[m + 1];
             }
             t_row(&tb, cp);
@@ -569,16 +526,16 @@ static void pts_tp(struct ctx *c, const char *name)
         struct table tb;
         t_init(&tb, 4, head);
         tb.first_col_head = true;
-        for (size_t s = 0; s < jlen(t, "subtests"); s++) {
-            struct json_object *sub = json_object_array_get_idx(jat(t, "subtests"), s);
-            double bs = jnum(sub, "bs");
+        for (size_t s = 0; s < jlen_at(t, "subtests"); s++) {
+            struct json_object *sub = json_object_array_get_idx(jp_at(t, "subtests"), s);
+            double bs = jp_path(sub, "bs");
             if (!isfinite(bs))
-                bs = jnum(sub, "table.rows.0.bs");
+                bs = jp_path(sub, "table.rows.0.bs");
             char c0[32], c1[32], c2[32], words[512];
             fmt_bs(bs, c0, sizeof(c0));
             struct json_object *r = table_row(sub, 100, bs), *w = table_row(sub, 0, bs);
-            fmt_num(r ? jnum(r, "mb_s") : NAN, 1, c1, sizeof(c1));
-            fmt_num(w ? jnum(w, "mb_s") : NAN, 1, c2, sizeof(c2));
+            fmt_num(r ? jp_path(r, "mb_s") : NAN, 1, c1, sizeof(c1));
+            fmt_num(w ? jp_path(w, "mb_s") : NAN, 1, c2, sizeof(c2));
             steady_words(sub, words, sizeof(words));
             const char *cp[] = {c0, c1, c2, words};
             t_row(&tb, cp);
@@ -593,7 +550,7 @@ static void pts_lat(struct ctx *c, const char *name)
 {
     for (size_t i = 0; i < c->n; i++) {
         struct json_object *t = find_test(c->in[i].doc, name);
-        struct json_object *sub = t ? jat(t, "subtests.0") : NULL;
+        struct json_object *sub = t ? jp_at(t, "subtests.0") : NULL;
         if (!sub)
             continue;
         char words[512];
@@ -603,11 +560,11 @@ static void pts_lat(struct ctx *c, const char *name)
         struct table tb;
         t_init(&tb, 7, head);
         tb.first_col_head = true;
-        for (size_t k = 0; k < jlen(sub, "table.rows"); k++) {
-            struct json_object *r = json_object_array_get_idx(jat(sub, "table.rows"), k);
+        for (size_t k = 0; k < jlen_at(sub, "table.rows"); k++) {
+            struct json_object *r = json_object_array_get_idx(jp_at(sub, "table.rows"), k);
             char c0[32], c1[16], v[5][32];
-            fmt_bs(jnum(r, "bs"), c0, sizeof(c0));
-            int mix = (int)jnum(r, "rwmix_read");
+            fmt_bs(jp_path(r, "bs"), c0, sizeof(c0));
+            int mix = (int)jp_path(r, "rwmix_read");
             snprintf(c1, sizeof(c1), "%d/%d", mix, 100 - mix);
             const char *keys[] = {"mean", "99", "99.99", "99.999", "max"};
             for (int q = 0; q < 5; q++)
@@ -628,28 +585,28 @@ static void pts_wsat(struct ctx *c, const char *name)
     t_init(&tb, 7, head);
     for (size_t i = 0; i < c->n; i++) {
         struct json_object *t = find_test(c->in[i].doc, name);
-        struct json_object *sub = t ? jat(t, "subtests.0") : NULL;
-        size_t nr = sub ? jlen(sub, "rounds") : 0;
+        struct json_object *sub = t ? jp_at(t, "subtests.0") : NULL;
+        size_t nr = sub ? jlen_at(sub, "rounds") : 0;
         if (!nr)
             continue;
-        struct json_object *rounds = jat(sub, "rounds");
+        struct json_object *rounds = jp_at(sub, "rounds");
         double fin = 0, lat = 0;
         size_t from = nr > 5 ? nr - 5 : 0;
         for (size_t k = from; k < nr; k++) {
-            struct json_object *e = jat(json_object_array_get_idx(rounds, k), "elements.0");
-            fin += jnum(e, "iops") / (double)(nr - from);
-            lat += jnum(jkey(jat(e, "lat_us"), "total"), "mean") / (double)(nr - from);
+            struct json_object *e = jp_at(json_object_array_get_idx(rounds, k), "elements.0");
+            fin += jp_path(e, "iops") / (double)(nr - from);
+            lat += jp_path(jp_get(jp_at(e, "lat_us"), "total"), "mean") / (double)(nr - from);
         }
         char c1[16], c2[48], c3[32], c4[32], c5[32];
         snprintf(c1, sizeof(c1), "%zu", nr);
-        double gb = jnum(json_object_array_get_idx(rounds, nr - 1), "total_written_gb");
+        double gb = jp_path(json_object_array_get_idx(rounds, nr - 1), "total_written_gb");
         snprintf(c2, sizeof(c2), "%.0f GB", gb);
-        report_fmt_count(jnum(json_object_array_get_idx(rounds, 0), "elements.0.iops"), c3,
+        report_fmt_count(jp_path(json_object_array_get_idx(rounds, 0), "elements.0.iops"), c3,
                          sizeof(c3));
         report_fmt_count(fin, c4, sizeof(c4));
         fmt_lat(lat, c5, sizeof(c5));
         const char *cp[] = {device_label(&c->in[i]), c1, c2, c3, c4, c5,
-                            jstr(sub, "stop.reason") ? jstr(sub, "stop.reason") : ""};
+                            jp_str(sub, "stop.reason") ? jp_str(sub, "stop.reason") : ""};
         t_row(&tb, cp);
         o_para(&c->o, "%s: from %s IOPS in the first round to %s IOPS over the last five, after "
                       "%.0f GB written.", device_label(&c->in[i]), c3, c4, gb);
@@ -661,22 +618,22 @@ static void pts_hir(struct ctx *c, const char *name)
 {
     for (size_t i = 0; i < c->n; i++) {
         struct json_object *t = find_test(c->in[i].doc, name);
-        struct json_object *sub = t ? jat(t, "subtests.0") : NULL;
-        size_t nw = sub ? jlen(sub, "wait_states") : 0;
+        struct json_object *sub = t ? jp_at(t, "subtests.0") : NULL;
+        size_t nw = sub ? jlen_at(sub, "wait_states") : 0;
         if (!nw)
             continue;
         const char *head[] = {"Wait state", "Idle (s)", "Write IOPS", "Baseline IOPS", "Gain"};
         struct table tb;
         t_init(&tb, 5, head);
         for (size_t k = 0; k < nw; k++) {
-            struct json_object *w = json_object_array_get_idx(jat(sub, "wait_states"), k);
+            struct json_object *w = json_object_array_get_idx(jp_at(sub, "wait_states"), k);
             char c0[16], c1[16], c2[32], c3[32], c4[16];
-            snprintf(c0, sizeof(c0), "%.0f", jnum(w, "state"));
-            snprintf(c1, sizeof(c1), "%g", jnum(w, "wait_s"));
-            report_fmt_count(jnum(w, "write_iops_mean"), c2, sizeof(c2));
-            report_fmt_count(jnum(w, "baseline_iops_mean"), c3, sizeof(c3));
-            snprintf(c4, sizeof(c4), "%.2f×", jnum(w, "write_iops_mean") /
-                                                  jnum(w, "baseline_iops_mean"));
+            snprintf(c0, sizeof(c0), "%.0f", jp_path(w, "state"));
+            snprintf(c1, sizeof(c1), "%g", jp_path(w, "wait_s"));
+            report_fmt_count(jp_path(w, "write_iops_mean"), c2, sizeof(c2));
+            report_fmt_count(jp_path(w, "baseline_iops_mean"), c3, sizeof(c3));
+            snprintf(c4, sizeof(c4), "%.2f×", jp_path(w, "write_iops_mean") /
+                                                  jp_path(w, "baseline_iops_mean"));
             const char *cp[] = {c0, c1, c2, c3, c4};
             t_row(&tb, cp);
         }
@@ -690,8 +647,8 @@ static void pts_xsr(struct ctx *c, const char *name)
 {
     for (size_t i = 0; i < c->n; i++) {
         struct json_object *t = find_test(c->in[i].doc, name);
-        struct json_object *sub = t ? jat(t, "subtests.0") : NULL;
-        size_t ng = sub ? jlen(sub, "groups") : 0;
+        struct json_object *sub = t ? jp_at(t, "subtests.0") : NULL;
+        size_t ng = sub ? jlen_at(sub, "groups") : 0;
         if (!ng)
             continue;
         const char *head[] = {"Group", "Stimulus", "Minutes", "Mean MB/s", "End MB/s",
@@ -699,17 +656,17 @@ static void pts_xsr(struct ctx *c, const char *name)
         struct table tb;
         t_init(&tb, 6, head);
         for (size_t k = 0; k < ng; k++) {
-            struct json_object *g = json_object_array_get_idx(jat(sub, "groups"), k);
+            struct json_object *g = json_object_array_get_idx(jp_at(sub, "groups"), k);
             char c0[16], c2[16], c3[32], c4[32], c5[32];
-            snprintf(c0, sizeof(c0), "%.0f", jnum(g, "group"));
-            snprintf(c2, sizeof(c2), "%g", jnum(g, "minutes"));
-            fmt_num(jnum(g, "mb_s_mean"), 1, c3, sizeof(c3));
-            fmt_num(jnum(g, "mb_s_end"), 1, c4, sizeof(c4));
-            fmt_lat(jnum(g, "peak_lat_mean_us"), c5, sizeof(c5));
-            const char *cp[] = {c0, jstr(g, "stimulus") ? jstr(g, "stimulus") : "", c2, c3, c4, c5};
+            snprintf(c0, sizeof(c0), "%.0f", jp_path(g, "group"));
+            snprintf(c2, sizeof(c2), "%g", jp_path(g, "minutes"));
+            fmt_num(jp_path(g, "mb_s_mean"), 1, c3, sizeof(c3));
+            fmt_num(jp_path(g, "mb_s_end"), 1, c4, sizeof(c4));
+            fmt_lat(jp_path(g, "peak_lat_mean_us"), c5, sizeof(c5));
+            const char *cp[] = {c0, jp_str(g, "stimulus") ? jp_str(g, "stimulus") : "", c2, c3, c4, c5};
             t_row(&tb, cp);
         }
-        double rec = jnum(sub, "recovery_minutes");
+        double rec = jp_path(sub, "recovery_minutes");
         if (isfinite(rec))
             o_para(&c->o, "%s: throughput recovered to the first group's average %.1f minutes "
                           "into the last group.", device_label(&c->in[i]), rec);
@@ -724,8 +681,8 @@ static void pts_dirth(struct ctx *c, const char *name)
 {
     for (size_t i = 0; i < c->n; i++) {
         struct json_object *t = find_test(c->in[i].doc, name);
-        struct json_object *sub = t ? jat(t, "subtests.0") : NULL;
-        struct json_object *op = sub ? jat(sub, "operating_points") : NULL;
+        struct json_object *sub = t ? jp_at(t, "subtests.0") : NULL;
+        struct json_object *op = sub ? jp_at(sub, "operating_points") : NULL;
         if (!op)
             continue;
         const char *head[] = {"Operating point", "Threads × QD", "IOPS", "Mean latency"};
@@ -733,18 +690,18 @@ static void pts_dirth(struct ctx *c, const char *name)
         t_init(&tb, 4, head);
         const char *names[] = {"max", "mid", "min"};
         for (int k = 0; k < 3; k++) {
-            struct json_object *p = jkey(op, names[k]);
+            struct json_object *p = jp_get(op, names[k]);
             if (!p)
                 continue;
             char c1[32], c2[32], c3[32];
-            snprintf(c1, sizeof(c1), "%.0f × %.0f", jnum(p, "threads"), jnum(p, "qd"));
-            report_fmt_count(jnum(p, "iops"), c2, sizeof(c2));
-            fmt_lat(jnum(p, "sweep_lat_mean_us"), c3, sizeof(c3));
+            snprintf(c1, sizeof(c1), "%.0f × %.0f", jp_path(p, "threads"), jp_path(p, "qd"));
+            report_fmt_count(jp_path(p, "iops"), c2, sizeof(c2));
+            fmt_lat(jp_path(p, "sweep_lat_mean_us"), c3, sizeof(c3));
             const char *cp[] = {names[k], c1, c2, c3};
             t_row(&tb, cp);
         }
         char ceil[32];
-        fmt_lat(jnum(op, "latency_ceiling_us"), ceil, sizeof(ceil));
+        fmt_lat(jp_path(op, "latency_ceiling_us"), ceil, sizeof(ceil));
         o_para(&c->o, "%s — demand intensity operating points (latency ceiling %s):",
                device_label(&c->in[i]), ceil);
         t_emit(&c->o, &tb);
@@ -757,9 +714,9 @@ static void suite_sections(struct ctx *c)
     char names[32][32];
     size_t nn = 0;
     for (size_t i = 0; i < c->n; i++) {
-        size_t nt = jlen(c->in[i].doc, "tests");
+        size_t nt = jlen_at(c->in[i].doc, "tests");
         for (size_t k = 0; k < nt && nn < 32; k++) {
-            const char *tn = jstr(json_object_array_get_idx(jat(c->in[i].doc, "tests"), k), "name");
+            const char *tn = jp_str(json_object_array_get_idx(jp_at(c->in[i].doc, "tests"), k), "name");
             bool seen = false;
             for (size_t q = 0; q < nn; q++)
                 seen = seen || !strcmp(names[q], tn);
@@ -772,17 +729,17 @@ static void suite_sections(struct ctx *c)
         struct json_object *any = NULL;
         for (size_t i = 0; i < c->n && !any; i++)
             any = find_test(c->in[i].doc, names[k]);
-        title = any ? jstr(any, "title") : NULL;
+        title = any ? jp_str(any, "title") : NULL;
         char h[160], id[48];
         snprintf(h, sizeof(h), "%s", title ? title : names[k]);
         snprintf(id, sizeof(id), "test-%s", names[k]);
         o_heading(&c->o, 2, id, h);
         if (any)
             o_para(&c->o, "Test parameters: %g s elements, %.0f thread%s × QD %.0f, %s access, "
-                          "definition %s.", jnum(any, "element_time_s"), jnum(any, "threads"),
-                   jnum(any, "threads") == 1 ? "" : "s", jnum(any, "qd"),
-                   jstr(any, "access") ? jstr(any, "access") : "–",
-                   jstr(any, "definition") ? jstr(any, "definition") : "–");
+                          "definition %s.", jp_path(any, "element_time_s"), jp_path(any, "threads"),
+                   jp_path(any, "threads") == 1 ? "" : "s", jp_path(any, "qd"),
+                   jp_str(any, "access") ? jp_str(any, "access") : "–",
+                   jp_str(any, "definition") ? jp_str(any, "definition") : "–");
         const char *n = names[k];
         if (!strcmp(n, "iops"))
             pts_iops(c, n);
@@ -815,31 +772,31 @@ static void profile_sections(struct ctx *c)
                               "MB/s", "Mean latency", "p99", "Measured"};
         struct table tb;
         t_init(&tb, 11, head);
-        size_t np = jlen(doc, "points");
+        size_t np = jlen_at(doc, "points");
         for (size_t k = 0; k < np; k++) {
-            struct json_object *p = json_object_array_get_idx(jat(doc, "points"), k);
-            if (!jat(p, "result"))
+            struct json_object *p = json_object_array_get_idx(jp_at(doc, "points"), k);
+            if (!jp_at(p, "result"))
                 continue;
             char d[16], w[16], q[16], e[16], iops[32], mb[32], mean[32], p99[32], how[64];
-            snprintf(d, sizeof(d), "%.0f%%", jnum(p, "compress_pct"));
-            snprintf(w, sizeof(w), "%.0f", jnum(p, "workers"));
-            snprintf(q, sizeof(q), "%.0f", jnum(p, "qd"));
-            snprintf(e, sizeof(e), "%.0f", jnum(p, "effective_qd"));
-            report_fmt_count(jnum(p, "result.iops"), iops, sizeof(iops));
-            fmt_num(jnum(p, "result.mb_s"), 1, mb, sizeof(mb));
-            fmt_lat(jnum(p, "result.lat_us.mean"), mean, sizeof(mean));
-            fmt_lat(jnum(jat(p, "result.lat_us.percentiles"), "99"), p99, sizeof(p99));
-            const char *measure = jstr(p, "measure");
+            snprintf(d, sizeof(d), "%.0f%%", jp_path(p, "compress_pct"));
+            snprintf(w, sizeof(w), "%.0f", jp_path(p, "workers"));
+            snprintf(q, sizeof(q), "%.0f", jp_path(p, "qd"));
+            snprintf(e, sizeof(e), "%.0f", jp_path(p, "effective_qd"));
+            report_fmt_count(jp_path(p, "result.iops"), iops, sizeof(iops));
+            fmt_num(jp_path(p, "result.mb_s"), 1, mb, sizeof(mb));
+            fmt_lat(jp_path(p, "result.lat_us.mean"), mean, sizeof(mean));
+            fmt_lat(jp_path(jp_at(p, "result.lat_us.percentiles"), "99"), p99, sizeof(p99));
+            const char *measure = jp_str(p, "measure");
             if (measure && !strcmp(measure, "steady"))
                 snprintf(how, sizeof(how), "%s, rounds %.0f–%.0f",
-                         json_object_get_boolean(jat(p, "result.steady")) ? "steady state"
+                         json_object_get_boolean(jp_at(p, "result.steady")) ? "steady state"
                                                                           : "NOT steady",
-                         jnum(p, "result.rounds.0"), jnum(p, "result.rounds.1"));
+                         jp_path(p, "result.rounds.0"), jp_path(p, "result.rounds.1"));
             else
                 snprintf(how, sizeof(how), "%s, %.0f round(s)",
-                         jstr(p, "precondition") ? jstr(p, "precondition") : "",
-                         jnum(p, "result.rounds.1"));
-            const char *cp[] = {jstr(p, "profile"), jstr(p, "workload"), d, w, q, e, iops, mb,
+                         jp_str(p, "precondition") ? jp_str(p, "precondition") : "",
+                         jp_path(p, "result.rounds.1"));
+            const char *cp[] = {jp_str(p, "profile"), jp_str(p, "workload"), d, w, q, e, iops, mb,
                                 mean, p99, how};
             t_row(&tb, cp);
         }
@@ -849,46 +806,46 @@ static void profile_sections(struct ctx *c)
 
         /* 0% vs 90% in words, as the review puts it */
         for (size_t k = 0; k < np; k++) {
-            struct json_object *a = json_object_array_get_idx(jat(doc, "points"), k);
-            if (jnum(a, "compress_pct") != 0 || !jat(a, "result"))
+            struct json_object *a = json_object_array_get_idx(jp_at(doc, "points"), k);
+            if (jp_path(a, "compress_pct") != 0 || !jp_at(a, "result"))
                 continue;
             for (size_t m = 0; m < np; m++) {
-                struct json_object *b = json_object_array_get_idx(jat(doc, "points"), m);
-                if (jnum(b, "compress_pct") != 90 || !jat(b, "result") ||
-                    jnum(b, "workers") != jnum(a, "workers") || jnum(b, "qd") != jnum(a, "qd") ||
-                    strcmp(jstr(b, "workload"), jstr(a, "workload")) != 0)
+                struct json_object *b = json_object_array_get_idx(jp_at(doc, "points"), m);
+                if (jp_path(b, "compress_pct") != 90 || !jp_at(b, "result") ||
+                    jp_path(b, "workers") != jp_path(a, "workers") || jp_path(b, "qd") != jp_path(a, "qd") ||
+                    strcmp(jp_str(b, "workload"), jp_str(a, "workload")) != 0)
                     continue;
                 char x[32], y[32];
-                report_fmt_count(jnum(a, "result.iops"), x, sizeof(x));
-                report_fmt_count(jnum(b, "result.iops"), y, sizeof(y));
+                report_fmt_count(jp_path(a, "result.iops"), x, sizeof(x));
+                report_fmt_count(jp_path(b, "result.iops"), y, sizeof(y));
                 o_para(&c->o, "%s, %s with %.0f worker%s × QD %.0f: %s IOPS with incompressible "
                               "data and %s IOPS with 90%% compressible data (%.2f×).",
-                       device_label(&c->in[i]), jstr(a, "workload"), jnum(a, "workers"),
-                       jnum(a, "workers") == 1 ? "" : "s", jnum(a, "qd"), x, y,
-                       jnum(b, "result.iops") / jnum(a, "result.iops"));
+                       device_label(&c->in[i]), jp_str(a, "workload"), jp_path(a, "workers"),
+                       jp_path(a, "workers") == 1 ? "" : "s", jp_path(a, "qd"), x, y,
+                       jp_path(b, "result.iops") / jp_path(a, "result.iops"));
             }
         }
-        size_t ns = jlen(doc, "saturation");
+        size_t ns = jlen_at(doc, "saturation");
         if (ns) {
             const char *sh[] = {"Workload", "Data", "Workers", "Max IOPS", "at eff. QD",
                                 "Saturation eff. QD", "IOPS there", "Mean latency there"};
             struct table st;
             t_init(&st, 8, sh);
             for (size_t k = 0; k < ns; k++) {
-                struct json_object *s = json_object_array_get_idx(jat(doc, "saturation"), k);
+                struct json_object *s = json_object_array_get_idx(jp_at(doc, "saturation"), k);
                 char d[16], w[16], mx[32], mq[16], sq[16], si[32], sl[32];
-                snprintf(d, sizeof(d), "%.0f%%", jnum(s, "compress_pct"));
-                snprintf(w, sizeof(w), "%.0f", jnum(s, "workers"));
-                report_fmt_count(jnum(s, "max_iops"), mx, sizeof(mx));
-                snprintf(mq, sizeof(mq), "%.0f", jnum(s, "max_iops_effective_qd"));
-                snprintf(sq, sizeof(sq), "%.0f", jnum(s, "effective_qd"));
-                report_fmt_count(jnum(s, "iops"), si, sizeof(si));
-                fmt_lat(jnum(s, "lat_mean_us"), sl, sizeof(sl));
-                const char *cp[] = {jstr(s, "workload"), d, w, mx, mq, sq, si, sl};
+                snprintf(d, sizeof(d), "%.0f%%", jp_path(s, "compress_pct"));
+                snprintf(w, sizeof(w), "%.0f", jp_path(s, "workers"));
+                report_fmt_count(jp_path(s, "max_iops"), mx, sizeof(mx));
+                snprintf(mq, sizeof(mq), "%.0f", jp_path(s, "max_iops_effective_qd"));
+                snprintf(sq, sizeof(sq), "%.0f", jp_path(s, "effective_qd"));
+                report_fmt_count(jp_path(s, "iops"), si, sizeof(si));
+                fmt_lat(jp_path(s, "lat_mean_us"), sl, sizeof(sl));
+                const char *cp[] = {jp_str(s, "workload"), d, w, mx, mq, sq, si, sl};
                 t_row(&st, cp);
                 o_para(&c->o, "%s, %s: IOPS reach 95%% of their maximum (%s) at an effective "
                               "queue depth of %s, with %s mean latency there.",
-                       device_label(&c->in[i]), jstr(s, "workload"), mx, sq, sl);
+                       device_label(&c->in[i]), jp_str(s, "workload"), mx, sq, sl);
             }
             t_emit(&c->o, &st);
         }
@@ -906,33 +863,33 @@ static void run_sections(struct ctx *c)
         struct json_object *doc = c->in[i].doc;
         if (strcmp(schema_of(&c->in[i]), "ptsbench.run") != 0)
             continue;
-        const char *spec = jstr(doc, "workload.spec");
-        struct json_object *ss = jat(doc, "steady_state");
+        const char *spec = jp_str(doc, "workload.spec");
+        struct json_object *ss = jp_at(doc, "steady_state");
         char avg[32];
-        report_fmt_count(jnum(ss, "window.average"), avg, sizeof(avg));
-        if (ss && json_object_get_boolean(jat(ss, "reached")))
+        report_fmt_count(jp_path(ss, "window.average"), avg, sizeof(avg));
+        if (ss && json_object_get_boolean(jp_at(ss, "reached")))
             o_para(&c->o, "%s, %s: steady state at round %.0f (rounds %.0f–%.0f), %s average %s.",
-                   device_label(&c->in[i]), spec ? spec : "", jnum(ss, "round"),
-                   jnum(ss, "window.first_round"), jnum(ss, "window.last_round"),
-                   jstr(ss, "tracking") ? jstr(ss, "tracking") : "", avg);
+                   device_label(&c->in[i]), spec ? spec : "", jp_path(ss, "round"),
+                   jp_path(ss, "window.first_round"), jp_path(ss, "window.last_round"),
+                   jp_str(ss, "tracking") ? jp_str(ss, "tracking") : "", avg);
         else
             o_para(&c->o, "%s, %s: steady state not reached in %zu rounds.",
-                   device_label(&c->in[i]), spec ? spec : "", jlen(doc, "rounds"));
+                   device_label(&c->in[i]), spec ? spec : "", jlen_at(doc, "rounds"));
         const char *head[] = {"Round", "IOPS", "Read IOPS", "Write IOPS", "MB/s", "Mean latency",
                               "p99.9", "WA"};
         struct table tb;
         t_init(&tb, 8, head);
-        for (size_t k = 0; k < jlen(doc, "rounds"); k++) {
-            struct json_object *r = json_object_array_get_idx(jat(doc, "rounds"), k);
+        for (size_t k = 0; k < jlen_at(doc, "rounds"); k++) {
+            struct json_object *r = json_object_array_get_idx(jp_at(doc, "rounds"), k);
             char c0[16], c1[32], c2[32], c3[32], c4[32], c5[32], c6[32], c7[16];
-            snprintf(c0, sizeof(c0), "%.0f", jnum(r, "round"));
-            report_fmt_count(jnum(r, "total.iops"), c1, sizeof(c1));
-            report_fmt_count(jnum(r, "read.iops"), c2, sizeof(c2));
-            report_fmt_count(jnum(r, "write.iops"), c3, sizeof(c3));
-            fmt_num(jnum(r, "total.mb_s"), 1, c4, sizeof(c4));
-            fmt_lat(jnum(r, "total.lat_us.mean"), c5, sizeof(c5));
-            fmt_lat(jnum(jat(r, "total.lat_us.percentiles"), "99.9"), c6, sizeof(c6));
-            fmt_num(jnum(r, "device.write_amplification"), 2, c7, sizeof(c7));
+            snprintf(c0, sizeof(c0), "%.0f", jp_path(r, "round"));
+            report_fmt_count(jp_path(r, "total.iops"), c1, sizeof(c1));
+            report_fmt_count(jp_path(r, "read.iops"), c2, sizeof(c2));
+            report_fmt_count(jp_path(r, "write.iops"), c3, sizeof(c3));
+            fmt_num(jp_path(r, "total.mb_s"), 1, c4, sizeof(c4));
+            fmt_lat(jp_path(r, "total.lat_us.mean"), c5, sizeof(c5));
+            fmt_lat(jp_path(jp_at(r, "total.lat_us.percentiles"), "99.9"), c6, sizeof(c6));
+            fmt_num(jp_path(r, "device.write_amplification"), 2, c7, sizeof(c7));
             const char *cp[] = {c0, c1, c2, c3, c4, c5, c6, c7};
             t_row(&tb, cp);
         }
@@ -1050,7 +1007,7 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
         for (size_t i = 0; i < n; i++) {
             snprintf(lines[i], sizeof(lines[i]), "%s: %s (%s, %s)", device_label(&in[i]),
                      in[i].path ? in[i].path : "", schema_of(&in[i]),
-                     jstr(in[i].doc, "status") ? jstr(in[i].doc, "status") : "?");
+                     jp_str(in[i].doc, "status") ? jp_str(in[i].doc, "status") : "?");
             items[i] = lines[i];
         }
         o_list(&c.o, items, n);
