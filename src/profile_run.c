@@ -355,23 +355,12 @@ static void note(struct profile_session *s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
-    for (size_t i = 0; i < json_object_array_length(s->notes); i++)
-        if (!strcmp(json_object_get_string(json_object_array_get_idx(s->notes, i)), buf))
-            return;
-    json_object_array_add(s->notes, json_object_new_string(buf));
+    results_note_add(s->notes, buf);
 }
 
 static void flush(struct profile_session *s, bool force)
 {
-    uint64_t now = now_mono_ns();
-    if (!force && now - s->last_write_ns < NS_PER_S / 2)
-        return;   /* fast (simulated) rounds: at most two rewrites a second */
-    char upd[32], err[ERR_LEN];
-    iso8601_now(upd, sizeof(upd));
-    add(s->doc, "updated", jstr(upd));
-    if (results_write_json_atomic(s->doc, s->results_path, err, sizeof(err)) != 0)
-        fprintf(stderr, "ptsbench profile: %s\n", err);
-    s->last_write_ns = now;
+    results_doc_flush(s->doc, s->results_path, &s->last_write_ns, force, "ptsbench profile");
 }
 
 static struct json_object *sweep_json(const struct wl_sweep *sw)

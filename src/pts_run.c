@@ -66,10 +66,7 @@ static void note(struct pts_session *s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
-    for (size_t i = 0; i < json_object_array_length(s->notes); i++)
-        if (!strcmp(json_object_get_string(json_object_array_get_idx(s->notes, i)), buf))
-            return;
-    json_object_array_add(s->notes, json_object_new_string(buf));
+    results_note_add(s->notes, buf);
 }
 
 struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t errlen)
@@ -268,15 +265,7 @@ static struct json_object *jnum(double v) { return isfinite(v) ? json_object_new
 
 static void results_flush(struct pts_session *s, bool force)
 {
-    uint64_t now = now_mono_ns();
-    if (!force && now - s->last_write_ns < NS_PER_S / 2)
-        return;   /* fast (simulated) rounds: at most two rewrites a second */
-    char upd[32], err[ERR_LEN];
-    iso8601_now(upd, sizeof(upd));
-    json_object_object_add(s->doc, "updated", json_object_new_string(upd));
-    if (results_write_json_atomic(s->doc, s->results_path, err, sizeof(err)) != 0)
-        fprintf(stderr, "ptsbench suite: %s\n", err);
-    s->last_write_ns = now;
+    results_doc_flush(s->doc, s->results_path, &s->last_write_ns, force, "ptsbench suite");
 }
 
 static struct json_object *lat_json(const struct lat_summary *l)

@@ -461,3 +461,25 @@ void results_cache_free(struct results_cache *c)
     free(c->len);
     memset(c, 0, sizeof(*c));
 }
+
+void results_doc_flush(struct json_object *doc, const char *path, uint64_t *last_write_ns,
+                       bool force, const char *who)
+{
+    uint64_t now = now_mono_ns();
+    if (!force && now - *last_write_ns < 500000000ull)
+        return;
+    char upd[32], err[ERR_LEN];
+    iso8601_now(upd, sizeof(upd));
+    json_object_object_add(doc, "updated", json_object_new_string(upd));
+    if (results_write_json_atomic(doc, path, err, sizeof(err)) != 0)
+        fprintf(stderr, "%s: %s\n", who, err);
+    *last_write_ns = now;
+}
+
+void results_note_add(struct json_object *notes, const char *text)
+{
+    for (size_t i = 0; i < json_object_array_length(notes); i++)
+        if (!strcmp(json_object_get_string(json_object_array_get_idx(notes, i)), text))
+            return;
+    json_object_array_add(notes, json_object_new_string(text));
+}

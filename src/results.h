@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "run.h"
 
@@ -26,6 +27,15 @@ int results_write_parts_atomic(const char *path, const char *const *parts, const
                                unsigned n_parts, bool sync, char *err, size_t errlen);
 int results_write(struct run_record *rec, char *err, size_t errlen);
 void results_cache_free(struct results_cache *c);
+
+/* Documents kept in memory and rewritten as a run goes (suite, profile): set "updated" and
+ * write doc to path atomically, at most twice a second unless force (a simulated drive ends
+ * rounds in milliseconds); *last_write_ns keeps the time of the last write. Errors are printed
+ * with `who` ("ptsbench suite") and do not stop the run. */
+void results_doc_flush(struct json_object *doc, const char *path, uint64_t *last_write_ns,
+                       bool force, const char *who);
+/* Append text to a JSON array of notes unless it is there already. */
+void results_note_add(struct json_object *notes, const char *text);
 
 /* Pieces reused by other result producers. */
 struct json_object *results_host_json(const struct hostinfo *h);
