@@ -30,9 +30,11 @@ static void profile_usage(FILE *f)
         "      --workers LIST      worker counts, e.g. 1,4 (default: the profile's)\n"
         "      --qd LIST           queue depths per worker, e.g. 1,2,4,8,16,32,64,128\n"
         "      --precondition P    steady: write the active range twice sequentially (WIPC) at\n"
-        "                          the point's compressibility, then run each point to SNIA\n"
+        "                          the point's compressibility, let the stimulus precondition\n"
+        "                          it (WDPC, see --wdpc-fills), then run each point to SNIA\n"
         "                          steady state and report its window (default);\n"
-        "                          wipc: the same WIPC, then a fixed --rounds per point;\n"
+        "                          wipc: the same WIPC, then a fixed --rounds per point (burst\n"
+        "                          after WIPC, not steady state);\n"
         "                          none: no writes first (burst / fresh-out-of-box figures)\n"
         "      --purge M           purge once before everything: auto | secure-erase | format |\n"
         "                          sanitize | discard | none (default none)\n"
@@ -40,8 +42,12 @@ static void profile_usage(FILE *f)
         "      --rounds N          steady: at most N rounds per point (default 25); wipc/none:\n"
         "                          N rounds per point (default 1)\n"
         "      --track METRIC      steady-state metric (default iops; see ptsbench run --help)\n"
-        "      --wdpc-fills X      steady: the first point's stimulus writes X times the active\n"
-        "                          range before its rounds are judged (default 1; 0: none)\n"
+        "      --wdpc-fills X      steady: the first point's stimulus (WDPC) writes at least X\n"
+        "                          times the active range, and until the fill guard passes\n"
+        "                          (every 5-round average over a fill within 5% of the\n"
+        "                          latest window's), before its rounds are judged (default 1)\n"
+        "      --wdpc-max-fills X  steady: ... and at most X (default 5); a drive still\n"
+        "                          changing then is reported as not steady\n"
         "  -e, --engine NAME       io_uring (default) or libaio; sim:PRESET uses sim\n"
         "  -o, --out DIR           results directory (default results/profile-YYYYmmdd-HHMMSS)\n"
         "      --force             replace results.json already in DIR\n"
@@ -87,7 +93,7 @@ static int list_profiles(void)
 int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
 {
     enum { O_SIZE = 256, O_COMPRESS, O_WORKERS, O_QD, O_PRECOND, O_PURGE, O_ROUND_TIME,
-           O_ROUNDS, O_TRACK, O_FORCE, O_DESTRUCTIVE, O_DRY_RUN, O_LIST, O_WDPC };
+           O_ROUNDS, O_TRACK, O_FORCE, O_DESTRUCTIVE, O_DRY_RUN, O_LIST, O_WDPC, O_WDPC_MAX };
     static const struct option opts[] = {
         {"target", required_argument, NULL, 't'},
         {"size", required_argument, NULL, O_SIZE},
@@ -100,6 +106,7 @@ int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
         {"rounds", required_argument, NULL, O_ROUNDS},
         {"track", required_argument, NULL, O_TRACK},
         {"wdpc-fills", required_argument, NULL, O_WDPC},
+        {"wdpc-max-fills", required_argument, NULL, O_WDPC_MAX},
         {"engine", required_argument, NULL, 'e'},
         {"out", required_argument, NULL, 'o'},
         {"force", no_argument, NULL, O_FORCE},
@@ -177,15 +184,14 @@ int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
             cfg.max_rounds = (unsigned)v;
             break;
         case O_TRACK: cfg.track = optarg; break;
-        case O_WDPC: {
-            char *end;
-            cfg.wdpc_fills = strtod(optarg, &end);
-            if (end == optarg || *end || !(cfg.wdpc_fills >= 0) || cfg.wdpc_fills > 100) {
-                snprintf(err, sizeof(err), "want a number of fills from 0 to 100, e.g. 1 or 0.5");
+        case O_WDPC:
+            if (units_parse_double(optarg, 0, 100, &cfg.wdpc_fills, err, sizeof(err)) != 0)
                 goto bad;
-            }
             break;
-        }
+        case O_WDPC_MAX:
+            if (units_parse_double(optarg, 0.01, 100, &cfg.wdpc_max_fills, err, sizeof(err)) != 0)
+                goto bad;
+            break;
         case 'e': cfg.engine_name = optarg; break;
         case 'o': cfg.out_dir = optarg; break;
         case O_FORCE: cfg.force = true; break;

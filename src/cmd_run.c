@@ -16,8 +16,11 @@ static void run_usage(FILE *f)
         "usage: ptsbench run --target PATH --workload SPEC [options]\n"
         "\n"
         "Run a workload on a block device or a file for up to N rounds, recording every round\n"
-        "(IOPS, MB/s and MiB/s, latency percentiles, per-second samples) and the SNIA steady-state\n"
-        "verdict in DIR/results.json, rewritten atomically after each round.\n"
+        "(IOPS, MB/s and MiB/s, latency percentiles, per-second samples, the drive's state) and\n"
+        "the SNIA steady-state verdict in DIR/results.json, rewritten atomically after each\n"
+        "round. Steady state is claimed only after --precondition steady (WIPC, then the\n"
+        "workload until a whole active-range fill shows no trend, then a 5-round window within\n"
+        "the PTS's limits); without it a flat window is the drive's burst plateau.\n"
         "\n"
         "  -t, --target PATH       block device (/dev/nvme0n1, /dev/sdb, /dev/zram0), file, or\n"
         "                          simulated drive sim:PRESET[,key=value...] (ptsbench sim --list)\n"
@@ -32,6 +35,17 @@ static void run_usage(FILE *f)
         "                          mb_s, read_mb_s, write_mb_s, lat_mean_us, read_lat_mean_us,\n"
         "                          write_lat_mean_us\n"
         "      --all-rounds        keep going after steady state is reached\n"
+        "      --precondition P    how the drive is prepared before the rounds:\n"
+        "                          none (default): nothing; a flat window is reported as\n"
+        "                            \"stable (fresh-out-of-box / burst)\", never steady state;\n"
+        "                          wipc: the active range written twice with sequential\n"
+        "                            128 KiB writes (WIPC) at the workload's compressibility;\n"
+        "                          steady: WIPC, then the workload itself (WDPC) until the fill\n"
+        "                            guard passes, then rounds to SNIA steady state\n"
+        "      --wdpc-fills X      steady: the WDPC writes at least X times the active range\n"
+        "                          (default 1)\n"
+        "      --wdpc-max-fills X  steady: ... and at most X (default 5); a drive still\n"
+        "                          changing then is reported as not steady\n"
         "  -e, --engine NAME       io_uring (default), libaio, fio or fio-libaio (the installed fio\n"
         "                          runs each round: job files and fio's JSON are kept in\n"
         "                          OUT/fio/); sim:PRESET targets use the sim engine\n"
@@ -57,7 +71,7 @@ static int run_command(int argc, char **argv, int full_argc, char **full_argv,
                        struct run_config *cfgp)
 {
     enum { OPT_SIZE = 256, OPT_ROUND_TIME, OPT_ROUND_BYTES, OPT_TRACK, OPT_ALL_ROUNDS, OPT_FORCE,
-           OPT_DESTRUCTIVE, OPT_REMOTE };
+           OPT_DESTRUCTIVE, OPT_REMOTE, OPT_PRECOND, OPT_WDPC_FILLS, OPT_WDPC_MAX };
     static const struct option opts[] = {
         {"target", required_argument, NULL, 't'},
         {"workload", required_argument, NULL, 'w'},
@@ -66,6 +80,9 @@ static int run_command(int argc, char **argv, int full_argc, char **full_argv,
         {"round-bytes", required_argument, NULL, OPT_ROUND_BYTES},
         {"track", required_argument, NULL, OPT_TRACK},
         {"all-rounds", no_argument, NULL, OPT_ALL_ROUNDS},
+        {"precondition", required_argument, NULL, OPT_PRECOND},
+        {"wdpc-fills", required_argument, NULL, OPT_WDPC_FILLS},
+        {"wdpc-max-fills", required_argument, NULL, OPT_WDPC_MAX},
         {"engine", required_argument, NULL, 'e'},
         {"out", required_argument, NULL, 'o'},
         {"force", no_argument, NULL, OPT_FORCE},
@@ -113,6 +130,20 @@ static int run_command(int argc, char **argv, int full_argc, char **full_argv,
             break;
         case OPT_TRACK: cfg.track = optarg; break;
         case OPT_ALL_ROUNDS: cfg.stop_at_steady = false; break;
+        case OPT_PRECOND:
+            if (wl_precondition_parse(optarg, &cfg.precondition) != 0) {
+                snprintf(err, sizeof(err), "want none, wipc or steady");
+                goto bad_value;
+            }
+            break;
+        case OPT_WDPC_FILLS:
+        case OPT_WDPC_MAX: {
+            double *dst = c == OPT_WDPC_FILLS ? &cfg.wdpc_min_fills : &cfg.wdpc_max_fills;
+            if (units_parse_double(optarg, c == OPT_WDPC_FILLS ? 0 : 0.01, 1000, dst, err,
+                                   sizeof(err)) != 0)
+                goto bad_value;
+            break;
+        }
         case 'e': cfg.engine_name = optarg; break;
         case 'o': cfg.out_dir = optarg; break;
         case OPT_FORCE: cfg.force = true; break;

@@ -49,19 +49,24 @@ static int show_profile(struct json_object *doc)
     units_format_capacity((uint64_t)jp_path(doc, "target.capacity_bytes"), cap, sizeof(cap));
     printf("%s  (%s, %s); status %s\n\n", str(doc, "target.path"), str(doc, "target.kind"), cap,
            str(doc, "status"));
+    const bool sim = jp_at(doc, "target.simulated") != NULL;
     printf("%-16s %-16s %5s %7s %4s %6s %10s %9s %10s %10s  %s\n", "profile", "workload", "data",
-           "workers", "QD", "effQD", "IOPS", "MB/s", "lat mean", "lat p99", "measured");
+           "workers", "QD", "effQD", sim ? "IOPS (sim)" : "IOPS", "MB/s", "lat mean", "lat p99",
+           "measured");
     struct json_object *pts = jp_at(doc, "points");
     size_t n = pts ? json_object_array_length(pts) : 0;
     for (size_t i = 0; i < n; i++) {
         struct json_object *p = json_object_array_get_idx(pts, i);
         if (!jp_at(p, "result"))
             continue;
-        char m[32], p99[32], how[64];
+        char m[32], p99[32], how[160];
         double r0 = jp_path(p, "result.rounds.0"), r1 = jp_path(p, "result.rounds.1");
         lat(jp_path(p, "result.lat_us.mean"), m, sizeof(m));
         lat(jp_path(p, "result.lat_us.percentiles.99"), p99, sizeof(p99));
-        if (!strcmp(str(p, "measure"), "steady"))
+        const char *label = str(p, "result.label");
+        if (*label)   /* what the window may be called (drive_state.h) */
+            snprintf(how, sizeof(how), "%s r%.0f-%.0f", label, r0, r1);
+        else if (!strcmp(str(p, "measure"), "steady"))
             snprintf(how, sizeof(how), "%s r%.0f-%.0f",
                      json_object_get_boolean(jp_at(p, "result.steady")) ? "steady" : "NOT steady",
                      r0, r1);
@@ -148,13 +153,28 @@ int cmd_show(int argc, char **argv)
     printf("workload  %s\n", str(doc, "workload.spec"));
     printf("engine    %s, %s; status %s\n", str(doc, "engine.name"), str(doc, "engine.clock"),
            str(doc, "status"));
+    const bool sim = jp_at(doc, "target.simulated") != NULL;
+    struct json_object *pc = jp_at(doc, "preconditioning");
+    if (pc) {
+        const char *mode = str(pc, "mode");
+        printf("drive     %s%s", !strcmp(mode, "none") ? "not preconditioned" : mode,
+               sim ? " (simulated drive)" : "");
+        if (jp_at(pc, "wipc"))
+            printf("; WIPC %.0fx the active range", jp_path(pc, "wipc.fills"));
+        if (jp_at(pc, "wdpc"))
+            printf("; WDPC %.2f fills in %.0f rounds (ended: %s)", jp_path(pc, "wdpc.fills"),
+                   jp_path(pc, "wdpc.rounds"), str(pc, "wdpc.ended"));
+        printf("\n");
+    }
     struct json_object *rounds = jp_at(doc, "rounds");
     size_t nr = rounds ? json_object_array_length(rounds) : 0;
     if (!every)
         every = nr > 40 ? (unsigned)((nr + 29) / 30) : 1;
     bool dev = nr && jp_at(json_object_array_get_idx(rounds, 0), "device");
-    printf("\n%6s %10s %10s %10s %10s %11s %11s%s\n", "round", "IOPS", "read", "write", "MB/s",
-           "lat mean", "lat 99.9%", dev ? "     WA" : "");
+    bool state = nr && jp_at(json_object_array_get_idx(rounds, 0), "state");
+    printf("\n%6s %10s %10s %10s %10s %11s %11s%s%s\n", "round", sim ? "IOPS (sim)" : "IOPS",
+           "read", "write", "MB/s", "lat mean", "lat 99.9%", dev ? "     WA" : "",
+           state ? "  state  fills: total   WDPC" : "");
     for (size_t i = 0; i < nr; i++) {
         if ((i + 1) % every && i + 1 != nr && i)
             continue;
@@ -167,10 +187,24 @@ int cmd_show(int argc, char **argv)
                jp_path(r, "total.mb_s"), m, p);
         if (dev)
             printf(" %6.2f", jp_path(r, "device.write_amplification"));
+        if (state)
+            printf("  %-6s %6.2f %6.2f%s", str(r, "state.condition"),
+                   jp_path(r, "state.written_fills"), jp_path(r, "state.wdpc_fills"),
+                   !strcmp(str(r, "phase"), "wdpc") ? "  (WDPC round, not judged)" : "");
         printf("\n");
     }
     struct json_object *ss = jp_at(doc, "steady_state");
-    if (ss && json_object_get_boolean(jp_at(ss, "reached")))
+    const char *label = ss ? str(ss, "label") : "";
+    if (ss && *label && json_object_get_boolean(jp_at(ss, "stable")))
+        printf("\n%s (%s) at rounds %.0f-%.0f: average %.6g%s, range %.1f%%, slope excursion "
+               "%.1f%%\n", label, str(ss, "tracking"), jp_path(ss, "window.first_round"),
+               jp_path(ss, "window.last_round"), jp_path(ss, "window.average"),
+               sim ? " (simulated drive)" : "",
+               100 * jp_path(ss, "window.range") / jp_path(ss, "window.average"),
+               100 * jp_path(ss, "window.slope_excursion") / jp_path(ss, "window.average"));
+    else if (ss && *label)
+        printf("\n%s (%s) in %zu rounds\n", label, str(ss, "tracking"), nr);
+    else if (ss && json_object_get_boolean(jp_at(ss, "reached")))
         printf("\nsteady state (%s) at round %.0f: rounds %.0f-%.0f, average %.6g, range %.1f%%, "
                "slope excursion %.1f%%\n", str(ss, "tracking"), jp_path(ss, "round"),
                jp_path(ss, "window.first_round"), jp_path(ss, "window.last_round"),
@@ -179,6 +213,8 @@ int cmd_show(int argc, char **argv)
                100 * jp_path(ss, "window.slope_excursion") / jp_path(ss, "window.average"));
     else if (nr >= 5)
         printf("\nsteady state (%s) NOT reached in %zu rounds\n", str(ss, "tracking"), nr);
+    if (ss && *label && !json_object_get_boolean(jp_at(ss, "reached")) && *str(ss, "reason"))
+        printf("not SNIA steady state: %s\n", str(ss, "reason"));
     json_object_put(doc);
     return EXIT_OK;
 }

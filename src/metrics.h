@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "data_measure.h"
+#include "drive_state.h"
 #include "hist.h"
 #include "worker.h"
 
@@ -62,6 +63,9 @@ struct round_metrics {
     struct data_measure data;  /* measured compressibility of the write data (writing rounds) */
     struct host_figures *hosts;   /* remote load generators' own figures (fio client/server) */
     unsigned n_hosts;
+    const char *phase;         /* NULL, or "wdpc" (preconditioning under the stimulus, not
+                                  judged) / "measure" (a round of the measurement) */
+    struct drive_state state;  /* the drive's state at the end of the round (drive_state.h) */
 };
 
 void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summary *out);

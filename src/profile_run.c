@@ -13,8 +13,10 @@
 
 #include "cli.h"
 #include "data_measure.h"
+#include "drive_state.h"
 #include "hist.h"
 #include "metrics.h"
+#include "precondition.h"
 #include "profile.h"
 #include "results.h"
 #include "run.h"
@@ -27,9 +29,6 @@
 #include "worker.h"
 
 #define NS_PER_S 1000000000ull
-#define WIPC_BS (128u * 1024u)
-#define WIPC_FILLS 2u
-#define WIPC_QD 32u
 
 /* One workload at one compressibility: the unit of preparation. */
 struct pr_group {
@@ -39,11 +38,14 @@ struct pr_group {
     struct wl_range range;        /* the workload's active range on this target */
     unsigned first_point, n_points;
     bool wdpc_done;               /* the stimulus has preconditioned the drive (steady) */
+    const char *wdpc_end;         /* how that WDPC ended: "guard", "max_fills" */
+    unsigned wdpc_point;          /* the point whose stimulus did it */
     struct json_object *json;     /* owned by the document */
 };
 
 struct pr_result {
     bool done, steady;
+    struct ds_verdict verdict;    /* what the window may be called (drive_state.h) */
     unsigned first_round, last_round, rounds_run;
     double iops, read_iops, write_iops, mb_s, mib_s, read_mb_s, write_mb_s;
     double lat_mean_us, read_lat_mean_us, write_lat_mean_us, lat_max_us;
@@ -82,6 +84,7 @@ struct profile_session {
     uint64_t last_write_ns;
     volatile sig_atomic_t *stop;
     struct sim_stats sim_last;
+    struct drive_state state;     /* the drive's state now */
 };
 
 void profile_config_init(struct profile_config *cfg)
@@ -95,6 +98,7 @@ void profile_config_init(struct profile_config *cfg)
      * active range lets a greedy FTL use up its spare area and reach its GC equilibrium on
      * every simulated preset; --wdpc-fills changes it. */
     cfg->wdpc_fills = -1;
+    cfg->wdpc_max_fills = 0;
 }
 
 static const char *precondition_of(const struct profile_session *s, const struct workload *wl,
@@ -373,6 +377,9 @@ static struct json_object *sweep_json(const struct wl_sweep *sw)
     return a;
 }
 
+static double wdpc_fills_of(const struct profile_session *s);
+static double wdpc_max_fills_of(const struct profile_session *s);
+
 static void doc_start(struct profile_session *s)
 {
     char now[32];
@@ -413,11 +420,28 @@ static void doc_start(struct profile_session *s)
     add(c, "round_time_s", s->cfg.round_time_ns ? jnum((double)s->cfg.round_time_ns / 1e9) : NULL);
     add(c, "max_rounds", s->cfg.max_rounds ? jint(s->cfg.max_rounds) : NULL);
     add(c, "track", jstr(s->cfg.track));
-    add(c, "wdpc_fills", jnum(s->cfg.wdpc_fills < 0 ? 1.0 : s->cfg.wdpc_fills));
+    add(c, "wdpc_fills", jnum(wdpc_fills_of(s)));
+    add(c, "wdpc_max_fills", jnum(wdpc_max_fills_of(s)));
     add(c, "wipc", jstr("2x the active range, sequential 128 KiB, QD 32, at the point's "
                         "compressibility"));
     add(c, "saturation_fraction", jnum(SATURATION_FRAC));
     add(s->doc, "config", c);
+    /* How the drive is prepared: per group (groups[].wipc, groups[].wdpc); the mode here is the
+     * command line's, or "per workload" when each workload's own key decides. */
+    struct json_object *pc = json_object_new_object();
+    add(pc, "mode", jstr(s->cfg.precondition ? wl_precondition_name(s->cfg.precondition)
+                                             : "per workload"));
+    add(pc, "purge", NULL);
+    add(pc, "wipc", jstr("per group: groups[].wipc"));
+    struct json_object *wd = json_object_new_object();
+    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+    add(wd, "min_fills", jnum(wdpc_fills_of(s)));
+    add(wd, "max_fills", jnum(wdpc_max_fills_of(s)));
+    add(wd, "guard_lag_fills", jnum(guard.lag_fills));
+    add(wd, "guard_band_pct", jnum(100 * guard.band_frac));
+    add(wd, "per_group", jstr("groups[].wdpc"));
+    add(pc, "wdpc", wd);
+    add(s->doc, "preconditioning", pc);
     s->notes = json_object_new_array();
     add(s->doc, "notes", s->notes);
     for (unsigned i = 0; i < s->n_plan_notes; i++)
@@ -433,6 +457,9 @@ static struct json_object *result_json(const struct pr_result *r)
 {
     struct json_object *o = json_object_new_object();
     add(o, "steady", json_object_new_boolean(r->steady));
+    add(o, "measured_state", jstr(ds_measured_name(r->verdict.measured)));
+    add(o, "label", jstr(r->verdict.label));
+    add(o, "reason", r->verdict.reason[0] ? jstr(r->verdict.reason) : NULL);
     struct json_object *win = json_object_new_array();
     json_object_array_add(win, jint(r->first_round));
     json_object_array_add(win, jint(r->last_round));
@@ -541,68 +568,39 @@ static void point_label(const struct profile_session *s, const struct pr_point *
         snprintf(buf, len, "%s %u%% %ux%u", p->name, g->compress, pt->wl.workers, pt->wl.qd);
 }
 
-/* Run the workload wl on range for one round of time_ns or bytes. */
-static int run_once(struct profile_session *s, const struct workload *wl,
-                    const struct wl_range *range, uint64_t time_ns, uint64_t bytes,
-                    struct round_metrics *m, char *err, size_t errlen)
-{
-    struct engine_config base;
-    char artifacts[4200];
-    run_engine_base(&s->target, s->fd, s->out_dir, artifacts, sizeof(artifacts), &base);
-    struct worker_pool *pool = worker_pool_start(wl, s->engine, &base, range, s->stop, err,
-                                                 errlen);
-    if (!pool)
-        return -1;
-    struct round_limits lim = {.time_ns = time_ns, .bytes = bytes, .sample_ns = NS_PER_S,
-                               .label = wl->name};
-    int ret = worker_pool_round(pool, &lim, err, errlen);
-    if (ret == 0) {
-        run_pool_metrics(pool, NS_PER_S, s->weight, m);
-        run_device_round(&s->target, s->weight, &s->sim_last, m);
-    }
-    worker_pool_stop(pool);
-    return ret;
-}
-
-/* WIPC for a group: its active range written WIPC_FILLS times, sequential 128 KiB, at the
- * group's compressibility. */
+/* WIPC for a group: its active range written PRECOND_WIPC_FILLS times, sequential 128 KiB, at
+ * the group's compressibility. */
 static int precondition_group(struct profile_session *s, struct pr_group *g, char *err,
                               size_t errlen)
 {
     struct workload wl;
-    wl_init(&wl);
-    if (wl_set(&wl, "rw", "write", "wipc", err, errlen) != 0)
-        return -1;
-    wl.bs[0] = (struct wl_bs){.size = WIPC_BS, .weight = 100};
-    wl.n_bs = 1;
-    wl.qd = WIPC_QD;
-    wl.workers = 1;
-    wl.compress_pct = g->compress;
-    wl.seed = 0x57495043ull;   /* "WIPC" */
-    wl.offset = (struct wl_extent){.set = true, .bytes = g->range.start};
-    wl.size = (struct wl_extent){.set = true, .bytes = g->range.len};
-    str_copy(wl.name, sizeof(wl.name), "wipc");
     struct wl_range range;
-    if (wl_validate(&wl, err, errlen) != 0 ||
-        wl_check_target(&wl, s->target.capacity, s->target.logical_sector, s->target.path,
-                        &range, err, errlen) != 0)
+    uint64_t bytes;
+    if (precond_wipc_workload(&s->target, &g->range, g->compress, &wl, &range, &bytes, err,
+                              errlen) != 0)
         return -1;
-    uint64_t bytes = (uint64_t)WIPC_FILLS * range.len;
     if (!s->cfg.quiet) {
         char b[32];
-        units_format_size(bytes, b, sizeof(b));
-        printf("%s/%s %u%%: WIPC, %s of sequential 128 KiB writes (%ux the active range)\n",
-               profile_name_of(s, g), workload_name_of(s, g), g->compress, b, WIPC_FILLS);
+        units_format_size((uint64_t)((double)bytes * s->weight), b, sizeof(b));
+        printf("%s/%s %u%%: WIPC, %s of sequential 128 KiB writes (%ux the active range)%s\n",
+               profile_name_of(s, g), workload_name_of(s, g), g->compress, b,
+               PRECOND_WIPC_FILLS, s->target.sim ? " on the simulated drive" : "");
         fflush(stdout);
     }
     uint64_t t0 = now_mono_ns();
     struct round_metrics m;
-    if (run_once(s, &wl, &range, 0, bytes, &m, err, errlen) != 0)
+    if (run_pool_once(&s->target, s->fd, s->out_dir, s->engine, s->weight, &s->sim_last, &wl,
+                      &range, 0, bytes, s->stop, &m, err, errlen) != 0)
         return -1;
+    s->state.active_bytes = (double)g->range.len * s->weight;
+    ds_wipc(&s->state, (double)m.write.bytes);
+    m.state = s->state;
     struct json_object *w = json_object_new_object();
-    add(w, "bs", jint(WIPC_BS));
-    add(w, "qd", jint(WIPC_QD));
-    add(w, "fills", jint(WIPC_FILLS));
+    add(w, "bs", jint(PRECOND_WIPC_BS));
+    add(w, "qd", jint(PRECOND_WIPC_QD));
+    add(w, "workers", jint(1));
+    add(w, "fills", jint(PRECOND_WIPC_FILLS));
+    add(w, "compress_pct", jint(g->compress));
     add(w, "bytes_written", jint((int64_t)m.write.bytes));
     add(w, "elapsed_s", jnum(m.elapsed_s));
     add(w, "wall_s", jnum((double)(now_mono_ns() - t0) / 1e9));
@@ -679,35 +677,62 @@ static void print_point(const struct profile_session *s, const struct pr_point *
     units_format_count(r->iops, iops, sizeof(iops));
     fmt_lat(r->lat_mean_us, mean, sizeof(mean));
     fmt_lat(r->lat.pct_us[2], p99, sizeof(p99));
-    const struct pr_group *g = &s->groups[pt->group];
-    char how[96];
-    if (g->pre != WL_PRECOND_STEADY)
-        snprintf(how, sizeof(how), "average of rounds %u-%u", r->first_round, r->last_round);
-    else if (r->steady)
+    char how[480];
+    if (r->steady)
         snprintf(how, sizeof(how), "steady state, rounds %u-%u", r->first_round, r->last_round);
     else
-        snprintf(how, sizeof(how), "NOT steady after %u rounds (last %u averaged)", r->rounds_run,
-                 r->last_round - r->first_round + 1);
-    printf("%s (effective QD %u): %s IOPS, %.1f MB/s, lat mean %s, p99 %s; %s\n", label,
-           pt->wl.workers * pt->wl.qd, iops, r->mb_s, mean, p99, how);
+        snprintf(how, sizeof(how), "%s, rounds %u-%u of %u", r->verdict.label, r->first_round,
+                 r->last_round, r->rounds_run);
+    printf("%s (effective QD %u): %s IOPS%s, %.1f MB/s, lat mean %s, p99 %s; %s\n", label,
+           pt->wl.workers * pt->wl.qd, iops, s->target.sim ? " (simulated)" : "", r->mb_s, mean,
+           p99, how);
     fflush(stdout);
 }
 
 static double wdpc_fills_of(const struct profile_session *s)
 {
-    return s->cfg.wdpc_fills < 0 ? 1.0 : s->cfg.wdpc_fills;
+    return s->cfg.wdpc_fills < 0 ? PRECOND_WDPC_MIN_FILLS : s->cfg.wdpc_fills;
 }
 
-/* WDPC: the point's stimulus, on its open pool, until it has written `fills` x the active
- * range, in rounds of round_ns recorded (compactly) with the group but not judged. Returns 0,
- * 1 when interrupted, -1 on error. */
-static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_pool *pool,
-                uint64_t round_ns, char *err, size_t errlen)
+static double wdpc_max_fills_of(const struct profile_session *s)
 {
-    const struct pr_group *g = &s->groups[pt->group];
-    const double want = wdpc_fills_of(s) * (double)pt->range.len * s->weight;
+    double max = s->cfg.wdpc_max_fills > 0 ? s->cfg.wdpc_max_fills : PRECOND_WDPC_MAX_FILLS;
+    return max < wdpc_fills_of(s) ? wdpc_fills_of(s) : max;
+}
+
+/* One round of the open pool into *m, with the drive's state. 0, 1 interrupted, -1 error. */
+static int point_round(struct profile_session *s, struct worker_pool *pool,
+                       const struct round_limits *lim, bool as_wdpc, struct round_metrics *m,
+                       char *err, size_t errlen)
+{
+    if (*s->stop)
+        return 1;
+    if (worker_pool_round(pool, lim, err, errlen) != 0)
+        return -1;
+    if (*s->stop)   /* cut short: not recorded */
+        return 1;
+    run_pool_metrics(pool, NS_PER_S, s->weight, m);
+    run_device_round(&s->target, s->weight, &s->sim_last, m);
+    ds_write(&s->state, (double)m->write.bytes, as_wdpc);
+    m->state = s->state;
+    return 0;
+}
+
+/* WDPC: the point's stimulus, on its open pool, in rounds of round_ns recorded (compactly) with
+ * the group but not judged, until it has written at least wdpc_fills x the active range and the
+ * fill guard passes on its latest window, or it has written wdpc_max_fills. The rounds' tracked
+ * values and fills go into *tk, so the measured rounds' guard can look back into them. Returns
+ * 0, 1 when interrupted, -1 on error. */
+static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_pool *pool,
+                uint64_t round_ns, struct precond_track *tk, char *err, size_t errlen)
+{
+    struct pr_group *g = &s->groups[pt->group];
+    const struct steady_criteria crit = STEADY_CRITERIA_SNIA;
+    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
     struct json_object *w = json_object_new_object();
-    add(w, "fills", jnum(wdpc_fills_of(s)));
+    add(w, "min_fills", jnum(wdpc_fills_of(s)));
+    add(w, "max_fills", jnum(wdpc_max_fills_of(s)));
+    add(w, "point", jint(pt - s->points));
     add(w, "workers", jint(pt->wl.workers));
     add(w, "qd", jint(pt->wl.qd));
     struct json_object *rounds = json_object_new_array();
@@ -715,26 +740,16 @@ static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_po
     add(g->json, "wdpc", w);
     double written = 0;
     unsigned n = 0;
+    const char *end = "";
     char art[48];
     snprintf(art, sizeof(art), "point-%03u-wdpc", (unsigned)(pt - s->points));
     struct round_limits lim = {.time_ns = round_ns, .sample_ns = NS_PER_S, .label = art};
     int ret = 0;
-    while (written < want) {
-        if (*s->stop) {
-            ret = 1;
-            break;
-        }
-        if (worker_pool_round(pool, &lim, err, errlen) != 0) {
-            ret = -1;
-            break;
-        }
-        if (*s->stop) {
-            ret = 1;
-            break;
-        }
+    while (!*end) {
         struct round_metrics m;
-        run_pool_metrics(pool, NS_PER_S, s->weight, &m);
-        run_device_round(&s->target, s->weight, &s->sim_last, &m);
+        ret = point_round(s, pool, &lim, true, &m, err, errlen);
+        if (ret != 0)
+            break;
         if (m.write.bytes == 0) {
             metrics_free(&m);
             ret = -1;
@@ -744,43 +759,57 @@ static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_po
         }
         written += (double)m.write.bytes;
         n++;
+        const double fills = written / ((double)pt->range.len * s->weight);
+        double v = NAN;
+        metrics_value(&m, s->cfg.track, &v);
+        precond_track_push(tk, v, fills);
+        struct steady_window win;
+        struct steady_guard_result gr;
+        bool ok = precond_track_eval(tk, 1, &crit, &guard, &win, &gr);
+        end = precond_wdpc_end(fills, wdpc_fills_of(s), wdpc_max_fills_of(s), ok);
         struct json_object *r = json_object_new_object();
         add(r, "round", jint(n));
         add(r, "iops", jnum(m.total.iops));
         add(r, "write_iops", jnum(m.write.iops));
         add(r, "mb_s", jnum(m.total.mb_s));
         add(r, "lat_mean_us", jnum(m.total.lat.mean_us));
-        add(r, "written_fills", jnum(written / ((double)pt->range.len * s->weight)));
+        add(r, "written_fills", jnum(fills));
+        if (gr.evaluated)
+            add(r, "guard_deviation_pct", jnum(100 * gr.max_deviation));
         if (m.device.present)
             add(r, "write_amplification", jnum(m.device.wa_round));
+        add(r, "state", results_state_json(&m.state));
         json_object_array_add(rounds, r);
         if (!s->cfg.quiet) {
-            char label[160], iops[32];
+            char label[160], iops[32], gtxt[64] = "";
             point_label(s, pt, label, sizeof(label));
             units_format_count(m.total.iops, iops, sizeof(iops));
-            printf("  %-32s WDPC %3u  IOPS %s  written %.2f of %.2f fills\n", label, n, iops,
-                   written / ((double)pt->range.len * s->weight), wdpc_fills_of(s));
+            if (gr.evaluated)
+                snprintf(gtxt, sizeof(gtxt), "; fill guard %.1f%% (<= %.0f%%)",
+                         100 * gr.max_deviation, 100 * guard.band_frac);
+            printf("  %-32s WDPC %3u  IOPS %s%s  written %.2f fills (%g..%g)%s\n", label, n, iops,
+                   s->target.sim ? " (simulated)" : "", fills, wdpc_fills_of(s),
+                   wdpc_max_fills_of(s), gtxt);
             fflush(stdout);
         }
         metrics_free(&m);
         flush(s, false);
     }
     add(w, "written_bytes", jnum(written));
+    add(w, "fills", jnum(written / ((double)pt->range.len * s->weight)));
+    add(w, "ended", *end ? jstr(end) : jstr(ret > 0 ? "interrupted" : "failed"));
     add(w, "complete", json_object_new_boolean(ret == 0));
+    if (ret == 0) {
+        g->wdpc_end = end;
+        g->wdpc_point = (unsigned)(pt - s->points);
+    }
     return ret;
 }
 
-/* One point: rounds of its stimulus (to steady state, or a fixed number). Returns 0, 1 when
- * interrupted, -1 on error. */
-static int run_point(struct profile_session *s, unsigned index, char *err, size_t errlen)
+static void point_header_json(struct profile_session *s, unsigned index, uint64_t round_ns)
 {
     struct pr_point *pt = &s->points[index];
     const struct pr_group *g = &s->groups[pt->group];
-    const unsigned max = max_rounds_of(s, g->pre);
-    const uint64_t round_ns = round_ns_of(s, &pt->wl);
-    struct steady_criteria crit = STEADY_CRITERIA_SNIA;
-    crit.max_rounds = 0;
-
     pt->json = json_object_new_object();
     char spec[512];
     wl_format(&pt->wl, spec, sizeof(spec));
@@ -799,10 +828,59 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
         add(pt->json, "adapted", jstr(pt->adapted));
     add(pt->json, "round_time_s", jnum((double)round_ns / 1e9));
     add(pt->json, "status", jstr("running"));
-    struct json_object *rounds_json = json_object_new_array();
-    add(pt->json, "rounds", rounds_json);
+    add(pt->json, "rounds", json_object_new_array());
     json_object_array_add(s->points_json, pt->json);
+}
 
+/* The verdict of a point: what its window (or its fixed rounds) may be called. */
+static void point_verdict(const struct profile_session *s, const struct pr_point *pt,
+                          bool rule_ok, bool guarded, const struct steady_guard_result *gr,
+                          unsigned rounds, struct ds_verdict *v)
+{
+    const struct pr_group *g = &s->groups[pt->group];
+    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+    const bool writes = wl_writes(&pt->wl);
+    if (g->pre == WL_PRECOND_STEADY) {
+        struct steady_guard_result inherited;
+        const struct steady_guard_result *use = guarded ? gr : NULL;
+        if (writes && !guarded) {   /* a later point of the group: its WDPC's verdict */
+            memset(&inherited, 0, sizeof(inherited));
+            inherited.evaluated = g->wdpc_done;
+            inherited.passed = g->wdpc_end && !strcmp(g->wdpc_end, "guard");
+            inherited.max_deviation = inherited.passed ? 0 : 1;
+            use = &inherited;
+        }
+        ds_judge(DS_PREP_STEADY, writes, rule_ok, use, &guard, rounds, v);
+        if (writes && !guarded && !use->passed)
+            snprintf(v->reason, sizeof(v->reason), "the group's WDPC (point %u) ended at its "
+                     "maximum of %g fills while the drive was still changing", g->wdpc_point,
+                     wdpc_max_fills_of(s));
+        return;
+    }
+    /* fixed rounds: their average, not a window */
+    memset(v, 0, sizeof(*v));
+    v->measured = g->pre == WL_PRECOND_WIPC ? DS_M_WIPC : DS_M_BURST;
+    snprintf(v->label, sizeof(v->label), "%s",
+             g->pre == WL_PRECOND_WIPC ? "burst after WIPC (fixed rounds)"
+                                       : "burst (not preconditioned, fixed rounds)");
+    snprintf(v->reason, sizeof(v->reason), "%s", g->pre == WL_PRECOND_WIPC
+             ? "fixed rounds after WIPC: not measured to steady state"
+             : "fixed rounds on a drive that was not preconditioned");
+}
+
+/* One point: rounds of its stimulus (to steady state, or a fixed number). Returns 0, 1 when
+ * interrupted, -1 on error. */
+static int run_point(struct profile_session *s, unsigned index, char *err, size_t errlen)
+{
+    struct pr_point *pt = &s->points[index];
+    struct pr_group *g = &s->groups[pt->group];
+    const unsigned max = max_rounds_of(s, g->pre);
+    const uint64_t round_ns = round_ns_of(s, &pt->wl);
+    const struct steady_criteria crit = STEADY_CRITERIA_SNIA;
+    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+
+    point_header_json(s, index, round_ns);
+    struct json_object *rounds_json = json_object_object_get(pt->json, "rounds");
     struct engine_config base;
     char artifacts[4200];
     run_engine_base(&s->target, s->fd, s->out_dir, artifacts, sizeof(artifacts), &base);
@@ -810,53 +888,62 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
                                                  err, errlen);
     if (!pool)
         return -1;
-    struct pr_group *grp = &s->groups[pt->group];
-    if (grp->pre == WL_PRECOND_STEADY && !grp->wdpc_done && wl_writes(&pt->wl) &&
-        wdpc_fills_of(s) > 0) {
-        int w = wdpc(s, pt, pool, round_ns, err, errlen);
+    ds_stimulus(&s->state);
+    struct precond_track tk = {0};
+    /* The group's first writing point preconditions it (WDPC) and is judged with the guard. */
+    const bool guarded = g->pre == WL_PRECOND_STEADY && !g->wdpc_done && wl_writes(&pt->wl);
+    if (guarded) {
+        int w = wdpc(s, pt, pool, round_ns, &tk, err, errlen);
         if (w != 0) {
             worker_pool_stop(pool);
+            precond_track_free(&tk);
             add(pt->json, "status", jstr(w > 0 ? "interrupted" : "failed"));
             return w;
         }
-        grp->wdpc_done = true;
+        g->wdpc_done = true;
     }
+    const unsigned first_measure = tk.n + 1;
+    const double fills0 = tk.n ? tk.fills[tk.n - 1] : 0;
+    double written = 0;
     struct round_metrics *r = xcalloc(max, sizeof(*r));
-    double *tracked = xcalloc(max, sizeof(*tracked));
     unsigned n = 0, steady_round = 0;
-    struct steady_window win;
-    memset(&win, 0, sizeof(win));
+    struct steady_window win, last_win;
+    struct steady_guard_result gr, last_gr;
+    memset(&last_win, 0, sizeof(last_win));
+    memset(&last_gr, 0, sizeof(last_gr));
     int ret = 0;
     char art[48];
     snprintf(art, sizeof(art), "point-%03u", index);
     struct round_limits lim = {.time_ns = round_ns, .sample_ns = NS_PER_S, .label = art};
     while (n < max) {
-        if (*s->stop) {
-            ret = 1;
-            break;
-        }
-        if (worker_pool_round(pool, &lim, err, errlen) != 0) {
-            ret = -1;
-            break;
-        }
-        if (*s->stop) {   /* cut short: not recorded */
-            ret = 1;
-            break;
-        }
         struct round_metrics *m = &r[n];
-        run_pool_metrics(pool, NS_PER_S, s->weight, m);
-        run_device_round(&s->target, s->weight, &s->sim_last, m);
+        ret = point_round(s, pool, &lim, g->pre == WL_PRECOND_STEADY, m, err, errlen);
+        if (ret != 0)
+            break;
         m->round = ++n;
-        metrics_value(m, s->cfg.track, &tracked[n - 1]);
+        m->phase = "measure";
+        written += (double)m->write.bytes;
+        double v = NAN;
+        metrics_value(m, s->cfg.track, &v);
+        precond_track_push(&tk, v, fills0 + written / ((double)pt->range.len * s->weight));
         json_object_array_add(rounds_json, results_round_json(m));
-        char state[96] = "";
+        char state[128] = "";
         if (g->pre == WL_PRECOND_STEADY) {
-            steady_round = steady_first(tracked, n, &crit, &win);
+            bool ok = precond_track_eval(&tk, first_measure, &crit, guarded ? &guard : NULL,
+                                         &win, &gr);
+            if (win.last_round) {
+                last_win = win;
+                last_gr = gr;
+            }
+            if (ok)
+                steady_round = n;
             if (steady_round)
-                snprintf(state, sizeof(state), "steady (rounds %u-%u)", win.first_round,
-                         win.last_round);
+                snprintf(state, sizeof(state), "steady (rounds %u-%u)", n - crit.window + 1, n);
             else if (n < crit.window)
                 snprintf(state, sizeof(state), "window %u/%u", n, crit.window);
+            else if (win.steady)
+                snprintf(state, sizeof(state), "flat, fill guard %.1f%% > %.0f%%",
+                         100 * gr.max_deviation, 100 * guard.band_frac);
             else
                 snprintf(state, sizeof(state), "not steady yet");
         }
@@ -871,21 +958,40 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
     if (ret == 0 && n) {
         unsigned a = 1, b = n;
         if (g->pre == WL_PRECOND_STEADY) {
-            if (steady_round) {
-                a = win.first_round;
-                b = win.last_round;
-            } else {
-                a = n >= crit.window ? n - crit.window + 1 : 1;
-                note(s, "%s/%s %u%% %ux%u: steady state not reached in %u rounds; the last %u "
-                        "rounds are reported", profile_name_of(s, g), workload_name_of(s, g),
-                     g->compress, pt->wl.workers, pt->wl.qd, n, b - a + 1);
+            b = steady_round ? steady_round : n;
+            a = b >= crit.window ? b - crit.window + 1 : 1;
+            /* the window in the point's own round numbers */
+            struct steady_window pw = last_win;
+            if (pw.last_round) {
+                pw.first_round = a;
+                pw.last_round = b;
+                pw.intercept += pw.slope * (double)(first_measure - 1);
             }
-            add(pt->json, "steady_state", results_steady_json(&win, steady_round, &crit,
-                                                              s->cfg.track, n));
+            point_verdict(s, pt, pw.steady && pw.last_round, guarded, &last_gr, n,
+                          &pt->res.verdict);
+            struct steady_criteria rec_crit = crit;
+            rec_crit.max_rounds = max;
+            struct json_object *ss = results_steady_json(
+                &pw, pt->res.verdict.steady ? b : 0, &rec_crit, s->cfg.track, n);
+            results_verdict_json(ss, &pt->res.verdict, guarded ? &last_gr : NULL,
+                                 guarded ? &guard : NULL);
+            if (!guarded && wl_writes(&pt->wl))
+                add(ss, "guard_inherited_from_point", jint(g->wdpc_point));
+            add(pt->json, "steady_state", ss);
+            if (!pt->res.verdict.steady)
+                note(s, "%s/%s %u%% %ux%u: not steady state (%s); rounds %u-%u are reported",
+                     profile_name_of(s, g), workload_name_of(s, g), g->compress, pt->wl.workers,
+                     pt->wl.qd, pt->res.verdict.reason[0] ? pt->res.verdict.reason
+                                                          : pt->res.verdict.label, a, b);
+        } else {
+            point_verdict(s, pt, false, false, NULL, n, &pt->res.verdict);
         }
-        point_result(s, r, a, b, steady_round != 0, &pt->res);
+        struct ds_verdict keep = pt->res.verdict;
+        point_result(s, r, a, b, keep.steady, &pt->res);
+        pt->res.verdict = keep;
         pt->res.rounds_run = n;
         add(pt->json, "result", result_json(&pt->res));
+        add(pt->json, "state", results_state_json(&s->state));
         add(pt->json, "status", jstr("complete"));
     } else {
         add(pt->json, "status", jstr(ret == 1 ? "interrupted" : "failed"));
@@ -893,7 +999,7 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
     for (unsigned i = 0; i < n; i++)
         metrics_free(&r[i]);
     free(r);
-    free(tracked);
+    precond_track_free(&tk);
     if (ret == 0 && !s->cfg.quiet)
         print_point(s, pt);
     return ret;
@@ -919,31 +1025,39 @@ static int do_purge(struct profile_session *s, char *err, size_t errlen)
     add(p, "compliant", json_object_new_boolean(plan.compliant));
     add(p, "command", jstr(plan.argv_text));
     add(p, "reason", jstr(plan.reason));
-    add(p, "ran", json_object_new_boolean(ret == 0));
+    add(p, "ran", json_object_new_boolean(ret == 0 && plan.method != PURGE_NONE));
     add(p, "seconds", jnum((double)(now_mono_ns() - t0) / 1e9));
     add(s->doc, "purge", p);
+    add(json_object_object_get(s->doc, "preconditioning"), "purge", json_object_get(p));
+    if (ret == 0 && plan.method != PURGE_NONE)
+        ds_purge(&s->state);
     return ret;
 }
 
 static void print_table(const struct profile_session *s)
 {
     printf("\n%-14s %-20s %5s %7s %4s %6s %12s %10s %10s %10s  %s\n", "profile", "workload",
-           "data", "workers", "QD", "effQD", "IOPS", "MB/s", "lat mean", "lat p99", "measured");
+           "data", "workers", "QD", "effQD", s->target.sim ? "IOPS (sim)" : "IOPS", "MB/s", "lat mean",
+           "lat p99", "measured");
     for (unsigned i = 0; i < s->n_points; i++) {
         const struct pr_point *pt = &s->points[i];
         if (!pt->res.done)
             continue;
         const struct pr_group *g = &s->groups[pt->group];
-        char iops[32], mean[32], p99[32], comp[16], how[48];
+        char iops[32], mean[32], p99[32], comp[16], how[64];
         units_format_count(pt->res.iops, iops, sizeof(iops));
         fmt_lat(pt->res.lat_mean_us, mean, sizeof(mean));
         fmt_lat(pt->res.lat.pct_us[2], p99, sizeof(p99));
         snprintf(comp, sizeof(comp), "%u%%", g->compress);
         if (g->pre == WL_PRECOND_STEADY)
-            snprintf(how, sizeof(how), "%s r%u-%u", pt->res.steady ? "steady" : "NOT steady",
+            snprintf(how, sizeof(how), "%s r%u-%u",
+                     pt->res.steady ? "steady"
+                     : pt->res.verdict.measured == DS_M_NOT_STABLE ? "NOT stable"
+                                                                  : "NOT steady (transient)",
                      pt->res.first_round, pt->res.last_round);
         else
-            snprintf(how, sizeof(how), "%s, %u round%s", wl_precondition_name(g->pre),
+            snprintf(how, sizeof(how), "%s, %u round%s",
+                     g->pre == WL_PRECOND_WIPC ? "burst after WIPC" : "burst",
                      pt->res.last_round, pt->res.last_round == 1 ? "" : "s");
         printf("%-14s %-20s %5s %7u %4u %6u %12s %10.1f %10s %10s  %s\n", profile_name_of(s, g),
                workload_name_of(s, g), comp, pt->wl.workers, pt->wl.qd,
@@ -1000,6 +1114,7 @@ int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
         goto fail_early;
     if (s->target.sim)
         sim_stats(s->target.sim->dev, &s->sim_last);
+    ds_init(&s->state, (double)s->target.capacity * s->weight, s->target.sim != NULL);
     doc_start(s);
     flush(s, true);
 

@@ -10,13 +10,20 @@
  * workload and compressibility, before its points:
  *   steady  WIPC (the active range written twice with 128 KiB sequential writes of that
  *           compressibility, so reads read real data of that kind and the FTL is full);
- *           then, for a workload that writes, WDPC: its first point's stimulus runs until it
- *           has written wdpc_fills (1) x the active range itself, in rounds that are recorded
- *           but not judged, because a drive fresh from WIPC answers random writes from its
- *           spare area at burst speed and a 5-round window would pass on that plateau;
+ *           then, for a workload that writes, WDPC: its first point's stimulus runs in
+ *           rounds that are recorded but not judged until it has written at least
+ *           wdpc_fills (1) x the active range and the fill guard passes (steady.h: every
+ *           5-round average over the last fill within 5% of the latest window's), or it has
+ *           written wdpc_max_fills (5): a drive fresh from WIPC answers random writes from its
+ *           spare area at burst speed and then goes through a transient of one to three
+ *           fills, and a 5-round window would pass inside either;
  *           then every point runs rounds of its own stimulus until its tracked metric is in
  *           SNIA steady state (5-round window, 20% range, 10% slope; at most --rounds, 25)
- *           and reports the window's average.
+ *           and, for the first point, the fill guard holds; it reports the window's average.
+ *           The group's later points (other workers / QD of the same workload and data)
+ *           inherit its WDPC: the equilibrium of the FTL depends on where and what is written,
+ *           not on how many workers write it (UNCERTAIN for drives whose background work
+ *           depends on the queue depth).
  *   wipc    the same WIPC, then each point runs a fixed number of rounds (--rounds, 1) and
  *           reports their average.
  *   none    nothing is written first: fresh-out-of-box / burst figures on the drive as it is
@@ -50,8 +57,9 @@ struct profile_config {
     uint64_t round_time_ns;           /* 0: the workload's runtime, else 60 s */
     unsigned max_rounds;              /* 0: 25 for steady, 1 for a fixed measurement */
     const char *track;                /* steady-state metric (metrics.h), default iops */
-    double wdpc_fills;                /* steady: stimulus writes before judging (x active range);
+    double wdpc_fills;                /* steady: WDPC writes at least this x the active range;
                                          negative: the default, 1 */
+    double wdpc_max_fills;            /* steady: ... and at most this (0: the default, 5) */
     const char *out_dir;              /* NULL: results/profile-<timestamp> */
     bool force;
     bool quiet;

@@ -118,7 +118,52 @@ struct json_object *results_round_json(const struct round_metrics *m)
     }
     if (m->data.present)
         add(o, "data", data_measure_json(&m->data));
+    if (m->phase)
+        add(o, "phase", jstr(m->phase));
+    if (m->state.present)
+        add(o, "state", results_state_json(&m->state));
     return o;
+}
+
+struct json_object *results_state_json(const struct drive_state *s)
+{
+    struct json_object *o = json_object_new_object();
+    add(o, "condition", jstr(ds_condition_name(s->condition)));
+    add(o, "purged", json_object_new_boolean(s->purged));
+    add(o, "written_bytes", jnum(s->written_bytes));
+    add(o, "written_fills", jnum(ds_fills(s, s->written_bytes)));
+    add(o, "wipc_bytes", jnum(s->wipc_bytes));
+    add(o, "wipc_fills", jnum(ds_fills(s, s->wipc_bytes)));
+    add(o, "wdpc_bytes", jnum(s->wdpc_bytes));
+    add(o, "wdpc_fills", jnum(ds_fills(s, s->wdpc_bytes)));
+    add(o, "simulated", json_object_new_boolean(s->simulated));
+    return o;
+}
+
+void results_verdict_json(struct json_object *steady, const struct ds_verdict *v,
+                          const struct steady_guard_result *gr, const struct steady_guard *g)
+{
+    add(steady, "reached", json_object_new_boolean(v->steady));
+    add(steady, "stable", json_object_new_boolean(v->stable));
+    add(steady, "measured_state", jstr(ds_measured_name(v->measured)));
+    add(steady, "label", jstr(v->label));
+    add(steady, "reason", v->reason[0] ? jstr(v->reason) : NULL);
+    if (!gr || !g)
+        return;
+    struct json_object *o = json_object_new_object();
+    add(o, "rule", jstr("the stimulus wrote >= lag_fills of the active range before the window, "
+                        "and every 5-round average since lag_fills before the window is within "
+                        "band_pct of the window's average (steady.h)"));
+    add(o, "lag_fills", jnum(g->lag_fills));
+    add(o, "band_pct", jnum(100 * g->band_frac));
+    add(o, "evaluated", json_object_new_boolean(gr->evaluated));
+    add(o, "passed", json_object_new_boolean(gr->passed));
+    add(o, "fills_before_window", jnum(gr->fills_before));
+    add(o, "span_first_round", gr->span_first_round ? jint(gr->span_first_round) : NULL);
+    add(o, "span_last_round", gr->span_last_round ? jint(gr->span_last_round) : NULL);
+    add(o, "max_deviation_pct", gr->evaluated ? jnum(100 * gr->max_deviation) : NULL);
+    add(o, "worst_round", gr->worst_round ? jint(gr->worst_round) : NULL);
+    add(steady, "guard", o);
 }
 
 struct json_object *results_workload_json(const struct workload *wl, const struct wl_range *range)
@@ -262,6 +307,47 @@ struct json_object *results_target_json(const struct target_info *t)
     return o;
 }
 
+/* How the run prepared the drive: the mode, the WIPC's figures, the WDPC's bounds and end. */
+static struct json_object *preconditioning_json(const struct run_record *rec)
+{
+    const struct run_config *c = &rec->cfg;
+    struct json_object *o = json_object_new_object();
+    add(o, "mode", jstr(wl_precondition_name(c->precondition)));
+    add(o, "purge", NULL);
+    if (rec->wipc_done) {
+        struct json_object *w = json_object_new_object();
+        add(w, "bs", jint(PRECOND_WIPC_BS));
+        add(w, "qd", jint(PRECOND_WIPC_QD));
+        add(w, "workers", jint(1));
+        add(w, "fills", jint(PRECOND_WIPC_FILLS));
+        add(w, "compress_pct", jint(rec->wl.compress_pct));
+        add(w, "bytes_written", jnum((double)rec->wipc.write.bytes));
+        add(w, "elapsed_s", jnum(rec->wipc.elapsed_s));
+        add(w, "wall_s", jnum(rec->wipc_wall_s));
+        add(w, "mb_s", jnum(rec->wipc.write.mb_s));
+        add(o, "wipc", w);
+    } else {
+        add(o, "wipc", NULL);
+    }
+    if (rec->wdpc) {
+        struct json_object *w = json_object_new_object();
+        unsigned n = rec->first_measure ? rec->first_measure - 1 : rec->n_rounds;
+        double bytes = 0;
+        for (unsigned i = 0; i < n && i < rec->n_rounds; i++)
+            bytes += (double)rec->rounds[i].write.bytes;
+        add(w, "min_fills", jnum(c->wdpc_min_fills));
+        add(w, "max_fills", jnum(c->wdpc_max_fills));
+        add(w, "rounds", jint(n));
+        add(w, "bytes_written", jnum(bytes));
+        add(w, "fills", jnum(ds_fills(&rec->state, bytes)));
+        add(w, "ended", rec->wdpc_end ? jstr(rec->wdpc_end) : NULL);
+        add(o, "wdpc", w);
+    } else {
+        add(o, "wdpc", NULL);
+    }
+    return o;
+}
+
 static struct json_object *build_doc(const struct run_record *rec, bool with_rounds)
 {
     const struct run_config *c = &rec->cfg;
@@ -306,10 +392,17 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
     add(run, "sample_interval_s", jnum((double)c->sample_ns / 1e9));
     add(run, "stop_at_steady", json_object_new_boolean(c->stop_at_steady));
     add(run, "tracking", jstr(c->track));
+    add(run, "precondition", jstr(wl_precondition_name(c->precondition)));
     add(doc, "run", run);
 
-    add(doc, "steady_state", results_steady_json(&rec->steady, rec->steady_round, &c->criteria,
-                                                 c->track, rec->n_rounds));
+    add(doc, "preconditioning", preconditioning_json(rec));
+    add(doc, "state", results_state_json(&rec->state));
+    struct json_object *ss = results_steady_json(&rec->steady,
+                                                 rec->verdict.steady ? rec->steady_round : 0,
+                                                 &c->criteria, c->track, rec->measured);
+    results_verdict_json(ss, &rec->verdict, rec->wdpc ? &rec->guard : NULL,
+                         rec->wdpc ? &c->guard : NULL);
+    add(doc, "steady_state", ss);
     if (with_rounds) {
         struct json_object *rounds = json_object_new_array();
         for (unsigned i = 0; i < rec->n_rounds; i++)

@@ -42,6 +42,13 @@ struct json_object *results_host_json(const struct hostinfo *h);
 struct json_object *results_target_json(const struct target_info *t);
 struct json_object *results_round_json(const struct round_metrics *m);
 struct json_object *results_workload_json(const struct workload *wl, const struct wl_range *range);
+/* The drive's state (drive_state.h): condition, bytes and fills written since purge / start. */
+struct json_object *results_state_json(const struct drive_state *s);
+/* Add a window's verdict to a steady-state object (from results_steady_json): "reached" (SNIA
+ * steady state claimed), "stable", "measured_state", "label", "reason", and the fill guard (when
+ * gr and g are given). */
+void results_verdict_json(struct json_object *steady, const struct ds_verdict *v,
+                          const struct steady_guard_result *gr, const struct steady_guard *g);
 struct json_object *results_steady_json(const struct steady_window *w, unsigned steady_round,
                                         const struct steady_criteria *c, const char *tracking,
                                         unsigned rounds_run);

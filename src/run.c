@@ -2,6 +2,7 @@
 #include "run.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,11 @@ void run_config_init(struct run_config *cfg)
     cfg->sample_ns = 1000000000ull;
     cfg->track = "iops";
     cfg->stop_at_steady = true;
+    cfg->precondition = WL_PRECOND_NONE;
+    cfg->wdpc_min_fills = PRECOND_WDPC_MIN_FILLS;
+    cfg->wdpc_max_fills = PRECOND_WDPC_MAX_FILLS;
     cfg->criteria = STEADY_CRITERIA_SNIA;
+    cfg->guard = STEADY_GUARD_DEFAULT;
 }
 
 static bool file_exists(const char *path)
@@ -182,6 +187,16 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     if (c->max_rounds == 0)
         return errf(err, errlen, "--rounds 0: need at least one round");
     c->criteria.max_rounds = c->max_rounds;
+    if (c->precondition == WL_PRECOND_DEFAULT)
+        c->precondition = WL_PRECOND_NONE;
+    if (!(c->wdpc_min_fills >= 0) || !(c->wdpc_max_fills > 0))
+        return errf(err, errlen, "--wdpc-fills %g, --wdpc-max-fills %g: need >= 0 and > 0",
+                    c->wdpc_min_fills, c->wdpc_max_fills);
+    if (c->wdpc_max_fills < c->wdpc_min_fills)
+        return errf(err, errlen, "--wdpc-max-fills %g: less than --wdpc-fills %g",
+                    c->wdpc_max_fills, c->wdpc_min_fills);
+    rec->prep = c->precondition == WL_PRECOND_STEADY ? DS_PREP_STEADY
+                : c->precondition == WL_PRECOND_WIPC ? DS_PREP_WIPC : DS_PREP_NONE;
 
     if (wl_resolve(workload_spec, profile_dirs, &rec->wl, err, errlen) != 0)
         return -1;
@@ -222,7 +237,12 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
                         rec->target.path, &rec->range, err, errlen) != 0)
         return -1;
 
-    if (run_check_safety(&rec->target, wl_writes(&rec->wl), c->destructive, err, errlen) != 0)
+    if (rec->prep != DS_PREP_NONE && c->n_remotes)
+        return errf(err, errlen, "--precondition %s: not with --remote (precondition each host's "
+                    "drive first)", wl_precondition_name(c->precondition));
+    rec->wdpc = rec->prep == DS_PREP_STEADY && wl_writes(&rec->wl);
+    if (run_check_safety(&rec->target, wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE,
+                         c->destructive, err, errlen) != 0)
         return -1;
 
     if (run_out_dir(c->out_dir, "run", c->force, rec->out_dir, sizeof(rec->out_dir),
@@ -268,67 +288,158 @@ static void print_plan(const struct run_record *rec)
                target_kind_name(rec->target.kind), cap, rec->target.logical_sector);
     }
     printf("  engine  %s (%s)\n", rec->engine->name, rec->engine->version());
-    printf("  rounds  up to %u of %s%s; steady state tracked on %s\n", c->max_rounds, len,
-           c->stop_at_steady ? ", stopping at steady state" : "", c->track);
+    if (rec->prep == DS_PREP_NONE)
+        printf("  drive   not preconditioned: figures are the drive's burst (fresh-out-of-box, or "
+               "as earlier writes left it); --precondition steady for steady state\n");
+    else
+        printf("  drive   WIPC (%ux the active range, sequential 128 KiB)%s\n", PRECOND_WIPC_FILLS,
+               rec->wdpc ? ", then WDPC: the stimulus until the fill guard passes" : "");
+    if (rec->wdpc)
+        printf("          (at least %g, at most %g fills; rounds recorded, not judged)\n",
+               c->wdpc_min_fills, c->wdpc_max_fills);
+    printf("  rounds  up to %u of %s%s; tracked on %s\n", c->max_rounds, len,
+           c->stop_at_steady ? rec->prep == DS_PREP_NONE || (rec->prep == DS_PREP_WIPC &&
+                                                             wl_writes(&rec->wl))
+                                   ? ", stopping at the first stable window"
+                                   : ", stopping at steady state"
+                             : "", c->track);
     printf("  results %s\n", rec->results_path);
     fflush(stdout);
 }
 
+/* The state column of a round line. */
+static void round_state_text(const struct run_record *rec, const struct round_metrics *m,
+                             char *ss, size_t len)
+{
+    const struct steady_criteria *c = &rec->cfg.criteria;
+    const struct steady_window *w = &rec->steady;
+    double fills = ds_fills(&rec->state, rec->state.wdpc_bytes);
+    if (m->phase && !strcmp(m->phase, "wdpc")) {
+        if (rec->guard.evaluated)
+            snprintf(ss, len, "WDPC %.2f fills; fill guard: %.1f%% from the window (<= %.0f%%)",
+                     fills, 100 * rec->guard.max_deviation, 100 * rec->cfg.guard.band_frac);
+        else
+            snprintf(ss, len, "WDPC %.2f fills (the guard needs %g)", fills,
+                     rec->cfg.guard.lag_fills);
+        return;
+    }
+    unsigned in_window = m->round - rec->first_measure + 1;
+    if (rec->steady_round && rec->verdict.steady)
+        snprintf(ss, len, "steady (rounds %u-%u)", w->first_round, w->last_round);
+    else if (rec->steady_round)
+        snprintf(ss, len, "%s (rounds %u-%u)", rec->verdict.label, w->first_round, w->last_round);
+    else if (in_window < c->window)
+        snprintf(ss, len, "window %u/%u", in_window, c->window);
+    else if (w->steady && rec->wdpc)
+        snprintf(ss, len, "flat, but the fill guard fails (%.1f%% > %.0f%%)",
+                 100 * rec->guard.max_deviation, 100 * rec->cfg.guard.band_frac);
+    else
+        snprintf(ss, len, "not stable (range %.1f%%, slope %.1f%%)",
+                 w->average > 0 ? 100 * w->range / w->average : 0,
+                 w->average > 0 ? 100 * w->slope_excursion / w->average : 0);
+}
+
 static void print_round(const struct run_record *rec, const struct round_metrics *m)
 {
-    char iops[32], r[32], w[32], mean[32], p999[32];
+    char iops[32], r[32], w[32], mean[32], p999[32], ss[160];
     units_format_count(m->total.iops, iops, sizeof(iops));
     units_format_count(m->read.iops, r, sizeof(r));
     units_format_count(m->write.iops, w, sizeof(w));
     fmt_lat(m->total.lat.mean_us, mean, sizeof(mean));
     fmt_lat(m->total.lat.pct_us[3], p999, sizeof(p999));
-    char ss[96];
-    const struct steady_criteria *c = &rec->cfg.criteria;
-    if (rec->steady_round)
-        snprintf(ss, sizeof(ss), "steady (rounds %u-%u)", rec->steady.first_round,
-                 rec->steady.last_round);
-    else if (m->round < c->window)
-        snprintf(ss, sizeof(ss), "window %u/%u", m->round, c->window);
-    else
-        snprintf(ss, sizeof(ss), "not steady (range %.1f%%, slope %.1f%%)",
-                 rec->steady.average ? 100 * rec->steady.range / rec->steady.average : 0,
-                 rec->steady.average ? 100 * rec->steady.slope_excursion / rec->steady.average : 0);
+    round_state_text(rec, m, ss, sizeof(ss));
     char dev[64] = "";
     if (m->device.present)
         snprintf(dev, sizeof(dev), "  WA %.2f", m->device.wa_round);
-    printf("round %2u/%u  IOPS %s (r %s w %s)  %.1f MB/s  lat mean %s p99.9 %s%s  %s\n", m->round,
-           rec->cfg.max_rounds, iops, r, w, m->total.mb_s, mean, p999, dev, ss);
+    char num[32];
+    if (m->phase && !strcmp(m->phase, "wdpc"))
+        snprintf(num, sizeof(num), "wdpc %3u", m->round);
+    else
+        snprintf(num, sizeof(num), "round %2u/%u", m->round - rec->first_measure + 1,
+                 rec->cfg.max_rounds);
+    printf("%s  IOPS %s (r %s w %s)  %.1f MB/s  lat mean %s p99.9 %s%s%s  %s\n", num, iops, r, w,
+           m->total.mb_s, mean, p999, dev, rec->target.sim ? " (simulated)" : "", ss);
     fflush(stdout);
 }
 
 static void print_summary(const struct run_record *rec)
 {
-    printf("\n%s: %u round%s", rec->status, rec->n_rounds, rec->n_rounds == 1 ? "" : "s");
+    unsigned wdpc_rounds = rec->first_measure > 1 ? rec->first_measure - 1 : 0;
+    printf("\n%s: %u round%s", rec->status, rec->measured, rec->measured == 1 ? "" : "s");
+    if (wdpc_rounds)
+        printf(" after %u WDPC round%s (%.2f fills, ended: %s)", wdpc_rounds,
+               wdpc_rounds == 1 ? "" : "s",
+               ds_fills(&rec->state, rec->state.wdpc_bytes), rec->wdpc_end ? rec->wdpc_end : "-");
+    const struct steady_window *w = &rec->steady;
     if (rec->steady_round) {
-        printf("; steady state at round %u (rounds %u-%u, %s average %.6g, range %.1f%% <= %.0f%%, "
-               "slope excursion %.1f%% <= %.0f%%)",
-               rec->steady_round, rec->steady.first_round, rec->steady.last_round, rec->cfg.track,
-               rec->steady.average, 100 * rec->steady.range / rec->steady.average,
-               100 * rec->cfg.criteria.range_frac,
-               100 * rec->steady.slope_excursion / rec->steady.average,
-               100 * rec->cfg.criteria.slope_frac);
-    } else if (rec->n_rounds >= rec->cfg.criteria.window) {
-        printf("; steady state NOT reached");
+        printf("; %s at round %u (rounds %u-%u, %s average %.6g, range %.1f%% <= %.0f%%, "
+               "slope excursion %.1f%% <= %.0f%%)%s", rec->verdict.label, rec->steady_round,
+               w->first_round, w->last_round, rec->cfg.track, w->average,
+               100 * w->range / w->average, 100 * rec->cfg.criteria.range_frac,
+               100 * w->slope_excursion / w->average, 100 * rec->cfg.criteria.slope_frac,
+               rec->target.sim ? " on a simulated drive" : "");
+    } else if (rec->measured >= rec->cfg.criteria.window) {
+        printf("; %s", rec->verdict.label[0] ? rec->verdict.label : "steady state NOT reached");
     }
+    if (rec->verdict.reason[0] && rec->measured >= rec->cfg.criteria.window)
+        printf("\nnot SNIA steady state: %s", rec->verdict.reason);
     printf("\nresults: %s\n", rec->results_path);
     fflush(stdout);
 }
 
-static void update_steady(struct run_record *rec)
+/* After a round: the tracker, the WDPC's end, the measured window and its verdict. */
+static void update_steady(struct run_record *rec, struct round_metrics *m)
 {
-    unsigned n = rec->n_rounds;
-    rec->tracked = xrealloc(rec->tracked, n * sizeof(double));
-    metrics_value(&rec->rounds[n - 1], rec->cfg.track, &rec->tracked[n - 1]);
-    struct steady_criteria c = rec->cfg.criteria;
-    c.max_rounds = 0;   /* the run's own limit is max_rounds; record any window that passes */
-    if (!rec->steady_round) {
-        rec->steady_round = steady_first(rec->tracked, n, &c, &rec->steady);
+    double v = NAN;
+    metrics_value(m, rec->cfg.track, &v);
+    rec->stimulus_bytes += (double)m->write.bytes;
+    precond_track_push(&rec->track, v, ds_fills(&rec->state, rec->stimulus_bytes));
+    const struct steady_criteria *c = &rec->cfg.criteria;
+    const struct steady_guard *g = rec->wdpc ? &rec->cfg.guard : NULL;
+    struct steady_window win;
+    struct steady_guard_result gr;
+    if (!strcmp(m->phase, "wdpc")) {
+        bool ok = precond_track_eval(&rec->track, 1, c, g, &win, &gr);
+        rec->guard = gr;
+        const char *end = precond_wdpc_end(ds_fills(&rec->state, rec->state.wdpc_bytes),
+                                           rec->cfg.wdpc_min_fills, rec->cfg.wdpc_max_fills, ok);
+        if (*end) {
+            rec->wdpc_end = end;
+            rec->first_measure = m->round + 1;
+        }
+        return;
     }
+    rec->measured++;
+    if (rec->steady_round)
+        return;
+    /* Without preconditioning the guard is evaluated for the label only (burst, or write
+     * saturation after a fill of the stimulus); the run stops at the first stable window. */
+    const bool label_guard = rec->prep == DS_PREP_NONE && wl_writes(&rec->wl);
+    bool ok = precond_track_eval(&rec->track, rec->first_measure, c,
+                                 g ? g : label_guard ? &rec->cfg.guard : NULL, &win, &gr);
+    if (!win.last_round)
+        return;   /* fewer than a window of measured rounds */
+    rec->steady = win;
+    rec->guard = gr;
+    /* Stop at the first window that may be called steady; without the preparation that steady
+     * state needs, at the first stable one (the verdict says what it is). */
+    bool judged = rec->wdpc ? ok : win.steady;
+    ds_judge(rec->prep, wl_writes(&rec->wl), win.steady,
+             rec->wdpc || label_guard ? &gr : NULL, &rec->cfg.guard, rec->measured,
+             &rec->verdict);
+    if (judged)
+        rec->steady_round = m->round;
+}
+
+/* The verdict when the rounds ended without a window to stop at: the last window evaluated. */
+static void final_verdict(struct run_record *rec)
+{
+    if (rec->steady_round)
+        return;
+    ds_judge(rec->prep, wl_writes(&rec->wl), rec->steady.steady && rec->steady.last_round,
+             rec->wdpc || (rec->prep == DS_PREP_NONE && wl_writes(&rec->wl)) ? &rec->guard
+                                                                             : NULL,
+             &rec->cfg.guard, rec->measured, &rec->verdict);
 }
 
 void run_device_round(const struct target_info *t, double weight, struct sim_stats *last,
@@ -383,11 +494,123 @@ void run_pool_metrics(struct worker_pool *pool, uint64_t sample_ns, double weigh
     metrics_compute(ws, nw, (double)sample_ns / 1e9, weight, m);
 }
 
+int run_pool_once(const struct target_info *t, int fd, const char *out_dir,
+                  const struct engine_ops *engine, double weight, struct sim_stats *sim_last,
+                  const struct workload *wl, const struct wl_range *range, uint64_t time_ns,
+                  uint64_t bytes, volatile sig_atomic_t *stop, struct round_metrics *m,
+                  char *err, size_t errlen)
+{
+    struct engine_config base;
+    char artifacts[4200];
+    run_engine_base(t, fd, out_dir, artifacts, sizeof(artifacts), &base);
+    struct worker_pool *pool = worker_pool_start(wl, engine, &base, range, stop, err, errlen);
+    if (!pool)
+        return -1;
+    struct round_limits lim = {.time_ns = time_ns, .bytes = bytes, .sample_ns = 1000000000ull,
+                               .label = wl->name};
+    int ret = worker_pool_round(pool, &lim, err, errlen);
+    if (ret == 0) {
+        run_pool_metrics(pool, 1000000000ull, weight, m);
+        run_device_round(t, weight, sim_last, m);
+    }
+    worker_pool_stop(pool);
+    return ret;
+}
+
+/* WIPC over the run's active range at the workload's compressibility. 0, 1 interrupted, -1. */
+static int run_wipc(struct run_record *rec, int fd, volatile sig_atomic_t *stop, char *err,
+                    size_t errlen)
+{
+    struct workload wl;
+    struct wl_range range;
+    uint64_t bytes;
+    if (precond_wipc_workload(&rec->target, &rec->range, rec->wl.compress_pct, &wl, &range,
+                              &bytes, err, errlen) != 0)
+        return -1;
+    if (!rec->cfg.quiet) {
+        char b[32];
+        units_format_size((uint64_t)((double)bytes * rec->weight), b, sizeof(b));
+        printf("WIPC: %s of sequential 128 KiB writes (%ux the active range)%s\n", b,
+               PRECOND_WIPC_FILLS, rec->target.sim ? " on the simulated drive" : "");
+        fflush(stdout);
+    }
+    uint64_t t0 = now_mono_ns();
+    if (run_pool_once(&rec->target, fd, rec->out_dir, rec->engine, rec->weight, &rec->sim_last,
+                      &wl, &range, 0, bytes, stop, &rec->wipc, err, errlen) != 0)
+        return -1;
+    if (*stop) {
+        metrics_free(&rec->wipc);
+        return 1;
+    }
+    rec->wipc_done = true;
+    rec->wipc_wall_s = (double)(now_mono_ns() - t0) / 1e9;
+    ds_wipc(&rec->state, (double)rec->wipc.write.bytes);
+    return 0;
+}
+
+static const char *rounds_status(int code)
+{
+    return code == EXIT_INTERRUPTED ? "interrupted" : code == EXIT_OK ? "complete" : "failed";
+}
+
+/* The rounds: WDPC rounds (when the preparation asks for them), then up to max_rounds measured
+ * rounds, each recorded and written before it is printed. Returns an exit code. */
+static int run_rounds(struct run_record *rec, struct worker_pool *pool, volatile sig_atomic_t *stop)
+{
+    struct run_config *c = &rec->cfg;
+    char err[ERR_LEN];
+    struct round_limits lim = {
+        .time_ns = c->round_time_ns,
+        .bytes = c->round_bytes,
+        .sample_ns = c->sample_ns,
+    };
+    const bool writes = wl_writes(&rec->wl);
+    rec->first_measure = rec->wdpc ? 0 : 1;   /* 0: not known until the WDPC ends */
+    for (unsigned r = 1; rec->measured < c->max_rounds; r++) {
+        if (*stop)
+            return EXIT_INTERRUPTED;
+        const bool in_wdpc = rec->wdpc && !rec->wdpc_end;
+        char label[32];
+        snprintf(label, sizeof(label), in_wdpc ? "wdpc-%03u" : "round-%02u", r);
+        lim.label = label;
+        if (worker_pool_round(pool, &lim, err, sizeof(err)) != 0) {
+            snprintf(rec->error, sizeof(rec->error), "round %u: %s", r, err);
+            return EXIT_FAILURE_RUN;
+        }
+        if (*stop)   /* the round was cut short: do not record it */
+            return EXIT_INTERRUPTED;
+        rec->rounds = xrealloc(rec->rounds, (rec->n_rounds + 1) * sizeof(*rec->rounds));
+        struct round_metrics *m = &rec->rounds[rec->n_rounds];
+        run_pool_metrics(pool, c->sample_ns, rec->weight, m);
+        run_device_round(&rec->target, rec->weight, &rec->sim_last, m);
+        m->round = r;
+        m->phase = in_wdpc ? "wdpc" : "measure";
+        ds_write(&rec->state, (double)m->write.bytes, rec->prep == DS_PREP_STEADY && writes);
+        m->state = rec->state;
+        rec->n_rounds++;
+        if (in_wdpc && m->write.bytes == 0) {
+            snprintf(rec->error, sizeof(rec->error), "WDPC round %u wrote nothing", r);
+            return EXIT_FAILURE_RUN;
+        }
+        update_steady(rec, m);
+        iso8601_now(rec->updated, sizeof(rec->updated));
+        if (results_write(rec, err, sizeof(err)) != 0) {
+            snprintf(rec->error, sizeof(rec->error), "%s", err);
+            return EXIT_FAILURE_RUN;
+        }
+        if (!c->quiet)
+            print_round(rec, m);
+        if (c->stop_at_steady && rec->steady_round)
+            break;
+    }
+    return EXIT_OK;
+}
+
 int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
 {
     struct run_config *c = &rec->cfg;
     char err[ERR_LEN];
-    bool writes = wl_writes(&rec->wl);
+    bool writes = wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE;
     int fd = -1, code = EXIT_OK;
     struct worker_pool *pool = NULL;
 
@@ -406,6 +629,7 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
 
     if (rec->target.sim)
         sim_stats(rec->target.sim->dev, &rec->sim_last);
+    ds_init(&rec->state, (double)rec->range.len * rec->weight, rec->target.sim != NULL);
     iso8601_now(rec->started, sizeof(rec->started));
     memcpy(rec->updated, rec->started, sizeof(rec->updated));
     rec->status = "running";
@@ -413,6 +637,22 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
         goto fail_early;
     if (!c->quiet)
         print_plan(rec);
+
+    if (rec->prep != DS_PREP_NONE) {
+        int w = run_wipc(rec, fd, stop, err, sizeof(err));
+        if (w != 0) {
+            code = w > 0 ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN;
+            if (w < 0)
+                snprintf(rec->error, sizeof(rec->error), "WIPC: %s", err);
+            goto out;
+        }
+        if (results_write(rec, err, sizeof(err)) != 0) {
+            snprintf(rec->error, sizeof(rec->error), "%s", err);
+            code = EXIT_FAILURE_RUN;
+            goto out;
+        }
+    }
+    ds_stimulus(&rec->state);
 
     struct engine_config base;
     char artifacts[4200];
@@ -423,60 +663,14 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
                              &rec->range, stop, err, sizeof(err));
     if (!pool) {
         snprintf(rec->error, sizeof(rec->error), "%s", err);
-        rec->status = "failed";
         code = EXIT_FAILURE_RUN;
         goto out;
     }
-
-    struct round_limits lim = {
-        .time_ns = c->round_time_ns,
-        .bytes = c->round_bytes,
-        .sample_ns = c->sample_ns,
-    };
-    for (unsigned r = 1; r <= c->max_rounds; r++) {
-        if (*stop) {
-            rec->status = "interrupted";
-            code = EXIT_INTERRUPTED;
-            break;
-        }
-        char label[32];
-        snprintf(label, sizeof(label), "round-%02u", r);
-        lim.label = label;
-        int ret = worker_pool_round(pool, &lim, err, sizeof(err));
-        if (ret != 0) {
-            snprintf(rec->error, sizeof(rec->error), "round %u: %s", r, err);
-            rec->status = "failed";
-            code = EXIT_FAILURE_RUN;
-            break;
-        }
-        if (*stop) {   /* the round was cut short: do not record it */
-            rec->status = "interrupted";
-            code = EXIT_INTERRUPTED;
-            break;
-        }
-        rec->rounds = xrealloc(rec->rounds, (rec->n_rounds + 1) * sizeof(*rec->rounds));
-        struct round_metrics *m = &rec->rounds[rec->n_rounds];
-        run_pool_metrics(pool, c->sample_ns, rec->weight, m);
-        run_device_round(&rec->target, rec->weight, &rec->sim_last, m);
-        m->round = r;
-        rec->n_rounds++;
-        update_steady(rec);
-        iso8601_now(rec->updated, sizeof(rec->updated));
-        if (results_write(rec, err, sizeof(err)) != 0) {
-            snprintf(rec->error, sizeof(rec->error), "%s", err);
-            rec->status = "failed";
-            code = EXIT_FAILURE_RUN;
-            break;
-        }
-        if (!c->quiet)
-            print_round(rec, m);
-        if (c->stop_at_steady && rec->steady_round)
-            break;
-    }
-    if (code == EXIT_OK)
-        rec->status = "complete";
+    code = run_rounds(rec, pool, stop);
 
 out:
+    rec->status = rounds_status(code);
+    final_verdict(rec);
     worker_pool_stop(pool);
     if (fd >= 0)
         close(fd);
@@ -503,10 +697,12 @@ void run_record_free(struct run_record *rec)
     for (unsigned i = 0; i < rec->n_rounds; i++)
         metrics_free(&rec->rounds[i]);
     free(rec->rounds);
-    free(rec->tracked);
+    precond_track_free(&rec->track);
+    if (rec->wipc_done)
+        metrics_free(&rec->wipc);
     results_cache_free(&rec->cache);
     target_release(&rec->target);
     rec->rounds = NULL;
-    rec->tracked = NULL;
+    rec->wipc_done = false;
     rec->n_rounds = 0;
 }

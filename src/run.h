@@ -11,9 +11,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "drive_state.h"
 #include "engine.h"
 #include "hostinfo.h"
 #include "metrics.h"
+#include "precondition.h"
 #include "safety.h"
 #include "steady.h"
 #include "target.h"
@@ -33,9 +35,14 @@ struct run_config {
     const char *track;           /* tracking variable for steady state */
     const char *remotes[64];     /* --remote HOST[:PORT] (fio engine, client/server mode) */
     unsigned n_remotes;
-    bool stop_at_steady;
+    bool stop_at_steady;         /* stop at the first window that is steady (or, without the
+                                    preconditioning that steady state needs, stable) */
     bool quiet;
+    enum wl_precondition precondition;   /* DEFAULT/NONE: none; WIPC; STEADY: WIPC + WDPC */
+    double wdpc_min_fills;       /* STEADY: the stimulus writes at least this x the range */
+    double wdpc_max_fills;       /* ... and at most this before its rounds are measured */
     struct steady_criteria criteria;
+    struct steady_guard guard;   /* the fill guard (steady.h) for STEADY with writes */
     int argc;
     char **argv;
 };
@@ -60,11 +67,23 @@ struct run_record {
     char started[32];
     char updated[32];
     const char *status;          /* "running", "complete", "interrupted", "failed" */
-    struct round_metrics *rounds;
+    struct round_metrics *rounds;   /* every round: WDPC rounds first, then the measured ones */
     unsigned n_rounds;
-    double *tracked;             /* tracked value per round */
-    unsigned steady_round;       /* 0 = not (yet) reached */
-    struct steady_window steady;
+    enum ds_prep prep;           /* how the drive is prepared (from cfg.precondition) */
+    bool wdpc;                   /* STEADY and the workload writes: WDPC rounds come first */
+    struct drive_state state;    /* the drive's state now */
+    struct precond_track track;  /* the tracked variable and the stimulus's fills per round */
+    double stimulus_bytes;       /* written by the stimulus (every round of it) */
+    unsigned first_measure;      /* the first measured round (1 without WDPC rounds) */
+    unsigned measured;           /* measured rounds so far */
+    const char *wdpc_end;        /* NULL: WDPC running or none; "guard", "max_fills" */
+    struct round_metrics wipc;   /* the WIPC's figures (wipc_done) */
+    bool wipc_done;
+    double wipc_wall_s;
+    unsigned steady_round;       /* round whose window is reported (steady or stable); 0: none */
+    struct steady_window steady; /* that window, or the last one evaluated */
+    struct steady_guard_result guard;   /* the fill guard for that window */
+    struct ds_verdict verdict;   /* what the window may be called */
     double weight;               /* completions' weight: k for a scaled simulated drive, else 1 */
     struct sim_stats sim_last;   /* simulated drive counters at the end of the last round */
     struct results_cache cache;
@@ -100,6 +119,13 @@ int run_check_safety(const struct target_info *t, bool writes, bool destructive,
  * without force. Creates nothing. */
 int run_out_dir(const char *given, const char *kind, bool force, char *dir, size_t dirlen,
                 char *results, size_t resultslen, char *err, size_t errlen);
+/* One round of wl on range (time or bytes) on a fresh pool, its figures in *m (metrics_free);
+ * the simulated drive's counters advance in *sim_last. Returns 0 or -1 with err. */
+int run_pool_once(const struct target_info *t, int fd, const char *out_dir,
+                  const struct engine_ops *engine, double weight, struct sim_stats *sim_last,
+                  const struct workload *wl, const struct wl_range *range, uint64_t time_ns,
+                  uint64_t bytes, volatile sig_atomic_t *stop, struct round_metrics *m,
+                  char *err, size_t errlen);
 /* Completion weight: k for a scaled simulated drive, else 1. */
 double run_target_weight(const struct target_info *t);
 /* The simulated drive's own counters for the round that just ended, in full-size figures

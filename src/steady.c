@@ -87,8 +87,10 @@ int steady_eval(const double *y, size_t n_rounds, unsigned last_round,
     out->intercept = d;
     out->slope_excursion = fabs(k) * (double)(last_round - first);
     out->slope_excursion_allowed = c->slope_frac * avg;
-    out->range_ok = within(out->range, out->range_allowed);
-    out->slope_ok = within(out->slope_excursion, out->slope_excursion_allowed);
+    /* An average at or below zero (nothing completed) makes both limits 0 or negative: such a
+     * window is a failure, never "steady". */
+    out->range_ok = avg > 0.0 && within(out->range, out->range_allowed);
+    out->slope_ok = avg > 0.0 && within(out->slope_excursion, out->slope_excursion_allowed);
     out->steady = out->range_ok && out->slope_ok;
     return 0;
 }
@@ -128,6 +130,65 @@ unsigned steady_first_all(const double *const *ys, unsigned n_vars, size_t n_rou
             all = all && windows[v].steady;
         }
         if (all)
+            return (unsigned)r;
+    }
+    return 0;
+}
+
+int steady_guard_eval(const double *y, const double *fills, size_t n_rounds,
+                      const struct steady_window *w, const struct steady_criteria *c,
+                      const struct steady_guard *g, struct steady_guard_result *out)
+{
+    memset(out, 0, sizeof(*out));
+    const unsigned len = c->window;
+    if (!len || !w->last_round || w->last_round > n_rounds || w->first_round < 1)
+        return -1;
+    const unsigned first = w->first_round, last = w->last_round;
+    out->span_last_round = last;
+    out->fills_before = first >= 2 ? fills[first - 2] : 0.0;
+    if (out->fills_before < g->lag_fills || !(w->average > 0.0))
+        return 0;   /* not enough history before the window: not evaluated, not passed */
+    out->evaluated = true;
+    /* The earliest round that ended at most lag_fills before the window began. */
+    const double from = out->fills_before - g->lag_fills;
+    unsigned r0 = 1;
+    while (r0 < first && fills[r0 - 1] < from)
+        r0++;
+    /* Every 5-round average ending at r0 (or at the first round that completes one) .. last. */
+    unsigned end = r0 < len ? len : r0;
+    out->span_first_round = end - len + 1;
+    out->passed = true;
+    for (unsigned r = end; r <= last; r++) {
+        double sum = 0.0;
+        for (unsigned i = r - len + 1; i <= r; i++)
+            sum += y[i - 1];
+        double dev = fabs(sum / (double)len - w->average) / w->average;
+        if (dev > out->max_deviation) {
+            out->max_deviation = dev;
+            out->worst_round = r;
+        }
+        if (!within(dev, g->band_frac))
+            out->passed = false;
+    }
+    return 0;
+}
+
+unsigned steady_first_guarded(const double *y, const double *fills, size_t n_rounds,
+                              unsigned first_eligible, const struct steady_criteria *c,
+                              const struct steady_guard *g, struct steady_window *win,
+                              struct steady_guard_result *gr)
+{
+    memset(win, 0, sizeof(*win));
+    memset(gr, 0, sizeof(*gr));
+    if (!c->window)
+        return 0;
+    size_t r = first_eligible > c->window ? first_eligible : c->window;
+    for (; r <= n_rounds; r++) {
+        if (steady_eval(y, n_rounds, (unsigned)r, c, win) != 0)
+            break;
+        if (g)
+            steady_guard_eval(y, fills, n_rounds, win, c, g, gr);
+        if (win->steady && (!g || gr->passed))
             return (unsigned)r;
     }
     return 0;

@@ -7,7 +7,30 @@
  *      where y = k*x + d is the least-squares line over the window (x = round number).
  * UNCERTAIN in the spec text: "less than" vs "no more than". We use <= ("no more than",
  * "within"), as cloudharmony does.  The window slides by one round; the first round whose
- * window (rounds x-4..x) passes is the steady-state round.  Default limit 25 rounds. */
+ * window (rounds x-4..x) passes is the steady-state round.  Default limit 25 rounds.
+ * A window whose average is not above zero (a variable stuck at 0: no I/O completed) is never
+ * steady: the limits are fractions of the average, and 0 <= 0 would pass anything.
+ *
+ * The fill guard (ptsbench's addition, steady_guard_eval): the 5-round rule alone passes on
+ * plateaus that are not the drive's equilibrium. A fresh drive answers random writes from its
+ * spare area at burst speed for as long as the spare lasts (five flat burst rounds pass the rule),
+ * and after a sequential fill (WIPC) a random-write stimulus drives write amplification from ~1
+ * to its equilibrium over one to three fills of the active range, through oscillations whose
+ * period is about one fill (every sequentially written line is invalidated at about the same
+ * time). Five rounds are a small part of a fill on a large drive (on a 1.6 TB drive at 60K IOPS,
+ * 5 one-minute rounds write 0.3% of it), so a window can pass inside that transient. The guard
+ * asks for the evidence the PTS's WDPC is meant to provide: the stimulus has written at least
+ * lag_fills (1) active-range fills before the window began, and every 5-round average of the
+ * tracked variable since one fill before the window lies within band_frac (5%) of the window's
+ * average, so no two of them differ by more than 10% of it: the PTS's slope limit (the window
+ * may drift by 10% of its average across its 5 rounds) applied across a whole fill. A drive
+ * still in a transient changes by more than that over a fill (the simulated Z-Drive R4 goes
+ * 350K -> 30K -> 350K -> 28K -> 57K -> 48K IOPS over its first two fills after WIPC); an
+ * oscillation of one fill's period cannot hide from a check of every 5-round average across a
+ * fill, and 5-round averages smooth the round-to-round noise the PTS's range limit allows. Basis:
+ * README ("Steady state and the drive's state") and the measurements in
+ * tests/integration/test_steady_state.c. UNCERTAIN: the PTS states no such guard; the lag and the
+ * band are ptsbench's choice. */
 #ifndef PTSBENCH_STEADY_H
 #define PTSBENCH_STEADY_H
 
@@ -52,5 +75,39 @@ unsigned steady_first(const double *y, size_t n_rounds, const struct steady_crit
  * windows[v] with each variable's window at that round (or at the last round evaluated). */
 unsigned steady_first_all(const double *const *ys, unsigned n_vars, size_t n_rounds,
                           const struct steady_criteria *c, struct steady_window *windows);
+
+/* The fill guard (see the top of this file). fills[i] is the number of active-range fills the
+ * stimulus had written (cumulatively, counted from its first round, which is round 1 of y) at
+ * the end of round i+1. */
+struct steady_guard {
+    double lag_fills;          /* fills written before the window, and the span checked (1) */
+    double band_frac;          /* each 5-round average within this fraction of the window's (0.05) */
+};
+
+#define STEADY_GUARD_DEFAULT ((struct steady_guard){1.0, 0.05})
+
+struct steady_guard_result {
+    bool evaluated;            /* the window had lag_fills of history before it */
+    bool passed;               /* evaluated, and every checked average was within the band */
+    double fills_before;       /* fills written before the window's first round */
+    unsigned span_first_round; /* first round of the earliest 5-round average checked (0: none) */
+    unsigned span_last_round;  /* last round checked (the window's last) */
+    double max_deviation;      /* largest |average - window average| / window average */
+    unsigned worst_round;      /* last round of that 5-round average */
+};
+
+/* Evaluate the guard for the window w (from steady_eval over the same y) with window length
+ * c->window. Returns 0, or -1 when w is not a window of y. */
+int steady_guard_eval(const double *y, const double *fills, size_t n_rounds,
+                      const struct steady_window *w, const struct steady_criteria *c,
+                      const struct steady_guard *g, struct steady_guard_result *out);
+
+/* The first round r >= first_eligible (and >= c->window) whose window passes the SNIA rule and,
+ * when g is not NULL, the fill guard; 0 when none (then *win and *gr hold the last window
+ * evaluated). c->max_rounds is ignored (callers stop the rounds themselves). */
+unsigned steady_first_guarded(const double *y, const double *fills, size_t n_rounds,
+                              unsigned first_eligible, const struct steady_criteria *c,
+                              const struct steady_guard *g, struct steady_window *win,
+                              struct steady_guard_result *gr);
 
 #endif

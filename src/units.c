@@ -284,6 +284,30 @@ int units_parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out
     return 0;
 }
 
+int units_parse_double(const char *text, double min, double max, double *out, char *err,
+                       size_t errlen)
+{
+    char buf[64];
+    if (!text || !units_trim_copy(text, buf, sizeof buf) || !buf[0])
+        return errf(err, errlen, "bad number '%s'", text ? text : "");
+    bool digits = false, dot = false;
+    for (const char *p = buf; *p; p++) {
+        if (isdigit((unsigned char)*p))
+            digits = true;
+        else if (*p == '.' && !dot)
+            dot = true;
+        else
+            return errf(err, errlen, "bad number '%s' (want digits, e.g. 1 or 0.5)", text);
+    }
+    if (!digits)
+        return errf(err, errlen, "bad number '%s' (want digits, e.g. 1 or 0.5)", text);
+    double v = strtod(buf, NULL);
+    if (!(v >= min && v <= max))
+        return errf(err, errlen, "%s is out of range %g..%g", buf, min, max);
+    *out = v;
+    return 0;
+}
+
 void units_format_size(uint64_t bytes, char *buf, size_t len)
 {
     static const char *const names[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};

@@ -25,6 +25,10 @@ int units_parse_percent(const char *text, double *out, char *err, size_t errlen)
 int units_parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out,
                      char *err, size_t errlen);
 
+/* A plain decimal number ("1", "0.5", "2.75") in [min,max]: no suffix, no exponent. */
+int units_parse_double(const char *text, double min, double max, double *out, char *err,
+                       size_t errlen);
+
 /* Format bytes as the shortest exact binary form: 4096 -> "4KiB", 1536 -> "1536B"
  * (3/2 KiB not exact in one unit -> bytes), 1048576 -> "1MiB", 512 -> "512B". */
 void units_format_size(uint64_t bytes, char *buf, size_t len);

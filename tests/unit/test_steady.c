@@ -413,6 +413,122 @@ static void test_all_three_tracking_variables(void **state)
     assert_int_equal(w[0].last_round, 0);
 }
 
+/* A variable stuck at zero (nothing completed): range 0 <= 0.2 * 0 and slope 0 <= 0 would pass
+ * the limits, but a window averaging 0 is a failure, never steady. Also a negative average. */
+static void test_zero_average_never_steady(void **state)
+{
+    (void)state;
+    static const double zero[] = {0, 0, 0, 0, 0, 0};
+    struct steady_criteria c = STEADY_CRITERIA_SNIA;
+    struct steady_window w;
+    assert_int_equal(steady_eval(zero, N(zero), 5, &c, &w), 0);
+    ASSERT_NEAR(w.average, 0.0);
+    assert_false(w.range_ok);
+    assert_false(w.slope_ok);
+    assert_false(w.steady);
+    assert_int_equal(steady_first(zero, N(zero), &c, &w), 0);
+    static const double neg[] = {-5, -5, -5, -5, -5};
+    assert_int_equal(steady_eval(neg, N(neg), 5, &c, &w), 0);
+    assert_false(w.steady);
+}
+
+/* The fill guard on hand-made series of 15 rounds, each writing 0.1 fill of the active range
+ * (fills at the end of round r = 0.1 r). The window is rounds 11-15; it began after 1.0 fill
+ * (the end of round 10), so the guard is evaluated; one fill before it is fill 0.0, so every
+ * 5-round average ending at rounds 5..15 (11 of them) is checked against the window's. */
+static const double fills15[] = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0,
+                                 1.1, 1.2, 1.3, 1.4, 1.5};
+
+static void eval_window_11_15(const double *y, struct steady_window *w,
+                              struct steady_guard_result *gr)
+{
+    struct steady_criteria c = STEADY_CRITERIA_SNIA;
+    struct steady_guard g = STEADY_GUARD_DEFAULT;
+    assert_int_equal(steady_eval(y, 15, 15, &c, w), 0);
+    assert_int_equal(w->first_round, 11);
+    assert_int_equal(steady_guard_eval(y, fills15, 15, w, &c, &g, gr), 0);
+}
+
+/* Flat at 100 but round 6 at 110: the averages of rounds 2-6 .. 6-10 are (4*100+110)/5 = 102,
+ * 2% from the window's 100 (<= 5%): passed, max deviation 0.02 first at round 6. With round 6
+ * at 130 they are 106: 6% > 5%: failed. */
+static void test_guard_band(void **state)
+{
+    (void)state;
+    double y[15];
+    for (int i = 0; i < 15; i++)
+        y[i] = 100;
+    y[5] = 110;
+    struct steady_window w;
+    struct steady_guard_result gr;
+    eval_window_11_15(y, &w, &gr);
+    assert_true(w.steady);
+    assert_true(gr.evaluated);
+    assert_true(gr.passed);
+    ASSERT_NEAR(gr.fills_before, 1.0);
+    assert_int_equal(gr.span_first_round, 1);
+    assert_int_equal(gr.span_last_round, 15);
+    ASSERT_NEAR(gr.max_deviation, 0.02);
+    assert_int_equal(gr.worst_round, 6);
+    y[5] = 130;
+    eval_window_11_15(y, &w, &gr);
+    assert_true(w.steady);        /* the 5-round rule alone passes */
+    assert_true(gr.evaluated);
+    assert_false(gr.passed);      /* the fill before it does not */
+    ASSERT_NEAR(gr.max_deviation, 0.06);
+}
+
+/* After a sequential fill the simulated R4's random-write IOPS fall, recover and fall again with
+ * a period of about one fill. A flat window at the second trough (rounds 11-15, ~20) compared
+ * with the single span one fill earlier (rounds 1-5 would be 100, but a span at the first trough,
+ * rounds 4-6, is ~21) can look settled; every 5-round average across the fill cannot: the one
+ * ending at round 10 is (22+40+70+100+100)/5 = 66.4, 229% above the window's 20.14. */
+static void test_guard_one_fill_oscillation(void **state)
+{
+    (void)state;
+    const double y[15] = {100, 100, 100, 20, 21, 22, 40, 70, 100, 100,
+                          20, 20.4, 20.2, 20, 20.1};
+    struct steady_window w;
+    struct steady_guard_result gr;
+    eval_window_11_15(y, &w, &gr);
+    assert_true(w.steady);
+    ASSERT_NEAR(w.average, 20.14);
+    assert_true(gr.evaluated);
+    assert_false(gr.passed);
+    assert_true(gr.max_deviation > 2.0);
+    /* no window of this series is steady with the guard */
+    struct steady_criteria c = STEADY_CRITERIA_SNIA;
+    struct steady_guard g = STEADY_GUARD_DEFAULT;
+    struct steady_window win;
+    struct steady_guard_result r;
+    assert_int_equal(steady_first_guarded(y, fills15, 15, 1, &c, &g, &win, &r), 0);
+    /* without it the rule accepts the first trough (rounds 4-8 is not flat; the window
+     * 11-15 is; steady_first finds the earliest: 11..15, round 15) */
+    assert_int_equal(steady_first(y, 15, &c, &win), 15);
+}
+
+/* Too little written before the window: not evaluated, not passed, whatever the values. */
+static void test_guard_needs_a_fill(void **state)
+{
+    (void)state;
+    const double y[6] = {50, 50, 50, 50, 50, 50};
+    const double f[6] = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6};
+    struct steady_criteria c = STEADY_CRITERIA_SNIA;
+    struct steady_guard g = STEADY_GUARD_DEFAULT;
+    struct steady_window w;
+    struct steady_guard_result gr;
+    assert_int_equal(steady_eval(y, 6, 6, &c, &w), 0);
+    assert_int_equal(steady_guard_eval(y, f, 6, &w, &c, &g, &gr), 0);
+    assert_true(w.steady);
+    assert_false(gr.evaluated);
+    assert_false(gr.passed);
+    ASSERT_NEAR(gr.fills_before, 0.1);
+    assert_int_equal(steady_first_guarded(y, f, 6, 1, &c, &g, &w, &gr), 0);
+    assert_int_equal(steady_first_guarded(y, f, 6, 1, &c, NULL, &w, &gr), 5);
+    /* first_eligible: no window may start before round 2 */
+    assert_int_equal(steady_first_guarded(y, f, 6, 6, &c, NULL, &w, &gr), 6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -426,6 +542,10 @@ int main(void)
         cmocka_unit_test(test_too_few_rounds),
         cmocka_unit_test(test_custom_criteria),
         cmocka_unit_test(test_fit),
+        cmocka_unit_test(test_zero_average_never_steady),
+        cmocka_unit_test(test_guard_band),
+        cmocka_unit_test(test_guard_one_fill_oscillation),
+        cmocka_unit_test(test_guard_needs_a_fill),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,262 @@
+/* test_steady_state.c — "steady state" means steady: on the simulated Z-Drive R4 and Z-Drive
+ * 6300, 4 KiB random writes at QD 32 with 1 and 4 workers.
+ *
+ * References: the drives' steady-state 4 KiB random-write levels that the presets are built to
+ * (profiles/devices/zdrive-r4-cm88-1.6t.ini and zdrive-6300-1.6t.ini, headers): the Z-Drive R4
+ * 48K at 1 x QD 32 and 59K at 4 x QD 32 (StorageReview's Z-Drive R4 review: 48,129 and 59,904
+ * IOPS), the Z-Drive 6300 140K (OCZ's specification, and the plateau of the Russian SNIA PTS
+ * review's WSAT). A 6-hour virtual WSAT of the presets (`ptsbench run ... --rounds 360
+ * --round-time 60 --all-rounds`) ends at 48.4K / 57.1K / 138.8K / 138.8K.
+ *
+ *  - `run --precondition steady` (WIPC, WDPC until the fill guard passes, then rounds) and the
+ *    default `profile` (steady) claim steady state within 5% of those levels;
+ *  - `run` without preconditioning measures the same workload's burst plateau (several times
+ *    higher) and says so: "stable (fresh-out-of-box / burst)", reached false with the reason. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+static char *dir;
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = make_temp_dir("steady");
+    return dir ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    remove_tree(dir);
+    free(dir);
+    return 0;
+}
+
+struct drive {
+    const char *target;
+    const char *name;
+    double level[2];   /* steady 4 KiB random-write IOPS at 1 and 4 workers x QD 32 */
+};
+
+static const struct drive R4 = {"sim:zdrive-r4-cm88-1.6t", "r4", {48000, 59000}};
+static const struct drive Z6300 = {"sim:zdrive-6300-1.6t", "6300", {140000, 140000}};
+
+static const char *jstr_at(struct json_object *doc, const char *path)
+{
+    const char *s = json_object_get_string(json_at(doc, path));
+    return s ? s : "";
+}
+
+static struct json_object *run_rw4k(const struct drive *d, unsigned workers, const char *pre,
+                                    char **out_text)
+{
+    char out[600], wl[96];
+    snprintf(out, sizeof(out), "%s/run-%s-%u-%s", dir, d->name, workers, pre ? pre : "none");
+    snprintf(wl, sizeof(wl), "rw=randwrite,bs=4k,qd=32,workers=%u", workers);
+    char *argv[] = {NULL, "run", "--target", (char *)d->target, "--workload", wl, "-o", out,
+                    pre ? "--precondition" : NULL, (char *)pre, NULL};
+    return ptsbench_results(argv, out, 0, out_text);
+}
+
+/* Every round records the drive's state; WDPC rounds come first and are never judged. */
+static void check_rounds_state(struct json_object *doc, bool wdpc)
+{
+    struct json_object *rounds = json_at(doc, "rounds");
+    size_t n = json_object_array_length(rounds);
+    bool seen_measure = false;
+    size_t n_wdpc = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *r = json_object_array_get_idx(rounds, i);
+        const char *phase = jstr_at(r, "phase");
+        if (!strcmp(phase, "wdpc")) {
+            assert_false(seen_measure);
+            n_wdpc++;
+        } else {
+            assert_string_equal(phase, "measure");
+            seen_measure = true;
+        }
+        assert_non_null(json_at(r, "state"));
+        assert_true(json_object_get_boolean(json_at(r, "state.simulated")));
+        assert_string_equal(jstr_at(r, "state.condition"), wdpc ? "wdpc" : "fob");
+        if (wdpc)
+            assert_true(json_num(r, "state.wipc_fills") > 1.99);
+    }
+    assert_true(seen_measure);
+    if (wdpc)
+        assert_int_equal(n_wdpc, (size_t)json_num(doc, "preconditioning.wdpc.rounds"));
+    else
+        assert_int_equal(n_wdpc, 0);
+}
+
+static void steady_run(const struct drive *d, unsigned workers)
+{
+    struct json_object *doc = run_rw4k(d, workers, "steady", NULL);
+    assert_non_null(doc);
+    double avg = json_num(doc, "steady_state.window.average");
+    double fills = json_num(doc, "preconditioning.wdpc.fills");
+    print_message("  %s %ux32 --precondition steady: %.0f IOPS (reference %.0f, %+.1f%%) after "
+                  "WDPC of %.2f fills; fill guard %.1f%%\n", d->name, workers, avg,
+                  d->level[workers > 1], 100 * (avg / d->level[workers > 1] - 1), fills,
+                  json_num(doc, "steady_state.guard.max_deviation_pct"));
+    assert_true(json_object_get_boolean(json_at(doc, "steady_state.reached")));
+    assert_string_equal(jstr_at(doc, "steady_state.measured_state"), "steady");
+    assert_true(json_object_get_boolean(json_at(doc, "steady_state.guard.passed")));
+    assert_true(json_num(doc, "steady_state.guard.max_deviation_pct") <= 5.0);
+    assert_true(fabs(avg / d->level[workers > 1] - 1) <= 0.05);
+    assert_string_equal(jstr_at(doc, "preconditioning.mode"), "steady");
+    assert_true(json_num(doc, "preconditioning.wipc.fills") == 2);
+    assert_string_equal(jstr_at(doc, "preconditioning.wdpc.ended"), "guard");
+    assert_true(fills >= 1.0);
+    check_rounds_state(doc, true);
+    /* the window lies in the measured rounds, after the WDPC */
+    assert_true(json_num(doc, "steady_state.window.first_round") >
+                json_num(doc, "preconditioning.wdpc.rounds"));
+    json_object_put(doc);
+}
+
+static void burst_run(const struct drive *d, unsigned workers)
+{
+    char *text = NULL;
+    struct json_object *doc = run_rw4k(d, workers, NULL, &text);
+    assert_non_null(doc);
+    double avg = json_num(doc, "steady_state.window.average");
+    print_message("  %s %ux32 without preconditioning: %.0f IOPS, \"%s\"\n", d->name, workers,
+                  avg, jstr_at(doc, "steady_state.label"));
+    assert_false(json_object_get_boolean(json_at(doc, "steady_state.reached")));
+    assert_true(json_object_get_boolean(json_at(doc, "steady_state.stable")));
+    assert_string_equal(jstr_at(doc, "steady_state.measured_state"), "burst");
+    assert_string_equal(jstr_at(doc, "steady_state.label"), "stable (fresh-out-of-box / burst)");
+    assert_non_null(strstr(jstr_at(doc, "steady_state.reason"), "no preconditioning"));
+    assert_null(json_at(doc, "steady_state.round"));
+    assert_string_equal(jstr_at(doc, "preconditioning.mode"), "none");
+    check_rounds_state(doc, false);
+    /* what the burst rounds measure: far above the steady level */
+    assert_true(avg > 2.5 * d->level[workers > 1]);
+    /* and the console says so, with "simulated" beside the figures, never "steady state at" */
+    assert_non_null(strstr(text, "stable (fresh-out-of-box / burst) at round 5"));
+    assert_non_null(strstr(text, "not SNIA steady state: no preconditioning"));
+    assert_non_null(strstr(text, "(simulated)"));
+    assert_null(strstr(text, "steady state at round"));
+    free(text);
+    json_object_put(doc);
+}
+
+static void test_r4_run(void **state)
+{
+    (void)state;
+    for (unsigned w = 1; w <= 4; w += 3) {
+        burst_run(&R4, w);
+        steady_run(&R4, w);
+    }
+}
+
+static void test_6300_run(void **state)
+{
+    (void)state;
+    for (unsigned w = 1; w <= 4; w += 3) {
+        burst_run(&Z6300, w);
+        steady_run(&Z6300, w);
+    }
+}
+
+/* The default profile preparation (steady): profiles/qd-ramp-4k-write.ini (precondition =
+ * steady) at QD 32 with 1 and 4 workers. The first point's WDPC runs until the fill guard passes;
+ * both points claim steady state within 5% of the references. */
+static void steady_profile(const struct drive *d)
+{
+    char out[600];
+    snprintf(out, sizeof(out), "%s/profile-%s", dir, d->name);
+    char *argv[] = {NULL, "profile", "qd-ramp-4k-write", "--target", (char *)d->target,
+                    "--qd", "32", "--workers", "1,4", "--quiet", "-o", out, NULL};
+    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+    assert_non_null(doc);
+    assert_int_equal(json_object_array_length(json_at(doc, "points")), 2);
+    assert_string_equal(jstr_at(doc, "groups.0.precondition"), "steady");
+    assert_string_equal(jstr_at(doc, "groups.0.wdpc.ended"), "guard");
+    assert_true(json_num(doc, "groups.0.wdpc.fills") >= 1.0);
+    for (unsigned i = 0; i < 2; i++) {
+        char k[96];
+        snprintf(k, sizeof(k), "points.%u", i);
+        struct json_object *p = json_at(doc, k);
+        double iops = json_num(p, "result.iops");
+        unsigned workers = (unsigned)json_num(p, "workers");
+        print_message("  %s profile %ux32: %.0f IOPS (reference %.0f, %+.1f%%), %s\n", d->name,
+                      workers, iops, d->level[workers > 1],
+                      100 * (iops / d->level[workers > 1] - 1), jstr_at(p, "result.label"));
+        assert_true(json_object_get_boolean(json_at(p, "result.steady")));
+        assert_string_equal(jstr_at(p, "result.measured_state"), "steady");
+        assert_true(json_object_get_boolean(json_at(p, "steady_state.reached")));
+        assert_true(fabs(iops / d->level[workers > 1] - 1) <= 0.05);
+        assert_string_equal(jstr_at(p, "state.condition"), "wdpc");
+        assert_true(json_object_get_boolean(json_at(p, "state.simulated")));
+    }
+    /* the second point inherits the group's WDPC (same workload and data) */
+    assert_true(json_num(doc, "points.1.steady_state.guard_inherited_from_point") == 0);
+    json_object_put(doc);
+}
+
+static void test_r4_profile(void **state)
+{
+    (void)state;
+    steady_profile(&R4);
+}
+
+static void test_6300_profile(void **state)
+{
+    (void)state;
+    steady_profile(&Z6300);
+}
+
+/* --precondition and the WDPC bounds are checked before anything runs. */
+static void test_bad_precondition(void **state)
+{
+    (void)state;
+    char out[600];
+    snprintf(out, sizeof(out), "%s/bad", dir);
+    char *bad[][13] = {
+        {NULL, "run", "--target", "sim:zdrive-6300-1.6t", "--workload", "rw=randwrite",
+         "--precondition", "sometimes", "-o", out, NULL},
+        {NULL, "run", "--target", "sim:zdrive-6300-1.6t", "--workload", "rw=randwrite",
+         "--precondition", "steady", "--wdpc-fills", "3", "--wdpc-max-fills", "2", NULL},
+        {NULL, "run", "--target", "sim:zdrive-6300-1.6t", "--workload", "rw=randwrite",
+         "--wdpc-fills", "1e3", "-o", out, NULL},
+    };
+    const char *want[] = {"--precondition sometimes", "--wdpc-max-fills 2", "--wdpc-fills 1e3"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        bad[i][0] = (char *)ptsbench_bin();
+        struct cmd_result r;
+        assert_int_equal(run_cmd(bad[i], &r), 0);
+        if (r.status != 2 || !strstr(r.errout, want[i]))
+            print_message("case %zu: status %d, stderr %s\n", i, r.status, r.errout);
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.errout, want[i]));
+        size_t lines = 0;   /* one clear line */
+        for (const char *c = r.errout; *c; c++)
+            lines += *c == '\n';
+        assert_int_equal(lines, 1);
+        cmd_result_free(&r);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_precondition),
+        cmocka_unit_test(test_r4_run),
+        cmocka_unit_test(test_6300_run),
+        cmocka_unit_test(test_r4_profile),
+        cmocka_unit_test(test_6300_profile),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,141 @@
+/* test_drive_state.c — the drive's state as ptsbench keeps it, and what a window may be called
+ * (drive_state.h): every branch of ds_judge, with the labels that reports and verify rely on. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "drive_state.h"
+
+/* 1 TB active range: purge, WIPC 2 TB, a stimulus writing 0.5 TB as WDPC, a new stimulus. */
+static void test_accounting(void **state)
+{
+    (void)state;
+    struct drive_state s;
+    ds_init(&s, 1e12, true);
+    assert_true(s.present);
+    assert_int_equal(s.condition, DS_FOB);
+    assert_string_equal(ds_condition_name(s.condition), "fob");
+    ds_write(&s, 1e11, true);             /* writes before any preconditioning: not WDPC */
+    assert_int_equal(s.condition, DS_FOB);
+    assert_true(s.wdpc_bytes == 0);
+    assert_true(s.written_bytes == 1e11);
+    ds_purge(&s);
+    assert_int_equal(s.condition, DS_PURGED);
+    assert_true(s.purged);
+    assert_true(s.written_bytes == 0);
+    ds_wipc(&s, 2e12);
+    assert_int_equal(s.condition, DS_WIPC);
+    assert_true(fabs(ds_fills(&s, s.wipc_bytes) - 2.0) < 1e-12);
+    ds_stimulus(&s);
+    ds_write(&s, 5e11, true);
+    assert_int_equal(s.condition, DS_WDPC);
+    assert_string_equal(ds_condition_name(s.condition), "wdpc");
+    assert_true(fabs(ds_fills(&s, s.wdpc_bytes) - 0.5) < 1e-12);
+    assert_true(fabs(ds_fills(&s, s.written_bytes) - 2.5) < 1e-12);
+    ds_stimulus(&s);                      /* the next workload counts its own WDPC */
+    assert_true(s.wdpc_bytes == 0);
+    assert_int_equal(s.condition, DS_WDPC);
+    ds_wipc(&s, 2e12);                    /* a new WIPC: WDPC starts over */
+    assert_int_equal(s.condition, DS_WIPC);
+    assert_true(s.wdpc_bytes == 0);
+    struct drive_state u;
+    ds_init(&u, 0, false);
+    assert_true(ds_fills(&u, 5) == 0);   /* unknown range: no fills, not a division by 0 */
+}
+
+static const struct steady_guard G = {1.0, 0.05};
+
+/* No preconditioning: a flat window is the burst plateau, never steady; after a fill of the
+ * stimulus it is write saturation, still not steady; not flat: not stable. */
+static void test_judge_without_preconditioning(void **state)
+{
+    (void)state;
+    struct ds_verdict v;
+    struct steady_guard_result gr = {.fills_before = 0.3};
+    ds_judge(DS_PREP_NONE, true, true, &gr, &G, 5, &v);
+    assert_false(v.steady);
+    assert_true(v.stable);
+    assert_int_equal(v.measured, DS_M_BURST);
+    assert_string_equal(ds_measured_name(v.measured), "burst");
+    assert_string_equal(v.label, "stable (fresh-out-of-box / burst)");
+    assert_non_null(strstr(v.reason, "no preconditioning"));
+    gr.fills_before = 1.4;
+    ds_judge(DS_PREP_NONE, true, true, &gr, &G, 9, &v);
+    assert_false(v.steady);
+    assert_int_equal(v.measured, DS_M_SATURATED);
+    assert_string_equal(ds_measured_name(v.measured), "saturated");
+    assert_non_null(strstr(v.label, "1.4 fills"));
+    ds_judge(DS_PREP_NONE, false, true, NULL, &G, 5, &v);   /* reads: burst too */
+    assert_false(v.steady);
+    assert_int_equal(v.measured, DS_M_BURST);
+    ds_judge(DS_PREP_NONE, true, false, &gr, &G, 25, &v);
+    assert_false(v.steady);
+    assert_false(v.stable);
+    assert_int_equal(v.measured, DS_M_NOT_STABLE);
+    assert_non_null(strstr(v.reason, "25 rounds"));
+}
+
+/* WIPC only: writes are "stable after WIPC", reads are steady. */
+static void test_judge_wipc(void **state)
+{
+    (void)state;
+    struct ds_verdict v;
+    ds_judge(DS_PREP_WIPC, true, true, NULL, &G, 5, &v);
+    assert_false(v.steady);
+    assert_int_equal(v.measured, DS_M_WIPC);
+    assert_non_null(strstr(v.reason, "no WDPC"));
+    ds_judge(DS_PREP_WIPC, false, true, NULL, &G, 5, &v);
+    assert_true(v.steady);
+    assert_int_equal(v.measured, DS_M_STEADY);
+    assert_string_equal(v.reason, "");
+}
+
+/* WIPC + WDPC: steady only with the guard passed; a failed or unevaluated guard is a transient
+ * whose reason gives the measured deviation or the missing fills. */
+static void test_judge_steady(void **state)
+{
+    (void)state;
+    struct ds_verdict v;
+    struct steady_guard_result gr = {.evaluated = true, .passed = true, .fills_before = 2.8,
+                                     .max_deviation = 0.03};
+    ds_judge(DS_PREP_STEADY, true, true, &gr, &G, 5, &v);
+    assert_true(v.steady);
+    assert_int_equal(v.measured, DS_M_STEADY);
+    assert_string_equal(ds_measured_name(v.measured), "steady");
+    assert_non_null(strstr(v.label, "fill guard"));
+    gr.passed = false;
+    gr.max_deviation = 0.123;
+    ds_judge(DS_PREP_STEADY, true, true, &gr, &G, 25, &v);
+    assert_false(v.steady);
+    assert_true(v.stable);
+    assert_int_equal(v.measured, DS_M_WIPC);
+    assert_non_null(strstr(v.reason, "12.3%"));
+    assert_non_null(strstr(v.reason, "5%"));
+    gr.evaluated = false;
+    gr.fills_before = 0.4;
+    ds_judge(DS_PREP_STEADY, true, true, &gr, &G, 25, &v);
+    assert_false(v.steady);
+    assert_non_null(strstr(v.reason, "0.40 fills"));
+    ds_judge(DS_PREP_STEADY, true, false, &gr, &G, 25, &v);
+    assert_false(v.steady);
+    assert_false(v.stable);
+    assert_int_equal(v.measured, DS_M_NOT_STABLE);
+    ds_judge(DS_PREP_STEADY, false, true, NULL, &G, 5, &v);   /* a read-only stimulus */
+    assert_true(v.steady);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_accounting),
+        cmocka_unit_test(test_judge_without_preconditioning),
+        cmocka_unit_test(test_judge_wipc),
+        cmocka_unit_test(test_judge_steady),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
