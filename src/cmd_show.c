@@ -215,6 +215,11 @@ int cmd_show(int argc, char **argv)
         printf("\nsteady state (%s) NOT reached in %zu rounds\n", str(ss, "tracking"), nr);
     if (ss && *label && !json_object_get_boolean(jp_at(ss, "reached")) && *str(ss, "reason"))
         printf("not SNIA steady state: %s\n", str(ss, "reason"));
+    struct json_object *lw = jp_at(doc, "last_window");
+    if (lw && jp_at(lw, "window"))
+        printf("last rounds %.0f-%.0f: average %.6g%s; %s\n", jp_path(lw, "window.first_round"),
+               jp_path(lw, "window.last_round"), jp_path(lw, "window.average"),
+               sim ? " (simulated drive)" : "", str(lw, "label"));
     json_object_put(doc);
     return EXIT_OK;
 }

@@ -403,6 +403,14 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
     results_verdict_json(ss, &rec->verdict, rec->wdpc ? &rec->guard : NULL,
                          rec->wdpc ? &c->guard : NULL);
     add(doc, "steady_state", ss);
+    if (rec->last_window.last_round) {   /* --all-rounds: the last window too */
+        struct json_object *lw = results_steady_json(&rec->last_window,
+                                                     rec->last_verdict.steady
+                                                         ? rec->last_window.last_round : 0,
+                                                     &c->criteria, c->track, rec->measured);
+        results_verdict_json(lw, &rec->last_verdict, NULL, NULL);
+        add(doc, "last_window", lw);
+    }
     if (with_rounds) {
         struct json_object *rounds = json_object_new_array();
         for (unsigned i = 0; i < rec->n_rounds; i++)

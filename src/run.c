@@ -383,6 +383,10 @@ static void print_summary(const struct run_record *rec)
     }
     if (rec->verdict.reason[0] && rec->measured >= rec->cfg.criteria.window)
         printf("\nnot SNIA steady state: %s", rec->verdict.reason);
+    if (rec->last_window.last_round)
+        printf("\nlast rounds %u-%u: %s average %.6g, %s", rec->last_window.first_round,
+               rec->last_window.last_round, rec->cfg.track, rec->last_window.average,
+               rec->last_verdict.label);
     printf("\nresults: %s\n", rec->results_path);
     fflush(stdout);
 }
@@ -434,6 +438,17 @@ static void update_steady(struct run_record *rec, struct round_metrics *m)
 /* The verdict when the rounds ended without a window to stop at: the last window evaluated. */
 static void final_verdict(struct run_record *rec)
 {
+    const bool label_guard = rec->wdpc || (rec->prep == DS_PREP_NONE && wl_writes(&rec->wl));
+    if (rec->steady_round && rec->n_rounds > rec->steady_round) {
+        /* the rounds went on (--all-rounds): what the last window is */
+        struct steady_guard_result gr;
+        precond_track_eval(&rec->track, rec->first_measure, &rec->cfg.criteria,
+                           label_guard ? &rec->cfg.guard : NULL, &rec->last_window, &gr);
+        if (rec->last_window.last_round)
+            ds_judge(rec->prep, wl_writes(&rec->wl), rec->last_window.steady,
+                     label_guard ? &gr : NULL, &rec->cfg.guard, rec->measured,
+                     &rec->last_verdict);
+    }
     if (rec->steady_round)
         return;
     ds_judge(rec->prep, wl_writes(&rec->wl), rec->steady.steady && rec->steady.last_round,

@@ -84,6 +84,10 @@ struct run_record {
     struct steady_window steady; /* that window, or the last one evaluated */
     struct steady_guard_result guard;   /* the fill guard for that window */
     struct ds_verdict verdict;   /* what the window may be called */
+    /* --all-rounds past the reported window: the last 5 measured rounds and their verdict
+     * (a write-saturation run's plateau), when last_window.last_round is set */
+    struct steady_window last_window;
+    struct ds_verdict last_verdict;
     double weight;               /* completions' weight: k for a scaled simulated drive, else 1 */
     struct sim_stats sim_last;   /* simulated drive counters at the end of the last round */
     struct results_cache cache;
