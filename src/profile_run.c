@@ -1026,6 +1026,7 @@ static int do_purge(struct profile_session *s, char *err, size_t errlen)
     add(p, "command", jstr(plan.argv_text));
     add(p, "reason", jstr(plan.reason));
     add(p, "ran", json_object_new_boolean(ret == 0 && plan.method != PURGE_NONE));
+    add(p, "variant", plan.ran[0] ? jstr(plan.ran) : NULL);   /* what was issued */
     add(p, "seconds", jnum((double)(now_mono_ns() - t0) / 1e9));
     add(s->doc, "purge", p);
     add(json_object_object_get(s->doc, "preconditioning"), "purge", json_object_get(p));

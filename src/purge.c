@@ -2,19 +2,29 @@
  *
  * Three steps: purge_facts_collect() reads sysfs and PATH (no I/O to the device),
  * purge_plan_make() decides (pure), purge_execute() runs it.  The commands live in one place,
- * pg_commands(), which builds the argument vectors from the facts; the plan records them as
- * text and execution rebuilds them from freshly collected facts, so what runs is what was
- * recorded.
+ * pg_commands() and the ATA builders it shares with purge_ata_choose(), which build the
+ * argument vectors from the facts; the plan records them as text and execution rebuilds them
+ * from freshly collected facts, so what runs is what was recorded (for ATA, with the variant
+ * `hdparm -I` allows, and the record rewritten to say so).
  *
  * Departures and choices:
  *   - A partition is classified OTHER_BLOCK whatever disk holds it: format, sanitize and secure
  *     erase act on the whole disk (or namespace), so the only purge that stays inside a
  *     partition is a discard of its range.
- *   - ATA secure erase first reads `hdparm -I` and refuses a frozen drive (or one without the
- *     security feature set); when the erase fails after the password was set, the password is
- *     removed again (--security-disable) so the drive is not left locked at the next power cycle.
- *   - NVMe sanitize polls `nvme sanitize-log` (SSTAT bits 2:0; 2 = in progress) every 2 s, up to
- *     PG_SANITIZE_MAX_S.
+ *   - ATA secure erase and sanitize first read `hdparm -I`; the variant is chosen from it at
+ *     execute time (purge_ata_choose), so the plan's argv_text names the preferred variant and
+ *     its fallback, and purge_execute rewrites it with what it chose. Secure erase refuses a
+ *     frozen or locked drive (or one without the security feature set); when the erase fails
+ *     after the password was set, the password is removed again (--security-disable) so the
+ *     drive is not left locked at the next power cycle.
+ *   - hdparm asks for --yes-i-know-what-i-am-doing before a sanitize that destroys data; we pass
+ *     it (the caller has --destructive). hdparm's overwrite PATTERN is "hex:" and 8 digits.
+ *   - hdparm gained --sanitize-* around 9.50 (its changelog first mentions them there) and
+ *     --sanitize-overwrite-passes in 9.63; which of them this hdparm has is read from `hdparm
+ *     -h` at facts time (it touches no device), not from its version number.
+ *   - Sanitize is polled every PG_SANITIZE_POLL_S, up to PG_SANITIZE_MAX_S: NVMe through `nvme
+ *     sanitize-log` (SSTAT bits 2:0; 2 = in progress), ATA through `hdparm --sanitize-status`
+ *     (SD2 = in progress; SD0 with "Completed Without Error" = done).
  *   - Discard on a simulated drive TRIMs its whole range (not compliant, like discard on a real
  *     drive); every other method on a simulated drive is the model's own secure erase. */
 #include "purge.h"
@@ -149,6 +159,43 @@ static enum purge_transport pg_disk_transport(const char *disk)
     return PURGE_T_OTHER_BLOCK;
 }
 
+/* Text holds `word` delimited by blanks (or the text's ends): "--sanitize-overwrite" is not
+ * found in "--sanitize-overwrite-passes". */
+static bool pg_has_word(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *s = text ? strstr(text, word) : NULL; s; s = strstr(s + 1, word)) {
+        bool start = s == text || s[-1] == ' ' || s[-1] == '\t' || s[-1] == '\n';
+        char after = s[n];
+        if (start && (after == '\0' || after == ' ' || after == '\t' || after == '\n'))
+            return true;
+    }
+    return false;
+}
+
+void purge_hdparm_caps(const char *help, struct purge_facts *f)
+{
+    static const char *const sanitize[] = {"--sanitize-block-erase", "--sanitize-crypto-scramble",
+                                           "--sanitize-overwrite", "--sanitize-status", NULL};
+    f->hdparm_sanitize = help != NULL;
+    for (int i = 0; sanitize[i] && f->hdparm_sanitize; i++)
+        f->hdparm_sanitize = pg_has_word(help, sanitize[i]);
+    f->hdparm_ow_passes = f->hdparm_sanitize && pg_has_word(help, "--sanitize-overwrite-passes");
+}
+
+/* `hdparm -h` prints its options (stdout, exit 0; some builds use stderr). No device named. */
+static void pg_hdparm_caps(struct purge_facts *f)
+{
+    char *const argv[] = {"hdparm", "-h", NULL};
+    struct spawn_result r;
+    if (spawn_run(argv, &r) != 0)
+        return;
+    purge_hdparm_caps(r.out, f);
+    if (!f->hdparm_sanitize)
+        purge_hdparm_caps(r.err, f);
+    spawn_result_free(&r);
+}
+
 void purge_facts_collect(const struct target_info *t, struct purge_facts *out)
 {
     memset(out, 0, sizeof(*out));
@@ -201,6 +248,8 @@ void purge_facts_collect(const struct target_info *t, struct purge_facts *out)
             *slash = '\0';
     }
     out->transport = partition ? PURGE_T_OTHER_BLOCK : pg_disk_transport(disk);
+    if (out->transport == PURGE_T_ATA && out->have_hdparm)
+        pg_hdparm_caps(out);
 
     char q[PATH_MAX + 16], buf[64];
     snprintf(q, sizeof(q), "%s/queue", disk);
@@ -210,45 +259,112 @@ void purge_facts_collect(const struct target_info *t, struct purge_facts *out)
 
 /* ---- commands ------------------------------------------------------------------------- */
 
-/* Up to three commands of up to 8 words; the strings point into the facts or are literals. */
-#define PG_MAX_CMDS 3
-#define PG_MAX_ARGS 8
-struct pg_cmds {
-    int n;
-    const char *argv[PG_MAX_CMDS][PG_MAX_ARGS + 1];
-};
+/* What purge_plan.ran says for the variants that are not chosen from `hdparm -I`. */
+#define PG_V_NVME_FORMAT "NVMe format (SES=1)"
+#define PG_V_NVME_SANITIZE "NVMe sanitize block erase"
+#define PG_V_SCSI_FORMAT "SCSI format unit"
+#define PG_V_SIM_ERASE "simulated drive secure erase"
 
-static void pg_add(struct pg_cmds *c, const char *const *words)
+static void pg_add(struct purge_cmds *c, const char *const *words)
 {
     int i = 0;
-    for (; words[i] && i < PG_MAX_ARGS; i++)
+    for (; words[i] && i < PURGE_MAX_ARGS; i++)
         c->argv[c->n][i] = words[i];
     c->argv[c->n][i] = NULL;
     c->n++;
 }
 
-/* The tool commands of a method on a transport (none for sim, discard and none). */
-static void pg_commands(const struct purge_facts *f, enum purge_method m, struct pg_cmds *c)
+/* ATA SECURITY ERASE UNIT: set the user password, then erase with it (enhanced or normal). */
+static void pg_ata_erase_cmds(struct purge_cmds *c, const char *dev, bool enhanced)
+{
+    pg_add(c, (const char *const[]){"hdparm", "--user-master", "u", "--security-set-pass",
+                                    PG_ATA_PASSWORD, dev, NULL});
+    pg_add(c, (const char *const[]){"hdparm", "--user-master", "u",
+                                    enhanced ? "--security-erase-enhanced" : "--security-erase",
+                                    PG_ATA_PASSWORD, dev, NULL});
+    c->variant = enhanced ? "ATA enhanced security erase"
+                          : "ATA security erase (normal; enhanced not supported)";
+}
+
+/* The ATA SANITIZE actions, in order of preference (see purge.h for why). */
+static const struct pg_ata_sanact {
+    size_t have;                    /* offsetof the bool in struct purge_ata_id */
+    const char *flag;               /* hdparm's option */
+    const char *variant;
+    const char *variant_16;         /* overwrite without --sanitize-overwrite-passes */
+} pg_sanacts[] = {
+    {offsetof(struct purge_ata_id, block_erase), "--sanitize-block-erase",
+     "ATA sanitize block erase", NULL},
+    {offsetof(struct purge_ata_id, crypto_scramble), "--sanitize-crypto-scramble",
+     "ATA sanitize crypto scramble (block erase not supported)", NULL},
+    {offsetof(struct purge_ata_id, overwrite), "--sanitize-overwrite",
+     "ATA sanitize overwrite, 1 pass (neither block erase nor crypto scramble supported)",
+     "ATA sanitize overwrite, 16 passes (neither block erase nor crypto scramble supported; "
+     "this hdparm has no --sanitize-overwrite-passes)"},
+};
+#define PG_N_SANACTS (sizeof(pg_sanacts) / sizeof(pg_sanacts[0]))
+
+/* ATA SANITIZE: start action a (it runs in the background), then the status command to poll. */
+static void pg_ata_sanitize_cmds(struct purge_cmds *c, const struct purge_facts *f,
+                                 const struct pg_ata_sanact *a)
+{
+    const char *dev = f->devpath;
+    if (!a->variant_16) {
+        pg_add(c, (const char *const[]){"hdparm", "--yes-i-know-what-i-am-doing", a->flag, dev,
+                                        NULL});
+        c->variant = a->variant;
+    } else if (f->hdparm_ow_passes) {
+        pg_add(c, (const char *const[]){"hdparm", "--yes-i-know-what-i-am-doing",
+                                        "--sanitize-overwrite-passes", "1", a->flag,
+                                        "hex:00000000", dev, NULL});
+        c->variant = a->variant;
+    } else {
+        pg_add(c, (const char *const[]){"hdparm", "--yes-i-know-what-i-am-doing", a->flag,
+                                        "hex:00000000", dev, NULL});
+        c->variant = a->variant_16;
+    }
+    pg_add(c, (const char *const[]){"hdparm", "--sanitize-status", dev, NULL});
+}
+
+/* The planned tool commands of a method on a transport (none for sim, discard and none). For
+ * ATA: `hdparm -I`, then the preferred variant; purge_ata_choose may pick another. */
+static void pg_commands(const struct purge_facts *f, enum purge_method m, struct purge_cmds *c)
 {
     memset(c, 0, sizeof(*c));
     const char *dev = f->devpath;
-    if (m == PURGE_SECURE_ERASE && f->transport == PURGE_T_ATA) {
+    if (f->transport == PURGE_T_ATA && (m == PURGE_SECURE_ERASE || m == PURGE_SANITIZE)) {
         pg_add(c, (const char *const[]){"hdparm", "-I", dev, NULL});
-        pg_add(c, (const char *const[]){"hdparm", "--user-master", "u", "--security-set-pass",
-                                        PG_ATA_PASSWORD, dev, NULL});
-        pg_add(c, (const char *const[]){"hdparm", "--user-master", "u", "--security-erase",
-                                        PG_ATA_PASSWORD, dev, NULL});
+        if (m == PURGE_SECURE_ERASE)
+            pg_ata_erase_cmds(c, dev, true);
+        else
+            pg_ata_sanitize_cmds(c, f, &pg_sanacts[0]);
     } else if (m == PURGE_FORMAT && f->transport == PURGE_T_NVME) {
         pg_add(c, (const char *const[]){"nvme", "format", dev, "--ses=1", "--force", NULL});
+        c->variant = PG_V_NVME_FORMAT;
     } else if (m == PURGE_FORMAT && f->transport == PURGE_T_SCSI) {
         pg_add(c, (const char *const[]){"sg_format", "--format", dev, NULL});
+        c->variant = PG_V_SCSI_FORMAT;
     } else if (m == PURGE_SANITIZE && f->transport == PURGE_T_NVME) {
         pg_add(c, (const char *const[]){"nvme", "sanitize", dev, "--sanact=2", NULL});
         pg_add(c, (const char *const[]){"nvme", "sanitize-log", dev, NULL});
+        c->variant = PG_V_NVME_SANITIZE;
     }
 }
 
-static void pg_join(const struct pg_cmds *c, char *buf, size_t len, const char *poll_note)
+/* What the plan's text adds after the commands. */
+static const char *pg_note(const struct purge_facts *f, enum purge_method m)
+{
+    if (m == PURGE_SANITIZE && f->transport == PURGE_T_ATA)
+        return " (polled until done; --sanitize-crypto-scramble, else --sanitize-overwrite, "
+               "where hdparm -I does not list BLOCK_ERASE_EXT)";
+    if (m == PURGE_SECURE_ERASE && f->transport == PURGE_T_ATA)
+        return " (--security-erase where hdparm -I does not list enhanced erase)";
+    if (m == PURGE_SANITIZE)
+        return " (polled until done)";
+    return NULL;
+}
+
+static void pg_join(const struct purge_cmds *c, char *buf, size_t len, const char *note)
 {
     size_t at = 0;
     buf[0] = '\0';
@@ -260,8 +376,8 @@ static void pg_join(const struct pg_cmds *c, char *buf, size_t len, const char *
                 return;
             at += (size_t)w;
         }
-        if (poll_note && i == c->n - 1)
-            snprintf(buf + at, len - at, "%s", poll_note);
+        if (note && i == c->n - 1)
+            snprintf(buf + at, len - at, "%s", note);
     }
 }
 
@@ -295,12 +411,11 @@ static void pg_set_discard(const struct purge_facts *f, struct purge_plan *out)
 static void pg_set_tools(const struct purge_facts *f, enum purge_method m,
                          struct purge_plan *out)
 {
-    struct pg_cmds c;
+    struct purge_cmds c;
     pg_commands(f, m, &c);
     out->method = m;
     out->compliant = true;
-    pg_join(&c, out->argv_text, sizeof(out->argv_text),
-            m == PURGE_SANITIZE ? " (polled until done)" : NULL);
+    pg_join(&c, out->argv_text, sizeof(out->argv_text), pg_note(f, m));
 }
 
 /* The tool a (transport, method) pair needs and whether the facts have it. */
@@ -426,8 +541,8 @@ int purge_plan_make(const struct purge_facts *f, enum purge_method requested,
         what = "neither NVMe nor SCSI";
         break;
     default:   /* sanitize */
-        applies = f->transport == PURGE_T_NVME;
-        what = "not NVMe";
+        applies = f->transport == PURGE_T_NVME || f->transport == PURGE_T_ATA;
+        what = "neither NVMe nor ATA";
         break;
     }
     if (!applies) {
@@ -435,7 +550,7 @@ int purge_plan_make(const struct purge_facts *f, enum purge_method requested,
         if (f->transport == PURGE_T_NVME)
             hint = "try format or sanitize";
         else if (f->transport == PURGE_T_ATA)
-            hint = "try secure-erase";
+            hint = f->hdparm_sanitize ? "try secure-erase or sanitize" : "try secure-erase";
         else if (f->transport == PURGE_T_SCSI)
             hint = "try format";
         else if (f->supports_discard)
@@ -451,10 +566,204 @@ int purge_plan_make(const struct purge_facts *f, enum purge_method requested,
     if (!pg_have_tool(f, requested, &tool))
         return errf(err, errlen, "--purge %s: %s is %s but %s is not in PATH (install it, or "
                     "try discard)", name, dev, pg_transport_name(f->transport), tool);
+    if (requested == PURGE_SANITIZE && f->transport == PURGE_T_ATA && !f->hdparm_sanitize)
+        return errf(err, errlen, "--purge sanitize: %s is ATA but this hdparm has no "
+                    "--sanitize-* options (`hdparm -h` does not list --sanitize-block-erase; "
+                    "a newer hdparm has them, or try secure-erase)", dev);
     pg_set_tools(f, requested, out);
     snprintf(out->reason, sizeof(out->reason), "requested: %s on %s (%s)", name, dev,
              pg_transport_name(f->transport));
     return 0;
+}
+
+/* ---- hdparm -I, and the ATA choice ----------------------------------------------------- */
+
+/* Collapse runs of blanks in a line into single spaces (hdparm -I uses tabs). */
+static void pg_squeeze(const char *s, size_t n, char *buf, size_t len)
+{
+    size_t o = 0;
+    bool space = true;   /* drop leading blanks */
+    for (size_t i = 0; i < n && o + 1 < len; i++) {
+        char ch = s[i] == '\t' || s[i] == '\r' ? ' ' : s[i];
+        if (ch == ' ' && space)
+            continue;
+        space = ch == ' ';
+        buf[o++] = ch;
+    }
+    while (o && buf[o - 1] == ' ')
+        o--;
+    buf[o] = '\0';
+}
+
+/* The line after the one that starts with `title` ("Security:"); NULL when there is none. */
+static const char *pg_section(const char *text, const char *title)
+{
+    size_t tl = strlen(title);
+    for (const char *s = text; s && *s;) {
+        const char *e = strchr(s, '\n');
+        if (strncmp(s, title, tl) == 0)
+            return e ? e + 1 : s + strlen(s);
+        s = e ? e + 1 : NULL;
+    }
+    return NULL;
+}
+
+/* The next line of a section (its lines are indented) squeezed into buf; false at its end. */
+static bool pg_section_line(const char **at, char *buf, size_t len)
+{
+    const char *s = *at;
+    if (!s || (*s != '\t' && *s != ' '))
+        return false;
+    const char *e = strchr(s, '\n');
+    size_t n = e ? (size_t)(e - s) : strlen(s);
+    pg_squeeze(s, n, buf, len);
+    *at = e ? e + 1 : s + n;
+    return true;
+}
+
+/* "word" -> 1, "not word" -> 0 into *v; false when the line is neither. */
+static bool pg_tri(const char *line, const char *word, int *v)
+{
+    if (strcmp(line, word) == 0)
+        *v = 1;
+    else if (strncmp(line, "not ", 4) == 0 && strcmp(line + 4, word) == 0)
+        *v = 0;
+    else
+        return false;
+    return true;
+}
+
+void purge_ata_id_parse(const char *text, struct purge_ata_id *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->sec_supported = out->sec_enabled = out->sec_locked = out->sec_frozen = -1;
+    out->enhanced_erase = -1;
+    if (!text)
+        return;
+    char line[160];
+    const char *s = pg_section(text, "Security:");
+    out->security = s != NULL;
+    while (pg_section_line(&s, line, sizeof(line))) {
+        /* hdparm prints "(?) supported" when the drive's bit is ambiguous: stays -1 */
+        if (!pg_tri(line, "supported", &out->sec_supported) &&
+            !pg_tri(line, "enabled", &out->sec_enabled) &&
+            !pg_tri(line, "locked", &out->sec_locked) &&
+            !pg_tri(line, "frozen", &out->sec_frozen))
+            pg_tri(line, "supported: enhanced erase", &out->enhanced_erase);
+    }
+    /* Commands/features: "   *  SANITIZE feature set" (every listed bit is supported) */
+    static const struct { const char *name; size_t off; } feats[] = {
+        {"SANITIZE feature set", offsetof(struct purge_ata_id, sanitize)},
+        {"BLOCK_ERASE_EXT command", offsetof(struct purge_ata_id, block_erase)},
+        {"CRYPTO_SCRAMBLE_EXT command", offsetof(struct purge_ata_id, crypto_scramble)},
+        {"OVERWRITE_EXT command", offsetof(struct purge_ata_id, overwrite)},
+    };
+    s = pg_section(text, "Commands/features:");
+    while (pg_section_line(&s, line, sizeof(line))) {
+        const char *name = line[0] == '*' ? line + 1 + (line[1] == ' ') : line;
+        for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
+            if (strcmp(name, feats[i].name) == 0)
+                *(bool *)((char *)out + feats[i].off) = true;
+    }
+}
+
+static int pg_ata_security_ok(const char *dev, const struct purge_ata_id *id, char *err,
+                              size_t errlen)
+{
+    if (!id->security)
+        return errf(err, errlen, "--purge secure-erase: hdparm -I %s reports no ATA security "
+                    "feature set (try discard)", dev);
+    if (id->sec_supported == 0)
+        return errf(err, errlen, "--purge secure-erase: %s does not support the ATA security "
+                    "feature set (try discard)", dev);
+    if (id->sec_frozen != 0)
+        return errf(err, errlen, "--purge secure-erase: %s is %s (the BIOS freezes ATA security "
+                    "at boot; a suspend/resume cycle, e.g. `rtcwake -m mem -s 5`, or hot-"
+                    "plugging the drive usually unfreezes it)", dev,
+                    id->sec_frozen == 1 ? "security-frozen" : "not reported as \"not frozen\"");
+    if (id->sec_locked == 1)
+        return errf(err, errlen, "--purge secure-erase: %s is security-locked (a password is "
+                    "set by someone else); unlock it first", dev);
+    return 0;
+}
+
+/* The commands for m without the plan's `hdparm -I` (it has run). */
+static int pg_ata_pick(const struct purge_facts *f, enum purge_method m,
+                       const struct purge_ata_id *id, struct purge_cmds *out, char *err,
+                       size_t errlen)
+{
+    const char *dev = f->devpath;
+    if (m == PURGE_SECURE_ERASE) {
+        if (pg_ata_security_ok(dev, id, err, errlen) != 0)
+            return -1;
+        pg_ata_erase_cmds(out, dev, id->enhanced_erase == 1);
+        return 0;
+    }
+    if (m != PURGE_SANITIZE)
+        return errf(err, errlen, "--purge %s: %s: not an ATA method", purge_method_name(m), dev);
+    if (!f->hdparm_sanitize)
+        return errf(err, errlen, "--purge sanitize: %s: this hdparm has no --sanitize-* options "
+                    "(try secure-erase)", dev);
+    if (!id->sanitize)
+        return errf(err, errlen, "--purge sanitize: hdparm -I %s does not list the SANITIZE "
+                    "feature set: the drive has no ATA SANITIZE (try secure-erase)", dev);
+    for (size_t i = 0; i < PG_N_SANACTS; i++) {
+        if (*(const bool *)((const char *)id + pg_sanacts[i].have)) {
+            pg_ata_sanitize_cmds(out, f, &pg_sanacts[i]);
+            return 0;
+        }
+    }
+    return errf(err, errlen, "--purge sanitize: hdparm -I %s lists the SANITIZE feature set but "
+                "none of BLOCK_ERASE_EXT, CRYPTO_SCRAMBLE_EXT, OVERWRITE_EXT (try secure-erase)",
+                dev);
+}
+
+int purge_ata_choose(struct purge_plan *p, const struct purge_facts *f,
+                     const struct purge_ata_id *id, struct purge_cmds *out, char *err,
+                     size_t errlen)
+{
+    memset(out, 0, sizeof(*out));
+    if (pg_ata_pick(f, p->method, id, out, err, errlen) != 0) {
+        memset(out, 0, sizeof(*out));
+        return -1;
+    }
+    struct purge_cmds all = {.n = 0};
+    pg_add(&all, (const char *const[]){"hdparm", "-I", f->devpath, NULL});
+    for (int i = 0; i < out->n; i++)
+        pg_add(&all, out->argv[i]);
+    pg_join(&all, p->argv_text, sizeof(p->argv_text),
+            p->method == PURGE_SANITIZE ? " (polled until done)" : NULL);
+    str_copy(p->ran, sizeof(p->ran), out->variant);
+    return 0;
+}
+
+/* The first "SDn" after "State:" in hdparm's sanitize status (-1 when there is none). */
+static int pg_sd_state(const char *out)
+{
+    const char *s = out ? strstr(out, "State:") : NULL;
+    if (!s)
+        return -1;
+    s += strlen("State:");
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s[0] == 'S' && s[1] == 'D' && s[2] >= '0' && s[2] <= '9' ? s[2] - '0' : -1;
+}
+
+enum purge_sanitize_state purge_ata_sanitize_state(const char *out, const char *errout)
+{
+    /* hdparm reports a failed sanitize by failing SANITIZE STATUS with this reason */
+    if (errout && (strstr(errout, "completed unsuccessfully") ||
+                   strstr(errout, "Sanitize Operation Failed")))
+        return PURGE_SAN_FAILED;
+    switch (pg_sd_state(out)) {
+    case 0:
+        return strstr(out, "Completed Without Error") ? PURGE_SAN_DONE : PURGE_SAN_IDLE;
+    case 1: return PURGE_SAN_FROZEN;
+    case 2: return PURGE_SAN_RUNNING;
+    case 3: return PURGE_SAN_FAILED;
+    case 4: return PURGE_SAN_DONE;
+    default: return PURGE_SAN_UNKNOWN;
+    }
 }
 
 /* ---- execution ------------------------------------------------------------------------ */
@@ -488,33 +797,52 @@ static void pg_first_line(const struct spawn_result *r, char *buf, size_t len)
     }
 }
 
+/* The message for a command that exited non-zero (or could not be run). hdparm puts the
+ * reason for a failed SANITIZE on a later line ("SANITIZE device error reason: ..."). */
+static int pg_failed(const char *method, const char *const *argv, const struct spawn_result *r,
+                     char *err, size_t errlen)
+{
+    char line[200];
+    pg_first_line(r, line, sizeof(line));
+    const char *reason = r->err ? strstr(r->err, "error reason: ") : NULL;
+    char why[120] = "";
+    if (reason) {
+        reason += strlen("error reason: ");
+        snprintf(why, sizeof(why), " (%.*s)", (int)strcspn(reason, "\r\n"), reason);
+    }
+    char cmd[256] = "";
+    size_t at = 0;
+    for (int j = 0; argv[j] && at < sizeof(cmd); j++) {
+        int w = snprintf(cmd + at, sizeof(cmd) - at, "%s%s", j ? " " : "", argv[j]);
+        if (w < 0)
+            break;
+        at += (size_t)w;
+    }
+    if (r->status == 127 && !line[0])
+        return errf(err, errlen, "--purge %s: `%s` could not be run (%s not found?)", method,
+                    cmd, argv[0]);
+    return errf(err, errlen, "--purge %s: `%s` failed (exit %d)%s%s%s", method, cmd, r->status,
+                line[0] ? ": " : "", line, why);
+}
+
+/* Start one command and wait for it; r is filled whatever its exit status (caller frees). */
+static int pg_spawn(const char *method, const char *const *argv, struct spawn_result *r,
+                    char *err, size_t errlen)
+{
+    if (spawn_run((char *const *)argv, r) != 0)
+        return errf(err, errlen, "--purge %s: cannot start %s: %s", method, argv[0],
+                    strerror(errno));
+    return 0;
+}
+
 /* Run one command; 0 when it exited 0. Fills r (caller frees) when keep is set. */
 static int pg_run(const char *method, const char *const *argv, struct spawn_result *keep,
                   char *err, size_t errlen)
 {
     struct spawn_result r;
-    if (spawn_run((char *const *)argv, &r) != 0)
-        return errf(err, errlen, "--purge %s: cannot start %s: %s", method, argv[0],
-                    strerror(errno));
-    int rc = 0;
-    if (r.status != 0) {
-        char line[200];
-        pg_first_line(&r, line, sizeof(line));
-        char cmd[256] = "";
-        size_t at = 0;
-        for (int j = 0; argv[j] && at < sizeof(cmd); j++) {
-            int w = snprintf(cmd + at, sizeof(cmd) - at, "%s%s", j ? " " : "", argv[j]);
-            if (w < 0)
-                break;
-            at += (size_t)w;
-        }
-        if (r.status == 127 && !line[0])
-            rc = errf(err, errlen, "--purge %s: `%s` could not be run (%s not found?)", method,
-                      cmd, argv[0]);
-        else
-            rc = errf(err, errlen, "--purge %s: `%s` failed (exit %d)%s%s", method, cmd,
-                      r.status, line[0] ? ": " : "", line);
-    }
+    if (pg_spawn(method, argv, &r, err, errlen) != 0)
+        return -1;
+    int rc = r.status == 0 ? 0 : pg_failed(method, argv, &r, err, errlen);
     if (keep && rc == 0)
         *keep = r;
     else
@@ -522,95 +850,9 @@ static int pg_run(const char *method, const char *const *argv, struct spawn_resu
     return rc;
 }
 
-/* Collapse runs of blanks in a line into single spaces (hdparm -I uses tabs). */
-static void pg_squeeze(const char *s, size_t n, char *buf, size_t len)
-{
-    size_t o = 0;
-    bool space = true;   /* drop leading blanks */
-    for (size_t i = 0; i < n && o + 1 < len; i++) {
-        char ch = s[i] == '\t' ? ' ' : s[i];
-        if (ch == ' ' && space)
-            continue;
-        space = ch == ' ';
-        buf[o++] = ch;
-    }
-    while (o && buf[o - 1] == ' ')
-        o--;
-    buf[o] = '\0';
-}
-
-/* From `hdparm -I` output: the security section's "supported", "enabled" and "frozen" lines.
- * Returns 0 when secure erase may proceed, else -1 with a message. */
-static int pg_ata_check_security(const char *out, const char *dev, char *err, size_t errlen)
-{
-    const char *sec = strstr(out, "\nSecurity:");
-    if (!sec)
-        return errf(err, errlen, "--purge secure-erase: hdparm -I %s reports no ATA security "
-                    "feature set (try discard)", dev);
-    int supported = -1, frozen = -1, locked = -1;
-    const char *s = strchr(sec + 1, '\n');
-    while (s && *s) {
-        s++;
-        const char *e = strchr(s, '\n');
-        size_t n = e ? (size_t)(e - s) : strlen(s);
-        if (n && s[0] != '\t' && s[0] != ' ')
-            break;                           /* next section */
-        char line[128];
-        pg_squeeze(s, n, line, sizeof(line));
-        if (supported < 0 && strcmp(line, "supported") == 0)
-            supported = 1;
-        else if (supported < 0 && strcmp(line, "not supported") == 0)
-            supported = 0;
-        else if (strcmp(line, "frozen") == 0)
-            frozen = 1;
-        else if (strcmp(line, "not frozen") == 0)
-            frozen = 0;
-        else if (strcmp(line, "locked") == 0)
-            locked = 1;
-        else if (strcmp(line, "not locked") == 0)
-            locked = 0;
-        s = e;
-    }
-    if (supported == 0)
-        return errf(err, errlen, "--purge secure-erase: %s does not support the ATA security "
-                    "feature set (try discard)", dev);
-    if (frozen != 0)
-        return errf(err, errlen, "--purge secure-erase: %s is %s (the BIOS freezes ATA security "
-                    "at boot; a suspend/resume cycle, e.g. `rtcwake -m mem -s 5`, or hot-"
-                    "plugging the drive usually unfreezes it)", dev,
-                    frozen == 1 ? "security-frozen" : "not reported as \"not frozen\"");
-    if (locked == 1)
-        return errf(err, errlen, "--purge secure-erase: %s is security-locked (a password is "
-                    "set by someone else); unlock it first", dev);
-    return 0;
-}
-
-static int pg_exec_ata(const struct pg_cmds *c, const char *dev, char *err, size_t errlen)
-{
-    const char *m = "secure-erase";
-    struct spawn_result info;
-    if (pg_run(m, c->argv[0], &info, err, errlen) != 0)
-        return -1;
-    int rc = pg_ata_check_security(info.out, dev, err, errlen);
-    spawn_result_free(&info);
-    if (rc != 0)
-        return -1;
-    if (pg_run(m, c->argv[1], NULL, err, errlen) != 0)
-        return -1;
-    if (pg_run(m, c->argv[2], NULL, err, errlen) != 0) {
-        /* Do not leave a password behind: the drive would come up locked. */
-        const char *undo[] = {"hdparm", "--user-master", "u", "--security-disable",
-                              PG_ATA_PASSWORD, dev, NULL};
-        char e2[ERR_LEN];
-        size_t at = strlen(err);
-        if (pg_run(m, undo, NULL, e2, sizeof(e2)) != 0 && at < errlen)
-            snprintf(err + at, errlen - at, "; removing the password \"%s\" failed too: "
-                     "run `hdparm --user-master u --security-disable %s %s`",
-                     PG_ATA_PASSWORD, PG_ATA_PASSWORD, dev);
-        return -1;
-    }
-    return 0;
-}
+/* One look at a sanitize in progress: 0 done, 1 still running, -1 failed (message in err). */
+typedef int (*pg_judge_fn)(const char *const *argv, const struct spawn_result *r,
+                           const char *dev, char *err, size_t errlen);
 
 /* SSTAT from `nvme sanitize-log` output ("... (SSTAT) : 0x101"); -1 when absent. */
 static long pg_parse_sstat(const char *out)
@@ -628,33 +870,68 @@ static long pg_parse_sstat(const char *out)
     return end == colon + 1 ? -1 : v;
 }
 
-static int pg_exec_sanitize(const struct pg_cmds *c, const char *dev, char *err, size_t errlen)
+static int pg_judge_nvme(const char *const *argv, const struct spawn_result *r, const char *dev,
+                         char *err, size_t errlen)
 {
-    const char *m = "sanitize";
-    if (pg_run(m, c->argv[0], NULL, err, errlen) != 0)
-        return -1;
+    if (r->status != 0)
+        return pg_failed("sanitize", argv, r, err, errlen);
+    long sstat = pg_parse_sstat(r->out);
+    if (sstat < 0)
+        return errf(err, errlen, "--purge sanitize: cannot read SSTAT from `nvme "
+                    "sanitize-log %s`", dev);
+    switch (sstat & 0x7) {
+    case 1:
+    case 4:
+        return 0;                        /* completed (4: without deallocation) */
+    case 2:
+        return 1;                        /* in progress */
+    case 3:
+        return errf(err, errlen, "--purge sanitize: %s reports the sanitize failed "
+                    "(SSTAT 0x%lx)", dev, (unsigned long)sstat);
+    default:
+        return errf(err, errlen, "--purge sanitize: %s reports no sanitize was done "
+                    "(SSTAT 0x%lx)", dev, (unsigned long)sstat);
+    }
+}
+
+static int pg_judge_ata(const char *const *argv, const struct spawn_result *r, const char *dev,
+                        char *err, size_t errlen)
+{
+    switch (purge_ata_sanitize_state(r->out, r->err)) {
+    case PURGE_SAN_DONE:
+        return 0;
+    case PURGE_SAN_RUNNING:
+        return 1;
+    case PURGE_SAN_FAILED:
+        return errf(err, errlen, "--purge sanitize: %s reports the sanitize failed "
+                    "(`hdparm --sanitize-status`: SD3, last sanitize completed unsuccessfully)",
+                    dev);
+    case PURGE_SAN_IDLE:
+        return errf(err, errlen, "--purge sanitize: %s reports no sanitize was done (SD0 "
+                    "without \"Last Sanitize Operation Completed Without Error\")", dev);
+    case PURGE_SAN_FROZEN:
+        return errf(err, errlen, "--purge sanitize: %s is sanitize-frozen (SD1: a SANITIZE "
+                    "FREEZE LOCK until the next power cycle)", dev);
+    default:
+        if (r->status != 0)
+            return pg_failed("sanitize", argv, r, err, errlen);
+        return errf(err, errlen, "--purge sanitize: cannot read the state from `hdparm "
+                    "--sanitize-status %s`", dev);
+    }
+}
+
+/* Poll `status` until judge says done, every PG_SANITIZE_POLL_S, up to PG_SANITIZE_MAX_S. */
+static int pg_poll_sanitize(const char *const *status, pg_judge_fn judge, const char *dev,
+                            char *err, size_t errlen)
+{
     for (int waited = 0;; waited += PG_SANITIZE_POLL_S) {
         struct spawn_result r;
-        if (pg_run(m, c->argv[1], &r, err, errlen) != 0)
+        if (pg_spawn("sanitize", status, &r, err, errlen) != 0)
             return -1;
-        long sstat = pg_parse_sstat(r.out);
+        int st = judge(status, &r, dev, err, errlen);
         spawn_result_free(&r);
-        if (sstat < 0)
-            return errf(err, errlen, "--purge sanitize: cannot read SSTAT from `nvme "
-                        "sanitize-log %s`", dev);
-        switch (sstat & 0x7) {
-        case 1:
-        case 4:
-            return 0;                        /* completed (4: without deallocation) */
-        case 3:
-            return errf(err, errlen, "--purge sanitize: %s reports the sanitize failed "
-                        "(SSTAT 0x%lx)", dev, (unsigned long)sstat);
-        case 2:
-            break;                           /* in progress */
-        default:
-            return errf(err, errlen, "--purge sanitize: %s reports no sanitize was done "
-                        "(SSTAT 0x%lx)", dev, (unsigned long)sstat);
-        }
+        if (st <= 0)
+            return st;
         if (waited >= PG_SANITIZE_MAX_S)
             return errf(err, errlen, "--purge sanitize: %s still sanitizing after %d s",
                         dev, waited);
@@ -662,6 +939,48 @@ static int pg_exec_sanitize(const struct pg_cmds *c, const char *dev, char *err,
         while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
         }
     }
+}
+
+/* Set the password and erase; remove the password again when the erase fails. */
+static int pg_ata_erase(const struct purge_cmds *c, const char *dev, char *err, size_t errlen)
+{
+    const char *m = "secure-erase";
+    if (pg_run(m, c->argv[0], NULL, err, errlen) != 0)
+        return -1;
+    if (pg_run(m, c->argv[1], NULL, err, errlen) != 0) {
+        /* Do not leave a password behind: the drive would come up locked. */
+        const char *undo[] = {"hdparm", "--user-master", "u", "--security-disable",
+                              PG_ATA_PASSWORD, dev, NULL};
+        char e2[ERR_LEN];
+        size_t at = strlen(err);
+        if (pg_run(m, undo, NULL, e2, sizeof(e2)) != 0 && at < errlen)
+            snprintf(err + at, errlen - at, "; removing the password \"%s\" failed too: "
+                     "run `hdparm --user-master u --security-disable %s %s`",
+                     PG_ATA_PASSWORD, PG_ATA_PASSWORD, dev);
+        return -1;
+    }
+    return 0;
+}
+
+/* ATA: read `hdparm -I` (plan->argv[0]), choose the variant (recorded in p), run it. */
+static int pg_exec_ata(struct purge_plan *p, const struct purge_facts *f,
+                       const struct purge_cmds *plan, char *err, size_t errlen)
+{
+    const char *m = purge_method_name(p->method);
+    struct spawn_result info;
+    if (pg_run(m, plan->argv[0], &info, err, errlen) != 0)
+        return -1;
+    struct purge_ata_id id;
+    purge_ata_id_parse(info.out, &id);
+    spawn_result_free(&info);
+    struct purge_cmds c;
+    if (purge_ata_choose(p, f, &id, &c, err, errlen) != 0)
+        return -1;
+    if (p->method == PURGE_SECURE_ERASE)
+        return pg_ata_erase(&c, f->devpath, err, errlen);
+    if (pg_run(m, c.argv[0], NULL, err, errlen) != 0)
+        return -1;
+    return pg_poll_sanitize(c.argv[1], pg_judge_ata, f->devpath, err, errlen);
 }
 
 static int pg_exec_discard(const struct target_info *t, int fd, const char *dev, char *err,
@@ -706,28 +1025,45 @@ static int pg_exec_discard(const struct target_info *t, int fd, const char *dev,
     return 0;
 }
 
-int purge_execute(const struct purge_plan *p, struct target_info *t, int fd,
-                  char *err, size_t errlen)
+static const char *pg_discard_variant(const struct target_info *t)
+{
+    return t->kind == TARGET_SIM    ? "simulated TRIM"
+           : t->kind == TARGET_FILE ? "fallocate PUNCH_HOLE"
+                                    : "BLKDISCARD";
+}
+
+int purge_execute(struct purge_plan *p, struct target_info *t, int fd, char *err, size_t errlen)
 {
     const char *name = purge_method_name(p->method);
     if (p->method == PURGE_AUTO)
         return errf(err, errlen, "--purge: internal error: the plan was not made");
-    if (p->method == PURGE_NONE)
+    if (p->ran[0])
+        return errf(err, errlen, "--purge %s: internal error: this plan already ran (%s); "
+                    "make a new plan for each purge", name, p->ran);
+    if (p->method == PURGE_NONE) {
+        str_copy(p->ran, sizeof(p->ran), "none");
         return 0;
+    }
     if (t->kind == TARGET_SIM) {
         if (!t->sim || !t->sim->dev)
             return errf(err, errlen, "--purge %s: %s: the simulated drive is not open", name,
                         t->path);
-        if (p->method == PURGE_DISCARD)
+        if (p->method == PURGE_DISCARD) {
+            str_copy(p->ran, sizeof(p->ran), pg_discard_variant(t));
             return pg_exec_discard(t, fd, t->path, err, errlen);
+        }
+        str_copy(p->ran, sizeof(p->ran), PG_V_SIM_ERASE);
         sim_purge(t->sim->dev, t->sim->now);
         return 0;
     }
 
     struct purge_facts f;
     purge_facts_collect(t, &f);
-    if (p->method == PURGE_DISCARD)
+    if (p->method == PURGE_DISCARD) {
+        if (fd >= 0)
+            str_copy(p->ran, sizeof(p->ran), pg_discard_variant(t));
         return pg_exec_discard(t, fd, f.devpath, err, errlen);
+    }
 
     /* Rebuild the plan from fresh facts: what runs must be what was recorded. */
     struct purge_plan now;
@@ -736,14 +1072,18 @@ int purge_execute(const struct purge_plan *p, struct target_info *t, int fd,
     if (strcmp(now.argv_text, p->argv_text) != 0)
         return errf(err, errlen, "--purge %s: %s changed since the plan was made (planned "
                     "\"%s\", now \"%s\")", name, f.devpath, p->argv_text, now.argv_text);
-    struct pg_cmds c;
+    struct purge_cmds c;
     pg_commands(&f, p->method, &c);
     if (c.n == 0)
         return errf(err, errlen, "--purge %s: nothing to run on %s", name, f.devpath);
-    if (p->method == PURGE_SECURE_ERASE)
-        return pg_exec_ata(&c, f.devpath, err, errlen);
-    if (p->method == PURGE_SANITIZE)
-        return pg_exec_sanitize(&c, f.devpath, err, errlen);
+    if (f.transport == PURGE_T_ATA)
+        return pg_exec_ata(p, &f, &c, err, errlen);
+    str_copy(p->ran, sizeof(p->ran), c.variant);
+    if (p->method == PURGE_SANITIZE) {
+        if (pg_run(name, c.argv[0], NULL, err, errlen) != 0)
+            return -1;
+        return pg_poll_sanitize(c.argv[1], pg_judge_nvme, f.devpath, err, errlen);
+    }
     for (int i = 0; i < c.n; i++)
         if (pg_run(name, c.argv[i], NULL, err, errlen) != 0)
             return -1;

@@ -1,6 +1,9 @@
 /* test_purge.c — purge_plan_make on synthetic facts (every transport x method), method names,
- * purge_facts_collect on files, simulated drives and block devices, and purge_execute on a
- * simulated drive, a regular file under /var/tmp, a loop device over a file of our own and
+ * the ATA choice on captured hdparm text (`hdparm -h`, `hdparm -I`, `hdparm --sanitize-status`:
+ * enhanced or normal security erase, frozen and locked drives, which SANITIZE action; only the
+ * argument vectors are built and checked, nothing is run), purge_facts_collect on files,
+ * simulated drives and block devices, and purge_execute (with what it records in plan.ran) on
+ * a simulated drive, a regular file under /var/tmp, a loop device over a file of our own and
  * /dev/zram0 (root only, skipped with a reason when unavailable or in use). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,7 +31,9 @@
 
 /* ---- synthetic facts ------------------------------------------------------------------ */
 
-enum { T_NVME = 1, T_HDPARM = 2, T_SG = 4, T_ALL = 7 };
+/* T_ALL: every tool, with an hdparm too old for --sanitize-* (T_HDSAN adds them; T_OWP adds
+ * --sanitize-overwrite-passes). */
+enum { T_NVME = 1, T_HDPARM = 2, T_SG = 4, T_ALL = 7, T_HDSAN = 8, T_OWP = 16 };
 
 static struct purge_facts pf(enum purge_transport tr, bool discard, int tools, const char *dev)
 {
@@ -39,6 +44,8 @@ static struct purge_facts pf(enum purge_transport tr, bool discard, int tools, c
     f.have_nvme_cli = tools & T_NVME;
     f.have_hdparm = tools & T_HDPARM;
     f.have_sg_format = tools & T_SG;
+    f.hdparm_sanitize = tools & T_HDSAN;
+    f.hdparm_ow_passes = tools & T_OWP;
     snprintf(f.devpath, sizeof(f.devpath), "%s", dev);
     return f;
 }
@@ -52,6 +59,7 @@ static void plan_ok(const struct purge_facts *f, enum purge_method req, struct p
     assert_int_not_equal(p->method, PURGE_AUTO);
     assert_true(p->reason[0] != '\0');
     assert_true(p->argv_text[0] != '\0');
+    assert_string_equal(p->ran, "");          /* only purge_execute says what ran */
 }
 
 static void plan_fails(const struct purge_facts *f, enum purge_method req, char *err,
@@ -119,7 +127,8 @@ static void test_auto(void **state)
     assert_true(p.compliant);
     has(p.argv_text, "hdparm -I /dev/sda");
     has(p.argv_text, "hdparm --user-master u --security-set-pass ptsbench /dev/sda");
-    has(p.argv_text, "hdparm --user-master u --security-erase ptsbench /dev/sda");
+    has(p.argv_text, "hdparm --user-master u --security-erase-enhanced ptsbench /dev/sda");
+    has(p.argv_text, "(--security-erase where hdparm -I does not list enhanced erase)");
     /* set the password before erasing */
     assert_true(strstr(p.argv_text, "--security-set-pass") <
                 strstr(p.argv_text, "--security-erase"));
@@ -226,11 +235,12 @@ static const struct plan_case plan_cases[] = {
     /* ATA */
     {PURGE_T_ATA, "/dev/sda", PURGE_SECURE_ERASE, true, PURGE_SECURE_ERASE, true,
      "hdparm -I /dev/sda; hdparm --user-master u --security-set-pass ptsbench /dev/sda; "
-     "hdparm --user-master u --security-erase ptsbench /dev/sda"},
+     "hdparm --user-master u --security-erase-enhanced ptsbench /dev/sda (--security-erase "
+     "where hdparm -I does not list enhanced erase)"},
     {PURGE_T_ATA, "/dev/sda", PURGE_FORMAT, false, 0, false,
      "is neither NVMe nor SCSI (try secure-erase)"},
     {PURGE_T_ATA, "/dev/sda", PURGE_SANITIZE, false, 0, false,
-     "is not NVMe (try secure-erase)"},
+     "is ATA but this hdparm has no --sanitize-* options"},
     {PURGE_T_ATA, "/dev/sda", PURGE_DISCARD, true, PURGE_DISCARD, false,
      "BLKDISCARD 0..capacity"},
     {PURGE_T_ATA, "/dev/sda", PURGE_NONE, true, PURGE_NONE, false, "none"},
@@ -240,7 +250,8 @@ static const struct plan_case plan_cases[] = {
      "is not ATA (try format)"},
     {PURGE_T_SCSI, "/dev/sdb", PURGE_FORMAT, true, PURGE_FORMAT, true,
      "sg_format --format /dev/sdb"},
-    {PURGE_T_SCSI, "/dev/sdb", PURGE_SANITIZE, false, 0, false, "is not NVMe (try format)"},
+    {PURGE_T_SCSI, "/dev/sdb", PURGE_SANITIZE, false, 0, false,
+     "is neither NVMe nor ATA (try format)"},
     {PURGE_T_SCSI, "/dev/sdb", PURGE_DISCARD, true, PURGE_DISCARD, false,
      "BLKDISCARD 0..capacity"},
     {PURGE_T_SCSI, "/dev/sdb", PURGE_NONE, true, PURGE_NONE, false, "none"},
@@ -251,7 +262,7 @@ static const struct plan_case plan_cases[] = {
     {PURGE_T_OTHER_BLOCK, "/dev/zram0", PURGE_FORMAT, false, 0, false,
      "--purge format: /dev/zram0 is neither NVMe nor SCSI (try discard)"},
     {PURGE_T_OTHER_BLOCK, "/dev/zram0", PURGE_SANITIZE, false, 0, false,
-     "is not NVMe (try discard)"},
+     "is neither NVMe nor ATA (try discard)"},
     {PURGE_T_OTHER_BLOCK, "/dev/zram0", PURGE_DISCARD, true, PURGE_DISCARD, false,
      "BLKDISCARD 0..capacity"},
     {PURGE_T_OTHER_BLOCK, "/dev/zram0", PURGE_NONE, true, PURGE_NONE, false, "none"},
@@ -333,6 +344,498 @@ static void test_explicit_without_tool(void **state)
     plan_ok(&f, PURGE_NONE, &p);
     assert_int_equal(p.method, PURGE_NONE);
     assert_false(p.compliant);
+}
+
+/* ---- ATA: the variant chosen from hdparm's own text ------------------------------------ */
+
+/* Captured hdparm text. The layout is hdparm 9.65's (identify.c, hdparm.c): section titles at
+ * the left margin; features "\t   *\tNAME" (word 59, the SANITIZE bits, prints only what is
+ * set); security bits "\t\tBIT", "\tnot\tBIT" or "\t(?)\tsupported"; erase times "\tNmin for
+ * SECURITY ERASE UNIT. Nmin for ENHANCED SECURITY ERASE UNIT.". Web pages that quote it often
+ * turn the tabs into spaces, so id_frozen is written that way. Model names are made up. */
+
+/* (a) a SATA SSD with enhanced erase, not frozen, no SANITIZE feature set */
+static const char id_enhanced[] =
+    "\n/dev/sda:\n\n"
+    "ATA device, with non-removable media\n"
+    "\tModel Number:       EXAMPLE SATA SSD 480GB\n"
+    "\tFirmware Revision:  D2010370\n"
+    "Standards:\n"
+    "\tSupported: 9 8 7 6 5\n"
+    "Commands/features:\n"
+    "\tEnabled\tSupported:\n"
+    "\t   *\tSMART feature set\n"
+    "\t    \tSecurity Mode feature set\n"
+    "\t   *\tWrite cache\n"
+    "\t   *\t48-bit Address feature set\n"
+    "\t   *\tData Set Management TRIM supported (limit 4 blocks)\n"
+    "\t   *\tDeterministic read ZEROs after TRIM\n"
+    "Security: \n"
+    "\tMaster password revision code = 65534\n"
+    "\t\tsupported\n"
+    "\tnot\tenabled\n"
+    "\tnot\tlocked\n"
+    "\tnot\tfrozen\n"
+    "\tnot\texpired: security count\n"
+    "\t\tsupported: enhanced erase\n"
+    "\t4min for SECURITY ERASE UNIT. 4min for ENHANCED SECURITY ERASE UNIT.\n"
+    "Logical Unit WWN Device Identifier: 5000000000000001\n"
+    "\tNAA\t\t: 5\n"
+    "Checksum: correct\n";
+
+/* (b) normal erase only: "not supported: enhanced erase", one erase time */
+static const char id_normal[] =
+    "\n/dev/sda:\n\n"
+    "ATA device, with non-removable media\n"
+    "\tModel Number:       EXAMPLE OLD SSD 120GB\n"
+    "Commands/features:\n"
+    "\tEnabled\tSupported:\n"
+    "\t   *\tSMART feature set\n"
+    "\t    \tSecurity Mode feature set\n"
+    "Security: \n"
+    "\tMaster password revision code = 65534\n"
+    "\t\tsupported\n"
+    "\tnot\tenabled\n"
+    "\tnot\tlocked\n"
+    "\tnot\tfrozen\n"
+    "\tnot\texpired: security count\n"
+    "\tnot\tsupported: enhanced erase\n"
+    "\t2min for SECURITY ERASE UNIT.\n"
+    "Checksum: correct\n";
+
+/* (c) frozen by the BIOS (blanks for tabs), with SANITIZE block erase */
+static const char id_frozen[] =
+    "\n/dev/sdb:\n\n"
+    "ATA device, with non-removable media\n"
+    "        Model Number:       EXAMPLE SATA SSD 1TB\n"
+    "Commands/features:\n"
+    "        Enabled Supported:\n"
+    "           *    SMART feature set\n"
+    "                Security Mode feature set\n"
+    "           *    SANITIZE_ANTIFREEZE_LOCK_EXT command\n"
+    "           *    SANITIZE feature set\n"
+    "           *    BLOCK_ERASE_EXT command\n"
+    "           *    Data Set Management TRIM supported (limit 8 blocks)\n"
+    "Security:\n"
+    "        Master password revision code = 65534\n"
+    "                supported\n"
+    "        not     enabled\n"
+    "        not     locked\n"
+    "                frozen\n"
+    "        not     expired: security count\n"
+    "                supported: enhanced erase\n"
+    "        2min for SECURITY ERASE UNIT. 2min for ENHANCED SECURITY ERASE UNIT.\n"
+    "Checksum: correct\n";
+
+/* (d) SANITIZE with all three actions, in hdparm's order (word 59 bits 10, 12, 13, 14, 15) */
+static const char id_sanitize_all[] =
+    "\n/dev/sdb:\n\n"
+    "ATA device, with non-removable media\n"
+    "Commands/features:\n"
+    "\tEnabled\tSupported:\n"
+    "\t   *\tSMART Command Transport (SCT) feature set\n"
+    "\t   *\tSANITIZE_ANTIFREEZE_LOCK_EXT command\n"
+    "\t   *\tSANITIZE feature set\n"
+    "\t   *\tCRYPTO_SCRAMBLE_EXT command\n"
+    "\t   *\tOVERWRITE_EXT command\n"
+    "\t   *\tBLOCK_ERASE_EXT command\n"
+    "\t   *\tDOWNLOAD MICROCODE DMA command\n"
+    "Security: \n"
+    "\t\tsupported\n"
+    "\tnot\tenabled\n"
+    "\tnot\tlocked\n"
+    "\t\tfrozen\n"
+    "\tnot\texpired: security count\n"
+    "\t\tsupported: enhanced erase\n"
+    "\t2min for SECURITY ERASE UNIT. 2min for ENHANCED SECURITY ERASE UNIT.\n"
+    "Checksum: correct\n";
+
+/* (d) SANITIZE with crypto scramble but no block erase (self-encrypting drive) */
+static const char id_sanitize_crypto[] =
+    "Commands/features:\n"
+    "\tEnabled\tSupported:\n"
+    "\t   *\tSANITIZE feature set\n"
+    "\t   *\tCRYPTO_SCRAMBLE_EXT command\n"
+    "Security: \n"
+    "\t\tsupported\n"
+    "\tnot\tfrozen\n";
+
+/* SANITIZE with overwrite only (a disk) */
+static const char id_sanitize_overwrite[] =
+    "Commands/features:\n"
+    "\tEnabled\tSupported:\n"
+    "\t   *\tSANITIZE feature set\n"
+    "\t   *\tOVERWRITE_EXT command\n";
+
+/* SANITIZE feature set bit without any of its actions */
+static const char id_sanitize_none[] =
+    "Commands/features:\n"
+    "\tEnabled\tSupported:\n"
+    "\t   *\tSANITIZE feature set\n"
+    "\t   *\tSANITIZE_ANTIFREEZE_LOCK_EXT command\n";
+
+/* argv (NULL-terminated) equals want, word by word. */
+static void argv_is(const char *const *argv, const char *const *want)
+{
+    for (int i = 0;; i++) {
+        if (!argv[i] || !want[i]) {
+            if (argv[i] != want[i])
+                fail_msg("word %d: got \"%s\", want \"%s\"", i, argv[i] ? argv[i] : "(end)",
+                         want[i] ? want[i] : "(end)");
+            return;
+        }
+        if (strcmp(argv[i], want[i]) != 0)
+            fail_msg("word %d: got \"%s\", want \"%s\"", i, argv[i], want[i]);
+    }
+}
+
+/* Some command of c has the word. */
+static bool cmds_have(const struct purge_cmds *c, const char *word)
+{
+    for (int i = 0; i < c->n; i++)
+        for (int j = 0; c->argv[i][j]; j++)
+            if (strcmp(c->argv[i][j], word) == 0)
+                return true;
+    return false;
+}
+
+/* Plan m on an ATA disk, then choose from the captured `hdparm -I` text. */
+static int ata_choose(const char *id_text, enum purge_method m, int tools, struct purge_facts *f,
+                      struct purge_plan *p, struct purge_cmds *c, char *err, size_t errlen)
+{
+    *f = pf(PURGE_T_ATA, true, tools, m == PURGE_SANITIZE ? "/dev/sdb" : "/dev/sda");
+    plan_ok(f, m, p);
+    struct purge_ata_id id;
+    purge_ata_id_parse(id_text, &id);
+    err[0] = '\0';
+    return purge_ata_choose(p, f, &id, c, err, errlen);
+}
+
+/* Captured `hdparm -h` (9.65), cut to the lines around the sanitize options. */
+#define HELP_HEAD                                                                          \
+    "\nhdparm - get/set hard disk parameters - version v9.65, by Mark Lord.\n\n"           \
+    "Usage:  hdparm  [options] [device ...]\n\nOptions:\n"                                  \
+    " -a   Get/set fs readahead\n"                                                          \
+    " -I   Detailed/current information directly from drive\n"                              \
+    " --read-sector     Read and dump (in hex) a sector directly from the media\n"          \
+    " --repair-sector   Alias for the --write-sector option (VERY DANGEROUS)\n"
+#define HELP_SAN                                                                           \
+    " --sanitize-antifreeze-lock  Block sanitize-freeze-lock command until next power cycle\n" \
+    " --sanitize-block-erase      Start block erase operation\n"                            \
+    " --sanitize-crypto-scramble  Change the internal encryption keys that used for used "  \
+    "data\n"                                                                                \
+    " --sanitize-freeze-lock      Lock drive's sanitize features until next power cycle\n"
+#define HELP_OW                                                                            \
+    " --sanitize-overwrite  PATTERN  Overwrite the internal media with constant PATTERN\n"
+#define HELP_PASSES                                                                        \
+    " --sanitize-overwrite-passes COUNT  Number of overwrite passes from 0 to 7, default 0 " \
+    "means 16 passes\n"
+#define HELP_STATUS " --sanitize-status           Show sanitize status information\n"
+#define HELP_TAIL                                                                          \
+    " --security-help             Display help for ATA security commands\n"                 \
+    " --set-sector-size           Change logical sector size of drive\n"
+
+/* `hdparm -h` decides whether --purge sanitize can be planned on ATA, and with how many
+ * overwrite passes; option names must match whole (--sanitize-overwrite-passes is not
+ * --sanitize-overwrite). */
+static void test_hdparm_caps(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *help;
+        bool sanitize, passes;
+    } cases[] = {
+        {HELP_HEAD HELP_SAN HELP_OW HELP_PASSES HELP_STATUS HELP_TAIL, true, true},   /* 9.65 */
+        {HELP_HEAD HELP_SAN HELP_OW HELP_STATUS HELP_TAIL, true, false},   /* before 9.63 */
+        {HELP_HEAD HELP_TAIL, false, false},                          /* before --sanitize-* */
+        {HELP_HEAD HELP_SAN HELP_PASSES HELP_STATUS HELP_TAIL, false, false},   /* no -overwrite */
+        {HELP_HEAD HELP_SAN HELP_OW HELP_PASSES HELP_TAIL, false, false},       /* no -status */
+        {"", false, false},
+        {NULL, false, false},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct purge_facts f = pf(PURGE_T_ATA, true, T_ALL | T_HDSAN | T_OWP, "/dev/sda");
+        purge_hdparm_caps(cases[i].help, &f);
+        if (f.hdparm_sanitize != cases[i].sanitize || f.hdparm_ow_passes != cases[i].passes)
+            fail_msg("case %zu: sanitize=%d passes=%d, want %d %d", i, f.hdparm_sanitize,
+                     f.hdparm_ow_passes, cases[i].sanitize, cases[i].passes);
+    }
+}
+
+/* (a) enhanced erase supported: the erase is --security-erase-enhanced, after the password. */
+static void test_ata_enhanced_erase(void **state)
+{
+    (void)state;
+    struct purge_ata_id id;
+    purge_ata_id_parse(id_enhanced, &id);
+    assert_true(id.security);
+    assert_int_equal(id.sec_supported, 1);
+    assert_int_equal(id.sec_enabled, 0);
+    assert_int_equal(id.sec_locked, 0);
+    assert_int_equal(id.sec_frozen, 0);
+    assert_int_equal(id.enhanced_erase, 1);
+    assert_false(id.sanitize);      /* "Security Mode feature set" is not the SANITIZE one */
+
+    struct purge_facts f;
+    struct purge_plan p;
+    struct purge_cmds c;
+    char err[512];
+    if (ata_choose(id_enhanced, PURGE_SECURE_ERASE, T_ALL, &f, &p, &c, err, sizeof(err)) != 0)
+        fail_msg("purge_ata_choose: %s", err);
+    assert_int_equal(c.n, 2);
+    argv_is(c.argv[0], (const char *const[]){"hdparm", "--user-master", "u",
+                                             "--security-set-pass", "ptsbench", "/dev/sda",
+                                             NULL});
+    argv_is(c.argv[1], (const char *const[]){"hdparm", "--user-master", "u",
+                                             "--security-erase-enhanced", "ptsbench",
+                                             "/dev/sda", NULL});
+    assert_false(cmds_have(&c, "--security-erase"));
+    assert_string_equal(c.variant, "ATA enhanced security erase");
+    assert_string_equal(p.ran, "ATA enhanced security erase");
+    assert_string_equal(p.argv_text,
+                        "hdparm -I /dev/sda; "
+                        "hdparm --user-master u --security-set-pass ptsbench /dev/sda; "
+                        "hdparm --user-master u --security-erase-enhanced ptsbench /dev/sda");
+
+    /* auto on ATA is this same secure erase */
+    struct purge_plan a;
+    plan_ok(&f, PURGE_AUTO, &a);
+    assert_int_equal(a.method, PURGE_SECURE_ERASE);
+}
+
+/* (b) normal erase only: --security-erase, never the enhanced option; ran says why. */
+static void test_ata_normal_erase_only(void **state)
+{
+    (void)state;
+    struct purge_ata_id id;
+    purge_ata_id_parse(id_normal, &id);
+    assert_int_equal(id.enhanced_erase, 0);
+    assert_int_equal(id.sec_frozen, 0);
+
+    struct purge_facts f;
+    struct purge_plan p;
+    struct purge_cmds c;
+    char err[512];
+    if (ata_choose(id_normal, PURGE_SECURE_ERASE, T_ALL, &f, &p, &c, err, sizeof(err)) != 0)
+        fail_msg("purge_ata_choose: %s", err);
+    assert_int_equal(c.n, 2);
+    argv_is(c.argv[1], (const char *const[]){"hdparm", "--user-master", "u",
+                                             "--security-erase", "ptsbench", "/dev/sda",
+                                             NULL});
+    assert_false(cmds_have(&c, "--security-erase-enhanced"));
+    assert_string_equal(p.ran, "ATA security erase (normal; enhanced not supported)");
+    assert_string_equal(p.argv_text,
+                        "hdparm -I /dev/sda; "
+                        "hdparm --user-master u --security-set-pass ptsbench /dev/sda; "
+                        "hdparm --user-master u --security-erase ptsbench /dev/sda");
+}
+
+/* (c) frozen: secure erase is refused before anything is issued, with the way out; the
+ * SANITIZE feature set does not depend on security's freeze, so sanitize still goes. */
+static void test_ata_frozen(void **state)
+{
+    (void)state;
+    struct purge_ata_id id;
+    purge_ata_id_parse(id_frozen, &id);
+    assert_int_equal(id.sec_frozen, 1);
+    assert_int_equal(id.enhanced_erase, 1);
+    assert_true(id.sanitize);
+    assert_true(id.block_erase);
+
+    struct purge_facts f;
+    struct purge_plan p;
+    struct purge_cmds c;
+    char err[512];
+    assert_int_equal(ata_choose(id_frozen, PURGE_SECURE_ERASE, T_ALL, &f, &p, &c, err,
+                                sizeof(err)), -1);
+    printf("  frozen -> %s\n", err);
+    has(err, "--purge secure-erase: /dev/sda is security-frozen");
+    has(err, "suspend/resume");
+    assert_int_equal(c.n, 0);
+    assert_string_equal(p.ran, "");                       /* nothing was issued */
+    has(p.argv_text, "(--security-erase where hdparm -I does not list enhanced erase)");
+
+    assert_int_equal(ata_choose(id_frozen, PURGE_SANITIZE, T_ALL | T_HDSAN, &f, &p, &c, err,
+                                sizeof(err)), 0);
+    assert_string_equal(p.ran, "ATA sanitize block erase");
+}
+
+/* Locked, no security section, and hdparm's "(?)" for an ambiguous supported bit. */
+static void test_ata_locked_and_unreported(void **state)
+{
+    (void)state;
+    struct purge_facts f;
+    struct purge_plan p;
+    struct purge_cmds c;
+    char err[512];
+    static const char locked[] = "Security: \n\t\tsupported\n\t\tenabled\n\t\tlocked\n"
+                                 "\tnot\tfrozen\n\t\tsupported: enhanced erase\n";
+    assert_int_equal(ata_choose(locked, PURGE_SECURE_ERASE, T_ALL, &f, &p, &c, err,
+                                sizeof(err)), -1);
+    has(err, "/dev/sda is security-locked");
+
+    static const char nosec[] = "Commands/features:\n\tEnabled\tSupported:\n"
+                                "\t   *\tSMART feature set\nChecksum: correct\n";
+    assert_int_equal(ata_choose(nosec, PURGE_SECURE_ERASE, T_ALL, &f, &p, &c, err,
+                                sizeof(err)), -1);
+    has(err, "hdparm -I /dev/sda reports no ATA security feature set");
+
+    static const char nofrozen[] = "Security: \n\t\tsupported\n\tnot\tenabled\n";
+    assert_int_equal(ata_choose(nofrozen, PURGE_SECURE_ERASE, T_ALL, &f, &p, &c, err,
+                                sizeof(err)), -1);
+    has(err, "not reported as \"not frozen\"");
+
+    static const char ambiguous[] = "Security: \n\t(?)\tsupported\n\tnot\tenabled\n"
+                                    "\tnot\tlocked\n\tnot\tfrozen\n"
+                                    "\tnot\tsupported: enhanced erase\n";
+    struct purge_ata_id id;
+    purge_ata_id_parse(ambiguous, &id);
+    assert_int_equal(id.sec_supported, -1);
+    assert_int_equal(ata_choose(ambiguous, PURGE_SECURE_ERASE, T_ALL, &f, &p, &c, err,
+                                sizeof(err)), 0);
+    assert_string_equal(c.argv[1][3], "--security-erase");
+}
+
+/* --purge sanitize on ATA is planned only with an hdparm that has --sanitize-*. */
+static void test_ata_sanitize_plan(void **state)
+{
+    (void)state;
+    struct purge_plan p;
+    struct purge_facts f = pf(PURGE_T_ATA, true, T_ALL | T_HDSAN, "/dev/sdb");
+    plan_ok(&f, PURGE_SANITIZE, &p);
+    assert_int_equal(p.method, PURGE_SANITIZE);
+    assert_true(p.compliant);
+    assert_string_equal(p.argv_text,
+                        "hdparm -I /dev/sdb; "
+                        "hdparm --yes-i-know-what-i-am-doing --sanitize-block-erase /dev/sdb; "
+                        "hdparm --sanitize-status /dev/sdb (polled until done; "
+                        "--sanitize-crypto-scramble, else --sanitize-overwrite, where hdparm -I "
+                        "does not list BLOCK_ERASE_EXT)");
+    plan_ok(&f, PURGE_AUTO, &p);                     /* auto stays with secure erase on ATA */
+    assert_int_equal(p.method, PURGE_SECURE_ERASE);
+
+    char err[512];
+    f = pf(PURGE_T_ATA, true, T_ALL, "/dev/sdb");    /* hdparm without --sanitize-* */
+    plan_fails(&f, PURGE_SANITIZE, err, sizeof(err));
+    has(err, "this hdparm has no --sanitize-* options");
+    has(err, "hdparm -h");
+    f = pf(PURGE_T_ATA, true, T_NVME | T_SG, "/dev/sdb");
+    plan_fails(&f, PURGE_SANITIZE, err, sizeof(err));
+    has(err, "hdparm is not in PATH");
+
+    /* format on ATA suggests sanitize only where it can be planned */
+    f = pf(PURGE_T_ATA, true, T_ALL | T_HDSAN, "/dev/sdb");
+    plan_fails(&f, PURGE_FORMAT, err, sizeof(err));
+    has(err, "(try secure-erase or sanitize)");
+}
+
+/* (d) SANITIZE: block erase first, then crypto scramble, then overwrite; then the status. */
+static void test_ata_sanitize_choice(void **state)
+{
+    (void)state;
+    struct purge_ata_id id;
+    purge_ata_id_parse(id_sanitize_all, &id);
+    assert_true(id.sanitize && id.block_erase && id.crypto_scramble && id.overwrite);
+
+    struct purge_facts f;
+    struct purge_plan p;
+    struct purge_cmds c;
+    char err[512];
+    const char *const status[] = {"hdparm", "--sanitize-status", "/dev/sdb", NULL};
+
+    if (ata_choose(id_sanitize_all, PURGE_SANITIZE, T_ALL | T_HDSAN, &f, &p, &c, err,
+                   sizeof(err)) != 0)
+        fail_msg("purge_ata_choose: %s", err);
+    assert_int_equal(c.n, 2);
+    argv_is(c.argv[0], (const char *const[]){"hdparm", "--yes-i-know-what-i-am-doing",
+                                             "--sanitize-block-erase", "/dev/sdb", NULL});
+    argv_is(c.argv[1], status);
+    assert_string_equal(p.ran, "ATA sanitize block erase");
+    assert_string_equal(p.argv_text,
+                        "hdparm -I /dev/sdb; "
+                        "hdparm --yes-i-know-what-i-am-doing --sanitize-block-erase /dev/sdb; "
+                        "hdparm --sanitize-status /dev/sdb (polled until done)");
+
+    assert_int_equal(ata_choose(id_sanitize_crypto, PURGE_SANITIZE, T_ALL | T_HDSAN, &f, &p, &c,
+                                err, sizeof(err)), 0);
+    argv_is(c.argv[0], (const char *const[]){"hdparm", "--yes-i-know-what-i-am-doing",
+                                             "--sanitize-crypto-scramble", "/dev/sdb", NULL});
+    argv_is(c.argv[1], status);
+    assert_string_equal(p.ran, "ATA sanitize crypto scramble (block erase not supported)");
+
+    assert_int_equal(ata_choose(id_sanitize_overwrite, PURGE_SANITIZE, T_ALL | T_HDSAN | T_OWP,
+                                &f, &p, &c, err, sizeof(err)), 0);
+    argv_is(c.argv[0], (const char *const[]){"hdparm", "--yes-i-know-what-i-am-doing",
+                                             "--sanitize-overwrite-passes", "1",
+                                             "--sanitize-overwrite", "hex:00000000", "/dev/sdb",
+                                             NULL});
+    argv_is(c.argv[1], status);
+    has(p.ran, "ATA sanitize overwrite, 1 pass");
+
+    assert_int_equal(ata_choose(id_sanitize_overwrite, PURGE_SANITIZE, T_ALL | T_HDSAN, &f, &p,
+                                &c, err, sizeof(err)), 0);
+    argv_is(c.argv[0], (const char *const[]){"hdparm", "--yes-i-know-what-i-am-doing",
+                                             "--sanitize-overwrite", "hex:00000000", "/dev/sdb",
+                                             NULL});
+    has(p.ran, "16 passes");
+}
+
+/* (e) no SANITIZE feature set, or none of its actions: refused with one line, nothing run. */
+static void test_ata_sanitize_unsupported(void **state)
+{
+    (void)state;
+    struct purge_facts f;
+    struct purge_plan p;
+    struct purge_cmds c;
+    char err[512];
+    assert_int_equal(ata_choose(id_enhanced, PURGE_SANITIZE, T_ALL | T_HDSAN, &f, &p, &c, err,
+                                sizeof(err)), -1);
+    printf("  no sanitize -> %s\n", err);
+    has(err, "--purge sanitize: hdparm -I /dev/sdb does not list the SANITIZE feature set");
+    assert_null(strchr(err, '\n'));
+    assert_int_equal(c.n, 0);
+    assert_string_equal(p.ran, "");
+
+    assert_int_equal(ata_choose(id_sanitize_none, PURGE_SANITIZE, T_ALL | T_HDSAN, &f, &p, &c,
+                                err, sizeof(err)), -1);
+    has(err, "none of BLOCK_ERASE_EXT, CRYPTO_SCRAMBLE_EXT, OVERWRITE_EXT");
+    assert_int_equal(c.n, 0);
+
+    /* the choice itself also refuses an hdparm without --sanitize-* */
+    struct purge_ata_id id;
+    purge_ata_id_parse(id_sanitize_all, &id);
+    f = pf(PURGE_T_ATA, true, T_ALL | T_HDSAN, "/dev/sdb");
+    plan_ok(&f, PURGE_SANITIZE, &p);
+    f.hdparm_sanitize = false;
+    assert_int_equal(purge_ata_choose(&p, &f, &id, &c, err, sizeof(err)), -1);
+    has(err, "no --sanitize-* options");
+}
+
+/* `hdparm --sanitize-status` (hdparm.c: sanitize_normal_output, sanitize_error_output). */
+static void test_ata_sanitize_status(void **state)
+{
+    (void)state;
+    static const char head[] = "\n/dev/sdb:\nIssuing SANITIZE_STATUS command\nSanitize status:\n";
+    char out[512];
+    snprintf(out, sizeof(out), "%s    State:    SD2 Sanitize operation In Process\n"
+             "    Progress: 0x7fff (49%%)\n", head);
+    assert_int_equal(purge_ata_sanitize_state(out, ""), PURGE_SAN_RUNNING);
+    snprintf(out, sizeof(out), "%s    State:    SD0 Sanitize Idle\n"
+             "    Last Sanitize Operation Completed Without Error\n", head);
+    assert_int_equal(purge_ata_sanitize_state(out, ""), PURGE_SAN_DONE);
+    snprintf(out, sizeof(out), "%s    State:    SD0 Sanitize Idle\n", head);
+    assert_int_equal(purge_ata_sanitize_state(out, ""), PURGE_SAN_IDLE);
+    snprintf(out, sizeof(out), "%s    State:    SD1 Sanitize Frozen\n", head);
+    assert_int_equal(purge_ata_sanitize_state(out, NULL), PURGE_SAN_FROZEN);
+    assert_int_equal(purge_ata_sanitize_state("\n/dev/sdb:\nIssuing SANITIZE_STATUS command\n",
+                                              "SANITIZE failed: Input/output error\n"
+                                              "SANITIZE device error reason: Last Sanitize "
+                                              "Command completed unsuccessfully\n"
+                                              "Drive in SD3 Sanitize Operation Failed state\n"),
+                     PURGE_SAN_FAILED);
+    assert_int_equal(purge_ata_sanitize_state("", "SANITIZE feature set is not supported\n"),
+                     PURGE_SAN_UNKNOWN);
+    assert_int_equal(purge_ata_sanitize_state(NULL, NULL), PURGE_SAN_UNKNOWN);
 }
 
 /* ---- facts ---------------------------------------------------------------------------- */
@@ -456,6 +959,10 @@ static void test_execute_sim_secure_erase(void **state)
     char err[512] = "";
     if (purge_execute(&p, t, -1, err, sizeof(err)) != 0)
         fail_msg("purge_execute: %s", err);
+    assert_string_equal(p.ran, "simulated drive secure erase");
+    /* a plan runs once */
+    assert_int_equal(purge_execute(&p, t, -1, err, sizeof(err)), -1);
+    has(err, "already ran");
 
     sim_stats(t->sim->dev, &s);
     assert_int_equal(s.host_write_sectors, 0);
@@ -468,6 +975,7 @@ static void test_execute_sim_secure_erase(void **state)
     sim_write(t, 1 << 20);
     plan_ok(&f, PURGE_FORMAT, &p);
     assert_int_equal(purge_execute(&p, t, -1, err, sizeof(err)), 0);
+    assert_string_equal(p.ran, "simulated drive secure erase");
     sim_stats(t->sim->dev, &s);
     assert_int_equal(s.host_write_sectors, 0);
     assert_int_equal(s.free_lines, s.total_lines);
@@ -486,12 +994,14 @@ static void test_execute_sim_discard_and_none(void **state)
 
     plan_ok(&f, PURGE_NONE, &p);
     assert_int_equal(purge_execute(&p, t, -1, err, sizeof(err)), 0);
+    assert_string_equal(p.ran, "none");
     assert_int_equal(sim_read_unmapped(t, bytes), 0);
 
     plan_ok(&f, PURGE_DISCARD, &p);
     assert_false(p.compliant);
     if (purge_execute(&p, t, -1, err, sizeof(err)) != 0)
         fail_msg("purge_execute: %s", err);
+    assert_string_equal(p.ran, "simulated TRIM");
     struct sim_stats s;
     sim_stats(t->sim->dev, &s);
     assert_true(s.trimmed_units >= bytes / 4096);
@@ -618,6 +1128,7 @@ static void test_execute_file_discard(void **state)
     assert_int_equal(nonzero_bytes(fx->fd, size), size);
     if (purge_execute(&p, &t, fx->fd, err, sizeof(err)) != 0)
         fail_msg("purge_execute: %s", err);
+    assert_string_equal(p.ran, "fallocate PUNCH_HOLE");
     target_release(&t);
     assert_int_equal(fstat(fx->fd, &after), 0);
     printf("  %s: st_blocks %lld -> %lld, size %lld -> %lld\n", path,
@@ -628,10 +1139,13 @@ static void test_execute_file_discard(void **state)
     assert_true(after.st_blocks < before.st_blocks / 16);
     assert_int_equal(nonzero_bytes(fx->fd, size), 0);
 
-    /* without an open fd, discard is refused with a message */
+    /* without an open fd, discard is refused with a message, and nothing is recorded */
     err[0] = '\0';
+    plan_ok(&f, PURGE_AUTO, &p);
     assert_int_equal(purge_execute(&p, &t, -1, err, sizeof(err)), -1);
-    has(err, "discard");
+    has(err, "--purge discard");
+    has(err, "is not open");
+    assert_string_equal(p.ran, "");
 }
 
 /* ---- block devices: a loop device of our own, and zram -------------------------------- */
@@ -756,6 +1270,7 @@ static void blk_purge(struct blk_fx *fx, uint64_t *capacity)
     assert_string_equal(p.argv_text, "BLKDISCARD 0..capacity");
     if (purge_execute(&p, &t, fx->fd, err, sizeof(err)) != 0)
         fail_msg("purge_execute: %s", err);
+    assert_string_equal(p.ran, "BLKDISCARD");
     target_release(&t);
 }
 
@@ -847,6 +1362,15 @@ int main(void)
         cmocka_unit_test(test_auto_fallback_without_tools),
         cmocka_unit_test(test_every_transport_and_method),
         cmocka_unit_test(test_explicit_without_tool),
+        cmocka_unit_test(test_hdparm_caps),
+        cmocka_unit_test(test_ata_enhanced_erase),
+        cmocka_unit_test(test_ata_normal_erase_only),
+        cmocka_unit_test(test_ata_frozen),
+        cmocka_unit_test(test_ata_locked_and_unreported),
+        cmocka_unit_test(test_ata_sanitize_plan),
+        cmocka_unit_test(test_ata_sanitize_choice),
+        cmocka_unit_test(test_ata_sanitize_unsupported),
+        cmocka_unit_test(test_ata_sanitize_status),
         cmocka_unit_test(test_facts_tools_from_path),
         cmocka_unit_test_teardown(test_execute_sim_secure_erase, sim_teardown),
         cmocka_unit_test_teardown(test_execute_sim_discard_and_none, sim_teardown),
