@@ -2,16 +2,35 @@
  *
  * What becomes a point, per schema:
  *   ptsbench.run      one point: the workload, averaged over the steady-state window when the
- *                     run reached steady state (state steady), else over every round (fob).
+ *                     run reached steady state, else over the stable window when the run says
+ *                     one was stable ("stable": true and a "window"), else over every round;
+ *                     rounds of phase "wdpc" (preconditioning under the stimulus) are never
+ *                     averaged (a window holding only such rounds: every other round instead).
  *   ptsbench.suite    one point per row of each test's `table` (the steady-state window, or the
- *                     last 5 rounds when steady state was not reached: state fob); WSAT has no
+ *                     last 5 rounds when steady state was not reached); WSAT has no
  *                     steady-state verdict: its point is its table, the final 5 rounds, state
  *                     unknown (the saturated drive: neither fresh nor a verified steady state).
  *                     DIRTH/CBW: the max operating point only (its histogram phase, one
  *                     measurement: no spread). HIR and XSR are recovery curves, not operating
  *                     points: skipped.
- *   ptsbench.profile  one point per point's `result` (its window), state steady when the point
- *                     measured to steady state and reached it, else fob.
+ *   ptsbench.profile  one point per point's `result` (its window).
+ *
+ * The drive state (enum meas_state), from what the file says:
+ *   steady   a steady-state object with "measured_state": "steady"; files without that key:
+ *            "reached" true (run, suite: the subtest's; profile: "measure" steady and the
+ *            result's "steady") — except a ptsbench.run without a top-level "preconditioning"
+ *            object: those runs never preconditioned, so they are fob whatever "reached" says.
+ *   wipc     not steady, and something preconditioned the drive: the document's
+ *            "preconditioning" mode wipc or steady (or its wipc / wdpc record), a suite
+ *            subtest's "precondition" object of a kind other than none, a profile point's
+ *            "precondition" wipc or steady or its "state" condition wipc or wdpc;
+ *            "measured_state": "wipc" says so directly.
+ *   fob      not steady and nothing preconditioned the drive; "measured_state": "burst".
+ *   unknown  a suite table without a steady-state verdict (WSAT); "measured_state": "saturated"
+ *            (a run without preconditioning whose stimulus wrote a whole fill before its window:
+ *            a write-saturation plateau, neither burst nor a verified steady state).
+ * "measured_state": "not stable" (or a name this reader does not know) falls back on "reached"
+ * and the preconditioning, as in a file without the key.
  * Figures of a direction the workload does not use (read figures of a write-only point) are
  * NAN, as are figures the file does not hold. */
 #include <dirent.h>
@@ -71,13 +90,24 @@ bool meas_lower_is_better(enum meas_metric m)
     return m >= MEAS_LAT_MEAN_US && m < MEAS_N;
 }
 
+static const struct {
+    const char *name, *label;
+} meas_states[] = {
+    [MEAS_STATE_UNKNOWN] = {"unknown", "unknown"},
+    [MEAS_STATE_FOB] = {"fob", "burst (fresh-out-of-box)"},
+    [MEAS_STATE_STEADY] = {"steady", "steady state"},
+    [MEAS_STATE_WIPC] = {"wipc", "burst after WIPC"},
+};
+#define N_MEAS_STATES (sizeof(meas_states) / sizeof(meas_states[0]))
+
 const char *meas_state_name(enum meas_state s)
 {
-    switch (s) {
-    case MEAS_STATE_FOB: return "fob";
-    case MEAS_STATE_STEADY: return "steady";
-    default: return "unknown";
-    }
+    return (unsigned)s < N_MEAS_STATES ? meas_states[s].name : "unknown";
+}
+
+const char *meas_state_label(enum meas_state s)
+{
+    return (unsigned)s < N_MEAS_STATES ? meas_states[s].label : "unknown";
 }
 
 /* ---- JSON access: NULL / NAN for absent or null values ---- */
@@ -108,6 +138,54 @@ static const char *jstr(struct json_object *o)
 static bool jbool(struct json_object *o)
 {
     return o && json_object_is_type(o, json_type_boolean) && json_object_get_boolean(o);
+}
+
+/* ---- drive state ---- */
+
+/* The document's "preconditioning" object: absent (a file written before it existed), or
+ * whether it preconditioned the drive (mode wipc or steady, or a wipc / wdpc record). */
+enum meas_precond { MEAS_PC_ABSENT, MEAS_PC_NONE, MEAS_PC_DONE };
+
+static enum meas_precond precond_of(struct json_object *root)
+{
+    struct json_object *pc = jp_get(root, "preconditioning");
+    if (!pc || !json_object_is_type(pc, json_type_object))
+        return MEAS_PC_ABSENT;
+    const char *mode = jstr(jp_get(pc, "mode"));
+    bool done = (mode && (!strcmp(mode, "wipc") || !strcmp(mode, "steady"))) ||
+                json_object_is_type(jp_get(pc, "wipc"), json_type_object) ||
+                json_object_is_type(jp_get(pc, "wdpc"), json_type_object);
+    return done ? MEAS_PC_DONE : MEAS_PC_NONE;
+}
+
+/* "measured_state" values; "not stable" (-1) says nothing beyond reached and preconditioning */
+static const struct {
+    const char *name;
+    int state;
+} measured_states[] = {
+    {"steady", MEAS_STATE_STEADY},
+    {"burst", MEAS_STATE_FOB},
+    {"wipc", MEAS_STATE_WIPC},
+    {"saturated", MEAS_STATE_UNKNOWN},   /* write saturation without preconditioning: as WSAT */
+    {"not stable", -1},
+};
+
+/* The state of one measurement: its "measured_state" when the file has one, else steady when
+ * steady state was reached, else wipc when the drive was preconditioned, else fob. */
+static enum meas_state state_from(const char *measured_state, bool reached, bool preconditioned)
+{
+    for (size_t i = 0; measured_state && i < sizeof(measured_states) / sizeof(measured_states[0]);
+         i++)
+        if (!strcmp(measured_state, measured_states[i].name) && measured_states[i].state >= 0)
+            return (enum meas_state)measured_states[i].state;
+    if (reached)
+        return MEAS_STATE_STEADY;
+    return preconditioned ? MEAS_STATE_WIPC : MEAS_STATE_FOB;
+}
+
+static bool str_in(const char *s, const char *a, const char *b)
+{
+    return s && (!strcmp(s, a) || !strcmp(s, b));
 }
 
 /* ---- figures of one round, and averages with spreads over rounds ---- */
@@ -327,6 +405,22 @@ static void spec_without_seed(const char *spec, char *out, size_t len)
     }
 }
 
+/* Average the rounds numbered first..last, leaving out preconditioning rounds (phase wdpc). */
+static void run_rounds_acc(struct json_object *rounds, long first, long last, struct meas_acc *a)
+{
+    acc_init(a);
+    for (size_t i = 0; i < jp_len(rounds); i++) {
+        struct json_object *r = jp_idx(rounds, i);
+        long rn = jint(jp_get(r, "round"), (long)i + 1);
+        const char *phase = jstr(jp_get(r, "phase"));
+        if (rn < first || rn > last || (phase && !strcmp(phase, "wdpc")))
+            continue;
+        double v[MEAS_N];
+        figs_from_run_round(r, v);
+        acc_add(a, v);
+    }
+}
+
 static int load_run(struct meas_ctx *c, struct json_object *root, char *err, size_t errlen)
 {
     struct json_object *wl = jp_get(root, "workload");
@@ -337,27 +431,28 @@ static int load_run(struct meas_ctx *c, struct json_object *root, char *err, siz
     if (nr == 0)
         return 0;
 
+    /* the window: steady state's, else a stable one (new files), else every round */
     struct json_object *ss = jp_get(root, "steady_state");
-    bool steady = jbool(jp_get(ss, "reached"));
+    bool reached = jbool(jp_get(ss, "reached"));
+    struct json_object *w = jp_get(ss, "window");
+    bool windowed = reached || (jbool(jp_get(ss, "stable")) && w);
     long first = 1, last = LONG_MAX;
-    if (steady) {
-        struct json_object *w = jp_get(ss, "window");
+    if (windowed) {
         first = jint(jp_get(w, "first_round"), 1);
         last = jint(jp_get(w, "last_round"), LONG_MAX);
     }
     struct meas_acc a;
-    acc_init(&a);
-    for (size_t i = 0; i < nr; i++) {
-        struct json_object *r = jp_idx(rounds, i);
-        long rn = jint(jp_get(r, "round"), (long)i + 1);
-        if (rn < first || rn > last)
-            continue;
-        double v[MEAS_N];
-        figs_from_run_round(r, v);
-        acc_add(&a, v);
-    }
+    run_rounds_acc(rounds, first, last, &a);
+    if (a.rounds == 0 && windowed)
+        run_rounds_acc(rounds, 1, LONG_MAX, &a);
     if (a.rounds == 0)
         return 0;
+
+    enum meas_precond pc = precond_of(root);
+    enum meas_state state = pc == MEAS_PC_ABSENT
+                                ? MEAS_STATE_FOB   /* never preconditioned: a burst plateau */
+                                : state_from(jstr(jp_get(ss, "measured_state")), reached,
+                                             pc == MEAS_PC_DONE);
 
     struct meas_point *p = point_new(c);
     struct json_object *bss = jp_get(wl, "block_sizes");
@@ -367,7 +462,7 @@ static int load_run(struct meas_ctx *c, struct json_object *root, char *err, siz
     p->workers = (unsigned)jint(jp_get(wl, "workers"), 1);
     p->qd = (unsigned)jint(jp_get(wl, "qd"), 1);
     p->compress_pct = (int)jint(jp_get(wl, "compress_pct"), -1);
-    p->state = steady ? MEAS_STATE_STEADY : MEAS_STATE_FOB;
+    p->state = state;
     p->rounds = a.rounds;
     for (unsigned i = 0; i < MEAS_N; i++) {
         p->v[i] = acc_mean(&a, i);
@@ -414,7 +509,24 @@ static void suite_element_acc(struct json_object *sub, long first, long last, lo
     }
 }
 
-static void suite_table(struct meas_ctx *c, struct json_object *test, struct json_object *sub)
+/* Whether the drive was preconditioned before a suite subtest: the document's preconditioning,
+ * or the subtest's own "precondition" record of a kind other than none (wipc, steady). */
+static bool suite_preconditioned(enum meas_precond pc, struct json_object *sub)
+{
+    const char *kind = jstr(jpath(sub, "precondition", "kind", NULL));
+    return pc == MEAS_PC_DONE || (kind && strcmp(kind, "none") != 0);
+}
+
+/* A subtest's state from its steady-state object (NULL: none). */
+static enum meas_state suite_state(enum meas_precond pc, struct json_object *sub)
+{
+    struct json_object *ss = jp_get(sub, "steady_state");
+    return state_from(jstr(jp_get(ss, "measured_state")), jbool(jp_get(ss, "reached")),
+                      suite_preconditioned(pc, sub));
+}
+
+static void suite_table(struct meas_ctx *c, enum meas_precond pc, struct json_object *test,
+                        struct json_object *sub)
 {
     struct json_object *table = jp_get(sub, "table");
     struct json_object *rows = jp_get(table, "rows");
@@ -425,12 +537,12 @@ static void suite_table(struct meas_ctx *c, struct json_object *test, struct jso
     const char *access = jstr(jp_get(test, "access"));
     long first = jint(jp_get(table, "first_round"), 1);
     long last = jint(jp_get(table, "last_round"), LONG_MAX);
-    /* steady: the window passed; fob: a steady-state verdict that failed (the table is the last
-     * 5 rounds); unknown: no verdict at all (WSAT, whose final rounds after writing twice the
-     * capacity are the saturated drive, neither fresh nor a verified steady state) */
-    struct json_object *ss = jp_get(sub, "steady_state");
-    enum meas_state state = !ss ? MEAS_STATE_UNKNOWN
-                            : jbool(jp_get(ss, "reached")) ? MEAS_STATE_STEADY : MEAS_STATE_FOB;
+    /* steady: the window passed; wipc / fob: a steady-state verdict that failed (the table is
+     * the last 5 rounds), after preconditioning or not; unknown: no verdict at all (WSAT, whose
+     * final rounds after writing twice the capacity are the saturated drive, neither fresh nor
+     * a verified steady state) */
+    enum meas_state state = jp_get(sub, "steady_state") ? suite_state(pc, sub)
+                                                        : MEAS_STATE_UNKNOWN;
     char prefix[128];
     snprintf(prefix, sizeof(prefix), "PTS %s", title ? title : name ? name : "test");
 
@@ -471,7 +583,8 @@ static void suite_table(struct meas_ctx *c, struct json_object *test, struct jso
 /* DIRTH / CBW: the max operating point (highest IOPS under the latency ceiling), measured once
  * with a full histogram. The stimulus (block size, R/W mix) is read from the precondition's
  * tracking variable "iops@8KiB/65"; without it the point is skipped. */
-static void suite_dirth(struct meas_ctx *c, struct json_object *test, struct json_object *sub)
+static void suite_dirth(struct meas_ctx *c, enum meas_precond pc, struct json_object *test,
+                        struct json_object *sub)
 {
     struct json_object *op = jpath(sub, "operating_points", "max", NULL);
     if (!op)
@@ -505,8 +618,7 @@ static void suite_dirth(struct meas_ctx *c, struct json_object *test, struct jso
     p->workers = (unsigned)jint(jp_get(op, "threads"), 1);
     p->qd = (unsigned)jint(jp_get(op, "qd"), 1);
     p->compress_pct = 0;
-    p->state = jbool(jpath(sub, "steady_state", "reached", NULL)) ? MEAS_STATE_STEADY
-                                                                   : MEAS_STATE_FOB;
+    p->state = suite_state(pc, sub);
     p->rounds = 1;
     p->v[MEAS_IOPS] = iops;
     p->v[MEAS_MB_S] = iops * (double)bs / 1e6;
@@ -537,6 +649,7 @@ static int load_suite(struct meas_ctx *c, struct json_object *root, char *err, s
 {
     (void)err;
     (void)errlen;
+    enum meas_precond pc = precond_of(root);
     struct json_object *tests = jp_get(root, "tests");
     for (size_t i = 0; i < jp_len(tests); i++) {
         struct json_object *t = jp_idx(tests, i);
@@ -544,9 +657,9 @@ static int load_suite(struct meas_ctx *c, struct json_object *root, char *err, s
         for (size_t j = 0; j < jp_len(subs); j++) {
             struct json_object *s = jp_idx(subs, j);
             if (jp_get(s, "table"))
-                suite_table(c, t, s);
+                suite_table(c, pc, t, s);
             else if (jp_get(s, "operating_points"))
-                suite_dirth(c, t, s);
+                suite_dirth(c, pc, t, s);
             /* HIR (wait_states/accesses) and XSR (groups/log): recovery behaviour over time,
              * not an operating point to compare with a claim or a baseline: skipped. */
         }
@@ -556,8 +669,21 @@ static int load_suite(struct meas_ctx *c, struct json_object *root, char *err, s
 
 /* ---- ptsbench.profile ---- */
 
+/* A profile point's state: the result's "measured_state", else steady when it measured to
+ * steady state and reached it, else wipc when the point (or the document) preconditioned. */
+static enum meas_state profile_state(enum meas_precond pc, struct json_object *pt,
+                                     struct json_object *res)
+{
+    const char *measure = jstr(jp_get(pt, "measure"));
+    bool reached = measure && !strcmp(measure, "steady") && jbool(jp_get(res, "steady"));
+    bool pre = pc == MEAS_PC_DONE || str_in(jstr(jp_get(pt, "precondition")), "wipc", "steady") ||
+               str_in(jstr(jpath(pt, "state", "condition", NULL)), "wipc", "wdpc");
+    return state_from(jstr(jp_get(res, "measured_state")), reached, pre);
+}
+
 static int load_profile(struct meas_ctx *c, struct json_object *root, char *err, size_t errlen)
 {
+    enum meas_precond pc = precond_of(root);
     struct json_object *points = jp_get(root, "points");
     for (size_t i = 0; i < jp_len(points); i++) {
         struct json_object *pt = jp_idx(points, i);
@@ -572,7 +698,6 @@ static int load_profile(struct meas_ctx *c, struct json_object *root, char *err,
                         spec ? why : "absent");
         const char *prof = jstr(jp_get(pt, "profile"));
         const char *wname = jstr(jp_get(pt, "workload"));
-        const char *measure = jstr(jp_get(pt, "measure"));
         struct meas_point *p = point_new(c);
         p->bs = wl.n_bs == 1 ? wl.bs[0].size : 0;
         p->read_pct = (int)wl.read_pct;
@@ -580,8 +705,7 @@ static int load_profile(struct meas_ctx *c, struct json_object *root, char *err,
         p->workers = (unsigned)jint(jp_get(pt, "workers"), wl.workers);
         p->qd = (unsigned)jint(jp_get(pt, "qd"), wl.qd);
         p->compress_pct = (int)jint(jp_get(pt, "compress_pct"), wl.compress_pct);
-        bool steady = measure && !strcmp(measure, "steady") && jbool(jp_get(res, "steady"));
-        p->state = steady ? MEAS_STATE_STEADY : MEAS_STATE_FOB;
+        p->state = profile_state(pc, pt, res);
         if (!prof)
             prof = "profile";
         if (!wname)
@@ -627,9 +751,12 @@ static int load_profile(struct meas_ctx *c, struct json_object *root, char *err,
 
 static void set_device(struct meas_set *s, struct json_object *root)
 {
+    struct json_object *t = jp_get(root, "target");
+    const char *kind = jstr(jp_get(t, "kind"));
+    if ((kind && !strcmp(kind, "simulated")) || jp_get(t, "simulated"))
+        s->simulated = true;
     if (s->device[0])
         return;
-    struct json_object *t = jp_get(root, "target");
     const char *model = jstr(jp_get(t, "model"));
     const char *path = jstr(jp_get(t, "path"));
     str_copy(s->device, sizeof(s->device), model && *model ? model : path ? path : "");
@@ -762,6 +889,7 @@ void meas_merge(struct meas_set *dst, struct meas_set *src)
     }
     if (!dst->device[0])
         str_copy(dst->device, sizeof(dst->device), src->device);
+    dst->simulated |= src->simulated;
     dst->n_files += src->n_files;
     meas_free(src);
 }

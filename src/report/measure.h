@@ -4,7 +4,7 @@
  * for results.json files, recursively) becomes a list of points, each a workload condition
  * (block size, read share, random share, workers x QD, compressibility, drive state) with its
  * figures (IOPS, MB/s, latencies) and the round-to-round spread of each figure over the rounds
- * it was averaged from (the steady-state window), so that a comparison can tell a change from
+ * it was averaged from (the steady-state window, else the stable window), so that a comparison can tell a change from
  * noise. Every point has a stable key that names the same measurement in another run of the
  * same test (gate pairs baseline and current by key). Pure apart from reading the files. */
 #ifndef PTSBENCH_MEASURE_H
@@ -28,7 +28,19 @@ const char *meas_metric_name(enum meas_metric m);
 int meas_metric_parse(const char *name, enum meas_metric *out);
 bool meas_lower_is_better(enum meas_metric m);
 
-enum meas_state { MEAS_STATE_UNKNOWN = 0, MEAS_STATE_FOB, MEAS_STATE_STEADY };
+/* The drive state a point was measured in (measure.c derives it per schema; verify.h matches
+ * claims on it):
+ *   STEADY   SNIA steady state reached, as the results file claims it (PTS: a 5-round window
+ *            within the range and slope limits after preconditioning).
+ *   FOB      nothing preconditioned the drive (fresh-out-of-box, or purged): a burst figure,
+ *            however flat its rounds were. Every ptsbench.run file written before the
+ *            "preconditioning" object existed is FOB: those runs never preconditioned, so a
+ *            "reached" window there was a burst plateau.
+ *   WIPC     preconditioned (workload-independent, with or without workload-dependent rounds)
+ *            but steady state not reached: a burst after WIPC.
+ *   UNKNOWN  the file does not say (WSAT: the saturated drive, neither fresh nor a verified
+ *            steady state). */
+enum meas_state { MEAS_STATE_UNKNOWN = 0, MEAS_STATE_FOB, MEAS_STATE_STEADY, MEAS_STATE_WIPC };
 
 struct meas_point {
     char key[256];             /* stable identity, e.g. "suite/iops/bs=4096/read=0",
@@ -42,8 +54,7 @@ struct meas_point {
     int random_pct;            /* 0..100 */
     unsigned workers, qd;      /* outstanding I/O = workers x qd */
     int compress_pct;          /* 0..100, -1 unknown */
-    enum meas_state state;     /* steady (a steady-state window), fob (no preconditioning or
-                                  not steady), unknown */
+    enum meas_state state;     /* see enum meas_state */
     bool sequential;           /* random_pct == 0 */
     /* figures (NAN when absent) and their relative spread over the averaged rounds:
      * (max - min) / mean, NAN when fewer than 2 rounds */
@@ -56,6 +67,7 @@ struct meas_set {
     struct meas_point *p;
     size_t n;
     char device[256];          /* target model or path of the first file, for tables */
+    bool simulated;            /* a file's target is a simulated drive (sim:PRESET) */
     unsigned n_files;
 };
 
@@ -66,8 +78,10 @@ void meas_free(struct meas_set *s);
 const struct meas_point *meas_find(const struct meas_set *s, const char *key);
 
 /* Added for verify and reports:
- * "steady", "fob", "unknown". */
+ * short names for JSON: "steady", "fob", "wipc", "unknown";
+ * names for people: "steady state", "burst (fresh-out-of-box)", "burst after WIPC", "unknown". */
 const char *meas_state_name(enum meas_state s);
+const char *meas_state_label(enum meas_state s);
 /* Move every point of src to the end of dst (dst's device kept if set); src is emptied
  * (meas_free). For several RESULTS arguments. */
 void meas_merge(struct meas_set *dst, struct meas_set *src);

@@ -216,8 +216,19 @@ enum verify_kind verify_metric_kind(enum meas_metric m)
 /* ---- spec sheets ---- */
 
 static const char *const claim_keys[] = {"metric", "value", "unit", "bs", "pattern", "read_pct",
-                                         "qd", "threads", "compress", "state", "source", "note",
-                                         NULL};
+                                         "qd", "threads", "compress", "state", "assumed",
+                                         "source", "note", NULL};
+
+/* The conditions `assumed` may name, and the word for each in messages and JSON. */
+static const struct {
+    const char *name;
+    unsigned cond;
+} verify_conds[] = {
+    {"threads", VERIFY_COND_THREADS},
+    {"qd", VERIFY_COND_QD},
+    {"compress", VERIFY_COND_COMPRESS},
+};
+#define N_CONDS (sizeof(verify_conds) / sizeof(verify_conds[0]))
 static const char *const global_keys[] = {"device", "vendor", "model", "capacity", "source",
                                           "note", NULL};
 
@@ -242,6 +253,33 @@ static int bad_value(char *err, size_t errlen, const char *path, const struct in
                 why);
 }
 
+/* `assumed = qd, threads`: names separated by commas or spaces, each with a value stated. */
+static int parse_assumed(struct verify_claim *c, const char *value, char *err, size_t errlen)
+{
+    char buf[256];
+    str_copy(buf, sizeof(buf), value);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
+        if (!strcmp(t, "state"))
+            return errf(err, errlen, "state is never assumed: a burst and a steady-state figure "
+                                     "differ several-fold (write state = fob, steady or any)");
+        unsigned cond = 0;
+        for (size_t i = 0; i < N_CONDS; i++)
+            if (!strcmp(t, verify_conds[i].name))
+                cond = verify_conds[i].cond;
+        if (!cond)
+            return errf(err, errlen, "'%s' is not a condition that can be assumed (want qd, "
+                                     "threads, compress)", t);
+        bool stated = cond == VERIFY_COND_QD ? c->qd > 0
+                      : cond == VERIFY_COND_THREADS ? c->threads > 0 : c->compress_pct >= 0;
+        if (!stated)
+            return errf(err, errlen, "%s is assumed but has no value (give %s = the assumed "
+                                     "value)", t, t);
+        c->assumed |= cond;
+    }
+    return 0;
+}
+
 /* One claim from its section. */
 static int parse_claim(const struct ini_file *ini, const struct ini_section *s,
                        struct verify_claim *c, char *err, size_t errlen)
@@ -257,7 +295,8 @@ static int parse_claim(const struct ini_file *ini, const struct ini_section *s,
     for (size_t i = 0; i < s->n_entries; i++)
         if (!key_known(claim_keys, s->entries[i].key))
             return errf(err, errlen, "%s:%d: [%s] unknown key '%s' (want metric, value, unit, "
-                        "bs, pattern, read_pct, qd, threads, compress, state, source, note)",
+                        "bs, pattern, read_pct, qd, threads, compress, state, assumed, source, "
+                        "note)",
                         path, s->entries[i].line, s->name, s->entries[i].key);
     static const char *const required[] = {"metric", "value", "bs", "pattern", "read_pct"};
     for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
@@ -347,6 +386,8 @@ static int parse_claim(const struct ini_file *ini, const struct ini_section *s,
         else
             return BAD(e, "want fob, steady or any");
     }
+    if ((e = ini_find(s, "assumed")) && parse_assumed(c, e->value, why, sizeof(why)) != 0)
+        return BAD(e, why);
 #undef BAD
     if ((e = ini_find(s, "source")))
         str_copy(c->source, sizeof(c->source), e->value);
@@ -430,45 +471,222 @@ const char *verify_verdict_name(enum verify_verdict v)
     switch (v) {
     case VERIFY_PASS: return "pass";
     case VERIFY_FAIL: return "fail";
-    default: return "no data";
+    default: return "no comparable measurement";
     }
+}
+
+static bool stated(const struct verify_claim *c, unsigned cond)
+{
+    return !(c->assumed & cond);
+}
+
+/* The matching steps of verify.h, in order: each says whether a point passes. */
+static bool step_shape(const struct verify_claim *c, const struct meas_point *p)
+{
+    return p->bs != 0 && p->bs == c->bs && p->read_pct == c->read_pct &&
+           (c->sequential ? p->random_pct == 0 : p->random_pct == 100);
+}
+
+static bool step_figure(const struct verify_claim *c, const struct meas_point *p)
+{
+    return isfinite(p->v[c->metric]);
+}
+
+static bool step_compress(const struct verify_claim *c, const struct meas_point *p)
+{
+    return c->compress_pct < 0 || !stated(c, VERIFY_COND_COMPRESS) ||
+           p->compress_pct == c->compress_pct;
+}
+
+static bool step_oio(const struct verify_claim *c, const struct meas_point *p)
+{
+    bool t_ok = !c->threads || !stated(c, VERIFY_COND_THREADS) || p->workers == c->threads;
+    bool q_ok = !c->qd || !stated(c, VERIFY_COND_QD) || p->qd == c->qd;
+    return t_ok && q_ok;
+}
+
+static bool step_state(const struct verify_claim *c, const struct meas_point *p)
+{
+    switch (c->state) {
+    case MEAS_STATE_STEADY: return p->state == MEAS_STATE_STEADY;
+    case MEAS_STATE_FOB: return p->state == MEAS_STATE_FOB || p->state == MEAS_STATE_WIPC;
+    default: return true;
+    }
+}
+
+static const struct {
+    enum verify_why why;
+    bool (*pass)(const struct verify_claim *c, const struct meas_point *p);
+} verify_steps[] = {
+    {VERIFY_WHY_SHAPE, step_shape},
+    {VERIFY_WHY_FIGURE, step_figure},
+    {VERIFY_WHY_COMPRESS, step_compress},
+    {VERIFY_WHY_OIO, step_oio},
+    {VERIFY_WHY_STATE, step_state},
+};
+#define N_STEPS (sizeof(verify_steps) / sizeof(verify_steps[0]))
+
+/* How many steps a point passes, in order. */
+static unsigned steps_passed(const struct verify_claim *c, const struct meas_point *p)
+{
+    unsigned k = 0;
+    while (k < N_STEPS && verify_steps[k].pass(c, p))
+        k++;
+    return k;
+}
+
+/* The order among points: smaller is better, compared key by key. */
+struct verify_rank {
+    double key[4];   /* state preference, compressibility, outstanding I/O, per-condition sum */
+};
+
+static double log2_ratio(unsigned measured, unsigned claimed)
+{
+    return claimed && measured ? log2((double)measured / claimed) : 0;
+}
+
+/* State preference per claim state (rows: claim; columns: point, in enum meas_state order
+ * unknown, fob, steady, wipc). Among comparable points only fob before wipc matters; the rest
+ * picks the nearest point of a claim without one (a steady figure before WSAT's unknown for a
+ * burst claim, so that it can be shown for reference). */
+static const unsigned char state_pref[3][4] = {
+    [MEAS_STATE_UNKNOWN] = {0, 0, 0, 0},
+    [MEAS_STATE_FOB] = {3, 0, 2, 1},
+    [MEAS_STATE_STEADY] = {3, 2, 0, 1},
+};
+
+static void rank_of(const struct verify_claim *c, const struct meas_point *p,
+                    struct verify_rank *r)
+{
+    unsigned cs = (unsigned)c->state < 3 ? (unsigned)c->state : 0;
+    r->key[0] = (unsigned)p->state < 4 ? state_pref[cs][p->state] : 3;
+    r->key[1] = c->compress_pct < 0 || p->compress_pct == c->compress_pct ? 0
+                : p->compress_pct < 0 ? 101 : fabs((double)p->compress_pct - c->compress_pct);
+    double lt = log2_ratio(p->workers, c->threads), lq = log2_ratio(p->qd, c->qd);
+    r->key[2] = fabs(lt + lq);
+    r->key[3] = fabs(lt) + fabs(lq);
+}
+
+static bool rank_better(const struct verify_rank *a, const struct verify_rank *b)
+{
+    for (unsigned i = 0; i < 4; i++) {
+        if (a->key[i] < b->key[i] - 1e-12)
+            return true;
+        if (a->key[i] > b->key[i] + 1e-12)
+            return false;
+    }
+    return false;   /* equal: the earlier point stays */
+}
+
+static unsigned differs_on(const struct verify_claim *c, const struct meas_point *p)
+{
+    unsigned d = 0;
+    if (c->threads && p->workers != c->threads)
+        d |= VERIFY_COND_THREADS;
+    if (c->qd && p->qd != c->qd)
+        d |= VERIFY_COND_QD;
+    if (c->compress_pct >= 0 && p->compress_pct != c->compress_pct)
+        d |= VERIFY_COND_COMPRESS;
+    return d;
 }
 
 void verify_match_claim(const struct verify_claim *c, const struct meas_point *pts, size_t n,
                         struct verify_match *m)
 {
     memset(m, 0, sizeof(*m));
-    double claim_oio = (double)c->threads * c->qd;
-    int best_mism = 0;
-    double best_cdist = 0, best_odist = 0;
+    const struct meas_point *best = NULL;
+    struct verify_rank best_rank = {{0}};
+    unsigned depth = 0;
     for (size_t i = 0; i < n; i++) {
-        const struct meas_point *p = &pts[i];
-        if (p->bs == 0 || p->bs != c->bs || p->read_pct != c->read_pct)
-            continue;
-        if (c->sequential ? p->random_pct != 0 : p->random_pct != 100)
-            continue;
-        if (!isfinite(p->v[c->metric]))
-            continue;
-        bool cd = c->compress_pct >= 0 && p->compress_pct != c->compress_pct;
-        bool sd = c->state != MEAS_STATE_UNKNOWN && p->state != c->state;
-        int mism = (int)cd + (int)sd;
-        double cdist = !cd ? 0
-                       : p->compress_pct < 0 ? 101
-                                             : fabs((double)p->compress_pct - c->compress_pct);
-        double oio = (double)p->workers * p->qd;
-        double odist = claim_oio > 0 && oio > 0 ? fabs(log2(oio / claim_oio)) : 0;
-        bool better = !m->point || mism < best_mism ||
-                      (mism == best_mism && (cdist < best_cdist ||
-                                             (cdist == best_cdist && odist < best_odist - 1e-12)));
-        if (better) {
-            m->point = p;
-            m->compress_differs = cd;
-            m->state_differs = sd;
-            m->exact = mism == 0;
-            best_mism = mism;
-            best_cdist = cdist;
-            best_odist = odist;
+        unsigned k = steps_passed(c, &pts[i]);
+        struct verify_rank r;
+        rank_of(c, &pts[i], &r);
+        if (!best || k > depth || (k == depth && rank_better(&r, &best_rank))) {
+            best = &pts[i];
+            best_rank = r;
+            depth = k;
         }
+    }
+    if (best && depth == N_STEPS) {
+        m->point = best;
+        m->why = VERIFY_WHY_NONE;
+        m->assumed_differs = differs_on(c, best);   /* stated ones all match here */
+        m->exact = m->assumed_differs == 0;
+        return;
+    }
+    m->why = verify_steps[best ? depth : 0].why;
+    if (m->why >= VERIFY_WHY_COMPRESS)
+        m->nearest = best;
+}
+
+bool verify_match_has_reference(const struct verify_claim *c, const struct verify_match *m)
+{
+    return !m->point && m->why == VERIFY_WHY_STATE && m->nearest && c->state == MEAS_STATE_FOB &&
+           m->nearest->state == MEAS_STATE_STEADY;
+}
+
+/* "4x32", "QD 32", "4 threads" from the stated values (0: not stated) */
+static void fmt_oio(unsigned threads, unsigned qd, char *buf, size_t len)
+{
+    if (threads && qd)
+        snprintf(buf, len, "%ux%u", threads, qd);
+    else if (qd)
+        snprintf(buf, len, "QD %u", qd);
+    else
+        snprintf(buf, len, "%u threads", threads);
+}
+
+static void fmt_compress(int pct, char *buf, size_t len)
+{
+    if (pct < 0)
+        snprintf(buf, len, "unknown");
+    else
+        snprintf(buf, len, "%d%%", pct);
+}
+
+void verify_match_reason(const struct verify_claim *c, const struct verify_match *m, char *buf,
+                         size_t len)
+{
+    const struct meas_point *q = m->nearest;
+    char a[64], b[64];
+    buf[0] = '\0';
+    switch (m->why) {
+    case VERIFY_WHY_NONE:
+        break;
+    case VERIFY_WHY_SHAPE:
+        verify_format_bs(c->bs, a, sizeof(a));
+        snprintf(buf, len, "no point at the claim's block size, pattern and read share (%s %s, "
+                 "R/W %d/%d)", a, c->sequential ? "sequential" : "random", c->read_pct,
+                 100 - c->read_pct);
+        break;
+    case VERIFY_WHY_FIGURE:
+        snprintf(buf, len, "no %s figure at the claim's block size, pattern and read share",
+                 meas_metric_name(c->metric));
+        break;
+    case VERIFY_WHY_COMPRESS:
+        fmt_compress(q ? q->compress_pct : -1, a, sizeof(a));
+        snprintf(buf, len, "compressibility differs: no point at %d%% (nearest: %s)",
+                 c->compress_pct, a);
+        break;
+    case VERIFY_WHY_OIO:
+        fmt_oio(stated(c, VERIFY_COND_THREADS) ? c->threads : 0,
+                stated(c, VERIFY_COND_QD) ? c->qd : 0, a, sizeof(a));
+        fmt_oio(q ? q->workers : 0, q ? q->qd : 0, b, sizeof(b));
+        snprintf(buf, len, "no point at the claim's own threads x QD, %s (nearest: %s)", a, b);
+        break;
+    case VERIFY_WHY_STATE: {
+        const char *ql = meas_state_label(q ? q->state : MEAS_STATE_UNKNOWN);
+        bool qs = q && q->state == MEAS_STATE_STEADY;
+        bool qb = q && (q->state == MEAS_STATE_FOB || q->state == MEAS_STATE_WIPC);
+        if (c->state == MEAS_STATE_STEADY && qb)
+            snprintf(buf, len, "only burst data for a steady-state claim (nearest: %s)", ql);
+        else if (c->state == MEAS_STATE_FOB && qs)
+            snprintf(buf, len, "only steady-state data");
+        else
+            snprintf(buf, len, "only data of unknown drive state for a %s claim",
+                     c->state == MEAS_STATE_STEADY ? "steady-state" : "burst");
+        break;
+    }
     }
 }
 
@@ -478,7 +696,7 @@ enum verify_verdict verify_judge(enum verify_kind kind, double claimed, double m
     if (ratio)
         *ratio = NAN;
     if (!isfinite(measured) || !isfinite(claimed) || claimed <= 0)
-        return VERIFY_NO_DATA;
+        return VERIFY_NO_COMPARABLE;
     bool ok;
     if (kind == VERIFY_KIND_LATENCY) {
         if (ratio)
@@ -498,9 +716,13 @@ void verify_check(const struct verify_claim *c, const struct meas_point *pts, si
     memset(r, 0, sizeof(*r));
     r->claim = c;
     verify_match_claim(c, pts, n, &r->match);
-    r->measured = r->measured_base = r->ratio = NAN;
+    r->measured = r->measured_base = r->ratio = r->reference = r->reference_base = NAN;
     if (!r->match.point) {
-        r->verdict = VERIFY_NO_DATA;
+        r->verdict = VERIFY_NO_COMPARABLE;
+        if (verify_match_has_reference(c, &r->match)) {
+            r->reference_base = r->match.nearest->v[c->metric];
+            r->reference = verify_from_base(r->reference_base, &c->unit);
+        }
         return;
     }
     r->measured_base = r->match.point->v[c->metric];
@@ -510,7 +732,7 @@ void verify_check(const struct verify_claim *c, const struct meas_point *pts, si
 
 /* ---- descriptions ---- */
 
-static void fmt_bs(uint32_t bs, char *buf, size_t len)
+void verify_format_bs(uint32_t bs, char *buf, size_t len)
 {
     if (bs % 1048576 == 0)
         snprintf(buf, len, "%u MiB", bs / 1048576);
@@ -522,20 +744,47 @@ static void fmt_bs(uint32_t bs, char *buf, size_t len)
         snprintf(buf, len, "%u B", bs);
 }
 
+const char *verify_claim_state_label(const struct verify_claim *c)
+{
+    switch (c->state) {
+    case MEAS_STATE_STEADY: return "steady state";
+    case MEAS_STATE_FOB: return "burst";
+    default: return "any";
+    }
+}
+
+void verify_assumed_names(unsigned conds, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    /* qd first, as the sheets write it */
+    static const unsigned order[] = {VERIFY_COND_QD, VERIFY_COND_THREADS, VERIFY_COND_COMPRESS};
+    for (size_t i = 0; i < sizeof(order) / sizeof(order[0]) && o < len; i++) {
+        if (!(conds & order[i]))
+            continue;
+        for (size_t j = 0; j < N_CONDS; j++)
+            if (verify_conds[j].cond == order[i]) {
+                int w = snprintf(buf + o, len - o, "%s%s", o ? ", " : "", verify_conds[j].name);
+                o += w > 0 ? (size_t)w : 0;
+            }
+    }
+}
+
 void verify_claim_conditions(const struct verify_claim *c, char *buf, size_t len)
 {
-    char bs[32], oio[48] = "", comp[32] = "", state[16] = "";
-    fmt_bs(c->bs, bs, sizeof(bs));
-    if (c->threads && c->qd)
-        snprintf(oio, sizeof(oio), ", %ux%u", c->threads, c->qd);
-    else if (c->qd)
-        snprintf(oio, sizeof(oio), ", QD %u", c->qd);
-    else if (c->threads)
-        snprintf(oio, sizeof(oio), ", %u threads", c->threads);
+    char bs[32], oio[64] = "", comp[48] = "", state[32] = "";
+    verify_format_bs(c->bs, bs, sizeof(bs));
+    if (c->threads || c->qd) {
+        char o[32];
+        fmt_oio(c->threads, c->qd, o, sizeof(o));
+        snprintf(oio, sizeof(oio), ", %s%s", o,
+                 c->assumed & (VERIFY_COND_THREADS | VERIFY_COND_QD) ? " (assumed)" : "");
+    }
     if (c->state != MEAS_STATE_UNKNOWN)
-        snprintf(state, sizeof(state), ", %s", meas_state_name(c->state));
+        snprintf(state, sizeof(state), ", %s", verify_claim_state_label(c));
     if (c->compress_pct >= 0)
-        snprintf(comp, sizeof(comp), ", compress %d%%", c->compress_pct);
+        snprintf(comp, sizeof(comp), ", compress %d%%%s", c->compress_pct,
+                 c->assumed & VERIFY_COND_COMPRESS ? " (assumed)" : "");
     snprintf(buf, len, "%s %s, R/W %d/%d%s%s%s", bs, c->sequential ? "sequential" : "random",
              c->read_pct, 100 - c->read_pct, oio, state, comp);
 }
@@ -544,19 +793,21 @@ void verify_match_differences(const struct verify_claim *c, const struct verify_
                               char *buf, size_t len)
 {
     buf[0] = '\0';
-    if (!m->point)
+    const struct meas_point *p = m->point;
+    if (!p || !m->assumed_differs)
         return;
     size_t o = 0;
-    if (m->compress_differs) {
-        char pc[16];
-        if (m->point->compress_pct < 0)
-            snprintf(pc, sizeof(pc), "unknown");
-        else
-            snprintf(pc, sizeof(pc), "%d%%", m->point->compress_pct);
-        int w = snprintf(buf, len, "compress %s (claimed %d%%)", pc, c->compress_pct);
+    if (m->assumed_differs & (VERIFY_COND_THREADS | VERIFY_COND_QD)) {
+        char pm[32], cl[32];
+        fmt_oio(c->threads ? p->workers : 0, c->qd ? p->qd : 0, pm, sizeof(pm));
+        fmt_oio(c->threads, c->qd, cl, sizeof(cl));
+        int w = snprintf(buf, len, "%s (assumed %s)", pm, cl);
         o = w > 0 ? (size_t)w : 0;
     }
-    if (m->state_differs && o < len)
-        snprintf(buf + o, len - o, "%sstate %s (claimed %s)", o ? ", " : "",
-                 meas_state_name(m->point->state), meas_state_name(c->state));
+    if ((m->assumed_differs & VERIFY_COND_COMPRESS) && o < len) {
+        char pc[16];
+        fmt_compress(p->compress_pct, pc, sizeof(pc));
+        snprintf(buf + o, len - o, "%scompress %s (assumed %d%%)", o ? ", " : "", pc,
+                 c->compress_pct);
+    }
 }

@@ -20,26 +20,50 @@
  *   qd       = 32           queue depth per worker ("unknown": not stated)
  *   threads  = 4            workers ("unknown": not stated)
  *   compress = 100          data compressibility in percent ("any": does not matter)
- *   state    = fob          fob | steady | any
- *   source   = ...          where the claim comes from (file and quote)
+ *   state    = fob          fob (a burst figure: fresh-out-of-box, or right after WIPC) |
+ *                           steady (SNIA steady state) | any
+ *   assumed  = qd, threads  the conditions above that the vendor did not state and the sheet's
+ *                           author filled in: any of qd, threads, compress (each needs its
+ *                           value above). Never state: a burst and a steady-state figure of
+ *                           one drive differ several-fold, so a claim's state is stated or
+ *                           "any". Nor a compressibility that decides the figure (SandForce).
+ *   source   = ...          where the claim comes from (publication, title, and quote)
  *   note     = ...          free text
  *
- * Matching (verify_match_claim): a claim is compared with one measured point.
- *   1. Candidates: points with the same block size (a mixed-size point never matches), the
- *      same pattern (random claim: 100% random point; sequential: 0% random), the same read
- *      share, and a figure for the claimed metric. None: "no measured point matches".
- *   2. Exact conditions first: among the candidates, those whose compressibility and drive
- *      state are as claimed ("any" matches everything). Without one, the candidate with the
- *      fewest differing conditions, then the closest compressibility, wins, and the result
- *      says which conditions differ.
- *   3. Then the closest outstanding I/O (workers x QD), by ratio (|log2(measured / claimed)|;
- *      not a criterion when the claim states none); then the first point in load order.
+ * Matching (verify_match_claim): a claim is judged against one measured point, and only against
+ * a point measured under the conditions that decide its figure. Nothing stated is substituted:
+ * a point either meets every stated condition or is not comparable. The steps, in order; each
+ * keeps the points that pass it:
+ *   1. shape: the same block size (a mixed-size point never matches), pattern (random claim:
+ *      100% random point; sequential: 0% random) and read share;
+ *   2. figure: a figure for the claimed metric;
+ *   3. compressibility: as claimed, unless "any" or assumed (a point of unknown
+ *      compressibility meets no stated one);
+ *   4. threads x QD: the claim's own workers and its own QD, each that is stated and not
+ *      assumed;
+ *   5. state: a steady claim takes steady points only; a fob (burst) claim takes fob points
+ *      (nothing preconditioned the drive) and wipc points (measured right after
+ *      workload-independent preconditioning, before steady state: still a burst), preferring
+ *      fob; "any" takes every point. Unknown-state points (WSAT) meet only "any".
+ * Of the points left, the first in this order is judged: fob before wipc (for a fob claim;
+ * in full, for a fob claim fob, wipc, steady, unknown; for a steady claim steady, wipc, fob,
+ * unknown); then the closest compressibility; then the closest outstanding I/O, |log2(measured /
+ * claimed)| of workers x QD over the stated values (only assumed ones can differ here); then
+ * the smaller sum of |log2| of each ratio (4x32 before 1x128 for a 4x32 claim); then load
+ * order. The result lists the assumed conditions the point differs on (shown with a '*').
+ *
+ * No point left: the verdict is "no comparable measurement" (never a pass), with a reason named
+ * by the step that removed the last points (verify_match_reason): no point at the claim's block
+ * size, pattern and read share; none with its figure; compressibility differs; no point at its
+ * own threads x QD; or the state: "only burst data for a steady-state claim", "only
+ * steady-state data" (a burst claim). The best point of that step, in the order above, is kept
+ * as `nearest` (for the reason; never judged); for a burst claim with only steady-state data its
+ * figure is shown for reference.
  *
  * Verdict, with tolerance t (a fraction, default 0.05), claimed c and measured m in the same
  * unit: IOPS and throughput pass when m >= (1 - t) c; latencies pass when m <= (1 + t) c; a
  * relative 1e-9 absorbs rounding at the edge. ratio = m / c, for latencies c / m, so that a
- * ratio above 1 is always better than claimed. No matching point: "no data" (neither passes
- * nor fails).
+ * ratio above 1 is always better than claimed.
  *
  * Pure functions apart from verify_sheet_load (reads the file). */
 #ifndef PTSBENCH_VERIFY_H
@@ -56,10 +80,11 @@ struct ini_file;
 #define VERIFY_DEFAULT_TOLERANCE 0.05
 #define VERIFY_EPSILON 1e-9
 #define VERIFY_MATCH_RULE                                                                      \
-    "same block size, pattern and read share (else no data); then points whose "              \
-    "compressibility and drive state are as claimed, else the fewest differing conditions "   \
-    "and the closest compressibility; then the closest outstanding I/O (workers x QD, by "    \
-    "ratio); then load order"
+    "a claim is judged only against a point at its own block size, pattern, read share, "     \
+    "compressibility, workers and QD, and drive state (steady: steady state reached; fob: "   \
+    "fresh-out-of-box, else right after WIPC); conditions the sheet marks assumed only "      \
+    "order the candidates (closest compressibility, then closest workers x QD by ratio); "    \
+    "else no comparable measurement, with the reason"
 
 enum verify_kind { VERIFY_KIND_IOPS, VERIFY_KIND_THROUGHPUT, VERIFY_KIND_LATENCY };
 
@@ -97,6 +122,11 @@ int verify_parse_tolerance(const char *text, double *out, char *err, size_t errl
 int verify_metric_parse(const char *text, enum meas_metric *m, const char **default_unit);
 enum verify_kind verify_metric_kind(enum meas_metric m);
 
+/* Conditions a sheet may mark assumed (`assumed = qd, threads`), as bits. */
+#define VERIFY_COND_THREADS 1u
+#define VERIFY_COND_QD 2u
+#define VERIFY_COND_COMPRESS 4u
+
 struct verify_claim {
     char name[64];             /* the section */
     int line;                  /* of the section, for messages */
@@ -110,7 +140,8 @@ struct verify_claim {
     int read_pct;
     unsigned qd, threads;      /* 0: not stated */
     int compress_pct;          /* -1: any */
-    enum meas_state state;     /* MEAS_STATE_UNKNOWN: any */
+    enum meas_state state;     /* MEAS_STATE_FOB, MEAS_STATE_STEADY; MEAS_STATE_UNKNOWN: any */
+    unsigned assumed;          /* VERIFY_COND_* of the conditions the sheet assumes */
     char source[1024];
     char note[512];
 };
@@ -129,30 +160,54 @@ int verify_sheet_parse(const struct ini_file *ini, struct verify_sheet *out, cha
 int verify_sheet_load(const char *path, struct verify_sheet *out, char *err, size_t errlen);
 void verify_sheet_free(struct verify_sheet *s);
 
-enum verify_verdict { VERIFY_PASS, VERIFY_FAIL, VERIFY_NO_DATA };
-const char *verify_verdict_name(enum verify_verdict v);   /* "pass", "fail", "no data" */
+enum verify_verdict { VERIFY_PASS, VERIFY_FAIL, VERIFY_NO_COMPARABLE };
+/* "pass", "fail", "no comparable measurement" */
+const char *verify_verdict_name(enum verify_verdict v);
+
+/* Why a claim has no comparable measurement: the matching step that removed the last points. */
+enum verify_why {
+    VERIFY_WHY_NONE,           /* a comparable point */
+    VERIFY_WHY_SHAPE,          /* no point at the block size, pattern and read share */
+    VERIFY_WHY_FIGURE,         /* ... none of them with a figure for the metric */
+    VERIFY_WHY_COMPRESS,       /* compressibility differs */
+    VERIFY_WHY_OIO,            /* no point at the claim's own threads x QD */
+    VERIFY_WHY_STATE,          /* drive state differs (only burst / only steady-state data) */
+};
 
 struct verify_match {
-    const struct meas_point *point;   /* NULL: no measured point matches */
-    bool exact;                       /* compressibility and state as claimed */
-    bool compress_differs, state_differs;
+    const struct meas_point *point;   /* the comparable point judged; NULL: none */
+    const struct meas_point *nearest; /* point NULL, why COMPRESS, OIO or STATE: the best point
+                                         the last step removed (never judged); else NULL */
+    enum verify_why why;
+    unsigned assumed_differs;         /* VERIFY_COND_* of assumed conditions point differs on */
+    bool exact;                       /* point meets every condition, assumed ones too */
 };
 
 /* The matching rule above, over n points. */
 void verify_match_claim(const struct verify_claim *c, const struct meas_point *pts, size_t n,
                         struct verify_match *m);
+/* Whether m->nearest is shown for reference: a burst claim with only steady-state data. */
+bool verify_match_has_reference(const struct verify_claim *c, const struct verify_match *m);
+/* The reason of a match without a comparable point ("" when there is one), e.g. "only burst
+ * data for a steady-state claim (nearest: burst (fresh-out-of-box))", "no point at the
+ * claim's own threads x QD, 1x1 (nearest: 4x32)". */
+void verify_match_reason(const struct verify_claim *c, const struct verify_match *m, char *buf,
+                         size_t len);
 
 /* The verdict for claimed and measured values of one kind (same unit), tolerance t (fraction).
- * *ratio (may be NULL): m / c, or c / m for latencies. NAN measured: VERIFY_NO_DATA. */
+ * *ratio (may be NULL): m / c, or c / m for latencies. NAN measured: VERIFY_NO_COMPARABLE. */
 enum verify_verdict verify_judge(enum verify_kind kind, double claimed, double measured,
                                  double tolerance, double *ratio);
 
 struct verify_result {
     const struct verify_claim *claim;
     struct verify_match match;
-    double measured;           /* in the claim's unit; NAN without data */
+    double measured;           /* in the claim's unit; NAN without a comparable point */
     double measured_base;      /* in the base unit */
-    double ratio;              /* NAN without data */
+    double ratio;              /* NAN without a comparable point */
+    double reference;          /* verify_match_has_reference: nearest's figure in the claim's
+                                  unit, shown, not judged; else NAN */
+    double reference_base;
     enum verify_verdict verdict;
 };
 
@@ -160,10 +215,18 @@ struct verify_result {
 void verify_check(const struct verify_claim *c, const struct meas_point *pts, size_t n,
                   double tolerance, struct verify_result *r);
 
-/* "4 KiB random, R/W 100/0, 4x32, steady, compress 0%" (unstated conditions left out). */
+/* "4 KiB random, R/W 100/0, 4x32 (assumed), steady state, compress 0%" (unstated conditions
+ * left out). */
 void verify_claim_conditions(const struct verify_claim *c, char *buf, size_t len);
-/* "compress 0% (claimed 100%), state steady (claimed fob)"; "" when exact. */
+/* The claim's state for people: "steady state", "burst", "any". */
+const char *verify_claim_state_label(const struct verify_claim *c);
+/* The assumed conditions the matched point differs on: "1x32 (assumed 1x128), compress 0%
+ * (assumed 100%)"; "" when none. */
 void verify_match_differences(const struct verify_claim *c, const struct verify_match *m,
                               char *buf, size_t len);
+/* "qd, threads" (the claim's assumed conditions), "" when none. */
+void verify_assumed_names(unsigned conds, char *buf, size_t len);
+/* "4 KiB", "128 KiB", "1 MiB", "0.5 KiB", "520 B" */
+void verify_format_bs(uint32_t bs, char *buf, size_t len);
 
 #endif

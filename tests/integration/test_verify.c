@@ -1,7 +1,11 @@
 /* test_verify.c — `ptsbench verify`: the Z-Drive 6300 spec sheet against the suite-6300
- * fixture (the table is printed; the exit status must agree with the verdicts of --json),
- * spec sheets written here with an impossible claim (exit 1) and with easy claims (exit 0), a
- * claim without data, and bad input (exit 2 with one line). */
+ * fixture (the table is printed; the exit status must agree with the verdicts of --json; the
+ * latency claims find the suite's LAT test at their own 1 x 1), burst runs (the old run-generic,
+ * whose "reached" window was a burst plateau, and the new-format run-burst-r4) against the
+ * sheets' steady claims (no comparable measurement: exit 1, exit 0 with --allow-missing), a
+ * burst claim judged on burst data and one with only steady-state data (its figure shown for
+ * reference), spec sheets written here with an impossible claim (exit 1) and with easy claims,
+ * and bad input (exit 2 with one line). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,7 +21,8 @@
 #include "helpers.h"
 
 static char *dir;
-static char suite[4096], spec6300[4096];
+static char suite[4096], spec6300[4096], specr4[4096], burst_r4[4096], run_generic[4096],
+    steady_6300[4096];
 
 static int setup(void **state)
 {
@@ -27,6 +32,11 @@ static int setup(void **state)
         root = ".";
     snprintf(suite, sizeof(suite), "%s/tests/fixtures/results/suite-6300", root);
     snprintf(spec6300, sizeof(spec6300), "%s/specs/zdrive-6300-1.6t.ini", root);
+    snprintf(specr4, sizeof(specr4), "%s/specs/zdrive-r4-cm88-1.6t.ini", root);
+    snprintf(burst_r4, sizeof(burst_r4), "%s/tests/fixtures/results/run-burst-r4", root);
+    snprintf(run_generic, sizeof(run_generic), "%s/tests/fixtures/results/run-generic", root);
+    snprintf(steady_6300, sizeof(steady_6300), "%s/tests/fixtures/results/run-steady-6300",
+             root);
     dir = make_temp_dir("verify");
     return dir ? 0 : -1;
 }
@@ -76,9 +86,9 @@ static unsigned count_lines(const char *s)
     return n;
 }
 
-/* Parse --json output; count the verdicts. */
+/* Parse --json output; count the verdicts (and check them against the summary). */
 static struct json_object *verdicts(const char *out, unsigned *pass, unsigned *fail,
-                                    unsigned *nodata)
+                                    unsigned *none)
 {
     struct json_object *doc = json_tokener_parse(out);
     if (!doc)
@@ -86,24 +96,79 @@ static struct json_object *verdicts(const char *out, unsigned *pass, unsigned *f
     assert_non_null(doc);
     struct json_object *claims = json_at(doc, "claims");
     assert_non_null(claims);
-    *pass = *fail = *nodata = 0;
+    *pass = *fail = *none = 0;
     for (size_t i = 0; i < json_object_array_length(claims); i++) {
         char k[64];
         snprintf(k, sizeof(k), "claims.%zu.verdict", i);
         const char *v = json_object_get_string(json_at(doc, k));
+        snprintf(k, sizeof(k), "claims.%zu.reason", i);
+        bool reason = json_at(doc, k) != NULL;
         if (!strcmp(v, "pass"))
             (*pass)++;
         else if (!strcmp(v, "fail"))
             (*fail)++;
-        else if (!strcmp(v, "no data"))
-            (*nodata)++;
+        else if (!strcmp(v, "no comparable measurement"))
+            (*none)++;
         else
             fail_msg("verdict '%s'", v);
+        /* a reason exactly when there is no comparable measurement */
+        assert_int_equal(reason, !strcmp(v, "no comparable measurement"));
     }
     assert_int_equal(json_num(doc, "summary.pass"), *pass);
     assert_int_equal(json_num(doc, "summary.fail"), *fail);
-    assert_int_equal(json_num(doc, "summary.no_data"), *nodata);
+    assert_int_equal(json_num(doc, "summary.no_comparable"), *none);
+    assert_null(json_at(doc, "summary.no_data"));
     return doc;
+}
+
+static const char *jstr_at(struct json_object *doc, const char *path)
+{
+    struct json_object *v = json_at(doc, path);
+    if (!v)
+        print_error("no %s\n", path);
+    assert_non_null(v);
+    return json_object_get_string(v);
+}
+
+/* claims.N of doc whose name is `name` ("claims.3"), into buf */
+static const char *claim_at(struct json_object *doc, const char *name, char *buf, size_t len)
+{
+    struct json_object *claims = json_at(doc, "claims");
+    for (size_t i = 0; i < json_object_array_length(claims); i++) {
+        snprintf(buf, len, "claims.%zu.name", i);
+        if (!strcmp(jstr_at(doc, buf), name)) {
+            snprintf(buf, len, "claims.%zu", i);
+            return buf;
+        }
+    }
+    fail_msg("no claim %s", name);
+    return NULL;
+}
+
+/* the string at claims.<name>.<field> */
+static const char *claim_str(struct json_object *doc, const char *name, const char *field)
+{
+    static char path[128];
+    char base[64];
+    claim_at(doc, name, base, sizeof(base));
+    snprintf(path, sizeof(path), "%s.%s", base, field);
+    return jstr_at(doc, path);
+}
+
+static struct json_object *claim_obj(struct json_object *doc, const char *name, const char *field)
+{
+    char base[64], path[128];
+    claim_at(doc, name, base, sizeof(base));
+    snprintf(path, sizeof(path), "%s.%s", base, field);
+    return json_at(doc, path);
+}
+
+static double claim_num(struct json_object *doc, const char *name, const char *field)
+{
+    char base[64], path[128];
+    claim_at(doc, name, base, sizeof(base));
+    snprintf(path, sizeof(path), "%s.%s", base, field);
+    return json_num(doc, path);
 }
 
 static void test_zdrive_6300(void **state)
@@ -119,6 +184,10 @@ static void test_zdrive_6300(void **state)
     assert_non_null(strstr(t.out, "PTS IOPS, 4 KiB random, R/W 100/0"));
     assert_non_null(strstr(t.out, "MiB/s"));
     assert_non_null(strstr(t.out, "6 claims:"));
+    assert_non_null(strstr(t.out, "steady state"));             /* both states in words */
+    assert_non_null(strstr(t.out, "pass*"));                     /* 1x32 for an assumed 1x128 */
+    assert_non_null(strstr(t.out, "6 pass, 0 fail, 0 no comparable measurement"));
+    assert_int_equal(t.status, 0);
 
     /* the same as JSON, by path: the exit status agrees with the verdicts */
     struct cmd_result j = verify("--spec", spec6300, suite, "--json", NULL);
@@ -129,13 +198,35 @@ static void test_zdrive_6300(void **state)
     assert_int_equal(t.status, j.status);
     assert_int_equal(json_num(doc, "exit_status"), j.status);
     assert_int_equal(json_num(doc, "tolerance_pct"), 5);
-    /* every claim of this sheet has a point in a PTS suite at its exact conditions */
+    /* every claim of this sheet has a comparable point in a PTS suite: all steady state; the
+     * IOPS and latency claims at their own conditions (exact), the throughput claims at the
+     * suite's 1x32 where the sheet assumes the review's 1x128 (marked, not refused) */
     assert_int_equal(nodata, 0);
+    assert_int_equal(pass, 6);
+    static const char *const exact[] = {"rnd-read-4k", "rnd-write-4k", "lat-read-4k",
+                                        "lat-write-4k"};
+    for (unsigned i = 0; i < 4; i++) {
+        assert_true(json_object_get_boolean(claim_obj(doc, exact[i], "exact_match")));
+        assert_string_equal(claim_str(doc, exact[i], "assumed_differences"), "");
+    }
+    static const char *const tp[] = {"seq-read-128k", "seq-write-128k"};
+    for (unsigned i = 0; i < 2; i++) {
+        assert_false(json_object_get_boolean(claim_obj(doc, tp[i], "exact_match")));
+        assert_string_equal(claim_str(doc, tp[i], "assumed_differences"), "1x32 (assumed 1x128)");
+    }
     for (unsigned i = 0; i < 6; i++) {
         char k[64];
-        snprintf(k, sizeof(k), "claims.%u.exact_match", i);
-        assert_true(json_object_get_boolean(json_at(doc, k)));
+        snprintf(k, sizeof(k), "claims.%u.claim_state", i);
+        assert_string_equal(jstr_at(doc, k), "steady");
+        snprintf(k, sizeof(k), "claims.%u.point_state", i);
+        assert_string_equal(jstr_at(doc, k), "steady");
+        snprintf(k, sizeof(k), "claims.%u.point_state_label", i);
+        assert_string_equal(jstr_at(doc, k), "steady state");
     }
+    /* the QD1 latency claims: the LAT test's 1x1 rows */
+    assert_string_equal(claim_str(doc, "lat-write-4k", "point.key"), "suite/lat/bs=4096/read=0");
+    assert_string_equal(claim_str(doc, "lat-read-4k", "point.key"), "suite/lat/bs=4096/read=100");
+    assert_int_equal(claim_num(doc, "lat-write-4k", "point.qd"), 1);
     /* the 4 KiB random read claim: 700K IOPS against the IOPS test's table row */
     assert_string_equal(json_object_get_string(json_at(doc, "claims.0.name")), "rnd-read-4k");
     assert_string_equal(json_object_get_string(json_at(doc, "claims.0.point.key")),
@@ -184,8 +275,9 @@ static void test_impossible_and_easy(void **state)
     assert_non_null(strstr(r.out, "fail"));
     cmd_result_free(&r);
 
-    /* easy claims pass; a claim without a matching point (64 KiB sequential: the suite's
-     * throughput test ran 128 KiB and 1 MiB) is listed as no data and does not fail */
+    /* easy claims pass; a claim without a comparable point (64 KiB sequential: the suite's
+     * throughput test ran 128 KiB and 1 MiB) is no comparable measurement: exit 1, exit 0 with
+     * --allow-missing */
     const char *easy = write_spec("easy.ini",
         "device = Modest SSD\n"
         "[rnd-read-4k]\nmetric = iops\nvalue = 1K\nbs = 4KB\npattern = random\n"
@@ -201,14 +293,144 @@ static void test_impossible_and_easy(void **state)
     assert_int_equal(pass, 3);
     assert_int_equal(fail, 0);
     assert_int_equal(nodata, 1);
-    assert_int_equal(r.status, 0);
+    assert_int_equal(r.status, 1);
+    assert_int_equal(json_num(doc, "exit_status"), 1);
     assert_null(json_at(doc, "claims.3.point"));
+    assert_non_null(strstr(jstr_at(doc, "claims.3.reason"), "block size, pattern and read share"));
+    json_object_put(doc);
+    cmd_result_free(&r);
+    r = verify("--spec", easy, suite, "--allow-missing", "--json", NULL);
+    doc = verdicts(r.out, &pass, &fail, &nodata);
+    assert_int_equal(nodata, 1);
+    assert_int_equal(r.status, 0);
+    assert_true(json_object_get_boolean(json_at(doc, "allow_missing")));
     json_object_put(doc);
     cmd_result_free(&r);
     r = verify("--spec", easy, suite, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "seq-read-64k: no comparable measurement: no point at the "
+                                  "claim's block size"));
+    assert_non_null(strstr(r.out, "INCOMPLETE"));
+    cmd_result_free(&r);
+    r = verify("--spec", easy, suite, "--allow-missing", NULL);
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "no measured point matches"));
-    assert_non_null(strstr(r.out, "no data"));
+    assert_non_null(strstr(r.out, ": PASS"));
+    cmd_result_free(&r);
+}
+
+/* The issue: a burst run (fresh drive, 378K IOPS, an old run file calling its plateau steady)
+ * must not verify the 6300's steady-state claims, nor its QD1 latency with a 4x32 point. */
+static void test_burst_runs_vs_steady_claims(void **state)
+{
+    (void)state;
+    const char *const runs[] = {burst_r4, run_generic};
+    for (unsigned k = 0; k < 2; k++) {
+        struct cmd_result r = verify("--spec", spec6300, runs[k], "--json", NULL);
+        unsigned pass, fail, none;
+        struct json_object *doc = verdicts(r.out, &pass, &fail, &none);
+        assert_int_equal(pass, 0);
+        assert_int_equal(fail, 0);
+        assert_int_equal(none, 6);
+        assert_int_equal(r.status, 1);
+        assert_string_equal(claim_str(doc, "rnd-write-4k", "claim_state"), "steady");
+        assert_null(claim_obj(doc, "rnd-write-4k", "point"));
+        assert_null(claim_obj(doc, "rnd-write-4k", "point_state"));
+        assert_null(claim_obj(doc, "rnd-write-4k", "measured"));
+        assert_null(claim_obj(doc, "rnd-write-4k", "reference"));   /* no burst figure shown */
+        assert_non_null(strstr(claim_str(doc, "rnd-write-4k", "reason"),
+                               "only burst data for a steady-state claim"));
+        assert_string_equal(claim_str(doc, "rnd-write-4k", "nearest.state"), "fob");
+        assert_non_null(strstr(claim_str(doc, "lat-write-4k", "reason"),
+                               "no point at the claim's own threads x QD, 1x1"));
+        json_object_put(doc);
+        cmd_result_free(&r);
+
+        r = verify("--spec", spec6300, runs[k], NULL);
+        assert_int_equal(r.status, 1);
+        assert_non_null(strstr(r.out, "rnd-write-4k: no comparable measurement: only burst data "
+                                      "for a steady-state claim"));
+        assert_null(strstr(r.out, "  pass\n"));   /* no row passes (nor fails) */
+        assert_null(strstr(r.out, "  fail\n"));
+        cmd_result_free(&r);
+        /* nothing fails: exit 0 with --allow-missing */
+        r = verify("--spec", spec6300, runs[k], "--allow-missing", NULL);
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, "0 pass, 0 fail, 6 no comparable measurement"));
+        cmd_result_free(&r);
+    }
+}
+
+/* Burst claims: judged on burst data; only steady-state data is shown for reference */
+static void test_burst_claims(void **state)
+{
+    (void)state;
+    /* the R4 CM88's 410K 4 KiB write at 100% compressible data against the burst run:
+     * 397,399 IOPS (mean of rounds 2-6), ratio 0.969 >= 0.95: pass; the other three claims have
+     * no point at their block size / pattern */
+    struct cmd_result r = verify("--spec", specr4, burst_r4, "--json", NULL);
+    unsigned pass, fail, none;
+    struct json_object *doc = verdicts(r.out, &pass, &fail, &none);
+    assert_int_equal(pass, 1);
+    assert_int_equal(none, 3);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(claim_str(doc, "rnd-write-4k", "verdict"), "pass");
+    assert_string_equal(claim_str(doc, "rnd-write-4k", "claim_state"), "fob");
+    assert_string_equal(claim_str(doc, "rnd-write-4k", "point_state"), "fob");
+    assert_string_equal(claim_str(doc, "rnd-write-4k", "point_state_label"),
+                        "burst (fresh-out-of-box)");
+    assert_true(fabs(claim_num(doc, "rnd-write-4k", "ratio") - 397399.04 / 410000)
+                < 1e-6);
+    json_object_put(doc);
+    cmd_result_free(&r);
+    r = verify("--spec", specr4, burst_r4, "--allow-missing", NULL);
+    assert_int_equal(r.status, 0);
+    cmd_result_free(&r);
+    /* the same sheet against the steady suite at 0% compressible data: never substituted */
+    r = verify("--spec", specr4, suite, "--json", "--allow-missing", NULL);
+    doc = verdicts(r.out, &pass, &fail, &none);
+    assert_int_equal(none, 4);
+    assert_non_null(strstr(claim_str(doc, "rnd-write-4k", "reason"), "compressibility differs"));
+    json_object_put(doc);
+    cmd_result_free(&r);
+
+    /* a burst claim at 0%: the suite has only steady-state data at those conditions */
+    const char *fob = write_spec("fob.ini",
+        "device = Fresh SSD\n"
+        "[rnd-write-4k]\nmetric = iops\nvalue = 380K\nbs = 4k\npattern = random\n"
+        "read_pct = 0\nqd = 32\nthreads = 4\ncompress = 0\nstate = fob\n"
+        "source = made up for the test\n");
+    r = verify("--spec", fob, suite, "--json", NULL);
+    doc = verdicts(r.out, &pass, &fail, &none);
+    assert_int_equal(none, 1);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(jstr_at(doc, "claims.0.reason"), "only steady-state data");
+    assert_null(json_at(doc, "claims.0.measured"));
+    assert_null(json_at(doc, "claims.0.ratio"));
+    assert_string_equal(jstr_at(doc, "claims.0.nearest.key"), "suite/iops/bs=4096/read=0");
+    assert_string_equal(jstr_at(doc, "claims.0.reference.state"), "steady");
+    assert_false(json_object_get_boolean(json_at(doc, "claims.0.reference.judged")));
+    double ref = json_num(doc, "claims.0.reference.measured");
+    assert_true(fabs(ref - json_num(doc, "claims.0.nearest.value")) < 1e-6);
+    assert_true(ref > 130000 && ref < 150000);
+    json_object_put(doc);
+    cmd_result_free(&r);
+    r = verify("--spec", fob, suite, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "(139909 IOPS)"));       /* shown in parentheses */
+    assert_non_null(strstr(r.out, "(reference)"));
+    assert_non_null(strstr(r.out, "no comparable measurement: only steady-state data"));
+    cmd_result_free(&r);
+
+    /* a steady run after WIPC + WDPC verifies the 6300's steady write claim */
+    r = verify("--spec", spec6300, steady_6300, "--json", "--allow-missing", NULL);
+    doc = verdicts(r.out, &pass, &fail, &none);
+    assert_int_equal(pass, 1);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(claim_str(doc, "rnd-write-4k", "verdict"), "pass");
+    assert_string_equal(claim_str(doc, "rnd-write-4k", "point_state"), "steady");
+    assert_true(fabs(claim_num(doc, "rnd-write-4k", "measured") - 139909.12)
+                < 1e-6);
+    json_object_put(doc);
     cmd_result_free(&r);
 }
 
@@ -250,7 +472,16 @@ static void test_usage_errors(void **state)
     assert_non_null(strstr(r.out, "usage: ptsbench verify --spec"));
     assert_non_null(strstr(r.out, "--tolerance"));
     assert_non_null(strstr(r.out, "Exit status"));
+    assert_non_null(strstr(r.out, "--allow-missing"));
+    assert_non_null(strstr(r.out, "no comparable"));
+    assert_non_null(strstr(r.out, "assumed"));
+    assert_non_null(strstr(r.out, "right after WIPC"));
     cmd_result_free(&r);
+    /* a spec sheet that assumes a state: refused, with the reason */
+    const char *st = write_spec("state.ini",
+        "[c]\nmetric = iops\nvalue = 1\nbs = 4k\npattern = random\nread_pct = 100\n"
+        "state = steady\nassumed = state\n");
+    usage_error("state is never assumed", "--spec", st, suite, NULL, NULL);
 }
 
 int main(void)
@@ -258,6 +489,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zdrive_6300),
         cmocka_unit_test(test_impossible_and_easy),
+        cmocka_unit_test(test_burst_runs_vs_steady_claims),
+        cmocka_unit_test(test_burst_claims),
         cmocka_unit_test(test_usage_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -3,7 +3,9 @@
  * The fixtures in tests/fixtures/results/ are loaded with meas_load() and every figure checked
  * is read independently from the same JSON with json-c here (the table row, the profile point's
  * result, the run's rounds). Spreads and window averages are checked on tiny results files
- * written by hand into a temporary directory, with values computed by hand. */
+ * written by hand into a temporary directory, with values computed by hand. The drive state
+ * (measure.h: steady, fob, wipc, unknown) is checked for every fixture, old format and new, and
+ * on copies of them changed one key at a time. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -265,7 +267,10 @@ static void test_suite_dirth(void **state)
     close_to(p->v[MEAS_LAT_P99_9_US], num(get(get(mx, "histogram"), "lat_us"), "99.9"));
     assert_int_equal(p->workers, json_object_get_int(get(mx, "threads")));
     assert_int_equal(p->qd, json_object_get_int(get(mx, "qd")));
-    assert_int_equal(p->state, MEAS_STATE_FOB);   /* its steady_state was not reached */
+    /* its steady_state was not reached, after a precondition of kind "steady": a burst after
+     * preconditioning, not fresh-out-of-box */
+    assert_string_equal(json_object_get_string(get(get(sub, "precondition"), "kind")), "steady");
+    assert_int_equal(p->state, MEAS_STATE_WIPC);
     assert_true(isnan(p->spread[MEAS_IOPS]));
     json_object_put(root);
     meas_free(&s);
@@ -313,11 +318,12 @@ static void test_profile(void **state)
     json_object_put(root);
     meas_free(&s);
 
-    /* a fixed-round QD ramp: fob, one round, no spread */
+    /* a fixed-round QD ramp after WIPC (precondition "wipc", no steady-state measurement):
+     * wipc, one round, no spread */
     load_ok(fixture("ramp-6300", false), &s);
     assert_int_equal(s.n, 7);
     p = find(&s, "profile/qd-ramp-4k-read/qd-ramp-4k-read/c=0/w=4/qd=64");
-    assert_int_equal(p->state, MEAS_STATE_FOB);
+    assert_int_equal(p->state, MEAS_STATE_WIPC);
     assert_int_equal(p->rounds, 1);
     assert_true(isnan(p->spread[MEAS_IOPS]));
     assert_int_equal(p->bs, 4096);
@@ -357,7 +363,11 @@ static void test_run(void **state)
     /* the window's average is what the steady-state verdict averaged (iops tracked) */
     assert_true(fabs(p->v[MEAS_IOPS] - num(win, "average")) < 0.01);
     assert_int_equal(p->rounds, n);
-    assert_int_equal(p->state, MEAS_STATE_STEADY);
+    /* an old run (no "preconditioning" object) never preconditioned: its "reached" window is a
+     * burst plateau of a fresh drive, fob, not steady */
+    assert_true(json_object_get_boolean(get(get(root, "steady_state"), "reached")));
+    assert_null(get(root, "preconditioning"));
+    assert_int_equal(p->state, MEAS_STATE_FOB);
     assert_int_equal(p->bs, 4096);
     assert_int_equal(p->read_pct, 0);
     assert_int_equal(p->workers, 1);
@@ -373,7 +383,8 @@ static void test_keys_stable_unique(void **state)
 {
     (void)state;
     static const char *const names[] = {"suite-6300", "suite2-6300", "suite-r4", "profile-r4",
-                                        "ramp-6300", "ramp-r4", "run-generic"};
+                                        "ramp-6300", "ramp-r4", "run-generic", "run-burst-r4",
+                                        "run-steady-6300"};
     for (size_t f = 0; f < sizeof(names) / sizeof(names[0]); f++) {
         struct meas_set a, b;
         load_ok(fixture(names[f], false), &a);
@@ -394,8 +405,8 @@ static void test_keys_stable_unique(void **state)
     snprintf(dir, sizeof(dir), "%s/tests/fixtures/results/", root && *root ? root : ".");
     struct meas_set all;
     load_ok(dir, &all);
-    assert_int_equal(all.n_files, 7);
-    assert_int_equal(all.n, 70 + 1 + 70 + 8 + 7 + 7 + 1);
+    assert_int_equal(all.n_files, 9);
+    assert_int_equal(all.n, 70 + 1 + 70 + 8 + 7 + 7 + 1 + 1 + 1);
     meas_free(&all);
 }
 
@@ -463,7 +474,7 @@ static void test_run_window_spread(void **state)
     assert_string_equal(p->key, "run/rw=randrw,rwmixread=50,bs=4k,iodepth=8,numjobs=2,"
                                 "buffer_compress_percentage=50");
     assert_string_equal(s.device, "/dev/x");      /* no model: the path */
-    assert_int_equal(p->state, MEAS_STATE_STEADY);
+    assert_int_equal(p->state, MEAS_STATE_FOB);   /* old format: never preconditioned */
     assert_int_equal(p->rounds, 2);
     close_to(p->v[MEAS_IOPS], 2500);
     close_to(p->spread[MEAS_IOPS], 0.4);
@@ -503,6 +514,222 @@ static void test_run_window_spread(void **state)
     char err[ERR_LEN] = "";
     assert_int_equal(meas_load(path, &s, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "no measured points"));
+    remove_tree(dir);
+    free(dir);
+}
+
+/* ---- the new results format: preconditioning, measured_state, phase ---- */
+
+/* root (a copy of a fixture, changed by the caller) written to DIR/results.json and loaded */
+static void load_changed(const char *dir, struct json_object *root, struct meas_set *s)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/results.json", dir);
+    assert_int_equal(json_object_to_file(path, root), 0);
+    load_ok(path, s);
+}
+
+static void set_key(struct json_object *o, const char *key, struct json_object *v)
+{
+    assert_non_null(o);
+    json_object_object_add(o, key, v);
+}
+
+/* mean of total.iops over the rounds numbered first..last whose phase is not skip_phase */
+static double rounds_mean(struct json_object *root, int first, int last, const char *skip_phase,
+                          unsigned *n_out)
+{
+    struct json_object *rounds = get(root, "rounds");
+    double sum = 0;
+    unsigned n = 0;
+    for (size_t i = 0; i < json_object_array_length(rounds); i++) {
+        struct json_object *r = json_object_array_get_idx(rounds, i);
+        int rn = json_object_get_int(get(r, "round"));
+        const char *ph = json_object_get_string(get(r, "phase"));
+        if (rn < first || rn > last || (skip_phase && ph && !strcmp(ph, skip_phase)))
+            continue;
+        sum += num(get(r, "total"), "iops");
+        n++;
+    }
+    if (n_out)
+        *n_out = n;
+    return n ? sum / n : NAN;
+}
+
+/* No preconditioning, a stable window (not steady): the stable window's average, state fob */
+static void test_run_burst_fixture(void **state)
+{
+    (void)state;
+    struct meas_set s;
+    load_ok(fixture("run-burst-r4", true), &s);
+    struct json_object *root = load_json(fixture("run-burst-r4", true));
+    assert_int_equal(s.n, 1);
+    const struct meas_point *p = &s.p[0];
+    assert_int_equal(p->state, MEAS_STATE_FOB);
+    assert_string_equal(meas_state_label(p->state), "burst (fresh-out-of-box)");
+    /* the stable window is rounds 2..6 of 6: round 1 left out */
+    unsigned n;
+    double win = rounds_mean(root, 2, 6, NULL, &n);
+    assert_int_equal(n, 5);
+    close_to(p->v[MEAS_IOPS], win);
+    assert_true(fabs(rounds_mean(root, 1, 6, NULL, NULL) - win) > 1);   /* round 1 matters */
+    assert_true(fabs(p->v[MEAS_IOPS] - num(get(get(root, "steady_state"), "window"),
+                                           "average")) < 0.01);
+    assert_int_equal(p->rounds, 5);
+    assert_int_equal(p->workers, 4);
+    assert_int_equal(p->qd, 32);
+    assert_int_equal(p->compress_pct, 100);
+    meas_free(&s);
+
+    /* "reached": true in a new file with "measured_state": "burst": still fob (the state
+     * says what the window was) */
+    char *dir = make_temp_dir("measure");
+    assert_non_null(dir);
+    set_key(get(root, "steady_state"), "reached", json_object_new_boolean(true));
+    load_changed(dir, root, &s);
+    assert_int_equal(s.p[0].state, MEAS_STATE_FOB);
+    meas_free(&s);
+    /* neither stable nor steady: every round (1..6), and still fob */
+    set_key(get(root, "steady_state"), "reached", json_object_new_boolean(false));
+    set_key(get(root, "steady_state"), "stable", json_object_new_boolean(false));
+    set_key(get(root, "steady_state"), "measured_state", json_object_new_string("not stable"));
+    load_changed(dir, root, &s);
+    assert_int_equal(s.p[0].state, MEAS_STATE_FOB);
+    assert_int_equal(s.p[0].rounds, 6);
+    close_to(s.p[0].v[MEAS_IOPS], rounds_mean(root, 1, 6, NULL, NULL));
+    meas_free(&s);
+    /* the same after WIPC (preconditioning mode wipc): wipc */
+    set_key(get(root, "preconditioning"), "mode", json_object_new_string("wipc"));
+    load_changed(dir, root, &s);
+    assert_int_equal(s.p[0].state, MEAS_STATE_WIPC);
+    meas_free(&s);
+    json_object_put(root);
+    remove_tree(dir);
+    free(dir);
+}
+
+/* WIPC + WDPC + steady state: the window's measurement rounds; phase "wdpc" never averaged */
+static void test_run_steady_fixture(void **state)
+{
+    (void)state;
+    struct meas_set s;
+    load_ok(fixture("run-steady-6300", true), &s);
+    struct json_object *root = load_json(fixture("run-steady-6300", true));
+    const struct meas_point *p = &s.p[0];
+    assert_int_equal(p->state, MEAS_STATE_STEADY);
+    assert_string_equal(meas_state_label(p->state), "steady state");
+    close_to(p->v[MEAS_IOPS], (133760.0 + 150246.4 + 137164.8 + 137472.0 + 140902.4) / 5);
+    close_to(p->v[MEAS_IOPS], rounds_mean(root, 3, 7, NULL, NULL));
+    assert_int_equal(p->rounds, 5);
+    meas_free(&s);
+
+    char *dir = make_temp_dir("measure");
+    assert_non_null(dir);
+    struct json_object *ss = get(root, "steady_state");
+    /* a window reaching into the WDPC rounds (1..7): they are still left out */
+    set_key(get(ss, "window"), "first_round", json_object_new_int(1));
+    load_changed(dir, root, &s);
+    assert_int_equal(s.p[0].rounds, 5);
+    close_to(s.p[0].v[MEAS_IOPS], rounds_mean(root, 3, 7, NULL, NULL));
+    meas_free(&s);
+    /* a window of WDPC rounds only (1..2): the measurement rounds instead */
+    set_key(get(ss, "window"), "last_round", json_object_new_int(2));
+    load_changed(dir, root, &s);
+    assert_int_equal(s.p[0].rounds, 5);
+    close_to(s.p[0].v[MEAS_IOPS], rounds_mean(root, 1, 7, "wdpc", NULL));
+    meas_free(&s);
+    /* not steady, not stable: every round but the WDPC ones; preconditioned: wipc */
+    set_key(ss, "reached", json_object_new_boolean(false));
+    set_key(ss, "stable", json_object_new_boolean(false));
+    set_key(ss, "measured_state", json_object_new_string("not stable"));
+    load_changed(dir, root, &s);
+    assert_int_equal(s.p[0].state, MEAS_STATE_WIPC);
+    unsigned n;
+    double want = rounds_mean(root, 1, 7, "wdpc", &n);
+    assert_int_equal(n, 5);
+    assert_int_equal(s.p[0].rounds, 5);
+    close_to(s.p[0].v[MEAS_IOPS], want);
+    assert_true(fabs(rounds_mean(root, 1, 7, NULL, NULL) - want) > 1000);   /* 378K left out */
+    meas_free(&s);
+    /* measured_state "wipc" (stable after WIPC) says so directly */
+    set_key(ss, "measured_state", json_object_new_string("wipc"));
+    load_changed(dir, root, &s);
+    assert_int_equal(s.p[0].state, MEAS_STATE_WIPC);
+    meas_free(&s);
+    /* without the preconditioning object (an old file) the same run is fob, whatever else */
+    set_key(ss, "reached", json_object_new_boolean(true));
+    set_key(ss, "measured_state", json_object_new_string("steady"));
+    json_object_object_del(root, "preconditioning");
+    load_changed(dir, root, &s);
+    assert_int_equal(s.p[0].state, MEAS_STATE_FOB);
+    meas_free(&s);
+    json_object_put(root);
+    remove_tree(dir);
+    free(dir);
+}
+
+/* Suite subtests and profile points: precondition records and measured_state */
+static void test_suite_profile_states(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir("measure");
+    assert_non_null(dir);
+    struct meas_set s;
+    /* suite-6300's IOPS subtest: precondition wipc, reached: steady; not reached: wipc; no
+     * precondition at all and not reached: fob; measured_state beats reached */
+    struct json_object *root = load_json(fixture("suite-6300", true));
+    struct json_object *sub = json_at(root, "tests.0.subtests.0");
+    struct json_object *ss = get(sub, "steady_state");
+    load_changed(dir, root, &s);
+    assert_int_equal(find(&s, "suite/iops/bs=4096/read=0")->state, MEAS_STATE_STEADY);
+    assert_int_equal(find(&s, "suite/wsat/bs=4096/read=0")->state, MEAS_STATE_UNKNOWN);
+    meas_free(&s);
+    set_key(ss, "reached", json_object_new_boolean(false));
+    load_changed(dir, root, &s);
+    assert_int_equal(find(&s, "suite/iops/bs=4096/read=0")->state, MEAS_STATE_WIPC);
+    meas_free(&s);
+    json_object_object_del(sub, "precondition");
+    load_changed(dir, root, &s);
+    assert_int_equal(find(&s, "suite/iops/bs=4096/read=0")->state, MEAS_STATE_FOB);
+    meas_free(&s);
+    /* the document's preconditioning (new files) counts for every subtest */
+    struct json_object *pc = json_object_new_object();
+    set_key(pc, "mode", json_object_new_string("wipc"));
+    set_key(root, "preconditioning", pc);
+    load_changed(dir, root, &s);
+    assert_int_equal(find(&s, "suite/iops/bs=4096/read=0")->state, MEAS_STATE_WIPC);
+    meas_free(&s);
+    set_key(ss, "measured_state", json_object_new_string("steady"));
+    load_changed(dir, root, &s);
+    assert_int_equal(find(&s, "suite/iops/bs=4096/read=0")->state, MEAS_STATE_STEADY);
+    meas_free(&s);
+    json_object_put(root);
+
+    /* profile-r4's first point: precondition steady, measured to steady state: steady */
+    root = load_json(fixture("profile-r4", true));
+    struct json_object *pt = json_at(root, "points.0");
+    struct json_object *res = get(pt, "result");
+    const char *key = "profile/database/database/c=0/w=1/qd=32";
+    set_key(res, "steady", json_object_new_boolean(false));
+    load_changed(dir, root, &s);
+    assert_int_equal(find(&s, key)->state, MEAS_STATE_WIPC);   /* preconditioned, not steady */
+    meas_free(&s);
+    set_key(pt, "precondition", json_object_new_string("none"));
+    load_changed(dir, root, &s);
+    assert_int_equal(find(&s, key)->state, MEAS_STATE_FOB);
+    meas_free(&s);
+    /* the new per-point state record: condition wdpc means preconditioned */
+    struct json_object *st = json_object_new_object();
+    set_key(st, "condition", json_object_new_string("wdpc"));
+    set_key(pt, "state", st);
+    load_changed(dir, root, &s);
+    assert_int_equal(find(&s, key)->state, MEAS_STATE_WIPC);
+    meas_free(&s);
+    set_key(res, "measured_state", json_object_new_string("burst"));
+    load_changed(dir, root, &s);
+    assert_int_equal(find(&s, key)->state, MEAS_STATE_FOB);
+    meas_free(&s);
+    json_object_put(root);
     remove_tree(dir);
     free(dir);
 }
@@ -636,6 +863,12 @@ static void test_metric_names(void **state)
     assert_true(meas_lower_is_better(MEAS_LAT_MAX_US));
     assert_string_equal(meas_state_name(MEAS_STATE_STEADY), "steady");
     assert_string_equal(meas_state_name(MEAS_STATE_FOB), "fob");
+    assert_string_equal(meas_state_name(MEAS_STATE_WIPC), "wipc");
+    assert_string_equal(meas_state_name(MEAS_STATE_UNKNOWN), "unknown");
+    assert_string_equal(meas_state_label(MEAS_STATE_STEADY), "steady state");
+    assert_string_equal(meas_state_label(MEAS_STATE_FOB), "burst (fresh-out-of-box)");
+    assert_string_equal(meas_state_label(MEAS_STATE_WIPC), "burst after WIPC");
+    assert_string_equal(meas_state_label(MEAS_STATE_UNKNOWN), "unknown");
 }
 
 static void test_merge(void **state)
@@ -666,6 +899,9 @@ int main(void)
         cmocka_unit_test(test_run),
         cmocka_unit_test(test_keys_stable_unique),
         cmocka_unit_test(test_run_window_spread),
+        cmocka_unit_test(test_run_burst_fixture),
+        cmocka_unit_test(test_run_steady_fixture),
+        cmocka_unit_test(test_suite_profile_states),
         cmocka_unit_test(test_suite_window_spread),
         cmocka_unit_test(test_directories_and_errors),
         cmocka_unit_test(test_metric_names),

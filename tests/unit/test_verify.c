@@ -1,6 +1,8 @@
 /* test_verify.c — spec sheets against measured points (src/report/verify.h): unit
- * normalisation, claim parsing, the matching rule, verdicts and tolerance edges, and the
- * shipped spec sheets in specs/. Expected values are worked out by hand in the comments. */
+ * normalisation, claim parsing (with `assumed`), the matching rule (like with like: block
+ * size, pattern, read share, compressibility, threads x QD and drive state; assumed conditions
+ * only order), "no comparable measurement" and its reasons, verdicts and tolerance edges, and
+ * the shipped spec sheets in specs/. Expected values are worked out by hand in the comments. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -189,13 +191,16 @@ static void test_sheet_parse(void **state)
                         "read_pct = 0\n"
                         "[lat]\nmetric = lat_us\nvalue = 0.1\nunit = ms\nbs = 4k\n"
                         "pattern = random\nread_pct = 70\nqd = unknown\nstate = steady\n"
-                        "compress = 90%\n",
+                        "compress = 90%\n"
+                        "[as]\nmetric = iops\nvalue = 1\nbs = 4k\npattern = random\n"
+                        "read_pct = 0\nqd = 32\nthreads = 4\ncompress = 0\nstate = fob\n"
+                        "assumed = qd,threads compress\n",
                         &s, err, sizeof(err));
     if (rc)
         print_error("%s\n", err);
     assert_int_equal(rc, 0);
     assert_string_equal(s.device, "Drive X");
-    assert_int_equal(s.n, 3);
+    assert_int_equal(s.n, 4);
     const struct verify_claim *c = &s.c[0];
     assert_string_equal(c->name, "rr");
     assert_int_equal(c->metric, MEAS_IOPS);
@@ -209,6 +214,7 @@ static void test_sheet_parse(void **state)
     assert_int_equal(c->threads, 4);
     assert_int_equal(c->compress_pct, -1);
     assert_int_equal(c->state, MEAS_STATE_FOB);
+    assert_int_equal(c->assumed, 0);                   /* nothing assumed unless said */
     assert_string_equal(c->source, "x.txt: \"100K IOPS\"");
     /* mib_s: throughput with MiB/s as the default unit; unstated qd/threads/state */
     c = &s.c[1];
@@ -228,7 +234,16 @@ static void test_sheet_parse(void **state)
     assert_int_equal(c->state, MEAS_STATE_STEADY);
     char cond[256];
     verify_claim_conditions(c, cond, sizeof(cond));
-    assert_string_equal(cond, "4 KiB random, R/W 70/30, steady, compress 90%");
+    assert_string_equal(cond, "4 KiB random, R/W 70/30, steady state, compress 90%");
+    /* assumed: commas or spaces between the names */
+    c = &s.c[3];
+    assert_int_equal(c->assumed, VERIFY_COND_QD | VERIFY_COND_THREADS | VERIFY_COND_COMPRESS);
+    verify_claim_conditions(c, cond, sizeof(cond));
+    assert_string_equal(cond, "4 KiB random, R/W 0/100, 4x32 (assumed), burst, compress 0% "
+                              "(assumed)");
+    char names[64];
+    verify_assumed_names(c->assumed, names, sizeof(names));
+    assert_string_equal(names, "qd, threads, compress");
     verify_sheet_free(&s);
 }
 
@@ -271,6 +286,11 @@ static void test_sheet_errors(void **state)
               "read_pct = 100\n", "unit=K IOPS but value=5 IOPS says IOPS");
     sheet_bad(CLAIM CLAIM, "t.ini:8: [c] metric given again (first on line 2)");
     sheet_bad("colour = red\n" CLAIM, "unknown key 'colour' before the first claim");
+    /* assumed: known conditions with a value only, and never the state */
+    sheet_bad(CLAIM "state = steady\nassumed = state\n", "state is never assumed");
+    sheet_bad(CLAIM "qd = 32\nassumed = qd, colour\n", "'colour' is not a condition");
+    sheet_bad(CLAIM "assumed = qd\n", "qd is assumed but has no value");
+    sheet_bad(CLAIM "compress = any\nassumed = compress\n", "compress is assumed but has no");
 }
 
 /* ---- matching ---- */
@@ -318,71 +338,294 @@ static struct verify_claim claim(uint32_t bs, bool seq, int rd, unsigned w, unsi
     return c;
 }
 
-static void test_match_exact_over_closer_qd(void **state)
+static const enum meas_state S = MEAS_STATE_STEADY, F = MEAS_STATE_FOB, W = MEAS_STATE_WIPC,
+                             U = MEAS_STATE_UNKNOWN;
+
+static void reason_has(const struct verify_claim *c, const struct verify_match *m,
+                       const char *want)
+{
+    char why[512];
+    verify_match_reason(c, m, why, sizeof(why));
+    if (!strstr(why, want))
+        print_error("reason '%s', want '%s'\n", why, want);
+    assert_non_null(strstr(why, want));
+}
+
+/* Steps 1-2: another block size, pattern, read share or a missing figure is never comparable */
+static void test_no_point_at_shape(void **state)
 {
     (void)state;
-    const enum meas_state S = MEAS_STATE_STEADY, F = MEAS_STATE_FOB;
     struct meas_point p[] = {
-        pt(4096, 100, 100, 4, 32, 0, F, 400000),   /* the claimed QD, but fob */
-        pt(4096, 100, 100, 1, 1, 0, S, 10000),     /* steady as claimed, QD far off */
         pt(8192, 100, 100, 4, 32, 0, S, 300000),   /* another block size */
         pt(4096, 0, 100, 4, 32, 0, S, 500000),     /* sequential */
         pt(4096, 100, 70, 4, 32, 0, S, 200000),    /* another read share */
         pt(0, 100, 100, 4, 32, 0, S, 200000),      /* mixed sizes */
     };
     struct verify_claim c = claim(4096, false, 100, 4, 32, 0, S, 100000);
-    struct verify_match m;
-    verify_match_claim(&c, p, 6, &m);
-    assert_ptr_equal(m.point, &p[1]);
-    assert_true(m.exact);
-
-    /* "any" state: both match; then the closest outstanding I/O */
-    c.state = MEAS_STATE_UNKNOWN;
-    verify_match_claim(&c, p, 6, &m);
-    assert_ptr_equal(m.point, &p[0]);
-    assert_true(m.exact);
-
-    /* claimed compressible, nothing is: the fewest differing conditions (p[1]: only compress) */
-    c = claim(4096, false, 100, 4, 32, 100, S, 100000);
-    verify_match_claim(&c, p, 6, &m);
-    assert_ptr_equal(m.point, &p[1]);
-    assert_false(m.exact);
-    assert_true(m.compress_differs);
-    assert_false(m.state_differs);
-    char diff[256];
-    verify_match_differences(&c, &m, diff, sizeof(diff));
-    assert_string_equal(diff, "compress 0% (claimed 100%)");
-
-    /* two conditions differ everywhere: the closest compressibility, then QD */
-    struct meas_point q[] = {
-        pt(4096, 100, 0, 4, 32, 0, S, 50000),
-        pt(4096, 100, 0, 1, 32, 90, S, 60000),
-        pt(4096, 100, 0, 4, 32, 90, S, 70000),
-    };
-    c = claim(4096, false, 0, 4, 32, 100, F, 400000);
-    verify_match_claim(&c, q, 3, &m);
-    assert_ptr_equal(m.point, &q[2]);
-    verify_match_differences(&c, &m, diff, sizeof(diff));
-    assert_string_equal(diff, "compress 90% (claimed 100%), state steady (claimed fob)");
+    struct verify_result r;
+    verify_check(&c, p, 4, 0.05, &r);
+    assert_null(r.match.point);
+    assert_null(r.match.nearest);
+    assert_int_equal(r.match.why, VERIFY_WHY_SHAPE);
+    assert_int_equal(r.verdict, VERIFY_NO_COMPARABLE);
+    assert_string_equal(verify_verdict_name(r.verdict), "no comparable measurement");
+    assert_true(isnan(r.measured) && isnan(r.ratio) && isnan(r.reference));
+    reason_has(&c, &r.match, "no point at the claim's block size, pattern and read share");
+    /* nothing at all: the same */
+    verify_check(&c, p, 0, 0.05, &r);
+    assert_int_equal(r.match.why, VERIFY_WHY_SHAPE);
+    /* the right shape without the claimed figure (NAN) */
+    struct meas_point q[] = {pt(4096, 100, 100, 4, 32, 0, S, 1000)};
+    c.metric = MEAS_LAT_P99_US;
+    c.unit = unit("us");
+    verify_check(&c, q, 1, 0.05, &r);
+    assert_int_equal(r.match.why, VERIFY_WHY_FIGURE);
+    reason_has(&c, &r.match, "no lat_p99_us figure");
 }
 
-static void test_match_closest_qd(void **state)
+/* Step 5: a steady claim against only burst data, fresh or after WIPC: never judged */
+static void test_steady_claim_only_burst(void **state)
 {
     (void)state;
-    const enum meas_state S = MEAS_STATE_STEADY;
+    struct verify_claim c = claim(4096, false, 0, 4, 32, 0, S, 140000);
+    c.assumed = VERIFY_COND_QD | VERIFY_COND_THREADS | VERIFY_COND_COMPRESS;   /* as the 6300 */
+    struct verify_result r;
+    /* the issue: a 378K burst plateau at the claim's conditions, 2.7 x the claim */
+    struct meas_point fob[] = {pt(4096, 100, 0, 4, 32, 0, F, 378396)};
+    verify_check(&c, fob, 1, 0.05, &r);
+    assert_null(r.match.point);
+    assert_int_equal(r.verdict, VERIFY_NO_COMPARABLE);
+    assert_int_equal(r.match.why, VERIFY_WHY_STATE);
+    assert_ptr_equal(r.match.nearest, &fob[0]);
+    reason_has(&c, &r.match, "only burst data for a steady-state claim");
+    reason_has(&c, &r.match, "burst (fresh-out-of-box)");
+    assert_false(verify_match_has_reference(&c, &r.match));   /* no burst figure shown */
+    assert_true(isnan(r.measured) && isnan(r.reference) && isnan(r.ratio));
+    /* right after WIPC: still a burst */
+    struct meas_point wipc[] = {pt(4096, 100, 0, 4, 32, 0, W, 300000)};
+    verify_check(&c, wipc, 1, 0.05, &r);
+    assert_int_equal(r.verdict, VERIFY_NO_COMPARABLE);
+    assert_int_equal(r.match.why, VERIFY_WHY_STATE);
+    reason_has(&c, &r.match, "only burst data for a steady-state claim (nearest: burst after WIPC)");
+    /* WSAT's unknown state is not steady either */
+    struct meas_point wsat[] = {pt(4096, 100, 0, 4, 32, 0, U, 150000)};
+    verify_check(&c, wsat, 1, 0.05, &r);
+    assert_int_equal(r.verdict, VERIFY_NO_COMPARABLE);
+    reason_has(&c, &r.match, "unknown drive state");
+    /* with a steady point beside them, the steady one is judged, whatever the load order */
+    struct meas_point mix[] = {fob[0], wsat[0], pt(4096, 100, 0, 4, 32, 0, S, 139909),
+                               wipc[0]};
+    verify_check(&c, mix, 4, 0.05, &r);
+    assert_ptr_equal(r.match.point, &mix[2]);
+    assert_int_equal(r.verdict, VERIFY_PASS);
+    assert_true(r.match.exact);
+}
+
+/* Step 5: a burst claim against only steady-state data: the steady figure for reference */
+static void test_fob_claim_only_steady(void **state)
+{
+    (void)state;
     struct meas_point p[] = {
-        pt(4096, 100, 100, 4, 8, 0, S, 1),    /* 32: log2 ratio 2 */
+        pt(4096, 100, 0, 4, 32, 100, U, 90000),     /* WSAT: unknown, first in load order */
+        pt(4096, 100, 0, 4, 32, 100, S, 120000),
+    };
+    struct verify_claim c = claim(4096, false, 0, 4, 32, 100, F, 410000);
+    c.assumed = VERIFY_COND_QD | VERIFY_COND_THREADS;
+    struct verify_result r;
+    verify_check(&c, p, 2, 0.05, &r);
+    assert_null(r.match.point);
+    assert_int_equal(r.verdict, VERIFY_NO_COMPARABLE);
+    assert_int_equal(r.match.why, VERIFY_WHY_STATE);
+    assert_ptr_equal(r.match.nearest, &p[1]);     /* the steady point, not WSAT's */
+    reason_has(&c, &r.match, "only steady-state data");
+    assert_true(verify_match_has_reference(&c, &r.match));
+    close_to(r.reference, 120000);                /* shown ... */
+    close_to(r.reference_base, 120000);
+    assert_true(isnan(r.measured));               /* ... not judged */
+    assert_true(isnan(r.ratio));
+}
+
+/* Step 5: a burst claim takes fob and wipc points, preferring fob */
+static void test_fob_claim_prefers_fob(void **state)
+{
+    (void)state;
+    struct meas_point p[] = {
+        pt(4096, 100, 0, 4, 32, 100, W, 300000),   /* after WIPC, first in load order */
+        pt(4096, 100, 0, 4, 32, 100, S, 120000),
+        pt(4096, 100, 0, 4, 32, 100, F, 400000),   /* fresh-out-of-box */
+    };
+    struct verify_claim c = claim(4096, false, 0, 4, 32, 100, F, 410000);
+    struct verify_result r;
+    verify_check(&c, p, 3, 0.05, &r);
+    assert_ptr_equal(r.match.point, &p[2]);
+    assert_int_equal(r.match.why, VERIFY_WHY_NONE);
+    close_to(r.measured, 400000);
+    assert_int_equal(r.verdict, VERIFY_PASS);     /* 400000 >= 0.95 x 410000 = 389500 */
+    /* fob preferred even when the wipc point is closer on an assumed QD */
+    c.assumed = VERIFY_COND_QD;
+    p[2].qd = 16;
+    verify_check(&c, p, 3, 0.05, &r);
+    assert_ptr_equal(r.match.point, &p[2]);
+    /* without the fob point, the wipc point is judged (a burst after WIPC is a burst) */
+    verify_check(&c, p, 2, 0.05, &r);
+    assert_ptr_equal(r.match.point, &p[0]);
+    assert_int_equal(r.verdict, VERIFY_FAIL);     /* 300000 < 389500 */
+    assert_true(r.match.exact);
+    /* state any takes every state */
+    c.state = U;
+    verify_check(&c, p + 1, 1, 0.05, &r);
+    assert_ptr_equal(r.match.point, &p[1]);
+}
+
+/* Step 4, from the issue: the 6300's QD1 write-latency claim (30 us at 1 x 1) against a 4x32
+ * point's 338 us is not a failure but no comparable measurement; a 1x1 point is judged. */
+static void test_6300_lat_write_needs_qd1(void **state)
+{
+    (void)state;
+    const char *root = getenv("PTSBENCH_DATADIR");
+    char path[4096], err[ERR_LEN] = "";
+    snprintf(path, sizeof(path), "%s/specs/zdrive-6300-1.6t.ini", root && *root ? root : ".");
+    struct verify_sheet s;
+    assert_int_equal(verify_sheet_load(path, &s, err, sizeof(err)), 0);
+    const struct verify_claim *c = NULL;
+    for (size_t i = 0; i < s.n; i++)
+        if (!strcmp(s.c[i].name, "lat-write-4k"))
+            c = &s.c[i];
+    assert_non_null(c);
+    assert_int_equal(c->qd, 1);
+    assert_int_equal(c->threads, 1);
+    assert_false(c->assumed & (VERIFY_COND_QD | VERIFY_COND_THREADS));   /* stated: 1 x 1 */
+
+    struct meas_point p[3];
+    p[0] = pt(4096, 100, 0, 4, 32, 0, S, 140000);
+    p[0].v[MEAS_LAT_MEAN_US] = 338;
+    p[1] = pt(4096, 100, 0, 4, 32, 0, F, 378000);
+    p[1].v[MEAS_LAT_MEAN_US] = 337;
+    struct verify_result r;
+    verify_check(c, p, 2, 0.05, &r);
+    assert_null(r.match.point);
+    assert_int_equal(r.verdict, VERIFY_NO_COMPARABLE);
+    assert_int_equal(r.match.why, VERIFY_WHY_OIO);
+    reason_has(c, &r.match, "no point at the claim's own threads x QD, 1x1 (nearest: 4x32)");
+    /* a 1x1 steady point: judged, 25.35 us against 30 us passes; 40 us fails */
+    p[2] = pt(4096, 100, 0, 1, 1, 0, S, 39000);
+    p[2].v[MEAS_LAT_MEAN_US] = 25.35;
+    verify_check(c, p, 3, 0.05, &r);
+    assert_ptr_equal(r.match.point, &p[2]);
+    assert_int_equal(r.verdict, VERIFY_PASS);
+    close_to(r.ratio, 30 / 25.35);
+    p[2].v[MEAS_LAT_MEAN_US] = 40;
+    verify_check(c, p, 3, 0.05, &r);
+    assert_int_equal(r.verdict, VERIFY_FAIL);
+    verify_sheet_free(&s);
+}
+
+/* Assumed threads / QD only order the candidates: closest outstanding I/O first */
+static void test_assumed_qd_orders(void **state)
+{
+    (void)state;
+    struct meas_point p[] = {
+        pt(4096, 100, 100, 4, 8, 0, S, 1),    /* 32: |log2(32/128)| = 2 */
         pt(4096, 100, 100, 4, 64, 0, S, 2),   /* 256: 1 */
         pt(4096, 100, 100, 2, 16, 0, S, 3),   /* 32: 2 */
+        pt(4096, 100, 100, 1, 128, 0, S, 4),  /* 128: 0, but both conditions off by 2 */
     };
     struct verify_claim c = claim(4096, false, 100, 4, 32, 0, S, 1);
     struct verify_match m;
+    /* stated: nothing at 4x32 is comparable */
+    verify_match_claim(&c, p, 4, &m);
+    assert_null(m.point);
+    assert_int_equal(m.why, VERIFY_WHY_OIO);
+    /* assumed: 1x128 has the claim's outstanding I/O */
+    c.assumed = VERIFY_COND_QD | VERIFY_COND_THREADS;
+    verify_match_claim(&c, p, 4, &m);
+    assert_ptr_equal(m.point, &p[3]);
+    assert_false(m.exact);
+    assert_int_equal(m.assumed_differs, VERIFY_COND_QD | VERIFY_COND_THREADS);
+    char diff[256];
+    verify_match_differences(&c, &m, diff, sizeof(diff));
+    assert_string_equal(diff, "1x128 (assumed 4x32)");
+    /* equal outstanding I/O: the point nearer on each condition (4x32 before 1x128) */
+    struct meas_point q[] = {p[3], pt(4096, 100, 100, 4, 32, 0, S, 5)};
+    verify_match_claim(&c, q, 2, &m);
+    assert_ptr_equal(m.point, &q[1]);
+    assert_true(m.exact);
+    verify_match_differences(&c, &m, diff, sizeof(diff));
+    assert_string_equal(diff, "");
+    /* without 1x128: 4x64 (distance 1) */
     verify_match_claim(&c, p, 3, &m);
     assert_ptr_equal(m.point, &p[1]);
-    /* unstated QD: not a criterion, the first point wins */
+    /* QD assumed, threads stated: only 4-worker points; 4x64 nearest */
+    c.assumed = VERIFY_COND_QD;
+    verify_match_claim(&c, p, 4, &m);
+    assert_ptr_equal(m.point, &p[1]);
+    assert_int_equal(m.assumed_differs, VERIFY_COND_QD);
+    /* threads assumed, QD stated: only QD 32 points, none here */
+    c.assumed = VERIFY_COND_THREADS;
+    verify_match_claim(&c, p, 4, &m);
+    assert_null(m.point);
+    reason_has(&c, &m, "QD 32");
+    /* unstated QD and threads: not a criterion, the first point wins */
     c.qd = c.threads = 0;
-    verify_match_claim(&c, p, 3, &m);
+    c.assumed = 0;
+    verify_match_claim(&c, p, 4, &m);
     assert_ptr_equal(m.point, &p[0]);
+    assert_true(m.exact);
+}
+
+/* A stated compressibility is never substituted; an assumed one orders (closest first) */
+static void test_stated_compress_never_substituted(void **state)
+{
+    (void)state;
+    struct meas_point p[] = {
+        pt(4096, 100, 0, 4, 32, 0, F, 180000),
+        pt(4096, 100, 0, 4, 32, -1, F, 200000),   /* compressibility unknown */
+        pt(4096, 100, 0, 4, 32, 90, F, 380000),
+    };
+    /* SandForce: 100% compressible data decides the figure */
+    struct verify_claim c = claim(4096, false, 0, 4, 32, 100, F, 410000);
+    c.assumed = VERIFY_COND_QD | VERIFY_COND_THREADS;
+    struct verify_result r;
+    verify_check(&c, p, 3, 0.05, &r);
+    assert_null(r.match.point);
+    assert_int_equal(r.verdict, VERIFY_NO_COMPARABLE);
+    assert_int_equal(r.match.why, VERIFY_WHY_COMPRESS);
+    assert_ptr_equal(r.match.nearest, &p[2]);
+    reason_has(&c, &r.match, "compressibility differs: no point at 100% (nearest: 90%)");
+    /* the same claim with compress assumed: 90% is the closest, and marked */
+    c.assumed |= VERIFY_COND_COMPRESS;
+    verify_check(&c, p, 3, 0.05, &r);
+    assert_ptr_equal(r.match.point, &p[2]);
+    assert_false(r.match.exact);
+    assert_int_equal(r.match.assumed_differs, VERIFY_COND_COMPRESS);
+    char diff[256];
+    verify_match_differences(&c, &r.match, diff, sizeof(diff));
+    assert_string_equal(diff, "compress 90% (assumed 100%)");
+    /* compress any: every point, the first */
+    c.compress_pct = -1;
+    c.assumed = 0;
+    verify_check(&c, p, 3, 0.05, &r);
+    assert_ptr_equal(r.match.point, &p[0]);
+}
+
+/* The reason names the last step that removed points */
+static void test_reason_is_the_last_step(void **state)
+{
+    (void)state;
+    struct meas_point p[] = {
+        pt(4096, 100, 0, 1, 1, 0, S, 1),      /* fails compress (claim 100) */
+        pt(4096, 100, 0, 4, 32, 100, S, 2),   /* passes compress, fails threads x QD */
+    };
+    struct verify_claim c = claim(4096, false, 0, 1, 1, 100, S, 1);
+    struct verify_match m;
+    verify_match_claim(&c, p, 2, &m);
+    assert_int_equal(m.why, VERIFY_WHY_OIO);
+    assert_ptr_equal(m.nearest, &p[1]);
+    /* a 1x1 point at 100% but fresh: the state is what is missing */
+    struct meas_point q[] = {p[0], p[1], pt(4096, 100, 0, 1, 1, 100, F, 3)};
+    verify_match_claim(&c, q, 3, &m);
+    assert_int_equal(m.why, VERIFY_WHY_STATE);
+    assert_ptr_equal(m.nearest, &q[2]);
 }
 
 static void test_no_match(void **state)
@@ -394,26 +637,18 @@ static void test_no_match(void **state)
     struct verify_claim c = claim(131072, false, 100, 1, 32, 0, MEAS_STATE_STEADY, 1);
     verify_check(&c, p, 1, 0.05, &r);
     assert_null(r.match.point);
-    assert_int_equal(r.verdict, VERIFY_NO_DATA);
-    assert_true(isnan(r.measured));
-    assert_true(isnan(r.ratio));
-    assert_string_equal(verify_verdict_name(r.verdict), "no data");
+    assert_int_equal(r.verdict, VERIFY_NO_COMPARABLE);
     c = claim(65536, true, 100, 1, 32, 0, MEAS_STATE_STEADY, 1);
     verify_check(&c, p, 1, 0.05, &r);
-    assert_int_equal(r.verdict, VERIFY_NO_DATA);
+    assert_int_equal(r.verdict, VERIFY_NO_COMPARABLE);
     c = claim(131072, true, 0, 1, 32, 0, MEAS_STATE_STEADY, 1);
     verify_check(&c, p, 1, 0.05, &r);
-    assert_int_equal(r.verdict, VERIFY_NO_DATA);
-    /* a metric the point does not have (NAN) does not match either */
-    c = claim(131072, true, 100, 1, 32, 0, MEAS_STATE_STEADY, 1);
-    c.metric = MEAS_LAT_P99_US;
-    c.unit = unit("us");
-    verify_check(&c, p, 1, 0.05, &r);
-    assert_int_equal(r.verdict, VERIFY_NO_DATA);
+    assert_int_equal(r.verdict, VERIFY_NO_COMPARABLE);
     /* and the matching one passes */
     c = claim(131072, true, 100, 1, 32, 0, MEAS_STATE_STEADY, 20000);
     verify_check(&c, p, 1, 0.05, &r);
     assert_int_equal(r.verdict, VERIFY_PASS);
+    assert_true(r.match.exact);
     close_to(r.ratio, 1);
 }
 
@@ -493,10 +728,10 @@ static void test_tolerance_edges(void **state)
     assert_int_equal(verify_judge(VERIFY_KIND_IOPS, 100, 100, 0, NULL), VERIFY_PASS);
     assert_int_equal(verify_judge(VERIFY_KIND_IOPS, 100, 99.999, 0, NULL), VERIFY_FAIL);
     assert_int_equal(verify_judge(VERIFY_KIND_LATENCY, 100, 100.001, 0, NULL), VERIFY_FAIL);
-    /* better than claimed always passes; no measurement is no data */
+    /* better than claimed always passes; no measurement is no comparable measurement */
     assert_int_equal(verify_judge(VERIFY_KIND_IOPS, 100, 1e9, 0, NULL), VERIFY_PASS);
     assert_int_equal(verify_judge(VERIFY_KIND_LATENCY, 100, 0.001, 0, NULL), VERIFY_PASS);
-    assert_int_equal(verify_judge(VERIFY_KIND_IOPS, 100, NAN, 0.05, NULL), VERIFY_NO_DATA);
+    assert_int_equal(verify_judge(VERIFY_KIND_IOPS, 100, NAN, 0.05, NULL), VERIFY_NO_COMPARABLE);
 }
 
 /* ---- the shipped spec sheets ---- */
@@ -524,12 +759,26 @@ static void test_shipped_specs(void **state)
         assert_int_equal(rc, 0);
         assert_int_equal(s.n, specs[i].claims);
         assert_true(s.device[0] != '\0');
+        /* repository-relative references only: no path of the machine the sheet was written on */
+        assert_true(s.source[0] != '\0' && s.source[0] != '/');
+        assert_null(strstr(s.source, "/work/"));
         for (size_t j = 0; j < s.n; j++) {
             assert_true(s.c[j].source[0] != '\0');              /* every claim says where from */
+            assert_null(strstr(s.c[j].source, "/work/"));
+            assert_null(strstr(s.c[j].source, ".txt"));          /* a publication, not a file */
             assert_true(s.c[j].state != MEAS_STATE_UNKNOWN);    /* and in which state */
             assert_true(s.c[j].compress_pct >= 0);
             assert_true(s.c[j].qd > 0 && s.c[j].threads > 0);
+            /* SandForce sheets (compress 100) never assume the compressibility */
+            if (s.c[j].compress_pct == 100)
+                assert_false(s.c[j].assumed & VERIFY_COND_COMPRESS);
         }
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        char line[2048];
+        while (fgets(line, sizeof(line), f))
+            assert_null(strstr(line, "/work/"));
+        fclose(f);
         verify_sheet_free(&s);
     }
     /* spot checks against the seeds */
@@ -547,6 +796,19 @@ static void test_shipped_specs(void **state)
     close_to(s.c[2].claimed, 2637 * 1.048576);   /* 2637 MiB/s in MB/s */
     close_to(s.c[4].claimed, 120);
     assert_int_equal(s.c[4].metric, MEAS_LAT_MEAN_US);
+    /* workers x QD never stated for IOPS and throughput (assumed), stated 1x1 for latency */
+    for (size_t j = 0; j < s.n; j++) {
+        unsigned oio = s.c[j].assumed & (VERIFY_COND_QD | VERIFY_COND_THREADS);
+        assert_int_equal(oio, j >= 4 ? 0 : (VERIFY_COND_QD | VERIFY_COND_THREADS));
+        assert_int_equal(s.c[j].state, MEAS_STATE_STEADY);
+    }
+    verify_sheet_free(&s);
+    snprintf(path, sizeof(path), "%s/specs/zdrive-r4-cm88-1.6t.ini", root && *root ? root : ".");
+    assert_int_equal(verify_sheet_load(path, &s, err, sizeof(err)), 0);
+    for (size_t j = 0; j < s.n; j++) {
+        assert_int_equal(s.c[j].assumed, VERIFY_COND_QD | VERIFY_COND_THREADS);
+        assert_int_equal(s.c[j].state, MEAS_STATE_FOB);
+    }
     verify_sheet_free(&s);
 }
 
@@ -560,8 +822,14 @@ int main(void)
         cmocka_unit_test(test_tolerance),
         cmocka_unit_test(test_sheet_parse),
         cmocka_unit_test(test_sheet_errors),
-        cmocka_unit_test(test_match_exact_over_closer_qd),
-        cmocka_unit_test(test_match_closest_qd),
+        cmocka_unit_test(test_no_point_at_shape),
+        cmocka_unit_test(test_steady_claim_only_burst),
+        cmocka_unit_test(test_fob_claim_only_steady),
+        cmocka_unit_test(test_fob_claim_prefers_fob),
+        cmocka_unit_test(test_6300_lat_write_needs_qd1),
+        cmocka_unit_test(test_assumed_qd_orders),
+        cmocka_unit_test(test_stated_compress_never_substituted),
+        cmocka_unit_test(test_reason_is_the_last_step),
         cmocka_unit_test(test_no_match),
         cmocka_unit_test(test_verdict_throughput_units),
         cmocka_unit_test(test_verdict_latency),
