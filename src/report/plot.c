@@ -492,11 +492,27 @@ static void input_source(const struct plot_ctx *c, size_t i, char *buf, size_t l
              path ? path : "(unknown)");
 }
 
+/* "simulated" when every input of the chart is a simulated drive ("simulated drives" for
+ * several), else "" (a mix: the legend's labels say which). */
+static const char *sim_tag(const struct plot_ctx *c, const struct plot_chart *ch)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_in; i++) {
+        if (!ch->src[i])
+            continue;
+        if (!plot_doc_simulated(c->in[i].doc))
+            return "";
+        n++;
+    }
+    return n > 1 ? "simulated drives" : n ? "simulated" : "";
+}
+
 static int chart_write(const struct plot_ctx *c, struct plot_chart *ch, char *err, size_t errlen)
 {
     struct plot_file *f = &ch->file;
     str_copy(f->name, sizeof(f->name), ch->name);
     str_copy(f->title, sizeof(f->title), ch->title);
+    plot_title_tag(f->title, sizeof(f->title), sim_tag(c, ch));
     str_copy(f->caption, sizeof(f->caption), ch->caption);
     str_copy(f->section, sizeof(f->section), ch->section);
     snprintf(f->png, sizeof(f->png), "%s/%s.png", c->out_dir, ch->name);
@@ -505,7 +521,7 @@ static int chart_write(const struct plot_ctx *c, struct plot_chart *ch, char *er
     snprintf(f->dat, sizeof(f->dat), "%s/%s.dat", c->out_dir, ch->name);
 
     char title[512], caption[1024], line[4400];
-    comment_text(title, sizeof(title), ch->title);
+    comment_text(title, sizeof(title), f->title);
     comment_text(caption, sizeof(caption), ch->caption);
 
     struct sbuf head = {0};
@@ -532,9 +548,10 @@ static int chart_write(const struct plot_ctx *c, struct plot_chart *ch, char *er
     if (rc)
         return rc;
 
-    /* one device: name it in the image's title (several: the legend names them) */
+    /* one device: name it in the image's title (its label says "(simulated)" for a simulated
+     * drive); several: the legend names them, and the title says when all are simulated */
     char shown[600];
-    str_copy(shown, sizeof(shown), ch->title);
+    str_copy(shown, sizeof(shown), f->title);
     for (size_t i = 0; ch->n_devs == 1 && i < c->n_in; i++)
         if (ch->dev_rank[i] == 0 && c->in[i].label && *c->in[i].label)
             snprintf(shown, sizeof(shown), "%s — %s", ch->title, c->in[i].label);
@@ -730,33 +747,43 @@ int plot_all(const struct plot_input *in, size_t n_in, const char *out_dir,
     if (mkdir_p(out_dir, err, errlen) != 0)
         return -1;
 
-    struct plot_ctx c = {.in = in, .n_in = n_in, .out_dir = out_dir};
+    /* a simulated drive's label says so, in every legend and one-device title */
+    struct plot_input *tagged = xcalloc(n_in ? n_in : 1, sizeof(*tagged));
+    char (*labels)[320] = xcalloc(n_in ? n_in : 1, sizeof(*labels));
+    for (size_t i = 0; i < n_in; i++) {
+        tagged[i] = in[i];
+        const char *l = in[i].label ? in[i].label : "";
+        if (plot_doc_simulated(in[i].doc) && !strstr(l, "simulated") && !strstr(l, "Simulated")) {
+            snprintf(labels[i], sizeof(labels[i]), "%s%s(simulated)", l, *l ? " " : "");
+            tagged[i].label = labels[i];
+        }
+    }
+    struct plot_ctx c = {.in = tagged, .n_in = n_in, .out_dir = out_dir};
     plot_pts_charts(&c);
     plot_profile_charts(&c);
     plot_run_charts(&c);
 
-    for (size_t i = 0; i < c.n_charts; i++) {
-        if (chart_write(&c, c.charts[i], err, errlen) != 0) {
-            ctx_free(&c);
-            return -1;
-        }
-    }
-    render_all(&c);
-    for (size_t i = 0; i < c.n_charts; i++) {
+    int rc = 0;
+    for (size_t i = 0; i < c.n_charts && !rc; i++)
+        rc = chart_write(&c, c.charts[i], err, errlen);
+    if (!rc)
+        render_all(&c);
+    for (size_t i = 0; i < c.n_charts && !rc; i++) {
         if (c.charts[i]->status != 0) {
             str_copy(err, errlen, c.charts[i]->err);
-            ctx_free(&c);
-            return -1;
+            rc = -1;
         }
     }
-    if (c.n_charts) {
+    if (!rc && c.n_charts) {
         out->f = xcalloc(c.n_charts, sizeof(*out->f));
         for (size_t i = 0; i < c.n_charts; i++)
             out->f[i] = c.charts[i]->file;
         out->n = c.n_charts;
     }
     ctx_free(&c);
-    return 0;
+    free(tagged);
+    free(labels);
+    return rc;
 }
 
 void plot_list_free(struct plot_list *l)

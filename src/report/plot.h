@@ -45,6 +45,44 @@ void plot_list_free(struct plot_list *l);
  * first ": " or ", " (simulated drives append a description), else its path, else "results". */
 void plot_default_label(struct json_object *doc, char *buf, size_t len);
 
+/* ---- State words (plot_state.c), shared with report.c ----
+ *
+ * Every figure says what state the drive was in (src/drive_state.h) and whether the drive was
+ * simulated. Charts: a chart whose figures are all in one state says it in its title ("...
+ * (steady state)", "... (burst, not preconditioned)"); a simulated input's label gets
+ * " (simulated)" (plot_all does it), so a one-device chart's image title ("TITLE — LABEL")
+ * and every legend entry naming the device carry it, and a chart of several simulated devices
+ * says "(simulated drives)" in its title. Results from before the state fields (no
+ * "measured_state") give "" and read as before. */
+#include <stdbool.h>
+
+/* The target is a simulated drive: target.simulated, target.kind "simulated", state.simulated
+ * or compliance.simulated. */
+bool plot_doc_simulated(struct json_object *doc);
+/* How a run prepared the drive: preconditioning.mode, else run.precondition ("none", "wipc",
+ * "steady"), or NULL. */
+const char *plot_doc_prep(struct json_object *doc);
+/* A short tag for a judged window (an object with "measured_state": a run's steady_state, a
+ * profile point's result) prepared by prep ("none", "wipc", "steady"; NULL unknown):
+ * "steady state", "burst, not preconditioned", "write saturation, not preconditioned", "after
+ * WIPC, not steady state", "transient after WIPC + WDPC, not steady state", "... not stable";
+ * "" without "measured_state". */
+void plot_state_tag(struct json_object *verdict, const char *prep, char *buf, size_t len);
+/* The tag of a whole document when it is one state (a run's window; a profile whose points
+ * share one), else "". */
+void plot_doc_state_tag(struct json_object *doc, char *buf, size_t len);
+/* What a window is, for legends: "steady state"; the label when the window passed the SNIA
+ * rule without being steady state ("stable (fresh-out-of-box / burst), not steady state");
+ * "not stable"; old results and suite variables: "steady" / "not steady" (window.steady). */
+void plot_window_word(struct json_object *var, char *buf, size_t len);
+/* A round's state.condition in words: "fresh-out-of-box" (simulated; a real device: "not
+ * preconditioned (history unknown)"), "purged", "after WIPC", "WIPC + WDPC". */
+const char *plot_condition_words(const char *condition, bool simulated);
+/* The round was a WDPC round (phase "wdpc": preconditioning under the stimulus, not judged). */
+bool plot_round_is_wdpc(struct json_object *round);
+/* Append " (tag)" to title when tag is not empty. */
+void plot_title_tag(char *title, size_t len, const char *tag);
+
 /* ---- Internal: shared by the chart writers in src/report/plot*.c, not for callers. ----
  *
  * plot.c (driver) collects charts in a plot_ctx; a chart writer opens a chart, writes data
@@ -53,8 +91,7 @@ void plot_default_label(struct json_object *doc, char *buf, size_t len);
  * point are dropped. plot_all then writes NAME.dat and NAME.gp and runs gnuplot on each
  * (several at once) to render NAME.png and NAME.svg. The writers: plot_pts.c (SNIA PTS tests),
  * plot_steady.c (convergence and measurement-window charts), plot_profile.c (profiles, QD
- * ramps), plot_run.c (ptsbench.run). */
-#include <stdbool.h>
+ * ramps), plot_run.c (ptsbench.run); plot_state.c has the state words. */
 
 struct plot_chart;
 
@@ -151,6 +188,14 @@ void plot_window_chart(struct plot_ctx *c, const char *name, const char *section
 /* The tracked value of a round: rounds[].tracked[k], else the metric the tracking variable
  * names, looked up in the round (precondition rounds) or in its "total" (ptsbench.run). */
 double plot_tracked_value(struct json_object *round, const struct plot_window_src *s);
+
+/* A suite test's state for its charts (plot_state.c): PS_RESULT for window averages, tables
+ * and windows ("steady state", "steady state NOT reached"; WSAT "from the purged drive, not
+ * preconditioned"), PS_ROUNDS for round-by-round charts ("purge, WIPC, then the test loop as
+ * WDPC"), PS_PRECONDITION for HIR's and DIRTH's preconditioning; "" when the inputs differ. */
+enum plot_suite_view { PS_RESULT, PS_ROUNDS, PS_PRECONDITION };
+void plot_suite_state_tag(struct plot_ctx *c, const char *test, enum plot_suite_view view,
+                          char *buf, size_t len);
 
 /* The chart writers (each adds what applies to the inputs). */
 void plot_suite_steady(struct plot_ctx *c, const char *test);        /* IOPS, TP, LAT */

@@ -61,6 +61,26 @@ static bool point_ok(struct json_object *p)
     return isfinite(jp_num(jp_get(p, "result"), "iops"));
 }
 
+/* The state shared by every profile's points ("steady state", "burst, not preconditioned";
+ * plot_state.c), in a title: " (...)"; "" when they differ or the results predate it. */
+static void profiles_title(struct plot_ctx *c, const char *base, char *title, size_t len)
+{
+    char tag[128] = "", t[128];
+    bool first = true;
+    for (size_t i = 0; i < c->n_in; i++) {
+        if (!is_profile(c->in[i].doc))
+            continue;
+        plot_doc_state_tag(c->in[i].doc, t, sizeof(t));
+        if (first)
+            str_copy(tag, sizeof(tag), t);
+        else if (strcmp(tag, t))
+            tag[0] = '\0';
+        first = false;
+    }
+    str_copy(title, len, base);
+    plot_title_tag(title, len, tag);
+}
+
 /* ---- grouped bars ---- */
 
 struct combo {
@@ -123,10 +143,14 @@ static void profile_bars(struct plot_ctx *c, bool lat)
         return;
     qsort(combos, n_combos, sizeof(combos[0]), cmp_combo);
     bool many = n_dev > 1;
+    char title[256];
+    profiles_title(c,
+                   lat ? "Workload profiles: mean response time by workload, compressibility and "
+                         "workers, µs"
+                       : "Workload profiles: IOPS by workload, compressibility and workers",
+                   title, sizeof(title));
     struct plot_chart *ch = plot_chart_new(
-        c, lat ? "profile-lat-bars" : "profile-bars", "profile",
-        lat ? "Workload profiles: mean response time by workload, compressibility and workers, µs"
-            : "Workload profiles: IOPS by workload, compressibility and workers",
+        c, lat ? "profile-lat-bars" : "profile-bars", "profile", title,
         lat ? "Mean response time (µs) of every profile point over its measurement window, "
               "grouped by workload: one bar per data compressibility and worker count."
             : "IOPS of every profile point over its measurement window, grouped by workload: one "
@@ -317,8 +341,11 @@ static void qd_ramp(struct plot_ctx *c)
     size_t per_dev;
     bool many_dev, vary_c;
     series_shape(s, n, &per_dev, &many_dev, &vary_c);
+    char title[256];
+    profiles_title(c, "QD ramp: IOPS against effective queue depth (workers x QD)", title,
+                   sizeof(title));
     struct plot_chart *ch = plot_chart_new(
-        c, "qd-ramp", "profile", "QD ramp: IOPS against effective queue depth (workers x QD)",
+        c, "qd-ramp", "profile", title,
         "Queue-depth ramps: IOPS at every effective queue depth (workers x QD per worker, log "
         "scale); the open circle marks the saturation point, the lowest effective QD reaching "
         "95% of the series' maximum.");
@@ -396,9 +423,11 @@ static void lat_vs_iops(struct plot_ctx *c)
     size_t per_dev;
     bool many_dev, vary_c;
     series_shape(s, n, &per_dev, &many_dev, &vary_c);
+    char title[256];
+    profiles_title(c, "Response time against IOPS over the queue-depth ramp (mean, 99%, "
+                      "99.99%), µs", title, sizeof(title));
     struct plot_chart *ch = plot_chart_new(
-        c, "lat-vs-iops", "profile",
-        "Response time against IOPS over the queue-depth ramp (mean, 99%, 99.99%), µs",
+        c, "lat-vs-iops", "profile", title,
         "Latency against IOPS as the load rises (effective queue depth grows along each curve): "
         "mean response time and the 99% and 99.99% percentiles (µs, log scale); other devices "
         "dashed.");

@@ -37,6 +37,16 @@ static struct json_object *first_subtest(struct plot_ctx *c, size_t i, const cha
     return jp_idx(jp_arr(plot_suite_test(c->in[i].doc, test), "subtests"), 0);
 }
 
+/* The test's state in the chart's title: "(steady state)", "(from the purged drive, not
+ * preconditioned)", ... (plot_state.c). */
+static void state_title(struct plot_ctx *c, const char *test, enum plot_suite_view view,
+                        char *title, size_t len)
+{
+    char tag[128];
+    plot_suite_state_tag(c, test, view, tag, sizeof(tag));
+    plot_title_tag(title, len, tag);
+}
+
 /* series title: "LABEL: what" when several devices share the chart, else "what" */
 static void series_title(char *buf, size_t len, bool many, const char *label, const char *what)
 {
@@ -113,9 +123,11 @@ static void iops_bs_mix(struct plot_ctx *c)
     table_axes(c, "iops", bs, &n_bs, mix, &n_mix);
     if (!n_bs)
         return;
-    char title[256];
+    char title[256], tag[128];
+    plot_suite_state_tag(c, "iops", PS_RESULT, tag, sizeof(tag));
     snprintf(title, sizeof(title), "%s test: IOPS by block size, one line per R/W mix "
-                                   "(steady-state window average)", test_title(c, "iops"));
+                                   "(steady-state window average%s%s)", test_title(c, "iops"),
+             tag[0] ? "; " : "", tag);
     struct plot_chart *ch = plot_chart_new(
         c, "iops-bs-mix", "iops", title,
         "Random IOPS averaged over the steady-state measurement window, by block size, one "
@@ -244,6 +256,7 @@ static void tp_bs(struct plot_ctx *c)
     char title[256];
     snprintf(title, sizeof(title), "%s test: sequential read and write throughput by block "
                                    "size, MB/s", test_title(c, "tp"));
+    state_title(c, "tp", PS_RESULT, title, sizeof(title));
     struct plot_chart *ch = plot_chart_new(
         c, "tp-bs", "tp", title,
         "Sequential throughput (MB/s = 10^6 B/s) averaged over each block size's steady-state "
@@ -320,6 +333,7 @@ static void lat_bs(struct plot_ctx *c)
     char title[256];
     snprintf(title, sizeof(title), "%s test: response time by block size and R/W mix (mean, "
                                    "99%%, 99.99%%, 99.999%%), µs", test_title(c, "lat"));
+    state_title(c, "lat", PS_RESULT, title, sizeof(title));
     struct plot_chart *ch = plot_chart_new(
         c, "lat-bs", "lat", title,
         "Response time at T1/Q1 over the steady-state window: mean and the 99%, 99.99% and "
@@ -421,6 +435,7 @@ static void wsat_iops(struct plot_ctx *c, const char *name, bool tgbw, bool logx
                  "Write saturation from fresh-out-of-box: RND 4 KiB write IOPS of every round "
                  "against time (%s%s).", unit, logx ? ", log scale" : "");
     }
+    state_title(c, "wsat", PS_RESULT, title, sizeof(title));
     struct plot_chart *ch = plot_chart_new(c, name, "wsat", title, caption);
     if (tgbw) {
         plot_set(ch, "set xlabel 'total written (GB = 10^9 B)'");
@@ -478,6 +493,7 @@ static void wsat_lat(struct plot_ctx *c)
     char title[256], xl[96], q[128];
     snprintf(title, sizeof(title), "%s: response time against time (mean, 99%%, 99.9%%, 99.99%%, "
                                    "max), µs", test_title(c, "wsat"));
+    state_title(c, "wsat", PS_RESULT, title, sizeof(title));
     struct plot_chart *ch = plot_chart_new(
         c, "wsat-lat-time", "wsat", title,
         "Write saturation: response time of every round, from the mean to the maximum with the "
@@ -540,6 +556,7 @@ static void hir_time(struct plot_ctx *c, const char *name, const char *metric, b
              "Host idle recovery: %s of every RND 4 KiB write access against time; coloured "
              "segments alternate access and host idle (wait state n), black segments are the "
              "return to baseline (continuous writes).", lat ? "mean response time" : "IOPS");
+    state_title(c, "hir", PS_RESULT, title, sizeof(title));
     struct plot_chart *ch = plot_chart_new(c, name, "hir", title, caption);
     snprintf(xl, sizeof(xl), "time (%s)", unit);
     plot_quote(q, sizeof(q), xl);
@@ -620,6 +637,7 @@ static void xsr_time(struct plot_ctx *c, bool lat)
                  test_title(c, "xsr"));
     else
         snprintf(title, sizeof(title), "%s: throughput against time, MB/s", test_title(c, "xsr"));
+    state_title(c, "xsr", PS_RESULT, title, sizeof(title));
     struct plot_chart *ch = plot_chart_new(
         c, lat ? "xsr-lat-time" : "xsr-tp-time", "xsr", title,
         lat ? "Cross stimulus recovery: mean and maximum response time of every logging "
@@ -730,6 +748,7 @@ static void dirth_curves(struct plot_ctx *c, const char *test, bool intensity)
     else
         snprintf(title, sizeof(title), "%s: demand variation, IOPS against queue depth per "
                                        "thread count", test_title(c, test));
+    state_title(c, test, PS_RESULT, title, sizeof(title));
     struct plot_chart *ch = plot_chart_new(
         c, name, test, title,
         intensity ? "Demand intensity: mean response time (µs, log scale) against IOPS for every "
@@ -826,6 +845,7 @@ static void dirth_histogram(struct plot_ctx *c, const char *test)
     snprintf(name, sizeof(name), "%s-histogram", test);
     snprintf(title, sizeof(title), "%s: response-time histograms (µs) at the operating points",
              test_title(c, test));
+    state_title(c, test, PS_RESULT, title, sizeof(title));
     struct plot_chart *ch = plot_chart_new(
         c, name, test, title,
         "Response-time histograms of the MaxIOPS, MidIOPS and MinIOPS operating points: share of "
@@ -886,6 +906,7 @@ static void dirth_convergence(struct plot_ctx *c, const char *test)
     snprintf(name, sizeof(name), "%s-convergence", test);
     snprintf(title, sizeof(title), "%s: demand-variation rounds, IOPS at TC %g per round, one "
                                    "line per queue depth", test_title(c, test), top);
+    state_title(c, test, PS_ROUNDS, title, sizeof(title));
     struct plot_chart *ch = plot_chart_new(
         c, name, test, title,
         "Steady-state convergence of the demand-variation rounds: IOPS at the highest thread "
@@ -959,6 +980,7 @@ static void dirth_window(struct plot_ctx *c, const char *test)
     snprintf(name, sizeof(name), "%s-window", test);
     snprintf(title, sizeof(title), "%s: steady-state measurement window, IOPS at TC32/QD32",
              test_title(c, test));
+    state_title(c, test, PS_RESULT, title, sizeof(title));
     plot_window_chart(c, name, test, title, "IOPS", src, n);
 }
 
@@ -977,6 +999,7 @@ void plot_pts_charts(struct plot_ctx *c)
         char title[256];
         snprintf(title, sizeof(title), "%s test: IOPS by block size and R/W mix (3D)",
                  test_title(c, "iops"));
+        state_title(c, "iops", PS_RESULT, title, sizeof(title));
         bs_mix_3d(c, "iops", "iops-3d", title,
                   "Random IOPS over the steady-state window as 3D columns: block size against "
                   "read/write mix (the PTS's 3D IOPS plot).", "iops", "IOPS");
@@ -991,6 +1014,7 @@ void plot_pts_charts(struct plot_ctx *c)
         char title[256];
         snprintf(title, sizeof(title), "%s test: mean response time by block size and R/W mix "
                                        "(3D), µs", test_title(c, "lat"));
+        state_title(c, "lat", PS_RESULT, title, sizeof(title));
         bs_mix_3d(c, "lat", "lat-3d", title,
                   "Mean response time (µs) at T1/Q1 over the steady-state window as 3D columns: "
                   "block size against read/write mix.", "lat_mean_us", "mean response time (µs)");

@@ -1,5 +1,11 @@
-/* plot_run.c — charts of a single run (ptsbench.run): IOPS per round with the steady-state
- * window, the window itself, and the per-second samples of every round. */
+/* plot_run.c — charts of a single run (ptsbench.run): IOPS per round with the measurement
+ * window, the window itself, and the per-second samples of every round.
+ *
+ * A run with --precondition steady begins with WDPC rounds (phase "wdpc": the workload
+ * preconditioning the drive, not judged); they are drawn as a series of their own and a
+ * vertical line marks where the measurement begins, so the transient and the window read
+ * apart. Titles say the window's state (plot_state.c): "(steady state)", "(burst, not
+ * preconditioned)", ...; results from before the state fields keep the old titles. */
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -35,66 +41,194 @@ static void workload_text(struct json_object *doc, char *buf, size_t len)
              workers == 1 ? "" : "s");
 }
 
+/* The round where the measurement begins, when WDPC rounds came before it, else NAN. */
+static double first_measured(struct json_object *rounds)
+{
+    bool wdpc = false;
+    for (size_t r = 0; r < jp_len(rounds); r++) {
+        struct json_object *ro = jp_idx(rounds, r);
+        if (plot_round_is_wdpc(ro))
+            wdpc = true;
+        else if (wdpc)
+            return jp_num(ro, "round");
+    }
+    return NAN;
+}
+
+static bool has_wdpc(struct json_object *rounds)
+{
+    for (size_t r = 0; r < jp_len(rounds); r++)
+        if (plot_round_is_wdpc(jp_idx(rounds, r)))
+            return true;
+    return false;
+}
+
+/* The run's state for a title; samples: the chart also shows the WDPC ("WDPC, then ..."). */
+static void run_tag(struct json_object *doc, bool samples, char *buf, size_t len)
+{
+    char tag[128];
+    plot_doc_state_tag(doc, tag, sizeof(tag));
+    if (samples && tag[0] && has_wdpc(jp_arr(doc, "rounds")))
+        snprintf(buf, len, "WDPC, then %s", tag);
+    else
+        str_copy(buf, len, tag);
+}
+
+/* The state shared by every run of the chart, else "". */
+static void runs_tag(struct plot_ctx *c, bool samples, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    bool first = true;
+    for (size_t i = 0; i < c->n_in; i++) {
+        if (!is_run(c->in[i].doc) || !jp_len(jp_arr(c->in[i].doc, "rounds")))
+            continue;
+        char t[160];
+        run_tag(c->in[i].doc, samples, t, sizeof(t));
+        if (first)
+            str_copy(buf, len, t);
+        else if (strcmp(buf, t)) {
+            buf[0] = '\0';
+            return;
+        }
+        first = false;
+    }
+}
+
+/* Any run judged with the state fields (drive_state.h): "measurement window", not
+ * "steady-state window", since a window is not steady state unless it says so. */
+static bool runs_judged(struct plot_ctx *c)
+{
+    for (size_t i = 0; i < c->n_in; i++)
+        if (is_run(c->in[i].doc) && jp_str(c->in[i].doc, "steady_state.measured_state"))
+            return true;
+    return false;
+}
+
+/* The vertical line where the measurement begins (after the WDPC rounds); its text goes on
+ * the side with room: left of the line when it is in the right half (frac of the x range). */
+static void measure_line(struct plot_chart *ch, int *arrow, int *label, const char *who,
+                         double x, double frac, double round, int d)
+{
+    char text[300], q[400];
+    snprintf(text, sizeof(text), "%s%smeasurement begins (round %g)", who ? who : "",
+             who ? ": " : "", round);
+    plot_quote(q, sizeof(q), text);
+    plot_set(ch, "set arrow %d from %g, graph 0 to %g, graph 1 nohead lw 1.5 dt 1 %s front",
+             *arrow, x, x, plot_color(d));
+    plot_set(ch, "set label %d %s at %g, graph %.2f %s front", *label, q, x,
+             0.96 - 0.05 * (*label - 1), frac > 0.5 ? "right offset -0.5,0" : "left offset 0.5,0");
+    (*arrow)++;
+    (*label)++;
+}
+
 static void run_rounds(struct plot_ctx *c)
 {
     size_t n = n_runs(c);
     if (!n)
         return;
-    bool many = n > 1;
-    char title[512];
-    if (many)
-        snprintf(title, sizeof(title), "Run: IOPS per round with the steady-state window");
-    else
+    bool many = n > 1, judged = runs_judged(c), wdpc = false;
+    size_t most = 0;
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *rounds = jp_arr(c->in[i].doc, "rounds");
+        if (!is_run(c->in[i].doc))
+            continue;
+        wdpc = wdpc || has_wdpc(rounds);
+        most = jp_len(rounds) > most ? jp_len(rounds) : most;
+    }
+    const char *win = judged ? "measurement window" : "steady-state window";
+    char title[512], tag[160];
+    runs_tag(c, false, tag, sizeof(tag));
+    if (many) {
+        snprintf(title, sizeof(title), "Run: IOPS per round with the %s", win);
+        plot_title_tag(title, sizeof(title), tag);
+    } else {
         for (size_t i = 0; i < c->n_in; i++)
             if (is_run(c->in[i].doc) && jp_len(jp_arr(c->in[i].doc, "rounds"))) {
                 char w[256];
                 workload_text(c->in[i].doc, w, sizeof(w));
-                snprintf(title, sizeof(title), "Run: IOPS per round with the steady-state "
-                                               "window (%s)", w);
+                snprintf(title, sizeof(title), "Run: IOPS per round with the %s (%s%s%s)", win,
+                         w, tag[0] ? "; " : "", tag);
             }
+    }
     struct plot_chart *ch = plot_chart_new(
         c, "run-rounds", "run", title,
-        "IOPS of every round; the shaded span is the steady-state measurement window (the "
-        "passing window, else the last one evaluated) with its average.");
+        wdpc ? "IOPS of every round: the WDPC rounds (the workload preconditioning the drive, "
+               "not judged) drawn apart, a vertical line where the measurement begins; the "
+               "shaded span is the measurement window (the passing window, else the last one "
+               "evaluated) with its average."
+             : judged ? "IOPS of every round; the shaded span is the measurement window (the "
+                        "passing window, else the last one evaluated) with its average."
+                      : "IOPS of every round; the shaded span is the steady-state measurement "
+                        "window (the passing window, else the last one evaluated) with its "
+                        "average.");
     plot_set(ch, "set xlabel 'round'");
     plot_set(ch, "set ylabel 'IOPS'");
     plot_set(ch, "set yrange [0:*]");
-    plot_set(ch, "set xtics 1");
+    if (most <= 30)
+        plot_set(ch, "set xtics 1");
     plot_set(ch, "set format y '%%.0f'");
     plot_set(ch, "set offsets 0.3, 0.3, graph 0.05, 0");
-    int obj = 1;
+    int obj = 1, arrow = 1, label = 1;
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *doc = c->in[i].doc;
         struct json_object *rounds = jp_arr(doc, "rounds");
         if (!is_run(doc) || !jp_len(rounds))
             continue;
-        char series[512];
+        const char *cols = "round iops read_iops write_iops elapsed_s";
+        char series[512], t[512];
+        bool pre = has_wdpc(rounds);
+        if (pre) {
+            snprintf(series, sizeof(series), "%s: WDPC rounds (preconditioning, not judged)",
+                     c->in[i].label);
+            int ix = plot_block(ch, i, series, cols);
+            for (size_t r = 0; r < jp_len(rounds); r++) {
+                struct json_object *ro = jp_idx(rounds, r);
+                if (plot_round_is_wdpc(ro))
+                    plot_row(ch, 5, jp_num(ro, "round"), jp_path(ro, "total.iops"),
+                             jp_path(ro, "read.iops"), jp_path(ro, "write.iops"),
+                             jp_num(ro, "elapsed_s"));
+            }
+            if (plot_block_end(ch) > 0) {
+                int d = plot_dev(ch, i);
+                snprintf(t, sizeof(t), "%s%sWDPC (preconditioning, not judged)",
+                         many ? c->in[i].label : "", many ? ": " : "");
+                plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 1.5 pt %d ps 0.6 "
+                                 "dt 3 %s", ix, plot_pt(d), plot_color(many ? d : 7));
+            }
+        }
         snprintf(series, sizeof(series), "%s: IOPS per round", c->in[i].label);
-        int ix = plot_block(ch, i, series, "round iops read_iops write_iops elapsed_s");
+        int ix = plot_block(ch, i, series, cols);
         for (size_t r = 0; r < jp_len(rounds); r++) {
             struct json_object *ro = jp_idx(rounds, r);
-            plot_row(ch, 5, jp_num(ro, "round"), jp_path(ro, "total.iops"),
-                     jp_path(ro, "read.iops"), jp_path(ro, "write.iops"), jp_num(ro, "elapsed_s"));
+            if (!plot_round_is_wdpc(ro))
+                plot_row(ch, 5, jp_num(ro, "round"), jp_path(ro, "total.iops"),
+                         jp_path(ro, "read.iops"), jp_path(ro, "write.iops"),
+                         jp_num(ro, "elapsed_s"));
         }
         if (plot_block_end(ch) <= 0)
             continue;
         int d = plot_dev(ch, i);
-        plot_elem(ch, many ? c->in[i].label : "IOPS",
+        plot_elem(ch, many ? c->in[i].label : pre ? "IOPS, measured rounds" : "IOPS",
                   "dat index %d using 1:2 with linespoints lw 2 pt %d dt %d %s", ix, plot_pt(d),
                   plot_dt(d), plot_color(d));
+        double begin = first_measured(rounds);
+        if (isfinite(begin))
+            measure_line(ch, &arrow, &label, many ? c->in[i].label : NULL, begin - 0.5,
+                         begin / (double)most, begin, many ? d : 10);
         struct json_object *ss = jp_get(doc, "steady_state");
         struct json_object *w = jp_get(ss, "window");
         double r0 = jp_num(w, "first_round"), r1 = jp_num(w, "last_round");
         double avg = jp_num(w, "average");
         if (!isfinite(r0) || !isfinite(r1) || !isfinite(avg))
             continue;
-        bool steady = json_object_get_boolean(jp_get(w, "steady"));
+        char word[128];
+        plot_window_word(ss, word, sizeof(word));
         const char *tracking = jp_str(ss, "tracking");
         bool iops = !tracking || !strcmp(tracking, "iops");
         plot_set(ch, "set object %d rect from %g, graph 0 to %g, graph 1 behind "
                      "fillcolor rgb '%s' fillstyle transparent solid 0.12 noborder",
                  obj++, r0 - 0.5, r1 + 0.5, d == 0 ? "#1f77b4" : d == 1 ? "#d62728" : "#2ca02c");
-        snprintf(series, sizeof(series), "%s: steady-state window average (%s)", c->in[i].label,
+        snprintf(series, sizeof(series), "%s: %s average (%s)", c->in[i].label, win,
                  tracking ? tracking : "iops");
         ix = plot_block(ch, i, series, "round window_average");
         if (iops) {
@@ -102,10 +236,8 @@ static void run_rounds(struct plot_ctx *c)
             plot_row(ch, 2, r1 + 0.5, avg);
         }
         if (plot_block_end(ch) > 0) {
-            char t[512];
-            snprintf(t, sizeof(t), "%s%ssteady-state window, rounds %g-%g (%s), average %.6g",
-                     many ? c->in[i].label : "", many ? ": " : "", r0, r1,
-                     steady ? "steady" : "not steady", avg);
+            snprintf(t, sizeof(t), "%s%s%s, rounds %g-%g (%s), average %.6g",
+                     many ? c->in[i].label : "", many ? ": " : "", win, r0, r1, word, avg);
             plot_elem(ch, t, "dat index %d using 1:2 with lines lw 2 dt 2 %s", ix,
                       plot_color(many ? d : 10));
         }
@@ -135,8 +267,11 @@ static void run_window(struct plot_ctx *c)
     }
     if (!n)
         return;
-    char title[256];
-    snprintf(title, sizeof(title), "Run: steady-state measurement window, %s", what);
+    char title[256], tag[160];
+    snprintf(title, sizeof(title), "Run: %s, %s",
+             runs_judged(c) ? "measurement window" : "steady-state measurement window", what);
+    runs_tag(c, false, tag, sizeof(tag));
+    plot_title_tag(title, sizeof(title), tag);
     const char *tr = jp_str(src[0].var, "tracking");
     plot_window_chart(c, "run-window", "run", title, plot_metric_axis(tr ? tr : "iops"), src, n);
 }
@@ -147,6 +282,7 @@ static void run_samples(struct plot_ctx *c)
     if (!n)
         return;
     double tmax = 0;
+    size_t most = 0;
     for (size_t i = 0; i < c->n_in; i++) {
         if (!is_run(c->in[i].doc))
             continue;
@@ -158,13 +294,24 @@ static void run_samples(struct plot_ctx *c)
         }
         if (t > tmax)
             tmax = t;
+        most = jp_len(rounds) > most ? jp_len(rounds) : most;
     }
     double div;
     const char *unit = plot_time_unit(tmax, &div);
+    char title[256], tag[160];
+    snprintf(title, sizeof(title), "Run: IOPS per sample interval against time");
+    runs_tag(c, true, tag, sizeof(tag));
+    plot_title_tag(title, sizeof(title), tag);
+    bool wdpc = false;
+    for (size_t i = 0; i < c->n_in; i++)
+        wdpc = wdpc || (is_run(c->in[i].doc) && has_wdpc(jp_arr(c->in[i].doc, "rounds")));
     struct plot_chart *ch = plot_chart_new(
-        c, "run-samples", "run", "Run: IOPS per sample interval against time",
-        "The per-interval samples (normally 1 s) of every round, one after the other: IOPS "
-        "against the run's time; dotted lines mark round boundaries.");
+        c, "run-samples", "run", title,
+        wdpc ? "The per-interval samples (normally 1 s) of every round, one after the other: IOPS "
+               "against the run's time; the WDPC rounds (the workload preconditioning the drive, "
+               "not judged) drawn apart, a solid line where the measurement begins."
+             : "The per-interval samples (normally 1 s) of every round, one after the other: IOPS "
+               "against the run's time; dotted lines mark round boundaries.");
     char xl[64], q[96];
     snprintf(xl, sizeof(xl), "time (%s)", unit);
     plot_quote(q, sizeof(q), xl);
@@ -173,42 +320,63 @@ static void run_samples(struct plot_ctx *c)
     plot_set(ch, "set yrange [0:*]");
     plot_set(ch, "set format y '%%.0f'");
     bool many = n > 1;
-    int arrow = 1;
+    int arrow = 1, label = 1;
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *rounds = jp_arr(c->in[i].doc, "rounds");
         if (!is_run(c->in[i].doc) || !jp_len(rounds))
             continue;
-        char series[512];
-        snprintf(series, sizeof(series), "%s: IOPS per sample interval", c->in[i].label);
-        int ix = plot_block(ch, i, series, "time iops round read_iops write_iops");
-        double t0 = 0;
-        for (size_t r = 0; r < jp_len(rounds); r++) {
-            struct json_object *ro = jp_idx(rounds, r);
-            struct json_object *sm = jp_get(ro, "samples");
-            double iv = jp_num(sm, "interval_s");
-            if (!(iv > 0))
-                iv = 1;
-            struct json_object *io = jp_arr(sm, "iops");
-            struct json_object *rd = jp_arr(sm, "read_iops");
-            struct json_object *wr = jp_arr(sm, "write_iops");
-            for (size_t k = 0; k < jp_len(io); k++)
-                plot_row(ch, 5, (t0 + (double)(k + 1) * iv) / div,
-                         json_object_get_double(jp_idx(io, k)), jp_num(ro, "round"),
-                         rd ? json_object_get_double(jp_idx(rd, k)) : NAN,
-                         wr ? json_object_get_double(jp_idx(wr, k)) : NAN);
-            double e = jp_num(ro, "elapsed_s");
-            t0 += isfinite(e) ? e : (double)jp_len(io) * iv;
-            if (!many && r + 1 < jp_len(rounds))
-                plot_set(ch, "set arrow %d from %g, graph 0 to %g, graph 1 nohead dt 3 "
-                             "lc rgb '#909090'", arrow++, t0 / div, t0 / div);
+        bool pre = has_wdpc(rounds);
+        double begin_t = NAN, begin_round = NAN;
+        /* pass 0: the WDPC rounds' samples (when there are any), pass 1: the measured ones */
+        for (int pass = pre ? 0 : 1; pass < 2; pass++) {
+            char series[512];
+            snprintf(series, sizeof(series), "%s: IOPS per sample interval%s", c->in[i].label,
+                     pass ? "" : ", WDPC rounds (preconditioning, not judged)");
+            int ix = plot_block(ch, i, series, "time iops round read_iops write_iops");
+            double t0 = 0;
+            for (size_t r = 0; r < jp_len(rounds); r++) {
+                struct json_object *ro = jp_idx(rounds, r);
+                struct json_object *sm = jp_get(ro, "samples");
+                double iv = jp_num(sm, "interval_s");
+                if (!(iv > 0))
+                    iv = 1;
+                struct json_object *io = jp_arr(sm, "iops");
+                struct json_object *rd = jp_arr(sm, "read_iops");
+                struct json_object *wr = jp_arr(sm, "write_iops");
+                bool mine = plot_round_is_wdpc(ro) == (pass == 0);
+                if (pass && pre && mine && !isfinite(begin_t)) {
+                    begin_t = t0;
+                    begin_round = jp_num(ro, "round");
+                }
+                for (size_t k = 0; mine && k < jp_len(io); k++)
+                    plot_row(ch, 5, (t0 + (double)(k + 1) * iv) / div,
+                             json_object_get_double(jp_idx(io, k)), jp_num(ro, "round"),
+                             rd ? json_object_get_double(jp_idx(rd, k)) : NAN,
+                             wr ? json_object_get_double(jp_idx(wr, k)) : NAN);
+                double e = jp_num(ro, "elapsed_s");
+                t0 += isfinite(e) ? e : (double)jp_len(io) * iv;
+                if (pass && !many && most <= 60 && r + 1 < jp_len(rounds))
+                    plot_set(ch, "set arrow %d from %g, graph 0 to %g, graph 1 nohead dt 3 "
+                                 "lc rgb '#909090'", arrow++, t0 / div, t0 / div);
+            }
+            /* the read/write columns may be NaN (not recorded): the row still counts */
+            if (plot_block_end(ch) <= 0)
+                continue;
+            int d = plot_dev(ch, i);
+            char t[512];
+            if (pass)
+                snprintf(t, sizeof(t), "%s", many ? c->in[i].label : pre ? "IOPS, measured rounds"
+                                                                         : "IOPS");
+            else
+                snprintf(t, sizeof(t), "%s%sWDPC (preconditioning, not judged)",
+                         many ? c->in[i].label : "", many ? ": " : "");
+            plot_elem(ch, t, "dat index %d using 1:2 with lines lw %s dt %d %s", ix,
+                      pass ? "1.5" : "1", pass ? plot_dt(d) : 3,
+                      plot_color(pass || many ? d : 7));
         }
-        /* the read/write columns may be NaN (not recorded): the row still counts */
-        if (plot_block_end(ch) <= 0)
-            continue;
-        int d = plot_dev(ch, i);
-        plot_elem(ch, many ? c->in[i].label : "IOPS",
-                  "dat index %d using 1:2 with lines lw 1.5 dt %d %s", ix, plot_dt(d),
-                  plot_color(d));
+        if (isfinite(begin_t))
+            measure_line(ch, &arrow, &label, many ? c->in[i].label : NULL, begin_t / div,
+                         tmax > 0 ? begin_t / tmax : 0, begin_round, many ? plot_dev(ch, i) : 10);
     }
     plot_chart_done(c, ch);
 }

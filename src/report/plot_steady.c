@@ -159,9 +159,11 @@ void plot_window_chart(struct plot_ctx *c, const char *name, const char *section
         return;
     char caption[512];
     snprintf(caption, sizeof(caption),
-             "Steady-state measurement window: the tracked values of the window's rounds, their "
-             "average, ±10%% and ±20%% of the average, and the least-squares line; steady when "
-             "the range is within 20%% and the line's excursion within 10%% of the average.");
+             "Measurement window: the tracked values of the window's rounds, their average, "
+             "±10%% and ±20%% of the average, and the least-squares line; within the SNIA "
+             "steady-state limits when the range is within 20%% and the line's excursion within "
+             "10%% of the average (steady state also needs the drive preconditioned: the title "
+             "says its state).");
     struct plot_chart *ch = plot_chart_new(c, name, section, title, caption);
     plot_set(ch, "set xlabel 'round'");
     char q[256];
@@ -183,7 +185,8 @@ void plot_window_chart(struct plot_ctx *c, const char *name, const char *section
         int d = plot_dev(ch, s[i].input);
         bool many = n_win > 1;
         char t[512], series[512];
-        bool steady = json_object_get_boolean(jp_get(w, "steady"));
+        char word[128];   /* "steady", or what the window is (plot_state.c) */
+        plot_window_word(s[i].var, word, sizeof(word));
 
         snprintf(series, sizeof(series), "%s: %s, rounds %g-%g", label, s[i].what, r0, r1);
         int ix = plot_block(ch, s[i].input, series, "round value");
@@ -194,7 +197,7 @@ void plot_window_chart(struct plot_ctx *c, const char *name, const char *section
         }
         if (plot_block_end(ch) > 0) {
             snprintf(t, sizeof(t), "%s%s%s (%s)", many ? label : "", many ? ": " : "", s[i].what,
-                     steady ? "steady" : "not steady");
+                     word);
             plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 2.5 pt %d ps 1.3 %s", ix,
                       plot_pt(d), plot_color(many ? d : 0));
         }
@@ -230,7 +233,7 @@ void plot_window_chart(struct plot_ctx *c, const char *name, const char *section
                  "%s%srange %.6g (allowed %.6g), slope excursion %.6g (allowed %.6g): %s",
                  many ? label : "", many ? ": " : "", jp_num(w, "range"),
                  jp_num(w, "range_allowed"), jp_num(w, "slope_excursion"),
-                 jp_num(w, "slope_excursion_allowed"), steady ? "steady" : "not steady");
+                 jp_num(w, "slope_excursion_allowed"), word);
         plot_quote(qt, sizeof(qt), text);
         plot_set(ch, "set label %d %s at graph 0.01, graph %.3f left front", label_no, qt,
                  0.97 - 0.05 * (label_no - 1));
@@ -308,6 +311,9 @@ static void suite_convergence(struct plot_ctx *c, const char *test, const char *
     else
         snprintf(title, sizeof(title), "%s test: steady-state convergence, %s %s per round",
                  tt ? tt : test, mixl, metric_word(metric));
+    char tag[128];
+    plot_suite_state_tag(c, test, PS_ROUNDS, tag, sizeof(tag));
+    plot_title_tag(title, sizeof(title), tag);
     snprintf(caption, sizeof(caption),
              "Steady-state convergence: %s of every round, one line per block size%s; the "
              "tracking variable must settle within the 5-round measurement window.",
@@ -459,6 +465,9 @@ static void suite_windows(struct plot_ctx *c, const char *test)
                  multi_sub ? keys[q].sub : "", tag[0] ? "-" : "", tag);
         snprintf(title, sizeof(title), "%s test: steady-state measurement window, %s",
                  tt ? tt : test, what);
+        char state[128];
+        plot_suite_state_tag(c, test, PS_RESULT, state, sizeof(state));
+        plot_title_tag(title, sizeof(title), state);
         plot_window_chart(c, name, test, title, plot_metric_axis(metric), src, n);
     }
 }
@@ -527,6 +536,9 @@ void plot_precondition_charts(struct plot_ctx *c, const char *test)
     char name[128], title[256], caption[512], q[128];
     snprintf(name, sizeof(name), "%s-precondition", test);
     snprintf(title, sizeof(title), "%s: preconditioning, %s per round", tt ? tt : test, what);
+    char tag[128];
+    plot_suite_state_tag(c, test, PS_PRECONDITION, tag, sizeof(tag));
+    plot_title_tag(title, sizeof(title), tag);
     snprintf(caption, sizeof(caption),
              "Preconditioning to steady state before the test: the tracked %s of every round, "
              "one line per device.", metric_word(metric));
@@ -556,5 +568,6 @@ void plot_precondition_charts(struct plot_ctx *c, const char *test)
     snprintf(name, sizeof(name), "%s-precondition-window", test);
     snprintf(title, sizeof(title), "%s: preconditioning steady-state window, %s", tt ? tt : test,
              what);
+    plot_title_tag(title, sizeof(title), tag);
     plot_window_chart(c, name, test, title, plot_metric_axis(metric), src, n);
 }

@@ -1,7 +1,15 @@
 /* report.c — HTML and Markdown reports from results files (see report.h).
  *
  * One writer feeds both files (struct out): every heading, paragraph, table and chart is
- * emitted to the HTML and to the Markdown at once, so the twins cannot drift apart. */
+ * emitted to the HTML and to the Markdown at once, so the twins cannot drift apart.
+ *
+ * Every figure says what state the drive was in (src/drive_state.h): a run's verdict uses its
+ * label and reason ("stable (fresh-out-of-box / burst) at rounds 1–5, not SNIA steady state:
+ * ..."), never "steady state" unless steady_state.reached; rounds and profile points show the
+ * drive's state; suites say how each test prepared the drive. A simulated drive is named
+ * "LABEL (simulated drive)" wherever its figures are, its tables' figure headers say
+ * "(simulated)", and "compliant" never appears for it without "(simulated drive)". Results from
+ * before the state fields keep today's wording. */
 #include "report.h"
 
 #include <errno.h>
@@ -265,6 +273,7 @@ struct ctx {
     size_t n;
     struct plot_list plots;
     bool *plot_used;
+    char (*names)[320];   /* per input: the device in sentences and headers (dev()) */
 };
 
 static const char *device_label(const struct report_input *in)
@@ -276,6 +285,27 @@ static const char *device_label(const struct report_input *in)
         return m;
     m = jp_str(in->doc, "target.model");
     return m ? m : jp_str(in->doc, "target.path") ? jp_str(in->doc, "target.path") : "device";
+}
+
+static bool simulated(const struct report_input *in) { return plot_doc_simulated(in->doc); }
+
+/* The device where its figures are shown: "LABEL (simulated drive)" for a simulated one. */
+static const char *dev(const struct ctx *c, size_t i) { return c->names[i]; }
+
+/* A table header over figures of input in: "IOPS (simulated)" for a simulated drive. */
+static const char *fig_head(const struct report_input *in, const char *head, char *buf,
+                            size_t len)
+{
+    if (!simulated(in))
+        return head;
+    snprintf(buf, len, "%s (simulated)", head);
+    return buf;
+}
+
+/* "; simulated drive: virtual time" in a table's caption line, or "". */
+static const char *sim_caption(const struct report_input *in)
+{
+    return simulated(in) ? " (simulated drive: virtual time)" : "";
 }
 
 static const char *schema_of(const struct report_input *in)
@@ -294,6 +324,224 @@ static void charts_for(struct ctx *c, const char *section)
     }
 }
 
+/* ---- the drive's state in words (drive_state.h; the short tags are plot_state.c's) ---- */
+
+static bool is_obj(struct json_object *o) { return json_object_is_type(o, json_type_object); }
+
+/* "WIPC (2× the active range, 128 KiB sequential writes)" */
+static void wipc_words(struct json_object *w, char *buf, size_t len)
+{
+    char bs[32] = "128 KiB";
+    if (isfinite(jp_num(w, "bs")))
+        fmt_bs(jp_num(w, "bs"), bs, sizeof(bs));
+    double fills = jp_num(w, "fills");
+    snprintf(buf, len, "WIPC (%g× the active range, %s sequential writes)",
+             isfinite(fills) ? fills : 2, bs);
+}
+
+/* How a WDPC ended: "ended when the fill guard passed", "ended at its maximum of 5 fills ...". */
+static void wdpc_end_words(struct json_object *w, char *buf, size_t len)
+{
+    const char *e = jp_str(w, "ended");
+    if (e && !strcmp(e, "guard"))
+        snprintf(buf, len, "ended when the fill guard passed");
+    else if (e && !strcmp(e, "max_fills"))
+        snprintf(buf, len, "ended at its maximum of %g fills, the drive still changing",
+                 jp_num(w, "max_fills"));
+    else if (e)
+        snprintf(buf, len, "ended: %s", e);
+    else if (isfinite(jp_num(w, "min_fills")) && isfinite(jp_num(w, "max_fills")))
+        snprintf(buf, len, "bounds %g–%g fills", jp_num(w, "min_fills"), jp_num(w, "max_fills"));
+    else
+        buf[0] = '\0';
+}
+
+/* " for 2.79 fills of the active range in 108 rounds", each part only when recorded */
+static void wdpc_amount(struct json_object *w, double rounds, char *buf, size_t len)
+{
+    double fills = jp_num(w, "fills");
+    size_t o = 0;
+    buf[0] = '\0';
+    if (isfinite(fills))
+        o += (size_t)snprintf(buf, len, " for %.2f fills of the active range", fills);
+    if (isfinite(rounds) && o < len)
+        snprintf(buf + o, len - o, " in %.0f round%s", rounds, rounds == 1 ? "" : "s");
+}
+
+/* A run's preparation (its "preconditioning"), "" for results without it. */
+static void run_prep_words(struct json_object *doc, char *buf, size_t len)
+{
+    struct json_object *pc = jp_get(doc, "preconditioning");
+    const char *mode = jp_str(pc, "mode");
+    buf[0] = '\0';
+    if (!mode)
+        return;
+    char wipc[160] = "", end[160];
+    if (is_obj(jp_get(pc, "wipc")))
+        wipc_words(jp_get(pc, "wipc"), wipc, sizeof(wipc));
+    struct json_object *wd = jp_get(pc, "wdpc");
+    if (!strcmp(mode, "none"))
+        snprintf(buf, len, "none: the drive was not preconditioned (%s)",
+                 plot_doc_simulated(doc) ? "a fresh-out-of-box simulated drive"
+                                         : "its earlier history is unknown");
+    else if (!is_obj(wd))
+        snprintf(buf, len, "%s", wipc[0] ? wipc : mode);
+    else {
+        char amount[128];
+        wdpc_end_words(wd, end, sizeof(end));
+        wdpc_amount(wd, jp_num(wd, "rounds"), amount, sizeof(amount));
+        snprintf(buf, len, "%s%sthen WDPC: the workload itself%s (preconditioning, not judged%s%s)",
+                 wipc, wipc[0] ? ", " : "", amount, end[0] ? "; " : "", end);
+    }
+}
+
+/* A profile group's preparation: groups[].wipc and .wdpc. */
+static void group_prep_words(struct json_object *g, char *buf, size_t len)
+{
+    char wipc[160] = "", end[160];
+    if (is_obj(jp_get(g, "wipc")))
+        wipc_words(jp_get(g, "wipc"), wipc, sizeof(wipc));
+    struct json_object *wd = jp_get(g, "wdpc");
+    if (!is_obj(wd)) {
+        snprintf(buf, len, "%s", wipc[0] ? wipc : "not preconditioned");
+        return;
+    }
+    char amount[128];
+    wdpc_end_words(wd, end, sizeof(end));
+    wdpc_amount(wd, jp_arr(wd, "rounds") ? (double)jlen_at(wd, "rounds") : NAN, amount,
+                sizeof(amount));
+    snprintf(buf, len, "%s%sthen WDPC with the point at %g worker%s × QD %g%s%s%s%s; the group's "
+                       "later points ran on the drive as the one before left it",
+             wipc, wipc[0] ? ", " : "", jp_num(wd, "workers"),
+             jp_num(wd, "workers") == 1 ? "" : "s", jp_num(wd, "qd"), amount,
+             end[0] ? " (" : "", end, end[0] ? ")" : "");
+}
+
+/* A PTS test's preparation, from its first subtest's purge and precondition (the PTS's own:
+ * IOPS, TP and LAT run after WIPC, their test loop being the WDPC). */
+static void suite_prep_words(const char *test, struct json_object *sub, char *buf, size_t len)
+{
+    const char *method = jp_str(sub, "purge.method");
+    char purge[96], wipc[160];
+    if (!method || !strcmp(method, "none"))
+        snprintf(purge, sizeof(purge), "not purged");
+    else
+        snprintf(purge, sizeof(purge), "purge (%s)", method);
+    struct json_object *pc = jp_get(sub, "precondition");
+    const char *kind = jp_str(pc, "kind");
+    if (kind && !strcmp(kind, "wipc")) {
+        wipc_words(pc, wipc, sizeof(wipc));
+        snprintf(buf, len, "%s, %s, then the test loop itself as the WDPC", purge, wipc);
+    } else if (kind && !strcmp(kind, "steady")) {
+        struct json_object *ss = jp_get(pc, "steady_state");
+        snprintf(buf, len, "%s, then the stimulus as the WDPC until steady state (%s in %.0f "
+                           "rounds)", purge,
+                 json_object_get_boolean(jp_get(ss, "reached")) ? "reached" : "NOT reached",
+                 jp_num(ss, "rounds_run"));
+    } else if (!strncmp(test, "wsat", 4)) {
+        snprintf(buf, len, "%s, then no preconditioning: write saturation from the purged drive "
+                           "(no steady-state claim)", purge);
+    } else {
+        snprintf(buf, len, "%s, no further preconditioning", purge);
+    }
+}
+
+/* A round's or a point's drive state (a "state" object): "fresh-out-of-box, 0.06 fills
+ * written", "WIPC 2.0× + WDPC 2.84 fills"; "" without one. */
+static void state_words(struct json_object *st, bool sim, char *buf, size_t len)
+{
+    const char *cond = jp_str(st, "condition");
+    buf[0] = '\0';
+    if (!cond)
+        return;
+    if (!strcmp(cond, "wdpc"))
+        snprintf(buf, len, "WIPC %.1f× + WDPC %.2f fills", jp_num(st, "wipc_fills"),
+                 jp_num(st, "wdpc_fills"));
+    else if (!strcmp(cond, "wipc"))
+        snprintf(buf, len, "after WIPC %.1f×, %.2f fills written since", jp_num(st, "wipc_fills"),
+                 jp_num(st, "written_fills") - jp_num(st, "wipc_fills"));
+    else
+        snprintf(buf, len, "%s, %.2f fills written", plot_condition_words(cond, sim),
+                 jp_num(st, "written_fills"));
+}
+
+/* ---- header rows computed from several fields */
+
+static void row_prep(struct json_object *doc, char *buf, size_t len)
+{
+    const char *schema = jp_str(doc, "schema");
+    size_t o = 0;
+    buf[0] = '\0';
+    if (schema && !strcmp(schema, "ptsbench.run")) {
+        run_prep_words(doc, buf, len);
+    } else if (schema && !strcmp(schema, "ptsbench.profile") && jp_get(doc, "preconditioning")) {
+        for (size_t k = 0; k < jlen_at(doc, "groups") && o < len; k++) {
+            struct json_object *g = jp_idx(jp_arr(doc, "groups"), k);
+            const char *pre = jp_str(g, "precondition");
+            const char *how = !pre || !strcmp(pre, "none") ? "not preconditioned"
+                              : !strcmp(pre, "wipc")       ? "WIPC"
+                                                           : "WIPC, then WDPC to the fill guard";
+            o += (size_t)snprintf(buf + o, len - o, "%s%s: %s", k ? "; " : "",
+                                  jp_str(g, "workload") ? jp_str(g, "workload") : "?", how);
+        }
+    } else if (schema && !strcmp(schema, "ptsbench.suite")) {
+        for (size_t k = 0; k < jlen_at(doc, "tests") && o < len; k++) {
+            struct json_object *t = jp_idx(jp_arr(doc, "tests"), k);
+            const char *kind = jp_str(t, "subtests.0.precondition.kind");
+            const char *name = jp_str(t, "name"), *purge = jp_str(t, "subtests.0.purge.method");
+            o += (size_t)snprintf(buf + o, len - o, "%s%s: %s%s", k ? "; " : "",
+                                  name ? name : "?",
+                                  purge && strcmp(purge, "none") ? "purge" : "not purged",
+                                  kind && !strcmp(kind, "wipc") ? ", WIPC, test loop as WDPC"
+                                  : kind && !strcmp(kind, "steady") ? ", stimulus to steady state"
+                                                                    : "");
+        }
+    }
+}
+
+static void row_state(struct json_object *doc, char *buf, size_t len)
+{
+    const char *schema = jp_str(doc, "schema");
+    buf[0] = '\0';
+    if (schema && !strcmp(schema, "ptsbench.run")) {
+        struct json_object *ss = jp_get(doc, "steady_state");
+        const char *label = jp_str(ss, "label");
+        if (label)
+            snprintf(buf, len, "%s%s", label,
+                     json_object_get_boolean(jp_get(ss, "reached")) || strstr(label, "not steady")
+                         ? "" : ", not SNIA steady state");
+        return;
+    }
+    if (!schema || strcmp(schema, "ptsbench.profile"))
+        return;
+    /* the labels of the points, each once, with how many points have it */
+    const char *seen[16];
+    unsigned count[16], n = 0;
+    for (size_t k = 0; k < jlen_at(doc, "points"); k++) {
+        const char *l = jp_str(jp_idx(jp_arr(doc, "points"), k), "result.label");
+        if (!l)
+            continue;
+        unsigned q = 0;
+        while (q < n && strcmp(seen[q], l))
+            q++;
+        if (q == n && n < 16) {
+            seen[n] = l;
+            count[n++] = 0;
+        }
+        if (q < n)
+            count[q]++;
+    }
+    size_t o = 0;
+    for (unsigned q = 0; q < n && o < len; q++)
+        o += (size_t)snprintf(buf + o, len - o, "%s%u point%s: %s", q ? "; " : "", count[q],
+                              count[q] == 1 ? "" : "s", seen[q]);
+}
+
+static void row_figures(struct json_object *doc, char *buf, size_t len)
+{
+    str_copy(buf, len, plot_doc_simulated(doc) ? "simulated drive: virtual time" : "");
+}
+
 /* The SNIA header: one column per device. */
 static void header_section(struct ctx *c)
 {
@@ -301,56 +549,63 @@ static void header_section(struct ctx *c)
     const char **head = xcalloc(c->n + 1, sizeof(char *));
     head[0] = "";
     for (size_t i = 0; i < c->n; i++)
-        head[i + 1] = device_label(&c->in[i]);
+        head[i + 1] = dev(c, i);
     struct table t;
     t_init(&t, (unsigned)c->n + 1, head);
     t.first_col_head = true;
     t.cls = "wide";
     static const struct {
         const char *label, *path;
-        int kind;   /* 0 string, 1 bytes, 2 number, 3 memory */
+        int kind;   /* 0 string, 1 bytes, 2 number, 3 memory, 4 computed by fn */
+        void (*fn)(struct json_object *doc, char *buf, size_t len);
     } rows[] = {
-        {"Results", "schema", 0},
-        {"Status", "status", 0},
-        {"Started (UTC)", "started", 0},
-        {"ptsbench", "ptsbench_version", 0},
-        {"Host", "host.hostname", 0},
-        {"CPU", "host.cpu_model", 0},
-        {"CPUs online", "host.cpus_online", 2},
-        {"Memory", "host.memory_bytes", 3},
-        {"Kernel", "host.kernel", 0},
-        {"Device model", "target.model", 0},
-        {"Vendor", "target.vendor", 0},
-        {"Serial", "target.serial", 0},
-        {"Firmware", "target.firmware", 0},
-        {"Path", "target.path", 0},
-        {"Kind", "target.kind", 0},
-        {"User capacity", "target.capacity_bytes", 1},
-        {"Logical / physical sector", "target.logical_sector", 2},
-        {"Simulated: time scale k", "target.simulated.time_scale_k", 2},
-        {"Engine", "engine.name", 0},
-        {"Engine library", "engine.library", 0},
-        {"Specification", "spec.title", 0},
-        {"Active range (%)", "spec.active_range_pct", 2},
-        {"Write cache requested", "spec.write_cache.requested", 0},
-        {"Write cache on the device", "spec.write_cache.device", 0},
-        {"Outstanding I/O (threads × QD)", "spec.threads", 2},
-        {"Time scale", "time_scale", 2},
-        {"Purge", "tests.0.subtests.0.purge.method", 0},
-        {"Purge command", "tests.0.subtests.0.purge.command", 0},
-        {"Workload", "workload.spec", 0},
-        {"Profile precondition", "config.precondition", 0},
+        {"Results", "schema", 0, NULL},
+        {"Status", "status", 0, NULL},
+        {"Started (UTC)", "started", 0, NULL},
+        {"ptsbench", "ptsbench_version", 0, NULL},
+        {"Host", "host.hostname", 0, NULL},
+        {"CPU", "host.cpu_model", 0, NULL},
+        {"CPUs online", "host.cpus_online", 2, NULL},
+        {"Memory", "host.memory_bytes", 3, NULL},
+        {"Kernel", "host.kernel", 0, NULL},
+        {"Device model", "target.model", 0, NULL},
+        {"Vendor", "target.vendor", 0, NULL},
+        {"Serial", "target.serial", 0, NULL},
+        {"Firmware", "target.firmware", 0, NULL},
+        {"Path", "target.path", 0, NULL},
+        {"Kind", "target.kind", 0, NULL},
+        {"User capacity", "target.capacity_bytes", 1, NULL},
+        {"Logical / physical sector", "target.logical_sector", 2, NULL},
+        {"Simulated: time scale k", "target.simulated.time_scale_k", 2, NULL},
+        {"Figures", "", 4, row_figures},
+        {"Engine", "engine.name", 0, NULL},
+        {"Engine library", "engine.library", 0, NULL},
+        {"Specification", "spec.title", 0, NULL},
+        {"Active range (%)", "spec.active_range_pct", 2, NULL},
+        {"Write cache requested", "spec.write_cache.requested", 0, NULL},
+        {"Write cache on the device", "spec.write_cache.device", 0, NULL},
+        {"Outstanding I/O (threads × QD)", "spec.threads", 2, NULL},
+        {"Time scale", "time_scale", 2, NULL},
+        {"Purge", "tests.0.subtests.0.purge.method", 0, NULL},
+        {"Purge command", "tests.0.subtests.0.purge.command", 0, NULL},
+        {"Workload", "workload.spec", 0, NULL},
+        {"Profile precondition", "config.precondition", 0, NULL},
+        {"Drive preparation", "", 4, row_prep},
+        {"Measured state", "", 4, row_state},
     };
     for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
         const char **cells = xcalloc(c->n + 1, sizeof(char *));
-        char (*vals)[160] = xcalloc(c->n, sizeof(*vals));
+        char (*vals)[1024] = xcalloc(c->n, sizeof(*vals));
         bool any = false;
         cells[0] = rows[r].label;
         for (size_t i = 0; i < c->n; i++) {
             struct json_object *doc = c->in[i].doc;
-            struct json_object *v = jp_at(doc, rows[r].path);
+            struct json_object *v = rows[r].fn ? NULL : jp_at(doc, rows[r].path);
             vals[i][0] = '\0';
-            if (v && !json_object_is_type(v, json_type_null)) {
+            if (rows[r].fn) {
+                rows[r].fn(doc, vals[i], sizeof(vals[i]));
+                any = any || vals[i][0];
+            } else if (v && !json_object_is_type(v, json_type_null)) {
                 if (rows[r].kind == 1) {
                     fmt_bytes_dec(json_object_get_double(v), vals[i], sizeof(vals[i]));
                 } else if (rows[r].kind == 3) {
@@ -365,9 +620,15 @@ static void header_section(struct ctx *c)
                 } else if (rows[r].kind == 2) {
                     snprintf(vals[i], sizeof(vals[i]), "%g", json_object_get_double(v));
                 } else if (!strcmp(rows[r].path, "tests.0.subtests.0.purge.method")) {
-                    snprintf(vals[i], sizeof(vals[i]), "%s (%s)", json_object_get_string(v),
-                             json_object_get_boolean(jp_at(doc, "tests.0.subtests.0.purge.compliant"))
-                                 ? "SNIA-compliant" : "not SNIA-compliant");
+                    bool ok = json_object_get_boolean(
+                        jp_at(doc, "tests.0.subtests.0.purge.compliant"));
+                    if (simulated(&c->in[i]))   /* never "compliant" alone for a simulation */
+                        snprintf(vals[i], sizeof(vals[i]), "%s: %s (simulated drive)",
+                                 json_object_get_string(v),
+                                 ok ? "SNIA-compliant" : "not SNIA-compliant");
+                    else
+                        snprintf(vals[i], sizeof(vals[i]), "%s (%s)", json_object_get_string(v),
+                                 ok ? "SNIA-compliant" : "not SNIA-compliant");
                 } else {
                     str_copy(vals[i], sizeof(vals[i]), json_object_get_string(v));
                 }
@@ -392,13 +653,14 @@ static void header_section(struct ctx *c)
         size_t nn = jp_len(notes);
         struct json_object *comp = jp_at(doc, "compliance.compliant");
         if (comp)
-            o_para(&c->o, "%s: %s with %s.", device_label(&c->in[i]),
+            o_para(&c->o, "%s: %s with %s%s.", device_label(&c->in[i]),
                    json_object_get_boolean(comp) ? "compliant" : "NOT compliant",
-                   jp_str(doc, "spec.title") ? jp_str(doc, "spec.title") : "the specification");
+                   jp_str(doc, "spec.title") ? jp_str(doc, "spec.title") : "the specification",
+                   simulated(&c->in[i]) ? " (simulated drive)" : "");
         if (!nn)
             continue;
         if (!comp)
-            o_para(&c->o, "%s — notes:", device_label(&c->in[i]));
+            o_para(&c->o, "%s — notes:", dev(c, i));
         const char **items = xcalloc(nn, sizeof(char *));
         for (size_t k = 0; k < nn; k++)
             items[k] = json_object_get_string(json_object_array_get_idx(notes, k));
@@ -478,7 +740,7 @@ static void pts_iops(struct ctx *c, const char *name)
         report_fmt_count(rw ? jp_path(rw, "iops") : NAN, w4k, sizeof(w4k));
         report_fmt_count(rr ? jp_path(rr, "iops") : NAN, r4k, sizeof(r4k));
         o_para(&c->o, "%s: %s; 4 KiB random write %s IOPS, 4 KiB random read %s IOPS.",
-               device_label(&c->in[i]), words, w4k, r4k);
+               dev(c, i), words, w4k, r4k);
         const char *head[8] = {"Block size"};
         char mh[7][16];
         for (int m = 0; m < 7; m++) {
@@ -511,7 +773,7 @@ static void pts_iops(struct ctx *c, const char *name)
             t_row(&tb, cp);
         }
         o_para(&c->o, "%s — IOPS by block size (rows) and read/write mix (columns), the "
-                      "steady-state window's average:", device_label(&c->in[i]));
+                      "steady-state window's average%s:", dev(c, i), sim_caption(&c->in[i]));
         t_emit(&c->o, &tb);
     }
 }
@@ -522,7 +784,9 @@ static void pts_tp(struct ctx *c, const char *name)
         struct json_object *t = find_test(c->in[i].doc, name);
         if (!t)
             continue;
-        const char *head[] = {"Block size", "Read MB/s", "Write MB/s", "Steady state"};
+        char rh[48], wh[48];
+        const char *head[] = {"Block size", fig_head(&c->in[i], "Read MB/s", rh, sizeof(rh)),
+                              fig_head(&c->in[i], "Write MB/s", wh, sizeof(wh)), "Steady state"};
         struct table tb;
         t_init(&tb, 4, head);
         tb.first_col_head = true;
@@ -540,8 +804,8 @@ static void pts_tp(struct ctx *c, const char *name)
             const char *cp[] = {c0, c1, c2, words};
             t_row(&tb, cp);
         }
-        o_para(&c->o, "%s — sequential throughput (MB/s = 10^6 bytes/s):",
-               device_label(&c->in[i]));
+        o_para(&c->o, "%s — sequential throughput (MB/s = 10^6 bytes/s)%s:", dev(c, i),
+               sim_caption(&c->in[i]));
         t_emit(&c->o, &tb);
     }
 }
@@ -555,7 +819,7 @@ static void pts_lat(struct ctx *c, const char *name)
             continue;
         char words[512];
         steady_words(sub, words, sizeof(words));
-        o_para(&c->o, "%s: %s.", device_label(&c->in[i]), words);
+        o_para(&c->o, "%s: %s.", dev(c, i), words);
         const char *head[] = {"Block size", "R/W", "mean", "99%", "99.99%", "99.999%", "max"};
         struct table tb;
         t_init(&tb, 7, head);
@@ -572,7 +836,8 @@ static void pts_lat(struct ctx *c, const char *name)
             const char *cp[] = {c0, c1, v[0], v[1], v[2], v[3], v[4]};
             t_row(&tb, cp);
         }
-        o_para(&c->o, "%s — response time (all I/Os of the window):", device_label(&c->in[i]));
+        o_para(&c->o, "%s — response time (all I/Os of the window)%s:", dev(c, i),
+               sim_caption(&c->in[i]));
         t_emit(&c->o, &tb);
     }
 }
@@ -605,11 +870,11 @@ static void pts_wsat(struct ctx *c, const char *name)
                          sizeof(c3));
         report_fmt_count(fin, c4, sizeof(c4));
         fmt_lat(lat, c5, sizeof(c5));
-        const char *cp[] = {device_label(&c->in[i]), c1, c2, c3, c4, c5,
+        const char *cp[] = {dev(c, i), c1, c2, c3, c4, c5,
                             jp_str(sub, "stop.reason") ? jp_str(sub, "stop.reason") : ""};
         t_row(&tb, cp);
         o_para(&c->o, "%s: from %s IOPS in the first round to %s IOPS over the last five, after "
-                      "%.0f GB written.", device_label(&c->in[i]), c3, c4, gb);
+                      "%.0f GB written.", dev(c, i), c3, c4, gb);
     }
     t_emit(&c->o, &tb);   /* an empty table still frees its head */
 }
@@ -622,7 +887,10 @@ static void pts_hir(struct ctx *c, const char *name)
         size_t nw = sub ? jlen_at(sub, "wait_states") : 0;
         if (!nw)
             continue;
-        const char *head[] = {"Wait state", "Idle (s)", "Write IOPS", "Baseline IOPS", "Gain"};
+        char wh[48];
+        const char *head[] = {"Wait state", "Idle (s)",
+                              fig_head(&c->in[i], "Write IOPS", wh, sizeof(wh)), "Baseline IOPS",
+                              "Gain"};
         struct table tb;
         t_init(&tb, 5, head);
         for (size_t k = 0; k < nw; k++) {
@@ -638,7 +906,7 @@ static void pts_hir(struct ctx *c, const char *name)
             t_row(&tb, cp);
         }
         o_para(&c->o, "%s — IOPS of the write accesses after each idle period against the "
-                      "baseline without idle:", device_label(&c->in[i]));
+                      "baseline without idle:", dev(c, i));
         t_emit(&c->o, &tb);
     }
 }
@@ -651,7 +919,9 @@ static void pts_xsr(struct ctx *c, const char *name)
         size_t ng = sub ? jlen_at(sub, "groups") : 0;
         if (!ng)
             continue;
-        const char *head[] = {"Group", "Stimulus", "Minutes", "Mean MB/s", "End MB/s",
+        char mh[48];
+        const char *head[] = {"Group", "Stimulus", "Minutes",
+                              fig_head(&c->in[i], "Mean MB/s", mh, sizeof(mh)), "End MB/s",
                               "Peak mean latency"};
         struct table tb;
         t_init(&tb, 6, head);
@@ -669,10 +939,10 @@ static void pts_xsr(struct ctx *c, const char *name)
         double rec = jp_path(sub, "recovery_minutes");
         if (isfinite(rec))
             o_para(&c->o, "%s: throughput recovered to the first group's average %.1f minutes "
-                          "into the last group.", device_label(&c->in[i]), rec);
+                          "into the last group.", dev(c, i), rec);
         else
             o_para(&c->o, "%s: throughput did not recover to the first group's average within "
-                          "the last group.", device_label(&c->in[i]));
+                          "the last group.", dev(c, i));
         t_emit(&c->o, &tb);
     }
 }
@@ -685,7 +955,9 @@ static void pts_dirth(struct ctx *c, const char *name)
         struct json_object *op = sub ? jp_at(sub, "operating_points") : NULL;
         if (!op)
             continue;
-        const char *head[] = {"Operating point", "Threads × QD", "IOPS", "Mean latency"};
+        char ih[48];
+        const char *head[] = {"Operating point", "Threads × QD",
+                              fig_head(&c->in[i], "IOPS", ih, sizeof(ih)), "Mean latency"};
         struct table tb;
         t_init(&tb, 4, head);
         const char *names[] = {"max", "mid", "min"};
@@ -703,7 +975,7 @@ static void pts_dirth(struct ctx *c, const char *name)
         char ceil[32];
         fmt_lat(jp_path(op, "latency_ceiling_us"), ceil, sizeof(ceil));
         o_para(&c->o, "%s — demand intensity operating points (latency ceiling %s):",
-               device_label(&c->in[i]), ceil);
+               dev(c, i), ceil);
         t_emit(&c->o, &tb);
     }
 }
@@ -741,6 +1013,22 @@ static void suite_sections(struct ctx *c)
                    jp_str(any, "access") ? jp_str(any, "access") : "–",
                    jp_str(any, "definition") ? jp_str(any, "definition") : "–");
         const char *n = names[k];
+        for (size_t i = 0; i < c->n; i++) {   /* how the drive was prepared, per device */
+            struct json_object *sub = jp_at(find_test(c->in[i].doc, n), "subtests.0");
+            char prep[512];
+            if (!sub)
+                continue;
+            suite_prep_words(n, sub, prep, sizeof(prep));
+            /* the drive's state as the test ended (results that record it per element) */
+            struct json_object *st = jp_get(sub, "state");
+            size_t nr = jlen_at(sub, "rounds");
+            if (!st && nr)
+                st = jp_at(jp_idx(jp_arr(sub, "rounds"), nr - 1), "elements.0.state");
+            char sw[160];
+            state_words(st, simulated(&c->in[i]), sw, sizeof(sw));
+            o_para(&c->o, "%s: drive preparation: %s%s%s.", dev(c, i), prep,
+                   sw[0] ? "; drive state at the last round: " : "", sw);
+        }
         if (!strcmp(n, "iops"))
             pts_iops(c, n);
         else if (!strcmp(n, "tp"))
@@ -761,6 +1049,31 @@ static void suite_sections(struct ctx *c)
 
 /* ---- profiles */
 
+/* How each group prepared the drive, and why a point is not steady state. */
+static void profile_prep(struct ctx *c, size_t i)
+{
+    struct json_object *doc = c->in[i].doc;
+    if (!jp_get(doc, "preconditioning"))
+        return;   /* older results: the "Measured" column says it */
+    for (size_t k = 0; k < jlen_at(doc, "groups"); k++) {
+        struct json_object *g = jp_idx(jp_arr(doc, "groups"), k);
+        char words[1024];
+        group_prep_words(g, words, sizeof(words));
+        o_para(&c->o, "%s, %s at %.0f%% compressible data: drive preparation: %s.", dev(c, i),
+               jp_str(g, "workload") ? jp_str(g, "workload") : "?", jp_num(g, "compress_pct"),
+               words);
+    }
+    for (size_t k = 0; k < jlen_at(doc, "points"); k++) {
+        struct json_object *p = jp_idx(jp_arr(doc, "points"), k);
+        const char *reason = jp_str(p, "result.reason");
+        if (reason && *reason && !json_object_get_boolean(jp_at(p, "result.steady")))
+            o_para(&c->o, "%s, %s with %.0f worker%s × QD %.0f: %s, not SNIA steady state: %s.",
+                   dev(c, i), jp_str(p, "workload") ? jp_str(p, "workload") : "?",
+                   jp_num(p, "workers"), jp_num(p, "workers") == 1 ? "" : "s", jp_num(p, "qd"),
+                   jp_str(p, "result.label") ? jp_str(p, "result.label") : "not stable", reason);
+    }
+}
+
 static void profile_sections(struct ctx *c)
 {
     o_heading(&c->o, 2, "profiles", "Workload profiles");
@@ -768,16 +1081,23 @@ static void profile_sections(struct ctx *c)
         struct json_object *doc = c->in[i].doc;
         if (strcmp(schema_of(&c->in[i]), "ptsbench.profile") != 0)
             continue;
-        const char *head[] = {"Profile", "Workload", "Data", "Workers", "QD", "Eff. QD", "IOPS",
-                              "MB/s", "Mean latency", "p99", "Measured"};
+        /* results with the drive's state (drive_state.h) get its column */
+        bool states = false;
+        for (size_t k = 0; k < jlen_at(doc, "points"); k++)
+            states = states || jp_get(jp_idx(jp_arr(doc, "points"), k), "state");
+        char ih[48];
+        const char *head[] = {"Profile", "Workload", "Data", "Workers", "QD", "Eff. QD",
+                              fig_head(&c->in[i], "IOPS", ih, sizeof(ih)), "MB/s",
+                              "Mean latency", "p99", "Measured", "Drive state"};
         struct table tb;
-        t_init(&tb, 11, head);
+        t_init(&tb, states ? 12 : 11, head);
         size_t np = jlen_at(doc, "points");
         for (size_t k = 0; k < np; k++) {
             struct json_object *p = json_object_array_get_idx(jp_at(doc, "points"), k);
             if (!jp_at(p, "result"))
                 continue;
-            char d[16], w[16], q[16], e[16], iops[32], mb[32], mean[32], p99[32], how[64];
+            char d[16], w[16], q[16], e[16], iops[32], mb[32], mean[32], p99[32], how[160];
+            char state[160];
             snprintf(d, sizeof(d), "%.0f%%", jp_path(p, "compress_pct"));
             snprintf(w, sizeof(w), "%.0f", jp_path(p, "workers"));
             snprintf(q, sizeof(q), "%.0f", jp_path(p, "qd"));
@@ -787,7 +1107,12 @@ static void profile_sections(struct ctx *c)
             fmt_lat(jp_path(p, "result.lat_us.mean"), mean, sizeof(mean));
             fmt_lat(jp_path(jp_at(p, "result.lat_us.percentiles"), "99"), p99, sizeof(p99));
             const char *measure = jp_str(p, "measure");
-            if (measure && !strcmp(measure, "steady"))
+            const char *label = jp_str(p, "result.label");
+            state_words(jp_get(p, "state"), simulated(&c->in[i]), state, sizeof(state));
+            if (label)   /* what the window may be called (drive_state.h) */
+                snprintf(how, sizeof(how), "%s, rounds %.0f–%.0f", label,
+                         jp_path(p, "result.rounds.0"), jp_path(p, "result.rounds.1"));
+            else if (measure && !strcmp(measure, "steady"))
                 snprintf(how, sizeof(how), "%s, rounds %.0f–%.0f",
                          json_object_get_boolean(jp_at(p, "result.steady")) ? "steady state"
                                                                           : "NOT steady",
@@ -797,12 +1122,14 @@ static void profile_sections(struct ctx *c)
                          jp_str(p, "precondition") ? jp_str(p, "precondition") : "",
                          jp_path(p, "result.rounds.1"));
             const char *cp[] = {jp_str(p, "profile"), jp_str(p, "workload"), d, w, q, e, iops, mb,
-                                mean, p99, how};
+                                mean, p99, how, state};
             t_row(&tb, cp);
         }
         o_para(&c->o, "%s — every point (effective QD = workers × QD; data = compressibility of "
-                      "the data written):", device_label(&c->in[i]));
+                      "the data written%s):", dev(c, i),
+               simulated(&c->in[i]) ? "; simulated drive: virtual time" : "");
         t_emit(&c->o, &tb);
+        profile_prep(c, i);
 
         /* 0% vs 90% in words, as the review puts it */
         for (size_t k = 0; k < np; k++) {
@@ -820,14 +1147,16 @@ static void profile_sections(struct ctx *c)
                 report_fmt_count(jp_path(b, "result.iops"), y, sizeof(y));
                 o_para(&c->o, "%s, %s with %.0f worker%s × QD %.0f: %s IOPS with incompressible "
                               "data and %s IOPS with 90%% compressible data (%.2f×).",
-                       device_label(&c->in[i]), jp_str(a, "workload"), jp_path(a, "workers"),
+                       dev(c, i), jp_str(a, "workload"), jp_path(a, "workers"),
                        jp_path(a, "workers") == 1 ? "" : "s", jp_path(a, "qd"), x, y,
                        jp_path(b, "result.iops") / jp_path(a, "result.iops"));
             }
         }
         size_t ns = jlen_at(doc, "saturation");
         if (ns) {
-            const char *sh[] = {"Workload", "Data", "Workers", "Max IOPS", "at eff. QD",
+            char mh[48];
+            const char *sh[] = {"Workload", "Data", "Workers",
+                                fig_head(&c->in[i], "Max IOPS", mh, sizeof(mh)), "at eff. QD",
                                 "Saturation eff. QD", "IOPS there", "Mean latency there"};
             struct table st;
             t_init(&st, 8, sh);
@@ -845,7 +1174,7 @@ static void profile_sections(struct ctx *c)
                 t_row(&st, cp);
                 o_para(&c->o, "%s, %s: IOPS reach 95%% of their maximum (%s) at an effective "
                               "queue depth of %s, with %s mean latency there.",
-                       device_label(&c->in[i]), jp_str(s, "workload"), mx, sq, sl);
+                       dev(c, i), jp_str(s, "workload"), mx, sq, sl);
             }
             t_emit(&c->o, &st);
         }
@@ -856,6 +1185,87 @@ static void profile_sections(struct ctx *c)
 
 /* ---- runs */
 
+/* The verdict in words, from the label and the reason (drive_state.h): "stable
+ * (fresh-out-of-box / burst) at rounds 1–5, not SNIA steady state: no preconditioning ...";
+ * results without a label: the old sentence. */
+static void run_verdict(struct ctx *c, size_t i)
+{
+    struct json_object *doc = c->in[i].doc;
+    const char *spec = jp_str(doc, "workload.spec");
+    struct json_object *ss = jp_at(doc, "steady_state");
+    const char *label = jp_str(ss, "label"), *reason = jp_str(ss, "reason");
+    const char *tracking = jp_str(ss, "tracking") ? jp_str(ss, "tracking") : "";
+    bool reached = json_object_get_boolean(jp_at(ss, "reached"));
+    char avg[32];
+    report_fmt_count(jp_path(ss, "window.average"), avg, sizeof(avg));
+    if (!label) {
+        if (ss && reached)
+            o_para(&c->o, "%s, %s: steady state at round %.0f (rounds %.0f–%.0f), %s average %s.",
+                   dev(c, i), spec ? spec : "", jp_path(ss, "round"),
+                   jp_path(ss, "window.first_round"), jp_path(ss, "window.last_round"), tracking,
+                   avg);
+        else
+            o_para(&c->o, "%s, %s: steady state not reached in %zu rounds.", dev(c, i),
+                   spec ? spec : "", jlen_at(doc, "rounds"));
+        return;
+    }
+    char why[512] = "";
+    if (!reached)
+        snprintf(why, sizeof(why), ", not SNIA steady state%s%s", reason && *reason ? ": " : "",
+                 reason && *reason ? reason : "");
+    if (json_object_get_boolean(jp_at(ss, "stable")) && jp_at(ss, "window.first_round"))
+        o_para(&c->o, "%s, %s: %s at rounds %.0f–%.0f%s. Window average: %s %s.", dev(c, i),
+               spec ? spec : "", label, jp_path(ss, "window.first_round"),
+               jp_path(ss, "window.last_round"), why, tracking, avg);
+    else
+        o_para(&c->o, "%s, %s: %s in %.0f measured rounds%s.", dev(c, i), spec ? spec : "",
+               label, jp_path(ss, "rounds_run"), why);
+    struct json_object *g = jp_get(ss, "guard");
+    if (json_object_get_boolean(jp_get(g, "evaluated")))
+        o_para(&c->o, "Fill guard: the workload wrote %.2f fills of the active range before the "
+                      "window (at least %g needed); from round %.0f to %.0f every 5-round average "
+                      "stayed within %.1f%% of the window's average (%g%% allowed): %s.",
+               jp_num(g, "fills_before_window"), jp_num(g, "lag_fills"),
+               jp_num(g, "span_first_round"), jp_num(g, "span_last_round"),
+               jp_num(g, "max_deviation_pct"), jp_num(g, "band_pct"),
+               json_object_get_boolean(jp_get(g, "passed")) ? "passed" : "failed");
+    else if (g)
+        o_para(&c->o, "Fill guard: not evaluated (the workload wrote %.2f fills of the active "
+                      "range before the window, %g needed).", jp_num(g, "fills_before_window"),
+               jp_num(g, "lag_fills"));
+    char prep[1024], st[160];
+    run_prep_words(doc, prep, sizeof(prep));
+    state_words(jp_get(doc, "state"), simulated(&c->in[i]), st, sizeof(st));
+    if (prep[0])
+        o_para(&c->o, "Drive preparation: %s%s%s.", prep, st[0] ? "; drive state at the end: " : "",
+               st);
+    struct json_object *lw = jp_get(doc, "last_window");
+    if (jp_at(lw, "window.first_round")) {
+        char la[32];
+        report_fmt_count(jp_path(lw, "window.average"), la, sizeof(la));
+        o_para(&c->o, "Last rounds %.0f–%.0f (the run went on past its first window): %s, %s "
+                      "average %s%s.", jp_path(lw, "window.first_round"),
+               jp_path(lw, "window.last_round"),
+               jp_str(lw, "label") ? jp_str(lw, "label") : "–", tracking, la,
+               simulated(&c->in[i]) ? " (simulated drive)" : "");
+    }
+}
+
+/* A round's state cell: "WDPC (preconditioning, not judged): WIPC 2.0× + WDPC 0.06 fills",
+ * "measured, window: ...". */
+static void round_state(struct ctx *c, size_t i, struct json_object *r, char *buf, size_t len)
+{
+    char st[160];
+    state_words(jp_get(r, "state"), simulated(&c->in[i]), st, sizeof(st));
+    struct json_object *w = jp_at(c->in[i].doc, "steady_state.window");
+    double n = jp_num(r, "round");
+    bool in_window = n >= jp_num(w, "first_round") && n <= jp_num(w, "last_round");
+    if (plot_round_is_wdpc(r))
+        snprintf(buf, len, "WDPC (preconditioning, not judged): %s", st);
+    else
+        snprintf(buf, len, "%s%s%s", in_window ? "window" : "measured", st[0] ? ": " : "", st);
+}
+
 static void run_sections(struct ctx *c)
 {
     o_heading(&c->o, 2, "runs", "Runs");
@@ -863,25 +1273,16 @@ static void run_sections(struct ctx *c)
         struct json_object *doc = c->in[i].doc;
         if (strcmp(schema_of(&c->in[i]), "ptsbench.run") != 0)
             continue;
-        const char *spec = jp_str(doc, "workload.spec");
-        struct json_object *ss = jp_at(doc, "steady_state");
-        char avg[32];
-        report_fmt_count(jp_path(ss, "window.average"), avg, sizeof(avg));
-        if (ss && json_object_get_boolean(jp_at(ss, "reached")))
-            o_para(&c->o, "%s, %s: steady state at round %.0f (rounds %.0f–%.0f), %s average %s.",
-                   device_label(&c->in[i]), spec ? spec : "", jp_path(ss, "round"),
-                   jp_path(ss, "window.first_round"), jp_path(ss, "window.last_round"),
-                   jp_str(ss, "tracking") ? jp_str(ss, "tracking") : "", avg);
-        else
-            o_para(&c->o, "%s, %s: steady state not reached in %zu rounds.",
-                   device_label(&c->in[i]), spec ? spec : "", jlen_at(doc, "rounds"));
-        const char *head[] = {"Round", "IOPS", "Read IOPS", "Write IOPS", "MB/s", "Mean latency",
-                              "p99.9", "WA"};
+        run_verdict(c, i);
+        bool states = jp_get(jp_idx(jp_arr(doc, "rounds"), 0), "state") != NULL;
+        char ih[48];
+        const char *head[] = {"Round", fig_head(&c->in[i], "IOPS", ih, sizeof(ih)), "Read IOPS",
+                              "Write IOPS", "MB/s", "Mean latency", "p99.9", "WA", "Drive state"};
         struct table tb;
-        t_init(&tb, 8, head);
+        t_init(&tb, states ? 9 : 8, head);
         for (size_t k = 0; k < jlen_at(doc, "rounds"); k++) {
             struct json_object *r = json_object_array_get_idx(jp_at(doc, "rounds"), k);
-            char c0[16], c1[32], c2[32], c3[32], c4[32], c5[32], c6[32], c7[16];
+            char c0[16], c1[32], c2[32], c3[32], c4[32], c5[32], c6[32], c7[16], c8[256];
             snprintf(c0, sizeof(c0), "%.0f", jp_path(r, "round"));
             report_fmt_count(jp_path(r, "total.iops"), c1, sizeof(c1));
             report_fmt_count(jp_path(r, "read.iops"), c2, sizeof(c2));
@@ -890,9 +1291,12 @@ static void run_sections(struct ctx *c)
             fmt_lat(jp_path(r, "total.lat_us.mean"), c5, sizeof(c5));
             fmt_lat(jp_path(jp_at(r, "total.lat_us.percentiles"), "99.9"), c6, sizeof(c6));
             fmt_num(jp_path(r, "device.write_amplification"), 2, c7, sizeof(c7));
-            const char *cp[] = {c0, c1, c2, c3, c4, c5, c6, c7};
+            round_state(c, i, r, c8, sizeof(c8));
+            const char *cp[] = {c0, c1, c2, c3, c4, c5, c6, c7, c8};
             t_row(&tb, cp);
         }
+        if (simulated(&c->in[i]))
+            o_para(&c->o, "%s — every round (simulated drive: virtual time):", dev(c, i));
         t_emit(&c->o, &tb);
     }
     charts_for(c, "run");
@@ -952,6 +1356,10 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
             return -1;
     }
     c.plot_used = xcalloc(c.plots.n + 1, sizeof(bool));
+    c.names = xcalloc(n, sizeof(*c.names));
+    for (size_t i = 0; i < n; i++)
+        snprintf(c.names[i], sizeof(c.names[i]), "%s%s", device_label(&in[i]),
+                 simulated(&in[i]) ? " (simulated drive)" : "");
 
     char hp[4200], mp[4200], htmp[4300], mtmp[4300];
     snprintf(hp, sizeof(hp), "%s/report.html", cfg->out_dir);
@@ -968,6 +1376,7 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
             fclose(c.o.m);
         plot_list_free(&c.plots);
         free(c.plot_used);
+        free(c.names);
         return errf(err, errlen, "cannot write in %s: %s", cfg->out_dir, strerror(e));
     }
     c.o.out_dir = cfg->out_dir;
@@ -978,9 +1387,16 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
     } else {
         size_t used = 0;
         used += (size_t)snprintf(title, sizeof(title), "ptsbench report: ");
-        for (size_t i = 0; i < n && used < sizeof(title); i++)
-            used += (size_t)snprintf(title + used, sizeof(title) - used, "%s%s", i ? " vs " : "",
-                                     device_label(&in[i]));
+        for (size_t i = 0; i < n && used < sizeof(title); i++) {
+            /* "zdrive-r4-cm88-1.6t (simulated, burst, not preconditioned)" */
+            char tag[160], what[200] = "";
+            plot_doc_state_tag(in[i].doc, tag, sizeof(tag));
+            if (simulated(&in[i]) || tag[0])
+                snprintf(what, sizeof(what), " (%s%s%s)", simulated(&in[i]) ? "simulated" : "",
+                         simulated(&in[i]) && tag[0] ? ", " : "", tag);
+            used += (size_t)snprintf(title + used, sizeof(title) - used, "%s%s%s", i ? " vs " : "",
+                                     device_label(&in[i]), what);
+        }
     }
     char now[64];
     time_t t = time(NULL);
@@ -1005,9 +1421,10 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
         const char **items = xcalloc(n, sizeof(char *));
         char (*lines)[4400] = xcalloc(n, sizeof(*lines));
         for (size_t i = 0; i < n; i++) {
-            snprintf(lines[i], sizeof(lines[i]), "%s: %s (%s, %s)", device_label(&in[i]),
+            snprintf(lines[i], sizeof(lines[i]), "%s: %s (%s, %s%s)", device_label(&in[i]),
                      in[i].path ? in[i].path : "", schema_of(&in[i]),
-                     jp_str(in[i].doc, "status") ? jp_str(in[i].doc, "status") : "?");
+                     jp_str(in[i].doc, "status") ? jp_str(in[i].doc, "status") : "?",
+                     simulated(&in[i]) ? ", simulated drive" : "");
             items[i] = lines[i];
         }
         o_list(&c.o, items, n);
@@ -1050,6 +1467,7 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
     ok = fclose(c.o.m) == 0 && ok;
     plot_list_free(&c.plots);
     free(c.plot_used);
+    free(c.names);
     if (!ok || rename(htmp, hp) != 0 || rename(mtmp, mp) != 0) {
         unlink(htmp);
         unlink(mtmp);

@@ -3,6 +3,10 @@
  * two QD ramps overlaid, a run), each a valid PNG and SVG of real size with its .gp script
  * referencing its .dat; overlaid charts carry one series (block or column) per device, the
  * same series as a single device's chart; bad input exits 2 with one line and writes nothing.
+ * Every chart of a simulated drive says "simulated" in its title (one device) or in each legend
+ * entry naming the device (several), and says the drive's state where the chart shows one: on
+ * results made here on the simulator (a burst run, a run with --precondition steady whose WDPC
+ * rounds are drawn apart, a profile, a PTS IOPS test).
  * Skips, saying why, when gnuplot is not installed. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -289,7 +295,9 @@ static void test_overlay_one_series_per_device(void **state)
     if (!have_gnuplot)
         skip();
     render();
-    const char *a = "OCZ Z-Drive 6300 1.6 TB", *b = "OCZ Z-Drive R4 CM88 1.6 TB";
+    /* the fixtures are simulated drives: their labels say so (plot.c) */
+    const char *a = "OCZ Z-Drive 6300 1.6 TB (simulated)",
+               *b = "OCZ Z-Drive R4 CM88 1.6 TB (simulated)";
     static const char *const block_charts[] = {
         "iops-convergence", "iops-bs-mix", "iops-3d", "lat-convergence", "wsat-iops-time",
         "wsat-iops-tgbw", "wsat-lat-time", "iops-window",
@@ -297,7 +305,8 @@ static void test_overlay_one_series_per_device(void **state)
     for (size_t i = 0; i < sizeof(block_charts) / sizeof(block_charts[0]); i++) {
         char *all = read_chart(sub("all"), block_charts[i], "dat");
         char *one = read_chart(sub("one"), block_charts[i], "dat");
-        int na = blocks_of(all, a), nb = blocks_of(all, b), n1 = blocks_of(one, "Z-Drive 6300");
+        int na = blocks_of(all, a), nb = blocks_of(all, b);
+        int n1 = blocks_of(one, "Z-Drive 6300 (simulated)");
         if (!(na > 0 && na == nb && na == n1))
             fail_msg("%s.dat: %d series of %s, %d of %s, %d on its own", block_charts[i], na, a,
                      nb, b, n1);
@@ -339,16 +348,207 @@ static void test_overlay_one_series_per_device(void **state)
     free(lat);
     /* the QD ramps of the two drives: one curve each, the second R4 profile file renamed */
     char *ramp = read_chart(sub("all"), "qd-ramp", "dat");
-    assert_int_equal(blocks_of(ramp, "OCZ Z-Drive 6300 1.6 TB") > 0, 1);
-    assert_int_equal(blocks_of(ramp, "OCZ Z-Drive R4 CM88 1.6 TB (ramp-r4)") > 0, 1);
-    assert_int_equal(blocks_of(ramp, "OCZ Z-Drive 6300 1.6 TB"),
-                     blocks_of(ramp, "OCZ Z-Drive R4 CM88 1.6 TB (ramp-r4)"));
+    assert_int_equal(blocks_of(ramp, a) > 0, 1);
+    assert_int_equal(blocks_of(ramp, "OCZ Z-Drive R4 CM88 1.6 TB (ramp-r4) (simulated)") > 0, 1);
+    assert_int_equal(blocks_of(ramp, a),
+                     blocks_of(ramp, "OCZ Z-Drive R4 CM88 1.6 TB (ramp-r4) (simulated)"));
     free(ramp);
     /* PTS 2.0 tests exist only in suite2-6300: one device in their charts */
     char *hir = read_chart(sub("all"), "hir-iops-time", "dat");
-    assert_true(blocks_of(hir, "OCZ Z-Drive 6300 1.6 TB (suite2-6300)") >= 10);
+    assert_true(blocks_of(hir, "OCZ Z-Drive 6300 1.6 TB (suite2-6300) (simulated)") >= 10);
     assert_null(strstr(hir, "R4"));
     free(hir);
+}
+
+/* The image's title: the script's `set title '...'` line. */
+static void gp_title(const char *gp, char *buf, size_t len)
+{
+    const char *t = strstr(gp, "\nset title ");
+    if (!t)
+        fail_msg("no title in the script");
+    snprintf(buf, len, "%.*s", (int)strcspn(t + 1, "\n"), t + 1);
+}
+
+/* Every fixture is a simulated drive: every chart's title says so (one device: "— LABEL
+ * (simulated)", several: "(simulated drives)"). */
+static void test_simulated_in_every_title(void **state)
+{
+    (void)state;
+    if (!have_gnuplot)
+        skip();
+    render();
+    for (size_t i = 0; i < N_EXPECTED + sizeof(expected_one) / sizeof(expected_one[0]); i++) {
+        bool all = i < N_EXPECTED;
+        const char *name = all ? expected[i] : expected_one[i - N_EXPECTED];
+        char *gp = read_chart(sub(all ? "all" : "one"), name, "gp"), title[1024];
+        gp_title(gp, title, sizeof(title));
+        if (!strstr(title, "simulated"))
+            fail_msg("%s/%s.gp: %s", all ? "all" : "one", name, title);
+        free(gp);
+    }
+}
+
+/* ---- the drive's state, on results made here ---- */
+
+/* The simulator results (the brief's commands: virtual time, a few seconds each): name, then
+ * the arguments after the binary (-o DIR/sim-NAME is added). */
+static const char *const sims[][12] = {
+    {"burst", "run", "--target", "sim:zdrive-r4-cm88-1.6t", "--workload",
+     "rw=randwrite,bs=4k,qd=32,workers=4", "--quiet", NULL},
+    {"steady", "run", "--target", "sim:zdrive-6300-1.6t", "--workload", "rw=randwrite,bs=4k,qd=32",
+     "--precondition", "steady", "--quiet", NULL},
+    {"profile", "profile", "qd-ramp-4k-write", "--qd", "32", "--workers", "1,4", "--target",
+     "sim:zdrive-6300-1.6t", "--quiet", NULL},
+    {"suite", "run-test", "iops", "--target", "sim:zdrive-6300-1.6t", "--round-time", "5s",
+     "--quiet", NULL},
+};
+#define N_SIMS (sizeof(sims) / sizeof(sims[0]))
+static int made;   /* 0 not yet, 1 done, -1 failed */
+
+/* Run every simulation at once (fork/exec, output to DIR/sim-NAME.log), then plot each alone
+ * into DIR/plot-NAME and the two runs together into DIR/plot-runs. */
+static void make_sims(void)
+{
+    if (made) {
+        assert_int_equal(made, 1);   /* a failed first attempt fails every later test */
+        return;
+    }
+    made = -1;
+    pid_t pid[N_SIMS];
+    for (size_t k = 0; k < N_SIMS; k++) {
+        char out[4200], log[4200];
+        snprintf(out, sizeof(out), "%s/sim-%s", dir, sims[k][0]);
+        snprintf(log, sizeof(log), "%s/sim-%s.log", dir, sims[k][0]);
+        char *argv[16];
+        size_t a = 0;
+        argv[a++] = (char *)ptsbench_bin();
+        for (size_t q = 1; sims[k][q]; q++)
+            argv[a++] = (char *)sims[k][q];
+        argv[a++] = "-o";
+        argv[a++] = out;
+        argv[a] = NULL;
+        pid[k] = fork();
+        assert_true(pid[k] >= 0);
+        if (pid[k] == 0) {
+            int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd >= 0) {
+                dup2(fd, 1);
+                dup2(fd, 2);
+            }
+            execv(argv[0], argv);
+            _exit(127);
+        }
+    }
+    for (size_t k = 0; k < N_SIMS; k++) {
+        int st;
+        assert_int_equal(waitpid(pid[k], &st, 0), pid[k]);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+            char log[4200];
+            snprintf(log, sizeof(log), "%s/sim-%s.log", dir, sims[k][0]);
+            char *text = slurp(log, NULL);
+            fail_msg("ptsbench %s failed: %s", sims[k][1], text ? text : "");
+        }
+    }
+    for (size_t k = 0; k <= N_SIMS; k++) {
+        char in[4200], in2[4200], out[4200];
+        snprintf(in, sizeof(in), "%s/sim-%s", dir, k < N_SIMS ? sims[k][0] : "burst");
+        snprintf(in2, sizeof(in2), "%s/sim-steady", dir);
+        snprintf(out, sizeof(out), "%s/plot-%s", dir, k < N_SIMS ? sims[k][0] : "runs");
+        char *one[] = {(char *)ptsbench_bin(), "plot", in, "-o", out, "-q", NULL};
+        char *two[] = {(char *)ptsbench_bin(), "plot", in, in2, "-o", out, "-q", NULL};
+        struct cmd_result r;
+        assert_int_equal(run_cmd(k < N_SIMS ? one : two, &r), 0);
+        if (r.status != 0)
+            fail_msg("ptsbench plot %s exited %d: %s", in, r.status, r.errout);
+        cmd_result_free(&r);
+    }
+    made = 1;
+}
+
+/* DIR/plot-WHICH/NAME.gp's title must hold every one of want (NULL-terminated). */
+static char *title_has(const char *which, const char *name, const char *const *want)
+{
+    char out[4200], title[1024];
+    snprintf(out, sizeof(out), "%s/plot-%s", dir, which);
+    char *gp = read_chart(out, name, "gp");
+    gp_title(gp, title, sizeof(title));
+    for (size_t k = 0; want[k]; k++)
+        if (!strstr(title, want[k]))
+            fail_msg("plot-%s/%s.gp: want '%s' in %s", which, name, want[k], title);
+    return gp;
+}
+
+static void test_run_charts_say_the_state(void **state)
+{
+    (void)state;
+    if (!have_gnuplot)
+        skip();
+    make_sims();
+    /* the burst run: its state in every title, its window is not called steady */
+    static const char *const burst[] = {"burst, not preconditioned", "(simulated)", NULL};
+    free(title_has("burst", "run-rounds", burst));
+    free(title_has("burst", "run-samples", burst));
+    char *gp = title_has("burst", "run-window", burst);
+    assert_non_null(strstr(gp, "stable (fresh-out-of-box / burst), not steady state"));
+    assert_null(strstr(gp, "(steady)"));
+    assert_null(strstr(gp, "WDPC"));   /* nothing preconditioned it */
+    free(gp);
+    /* the steady run: steady state, the WDPC rounds drawn apart, where the measurement begins */
+    static const char *const steady[] = {"steady state", "(simulated)", NULL};
+    gp = title_has("steady", "run-rounds", steady);
+    assert_non_null(strstr(gp, "title 'WDPC (preconditioning, not judged)'"));
+    assert_non_null(strstr(gp, "title 'IOPS, measured rounds'"));
+    assert_non_null(strstr(gp, "measurement begins (round"));
+    assert_null(strstr(gp, "not steady"));
+    free(gp);
+    static const char *const samples[] = {"WDPC, then steady state", "(simulated)", NULL};
+    gp = title_has("steady", "run-samples", samples);
+    assert_non_null(strstr(gp, "measurement begins (round"));
+    free(gp);
+    char out[4200];
+    snprintf(out, sizeof(out), "%s/plot-steady", dir);
+    char *dat = read_chart(out, "run-rounds", "dat");
+    assert_non_null(strstr(dat, "WDPC rounds (preconditioning, not judged)"));
+    free(dat);
+    free(title_has("steady", "run-window", steady));
+}
+
+/* Two runs in one chart: the title says both are simulated, and every legend entry naming a
+ * device carries "(simulated)". */
+static void test_overlaid_runs_say_simulated_in_the_legend(void **state)
+{
+    (void)state;
+    if (!have_gnuplot)
+        skip();
+    make_sims();
+    static const char *const both[] = {"(simulated drives)", NULL};
+    static const char *const names[] = {"run-rounds", "run-window", "run-samples"};
+    for (size_t k = 0; k < 3; k++) {
+        char *gp = title_has("runs", names[k], both);
+        assert_true(count(gp, "title 'OCZ Z-Drive R4 CM88 1.6 TB (simulated)") > 0);
+        assert_true(count(gp, "title 'OCZ Z-Drive 6300 1.6 TB (simulated)") > 0);
+        assert_int_equal(count(gp, "title 'OCZ Z-Drive R4 CM88 1.6 TB:"), 0);
+        assert_int_equal(count(gp, "title 'OCZ Z-Drive 6300 1.6 TB:"), 0);
+        free(gp);
+    }
+}
+
+static void test_profile_and_suite_charts_say_the_state(void **state)
+{
+    (void)state;
+    if (!have_gnuplot)
+        skip();
+    make_sims();
+    static const char *const prof[] = {"(steady state)", "(simulated)", NULL};
+    free(title_has("profile", "profile-bars", prof));
+    free(title_has("profile", "profile-lat-bars", prof));
+    static const char *const conv[] = {"(purge, WIPC, then the test loop as WDPC)", "(simulated)",
+                                       NULL};
+    free(title_has("suite", "iops-convergence", conv));
+    static const char *const result[] = {"steady state", "(simulated)", NULL};
+    free(title_has("suite", "iops-bs-mix", result));
+    free(title_has("suite", "iops-3d", result));
+    free(title_has("suite", "iops-window", result));
 }
 
 /* The script re-renders from its own directory, as a user would run it. */
@@ -446,6 +646,10 @@ int main(void)
         cmocka_unit_test(test_every_chart_renders),
         cmocka_unit_test(test_overlay_one_series_per_device),
         cmocka_unit_test(test_script_rerenders_by_hand),
+        cmocka_unit_test(test_simulated_in_every_title),
+        cmocka_unit_test(test_run_charts_say_the_state),
+        cmocka_unit_test(test_overlaid_runs_say_simulated_in_the_legend),
+        cmocka_unit_test(test_profile_and_suite_charts_say_the_state),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

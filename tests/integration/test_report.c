@@ -2,7 +2,14 @@
  * HIR/XSR/DIRTH suite, profiles, QD ramps, a run) an HTML report and its Markdown twin whose
  * every reference (images, SVG links) is a file that exists, with nothing external (no scripts,
  * no web fonts, no http), the SNIA header (platform, device, set-up, purge, spec, compliance
- * notes), and each test's summary in words, with the figures of the results. */
+ * notes), and each test's summary in words, with the figures of the results.
+ *
+ * Then the drive's state (src/drive_state.h) on results made here on the simulator: a burst
+ * run (nothing preconditioned it) is "stable (fresh-out-of-box / burst)", "not SNIA steady
+ * state", never "steady state reached"; a run with --precondition steady says its steady-state
+ * label and marks its WDPC rounds; a profile's points carry their labels and the groups'
+ * preparation; a suite says how each test prepared the drive; every figure of a simulated drive
+ * says "simulated", and "compliant" never stands without "(simulated drive)". */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,7 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "helpers.h"
 
@@ -87,6 +97,24 @@ static unsigned check_refs(const char *out, const char *text, const char *open, 
     return n;
 }
 
+/* "compliant" only as "NOT compliant ..." or with "(simulated drive)" before the sentence ends
+ * (every input of these reports is simulated). */
+static void check_compliance_words(const char *text)
+{
+    for (const char *p = strstr(text, "ompliant"); p; p = strstr(p + 1, "ompliant")) {
+        const char *end = p;
+        while (*end && *end != '\n' && strncmp(end, ". ", 2) && strncmp(end, "</", 2) &&
+               *end != '|')
+            end++;
+        bool negated = p >= text + 5 && !strncmp(p - 5, "NOT c", 5);
+        char sentence[400];
+        snprintf(sentence, sizeof(sentence), "%.*s", (int)(end - p), p);
+        if (!negated && !strstr(sentence, "(simulated drive)"))
+            fail_msg("bare 'compliant' for a simulated drive: ...c%s", sentence);
+    }
+    assert_null(strstr(text, ": compliant with"));
+}
+
 static void test_report_from_fixtures(void **state)
 {
     (void)state;
@@ -136,7 +164,8 @@ static void test_report_from_fixtures(void **state)
 
     /* the SNIA header and the summaries in words, with the results' own figures */
     const char *want[] = {"Test platform, device under test and set-up", "Device model",
-                          "Purge", "secure-erase (SNIA-compliant)", "SNIA SSS PTS Enterprise 1.1",
+                          "Purge", "secure-erase: SNIA-compliant (simulated drive)",
+                          "SNIA SSS PTS Enterprise 1.1",
                           "round elements of 5 s instead of the PTS", "Z-Drive 6300",
                           "Z-Drive R4", "steady state reached at round", "Workload profiles",
                           "IOPS reach 95% of their maximum", "90% compressible data",
@@ -146,6 +175,12 @@ static void test_report_from_fixtures(void **state)
         if (!strstr(html, want[i]) || !strstr(md, want[i]))
             fail_msg("report lacks '%s'", want[i]);
     }
+    /* the fixtures predate the state fields: the old run keeps its old sentence; all their
+     * drives are simulated, so figures and compliance say so */
+    assert_non_null(strstr(md, "steady state at round 7 (rounds 3–7)"));
+    assert_non_null(strstr(md, "IOPS (simulated)"));
+    check_compliance_words(md);
+    check_compliance_words(html);
     /* the 6300's 4 KiB random write figure, formatted as in the summary */
     struct json_object *doc = load_json(f[0]);
     if (!doc) {
@@ -171,6 +206,192 @@ static void test_report_from_fixtures(void **state)
     assert_non_null(strstr(md, expect));
     free(html);
     free(md);
+}
+
+/* ---- the drive's state, on results made here ---- */
+
+/* The simulator results every state test reads, made once: name, then the arguments after
+ * the binary (-o DIR/name is added). The brief's commands: virtual time, a few seconds. */
+static const char *const sims[][12] = {
+    {"burst", "run", "--target", "sim:zdrive-r4-cm88-1.6t", "--workload",
+     "rw=randwrite,bs=4k,qd=32,workers=4", "--quiet", NULL},
+    {"steady", "run", "--target", "sim:zdrive-6300-1.6t", "--workload", "rw=randwrite,bs=4k,qd=32",
+     "--precondition", "steady", "--quiet", NULL},
+    {"profile", "profile", "qd-ramp-4k-write", "--qd", "32", "--workers", "1,4", "--target",
+     "sim:zdrive-6300-1.6t", "--quiet", NULL},
+    {"suite", "run-test", "iops", "--target", "sim:zdrive-6300-1.6t", "--round-time", "5s",
+     "--quiet", NULL},
+};
+#define N_SIMS (sizeof(sims) / sizeof(sims[0]))
+static int made;   /* 0 not yet, 1 done, -1 failed */
+
+/* Run every simulation at once (fork/exec, output to DIR/NAME.log). */
+static void make_sims(void)
+{
+    if (made) {
+        assert_int_equal(made, 1);   /* a failed first attempt fails every later test */
+        return;
+    }
+    made = -1;
+    pid_t pid[N_SIMS];
+    for (size_t k = 0; k < N_SIMS; k++) {
+        char out[600], log[600];
+        snprintf(out, sizeof(out), "%s/%s", dir, sims[k][0]);
+        snprintf(log, sizeof(log), "%s/%s.log", dir, sims[k][0]);
+        char *argv[16];
+        size_t a = 0;
+        argv[a++] = (char *)ptsbench_bin();
+        for (size_t q = 1; sims[k][q]; q++)
+            argv[a++] = (char *)sims[k][q];
+        argv[a++] = "-o";
+        argv[a++] = out;
+        argv[a] = NULL;
+        pid[k] = fork();
+        assert_true(pid[k] >= 0);
+        if (pid[k] == 0) {
+            int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd >= 0) {
+                dup2(fd, 1);
+                dup2(fd, 2);
+            }
+            execv(argv[0], argv);
+            _exit(127);
+        }
+    }
+    for (size_t k = 0; k < N_SIMS; k++) {
+        int st;
+        assert_int_equal(waitpid(pid[k], &st, 0), pid[k]);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+            char log[600];
+            snprintf(log, sizeof(log), "%s/%s.log", dir, sims[k][0]);
+            char *text = slurp(log);
+            fail_msg("ptsbench %s failed: %s", sims[k][1], text ? text : "");
+        }
+    }
+    made = 1;
+}
+
+/* Report the named results (made by make_sims) into DIR/report-NAME; return report.md and,
+ * in *html, report.html. */
+static char *report_of(const char *name, char **html)
+{
+    make_sims();
+    char in[600], out[600], p[700];
+    snprintf(in, sizeof(in), "%s/%s", dir, name);
+    snprintf(out, sizeof(out), "%s/report-%s", dir, name);
+    char *argv[] = {(char *)ptsbench_bin(), "report", in, "--out", out, NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(argv, &r), 0);
+    if (r.status != 0)
+        fail_msg("report %s exited %d: %s", name, r.status, r.errout);
+    cmd_result_free(&r);
+    snprintf(p, sizeof(p), "%s/report.html", out);
+    *html = slurp(p);
+    snprintf(p, sizeof(p), "%s/report.md", out);
+    char *md = slurp(p);
+    assert_non_null(*html);
+    assert_non_null(md);
+    return md;
+}
+
+static void want_both(const char *md, const char *html, const char *text)
+{
+    if (!strstr(md, text) || !strstr(html, text))
+        fail_msg("report lacks '%s'", text);
+}
+
+/* Every chart script of the report names the simulated drive in its title. */
+static void charts_say_simulated(const char *name)
+{
+    char p[700];
+    static const char *const charts[] = {"run-rounds", "run-window", "run-samples",
+                                         "profile-bars", "iops-convergence", "iops-bs-mix"};
+    unsigned n = 0;
+    for (size_t k = 0; k < sizeof(charts) / sizeof(charts[0]); k++) {
+        snprintf(p, sizeof(p), "%s/report-%s/plots/%s.gp", dir, name, charts[k]);
+        char *gp = slurp(p);
+        if (!gp)
+            continue;
+        const char *t = strstr(gp, "\nset title ");
+        assert_non_null(t);
+        char line[800];
+        sscanf(t + 1, "%799[^\n]", line);
+        if (!strstr(line, "simulated"))
+            fail_msg("%s: %s", p, line);
+        n++;
+        free(gp);
+    }
+    assert_true(n > 0);
+}
+
+static void test_burst_run_is_not_steady_state(void **state)
+{
+    (void)state;
+    if (!have_gnuplot())
+        skip();
+    char *html, *md = report_of("burst", &html);
+    want_both(md, html, "stable (fresh-out-of-box / burst) at rounds 1–5, not SNIA steady "
+                        "state: no preconditioning");
+    want_both(md, html, "none: the drive was not preconditioned");
+    want_both(md, html, "IOPS (simulated)");
+    want_both(md, html, "zdrive-r4-cm88-1.6t (simulated drive)");
+    want_both(md, html, "(simulated, burst, not preconditioned)");   /* the title */
+    assert_null(strstr(md, "steady state reached"));
+    assert_null(strstr(html, "steady state reached"));
+    assert_null(strstr(md, "steady state at round"));   /* the old sentence */
+    charts_say_simulated("burst");
+    free(md);
+    free(html);
+}
+
+static void test_steady_run_says_steady_and_marks_wdpc(void **state)
+{
+    (void)state;
+    if (!have_gnuplot())
+        skip();
+    char *html, *md = report_of("steady", &html);
+    want_both(md, html, "steady state (SNIA PTS rule and fill guard, after WIPC + WDPC) at rounds");
+    want_both(md, html, "Fill guard: the workload wrote");
+    want_both(md, html, "WDPC (preconditioning, not judged): WIPC 2.0× + WDPC");
+    want_both(md, html, "then WDPC: the workload itself for");
+    assert_null(strstr(md, "not SNIA steady state"));
+    charts_say_simulated("steady");
+    free(md);
+    free(html);
+}
+
+static void test_profile_points_say_their_state(void **state)
+{
+    (void)state;
+    if (!have_gnuplot())
+        skip();
+    char *html, *md = report_of("profile", &html);
+    want_both(md, html, "steady state (SNIA PTS rule and fill guard, after WIPC + WDPC), rounds");
+    want_both(md, html, "drive preparation: WIPC (2× the active range, 128 KiB sequential "
+                        "writes), then WDPC with the point at 1 worker × QD 32");
+    want_both(md, html, "Drive state");
+    want_both(md, html, "IOPS (simulated)");
+    charts_say_simulated("profile");
+    free(md);
+    free(html);
+}
+
+static void test_suite_says_preparation_and_simulated(void **state)
+{
+    (void)state;
+    if (!have_gnuplot())
+        skip();
+    char *html, *md = report_of("suite", &html);
+    want_both(md, html, "drive preparation: purge (secure-erase), WIPC (2× the active range, "
+                        "128 KiB sequential writes), then the test loop itself as the WDPC");
+    want_both(md, html, "steady state reached at round");   /* the PTS's meaning, kept */
+    want_both(md, html, "simulated drive: virtual time");
+    want_both(md, html, "compliant with SNIA SSS PTS");
+    check_compliance_words(md);
+    check_compliance_words(html);
+    charts_say_simulated("suite");
+    free(md);
+    free(html);
 }
 
 /* Bad input: one line, exit 2, nothing written. */
@@ -209,6 +430,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report_from_fixtures),
         cmocka_unit_test(test_report_bad_input),
+        cmocka_unit_test(test_burst_run_is_not_steady_state),
+        cmocka_unit_test(test_steady_run_says_steady_and_marks_wdpc),
+        cmocka_unit_test(test_profile_points_say_their_state),
+        cmocka_unit_test(test_suite_says_preparation_and_simulated),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
