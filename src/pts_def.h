@@ -40,9 +40,10 @@
  * precondition with RND writes at precondition_threads x precondition_qd to steady state, then
  * demand-variation rounds over threads_list x qd_list (high to low) of the stimulus (mixes[0],
  * block_sizes[0], plus `extra` workload keys), tracking the first point's IOPS; then the max
- * point (highest IOPS with mean latency under latency_ceiling), the min point (the last:
- * 1 x 1) and the mid point (IOPS closest to their middle), each measured for histogram_time
- * with its full response-time histogram.
+ * point (highest IOPS with mean latency under latency_ceiling), the min point (threads 1 x
+ * QD 1, found by value in the lists; without one, the lowest outstanding I/O) and the mid point
+ * (among the points under the ceiling, IOPS closest to their middle), each measured for
+ * histogram_time with its full response-time histogram (pts_rules.h: pts_dirth_choose).
  *   threads_list, qd_list   32,16,8,6,4,2,1
  *   precondition_threads, precondition_qd   32, 32
  *   latency_ceiling         5ms
@@ -51,7 +52,8 @@
  * Cross Stimulus Recovery (kind = xsr): groups of one stimulus each, logged every element_time:
  *   groups                  ACCESS/BS/MIX/DURATION, ... e.g. seq/1024k/0/8h, rnd/8k/0/6h,
  *                           seq/1024k/0/8h; recovery = minutes until the last group's
- *                           throughput reaches the first group's average
+ *                           throughput reaches the first group's average, within
+ *                           PTS_XSR_RECOVERY_TOLERANCE (1%, pts_rules.h)
  *
  * specs.ini keys: title, active_range (percent), write_cache (on | off), threads, qd. */
 #ifndef PTSBENCH_PTS_DEF_H

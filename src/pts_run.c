@@ -17,6 +17,7 @@
 #include "hostinfo.h"
 #include "metrics.h"
 #include "pts_def.h"
+#include "pts_rules.h"
 #include "results.h"
 #include "run.h"
 #include "data_measure.h"
@@ -165,9 +166,7 @@ static unsigned def_qd(const struct pts_session *s, const struct pts_def *d)
  * time limit) multiplied, for quick checks; the results record it and call it non-compliant. */
 static uint64_t scaled(const struct pts_session *s, uint64_t ns)
 {
-    double f = s->cfg.time_scale > 0 ? s->cfg.time_scale : 1.0;
-    uint64_t v = (uint64_t)((double)ns * f);
-    return v ? v : 1;
+    return pts_scaled_ns(ns, s->cfg.time_scale);
 }
 
 static uint64_t def_element_ns(const struct pts_session *s, const struct pts_def *d)
@@ -208,14 +207,30 @@ static unsigned elements_per_round(const struct pts_session *s, const struct pts
     return d->subtests == PTS_SUB_BS ? d->n_mixes : n * d->n_mixes;
 }
 
-static void fmt_duration(double sec, char *buf, size_t len)
+/* What the plan arithmetic (pts_rules.h) needs to know of the session for test d. */
+static void def_timing(const struct pts_session *s, const struct pts_def *d, struct pts_timing *t)
 {
-    if (sec >= 3600)
-        snprintf(buf, len, "%.0fh%02.0fm", floor(sec / 3600), fmod(floor(sec / 60), 60));
-    else if (sec >= 60)
-        snprintf(buf, len, "%.0fm%02.0fs", floor(sec / 60), fmod(sec, 60));
-    else
-        snprintf(buf, len, "%.0fs", sec);
+    memset(t, 0, sizeof(*t));
+    t->time_scale = s->cfg.time_scale;
+    t->element_ns = def_element_ns(s, d);
+    t->max_rounds = def_max_rounds(s, d);
+    t->elements_per_round = elements_per_round(s, d);
+    t->subtests = 1;
+    if (d->subtests == PTS_SUB_BS) {
+        t->subtests = 0;
+        for (unsigned b = 0; b < d->n_bss; b++)
+            t->subtests += bs_valid(s, d->bss[b]);
+    }
+    t->max_time_ns = def_max_time(s, d);
+    t->stop_capacity = def_stop_capacity(s, d);
+    t->threads = def_threads(s, d);
+    t->qd = def_qd(s, d);
+}
+
+/* " (simulated)" after every measured figure the console shows for a simulated drive. */
+static const char *sim_tag(const struct pts_session *s)
+{
+    return s->target.sim ? " (simulated)" : "";
 }
 
 void pts_print_plan(const struct pts_session *s)
@@ -224,36 +239,26 @@ void pts_print_plan(const struct pts_session *s)
     units_format_capacity(s->target.sim ? (uint64_t)(s->target.capacity * s->weight)
                                         : s->target.capacity, cap, sizeof(cap));
     printf("ptsbench %s suite: %s on %s (%s%s)\n", PTSBENCH_VERSION, s->spec.title,
-           s->target.path, cap, s->target.sim ? ", simulated: virtual time" : "");
+           s->target.path, cap, s->target.sim ? ", simulated drive: virtual time" : "");
     printf("  active range %g%%, write cache %s requested, outstanding I/O %u x %u (spec %u x %u)\n",
            s->spec.active_range_pct, s->spec.write_cache ? "enabled" : "disabled", s->threads,
            s->qd, s->spec.threads, s->spec.qd);
     double total = 0;
     for (unsigned i = 0; i < s->n_defs; i++) {
         const struct pts_def *d = &s->defs[i];
-        double el = (double)def_element_ns(s, d) / 1e9;
-        unsigned subs = d->subtests == PTS_SUB_BS ? d->n_bss : 1;
-        char when[64];
-        if (d->stop == PTS_STOP_STEADY) {
-            double max = subs * def_max_rounds(s, d) * elements_per_round(s, d) * el;
-            total += max;
-            fmt_duration(max, when, sizeof(when));
-            printf("  %-10s %u subtest%s x up to %u rounds x %u elements of %gs (<= %s",
-                   d->name, subs, subs == 1 ? "" : "s", def_max_rounds(s, d),
-                   elements_per_round(s, d), el, when);
-        } else {
-            double max = (double)def_max_time(s, d) / 1e9;
-            total += max;
-            fmt_duration(max, when, sizeof(when));
-            printf("  %-10s rounds of %gs until %gx capacity is written (<= %s", d->name, el,
-                   def_stop_capacity(s, d), when);
-        }
-        printf("%s%s)\n", d->purge ? " + purge" : "",
-               d->wipc ? " + WIPC 2x per subtest" : "");
+        struct pts_timing t;
+        def_timing(s, d, &t);
+        char loop[512], prep[256], when[32];
+        pts_loop_text(d, &t, loop, sizeof(loop));
+        pts_preparation_text(d, &t, prep, sizeof(prep));
+        double est = pts_estimate_s(d, &t);
+        total += est;
+        pts_format_duration(est, when, sizeof(when));
+        printf("  %-10s %s (<= %s); %s\n", d->name, loop, when, prep);
     }
-    char t[64];
-    fmt_duration(total, t, sizeof(t));
-    printf("  estimated duration: at most %s of %s time, plus purge and preconditioning\n", t,
+    char tt[64];
+    pts_format_duration(total, tt, sizeof(tt));
+    printf("  estimated duration: at most %s of %s time, plus purge and WIPC\n", tt,
            s->target.sim ? "virtual" : "measuring");
     printf("  results %s\n", s->results_path);
     fflush(stdout);
@@ -541,9 +546,11 @@ static void tracked_free(struct tracked *t)
     memset(t, 0, sizeof(*t));
 }
 
-static struct json_object *steady_json(const struct pts_def *d, uint32_t sub_bs,
-                                       const struct steady_window *w, unsigned n_vars,
-                                       unsigned round, unsigned rounds_run, unsigned max_rounds)
+/* A steady-state object: the verdict, and each tracking variable's window under the SNIA
+ * criteria with the round limit in force (--max-rounds, or the definition's). */
+static struct json_object *steady_obj(const char *const *names, const struct steady_window *w,
+                                      unsigned n_vars, unsigned round, unsigned rounds_run,
+                                      unsigned max_rounds)
 {
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "reached", json_object_new_boolean(round > 0));
@@ -552,16 +559,85 @@ static struct json_object *steady_json(const struct pts_def *d, uint32_t sub_bs,
     json_object_object_add(o, "max_rounds", json_object_new_int(max_rounds));
     struct json_object *vars = json_object_new_array();
     struct steady_criteria c = STEADY_CRITERIA_SNIA;
-    for (unsigned v = 0; v < n_vars; v++) {
+    c.max_rounds = max_rounds;
+    for (unsigned v = 0; v < n_vars; v++)
+        json_object_array_add(vars, results_steady_json(&w[v], round, &c, names[v], rounds_run));
+    json_object_object_add(o, "variables", vars);
+    return o;
+}
+
+/* steady_obj for the definition's tracking variables ("element" = the subtest's size). */
+static struct json_object *steady_json(const struct pts_def *d, uint32_t sub_bs,
+                                       const struct steady_window *w, unsigned n_vars,
+                                       unsigned round, unsigned rounds_run, unsigned max_rounds)
+{
+    char names[PTS_MAX_TRACK][64];
+    const char *np[PTS_MAX_TRACK];
+    for (unsigned v = 0; v < n_vars && v < PTS_MAX_TRACK; v++) {
         struct pts_track t = d->track[v];
         if (!t.bs)
             t.bs = sub_bs;
-        char name[64];
-        pts_track_format(&t, name, sizeof(name));
-        struct json_object *j = results_steady_json(&w[v], round, &c, name, rounds_run);
-        json_object_array_add(vars, j);
+        pts_track_format(&t, names[v], sizeof(names[v]));
+        np[v] = names[v];
     }
-    json_object_object_add(o, "variables", vars);
+    return steady_obj(np, w, n_vars, round, rounds_run, max_rounds);
+}
+
+/* Element e of round r (1-based) of a subtest's rounds array, or NULL. */
+static struct json_object *round_element(struct json_object *rounds_json, unsigned r, size_t e)
+{
+    struct json_object *rr = json_object_array_get_idx(rounds_json, r - 1), *els;
+    if (!rr || !json_object_object_get_ex(rr, "elements", &els))
+        return NULL;
+    return json_object_array_get_idx(els, e);
+}
+
+static double json_get_num(struct json_object *o, const char *key)
+{
+    struct json_object *v;
+    if (!o || !json_object_object_get_ex(o, key, &v) || json_object_get_type(v) == json_type_null)
+        return NAN;
+    return json_object_get_double(v);
+}
+
+/* One direction's latency over the window: I/O-weighted mean and percentiles (each element's
+ * "count"), the true maximum (the largest of the rounds' maxima) and, for comparison, the mean
+ * of the rounds' maxima. */
+static struct json_object *window_lat_json(struct json_object *rounds_json, unsigned first,
+                                           unsigned last, size_t e, const char *dir)
+{
+    const unsigned n = last - first + 1;
+    double *count = xcalloc(n, sizeof(double)), *v = xcalloc(n, sizeof(double));
+    struct json_object **lat = xcalloc(n, sizeof(*lat));
+    double ios = 0;
+    for (unsigned r = first; r <= last; r++) {
+        struct json_object *l1, *l2 = NULL;
+        struct json_object *el = round_element(rounds_json, r, e);
+        if (el && json_object_object_get_ex(el, "lat_us", &l1))
+            json_object_object_get_ex(l1, dir, &l2);
+        lat[r - first] = l2;
+        count[r - first] = json_get_num(l2, "count");
+        if (isfinite(count[r - first]))
+            ios += count[r - first];
+    }
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "count", json_object_new_int64((int64_t)ios));
+    const char *keys[1 + METRICS_NPCT];
+    keys[0] = "mean";
+    for (int i = 0; i < METRICS_NPCT; i++)
+        keys[1 + i] = metrics_percentile_names[i] + 1;   /* "p99.9" -> "99.9", as lat_json */
+    for (int k = 0; k < 1 + METRICS_NPCT; k++) {
+        for (unsigned i = 0; i < n; i++)
+            v[i] = json_get_num(lat[i], keys[k]);
+        json_object_object_add(o, keys[k], jnum(pts_weighted_mean(v, count, n)));
+    }
+    for (unsigned i = 0; i < n; i++)
+        v[i] = json_get_num(lat[i], "max");
+    json_object_object_add(o, "max", jnum(pts_max(v, n)));
+    json_object_object_add(o, "max_round_mean", jnum(pts_weighted_mean(v, NULL, n)));
+    free(lat);
+    free(count);
+    free(v);
     return o;
 }
 
@@ -577,6 +653,8 @@ static struct json_object *table_json(struct json_object *rounds_json, unsigned 
     if (!json_object_object_get_ex(r0, "elements", &els))
         return tab;
     const char *keys[] = {"iops", "read_iops", "write_iops", "mb_s", "read_mb_s", "write_mb_s"};
+    const unsigned n = last - first + 1;
+    double *v = xcalloc(n, sizeof(double));
     for (size_t e = 0; e < json_object_array_length(els); e++) {
         struct json_object *proto = json_object_array_get_idx(els, e), *x;
         struct json_object *row = json_object_new_object();
@@ -584,47 +662,20 @@ static struct json_object *table_json(struct json_object *rounds_json, unsigned 
         json_object_object_add(row, "rwmix_read", json_object_get(x));
         json_object_object_get_ex(proto, "bs", &x);
         json_object_object_add(row, "bs", json_object_get(x));
-        unsigned n = last - first + 1;
         for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-            double sum = 0;
-            for (unsigned r = first; r <= last; r++) {
-                struct json_object *rr = json_object_array_get_idx(rounds_json, r - 1), *ee, *el, *val;
-                json_object_object_get_ex(rr, "elements", &ee);
-                el = json_object_array_get_idx(ee, e);
-                if (el && json_object_object_get_ex(el, keys[k], &val))
-                    sum += json_object_get_double(val);
-            }
-            json_object_object_add(row, keys[k], jnum(sum / n));
+            for (unsigned r = first; r <= last; r++)
+                v[r - first] = json_get_num(round_element(rounds_json, r, e), keys[k]);
+            json_object_object_add(row, keys[k], jnum(pts_weighted_mean(v, NULL, n)));
         }
-        /* latency statistics averaged too, per direction */
         const char *dirs[] = {"read", "write", "total"};
-        const char *stats[] = {"mean", "max", "99", "99.99", "99.999"};
         struct json_object *lat = json_object_new_object();
-        for (int dd = 0; dd < 3; dd++) {
-            struct json_object *dj = json_object_new_object();
-            for (int st = 0; st < 5; st++) {
-                double sum = 0;
-                unsigned cnt = 0;
-                for (unsigned r = first; r <= last; r++) {
-                    struct json_object *rr = json_object_array_get_idx(rounds_json, r - 1), *ee,
-                                       *el, *l1, *l2, *val;
-                    json_object_object_get_ex(rr, "elements", &ee);
-                    el = json_object_array_get_idx(ee, e);
-                    if (el && json_object_object_get_ex(el, "lat_us", &l1) &&
-                        json_object_object_get_ex(l1, dirs[dd], &l2) &&
-                        json_object_object_get_ex(l2, stats[st], &val) &&
-                        json_object_get_type(val) != json_type_null) {
-                        sum += json_object_get_double(val);
-                        cnt++;
-                    }
-                }
-                json_object_object_add(dj, stats[st], cnt ? jnum(sum / cnt) : NULL);
-            }
-            json_object_object_add(lat, dirs[dd], dj);
-        }
+        for (int dd = 0; dd < 3; dd++)
+            json_object_object_add(lat, dirs[dd],
+                                   window_lat_json(rounds_json, first, last, e, dirs[dd]));
         json_object_object_add(row, "lat_us", lat);
         json_object_array_add(tab, row);
     }
+    free(v);
     return tab;
 }
 
@@ -641,13 +692,13 @@ static void progress(struct pts_session *s, const struct pts_def *d, unsigned ro
         snprintf(rounds, sizeof(rounds), "%u/%u", round, max_rounds);
         double left = ((double)(n_el - el) + (double)n_el * (max_rounds - round)) * element_s;
         char t[32];
-        fmt_duration(left, t, sizeof(t));
+        pts_format_duration(left, t, sizeof(t));
         snprintf(eta, sizeof(eta), "  ETA <= %s%s", t, s->target.sim ? " virtual" : "");
     } else {
         snprintf(rounds, sizeof(rounds), "%u", round);
     }
-    printf("\r\033[K[%s] round %s  element %u/%u (%u/%u %s)  %.0f IOPS  %s%s", d->name, rounds,
-           el, n_el, mix, 100 - mix, b, iops, ss, eta);
+    printf("\r\033[K[%s] round %s  element %u/%u (%u/%u %s)  %.0f IOPS%s  %s%s", d->name,
+           rounds, el, n_el, mix, 100 - mix, b, iops, sim_tag(s), ss, eta);
     fflush(stdout);
 }
 
@@ -805,7 +856,7 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
                        vals[v]);
             if (wsat)
                 printf(", %.1f GB written", written_total / 1e9);
-            printf("%s%s\n", ss[0] ? "; " : "", ss);
+            printf("%s%s%s\n", ss[0] ? "; " : "", ss, sim_tag(s));
             fflush(stdout);
         }
         results_flush(s, false);
@@ -839,12 +890,13 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
             for (unsigned v = 0; v < d->n_track; v++)
                 printf(" %s %.6g", json_object_get_string(json_object_array_get_idx(tr_names, v)),
                        win[v].average);
-            printf("\n");
+            printf("%s\n", sim_tag(s));
         } else if (d->stop == PTS_STOP_STEADY) {
-            printf("  [%s] steady state NOT achieved in %u rounds\n", d->name, rounds_done);
+            printf("  [%s] steady state NOT achieved in %u rounds%s\n", d->name, rounds_done,
+                   sim_tag(s));
         } else {
-            printf("  [%s] stopped after %u rounds: %.1f GB written in %.0f s\n", d->name,
-                   rounds_done, written_total / 1e9, elapsed_total);
+            printf("  [%s] stopped after %u rounds: %.1f GB written in %.0f s%s\n", d->name,
+                   rounds_done, written_total / 1e9, elapsed_total, sim_tag(s));
         }
         fflush(stdout);
     }
@@ -892,6 +944,8 @@ static int precondition_steady(struct pts_session *s, const struct pts_def *d,
     struct json_object *pc = json_object_new_object(), *rounds = json_object_new_array();
     json_object_object_add(pc, "kind", json_object_new_string("steady"));
     json_object_object_add(pc, "round_s", jnum((double)el_ns / 1e9));
+    json_object_object_add(pc, "threads", json_object_new_int((int)ep->wl.workers));
+    json_object_object_add(pc, "qd", json_object_new_int((int)ep->wl.qd));
     json_object_object_add(pc, "rounds", rounds);
     json_object_object_add(sub, "precondition", pc);
     struct tracked tk = {.n_vars = 1};
@@ -943,6 +997,9 @@ static int run_hir(struct pts_session *s, const struct pts_def *d, struct json_o
     const double t0 = session_clock_s(s);
     for (unsigned w = 0; w < d->n_waits && st == 0; w++) {
         const uint64_t wait_ns = scaled(s, d->waits_ns[w]);
+        /* the PTS's name for the state (1, 2, 3, 5, 10: the idle time in accesses), from the
+         * definition's times; "ordinal" is its place in the test (1..5) */
+        const unsigned state = pts_hir_state_number(d->waits_ns[w], d->access_ns);
         double sum_w = 0, sum_b = 0, idle_err = 0;
         unsigned n_w = 0, n_b = 0;
         for (unsigned phase = 0; phase < 2 && st == 0; phase++) {
@@ -954,7 +1011,8 @@ static int run_hir(struct pts_session *s, const struct pts_def *d, struct json_o
                 if (st != 0)
                     break;
                 struct json_object *a = period_json(&m);
-                json_object_object_add(a, "state", json_object_new_int(w + 1));
+                json_object_object_add(a, "state", json_object_new_int((int)state));
+                json_object_object_add(a, "ordinal", json_object_new_int(w + 1));
                 json_object_object_add(a, "phase", json_object_new_string(phase ? "baseline" : "write"));
                 json_object_object_add(a, "rep", json_object_new_int(rep));
                 json_object_object_add(a, "start_s", jnum(start));
@@ -976,7 +1034,8 @@ static int run_hir(struct pts_session *s, const struct pts_def *d, struct json_o
             }
         }
         struct json_object *sj = json_object_new_object();
-        json_object_object_add(sj, "state", json_object_new_int(w + 1));
+        json_object_object_add(sj, "state", json_object_new_int((int)state));
+        json_object_object_add(sj, "ordinal", json_object_new_int(w + 1));
         json_object_object_add(sj, "wait_s", jnum((double)wait_ns / 1e9));
         json_object_object_add(sj, "access_s", jnum((double)access_ns / 1e9));
         json_object_object_add(sj, "write_accesses", json_object_new_int(n_w));
@@ -986,9 +1045,9 @@ static int run_hir(struct pts_session *s, const struct pts_def *d, struct json_o
         json_object_object_add(sj, "idle_max_error_pct", jnum(100 * idle_err));
         json_object_array_add(states, sj);
         if (!s->cfg.quiet && st == 0) {
-            printf("  [%s] wait state %u (%g s idle): %.0f IOPS with idle, baseline %.0f IOPS\n",
-                   d->name, w + 1, (double)wait_ns / 1e9, n_w ? sum_w / n_w : 0,
-                   n_b ? sum_b / n_b : 0);
+            printf("  [%s] wait state %u (%g s idle): %.0f IOPS with idle, baseline %.0f IOPS%s\n",
+                   d->name, state, (double)wait_ns / 1e9, n_w ? sum_w / n_w : 0,
+                   n_b ? sum_b / n_b : 0, sim_tag(s));
             fflush(stdout);
         }
     }
@@ -997,6 +1056,9 @@ static int run_hir(struct pts_session *s, const struct pts_def *d, struct json_o
     return st;
 }
 
+/* Cross Stimulus Recovery: the groups one after the other, each logged every element; then the
+ * recovery, decided once the last group is complete (pts_xsr_recovery_minutes: the first of its
+ * rounds whose throughput reaches the first group's average, within the tolerance). */
 static int run_xsr(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
                    char *err, size_t errlen)
 {
@@ -1006,17 +1068,20 @@ static int run_xsr(struct pts_session *s, const struct pts_def *d, struct json_o
     struct json_object *groups = json_object_new_array(), *log = json_object_new_array();
     json_object_object_add(sub, "groups", groups);
     json_object_object_add(sub, "log", log);
-    double first_avg = NAN, recovery_min = NAN;
+    double first_avg = NAN;
+    double *last_mb_s = NULL;   /* the last group's per-round throughput */
+    size_t n_last = 0;
     int st = 0;
     double t = 0;
     for (unsigned g = 0; g < d->n_groups && st == 0; g++) {
         const struct pts_group *gr = &d->groups[g];
+        const bool last_group = g == d->n_groups - 1;
         struct element_pool *ep = xcalloc(1, sizeof(*ep));
         st = element_open(s, gr->mix, gr->bs, gr->random, def_threads(s, d), def_qd(s, d),
                           d->compress_pct, 0x585352ull + g, NULL, ep, err, errlen);
-        uint64_t n = scaled(s, gr->duration_ns) / el_ns;
-        if (!n)
-            n = 1;
+        const uint64_t n = pts_xsr_group_rounds(gr, s->cfg.time_scale, el_ns);
+        if (last_group)
+            last_mb_s = xcalloc(n, sizeof(double));
         double sum = 0, last = 0, peak_mean = 0, peak_max = 0;
         for (uint64_t r = 0; r < n && st == 0; r++) {
             struct round_metrics m;
@@ -1030,12 +1095,12 @@ static int run_xsr(struct pts_session *s, const struct pts_def *d, struct json_o
             json_object_array_add(log, e);
             sum += m.total.mb_s;
             last = m.total.mb_s;
+            if (last_group)
+                last_mb_s[n_last++] = m.total.mb_s;
             if (m.total.lat.mean_us > peak_mean)
                 peak_mean = m.total.lat.mean_us;
             if (m.total.lat.max_us > peak_max)
                 peak_max = m.total.lat.max_us;
-            if (g == d->n_groups - 1 && g > 0 && isnan(recovery_min) && m.total.mb_s >= first_avg)
-                recovery_min = (double)(r + 1) * (double)el_ns / 60e9;
             metrics_free(&m);
             results_flush(s, false);
         }
@@ -1060,20 +1125,34 @@ static int run_xsr(struct pts_session *s, const struct pts_def *d, struct json_o
         json_object_object_add(gj, "peak_lat_max_us", jnum(peak_max));
         json_object_array_add(groups, gj);
         if (!s->cfg.quiet) {
-            printf("  [%s] group %u (%s): %.1f MB/s mean, %.1f MB/s at the end\n", d->name, g + 1,
-                   label, sum / (double)n, last);
+            printf("  [%s] group %u (%s): %.1f MB/s mean, %.1f MB/s at the end%s\n", d->name,
+                   g + 1, label, sum / (double)n, last, sim_tag(s));
             fflush(stdout);
         }
     }
     if (st == 0) {
-        json_object_object_add(sub, "recovery_minutes", jnum(recovery_min));
-        if (isnan(recovery_min))
-            note(s, "%s: the last group never reached the first group's average throughput",
-                 d->name);
+        /* one group only: nothing to recover from */
+        const double rec = d->n_groups >= 2
+                               ? pts_xsr_recovery_minutes(last_mb_s, n_last, first_avg,
+                                                          PTS_XSR_RECOVERY_TOLERANCE,
+                                                          (double)el_ns / 60e9)
+                               : NAN;
+        json_object_object_add(sub, "recovery_minutes", jnum(rec));
+        json_object_object_add(sub, "recovery_reference_mb_s", jnum(first_avg));
+        json_object_object_add(sub, "recovery_tolerance", jnum(PTS_XSR_RECOVERY_TOLERANCE));
+        json_object_object_add(sub, "recovery_rule", json_object_new_string(
+            "the first round of the last group whose MB/s is at least the first group's "
+            "average x (1 - recovery_tolerance); the tolerance is ptsbench's choice (the spec "
+            "text is not available: UNCERTAIN)"));
+        if (isnan(rec) && d->n_groups >= 2)
+            note(s, "%s: the last group never reached the first group's average throughput "
+                 "(%.1f MB/s, within %g%%)", d->name, first_avg,
+                 100 * PTS_XSR_RECOVERY_TOLERANCE);
         else if (!s->cfg.quiet)
-            printf("  [%s] recovery: %.1f minutes to the first group's average\n", d->name,
-                   recovery_min);
+            printf("  [%s] recovery: %.1f minutes to the first group's average (within %g%%)%s\n",
+                   d->name, rec, 100 * PTS_XSR_RECOVERY_TOLERANCE, sim_tag(s));
     }
+    free(last_mb_s);
     return st;
 }
 
@@ -1173,16 +1252,12 @@ static int run_dirth(struct pts_session *s, const struct pts_def *d, struct json
         c.max_rounds = 0;
         const double *ys[1] = {tk.v[0]};
         steady = steady_first_all(ys, 1, tk.n, &c, &win);
-        struct json_object *ss = json_object_new_object();
-        json_object_object_add(ss, "reached", json_object_new_boolean(steady > 0));
-        json_object_object_add(ss, "round", steady ? json_object_new_int(steady) : NULL);
-        json_object_object_add(ss, "variables", json_object_new_array());
-        struct steady_criteria sc = STEADY_CRITERIA_SNIA;
-        json_object_array_add(json_object_object_get(ss, "variables"),
-                              results_steady_json(&win, steady, &sc, tname, r));
-        json_object_object_add(sub, "steady_state", ss);
+        const char *names[1] = {tname};
+        json_object_object_add(sub, "steady_state",
+                               steady_obj(names, &win, 1, steady, r, max_rounds));
         if (!s->tty && !s->cfg.quiet) {
-            printf("  [%s] round %u: %u points, %s %.6g\n", d->name, r, n_el, tname, iops[0]);
+            printf("  [%s] round %u: %u points, %s %.6g%s\n", d->name, r, n_el, tname, iops[0],
+                   sim_tag(s));
             fflush(stdout);
         }
         results_flush(s, false);
@@ -1198,24 +1273,28 @@ static int run_dirth(struct pts_session *s, const struct pts_def *d, struct json
     /* The operating points, from the last round. */
     if (st == 0) {
         const double ceiling_us = (double)d->latency_ceiling_ns / 1000.0;
-        int imax = -1;
-        for (unsigned i = 0; i < n_el; i++)
-            if (lat[i] < ceiling_us && (imax < 0 || iops[i] > iops[imax]))
-                imax = (int)i;
-        int imin = (int)n_el - 1;   /* the last point: threads_list and qd_list end at 1 x 1 */
-        if (imax < 0)
-            imax = imin;
-        double mid_target = (iops[imax] + iops[imin]) / 2;
-        int imid = 0;
-        for (unsigned i = 0; i < n_el; i++)
-            if (fabs(iops[i] - mid_target) < fabs(iops[imid] - mid_target))
-                imid = (int)i;
+        struct pts_dirth_points ch;
+        pts_dirth_choose(iops, lat, d->threads_list, nt, d->qd_list, nq, ceiling_us, &ch);
         const char *names[3] = {"max", "mid", "min"};
-        int idx[3] = {imax, imid, imin};
+        const unsigned idx[3] = {ch.max, ch.mid, ch.min};
         struct json_object *op = json_object_new_object();
         json_object_object_add(op, "latency_ceiling_us", jnum(ceiling_us));
+        json_object_object_add(op, "rules", json_object_new_string(
+            "max: the highest IOPS with mean latency below the ceiling; min: threads 1 x QD 1; "
+            "mid: among the points below the ceiling, the IOPS closest to (max + min) / 2"));
+        json_object_object_add(op, "max_below_ceiling", json_object_new_boolean(ch.max_found));
+        json_object_object_add(op, "min_rule", json_object_new_string(
+            ch.min_is_1x1 ? "threads 1 x QD 1"
+                          : "the lowest outstanding I/O (threads_list x qd_list has no 1 x 1)"));
+        if (!ch.min_is_1x1)
+            note(s, "%s: the sweep has no threads 1 x QD 1 point: MinIOPS is the lowest "
+                 "outstanding I/O, %u x %u", d->name, d->threads_list[ch.min / nq],
+                 d->qd_list[ch.min % nq]);
+        if (!ch.max_found)
+            note(s, "%s: no point of the sweep has a mean latency below %g us: the max and mid "
+                 "operating points are the min point", d->name, ceiling_us);
         for (int k = 0; k < 3 && st == 0; k++) {
-            unsigned ti = (unsigned)idx[k] / nq, qi = (unsigned)idx[k] % nq;
+            unsigned ti = idx[k] / nq, qi = idx[k] % nq;
             struct round_metrics m;
             struct element_pool *e = xcalloc(1, sizeof(*e));
             st = element_open(s, d->mixes[0], d->bss[0], d->random, d->threads_list[ti],
@@ -1242,9 +1321,9 @@ static int run_dirth(struct pts_session *s, const struct pts_def *d, struct json
             json_object_object_add(pj, "histogram", histogram_json(&m, s->weight));
             json_object_object_add(op, names[k], pj);
             if (!s->cfg.quiet)
-                printf("  [%s] %s point: %u x %u, %.0f IOPS, mean %.1f us, 99.99%% %.1f us\n",
+                printf("  [%s] %s point: %u x %u, %.0f IOPS, mean %.1f us, 99.99%% %.1f us%s\n",
                        d->name, names[k], d->threads_list[ti], d->qd_list[qi], m.total.iops,
-                       m.total.lat.mean_us, m.total.lat.pct_us[4]);
+                       m.total.lat.mean_us, m.total.lat.pct_us[4], sim_tag(s));
             metrics_free(&m);
         }
         json_object_object_add(sub, "operating_points", op);
@@ -1321,6 +1400,58 @@ static bool set_write_cache(struct pts_session *s)
     return false;
 }
 
+/* What the test runs, as its results header says it: access, outstanding I/O and how the
+ * device is prepared, per kind (XSR's groups each have their own access; DIRTH sweeps its
+ * lists after preconditioning at its own threads x QD). */
+static void test_header_json(const struct pts_session *s, const struct pts_def *d,
+                             struct json_object *tj)
+{
+    struct pts_timing t;
+    def_timing(s, d, &t);
+    char prep[256];
+    pts_preparation_text(d, &t, prep, sizeof(prep));
+    json_object_object_add(tj, "preparation", json_object_new_string(prep));
+    if (d->kind == PTS_KIND_XSR) {
+        json_object_object_add(tj, "access", json_object_new_string("per group"));
+        struct json_object *gs = json_object_new_array();
+        for (unsigned g = 0; g < d->n_groups; g++) {
+            const struct pts_group *gr = &d->groups[g];
+            struct json_object *gj = json_object_new_object();
+            json_object_object_add(gj, "group", json_object_new_int(g + 1));
+            json_object_object_add(gj, "access",
+                                   json_object_new_string(gr->random ? "random" : "sequential"));
+            json_object_object_add(gj, "bs", json_object_new_int64(gr->bs));
+            json_object_object_add(gj, "rwmix_read", json_object_new_int(gr->mix));
+            json_object_object_add(gj, "duration_s", jnum(
+                (double)pts_xsr_group_rounds(gr, s->cfg.time_scale, t.element_ns) *
+                (double)t.element_ns / 1e9));
+            json_object_array_add(gs, gj);
+        }
+        json_object_object_add(tj, "groups", gs);
+    } else {
+        json_object_object_add(tj, "access",
+                               json_object_new_string(d->random ? "random" : "sequential"));
+    }
+    if (d->kind == PTS_KIND_DIRTH) {
+        /* "threads"/"qd": the preconditioning's; the sweep's are the lists */
+        json_object_object_add(tj, "threads", json_object_new_int(d->pc_threads));
+        json_object_object_add(tj, "qd", json_object_new_int(d->pc_qd));
+        json_object_object_add(tj, "precondition_threads", json_object_new_int(d->pc_threads));
+        json_object_object_add(tj, "precondition_qd", json_object_new_int(d->pc_qd));
+        struct json_object *tl = json_object_new_array(), *ql = json_object_new_array();
+        for (unsigned i = 0; i < d->n_threads_list; i++)
+            json_object_array_add(tl, json_object_new_int(d->threads_list[i]));
+        for (unsigned i = 0; i < d->n_qd_list; i++)
+            json_object_array_add(ql, json_object_new_int(d->qd_list[i]));
+        json_object_object_add(tj, "threads_list", tl);
+        json_object_object_add(tj, "qd_list", ql);
+    } else {
+        json_object_object_add(tj, "threads", json_object_new_int(def_threads(s, d)));
+        json_object_object_add(tj, "qd", json_object_new_int(def_qd(s, d)));
+    }
+    json_object_object_add(tj, "estimate_s", jnum(pts_estimate_s(d, &t)));
+}
+
 int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
 {
     char err[ERR_LEN];
@@ -1363,6 +1494,7 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
     s->notes = json_object_new_array();
     struct json_object *comp = json_object_new_object();
     json_object_object_add(comp, "notes", json_object_get(s->notes));
+    json_object_object_add(comp, "simulated", json_object_new_boolean(s->target.sim != NULL));
     json_object_object_add(s->doc, "compliance", comp);
     s->tests_json = json_object_new_array();
     json_object_object_add(s->doc, "tests", s->tests_json);
@@ -1376,6 +1508,13 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
     if (s->threads != s->spec.threads || s->qd != s->spec.qd)
         note(s, "outstanding I/O %u x %u instead of the spec's recommended %u x %u", s->threads,
              s->qd, s->spec.threads, s->spec.qd);
+    for (unsigned i = 0; i < s->n_defs; i++) {
+        char wn[2][PTS_NOTE_LEN];
+        unsigned n = pts_wsat_option_notes(&s->defs[i], s->cfg.wsat_capacity, s->cfg.wsat_time_ns,
+                                           wn);
+        for (unsigned k = 0; k < n; k++)
+            results_note_add(s->notes, wn[k]);
+    }
     bool restore_wc = set_write_cache(s);
     results_flush(s, true);
 
@@ -1387,9 +1526,7 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
         json_object_object_add(tj, "title", json_object_new_string(d->title));
         json_object_object_add(tj, "definition", json_object_new_string(d->source));
         json_object_object_add(tj, "element_time_s", jnum((double)def_element_ns(s, d) / 1e9));
-        json_object_object_add(tj, "threads", json_object_new_int(def_threads(s, d)));
-        json_object_object_add(tj, "qd", json_object_new_int(def_qd(s, d)));
-        json_object_object_add(tj, "access", json_object_new_string(d->random ? "random" : "sequential"));
+        test_header_json(s, d, tj);
         json_object_object_add(tj, "status", json_object_new_string("running"));
         struct json_object *subs = json_object_new_array();
         json_object_object_add(tj, "subtests", subs);
@@ -1443,8 +1580,11 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
     results_flush(s, true);
     if (!s->cfg.quiet) {
         size_t nn = json_object_array_length(s->notes);
-        printf("\n%s; %s\n", code == EXIT_OK ? "complete" : code == EXIT_INTERRUPTED ? "interrupted" : "failed",
-               nn ? "NOT compliant:" : "compliant with the spec's settings");
+        char line[160];
+        pts_closing_line(code == EXIT_OK ? "complete" : code == EXIT_INTERRUPTED ? "interrupted"
+                                                                                 : "failed",
+                         code == EXIT_OK, nn, s->target.sim != NULL, line, sizeof(line));
+        printf("\n%s\n", line);
         for (size_t i = 0; i < nn; i++)
             printf("  - %s\n", json_object_get_string(json_object_array_get_idx(s->notes, i)));
         printf("results: %s\n", s->results_path);

@@ -1,7 +1,8 @@
 /* test_suite.c — the SNIA PTS tests end to end: IOPS, TP, LAT and WSAT on the simulated drive
  * (full structure, quickly, in virtual time) and on zram or a file (real I/O, short rounds):
  * loop order and element counts, tracking variables, purge and WIPC byte counts, steady-state
- * bookkeeping, WSAT's byte limit, compliance notes. */
+ * bookkeeping (with the round limit in force), the tables' window statistics (every percentile,
+ * the true maximum, I/O-weighted means), WSAT's byte limit, compliance notes. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -203,6 +204,63 @@ static void test_tp_sim(void **state)
     json_object_put(doc);
 }
 
+/* The table of a subtest against its rounds, read back from the JSON: every row has every
+ * percentile the elements record (keys "50" ... "99.999", "99.9" included), "max" is the largest
+ * of the window's per-round maxima (and "max_round_mean" their mean), and the mean is weighted
+ * by the rounds' I/O counts. */
+/* One key, taken whole ("99.9" is a key, not a path). NAN if absent. */
+static double key_num(struct json_object *o, const char *key)
+{
+    struct json_object *v;
+    if (!o || !json_object_object_get_ex(o, key, &v) || json_object_is_type(v, json_type_null))
+        return NAN;
+    return json_object_get_double(v);
+}
+
+static void check_table_window(struct json_object *sub)
+{
+    const char *pcts[] = {"50", "90", "99", "99.9", "99.99", "99.999"};
+    const char *dirs[] = {"read", "write", "total"};
+    unsigned first = (unsigned)json_num(sub, "table.first_round");
+    unsigned last = (unsigned)json_num(sub, "table.last_round");
+    struct json_object *rows = json_at(sub, "table.rows");
+    assert_true(first >= 1 && last >= first);
+    unsigned checked = 0;
+    for (size_t e = 0; e < json_object_array_length(rows); e++) {
+        struct json_object *row = json_object_array_get_idx(rows, e);
+        for (int d = 0; d < 3; d++) {
+            char k[96];
+            double max = -1, sum_max = 0, sum = 0, ios = 0;
+            unsigned n = 0;
+            for (unsigned r = first; r <= last; r++) {
+                snprintf(k, sizeof(k), "rounds.%u.elements.%zu.lat_us.%s", r - 1, e, dirs[d]);
+                struct json_object *l = json_at(sub, k);
+                double c = json_num(l, "count");
+                if (!(c > 0))
+                    continue;
+                max = fmax(max, json_num(l, "max"));
+                sum_max += json_num(l, "max");
+                sum += c * json_num(l, "mean");
+                ios += c;
+                n++;
+            }
+            snprintf(k, sizeof(k), "lat_us.%s", dirs[d]);
+            struct json_object *t = json_at(row, k);
+            if (!n)
+                continue;   /* no I/O in this direction (a pure read or write element) */
+            for (int p = 0; p < 6; p++)
+                assert_true(isfinite(key_num(t, pcts[p])));
+            assert_true(json_num(t, "max") == max);
+            assert_true(fabs(json_num(t, "max_round_mean") - sum_max / n) <= 1e-9 * max);
+            assert_true(fabs(json_num(t, "mean") - sum / ios) <= 1e-9 * sum / ios);
+            assert_true(json_num(t, "count") == ios);
+            checked++;
+        }
+    }
+    print_message("table: rounds %u-%u, %u latency cells checked\n", first, last, checked);
+    assert_true(checked > 0);
+}
+
 /* LAT: 9 elements (mix 100, 65, 0 outer; 8, 4, 0.5 KiB inner) at 1 x 1, tracking the mean
  * 4 KiB write latency; reads and writes recorded separately with the tail percentiles. */
 static void test_lat_sim(void **state)
@@ -232,6 +290,7 @@ static void test_lat_sim(void **state)
     assert_string_equal(json_object_get_string(json_at(sub, "tracking.0")),
                         "write_lat_mean_us@4KiB/0");
     assert_true(json_num(doc, "tests.0.threads") == 1 && json_num(doc, "tests.0.qd") == 1);
+    check_table_window(sub);
     print_message("LAT 4 KiB: read mean %.1f us, write mean %.1f us\n",
                   json_num(sub, "table.rows.1.lat_us.read.mean"),
                   json_num(sub, "table.rows.7.lat_us.write.mean"));
@@ -259,6 +318,72 @@ static void test_wsat_sim_stops_at_bytes(void **state)
     assert_true(last >= limit && before < limit);
     assert_true(json_num(json_object_array_get_idx(rounds, 0), "elements.0.iops") >
                 json_num(json_object_array_get_idx(rounds, n - 1), "elements.0.iops"));
+    /* a stop rule other than the PTS's 4x / 24 h is a departure, named with both values */
+    const char *notes = json_object_to_json_string(json_at(doc, "compliance.notes"));
+    print_message("notes: %s\n", notes);
+    assert_non_null(strstr(notes, "--wsat-capacity"));
+    assert_non_null(strstr(notes, "2x"));
+    assert_non_null(strstr(notes, "4x"));
+    assert_false(json_object_get_boolean(json_at(doc, "compliance.compliant")));
+    json_object_put(doc);
+}
+
+/* --wsat-time too, on the other drive: 0.5 h instead of 24 h, and time is what stops it. */
+static void test_wsat_time_is_a_departure(void **state)
+{
+    (void)state;
+    char *args[] = {"--target", "sim:zdrive-r4-cm88-1.6t", "--spec", "pts-e-1.1", "--tests",
+                    "wsat", "--wsat-time", "30m", NULL};
+    struct json_object *doc = suite("wsat-time", args);
+    assert_string_equal(json_object_get_string(json_at(doc, "tests.0.subtests.0.stop.reason")),
+                        "time");
+    const char *notes = json_object_to_json_string(json_at(doc, "compliance.notes"));
+    print_message("notes: %s\n", notes);
+    assert_non_null(strstr(notes, "--wsat-time"));
+    assert_non_null(strstr(notes, "30m00s"));
+    assert_non_null(strstr(notes, "24h00m"));
+    assert_false(json_object_get_boolean(json_at(doc, "compliance.compliant")));
+    json_object_put(doc);
+}
+
+/* Every steady-state object (each variable's too) in a results document; returns how many. */
+static unsigned check_max_rounds(struct json_object *o, unsigned want)
+{
+    unsigned n = 0;
+    if (json_object_is_type(o, json_type_array)) {
+        for (size_t i = 0; i < json_object_array_length(o); i++)
+            n += check_max_rounds(json_object_array_get_idx(o, i), want);
+        return n;
+    }
+    if (!json_object_is_type(o, json_type_object))
+        return 0;
+    json_object_object_foreach(o, key, val) {
+        if (!strcmp(key, "steady_state")) {
+            assert_int_equal((unsigned)json_num(val, "max_rounds"), want);
+            struct json_object *vars = json_at(val, "variables");
+            assert_true(json_object_array_length(vars) >= 1);
+            for (size_t v = 0; v < json_object_array_length(vars); v++)
+                assert_int_equal((unsigned)json_num(json_object_array_get_idx(vars, v),
+                                                    "max_rounds"), want);
+            n++;
+        } else {
+            n += check_max_rounds(val, want);
+        }
+    }
+    return n;
+}
+
+/* --max-rounds 3 is the limit recorded in every steady-state object the suite writes: the
+ * standard tests' rounds (LAT), HIR's and DIRTH's preconditioning, DIRTH's sweep rounds. */
+static void test_max_rounds_recorded(void **state)
+{
+    (void)state;
+    char *args[] = {"--target", "sim:zdrive-r4-cm88-1.6t", "--tests", "lat,hir,dirth",
+                    "--time-scale", "0.001", "--round-time", "1s", "--max-rounds", "3", NULL};
+    struct json_object *doc = suite("max-rounds", args);
+    unsigned n = check_max_rounds(json_at(doc, "tests"), 3);
+    print_message("%u steady-state objects, all with max_rounds 3\n", n);
+    assert_int_equal(n, 4);
     json_object_put(doc);
 }
 
@@ -339,6 +464,8 @@ int main(void)
         cmocka_unit_test(test_tp_sim),
         cmocka_unit_test(test_lat_sim),
         cmocka_unit_test(test_wsat_sim_stops_at_bytes),
+        cmocka_unit_test(test_wsat_time_is_a_departure),
+        cmocka_unit_test(test_max_rounds_recorded),
         cmocka_unit_test(test_real_device_all_tests),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
