@@ -58,7 +58,7 @@ void ds_stimulus(struct drive_state *s)
 void ds_write(struct drive_state *s, double bytes, bool as_wdpc)
 {
     s->written_bytes += bytes;
-    if (as_wdpc && s->condition >= DS_WIPC) {
+    if (as_wdpc) {
         s->wdpc_bytes += bytes;
         if (bytes > 0)
             s->condition = DS_WDPC;

@@ -13,7 +13,9 @@
  *           simulated drive, unknown history for a real device
  *   purged  purged, no preconditioning since
  *   wipc    WIPC done; the stimulus has not preconditioned it (yet)
- *   wdpc    WIPC done, then the stimulus wrote wdpc_bytes as its WDPC
+ *   wdpc    the stimulus wrote wdpc_bytes as its WDPC: after WIPC (wipc_bytes > 0), or as the
+ *           whole preconditioning where a test prescribes that (the PTS's HIR and DIRTH
+ *           precondition with their own stimulus from the purged drive)
  *
  * What a window may be called (ds_judge): the SNIA rule (steady.h) finds a flat window; whether
  * that window is "steady state" depends on what came before it:
@@ -61,7 +63,8 @@ void ds_purge(struct drive_state *s);
 void ds_wipc(struct drive_state *s, double bytes);
 /* A new stimulus starts: its WDPC counts from 0 (the condition stays as it was). */
 void ds_stimulus(struct drive_state *s);
-/* A round wrote bytes to the active range; as_wdpc when it is the stimulus after WIPC. */
+/* A round wrote bytes to the active range; as_wdpc when the stimulus preconditions the drive
+ * (after WIPC, or as a test's own preconditioning): then the condition becomes wdpc. */
 void ds_write(struct drive_state *s, double bytes, bool as_wdpc);
 /* written / wipc / wdpc bytes as fills of the active range (0 when it is unknown). */
 double ds_fills(const struct drive_state *s, double bytes);

@@ -55,6 +55,10 @@ struct pts_session {
     volatile sig_atomic_t *stop;
     struct sim_stats sim_last;
     char started[32];
+    struct drive_state state;      /* the drive's state now (drive_state.h) */
+    bool stimulus_is_wdpc;         /* the current stimulus preconditions the drive (after WIPC,
+                                      or HIR's / DIRTH's own preconditioning) */
+    bool in_wipc;                  /* WIPC is running: its bytes are WIPC's, not the stimulus's */
 };
 
 /* ------------------------------------------------------------------ preparation */
@@ -314,6 +318,8 @@ static struct json_object *element_json(unsigned mix, uint32_t bs, const struct 
         json_object_object_add(d, "free_lines", json_object_new_int64((int64_t)m->device.free_lines));
         json_object_object_add(o, "device", d);
     }
+    if (m->state.present)
+        json_object_object_add(o, "state", results_state_json(&m->state));
     return o;
 }
 
@@ -394,7 +400,19 @@ static int element_measure(struct pts_session *s, struct element_pool *ep, uint6
         return ret;
     run_pool_metrics(ep->pool, sample_ns, s->weight, m);
     run_device_round(&s->target, s->weight, &s->sim_last, m);
+    if (!s->in_wipc)
+        ds_write(&s->state, (double)m->write.bytes, s->stimulus_is_wdpc);
+    m->state = s->state;
     return 0;
+}
+
+/* A new stimulus: its WDPC counts from 0; as_wdpc: its writes precondition the drive (the PTS
+ * test loop after WIPC, HIR's and DIRTH's steady-state preconditioning), not (WSAT from the
+ * purged drive, XSR's groups). */
+static void stimulus_begins(struct pts_session *s, bool as_wdpc)
+{
+    ds_stimulus(&s->state);
+    s->stimulus_is_wdpc = as_wdpc;
 }
 
 /* element_measure, then the stop flag: 0 measured, -1 error, 1 interrupted (m freed). */
@@ -476,8 +494,11 @@ static int do_purge(struct pts_session *s, struct json_object *sub, char *err, s
     json_object_object_add(p, "command", json_object_new_string(plan.argv_text));
     json_object_object_add(p, "reason", json_object_new_string(plan.reason));
     json_object_object_add(p, "ran", json_object_new_boolean(ret == 0 && plan.method != PURGE_NONE));
+    json_object_object_add(p, "variant", plan.ran[0] ? json_object_new_string(plan.ran) : NULL);
     json_object_object_add(p, "seconds", jnum(secs));
     json_object_object_add(sub, "purge", p);
+    if (ret == 0 && plan.method != PURGE_NONE)
+        ds_purge(&s->state);
     if (plan.method == PURGE_NONE)
         note(s, "no purge: the tests ran without returning the device to fresh-out-of-box (%s)",
              plan.reason);
@@ -499,10 +520,13 @@ static int do_wipc(struct pts_session *s, const struct pts_def *d, uint32_t bs,
         fflush(stdout);
     }
     uint64_t t0 = now_mono_ns();
+    s->in_wipc = true;
     int ret = run_element(s, 0, bs, false, s->threads, s->qd, 0, 0, target_bytes,
                           0x57495043ull /* "WIPC" */, &m, err, errlen);
+    s->in_wipc = false;
     if (ret != 0)
         return -1;
+    ds_wipc(&s->state, (double)m.write.bytes);
     struct json_object *w = json_object_new_object();
     json_object_object_add(w, "kind", json_object_new_string("wipc"));
     json_object_object_add(w, "bs", json_object_new_int64(bs));
@@ -702,6 +726,36 @@ static void progress(struct pts_session *s, const struct pts_def *d, unsigned ro
     fflush(stdout);
 }
 
+/* ptsbench's fill guard (steady.h) for the PTS window of the first tracking variable, recorded
+ * beside the PTS's verdict for information: the spec's own rule decides a PTS test's steady
+ * state; the guard says whether the window could still sit inside a transient (too little
+ * written since WIPC, or a trend over the last fill). */
+static void fill_guard_note(struct pts_session *s, const struct pts_def *d,
+                            const struct tracked *tk, const double *fills,
+                            const struct steady_window *w, struct json_object *steady)
+{
+    const struct steady_criteria c = STEADY_CRITERIA_SNIA;
+    const struct steady_guard g = STEADY_GUARD_DEFAULT;
+    struct steady_guard_result gr;
+    if (steady_guard_eval(tk->v[0], fills, tk->n, w, &c, &g, &gr) != 0)
+        return;
+    struct json_object *o = results_guard_json(&gr, &g);
+    json_object_object_add(o, "advisory", json_object_new_string(
+        "ptsbench's check, not the PTS's: the PTS's own rule decides this test's steady state"));
+    json_object_object_add(steady, "fill_guard", o);
+    if (s->cfg.quiet)
+        return;
+    if (!gr.evaluated)
+        printf("  [%s] fill guard (ptsbench's, for information): the test loop had written %.2f "
+               "fills since WIPC before the window; a transient cannot be ruled out\n", d->name,
+               gr.fills_before);
+    else
+        printf("  [%s] fill guard (ptsbench's, for information): %s (5-round averages over the "
+               "last fill within %.1f%% of the window's, limit %.0f%%)\n", d->name,
+               gr.passed ? "passed" : "FAILED", 100 * gr.max_deviation, 100 * g.band_frac);
+    fflush(stdout);
+}
+
 /* One subtest (the whole test, or one block size of TP): purge, WIPC, rounds. */
 static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
                        struct json_object *sub, char *err, size_t errlen)
@@ -717,6 +771,8 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
     }
     if (*s->stop)
         return 1;
+    /* After WIPC the test loop is the WDPC (PTS step 3); WSAT writes from the purged drive. */
+    stimulus_begins(s, d->wipc);
 
     const unsigned threads = def_threads(s, d), qd = def_qd(s, d);
     const uint64_t el_ns = def_element_ns(s, d);
@@ -759,6 +815,7 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
     json_object_object_add(sub, "tracking", tr_names);
 
     struct tracked tk = {.n_vars = d->n_track};
+    double *fills = NULL;   /* the stimulus's fills (WDPC) at the end of each round */
     struct steady_window win[PTS_MAX_TRACK];
     memset(win, 0, sizeof(win));
     unsigned steady_round = 0, round = 0;
@@ -828,10 +885,15 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
             bool missing = false;
             for (unsigned v = 0; v < d->n_track; v++)
                 missing = missing || isnan(vals[v]);
-            if (missing)
+            if (missing) {
+                tracked_free(&tk);
+                free(fills);
                 return errf(err, errlen, "%s: a tracking variable's element is not in the test's "
                                          "loops (check tracking in %s)", d->name, d->source);
+            }
             tracked_push(&tk, vals);
+            fills = xrealloc(fills, tk.n * sizeof(*fills));
+            fills[tk.n - 1] = ds_fills(&s->state, s->state.wdpc_bytes);
             struct steady_criteria c = STEADY_CRITERIA_SNIA;
             c.max_rounds = 0;
             const double *ys[PTS_MAX_TRACK];
@@ -845,9 +907,11 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
                 snprintf(ss, sizeof(ss), "window %u/%u", tk.n, c.window);
             else
                 snprintf(ss, sizeof(ss), "not steady yet");
-            json_object_object_add(sub, "steady_state",
-                                   steady_json(d, sub_bs, win, d->n_track, steady_round, round,
-                                               max_rounds));
+            struct json_object *ssj = steady_json(d, sub_bs, win, d->n_track, steady_round,
+                                                  round, max_rounds);
+            if (steady_round && d->wipc)   /* ptsbench's fill guard, for information */
+                fill_guard_note(s, d, &tk, fills, &win[0], ssj);
+            json_object_object_add(sub, "steady_state", ssj);
         }
         if (!s->tty && !s->cfg.quiet) {
             printf("  [%s] round %u%s: %u elements", d->name, round, "", n_el);
@@ -909,6 +973,7 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
     json_object_object_add(tab, "rows", table_json(rounds_json, first, last));
     json_object_object_add(sub, "table", tab);
     tracked_free(&tk);
+    free(fills);
     return status;
 }
 
@@ -930,6 +995,8 @@ static struct json_object *period_json(const struct round_metrics *m)
     json_object_object_add(o, "lat_p99_9_us", jnum(m->total.lat.pct_us[3]));
     if (m->device.present)
         json_object_object_add(o, "write_amplification", jnum(m->device.wa_round));
+    if (m->state.present)
+        json_object_object_add(o, "state", results_state_json(&m->state));
     return o;
 }
 
@@ -985,6 +1052,7 @@ static int run_hir(struct pts_session *s, const struct pts_def *d, struct json_o
 {
     if (d->purge && do_purge(s, sub, err, errlen) != 0)
         return -1;
+    stimulus_begins(s, true);   /* HIR preconditions with its own stimulus (PTS-E 1.1 §11.2.3) */
     struct element_pool *ep = xcalloc(1, sizeof(*ep));
     int st = element_open(s, d->mixes[0], d->bss[0], d->random, def_threads(s, d), def_qd(s, d),
                           d->compress_pct, 0x484952ull /* "HIR" */, d->extra, ep, err, errlen);
@@ -1064,6 +1132,7 @@ static int run_xsr(struct pts_session *s, const struct pts_def *d, struct json_o
 {
     if (d->purge && do_purge(s, sub, err, errlen) != 0)
         return -1;
+    stimulus_begins(s, false);   /* no preconditioning: the groups' stimuli are the test */
     const uint64_t el_ns = def_element_ns(s, d);
     struct json_object *groups = json_object_new_array(), *log = json_object_new_array();
     json_object_object_add(sub, "groups", groups);
@@ -1182,6 +1251,7 @@ static int run_dirth(struct pts_session *s, const struct pts_def *d, struct json
 {
     if (d->purge && do_purge(s, sub, err, errlen) != 0)
         return -1;
+    stimulus_begins(s, true);
     /* Preconditioning: the stimulus as writes (RND W) at precondition_threads x _qd. */
     struct element_pool *ep = xcalloc(1, sizeof(*ep));
     int st = element_open(s, 0, d->bss[0], true, d->pc_threads, d->pc_qd, d->compress_pct,
@@ -1469,6 +1539,7 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
     }
     if (s->target.sim)
         sim_stats(s->target.sim->dev, &s->sim_last);
+    ds_init(&s->state, (double)s->ar.len * s->weight, s->target.sim != NULL);
 
     s->doc = json_object_new_object();
     json_object_object_add(s->doc, "schema", json_object_new_string("ptsbench.suite"));
@@ -1555,6 +1626,7 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
                 st = run_dirth(s, d, sj, err, sizeof(err));
             else
                 st = run_subtest(s, d, sub_bs, sj, err, sizeof(err));
+            json_object_object_add(sj, "state", results_state_json(&s->state));
         }
         json_object_object_add(tj, "status", json_object_new_string(
             st == 0 ? "complete" : st > 0 ? "interrupted" : "failed"));

@@ -150,6 +150,12 @@ void results_verdict_json(struct json_object *steady, const struct ds_verdict *v
     add(steady, "reason", v->reason[0] ? jstr(v->reason) : NULL);
     if (!gr || !g)
         return;
+    add(steady, "guard", results_guard_json(gr, g));
+}
+
+struct json_object *results_guard_json(const struct steady_guard_result *gr,
+                                       const struct steady_guard *g)
+{
     struct json_object *o = json_object_new_object();
     add(o, "rule", jstr("the stimulus wrote >= lag_fills of the active range before the window, "
                         "and every 5-round average since lag_fills before the window is within "
@@ -163,7 +169,7 @@ void results_verdict_json(struct json_object *steady, const struct ds_verdict *v
     add(o, "span_last_round", gr->span_last_round ? jint(gr->span_last_round) : NULL);
     add(o, "max_deviation_pct", gr->evaluated ? jnum(100 * gr->max_deviation) : NULL);
     add(o, "worst_round", gr->worst_round ? jint(gr->worst_round) : NULL);
-    add(steady, "guard", o);
+    return o;
 }
 
 struct json_object *results_workload_json(const struct workload *wl, const struct wl_range *range)

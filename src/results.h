@@ -49,6 +49,9 @@ struct json_object *results_state_json(const struct drive_state *s);
  * gr and g are given). */
 void results_verdict_json(struct json_object *steady, const struct ds_verdict *v,
                           const struct steady_guard_result *gr, const struct steady_guard *g);
+/* The fill guard's result (steady.h) as an object: rule, limits, evaluated, passed, ... */
+struct json_object *results_guard_json(const struct steady_guard_result *gr,
+                                       const struct steady_guard *g);
 struct json_object *results_steady_json(const struct steady_window *w, unsigned steady_round,
                                         const struct steady_criteria *c, const char *tracking,
                                         unsigned rounds_run);

@@ -241,3 +241,78 @@ const char *const *test_device_dirs(void)
     dirs[1] = NULL;
     return dirs;
 }
+
+char *slurp_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 65536, n = 0;
+    char *b = malloc(cap + 1);
+    size_t got;
+    while (b && (got = fread(b + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *nb = realloc(b, 2 * cap + 1);
+            if (!nb) {
+                free(b);
+                b = NULL;
+                break;
+            }
+            b = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (!b)
+        return NULL;
+    b[n] = '\0';
+    if (len)
+        *len = n;
+    return b;
+}
+
+int ptsbench_parallel(const char *const *const *cmds, size_t n, const char *dir)
+{
+    pid_t *pid = calloc(n, sizeof(*pid));
+    int failed = -1;
+    for (size_t k = 0; k < n; k++) {
+        char out[4200], log[4300];
+        snprintf(out, sizeof(out), "%s/%s", dir, cmds[k][0]);
+        snprintf(log, sizeof(log), "%s.log", out);
+        char *argv[64];
+        size_t a = 0;
+        argv[a++] = (char *)ptsbench_bin();
+        for (size_t q = 1; cmds[k][q] && a < 60; q++)
+            argv[a++] = (char *)cmds[k][q];
+        argv[a++] = "-o";
+        argv[a++] = out;
+        argv[a] = NULL;
+        pid[k] = fork();
+        if (pid[k] == 0) {
+            int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd >= 0) {
+                dup2(fd, 1);
+                dup2(fd, 2);
+            }
+            execv(argv[0], argv);
+            _exit(127);
+        }
+    }
+    for (size_t k = 0; k < n; k++) {
+        int st = 0;
+        bool ok = pid[k] > 0 && waitpid(pid[k], &st, 0) == pid[k] && WIFEXITED(st) &&
+                  WEXITSTATUS(st) == 0;
+        if (!ok && failed < 0) {
+            failed = (int)k;
+            char log[4300];
+            snprintf(log, sizeof(log), "%s/%s.log", dir, cmds[k][0]);
+            char *text = slurp_file(log, NULL);
+            fprintf(stderr, "ptsbench %s (%s) failed: %s\n", cmds[k][1], cmds[k][0],
+                    text ? text : "(no log)");
+            free(text);
+        }
+    }
+    free(pid);
+    return failed;
+}

@@ -30,6 +30,15 @@ const char *ptsbench_bin(void);
 struct json_object *ptsbench_results(char *argv[], const char *out_dir, int want_status,
                                      char **out_text);
 
+/* Run several ptsbench commands at once (fork/exec, no shell): cmds[k] = {NAME, ARG..., NULL}
+ * runs `ptsbench ARG... -o DIR/NAME` with its stdout and stderr in DIR/NAME.log. Waits for all;
+ * returns -1 when every one exited 0, else the index of the first that did not (with its log
+ * printed). For tests that need several simulated results: a 2-core machine runs two at once. */
+int ptsbench_parallel(const char *const *const *cmds, size_t n, const char *dir);
+
+/* A whole file, NUL-terminated (NULL when it cannot be read); *len (may be NULL) its size. */
+char *slurp_file(const char *path, size_t *len);
+
 /* mkdtemp under $TMPDIR or /var/tmp (a real disk filesystem, so O_DIRECT works). */
 char *make_temp_dir(const char *tag);
 void remove_tree(const char *path);

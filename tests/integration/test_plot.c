@@ -96,23 +96,6 @@ static int group_teardown(void **state)
     return 0;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)(n > 0 ? n : 0) + 1);
-    size_t got = fread(b, 1, (size_t)(n > 0 ? n : 0), f);
-    fclose(f);
-    b[got] = '\0';
-    if (len)
-        *len = got;
-    return b;
-}
-
 static bool exists(const char *path)
 {
     struct stat st;
@@ -181,7 +164,7 @@ static void check_chart(const char *out, const char *name)
     size_t len;
 
     snprintf(path, sizeof(path), "%s/%s.png", out, name);
-    char *png = slurp(path, &len);
+    char *png = slurp_file(path, &len);
     if (!png)
         fail_msg("%s is missing", path);
     static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
@@ -195,7 +178,7 @@ static void check_chart(const char *out, const char *name)
     free(png);
 
     snprintf(path, sizeof(path), "%s/%s.svg", out, name);
-    char *svg = slurp(path, &len);
+    char *svg = slurp_file(path, &len);
     if (!svg)
         fail_msg("%s is missing", path);
     const char *s = svg;
@@ -210,7 +193,7 @@ static void check_chart(const char *out, const char *name)
     free(svg);
 
     snprintf(path, sizeof(path), "%s/%s.gp", out, name);
-    char *gp = slurp(path, NULL);
+    char *gp = slurp_file(path, NULL);
     if (!gp)
         fail_msg("%s is missing", path);
     char want[300];
@@ -226,7 +209,7 @@ static void check_chart(const char *out, const char *name)
     free(gp);
 
     snprintf(path, sizeof(path), "%s/%s.dat", out, name);
-    char *dat = slurp(path, NULL);
+    char *dat = slurp_file(path, NULL);
     if (!dat)
         fail_msg("%s is missing", path);
     assert_non_null(strstr(dat, "# columns: "));
@@ -280,7 +263,7 @@ static char *read_chart(const char *out, const char *name, const char *ext)
 {
     char path[4200];
     snprintf(path, sizeof(path), "%s/%s.%s", out, name, ext);
-    char *b = slurp(path, NULL);
+    char *b = slurp_file(path, NULL);
     if (!b)
         fail_msg("%s is missing", path);
     return b;
@@ -414,41 +397,17 @@ static void make_sims(void)
         return;
     }
     made = -1;
-    pid_t pid[N_SIMS];
-    for (size_t k = 0; k < N_SIMS; k++) {
-        char out[4200], log[4200];
-        snprintf(out, sizeof(out), "%s/sim-%s", dir, sims[k][0]);
-        snprintf(log, sizeof(log), "%s/sim-%s.log", dir, sims[k][0]);
-        char *argv[16];
-        size_t a = 0;
-        argv[a++] = (char *)ptsbench_bin();
-        for (size_t q = 1; sims[k][q]; q++)
-            argv[a++] = (char *)sims[k][q];
-        argv[a++] = "-o";
-        argv[a++] = out;
-        argv[a] = NULL;
-        pid[k] = fork();
-        assert_true(pid[k] >= 0);
-        if (pid[k] == 0) {
-            int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            if (fd >= 0) {
-                dup2(fd, 1);
-                dup2(fd, 2);
-            }
-            execv(argv[0], argv);
-            _exit(127);
-        }
+    const char *const *cmds[N_SIMS];
+    char names[N_SIMS][64];
+    const char *renamed[N_SIMS][12];
+    for (size_t k = 0; k < N_SIMS; k++) {   /* results in DIR/sim-NAME */
+        snprintf(names[k], sizeof(names[k]), "sim-%s", sims[k][0]);
+        memcpy(renamed[k], sims[k], sizeof(renamed[k]));
+        renamed[k][0] = names[k];
+        cmds[k] = renamed[k];
     }
-    for (size_t k = 0; k < N_SIMS; k++) {
-        int st;
-        assert_int_equal(waitpid(pid[k], &st, 0), pid[k]);
-        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-            char log[4200];
-            snprintf(log, sizeof(log), "%s/sim-%s.log", dir, sims[k][0]);
-            char *text = slurp(log, NULL);
-            fail_msg("ptsbench %s failed: %s", sims[k][1], text ? text : "");
-        }
-    }
+    if (ptsbench_parallel(cmds, N_SIMS, dir) >= 0)
+        fail_msg("a simulated run failed (its log is above)");
     for (size_t k = 0; k <= N_SIMS; k++) {
         char in[4200], in2[4200], out[4200];
         snprintf(in, sizeof(in), "%s/sim-%s", dir, k < N_SIMS ? sims[k][0] : "burst");

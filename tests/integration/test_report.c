@@ -45,23 +45,6 @@ static int teardown(void **state)
     return 0;
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = calloc(1, (size_t)n + 1);
-    if (fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    return b;
-}
-
 static bool have_gnuplot(void)
 {
     char *argv[] = {"gnuplot", "--version", NULL};
@@ -142,7 +125,7 @@ static void test_report_from_fixtures(void **state)
     char hp[700], mp[700];
     snprintf(hp, sizeof(hp), "%s/report.html", out);
     snprintf(mp, sizeof(mp), "%s/report.md", out);
-    char *html = slurp(hp), *md = slurp(mp);
+    char *html = slurp_file(hp, NULL), *md = slurp_file(mp, NULL);
     assert_non_null(html);
     assert_non_null(md);
 
@@ -233,41 +216,11 @@ static void make_sims(void)
         return;
     }
     made = -1;
-    pid_t pid[N_SIMS];
-    for (size_t k = 0; k < N_SIMS; k++) {
-        char out[600], log[600];
-        snprintf(out, sizeof(out), "%s/%s", dir, sims[k][0]);
-        snprintf(log, sizeof(log), "%s/%s.log", dir, sims[k][0]);
-        char *argv[16];
-        size_t a = 0;
-        argv[a++] = (char *)ptsbench_bin();
-        for (size_t q = 1; sims[k][q]; q++)
-            argv[a++] = (char *)sims[k][q];
-        argv[a++] = "-o";
-        argv[a++] = out;
-        argv[a] = NULL;
-        pid[k] = fork();
-        assert_true(pid[k] >= 0);
-        if (pid[k] == 0) {
-            int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            if (fd >= 0) {
-                dup2(fd, 1);
-                dup2(fd, 2);
-            }
-            execv(argv[0], argv);
-            _exit(127);
-        }
-    }
-    for (size_t k = 0; k < N_SIMS; k++) {
-        int st;
-        assert_int_equal(waitpid(pid[k], &st, 0), pid[k]);
-        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-            char log[600];
-            snprintf(log, sizeof(log), "%s/%s.log", dir, sims[k][0]);
-            char *text = slurp(log);
-            fail_msg("ptsbench %s failed: %s", sims[k][1], text ? text : "");
-        }
-    }
+    const char *const *cmds[N_SIMS];
+    for (size_t k = 0; k < N_SIMS; k++)
+        cmds[k] = sims[k];
+    if (ptsbench_parallel(cmds, N_SIMS, dir) >= 0)
+        fail_msg("a simulated run failed (its log is above)");
     made = 1;
 }
 
@@ -286,9 +239,9 @@ static char *report_of(const char *name, char **html)
         fail_msg("report %s exited %d: %s", name, r.status, r.errout);
     cmd_result_free(&r);
     snprintf(p, sizeof(p), "%s/report.html", out);
-    *html = slurp(p);
+    *html = slurp_file(p, NULL);
     snprintf(p, sizeof(p), "%s/report.md", out);
-    char *md = slurp(p);
+    char *md = slurp_file(p, NULL);
     assert_non_null(*html);
     assert_non_null(md);
     return md;
@@ -309,7 +262,7 @@ static void charts_say_simulated(const char *name)
     unsigned n = 0;
     for (size_t k = 0; k < sizeof(charts) / sizeof(charts[0]); k++) {
         snprintf(p, sizeof(p), "%s/report-%s/plots/%s.gp", dir, name, charts[k]);
-        char *gp = slurp(p);
+        char *gp = slurp_file(p, NULL);
         if (!gp)
             continue;
         const char *t = strstr(gp, "\nset title ");

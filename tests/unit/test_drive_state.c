@@ -20,10 +20,13 @@ static void test_accounting(void **state)
     assert_true(s.present);
     assert_int_equal(s.condition, DS_FOB);
     assert_string_equal(ds_condition_name(s.condition), "fob");
-    ds_write(&s, 1e11, true);             /* writes before any preconditioning: not WDPC */
+    ds_write(&s, 1e11, false);            /* writes that do not precondition (a burst run) */
     assert_int_equal(s.condition, DS_FOB);
     assert_true(s.wdpc_bytes == 0);
     assert_true(s.written_bytes == 1e11);
+    ds_write(&s, 1e11, true);             /* a stimulus as the whole preconditioning (HIR) */
+    assert_int_equal(s.condition, DS_WDPC);
+    assert_true(s.wdpc_bytes == 1e11);
     ds_purge(&s);
     assert_int_equal(s.condition, DS_PURGED);
     assert_true(s.purged);
