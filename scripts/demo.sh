@@ -16,7 +16,8 @@ out="demo-results/$(date +%Y%m%d-%H%M%S)"
 echo "== ptsbench demo on the simulated drive $target"
 "$bin" sim --describe "$target" | sed -n '/^\[device\]/,/^description/p' | head -3
 echo
-echo "== 1. write saturation, 0% compressible data: 240 x 1 min rounds (4 h virtual)"
+echo "== 1. write saturation from fresh-out-of-box, 0% compressible data: 240 x 1 min rounds"
+echo "      (4 h virtual); its first flat window is the burst plateau, its last the saturated drive"
 "$bin" run --target "$target" --workload rw=randwrite,bs=4k,qd=32,workers=4,compress=0 \
   --rounds 240 --round-time 1m --all-rounds --quiet --out "$out/wsat-0pct"
 "$bin" show --every 24 "$out/wsat-0pct"
@@ -38,7 +39,8 @@ echo "      compressible data, 1 and 4 workers, each point to steady state after
 echo
 echo "== 5. the drive against its spec sheet (specs/zdrive-r4-cm88-1.6t.ini): the vendor quotes"
 echo "      fresh-drive figures with compressible data, so they are measured that way"
-echo "      (profiles/datasheet.ini at 100% compressible data); verify exits 1 when a claim fails"
+echo "      (profiles/datasheet.ini at 100% compressible data, burst after WIPC); verify exits 1"
+echo "      when a claim fails or has no measurement in its state and at its conditions"
 "$bin" profile datasheet --target "$target" --compress 100 --round-time 10s --quiet \
   --out "$out/datasheet"
 "$bin" show "$out/datasheet"
