@@ -45,7 +45,7 @@ void ds_purge(struct drive_state *s)
 void ds_wipc(struct drive_state *s, double bytes)
 {
     s->condition = DS_WIPC;
-    s->wipc_bytes += bytes;
+    s->wipc_bytes = bytes;   /* the last WIPC: a new one starts the preparation over */
     s->wdpc_bytes = 0;
     s->written_bytes += bytes;
 }

@@ -49,7 +49,7 @@ struct drive_state {
     bool purged;               /* a purge ran in this run */
     bool simulated;            /* the target is a simulated drive */
     double active_bytes;       /* the active range, full-size bytes */
-    double wipc_bytes;         /* written by WIPC since the purge / start */
+    double wipc_bytes;         /* written by the last WIPC */
     double wdpc_bytes;         /* written by the current stimulus as its WDPC */
     double written_bytes;      /* everything ptsbench wrote to the active range since purge/start */
 };
@@ -59,7 +59,7 @@ const char *ds_condition_name(enum ds_condition c);   /* "fob", "purged", "wipc"
 void ds_init(struct drive_state *s, double active_bytes, bool simulated);
 /* A purge ran: back to purged, nothing written. */
 void ds_purge(struct drive_state *s);
-/* WIPC wrote bytes: condition wipc, WDPC restarts. */
+/* WIPC wrote bytes: condition wipc, WDPC restarts (wipc_bytes: this WIPC's). */
 void ds_wipc(struct drive_state *s, double bytes);
 /* A new stimulus starts: its WDPC counts from 0 (the condition stays as it was). */
 void ds_stimulus(struct drive_state *s);

@@ -458,8 +458,8 @@ static void state_words(struct json_object *st, bool sim, char *buf, size_t len)
         snprintf(buf, len, "WIPC %.1f× + WDPC %.2f fills", jp_num(st, "wipc_fills"),
                  jp_num(st, "wdpc_fills"));
     else if (!strcmp(cond, "wipc"))
-        snprintf(buf, len, "after WIPC %.1f×, %.2f fills written since", jp_num(st, "wipc_fills"),
-                 jp_num(st, "written_fills") - jp_num(st, "wipc_fills"));
+        snprintf(buf, len, "after WIPC %.1f× (%.2f fills written in all)",
+                 jp_num(st, "wipc_fills"), jp_num(st, "written_fills"));
     else
         snprintf(buf, len, "%s, %.2f fills written", plot_condition_words(cond, sim),
                  jp_num(st, "written_fills"));
@@ -480,9 +480,11 @@ static void row_prep(struct json_object *doc, char *buf, size_t len)
             const char *pre = jp_str(g, "precondition");
             const char *how = !pre || !strcmp(pre, "none") ? "not preconditioned"
                               : !strcmp(pre, "wipc")       ? "WIPC"
+                              : !jp_get(g, "wdpc")         ? "WIPC (read-only: no WDPC)"
                                                            : "WIPC, then WDPC to the fill guard";
-            o += (size_t)snprintf(buf + o, len - o, "%s%s: %s", k ? "; " : "",
-                                  jp_str(g, "workload") ? jp_str(g, "workload") : "?", how);
+            o += (size_t)snprintf(buf + o, len - o, "%s%s %.0f%%: %s", k ? "; " : "",
+                                  jp_str(g, "workload") ? jp_str(g, "workload") : "?",
+                                  jp_num(g, "compress_pct"), how);
         }
     } else if (schema && !strcmp(schema, "ptsbench.suite")) {
         for (size_t k = 0; k < jlen_at(doc, "tests") && o < len; k++) {
