@@ -664,8 +664,8 @@ static void print_round(const struct profile_session *s, const struct pr_point *
     units_format_count(m->total.iops, iops, sizeof(iops));
     fmt_lat(m->total.lat.mean_us, mean, sizeof(mean));
     fmt_lat(m->total.lat.pct_us[2], p99, sizeof(p99));
-    printf("  %-32s round %2u/%u  IOPS %s  %.1f MB/s  lat mean %s p99 %s  %s\n", label, m->round,
-           max, iops, m->total.mb_s, mean, p99, state);
+    printf("  %-32s round %2u/%u  IOPS %s%s  %.1f MB/s  lat mean %s p99 %s  %s\n", label, m->round,
+           max, iops, s->target.sim ? " (simulated)" : "", m->total.mb_s, mean, p99, state);
     fflush(stdout);
 }
 

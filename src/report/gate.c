@@ -196,8 +196,11 @@ int gate_run(const struct meas_set *base, const struct meas_set *cur,
     r->n_metrics = nm;
     str_copy(r->baseline_path, sizeof(r->baseline_path), o->baseline_path ? o->baseline_path : "");
     str_copy(r->current_path, sizeof(r->current_path), o->current_path ? o->current_path : "");
-    str_copy(r->baseline_device, sizeof(r->baseline_device), base->device);
-    str_copy(r->current_device, sizeof(r->current_device), cur->device);
+    /* a simulated drive's figures are the model's: say so wherever they are shown */
+    snprintf(r->baseline_device, sizeof(r->baseline_device), "%.200s%s", base->device,
+             base->simulated ? ", simulated drive" : "");
+    snprintf(r->current_device, sizeof(r->current_device), "%.200s%s", cur->device,
+             cur->simulated ? ", simulated drive" : "");
     size_t cap = (base->n + cur->n) * nm;
     r->c = xcalloc(cap ? cap : 1, sizeof(*r->c));
 
