@@ -275,6 +275,51 @@ static void test_6300_profile(void **state)
     steady_profile(&Z6300);
 }
 
+/* The PTS suite records the drive's state on every element: purged, WIPC 2x, then the test
+ * loop as its WDPC (reads leave it at wipc, the first write makes it wdpc); the subtest's state
+ * at its end; the purge variant that ran; ptsbench's fill guard beside the PTS's verdict; and
+ * that the target was simulated. */
+static void test_suite_elements_state(void **state)
+{
+    (void)state;
+    char out[600];
+    snprintf(out, sizeof(out), "%s/suite-lat", dir);
+    char *argv[] = {NULL, "run-test", "lat", "--target", "sim:zdrive-6300-1.6t", "--round-time",
+                    "5s", "--quiet", "-o", out, NULL};
+    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+    assert_non_null(doc);
+    struct json_object *sub = json_at(doc, "tests.0.subtests.0");
+    assert_string_equal(jstr_at(sub, "purge.variant"), "simulated drive secure erase");
+    assert_true(json_object_get_boolean(json_at(doc, "compliance.simulated")));
+    struct json_object *rounds = json_at(sub, "rounds");
+    size_t nr = json_object_array_length(rounds);
+    double last_written = 0;
+    bool seen_wdpc = false;
+    for (size_t r = 0; r < nr; r++) {
+        struct json_object *els = json_at(json_object_array_get_idx(rounds, r), "elements");
+        for (size_t e = 0; e < json_object_array_length(els); e++) {
+            struct json_object *el = json_object_array_get_idx(els, e);
+            const char *cond = jstr_at(el, "state.condition");
+            assert_true(json_object_get_boolean(json_at(el, "state.purged")));
+            assert_true(json_object_get_boolean(json_at(el, "state.simulated")));
+            assert_true(fabs(json_num(el, "state.wipc_fills") - 2.0) < 0.01);
+            double written = json_num(el, "state.written_bytes");
+            assert_true(written >= last_written);   /* bytes only grow */
+            last_written = written;
+            if (!seen_wdpc)   /* the reads before the first write leave the drive after WIPC */
+                assert_string_equal(cond, json_num(el, "write_bytes") > 0 ? "wdpc" : "wipc");
+            else
+                assert_string_equal(cond, "wdpc");
+            seen_wdpc = seen_wdpc || !strcmp(cond, "wdpc");
+        }
+    }
+    assert_true(seen_wdpc);
+    assert_string_equal(jstr_at(sub, "state.condition"), "wdpc");
+    assert_true(json_num(sub, "state.written_bytes") == last_written);
+    assert_non_null(json_at(sub, "steady_state.fill_guard.advisory"));
+    json_object_put(doc);
+}
+
 /* --precondition and the WDPC bounds are checked before anything runs. */
 static void test_bad_precondition(void **state)
 {
@@ -310,6 +355,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_precondition),
+        cmocka_unit_test(test_suite_elements_state),
         cmocka_unit_test(test_r4_run),
         cmocka_unit_test(test_6300_run),
         cmocka_unit_test(test_r4_profile),
