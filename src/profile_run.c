@@ -868,6 +868,55 @@ static void point_verdict(const struct profile_session *s, const struct pr_point
              : "fixed rounds on a drive that was not preconditioned");
 }
 
+/* A measured point's verdict, window and figures into its JSON: the steady window (or the last
+ * 5 rounds) of its n rounds r, renumbered from the tracker's rounds (WDPC rounds first) to the
+ * point's own. */
+static void point_record(struct profile_session *s, struct pr_point *pt,
+                         const struct round_metrics *r, unsigned n, unsigned steady_round,
+                         const struct steady_window *last_win,
+                         const struct steady_guard_result *last_gr, bool guarded,
+                         unsigned first_measure, unsigned max)
+{
+    const struct pr_group *g = &s->groups[pt->group];
+    const struct steady_criteria crit = STEADY_CRITERIA_SNIA;
+    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+    unsigned a = 1, b = n;
+    if (g->pre == WL_PRECOND_STEADY) {
+        b = steady_round ? steady_round : n;
+        a = b >= crit.window ? b - crit.window + 1 : 1;
+        struct steady_window pw = *last_win;
+        if (pw.last_round) {
+            pw.first_round = a;
+            pw.last_round = b;
+            pw.intercept += pw.slope * (double)(first_measure - 1);
+        }
+        point_verdict(s, pt, pw.steady && pw.last_round, guarded, last_gr, n, &pt->res.verdict);
+        struct steady_criteria rec_crit = crit;
+        rec_crit.max_rounds = max;
+        struct json_object *ss = results_steady_json(&pw, pt->res.verdict.steady ? b : 0,
+                                                     &rec_crit, s->cfg.track, n);
+        results_verdict_json(ss, &pt->res.verdict, guarded ? last_gr : NULL,
+                             guarded ? &guard : NULL);
+        if (!guarded && wl_writes(&pt->wl))
+            add(ss, "guard_inherited_from_point", jint(g->wdpc_point));
+        add(pt->json, "steady_state", ss);
+        if (!pt->res.verdict.steady)
+            note(s, "%s/%s %u%% %ux%u: not steady state (%s); rounds %u-%u are reported",
+                 profile_name_of(s, g), workload_name_of(s, g), g->compress, pt->wl.workers,
+                 pt->wl.qd, pt->res.verdict.reason[0] ? pt->res.verdict.reason
+                                                      : pt->res.verdict.label, a, b);
+    } else {
+        point_verdict(s, pt, false, false, NULL, n, &pt->res.verdict);
+    }
+    struct ds_verdict keep = pt->res.verdict;
+    point_result(s, r, a, b, keep.steady, &pt->res);
+    pt->res.verdict = keep;
+    pt->res.rounds_run = n;
+    add(pt->json, "result", result_json(&pt->res));
+    add(pt->json, "state", results_state_json(&s->state));
+    add(pt->json, "status", jstr("complete"));
+}
+
 /* One point: rounds of its stimulus (to steady state, or a fixed number). Returns 0, 1 when
  * interrupted, -1 on error. */
 static int run_point(struct profile_session *s, unsigned index, char *err, size_t errlen)
@@ -955,47 +1004,10 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
     }
     worker_pool_stop(pool);
 
-    if (ret == 0 && n) {
-        unsigned a = 1, b = n;
-        if (g->pre == WL_PRECOND_STEADY) {
-            b = steady_round ? steady_round : n;
-            a = b >= crit.window ? b - crit.window + 1 : 1;
-            /* the window in the point's own round numbers */
-            struct steady_window pw = last_win;
-            if (pw.last_round) {
-                pw.first_round = a;
-                pw.last_round = b;
-                pw.intercept += pw.slope * (double)(first_measure - 1);
-            }
-            point_verdict(s, pt, pw.steady && pw.last_round, guarded, &last_gr, n,
-                          &pt->res.verdict);
-            struct steady_criteria rec_crit = crit;
-            rec_crit.max_rounds = max;
-            struct json_object *ss = results_steady_json(
-                &pw, pt->res.verdict.steady ? b : 0, &rec_crit, s->cfg.track, n);
-            results_verdict_json(ss, &pt->res.verdict, guarded ? &last_gr : NULL,
-                                 guarded ? &guard : NULL);
-            if (!guarded && wl_writes(&pt->wl))
-                add(ss, "guard_inherited_from_point", jint(g->wdpc_point));
-            add(pt->json, "steady_state", ss);
-            if (!pt->res.verdict.steady)
-                note(s, "%s/%s %u%% %ux%u: not steady state (%s); rounds %u-%u are reported",
-                     profile_name_of(s, g), workload_name_of(s, g), g->compress, pt->wl.workers,
-                     pt->wl.qd, pt->res.verdict.reason[0] ? pt->res.verdict.reason
-                                                          : pt->res.verdict.label, a, b);
-        } else {
-            point_verdict(s, pt, false, false, NULL, n, &pt->res.verdict);
-        }
-        struct ds_verdict keep = pt->res.verdict;
-        point_result(s, r, a, b, keep.steady, &pt->res);
-        pt->res.verdict = keep;
-        pt->res.rounds_run = n;
-        add(pt->json, "result", result_json(&pt->res));
-        add(pt->json, "state", results_state_json(&s->state));
-        add(pt->json, "status", jstr("complete"));
-    } else {
+    if (ret == 0 && n)
+        point_record(s, pt, r, n, steady_round, &last_win, &last_gr, guarded, first_measure, max);
+    else
         add(pt->json, "status", jstr(ret == 1 ? "interrupted" : "failed"));
-    }
     for (unsigned i = 0; i < n; i++)
         metrics_free(&r[i]);
     free(r);
