@@ -21,8 +21,8 @@ Q         :=
 endif
 
 # Recursively expanded on purpose: pkg-config runs only after the deps stamp exists.
-PKG_CFLAGS = $(shell pkg-config --cflags liburing json-c 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs liburing json-c 2>/dev/null)
+PKG_CFLAGS = $(shell pkg-config --cflags liburing json-c blkid 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs liburing json-c blkid 2>/dev/null)
 LIBURING_VERSION = $(shell pkg-config --modversion liburing 2>/dev/null)
 
 WARN      := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral -Wno-format-truncation

@@ -13,6 +13,8 @@ packages=(
   zlib1g-dev        # compressibility checks (tests, results)
   liblz4-dev        # compressibility checks (second compressor)
   libcmocka-dev     # unit and integration tests
+  libblkid-dev      # filesystem, partition-table, LVM and RAID signatures on a target (safety)
+  clang             # make fuzz: libFuzzer harnesses (clang's -fsanitize=fuzzer)
   fio               # fio engine, make bench
   gnuplot-nox       # plots
   e2fsprogs         # mkfs.ext4 for the mounted-device refusal test
