@@ -105,3 +105,14 @@ void hostinfo_collect(struct hostinfo *h)
     fio_version(h->fio, sizeof(h->fio));
     snprintf(h->json_c, sizeof(h->json_c), "%s", json_c_version());
 }
+
+void hostinfo_boot_id(char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (!f)
+        return;
+    if (fgets(buf, (int)len, f))
+        buf[strcspn(buf, "\n")] = '\0';
+    fclose(f);
+}

@@ -20,6 +20,9 @@ struct hostinfo {
 };
 
 void hostinfo_collect(struct hostinfo *h);
+/* This boot's id (/proc/sys/kernel/random/boot_id), "" when unreadable: with a pid it names one
+ * process of one boot, so a reader can tell a live writer from a dead one. */
+void hostinfo_boot_id(char *buf, size_t len);
 /* Version of an installed Debian package from /var/lib/dpkg/status ("" if not installed). */
 void hostinfo_dpkg_version(const char *package, char *buf, size_t len);
 

@@ -81,7 +81,7 @@ struct profile_session {
     struct json_object *doc, *points_json, *groups_json, *notes;
     char (*plan_notes)[256];      /* notes made while planning, before the document exists */
     unsigned n_plan_notes;
-    uint64_t last_write_ns;
+    struct results_out out;        /* the document's writer (results.h) */
     volatile sig_atomic_t *stop;
     struct sim_stats sim_last;
     struct drive_state state;     /* the drive's state now */
@@ -362,9 +362,10 @@ static void note(struct profile_session *s, const char *fmt, ...)
     results_note_add(s->notes, buf);
 }
 
-static void flush(struct profile_session *s, bool force)
+/* Write the document when due (forced: now); -1 when a write has failed (s->out.error). */
+static int flush(struct profile_session *s, bool force)
 {
-    results_doc_flush(s->doc, s->results_path, &s->last_write_ns, force, "ptsbench profile");
+    return results_out_flush(&s->out, force);
 }
 
 static struct json_object *sweep_json(const struct wl_sweep *sw)
@@ -582,6 +583,8 @@ static int precondition_group(struct profile_session *s, struct pr_group *g, cha
     if (!s->cfg.quiet) {
         char b[32];
         units_format_size((uint64_t)((double)bytes * s->weight), b, sizeof(b));
+        if (flush(s, true) != 0)   /* what is reported done is in the file before this line */
+            return errf(err, errlen, "%s", s->out.error);
         printf("%s/%s %u%%: WIPC, %s of sequential 128 KiB writes (%ux the active range)%s\n",
                profile_name_of(s, g), workload_name_of(s, g), g->compress, b,
                PRECOND_WIPC_FILLS, s->target.sim ? " on the simulated drive" : "");
@@ -608,8 +611,7 @@ static int precondition_group(struct profile_session *s, struct pr_group *g, cha
     add(w, "round", results_round_json(&m));
     add(g->json, "wipc", w);
     metrics_free(&m);
-    flush(s, true);
-    return 0;
+    return flush(s, true) == 0 ? 0 : errf(err, errlen, "%s", s->out.error);
 }
 
 /* The point's figures over rounds [a, b] (1-based, inclusive). */
@@ -656,7 +658,7 @@ static void point_result(const struct profile_session *s, const struct round_met
     lat_summary_from_hist(&h, s->weight, &out->lat);
 }
 
-static void print_round(const struct profile_session *s, const struct pr_point *pt,
+static void print_round(struct profile_session *s, const struct pr_point *pt,
                         const struct round_metrics *m, unsigned max, const char *state)
 {
     char label[160], iops[32], mean[32], p99[32];
@@ -664,12 +666,12 @@ static void print_round(const struct profile_session *s, const struct pr_point *
     units_format_count(m->total.iops, iops, sizeof(iops));
     fmt_lat(m->total.lat.mean_us, mean, sizeof(mean));
     fmt_lat(m->total.lat.pct_us[2], p99, sizeof(p99));
-    printf("  %-32s round %2u/%u  IOPS %s%s  %.1f MB/s  lat mean %s p99 %s  %s\n", label, m->round,
-           max, iops, s->target.sim ? " (simulated)" : "", m->total.mb_s, mean, p99, state);
-    fflush(stdout);
+    results_out_say(&s->out, "  %-32s round %2u/%u  IOPS %s%s  %.1f MB/s  lat mean %s p99 %s  %s",
+                    label, m->round, max, iops, s->target.sim ? " (simulated)" : "",
+                    m->total.mb_s, mean, p99, state);
 }
 
-static void print_point(const struct profile_session *s, const struct pr_point *pt)
+static void print_point(struct profile_session *s, const struct pr_point *pt)
 {
     char label[160], iops[32], mean[32], p99[32];
     point_label(s, pt, label, sizeof(label));
@@ -683,10 +685,9 @@ static void print_point(const struct profile_session *s, const struct pr_point *
     else
         snprintf(how, sizeof(how), "%s, rounds %u-%u of %u", r->verdict.label, r->first_round,
                  r->last_round, r->rounds_run);
-    printf("%s (effective QD %u): %s IOPS%s, %.1f MB/s, lat mean %s, p99 %s; %s\n", label,
-           pt->wl.workers * pt->wl.qd, iops, s->target.sim ? " (simulated)" : "", r->mb_s, mean,
-           p99, how);
-    fflush(stdout);
+    results_out_say(&s->out, "%s (effective QD %u): %s IOPS%s, %.1f MB/s, lat mean %s, p99 %s; %s",
+                    label, pt->wl.workers * pt->wl.qd, iops, s->target.sim ? " (simulated)" : "",
+                    r->mb_s, mean, p99, how);
 }
 
 static double wdpc_fills_of(const struct profile_session *s)
@@ -787,13 +788,16 @@ static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_po
             if (gr.evaluated)
                 snprintf(gtxt, sizeof(gtxt), "; fill guard %.1f%% (<= %.0f%%)",
                          100 * gr.max_deviation, 100 * guard.band_frac);
-            printf("  %-32s WDPC %3u  IOPS %s%s  written %.2f fills (%g..%g)%s\n", label, n, iops,
-                   s->target.sim ? " (simulated)" : "", fills, wdpc_fills_of(s),
-                   wdpc_max_fills_of(s), gtxt);
-            fflush(stdout);
+            results_out_say(&s->out, "  %-32s WDPC %3u  IOPS %s%s  written %.2f fills (%g..%g)%s",
+                            label, n, iops, s->target.sim ? " (simulated)" : "", fills,
+                            wdpc_fills_of(s), wdpc_max_fills_of(s), gtxt);
         }
         metrics_free(&m);
-        flush(s, false);
+        if (flush(s, false) != 0) {
+            ret = -1;
+            errf(err, errlen, "%s", s->out.error);
+            break;
+        }
     }
     add(w, "written_bytes", jnum(written));
     add(w, "fills", jnum(written / ((double)pt->range.len * s->weight)));
@@ -996,9 +1000,13 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
             else
                 snprintf(state, sizeof(state), "not steady yet");
         }
-        flush(s, false);
         if (!s->cfg.quiet)
-            print_round(s, pt, m, max, state);
+            print_round(s, pt, m, max, state);   /* printed once the round is in the file */
+        if (flush(s, false) != 0) {
+            ret = -1;
+            errf(err, errlen, "%s", s->out.error);
+            break;
+        }
         if (steady_round)
             break;
     }
@@ -1025,7 +1033,8 @@ static int do_purge(struct profile_session *s, char *err, size_t errlen)
     if (purge_plan_make(&facts, s->cfg.purge, &plan, err, errlen) != 0)
         return -1;
     if (!s->cfg.quiet) {
-        printf("purge: %s (%s)\n", purge_method_name(plan.method), plan.argv_text);
+        printf("purge: %s (%s)%s\n", purge_method_name(plan.method), plan.argv_text,
+               s->target.sim ? " on the simulated drive" : "");
         fflush(stdout);
     }
     uint64_t t0 = now_mono_ns();
@@ -1129,7 +1138,11 @@ int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
         sim_stats(s->target.sim->dev, &s->sim_last);
     ds_init(&s->state, (double)s->target.capacity * s->weight, s->target.sim != NULL);
     doc_start(s);
-    flush(s, true);
+    results_out_init(&s->out, s->doc, s->results_path, "ptsbench profile");
+    if (flush(s, true) != 0) {
+        str_copy(err, sizeof(err), s->out.error);
+        goto fail_early;
+    }
 
     if (s->cfg.purge != PURGE_NONE && do_purge(s, err, sizeof(err)) != 0)
         goto failed;
@@ -1154,7 +1167,10 @@ int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
             if (ret < 0)
                 goto failed;
             saturation_update(s);
-            flush(s, true);
+            if (flush(s, true) != 0) {
+                str_copy(err, sizeof(err), s->out.error);
+                goto failed;
+            }
             if (ret > 0)
                 goto interrupted;
         }
@@ -1172,7 +1188,12 @@ failed:
     fprintf(stderr, "ptsbench profile: %s\n", err);
 out:
     add(s->doc, "status", jstr(status));
-    flush(s, true);
+    if (flush(s, true) != 0) {
+        /* nothing more can be recorded: say so, and do not call the run done */
+        fprintf(stderr, "ptsbench profile: %s: the results file could not be written; the run "
+                        "is lost from here on\n", s->out.error);
+        return EXIT_FAILURE_RUN;
+    }
     if (!s->cfg.quiet || code != EXIT_OK)
         print_table(s);
     return code;
@@ -1193,6 +1214,7 @@ void profile_session_free(struct profile_session *s)
     free(s->groups);
     free(s->points);
     free(s->plan_notes);
+    results_out_free(&s->out);
     if (s->doc)
         json_object_put(s->doc);
     target_release(&s->target);

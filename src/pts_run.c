@@ -50,7 +50,7 @@ struct pts_session {
     char out_dir[4096];
     char results_path[4200];
     struct json_object *doc, *tests_json, *notes;
-    uint64_t last_write_ns;
+    struct results_out out;        /* the document's writer (results.h) */
     bool tty;
     volatile sig_atomic_t *stop;
     struct sim_stats sim_last;
@@ -272,9 +272,30 @@ void pts_print_plan(const struct pts_session *s)
 
 static struct json_object *jnum(double v) { return isfinite(v) ? json_object_new_double(v) : NULL; }
 
-static void results_flush(struct pts_session *s, bool force)
+/* Write the document when due (forced: now); -1 when a write has failed (s->out.error). */
+static int results_flush(struct pts_session *s, bool force)
 {
-    results_doc_flush(s->doc, s->results_path, &s->last_write_ns, force, "ptsbench suite");
+    return results_out_flush(&s->out, force);
+}
+
+/* The same, as the runners' error: 0, or -1 with err set. */
+static int flush_or_fail(struct pts_session *s, bool force, char *err, size_t errlen)
+{
+    return results_flush(s, force) == 0 ? 0 : errf(err, errlen, "%s", s->out.error);
+}
+
+/* Append to a line being built (for results_out_say). */
+static void line_add(char *line, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void line_add(char *line, size_t len, const char *fmt, ...)
+{
+    size_t used = strlen(line);
+    if (used + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line + used, len - used, fmt, ap);
+    va_end(ap);
 }
 
 static struct json_object *lat_json(const struct lat_summary *l)
@@ -516,7 +537,9 @@ static int do_wipc(struct pts_session *s, const struct pts_def *d, uint32_t bs,
     if (!s->tty && !s->cfg.quiet) {
         char b[32];
         units_format_size(bs, b, sizeof(b));
-        printf("  WIPC: SEQ %s writes, %ux the active range\n", b, d->wipc_fills);
+        if (flush_or_fail(s, true, err, errlen) != 0)   /* what is reported done is on disk */
+            return -1;
+        printf("  WIPC: SEQ %s writes, %ux the active range%s\n", b, d->wipc_fills, sim_tag(s));
         fflush(stdout);
     }
     uint64_t t0 = now_mono_ns();
@@ -709,6 +732,8 @@ static void progress(struct pts_session *s, const struct pts_def *d, unsigned ro
 {
     if (!s->tty)
         return;
+    if (s->out.pending_len)   /* lines of completed work go out first, once they are on disk */
+        results_flush(s, true);
     char b[32];
     units_format_size(bs, b, sizeof(b));
     char rounds[32], eta[48] = "";
@@ -746,14 +771,14 @@ static void fill_guard_note(struct pts_session *s, const struct pts_def *d,
     if (s->cfg.quiet)
         return;
     if (!gr.evaluated)
-        printf("  [%s] fill guard (ptsbench's, for information): the test loop had written %.2f "
-               "fills since WIPC before the window; a transient cannot be ruled out\n", d->name,
-               gr.fills_before);
+        results_out_say(&s->out, "  [%s] fill guard (ptsbench's, for information): the test loop "
+                        "had written %.2f fills since WIPC before the window; a transient cannot "
+                        "be ruled out", d->name, gr.fills_before);
     else
-        printf("  [%s] fill guard (ptsbench's, for information): %s (5-round averages over the "
-               "last fill within %.1f%% of the window's, limit %.0f%%)\n", d->name,
-               gr.passed ? "passed" : "FAILED", 100 * gr.max_deviation, 100 * g.band_frac);
-    fflush(stdout);
+        results_out_say(&s->out, "  [%s] fill guard (ptsbench's, for information): %s (5-round "
+                        "averages over the last fill within %.1f%% of the window's, limit "
+                        "%.0f%%)", d->name, gr.passed ? "passed" : "FAILED",
+                        100 * gr.max_deviation, 100 * g.band_frac);
 }
 
 /* One subtest (the whole test, or one block size of TP): purge, WIPC, rounds. */
@@ -767,7 +792,8 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
     if (d->wipc) {
         if (do_wipc(s, d, d->wipc_bs ? d->wipc_bs : sub_bs, sub, err, errlen) != 0)
             return -1;
-        results_flush(s, true);
+        if (flush_or_fail(s, true, err, errlen) != 0)
+            return -1;
     }
     if (*s->stop)
         return 1;
@@ -913,17 +939,21 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
                 fill_guard_note(s, d, &tk, fills, &win[0], ssj);
             json_object_object_add(sub, "steady_state", ssj);
         }
-        if (!s->tty && !s->cfg.quiet) {
-            printf("  [%s] round %u%s: %u elements", d->name, round, "", n_el);
+        if (!s->tty && !s->cfg.quiet) {   /* printed once the round is in the file */
+            char line[1024] = "";
+            line_add(line, sizeof(line), "  [%s] round %u: %u elements", d->name, round, n_el);
             for (unsigned v = 0; v < d->n_track; v++)
-                printf(", %s %.6g", json_object_get_string(json_object_array_get_idx(tr_names, v)),
-                       vals[v]);
+                line_add(line, sizeof(line), ", %s %.6g",
+                         json_object_get_string(json_object_array_get_idx(tr_names, v)), vals[v]);
             if (wsat)
-                printf(", %.1f GB written", written_total / 1e9);
-            printf("%s%s%s\n", ss[0] ? "; " : "", ss, sim_tag(s));
-            fflush(stdout);
+                line_add(line, sizeof(line), ", %.1f GB written", written_total / 1e9);
+            line_add(line, sizeof(line), "%s%s%s", ss[0] ? "; " : "", ss, sim_tag(s));
+            results_out_say(&s->out, "%s", line);
         }
-        results_flush(s, false);
+        if (flush_or_fail(s, false, err, errlen) != 0) {
+            status = -1;
+            break;
+        }
         if (d->stop == PTS_STOP_STEADY && steady_round)
             break;
         if (wsat && (written_total >= stop_bytes || elapsed_total >= max_time_s))
@@ -948,21 +978,24 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
     if (d->stop == PTS_STOP_STEADY && status == 0 && !steady_round)
         note(s, "%s: steady state NOT achieved in %u rounds", d->name, rounds_done);
     if (!s->cfg.quiet && status == 0) {
+        char line[1024] = "";
         if (d->stop == PTS_STOP_STEADY && steady_round) {
-            printf("  [%s] steady state at round %u (rounds %u-%u):", d->name, steady_round,
-                   win[0].first_round, win[0].last_round);
+            line_add(line, sizeof(line), "  [%s] steady state at round %u (rounds %u-%u):",
+                     d->name, steady_round, win[0].first_round, win[0].last_round);
             for (unsigned v = 0; v < d->n_track; v++)
-                printf(" %s %.6g", json_object_get_string(json_object_array_get_idx(tr_names, v)),
-                       win[v].average);
-            printf("%s\n", sim_tag(s));
+                line_add(line, sizeof(line), " %s %.6g",
+                         json_object_get_string(json_object_array_get_idx(tr_names, v)),
+                         win[v].average);
+            line_add(line, sizeof(line), "%s", sim_tag(s));
         } else if (d->stop == PTS_STOP_STEADY) {
-            printf("  [%s] steady state NOT achieved in %u rounds%s\n", d->name, rounds_done,
-                   sim_tag(s));
+            line_add(line, sizeof(line), "  [%s] steady state NOT achieved in %u rounds%s",
+                     d->name, rounds_done, sim_tag(s));
         } else {
-            printf("  [%s] stopped after %u rounds: %.1f GB written in %.0f s%s\n", d->name,
-                   rounds_done, written_total / 1e9, elapsed_total, sim_tag(s));
+            line_add(line, sizeof(line), "  [%s] stopped after %u rounds: %.1f GB written in "
+                     "%.0f s%s", d->name, rounds_done, written_total / 1e9, elapsed_total,
+                     sim_tag(s));
         }
-        fflush(stdout);
+        results_out_say(&s->out, "%s", line);
     }
     unsigned first = steady_round ? win[0].first_round
                                   : (rounds_done >= 5 ? rounds_done - 4 : (rounds_done ? 1 : 0));
@@ -1021,8 +1054,10 @@ static int precondition_steady(struct pts_session *s, const struct pts_def *d,
     for (unsigned r = 1; !max_rounds || r <= max_rounds; r++) {
         struct round_metrics m;
         int st = measure_or_stop(s, ep, el_ns, NS_PER_S, &m, err, errlen);
-        if (st != 0)
+        if (st != 0) {
+            tracked_free(&tk);
             return st;
+        }
         double v = NAN;
         metrics_value(&m, d->kind == PTS_KIND_DIRTH ? "iops" : d->track[0].metric, &v);
         struct json_object *rj = period_json(&m);
@@ -1036,7 +1071,10 @@ static int precondition_steady(struct pts_session *s, const struct pts_def *d,
         steady = steady_first_all(ys, 1, tk.n, &c, &win);
         json_object_object_add(pc, "steady_state",
                                steady_json(d, d->bss[0], &win, 1, steady, r, max_rounds));
-        results_flush(s, false);
+        if (flush_or_fail(s, false, err, errlen) != 0) {
+            tracked_free(&tk);
+            return -1;
+        }
         if (steady)
             break;
     }
@@ -1098,7 +1136,7 @@ static int run_hir(struct pts_session *s, const struct pts_def *d, struct json_o
                 }
                 json_object_array_add(accesses, a);
                 metrics_free(&m);
-                results_flush(s, false);
+                st = flush_or_fail(s, false, err, errlen);
             }
         }
         struct json_object *sj = json_object_new_object();
@@ -1113,10 +1151,9 @@ static int run_hir(struct pts_session *s, const struct pts_def *d, struct json_o
         json_object_object_add(sj, "idle_max_error_pct", jnum(100 * idle_err));
         json_object_array_add(states, sj);
         if (!s->cfg.quiet && st == 0) {
-            printf("  [%s] wait state %u (%g s idle): %.0f IOPS with idle, baseline %.0f IOPS%s\n",
-                   d->name, state, (double)wait_ns / 1e9, n_w ? sum_w / n_w : 0,
-                   n_b ? sum_b / n_b : 0, sim_tag(s));
-            fflush(stdout);
+            results_out_say(&s->out, "  [%s] wait state %u (%g s idle): %.0f IOPS with idle, "
+                            "baseline %.0f IOPS%s", d->name, state, (double)wait_ns / 1e9,
+                            n_w ? sum_w / n_w : 0, n_b ? sum_b / n_b : 0, sim_tag(s));
         }
     }
     element_close(ep);
@@ -1171,7 +1208,7 @@ static int run_xsr(struct pts_session *s, const struct pts_def *d, struct json_o
             if (m.total.lat.max_us > peak_max)
                 peak_max = m.total.lat.max_us;
             metrics_free(&m);
-            results_flush(s, false);
+            st = flush_or_fail(s, false, err, errlen);
         }
         element_close(ep);
         free(ep);
@@ -1194,9 +1231,8 @@ static int run_xsr(struct pts_session *s, const struct pts_def *d, struct json_o
         json_object_object_add(gj, "peak_lat_max_us", jnum(peak_max));
         json_object_array_add(groups, gj);
         if (!s->cfg.quiet) {
-            printf("  [%s] group %u (%s): %.1f MB/s mean, %.1f MB/s at the end%s\n", d->name,
-                   g + 1, label, sum / (double)n, last, sim_tag(s));
-            fflush(stdout);
+            results_out_say(&s->out, "  [%s] group %u (%s): %.1f MB/s mean, %.1f MB/s at the "
+                            "end%s", d->name, g + 1, label, sum / (double)n, last, sim_tag(s));
         }
     }
     if (st == 0) {
@@ -1218,8 +1254,9 @@ static int run_xsr(struct pts_session *s, const struct pts_def *d, struct json_o
                  "(%.1f MB/s, within %g%%)", d->name, first_avg,
                  100 * PTS_XSR_RECOVERY_TOLERANCE);
         else if (!s->cfg.quiet)
-            printf("  [%s] recovery: %.1f minutes to the first group's average (within %g%%)%s\n",
-                   d->name, rec, 100 * PTS_XSR_RECOVERY_TOLERANCE, sim_tag(s));
+            results_out_say(&s->out, "  [%s] recovery: %.1f minutes to the first group's "
+                            "average (within %g%%)%s", d->name, rec,
+                            100 * PTS_XSR_RECOVERY_TOLERANCE, sim_tag(s));
     }
     free(last_mb_s);
     return st;
@@ -1326,11 +1363,10 @@ static int run_dirth(struct pts_session *s, const struct pts_def *d, struct json
         json_object_object_add(sub, "steady_state",
                                steady_obj(names, &win, 1, steady, r, max_rounds));
         if (!s->tty && !s->cfg.quiet) {
-            printf("  [%s] round %u: %u points, %s %.6g%s\n", d->name, r, n_el, tname, iops[0],
-                   sim_tag(s));
-            fflush(stdout);
+            results_out_say(&s->out, "  [%s] round %u: %u points, %s %.6g%s", d->name, r, n_el,
+                            tname, iops[0], sim_tag(s));
         }
-        results_flush(s, false);
+        st = flush_or_fail(s, false, err, errlen);
         if (steady)
             break;
     }
@@ -1391,9 +1427,10 @@ static int run_dirth(struct pts_session *s, const struct pts_def *d, struct json
             json_object_object_add(pj, "histogram", histogram_json(&m, s->weight));
             json_object_object_add(op, names[k], pj);
             if (!s->cfg.quiet)
-                printf("  [%s] %s point: %u x %u, %.0f IOPS, mean %.1f us, 99.99%% %.1f us%s\n",
-                       d->name, names[k], d->threads_list[ti], d->qd_list[qi], m.total.iops,
-                       m.total.lat.mean_us, m.total.lat.pct_us[4], sim_tag(s));
+                results_out_say(&s->out, "  [%s] %s point: %u x %u, %.0f IOPS, mean %.1f us, "
+                                "99.99%% %.1f us%s", d->name, names[k], d->threads_list[ti],
+                                d->qd_list[qi], m.total.iops, m.total.lat.mean_us,
+                                m.total.lat.pct_us[4], sim_tag(s));
             metrics_free(&m);
         }
         json_object_object_add(sub, "operating_points", op);
@@ -1542,6 +1579,7 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
     ds_init(&s->state, (double)s->ar.len * s->weight, s->target.sim != NULL);
 
     s->doc = json_object_new_object();
+    results_out_init(&s->out, s->doc, s->results_path, "ptsbench suite");
     json_object_object_add(s->doc, "schema", json_object_new_string("ptsbench.suite"));
     json_object_object_add(s->doc, "schema_version", json_object_new_int(1));
     json_object_object_add(s->doc, "ptsbench_version", json_object_new_string(PTSBENCH_VERSION));
@@ -1587,9 +1625,11 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
             results_note_add(s->notes, wn[k]);
     }
     bool restore_wc = set_write_cache(s);
-    results_flush(s, true);
-
     int code = EXIT_OK;
+    if (flush_or_fail(s, true, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench suite: %s\n", err);
+        code = EXIT_FAILURE_RUN;
+    }
     for (unsigned i = 0; i < s->n_defs && code == EXIT_OK; i++) {
         const struct pts_def *d = &s->defs[i];
         struct json_object *tj = json_object_new_object();
@@ -1602,8 +1642,14 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
         struct json_object *subs = json_object_new_array();
         json_object_object_add(tj, "subtests", subs);
         json_object_array_add(s->tests_json, tj);
-        if (!s->cfg.quiet)
-            printf("%s%s (%s)\n", s->tty ? "" : "", d->title, d->name);
+        if (!s->cfg.quiet) {
+            if (flush_or_fail(s, true, err, sizeof(err)) != 0) {
+                fprintf(stderr, "ptsbench suite: %s\n", err);
+                code = EXIT_FAILURE_RUN;
+                break;
+            }
+            printf("%s (%s)\n", d->title, d->name);
+        }
         unsigned n_sub = d->subtests == PTS_SUB_BS ? d->n_bss : 1;
         int st = 0;
         for (unsigned k = 0; k < n_sub && st == 0; k++) {
@@ -1637,7 +1683,10 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
         } else if (st > 0) {
             code = EXIT_INTERRUPTED;
         }
-        results_flush(s, true);
+        if (flush_or_fail(s, true, err, sizeof(err)) != 0 && code != EXIT_FAILURE_RUN) {
+            fprintf(stderr, "ptsbench suite: %s\n", err);
+            code = EXIT_FAILURE_RUN;
+        }
     }
     if (restore_wc) {
         struct wcache_plan back;
@@ -1649,7 +1698,12 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
         json_object_array_length(s->notes) == 0 && code == EXIT_OK));
     json_object_object_add(s->doc, "status", json_object_new_string(
         code == EXIT_OK ? "complete" : code == EXIT_INTERRUPTED ? "interrupted" : "failed"));
-    results_flush(s, true);
+    if (results_flush(s, true) != 0) {
+        /* the results file does not hold the end of the run: never call it complete */
+        fprintf(stderr, "ptsbench suite: %s: the results file could not be written\n",
+                s->out.error);
+        return EXIT_FAILURE_RUN;
+    }
     if (!s->cfg.quiet) {
         size_t nn = json_object_array_length(s->notes);
         char line[160];
@@ -1670,6 +1724,7 @@ void pts_free(struct pts_session *s)
         return;
     if (s->fd >= 0)
         close(s->fd);
+    results_out_free(&s->out);
     if (s->doc)
         json_object_put(s->doc);
     if (s->notes)

@@ -6,9 +6,12 @@
 #include <json-c/json.h>
 #include <libgen.h>
 #include <math.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "units.h"
@@ -368,6 +371,7 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
     add(doc, "started", jstr(rec->started));
     add(doc, "updated", jstr(rec->updated));
     add(doc, "status", jstr(rec->status));
+    add(doc, "writer", results_writer_json());
     if (rec->error[0])
         add(doc, "error", jstr(rec->error));
     add(doc, "host", results_host_json(&rec->host));
@@ -434,12 +438,39 @@ struct json_object *results_build(const struct run_record *rec)
 /* Replace path with text atomically: path.tmp, optional fsync, rename, fsync of the directory.
  * The rename alone makes the file whole at every instant for readers and across a killed
  * process; fsync adds durability across a power loss. */
+/* The data goes to an unnamed file in the target's directory (O_TMPFILE), which is given the
+ * name path.tmp only once it is complete, and renamed over path at once: a process killed while
+ * writing leaves nothing behind, and one killed in the instant between the link and the rename
+ * leaves a complete path.tmp, which the next write replaces. Filesystems without O_TMPFILE get a
+ * named path.tmp from the start. */
+static int open_tmp(const char *path, const char *tmp, bool *unnamed)
+{
+    char dir[4352];
+    snprintf(dir, sizeof(dir), "%s", path);
+    int fd = open(dirname(dir), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+    *unnamed = fd >= 0;
+    if (fd < 0)
+        fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    else
+        fchmod(fd, 0644);
+    return fd;
+}
+
+static int name_tmp(int fd, const char *tmp)
+{
+    char proc[64];
+    snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+    unlink(tmp);   /* a complete path.tmp left by a writer killed after its link */
+    return linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW);
+}
+
 int results_write_parts_atomic(const char *path, const char *const *parts, const size_t *lens,
                                 unsigned n_parts, bool sync, char *err, size_t errlen)
 {
     char tmp[4352];
     snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    bool unnamed;
+    int fd = open_tmp(path, tmp, &unnamed);
     if (fd < 0)
         return errf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
     for (unsigned p = 0; p < n_parts; p++) {
@@ -451,7 +482,8 @@ int results_write_parts_atomic(const char *path, const char *const *parts, const
                     continue;
                 int saved = errno;
                 close(fd);
-                unlink(tmp);
+                if (!unnamed)
+                    unlink(tmp);
                 return errf(err, errlen, "cannot write %s: %s", tmp, strerror(saved));
             }
             done += (size_t)w;
@@ -460,7 +492,13 @@ int results_write_parts_atomic(const char *path, const char *const *parts, const
     if (sync && fsync(fd) != 0) {
         int saved = errno;
         close(fd);
-        unlink(tmp);
+        if (!unnamed)
+            unlink(tmp);
+        return errf(err, errlen, "cannot write %s: %s", tmp, strerror(saved));
+    }
+    if (unnamed && name_tmp(fd, tmp) != 0) {
+        int saved = errno;
+        close(fd);
         return errf(err, errlen, "cannot write %s: %s", tmp, strerror(saved));
     }
     close(fd);
@@ -481,7 +519,8 @@ int results_write_parts_atomic(const char *path, const char *const *parts, const
     return 0;
 }
 
-int results_write_json_atomic(struct json_object *doc, const char *path, char *err, size_t errlen)
+int results_write_json_atomic_ext(struct json_object *doc, const char *path, bool sync,
+                                  char *err, size_t errlen)
 {
     json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_GLOBAL);
     size_t len;
@@ -490,7 +529,12 @@ int results_write_json_atomic(struct json_object *doc, const char *path, char *e
         &len);
     const char *parts[] = {text, "\n"};
     size_t lens[] = {len, 1};
-    return results_write_parts_atomic(path, parts, lens, 2, true, err, errlen);
+    return results_write_parts_atomic(path, parts, lens, 2, sync, err, errlen);
+}
+
+int results_write_json_atomic(struct json_object *doc, const char *path, char *err, size_t errlen)
+{
+    return results_write_json_atomic_ext(doc, path, true, err, errlen);
 }
 
 /* Completed rounds never change: each is serialised once (one line per round) and the file is
@@ -569,18 +613,162 @@ void results_cache_free(struct results_cache *c)
     memset(c, 0, sizeof(*c));
 }
 
-void results_doc_flush(struct json_object *doc, const char *path, uint64_t *last_write_ns,
-                       bool force, const char *who)
+void results_out_init(struct results_out *o, struct json_object *doc, const char *path,
+                      const char *who)
 {
-    uint64_t now = now_mono_ns();
-    if (!force && now - *last_write_ns < 500000000ull)
+    memset(o, 0, sizeof(*o));
+    o->doc = doc;
+    str_copy(o->path, sizeof(o->path), path);
+    o->who = who;
+}
+
+void results_out_say(struct results_out *o, const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    if (n < 0)
         return;
-    char upd[32], err[ERR_LEN];
+    size_t len = strlen(line);
+    if (o->pending_len + len + 2 > o->pending_cap) {
+        o->pending_cap = (o->pending_len + len + 2) * 2;
+        o->pending = xrealloc(o->pending, o->pending_cap);
+    }
+    memcpy(o->pending + o->pending_len, line, len);
+    o->pending_len += len;
+    o->pending[o->pending_len++] = '\n';
+    o->pending[o->pending_len] = '\0';
+}
+
+int results_out_flush(struct results_out *o, bool force)
+{
+    if (o->failed)
+        return -1;
+    uint64_t now = now_mono_ns();
+    if (!force && now - o->last_write_ns < 500000000ull)
+        return 0;
+    char upd[32];
     iso8601_now(upd, sizeof(upd));
-    json_object_object_add(doc, "updated", json_object_new_string(upd));
-    if (results_write_json_atomic(doc, path, err, sizeof(err)) != 0)
-        fprintf(stderr, "%s: %s\n", who, err);
-    *last_write_ns = now;
+    json_object_object_add(o->doc, "updated", json_object_new_string(upd));
+    json_object_object_add(o->doc, "writer", results_writer_json());
+    const bool sync = force || now - o->last_sync_ns >= 1000000000ull;
+    if (results_write_json_atomic_ext(o->doc, o->path, sync, o->error, sizeof(o->error)) != 0) {
+        o->failed = true;
+        o->pending_len = 0;
+        return -1;
+    }
+    o->last_write_ns = now;
+    if (sync)
+        o->last_sync_ns = now;
+    if (o->pending_len) {
+        fwrite(o->pending, 1, o->pending_len, stdout);
+        fflush(stdout);
+        o->pending_len = 0;
+    }
+    return 0;
+}
+
+void results_out_free(struct results_out *o)
+{
+    free(o->pending);
+    o->pending = NULL;
+    o->pending_len = o->pending_cap = 0;
+}
+
+struct json_object *results_writer_json(void)
+{
+    static char boot[64], host[256];
+    if (!boot[0])
+        hostinfo_boot_id(boot, sizeof(boot));
+    if (!host[0] && gethostname(host, sizeof(host) - 1) != 0)
+        host[0] = '\0';
+    struct json_object *w = json_object_new_object();
+    add(w, "pid", jint(getpid()));
+    add(w, "boot_id", jstr(boot));
+    add(w, "hostname", jstr(host));
+    add(w, "program", jstr("ptsbench " PTSBENCH_VERSION));
+    return w;
+}
+
+const char *results_life_name(enum results_life l)
+{
+    switch (l) {
+    case RESULTS_COMPLETE: return "complete";
+    case RESULTS_RUNNING: return "running";
+    case RESULTS_DEAD: return "dead";
+    case RESULTS_INTERRUPTED: return "interrupted";
+    case RESULTS_FAILED: return "failed";
+    default: return "unknown";
+    }
+}
+
+/* Is pid a live ptsbench process? (its command line's first word ends in "ptsbench") */
+static bool pid_is_ptsbench(long pid)
+{
+    char path[64], cmd[4096];
+    snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t n = fread(cmd, 1, sizeof(cmd) - 1, f);
+    fclose(f);
+    cmd[n] = '\0';   /* the first argument ends at its NUL */
+    const char *base = strrchr(cmd, '/');
+    base = base ? base + 1 : cmd;
+    return !strcmp(base, "ptsbench");
+}
+
+enum results_life results_life_of(struct json_object *doc, char *why, size_t len)
+{
+    struct json_object *v;
+    const char *status = json_object_object_get_ex(doc, "status", &v) &&
+                                 json_object_is_type(v, json_type_string)
+                             ? json_object_get_string(v) : "";
+    snprintf(why, len, "status %s", *status ? status : "missing");
+    if (!strcmp(status, "complete"))
+        return RESULTS_COMPLETE;
+    if (!strcmp(status, "interrupted"))
+        return RESULTS_INTERRUPTED;
+    if (!strcmp(status, "failed"))
+        return RESULTS_FAILED;
+    if (strcmp(status, "running") != 0 && strcmp(status, "prepared") != 0)
+        return RESULTS_UNKNOWN;
+    struct json_object *w = NULL, *pid = NULL, *boot = NULL, *host = NULL;
+    if (!json_object_object_get_ex(doc, "writer", &w) || !json_object_is_type(w, json_type_object) ||
+        !json_object_object_get_ex(w, "pid", &pid) || !json_object_is_type(pid, json_type_int) ||
+        !json_object_object_get_ex(w, "boot_id", &boot) ||
+        !json_object_is_type(boot, json_type_string)) {
+        snprintf(why, len, "status running, but the file names no writer (an older ptsbench): "
+                           "cannot tell whether it is still going");
+        return RESULTS_UNKNOWN;
+    }
+    char my_boot[64];
+    hostinfo_boot_id(my_boot, sizeof(my_boot));
+    long p = (long)json_object_get_int64(pid);
+    if (strcmp(json_object_get_string(boot), my_boot) != 0) {
+        char me[256] = "";
+        gethostname(me, sizeof(me) - 1);
+        const char *h = json_object_object_get_ex(w, "hostname", &host) &&
+                                json_object_is_type(host, json_type_string)
+                            ? json_object_get_string(host) : "";
+        if (*h && strcmp(h, me) != 0) {
+            snprintf(why, len, "status running, written by pid %ld on host %s: cannot tell from "
+                               "here whether it is still going", p, h);
+            return RESULTS_UNKNOWN;
+        }
+        snprintf(why, len, "status running, but its writer (pid %ld) ran before this machine's "
+                           "last boot", p);
+        return RESULTS_DEAD;
+    }
+    if (p > 0 && (kill((pid_t)p, 0) == 0 || errno == EPERM) && pid_is_ptsbench(p)) {
+        snprintf(why, len, "running (pid %ld)", p);
+        return RESULTS_RUNNING;
+    }
+    snprintf(why, len, "status running, but its writer (pid %ld) is not running: it was killed "
+                       "or crashed", p);
+    return RESULTS_DEAD;
 }
 
 void results_note_add(struct json_object *notes, const char *text)
