@@ -67,11 +67,14 @@ static void usage(FILE *f)
         "                           whole (refused when PATH holds anything but results.json\n"
         "                           files and directories)\n"
         "      --force-update       update the baseline even when the gate fails\n"
+        "      --allow-incomplete   compare results whose run did not complete (running, killed,\n"
+        "                           interrupted, failed); refused by default\n"
         "  -q, --quiet              table rows only for cases that are not a plain pass\n"
         "  -h, --help               this text\n"
         "\n"
-        "Exit status: 0 pass (warnings, improvements and new points included), 1 a regression\n"
-        "or a missing point, 2 usage error or an output that could not be written.\n",
+        "Exit status: 0 pass (warnings, improvements and new points included), 1 a regression,\n"
+        "a missing point, or results of a run that did not complete, 2 usage error or an\n"
+        "output that could not be written.\n",
         f);
 }
 
@@ -452,7 +455,7 @@ int cmd_gate(int argc, char **argv, int full_argc, char **full_argv)
 {
     (void)full_argc;
     (void)full_argv;
-    enum { O_JUNIT = 256, O_JSON, O_UPDATE, O_FORCE_UPDATE };
+    enum { O_JUNIT = 256, O_JSON, O_UPDATE, O_FORCE_UPDATE, O_INCOMPLETE };
     static const struct option opts[] = {
         {"baseline", required_argument, NULL, 'b'},
         {"current", required_argument, NULL, 'c'},
@@ -462,12 +465,13 @@ int cmd_gate(int argc, char **argv, int full_argc, char **full_argv)
         {"json", required_argument, NULL, O_JSON},
         {"update-baseline", required_argument, NULL, O_UPDATE},
         {"force-update", no_argument, NULL, O_FORCE_UPDATE},
+        {"allow-incomplete", no_argument, NULL, O_INCOMPLETE},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *baseline = NULL, *current = NULL, *junit = NULL, *json = NULL, *update = NULL;
-    bool force_update = false, quiet = false;
+    bool force_update = false, quiet = false, allow_incomplete = false;
     double tolerance = GATE_DEFAULT_TOLERANCE;
     enum meas_metric metrics[MEAS_N];
     int n_metrics = 0;
@@ -493,6 +497,7 @@ int cmd_gate(int argc, char **argv, int full_argc, char **full_argv)
         case O_JSON: json = optarg; break;
         case O_UPDATE: update = optarg; break;
         case O_FORCE_UPDATE: force_update = true; break;
+        case O_INCOMPLETE: allow_incomplete = true; break;
         case 'q': quiet = true; break;
         case 'h': usage(stdout); return EXIT_OK;
         case ':':
@@ -537,6 +542,18 @@ int cmd_gate(int argc, char **argv, int full_argc, char **full_argv)
         fprintf(stderr, "ptsbench gate: --current: %s\n", err);
         meas_free(&base);
         return EXIT_USAGE;
+    }
+    /* a killed, failed or still-running run is not a measurement to gate on */
+    for (int k = 0; k < 2 && !allow_incomplete; k++) {
+        const struct meas_set *m = k ? &cur : &base;
+        if (!m->n_incomplete)
+            continue;
+        fprintf(stderr, "ptsbench gate: --%s: %s%s (add --allow-incomplete to gate on it)\n",
+                k ? "current" : "baseline", m->incomplete,
+                m->n_incomplete > 1 ? ", and more files" : "");
+        meas_free(&base);
+        meas_free(&cur);
+        return 1;
     }
     struct update_plan plan;
     if (update && update_plan(current, update, &plan, err, sizeof(err)) != 0) {

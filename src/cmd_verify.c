@@ -31,6 +31,8 @@ static void verify_usage(FILE *f)
         "                          latency) a measurement may be and pass: 5% (default), 5 or 0.5\n"
         "      --allow-missing     claims without a comparable measurement are listed but do\n"
         "                          not make the exit status 1\n"
+        "      --allow-incomplete  verify results whose run did not complete (running, killed,\n"
+        "                          interrupted, failed); refused by default\n"
         "  -j, --json              print a JSON document (every claim with all its fields)\n"
         "  -h, --help              this text\n"
         "\n"
@@ -51,8 +53,8 @@ static void verify_usage(FILE *f)
         "\n"
         "Exit status: 0 every claim passes (with --allow-missing: every claim that has a\n"
         "comparable measurement passes), 1 a claim fails, or has no comparable measurement and\n"
-        "--allow-missing is not given, 2 bad input (a missing spec file, bad tolerance,\n"
-        "unreadable results).\n",
+        "--allow-missing is not given, or the results are of a run that did not complete,\n"
+        "2 bad input (a missing spec file, bad tolerance, unreadable results).\n",
         f);
 }
 
@@ -448,18 +450,19 @@ int cmd_verify(int argc, char **argv, int full_argc, char **full_argv)
 {
     (void)full_argc;
     (void)full_argv;
-    enum { OPT_ALLOW_MISSING = 256 };
+    enum { OPT_ALLOW_MISSING = 256, OPT_ALLOW_INCOMPLETE };
     static const struct option opts[] = {
         {"spec", required_argument, NULL, 's'},
         {"tolerance", required_argument, NULL, 't'},
         {"allow-missing", no_argument, NULL, OPT_ALLOW_MISSING},
+        {"allow-incomplete", no_argument, NULL, OPT_ALLOW_INCOMPLETE},
         {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *spec = NULL;
     double tol = VERIFY_DEFAULT_TOLERANCE;
-    bool json = false, allow_missing = false;
+    bool json = false, allow_missing = false, allow_incomplete = false;
     char err[ERR_LEN];
     opterr = 0;
     optind = 1;
@@ -475,6 +478,7 @@ int cmd_verify(int argc, char **argv, int full_argc, char **full_argv)
             }
             break;
         case OPT_ALLOW_MISSING: allow_missing = true; break;
+        case OPT_ALLOW_INCOMPLETE: allow_incomplete = true; break;
         case 'j': json = true; break;
         case 'h': verify_usage(stdout); return EXIT_OK;
         case ':':
@@ -518,6 +522,13 @@ int cmd_verify(int argc, char **argv, int full_argc, char **full_argv)
             return EXIT_USAGE;
         }
         meas_merge(&set, &one);
+    }
+    if (set.n_incomplete && !allow_incomplete) {   /* a killed run proves nothing */
+        fprintf(stderr, "ptsbench verify: %s%s (add --allow-incomplete to verify it)\n",
+                set.incomplete, set.n_incomplete > 1 ? ", and more files" : "");
+        meas_free(&set);
+        verify_sheet_free(&sheet);
+        return 1;
     }
 
     struct verify_result *res = xcalloc(sheet.n, sizeof(*res));

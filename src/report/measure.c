@@ -46,6 +46,8 @@
 
 #include "measure.h"
 
+#include "results.h"
+
 #include "json_path.h"
 #include "units.h"
 #include "util.h"
@@ -793,6 +795,10 @@ static int load_file(struct meas_ctx *c, const char *path, bool in_dir, char *er
     if (rc == 0) {
         set_device(c->set, root);
         c->set->n_files++;
+        char why[512];
+        if (results_life_of(root, why, sizeof(why)) != RESULTS_COMPLETE &&
+            !c->set->n_incomplete++)
+            snprintf(c->set->incomplete, sizeof(c->set->incomplete), "%s: %s", path, why);
     }
     json_object_put(root);
     return rc;
@@ -869,6 +875,8 @@ void meas_free(struct meas_set *s)
     s->p = NULL;
     s->n = 0;
     s->n_files = 0;
+    s->n_incomplete = 0;
+    s->incomplete[0] = '\0';
     s->device[0] = '\0';
 }
 
@@ -890,6 +898,9 @@ void meas_merge(struct meas_set *dst, struct meas_set *src)
     if (!dst->device[0])
         str_copy(dst->device, sizeof(dst->device), src->device);
     dst->simulated |= src->simulated;
+    if (src->n_incomplete && !dst->n_incomplete)
+        str_copy(dst->incomplete, sizeof(dst->incomplete), src->incomplete);
+    dst->n_incomplete += src->n_incomplete;
     dst->n_files += src->n_files;
     meas_free(src);
 }

@@ -69,6 +69,9 @@ struct meas_set {
     char device[256];          /* target model or path of the first file, for tables */
     bool simulated;            /* a file's target is a simulated drive (sim:PRESET) */
     unsigned n_files;
+    unsigned n_incomplete;     /* files whose run is not complete (running, dead, interrupted,
+                                  failed: results_life_of) */
+    char incomplete[768];      /* the first of them: "PATH: status dead: its writer ..." */
 };
 
 /* Load a results file, or every results.json under a directory. Returns 0, or -1 with one line
