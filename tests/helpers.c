@@ -12,11 +12,13 @@
 #include <json-c/json.h>
 #include <math.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 int run_cmd(char *const argv[], struct cmd_result *r)
@@ -123,31 +125,6 @@ double json_num(struct json_object *root, const char *dotted)
 
 bool is_root(void) { return geteuid() == 0; }
 
-static bool write_sys(const char *path, const char *val)
-{
-    int fd = open(path, O_WRONLY);
-    if (fd < 0)
-        return false;
-    bool ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
-    close(fd);
-    return ok;
-}
-
-/* Reset zram0. Right after a process closes the device (O_EXCL) udev may still hold it for
- * a moment and the reset fails with EBUSY: retry for up to 5 s, then say so. */
-static bool zram_reset(void)
-{
-    for (int i = 0; i < 50; i++) {
-        if (write_sys("/sys/block/zram0/reset", "1"))
-            return true;
-        if (errno != EBUSY)
-            break;
-        usleep(100000);
-    }
-    printf("WARNING: cannot reset /dev/zram0: %s\n", strerror(errno));
-    return false;
-}
-
 struct json_object *ptsbench_results(char *argv[], const char *out_dir, int want_status,
                                      char **out_text)
 {
@@ -172,63 +149,340 @@ struct json_object *ptsbench_results(char *argv[], const char *out_dir, int want
     return load_json(path);
 }
 
-bool zram_setup(const char *size, char *devpath, size_t len)
+/* ---- zram: devices of our own --------------------------------------------------------------
+ * The table below is all the state. The signal handler reads it, so everything it needs is
+ * formatted when the device is created, and the code that removes a device uses only
+ * async-signal-safe calls (open, read, write, close, unlink, nanosleep). Signals are blocked
+ * while the table changes, so the handler never sees half an entry. */
+
+#define ZRAM_CTL "/sys/class/zram-control"
+
+struct zram_dev {
+    volatile sig_atomic_t used;
+    pid_t owner;                 /* the process that created it */
+    unsigned long long seq;      /* its diskseq: this instance of zramN, not a later one */
+    char id[16];                 /* "N", written to hot_remove */
+    char dev[32];                /* /dev/zramN */
+    char reset[64];              /* /sys/block/zramN/reset */
+    char diskseq[64];            /* /sys/block/zramN/diskseq */
+    char ledger[4200];           /* $PTSBENCH_TEST_ZRAM_DIR/zramN, or "" */
+};
+
+static struct zram_dev zram_devs[ZRAM_HELPERS_MAX];
+
+/* Write val to a sysfs file: 0, or the errno of the failure. */
+static int sys_write(const char *path, const char *val)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    size_t n = strlen(val);
+    int e = write(fd, val, n) == (ssize_t)n ? 0 : errno;
+    close(fd);
+    return e;
+}
+
+/* One read() of a sysfs file (a second read of hot_add would add a second device). */
+static ssize_t sys_read(const char *path, char *buf, size_t len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, len - 1);
+    close(fd);
+    buf[n > 0 ? n : 0] = '\0';
+    return n;
+}
+
+static unsigned long long parse_ull(const char *s, bool *ok)
+{
+    unsigned long long v = 0;
+    const char *p = s;
+    while (*p >= '0' && *p <= '9')
+        v = v * 10 + (unsigned long long)(*p++ - '0');
+    *ok = p != s;
+    return v;
+}
+
+static void nap_100ms(void)
+{
+    struct timespec ts = {0, 100 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+}
+
+/* Is /dev/zramN still the instance we created? (Without diskseq, kernels before 5.15: it
+ * exists.) */
+static bool zram_alive(const struct zram_dev *z)
+{
+    char buf[32];
+    if (sys_read(z->diskseq, buf, sizeof(buf)) <= 0)
+        return false;
+    bool ok;
+    unsigned long long seq = parse_ull(buf, &ok);
+    return ok && (z->seq == 0 || seq == z->seq);
+}
+
+/* Reset and hot_remove z, retrying for up to 5 s at each step while it is busy. 0 when it is
+ * gone, else the errno of the step that failed. Async-signal-safe. */
+static int zram_destroy(const struct zram_dev *z)
+{
+    int e = 0;
+    for (int i = 0; i < 50 && zram_alive(z); i++) {
+        if ((e = sys_write(z->reset, "1")) != EBUSY)
+            break;
+        nap_100ms();
+    }
+    if (e)
+        return e;
+    for (int i = 0; i < 50 && zram_alive(z); i++) {
+        if ((e = sys_write(ZRAM_CTL "/hot_remove", z->id)) != EBUSY)
+            break;
+        nap_100ms();
+    }
+    return e;
+}
+
+static void say(const char *s)
+{
+    ssize_t r = write(STDERR_FILENO, s, strlen(s));
+    (void)r;
+}
+
+static void zram_block(sigset_t *old)
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, old);
+}
+
+static void zram_unblock(const sigset_t *old)
+{
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+/* Destroy z and drop it from the table; the record stays when the device could not be
+ * removed, for the runner. Returns as zram_destroy. Async-signal-safe. */
+static int zram_drop(struct zram_dev *z)
+{
+    int e = zram_destroy(z);
+    if (!e && z->ledger[0])
+        unlink(z->ledger);
+    z->used = 0;
+    return e;
+}
+
+static const int zram_signals[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGABRT};
+
+static void zram_on_signal(int sig)
+{
+    int saved = errno;
+    pid_t self = getpid();
+    for (int i = 0; i < ZRAM_HELPERS_MAX; i++) {
+        struct zram_dev *z = &zram_devs[i];
+        if (z->used && z->owner == self && zram_drop(z) != 0) {
+            say("WARNING: cannot remove ");
+            say(z->dev);
+            say(" on a signal; it is still recorded for tests/run-tests.sh\n");
+        }
+    }
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof(dfl));
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    errno = saved;
+    raise(sig);   /* blocked until this handler returns; then it ends the process */
+}
+
+static void zram_at_exit(void)
+{
+    zram_remove_all();
+}
+
+/* Once per process, at the first device: the atexit handler, and the signal handlers where
+ * the disposition is still the default (a test's own handler, or an ignored signal, stays). */
+static void zram_install_cleanup(void)
+{
+    static pid_t installed;
+    if (installed)
+        return;   /* a fork()ed child inherits both */
+    installed = getpid();
+    atexit(zram_at_exit);
+    for (size_t i = 0; i < sizeof(zram_signals) / sizeof(zram_signals[0]); i++) {
+        struct sigaction cur;
+        if (sigaction(zram_signals[i], NULL, &cur) != 0 || cur.sa_handler != SIG_DFL ||
+            (cur.sa_flags & SA_SIGINFO))
+            continue;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = zram_on_signal;
+        sigfillset(&sa.sa_mask);   /* one handler at a time */
+        sigaction(zram_signals[i], &sa, NULL);
+    }
+}
+
+static void zram_record(struct zram_dev *z)
+{
+    const char *dir = getenv("PTSBENCH_TEST_ZRAM_DIR");
+    z->ledger[0] = '\0';
+    if (!dir || !*dir)
+        return;
+    snprintf(z->ledger, sizeof(z->ledger), "%s/zram%s", dir, z->id);
+    char line[96];
+    snprintf(line, sizeof(line), "%s %llu %ld\n", z->id, z->seq, (long)z->owner);
+    int fd = open(z->ledger, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line)) {
+        printf("WARNING: cannot record %s in %s (%s): the runner cannot remove it if this "
+               "process is killed\n", z->dev, dir, strerror(errno));
+        if (fd >= 0)
+            unlink(z->ledger);
+        z->ledger[0] = '\0';
+    }
+    if (fd >= 0)
+        close(fd);
+}
+
+/* hot_add a device into a free slot of the table, recorded; NULL with a printed reason. */
+static struct zram_dev *zram_add(void)
+{
+    struct zram_dev *z = NULL;
+    for (int i = 0; i < ZRAM_HELPERS_MAX && !z; i++)
+        if (!zram_devs[i].used)
+            z = &zram_devs[i];
+    if (!z) {
+        printf("SKIP: this process already has %d zram devices\n", ZRAM_HELPERS_MAX);
+        return NULL;
+    }
+    char buf[32];
+    if (sys_read(ZRAM_CTL "/hot_add", buf, sizeof(buf)) <= 0) {
+        printf("SKIP: cannot create a zram device: %s/hot_add: %s\n", ZRAM_CTL, strerror(errno));
+        return NULL;
+    }
+    bool ok;
+    unsigned long long id = parse_ull(buf, &ok);
+    if (!ok) {
+        printf("SKIP: %s/hot_add said \"%s\"\n", ZRAM_CTL, buf);
+        return NULL;
+    }
+    memset(z, 0, sizeof(*z));
+    snprintf(z->id, sizeof(z->id), "%llu", id);
+    snprintf(z->dev, sizeof(z->dev), "/dev/zram%llu", id);
+    snprintf(z->reset, sizeof(z->reset), "/sys/block/zram%llu/reset", id);
+    snprintf(z->diskseq, sizeof(z->diskseq), "/sys/block/zram%llu/diskseq", id);
+    if (sys_read(z->diskseq, buf, sizeof(buf)) > 0)
+        z->seq = parse_ull(buf, &ok);
+    z->owner = getpid();
+    zram_record(z);
+    z->used = 1;
+    return z;
+}
+
+bool zram_create(const char *size, char *devpath, size_t len)
 {
     if (!is_root()) {
         printf("SKIP: zram tests need root\n");
         return false;
     }
-    if (access("/sys/block/zram0/disksize", W_OK) != 0) {
-        printf("SKIP: /dev/zram0 is not available on this machine\n");
+    if (access(ZRAM_CTL "/hot_add", R_OK) != 0) {
+        printf("SKIP: no %s/hot_add (zram module not loaded?): cannot create a zram device "
+               "of our own\n", ZRAM_CTL);
         return false;
     }
-    char cur[64] = "";
-    FILE *f = fopen("/sys/block/zram0/disksize", "r");
-    if (f) {
-        if (!fgets(cur, sizeof(cur), f))
-            cur[0] = '\0';
-        fclose(f);
-    }
-    if (atoll(cur) != 0) {
-        /* Someone else's zram (swap?) — never touch it. */
-        char swaps[4096] = "";
-        FILE *s = fopen("/proc/swaps", "r");
-        if (s) {
-            size_t n = fread(swaps, 1, sizeof(swaps) - 1, s);
-            swaps[n] = '\0';
-            fclose(s);
-        }
-        if (strstr(swaps, "zram0")) {
-            printf("SKIP: /dev/zram0 is in use as swap\n");
-            return false;
-        }
-        char mounts[65536] = "";
-        FILE *m = fopen("/proc/mounts", "r");
-        if (m) {
-            size_t n = fread(mounts, 1, sizeof(mounts) - 1, m);
-            mounts[n] = '\0';
-            fclose(m);
-        }
-        if (strstr(mounts, "/dev/zram0 ")) {
-            printf("SKIP: /dev/zram0 is mounted\n");
-            return false;
-        }
-        if (!zram_reset()) {
-            printf("SKIP: /dev/zram0 is busy\n");
-            return false;
-        }
-    }
-    if (!write_sys("/sys/block/zram0/disksize", size)) {
-        printf("SKIP: cannot size /dev/zram0 (%s)\n", strerror(errno));
+    zram_install_cleanup();
+    sigset_t old;
+    zram_block(&old);
+    struct zram_dev *z = zram_add();
+    zram_unblock(&old);
+    if (!z)
+        return false;
+    char disksize[64];
+    snprintf(disksize, sizeof(disksize), "/sys/block/zram%s/disksize", z->id);
+    int e = sys_write(disksize, size);
+    if (e) {
+        printf("SKIP: cannot set %s's disksize to %s: %s\n", z->dev, size, strerror(e));
+        zram_remove(z->dev);
         return false;
     }
-    snprintf(devpath, len, "/dev/zram0");
+    struct stat st;
+    for (int i = 0; i < 50 && (stat(z->dev, &st) != 0 || !S_ISBLK(st.st_mode)); i++)
+        nap_100ms();   /* devtmpfs makes the node at hot_add; wait for it, briefly, if not */
+    if (stat(z->dev, &st) != 0 || !S_ISBLK(st.st_mode)) {
+        printf("SKIP: %s did not appear after hot_add\n", z->dev);
+        zram_remove(z->dev);
+        return false;
+    }
+    if (snprintf(devpath, len, "%s", z->dev) >= (int)len) {
+        printf("SKIP: no room for \"%s\" in %zu bytes\n", z->dev, len);
+        zram_remove(z->dev);
+        return false;
+    }
+    if (getenv("PTSBENCH_TEST_VERBOSE"))
+        fprintf(stderr, "zram: created %s (%s)\n", z->dev, size);
     return true;
+}
+
+void zram_remove(const char *devpath)
+{
+    pid_t self = getpid();
+    sigset_t old;
+    zram_block(&old);
+    struct zram_dev *z = NULL;
+    for (int i = 0; i < ZRAM_HELPERS_MAX && !z; i++)
+        if (zram_devs[i].used && zram_devs[i].owner == self &&
+            strcmp(zram_devs[i].dev, devpath) == 0)
+            z = &zram_devs[i];
+    if (!z) {
+        zram_unblock(&old);
+        printf("WARNING: zram_remove: %s was not created by this process: not touching it\n",
+               devpath);
+        return;
+    }
+    char dev[sizeof(z->dev)];
+    memcpy(dev, z->dev, sizeof(dev));
+    bool recorded = z->ledger[0] != '\0';
+    int e = zram_drop(z);
+    zram_unblock(&old);
+    if (e)
+        printf("WARNING: cannot remove %s: %s%s\n", dev, strerror(e),
+               recorded ? " (still recorded for tests/run-tests.sh)" : "");
+    else if (getenv("PTSBENCH_TEST_VERBOSE"))
+        fprintf(stderr, "zram: removed %s\n", dev);
+}
+
+void zram_remove_all(void)
+{
+    pid_t self = getpid();
+    for (int i = 0; i < ZRAM_HELPERS_MAX; i++)
+        if (zram_devs[i].used && zram_devs[i].owner == self)
+            zram_remove(zram_devs[i].dev);
+}
+
+bool zram_attr(const char *devpath, const char *attr, char *buf, size_t len)
+{
+    const char *name = strrchr(devpath, '/');
+    name = name ? name + 1 : devpath;
+    if (strncmp(name, "zram", 4) != 0 || len == 0)
+        return false;
+    char path[256];
+    snprintf(path, sizeof(path), "/sys/block/%s/%s", name, attr);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t n = fread(buf, 1, len - 1, f);
+    bool ok = !ferror(f);
+    fclose(f);
+    buf[n] = '\0';
+    return ok;
+}
+
+bool zram_setup(const char *size, char *devpath, size_t len)
+{
+    return zram_create(size, devpath, len);
 }
 
 void zram_teardown(void)
 {
-    zram_reset();
+    zram_remove_all();
 }
 
 const char *const *test_device_dirs(void)

@@ -49,8 +49,40 @@ struct json_object *load_json(const char *path);
 struct json_object *json_at(struct json_object *root, const char *dotted);
 double json_num(struct json_object *root, const char *dotted);   /* NAN if absent */
 
-/* zram: set up /dev/zram0 with `size` bytes (e.g. "1G"). Returns true when ready; false with a
- * printed reason (not root, no zram, in use).  zram_teardown() resets it. */
+/* zram: devices of our own, never an existing one. zram_create() makes a new device
+ * (/sys/class/zram-control/hot_add), sets its disksize to `size` (e.g. "1G"; zram's logical
+ * sectors are 4096 bytes) and puts "/dev/zramN" in devpath. false, with a printed
+ * "SKIP: reason", when the machine cannot (not root, no zram module, hot_add or disksize
+ * refused). Several may exist at once (up to ZRAM_HELPERS_MAX per process).
+ * zram_remove() resets and hot_removes a device this process created; any other path is
+ * left alone (a WARNING says so). Both retry for a few seconds while the device is busy
+ * (udev probes it for a moment after every close).
+ *
+ * Every device is also removed when the process ends without removing it:
+ *   - exit, including a test program's return after a failed cmocka assertion (cmocka longjmps
+ *     out of the test, and catches SIGSEGV/SIGBUS/SIGFPE/SIGILL inside a test): an atexit handler;
+ *   - SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGABRT (abort(), glibc's heap checks): a handler
+ *     removes the devices, then the signal kills the process as it would have (the handler is
+ *     installed only where the signal's disposition was the default);
+ *   - not SIGKILL, a crash outside a cmocka test, _exit() or a sanitizer's exit: nothing runs in
+ *     the process. For these, when $PTSBENCH_TEST_ZRAM_DIR is set (tests/run-tests.sh sets it),
+ *     each device is recorded there as a file "zramN" holding "N DISKSEQ PID" from hot_add until
+ *     it is removed; the runner removes what is still recorded after each program, and only
+ *     while /sys/block/zramN/diskseq still names that instance. A device is unrecorded for the
+ *     few instructions between hot_add returning and the record being written.
+ * Only the process that created a device removes it: a fork()ed child that exits leaves its
+ * parent's devices alone. A device still open by another process (a ptsbench child that did not
+ * get the signal) cannot be removed; it is reported and left to the runner. */
+#define ZRAM_HELPERS_MAX 16
+bool zram_create(const char *size, char *devpath, size_t len);
+void zram_remove(const char *devpath);
+/* Remove every device this process created and still has. */
+void zram_remove_all(void);
+/* Read /sys/block/zramN/ATTR (e.g. "mm_stat", "stat", "disksize") of devpath into buf,
+ * NUL-terminated. false when it cannot be read. */
+bool zram_attr(const char *devpath, const char *attr, char *buf, size_t len);
+
+/* Older names: zram_setup() is zram_create(); zram_teardown() is zram_remove_all(). */
 bool zram_setup(const char *size, char *devpath, size_t len);
 void zram_teardown(void);
 

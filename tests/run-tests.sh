@@ -2,18 +2,151 @@
 # Run every test program given on the command line (cmocka unit and integration tests),
 # show their output, and end with one summary line "N passed, N failed, N skipped"
 # counted over individual test cases.  Exit 1 when anything failed.
+#
+# zram: the tests create devices of their own (tests/helpers.h: zram_create) and record each
+# in $PTSBENCH_TEST_ZRAM_DIR until they remove it.  After each program this script removes
+# what is still recorded there (a program killed by SIGKILL or a crash outside a test could
+# not), and only while /sys/block/zramN/diskseq still names the recorded instance; a program
+# that exited 0 and left a device counts as one more failure.
+#
+# One more test case, "bystander zram device intact": before the first program this script
+# makes a zram device of its own standing for someone's data (an unmounted, unswapped
+# compressed scratch area: 16 MiB, a 4 MiB random pattern written at offset 0), and after the
+# last one checks that it is the same instance (diskseq), still 16 MiB, and reads back the
+# same bytes (O_DIRECT, not the page cache).  Skipped, with the reason, where there is no zram
+# or no root.  The device is removed at the end, also when the run is interrupted.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 export PTSBENCH="${PTSBENCH:-$root/${BUILD:-build}/ptsbench}"
 export PTSBENCH_DATADIR="$root"
 passed=0 failed=0 skipped=0 broken=()
+
+work=$(mktemp -d "${TMPDIR:-/var/tmp}/ptsbench-runner-XXXXXX") || exit 1
+export PTSBENCH_TEST_ZRAM_DIR="$work/zram"
+mkdir "$PTSBENCH_TEST_ZRAM_DIR"
+zctl=/sys/class/zram-control
+
+# Reset and hot_remove zramN if it is still instance SEQ, retrying for 5 s at each step while
+# it is busy (udev probes it for a moment after every close).  Status 0 when it is gone.
+zram_alive() { [ "$(cat "/sys/block/zram$1/diskseq" 2>/dev/null)" = "$2" ]; }
+zram_destroy() {
+  local n=$1 seq=$2 i
+  for i in $(seq 50); do
+    zram_alive "$n" "$seq" || return 0
+    { echo 1 > "/sys/block/zram$n/reset"; } 2>/dev/null && break
+    sleep 0.1
+  done
+  for i in $(seq 50); do
+    zram_alive "$n" "$seq" || return 0
+    { echo "$n" > "$zctl/hot_remove"; } 2>/dev/null && return 0
+    sleep 0.1
+  done
+  ! zram_alive "$n" "$seq"
+}
+
+# Remove what program $1 left recorded; print each; set $leaked to how many were left.
+zram_sweep() {
+  local f n seq pid rest
+  leaked=0
+  for f in "$PTSBENCH_TEST_ZRAM_DIR"/zram*; do
+    [ -e "$f" ] || continue
+    read -r n seq pid rest < "$f" || true
+    if [ -n "${n:-}" ] && [ -n "${seq:-}" ] && zram_alive "$n" "$seq"; then
+      leaked=$((leaked + 1))
+      if zram_destroy "$n" "$seq"; then
+        echo "runner: removed /dev/zram$n, left behind by $1 (pid $pid)"
+      else
+        echo "runner: WARNING: cannot remove /dev/zram$n, left behind by $1 (pid $pid)"
+      fi
+    fi
+    rm -f "$f"
+  done
+}
+
+# The bystander: bys_state is "ready", or "skipped (REASON)".
+bys_n="" bys_seq="" bys_size=$((16 << 20)) bys_state=""
+bystander_setup() {
+  if [ "$(id -u)" -ne 0 ]; then bys_state="skipped (needs root)"; return; fi
+  if [ ! -r "$zctl/hot_add" ]; then
+    bys_state="skipped (no $zctl/hot_add: zram module not loaded?)"; return
+  fi
+  if ! bys_n=$(cat "$zctl/hot_add" 2>/dev/null) || [ -z "$bys_n" ]; then
+    bys_n=""; bys_state="skipped (cannot create a zram device: hot_add failed)"; return
+  fi
+  bys_seq=$(cat "/sys/block/zram$bys_n/diskseq" 2>/dev/null)
+  if [ -z "$bys_seq" ]; then
+    { echo "$bys_n" > "$zctl/hot_remove"; } 2>/dev/null
+    bys_n=""; bys_state="skipped (no /sys/block/zramN/diskseq: kernel before 5.15)"; return
+  fi
+  local i
+  for i in $(seq 20); do [ -b "/dev/zram$bys_n" ] && break; sleep 0.1; done
+  if ! { echo "$bys_size" > "/sys/block/zram$bys_n/disksize"; } 2>/dev/null ||
+     ! dd if=/dev/urandom of="$work/bystander.pattern" bs=1M count=4 status=none ||
+     ! dd if="$work/bystander.pattern" of="/dev/zram$bys_n" bs=1M oflag=direct conv=fsync \
+          status=none ||
+     ! bystander_same; then
+    bys_state="skipped (cannot set up /dev/zram$bys_n with a pattern that reads back)"
+    bystander_remove; return
+  fi
+  bys_state=ready
+  echo "=== bystander zram device /dev/zram$bys_n (diskseq $bys_seq): 16 MiB," \
+       "4 MiB pattern; no test may touch it"
+}
+bystander_same() {
+  dd if="/dev/zram$bys_n" bs=1M count=4 iflag=direct status=none 2>/dev/null |
+    cmp -s - "$work/bystander.pattern"
+}
+bystander_remove() {
+  if [ -n "$bys_n" ] && ! zram_destroy "$bys_n" "$bys_seq"; then
+    echo "runner: WARNING: cannot remove the bystander /dev/zram$bys_n"
+  fi
+  bys_n=""
+}
+# One test case: passed, failed or skipped, with what was seen.
+bystander_check() {
+  local verdict why
+  case "$bys_state" in
+    ready)
+      if ! zram_alive "$bys_n" "$bys_seq"; then
+        verdict=failed why="/dev/zram$bys_n (diskseq $bys_seq) is gone or was re-created"
+      elif [ "$(cat "/sys/block/zram$bys_n/disksize")" != "$bys_size" ]; then
+        verdict=failed
+        why="/dev/zram$bys_n disksize is $(cat "/sys/block/zram$bys_n/disksize"), not $bys_size"
+      elif ! bystander_same; then
+        verdict=failed why="/dev/zram$bys_n does not read back its 4 MiB pattern"
+      else
+        verdict=passed why="/dev/zram$bys_n: same instance, 16 MiB, 4 MiB pattern unchanged"
+      fi ;;
+    *) verdict=${bys_state%% *} why=${bys_state#* (}; why=${why%)} ;;
+  esac
+  echo "=== bystander zram device intact: $verdict ($why)"
+  case "$verdict" in
+    passed) passed=$((passed + 1)) ;;
+    failed) failed=$((failed + 1)); broken+=("bystander zram device") ;;
+    *) skipped=$((skipped + 1)) ;;
+  esac
+}
+
+current=""
+on_exit() {
+  [ -n "$current" ] && zram_sweep "$current"
+  bystander_remove
+  rm -rf "$work"
+}
+trap on_exit EXIT
+trap 'echo "runner: interrupted"; exit 130' INT TERM HUP
+
+bystander_setup
 for t in "$@"; do
   echo "=== $t"
-  out=$(mktemp)
+  out="$work/output"
   start=$(date +%s)
+  current=$t
   "$t" 2>&1 | tee "$out"
   rc=${PIPESTATUS[0]}
+  zram_sweep "$t"
+  current=""
   p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | awk '{s+=$1} END {print s+0}')
   f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | awk '{s+=$1} END {print s+0}')
   s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$out" | awk '{s+=$1} END {print s+0}')
@@ -22,9 +155,15 @@ for t in "$@"; do
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
     failed=$((failed + 1))        # crashed or failed outside a test case
   fi
+  if [ "$rc" -eq 0 ] && [ "$leaked" -gt 0 ]; then
+    echo "runner: $t exited 0 but left $leaked zram device(s): counted as a failure"
+    failed=$((failed + 1)); rc=1
+  fi
   [ "$rc" -ne 0 ] && broken+=("$t")
   echo "--- $t: exit $rc in $(( $(date +%s) - start )) s"
 done
+bystander_check
+bystander_remove
 echo
 [ ${#broken[@]} -gt 0 ] && echo "failing programs: ${broken[*]}"
 echo "$passed passed, $failed failed, $skipped skipped"

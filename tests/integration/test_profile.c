@@ -226,26 +226,21 @@ static void test_list(void **state)
     cmd_result_free(&r);
 }
 
-static bool zram_used;
-
-static int zram_reset_after(void **state)
+static int zram_remove_after(void **state)
 {
     (void)state;
-    if (zram_used)
-        zram_teardown();   /* also when an assertion failed half-way */
-    zram_used = false;
+    zram_remove_all();   /* also when an assertion failed half-way */
     return 0;
 }
 
-static unsigned long long zram_compr_bytes(void)
+/* compr_data_size, the second field of the device's mm_stat. */
+static unsigned long long zram_compr_bytes(const char *dev)
 {
-    FILE *f = fopen("/sys/block/zram0/mm_stat", "r");
+    char buf[256];
     unsigned long long orig = 0, compr = 0;
-    if (f) {
-        if (fscanf(f, "%llu %llu", &orig, &compr) != 2)
-            compr = 0;
-        fclose(f);
-    }
+    if (!zram_attr(dev, "mm_stat", buf, sizeof(buf)) ||
+        sscanf(buf, "%llu %llu", &orig, &compr) != 2)
+        compr = 0;
     return compr;
 }
 
@@ -271,10 +266,11 @@ static void sub_sector_sizes(const char *dev)
     free(text);
 }
 
-/* The server profiles on zram (a compressing block device): database and webserver at 0% and
- * 90% compressible data, 1 and 4 workers, short fixed rounds after WIPC. After the database
- * run zram holds far less at 90% (real compression happened); webserver reads what WIPC wrote
- * at that compressibility; the results carry all four points of each profile. */
+/* The server profiles on zram (a compressing block device; a new one of our own for each
+ * compressibility): database and webserver at 0% and 90% compressible data, 1 and 4 workers,
+ * short fixed rounds after WIPC. After the database run zram holds far less at 90% (real
+ * compression happened); webserver reads what WIPC wrote at that compressibility; the results
+ * carry all four points of each profile. */
 static void test_server_profiles_on_zram(void **state)
 {
     (void)state;
@@ -282,11 +278,10 @@ static void test_server_profiles_on_zram(void **state)
     const unsigned pct[2] = {0, 90};
     for (int c = 0; c < 2; c++) {
         char dev[64];
-        if (!zram_setup("256M", dev, sizeof(dev))) {
+        if (!zram_create("256M", dev, sizeof(dev))) {
             print_message("SKIP: zram not available: server profiles on zram not run\n");
             skip();
         }
-        zram_used = true;
         if (c == 0)
             sub_sector_sizes(dev);
         char cs[8];
@@ -303,7 +298,7 @@ static void test_server_profiles_on_zram(void **state)
             struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
             assert_non_null(doc);
             if (p == 0)
-                compr[c] = zram_compr_bytes();
+                compr[c] = zram_compr_bytes(dev);
             assert_int_equal(alen(doc, "points"), 2);
             for (unsigned i = 0; i < 2; i++) {
                 assert_int_equal((int)pnum(doc, i, "compress_pct"), (int)pct[c]);
@@ -330,7 +325,7 @@ static void test_server_profiles_on_zram(void **state)
             }
             json_object_put(doc);
         }
-        zram_teardown();
+        zram_remove(dev);
     }
     print_message("  zram compressed size after database: %llu bytes at 0%%, %llu at 90%%\n",
                   compr[0], compr[1]);
@@ -345,7 +340,7 @@ int main(void)
         cmocka_unit_test(test_steady_precondition_on_sim),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_list),
-        cmocka_unit_test_teardown(test_server_profiles_on_zram, zram_reset_after),
+        cmocka_unit_test_teardown(test_server_profiles_on_zram, zram_remove_after),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

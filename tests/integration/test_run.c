@@ -32,13 +32,10 @@ static int setup(void **state)
     return 0;
 }
 
-static bool zram_in_use;   /* set by a test that sized zram: reset it even if the test failed */
-
 static int teardown(void **state)
 {
     struct ctx *c = *state;
-    if (zram_in_use)
-        zram_teardown();
+    zram_remove_all();   /* a device a failed test did not get to remove */
     remove_tree(c->dir);
     free(c->dir);
     free(c);
@@ -178,18 +175,17 @@ static void test_zram(void **state)
 {
     struct ctx *c = *state;
     char dev[64], out[512], results[600];
-    if (!zram_setup("512M", dev, sizeof(dev))) {
+    if (!zram_create("512M", dev, sizeof(dev))) {
         skip();
         return;
     }
-    zram_in_use = true;
     snprintf(out, sizeof(out), "%s/out-zram", c->dir);
     run_workload(dev, NULL, "io_uring", true, out);
     snprintf(results, sizeof(results), "%s/results.json", out);
     struct json_object *doc = load_json(results);
     double sector = json_num(doc, "target.logical_sector");
     json_object_put(doc);
-    zram_teardown();
+    zram_remove(dev);
     assert_true(sector == 4096);
     check_results(results, 16, 2, 3, 2.0);
 }
@@ -414,30 +410,25 @@ static void test_missing_target(void **state)
     cmd_result_free(&r);
 }
 
-/* A zram device (4096-byte logical sectors) refuses 512-byte I/O before writing anything. */
+/* A zram device of our own (4096-byte logical sectors) refuses 512-byte I/O before writing
+ * anything: its write count in /sys/block/zramN/stat stays 0. */
 static void test_zram_unaligned(void **state)
 {
     struct ctx *c = *state;
     char dev[64], out[512];
-    if (!zram_setup("64M", dev, sizeof(dev))) {
+    if (!zram_create("64M", dev, sizeof(dev))) {
         skip();
         return;
     }
-    zram_in_use = true;
     snprintf(out, sizeof(out), "%s/out-zram-bad", c->dir);
     char *argv[] = {(char *)ptsbench_bin(), "run", "--target", dev, "--workload",
                     "rw=randwrite,bs=512", "--destructive", "--out", out, NULL};
     struct cmd_result r;
     assert_int_equal(run_cmd(argv, &r), 0);
-    char stat_path[] = "/sys/block/zram0/stat";
     char buf[256] = "";
-    FILE *f = fopen(stat_path, "r");
-    if (f) {
-        if (!fgets(buf, sizeof(buf), f))
-            buf[0] = '\0';
-        fclose(f);
-    }
-    zram_teardown();
+    if (!zram_attr(dev, "stat", buf, sizeof(buf)))
+        buf[0] = '\0';
+    zram_remove(dev);
     print_message("refused (%d): %s", r.status, r.errout);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.errout, "512"));

@@ -1,9 +1,10 @@
-/* test_suite_recovery.c — PTS tests II end to end on a real target (zram, or a file where zram
- * is missing) with scaled-down durations (--time-scale, recorded in the results): HIR's wait
- * states (numbered as the PTS does: 1, 2, 3, 5, 10) and accesses in order with measured idle
- * gaps within 5% of their targets; XSR's three groups and a recovery time; DIRTH's 49 points in
- * order and its max/mid/min points obeying their rules; CBW's sweep. On the simulated drives:
- * HIR shows recovery, and a full-length XSR recovers and is compliant (simulated drive). */
+/* test_suite_recovery.c — PTS tests II end to end on a real target (a zram device of our own,
+ * or a file where zram is missing) with scaled-down durations (--time-scale, recorded in the
+ * results): HIR's wait states (numbered as the PTS does: 1, 2, 3, 5, 10) and accesses in order
+ * with measured idle gaps within 5% of their targets; XSR's three groups and a recovery time;
+ * DIRTH's 49 points in order and its max/mid/min points obeying their rules; CBW's sweep. On
+ * the simulated drives: HIR shows recovery, and a full-length XSR recovers and is compliant
+ * (simulated drive). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,7 +24,6 @@ static char *dir;
 static char datadir[600];       /* test-only definitions (hir-quick) beside the tree's specs.ini */
 static char target[600];
 static char file_target[600];   /* 512-byte sectors: for CBW's 0.5-3.5 KiB block sizes */
-static bool zram_in_use;
 
 /* A test-only Host Idle Recovery: pts/hir.ini's flow, access time and wait states (5 s; 5, 10,
  * 15, 25, 50 s, the PTS's states 1, 2, 3, 5, 10) with 5 repetitions and 5 baseline accesses
@@ -140,8 +140,7 @@ static int setup(void **state)
     if (run_quiet(mkf) != 0)
         return -1;
     char dev[64];
-    if (zram_setup("128M", dev, sizeof(dev))) {
-        zram_in_use = true;
+    if (zram_create("128M", dev, sizeof(dev))) {
         snprintf(target, sizeof(target), "%s", dev);
     } else {
         printf("zram unavailable: the real-I/O tests use a file target\n");
@@ -156,8 +155,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    if (zram_in_use)
-        zram_teardown();
+    zram_remove_all();
     remove_tree(dir);
     free(dir);
     return 0;

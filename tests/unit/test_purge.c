@@ -4,7 +4,8 @@
  * argument vectors are built and checked, nothing is run), purge_facts_collect on files,
  * simulated drives and block devices, and purge_execute (with what it records in plan.ran) on
  * a simulated drive, a regular file under /var/tmp, a loop device over a file of our own and
- * /dev/zram0 (root only, skipped with a reason when unavailable or in use). */
+ * a zram device of our own (root only, skipped with a reason when zram is unavailable). The
+ * synthetic facts name /dev/zram5, a path nothing opens. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -145,12 +146,12 @@ static void test_auto(void **state)
     assert_false(p.compliant);
     assert_string_equal(p.argv_text, "fallocate PUNCH_HOLE|KEEP_SIZE");
 
-    f = pf(PURGE_T_OTHER_BLOCK, true, T_ALL, "/dev/zram0");
+    f = pf(PURGE_T_OTHER_BLOCK, true, T_ALL, "/dev/zram5");
     plan_ok(&f, PURGE_AUTO, &p);
     assert_int_equal(p.method, PURGE_DISCARD);
     assert_false(p.compliant);
     assert_string_equal(p.argv_text, "BLKDISCARD 0..capacity");
-    has(p.reason, "/dev/zram0");
+    has(p.reason, "/dev/zram5");
 
     f = pf(PURGE_T_OTHER_BLOCK, false, T_ALL, "/dev/vdb");
     plan_ok(&f, PURGE_AUTO, &p);
@@ -257,15 +258,15 @@ static const struct plan_case plan_cases[] = {
     {PURGE_T_SCSI, "/dev/sdb", PURGE_NONE, true, PURGE_NONE, false, "none"},
 
     /* other block devices (zram, loop, virtio, partitions) */
-    {PURGE_T_OTHER_BLOCK, "/dev/zram0", PURGE_SECURE_ERASE, false, 0, false,
+    {PURGE_T_OTHER_BLOCK, "/dev/zram5", PURGE_SECURE_ERASE, false, 0, false,
      "is not ATA (try discard)"},
-    {PURGE_T_OTHER_BLOCK, "/dev/zram0", PURGE_FORMAT, false, 0, false,
-     "--purge format: /dev/zram0 is neither NVMe nor SCSI (try discard)"},
-    {PURGE_T_OTHER_BLOCK, "/dev/zram0", PURGE_SANITIZE, false, 0, false,
+    {PURGE_T_OTHER_BLOCK, "/dev/zram5", PURGE_FORMAT, false, 0, false,
+     "--purge format: /dev/zram5 is neither NVMe nor SCSI (try discard)"},
+    {PURGE_T_OTHER_BLOCK, "/dev/zram5", PURGE_SANITIZE, false, 0, false,
      "is neither NVMe nor ATA (try discard)"},
-    {PURGE_T_OTHER_BLOCK, "/dev/zram0", PURGE_DISCARD, true, PURGE_DISCARD, false,
+    {PURGE_T_OTHER_BLOCK, "/dev/zram5", PURGE_DISCARD, true, PURGE_DISCARD, false,
      "BLKDISCARD 0..capacity"},
-    {PURGE_T_OTHER_BLOCK, "/dev/zram0", PURGE_NONE, true, PURGE_NONE, false, "none"},
+    {PURGE_T_OTHER_BLOCK, "/dev/zram5", PURGE_NONE, true, PURGE_NONE, false, "none"},
 
     /* regular files */
     {PURGE_T_FILE, "/var/tmp/t.img", PURGE_SECURE_ERASE, false, 0, false,
@@ -1148,7 +1149,7 @@ static void test_execute_file_discard(void **state)
     assert_string_equal(p.ran, "");
 }
 
-/* ---- block devices: a loop device of our own, and zram -------------------------------- */
+/* ---- block devices: a loop device of our own, and a zram device of our own ------------ */
 
 struct blk_fx {
     char dev[64];
@@ -1156,7 +1157,7 @@ struct blk_fx {
     char *dir;
     int loop_fd;        /* holds the loop (LO_FLAGS_AUTOCLEAR detaches it on the last close) */
     int fd;
-    bool zram;          /* we sized /dev/zram0 and must reset it */
+    bool zram;          /* fx->dev is a zram device the helpers created: remove it */
 };
 
 static int blk_setup(void **state)
@@ -1181,7 +1182,7 @@ static int blk_teardown(void **state)
         close(fx->loop_fd);
     }
     if (fx->zram)
-        zram_teardown();
+        zram_remove(fx->dev);
     remove_tree(fx->dir);
     free(fx->dir);
     free(fx);
@@ -1299,42 +1300,17 @@ static void test_execute_loop_discard(void **state)
     assert_int_equal(nonzero_bytes(fx->fd, bytes), 0);
 }
 
-static long long zram_orig_data_size(void)
+/* orig_data_size, the first field of the device's mm_stat. */
+static long long zram_orig_data_size(const char *dev)
 {
     char buf[256];
-    FILE *f = fopen("/sys/block/zram0/mm_stat", "r");
-    if (!f)
-        return -1;
-    long long v = -1;
-    if (fgets(buf, sizeof(buf), f))
-        v = atoll(buf);
-    fclose(f);
-    return v;
+    return zram_attr(dev, "mm_stat", buf, sizeof(buf)) ? atoll(buf) : -1;
 }
 
 static void test_execute_zram_discard(void **state)
 {
     struct blk_fx *fx = *state;
-    if (!is_root()) {
-        printf("SKIP: zram needs root\n");
-        skip();
-    }
-    if (access("/sys/block/zram0/disksize", W_OK) != 0) {
-        printf("SKIP: /dev/zram0 is not available on this machine\n");
-        skip();
-    }
-    /* Only a zram nobody uses: disksize 0 and not a swap (zram_setup would reset a sized one,
-     * which may be someone else's). */
-    char cur[64] = "", swaps[4096] = "";
-    if (read_text_file("/sys/block/zram0/disksize", cur, sizeof(cur)) < 0 || atoll(cur) != 0) {
-        printf("SKIP: /dev/zram0 is in use (disksize %s); not touching it\n", cur);
-        skip();
-    }
-    if (read_text_file("/proc/swaps", swaps, sizeof(swaps)) >= 0 && strstr(swaps, "zram0")) {
-        printf("SKIP: /dev/zram0 is in use as swap\n");
-        skip();
-    }
-    if (!zram_setup("64M", fx->dev, sizeof(fx->dev)))
+    if (!zram_create("64M", fx->dev, sizeof(fx->dev)))
         skip();
     fx->zram = true;
 
@@ -1342,14 +1318,14 @@ static void test_execute_zram_discard(void **state)
     assert_true(fx->fd >= 0);
     const uint64_t bytes = 16 << 20;
     write_pattern(fx->fd, bytes);
-    long long before = zram_orig_data_size();
+    long long before = zram_orig_data_size(fx->dev);
     assert_true(before >= (long long)bytes / 2);
 
     uint64_t cap;
     blk_purge(fx, &cap);
     assert_int_equal(cap, 64 << 20);
-    long long after = zram_orig_data_size();
-    printf("  zram0 orig_data_size %lld -> %lld\n", before, after);
+    long long after = zram_orig_data_size(fx->dev);
+    printf("  %s orig_data_size %lld -> %lld\n", fx->dev, before, after);
     assert_true(after >= 0 && after <= 64 * 1024);
     assert_int_equal(nonzero_bytes(fx->fd, bytes), 0);
 }

@@ -559,7 +559,7 @@ static int check(const char *spec, uint64_t capacity, uint32_t sector, struct wl
 {
     struct workload wl;
     parse_ok(spec, &wl);
-    return wl_check_target(&wl, capacity, sector, "/dev/zram0", r, err, errlen);
+    return wl_check_target(&wl, capacity, sector, "/dev/zram5", r, err, errlen);
 }
 
 static void check_bad(const char *spec, uint64_t capacity, uint32_t sector, const char *want,
@@ -609,7 +609,7 @@ static void test_check_target(void **state)
     assert_int_equal(r.len, 501 * 4096);
 
     check_bad("bs=512", gib, 4096,
-              "bs=512 is not a multiple of the 4096-byte logical sector size of /dev/zram0", NULL);
+              "bs=512 is not a multiple of the 4096-byte logical sector size of /dev/zram5", NULL);
     check_bad("bssplit=4k/50:6k/50", gib, 4096, "6144", "4096-byte logical sector");
     check_bad("offset=1000", gib, 512, "offset=1000", "512-byte logical sector");
     check_bad("size=1000000", gib, 4096, "size=1000000", NULL);
