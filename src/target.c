@@ -1,10 +1,13 @@
 /* target.c — probe and open the thing being measured (see target.h).
  *
  * Probing never writes: block devices are opened read-only (without O_EXCL) for the size and
- * sector ioctls, everything else comes from stat/statx and sysfs. */
+ * sector ioctls and by libblkid for their signatures, everything else comes from stat/statx
+ * and sysfs. */
 #include "target.h"
+#include "safety.h"
 #include "util.h"
 
+#include <blkid/blkid.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -187,6 +191,70 @@ static void tgt_fs_geometry(const char *path, dev_t fsdev, struct target_info *t
     t->mem_align = mem;
 }
 
+/* ---- signatures (libblkid) --------------------------------------------------------------- */
+
+static void tgt_blkid_value(blkid_probe pr, const char *name, char *buf, size_t len)
+{
+    const char *v = NULL;
+    size_t n = 0;
+    if (blkid_probe_lookup_value(pr, name, &v, &n) == 0 && v)
+        str_copy(buf, len, v);
+}
+
+static uint64_t tgt_blkid_u64(blkid_probe pr, const char *name)
+{
+    char buf[32] = "";
+    tgt_blkid_value(pr, name, buf, sizeof(buf));
+    return strtoull(buf, NULL, 10);
+}
+
+/* Low-level probing as wipefs does it: every superblock and partition-table signature in
+ * turn (blkid_do_probe), not only the one a high-level probe would settle on. */
+int target_probe_signatures(const char *path, struct target_signature *out, unsigned max,
+                            unsigned *n, char *err, size_t errlen)
+{
+    *n = 0;
+    errno = 0;
+    blkid_probe pr = blkid_new_probe_from_filename(path);
+    if (!pr)
+        return errf(err, errlen, "libblkid cannot open %s: %s", path,
+                    errno ? strerror(errno) : "unknown error");
+    blkid_probe_enable_superblocks(pr, 1);
+    blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE |
+                                      BLKID_SUBLKS_LABEL | BLKID_SUBLKS_UUID |
+                                      BLKID_SUBLKS_VERSION | BLKID_SUBLKS_MAGIC |
+                                      BLKID_SUBLKS_BADCSUM);
+    blkid_probe_enable_partitions(pr, 1);
+    blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+    int rc;
+    while ((rc = blkid_do_probe(pr)) == 0) {
+        if (*n >= max)
+            continue;                     /* keep probing to the end; count what fits */
+        struct target_signature *g = &out[*n];
+        memset(g, 0, sizeof(*g));
+        tgt_blkid_value(pr, "TYPE", g->type, sizeof(g->type));
+        if (g->type[0]) {
+            tgt_blkid_value(pr, "USAGE", g->usage, sizeof(g->usage));
+            tgt_blkid_value(pr, "LABEL", g->label, sizeof(g->label));
+            tgt_blkid_value(pr, "UUID", g->uuid, sizeof(g->uuid));
+            tgt_blkid_value(pr, "VERSION", g->version, sizeof(g->version));
+            g->offset = tgt_blkid_u64(pr, "SBMAGIC_OFFSET");
+        } else {
+            tgt_blkid_value(pr, "PTTYPE", g->type, sizeof(g->type));
+            if (!g->type[0])
+                continue;                 /* neither (a chain without a result) */
+            str_copy(g->usage, sizeof(g->usage), "partition_table");
+            tgt_blkid_value(pr, "PTUUID", g->uuid, sizeof(g->uuid));
+            g->offset = tgt_blkid_u64(pr, "PTMAGIC_OFFSET");
+        }
+        (*n)++;
+    }
+    blkid_free_probe(pr);
+    if (rc < 0)
+        return errf(err, errlen, "libblkid could not probe %s to the end", path);
+    return 0;
+}
+
 /* ---- probing ----------------------------------------------------------------------------- */
 
 static int tgt_probe_block(const char *path, const struct stat *st, uint64_t create_size,
@@ -243,6 +311,11 @@ static int tgt_probe_block(const char *path, const struct stat *st, uint64_t cre
         return errf(err, errlen, "%s: the block device has size 0%s", path,
                     strncmp(t->devname, "zram", 4) == 0 ? " (zram not configured: set its "
                     "disksize first)" : " (no medium?)");
+
+    /* What is on it (safety.h decides; the results record it). */
+    t->signatures_probed =
+        target_probe_signatures(path, t->signatures, TARGET_MAX_SIGNATURES, &t->n_signatures,
+                                t->signatures_error, sizeof(t->signatures_error)) == 0;
     return 0;
 }
 
@@ -312,6 +385,26 @@ int target_probe(const char *path, uint64_t create_size, struct target_info *out
 
 /* ---- creating and opening ------------------------------------------------------------ */
 
+/* The run lock of a file target (target.h) on fd.  0, or -1 with "PATH: in use by another
+ * ptsbench run (pid N)" when another descriptor holds it.  A filesystem without flock
+ * support is used unlocked. */
+static int tgt_lock_file(int fd, const char *path, char *err, size_t errlen)
+{
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+        return 0;
+    int e = errno;
+    if (e != EWOULDBLOCK)
+        return 0;            /* ENOLCK, EOPNOTSUPP, EINVAL: no locks here */
+    struct stat st;
+    long pid = 0;
+    char comm[32] = "";
+    if (fstat(fd, &st) == 0)
+        pid = safety_flock_holder("", st.st_dev, st.st_ino, comm, sizeof(comm));
+    safety_lock_message(path, pid, comm, err, errlen);
+    errno = EBUSY;
+    return -1;
+}
+
 int target_create_file(struct target_info *t, char *err, size_t errlen)
 {
     if (t->kind != TARGET_FILE)
@@ -324,6 +417,10 @@ int target_create_file(struct target_info *t, char *err, size_t errlen)
     int fd = open(t->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0)
         return errf(err, errlen, "%s: cannot create: %s", t->path, strerror(errno));
+    if (tgt_lock_file(fd, t->path, err, errlen) != 0) {
+        close(fd);
+        return -1;
+    }
 
     int rc = fallocate(fd, 0, 0, (off_t)t->capacity);
     if (rc != 0 && (errno == EOPNOTSUPP || errno == ENOSYS)) {
@@ -350,6 +447,8 @@ int target_create_file(struct target_info *t, char *err, size_t errlen)
     if (close(fd) != 0)
         return errf(err, errlen, "%s: %s", t->path, strerror(errno));
 
+    /* What is in it now is ours: later runs of this process may write it (safety.h). */
+    safety_file_grant(st.st_dev, st.st_ino);
     t->exists = true;
     t->current_size = (uint64_t)st.st_size;
     /* Now that the file exists the filesystem can tell its own O_DIRECT alignment. */
@@ -361,14 +460,38 @@ int target_create_file(struct target_info *t, char *err, size_t errlen)
     return 0;
 }
 
+/* A process killed while it had the target in an io_uring ring lets go of it only when the
+ * kernel has torn the ring down, a moment after the process is gone: a device opened O_EXCL, or
+ * a file's lock, can be busy for that moment (a --resume right after a SIGKILL meets it). The
+ * safety check before found it free of mounts, swap and holders, so EBUSY is retried for up to
+ * TGT_BUSY_RETRY_MS before it is reported. */
+#define TGT_BUSY_RETRY_MS 3000
+
+static int tgt_open_once(const struct target_info *t, int flags, char *err, size_t errlen)
+{
+    int fd = open(t->path, flags);
+    if (fd >= 0 && t->kind == TARGET_FILE && tgt_lock_file(fd, t->path, err, errlen) != 0) {
+        close(fd);
+        errno = EBUSY;
+        return -1;
+    }
+    return fd;
+}
+
 int target_open(const struct target_info *t, bool writes, char *err, size_t errlen)
 {
     int flags = O_DIRECT | O_CLOEXEC | (writes ? O_RDWR : O_RDONLY);
     if (t->kind == TARGET_BLOCK)
         flags |= O_EXCL;
-    int fd = open(t->path, flags);
+    int fd = tgt_open_once(t, flags, err, errlen);
+    for (int waited = 0; fd < 0 && errno == EBUSY && waited < TGT_BUSY_RETRY_MS; waited += 100) {
+        usleep(100000);
+        fd = tgt_open_once(t, flags, err, errlen);
+    }
     if (fd >= 0)
         return fd;
+    if (t->kind == TARGET_FILE && errno == EBUSY)
+        return -1;   /* the lock's message is in err */
 
     int e = errno;
     switch (e) {

@@ -5,8 +5,18 @@
  * BLKPBSZGET; for files the filesystem's O_DIRECT alignment from statx STATX_DIOALIGN,
  * else the backing device's queue/logical_block_size in sysfs, else 512), alignment offset,
  * and identity from sysfs (model, serial, firmware, vendor) where the device exposes it.
+ * For block devices it also lists the signatures libblkid finds on the device (filesystems,
+ * partition tables, LVM/RAID members, swap, ...): what a write would destroy, recorded
+ * before anything is written (safety.h decides on them).
  * A file that does not exist yet is probed as "to be created" with the requested size;
- * target_create_file() creates or extends it only after every check has passed. */
+ * target_create_file() creates or extends it only after every check has passed.
+ *
+ * File targets are locked for the length of a run: target_open() (and target_create_file())
+ * take flock(LOCK_EX | LOCK_NB) on the descriptor they open, so a second ptsbench run on the
+ * same file (any path to the same inode) is refused with "FILE: in use by another ptsbench
+ * run (pid N)" instead of both measuring each other's I/O.  The lock lives as long as the
+ * descriptor: close it and the file is free.  Filesystems without flock (ENOLCK, EOPNOTSUPP)
+ * are opened without the lock.  Block devices rely on O_EXCL instead. */
 #ifndef PTSBENCH_TARGET_H
 #define PTSBENCH_TARGET_H
 
@@ -19,6 +29,20 @@
 #include "sim.h"
 
 enum target_kind { TARGET_FILE = 1, TARGET_BLOCK = 2, TARGET_SIM = 3, TARGET_REMOTE = 4 };
+
+/* One signature libblkid found (a superblock or a partition table).  Strings are "" when
+ * libblkid gives none. */
+#define TARGET_MAX_SIGNATURES 8
+struct target_signature {
+    char type[32];             /* TYPE or PTTYPE: "ext4", "xfs", "dos", "gpt", "LVM2_member",
+                                  "linux_raid_member", "swap", "crypto_LUKS", ... */
+    char usage[24];            /* USAGE: "filesystem", "raid", "crypto", "other"; a partition
+                                  table: "partition_table" */
+    char label[128];           /* LABEL */
+    char uuid[64];             /* UUID (partition table: PTUUID) */
+    char version[32];          /* VERSION ("1.0", "LVM2 001", ...) */
+    uint64_t offset;           /* byte offset of the magic (SBMAGIC_OFFSET / PTMAGIC_OFFSET) */
+};
 
 /* A simulated drive as a target: the device and the virtual clock its engine instances share. */
 struct sim_world {
@@ -45,6 +69,11 @@ struct target_info {
     char vendor[64];
     bool rotational;
     bool write_cache;          /* block: queue/write_cache says "write back" */
+    /* block: the signatures on the device when it was probed (before any write) */
+    bool signatures_probed;    /* libblkid ran to the end (false: see signatures_error) */
+    unsigned n_signatures;
+    struct target_signature signatures[TARGET_MAX_SIGNATURES];
+    char signatures_error[256];   /* why probing failed ("" when it ran) */
     struct sim_world *sim;     /* TARGET_SIM: the open simulated drive (capacity = scaled) */
 };
 
@@ -54,12 +83,20 @@ struct target_info {
 int target_probe(const char *path, uint64_t create_size, struct target_info *out,
                  char *err, size_t errlen);
 
-/* Create or extend the file to t->capacity (fallocate, falling back to ftruncate). */
+/* Create or extend the file to t->capacity (fallocate, falling back to ftruncate).  Refused
+ * (nothing changed) while another run holds the file's lock. */
 int target_create_file(struct target_info *t, char *err, size_t errlen);
 
 /* Open for I/O with O_DIRECT (and O_EXCL for block devices, which the kernel refuses while
- * the device is mounted or held). writes selects O_RDWR vs O_RDONLY. Returns fd or -1. */
+ * the device is mounted or held). writes selects O_RDWR vs O_RDONLY.  A file is locked (see
+ * above) until the descriptor is closed.  Returns fd or -1. */
 int target_open(const struct target_info *t, bool writes, char *err, size_t errlen);
+
+/* The signatures libblkid finds on path (a block device or an image file), at most max, into
+ * out; *n how many.  Returns 0 when the probe ran to the end, or -1 with the reason (then
+ * *n counts what was found before it failed).  Reads only. */
+int target_probe_signatures(const char *path, struct target_signature *out, unsigned max,
+                            unsigned *n, char *err, size_t errlen);
 
 const char *target_kind_name(enum target_kind k);   /* "file", "block", "simulated", "remote" */
 

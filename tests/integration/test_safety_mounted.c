@@ -1,11 +1,19 @@
 /* test_safety_mounted.c — the CLI refuses to write to a block device that holds a mounted
- * filesystem (even with --destructive), and to any block device without --destructive; the
- * filesystem on it is untouched afterwards (e2fsck -fn clean, a known file intact).
+ * filesystem (even with --destructive), to any block device without --destructive, to a
+ * device that holds a signature (ext4, a dos partition table, an LVM physical volume, a swap
+ * area) without --overwrite-signatures as well, and to a second loop device over the file
+ * of a mounted one; every writing command (run, run with preconditioning, run-test, profile
+ * with --purge discard, see safety_cli.h) is refused with one line and exit status 2, and the
+ * device is untouched afterwards (e2fsck -fn clean and a known file intact, or the image's
+ * CRC-32 unchanged).  --destructive --overwrite-signatures then does write (the control).
  *
  * Each test builds its own 64 MiB image in a temp dir under /var/tmp, attaches it with
- * `losetup -f --show`, makes ext4 on it and mounts it; the teardown unmounts, detaches and
- * removes everything whatever happened in the test.  Needs root, losetup, mkfs.ext4, e2fsck,
- * mount and umount; skips with the reason printed otherwise. */
+ * `losetup -f --show`, and puts on it what the test needs (ext4, mounted, with a canary
+ * file; or a signature written before attaching); the teardown unmounts, detaches and removes
+ * everything whatever happened in the test.  Needs root, losetup, mkfs.ext4, e2fsck, mount
+ * and umount; skips with the reason printed otherwise (the swap case also needs mkswap; the
+ * LVM case uses pvcreate when installed, else writes the label by hand, safety_images.h).
+ * It never writes to a device it did not create. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,11 +31,17 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "safety_cli.h"
+#include "safety_images.h"
 
 #define IMG_SIZE (64ll << 20)
 #define CANARY_NAME "canary.txt"
 
+/* What the image holds when the test starts (the prestate of each test). */
+enum fx_kind { FX_EXT4_MOUNTED, FX_DOS, FX_LVM, FX_SWAP };
+
 struct fixture {
+    enum fx_kind kind;
     char skip_reason[256];       /* set: every test skips with this reason */
     char setup_error[3 * PATH_MAX]; /* set: every test fails with this message */
     char *dir;                   /* temp dir (image, mount point, out dir) */
@@ -35,6 +49,8 @@ struct fixture {
     char mnt[PATH_MAX];
     char loop[64];               /* "/dev/loopN" once attached */
     bool attached;
+    char loop2[64];              /* a second loop device over the same image */
+    bool attached2;
     bool mounted;
     char canary[4096];           /* what we wrote into the filesystem */
     char losetup[PATH_MAX], mkfs[PATH_MAX], e2fsck[PATH_MAX], mount[PATH_MAX],
@@ -43,42 +59,8 @@ struct fixture {
 
 static struct fixture fx;
 
-/* Full path of a program from $PATH or the usual sbin directories (root's PATH may lack
- * them under sudo or in CI). */
-static bool find_tool(const char *name, char *out, size_t len)
-{
-    const char *env = getenv("PATH");
-    char path[4096];
-    snprintf(path, sizeof(path), "%s:/usr/local/sbin:/usr/sbin:/sbin:/usr/bin:/bin",
-             env ? env : "");
-    char *save = NULL;
-    for (char *d = strtok_r(path, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        if (!*d)
-            continue;
-        if (snprintf(out, len, "%s/%s", d, name) >= (int)len)
-            continue;
-        if (access(out, X_OK) == 0)
-            return true;
-    }
-    out[0] = '\0';
-    return false;
-}
-
-/* Run argv; on failure return false with a description in fx.setup_error-like buffer. */
-static bool run_ok(char *const argv[], char *why, size_t whylen)
-{
-    struct cmd_result r;
-    if (run_cmd(argv, &r) != 0) {
-        snprintf(why, whylen, "cannot run %s", argv[0]);
-        return false;
-    }
-    bool ok = r.status == 0;
-    if (!ok)
-        snprintf(why, whylen, "%s %s failed with status %d: %s%s", argv[0],
-                 argv[1] ? argv[1] : "", r.status, r.out, r.errout);
-    cmd_result_free(&r);
-    return ok;
-}
+#define find_tool sc_find_tool
+#define run_ok sc_run_ok
 
 static bool do_mount(bool readonly, char *why, size_t whylen)
 {
@@ -116,6 +98,13 @@ static void cleanup(void)
         else
             fprintf(stderr, "WARNING: could not unmount %s: %s\n", fx.mnt, why);
     }
+    if (fx.attached2) {
+        char *argv[] = {fx.losetup, "-d", fx.loop2, NULL};
+        if (run_ok(argv, why, sizeof(why)))
+            fx.attached2 = false;
+        else
+            fprintf(stderr, "WARNING: could not detach %s: %s\n", fx.loop2, why);
+    }
     if (fx.attached) {
         char *argv[] = {fx.losetup, "-d", fx.loop, NULL};
         if (run_ok(argv, why, sizeof(why)))
@@ -132,10 +121,43 @@ static void cleanup(void)
     fx.dir = NULL;
 }
 
+/* An LVM2 physical volume on fx.loop: pvcreate when installed, else the label by hand
+ * (safety_images.h); skip when libblkid does not see LVM2_member either way. */
+static bool setup_lvm(char *why, size_t whylen)
+{
+    char pvcreate[PATH_MAX], blkid[PATH_MAX];
+    if (sc_find_tool("pvcreate", pvcreate, sizeof(pvcreate))) {
+        char *argv[] = {pvcreate, "-ff", "-y", fx.loop, NULL};
+        if (!run_ok(argv, why, whylen))
+            return false;
+    } else {
+        printf("  (pvcreate is not installed: the LVM2 label is written by hand)\n");
+        if (!img_write_lvm_label(fx.loop, IMG_SIZE)) {
+            snprintf(why, whylen, "cannot write an LVM2 label to %s", fx.loop);
+            return false;
+        }
+    }
+    if (!sc_find_tool("blkid", blkid, sizeof(blkid))) {
+        snprintf(fx.skip_reason, sizeof(fx.skip_reason), "blkid is not installed (needed to "
+                 "confirm the LVM2 label)");
+        return false;
+    }
+    char *argv[] = {blkid, "-p", "-o", "value", "-s", "TYPE", fx.loop, NULL};
+    struct cmd_result r;
+    if (run_cmd(argv, &r) != 0 || !strstr(r.out, "LVM2_member")) {
+        snprintf(fx.skip_reason, sizeof(fx.skip_reason), "blkid does not see an LVM2_member "
+                 "on %s after writing the label (%s)", fx.loop, r.out ? r.out : "");
+        cmd_result_free(&r);
+        return false;
+    }
+    cmd_result_free(&r);
+    return true;
+}
+
 static int setup(void **state)
 {
-    (void)state;
     memset(&fx, 0, sizeof(fx));
+    fx.kind = *state ? *(const enum fx_kind *)*state : FX_EXT4_MOUNTED;
     if (!is_root()) {
         snprintf(fx.skip_reason, sizeof(fx.skip_reason),
                  "loop devices and mounting need root");
@@ -177,6 +199,23 @@ static int setup(void **state)
     }
     close(fd);
 
+    /* Signatures are written into the image before it is attached. */
+    if (fx.kind == FX_DOS && !img_write_dos(fx.img)) {
+        snprintf(why, whylen, "cannot write a partition table into %s", fx.img);
+        goto fail;
+    }
+    if (fx.kind == FX_SWAP) {
+        char mkswap[PATH_MAX];
+        if (!find_tool("mkswap", mkswap, sizeof(mkswap))) {
+            snprintf(fx.skip_reason, sizeof(fx.skip_reason), "mkswap is not installed");
+            cleanup();
+            return 0;
+        }
+        char *argv[] = {mkswap, fx.img, NULL};
+        if (!run_ok(argv, why, whylen))
+            goto fail;
+    }
+
     char *attach[] = {fx.losetup, "-f", "--show", fx.img, NULL};
     struct cmd_result r;
     if (run_cmd(attach, &r) != 0) {
@@ -197,6 +236,13 @@ static int setup(void **state)
     snprintf(fx.loop, sizeof(fx.loop), "%s", r.out);
     fx.attached = true;
     cmd_result_free(&r);
+    if (fx.kind == FX_LVM) {
+        if (!setup_lvm(why, whylen))
+            cleanup();
+        return 0;
+    }
+    if (fx.kind != FX_EXT4_MOUNTED)
+        return 0;
 
     char *mkfs[] = {fx.mkfs, "-q", "-F", fx.loop, NULL};
     if (!run_ok(mkfs, why, whylen))
@@ -248,38 +294,6 @@ static void check_preconditions(void)
                  ptsbench_bin());
 }
 
-/* ptsbench run --target LOOP --workload rw=randwrite,bs=4k [--destructive] ... */
-static void run_write(bool destructive, const char *outdir, struct cmd_result *r)
-{
-    char *argv[20];
-    int n = 0;
-    argv[n++] = (char *)ptsbench_bin();
-    argv[n++] = "run";
-    argv[n++] = "--target";
-    argv[n++] = fx.loop;
-    argv[n++] = "--workload";
-    argv[n++] = "rw=randwrite,bs=4k";
-    if (destructive)
-        argv[n++] = "--destructive";
-    argv[n++] = "--rounds";
-    argv[n++] = "1";
-    argv[n++] = "--round-time";
-    argv[n++] = "1";
-    argv[n++] = "--out";
-    argv[n++] = (char *)outdir;
-    argv[n] = NULL;
-    assert_int_equal(run_cmd(argv, r), 0);
-    printf("  ptsbench exit %d\n  stdout: %s\n  stderr: %s\n", r->status, r->out, r->errout);
-}
-
-static void assert_out_absent(const char *outdir)
-{
-    struct stat sb;
-    if (stat(outdir, &sb) == 0)
-        fail_msg("the refused run created its output directory %s", outdir);
-    assert_int_equal(errno, ENOENT);
-}
-
 /* The filesystem must be exactly as we left it: fsck clean, canary intact. Leaves it
  * unmounted. */
 static void check_filesystem_intact(void)
@@ -314,25 +328,26 @@ static void check_filesystem_intact(void)
         fail_msg("umount: %s", why);
 }
 
+static const char *const no_flags[] = {NULL};
+static const char *const destructive[] = {"--destructive", NULL};
+static const char *const confirmed[] = {"--destructive", "--overwrite-signatures", NULL};
+
+static uint32_t image_crc(void)
+{
+    uint32_t crc = 0;
+    if (!img_checksum(fx.img, &crc, NULL))
+        fail_msg("cannot read %s", fx.img);
+    return crc;
+}
+
 static void test_mounted_refused_even_with_destructive(void **state)
 {
     (void)state;
     check_preconditions();
     assert_true(fx.mounted);
-    char outdir[PATH_MAX + 8];
-    snprintf(outdir, sizeof(outdir), "%s/out", fx.dir);
-
-    struct cmd_result r;
-    run_write(true, outdir, &r);
-    int st = r.status;
-    bool says_mounted = strstr(r.errout, "mounted") != NULL;
-    cmd_result_free(&r);
-    if (st != 2)
-        fail_msg("expected exit status 2 (refused), got %d", st);
-    if (!says_mounted)
-        fail_msg("stderr does not mention \"mounted\"");
-    assert_out_absent(outdir);
-
+    const char *const *flags[] = {destructive, confirmed, NULL};
+    const char *const want[] = {fx.loop, "even with --destructive", "mounted", NULL};
+    sc_expect_all_refused(fx.loop, flags, want, fx.dir, false);
     check_filesystem_intact();
 }
 
@@ -343,29 +358,112 @@ static void test_unmounted_needs_destructive(void **state)
     char why[1024];
     if (!do_umount(why, sizeof(why)))
         fail_msg("umount: %s", why);
-    char outdir[PATH_MAX + 8];
-    snprintf(outdir, sizeof(outdir), "%s/out", fx.dir);
-
-    struct cmd_result r;
-    run_write(false, outdir, &r);
-    int st = r.status;
-    bool names_flag = strstr(r.errout, "--destructive") != NULL;
-    cmd_result_free(&r);
-    if (st != 2)
-        fail_msg("expected exit status 2 (refused), got %d", st);
-    if (!names_flag)
-        fail_msg("stderr does not name --destructive");
-    assert_out_absent(outdir);
-
+    uint32_t before = image_crc();
+    const char *const *flags[] = {no_flags, NULL};
+    const char *const want[] = {fx.loop, "without --destructive", NULL};
+    sc_expect_all_refused(fx.loop, flags, want, fx.dir, false);
+    assert_int_equal(image_crc(), before);
     check_filesystem_intact();
 }
+
+/* The device holds a signature: --destructive alone is refused (naming what was found), the
+ * bytes stay as they were; --destructive --overwrite-signatures writes. */
+static void check_signature_refused_then_confirmed(const char *words)
+{
+    uint32_t before = image_crc();
+    const char *const *flags[] = {no_flags, NULL};
+    const char *const want_flag[] = {"without --destructive", words, NULL};
+    sc_expect_all_refused(fx.loop, flags, want_flag, fx.dir, false);
+    const char *const *flags2[] = {destructive, NULL};
+    const char *const want[] = {fx.loop, words, "add --overwrite-signatures to confirm", NULL};
+    sc_expect_all_refused(fx.loop, flags2, want, fx.dir, false);
+    if (image_crc() != before)
+        fail_msg("a refused command changed %s", fx.img);
+
+    const char *const ok[] = {"run", "--target", fx.loop, "--workload", "rw=randwrite,bs=64k",
+                              "--rounds", "1", "--round-time", "1", "--destructive",
+                              "--overwrite-signatures", "-q", NULL};
+    sc_expect_ok(ok, fx.dir);
+    if (image_crc() == before)
+        fail_msg("the confirmed run did not write to %s", fx.loop);
+}
+
+static void test_ext4_needs_overwrite_signatures(void **state)
+{
+    (void)state;
+    check_preconditions();
+    char why[1024];
+    if (!do_umount(why, sizeof(why)))
+        fail_msg("umount: %s", why);
+    check_signature_refused_then_confirmed("an ext4 filesystem (UUID ");
+}
+
+static void test_dos_table_needs_overwrite_signatures(void **state)
+{
+    (void)state;
+    check_preconditions();
+    check_signature_refused_then_confirmed("a dos partition table (UUID 5054c0de)");
+}
+
+static void test_lvm_pv_needs_overwrite_signatures(void **state)
+{
+    (void)state;
+    check_preconditions();
+    check_signature_refused_then_confirmed("an LVM physical volume (LVM2_member");
+}
+
+static void test_swap_area_needs_overwrite_signatures(void **state)
+{
+    (void)state;
+    check_preconditions();
+    check_signature_refused_then_confirmed("a swap area (swap");
+}
+
+/* A second loop device over the image of the mounted one: writing it writes the mounted
+ * filesystem, so it is refused whatever the flags. */
+static void test_second_loop_over_mounted_file(void **state)
+{
+    (void)state;
+    check_preconditions();
+    assert_true(fx.mounted);
+    char why[1024];
+    if (!sc_attach(fx.losetup, fx.img, fx.loop2, sizeof(fx.loop2), why, sizeof(why)))
+        fail_msg("%s", why);
+    fx.attached2 = true;
+    printf("  %s and %s over %s, %s mounted\n", fx.loop, fx.loop2, fx.img, fx.loop);
+    const char *const *flags[] = {no_flags, destructive, NULL};
+    const char *const want[] = {fx.loop2 + 5, NULL};
+    sc_expect_all_refused(fx.loop2, flags, want, fx.dir, false);
+    const char *const *flags2[] = {confirmed, NULL};
+    const char *const want2[] = {"same backing file", fx.loop + 5, "mounted", NULL};
+    sc_expect_all_refused(fx.loop2, flags2, want2, fx.dir, false);
+    check_filesystem_intact();
+
+    /* unmounted, the alias is still refused: the two devices share their data */
+    sc_expect_all_refused(fx.loop2, flags2, (const char *const[]){"same backing file", NULL},
+                          fx.dir, false);
+}
+
+static const enum fx_kind k_ext4 = FX_EXT4_MOUNTED, k_dos = FX_DOS, k_lvm = FX_LVM,
+                          k_swap = FX_SWAP;
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_mounted_refused_even_with_destructive, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_unmounted_needs_destructive, setup, teardown),
+        cmocka_unit_test_prestate_setup_teardown(test_mounted_refused_even_with_destructive,
+                                                 setup, teardown, (void *)&k_ext4),
+        cmocka_unit_test_prestate_setup_teardown(test_unmounted_needs_destructive, setup,
+                                                 teardown, (void *)&k_ext4),
+        cmocka_unit_test_prestate_setup_teardown(test_ext4_needs_overwrite_signatures, setup,
+                                                 teardown, (void *)&k_ext4),
+        cmocka_unit_test_prestate_setup_teardown(test_dos_table_needs_overwrite_signatures,
+                                                 setup, teardown, (void *)&k_dos),
+        cmocka_unit_test_prestate_setup_teardown(test_lvm_pv_needs_overwrite_signatures, setup,
+                                                 teardown, (void *)&k_lvm),
+        cmocka_unit_test_prestate_setup_teardown(test_swap_area_needs_overwrite_signatures,
+                                                 setup, teardown, (void *)&k_swap),
+        cmocka_unit_test_prestate_setup_teardown(test_second_loop_over_mounted_file, setup,
+                                                 teardown, (void *)&k_ext4),
     };
     return cmocka_run_group_tests_name("safety_mounted", tests, NULL, NULL);
 }
