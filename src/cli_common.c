@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "spawn.h"
 #include "util.h"
 
 static volatile sig_atomic_t stop_flag;
@@ -31,6 +32,7 @@ void cli_install_signals(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    spawn_watch_stop(&stop_flag);   /* children started SPAWN_STOPPABLE (fio) stop with us */
 }
 
 volatile sig_atomic_t *cli_stop_flag(void) { return &stop_flag; }

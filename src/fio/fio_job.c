@@ -323,6 +323,10 @@ int fio_job_write(const struct workload *wl, const struct wl_range *range,
         jo_put(&o, "%s%c", *p == ':' ? "\\" : "", *p);   /* fio splits filenames at ':' */
     jo_put(&o, "\n");
     jo_put(&o, "group_reporting=1\n");
+    if (opts->threads) {
+        jo_put(&o, "; jobs as threads of one fio process: they end when it ends\n");
+        jo_put(&o, "thread=1\n");
+    }
     jo_put(&o, "random_generator=tausworthe64\n");
     if (wl->seed > FIO_MAX_INT64)
         jo_put(&o, "; seed 0x%" PRIx64 " is above fio's 2^63-1: its low 63 bits\n", wl->seed);

@@ -25,6 +25,7 @@ struct fio_job_opts {
     uint64_t bytes;            /* > 0 (runtime_ns 0): stop after this many bytes in total */
     const char *iops_log;      /* write_iops_log prefix for 1-second samples, NULL: no log */
     unsigned log_msec;         /* log interval in ms (0: 1000) */
+    bool threads;              /* thread=1: jobs run as threads of one fio process */
 };
 
 /* Write the job file for the workload on `range` (bytes in the target's address space) into
