@@ -32,6 +32,22 @@ int cli_add_remotes(const char *value, const char **list, unsigned *n, unsigned 
                     size_t errlen);
 void cli_free_remotes(const char **list, unsigned n);
 
+/* --resume DIR: the results file of a stopped run and the command line it recorded. */
+struct json_object;
+struct cli_resume {
+    struct json_object *doc;   /* DIR/results.json */
+    int life;                  /* enum results_life: dead, interrupted or failed */
+    int argc;                  /* the recorded command from its subcommand on, plus */
+    char **argv;               /* "--out DIR --force" */
+};
+/* Load DIR/results.json of `schema` (ptsbench.run, .suite, .profile) for a resume: 0 (go), 1
+ * (the run is complete: nothing to resume), -1 with err (no such file, another schema, the
+ * writer still running or on another host, no command line recorded). commands: the
+ * subcommand names to find in the recorded command line (NULL-terminated). */
+int cli_resume_load(const char *dir, const char *schema, const char *const *commands,
+                    struct cli_resume *r, char *err, size_t errlen);
+void cli_resume_free(struct cli_resume *r);
+
 /* SIGINT/SIGTERM set *cli_stop_flag(); a second signal ends the process the default way. */
 void cli_install_signals(void);
 volatile sig_atomic_t *cli_stop_flag(void);

@@ -51,10 +51,24 @@ static void profile_usage(FILE *f)
         "  -e, --engine NAME       io_uring (default) or libaio; sim:PRESET uses sim\n"
         "  -o, --out DIR           results directory (default results/profile-YYYYmmdd-HHMMSS)\n"
         "      --force             replace results.json already in DIR\n"
-        "      --destructive       allow writing to a block device (its data is destroyed)\n"
+        "      --destructive       allow writing to a block device, or over an existing file\n"
+        "                          that holds data (its data is destroyed); --purge counts as\n"
+        "                          writing\n"
+        "      --overwrite-signatures  with --destructive: write even over a filesystem,\n"
+        "                          partition table, LVM/RAID member or swap signature\n"
         "      --dry-run           print the plan and stop (nothing is written)\n"
         "      --list              list the profiles and their workloads\n"
         "  -q, --quiet             no progress lines\n"
+        "      --resume DIR        go on with the profile whose results are in DIR (stopped by\n"
+        "                          a signal, a crash or a lost machine) with the options it\n"
+        "                          recorded (--quiet, --resume-as-is, --destructive and\n"
+        "                          --overwrite-signatures may be added): its complete points are\n"
+        "                          kept; the interrupted group is prepared again (WIPC, WDPC)\n"
+        "                          and its interrupted point runs again; a simulated drive is\n"
+        "                          replayed from the start (its state does not outlive the\n"
+        "                          process)\n"
+        "      --resume-as-is      with --resume: the interrupted group goes on without WIPC and\n"
+        "                          WDPC again (the gap is noted)\n"
         "  -h, --help              this text\n"
         "\n"
         "Example (StorageReview's steady-state server profiles):\n"
@@ -90,10 +104,54 @@ static int list_profiles(void)
     return EXIT_OK;
 }
 
+/* --resume: the stopped profile's document and the flags given with --resume, for the parse
+ * of its recorded command line (cmd_profile, called again). */
+static struct {
+    struct json_object *doc;
+    bool resume_as_is, quiet, destructive, overwrite_signatures;
+} pending;
+
+static int profile_resume(const char *dir, unsigned others, const struct profile_config *flags)
+{
+    char err[ERR_LEN];
+    if (others) {
+        fprintf(stderr, "ptsbench profile: --resume %s: the profile's names and options come "
+                        "from its results file; only --quiet, --resume-as-is, --destructive and "
+                        "--overwrite-signatures may be added\n", dir);
+        return EXIT_USAGE;
+    }
+    static const char *const commands[] = {"profile", NULL};
+    struct cli_resume r;
+    int rc = cli_resume_load(dir, "ptsbench.profile", commands, &r, err, sizeof(err));
+    if (rc == 1) {
+        printf("ptsbench profile: --resume %s: the profile is complete; nothing to resume\n",
+               dir);
+        return EXIT_OK;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "ptsbench profile: %s\n", err);
+        return EXIT_USAGE;
+    }
+    pending.doc = r.doc;
+    pending.resume_as_is = flags->resume_as_is;
+    pending.quiet = flags->quiet;
+    pending.destructive = flags->destructive;
+    pending.overwrite_signatures = flags->overwrite_signatures;
+    char **full = xcalloc((size_t)r.argc + 2, sizeof(*full));
+    full[0] = "ptsbench";
+    memcpy(full + 1, r.argv, (size_t)r.argc * sizeof(*full));
+    rc = cmd_profile(r.argc, r.argv, r.argc + 1, full);
+    free(full);
+    memset(&pending, 0, sizeof(pending));
+    cli_resume_free(&r);
+    return rc;
+}
+
 int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
 {
     enum { O_SIZE = 256, O_COMPRESS, O_WORKERS, O_QD, O_PRECOND, O_PURGE, O_ROUND_TIME,
-           O_ROUNDS, O_TRACK, O_FORCE, O_DESTRUCTIVE, O_DRY_RUN, O_LIST, O_WDPC, O_WDPC_MAX };
+           O_ROUNDS, O_TRACK, O_FORCE, O_DESTRUCTIVE, O_DRY_RUN, O_LIST, O_WDPC, O_WDPC_MAX,
+           O_OVERWRITE_SIGS, O_RESUME, O_RESUME_AS_IS };
     static const struct option opts[] = {
         {"target", required_argument, NULL, 't'},
         {"size", required_argument, NULL, O_SIZE},
@@ -111,9 +169,12 @@ int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
         {"out", required_argument, NULL, 'o'},
         {"force", no_argument, NULL, O_FORCE},
         {"destructive", no_argument, NULL, O_DESTRUCTIVE},
+        {"overwrite-signatures", no_argument, NULL, O_OVERWRITE_SIGS},
         {"dry-run", no_argument, NULL, O_DRY_RUN},
         {"list", no_argument, NULL, O_LIST},
         {"quiet", no_argument, NULL, 'q'},
+        {"resume", required_argument, NULL, O_RESUME},
+        {"resume-as-is", no_argument, NULL, O_RESUME_AS_IS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -124,6 +185,8 @@ int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
     bool dry_run = false;
     char err[ERR_LEN];
     uint64_t v;
+    const char *resume = NULL;
+    unsigned others = 0;   /* names and options a resume takes from the results file */
 
     opterr = 0;
     optind = 1;
@@ -131,6 +194,9 @@ int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
     /* '-' first: profile names may come before, between or after the options */
     while ((c = getopt_long(argc, argv, "-:t:e:o:qh", opts, NULL)) != -1) {
         err[0] = '\0';
+        if (c != 'q' && c != O_RESUME && c != O_RESUME_AS_IS && c != O_DESTRUCTIVE &&
+            c != O_OVERWRITE_SIGS && c != 'h')
+            others++;
         switch (c) {
         case 1:
             if (cfg.n_specs >= PROFILE_MAX_SPECS) {
@@ -196,9 +262,12 @@ int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
         case 'o': cfg.out_dir = optarg; break;
         case O_FORCE: cfg.force = true; break;
         case O_DESTRUCTIVE: cfg.destructive = true; break;
+        case O_OVERWRITE_SIGS: cfg.overwrite_signatures = true; break;
         case O_DRY_RUN: dry_run = true; break;
         case O_LIST: return list_profiles();
         case 'q': cfg.quiet = true; break;
+        case O_RESUME: resume = optarg; break;
+        case O_RESUME_AS_IS: cfg.resume_as_is = true; break;
         case 'h': profile_usage(stdout); return EXIT_OK;
         case ':':
             fprintf(stderr, "ptsbench profile: option '%s' needs a value (see ptsbench profile "
@@ -215,6 +284,18 @@ int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
         return EXIT_USAGE;
     }
 
+    if (resume)
+        return profile_resume(resume, others, &cfg);
+    if (pending.doc) {   /* parsing a resumed profile's recorded command line */
+        cfg.resume = pending.doc;
+        cfg.resume_as_is = pending.resume_as_is;
+        cfg.quiet |= pending.quiet;
+        cfg.destructive |= pending.destructive;
+        cfg.overwrite_signatures |= pending.overwrite_signatures;
+    } else if (cfg.resume_as_is) {
+        fprintf(stderr, "ptsbench profile: --resume-as-is: only with --resume DIR\n");
+        return EXIT_USAGE;
+    }
     struct profile_session *s = profile_prepare(&cfg, err, sizeof(err));
     if (!s) {
         fprintf(stderr, "ptsbench profile: %s\n", err);

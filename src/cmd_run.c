@@ -56,9 +56,22 @@ static void run_usage(FILE *f)
         "                          keep each host's figures and the aggregate\n"
         "  -o, --out DIR           results directory (default results/run-YYYYmmdd-HHMMSS)\n"
         "      --force             replace results.json already in DIR\n"
-        "      --destructive       allow writes to a block device (its data is destroyed);\n"
-        "                          still refused when it is mounted, swap, held or backs /\n"
+        "      --destructive       allow writes to a block device, or over an existing file\n"
+        "                          that holds data (its data is destroyed); still refused when\n"
+        "                          it is mounted, swap, held or backs /, or backs a loop device\n"
+        "      --overwrite-signatures  with --destructive: write even over a filesystem,\n"
+        "                          partition table, LVM/RAID member or swap signature found on\n"
+        "                          the device (refused otherwise, naming what was found)\n"
         "  -q, --quiet             no progress lines\n"
+        "      --resume DIR        go on with the run whose results are in DIR, stopped by a\n"
+        "                          signal, a crash or a lost machine, with the options it\n"
+        "                          recorded (--quiet, --resume-as-is, --destructive and\n"
+        "                          --overwrite-signatures may be added): its rounds are kept; a\n"
+        "                          simulated drive is replayed from the start (its state does not\n"
+        "                          outlive the process); a real one, not held in the gap, is\n"
+        "                          preconditioned again as the run was before the next round\n"
+        "      --resume-as-is      with --resume: go on without preconditioning again (the gap\n"
+        "                          is recorded)\n"
         "  -h, --help              this text\n"
         "\n"
         "Sizes: 512, 4k = 4KiB = 4096 (binary, as fio); 4kB = 4KB = 4000 (decimal, SI).\n"
@@ -68,10 +81,51 @@ static void run_usage(FILE *f)
 }
 
 static int run_command(int argc, char **argv, int full_argc, char **full_argv,
+                       struct run_config *cfgp);
+
+/* --resume DIR: the recorded command line, parsed again, with the resume's own flags on top. */
+static int run_resume(const char *dir, unsigned others, const struct run_config *flags,
+                      struct run_config *cfgp)
+{
+    char err[ERR_LEN];
+    if (others) {
+        fprintf(stderr, "ptsbench run: --resume %s: the run's options come from its results "
+                        "file; only --quiet, --resume-as-is, --destructive and "
+                        "--overwrite-signatures may be added\n", dir);
+        return EXIT_USAGE;
+    }
+    static const char *const commands[] = {"run", NULL};
+    struct cli_resume r;
+    int rc = cli_resume_load(dir, "ptsbench.run", commands, &r, err, sizeof(err));
+    if (rc == 1) {
+        printf("ptsbench run: --resume %s: the run is complete; nothing to resume\n", dir);
+        return EXIT_OK;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "ptsbench run: %s\n", err);
+        return EXIT_USAGE;
+    }
+    cfgp->resume = r.doc;
+    cfgp->resume_as_is = flags->resume_as_is;
+    cfgp->quiet = flags->quiet;
+    cfgp->destructive = flags->destructive;
+    cfgp->overwrite_signatures = flags->overwrite_signatures;
+    char **full = xcalloc((size_t)r.argc + 2, sizeof(*full));
+    full[0] = "ptsbench";
+    memcpy(full + 1, r.argv, (size_t)r.argc * sizeof(*full));
+    rc = run_command(r.argc, r.argv, r.argc + 1, full, cfgp);
+    free(full);
+    cfgp->resume = NULL;
+    cli_resume_free(&r);
+    return rc;
+}
+
+static int run_command(int argc, char **argv, int full_argc, char **full_argv,
                        struct run_config *cfgp)
 {
     enum { OPT_SIZE = 256, OPT_ROUND_TIME, OPT_ROUND_BYTES, OPT_TRACK, OPT_ALL_ROUNDS, OPT_FORCE,
-           OPT_DESTRUCTIVE, OPT_REMOTE, OPT_PRECOND, OPT_WDPC_FILLS, OPT_WDPC_MAX };
+           OPT_DESTRUCTIVE, OPT_REMOTE, OPT_PRECOND, OPT_WDPC_FILLS, OPT_WDPC_MAX,
+           OPT_OVERWRITE_SIGS, OPT_RESUME, OPT_RESUME_AS_IS };
     static const struct option opts[] = {
         {"target", required_argument, NULL, 't'},
         {"workload", required_argument, NULL, 'w'},
@@ -88,15 +142,19 @@ static int run_command(int argc, char **argv, int full_argc, char **full_argv,
         {"force", no_argument, NULL, OPT_FORCE},
         {"size", required_argument, NULL, OPT_SIZE},
         {"destructive", no_argument, NULL, OPT_DESTRUCTIVE},
+        {"overwrite-signatures", no_argument, NULL, OPT_OVERWRITE_SIGS},
         {"remote", required_argument, NULL, OPT_REMOTE},
         {"quiet", no_argument, NULL, 'q'},
+        {"resume", required_argument, NULL, OPT_RESUME},
+        {"resume-as-is", no_argument, NULL, OPT_RESUME_AS_IS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     struct run_config cfg = *cfgp;
     cfg.argc = full_argc;
     cfg.argv = full_argv;
-    const char *workload = NULL;
+    const char *workload = NULL, *resume = NULL;
+    unsigned others = 0;   /* options a resume takes from the results file */
     char err[ERR_LEN];
     uint64_t v;
 
@@ -104,6 +162,9 @@ static int run_command(int argc, char **argv, int full_argc, char **full_argv,
     optind = 1;
     int c;
     while ((c = getopt_long(argc, argv, ":t:w:n:e:o:qh", opts, NULL)) != -1) {
+        if (c != 'q' && c != OPT_RESUME && c != OPT_RESUME_AS_IS && c != OPT_DESTRUCTIVE &&
+            c != OPT_OVERWRITE_SIGS && c != 'h')
+            others++;
         switch (c) {
         case 't': cfg.target_path = optarg; break;
         case 'w': workload = optarg; break;
@@ -152,6 +213,7 @@ static int run_command(int argc, char **argv, int full_argc, char **full_argv,
                 goto bad_value;
             break;
         case OPT_DESTRUCTIVE: cfg.destructive = true; break;
+        case OPT_OVERWRITE_SIGS: cfg.overwrite_signatures = true; break;
         case OPT_REMOTE:
             if (cli_add_remotes(optarg, cfgp->remotes, &cfgp->n_remotes, 64, err,
                                 sizeof(err)) != 0)
@@ -160,6 +222,8 @@ static int run_command(int argc, char **argv, int full_argc, char **full_argv,
             cfg.n_remotes = cfgp->n_remotes;
             break;
         case 'q': cfg.quiet = true; break;
+        case OPT_RESUME: resume = optarg; break;
+        case OPT_RESUME_AS_IS: cfg.resume_as_is = true; break;
         case 'h': run_usage(stdout); return EXIT_OK;
         case ':':
             fprintf(stderr, "ptsbench run: option '%s' needs a value (see ptsbench run --help)\n",
@@ -184,6 +248,12 @@ bad_value:
         fprintf(stderr, "ptsbench run: --round-time and --round-bytes exclude each other\n");
         return EXIT_USAGE;
     }
+    if (cfg.resume_as_is && !resume && !cfg.resume) {
+        fprintf(stderr, "ptsbench run: --resume-as-is: only with --resume DIR\n");
+        return EXIT_USAGE;
+    }
+    if (resume)
+        return run_resume(resume, others, &cfg, cfgp);
 
     struct run_record *rec = xcalloc(1, sizeof(*rec));
     int code;

@@ -45,8 +45,20 @@ static void suite_usage(FILE *f, bool single)
         "  -e, --engine NAME       io_uring (default) or libaio; sim:PRESET uses sim\n"
         "  -o, --out DIR           results directory (default results/suite-YYYYmmdd-HHMMSS)\n"
         "      --force             replace results.json already in DIR\n"
-        "      --destructive       allow writing to a block device (its data is destroyed)\n"
+        "      --destructive       allow writing to a block device, or over an existing file\n"
+        "                          that holds data (its data is destroyed)\n"
+        "      --overwrite-signatures  with --destructive: write even over a filesystem,\n"
+        "                          partition table, LVM/RAID member or swap signature\n"
         "  -q, --quiet             no progress\n"
+        "      --resume DIR        go on with the suite whose results are in DIR (stopped by a\n"
+        "                          signal, a crash or a lost machine) with the options it\n"
+        "                          recorded (--quiet, --resume-as-is, --destructive and\n"
+        "                          --overwrite-signatures may be added): its complete tests are\n"
+        "                          kept; the interrupted one runs again from its start (WSAT goes\n"
+        "                          on with its byte count); a simulated drive is replayed from\n"
+        "                          the start (its state does not outlive the process)\n"
+        "      --resume-as-is      with --resume: an interrupted IOPS, TP or LAT test goes on\n"
+        "                          after its last complete round (the gap is a compliance note)\n"
         "  -h, --help              this text\n"
         "\n"
         "Tests: %s\n",
@@ -54,10 +66,57 @@ static void suite_usage(FILE *f, bool single)
         names[0] ? names : "(none found)");
 }
 
+/* --resume: the stopped suite's document and the flags given with --resume, for the parse of
+ * its recorded command line (suite_main, called again). */
+static struct {
+    struct json_object *doc;
+    bool resume_as_is, quiet, destructive, overwrite_signatures;
+} pending;
+
+static int suite_main(int argc, char **argv, int full_argc, char **full_argv, const char *single);
+
+static int suite_resume(const char *cmd, const char *dir, unsigned others,
+                        const struct pts_config *flags)
+{
+    char err[ERR_LEN];
+    if (others) {
+        fprintf(stderr, "ptsbench %s: --resume %s: the suite's options come from its results "
+                        "file; only --quiet, --resume-as-is, --destructive and "
+                        "--overwrite-signatures may be added\n", cmd, dir);
+        return EXIT_USAGE;
+    }
+    static const char *const commands[] = {"suite", "run-test", NULL};
+    struct cli_resume r;
+    int rc = cli_resume_load(dir, "ptsbench.suite", commands, &r, err, sizeof(err));
+    if (rc == 1) {
+        printf("ptsbench %s: --resume %s: the suite is complete; nothing to resume\n", cmd, dir);
+        return EXIT_OK;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "ptsbench %s: %s\n", cmd, err);
+        return EXIT_USAGE;
+    }
+    pending.doc = r.doc;
+    pending.resume_as_is = flags->resume_as_is;
+    pending.quiet = flags->quiet;
+    pending.destructive = flags->destructive;
+    pending.overwrite_signatures = flags->overwrite_signatures;
+    char **full = xcalloc((size_t)r.argc + 2, sizeof(*full));
+    full[0] = "ptsbench";
+    memcpy(full + 1, r.argv, (size_t)r.argc * sizeof(*full));
+    rc = !strcmp(r.argv[0], "run-test") ? cmd_run_test(r.argc, r.argv, r.argc + 1, full)
+                                        : suite_main(r.argc, r.argv, r.argc + 1, full, NULL);
+    free(full);
+    memset(&pending, 0, sizeof(pending));
+    cli_resume_free(&r);
+    return rc;
+}
+
 static int suite_main(int argc, char **argv, int full_argc, char **full_argv, const char *single)
 {
     enum { O_SPEC = 256, O_TESTS, O_PURGE, O_ROUND_TIME, O_THREADS, O_QD, O_MAX_ROUNDS,
-           O_WSAT_CAP, O_WSAT_TIME, O_FORCE, O_DESTRUCTIVE, O_TIME_SCALE };
+           O_WSAT_CAP, O_WSAT_TIME, O_FORCE, O_DESTRUCTIVE, O_TIME_SCALE, O_OVERWRITE_SIGS,
+           O_RESUME, O_RESUME_AS_IS };
     static const struct option opts[] = {
         {"target", required_argument, NULL, 't'},
         {"spec", required_argument, NULL, O_SPEC},
@@ -74,7 +133,10 @@ static int suite_main(int argc, char **argv, int full_argc, char **full_argv, co
         {"out", required_argument, NULL, 'o'},
         {"force", no_argument, NULL, O_FORCE},
         {"destructive", no_argument, NULL, O_DESTRUCTIVE},
+        {"overwrite-signatures", no_argument, NULL, O_OVERWRITE_SIGS},
         {"quiet", no_argument, NULL, 'q'},
+        {"resume", required_argument, NULL, O_RESUME},
+        {"resume-as-is", no_argument, NULL, O_RESUME_AS_IS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -86,17 +148,26 @@ static int suite_main(int argc, char **argv, int full_argc, char **full_argv, co
     cfg.tests = single;
     char err[ERR_LEN];
     uint64_t v;
+    const char *resume = NULL;
+    unsigned others = 0;   /* options a resume takes from the results file */
     opterr = 0;
     optind = 1;
     int c;
     while ((c = getopt_long(argc, argv, ":t:e:o:qh", opts, NULL)) != -1) {
         err[0] = '\0';
+        if (c != 'q' && c != O_RESUME && c != O_RESUME_AS_IS && c != O_DESTRUCTIVE &&
+            c != O_OVERWRITE_SIGS && c != 'h')
+            others++;
         switch (c) {
         case 't': cfg.target_path = optarg; break;
         case O_SPEC: cfg.spec_name = optarg; break;
         case O_TESTS:
             if (single)
                 goto unknown;
+            if (optarg[strspn(optarg, ", \t")] == '\0') {   /* '' would be the default suite */
+                snprintf(err, sizeof(err), "no test named (e.g. --tests iops,tp)");
+                goto bad;
+            }
             cfg.tests = optarg;
             break;
         case O_PURGE:
@@ -151,7 +222,10 @@ static int suite_main(int argc, char **argv, int full_argc, char **full_argv, co
         case 'o': cfg.out_dir = optarg; break;
         case O_FORCE: cfg.force = true; break;
         case O_DESTRUCTIVE: cfg.destructive = true; break;
+        case O_OVERWRITE_SIGS: cfg.overwrite_signatures = true; break;
         case 'q': cfg.quiet = true; break;
+        case O_RESUME: resume = optarg; break;
+        case O_RESUME_AS_IS: cfg.resume_as_is = true; break;
         case 'h': suite_usage(stdout, single != NULL); return EXIT_OK;
         case ':':
             fprintf(stderr, "ptsbench %s: option '%s' needs a value\n", cmd, argv[optind - 1]);
@@ -169,6 +243,18 @@ static int suite_main(int argc, char **argv, int full_argc, char **full_argv, co
     }
     if (optind < argc) {
         fprintf(stderr, "ptsbench %s: unexpected argument '%s'\n", cmd, argv[optind]);
+        return EXIT_USAGE;
+    }
+    if (resume)
+        return suite_resume(cmd, resume, others, &cfg);
+    if (pending.doc) {   /* parsing a resumed run's recorded command line */
+        cfg.resume = pending.doc;
+        cfg.resume_as_is = pending.resume_as_is;
+        cfg.quiet |= pending.quiet;
+        cfg.destructive |= pending.destructive;
+        cfg.overwrite_signatures |= pending.overwrite_signatures;
+    } else if (cfg.resume_as_is) {
+        fprintf(stderr, "ptsbench %s: --resume-as-is: only with --resume DIR\n", cmd);
         return EXIT_USAGE;
     }
     struct pts_session *s = pts_prepare(&cfg, err, sizeof(err));
@@ -197,6 +283,11 @@ int cmd_run_test(int argc, char **argv, int full_argc, char **full_argv)
             return EXIT_OK;
         }
         fprintf(stderr, "ptsbench run-test: want a test name first (see ptsbench run-test --help)\n");
+        return EXIT_USAGE;
+    }
+    if (argv[1][strspn(argv[1], " \t")] == '\0') {   /* '' would run the default suite */
+        fprintf(stderr, "ptsbench run-test: '%s': want a test name (see ptsbench run-test "
+                        "--help)\n", argv[1]);
         return EXIT_USAGE;
     }
     return suite_main(argc - 1, argv + 1, full_argc, full_argv, argv[1]);

@@ -85,6 +85,11 @@ struct profile_session {
     volatile sig_atomic_t *stop;
     struct sim_stats sim_last;
     struct drive_state state;     /* the drive's state now */
+    /* --resume: a simulated drive replays the points the stopped run had completed (quietly,
+     * checked against the file); a real one keeps them (stored) */
+    unsigned replay_points;       /* points replayed quietly: those before this index */
+    bool keep_stored;             /* real target: complete points come from the file */
+    struct json_object *resumed;  /* the document's "resumed" array */
 };
 
 void profile_config_init(struct profile_config *cfg)
@@ -253,7 +258,10 @@ struct profile_session *profile_prepare(const struct profile_config *cfg, char *
              s->n_plan_notes ? s->plan_notes[0] : "no points");
         goto fail;
     }
-    if (run_check_safety(&s->target, s->writes, cfg->destructive, err, errlen) != 0)
+    if (cfg->resume && run_resume_same_target(cfg->resume, &s->target, err, errlen) != 0)
+        goto fail;
+    if (run_check_safety(&s->target, s->writes || cfg->purge != PURGE_NONE, cfg->destructive,
+                         cfg->overwrite_signatures, err, errlen) != 0)
         goto fail;
     if (cfg->purge != PURGE_NONE) {
         struct purge_facts facts;
@@ -433,14 +441,14 @@ static void doc_start(struct profile_session *s)
     add(pc, "mode", jstr(s->cfg.precondition ? wl_precondition_name(s->cfg.precondition)
                                              : "per workload"));
     add(pc, "purge", NULL);
-    add(pc, "wipc", jstr("per group: groups[].wipc"));
+    add(pc, "wipc", NULL);   /* per group: groups[].wipc */
+    add(pc, "per_group", jstr("groups[].wipc and groups[].wdpc: each group's WIPC and WDPC"));
     struct json_object *wd = json_object_new_object();
     const struct steady_guard guard = STEADY_GUARD_DEFAULT;
     add(wd, "min_fills", jnum(wdpc_fills_of(s)));
     add(wd, "max_fills", jnum(wdpc_max_fills_of(s)));
     add(wd, "guard_lag_fills", jnum(guard.lag_fills));
     add(wd, "guard_band_pct", jnum(100 * guard.band_frac));
-    add(wd, "per_group", jstr("groups[].wdpc"));
     add(pc, "wdpc", wd);
     add(s->doc, "preconditioning", pc);
     s->notes = json_object_new_array();
@@ -580,7 +588,7 @@ static int precondition_group(struct profile_session *s, struct pr_group *g, cha
     if (precond_wipc_workload(&s->target, &g->range, g->compress, &wl, &range, &bytes, err,
                               errlen) != 0)
         return -1;
-    if (!s->cfg.quiet) {
+    if (!s->cfg.quiet && g->first_point >= s->replay_points) {
         char b[32];
         units_format_size((uint64_t)((double)bytes * s->weight), b, sizeof(b));
         if (flush(s, true) != 0)   /* what is reported done is in the file before this line */
@@ -781,7 +789,7 @@ static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_po
             add(r, "write_amplification", jnum(m.device.wa_round));
         add(r, "state", results_state_json(&m.state));
         json_object_array_add(rounds, r);
-        if (!s->cfg.quiet) {
+        if (!s->cfg.quiet && (unsigned)(pt - s->points) >= s->replay_points) {
             char label[160], iops[32], gtxt[64] = "";
             point_label(s, pt, label, sizeof(label));
             units_format_count(m.total.iops, iops, sizeof(iops));
@@ -1000,7 +1008,7 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
             else
                 snprintf(state, sizeof(state), "not steady yet");
         }
-        if (!s->cfg.quiet)
+        if (!s->cfg.quiet && index >= s->replay_points)
             print_round(s, pt, m, max, state);   /* printed once the round is in the file */
         if (flush(s, false) != 0) {
             ret = -1;
@@ -1020,7 +1028,7 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
         metrics_free(&r[i]);
     free(r);
     precond_track_free(&tk);
-    if (ret == 0 && !s->cfg.quiet)
+    if (ret == 0 && !s->cfg.quiet && index >= s->replay_points)
         print_point(s, pt);
     return ret;
 }
@@ -1115,6 +1123,132 @@ static void print_table(const struct profile_session *s)
     fflush(stdout);
 }
 
+/* ------------------------------------------------------------------ --resume */
+
+/* The stopped run's point `index` when it completed, else NULL. */
+static struct json_object *stored_point(const struct profile_session *s, unsigned index)
+{
+    struct json_object *pts = json_object_object_get(s->cfg.resume, "points");
+    size_t n = json_object_is_type(pts, json_type_array) ? json_object_array_length(pts) : 0;
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *p = json_object_array_get_idx(pts, i);
+        struct json_object *ix = json_object_object_get(p, "index");
+        const char *st = json_object_get_string(json_object_object_get(p, "status"));
+        if (ix && json_object_get_int(ix) == (int)index)
+            return st && !strcmp(st, "complete") ? p : NULL;
+    }
+    return NULL;
+}
+
+/* A stored point's figures back into pr_result (for the table and the saturation points). */
+static void stored_result(struct json_object *pj, struct pr_result *r)
+{
+    struct json_object *res = json_object_object_get(pj, "result");
+    memset(r, 0, sizeof(*r));
+    r->done = true;
+    r->steady = json_object_get_boolean(json_object_object_get(res, "steady"));
+    struct json_object *rr = json_object_object_get(res, "rounds");
+    r->first_round = (unsigned)json_object_get_int(json_object_array_get_idx(rr, 0));
+    r->last_round = (unsigned)json_object_get_int(json_object_array_get_idx(rr, 1));
+    r->rounds_run = (unsigned)json_object_array_length(json_object_object_get(pj, "rounds"));
+    r->iops = json_object_get_double(json_object_object_get(res, "iops"));
+    r->mb_s = json_object_get_double(json_object_object_get(res, "mb_s"));
+    struct json_object *lat = json_object_object_get(res, "lat_us");
+    r->lat_mean_us = json_object_get_double(json_object_object_get(lat, "mean"));
+    struct json_object *pc = json_object_object_get(lat, "percentiles");
+    for (int i = 0; i < METRICS_NPCT; i++) {
+        struct json_object *v = json_object_object_get(pc, metrics_percentile_names[i] + 1);
+        r->lat.pct_us[i] = v ? json_object_get_double(v) : NAN;
+    }
+    const char *label = json_object_get_string(json_object_object_get(res, "label"));
+    str_copy(r->verdict.label, sizeof(r->verdict.label), label ? label : "");
+    r->verdict.steady = r->steady;
+    r->verdict.measured = r->steady ? DS_M_STEADY : DS_M_WIPC;
+}
+
+/* The stopped run's group g (groups are recorded in run order), or NULL. */
+static struct json_object *stored_group(const struct profile_session *s, unsigned g)
+{
+    struct json_object *gs = json_object_object_get(s->cfg.resume, "groups");
+    return json_object_is_type(gs, json_type_array) && g < json_object_array_length(gs)
+               ? json_object_array_get_idx(gs, g) : NULL;
+}
+
+static void resume_note(struct profile_session *s, const char *how, unsigned after)
+{
+    struct json_object *r = json_object_new_object();
+    char now[32];
+    iso8601_now(now, sizeof(now));
+    add(r, "at", jstr(now));
+    add(r, "complete_points", jint(after));
+    add(r, "how", jstr(how));
+    json_object_array_add(s->resumed, r);
+}
+
+/* Before the groups run: what a resume keeps, replays or redoes (see profile_run.h). */
+static void resume_begin(struct profile_session *s)
+{
+    unsigned done = 0;
+    while (done < s->n_points && stored_point(s, done))
+        done++;
+    struct json_object *old = json_object_object_get(s->cfg.resume, "resumed");
+    s->resumed = json_object_is_type(old, json_type_array) ? json_object_get(old)
+                                                           : json_object_new_array();
+    add(s->doc, "resumed", json_object_get(s->resumed));
+    if (s->target.sim) {
+        s->replay_points = done;
+        resume_note(s, "replayed: a simulated drive's state does not outlive its process, so the "
+                       "profile was run again from its start; the points completed before the "
+                       "stop were reproduced (checked) and not printed again", done);
+        return;
+    }
+    s->keep_stored = true;
+    resume_note(s, s->cfg.resume_as_is
+                       ? "continued as it was (--resume-as-is): the completed points are kept and "
+                         "the interrupted group goes on without WIPC and WDPC again; the drive "
+                         "was not held between the stop and the resume, so its state then is "
+                         "unknown"
+                       : "the completed points are kept; the interrupted group is preconditioned "
+                         "again (WIPC, then WDPC) because the drive was not held between the stop "
+                         "and the resume, and its interrupted point runs again",
+                done);
+    note(s, "resumed after %u complete point%s%s", done, done == 1 ? "" : "s",
+         s->cfg.resume_as_is ? " as-is: the gap before the resume is not preconditioned away"
+                             : "");
+}
+
+/* A replayed point must give the stored figure (the model is deterministic). */
+static int replay_check(const struct profile_session *s, unsigned index, char *err,
+                        size_t errlen)
+{
+    struct json_object *pj = stored_point(s, index);
+    double was = json_object_get_double(
+        json_object_object_get(json_object_object_get(pj, "result"), "iops"));
+    double now = s->points[index].res.iops;
+    if (!(fabs(now - was) <= 1e-6 * fmax(1.0, fabs(was))))
+        return errf(err, errlen, "--resume: replaying point %u on the simulated drive gave %.6g "
+                    "IOPS where the results file holds %.6g: not the same profile", index, now,
+                    was);
+    return 0;
+}
+
+/* A real target's resume: the group's complete points from the file. Returns the first point
+ * still to run. */
+static unsigned keep_stored_points(struct profile_session *s, struct pr_group *gr)
+{
+    unsigned p = gr->first_point;
+    for (; p < gr->first_point + gr->n_points; p++) {
+        struct json_object *pj = stored_point(s, p);
+        if (!pj)
+            break;
+        struct pr_point *pt = &s->points[p];
+        pt->json = json_object_get(pj);
+        json_object_array_add(s->points_json, pt->json);
+        stored_result(pj, &pt->res);
+    }
+    return p;
+}
+
 int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
 {
     char err[ERR_LEN];
@@ -1128,7 +1262,8 @@ int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
             goto fail_early;
     }
     if (s->target.kind != TARGET_SIM) {
-        s->fd = target_open(&s->target, s->writes, err, sizeof(err));
+        s->fd = target_open(&s->target, s->writes || s->cfg.purge != PURGE_NONE, err,
+                            sizeof(err));   /* a purge writes too (discard needs the fd) */
         if (s->fd < 0)
             goto fail_early;
     }
@@ -1138,13 +1273,15 @@ int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
         sim_stats(s->target.sim->dev, &s->sim_last);
     ds_init(&s->state, (double)s->target.capacity * s->weight, s->target.sim != NULL);
     doc_start(s);
+    if (s->cfg.resume)
+        resume_begin(s);
     results_out_init(&s->out, s->doc, s->results_path, "ptsbench profile");
     if (flush(s, true) != 0) {
         str_copy(err, sizeof(err), s->out.error);
         goto fail_early;
     }
 
-    if (s->cfg.purge != PURGE_NONE && do_purge(s, err, sizeof(err)) != 0)
+    if (s->cfg.purge != PURGE_NONE && !s->keep_stored && do_purge(s, err, sizeof(err)) != 0)
         goto failed;
     for (unsigned g = 0; g < s->n_groups; g++) {
         struct pr_group *gr = &s->groups[g];
@@ -1158,13 +1295,40 @@ int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
         if (gr->pre == WL_PRECOND_NONE && s->cfg.purge == PURGE_NONE)
             note(s, "%s/%s: no preconditioning and no purge: burst figures on the drive in the "
                     "state earlier work left it", profile_name_of(s, gr), workload_name_of(s, gr));
-        if (gr->pre != WL_PRECOND_NONE && precondition_group(s, gr, err, sizeof(err)) != 0)
+        unsigned from = gr->first_point;
+        if (s->keep_stored) {   /* resume on a real target: the file's complete points */
+            from = keep_stored_points(s, gr);
+            struct json_object *was = stored_group(s, g);
+            if (from == gr->first_point + gr->n_points && was) {
+                json_object_array_put_idx(s->groups_json,
+                                          json_object_array_length(s->groups_json) - 1,
+                                          json_object_get(was));
+                gr->json = was;
+                continue;   /* the whole group was done */
+            }
+            if (was) {   /* the interrupted group: what it had done before the stop */
+                add(gr->json, "before_resume", json_object_get(was));
+                struct json_object *wd = json_object_object_get(was, "wdpc");
+                const char *ended = json_object_get_string(json_object_object_get(wd, "ended"));
+                if (s->cfg.resume_as_is && ended &&
+                    (!strcmp(ended, "guard") || !strcmp(ended, "max_fills"))) {
+                    gr->wdpc_done = true;
+                    gr->wdpc_end = !strcmp(ended, "guard") ? "guard" : "max_fills";
+                    gr->wdpc_point = (unsigned)json_object_get_int(json_object_object_get(wd,
+                                                                                          "point"));
+                }
+            }
+        }
+        if (gr->pre != WL_PRECOND_NONE && !(s->keep_stored && s->cfg.resume_as_is) &&
+            precondition_group(s, gr, err, sizeof(err)) != 0)
             goto failed;
         if (*stop)
             goto interrupted;
-        for (unsigned p = gr->first_point; p < gr->first_point + gr->n_points; p++) {
+        for (unsigned p = from; p < gr->first_point + gr->n_points; p++) {
             int ret = run_point(s, p, err, sizeof(err));
             if (ret < 0)
+                goto failed;
+            if (ret == 0 && p < s->replay_points && replay_check(s, p, err, sizeof(err)) != 0)
                 goto failed;
             saturation_update(s);
             if (flush(s, true) != 0) {
@@ -1215,6 +1379,8 @@ void profile_session_free(struct profile_session *s)
     free(s->points);
     free(s->plan_notes);
     results_out_free(&s->out);
+    if (s->resumed)
+        json_object_put(s->resumed);
     if (s->doc)
         json_object_put(s->doc);
     target_release(&s->target);

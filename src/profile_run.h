@@ -31,7 +31,14 @@
  * The effective queue depth (workers x QD) is recorded with every point, and each series of
  * queue depths (one workload, compressibility and worker count) gets its saturation point
  * (saturation.h). Results: schema "ptsbench.profile" (reports/results-schema.md), rewritten
- * atomically as rounds complete. */
+ * atomically as rounds complete.
+ *
+ * --resume (profile_config.resume): a simulated drive's state does not outlive its process, so
+ * the profile runs again from its start, the points it had completed reproduced (checked against
+ * the file) and not printed; on a real target the completed points are kept from the file and the
+ * interrupted group is prepared again (WIPC, and WDPC by its next writing point) before its
+ * interrupted point runs again, or, with resume_as_is, goes on without (its WDPC inherited, the
+ * gap noted). */
 #ifndef PTSBENCH_PROFILE_RUN_H
 #define PTSBENCH_PROFILE_RUN_H
 
@@ -40,6 +47,8 @@
 #include <stdint.h>
 
 #include "purge.h"
+
+struct json_object;
 #include "workload.h"
 
 #define PROFILE_MAX_SPECS 32
@@ -48,6 +57,7 @@ struct profile_config {
     const char *target_path;
     uint64_t create_size;             /* --size: create or extend a file target */
     bool destructive;
+    bool overwrite_signatures;        /* --overwrite-signatures */
     const char *engine_name;          /* NULL: io_uring, or sim for sim: targets */
     const char *specs[PROFILE_MAX_SPECS];
     unsigned n_specs;
@@ -63,6 +73,8 @@ struct profile_config {
     const char *out_dir;              /* NULL: results/profile-<timestamp> */
     bool force;
     bool quiet;
+    struct json_object *resume;       /* --resume: the stopped profile's results (not owned) */
+    bool resume_as_is;                /* --resume-as-is: no WIPC / WDPC again after the gap */
     int argc;
     char **argv;
 };

@@ -59,6 +59,10 @@ struct pts_session {
     bool stimulus_is_wdpc;         /* the current stimulus preconditions the drive (after WIPC,
                                       or HIR's / DIRTH's own preconditioning) */
     bool in_wipc;                  /* WIPC is running: its bytes are WIPC's, not the stimulus's */
+    /* --resume (pts_run.h) */
+    unsigned replay_tests;         /* simulated drive: tests replayed quietly, those before it */
+    bool keep_stored;              /* real target: complete tests come from the file */
+    struct json_object *resume_sub;   /* the interrupted subtest to go on with (run_subtest) */
 };
 
 /* ------------------------------------------------------------------ preparation */
@@ -86,10 +90,17 @@ struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t 
         goto fail;
 
     char list[512];
-    str_copy(list, sizeof(list), cfg->tests && *cfg->tests ? cfg->tests : "iops,tp,lat,wsat");
+    if (cfg->tests && strlen(cfg->tests) >= sizeof(list)) {
+        errf(err, errlen, "--tests: a list of %zu characters is too long", strlen(cfg->tests));
+        goto fail;
+    }
+    /* NULL: the default suite; "" (or only commas) names no test, which is an error */
+    str_copy(list, sizeof(list), cfg->tests ? cfg->tests : "iops,tp,lat,wsat");
     char *save = NULL;
     for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         t = str_trim(t);
+        if (!*t)
+            continue;
         if (s->n_defs >= PTS_MAX_TESTS) {
             errf(err, errlen, "--tests: at most %d tests", PTS_MAX_TESTS);
             goto fail;
@@ -99,7 +110,7 @@ struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t 
         s->n_defs++;
     }
     if (!s->n_defs) {
-        errf(err, errlen, "--tests: no test named");
+        errf(err, errlen, "--tests '%s': no test named", cfg->tests ? cfg->tests : "");
         goto fail;
     }
 
@@ -113,7 +124,10 @@ struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t 
              cfg->target_path);
         goto fail;
     }
-    if (run_check_safety(&s->target, true, cfg->destructive, err, errlen) != 0)
+    if (cfg->resume && run_resume_same_target(cfg->resume, &s->target, err, errlen) != 0)
+        goto fail;
+    if (run_check_safety(&s->target, true, cfg->destructive, cfg->overwrite_signatures, err,
+                         errlen) != 0)
         goto fail;
 
     /* Active range: the spec's percentage of the capacity, in whole 1 MiB units (so every
@@ -781,15 +795,61 @@ static void fill_guard_note(struct pts_session *s, const struct pts_def *d,
                         100 * gr.max_deviation, 100 * g.band_frac);
 }
 
+/* --resume: a stopped subtest's complete rounds into rounds_json and its tracking, its totals
+ * (WSAT's byte count) and the drive's state as its last element left it. */
+static void resume_rounds(struct pts_session *s, const struct pts_def *d, struct json_object *was,
+                          struct json_object *rounds_json, struct tracked *tk, double **fills,
+                          double *elapsed, double *written)
+{
+    struct json_object *rounds = json_object_object_get(was, "rounds");
+    size_t n = json_object_is_type(rounds, json_type_array) ? json_object_array_length(rounds) : 0;
+    for (size_t r = 0; r < n; r++) {
+        struct json_object *rj = json_object_array_get_idx(rounds, r);
+        json_object_array_add(rounds_json, json_object_get(rj));
+        struct json_object *els = json_object_object_get(rj, "elements");
+        size_t ne = json_object_is_type(els, json_type_array) ? json_object_array_length(els) : 0;
+        for (size_t e = 0; e < ne; e++) {
+            struct json_object *el = json_object_array_get_idx(els, e);
+            *elapsed += json_object_get_double(json_object_object_get(el, "elapsed_s"));
+            *written += json_object_get_double(json_object_object_get(el, "write_bytes"));
+            struct json_object *st = json_object_object_get(el, "state");
+            if (st)
+                results_state_from_json(st, &s->state);
+        }
+        double vals[PTS_MAX_TRACK];
+        struct json_object *tv = json_object_object_get(rj, "tracked");
+        for (unsigned v = 0; v < d->n_track; v++)
+            vals[v] = json_object_get_double(json_object_array_get_idx(tv, (size_t)v));
+        tracked_push(tk, vals);   /* WSAT (no tracking variable): the rounds are counted */
+        *fills = xrealloc(*fills, tk->n * sizeof(**fills));
+        (*fills)[tk->n - 1] = ds_fills(&s->state, s->state.wdpc_bytes);
+    }
+    s->stimulus_is_wdpc = d->wipc;
+    note(s, "%s resumed after round %zu: the drive was not held between the stop and the resume, "
+            "so its state then is unknown%s", d->name, n,
+         d->stop == PTS_STOP_CAPACITY ? " (WSAT goes on with its byte count; a purge would undo "
+                                        "the writes it counts)" : "");
+}
+
 /* One subtest (the whole test, or one block size of TP): purge, WIPC, rounds. */
 static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
                        struct json_object *sub, char *err, size_t errlen)
 {
-    if (d->purge && do_purge(s, sub, err, errlen) != 0)
+    struct json_object *was = s->resume_sub;   /* --resume: go on with this subtest's rounds */
+    s->resume_sub = NULL;
+    if (was) {
+        static const char *const keep[] = {"purge", "precondition"};
+        for (size_t k = 0; k < 2; k++) {
+            struct json_object *v = json_object_object_get(was, keep[k]);
+            if (v)
+                json_object_object_add(sub, keep[k], json_object_get(v));
+        }
+    } else if (d->purge && do_purge(s, sub, err, errlen) != 0) {
         return -1;
+    }
     if (*s->stop)
         return 1;
-    if (d->wipc) {
+    if (d->wipc && !was) {
         if (do_wipc(s, d, d->wipc_bs ? d->wipc_bs : sub_bs, sub, err, errlen) != 0)
             return -1;
         if (flush_or_fail(s, true, err, errlen) != 0)
@@ -798,7 +858,8 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
     if (*s->stop)
         return 1;
     /* After WIPC the test loop is the WDPC (PTS step 3); WSAT writes from the purged drive. */
-    stimulus_begins(s, d->wipc);
+    if (!was)
+        stimulus_begins(s, d->wipc);
 
     const unsigned threads = def_threads(s, d), qd = def_qd(s, d);
     const uint64_t el_ns = def_element_ns(s, d);
@@ -850,7 +911,9 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
     int status = 0;
     char ss[128] = "";
 
-    for (round = 1; max_rounds == 0 || round <= max_rounds; round++) {
+    if (was)
+        resume_rounds(s, d, was, rounds_json, &tk, &fills, &elapsed_total, &written_total);
+    for (round = tk.n + 1; max_rounds == 0 || round <= max_rounds; round++) {
         struct json_object *rj = json_object_new_object();
         struct json_object *els = json_object_new_array();
         json_object_object_add(rj, "round", json_object_new_int(round));
@@ -1559,6 +1622,98 @@ static void test_header_json(const struct pts_session *s, const struct pts_def *
     json_object_object_add(tj, "estimate_s", jnum(pts_estimate_s(d, &t)));
 }
 
+/* ------------------------------------------------------------------ --resume */
+
+/* The stopped suite's test i when it is the same test (name), else NULL. */
+static struct json_object *stored_test(const struct pts_session *s, unsigned i,
+                                       const struct pts_def *d)
+{
+    struct json_object *ts = json_object_object_get(s->cfg.resume, "tests");
+    struct json_object *t = json_object_is_type(ts, json_type_array) &&
+                                    i < json_object_array_length(ts)
+                                ? json_object_array_get_idx(ts, i) : NULL;
+    const char *name = t ? json_object_get_string(json_object_object_get(t, "name")) : NULL;
+    return name && !strcmp(name, d->name) ? t : NULL;
+}
+
+/* An interrupted test that goes on after its last complete round instead of from its start:
+ * WSAT always (its purge would undo what it counts), the standard kind with --resume-as-is. */
+static bool goes_on(const struct pts_session *s, const struct pts_def *d)
+{
+    return d->stop == PTS_STOP_CAPACITY || (s->cfg.resume_as_is && d->kind == PTS_KIND_STANDARD);
+}
+
+/* A replayed test must give the stored figures (the simulated drive is deterministic): the same
+ * number of rounds in each subtest. */
+static int replay_check_test(struct json_object *was, struct json_object *now, char *err,
+                             size_t errlen)
+{
+    struct json_object *a = json_object_object_get(was, "subtests");
+    struct json_object *b = json_object_object_get(now, "subtests");
+    size_t n = json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t ra = json_object_array_length(json_object_object_get(
+            json_object_array_get_idx(a, k), "rounds"));
+        size_t rb = json_object_array_length(json_object_object_get(
+            json_object_array_get_idx(b, k), "rounds"));
+        if (ra != rb)
+            return errf(err, errlen, "--resume: replaying %s on the simulated drive took %zu "
+                        "rounds where the results file holds %zu: not the same suite",
+                        json_object_get_string(json_object_object_get(now, "name")), rb, ra);
+    }
+    return 0;
+}
+
+static bool test_complete(struct json_object *t)
+{
+    const char *st = json_object_get_string(json_object_object_get(t, "status"));
+    return st && !strcmp(st, "complete");
+}
+
+/* Before the tests: what a resume keeps, replays or redoes. */
+static void suite_resume_begin(struct pts_session *s)
+{
+    struct json_object *ts = json_object_object_get(s->cfg.resume, "tests");
+    size_t n = json_object_is_type(ts, json_type_array) ? json_object_array_length(ts) : 0;
+    unsigned done = 0;
+    while (done < n && done < s->n_defs && stored_test(s, done, &s->defs[done]) &&
+           test_complete(json_object_array_get_idx(ts, done)))
+        done++;
+    struct json_object *old = json_object_object_get(s->cfg.resume, "resumed");
+    struct json_object *resumed = json_object_is_type(old, json_type_array)
+                                      ? json_object_get(old) : json_object_new_array();
+    struct json_object *r = json_object_new_object();
+    char now[32];
+    iso8601_now(now, sizeof(now));
+    json_object_object_add(r, "at", json_object_new_string(now));
+    json_object_object_add(r, "complete_tests", json_object_new_int((int)done));
+    if (s->target.sim) {
+        s->replay_tests = done;
+        json_object_object_add(r, "how", json_object_new_string(
+            "replayed: a simulated drive's state does not outlive its process, so the suite ran "
+            "again from its start; the tests completed before the stop were reproduced (checked) "
+            "and not printed again"));
+    } else {
+        s->keep_stored = true;
+        json_object_object_add(r, "how", json_object_new_string(
+            s->cfg.resume_as_is
+                ? "the completed tests are kept; the interrupted test goes on after its last "
+                  "complete round without its preparation again (--resume-as-is)"
+                : "the completed tests are kept; the interrupted test runs again from its start "
+                  "(purge, WIPC), except WSAT, which goes on with its byte count"));
+        /* the kept tests' departures stay departures */
+        struct json_object *notes = json_object_object_get(
+            json_object_object_get(s->cfg.resume, "compliance"), "notes");
+        for (size_t i = 0; json_object_is_type(notes, json_type_array) &&
+                           i < json_object_array_length(notes); i++)
+            results_note_add(s->notes, json_object_get_string(json_object_array_get_idx(notes, i)));
+        note(s, "resumed after %u complete test%s: the drive was not held between the stop and "
+                "the resume", done, done == 1 ? "" : "s");
+    }
+    json_object_array_add(resumed, r);
+    json_object_object_add(s->doc, "resumed", resumed);
+}
+
 int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
 {
     char err[ERR_LEN];
@@ -1630,8 +1785,21 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
         fprintf(stderr, "ptsbench suite: %s\n", err);
         code = EXIT_FAILURE_RUN;
     }
+    if (s->cfg.resume)
+        suite_resume_begin(s);
     for (unsigned i = 0; i < s->n_defs && code == EXIT_OK; i++) {
         const struct pts_def *d = &s->defs[i];
+        struct json_object *was = s->cfg.resume ? stored_test(s, i, d) : NULL;
+        const char *was_status = was ? json_object_get_string(json_object_object_get(was,
+                                                                                     "status"))
+                                     : NULL;
+        if (was && s->keep_stored && was_status && !strcmp(was_status, "complete")) {
+            json_object_array_add(s->tests_json, json_object_get(was));   /* kept as it was */
+            continue;
+        }
+        const bool quiet = s->cfg.quiet;
+        if (i < s->replay_tests)
+            s->cfg.quiet = true;   /* replayed: printed by the run before */
         struct json_object *tj = json_object_new_object();
         json_object_object_add(tj, "name", json_object_new_string(d->name));
         json_object_object_add(tj, "title", json_object_new_string(d->title));
@@ -1652,10 +1820,25 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
         }
         unsigned n_sub = d->subtests == PTS_SUB_BS ? d->n_bss : 1;
         int st = 0;
+        /* --resume of an interrupted WSAT, or of a standard test as-is: its complete subtests
+         * are kept and the last one goes on after its last complete round */
+        struct json_object *was_subs = was && s->keep_stored && goes_on(s, d)
+                                           ? json_object_object_get(was, "subtests") : NULL;
+        size_t n_was = json_object_is_type(was_subs, json_type_array)
+                           ? json_object_array_length(was_subs) : 0;
+        size_t k_sub = 0;   /* the subtests started, valid block sizes only */
         for (unsigned k = 0; k < n_sub && st == 0; k++) {
             uint32_t sub_bs = d->subtests == PTS_SUB_BS ? d->bss[k] : 0;
             if (sub_bs && !bs_valid(s, sub_bs))
                 continue;
+            if (k_sub + 1 < n_was) {   /* complete before the stop */
+                json_object_array_add(subs, json_object_get(json_object_array_get_idx(was_subs,
+                                                                                      k_sub++)));
+                continue;
+            }
+            if (k_sub + 1 == n_was)
+                s->resume_sub = json_object_array_get_idx(was_subs, k_sub);
+            k_sub++;
             struct json_object *sj = json_object_new_object();
             char label[32] = "all";
             if (sub_bs)
@@ -1682,6 +1865,11 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
             code = EXIT_FAILURE_RUN;
         } else if (st > 0) {
             code = EXIT_INTERRUPTED;
+        }
+        s->cfg.quiet = quiet;
+        if (st == 0 && i < s->replay_tests && replay_check_test(was, tj, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptsbench suite: %s\n", err);
+            code = EXIT_FAILURE_RUN;
         }
         if (flush_or_fail(s, true, err, sizeof(err)) != 0 && code != EXIT_FAILURE_RUN) {
             fprintf(stderr, "ptsbench suite: %s\n", err);

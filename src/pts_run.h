@@ -16,6 +16,7 @@
 struct pts_config {
     const char *target_path;
     bool destructive;
+    bool overwrite_signatures;     /* --overwrite-signatures */
     const char *engine_name;       /* NULL: io_uring, or sim for simulated targets */
     const char *spec_name;         /* pts-e-1.1 | pts-c-1.2 | pts-2.0-e | pts-2.0-c */
     const char *tests;             /* comma-separated test names */
@@ -29,10 +30,20 @@ struct pts_config {
     uint64_t wsat_time_ns;         /* WSAT stop: time (0: the definition's) */
     double time_scale;             /* every definition duration x this (0 or 1: as defined) */
     bool quiet;
+    struct json_object *resume;    /* --resume: the stopped suite's results (not owned) */
+    bool resume_as_is;             /* --resume-as-is: an interrupted test goes on where it was */
     int argc;
     char **argv;
 };
 
+/* --resume (pts_config.resume): on a simulated drive (its state does not outlive the process)
+ * the suite runs again from its start, the tests it had completed reproduced (checked against the
+ * file) and not printed. On a real target the completed tests are kept from the file; the
+ * interrupted test runs again from its start (purge, WIPC), except WSAT, which goes on after its
+ * last complete round with its byte count (a purge would undo the writes it counts), and, with
+ * resume_as_is, a test of the standard kind (IOPS, TP, LAT), which goes on likewise without its
+ * preparation again; the gap is a compliance note. */
+struct json_object;
 struct pts_session;
 
 /* Validate everything and plan (no writes). Returns NULL with one line in err. */

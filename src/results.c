@@ -143,6 +143,27 @@ struct json_object *results_state_json(const struct drive_state *s)
     return o;
 }
 
+void results_state_from_json(struct json_object *o, struct drive_state *s)
+{
+    static const enum ds_condition conds[] = {DS_FOB, DS_PURGED, DS_WIPC, DS_WDPC};
+    struct json_object *v;
+    if (!o || !json_object_is_type(o, json_type_object))
+        return;
+    const char *c = json_object_object_get_ex(o, "condition", &v) ? json_object_get_string(v)
+                                                                  : NULL;
+    for (size_t i = 0; c && i < sizeof(conds) / sizeof(conds[0]); i++)
+        if (!strcmp(c, ds_condition_name(conds[i])))
+            s->condition = conds[i];
+    if (json_object_object_get_ex(o, "purged", &v))
+        s->purged = json_object_get_boolean(v);
+    if (json_object_object_get_ex(o, "written_bytes", &v))
+        s->written_bytes = json_object_get_double(v);
+    if (json_object_object_get_ex(o, "wipc_bytes", &v))
+        s->wipc_bytes = json_object_get_double(v);
+    if (json_object_object_get_ex(o, "wdpc_bytes", &v))
+        s->wdpc_bytes = json_object_get_double(v);
+}
+
 void results_verdict_json(struct json_object *steady, const struct ds_verdict *v,
                           const struct steady_guard_result *gr, const struct steady_guard *g)
 {
@@ -291,6 +312,28 @@ struct json_object *results_target_json(const struct target_info *t)
     add(o, "rotational", json_object_new_boolean(t->rotational));
     if (t->kind == TARGET_BLOCK)
         add(o, "write_cache", jstr(t->write_cache ? "write back" : "write through"));
+    struct stat st;
+    if (t->kind == TARGET_FILE && stat(t->path, &st) == 0) {   /* the file's identity (--resume) */
+        add(o, "inode", jint((int64_t)st.st_ino));
+        add(o, "st_dev", jint((int64_t)st.st_dev));
+    }
+    if (t->kind == TARGET_BLOCK && (t->signatures_probed || t->signatures_error[0])) {
+        struct json_object *a = json_object_new_array();
+        for (unsigned i = 0; i < t->n_signatures; i++) {
+            const struct target_signature *g = &t->signatures[i];
+            struct json_object *so = json_object_new_object();
+            add(so, "type", g->type[0] ? jstr(g->type) : NULL);
+            add(so, "usage", g->usage[0] ? jstr(g->usage) : NULL);
+            add(so, "label", g->label[0] ? jstr(g->label) : NULL);
+            add(so, "uuid", g->uuid[0] ? jstr(g->uuid) : NULL);
+            add(so, "version", g->version[0] ? jstr(g->version) : NULL);
+            add(so, "offset", jint((int64_t)g->offset));
+            json_object_array_add(a, so);
+        }
+        add(o, "signatures", a);   /* what libblkid found before anything was written */
+        if (t->signatures_error[0])
+            add(o, "signatures_error", jstr(t->signatures_error));
+    }
     if (t->sim) {
         struct sim_info si;
         sim_info(t->sim->dev, &si);
@@ -335,8 +378,8 @@ static struct json_object *preconditioning_json(const struct run_record *rec)
         add(w, "wall_s", jnum(rec->wipc_wall_s));
         add(w, "mb_s", jnum(rec->wipc.write.mb_s));
         add(o, "wipc", w);
-    } else {
-        add(o, "wipc", NULL);
+    } else {   /* a resumed run keeps the WIPC it did before the stop */
+        add(o, "wipc", rec->wipc_json ? json_object_get(rec->wipc_json) : NULL);
     }
     if (rec->wdpc) {
         struct json_object *w = json_object_new_object();
@@ -406,6 +449,8 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
     add(doc, "run", run);
 
     add(doc, "preconditioning", preconditioning_json(rec));
+    if (rec->resumed)
+        add(doc, "resumed", json_object_get(rec->resumed));
     add(doc, "state", results_state_json(&rec->state));
     struct json_object *ss = results_steady_json(&rec->steady,
                                                  rec->verdict.steady ? rec->steady_round : 0,

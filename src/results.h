@@ -88,6 +88,8 @@ struct json_object *results_round_json(const struct round_metrics *m);
 struct json_object *results_workload_json(const struct workload *wl, const struct wl_range *range);
 /* The drive's state (drive_state.h): condition, bytes and fills written since purge / start. */
 struct json_object *results_state_json(const struct drive_state *s);
+/* The reverse, for --resume: the fields of a state object into *s (others left as they are). */
+void results_state_from_json(struct json_object *o, struct drive_state *s);
 /* Add a window's verdict to a steady-state object (from results_steady_json): "reached" (SNIA
  * steady state claimed), "stable", "measured_state", "label", "reason", and the fill guard (when
  * gr and g are given). */

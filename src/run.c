@@ -2,6 +2,7 @@
 #include "run.h"
 
 #include <errno.h>
+#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,9 @@ int run_select_engine(const char *engine_name, const char *target_path,
     if (!sim_target && ((*out)->flags & ENGINE_F_SIM_TARGET))
         return errf(err, errlen, "--engine %s: only for simulated targets (sim:PRESET), not %s",
                     name, target_path);
+    char why[256];
+    if ((*out)->available && (*out)->available(why, sizeof(why)) != 0)
+        return errf(err, errlen, "--engine %s: %s", name, why);
     return 0;
 }
 
@@ -109,20 +113,68 @@ int run_probe_target(const char *path, uint64_t create_size, const char *const *
     return target_probe_sim(path, &sp, t, err, errlen);
 }
 
-int run_check_safety(const struct target_info *t, bool writes, bool destructive, char *err,
-                     size_t errlen)
+int run_check_safety(const struct target_info *t, bool writes, bool destructive,
+                     bool overwrite_signatures, char *err, size_t errlen)
 {
-    if (t->kind != TARGET_BLOCK)
+    if (t->kind != TARGET_BLOCK && t->kind != TARGET_FILE)
         return 0;
-    struct safety_facts facts;
+    const struct safety_request rq = {writes, destructive, overwrite_signatures};
+    struct safety_facts *facts = xcalloc(1, sizeof(*facts));
     char serr[ERR_LEN];
-    if (safety_collect("", t->devname, &facts, serr, sizeof(serr)) != 0) {
+    int rc = t->kind == TARGET_FILE
+                 ? safety_collect_file("", t->path, facts, serr, sizeof(serr))
+                 : safety_collect("", t->devname, facts, serr, sizeof(serr));
+    if (rc != 0) {
+        free(facts);
         if (writes)
             return errf(err, errlen, "refusing to write to %s: cannot check whether it is in "
                                      "use: %s", t->path, serr);
         return 0;
     }
-    return safety_decide(&facts, writes, destructive, err, errlen);
+    if (t->kind == TARGET_BLOCK)
+        safety_signatures(facts, t);
+    rc = safety_decide(facts, &rq, err, errlen);
+    if (rc == 0 && writes && facts->kind == SAFETY_FILE && facts->exists)
+        safety_file_grant(facts->dev, facts->ino);   /* the invocation's later runs */
+    free(facts);
+    return rc;
+}
+
+/* Can dir be made (or written, when it exists)? Checked when the plan is made, so that a bad --out
+ * is refused before a file target is created or a drive purged: the nearest existing ancestor
+ * must be a directory this process may write (access() also answers EROFS for root). */
+static int out_dir_writable(const char *dir, char *err, size_t errlen)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s", dir);
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        path[--n] = '\0';
+    struct stat st;
+    bool is_self = true;
+    for (;;) {
+        if (stat(path, &st) == 0) {
+            if (!S_ISDIR(st.st_mode))
+                return errf(err, errlen, "--out %s: %s is not a directory", dir, path);
+            if (access(path, W_OK | X_OK) != 0)
+                return is_self ? errf(err, errlen, "--out %s: not writable (%s)", dir,
+                                      strerror(errno))
+                               : errf(err, errlen, "--out %s: cannot be created in %s (%s)", dir,
+                                      path, strerror(errno));
+            return 0;
+        }
+        if (errno != ENOENT && errno != ENOTDIR)   /* ENOTDIR: an ancestor is a file, said above */
+            return errf(err, errlen, "--out %s: %s: %s", dir, path, strerror(errno));
+        char *slash = strrchr(path, '/');
+        if (!slash) {
+            snprintf(path, sizeof(path), ".");
+        } else if (slash == path) {
+            path[1] = '\0';
+        } else {
+            *slash = '\0';
+        }
+        is_self = false;
+    }
 }
 
 int run_out_dir(const char *given, const char *kind, bool force, char *dir, size_t dirlen,
@@ -142,7 +194,7 @@ int run_out_dir(const char *given, const char *kind, bool force, char *dir, size
     if (file_exists(results) && !force)
         return errf(err, errlen, "--out %s already holds results.json (choose another directory "
                                  "or add --force to replace it)", dir);
-    return 0;
+    return out_dir_writable(dir, err, errlen);
 }
 
 double run_target_weight(const struct target_info *t)
@@ -157,6 +209,45 @@ double run_target_weight(const struct target_info *t)
 int run_make_dir(const char *path, char *err, size_t errlen)
 {
     return mkdir_p(path, err, errlen);
+}
+
+int run_resume_same_target(struct json_object *doc, const struct target_info *t, char *err,
+                           size_t errlen)
+{
+    static const char *const keys[] = {"path", "kind", "capacity_bytes", "logical_sector",
+                                       "model", "serial", "simulated.preset", "simulated.seed",
+                                       "simulated.time_scale_k"};
+    struct json_object *now = results_target_json(t);
+    struct json_object *was = json_object_object_get(doc, "target");
+    int rc = 0;
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && rc == 0; i++) {
+        char k1[64];
+        str_copy(k1, sizeof(k1), keys[i]);
+        char *dot = strchr(k1, '.');
+        if (dot)
+            *dot = '\0';
+        struct json_object *a = json_object_object_get(was, k1);
+        struct json_object *b = json_object_object_get(now, k1);
+        if (dot) {
+            a = json_object_is_type(a, json_type_object) ? json_object_object_get(a, dot + 1) : NULL;
+            b = json_object_is_type(b, json_type_object) ? json_object_object_get(b, dot + 1) : NULL;
+        }
+        const char *sa = a ? json_object_get_string(a) : "", *sb = b ? json_object_get_string(b) : "";
+        if ((a || b) && strcmp(sa, sb) != 0)
+            rc = errf(err, errlen, "--resume: the target is not the one the run measured: its %s "
+                      "was %s, now %s", keys[i], a ? sa : "not recorded", b ? sb : "not known");
+    }
+    /* a file the stopped run wrote is the same file when it is the same inode: what it holds
+     * is that run's own data, and writing it again needs no new --destructive */
+    struct json_object *ino = json_object_object_get(was, "inode");
+    struct json_object *dev = json_object_object_get(was, "st_dev");
+    struct stat st;
+    if (rc == 0 && t->kind == TARGET_FILE && ino && dev && stat(t->path, &st) == 0 &&
+        (uint64_t)json_object_get_int64(ino) == (uint64_t)st.st_ino &&
+        (uint64_t)json_object_get_int64(dev) == (uint64_t)st.st_dev)
+        safety_file_grant(st.st_dev, st.st_ino);
+    json_object_put(now);
+    return rc;
 }
 
 int run_prepare(struct run_record *rec, const struct run_config *cfg, const char *workload_spec,
@@ -241,8 +332,10 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
         return errf(err, errlen, "--precondition %s: not with --remote (precondition each host's "
                     "drive first)", wl_precondition_name(c->precondition));
     rec->wdpc = rec->prep == DS_PREP_STEADY && wl_writes(&rec->wl);
+    if (c->resume && run_resume_same_target(c->resume, &rec->target, err, errlen) != 0)
+        return -1;
     if (run_check_safety(&rec->target, wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE,
-                         c->destructive, err, errlen) != 0)
+                         c->destructive, c->overwrite_signatures, err, errlen) != 0)
         return -1;
 
     if (run_out_dir(c->out_dir, "run", c->force, rec->out_dir, sizeof(rec->out_dir),
@@ -323,7 +416,9 @@ static void round_state_text(const struct run_record *rec, const struct round_me
                      rec->cfg.guard.lag_fills);
         return;
     }
-    unsigned in_window = m->round - rec->first_measure + 1;
+    unsigned floor = rec->window_floor > rec->first_measure ? rec->window_floor
+                                                            : rec->first_measure;
+    unsigned in_window = m->round - floor + 1;
     if (rec->steady_round && rec->verdict.steady)
         snprintf(ss, len, "steady (rounds %u-%u)", w->first_round, w->last_round);
     else if (rec->steady_round)
@@ -355,8 +450,7 @@ static void print_round(const struct run_record *rec, const struct round_metrics
     if (m->phase && !strcmp(m->phase, "wdpc"))
         snprintf(num, sizeof(num), "wdpc %3u", m->round);
     else
-        snprintf(num, sizeof(num), "round %2u/%u", m->round - rec->first_measure + 1,
-                 rec->cfg.max_rounds);
+        snprintf(num, sizeof(num), "round %2u/%u", rec->measured, rec->cfg.max_rounds);
     printf("%s  IOPS %s (r %s w %s)  %.1f MB/s  lat mean %s p99.9 %s%s%s  %s\n", num, iops, r, w,
            m->total.mb_s, mean, p999, dev, rec->target.sim ? " (simulated)" : "", ss);
     fflush(stdout);
@@ -419,7 +513,9 @@ static void update_steady(struct run_record *rec, struct round_metrics *m)
     /* Without preconditioning the guard is evaluated for the label only (burst, or write
      * saturation after a fill of the stimulus); the run stops at the first stable window. */
     const bool label_guard = rec->prep == DS_PREP_NONE && wl_writes(&rec->wl);
-    bool ok = precond_track_eval(&rec->track, rec->first_measure, c,
+    const unsigned floor = rec->window_floor > rec->first_measure ? rec->window_floor
+                                                                  : rec->first_measure;
+    bool ok = precond_track_eval(&rec->track, floor, c,
                                  g ? g : label_guard ? &rec->cfg.guard : NULL, &win, &gr);
     if (!win.last_round)
         return;   /* fewer than a window of measured rounds */
@@ -568,6 +664,144 @@ static const char *rounds_status(int code)
     return code == EXIT_INTERRUPTED ? "interrupted" : code == EXIT_OK ? "complete" : "failed";
 }
 
+/* --resume on a simulated drive: the replayed round must be the one the file holds (the model is
+ * deterministic: the same seeds give the same I/O). 0, or -1 with the difference. */
+static int resume_replay_check(struct json_object *was, const struct round_metrics *m, char *err,
+                               size_t errlen)
+{
+    struct json_object *t = json_object_object_get(was, "total");
+    int64_t ios = t ? json_object_get_int64(json_object_object_get(t, "ios")) : -1;
+    if (ios != (int64_t)m->total.ios)
+        return errf(err, errlen, "--resume: replaying round %u on the simulated drive gave %llu "
+                    "I/Os where the results file holds %lld: not the same run", m->round,
+                    (unsigned long long)m->total.ios, (long long)ios);
+    return 0;
+}
+
+/* A round's tracked metric from its JSON (metrics_tracking_names: "iops" is total.iops,
+ * "write_lat_mean_us" write.lat_us.mean, ...). NAN when absent. */
+static double resume_tracked(struct json_object *round, const char *name)
+{
+    const char *dir = !strncmp(name, "read_", 5) ? "read" : !strncmp(name, "write_", 6) ? "write"
+                                                                                       : "total";
+    const char *what = strchr(name, '_') && strcmp(dir, "total") ? strchr(name, '_') + 1 : name;
+    struct json_object *d = json_object_object_get(round, dir), *v = NULL;
+    if (!strcmp(what, "lat_mean_us"))
+        v = json_object_object_get(json_object_object_get(d, "lat_us"), "mean");
+    else
+        v = json_object_object_get(d, what);
+    return v ? json_object_get_double(v) : NAN;
+}
+
+/* --resume on a real target: the stopped run's rounds back into the record (their JSON text for
+ * the file; round, phase, bytes written, state and tracked value for the bookkeeping) and the
+ * drive's state as the last of them left it. A window may not start before the next round. */
+static void resume_restore(struct run_record *rec)
+{
+    struct json_object *doc = rec->cfg.resume;
+    struct json_object *rounds = json_object_object_get(doc, "rounds");
+    size_t n = json_object_is_type(rounds, json_type_array) ? json_object_array_length(rounds) : 0;
+    rec->rounds = xcalloc(n ? n : 1, sizeof(*rec->rounds));
+    rec->cache.text = xcalloc(n ? n : 1, sizeof(*rec->cache.text));
+    rec->cache.len = xcalloc(n ? n : 1, sizeof(*rec->cache.len));
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *ro = json_object_array_get_idx(rounds, i);
+        struct round_metrics *m = &rec->rounds[i];
+        m->round = (unsigned)(i + 1);
+        const char *ph = json_object_get_string(json_object_object_get(ro, "phase"));
+        m->phase = ph && !strcmp(ph, "wdpc") ? "wdpc" : "measure";
+        m->write.bytes = (uint64_t)json_object_get_int64(
+            json_object_object_get(json_object_object_get(ro, "write"), "bytes"));
+        m->state = rec->state;
+        results_state_from_json(json_object_object_get(ro, "state"), &m->state);
+        rec->state = m->state;
+        size_t len;
+        const char *t = json_object_to_json_string_length(
+            ro, JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+        rec->cache.text[i] = xstrdup(t);
+        rec->cache.len[i] = len;
+        rec->stimulus_bytes += (double)m->write.bytes;
+        precond_track_push(&rec->track, resume_tracked(ro, rec->cfg.track),
+                           ds_fills(&rec->state, rec->stimulus_bytes));
+        if (!strcmp(m->phase, "measure")) {
+            if (!rec->measured)
+                rec->first_measure = m->round;
+            rec->measured++;
+        }
+    }
+    rec->n_rounds = rec->cache.n = (unsigned)n;
+    if (rec->wdpc && rec->measured)
+        rec->wdpc_end = "guard";   /* it had ended: the measured rounds had begun */
+    if (!rec->first_measure)
+        rec->first_measure = rec->wdpc ? 0 : 1;
+    rec->window_floor = (unsigned)n + 1;
+    struct json_object *pc = json_object_object_get(doc, "preconditioning");
+    struct json_object *w = pc ? json_object_object_get(pc, "wipc") : NULL;
+    if (w && json_object_is_type(w, json_type_object))
+        rec->wipc_json = json_object_get(w);
+}
+
+/* The "resumed" record: every resume of this run, the latest last. */
+static void resume_record(struct run_record *rec, const char *how)
+{
+    struct json_object *old = json_object_object_get(rec->cfg.resume, "resumed");
+    rec->resumed = json_object_is_type(old, json_type_array) ? json_object_get(old)
+                                                             : json_object_new_array();
+    struct json_object *r = json_object_new_object();
+    char now[32];
+    iso8601_now(now, sizeof(now));
+    json_object_object_add(r, "at", json_object_new_string(now));
+    json_object_object_add(r, "after_round", json_object_new_int((int)rec->resumed_rounds));
+    json_object_object_add(r, "how", json_object_new_string(how));
+    json_object_array_add(rec->resumed, r);
+}
+
+/* --resume: what the drive is after the gap, and how the run goes on. Returns 0, 1 interrupted,
+ * -1 with rec->error. */
+static int resume_begin(struct run_record *rec, int fd, volatile sig_atomic_t *stop)
+{
+    struct json_object *rounds = json_object_object_get(rec->cfg.resume, "rounds");
+    rec->resumed_rounds = json_object_is_type(rounds, json_type_array)
+                              ? (unsigned)json_object_array_length(rounds) : 0;
+    rec->replay = rec->target.sim != NULL;
+    if (rec->replay) {
+        resume_record(rec, "replayed: a simulated drive's state does not outlive its process, so "
+                           "the run was repeated from its start; the rounds before the stop were "
+                           "reproduced exactly (checked) and not printed again");
+        return 0;   /* then as a new run */
+    }
+    resume_restore(rec);
+    if (rec->cfg.resume_as_is || rec->prep == DS_PREP_NONE) {
+        resume_record(rec, rec->prep == DS_PREP_NONE
+                               ? "continued after the last complete round (no preconditioning to "
+                                 "repeat); the drive was not held between the stop and the "
+                                 "resume: what happened to it then is unknown, so no window spans "
+                                 "the gap"
+                               : "continued as it was (--resume-as-is), without preconditioning "
+                                 "again; the drive was not held between the stop and the resume: "
+                                 "its state then is unknown, so no window spans the gap");
+        return 0;
+    }
+    char err[ERR_LEN];
+    int w = run_wipc(rec, fd, stop, err, sizeof(err));
+    if (w != 0) {
+        if (w < 0)
+            snprintf(rec->error, sizeof(rec->error), "WIPC: %s", err);
+        return w;
+    }
+    if (rec->wdpc) {   /* the stimulus preconditions again before the rounds go on */
+        rec->wdpc_end = NULL;
+        rec->first_measure = 0;
+        ds_stimulus(&rec->state);
+    }
+    resume_record(rec, rec->wdpc ? "preconditioned again (WIPC, then WDPC until the fill guard "
+                                   "passes) because the drive was not held between the stop and "
+                                   "the resume; the new WDPC rounds follow the recorded ones"
+                                 : "preconditioned again (WIPC) because the drive was not held "
+                                   "between the stop and the resume");
+    return 0;
+}
+
 /* The rounds: WDPC rounds (when the preparation asks for them), then up to max_rounds measured
  * rounds, each recorded and written before it is printed. Returns an exit code. */
 static int run_rounds(struct run_record *rec, struct worker_pool *pool, volatile sig_atomic_t *stop)
@@ -580,8 +814,10 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, volatile
         .sample_ns = c->sample_ns,
     };
     const bool writes = wl_writes(&rec->wl);
-    rec->first_measure = rec->wdpc ? 0 : 1;   /* 0: not known until the WDPC ends */
-    for (unsigned r = 1; rec->measured < c->max_rounds; r++) {
+    if (!rec->window_floor)   /* a resume on a real target has set these from the file */
+        rec->first_measure = rec->wdpc ? 0 : 1;   /* 0: not known until the WDPC ends */
+    struct json_object *was = rec->replay ? json_object_object_get(c->resume, "rounds") : NULL;
+    for (unsigned r = rec->n_rounds + 1; rec->measured < c->max_rounds; r++) {
         if (*stop)
             return EXIT_INTERRUPTED;
         const bool in_wdpc = rec->wdpc && !rec->wdpc_end;
@@ -608,12 +844,16 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, volatile
             return EXIT_FAILURE_RUN;
         }
         update_steady(rec, m);
+        const bool replayed = was && r <= rec->resumed_rounds;
+        if (replayed && resume_replay_check(json_object_array_get_idx(was, r - 1), m, rec->error,
+                                            sizeof(rec->error)) != 0)
+            return EXIT_FAILURE_RUN;
         iso8601_now(rec->updated, sizeof(rec->updated));
         if (results_write(rec, err, sizeof(err)) != 0) {
             snprintf(rec->error, sizeof(rec->error), "%s", err);
             return EXIT_FAILURE_RUN;
         }
-        if (!c->quiet)
+        if (!c->quiet && !replayed)   /* the replayed rounds were printed by the run before */
             print_round(rec, m);
         if (c->stop_at_steady && rec->steady_round)
             break;
@@ -652,8 +892,21 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
         goto fail_early;
     if (!c->quiet)
         print_plan(rec);
+    if (c->resume) {
+        int rb = resume_begin(rec, fd, stop);
+        if (rb != 0) {
+            code = rb > 0 ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN;
+            goto out;
+        }
+        if (!c->quiet)
+            printf("resuming after round %u: %s\n", rec->resumed_rounds,
+                   json_object_get_string(json_object_object_get(
+                       json_object_array_get_idx(rec->resumed,
+                                                 json_object_array_length(rec->resumed) - 1),
+                       "how")));
+    }
 
-    if (rec->prep != DS_PREP_NONE) {
+    if (rec->prep != DS_PREP_NONE && (!c->resume || rec->replay)) {
         int w = run_wipc(rec, fd, stop, err, sizeof(err));
         if (w != 0) {
             code = w > 0 ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN;
@@ -667,7 +920,8 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
             goto out;
         }
     }
-    ds_stimulus(&rec->state);
+    if (!c->resume || rec->replay)
+        ds_stimulus(&rec->state);
 
     struct engine_config base;
     char artifacts[4200];
@@ -715,6 +969,11 @@ void run_record_free(struct run_record *rec)
     precond_track_free(&rec->track);
     if (rec->wipc_done)
         metrics_free(&rec->wipc);
+    if (rec->wipc_json)
+        json_object_put(rec->wipc_json);
+    if (rec->resumed)
+        json_object_put(rec->resumed);
+    rec->wipc_json = rec->resumed = NULL;
     results_cache_free(&rec->cache);
     target_release(&rec->target);
     rec->rounds = NULL;

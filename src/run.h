@@ -25,6 +25,7 @@ struct run_config {
     const char *target_path;
     uint64_t create_size;        /* --size: create/extend a file target */
     bool destructive;            /* --destructive: writes to block devices allowed */
+    bool overwrite_signatures;   /* --overwrite-signatures: ... even over a filesystem etc. */
     const char *engine_name;     /* NULL: io_uring, or sim for sim: targets; libaio */
     const char *out_dir;         /* NULL: results/run-<timestamp> */
     bool force;                  /* overwrite an existing results.json in out_dir */
@@ -43,6 +44,8 @@ struct run_config {
     double wdpc_max_fills;       /* ... and at most this before its rounds are measured */
     struct steady_criteria criteria;
     struct steady_guard guard;   /* the fill guard (steady.h) for STEADY with writes */
+    struct json_object *resume;  /* --resume: the stopped run's results document (not owned) */
+    bool resume_as_is;           /* --resume-as-is: no preconditioning again after the gap */
     int argc;
     char **argv;
 };
@@ -88,6 +91,14 @@ struct run_record {
      * (a write-saturation run's plateau), when last_window.last_round is set */
     struct steady_window last_window;
     struct ds_verdict last_verdict;
+    /* --resume: a simulated drive is replayed (its state does not outlive the process: the
+     * rounds before are run again, checked against the file and not printed); a real one keeps
+     * the recorded rounds, is preconditioned again (unless as-is) and measures on */
+    bool replay;
+    unsigned resumed_rounds;     /* rounds the stopped run had completed */
+    unsigned window_floor;       /* no steady-state window may start before this round */
+    struct json_object *wipc_json;   /* the stopped run's WIPC record, when not redone */
+    struct json_object *resumed;     /* the document's "resumed" array (owned) */
     double weight;               /* completions' weight: k for a scaled simulated drive, else 1 */
     struct sim_stats sim_last;   /* simulated drive counters at the end of the last round */
     struct results_cache cache;
@@ -116,9 +127,10 @@ int run_select_engine(const char *engine_name, const char *target_path,
  * PROFILE_DIR/devices). No writes. */
 int run_probe_target(const char *path, uint64_t create_size, const char *const *profile_dirs,
                      struct target_info *t, char *err, size_t errlen);
-/* The safety decision for block devices (safety.h); files and simulated drives pass. */
-int run_check_safety(const struct target_info *t, bool writes, bool destructive, char *err,
-                     size_t errlen);
+/* The safety decision (safety.h) for block devices and files; simulated and remote targets
+ * pass.  writes: the run writes (workload, preconditioning or purge). */
+int run_check_safety(const struct target_info *t, bool writes, bool destructive,
+                     bool overwrite_signatures, char *err, size_t errlen);
 /* DIR (given, or results/KIND-<timestamp>) and DIR/results.json; refuses to replace results
  * without force. Creates nothing. */
 int run_out_dir(const char *given, const char *kind, bool force, char *dir, size_t dirlen,
@@ -130,6 +142,11 @@ int run_pool_once(const struct target_info *t, int fd, const char *out_dir,
                   const struct workload *wl, const struct wl_range *range, uint64_t time_ns,
                   uint64_t bytes, volatile sig_atomic_t *stop, struct round_metrics *m,
                   char *err, size_t errlen);
+/* --resume: 0 when t is the target the results document measured (path, kind, capacity, sector,
+ * model, serial; a simulated drive's preset, seed and scale), else -1 with the difference. */
+struct json_object;
+int run_resume_same_target(struct json_object *doc, const struct target_info *t, char *err,
+                           size_t errlen);
 /* Completion weight: k for a scaled simulated drive, else 1. */
 double run_target_weight(const struct target_info *t);
 /* The simulated drive's own counters for the round that just ended, in full-size figures

@@ -102,6 +102,9 @@ struct engine_ops {
                  struct worker_stats *out, char *err, size_t errlen);
     /* Version of the library behind the engine, for the results ("liburing 2.3"). */
     const char *(*version)(void);
+    /* Optional: can the engine run on this machine (its tool installed and new enough)? Asked
+     * when the plan is made, before anything is written. Returns 0, or -1 with a message. */
+    int (*available)(char *err, size_t errlen);
     void (*cleanup)(struct engine *e);
 };
 

@@ -49,6 +49,7 @@
 #include "results.h"
 
 #include "json_path.h"
+#include "shape.h"
 #include "units.h"
 #include "util.h"
 #include "workload.h"
@@ -130,6 +131,13 @@ static long jint(struct json_object *o, long dflt)
     if (!o || !(json_object_is_type(o, json_type_double) || json_object_is_type(o, json_type_int)))
         return dflt;
     return (long)json_object_get_int64(o);
+}
+
+/* A percentage 0..100, else dflt (a share outside it is no share: it would make "R/W -5/105"). */
+static int jpct(struct json_object *o, int dflt)
+{
+    long v = jint(o, dflt);
+    return v >= 0 && v <= 100 ? (int)v : dflt;
 }
 
 static const char *jstr(struct json_object *o)
@@ -459,11 +467,11 @@ static int load_run(struct meas_ctx *c, struct json_object *root, char *err, siz
     struct meas_point *p = point_new(c);
     struct json_object *bss = jp_get(wl, "block_sizes");
     p->bs = jp_len(bss) == 1 ? (uint32_t)jint(jp_get(jp_idx(bss, 0), "bytes"), 0) : 0;
-    p->read_pct = (int)jint(jp_get(wl, "read_pct"), 0);
-    p->random_pct = (int)jint(jp_get(wl, "random_pct"), 0);
+    p->read_pct = jpct(jp_get(wl, "read_pct"), 0);
+    p->random_pct = jpct(jp_get(wl, "random_pct"), 0);
     p->workers = (unsigned)jint(jp_get(wl, "workers"), 1);
     p->qd = (unsigned)jint(jp_get(wl, "qd"), 1);
-    p->compress_pct = (int)jint(jp_get(wl, "compress_pct"), -1);
+    p->compress_pct = jpct(jp_get(wl, "compress_pct"), -1);
     p->state = state;
     p->rounds = a.rounds;
     for (unsigned i = 0; i < MEAS_N; i++) {
@@ -706,7 +714,7 @@ static int load_profile(struct meas_ctx *c, struct json_object *root, char *err,
         p->random_pct = (int)wl.random_pct;
         p->workers = (unsigned)jint(jp_get(pt, "workers"), wl.workers);
         p->qd = (unsigned)jint(jp_get(pt, "qd"), wl.qd);
-        p->compress_pct = (int)jint(jp_get(pt, "compress_pct"), wl.compress_pct);
+        p->compress_pct = jpct(jp_get(pt, "compress_pct"), (int)wl.compress_pct);
         p->state = profile_state(pc, pt, res);
         if (!prof)
             prof = "profile";
@@ -779,6 +787,10 @@ static int load_file(struct meas_ctx *c, const char *path, bool in_dir, char *er
     const char *schema = jstr(jp_get(root, "schema"));
     int rc = 0;
     c->file = path;
+    if (shape_check(root, path, err, errlen) != 0) {
+        json_object_put(root);
+        return -1;
+    }
     if (schema && !strcmp(schema, "ptsbench.run"))
         rc = load_run(c, root, err, errlen);
     else if (schema && !strcmp(schema, "ptsbench.suite"))
@@ -792,13 +804,18 @@ static int load_file(struct meas_ctx *c, const char *path, bool in_dir, char *er
         rc = errf(err, errlen, "%s: schema '%s' is not a results schema (ptsbench.run, "
                                "ptsbench.suite, ptsbench.profile)", path, schema ? schema : "");
     }
+    char why[512];
+    const enum results_life life = results_life_of(root, why, sizeof(why));
     if (rc == 0) {
         set_device(c->set, root);
         c->set->n_files++;
-        char why[512];
-        if (results_life_of(root, why, sizeof(why)) != RESULTS_COMPLETE &&
-            !c->set->n_incomplete++)
+        if (life != RESULTS_COMPLETE && !c->set->n_incomplete++)
             snprintf(c->set->incomplete, sizeof(c->set->incomplete), "%s: %s", path, why);
+    } else if (life != RESULTS_COMPLETE && schema) {
+        /* a run that stopped before its first figure: say why there is none */
+        char was[ERR_LEN];
+        str_copy(was, sizeof(was), err);
+        errf(err, errlen, "%s (%s)", was, why);
     }
     json_object_put(root);
     return rc;
@@ -861,7 +878,9 @@ int meas_load(const char *path, struct meas_set *out, char *err, size_t errlen)
         rc = load_file(&c, path, false, err, errlen);
     }
     if (rc == 0 && out->n == 0)
-        rc = errf(err, errlen, "%s: no measured points (no completed rounds)", path);
+        rc = out->n_incomplete
+                 ? errf(err, errlen, "%s: no measured points yet (%s)", path, out->incomplete)
+                 : errf(err, errlen, "%s: no measured points (no completed rounds)", path);
     if (rc != 0)
         meas_free(out);
     return rc;
