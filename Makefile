@@ -5,6 +5,7 @@
 #   make demo       run the main job on the built-in default target
 #   make bench      engine speed vs fio (prints ratios; needs root for zram)
 #   make sanitize   ASan+UBSan build, then the tests against it
+#   make fuzz       libFuzzer harnesses of every parser (clang), each run FUZZ_SECONDS (60)
 #   make install    PREFIX=/usr/local (binary, profiles, pts definitions, docs)
 
 VERSION   := 0.1.0
@@ -53,7 +54,7 @@ TEST_HELPER_OBJ := $(BUILD)/tests/helpers.o $(BUILD)/tests/sim_loop.o
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 .SECONDARY:
-.PHONY: all test unit integration demo bench sanitize clean install deps
+.PHONY: all test unit integration demo bench sanitize clean install deps fuzz
 all: $(BUILD)/ptsbench
 
 deps: $(DEPS_STAMP)
@@ -96,9 +97,11 @@ integration: $(BUILD)/ptsbench $(INTEG_BIN)
 demo: $(BUILD)/ptsbench
 	@scripts/demo.sh $(BUILD)/ptsbench
 
-bench: $(BUILD)/ptsbench $(BUILD)/tests/bench/bench_engines $(BUILD)/tests/bench/bench_sim
+bench: $(BUILD)/ptsbench $(BUILD)/tests/bench/bench_engines $(BUILD)/tests/bench/bench_sim \
+       $(BUILD)/tests/bench/bench_parse
 	@PTSBENCH=$(BUILD)/ptsbench $(BUILD)/tests/bench/bench_engines
 	@PTSBENCH=$(BUILD)/ptsbench PTSBENCH_DATADIR=$(CURDIR) $(BUILD)/tests/bench/bench_sim
+	@PTSBENCH=$(BUILD)/ptsbench PTSBENCH_DATADIR=$(CURDIR) $(BUILD)/tests/bench/bench_parse
 
 $(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
 	@$(if $(Q),echo "  LD      $@")
@@ -106,6 +109,46 @@ $(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
 
 sanitize:
 	@$(MAKE) --no-print-directory BUILD=build/sanitize SANITIZE=1 test
+
+# The saved fuzzing regressions are replayed through the harnesses' own entry functions.
+$(BUILD)/tests/unit/test_fuzz_regressions: $(BUILD)/tests/unit/test_fuzz_regressions.o \
+                                           $(BUILD)/tests/fuzz/fuzz_entry.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+# ---- make fuzz: one libFuzzer harness per parser (tests/fuzz/README.md) ----
+# Built by clang with the main build's -D flags and includes, -O1, ASan+UBSan; each harness runs
+# FUZZ_SECONDS (FUZZ_JOBS at a time) from the kept corpus (tests/fuzz/corpus/NAME), the saved
+# regressions and the fixtures; crashing inputs land in $(FUZZ_BUILD)/crashes/NAME/.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS    ?= $(shell nproc 2>/dev/null || echo 1)
+FUZZ_BUILD   := $(BUILD)/fuzz
+FUZZ_NAMES   := workload profile pts preset sheet fio show measure report plot gate
+FUZZ_CFLAGS  := -std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
+                -fno-sanitize-recover=undefined $(WARN) -Wno-unknown-warning-option -pthread -MMD -MP
+FUZZ_LIB_OBJ := $(LIB_OBJ:$(BUILD)/%.o=$(FUZZ_BUILD)/%.o) $(FUZZ_BUILD)/tests/fuzz/fuzz_entry.o
+FUZZ_BIN     := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
+
+$(FUZZ_BUILD)/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CLANG   $<")
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) -Itests $(FUZZ_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+$(FUZZ_BUILD)/harness-%.o: tests/fuzz/harness.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CLANG   $< ($*)")
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) -Itests/fuzz -DFUZZ_TARGET=$* $(FUZZ_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/harness-%.o $(FUZZ_LIB_OBJ)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -pthread -o $@ $^ $(LDLIBS)
+
+$(FUZZ_BUILD)/%.d: ;
+
+fuzz: $(FUZZ_BIN)
+	@FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) \
+	    tests/fuzz/run-fuzz.sh $(FUZZ_NAMES)
 
 install: $(BUILD)/ptsbench
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ptsbench \
@@ -117,4 +160,5 @@ install: $(BUILD)/ptsbench
 clean:
 	rm -rf build
 
--include $(OBJ:.o=.d) $(UNIT_BIN:=.d) $(INTEG_BIN:=.d)
+-include $(OBJ:.o=.d) $(UNIT_BIN:=.d) $(INTEG_BIN:=.d) $(BUILD)/tests/fuzz/fuzz_entry.d
+-include $(wildcard $(FUZZ_BUILD)/*.d $(FUZZ_BUILD)/*/*.d $(FUZZ_BUILD)/*/*/*.d)

@@ -72,7 +72,10 @@ static void usage(FILE *f)
         "      --repeat N          runs per engine, alternating (default 2)\n"
         "  -o, --out DIR           results directory (default results/crosscheck-YYYYmmdd-HHMMSS)\n"
         "      --force             replace results already in DIR\n"
-        "      --destructive       allow writes to a block device (its data is destroyed)\n"
+        "      --destructive       allow writes to a block device, or over an existing file\n"
+        "                          that holds data (its data is destroyed)\n"
+        "      --overwrite-signatures  with --destructive: write even over a filesystem,\n"
+        "                          partition table, LVM/RAID member or swap signature\n"
         "  -q, --quiet             only the table\n"
         "  -h, --help              this text\n"
         "\n"
@@ -82,7 +85,8 @@ static void usage(FILE *f)
 
 int cmd_crosscheck(int argc, char **argv, int full_argc, char **full_argv)
 {
-    enum { O_SIZE = 256, O_NATIVE, O_FIO, O_ROUND_TIME, O_REPEAT, O_FORCE, O_DESTRUCTIVE };
+    enum { O_SIZE = 256, O_NATIVE, O_FIO, O_ROUND_TIME, O_REPEAT, O_FORCE, O_DESTRUCTIVE,
+           O_OVERWRITE_SIGS };
     static const struct option opts[] = {
         {"target", required_argument, NULL, 't'},
         {"size", required_argument, NULL, O_SIZE},
@@ -94,6 +98,7 @@ int cmd_crosscheck(int argc, char **argv, int full_argc, char **full_argv)
         {"out", required_argument, NULL, 'o'},
         {"force", no_argument, NULL, O_FORCE},
         {"destructive", no_argument, NULL, O_DESTRUCTIVE},
+        {"overwrite-signatures", no_argument, NULL, O_OVERWRITE_SIGS},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -152,6 +157,7 @@ int cmd_crosscheck(int argc, char **argv, int full_argc, char **full_argv)
         case 'o': out = optarg; break;
         case O_FORCE: base.force = true; break;
         case O_DESTRUCTIVE: base.destructive = true; break;
+        case O_OVERWRITE_SIGS: base.overwrite_signatures = true; break;
         case 'q': quiet = true; break;
         case 'h': usage(stdout); return EXIT_OK;
         case ':':

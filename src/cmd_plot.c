@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "plot.h"
+#include "shape.h"
 #include "util.h"
 
 #define PLOT_MAX_INPUTS 32
@@ -106,6 +107,11 @@ static int load_input(const char *arg, struct json_object **doc, char *file, siz
         strcmp(schema, "ptsbench.profile")) {
         errf(err, errlen, "%s: schema '%s' is not ptsbench.run, ptsbench.suite or "
                           "ptsbench.profile", file, *schema ? schema : "(none)");
+        json_object_put(*doc);
+        *doc = NULL;
+        return -1;
+    }
+    if (shape_check(*doc, file, err, errlen) != 0) {   /* malformed: one error, not a crash */
         json_object_put(*doc);
         *doc = NULL;
         return -1;

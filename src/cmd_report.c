@@ -42,32 +42,6 @@ static void usage(FILE *f)
         f);
 }
 
-static int load(const char *arg, char *path, size_t len, struct json_object **doc, char *err,
-                size_t errlen)
-{
-    struct stat st;
-    if (stat(arg, &st) != 0)
-        return errf(err, errlen, "%s: no such file or directory", arg);
-    if (S_ISDIR(st.st_mode))
-        snprintf(path, len, "%s/results.json", arg);
-    else
-        snprintf(path, len, "%s", arg);
-    *doc = json_object_from_file(path);
-    if (!*doc)
-        return errf(err, errlen, "%s: not a readable JSON results file", path);
-    struct json_object *s;
-    const char *schema = json_object_object_get_ex(*doc, "schema", &s) ? json_object_get_string(s)
-                                                                      : "";
-    if (strcmp(schema, "ptsbench.run") && strcmp(schema, "ptsbench.suite") &&
-        strcmp(schema, "ptsbench.profile")) {
-        json_object_put(*doc);
-        *doc = NULL;
-        return errf(err, errlen, "%s: schema '%s' is not a ptsbench run, suite or profile result",
-                    path, schema);
-    }
-    return 0;
-}
-
 int cmd_report(int argc, char **argv, int full_argc, char **full_argv)
 {
     (void)full_argc;
@@ -134,7 +108,7 @@ int cmd_report(int argc, char **argv, int full_argc, char **full_argv)
     int code = EXIT_OK;
     unsigned loaded = 0;
     for (unsigned i = 0; i < nf; i++) {
-        if (load(files[i], paths[i], sizeof(paths[i]), &in[i].doc, err, sizeof(err)) != 0) {
+        if (report_load(files[i], &in[i].doc, paths[i], sizeof(paths[i]), err, sizeof(err)) != 0) {
             fprintf(stderr, "ptsbench report: %s\n", err);
             code = EXIT_USAGE;
             break;

@@ -16,6 +16,11 @@
 #define INI_MAX_FILE (16u << 20)   /* profiles and definitions are small */
 
 /* Grow an array of n elements so that one more fits (capacity doubles at powers of two). */
+static _Thread_local unsigned long ini_lines, ini_compares;
+
+unsigned long ini_lines_parsed(void) { return ini_lines; }
+unsigned long ini_section_compares(void) { return ini_compares; }
+
 static void *ini_grow(void *arr, size_t n, size_t elem)
 {
     if (n == 0)
@@ -36,16 +41,63 @@ static void ini_strip_comment(char *s)
     }
 }
 
+/* ---- the section index: FNV-1a over the name, linear probing, load at most 1/2 ---- */
+
+static size_t ini_hash(const char *name)
+{
+    size_t h = (size_t)14695981039346656037ull;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * (size_t)1099511628211ull;
+    return h;
+}
+
+static void ini_index_put(size_t *index, size_t cap, const char *name, size_t i)
+{
+    size_t k = ini_hash(name) & (cap - 1);
+    while (index[k])
+        k = (k + 1) & (cap - 1);
+    index[k] = i + 1;
+}
+
+/* Make room for one more section (the index doubles and is rebuilt when half full). */
+static void ini_index_grow(struct ini_file *f)
+{
+    if (2 * (f->n_sections + 1) <= f->index_cap)
+        return;
+    size_t cap = f->index_cap ? 2 * f->index_cap : 16;
+    free(f->index);
+    f->index = xcalloc(cap, sizeof(*f->index));
+    f->index_cap = cap;
+    for (size_t i = 0; i < f->n_sections; i++)
+        ini_index_put(f->index, cap, f->sections[i].name, i);
+}
+
+static struct ini_section *ini_lookup(const struct ini_file *f, const char *name)
+{
+    if (!f->index_cap)
+        return NULL;
+    for (size_t k = ini_hash(name) & (f->index_cap - 1); f->index[k];
+         k = (k + 1) & (f->index_cap - 1)) {
+        ini_compares++;
+        if (strcmp(f->sections[f->index[k] - 1].name, name) == 0)
+            return &f->sections[f->index[k] - 1];
+    }
+    return NULL;
+}
+
 static struct ini_section *ini_add_section(struct ini_file *f, const char *name, int line)
 {
-    for (size_t i = 0; i < f->n_sections; i++)
-        if (strcmp(f->sections[i].name, name) == 0)
-            return &f->sections[i];
+    struct ini_section *old = ini_lookup(f, name);
+    if (old)
+        return old;
+    ini_index_grow(f);
     f->sections = ini_grow(f->sections, f->n_sections, sizeof *f->sections);
-    struct ini_section *s = &f->sections[f->n_sections++];
+    struct ini_section *s = &f->sections[f->n_sections];
     memset(s, 0, sizeof *s);
     s->name = xstrdup(name);
     s->line = line;
+    ini_index_put(f->index, f->index_cap, s->name, f->n_sections);
+    f->n_sections++;
     return s;
 }
 
@@ -129,6 +181,7 @@ int ini_parse_string(const char *text, const char *path, struct ini_file *out,
         if (nl)
             *nl = '\0';
         rc = ini_parse_line(out, p, lineno, &cur, err, errlen);
+        ini_lines++;
         p = nl ? nl + 1 : NULL;
     }
     free(copy);
@@ -203,16 +256,14 @@ void ini_free(struct ini_file *f)
         free(s->name);
     }
     free(f->sections);
+    free(f->index);
     free(f->path);
     memset(f, 0, sizeof *f);
 }
 
 const struct ini_section *ini_find_section(const struct ini_file *f, const char *name)
 {
-    for (size_t i = 0; f && name && i < f->n_sections; i++)
-        if (strcmp(f->sections[i].name, name) == 0)
-            return &f->sections[i];
-    return NULL;
+    return f && name ? ini_lookup(f, name) : NULL;
 }
 
 const struct ini_entry *ini_find(const struct ini_section *s, const char *key)

@@ -32,6 +32,10 @@ struct ini_file {
     char *path;                 /* as given, for messages */
     struct ini_section *sections;
     size_t n_sections;
+    /* Private: section names hashed (open addressing, index + 1, 0 = empty), so that a file of
+     * thousands of sections parses and looks its sections up in linear time. */
+    size_t *index;
+    size_t index_cap;
 };
 
 /* Parse text (path only for messages). Returns 0, or -1 with "path:line: reason". */
@@ -41,6 +45,11 @@ int ini_parse_file(const char *path, struct ini_file *out, char *err, size_t err
 void ini_free(struct ini_file *f);
 
 const struct ini_section *ini_find_section(const struct ini_file *f, const char *name);
+/* What this thread's parses and lookups have done so far, for tests of their complexity: lines
+ * read (a loader parses a file once, not once per section) and section names compared (the
+ * index makes a lookup a compare or two, not one per section). */
+unsigned long ini_lines_parsed(void);
+unsigned long ini_section_compares(void);
 /* Last value of key in section (later lines override earlier ones), or NULL. */
 const struct ini_entry *ini_find(const struct ini_section *s, const char *key);
 

@@ -106,17 +106,19 @@ int profile_load(const char *spec, const char *const *dirs, struct profile *out,
     unsigned want = section ? 1 : n_work ? n_work : 1;
     out->wls = xcalloc(want, sizeof(*out->wls));
     int rc = 0;
+    /* the file is parsed once: every workload comes from the same parse (a profile of
+     * thousands of sections loads in linear time) */
     if (section) {
-        rc = wl_load_file(out->path, section, &out->wls[0], err, errlen);
+        rc = wl_load_ini(&f, section, &out->wls[0], err, errlen);
         out->n = rc == 0;
     } else if (!n_work) {
-        rc = wl_load_file(out->path, NULL, &out->wls[0], err, errlen);
+        rc = wl_load_ini(&f, NULL, &out->wls[0], err, errlen);
         out->n = rc == 0;
     } else {
         for (size_t i = 0; i < f.n_sections && rc == 0; i++) {
             if (!strcmp(f.sections[i].name, "global"))
                 continue;
-            rc = wl_load_file(out->path, f.sections[i].name, &out->wls[out->n], err, errlen);
+            rc = wl_load_ini(&f, f.sections[i].name, &out->wls[out->n], err, errlen);
             if (rc == 0)
                 out->n++;
         }

@@ -2,6 +2,7 @@
 #include "pts_def.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,8 +10,14 @@
 
 #include "ini.h"
 #include "metrics.h"
+#include "steady.h"
 #include "units.h"
 #include "util.h"
+
+#define PTS_SECTOR 512u                 /* every block size is a whole number of sectors */
+#define PTS_MIN_TIME_NS 1000000000ull  /* durations in a definition: 1 s at least (the PTS's are
+                                          seconds to hours; --round-time and --time-scale
+                                          shorten them for quick checks) */
 
 static bool file_exists(const char *p)
 {
@@ -109,8 +116,11 @@ static int parse_list_u(const char *v, unsigned *out, unsigned *n, unsigned max)
     for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
         char *end;
         unsigned long x = strtoul(t, &end, 10);
-        if (*end || x > 100 || *n >= max)
+        if (t == end || *end || x > 100 || *n >= max)
             return -1;
+        for (unsigned k = 0; k < *n; k++)
+            if (out[k] == x)
+                return -1;
         out[(*n)++] = (unsigned)x;
     }
     return *n ? 0 : -1;
@@ -129,6 +139,12 @@ static int parse_list_bs(const char *v, uint32_t *out, unsigned *n, unsigned max
             return -1;
         if (b == 0 || b > (1u << 30) || *n >= max)
             return errf(why, whylen, "block size %s out of range", t);
+        if (b % PTS_SECTOR)
+            return errf(why, whylen, "block size %s is not a multiple of %u bytes", t,
+                        PTS_SECTOR);
+        for (unsigned k = 0; k < *n; k++)
+            if (out[k] == b)
+                return errf(why, whylen, "block size %s is listed twice", t);
         out[(*n)++] = (uint32_t)b;
     }
     return *n ? 0 : errf(why, whylen, "empty list");
@@ -166,16 +182,32 @@ static int parse_tracking(const char *v, struct pts_def *d, char *why, size_t wh
             uint64_t b;
             if (units_parse_size(at + 1, &b, why, whylen) != 0)
                 return -1;
+            if (b == 0 || b > (1u << 30) || b % PTS_SECTOR)
+                return errf(why, whylen, "'%s': block size %s, want a multiple of %u bytes or "
+                            "element", at + 1, at + 1, PTS_SECTOR);
             tr->bs = (uint32_t)b;
         }
         char *end;
         unsigned long mix = strtoul(slash + 1, &end, 10);
-        if (*end || mix > 100)
+        if (end == slash + 1 || *end || mix > 100)
             return errf(why, whylen, "bad read percentage '%s'", slash + 1);
         tr->mix = (unsigned)mix;
         d->n_track++;
     }
     return d->n_track ? 0 : errf(why, whylen, "no tracking variable");
+}
+
+/* A duration of at least min_ns (0 is never one: a 0 s element would measure nothing). */
+static int parse_time(const char *v, uint64_t *out, uint64_t min_ns, char *why, size_t wl)
+{
+    uint64_t ns;
+    if (units_parse_duration(v, &ns, why, wl) != 0)
+        return -1;
+    if (ns < min_ns || ns == 0)
+        return errf(why, wl, "want a duration of at least %s",
+                    min_ns >= PTS_MIN_TIME_NS ? "1s" : "1ns");
+    *out = ns;
+    return 0;
 }
 
 static int def_set(struct pts_def *d, const char *key, const char *v, char *why, size_t wl)
@@ -200,6 +232,9 @@ static int def_set(struct pts_def *d, const char *key, const char *v, char *why,
             d->wipc_bs = 0;
         else if (units_parse_size(v, &u, why, wl) != 0)
             return -1;
+        else if (u == 0 || u > (1u << 30) || u % PTS_SECTOR)
+            return errf(why, wl, "want element or a block size that is a multiple of %u bytes",
+                        PTS_SECTOR);
         else
             d->wipc_bs = (uint32_t)u;
     } else if (!strcmp(key, "wipc_fills")) {
@@ -234,7 +269,7 @@ static int def_set(struct pts_def *d, const char *key, const char *v, char *why,
         else
             *dst = (unsigned)u;
     } else if (!strcmp(key, "element_time")) {
-        if (units_parse_duration(v, &d->element_ns, why, wl) != 0)
+        if (parse_time(v, &d->element_ns, PTS_MIN_TIME_NS, why, wl) != 0)
             return -1;
     } else if (!strcmp(key, "tracking")) {
         return parse_tracking(v, d, why, wl);
@@ -256,7 +291,7 @@ static int def_set(struct pts_def *d, const char *key, const char *v, char *why,
             return errf(why, wl, "want a positive number (times the user capacity)");
         d->stop_capacity = x;
     } else if (!strcmp(key, "max_time")) {
-        if (units_parse_duration(v, &d->max_time_ns, why, wl) != 0)
+        if (parse_time(v, &d->max_time_ns, PTS_MIN_TIME_NS, why, wl) != 0)
             return -1;
     } else if (!strcmp(key, "compress")) {
         if (units_parse_uint(v, 0, 100, &u, why, wl) != 0)
@@ -290,18 +325,18 @@ static int def_set(struct pts_def *d, const char *key, const char *v, char *why,
             return -1;
         *(!strcmp(key, "precondition_threads") ? &d->pc_threads : &d->pc_qd) = (unsigned)u;
     } else if (!strcmp(key, "latency_ceiling")) {
-        if (units_parse_duration(v, &d->latency_ceiling_ns, why, wl) != 0)
+        if (parse_time(v, &d->latency_ceiling_ns, 1, why, wl) != 0)
             return -1;
     } else if (!strcmp(key, "histogram_time")) {
-        if (units_parse_duration(v, &d->histogram_ns, why, wl) != 0)
+        if (parse_time(v, &d->histogram_ns, PTS_MIN_TIME_NS, why, wl) != 0)
             return -1;
     } else if (!strcmp(key, "extra")) {
         str_copy(d->extra, sizeof(d->extra), v);
     } else if (!strcmp(key, "precondition_round")) {
-        if (units_parse_duration(v, &d->precondition_round_ns, why, wl) != 0)
+        if (parse_time(v, &d->precondition_round_ns, PTS_MIN_TIME_NS, why, wl) != 0)
             return -1;
     } else if (!strcmp(key, "access_time")) {
-        if (units_parse_duration(v, &d->access_ns, why, wl) != 0)
+        if (parse_time(v, &d->access_ns, PTS_MIN_TIME_NS, why, wl) != 0)
             return -1;
     } else if (!strcmp(key, "wait_states")) {
         char buf[256];
@@ -311,7 +346,7 @@ static int def_set(struct pts_def *d, const char *key, const char *v, char *why,
         for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
             if (d->n_waits >= PTS_MAX_LIST)
                 return errf(why, wl, "at most %d wait states", PTS_MAX_LIST);
-            if (units_parse_duration(t, &d->waits_ns[d->n_waits++], why, wl) != 0)
+            if (parse_time(t, &d->waits_ns[d->n_waits++], PTS_MIN_TIME_NS, why, wl) != 0)
                 return -1;
         }
     } else if (!strcmp(key, "repetitions") || !strcmp(key, "baseline_accesses")) {
@@ -339,9 +374,12 @@ static int def_set(struct pts_def *d, const char *key, const char *v, char *why,
                 return errf(why, wl, "group '%s': access %s, want seq or rnd", t, acc);
             if (units_parse_size(bs, &u, why, wl) != 0)
                 return -1;
+            if (u == 0 || u > (1u << 30) || u % PTS_SECTOR)
+                return errf(why, wl, "group '%s': block size %s, want a multiple of %u bytes",
+                            t, bs, PTS_SECTOR);
             g->bs = (uint32_t)u;
             g->mix = mix;
-            if (units_parse_duration(dur, &g->duration_ns, why, wl) != 0)
+            if (parse_time(dur, &g->duration_ns, PTS_MIN_TIME_NS, why, wl) != 0)
                 return -1;
         }
     } else {
@@ -358,6 +396,95 @@ static int apply_section(struct pts_def *d, const struct ini_section *s, const c
         char why[256] = "";
         if (def_set(d, e->key, e->value, why, sizeof(why)) != 0)
             return errf(err, errlen, "%s:%d: %s=%s: %s", path, e->line, e->key, e->value, why);
+    }
+    return 0;
+}
+
+/* The entry that set key: the spec version's section overrides the test's. */
+static const struct ini_entry *def_entry(const struct ini_section *t, const struct ini_section *s,
+                                         const char *key)
+{
+    const struct ini_entry *e = s ? ini_find(s, key) : NULL;
+    return e ? e : ini_find(t, key);
+}
+
+/* "path:12: key=value: why" for the entry that set key, else "path: why". */
+static int def_bad(const struct ini_section *t, const struct ini_section *s, const char *path,
+                   const char *key, char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+static int def_bad(const struct ini_section *t, const struct ini_section *s, const char *path,
+                   const char *key, char *err, size_t errlen, const char *fmt, ...)
+{
+    char why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof(why), fmt, ap);
+    va_end(ap);
+    const struct ini_entry *e = key ? def_entry(t, s, key) : NULL;
+    if (e)
+        return errf(err, errlen, "%s:%d: %s=%s: %s", path, e->line, key, e->value, why);
+    return errf(err, errlen, "%s: %s", path, why);
+}
+
+static bool has_mix(const struct pts_def *d, unsigned mix)
+{
+    for (unsigned i = 0; i < d->n_mixes; i++)
+        if (d->mixes[i] == mix)
+            return true;
+    return false;
+}
+
+static bool has_bs(const struct pts_def *d, uint32_t bs)
+{
+    for (unsigned i = 0; i < d->n_bss; i++)
+        if (d->bss[i] == bs)
+            return true;
+    return false;
+}
+
+/* The definition as a whole, once every key is read: what each kind needs, and tracking
+ * variables that name an element of the loops (a variable outside them never gets a value,
+ * and the test would run to max_rounds for nothing). Caught here, when the definition is
+ * loaded, rather than after purge and preconditioning. */
+static int def_check(const struct pts_def *d, const struct ini_section *t,
+                     const struct ini_section *s, const char *path, char *err, size_t errlen)
+{
+    if (d->kind != PTS_KIND_XSR && (!d->n_mixes || !d->n_bss))
+        return errf(err, errlen, "%s: needs mixes and block_sizes", path);
+    if (d->kind == PTS_KIND_XSR && !d->n_groups)
+        return errf(err, errlen, "%s: kind=xsr needs groups", path);
+    for (unsigned i = 0; d->kind == PTS_KIND_XSR && i < d->n_groups; i++)
+        if (d->groups[i].duration_ns < d->element_ns)
+            return def_bad(t, s, path, "groups", err, errlen, "group %u is shorter than one "
+                           "element_time (every group is logged once per element)", i + 1);
+    if (d->kind == PTS_KIND_DIRTH &&
+        (!d->n_threads_list || !d->n_qd_list || !d->latency_ceiling_ns || !d->histogram_ns ||
+         !d->pc_threads || !d->pc_qd))
+        return errf(err, errlen, "%s: kind=dirth needs threads_list, qd_list, latency_ceiling, "
+                    "histogram_time, precondition_threads and precondition_qd", path);
+    if (d->kind == PTS_KIND_HIR && (!d->n_waits || !d->access_ns || !d->repetitions))
+        return errf(err, errlen, "%s: kind=hir needs access_time, wait_states and repetitions",
+                    path);
+    if (d->kind != PTS_KIND_XSR && d->stop == PTS_STOP_STEADY && !d->n_track)
+        return errf(err, errlen, "%s: stop=steady needs tracking variables", path);
+    unsigned window = STEADY_CRITERIA_SNIA.window;
+    if (d->kind != PTS_KIND_XSR && d->stop == PTS_STOP_STEADY && d->max_rounds &&
+        d->max_rounds < window)
+        return def_bad(t, s, path, "max_rounds", err, errlen, "steady state needs a window of "
+                       "%u rounds: want 0 (no limit) or at least %u", window, window);
+    for (unsigned i = 0; d->kind != PTS_KIND_XSR && i < d->n_track; i++) {
+        const struct pts_track *tr = &d->track[i];
+        char name[128];
+        pts_track_format(tr, name, sizeof(name));
+        if (!tr->bs && d->subtests != PTS_SUB_BS)
+            return def_bad(t, s, path, "tracking", err, errlen, "%s: 'element' is the subtest's "
+                           "block size, and there are no subtests (subtests=bs)", name);
+        if (tr->bs && !has_bs(d, tr->bs))
+            return def_bad(t, s, path, "tracking", err, errlen, "%s: its block size is not in "
+                           "block_sizes", name);
+        if (!has_mix(d, tr->mix))
+            return def_bad(t, s, path, "tracking", err, errlen, "%s: its read percentage is not "
+                           "in mixes", name);
     }
     return 0;
 }
@@ -392,28 +519,16 @@ int pts_def_load(const char *name, const char *spec, const char *const *dirs,
         ret = errf(err, errlen, "%s: no [test] section", path);
     if (ret == 0)
         ret = apply_section(out, t, path, err, errlen);
+    const struct ini_section *spec_sec = NULL;
     if (ret == 0 && spec) {
         char sec[64];
         snprintf(sec, sizeof(sec), "spec %s", spec);
-        const struct ini_section *s = ini_find_section(&f, sec);
-        if (s)
-            ret = apply_section(out, s, path, err, errlen);
+        spec_sec = ini_find_section(&f, sec);
+        if (spec_sec)
+            ret = apply_section(out, spec_sec, path, err, errlen);
     }
-    if (ret == 0 && out->kind != PTS_KIND_XSR && (!out->n_mixes || !out->n_bss))
-        ret = errf(err, errlen, "%s: needs mixes and block_sizes", path);
-    if (ret == 0 && out->kind == PTS_KIND_XSR && !out->n_groups)
-        ret = errf(err, errlen, "%s: kind=xsr needs groups", path);
-    if (ret == 0 && out->kind == PTS_KIND_DIRTH &&
-        (!out->n_threads_list || !out->n_qd_list || !out->latency_ceiling_ns ||
-         !out->histogram_ns || !out->pc_threads || !out->pc_qd))
-        ret = errf(err, errlen, "%s: kind=dirth needs threads_list, qd_list, latency_ceiling, "
-                   "histogram_time, precondition_threads and precondition_qd", path);
-    if (ret == 0 && out->kind == PTS_KIND_HIR && (!out->n_waits || !out->access_ns ||
-                                                  !out->repetitions))
-        ret = errf(err, errlen, "%s: kind=hir needs access_time, wait_states and repetitions",
-                   path);
-    if (ret == 0 && out->kind != PTS_KIND_XSR && out->stop == PTS_STOP_STEADY && !out->n_track)
-        ret = errf(err, errlen, "%s: stop=steady needs tracking variables", path);
+    if (ret == 0)
+        ret = def_check(out, t, spec_sec, path, err, errlen);
     if (ret == 0 && !out->title[0])
         str_copy(out->title, sizeof(out->title), out->name);
     ini_free(&f);

@@ -135,7 +135,13 @@ struct pts_def {
 /* Load spec version `name` from DIR/specs.ini (first dir that has it). */
 int pts_spec_load(const char *name, const char *const *dirs, struct pts_spec *out,
                   char *err, size_t errlen);
-/* Load test `name` (DIR/NAME.ini) with the [spec SPEC] overrides applied. */
+/* Load test `name` (DIR/NAME.ini) with the [spec SPEC] overrides applied. The definition is
+ * checked as a whole here, so that a test that cannot work is refused before a target is
+ * touched (one line, "FILE:LINE: key=value: why"): durations of at least 1 s (latency_ceiling:
+ * above 0), block sizes that are whole 512-byte sectors and listed once, read percentages listed
+ * once, tracking variables whose block size and mix are elements of the loops ("element" only
+ * with subtests = bs), max_rounds 0 or at least the 5-round window for stop = steady, XSR groups
+ * no shorter than element_time, and what each kind needs. */
 int pts_def_load(const char *name, const char *spec, const char *const *dirs,
                  struct pts_def *out, char *err, size_t errlen);
 /* The names of all tests (*.ini other than specs.ini) in dirs, comma-separated. */

@@ -18,6 +18,11 @@ int errf(char *err, size_t errlen, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err, errlen, fmt, ap);
         va_end(ap);
+        /* one line comes out: a value quoted from a file or an argument may hold a newline or
+         * another control character (a CR of a CRLF file); it is shown as '?' */
+        for (char *c = err; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
     }
     return -1;
 }

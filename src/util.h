@@ -7,7 +7,9 @@
 
 /* Error messages travel as (buffer, length) pairs filled by the function that
  * found the problem; only main decides the exit code.  errf() formats into the
- * buffer and returns -1 so that callers can write `return errf(err, n, ...)`. */
+ * buffer and returns -1 so that callers can write `return errf(err, n, ...)`; the
+ * message is one line (a control character quoted from a file or an argument, such
+ * as a newline, becomes '?'). */
 #define ERR_LEN 512
 int errf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -798,6 +798,9 @@ static int wl_apply_file(struct workload *wl, const struct ini_file *f, const ch
         return -1;
     const struct ini_section *g = ini_find_section(f, "global");
     bool global_only = strcmp(s->name, "global") == 0;
+    if (!s->n_entries && (!g || !g->n_entries))   /* all defaults: a mistake, not a workload */
+        return errf(err, errlen, "%s:%d: [%s] sets no key (and there are no [global] keys)",
+                    f->path, s->line, s->name);
     if (g && !global_only && wl_apply_section(wl, f, g, err, errlen) < 0)
         return -1;
     if (wl_apply_section(wl, f, s, err, errlen) < 0)
@@ -813,6 +816,13 @@ static int wl_apply_file(struct workload *wl, const struct ini_file *f, const ch
             snprintf(wl->name, sizeof wl->name, "%s", s->name);
     }
     return wl_validate(wl, err, errlen);
+}
+
+int wl_load_ini(const struct ini_file *f, const char *section, struct workload *wl, char *err,
+                size_t errlen)
+{
+    wl_init(wl);
+    return wl_apply_file(wl, f, section, err, errlen);
 }
 
 int wl_load_file(const char *path, const char *section, struct workload *wl,

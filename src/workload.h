@@ -139,6 +139,11 @@ int wl_parse_inline(const char *spec, struct workload *wl, char *err, size_t err
  * first, then the section's). */
 int wl_load_file(const char *path, const char *section, struct workload *wl,
                  char *err, size_t errlen);
+/* The same from a file already parsed (ini.h), so that a profile of many sections is parsed
+ * once rather than once per section. */
+struct ini_file;
+int wl_load_ini(const struct ini_file *f, const char *section, struct workload *wl, char *err,
+                size_t errlen);
 
 /* SPEC is inline when it contains '='; otherwise a file path ("x.ini" or "x.ini:section")
  * if it exists, otherwise a profile name looked up as DIR/NAME.ini in each of the

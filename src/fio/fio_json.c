@@ -58,6 +58,9 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
+    for (char *c = err; *c; c++)   /* one line: fio's text may hold control characters */
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
 }
 
 /* ---- numbers ---------------------------------------------------------------------------- */
@@ -469,6 +472,61 @@ static json_object *parse_at(const char *text, size_t len, size_t start, size_t 
     return NULL;
 }
 
+/* ---- sanity --------------------------------------------------------------------------------- */
+
+/* fio's figures of one round, believable or not. A job that did no I/O, I/Os in no time, fewer
+ * bytes than I/Os, an I/O rate no device reaches or a latency outside [0, FIO_MAX_LAT_NS] is not
+ * a measurement (an overflowed counter, a job killed before it started, a truncated or edited
+ * file): the round is refused rather than recorded as IOPS 0 or 1.8e19. A job that reports an
+ * error is left to the caller, which names fio's errno. */
+#define FIO_MAX_IOPS 1e10            /* a hundred times the fastest devices */
+#define FIO_MAX_LAT_NS 1e15          /* 11.6 days */
+
+static bool lat_ok(double v) { return isfinite(v) && v >= 0 && v <= FIO_MAX_LAT_NS; }
+
+static int check_stats(const struct fio_stats *st, const char *ver, char *err, size_t errlen)
+{
+    static const char *const names[2] = {"read", "write"};
+    if (st->error)
+        return 0;
+    if (st->dir[0].ios == 0 && st->dir[1].ios == 0) {
+        set_err(err, errlen, "%s JSON: job '%s' did no I/O (read and write total_ios 0): not a "
+                "complete round", ver, st->jobname);
+        return -1;
+    }
+    for (int d = 0; d < 2; d++) {
+        const struct fio_dir *x = &st->dir[d];
+        if (!x->ios)
+            continue;
+        unsigned long long ios = (unsigned long long)x->ios;
+        if (!isfinite(x->runtime_ms) || x->runtime_ms <= 0) {
+            set_err(err, errlen, "%s JSON: %s: %llu I/Os in a runtime of %g ms: not a "
+                    "measurement", ver, names[d], ios, x->runtime_ms);
+            return -1;
+        }
+        if (x->bytes < x->ios) {
+            set_err(err, errlen, "%s JSON: %s: %llu I/Os but %llu bytes (less than a byte an "
+                    "I/O): not a believable count", ver, names[d], ios,
+                    (unsigned long long)x->bytes);
+            return -1;
+        }
+        double iops = (double)x->ios / (x->runtime_ms / 1000.0);
+        if (iops > FIO_MAX_IOPS) {
+            set_err(err, errlen, "%s JSON: %s: %llu I/Os in %g ms is %.3g IOPS, more than %.0e: "
+                    "not a believable count", ver, names[d], ios, x->runtime_ms, iops,
+                    FIO_MAX_IOPS);
+            return -1;
+        }
+        if (!lat_ok(x->lat.min_ns) || !lat_ok(x->lat.mean_ns) || !lat_ok(x->lat.max_ns)) {
+            set_err(err, errlen, "%s JSON: %s: latency min %g, mean %g, max %g ns: outside 0 to "
+                    "%.0e ns", ver, names[d], x->lat.min_ns, x->lat.mean_ns, x->lat.max_ns,
+                    FIO_MAX_LAT_NS);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* ---- the API ---------------------------------------------------------------------------- */
 
 static int fill(json_object *root, struct fio_output *out, const char *ver, char *err,
@@ -479,7 +537,8 @@ static int fill(json_object *root, struct fio_output *out, const char *ver, char
         snprintf(out->version, sizeof(out->version), "%s", ver);
     json_object *cs = get(root, "client_stats");
     if (cs && json_object_is_type(cs, json_type_array) && json_object_array_length(cs) > 0)
-        return read_clients(cs, out, ver, err, errlen);
+        return read_clients(cs, out, ver, err, errlen) == 0 ?
+               check_stats(&out->total, ver, err, errlen) : -1;
     json_object *jobs = get(root, "jobs");
     if (!jobs || !json_object_is_type(jobs, json_type_array) ||
         json_object_array_length(jobs) == 0) {
@@ -493,7 +552,7 @@ static int fill(json_object *root, struct fio_output *out, const char *ver, char
         return -1;
     }
     read_stats(j0, &out->total);
-    return 0;
+    return check_stats(&out->total, ver, err, errlen);
 }
 
 int fio_output_parse(const char *text, size_t len, const char *fio_version,

@@ -60,7 +60,9 @@ struct fio_output {
 
 /* Parse fio's whole output (stdout). fio_version names fio in messages ("fio-3.33").
  * Returns 0, or -1 with one line: no JSON object ("fio-3.33 printed no JSON: first bad byte at
- * offset 0: 'f' ..."), bad JSON, no jobs. */
+ * offset 0: 'f' ..."), bad JSON, no jobs, or figures that are no measurement (the round fails,
+ * nothing is recorded): a job without an error that did no I/O, I/Os in a runtime of 0, fewer
+ * bytes than I/Os, more than 1e10 IOPS, a latency outside 0 to 1e15 ns. */
 int fio_output_parse(const char *text, size_t len, const char *fio_version,
                      struct fio_output *out, char *err, size_t errlen);
 void fio_output_free(struct fio_output *o);

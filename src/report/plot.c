@@ -507,7 +507,9 @@ static const char *sim_tag(const struct plot_ctx *c, const struct plot_chart *ch
     return n > 1 ? "simulated drives" : n ? "simulated" : "";
 }
 
-static int chart_write(const struct plot_ctx *c, struct plot_chart *ch, char *err, size_t errlen)
+/* The chart's .dat header and its .gp script (the paths in ch->file set), in memory. */
+static void chart_text(const struct plot_ctx *c, struct plot_chart *ch, struct sbuf *head,
+                       struct sbuf *gp)
 {
     struct plot_file *f = &ch->file;
     str_copy(f->name, sizeof(f->name), ch->name);
@@ -524,14 +526,13 @@ static int chart_write(const struct plot_ctx *c, struct plot_chart *ch, char *er
     comment_text(title, sizeof(title), f->title);
     comment_text(caption, sizeof(caption), ch->caption);
 
-    struct sbuf head = {0};
-    sb_printf(&head, "# %s.dat: %s\n# %s\n", ch->name, title, caption);
+    sb_printf(head, "# %s.dat: %s\n# %s\n", ch->name, title, caption);
     if (ch->n_blocks)
-        sb_printf(&head, "# Written by ptsbench plot for %s.gp: one block per series (blocks are "
+        sb_printf(head, "# Written by ptsbench plot for %s.gp: one block per series (blocks are "
                          "separated by two blank\n# lines: gnuplot's `index N`); missing values "
                          "are NaN. Sources:\n", ch->name);
     else
-        sb_printf(&head, "# Written by ptsbench plot for %s.gp: one row per category, one column "
+        sb_printf(head, "# Written by ptsbench plot for %s.gp: one row per category, one column "
                          "per series; missing\n# values are NaN. Sources:\n", ch->name);
     for (size_t i = 0; i < c->n_in; i++) {
         if (!ch->src[i])
@@ -540,13 +541,9 @@ static int chart_write(const struct plot_ctx *c, struct plot_chart *ch, char *er
         input_source(c, i, src, sizeof(src));
         comment_text(lab, sizeof(lab), c->in[i].label ? c->in[i].label : "");
         comment_text(line, sizeof(line), src);
-        sb_printf(&head, "#   %s: %s\n", lab, line);
+        sb_printf(head, "#   %s: %s\n", lab, line);
     }
-    sb_printf(&head, "\n");
-    int rc = write_file(f->dat, sb_str(&head), sb_str(&ch->dat), err, errlen);
-    free(head.s);
-    if (rc)
-        return rc;
+    sb_printf(head, "\n");
 
     /* one device: name it in the image's title (its label says "(simulated)" for a simulated
      * drive); several: the legend names them, and the title says when all are simulated */
@@ -564,8 +561,7 @@ static int chart_write(const struct plot_ctx *c, struct plot_chart *ch, char *er
     snprintf(tmp, sizeof(tmp), "%s.svg", ch->name);
     plot_quote(q_svg, sizeof(q_svg), tmp);
 
-    struct sbuf gp = {0};
-    sb_printf(&gp,
+    sb_printf(gp,
               "# %s.gp: %s\n"
               "# %s\n"
               "# Written by ptsbench plot. Renders %s.png and %s.svg from %s.dat; from this\n"
@@ -585,15 +581,24 @@ static int chart_write(const struct plot_ctx *c, struct plot_chart *ch, char *er
               "set datafile missing 'NaN'\n",
               ch->name, title, caption, ch->name, ch->name, ch->name, ch->name, q_dat, PLOT_W,
               PLOT_H, PLOT_W, PLOT_H, q_png, q_title);
-    sb_printf(&gp, "%s", sb_str(&ch->set));
-    sb_printf(&gp, "%s %s\n", ch->splot ? "splot" : "plot", sb_str(&ch->elems));
-    sb_printf(&gp,
+    sb_printf(gp, "%s", sb_str(&ch->set));
+    sb_printf(gp, "%s %s\n", ch->splot ? "splot" : "plot", sb_str(&ch->elems));
+    sb_printf(gp,
               "set terminal svg size %d,%d fixed noenhanced font 'Sans,10' background '#ffffff'\n"
               "set output %s\n"
               "replot\n"
               "unset output\n",
               PLOT_W, PLOT_H, q_svg);
-    rc = write_file(f->gp, sb_str(&gp), "", err, errlen);
+}
+
+static int chart_write(const struct plot_ctx *c, struct plot_chart *ch, char *err, size_t errlen)
+{
+    struct sbuf head = {0}, gp = {0};
+    chart_text(c, ch, &head, &gp);
+    int rc = write_file(ch->file.dat, sb_str(&head), sb_str(&ch->dat), err, errlen);
+    if (!rc)
+        rc = write_file(ch->file.gp, sb_str(&gp), "", err, errlen);
+    free(head.s);
     free(gp.s);
     return rc;
 }
@@ -732,6 +737,45 @@ static void ctx_free(struct plot_ctx *c)
     c->n_charts = c->cap = 0;
 }
 
+/* The chart writers over the inputs, a simulated drive's label saying so in every legend and
+ * one-device title (labels: n_in buffers for the tagged labels). */
+static void build_charts(struct plot_ctx *c, const struct plot_input *in, size_t n_in,
+                         struct plot_input *tagged, char (*labels)[320])
+{
+    for (size_t i = 0; i < n_in; i++) {
+        tagged[i] = in[i];
+        const char *l = in[i].label ? in[i].label : "";
+        if (plot_doc_simulated(in[i].doc) && !strstr(l, "simulated") && !strstr(l, "Simulated")) {
+            snprintf(labels[i], sizeof(labels[i]), "%s%s(simulated)", l, *l ? " " : "");
+            tagged[i].label = labels[i];
+        }
+    }
+    c->in = tagged;
+    c->n_in = n_in;
+    plot_pts_charts(c);
+    plot_profile_charts(c);
+    plot_run_charts(c);
+}
+
+size_t plot_build(const struct plot_input *in, size_t n_in)
+{
+    struct plot_input *tagged = xcalloc(n_in ? n_in : 1, sizeof(*tagged));
+    char (*labels)[320] = xcalloc(n_in ? n_in : 1, sizeof(*labels));
+    struct plot_ctx c = {.out_dir = "."};
+    build_charts(&c, in, n_in, tagged, labels);
+    for (size_t i = 0; i < c.n_charts; i++) {
+        struct sbuf head = {0}, gp = {0};
+        chart_text(&c, c.charts[i], &head, &gp);
+        free(head.s);
+        free(gp.s);
+    }
+    size_t n = c.n_charts;
+    ctx_free(&c);
+    free(tagged);
+    free(labels);
+    return n;
+}
+
 int plot_all(const struct plot_input *in, size_t n_in, const char *out_dir,
              struct plot_list *out, char *err, size_t errlen)
 {
@@ -747,21 +791,10 @@ int plot_all(const struct plot_input *in, size_t n_in, const char *out_dir,
     if (mkdir_p(out_dir, err, errlen) != 0)
         return -1;
 
-    /* a simulated drive's label says so, in every legend and one-device title */
     struct plot_input *tagged = xcalloc(n_in ? n_in : 1, sizeof(*tagged));
     char (*labels)[320] = xcalloc(n_in ? n_in : 1, sizeof(*labels));
-    for (size_t i = 0; i < n_in; i++) {
-        tagged[i] = in[i];
-        const char *l = in[i].label ? in[i].label : "";
-        if (plot_doc_simulated(in[i].doc) && !strstr(l, "simulated") && !strstr(l, "Simulated")) {
-            snprintf(labels[i], sizeof(labels[i]), "%s%s(simulated)", l, *l ? " " : "");
-            tagged[i].label = labels[i];
-        }
-    }
-    struct plot_ctx c = {.in = tagged, .n_in = n_in, .out_dir = out_dir};
-    plot_pts_charts(&c);
-    plot_profile_charts(&c);
-    plot_run_charts(&c);
+    struct plot_ctx c = {.out_dir = out_dir};
+    build_charts(&c, in, n_in, tagged, labels);
 
     int rc = 0;
     for (size_t i = 0; i < c.n_charts && !rc; i++)

@@ -41,6 +41,11 @@ int plot_all(const struct plot_input *in, size_t n_in, const char *out_dir,
              struct plot_list *out, char *err, size_t errlen);
 void plot_list_free(struct plot_list *l);
 
+/* Every chart plot_all would draw, built with its data and script text in memory only: no file
+ * written, no gnuplot run. Returns the number of charts. For the fuzzing harnesses (the readers
+ * of every results schema at thousands of documents a second) and tests. */
+size_t plot_build(const struct plot_input *in, size_t n_in);
+
 /* The label plot uses for a results document when none is given: the target's model up to the
  * first ": " or ", " (simulated drives append a description), else its path, else "results". */
 void plot_default_label(struct json_object *doc, char *buf, size_t len);

@@ -350,9 +350,9 @@ static void run_samples(struct plot_ctx *c)
                 }
                 for (size_t k = 0; mine && k < jp_len(io); k++)
                     plot_row(ch, 5, (t0 + (double)(k + 1) * iv) / div,
-                             json_object_get_double(jp_idx(io, k)), jp_num(ro, "round"),
-                             rd ? json_object_get_double(jp_idx(rd, k)) : NAN,
-                             wr ? json_object_get_double(jp_idx(wr, k)) : NAN);
+                             jp_number(jp_idx(io, k)), jp_num(ro, "round"),
+                             jp_number(jp_idx(rd, k)),
+                             jp_number(jp_idx(wr, k)));
                 double e = jp_num(ro, "elapsed_s");
                 t0 += isfinite(e) ? e : (double)jp_len(io) * iv;
                 if (pass && !many && most <= 60 && r + 1 < jp_len(rounds))

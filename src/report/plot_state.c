@@ -20,8 +20,8 @@ bool plot_doc_simulated(struct json_object *doc)
     const char *kind = jp_str(t, "kind");
     if (kind && !strcmp(kind, "simulated"))
         return true;
-    return json_object_get_boolean(jp_at(doc, "state.simulated")) ||
-           json_object_get_boolean(jp_at(doc, "compliance.simulated"));
+    return jp_true(jp_at(doc, "state.simulated")) ||
+           jp_true(jp_at(doc, "compliance.simulated"));
 }
 
 const char *plot_doc_prep(struct json_object *doc)
@@ -101,12 +101,12 @@ void plot_window_word(struct json_object *var, char *buf, size_t len)
     const char *label = jp_str(var, "label");
     struct json_object *w = jp_get(var, "window");
     if (!label || !jp_str(var, "measured_state")) {   /* old results, suite variables */
-        str_copy(buf, len, json_object_get_boolean(jp_get(w, "steady")) ? "steady" : "not steady");
+        str_copy(buf, len, jp_true(jp_get(w, "steady")) ? "steady" : "not steady");
         return;
     }
-    if (json_object_get_boolean(jp_get(var, "reached")))
+    if (jp_true(jp_get(var, "reached")))
         str_copy(buf, len, "steady state");
-    else if (json_object_get_boolean(jp_get(w, "steady")))   /* the rule passed: say what it is */
+    else if (jp_true(jp_get(w, "steady")))   /* the rule passed: say what it is */
         snprintf(buf, len, "%s%s", label, strstr(label, "not steady") ? "" : ", not steady state");
     else
         str_copy(buf, len, "not stable");

@@ -126,7 +126,7 @@ double plot_tracked_value(struct json_object *round, const struct plot_window_sr
 {
     struct json_object *tr = jp_arr(round, "tracked");
     if (tr)
-        return json_object_get_double(jp_idx(tr, (size_t)s->k));
+        return jp_number(jp_idx(tr, (size_t)s->k));
     const char *tracking = jp_str(s->var, "tracking");
     if (!tracking)
         return NAN;
@@ -278,7 +278,7 @@ static void suite_convergence(struct plot_ctx *c, const char *test, const char *
         struct json_object *subs = jp_arr(t, "subtests");
         for (size_t j = 0; j < jp_len(subs); j++) {
             struct json_object *st = jp_idx(subs, j);
-            const char *tracking = json_object_get_string(jp_idx(jp_arr(st, "tracking"), 0));
+            const char *tracking = jp_string(jp_idx(jp_arr(st, "tracking"), 0));
             if (!tracking ||
                 plot_parse_tracking(tracking, tmetric, sizeof(tmetric), &tbs, &tmix) != 0)
                 continue;
@@ -484,7 +484,7 @@ void plot_suite_steady(struct plot_ctx *c, const char *test)
         for (size_t i = 0; i < c->n_in; i++) {
             struct json_object *st = jp_idx(jp_arr(plot_suite_test(c->in[i].doc, test),
                                                     "subtests"), 0);
-            const char *tr = json_object_get_string(jp_idx(jp_arr(st, "tracking"), 0));
+            const char *tr = jp_string(jp_idx(jp_arr(st, "tracking"), 0));
             double bs, mix;
             char m[64];
             if (tr && plot_parse_tracking(tr, m, sizeof(m), &bs, &mix) == 0) {

@@ -26,8 +26,16 @@
 
 #include "json_path.h"
 #include "plot.h"
+#include "shape.h"
 #include "units.h"
 #include "util.h"
+
+/* The string at a path, "" when there is none (for printf and strcmp). */
+static const char *sv(struct json_object *o, const char *path)
+{
+    const char *v = jp_str(o, path);
+    return v ? v : "";
+}
 
 /* Length of the array at a path (0 when there is none). */
 static size_t jlen_at(struct json_object *o, const char *path) { return jp_len(jp_at(o, path)); }
@@ -118,7 +126,9 @@ static void m_esc(FILE *f, const char *s, bool cell)
 
 static void o_heading(struct out *o, int level, const char *id, const char *text)
 {
-    fprintf(o->h, "<h%d id=\"%s\">", level, id);
+    fprintf(o->h, "<h%d id=\"", level);
+    h_esc(o->h, id);   /* ids hold test names from the results file */
+    fputs("\">", o->h);
     h_esc(o->h, text);
     fprintf(o->h, "</h%d>\n", level);
     fprintf(o->m, "\n%.*s ", level, "######");
@@ -436,7 +446,7 @@ static void suite_prep_words(const char *test, struct json_object *sub, char *bu
         struct json_object *ss = jp_get(pc, "steady_state");
         snprintf(buf, len, "%s, then the stimulus as the WDPC until steady state (%s in %.0f "
                            "rounds)", purge,
-                 json_object_get_boolean(jp_get(ss, "reached")) ? "reached" : "NOT reached",
+                 jp_true(jp_get(ss, "reached")) ? "reached" : "NOT reached",
                  jp_num(ss, "rounds_run"));
     } else if (!strncmp(test, "wsat", 4)) {
         snprintf(buf, len, "%s, then no preconditioning: write saturation from the purged drive "
@@ -510,7 +520,7 @@ static void row_state(struct json_object *doc, char *buf, size_t len)
         const char *label = jp_str(ss, "label");
         if (label)
             snprintf(buf, len, "%s%s", label,
-                     json_object_get_boolean(jp_get(ss, "reached")) || strstr(label, "not steady")
+                     jp_true(jp_get(ss, "reached")) || strstr(label, "not steady")
                          ? "" : ", not SNIA steady state");
         return;
     }
@@ -609,20 +619,20 @@ static void header_section(struct ctx *c)
                 any = any || vals[i][0];
             } else if (v && !json_object_is_type(v, json_type_null)) {
                 if (rows[r].kind == 1) {
-                    fmt_bytes_dec(json_object_get_double(v), vals[i], sizeof(vals[i]));
+                    fmt_bytes_dec(jp_number(v), vals[i], sizeof(vals[i]));
                 } else if (rows[r].kind == 3) {
                     snprintf(vals[i], sizeof(vals[i]), "%.1f GiB",
-                             json_object_get_double(v) / 1073741824.0);
+                             jp_number(v) / 1073741824.0);
                 } else if (rows[r].kind == 2 && !strcmp(rows[r].path, "target.logical_sector")) {
-                    snprintf(vals[i], sizeof(vals[i]), "%.0f / %.0f B", json_object_get_double(v),
+                    snprintf(vals[i], sizeof(vals[i]), "%.0f / %.0f B", jp_number(v),
                              jp_path(doc, "target.physical_sector"));
                 } else if (rows[r].kind == 2 && !strcmp(rows[r].path, "spec.threads")) {
-                    snprintf(vals[i], sizeof(vals[i]), "%.0f × %.0f", json_object_get_double(v),
+                    snprintf(vals[i], sizeof(vals[i]), "%.0f × %.0f", jp_number(v),
                              jp_path(doc, "spec.qd"));
                 } else if (rows[r].kind == 2) {
-                    snprintf(vals[i], sizeof(vals[i]), "%g", json_object_get_double(v));
+                    snprintf(vals[i], sizeof(vals[i]), "%g", jp_number(v));
                 } else if (!strcmp(rows[r].path, "tests.0.subtests.0.purge.method")) {
-                    bool ok = json_object_get_boolean(
+                    bool ok = jp_true(
                         jp_at(doc, "tests.0.subtests.0.purge.compliant"));
                     if (simulated(&c->in[i]))   /* never "compliant" alone for a simulation */
                         snprintf(vals[i], sizeof(vals[i]), "%s: %s (simulated drive)",
@@ -656,7 +666,7 @@ static void header_section(struct ctx *c)
         struct json_object *comp = jp_at(doc, "compliance.compliant");
         if (comp)
             o_para(&c->o, "%s: %s with %s%s.", device_label(&c->in[i]),
-                   json_object_get_boolean(comp) ? "compliant" : "NOT compliant",
+                   jp_true(comp) ? "compliant" : "NOT compliant",
                    jp_str(doc, "spec.title") ? jp_str(doc, "spec.title") : "the specification",
                    simulated(&c->in[i]) ? " (simulated drive)" : "");
         if (!nn)
@@ -665,7 +675,7 @@ static void header_section(struct ctx *c)
             o_para(&c->o, "%s — notes:", dev(c, i));
         const char **items = xcalloc(nn, sizeof(char *));
         for (size_t k = 0; k < nn; k++)
-            items[k] = json_object_get_string(json_object_array_get_idx(notes, k));
+            items[k] = json_object_get_string(jp_idx(notes, k));
         o_list(&c->o, items, nn);
         free(items);
     }
@@ -677,7 +687,7 @@ static struct json_object *find_test(struct json_object *doc, const char *name)
 {
     size_t n = jlen_at(doc, "tests");
     for (size_t i = 0; i < n; i++) {
-        struct json_object *t = json_object_array_get_idx(jp_at(doc, "tests"), i);
+        struct json_object *t = jp_idx(jp_at(doc, "tests"), i);
         const char *tn = jp_str(t, "name");
         if (tn && !strcmp(tn, name))
             return t;
@@ -689,8 +699,8 @@ static struct json_object *table_row(struct json_object *sub, int mix, double bs
 {
     size_t n = jlen_at(sub, "table.rows");
     for (size_t i = 0; i < n; i++) {
-        struct json_object *r = json_object_array_get_idx(jp_at(sub, "table.rows"), i);
-        if ((int)jp_path(r, "rwmix_read") == mix && jp_path(r, "bs") == bs)
+        struct json_object *r = jp_idx(jp_at(sub, "table.rows"), i);
+        if (jp_path(r, "rwmix_read") == mix && jp_path(r, "bs") == bs)
             return r;
     }
     return NULL;
@@ -699,7 +709,7 @@ static struct json_object *table_row(struct json_object *sub, int mix, double bs
 static double row_lat(struct json_object *row, const char *dir, const char *key)
 {
     struct json_object *v = jp_get(jp_get(jp_at(row, "lat_us"), dir), key);
-    return v && !json_object_is_type(v, json_type_null) ? json_object_get_double(v) : NAN;
+    return jp_number(v);
 }
 
 /* "steady state reached at round 7 (window 3–7, iops@4KiB/0 average 139,910)" */
@@ -710,7 +720,7 @@ static void steady_words(struct json_object *sub, char *buf, size_t len)
         snprintf(buf, len, "no steady-state tracking");
         return;
     }
-    if (json_object_get_boolean(jp_at(ss, "reached"))) {
+    if (jp_true(jp_at(ss, "reached"))) {
         char avg[32];
         report_fmt_count(jp_path(ss, "variables.0.window.average"), avg, sizeof(avg));
         snprintf(buf, len, "steady state reached at round %.0f (window rounds %.0f–%.0f, %s "
@@ -755,7 +765,7 @@ static void pts_iops(struct ctx *c, const char *name)
         double bss[16];
         size_t nb = 0;
         for (size_t k = 0; k < jlen_at(sub, "table.rows") && nb < 16; k++) {
-            double bs = jp_path(json_object_array_get_idx(jp_at(sub, "table.rows"), k), "bs");
+            double bs = jp_path(jp_idx(jp_at(sub, "table.rows"), k), "bs");
             bool seen = false;
             for (size_t q = 0; q < nb; q++)
                 seen = seen || bss[q] == bs;
@@ -793,7 +803,7 @@ static void pts_tp(struct ctx *c, const char *name)
         t_init(&tb, 4, head);
         tb.first_col_head = true;
         for (size_t s = 0; s < jlen_at(t, "subtests"); s++) {
-            struct json_object *sub = json_object_array_get_idx(jp_at(t, "subtests"), s);
+            struct json_object *sub = jp_idx(jp_at(t, "subtests"), s);
             double bs = jp_path(sub, "bs");
             if (!isfinite(bs))
                 bs = jp_path(sub, "table.rows.0.bs");
@@ -827,11 +837,14 @@ static void pts_lat(struct ctx *c, const char *name)
         t_init(&tb, 7, head);
         tb.first_col_head = true;
         for (size_t k = 0; k < jlen_at(sub, "table.rows"); k++) {
-            struct json_object *r = json_object_array_get_idx(jp_at(sub, "table.rows"), k);
+            struct json_object *r = jp_idx(jp_at(sub, "table.rows"), k);
             char c0[32], c1[16], v[5][32];
             fmt_bs(jp_path(r, "bs"), c0, sizeof(c0));
-            int mix = (int)jp_path(r, "rwmix_read");
-            snprintf(c1, sizeof(c1), "%d/%d", mix, 100 - mix);
+            double mix = jp_path(r, "rwmix_read");
+            if (mix >= 0 && mix <= 100)
+                snprintf(c1, sizeof(c1), "%g/%g", mix, 100 - mix);
+            else
+                snprintf(c1, sizeof(c1), "–");
             const char *keys[] = {"mean", "99", "99.99", "99.999", "max"};
             for (int q = 0; q < 5; q++)
                 fmt_lat(row_lat(r, "total", keys[q]), v[q], sizeof(v[q]));
@@ -860,15 +873,15 @@ static void pts_wsat(struct ctx *c, const char *name)
         double fin = 0, lat = 0;
         size_t from = nr > 5 ? nr - 5 : 0;
         for (size_t k = from; k < nr; k++) {
-            struct json_object *e = jp_at(json_object_array_get_idx(rounds, k), "elements.0");
+            struct json_object *e = jp_at(jp_idx(rounds, k), "elements.0");
             fin += jp_path(e, "iops") / (double)(nr - from);
             lat += jp_path(jp_get(jp_at(e, "lat_us"), "total"), "mean") / (double)(nr - from);
         }
         char c1[16], c2[48], c3[32], c4[32], c5[32];
         snprintf(c1, sizeof(c1), "%zu", nr);
-        double gb = jp_path(json_object_array_get_idx(rounds, nr - 1), "total_written_gb");
+        double gb = jp_path(jp_idx(rounds, nr - 1), "total_written_gb");
         snprintf(c2, sizeof(c2), "%.0f GB", gb);
-        report_fmt_count(jp_path(json_object_array_get_idx(rounds, 0), "elements.0.iops"), c3,
+        report_fmt_count(jp_path(jp_idx(rounds, 0), "elements.0.iops"), c3,
                          sizeof(c3));
         report_fmt_count(fin, c4, sizeof(c4));
         fmt_lat(lat, c5, sizeof(c5));
@@ -896,7 +909,7 @@ static void pts_hir(struct ctx *c, const char *name)
         struct table tb;
         t_init(&tb, 5, head);
         for (size_t k = 0; k < nw; k++) {
-            struct json_object *w = json_object_array_get_idx(jp_at(sub, "wait_states"), k);
+            struct json_object *w = jp_idx(jp_at(sub, "wait_states"), k);
             char c0[16], c1[16], c2[32], c3[32], c4[16];
             snprintf(c0, sizeof(c0), "%.0f", jp_path(w, "state"));
             snprintf(c1, sizeof(c1), "%g", jp_path(w, "wait_s"));
@@ -928,7 +941,7 @@ static void pts_xsr(struct ctx *c, const char *name)
         struct table tb;
         t_init(&tb, 6, head);
         for (size_t k = 0; k < ng; k++) {
-            struct json_object *g = json_object_array_get_idx(jp_at(sub, "groups"), k);
+            struct json_object *g = jp_idx(jp_at(sub, "groups"), k);
             char c0[16], c2[16], c3[32], c4[32], c5[32];
             snprintf(c0, sizeof(c0), "%.0f", jp_path(g, "group"));
             snprintf(c2, sizeof(c2), "%g", jp_path(g, "minutes"));
@@ -990,9 +1003,9 @@ static void suite_sections(struct ctx *c)
     for (size_t i = 0; i < c->n; i++) {
         size_t nt = jlen_at(c->in[i].doc, "tests");
         for (size_t k = 0; k < nt && nn < 32; k++) {
-            const char *tn = jp_str(json_object_array_get_idx(jp_at(c->in[i].doc, "tests"), k), "name");
+            const char *tn = jp_str(jp_idx(jp_at(c->in[i].doc, "tests"), k), "name");
             bool seen = false;
-            for (size_t q = 0; q < nn; q++)
+            for (size_t q = 0; tn && q < nn; q++)
                 seen = seen || !strcmp(names[q], tn);
             if (tn && !seen)
                 str_copy(names[nn++], sizeof(names[0]), tn);
@@ -1008,12 +1021,15 @@ static void suite_sections(struct ctx *c)
         snprintf(h, sizeof(h), "%s", title ? title : names[k]);
         snprintf(id, sizeof(id), "test-%s", names[k]);
         o_heading(&c->o, 2, id, h);
-        if (any)
+        if (any) {
+            /* the definition's file name: where it lay on the test machine is no one's business */
+            const char *def = jp_str(any, "definition"), *slash = def ? strrchr(def, '/') : NULL;
             o_para(&c->o, "Test parameters: %g s elements, %.0f thread%s × QD %.0f, %s access, "
                           "definition %s.", jp_path(any, "element_time_s"), jp_path(any, "threads"),
                    jp_path(any, "threads") == 1 ? "" : "s", jp_path(any, "qd"),
                    jp_str(any, "access") ? jp_str(any, "access") : "–",
-                   jp_str(any, "definition") ? jp_str(any, "definition") : "–");
+                   slash ? slash + 1 : def ? def : "–");
+        }
         const char *n = names[k];
         for (size_t i = 0; i < c->n; i++) {   /* how the drive was prepared, per device */
             struct json_object *sub = jp_at(find_test(c->in[i].doc, n), "subtests.0");
@@ -1068,7 +1084,7 @@ static void profile_prep(struct ctx *c, size_t i)
     for (size_t k = 0; k < jlen_at(doc, "points"); k++) {
         struct json_object *p = jp_idx(jp_arr(doc, "points"), k);
         const char *reason = jp_str(p, "result.reason");
-        if (reason && *reason && !json_object_get_boolean(jp_at(p, "result.steady")))
+        if (reason && *reason && !jp_true(jp_at(p, "result.steady")))
             o_para(&c->o, "%s, %s with %.0f worker%s × QD %.0f: %s, not SNIA steady state: %s.",
                    dev(c, i), jp_str(p, "workload") ? jp_str(p, "workload") : "?",
                    jp_num(p, "workers"), jp_num(p, "workers") == 1 ? "" : "s", jp_num(p, "qd"),
@@ -1095,7 +1111,7 @@ static void profile_sections(struct ctx *c)
         t_init(&tb, states ? 12 : 11, head);
         size_t np = jlen_at(doc, "points");
         for (size_t k = 0; k < np; k++) {
-            struct json_object *p = json_object_array_get_idx(jp_at(doc, "points"), k);
+            struct json_object *p = jp_idx(jp_at(doc, "points"), k);
             if (!jp_at(p, "result"))
                 continue;
             char d[16], w[16], q[16], e[16], iops[32], mb[32], mean[32], p99[32], how[160];
@@ -1116,7 +1132,7 @@ static void profile_sections(struct ctx *c)
                          jp_path(p, "result.rounds.0"), jp_path(p, "result.rounds.1"));
             else if (measure && !strcmp(measure, "steady"))
                 snprintf(how, sizeof(how), "%s, rounds %.0f–%.0f",
-                         json_object_get_boolean(jp_at(p, "result.steady")) ? "steady state"
+                         jp_true(jp_at(p, "result.steady")) ? "steady state"
                                                                           : "NOT steady",
                          jp_path(p, "result.rounds.0"), jp_path(p, "result.rounds.1"));
             else
@@ -1135,21 +1151,21 @@ static void profile_sections(struct ctx *c)
 
         /* 0% vs 90% in words, as the review puts it */
         for (size_t k = 0; k < np; k++) {
-            struct json_object *a = json_object_array_get_idx(jp_at(doc, "points"), k);
+            struct json_object *a = jp_idx(jp_at(doc, "points"), k);
             if (jp_path(a, "compress_pct") != 0 || !jp_at(a, "result"))
                 continue;
             for (size_t m = 0; m < np; m++) {
-                struct json_object *b = json_object_array_get_idx(jp_at(doc, "points"), m);
+                struct json_object *b = jp_idx(jp_at(doc, "points"), m);
                 if (jp_path(b, "compress_pct") != 90 || !jp_at(b, "result") ||
                     jp_path(b, "workers") != jp_path(a, "workers") || jp_path(b, "qd") != jp_path(a, "qd") ||
-                    strcmp(jp_str(b, "workload"), jp_str(a, "workload")) != 0)
+                    strcmp(sv(b, "workload"), sv(a, "workload")) != 0)
                     continue;
                 char x[32], y[32];
                 report_fmt_count(jp_path(a, "result.iops"), x, sizeof(x));
                 report_fmt_count(jp_path(b, "result.iops"), y, sizeof(y));
                 o_para(&c->o, "%s, %s with %.0f worker%s × QD %.0f: %s IOPS with incompressible "
                               "data and %s IOPS with 90%% compressible data (%.2f×).",
-                       dev(c, i), jp_str(a, "workload"), jp_path(a, "workers"),
+                       dev(c, i), sv(a, "workload"), jp_path(a, "workers"),
                        jp_path(a, "workers") == 1 ? "" : "s", jp_path(a, "qd"), x, y,
                        jp_path(b, "result.iops") / jp_path(a, "result.iops"));
             }
@@ -1163,7 +1179,7 @@ static void profile_sections(struct ctx *c)
             struct table st;
             t_init(&st, 8, sh);
             for (size_t k = 0; k < ns; k++) {
-                struct json_object *s = json_object_array_get_idx(jp_at(doc, "saturation"), k);
+                struct json_object *s = jp_idx(jp_at(doc, "saturation"), k);
                 char d[16], w[16], mx[32], mq[16], sq[16], si[32], sl[32];
                 snprintf(d, sizeof(d), "%.0f%%", jp_path(s, "compress_pct"));
                 snprintf(w, sizeof(w), "%.0f", jp_path(s, "workers"));
@@ -1176,7 +1192,7 @@ static void profile_sections(struct ctx *c)
                 t_row(&st, cp);
                 o_para(&c->o, "%s, %s: IOPS reach 95%% of their maximum (%s) at an effective "
                               "queue depth of %s, with %s mean latency there.",
-                       dev(c, i), jp_str(s, "workload"), mx, sq, sl);
+                       dev(c, i), sv(s, "workload"), mx, sq, sl);
             }
             t_emit(&c->o, &st);
         }
@@ -1197,7 +1213,7 @@ static void run_verdict(struct ctx *c, size_t i)
     struct json_object *ss = jp_at(doc, "steady_state");
     const char *label = jp_str(ss, "label"), *reason = jp_str(ss, "reason");
     const char *tracking = jp_str(ss, "tracking") ? jp_str(ss, "tracking") : "";
-    bool reached = json_object_get_boolean(jp_at(ss, "reached"));
+    bool reached = jp_true(jp_at(ss, "reached"));
     char avg[32];
     report_fmt_count(jp_path(ss, "window.average"), avg, sizeof(avg));
     if (!label) {
@@ -1215,7 +1231,7 @@ static void run_verdict(struct ctx *c, size_t i)
     if (!reached)
         snprintf(why, sizeof(why), ", not SNIA steady state%s%s", reason && *reason ? ": " : "",
                  reason && *reason ? reason : "");
-    if (json_object_get_boolean(jp_at(ss, "stable")) && jp_at(ss, "window.first_round"))
+    if (jp_true(jp_at(ss, "stable")) && jp_at(ss, "window.first_round"))
         o_para(&c->o, "%s, %s: %s at rounds %.0f–%.0f%s. Window average: %s %s.", dev(c, i),
                spec ? spec : "", label, jp_path(ss, "window.first_round"),
                jp_path(ss, "window.last_round"), why, tracking, avg);
@@ -1223,14 +1239,14 @@ static void run_verdict(struct ctx *c, size_t i)
         o_para(&c->o, "%s, %s: %s in %.0f measured rounds%s.", dev(c, i), spec ? spec : "",
                label, jp_path(ss, "rounds_run"), why);
     struct json_object *g = jp_get(ss, "guard");
-    if (json_object_get_boolean(jp_get(g, "evaluated")))
+    if (jp_true(jp_get(g, "evaluated")))
         o_para(&c->o, "Fill guard: the workload wrote %.2f fills of the active range before the "
                       "window (at least %g needed); from round %.0f to %.0f every 5-round average "
                       "stayed within %.1f%% of the window's average (%g%% allowed): %s.",
                jp_num(g, "fills_before_window"), jp_num(g, "lag_fills"),
                jp_num(g, "span_first_round"), jp_num(g, "span_last_round"),
                jp_num(g, "max_deviation_pct"), jp_num(g, "band_pct"),
-               json_object_get_boolean(jp_get(g, "passed")) ? "passed" : "failed");
+               jp_true(jp_get(g, "passed")) ? "passed" : "failed");
     else if (g)
         o_para(&c->o, "Fill guard: not evaluated (the workload wrote %.2f fills of the active "
                       "range before the window, %g needed).", jp_num(g, "fills_before_window"),
@@ -1283,7 +1299,7 @@ static void run_sections(struct ctx *c)
         struct table tb;
         t_init(&tb, states ? 9 : 8, head);
         for (size_t k = 0; k < jlen_at(doc, "rounds"); k++) {
-            struct json_object *r = json_object_array_get_idx(jp_at(doc, "rounds"), k);
+            struct json_object *r = jp_idx(jp_at(doc, "rounds"), k);
             char c0[16], c1[32], c2[32], c3[32], c4[32], c5[32], c6[32], c7[16], c8[256];
             snprintf(c0, sizeof(c0), "%.0f", jp_path(r, "round"));
             report_fmt_count(jp_path(r, "total.iops"), c1, sizeof(c1));
@@ -1330,6 +1346,45 @@ static char *load_css(const char *path)
         return xstrdup(css_fallback);
     }
     return buf;
+}
+
+int report_load(const char *arg, struct json_object **doc, char *path, size_t len, char *err,
+                size_t errlen)
+{
+    *doc = NULL;
+    struct stat st;
+    if (stat(arg, &st) != 0)
+        return errf(err, errlen, "%s: no such file or directory", arg);
+    if (S_ISDIR(st.st_mode))
+        snprintf(path, len, "%s/results.json", arg);
+    else
+        snprintf(path, len, "%s", arg);
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return errf(err, errlen, "%s: not a readable JSON results file", path);
+    *doc = json_object_from_file(path);
+    if (!*doc)
+        return errf(err, errlen, "%s: not a readable JSON results file", path);
+    const char *schema = jp_str(*doc, "schema");
+    if (!schema || (strcmp(schema, "ptsbench.run") && strcmp(schema, "ptsbench.suite") &&
+                    strcmp(schema, "ptsbench.profile"))) {
+        /* the message first: the schema's text belongs to the document (one line of it) */
+        char shown[65];
+        str_copy(shown, sizeof(shown), schema ? schema : "");
+        for (char *q = shown; *q; q++)
+            if ((unsigned char)*q < 0x20 || *q == 0x7f)
+                *q = '?';
+        errf(err, errlen, "%s: schema '%s' is not a ptsbench run, suite or profile result",
+             path, shown);
+        json_object_put(*doc);
+        *doc = NULL;
+        return -1;
+    }
+    if (shape_check(*doc, path, err, errlen) != 0) {
+        json_object_put(*doc);
+        *doc = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 int report_write(const struct report_input *in, size_t n, const struct report_config *cfg,

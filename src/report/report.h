@@ -28,6 +28,12 @@ struct report_config {
                                   or unreadable: a minimal built-in style */
 };
 
+/* Load RESULTS (a results.json, or a directory holding one) into *doc (the caller
+ * json_object_put()s it); path receives the file read. Returns 0, or -1 with one line naming the
+ * file: no such file, not JSON, or a schema other than ptsbench.run, .suite and .profile. */
+int report_load(const char *arg, struct json_object **doc, char *path, size_t len, char *err,
+                size_t errlen);
+
 /* Write DIR/report.html and DIR/report.md (and the charts). Returns 0, or -1 with one line.
  * html_path/md_path (may be NULL) receive the files written. */
 int report_write(const struct report_input *in, size_t n, const struct report_config *cfg,

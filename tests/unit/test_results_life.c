@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "hostinfo.h"
+#include "report/show.h"
 #include "results.h"
 
 static struct json_object *doc_with(const char *status, long pid, const char *boot,
@@ -134,6 +135,36 @@ static void test_writer_json(void **state)
     json_object_put(w);
 }
 
+/* show prints what the status means now: a running file whose writer is gone reads "dead",
+ * with the pid and when it last wrote. */
+static void test_show_says_dead(void **state)
+{
+    (void)state;
+    struct json_object *d = doc_with("running", (long)getpid(), my_boot, my_host);
+    json_object_object_add(d, "schema", json_object_new_string("ptsbench.run"));
+    json_object_object_add(d, "updated", json_object_new_string("2026-12-01T10:00:00Z"));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    show_write(f, d, 1);
+    fclose(f);
+    assert_non_null(strstr(buf, "status dead (status running, but its writer (pid "));
+    assert_non_null(strstr(buf, "last written 2026-12-01T10:00:00Z"));
+    free(buf);
+    json_object_put(d);
+
+    d = doc_with("complete", 1, "x", "y");
+    json_object_object_add(d, "schema", json_object_new_string("ptsbench.profile"));
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    show_write(f, d, 1);
+    fclose(f);
+    assert_non_null(strstr(buf, "; status complete\n"));
+    free(buf);
+    json_object_put(d);
+}
+
 int main(void)
 {
     hostinfo_boot_id(my_boot, sizeof(my_boot));
@@ -144,6 +175,7 @@ int main(void)
         cmocka_unit_test(test_live_ptsbench),
         cmocka_unit_test(test_boots_and_hosts),
         cmocka_unit_test(test_writer_json),
+        cmocka_unit_test(test_show_says_dead),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,240 @@
+/* shape.c — the shape of results documents (see shape.h), as tables: a table of rules is one
+ * kind of object (a round, a steady-state window, a suite element), applied at every path where
+ * such an object lives. */
+#include "shape.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "json_path.h"
+#include "util.h"
+
+#define U32 4294967295.0
+#define U64 18446744073709551615.0
+#define ROUNDS 1e9                 /* a round number: far more than any run has */
+
+/* figures: finite or null; containers: absent or of their type (null for an object or array
+ * that is not an element of an array: a record not made) */
+#define NUM(p) {p, JP_NUMBER, true, 0, 0}
+#define RANGE(p, lo, hi) {p, JP_NUMBER, true, lo, hi}
+#define PCT(p) {p, JP_NUMBER, true, 0, 100}
+#define COUNT(p) {p, JP_NUMBER, true, 0, U32}
+#define OBJ(p) {p, JP_OBJECT, true, 0, 0}
+#define ELEM(p) {p, JP_OBJECT, false, 0, 0}
+#define ARR(p) {p, JP_ARRAY, true, 0, 0}
+#define STR(p) {p, JP_STRING, true, 0, 0}
+#define NAME(p) {p, JP_STRING, false, 0, 0}    /* an identity: ptsbench always writes one */
+
+struct shape {
+    const char *at;            /* where the objects are ("" the document itself) */
+    const struct jp_rule *rules;
+    size_t n;
+};
+#define SHAPE(at, rules) {at, rules, sizeof(rules) / sizeof(rules[0])}
+
+/* ---- kinds of objects -------------------------------------------------------------------- */
+
+static const struct jp_rule doc_common[] = {
+    STR("schema"), STR("status"),
+    OBJ("target"), RANGE("target.capacity_bytes", 0, U64), COUNT("target.logical_sector"),
+    COUNT("target.physical_sector"), OBJ("target.simulated"),
+    COUNT("target.simulated.time_scale_k"),
+    OBJ("engine"), OBJ("host"), OBJ("run"), OBJ("state"), OBJ("spec"),
+    OBJ("compliance"), ARR("compliance.notes"), ARR("notes"),
+    OBJ("preconditioning"), OBJ("preconditioning.purge"), OBJ("preconditioning.wipc"),
+    OBJ("preconditioning.wdpc"), NUM("preconditioning.wipc.fills"),
+    NUM("preconditioning.wdpc.fills"), RANGE("preconditioning.wdpc.rounds", 0, ROUNDS),
+    OBJ("steady_state"), OBJ("steady_state.window"), RANGE("steady_state.round", 0, ROUNDS),
+    OBJ("last_window"), OBJ("last_window.window"),
+};
+
+/* A steady-state window (run, profile point, suite variable). */
+static const struct jp_rule window[] = {
+    RANGE("first_round", 0, ROUNDS), RANGE("last_round", 0, ROUNDS), NUM("average"),
+    NUM("min"), NUM("max"), NUM("range"), NUM("slope"), NUM("intercept"),
+    NUM("slope_excursion"), NUM("range_allowed"), NUM("slope_excursion_allowed"),
+};
+
+/* One direction of a round (results.c:results_round_json). */
+#define DIRECTION(d)                                                                         \
+    OBJ(d), NUM(d ".iops"), NUM(d ".mb_s"), NUM(d ".mib_s"), NUM(d ".ios"), NUM(d ".bytes"), \
+    OBJ(d ".lat_us"), NUM(d ".lat_us.count"), NUM(d ".lat_us.min"), NUM(d ".lat_us.mean"),   \
+    NUM(d ".lat_us.max"), OBJ(d ".lat_us.percentiles"), NUM(d ".lat_us.percentiles.*")
+#define SERIES(s) ARR("samples." s), NUM("samples." s ".*")
+
+/* A round of a run, of a profile point or of a profile group's preconditioning. */
+static const struct jp_rule round_obj[] = {
+    RANGE("round", 0, ROUNDS), NUM("elapsed_s"), STR("phase"),
+    DIRECTION("read"), DIRECTION("write"), DIRECTION("total"),
+    OBJ("device"), NUM("device.*"),
+    OBJ("state"), NUM("state.written_fills"), NUM("state.wdpc_fills"), NUM("state.wipc_fills"),
+    NUM("state.written_bytes"),
+    OBJ("samples"), NUM("samples.interval_s"), SERIES("iops"), SERIES("read_iops"),
+    SERIES("write_iops"), SERIES("mb_s"), SERIES("read_mb_s"), SERIES("write_mb_s"),
+    OBJ("data"), ARR("hosts"), ELEM("hosts.*"),
+};
+
+/* ---- ptsbench.run ------------------------------------------------------------------------ */
+
+static const struct jp_rule run_doc[] = {
+    OBJ("workload"), STR("workload.spec"), ARR("workload.block_sizes"),
+    ELEM("workload.block_sizes.*"), RANGE("workload.block_sizes.*.bytes", 0, U32),
+    PCT("workload.block_sizes.*.weight_pct"), PCT("workload.read_pct"),
+    PCT("workload.random_pct"), PCT("workload.compress_pct"), COUNT("workload.workers"),
+    COUNT("workload.qd"), NUM("workload.outstanding_ios"), OBJ("workload.active_range"),
+    ARR("rounds"), ELEM("rounds.*"),
+};
+
+static const struct shape run_shapes[] = {
+    SHAPE("", doc_common), SHAPE("", run_doc), SHAPE("rounds.*", round_obj),
+    SHAPE("steady_state.window", window), SHAPE("last_window.window", window),
+};
+
+/* ---- ptsbench.suite ---------------------------------------------------------------------- */
+
+static const struct jp_rule suite_doc[] = {
+    ARR("tests"), ELEM("tests.*"), COUNT("tests.*.threads"), COUNT("tests.*.qd"),
+    NUM("tests.*.element_time_s"), NAME("tests.*.name"), ARR("tests.*.subtests"),
+    ELEM("tests.*.subtests.*"), OBJ("spec.write_cache"), NUM("spec.threads"), NUM("spec.qd"),
+    NUM("spec.active_range_pct"), NUM("time_scale"),
+};
+
+/* A table row or a round's element: flat figures, latencies per direction. */
+static const struct jp_rule element[] = {
+    RANGE("bs", 0, U32), PCT("rwmix_read"), NUM("iops"), NUM("mb_s"), NUM("mib_s"),
+    NUM("read_iops"), NUM("read_mb_s"), NUM("write_iops"), NUM("write_mb_s"), NUM("elapsed_s"),
+    OBJ("lat_us"), OBJ("lat_us.read"), OBJ("lat_us.write"), OBJ("lat_us.total"),
+    NUM("lat_us.read.*"), NUM("lat_us.write.*"), NUM("lat_us.total.*"),
+    OBJ("device"), NUM("device.*"),
+};
+
+#define OPERATING_POINT(m)                                                                   \
+    OBJ("operating_points." m), NUM("operating_points." m ".iops"),                          \
+    COUNT("operating_points." m ".qd"), COUNT("operating_points." m ".threads"),             \
+    NUM("operating_points." m ".sweep_iops"), NUM("operating_points." m ".sweep_lat_mean_us"), \
+    OBJ("operating_points." m ".histogram"), ARR("operating_points." m ".histogram.buckets"), \
+    {"operating_points." m ".histogram.buckets.*", JP_ARRAY, false, 0, 0},                   \
+    NUM("operating_points." m ".histogram.buckets.*.*"),                                     \
+    OBJ("operating_points." m ".histogram.lat_us"),                                          \
+    NUM("operating_points." m ".histogram.lat_us.*")
+
+/* A subtest: its table, rounds, steady state, and the records of HIR, XSR and DIRTH. */
+static const struct jp_rule subtest[] = {
+    RANGE("bs", 0, U32), OBJ("purge"), OBJ("stop"), NUM("stop.elapsed_s"), ARR("tracking"),
+    OBJ("table"), RANGE("table.first_round", 0, ROUNDS), RANGE("table.last_round", 0, ROUNDS),
+    ARR("table.rows"), ELEM("table.rows.*"),
+    ARR("rounds"), ELEM("rounds.*"), RANGE("rounds.*.round", 0, ROUNDS),
+    NUM("rounds.*.total_written_gb"), NUM("rounds.*.elapsed_total_s"),
+    ARR("rounds.*.elements"), ELEM("rounds.*.elements.*"), ARR("rounds.*.points"),
+    ELEM("rounds.*.points.*"), NUM("rounds.*.points.*.*"), ARR("rounds.*.tracked"),
+    NUM("rounds.*.tracked.*"),
+    OBJ("steady_state"), RANGE("steady_state.round", 0, ROUNDS),
+    RANGE("steady_state.rounds_run", 0, ROUNDS), ARR("steady_state.variables"),
+    ELEM("steady_state.variables.*"), OBJ("steady_state.variables.*.window"),
+    STR("steady_state.variables.*.tracking"),
+    OBJ("precondition"), NUM("precondition.bs"), NUM("precondition.fills"),
+    NUM("precondition.mb_s"), COUNT("precondition.qd"), COUNT("precondition.threads"),
+    NUM("precondition.elapsed_s"), ARR("precondition.rounds"), ELEM("precondition.rounds.*"),
+    RANGE("precondition.rounds.*.round", 0, ROUNDS), NUM("precondition.rounds.*.iops"),
+    NUM("precondition.rounds.*.mb_s"), NUM("precondition.rounds.*.write_iops"),
+    NUM("precondition.rounds.*.lat_mean_us"), NUM("precondition.rounds.*.lat_max_us"),
+    NUM("precondition.rounds.*.lat_p99_9_us"), NUM("precondition.rounds.*.write_amplification"),
+    ARR("precondition.rounds.*.tracked"), NUM("precondition.rounds.*.tracked.*"),
+    OBJ("precondition.steady_state"), ARR("precondition.steady_state.variables"),
+    ELEM("precondition.steady_state.variables.*"),
+    OBJ("precondition.steady_state.variables.*.window"),
+    ARR("wait_states"), ELEM("wait_states.*"), NUM("wait_states.*.wait_s"),
+    NUM("wait_states.*.access_s"), NUM("wait_states.*.baseline_iops_mean"),
+    NUM("wait_states.*.write_iops_mean"), ARR("accesses"), ELEM("accesses.*"),
+    NUM("accesses.*.start_s"), NUM("accesses.*.iops"), NUM("accesses.*.write_iops"),
+    NUM("accesses.*.mb_s"), NUM("accesses.*.lat_mean_us"), NUM("accesses.*.lat_max_us"),
+    NUM("accesses.*.lat_p99_9_us"), NUM("accesses.*.write_amplification"),
+    ARR("groups"), ELEM("groups.*"), NUM("groups.*.group"), NUM("groups.*.minutes"),
+    NUM("groups.*.mb_s_end"), NUM("groups.*.mb_s_mean"), NUM("groups.*.peak_lat_mean_us"),
+    ARR("log"), ELEM("log.*"), NUM("log.*.t_min"), NUM("log.*.group"), NUM("log.*.iops"),
+    NUM("log.*.write_iops"), NUM("log.*.mb_s"), NUM("log.*.lat_mean_us"),
+    NUM("log.*.lat_max_us"), NUM("log.*.lat_p99_9_us"), NUM("log.*.write_amplification"),
+    NUM("recovery_minutes"),
+    OBJ("operating_points"), NUM("operating_points.latency_ceiling_us"),
+    OPERATING_POINT("max"), OPERATING_POINT("mid"), OPERATING_POINT("min"),
+};
+
+static const struct shape suite_shapes[] = {
+    SHAPE("", doc_common), SHAPE("", suite_doc), SHAPE("tests.*.subtests.*", subtest),
+    SHAPE("tests.*.subtests.*.table.rows.*", element),
+    SHAPE("tests.*.subtests.*.rounds.*.elements.*", element),
+    SHAPE("tests.*.subtests.*.steady_state.variables.*.window", window),
+    SHAPE("tests.*.subtests.*.precondition.steady_state.variables.*.window", window),
+};
+
+/* ---- ptsbench.profile -------------------------------------------------------------------- */
+
+static const struct jp_rule profile_doc[] = {
+    OBJ("config"), ARR("config.compress_pct"), PCT("config.compress_pct.*"), ARR("config.qd"),
+    COUNT("config.qd.*"), ARR("config.workers"), COUNT("config.workers.*"),
+    ARR("config.profiles"), ELEM("config.profiles.*"), NUM("config.wdpc_fills"),
+    ARR("groups"), ELEM("groups.*"), OBJ("groups.*.wipc"), OBJ("groups.*.wipc.round"),
+    OBJ("groups.*.wdpc"), ARR("groups.*.wdpc.rounds"), ELEM("groups.*.wdpc.rounds.*"),
+    ARR("points"), ELEM("points.*"), STR("points.*.spec"), NAME("points.*.profile"),
+    NAME("points.*.workload"), COUNT("points.*.workers"),
+    COUNT("points.*.qd"), PCT("points.*.compress_pct"), NUM("points.*.effective_qd"),
+    OBJ("points.*.state"), OBJ("points.*.result"), NUM("points.*.result.iops"),
+    NUM("points.*.result.mb_s"), NUM("points.*.result.mib_s"), NUM("points.*.result.read_iops"),
+    NUM("points.*.result.read_mb_s"), NUM("points.*.result.write_iops"),
+    NUM("points.*.result.write_mb_s"), OBJ("points.*.result.lat_us"),
+    NUM("points.*.result.lat_us.mean"), NUM("points.*.result.lat_us.max"),
+    NUM("points.*.result.lat_us.read_mean"), NUM("points.*.result.lat_us.write_mean"),
+    OBJ("points.*.result.lat_us.percentiles"), NUM("points.*.result.lat_us.percentiles.*"),
+    ARR("points.*.result.rounds"), RANGE("points.*.result.rounds.*", 0, ROUNDS),
+    OBJ("points.*.result.data"), ARR("points.*.rounds"), ELEM("points.*.rounds.*"),
+    OBJ("points.*.steady_state"), OBJ("points.*.steady_state.window"),
+    RANGE("points.*.steady_state.round", 0, ROUNDS),
+    ARR("saturation"), ELEM("saturation.*"), NAME("saturation.*.workload"),
+    NAME("saturation.*.profile"), PCT("saturation.*.compress_pct"),
+    COUNT("saturation.*.workers"), COUNT("saturation.*.qd"), NUM("saturation.*.effective_qd"),
+    NUM("saturation.*.iops"), NUM("saturation.*.max_iops"),
+    NUM("saturation.*.max_iops_effective_qd"), NUM("saturation.*.lat_mean_us"),
+    NUM("saturation.*.lat_p99_us"), NUM("saturation.*.points"),
+};
+
+static const struct shape profile_shapes[] = {
+    SHAPE("", doc_common), SHAPE("", profile_doc), SHAPE("points.*.rounds.*", round_obj),
+    SHAPE("groups.*.wipc.round", round_obj), SHAPE("groups.*.wdpc.rounds.*", round_obj),
+    SHAPE("points.*.steady_state.window", window),
+};
+
+/* ---- checking ---------------------------------------------------------------------------- */
+
+static const struct {
+    const char *schema;
+    const struct shape *shapes;
+    size_t n;
+} schemas[] = {
+    {"ptsbench.run", run_shapes, sizeof(run_shapes) / sizeof(run_shapes[0])},
+    {"ptsbench.suite", suite_shapes, sizeof(suite_shapes) / sizeof(suite_shapes[0])},
+    {"ptsbench.profile", profile_shapes, sizeof(profile_shapes) / sizeof(profile_shapes[0])},
+};
+
+int shape_check(struct json_object *doc, const char *file, char *err, size_t errlen)
+{
+    if (!json_object_is_type(doc, json_type_object))
+        return errf(err, errlen, "%s: not a JSON object", file);
+    const char *schema = jp_str(doc, "schema");
+    for (size_t s = 0; schema && s < sizeof(schemas) / sizeof(schemas[0]); s++) {
+        if (strcmp(schema, schemas[s].schema))
+            continue;
+        for (size_t k = 0; k < schemas[s].n; k++) {
+            const struct shape *sh = &schemas[s].shapes[k];
+            for (size_t r = 0; r < sh->n; r++) {
+                struct jp_rule rule = sh->rules[r];
+                char path[256], why[ERR_LEN];
+                snprintf(path, sizeof(path), "%s%s%s", sh->at, *sh->at ? "." : "", rule.path);
+                rule.path = path;
+                if (jp_check(doc, &rule, 1, why, sizeof(why)) != 0)
+                    return errf(err, errlen, "%s: %s", file, why);
+            }
+        }
+    }
+    return 0;
+}

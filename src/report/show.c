@@ -1,0 +1,249 @@
+/* show.c — a run or a profile results document as a table (see show.h). */
+#include "show.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "json_path.h"
+#include "results.h"
+#include "shape.h"
+#include "units.h"
+#include "util.h"
+
+static const char *str(struct json_object *o, const char *path)
+{
+    const char *v = jp_str(o, path);
+    return v ? v : "";
+}
+
+static void lat(double us, char *buf, size_t len)
+{
+    if (!isfinite(us))
+        snprintf(buf, len, "-");
+    else if (us >= 1000)
+        snprintf(buf, len, "%.2f ms", us / 1000);
+    else
+        snprintf(buf, len, "%.1f us", us);
+}
+
+/* "1.6 TB (1.5 TiB)"; "capacity not recorded" when the file has no usable number (a NAN cast to
+ * an integer printed "9223.4 PB"). */
+static void capacity(struct json_object *doc, char *buf, size_t len)
+{
+    double c = jp_path(doc, "target.capacity_bytes");
+    if (!isfinite(c) || c < 0 || c >= 18446744073709551616.0)
+        snprintf(buf, len, "capacity not recorded");
+    else
+        units_format_capacity((uint64_t)c, buf, len);
+}
+
+/* The status with what it means now: a "running" file whose writer is gone says "dead", and a
+ * live one names its pid and when it last wrote (results_life_of). */
+static void status_text(struct json_object *doc, char *buf, size_t len)
+{
+    char why[256];
+    const enum results_life l = results_life_of(doc, why, sizeof(why));
+    const char *upd = str(doc, "updated");
+    switch (l) {
+    case RESULTS_RUNNING:
+        snprintf(buf, len, "%s%s%s", why, *upd ? ", last written " : "", upd);
+        break;
+    case RESULTS_DEAD:
+        snprintf(buf, len, "dead (%s%s%s)", why, *upd ? "; last written " : "", upd);
+        break;
+    case RESULTS_UNKNOWN:
+        snprintf(buf, len, "%s", why);
+        break;
+    default:
+        snprintf(buf, len, "%s", results_life_name(l));
+    }
+}
+
+/* A profile matrix: one line per point, then the saturation points. */
+static void show_profile(FILE *out, struct json_object *doc)
+{
+    char cap[64], st[512];
+    capacity(doc, cap, sizeof(cap));
+    status_text(doc, st, sizeof(st));
+    fprintf(out, "%s  (%s, %s); status %s\n\n", str(doc, "target.path"), str(doc, "target.kind"),
+            cap, st);
+    const bool sim = jp_at(doc, "target.simulated") != NULL;
+    fprintf(out, "%-16s %-16s %5s %7s %4s %6s %10s %9s %10s %10s  %s\n", "profile", "workload",
+            "data", "workers", "QD", "effQD", sim ? "IOPS (sim)" : "IOPS", "MB/s", "lat mean",
+            "lat p99", "measured");
+    struct json_object *pts = jp_arr_at(doc, "points");
+    for (size_t i = 0; i < jp_len(pts); i++) {
+        struct json_object *p = jp_idx(pts, i);
+        if (!jp_obj_at(p, "result"))
+            continue;
+        char m[32], p99[32], how[160];
+        double r0 = jp_path(p, "result.rounds.0"), r1 = jp_path(p, "result.rounds.1");
+        lat(jp_path(p, "result.lat_us.mean"), m, sizeof(m));
+        lat(jp_path(p, "result.lat_us.percentiles.99"), p99, sizeof(p99));
+        const char *label = str(p, "result.label");
+        if (*label)   /* what the window may be called (drive_state.h) */
+            snprintf(how, sizeof(how), "%s r%.0f-%.0f", label, r0, r1);
+        else if (!strcmp(str(p, "measure"), "steady"))
+            snprintf(how, sizeof(how), "%s r%.0f-%.0f",
+                     jp_true(jp_at(p, "result.steady")) ? "steady" : "NOT steady", r0, r1);
+        else
+            snprintf(how, sizeof(how), "%s, %.0f round(s)", str(p, "precondition"), r1);
+        fprintf(out, "%-16s %-16s %4.0f%% %7.0f %4.0f %6.0f %10.0f %9.1f %10s %10s  %s\n",
+                str(p, "profile"), str(p, "workload"), jp_path(p, "compress_pct"),
+                jp_path(p, "workers"), jp_path(p, "qd"), jp_path(p, "effective_qd"),
+                jp_path(p, "result.iops"), jp_path(p, "result.mb_s"), m, p99, how);
+    }
+    struct json_object *sat = jp_arr_at(doc, "saturation");
+    for (size_t i = 0; i < jp_len(sat); i++) {
+        struct json_object *s = jp_idx(sat, i);
+        char m[32];
+        lat(jp_path(s, "lat_mean_us"), m, sizeof(m));
+        fprintf(out, "%ssaturation %s %.0f%% %.0f worker(s): effective QD %.0f, %.0f IOPS (max "
+                "%.0f), lat mean %s\n", i ? "" : "\n", str(s, "workload"),
+                jp_path(s, "compress_pct"), jp_path(s, "workers"), jp_path(s, "effective_qd"),
+                jp_path(s, "iops"), jp_path(s, "max_iops"), m);
+    }
+}
+
+static void show_preconditioning(FILE *out, struct json_object *doc, bool sim)
+{
+    struct json_object *pc = jp_obj_at(doc, "preconditioning");
+    if (!pc)
+        return;
+    const char *mode = str(pc, "mode");
+    fprintf(out, "drive     %s%s", !strcmp(mode, "none") ? "not preconditioned" : mode,
+            sim ? " (simulated drive)" : "");
+    if (jp_at(pc, "wipc"))
+        fprintf(out, "; WIPC %.0fx the active range", jp_path(pc, "wipc.fills"));
+    if (jp_at(pc, "wdpc"))
+        fprintf(out, "; WDPC %.2f fills in %.0f rounds (ended: %s)", jp_path(pc, "wdpc.fills"),
+                jp_path(pc, "wdpc.rounds"), str(pc, "wdpc.ended"));
+    fprintf(out, "\n");
+}
+
+static void show_rounds(FILE *out, struct json_object *rounds, unsigned every, bool sim)
+{
+    size_t nr = jp_len(rounds);
+    if (!every)
+        every = nr > 40 ? (unsigned)((nr + 29) / 30) : 1;
+    bool dev = jp_at(jp_idx(rounds, 0), "device") != NULL;
+    bool state = jp_at(jp_idx(rounds, 0), "state") != NULL;
+    fprintf(out, "\n%6s %10s %10s %10s %10s %11s %11s%s%s\n", "round",
+            sim ? "IOPS (sim)" : "IOPS", "read", "write", "MB/s", "lat mean", "lat 99.9%",
+            dev ? "     WA" : "", state ? "  state  fills: total   WDPC" : "");
+    for (size_t i = 0; i < nr; i++) {
+        if ((i + 1) % every && i + 1 != nr && i)
+            continue;
+        struct json_object *r = jp_idx(rounds, i);
+        char m[32], p[32];
+        lat(jp_path(r, "total.lat_us.mean"), m, sizeof(m));
+        lat(jp_path(r, "total.lat_us.percentiles.99.9"), p, sizeof(p));
+        fprintf(out, "%6.0f %10.0f %10.0f %10.0f %10.1f %11s %11s", jp_path(r, "round"),
+                jp_path(r, "total.iops"), jp_path(r, "read.iops"), jp_path(r, "write.iops"),
+                jp_path(r, "total.mb_s"), m, p);
+        if (dev)
+            fprintf(out, " %6.2f", jp_path(r, "device.write_amplification"));
+        if (state)
+            fprintf(out, "  %-6s %6.2f %6.2f%s", str(r, "state.condition"),
+                    jp_path(r, "state.written_fills"), jp_path(r, "state.wdpc_fills"),
+                    !strcmp(str(r, "phase"), "wdpc") ? "  (WDPC round, not judged)" : "");
+        fprintf(out, "\n");
+    }
+}
+
+/* A share of the window's average in percent ("-" when either is absent or the average 0). */
+static double pct_of(struct json_object *ss, const char *path)
+{
+    double avg = jp_path(ss, "window.average"), v = jp_path(ss, path);
+    return avg != 0 ? 100 * v / avg : NAN;
+}
+
+static void show_verdict(FILE *out, struct json_object *doc, size_t nr, bool sim)
+{
+    struct json_object *ss = jp_obj_at(doc, "steady_state");
+    const char *label = str(ss, "label");
+    if (ss && *label && jp_true(jp_at(ss, "stable")))
+        fprintf(out, "\n%s (%s) at rounds %.0f-%.0f: average %.6g%s, range %.1f%%, slope "
+                "excursion %.1f%%\n", label, str(ss, "tracking"),
+                jp_path(ss, "window.first_round"), jp_path(ss, "window.last_round"),
+                jp_path(ss, "window.average"), sim ? " (simulated drive)" : "",
+                pct_of(ss, "window.range"), pct_of(ss, "window.slope_excursion"));
+    else if (ss && *label)
+        fprintf(out, "\n%s (%s) in %zu rounds\n", label, str(ss, "tracking"), nr);
+    else if (ss && jp_true(jp_at(ss, "reached")))
+        fprintf(out, "\nsteady state (%s) at round %.0f: rounds %.0f-%.0f, average %.6g, range "
+                "%.1f%%, slope excursion %.1f%%\n", str(ss, "tracking"), jp_path(ss, "round"),
+                jp_path(ss, "window.first_round"), jp_path(ss, "window.last_round"),
+                jp_path(ss, "window.average"), pct_of(ss, "window.range"),
+                pct_of(ss, "window.slope_excursion"));
+    else if (nr >= 5)
+        fprintf(out, "\nsteady state (%s) NOT reached in %zu rounds\n", str(ss, "tracking"), nr);
+    if (ss && *label && !jp_true(jp_at(ss, "reached")) && *str(ss, "reason"))
+        fprintf(out, "not SNIA steady state: %s\n", str(ss, "reason"));
+    struct json_object *lw = jp_obj_at(doc, "last_window");
+    if (lw && jp_at(lw, "window"))
+        fprintf(out, "last rounds %.0f-%.0f: average %.6g%s; %s\n",
+                jp_path(lw, "window.first_round"), jp_path(lw, "window.last_round"),
+                jp_path(lw, "window.average"), sim ? " (simulated drive)" : "", str(lw, "label"));
+}
+
+void show_write(FILE *out, struct json_object *doc, unsigned every)
+{
+    if (!strcmp(str(doc, "schema"), "ptsbench.profile")) {
+        show_profile(out, doc);
+        return;
+    }
+    char cap[64], st[512];
+    capacity(doc, cap, sizeof(cap));
+    status_text(doc, st, sizeof(st));
+    fprintf(out, "%s  (%s, %s)\n", str(doc, "target.path"), str(doc, "target.kind"), cap);
+    fprintf(out, "workload  %s\n", str(doc, "workload.spec"));
+    fprintf(out, "engine    %s, %s; status %s\n", str(doc, "engine.name"),
+            str(doc, "engine.clock"), st);
+    const bool sim = jp_at(doc, "target.simulated") != NULL;
+    show_preconditioning(out, doc, sim);
+    struct json_object *rounds = jp_arr_at(doc, "rounds");
+    show_rounds(out, rounds, every, sim);
+    show_verdict(out, doc, jp_len(rounds), sim);
+}
+
+int show_load(const char *arg, struct json_object **doc, char *path, size_t len, char *err,
+              size_t errlen)
+{
+    *doc = NULL;
+    struct stat st;
+    if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
+        snprintf(path, len, "%s%sresults.json", arg, arg[strlen(arg) - 1] == '/' ? "" : "/");
+    else
+        snprintf(path, len, "%s", arg);
+    if (stat(path, &st) != 0)
+        return errf(err, errlen, "%s: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return errf(err, errlen, "%s: not a regular file", path);
+    *doc = json_object_from_file(path);
+    if (!*doc) {
+        char why[256];
+        const char *e = json_util_get_last_err();
+        str_copy(why, sizeof(why), e ? e : "unreadable");
+        for (char *c = why; *c; c++)   /* json-c's message ends in a newline: one line */
+            if (*c == '\n' || *c == '\r')
+                *c = ' ';
+        return errf(err, errlen, "%s: cannot read it as JSON (%s)", path, str_trim(why));
+    }
+    const char *schema = jp_str(*doc, "schema");
+    if (!schema || (strcmp(schema, "ptsbench.run") && strcmp(schema, "ptsbench.profile"))) {
+        json_object_put(*doc);
+        *doc = NULL;
+        return errf(err, errlen, "%s: not a ptsbench run or profile results file", path);
+    }
+    if (shape_check(*doc, path, err, errlen) != 0) {
+        json_object_put(*doc);
+        *doc = NULL;
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,26 @@
+/* show.h — `ptsbench show`'s text: a run or a profile results document as a table, for people.
+ *
+ * show_load reads RESULTS (a file, or a directory holding results.json) and accepts only the
+ * schemas show prints (ptsbench.run, ptsbench.profile). show_write prints whatever the document
+ * holds: every field is read through json_path.h, so a value of the wrong type is absent ("-",
+ * "" or "not recorded"), never a crash; a capacity that is absent says "capacity not recorded".
+ * Nothing here exits or prints to stderr: errors come back as one line. */
+#ifndef PTSBENCH_SHOW_H
+#define PTSBENCH_SHOW_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct json_object;
+
+/* Load arg into *doc (the caller json_object_put()s it); path receives the file read. Returns
+ * 0, or -1 with one line naming the file: unreadable, not JSON (json-c's reason on the same
+ * line), or not a run or profile results file. */
+int show_load(const char *arg, struct json_object **doc, char *path, size_t len, char *err,
+              size_t errlen);
+
+/* The table: every round of a run (every Nth and the last with every > 0; 0: all, or about 30
+ * lines for long runs), or every point of a profile matrix and its saturation points. */
+void show_write(FILE *out, struct json_object *doc, unsigned every);
+
+#endif
