@@ -1,7 +1,7 @@
 /* sim.c — the simulated SSD's front end: parameters (defaults, validation, time dilation and
  * the geometry rule), the card layer (n_ctl controllers behind one host link, stripe or vca
  * dispatch), purge, fast fill, info, stats, invariants, and the analytic WA oracle.
- * Design: /work/shared/research/ssd-sim.md §3, §5.8, §5.9. The controller is sim_ctl.c. */
+ * Design: docs/simulated-drive.md §3, §5.8, §5.9. The controller is sim_ctl.c. */
 #include "sim.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /* sim.h — the built-in simulated SSD: a deterministic, passive, reservation-based drive model.
  *
- * Design: /work/shared/research/ssd-sim.md (read it; departures are stated in the code).
+ * Design: docs/simulated-drive.md (departures from it are stated in the code).
  *   - The model is passive: t_done = sim_submit(dev, t_now, io). Calls come with non-decreasing
  *     t_now. The harness owns the event loop (a min-heap of completions); the model only
  *     reserves resources (busy_until per host link, firmware core, write datapath, channel, die).

@@ -1,5 +1,5 @@
 /* sim_ctl.c — one simulated SSD controller: page-mapped FTL over lines, greedy / FIFO / d-choice
- * GC, reservation timing. Design: /work/shared/research/ssd-sim.md §5.2-§5.7.
+ * GC, reservation timing. Design: docs/simulated-drive.md §5.2-§5.7.
  *
  * Mapping unit 4 KiB (lpn); storage granule 512 B sector. A line is one erase block from every
  * plane of every die; its data sectors are written in order, superpage by superpage (a superpage

@@ -3,7 +3,7 @@
  *
  * Every field of struct sim_params is settable through one table (key, type, offset, range).
  * The derived figures of sim_params_describe() are the closed forms of the design note
- * (/work/shared/research/ssd-sim.md §3, §5.9, §6); they are expectations, not model output:
+ * (docs/simulated-drive.md §3, §5.9, §6); they are expectations, not model output:
  *   - capacity: usable = raw - reserve - free-line pool (the pool is the foreground-GC trigger,
  *     max(fg_lines_min, ceil(fg_lines_pct % of the lines at k))); user = user_bytes, or
  *     usable / (1 + op) when user_bytes = 0; rho_eff = usable / user - 1; A = sim_wa_oracle().

@@ -1,7 +1,7 @@
 /* test_sim_ftl.c — the simulated SSD model (src/sim): WA oracle, FTL invariants, greedy / FIFO
  * write amplification against the Lambert-W oracle, compression, write cliff and OP sweep
  * against the §3 formulas, time dilation, idle-time GC, TRIM / purge, the card layer and exact
- * QD1 latencies. Design: /work/shared/research/ssd-sim.md §3, §5, §7.
+ * QD1 latencies. Design: docs/simulated-drive.md §3, §5, §7.
  *
  * Drives are small (256 lines of 256-2048 units, k = 1 unless the test is about k), so the
  * whole file runs in a few seconds at -O2. Timing tests use the closed-loop driver of

@@ -1,7 +1,7 @@
 /* test_sim_presets.c — calibration of the simulated-drive presets against the published figures
  * they were fitted to: the real preset files (profiles/devices/NAME.ini, loaded with
  * sim_preset_load at the preset's own k), driven by the closed-loop workers of tests/sim_loop.h.
- * Targets and formulas: /work/shared/research/ssd-sim.md §6.2 (R4 CM88), §6.3 (Z-Drive 6300),
+ * Targets and formulas: docs/simulated-drive.md §6.2 (R4 CM88), §6.3 (Z-Drive 6300),
  * §7 checks 6, 7, 9-12.
  *
  * Every check prints "measured vs target" and asserts it, 15 % unless stated. Figures are
