@@ -3,8 +3,14 @@
 # show their output, and end with one summary line "N passed, N failed, N skipped"
 # counted over individual test cases.  Exit 1 when anything failed.
 #
+# Programs run two at a time (TEST_JOBS=N to change; 1: one after the other): the tests must
+# pass on a busy machine anyway, and most of them are CPU-bound simulations.  The few whose
+# figures depend on the machine being otherwise idle (SERIAL below: engine-against-fio
+# agreement, child-process timing) run alone.  Each program's output is shown when it ends.
+#
 # zram: the tests create devices of their own (tests/helpers.h: zram_create) and record each
-# in $PTSBENCH_TEST_ZRAM_DIR until they remove it.  After each program this script removes
+# in $PTSBENCH_TEST_ZRAM_DIR (one directory per program) until they remove it.  After each
+# program this script removes
 # what is still recorded there (a program killed by SIGKILL or a crash outside a test could
 # not), and only while /sys/block/zramN/diskseq still names the recorded instance; a program
 # that exited 0 and left a device counts as one more failure.
@@ -23,9 +29,9 @@ export PTSBENCH_DATADIR="$root"
 passed=0 failed=0 skipped=0 broken=()
 
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/ptsbench-runner-XXXXXX") || exit 1
-export PTSBENCH_TEST_ZRAM_DIR="$work/zram"
-mkdir "$PTSBENCH_TEST_ZRAM_DIR"
 zctl=/sys/class/zram-control
+jobs_max=${TEST_JOBS:-2}
+SERIAL=" test_fio_engine test_children "
 
 # Reset and hot_remove zramN if it is still instance SEQ, retrying for 5 s at each step while
 # it is busy (udev probes it for a moment after every close).  Status 0 when it is gone.
@@ -45,11 +51,11 @@ zram_destroy() {
   ! zram_alive "$n" "$seq"
 }
 
-# Remove what program $1 left recorded; print each; set $leaked to how many were left.
+# Remove what program $1 left recorded in directory $2; print each; set $leaked to how many.
 zram_sweep() {
   local f n seq pid rest
   leaked=0
-  for f in "$PTSBENCH_TEST_ZRAM_DIR"/zram*; do
+  for f in "$2"/zram*; do
     [ -e "$f" ] || continue
     read -r n seq pid rest < "$f" || true
     if [ -n "${n:-}" ] && [ -n "${seq:-}" ] && zram_alive "$n" "$seq"; then
@@ -128,29 +134,36 @@ bystander_check() {
   esac
 }
 
-current=""
 on_exit() {
-  [ -n "$current" ] && zram_sweep "$current"
+  local d
+  for d in "$work"/p*; do [ -d "$d/zram" ] && zram_sweep "$(cat "$d/name" 2>/dev/null)" "$d/zram"; done
   bystander_remove
   rm -rf "$work"
 }
 trap on_exit EXIT
 trap 'echo "runner: interrupted"; exit 130' INT TERM HUP
 
-bystander_setup
-for t in "$@"; do
-  echo "=== $t"
-  out="$work/output"
+# Program $2 as job $1: output, exit status and seconds into $work/p$1.
+run_program() {
+  local d="$work/p$1" start
   start=$(date +%s)
-  current=$t
-  "$t" 2>&1 | tee "$out"
-  rc=${PIPESTATUS[0]}
-  zram_sweep "$t"
-  current=""
-  p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | awk '{s+=$1} END {print s+0}')
-  f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | awk '{s+=$1} END {print s+0}')
-  s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$out" | awk '{s+=$1} END {print s+0}')
-  rm -f "$out"
+  PTSBENCH_TEST_ZRAM_DIR="$d/zram" "$2" > "$d/out" 2>&1
+  echo $? > "$d/rc.tmp"
+  echo $(( $(date +%s) - start )) > "$d/secs"
+  mv "$d/rc.tmp" "$d/rc"
+}
+
+# Job $1 has ended: show its output, remove what it left, count its test cases.
+finish_program() {
+  local d="$work/p$1" t rc p f s
+  t=$(cat "$d/name")
+  echo "=== $t"
+  cat "$d/out"
+  rc=$(cat "$d/rc")
+  zram_sweep "$t" "$d/zram"
+  p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$d/out" | awk '{s+=$1} END {print s+0}')
+  f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$d/out" | awk '{s+=$1} END {print s+0}')
+  s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$d/out" | awk '{s+=$1} END {print s+0}')
   passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
     failed=$((failed + 1))        # crashed or failed outside a test case
@@ -160,8 +173,48 @@ for t in "$@"; do
     failed=$((failed + 1)); rc=1
   fi
   [ "$rc" -ne 0 ] && broken+=("$t")
-  echo "--- $t: exit $rc in $(( $(date +%s) - start )) s"
+  echo "--- $t: exit $rc in $(cat "$d/secs") s"
+  rm -rf "$d"
+}
+
+# Wait until at most $1 jobs are running, finishing (in the order they end) those that stop.
+running=()
+wait_jobs() {
+  local keep i
+  while [ ${#running[@]} -gt "$1" ]; do
+    wait -n 2>/dev/null || true
+    keep=()
+    for i in "${running[@]}"; do
+      if [ -e "$work/p$i/rc" ]; then finish_program "$i"; else keep+=("$i"); fi
+    done
+    running=("${keep[@]}")
+  done
+}
+
+# The long programs first, so that the two job slots end close together.
+LONG=" test_suite_recovery test_suite test_sim_presets test_steady_state test_resume test_run "
+programs=()
+for t in "$@"; do case "$LONG" in *" $(basename "$t") "*) programs+=("$t") ;; esac; done
+for t in "$@"; do case "$LONG" in *" $(basename "$t") "*) ;; *) programs+=("$t") ;; esac; done
+
+bystander_setup
+job=0
+for t in "${programs[@]}"; do
+  job=$((job + 1))
+  mkdir -p "$work/p$job/zram"
+  echo "$t" > "$work/p$job/name"
+  case "$SERIAL" in
+    *" $(basename "$t") "*)
+      wait_jobs 0
+      run_program "$job" "$t"
+      finish_program "$job" ;;
+    *)
+      wait_jobs $((jobs_max - 1))
+      run_program "$job" "$t" &
+      running+=("$job") ;;
+  esac
 done
+wait_jobs 0
 bystander_check
 bystander_remove
 echo
