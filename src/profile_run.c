@@ -1352,10 +1352,12 @@ failed:
     fprintf(stderr, "ptsbench profile: %s\n", err);
 out:
     add(s->doc, "status", jstr(status));
+    const bool said = s->out.failed;   /* the failure above was this write's */
     if (flush(s, true) != 0) {
         /* nothing more can be recorded: say so, and do not call the run done */
-        fprintf(stderr, "ptsbench profile: %s: the results file could not be written; the run "
-                        "is lost from here on\n", s->out.error);
+        if (!said)
+            fprintf(stderr, "ptsbench profile: %s (it holds what was printed before)\n",
+                        s->out.error);
         return EXIT_FAILURE_RUN;
     }
     if (!s->cfg.quiet || code != EXIT_OK)

@@ -517,7 +517,7 @@ int results_write_parts_atomic(const char *path, const char *const *parts, const
     bool unnamed;
     int fd = open_tmp(path, tmp, &unnamed);
     if (fd < 0)
-        return errf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+        return errf(err, errlen, "cannot write %s: %s", path, strerror(errno));
     for (unsigned p = 0; p < n_parts; p++) {
         size_t done = 0;
         while (done < lens[p]) {
@@ -529,7 +529,7 @@ int results_write_parts_atomic(const char *path, const char *const *parts, const
                 close(fd);
                 if (!unnamed)
                     unlink(tmp);
-                return errf(err, errlen, "cannot write %s: %s", tmp, strerror(saved));
+                return errf(err, errlen, "cannot write %s: %s", path, strerror(saved));
             }
             done += (size_t)w;
         }
@@ -539,12 +539,12 @@ int results_write_parts_atomic(const char *path, const char *const *parts, const
         close(fd);
         if (!unnamed)
             unlink(tmp);
-        return errf(err, errlen, "cannot write %s: %s", tmp, strerror(saved));
+        return errf(err, errlen, "cannot write %s: %s", path, strerror(saved));
     }
     if (unnamed && name_tmp(fd, tmp) != 0) {
         int saved = errno;
         close(fd);
-        return errf(err, errlen, "cannot write %s: %s", tmp, strerror(saved));
+        return errf(err, errlen, "cannot write %s: %s", path, strerror(saved));
     }
     close(fd);
     if (rename(tmp, path) != 0) {

@@ -460,6 +460,8 @@ static void print_summary(const struct run_record *rec)
 {
     unsigned wdpc_rounds = rec->first_measure > 1 ? rec->first_measure - 1 : 0;
     printf("\n%s: %u round%s", rec->status, rec->measured, rec->measured == 1 ? "" : "s");
+    if (rec->unwritten)
+        printf(" (the last is not in the results file: it could not be written)");
     if (wdpc_rounds)
         printf(" after %u WDPC round%s (%.2f fills, ended: %s)", wdpc_rounds,
                wdpc_rounds == 1 ? "" : "s",
@@ -851,6 +853,7 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, volatile
         iso8601_now(rec->updated, sizeof(rec->updated));
         if (results_write(rec, err, sizeof(err)) != 0) {
             snprintf(rec->error, sizeof(rec->error), "%s", err);
+            rec->unwritten = true;
             return EXIT_FAILURE_RUN;
         }
         if (!c->quiet && !replayed)   /* the replayed rounds were printed by the run before */
@@ -944,12 +947,13 @@ out:
     if (fd >= 0)
         close(fd);
     iso8601_now(rec->updated, sizeof(rec->updated));
-    if (results_write(rec, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptsbench: %s\n", err);
+    const bool write_failed = results_write(rec, err, sizeof(err)) != 0;
+    if (write_failed)
         code = EXIT_FAILURE_RUN;
-    }
     if (rec->error[0])
         fprintf(stderr, "ptsbench: %s\n", rec->error);
+    if (write_failed && strcmp(err, rec->error) != 0)   /* not the same failure said twice */
+        fprintf(stderr, "ptsbench: %s\n", err);
     if (!c->quiet || code != EXIT_OK)
         print_summary(rec);
     return code;

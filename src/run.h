@@ -79,6 +79,7 @@ struct run_record {
     double stimulus_bytes;       /* written by the stimulus (every round of it) */
     unsigned first_measure;      /* the first measured round (1 without WDPC rounds) */
     unsigned measured;           /* measured rounds so far */
+    bool unwritten;              /* the last round could not be written to the results */
     const char *wdpc_end;        /* NULL: WDPC running or none; "guard", "max_fills" */
     struct round_metrics wipc;   /* the WIPC's figures (wipc_done) */
     bool wipc_done;
