@@ -308,7 +308,10 @@ static void test_kills(void **state)
         check_printed(c, text, doc);
         free(text);
         const char *status = sget(doc, "status");
-        if (died) {
+        /* killed after its last write (a sanitizer's leak check at exit takes a while): the run
+         * had ended, and --resume says there is nothing to do */
+        const bool ended = died && status && !strcmp(status, "complete");
+        if (died && !ended) {
             killed_mid++;
             assert_string_equal(status, "running");
             /* gate will not take it */
@@ -331,6 +334,7 @@ static void test_kills(void **state)
         if (r.status != 0)
             fail_msg("%s killed at %.2f s: --resume exited %d: %s", c->name, at, r.status,
                      r.errout);
+        const bool nothing = strstr(r.out, "nothing to resume") != NULL;
         cmd_result_free(&r);
         doc = load_json(path);
         assert_non_null(doc);
@@ -340,8 +344,10 @@ static void test_kills(void **state)
         if (strcmp(got, ref[k % 6]) != 0)
             fail_msg("%s killed at %.2f s, resumed: %s, uninterrupted %s", c->name, at, got,
                      ref[k % 6]);
-        if (died)
+        if (died && !ended)
             assert_non_null(json_at(doc, "resumed"));
+        if (ended)
+            assert_true(nothing);
         json_object_put(doc);
     }
     print_message("  30 runs, %u killed before they ended, each resumed to the uninterrupted "
