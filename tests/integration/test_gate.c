@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -413,6 +414,69 @@ static void test_update_baseline_directory(void **state)
     assert_true(same_file(tmp_path("base/profile/results.json"), lowered_profile()));
 }
 
+/* Results of a run that did not complete (interrupted, failed, or left "running" by a writer that
+ * is gone) are refused by gate and verify with one line naming the status, exit 1, unless
+ * --allow-incomplete: a killed run must not pass a CI gate silently. A "running" file whose
+ * writer is a live ptsbench is refused too (the run is still going). */
+static void test_incomplete_results_refused(void **state)
+{
+    (void)state;
+    char src[4200];
+    snprintf(src, sizeof(src), "%s/results.json", fixture("suite-6300"));
+    static const char *const statuses[] = {"interrupted", "failed", "running"};
+    for (size_t i = 0; i < 3; i++) {
+        struct json_object *doc = load_json(src);
+        assert_non_null(doc);
+        json_object_object_add(doc, "status", json_object_new_string(statuses[i]));
+        if (!strcmp(statuses[i], "running")) {   /* its writer: a pid that has exited */
+            pid_t p = fork();
+            if (p == 0)
+                _exit(0);
+            assert_true(p > 0);
+            waitpid(p, NULL, 0);
+            char boot[64] = "";
+            FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+            assert_non_null(f);
+            assert_non_null(fgets(boot, sizeof(boot), f));
+            fclose(f);
+            boot[strcspn(boot, "\n")] = '\0';
+            struct json_object *w = json_object_new_object();
+            json_object_object_add(w, "pid", json_object_new_int64(p));
+            json_object_object_add(w, "boot_id", json_object_new_string(boot));
+            json_object_object_add(doc, "writer", w);
+        }
+        char d[4200], path[4300];
+        snprintf(d, sizeof(d), "%s/incomplete-%s", dir, statuses[i]);
+        assert_int_equal(mkdir(d, 0755), 0);
+        snprintf(path, sizeof(path), "%s/results.json", d);
+        assert_int_equal(json_object_to_file(path, doc), 0);
+        json_object_put(doc);
+        struct cmd_result r;
+        const char *args[] = {"--baseline", fixture("suite-6300"), "--current", d, NULL};
+        int st = gate(&r, args);
+        if (st != 1 || !strstr(r.errout, statuses[i]) || !strstr(r.errout, "--allow-incomplete") ||
+            strchr(r.errout, '\n') != r.errout + strlen(r.errout) - 1)
+            fail_msg("gate on a %s run: exit %d, stderr: %s", statuses[i], st, r.errout);
+        if (!strcmp(statuses[i], "running") && !strstr(r.errout, "not running"))
+            fail_msg("gate on a dead run does not say its writer is gone: %s", r.errout);
+        cmd_result_free(&r);
+        const char *args2[] = {"--baseline", fixture("suite-6300"), "--current", d,
+                               "--allow-incomplete", NULL};
+        assert_int_equal(gate(&r, args2), 0);
+        cmd_result_free(&r);
+        char *v[] = {(char *)ptsbench_bin(), "verify", "--spec", "zdrive-6300-1.6t", d, NULL};
+        assert_int_equal(run_cmd(v, &r), 0);
+        if (r.status != 1 || !strstr(r.errout, statuses[i]))
+            fail_msg("verify on a %s run: exit %d, stderr: %s", statuses[i], r.status, r.errout);
+        cmd_result_free(&r);
+        char *v2[] = {(char *)ptsbench_bin(), "verify", "--spec", "zdrive-6300-1.6t", d,
+                      "--allow-incomplete", NULL};
+        assert_int_equal(run_cmd(v2, &r), 0);
+        assert_int_equal(r.status, 0);
+        cmd_result_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -421,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_update_baseline_file),
         cmocka_unit_test(test_update_baseline_directory),
+        cmocka_unit_test(test_incomplete_results_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
