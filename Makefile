@@ -33,7 +33,7 @@ OPT       := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sa
 SAN_LD    := -fsanitize=address,undefined
 endif
 
-CPPFLAGS  += -D_GNU_SOURCE -Isrc -Isrc/engine -Isrc/sim -Isrc/fio -Isrc/report \
+CPPFLAGS  += -D_GNU_SOURCE -Isrc \
              -DPTSBENCH_VERSION='"$(VERSION)"' \
              -DPTSBENCH_DATADIR='"$(PREFIX)/share/ptsbench"' \
              -DPTSBENCH_LIBURING_VERSION='"$(LIBURING_VERSION)"'
@@ -41,9 +41,9 @@ CFLAGS    += -std=c11 $(OPT) $(WARN) -pthread -MMD -MP $(PKG_CFLAGS)
 LDLIBS    += $(PKG_LIBS) -laio -lz -llz4 -lpthread -lm
 LDFLAGS   += $(SAN_LD) -pthread
 
-SRC       := $(wildcard src/*.c src/engine/*.c src/sim/*.c src/fio/*.c src/report/*.c)
+SRC       := $(wildcard src/*/*.c)
 OBJ       := $(SRC:%.c=$(BUILD)/%.o)
-LIB_OBJ   := $(filter-out $(BUILD)/src/main.o,$(OBJ))
+LIB_OBJ   := $(filter-out $(BUILD)/src/cli/main.o,$(OBJ))
 
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)

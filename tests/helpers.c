@@ -4,7 +4,7 @@
 #endif
 #include "helpers.h"
 
-#include "spawn.h"
+#include "lib/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>

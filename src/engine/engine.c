@@ -1,12 +1,12 @@
 /* engine.c — the engine registry and helpers shared by the native engines. */
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 extern const struct engine_ops engine_io_uring;
 extern const struct engine_ops engine_libaio;

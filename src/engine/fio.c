@@ -31,7 +31,7 @@
  * issuing; the runner sees the stop flag and drops the round.
  *
  * Two registrations: "fio" (ioengine=io_uring) and "fio-libaio" (ioengine=libaio). */
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <errno.h>
 #include <math.h>
@@ -40,11 +40,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fio_job.h"
-#include "fio_json.h"
-#include "spawn.h"
-#include "util.h"
-#include "worker.h"
+#include "engine/fio_job.h"
+#include "engine/fio_json.h"
+#include "lib/spawn.h"
+#include "lib/util.h"
+#include "core/worker.h"
 
 struct engine {
     const char *ioengine;

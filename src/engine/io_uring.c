@@ -5,7 +5,7 @@
  * batch.  Buffers are registered (READ_FIXED/WRITE_FIXED) and the target fd is a registered
  * file; the ring is created with SINGLE_ISSUER|COOP_TASKRUN when the kernel has them.  Each
  * falls back quietly to the plain form on kernels that refuse it. */
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <errno.h>
 #include <liburing.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 struct engine {
     struct io_uring ring;

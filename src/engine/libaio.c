@@ -1,12 +1,12 @@
 /* libaio.c — Linux native AIO (io_submit / io_getevents) via libaio, one context per worker. */
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <errno.h>
 #include <libaio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 struct engine {
     io_context_t ctx;

@@ -1,7 +1,7 @@
 /* gate.c — the CI performance gate's verdicts and its text and JSON reports (rules in gate.h). */
-#include "gate.h"
+#include "report/gate.h"
 
-#include "results.h"
+#include "core/results.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 const enum meas_metric GATE_DEFAULT_METRICS[4] = {MEAS_IOPS, MEAS_MB_S, MEAS_LAT_MEAN_US,
                                                   MEAS_LAT_P99_US};

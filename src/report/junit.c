@@ -1,11 +1,11 @@
 /* junit.c — the gate's cases as JUnit XML (layout in junit.h). */
-#include "junit.h"
+#include "report/junit.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "gate.h"
-#include "util.h"
+#include "report/gate.h"
+#include "lib/util.h"
 
 /* Length of the valid UTF-8 sequence at s that XML 1.0 allows, or 0. */
 static size_t utf8_len(const unsigned char *s)

@@ -44,15 +44,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "measure.h"
+#include "report/measure.h"
 
-#include "results.h"
+#include "core/results.h"
 
-#include "json_path.h"
-#include "shape.h"
-#include "units.h"
-#include "util.h"
-#include "workload.h"
+#include "lib/json_path.h"
+#include "report/shape.h"
+#include "lib/units.h"
+#include "lib/util.h"
+#include "io/workload.h"
 
 #define MEAS_MAX_DEPTH 16
 

@@ -1,7 +1,7 @@
 /* plot.c — the chart driver: data and script files, gnuplot runs (fork/exec, several at once),
  * PNG and SVG. The charts themselves are written by plot_pts.c, plot_steady.c, plot_profile.c
  * and plot_run.c through the small builder below (plot.h, internal part). */
-#include "plot.h"
+#include "report/plot.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "spawn.h"
-#include "util.h"
+#include "lib/spawn.h"
+#include "lib/util.h"
 
 #define PLOT_W 1100
 #define PLOT_H 650

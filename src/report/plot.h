@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "json_path.h"
+#include "lib/json_path.h"
 
 struct json_object;
 
@@ -52,7 +52,7 @@ void plot_default_label(struct json_object *doc, char *buf, size_t len);
 
 /* ---- State words (plot_state.c), shared with report.c ----
  *
- * Every figure says what state the drive was in (src/drive_state.h) and whether the drive was
+ * Every figure says what state the drive was in (src/core/drive_state.h) and whether the drive was
  * simulated. Charts: a chart whose figures are all in one state says it in its title ("...
  * (steady state)", "... (burst, not preconditioned)"); a simulated input's label gets
  * " (simulated)" (plot_all does it), so a one-device chart's image title ("TITLE — LABEL")

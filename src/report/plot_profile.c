@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plot.h"
-#include "util.h"
+#include "report/plot.h"
+#include "lib/util.h"
 
 #define MAXK 64
 

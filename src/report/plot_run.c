@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "plot.h"
-#include "util.h"
+#include "report/plot.h"
+#include "lib/util.h"
 
 static bool is_run(struct json_object *doc) { return !strcmp(pj_schema(doc), "ptsbench.run"); }
 

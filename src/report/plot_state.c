@@ -1,7 +1,7 @@
 /* plot_state.c — the drive's state and the simulated tag in words, for chart titles and legends
  * (plot*.c) and for the report's sentences and tables (report.c); see plot.h, "State words".
  *
- * It reads what src/drive_state.h records: a window's "measured_state", "label" and "reason"
+ * It reads what src/core/drive_state.h records: a window's "measured_state", "label" and "reason"
  * (a run's steady_state and last_window, a profile point's result), the run's
  * "preconditioning".mode, the rounds' "phase" and "state", and target.simulated. Results from
  * before those fields give "" for the state, and their charts and sentences read as before. */
@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "plot.h"
-#include "util.h"
+#include "report/plot.h"
+#include "lib/util.h"
 
 bool plot_doc_simulated(struct json_object *doc)
 {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plot.h"
-#include "util.h"
+#include "report/plot.h"
+#include "lib/util.h"
 
 /* ---- metrics ---- */
 

@@ -3,14 +3,14 @@
  * One writer feeds both files (struct out): every heading, paragraph, table and chart is
  * emitted to the HTML and to the Markdown at once, so the twins cannot drift apart.
  *
- * Every figure says what state the drive was in (src/drive_state.h): a run's verdict uses its
+ * Every figure says what state the drive was in (src/core/drive_state.h): a run's verdict uses its
  * label and reason ("stable (fresh-out-of-box / burst) at rounds 1–5, not SNIA steady state:
  * ..."), never "steady state" unless steady_state.reached; rounds and profile points show the
  * drive's state; suites say how each test prepared the drive. A simulated drive is named
  * "LABEL (simulated drive)" wherever its figures are, its tables' figure headers say
  * "(simulated)", and "compliant" never appears for it without "(simulated drive)". Results from
  * before the state fields keep today's wording. */
-#include "report.h"
+#include "report/report.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -24,11 +24,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "json_path.h"
-#include "plot.h"
-#include "shape.h"
-#include "units.h"
-#include "util.h"
+#include "lib/json_path.h"
+#include "report/plot.h"
+#include "report/shape.h"
+#include "lib/units.h"
+#include "lib/util.h"
 
 /* The string at a path, "" when there is none (for printf and strcmp). */
 static const char *sv(struct json_object *o, const char *path)

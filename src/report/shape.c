@@ -1,14 +1,14 @@
 /* shape.c — the shape of results documents (see shape.h), as tables: a table of rules is one
  * kind of object (a round, a steady-state window, a suite element), applied at every path where
  * such an object lives. */
-#include "shape.h"
+#include "report/shape.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "json_path.h"
-#include "util.h"
+#include "lib/json_path.h"
+#include "lib/util.h"
 
 #define U32 4294967295.0
 #define U64 18446744073709551615.0

@@ -1,5 +1,5 @@
 /* show.c — a run or a profile results document as a table (see show.h). */
-#include "show.h"
+#include "report/show.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -8,11 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "json_path.h"
-#include "results.h"
-#include "shape.h"
-#include "units.h"
-#include "util.h"
+#include "lib/json_path.h"
+#include "core/results.h"
+#include "report/shape.h"
+#include "lib/units.h"
+#include "lib/util.h"
 
 static const char *str(struct json_object *o, const char *path)
 {

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ini.h"
-#include "units.h"
-#include "util.h"
-#include "verify.h"
+#include "lib/ini.h"
+#include "lib/units.h"
+#include "lib/util.h"
+#include "report/verify.h"
 
 /* ---- units ---- */
 

@@ -73,7 +73,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "measure.h"
+#include "report/measure.h"
 
 struct ini_file;
 

@@ -2,15 +2,15 @@
  * the geometry rule), the card layer (n_ctl controllers behind one host link, stripe or vca
  * dispatch), purge, fast fill, info, stats, invariants, and the analytic WA oracle.
  * Design: docs/simulated-drive.md §3, §5.8, §5.9. The controller is sim_ctl.c. */
-#include "sim.h"
+#include "sim/sim.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_internal.h"
-#include "util.h"
+#include "sim/sim_internal.h"
+#include "lib/util.h"
 
 /* Lines the steady-state space accounting takes off T besides the fg_lines reserve (note §3,
  * "which T to use"; measured, see the report): the free pool averages fg_lines - 1/2 (GC tops

@@ -19,13 +19,13 @@
  *
  * Time is integer ns (dilated by k); costs were converted once at open. No allocation and no
  * formatting on the I/O path. */
-#include "sim_internal.h"
+#include "sim/sim_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 #define SIM_PREFETCH 8   /* GC scan: log records looked ahead for the map lookup */
 

@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rng.h"
-#include "sim.h"
+#include "lib/rng.h"
+#include "sim/sim.h"
 
 #define SIM_NONE       UINT32_MAX      /* no line / no victim / no owner */
 #define SIM_UNMAPPED   UINT32_MAX      /* l2p: never written or trimmed */

@@ -21,7 +21,7 @@
  *     capped by the link; QD1 latencies are the sums of the fixed path costs (note §6.3).
  *   - scaled geometry at k: raw / k; halve pages per block (down to 8) until >= 256 lines;
  *     tBERS scales with pages per block (note §5.9). */
-#include "sim_preset.h"
+#include "sim/sim_preset.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -35,9 +35,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "ini.h"
-#include "units.h"
-#include "util.h"
+#include "lib/ini.h"
+#include "lib/units.h"
+#include "lib/util.h"
 
 #define SP_UNIT 4096.0              /* mapping unit: 4 KiB */
 #define SP_MIN_LINES 256u           /* geometry rule, note §5.9 */

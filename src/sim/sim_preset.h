@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "sim.h"
+#include "sim/sim.h"
 
 /* Set one field by key. where: message prefix ("profiles/devices/x.ini:12", "sim target").
  * Errors name the key and value: "sim target: k=3: must be a power of two". */

@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ini.h"
-#include "profile.h"
-#include "util.h"
+#include "lib/ini.h"
+#include "profile/profile.h"
+#include "lib/util.h"
 
 static double now_s(void)
 {

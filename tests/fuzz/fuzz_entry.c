@@ -14,21 +14,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fio_json.h"
-#include "gate.h"
-#include "hist.h"
-#include "ini.h"
-#include "junit.h"
-#include "measure.h"
-#include "plot.h"
-#include "profile.h"
-#include "pts_def.h"
-#include "report.h"
-#include "show.h"
-#include "sim_preset.h"
-#include "util.h"
-#include "verify.h"
-#include "workload.h"
+#include "engine/fio_json.h"
+#include "report/gate.h"
+#include "stats/hist.h"
+#include "lib/ini.h"
+#include "report/junit.h"
+#include "report/measure.h"
+#include "report/plot.h"
+#include "profile/profile.h"
+#include "pts/pts_def.h"
+#include "report/report.h"
+#include "report/show.h"
+#include "sim/sim_preset.h"
+#include "lib/util.h"
+#include "report/verify.h"
+#include "io/workload.h"
 
 #define FUZZ_MAX_TEXT (1u << 20)   /* inputs past 1 MiB are cut (libFuzzer's are far smaller) */
 

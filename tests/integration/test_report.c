@@ -4,7 +4,7 @@
  * no web fonts, no http), the SNIA header (platform, device, set-up, purge, spec, compliance
  * notes), and each test's summary in words, with the figures of the results.
  *
- * Then the drive's state (src/drive_state.h) on results made here on the simulator: a burst
+ * Then the drive's state (src/core/drive_state.h) on results made here on the simulator: a burst
  * run (nothing preconditioned it) is "stable (fresh-out-of-box / burst)", "not SNIA steady
  * state", never "steady state reached"; a run with --precondition steady says its steady-state
  * label and marks its WDPC rounds; a profile's points carry their labels and the groups'

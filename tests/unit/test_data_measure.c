@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data_measure.h"
-#include "metrics.h"
-#include "pattern.h"
+#include "stats/data_measure.h"
+#include "core/metrics.h"
+#include "io/pattern.h"
 
 #define CHUNKS 64u
 #define LEN (CHUNKS * PATTERN_CHUNK)

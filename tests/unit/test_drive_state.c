@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "drive_state.h"
+#include "core/drive_state.h"
 
 /* 1 TB active range: purge, WIPC 2 TB, a stimulus writing 0.5 TB as WDPC, a new stimulus. */
 static void test_accounting(void **state)

@@ -17,11 +17,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fio_job.h"
+#include "engine/fio_job.h"
 #include "helpers.h"
-#include "ini.h"
-#include "util.h"
-#include "workload.h"
+#include "lib/ini.h"
+#include "lib/util.h"
+#include "io/workload.h"
 
 #define MIB (1024ull * 1024ull)
 #define GIB (1024ull * MIB)

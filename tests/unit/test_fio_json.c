@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fio_json.h"
-#include "hist.h"
+#include "engine/fio_json.h"
+#include "stats/hist.h"
 
 static const double pct_p[FIO_NPCT] = {50.0, 90.0, 99.0, 99.9, 99.99, 99.999};
 static double worst_pct_err;     /* bins -> hist vs fio's percentiles, over all fixtures */

@@ -18,11 +18,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gate.h"
+#include "report/gate.h"
 #include "helpers.h"
-#include "junit.h"
-#include "measure.h"
-#include "util.h"
+#include "report/junit.h"
+#include "report/measure.h"
+#include "lib/util.h"
 
 #define ASSERT_NEAR(got, want)                                                            \
     do {                                                                                  \

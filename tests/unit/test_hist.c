@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hist.h"
-#include "rng.h"
+#include "stats/hist.h"
+#include "lib/rng.h"
 
 /* Worst relative error seen by check_one(): per distribution (printed by
  * check_distribution) and overall (printed by the group teardown). */

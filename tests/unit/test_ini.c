@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ini.h"
-#include "util.h"
+#include "lib/ini.h"
+#include "lib/util.h"
 
 static void parse_ok(const char *text, struct ini_file *f)
 {

@@ -27,15 +27,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fio_json.h"
+#include "engine/fio_json.h"
 #include "helpers.h"
-#include "ini.h"
-#include "json_path.h"
-#include "profile.h"
-#include "pts_def.h"
-#include "report.h"
-#include "show.h"
-#include "util.h"
+#include "lib/ini.h"
+#include "lib/json_path.h"
+#include "profile/profile.h"
+#include "pts/pts_def.h"
+#include "report/report.h"
+#include "report/show.h"
+#include "lib/util.h"
 
 static char *put(const char *dir, const char *name, const char *text)
 {

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iogen.h"
-#include "util.h"
+#include "io/iogen.h"
+#include "lib/util.h"
 
 static void parse(const char *spec, struct workload *wl)
 {

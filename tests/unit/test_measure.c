@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 
 #include "helpers.h"
-#include "measure.h"
-#include "util.h"
+#include "report/measure.h"
+#include "lib/util.h"
 
 static char fixture_path[4096];
 

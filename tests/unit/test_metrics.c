@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics.h"
+#include "core/metrics.h"
 
 static void fill_worker(struct worker_stats *s, uint64_t reads, uint64_t writes, uint32_t bs,
                         uint64_t read_lat, uint64_t write_lat, uint64_t elapsed_ns, unsigned n_samples)

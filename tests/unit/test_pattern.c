@@ -12,8 +12,8 @@
 #include <time.h>
 #include <zlib.h>
 
-#include "pattern.h"
-#include "rng.h"
+#include "io/pattern.h"
+#include "lib/rng.h"
 
 static void test_random_bytes(void **state)
 {

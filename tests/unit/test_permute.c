@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "permute.h"
+#include "io/permute.h"
 
 static void check_bijection(uint64_t n, uint64_t seed)
 {

@@ -23,10 +23,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ini.h"
-#include "iogen.h"
-#include "util.h"
-#include "workload.h"
+#include "lib/ini.h"
+#include "io/iogen.h"
+#include "lib/util.h"
+#include "io/workload.h"
 
 #define N_IOS 200000
 #define GIB (1ull << 30)

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pts_def.h"
-#include "pts_rules.h"
+#include "pts/pts_def.h"
+#include "pts/pts_rules.h"
 
 #define S 1000000000ull
 

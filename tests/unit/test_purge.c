@@ -25,10 +25,10 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "purge.h"
-#include "sim.h"
-#include "target.h"
-#include "util.h"
+#include "device/purge.h"
+#include "sim/sim.h"
+#include "device/target.h"
+#include "lib/util.h"
 
 /* ---- synthetic facts ------------------------------------------------------------------ */
 

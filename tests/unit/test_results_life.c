@@ -15,9 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "hostinfo.h"
+#include "device/hostinfo.h"
 #include "report/show.h"
-#include "results.h"
+#include "core/results.h"
 
 static struct json_object *doc_with(const char *status, long pid, const char *boot,
                                     const char *host)

@@ -28,9 +28,9 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "safety.h"
+#include "device/safety.h"
 #include "safety_images.h"
-#include "target.h"
+#include "device/target.h"
 
 /* ---- small helpers (static: the Makefile links every test with all of src/) ------------- */
 

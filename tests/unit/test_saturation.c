@@ -5,7 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "saturation.h"
+#include "stats/saturation.h"
 
 /* A ramp that rises and flattens: 95% of the maximum 300K is 285K, first reached at 32. */
 static void test_ramp_flattens(void **state)

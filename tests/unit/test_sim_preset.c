@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ini.h"
+#include "lib/ini.h"
 #include "sim/sim_preset.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include "helpers.h"
 

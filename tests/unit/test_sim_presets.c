@@ -37,7 +37,7 @@
 #include "sim/sim.h"
 #include "sim/sim_preset.h"
 #include "sim_loop.h"
-#include "util.h"
+#include "lib/util.h"
 
 #include "helpers.h"
 

@@ -39,7 +39,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "spawn.h"
+#include "lib/spawn.h"
 
 static char self_exe[4096];
 static char *dir;

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "steady.h"
+#include "stats/steady.h"
 
 #define ASSERT_NEAR(got, want)                                                            \
     do {                                                                                  \

@@ -8,8 +8,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "units.h"
-#include "util.h"
+#include "lib/units.h"
+#include "lib/util.h"
 
 static uint64_t size_ok(const char *text)
 {

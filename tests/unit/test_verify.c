@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ini.h"
-#include "measure.h"
-#include "util.h"
-#include "verify.h"
+#include "lib/ini.h"
+#include "report/measure.h"
+#include "lib/util.h"
+#include "report/verify.h"
 
 static void close_to(double got, double want)
 {

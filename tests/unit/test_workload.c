@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
-#include "workload.h"
+#include "lib/util.h"
+#include "io/workload.h"
 
 /* ---- helpers ------------------------------------------------------------------------ */
 

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "write_cache.h"
+#include "device/write_cache.h"
 
 static void test_plans(void **state)
 {

@@ -1,0 +1,147 @@
+/* cli_common.c — data directories and signals, shared by the subcommands. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <stdbool.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/spawn.h"
+#include "lib/util.h"
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+void cli_install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND;   /* a second ^C kills the usual way */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    spawn_watch_stop(&stop_flag);   /* children started SPAWN_STOPPABLE (fio) stop with us */
+}
+
+volatile sig_atomic_t *cli_stop_flag(void) { return &stop_flag; }
+
+static bool is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *const *cli_data_dirs(const char *sub)
+{
+    static char store[4][PATH_MAX];
+    static const char *list[5];
+    unsigned n = 0;
+    char cand[PATH_MAX];
+
+    const char *env = getenv("PTSBENCH_DATADIR");
+    if (env && *env) {
+        snprintf(cand, sizeof(cand), "%s/%s", env, sub);
+        if (is_dir(cand))
+            snprintf(store[n++], PATH_MAX, "%s", cand);
+    }
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        snprintf(cand, sizeof(cand), "%s/../%s", dirname(exe), sub);
+        char real[PATH_MAX];
+        if (realpath(cand, real) && is_dir(real))
+            snprintf(store[n++], PATH_MAX, "%s", real);
+    }
+    snprintf(cand, sizeof(cand), "%s/%s", PTSBENCH_DATADIR, sub);
+    if (is_dir(cand))
+        snprintf(store[n++], PATH_MAX, "%s", cand);
+    if (is_dir(sub) && n < 4)
+        snprintf(store[n++], PATH_MAX, "%s", sub);
+    /* the same directory reached twice (PTSBENCH_DATADIR = the source tree) is listed once */
+    unsigned m = 0;
+    char real[4][PATH_MAX];
+    for (unsigned i = 0; i < n; i++) {
+        if (!realpath(store[i], real[i]))
+            snprintf(real[i], PATH_MAX, "%s", store[i]);
+        bool dup = false;
+        for (unsigned j = 0; j < i && !dup; j++)
+            dup = !strcmp(real[i], real[j]);
+        if (!dup)
+            list[m++] = store[i];
+    }
+    list[m] = NULL;
+    return list;
+}
+
+const char *cli_option_name(const struct option *opts, int c)
+{
+    static char buf[64];
+    for (size_t i = 0; opts[i].name; i++)
+        if (opts[i].val == c) {
+            snprintf(buf, sizeof(buf), "--%s", opts[i].name);
+            return buf;
+        }
+    return "option";
+}
+
+static int add_remote(const char *host, const char **list, unsigned *n, unsigned max, char *err,
+                      size_t errlen)
+{
+    if (!*host || strchr(host, ' ') || strchr(host, ','))
+        return errf(err, errlen, "bad host '%s' (want HOST or HOST:PORT)", host);
+    const char *colon = strrchr(host, ':');
+    if (colon && host[0] != '[') {
+        char *end;
+        long port = strtol(colon + 1, &end, 10);
+        if (colon == host || *end || port < 1 || port > 65535)
+            return errf(err, errlen, "bad host '%s' (want HOST or HOST:PORT, port 1..65535)", host);
+    }
+    if (*n >= max)
+        return errf(err, errlen, "at most %u remote hosts", max);
+    list[(*n)++] = xstrdup(host);
+    return 0;
+}
+
+int cli_add_remotes(const char *value, const char **list, unsigned *n, unsigned max, char *err,
+                    size_t errlen)
+{
+    if (value[0] != '@')
+        return add_remote(value, list, n, max, err, errlen);
+    FILE *f = fopen(value + 1, "r");
+    if (!f)
+        return errf(err, errlen, "cannot read host file %s: %s", value + 1, strerror(errno));
+    char line[512];
+    int ret = 0;
+    unsigned before = *n;
+    while (ret == 0 && fgets(line, sizeof(line), f)) {
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *h = str_trim(line);
+        if (*h)
+            ret = add_remote(h, list, n, max, err, errlen);
+    }
+    fclose(f);
+    if (ret == 0 && *n == before)
+        return errf(err, errlen, "host file %s lists no host", value + 1);
+    return ret;
+}
+
+void cli_free_remotes(const char **list, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        free((void *)list[i]);
+}

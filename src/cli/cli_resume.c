@@ -1,0 +1,92 @@
+/* cli_resume.c — `--resume DIR`: run a stopped run, suite or profile again from where it stopped,
+ * with the command line its results file recorded (see cli.h). */
+#include "cli/cli.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/results.h"
+#include "lib/util.h"
+
+void cli_resume_free(struct cli_resume *r)
+{
+    for (int i = 0; i < r->argc; i++)
+        free(r->argv[i]);
+    free(r->argv);
+    if (r->doc)
+        json_object_put(r->doc);
+    memset(r, 0, sizeof(*r));
+}
+
+/* The recorded command line ("command_line" for run and suite, "command" for profile). */
+static struct json_object *recorded_argv(struct json_object *doc)
+{
+    struct json_object *a;
+    if ((json_object_object_get_ex(doc, "command_line", &a) ||
+         json_object_object_get_ex(doc, "command", &a)) &&
+        json_object_is_type(a, json_type_array))
+        return a;
+    return NULL;
+}
+
+int cli_resume_load(const char *dir, const char *schema, const char *const *commands,
+                    struct cli_resume *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof(*r));
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/results.json", dir);
+    r->doc = json_object_from_file(path);
+    if (!r->doc || !json_object_is_type(r->doc, json_type_object)) {
+        cli_resume_free(r);
+        return errf(err, errlen, "--resume %s: cannot read %s as a results file", dir, path);
+    }
+    struct json_object *v;
+    const char *have = json_object_object_get_ex(r->doc, "schema", &v) &&
+                               json_object_is_type(v, json_type_string)
+                           ? json_object_get_string(v) : "";
+    if (strcmp(have, schema) != 0) {
+        errf(err, errlen, "--resume %s: %s is a '%s' results file, not %s", dir, path, have,
+             schema);
+        cli_resume_free(r);
+        return -1;
+    }
+    char why[512];
+    r->life = results_life_of(r->doc, why, sizeof(why));
+    if (r->life == RESULTS_COMPLETE) {
+        cli_resume_free(r);
+        return 1;
+    }
+    if (r->life == RESULTS_RUNNING || r->life == RESULTS_UNKNOWN) {
+        errf(err, errlen, "--resume %s: %s (resume a run only once its writer is gone)", dir,
+             why);
+        cli_resume_free(r);
+        return -1;
+    }
+    struct json_object *a = recorded_argv(r->doc);
+    size_t n = a ? json_object_array_length(a) : 0, start = n;
+    for (size_t i = 0; i < n && start == n; i++) {
+        const char *s = json_object_get_string(json_object_array_get_idx(a, i));
+        for (const char *const *c = commands; s && *c && start == n; c++)
+            if (!strcmp(s, *c))
+                start = i;
+    }
+    if (start == n) {
+        errf(err, errlen, "--resume %s: %s records no command line to run again", dir, path);
+        cli_resume_free(r);
+        return -1;
+    }
+    /* the recorded arguments, then the results directory given now (the recorded one may be
+     * relative to another working directory), and --force: its results.json is replaced */
+    r->argc = (int)(n - start) + 3;
+    r->argv = xcalloc((size_t)r->argc + 1, sizeof(*r->argv));
+    for (size_t i = start; i < n; i++) {
+        const char *s = json_object_get_string(json_object_array_get_idx(a, i));
+        r->argv[i - start] = xstrdup(s ? s : "");
+    }
+    r->argv[r->argc - 3] = xstrdup("--out");
+    r->argv[r->argc - 2] = xstrdup(dir);
+    r->argv[r->argc - 1] = xstrdup("--force");
+    return 0;
+}

@@ -1,0 +1,140 @@
+/* cmd_report.c — `ptsbench report RESULTS... --out DIR`: HTML + Markdown from results. */
+#include <getopt.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "report/report.h"
+#include "lib/util.h"
+
+#define REPORT_MAX_INPUTS 16
+
+static void usage(FILE *f)
+{
+    fputs(
+        "usage: ptsbench report RESULTS... --out DIR [--label NAME]... [options]\n"
+        "\n"
+        "Write a review-style report from results alone (nothing is re-run): DIR/report.html\n"
+        "(self-contained, readable offline: inline style, no scripts or web fonts) and its\n"
+        "Markdown twin DIR/report.md, with the charts in DIR/plots/ (PNG and SVG, with the\n"
+        "gnuplot scripts and data to re-render them). The header follows the SNIA PTS report\n"
+        "(test platform, device under test, set-up and test parameters, purge, specification,\n"
+        "compliance notes); then every test with a summary in words, its tables and charts.\n"
+        "Several RESULTS are compared side by side in every table and chart. Every figure\n"
+        "says the drive's state (how it was prepared; steady state only when the results\n"
+        "claim it) and, for a simulated drive, \"simulated\".\n"
+        "\n"
+        "  RESULTS                 a results.json, or a directory holding one (run, suite,\n"
+        "                          profile results)\n"
+        "  -o, --out DIR           where to write (created if needed)\n"
+        "  -l, --label NAME        the name of the next RESULTS' device in tables and legends\n"
+        "                          (default: the simulated preset or the device model); give\n"
+        "                          one per RESULTS, in order\n"
+        "      --title TEXT        the report's title\n"
+        "      --no-plots          tables and text only\n"
+        "The style is reports/report.css, inlined into the HTML (edit it to restyle).\n"
+        "  -h, --help              this text\n"
+        "\n"
+        "Exit status: 0 written, 1 failed (e.g. gnuplot failed), 2 bad input.\n",
+        f);
+}
+
+int cmd_report(int argc, char **argv, int full_argc, char **full_argv)
+{
+    (void)full_argc;
+    (void)full_argv;
+    enum { O_TITLE = 256, O_NO_PLOTS };
+    static const struct option opts[] = {
+        {"out", required_argument, NULL, 'o'},
+        {"label", required_argument, NULL, 'l'},
+        {"title", required_argument, NULL, O_TITLE},
+        {"no-plots", no_argument, NULL, O_NO_PLOTS},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *files[REPORT_MAX_INPUTS], *labels[REPORT_MAX_INPUTS];
+    unsigned nf = 0, nl = 0;
+    struct report_config cfg = {0};
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "-:o:l:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 1:
+            if (nf >= REPORT_MAX_INPUTS) {
+                fprintf(stderr, "ptsbench report: at most %d result sets\n", REPORT_MAX_INPUTS);
+                return EXIT_USAGE;
+            }
+            files[nf++] = optarg;
+            break;
+        case 'o': cfg.out_dir = optarg; break;
+        case 'l':
+            if (nl >= REPORT_MAX_INPUTS) {
+                fprintf(stderr, "ptsbench report: at most %d labels\n", REPORT_MAX_INPUTS);
+                return EXIT_USAGE;
+            }
+            labels[nl++] = optarg;
+            break;
+        case O_TITLE: cfg.title = optarg; break;
+        case O_NO_PLOTS: cfg.no_plots = 1; break;
+        case 'h': usage(stdout); return EXIT_OK;
+        case ':':
+            fprintf(stderr, "ptsbench report: option '%s' needs a value\n", argv[optind - 1]);
+            return EXIT_USAGE;
+        default:
+            fprintf(stderr, "ptsbench report: unknown option '%s' (see ptsbench report --help)\n",
+                    argv[optind - 1]);
+            return EXIT_USAGE;
+        }
+    }
+    if (!nf) {
+        fprintf(stderr, "ptsbench report: no RESULTS given (see ptsbench report --help)\n");
+        return EXIT_USAGE;
+    }
+    if (!cfg.out_dir) {
+        fprintf(stderr, "ptsbench report: missing --out DIR\n");
+        return EXIT_USAGE;
+    }
+    if (nl > nf) {
+        fprintf(stderr, "ptsbench report: %u labels for %u result sets\n", nl, nf);
+        return EXIT_USAGE;
+    }
+    struct report_input in[REPORT_MAX_INPUTS];
+    char paths[REPORT_MAX_INPUTS][4200];
+    char err[ERR_LEN];
+    int code = EXIT_OK;
+    unsigned loaded = 0;
+    for (unsigned i = 0; i < nf; i++) {
+        if (report_load(files[i], &in[i].doc, paths[i], sizeof(paths[i]), err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptsbench report: %s\n", err);
+            code = EXIT_USAGE;
+            break;
+        }
+        in[i].label = i < nl ? labels[i] : NULL;
+        in[i].path = paths[i];
+        loaded++;
+    }
+    char css[4200] = "";
+    for (const char *const *d = cli_data_dirs("reports"); *d && !css[0]; d++) {
+        snprintf(css, sizeof(css), "%s/report.css", *d);
+        struct stat cs;
+        if (stat(css, &cs) != 0)
+            css[0] = '\0';
+    }
+    cfg.css_path = css[0] ? css : NULL;
+    if (code == EXIT_OK) {
+        char html[4200], md[4200];
+        if (report_write(in, nf, &cfg, html, sizeof(html), md, sizeof(md), err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptsbench report: %s\n", err);
+            code = EXIT_FAILURE_RUN;
+        } else {
+            printf("report: %s\n        %s\n", html, md);
+        }
+    }
+    for (unsigned i = 0; i < loaded; i++)
+        json_object_put(in[i].doc);
+    return code;
+}

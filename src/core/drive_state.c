@@ -1,0 +1,142 @@
+/* drive_state.c — the drive's state as ptsbench knows it, and what a window may be called
+ * (see drive_state.h). */
+#include "core/drive_state.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *ds_condition_name(enum ds_condition c)
+{
+    switch (c) {
+    case DS_PURGED: return "purged";
+    case DS_WIPC: return "wipc";
+    case DS_WDPC: return "wdpc";
+    default: return "fob";
+    }
+}
+
+const char *ds_measured_name(enum ds_measured m)
+{
+    switch (m) {
+    case DS_M_BURST: return "burst";
+    case DS_M_WIPC: return "wipc";
+    case DS_M_STEADY: return "steady";
+    case DS_M_SATURATED: return "saturated";
+    default: return "not stable";
+    }
+}
+
+void ds_init(struct drive_state *s, double active_bytes, bool simulated)
+{
+    memset(s, 0, sizeof(*s));
+    s->present = true;
+    s->condition = DS_FOB;
+    s->simulated = simulated;
+    s->active_bytes = active_bytes;
+}
+
+void ds_purge(struct drive_state *s)
+{
+    s->condition = DS_PURGED;
+    s->purged = true;
+    s->wipc_bytes = s->wdpc_bytes = s->written_bytes = 0;
+}
+
+void ds_wipc(struct drive_state *s, double bytes)
+{
+    s->condition = DS_WIPC;
+    s->wipc_bytes = bytes;   /* the last WIPC: a new one starts the preparation over */
+    s->wdpc_bytes = 0;
+    s->written_bytes += bytes;
+}
+
+void ds_stimulus(struct drive_state *s)
+{
+    s->wdpc_bytes = 0;
+}
+
+void ds_write(struct drive_state *s, double bytes, bool as_wdpc)
+{
+    s->written_bytes += bytes;
+    if (as_wdpc) {
+        s->wdpc_bytes += bytes;
+        if (bytes > 0)
+            s->condition = DS_WDPC;
+    }
+}
+
+double ds_fills(const struct drive_state *s, double bytes)
+{
+    return s->active_bytes > 0 ? bytes / s->active_bytes : 0;
+}
+
+void ds_judge(enum ds_prep prep, bool writes, bool rule_ok,
+              const struct steady_guard_result *guard, const struct steady_guard *g,
+              unsigned rounds, struct ds_verdict *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->stable = rule_ok;
+    if (!rule_ok) {
+        out->measured = DS_M_NOT_STABLE;
+        snprintf(out->label, sizeof(out->label), "not stable");
+        snprintf(out->reason, sizeof(out->reason),
+                 "no 5-round window met the SNIA limits (range <= 20%%, slope excursion <= 10%% "
+                 "of the average) in %u round%s", rounds, rounds == 1 ? "" : "s");
+        return;
+    }
+    if (prep == DS_PREP_NONE && writes && guard && g && guard->fills_before >= g->lag_fills) {
+        out->measured = DS_M_SATURATED;
+        snprintf(out->label, sizeof(out->label),
+                 "stable after %.1f fills without preconditioning (write saturation)",
+                 guard->fills_before);
+        snprintf(out->reason, sizeof(out->reason),
+                 "no preconditioning: the stimulus wrote %.2f fills of the active range from the "
+                 "drive's initial state before the window (a write-saturation curve, as the "
+                 "PTS's WSAT, which claims no steady state); use --precondition steady",
+                 guard->fills_before);
+        return;
+    }
+    if (prep == DS_PREP_NONE) {
+        out->measured = DS_M_BURST;
+        snprintf(out->label, sizeof(out->label), "stable (fresh-out-of-box / burst)");
+        snprintf(out->reason, sizeof(out->reason),
+                 "no preconditioning: a flat window of a drive that was not preconditioned is "
+                 "its burst plateau (fresh-out-of-box, or whatever earlier writes left), not "
+                 "SNIA steady state; use --precondition steady");
+        return;
+    }
+    if (!writes) {
+        out->measured = DS_M_STEADY;
+        out->steady = true;
+        snprintf(out->label, sizeof(out->label), "steady state (SNIA PTS rule, after WIPC)");
+        return;
+    }
+    if (prep == DS_PREP_WIPC) {
+        out->measured = DS_M_WIPC;
+        snprintf(out->label, sizeof(out->label), "stable after WIPC (not steady state)");
+        snprintf(out->reason, sizeof(out->reason),
+                 "WIPC only: the stimulus did not precondition the drive (no WDPC), so a flat "
+                 "window can be the spare area's burst; use --precondition steady");
+        return;
+    }
+    if (guard && guard->passed) {
+        out->measured = DS_M_STEADY;
+        out->steady = true;
+        snprintf(out->label, sizeof(out->label),
+                 "steady state (SNIA PTS rule and fill guard, after WIPC + WDPC)");
+        return;
+    }
+    out->measured = DS_M_WIPC;
+    snprintf(out->label, sizeof(out->label), "stable, but inside a transient (not steady state)");
+    if (!guard || !guard->evaluated)
+        snprintf(out->reason, sizeof(out->reason),
+                 "the stimulus had written %.2f fills of the active range before the window; "
+                 "the fill guard needs %.2f", guard ? guard->fills_before : 0.0,
+                 g ? g->lag_fills : 1.0);
+    else
+        snprintf(out->reason, sizeof(out->reason),
+                 "the window met the 5-round limits, but over the fill before it the 5-round "
+                 "averages moved up to %.1f%% from the window's average (the fill guard allows "
+                 "%.0f%%): the drive was still changing", 100 * guard->max_deviation,
+                 100 * (g ? g->band_frac : 0.05));
+}

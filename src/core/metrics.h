@@ -1,0 +1,87 @@
+/* metrics.h — a round's figures from the workers' counters (pure).
+ *
+ * IOPS and throughput are per direction and total; throughput in both MB/s (10^6 B/s, the
+ * PTS's and vendors' unit) and MiB/s (2^20 B/s). Latency from the merged log-linear histograms
+ * (hist.h states the error bound), with the mixed ("total") figure weighted by I/O count
+ * because it is the histogram of all I/Os.  `weight` scales counts (and divides latencies) for
+ * targets that simulate at reduced scale; it is 1 for real devices. */
+#ifndef PTSBENCH_METRICS_H
+#define PTSBENCH_METRICS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stats/data_measure.h"
+#include "core/drive_state.h"
+#include "stats/hist.h"
+#include "core/worker.h"
+
+#define METRICS_NPCT 6
+extern const double metrics_percentiles[METRICS_NPCT];   /* 50 90 99 99.9 99.99 99.999 */
+extern const char *const metrics_percentile_names[METRICS_NPCT]; /* "p50", ... "p99.999" */
+
+struct lat_summary {
+    uint64_t count;
+    double min_us, max_us, mean_us;
+    double pct_us[METRICS_NPCT];
+};
+
+struct dir_metrics {
+    uint64_t ios;
+    uint64_t bytes;
+    double iops;
+    double mb_s;
+    double mib_s;
+    struct lat_summary lat;
+};
+
+struct sample_series {
+    unsigned n;
+    double interval_s;
+    double *iops, *read_iops, *write_iops;
+    double *mb_s, *read_mb_s, *write_mb_s;
+};
+
+/* What the device itself reports for a round (the simulated drive: its FTL counters), in
+ * full-size figures. */
+struct device_round {
+    bool present;
+    double host_write_bytes, nand_write_bytes, total_host_write_bytes;
+    double wa_round, wa_cumulative;
+    double gc_relocated_bytes, bg_relocated_bytes, erases;
+    uint64_t fg_gc_steps, bg_gc_steps;
+    uint64_t free_lines, total_lines;
+};
+
+struct round_metrics {
+    unsigned round;            /* 1-based */
+    double elapsed_s;
+    struct dir_metrics read, write, total;
+    struct sample_series samples;
+    struct hist lat_total;     /* merged, kept for later merges (reports) */
+    struct device_round device;
+    struct data_measure data;  /* measured compressibility of the write data (writing rounds) */
+    struct host_figures *hosts;   /* remote load generators' own figures (fio client/server) */
+    unsigned n_hosts;
+    const char *phase;         /* NULL, or "wdpc" (preconditioning under the stimulus, not
+                                  judged) / "measure" (a round of the measurement) */
+    struct drive_state state;  /* the drive's state at the end of the round (drive_state.h) */
+};
+
+void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summary *out);
+/* Compute from the worker stats; allocates the sample arrays (metrics_free). */
+void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, double sample_s,
+                     double weight, struct round_metrics *out);
+void metrics_free(struct round_metrics *m);
+/* The data part of metrics_compute: every worker's write-data sample measured per 4 KiB chunk
+ * and merged (present when the workload writes). */
+void metrics_data_measure(const struct worker_stats *const *ws, unsigned n_workers,
+                          struct data_measure *out);
+
+/* Named metric for steady-state tracking: "iops", "read_iops", "write_iops", "mb_s",
+ * "read_mb_s", "write_mb_s", "lat_mean_us", "read_lat_mean_us", "write_lat_mean_us".
+ * Returns 0 and the value, or -1 for an unknown name. */
+int metrics_value(const struct round_metrics *m, const char *name, double *out);
+extern const char *const metrics_tracking_names[];   /* NULL-terminated */
+
+#endif

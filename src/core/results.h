@@ -1,0 +1,105 @@
+/* results.h — the results file (JSON, json-c), written atomically.
+ *
+ * Schema: reports/results-schema.md (schema "ptsbench.run", version RESULTS_SCHEMA_VERSION).
+ * results_write() builds the whole document from the run record and replaces DIR/results.json
+ * through a temporary file, fsync and rename, so the file is always complete valid JSON and an
+ * interrupted run keeps every round that finished. Each round is one line in "rounds". */
+#ifndef PTSBENCH_RESULTS_H
+#define PTSBENCH_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/run.h"
+
+#define RESULTS_SCHEMA "ptsbench.run"
+#define RESULTS_SCHEMA_VERSION 1
+
+struct json_object;
+
+struct json_object *results_build(const struct run_record *rec);
+/* Write JSON to path atomically (path.tmp, fsync, rename, fsync dir). */
+int results_write_json_atomic(struct json_object *doc, const char *path, char *err, size_t errlen);
+/* The same; fsync (file and directory) only when sync. */
+int results_write_json_atomic_ext(struct json_object *doc, const char *path, bool sync,
+                                  char *err, size_t errlen);
+/* Write the concatenation of parts to path atomically (path.tmp, then rename); with sync, fsync
+ * the file before and the directory after the rename. For any text output (reports, JUnit). */
+int results_write_parts_atomic(const char *path, const char *const *parts, const size_t *lens,
+                               unsigned n_parts, bool sync, char *err, size_t errlen);
+int results_write(struct run_record *rec, char *err, size_t errlen);
+void results_cache_free(struct results_cache *c);
+
+/* A document kept in memory and rewritten as a run goes (suite, profile). Every write sets
+ * "updated" and the "writer" (results_writer_json); it happens when forced or when 500 ms have
+ * passed since the last one (a simulated drive ends rounds in milliseconds), with an fsync at
+ * most once a second. Lines that report completed work (a round, a point, a test) are given to
+ * results_out_say and printed only after a write that holds that work, so that whatever the
+ * console shows as done is in the file even if the process is killed the next moment. A write
+ * that fails (a full disk) sets `failed` and `error`: the runner stops with exit 1. */
+struct results_out {
+    struct json_object *doc;   /* the caller's */
+    char path[4200];
+    const char *who;           /* "ptsbench suite", for messages */
+    uint64_t last_write_ns, last_sync_ns;
+    char *pending;             /* lines waiting for the write that holds their work */
+    size_t pending_len, pending_cap;
+    bool failed;
+    char error[512];
+};
+
+void results_out_init(struct results_out *o, struct json_object *doc, const char *path,
+                      const char *who);
+/* Write when due (or forced), then print the pending lines. 0, or -1 when this or an earlier
+ * write failed (o->error says why; the pending lines are dropped with it). */
+int results_out_flush(struct results_out *o, bool force);
+/* A line reporting completed work (the newline is added): printed after the next write. */
+void results_out_say(struct results_out *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void results_out_free(struct results_out *o);
+
+/* Who writes a results file: {"pid", "boot_id", "hostname", "program"}. With "updated", a reader
+ * can tell a run that is still going from one whose writer died (results_life). */
+struct json_object *results_writer_json(void);
+
+/* What a results document's status means now. */
+enum results_life {
+    RESULTS_COMPLETE = 0,
+    RESULTS_RUNNING,           /* status running, and its writer is alive on this machine */
+    RESULTS_DEAD,              /* status running, but its writer is gone (killed, crashed, a
+                                  reboot since) */
+    RESULTS_INTERRUPTED,       /* stopped by a signal; every completed round is kept */
+    RESULTS_FAILED,
+    RESULTS_UNKNOWN,           /* status running, written on another host or by a ptsbench that
+                                  recorded no writer: cannot tell */
+};
+const char *results_life_name(enum results_life l);   /* "complete", "running", "dead", ... */
+/* From "status" and "writer" (a running document's pid alive on this boot and running
+ * ptsbench). why: one phrase for people ("pid 4242 is not running"). Reads /proc only. */
+enum results_life results_life_of(struct json_object *doc, char *why, size_t len);
+/* Append text to a JSON array of notes unless it is there already. */
+void results_note_add(struct json_object *notes, const char *text);
+
+/* Pieces reused by other result producers. */
+struct json_object *results_host_json(const struct hostinfo *h);
+struct json_object *results_target_json(const struct target_info *t);
+struct json_object *results_round_json(const struct round_metrics *m);
+struct json_object *results_workload_json(const struct workload *wl, const struct wl_range *range);
+/* The drive's state (drive_state.h): condition, bytes and fills written since purge / start. */
+struct json_object *results_state_json(const struct drive_state *s);
+/* The reverse, for --resume: the fields of a state object into *s (others left as they are). */
+void results_state_from_json(struct json_object *o, struct drive_state *s);
+/* Add a window's verdict to a steady-state object (from results_steady_json): "reached" (SNIA
+ * steady state claimed), "stable", "measured_state", "label", "reason", and the fill guard (when
+ * gr and g are given). */
+void results_verdict_json(struct json_object *steady, const struct ds_verdict *v,
+                          const struct steady_guard_result *gr, const struct steady_guard *g);
+/* The fill guard's result (steady.h) as an object: rule, limits, evaluated, passed, ... */
+struct json_object *results_guard_json(const struct steady_guard_result *gr,
+                                       const struct steady_guard *g);
+struct json_object *results_steady_json(const struct steady_window *w, unsigned steady_round,
+                                        const struct steady_criteria *c, const char *tracking,
+                                        unsigned rounds_run);
+
+#endif

@@ -1,0 +1,986 @@
+/* run.c — prepare (validate, no writes) and execute a measured run. */
+#include "core/run.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/results.h"
+#include "sim/sim_preset.h"
+#include "lib/units.h"
+#include "lib/util.h"
+#include "core/worker.h"
+
+void run_config_init(struct run_config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->engine_name = NULL;   /* io_uring, or sim for simulated targets */
+    cfg->max_rounds = 25;
+    cfg->sample_ns = 1000000000ull;
+    cfg->track = "iops";
+    cfg->stop_at_steady = true;
+    cfg->precondition = WL_PRECOND_NONE;
+    cfg->wdpc_min_fills = PRECOND_WDPC_MIN_FILLS;
+    cfg->wdpc_max_fills = PRECOND_WDPC_MAX_FILLS;
+    cfg->criteria = STEADY_CRITERIA_SNIA;
+    cfg->guard = STEADY_GUARD_DEFAULT;
+}
+
+static bool file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static int mkdir_p(const char *path, char *err, size_t errlen)
+{
+    char buf[4096];
+    snprintf(buf, sizeof(buf), "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+            return errf(err, errlen, "cannot create directory %s: %s", buf, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+        return errf(err, errlen, "cannot create directory %s: %s", buf, strerror(errno));
+    return 0;
+}
+
+static bool tracking_name_ok(const char *name)
+{
+    for (size_t i = 0; metrics_tracking_names[i]; i++)
+        if (strcmp(metrics_tracking_names[i], name) == 0)
+            return true;
+    return false;
+}
+
+int run_select_engine(const char *engine_name, const char *target_path,
+                      const struct engine_ops **out, char *err, size_t errlen)
+{
+    const bool sim_target = target_path && sim_target_is(target_path);
+    const char *name = engine_name ? engine_name : sim_target ? "sim" : "io_uring";
+    *out = engine_find(name);
+    if (!*out) {
+        char names[256] = "";
+        for (const struct engine_ops *const *e = engine_list(); *e; e++) {
+            if (names[0])
+                strncat(names, ", ", sizeof(names) - strlen(names) - 1);
+            strncat(names, (*e)->name, sizeof(names) - strlen(names) - 1);
+        }
+        return errf(err, errlen, "--engine %s: unknown engine (available: %s)", name, names);
+    }
+    if (sim_target && !((*out)->flags & ENGINE_F_SIM_TARGET))
+        return errf(err, errlen, "--engine %s: simulated targets (%s) run on the sim engine",
+                    name, target_path);
+    if (!sim_target && ((*out)->flags & ENGINE_F_SIM_TARGET))
+        return errf(err, errlen, "--engine %s: only for simulated targets (sim:PRESET), not %s",
+                    name, target_path);
+    char why[256];
+    if ((*out)->available && (*out)->available(why, sizeof(why)) != 0)
+        return errf(err, errlen, "--engine %s: %s", name, why);
+    return 0;
+}
+
+int run_probe_target(const char *path, uint64_t create_size, const char *const *profile_dirs,
+                     struct target_info *t, char *err, size_t errlen)
+{
+    if (!path || !*path)
+        return errf(err, errlen, "missing --target (a block device, a file or sim:PRESET, see "
+                                 "--help)");
+    if (!sim_target_is(path))
+        return target_probe(path, create_size, t, err, errlen);
+    const char *dev_dirs[8];
+    char dev_store[7][4096];
+    unsigned nd = 0;
+    for (unsigned i = 0; profile_dirs && profile_dirs[i] && nd < 7; i++) {
+        snprintf(dev_store[nd], sizeof(dev_store[nd]), "%s/devices", profile_dirs[i]);
+        dev_dirs[nd] = dev_store[nd];
+        nd++;
+    }
+    dev_dirs[nd] = NULL;
+    struct sim_params sp;
+    if (sim_target_parse(path, dev_dirs, &sp, err, errlen) != 0)
+        return -1;
+    return target_probe_sim(path, &sp, t, err, errlen);
+}
+
+int run_check_safety(const struct target_info *t, bool writes, bool destructive,
+                     bool overwrite_signatures, char *err, size_t errlen)
+{
+    if (t->kind != TARGET_BLOCK && t->kind != TARGET_FILE)
+        return 0;
+    const struct safety_request rq = {writes, destructive, overwrite_signatures};
+    struct safety_facts *facts = xcalloc(1, sizeof(*facts));
+    char serr[ERR_LEN];
+    int rc = t->kind == TARGET_FILE
+                 ? safety_collect_file("", t->path, facts, serr, sizeof(serr))
+                 : safety_collect("", t->devname, facts, serr, sizeof(serr));
+    if (rc != 0) {
+        free(facts);
+        if (writes)
+            return errf(err, errlen, "refusing to write to %s: cannot check whether it is in "
+                                     "use: %s", t->path, serr);
+        return 0;
+    }
+    if (t->kind == TARGET_BLOCK)
+        safety_signatures(facts, t);
+    rc = safety_decide(facts, &rq, err, errlen);
+    if (rc == 0 && writes && facts->kind == SAFETY_FILE && facts->exists)
+        safety_file_grant(facts->dev, facts->ino);   /* the invocation's later runs */
+    free(facts);
+    return rc;
+}
+
+/* Can dir be made (or written, when it exists)? Checked when the plan is made, so that a bad --out
+ * is refused before a file target is created or a drive purged: the nearest existing ancestor
+ * must be a directory this process may write (access() also answers EROFS for root). */
+static int out_dir_writable(const char *dir, char *err, size_t errlen)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s", dir);
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        path[--n] = '\0';
+    struct stat st;
+    bool is_self = true;
+    for (;;) {
+        if (stat(path, &st) == 0) {
+            if (!S_ISDIR(st.st_mode))
+                return errf(err, errlen, "--out %s: %s is not a directory", dir, path);
+            if (access(path, W_OK | X_OK) != 0)
+                return is_self ? errf(err, errlen, "--out %s: not writable (%s)", dir,
+                                      strerror(errno))
+                               : errf(err, errlen, "--out %s: cannot be created in %s (%s)", dir,
+                                      path, strerror(errno));
+            return 0;
+        }
+        if (errno != ENOENT && errno != ENOTDIR)   /* ENOTDIR: an ancestor is a file, said above */
+            return errf(err, errlen, "--out %s: %s: %s", dir, path, strerror(errno));
+        char *slash = strrchr(path, '/');
+        if (!slash) {
+            snprintf(path, sizeof(path), ".");
+        } else if (slash == path) {
+            path[1] = '\0';
+        } else {
+            *slash = '\0';
+        }
+        is_self = false;
+    }
+}
+
+int run_out_dir(const char *given, const char *kind, bool force, char *dir, size_t dirlen,
+                char *results, size_t resultslen, char *err, size_t errlen)
+{
+    if (given) {
+        snprintf(dir, dirlen, "%s", given);
+    } else {
+        char stamp[32];
+        time_t t = time(NULL);
+        struct tm tm;
+        localtime_r(&t, &tm);
+        strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+        snprintf(dir, dirlen, "results/%s-%s", kind, stamp);
+    }
+    snprintf(results, resultslen, "%s/results.json", dir);
+    if (file_exists(results) && !force)
+        return errf(err, errlen, "--out %s already holds results.json (choose another directory "
+                                 "or add --force to replace it)", dir);
+    return out_dir_writable(dir, err, errlen);
+}
+
+double run_target_weight(const struct target_info *t)
+{
+    if (!t->sim)
+        return 1.0;
+    struct sim_info si;
+    sim_info(t->sim->dev, &si);
+    return si.k;   /* each simulated completion stands for k at full size */
+}
+
+int run_make_dir(const char *path, char *err, size_t errlen)
+{
+    return mkdir_p(path, err, errlen);
+}
+
+int run_resume_same_target(struct json_object *doc, const struct target_info *t, char *err,
+                           size_t errlen)
+{
+    static const char *const keys[] = {"path", "kind", "capacity_bytes", "logical_sector",
+                                       "model", "serial", "simulated.preset", "simulated.seed",
+                                       "simulated.time_scale_k"};
+    struct json_object *now = results_target_json(t);
+    struct json_object *was = json_object_object_get(doc, "target");
+    int rc = 0;
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && rc == 0; i++) {
+        char k1[64];
+        str_copy(k1, sizeof(k1), keys[i]);
+        char *dot = strchr(k1, '.');
+        if (dot)
+            *dot = '\0';
+        struct json_object *a = json_object_object_get(was, k1);
+        struct json_object *b = json_object_object_get(now, k1);
+        if (dot) {
+            a = json_object_is_type(a, json_type_object) ? json_object_object_get(a, dot + 1) : NULL;
+            b = json_object_is_type(b, json_type_object) ? json_object_object_get(b, dot + 1) : NULL;
+        }
+        const char *sa = a ? json_object_get_string(a) : "", *sb = b ? json_object_get_string(b) : "";
+        if ((a || b) && strcmp(sa, sb) != 0)
+            rc = errf(err, errlen, "--resume: the target is not the one the run measured: its %s "
+                      "was %s, now %s", keys[i], a ? sa : "not recorded", b ? sb : "not known");
+    }
+    /* a file the stopped run wrote is the same file when it is the same inode: what it holds
+     * is that run's own data, and writing it again needs no new --destructive */
+    struct json_object *ino = json_object_object_get(was, "inode");
+    struct json_object *dev = json_object_object_get(was, "st_dev");
+    struct stat st;
+    if (rc == 0 && t->kind == TARGET_FILE && ino && dev && stat(t->path, &st) == 0 &&
+        (uint64_t)json_object_get_int64(ino) == (uint64_t)st.st_ino &&
+        (uint64_t)json_object_get_int64(dev) == (uint64_t)st.st_dev)
+        safety_file_grant(st.st_dev, st.st_ino);
+    json_object_put(now);
+    return rc;
+}
+
+int run_prepare(struct run_record *rec, const struct run_config *cfg, const char *workload_spec,
+                const char *const *profile_dirs, char *err, size_t errlen)
+{
+    memset(rec, 0, sizeof(*rec));
+    rec->cfg = *cfg;
+    struct run_config *c = &rec->cfg;
+
+    if (!c->target_path || !*c->target_path)
+        return errf(err, errlen, "missing --target (a block device, a file or sim:PRESET, see "
+                                 "--help)");
+    if (!workload_spec || !*workload_spec)
+        return errf(err, errlen, "missing --workload (inline spec like rw=randread,bs=4k,qd=32 "
+                                 "or a profile name)");
+    const bool sim_target = sim_target_is(c->target_path);
+    if (run_select_engine(c->engine_name, c->target_path, &rec->engine, err, errlen) != 0)
+        return -1;
+    if (!tracking_name_ok(c->track)) {
+        char names[512] = "";
+        for (size_t i = 0; metrics_tracking_names[i]; i++) {
+            if (names[0])
+                strncat(names, ", ", sizeof(names) - strlen(names) - 1);
+            strncat(names, metrics_tracking_names[i], sizeof(names) - strlen(names) - 1);
+        }
+        return errf(err, errlen, "--track %s: unknown metric (one of %s)", c->track, names);
+    }
+    if (c->max_rounds == 0)
+        return errf(err, errlen, "--rounds 0: need at least one round");
+    c->criteria.max_rounds = c->max_rounds;
+    if (c->precondition == WL_PRECOND_DEFAULT)
+        c->precondition = WL_PRECOND_NONE;
+    if (!(c->wdpc_min_fills >= 0) || !(c->wdpc_max_fills > 0))
+        return errf(err, errlen, "--wdpc-fills %g, --wdpc-max-fills %g: need >= 0 and > 0",
+                    c->wdpc_min_fills, c->wdpc_max_fills);
+    if (c->wdpc_max_fills < c->wdpc_min_fills)
+        return errf(err, errlen, "--wdpc-max-fills %g: less than --wdpc-fills %g",
+                    c->wdpc_max_fills, c->wdpc_min_fills);
+    rec->prep = c->precondition == WL_PRECOND_STEADY ? DS_PREP_STEADY
+                : c->precondition == WL_PRECOND_WIPC ? DS_PREP_WIPC : DS_PREP_NONE;
+
+    if (wl_resolve(workload_spec, profile_dirs, &rec->wl, err, errlen) != 0)
+        return -1;
+    if (wl_validate(&rec->wl, err, errlen) != 0)
+        return -1;
+
+    /* Round length: command line, then workload, then the PTS's 1 minute. */
+    if (!c->round_bytes && !c->round_time_ns) {
+        c->round_bytes = rec->wl.round_bytes;
+        c->round_time_ns = rec->wl.round_time_ns;
+    }
+    if (!c->round_bytes && !c->round_time_ns)
+        c->round_time_ns = 60ull * 1000000000ull;
+    if (c->round_bytes)
+        c->round_time_ns = 0;
+
+    if (sim_target && c->create_size)
+        return errf(err, errlen, "--size: a simulated drive has the capacity of its preset "
+                                 "(override with sim:PRESET,user_bytes=...)");
+    if (c->n_remotes) {
+        if (!(rec->engine->flags & ENGINE_F_WHOLE_ROUND))
+            return errf(err, errlen, "--remote: remote hosts are driven through fio's client/"
+                                     "server mode: add --engine fio (or fio-libaio)");
+        if (sim_target)
+            return errf(err, errlen, "--remote: %s is a simulated drive (local only)",
+                        c->target_path);
+        if (!strncmp(c->target_path, "/dev/", 5) && wl_writes(&rec->wl) && !c->destructive)
+            return errf(err, errlen, "refusing to write to %s on the remote hosts without "
+                                     "--destructive (its data would be destroyed; the remote fio "
+                                     "refuses mounted devices itself)", c->target_path);
+        if (target_probe_remote(c->target_path, c->create_size, &rec->target, err, errlen) != 0)
+            return -1;
+    } else if (run_probe_target(c->target_path, c->create_size, profile_dirs, &rec->target, err,
+                                errlen) != 0) {
+        return -1;
+    }
+    if (wl_check_target(&rec->wl, rec->target.capacity, rec->target.logical_sector,
+                        rec->target.path, &rec->range, err, errlen) != 0)
+        return -1;
+
+    if (rec->prep != DS_PREP_NONE && c->n_remotes)
+        return errf(err, errlen, "--precondition %s: not with --remote (precondition each host's "
+                    "drive first)", wl_precondition_name(c->precondition));
+    rec->wdpc = rec->prep == DS_PREP_STEADY && wl_writes(&rec->wl);
+    if (c->resume && run_resume_same_target(c->resume, &rec->target, err, errlen) != 0)
+        return -1;
+    if (run_check_safety(&rec->target, wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE,
+                         c->destructive, c->overwrite_signatures, err, errlen) != 0)
+        return -1;
+
+    if (run_out_dir(c->out_dir, "run", c->force, rec->out_dir, sizeof(rec->out_dir),
+                    rec->results_path, sizeof(rec->results_path), err, errlen) != 0)
+        return -1;
+
+    rec->weight = run_target_weight(&rec->target);
+    hostinfo_collect(&rec->host);
+    rec->status = "prepared";
+    return 0;
+}
+
+static void fmt_lat(double us, char *buf, size_t len)
+{
+    if (us >= 1000.0)
+        snprintf(buf, len, "%.2f ms", us / 1000.0);
+    else
+        snprintf(buf, len, "%.1f us", us);
+}
+
+static void print_plan(const struct run_record *rec)
+{
+    const struct run_config *c = &rec->cfg;
+    char spec[512], cap[64], len[64];
+    wl_format(&rec->wl, spec, sizeof(spec));
+    units_format_capacity(rec->target.capacity, cap, sizeof(cap));
+    if (c->round_bytes) {
+        char b[32];
+        units_format_size(c->round_bytes, b, sizeof(b));
+        snprintf(len, sizeof(len), "%s written", b);
+    } else {
+        snprintf(len, sizeof(len), "%g s", (double)c->round_time_ns / 1e9);
+    }
+    printf("ptsbench %s: %s\n", PTSBENCH_VERSION, spec);
+    if (rec->target.sim) {
+        struct sim_info si;
+        sim_info(rec->target.sim->dev, &si);
+        units_format_capacity(si.nominal_user_bytes, cap, sizeof(cap));
+        printf("  target  %s (simulated %s, %s; virtual time, scale k=%u)\n", rec->target.path,
+               rec->target.sim->params.name, cap, si.k);
+    } else {
+        printf("  target  %s (%s, %s, %u-byte logical sectors)\n", rec->target.path,
+               target_kind_name(rec->target.kind), cap, rec->target.logical_sector);
+    }
+    printf("  engine  %s (%s)\n", rec->engine->name, rec->engine->version());
+    if (rec->prep == DS_PREP_NONE)
+        printf("  drive   not preconditioned: figures are the drive's burst (fresh-out-of-box, or "
+               "as earlier writes left it); --precondition steady for steady state\n");
+    else
+        printf("  drive   WIPC (%ux the active range, sequential 128 KiB)%s\n", PRECOND_WIPC_FILLS,
+               rec->wdpc ? ", then WDPC: the stimulus until the fill guard passes" : "");
+    if (rec->wdpc)
+        printf("          (at least %g, at most %g fills; rounds recorded, not judged)\n",
+               c->wdpc_min_fills, c->wdpc_max_fills);
+    printf("  rounds  up to %u of %s%s; tracked on %s\n", c->max_rounds, len,
+           c->stop_at_steady ? rec->prep == DS_PREP_NONE || (rec->prep == DS_PREP_WIPC &&
+                                                             wl_writes(&rec->wl))
+                                   ? ", stopping at the first stable window"
+                                   : ", stopping at steady state"
+                             : "", c->track);
+    printf("  results %s\n", rec->results_path);
+    fflush(stdout);
+}
+
+/* The state column of a round line. */
+static void round_state_text(const struct run_record *rec, const struct round_metrics *m,
+                             char *ss, size_t len)
+{
+    const struct steady_criteria *c = &rec->cfg.criteria;
+    const struct steady_window *w = &rec->steady;
+    double fills = ds_fills(&rec->state, rec->state.wdpc_bytes);
+    if (m->phase && !strcmp(m->phase, "wdpc")) {
+        if (rec->guard.evaluated)
+            snprintf(ss, len, "WDPC %.2f fills; fill guard: %.1f%% from the window (<= %.0f%%)",
+                     fills, 100 * rec->guard.max_deviation, 100 * rec->cfg.guard.band_frac);
+        else
+            snprintf(ss, len, "WDPC %.2f fills (the guard needs %g)", fills,
+                     rec->cfg.guard.lag_fills);
+        return;
+    }
+    unsigned floor = rec->window_floor > rec->first_measure ? rec->window_floor
+                                                            : rec->first_measure;
+    unsigned in_window = m->round - floor + 1;
+    if (rec->steady_round && rec->verdict.steady)
+        snprintf(ss, len, "steady (rounds %u-%u)", w->first_round, w->last_round);
+    else if (rec->steady_round)
+        snprintf(ss, len, "%s (rounds %u-%u)", rec->verdict.label, w->first_round, w->last_round);
+    else if (in_window < c->window)
+        snprintf(ss, len, "window %u/%u", in_window, c->window);
+    else if (w->steady && rec->wdpc)
+        snprintf(ss, len, "flat, but the fill guard fails (%.1f%% > %.0f%%)",
+                 100 * rec->guard.max_deviation, 100 * rec->cfg.guard.band_frac);
+    else
+        snprintf(ss, len, "not stable (range %.1f%%, slope %.1f%%)",
+                 w->average > 0 ? 100 * w->range / w->average : 0,
+                 w->average > 0 ? 100 * w->slope_excursion / w->average : 0);
+}
+
+static void print_round(const struct run_record *rec, const struct round_metrics *m)
+{
+    char iops[32], r[32], w[32], mean[32], p999[32], ss[160];
+    units_format_count(m->total.iops, iops, sizeof(iops));
+    units_format_count(m->read.iops, r, sizeof(r));
+    units_format_count(m->write.iops, w, sizeof(w));
+    fmt_lat(m->total.lat.mean_us, mean, sizeof(mean));
+    fmt_lat(m->total.lat.pct_us[3], p999, sizeof(p999));
+    round_state_text(rec, m, ss, sizeof(ss));
+    char dev[64] = "";
+    if (m->device.present)
+        snprintf(dev, sizeof(dev), "  WA %.2f", m->device.wa_round);
+    char num[32];
+    if (m->phase && !strcmp(m->phase, "wdpc"))
+        snprintf(num, sizeof(num), "wdpc %3u", m->round);
+    else
+        snprintf(num, sizeof(num), "round %2u/%u", rec->measured, rec->cfg.max_rounds);
+    printf("%s  IOPS %s (r %s w %s)  %.1f MB/s  lat mean %s p99.9 %s%s%s  %s\n", num, iops, r, w,
+           m->total.mb_s, mean, p999, dev, rec->target.sim ? " (simulated)" : "", ss);
+    fflush(stdout);
+}
+
+static void print_summary(const struct run_record *rec)
+{
+    unsigned wdpc_rounds = rec->first_measure > 1 ? rec->first_measure - 1 : 0;
+    printf("\n%s: %u round%s", rec->status, rec->measured, rec->measured == 1 ? "" : "s");
+    if (rec->unwritten)
+        printf(" (the last is not in the results file: it could not be written)");
+    if (wdpc_rounds)
+        printf(" after %u WDPC round%s (%.2f fills, ended: %s)", wdpc_rounds,
+               wdpc_rounds == 1 ? "" : "s",
+               ds_fills(&rec->state, rec->state.wdpc_bytes), rec->wdpc_end ? rec->wdpc_end : "-");
+    const struct steady_window *w = &rec->steady;
+    if (rec->steady_round) {
+        printf("; %s at round %u (rounds %u-%u, %s average %.6g, range %.1f%% <= %.0f%%, "
+               "slope excursion %.1f%% <= %.0f%%)%s", rec->verdict.label, rec->steady_round,
+               w->first_round, w->last_round, rec->cfg.track, w->average,
+               100 * w->range / w->average, 100 * rec->cfg.criteria.range_frac,
+               100 * w->slope_excursion / w->average, 100 * rec->cfg.criteria.slope_frac,
+               rec->target.sim ? " on a simulated drive" : "");
+    } else if (rec->measured >= rec->cfg.criteria.window) {
+        printf("; %s", rec->verdict.label[0] ? rec->verdict.label : "steady state NOT reached");
+    }
+    if (rec->verdict.reason[0] && rec->measured >= rec->cfg.criteria.window)
+        printf("\nnot SNIA steady state: %s", rec->verdict.reason);
+    if (rec->last_window.last_round)
+        printf("\nlast rounds %u-%u: %s average %.6g, %s", rec->last_window.first_round,
+               rec->last_window.last_round, rec->cfg.track, rec->last_window.average,
+               rec->last_verdict.label);
+    printf("\nresults: %s\n", rec->results_path);
+    fflush(stdout);
+}
+
+/* After a round: the tracker, the WDPC's end, the measured window and its verdict. */
+static void update_steady(struct run_record *rec, struct round_metrics *m)
+{
+    double v = NAN;
+    metrics_value(m, rec->cfg.track, &v);
+    rec->stimulus_bytes += (double)m->write.bytes;
+    precond_track_push(&rec->track, v, ds_fills(&rec->state, rec->stimulus_bytes));
+    const struct steady_criteria *c = &rec->cfg.criteria;
+    const struct steady_guard *g = rec->wdpc ? &rec->cfg.guard : NULL;
+    struct steady_window win;
+    struct steady_guard_result gr;
+    if (!strcmp(m->phase, "wdpc")) {
+        bool ok = precond_track_eval(&rec->track, 1, c, g, &win, &gr);
+        rec->guard = gr;
+        const char *end = precond_wdpc_end(ds_fills(&rec->state, rec->state.wdpc_bytes),
+                                           rec->cfg.wdpc_min_fills, rec->cfg.wdpc_max_fills, ok);
+        if (*end) {
+            rec->wdpc_end = end;
+            rec->first_measure = m->round + 1;
+        }
+        return;
+    }
+    rec->measured++;
+    if (rec->steady_round)
+        return;
+    /* Without preconditioning the guard is evaluated for the label only (burst, or write
+     * saturation after a fill of the stimulus); the run stops at the first stable window. */
+    const bool label_guard = rec->prep == DS_PREP_NONE && wl_writes(&rec->wl);
+    const unsigned floor = rec->window_floor > rec->first_measure ? rec->window_floor
+                                                                  : rec->first_measure;
+    bool ok = precond_track_eval(&rec->track, floor, c,
+                                 g ? g : label_guard ? &rec->cfg.guard : NULL, &win, &gr);
+    if (!win.last_round)
+        return;   /* fewer than a window of measured rounds */
+    rec->steady = win;
+    rec->guard = gr;
+    /* Stop at the first window that may be called steady; without the preparation that steady
+     * state needs, at the first stable one (the verdict says what it is). */
+    bool judged = rec->wdpc ? ok : win.steady;
+    ds_judge(rec->prep, wl_writes(&rec->wl), win.steady,
+             rec->wdpc || label_guard ? &gr : NULL, &rec->cfg.guard, rec->measured,
+             &rec->verdict);
+    if (judged)
+        rec->steady_round = m->round;
+}
+
+/* The verdict when the rounds ended without a window to stop at: the last window evaluated. */
+static void final_verdict(struct run_record *rec)
+{
+    const bool label_guard = rec->wdpc || (rec->prep == DS_PREP_NONE && wl_writes(&rec->wl));
+    if (rec->steady_round && rec->n_rounds > rec->steady_round) {
+        /* the rounds went on (--all-rounds): what the last window is */
+        struct steady_guard_result gr;
+        precond_track_eval(&rec->track, rec->first_measure, &rec->cfg.criteria,
+                           label_guard ? &rec->cfg.guard : NULL, &rec->last_window, &gr);
+        if (rec->last_window.last_round)
+            ds_judge(rec->prep, wl_writes(&rec->wl), rec->last_window.steady,
+                     label_guard ? &gr : NULL, &rec->cfg.guard, rec->measured,
+                     &rec->last_verdict);
+    }
+    if (rec->steady_round)
+        return;
+    ds_judge(rec->prep, wl_writes(&rec->wl), rec->steady.steady && rec->steady.last_round,
+             rec->wdpc || (rec->prep == DS_PREP_NONE && wl_writes(&rec->wl)) ? &rec->guard
+                                                                             : NULL,
+             &rec->cfg.guard, rec->measured, &rec->verdict);
+}
+
+void run_device_round(const struct target_info *t, double weight, struct sim_stats *last,
+                      struct round_metrics *m)
+{
+    if (!t->sim)
+        return;
+    struct sim_stats now;
+    sim_stats(t->sim->dev, &now);
+    const struct sim_stats *was = last;
+    struct device_round *d = &m->device;
+    double k = weight;
+    uint64_t host = now.host_write_sectors - was->host_write_sectors;
+    uint64_t nand = now.nand_write_sectors - was->nand_write_sectors;
+    d->present = true;
+    d->host_write_bytes = (double)host * 512.0 * k;
+    d->nand_write_bytes = (double)nand * 512.0 * k;
+    d->total_host_write_bytes = (double)now.host_write_sectors * 512.0 * k;
+    d->wa_round = host ? (double)nand / (double)host : 0;
+    d->wa_cumulative = now.write_amplification;
+    d->gc_relocated_bytes = (double)(now.gc_relocated_sectors - was->gc_relocated_sectors) * 512.0 * k;
+    d->bg_relocated_bytes = (double)(now.bg_relocated_sectors - was->bg_relocated_sectors) * 512.0 * k;
+    d->erases = (double)(now.erases - was->erases) * k;
+    d->fg_gc_steps = now.fg_gc_steps - was->fg_gc_steps;
+    d->bg_gc_steps = now.bg_gc_steps - was->bg_gc_steps;
+    d->free_lines = now.free_lines;
+    d->total_lines = now.total_lines;
+    *last = now;
+}
+
+void run_engine_base(const struct target_info *t, int fd, const char *out_dir, char *dir,
+                     size_t dirlen, struct engine_config *base)
+{
+    memset(base, 0, sizeof(*base));
+    base->fd = fd;
+    base->handle = t->sim;
+    base->mem_align = t->mem_align;
+    base->path = t->path;
+    snprintf(dir, dirlen, "%s/fio", out_dir);
+    base->artifact_dir = dir;
+}
+
+void run_pool_metrics(struct worker_pool *pool, uint64_t sample_ns, double weight,
+                      struct round_metrics *m)
+{
+    const struct worker_stats *ws[1024];
+    unsigned nw = worker_pool_size(pool);
+    if (nw > 1024)
+        nw = 1024;
+    for (unsigned i = 0; i < nw; i++)
+        ws[i] = worker_pool_stats(pool, i);
+    metrics_compute(ws, nw, (double)sample_ns / 1e9, weight, m);
+}
+
+int run_pool_once(const struct target_info *t, int fd, const char *out_dir,
+                  const struct engine_ops *engine, double weight, struct sim_stats *sim_last,
+                  const struct workload *wl, const struct wl_range *range, uint64_t time_ns,
+                  uint64_t bytes, volatile sig_atomic_t *stop, struct round_metrics *m,
+                  char *err, size_t errlen)
+{
+    struct engine_config base;
+    char artifacts[4200];
+    run_engine_base(t, fd, out_dir, artifacts, sizeof(artifacts), &base);
+    struct worker_pool *pool = worker_pool_start(wl, engine, &base, range, stop, err, errlen);
+    if (!pool)
+        return -1;
+    struct round_limits lim = {.time_ns = time_ns, .bytes = bytes, .sample_ns = 1000000000ull,
+                               .label = wl->name};
+    int ret = worker_pool_round(pool, &lim, err, errlen);
+    if (ret == 0) {
+        run_pool_metrics(pool, 1000000000ull, weight, m);
+        run_device_round(t, weight, sim_last, m);
+    }
+    worker_pool_stop(pool);
+    return ret;
+}
+
+/* WIPC over the run's active range at the workload's compressibility. 0, 1 interrupted, -1. */
+static int run_wipc(struct run_record *rec, int fd, volatile sig_atomic_t *stop, char *err,
+                    size_t errlen)
+{
+    struct workload wl;
+    struct wl_range range;
+    uint64_t bytes;
+    if (precond_wipc_workload(&rec->target, &rec->range, rec->wl.compress_pct, &wl, &range,
+                              &bytes, err, errlen) != 0)
+        return -1;
+    if (!rec->cfg.quiet) {
+        char b[32];
+        units_format_size((uint64_t)((double)bytes * rec->weight), b, sizeof(b));
+        printf("WIPC: %s of sequential 128 KiB writes (%ux the active range)%s\n", b,
+               PRECOND_WIPC_FILLS, rec->target.sim ? " on the simulated drive" : "");
+        fflush(stdout);
+    }
+    uint64_t t0 = now_mono_ns();
+    if (run_pool_once(&rec->target, fd, rec->out_dir, rec->engine, rec->weight, &rec->sim_last,
+                      &wl, &range, 0, bytes, stop, &rec->wipc, err, errlen) != 0)
+        return -1;
+    if (*stop) {
+        metrics_free(&rec->wipc);
+        return 1;
+    }
+    rec->wipc_done = true;
+    rec->wipc_wall_s = (double)(now_mono_ns() - t0) / 1e9;
+    ds_wipc(&rec->state, (double)rec->wipc.write.bytes);
+    return 0;
+}
+
+static const char *rounds_status(int code)
+{
+    return code == EXIT_INTERRUPTED ? "interrupted" : code == EXIT_OK ? "complete" : "failed";
+}
+
+/* --resume on a simulated drive: the replayed round must be the one the file holds (the model is
+ * deterministic: the same seeds give the same I/O). 0, or -1 with the difference. */
+static int resume_replay_check(struct json_object *was, const struct round_metrics *m, char *err,
+                               size_t errlen)
+{
+    struct json_object *t = json_object_object_get(was, "total");
+    int64_t ios = t ? json_object_get_int64(json_object_object_get(t, "ios")) : -1;
+    if (ios != (int64_t)m->total.ios)
+        return errf(err, errlen, "--resume: replaying round %u on the simulated drive gave %llu "
+                    "I/Os where the results file holds %lld: not the same run", m->round,
+                    (unsigned long long)m->total.ios, (long long)ios);
+    return 0;
+}
+
+/* A round's tracked metric from its JSON (metrics_tracking_names: "iops" is total.iops,
+ * "write_lat_mean_us" write.lat_us.mean, ...). NAN when absent. */
+static double resume_tracked(struct json_object *round, const char *name)
+{
+    const char *dir = !strncmp(name, "read_", 5) ? "read" : !strncmp(name, "write_", 6) ? "write"
+                                                                                       : "total";
+    const char *what = strchr(name, '_') && strcmp(dir, "total") ? strchr(name, '_') + 1 : name;
+    struct json_object *d = json_object_object_get(round, dir), *v = NULL;
+    if (!strcmp(what, "lat_mean_us"))
+        v = json_object_object_get(json_object_object_get(d, "lat_us"), "mean");
+    else
+        v = json_object_object_get(d, what);
+    return v ? json_object_get_double(v) : NAN;
+}
+
+/* --resume on a real target: the stopped run's rounds back into the record (their JSON text for
+ * the file; round, phase, bytes written, state and tracked value for the bookkeeping) and the
+ * drive's state as the last of them left it. A window may not start before the next round. */
+static void resume_restore(struct run_record *rec)
+{
+    struct json_object *doc = rec->cfg.resume;
+    struct json_object *rounds = json_object_object_get(doc, "rounds");
+    size_t n = json_object_is_type(rounds, json_type_array) ? json_object_array_length(rounds) : 0;
+    rec->rounds = xcalloc(n ? n : 1, sizeof(*rec->rounds));
+    rec->cache.text = xcalloc(n ? n : 1, sizeof(*rec->cache.text));
+    rec->cache.len = xcalloc(n ? n : 1, sizeof(*rec->cache.len));
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *ro = json_object_array_get_idx(rounds, i);
+        struct round_metrics *m = &rec->rounds[i];
+        m->round = (unsigned)(i + 1);
+        const char *ph = json_object_get_string(json_object_object_get(ro, "phase"));
+        m->phase = ph && !strcmp(ph, "wdpc") ? "wdpc" : "measure";
+        m->write.bytes = (uint64_t)json_object_get_int64(
+            json_object_object_get(json_object_object_get(ro, "write"), "bytes"));
+        m->state = rec->state;
+        results_state_from_json(json_object_object_get(ro, "state"), &m->state);
+        rec->state = m->state;
+        size_t len;
+        const char *t = json_object_to_json_string_length(
+            ro, JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+        rec->cache.text[i] = xstrdup(t);
+        rec->cache.len[i] = len;
+        rec->stimulus_bytes += (double)m->write.bytes;
+        precond_track_push(&rec->track, resume_tracked(ro, rec->cfg.track),
+                           ds_fills(&rec->state, rec->stimulus_bytes));
+        if (!strcmp(m->phase, "measure")) {
+            if (!rec->measured)
+                rec->first_measure = m->round;
+            rec->measured++;
+        }
+    }
+    rec->n_rounds = rec->cache.n = (unsigned)n;
+    if (rec->wdpc && rec->measured)
+        rec->wdpc_end = "guard";   /* it had ended: the measured rounds had begun */
+    if (!rec->first_measure)
+        rec->first_measure = rec->wdpc ? 0 : 1;
+    rec->window_floor = (unsigned)n + 1;
+    struct json_object *pc = json_object_object_get(doc, "preconditioning");
+    struct json_object *w = pc ? json_object_object_get(pc, "wipc") : NULL;
+    if (w && json_object_is_type(w, json_type_object))
+        rec->wipc_json = json_object_get(w);
+}
+
+/* The "resumed" record: every resume of this run, the latest last. */
+static void resume_record(struct run_record *rec, const char *how)
+{
+    struct json_object *old = json_object_object_get(rec->cfg.resume, "resumed");
+    rec->resumed = json_object_is_type(old, json_type_array) ? json_object_get(old)
+                                                             : json_object_new_array();
+    struct json_object *r = json_object_new_object();
+    char now[32];
+    iso8601_now(now, sizeof(now));
+    json_object_object_add(r, "at", json_object_new_string(now));
+    json_object_object_add(r, "after_round", json_object_new_int((int)rec->resumed_rounds));
+    json_object_object_add(r, "how", json_object_new_string(how));
+    json_object_array_add(rec->resumed, r);
+}
+
+/* --resume: what the drive is after the gap, and how the run goes on. Returns 0, 1 interrupted,
+ * -1 with rec->error. */
+static int resume_begin(struct run_record *rec, int fd, volatile sig_atomic_t *stop)
+{
+    struct json_object *rounds = json_object_object_get(rec->cfg.resume, "rounds");
+    rec->resumed_rounds = json_object_is_type(rounds, json_type_array)
+                              ? (unsigned)json_object_array_length(rounds) : 0;
+    rec->replay = rec->target.sim != NULL;
+    if (rec->replay) {
+        resume_record(rec, "replayed: a simulated drive's state does not outlive its process, so "
+                           "the run was repeated from its start; the rounds before the stop were "
+                           "reproduced exactly (checked) and not printed again");
+        return 0;   /* then as a new run */
+    }
+    resume_restore(rec);
+    if (rec->cfg.resume_as_is || rec->prep == DS_PREP_NONE) {
+        resume_record(rec, rec->prep == DS_PREP_NONE
+                               ? "continued after the last complete round (no preconditioning to "
+                                 "repeat); the drive was not held between the stop and the "
+                                 "resume: what happened to it then is unknown, so no window spans "
+                                 "the gap"
+                               : "continued as it was (--resume-as-is), without preconditioning "
+                                 "again; the drive was not held between the stop and the resume: "
+                                 "its state then is unknown, so no window spans the gap");
+        return 0;
+    }
+    char err[ERR_LEN];
+    int w = run_wipc(rec, fd, stop, err, sizeof(err));
+    if (w != 0) {
+        if (w < 0)
+            snprintf(rec->error, sizeof(rec->error), "WIPC: %s", err);
+        return w;
+    }
+    if (rec->wdpc) {   /* the stimulus preconditions again before the rounds go on */
+        rec->wdpc_end = NULL;
+        rec->first_measure = 0;
+        ds_stimulus(&rec->state);
+    }
+    resume_record(rec, rec->wdpc ? "preconditioned again (WIPC, then WDPC until the fill guard "
+                                   "passes) because the drive was not held between the stop and "
+                                   "the resume; the new WDPC rounds follow the recorded ones"
+                                 : "preconditioned again (WIPC) because the drive was not held "
+                                   "between the stop and the resume");
+    return 0;
+}
+
+/* The rounds: WDPC rounds (when the preparation asks for them), then up to max_rounds measured
+ * rounds, each recorded and written before it is printed. Returns an exit code. */
+static int run_rounds(struct run_record *rec, struct worker_pool *pool, volatile sig_atomic_t *stop)
+{
+    struct run_config *c = &rec->cfg;
+    char err[ERR_LEN];
+    struct round_limits lim = {
+        .time_ns = c->round_time_ns,
+        .bytes = c->round_bytes,
+        .sample_ns = c->sample_ns,
+    };
+    const bool writes = wl_writes(&rec->wl);
+    if (!rec->window_floor)   /* a resume on a real target has set these from the file */
+        rec->first_measure = rec->wdpc ? 0 : 1;   /* 0: not known until the WDPC ends */
+    struct json_object *was = rec->replay ? json_object_object_get(c->resume, "rounds") : NULL;
+    for (unsigned r = rec->n_rounds + 1; rec->measured < c->max_rounds; r++) {
+        if (*stop)
+            return EXIT_INTERRUPTED;
+        const bool in_wdpc = rec->wdpc && !rec->wdpc_end;
+        char label[32];
+        snprintf(label, sizeof(label), in_wdpc ? "wdpc-%03u" : "round-%02u", r);
+        lim.label = label;
+        if (worker_pool_round(pool, &lim, err, sizeof(err)) != 0) {
+            snprintf(rec->error, sizeof(rec->error), "round %u: %s", r, err);
+            return EXIT_FAILURE_RUN;
+        }
+        if (*stop)   /* the round was cut short: do not record it */
+            return EXIT_INTERRUPTED;
+        rec->rounds = xrealloc(rec->rounds, (rec->n_rounds + 1) * sizeof(*rec->rounds));
+        struct round_metrics *m = &rec->rounds[rec->n_rounds];
+        run_pool_metrics(pool, c->sample_ns, rec->weight, m);
+        run_device_round(&rec->target, rec->weight, &rec->sim_last, m);
+        m->round = r;
+        m->phase = in_wdpc ? "wdpc" : "measure";
+        ds_write(&rec->state, (double)m->write.bytes, rec->prep == DS_PREP_STEADY && writes);
+        m->state = rec->state;
+        rec->n_rounds++;
+        if (in_wdpc && m->write.bytes == 0) {
+            snprintf(rec->error, sizeof(rec->error), "WDPC round %u wrote nothing", r);
+            return EXIT_FAILURE_RUN;
+        }
+        update_steady(rec, m);
+        const bool replayed = was && r <= rec->resumed_rounds;
+        if (replayed && resume_replay_check(json_object_array_get_idx(was, r - 1), m, rec->error,
+                                            sizeof(rec->error)) != 0)
+            return EXIT_FAILURE_RUN;
+        iso8601_now(rec->updated, sizeof(rec->updated));
+        if (results_write(rec, err, sizeof(err)) != 0) {
+            snprintf(rec->error, sizeof(rec->error), "%s", err);
+            rec->unwritten = true;
+            return EXIT_FAILURE_RUN;
+        }
+        if (!c->quiet && !replayed)   /* the replayed rounds were printed by the run before */
+            print_round(rec, m);
+        if (c->stop_at_steady && rec->steady_round)
+            break;
+    }
+    return EXIT_OK;
+}
+
+int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
+{
+    struct run_config *c = &rec->cfg;
+    char err[ERR_LEN];
+    bool writes = wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE;
+    int fd = -1, code = EXIT_OK;
+    struct worker_pool *pool = NULL;
+
+    if (rec->target.kind == TARGET_FILE &&
+        (!rec->target.exists || rec->target.current_size < rec->target.capacity)) {
+        if (target_create_file(&rec->target, err, sizeof(err)) != 0)
+            goto fail_early;
+    }
+    if (rec->target.kind != TARGET_SIM && rec->target.kind != TARGET_REMOTE) {
+        fd = target_open(&rec->target, writes, err, sizeof(err));
+        if (fd < 0)
+            goto fail_early;
+    }
+    if (mkdir_p(rec->out_dir, err, sizeof(err)) != 0)
+        goto fail_early;
+
+    if (rec->target.sim)
+        sim_stats(rec->target.sim->dev, &rec->sim_last);
+    ds_init(&rec->state, (double)rec->range.len * rec->weight, rec->target.sim != NULL);
+    iso8601_now(rec->started, sizeof(rec->started));
+    memcpy(rec->updated, rec->started, sizeof(rec->updated));
+    rec->status = "running";
+    if (results_write(rec, err, sizeof(err)) != 0)
+        goto fail_early;
+    if (!c->quiet)
+        print_plan(rec);
+    if (c->resume) {
+        int rb = resume_begin(rec, fd, stop);
+        if (rb != 0) {
+            code = rb > 0 ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN;
+            goto out;
+        }
+        if (!c->quiet)
+            printf("resuming after round %u: %s\n", rec->resumed_rounds,
+                   json_object_get_string(json_object_object_get(
+                       json_object_array_get_idx(rec->resumed,
+                                                 json_object_array_length(rec->resumed) - 1),
+                       "how")));
+    }
+
+    if (rec->prep != DS_PREP_NONE && (!c->resume || rec->replay)) {
+        int w = run_wipc(rec, fd, stop, err, sizeof(err));
+        if (w != 0) {
+            code = w > 0 ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN;
+            if (w < 0)
+                snprintf(rec->error, sizeof(rec->error), "WIPC: %s", err);
+            goto out;
+        }
+        if (results_write(rec, err, sizeof(err)) != 0) {
+            snprintf(rec->error, sizeof(rec->error), "%s", err);
+            code = EXIT_FAILURE_RUN;
+            goto out;
+        }
+    }
+    if (!c->resume || rec->replay)
+        ds_stimulus(&rec->state);
+
+    struct engine_config base;
+    char artifacts[4200];
+    run_engine_base(&rec->target, fd, rec->out_dir, artifacts, sizeof(artifacts), &base);
+    base.remotes = c->remotes;
+    base.n_remotes = c->n_remotes;
+    pool = worker_pool_start(&rec->wl, rec->engine, &base,
+                             &rec->range, stop, err, sizeof(err));
+    if (!pool) {
+        snprintf(rec->error, sizeof(rec->error), "%s", err);
+        code = EXIT_FAILURE_RUN;
+        goto out;
+    }
+    code = run_rounds(rec, pool, stop);
+
+out:
+    rec->status = rounds_status(code);
+    final_verdict(rec);
+    worker_pool_stop(pool);
+    if (fd >= 0)
+        close(fd);
+    iso8601_now(rec->updated, sizeof(rec->updated));
+    const bool write_failed = results_write(rec, err, sizeof(err)) != 0;
+    if (write_failed)
+        code = EXIT_FAILURE_RUN;
+    if (rec->error[0])
+        fprintf(stderr, "ptsbench: %s\n", rec->error);
+    if (write_failed && strcmp(err, rec->error) != 0)   /* not the same failure said twice */
+        fprintf(stderr, "ptsbench: %s\n", err);
+    if (!c->quiet || code != EXIT_OK)
+        print_summary(rec);
+    return code;
+
+fail_early:
+    if (fd >= 0)
+        close(fd);
+    fprintf(stderr, "ptsbench: %s\n", err);
+    return EXIT_FAILURE_RUN;
+}
+
+void run_record_free(struct run_record *rec)
+{
+    for (unsigned i = 0; i < rec->n_rounds; i++)
+        metrics_free(&rec->rounds[i]);
+    free(rec->rounds);
+    precond_track_free(&rec->track);
+    if (rec->wipc_done)
+        metrics_free(&rec->wipc);
+    if (rec->wipc_json)
+        json_object_put(rec->wipc_json);
+    if (rec->resumed)
+        json_object_put(rec->resumed);
+    rec->wipc_json = rec->resumed = NULL;
+    results_cache_free(&rec->cache);
+    target_release(&rec->target);
+    rec->rounds = NULL;
+    rec->wipc_done = false;
+    rec->n_rounds = 0;
+}

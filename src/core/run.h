@@ -1,0 +1,169 @@
+/* run.h — a measured run: a workload on a target for rounds, with steady-state tracking.
+ *
+ * run_prepare() checks everything (workload, target geometry, active range, safety, output
+ * directory) without writing anything; run_execute() then creates what it must (a file target,
+ * the output directory), starts the workers and runs the rounds, writing the results file
+ * atomically after every round. */
+#ifndef PTSBENCH_RUN_H
+#define PTSBENCH_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/drive_state.h"
+#include "engine/engine.h"
+#include "device/hostinfo.h"
+#include "core/metrics.h"
+#include "core/precondition.h"
+#include "device/safety.h"
+#include "stats/steady.h"
+#include "device/target.h"
+#include "io/workload.h"
+
+struct run_config {
+    const char *target_path;
+    uint64_t create_size;        /* --size: create/extend a file target */
+    bool destructive;            /* --destructive: writes to block devices allowed */
+    bool overwrite_signatures;   /* --overwrite-signatures: ... even over a filesystem etc. */
+    const char *engine_name;     /* NULL: io_uring, or sim for sim: targets; libaio */
+    const char *out_dir;         /* NULL: results/run-<timestamp> */
+    bool force;                  /* overwrite an existing results.json in out_dir */
+    unsigned max_rounds;
+    uint64_t round_time_ns;      /* 0: from workload, else 60 s */
+    uint64_t round_bytes;        /* 0: from workload */
+    uint64_t sample_ns;          /* per-second samples */
+    const char *track;           /* tracking variable for steady state */
+    const char *remotes[64];     /* --remote HOST[:PORT] (fio engine, client/server mode) */
+    unsigned n_remotes;
+    bool stop_at_steady;         /* stop at the first window that is steady (or, without the
+                                    preconditioning that steady state needs, stable) */
+    bool quiet;
+    enum wl_precondition precondition;   /* DEFAULT/NONE: none; WIPC; STEADY: WIPC + WDPC */
+    double wdpc_min_fills;       /* STEADY: the stimulus writes at least this x the range */
+    double wdpc_max_fills;       /* ... and at most this before its rounds are measured */
+    struct steady_criteria criteria;
+    struct steady_guard guard;   /* the fill guard (steady.h) for STEADY with writes */
+    struct json_object *resume;  /* --resume: the stopped run's results document (not owned) */
+    bool resume_as_is;           /* --resume-as-is: no preconditioning again after the gap */
+    int argc;
+    char **argv;
+};
+
+/* Serialised rounds, kept by results.c between writes. */
+struct results_cache {
+    char **text;
+    size_t *len;
+    unsigned n;
+    uint64_t last_sync_ns;
+};
+
+struct run_record {
+    struct run_config cfg;
+    char out_dir[4096];
+    char results_path[4200];
+    struct hostinfo host;
+    struct target_info target;
+    struct workload wl;
+    struct wl_range range;
+    const struct engine_ops *engine;
+    char started[32];
+    char updated[32];
+    const char *status;          /* "running", "complete", "interrupted", "failed" */
+    struct round_metrics *rounds;   /* every round: WDPC rounds first, then the measured ones */
+    unsigned n_rounds;
+    enum ds_prep prep;           /* how the drive is prepared (from cfg.precondition) */
+    bool wdpc;                   /* STEADY and the workload writes: WDPC rounds come first */
+    struct drive_state state;    /* the drive's state now */
+    struct precond_track track;  /* the tracked variable and the stimulus's fills per round */
+    double stimulus_bytes;       /* written by the stimulus (every round of it) */
+    unsigned first_measure;      /* the first measured round (1 without WDPC rounds) */
+    unsigned measured;           /* measured rounds so far */
+    bool unwritten;              /* the last round could not be written to the results */
+    const char *wdpc_end;        /* NULL: WDPC running or none; "guard", "max_fills" */
+    struct round_metrics wipc;   /* the WIPC's figures (wipc_done) */
+    bool wipc_done;
+    double wipc_wall_s;
+    unsigned steady_round;       /* round whose window is reported (steady or stable); 0: none */
+    struct steady_window steady; /* that window, or the last one evaluated */
+    struct steady_guard_result guard;   /* the fill guard for that window */
+    struct ds_verdict verdict;   /* what the window may be called */
+    /* --all-rounds past the reported window: the last 5 measured rounds and their verdict
+     * (a write-saturation run's plateau), when last_window.last_round is set */
+    struct steady_window last_window;
+    struct ds_verdict last_verdict;
+    /* --resume: a simulated drive is replayed (its state does not outlive the process: the
+     * rounds before are run again, checked against the file and not printed); a real one keeps
+     * the recorded rounds, is preconditioned again (unless as-is) and measures on */
+    bool replay;
+    unsigned resumed_rounds;     /* rounds the stopped run had completed */
+    unsigned window_floor;       /* no steady-state window may start before this round */
+    struct json_object *wipc_json;   /* the stopped run's WIPC record, when not redone */
+    struct json_object *resumed;     /* the document's "resumed" array (owned) */
+    double weight;               /* completions' weight: k for a scaled simulated drive, else 1 */
+    struct sim_stats sim_last;   /* simulated drive counters at the end of the last round */
+    struct results_cache cache;
+    char error[512];
+};
+
+/* Fill cfg with defaults. */
+void run_config_init(struct run_config *cfg);
+
+/* Validate and resolve: returns 0, or -1 with one line in err (exit code 2, nothing written).
+ * workload_spec as given to --workload; profile_dirs NULL-terminated. */
+int run_prepare(struct run_record *rec, const struct run_config *cfg, const char *workload_spec,
+                const char *const *profile_dirs, char *err, size_t errlen);
+
+/* Run it. Returns an exit code (EXIT_OK, EXIT_FAILURE_RUN, EXIT_INTERRUPTED) and prints
+ * progress and a summary. `stop` is set by the signal handler. */
+int run_execute(struct run_record *rec, volatile sig_atomic_t *stop);
+
+void run_record_free(struct run_record *rec);
+
+/* Pieces shared with the PTS suite (pts_run.c). */
+/* Engine by name (NULL: io_uring, or sim for sim: targets); refuses mismatches. */
+int run_select_engine(const char *engine_name, const char *target_path,
+                      const struct engine_ops **out, char *err, size_t errlen);
+/* A device, a file (created later to create_size) or sim:PRESET[,k=v] (presets in
+ * PROFILE_DIR/devices). No writes. */
+int run_probe_target(const char *path, uint64_t create_size, const char *const *profile_dirs,
+                     struct target_info *t, char *err, size_t errlen);
+/* The safety decision (safety.h) for block devices and files; simulated and remote targets
+ * pass.  writes: the run writes (workload, preconditioning or purge). */
+int run_check_safety(const struct target_info *t, bool writes, bool destructive,
+                     bool overwrite_signatures, char *err, size_t errlen);
+/* DIR (given, or results/KIND-<timestamp>) and DIR/results.json; refuses to replace results
+ * without force. Creates nothing. */
+int run_out_dir(const char *given, const char *kind, bool force, char *dir, size_t dirlen,
+                char *results, size_t resultslen, char *err, size_t errlen);
+/* One round of wl on range (time or bytes) on a fresh pool, its figures in *m (metrics_free);
+ * the simulated drive's counters advance in *sim_last. Returns 0 or -1 with err. */
+int run_pool_once(const struct target_info *t, int fd, const char *out_dir,
+                  const struct engine_ops *engine, double weight, struct sim_stats *sim_last,
+                  const struct workload *wl, const struct wl_range *range, uint64_t time_ns,
+                  uint64_t bytes, volatile sig_atomic_t *stop, struct round_metrics *m,
+                  char *err, size_t errlen);
+/* --resume: 0 when t is the target the results document measured (path, kind, capacity, sector,
+ * model, serial; a simulated drive's preset, seed and scale), else -1 with the difference. */
+struct json_object;
+int run_resume_same_target(struct json_object *doc, const struct target_info *t, char *err,
+                           size_t errlen);
+/* Completion weight: k for a scaled simulated drive, else 1. */
+double run_target_weight(const struct target_info *t);
+/* The simulated drive's own counters for the round that just ended, in full-size figures
+ * (nothing for other targets); *last holds the counters at the end of the previous round. */
+void run_device_round(const struct target_info *t, double weight, struct sim_stats *last,
+                      struct round_metrics *m);
+/* The target's side of the engine configuration for worker_pool_start: fd (or the simulated
+ * drive), buffer alignment, path; whole-round engines keep their files in OUT_DIR/fio, whose
+ * name is kept in dir (which must outlive worker_pool_start). */
+void run_engine_base(const struct target_info *t, int fd, const char *out_dir, char *dir,
+                     size_t dirlen, struct engine_config *base);
+/* A round's metrics from every worker of the pool. */
+struct worker_pool;
+void run_pool_metrics(struct worker_pool *pool, uint64_t sample_ns, double weight,
+                      struct round_metrics *m);
+/* mkdir -p. */
+int run_make_dir(const char *path, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,553 @@
+/* worker.c — worker threads and the I/O loop. */
+#include "core/worker.h"
+
+#include "io/iogen.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Loop state of the current round. */
+struct round_state {
+    uint64_t start, end, now;
+    uint64_t next_sample, sample_ns;
+    uint64_t last_counted;
+    uint64_t quota, issued;        /* byte-based rounds */
+    uint64_t last_ios[IO_NDIR], last_bytes[IO_NDIR];
+    unsigned inflight;
+    bool issuing;
+    bool time_based;
+};
+
+struct worker {
+    unsigned id;
+    pthread_t thread;
+    bool started;
+    struct worker_pool *pool;
+    struct engine *eng;
+    struct io_unit **free_units, **staged, **done;
+    unsigned n_free;
+    struct pattern pat;
+    struct iogen gen;                      /* what to issue next */
+    bool fill_data;                        /* the engine has buffers: write real data */
+    struct worker_stats stats;
+    unsigned char *data_sample;            /* write-data sample (worker.h), data_sample_cap bytes */
+    uint32_t data_sample_cap;
+    uint32_t data_writes_seen;             /* writes this round while the sample had room */
+    struct round_state r;
+    int init_ret;
+    char err[ERR_LEN];
+};
+
+struct worker_pool {
+    const struct workload *wl;
+    const struct engine_ops *ops;
+    struct engine_config base; /* the target's side of every worker's engine configuration */
+    struct wl_range range;
+    bool virtual_time;         /* one thread, completion-time order (ENGINE_F_VIRTUAL_CLOCK) */
+    bool whole_round;          /* one worker whose engine runs whole rounds (ENGINE_F_WHOLE_ROUND) */
+    volatile sig_atomic_t *stop;
+    unsigned n;
+    struct worker *w;
+
+    pthread_mutex_t lock;
+    pthread_cond_t cond_start, cond_done;
+    unsigned generation;       /* bumped for every round */
+    unsigned pending;          /* workers still running the current round / initialising */
+    bool quit;
+    struct round_limits lim;
+};
+
+static void worker_fail(struct worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void worker_fail(struct worker *w, const char *fmt, ...)
+{
+    if (w->err[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err, sizeof(w->err), fmt, ap);
+    va_end(ap);
+}
+
+static void add_sample(struct worker *w, const uint64_t last_ios[IO_NDIR],
+                       const uint64_t last_bytes[IO_NDIR])
+{
+    struct worker_stats *s = &w->stats;
+    if (s->n_samples == s->cap_samples) {
+        s->cap_samples = s->cap_samples ? s->cap_samples * 2 : 64;
+        s->samples = xrealloc(s->samples, s->cap_samples * sizeof(*s->samples));
+    }
+    struct worker_sample *smp = &s->samples[s->n_samples++];
+    for (int d = 0; d < IO_NDIR; d++) {
+        smp->ios[d] = s->ios[d] - last_ios[d];
+        smp->bytes[d] = s->bytes[d] - last_bytes[d];
+    }
+}
+
+/* ---- the I/O loop, in three steps shared by the threaded and the virtual-time pools ---- */
+
+static void round_begin(struct worker *w, const struct round_limits *lim)
+{
+    struct worker_pool *p = w->pool;
+    struct worker_stats *s = &w->stats;
+    struct round_state *r = &w->r;
+
+    memset(s->ios, 0, sizeof(s->ios));
+    memset(s->bytes, 0, sizeof(s->bytes));
+    hist_init(&s->lat[IO_READ]);
+    hist_init(&s->lat[IO_WRITE]);
+    s->n_samples = 0;
+    s->data_sample_len = 0;
+    s->data_generated = !w->fill_data;
+    w->data_writes_seen = 0;
+    w->err[0] = '\0';
+
+    memset(r, 0, sizeof(*r));
+    r->sample_ns = lim->sample_ns;
+    r->quota = lim->bytes ? lim->bytes / p->n : 0;
+    if (lim->bytes && r->quota == 0)
+        r->quota = 1;
+    r->start = p->ops->clock(w->eng);
+    r->end = lim->time_ns ? r->start + lim->time_ns : UINT64_MAX;
+    r->time_based = lim->time_ns != 0;
+    r->next_sample = lim->sample_ns ? r->start + lim->sample_ns : UINT64_MAX;
+    r->last_counted = r->start;
+    r->issuing = !*p->stop && w->init_ret == 0;
+}
+
+/* Add (the head of) one write to the round's data sample: a copy of the bytes just written or,
+ * when the engine carries no data, the same pattern generated straight into the sample. */
+static void sample_write(struct worker *w, const struct io_unit *u, bool filled)
+{
+    struct worker_stats *s = &w->stats;
+    uint32_t room = w->data_sample_cap - s->data_sample_len;
+    uint32_t n = u->len < room ? u->len : room;
+    unsigned char *dst = w->data_sample + s->data_sample_len;
+    if (filled)
+        memcpy(dst, u->buf, n);
+    else
+        pattern_fill(&w->pat, dst, n);
+    s->data_sample_len += n;
+}
+
+/* Writes whose data costs more than this to generate are submitted in smaller batches: a
+ * batch is only submitted once every I/O in it is staged, so filling a whole queue of large
+ * buffers first would leave the device idle for that long (at QD 8 x 128 KiB of fresh random
+ * data, about 0.2 ms per batch). Engines without a flush op batch as before. */
+#define WORKER_FLUSH_BYTES (64u << 10)
+
+/* Stamp staged[from..to) with the engine's clock, just before they are submitted. */
+static void stamp(struct worker *w, unsigned from, unsigned to)
+{
+    uint64_t t = w->pool->ops->clock(w->eng);
+    for (unsigned i = from; i < to; i++)
+        w->staged[i]->issue_ns = t;
+}
+
+/* Stage and submit as many I/Os as the queue depth allows. */
+static void round_fill(struct worker *w)
+{
+    struct worker_pool *p = w->pool;
+    const struct workload *wl = p->wl;
+    const struct engine_ops *ops = p->ops;
+    struct round_state *r = &w->r;
+    const bool fill_data = w->fill_data;
+    const bool count_writes = wl_writes(wl);
+    unsigned ns = 0, flushed = 0;
+    uint32_t filled = 0;   /* bytes of data generated since the last submission */
+
+    while (r->issuing && r->inflight + ns < wl->qd) {
+        if (r->quota && r->issued >= r->quota) {
+            r->issuing = false;
+            break;
+        }
+        struct io_unit *u = w->free_units[--w->n_free];
+        iogen_next(&w->gen, &u->dir, &u->len, &u->offset);
+        if (u->dir == IO_WRITE) {
+            if (fill_data) {
+                pattern_fill(&w->pat, u->buf, u->len);
+                filled += u->len;
+            }
+            if (w->stats.data_sample_len < w->data_sample_cap &&
+                w->data_writes_seen++ % WORKER_DATA_EVERY == 0)
+                sample_write(w, u, fill_data);
+        }
+        if (count_writes == (u->dir == IO_WRITE))
+            r->issued += u->len;
+        int ret = ops->queue(w->eng, u);
+        if (ret < 0) {
+            w->free_units[w->n_free++] = u;
+            worker_fail(w, "%s: cannot queue an I/O: %s", ops->name, strerror(-ret));
+            r->issuing = false;
+            break;
+        }
+        w->staged[ns++] = u;
+        if (filled >= WORKER_FLUSH_BYTES && ops->flush) {
+            stamp(w, flushed, ns);
+            ret = ops->flush(w->eng);
+            if (ret < 0) {
+                worker_fail(w, "%s: submit failed: %s", ops->name, strerror(-ret));
+                r->issuing = false;
+                r->inflight += ns;
+                return;
+            }
+            flushed = ns;
+            filled = 0;
+        }
+    }
+    if (!ns)
+        return;
+    stamp(w, flushed, ns);
+    int ret = ops->commit(w->eng);
+    if (ret < 0) {
+        worker_fail(w, "%s: submit failed: %s", ops->name, strerror(-ret));
+        r->issuing = false;
+    }
+    r->inflight += ns;
+}
+
+/* Count n completions observed at time t. */
+static void round_account(struct worker *w, int n, uint64_t t)
+{
+    struct worker_pool *p = w->pool;
+    struct worker_stats *s = &w->stats;
+    struct round_state *r = &w->r;
+    const bool counted = t <= r->end;
+
+    for (int i = 0; i < n; i++) {
+        struct io_unit *u = w->done[i];
+        if (u->result != (int64_t)u->len) {
+            if (u->result < 0)
+                worker_fail(w, "%s of %u bytes at offset %llu failed: %s",
+                            u->dir == IO_READ ? "read" : "write", u->len,
+                            (unsigned long long)u->offset, strerror((int)-u->result));
+            else
+                worker_fail(w, "short %s at offset %llu: %lld of %u bytes",
+                            u->dir == IO_READ ? "read" : "write",
+                            (unsigned long long)u->offset, (long long)u->result, u->len);
+            r->issuing = false;
+        } else if (counted) {
+            s->ios[u->dir]++;
+            s->bytes[u->dir] += u->len;
+            hist_add(&s->lat[u->dir], t - u->issue_ns);
+        }
+        w->free_units[w->n_free++] = u;
+    }
+    r->inflight -= (unsigned)n;
+    r->now = t;
+    if (counted)
+        r->last_counted = t;
+    while (t >= r->next_sample && r->next_sample <= r->end) {
+        add_sample(w, r->last_ios, r->last_bytes);
+        memcpy(r->last_ios, s->ios, sizeof(r->last_ios));
+        memcpy(r->last_bytes, s->bytes, sizeof(r->last_bytes));
+        r->next_sample += r->sample_ns;
+    }
+    if (r->issuing && (t >= r->end || *p->stop))
+        r->issuing = false;
+}
+
+static void round_finish(struct worker *w)
+{
+    struct worker_stats *s = &w->stats;
+    s->start_ns = w->r.start;
+    s->end_ns = w->r.time_based ? w->r.end : w->r.last_counted;
+}
+
+/* Threaded pools: each worker runs its own round, blocking in reap(). */
+static void worker_round(struct worker *w, const struct round_limits *lim)
+{
+    const struct engine_ops *ops = w->pool->ops;
+    round_begin(w, lim);
+    for (;;) {
+        round_fill(w);
+        if (!w->r.inflight)
+            break;
+        int n = ops->reap(w->eng, 1, w->r.inflight, w->done);
+        if (n < 0) {
+            worker_fail(w, "%s: waiting for completions failed: %s", ops->name, strerror(-n));
+            break;  /* the engine is unusable; cleanup reclaims in-flight units */
+        }
+        round_account(w, n, ops->clock(w->eng));
+    }
+    round_finish(w);
+}
+
+/* Virtual-time pools: every worker in this thread; always advance the worker whose next
+ * completion comes first (ties: lowest worker index), so the shared clock only moves forward. */
+static void pool_round_virtual(struct worker_pool *p, const struct round_limits *lim)
+{
+    const struct engine_ops *ops = p->ops;
+    for (unsigned i = 0; i < p->n; i++)
+        round_begin(&p->w[i], lim);
+    for (unsigned i = 0; i < p->n; i++)
+        round_fill(&p->w[i]);
+    for (;;) {
+        struct worker *next = NULL;
+        uint64_t best = UINT64_MAX;
+        for (unsigned i = 0; i < p->n; i++) {
+            uint64_t t = ops->next_completion(p->w[i].eng);
+            if (t < best) {
+                best = t;
+                next = &p->w[i];
+            }
+        }
+        if (!next)
+            break;
+        int n = ops->reap(next->eng, 1, next->r.inflight, next->done);
+        if (n <= 0) {
+            worker_fail(next, "%s: no completion to reap", ops->name);
+            break;
+        }
+        round_account(next, n, ops->clock(next->eng));
+        round_fill(next);
+    }
+    for (unsigned i = 0; i < p->n; i++)
+        round_finish(&p->w[i]);
+}
+
+/* The write-data sample buffer (worker.h), once the engine said whether it carries data: this
+ * worker's share of the per-round budget, at most WORKER_DATA_SAMPLE, whole 4 KiB chunks; when
+ * there are more workers than chunks in the budget, the first workers take one chunk each. */
+static void worker_sample_alloc(struct worker *w)
+{
+    if (!w->stats.data_writes)
+        return;
+    uint32_t total = w->fill_data ? WORKER_DATA_TOTAL : WORKER_DATA_GEN_TOTAL;
+    uint32_t cap = total / w->pool->n / PATTERN_CHUNK * PATTERN_CHUNK;
+    if (cap > WORKER_DATA_SAMPLE)
+        cap = WORKER_DATA_SAMPLE;
+    if (cap == 0 && w->id < total / PATTERN_CHUNK)
+        cap = PATTERN_CHUNK;
+    if (cap == 0)
+        return;
+    w->data_sample_cap = cap;
+    w->data_sample = xcalloc(1, cap);
+    w->stats.data_sample = w->data_sample;
+}
+
+static void worker_engine_init(struct worker *w)
+{
+    struct worker_pool *p = w->pool;
+    struct engine_config cfg = p->base;
+    cfg.depth = p->wl->qd;
+    cfg.max_len = wl_max_bs(p->wl);
+    cfg.compress_pct = p->wl->compress_pct;
+    cfg.wl = p->wl;
+    cfg.range = &p->range;
+    w->init_ret = p->ops->init(&w->eng, &cfg, w->err, sizeof(w->err));
+    if (w->init_ret == 0 && !p->whole_round) {
+        struct io_unit *u = p->ops->units(w->eng);
+        for (unsigned i = 0; i < cfg.depth; i++)
+            w->free_units[i] = &u[i];
+        w->n_free = cfg.depth;
+        w->fill_data = u[0].buf != NULL;
+        worker_sample_alloc(w);
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    struct worker_pool *p = w->pool;
+    worker_engine_init(w);
+
+    pthread_mutex_lock(&p->lock);
+    unsigned seen = p->generation;
+    if (--p->pending == 0)
+        pthread_cond_signal(&p->cond_done);
+    for (;;) {
+        while (p->generation == seen && !p->quit)
+            pthread_cond_wait(&p->cond_start, &p->lock);
+        if (p->quit)
+            break;
+        seen = p->generation;
+        struct round_limits lim = p->lim;
+        pthread_mutex_unlock(&p->lock);
+        if (w->init_ret == 0)
+            worker_round(w, &lim);
+        pthread_mutex_lock(&p->lock);
+        if (--p->pending == 0)
+            pthread_cond_signal(&p->cond_done);
+    }
+    pthread_mutex_unlock(&p->lock);
+    if (w->eng)
+        p->ops->cleanup(w->eng);
+    w->eng = NULL;
+    return NULL;
+}
+
+static void worker_setup(struct worker_pool *p, struct worker *w, unsigned id,
+                         const struct wl_range *range)
+{
+    const struct workload *wl = p->wl;
+    w->id = id;
+    w->pool = p;
+    w->free_units = xcalloc(wl->qd, sizeof(*w->free_units));
+    w->staged = xcalloc(wl->qd, sizeof(*w->staged));
+    w->done = xcalloc(wl->qd, sizeof(*w->done));
+    uint64_t seed = wl->seed ^ (0x9e3779b97f4a7c15ull * (id + 1));
+    iogen_init(&w->gen, wl, range, id, p->n, seed);
+    pattern_init(&w->pat, wl->compress_pct, seed ^ 0x7061747465726e00ull /* "pattern" */);
+    w->stats.data_writes = wl_writes(wl);
+    w->stats.data_declared_pct = wl->compress_pct;
+}
+
+struct worker_pool *worker_pool_start(const struct workload *wl, const struct engine_ops *ops,
+                                      const struct engine_config *base,
+                                      const struct wl_range *range, volatile sig_atomic_t *stop,
+                                      char *err, size_t errlen)
+{
+    struct worker_pool *p = xcalloc(1, sizeof(*p));
+    p->wl = wl;
+    p->ops = ops;
+    p->base = *base;
+    p->range = *range;
+    p->virtual_time = (ops->flags & ENGINE_F_VIRTUAL_CLOCK) != 0;
+    p->whole_round = (ops->flags & ENGINE_F_WHOLE_ROUND) != 0;
+    p->stop = stop;
+    p->n = p->whole_round ? 1 : wl->workers;   /* the other program runs the workers */
+    p->w = xcalloc(p->n, sizeof(*p->w));
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->cond_start, NULL);
+    pthread_cond_init(&p->cond_done, NULL);
+
+    for (unsigned i = 0; i < p->n; i++)
+        worker_setup(p, &p->w[i], i, range);
+    if (p->whole_round)
+        p->w[0].stats.data_writes = false;   /* the data is the other program's own */
+
+    if (p->virtual_time || p->whole_round) {
+        for (unsigned i = 0; i < p->n; i++) {
+            worker_engine_init(&p->w[i]);
+            if (p->w[i].init_ret != 0) {
+                errf(err, errlen, "worker %u: %s", i, p->w[i].err);
+                worker_pool_stop(p);
+                return NULL;
+            }
+        }
+        return p;
+    }
+
+    pthread_mutex_lock(&p->lock);
+    p->pending = p->n;
+    pthread_mutex_unlock(&p->lock);
+    for (unsigned i = 0; i < p->n; i++) {
+        int ret = pthread_create(&p->w[i].thread, NULL, worker_main, &p->w[i]);
+        if (ret) {
+            pthread_mutex_lock(&p->lock);
+            p->pending -= p->n - i;
+            pthread_mutex_unlock(&p->lock);
+            errf(err, errlen, "cannot start worker thread %u: %s", i, strerror(ret));
+            break;
+        }
+        p->w[i].started = true;
+    }
+    pthread_mutex_lock(&p->lock);
+    while (p->pending)
+        pthread_cond_wait(&p->cond_done, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+
+    bool ok = true;
+    for (unsigned i = 0; i < p->n; i++) {
+        if (!p->w[i].started) {
+            ok = false;
+        } else if (p->w[i].init_ret != 0) {
+            if (ok)
+                errf(err, errlen, "worker %u: %s", i, p->w[i].err);
+            ok = false;
+        }
+    }
+    if (!ok) {
+        worker_pool_stop(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* A whole round handed to the engine (fio): statistics from zero, then round(). */
+static void pool_round_whole(struct worker_pool *p, const struct round_limits *lim)
+{
+    struct worker *w = &p->w[0];
+    struct worker_stats *s = &w->stats;
+    memset(s->ios, 0, sizeof(s->ios));
+    memset(s->bytes, 0, sizeof(s->bytes));
+    hist_init(&s->lat[IO_READ]);
+    hist_init(&s->lat[IO_WRITE]);
+    s->start_ns = s->end_ns = 0;
+    s->n_samples = 0;
+    free(s->hosts);
+    s->hosts = NULL;
+    s->n_hosts = 0;
+    w->err[0] = '\0';
+    if (*p->stop)
+        return;
+    char msg[ERR_LEN];
+    if (p->ops->round(w->eng, lim, lim->label, s, msg, sizeof(msg)) != 0)
+        worker_fail(w, "%s", msg);
+}
+
+int worker_pool_round(struct worker_pool *p, const struct round_limits *lim, char *err, size_t errlen)
+{
+    if (p->whole_round) {
+        pool_round_whole(p, lim);
+        if (p->w[0].err[0])
+            return errf(err, errlen, "%s", p->w[0].err);
+        return 0;
+    }
+    if (p->virtual_time) {
+        pool_round_virtual(p, lim);
+        goto check;
+    }
+    pthread_mutex_lock(&p->lock);
+    p->lim = *lim;
+    p->pending = p->n;
+    p->generation++;
+    pthread_cond_broadcast(&p->cond_start);
+    while (p->pending)
+        pthread_cond_wait(&p->cond_done, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+check:
+    for (unsigned i = 0; i < p->n; i++)
+        if (p->w[i].err[0])
+            return errf(err, errlen, "worker %u: %s", i, p->w[i].err);
+    return 0;
+}
+
+unsigned worker_pool_size(const struct worker_pool *p) { return p->n; }
+
+const struct worker_stats *worker_pool_stats(const struct worker_pool *p, unsigned i)
+{
+    return &p->w[i].stats;
+}
+
+struct engine *worker_pool_engine(struct worker_pool *p, unsigned i) { return p->w[i].eng; }
+
+void worker_pool_stop(struct worker_pool *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    p->quit = true;
+    pthread_cond_broadcast(&p->cond_start);
+    pthread_mutex_unlock(&p->lock);
+    for (unsigned i = 0; i < p->n; i++) {
+        if (p->w[i].started)
+            pthread_join(p->w[i].thread, NULL);
+        else if (p->w[i].eng)
+            p->ops->cleanup(p->w[i].eng);   /* virtual-time pools: engines live in this thread */
+        free(p->w[i].free_units);
+        free(p->w[i].staged);
+        free(p->w[i].done);
+        free(p->w[i].stats.samples);
+        free(p->w[i].stats.hosts);
+        free(p->w[i].data_sample);
+    }
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->cond_start);
+    pthread_cond_destroy(&p->cond_done);
+    free(p->w);
+    free(p);
+}

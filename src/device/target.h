@@ -1,0 +1,116 @@
+/* target.h — what ptsbench measures: a block device or a regular file.
+ *
+ * target_probe() reads everything there is to know without writing anything: kind,
+ * capacity (BLKGETSIZE64 / st_size), logical and physical sector size (BLKSSZGET,
+ * BLKPBSZGET; for files the filesystem's O_DIRECT alignment from statx STATX_DIOALIGN,
+ * else the backing device's queue/logical_block_size in sysfs, else 512), alignment offset,
+ * and identity from sysfs (model, serial, firmware, vendor) where the device exposes it.
+ * For block devices it also lists the signatures libblkid finds on the device (filesystems,
+ * partition tables, LVM/RAID members, swap, ...): what a write would destroy, recorded
+ * before anything is written (safety.h decides on them).
+ * A file that does not exist yet is probed as "to be created" with the requested size;
+ * target_create_file() creates or extends it only after every check has passed.
+ *
+ * File targets are locked for the length of a run: target_open() (and target_create_file())
+ * take flock(LOCK_EX | LOCK_NB) on the descriptor they open, so a second ptsbench run on the
+ * same file (any path to the same inode) is refused with "FILE: in use by another ptsbench
+ * run (pid N)" instead of both measuring each other's I/O.  The lock lives as long as the
+ * descriptor: close it and the file is free.  Filesystems without flock (ENOLCK, EOPNOTSUPP)
+ * are opened without the lock.  Block devices rely on O_EXCL instead. */
+#ifndef PTSBENCH_TARGET_H
+#define PTSBENCH_TARGET_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "sim/sim.h"
+
+enum target_kind { TARGET_FILE = 1, TARGET_BLOCK = 2, TARGET_SIM = 3, TARGET_REMOTE = 4 };
+
+/* One signature libblkid found (a superblock or a partition table).  Strings are "" when
+ * libblkid gives none. */
+#define TARGET_MAX_SIGNATURES 8
+struct target_signature {
+    char type[32];             /* TYPE or PTTYPE: "ext4", "xfs", "dos", "gpt", "LVM2_member",
+                                  "linux_raid_member", "swap", "crypto_LUKS", ... */
+    char usage[24];            /* USAGE: "filesystem", "raid", "crypto", "other"; a partition
+                                  table: "partition_table" */
+    char label[128];           /* LABEL */
+    char uuid[64];             /* UUID (partition table: PTUUID) */
+    char version[32];          /* VERSION ("1.0", "LVM2 001", ...) */
+    uint64_t offset;           /* byte offset of the magic (SBMAGIC_OFFSET / PTMAGIC_OFFSET) */
+};
+
+/* A simulated drive as a target: the device and the virtual clock its engine instances share. */
+struct sim_world {
+    struct sim_dev *dev;
+    struct sim_params params;
+    simt now;                  /* virtual time, advanced by the sim engine */
+};
+
+struct target_info {
+    char path[PATH_MAX];
+    enum target_kind kind;
+    bool exists;               /* false: a file that target_create_file() will create */
+    uint64_t capacity;         /* bytes (for a file to be created or extended: the size asked for) */
+    uint64_t current_size;     /* file: its size now (0 if missing) */
+    uint32_t logical_sector;   /* smallest valid I/O size and alignment for O_DIRECT */
+    uint32_t physical_sector;
+    uint32_t alignment_offset;
+    uint32_t mem_align;        /* buffer alignment O_DIRECT needs (>= 512, we use 4096 anyway) */
+    dev_t rdev;                /* block: the device; file: the device holding the filesystem */
+    char devname[64];          /* kernel name ("zram0", "sda", "nvme0n1"); file: backing device */
+    char model[128];
+    char serial[128];
+    char firmware[64];
+    char vendor[64];
+    bool rotational;
+    bool write_cache;          /* block: queue/write_cache says "write back" */
+    /* block: the signatures on the device when it was probed (before any write) */
+    bool signatures_probed;    /* libblkid ran to the end (false: see signatures_error) */
+    unsigned n_signatures;
+    struct target_signature signatures[TARGET_MAX_SIGNATURES];
+    char signatures_error[256];   /* why probing failed ("" when it ran) */
+    struct sim_world *sim;     /* TARGET_SIM: the open simulated drive (capacity = scaled) */
+};
+
+/* create_size: for files, the size wanted (0 = use the existing file as it is).
+ * A missing file without create_size is an error; so is a block device with create_size
+ * different from 0.  Returns 0 or -1 with a message naming the path and the problem. */
+int target_probe(const char *path, uint64_t create_size, struct target_info *out,
+                 char *err, size_t errlen);
+
+/* Create or extend the file to t->capacity (fallocate, falling back to ftruncate).  Refused
+ * (nothing changed) while another run holds the file's lock. */
+int target_create_file(struct target_info *t, char *err, size_t errlen);
+
+/* Open for I/O with O_DIRECT (and O_EXCL for block devices, which the kernel refuses while
+ * the device is mounted or held). writes selects O_RDWR vs O_RDONLY.  A file is locked (see
+ * above) until the descriptor is closed.  Returns fd or -1. */
+int target_open(const struct target_info *t, bool writes, char *err, size_t errlen);
+
+/* The signatures libblkid finds on path (a block device or an image file), at most max, into
+ * out; *n how many.  Returns 0 when the probe ran to the end, or -1 with the reason (then
+ * *n counts what was found before it failed).  Reads only. */
+int target_probe_signatures(const char *path, struct target_signature *out, unsigned max,
+                            unsigned *n, char *err, size_t errlen);
+
+const char *target_kind_name(enum target_kind k);   /* "file", "block", "simulated", "remote" */
+
+/* A path on remote load-generator hosts (fio client/server): nothing is probed or opened here;
+ * the capacity is the size given (the region the remote fio uses), 512-byte sectors assumed.
+ * Returns 0, or -1 when size is 0. */
+int target_probe_remote(const char *path, uint64_t size, struct target_info *out, char *err,
+                        size_t errlen);
+
+/* A simulated drive ("sim:PRESET,..." already parsed into p): opens it fresh-out-of-box and fills
+ * out (capacity = the scaled, addressable capacity; sim_info tells the nominal one). */
+int target_probe_sim(const char *spec, const struct sim_params *p, struct target_info *out,
+                     char *err, size_t errlen);
+/* Free what probing opened (the simulated drive); safe on every target. */
+void target_release(struct target_info *t);   /* "file", "block" */
+
+#endif

@@ -1,0 +1,399 @@
+/* fio_job.c — see fio_job.h.
+ *
+ * Mapping notes (fio 3.33 man page and io_u.c):
+ *  - Random/sequential mix: fio's percentage_random only acts on random jobs (get_next_block
+ *    calls should_do_random() only when td_random()), so ptsbench's percentage_random 1..99
+ *    becomes rw=rand* plus percentage_random=N; 0 is plain read/write/rw, 100 plain rand*.
+ *  - Split regions: offset_increment adds offset_increment * subjob number (0, 1, ...) to
+ *    offset, and size is per job, so offset=start, size=slice, offset_increment=slice gives
+ *    each of numjobs jobs its own slice, as iogen.c does.
+ *  - io_size and size are per job ("for each thread of this job").
+ *  - Random map: fio's default random map visits every block once per pass and is reset when
+ *    the region has been covered (ptsbench's random_map=always); norandommap draws freely.
+ *    ptsbench uses a map only for one block size without zones (iogen.c), so mixed sizes and
+ *    zones get norandommap=1 as well.
+ *  - Alignment: without a map ptsbench aligns each size to its natural alignment; fio aligns
+ *    random offsets to one blockalign (default: the smallest block size), so a mix gets the
+ *    alignment most of its I/Os use.
+ *  - Values: fio cuts a value at ';' or '#', strips surrounding blanks, substitutes "${VAR}"
+ *    and '$' keywords, and splits filename at ':' (escaped as "\:"). */
+#include "engine/fio_job.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "io/iogen.h"
+#include "lib/util.h"
+
+#define FIO_MAX_INT64 UINT64_C(0x7fffffffffffffff)   /* fio parses numbers with strtoll */
+
+struct job_out {
+    char *buf;
+    size_t len;
+    size_t used;     /* bytes wanted so far (may exceed len) */
+};
+
+static void jo_put(struct job_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void jo_put(struct job_out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = o->used < o->len ? o->len - o->used : 0;
+    int n = vsnprintf(room ? o->buf + o->used : NULL, room, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        o->used += (size_t)n;
+}
+
+/* Free text for a comment line: control characters become '?'. */
+static void jo_put_comment_text(struct job_out *o, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        unsigned char c = *p < 0x20 || *p == 0x7f ? '?' : *p;
+        jo_put(o, "%c", c);
+    }
+}
+
+/* A text value fio must read back unchanged. */
+static int check_text(const char *what, const char *v, bool is_name, char *err, size_t errlen)
+{
+    if (!v || !*v)
+        return errf(err, errlen, "fio job: no %s given", what);
+    size_t n = strlen(v);
+    if (v[0] == ' ' || v[0] == '\t' || v[n - 1] == ' ' || v[n - 1] == '\t')
+        return errf(err, errlen, "fio job: %s '%s' starts or ends with a blank, which fio "
+                                 "strips", what, v);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)v[i];
+        if (c < 0x20 || c == 0x7f)
+            return errf(err, errlen, "fio job: %s has a control character at byte %zu, which "
+                                     "a job file cannot hold", what, i);
+        if (c == ';' || c == '#')
+            return errf(err, errlen, "fio job: %s '%s' contains '%c', where fio would cut the "
+                                     "value (comment character)", what, v, c);
+        if (c == '$')
+            return errf(err, errlen, "fio job: %s '%s' contains '$', which fio substitutes "
+                                     "(${VAR} and $keywords)", what, v);
+        if (is_name && (c == '[' || c == ']'))
+            return errf(err, errlen, "fio job: %s '%s' contains '%c', which cannot appear in "
+                                     "a section name", what, v, c);
+    }
+    if (is_name && strcasecmp(v, "global") == 0)
+        return errf(err, errlen, "fio job: the job cannot be named '%s' (fio's [global] "
+                                 "section)", v);
+    return 0;
+}
+
+static uint64_t round_up(uint64_t v, uint64_t unit)
+{
+    return (v + unit - 1) / unit * unit;
+}
+
+/* Does ptsbench draw random offsets through a random map (iogen.c)? */
+static bool uses_map(const struct workload *wl)
+{
+    return wl->random_map != WL_RANDOM_MAP_OFF && wl->n_bs == 1 && wl->random_pct > 0 &&
+           wl->n_zones == 0;
+}
+
+/* Without a map ptsbench aligns each size to its natural alignment; fio has one blockalign.
+ * The alignment used by the largest share of I/Os (ties: the smaller alignment). */
+static uint32_t common_align(const struct workload *wl)
+{
+    uint32_t best = 0;
+    unsigned best_share = 0;
+    for (unsigned i = 0; i < wl->n_bs; i++) {
+        uint32_t a = iogen_natural_align(wl->bs[i].size);
+        unsigned share = 0;
+        for (unsigned k = 0; k < wl->n_bs; k++)
+            if (iogen_natural_align(wl->bs[k].size) == a)
+                share += wl->bs[k].weight;
+        if (share > best_share || (share == best_share && a < best)) {
+            best = a;
+            best_share = share;
+        }
+    }
+    return best;
+}
+
+static int check_workload(const struct workload *wl, const struct wl_range *range, char *err,
+                          size_t errlen)
+{
+    if (wl->n_bs == 0 || wl->n_bs > WL_MAX_BS)
+        return errf(err, errlen, "fio job: %u block sizes, want 1..%d", wl->n_bs, WL_MAX_BS);
+    unsigned sum = 0;
+    for (unsigned i = 0; i < wl->n_bs; i++) {
+        if (wl->bs[i].size == 0)
+            return errf(err, errlen, "fio job: block size 0");
+        if (wl->n_bs > 1 && wl->bs[i].weight == 0)
+            return errf(err, errlen, "fio job: bssplit entry %u/0: fio reads a weight of 0 as "
+                                     "'the remainder'", wl->bs[i].size);
+        sum += wl->bs[i].weight;
+    }
+    if (wl->n_bs > 1 && sum != 100)
+        return errf(err, errlen, "fio job: bssplit weights sum to %u, fio wants 100", sum);
+    if (wl->qd == 0 || wl->workers == 0)
+        return errf(err, errlen, "fio job: iodepth=%u numjobs=%u, want both >= 1", wl->qd,
+                    wl->workers);
+    if (wl->read_pct > 100 || wl->random_pct > 100 || wl->compress_pct > 100)
+        return errf(err, errlen, "fio job: a percentage above 100 (rwmixread=%u "
+                                 "percentage_random=%u buffer_compress_percentage=%u)",
+                    wl->read_pct, wl->random_pct, wl->compress_pct);
+    if (wl->n_zones > WL_MAX_ZONES)
+        return errf(err, errlen, "fio job: %u zones, want at most %d", wl->n_zones,
+                    WL_MAX_ZONES);
+    unsigned acc = 0, rng = 0;
+    for (unsigned z = 0; z < wl->n_zones; z++) {
+        acc += wl->zones[z].access_pct;
+        rng += wl->zones[z].range_pct;
+    }
+    if (wl->n_zones && (acc != 100 || rng != 100))
+        return errf(err, errlen, "fio job: zones sum to %u%% of accesses and %u%% of the range, "
+                                 "fio wants 100 and 100", acc, rng);
+    if (range->len == 0)
+        return errf(err, errlen, "fio job: empty active range");
+    if (range->start > FIO_MAX_INT64 || range->len > FIO_MAX_INT64 - range->start)
+        return errf(err, errlen, "fio job: active range %" PRIu64 "+%" PRIu64 " is beyond "
+                                 "fio's 63-bit offsets", range->start, range->len);
+    return 0;
+}
+
+/* rw, rwmixread, percentage_random: from the shares, not the rw text. */
+static void put_direction(struct job_out *o, const struct workload *wl)
+{
+    bool mixed = wl->read_pct > 0 && wl->read_pct < 100;
+    bool random = wl->random_pct > 0;
+    const char *rw = mixed ? (random ? "randrw" : "rw")
+                           : wl->read_pct == 100 ? (random ? "randread" : "read")
+                                                 : (random ? "randwrite" : "write");
+    jo_put(o, "rw=%s\n", rw);
+    if (mixed)
+        jo_put(o, "rwmixread=%u\n", wl->read_pct);
+    if (random && wl->random_pct < 100) {
+        jo_put(o, "; percentage_random acts only on random jobs in fio: rw=%s issues %u%% of "
+                  "I/Os at random offsets, the rest continue sequentially\n", rw,
+               wl->random_pct);
+        jo_put(o, "percentage_random=%u\n", wl->random_pct);
+    }
+}
+
+static void put_blocks(struct job_out *o, const struct workload *wl)
+{
+    if (wl->n_bs == 1) {
+        jo_put(o, "bs=%" PRIu32 "\n", wl->bs[0].size);
+    } else {
+        jo_put(o, "bssplit=");
+        for (unsigned i = 0; i < wl->n_bs; i++)
+            jo_put(o, "%s%" PRIu32 "/%u", i ? ":" : "", wl->bs[i].size, wl->bs[i].weight);
+        jo_put(o, "\n");
+    }
+    if (wl->random_pct > 0 && !uses_map(wl)) {
+        uint32_t ba = common_align(wl);
+        if (ba != wl_min_bs(wl)) {
+            jo_put(o, "; ptsbench aligns each random I/O to its size's natural alignment; fio "
+                      "has one blockalign: the one most I/Os use\n");
+            jo_put(o, "blockalign=%" PRIu32 "\n", ba);
+        }
+    }
+}
+
+/* offset/size, and offset_increment for split regions. */
+static int put_region(struct job_out *o, const struct workload *wl, const struct wl_range *range,
+                      char *err, size_t errlen)
+{
+    bool split = wl->region == WL_REGION_SPLIT ||
+                 (wl->region == WL_REGION_DEFAULT && wl->random_pct == 0);
+    jo_put(o, "offset=%" PRIu64 "\n", range->start);
+    if (!split || wl->workers < 2) {
+        jo_put(o, "size=%" PRIu64 "\n", range->len);
+        return 0;
+    }
+    uint64_t align = iogen_natural_align(wl_max_bs(wl));
+    uint64_t slice = range->len / wl->workers / align * align;
+    if (slice == 0)
+        return errf(err, errlen, "fio job: the %" PRIu64 "-byte range split among %u jobs "
+                                 "leaves no whole %" PRIu64 "-byte aligned slice", range->len,
+                    wl->workers, align);
+    jo_put(o, "; split region: job k (0..%u) covers offset + k * offset_increment, size bytes\n",
+           wl->workers - 1);
+    jo_put(o, "size=%" PRIu64 "\n", slice);
+    jo_put(o, "offset_increment=%" PRIu64 "\n", slice);
+    return 0;
+}
+
+static void put_random(struct job_out *o, const struct workload *wl)
+{
+    if (wl->n_zones) {
+        jo_put(o, "random_distribution=zoned");
+        for (unsigned z = 0; z < wl->n_zones; z++)
+            jo_put(o, ":%u/%u", wl->zones[z].access_pct, wl->zones[z].range_pct);
+        jo_put(o, "\n");
+    }
+    if (wl->random_pct == 0)
+        return;
+    if (uses_map(wl)) {
+        if (wl->random_map == WL_RANDOM_MAP_ONCE)
+            jo_put(o, "; random_map=once: ptsbench visits every block once, in random order, in "
+                      "the first pass only, then draws offsets independently; fio's random map "
+                      "(used here) starts a new pass over all blocks every time the region is "
+                      "covered, as ptsbench's random_map=always\n");
+        return;
+    }
+    if (wl->random_map == WL_RANDOM_MAP_OFF)
+        jo_put(o, "; random_map=off: independent uniform offsets\n");
+    else
+        jo_put(o, "; ptsbench draws offsets independently for %s (no random map)\n",
+               wl->n_zones ? "a zoned distribution" : "mixed block sizes");
+    jo_put(o, "norandommap=1\n");
+}
+
+static void put_data(struct job_out *o, const struct workload *wl)
+{
+    if (wl_writes(wl))
+        jo_put(o, "refill_buffers=1\n");
+    if (wl->compress_pct > 0) {
+        jo_put(o, "buffer_compress_percentage=%u\n", wl->compress_pct);
+        jo_put(o, "; fio's default chunk of 512 B makes large blocks compress unrealistically\n");
+        jo_put(o, "buffer_compress_chunk=4k\n");
+    }
+}
+
+static int put_length(struct job_out *o, const struct workload *wl,
+                      const struct fio_job_opts *opts, char *err, size_t errlen)
+{
+    if (opts->runtime_ns > 0) {
+        uint64_t ms = opts->runtime_ns / 1000000u + (opts->runtime_ns % 1000000u != 0);
+        jo_put(o, "time_based=1\n");
+        jo_put(o, "runtime=%" PRIu64 "ms\n", ms);
+        return 0;
+    }
+    if (opts->bytes == 0)
+        return errf(err, errlen, "fio job: neither a runtime nor a byte count to stop at");
+    uint64_t unit = wl_max_bs(wl);
+    uint64_t per = opts->bytes / wl->workers + (opts->bytes % wl->workers != 0);
+    if (per > FIO_MAX_INT64 - unit)
+        return errf(err, errlen, "fio job: %" PRIu64 " bytes per job is beyond fio's 63-bit "
+                                 "sizes", per);
+    per = round_up(per, unit);
+    jo_put(o, "; io_size is per job: %" PRIu64 " bytes in total over %u jobs, rounded up to "
+              "whole %" PRIu64 "-byte blocks\n", opts->bytes, wl->workers, unit);
+    jo_put(o, "io_size=%" PRIu64 "\n", per);
+    return 0;
+}
+
+int fio_job_write(const struct workload *wl, const struct wl_range *range,
+                  const struct fio_job_opts *opts, char *buf, size_t len, char *err,
+                  size_t errlen)
+{
+    if (!wl || !range || !opts || !buf || len == 0)
+        return errf(err, errlen, "fio job: missing workload, range, options or buffer");
+    buf[0] = '\0';
+    if (check_text("job name", opts->name, true, err, errlen) < 0 ||
+        check_text("filename", opts->filename, false, err, errlen) < 0 ||
+        check_text("ioengine", opts->ioengine, false, err, errlen) < 0 ||
+        (opts->iops_log && check_text("IOPS log prefix", opts->iops_log, false, err,
+                                      errlen) < 0) ||
+        check_workload(wl, range, err, errlen) < 0)
+        return -1;
+
+    struct job_out o = {buf, len, 0};
+    char spec[1024];
+    wl_format(wl, spec, sizeof spec);
+    jo_put(&o, "; ptsbench workload \"");
+    jo_put_comment_text(&o, wl->name[0] ? wl->name : opts->name);
+    jo_put(&o, "\" (");
+    jo_put_comment_text(&o, wl->source[0] ? wl->source : "inline");
+    jo_put(&o, ") — rerun with: fio <this file> --output-format=json+\n; workload: ");
+    jo_put_comment_text(&o, spec);
+    jo_put(&o, "\n[global]\n");
+    jo_put(&o, "ioengine=%s\n", opts->ioengine);
+    if (!strcmp(opts->ioengine, "io_uring")) {
+        /* as ptsbench's own io_uring engine: registered buffers and file */
+        jo_put(&o, "fixedbufs=1\n");
+        jo_put(&o, "registerfiles=1\n");
+    }
+    jo_put(&o, "direct=1\n");
+    jo_put(&o, "filename=");
+    for (const char *p = opts->filename; *p; p++)
+        jo_put(&o, "%s%c", *p == ':' ? "\\" : "", *p);   /* fio splits filenames at ':' */
+    jo_put(&o, "\n");
+    jo_put(&o, "group_reporting=1\n");
+    if (opts->threads) {
+        jo_put(&o, "; jobs as threads of one fio process: they end when it ends\n");
+        jo_put(&o, "thread=1\n");
+    }
+    jo_put(&o, "random_generator=tausworthe64\n");
+    if (wl->seed > FIO_MAX_INT64)
+        jo_put(&o, "; seed 0x%" PRIx64 " is above fio's 2^63-1: its low 63 bits\n", wl->seed);
+    jo_put(&o, "randseed=%" PRIu64 "\n", wl->seed & FIO_MAX_INT64);
+    jo_put(&o, "; total latency (submit to completion) as ptsbench measures it\n");
+    jo_put(&o, "lat_percentiles=1\n");
+    jo_put(&o, "percentile_list=50:90:99:99.9:99.99:99.999\n");
+    if (opts->iops_log) {
+        jo_put(&o, "; one IOPS log for the group: %s_iops.log\n", opts->iops_log);
+        jo_put(&o, "write_iops_log=%s\n", opts->iops_log);
+        jo_put(&o, "log_avg_msec=%u\n", opts->log_msec ? opts->log_msec : 1000);
+        jo_put(&o, "per_job_logs=0\n");
+    }
+    jo_put(&o, "\n[%s]\n", opts->name);
+    put_direction(&o, wl);
+    put_blocks(&o, wl);
+    jo_put(&o, "iodepth=%u\n", wl->qd);
+    jo_put(&o, "numjobs=%u\n", wl->workers);
+    if (put_region(&o, wl, range, err, errlen) < 0) {
+        buf[0] = '\0';
+        return -1;
+    }
+    put_random(&o, wl);
+    put_data(&o, wl);
+    if (put_length(&o, wl, opts, err, errlen) < 0) {
+        buf[0] = '\0';
+        return -1;
+    }
+    if (o.used >= len) {
+        buf[0] = '\0';
+        return errf(err, errlen, "fio job: the job file needs %zu bytes, the buffer holds %zu",
+                    o.used + 1, len);
+    }
+    return 0;
+}
+
+int fio_version_parse(const char *text, unsigned *major, unsigned *minor, char *err,
+                      size_t errlen)
+{
+    const char *p = text ? text : "";
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    unsigned v[2] = {0, 0};
+    bool ok = strncmp(p, "fio-", 4) == 0;
+    const char *q = p + 4;
+    for (int k = 0; ok && k < 2; k++) {
+        if (k == 1 && *q++ != '.')
+            ok = false;
+        if (ok && (*q < '0' || *q > '9'))
+            ok = false;
+        unsigned digits = 0;
+        while (ok && *q >= '0' && *q <= '9') {
+            v[k] = v[k] * 10 + (unsigned)(*q++ - '0');
+            if (++digits > 6)
+                ok = false;
+        }
+    }
+    if (ok && *q >= '0' && *q <= '9')
+        ok = false;
+    if (!ok) {
+        size_t n = strcspn(p, "\r\n");
+        return errf(err, errlen, "'%.*s' is not a fio version (want fio-MAJOR.MINOR, e.g. "
+                                 "fio-3.33)", (int)(n > 80 ? 80 : n), p);
+    }
+    if (major)
+        *major = v[0];
+    if (minor)
+        *minor = v[1];
+    return 0;
+}

@@ -1,0 +1,49 @@
+/* fio_job.h — a fio job file from a ptsbench workload (pure: text in a buffer, no I/O).
+ *
+ * The fio engine runs each round element as one fio job group: the workload model's keys map
+ * to fio's (rw/rwmixread, bs or bssplit, iodepth, numjobs with group_reporting, offset/size of
+ * the active range, percentage_random, random_distribution=zoned, buffer_compress_percentage
+ * with buffer_compress_chunk=4k and refill_buffers, randseed with tausworthe64), with
+ * direct=1, the chosen ioengine, time_based runtime or io_size, total-latency percentiles
+ * (lat_percentiles, our loop measures submit to completion as fio's "lat" does) and a
+ * per-second IOPS log for the samples. The text is written beside the results so a user can
+ * rerun the element with fio alone. */
+#ifndef PTSBENCH_FIO_JOB_H
+#define PTSBENCH_FIO_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/workload.h"
+
+struct fio_job_opts {
+    const char *name;          /* job (section) name, e.g. "ptsbench" */
+    const char *filename;      /* target path (on the remote host in client/server mode) */
+    const char *ioengine;      /* "io_uring" or "libaio" */
+    uint64_t runtime_ns;       /* > 0: time_based, runtime rounded up to whole ms */
+    uint64_t bytes;            /* > 0 (runtime_ns 0): stop after this many bytes in total */
+    const char *iops_log;      /* write_iops_log prefix for 1-second samples, NULL: no log */
+    unsigned log_msec;         /* log interval in ms (0: 1000) */
+    bool threads;              /* thread=1: jobs run as threads of one fio process */
+};
+
+/* Write the job file for the workload on `range` (bytes in the target's address space) into
+ * buf. Returns 0, or -1 with the reason (a key fio cannot express, a buffer too small). */
+int fio_job_write(const struct workload *wl, const struct wl_range *range,
+                  const struct fio_job_opts *o, char *buf, size_t len, char *err,
+                  size_t errlen);
+
+/* The oldest fio we support, and a check of `fio --version` output ("fio-3.33\n"):
+ * returns 0 with the version as numbers, or -1 with a message naming what was found. */
+#define FIO_MIN_MAJOR 3
+#define FIO_MIN_MINOR 16
+int fio_version_parse(const char *text, unsigned *major, unsigned *minor, char *err,
+                      size_t errlen);
+/* Is MAJOR.MINOR at least FIO_MIN_MAJOR.FIO_MIN_MINOR? */
+static inline bool fio_version_ok(unsigned major, unsigned minor)
+{
+    return major > FIO_MIN_MAJOR || (major == FIO_MIN_MAJOR && minor >= FIO_MIN_MINOR);
+}
+
+#endif

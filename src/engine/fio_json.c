@@ -1,0 +1,677 @@
+/* fio_json.c — read fio's JSON output (see fio_json.h).
+ *
+ * Finding the object.  fio prints text around its JSON: warnings on stdout (issues #731,
+ * #1685, #2048), the "normal" report when several output formats are asked for, and an empty
+ * line before the object in client mode.  The object starts with a '{' at the beginning of a
+ * line (fio indents everything nested), so every such '{' is a candidate: json_tokener parses
+ * from it and json_tokener_get_parse_end() says where the object ends.  The first candidate
+ * that parses into an object with "jobs" or "client_stats" wins; everything before and after
+ * it is kept, byte for byte, in out->log.  When no candidate works the message of the first
+ * failure is returned (bad or truncated JSON, where it stopped); with no candidate at all the
+ * message names the first byte that is not white space and quotes its line.
+ *
+ * Local runs: jobs[0] (group_reporting makes it the whole group) is out->total.
+ * Client/server (fio --client, fio 3.33 checked): there is no "jobs" array; "client_stats"
+ * holds one entry per host and job group, each with the same fields as a jobs[] entry plus
+ * "hostname" and "port" (no "elapsed"), and, only when there are two or more clients, one more
+ * entry whose "jobname" is "All clients": the aggregate (its hostname/port are those of one of
+ * the clients, so it is recognised by the jobname).  The aggregate has latency min/max/mean/N
+ * but neither percentiles nor json+ bins.  Here:
+ *   - out->hosts: the first entry of every host (hostname and port); host is the hostname, or
+ *     "hostname,port" (fio's --client syntax) when the port is not fio's default 8765;
+ *   - out->total: the "All clients" entry; when fio gave none (one client, or fio issue #1881)
+ *     a single host is copied, several are summed (I/Os, bytes, IOPS, bandwidth; longest
+ *     runtime; latency min/max, N-weighted mean);
+ *   - bins: when the aggregate has no bins but every host has, the aggregate gets the hosts'
+ *     bins added together (fio's bins have the same values on every host), provided their
+ *     counts add up to the aggregate's N.  Percentiles of the aggregate stay NAN: fio does not
+ *     report them and they cannot be combined from the hosts' percentiles (the bins can: see
+ *     fio_lat_to_hist).
+ *
+ * Latency: "lat_ns" (total, submit to completion), "clat_ns" only when "lat_ns" is absent.
+ * Percentile keys are fio's "%f" strings ("99.900000"); they are matched numerically.
+ * Absent fields read as 0 ("elapsed" in client mode), absent percentiles as NAN. */
+#include "engine/fio_json.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+/* The FIO_NPCT percentiles, in the order of metrics.h's metrics_percentiles. */
+static const double fio_pct_want[FIO_NPCT] = {50.0, 90.0, 99.0, 99.9, 99.99, 99.999};
+
+#define FIO_DEFAULT_PORT 8765
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    for (char *c = err; *c; c++)   /* one line: fio's text may hold control characters */
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+}
+
+/* ---- numbers ---------------------------------------------------------------------------- */
+
+static json_object *get(json_object *o, const char *key)
+{
+    json_object *v = NULL;
+    if (!o || !json_object_is_type(o, json_type_object))
+        return NULL;
+    if (!json_object_object_get_ex(o, key, &v))
+        return NULL;
+    return v;
+}
+
+static bool is_number(json_object *v)
+{
+    return v && (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double));
+}
+
+static double get_double(json_object *o, const char *key, double dflt)
+{
+    json_object *v = get(o, key);
+    return is_number(v) ? json_object_get_double(v) : dflt;
+}
+
+static uint64_t num_u64(json_object *v)
+{
+    if (json_object_is_type(v, json_type_double)) {
+        double d = json_object_get_double(v);
+        return d > 0 ? (uint64_t)llround(d) : 0;
+    }
+    return json_object_get_uint64(v);   /* 0 for negative values */
+}
+
+static uint64_t get_u64(json_object *o, const char *key)
+{
+    json_object *v = get(o, key);
+    return is_number(v) ? num_u64(v) : 0;
+}
+
+static void get_str(json_object *o, const char *key, char *buf, size_t len)
+{
+    json_object *v = get(o, key);
+    const char *s = v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+    snprintf(buf, len, "%s", s);
+}
+
+/* ---- one entry ------------------------------------------------------------------------- */
+
+static int cmp_bin(const void *a, const void *b)
+{
+    uint64_t x = ((const struct fio_bin *)a)->ns, y = ((const struct fio_bin *)b)->ns;
+    return (x > y) - (x < y);
+}
+
+/* Sort by ns and add up the counts of equal values (in place). */
+static size_t bins_normalise(struct fio_bin *b, size_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(b, n, sizeof(*b), cmp_bin);
+    size_t k = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (b[i].ns == b[k].ns)
+            b[k].count += b[i].count;
+        else
+            b[++k] = b[i];
+    }
+    return k + 1;
+}
+
+static void read_bins(json_object *bins, struct fio_lat *l)
+{
+    if (!bins || !json_object_is_type(bins, json_type_object))
+        return;
+    size_t cap = (size_t)json_object_object_length(bins);
+    if (cap == 0)
+        return;
+    struct fio_bin *b = calloc(cap, sizeof(*b));
+    if (!b)
+        return;
+    size_t n = 0;
+    json_object_object_foreach(bins, key, val) {
+        char *end;
+        unsigned long long ns = strtoull(key, &end, 10);
+        if (end == key || *end != '\0' || !is_number(val))
+            continue;
+        uint64_t count = num_u64(val);
+        if (count == 0 || n == cap)
+            continue;
+        b[n].ns = ns;
+        b[n].count = count;
+        n++;
+    }
+    n = bins_normalise(b, n);
+    if (n == 0) {
+        free(b);
+        return;
+    }
+    l->bins = b;
+    l->n_bins = n;
+}
+
+static void read_percentiles(json_object *pct, struct fio_lat *l)
+{
+    if (!pct || !json_object_is_type(pct, json_type_object))
+        return;
+    json_object_object_foreach(pct, key, val) {
+        char *end;
+        double p = strtod(key, &end);
+        if (end == key || !is_number(val))
+            continue;
+        for (int i = 0; i < FIO_NPCT; i++)
+            if (fabs(p - fio_pct_want[i]) < 1e-6)
+                l->pct_ns[i] = json_object_get_double(val);
+    }
+}
+
+static void read_lat(json_object *d, struct fio_lat *l)
+{
+    for (int i = 0; i < FIO_NPCT; i++)
+        l->pct_ns[i] = NAN;
+    json_object *lat = get(d, "lat_ns");
+    if (!lat)
+        lat = get(d, "clat_ns");
+    if (!lat)
+        return;
+    l->n = get_u64(lat, "N");
+    l->min_ns = get_double(lat, "min", 0.0);
+    l->max_ns = get_double(lat, "max", 0.0);
+    l->mean_ns = get_double(lat, "mean", 0.0);
+    read_percentiles(get(lat, "percentile"), l);
+    read_bins(get(lat, "bins"), l);
+}
+
+static void read_dir(json_object *d, struct fio_dir *out)
+{
+    out->ios = get_u64(d, "total_ios");
+    out->bytes = get_u64(d, "io_bytes");
+    out->runtime_ms = get_double(d, "runtime", 0.0);
+    out->iops = get_double(d, "iops", 0.0);
+    out->bw_bytes = get_double(d, "bw_bytes", 0.0);
+    read_lat(d, &out->lat);
+}
+
+static void read_stats(json_object *job, struct fio_stats *st)
+{
+    get_str(job, "jobname", st->jobname, sizeof(st->jobname));
+    json_object *e = get(job, "error");
+    st->error = is_number(e) ? (int)json_object_get_int64(e) : 0;
+    st->elapsed_s = get_double(job, "elapsed", 0.0);
+    read_dir(get(job, "read"), &st->dir[0]);
+    read_dir(get(job, "write"), &st->dir[1]);
+}
+
+static void stats_free(struct fio_stats *st)
+{
+    for (int d = 0; d < 2; d++) {
+        free(st->dir[d].lat.bins);
+        st->dir[d].lat.bins = NULL;
+        st->dir[d].lat.n_bins = 0;
+    }
+}
+
+/* Deep copy (bins); false when out of memory. */
+static bool stats_copy(struct fio_stats *dst, const struct fio_stats *src)
+{
+    *dst = *src;
+    for (int d = 0; d < 2; d++) {
+        struct fio_lat *l = &dst->dir[d].lat;
+        if (!l->n_bins)
+            continue;
+        l->bins = malloc(l->n_bins * sizeof(*l->bins));
+        if (!l->bins) {
+            l->n_bins = 0;
+            stats_free(dst);
+            return false;
+        }
+        memcpy(l->bins, src->dir[d].lat.bins, l->n_bins * sizeof(*l->bins));
+    }
+    return true;
+}
+
+/* ---- client/server ---------------------------------------------------------------------- */
+
+/* The hosts' bins of direction d added together into agg (when every host with I/Os has bins
+ * and their counts add up to agg's N). */
+static void merge_host_bins(const struct fio_stats *hosts, unsigned n_hosts, int d,
+                            struct fio_lat *agg)
+{
+    if (agg->n_bins)
+        return;
+    size_t n = 0;
+    uint64_t total = 0;
+    for (unsigned i = 0; i < n_hosts; i++) {
+        const struct fio_lat *l = &hosts[i].dir[d].lat;
+        if (l->n && !l->n_bins)
+            return;
+        n += l->n_bins;
+        for (size_t k = 0; k < l->n_bins; k++)
+            total += l->bins[k].count;
+    }
+    if (n == 0 || total != agg->n)
+        return;
+    struct fio_bin *b = malloc(n * sizeof(*b));
+    if (!b)
+        return;
+    size_t k = 0;
+    for (unsigned i = 0; i < n_hosts; i++) {
+        const struct fio_lat *l = &hosts[i].dir[d].lat;
+        memcpy(b + k, l->bins, l->n_bins * sizeof(*b));
+        k += l->n_bins;
+    }
+    agg->bins = b;
+    agg->n_bins = bins_normalise(b, n);
+}
+
+/* The aggregate fio did not print: sums over the hosts (percentiles NAN, bins merged later). */
+static void sum_hosts(const struct fio_stats *hosts, unsigned n_hosts, struct fio_stats *agg)
+{
+    memset(agg, 0, sizeof(*agg));
+    snprintf(agg->jobname, sizeof(agg->jobname), "%s", hosts[0].jobname);
+    for (int d = 0; d < 2; d++)
+        for (int i = 0; i < FIO_NPCT; i++)
+            agg->dir[d].lat.pct_ns[i] = NAN;
+    for (unsigned i = 0; i < n_hosts; i++) {
+        const struct fio_stats *h = &hosts[i];
+        if (!agg->error)
+            agg->error = h->error;
+        agg->elapsed_s = fmax(agg->elapsed_s, h->elapsed_s);
+        for (int d = 0; d < 2; d++) {
+            const struct fio_dir *s = &h->dir[d];
+            struct fio_dir *a = &agg->dir[d];
+            a->ios += s->ios;
+            a->bytes += s->bytes;
+            a->runtime_ms = fmax(a->runtime_ms, s->runtime_ms);
+            a->iops += s->iops;
+            a->bw_bytes += s->bw_bytes;
+            if (!s->lat.n)
+                continue;
+            if (!a->lat.n || s->lat.min_ns < a->lat.min_ns)
+                a->lat.min_ns = s->lat.min_ns;
+            if (!a->lat.n || s->lat.max_ns > a->lat.max_ns)
+                a->lat.max_ns = s->lat.max_ns;
+            double n = (double)a->lat.n + (double)s->lat.n;
+            a->lat.mean_ns = (a->lat.mean_ns * (double)a->lat.n
+                              + s->lat.mean_ns * (double)s->lat.n) / n;
+            a->lat.n += s->lat.n;
+        }
+    }
+}
+
+static int read_clients(json_object *cs, struct fio_output *out, const char *ver, char *err,
+                        size_t errlen)
+{
+    size_t n = json_object_array_length(cs);
+    out->hosts = calloc(n, sizeof(*out->hosts));
+    int *ports = calloc(n, sizeof(*ports));
+    if (!out->hosts || !ports) {
+        free(ports);
+        set_err(err, errlen, "%s JSON: out of memory", ver);
+        return -1;
+    }
+    bool have_all = false;
+    for (size_t i = 0; i < n; i++) {
+        json_object *c = json_object_array_get_idx(cs, i);
+        if (!c || !json_object_is_type(c, json_type_object))
+            continue;
+        char jobname[sizeof(out->total.jobname)];
+        get_str(c, "jobname", jobname, sizeof(jobname));
+        if (strcmp(jobname, "All clients") == 0) {
+            if (!have_all) {
+                read_stats(c, &out->total);
+                have_all = true;
+            }
+            continue;
+        }
+        char hostname[sizeof(out->total.host)];
+        get_str(c, "hostname", hostname, sizeof(hostname));
+        int port = (int)get_u64(c, "port");
+        bool seen = false;
+        for (unsigned k = 0; k < out->n_hosts && !seen; k++)
+            seen = ports[k] == port && strcmp(out->hosts[k].host, hostname) == 0;
+        if (seen)              /* a later job group of the same host */
+            continue;
+        struct fio_stats *h = &out->hosts[out->n_hosts];
+        read_stats(c, h);
+        snprintf(h->host, sizeof(h->host), "%s", hostname);
+        ports[out->n_hosts++] = port;
+    }
+    /* names: "hostname,port" for a port that is not fio's default */
+    for (unsigned k = 0; k < out->n_hosts; k++) {
+        if (ports[k] && ports[k] != FIO_DEFAULT_PORT) {
+            struct fio_stats *h = &out->hosts[k];
+            size_t l = strnlen(h->host, sizeof(h->host));
+            snprintf(h->host + l, sizeof(h->host) - l, ",%d", ports[k]);
+        }
+    }
+    free(ports);
+    if (out->n_hosts == 0 && !have_all) {
+        set_err(err, errlen, "%s JSON: \"client_stats\" has no job entries", ver);
+        return -1;
+    }
+    if (!have_all) {
+        if (out->n_hosts == 1) {
+            if (!stats_copy(&out->total, &out->hosts[0])) {
+                set_err(err, errlen, "%s JSON: out of memory", ver);
+                return -1;
+            }
+        } else {
+            sum_hosts(out->hosts, out->n_hosts, &out->total);
+        }
+    }
+    out->total.host[0] = '\0';
+    for (int d = 0; d < 2; d++)
+        merge_host_bins(out->hosts, out->n_hosts, d, &out->total.dir[d].lat);
+    return 0;
+}
+
+/* ---- finding the object ----------------------------------------------------------------- */
+
+/* A byte for a message: 'f', '\n', '\x00'. */
+static void byte_desc(unsigned char c, char *buf, size_t len)
+{
+    if (c == '\n')
+        snprintf(buf, len, "'\\n'");
+    else if (c == '\r')
+        snprintf(buf, len, "'\\r'");
+    else if (c == '\t')
+        snprintf(buf, len, "'\\t'");
+    else if (c == '\'' || c == '\\')
+        snprintf(buf, len, "'\\%c'", c);
+    else if (isprint(c))
+        snprintf(buf, len, "'%c'", c);
+    else
+        snprintf(buf, len, "'\\x%02x'", c);
+}
+
+/* The line holding text[off] from off on (at most 80 bytes, non-printables as '?'). */
+static void line_from(const char *text, size_t len, size_t off, char *buf, size_t blen)
+{
+    size_t k = 0;
+    for (size_t i = off; i < len && text[i] != '\n' && text[i] != '\r' && k + 4 < blen; i++) {
+        if (k == 80) {
+            memcpy(buf + k, "...", 3);
+            k += 3;
+            break;
+        }
+        unsigned char c = (unsigned char)text[i];
+        buf[k++] = isprint(c) ? (char)c : '?';
+    }
+    buf[k] = '\0';
+}
+
+static unsigned line_of(const char *text, size_t off)
+{
+    unsigned line = 1;
+    for (size_t i = 0; i < off; i++)
+        line += text[i] == '\n';
+    return line;
+}
+
+/* Parse the object starting at text[start]. Returns it (and its end offset), or NULL with
+ * the reason in err. */
+static json_object *parse_at(const char *text, size_t len, size_t start, size_t *end,
+                             const char *ver, char *err, size_t errlen)
+{
+    json_tokener *tok = json_tokener_new();
+    if (!tok) {
+        set_err(err, errlen, "%s JSON: out of memory", ver);
+        return NULL;
+    }
+    size_t n = len - start;
+    if (n > (size_t)INT32_MAX)
+        n = (size_t)INT32_MAX;
+    json_object *o = json_tokener_parse_ex(tok, text + start, (int)n);
+    enum json_tokener_error jerr = json_tokener_get_error(tok);
+    size_t stop = start + json_tokener_get_parse_end(tok);
+    json_tokener_free(tok);
+    if (o && json_object_is_type(o, json_type_object)) {
+        /* json-c also eats the white space after the object: give it back to the log */
+        while (stop > start && text[stop - 1] != '}' && isspace((unsigned char)text[stop - 1]))
+            stop--;
+        *end = stop;
+        return o;
+    }
+    json_object_put(o);
+    unsigned sline = line_of(text, start);
+    if (jerr == json_tokener_continue || (o == NULL && stop >= len)) {
+        /* the text ended inside the object */
+        size_t tail = stop > start + 24 ? stop - 24 : start;
+        char last[40];
+        line_from(text, stop, tail, last, sizeof(last));
+        set_err(err, errlen,
+                "%s printed truncated JSON: the object at offset %zu (line %u) is unfinished "
+                "where the output ends, at offset %zu (line %u), after \"%s\"",
+                ver, start, sline, stop, line_of(text, stop), last);
+    } else {
+        char c[8] = "";
+        if (stop < len)
+            byte_desc((unsigned char)text[stop], c, sizeof(c));
+        set_err(err, errlen,
+                "%s printed bad JSON: %s at offset %zu (line %u, byte %s) in the object at "
+                "offset %zu (line %u)",
+                ver, jerr != json_tokener_success ? json_tokener_error_desc(jerr)
+                                                  : "not an object",
+                stop, line_of(text, stop), c[0] ? c : "end", start, sline);
+    }
+    return NULL;
+}
+
+/* ---- sanity --------------------------------------------------------------------------------- */
+
+/* fio's figures of one round, believable or not. A job that did no I/O, I/Os in no time, fewer
+ * bytes than I/Os, an I/O rate no device reaches or a latency outside [0, FIO_MAX_LAT_NS] is not
+ * a measurement (an overflowed counter, a job killed before it started, a truncated or edited
+ * file): the round is refused rather than recorded as IOPS 0 or 1.8e19. A job that reports an
+ * error is left to the caller, which names fio's errno. */
+#define FIO_MAX_IOPS 1e10            /* a hundred times the fastest devices */
+#define FIO_MAX_LAT_NS 1e15          /* 11.6 days */
+
+static bool lat_ok(double v) { return isfinite(v) && v >= 0 && v <= FIO_MAX_LAT_NS; }
+
+static int check_stats(const struct fio_stats *st, const char *ver, char *err, size_t errlen)
+{
+    static const char *const names[2] = {"read", "write"};
+    if (st->error)
+        return 0;
+    if (st->dir[0].ios == 0 && st->dir[1].ios == 0) {
+        set_err(err, errlen, "%s JSON: job '%s' did no I/O (read and write total_ios 0): not a "
+                "complete round", ver, st->jobname);
+        return -1;
+    }
+    for (int d = 0; d < 2; d++) {
+        const struct fio_dir *x = &st->dir[d];
+        if (!x->ios)
+            continue;
+        unsigned long long ios = (unsigned long long)x->ios;
+        if (!isfinite(x->runtime_ms) || x->runtime_ms <= 0) {
+            set_err(err, errlen, "%s JSON: %s: %llu I/Os in a runtime of %g ms: not a "
+                    "measurement", ver, names[d], ios, x->runtime_ms);
+            return -1;
+        }
+        if (x->bytes < x->ios) {
+            set_err(err, errlen, "%s JSON: %s: %llu I/Os but %llu bytes (less than a byte an "
+                    "I/O): not a believable count", ver, names[d], ios,
+                    (unsigned long long)x->bytes);
+            return -1;
+        }
+        double iops = (double)x->ios / (x->runtime_ms / 1000.0);
+        if (iops > FIO_MAX_IOPS) {
+            set_err(err, errlen, "%s JSON: %s: %llu I/Os in %g ms is %.3g IOPS, more than %.0e: "
+                    "not a believable count", ver, names[d], ios, x->runtime_ms, iops,
+                    FIO_MAX_IOPS);
+            return -1;
+        }
+        if (!lat_ok(x->lat.min_ns) || !lat_ok(x->lat.mean_ns) || !lat_ok(x->lat.max_ns)) {
+            set_err(err, errlen, "%s JSON: %s: latency min %g, mean %g, max %g ns: outside 0 to "
+                    "%.0e ns", ver, names[d], x->lat.min_ns, x->lat.mean_ns, x->lat.max_ns,
+                    FIO_MAX_LAT_NS);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- the API ---------------------------------------------------------------------------- */
+
+static int fill(json_object *root, struct fio_output *out, const char *ver, char *err,
+                size_t errlen)
+{
+    get_str(root, "fio version", out->version, sizeof(out->version));
+    if (!out->version[0])
+        snprintf(out->version, sizeof(out->version), "%s", ver);
+    json_object *cs = get(root, "client_stats");
+    if (cs && json_object_is_type(cs, json_type_array) && json_object_array_length(cs) > 0)
+        return read_clients(cs, out, ver, err, errlen) == 0 ?
+               check_stats(&out->total, ver, err, errlen) : -1;
+    json_object *jobs = get(root, "jobs");
+    if (!jobs || !json_object_is_type(jobs, json_type_array) ||
+        json_object_array_length(jobs) == 0) {
+        set_err(err, errlen, "%s JSON has no jobs (no \"jobs\" or \"client_stats\" entries)",
+                ver);
+        return -1;
+    }
+    json_object *j0 = json_object_array_get_idx(jobs, 0);
+    if (!j0 || !json_object_is_type(j0, json_type_object)) {
+        set_err(err, errlen, "%s JSON: jobs[0] is not an object", ver);
+        return -1;
+    }
+    read_stats(j0, &out->total);
+    return check_stats(&out->total, ver, err, errlen);
+}
+
+int fio_output_parse(const char *text, size_t len, const char *fio_version,
+                     struct fio_output *out, char *err, size_t errlen)
+{
+    const char *ver = fio_version && fio_version[0] ? fio_version : "fio";
+    memset(out, 0, sizeof(*out));
+    if (!text)
+        len = 0;
+
+    char first_err[512] = "";
+    for (size_t p = 0; p < len; p++) {
+        if (text[p] != '{' || (p > 0 && text[p - 1] != '\n'))
+            continue;
+        size_t end = 0;
+        char e[512];
+        json_object *root = parse_at(text, len, p, &end, ver, e, sizeof(e));
+        if (root) {
+            int rc = fill(root, out, ver, e, sizeof(e));
+            json_object_put(root);
+            if (rc == 0) {
+                size_t nlog = p + (len - end);
+                out->log = malloc(nlog + 1);
+                if (!out->log) {
+                    fio_output_free(out);
+                    set_err(err, errlen, "%s JSON: out of memory", ver);
+                    return -1;
+                }
+                memcpy(out->log, text, p);
+                memcpy(out->log + p, text + end, len - end);
+                out->log[nlog] = '\0';
+                return 0;
+            }
+            fio_output_free(out);
+        }
+        if (!first_err[0])
+            snprintf(first_err, sizeof(first_err), "%s", e);
+    }
+    if (first_err[0]) {
+        set_err(err, errlen, "%s", first_err);
+        return -1;
+    }
+
+    size_t i = 0;
+    while (i < len && isspace((unsigned char)text[i]))
+        i++;
+    if (i == len) {
+        set_err(err, errlen, "%s printed no JSON: the output is %s", ver,
+                len ? "only white space" : "empty");
+        return -1;
+    }
+    char c[8], line[96];
+    byte_desc((unsigned char)text[i], c, sizeof(c));
+    line_from(text, len, i, line, sizeof(line));
+    set_err(err, errlen, "%s printed no JSON: first bad byte at offset %zu: %s (line %u: \"%s\")",
+            ver, i, c, line_of(text, i), line);
+    return -1;
+}
+
+void fio_output_free(struct fio_output *o)
+{
+    if (!o)
+        return;
+    stats_free(&o->total);
+    for (unsigned i = 0; i < o->n_hosts; i++)
+        stats_free(&o->hosts[i]);
+    free(o->hosts);
+    free(o->log);
+    memset(o, 0, sizeof(*o));
+}
+
+/* ---- histogram -------------------------------------------------------------------------- */
+
+/* The bins go into h as count samples at fio's bucket value each.  That value lies in the
+ * same ptsbench bucket as every sample fio put in that bin (fio's bins and ours have the same
+ * bounds: exact below 128 ns, then 64 per power of two), so the buckets are fio's.  fio's exact
+ * figures then replace the bin-derived ones where the histogram stays consistent:
+ *   - min: fio's min when it falls in the bucket of the lowest bin (else the lowest bin value);
+ *   - max: fio's max when it falls in the bucket of the highest bin (else the highest bin);
+ *   - sum: llround(mean * N) when the bins hold exactly N samples and min <= mean <= max (the
+ *     histogram's mean is then fio's), else the sum of the bin values.
+ * The result is merged into h's existing content (count, sum added; min, max widened). */
+bool fio_lat_to_hist(const struct fio_lat *l, struct hist *h)
+{
+    if (!l || !l->bins || l->n_bins == 0)
+        return false;
+    /* one bin = count samples at ns: bucket by hist_index, no loop over the samples */
+    uint64_t count = 0, sum = 0, lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < l->n_bins; i++) {
+        const struct fio_bin *b = &l->bins[i];
+        if (b->count == 0)
+            continue;
+        h->buckets[hist_index(b->ns)] += b->count;
+        count += b->count;
+        sum += b->ns * b->count;
+        if (b->ns < lo)
+            lo = b->ns;
+        if (b->ns > hi)
+            hi = b->ns;
+    }
+    if (count == 0)
+        return false;
+    uint64_t min = lo, max = hi;
+    if (l->min_ns >= 0 && l->min_ns <= l->max_ns) {
+        uint64_t fmin = (uint64_t)llround(l->min_ns), fmax_ = (uint64_t)llround(l->max_ns);
+        if (hist_index(fmin) == hist_index(lo))
+            min = fmin;
+        if (hist_index(fmax_) == hist_index(hi))
+            max = fmax_;
+    }
+    if (l->n == count && l->mean_ns >= (double)min && l->mean_ns <= (double)max)
+        sum = (uint64_t)llround(l->mean_ns * (double)l->n);
+
+    /* merge: the buckets are in already */
+    h->count += count;
+    h->sum += sum;
+    if (min < h->min)
+        h->min = min;
+    if (max > h->max)
+        h->max = max;
+    return true;
+}

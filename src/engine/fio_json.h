@@ -1,0 +1,75 @@
+/* fio_json.h — read fio's JSON output (--output-format=json or json+), json-c.
+ *
+ * fio prints warnings and other text around its JSON (fio issues #731, #1685, #2048): the
+ * parser finds the JSON object, keeps the rest as the engine's log, and fails with a message
+ * naming the fio version and the first bad byte when there is none. Per direction it keeps
+ * what the round metrics need: I/Os, bytes, runtime, IOPS, total latency ("lat_ns": fio's
+ * submit-to-completion, what our loop measures) min/mean/max/percentiles and the json+ bins,
+ * which become a ptsbench histogram (fio's bins are log-linear with 64 sub-buckets, error about
+ * 1/128; ours the same order). In client/server mode every host's figures are kept, and the
+ * "All clients" aggregate. */
+#ifndef PTSBENCH_FIO_JSON_H
+#define PTSBENCH_FIO_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats/hist.h"
+
+#define FIO_NPCT 6   /* 50 90 99 99.9 99.99 99.999, as metrics.h */
+
+struct fio_bin {
+    uint64_t ns;               /* bucket value (fio: the bucket's representative latency) */
+    uint64_t count;
+};
+
+struct fio_lat {
+    uint64_t n;                /* samples */
+    double min_ns, max_ns, mean_ns;
+    double pct_ns[FIO_NPCT];   /* NAN when fio did not report that percentile */
+    struct fio_bin *bins;      /* json+ only; NULL and 0 otherwise */
+    size_t n_bins;
+};
+
+struct fio_dir {
+    uint64_t ios;              /* total_ios */
+    uint64_t bytes;            /* io_bytes */
+    double runtime_ms;
+    double iops;
+    double bw_bytes;           /* bytes/s */
+    struct fio_lat lat;        /* lat_ns (total); clat_ns when lat_ns is absent */
+};
+
+/* One job group (group_reporting) of one host, or the aggregate. */
+struct fio_stats {
+    char host[256];            /* client/server: the host; "" for a local run or "All clients" */
+    char jobname[128];
+    int error;                 /* fio's per-job error (errno), 0 when fine */
+    double elapsed_s;          /* "elapsed" (s) */
+    struct fio_dir dir[2];     /* 0 read, 1 write */
+};
+
+struct fio_output {
+    char version[64];          /* "fio-3.33" */
+    struct fio_stats total;    /* local: the (first) job group; client/server: All clients */
+    struct fio_stats *hosts;   /* client/server: one per host (NULL, 0 for a local run) */
+    unsigned n_hosts;
+    char *log;                 /* every byte outside the JSON object (warnings...), NUL-ended */
+};
+
+/* Parse fio's whole output (stdout). fio_version names fio in messages ("fio-3.33").
+ * Returns 0, or -1 with one line: no JSON object ("fio-3.33 printed no JSON: first bad byte at
+ * offset 0: 'f' ..."), bad JSON, no jobs, or figures that are no measurement (the round fails,
+ * nothing is recorded): a job without an error that did no I/O, I/Os in a runtime of 0, fewer
+ * bytes than I/Os, more than 1e10 IOPS, a latency outside 0 to 1e15 ns. */
+int fio_output_parse(const char *text, size_t len, const char *fio_version,
+                     struct fio_output *out, char *err, size_t errlen);
+void fio_output_free(struct fio_output *o);
+
+/* Add a direction's json+ bins to a ptsbench histogram (count, sum, min, max kept consistent
+ * with the bins; fio's exact min/max/mean replace the bin-derived ones). Returns false when
+ * there are no bins (plain json). */
+bool fio_lat_to_hist(const struct fio_lat *l, struct hist *h);
+
+#endif

@@ -1,0 +1,79 @@
+/* iogen.h — the I/O generator: what one worker issues next (direction, size, offset), from the
+ * workload model. Pure apart from its PRNG state: no I/O, so tests can check that the issued
+ * mix matches a profile (block-size histogram, read share, random share, zoned LBA spread). */
+#ifndef PTSBENCH_IOGEN_H
+#define PTSBENCH_IOGEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "io/permute.h"
+#include "lib/rng.h"
+#include "io/workload.h"
+
+enum { IOGEN_READ = 0, IOGEN_WRITE = 1 };
+
+struct iogen {
+    const struct workload *wl;
+    struct rng rng;
+    uint64_t region_start, region_end;   /* [start, end): this worker's part of the range */
+    uint64_t cursor;                     /* next sequential offset */
+    bool use_map;                        /* random map: every slot once per pass */
+    struct permute map;
+    uint32_t bs_table[100];              /* bssplit as a 100-slot lookup */
+    uint8_t zone_table[100];             /* random_distribution=zoned: access -> zone */
+    uint64_t zone_start[WL_MAX_ZONES], zone_len[WL_MAX_ZONES];
+};
+
+/* Worker `id` of `n_workers` over the active range: its own region when the workload splits
+ * the range (sequential by default), else the whole range. seed: the worker's PRNG seed. */
+void iogen_init(struct iogen *g, const struct workload *wl, const struct wl_range *range,
+                unsigned id, unsigned n_workers, uint64_t seed);
+
+/* The next I/O. */
+static inline uint32_t iogen_natural_align(uint32_t len)
+{
+    return len & (~len + 1u);   /* lowest set bit: 4096 -> 4096, 1536 -> 512 */
+}
+
+static inline void iogen_next(struct iogen *g, uint8_t *dir, uint32_t *len_out, uint64_t *offset)
+{
+    const struct workload *wl = g->wl;
+    uint32_t len = wl->n_bs == 1 ? wl->bs[0].size : g->bs_table[rng_below(&g->rng, 100)];
+    *len_out = len;
+    if (wl->read_pct >= 100)
+        *dir = IOGEN_READ;
+    else if (wl->read_pct == 0)
+        *dir = IOGEN_WRITE;
+    else
+        *dir = rng_below(&g->rng, 100) < wl->read_pct ? IOGEN_READ : IOGEN_WRITE;
+
+    bool random = wl->random_pct >= 100 ||
+                  (wl->random_pct > 0 && rng_below(&g->rng, 100) < wl->random_pct);
+    uint64_t off;
+    if (random && wl->n_zones) {
+        unsigned z = g->zone_table[rng_below(&g->rng, 100)];
+        uint64_t align = iogen_natural_align(len);
+        uint64_t zlen = g->zone_len[z] >= len ? g->zone_len[z] : len;
+        uint64_t start = g->zone_start[z];
+        if (start + zlen > g->region_end)
+            start = g->region_end - zlen;
+        off = start + rng_below(&g->rng, (zlen - len) / align + 1) * align;
+    } else if (random && g->use_map) {
+        off = g->region_start + permute_next(&g->map, &g->rng) * len;
+        if (g->map.next >= g->map.n && wl->random_map == WL_RANDOM_MAP_ONCE)
+            g->use_map = false;   /* the first pass covered every block: draw freely now */
+    } else if (random) {
+        uint64_t align = iogen_natural_align(len);
+        uint64_t slots = (g->region_end - g->region_start - len) / align + 1;
+        off = g->region_start + rng_below(&g->rng, slots) * align;
+    } else {
+        off = g->cursor;
+        if (off + len > g->region_end)
+            off = g->region_start;
+    }
+    g->cursor = off + len;
+    *offset = off;
+}
+
+#endif

@@ -1,0 +1,1224 @@
+/* workload.c — the workload model: keys, inline specs, profile files, checks, canonical form.
+ *
+ * Every way of giving a workload ends in wl_set(), one key at a time; wl_validate() then
+ * checks the combination and fills in what follows from rw (read_pct, random_pct, region).
+ * wl_parse_inline(), wl_load_file() and wl_resolve() each start from wl_init() and end with
+ * wl_validate(), so what they return is complete and consistent. */
+#include "io/workload.h"
+
+#include "lib/ini.h"
+#include "lib/units.h"
+#include "lib/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define WL_DEFAULT_SEED 0x5054534245ull          /* "PTSBE" */
+#define WL_MAX_QD 65536u
+#define WL_MAX_WORKERS 1024u
+#define WL_MAX_BS_BYTES (1u << 30)               /* 1 GiB per I/O is plenty */
+#define WL_WHY_LEN 256
+
+/* Setter results: WL_BAD_VALUE formats as "where: key=value: why",
+ * WL_BAD_KEY as "where: key why (key=value)" (for "bssplit weights sum to 98, want 100"). */
+enum { WL_OK = 0, WL_BAD_VALUE = -1, WL_BAD_KEY = -2 };
+
+typedef int (*wl_setter)(struct workload *wl, const char *value, char *why, size_t whylen);
+
+/* ---- rw modes ---------------------------------------------------------------------- */
+
+static const char *const wl_rw_modes[] = {"read", "write", "randread", "randwrite",
+                                          "rw", "randrw"};
+
+static bool wl_rw_known(const char *rw)
+{
+    for (size_t i = 0; i < sizeof wl_rw_modes / sizeof wl_rw_modes[0]; i++)
+        if (strcmp(rw, wl_rw_modes[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool wl_rw_mixed(const char *rw)
+{
+    return strcmp(rw, "rw") == 0 || strcmp(rw, "randrw") == 0;
+}
+
+static bool wl_rw_random(const char *rw)
+{
+    return strncmp(rw, "rand", 4) == 0;
+}
+
+/* Read share implied by rw alone. */
+static unsigned wl_rw_read_pct(const char *rw)
+{
+    if (wl_rw_mixed(rw))
+        return 50;
+    return strstr(rw, "read") ? 100 : 0;
+}
+
+static enum wl_region wl_effective_region(const struct workload *wl)
+{
+    if (wl->region != WL_REGION_DEFAULT)
+        return wl->region;
+    return wl->random_pct == 0 ? WL_REGION_SPLIT : WL_REGION_SHARED;   /* as worker.c */
+}
+
+/* ---- small parsing helpers ---------------------------------------------------------- */
+
+/* A percentage that must be a whole number 0..100. */
+static int wl_whole_percent(const char *value, unsigned *out, char *why, size_t whylen)
+{
+    double p = 0;
+    if (units_parse_percent(value, &p, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    if (p != floor(p))
+        return errf(why, whylen, "want a whole percent 0..100");
+    *out = (unsigned)p;
+    return WL_OK;
+}
+
+static int wl_block_size(const char *text, uint32_t *out, char *why, size_t whylen)
+{
+    uint64_t v = 0;
+    if (units_parse_size(text, &v, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    if (v == 0)
+        return errf(why, whylen, "block size must be at least 1 byte");
+    if (v > WL_MAX_BS_BYTES)
+        return errf(why, whylen, "block size '%s' is larger than 1GiB", text);
+    *out = (uint32_t)v;
+    return WL_OK;
+}
+
+/* Bytes ("1g") or percent of capacity ("10%"). */
+static int wl_extent(const char *value, struct wl_extent *ext, char *why, size_t whylen)
+{
+    struct wl_extent e = {.set = true};
+    size_t n = strlen(value);
+    if (n > 0 && value[n - 1] == '%') {
+        e.is_percent = true;
+        if (units_parse_percent(value, &e.percent, why, whylen) < 0)
+            return WL_BAD_VALUE;
+    } else if (units_parse_size(value, &e.bytes, why, whylen) < 0) {
+        return WL_BAD_VALUE;
+    }
+    *ext = e;
+    return WL_OK;
+}
+
+static int wl_hex_digit(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    c = tolower(c);
+    return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
+}
+
+/* Decimal, or hexadecimal with 0x. */
+static int wl_parse_seed(const char *text, uint64_t *out, char *why, size_t whylen)
+{
+    unsigned base = 10;
+    const char *p = text;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        base = 16;
+        p += 2;
+    }
+    if (*p == '\0')
+        return errf(why, whylen, "bad seed '%s' (want decimal or 0x hex)", text);
+    uint64_t v = 0;
+    for (; *p; p++) {
+        int d = wl_hex_digit((unsigned char)*p);
+        if (d < 0 || (unsigned)d >= base)
+            return errf(why, whylen, "bad seed '%s' (want decimal or 0x hex)", text);
+        if (__builtin_mul_overflow(v, base, &v) || __builtin_add_overflow(v, (unsigned)d, &v))
+            return errf(why, whylen, "seed '%s' does not fit in 64 bits", text);
+    }
+    *out = v;
+    return WL_OK;
+}
+
+/* ---- bssplit ------------------------------------------------------------------------ */
+
+struct wl_split_entry {
+    uint32_t size;
+    unsigned weight;
+    bool has_weight;
+};
+
+/* One "size/weight", "size/" or "size" entry (modified in place). */
+static int wl_split_entry(char *tok, struct wl_split_entry *e, char *why, size_t whylen)
+{
+    char *slash = strchr(tok, '/');
+    char *wtext = NULL;
+    if (slash) {
+        *slash = '\0';
+        wtext = str_trim(slash + 1);
+    }
+    char *stext = str_trim(tok);
+    if (*stext == '\0')
+        return errf(why, whylen, "entry without a size");
+    if (wl_block_size(stext, &e->size, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    e->has_weight = wtext && *wtext;
+    e->weight = 0;
+    if (e->has_weight && wl_whole_percent(wtext, &e->weight, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    return WL_OK;
+}
+
+/* Split the text into entries; duplicate sizes are rejected. */
+static int wl_split_entries(const char *value, struct wl_split_entry *ents, unsigned *n_out,
+                            char *why, size_t whylen)
+{
+    char *copy = xstrdup(value);
+    char *p = copy;
+    unsigned n = 0;
+    int rc = WL_OK;
+    while (p && rc == WL_OK) {
+        char *colon = strchr(p, ':');
+        if (colon)
+            *colon = '\0';
+        char *tok = str_trim(p);
+        p = colon ? colon + 1 : NULL;
+        if (*tok == '\0') {
+            rc = errf(why, whylen, "empty entry (want size/percent:size/percent...)");
+        } else if (n == WL_MAX_BS) {
+            rc = errf(why, whylen, "more than %d entries", WL_MAX_BS);
+        } else if ((rc = wl_split_entry(tok, &ents[n], why, whylen)) == WL_OK) {
+            for (unsigned i = 0; i < n && rc == WL_OK; i++)
+                if (ents[i].size == ents[n].size)
+                    rc = errf(why, whylen, "block size %u appears twice", ents[n].size);
+            n++;
+        }
+    }
+    free(copy);
+    *n_out = n;
+    return rc;
+}
+
+/* Give the entries without a weight the remainder (shared equally, the first ones get the
+ * odd percents), check the sum, and drop zero-weight entries. */
+static int wl_split_weights(struct wl_split_entry *ents, unsigned n, struct workload *wl,
+                            char *why, size_t whylen)
+{
+    unsigned sum = 0, n_free = 0;
+    for (unsigned i = 0; i < n; i++) {
+        sum += ents[i].weight;
+        n_free += !ents[i].has_weight;
+    }
+    if (sum > 100 || (n_free == 0 && sum != 100)) {
+        errf(why, whylen, "weights sum to %u, want 100", sum);
+        return WL_BAD_KEY;
+    }
+    if (n_free > 0 && sum == 100)
+        return errf(why, whylen, "no share left for the entries without a weight "
+                                 "(the others already sum to 100)");
+    unsigned rem = 100 - sum, k = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (ents[i].has_weight)
+            continue;
+        ents[i].weight = rem / n_free + (k++ < rem % n_free ? 1 : 0);
+    }
+    wl->n_bs = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (ents[i].weight > 0)
+            wl->bs[wl->n_bs++] = (struct wl_bs){.size = ents[i].size, .weight = ents[i].weight};
+    return WL_OK;
+}
+
+/* ---- setters, one per key ----------------------------------------------------------- */
+
+static int wl_set_rw(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    char mode[sizeof wl->rw];
+    size_t n = strlen(value);
+    for (size_t i = 0; i < n && i < sizeof mode; i++)
+        mode[i] = (char)tolower((unsigned char)value[i]);
+    if (n >= sizeof mode)
+        n = 0;                                     /* too long: no mode matches "" */
+    mode[n] = '\0';
+    if (strcmp(mode, "readwrite") == 0)
+        snprintf(mode, sizeof mode, "rw");
+    if (strstr(mode, "trim"))
+        return errf(why, whylen, "trim is not supported yet");
+    if (!wl_rw_known(mode))
+        return errf(why, whylen, "unknown rw mode '%s' (want read, write, randread, "
+                                 "randwrite, rw or randrw)", value);
+    snprintf(wl->rw, sizeof wl->rw, "%s", mode);
+    wl->rw_set = true;
+    if (!wl->mix_set)
+        wl->read_pct = wl_rw_read_pct(mode);
+    if (!wl->random_set)
+        wl->random_pct = wl_rw_random(mode) ? 100 : 0;
+    return WL_OK;
+}
+
+static int wl_set_rwmixread(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    unsigned p = 0;
+    if (wl_whole_percent(value, &p, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    wl->read_pct = p;
+    wl->mix_set = true;
+    return WL_OK;
+}
+
+static int wl_set_rwmixwrite(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    unsigned p = 0;
+    if (wl_whole_percent(value, &p, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    wl->read_pct = 100 - p;
+    wl->mix_set = true;
+    return WL_OK;
+}
+
+static int wl_set_random(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    if (wl_whole_percent(value, &wl->random_pct, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    wl->random_set = true;
+    return WL_OK;
+}
+
+static int wl_set_bs(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    uint32_t size = 0;
+    if (wl_block_size(value, &size, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    wl->bs[0] = (struct wl_bs){.size = size, .weight = 100};
+    wl->n_bs = 1;
+    return WL_OK;
+}
+
+static int wl_set_bssplit(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    struct wl_split_entry ents[WL_MAX_BS];
+    unsigned n = 0;
+    if (wl_split_entries(value, ents, &n, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    return wl_split_weights(ents, n, wl, why, whylen);
+}
+
+static int wl_set_qd(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    uint64_t v = 0;
+    if (units_parse_uint(value, 1, WL_MAX_QD, &v, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    wl->qd = (unsigned)v;
+    return WL_OK;
+}
+
+static int wl_set_workers(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    uint64_t v = 0;
+    if (units_parse_uint(value, 1, WL_MAX_WORKERS, &v, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    wl->workers = (unsigned)v;
+    return WL_OK;
+}
+
+static int wl_set_region(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    if (strcasecmp(value, "shared") == 0)
+        wl->region = WL_REGION_SHARED;
+    else if (strcasecmp(value, "split") == 0)
+        wl->region = WL_REGION_SPLIT;
+    else
+        return errf(why, whylen, "unknown region '%s' (want shared or split)", value);
+    return WL_OK;
+}
+
+static int wl_set_offset(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    struct wl_extent e = {0};
+    if (wl_extent(value, &e, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    if (e.is_percent && e.percent >= 100.0)
+        return errf(why, whylen, "offset must be below 100%%");
+    wl->offset = e;
+    return WL_OK;
+}
+
+static int wl_set_size(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    struct wl_extent e = {0};
+    if (wl_extent(value, &e, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    if (e.is_percent ? e.percent <= 0.0 : e.bytes == 0)
+        return errf(why, whylen, "size must be greater than 0");
+    wl->size = e;
+    return WL_OK;
+}
+
+static int wl_set_compress(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    return wl_whole_percent(value, &wl->compress_pct, why, whylen);
+}
+
+static int wl_set_runtime(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    uint64_t ns = 0;
+    if (units_parse_duration(value, &ns, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    if (ns == 0)
+        return errf(why, whylen, "runtime must be greater than 0");
+    wl->round_time_ns = ns;
+    return WL_OK;
+}
+
+static int wl_set_round_bytes(struct workload *wl, const char *value, char *why,
+                              size_t whylen)
+{
+    uint64_t v = 0;
+    if (units_parse_size(value, &v, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    if (v == 0)
+        return errf(why, whylen, "round_bytes must be greater than 0");
+    wl->round_bytes = v;
+    return WL_OK;
+}
+
+static int wl_set_seed(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    return wl_parse_seed(value, &wl->seed, why, whylen);
+}
+
+static int wl_set_text(char *dst, size_t size, const char *value, char *why, size_t whylen)
+{
+    if (strlen(value) >= size)
+        return errf(why, whylen, "longer than %zu characters", size - 1);
+    snprintf(dst, size, "%s", value);
+    return WL_OK;
+}
+
+static int wl_set_name(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    return wl_set_text(wl->name, sizeof wl->name, value, why, whylen);
+}
+
+static int wl_set_description(struct workload *wl, const char *value, char *why,
+                              size_t whylen)
+{
+    return wl_set_text(wl->description, sizeof wl->description, value, why, whylen);
+}
+
+/* fio's norandommap: a bare flag (an ini line "norandommap" gives ""), 1 or 0. */
+static int wl_set_norandommap(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    if (!*value || !strcmp(value, "1"))
+        wl->random_map = WL_RANDOM_MAP_OFF;
+    else if (!strcmp(value, "0"))
+        wl->random_map = WL_RANDOM_MAP_ALWAYS;   /* fio's meaning of norandommap=0 */
+    else
+        return errf(why, whylen, "want 1 or 0");
+    return WL_OK;
+}
+
+static int wl_set_random_map(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    if (!strcmp(value, "once"))
+        wl->random_map = WL_RANDOM_MAP_ONCE;
+    else if (!strcmp(value, "always"))
+        wl->random_map = WL_RANDOM_MAP_ALWAYS;
+    else if (!strcmp(value, "off"))
+        wl->random_map = WL_RANDOM_MAP_OFF;
+    else
+        return errf(why, whylen, "want once, always or off");
+    return WL_OK;
+}
+
+/* random_distribution=random | zoned:A/R:A/R... (fio's syntax; A = access %, R = range %). */
+static int wl_set_distribution(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    if (!strcmp(value, "random")) {
+        wl->n_zones = 0;
+        return WL_OK;
+    }
+    if (strncmp(value, "zoned:", 6) != 0)
+        return errf(why, whylen, "want random or zoned:ACCESS/RANGE:... (e.g. zoned:50/5:30/15:20/80)");
+    char buf[256];
+    str_copy(buf, sizeof buf, value + 6);
+    unsigned n = 0, sa = 0, sr = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+        unsigned a, r;
+        char extra;
+        if (sscanf(t, "%u/%u%c", &a, &r, &extra) != 2 || a > 100 || r == 0 || r > 100)
+            return errf(why, whylen, "bad zone '%s' (want ACCESS/RANGE in percent)", t);
+        if (n >= WL_MAX_ZONES)
+            return errf(why, whylen, "at most %d zones", WL_MAX_ZONES);
+        wl->zones[n++] = (struct wl_zone){a, r};
+        sa += a;
+        sr += r;
+    }
+    if (!n || sa != 100 || sr != 100)
+        return errf(why, whylen, "zone accesses sum to %u and ranges to %u, want 100 and 100", sa, sr);
+    wl->n_zones = n;
+    return WL_OK;
+}
+
+/* ---- profile matrix keys ------------------------------------------------------------ */
+
+int wl_sweep_parse(const char *value, unsigned lo, unsigned hi, struct wl_sweep *sw, char *why,
+                   size_t whylen)
+{
+    char buf[512];
+    if (strlen(value) >= sizeof buf)
+        return errf(why, whylen, "list too long");
+    str_copy(buf, sizeof buf, value);
+    struct wl_sweep out = {.n = 0};
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ":,", &save); t; t = strtok_r(NULL, ":,", &save)) {
+        t = str_trim(t);
+        char *end = NULL;
+        errno = 0;
+        unsigned long v = strtoul(t, &end, 10);
+        if (!*t || *end || errno || *t == '-' || v < lo || v > hi)
+            return errf(why, whylen, "bad value '%s' (want whole numbers %u..%u separated by ':')",
+                        t, lo, hi);
+        for (unsigned i = 0; i < out.n; i++)
+            if (out.v[i] == v)
+                return errf(why, whylen, "%lu is listed twice", v);
+        if (out.n >= WL_MAX_SWEEP)
+            return errf(why, whylen, "at most %d values", WL_MAX_SWEEP);
+        out.v[out.n++] = (unsigned)v;
+    }
+    if (!out.n)
+        return errf(why, whylen, "empty list");
+    *sw = out;
+    return 0;
+}
+
+static int wl_set_sweep_qd(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    return wl_sweep_parse(value, 1, WL_MAX_QD, &wl->sweep_qd, why, whylen) ? WL_BAD_VALUE : WL_OK;
+}
+
+static int wl_set_sweep_workers(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    return wl_sweep_parse(value, 1, WL_MAX_WORKERS, &wl->sweep_workers, why, whylen)
+               ? WL_BAD_VALUE : WL_OK;
+}
+
+static int wl_set_sweep_compress(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    return wl_sweep_parse(value, 0, 100, &wl->sweep_compress, why, whylen) ? WL_BAD_VALUE : WL_OK;
+}
+
+const char *wl_precondition_name(enum wl_precondition p)
+{
+    switch (p) {
+    case WL_PRECOND_STEADY: return "steady";
+    case WL_PRECOND_WIPC: return "wipc";
+    case WL_PRECOND_NONE: return "none";
+    default: return NULL;
+    }
+}
+
+int wl_precondition_parse(const char *s, enum wl_precondition *out)
+{
+    for (int p = WL_PRECOND_STEADY; p <= WL_PRECOND_NONE; p++)
+        if (!strcmp(s, wl_precondition_name((enum wl_precondition)p))) {
+            *out = (enum wl_precondition)p;
+            return 0;
+        }
+    return -1;
+}
+
+static int wl_set_precondition(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    if (wl_precondition_parse(value, &wl->precondition) != 0)
+        return errf(why, whylen, "want steady, wipc or none");
+    return WL_OK;
+}
+
+static const struct {
+    const char *key;
+    wl_setter set;
+} wl_keys[] = {
+    {"sweep_qd", wl_set_sweep_qd},
+    {"sweep_workers", wl_set_sweep_workers},
+    {"sweep_compress", wl_set_sweep_compress},
+    {"precondition", wl_set_precondition},
+    {"rw", wl_set_rw},
+    {"readwrite", wl_set_rw},
+    {"rwmixread", wl_set_rwmixread},
+    {"rwmix", wl_set_rwmixread},
+    {"rwmixwrite", wl_set_rwmixwrite},
+    {"percentage_random", wl_set_random},
+    {"norandommap", wl_set_norandommap},
+    {"random_map", wl_set_random_map},
+    {"random_distribution", wl_set_distribution},
+    {"bs", wl_set_bs},
+    {"blocksize", wl_set_bs},
+    {"bssplit", wl_set_bssplit},
+    {"iodepth", wl_set_qd},
+    {"qd", wl_set_qd},
+    {"numjobs", wl_set_workers},
+    {"workers", wl_set_workers},
+    {"threads", wl_set_workers},
+    {"region", wl_set_region},
+    {"offset", wl_set_offset},
+    {"size", wl_set_size},
+    {"range", wl_set_size},
+    {"buffer_compress_percentage", wl_set_compress},
+    {"compress", wl_set_compress},
+    {"runtime", wl_set_runtime},
+    {"round_time", wl_set_runtime},
+    {"round_bytes", wl_set_round_bytes},
+    {"io_size", wl_set_round_bytes},
+    {"randseed", wl_set_seed},
+    {"seed", wl_set_seed},
+    {"name", wl_set_name},
+    {"description", wl_set_description},
+};
+
+static wl_setter wl_find_setter(const char *key)
+{
+    for (size_t i = 0; i < sizeof wl_keys / sizeof wl_keys[0]; i++)
+        if (strcmp(key, wl_keys[i].key) == 0)
+            return wl_keys[i].set;
+    return NULL;
+}
+
+/* ---- public: init, set, validate ---------------------------------------------------- */
+
+void wl_init(struct workload *wl)
+{
+    memset(wl, 0, sizeof *wl);
+    snprintf(wl->rw, sizeof wl->rw, "randread");
+    wl->read_pct = 100;
+    wl->random_pct = 100;
+    wl->bs[0] = (struct wl_bs){.size = 4096, .weight = 100};
+    wl->n_bs = 1;
+    wl->qd = 1;
+    wl->workers = 1;
+    wl->region = WL_REGION_DEFAULT;
+    wl->size = (struct wl_extent){.set = false, .is_percent = true, .percent = 100.0};
+    wl->seed = WL_DEFAULT_SEED;
+}
+
+int wl_set(struct workload *wl, const char *key, const char *value, const char *where,
+           char *err, size_t errlen)
+{
+    if (!where)
+        where = "inline";
+    if (!value)
+        value = "";
+    if (!key || !*key)
+        return errf(err, errlen, "%s: missing key before '=%s'", where, value);
+    wl_setter set = wl_find_setter(key);
+    if (!set)
+        return errf(err, errlen, "%s: unknown key '%s'", where, key);
+    if (*value == '\0')
+        return errf(err, errlen, "%s: %s=: missing value", where, key);
+    char why[WL_WHY_LEN] = "";
+    switch (set(wl, value, why, sizeof why)) {
+    case WL_OK:
+        return 0;
+    case WL_BAD_KEY:
+        return errf(err, errlen, "%s: %s %s (%s=%s)", where, key, why, key, value);
+    default:
+        return errf(err, errlen, "%s: %s=%s: %s", where, key, value, why);
+    }
+}
+
+static int wl_validate_mix(struct workload *wl, const char *src, char *err, size_t errlen)
+{
+    if (!wl->mix_set) {
+        wl->read_pct = wl_rw_read_pct(wl->rw);
+        return 0;
+    }
+    if (wl_rw_mixed(wl->rw))
+        return 0;
+    const char *only = wl_rw_read_pct(wl->rw) == 100 ? "only reads" : "only writes";
+    const char *want = wl_rw_random(wl->rw) ? "randrw" : "rw";
+    return errf(err, errlen,
+                "%s: a read/write mix (rwmixread=%u) contradicts rw=%s%s, which %s; "
+                "use rw=%s for a mix",
+                src, wl->read_pct, wl->rw, wl->rw_set ? "" : " (the default)", only, want);
+}
+
+static int wl_validate_bs(const struct workload *wl, const char *src, char *err, size_t errlen)
+{
+    if (wl->n_bs == 0 || wl->n_bs > WL_MAX_BS)
+        return errf(err, errlen, "%s: %u block sizes, want 1..%d", src, wl->n_bs, WL_MAX_BS);
+    unsigned sum = 0;
+    for (unsigned i = 0; i < wl->n_bs; i++) {
+        if (wl->bs[i].size == 0 || wl->bs[i].size > WL_MAX_BS_BYTES)
+            return errf(err, errlen, "%s: block size %u out of range 1..%u", src,
+                        wl->bs[i].size, WL_MAX_BS_BYTES);
+        sum += wl->bs[i].weight;
+    }
+    if (sum != 100)
+        return errf(err, errlen, "%s: bssplit weights sum to %u, want 100", src, sum);
+    return 0;
+}
+
+static int wl_validate_ranges(const struct workload *wl, const char *src, char *err,
+                              size_t errlen)
+{
+    if (wl->qd < 1 || wl->qd > WL_MAX_QD)
+        return errf(err, errlen, "%s: iodepth=%u out of range 1..%u", src, wl->qd, WL_MAX_QD);
+    if (wl->workers < 1 || wl->workers > WL_MAX_WORKERS)
+        return errf(err, errlen, "%s: numjobs=%u out of range 1..%u", src, wl->workers,
+                    WL_MAX_WORKERS);
+    if (wl->read_pct > 100 || wl->random_pct > 100 || wl->compress_pct > 100)
+        return errf(err, errlen, "%s: a percentage is above 100", src);
+    if (wl->offset.set && wl->offset.is_percent && wl->size.set && wl->size.is_percent &&
+        wl->offset.percent + wl->size.percent > 100.0)
+        return errf(err, errlen, "%s: offset=%g%% + size=%g%% is more than 100%% of the target",
+                    src, wl->offset.percent, wl->size.percent);
+    return 0;
+}
+
+int wl_validate(struct workload *wl, char *err, size_t errlen)
+{
+    const char *src = wl->source[0] ? wl->source : "workload";
+    if (!wl_rw_known(wl->rw))
+        return errf(err, errlen, "%s: unknown rw mode '%s'", src, wl->rw);
+    if (wl_validate_mix(wl, src, err, errlen) < 0 ||
+        wl_validate_bs(wl, src, err, errlen) < 0 ||
+        wl_validate_ranges(wl, src, err, errlen) < 0)
+        return -1;
+    if (!wl->random_set)
+        wl->random_pct = wl_rw_random(wl->rw) ? 100 : 0;
+    wl->region = wl_effective_region(wl);
+    return 0;
+}
+
+/* ---- inline specs and files --------------------------------------------------------- */
+
+int wl_parse_inline(const char *spec, struct workload *wl, char *err, size_t errlen)
+{
+    wl_init(wl);
+    snprintf(wl->source, sizeof wl->source, "inline");
+    char *copy = xstrdup(spec);
+    char *p = copy;
+    int rc = 0;
+    if (*str_trim(copy) == '\0')
+        rc = errf(err, errlen, "inline: empty workload spec");
+    while (p && rc == 0) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        char *item = str_trim(p);
+        p = comma ? comma + 1 : NULL;
+        char *eq = strchr(item, '=');
+        if (*item == '\0')
+            rc = errf(err, errlen, "inline: empty item in '%s'", spec);
+        else if (!eq)
+            rc = errf(err, errlen, "inline: '%s' is not key=value (missing '=')", item);
+        else {
+            *eq = '\0';
+            rc = wl_set(wl, str_trim(item), str_trim(eq + 1), "inline", err, errlen);
+        }
+    }
+    free(copy);
+    if (rc < 0)
+        return -1;
+    if (!wl->name[0])
+        snprintf(wl->name, sizeof wl->name, "inline");
+    return wl_validate(wl, err, errlen);
+}
+
+static int wl_apply_section(struct workload *wl, const struct ini_file *f,
+                            const struct ini_section *s, char *err, size_t errlen)
+{
+    size_t wlen = strlen(f->path) + 24;
+    char *where = xcalloc(1, wlen);
+    int rc = 0;
+    for (size_t i = 0; i < s->n_entries && rc == 0; i++) {
+        snprintf(where, wlen, "%s:%d", f->path, s->entries[i].line);
+        rc = wl_set(wl, s->entries[i].key, s->entries[i].value, where, err, errlen);
+    }
+    free(where);
+    return rc;
+}
+
+/* "a, b, c": the section names of f, for "no such section" messages. */
+static void wl_list_sections(const struct ini_file *f, char *buf, size_t len)
+{
+    size_t pos = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < f->n_sections && pos < len; i++) {
+        int n = snprintf(buf + pos, len - pos, "%s%s", i ? ", " : "", f->sections[i].name);
+        if (n < 0)
+            break;
+        pos += (size_t)n;
+    }
+    if (f->n_sections == 0)
+        snprintf(buf, len, "none");
+}
+
+static const struct ini_section *wl_pick_section(const struct ini_file *f, const char *section,
+                                                 char *err, size_t errlen)
+{
+    if (section) {
+        const struct ini_section *s = ini_find_section(f, section);
+        if (!s) {
+            char names[256];
+            wl_list_sections(f, names, sizeof names);
+            errf(err, errlen, "%s: no section [%s] (sections: %s)", f->path, section, names);
+        }
+        return s;
+    }
+    for (size_t i = 0; i < f->n_sections; i++)
+        if (strcmp(f->sections[i].name, "global") != 0)
+            return &f->sections[i];
+    const struct ini_section *g = ini_find_section(f, "global");
+    if (!g)
+        errf(err, errlen, "%s: no workload in the file (no sections, no keys)", f->path);
+    return g;
+}
+
+/* File name without directories and ".ini", for global-only profiles. */
+static void wl_basename(const char *path, char *buf, size_t len)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    if (n > 4 && strcmp(base + n - 4, ".ini") == 0)
+        n -= 4;
+    snprintf(buf, len, "%.*s", (int)n, base);
+}
+
+static int wl_apply_file(struct workload *wl, const struct ini_file *f, const char *section,
+                         char *err, size_t errlen)
+{
+    const struct ini_section *s = wl_pick_section(f, section, err, errlen);
+    if (!s)
+        return -1;
+    const struct ini_section *g = ini_find_section(f, "global");
+    bool global_only = strcmp(s->name, "global") == 0;
+    if (!s->n_entries && (!g || !g->n_entries))   /* all defaults: a mistake, not a workload */
+        return errf(err, errlen, "%s:%d: [%s] sets no key (and there are no [global] keys)",
+                    f->path, s->line, s->name);
+    if (g && !global_only && wl_apply_section(wl, f, g, err, errlen) < 0)
+        return -1;
+    if (wl_apply_section(wl, f, s, err, errlen) < 0)
+        return -1;
+    if (global_only && !section)
+        snprintf(wl->source, sizeof wl->source, "%s", f->path);
+    else
+        snprintf(wl->source, sizeof wl->source, "%s:%s", f->path, s->name);
+    if (!wl->name[0]) {
+        if (global_only && !section)
+            wl_basename(f->path, wl->name, sizeof wl->name);
+        else
+            snprintf(wl->name, sizeof wl->name, "%s", s->name);
+    }
+    return wl_validate(wl, err, errlen);
+}
+
+int wl_load_ini(const struct ini_file *f, const char *section, struct workload *wl, char *err,
+                size_t errlen)
+{
+    wl_init(wl);
+    return wl_apply_file(wl, f, section, err, errlen);
+}
+
+int wl_load_file(const char *path, const char *section, struct workload *wl,
+                 char *err, size_t errlen)
+{
+    wl_init(wl);
+    struct ini_file f;
+    if (ini_parse_file(path, &f, err, errlen) < 0)
+        return -1;
+    int rc = wl_apply_file(wl, &f, section, err, errlen);
+    ini_free(&f);
+    return rc;
+}
+
+static bool wl_is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Load NAME (".ini" added unless present) from dir, with an optional section.
+ * Returns 1 when the file does not exist there, else the load result. */
+static int wl_try_dir(const char *dir, const char *name, const char *section,
+                      struct workload *wl, char *err, size_t errlen)
+{
+    size_t n = strlen(name);
+    const char *ext = (n > 4 && strcmp(name + n - 4, ".ini") == 0) ? "" : ".ini";
+    size_t len = strlen(dir) + n + 8;
+    char *path = xcalloc(1, len);
+    snprintf(path, len, "%s/%s%s", dir, name, ext);
+    int rc = 1;
+    if (wl_is_file(path))
+        rc = wl_load_file(path, section, wl, err, errlen);
+    free(path);
+    return rc;
+}
+
+static int wl_not_found(const char *spec, const char *const *dirs, char *err, size_t errlen)
+{
+    char list[1024] = "";
+    size_t pos = 0;
+    for (size_t i = 0; dirs && dirs[i] && pos < sizeof list; i++) {
+        int n = snprintf(list + pos, sizeof list - pos, "%s%s", i ? ", " : "", dirs[i]);
+        if (n < 0)
+            break;
+        pos += (size_t)n;
+    }
+    if (pos == 0)
+        return errf(err, errlen, "workload '%s' not found: no such file, and no profile "
+                                 "directories to search", spec);
+    return errf(err, errlen, "workload '%s' not found: no such file, and no profile of that "
+                             "name in %s", spec, list);
+}
+
+int wl_resolve(const char *spec, const char *const *profile_dirs, struct workload *wl,
+               char *err, size_t errlen)
+{
+    if (!spec || !*spec) {
+        wl_init(wl);
+        return errf(err, errlen, "empty workload spec");
+    }
+    if (strchr(spec, '='))
+        return wl_parse_inline(spec, wl, err, errlen);
+    if (wl_is_file(spec))
+        return wl_load_file(spec, NULL, wl, err, errlen);
+    /* "file:section" or "name:section" */
+    char *base = xstrdup(spec);
+    char *colon = strrchr(base, ':');
+    const char *section = NULL;
+    if (colon && colon != base && colon[1]) {
+        *colon = '\0';
+        section = colon + 1;
+    }
+    int rc = 1;
+    if (section && wl_is_file(base))
+        rc = wl_load_file(base, section, wl, err, errlen);
+    for (size_t i = 0; rc == 1 && profile_dirs && profile_dirs[i]; i++) {
+        rc = wl_try_dir(profile_dirs[i], spec, NULL, wl, err, errlen);
+        if (rc == 1 && section)
+            rc = wl_try_dir(profile_dirs[i], base, section, wl, err, errlen);
+    }
+    free(base);
+    if (rc == 1) {
+        wl_init(wl);
+        return wl_not_found(spec, profile_dirs, err, errlen);
+    }
+    return rc;
+}
+
+/* ---- target check ------------------------------------------------------------------- */
+
+static uint64_t wl_round_down(uint64_t v, uint32_t unit)
+{
+    return v - v % unit;
+}
+
+/* Resolve an extent to bytes: percents against capacity (rounded down to the sector),
+ * byte counts must be sector multiples. */
+static int wl_extent_bytes(const struct wl_extent *e, const char *key, uint64_t capacity,
+                           uint32_t sector, const char *target, uint64_t *out,
+                           char *err, size_t errlen)
+{
+    if (e->is_percent) {
+        long double b = (long double)capacity * (long double)e->percent / 100.0L;
+        uint64_t bytes = b >= (long double)capacity ? capacity : (uint64_t)b;
+        *out = wl_round_down(bytes, sector);
+        return 0;
+    }
+    if (e->bytes % sector != 0)
+        return errf(err, errlen, "%s=%llu is not a multiple of the %u-byte logical sector "
+                                 "size of %s", key, (unsigned long long)e->bytes, sector,
+                    target);
+    *out = e->bytes;
+    return 0;
+}
+
+static int wl_check_sizes(const struct workload *wl, uint32_t sector, const char *target,
+                          char *err, size_t errlen)
+{
+    for (unsigned i = 0; i < wl->n_bs; i++) {
+        if (wl->bs[i].size % sector == 0)
+            continue;
+        if (wl->n_bs == 1)
+            return errf(err, errlen, "bs=%u is not a multiple of the %u-byte logical sector "
+                                     "size of %s", wl->bs[i].size, sector, target);
+        return errf(err, errlen, "bssplit size %u is not a multiple of the %u-byte logical "
+                                 "sector size of %s", wl->bs[i].size, sector, target);
+    }
+    return 0;
+}
+
+/* The range must hold one block of the largest size per worker slice (split) or at all. */
+static int wl_check_room(const struct workload *wl, uint64_t len, uint32_t sector,
+                         const char *target, char *err, size_t errlen)
+{
+    uint32_t maxbs = wl_max_bs(wl);
+    if (wl_effective_region(wl) == WL_REGION_SPLIT && wl->workers > 1) {
+        uint64_t slice = wl_round_down(len / wl->workers, sector);
+        if (slice < maxbs)
+            return errf(err, errlen, "the active range of %llu bytes on %s split among %u "
+                                     "workers leaves %llu bytes each, less than one %u-byte "
+                                     "block; use fewer workers, a larger size or "
+                                     "region=shared", (unsigned long long)len, target,
+                        wl->workers, (unsigned long long)slice, maxbs);
+    } else if (len < maxbs) {
+        return errf(err, errlen, "the active range of %llu bytes on %s is smaller than one "
+                                 "%u-byte block", (unsigned long long)len, target, maxbs);
+    }
+    return 0;
+}
+
+int wl_check_target(const struct workload *wl, uint64_t capacity, uint32_t logical_sector,
+                    const char *target_name, struct wl_range *out, char *err, size_t errlen)
+{
+    const char *target = target_name ? target_name : "the target";
+    if (logical_sector == 0)
+        return errf(err, errlen, "%s reports a logical sector size of 0", target);
+    if (capacity == 0)
+        return errf(err, errlen, "%s has a capacity of 0 bytes", target);
+    if (wl_check_sizes(wl, logical_sector, target, err, errlen) < 0)
+        return -1;
+    uint64_t start = 0, len = 0;
+    if (wl->offset.set && wl_extent_bytes(&wl->offset, "offset", capacity, logical_sector,
+                                          target, &start, err, errlen) < 0)
+        return -1;
+    if (wl->size.set) {
+        if (wl_extent_bytes(&wl->size, "size", capacity, logical_sector, target, &len, err,
+                            errlen) < 0)
+            return -1;
+    } else {
+        len = start < capacity ? wl_round_down(capacity - start, logical_sector) : 0;
+    }
+    if (start >= capacity)
+        return errf(err, errlen, "offset %llu is not below the %llu-byte capacity of %s: "
+                                 "target smaller than the active range",
+                    (unsigned long long)start, (unsigned long long)capacity, target);
+    if (len > capacity - start) {
+        char o[32], l[32], c[32];
+        units_format_size(start, o, sizeof(o));
+        units_format_size(len, l, sizeof(l));
+        units_format_size(capacity, c, sizeof(c));
+        return errf(err, errlen, "offset=%s + size=%s (%llu bytes) does not fit in the %s "
+                                 "(%llu-byte) capacity of %s: target smaller than the active range",
+                    o, l, (unsigned long long)(start + len), c, (unsigned long long)capacity,
+                    target);
+    }
+    if (len == 0)
+        return errf(err, errlen, "the active range on %s is empty (offset %llu, capacity "
+                                 "%llu bytes)", target, (unsigned long long)start,
+                    (unsigned long long)capacity);
+    if (wl_check_room(wl, len, logical_sector, target, err, errlen) < 0)
+        return -1;
+    if (out)
+        *out = (struct wl_range){.start = start, .len = len};
+    return 0;
+}
+
+uint32_t wl_max_bs(const struct workload *wl)
+{
+    uint32_t m = 0;
+    for (unsigned i = 0; i < wl->n_bs && i < WL_MAX_BS; i++)
+        if (wl->bs[i].size > m)
+            m = wl->bs[i].size;
+    return m;
+}
+
+uint32_t wl_min_bs(const struct workload *wl)
+{
+    uint32_t m = 0;
+    for (unsigned i = 0; i < wl->n_bs && i < WL_MAX_BS; i++)
+        if (m == 0 || wl->bs[i].size < m)
+            m = wl->bs[i].size;
+    return m;
+}
+
+/* ---- canonical form ----------------------------------------------------------------- */
+
+struct wl_out {
+    char *buf;
+    size_t len, pos;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void wl_put(struct wl_out *o, const char *fmt, ...)
+{
+    if (o->pos >= o->len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(o->buf + o->pos, o->len - o->pos, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        o->pos += (size_t)n;
+}
+
+/* fio style: 4096 -> "4k", 1536 -> "1536", 1 GiB -> "1g". */
+static void wl_fmt_size(uint64_t bytes, char *buf, size_t len)
+{
+    static const char units[] = "kmgtpe";
+    int u = -1;
+    while (bytes != 0 && bytes % 1024 == 0 && u < 5) {
+        bytes /= 1024;
+        u++;
+    }
+    if (u < 0)
+        snprintf(buf, len, "%llu", (unsigned long long)bytes);
+    else
+        snprintf(buf, len, "%llu%c", (unsigned long long)bytes, units[u]);
+}
+
+/* Shortest fixed-point decimal (at most 9 places, what units_parse_percent reads) that
+ * reads back as the same double; never an exponent. */
+static void wl_fmt_percent(double v, char *buf, size_t len)
+{
+    for (int places = 0; places <= 9; places++) {
+        snprintf(buf, len, "%.*f", places, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+/* "1h30m", "500ms", "2d" */
+static void wl_fmt_duration(uint64_t ns, char *buf, size_t len)
+{
+    static const struct {
+        const char *unit;
+        uint64_t ns;
+    } parts[] = {
+        {"d", 86400000000000ull}, {"h", 3600000000000ull}, {"m", 60000000000ull},
+        {"s", 1000000000ull},     {"ms", 1000000ull},      {"us", 1000ull},
+        {"ns", 1ull},
+    };
+    struct wl_out o = {buf, len, 0};
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        if (ns >= parts[i].ns) {
+            wl_put(&o, "%llu%s", (unsigned long long)(ns / parts[i].ns), parts[i].unit);
+            ns %= parts[i].ns;
+        }
+    }
+    if (o.pos == 0)
+        snprintf(buf, len, "0s");
+}
+
+static void wl_put_extent(struct wl_out *o, const char *key, const struct wl_extent *e)
+{
+    char v[48];
+    if (!e->set)
+        return;
+    if (e->is_percent) {
+        wl_fmt_percent(e->percent, v, sizeof v);
+        wl_put(o, ",%s=%s%%", key, v);
+    } else {
+        wl_fmt_size(e->bytes, v, sizeof v);
+        wl_put(o, ",%s=%s", key, v);
+    }
+}
+
+static void wl_put_bs(struct wl_out *o, const struct workload *wl)
+{
+    char v[32];
+    if (wl->n_bs == 1) {
+        wl_fmt_size(wl->bs[0].size, v, sizeof v);
+        wl_put(o, ",bs=%s", v);
+        return;
+    }
+    wl_put(o, ",bssplit=");
+    for (unsigned i = 0; i < wl->n_bs && i < WL_MAX_BS; i++) {
+        wl_fmt_size(wl->bs[i].size, v, sizeof v);
+        wl_put(o, "%s%s/%u", i ? ":" : "", v, wl->bs[i].weight);
+    }
+}
+
+void wl_format(const struct workload *wl, char *buf, size_t len)
+{
+    if (!buf || len == 0)
+        return;
+    struct wl_out o = {buf, len, 0};
+    char v[48];
+    buf[0] = '\0';
+    wl_put(&o, "rw=%s", wl->rw);
+    if (wl_rw_mixed(wl->rw))
+        wl_put(&o, ",rwmixread=%u", wl->read_pct);
+    if (wl->random_pct != (wl_rw_random(wl->rw) ? 100u : 0u))
+        wl_put(&o, ",percentage_random=%u", wl->random_pct);
+    if (wl->random_map != WL_RANDOM_MAP_ONCE)
+        wl_put(&o, ",random_map=%s", wl->random_map == WL_RANDOM_MAP_OFF ? "off" : "always");
+    for (unsigned i = 0; i < wl->n_zones; i++)
+        wl_put(&o, "%s%u/%u", i ? ":" : ",random_distribution=zoned:", wl->zones[i].access_pct,
+               wl->zones[i].range_pct);
+    wl_put_bs(&o, wl);
+    wl_put(&o, ",iodepth=%u,numjobs=%u", wl->qd, wl->workers);
+    if (wl->region != WL_REGION_DEFAULT)
+        wl_put(&o, ",region=%s", wl->region == WL_REGION_SHARED ? "shared" : "split");
+    wl_put_extent(&o, "offset", &wl->offset);
+    wl_put_extent(&o, "size", &wl->size);
+    wl_put(&o, ",buffer_compress_percentage=%u", wl->compress_pct);
+    if (wl->round_time_ns) {
+        wl_fmt_duration(wl->round_time_ns, v, sizeof v);
+        wl_put(&o, ",runtime=%s", v);
+    }
+    if (wl->round_bytes) {
+        wl_fmt_size(wl->round_bytes, v, sizeof v);
+        wl_put(&o, ",round_bytes=%s", v);
+    }
+    wl_put(&o, ",randseed=0x%llx", (unsigned long long)wl->seed);
+}
+
+int wl_fit_sector(struct workload *wl, uint32_t sector, char *what, size_t whatlen)
+{
+    if (whatlen)
+        what[0] = '\0';
+    unsigned small = 0, share = 0;
+    for (unsigned i = 0; i < wl->n_bs; i++)
+        if (wl->bs[i].size < sector) {
+            small++;
+            share += wl->bs[i].weight;
+        }
+    if (!small)
+        return 0;
+    if (small == wl->n_bs && wl->n_bs == 1) {
+        char b[32], sec[32];
+        wl_fmt_size(wl->bs[0].size, b, sizeof b);
+        wl_fmt_size(sector, sec, sizeof sec);
+        errf(what, whatlen, "bs=%s is below the %s logical sector", b, sec);
+        return -1;
+    }
+    struct wl_out o = {what, whatlen, 0};
+    struct wl_bs out[WL_MAX_BS];
+    unsigned n = 0, listed = 0;
+    uint32_t raised_weight = 0;
+    for (unsigned i = 0; i < wl->n_bs; i++) {
+        if (wl->bs[i].size < sector) {
+            char b[32];
+            wl_fmt_size(wl->bs[i].size, b, sizeof b);
+            wl_put(&o, "%s%s", listed++ ? ", " : "", b);
+            raised_weight += wl->bs[i].weight;
+            continue;
+        }
+        out[n++] = wl->bs[i];
+    }
+    bool merged = false;
+    for (unsigned i = 0; i < n; i++)
+        if (out[i].size == sector) {
+            out[i].weight += raised_weight;
+            merged = true;
+        }
+    if (!merged) {   /* keep the list in size order: the raised share goes first */
+        memmove(&out[1], &out[0], n * sizeof(out[0]));
+        out[0] = (struct wl_bs){.size = sector, .weight = raised_weight};
+        n++;
+    }
+    char sec[32];
+    wl_fmt_size(sector, sec, sizeof sec);
+    wl_put(&o, " (%u%% of I/Os) raised to %s", share, sec);
+    memcpy(wl->bs, out, n * sizeof(out[0]));
+    wl->n_bs = n;
+    return 1;
+}

@@ -1,0 +1,1390 @@
+/* profile_run.c — profiles as a matrix of points (see profile_run.h). The control flow only:
+ * what to run comes from the profile files, the maths from steady.h and saturation.h, the
+ * I/O from the worker pool. */
+#include "profile/profile_run.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "stats/data_measure.h"
+#include "core/drive_state.h"
+#include "stats/hist.h"
+#include "core/metrics.h"
+#include "core/precondition.h"
+#include "profile/profile.h"
+#include "core/results.h"
+#include "core/run.h"
+#include "stats/saturation.h"
+#include "sim/sim_preset.h"
+#include "stats/steady.h"
+#include "device/target.h"
+#include "lib/units.h"
+#include "lib/util.h"
+#include "core/worker.h"
+
+#define NS_PER_S 1000000000ull
+
+/* One workload at one compressibility: the unit of preparation. */
+struct pr_group {
+    unsigned profile, workload;   /* indexes into the session's profiles */
+    unsigned compress;
+    enum wl_precondition pre;
+    struct wl_range range;        /* the workload's active range on this target */
+    unsigned first_point, n_points;
+    bool wdpc_done;               /* the stimulus has preconditioned the drive (steady) */
+    const char *wdpc_end;         /* how that WDPC ended: "guard", "max_fills" */
+    unsigned wdpc_point;          /* the point whose stimulus did it */
+    struct json_object *json;     /* owned by the document */
+};
+
+struct pr_result {
+    bool done, steady;
+    struct ds_verdict verdict;    /* what the window may be called (drive_state.h) */
+    unsigned first_round, last_round, rounds_run;
+    double iops, read_iops, write_iops, mb_s, mib_s, read_mb_s, write_mb_s;
+    double lat_mean_us, read_lat_mean_us, write_lat_mean_us, lat_max_us;
+    struct lat_summary lat;       /* every I/O of the window, merged */
+    struct data_measure data;     /* the written data's measured compressibility (writes) */
+};
+
+struct pr_point {
+    unsigned group;
+    char adapted[160];            /* how the workload was fitted to the device, or "" */
+    struct workload wl;           /* the workload with this point's compress/workers/qd */
+    struct wl_range range;
+    struct pr_result res;
+    struct json_object *json;     /* owned by the document */
+};
+
+struct profile_session {
+    struct profile_config cfg;
+    struct profile profiles[PROFILE_MAX_SPECS];
+    unsigned n_profiles;
+    struct pr_group *groups;
+    unsigned n_groups;
+    struct pr_point *points;
+    unsigned n_points;
+    struct target_info target;
+    const struct engine_ops *engine;
+    double weight;
+    struct hostinfo host;
+    int fd;
+    bool writes;
+    char out_dir[4096];
+    char results_path[4200];
+    struct json_object *doc, *points_json, *groups_json, *notes;
+    char (*plan_notes)[256];      /* notes made while planning, before the document exists */
+    unsigned n_plan_notes;
+    struct results_out out;        /* the document's writer (results.h) */
+    volatile sig_atomic_t *stop;
+    struct sim_stats sim_last;
+    struct drive_state state;     /* the drive's state now */
+    /* --resume: a simulated drive replays the points the stopped run had completed (quietly,
+     * checked against the file); a real one keeps them (stored) */
+    unsigned replay_points;       /* points replayed quietly: those before this index */
+    bool keep_stored;             /* real target: complete points come from the file */
+    struct json_object *resumed;  /* the document's "resumed" array */
+};
+
+void profile_config_init(struct profile_config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->purge = PURGE_NONE;
+    cfg->track = "iops";
+    /* UNCERTAIN: how much of its own stimulus a drive needs after WIPC before its steady
+     * state can be judged. The PTS leaves it to the 5-round window (which a large drive can
+     * pass on its burst plateau); StorageReview preconditions for hours. One fill of the
+     * active range lets a greedy FTL use up its spare area and reach its GC equilibrium on
+     * every simulated preset; --wdpc-fills changes it. */
+    cfg->wdpc_fills = -1;
+    cfg->wdpc_max_fills = 0;
+}
+
+static const char *precondition_of(const struct profile_session *s, const struct workload *wl,
+                                   enum wl_precondition *out)
+{
+    *out = s->cfg.precondition ? s->cfg.precondition
+                               : wl->precondition ? wl->precondition : WL_PRECOND_STEADY;
+    return wl_precondition_name(*out);
+}
+
+static unsigned max_rounds_of(const struct profile_session *s, enum wl_precondition pre)
+{
+    if (s->cfg.max_rounds)
+        return s->cfg.max_rounds;
+    return pre == WL_PRECOND_STEADY ? 25 : 1;
+}
+
+static uint64_t round_ns_of(const struct profile_session *s, const struct workload *wl)
+{
+    if (s->cfg.round_time_ns)
+        return s->cfg.round_time_ns;
+    return wl->round_time_ns ? wl->round_time_ns : 60ull * NS_PER_S;
+}
+
+/* The values of one axis: the command line's, else the workload's sweep, else its own. */
+static struct wl_sweep axis(const struct wl_sweep *cli, const struct wl_sweep *own, unsigned v)
+{
+    if (cli->n)
+        return *cli;
+    if (own->n)
+        return *own;
+    return (struct wl_sweep){.v = {v}, .n = 1};
+}
+
+static bool tracking_known(const char *name)
+{
+    for (size_t i = 0; metrics_tracking_names[i]; i++)
+        if (!strcmp(metrics_tracking_names[i], name))
+            return true;
+    return false;
+}
+
+static void plan_note(struct profile_session *s, const char *msg)
+{
+    for (unsigned i = 0; i < s->n_plan_notes; i++)
+        if (!strcmp(s->plan_notes[i], msg))
+            return;
+    s->plan_notes = xrealloc(s->plan_notes, (s->n_plan_notes + 1) * sizeof(*s->plan_notes));
+    str_copy(s->plan_notes[s->n_plan_notes++], sizeof(s->plan_notes[0]), msg);
+}
+
+/* Build the groups and points of one workload. */
+static int plan_workload(struct profile_session *s, unsigned p, unsigned w, char *err,
+                         size_t errlen)
+{
+    const struct workload *base = &s->profiles[p].wls[w];
+    struct wl_sweep cs = axis(&s->cfg.compress, &base->sweep_compress, base->compress_pct);
+    struct wl_sweep ws = axis(&s->cfg.workers, &base->sweep_workers, base->workers);
+    struct wl_sweep qs = axis(&s->cfg.qd, &base->sweep_qd, base->qd);
+    for (unsigned ci = 0; ci < cs.n; ci++) {
+        s->groups = xrealloc(s->groups, (s->n_groups + 1) * sizeof(*s->groups));
+        struct pr_group *g = &s->groups[s->n_groups];
+        memset(g, 0, sizeof(*g));
+        g->profile = p;
+        g->workload = w;
+        g->compress = cs.v[ci];
+        precondition_of(s, base, &g->pre);
+        g->first_point = s->n_points;
+        for (unsigned wi = 0; wi < ws.n; wi++) {
+            for (unsigned qi = 0; qi < qs.n; qi++) {
+                s->points = xrealloc(s->points, (s->n_points + 1) * sizeof(*s->points));
+                struct pr_point *pt = &s->points[s->n_points];
+                memset(pt, 0, sizeof(*pt));
+                pt->group = s->n_groups;
+                pt->wl = *base;
+                pt->wl.compress_pct = cs.v[ci];
+                pt->wl.workers = ws.v[wi];
+                pt->wl.qd = qs.v[qi];
+                int fit = wl_fit_sector(&pt->wl, s->target.logical_sector, pt->adapted,
+                                        sizeof(pt->adapted));
+                if (fit != 0) {
+                    char msg[256];
+                    snprintf(msg, sizeof(msg), "%s/%s on %s (%u-byte logical sectors): %s%s",
+                             s->profiles[p].name, base->name, s->target.path,
+                             s->target.logical_sector, pt->adapted,
+                             fit < 0 ? "; its points are skipped" : "");
+                    plan_note(s, msg);
+                }
+                if (fit < 0)
+                    continue;
+                if (wl_validate(&pt->wl, err, errlen) != 0)
+                    return -1;
+                if (wl_check_target(&pt->wl, s->target.capacity, s->target.logical_sector,
+                                    s->target.path, &pt->range, err, errlen) != 0) {
+                    char why[ERR_LEN];
+                    str_copy(why, sizeof(why), err);
+                    return errf(err, errlen, "profile %s, workload %s: %s", s->profiles[p].name,
+                                base->name, why);
+                }
+                if (wl_writes(&pt->wl))
+                    s->writes = true;
+                s->n_points++;
+                g->n_points++;
+            }
+        }
+        if (!g->n_points)
+            continue;   /* every point skipped: no group */
+        g->range = s->points[g->first_point].range;
+        if (g->pre != WL_PRECOND_NONE)
+            s->writes = true;
+        s->n_groups++;
+    }
+    return 0;
+}
+
+struct profile_session *profile_prepare(const struct profile_config *cfg, char *err,
+                                        size_t errlen)
+{
+    struct profile_session *s = xcalloc(1, sizeof(*s));
+    s->cfg = *cfg;
+    s->fd = -1;
+    if (!cfg->n_specs) {
+        errf(err, errlen, "no profile named (e.g. ptsbench profile database --target T; "
+                          "ptsbench profile --list)");
+        goto fail;
+    }
+    if (!tracking_known(cfg->track)) {
+        errf(err, errlen, "--track %s: unknown metric (e.g. iops, mb_s, lat_mean_us)", cfg->track);
+        goto fail;
+    }
+    if (run_select_engine(cfg->engine_name, cfg->target_path, &s->engine, err, errlen) != 0)
+        goto fail;
+    const char *const *dirs = cli_data_dirs("profiles");
+    for (unsigned i = 0; i < cfg->n_specs; i++) {
+        if (profile_load(cfg->specs[i], dirs, &s->profiles[i], err, errlen) != 0)
+            goto fail;
+        s->n_profiles++;
+    }
+    if (cfg->create_size && cfg->target_path && sim_target_is(cfg->target_path)) {
+        errf(err, errlen, "--size: a simulated drive has the capacity of its preset");
+        goto fail;
+    }
+    if (run_probe_target(cfg->target_path, cfg->create_size, cli_data_dirs("profiles"),
+                         &s->target, err, errlen) != 0)
+        goto fail;
+    for (unsigned p = 0; p < s->n_profiles; p++)
+        for (unsigned w = 0; w < s->profiles[p].n; w++)
+            if (plan_workload(s, p, w, err, errlen) != 0)
+                goto fail;
+    if (!s->n_points) {
+        errf(err, errlen, "nothing to run on %s: %s", s->target.path,
+             s->n_plan_notes ? s->plan_notes[0] : "no points");
+        goto fail;
+    }
+    if (cfg->resume && run_resume_same_target(cfg->resume, &s->target, err, errlen) != 0)
+        goto fail;
+    if (run_check_safety(&s->target, s->writes || cfg->purge != PURGE_NONE, cfg->destructive,
+                         cfg->overwrite_signatures, err, errlen) != 0)
+        goto fail;
+    if (cfg->purge != PURGE_NONE) {
+        struct purge_facts facts;
+        struct purge_plan plan;
+        purge_facts_collect(&s->target, &facts);
+        if (purge_plan_make(&facts, cfg->purge, &plan, err, errlen) != 0)
+            goto fail;
+    }
+    if (run_out_dir(cfg->out_dir, "profile", cfg->force, s->out_dir, sizeof(s->out_dir),
+                    s->results_path, sizeof(s->results_path), err, errlen) != 0)
+        goto fail;
+    s->weight = run_target_weight(&s->target);
+    hostinfo_collect(&s->host);
+    return s;
+fail:
+    profile_session_free(s);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ plan */
+
+static void fmt_duration(double sec, char *buf, size_t len)
+{
+    if (sec >= 3600)
+        snprintf(buf, len, "%.1f h", sec / 3600);
+    else if (sec >= 60)
+        snprintf(buf, len, "%.0f min", sec / 60);
+    else
+        snprintf(buf, len, "%.0f s", sec);
+}
+
+static const char *profile_name_of(const struct profile_session *s, const struct pr_group *g)
+{
+    return s->profiles[g->profile].name;
+}
+
+static const char *workload_name_of(const struct profile_session *s, const struct pr_group *g)
+{
+    return s->profiles[g->profile].wls[g->workload].name;
+}
+
+void profile_print_plan(const struct profile_session *s)
+{
+    char cap[64];
+    units_format_capacity(s->target.capacity, cap, sizeof(cap));
+    printf("ptsbench %s profile: %u profile%s, %u workload group%s, %u point%s\n",
+           PTSBENCH_VERSION, s->n_profiles, s->n_profiles == 1 ? "" : "s", s->n_groups,
+           s->n_groups == 1 ? "" : "s", s->n_points, s->n_points == 1 ? "" : "s");
+    if (s->target.sim) {
+        struct sim_info si;
+        sim_info(s->target.sim->dev, &si);
+        units_format_capacity(si.nominal_user_bytes, cap, sizeof(cap));
+        printf("  target  %s (simulated %s, %s; virtual time, scale k=%u)\n", s->target.path,
+               s->target.sim->params.name, cap, si.k);
+    } else {
+        printf("  target  %s (%s, %s, %u-byte logical sectors)\n", s->target.path,
+               target_kind_name(s->target.kind), cap, s->target.logical_sector);
+    }
+    printf("  engine  %s (%s)\n", s->engine->name, s->engine->version());
+    double min_s = 0;
+    bool open_ended = false;
+    for (unsigned g = 0; g < s->n_groups; g++) {
+        const struct pr_group *gr = &s->groups[g];
+        const struct workload *wl = &s->profiles[gr->profile].wls[gr->workload];
+        double r = (double)round_ns_of(s, wl) / 1e9;
+        unsigned rounds = gr->pre == WL_PRECOND_STEADY ? 5 : max_rounds_of(s, gr->pre);
+        if (gr->pre == WL_PRECOND_STEADY && max_rounds_of(s, gr->pre) > 5)
+            open_ended = true;
+        min_s += r * rounds * gr->n_points;
+        char spec[512];
+        wl_format(&s->points[gr->first_point].wl, spec, sizeof(spec));
+        printf("  %-14s %-20s %3u%% compressible, %u point%s, precondition %s\n",
+               profile_name_of(s, gr), workload_name_of(s, gr), gr->compress, gr->n_points,
+               gr->n_points == 1 ? "" : "s", wl_precondition_name(gr->pre));
+    }
+    for (unsigned i = 0; i < s->n_plan_notes; i++)
+        printf("  note: %s\n", s->plan_notes[i]);
+    char d[32];
+    fmt_duration(min_s, d, sizeof(d));
+    printf("  measuring %s%s%s\n", open_ended ? "at least " : "", d,
+           s->target.sim ? " of virtual time" : "");
+    printf("  results %s\n", s->results_path);
+    fflush(stdout);
+}
+
+/* ------------------------------------------------------------------ results document */
+
+static struct json_object *jnum(double v) { return isfinite(v) ? json_object_new_double(v) : NULL; }
+static struct json_object *jint(int64_t v) { return json_object_new_int64(v); }
+static struct json_object *jstr(const char *v) { return json_object_new_string(v ? v : ""); }
+
+static void add(struct json_object *o, const char *k, struct json_object *v)
+{
+    json_object_object_add(o, k, v);
+}
+
+static void note(struct profile_session *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void note(struct profile_session *s, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    results_note_add(s->notes, buf);
+}
+
+/* Write the document when due (forced: now); -1 when a write has failed (s->out.error). */
+static int flush(struct profile_session *s, bool force)
+{
+    return results_out_flush(&s->out, force);
+}
+
+static struct json_object *sweep_json(const struct wl_sweep *sw)
+{
+    if (!sw->n)
+        return NULL;
+    struct json_object *a = json_object_new_array();
+    for (unsigned i = 0; i < sw->n; i++)
+        json_object_array_add(a, jint(sw->v[i]));
+    return a;
+}
+
+static double wdpc_fills_of(const struct profile_session *s);
+static double wdpc_max_fills_of(const struct profile_session *s);
+
+static void doc_start(struct profile_session *s)
+{
+    char now[32];
+    iso8601_now(now, sizeof(now));
+    s->doc = json_object_new_object();
+    add(s->doc, "schema", jstr("ptsbench.profile"));
+    add(s->doc, "schema_version", jint(1));
+    add(s->doc, "ptsbench_version", jstr(PTSBENCH_VERSION));
+    add(s->doc, "status", jstr("running"));
+    add(s->doc, "started", jstr(now));
+    add(s->doc, "updated", jstr(now));
+    struct json_object *cmd = json_object_new_array();
+    for (int i = 0; i < s->cfg.argc; i++)
+        json_object_array_add(cmd, jstr(s->cfg.argv[i]));
+    add(s->doc, "command", cmd);
+    add(s->doc, "host", results_host_json(&s->host));
+    add(s->doc, "target", results_target_json(&s->target));
+    struct json_object *eng = json_object_new_object();
+    add(eng, "name", jstr(s->engine->name));
+    add(eng, "library", jstr(s->engine->version()));
+    add(s->doc, "engine", eng);
+    struct json_object *c = json_object_new_object();
+    struct json_object *profiles = json_object_new_array();
+    for (unsigned i = 0; i < s->n_profiles; i++) {
+        struct json_object *p = json_object_new_object();
+        add(p, "name", jstr(s->profiles[i].name));
+        add(p, "file", jstr(s->profiles[i].path));
+        add(p, "description", jstr(s->profiles[i].description));
+        json_object_array_add(profiles, p);
+    }
+    add(c, "profiles", profiles);
+    add(c, "compress_pct", sweep_json(&s->cfg.compress));
+    add(c, "workers", sweep_json(&s->cfg.workers));
+    add(c, "qd", sweep_json(&s->cfg.qd));
+    add(c, "precondition", s->cfg.precondition ? jstr(wl_precondition_name(s->cfg.precondition))
+                                               : NULL);
+    add(c, "purge", jstr(purge_method_name(s->cfg.purge)));
+    add(c, "round_time_s", s->cfg.round_time_ns ? jnum((double)s->cfg.round_time_ns / 1e9) : NULL);
+    add(c, "max_rounds", s->cfg.max_rounds ? jint(s->cfg.max_rounds) : NULL);
+    add(c, "track", jstr(s->cfg.track));
+    add(c, "wdpc_fills", jnum(wdpc_fills_of(s)));
+    add(c, "wdpc_max_fills", jnum(wdpc_max_fills_of(s)));
+    add(c, "wipc", jstr("2x the active range, sequential 128 KiB, QD 32, at the point's "
+                        "compressibility"));
+    add(c, "saturation_fraction", jnum(SATURATION_FRAC));
+    add(s->doc, "config", c);
+    /* How the drive is prepared: per group (groups[].wipc, groups[].wdpc); the mode here is the
+     * command line's, or "per workload" when each workload's own key decides. */
+    struct json_object *pc = json_object_new_object();
+    add(pc, "mode", jstr(s->cfg.precondition ? wl_precondition_name(s->cfg.precondition)
+                                             : "per workload"));
+    add(pc, "purge", NULL);
+    add(pc, "wipc", NULL);   /* per group: groups[].wipc */
+    add(pc, "per_group", jstr("groups[].wipc and groups[].wdpc: each group's WIPC and WDPC"));
+    struct json_object *wd = json_object_new_object();
+    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+    add(wd, "min_fills", jnum(wdpc_fills_of(s)));
+    add(wd, "max_fills", jnum(wdpc_max_fills_of(s)));
+    add(wd, "guard_lag_fills", jnum(guard.lag_fills));
+    add(wd, "guard_band_pct", jnum(100 * guard.band_frac));
+    add(pc, "wdpc", wd);
+    add(s->doc, "preconditioning", pc);
+    s->notes = json_object_new_array();
+    add(s->doc, "notes", s->notes);
+    for (unsigned i = 0; i < s->n_plan_notes; i++)
+        json_object_array_add(s->notes, jstr(s->plan_notes[i]));
+    s->groups_json = json_object_new_array();
+    add(s->doc, "groups", s->groups_json);
+    s->points_json = json_object_new_array();
+    add(s->doc, "points", s->points_json);
+    add(s->doc, "saturation", json_object_new_array());
+}
+
+static struct json_object *result_json(const struct pr_result *r)
+{
+    struct json_object *o = json_object_new_object();
+    add(o, "steady", json_object_new_boolean(r->steady));
+    add(o, "measured_state", jstr(ds_measured_name(r->verdict.measured)));
+    add(o, "label", jstr(r->verdict.label));
+    add(o, "reason", r->verdict.reason[0] ? jstr(r->verdict.reason) : NULL);
+    struct json_object *win = json_object_new_array();
+    json_object_array_add(win, jint(r->first_round));
+    json_object_array_add(win, jint(r->last_round));
+    add(o, "rounds", win);
+    add(o, "iops", jnum(r->iops));
+    add(o, "read_iops", jnum(r->read_iops));
+    add(o, "write_iops", jnum(r->write_iops));
+    add(o, "mb_s", jnum(r->mb_s));
+    add(o, "mib_s", jnum(r->mib_s));
+    add(o, "read_mb_s", jnum(r->read_mb_s));
+    add(o, "write_mb_s", jnum(r->write_mb_s));
+    struct json_object *lat = json_object_new_object();
+    add(lat, "mean", jnum(r->lat_mean_us));
+    add(lat, "read_mean", r->read_iops > 0 ? jnum(r->read_lat_mean_us) : NULL);
+    add(lat, "write_mean", r->write_iops > 0 ? jnum(r->write_lat_mean_us) : NULL);
+    add(lat, "max", jnum(r->lat_max_us));
+    struct json_object *p = json_object_new_object();
+    for (int i = 0; i < METRICS_NPCT; i++)
+        add(p, metrics_percentile_names[i] + 1, jnum(r->lat.pct_us[i]));
+    add(lat, "percentiles", p);
+    add(o, "lat_us", lat);
+    if (r->data.present)
+        add(o, "data", data_measure_json(&r->data));
+    return o;
+}
+
+/* Saturation points of every finished series (workload, compressibility, worker count) with
+ * at least two queue depths. */
+static void saturation_update(struct profile_session *s)
+{
+    struct json_object *arr = json_object_new_array();
+    struct saturation_point *sp = xcalloc(s->n_points, sizeof(*sp));
+    unsigned *idx = xcalloc(s->n_points, sizeof(*idx));
+    for (unsigned g = 0; g < s->n_groups; g++) {
+        const struct pr_group *gr = &s->groups[g];
+        for (unsigned a = gr->first_point; a < gr->first_point + gr->n_points; a++) {
+            unsigned workers = s->points[a].wl.workers;
+            bool first = true;   /* handle each worker count once, at its first point */
+            for (unsigned b = gr->first_point; b < a && first; b++)
+                first = s->points[b].wl.workers != workers;
+            if (!first)
+                continue;
+            size_t n = 0;
+            bool complete = true;
+            for (unsigned b = a; b < gr->first_point + gr->n_points; b++) {
+                const struct pr_point *pt = &s->points[b];
+                if (pt->wl.workers != workers)
+                    continue;
+                if (!pt->res.done) {
+                    complete = false;
+                    continue;
+                }
+                sp[n] = (struct saturation_point){(double)pt->wl.workers * pt->wl.qd,
+                                                  pt->res.iops, pt->res.lat_mean_us,
+                                                  pt->res.lat.pct_us[2]};
+                idx[n++] = b;
+            }
+            struct saturation sat;
+            if (!complete || n < 2 || saturation_find(sp, n, SATURATION_FRAC, &sat) != 0 ||
+                !sat.found)
+                continue;
+            struct json_object *o = json_object_new_object();
+            add(o, "profile", jstr(profile_name_of(s, gr)));
+            add(o, "workload", jstr(workload_name_of(s, gr)));
+            add(o, "compress_pct", jint(gr->compress));
+            add(o, "workers", jint(workers));
+            add(o, "points", jint((int64_t)n));
+            add(o, "max_iops", jnum(sat.max_iops));
+            add(o, "max_iops_effective_qd", jnum(sp[sat.max_index].eqd));
+            add(o, "effective_qd", jnum(sat.eqd));
+            add(o, "qd", jint(s->points[idx[sat.index]].wl.qd));
+            add(o, "iops", jnum(sat.iops));
+            add(o, "lat_mean_us", jnum(sat.lat_mean_us));
+            add(o, "lat_p99_us", jnum(sat.lat_p99_us));
+            add(o, "point", jint(idx[sat.index]));
+            json_object_array_add(arr, o);
+        }
+    }
+    free(sp);
+    free(idx);
+    add(s->doc, "saturation", arr);
+}
+
+/* ------------------------------------------------------------------ measuring */
+
+static void fmt_lat(double us, char *buf, size_t len)
+{
+    if (!isfinite(us))
+        snprintf(buf, len, "-");
+    else if (us >= 1000.0)
+        snprintf(buf, len, "%.2f ms", us / 1000.0);
+    else
+        snprintf(buf, len, "%.1f us", us);
+}
+
+/* "database 90% 4x32" */
+static void point_label(const struct profile_session *s, const struct pr_point *pt, char *buf,
+                        size_t len)
+{
+    const struct pr_group *g = &s->groups[pt->group];
+    const struct profile *p = &s->profiles[g->profile];
+    if (p->n > 1 || strcmp(p->name, workload_name_of(s, g)) != 0)
+        snprintf(buf, len, "%s/%s %u%% %ux%u", p->name, workload_name_of(s, g), g->compress,
+                 pt->wl.workers, pt->wl.qd);
+    else
+        snprintf(buf, len, "%s %u%% %ux%u", p->name, g->compress, pt->wl.workers, pt->wl.qd);
+}
+
+/* WIPC for a group: its active range written PRECOND_WIPC_FILLS times, sequential 128 KiB, at
+ * the group's compressibility. */
+static int precondition_group(struct profile_session *s, struct pr_group *g, char *err,
+                              size_t errlen)
+{
+    struct workload wl;
+    struct wl_range range;
+    uint64_t bytes;
+    if (precond_wipc_workload(&s->target, &g->range, g->compress, &wl, &range, &bytes, err,
+                              errlen) != 0)
+        return -1;
+    if (!s->cfg.quiet && g->first_point >= s->replay_points) {
+        char b[32];
+        units_format_size((uint64_t)((double)bytes * s->weight), b, sizeof(b));
+        if (flush(s, true) != 0)   /* what is reported done is in the file before this line */
+            return errf(err, errlen, "%s", s->out.error);
+        printf("%s/%s %u%%: WIPC, %s of sequential 128 KiB writes (%ux the active range)%s\n",
+               profile_name_of(s, g), workload_name_of(s, g), g->compress, b,
+               PRECOND_WIPC_FILLS, s->target.sim ? " on the simulated drive" : "");
+        fflush(stdout);
+    }
+    uint64_t t0 = now_mono_ns();
+    struct round_metrics m;
+    if (run_pool_once(&s->target, s->fd, s->out_dir, s->engine, s->weight, &s->sim_last, &wl,
+                      &range, 0, bytes, s->stop, &m, err, errlen) != 0)
+        return -1;
+    s->state.active_bytes = (double)g->range.len * s->weight;
+    ds_wipc(&s->state, (double)m.write.bytes);
+    m.state = s->state;
+    struct json_object *w = json_object_new_object();
+    add(w, "bs", jint(PRECOND_WIPC_BS));
+    add(w, "qd", jint(PRECOND_WIPC_QD));
+    add(w, "workers", jint(1));
+    add(w, "fills", jint(PRECOND_WIPC_FILLS));
+    add(w, "compress_pct", jint(g->compress));
+    add(w, "bytes_written", jint((int64_t)m.write.bytes));
+    add(w, "elapsed_s", jnum(m.elapsed_s));
+    add(w, "wall_s", jnum((double)(now_mono_ns() - t0) / 1e9));
+    add(w, "mb_s", jnum(m.write.mb_s));
+    add(w, "round", results_round_json(&m));
+    add(g->json, "wipc", w);
+    metrics_free(&m);
+    return flush(s, true) == 0 ? 0 : errf(err, errlen, "%s", s->out.error);
+}
+
+/* The point's figures over rounds [a, b] (1-based, inclusive). */
+static void point_result(const struct profile_session *s, const struct round_metrics *r,
+                         unsigned a, unsigned b, bool steady, struct pr_result *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->done = true;
+    out->steady = steady;
+    out->first_round = a;
+    out->last_round = b;
+    double n = (double)(b - a + 1);
+    double ios = 0, rios = 0, wios = 0, lat = 0, rlat = 0, wlat = 0;
+    struct hist h;
+    hist_init(&h);
+    for (unsigned i = a; i <= b; i++) {
+        const struct round_metrics *m = &r[i - 1];
+        out->iops += m->total.iops / n;
+        out->read_iops += m->read.iops / n;
+        out->write_iops += m->write.iops / n;
+        out->mb_s += m->total.mb_s / n;
+        out->mib_s += m->total.mib_s / n;
+        out->read_mb_s += m->read.mb_s / n;
+        out->write_mb_s += m->write.mb_s / n;
+        ios += (double)m->total.ios;
+        rios += (double)m->read.ios;
+        wios += (double)m->write.ios;
+        lat += m->total.lat.mean_us * (double)m->total.ios;
+        rlat += m->read.ios ? m->read.lat.mean_us * (double)m->read.ios : 0;
+        wlat += m->write.ios ? m->write.lat.mean_us * (double)m->write.ios : 0;
+        if (m->total.lat.max_us > out->lat_max_us)
+            out->lat_max_us = m->total.lat.max_us;
+        hist_merge(&h, &m->lat_total);
+        if (m->data.present) {
+            if (!out->data.present)
+                out->data = m->data;
+            else
+                data_measure_merge(&out->data, &m->data);
+        }
+    }
+    out->lat_mean_us = ios ? lat / ios : NAN;
+    out->read_lat_mean_us = rios ? rlat / rios : NAN;
+    out->write_lat_mean_us = wios ? wlat / wios : NAN;
+    lat_summary_from_hist(&h, s->weight, &out->lat);
+}
+
+static void print_round(struct profile_session *s, const struct pr_point *pt,
+                        const struct round_metrics *m, unsigned max, const char *state)
+{
+    char label[160], iops[32], mean[32], p99[32];
+    point_label(s, pt, label, sizeof(label));
+    units_format_count(m->total.iops, iops, sizeof(iops));
+    fmt_lat(m->total.lat.mean_us, mean, sizeof(mean));
+    fmt_lat(m->total.lat.pct_us[2], p99, sizeof(p99));
+    results_out_say(&s->out, "  %-32s round %2u/%u  IOPS %s%s  %.1f MB/s  lat mean %s p99 %s  %s",
+                    label, m->round, max, iops, s->target.sim ? " (simulated)" : "",
+                    m->total.mb_s, mean, p99, state);
+}
+
+static void print_point(struct profile_session *s, const struct pr_point *pt)
+{
+    char label[160], iops[32], mean[32], p99[32];
+    point_label(s, pt, label, sizeof(label));
+    const struct pr_result *r = &pt->res;
+    units_format_count(r->iops, iops, sizeof(iops));
+    fmt_lat(r->lat_mean_us, mean, sizeof(mean));
+    fmt_lat(r->lat.pct_us[2], p99, sizeof(p99));
+    char how[480];
+    if (r->steady)
+        snprintf(how, sizeof(how), "steady state, rounds %u-%u", r->first_round, r->last_round);
+    else
+        snprintf(how, sizeof(how), "%s, rounds %u-%u of %u", r->verdict.label, r->first_round,
+                 r->last_round, r->rounds_run);
+    results_out_say(&s->out, "%s (effective QD %u): %s IOPS%s, %.1f MB/s, lat mean %s, p99 %s; %s",
+                    label, pt->wl.workers * pt->wl.qd, iops, s->target.sim ? " (simulated)" : "",
+                    r->mb_s, mean, p99, how);
+}
+
+static double wdpc_fills_of(const struct profile_session *s)
+{
+    return s->cfg.wdpc_fills < 0 ? PRECOND_WDPC_MIN_FILLS : s->cfg.wdpc_fills;
+}
+
+static double wdpc_max_fills_of(const struct profile_session *s)
+{
+    double max = s->cfg.wdpc_max_fills > 0 ? s->cfg.wdpc_max_fills : PRECOND_WDPC_MAX_FILLS;
+    return max < wdpc_fills_of(s) ? wdpc_fills_of(s) : max;
+}
+
+/* One round of the open pool into *m, with the drive's state. 0, 1 interrupted, -1 error. */
+static int point_round(struct profile_session *s, struct worker_pool *pool,
+                       const struct round_limits *lim, bool as_wdpc, struct round_metrics *m,
+                       char *err, size_t errlen)
+{
+    if (*s->stop)
+        return 1;
+    if (worker_pool_round(pool, lim, err, errlen) != 0)
+        return -1;
+    if (*s->stop)   /* cut short: not recorded */
+        return 1;
+    run_pool_metrics(pool, NS_PER_S, s->weight, m);
+    run_device_round(&s->target, s->weight, &s->sim_last, m);
+    ds_write(&s->state, (double)m->write.bytes, as_wdpc);
+    m->state = s->state;
+    return 0;
+}
+
+/* WDPC: the point's stimulus, on its open pool, in rounds of round_ns recorded (compactly) with
+ * the group but not judged, until it has written at least wdpc_fills x the active range and the
+ * fill guard passes on its latest window, or it has written wdpc_max_fills. The rounds' tracked
+ * values and fills go into *tk, so the measured rounds' guard can look back into them. Returns
+ * 0, 1 when interrupted, -1 on error. */
+static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_pool *pool,
+                uint64_t round_ns, struct precond_track *tk, char *err, size_t errlen)
+{
+    struct pr_group *g = &s->groups[pt->group];
+    const struct steady_criteria crit = STEADY_CRITERIA_SNIA;
+    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+    struct json_object *w = json_object_new_object();
+    add(w, "min_fills", jnum(wdpc_fills_of(s)));
+    add(w, "max_fills", jnum(wdpc_max_fills_of(s)));
+    add(w, "point", jint(pt - s->points));
+    add(w, "workers", jint(pt->wl.workers));
+    add(w, "qd", jint(pt->wl.qd));
+    struct json_object *rounds = json_object_new_array();
+    add(w, "rounds", rounds);
+    add(g->json, "wdpc", w);
+    double written = 0;
+    unsigned n = 0;
+    const char *end = "";
+    char art[48];
+    snprintf(art, sizeof(art), "point-%03u-wdpc", (unsigned)(pt - s->points));
+    struct round_limits lim = {.time_ns = round_ns, .sample_ns = NS_PER_S, .label = art};
+    int ret = 0;
+    while (!*end) {
+        struct round_metrics m;
+        ret = point_round(s, pool, &lim, true, &m, err, errlen);
+        if (ret != 0)
+            break;
+        if (m.write.bytes == 0) {
+            metrics_free(&m);
+            ret = -1;
+            errf(err, errlen, "%s/%s: WDPC wrote nothing in a round", profile_name_of(s, g),
+                 workload_name_of(s, g));
+            break;
+        }
+        written += (double)m.write.bytes;
+        n++;
+        const double fills = written / ((double)pt->range.len * s->weight);
+        double v = NAN;
+        metrics_value(&m, s->cfg.track, &v);
+        precond_track_push(tk, v, fills);
+        struct steady_window win;
+        struct steady_guard_result gr;
+        bool ok = precond_track_eval(tk, 1, &crit, &guard, &win, &gr);
+        end = precond_wdpc_end(fills, wdpc_fills_of(s), wdpc_max_fills_of(s), ok);
+        struct json_object *r = json_object_new_object();
+        add(r, "round", jint(n));
+        add(r, "iops", jnum(m.total.iops));
+        add(r, "write_iops", jnum(m.write.iops));
+        add(r, "mb_s", jnum(m.total.mb_s));
+        add(r, "lat_mean_us", jnum(m.total.lat.mean_us));
+        add(r, "written_fills", jnum(fills));
+        if (gr.evaluated)
+            add(r, "guard_deviation_pct", jnum(100 * gr.max_deviation));
+        if (m.device.present)
+            add(r, "write_amplification", jnum(m.device.wa_round));
+        add(r, "state", results_state_json(&m.state));
+        json_object_array_add(rounds, r);
+        if (!s->cfg.quiet && (unsigned)(pt - s->points) >= s->replay_points) {
+            char label[160], iops[32], gtxt[64] = "";
+            point_label(s, pt, label, sizeof(label));
+            units_format_count(m.total.iops, iops, sizeof(iops));
+            if (gr.evaluated)
+                snprintf(gtxt, sizeof(gtxt), "; fill guard %.1f%% (<= %.0f%%)",
+                         100 * gr.max_deviation, 100 * guard.band_frac);
+            results_out_say(&s->out, "  %-32s WDPC %3u  IOPS %s%s  written %.2f fills (%g..%g)%s",
+                            label, n, iops, s->target.sim ? " (simulated)" : "", fills,
+                            wdpc_fills_of(s), wdpc_max_fills_of(s), gtxt);
+        }
+        metrics_free(&m);
+        if (flush(s, false) != 0) {
+            ret = -1;
+            errf(err, errlen, "%s", s->out.error);
+            break;
+        }
+    }
+    add(w, "written_bytes", jnum(written));
+    add(w, "fills", jnum(written / ((double)pt->range.len * s->weight)));
+    add(w, "ended", *end ? jstr(end) : jstr(ret > 0 ? "interrupted" : "failed"));
+    add(w, "complete", json_object_new_boolean(ret == 0));
+    if (ret == 0) {
+        g->wdpc_end = end;
+        g->wdpc_point = (unsigned)(pt - s->points);
+    }
+    return ret;
+}
+
+static void point_header_json(struct profile_session *s, unsigned index, uint64_t round_ns)
+{
+    struct pr_point *pt = &s->points[index];
+    const struct pr_group *g = &s->groups[pt->group];
+    pt->json = json_object_new_object();
+    char spec[512];
+    wl_format(&pt->wl, spec, sizeof(spec));
+    add(pt->json, "index", jint(index));
+    add(pt->json, "profile", jstr(profile_name_of(s, g)));
+    add(pt->json, "workload", jstr(workload_name_of(s, g)));
+    add(pt->json, "description", jstr(pt->wl.description));
+    add(pt->json, "compress_pct", jint(g->compress));
+    add(pt->json, "workers", jint(pt->wl.workers));
+    add(pt->json, "qd", jint(pt->wl.qd));
+    add(pt->json, "effective_qd", jint((int64_t)pt->wl.workers * pt->wl.qd));
+    add(pt->json, "precondition", jstr(wl_precondition_name(g->pre)));
+    add(pt->json, "measure", jstr(g->pre == WL_PRECOND_STEADY ? "steady" : "fixed"));
+    add(pt->json, "spec", jstr(spec));
+    if (pt->adapted[0])
+        add(pt->json, "adapted", jstr(pt->adapted));
+    add(pt->json, "round_time_s", jnum((double)round_ns / 1e9));
+    add(pt->json, "status", jstr("running"));
+    add(pt->json, "rounds", json_object_new_array());
+    json_object_array_add(s->points_json, pt->json);
+}
+
+/* The verdict of a point: what its window (or its fixed rounds) may be called. */
+static void point_verdict(const struct profile_session *s, const struct pr_point *pt,
+                          bool rule_ok, bool guarded, const struct steady_guard_result *gr,
+                          unsigned rounds, struct ds_verdict *v)
+{
+    const struct pr_group *g = &s->groups[pt->group];
+    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+    const bool writes = wl_writes(&pt->wl);
+    if (g->pre == WL_PRECOND_STEADY) {
+        struct steady_guard_result inherited;
+        const struct steady_guard_result *use = guarded ? gr : NULL;
+        if (writes && !guarded) {   /* a later point of the group: its WDPC's verdict */
+            memset(&inherited, 0, sizeof(inherited));
+            inherited.evaluated = g->wdpc_done;
+            inherited.passed = g->wdpc_end && !strcmp(g->wdpc_end, "guard");
+            inherited.max_deviation = inherited.passed ? 0 : 1;
+            use = &inherited;
+        }
+        ds_judge(DS_PREP_STEADY, writes, rule_ok, use, &guard, rounds, v);
+        if (writes && !guarded && !use->passed)
+            snprintf(v->reason, sizeof(v->reason), "the group's WDPC (point %u) ended at its "
+                     "maximum of %g fills while the drive was still changing", g->wdpc_point,
+                     wdpc_max_fills_of(s));
+        return;
+    }
+    /* fixed rounds: their average, not a window */
+    memset(v, 0, sizeof(*v));
+    v->measured = g->pre == WL_PRECOND_WIPC ? DS_M_WIPC : DS_M_BURST;
+    snprintf(v->label, sizeof(v->label), "%s",
+             g->pre == WL_PRECOND_WIPC ? "burst after WIPC (fixed rounds)"
+                                       : "burst (not preconditioned, fixed rounds)");
+    snprintf(v->reason, sizeof(v->reason), "%s", g->pre == WL_PRECOND_WIPC
+             ? "fixed rounds after WIPC: not measured to steady state"
+             : "fixed rounds on a drive that was not preconditioned");
+}
+
+/* A measured point's verdict, window and figures into its JSON: the steady window (or the last
+ * 5 rounds) of its n rounds r, renumbered from the tracker's rounds (WDPC rounds first) to the
+ * point's own. */
+static void point_record(struct profile_session *s, struct pr_point *pt,
+                         const struct round_metrics *r, unsigned n, unsigned steady_round,
+                         const struct steady_window *last_win,
+                         const struct steady_guard_result *last_gr, bool guarded,
+                         unsigned first_measure, unsigned max)
+{
+    const struct pr_group *g = &s->groups[pt->group];
+    const struct steady_criteria crit = STEADY_CRITERIA_SNIA;
+    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+    unsigned a = 1, b = n;
+    if (g->pre == WL_PRECOND_STEADY) {
+        b = steady_round ? steady_round : n;
+        a = b >= crit.window ? b - crit.window + 1 : 1;
+        struct steady_window pw = *last_win;
+        if (pw.last_round) {
+            pw.first_round = a;
+            pw.last_round = b;
+            pw.intercept += pw.slope * (double)(first_measure - 1);
+        }
+        point_verdict(s, pt, pw.steady && pw.last_round, guarded, last_gr, n, &pt->res.verdict);
+        struct steady_criteria rec_crit = crit;
+        rec_crit.max_rounds = max;
+        struct json_object *ss = results_steady_json(&pw, pt->res.verdict.steady ? b : 0,
+                                                     &rec_crit, s->cfg.track, n);
+        results_verdict_json(ss, &pt->res.verdict, guarded ? last_gr : NULL,
+                             guarded ? &guard : NULL);
+        if (!guarded && wl_writes(&pt->wl))
+            add(ss, "guard_inherited_from_point", jint(g->wdpc_point));
+        add(pt->json, "steady_state", ss);
+        if (!pt->res.verdict.steady)
+            note(s, "%s/%s %u%% %ux%u: not steady state (%s); rounds %u-%u are reported",
+                 profile_name_of(s, g), workload_name_of(s, g), g->compress, pt->wl.workers,
+                 pt->wl.qd, pt->res.verdict.reason[0] ? pt->res.verdict.reason
+                                                      : pt->res.verdict.label, a, b);
+    } else {
+        point_verdict(s, pt, false, false, NULL, n, &pt->res.verdict);
+    }
+    struct ds_verdict keep = pt->res.verdict;
+    point_result(s, r, a, b, keep.steady, &pt->res);
+    pt->res.verdict = keep;
+    pt->res.rounds_run = n;
+    add(pt->json, "result", result_json(&pt->res));
+    add(pt->json, "state", results_state_json(&s->state));
+    add(pt->json, "status", jstr("complete"));
+}
+
+/* One point: rounds of its stimulus (to steady state, or a fixed number). Returns 0, 1 when
+ * interrupted, -1 on error. */
+static int run_point(struct profile_session *s, unsigned index, char *err, size_t errlen)
+{
+    struct pr_point *pt = &s->points[index];
+    struct pr_group *g = &s->groups[pt->group];
+    const unsigned max = max_rounds_of(s, g->pre);
+    const uint64_t round_ns = round_ns_of(s, &pt->wl);
+    const struct steady_criteria crit = STEADY_CRITERIA_SNIA;
+    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+
+    point_header_json(s, index, round_ns);
+    struct json_object *rounds_json = json_object_object_get(pt->json, "rounds");
+    struct engine_config base;
+    char artifacts[4200];
+    run_engine_base(&s->target, s->fd, s->out_dir, artifacts, sizeof(artifacts), &base);
+    struct worker_pool *pool = worker_pool_start(&pt->wl, s->engine, &base, &pt->range, s->stop,
+                                                 err, errlen);
+    if (!pool)
+        return -1;
+    ds_stimulus(&s->state);
+    struct precond_track tk = {0};
+    /* The group's first writing point preconditions it (WDPC) and is judged with the guard. */
+    const bool guarded = g->pre == WL_PRECOND_STEADY && !g->wdpc_done && wl_writes(&pt->wl);
+    if (guarded) {
+        int w = wdpc(s, pt, pool, round_ns, &tk, err, errlen);
+        if (w != 0) {
+            worker_pool_stop(pool);
+            precond_track_free(&tk);
+            add(pt->json, "status", jstr(w > 0 ? "interrupted" : "failed"));
+            return w;
+        }
+        g->wdpc_done = true;
+    }
+    const unsigned first_measure = tk.n + 1;
+    const double fills0 = tk.n ? tk.fills[tk.n - 1] : 0;
+    double written = 0;
+    struct round_metrics *r = xcalloc(max, sizeof(*r));
+    unsigned n = 0, steady_round = 0;
+    struct steady_window win, last_win;
+    struct steady_guard_result gr, last_gr;
+    memset(&last_win, 0, sizeof(last_win));
+    memset(&last_gr, 0, sizeof(last_gr));
+    int ret = 0;
+    char art[48];
+    snprintf(art, sizeof(art), "point-%03u", index);
+    struct round_limits lim = {.time_ns = round_ns, .sample_ns = NS_PER_S, .label = art};
+    while (n < max) {
+        struct round_metrics *m = &r[n];
+        ret = point_round(s, pool, &lim, g->pre == WL_PRECOND_STEADY, m, err, errlen);
+        if (ret != 0)
+            break;
+        m->round = ++n;
+        m->phase = "measure";
+        written += (double)m->write.bytes;
+        double v = NAN;
+        metrics_value(m, s->cfg.track, &v);
+        precond_track_push(&tk, v, fills0 + written / ((double)pt->range.len * s->weight));
+        json_object_array_add(rounds_json, results_round_json(m));
+        char state[128] = "";
+        if (g->pre == WL_PRECOND_STEADY) {
+            bool ok = precond_track_eval(&tk, first_measure, &crit, guarded ? &guard : NULL,
+                                         &win, &gr);
+            if (win.last_round) {
+                last_win = win;
+                last_gr = gr;
+            }
+            if (ok)
+                steady_round = n;
+            if (steady_round)
+                snprintf(state, sizeof(state), "steady (rounds %u-%u)", n - crit.window + 1, n);
+            else if (n < crit.window)
+                snprintf(state, sizeof(state), "window %u/%u", n, crit.window);
+            else if (win.steady)
+                snprintf(state, sizeof(state), "flat, fill guard %.1f%% > %.0f%%",
+                         100 * gr.max_deviation, 100 * guard.band_frac);
+            else
+                snprintf(state, sizeof(state), "not steady yet");
+        }
+        if (!s->cfg.quiet && index >= s->replay_points)
+            print_round(s, pt, m, max, state);   /* printed once the round is in the file */
+        if (flush(s, false) != 0) {
+            ret = -1;
+            errf(err, errlen, "%s", s->out.error);
+            break;
+        }
+        if (steady_round)
+            break;
+    }
+    worker_pool_stop(pool);
+
+    if (ret == 0 && n)
+        point_record(s, pt, r, n, steady_round, &last_win, &last_gr, guarded, first_measure, max);
+    else
+        add(pt->json, "status", jstr(ret == 1 ? "interrupted" : "failed"));
+    for (unsigned i = 0; i < n; i++)
+        metrics_free(&r[i]);
+    free(r);
+    precond_track_free(&tk);
+    if (ret == 0 && !s->cfg.quiet && index >= s->replay_points)
+        print_point(s, pt);
+    return ret;
+}
+
+static int do_purge(struct profile_session *s, char *err, size_t errlen)
+{
+    struct purge_facts facts;
+    struct purge_plan plan;
+    purge_facts_collect(&s->target, &facts);
+    if (purge_plan_make(&facts, s->cfg.purge, &plan, err, errlen) != 0)
+        return -1;
+    if (!s->cfg.quiet) {
+        printf("purge: %s (%s)%s\n", purge_method_name(plan.method), plan.argv_text,
+               s->target.sim ? " on the simulated drive" : "");
+        fflush(stdout);
+    }
+    uint64_t t0 = now_mono_ns();
+    int ret = purge_execute(&plan, &s->target, s->fd, err, errlen);
+    if (s->target.sim)
+        sim_stats(s->target.sim->dev, &s->sim_last);
+    struct json_object *p = json_object_new_object();
+    add(p, "method", jstr(purge_method_name(plan.method)));
+    add(p, "compliant", json_object_new_boolean(plan.compliant));
+    add(p, "command", jstr(plan.argv_text));
+    add(p, "reason", jstr(plan.reason));
+    add(p, "ran", json_object_new_boolean(ret == 0 && plan.method != PURGE_NONE));
+    add(p, "variant", plan.ran[0] ? jstr(plan.ran) : NULL);   /* what was issued */
+    add(p, "seconds", jnum((double)(now_mono_ns() - t0) / 1e9));
+    add(s->doc, "purge", p);
+    add(json_object_object_get(s->doc, "preconditioning"), "purge", json_object_get(p));
+    if (ret == 0 && plan.method != PURGE_NONE)
+        ds_purge(&s->state);
+    return ret;
+}
+
+static void print_table(const struct profile_session *s)
+{
+    printf("\n%-14s %-20s %5s %7s %4s %6s %12s %10s %10s %10s  %s\n", "profile", "workload",
+           "data", "workers", "QD", "effQD", s->target.sim ? "IOPS (sim)" : "IOPS", "MB/s", "lat mean",
+           "lat p99", "measured");
+    for (unsigned i = 0; i < s->n_points; i++) {
+        const struct pr_point *pt = &s->points[i];
+        if (!pt->res.done)
+            continue;
+        const struct pr_group *g = &s->groups[pt->group];
+        char iops[32], mean[32], p99[32], comp[16], how[64];
+        units_format_count(pt->res.iops, iops, sizeof(iops));
+        fmt_lat(pt->res.lat_mean_us, mean, sizeof(mean));
+        fmt_lat(pt->res.lat.pct_us[2], p99, sizeof(p99));
+        snprintf(comp, sizeof(comp), "%u%%", g->compress);
+        if (g->pre == WL_PRECOND_STEADY)
+            snprintf(how, sizeof(how), "%s r%u-%u",
+                     pt->res.steady ? "steady"
+                     : pt->res.verdict.measured == DS_M_NOT_STABLE ? "NOT stable"
+                                                                  : "NOT steady (transient)",
+                     pt->res.first_round, pt->res.last_round);
+        else
+            snprintf(how, sizeof(how), "%s, %u round%s",
+                     g->pre == WL_PRECOND_WIPC ? "burst after WIPC" : "burst",
+                     pt->res.last_round, pt->res.last_round == 1 ? "" : "s");
+        printf("%-14s %-20s %5s %7u %4u %6u %12s %10.1f %10s %10s  %s\n", profile_name_of(s, g),
+               workload_name_of(s, g), comp, pt->wl.workers, pt->wl.qd,
+               pt->wl.workers * pt->wl.qd, iops, pt->res.mb_s, mean, p99, how);
+    }
+    struct json_object *sat;
+    if (json_object_object_get_ex(s->doc, "saturation", &sat) && json_object_array_length(sat)) {
+        printf("\nsaturation (lowest effective QD reaching %.0f%% of the maximum IOPS):\n",
+               100 * SATURATION_FRAC);
+        for (size_t i = 0; i < json_object_array_length(sat); i++) {
+            struct json_object *o = json_object_array_get_idx(sat, i), *v;
+            double eqd = 0, iops = 0, mx = 0, lat = 0;
+            if (json_object_object_get_ex(o, "effective_qd", &v)) eqd = json_object_get_double(v);
+            if (json_object_object_get_ex(o, "iops", &v)) iops = json_object_get_double(v);
+            if (json_object_object_get_ex(o, "max_iops", &v)) mx = json_object_get_double(v);
+            if (json_object_object_get_ex(o, "lat_mean_us", &v)) lat = json_object_get_double(v);
+            const char *prof = "", *wln = "";
+            int64_t comp = 0, workers = 0;
+            if (json_object_object_get_ex(o, "profile", &v)) prof = json_object_get_string(v);
+            if (json_object_object_get_ex(o, "workload", &v)) wln = json_object_get_string(v);
+            if (json_object_object_get_ex(o, "compress_pct", &v)) comp = json_object_get_int64(v);
+            if (json_object_object_get_ex(o, "workers", &v)) workers = json_object_get_int64(v);
+            char a[32], b[32], l[32];
+            units_format_count(iops, a, sizeof(a));
+            units_format_count(mx, b, sizeof(b));
+            fmt_lat(lat, l, sizeof(l));
+            printf("  %s/%s %lld%% %lld worker%s: effective QD %.0f, %s IOPS (max %s), lat mean "
+                   "%s\n", prof, wln, (long long)comp, (long long)workers, workers == 1 ? "" : "s",
+                   eqd, a, b, l);
+        }
+    }
+    printf("\nresults: %s\n", s->results_path);
+    fflush(stdout);
+}
+
+/* ------------------------------------------------------------------ --resume */
+
+/* The stopped run's point `index` when it completed, else NULL. */
+static struct json_object *stored_point(const struct profile_session *s, unsigned index)
+{
+    struct json_object *pts = json_object_object_get(s->cfg.resume, "points");
+    size_t n = json_object_is_type(pts, json_type_array) ? json_object_array_length(pts) : 0;
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *p = json_object_array_get_idx(pts, i);
+        struct json_object *ix = json_object_object_get(p, "index");
+        const char *st = json_object_get_string(json_object_object_get(p, "status"));
+        if (ix && json_object_get_int(ix) == (int)index)
+            return st && !strcmp(st, "complete") ? p : NULL;
+    }
+    return NULL;
+}
+
+/* A stored point's figures back into pr_result (for the table and the saturation points). */
+static void stored_result(struct json_object *pj, struct pr_result *r)
+{
+    struct json_object *res = json_object_object_get(pj, "result");
+    memset(r, 0, sizeof(*r));
+    r->done = true;
+    r->steady = json_object_get_boolean(json_object_object_get(res, "steady"));
+    struct json_object *rr = json_object_object_get(res, "rounds");
+    r->first_round = (unsigned)json_object_get_int(json_object_array_get_idx(rr, 0));
+    r->last_round = (unsigned)json_object_get_int(json_object_array_get_idx(rr, 1));
+    r->rounds_run = (unsigned)json_object_array_length(json_object_object_get(pj, "rounds"));
+    r->iops = json_object_get_double(json_object_object_get(res, "iops"));
+    r->mb_s = json_object_get_double(json_object_object_get(res, "mb_s"));
+    struct json_object *lat = json_object_object_get(res, "lat_us");
+    r->lat_mean_us = json_object_get_double(json_object_object_get(lat, "mean"));
+    struct json_object *pc = json_object_object_get(lat, "percentiles");
+    for (int i = 0; i < METRICS_NPCT; i++) {
+        struct json_object *v = json_object_object_get(pc, metrics_percentile_names[i] + 1);
+        r->lat.pct_us[i] = v ? json_object_get_double(v) : NAN;
+    }
+    const char *label = json_object_get_string(json_object_object_get(res, "label"));
+    str_copy(r->verdict.label, sizeof(r->verdict.label), label ? label : "");
+    r->verdict.steady = r->steady;
+    r->verdict.measured = r->steady ? DS_M_STEADY : DS_M_WIPC;
+}
+
+/* The stopped run's group g (groups are recorded in run order), or NULL. */
+static struct json_object *stored_group(const struct profile_session *s, unsigned g)
+{
+    struct json_object *gs = json_object_object_get(s->cfg.resume, "groups");
+    return json_object_is_type(gs, json_type_array) && g < json_object_array_length(gs)
+               ? json_object_array_get_idx(gs, g) : NULL;
+}
+
+static void resume_note(struct profile_session *s, const char *how, unsigned after)
+{
+    struct json_object *r = json_object_new_object();
+    char now[32];
+    iso8601_now(now, sizeof(now));
+    add(r, "at", jstr(now));
+    add(r, "complete_points", jint(after));
+    add(r, "how", jstr(how));
+    json_object_array_add(s->resumed, r);
+}
+
+/* Before the groups run: what a resume keeps, replays or redoes (see profile_run.h). */
+static void resume_begin(struct profile_session *s)
+{
+    unsigned done = 0;
+    while (done < s->n_points && stored_point(s, done))
+        done++;
+    struct json_object *old = json_object_object_get(s->cfg.resume, "resumed");
+    s->resumed = json_object_is_type(old, json_type_array) ? json_object_get(old)
+                                                           : json_object_new_array();
+    add(s->doc, "resumed", json_object_get(s->resumed));
+    if (s->target.sim) {
+        s->replay_points = done;
+        resume_note(s, "replayed: a simulated drive's state does not outlive its process, so the "
+                       "profile was run again from its start; the points completed before the "
+                       "stop were reproduced (checked) and not printed again", done);
+        return;
+    }
+    s->keep_stored = true;
+    resume_note(s, s->cfg.resume_as_is
+                       ? "continued as it was (--resume-as-is): the completed points are kept and "
+                         "the interrupted group goes on without WIPC and WDPC again; the drive "
+                         "was not held between the stop and the resume, so its state then is "
+                         "unknown"
+                       : "the completed points are kept; the interrupted group is preconditioned "
+                         "again (WIPC, then WDPC) because the drive was not held between the stop "
+                         "and the resume, and its interrupted point runs again",
+                done);
+    note(s, "resumed after %u complete point%s%s", done, done == 1 ? "" : "s",
+         s->cfg.resume_as_is ? " as-is: the gap before the resume is not preconditioned away"
+                             : "");
+}
+
+/* A replayed point must give the stored figure (the model is deterministic). */
+static int replay_check(const struct profile_session *s, unsigned index, char *err,
+                        size_t errlen)
+{
+    struct json_object *pj = stored_point(s, index);
+    double was = json_object_get_double(
+        json_object_object_get(json_object_object_get(pj, "result"), "iops"));
+    double now = s->points[index].res.iops;
+    if (!(fabs(now - was) <= 1e-6 * fmax(1.0, fabs(was))))
+        return errf(err, errlen, "--resume: replaying point %u on the simulated drive gave %.6g "
+                    "IOPS where the results file holds %.6g: not the same profile", index, now,
+                    was);
+    return 0;
+}
+
+/* A real target's resume: the group's complete points from the file. Returns the first point
+ * still to run. */
+static unsigned keep_stored_points(struct profile_session *s, struct pr_group *gr)
+{
+    unsigned p = gr->first_point;
+    for (; p < gr->first_point + gr->n_points; p++) {
+        struct json_object *pj = stored_point(s, p);
+        if (!pj)
+            break;
+        struct pr_point *pt = &s->points[p];
+        pt->json = json_object_get(pj);
+        json_object_array_add(s->points_json, pt->json);
+        stored_result(pj, &pt->res);
+    }
+    return p;
+}
+
+int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
+{
+    char err[ERR_LEN];
+    s->stop = stop;
+    int code = EXIT_OK;
+    const char *status = "complete";
+
+    if (s->target.kind == TARGET_FILE &&
+        (!s->target.exists || s->target.current_size < s->target.capacity)) {
+        if (target_create_file(&s->target, err, sizeof(err)) != 0)
+            goto fail_early;
+    }
+    if (s->target.kind != TARGET_SIM) {
+        s->fd = target_open(&s->target, s->writes || s->cfg.purge != PURGE_NONE, err,
+                            sizeof(err));   /* a purge writes too (discard needs the fd) */
+        if (s->fd < 0)
+            goto fail_early;
+    }
+    if (run_make_dir(s->out_dir, err, sizeof(err)) != 0)
+        goto fail_early;
+    if (s->target.sim)
+        sim_stats(s->target.sim->dev, &s->sim_last);
+    ds_init(&s->state, (double)s->target.capacity * s->weight, s->target.sim != NULL);
+    doc_start(s);
+    if (s->cfg.resume)
+        resume_begin(s);
+    results_out_init(&s->out, s->doc, s->results_path, "ptsbench profile");
+    if (flush(s, true) != 0) {
+        str_copy(err, sizeof(err), s->out.error);
+        goto fail_early;
+    }
+
+    if (s->cfg.purge != PURGE_NONE && !s->keep_stored && do_purge(s, err, sizeof(err)) != 0)
+        goto failed;
+    for (unsigned g = 0; g < s->n_groups; g++) {
+        struct pr_group *gr = &s->groups[g];
+        gr->json = json_object_new_object();
+        add(gr->json, "profile", jstr(profile_name_of(s, gr)));
+        add(gr->json, "workload", jstr(workload_name_of(s, gr)));
+        add(gr->json, "compress_pct", jint(gr->compress));
+        add(gr->json, "precondition", jstr(wl_precondition_name(gr->pre)));
+        add(gr->json, "points", jint(gr->n_points));
+        json_object_array_add(s->groups_json, gr->json);
+        if (gr->pre == WL_PRECOND_NONE && s->cfg.purge == PURGE_NONE)
+            note(s, "%s/%s: no preconditioning and no purge: burst figures on the drive in the "
+                    "state earlier work left it", profile_name_of(s, gr), workload_name_of(s, gr));
+        unsigned from = gr->first_point;
+        if (s->keep_stored) {   /* resume on a real target: the file's complete points */
+            from = keep_stored_points(s, gr);
+            struct json_object *was = stored_group(s, g);
+            if (from == gr->first_point + gr->n_points && was) {
+                json_object_array_put_idx(s->groups_json,
+                                          json_object_array_length(s->groups_json) - 1,
+                                          json_object_get(was));
+                gr->json = was;
+                continue;   /* the whole group was done */
+            }
+            if (was) {   /* the interrupted group: what it had done before the stop */
+                add(gr->json, "before_resume", json_object_get(was));
+                struct json_object *wd = json_object_object_get(was, "wdpc");
+                const char *ended = json_object_get_string(json_object_object_get(wd, "ended"));
+                if (s->cfg.resume_as_is && ended &&
+                    (!strcmp(ended, "guard") || !strcmp(ended, "max_fills"))) {
+                    gr->wdpc_done = true;
+                    gr->wdpc_end = !strcmp(ended, "guard") ? "guard" : "max_fills";
+                    gr->wdpc_point = (unsigned)json_object_get_int(json_object_object_get(wd,
+                                                                                          "point"));
+                }
+            }
+        }
+        if (gr->pre != WL_PRECOND_NONE && !(s->keep_stored && s->cfg.resume_as_is) &&
+            precondition_group(s, gr, err, sizeof(err)) != 0)
+            goto failed;
+        if (*stop)
+            goto interrupted;
+        for (unsigned p = from; p < gr->first_point + gr->n_points; p++) {
+            int ret = run_point(s, p, err, sizeof(err));
+            if (ret < 0)
+                goto failed;
+            if (ret == 0 && p < s->replay_points && replay_check(s, p, err, sizeof(err)) != 0)
+                goto failed;
+            saturation_update(s);
+            if (flush(s, true) != 0) {
+                str_copy(err, sizeof(err), s->out.error);
+                goto failed;
+            }
+            if (ret > 0)
+                goto interrupted;
+        }
+    }
+    goto out;
+
+interrupted:
+    status = "interrupted";
+    code = EXIT_INTERRUPTED;
+    goto out;
+failed:
+    status = "failed";
+    code = EXIT_FAILURE_RUN;
+    add(s->doc, "error", jstr(err));
+    fprintf(stderr, "ptsbench profile: %s\n", err);
+out:
+    add(s->doc, "status", jstr(status));
+    const bool said = s->out.failed;   /* the failure above was this write's */
+    if (flush(s, true) != 0) {
+        /* nothing more can be recorded: say so, and do not call the run done */
+        if (!said)
+            fprintf(stderr, "ptsbench profile: %s (it holds what was printed before)\n",
+                        s->out.error);
+        return EXIT_FAILURE_RUN;
+    }
+    if (!s->cfg.quiet || code != EXIT_OK)
+        print_table(s);
+    return code;
+
+fail_early:
+    fprintf(stderr, "ptsbench profile: %s\n", err);
+    return EXIT_FAILURE_RUN;
+}
+
+void profile_session_free(struct profile_session *s)
+{
+    if (!s)
+        return;
+    if (s->fd >= 0)
+        close(s->fd);
+    for (unsigned i = 0; i < s->n_profiles; i++)
+        profile_free(&s->profiles[i]);
+    free(s->groups);
+    free(s->points);
+    free(s->plan_notes);
+    results_out_free(&s->out);
+    if (s->resumed)
+        json_object_put(s->resumed);
+    if (s->doc)
+        json_object_put(s->doc);
+    target_release(&s->target);
+    free(s);
+}

@@ -1,0 +1,95 @@
+/* profile_run.h — run workload profiles as a matrix of points on one target.
+ *
+ * `ptsbench profile database webserver --compress 0,90 --workers 1,4 --qd 1,2,4,...` runs
+ * every workload of every profile (profile.h) at every combination of data compressibility,
+ * worker count and queue depth per worker, the way the reviews do: StorageReview measures its
+ * server profiles "in steady state with 0% and 90% compressibility" at 1 and 4 workers, and
+ * sweeps queue depth to show where a drive saturates.
+ *
+ * Preparation (--precondition, else the workload's own `precondition` key, else steady), per
+ * workload and compressibility, before its points:
+ *   steady  WIPC (the active range written twice with 128 KiB sequential writes of that
+ *           compressibility, so reads read real data of that kind and the FTL is full);
+ *           then, for a workload that writes, WDPC: its first point's stimulus runs in
+ *           rounds that are recorded but not judged until it has written at least
+ *           wdpc_fills (1) x the active range and the fill guard passes (steady.h: every
+ *           5-round average over the last fill within 5% of the latest window's), or it has
+ *           written wdpc_max_fills (5): a drive fresh from WIPC answers random writes from its
+ *           spare area at burst speed and then goes through a transient of one to three
+ *           fills, and a 5-round window would pass inside either;
+ *           then every point runs rounds of its own stimulus until its tracked metric is in
+ *           SNIA steady state (5-round window, 20% range, 10% slope; at most --rounds, 25)
+ *           and, for the first point, the fill guard holds; it reports the window's average.
+ *           The group's later points (other workers / QD of the same workload and data)
+ *           inherit its WDPC: the equilibrium of the FTL depends on where and what is written,
+ *           not on how many workers write it (UNCERTAIN for drives whose background work
+ *           depends on the queue depth).
+ *   wipc    the same WIPC, then each point runs a fixed number of rounds (--rounds, 1) and
+ *           reports their average.
+ *   none    nothing is written first: fresh-out-of-box / burst figures on the drive as it is
+ *           (a purge before, --purge, makes that state known).
+ * The effective queue depth (workers x QD) is recorded with every point, and each series of
+ * queue depths (one workload, compressibility and worker count) gets its saturation point
+ * (saturation.h). Results: schema "ptsbench.profile" (reports/results-schema.md), rewritten
+ * atomically as rounds complete.
+ *
+ * --resume (profile_config.resume): a simulated drive's state does not outlive its process, so
+ * the profile runs again from its start, the points it had completed reproduced (checked against
+ * the file) and not printed; on a real target the completed points are kept from the file and the
+ * interrupted group is prepared again (WIPC, and WDPC by its next writing point) before its
+ * interrupted point runs again, or, with resume_as_is, goes on without (its WDPC inherited, the
+ * gap noted). */
+#ifndef PTSBENCH_PROFILE_RUN_H
+#define PTSBENCH_PROFILE_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "device/purge.h"
+
+struct json_object;
+#include "io/workload.h"
+
+#define PROFILE_MAX_SPECS 32
+
+struct profile_config {
+    const char *target_path;
+    uint64_t create_size;             /* --size: create or extend a file target */
+    bool destructive;
+    bool overwrite_signatures;        /* --overwrite-signatures */
+    const char *engine_name;          /* NULL: io_uring, or sim for sim: targets */
+    const char *specs[PROFILE_MAX_SPECS];
+    unsigned n_specs;
+    struct wl_sweep compress, workers, qd;   /* n = 0: each workload's sweep, else its value */
+    enum wl_precondition precondition;       /* DEFAULT: the workload's key, else steady */
+    enum purge_method purge;                 /* once, before everything (default none) */
+    uint64_t round_time_ns;           /* 0: the workload's runtime, else 60 s */
+    unsigned max_rounds;              /* 0: 25 for steady, 1 for a fixed measurement */
+    const char *track;                /* steady-state metric (metrics.h), default iops */
+    double wdpc_fills;                /* steady: WDPC writes at least this x the active range;
+                                         negative: the default, 1 */
+    double wdpc_max_fills;            /* steady: ... and at most this (0: the default, 5) */
+    const char *out_dir;              /* NULL: results/profile-<timestamp> */
+    bool force;
+    bool quiet;
+    struct json_object *resume;       /* --resume: the stopped profile's results (not owned) */
+    bool resume_as_is;                /* --resume-as-is: no WIPC / WDPC again after the gap */
+    int argc;
+    char **argv;
+};
+
+void profile_config_init(struct profile_config *cfg);
+
+struct profile_session;
+
+/* Load the profiles, probe the target, check every point against it and the safety rules,
+ * plan. No writes. Returns NULL with one line in err. */
+struct profile_session *profile_prepare(const struct profile_config *cfg, char *err,
+                                        size_t errlen);
+void profile_print_plan(const struct profile_session *s);
+/* Run; returns an exit code (EXIT_OK, EXIT_FAILURE_RUN, EXIT_INTERRUPTED). */
+int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop);
+void profile_session_free(struct profile_session *s);
+
+#endif

@@ -1,0 +1,1924 @@
+/* pts_run.c — run SNIA PTS tests as a suite (see pts_run.h). Only the control flow lives here:
+ * purge, preconditioning, rounds of elements, steady-state windows and stop rules; what each
+ * test runs comes from its definition file (pts_def.h). */
+#include "pts/pts_run.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "device/hostinfo.h"
+#include "core/metrics.h"
+#include "pts/pts_def.h"
+#include "pts/pts_rules.h"
+#include "core/results.h"
+#include "core/run.h"
+#include "stats/data_measure.h"
+#include "stats/hist.h"
+#include "stats/steady.h"
+#include "device/target.h"
+#include "lib/units.h"
+#include "lib/util.h"
+#include "core/worker.h"
+#include "device/write_cache.h"
+#include "io/workload.h"
+
+#define PTS_MAX_TESTS 16
+#define NS_PER_S 1000000000ull
+
+struct pts_session {
+    struct pts_config cfg;
+    struct pts_spec spec;
+    struct pts_def defs[PTS_MAX_TESTS];
+    unsigned n_defs;
+    struct target_info target;
+    const struct engine_ops *engine;
+    double weight;
+    struct hostinfo host;
+    struct purge_facts purge_facts;
+    int fd;
+    struct wl_range ar;            /* active range (bytes, in the target's address space) */
+    unsigned threads, qd;          /* outstanding I/O in force */
+    uint64_t element_ns;           /* 0: each definition's own */
+    char out_dir[4096];
+    char results_path[4200];
+    struct json_object *doc, *tests_json, *notes;
+    struct results_out out;        /* the document's writer (results.h) */
+    bool tty;
+    volatile sig_atomic_t *stop;
+    struct sim_stats sim_last;
+    char started[32];
+    struct drive_state state;      /* the drive's state now (drive_state.h) */
+    bool stimulus_is_wdpc;         /* the current stimulus preconditions the drive (after WIPC,
+                                      or HIR's / DIRTH's own preconditioning) */
+    bool in_wipc;                  /* WIPC is running: its bytes are WIPC's, not the stimulus's */
+    /* --resume (pts_run.h) */
+    unsigned replay_tests;         /* simulated drive: tests replayed quietly, those before it */
+    bool keep_stored;              /* real target: complete tests come from the file */
+    struct json_object *resume_sub;   /* the interrupted subtest to go on with (run_subtest) */
+};
+
+/* ------------------------------------------------------------------ preparation */
+
+static void note(struct pts_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct pts_session *s, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    results_note_add(s->notes, buf);
+}
+
+struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t errlen)
+{
+    struct pts_session *s = xcalloc(1, sizeof(*s));
+    s->cfg = *cfg;
+    s->fd = -1;
+    const char *const *pts_dirs = cli_data_dirs("pts");
+    const char *spec = cfg->spec_name ? cfg->spec_name : "pts-2.0-e";
+    s->cfg.spec_name = spec;
+    if (pts_spec_load(spec, pts_dirs, &s->spec, err, errlen) != 0)
+        goto fail;
+
+    char list[512];
+    if (cfg->tests && strlen(cfg->tests) >= sizeof(list)) {
+        errf(err, errlen, "--tests: a list of %zu characters is too long", strlen(cfg->tests));
+        goto fail;
+    }
+    /* NULL: the default suite; "" (or only commas) names no test, which is an error */
+    str_copy(list, sizeof(list), cfg->tests ? cfg->tests : "iops,tp,lat,wsat");
+    char *save = NULL;
+    for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        t = str_trim(t);
+        if (!*t)
+            continue;
+        if (s->n_defs >= PTS_MAX_TESTS) {
+            errf(err, errlen, "--tests: at most %d tests", PTS_MAX_TESTS);
+            goto fail;
+        }
+        if (pts_def_load(t, spec, pts_dirs, &s->defs[s->n_defs], err, errlen) != 0)
+            goto fail;
+        s->n_defs++;
+    }
+    if (!s->n_defs) {
+        errf(err, errlen, "--tests '%s': no test named", cfg->tests ? cfg->tests : "");
+        goto fail;
+    }
+
+    if (run_select_engine(cfg->engine_name, cfg->target_path, &s->engine, err, errlen) != 0)
+        goto fail;
+    if (run_probe_target(cfg->target_path, 0, cli_data_dirs("profiles"), &s->target, err,
+                         errlen) != 0)
+        goto fail;
+    if (!s->target.exists) {
+        errf(err, errlen, "%s: a PTS suite needs an existing device, file or sim:PRESET",
+             cfg->target_path);
+        goto fail;
+    }
+    if (cfg->resume && run_resume_same_target(cfg->resume, &s->target, err, errlen) != 0)
+        goto fail;
+    if (run_check_safety(&s->target, true, cfg->destructive, cfg->overwrite_signatures, err,
+                         errlen) != 0)
+        goto fail;
+
+    /* Active range: the spec's percentage of the capacity, in whole 1 MiB units (so every
+     * block size of the tests divides it), at offset 0. */
+    uint64_t ar = (uint64_t)((double)s->target.capacity * s->spec.active_range_pct / 100.0);
+    ar -= ar % (1024 * 1024);
+    if (ar < 16ull * 1024 * 1024) {
+        errf(err, errlen, "%s: %llu bytes is too small for a PTS test (the %g%% active range "
+             "needs at least 16 MiB)", cfg->target_path, (unsigned long long)s->target.capacity,
+             s->spec.active_range_pct);
+        goto fail;
+    }
+    s->ar.start = 0;
+    s->ar.len = ar;
+    s->threads = cfg->threads ? cfg->threads : s->spec.threads;
+    s->qd = cfg->qd ? cfg->qd : s->spec.qd;
+    s->element_ns = cfg->round_time_ns;
+
+    purge_facts_collect(&s->target, &s->purge_facts);
+    for (unsigned i = 0; i < s->n_defs; i++) {
+        if (!s->defs[i].purge)
+            continue;
+        struct purge_plan plan;
+        if (purge_plan_make(&s->purge_facts, cfg->purge, &plan, err, errlen) != 0)
+            goto fail;
+        break;
+    }
+    if (run_out_dir(cfg->out_dir, "suite", cfg->force, s->out_dir, sizeof(s->out_dir),
+                    s->results_path, sizeof(s->results_path), err, errlen) != 0)
+        goto fail;
+    s->weight = run_target_weight(&s->target);
+    hostinfo_collect(&s->host);
+    s->tty = isatty(STDOUT_FILENO) && !cfg->quiet;
+    return s;
+fail:
+    target_release(&s->target);
+    free(s);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ plan */
+
+static unsigned def_threads(const struct pts_session *s, const struct pts_def *d)
+{
+    return s->cfg.threads ? s->cfg.threads : d->threads ? d->threads : s->spec.threads;
+}
+
+static unsigned def_qd(const struct pts_session *s, const struct pts_def *d)
+{
+    return s->cfg.qd ? s->cfg.qd : d->qd ? d->qd : s->spec.qd;
+}
+
+/* --time-scale: every duration of the definitions (elements, accesses, waits, groups, WSAT's
+ * time limit) multiplied, for quick checks; the results record it and call it non-compliant. */
+static uint64_t scaled(const struct pts_session *s, uint64_t ns)
+{
+    return pts_scaled_ns(ns, s->cfg.time_scale);
+}
+
+static uint64_t def_element_ns(const struct pts_session *s, const struct pts_def *d)
+{
+    return s->element_ns ? s->element_ns : scaled(s, d->element_ns);
+}
+
+/* --max-rounds bounds the steady-state tests; WSAT stops on bytes or time only. */
+static unsigned def_max_rounds(const struct pts_session *s, const struct pts_def *d)
+{
+    if (d->stop == PTS_STOP_CAPACITY)
+        return d->max_rounds;
+    return s->cfg.max_rounds ? s->cfg.max_rounds : d->max_rounds;
+}
+
+static double def_stop_capacity(const struct pts_session *s, const struct pts_def *d)
+{
+    return s->cfg.wsat_capacity > 0 ? s->cfg.wsat_capacity : d->stop_capacity;
+}
+
+static uint64_t def_max_time(const struct pts_session *s, const struct pts_def *d)
+{
+    return s->cfg.wsat_time_ns ? s->cfg.wsat_time_ns : scaled(s, d->max_time_ns);
+}
+
+/* A block size can run when it is a multiple of the logical sector (0.5 KiB is invalid on 4Kn). */
+static bool bs_valid(const struct pts_session *s, uint32_t bs)
+{
+    return bs % s->target.logical_sector == 0;
+}
+
+static unsigned elements_per_round(const struct pts_session *s, const struct pts_def *d)
+{
+    unsigned n = 0;
+    for (unsigned b = 0; b < d->n_bss; b++)
+        if (bs_valid(s, d->bss[b]))
+            n++;
+    return d->subtests == PTS_SUB_BS ? d->n_mixes : n * d->n_mixes;
+}
+
+/* What the plan arithmetic (pts_rules.h) needs to know of the session for test d. */
+static void def_timing(const struct pts_session *s, const struct pts_def *d, struct pts_timing *t)
+{
+    memset(t, 0, sizeof(*t));
+    t->time_scale = s->cfg.time_scale;
+    t->element_ns = def_element_ns(s, d);
+    t->max_rounds = def_max_rounds(s, d);
+    t->elements_per_round = elements_per_round(s, d);
+    t->subtests = 1;
+    if (d->subtests == PTS_SUB_BS) {
+        t->subtests = 0;
+        for (unsigned b = 0; b < d->n_bss; b++)
+            t->subtests += bs_valid(s, d->bss[b]);
+    }
+    t->max_time_ns = def_max_time(s, d);
+    t->stop_capacity = def_stop_capacity(s, d);
+    t->threads = def_threads(s, d);
+    t->qd = def_qd(s, d);
+}
+
+/* " (simulated)" after every measured figure the console shows for a simulated drive. */
+static const char *sim_tag(const struct pts_session *s)
+{
+    return s->target.sim ? " (simulated)" : "";
+}
+
+void pts_print_plan(const struct pts_session *s)
+{
+    char cap[64];
+    units_format_capacity(s->target.sim ? (uint64_t)(s->target.capacity * s->weight)
+                                        : s->target.capacity, cap, sizeof(cap));
+    printf("ptsbench %s suite: %s on %s (%s%s)\n", PTSBENCH_VERSION, s->spec.title,
+           s->target.path, cap, s->target.sim ? ", simulated drive: virtual time" : "");
+    printf("  active range %g%%, write cache %s requested, outstanding I/O %u x %u (spec %u x %u)\n",
+           s->spec.active_range_pct, s->spec.write_cache ? "enabled" : "disabled", s->threads,
+           s->qd, s->spec.threads, s->spec.qd);
+    double total = 0;
+    for (unsigned i = 0; i < s->n_defs; i++) {
+        const struct pts_def *d = &s->defs[i];
+        struct pts_timing t;
+        def_timing(s, d, &t);
+        char loop[512], prep[256], when[32];
+        pts_loop_text(d, &t, loop, sizeof(loop));
+        pts_preparation_text(d, &t, prep, sizeof(prep));
+        double est = pts_estimate_s(d, &t);
+        total += est;
+        pts_format_duration(est, when, sizeof(when));
+        printf("  %-10s %s (<= %s); %s\n", d->name, loop, when, prep);
+    }
+    char tt[64];
+    pts_format_duration(total, tt, sizeof(tt));
+    printf("  estimated duration: at most %s of %s time, plus purge and WIPC\n", tt,
+           s->target.sim ? "virtual" : "measuring");
+    printf("  results %s\n", s->results_path);
+    fflush(stdout);
+}
+
+/* ------------------------------------------------------------------ results */
+
+static struct json_object *jnum(double v) { return isfinite(v) ? json_object_new_double(v) : NULL; }
+
+/* Write the document when due (forced: now); -1 when a write has failed (s->out.error). */
+static int results_flush(struct pts_session *s, bool force)
+{
+    return results_out_flush(&s->out, force);
+}
+
+/* The same, as the runners' error: 0, or -1 with err set. */
+static int flush_or_fail(struct pts_session *s, bool force, char *err, size_t errlen)
+{
+    return results_flush(s, force) == 0 ? 0 : errf(err, errlen, "%s", s->out.error);
+}
+
+/* Append to a line being built (for results_out_say). */
+static void line_add(char *line, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void line_add(char *line, size_t len, const char *fmt, ...)
+{
+    size_t used = strlen(line);
+    if (used + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+static struct json_object *lat_json(const struct lat_summary *l)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "count", json_object_new_int64((int64_t)l->count));
+    if (!l->count)
+        return o;   /* no I/O in this direction: no latency figures (not zeros) */
+    json_object_object_add(o, "mean", jnum(l->mean_us));
+    json_object_object_add(o, "max", jnum(l->max_us));
+    for (int i = 0; i < METRICS_NPCT; i++)
+        json_object_object_add(o, metrics_percentile_names[i] + 1, jnum(l->pct_us[i]));
+    return o;
+}
+
+static struct json_object *element_json(unsigned mix, uint32_t bs, const struct round_metrics *m)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "rwmix_read", json_object_new_int(mix));
+    json_object_object_add(o, "bs", json_object_new_int64(bs));
+    json_object_object_add(o, "elapsed_s", jnum(m->elapsed_s));
+    json_object_object_add(o, "iops", jnum(m->total.iops));
+    json_object_object_add(o, "read_iops", jnum(m->read.iops));
+    json_object_object_add(o, "write_iops", jnum(m->write.iops));
+    json_object_object_add(o, "mb_s", jnum(m->total.mb_s));
+    json_object_object_add(o, "mib_s", jnum(m->total.mib_s));
+    json_object_object_add(o, "read_mb_s", jnum(m->read.mb_s));
+    json_object_object_add(o, "write_mb_s", jnum(m->write.mb_s));
+    json_object_object_add(o, "write_bytes", json_object_new_int64((int64_t)m->write.bytes));
+    struct json_object *lat = json_object_new_object();
+    json_object_object_add(lat, "read", lat_json(&m->read.lat));
+    json_object_object_add(lat, "write", lat_json(&m->write.lat));
+    json_object_object_add(lat, "total", lat_json(&m->total.lat));
+    json_object_object_add(o, "lat_us", lat);
+    if (m->data.present)
+        json_object_object_add(o, "data", data_measure_json(&m->data));
+    if (m->device.present) {
+        struct json_object *d = json_object_new_object();
+        json_object_object_add(d, "write_amplification", jnum(m->device.wa_round));
+        json_object_object_add(d, "total_host_write_bytes", jnum(m->device.total_host_write_bytes));
+        json_object_object_add(d, "free_lines", json_object_new_int64((int64_t)m->device.free_lines));
+        json_object_object_add(o, "device", d);
+    }
+    if (m->state.present)
+        json_object_object_add(o, "state", results_state_json(&m->state));
+    return o;
+}
+
+/* ------------------------------------------------------------------ one element */
+
+/* A stimulus kept running across several measured periods (HIR's accesses, XSR's groups):
+ * the workers (and their rings) stay up, idle between periods with nothing in flight. */
+struct element_pool {
+    struct workload wl;        /* the pool points at it: it lives as long as the pool */
+    char label[48];            /* names a whole-round engine's files: "r65-bs4k" */
+    struct worker_pool *pool;
+};
+
+static int element_open(struct pts_session *s, unsigned mix, uint32_t bs, bool random,
+                        unsigned threads, unsigned qd, unsigned compress, uint64_t seed,
+                        const char *extra, struct element_pool *ep, char *err, size_t errlen)
+{
+    struct workload *wl = &ep->wl;
+    ep->pool = NULL;
+    wl_init(wl);
+    const char *rw = random ? (mix == 100 ? "randread" : mix == 0 ? "randwrite" : "randrw")
+                            : (mix == 100 ? "read" : mix == 0 ? "write" : "rw");
+    char v[32];
+    if (wl_set(wl, "rw", rw, "pts", err, errlen) != 0)
+        return -1;
+    if (mix != 0 && mix != 100) {
+        snprintf(v, sizeof(v), "%u", mix);
+        if (wl_set(wl, "rwmixread", v, "pts", err, errlen) != 0)
+            return -1;
+    }
+    wl->bs[0] = (struct wl_bs){.size = bs, .weight = 100};
+    wl->n_bs = 1;
+    wl->qd = qd;
+    wl->workers = threads;
+    wl->compress_pct = compress;
+    wl->seed = seed;
+    wl->offset = (struct wl_extent){.set = true, .bytes = s->ar.start};
+    wl->size = (struct wl_extent){.set = true, .bytes = s->ar.len};
+    str_copy(wl->name, sizeof(wl->name), "pts-element");
+    char bsname[32];
+    units_format_size(bs, bsname, sizeof(bsname));
+    snprintf(ep->label, sizeof(ep->label), "r%u-%s-%s", mix, random ? "rnd" : "seq", bsname);
+    if (extra && *extra) {   /* the definition's extra workload keys (bssplit, zones, ...) */
+        char buf[512];
+        str_copy(buf, sizeof(buf), extra);
+        char *save = NULL;
+        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            char *eq = strchr(t, '=');
+            if (!eq)
+                return errf(err, errlen, "extra: '%s' is not key=value", t);
+            *eq = '\0';
+            if (wl_set(wl, str_trim(t), str_trim(eq + 1), "pts extra", err, errlen) != 0)
+                return -1;
+        }
+    }
+    if (wl_validate(wl, err, errlen) != 0)
+        return -1;
+    struct wl_range range;
+    if (wl_check_target(wl, s->target.capacity, s->target.logical_sector, s->target.path,
+                        &range, err, errlen) != 0)
+        return -1;
+    struct engine_config base;
+    char artifacts[4200];
+    run_engine_base(&s->target, s->fd, s->out_dir, artifacts, sizeof(artifacts), &base);
+    ep->pool = worker_pool_start(wl, s->engine, &base, &range, s->stop, err, errlen);
+    return ep->pool ? 0 : -1;
+}
+
+/* One measured period on an open pool: for time_ns, or until `bytes` are written. */
+static int element_measure(struct pts_session *s, struct element_pool *ep, uint64_t time_ns,
+                           uint64_t bytes, uint64_t sample_ns, struct round_metrics *m, char *err,
+                           size_t errlen)
+{
+    struct round_limits lim = {.time_ns = time_ns, .bytes = bytes, .sample_ns = sample_ns,
+                               .label = ep->label};
+    int ret = worker_pool_round(ep->pool, &lim, err, errlen);
+    if (ret != 0)
+        return ret;
+    run_pool_metrics(ep->pool, sample_ns, s->weight, m);
+    run_device_round(&s->target, s->weight, &s->sim_last, m);
+    if (!s->in_wipc)
+        ds_write(&s->state, (double)m->write.bytes, s->stimulus_is_wdpc);
+    m->state = s->state;
+    return 0;
+}
+
+/* A new stimulus: its WDPC counts from 0; as_wdpc: its writes precondition the drive (the PTS
+ * test loop after WIPC, HIR's and DIRTH's steady-state preconditioning), not (WSAT from the
+ * purged drive, XSR's groups). */
+static void stimulus_begins(struct pts_session *s, bool as_wdpc)
+{
+    ds_stimulus(&s->state);
+    s->stimulus_is_wdpc = as_wdpc;
+}
+
+/* element_measure, then the stop flag: 0 measured, -1 error, 1 interrupted (m freed). */
+static int measure_or_stop(struct pts_session *s, struct element_pool *ep, uint64_t time_ns,
+                           uint64_t sample_ns, struct round_metrics *m, char *err, size_t errlen)
+{
+    if (element_measure(s, ep, time_ns, 0, sample_ns, m, err, errlen) != 0)
+        return -1;
+    if (*s->stop) {
+        metrics_free(m);
+        return 1;
+    }
+    return 0;
+}
+
+static void element_close(struct element_pool *ep)
+{
+    worker_pool_stop(ep->pool);
+    ep->pool = NULL;
+}
+
+/* Run one workload element: mix (read %), bs, access, for time_ns or bytes written. */
+static int run_element(struct pts_session *s, unsigned mix, uint32_t bs, bool random,
+                       unsigned threads, unsigned qd, unsigned compress, uint64_t time_ns,
+                       uint64_t bytes, uint64_t seed, struct round_metrics *m, char *err,
+                       size_t errlen)
+{
+    struct element_pool *ep = xcalloc(1, sizeof(*ep));
+    int ret = element_open(s, mix, bs, random, threads, qd, compress, seed, NULL, ep, err,
+                           errlen);
+    if (ret == 0)
+        ret = element_measure(s, ep, time_ns, bytes, NS_PER_S, m, err, errlen);
+    element_close(ep);
+    free(ep);
+    return ret;
+}
+
+/* Host idle: nothing in flight for ns (real sleep, or the simulated drive's clock jumps).
+ * Real sleeps end on time: an absolute-deadline sleep to 300 us before the end, then a short
+ * spin (a plain nanosleep overshoots by its timer slack and the scheduler's wake-up, which is a
+ * visible error on HIR's short scaled waits). Returns the idle time measured. */
+static uint64_t host_idle(struct pts_session *s, uint64_t ns)
+{
+    if (s->target.sim) {
+        s->target.sim->now += ns;
+        return ns;
+    }
+    const uint64_t t0 = now_mono_ns(), end = t0 + ns, spin = 300000;
+    while (!*s->stop) {
+        uint64_t now = now_mono_ns();
+        if (now + spin >= end)
+            break;
+        uint64_t until = end - spin;
+        if (until - now > 100000000ull)
+            until = now + 100000000ull;   /* wake every 100 ms to notice ^C */
+        struct timespec ts = {(time_t)(until / NS_PER_S), (long)(until % NS_PER_S)};
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+    }
+    while (!*s->stop && now_mono_ns() < end)
+        ;
+    return now_mono_ns() - t0;
+}
+
+/* ------------------------------------------------------------------ purge and WIPC */
+
+static int do_purge(struct pts_session *s, struct json_object *sub, char *err, size_t errlen)
+{
+    struct purge_plan plan;
+    if (purge_plan_make(&s->purge_facts, s->cfg.purge, &plan, err, errlen) != 0)
+        return -1;
+    uint64_t t0 = now_mono_ns();
+    int ret = purge_execute(&plan, &s->target, s->fd, err, errlen);
+    double secs = (double)(now_mono_ns() - t0) / 1e9;
+    if (s->target.sim)
+        sim_stats(s->target.sim->dev, &s->sim_last);
+    struct json_object *p = json_object_new_object();
+    json_object_object_add(p, "method", json_object_new_string(purge_method_name(plan.method)));
+    json_object_object_add(p, "compliant", json_object_new_boolean(plan.compliant));
+    json_object_object_add(p, "command", json_object_new_string(plan.argv_text));
+    json_object_object_add(p, "reason", json_object_new_string(plan.reason));
+    json_object_object_add(p, "ran", json_object_new_boolean(ret == 0 && plan.method != PURGE_NONE));
+    json_object_object_add(p, "variant", plan.ran[0] ? json_object_new_string(plan.ran) : NULL);
+    json_object_object_add(p, "seconds", jnum(secs));
+    json_object_object_add(sub, "purge", p);
+    if (ret == 0 && plan.method != PURGE_NONE)
+        ds_purge(&s->state);
+    if (plan.method == PURGE_NONE)
+        note(s, "no purge: the tests ran without returning the device to fresh-out-of-box (%s)",
+             plan.reason);
+    else if (!plan.compliant)
+        note(s, "purge by %s is not SNIA-compliant (%s)", purge_method_name(plan.method),
+             plan.reason);
+    return ret;
+}
+
+static int do_wipc(struct pts_session *s, const struct pts_def *d, uint32_t bs,
+                   struct json_object *sub, char *err, size_t errlen)
+{
+    uint64_t target_bytes = (uint64_t)d->wipc_fills * s->ar.len;
+    struct round_metrics m;
+    if (!s->tty && !s->cfg.quiet) {
+        char b[32];
+        units_format_size(bs, b, sizeof(b));
+        if (flush_or_fail(s, true, err, errlen) != 0)   /* what is reported done is on disk */
+            return -1;
+        printf("  WIPC: SEQ %s writes, %ux the active range%s\n", b, d->wipc_fills, sim_tag(s));
+        fflush(stdout);
+    }
+    uint64_t t0 = now_mono_ns();
+    s->in_wipc = true;
+    int ret = run_element(s, 0, bs, false, s->threads, s->qd, 0, 0, target_bytes,
+                          0x57495043ull /* "WIPC" */, &m, err, errlen);
+    s->in_wipc = false;
+    if (ret != 0)
+        return -1;
+    ds_wipc(&s->state, (double)m.write.bytes);
+    struct json_object *w = json_object_new_object();
+    json_object_object_add(w, "kind", json_object_new_string("wipc"));
+    json_object_object_add(w, "bs", json_object_new_int64(bs));
+    json_object_object_add(w, "fills", json_object_new_int(d->wipc_fills));
+    json_object_object_add(w, "bytes_target", json_object_new_int64((int64_t)(target_bytes * s->weight)));
+    json_object_object_add(w, "bytes_written", json_object_new_int64((int64_t)m.write.bytes));
+    json_object_object_add(w, "elapsed_s", jnum(m.elapsed_s));
+    json_object_object_add(w, "wall_s", jnum((double)(now_mono_ns() - t0) / 1e9));
+    json_object_object_add(w, "mb_s", jnum(m.write.mb_s));
+    json_object_object_add(w, "threads", json_object_new_int(s->threads));
+    json_object_object_add(w, "qd", json_object_new_int(s->qd));
+    json_object_object_add(sub, "precondition", w);
+    metrics_free(&m);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ rounds */
+
+struct tracked {
+    unsigned n_vars;
+    double *v[PTS_MAX_TRACK];
+    unsigned n, cap;
+};
+
+static void tracked_push(struct tracked *t, const double *vals)
+{
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 32;
+        for (unsigned i = 0; i < t->n_vars; i++)
+            t->v[i] = xrealloc(t->v[i], t->cap * sizeof(double));
+    }
+    for (unsigned i = 0; i < t->n_vars; i++)
+        t->v[i][t->n] = vals[i];
+    t->n++;
+}
+
+static void tracked_free(struct tracked *t)
+{
+    for (unsigned i = 0; i < t->n_vars; i++)
+        free(t->v[i]);
+    memset(t, 0, sizeof(*t));
+}
+
+/* A steady-state object: the verdict, and each tracking variable's window under the SNIA
+ * criteria with the round limit in force (--max-rounds, or the definition's). */
+static struct json_object *steady_obj(const char *const *names, const struct steady_window *w,
+                                      unsigned n_vars, unsigned round, unsigned rounds_run,
+                                      unsigned max_rounds)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "reached", json_object_new_boolean(round > 0));
+    json_object_object_add(o, "round", round ? json_object_new_int(round) : NULL);
+    json_object_object_add(o, "rounds_run", json_object_new_int(rounds_run));
+    json_object_object_add(o, "max_rounds", json_object_new_int(max_rounds));
+    struct json_object *vars = json_object_new_array();
+    struct steady_criteria c = STEADY_CRITERIA_SNIA;
+    c.max_rounds = max_rounds;
+    for (unsigned v = 0; v < n_vars; v++)
+        json_object_array_add(vars, results_steady_json(&w[v], round, &c, names[v], rounds_run));
+    json_object_object_add(o, "variables", vars);
+    return o;
+}
+
+/* steady_obj for the definition's tracking variables ("element" = the subtest's size). */
+static struct json_object *steady_json(const struct pts_def *d, uint32_t sub_bs,
+                                       const struct steady_window *w, unsigned n_vars,
+                                       unsigned round, unsigned rounds_run, unsigned max_rounds)
+{
+    char names[PTS_MAX_TRACK][64];
+    const char *np[PTS_MAX_TRACK];
+    for (unsigned v = 0; v < n_vars && v < PTS_MAX_TRACK; v++) {
+        struct pts_track t = d->track[v];
+        if (!t.bs)
+            t.bs = sub_bs;
+        pts_track_format(&t, names[v], sizeof(names[v]));
+        np[v] = names[v];
+    }
+    return steady_obj(np, w, n_vars, round, rounds_run, max_rounds);
+}
+
+/* Element e of round r (1-based) of a subtest's rounds array, or NULL. */
+static struct json_object *round_element(struct json_object *rounds_json, unsigned r, size_t e)
+{
+    struct json_object *rr = json_object_array_get_idx(rounds_json, r - 1), *els;
+    if (!rr || !json_object_object_get_ex(rr, "elements", &els))
+        return NULL;
+    return json_object_array_get_idx(els, e);
+}
+
+static double json_get_num(struct json_object *o, const char *key)
+{
+    struct json_object *v;
+    if (!o || !json_object_object_get_ex(o, key, &v) || json_object_get_type(v) == json_type_null)
+        return NAN;
+    return json_object_get_double(v);
+}
+
+/* One direction's latency over the window: I/O-weighted mean and percentiles (each element's
+ * "count"), the true maximum (the largest of the rounds' maxima) and, for comparison, the mean
+ * of the rounds' maxima. */
+static struct json_object *window_lat_json(struct json_object *rounds_json, unsigned first,
+                                           unsigned last, size_t e, const char *dir)
+{
+    const unsigned n = last - first + 1;
+    double *count = xcalloc(n, sizeof(double)), *v = xcalloc(n, sizeof(double));
+    struct json_object **lat = xcalloc(n, sizeof(*lat));
+    double ios = 0;
+    for (unsigned r = first; r <= last; r++) {
+        struct json_object *l1, *l2 = NULL;
+        struct json_object *el = round_element(rounds_json, r, e);
+        if (el && json_object_object_get_ex(el, "lat_us", &l1))
+            json_object_object_get_ex(l1, dir, &l2);
+        lat[r - first] = l2;
+        count[r - first] = json_get_num(l2, "count");
+        if (isfinite(count[r - first]))
+            ios += count[r - first];
+    }
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "count", json_object_new_int64((int64_t)ios));
+    const char *keys[1 + METRICS_NPCT];
+    keys[0] = "mean";
+    for (int i = 0; i < METRICS_NPCT; i++)
+        keys[1 + i] = metrics_percentile_names[i] + 1;   /* "p99.9" -> "99.9", as lat_json */
+    for (int k = 0; k < 1 + METRICS_NPCT; k++) {
+        for (unsigned i = 0; i < n; i++)
+            v[i] = json_get_num(lat[i], keys[k]);
+        json_object_object_add(o, keys[k], jnum(pts_weighted_mean(v, count, n)));
+    }
+    for (unsigned i = 0; i < n; i++)
+        v[i] = json_get_num(lat[i], "max");
+    json_object_object_add(o, "max", jnum(pts_max(v, n)));
+    json_object_object_add(o, "max_round_mean", jnum(pts_weighted_mean(v, NULL, n)));
+    free(lat);
+    free(count);
+    free(v);
+    return o;
+}
+
+/* The test's table: each element's average over the steady-state window (or the last 5 rounds
+ * when steady state was not reached). rounds_json: the subtest's rounds array. */
+static struct json_object *table_json(struct json_object *rounds_json, unsigned first,
+                                      unsigned last)
+{
+    struct json_object *tab = json_object_new_array();
+    if (!last)
+        return tab;
+    struct json_object *r0 = json_object_array_get_idx(rounds_json, last - 1), *els;
+    if (!json_object_object_get_ex(r0, "elements", &els))
+        return tab;
+    const char *keys[] = {"iops", "read_iops", "write_iops", "mb_s", "read_mb_s", "write_mb_s"};
+    const unsigned n = last - first + 1;
+    double *v = xcalloc(n, sizeof(double));
+    for (size_t e = 0; e < json_object_array_length(els); e++) {
+        struct json_object *proto = json_object_array_get_idx(els, e), *x;
+        struct json_object *row = json_object_new_object();
+        json_object_object_get_ex(proto, "rwmix_read", &x);
+        json_object_object_add(row, "rwmix_read", json_object_get(x));
+        json_object_object_get_ex(proto, "bs", &x);
+        json_object_object_add(row, "bs", json_object_get(x));
+        for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+            for (unsigned r = first; r <= last; r++)
+                v[r - first] = json_get_num(round_element(rounds_json, r, e), keys[k]);
+            json_object_object_add(row, keys[k], jnum(pts_weighted_mean(v, NULL, n)));
+        }
+        const char *dirs[] = {"read", "write", "total"};
+        struct json_object *lat = json_object_new_object();
+        for (int dd = 0; dd < 3; dd++)
+            json_object_object_add(lat, dirs[dd],
+                                   window_lat_json(rounds_json, first, last, e, dirs[dd]));
+        json_object_object_add(row, "lat_us", lat);
+        json_object_array_add(tab, row);
+    }
+    free(v);
+    return tab;
+}
+
+static void progress(struct pts_session *s, const struct pts_def *d, unsigned round,
+                     unsigned max_rounds, unsigned el, unsigned n_el, unsigned mix, uint32_t bs,
+                     double iops, const char *ss, double element_s)
+{
+    if (!s->tty)
+        return;
+    if (s->out.pending_len)   /* lines of completed work go out first, once they are on disk */
+        results_flush(s, true);
+    char b[32];
+    units_format_size(bs, b, sizeof(b));
+    char rounds[32], eta[48] = "";
+    if (max_rounds) {
+        snprintf(rounds, sizeof(rounds), "%u/%u", round, max_rounds);
+        double left = ((double)(n_el - el) + (double)n_el * (max_rounds - round)) * element_s;
+        char t[32];
+        pts_format_duration(left, t, sizeof(t));
+        snprintf(eta, sizeof(eta), "  ETA <= %s%s", t, s->target.sim ? " virtual" : "");
+    } else {
+        snprintf(rounds, sizeof(rounds), "%u", round);
+    }
+    printf("\r\033[K[%s] round %s  element %u/%u (%u/%u %s)  %.0f IOPS%s  %s%s", d->name,
+           rounds, el, n_el, mix, 100 - mix, b, iops, sim_tag(s), ss, eta);
+    fflush(stdout);
+}
+
+/* ptsbench's fill guard (steady.h) for the PTS window of the first tracking variable, recorded
+ * beside the PTS's verdict for information: the spec's own rule decides a PTS test's steady
+ * state; the guard says whether the window could still sit inside a transient (too little
+ * written since WIPC, or a trend over the last fill). */
+static void fill_guard_note(struct pts_session *s, const struct pts_def *d,
+                            const struct tracked *tk, const double *fills,
+                            const struct steady_window *w, struct json_object *steady)
+{
+    const struct steady_criteria c = STEADY_CRITERIA_SNIA;
+    const struct steady_guard g = STEADY_GUARD_DEFAULT;
+    struct steady_guard_result gr;
+    if (steady_guard_eval(tk->v[0], fills, tk->n, w, &c, &g, &gr) != 0)
+        return;
+    struct json_object *o = results_guard_json(&gr, &g);
+    json_object_object_add(o, "advisory", json_object_new_string(
+        "ptsbench's check, not the PTS's: the PTS's own rule decides this test's steady state"));
+    json_object_object_add(steady, "fill_guard", o);
+    if (s->cfg.quiet)
+        return;
+    if (!gr.evaluated)
+        results_out_say(&s->out, "  [%s] fill guard (ptsbench's, for information): the test loop "
+                        "had written %.2f fills since WIPC before the window; a transient cannot "
+                        "be ruled out", d->name, gr.fills_before);
+    else
+        results_out_say(&s->out, "  [%s] fill guard (ptsbench's, for information): %s (5-round "
+                        "averages over the last fill within %.1f%% of the window's, limit "
+                        "%.0f%%)", d->name, gr.passed ? "passed" : "FAILED",
+                        100 * gr.max_deviation, 100 * g.band_frac);
+}
+
+/* --resume: a stopped subtest's complete rounds into rounds_json and its tracking, its totals
+ * (WSAT's byte count) and the drive's state as its last element left it. */
+static void resume_rounds(struct pts_session *s, const struct pts_def *d, struct json_object *was,
+                          struct json_object *rounds_json, struct tracked *tk, double **fills,
+                          double *elapsed, double *written)
+{
+    struct json_object *rounds = json_object_object_get(was, "rounds");
+    size_t n = json_object_is_type(rounds, json_type_array) ? json_object_array_length(rounds) : 0;
+    for (size_t r = 0; r < n; r++) {
+        struct json_object *rj = json_object_array_get_idx(rounds, r);
+        json_object_array_add(rounds_json, json_object_get(rj));
+        struct json_object *els = json_object_object_get(rj, "elements");
+        size_t ne = json_object_is_type(els, json_type_array) ? json_object_array_length(els) : 0;
+        for (size_t e = 0; e < ne; e++) {
+            struct json_object *el = json_object_array_get_idx(els, e);
+            *elapsed += json_object_get_double(json_object_object_get(el, "elapsed_s"));
+            *written += json_object_get_double(json_object_object_get(el, "write_bytes"));
+            struct json_object *st = json_object_object_get(el, "state");
+            if (st)
+                results_state_from_json(st, &s->state);
+        }
+        double vals[PTS_MAX_TRACK];
+        struct json_object *tv = json_object_object_get(rj, "tracked");
+        for (unsigned v = 0; v < d->n_track; v++)
+            vals[v] = json_object_get_double(json_object_array_get_idx(tv, (size_t)v));
+        tracked_push(tk, vals);   /* WSAT (no tracking variable): the rounds are counted */
+        *fills = xrealloc(*fills, tk->n * sizeof(**fills));
+        (*fills)[tk->n - 1] = ds_fills(&s->state, s->state.wdpc_bytes);
+    }
+    s->stimulus_is_wdpc = d->wipc;
+    note(s, "%s resumed after round %zu: the drive was not held between the stop and the resume, "
+            "so its state then is unknown%s", d->name, n,
+         d->stop == PTS_STOP_CAPACITY ? " (WSAT goes on with its byte count; a purge would undo "
+                                        "the writes it counts)" : "");
+}
+
+/* One subtest (the whole test, or one block size of TP): purge, WIPC, rounds. */
+static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
+                       struct json_object *sub, char *err, size_t errlen)
+{
+    struct json_object *was = s->resume_sub;   /* --resume: go on with this subtest's rounds */
+    s->resume_sub = NULL;
+    if (was) {
+        static const char *const keep[] = {"purge", "precondition"};
+        for (size_t k = 0; k < 2; k++) {
+            struct json_object *v = json_object_object_get(was, keep[k]);
+            if (v)
+                json_object_object_add(sub, keep[k], json_object_get(v));
+        }
+    } else if (d->purge && do_purge(s, sub, err, errlen) != 0) {
+        return -1;
+    }
+    if (*s->stop)
+        return 1;
+    if (d->wipc && !was) {
+        if (do_wipc(s, d, d->wipc_bs ? d->wipc_bs : sub_bs, sub, err, errlen) != 0)
+            return -1;
+        if (flush_or_fail(s, true, err, errlen) != 0)
+            return -1;
+    }
+    if (*s->stop)
+        return 1;
+    /* After WIPC the test loop is the WDPC (PTS step 3); WSAT writes from the purged drive. */
+    if (!was)
+        stimulus_begins(s, d->wipc);
+
+    const unsigned threads = def_threads(s, d), qd = def_qd(s, d);
+    const uint64_t el_ns = def_element_ns(s, d);
+    const unsigned max_rounds = def_max_rounds(s, d);
+    const bool wsat = d->stop == PTS_STOP_CAPACITY;
+    const double stop_bytes = def_stop_capacity(s, d) * (double)s->target.capacity * s->weight;
+    const double max_time_s = (double)def_max_time(s, d) / 1e9;
+
+    uint32_t bss[PTS_MAX_LIST];
+    unsigned n_bss = 0;
+    if (d->subtests == PTS_SUB_BS) {
+        bss[n_bss++] = sub_bs;
+    } else {
+        for (unsigned b = 0; b < d->n_bss; b++) {
+            if (bs_valid(s, d->bss[b])) {
+                bss[n_bss++] = d->bss[b];
+            } else {
+                char bs[32];
+                units_format_size(d->bss[b], bs, sizeof(bs));
+                note(s, "%s: %s skipped: not a multiple of the %u-byte logical sector of %s",
+                     d->name, bs, s->target.logical_sector, s->target.path);
+            }
+        }
+    }
+    if (!n_bss)
+        return errf(err, errlen, "%s: no block size of the test is valid on %s (%u-byte "
+                                 "sectors)", d->name, s->target.path, s->target.logical_sector);
+
+    struct json_object *rounds_json = json_object_new_array();
+    json_object_object_add(sub, "rounds", rounds_json);
+    struct json_object *tr_names = json_object_new_array();
+    for (unsigned v = 0; v < d->n_track; v++) {
+        struct pts_track t = d->track[v];
+        if (!t.bs)
+            t.bs = sub_bs;
+        char name[64];
+        pts_track_format(&t, name, sizeof(name));
+        json_object_array_add(tr_names, json_object_new_string(name));
+    }
+    json_object_object_add(sub, "tracking", tr_names);
+
+    struct tracked tk = {.n_vars = d->n_track};
+    double *fills = NULL;   /* the stimulus's fills (WDPC) at the end of each round */
+    struct steady_window win[PTS_MAX_TRACK];
+    memset(win, 0, sizeof(win));
+    unsigned steady_round = 0, round = 0;
+    double elapsed_total = 0, written_total = 0;
+    const unsigned n_el = d->n_mixes * n_bss;
+    int status = 0;
+    char ss[128] = "";
+
+    if (was)
+        resume_rounds(s, d, was, rounds_json, &tk, &fills, &elapsed_total, &written_total);
+    for (round = tk.n + 1; max_rounds == 0 || round <= max_rounds; round++) {
+        struct json_object *rj = json_object_new_object();
+        struct json_object *els = json_object_new_array();
+        json_object_object_add(rj, "round", json_object_new_int(round));
+        double vals[PTS_MAX_TRACK];
+        for (unsigned v = 0; v < d->n_track; v++)
+            vals[v] = NAN;
+        unsigned el = 0;
+        for (unsigned mi = 0; mi < d->n_mixes && status == 0; mi++) {
+            for (unsigned bi = 0; bi < n_bss && status == 0; bi++) {
+                unsigned mix = d->mixes[mi];
+                uint32_t bs = bss[bi];
+                el++;
+                struct round_metrics m;
+                uint64_t seed = 0x50545300ull ^ ((uint64_t)round << 32) ^ (el << 8) ^ mix;
+                if (run_element(s, mix, bs, d->random, threads, qd, d->compress_pct, el_ns, 0,
+                                seed, &m, err, errlen) != 0) {
+                    status = -1;
+                    break;
+                }
+                if (*s->stop) {   /* interrupted mid-element: the round is not recorded */
+                    metrics_free(&m);
+                    status = 1;
+                    break;
+                }
+                json_object_array_add(els, element_json(mix, bs, &m));
+                elapsed_total += m.elapsed_s;
+                written_total += (double)m.write.bytes;
+                for (unsigned v = 0; v < d->n_track; v++) {
+                    uint32_t tbs = d->track[v].bs ? d->track[v].bs : sub_bs;
+                    if (tbs == bs && d->track[v].mix == mix)
+                        metrics_value(&m, d->track[v].metric, &vals[v]);
+                }
+                progress(s, d, round, max_rounds, el, n_el, mix, bs, m.total.iops, ss,
+                         (double)el_ns / 1e9);
+                metrics_free(&m);
+            }
+        }
+        if (status != 0) {
+            json_object_put(rj);
+            json_object_put(els);
+            break;
+        }
+        json_object_object_add(rj, "elements", els);
+        if (d->n_track) {
+            struct json_object *tv = json_object_new_array();
+            for (unsigned v = 0; v < d->n_track; v++)
+                json_object_array_add(tv, jnum(vals[v]));
+            json_object_object_add(rj, "tracked", tv);
+        }
+        if (wsat) {
+            json_object_object_add(rj, "elapsed_total_s", jnum(elapsed_total));
+            json_object_object_add(rj, "total_written_bytes", jnum(written_total));
+            json_object_object_add(rj, "total_written_gb", jnum(written_total / 1e9));
+        }
+        json_object_array_add(rounds_json, rj);
+
+        if (d->n_track) {
+            bool missing = false;
+            for (unsigned v = 0; v < d->n_track; v++)
+                missing = missing || isnan(vals[v]);
+            if (missing) {
+                tracked_free(&tk);
+                free(fills);
+                return errf(err, errlen, "%s: a tracking variable's element is not in the test's "
+                                         "loops (check tracking in %s)", d->name, d->source);
+            }
+            tracked_push(&tk, vals);
+            fills = xrealloc(fills, tk.n * sizeof(*fills));
+            fills[tk.n - 1] = ds_fills(&s->state, s->state.wdpc_bytes);
+            struct steady_criteria c = STEADY_CRITERIA_SNIA;
+            c.max_rounds = 0;
+            const double *ys[PTS_MAX_TRACK];
+            for (unsigned v = 0; v < d->n_track; v++)
+                ys[v] = tk.v[v];
+            steady_round = steady_first_all(ys, d->n_track, tk.n, &c, win);
+            if (steady_round)
+                snprintf(ss, sizeof(ss), "steady (rounds %u-%u)", win[0].first_round,
+                         win[0].last_round);
+            else if (tk.n < c.window)
+                snprintf(ss, sizeof(ss), "window %u/%u", tk.n, c.window);
+            else
+                snprintf(ss, sizeof(ss), "not steady yet");
+            struct json_object *ssj = steady_json(d, sub_bs, win, d->n_track, steady_round,
+                                                  round, max_rounds);
+            if (steady_round && d->wipc)   /* ptsbench's fill guard, for information */
+                fill_guard_note(s, d, &tk, fills, &win[0], ssj);
+            json_object_object_add(sub, "steady_state", ssj);
+        }
+        if (!s->tty && !s->cfg.quiet) {   /* printed once the round is in the file */
+            char line[1024] = "";
+            line_add(line, sizeof(line), "  [%s] round %u: %u elements", d->name, round, n_el);
+            for (unsigned v = 0; v < d->n_track; v++)
+                line_add(line, sizeof(line), ", %s %.6g",
+                         json_object_get_string(json_object_array_get_idx(tr_names, v)), vals[v]);
+            if (wsat)
+                line_add(line, sizeof(line), ", %.1f GB written", written_total / 1e9);
+            line_add(line, sizeof(line), "%s%s%s", ss[0] ? "; " : "", ss, sim_tag(s));
+            results_out_say(&s->out, "%s", line);
+        }
+        if (flush_or_fail(s, false, err, errlen) != 0) {
+            status = -1;
+            break;
+        }
+        if (d->stop == PTS_STOP_STEADY && steady_round)
+            break;
+        if (wsat && (written_total >= stop_bytes || elapsed_total >= max_time_s))
+            break;
+    }
+    if (s->tty)
+        printf("\n");
+    unsigned rounds_done = (unsigned)json_object_array_length(rounds_json);
+    if (wsat) {
+        struct json_object *st = json_object_new_object();
+        json_object_object_add(st, "rule", json_object_new_string("capacity"));
+        json_object_object_add(st, "stop_written_bytes", jnum(stop_bytes));
+        json_object_object_add(st, "max_time_s", jnum(max_time_s));
+        json_object_object_add(st, "written_bytes", jnum(written_total));
+        json_object_object_add(st, "elapsed_s", jnum(elapsed_total));
+        json_object_object_add(st, "reason", json_object_new_string(
+            written_total >= stop_bytes ? "capacity"
+            : elapsed_total >= max_time_s ? "time"
+            : status != 0 ? "interrupted" : "rounds"));
+        json_object_object_add(sub, "stop", st);
+    }
+    if (d->stop == PTS_STOP_STEADY && status == 0 && !steady_round)
+        note(s, "%s: steady state NOT achieved in %u rounds", d->name, rounds_done);
+    if (!s->cfg.quiet && status == 0) {
+        char line[1024] = "";
+        if (d->stop == PTS_STOP_STEADY && steady_round) {
+            line_add(line, sizeof(line), "  [%s] steady state at round %u (rounds %u-%u):",
+                     d->name, steady_round, win[0].first_round, win[0].last_round);
+            for (unsigned v = 0; v < d->n_track; v++)
+                line_add(line, sizeof(line), " %s %.6g",
+                         json_object_get_string(json_object_array_get_idx(tr_names, v)),
+                         win[v].average);
+            line_add(line, sizeof(line), "%s", sim_tag(s));
+        } else if (d->stop == PTS_STOP_STEADY) {
+            line_add(line, sizeof(line), "  [%s] steady state NOT achieved in %u rounds%s",
+                     d->name, rounds_done, sim_tag(s));
+        } else {
+            line_add(line, sizeof(line), "  [%s] stopped after %u rounds: %.1f GB written in "
+                     "%.0f s%s", d->name, rounds_done, written_total / 1e9, elapsed_total,
+                     sim_tag(s));
+        }
+        results_out_say(&s->out, "%s", line);
+    }
+    unsigned first = steady_round ? win[0].first_round
+                                  : (rounds_done >= 5 ? rounds_done - 4 : (rounds_done ? 1 : 0));
+    unsigned last = steady_round ? win[0].last_round : rounds_done;
+    struct json_object *tab = json_object_new_object();
+    json_object_object_add(tab, "first_round", json_object_new_int(first));
+    json_object_object_add(tab, "last_round", json_object_new_int(last));
+    json_object_object_add(tab, "rows", table_json(rounds_json, first, last));
+    json_object_object_add(sub, "table", tab);
+    tracked_free(&tk);
+    free(fills);
+    return status;
+}
+
+/* ------------------------------------------------------------------ HIR and XSR */
+
+static double session_clock_s(const struct pts_session *s)
+{
+    return s->target.sim ? (double)s->target.sim->now / 1e9 : (double)now_mono_ns() / 1e9;
+}
+
+static struct json_object *period_json(const struct round_metrics *m)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "iops", jnum(m->total.iops));
+    json_object_object_add(o, "write_iops", jnum(m->write.iops));
+    json_object_object_add(o, "mb_s", jnum(m->total.mb_s));
+    json_object_object_add(o, "lat_mean_us", jnum(m->total.lat.mean_us));
+    json_object_object_add(o, "lat_max_us", jnum(m->total.lat.max_us));
+    json_object_object_add(o, "lat_p99_9_us", jnum(m->total.lat.pct_us[3]));
+    if (m->device.present)
+        json_object_object_add(o, "write_amplification", jnum(m->device.wa_round));
+    if (m->state.present)
+        json_object_object_add(o, "state", results_state_json(&m->state));
+    return o;
+}
+
+/* Rounds of the open stimulus until its tracking variable is steady (HIR's preconditioning). */
+static int precondition_steady(struct pts_session *s, const struct pts_def *d,
+                               struct element_pool *ep, struct json_object *sub, char *err,
+                               size_t errlen)
+{
+    const uint64_t el_ns = d->precondition_round_ns ? scaled(s, d->precondition_round_ns)
+                                                    : def_element_ns(s, d);
+    const unsigned max_rounds = def_max_rounds(s, d);
+    struct json_object *pc = json_object_new_object(), *rounds = json_object_new_array();
+    json_object_object_add(pc, "kind", json_object_new_string("steady"));
+    json_object_object_add(pc, "round_s", jnum((double)el_ns / 1e9));
+    json_object_object_add(pc, "threads", json_object_new_int((int)ep->wl.workers));
+    json_object_object_add(pc, "qd", json_object_new_int((int)ep->wl.qd));
+    json_object_object_add(pc, "rounds", rounds);
+    json_object_object_add(sub, "precondition", pc);
+    struct tracked tk = {.n_vars = 1};
+    struct steady_window win;
+    unsigned steady = 0;
+    for (unsigned r = 1; !max_rounds || r <= max_rounds; r++) {
+        struct round_metrics m;
+        int st = measure_or_stop(s, ep, el_ns, NS_PER_S, &m, err, errlen);
+        if (st != 0) {
+            tracked_free(&tk);
+            return st;
+        }
+        double v = NAN;
+        metrics_value(&m, d->kind == PTS_KIND_DIRTH ? "iops" : d->track[0].metric, &v);
+        struct json_object *rj = period_json(&m);
+        json_object_object_add(rj, "round", json_object_new_int(r));
+        json_object_array_add(rounds, rj);
+        metrics_free(&m);
+        tracked_push(&tk, &v);
+        struct steady_criteria c = STEADY_CRITERIA_SNIA;
+        c.max_rounds = 0;
+        const double *ys[1] = {tk.v[0]};
+        steady = steady_first_all(ys, 1, tk.n, &c, &win);
+        json_object_object_add(pc, "steady_state",
+                               steady_json(d, d->bss[0], &win, 1, steady, r, max_rounds));
+        if (flush_or_fail(s, false, err, errlen) != 0) {
+            tracked_free(&tk);
+            return -1;
+        }
+        if (steady)
+            break;
+    }
+    if (!steady)
+        note(s, "%s: preconditioning did not reach steady state in %u rounds", d->name,
+             (unsigned)tk.n);
+    tracked_free(&tk);
+    return 0;
+}
+
+static int run_hir(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
+                   char *err, size_t errlen)
+{
+    if (d->purge && do_purge(s, sub, err, errlen) != 0)
+        return -1;
+    stimulus_begins(s, true);   /* HIR preconditions with its own stimulus (PTS-E 1.1 §11.2.3) */
+    struct element_pool *ep = xcalloc(1, sizeof(*ep));
+    int st = element_open(s, d->mixes[0], d->bss[0], d->random, def_threads(s, d), def_qd(s, d),
+                          d->compress_pct, 0x484952ull /* "HIR" */, d->extra, ep, err, errlen);
+    if (st == 0)
+        st = precondition_steady(s, d, ep, sub, err, errlen);
+    const uint64_t access_ns = scaled(s, d->access_ns);
+    struct json_object *states = json_object_new_array(), *accesses = json_object_new_array();
+    json_object_object_add(sub, "wait_states", states);
+    json_object_object_add(sub, "accesses", accesses);
+    const double t0 = session_clock_s(s);
+    for (unsigned w = 0; w < d->n_waits && st == 0; w++) {
+        const uint64_t wait_ns = scaled(s, d->waits_ns[w]);
+        /* the PTS's name for the state (1, 2, 3, 5, 10: the idle time in accesses), from the
+         * definition's times; "ordinal" is its place in the test (1..5) */
+        const unsigned state = pts_hir_state_number(d->waits_ns[w], d->access_ns);
+        double sum_w = 0, sum_b = 0, idle_err = 0;
+        unsigned n_w = 0, n_b = 0;
+        for (unsigned phase = 0; phase < 2 && st == 0; phase++) {
+            unsigned reps = phase ? d->baseline_accesses : d->repetitions;
+            for (unsigned rep = 1; rep <= reps && st == 0; rep++) {
+                double start = session_clock_s(s) - t0;
+                struct round_metrics m;
+                st = measure_or_stop(s, ep, access_ns, access_ns, &m, err, errlen);
+                if (st != 0)
+                    break;
+                struct json_object *a = period_json(&m);
+                json_object_object_add(a, "state", json_object_new_int((int)state));
+                json_object_object_add(a, "ordinal", json_object_new_int(w + 1));
+                json_object_object_add(a, "phase", json_object_new_string(phase ? "baseline" : "write"));
+                json_object_object_add(a, "rep", json_object_new_int(rep));
+                json_object_object_add(a, "start_s", jnum(start));
+                if (phase == 0) {
+                    sum_w += m.total.iops;
+                    n_w++;
+                    uint64_t idle = host_idle(s, wait_ns);
+                    double e = fabs((double)idle - (double)wait_ns) / (double)wait_ns;
+                    if (e > idle_err)
+                        idle_err = e;
+                    json_object_object_add(a, "idle_after_s", jnum((double)idle / 1e9));
+                } else {
+                    sum_b += m.total.iops;
+                    n_b++;
+                }
+                json_object_array_add(accesses, a);
+                metrics_free(&m);
+                st = flush_or_fail(s, false, err, errlen);
+            }
+        }
+        struct json_object *sj = json_object_new_object();
+        json_object_object_add(sj, "state", json_object_new_int((int)state));
+        json_object_object_add(sj, "ordinal", json_object_new_int(w + 1));
+        json_object_object_add(sj, "wait_s", jnum((double)wait_ns / 1e9));
+        json_object_object_add(sj, "access_s", jnum((double)access_ns / 1e9));
+        json_object_object_add(sj, "write_accesses", json_object_new_int(n_w));
+        json_object_object_add(sj, "baseline_accesses", json_object_new_int(n_b));
+        json_object_object_add(sj, "write_iops_mean", n_w ? jnum(sum_w / n_w) : NULL);
+        json_object_object_add(sj, "baseline_iops_mean", n_b ? jnum(sum_b / n_b) : NULL);
+        json_object_object_add(sj, "idle_max_error_pct", jnum(100 * idle_err));
+        json_object_array_add(states, sj);
+        if (!s->cfg.quiet && st == 0) {
+            results_out_say(&s->out, "  [%s] wait state %u (%g s idle): %.0f IOPS with idle, "
+                            "baseline %.0f IOPS%s", d->name, state, (double)wait_ns / 1e9,
+                            n_w ? sum_w / n_w : 0, n_b ? sum_b / n_b : 0, sim_tag(s));
+        }
+    }
+    element_close(ep);
+    free(ep);
+    return st;
+}
+
+/* Cross Stimulus Recovery: the groups one after the other, each logged every element; then the
+ * recovery, decided once the last group is complete (pts_xsr_recovery_minutes: the first of its
+ * rounds whose throughput reaches the first group's average, within the tolerance). */
+static int run_xsr(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
+                   char *err, size_t errlen)
+{
+    if (d->purge && do_purge(s, sub, err, errlen) != 0)
+        return -1;
+    stimulus_begins(s, false);   /* no preconditioning: the groups' stimuli are the test */
+    const uint64_t el_ns = def_element_ns(s, d);
+    struct json_object *groups = json_object_new_array(), *log = json_object_new_array();
+    json_object_object_add(sub, "groups", groups);
+    json_object_object_add(sub, "log", log);
+    double first_avg = NAN;
+    double *last_mb_s = NULL;   /* the last group's per-round throughput */
+    size_t n_last = 0;
+    int st = 0;
+    double t = 0;
+    for (unsigned g = 0; g < d->n_groups && st == 0; g++) {
+        const struct pts_group *gr = &d->groups[g];
+        const bool last_group = g == d->n_groups - 1;
+        struct element_pool *ep = xcalloc(1, sizeof(*ep));
+        st = element_open(s, gr->mix, gr->bs, gr->random, def_threads(s, d), def_qd(s, d),
+                          d->compress_pct, 0x585352ull + g, NULL, ep, err, errlen);
+        const uint64_t n = pts_xsr_group_rounds(gr, s->cfg.time_scale, el_ns);
+        if (last_group)
+            last_mb_s = xcalloc(n, sizeof(double));
+        double sum = 0, last = 0, peak_mean = 0, peak_max = 0;
+        for (uint64_t r = 0; r < n && st == 0; r++) {
+            struct round_metrics m;
+            st = measure_or_stop(s, ep, el_ns, NS_PER_S, &m, err, errlen);
+            if (st != 0)
+                break;
+            t += m.elapsed_s;
+            struct json_object *e = period_json(&m);
+            json_object_object_add(e, "group", json_object_new_int(g + 1));
+            json_object_object_add(e, "t_min", jnum(t / 60));
+            json_object_array_add(log, e);
+            sum += m.total.mb_s;
+            last = m.total.mb_s;
+            if (last_group)
+                last_mb_s[n_last++] = m.total.mb_s;
+            if (m.total.lat.mean_us > peak_mean)
+                peak_mean = m.total.lat.mean_us;
+            if (m.total.lat.max_us > peak_max)
+                peak_max = m.total.lat.max_us;
+            metrics_free(&m);
+            st = flush_or_fail(s, false, err, errlen);
+        }
+        element_close(ep);
+        free(ep);
+        if (st != 0)
+            break;
+        if (g == 0)
+            first_avg = sum / (double)n;
+        char bs[32];
+        units_format_size(gr->bs, bs, sizeof(bs));
+        struct json_object *gj = json_object_new_object();
+        json_object_object_add(gj, "group", json_object_new_int(g + 1));
+        char label[64];
+        snprintf(label, sizeof(label), "%s %s %u/%u", gr->random ? "RND" : "SEQ", bs, gr->mix,
+                 100 - gr->mix);
+        json_object_object_add(gj, "stimulus", json_object_new_string(label));
+        json_object_object_add(gj, "minutes", jnum((double)n * (double)el_ns / 60e9));
+        json_object_object_add(gj, "mb_s_mean", jnum(sum / (double)n));
+        json_object_object_add(gj, "mb_s_end", jnum(last));
+        json_object_object_add(gj, "peak_lat_mean_us", jnum(peak_mean));
+        json_object_object_add(gj, "peak_lat_max_us", jnum(peak_max));
+        json_object_array_add(groups, gj);
+        if (!s->cfg.quiet) {
+            results_out_say(&s->out, "  [%s] group %u (%s): %.1f MB/s mean, %.1f MB/s at the "
+                            "end%s", d->name, g + 1, label, sum / (double)n, last, sim_tag(s));
+        }
+    }
+    if (st == 0) {
+        /* one group only: nothing to recover from */
+        const double rec = d->n_groups >= 2
+                               ? pts_xsr_recovery_minutes(last_mb_s, n_last, first_avg,
+                                                          PTS_XSR_RECOVERY_TOLERANCE,
+                                                          (double)el_ns / 60e9)
+                               : NAN;
+        json_object_object_add(sub, "recovery_minutes", jnum(rec));
+        json_object_object_add(sub, "recovery_reference_mb_s", jnum(first_avg));
+        json_object_object_add(sub, "recovery_tolerance", jnum(PTS_XSR_RECOVERY_TOLERANCE));
+        json_object_object_add(sub, "recovery_rule", json_object_new_string(
+            "the first round of the last group whose MB/s is at least the first group's "
+            "average x (1 - recovery_tolerance); the tolerance is ptsbench's choice (the spec "
+            "text is not available: UNCERTAIN)"));
+        if (isnan(rec) && d->n_groups >= 2)
+            note(s, "%s: the last group never reached the first group's average throughput "
+                 "(%.1f MB/s, within %g%%)", d->name, first_avg,
+                 100 * PTS_XSR_RECOVERY_TOLERANCE);
+        else if (!s->cfg.quiet)
+            results_out_say(&s->out, "  [%s] recovery: %.1f minutes to the first group's "
+                            "average (within %g%%)%s", d->name, rec,
+                            100 * PTS_XSR_RECOVERY_TOLERANCE, sim_tag(s));
+    }
+    free(last_mb_s);
+    return st;
+}
+
+/* ------------------------------------------------------------------ DIRTH / CBW */
+
+static struct json_object *histogram_json(const struct round_metrics *m, double weight)
+{
+    struct json_object *o = json_object_new_object(), *b = json_object_new_array();
+    const struct hist *h = &m->lat_total;
+    for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+        if (!h->buckets[i])
+            continue;
+        struct json_object *e = json_object_new_array();
+        json_object_array_add(e, jnum((double)hist_bucket_low(i) / 1000.0 / weight));
+        json_object_array_add(e, jnum((double)hist_bucket_high(i) / 1000.0 / weight));
+        json_object_array_add(e, json_object_new_int64((int64_t)h->buckets[i]));
+        json_object_array_add(b, e);
+    }
+    json_object_object_add(o, "format", json_object_new_string("[low_us, high_us, count]"));
+    json_object_object_add(o, "buckets", b);
+    json_object_object_add(o, "lat_us", lat_json(&m->total.lat));
+    return o;
+}
+
+static int run_dirth(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
+                     char *err, size_t errlen)
+{
+    if (d->purge && do_purge(s, sub, err, errlen) != 0)
+        return -1;
+    stimulus_begins(s, true);
+    /* Preconditioning: the stimulus as writes (RND W) at precondition_threads x _qd. */
+    struct element_pool *ep = xcalloc(1, sizeof(*ep));
+    int st = element_open(s, 0, d->bss[0], true, d->pc_threads, d->pc_qd, d->compress_pct,
+                          0x444952ull, d->extra, ep, err, errlen);
+    if (st == 0)
+        st = precondition_steady(s, d, ep, sub, err, errlen);
+    element_close(ep);
+    free(ep);
+    if (st != 0)
+        return st;
+
+    const uint64_t el_ns = def_element_ns(s, d);
+    const unsigned max_rounds = def_max_rounds(s, d);
+    const unsigned nt = d->n_threads_list, nq = d->n_qd_list, n_el = nt * nq;
+    struct json_object *rounds = json_object_new_array();
+    json_object_object_add(sub, "rounds", rounds);
+    struct json_object *tn = json_object_new_array();
+    char tname[64];
+    snprintf(tname, sizeof(tname), "iops@T%u/Q%u", d->threads_list[0], d->qd_list[0]);
+    json_object_array_add(tn, json_object_new_string(tname));
+    json_object_object_add(sub, "tracking", tn);
+    struct tracked tk = {.n_vars = 1};
+    struct steady_window win;
+    unsigned steady = 0;
+    double *iops = xcalloc(n_el, sizeof(double)), *lat = xcalloc(n_el, sizeof(double));
+    for (unsigned r = 1; st == 0 && (!max_rounds || r <= max_rounds); r++) {
+        struct json_object *rj = json_object_new_object(), *pts = json_object_new_array();
+        json_object_object_add(rj, "round", json_object_new_int(r));
+        for (unsigned ti = 0; ti < nt && st == 0; ti++) {
+            for (unsigned qi = 0; qi < nq && st == 0; qi++) {
+                struct round_metrics m;
+                struct element_pool *e = xcalloc(1, sizeof(*e));
+                st = element_open(s, d->mixes[0], d->bss[0], d->random, d->threads_list[ti],
+                                  d->qd_list[qi], d->compress_pct, 0x445600ull + r * 1000 + ti * 16 + qi,
+                                  d->extra, e, err, errlen);
+                if (st == 0)
+                    st = element_measure(s, e, el_ns, 0, NS_PER_S, &m, err, errlen);
+                element_close(e);
+                free(e);
+                if (st != 0)
+                    break;
+                if (*s->stop) {
+                    metrics_free(&m);
+                    st = 1;
+                    break;
+                }
+                struct json_object *pj = period_json(&m);
+                json_object_object_add(pj, "threads", json_object_new_int(d->threads_list[ti]));
+                json_object_object_add(pj, "qd", json_object_new_int(d->qd_list[qi]));
+                json_object_object_add(pj, "outstanding", json_object_new_int(d->threads_list[ti] * d->qd_list[qi]));
+                json_object_array_add(pts, pj);
+                iops[ti * nq + qi] = m.total.iops;
+                lat[ti * nq + qi] = m.total.lat.mean_us;
+                metrics_free(&m);
+                progress(s, d, r, max_rounds, ti * nq + qi + 1, n_el, d->mixes[0], d->bss[0],
+                         iops[ti * nq + qi], "", (double)el_ns / 1e9);
+            }
+        }
+        if (st != 0) {
+            json_object_put(rj);
+            json_object_put(pts);
+            break;
+        }
+        json_object_object_add(rj, "points", pts);
+        json_object_array_add(rounds, rj);
+        tracked_push(&tk, &iops[0]);
+        struct steady_criteria c = STEADY_CRITERIA_SNIA;
+        c.max_rounds = 0;
+        const double *ys[1] = {tk.v[0]};
+        steady = steady_first_all(ys, 1, tk.n, &c, &win);
+        const char *names[1] = {tname};
+        json_object_object_add(sub, "steady_state",
+                               steady_obj(names, &win, 1, steady, r, max_rounds));
+        if (!s->tty && !s->cfg.quiet) {
+            results_out_say(&s->out, "  [%s] round %u: %u points, %s %.6g%s", d->name, r, n_el,
+                            tname, iops[0], sim_tag(s));
+        }
+        st = flush_or_fail(s, false, err, errlen);
+        if (steady)
+            break;
+    }
+    if (s->tty)
+        printf("\n");
+    if (st == 0 && !steady)
+        note(s, "%s: steady state NOT achieved in %u rounds", d->name, (unsigned)tk.n);
+    tracked_free(&tk);
+
+    /* The operating points, from the last round. */
+    if (st == 0) {
+        const double ceiling_us = (double)d->latency_ceiling_ns / 1000.0;
+        struct pts_dirth_points ch;
+        pts_dirth_choose(iops, lat, d->threads_list, nt, d->qd_list, nq, ceiling_us, &ch);
+        const char *names[3] = {"max", "mid", "min"};
+        const unsigned idx[3] = {ch.max, ch.mid, ch.min};
+        struct json_object *op = json_object_new_object();
+        json_object_object_add(op, "latency_ceiling_us", jnum(ceiling_us));
+        json_object_object_add(op, "rules", json_object_new_string(
+            "max: the highest IOPS with mean latency below the ceiling; min: threads 1 x QD 1; "
+            "mid: among the points below the ceiling, the IOPS closest to (max + min) / 2"));
+        json_object_object_add(op, "max_below_ceiling", json_object_new_boolean(ch.max_found));
+        json_object_object_add(op, "min_rule", json_object_new_string(
+            ch.min_is_1x1 ? "threads 1 x QD 1"
+                          : "the lowest outstanding I/O (threads_list x qd_list has no 1 x 1)"));
+        if (!ch.min_is_1x1)
+            note(s, "%s: the sweep has no threads 1 x QD 1 point: MinIOPS is the lowest "
+                 "outstanding I/O, %u x %u", d->name, d->threads_list[ch.min / nq],
+                 d->qd_list[ch.min % nq]);
+        if (!ch.max_found)
+            note(s, "%s: no point of the sweep has a mean latency below %g us: the max and mid "
+                 "operating points are the min point", d->name, ceiling_us);
+        for (int k = 0; k < 3 && st == 0; k++) {
+            unsigned ti = idx[k] / nq, qi = idx[k] % nq;
+            struct round_metrics m;
+            struct element_pool *e = xcalloc(1, sizeof(*e));
+            st = element_open(s, d->mixes[0], d->bss[0], d->random, d->threads_list[ti],
+                              d->qd_list[qi], d->compress_pct, 0x48495354ull + (uint64_t)k,
+                              d->extra, e, err, errlen);
+            if (st == 0)
+                st = element_measure(s, e, scaled(s, d->histogram_ns), 0, NS_PER_S, &m, err,
+                                     errlen);
+            element_close(e);
+            free(e);
+            if (st != 0 || *s->stop) {
+                if (st == 0) {
+                    metrics_free(&m);
+                    st = 1;
+                }
+                break;
+            }
+            struct json_object *pj = json_object_new_object();
+            json_object_object_add(pj, "threads", json_object_new_int(d->threads_list[ti]));
+            json_object_object_add(pj, "qd", json_object_new_int(d->qd_list[qi]));
+            json_object_object_add(pj, "sweep_iops", jnum(iops[idx[k]]));
+            json_object_object_add(pj, "sweep_lat_mean_us", jnum(lat[idx[k]]));
+            json_object_object_add(pj, "iops", jnum(m.total.iops));
+            json_object_object_add(pj, "histogram", histogram_json(&m, s->weight));
+            json_object_object_add(op, names[k], pj);
+            if (!s->cfg.quiet)
+                results_out_say(&s->out, "  [%s] %s point: %u x %u, %.0f IOPS, mean %.1f us, "
+                                "99.99%% %.1f us%s", d->name, names[k], d->threads_list[ti],
+                                d->qd_list[qi], m.total.iops, m.total.lat.mean_us,
+                                m.total.lat.pct_us[4], sim_tag(s));
+            metrics_free(&m);
+        }
+        json_object_object_add(sub, "operating_points", op);
+    }
+    free(iops);
+    free(lat);
+    return st;
+}
+
+/* ------------------------------------------------------------------ the suite */
+
+static struct json_object *spec_json(const struct pts_session *s)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "name", json_object_new_string(s->spec.name));
+    json_object_object_add(o, "title", json_object_new_string(s->spec.title));
+    json_object_object_add(o, "active_range_pct", jnum(s->spec.active_range_pct));
+    json_object_object_add(o, "active_range_bytes",
+                           json_object_new_int64((int64_t)(s->ar.len * s->weight)));
+    struct json_object *wc = json_object_new_object();
+    json_object_object_add(wc, "requested", json_object_new_string(s->spec.write_cache ? "enabled" : "disabled"));
+    const char *actual = s->target.kind == TARGET_SIM ? "simulated (power-loss-protected buffer)"
+                         : s->target.kind == TARGET_FILE ? "n/a (file: the page cache is bypassed, O_DIRECT)"
+                         : s->target.write_cache ? "enabled (write back)" : "disabled (write through)";
+    json_object_object_add(wc, "device", json_object_new_string(actual));
+    json_object_object_add(o, "write_cache", wc);
+    json_object_object_add(o, "threads", json_object_new_int(s->threads));
+    json_object_object_add(o, "qd", json_object_new_int(s->qd));
+    json_object_object_add(o, "spec_threads", json_object_new_int(s->spec.threads));
+    json_object_object_add(o, "spec_qd", json_object_new_int(s->spec.qd));
+    return o;
+}
+
+/* Put the device's volatile write cache where the spec wants it, where the device has a tool
+ * for it (write_cache.h); report it either way. Returns true when it was changed (and must be
+ * restored at the end). */
+static bool set_write_cache(struct pts_session *s)
+{
+    struct json_object *wc = json_object_object_get(json_object_object_get(s->doc, "spec"),
+                                                    "write_cache");
+    bool want = s->spec.write_cache;
+    if (s->target.kind != TARGET_BLOCK) {
+        json_object_object_add(wc, "changed", json_object_new_boolean(false));
+        return false;
+    }
+    if (s->target.write_cache == want) {
+        json_object_object_add(wc, "changed", json_object_new_boolean(false));
+        json_object_object_add(wc, "as_requested", json_object_new_boolean(true));
+        return false;
+    }
+    struct wcache_plan plan;
+    wcache_plan_make(&s->purge_facts, want, &plan);
+    char err[ERR_LEN];
+    if (plan.supported && wcache_apply(&plan, err, sizeof(err)) == 0) {
+        struct target_info now;
+        bool after = want;
+        if (target_probe(s->target.path, 0, &now, err, sizeof(err)) == 0)
+            after = now.write_cache;
+        json_object_object_add(wc, "command", json_object_new_string(plan.text));
+        json_object_object_add(wc, "changed", json_object_new_boolean(true));
+        json_object_object_add(wc, "after", json_object_new_string(after ? "enabled" : "disabled"));
+        json_object_object_add(wc, "as_requested", json_object_new_boolean(after == want));
+        if (after != want)
+            note(s, "write cache: '%s' ran but the device still reports it %s", plan.text,
+                 after ? "enabled" : "disabled");
+        return true;
+    }
+    json_object_object_add(wc, "changed", json_object_new_boolean(false));
+    json_object_object_add(wc, "as_requested", json_object_new_boolean(false));
+    json_object_object_add(wc, "reason", json_object_new_string(plan.supported ? err : plan.reason));
+    note(s, "write cache: the spec asks for it %s, the device has it %s and it was not changed "
+         "(%s)", want ? "enabled" : "disabled", want ? "disabled" : "enabled",
+         plan.supported ? err : plan.reason);
+    return false;
+}
+
+/* What the test runs, as its results header says it: access, outstanding I/O and how the
+ * device is prepared, per kind (XSR's groups each have their own access; DIRTH sweeps its
+ * lists after preconditioning at its own threads x QD). */
+static void test_header_json(const struct pts_session *s, const struct pts_def *d,
+                             struct json_object *tj)
+{
+    struct pts_timing t;
+    def_timing(s, d, &t);
+    char prep[256];
+    pts_preparation_text(d, &t, prep, sizeof(prep));
+    json_object_object_add(tj, "preparation", json_object_new_string(prep));
+    if (d->kind == PTS_KIND_XSR) {
+        json_object_object_add(tj, "access", json_object_new_string("per group"));
+        struct json_object *gs = json_object_new_array();
+        for (unsigned g = 0; g < d->n_groups; g++) {
+            const struct pts_group *gr = &d->groups[g];
+            struct json_object *gj = json_object_new_object();
+            json_object_object_add(gj, "group", json_object_new_int(g + 1));
+            json_object_object_add(gj, "access",
+                                   json_object_new_string(gr->random ? "random" : "sequential"));
+            json_object_object_add(gj, "bs", json_object_new_int64(gr->bs));
+            json_object_object_add(gj, "rwmix_read", json_object_new_int(gr->mix));
+            json_object_object_add(gj, "duration_s", jnum(
+                (double)pts_xsr_group_rounds(gr, s->cfg.time_scale, t.element_ns) *
+                (double)t.element_ns / 1e9));
+            json_object_array_add(gs, gj);
+        }
+        json_object_object_add(tj, "groups", gs);
+    } else {
+        json_object_object_add(tj, "access",
+                               json_object_new_string(d->random ? "random" : "sequential"));
+    }
+    if (d->kind == PTS_KIND_DIRTH) {
+        /* "threads"/"qd": the preconditioning's; the sweep's are the lists */
+        json_object_object_add(tj, "threads", json_object_new_int(d->pc_threads));
+        json_object_object_add(tj, "qd", json_object_new_int(d->pc_qd));
+        json_object_object_add(tj, "precondition_threads", json_object_new_int(d->pc_threads));
+        json_object_object_add(tj, "precondition_qd", json_object_new_int(d->pc_qd));
+        struct json_object *tl = json_object_new_array(), *ql = json_object_new_array();
+        for (unsigned i = 0; i < d->n_threads_list; i++)
+            json_object_array_add(tl, json_object_new_int(d->threads_list[i]));
+        for (unsigned i = 0; i < d->n_qd_list; i++)
+            json_object_array_add(ql, json_object_new_int(d->qd_list[i]));
+        json_object_object_add(tj, "threads_list", tl);
+        json_object_object_add(tj, "qd_list", ql);
+    } else {
+        json_object_object_add(tj, "threads", json_object_new_int(def_threads(s, d)));
+        json_object_object_add(tj, "qd", json_object_new_int(def_qd(s, d)));
+    }
+    json_object_object_add(tj, "estimate_s", jnum(pts_estimate_s(d, &t)));
+}
+
+/* ------------------------------------------------------------------ --resume */
+
+/* The stopped suite's test i when it is the same test (name), else NULL. */
+static struct json_object *stored_test(const struct pts_session *s, unsigned i,
+                                       const struct pts_def *d)
+{
+    struct json_object *ts = json_object_object_get(s->cfg.resume, "tests");
+    struct json_object *t = json_object_is_type(ts, json_type_array) &&
+                                    i < json_object_array_length(ts)
+                                ? json_object_array_get_idx(ts, i) : NULL;
+    const char *name = t ? json_object_get_string(json_object_object_get(t, "name")) : NULL;
+    return name && !strcmp(name, d->name) ? t : NULL;
+}
+
+/* An interrupted test that goes on after its last complete round instead of from its start:
+ * WSAT always (its purge would undo what it counts), the standard kind with --resume-as-is. */
+static bool goes_on(const struct pts_session *s, const struct pts_def *d)
+{
+    return d->stop == PTS_STOP_CAPACITY || (s->cfg.resume_as_is && d->kind == PTS_KIND_STANDARD);
+}
+
+/* A replayed test must give the stored figures (the simulated drive is deterministic): the same
+ * number of rounds in each subtest. */
+static int replay_check_test(struct json_object *was, struct json_object *now, char *err,
+                             size_t errlen)
+{
+    struct json_object *a = json_object_object_get(was, "subtests");
+    struct json_object *b = json_object_object_get(now, "subtests");
+    size_t n = json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t ra = json_object_array_length(json_object_object_get(
+            json_object_array_get_idx(a, k), "rounds"));
+        size_t rb = json_object_array_length(json_object_object_get(
+            json_object_array_get_idx(b, k), "rounds"));
+        if (ra != rb)
+            return errf(err, errlen, "--resume: replaying %s on the simulated drive took %zu "
+                        "rounds where the results file holds %zu: not the same suite",
+                        json_object_get_string(json_object_object_get(now, "name")), rb, ra);
+    }
+    return 0;
+}
+
+static bool test_complete(struct json_object *t)
+{
+    const char *st = json_object_get_string(json_object_object_get(t, "status"));
+    return st && !strcmp(st, "complete");
+}
+
+/* Before the tests: what a resume keeps, replays or redoes. */
+static void suite_resume_begin(struct pts_session *s)
+{
+    struct json_object *ts = json_object_object_get(s->cfg.resume, "tests");
+    size_t n = json_object_is_type(ts, json_type_array) ? json_object_array_length(ts) : 0;
+    unsigned done = 0;
+    while (done < n && done < s->n_defs && stored_test(s, done, &s->defs[done]) &&
+           test_complete(json_object_array_get_idx(ts, done)))
+        done++;
+    struct json_object *old = json_object_object_get(s->cfg.resume, "resumed");
+    struct json_object *resumed = json_object_is_type(old, json_type_array)
+                                      ? json_object_get(old) : json_object_new_array();
+    struct json_object *r = json_object_new_object();
+    char now[32];
+    iso8601_now(now, sizeof(now));
+    json_object_object_add(r, "at", json_object_new_string(now));
+    json_object_object_add(r, "complete_tests", json_object_new_int((int)done));
+    if (s->target.sim) {
+        s->replay_tests = done;
+        json_object_object_add(r, "how", json_object_new_string(
+            "replayed: a simulated drive's state does not outlive its process, so the suite ran "
+            "again from its start; the tests completed before the stop were reproduced (checked) "
+            "and not printed again"));
+    } else {
+        s->keep_stored = true;
+        json_object_object_add(r, "how", json_object_new_string(
+            s->cfg.resume_as_is
+                ? "the completed tests are kept; the interrupted test goes on after its last "
+                  "complete round without its preparation again (--resume-as-is)"
+                : "the completed tests are kept; the interrupted test runs again from its start "
+                  "(purge, WIPC), except WSAT, which goes on with its byte count"));
+        /* the kept tests' departures stay departures */
+        struct json_object *notes = json_object_object_get(
+            json_object_object_get(s->cfg.resume, "compliance"), "notes");
+        for (size_t i = 0; json_object_is_type(notes, json_type_array) &&
+                           i < json_object_array_length(notes); i++)
+            results_note_add(s->notes, json_object_get_string(json_object_array_get_idx(notes, i)));
+        note(s, "resumed after %u complete test%s: the drive was not held between the stop and "
+                "the resume", done, done == 1 ? "" : "s");
+    }
+    json_object_array_add(resumed, r);
+    json_object_object_add(s->doc, "resumed", resumed);
+}
+
+int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
+{
+    char err[ERR_LEN];
+    s->stop = stop;
+    if (s->target.kind != TARGET_SIM) {
+        s->fd = target_open(&s->target, true, err, sizeof(err));
+        if (s->fd < 0) {
+            fprintf(stderr, "ptsbench suite: %s\n", err);
+            return EXIT_FAILURE_RUN;
+        }
+    }
+    if (run_make_dir(s->out_dir, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench suite: %s\n", err);
+        return EXIT_FAILURE_RUN;
+    }
+    if (s->target.sim)
+        sim_stats(s->target.sim->dev, &s->sim_last);
+    ds_init(&s->state, (double)s->ar.len * s->weight, s->target.sim != NULL);
+
+    s->doc = json_object_new_object();
+    results_out_init(&s->out, s->doc, s->results_path, "ptsbench suite");
+    json_object_object_add(s->doc, "schema", json_object_new_string("ptsbench.suite"));
+    json_object_object_add(s->doc, "schema_version", json_object_new_int(1));
+    json_object_object_add(s->doc, "ptsbench_version", json_object_new_string(PTSBENCH_VERSION));
+    struct json_object *argv = json_object_new_array();
+    for (int i = 0; i < s->cfg.argc; i++)
+        json_object_array_add(argv, json_object_new_string(s->cfg.argv[i]));
+    json_object_object_add(s->doc, "command_line", argv);
+    iso8601_now(s->started, sizeof(s->started));
+    json_object_object_add(s->doc, "started", json_object_new_string(s->started));
+    json_object_object_add(s->doc, "status", json_object_new_string("running"));
+    json_object_object_add(s->doc, "host", results_host_json(&s->host));
+    json_object_object_add(s->doc, "target", results_target_json(&s->target));
+    struct json_object *eng = json_object_new_object();
+    json_object_object_add(eng, "name", json_object_new_string(s->engine->name));
+    json_object_object_add(eng, "library", json_object_new_string(s->engine->version()));
+    json_object_object_add(eng, "clock", json_object_new_string(
+        s->engine->flags & ENGINE_F_VIRTUAL_CLOCK ? "virtual" : "CLOCK_MONOTONIC"));
+    json_object_object_add(eng, "completion_weight", jnum(s->weight));
+    json_object_object_add(s->doc, "engine", eng);
+    json_object_object_add(s->doc, "spec", spec_json(s));
+    s->notes = json_object_new_array();
+    struct json_object *comp = json_object_new_object();
+    json_object_object_add(comp, "notes", json_object_get(s->notes));
+    json_object_object_add(comp, "simulated", json_object_new_boolean(s->target.sim != NULL));
+    json_object_object_add(s->doc, "compliance", comp);
+    s->tests_json = json_object_new_array();
+    json_object_object_add(s->doc, "tests", s->tests_json);
+
+    if (s->cfg.time_scale > 0 && s->cfg.time_scale != 1)
+        note(s, "every duration scaled by %g (--time-scale)", s->cfg.time_scale);
+    json_object_object_add(s->doc, "time_scale", jnum(s->cfg.time_scale > 0 ? s->cfg.time_scale : 1));
+    if (s->element_ns && s->element_ns != 60 * NS_PER_S)
+        note(s, "round elements of %g s instead of the PTS's 60 s (--round-time)",
+             (double)s->element_ns / 1e9);
+    if (s->threads != s->spec.threads || s->qd != s->spec.qd)
+        note(s, "outstanding I/O %u x %u instead of the spec's recommended %u x %u", s->threads,
+             s->qd, s->spec.threads, s->spec.qd);
+    for (unsigned i = 0; i < s->n_defs; i++) {
+        char wn[2][PTS_NOTE_LEN];
+        unsigned n = pts_wsat_option_notes(&s->defs[i], s->cfg.wsat_capacity, s->cfg.wsat_time_ns,
+                                           wn);
+        for (unsigned k = 0; k < n; k++)
+            results_note_add(s->notes, wn[k]);
+    }
+    bool restore_wc = set_write_cache(s);
+    int code = EXIT_OK;
+    if (flush_or_fail(s, true, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench suite: %s\n", err);
+        code = EXIT_FAILURE_RUN;
+    }
+    if (s->cfg.resume)
+        suite_resume_begin(s);
+    for (unsigned i = 0; i < s->n_defs && code == EXIT_OK; i++) {
+        const struct pts_def *d = &s->defs[i];
+        struct json_object *was = s->cfg.resume ? stored_test(s, i, d) : NULL;
+        const char *was_status = was ? json_object_get_string(json_object_object_get(was,
+                                                                                     "status"))
+                                     : NULL;
+        if (was && s->keep_stored && was_status && !strcmp(was_status, "complete")) {
+            json_object_array_add(s->tests_json, json_object_get(was));   /* kept as it was */
+            continue;
+        }
+        const bool quiet = s->cfg.quiet;
+        if (i < s->replay_tests)
+            s->cfg.quiet = true;   /* replayed: printed by the run before */
+        struct json_object *tj = json_object_new_object();
+        json_object_object_add(tj, "name", json_object_new_string(d->name));
+        json_object_object_add(tj, "title", json_object_new_string(d->title));
+        json_object_object_add(tj, "definition", json_object_new_string(d->source));
+        json_object_object_add(tj, "element_time_s", jnum((double)def_element_ns(s, d) / 1e9));
+        test_header_json(s, d, tj);
+        json_object_object_add(tj, "status", json_object_new_string("running"));
+        struct json_object *subs = json_object_new_array();
+        json_object_object_add(tj, "subtests", subs);
+        json_object_array_add(s->tests_json, tj);
+        if (!s->cfg.quiet) {
+            if (flush_or_fail(s, true, err, sizeof(err)) != 0) {
+                fprintf(stderr, "ptsbench suite: %s\n", err);
+                code = EXIT_FAILURE_RUN;
+                break;
+            }
+            printf("%s (%s)\n", d->title, d->name);
+        }
+        unsigned n_sub = d->subtests == PTS_SUB_BS ? d->n_bss : 1;
+        int st = 0;
+        /* --resume of an interrupted WSAT, or of a standard test as-is: its complete subtests
+         * are kept and the last one goes on after its last complete round */
+        struct json_object *was_subs = was && s->keep_stored && goes_on(s, d)
+                                           ? json_object_object_get(was, "subtests") : NULL;
+        size_t n_was = json_object_is_type(was_subs, json_type_array)
+                           ? json_object_array_length(was_subs) : 0;
+        size_t k_sub = 0;   /* the subtests started, valid block sizes only */
+        for (unsigned k = 0; k < n_sub && st == 0; k++) {
+            uint32_t sub_bs = d->subtests == PTS_SUB_BS ? d->bss[k] : 0;
+            if (sub_bs && !bs_valid(s, sub_bs))
+                continue;
+            if (k_sub + 1 < n_was) {   /* complete before the stop */
+                json_object_array_add(subs, json_object_get(json_object_array_get_idx(was_subs,
+                                                                                      k_sub++)));
+                continue;
+            }
+            if (k_sub + 1 == n_was)
+                s->resume_sub = json_object_array_get_idx(was_subs, k_sub);
+            k_sub++;
+            struct json_object *sj = json_object_new_object();
+            char label[32] = "all";
+            if (sub_bs)
+                units_format_size(sub_bs, label, sizeof(label));
+            json_object_object_add(sj, "label", json_object_new_string(label));
+            if (sub_bs)
+                json_object_object_add(sj, "bs", json_object_new_int64(sub_bs));
+            json_object_array_add(subs, sj);
+            if (d->kind == PTS_KIND_HIR)
+                st = run_hir(s, d, sj, err, sizeof(err));
+            else if (d->kind == PTS_KIND_XSR)
+                st = run_xsr(s, d, sj, err, sizeof(err));
+            else if (d->kind == PTS_KIND_DIRTH)
+                st = run_dirth(s, d, sj, err, sizeof(err));
+            else
+                st = run_subtest(s, d, sub_bs, sj, err, sizeof(err));
+            json_object_object_add(sj, "state", results_state_json(&s->state));
+        }
+        json_object_object_add(tj, "status", json_object_new_string(
+            st == 0 ? "complete" : st > 0 ? "interrupted" : "failed"));
+        if (st < 0) {
+            fprintf(stderr, "ptsbench suite: %s: %s\n", d->name, err);
+            json_object_object_add(tj, "error", json_object_new_string(err));
+            code = EXIT_FAILURE_RUN;
+        } else if (st > 0) {
+            code = EXIT_INTERRUPTED;
+        }
+        s->cfg.quiet = quiet;
+        if (st == 0 && i < s->replay_tests && replay_check_test(was, tj, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptsbench suite: %s\n", err);
+            code = EXIT_FAILURE_RUN;
+        }
+        if (flush_or_fail(s, true, err, sizeof(err)) != 0 && code != EXIT_FAILURE_RUN) {
+            fprintf(stderr, "ptsbench suite: %s\n", err);
+            code = EXIT_FAILURE_RUN;
+        }
+    }
+    if (restore_wc) {
+        struct wcache_plan back;
+        wcache_plan_make(&s->purge_facts, s->target.write_cache, &back);
+        if (wcache_apply(&back, err, sizeof(err)) != 0)
+            fprintf(stderr, "ptsbench suite: restoring the write cache: %s\n", err);
+    }
+    json_object_object_add(comp, "compliant", json_object_new_boolean(
+        json_object_array_length(s->notes) == 0 && code == EXIT_OK));
+    json_object_object_add(s->doc, "status", json_object_new_string(
+        code == EXIT_OK ? "complete" : code == EXIT_INTERRUPTED ? "interrupted" : "failed"));
+    const bool said = s->out.failed;   /* the test that hit it has said so */
+    if (results_flush(s, true) != 0) {
+        /* the results file does not hold the end of the run: never call it complete */
+        if (!said)
+            fprintf(stderr, "ptsbench suite: %s (it holds what was printed before)\n",
+                    s->out.error);
+        return EXIT_FAILURE_RUN;
+    }
+    if (!s->cfg.quiet) {
+        size_t nn = json_object_array_length(s->notes);
+        char line[160];
+        pts_closing_line(code == EXIT_OK ? "complete" : code == EXIT_INTERRUPTED ? "interrupted"
+                                                                                 : "failed",
+                         code == EXIT_OK, nn, s->target.sim != NULL, line, sizeof(line));
+        printf("\n%s\n", line);
+        for (size_t i = 0; i < nn; i++)
+            printf("  - %s\n", json_object_get_string(json_object_array_get_idx(s->notes, i)));
+        printf("results: %s\n", s->results_path);
+    }
+    return code;
+}
+
+void pts_free(struct pts_session *s)
+{
+    if (!s)
+        return;
+    if (s->fd >= 0)
+        close(s->fd);
+    results_out_free(&s->out);
+    if (s->doc)
+        json_object_put(s->doc);
+    if (s->notes)
+        json_object_put(s->notes);
+    target_release(&s->target);
+    free(s);
+}
