@@ -43,10 +43,21 @@ static bool is_dir(const char *p)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* One list per sub-directory name ("pts", "profiles"), kept for the process: a caller may hold
+ * the lists of several at once. */
 const char *const *cli_data_dirs(const char *sub)
 {
-    static char store[4][PATH_MAX];
-    static const char *list[5];
+    static struct {
+        char sub[32];
+        char store[4][PATH_MAX];
+        const char *list[5];
+    } cache[4];
+    unsigned slot = 0;
+    while (slot < 3 && cache[slot].sub[0] && strcmp(cache[slot].sub, sub) != 0)
+        slot++;
+    snprintf(cache[slot].sub, sizeof(cache[slot].sub), "%s", sub);
+    char (*store)[PATH_MAX] = cache[slot].store;
+    const char **list = cache[slot].list;
     unsigned n = 0;
     char cand[PATH_MAX];
 

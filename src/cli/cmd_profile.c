@@ -180,6 +180,7 @@ int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
     };
     struct profile_config cfg;
     profile_config_init(&cfg);
+    cfg.profile_dirs = cli_data_dirs("profiles");
     cfg.argc = full_argc;
     cfg.argv = full_argv;
     bool dry_run = false;

@@ -145,6 +145,8 @@ static int suite_main(int argc, char **argv, int full_argc, char **full_argv, co
     memset(&cfg, 0, sizeof(cfg));
     cfg.argc = full_argc;
     cfg.argv = full_argv;
+    cfg.pts_dirs = cli_data_dirs("pts");
+    cfg.profile_dirs = cli_data_dirs("profiles");
     cfg.tests = single;
     char err[ERR_LEN];
     uint64_t v;

@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stats/hist.h"
+
 enum io_dir { IO_READ = 0, IO_WRITE = 1, IO_NDIR = 2 };
 
 struct io_unit {
@@ -48,8 +50,51 @@ struct io_unit {
 
 struct workload;
 struct wl_range;
-struct round_limits;
-struct worker_stats;
+
+/* What a round measured, per worker: the I/O loop (core/worker.c) fills it for per-I/O engines,
+ * a whole-round engine's round() (engine/fio.c) from its tool's output. Defined here, below
+ * both. */
+/* One sample interval of one worker. */
+struct worker_sample {
+    uint64_t ios[IO_NDIR];
+    uint64_t bytes[IO_NDIR];
+};
+
+/* A remote load generator's own figures for a round (whole-round engines in client/server
+ * mode: fio --client). */
+struct host_figures {
+    char host[256];
+    uint64_t ios[IO_NDIR], bytes[IO_NDIR];
+    double iops[IO_NDIR];
+    double lat_mean_us[IO_NDIR];   /* NAN without I/O in that direction */
+    double runtime_s;
+};
+
+struct worker_stats {
+    uint64_t ios[IO_NDIR];
+    uint64_t bytes[IO_NDIR];
+    struct hist lat[IO_NDIR];
+    uint64_t start_ns, end_ns;       /* engine clock: first submit, end of counted time */
+    struct worker_sample *samples;   /* complete intervals only */
+    unsigned n_samples, cap_samples;
+    /* The round's write-data sample, measured after the round (metrics_compute). */
+    bool data_writes;                  /* the workload writes: measure the sample */
+    bool data_generated;               /* the engine carries no data: the sample was generated
+                                          by the worker's pattern, not written */
+    unsigned data_declared_pct;        /* the workload's compress_pct */
+    const unsigned char *data_sample;  /* worker-owned, valid until the next round */
+    uint32_t data_sample_len;
+    struct host_figures *hosts;        /* remote generators (whole-round engines), else NULL */
+    unsigned n_hosts;
+};
+
+struct round_limits {
+    uint64_t time_ns;          /* > 0: time-based round */
+    uint64_t bytes;            /* > 0: byte-based round (per worker share computed inside) */
+    uint64_t sample_ns;        /* sample interval (1 s) */
+    const char *label;         /* names the round's artifacts (whole-round engines); NULL: "round" */
+};
+
 
 struct engine_config {
     int fd;                /* target, opened by the caller (O_DIRECT) */

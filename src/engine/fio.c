@@ -44,7 +44,6 @@
 #include "engine/fio_json.h"
 #include "lib/spawn.h"
 #include "lib/util.h"
-#include "core/worker.h"
 
 struct engine {
     const char *ioengine;

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "stats/data_measure.h"
 #include "core/drive_state.h"
 #include "stats/hist.h"
@@ -236,7 +235,7 @@ struct profile_session *profile_prepare(const struct profile_config *cfg, char *
     }
     if (run_select_engine(cfg->engine_name, cfg->target_path, &s->engine, err, errlen) != 0)
         goto fail;
-    const char *const *dirs = cli_data_dirs("profiles");
+    const char *const *dirs = cfg->profile_dirs;
     for (unsigned i = 0; i < cfg->n_specs; i++) {
         if (profile_load(cfg->specs[i], dirs, &s->profiles[i], err, errlen) != 0)
             goto fail;
@@ -246,7 +245,7 @@ struct profile_session *profile_prepare(const struct profile_config *cfg, char *
         errf(err, errlen, "--size: a simulated drive has the capacity of its preset");
         goto fail;
     }
-    if (run_probe_target(cfg->target_path, cfg->create_size, cli_data_dirs("profiles"),
+    if (run_probe_target(cfg->target_path, cfg->create_size, cfg->profile_dirs,
                          &s->target, err, errlen) != 0)
         goto fail;
     for (unsigned p = 0; p < s->n_profiles; p++)

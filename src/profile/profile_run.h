@@ -54,6 +54,7 @@ struct json_object;
 #define PROFILE_MAX_SPECS 32
 
 struct profile_config {
+    const char *const *profile_dirs;  /* where profiles and presets (devices/) are */
     const char *target_path;
     uint64_t create_size;             /* --size: create or extend a file target */
     bool destructive;

@@ -13,7 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "device/hostinfo.h"
 #include "core/metrics.h"
 #include "pts/pts_def.h"
@@ -83,7 +82,7 @@ struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t 
     struct pts_session *s = xcalloc(1, sizeof(*s));
     s->cfg = *cfg;
     s->fd = -1;
-    const char *const *pts_dirs = cli_data_dirs("pts");
+    const char *const *pts_dirs = cfg->pts_dirs;
     const char *spec = cfg->spec_name ? cfg->spec_name : "pts-2.0-e";
     s->cfg.spec_name = spec;
     if (pts_spec_load(spec, pts_dirs, &s->spec, err, errlen) != 0)
@@ -116,7 +115,7 @@ struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t 
 
     if (run_select_engine(cfg->engine_name, cfg->target_path, &s->engine, err, errlen) != 0)
         goto fail;
-    if (run_probe_target(cfg->target_path, 0, cli_data_dirs("profiles"), &s->target, err,
+    if (run_probe_target(cfg->target_path, 0, cfg->profile_dirs, &s->target, err,
                          errlen) != 0)
         goto fail;
     if (!s->target.exists) {

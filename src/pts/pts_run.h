@@ -14,6 +14,8 @@
 #include "device/purge.h"
 
 struct pts_config {
+    const char *const *pts_dirs;       /* where PTS definitions are looked for (cli_data_dirs) */
+    const char *const *profile_dirs;   /* where profiles and presets (devices/) are */
     const char *target_path;
     bool destructive;
     bool overwrite_signatures;     /* --overwrite-signatures */

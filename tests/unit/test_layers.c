@@ -1,0 +1,235 @@
+/* test_layers.c — the tree keeps its shape (docs/architecture.md):
+ *   - every folder of src/ is a layer, and a file includes headers of its own folder or of
+ *     folders below it, never above: lib < stats < io < sim < device < engine < core < pts <
+ *     profile < report < cli;
+ *   - every include of a ptsbench header names its folder ("core/run.h"), and the header exists;
+ *   - no basename is used twice under src/;
+ *   - no source, data or documentation file names a path of the machine it was written on
+ *     (under /work, /home or /root) or one outside the repository (the shared folder beside
+ *     it): a clone cannot follow them. Cite a publication or a path in the repository.
+ * The files are read from PTSBENCH_DATADIR (the source tree; run-tests.sh sets it). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *const layers[] = {"lib",  "stats", "io",      "sim",    "device", "engine",
+                                     "core", "pts",   "profile", "report", "cli",    NULL};
+
+static const char *root(void)
+{
+    const char *r = getenv("PTSBENCH_DATADIR");
+    return r && *r ? r : ".";
+}
+
+static int rank_of(const char *folder, size_t len)
+{
+    for (int i = 0; layers[i]; i++)
+        if (strlen(layers[i]) == len && !strncmp(layers[i], folder, len))
+            return i;
+    return -1;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    size_t got = fread(b, 1, (size_t)n, f);
+    fclose(f);
+    b[got] = '\0';
+    return b;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && !strcmp(s + a - b, suffix);
+}
+
+typedef void (*visit_fn)(const char *path, const char *rel, void *ctx);
+
+/* Every regular file under dir (rel: its path from the root), depth first. */
+static void walk(const char *dir, const char *rel, visit_fn fn, void *ctx)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096], r[4096];
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        snprintf(r, sizeof(r), "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode))
+            walk(path, r, fn, ctx);
+        else if (S_ISREG(st.st_mode))
+            fn(path, r, ctx);
+    }
+    closedir(d);
+}
+
+struct findings {
+    unsigned files, includes, bad;
+    char names[512][64];
+    unsigned n_names;
+};
+
+static void check_source(const char *path, const char *rel, void *ctx)
+{
+    struct findings *f = ctx;
+    if (!ends_with(rel, ".c") && !ends_with(rel, ".h"))
+        return;
+    f->files++;
+    /* rel = "src/FOLDER/NAME" */
+    const char *folder = rel + 4, *slash = strchr(folder, '/');
+    if (!slash || strchr(slash + 1, '/')) {
+        print_error("%s: not in a layer folder (src/FOLDER/FILE)\n", rel);
+        f->bad++;
+        return;
+    }
+    const int mine = rank_of(folder, (size_t)(slash - folder));
+    if (mine < 0) {
+        print_error("%s: src/%.*s is not a layer of docs/architecture.md\n", rel,
+                    (int)(slash - folder), folder);
+        f->bad++;
+    }
+    for (unsigned i = 0; i < f->n_names; i++)
+        if (!strcmp(f->names[i], slash + 1)) {
+            print_error("%s: the basename %s is used twice under src/\n", rel, slash + 1);
+            f->bad++;
+        }
+    if (f->n_names < 512)
+        snprintf(f->names[f->n_names++], sizeof(f->names[0]), "%s", slash + 1);
+    char *text = slurp(path);
+    assert_non_null(text);
+    unsigned line = 1;
+    for (char *p = text; *p; p++) {
+        if (*p == '\n') {
+            line++;
+            continue;
+        }
+        if ((p == text || p[-1] == '\n') && !strncmp(p, "#include \"", 10)) {
+            const char *name = p + 10, *end = strchr(name, '"');
+            if (!end)
+                continue;
+            f->includes++;
+            const char *s = memchr(name, '/', (size_t)(end - name));
+            if (!s) {
+                print_error("%s:%u: #include \"%.*s\" names no folder\n", rel, line,
+                            (int)(end - name), name);
+                f->bad++;
+                continue;
+            }
+            const int theirs = rank_of(name, (size_t)(s - name));
+            char hdr[4096];
+            snprintf(hdr, sizeof(hdr), "%s/src/%.*s", root(), (int)(end - name), name);
+            struct stat st;
+            if (theirs < 0 || stat(hdr, &st) != 0) {
+                print_error("%s:%u: #include \"%.*s\": no such header under src/\n", rel, line,
+                            (int)(end - name), name);
+                f->bad++;
+            } else if (mine >= 0 && theirs > mine) {
+                print_error("%s:%u: %s includes \"%.*s\", a layer above it\n", rel, line,
+                            layers[mine], (int)(end - name), name);
+                f->bad++;
+            }
+        }
+    }
+    free(text);
+}
+
+static void test_includes_go_down(void **state)
+{
+    (void)state;
+    struct findings *f = calloc(1, sizeof(*f));
+    char src[4096];
+    snprintf(src, sizeof(src), "%s/src", root());
+    walk(src, "src", check_source, f);
+    print_message("%u files, %u includes of ptsbench headers, %u problems\n", f->files,
+                  f->includes, f->bad);
+    assert_true(f->files > 50);
+    assert_true(f->includes > 200);
+    assert_int_equal(f->bad, 0);
+    free(f);
+}
+
+/* What no file of the tree may name (split so that this file does not name them itself). */
+static const char *const forbidden[] = {"/wor" "k/", "/hom" "e/", "/roo" "t/", "../shar" "ed/",
+                                        NULL};
+
+static void check_paths(const char *path, const char *rel, void *ctx)
+{
+    struct findings *f = ctx;
+    static const char *const kinds[] = {".c", ".h", ".ini", ".md", ".sh", ".gp", ".json",
+                                        ".dict", ".css", "Makefile", NULL};
+    bool text = false;
+    for (int i = 0; kinds[i]; i++)
+        text |= ends_with(rel, kinds[i]);
+    if (!text)
+        return;
+    f->files++;
+    char *s = slurp(path);
+    if (!s)
+        return;
+    for (int i = 0; forbidden[i]; i++) {
+        const char *hit = strstr(s, forbidden[i]);
+        if (hit) {
+            unsigned line = 1;
+            for (const char *p = s; p < hit; p++)
+                line += *p == '\n';
+            print_error("%s:%u: names %s (a path outside the repository)\n", rel, line,
+                        forbidden[i]);
+            f->bad++;
+        }
+    }
+    free(s);
+}
+
+static void test_no_paths_outside_the_tree(void **state)
+{
+    (void)state;
+    struct findings *f = calloc(1, sizeof(*f));
+    static const char *const dirs[] = {"src", "tests", "pts", "profiles", "specs", "reports",
+                                       "docs", "scripts", NULL};
+    for (int i = 0; dirs[i]; i++) {
+        char d[4096];
+        snprintf(d, sizeof(d), "%s/%s", root(), dirs[i]);
+        walk(d, dirs[i], check_paths, f);
+    }
+    static const char *const top[] = {"README.md", "Makefile", NULL};
+    for (int i = 0; top[i]; i++) {
+        char p[4096];
+        snprintf(p, sizeof(p), "%s/%s", root(), top[i]);
+        check_paths(p, top[i], f);
+    }
+    print_message("%u files read, %u name a path outside the repository\n", f->files, f->bad);
+    assert_true(f->files > 100);
+    assert_int_equal(f->bad, 0);
+    free(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_includes_go_down),
+        cmocka_unit_test(test_no_paths_outside_the_tree),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
