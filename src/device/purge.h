@@ -1,7 +1,7 @@
 /* purge.h — return a drive to fresh-out-of-box before a PTS test, with the field's own tools.
  *
  * SNIA: "the process of returning a SSD to a state in which subsequent writes execute, as closely
- * as possible, as if the device had never been used". Methods (research/snia-pts.md §1.1):
+ * as possible, as if the device had never been used". Methods (docs/pts.md §1.1):
  *   secure-erase  ATA SECURITY ERASE UNIT, in ENHANCED mode when `hdparm -I` lists "supported:
  *                 enhanced erase" (hdparm --security-set-pass, --security-erase-enhanced), else
  *                 in normal mode (--security-erase). Enhanced is preferred: the normal mode

@@ -4,8 +4,8 @@
  * runs (each test's preparation and duration bound), and what it says at the end (the
  * compliance line, the notes for stop rules changed on the command line).
  *
- * Sources: the research notes research/snia-pts.md (the "research §" numbers below), as the
- * definitions in pts/ cite them; where they say UNCERTAIN the choice is ptsbench's, and it is said
+ * Sources: docs/pts.md (the "docs/pts.md §" numbers below), as the
+ * definitions in pts/ cite them; where the sources are thin the choice is ptsbench's, and it is said
  * so here and in the results. */
 #ifndef PTSBENCH_PTS_RULES_H
 #define PTSBENCH_PTS_RULES_H
@@ -25,7 +25,7 @@ uint64_t pts_scaled_ns(uint64_t ns, double scale);
 /* "45s", "3m20s", "28h00m". */
 void pts_format_duration(double seconds, char *buf, size_t len);
 
-/* ---- WSAT's stop rule (research §2.4: 4x the user capacity or 24 h, whichever first) ---- */
+/* ---- WSAT's stop rule (docs/pts.md §2.4: 4x the user capacity or 24 h, whichever first) ---- */
 
 /* The notes for --wsat-capacity (cap_opt > 0) and --wsat-time (time_opt_ns > 0) on a test that
  * stops on capacity (d->stop == PTS_STOP_CAPACITY), naming the value used and the definition's
@@ -34,7 +34,7 @@ void pts_format_duration(double seconds, char *buf, size_t len);
 unsigned pts_wsat_option_notes(const struct pts_def *d, double cap_opt, uint64_t time_opt_ns,
                                char notes[2][PTS_NOTE_LEN]);
 
-/* ---- XSR recovery (research §2.6: minutes until the last group's throughput reaches the
+/* ---- XSR recovery (docs/pts.md §2.6: minutes until the last group's throughput reaches the
  * first group's average) ---- */
 
 /* ptsbench's choice: the spec text is not available (UNCERTAIN), and "reaches" compared as
@@ -53,7 +53,7 @@ double pts_xsr_recovery_minutes(const double *mb_s, size_t n, double reference, 
 /* Rounds of element_ns in group g at this time scale (at least 1). */
 uint64_t pts_xsr_group_rounds(const struct pts_group *g, double scale, uint64_t element_ns);
 
-/* ---- DIRTH / CBW operating points (research §2.8 step 5) ---- */
+/* ---- DIRTH / CBW operating points (docs/pts.md §2.8 step 5) ---- */
 
 struct pts_dirth_points {
     unsigned max, mid, min;   /* indexes into the sweep: ti * nq + qi */
@@ -84,7 +84,7 @@ double pts_weighted_mean(const double *v, const double *count, size_t n);
 /* The largest number in v[0..n-1] (NAN when none is). */
 double pts_max(const double *v, size_t n);
 
-/* ---- HIR (research §2.5: wait states 1, 2, 3, 5, 10 = the idle time in multiples of the
+/* ---- HIR (docs/pts.md §2.5: wait states 1, 2, 3, 5, 10 = the idle time in multiples of the
  * access time, 5 s) ---- */
 
 /* The spec's wait-state number: wait / access, rounded (0 when access_ns is 0). */

@@ -1,6 +1,6 @@
 /* report.h — a review-style report from results files alone: HTML and a Markdown twin.
  *
- * The shape follows the SNIA PTS reporting requirements (research/snia-pts.md §3) and the
+ * The shape follows the SNIA PTS reporting requirements (docs/pts.md §3) and the
  * seed reviews: a header (test platform, device under test, set-up and test parameters,
  * purge method, specification version, compliance notes), then per test a short summary in
  * words, its tables and its charts (plot.h). Several result sets side by side (one per device)

@@ -1,6 +1,6 @@
 /* steady.h — SNIA PTS steady-state detection, as pure functions.
  *
- * PTS 2.0.2 §2.1.24 (quoted in research/snia-pts.md §1.4): over a measurement window of 5
+ * PTS 2.0.2 §2.1.24 (quoted in docs/pts.md §1.4): over a measurement window of 5
  * rounds, for the tracked variable y:
  *   a) data excursion  max(y) - min(y)                 <= 20% of avg(y)
  *   b) slope excursion |k| * (last - first round)      <= 10% of avg(y)
