@@ -155,7 +155,7 @@ install: $(BUILD)/ptsbench
 	           $(DESTDIR)$(PREFIX)/share/doc/ptsbench
 	install -m 0755 $(BUILD)/ptsbench $(DESTDIR)$(PREFIX)/bin/ptsbench
 	for d in profiles pts specs reports; do if [ -d $$d ]; then cp -r $$d $(DESTDIR)$(PREFIX)/share/ptsbench/; fi; done
-	install -m 0644 README.md reports/results-schema.md $(DESTDIR)$(PREFIX)/share/doc/ptsbench/
+	install -m 0644 README.md reports/results-schema.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/ptsbench/
 
 clean:
 	rm -rf build
