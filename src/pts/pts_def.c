@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,182 +211,251 @@ static int parse_time(const char *v, uint64_t *out, uint64_t min_ns, char *why, 
     return 0;
 }
 
-static int def_set(struct pts_def *d, const char *key, const char *v, char *why, size_t wl)
+/* ---- the keys of a definition: one row each ---- */
+
+/* Values whose parse is more than a type and a range. */
+static int set_wipc_bs(struct pts_def *d, const char *v, char *why, size_t wl)
 {
     uint64_t u;
-    double x;
-    if (!strcmp(key, "name"))
-        str_copy(d->name, sizeof(d->name), v);
-    else if (!strcmp(key, "title"))
-        str_copy(d->title, sizeof(d->title), v);
-    else if (!strcmp(key, "purge"))
-        return parse_bool(v, &d->purge) ? errf(why, wl, "want yes or no") : 0;
-    else if (!strcmp(key, "precondition")) {
-        if (!strcmp(v, "wipc"))
-            d->wipc = true;
-        else if (!strcmp(v, "none"))
-            d->wipc = false;
-        else
-            return errf(why, wl, "want wipc or none");
-    } else if (!strcmp(key, "wipc_bs")) {
-        if (!strcmp(v, "element"))
-            d->wipc_bs = 0;
-        else if (units_parse_size(v, &u, why, wl) != 0)
+    if (!strcmp(v, "element")) {
+        d->wipc_bs = 0;
+        return 0;
+    }
+    if (units_parse_size(v, &u, why, wl) != 0)
+        return -1;
+    if (u == 0 || u > (1u << 30) || u % PTS_SECTOR)
+        return errf(why, wl, "want element or a block size that is a multiple of %u bytes",
+                    PTS_SECTOR);
+    d->wipc_bs = (uint32_t)u;
+    return 0;
+}
+
+static int set_mixes(struct pts_def *d, const char *v, char *why, size_t wl)
+{
+    if (parse_list_u(v, d->mixes, &d->n_mixes, PTS_MAX_LIST) != 0)
+        return errf(why, wl, "want read percentages 0..100, comma-separated");
+    return 0;
+}
+
+static int set_block_sizes(struct pts_def *d, const char *v, char *why, size_t wl)
+{
+    return parse_list_bs(v, d->bss, &d->n_bss, PTS_MAX_LIST, why, wl);
+}
+
+static int set_tracking(struct pts_def *d, const char *v, char *why, size_t wl)
+{
+    return parse_tracking(v, d, why, wl);
+}
+
+static int set_stop_capacity(struct pts_def *d, const char *v, char *why, size_t wl)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (*end || x <= 0)
+        return errf(why, wl, "want a positive number (times the user capacity)");
+    d->stop_capacity = x;
+    return 0;
+}
+
+static int set_wait_states(struct pts_def *d, const char *v, char *why, size_t wl)
+{
+    char buf[256];
+    str_copy(buf, sizeof(buf), v);
+    d->n_waits = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        if (d->n_waits >= PTS_MAX_LIST)
+            return errf(why, wl, "at most %d wait states", PTS_MAX_LIST);
+        if (parse_time(t, &d->waits_ns[d->n_waits++], PTS_MIN_TIME_NS, why, wl) != 0)
             return -1;
-        else if (u == 0 || u > (1u << 30) || u % PTS_SECTOR)
-            return errf(why, wl, "want element or a block size that is a multiple of %u bytes",
+    }
+    return 0;
+}
+
+/* XSR's access groups: ACCESS/BS/MIX/DURATION, comma-separated. */
+static int set_groups(struct pts_def *d, const char *v, char *why, size_t wl)
+{
+    char buf[512];
+    str_copy(buf, sizeof(buf), v);
+    d->n_groups = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        if (d->n_groups >= PTS_MAX_LIST)
+            return errf(why, wl, "at most %d groups", PTS_MAX_LIST);
+        char acc[16], bs[32], dur[32];
+        unsigned mix;
+        uint64_t u;
+        if (sscanf(t, "%15[^/]/%31[^/]/%u/%31s", acc, bs, &mix, dur) != 4 || mix > 100)
+            return errf(why, wl, "group '%s': want ACCESS/BS/MIX/DURATION, e.g. seq/1024k/0/8h", t);
+        struct pts_group *g = &d->groups[d->n_groups++];
+        if (!strcmp(acc, "seq"))
+            g->random = false;
+        else if (!strcmp(acc, "rnd"))
+            g->random = true;
+        else
+            return errf(why, wl, "group '%s': access %s, want seq or rnd", t, acc);
+        if (units_parse_size(bs, &u, why, wl) != 0)
+            return -1;
+        if (u == 0 || u > (1u << 30) || u % PTS_SECTOR)
+            return errf(why, wl, "group '%s': block size %s, want a multiple of %u bytes", t, bs,
                         PTS_SECTOR);
-        else
-            d->wipc_bs = (uint32_t)u;
-    } else if (!strcmp(key, "wipc_fills")) {
-        if (units_parse_uint(v, 1, 100, &u, why, wl) != 0)
+        g->bs = (uint32_t)u;
+        g->mix = mix;
+        if (parse_time(dur, &g->duration_ns, PTS_MIN_TIME_NS, why, wl) != 0)
             return -1;
-        d->wipc_fills = (unsigned)u;
-    } else if (!strcmp(key, "subtests")) {
-        if (!strcmp(v, "bs"))
-            d->subtests = PTS_SUB_BS;
-        else if (!strcmp(v, "none"))
-            d->subtests = PTS_SUB_NONE;
-        else
-            return errf(why, wl, "want none or bs");
-    } else if (!strcmp(key, "access")) {
-        if (!strcmp(v, "random"))
-            d->random = true;
-        else if (!strcmp(v, "sequential"))
-            d->random = false;
-        else
-            return errf(why, wl, "want random or sequential");
-    } else if (!strcmp(key, "mixes")) {
-        if (parse_list_u(v, d->mixes, &d->n_mixes, PTS_MAX_LIST) != 0)
-            return errf(why, wl, "want read percentages 0..100, comma-separated");
-    } else if (!strcmp(key, "block_sizes")) {
-        return parse_list_bs(v, d->bss, &d->n_bss, PTS_MAX_LIST, why, wl);
-    } else if (!strcmp(key, "threads") || !strcmp(key, "qd")) {
-        unsigned *dst = !strcmp(key, "threads") ? &d->threads : &d->qd;
-        if (!strcmp(v, "spec"))
-            *dst = 0;
-        else if (units_parse_uint(v, 1, 4096, &u, why, wl) != 0)
+    }
+    return 0;
+}
+
+enum def_type {
+    DEF_STR,        /* char[size] */
+    DEF_BOOL,       /* bool: yes/no */
+    DEF_CHOICE,     /* bool or an enum: one of choices[] */
+    DEF_UINT,       /* unsigned in lo..hi */
+    DEF_UINT_SPEC,  /* unsigned in lo..hi, or "spec" (0: from the spec version) */
+    DEF_ULIST,      /* unsigned[PTS_MAX_LIST] in lo..hi, its count at count_off */
+    DEF_TIME,       /* uint64_t ns, at least lo */
+    DEF_FN,         /* parse() */
+};
+
+struct def_choice {
+    const char *name;
+    int value;
+};
+
+struct def_key {
+    const char *key;
+    enum def_type type;
+    size_t off, size;
+    uint64_t lo, hi;
+    const struct def_choice *choices;   /* DEF_CHOICE, ending with {NULL} */
+    size_t count_off;                   /* DEF_ULIST */
+    int (*parse)(struct pts_def *d, const char *v, char *why, size_t wl);   /* DEF_FN */
+};
+
+#define F(field) offsetof(struct pts_def, field), sizeof(((struct pts_def *)0)->field)
+
+static const struct def_choice precondition_choices[] = {{"wipc", 1}, {"none", 0}, {NULL, 0}};
+static const struct def_choice subtests_choices[] = {
+    {"none", PTS_SUB_NONE}, {"bs", PTS_SUB_BS}, {NULL, 0}};
+static const struct def_choice access_choices[] = {{"random", 1}, {"sequential", 0}, {NULL, 0}};
+static const struct def_choice stop_choices[] = {
+    {"steady", PTS_STOP_STEADY}, {"capacity", PTS_STOP_CAPACITY}, {NULL, 0}};
+static const struct def_choice kind_choices[] = {{"standard", PTS_KIND_STANDARD},
+                                                 {"hir", PTS_KIND_HIR},
+                                                 {"xsr", PTS_KIND_XSR},
+                                                 {"dirth", PTS_KIND_DIRTH},
+                                                 {NULL, 0}};
+
+/* Every key of a definition (pts/iops.ini documents them). */
+static const struct def_key def_keys[] = {
+    {"name", DEF_STR, F(name), 0, 0, NULL, 0, NULL},
+    {"title", DEF_STR, F(title), 0, 0, NULL, 0, NULL},
+    {"purge", DEF_BOOL, F(purge), 0, 0, NULL, 0, NULL},
+    {"precondition", DEF_CHOICE, F(wipc), 0, 0, precondition_choices, 0, NULL},
+    {"wipc_bs", DEF_FN, 0, 0, 0, 0, NULL, 0, set_wipc_bs},
+    {"wipc_fills", DEF_UINT, F(wipc_fills), 1, 100, NULL, 0, NULL},
+    {"subtests", DEF_CHOICE, F(subtests), 0, 0, subtests_choices, 0, NULL},
+    {"access", DEF_CHOICE, F(random), 0, 0, access_choices, 0, NULL},
+    {"mixes", DEF_FN, 0, 0, 0, 0, NULL, 0, set_mixes},
+    {"block_sizes", DEF_FN, 0, 0, 0, 0, NULL, 0, set_block_sizes},
+    {"threads", DEF_UINT_SPEC, F(threads), 1, 4096, NULL, 0, NULL},
+    {"qd", DEF_UINT_SPEC, F(qd), 1, 4096, NULL, 0, NULL},
+    {"element_time", DEF_TIME, F(element_ns), PTS_MIN_TIME_NS, 0, NULL, 0, NULL},
+    {"tracking", DEF_FN, 0, 0, 0, 0, NULL, 0, set_tracking},
+    {"stop", DEF_CHOICE, F(stop), 0, 0, stop_choices, 0, NULL},
+    {"max_rounds", DEF_UINT, F(max_rounds), 0, 1000000, NULL, 0, NULL},
+    {"stop_capacity", DEF_FN, 0, 0, 0, 0, NULL, 0, set_stop_capacity},
+    {"max_time", DEF_TIME, F(max_time_ns), PTS_MIN_TIME_NS, 0, NULL, 0, NULL},
+    {"compress", DEF_UINT, F(compress_pct), 0, 100, NULL, 0, NULL},
+    {"kind", DEF_CHOICE, F(kind), 0, 0, kind_choices, 0, NULL},
+    {"threads_list", DEF_ULIST, F(threads_list), 1, 1024, NULL,
+     offsetof(struct pts_def, n_threads_list), NULL},
+    {"qd_list", DEF_ULIST, F(qd_list), 1, 1024, NULL, offsetof(struct pts_def, n_qd_list), NULL},
+    {"precondition_threads", DEF_UINT, F(pc_threads), 1, 1024, NULL, 0, NULL},
+    {"precondition_qd", DEF_UINT, F(pc_qd), 1, 1024, NULL, 0, NULL},
+    {"latency_ceiling", DEF_TIME, F(latency_ceiling_ns), 1, 0, NULL, 0, NULL},
+    {"histogram_time", DEF_TIME, F(histogram_ns), PTS_MIN_TIME_NS, 0, NULL, 0, NULL},
+    {"extra", DEF_STR, F(extra), 0, 0, NULL, 0, NULL},
+    {"precondition_round", DEF_TIME, F(precondition_round_ns), PTS_MIN_TIME_NS, 0, NULL, 0, NULL},
+    {"access_time", DEF_TIME, F(access_ns), PTS_MIN_TIME_NS, 0, NULL, 0, NULL},
+    {"wait_states", DEF_FN, 0, 0, 0, 0, NULL, 0, set_wait_states},
+    {"repetitions", DEF_UINT, F(repetitions), 1, 100000, NULL, 0, NULL},
+    {"baseline_accesses", DEF_UINT, F(baseline_accesses), 1, 100000, NULL, 0, NULL},
+    {"groups", DEF_FN, 0, 0, 0, 0, NULL, 0, set_groups},
+};
+
+#undef F
+
+/* A bool or an enum field, by its size. */
+static void store_int(void *field, size_t size, int v)
+{
+    if (size == sizeof(bool))
+        *(bool *)field = v != 0;
+    else
+        *(int *)field = v;
+}
+
+static int def_set(struct pts_def *d, const char *key, const char *v, char *why, size_t wl)
+{
+    const struct def_key *k = NULL;
+    for (size_t i = 0; i < sizeof(def_keys) / sizeof(def_keys[0]) && !k; i++)
+        if (!strcmp(def_keys[i].key, key))
+            k = &def_keys[i];
+    if (!k)
+        return errf(why, wl, "unknown key");
+    char *field = (char *)d + k->off;
+    uint64_t u;
+    switch (k->type) {
+    case DEF_STR:
+        str_copy(field, k->size, v);
+        return 0;
+    case DEF_BOOL:
+        return parse_bool(v, (bool *)field) ? errf(why, wl, "want yes or no") : 0;
+    case DEF_CHOICE: {
+        char want[128] = "";
+        size_t n = 0;
+        for (const struct def_choice *c = k->choices; c->name; c++, n++)
+            if (!strcmp(c->name, v)) {
+                store_int(field, k->size, c->value);
+                return 0;
+            }
+        for (size_t i = 0; i < n; i++)   /* "want a, b or c" */
+            snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%s",
+                     i == 0 ? "" : i + 1 == n ? " or " : ", ", k->choices[i].name);
+        return errf(why, wl, "want %s", want);
+    }
+    case DEF_UINT_SPEC:
+        if (!strcmp(v, "spec")) {
+            *(unsigned *)field = 0;
+            return 0;
+        }
+        /* fall through */
+    case DEF_UINT:
+        if (units_parse_uint(v, k->lo, k->hi, &u, why, wl) != 0)
             return -1;
-        else
-            *dst = (unsigned)u;
-    } else if (!strcmp(key, "element_time")) {
-        if (parse_time(v, &d->element_ns, PTS_MIN_TIME_NS, why, wl) != 0)
-            return -1;
-    } else if (!strcmp(key, "tracking")) {
-        return parse_tracking(v, d, why, wl);
-    } else if (!strcmp(key, "stop")) {
-        if (!strcmp(v, "steady"))
-            d->stop = PTS_STOP_STEADY;
-        else if (!strcmp(v, "capacity"))
-            d->stop = PTS_STOP_CAPACITY;
-        else
-            return errf(why, wl, "want steady or capacity");
-    } else if (!strcmp(key, "max_rounds")) {
-        if (units_parse_uint(v, 0, 1000000, &u, why, wl) != 0)
-            return -1;
-        d->max_rounds = (unsigned)u;
-    } else if (!strcmp(key, "stop_capacity")) {
-        char *end;
-        x = strtod(v, &end);
-        if (*end || x <= 0)
-            return errf(why, wl, "want a positive number (times the user capacity)");
-        d->stop_capacity = x;
-    } else if (!strcmp(key, "max_time")) {
-        if (parse_time(v, &d->max_time_ns, PTS_MIN_TIME_NS, why, wl) != 0)
-            return -1;
-    } else if (!strcmp(key, "compress")) {
-        if (units_parse_uint(v, 0, 100, &u, why, wl) != 0)
-            return -1;
-        d->compress_pct = (unsigned)u;
-    } else if (!strcmp(key, "kind")) {
-        if (!strcmp(v, "standard"))
-            d->kind = PTS_KIND_STANDARD;
-        else if (!strcmp(v, "hir"))
-            d->kind = PTS_KIND_HIR;
-        else if (!strcmp(v, "xsr"))
-            d->kind = PTS_KIND_XSR;
-        else if (!strcmp(v, "dirth"))
-            d->kind = PTS_KIND_DIRTH;
-        else
-            return errf(why, wl, "want standard, hir, xsr or dirth");
-    } else if (!strcmp(key, "threads_list") || !strcmp(key, "qd_list")) {
-        unsigned *dst = !strcmp(key, "threads_list") ? d->threads_list : d->qd_list;
-        unsigned *n = !strcmp(key, "threads_list") ? &d->n_threads_list : &d->n_qd_list;
+        *(unsigned *)field = (unsigned)u;
+        return 0;
+    case DEF_ULIST: {
+        unsigned *dst = (unsigned *)field, *n = (unsigned *)((char *)d + k->count_off);
         char buf[256];
         str_copy(buf, sizeof(buf), v);
         *n = 0;
         char *save = NULL;
         for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-            if (*n >= PTS_MAX_LIST || units_parse_uint(t, 1, 1024, &u, why, wl) != 0)
-                return errf(why, wl, "want up to %d numbers 1..1024", PTS_MAX_LIST);
+            if (*n >= PTS_MAX_LIST || units_parse_uint(t, k->lo, k->hi, &u, why, wl) != 0)
+                return errf(why, wl, "want up to %d numbers %llu..%llu", PTS_MAX_LIST,
+                            (unsigned long long)k->lo, (unsigned long long)k->hi);
             dst[(*n)++] = (unsigned)u;
         }
-    } else if (!strcmp(key, "precondition_threads") || !strcmp(key, "precondition_qd")) {
-        if (units_parse_uint(v, 1, 1024, &u, why, wl) != 0)
-            return -1;
-        *(!strcmp(key, "precondition_threads") ? &d->pc_threads : &d->pc_qd) = (unsigned)u;
-    } else if (!strcmp(key, "latency_ceiling")) {
-        if (parse_time(v, &d->latency_ceiling_ns, 1, why, wl) != 0)
-            return -1;
-    } else if (!strcmp(key, "histogram_time")) {
-        if (parse_time(v, &d->histogram_ns, PTS_MIN_TIME_NS, why, wl) != 0)
-            return -1;
-    } else if (!strcmp(key, "extra")) {
-        str_copy(d->extra, sizeof(d->extra), v);
-    } else if (!strcmp(key, "precondition_round")) {
-        if (parse_time(v, &d->precondition_round_ns, PTS_MIN_TIME_NS, why, wl) != 0)
-            return -1;
-    } else if (!strcmp(key, "access_time")) {
-        if (parse_time(v, &d->access_ns, PTS_MIN_TIME_NS, why, wl) != 0)
-            return -1;
-    } else if (!strcmp(key, "wait_states")) {
-        char buf[256];
-        str_copy(buf, sizeof(buf), v);
-        d->n_waits = 0;
-        char *save = NULL;
-        for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-            if (d->n_waits >= PTS_MAX_LIST)
-                return errf(why, wl, "at most %d wait states", PTS_MAX_LIST);
-            if (parse_time(t, &d->waits_ns[d->n_waits++], PTS_MIN_TIME_NS, why, wl) != 0)
-                return -1;
-        }
-    } else if (!strcmp(key, "repetitions") || !strcmp(key, "baseline_accesses")) {
-        if (units_parse_uint(v, 1, 100000, &u, why, wl) != 0)
-            return -1;
-        *(!strcmp(key, "repetitions") ? &d->repetitions : &d->baseline_accesses) = (unsigned)u;
-    } else if (!strcmp(key, "groups")) {
-        char buf[512];
-        str_copy(buf, sizeof(buf), v);
-        d->n_groups = 0;
-        char *save = NULL;
-        for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-            if (d->n_groups >= PTS_MAX_LIST)
-                return errf(why, wl, "at most %d groups", PTS_MAX_LIST);
-            char acc[16], bs[32], dur[32];
-            unsigned mix;
-            if (sscanf(t, "%15[^/]/%31[^/]/%u/%31s", acc, bs, &mix, dur) != 4 || mix > 100)
-                return errf(why, wl, "group '%s': want ACCESS/BS/MIX/DURATION, e.g. seq/1024k/0/8h", t);
-            struct pts_group *g = &d->groups[d->n_groups++];
-            if (!strcmp(acc, "seq"))
-                g->random = false;
-            else if (!strcmp(acc, "rnd"))
-                g->random = true;
-            else
-                return errf(why, wl, "group '%s': access %s, want seq or rnd", t, acc);
-            if (units_parse_size(bs, &u, why, wl) != 0)
-                return -1;
-            if (u == 0 || u > (1u << 30) || u % PTS_SECTOR)
-                return errf(why, wl, "group '%s': block size %s, want a multiple of %u bytes",
-                            t, bs, PTS_SECTOR);
-            g->bs = (uint32_t)u;
-            g->mix = mix;
-            if (parse_time(dur, &g->duration_ns, PTS_MIN_TIME_NS, why, wl) != 0)
-                return -1;
-        }
-    } else {
-        return errf(why, wl, "unknown key");
+        return 0;
     }
-    return 0;
+    case DEF_TIME:
+        return parse_time(v, (uint64_t *)field, k->lo, why, wl);
+    case DEF_FN:
+        return k->parse(d, v, why, wl);
+    }
+    return errf(why, wl, "unknown key");
 }
 
 static int apply_section(struct pts_def *d, const struct ini_section *s, const char *path,
