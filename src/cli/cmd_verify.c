@@ -13,6 +13,7 @@
 #include "report/measure.h"
 #include "lib/util.h"
 #include "report/verify.h"
+#include "lib/units.h"
 
 static void verify_usage(FILE *f)
 {
@@ -111,7 +112,7 @@ static void fmt_at(const struct meas_point *p, char *buf, size_t len)
 static void fmt_claim_cond(const struct verify_claim *c, char *buf, size_t len)
 {
     char bs[32], t[16] = "?", q[16] = "?", comp[16];
-    verify_format_bs(c->bs, bs, sizeof(bs));
+    units_format_bs(c->bs, bs, sizeof(bs));
     if (c->threads)
         snprintf(t, sizeof(t), "%s%u", c->assumed & VERIFY_COND_THREADS ? "~" : "", c->threads);
     if (c->qd)

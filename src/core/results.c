@@ -15,46 +15,34 @@
 #include <unistd.h>
 
 #include "lib/units.h"
+#include "lib/file.h"
 #include "lib/util.h"
+#include "lib/json_path.h"
 
-static struct json_object *jnum(double v)
-{
-    if (!isfinite(v))
-        return NULL;   /* serialised as null */
-    return json_object_new_double(v);
-}
-
-static struct json_object *jstr(const char *s) { return json_object_new_string(s ? s : ""); }
-static struct json_object *jint(int64_t v) { return json_object_new_int64(v); }
-
-static void add(struct json_object *o, const char *k, struct json_object *v)
-{
-    json_object_object_add(o, k, v);
-}
 
 static struct json_object *lat_json(const struct lat_summary *l)
 {
     struct json_object *o = json_object_new_object();
-    add(o, "count", jint((int64_t)l->count));
-    add(o, "min", jnum(l->min_us));
-    add(o, "mean", jnum(l->mean_us));
-    add(o, "max", jnum(l->max_us));
+    jw_add(o, "count", jw_int((int64_t)l->count));
+    jw_add(o, "min", jw_num(l->min_us));
+    jw_add(o, "mean", jw_num(l->mean_us));
+    jw_add(o, "max", jw_num(l->max_us));
     struct json_object *p = json_object_new_object();
     for (int i = 0; i < METRICS_NPCT; i++)
-        add(p, metrics_percentile_names[i] + 1, jnum(l->pct_us[i]));   /* "50", "99.9", ... */
-    add(o, "percentiles", p);
+        jw_add(p, metrics_percentile_names[i] + 1, jw_num(l->pct_us[i]));   /* "50", "99.9", ... */
+    jw_add(o, "percentiles", p);
     return o;
 }
 
 static struct json_object *dir_json(const struct dir_metrics *d)
 {
     struct json_object *o = json_object_new_object();
-    add(o, "ios", jint((int64_t)d->ios));
-    add(o, "bytes", jint((int64_t)d->bytes));
-    add(o, "iops", jnum(d->iops));
-    add(o, "mb_s", jnum(d->mb_s));
-    add(o, "mib_s", jnum(d->mib_s));
-    add(o, "lat_us", lat_json(&d->lat));
+    jw_add(o, "ios", jw_int((int64_t)d->ios));
+    jw_add(o, "bytes", jw_int((int64_t)d->bytes));
+    jw_add(o, "iops", jw_num(d->iops));
+    jw_add(o, "mb_s", jw_num(d->mb_s));
+    jw_add(o, "mib_s", jw_num(d->mib_s));
+    jw_add(o, "lat_us", lat_json(&d->lat));
     return o;
 }
 
@@ -62,84 +50,84 @@ static struct json_object *array_json(const double *v, unsigned n)
 {
     struct json_object *a = json_object_new_array_ext((int)n);
     for (unsigned i = 0; i < n; i++)
-        json_object_array_add(a, jnum(v[i]));
+        json_object_array_add(a, jw_num(v[i]));
     return a;
 }
 
 struct json_object *results_round_json(const struct round_metrics *m)
 {
     struct json_object *o = json_object_new_object();
-    add(o, "round", jint(m->round));
-    add(o, "elapsed_s", jnum(m->elapsed_s));
-    add(o, "read", dir_json(&m->read));
-    add(o, "write", dir_json(&m->write));
-    add(o, "total", dir_json(&m->total));
+    jw_add(o, "round", jw_int(m->round));
+    jw_add(o, "elapsed_s", jw_num(m->elapsed_s));
+    jw_add(o, "read", dir_json(&m->read));
+    jw_add(o, "write", dir_json(&m->write));
+    jw_add(o, "total", dir_json(&m->total));
     const struct sample_series *s = &m->samples;
     struct json_object *so = json_object_new_object();
-    add(so, "interval_s", jnum(s->interval_s));
-    add(so, "iops", array_json(s->iops, s->n));
-    add(so, "read_iops", array_json(s->read_iops, s->n));
-    add(so, "write_iops", array_json(s->write_iops, s->n));
-    add(so, "mb_s", array_json(s->mb_s, s->n));
-    add(so, "read_mb_s", array_json(s->read_mb_s, s->n));
-    add(so, "write_mb_s", array_json(s->write_mb_s, s->n));
-    add(o, "samples", so);
+    jw_add(so, "interval_s", jw_num(s->interval_s));
+    jw_add(so, "iops", array_json(s->iops, s->n));
+    jw_add(so, "read_iops", array_json(s->read_iops, s->n));
+    jw_add(so, "write_iops", array_json(s->write_iops, s->n));
+    jw_add(so, "mb_s", array_json(s->mb_s, s->n));
+    jw_add(so, "read_mb_s", array_json(s->read_mb_s, s->n));
+    jw_add(so, "write_mb_s", array_json(s->write_mb_s, s->n));
+    jw_add(o, "samples", so);
     if (m->n_hosts) {   /* remote load generators (fio client/server): each host's figures */
         struct json_object *hosts = json_object_new_array();
         for (unsigned i = 0; i < m->n_hosts; i++) {
             const struct host_figures *h = &m->hosts[i];
             struct json_object *ho = json_object_new_object();
-            add(ho, "host", jstr(h->host));
-            add(ho, "runtime_s", jnum(h->runtime_s));
-            add(ho, "read_iops", jnum(h->iops[IO_READ]));
-            add(ho, "write_iops", jnum(h->iops[IO_WRITE]));
-            add(ho, "iops", jnum(h->iops[IO_READ] + h->iops[IO_WRITE]));
-            add(ho, "read_bytes", jint((int64_t)h->bytes[IO_READ]));
-            add(ho, "write_bytes", jint((int64_t)h->bytes[IO_WRITE]));
-            add(ho, "read_lat_mean_us", jnum(h->lat_mean_us[IO_READ]));
-            add(ho, "write_lat_mean_us", jnum(h->lat_mean_us[IO_WRITE]));
+            jw_add(ho, "host", jw_str(h->host));
+            jw_add(ho, "runtime_s", jw_num(h->runtime_s));
+            jw_add(ho, "read_iops", jw_num(h->iops[IO_READ]));
+            jw_add(ho, "write_iops", jw_num(h->iops[IO_WRITE]));
+            jw_add(ho, "iops", jw_num(h->iops[IO_READ] + h->iops[IO_WRITE]));
+            jw_add(ho, "read_bytes", jw_int((int64_t)h->bytes[IO_READ]));
+            jw_add(ho, "write_bytes", jw_int((int64_t)h->bytes[IO_WRITE]));
+            jw_add(ho, "read_lat_mean_us", jw_num(h->lat_mean_us[IO_READ]));
+            jw_add(ho, "write_lat_mean_us", jw_num(h->lat_mean_us[IO_WRITE]));
             json_object_array_add(hosts, ho);
         }
-        add(o, "hosts", hosts);
+        jw_add(o, "hosts", hosts);
     }
     if (m->device.present) {
         const struct device_round *d = &m->device;
         struct json_object *dj = json_object_new_object();
-        add(dj, "host_write_bytes", jnum(d->host_write_bytes));
-        add(dj, "nand_write_bytes", jnum(d->nand_write_bytes));
-        add(dj, "total_host_write_bytes", jnum(d->total_host_write_bytes));
-        add(dj, "write_amplification", jnum(d->wa_round));
-        add(dj, "write_amplification_cumulative", jnum(d->wa_cumulative));
-        add(dj, "gc_relocated_bytes", jnum(d->gc_relocated_bytes));
-        add(dj, "bg_gc_relocated_bytes", jnum(d->bg_relocated_bytes));
-        add(dj, "erases", jnum(d->erases));
-        add(dj, "fg_gc_steps", jint((int64_t)d->fg_gc_steps));
-        add(dj, "bg_gc_steps", jint((int64_t)d->bg_gc_steps));
-        add(dj, "free_lines", jint((int64_t)d->free_lines));
-        add(dj, "total_lines", jint((int64_t)d->total_lines));
-        add(o, "device", dj);
+        jw_add(dj, "host_write_bytes", jw_num(d->host_write_bytes));
+        jw_add(dj, "nand_write_bytes", jw_num(d->nand_write_bytes));
+        jw_add(dj, "total_host_write_bytes", jw_num(d->total_host_write_bytes));
+        jw_add(dj, "write_amplification", jw_num(d->wa_round));
+        jw_add(dj, "write_amplification_cumulative", jw_num(d->wa_cumulative));
+        jw_add(dj, "gc_relocated_bytes", jw_num(d->gc_relocated_bytes));
+        jw_add(dj, "bg_gc_relocated_bytes", jw_num(d->bg_relocated_bytes));
+        jw_add(dj, "erases", jw_num(d->erases));
+        jw_add(dj, "fg_gc_steps", jw_int((int64_t)d->fg_gc_steps));
+        jw_add(dj, "bg_gc_steps", jw_int((int64_t)d->bg_gc_steps));
+        jw_add(dj, "free_lines", jw_int((int64_t)d->free_lines));
+        jw_add(dj, "total_lines", jw_int((int64_t)d->total_lines));
+        jw_add(o, "device", dj);
     }
     if (m->data.present)
-        add(o, "data", data_measure_json(&m->data));
+        jw_add(o, "data", data_measure_json(&m->data));
     if (m->phase)
-        add(o, "phase", jstr(m->phase));
+        jw_add(o, "phase", jw_str(m->phase));
     if (m->state.present)
-        add(o, "state", results_state_json(&m->state));
+        jw_add(o, "state", results_state_json(&m->state));
     return o;
 }
 
 struct json_object *results_state_json(const struct drive_state *s)
 {
     struct json_object *o = json_object_new_object();
-    add(o, "condition", jstr(ds_condition_name(s->condition)));
-    add(o, "purged", json_object_new_boolean(s->purged));
-    add(o, "written_bytes", jnum(s->written_bytes));
-    add(o, "written_fills", jnum(ds_fills(s, s->written_bytes)));
-    add(o, "wipc_bytes", jnum(s->wipc_bytes));
-    add(o, "wipc_fills", jnum(ds_fills(s, s->wipc_bytes)));
-    add(o, "wdpc_bytes", jnum(s->wdpc_bytes));
-    add(o, "wdpc_fills", jnum(ds_fills(s, s->wdpc_bytes)));
-    add(o, "simulated", json_object_new_boolean(s->simulated));
+    jw_add(o, "condition", jw_str(ds_condition_name(s->condition)));
+    jw_add(o, "purged", json_object_new_boolean(s->purged));
+    jw_add(o, "written_bytes", jw_num(s->written_bytes));
+    jw_add(o, "written_fills", jw_num(ds_fills(s, s->written_bytes)));
+    jw_add(o, "wipc_bytes", jw_num(s->wipc_bytes));
+    jw_add(o, "wipc_fills", jw_num(ds_fills(s, s->wipc_bytes)));
+    jw_add(o, "wdpc_bytes", jw_num(s->wdpc_bytes));
+    jw_add(o, "wdpc_fills", jw_num(ds_fills(s, s->wdpc_bytes)));
+    jw_add(o, "simulated", json_object_new_boolean(s->simulated));
     return o;
 }
 
@@ -167,32 +155,32 @@ void results_state_from_json(struct json_object *o, struct drive_state *s)
 void results_verdict_json(struct json_object *steady, const struct ds_verdict *v,
                           const struct steady_guard_result *gr, const struct steady_guard *g)
 {
-    add(steady, "reached", json_object_new_boolean(v->steady));
-    add(steady, "stable", json_object_new_boolean(v->stable));
-    add(steady, "measured_state", jstr(ds_measured_name(v->measured)));
-    add(steady, "label", jstr(v->label));
-    add(steady, "reason", v->reason[0] ? jstr(v->reason) : NULL);
+    jw_add(steady, "reached", json_object_new_boolean(v->steady));
+    jw_add(steady, "stable", json_object_new_boolean(v->stable));
+    jw_add(steady, "measured_state", jw_str(ds_measured_name(v->measured)));
+    jw_add(steady, "label", jw_str(v->label));
+    jw_add(steady, "reason", v->reason[0] ? jw_str(v->reason) : NULL);
     if (!gr || !g)
         return;
-    add(steady, "guard", results_guard_json(gr, g));
+    jw_add(steady, "guard", results_guard_json(gr, g));
 }
 
 struct json_object *results_guard_json(const struct steady_guard_result *gr,
                                        const struct steady_guard *g)
 {
     struct json_object *o = json_object_new_object();
-    add(o, "rule", jstr("the stimulus wrote >= lag_fills of the active range before the window, "
+    jw_add(o, "rule", jw_str("the stimulus wrote >= lag_fills of the active range before the window, "
                         "and every 5-round average since lag_fills before the window is within "
                         "band_pct of the window's average (steady.h)"));
-    add(o, "lag_fills", jnum(g->lag_fills));
-    add(o, "band_pct", jnum(100 * g->band_frac));
-    add(o, "evaluated", json_object_new_boolean(gr->evaluated));
-    add(o, "passed", json_object_new_boolean(gr->passed));
-    add(o, "fills_before_window", jnum(gr->fills_before));
-    add(o, "span_first_round", gr->span_first_round ? jint(gr->span_first_round) : NULL);
-    add(o, "span_last_round", gr->span_last_round ? jint(gr->span_last_round) : NULL);
-    add(o, "max_deviation_pct", gr->evaluated ? jnum(100 * gr->max_deviation) : NULL);
-    add(o, "worst_round", gr->worst_round ? jint(gr->worst_round) : NULL);
+    jw_add(o, "lag_fills", jw_num(g->lag_fills));
+    jw_add(o, "band_pct", jw_num(100 * g->band_frac));
+    jw_add(o, "evaluated", json_object_new_boolean(gr->evaluated));
+    jw_add(o, "passed", json_object_new_boolean(gr->passed));
+    jw_add(o, "fills_before_window", jw_num(gr->fills_before));
+    jw_add(o, "span_first_round", gr->span_first_round ? jw_int(gr->span_first_round) : NULL);
+    jw_add(o, "span_last_round", gr->span_last_round ? jw_int(gr->span_last_round) : NULL);
+    jw_add(o, "max_deviation_pct", gr->evaluated ? jw_num(100 * gr->max_deviation) : NULL);
+    jw_add(o, "worst_round", gr->worst_round ? jw_int(gr->worst_round) : NULL);
     return o;
 }
 
@@ -201,37 +189,37 @@ struct json_object *results_workload_json(const struct workload *wl, const struc
     struct json_object *o = json_object_new_object();
     char spec[1024];
     wl_format(wl, spec, sizeof(spec));
-    add(o, "name", jstr(wl->name));
+    jw_add(o, "name", jw_str(wl->name));
     if (wl->description[0])
-        add(o, "description", jstr(wl->description));
-    add(o, "source", jstr(wl->source));
-    add(o, "spec", jstr(spec));
-    add(o, "rw", jstr(wl->rw));
-    add(o, "read_pct", jint(wl->read_pct));
-    add(o, "random_pct", jint(wl->random_pct));
+        jw_add(o, "description", jw_str(wl->description));
+    jw_add(o, "source", jw_str(wl->source));
+    jw_add(o, "spec", jw_str(spec));
+    jw_add(o, "rw", jw_str(wl->rw));
+    jw_add(o, "read_pct", jw_int(wl->read_pct));
+    jw_add(o, "random_pct", jw_int(wl->random_pct));
     struct json_object *bs = json_object_new_array();
     for (unsigned i = 0; i < wl->n_bs; i++) {
         struct json_object *b = json_object_new_object();
-        add(b, "bytes", jint(wl->bs[i].size));
-        add(b, "weight_pct", jint(wl->bs[i].weight));
+        jw_add(b, "bytes", jw_int(wl->bs[i].size));
+        jw_add(b, "weight_pct", jw_int(wl->bs[i].weight));
         json_object_array_add(bs, b);
     }
-    add(o, "block_sizes", bs);
-    add(o, "qd", jint(wl->qd));
-    add(o, "workers", jint(wl->workers));
-    add(o, "outstanding_ios", jint((int64_t)wl->qd * wl->workers));
+    jw_add(o, "block_sizes", bs);
+    jw_add(o, "qd", jw_int(wl->qd));
+    jw_add(o, "workers", jw_int(wl->workers));
+    jw_add(o, "outstanding_ios", jw_int((int64_t)wl->qd * wl->workers));
     bool split = wl->region == WL_REGION_SPLIT ||
                  (wl->region == WL_REGION_DEFAULT && wl->random_pct == 0);
-    add(o, "region", jstr(split && wl->workers > 1 ? "split" : "shared"));
-    add(o, "compress_pct", jint(wl->compress_pct));
+    jw_add(o, "region", jw_str(split && wl->workers > 1 ? "split" : "shared"));
+    jw_add(o, "compress_pct", jw_int(wl->compress_pct));
     char seed[32];
     snprintf(seed, sizeof(seed), "0x%llx", (unsigned long long)wl->seed);
-    add(o, "seed", jstr(seed));
+    jw_add(o, "seed", jw_str(seed));
     if (range) {
         struct json_object *r = json_object_new_object();
-        add(r, "offset", jint((int64_t)range->start));
-        add(r, "length", jint((int64_t)range->len));
-        add(o, "active_range", r);
+        jw_add(r, "offset", jw_int((int64_t)range->start));
+        jw_add(r, "length", jw_int((int64_t)range->len));
+        jw_add(o, "active_range", r);
     }
     return o;
 }
@@ -241,38 +229,38 @@ struct json_object *results_steady_json(const struct steady_window *w, unsigned 
                                         unsigned rounds_run)
 {
     struct json_object *o = json_object_new_object();
-    add(o, "tracking", jstr(tracking));
-    add(o, "rule", jstr("SNIA PTS: window range <= 20% of average and least-squares excursion "
+    jw_add(o, "tracking", jw_str(tracking));
+    jw_add(o, "rule", jw_str("SNIA PTS: window range <= 20% of average and least-squares excursion "
                         "<= 10% of average (<=, see steady.h)"));
-    add(o, "window_rounds", jint(c->window));
-    add(o, "max_rounds", jint(c->max_rounds));
-    add(o, "range_limit_pct", jnum(c->range_frac * 100));
-    add(o, "slope_limit_pct", jnum(c->slope_frac * 100));
-    add(o, "rounds_run", jint(rounds_run));
-    add(o, "reached", json_object_new_boolean(steady_round > 0));
-    add(o, "round", steady_round ? jint(steady_round) : NULL);
+    jw_add(o, "window_rounds", jw_int(c->window));
+    jw_add(o, "max_rounds", jw_int(c->max_rounds));
+    jw_add(o, "range_limit_pct", jw_num(c->range_frac * 100));
+    jw_add(o, "slope_limit_pct", jw_num(c->slope_frac * 100));
+    jw_add(o, "rounds_run", jw_int(rounds_run));
+    jw_add(o, "reached", json_object_new_boolean(steady_round > 0));
+    jw_add(o, "round", steady_round ? jw_int(steady_round) : NULL);
     if (w && w->last_round) {
         struct json_object *win = json_object_new_object();
-        add(win, "first_round", jint(w->first_round));
-        add(win, "last_round", jint(w->last_round));
-        add(win, "average", jnum(w->average));
-        add(win, "min", jnum(w->min));
-        add(win, "max", jnum(w->max));
-        add(win, "range", jnum(w->range));
-        add(win, "range_allowed", jnum(w->range_allowed));
-        add(win, "slope", jnum(w->slope));
-        add(win, "intercept", jnum(w->intercept));
-        add(win, "slope_excursion", jnum(w->slope_excursion));
-        add(win, "slope_excursion_allowed", jnum(w->slope_excursion_allowed));
-        add(win, "range_ok", json_object_new_boolean(w->range_ok));
-        add(win, "slope_ok", json_object_new_boolean(w->slope_ok));
-        add(win, "steady", json_object_new_boolean(w->steady));
+        jw_add(win, "first_round", jw_int(w->first_round));
+        jw_add(win, "last_round", jw_int(w->last_round));
+        jw_add(win, "average", jw_num(w->average));
+        jw_add(win, "min", jw_num(w->min));
+        jw_add(win, "max", jw_num(w->max));
+        jw_add(win, "range", jw_num(w->range));
+        jw_add(win, "range_allowed", jw_num(w->range_allowed));
+        jw_add(win, "slope", jw_num(w->slope));
+        jw_add(win, "intercept", jw_num(w->intercept));
+        jw_add(win, "slope_excursion", jw_num(w->slope_excursion));
+        jw_add(win, "slope_excursion_allowed", jw_num(w->slope_excursion_allowed));
+        jw_add(win, "range_ok", json_object_new_boolean(w->range_ok));
+        jw_add(win, "slope_ok", json_object_new_boolean(w->slope_ok));
+        jw_add(win, "steady", json_object_new_boolean(w->steady));
         char fit[128];
         snprintf(fit, sizeof(fit), "y = %.6g*x + %.6g", w->slope, w->intercept);
-        add(win, "fit", jstr(fit));
-        add(o, "window", win);
+        jw_add(win, "fit", jw_str(fit));
+        jw_add(o, "window", win);
     } else {
-        add(o, "window", NULL);
+        jw_add(o, "window", NULL);
     }
     return o;
 }
@@ -280,81 +268,81 @@ struct json_object *results_steady_json(const struct steady_window *w, unsigned 
 struct json_object *results_host_json(const struct hostinfo *h)
 {
     struct json_object *o = json_object_new_object();
-    add(o, "hostname", jstr(h->hostname));
-    add(o, "kernel", jstr(h->kernel));
-    add(o, "cpu_model", jstr(h->cpu_model));
-    add(o, "cpus_online", jint(h->cpus_online));
-    add(o, "memory_bytes", jint((int64_t)h->memory_bytes));
+    jw_add(o, "hostname", jw_str(h->hostname));
+    jw_add(o, "kernel", jw_str(h->kernel));
+    jw_add(o, "cpu_model", jw_str(h->cpu_model));
+    jw_add(o, "cpus_online", jw_int(h->cpus_online));
+    jw_add(o, "memory_bytes", jw_int((int64_t)h->memory_bytes));
     struct json_object *v = json_object_new_object();
-    add(v, "liburing", h->liburing[0] ? jstr(h->liburing) : NULL);
-    add(v, "liburing_built", h->liburing_built[0] ? jstr(h->liburing_built) : NULL);
-    add(v, "libaio", h->libaio[0] ? jstr(h->libaio) : NULL);
-    add(v, "fio", h->fio[0] ? jstr(h->fio) : NULL);
-    add(v, "json-c", jstr(h->json_c));
-    add(o, "versions", v);
+    jw_add(v, "liburing", h->liburing[0] ? jw_str(h->liburing) : NULL);
+    jw_add(v, "liburing_built", h->liburing_built[0] ? jw_str(h->liburing_built) : NULL);
+    jw_add(v, "libaio", h->libaio[0] ? jw_str(h->libaio) : NULL);
+    jw_add(v, "fio", h->fio[0] ? jw_str(h->fio) : NULL);
+    jw_add(v, "json-c", jw_str(h->json_c));
+    jw_add(o, "versions", v);
     return o;
 }
 
 struct json_object *results_target_json(const struct target_info *t)
 {
     struct json_object *o = json_object_new_object();
-    add(o, "path", jstr(t->path));
-    add(o, "kind", jstr(target_kind_name(t->kind)));
-    add(o, "device", jstr(t->devname));
-    add(o, "capacity_bytes", jint((int64_t)t->capacity));
-    add(o, "logical_sector", jint(t->logical_sector));
-    add(o, "physical_sector", jint(t->physical_sector));
-    add(o, "alignment_offset", jint(t->alignment_offset));
-    add(o, "model", t->model[0] ? jstr(t->model) : NULL);
-    add(o, "serial", t->serial[0] ? jstr(t->serial) : NULL);
-    add(o, "firmware", t->firmware[0] ? jstr(t->firmware) : NULL);
-    add(o, "vendor", t->vendor[0] ? jstr(t->vendor) : NULL);
-    add(o, "rotational", json_object_new_boolean(t->rotational));
+    jw_add(o, "path", jw_str(t->path));
+    jw_add(o, "kind", jw_str(target_kind_name(t->kind)));
+    jw_add(o, "device", jw_str(t->devname));
+    jw_add(o, "capacity_bytes", jw_int((int64_t)t->capacity));
+    jw_add(o, "logical_sector", jw_int(t->logical_sector));
+    jw_add(o, "physical_sector", jw_int(t->physical_sector));
+    jw_add(o, "alignment_offset", jw_int(t->alignment_offset));
+    jw_add(o, "model", t->model[0] ? jw_str(t->model) : NULL);
+    jw_add(o, "serial", t->serial[0] ? jw_str(t->serial) : NULL);
+    jw_add(o, "firmware", t->firmware[0] ? jw_str(t->firmware) : NULL);
+    jw_add(o, "vendor", t->vendor[0] ? jw_str(t->vendor) : NULL);
+    jw_add(o, "rotational", json_object_new_boolean(t->rotational));
     if (t->kind == TARGET_BLOCK)
-        add(o, "write_cache", jstr(t->write_cache ? "write back" : "write through"));
+        jw_add(o, "write_cache", jw_str(t->write_cache ? "write back" : "write through"));
     struct stat st;
     if (t->kind == TARGET_FILE && stat(t->path, &st) == 0) {   /* the file's identity (--resume) */
-        add(o, "inode", jint((int64_t)st.st_ino));
-        add(o, "st_dev", jint((int64_t)st.st_dev));
+        jw_add(o, "inode", jw_int((int64_t)st.st_ino));
+        jw_add(o, "st_dev", jw_int((int64_t)st.st_dev));
     }
     if (t->kind == TARGET_BLOCK && (t->signatures_probed || t->signatures_error[0])) {
         struct json_object *a = json_object_new_array();
         for (unsigned i = 0; i < t->n_signatures; i++) {
             const struct target_signature *g = &t->signatures[i];
             struct json_object *so = json_object_new_object();
-            add(so, "type", g->type[0] ? jstr(g->type) : NULL);
-            add(so, "usage", g->usage[0] ? jstr(g->usage) : NULL);
-            add(so, "label", g->label[0] ? jstr(g->label) : NULL);
-            add(so, "uuid", g->uuid[0] ? jstr(g->uuid) : NULL);
-            add(so, "version", g->version[0] ? jstr(g->version) : NULL);
-            add(so, "offset", jint((int64_t)g->offset));
+            jw_add(so, "type", g->type[0] ? jw_str(g->type) : NULL);
+            jw_add(so, "usage", g->usage[0] ? jw_str(g->usage) : NULL);
+            jw_add(so, "label", g->label[0] ? jw_str(g->label) : NULL);
+            jw_add(so, "uuid", g->uuid[0] ? jw_str(g->uuid) : NULL);
+            jw_add(so, "version", g->version[0] ? jw_str(g->version) : NULL);
+            jw_add(so, "offset", jw_int((int64_t)g->offset));
             json_object_array_add(a, so);
         }
-        add(o, "signatures", a);   /* what libblkid found before anything was written */
+        jw_add(o, "signatures", a);   /* what libblkid found before anything was written */
         if (t->signatures_error[0])
-            add(o, "signatures_error", jstr(t->signatures_error));
+            jw_add(o, "signatures_error", jw_str(t->signatures_error));
     }
     if (t->sim) {
         struct sim_info si;
         sim_info(t->sim->dev, &si);
         const struct sim_params *p = &t->sim->params;
         /* Reports show the full-size drive; the harness addressed the scaled one. */
-        add(o, "capacity_bytes", jint((int64_t)si.nominal_user_bytes));
+        jw_add(o, "capacity_bytes", jw_int((int64_t)si.nominal_user_bytes));
         struct json_object *sj = json_object_new_object();
-        add(sj, "preset", jstr(p->name));
-        add(sj, "description", jstr(p->description));
-        add(sj, "time_scale_k", jint(si.k));
-        add(sj, "scaled_capacity_bytes", jint((int64_t)si.user_bytes));
-        add(sj, "scaled_raw_bytes", jint((int64_t)si.raw_bytes));
-        add(sj, "controllers", jint(si.n_ctl));
-        add(sj, "dispatch", jstr(p->dispatch == SIM_DISPATCH_VCA ? "vca" : "stripe"));
-        add(sj, "lines_per_controller", jint(si.lines_per_ctl));
-        add(sj, "pages_per_block", jint(si.pages_per_block));
-        add(sj, "rho_eff", jnum(si.rho_eff));
-        add(sj, "durawrite", json_object_new_boolean(p->durawrite));
-        add(sj, "background_gc", json_object_new_boolean(p->bg_gc));
-        add(sj, "seed", jint((int64_t)p->seed));
-        add(o, "simulated", sj);
+        jw_add(sj, "preset", jw_str(p->name));
+        jw_add(sj, "description", jw_str(p->description));
+        jw_add(sj, "time_scale_k", jw_int(si.k));
+        jw_add(sj, "scaled_capacity_bytes", jw_int((int64_t)si.user_bytes));
+        jw_add(sj, "scaled_raw_bytes", jw_int((int64_t)si.raw_bytes));
+        jw_add(sj, "controllers", jw_int(si.n_ctl));
+        jw_add(sj, "dispatch", jw_str(p->dispatch == SIM_DISPATCH_VCA ? "vca" : "stripe"));
+        jw_add(sj, "lines_per_controller", jw_int(si.lines_per_ctl));
+        jw_add(sj, "pages_per_block", jw_int(si.pages_per_block));
+        jw_add(sj, "rho_eff", jw_num(si.rho_eff));
+        jw_add(sj, "durawrite", json_object_new_boolean(p->durawrite));
+        jw_add(sj, "background_gc", json_object_new_boolean(p->bg_gc));
+        jw_add(sj, "seed", jw_int((int64_t)p->seed));
+        jw_add(o, "simulated", sj);
     }
     return o;
 }
@@ -364,22 +352,22 @@ static struct json_object *preconditioning_json(const struct run_record *rec)
 {
     const struct run_config *c = &rec->cfg;
     struct json_object *o = json_object_new_object();
-    add(o, "mode", jstr(wl_precondition_name(c->precondition)));
-    add(o, "purge", NULL);
+    jw_add(o, "mode", jw_str(wl_precondition_name(c->precondition)));
+    jw_add(o, "purge", NULL);
     if (rec->wipc_done) {
         struct json_object *w = json_object_new_object();
-        add(w, "bs", jint(PRECOND_WIPC_BS));
-        add(w, "qd", jint(PRECOND_WIPC_QD));
-        add(w, "workers", jint(1));
-        add(w, "fills", jint(PRECOND_WIPC_FILLS));
-        add(w, "compress_pct", jint(rec->wl.compress_pct));
-        add(w, "bytes_written", jnum((double)rec->wipc.write.bytes));
-        add(w, "elapsed_s", jnum(rec->wipc.elapsed_s));
-        add(w, "wall_s", jnum(rec->wipc_wall_s));
-        add(w, "mb_s", jnum(rec->wipc.write.mb_s));
-        add(o, "wipc", w);
+        jw_add(w, "bs", jw_int(PRECOND_WIPC_BS));
+        jw_add(w, "qd", jw_int(PRECOND_WIPC_QD));
+        jw_add(w, "workers", jw_int(1));
+        jw_add(w, "fills", jw_int(PRECOND_WIPC_FILLS));
+        jw_add(w, "compress_pct", jw_int(rec->wl.compress_pct));
+        jw_add(w, "bytes_written", jw_num((double)rec->wipc.write.bytes));
+        jw_add(w, "elapsed_s", jw_num(rec->wipc.elapsed_s));
+        jw_add(w, "wall_s", jw_num(rec->wipc_wall_s));
+        jw_add(w, "mb_s", jw_num(rec->wipc.write.mb_s));
+        jw_add(o, "wipc", w);
     } else {   /* a resumed run keeps the WIPC it did before the stop */
-        add(o, "wipc", rec->wipc_json ? json_object_get(rec->wipc_json) : NULL);
+        jw_add(o, "wipc", rec->wipc_json ? json_object_get(rec->wipc_json) : NULL);
     }
     if (rec->wdpc) {
         struct json_object *w = json_object_new_object();
@@ -387,15 +375,15 @@ static struct json_object *preconditioning_json(const struct run_record *rec)
         double bytes = 0;
         for (unsigned i = 0; i < n && i < rec->n_rounds; i++)
             bytes += (double)rec->rounds[i].write.bytes;
-        add(w, "min_fills", jnum(c->wdpc_min_fills));
-        add(w, "max_fills", jnum(c->wdpc_max_fills));
-        add(w, "rounds", jint(n));
-        add(w, "bytes_written", jnum(bytes));
-        add(w, "fills", jnum(ds_fills(&rec->state, bytes)));
-        add(w, "ended", rec->wdpc_end ? jstr(rec->wdpc_end) : NULL);
-        add(o, "wdpc", w);
+        jw_add(w, "min_fills", jw_num(c->wdpc_min_fills));
+        jw_add(w, "max_fills", jw_num(c->wdpc_max_fills));
+        jw_add(w, "rounds", jw_int(n));
+        jw_add(w, "bytes_written", jw_num(bytes));
+        jw_add(w, "fills", jw_num(ds_fills(&rec->state, bytes)));
+        jw_add(w, "ended", rec->wdpc_end ? jw_str(rec->wdpc_end) : NULL);
+        jw_add(o, "wdpc", w);
     } else {
-        add(o, "wdpc", NULL);
+        jw_add(o, "wdpc", NULL);
     }
     return o;
 }
@@ -404,73 +392,73 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
 {
     const struct run_config *c = &rec->cfg;
     struct json_object *doc = json_object_new_object();
-    add(doc, "schema", jstr(RESULTS_SCHEMA));
-    add(doc, "schema_version", jint(RESULTS_SCHEMA_VERSION));
-    add(doc, "ptsbench_version", jstr(PTSBENCH_VERSION));
+    jw_add(doc, "schema", jw_str(RESULTS_SCHEMA));
+    jw_add(doc, "schema_version", jw_int(RESULTS_SCHEMA_VERSION));
+    jw_add(doc, "ptsbench_version", jw_str(PTSBENCH_VERSION));
     struct json_object *argv = json_object_new_array();
     for (int i = 0; i < c->argc; i++)
-        json_object_array_add(argv, jstr(c->argv[i]));
-    add(doc, "command_line", argv);
-    add(doc, "started", jstr(rec->started));
-    add(doc, "updated", jstr(rec->updated));
-    add(doc, "status", jstr(rec->status));
-    add(doc, "writer", results_writer_json());
+        json_object_array_add(argv, jw_str(c->argv[i]));
+    jw_add(doc, "command_line", argv);
+    jw_add(doc, "started", jw_str(rec->started));
+    jw_add(doc, "updated", jw_str(rec->updated));
+    jw_add(doc, "status", jw_str(rec->status));
+    jw_add(doc, "writer", results_writer_json());
     if (rec->error[0])
-        add(doc, "error", jstr(rec->error));
-    add(doc, "host", results_host_json(&rec->host));
-    add(doc, "target", results_target_json(&rec->target));
+        jw_add(doc, "error", jw_str(rec->error));
+    jw_add(doc, "host", results_host_json(&rec->host));
+    jw_add(doc, "target", results_target_json(&rec->target));
     struct json_object *eng = json_object_new_object();
-    add(eng, "name", jstr(rec->engine->name));
-    add(eng, "library", jstr(rec->engine->version()));
-    add(eng, "clock", jstr(rec->engine->flags & ENGINE_F_VIRTUAL_CLOCK ? "virtual" : "CLOCK_MONOTONIC"));
-    add(eng, "direct_io", json_object_new_boolean(rec->target.kind != TARGET_SIM));
-    add(eng, "completion_weight", jnum(rec->weight));
+    jw_add(eng, "name", jw_str(rec->engine->name));
+    jw_add(eng, "library", jw_str(rec->engine->version()));
+    jw_add(eng, "clock", jw_str(rec->engine->flags & ENGINE_F_VIRTUAL_CLOCK ? "virtual" : "CLOCK_MONOTONIC"));
+    jw_add(eng, "direct_io", json_object_new_boolean(rec->target.kind != TARGET_SIM));
+    jw_add(eng, "completion_weight", jw_num(rec->weight));
     if (rec->engine->flags & ENGINE_F_WHOLE_ROUND)
-        add(eng, "artifacts", jstr("fio/"));   /* job files and fio's output, per round */
+        jw_add(eng, "artifacts", jw_str("fio/"));   /* job files and fio's output, per round */
     if (c->n_remotes) {
         struct json_object *r = json_object_new_array();
         for (unsigned i = 0; i < c->n_remotes; i++)
-            json_object_array_add(r, jstr(c->remotes[i]));
-        add(eng, "remotes", r);
+            json_object_array_add(r, jw_str(c->remotes[i]));
+        jw_add(eng, "remotes", r);
     }
-    add(doc, "engine", eng);
-    add(doc, "workload", results_workload_json(&rec->wl, &rec->range));
+    jw_add(doc, "engine", eng);
+    jw_add(doc, "workload", results_workload_json(&rec->wl, &rec->range));
 
     struct json_object *run = json_object_new_object();
-    add(run, "max_rounds", jint(c->max_rounds));
+    jw_add(run, "max_rounds", jw_int(c->max_rounds));
     if (c->round_bytes)
-        add(run, "round_bytes", jint((int64_t)c->round_bytes));
+        jw_add(run, "round_bytes", jw_int((int64_t)c->round_bytes));
     else
-        add(run, "round_time_s", jnum((double)c->round_time_ns / 1e9));
-    add(run, "sample_interval_s", jnum((double)c->sample_ns / 1e9));
-    add(run, "stop_at_steady", json_object_new_boolean(c->stop_at_steady));
-    add(run, "tracking", jstr(c->track));
-    add(run, "precondition", jstr(wl_precondition_name(c->precondition)));
-    add(doc, "run", run);
+        jw_add(run, "round_time_s", jw_num((double)c->round_time_ns / 1e9));
+    jw_add(run, "sample_interval_s", jw_num((double)c->sample_ns / 1e9));
+    jw_add(run, "stop_at_steady", json_object_new_boolean(c->stop_at_steady));
+    jw_add(run, "tracking", jw_str(c->track));
+    jw_add(run, "precondition", jw_str(wl_precondition_name(c->precondition)));
+    jw_add(doc, "run", run);
 
-    add(doc, "preconditioning", preconditioning_json(rec));
+    jw_add(doc, "preconditioning", preconditioning_json(rec));
     if (rec->resumed)
-        add(doc, "resumed", json_object_get(rec->resumed));
-    add(doc, "state", results_state_json(&rec->state));
+        jw_add(doc, "resumed", json_object_get(rec->resumed));
+    jw_add(doc, "state", results_state_json(&rec->state));
     struct json_object *ss = results_steady_json(&rec->steady,
                                                  rec->verdict.steady ? rec->steady_round : 0,
                                                  &c->criteria, c->track, rec->measured);
     results_verdict_json(ss, &rec->verdict, rec->wdpc ? &rec->guard : NULL,
                          rec->wdpc ? &c->guard : NULL);
-    add(doc, "steady_state", ss);
+    jw_add(doc, "steady_state", ss);
     if (rec->last_window.last_round) {   /* --all-rounds: the last window too */
         struct json_object *lw = results_steady_json(&rec->last_window,
                                                      rec->last_verdict.steady
                                                          ? rec->last_window.last_round : 0,
                                                      &c->criteria, c->track, rec->measured);
         results_verdict_json(lw, &rec->last_verdict, NULL, NULL);
-        add(doc, "last_window", lw);
+        jw_add(doc, "last_window", lw);
     }
     if (with_rounds) {
         struct json_object *rounds = json_object_new_array();
         for (unsigned i = 0; i < rec->n_rounds; i++)
             json_object_array_add(rounds, results_round_json(&rec->rounds[i]));
-        add(doc, "rounds", rounds);
+        jw_add(doc, "rounds", rounds);
     }
     return doc;
 }
@@ -478,90 +466,6 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
 struct json_object *results_build(const struct run_record *rec)
 {
     return build_doc(rec, true);
-}
-
-/* Replace path with text atomically: path.tmp, optional fsync, rename, fsync of the directory.
- * The rename alone makes the file whole at every instant for readers and across a killed
- * process; fsync adds durability across a power loss. */
-/* The data goes to an unnamed file in the target's directory (O_TMPFILE), which is given the
- * name path.tmp only once it is complete, and renamed over path at once: a process killed while
- * writing leaves nothing behind, and one killed in the instant between the link and the rename
- * leaves a complete path.tmp, which the next write replaces. Filesystems without O_TMPFILE get a
- * named path.tmp from the start. */
-static int open_tmp(const char *path, const char *tmp, bool *unnamed)
-{
-    char dir[4352];
-    snprintf(dir, sizeof(dir), "%s", path);
-    int fd = open(dirname(dir), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-    *unnamed = fd >= 0;
-    if (fd < 0)
-        fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    else
-        fchmod(fd, 0644);
-    return fd;
-}
-
-static int name_tmp(int fd, const char *tmp)
-{
-    char proc[64];
-    snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-    unlink(tmp);   /* a complete path.tmp left by a writer killed after its link */
-    return linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW);
-}
-
-int results_write_parts_atomic(const char *path, const char *const *parts, const size_t *lens,
-                                unsigned n_parts, bool sync, char *err, size_t errlen)
-{
-    char tmp[4352];
-    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-    bool unnamed;
-    int fd = open_tmp(path, tmp, &unnamed);
-    if (fd < 0)
-        return errf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-    for (unsigned p = 0; p < n_parts; p++) {
-        size_t done = 0;
-        while (done < lens[p]) {
-            ssize_t w = write(fd, parts[p] + done, lens[p] - done);
-            if (w < 0) {
-                if (errno == EINTR)
-                    continue;
-                int saved = errno;
-                close(fd);
-                if (!unnamed)
-                    unlink(tmp);
-                return errf(err, errlen, "cannot write %s: %s", path, strerror(saved));
-            }
-            done += (size_t)w;
-        }
-    }
-    if (sync && fsync(fd) != 0) {
-        int saved = errno;
-        close(fd);
-        if (!unnamed)
-            unlink(tmp);
-        return errf(err, errlen, "cannot write %s: %s", path, strerror(saved));
-    }
-    if (unnamed && name_tmp(fd, tmp) != 0) {
-        int saved = errno;
-        close(fd);
-        return errf(err, errlen, "cannot write %s: %s", path, strerror(saved));
-    }
-    close(fd);
-    if (rename(tmp, path) != 0) {
-        int saved = errno;
-        unlink(tmp);
-        return errf(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(saved));
-    }
-    if (sync) {
-        char dir[4352];
-        snprintf(dir, sizeof(dir), "%s", path);
-        int dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dfd >= 0) {
-            fsync(dfd);
-            close(dfd);
-        }
-    }
-    return 0;
 }
 
 int results_write_json_atomic_ext(struct json_object *doc, const char *path, bool sync,
@@ -574,7 +478,7 @@ int results_write_json_atomic_ext(struct json_object *doc, const char *path, boo
         &len);
     const char *parts[] = {text, "\n"};
     size_t lens[] = {len, 1};
-    return results_write_parts_atomic(path, parts, lens, 2, sync, err, errlen);
+    return file_write_atomic(path, parts, lens, 2, sync, err, errlen);
 }
 
 int results_write_json_atomic(struct json_object *doc, const char *path, char *err, size_t errlen)
@@ -640,7 +544,7 @@ int results_write(struct run_record *rec, char *err, size_t errlen)
     /* Durability at most once a second: fast (simulated) runs finish rounds in milliseconds. */
     uint64_t now = now_mono_ns();
     bool sync = strcmp(rec->status, "running") != 0 || now - rec->cache.last_sync_ns >= 1000000000ull;
-    int ret = results_write_parts_atomic(rec->results_path, parts, lens, n_parts, sync, err, errlen);
+    int ret = file_write_atomic(rec->results_path, parts, lens, n_parts, sync, err, errlen);
     if (sync)
         rec->cache.last_sync_ns = now;
     free(parts);
@@ -730,10 +634,10 @@ struct json_object *results_writer_json(void)
     if (!host[0] && gethostname(host, sizeof(host) - 1) != 0)
         host[0] = '\0';
     struct json_object *w = json_object_new_object();
-    add(w, "pid", jint(getpid()));
-    add(w, "boot_id", jstr(boot));
-    add(w, "hostname", jstr(host));
-    add(w, "program", jstr("ptsbench " PTSBENCH_VERSION));
+    jw_add(w, "pid", jw_int(getpid()));
+    jw_add(w, "boot_id", jw_str(boot));
+    jw_add(w, "hostname", jw_str(host));
+    jw_add(w, "program", jw_str("ptsbench " PTSBENCH_VERSION));
     return w;
 }
 

@@ -24,10 +24,6 @@ int results_write_json_atomic(struct json_object *doc, const char *path, char *e
 /* The same; fsync (file and directory) only when sync. */
 int results_write_json_atomic_ext(struct json_object *doc, const char *path, bool sync,
                                   char *err, size_t errlen);
-/* Write the concatenation of parts to path atomically (path.tmp, then rename); with sync, fsync
- * the file before and the directory after the rename. For any text output (reports, JUnit). */
-int results_write_parts_atomic(const char *path, const char *const *parts, const size_t *lens,
-                               unsigned n_parts, bool sync, char *err, size_t errlen);
 int results_write(struct run_record *rec, char *err, size_t errlen);
 void results_cache_free(struct results_cache *c);
 

@@ -16,6 +16,7 @@
 #include "lib/units.h"
 #include "lib/util.h"
 #include "core/worker.h"
+#include "lib/file.h"
 
 void run_config_init(struct run_config *cfg)
 {
@@ -30,29 +31,6 @@ void run_config_init(struct run_config *cfg)
     cfg->wdpc_max_fills = PRECOND_WDPC_MAX_FILLS;
     cfg->criteria = STEADY_CRITERIA_SNIA;
     cfg->guard = STEADY_GUARD_DEFAULT;
-}
-
-static bool file_exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-static int mkdir_p(const char *path, char *err, size_t errlen)
-{
-    char buf[4096];
-    snprintf(buf, sizeof(buf), "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-            return errf(err, errlen, "cannot create directory %s: %s", buf, strerror(errno));
-        *p = '/';
-    }
-    if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-        return errf(err, errlen, "cannot create directory %s: %s", buf, strerror(errno));
-    return 0;
 }
 
 static bool tracking_name_ok(const char *name)
@@ -208,7 +186,7 @@ double run_target_weight(const struct target_info *t)
 
 int run_make_dir(const char *path, char *err, size_t errlen)
 {
-    return mkdir_p(path, err, errlen);
+    return file_mkdir_p(path, err, errlen);
 }
 
 int run_resume_same_target(struct json_object *doc, const struct target_info *t, char *err,
@@ -348,14 +326,6 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     return 0;
 }
 
-static void fmt_lat(double us, char *buf, size_t len)
-{
-    if (us >= 1000.0)
-        snprintf(buf, len, "%.2f ms", us / 1000.0);
-    else
-        snprintf(buf, len, "%.1f us", us);
-}
-
 static void print_plan(const struct run_record *rec)
 {
     const struct run_config *c = &rec->cfg;
@@ -440,8 +410,8 @@ static void print_round(const struct run_record *rec, const struct round_metrics
     units_format_count(m->total.iops, iops, sizeof(iops));
     units_format_count(m->read.iops, r, sizeof(r));
     units_format_count(m->write.iops, w, sizeof(w));
-    fmt_lat(m->total.lat.mean_us, mean, sizeof(mean));
-    fmt_lat(m->total.lat.pct_us[3], p999, sizeof(p999));
+    units_format_lat(m->total.lat.mean_us, UNITS_TEXT, mean, sizeof(mean));
+    units_format_lat(m->total.lat.pct_us[3], UNITS_TEXT, p999, sizeof(p999));
     round_state_text(rec, m, ss, sizeof(ss));
     char dev[64] = "";
     if (m->device.present)
@@ -882,7 +852,7 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
         if (fd < 0)
             goto fail_early;
     }
-    if (mkdir_p(rec->out_dir, err, sizeof(err)) != 0)
+    if (file_mkdir_p(rec->out_dir, err, sizeof(err)) != 0)
         goto fail_early;
 
     if (rec->target.sim)

@@ -209,3 +209,23 @@ int jp_check(struct json_object *doc, const struct jp_rule *rules, size_t n, cha
     }
     return 0;
 }
+
+struct json_object *jw_num(double v)
+{
+    return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+struct json_object *jw_int(long long v)
+{
+    return json_object_new_int64((int64_t)v);
+}
+
+struct json_object *jw_str(const char *s)
+{
+    return json_object_new_string(s ? s : "");
+}
+
+void jw_add(struct json_object *o, const char *key, struct json_object *v)
+{
+    json_object_object_add(o, key, v);
+}

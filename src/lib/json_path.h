@@ -31,6 +31,14 @@ double jp_num(struct json_object *o, const char *key);
 double jp_path(struct json_object *o, const char *dotted);
 const char *jp_str(struct json_object *o, const char *dotted);
 
+/* ---- writing ----
+ * Values for json_object_object_add: a number that is not finite becomes NULL (written as JSON
+ * null: "no figure", never NaN), a NULL string becomes "". */
+struct json_object *jw_num(double v);
+struct json_object *jw_int(long long v);
+struct json_object *jw_str(const char *s);
+void jw_add(struct json_object *o, const char *key, struct json_object *v);   /* object_add */
+
 /* ---- checking a document's shape ----
  *
  * A rule names a path (dotted; "*" stands for every element of an array, or every member of an

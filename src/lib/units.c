@@ -319,6 +319,31 @@ void units_format_size(uint64_t bytes, char *buf, size_t len)
     snprintf(buf, len, "%llu%s", (unsigned long long)bytes, names[i]);
 }
 
+void units_format_lat(double us, enum units_style style, char *buf, size_t len)
+{
+    const bool ts = style == UNITS_TYPESET;
+    if (!isfinite(us))
+        snprintf(buf, len, "%s", ts ? "–" : "-");
+    else if (us >= 10000)
+        snprintf(buf, len, "%.1f ms", us / 1000);
+    else if (us >= 1000)
+        snprintf(buf, len, "%.2f ms", us / 1000);
+    else
+        snprintf(buf, len, "%.1f %s", us, ts ? "µs" : "us");
+}
+
+void units_format_bs(double bytes, char *buf, size_t len)
+{
+    if (!(bytes > 0) || !isfinite(bytes))
+        snprintf(buf, len, "mixed sizes");
+    else if (bytes > 1048576 && fmod(bytes, 1048576) == 0)
+        snprintf(buf, len, "%g MiB", bytes / 1048576);
+    else if (bytes >= 512)
+        snprintf(buf, len, "%g KiB", bytes / 1024);
+    else
+        snprintf(buf, len, "%.0f B", bytes);
+}
+
 static void units_scaled(double v, const char *const *names, double base, char *buf, size_t len)
 {
     unsigned i = 0;

@@ -33,6 +33,17 @@ int units_parse_double(const char *text, double min, double max, double *out, ch
  * (3/2 KiB not exact in one unit -> bytes), 1048576 -> "1MiB", 512 -> "512B". */
 void units_format_size(uint64_t bytes, char *buf, size_t len);
 
+/* A latency in microseconds for people: "87.3 us", "1.25 ms", "35.2 ms" (one decimal from
+ * 10 ms); "-" when not finite. UNITS_TYPESET writes "µs" and "–" (reports), UNITS_TEXT "us" and
+ * "-" (terminals, logs). */
+enum units_style { UNITS_TEXT, UNITS_TYPESET };
+void units_format_lat(double us, enum units_style style, char *buf, size_t len);
+
+/* A block size as the PTS writes it, for tables, charts and messages: "0.5 KiB", "4 KiB",
+ * "1.5 KiB", "1024 KiB" (KiB up to 1 MiB, as the PTS's block-size loops), "2 MiB", "8 MiB";
+ * "100 B" below 512; "mixed sizes" for 0, a negative or a non-finite value (a bssplit). */
+void units_format_bs(double bytes, char *buf, size_t len);
+
 /* A capacity for people: decimal as drives are sold, binary beside it: "1.60 TB (1.46 TiB)",
  * "536.9 MB (512 MiB)". */
 void units_format_capacity(uint64_t bytes, char *buf, size_t len);

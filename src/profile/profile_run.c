@@ -26,6 +26,7 @@
 #include "lib/units.h"
 #include "lib/util.h"
 #include "core/worker.h"
+#include "lib/json_path.h"
 
 #define NS_PER_S 1000000000ull
 
@@ -348,14 +349,6 @@ void profile_print_plan(const struct profile_session *s)
 
 /* ------------------------------------------------------------------ results document */
 
-static struct json_object *jnum(double v) { return isfinite(v) ? json_object_new_double(v) : NULL; }
-static struct json_object *jint(int64_t v) { return json_object_new_int64(v); }
-static struct json_object *jstr(const char *v) { return json_object_new_string(v ? v : ""); }
-
-static void add(struct json_object *o, const char *k, struct json_object *v)
-{
-    json_object_object_add(o, k, v);
-}
 
 static void note(struct profile_session *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -381,7 +374,7 @@ static struct json_object *sweep_json(const struct wl_sweep *sw)
         return NULL;
     struct json_object *a = json_object_new_array();
     for (unsigned i = 0; i < sw->n; i++)
-        json_object_array_add(a, jint(sw->v[i]));
+        json_object_array_add(a, jw_int(sw->v[i]));
     return a;
 }
 
@@ -393,104 +386,104 @@ static void doc_start(struct profile_session *s)
     char now[32];
     iso8601_now(now, sizeof(now));
     s->doc = json_object_new_object();
-    add(s->doc, "schema", jstr("ptsbench.profile"));
-    add(s->doc, "schema_version", jint(1));
-    add(s->doc, "ptsbench_version", jstr(PTSBENCH_VERSION));
-    add(s->doc, "status", jstr("running"));
-    add(s->doc, "started", jstr(now));
-    add(s->doc, "updated", jstr(now));
+    jw_add(s->doc, "schema", jw_str("ptsbench.profile"));
+    jw_add(s->doc, "schema_version", jw_int(1));
+    jw_add(s->doc, "ptsbench_version", jw_str(PTSBENCH_VERSION));
+    jw_add(s->doc, "status", jw_str("running"));
+    jw_add(s->doc, "started", jw_str(now));
+    jw_add(s->doc, "updated", jw_str(now));
     struct json_object *cmd = json_object_new_array();
     for (int i = 0; i < s->cfg.argc; i++)
-        json_object_array_add(cmd, jstr(s->cfg.argv[i]));
-    add(s->doc, "command", cmd);
-    add(s->doc, "host", results_host_json(&s->host));
-    add(s->doc, "target", results_target_json(&s->target));
+        json_object_array_add(cmd, jw_str(s->cfg.argv[i]));
+    jw_add(s->doc, "command", cmd);
+    jw_add(s->doc, "host", results_host_json(&s->host));
+    jw_add(s->doc, "target", results_target_json(&s->target));
     struct json_object *eng = json_object_new_object();
-    add(eng, "name", jstr(s->engine->name));
-    add(eng, "library", jstr(s->engine->version()));
-    add(s->doc, "engine", eng);
+    jw_add(eng, "name", jw_str(s->engine->name));
+    jw_add(eng, "library", jw_str(s->engine->version()));
+    jw_add(s->doc, "engine", eng);
     struct json_object *c = json_object_new_object();
     struct json_object *profiles = json_object_new_array();
     for (unsigned i = 0; i < s->n_profiles; i++) {
         struct json_object *p = json_object_new_object();
-        add(p, "name", jstr(s->profiles[i].name));
-        add(p, "file", jstr(s->profiles[i].path));
-        add(p, "description", jstr(s->profiles[i].description));
+        jw_add(p, "name", jw_str(s->profiles[i].name));
+        jw_add(p, "file", jw_str(s->profiles[i].path));
+        jw_add(p, "description", jw_str(s->profiles[i].description));
         json_object_array_add(profiles, p);
     }
-    add(c, "profiles", profiles);
-    add(c, "compress_pct", sweep_json(&s->cfg.compress));
-    add(c, "workers", sweep_json(&s->cfg.workers));
-    add(c, "qd", sweep_json(&s->cfg.qd));
-    add(c, "precondition", s->cfg.precondition ? jstr(wl_precondition_name(s->cfg.precondition))
+    jw_add(c, "profiles", profiles);
+    jw_add(c, "compress_pct", sweep_json(&s->cfg.compress));
+    jw_add(c, "workers", sweep_json(&s->cfg.workers));
+    jw_add(c, "qd", sweep_json(&s->cfg.qd));
+    jw_add(c, "precondition", s->cfg.precondition ? jw_str(wl_precondition_name(s->cfg.precondition))
                                                : NULL);
-    add(c, "purge", jstr(purge_method_name(s->cfg.purge)));
-    add(c, "round_time_s", s->cfg.round_time_ns ? jnum((double)s->cfg.round_time_ns / 1e9) : NULL);
-    add(c, "max_rounds", s->cfg.max_rounds ? jint(s->cfg.max_rounds) : NULL);
-    add(c, "track", jstr(s->cfg.track));
-    add(c, "wdpc_fills", jnum(wdpc_fills_of(s)));
-    add(c, "wdpc_max_fills", jnum(wdpc_max_fills_of(s)));
-    add(c, "wipc", jstr("2x the active range, sequential 128 KiB, QD 32, at the point's "
+    jw_add(c, "purge", jw_str(purge_method_name(s->cfg.purge)));
+    jw_add(c, "round_time_s", s->cfg.round_time_ns ? jw_num((double)s->cfg.round_time_ns / 1e9) : NULL);
+    jw_add(c, "max_rounds", s->cfg.max_rounds ? jw_int(s->cfg.max_rounds) : NULL);
+    jw_add(c, "track", jw_str(s->cfg.track));
+    jw_add(c, "wdpc_fills", jw_num(wdpc_fills_of(s)));
+    jw_add(c, "wdpc_max_fills", jw_num(wdpc_max_fills_of(s)));
+    jw_add(c, "wipc", jw_str("2x the active range, sequential 128 KiB, QD 32, at the point's "
                         "compressibility"));
-    add(c, "saturation_fraction", jnum(SATURATION_FRAC));
-    add(s->doc, "config", c);
+    jw_add(c, "saturation_fraction", jw_num(SATURATION_FRAC));
+    jw_add(s->doc, "config", c);
     /* How the drive is prepared: per group (groups[].wipc, groups[].wdpc); the mode here is the
      * command line's, or "per workload" when each workload's own key decides. */
     struct json_object *pc = json_object_new_object();
-    add(pc, "mode", jstr(s->cfg.precondition ? wl_precondition_name(s->cfg.precondition)
+    jw_add(pc, "mode", jw_str(s->cfg.precondition ? wl_precondition_name(s->cfg.precondition)
                                              : "per workload"));
-    add(pc, "purge", NULL);
-    add(pc, "wipc", NULL);   /* per group: groups[].wipc */
-    add(pc, "per_group", jstr("groups[].wipc and groups[].wdpc: each group's WIPC and WDPC"));
+    jw_add(pc, "purge", NULL);
+    jw_add(pc, "wipc", NULL);   /* per group: groups[].wipc */
+    jw_add(pc, "per_group", jw_str("groups[].wipc and groups[].wdpc: each group's WIPC and WDPC"));
     struct json_object *wd = json_object_new_object();
     const struct steady_guard guard = STEADY_GUARD_DEFAULT;
-    add(wd, "min_fills", jnum(wdpc_fills_of(s)));
-    add(wd, "max_fills", jnum(wdpc_max_fills_of(s)));
-    add(wd, "guard_lag_fills", jnum(guard.lag_fills));
-    add(wd, "guard_band_pct", jnum(100 * guard.band_frac));
-    add(pc, "wdpc", wd);
-    add(s->doc, "preconditioning", pc);
+    jw_add(wd, "min_fills", jw_num(wdpc_fills_of(s)));
+    jw_add(wd, "max_fills", jw_num(wdpc_max_fills_of(s)));
+    jw_add(wd, "guard_lag_fills", jw_num(guard.lag_fills));
+    jw_add(wd, "guard_band_pct", jw_num(100 * guard.band_frac));
+    jw_add(pc, "wdpc", wd);
+    jw_add(s->doc, "preconditioning", pc);
     s->notes = json_object_new_array();
-    add(s->doc, "notes", s->notes);
+    jw_add(s->doc, "notes", s->notes);
     for (unsigned i = 0; i < s->n_plan_notes; i++)
-        json_object_array_add(s->notes, jstr(s->plan_notes[i]));
+        json_object_array_add(s->notes, jw_str(s->plan_notes[i]));
     s->groups_json = json_object_new_array();
-    add(s->doc, "groups", s->groups_json);
+    jw_add(s->doc, "groups", s->groups_json);
     s->points_json = json_object_new_array();
-    add(s->doc, "points", s->points_json);
-    add(s->doc, "saturation", json_object_new_array());
+    jw_add(s->doc, "points", s->points_json);
+    jw_add(s->doc, "saturation", json_object_new_array());
 }
 
 static struct json_object *result_json(const struct pr_result *r)
 {
     struct json_object *o = json_object_new_object();
-    add(o, "steady", json_object_new_boolean(r->steady));
-    add(o, "measured_state", jstr(ds_measured_name(r->verdict.measured)));
-    add(o, "label", jstr(r->verdict.label));
-    add(o, "reason", r->verdict.reason[0] ? jstr(r->verdict.reason) : NULL);
+    jw_add(o, "steady", json_object_new_boolean(r->steady));
+    jw_add(o, "measured_state", jw_str(ds_measured_name(r->verdict.measured)));
+    jw_add(o, "label", jw_str(r->verdict.label));
+    jw_add(o, "reason", r->verdict.reason[0] ? jw_str(r->verdict.reason) : NULL);
     struct json_object *win = json_object_new_array();
-    json_object_array_add(win, jint(r->first_round));
-    json_object_array_add(win, jint(r->last_round));
-    add(o, "rounds", win);
-    add(o, "iops", jnum(r->iops));
-    add(o, "read_iops", jnum(r->read_iops));
-    add(o, "write_iops", jnum(r->write_iops));
-    add(o, "mb_s", jnum(r->mb_s));
-    add(o, "mib_s", jnum(r->mib_s));
-    add(o, "read_mb_s", jnum(r->read_mb_s));
-    add(o, "write_mb_s", jnum(r->write_mb_s));
+    json_object_array_add(win, jw_int(r->first_round));
+    json_object_array_add(win, jw_int(r->last_round));
+    jw_add(o, "rounds", win);
+    jw_add(o, "iops", jw_num(r->iops));
+    jw_add(o, "read_iops", jw_num(r->read_iops));
+    jw_add(o, "write_iops", jw_num(r->write_iops));
+    jw_add(o, "mb_s", jw_num(r->mb_s));
+    jw_add(o, "mib_s", jw_num(r->mib_s));
+    jw_add(o, "read_mb_s", jw_num(r->read_mb_s));
+    jw_add(o, "write_mb_s", jw_num(r->write_mb_s));
     struct json_object *lat = json_object_new_object();
-    add(lat, "mean", jnum(r->lat_mean_us));
-    add(lat, "read_mean", r->read_iops > 0 ? jnum(r->read_lat_mean_us) : NULL);
-    add(lat, "write_mean", r->write_iops > 0 ? jnum(r->write_lat_mean_us) : NULL);
-    add(lat, "max", jnum(r->lat_max_us));
+    jw_add(lat, "mean", jw_num(r->lat_mean_us));
+    jw_add(lat, "read_mean", r->read_iops > 0 ? jw_num(r->read_lat_mean_us) : NULL);
+    jw_add(lat, "write_mean", r->write_iops > 0 ? jw_num(r->write_lat_mean_us) : NULL);
+    jw_add(lat, "max", jw_num(r->lat_max_us));
     struct json_object *p = json_object_new_object();
     for (int i = 0; i < METRICS_NPCT; i++)
-        add(p, metrics_percentile_names[i] + 1, jnum(r->lat.pct_us[i]));
-    add(lat, "percentiles", p);
-    add(o, "lat_us", lat);
+        jw_add(p, metrics_percentile_names[i] + 1, jw_num(r->lat.pct_us[i]));
+    jw_add(lat, "percentiles", p);
+    jw_add(o, "lat_us", lat);
     if (r->data.present)
-        add(o, "data", data_measure_json(&r->data));
+        jw_add(o, "data", data_measure_json(&r->data));
     return o;
 }
 
@@ -530,38 +523,28 @@ static void saturation_update(struct profile_session *s)
                 !sat.found)
                 continue;
             struct json_object *o = json_object_new_object();
-            add(o, "profile", jstr(profile_name_of(s, gr)));
-            add(o, "workload", jstr(workload_name_of(s, gr)));
-            add(o, "compress_pct", jint(gr->compress));
-            add(o, "workers", jint(workers));
-            add(o, "points", jint((int64_t)n));
-            add(o, "max_iops", jnum(sat.max_iops));
-            add(o, "max_iops_effective_qd", jnum(sp[sat.max_index].eqd));
-            add(o, "effective_qd", jnum(sat.eqd));
-            add(o, "qd", jint(s->points[idx[sat.index]].wl.qd));
-            add(o, "iops", jnum(sat.iops));
-            add(o, "lat_mean_us", jnum(sat.lat_mean_us));
-            add(o, "lat_p99_us", jnum(sat.lat_p99_us));
-            add(o, "point", jint(idx[sat.index]));
+            jw_add(o, "profile", jw_str(profile_name_of(s, gr)));
+            jw_add(o, "workload", jw_str(workload_name_of(s, gr)));
+            jw_add(o, "compress_pct", jw_int(gr->compress));
+            jw_add(o, "workers", jw_int(workers));
+            jw_add(o, "points", jw_int((int64_t)n));
+            jw_add(o, "max_iops", jw_num(sat.max_iops));
+            jw_add(o, "max_iops_effective_qd", jw_num(sp[sat.max_index].eqd));
+            jw_add(o, "effective_qd", jw_num(sat.eqd));
+            jw_add(o, "qd", jw_int(s->points[idx[sat.index]].wl.qd));
+            jw_add(o, "iops", jw_num(sat.iops));
+            jw_add(o, "lat_mean_us", jw_num(sat.lat_mean_us));
+            jw_add(o, "lat_p99_us", jw_num(sat.lat_p99_us));
+            jw_add(o, "point", jw_int(idx[sat.index]));
             json_object_array_add(arr, o);
         }
     }
     free(sp);
     free(idx);
-    add(s->doc, "saturation", arr);
+    jw_add(s->doc, "saturation", arr);
 }
 
 /* ------------------------------------------------------------------ measuring */
-
-static void fmt_lat(double us, char *buf, size_t len)
-{
-    if (!isfinite(us))
-        snprintf(buf, len, "-");
-    else if (us >= 1000.0)
-        snprintf(buf, len, "%.2f ms", us / 1000.0);
-    else
-        snprintf(buf, len, "%.1f us", us);
-}
 
 /* "database 90% 4x32" */
 static void point_label(const struct profile_session *s, const struct pr_point *pt, char *buf,
@@ -606,17 +589,17 @@ static int precondition_group(struct profile_session *s, struct pr_group *g, cha
     ds_wipc(&s->state, (double)m.write.bytes);
     m.state = s->state;
     struct json_object *w = json_object_new_object();
-    add(w, "bs", jint(PRECOND_WIPC_BS));
-    add(w, "qd", jint(PRECOND_WIPC_QD));
-    add(w, "workers", jint(1));
-    add(w, "fills", jint(PRECOND_WIPC_FILLS));
-    add(w, "compress_pct", jint(g->compress));
-    add(w, "bytes_written", jint((int64_t)m.write.bytes));
-    add(w, "elapsed_s", jnum(m.elapsed_s));
-    add(w, "wall_s", jnum((double)(now_mono_ns() - t0) / 1e9));
-    add(w, "mb_s", jnum(m.write.mb_s));
-    add(w, "round", results_round_json(&m));
-    add(g->json, "wipc", w);
+    jw_add(w, "bs", jw_int(PRECOND_WIPC_BS));
+    jw_add(w, "qd", jw_int(PRECOND_WIPC_QD));
+    jw_add(w, "workers", jw_int(1));
+    jw_add(w, "fills", jw_int(PRECOND_WIPC_FILLS));
+    jw_add(w, "compress_pct", jw_int(g->compress));
+    jw_add(w, "bytes_written", jw_int((int64_t)m.write.bytes));
+    jw_add(w, "elapsed_s", jw_num(m.elapsed_s));
+    jw_add(w, "wall_s", jw_num((double)(now_mono_ns() - t0) / 1e9));
+    jw_add(w, "mb_s", jw_num(m.write.mb_s));
+    jw_add(w, "round", results_round_json(&m));
+    jw_add(g->json, "wipc", w);
     metrics_free(&m);
     return flush(s, true) == 0 ? 0 : errf(err, errlen, "%s", s->out.error);
 }
@@ -671,8 +654,8 @@ static void print_round(struct profile_session *s, const struct pr_point *pt,
     char label[160], iops[32], mean[32], p99[32];
     point_label(s, pt, label, sizeof(label));
     units_format_count(m->total.iops, iops, sizeof(iops));
-    fmt_lat(m->total.lat.mean_us, mean, sizeof(mean));
-    fmt_lat(m->total.lat.pct_us[2], p99, sizeof(p99));
+    units_format_lat(m->total.lat.mean_us, UNITS_TEXT, mean, sizeof(mean));
+    units_format_lat(m->total.lat.pct_us[2], UNITS_TEXT, p99, sizeof(p99));
     results_out_say(&s->out, "  %-32s round %2u/%u  IOPS %s%s  %.1f MB/s  lat mean %s p99 %s  %s",
                     label, m->round, max, iops, s->target.sim ? " (simulated)" : "",
                     m->total.mb_s, mean, p99, state);
@@ -684,8 +667,8 @@ static void print_point(struct profile_session *s, const struct pr_point *pt)
     point_label(s, pt, label, sizeof(label));
     const struct pr_result *r = &pt->res;
     units_format_count(r->iops, iops, sizeof(iops));
-    fmt_lat(r->lat_mean_us, mean, sizeof(mean));
-    fmt_lat(r->lat.pct_us[2], p99, sizeof(p99));
+    units_format_lat(r->lat_mean_us, UNITS_TEXT, mean, sizeof(mean));
+    units_format_lat(r->lat.pct_us[2], UNITS_TEXT, p99, sizeof(p99));
     char how[480];
     if (r->steady)
         snprintf(how, sizeof(how), "steady state, rounds %u-%u", r->first_round, r->last_round);
@@ -738,14 +721,14 @@ static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_po
     const struct steady_criteria crit = STEADY_CRITERIA_SNIA;
     const struct steady_guard guard = STEADY_GUARD_DEFAULT;
     struct json_object *w = json_object_new_object();
-    add(w, "min_fills", jnum(wdpc_fills_of(s)));
-    add(w, "max_fills", jnum(wdpc_max_fills_of(s)));
-    add(w, "point", jint(pt - s->points));
-    add(w, "workers", jint(pt->wl.workers));
-    add(w, "qd", jint(pt->wl.qd));
+    jw_add(w, "min_fills", jw_num(wdpc_fills_of(s)));
+    jw_add(w, "max_fills", jw_num(wdpc_max_fills_of(s)));
+    jw_add(w, "point", jw_int(pt - s->points));
+    jw_add(w, "workers", jw_int(pt->wl.workers));
+    jw_add(w, "qd", jw_int(pt->wl.qd));
     struct json_object *rounds = json_object_new_array();
-    add(w, "rounds", rounds);
-    add(g->json, "wdpc", w);
+    jw_add(w, "rounds", rounds);
+    jw_add(g->json, "wdpc", w);
     double written = 0;
     unsigned n = 0;
     const char *end = "";
@@ -776,17 +759,17 @@ static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_po
         bool ok = precond_track_eval(tk, 1, &crit, &guard, &win, &gr);
         end = precond_wdpc_end(fills, wdpc_fills_of(s), wdpc_max_fills_of(s), ok);
         struct json_object *r = json_object_new_object();
-        add(r, "round", jint(n));
-        add(r, "iops", jnum(m.total.iops));
-        add(r, "write_iops", jnum(m.write.iops));
-        add(r, "mb_s", jnum(m.total.mb_s));
-        add(r, "lat_mean_us", jnum(m.total.lat.mean_us));
-        add(r, "written_fills", jnum(fills));
+        jw_add(r, "round", jw_int(n));
+        jw_add(r, "iops", jw_num(m.total.iops));
+        jw_add(r, "write_iops", jw_num(m.write.iops));
+        jw_add(r, "mb_s", jw_num(m.total.mb_s));
+        jw_add(r, "lat_mean_us", jw_num(m.total.lat.mean_us));
+        jw_add(r, "written_fills", jw_num(fills));
         if (gr.evaluated)
-            add(r, "guard_deviation_pct", jnum(100 * gr.max_deviation));
+            jw_add(r, "guard_deviation_pct", jw_num(100 * gr.max_deviation));
         if (m.device.present)
-            add(r, "write_amplification", jnum(m.device.wa_round));
-        add(r, "state", results_state_json(&m.state));
+            jw_add(r, "write_amplification", jw_num(m.device.wa_round));
+        jw_add(r, "state", results_state_json(&m.state));
         json_object_array_add(rounds, r);
         if (!s->cfg.quiet && (unsigned)(pt - s->points) >= s->replay_points) {
             char label[160], iops[32], gtxt[64] = "";
@@ -806,10 +789,10 @@ static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_po
             break;
         }
     }
-    add(w, "written_bytes", jnum(written));
-    add(w, "fills", jnum(written / ((double)pt->range.len * s->weight)));
-    add(w, "ended", *end ? jstr(end) : jstr(ret > 0 ? "interrupted" : "failed"));
-    add(w, "complete", json_object_new_boolean(ret == 0));
+    jw_add(w, "written_bytes", jw_num(written));
+    jw_add(w, "fills", jw_num(written / ((double)pt->range.len * s->weight)));
+    jw_add(w, "ended", *end ? jw_str(end) : jw_str(ret > 0 ? "interrupted" : "failed"));
+    jw_add(w, "complete", json_object_new_boolean(ret == 0));
     if (ret == 0) {
         g->wdpc_end = end;
         g->wdpc_point = (unsigned)(pt - s->points);
@@ -824,22 +807,22 @@ static void point_header_json(struct profile_session *s, unsigned index, uint64_
     pt->json = json_object_new_object();
     char spec[512];
     wl_format(&pt->wl, spec, sizeof(spec));
-    add(pt->json, "index", jint(index));
-    add(pt->json, "profile", jstr(profile_name_of(s, g)));
-    add(pt->json, "workload", jstr(workload_name_of(s, g)));
-    add(pt->json, "description", jstr(pt->wl.description));
-    add(pt->json, "compress_pct", jint(g->compress));
-    add(pt->json, "workers", jint(pt->wl.workers));
-    add(pt->json, "qd", jint(pt->wl.qd));
-    add(pt->json, "effective_qd", jint((int64_t)pt->wl.workers * pt->wl.qd));
-    add(pt->json, "precondition", jstr(wl_precondition_name(g->pre)));
-    add(pt->json, "measure", jstr(g->pre == WL_PRECOND_STEADY ? "steady" : "fixed"));
-    add(pt->json, "spec", jstr(spec));
+    jw_add(pt->json, "index", jw_int(index));
+    jw_add(pt->json, "profile", jw_str(profile_name_of(s, g)));
+    jw_add(pt->json, "workload", jw_str(workload_name_of(s, g)));
+    jw_add(pt->json, "description", jw_str(pt->wl.description));
+    jw_add(pt->json, "compress_pct", jw_int(g->compress));
+    jw_add(pt->json, "workers", jw_int(pt->wl.workers));
+    jw_add(pt->json, "qd", jw_int(pt->wl.qd));
+    jw_add(pt->json, "effective_qd", jw_int((int64_t)pt->wl.workers * pt->wl.qd));
+    jw_add(pt->json, "precondition", jw_str(wl_precondition_name(g->pre)));
+    jw_add(pt->json, "measure", jw_str(g->pre == WL_PRECOND_STEADY ? "steady" : "fixed"));
+    jw_add(pt->json, "spec", jw_str(spec));
     if (pt->adapted[0])
-        add(pt->json, "adapted", jstr(pt->adapted));
-    add(pt->json, "round_time_s", jnum((double)round_ns / 1e9));
-    add(pt->json, "status", jstr("running"));
-    add(pt->json, "rounds", json_object_new_array());
+        jw_add(pt->json, "adapted", jw_str(pt->adapted));
+    jw_add(pt->json, "round_time_s", jw_num((double)round_ns / 1e9));
+    jw_add(pt->json, "status", jw_str("running"));
+    jw_add(pt->json, "rounds", json_object_new_array());
     json_object_array_add(s->points_json, pt->json);
 }
 
@@ -909,8 +892,8 @@ static void point_record(struct profile_session *s, struct pr_point *pt,
         results_verdict_json(ss, &pt->res.verdict, guarded ? last_gr : NULL,
                              guarded ? &guard : NULL);
         if (!guarded && wl_writes(&pt->wl))
-            add(ss, "guard_inherited_from_point", jint(g->wdpc_point));
-        add(pt->json, "steady_state", ss);
+            jw_add(ss, "guard_inherited_from_point", jw_int(g->wdpc_point));
+        jw_add(pt->json, "steady_state", ss);
         if (!pt->res.verdict.steady)
             note(s, "%s/%s %u%% %ux%u: not steady state (%s); rounds %u-%u are reported",
                  profile_name_of(s, g), workload_name_of(s, g), g->compress, pt->wl.workers,
@@ -923,9 +906,9 @@ static void point_record(struct profile_session *s, struct pr_point *pt,
     point_result(s, r, a, b, keep.steady, &pt->res);
     pt->res.verdict = keep;
     pt->res.rounds_run = n;
-    add(pt->json, "result", result_json(&pt->res));
-    add(pt->json, "state", results_state_json(&s->state));
-    add(pt->json, "status", jstr("complete"));
+    jw_add(pt->json, "result", result_json(&pt->res));
+    jw_add(pt->json, "state", results_state_json(&s->state));
+    jw_add(pt->json, "status", jw_str("complete"));
 }
 
 /* One point: rounds of its stimulus (to steady state, or a fixed number). Returns 0, 1 when
@@ -957,7 +940,7 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
         if (w != 0) {
             worker_pool_stop(pool);
             precond_track_free(&tk);
-            add(pt->json, "status", jstr(w > 0 ? "interrupted" : "failed"));
+            jw_add(pt->json, "status", jw_str(w > 0 ? "interrupted" : "failed"));
             return w;
         }
         g->wdpc_done = true;
@@ -1022,7 +1005,7 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
     if (ret == 0 && n)
         point_record(s, pt, r, n, steady_round, &last_win, &last_gr, guarded, first_measure, max);
     else
-        add(pt->json, "status", jstr(ret == 1 ? "interrupted" : "failed"));
+        jw_add(pt->json, "status", jw_str(ret == 1 ? "interrupted" : "failed"));
     for (unsigned i = 0; i < n; i++)
         metrics_free(&r[i]);
     free(r);
@@ -1049,15 +1032,15 @@ static int do_purge(struct profile_session *s, char *err, size_t errlen)
     if (s->target.sim)
         sim_stats(s->target.sim->dev, &s->sim_last);
     struct json_object *p = json_object_new_object();
-    add(p, "method", jstr(purge_method_name(plan.method)));
-    add(p, "compliant", json_object_new_boolean(plan.compliant));
-    add(p, "command", jstr(plan.argv_text));
-    add(p, "reason", jstr(plan.reason));
-    add(p, "ran", json_object_new_boolean(ret == 0 && plan.method != PURGE_NONE));
-    add(p, "variant", plan.ran[0] ? jstr(plan.ran) : NULL);   /* what was issued */
-    add(p, "seconds", jnum((double)(now_mono_ns() - t0) / 1e9));
-    add(s->doc, "purge", p);
-    add(json_object_object_get(s->doc, "preconditioning"), "purge", json_object_get(p));
+    jw_add(p, "method", jw_str(purge_method_name(plan.method)));
+    jw_add(p, "compliant", json_object_new_boolean(plan.compliant));
+    jw_add(p, "command", jw_str(plan.argv_text));
+    jw_add(p, "reason", jw_str(plan.reason));
+    jw_add(p, "ran", json_object_new_boolean(ret == 0 && plan.method != PURGE_NONE));
+    jw_add(p, "variant", plan.ran[0] ? jw_str(plan.ran) : NULL);   /* what was issued */
+    jw_add(p, "seconds", jw_num((double)(now_mono_ns() - t0) / 1e9));
+    jw_add(s->doc, "purge", p);
+    jw_add(json_object_object_get(s->doc, "preconditioning"), "purge", json_object_get(p));
     if (ret == 0 && plan.method != PURGE_NONE)
         ds_purge(&s->state);
     return ret;
@@ -1075,8 +1058,8 @@ static void print_table(const struct profile_session *s)
         const struct pr_group *g = &s->groups[pt->group];
         char iops[32], mean[32], p99[32], comp[16], how[64];
         units_format_count(pt->res.iops, iops, sizeof(iops));
-        fmt_lat(pt->res.lat_mean_us, mean, sizeof(mean));
-        fmt_lat(pt->res.lat.pct_us[2], p99, sizeof(p99));
+        units_format_lat(pt->res.lat_mean_us, UNITS_TEXT, mean, sizeof(mean));
+        units_format_lat(pt->res.lat.pct_us[2], UNITS_TEXT, p99, sizeof(p99));
         snprintf(comp, sizeof(comp), "%u%%", g->compress);
         if (g->pre == WL_PRECOND_STEADY)
             snprintf(how, sizeof(how), "%s r%u-%u",
@@ -1112,7 +1095,7 @@ static void print_table(const struct profile_session *s)
             char a[32], b[32], l[32];
             units_format_count(iops, a, sizeof(a));
             units_format_count(mx, b, sizeof(b));
-            fmt_lat(lat, l, sizeof(l));
+            units_format_lat(lat, UNITS_TEXT, l, sizeof(l));
             printf("  %s/%s %lld%% %lld worker%s: effective QD %.0f, %s IOPS (max %s), lat mean "
                    "%s\n", prof, wln, (long long)comp, (long long)workers, workers == 1 ? "" : "s",
                    eqd, a, b, l);
@@ -1178,9 +1161,9 @@ static void resume_note(struct profile_session *s, const char *how, unsigned aft
     struct json_object *r = json_object_new_object();
     char now[32];
     iso8601_now(now, sizeof(now));
-    add(r, "at", jstr(now));
-    add(r, "complete_points", jint(after));
-    add(r, "how", jstr(how));
+    jw_add(r, "at", jw_str(now));
+    jw_add(r, "complete_points", jw_int(after));
+    jw_add(r, "how", jw_str(how));
     json_object_array_add(s->resumed, r);
 }
 
@@ -1193,7 +1176,7 @@ static void resume_begin(struct profile_session *s)
     struct json_object *old = json_object_object_get(s->cfg.resume, "resumed");
     s->resumed = json_object_is_type(old, json_type_array) ? json_object_get(old)
                                                            : json_object_new_array();
-    add(s->doc, "resumed", json_object_get(s->resumed));
+    jw_add(s->doc, "resumed", json_object_get(s->resumed));
     if (s->target.sim) {
         s->replay_points = done;
         resume_note(s, "replayed: a simulated drive's state does not outlive its process, so the "
@@ -1285,11 +1268,11 @@ int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
     for (unsigned g = 0; g < s->n_groups; g++) {
         struct pr_group *gr = &s->groups[g];
         gr->json = json_object_new_object();
-        add(gr->json, "profile", jstr(profile_name_of(s, gr)));
-        add(gr->json, "workload", jstr(workload_name_of(s, gr)));
-        add(gr->json, "compress_pct", jint(gr->compress));
-        add(gr->json, "precondition", jstr(wl_precondition_name(gr->pre)));
-        add(gr->json, "points", jint(gr->n_points));
+        jw_add(gr->json, "profile", jw_str(profile_name_of(s, gr)));
+        jw_add(gr->json, "workload", jw_str(workload_name_of(s, gr)));
+        jw_add(gr->json, "compress_pct", jw_int(gr->compress));
+        jw_add(gr->json, "precondition", jw_str(wl_precondition_name(gr->pre)));
+        jw_add(gr->json, "points", jw_int(gr->n_points));
         json_object_array_add(s->groups_json, gr->json);
         if (gr->pre == WL_PRECOND_NONE && s->cfg.purge == PURGE_NONE)
             note(s, "%s/%s: no preconditioning and no purge: burst figures on the drive in the "
@@ -1306,7 +1289,7 @@ int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
                 continue;   /* the whole group was done */
             }
             if (was) {   /* the interrupted group: what it had done before the stop */
-                add(gr->json, "before_resume", json_object_get(was));
+                jw_add(gr->json, "before_resume", json_object_get(was));
                 struct json_object *wd = json_object_object_get(was, "wdpc");
                 const char *ended = json_object_get_string(json_object_object_get(wd, "ended"));
                 if (s->cfg.resume_as_is && ended &&
@@ -1347,10 +1330,10 @@ interrupted:
 failed:
     status = "failed";
     code = EXIT_FAILURE_RUN;
-    add(s->doc, "error", jstr(err));
+    jw_add(s->doc, "error", jw_str(err));
     fprintf(stderr, "ptsbench profile: %s\n", err);
 out:
-    add(s->doc, "status", jstr(status));
+    jw_add(s->doc, "status", jw_str(status));
     const bool said = s->out.failed;   /* the failure above was this write's */
     if (flush(s, true) != 0) {
         /* nothing more can be recorded: say so, and do not call the run done */

@@ -14,17 +14,12 @@
 #include "stats/steady.h"
 #include "lib/units.h"
 #include "lib/util.h"
+#include "lib/file.h"
 
 #define PTS_SECTOR 512u                 /* every block size is a whole number of sectors */
 #define PTS_MIN_TIME_NS 1000000000ull  /* durations in a definition: 1 s at least (the PTS's are
                                           seconds to hours; --round-time and --time-scale
                                           shorten them for quick checks) */
-
-static bool file_exists(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
 
 static int find_file(const char *base, const char *const *dirs, char *path, size_t len)
 {
@@ -386,6 +381,14 @@ static const struct def_key def_keys[] = {
 };
 
 #undef F
+
+const char *pts_kind_name(enum pts_kind k)
+{
+    for (const struct def_choice *c = kind_choices; c->name; c++)
+        if (c->value == (int)k)
+            return c->name;
+    return "standard";
+}
 
 /* A bool or an enum field, by its size. */
 static void store_int(void *field, size_t size, int v)

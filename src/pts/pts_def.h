@@ -147,6 +147,9 @@ int pts_def_load(const char *name, const char *spec, const char *const *dirs,
 /* The names of all tests (*.ini other than specs.ini) in dirs, comma-separated. */
 void pts_def_list(const char *const *dirs, char *buf, size_t len);
 
+/* "standard", "hir", "xsr", "dirth": the kind's name in definitions and results. */
+const char *pts_kind_name(enum pts_kind k);
+
 /* "iops@4k/0" for messages and results. */
 void pts_track_format(const struct pts_track *t, char *buf, size_t len);
 

@@ -28,6 +28,7 @@
 #include "core/worker.h"
 #include "device/write_cache.h"
 #include "io/workload.h"
+#include "lib/json_path.h"
 
 #define PTS_MAX_TESTS 16
 #define NS_PER_S 1000000000ull
@@ -283,7 +284,6 @@ void pts_print_plan(const struct pts_session *s)
 
 /* ------------------------------------------------------------------ results */
 
-static struct json_object *jnum(double v) { return isfinite(v) ? json_object_new_double(v) : NULL; }
 
 /* Write the document when due (forced: now); -1 when a write has failed (s->out.error). */
 static int results_flush(struct pts_session *s, bool force)
@@ -317,10 +317,10 @@ static struct json_object *lat_json(const struct lat_summary *l)
     json_object_object_add(o, "count", json_object_new_int64((int64_t)l->count));
     if (!l->count)
         return o;   /* no I/O in this direction: no latency figures (not zeros) */
-    json_object_object_add(o, "mean", jnum(l->mean_us));
-    json_object_object_add(o, "max", jnum(l->max_us));
+    json_object_object_add(o, "mean", jw_num(l->mean_us));
+    json_object_object_add(o, "max", jw_num(l->max_us));
     for (int i = 0; i < METRICS_NPCT; i++)
-        json_object_object_add(o, metrics_percentile_names[i] + 1, jnum(l->pct_us[i]));
+        json_object_object_add(o, metrics_percentile_names[i] + 1, jw_num(l->pct_us[i]));
     return o;
 }
 
@@ -329,14 +329,14 @@ static struct json_object *element_json(unsigned mix, uint32_t bs, const struct 
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "rwmix_read", json_object_new_int(mix));
     json_object_object_add(o, "bs", json_object_new_int64(bs));
-    json_object_object_add(o, "elapsed_s", jnum(m->elapsed_s));
-    json_object_object_add(o, "iops", jnum(m->total.iops));
-    json_object_object_add(o, "read_iops", jnum(m->read.iops));
-    json_object_object_add(o, "write_iops", jnum(m->write.iops));
-    json_object_object_add(o, "mb_s", jnum(m->total.mb_s));
-    json_object_object_add(o, "mib_s", jnum(m->total.mib_s));
-    json_object_object_add(o, "read_mb_s", jnum(m->read.mb_s));
-    json_object_object_add(o, "write_mb_s", jnum(m->write.mb_s));
+    json_object_object_add(o, "elapsed_s", jw_num(m->elapsed_s));
+    json_object_object_add(o, "iops", jw_num(m->total.iops));
+    json_object_object_add(o, "read_iops", jw_num(m->read.iops));
+    json_object_object_add(o, "write_iops", jw_num(m->write.iops));
+    json_object_object_add(o, "mb_s", jw_num(m->total.mb_s));
+    json_object_object_add(o, "mib_s", jw_num(m->total.mib_s));
+    json_object_object_add(o, "read_mb_s", jw_num(m->read.mb_s));
+    json_object_object_add(o, "write_mb_s", jw_num(m->write.mb_s));
     json_object_object_add(o, "write_bytes", json_object_new_int64((int64_t)m->write.bytes));
     struct json_object *lat = json_object_new_object();
     json_object_object_add(lat, "read", lat_json(&m->read.lat));
@@ -347,8 +347,8 @@ static struct json_object *element_json(unsigned mix, uint32_t bs, const struct 
         json_object_object_add(o, "data", data_measure_json(&m->data));
     if (m->device.present) {
         struct json_object *d = json_object_new_object();
-        json_object_object_add(d, "write_amplification", jnum(m->device.wa_round));
-        json_object_object_add(d, "total_host_write_bytes", jnum(m->device.total_host_write_bytes));
+        json_object_object_add(d, "write_amplification", jw_num(m->device.wa_round));
+        json_object_object_add(d, "total_host_write_bytes", jw_num(m->device.total_host_write_bytes));
         json_object_object_add(d, "free_lines", json_object_new_int64((int64_t)m->device.free_lines));
         json_object_object_add(o, "device", d);
     }
@@ -529,7 +529,7 @@ static int do_purge(struct pts_session *s, struct json_object *sub, char *err, s
     json_object_object_add(p, "reason", json_object_new_string(plan.reason));
     json_object_object_add(p, "ran", json_object_new_boolean(ret == 0 && plan.method != PURGE_NONE));
     json_object_object_add(p, "variant", plan.ran[0] ? json_object_new_string(plan.ran) : NULL);
-    json_object_object_add(p, "seconds", jnum(secs));
+    json_object_object_add(p, "seconds", jw_num(secs));
     json_object_object_add(sub, "purge", p);
     if (ret == 0 && plan.method != PURGE_NONE)
         ds_purge(&s->state);
@@ -569,9 +569,9 @@ static int do_wipc(struct pts_session *s, const struct pts_def *d, uint32_t bs,
     json_object_object_add(w, "fills", json_object_new_int(d->wipc_fills));
     json_object_object_add(w, "bytes_target", json_object_new_int64((int64_t)(target_bytes * s->weight)));
     json_object_object_add(w, "bytes_written", json_object_new_int64((int64_t)m.write.bytes));
-    json_object_object_add(w, "elapsed_s", jnum(m.elapsed_s));
-    json_object_object_add(w, "wall_s", jnum((double)(now_mono_ns() - t0) / 1e9));
-    json_object_object_add(w, "mb_s", jnum(m.write.mb_s));
+    json_object_object_add(w, "elapsed_s", jw_num(m.elapsed_s));
+    json_object_object_add(w, "wall_s", jw_num((double)(now_mono_ns() - t0) / 1e9));
+    json_object_object_add(w, "mb_s", jw_num(m.write.mb_s));
     json_object_object_add(w, "threads", json_object_new_int(s->threads));
     json_object_object_add(w, "qd", json_object_new_int(s->qd));
     json_object_object_add(sub, "precondition", w);
@@ -652,14 +652,6 @@ static struct json_object *round_element(struct json_object *rounds_json, unsign
     return json_object_array_get_idx(els, e);
 }
 
-static double json_get_num(struct json_object *o, const char *key)
-{
-    struct json_object *v;
-    if (!o || !json_object_object_get_ex(o, key, &v) || json_object_get_type(v) == json_type_null)
-        return NAN;
-    return json_object_get_double(v);
-}
-
 /* One direction's latency over the window: I/O-weighted mean and percentiles (each element's
  * "count"), the true maximum (the largest of the rounds' maxima) and, for comparison, the mean
  * of the rounds' maxima. */
@@ -676,7 +668,7 @@ static struct json_object *window_lat_json(struct json_object *rounds_json, unsi
         if (el && json_object_object_get_ex(el, "lat_us", &l1))
             json_object_object_get_ex(l1, dir, &l2);
         lat[r - first] = l2;
-        count[r - first] = json_get_num(l2, "count");
+        count[r - first] = jp_num(l2, "count");
         if (isfinite(count[r - first]))
             ios += count[r - first];
     }
@@ -688,13 +680,13 @@ static struct json_object *window_lat_json(struct json_object *rounds_json, unsi
         keys[1 + i] = metrics_percentile_names[i] + 1;   /* "p99.9" -> "99.9", as lat_json */
     for (int k = 0; k < 1 + METRICS_NPCT; k++) {
         for (unsigned i = 0; i < n; i++)
-            v[i] = json_get_num(lat[i], keys[k]);
-        json_object_object_add(o, keys[k], jnum(pts_weighted_mean(v, count, n)));
+            v[i] = jp_num(lat[i], keys[k]);
+        json_object_object_add(o, keys[k], jw_num(pts_weighted_mean(v, count, n)));
     }
     for (unsigned i = 0; i < n; i++)
-        v[i] = json_get_num(lat[i], "max");
-    json_object_object_add(o, "max", jnum(pts_max(v, n)));
-    json_object_object_add(o, "max_round_mean", jnum(pts_weighted_mean(v, NULL, n)));
+        v[i] = jp_num(lat[i], "max");
+    json_object_object_add(o, "max", jw_num(pts_max(v, n)));
+    json_object_object_add(o, "max_round_mean", jw_num(pts_weighted_mean(v, NULL, n)));
     free(lat);
     free(count);
     free(v);
@@ -724,8 +716,8 @@ static struct json_object *table_json(struct json_object *rounds_json, unsigned 
         json_object_object_add(row, "bs", json_object_get(x));
         for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
             for (unsigned r = first; r <= last; r++)
-                v[r - first] = json_get_num(round_element(rounds_json, r, e), keys[k]);
-            json_object_object_add(row, keys[k], jnum(pts_weighted_mean(v, NULL, n)));
+                v[r - first] = jp_num(round_element(rounds_json, r, e), keys[k]);
+            json_object_object_add(row, keys[k], jw_num(pts_weighted_mean(v, NULL, n)));
         }
         const char *dirs[] = {"read", "write", "total"};
         struct json_object *lat = json_object_new_object();
@@ -959,13 +951,13 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
         if (d->n_track) {
             struct json_object *tv = json_object_new_array();
             for (unsigned v = 0; v < d->n_track; v++)
-                json_object_array_add(tv, jnum(vals[v]));
+                json_object_array_add(tv, jw_num(vals[v]));
             json_object_object_add(rj, "tracked", tv);
         }
         if (wsat) {
-            json_object_object_add(rj, "elapsed_total_s", jnum(elapsed_total));
-            json_object_object_add(rj, "total_written_bytes", jnum(written_total));
-            json_object_object_add(rj, "total_written_gb", jnum(written_total / 1e9));
+            json_object_object_add(rj, "elapsed_total_s", jw_num(elapsed_total));
+            json_object_object_add(rj, "total_written_bytes", jw_num(written_total));
+            json_object_object_add(rj, "total_written_gb", jw_num(written_total / 1e9));
         }
         json_object_array_add(rounds_json, rj);
 
@@ -1027,10 +1019,10 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
     if (wsat) {
         struct json_object *st = json_object_new_object();
         json_object_object_add(st, "rule", json_object_new_string("capacity"));
-        json_object_object_add(st, "stop_written_bytes", jnum(stop_bytes));
-        json_object_object_add(st, "max_time_s", jnum(max_time_s));
-        json_object_object_add(st, "written_bytes", jnum(written_total));
-        json_object_object_add(st, "elapsed_s", jnum(elapsed_total));
+        json_object_object_add(st, "stop_written_bytes", jw_num(stop_bytes));
+        json_object_object_add(st, "max_time_s", jw_num(max_time_s));
+        json_object_object_add(st, "written_bytes", jw_num(written_total));
+        json_object_object_add(st, "elapsed_s", jw_num(elapsed_total));
         json_object_object_add(st, "reason", json_object_new_string(
             written_total >= stop_bytes ? "capacity"
             : elapsed_total >= max_time_s ? "time"
@@ -1082,14 +1074,14 @@ static double session_clock_s(const struct pts_session *s)
 static struct json_object *period_json(const struct round_metrics *m)
 {
     struct json_object *o = json_object_new_object();
-    json_object_object_add(o, "iops", jnum(m->total.iops));
-    json_object_object_add(o, "write_iops", jnum(m->write.iops));
-    json_object_object_add(o, "mb_s", jnum(m->total.mb_s));
-    json_object_object_add(o, "lat_mean_us", jnum(m->total.lat.mean_us));
-    json_object_object_add(o, "lat_max_us", jnum(m->total.lat.max_us));
-    json_object_object_add(o, "lat_p99_9_us", jnum(m->total.lat.pct_us[3]));
+    json_object_object_add(o, "iops", jw_num(m->total.iops));
+    json_object_object_add(o, "write_iops", jw_num(m->write.iops));
+    json_object_object_add(o, "mb_s", jw_num(m->total.mb_s));
+    json_object_object_add(o, "lat_mean_us", jw_num(m->total.lat.mean_us));
+    json_object_object_add(o, "lat_max_us", jw_num(m->total.lat.max_us));
+    json_object_object_add(o, "lat_p99_9_us", jw_num(m->total.lat.pct_us[3]));
     if (m->device.present)
-        json_object_object_add(o, "write_amplification", jnum(m->device.wa_round));
+        json_object_object_add(o, "write_amplification", jw_num(m->device.wa_round));
     if (m->state.present)
         json_object_object_add(o, "state", results_state_json(&m->state));
     return o;
@@ -1105,7 +1097,7 @@ static int precondition_steady(struct pts_session *s, const struct pts_def *d,
     const unsigned max_rounds = def_max_rounds(s, d);
     struct json_object *pc = json_object_new_object(), *rounds = json_object_new_array();
     json_object_object_add(pc, "kind", json_object_new_string("steady"));
-    json_object_object_add(pc, "round_s", jnum((double)el_ns / 1e9));
+    json_object_object_add(pc, "round_s", jw_num((double)el_ns / 1e9));
     json_object_object_add(pc, "threads", json_object_new_int((int)ep->wl.workers));
     json_object_object_add(pc, "qd", json_object_new_int((int)ep->wl.qd));
     json_object_object_add(pc, "rounds", rounds);
@@ -1183,7 +1175,7 @@ static int run_hir(struct pts_session *s, const struct pts_def *d, struct json_o
                 json_object_object_add(a, "ordinal", json_object_new_int(w + 1));
                 json_object_object_add(a, "phase", json_object_new_string(phase ? "baseline" : "write"));
                 json_object_object_add(a, "rep", json_object_new_int(rep));
-                json_object_object_add(a, "start_s", jnum(start));
+                json_object_object_add(a, "start_s", jw_num(start));
                 if (phase == 0) {
                     sum_w += m.total.iops;
                     n_w++;
@@ -1191,7 +1183,7 @@ static int run_hir(struct pts_session *s, const struct pts_def *d, struct json_o
                     double e = fabs((double)idle - (double)wait_ns) / (double)wait_ns;
                     if (e > idle_err)
                         idle_err = e;
-                    json_object_object_add(a, "idle_after_s", jnum((double)idle / 1e9));
+                    json_object_object_add(a, "idle_after_s", jw_num((double)idle / 1e9));
                 } else {
                     sum_b += m.total.iops;
                     n_b++;
@@ -1204,13 +1196,13 @@ static int run_hir(struct pts_session *s, const struct pts_def *d, struct json_o
         struct json_object *sj = json_object_new_object();
         json_object_object_add(sj, "state", json_object_new_int((int)state));
         json_object_object_add(sj, "ordinal", json_object_new_int(w + 1));
-        json_object_object_add(sj, "wait_s", jnum((double)wait_ns / 1e9));
-        json_object_object_add(sj, "access_s", jnum((double)access_ns / 1e9));
+        json_object_object_add(sj, "wait_s", jw_num((double)wait_ns / 1e9));
+        json_object_object_add(sj, "access_s", jw_num((double)access_ns / 1e9));
         json_object_object_add(sj, "write_accesses", json_object_new_int(n_w));
         json_object_object_add(sj, "baseline_accesses", json_object_new_int(n_b));
-        json_object_object_add(sj, "write_iops_mean", n_w ? jnum(sum_w / n_w) : NULL);
-        json_object_object_add(sj, "baseline_iops_mean", n_b ? jnum(sum_b / n_b) : NULL);
-        json_object_object_add(sj, "idle_max_error_pct", jnum(100 * idle_err));
+        json_object_object_add(sj, "write_iops_mean", n_w ? jw_num(sum_w / n_w) : NULL);
+        json_object_object_add(sj, "baseline_iops_mean", n_b ? jw_num(sum_b / n_b) : NULL);
+        json_object_object_add(sj, "idle_max_error_pct", jw_num(100 * idle_err));
         json_object_array_add(states, sj);
         if (!s->cfg.quiet && st == 0) {
             results_out_say(&s->out, "  [%s] wait state %u (%g s idle): %.0f IOPS with idle, "
@@ -1259,7 +1251,7 @@ static int run_xsr(struct pts_session *s, const struct pts_def *d, struct json_o
             t += m.elapsed_s;
             struct json_object *e = period_json(&m);
             json_object_object_add(e, "group", json_object_new_int(g + 1));
-            json_object_object_add(e, "t_min", jnum(t / 60));
+            json_object_object_add(e, "t_min", jw_num(t / 60));
             json_object_array_add(log, e);
             sum += m.total.mb_s;
             last = m.total.mb_s;
@@ -1286,11 +1278,11 @@ static int run_xsr(struct pts_session *s, const struct pts_def *d, struct json_o
         snprintf(label, sizeof(label), "%s %s %u/%u", gr->random ? "RND" : "SEQ", bs, gr->mix,
                  100 - gr->mix);
         json_object_object_add(gj, "stimulus", json_object_new_string(label));
-        json_object_object_add(gj, "minutes", jnum((double)n * (double)el_ns / 60e9));
-        json_object_object_add(gj, "mb_s_mean", jnum(sum / (double)n));
-        json_object_object_add(gj, "mb_s_end", jnum(last));
-        json_object_object_add(gj, "peak_lat_mean_us", jnum(peak_mean));
-        json_object_object_add(gj, "peak_lat_max_us", jnum(peak_max));
+        json_object_object_add(gj, "minutes", jw_num((double)n * (double)el_ns / 60e9));
+        json_object_object_add(gj, "mb_s_mean", jw_num(sum / (double)n));
+        json_object_object_add(gj, "mb_s_end", jw_num(last));
+        json_object_object_add(gj, "peak_lat_mean_us", jw_num(peak_mean));
+        json_object_object_add(gj, "peak_lat_max_us", jw_num(peak_max));
         json_object_array_add(groups, gj);
         if (!s->cfg.quiet) {
             results_out_say(&s->out, "  [%s] group %u (%s): %.1f MB/s mean, %.1f MB/s at the "
@@ -1304,9 +1296,9 @@ static int run_xsr(struct pts_session *s, const struct pts_def *d, struct json_o
                                                           PTS_XSR_RECOVERY_TOLERANCE,
                                                           (double)el_ns / 60e9)
                                : NAN;
-        json_object_object_add(sub, "recovery_minutes", jnum(rec));
-        json_object_object_add(sub, "recovery_reference_mb_s", jnum(first_avg));
-        json_object_object_add(sub, "recovery_tolerance", jnum(PTS_XSR_RECOVERY_TOLERANCE));
+        json_object_object_add(sub, "recovery_minutes", jw_num(rec));
+        json_object_object_add(sub, "recovery_reference_mb_s", jw_num(first_avg));
+        json_object_object_add(sub, "recovery_tolerance", jw_num(PTS_XSR_RECOVERY_TOLERANCE));
         json_object_object_add(sub, "recovery_rule", json_object_new_string(
             "the first round of the last group whose MB/s is at least the first group's "
             "average x (1 - recovery_tolerance); the tolerance is ptsbench's choice (the spec "
@@ -1334,8 +1326,8 @@ static struct json_object *histogram_json(const struct round_metrics *m, double 
         if (!h->buckets[i])
             continue;
         struct json_object *e = json_object_new_array();
-        json_object_array_add(e, jnum((double)hist_bucket_low(i) / 1000.0 / weight));
-        json_object_array_add(e, jnum((double)hist_bucket_high(i) / 1000.0 / weight));
+        json_object_array_add(e, jw_num((double)hist_bucket_low(i) / 1000.0 / weight));
+        json_object_array_add(e, jw_num((double)hist_bucket_high(i) / 1000.0 / weight));
         json_object_array_add(e, json_object_new_int64((int64_t)h->buckets[i]));
         json_object_array_add(b, e);
     }
@@ -1446,7 +1438,7 @@ static int run_dirth(struct pts_session *s, const struct pts_def *d, struct json
         const char *names[3] = {"max", "mid", "min"};
         const unsigned idx[3] = {ch.max, ch.mid, ch.min};
         struct json_object *op = json_object_new_object();
-        json_object_object_add(op, "latency_ceiling_us", jnum(ceiling_us));
+        json_object_object_add(op, "latency_ceiling_us", jw_num(ceiling_us));
         json_object_object_add(op, "rules", json_object_new_string(
             "max: the highest IOPS with mean latency below the ceiling; min: threads 1 x QD 1; "
             "mid: among the points below the ceiling, the IOPS closest to (max + min) / 2"));
@@ -1483,9 +1475,9 @@ static int run_dirth(struct pts_session *s, const struct pts_def *d, struct json
             struct json_object *pj = json_object_new_object();
             json_object_object_add(pj, "threads", json_object_new_int(d->threads_list[ti]));
             json_object_object_add(pj, "qd", json_object_new_int(d->qd_list[qi]));
-            json_object_object_add(pj, "sweep_iops", jnum(iops[idx[k]]));
-            json_object_object_add(pj, "sweep_lat_mean_us", jnum(lat[idx[k]]));
-            json_object_object_add(pj, "iops", jnum(m.total.iops));
+            json_object_object_add(pj, "sweep_iops", jw_num(iops[idx[k]]));
+            json_object_object_add(pj, "sweep_lat_mean_us", jw_num(lat[idx[k]]));
+            json_object_object_add(pj, "iops", jw_num(m.total.iops));
             json_object_object_add(pj, "histogram", histogram_json(&m, s->weight));
             json_object_object_add(op, names[k], pj);
             if (!s->cfg.quiet)
@@ -1509,7 +1501,7 @@ static struct json_object *spec_json(const struct pts_session *s)
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "name", json_object_new_string(s->spec.name));
     json_object_object_add(o, "title", json_object_new_string(s->spec.title));
-    json_object_object_add(o, "active_range_pct", jnum(s->spec.active_range_pct));
+    json_object_object_add(o, "active_range_pct", jw_num(s->spec.active_range_pct));
     json_object_object_add(o, "active_range_bytes",
                            json_object_new_int64((int64_t)(s->ar.len * s->weight)));
     struct json_object *wc = json_object_new_object();
@@ -1591,7 +1583,7 @@ static void test_header_json(const struct pts_session *s, const struct pts_def *
                                    json_object_new_string(gr->random ? "random" : "sequential"));
             json_object_object_add(gj, "bs", json_object_new_int64(gr->bs));
             json_object_object_add(gj, "rwmix_read", json_object_new_int(gr->mix));
-            json_object_object_add(gj, "duration_s", jnum(
+            json_object_object_add(gj, "duration_s", jw_num(
                 (double)pts_xsr_group_rounds(gr, s->cfg.time_scale, t.element_ns) *
                 (double)t.element_ns / 1e9));
             json_object_array_add(gs, gj);
@@ -1618,7 +1610,7 @@ static void test_header_json(const struct pts_session *s, const struct pts_def *
         json_object_object_add(tj, "threads", json_object_new_int(def_threads(s, d)));
         json_object_object_add(tj, "qd", json_object_new_int(def_qd(s, d)));
     }
-    json_object_object_add(tj, "estimate_s", jnum(pts_estimate_s(d, &t)));
+    json_object_object_add(tj, "estimate_s", jw_num(pts_estimate_s(d, &t)));
 }
 
 /* ------------------------------------------------------------------ --resume */
@@ -1713,6 +1705,40 @@ static void suite_resume_begin(struct pts_session *s)
     json_object_object_add(s->doc, "resumed", resumed);
 }
 
+/* ---- the test kinds ----
+ * What runs one subtest of a definition, by its kind (pts_def.h: enum pts_kind); a definition
+ * names its kind, and a new test of an existing kind is a data file only. */
+typedef int (*pts_kind_run_fn)(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
+                               struct json_object *sub, char *err, size_t errlen);
+
+static int kind_hir(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
+                    struct json_object *sub, char *err, size_t errlen)
+{
+    (void)sub_bs;
+    return run_hir(s, d, sub, err, errlen);
+}
+
+static int kind_xsr(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
+                    struct json_object *sub, char *err, size_t errlen)
+{
+    (void)sub_bs;
+    return run_xsr(s, d, sub, err, errlen);
+}
+
+static int kind_dirth(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
+                      struct json_object *sub, char *err, size_t errlen)
+{
+    (void)sub_bs;
+    return run_dirth(s, d, sub, err, errlen);
+}
+
+static const pts_kind_run_fn pts_kind_run[] = {
+    [PTS_KIND_STANDARD] = run_subtest,   /* rounds of a loop to steady state (IOPS, TP, LAT, WSAT) */
+    [PTS_KIND_HIR] = kind_hir,           /* wait states after a saturated preconditioning */
+    [PTS_KIND_XSR] = kind_xsr,           /* groups of stimuli one after another */
+    [PTS_KIND_DIRTH] = kind_dirth,       /* a threads x QD sweep and its operating points */
+};
+
 int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
 {
     char err[ERR_LEN];
@@ -1751,7 +1777,7 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
     json_object_object_add(eng, "library", json_object_new_string(s->engine->version()));
     json_object_object_add(eng, "clock", json_object_new_string(
         s->engine->flags & ENGINE_F_VIRTUAL_CLOCK ? "virtual" : "CLOCK_MONOTONIC"));
-    json_object_object_add(eng, "completion_weight", jnum(s->weight));
+    json_object_object_add(eng, "completion_weight", jw_num(s->weight));
     json_object_object_add(s->doc, "engine", eng);
     json_object_object_add(s->doc, "spec", spec_json(s));
     s->notes = json_object_new_array();
@@ -1764,7 +1790,7 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
 
     if (s->cfg.time_scale > 0 && s->cfg.time_scale != 1)
         note(s, "every duration scaled by %g (--time-scale)", s->cfg.time_scale);
-    json_object_object_add(s->doc, "time_scale", jnum(s->cfg.time_scale > 0 ? s->cfg.time_scale : 1));
+    json_object_object_add(s->doc, "time_scale", jw_num(s->cfg.time_scale > 0 ? s->cfg.time_scale : 1));
     if (s->element_ns && s->element_ns != 60 * NS_PER_S)
         note(s, "round elements of %g s instead of the PTS's 60 s (--round-time)",
              (double)s->element_ns / 1e9);
@@ -1802,8 +1828,9 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
         struct json_object *tj = json_object_new_object();
         json_object_object_add(tj, "name", json_object_new_string(d->name));
         json_object_object_add(tj, "title", json_object_new_string(d->title));
+        json_object_object_add(tj, "kind", json_object_new_string(pts_kind_name(d->kind)));
         json_object_object_add(tj, "definition", json_object_new_string(d->source));
-        json_object_object_add(tj, "element_time_s", jnum((double)def_element_ns(s, d) / 1e9));
+        json_object_object_add(tj, "element_time_s", jw_num((double)def_element_ns(s, d) / 1e9));
         test_header_json(s, d, tj);
         json_object_object_add(tj, "status", json_object_new_string("running"));
         struct json_object *subs = json_object_new_array();
@@ -1846,14 +1873,7 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
             if (sub_bs)
                 json_object_object_add(sj, "bs", json_object_new_int64(sub_bs));
             json_object_array_add(subs, sj);
-            if (d->kind == PTS_KIND_HIR)
-                st = run_hir(s, d, sj, err, sizeof(err));
-            else if (d->kind == PTS_KIND_XSR)
-                st = run_xsr(s, d, sj, err, sizeof(err));
-            else if (d->kind == PTS_KIND_DIRTH)
-                st = run_dirth(s, d, sj, err, sizeof(err));
-            else
-                st = run_subtest(s, d, sub_bs, sj, err, sizeof(err));
+            st = pts_kind_run[d->kind](s, d, sub_bs, sj, err, sizeof(err));
             json_object_object_add(sj, "state", results_state_json(&s->state));
         }
         json_object_object_add(tj, "status", json_object_new_string(

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "lib/util.h"
+#include "lib/file.h"
 
 const enum meas_metric GATE_DEFAULT_METRICS[4] = {MEAS_IOPS, MEAS_MB_S, MEAS_LAT_MEAN_US,
                                                   MEAS_LAT_P99_US};
@@ -475,5 +476,5 @@ int gate_write_file_atomic(const char *path, const char *buf, size_t len, char *
                            size_t errlen)
 {
     const char *parts[1] = {buf};
-    return results_write_parts_atomic(path, parts, &len, 1, true, err, errlen);
+    return file_write_atomic(path, parts, &len, 1, true, err, errlen);
 }

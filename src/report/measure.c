@@ -357,21 +357,6 @@ static void point_finish(struct meas_point *p)
     p->sequential = p->random_pct == 0;
 }
 
-/* "4 KiB", "128 KiB", "1 MiB", "0.5 KiB", "mixed sizes" */
-static void fmt_bs(uint32_t bs, char *buf, size_t len)
-{
-    if (bs == 0)
-        snprintf(buf, len, "mixed sizes");
-    else if (bs % 1048576 == 0)
-        snprintf(buf, len, "%u MiB", bs / 1048576);
-    else if (bs % 1024 == 0)
-        snprintf(buf, len, "%u KiB", bs / 1024);
-    else if (bs == 512)
-        snprintf(buf, len, "0.5 KiB");
-    else
-        snprintf(buf, len, "%u B", bs);
-}
-
 static void fmt_pattern(int random_pct, char *buf, size_t len)
 {
     if (random_pct >= 100)
@@ -386,7 +371,7 @@ static void fmt_pattern(int random_pct, char *buf, size_t len)
 static void point_label(struct meas_point *p, const char *prefix, const char *extra)
 {
     char bs[32], pat[32];
-    fmt_bs(p->bs, bs, sizeof(bs));
+    units_format_bs(p->bs, bs, sizeof(bs));
     fmt_pattern(p->random_pct, pat, sizeof(pat));
     snprintf(p->label, sizeof(p->label), "%s, %s %s, R/W %d/%d%s", prefix, bs, pat, p->read_pct,
              100 - p->read_pct, extra);

@@ -16,6 +16,7 @@
 
 #include "lib/spawn.h"
 #include "lib/util.h"
+#include "lib/file.h"
 
 #define PLOT_W 1100
 #define PLOT_H 650
@@ -382,14 +383,6 @@ struct json_object *plot_suite_test(struct json_object *doc, const char *name)
     return NULL;
 }
 
-void plot_bs_label(double bytes, char *buf, size_t len)
-{
-    if (!isfinite(bytes) || bytes <= 0)
-        snprintf(buf, len, "mixed sizes");
-    else
-        snprintf(buf, len, "%g KiB", bytes / 1024.0);
-}
-
 void plot_mix_label(double rwmix_read, char *buf, size_t len)
 {
     if (!isfinite(rwmix_read))
@@ -437,48 +430,11 @@ void plot_default_label(struct json_object *doc, char *buf, size_t len)
 
 /* ---- writing and rendering ---- */
 
-static int mkdir_p(const char *dir, char *err, size_t errlen)
-{
-    char path[4096];
-    if (strlen(dir) >= sizeof(path))
-        return errf(err, errlen, "output directory name too long: %.64s...", dir);
-    str_copy(path, sizeof(path), dir);
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            return errf(err, errlen, "cannot create %s: %s", path, strerror(errno));
-        *p = '/';
-    }
-    if (mkdir(path, 0777) != 0 && errno != EEXIST)
-        return errf(err, errlen, "cannot create %s: %s", path, strerror(errno));
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-        return errf(err, errlen, "%s is not a directory", path);
-    if (access(path, W_OK | X_OK) != 0)
-        return errf(err, errlen, "cannot write to %s: %s", path, strerror(errno));
-    return 0;
-}
-
 static int write_file(const char *path, const char *a, const char *b, char *err, size_t errlen)
 {
-    char tmp[4300];
-    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return errf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-    fputs(a, f);
-    fputs(b, f);
-    if (fclose(f) != 0) {
-        unlink(tmp);
-        return errf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-    }
-    if (rename(tmp, path) != 0) {
-        unlink(tmp);
-        return errf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-    }
-    return 0;
+    const char *parts[] = {a, b};
+    const size_t lens[] = {strlen(a), strlen(b)};
+    return file_write_atomic(path, parts, lens, 2, false, err, errlen);
 }
 
 static void input_source(const struct plot_ctx *c, size_t i, char *buf, size_t len)
@@ -788,7 +744,7 @@ int plot_all(const struct plot_input *in, size_t n_in, const char *out_dir,
             return errf(err, errlen, "input %zu has no results document", i + 1);
     if (gnuplot_check(err, errlen) != 0)
         return -1;
-    if (mkdir_p(out_dir, err, errlen) != 0)
+    if (file_mkdir_p(out_dir, err, errlen) != 0)
         return -1;
 
     struct plot_input *tagged = xcalloc(n_in ? n_in : 1, sizeof(*tagged));

@@ -159,8 +159,7 @@ const char *pj_schema(struct json_object *doc);
 
 /* Suite helpers: the test named `name` in a ptsbench.suite document, or NULL. */
 struct json_object *plot_suite_test(struct json_object *doc, const char *name);
-/* "4 KiB", "0.5 KiB", "1024 KiB"; "R/W 65/35". */
-void plot_bs_label(double bytes, char *buf, size_t len);
+/* "R/W 65/35" (block sizes: units_format_bs). */
 void plot_mix_label(double rwmix_read, char *buf, size_t len);
 /* A time axis: seconds below 10 minutes, minutes below 10 hours, else hours. Sets *div. */
 const char *plot_time_unit(double max_s, double *div);

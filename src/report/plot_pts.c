@@ -10,6 +10,7 @@
 
 #include "report/plot.h"
 #include "lib/util.h"
+#include "lib/units.h"
 
 #define MAXV 64
 
@@ -290,7 +291,7 @@ static void tp_bs(struct plot_ctx *c)
             }
         }
         char bl[32];
-        plot_bs_label(bs[b], bl, sizeof(bl));
+        units_format_bs(bs[b], bl, sizeof(bl));
         plot_table_row(ch, bl, (int)n_cols, v);
     }
     plot_set(ch, "set style data histogram");
@@ -372,7 +373,7 @@ static void lat_bs(struct plot_ctx *c)
             if (!any)
                 continue;
             char label[64], bl[32];
-            plot_bs_label(bs[b], bl, sizeof(bl));
+            units_format_bs(bs[b], bl, sizeof(bl));
             snprintf(label, sizeof(label), "%g/%g %s", mix[m], 100 - mix[m], bl);
             plot_table_row(ch, label, (int)n_cols, v);
         }

@@ -13,6 +13,7 @@
 
 #include "report/plot.h"
 #include "lib/util.h"
+#include "lib/units.h"
 
 static bool is_run(struct json_object *doc) { return !strcmp(pj_schema(doc), "ptsbench.run"); }
 
@@ -34,7 +35,7 @@ static void workload_text(struct json_object *doc, char *buf, size_t len)
     struct json_object *bss = jp_arr(w, "block_sizes");
     char bs[32] = "mixed sizes";
     if (jp_len(bss) == 1)
-        plot_bs_label(jp_num(jp_idx(bss, 0), "bytes"), bs, sizeof(bs));
+        units_format_bs(jp_num(jp_idx(bss, 0), "bytes"), bs, sizeof(bs));
     double qd = jp_num(w, "qd"), workers = jp_num(w, "workers");
     snprintf(buf, len, "%s%s%s, %s, QD %g x %g worker%s", name && strcmp(name, "inline") ? name : "",
              name && strcmp(name, "inline") ? ": " : "", rw ? rw : "?", bs, qd, workers,

@@ -9,6 +9,7 @@
 
 #include "report/plot.h"
 #include "lib/util.h"
+#include "lib/units.h"
 
 /* ---- metrics ---- */
 
@@ -341,7 +342,7 @@ static void suite_convergence(struct plot_ctx *c, const char *test, const char *
             continue;
         for (size_t k = 0; k < n_keys; k++) {
             char bsl[32], series[512], tl[512];
-            plot_bs_label(keys[k].bs, bsl, sizeof(bsl));
+            units_format_bs(keys[k].bs, bsl, sizeof(bsl));
             plot_mix_label(keys[k].mix, mixl, sizeof(mixl));
             const char *dirw = keys[k].mix == 100 ? "read" : keys[k].mix == 0 ? "write" : mixl;
             snprintf(series, sizeof(series), "%s: %s %s", c->in[i].label, bsl,
@@ -420,7 +421,7 @@ static void suite_windows(struct plot_ctx *c, const char *test)
         double bs = NAN, mix = NAN;
         if (plot_parse_tracking(keys[q].tracking, metric, sizeof(metric), &bs, &mix) == 0) {
             char bsl[32], mixl[32];
-            plot_bs_label(bs, bsl, sizeof(bsl));
+            units_format_bs(bs, bsl, sizeof(bsl));
             plot_mix_label(mix, mixl, sizeof(mixl));
             snprintf(what, sizeof(what), "%s %s %s", bsl, mixl, metric_word(metric));
         } else {
@@ -521,7 +522,7 @@ void plot_precondition_charts(struct plot_ctx *c, const char *test)
         if (n == 0 && tr && plot_parse_tracking(tr, m, sizeof(m), &bs, &mix) == 0) {
             char bsl[32], mixl[32];
             str_copy(metric, sizeof(metric), m);
-            plot_bs_label(bs, bsl, sizeof(bsl));
+            units_format_bs(bs, bsl, sizeof(bsl));
             plot_mix_label(mix, mixl, sizeof(mixl));
             snprintf(what, sizeof(what), "RND %s %s %s", bsl, mixl, metric_word(metric));
         }

@@ -29,6 +29,7 @@
 #include "report/shape.h"
 #include "lib/units.h"
 #include "lib/util.h"
+#include "lib/file.h"
 
 /* The string at a path, "" when there is none (for printf and strcmp). */
 static const char *sv(struct json_object *o, const char *path)
@@ -53,30 +54,6 @@ static void fmt_num(double v, int decimals, char *buf, size_t len)
         snprintf(buf, len, "–");
     else
         snprintf(buf, len, "%.*f", decimals, v);
-}
-
-static void fmt_lat(double us, char *buf, size_t len)
-{
-    if (!isfinite(us))
-        snprintf(buf, len, "–");
-    else if (us >= 10000)
-        snprintf(buf, len, "%.1f ms", us / 1000);
-    else if (us >= 1000)
-        snprintf(buf, len, "%.2f ms", us / 1000);
-    else
-        snprintf(buf, len, "%.1f µs", us);
-}
-
-static void fmt_bs(double bs, char *buf, size_t len)
-{
-    if (!isfinite(bs) || bs <= 0)
-        snprintf(buf, len, "mixed");
-    else if (bs >= 1048576 && fmod(bs, 1048576) == 0)
-        snprintf(buf, len, "%.0f MiB", bs / 1048576);
-    else if (bs >= 1024)
-        snprintf(buf, len, "%g KiB", bs / 1024);
-    else
-        snprintf(buf, len, "%.0f B", bs);
 }
 
 static void fmt_bytes_dec(double b, char *buf, size_t len)
@@ -343,7 +320,7 @@ static void wipc_words(struct json_object *w, char *buf, size_t len)
 {
     char bs[32] = "128 KiB";
     if (isfinite(jp_num(w, "bs")))
-        fmt_bs(jp_num(w, "bs"), bs, sizeof(bs));
+        units_format_bs(jp_num(w, "bs"), bs, sizeof(bs));
     double fills = jp_num(w, "fills");
     snprintf(buf, len, "WIPC (%g× the active range, %s sequential writes)",
              isfinite(fills) ? fills : 2, bs);
@@ -775,7 +752,7 @@ static void pts_iops(struct ctx *c, const char *name)
         for (size_t b = 0; b < nb; b++) {
             char cells[8][32];
             const char *cp[8];
-            fmt_bs(bss[b], cells[0], sizeof(cells[0]));
+            units_format_bs(bss[b], cells[0], sizeof(cells[0]));
             cp[0] = cells[0];
             for (int m = 0; m < 7; m++) {
                 struct json_object *r = table_row(sub, mixes[m], bss[b]);
@@ -808,7 +785,7 @@ static void pts_tp(struct ctx *c, const char *name)
             if (!isfinite(bs))
                 bs = jp_path(sub, "table.rows.0.bs");
             char c0[32], c1[32], c2[32], words[512];
-            fmt_bs(bs, c0, sizeof(c0));
+            units_format_bs(bs, c0, sizeof(c0));
             struct json_object *r = table_row(sub, 100, bs), *w = table_row(sub, 0, bs);
             fmt_num(r ? jp_path(r, "mb_s") : NAN, 1, c1, sizeof(c1));
             fmt_num(w ? jp_path(w, "mb_s") : NAN, 1, c2, sizeof(c2));
@@ -839,7 +816,7 @@ static void pts_lat(struct ctx *c, const char *name)
         for (size_t k = 0; k < jlen_at(sub, "table.rows"); k++) {
             struct json_object *r = jp_idx(jp_at(sub, "table.rows"), k);
             char c0[32], c1[16], v[5][32];
-            fmt_bs(jp_path(r, "bs"), c0, sizeof(c0));
+            units_format_bs(jp_path(r, "bs"), c0, sizeof(c0));
             double mix = jp_path(r, "rwmix_read");
             if (mix >= 0 && mix <= 100)
                 snprintf(c1, sizeof(c1), "%g/%g", mix, 100 - mix);
@@ -847,7 +824,7 @@ static void pts_lat(struct ctx *c, const char *name)
                 snprintf(c1, sizeof(c1), "–");
             const char *keys[] = {"mean", "99", "99.99", "99.999", "max"};
             for (int q = 0; q < 5; q++)
-                fmt_lat(row_lat(r, "total", keys[q]), v[q], sizeof(v[q]));
+                units_format_lat(row_lat(r, "total", keys[q]), UNITS_TYPESET, v[q], sizeof(v[q]));
             const char *cp[] = {c0, c1, v[0], v[1], v[2], v[3], v[4]};
             t_row(&tb, cp);
         }
@@ -884,7 +861,7 @@ static void pts_wsat(struct ctx *c, const char *name)
         report_fmt_count(jp_path(jp_idx(rounds, 0), "elements.0.iops"), c3,
                          sizeof(c3));
         report_fmt_count(fin, c4, sizeof(c4));
-        fmt_lat(lat, c5, sizeof(c5));
+        units_format_lat(lat, UNITS_TYPESET, c5, sizeof(c5));
         const char *cp[] = {dev(c, i), c1, c2, c3, c4, c5,
                             jp_str(sub, "stop.reason") ? jp_str(sub, "stop.reason") : ""};
         t_row(&tb, cp);
@@ -947,7 +924,7 @@ static void pts_xsr(struct ctx *c, const char *name)
             snprintf(c2, sizeof(c2), "%g", jp_path(g, "minutes"));
             fmt_num(jp_path(g, "mb_s_mean"), 1, c3, sizeof(c3));
             fmt_num(jp_path(g, "mb_s_end"), 1, c4, sizeof(c4));
-            fmt_lat(jp_path(g, "peak_lat_mean_us"), c5, sizeof(c5));
+            units_format_lat(jp_path(g, "peak_lat_mean_us"), UNITS_TYPESET, c5, sizeof(c5));
             const char *cp[] = {c0, jp_str(g, "stimulus") ? jp_str(g, "stimulus") : "", c2, c3, c4, c5};
             t_row(&tb, cp);
         }
@@ -983,12 +960,12 @@ static void pts_dirth(struct ctx *c, const char *name)
             char c1[32], c2[32], c3[32];
             snprintf(c1, sizeof(c1), "%.0f × %.0f", jp_path(p, "threads"), jp_path(p, "qd"));
             report_fmt_count(jp_path(p, "iops"), c2, sizeof(c2));
-            fmt_lat(jp_path(p, "sweep_lat_mean_us"), c3, sizeof(c3));
+            units_format_lat(jp_path(p, "sweep_lat_mean_us"), UNITS_TYPESET, c3, sizeof(c3));
             const char *cp[] = {names[k], c1, c2, c3};
             t_row(&tb, cp);
         }
         char ceil[32];
-        fmt_lat(jp_path(op, "latency_ceiling_us"), ceil, sizeof(ceil));
+        units_format_lat(jp_path(op, "latency_ceiling_us"), UNITS_TYPESET, ceil, sizeof(ceil));
         o_para(&c->o, "%s — demand intensity operating points (latency ceiling %s):",
                dev(c, i), ceil);
         t_emit(&c->o, &tb);
@@ -1122,8 +1099,8 @@ static void profile_sections(struct ctx *c)
             snprintf(e, sizeof(e), "%.0f", jp_path(p, "effective_qd"));
             report_fmt_count(jp_path(p, "result.iops"), iops, sizeof(iops));
             fmt_num(jp_path(p, "result.mb_s"), 1, mb, sizeof(mb));
-            fmt_lat(jp_path(p, "result.lat_us.mean"), mean, sizeof(mean));
-            fmt_lat(jp_path(jp_at(p, "result.lat_us.percentiles"), "99"), p99, sizeof(p99));
+            units_format_lat(jp_path(p, "result.lat_us.mean"), UNITS_TYPESET, mean, sizeof(mean));
+            units_format_lat(jp_path(jp_at(p, "result.lat_us.percentiles"), "99"), UNITS_TYPESET, p99, sizeof(p99));
             const char *measure = jp_str(p, "measure");
             const char *label = jp_str(p, "result.label");
             state_words(jp_get(p, "state"), simulated(&c->in[i]), state, sizeof(state));
@@ -1187,7 +1164,7 @@ static void profile_sections(struct ctx *c)
                 snprintf(mq, sizeof(mq), "%.0f", jp_path(s, "max_iops_effective_qd"));
                 snprintf(sq, sizeof(sq), "%.0f", jp_path(s, "effective_qd"));
                 report_fmt_count(jp_path(s, "iops"), si, sizeof(si));
-                fmt_lat(jp_path(s, "lat_mean_us"), sl, sizeof(sl));
+                units_format_lat(jp_path(s, "lat_mean_us"), UNITS_TYPESET, sl, sizeof(sl));
                 const char *cp[] = {jp_str(s, "workload"), d, w, mx, mq, sq, si, sl};
                 t_row(&st, cp);
                 o_para(&c->o, "%s, %s: IOPS reach 95%% of their maximum (%s) at an effective "
@@ -1306,8 +1283,8 @@ static void run_sections(struct ctx *c)
             report_fmt_count(jp_path(r, "read.iops"), c2, sizeof(c2));
             report_fmt_count(jp_path(r, "write.iops"), c3, sizeof(c3));
             fmt_num(jp_path(r, "total.mb_s"), 1, c4, sizeof(c4));
-            fmt_lat(jp_path(r, "total.lat_us.mean"), c5, sizeof(c5));
-            fmt_lat(jp_path(jp_at(r, "total.lat_us.percentiles"), "99.9"), c6, sizeof(c6));
+            units_format_lat(jp_path(r, "total.lat_us.mean"), UNITS_TYPESET, c5, sizeof(c5));
+            units_format_lat(jp_path(jp_at(r, "total.lat_us.percentiles"), "99.9"), UNITS_TYPESET, c6, sizeof(c6));
             fmt_num(jp_path(r, "device.write_amplification"), 2, c7, sizeof(c7));
             round_state(c, i, r, c8, sizeof(c8));
             const char *cp[] = {c0, c1, c2, c3, c4, c5, c6, c7, c8};
@@ -1393,8 +1370,8 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
 {
     if (!n)
         return errf(err, errlen, "no results to report");
-    if (mkdir(cfg->out_dir, 0755) != 0 && errno != EEXIST)
-        return errf(err, errlen, "cannot create %s: %s", cfg->out_dir, strerror(errno));
+    if (file_mkdir_p(cfg->out_dir, err, errlen) != 0)
+        return -1;
     struct ctx c;
     memset(&c, 0, sizeof(c));
     c.in = in;
@@ -1418,23 +1395,25 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
         snprintf(c.names[i], sizeof(c.names[i]), "%s%s", device_label(&in[i]),
                  simulated(&in[i]) ? " (simulated drive)" : "");
 
-    char hp[4200], mp[4200], htmp[4300], mtmp[4300];
+    /* both documents are built in memory, then each written atomically (lib/file.h) */
+    char hp[4200], mp[4200], *hbuf = NULL, *mbuf = NULL;
+    size_t hlen = 0, mlen = 0;
     snprintf(hp, sizeof(hp), "%s/report.html", cfg->out_dir);
     snprintf(mp, sizeof(mp), "%s/report.md", cfg->out_dir);
-    snprintf(htmp, sizeof(htmp), "%s.tmp", hp);
-    snprintf(mtmp, sizeof(mtmp), "%s.tmp", mp);
-    c.o.h = fopen(htmp, "w");
-    c.o.m = fopen(mtmp, "w");
+    c.o.h = open_memstream(&hbuf, &hlen);
+    c.o.m = open_memstream(&mbuf, &mlen);
     if (!c.o.h || !c.o.m) {
         int e = errno;
         if (c.o.h)
             fclose(c.o.h);
         if (c.o.m)
             fclose(c.o.m);
+        free(hbuf);
+        free(mbuf);
         plot_list_free(&c.plots);
         free(c.plot_used);
         free(c.names);
-        return errf(err, errlen, "cannot write in %s: %s", cfg->out_dir, strerror(e));
+        return errf(err, errlen, "cannot build the report: %s", strerror(e));
     }
     c.o.out_dir = cfg->out_dir;
 
@@ -1518,18 +1497,21 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
           "PNG shown, SVG linked; their gnuplot scripts and data are in plots/.\n", c.o.m);
 
     bool ok = !ferror(c.o.h) && !ferror(c.o.m);
-    ok = fflush(c.o.h) == 0 && fsync(fileno(c.o.h)) == 0 && ok;
-    ok = fflush(c.o.m) == 0 && fsync(fileno(c.o.m)) == 0 && ok;
     ok = fclose(c.o.h) == 0 && ok;
     ok = fclose(c.o.m) == 0 && ok;
     plot_list_free(&c.plots);
     free(c.plot_used);
     free(c.names);
-    if (!ok || rename(htmp, hp) != 0 || rename(mtmp, mp) != 0) {
-        unlink(htmp);
-        unlink(mtmp);
-        return errf(err, errlen, "cannot write the report in %s", cfg->out_dir);
-    }
+    const char *hpart[] = {hbuf}, *mpart[] = {mbuf};
+    int rc = ok ? 0 : errf(err, errlen, "cannot build the report for %s", cfg->out_dir);
+    if (rc == 0)
+        rc = file_write_atomic(hp, hpart, &hlen, 1, true, err, errlen);
+    if (rc == 0)
+        rc = file_write_atomic(mp, mpart, &mlen, 1, true, err, errlen);
+    free(hbuf);
+    free(mbuf);
+    if (rc != 0)
+        return -1;
     if (html_path)
         str_copy(html_path, html_len, hp);
     if (md_path)

@@ -20,16 +20,6 @@ static const char *str(struct json_object *o, const char *path)
     return v ? v : "";
 }
 
-static void lat(double us, char *buf, size_t len)
-{
-    if (!isfinite(us))
-        snprintf(buf, len, "-");
-    else if (us >= 1000)
-        snprintf(buf, len, "%.2f ms", us / 1000);
-    else
-        snprintf(buf, len, "%.1f us", us);
-}
-
 /* "1.6 TB (1.5 TiB)"; "capacity not recorded" when the file has no usable number (a NAN cast to
  * an integer printed "9223.4 PB"). */
 static void capacity(struct json_object *doc, char *buf, size_t len)
@@ -82,8 +72,8 @@ static void show_profile(FILE *out, struct json_object *doc)
             continue;
         char m[32], p99[32], how[160];
         double r0 = jp_path(p, "result.rounds.0"), r1 = jp_path(p, "result.rounds.1");
-        lat(jp_path(p, "result.lat_us.mean"), m, sizeof(m));
-        lat(jp_path(p, "result.lat_us.percentiles.99"), p99, sizeof(p99));
+        units_format_lat(jp_path(p, "result.lat_us.mean"), UNITS_TEXT, m, sizeof(m));
+        units_format_lat(jp_path(p, "result.lat_us.percentiles.99"), UNITS_TEXT, p99, sizeof(p99));
         const char *label = str(p, "result.label");
         if (*label)   /* what the window may be called (drive_state.h) */
             snprintf(how, sizeof(how), "%s r%.0f-%.0f", label, r0, r1);
@@ -101,7 +91,7 @@ static void show_profile(FILE *out, struct json_object *doc)
     for (size_t i = 0; i < jp_len(sat); i++) {
         struct json_object *s = jp_idx(sat, i);
         char m[32];
-        lat(jp_path(s, "lat_mean_us"), m, sizeof(m));
+        units_format_lat(jp_path(s, "lat_mean_us"), UNITS_TEXT, m, sizeof(m));
         fprintf(out, "%ssaturation %s %.0f%% %.0f worker(s): effective QD %.0f, %.0f IOPS (max "
                 "%.0f), lat mean %s\n", i ? "" : "\n", str(s, "workload"),
                 jp_path(s, "compress_pct"), jp_path(s, "workers"), jp_path(s, "effective_qd"),
@@ -140,8 +130,8 @@ static void show_rounds(FILE *out, struct json_object *rounds, unsigned every, b
             continue;
         struct json_object *r = jp_idx(rounds, i);
         char m[32], p[32];
-        lat(jp_path(r, "total.lat_us.mean"), m, sizeof(m));
-        lat(jp_path(r, "total.lat_us.percentiles.99.9"), p, sizeof(p));
+        units_format_lat(jp_path(r, "total.lat_us.mean"), UNITS_TEXT, m, sizeof(m));
+        units_format_lat(jp_path(r, "total.lat_us.percentiles.99.9"), UNITS_TEXT, p, sizeof(p));
         fprintf(out, "%6.0f %10.0f %10.0f %10.0f %10.1f %11s %11s", jp_path(r, "round"),
                 jp_path(r, "total.iops"), jp_path(r, "read.iops"), jp_path(r, "write.iops"),
                 jp_path(r, "total.mb_s"), m, p);

@@ -654,7 +654,7 @@ void verify_match_reason(const struct verify_claim *c, const struct verify_match
     case VERIFY_WHY_NONE:
         break;
     case VERIFY_WHY_SHAPE:
-        verify_format_bs(c->bs, a, sizeof(a));
+        units_format_bs(c->bs, a, sizeof(a));
         snprintf(buf, len, "no point at the claim's block size, pattern and read share (%s %s, "
                  "R/W %d/%d)", a, c->sequential ? "sequential" : "random", c->read_pct,
                  100 - c->read_pct);
@@ -732,18 +732,6 @@ void verify_check(const struct verify_claim *c, const struct meas_point *pts, si
 
 /* ---- descriptions ---- */
 
-void verify_format_bs(uint32_t bs, char *buf, size_t len)
-{
-    if (bs % 1048576 == 0)
-        snprintf(buf, len, "%u MiB", bs / 1048576);
-    else if (bs % 1024 == 0)
-        snprintf(buf, len, "%u KiB", bs / 1024);
-    else if (bs == 512)
-        snprintf(buf, len, "0.5 KiB");
-    else
-        snprintf(buf, len, "%u B", bs);
-}
-
 const char *verify_claim_state_label(const struct verify_claim *c)
 {
     switch (c->state) {
@@ -773,7 +761,7 @@ void verify_assumed_names(unsigned conds, char *buf, size_t len)
 void verify_claim_conditions(const struct verify_claim *c, char *buf, size_t len)
 {
     char bs[32], oio[64] = "", comp[48] = "", state[32] = "";
-    verify_format_bs(c->bs, bs, sizeof(bs));
+    units_format_bs(c->bs, bs, sizeof(bs));
     if (c->threads || c->qd) {
         char o[32];
         fmt_oio(c->threads, c->qd, o, sizeof(o));

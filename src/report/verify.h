@@ -226,7 +226,5 @@ void verify_match_differences(const struct verify_claim *c, const struct verify_
                               char *buf, size_t len);
 /* "qd, threads" (the claim's assumed conditions), "" when none. */
 void verify_assumed_names(unsigned conds, char *buf, size_t len);
-/* "4 KiB", "128 KiB", "1 MiB", "0.5 KiB", "520 B" */
-void verify_format_bs(uint32_t bs, char *buf, size_t len);
 
 #endif

@@ -1,5 +1,6 @@
 /* data_measure.c — measured compressibility of write data, per 4 KiB chunk (see data_measure.h). */
 #include "stats/data_measure.h"
+#include "lib/json_path.h"
 
 #include <json-c/json.h>
 #include <lz4.h>
@@ -90,20 +91,15 @@ double data_measure_lz4_pct(const struct data_measure *m)
     return 100.0 * (1.0 - data_measure_lz4_ratio(m));
 }
 
-static struct json_object *jnum(double v)
-{
-    return isfinite(v) ? json_object_new_double(v) : NULL;   /* NULL: serialised as null */
-}
-
 struct json_object *data_measure_json(const struct data_measure *m)
 {
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "declared_compress_pct", json_object_new_int((int)m->declared_pct));
     json_object_object_add(o, "sample_bytes", json_object_new_int64((int64_t)m->sample_bytes));
-    json_object_object_add(o, "zlib_ratio", jnum(data_measure_zlib_ratio(m)));
-    json_object_object_add(o, "lz4_ratio", jnum(data_measure_lz4_ratio(m)));
-    json_object_object_add(o, "zlib_compress_pct", jnum(data_measure_zlib_pct(m)));
-    json_object_object_add(o, "lz4_compress_pct", jnum(data_measure_lz4_pct(m)));
+    json_object_object_add(o, "zlib_ratio", jw_num(data_measure_zlib_ratio(m)));
+    json_object_object_add(o, "lz4_ratio", jw_num(data_measure_lz4_ratio(m)));
+    json_object_object_add(o, "zlib_compress_pct", jw_num(data_measure_zlib_pct(m)));
+    json_object_object_add(o, "lz4_compress_pct", jw_num(data_measure_lz4_pct(m)));
     json_object_object_add(o, "source", json_object_new_string(m->generated ? "generated" : "written"));
     return o;
 }

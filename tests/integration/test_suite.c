@@ -99,6 +99,7 @@ static void test_iops_sim(void **state)
     char *args[] = {"--target", "sim:zdrive-6300-1.6t", "--spec", "pts-e-1.1", "--tests", "iops",
                     "--round-time", "5s", NULL};
     struct json_object *doc = suite("iops-sim", args);
+    assert_string_equal(json_object_get_string(json_at(doc, "tests.0.kind")), "standard");
     struct json_object *sub = json_at(doc, "tests.0.subtests.0");
     assert_string_equal(json_object_get_string(json_at(sub, "purge.method")), "secure-erase");
     assert_true(json_object_get_boolean(json_at(sub, "purge.compliant")));

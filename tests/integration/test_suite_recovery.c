@@ -215,6 +215,7 @@ static void test_hir_real(void **state)
     enum { reps = 5 };
     char *args[] = {"--time-scale", "0.02", "--max-rounds", "2", NULL};
     struct json_object *doc = run_quick_test("hir-quick", args);
+    assert_string_equal(json_object_get_string(json_at(doc, "tests.0.kind")), "hir");
     assert_true(json_num(doc, "time_scale") == scale);
     struct json_object *sub = json_at(doc, "tests.0.subtests.0");
     struct json_object *acc = json_at(sub, "accesses");
@@ -298,6 +299,7 @@ static void test_xsr_real(void **state)
     /* xsr-quick: 8 h -> 7.2 s, logged every 150 ms (132 intervals) */
     char *args[] = {"--time-scale", "0.00025", NULL};
     struct json_object *doc = run_quick_test("xsr-quick", args);
+    assert_string_equal(json_object_get_string(json_at(doc, "tests.0.kind")), "xsr");
     struct json_object *sub = json_at(doc, "tests.0.subtests.0");
     assert_int_equal(json_object_array_length(json_at(sub, "groups")), 3);
     assert_string_equal(json_object_get_string(json_at(sub, "groups.0.stimulus")), "SEQ 1MiB 0/100");

@@ -232,6 +232,42 @@ static void test_format_size(void **state)
     fmt_is(1048576 + 4096, "1028KiB");
 }
 
+/* One block-size label everywhere (tables, charts, verify, gate): the PTS's KiB up to 1 MiB. */
+static void test_format_bs(void **state)
+{
+    (void)state;
+    static const struct {
+        double bytes;
+        const char *want;
+    } c[] = {{512, "0.5 KiB"},    {4096, "4 KiB"},       {1536, "1.5 KiB"}, {131072, "128 KiB"},
+             {1048576, "1024 KiB"}, {2097152, "2 MiB"},  {8388608, "8 MiB"}, {100, "100 B"},
+             {0, "mixed sizes"},  {-1, "mixed sizes"}, {NAN, "mixed sizes"}};
+    char b[32];
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        units_format_bs(c[i].bytes, b, sizeof b);
+        assert_string_equal(b, c[i].want);
+    }
+}
+
+/* One latency label: "us" on terminals, "µs" in reports; ms from 1 ms, one decimal from 10 ms. */
+static void test_format_lat(void **state)
+{
+    (void)state;
+    char b[32];
+    units_format_lat(87.34, UNITS_TEXT, b, sizeof b);
+    assert_string_equal(b, "87.3 us");
+    units_format_lat(87.34, UNITS_TYPESET, b, sizeof b);
+    assert_string_equal(b, "87.3 µs");
+    units_format_lat(1250, UNITS_TEXT, b, sizeof b);
+    assert_string_equal(b, "1.25 ms");
+    units_format_lat(35200, UNITS_TEXT, b, sizeof b);
+    assert_string_equal(b, "35.2 ms");
+    units_format_lat(NAN, UNITS_TEXT, b, sizeof b);
+    assert_string_equal(b, "-");
+    units_format_lat(NAN, UNITS_TYPESET, b, sizeof b);
+    assert_string_equal(b, "–");
+}
+
 static void test_format_count(void **state)
 {
     (void)state;
@@ -265,6 +301,8 @@ int main(void)
         cmocka_unit_test(test_uints),
         cmocka_unit_test(test_format_size),
         cmocka_unit_test(test_format_count),
+        cmocka_unit_test(test_format_bs),
+        cmocka_unit_test(test_format_lat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
