@@ -24,11 +24,11 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/results.h"
+#include "lib/util.h"
 #include "report/gate.h"
 #include "report/junit.h"
 #include "report/measure.h"
-#include "core/results.h"
-#include "lib/util.h"
 
 #define GATE_MAX_DEPTH 32
 

@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "lib/util.h"
 #include "report/plot.h"
 #include "report/shape.h"
-#include "lib/util.h"
 
 #define PLOT_MAX_INPUTS 32
 

@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "profile/profile.h"
-#include "profile/profile_run.h"
 #include "lib/units.h"
 #include "lib/util.h"
+#include "profile/profile.h"
+#include "profile/profile_run.h"
 
 static void profile_usage(FILE *f)
 {

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "report/report.h"
 #include "lib/util.h"
+#include "report/report.h"
 
 #define REPORT_MAX_INPUTS 16
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "report/show.h"
 #include "lib/units.h"
 #include "lib/util.h"
+#include "report/show.h"
 
 static void show_usage(FILE *f)
 {

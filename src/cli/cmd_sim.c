@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "sim/sim_preset.h"
 #include "lib/util.h"
+#include "sim/sim_preset.h"
 
 
 static void cmd_sim_usage(FILE *f)

@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "pts/pts_def.h"
-#include "pts/pts_run.h"
 #include "lib/units.h"
 #include "lib/util.h"
+#include "pts/pts_def.h"
+#include "pts/pts_run.h"
 
 static void suite_usage(FILE *f, bool single)
 {

@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "report/measure.h"
-#include "lib/util.h"
-#include "report/verify.h"
 #include "lib/units.h"
+#include "lib/util.h"
+#include "report/measure.h"
+#include "report/verify.h"
 
 static void verify_usage(FILE *f)
 {

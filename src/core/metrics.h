@@ -11,10 +11,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "stats/data_measure.h"
 #include "core/drive_state.h"
-#include "stats/hist.h"
 #include "core/worker.h"
+#include "stats/data_measure.h"
+#include "stats/hist.h"
 
 #define METRICS_NPCT 6
 extern const double metrics_percentiles[METRICS_NPCT];   /* 50 90 99 99.9 99.99 99.999 */

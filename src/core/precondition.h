@@ -18,9 +18,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "stats/steady.h"
 #include "device/target.h"
 #include "io/workload.h"
+#include "stats/steady.h"
 
 #define PRECOND_WIPC_BS (128u * 1024u)
 #define PRECOND_WIPC_FILLS 2u

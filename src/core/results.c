@@ -14,10 +14,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/units.h"
 #include "lib/file.h"
-#include "lib/util.h"
 #include "lib/json_path.h"
+#include "lib/units.h"
+#include "lib/util.h"
 
 
 static struct json_object *lat_json(const struct lat_summary *l)

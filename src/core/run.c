@@ -12,11 +12,11 @@
 #include <unistd.h>
 
 #include "core/results.h"
-#include "sim/sim_preset.h"
-#include "lib/units.h"
-#include "lib/util.h"
 #include "core/worker.h"
 #include "lib/file.h"
+#include "lib/units.h"
+#include "lib/util.h"
+#include "sim/sim_preset.h"
 
 void run_config_init(struct run_config *cfg)
 {

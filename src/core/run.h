@@ -12,14 +12,14 @@
 #include <stdint.h>
 
 #include "core/drive_state.h"
-#include "engine/engine.h"
-#include "device/hostinfo.h"
 #include "core/metrics.h"
 #include "core/precondition.h"
+#include "device/hostinfo.h"
 #include "device/safety.h"
-#include "stats/steady.h"
 #include "device/target.h"
+#include "engine/engine.h"
 #include "io/workload.h"
+#include "stats/steady.h"
 
 struct run_config {
     const char *target_path;

@@ -16,11 +16,11 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
-#include "stats/hist.h"
 #include "io/pattern.h"
+#include "io/workload.h"
 #include "lib/rng.h"
 #include "lib/util.h"
-#include "io/workload.h"
+#include "stats/hist.h"
 
 /* Write-data sampling (data_measure.h): every WORKER_DATA_EVERY-th write a worker issues in a
  * round is copied into its sample buffer until the buffer is full; after the round

@@ -44,9 +44,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/sim.h"
 #include "lib/spawn.h"
 #include "lib/util.h"
+#include "sim/sim.h"
 
 #define PG_SANITIZE_MAX_S (24 * 3600)
 #define PG_SANITIZE_POLL_S 2

@@ -3,8 +3,8 @@
  * Probing never writes: block devices are opened read-only (without O_EXCL) for the size and
  * sector ioctls and by libblkid for their signatures, everything else comes from stat/statx
  * and sysfs. */
-#include "device/target.h"
 #include "device/safety.h"
+#include "device/target.h"
 #include "lib/util.h"
 
 #include <blkid/blkid.h>

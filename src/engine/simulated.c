@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim.h"
 #include "device/target.h"
 #include "lib/util.h"
+#include "sim/sim.h"
 
 #define SIM_MEASURE_CHUNK 4096
 

@@ -8,8 +8,8 @@
 #include <stdint.h>
 
 #include "io/permute.h"
-#include "lib/rng.h"
 #include "io/workload.h"
+#include "lib/rng.h"
 
 enum { IOGEN_READ = 0, IOGEN_WRITE = 1 };
 

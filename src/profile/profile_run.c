@@ -11,22 +11,22 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stats/data_measure.h"
 #include "core/drive_state.h"
-#include "stats/hist.h"
 #include "core/metrics.h"
 #include "core/precondition.h"
-#include "profile/profile.h"
 #include "core/results.h"
 #include "core/run.h"
-#include "stats/saturation.h"
-#include "sim/sim_preset.h"
-#include "stats/steady.h"
+#include "core/worker.h"
 #include "device/target.h"
+#include "lib/json_path.h"
 #include "lib/units.h"
 #include "lib/util.h"
-#include "core/worker.h"
-#include "lib/json_path.h"
+#include "profile/profile.h"
+#include "sim/sim_preset.h"
+#include "stats/data_measure.h"
+#include "stats/hist.h"
+#include "stats/saturation.h"
+#include "stats/steady.h"
 
 #define NS_PER_S 1000000000ull
 

@@ -9,12 +9,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "lib/ini.h"
 #include "core/metrics.h"
-#include "stats/steady.h"
+#include "lib/file.h"
+#include "lib/ini.h"
 #include "lib/units.h"
 #include "lib/util.h"
-#include "lib/file.h"
+#include "stats/steady.h"
 
 #define PTS_SECTOR 512u                 /* every block size is a whole number of sectors */
 #define PTS_MIN_TIME_NS 1000000000ull  /* durations in a definition: 1 s at least (the PTS's are

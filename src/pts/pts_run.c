@@ -2,6 +2,7 @@
  * purge, preconditioning, rounds of elements, steady-state windows and stop rules; what each
  * test runs comes from its definition file (pts_def.h). */
 #include "pts/pts_run.h"
+#include "pts/pts_session.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -13,62 +14,27 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "device/hostinfo.h"
 #include "core/metrics.h"
-#include "pts/pts_def.h"
-#include "pts/pts_rules.h"
 #include "core/results.h"
 #include "core/run.h"
-#include "stats/data_measure.h"
-#include "stats/hist.h"
-#include "stats/steady.h"
-#include "device/target.h"
-#include "lib/units.h"
-#include "lib/util.h"
 #include "core/worker.h"
+#include "device/hostinfo.h"
+#include "device/target.h"
 #include "device/write_cache.h"
 #include "io/workload.h"
 #include "lib/json_path.h"
+#include "lib/units.h"
+#include "lib/util.h"
+#include "pts/pts_def.h"
+#include "pts/pts_rules.h"
+#include "stats/data_measure.h"
+#include "stats/hist.h"
+#include "stats/steady.h"
 
-#define PTS_MAX_TESTS 16
-#define NS_PER_S 1000000000ull
-
-struct pts_session {
-    struct pts_config cfg;
-    struct pts_spec spec;
-    struct pts_def defs[PTS_MAX_TESTS];
-    unsigned n_defs;
-    struct target_info target;
-    const struct engine_ops *engine;
-    double weight;
-    struct hostinfo host;
-    struct purge_facts purge_facts;
-    int fd;
-    struct wl_range ar;            /* active range (bytes, in the target's address space) */
-    unsigned threads, qd;          /* outstanding I/O in force */
-    uint64_t element_ns;           /* 0: each definition's own */
-    char out_dir[4096];
-    char results_path[4200];
-    struct json_object *doc, *tests_json, *notes;
-    struct results_out out;        /* the document's writer (results.h) */
-    bool tty;
-    volatile sig_atomic_t *stop;
-    struct sim_stats sim_last;
-    char started[32];
-    struct drive_state state;      /* the drive's state now (drive_state.h) */
-    bool stimulus_is_wdpc;         /* the current stimulus preconditions the drive (after WIPC,
-                                      or HIR's / DIRTH's own preconditioning) */
-    bool in_wipc;                  /* WIPC is running: its bytes are WIPC's, not the stimulus's */
-    /* --resume (pts_run.h) */
-    unsigned replay_tests;         /* simulated drive: tests replayed quietly, those before it */
-    bool keep_stored;              /* real target: complete tests come from the file */
-    struct json_object *resume_sub;   /* the interrupted subtest to go on with (run_subtest) */
-};
 
 /* ------------------------------------------------------------------ preparation */
 
-static void note(struct pts_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct pts_session *s, const char *fmt, ...)
+void ps_note(struct pts_session *s, const char *fmt, ...)
 {
     char buf[512];
     va_list ap;
@@ -170,30 +136,30 @@ fail:
 
 /* ------------------------------------------------------------------ plan */
 
-static unsigned def_threads(const struct pts_session *s, const struct pts_def *d)
+unsigned ps_def_threads(const struct pts_session *s, const struct pts_def *d)
 {
     return s->cfg.threads ? s->cfg.threads : d->threads ? d->threads : s->spec.threads;
 }
 
-static unsigned def_qd(const struct pts_session *s, const struct pts_def *d)
+unsigned ps_def_qd(const struct pts_session *s, const struct pts_def *d)
 {
     return s->cfg.qd ? s->cfg.qd : d->qd ? d->qd : s->spec.qd;
 }
 
 /* --time-scale: every duration of the definitions (elements, accesses, waits, groups, WSAT's
  * time limit) multiplied, for quick checks; the results record it and call it non-compliant. */
-static uint64_t scaled(const struct pts_session *s, uint64_t ns)
+uint64_t ps_scaled(const struct pts_session *s, uint64_t ns)
 {
     return pts_scaled_ns(ns, s->cfg.time_scale);
 }
 
-static uint64_t def_element_ns(const struct pts_session *s, const struct pts_def *d)
+uint64_t ps_def_element_ns(const struct pts_session *s, const struct pts_def *d)
 {
-    return s->element_ns ? s->element_ns : scaled(s, d->element_ns);
+    return s->element_ns ? s->element_ns : ps_scaled(s, d->element_ns);
 }
 
 /* --max-rounds bounds the steady-state tests; WSAT stops on bytes or time only. */
-static unsigned def_max_rounds(const struct pts_session *s, const struct pts_def *d)
+unsigned ps_def_max_rounds(const struct pts_session *s, const struct pts_def *d)
 {
     if (d->stop == PTS_STOP_CAPACITY)
         return d->max_rounds;
@@ -207,7 +173,7 @@ static double def_stop_capacity(const struct pts_session *s, const struct pts_de
 
 static uint64_t def_max_time(const struct pts_session *s, const struct pts_def *d)
 {
-    return s->cfg.wsat_time_ns ? s->cfg.wsat_time_ns : scaled(s, d->max_time_ns);
+    return s->cfg.wsat_time_ns ? s->cfg.wsat_time_ns : ps_scaled(s, d->max_time_ns);
 }
 
 /* A block size can run when it is a multiple of the logical sector (0.5 KiB is invalid on 4Kn). */
@@ -230,8 +196,8 @@ static void def_timing(const struct pts_session *s, const struct pts_def *d, str
 {
     memset(t, 0, sizeof(*t));
     t->time_scale = s->cfg.time_scale;
-    t->element_ns = def_element_ns(s, d);
-    t->max_rounds = def_max_rounds(s, d);
+    t->element_ns = ps_def_element_ns(s, d);
+    t->max_rounds = ps_def_max_rounds(s, d);
     t->elements_per_round = elements_per_round(s, d);
     t->subtests = 1;
     if (d->subtests == PTS_SUB_BS) {
@@ -241,12 +207,12 @@ static void def_timing(const struct pts_session *s, const struct pts_def *d, str
     }
     t->max_time_ns = def_max_time(s, d);
     t->stop_capacity = def_stop_capacity(s, d);
-    t->threads = def_threads(s, d);
-    t->qd = def_qd(s, d);
+    t->threads = ps_def_threads(s, d);
+    t->qd = ps_def_qd(s, d);
 }
 
 /* " (simulated)" after every measured figure the console shows for a simulated drive. */
-static const char *sim_tag(const struct pts_session *s)
+const char *ps_sim_tag(const struct pts_session *s)
 {
     return s->target.sim ? " (simulated)" : "";
 }
@@ -292,7 +258,7 @@ static int results_flush(struct pts_session *s, bool force)
 }
 
 /* The same, as the runners' error: 0, or -1 with err set. */
-static int flush_or_fail(struct pts_session *s, bool force, char *err, size_t errlen)
+int ps_flush_or_fail(struct pts_session *s, bool force, char *err, size_t errlen)
 {
     return results_flush(s, force) == 0 ? 0 : errf(err, errlen, "%s", s->out.error);
 }
@@ -311,7 +277,7 @@ static void line_add(char *line, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-static struct json_object *lat_json(const struct lat_summary *l)
+struct json_object *ps_lat_json(const struct lat_summary *l)
 {
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "count", json_object_new_int64((int64_t)l->count));
@@ -339,9 +305,9 @@ static struct json_object *element_json(unsigned mix, uint32_t bs, const struct 
     json_object_object_add(o, "write_mb_s", jw_num(m->write.mb_s));
     json_object_object_add(o, "write_bytes", json_object_new_int64((int64_t)m->write.bytes));
     struct json_object *lat = json_object_new_object();
-    json_object_object_add(lat, "read", lat_json(&m->read.lat));
-    json_object_object_add(lat, "write", lat_json(&m->write.lat));
-    json_object_object_add(lat, "total", lat_json(&m->total.lat));
+    json_object_object_add(lat, "read", ps_lat_json(&m->read.lat));
+    json_object_object_add(lat, "write", ps_lat_json(&m->write.lat));
+    json_object_object_add(lat, "total", ps_lat_json(&m->total.lat));
     json_object_object_add(o, "lat_us", lat);
     if (m->data.present)
         json_object_object_add(o, "data", data_measure_json(&m->data));
@@ -359,15 +325,7 @@ static struct json_object *element_json(unsigned mix, uint32_t bs, const struct 
 
 /* ------------------------------------------------------------------ one element */
 
-/* A stimulus kept running across several measured periods (HIR's accesses, XSR's groups):
- * the workers (and their rings) stay up, idle between periods with nothing in flight. */
-struct element_pool {
-    struct workload wl;        /* the pool points at it: it lives as long as the pool */
-    char label[48];            /* names a whole-round engine's files: "r65-bs4k" */
-    struct worker_pool *pool;
-};
-
-static int element_open(struct pts_session *s, unsigned mix, uint32_t bs, bool random,
+int ps_element_open(struct pts_session *s, unsigned mix, uint32_t bs, bool random,
                         unsigned threads, unsigned qd, unsigned compress, uint64_t seed,
                         const char *extra, struct element_pool *ep, char *err, size_t errlen)
 {
@@ -423,7 +381,7 @@ static int element_open(struct pts_session *s, unsigned mix, uint32_t bs, bool r
 }
 
 /* One measured period on an open pool: for time_ns, or until `bytes` are written. */
-static int element_measure(struct pts_session *s, struct element_pool *ep, uint64_t time_ns,
+int ps_element_measure(struct pts_session *s, struct element_pool *ep, uint64_t time_ns,
                            uint64_t bytes, uint64_t sample_ns, struct round_metrics *m, char *err,
                            size_t errlen)
 {
@@ -443,17 +401,17 @@ static int element_measure(struct pts_session *s, struct element_pool *ep, uint6
 /* A new stimulus: its WDPC counts from 0; as_wdpc: its writes precondition the drive (the PTS
  * test loop after WIPC, HIR's and DIRTH's steady-state preconditioning), not (WSAT from the
  * purged drive, XSR's groups). */
-static void stimulus_begins(struct pts_session *s, bool as_wdpc)
+void ps_stimulus_begins(struct pts_session *s, bool as_wdpc)
 {
     ds_stimulus(&s->state);
     s->stimulus_is_wdpc = as_wdpc;
 }
 
 /* element_measure, then the stop flag: 0 measured, -1 error, 1 interrupted (m freed). */
-static int measure_or_stop(struct pts_session *s, struct element_pool *ep, uint64_t time_ns,
+int ps_measure_or_stop(struct pts_session *s, struct element_pool *ep, uint64_t time_ns,
                            uint64_t sample_ns, struct round_metrics *m, char *err, size_t errlen)
 {
-    if (element_measure(s, ep, time_ns, 0, sample_ns, m, err, errlen) != 0)
+    if (ps_element_measure(s, ep, time_ns, 0, sample_ns, m, err, errlen) != 0)
         return -1;
     if (*s->stop) {
         metrics_free(m);
@@ -462,7 +420,7 @@ static int measure_or_stop(struct pts_session *s, struct element_pool *ep, uint6
     return 0;
 }
 
-static void element_close(struct element_pool *ep)
+void ps_element_close(struct element_pool *ep)
 {
     worker_pool_stop(ep->pool);
     ep->pool = NULL;
@@ -475,44 +433,18 @@ static int run_element(struct pts_session *s, unsigned mix, uint32_t bs, bool ra
                        size_t errlen)
 {
     struct element_pool *ep = xcalloc(1, sizeof(*ep));
-    int ret = element_open(s, mix, bs, random, threads, qd, compress, seed, NULL, ep, err,
+    int ret = ps_element_open(s, mix, bs, random, threads, qd, compress, seed, NULL, ep, err,
                            errlen);
     if (ret == 0)
-        ret = element_measure(s, ep, time_ns, bytes, NS_PER_S, m, err, errlen);
-    element_close(ep);
+        ret = ps_element_measure(s, ep, time_ns, bytes, NS_PER_S, m, err, errlen);
+    ps_element_close(ep);
     free(ep);
     return ret;
 }
 
-/* Host idle: nothing in flight for ns (real sleep, or the simulated drive's clock jumps).
- * Real sleeps end on time: an absolute-deadline sleep to 300 us before the end, then a short
- * spin (a plain nanosleep overshoots by its timer slack and the scheduler's wake-up, which is a
- * visible error on HIR's short scaled waits). Returns the idle time measured. */
-static uint64_t host_idle(struct pts_session *s, uint64_t ns)
-{
-    if (s->target.sim) {
-        s->target.sim->now += ns;
-        return ns;
-    }
-    const uint64_t t0 = now_mono_ns(), end = t0 + ns, spin = 300000;
-    while (!*s->stop) {
-        uint64_t now = now_mono_ns();
-        if (now + spin >= end)
-            break;
-        uint64_t until = end - spin;
-        if (until - now > 100000000ull)
-            until = now + 100000000ull;   /* wake every 100 ms to notice ^C */
-        struct timespec ts = {(time_t)(until / NS_PER_S), (long)(until % NS_PER_S)};
-        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-    }
-    while (!*s->stop && now_mono_ns() < end)
-        ;
-    return now_mono_ns() - t0;
-}
-
 /* ------------------------------------------------------------------ purge and WIPC */
 
-static int do_purge(struct pts_session *s, struct json_object *sub, char *err, size_t errlen)
+int ps_do_purge(struct pts_session *s, struct json_object *sub, char *err, size_t errlen)
 {
     struct purge_plan plan;
     if (purge_plan_make(&s->purge_facts, s->cfg.purge, &plan, err, errlen) != 0)
@@ -534,10 +466,10 @@ static int do_purge(struct pts_session *s, struct json_object *sub, char *err, s
     if (ret == 0 && plan.method != PURGE_NONE)
         ds_purge(&s->state);
     if (plan.method == PURGE_NONE)
-        note(s, "no purge: the tests ran without returning the device to fresh-out-of-box (%s)",
+        ps_note(s, "no purge: the tests ran without returning the device to fresh-out-of-box (%s)",
              plan.reason);
     else if (!plan.compliant)
-        note(s, "purge by %s is not SNIA-compliant (%s)", purge_method_name(plan.method),
+        ps_note(s, "purge by %s is not SNIA-compliant (%s)", purge_method_name(plan.method),
              plan.reason);
     return ret;
 }
@@ -550,9 +482,9 @@ static int do_wipc(struct pts_session *s, const struct pts_def *d, uint32_t bs,
     if (!s->tty && !s->cfg.quiet) {
         char b[32];
         units_format_size(bs, b, sizeof(b));
-        if (flush_or_fail(s, true, err, errlen) != 0)   /* what is reported done is on disk */
+        if (ps_flush_or_fail(s, true, err, errlen) != 0)   /* what is reported done is on disk */
             return -1;
-        printf("  WIPC: SEQ %s writes, %ux the active range%s\n", b, d->wipc_fills, sim_tag(s));
+        printf("  WIPC: SEQ %s writes, %ux the active range%s\n", b, d->wipc_fills, ps_sim_tag(s));
         fflush(stdout);
     }
     uint64_t t0 = now_mono_ns();
@@ -581,13 +513,7 @@ static int do_wipc(struct pts_session *s, const struct pts_def *d, uint32_t bs,
 
 /* ------------------------------------------------------------------ rounds */
 
-struct tracked {
-    unsigned n_vars;
-    double *v[PTS_MAX_TRACK];
-    unsigned n, cap;
-};
-
-static void tracked_push(struct tracked *t, const double *vals)
+void ps_tracked_push(struct tracked *t, const double *vals)
 {
     if (t->n == t->cap) {
         t->cap = t->cap ? t->cap * 2 : 32;
@@ -599,7 +525,7 @@ static void tracked_push(struct tracked *t, const double *vals)
     t->n++;
 }
 
-static void tracked_free(struct tracked *t)
+void ps_tracked_free(struct tracked *t)
 {
     for (unsigned i = 0; i < t->n_vars; i++)
         free(t->v[i]);
@@ -608,7 +534,7 @@ static void tracked_free(struct tracked *t)
 
 /* A steady-state object: the verdict, and each tracking variable's window under the SNIA
  * criteria with the round limit in force (--max-rounds, or the definition's). */
-static struct json_object *steady_obj(const char *const *names, const struct steady_window *w,
+struct json_object *ps_steady_obj(const char *const *names, const struct steady_window *w,
                                       unsigned n_vars, unsigned round, unsigned rounds_run,
                                       unsigned max_rounds)
 {
@@ -640,7 +566,7 @@ static struct json_object *steady_json(const struct pts_def *d, uint32_t sub_bs,
         pts_track_format(&t, names[v], sizeof(names[v]));
         np[v] = names[v];
     }
-    return steady_obj(np, w, n_vars, round, rounds_run, max_rounds);
+    return ps_steady_obj(np, w, n_vars, round, rounds_run, max_rounds);
 }
 
 /* Element e of round r (1-based) of a subtest's rounds array, or NULL. */
@@ -731,7 +657,7 @@ static struct json_object *table_json(struct json_object *rounds_json, unsigned 
     return tab;
 }
 
-static void progress(struct pts_session *s, const struct pts_def *d, unsigned round,
+void ps_progress(struct pts_session *s, const struct pts_def *d, unsigned round,
                      unsigned max_rounds, unsigned el, unsigned n_el, unsigned mix, uint32_t bs,
                      double iops, const char *ss, double element_s)
 {
@@ -752,7 +678,7 @@ static void progress(struct pts_session *s, const struct pts_def *d, unsigned ro
         snprintf(rounds, sizeof(rounds), "%u", round);
     }
     printf("\r\033[K[%s] round %s  element %u/%u (%u/%u %s)  %.0f IOPS%s  %s%s", d->name,
-           rounds, el, n_el, mix, 100 - mix, b, iops, sim_tag(s), ss, eta);
+           rounds, el, n_el, mix, 100 - mix, b, iops, ps_sim_tag(s), ss, eta);
     fflush(stdout);
 }
 
@@ -811,12 +737,12 @@ static void resume_rounds(struct pts_session *s, const struct pts_def *d, struct
         struct json_object *tv = json_object_object_get(rj, "tracked");
         for (unsigned v = 0; v < d->n_track; v++)
             vals[v] = json_object_get_double(json_object_array_get_idx(tv, (size_t)v));
-        tracked_push(tk, vals);   /* WSAT (no tracking variable): the rounds are counted */
+        ps_tracked_push(tk, vals);   /* WSAT (no tracking variable): the rounds are counted */
         *fills = xrealloc(*fills, tk->n * sizeof(**fills));
         (*fills)[tk->n - 1] = ds_fills(&s->state, s->state.wdpc_bytes);
     }
     s->stimulus_is_wdpc = d->wipc;
-    note(s, "%s resumed after round %zu: the drive was not held between the stop and the resume, "
+    ps_note(s, "%s resumed after round %zu: the drive was not held between the stop and the resume, "
             "so its state then is unknown%s", d->name, n,
          d->stop == PTS_STOP_CAPACITY ? " (WSAT goes on with its byte count; a purge would undo "
                                         "the writes it counts)" : "");
@@ -835,7 +761,7 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
             if (v)
                 json_object_object_add(sub, keep[k], json_object_get(v));
         }
-    } else if (d->purge && do_purge(s, sub, err, errlen) != 0) {
+    } else if (d->purge && ps_do_purge(s, sub, err, errlen) != 0) {
         return -1;
     }
     if (*s->stop)
@@ -843,18 +769,18 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
     if (d->wipc && !was) {
         if (do_wipc(s, d, d->wipc_bs ? d->wipc_bs : sub_bs, sub, err, errlen) != 0)
             return -1;
-        if (flush_or_fail(s, true, err, errlen) != 0)
+        if (ps_flush_or_fail(s, true, err, errlen) != 0)
             return -1;
     }
     if (*s->stop)
         return 1;
     /* After WIPC the test loop is the WDPC (PTS step 3); WSAT writes from the purged drive. */
     if (!was)
-        stimulus_begins(s, d->wipc);
+        ps_stimulus_begins(s, d->wipc);
 
-    const unsigned threads = def_threads(s, d), qd = def_qd(s, d);
-    const uint64_t el_ns = def_element_ns(s, d);
-    const unsigned max_rounds = def_max_rounds(s, d);
+    const unsigned threads = ps_def_threads(s, d), qd = ps_def_qd(s, d);
+    const uint64_t el_ns = ps_def_element_ns(s, d);
+    const unsigned max_rounds = ps_def_max_rounds(s, d);
     const bool wsat = d->stop == PTS_STOP_CAPACITY;
     const double stop_bytes = def_stop_capacity(s, d) * (double)s->target.capacity * s->weight;
     const double max_time_s = (double)def_max_time(s, d) / 1e9;
@@ -870,7 +796,7 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
             } else {
                 char bs[32];
                 units_format_size(d->bss[b], bs, sizeof(bs));
-                note(s, "%s: %s skipped: not a multiple of the %u-byte logical sector of %s",
+                ps_note(s, "%s: %s skipped: not a multiple of the %u-byte logical sector of %s",
                      d->name, bs, s->target.logical_sector, s->target.path);
             }
         }
@@ -937,7 +863,7 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
                     if (tbs == bs && d->track[v].mix == mix)
                         metrics_value(&m, d->track[v].metric, &vals[v]);
                 }
-                progress(s, d, round, max_rounds, el, n_el, mix, bs, m.total.iops, ss,
+                ps_progress(s, d, round, max_rounds, el, n_el, mix, bs, m.total.iops, ss,
                          (double)el_ns / 1e9);
                 metrics_free(&m);
             }
@@ -966,12 +892,12 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
             for (unsigned v = 0; v < d->n_track; v++)
                 missing = missing || isnan(vals[v]);
             if (missing) {
-                tracked_free(&tk);
+                ps_tracked_free(&tk);
                 free(fills);
                 return errf(err, errlen, "%s: a tracking variable's element is not in the test's "
                                          "loops (check tracking in %s)", d->name, d->source);
             }
-            tracked_push(&tk, vals);
+            ps_tracked_push(&tk, vals);
             fills = xrealloc(fills, tk.n * sizeof(*fills));
             fills[tk.n - 1] = ds_fills(&s->state, s->state.wdpc_bytes);
             struct steady_criteria c = STEADY_CRITERIA_SNIA;
@@ -1001,10 +927,10 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
                          json_object_get_string(json_object_array_get_idx(tr_names, v)), vals[v]);
             if (wsat)
                 line_add(line, sizeof(line), ", %.1f GB written", written_total / 1e9);
-            line_add(line, sizeof(line), "%s%s%s", ss[0] ? "; " : "", ss, sim_tag(s));
+            line_add(line, sizeof(line), "%s%s%s", ss[0] ? "; " : "", ss, ps_sim_tag(s));
             results_out_say(&s->out, "%s", line);
         }
-        if (flush_or_fail(s, false, err, errlen) != 0) {
+        if (ps_flush_or_fail(s, false, err, errlen) != 0) {
             status = -1;
             break;
         }
@@ -1030,7 +956,7 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
         json_object_object_add(sub, "stop", st);
     }
     if (d->stop == PTS_STOP_STEADY && status == 0 && !steady_round)
-        note(s, "%s: steady state NOT achieved in %u rounds", d->name, rounds_done);
+        ps_note(s, "%s: steady state NOT achieved in %u rounds", d->name, rounds_done);
     if (!s->cfg.quiet && status == 0) {
         char line[1024] = "";
         if (d->stop == PTS_STOP_STEADY && steady_round) {
@@ -1040,14 +966,14 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
                 line_add(line, sizeof(line), " %s %.6g",
                          json_object_get_string(json_object_array_get_idx(tr_names, v)),
                          win[v].average);
-            line_add(line, sizeof(line), "%s", sim_tag(s));
+            line_add(line, sizeof(line), "%s", ps_sim_tag(s));
         } else if (d->stop == PTS_STOP_STEADY) {
             line_add(line, sizeof(line), "  [%s] steady state NOT achieved in %u rounds%s",
-                     d->name, rounds_done, sim_tag(s));
+                     d->name, rounds_done, ps_sim_tag(s));
         } else {
             line_add(line, sizeof(line), "  [%s] stopped after %u rounds: %.1f GB written in "
                      "%.0f s%s", d->name, rounds_done, written_total / 1e9, elapsed_total,
-                     sim_tag(s));
+                     ps_sim_tag(s));
         }
         results_out_say(&s->out, "%s", line);
     }
@@ -1059,19 +985,12 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
     json_object_object_add(tab, "last_round", json_object_new_int(last));
     json_object_object_add(tab, "rows", table_json(rounds_json, first, last));
     json_object_object_add(sub, "table", tab);
-    tracked_free(&tk);
+    ps_tracked_free(&tk);
     free(fills);
     return status;
 }
 
-/* ------------------------------------------------------------------ HIR and XSR */
-
-static double session_clock_s(const struct pts_session *s)
-{
-    return s->target.sim ? (double)s->target.sim->now / 1e9 : (double)now_mono_ns() / 1e9;
-}
-
-static struct json_object *period_json(const struct round_metrics *m)
+struct json_object *ps_period_json(const struct round_metrics *m)
 {
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "iops", jw_num(m->total.iops));
@@ -1088,13 +1007,13 @@ static struct json_object *period_json(const struct round_metrics *m)
 }
 
 /* Rounds of the open stimulus until its tracking variable is steady (HIR's preconditioning). */
-static int precondition_steady(struct pts_session *s, const struct pts_def *d,
+int ps_precondition_steady(struct pts_session *s, const struct pts_def *d,
                                struct element_pool *ep, struct json_object *sub, char *err,
                                size_t errlen)
 {
-    const uint64_t el_ns = d->precondition_round_ns ? scaled(s, d->precondition_round_ns)
-                                                    : def_element_ns(s, d);
-    const unsigned max_rounds = def_max_rounds(s, d);
+    const uint64_t el_ns = d->precondition_round_ns ? ps_scaled(s, d->precondition_round_ns)
+                                                    : ps_def_element_ns(s, d);
+    const unsigned max_rounds = ps_def_max_rounds(s, d);
     struct json_object *pc = json_object_new_object(), *rounds = json_object_new_array();
     json_object_object_add(pc, "kind", json_object_new_string("steady"));
     json_object_object_add(pc, "round_s", jw_num((double)el_ns / 1e9));
@@ -1107,391 +1026,36 @@ static int precondition_steady(struct pts_session *s, const struct pts_def *d,
     unsigned steady = 0;
     for (unsigned r = 1; !max_rounds || r <= max_rounds; r++) {
         struct round_metrics m;
-        int st = measure_or_stop(s, ep, el_ns, NS_PER_S, &m, err, errlen);
+        int st = ps_measure_or_stop(s, ep, el_ns, NS_PER_S, &m, err, errlen);
         if (st != 0) {
-            tracked_free(&tk);
+            ps_tracked_free(&tk);
             return st;
         }
         double v = NAN;
         metrics_value(&m, d->kind == PTS_KIND_DIRTH ? "iops" : d->track[0].metric, &v);
-        struct json_object *rj = period_json(&m);
+        struct json_object *rj = ps_period_json(&m);
         json_object_object_add(rj, "round", json_object_new_int(r));
         json_object_array_add(rounds, rj);
         metrics_free(&m);
-        tracked_push(&tk, &v);
+        ps_tracked_push(&tk, &v);
         struct steady_criteria c = STEADY_CRITERIA_SNIA;
         c.max_rounds = 0;
         const double *ys[1] = {tk.v[0]};
         steady = steady_first_all(ys, 1, tk.n, &c, &win);
         json_object_object_add(pc, "steady_state",
                                steady_json(d, d->bss[0], &win, 1, steady, r, max_rounds));
-        if (flush_or_fail(s, false, err, errlen) != 0) {
-            tracked_free(&tk);
+        if (ps_flush_or_fail(s, false, err, errlen) != 0) {
+            ps_tracked_free(&tk);
             return -1;
         }
         if (steady)
             break;
     }
     if (!steady)
-        note(s, "%s: preconditioning did not reach steady state in %u rounds", d->name,
+        ps_note(s, "%s: preconditioning did not reach steady state in %u rounds", d->name,
              (unsigned)tk.n);
-    tracked_free(&tk);
+    ps_tracked_free(&tk);
     return 0;
-}
-
-static int run_hir(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
-                   char *err, size_t errlen)
-{
-    if (d->purge && do_purge(s, sub, err, errlen) != 0)
-        return -1;
-    stimulus_begins(s, true);   /* HIR preconditions with its own stimulus (PTS-E 1.1 §11.2.3) */
-    struct element_pool *ep = xcalloc(1, sizeof(*ep));
-    int st = element_open(s, d->mixes[0], d->bss[0], d->random, def_threads(s, d), def_qd(s, d),
-                          d->compress_pct, 0x484952ull /* "HIR" */, d->extra, ep, err, errlen);
-    if (st == 0)
-        st = precondition_steady(s, d, ep, sub, err, errlen);
-    const uint64_t access_ns = scaled(s, d->access_ns);
-    struct json_object *states = json_object_new_array(), *accesses = json_object_new_array();
-    json_object_object_add(sub, "wait_states", states);
-    json_object_object_add(sub, "accesses", accesses);
-    const double t0 = session_clock_s(s);
-    for (unsigned w = 0; w < d->n_waits && st == 0; w++) {
-        const uint64_t wait_ns = scaled(s, d->waits_ns[w]);
-        /* the PTS's name for the state (1, 2, 3, 5, 10: the idle time in accesses), from the
-         * definition's times; "ordinal" is its place in the test (1..5) */
-        const unsigned state = pts_hir_state_number(d->waits_ns[w], d->access_ns);
-        double sum_w = 0, sum_b = 0, idle_err = 0;
-        unsigned n_w = 0, n_b = 0;
-        for (unsigned phase = 0; phase < 2 && st == 0; phase++) {
-            unsigned reps = phase ? d->baseline_accesses : d->repetitions;
-            for (unsigned rep = 1; rep <= reps && st == 0; rep++) {
-                double start = session_clock_s(s) - t0;
-                struct round_metrics m;
-                st = measure_or_stop(s, ep, access_ns, access_ns, &m, err, errlen);
-                if (st != 0)
-                    break;
-                struct json_object *a = period_json(&m);
-                json_object_object_add(a, "state", json_object_new_int((int)state));
-                json_object_object_add(a, "ordinal", json_object_new_int(w + 1));
-                json_object_object_add(a, "phase", json_object_new_string(phase ? "baseline" : "write"));
-                json_object_object_add(a, "rep", json_object_new_int(rep));
-                json_object_object_add(a, "start_s", jw_num(start));
-                if (phase == 0) {
-                    sum_w += m.total.iops;
-                    n_w++;
-                    uint64_t idle = host_idle(s, wait_ns);
-                    double e = fabs((double)idle - (double)wait_ns) / (double)wait_ns;
-                    if (e > idle_err)
-                        idle_err = e;
-                    json_object_object_add(a, "idle_after_s", jw_num((double)idle / 1e9));
-                } else {
-                    sum_b += m.total.iops;
-                    n_b++;
-                }
-                json_object_array_add(accesses, a);
-                metrics_free(&m);
-                st = flush_or_fail(s, false, err, errlen);
-            }
-        }
-        struct json_object *sj = json_object_new_object();
-        json_object_object_add(sj, "state", json_object_new_int((int)state));
-        json_object_object_add(sj, "ordinal", json_object_new_int(w + 1));
-        json_object_object_add(sj, "wait_s", jw_num((double)wait_ns / 1e9));
-        json_object_object_add(sj, "access_s", jw_num((double)access_ns / 1e9));
-        json_object_object_add(sj, "write_accesses", json_object_new_int(n_w));
-        json_object_object_add(sj, "baseline_accesses", json_object_new_int(n_b));
-        json_object_object_add(sj, "write_iops_mean", n_w ? jw_num(sum_w / n_w) : NULL);
-        json_object_object_add(sj, "baseline_iops_mean", n_b ? jw_num(sum_b / n_b) : NULL);
-        json_object_object_add(sj, "idle_max_error_pct", jw_num(100 * idle_err));
-        json_object_array_add(states, sj);
-        if (!s->cfg.quiet && st == 0) {
-            results_out_say(&s->out, "  [%s] wait state %u (%g s idle): %.0f IOPS with idle, "
-                            "baseline %.0f IOPS%s", d->name, state, (double)wait_ns / 1e9,
-                            n_w ? sum_w / n_w : 0, n_b ? sum_b / n_b : 0, sim_tag(s));
-        }
-    }
-    element_close(ep);
-    free(ep);
-    return st;
-}
-
-/* Cross Stimulus Recovery: the groups one after the other, each logged every element; then the
- * recovery, decided once the last group is complete (pts_xsr_recovery_minutes: the first of its
- * rounds whose throughput reaches the first group's average, within the tolerance). */
-static int run_xsr(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
-                   char *err, size_t errlen)
-{
-    if (d->purge && do_purge(s, sub, err, errlen) != 0)
-        return -1;
-    stimulus_begins(s, false);   /* no preconditioning: the groups' stimuli are the test */
-    const uint64_t el_ns = def_element_ns(s, d);
-    struct json_object *groups = json_object_new_array(), *log = json_object_new_array();
-    json_object_object_add(sub, "groups", groups);
-    json_object_object_add(sub, "log", log);
-    double first_avg = NAN;
-    double *last_mb_s = NULL;   /* the last group's per-round throughput */
-    size_t n_last = 0;
-    int st = 0;
-    double t = 0;
-    for (unsigned g = 0; g < d->n_groups && st == 0; g++) {
-        const struct pts_group *gr = &d->groups[g];
-        const bool last_group = g == d->n_groups - 1;
-        struct element_pool *ep = xcalloc(1, sizeof(*ep));
-        st = element_open(s, gr->mix, gr->bs, gr->random, def_threads(s, d), def_qd(s, d),
-                          d->compress_pct, 0x585352ull + g, NULL, ep, err, errlen);
-        const uint64_t n = pts_xsr_group_rounds(gr, s->cfg.time_scale, el_ns);
-        if (last_group)
-            last_mb_s = xcalloc(n, sizeof(double));
-        double sum = 0, last = 0, peak_mean = 0, peak_max = 0;
-        for (uint64_t r = 0; r < n && st == 0; r++) {
-            struct round_metrics m;
-            st = measure_or_stop(s, ep, el_ns, NS_PER_S, &m, err, errlen);
-            if (st != 0)
-                break;
-            t += m.elapsed_s;
-            struct json_object *e = period_json(&m);
-            json_object_object_add(e, "group", json_object_new_int(g + 1));
-            json_object_object_add(e, "t_min", jw_num(t / 60));
-            json_object_array_add(log, e);
-            sum += m.total.mb_s;
-            last = m.total.mb_s;
-            if (last_group)
-                last_mb_s[n_last++] = m.total.mb_s;
-            if (m.total.lat.mean_us > peak_mean)
-                peak_mean = m.total.lat.mean_us;
-            if (m.total.lat.max_us > peak_max)
-                peak_max = m.total.lat.max_us;
-            metrics_free(&m);
-            st = flush_or_fail(s, false, err, errlen);
-        }
-        element_close(ep);
-        free(ep);
-        if (st != 0)
-            break;
-        if (g == 0)
-            first_avg = sum / (double)n;
-        char bs[32];
-        units_format_size(gr->bs, bs, sizeof(bs));
-        struct json_object *gj = json_object_new_object();
-        json_object_object_add(gj, "group", json_object_new_int(g + 1));
-        char label[64];
-        snprintf(label, sizeof(label), "%s %s %u/%u", gr->random ? "RND" : "SEQ", bs, gr->mix,
-                 100 - gr->mix);
-        json_object_object_add(gj, "stimulus", json_object_new_string(label));
-        json_object_object_add(gj, "minutes", jw_num((double)n * (double)el_ns / 60e9));
-        json_object_object_add(gj, "mb_s_mean", jw_num(sum / (double)n));
-        json_object_object_add(gj, "mb_s_end", jw_num(last));
-        json_object_object_add(gj, "peak_lat_mean_us", jw_num(peak_mean));
-        json_object_object_add(gj, "peak_lat_max_us", jw_num(peak_max));
-        json_object_array_add(groups, gj);
-        if (!s->cfg.quiet) {
-            results_out_say(&s->out, "  [%s] group %u (%s): %.1f MB/s mean, %.1f MB/s at the "
-                            "end%s", d->name, g + 1, label, sum / (double)n, last, sim_tag(s));
-        }
-    }
-    if (st == 0) {
-        /* one group only: nothing to recover from */
-        const double rec = d->n_groups >= 2
-                               ? pts_xsr_recovery_minutes(last_mb_s, n_last, first_avg,
-                                                          PTS_XSR_RECOVERY_TOLERANCE,
-                                                          (double)el_ns / 60e9)
-                               : NAN;
-        json_object_object_add(sub, "recovery_minutes", jw_num(rec));
-        json_object_object_add(sub, "recovery_reference_mb_s", jw_num(first_avg));
-        json_object_object_add(sub, "recovery_tolerance", jw_num(PTS_XSR_RECOVERY_TOLERANCE));
-        json_object_object_add(sub, "recovery_rule", json_object_new_string(
-            "the first round of the last group whose MB/s is at least the first group's "
-            "average x (1 - recovery_tolerance); the tolerance is ptsbench's choice (the spec "
-            "text is not available: UNCERTAIN)"));
-        if (isnan(rec) && d->n_groups >= 2)
-            note(s, "%s: the last group never reached the first group's average throughput "
-                 "(%.1f MB/s, within %g%%)", d->name, first_avg,
-                 100 * PTS_XSR_RECOVERY_TOLERANCE);
-        else if (!s->cfg.quiet)
-            results_out_say(&s->out, "  [%s] recovery: %.1f minutes to the first group's "
-                            "average (within %g%%)%s", d->name, rec,
-                            100 * PTS_XSR_RECOVERY_TOLERANCE, sim_tag(s));
-    }
-    free(last_mb_s);
-    return st;
-}
-
-/* ------------------------------------------------------------------ DIRTH / CBW */
-
-static struct json_object *histogram_json(const struct round_metrics *m, double weight)
-{
-    struct json_object *o = json_object_new_object(), *b = json_object_new_array();
-    const struct hist *h = &m->lat_total;
-    for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
-        if (!h->buckets[i])
-            continue;
-        struct json_object *e = json_object_new_array();
-        json_object_array_add(e, jw_num((double)hist_bucket_low(i) / 1000.0 / weight));
-        json_object_array_add(e, jw_num((double)hist_bucket_high(i) / 1000.0 / weight));
-        json_object_array_add(e, json_object_new_int64((int64_t)h->buckets[i]));
-        json_object_array_add(b, e);
-    }
-    json_object_object_add(o, "format", json_object_new_string("[low_us, high_us, count]"));
-    json_object_object_add(o, "buckets", b);
-    json_object_object_add(o, "lat_us", lat_json(&m->total.lat));
-    return o;
-}
-
-static int run_dirth(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
-                     char *err, size_t errlen)
-{
-    if (d->purge && do_purge(s, sub, err, errlen) != 0)
-        return -1;
-    stimulus_begins(s, true);
-    /* Preconditioning: the stimulus as writes (RND W) at precondition_threads x _qd. */
-    struct element_pool *ep = xcalloc(1, sizeof(*ep));
-    int st = element_open(s, 0, d->bss[0], true, d->pc_threads, d->pc_qd, d->compress_pct,
-                          0x444952ull, d->extra, ep, err, errlen);
-    if (st == 0)
-        st = precondition_steady(s, d, ep, sub, err, errlen);
-    element_close(ep);
-    free(ep);
-    if (st != 0)
-        return st;
-
-    const uint64_t el_ns = def_element_ns(s, d);
-    const unsigned max_rounds = def_max_rounds(s, d);
-    const unsigned nt = d->n_threads_list, nq = d->n_qd_list, n_el = nt * nq;
-    struct json_object *rounds = json_object_new_array();
-    json_object_object_add(sub, "rounds", rounds);
-    struct json_object *tn = json_object_new_array();
-    char tname[64];
-    snprintf(tname, sizeof(tname), "iops@T%u/Q%u", d->threads_list[0], d->qd_list[0]);
-    json_object_array_add(tn, json_object_new_string(tname));
-    json_object_object_add(sub, "tracking", tn);
-    struct tracked tk = {.n_vars = 1};
-    struct steady_window win;
-    unsigned steady = 0;
-    double *iops = xcalloc(n_el, sizeof(double)), *lat = xcalloc(n_el, sizeof(double));
-    for (unsigned r = 1; st == 0 && (!max_rounds || r <= max_rounds); r++) {
-        struct json_object *rj = json_object_new_object(), *pts = json_object_new_array();
-        json_object_object_add(rj, "round", json_object_new_int(r));
-        for (unsigned ti = 0; ti < nt && st == 0; ti++) {
-            for (unsigned qi = 0; qi < nq && st == 0; qi++) {
-                struct round_metrics m;
-                struct element_pool *e = xcalloc(1, sizeof(*e));
-                st = element_open(s, d->mixes[0], d->bss[0], d->random, d->threads_list[ti],
-                                  d->qd_list[qi], d->compress_pct, 0x445600ull + r * 1000 + ti * 16 + qi,
-                                  d->extra, e, err, errlen);
-                if (st == 0)
-                    st = element_measure(s, e, el_ns, 0, NS_PER_S, &m, err, errlen);
-                element_close(e);
-                free(e);
-                if (st != 0)
-                    break;
-                if (*s->stop) {
-                    metrics_free(&m);
-                    st = 1;
-                    break;
-                }
-                struct json_object *pj = period_json(&m);
-                json_object_object_add(pj, "threads", json_object_new_int(d->threads_list[ti]));
-                json_object_object_add(pj, "qd", json_object_new_int(d->qd_list[qi]));
-                json_object_object_add(pj, "outstanding", json_object_new_int(d->threads_list[ti] * d->qd_list[qi]));
-                json_object_array_add(pts, pj);
-                iops[ti * nq + qi] = m.total.iops;
-                lat[ti * nq + qi] = m.total.lat.mean_us;
-                metrics_free(&m);
-                progress(s, d, r, max_rounds, ti * nq + qi + 1, n_el, d->mixes[0], d->bss[0],
-                         iops[ti * nq + qi], "", (double)el_ns / 1e9);
-            }
-        }
-        if (st != 0) {
-            json_object_put(rj);
-            json_object_put(pts);
-            break;
-        }
-        json_object_object_add(rj, "points", pts);
-        json_object_array_add(rounds, rj);
-        tracked_push(&tk, &iops[0]);
-        struct steady_criteria c = STEADY_CRITERIA_SNIA;
-        c.max_rounds = 0;
-        const double *ys[1] = {tk.v[0]};
-        steady = steady_first_all(ys, 1, tk.n, &c, &win);
-        const char *names[1] = {tname};
-        json_object_object_add(sub, "steady_state",
-                               steady_obj(names, &win, 1, steady, r, max_rounds));
-        if (!s->tty && !s->cfg.quiet) {
-            results_out_say(&s->out, "  [%s] round %u: %u points, %s %.6g%s", d->name, r, n_el,
-                            tname, iops[0], sim_tag(s));
-        }
-        st = flush_or_fail(s, false, err, errlen);
-        if (steady)
-            break;
-    }
-    if (s->tty)
-        printf("\n");
-    if (st == 0 && !steady)
-        note(s, "%s: steady state NOT achieved in %u rounds", d->name, (unsigned)tk.n);
-    tracked_free(&tk);
-
-    /* The operating points, from the last round. */
-    if (st == 0) {
-        const double ceiling_us = (double)d->latency_ceiling_ns / 1000.0;
-        struct pts_dirth_points ch;
-        pts_dirth_choose(iops, lat, d->threads_list, nt, d->qd_list, nq, ceiling_us, &ch);
-        const char *names[3] = {"max", "mid", "min"};
-        const unsigned idx[3] = {ch.max, ch.mid, ch.min};
-        struct json_object *op = json_object_new_object();
-        json_object_object_add(op, "latency_ceiling_us", jw_num(ceiling_us));
-        json_object_object_add(op, "rules", json_object_new_string(
-            "max: the highest IOPS with mean latency below the ceiling; min: threads 1 x QD 1; "
-            "mid: among the points below the ceiling, the IOPS closest to (max + min) / 2"));
-        json_object_object_add(op, "max_below_ceiling", json_object_new_boolean(ch.max_found));
-        json_object_object_add(op, "min_rule", json_object_new_string(
-            ch.min_is_1x1 ? "threads 1 x QD 1"
-                          : "the lowest outstanding I/O (threads_list x qd_list has no 1 x 1)"));
-        if (!ch.min_is_1x1)
-            note(s, "%s: the sweep has no threads 1 x QD 1 point: MinIOPS is the lowest "
-                 "outstanding I/O, %u x %u", d->name, d->threads_list[ch.min / nq],
-                 d->qd_list[ch.min % nq]);
-        if (!ch.max_found)
-            note(s, "%s: no point of the sweep has a mean latency below %g us: the max and mid "
-                 "operating points are the min point", d->name, ceiling_us);
-        for (int k = 0; k < 3 && st == 0; k++) {
-            unsigned ti = idx[k] / nq, qi = idx[k] % nq;
-            struct round_metrics m;
-            struct element_pool *e = xcalloc(1, sizeof(*e));
-            st = element_open(s, d->mixes[0], d->bss[0], d->random, d->threads_list[ti],
-                              d->qd_list[qi], d->compress_pct, 0x48495354ull + (uint64_t)k,
-                              d->extra, e, err, errlen);
-            if (st == 0)
-                st = element_measure(s, e, scaled(s, d->histogram_ns), 0, NS_PER_S, &m, err,
-                                     errlen);
-            element_close(e);
-            free(e);
-            if (st != 0 || *s->stop) {
-                if (st == 0) {
-                    metrics_free(&m);
-                    st = 1;
-                }
-                break;
-            }
-            struct json_object *pj = json_object_new_object();
-            json_object_object_add(pj, "threads", json_object_new_int(d->threads_list[ti]));
-            json_object_object_add(pj, "qd", json_object_new_int(d->qd_list[qi]));
-            json_object_object_add(pj, "sweep_iops", jw_num(iops[idx[k]]));
-            json_object_object_add(pj, "sweep_lat_mean_us", jw_num(lat[idx[k]]));
-            json_object_object_add(pj, "iops", jw_num(m.total.iops));
-            json_object_object_add(pj, "histogram", histogram_json(&m, s->weight));
-            json_object_object_add(op, names[k], pj);
-            if (!s->cfg.quiet)
-                results_out_say(&s->out, "  [%s] %s point: %u x %u, %.0f IOPS, mean %.1f us, "
-                                "99.99%% %.1f us%s", d->name, names[k], d->threads_list[ti],
-                                d->qd_list[qi], m.total.iops, m.total.lat.mean_us,
-                                m.total.lat.pct_us[4], sim_tag(s));
-            metrics_free(&m);
-        }
-        json_object_object_add(sub, "operating_points", op);
-    }
-    free(iops);
-    free(lat);
-    return st;
 }
 
 /* ------------------------------------------------------------------ the suite */
@@ -1548,14 +1112,14 @@ static bool set_write_cache(struct pts_session *s)
         json_object_object_add(wc, "after", json_object_new_string(after ? "enabled" : "disabled"));
         json_object_object_add(wc, "as_requested", json_object_new_boolean(after == want));
         if (after != want)
-            note(s, "write cache: '%s' ran but the device still reports it %s", plan.text,
+            ps_note(s, "write cache: '%s' ran but the device still reports it %s", plan.text,
                  after ? "enabled" : "disabled");
         return true;
     }
     json_object_object_add(wc, "changed", json_object_new_boolean(false));
     json_object_object_add(wc, "as_requested", json_object_new_boolean(false));
     json_object_object_add(wc, "reason", json_object_new_string(plan.supported ? err : plan.reason));
-    note(s, "write cache: the spec asks for it %s, the device has it %s and it was not changed "
+    ps_note(s, "write cache: the spec asks for it %s, the device has it %s and it was not changed "
          "(%s)", want ? "enabled" : "disabled", want ? "disabled" : "enabled",
          plan.supported ? err : plan.reason);
     return false;
@@ -1607,8 +1171,8 @@ static void test_header_json(const struct pts_session *s, const struct pts_def *
         json_object_object_add(tj, "threads_list", tl);
         json_object_object_add(tj, "qd_list", ql);
     } else {
-        json_object_object_add(tj, "threads", json_object_new_int(def_threads(s, d)));
-        json_object_object_add(tj, "qd", json_object_new_int(def_qd(s, d)));
+        json_object_object_add(tj, "threads", json_object_new_int(ps_def_threads(s, d)));
+        json_object_object_add(tj, "qd", json_object_new_int(ps_def_qd(s, d)));
     }
     json_object_object_add(tj, "estimate_s", jw_num(pts_estimate_s(d, &t)));
 }
@@ -1698,7 +1262,7 @@ static void suite_resume_begin(struct pts_session *s)
         for (size_t i = 0; json_object_is_type(notes, json_type_array) &&
                            i < json_object_array_length(notes); i++)
             results_note_add(s->notes, json_object_get_string(json_object_array_get_idx(notes, i)));
-        note(s, "resumed after %u complete test%s: the drive was not held between the stop and "
+        ps_note(s, "resumed after %u complete test%s: the drive was not held between the stop and "
                 "the resume", done, done == 1 ? "" : "s");
     }
     json_object_array_add(resumed, r);
@@ -1715,21 +1279,21 @@ static int kind_hir(struct pts_session *s, const struct pts_def *d, uint32_t sub
                     struct json_object *sub, char *err, size_t errlen)
 {
     (void)sub_bs;
-    return run_hir(s, d, sub, err, errlen);
+    return pts_kind_hir(s, d, sub, err, errlen);
 }
 
 static int kind_xsr(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
                     struct json_object *sub, char *err, size_t errlen)
 {
     (void)sub_bs;
-    return run_xsr(s, d, sub, err, errlen);
+    return pts_kind_xsr(s, d, sub, err, errlen);
 }
 
 static int kind_dirth(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
                       struct json_object *sub, char *err, size_t errlen)
 {
     (void)sub_bs;
-    return run_dirth(s, d, sub, err, errlen);
+    return pts_kind_dirth(s, d, sub, err, errlen);
 }
 
 static const pts_kind_run_fn pts_kind_run[] = {
@@ -1789,13 +1353,13 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
     json_object_object_add(s->doc, "tests", s->tests_json);
 
     if (s->cfg.time_scale > 0 && s->cfg.time_scale != 1)
-        note(s, "every duration scaled by %g (--time-scale)", s->cfg.time_scale);
+        ps_note(s, "every duration scaled by %g (--time-scale)", s->cfg.time_scale);
     json_object_object_add(s->doc, "time_scale", jw_num(s->cfg.time_scale > 0 ? s->cfg.time_scale : 1));
     if (s->element_ns && s->element_ns != 60 * NS_PER_S)
-        note(s, "round elements of %g s instead of the PTS's 60 s (--round-time)",
+        ps_note(s, "round elements of %g s instead of the PTS's 60 s (--round-time)",
              (double)s->element_ns / 1e9);
     if (s->threads != s->spec.threads || s->qd != s->spec.qd)
-        note(s, "outstanding I/O %u x %u instead of the spec's recommended %u x %u", s->threads,
+        ps_note(s, "outstanding I/O %u x %u instead of the spec's recommended %u x %u", s->threads,
              s->qd, s->spec.threads, s->spec.qd);
     for (unsigned i = 0; i < s->n_defs; i++) {
         char wn[2][PTS_NOTE_LEN];
@@ -1806,7 +1370,7 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
     }
     bool restore_wc = set_write_cache(s);
     int code = EXIT_OK;
-    if (flush_or_fail(s, true, err, sizeof(err)) != 0) {
+    if (ps_flush_or_fail(s, true, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptsbench suite: %s\n", err);
         code = EXIT_FAILURE_RUN;
     }
@@ -1830,14 +1394,14 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
         json_object_object_add(tj, "title", json_object_new_string(d->title));
         json_object_object_add(tj, "kind", json_object_new_string(pts_kind_name(d->kind)));
         json_object_object_add(tj, "definition", json_object_new_string(d->source));
-        json_object_object_add(tj, "element_time_s", jw_num((double)def_element_ns(s, d) / 1e9));
+        json_object_object_add(tj, "element_time_s", jw_num((double)ps_def_element_ns(s, d) / 1e9));
         test_header_json(s, d, tj);
         json_object_object_add(tj, "status", json_object_new_string("running"));
         struct json_object *subs = json_object_new_array();
         json_object_object_add(tj, "subtests", subs);
         json_object_array_add(s->tests_json, tj);
         if (!s->cfg.quiet) {
-            if (flush_or_fail(s, true, err, sizeof(err)) != 0) {
+            if (ps_flush_or_fail(s, true, err, sizeof(err)) != 0) {
                 fprintf(stderr, "ptsbench suite: %s\n", err);
                 code = EXIT_FAILURE_RUN;
                 break;
@@ -1890,7 +1454,7 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
             fprintf(stderr, "ptsbench suite: %s\n", err);
             code = EXIT_FAILURE_RUN;
         }
-        if (flush_or_fail(s, true, err, sizeof(err)) != 0 && code != EXIT_FAILURE_RUN) {
+        if (ps_flush_or_fail(s, true, err, sizeof(err)) != 0 && code != EXIT_FAILURE_RUN) {
             fprintf(stderr, "ptsbench suite: %s\n", err);
             code = EXIT_FAILURE_RUN;
         }

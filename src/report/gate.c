@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/util.h"
 #include "lib/file.h"
+#include "lib/util.h"
 
 const enum meas_metric GATE_DEFAULT_METRICS[4] = {MEAS_IOPS, MEAS_MB_S, MEAS_LAT_MEAN_US,
                                                   MEAS_LAT_P99_US};

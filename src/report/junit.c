@@ -4,8 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/gate.h"
 #include "lib/util.h"
+#include "report/gate.h"
 
 /* Length of the valid UTF-8 sequence at s that XML 1.0 allows, or 0. */
 static size_t utf8_len(const unsigned char *s)

@@ -48,11 +48,11 @@
 
 #include "core/results.h"
 
+#include "io/workload.h"
 #include "lib/json_path.h"
-#include "report/shape.h"
 #include "lib/units.h"
 #include "lib/util.h"
-#include "io/workload.h"
+#include "report/shape.h"
 
 #define MEAS_MAX_DEPTH 16
 

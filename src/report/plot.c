@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/file.h"
 #include "lib/spawn.h"
 #include "lib/util.h"
-#include "lib/file.h"
 
 #define PLOT_W 1100
 #define PLOT_H 650

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/plot.h"
 #include "lib/util.h"
+#include "report/plot.h"
 
 #define MAXK 64
 

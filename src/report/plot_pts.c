@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/plot.h"
-#include "lib/util.h"
 #include "lib/units.h"
+#include "lib/util.h"
+#include "report/plot.h"
 
 #define MAXV 64
 

@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/plot.h"
-#include "lib/util.h"
 #include "lib/units.h"
+#include "lib/util.h"
+#include "report/plot.h"
 
 static bool is_run(struct json_object *doc) { return !strcmp(pj_schema(doc), "ptsbench.run"); }
 

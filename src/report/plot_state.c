@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/plot.h"
 #include "lib/util.h"
+#include "report/plot.h"
 
 bool plot_doc_simulated(struct json_object *doc)
 {

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/plot.h"
-#include "lib/util.h"
 #include "lib/units.h"
+#include "lib/util.h"
+#include "report/plot.h"
 
 /* ---- metrics ---- */
 

@@ -24,12 +24,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/file.h"
 #include "lib/json_path.h"
-#include "report/plot.h"
-#include "report/shape.h"
 #include "lib/units.h"
 #include "lib/util.h"
-#include "lib/file.h"
+#include "report/plot.h"
+#include "report/shape.h"
 
 /* The string at a path, "" when there is none (for printf and strcmp). */
 static const char *sv(struct json_object *o, const char *path)

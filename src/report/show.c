@@ -8,11 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "lib/json_path.h"
 #include "core/results.h"
-#include "report/shape.h"
+#include "lib/json_path.h"
 #include "lib/units.h"
 #include "lib/util.h"
+#include "report/shape.h"
 
 static const char *str(struct json_object *o, const char *path)
 {

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim_internal.h"
 #include "lib/util.h"
+#include "sim/sim_internal.h"
 
 /* Lines the steady-state space accounting takes off T besides the fg_lines reserve (note §3,
  * "which T to use"; measured, see the report): the free pool averages fg_lines - 1/2 (GC tops

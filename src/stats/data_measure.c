@@ -1,6 +1,6 @@
 /* data_measure.c — measured compressibility of write data, per 4 KiB chunk (see data_measure.h). */
-#include "stats/data_measure.h"
 #include "lib/json_path.h"
+#include "stats/data_measure.h"
 
 #include <json-c/json.h>
 #include <lz4.h>

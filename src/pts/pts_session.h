@@ -1,0 +1,115 @@
+/* pts_session.h — inside the suite runner: the session every PTS test kind runs in, and the
+ * steps the kinds share (pts_run.c). Private to src/pts/: each control-flow kind is one file
+ * (kind_hir.c, kind_xsr.c, kind_dirth.c; the standard kind is pts_run.c's run_subtest), called
+ * through the kind table in pts_run.c. */
+#ifndef PTSBENCH_PTS_SESSION_H
+#define PTSBENCH_PTS_SESSION_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/drive_state.h"
+#include "core/results.h"
+#include "core/worker.h"
+#include "device/hostinfo.h"
+#include "device/purge.h"
+#include "device/target.h"
+#include "io/workload.h"
+#include "pts/pts_def.h"
+#include "pts/pts_run.h"
+#include "sim/sim.h"
+
+#define PTS_MAX_TESTS 16
+#define NS_PER_S 1000000000ull
+
+struct pts_session {
+    struct pts_config cfg;
+    struct pts_spec spec;
+    struct pts_def defs[PTS_MAX_TESTS];
+    unsigned n_defs;
+    struct target_info target;
+    const struct engine_ops *engine;
+    double weight;
+    struct hostinfo host;
+    struct purge_facts purge_facts;
+    int fd;
+    struct wl_range ar;            /* active range (bytes, in the target's address space) */
+    unsigned threads, qd;          /* outstanding I/O in force */
+    uint64_t element_ns;           /* 0: each definition's own */
+    char out_dir[4096];
+    char results_path[4200];
+    struct json_object *doc, *tests_json, *notes;
+    struct results_out out;        /* the document's writer (results.h) */
+    bool tty;
+    volatile sig_atomic_t *stop;
+    struct sim_stats sim_last;
+    char started[32];
+    struct drive_state state;      /* the drive's state now (drive_state.h) */
+    bool stimulus_is_wdpc;         /* the current stimulus preconditions the drive (after WIPC,
+                                      or HIR's / DIRTH's own preconditioning) */
+    bool in_wipc;                  /* WIPC is running: its bytes are WIPC's, not the stimulus's */
+    /* --resume (pts_run.h) */
+    unsigned replay_tests;         /* simulated drive: tests replayed quietly, those before it */
+    bool keep_stored;              /* real target: complete tests come from the file */
+    struct json_object *resume_sub;   /* the interrupted subtest to go on with (run_subtest) */
+};
+
+/* A stimulus kept running across several measured periods (HIR's accesses, XSR's groups):
+ * the workers (and their rings) stay up, idle between periods with nothing in flight. */
+struct element_pool {
+    struct workload wl;        /* the pool points at it: it lives as long as the pool */
+    char label[48];            /* names a whole-round engine's files: "r65-bs4k" */
+    struct worker_pool *pool;
+};
+
+struct tracked {
+    unsigned n_vars;
+    double *v[PTS_MAX_TRACK];
+    unsigned n, cap;
+};
+
+/* ---- steps the kinds share (pts_run.c) ---- */
+
+void ps_note(struct pts_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+uint64_t ps_scaled(const struct pts_session *s, uint64_t ns);
+const char *ps_sim_tag(const struct pts_session *s);
+unsigned ps_def_qd(const struct pts_session *s, const struct pts_def *d);
+unsigned ps_def_threads(const struct pts_session *s, const struct pts_def *d);
+uint64_t ps_def_element_ns(const struct pts_session *s, const struct pts_def *d);
+unsigned ps_def_max_rounds(const struct pts_session *s, const struct pts_def *d);
+int ps_flush_or_fail(struct pts_session *s, bool force, char *err, size_t errlen);
+int ps_do_purge(struct pts_session *s, struct json_object *sub, char *err, size_t errlen);
+int ps_element_open(struct pts_session *s, unsigned mix, uint32_t bs, bool random,
+                        unsigned threads, unsigned qd, unsigned compress, uint64_t seed,
+                        const char *extra, struct element_pool *ep, char *err, size_t errlen);
+void ps_element_close(struct element_pool *ep);
+int ps_element_measure(struct pts_session *s, struct element_pool *ep, uint64_t time_ns,
+                           uint64_t bytes, uint64_t sample_ns, struct round_metrics *m, char *err,
+                           size_t errlen);
+int ps_measure_or_stop(struct pts_session *s, struct element_pool *ep, uint64_t time_ns,
+                           uint64_t sample_ns, struct round_metrics *m, char *err, size_t errlen);
+struct json_object *ps_period_json(const struct round_metrics *m);
+int ps_precondition_steady(struct pts_session *s, const struct pts_def *d,
+                               struct element_pool *ep, struct json_object *sub, char *err,
+                               size_t errlen);
+void ps_stimulus_begins(struct pts_session *s, bool as_wdpc);
+void ps_tracked_push(struct tracked *t, const double *vals);
+void ps_tracked_free(struct tracked *t);
+void ps_progress(struct pts_session *s, const struct pts_def *d, unsigned round,
+                     unsigned max_rounds, unsigned el, unsigned n_el, unsigned mix, uint32_t bs,
+                     double iops, const char *ss, double element_s);
+struct json_object *ps_steady_obj(const char *const *names, const struct steady_window *w,
+                                      unsigned n_vars, unsigned round, unsigned rounds_run,
+                                      unsigned max_rounds);
+struct json_object *ps_lat_json(const struct lat_summary *l);
+
+/* ---- the kinds (one file each) ---- */
+int pts_kind_hir(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
+                 char *err, size_t errlen);
+int pts_kind_xsr(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
+                 char *err, size_t errlen);
+int pts_kind_dirth(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
+                   char *err, size_t errlen);
+
+#endif
