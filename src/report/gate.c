@@ -472,9 +472,3 @@ struct json_object *gate_json(const struct gate_result *r)
     return doc;
 }
 
-int gate_write_file_atomic(const char *path, const char *buf, size_t len, char *err,
-                           size_t errlen)
-{
-    const char *parts[1] = {buf};
-    return file_write_atomic(path, parts, &len, 1, true, err, errlen);
-}

@@ -38,7 +38,7 @@
  * figures (already in the totals).  A metric counts at a point only where it is present (see the
  * presence rules), so "only metrics present in both" falls out of the rules.
  *
- * Everything here is pure except gate_write_file_atomic() (and the clock, for the JSON
+ * Everything here is pure (but the clock, for the JSON
  * report's "generated" time). */
 #ifndef PTSBENCH_GATE_H
 #define PTSBENCH_GATE_H
@@ -147,10 +147,5 @@ void gate_write_text(FILE *f, const struct gate_result *r, bool only_changes);
  * every case.  Caller json_object_put()s. */
 struct json_object;
 struct json_object *gate_json(const struct gate_result *r);
-
-/* Replace path with buf atomically: path.tmp, write, fsync, rename, fsync of the directory.
- * Returns 0, or -1 with one line. */
-int gate_write_file_atomic(const char *path, const char *buf, size_t len, char *err,
-                           size_t errlen);
 
 #endif
