@@ -1,0 +1,39 @@
+/* crosscheck.h — `ptsbench crosscheck`: the same workload on a native engine and on fio,
+ * alternating, side by side with the ratio per metric.
+ *
+ * Each run is an ordinary run of one round (its own results in OUT/ENGINE-N/, fio's job file and
+ * JSON in OUT/fio-N/fio/), so anything that differs between the engines is in the files. Runs
+ * alternate (native, fio, native, fio, ...) so that a drive's drift (its state, temperature,
+ * background work) falls on both engines alike; the table shows each engine's mean over its
+ * runs and fio / native, and OUT/results.json (schema ptsbench.crosscheck) holds both. */
+#ifndef PTSBENCH_CROSSCHECK_H
+#define PTSBENCH_CROSSCHECK_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/run.h"
+
+#define CROSSCHECK_MAX_REPEAT 20
+
+struct crosscheck_config {
+    struct run_config base;            /* target, round time, flags: as for one run */
+    const char *workload;              /* the workload spec */
+    const char *native, *fio;          /* "io_uring" | "libaio"; "fio" | "fio-libaio" */
+    const char *out;                   /* NULL: results/crosscheck-STAMP */
+    unsigned repeat;                   /* runs per engine, 1..CROSSCHECK_MAX_REPEAT */
+    bool quiet;
+    const char *const *profile_dirs;
+};
+
+struct crosscheck;
+/* Check both engines' runs (nothing written). NULL with one line in err: bad input. */
+struct crosscheck *crosscheck_prepare(const struct crosscheck_config *cfg, char *err,
+                                      size_t errlen);
+/* Run, print the table, write the results. Returns the exit code (EXIT_OK, EXIT_FAILURE_RUN,
+ * EXIT_INTERRUPTED). */
+int crosscheck_execute(struct crosscheck *x, volatile sig_atomic_t *stop);
+void crosscheck_free(struct crosscheck *x);
+
+#endif
