@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/results.h"
 #include "lib/file.h"
 #include "lib/util.h"
@@ -31,6 +32,55 @@
 #include "report/gate.h"
 #include "report/junit.h"
 #include "report/measure.h"
+
+static const char *baseline, *current, *junit, *json, *update;
+static bool force_update, quiet, allow_incomplete;
+static double tolerance = GATE_DEFAULT_TOLERANCE;
+static struct {
+    enum meas_metric v[MEAS_N];
+    int n;
+} metrics;
+
+static int parse_tolerance(const char *v, void *target, char *err, size_t errlen)
+{
+    return gate_parse_tolerance(v, target, err, errlen);
+}
+
+static int parse_metrics(const char *v, void *target, char *err, size_t errlen)
+{
+    (void)target;
+    metrics.n = gate_parse_metrics(v, metrics.v, err, errlen);
+    return metrics.n < 0 ? -1 : 0;
+}
+
+static const struct cli_opt opts[] = {
+    {"baseline", 'b', CLI_STR, &baseline, .arg = "PATH",
+     .help = "baseline results file, or a directory of results (every\nresults.json under it)"},
+    {"current", 'c', CLI_STR, &current, .arg = "PATH", .help = "current results file or directory"},
+    {"tolerance", 0, CLI_CUSTOM, &tolerance, .parse = parse_tolerance, .arg = "PCT",
+     .help = "allowed change in percent: 5%, 5 and 5.0 all mean 5%; a bare\nnumber is always "
+             "percent (0.5 is 0.5%) (default 5%)"},
+    {"metrics", 'm', CLI_CUSTOM, NULL, .parse = parse_metrics, .arg = "LIST",
+     .help = "comma-separated: iops, read_iops, write_iops, mb_s,\nread_mb_s, write_mb_s, "
+             "lat_mean_us, read_lat_mean_us,\nwrite_lat_mean_us, lat_p99_us, lat_p99_9_us, "
+             "lat_p99_99_us,\nlat_max_us, or all (default iops,mb_s,lat_mean_us,lat_p99_us)"},
+    {"junit", 0, CLI_STR, &junit, .arg = "FILE",
+     .help = "JUnit XML: one test case per point and metric"},
+    {"json", 0, CLI_STR, &json, .arg = "FILE",
+     .help = "JSON report (schema ptsbench.gate); - for stdout (the table\nthen goes to stderr)"},
+    {"update-baseline", 0, CLI_STR, &update, .arg = "PATH",
+     .help = "when the gate passes, copy the current results to PATH\natomically: a file to "
+             "PATH (PATH/results.json when PATH is a\ndirectory); a directory's results.json "
+             "files, at their\nrelative paths, to the directory PATH, which is replaced as a\n"
+             "whole (refused when PATH holds anything but results.json\nfiles and directories)"},
+    {"force-update", 0, CLI_FLAG, &force_update,
+     .help = "update the baseline even when the gate fails"},
+    {"allow-incomplete", 0, CLI_FLAG, &allow_incomplete,
+     .help = "compare results whose run did not complete (running, killed,\ninterrupted, "
+             "failed); refused by default"},
+    {"quiet", 'q', CLI_FLAG, &quiet, .help = "table rows only for cases that are not a plain pass"},
+    {0},
+};
 
 static void usage(FILE *f)
 {
@@ -46,31 +96,10 @@ static void usage(FILE *f)
         "spreads, (max - min) / mean. Beyond the tolerance but inside the band: a warning (the\n"
         "gate passes). A point or metric in the baseline but not in current fails; one only in\n"
         "current is reported as new and passes.\n"
-        "\n"
-        "  -b, --baseline PATH      baseline results file, or a directory of results (every\n"
-        "                           results.json under it)\n"
-        "  -c, --current PATH       current results file or directory\n"
-        "  -t, --tolerance PCT      allowed change in percent: 5%, 5 and 5.0 all mean 5%; a bare\n"
-        "                           number is always percent (0.5 is 0.5%) (default 5%)\n"
-        "  -m, --metrics LIST       comma-separated: iops, read_iops, write_iops, mb_s,\n"
-        "                           read_mb_s, write_mb_s, lat_mean_us, read_lat_mean_us,\n"
-        "                           write_lat_mean_us, lat_p99_us, lat_p99_9_us, lat_p99_99_us,\n"
-        "                           lat_max_us, or all (default iops,mb_s,lat_mean_us,lat_p99_us)\n"
-        "      --junit FILE         JUnit XML: one test case per point and metric\n"
-        "      --json FILE          JSON report (schema ptsbench.gate); - for stdout (the table\n"
-        "                           then goes to stderr)\n"
-        "      --update-baseline PATH\n"
-        "                           when the gate passes, copy the current results to PATH\n"
-        "                           atomically: a file to PATH (PATH/results.json when PATH is a\n"
-        "                           directory); a directory's results.json files, at their\n"
-        "                           relative paths, to the directory PATH, which is replaced as a\n"
-        "                           whole (refused when PATH holds anything but results.json\n"
-        "                           files and directories)\n"
-        "      --force-update       update the baseline even when the gate fails\n"
-        "      --allow-incomplete   compare results whose run did not complete (running, killed,\n"
-        "                           interrupted, failed); refused by default\n"
-        "  -q, --quiet              table rows only for cases that are not a plain pass\n"
-        "  -h, --help               this text\n"
+        "\n",
+        f);
+    cli_print_options(f, opts);
+    fputs(
         "\n"
         "Exit status: 0 pass (warnings, improvements and new points included), 1 a regression,\n"
         "a missing point, or results of a run that did not complete, 2 usage error or an\n"
@@ -119,69 +148,11 @@ int cmd_gate(int argc, char **argv, int full_argc, char **full_argv)
 {
     (void)full_argc;
     (void)full_argv;
-    enum { O_JUNIT = 256, O_JSON, O_UPDATE, O_FORCE_UPDATE, O_INCOMPLETE };
-    static const struct option opts[] = {
-        {"baseline", required_argument, NULL, 'b'},
-        {"current", required_argument, NULL, 'c'},
-        {"tolerance", required_argument, NULL, 't'},
-        {"metrics", required_argument, NULL, 'm'},
-        {"junit", required_argument, NULL, O_JUNIT},
-        {"json", required_argument, NULL, O_JSON},
-        {"update-baseline", required_argument, NULL, O_UPDATE},
-        {"force-update", no_argument, NULL, O_FORCE_UPDATE},
-        {"allow-incomplete", no_argument, NULL, O_INCOMPLETE},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *baseline = NULL, *current = NULL, *junit = NULL, *json = NULL, *update = NULL;
-    bool force_update = false, quiet = false, allow_incomplete = false;
-    double tolerance = GATE_DEFAULT_TOLERANCE;
-    enum meas_metric metrics[MEAS_N];
-    int n_metrics = 0;
+    int prc = cli_parse("gate", opts, argc, argv, NULL, NULL, 0, usage);
+    if (prc != CLI_GO)
+        return prc == CLI_DONE ? EXIT_OK : EXIT_USAGE;
     char err[ERR_LEN];
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":b:c:t:m:qh", opts, NULL)) != -1) {
-        err[0] = '\0';
-        switch (c) {
-        case 'b': baseline = optarg; break;
-        case 'c': current = optarg; break;
-        case 't':
-            if (gate_parse_tolerance(optarg, &tolerance, err, sizeof(err)) != 0)
-                goto bad;
-            break;
-        case 'm':
-            n_metrics = gate_parse_metrics(optarg, metrics, err, sizeof(err));
-            if (n_metrics < 0)
-                goto bad;
-            break;
-        case O_JUNIT: junit = optarg; break;
-        case O_JSON: json = optarg; break;
-        case O_UPDATE: update = optarg; break;
-        case O_FORCE_UPDATE: force_update = true; break;
-        case O_INCOMPLETE: allow_incomplete = true; break;
-        case 'q': quiet = true; break;
-        case 'h': usage(stdout); return EXIT_OK;
-        case ':':
-            fprintf(stderr, "ptsbench gate: option '%s' needs a value\n", argv[optind - 1]);
-            return EXIT_USAGE;
-        default:
-            fprintf(stderr, "ptsbench gate: unknown option '%s' (see ptsbench gate --help)\n",
-                    argv[optind - 1]);
-            return EXIT_USAGE;
-        }
-        continue;
-    bad:
-        fprintf(stderr, "ptsbench gate: %s\n", err);
-        return EXIT_USAGE;
-    }
-    if (optind < argc) {
-        fprintf(stderr, "ptsbench gate: unexpected argument '%s' (see ptsbench gate --help)\n",
-                argv[optind]);
-        return EXIT_USAGE;
-    }
+    const int n_metrics = metrics.n;
     if (!baseline || !current) {
         fprintf(stderr, "ptsbench gate: --%s is required (see ptsbench gate --help)\n",
                 !baseline ? "baseline" : "current");
@@ -229,7 +200,7 @@ int cmd_gate(int argc, char **argv, int full_argc, char **full_argv)
 
     struct gate_options o = {
         .tolerance = tolerance,
-        .metrics = n_metrics > 0 ? metrics : NULL,
+        .metrics = n_metrics > 0 ? metrics.v : NULL,
         .n_metrics = n_metrics > 0 ? (size_t)n_metrics : 0,
         .baseline_path = baseline,
         .current_path = current,

@@ -1,5 +1,5 @@
 /* cmd_report.c — `ptsbench report RESULTS... --out DIR`: HTML + Markdown from results. */
-#include <getopt.h>
+#include <stdbool.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,10 +7,26 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "lib/util.h"
 #include "report/report.h"
 
 #define REPORT_MAX_INPUTS 16
+
+static const char *files[REPORT_MAX_INPUTS], *labels[REPORT_MAX_INPUTS];
+static unsigned nf, nl;
+static struct report_config cfg;
+static bool no_plots;
+
+static const struct cli_opt opts[] = {
+    {"out", 'o', CLI_STR, &cfg.out_dir, .arg = "DIR", .help = "where to write (created if needed)"},
+    {"label", 'l', CLI_STR_LIST, labels, .count = &nl, .max = REPORT_MAX_INPUTS, .arg = "NAME",
+     .help = "the name of the next RESULTS' device in tables and legends\n(default: the "
+             "simulated preset or the device model); give\none per RESULTS, in order"},
+    {"title", 0, CLI_STR, &cfg.title, .arg = "TEXT", .help = "the report's title"},
+    {"no-plots", 0, CLI_FLAG, &no_plots, .help = "tables and text only"},
+    {0},
+};
 
 static void usage(FILE *f)
 {
@@ -28,68 +44,23 @@ static void usage(FILE *f)
         "claim it) and, for a simulated drive, \"simulated\".\n"
         "\n"
         "  RESULTS                 a results.json, or a directory holding one (run, suite,\n"
-        "                          profile results)\n"
-        "  -o, --out DIR           where to write (created if needed)\n"
-        "  -l, --label NAME        the name of the next RESULTS' device in tables and legends\n"
-        "                          (default: the simulated preset or the device model); give\n"
-        "                          one per RESULTS, in order\n"
-        "      --title TEXT        the report's title\n"
-        "      --no-plots          tables and text only\n"
-        "The style is reports/report.css, inlined into the HTML (edit it to restyle).\n"
-        "  -h, --help              this text\n"
-        "\n"
-        "Exit status: 0 written, 1 failed (e.g. gnuplot failed), 2 bad input.\n",
+        "                          profile results)\n",
         f);
+    cli_print_options(f, opts);
+    fputs("\nThe style is reports/report.css, inlined into the HTML (edit it to restyle).\n"
+          "\n"
+          "Exit status: 0 written, 1 failed (e.g. gnuplot failed), 2 bad input.\n",
+          f);
 }
 
 int cmd_report(int argc, char **argv, int full_argc, char **full_argv)
 {
     (void)full_argc;
     (void)full_argv;
-    enum { O_TITLE = 256, O_NO_PLOTS };
-    static const struct option opts[] = {
-        {"out", required_argument, NULL, 'o'},
-        {"label", required_argument, NULL, 'l'},
-        {"title", required_argument, NULL, O_TITLE},
-        {"no-plots", no_argument, NULL, O_NO_PLOTS},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *files[REPORT_MAX_INPUTS], *labels[REPORT_MAX_INPUTS];
-    unsigned nf = 0, nl = 0;
-    struct report_config cfg = {0};
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, "-:o:l:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 1:
-            if (nf >= REPORT_MAX_INPUTS) {
-                fprintf(stderr, "ptsbench report: at most %d result sets\n", REPORT_MAX_INPUTS);
-                return EXIT_USAGE;
-            }
-            files[nf++] = optarg;
-            break;
-        case 'o': cfg.out_dir = optarg; break;
-        case 'l':
-            if (nl >= REPORT_MAX_INPUTS) {
-                fprintf(stderr, "ptsbench report: at most %d labels\n", REPORT_MAX_INPUTS);
-                return EXIT_USAGE;
-            }
-            labels[nl++] = optarg;
-            break;
-        case O_TITLE: cfg.title = optarg; break;
-        case O_NO_PLOTS: cfg.no_plots = 1; break;
-        case 'h': usage(stdout); return EXIT_OK;
-        case ':':
-            fprintf(stderr, "ptsbench report: option '%s' needs a value\n", argv[optind - 1]);
-            return EXIT_USAGE;
-        default:
-            fprintf(stderr, "ptsbench report: unknown option '%s' (see ptsbench report --help)\n",
-                    argv[optind - 1]);
-            return EXIT_USAGE;
-        }
-    }
+    int rc = cli_parse("report", opts, argc, argv, files, &nf, REPORT_MAX_INPUTS, usage);
+    if (rc != CLI_GO)
+        return rc == CLI_DONE ? EXIT_OK : EXIT_USAGE;
+    cfg.no_plots = no_plots;
     if (!nf) {
         fprintf(stderr, "ptsbench report: no RESULTS given (see ptsbench report --help)\n");
         return EXIT_USAGE;

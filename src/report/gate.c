@@ -90,20 +90,20 @@ int gate_parse_tolerance(const char *s, double *out, char *err, size_t errlen)
     while (isspace((unsigned char)*p))
         p++;
     if (!isdigit((unsigned char)*p) && *p != '.')
-        return errf(err, errlen, "--tolerance '%s': want a percentage such as 5%% or 2.5", s);
+        return errf(err, errlen, "want a percentage such as 5%% or 2.5");
     char *end;
     errno = 0;
     double v = strtod(p, &end);
     if (end == p || errno != 0 || !isfinite(v))
-        return errf(err, errlen, "--tolerance '%s': want a percentage such as 5%% or 2.5", s);
+        return errf(err, errlen, "want a percentage such as 5%% or 2.5");
     if (*end == '%')
         end++;
     while (isspace((unsigned char)*end))
         end++;
     if (*end != '\0')
-        return errf(err, errlen, "--tolerance '%s': want a percentage such as 5%% or 2.5", s);
+        return errf(err, errlen, "want a percentage such as 5%% or 2.5");
     if (v > 1000)
-        return errf(err, errlen, "--tolerance '%s': at most 1000%%", s);
+        return errf(err, errlen, "at most 1000%%");
     *out = v / 100.0;
     return 0;
 }
@@ -112,7 +112,7 @@ int gate_parse_metrics(const char *s, enum meas_metric out[MEAS_N], char *err, s
 {
     char buf[1024];
     if (strlen(s) >= sizeof(buf))
-        return errf(err, errlen, "--metrics: list too long");
+        return errf(err, errlen, "list too long");
     str_copy(buf, sizeof(buf), s);
     int n = 0;
     char *save = NULL;
@@ -133,7 +133,7 @@ int gate_parse_metrics(const char *s, enum meas_metric out[MEAS_N], char *err, s
                 snprintf(known + l, sizeof(known) - l, "%s%s", k ? ", " : "",
                          meas_metric_name((enum meas_metric)k));
             }
-            return errf(err, errlen, "--metrics: unknown metric '%s' (known: %s, or all)", name,
+            return errf(err, errlen, "unknown metric '%s' (known: %s, or all)", name,
                         known);
         }
         bool dup = false;
@@ -143,7 +143,7 @@ int gate_parse_metrics(const char *s, enum meas_metric out[MEAS_N], char *err, s
             out[n++] = m;
     }
     if (n == 0)
-        return errf(err, errlen, "--metrics '%s': no metric named", s);
+        return errf(err, errlen, "no metric named");
     return n;
 }
 

@@ -243,7 +243,8 @@ static void test_parse_tolerance(void **state)
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         err[0] = '\0';
         assert_int_equal(gate_parse_tolerance(bad[i], &t, err, sizeof(err)), -1);
-        assert_non_null(strstr(err, "--tolerance"));
+        /* why alone: the option table names the option and the value */
+        assert_true(!strncmp(err, "want ", 5) || !strncmp(err, "at most ", 8));
         assert_null(strchr(err, '\n'));
     }
 }
