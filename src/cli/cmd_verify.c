@@ -1,6 +1,5 @@
 /* cmd_verify.c — `ptsbench verify --spec FILE RESULTS...`: a vendor spec sheet's claims against
  * measured results, claim by claim (the rules are in src/report/verify.h). */
-#include <getopt.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdbool.h>
@@ -10,32 +9,58 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
+#include "lib/file.h"
 #include "lib/units.h"
 #include "lib/util.h"
 #include "report/measure.h"
 #include "report/verify.h"
 
+#define VERIFY_MAX_RESULTS 64
+
+static const char *opt_spec, *json_path, *results_in[VERIFY_MAX_RESULTS];
+static double opt_tol = VERIFY_DEFAULT_TOLERANCE;
+static bool opt_allow_missing, opt_allow_incomplete;
+
+static int parse_tol(const char *v, void *target, char *err, size_t errlen)
+{
+    return verify_parse_tolerance(v, target, err, errlen);
+}
+
+static const struct cli_opt opts[] = {
+    {"spec", 's', CLI_STR, &opt_spec, .arg = "FILE|NAME",
+     .help = "the spec sheet: a file, or a name in the specs directory\n(e.g. zdrive-6300-1.6t "
+             "for specs/zdrive-6300-1.6t.ini)"},
+    {"tolerance", 0, CLI_CUSTOM, &opt_tol, .parse = parse_tol, .arg = "PCT",
+     .help = "how far below a claimed IOPS or MB/s (above a claimed\nlatency) a measurement "
+             "may be and pass: 5% (default), 5 or 0.5"},
+    {"allow-missing", 0, CLI_FLAG, &opt_allow_missing,
+     .help = "claims without a comparable measurement are listed but do\nnot make the exit "
+             "status 1"},
+    {"allow-incomplete", 0, CLI_FLAG, &opt_allow_incomplete,
+     .help = "verify results whose run did not complete (running, killed,\ninterrupted, "
+             "failed); refused by default"},
+    {"json", 0, CLI_STR, &json_path, .arg = "FILE",
+     .help = "a JSON document (every claim with all its fields), - for\nstdout (then instead "
+             "of the table), as gate's --json"},
+    {0},
+};
+
 static void verify_usage(FILE *f)
 {
     fputs(
         "usage: ptsbench verify --spec FILE|NAME RESULTS... [--tolerance 5%] [--allow-missing]\n"
-        "                       [--json]\n"
+        "                       [--json FILE]\n"
         "\n"
         "Check a vendor's spec sheet against measured results: every claim (IOPS, MB/s,\n"
         "latency) is judged against a measured point taken under the claim's own conditions,\n"
         "within a tolerance. RESULTS are results.json files of run, suite or profile, or\n"
         "directories searched for them.\n"
         "\n"
-        "  -s, --spec FILE|NAME    the spec sheet: a file, or a name in the specs directory\n"
-        "                          (e.g. zdrive-6300-1.6t for specs/zdrive-6300-1.6t.ini)\n"
-        "  -t, --tolerance PCT     how far below a claimed IOPS or MB/s (above a claimed\n"
-        "                          latency) a measurement may be and pass: 5% (default), 5 or 0.5\n"
-        "      --allow-missing     claims without a comparable measurement are listed but do\n"
-        "                          not make the exit status 1\n"
-        "      --allow-incomplete  verify results whose run did not complete (running, killed,\n"
-        "                          interrupted, failed); refused by default\n"
-        "  -j, --json              print a JSON document (every claim with all its fields)\n"
-        "  -h, --help              this text\n"
+        ,
+        f);
+    cli_print_options(f, opts);
+    fputs(
         "\n"
         "Matching: a claim is judged only against a point at its own block size, pattern, read\n"
         "share, compressibility, workers x QD and drive state; nothing stated is substituted.\n"
@@ -397,9 +422,10 @@ static struct json_object *claim_json(const struct verify_result *r)
     return o;
 }
 
-static void print_json(const struct verify_sheet *sheet, const struct verify_result *res,
-                       const struct meas_set *set, int n_results, char **results, double tol,
-                       bool allow_missing, int status)
+static int print_json(const struct verify_sheet *sheet, const struct verify_result *res,
+                      const struct meas_set *set, int n_results, char **results, double tol,
+                      bool allow_missing, int status, const char *path, char *err,
+                      size_t errlen)
 {
     struct json_object *root = json_object_new_object();
     json_object_object_add(root, "schema", json_object_new_string("ptsbench.verify"));
@@ -442,74 +468,53 @@ static void print_json(const struct verify_sheet *sheet, const struct verify_res
     json_object_object_add(sum, "approximate", json_object_new_int((int)k.approx));
     json_object_object_add(root, "summary", sum);
     json_object_object_add(root, "exit_status", json_object_new_int(status));
-    puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-                                                  JSON_C_TO_STRING_NOSLASHESCAPE));
+    const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+                                                              JSON_C_TO_STRING_NOSLASHESCAPE);
+    int rc = 0;
+    if (!strcmp(path, "-")) {
+        puts(text);
+    } else {
+        const char *parts[] = {text, "\n"};
+        const size_t lens[] = {strlen(text), 1};
+        rc = file_write_atomic(path, parts, lens, 2, true, err, errlen);
+    }
     json_object_put(root);
+    return rc;
 }
 
 int cmd_verify(int argc, char **argv, int full_argc, char **full_argv)
 {
     (void)full_argc;
     (void)full_argv;
-    enum { OPT_ALLOW_MISSING = 256, OPT_ALLOW_INCOMPLETE };
-    static const struct option opts[] = {
-        {"spec", required_argument, NULL, 's'},
-        {"tolerance", required_argument, NULL, 't'},
-        {"allow-missing", no_argument, NULL, OPT_ALLOW_MISSING},
-        {"allow-incomplete", no_argument, NULL, OPT_ALLOW_INCOMPLETE},
-        {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *spec = NULL;
-    double tol = VERIFY_DEFAULT_TOLERANCE;
-    bool json = false, allow_missing = false, allow_incomplete = false;
+    unsigned n_in = 0;
+    int prc = cli_parse("verify", opts, argc, argv, results_in, &n_in, VERIFY_MAX_RESULTS,
+                        verify_usage);
+    if (prc != CLI_GO)
+        return prc == CLI_DONE ? EXIT_OK : EXIT_USAGE;
     char err[ERR_LEN];
-    opterr = 0;
-    optind = 1;
-    int c;
-    /* '+' is not used: RESULTS and options may come in any order */
-    while ((c = getopt_long(argc, argv, ":s:t:jh", opts, NULL)) != -1) {
-        switch (c) {
-        case 's': spec = optarg; break;
-        case 't':
-            if (verify_parse_tolerance(optarg, &tol, err, sizeof(err)) != 0) {
-                fprintf(stderr, "ptsbench verify: --tolerance %s: %s\n", optarg, err);
-                return EXIT_USAGE;
-            }
-            break;
-        case OPT_ALLOW_MISSING: allow_missing = true; break;
-        case OPT_ALLOW_INCOMPLETE: allow_incomplete = true; break;
-        case 'j': json = true; break;
-        case 'h': verify_usage(stdout); return EXIT_OK;
-        case ':':
-            fprintf(stderr, "ptsbench verify: option '%s' needs a value\n", argv[optind - 1]);
-            return EXIT_USAGE;
-        default:
-            fprintf(stderr, "ptsbench verify: unknown option '%s' (see ptsbench verify --help)\n",
-                    argv[optind - 1]);
-            return EXIT_USAGE;
-        }
-    }
-    if (!spec) {
+    if (!opt_spec) {
         fprintf(stderr, "ptsbench verify: --spec FILE is required (see ptsbench verify --help)\n");
         return EXIT_USAGE;
     }
-    if (optind >= argc) {
+    if (!n_in) {
         fprintf(stderr, "ptsbench verify: no RESULTS given (a results.json or a directory)\n");
         return EXIT_USAGE;
     }
-    int n_results = argc - optind;
-    char **results = argv + optind;
+    if (json_path && !*json_path) {
+        fprintf(stderr, "ptsbench verify: --json: empty file name\n");
+        return EXIT_USAGE;
+    }
+    int n_results = (int)n_in;
+    char **results = (char **)results_in;
 
     char path[4096];
-    if (verify_find_spec(spec, path, sizeof(path), err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptsbench verify: --spec %s: %s\n", spec, err);
+    if (verify_find_spec(opt_spec, path, sizeof(path), err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench verify: --spec %s: %s\n", opt_spec, err);
         return EXIT_USAGE;
     }
     struct verify_sheet sheet;
     if (verify_sheet_load(path, &sheet, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptsbench verify: --spec %s: %s\n", spec, err);
+        fprintf(stderr, "ptsbench verify: --spec %s: %s\n", opt_spec, err);
         return EXIT_USAGE;
     }
     struct meas_set set;
@@ -524,7 +529,7 @@ int cmd_verify(int argc, char **argv, int full_argc, char **full_argv)
         }
         meas_merge(&set, &one);
     }
-    if (set.n_incomplete && !allow_incomplete) {   /* a killed run proves nothing */
+    if (set.n_incomplete && !opt_allow_incomplete) {   /* a killed run proves nothing */
         fprintf(stderr, "ptsbench verify: %s%s (add --allow-incomplete to verify it)\n",
                 set.incomplete, set.n_incomplete > 1 ? ", and more files" : "");
         meas_free(&set);
@@ -535,15 +540,19 @@ int cmd_verify(int argc, char **argv, int full_argc, char **full_argv)
     struct verify_result *res = xcalloc(sheet.n, sizeof(*res));
     bool failed = false;
     for (size_t i = 0; i < sheet.n; i++) {
-        verify_check(&sheet.c[i], set.p, set.n, tol, &res[i]);
+        verify_check(&sheet.c[i], set.p, set.n, opt_tol, &res[i]);
         failed |= res[i].verdict == VERIFY_FAIL ||
-                  (res[i].verdict == VERIFY_NO_COMPARABLE && !allow_missing);
+                  (res[i].verdict == VERIFY_NO_COMPARABLE && !opt_allow_missing);
     }
     int status = failed ? 1 : EXIT_OK;
-    if (json)
-        print_json(&sheet, res, &set, n_results, results, tol, allow_missing, status);
-    else
-        print_table(&sheet, res, &set, n_results, results, tol, allow_missing);
+    const bool json_out = json_path && !strcmp(json_path, "-");
+    if (!json_out)
+        print_table(&sheet, res, &set, n_results, results, opt_tol, opt_allow_missing);
+    if (json_path && print_json(&sheet, res, &set, n_results, results, opt_tol,
+                                opt_allow_missing, status, json_path, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench verify: --json %s: %s\n", json_path, err);
+        status = EXIT_USAGE;
+    }
 
     free(res);
     meas_free(&set);

@@ -167,7 +167,7 @@ static int verify_6300(const char *results, bool allow_missing, char *verdict, s
                        char *reason, size_t rlen, char **text)
 {
     char *argv[] = {(char *)ptsbench_bin(), "verify", "--spec", "zdrive-6300-1.6t",
-                    (char *)results, "--json", allow_missing ? "--allow-missing" : NULL, NULL};
+                    (char *)results, "--json", "-", allow_missing ? "--allow-missing" : NULL, NULL};
     struct cmd_result r;
     assert_int_equal(run_cmd(argv, &r), 0);
     struct json_object *doc = json_tokener_parse(r.out);

@@ -190,7 +190,7 @@ static void test_zdrive_6300(void **state)
     assert_int_equal(t.status, 0);
 
     /* the same as JSON, by path: the exit status agrees with the verdicts */
-    struct cmd_result j = verify("--spec", spec6300, suite, "--json", NULL);
+    struct cmd_result j = verify("--spec", spec6300, suite, "--json", "-", NULL);
     unsigned pass, fail, nodata;
     struct json_object *doc = verdicts(j.out, &pass, &fail, &nodata);
     assert_int_equal(pass + fail + nodata, 6);
@@ -242,7 +242,8 @@ static void test_zdrive_6300(void **state)
     json_object_put(doc);
 
     /* a tolerance of 0 turns the 4K read claim (697.7K of 700K) into a failure: exit 1 */
-    struct cmd_result z = verify("--spec", spec6300, suite, "--tolerance", "0", "--json", NULL);
+    struct cmd_result z =
+        verify("--spec", spec6300, suite, "--tolerance", "0", "--json", "-", NULL);
     doc = verdicts(z.out, &pass, &fail, &nodata);
     assert_true(fail >= 1);
     assert_int_equal(z.status, 1);
@@ -263,7 +264,7 @@ static void test_impossible_and_easy(void **state)
         "source = made up for the test\n"
         "[lat-read-4k]\nmetric = lat_us\nvalue = 1\nunit = ns\nbs = 4k\npattern = random\n"
         "read_pct = 100\nqd = 1\nthreads = 1\ncompress = 0\nstate = steady\n");
-    struct cmd_result r = verify("--spec", bad, suite, "--json", NULL);
+    struct cmd_result r = verify("--spec", bad, suite, "--json", "-", NULL);
     unsigned pass, fail, nodata;
     struct json_object *doc = verdicts(r.out, &pass, &fail, &nodata);
     assert_int_equal(fail, 2);
@@ -288,7 +289,7 @@ static void test_impossible_and_easy(void **state)
         "read_pct = 0\nqd = 1\nthreads = 1\ncompress = 0\nstate = steady\n"
         "[seq-read-64k]\nmetric = mib_s\nvalue = 1\nbs = 64k\npattern = sequential\n"
         "read_pct = 100\nqd = 32\nthreads = 1\ncompress = 0\nstate = steady\n");
-    r = verify("--spec", easy, "--tolerance", "5%", "--json", suite, NULL);
+    r = verify("--spec", easy, "--tolerance", "5%", "--json", "-", suite, NULL);
     doc = verdicts(r.out, &pass, &fail, &nodata);
     assert_int_equal(pass, 3);
     assert_int_equal(fail, 0);
@@ -299,7 +300,7 @@ static void test_impossible_and_easy(void **state)
     assert_non_null(strstr(jstr_at(doc, "claims.3.reason"), "block size, pattern and read share"));
     json_object_put(doc);
     cmd_result_free(&r);
-    r = verify("--spec", easy, suite, "--allow-missing", "--json", NULL);
+    r = verify("--spec", easy, suite, "--allow-missing", "--json", "-", NULL);
     doc = verdicts(r.out, &pass, &fail, &nodata);
     assert_int_equal(nodata, 1);
     assert_int_equal(r.status, 0);
@@ -325,7 +326,7 @@ static void test_burst_runs_vs_steady_claims(void **state)
     (void)state;
     const char *const runs[] = {burst_r4, run_generic};
     for (unsigned k = 0; k < 2; k++) {
-        struct cmd_result r = verify("--spec", spec6300, runs[k], "--json", NULL);
+        struct cmd_result r = verify("--spec", spec6300, runs[k], "--json", "-", NULL);
         unsigned pass, fail, none;
         struct json_object *doc = verdicts(r.out, &pass, &fail, &none);
         assert_int_equal(pass, 0);
@@ -367,7 +368,7 @@ static void test_burst_claims(void **state)
     /* the R4 CM88's 410K 4 KiB write at 100% compressible data against the burst run:
      * 397,399 IOPS (mean of rounds 2-6), ratio 0.969 >= 0.95: pass; the other three claims have
      * no point at their block size / pattern */
-    struct cmd_result r = verify("--spec", specr4, burst_r4, "--json", NULL);
+    struct cmd_result r = verify("--spec", specr4, burst_r4, "--json", "-", NULL);
     unsigned pass, fail, none;
     struct json_object *doc = verdicts(r.out, &pass, &fail, &none);
     assert_int_equal(pass, 1);
@@ -386,7 +387,7 @@ static void test_burst_claims(void **state)
     assert_int_equal(r.status, 0);
     cmd_result_free(&r);
     /* the same sheet against the steady suite at 0% compressible data: never substituted */
-    r = verify("--spec", specr4, suite, "--json", "--allow-missing", NULL);
+    r = verify("--spec", specr4, suite, "--json", "-", "--allow-missing", NULL);
     doc = verdicts(r.out, &pass, &fail, &none);
     assert_int_equal(none, 4);
     assert_non_null(strstr(claim_str(doc, "rnd-write-4k", "reason"), "compressibility differs"));
@@ -399,7 +400,7 @@ static void test_burst_claims(void **state)
         "[rnd-write-4k]\nmetric = iops\nvalue = 380K\nbs = 4k\npattern = random\n"
         "read_pct = 0\nqd = 32\nthreads = 4\ncompress = 0\nstate = fob\n"
         "source = made up for the test\n");
-    r = verify("--spec", fob, suite, "--json", NULL);
+    r = verify("--spec", fob, suite, "--json", "-", NULL);
     doc = verdicts(r.out, &pass, &fail, &none);
     assert_int_equal(none, 1);
     assert_int_equal(r.status, 1);
@@ -422,7 +423,7 @@ static void test_burst_claims(void **state)
     cmd_result_free(&r);
 
     /* a steady run after WIPC + WDPC verifies the 6300's steady write claim */
-    r = verify("--spec", spec6300, steady_6300, "--json", "--allow-missing", NULL);
+    r = verify("--spec", spec6300, steady_6300, "--json", "-", "--allow-missing", NULL);
     doc = verdicts(r.out, &pass, &fail, &none);
     assert_int_equal(pass, 1);
     assert_int_equal(r.status, 0);
