@@ -1,7 +1,6 @@
 /* cmd_plot.c — `ptsbench plot RESULTS... [--label NAME]... --out DIR`: gnuplot charts (PNG and
  * SVG, with their .gp scripts and .dat data) from results files, devices overlaid (plot.h). */
 #include <errno.h>
-#include <getopt.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,11 +8,26 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "lib/util.h"
 #include "report/plot.h"
 #include "report/shape.h"
 
 #define PLOT_MAX_INPUTS 32
+
+static const char *labels[PLOT_MAX_INPUTS], *out_dir;
+static unsigned n_labels;
+static bool quiet;
+
+static const struct cli_opt opts[] = {
+    {"label", 'l', CLI_STR_LIST, labels, .count = &n_labels, .max = PLOT_MAX_INPUTS, .arg = "NAME",
+     .help = "series name of the next RESULTS without a label, in order\n(default: the "
+             "target's model, else its path)"},
+    {"out", 'o', CLI_STR, &out_dir, .arg = "DIR",
+     .help = "output directory (created if needed; charts are replaced)"},
+    {"quiet", 'q', CLI_FLAG, &quiet, .help = "print nothing on success"},
+    {0},
+};
 
 static void plot_usage(FILE *f)
 {
@@ -37,13 +51,11 @@ static void plot_usage(FILE *f)
         "iops-3d, tp-bs, lat-bs, wsat-iops-time, wsat-iops-tgbw, hir-iops-time, xsr-tp-time,\n"
         "dirth-intensity, profile-bars, qd-ramp, lat-vs-iops, run-rounds, ...).\n"
         "\n"
-        "  RESULTS             a results.json (ptsbench.run, .suite or .profile), or a\n"
-        "                      directory holding one\n"
-        "  -l, --label NAME    series name of the next RESULTS without a label, in order\n"
-        "                      (default: the target's model, else its path)\n"
-        "  -o, --out DIR       output directory (created if needed; charts are replaced)\n"
-        "  -q, --quiet         print nothing on success\n"
-        "  -h, --help          this text\n"
+        "  RESULTS                 a results.json (ptsbench.run, .suite or .profile), or a\n"
+        "                          directory holding one\n",
+        f);
+    cli_print_options(f, opts);
+    fputs(
         "\n"
         "Needs gnuplot 5 (gnuplot-nox will do; pngcairo is used when present, else png).\n"
         "Example:\n"
@@ -123,62 +135,11 @@ int cmd_plot(int argc, char **argv, int full_argc, char **full_argv)
 {
     (void)full_argc;
     (void)full_argv;
-    static const struct option opts[] = {
-        {"label", required_argument, NULL, 'l'},
-        {"out", required_argument, NULL, 'o'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *paths[PLOT_MAX_INPUTS], *labels[PLOT_MAX_INPUTS];
-    size_t n_paths = 0, n_labels = 0;
-    const char *out_dir = NULL;
-    bool quiet = false;
-
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, "-:l:o:qh", opts, NULL)) != -1) {
-        switch (c) {
-        case 1:
-            if (n_paths >= PLOT_MAX_INPUTS) {
-                fprintf(stderr, "ptsbench plot: %s: at most %d results at once\n", optarg,
-                        PLOT_MAX_INPUTS);
-                return EXIT_USAGE;
-            }
-            paths[n_paths++] = optarg;
-            break;
-        case 'l':
-            if (!*str_trim(optarg)) {
-                fprintf(stderr, "ptsbench plot: --label '': a label cannot be empty\n");
-                return EXIT_USAGE;
-            }
-            if (n_labels >= PLOT_MAX_INPUTS) {
-                fprintf(stderr, "ptsbench plot: --label %s: at most %d labels\n", optarg,
-                        PLOT_MAX_INPUTS);
-                return EXIT_USAGE;
-            }
-            labels[n_labels++] = optarg;
-            break;
-        case 'o':
-            if (!*optarg) {
-                fprintf(stderr, "ptsbench plot: --out '': give a directory\n");
-                return EXIT_USAGE;
-            }
-            out_dir = optarg;
-            break;
-        case 'q': quiet = true; break;
-        case 'h': plot_usage(stdout); return EXIT_OK;
-        case ':':
-            fprintf(stderr, "ptsbench plot: option '%s' needs a value (see ptsbench plot "
-                            "--help)\n", argv[optind - 1]);
-            return EXIT_USAGE;
-        default:
-            fprintf(stderr, "ptsbench plot: unknown option '%s' (see ptsbench plot --help)\n",
-                    argv[optind - 1]);
-            return EXIT_USAGE;
-        }
-    }
+    const char *paths[PLOT_MAX_INPUTS];
+    unsigned n_paths = 0;
+    int prc = cli_parse("plot", opts, argc, argv, paths, &n_paths, PLOT_MAX_INPUTS, plot_usage);
+    if (prc != CLI_GO)
+        return prc == CLI_DONE ? EXIT_OK : EXIT_USAGE;
     if (!n_paths) {
         fprintf(stderr, "ptsbench plot: no results given (see ptsbench plot --help)\n");
         return EXIT_USAGE;
@@ -188,7 +149,7 @@ int cmd_plot(int argc, char **argv, int full_argc, char **full_argv)
         return EXIT_USAGE;
     }
     if (n_labels > n_paths) {
-        fprintf(stderr, "ptsbench plot: --label %s: %zu labels for %zu results\n",
+        fprintf(stderr, "ptsbench plot: --label %s: %u labels for %u results\n",
                 labels[n_labels - 1], n_labels, n_paths);
         return EXIT_USAGE;
     }

@@ -19,7 +19,14 @@ static const struct cli_opt *find(const struct cli_opt *opts, int val)
     return NULL;
 }
 
-/* The value of one option into its target; 0, or -1 with why. */
+static bool blank(const char *v)
+{
+    while (*v == ' ' || *v == '\t')
+        v++;
+    return !*v;
+}
+
+/* The value of one option into its target; 0, or -1 with why. A string is never empty. */
 static int set_value(const struct cli_opt *o, const char *v, char *why, size_t wl)
 {
     uint64_t u;
@@ -28,9 +35,13 @@ static int set_value(const struct cli_opt *o, const char *v, char *why, size_t w
         *(bool *)o->target = true;
         return 0;
     case CLI_STR:
+        if (blank(v))
+            return errf(why, wl, "want a value, not an empty one");
         *(const char **)o->target = v;
         return 0;
     case CLI_STR_LIST:
+        if (blank(v))
+            return errf(why, wl, "want a value, not an empty one");
         if (*o->count >= o->max)
             return errf(why, wl, "given more than %u times", o->max);
         ((const char **)o->target)[(*o->count)++] = v;
@@ -110,8 +121,9 @@ int cli_parse(const char *cmd, const struct cli_opt *opts, int argc, char **argv
         }
         char why[ERR_LEN] = "";
         if (set_value(o, optarg, why, sizeof(why)) != 0) {
-            fprintf(stderr, "ptsbench %s: --%s %s: %s\n", cmd, o->name, optarg ? optarg : "",
-                    why);
+            const bool quote = !optarg || blank(optarg);   /* show an empty value as '' */
+            fprintf(stderr, "ptsbench %s: --%s %s%s%s: %s\n", cmd, o->name, quote ? "'" : "",
+                    optarg ? optarg : "", quote ? "'" : "", why);
             return CLI_BAD;
         }
     }

@@ -11,6 +11,7 @@
  *       {"quiet", 'q', CLI_FLAG, &quiet, .help = "no progress lines"},
  *       {0},
  *   };
+ * A string value (CLI_STR, CLI_STR_LIST) that is empty or blank is refused.
  *   int rc = cli_parse("report", opts, argc, argv, pos, &n_pos, 16, usage);
  *   if (rc != CLI_GO) return rc == CLI_DONE ? EXIT_OK : EXIT_USAGE;
  */
