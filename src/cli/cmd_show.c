@@ -12,7 +12,7 @@
 static unsigned every;
 
 static const struct cli_opt opts[] = {
-    {"every", 'e', CLI_UINT, &every, 1, 1000000, .arg = "N",
+    {"every", 0, CLI_UINT, &every, 1, 1000000, .arg = "N",   /* -e is --engine elsewhere */
      .help = "print every Nth round (and the last); default: all, or about 30\nlines for long runs"},
     {0},
 };

@@ -4,9 +4,25 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "lib/util.h"
 #include "sim/sim_preset.h"
 
+static bool list;
+static const char *describe;
+
+/* No short letters: -l is --label and -d nothing elsewhere. */
+static const struct cli_opt opts[] = {
+    {"list", 0, CLI_FLAG, &list, .help = "list the presets: name and description"},
+    {"describe", 0, CLI_STR, &describe, .arg = "SPEC",
+     .help = "print every parameter of PRESET after the overrides, then the\nderived figures: "
+             "raw and user capacity, effective spare factor,\noracle write amplification, "
+             "expected FOB and steady-state\n4 KiB random-write IOPS, 4 KiB random-read cap, "
+             "QD1 latencies\nand the scaled geometry at k. They are expected (formula)\n"
+             "figures of docs/simulated-drive.md, not measurements. SPEC\nmay carry the 'sim:' "
+             "prefix."},
+    {0},
+};
 
 static void cmd_sim_usage(FILE *f)
 {
@@ -18,15 +34,10 @@ static void cmd_sim_usage(FILE *f)
         "target with --target sim:PRESET[,key=value...] (ptsbench run). Presets are data files,\n"
         "profiles/devices/PRESET.ini, whose keys are the model's parameters.\n"
         "\n"
-        "  -l, --list            list the presets: name and description\n"
-        "  -d, --describe SPEC   print every parameter of PRESET after the overrides, then the\n"
-        "                        derived figures: raw and user capacity, effective spare factor,\n"
-        "                        oracle write amplification, expected FOB and steady-state\n"
-        "                        4 KiB random-write IOPS, 4 KiB random-read cap, QD1 latencies\n"
-        "                        and the scaled geometry at k. They are expected (formula)\n"
-        "                        figures from the design note, not measurements. SPEC may\n"
-        "                        carry the 'sim:' prefix.\n"
-        "  -h, --help            this text\n"
+        ,
+        f);
+    cli_print_options(f, opts);
+    fputs(
         "\n"
         "Overrides apply in order, after the preset: sim:generic-mlc25,op=7,k=2. Any parameter\n"
         "--describe prints is a key (op is short for op_pct). Values are for the full-size\n"
@@ -55,44 +66,15 @@ static int cmd_sim_describe(const char *spec, const char *const *dirs)
 
 int cmd_sim(int argc, char **argv)
 {
-    const char *describe = NULL;
-    bool list = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            cmd_sim_usage(stdout);
-            return EXIT_OK;
-        } else if (!strcmp(a, "-l") || !strcmp(a, "--list")) {
-            list = true;
-        } else if (!strcmp(a, "-d") || !strcmp(a, "--describe")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "ptsbench sim: option '%s' needs a value (see ptsbench sim "
-                        "--help)\n", a);
-                return EXIT_USAGE;
-            }
-            describe = argv[++i];
-        } else if (!strncmp(a, "--describe=", 11)) {
-            describe = a + 11;
-        } else if (a[0] == '-') {
-            fprintf(stderr, "ptsbench sim: unknown option '%s' (see ptsbench sim --help)\n", a);
-            return EXIT_USAGE;
-        } else {
-            fprintf(stderr, "ptsbench sim: unexpected argument '%s' (see ptsbench sim --help)\n",
-                    a);
-            return EXIT_USAGE;
-        }
-    }
+    int prc = cli_parse("sim", opts, argc, argv, NULL, NULL, 0, cmd_sim_usage);
+    if (prc != CLI_GO)
+        return prc == CLI_DONE ? EXIT_OK : EXIT_USAGE;
     if (list && describe) {
         fputs("ptsbench sim: --list and --describe cannot be combined\n", stderr);
         return EXIT_USAGE;
     }
     if (!list && !describe) {
         cmd_sim_usage(stderr);
-        return EXIT_USAGE;
-    }
-    if (describe && !*describe) {
-        fputs("ptsbench sim: --describe '': want PRESET[,key=value...] (ptsbench sim --list)\n",
-              stderr);
         return EXIT_USAGE;
     }
     const char *const *dirs = cli_data_dirs("profiles/devices");

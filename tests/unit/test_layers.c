@@ -8,6 +8,8 @@
  *     (under /work, /home or /root) or one outside the repository (the shared folder beside
  *     it, its research notes and seed reviews): a clone cannot follow them. Cite a publication
  *     or a path in the repository (docs/).
+ *   - a short option letter means the same long option in every command (src/cli/cmd_*.c:
+ *     option tables and getopt_long arrays alike): -t is --target everywhere it exists.
  * The files are read from PTSBENCH_DATADIR (the source tree; run-tests.sh sets it). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -226,11 +228,76 @@ static void test_no_paths_outside_the_tree(void **state)
     free(f);
 }
 
+/* The short letters of the commands: {"name", 'x', CLI_...} rows and {"name", ..., NULL, 'x'}
+ * getopt_long entries. */
+struct letters {
+    char name[128][40];
+    unsigned files, seen, bad;
+};
+
+static void record_letter(struct letters *L, const char *rel, char c, const char *name, size_t n)
+{
+    if (c == 'h' || n >= sizeof(L->name[0]))
+        return;
+    L->seen++;
+    char *have = L->name[(unsigned char)c];
+    if (!*have) {
+        snprintf(have, sizeof(L->name[0]), "%.*s", (int)n, name);
+    } else if (strlen(have) != n || strncmp(have, name, n) != 0) {
+        print_error("%s: -%c is --%.*s here but --%s elsewhere\n", rel, c, (int)n, name, have);
+        L->bad++;
+    }
+}
+
+static void check_letters(const char *path, const char *rel, void *ctx)
+{
+    struct letters *L = ctx;
+    if (strncmp(rel, "src/cli/cmd_", 12) != 0 || !ends_with(rel, ".c"))
+        return;
+    L->files++;
+    char *s = slurp(path);
+    assert_non_null(s);
+    for (char *p = s; (p = strstr(p, "{\"")); p++) {
+        const char *name = p + 2, *q = strchr(name, '"');
+        if (!q)
+            break;
+        const size_t n = (size_t)(q - name);
+        const char *line_end = strchr(q, '\n');
+        if (!line_end)
+            break;
+        if (!strncmp(q, "\", '", 4) && q[5] == '\'' && q[6] == ',' && strstr(q, "CLI_") &&
+            strstr(q, "CLI_") < line_end) {
+            record_letter(L, rel, q[4], name, n);
+        } else {
+            const char *g = strstr(q, "NULL, '");
+            if (g && g < line_end && (strstr(q, "_argument") && strstr(q, "_argument") < g))
+                record_letter(L, rel, g[7], name, n);
+        }
+    }
+    free(s);
+}
+
+static void test_short_options_mean_one_thing(void **state)
+{
+    (void)state;
+    struct letters *L = calloc(1, sizeof(*L));
+    char d[4096];
+    snprintf(d, sizeof(d), "%s/src/cli", root());
+    walk(d, "src/cli", check_letters, L);
+    print_message("%u command files, %u short options, %u used for two long ones\n", L->files,
+                  L->seen, L->bad);
+    assert_true(L->files >= 10);
+    assert_true(L->seen >= 15);
+    assert_int_equal(L->bad, 0);
+    free(L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_includes_go_down),
         cmocka_unit_test(test_no_paths_outside_the_tree),
+        cmocka_unit_test(test_short_options_mean_one_thing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
