@@ -117,7 +117,11 @@ static double mean_over_rounds(struct json_object *doc, const char *key)
 
 /* 4 KiB random 70/30 at QD 16: fio and io_uring agree, and fio's files are kept. On zram
  * where there is one (its speed is the CPU's, steady), else on a file (a virtual disk's speed
- * can swing several-fold within seconds when its host throttles it). */
+ * can swing several-fold within seconds when its host throttles it). They agree exactly on
+ * what is structural (the read share, fio's samples and histogram); on IOPS within a factor of
+ * 2, which catches a figure scaled wrongly (a unit, a per-worker count, a time base) but not
+ * speed: on a machine busy with another test suite, alternating 2-second runs of two engines
+ * differ by 30% and more (seen: 140K against 173K). How fast each engine is, is make bench's. */
 static void test_agrees_with_native(void **state)
 {
     (void)state;
@@ -163,7 +167,7 @@ static void test_agrees_with_native(void **state)
     }
     double native = (iops[0][0] + iops[0][1]) / 2, fio = (iops[1][0] + iops[1][1]) / 2;
     print_message("  fio / io_uring = %.3f\n", fio / native);
-    assert_true(fabs(fio / native - 1.0) <= 0.25);
+    assert_true(fio / native >= 0.5 && fio / native <= 2.0);
 
     /* the job file and fio's output are kept; fio alone accepts the job file */
     char job[700], json[700];
