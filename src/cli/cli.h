@@ -3,6 +3,7 @@
 #define PTSBENCH_CLI_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv);
@@ -47,6 +48,22 @@ struct cli_resume {
 int cli_resume_load(const char *dir, const char *schema, const char *const *commands,
                     struct cli_resume *r, char *err, size_t errlen);
 void cli_resume_free(struct cli_resume *r);
+
+/* While a stopped run's recorded command line is parsed again: its document and the flags the
+ * resume itself was given (the only options it may add). */
+struct cli_resume_pending {
+    struct json_object *doc;   /* NULL: not resuming */
+    bool resume_as_is, quiet, destructive, overwrite_signatures;
+};
+/* The whole of `CMD --resume DIR` for run, suite and profile: refuse other options (others >
+ * 0), load DIR's results (cli_resume_load: schema, commands), say "nothing to resume" when the
+ * run is complete, then call again() on the recorded command line with pending->doc set (its
+ * flags are the caller's), and clear it after. what names the thing in messages ("run",
+ * "suite", "profile"). Returns the exit code. */
+typedef int (*cli_again_fn)(int argc, char **argv, int full_argc, char **full_argv);
+int cli_resume_again(const char *cmd, const char *what, const char *dir, unsigned others,
+                     const char *schema, const char *const *commands,
+                     struct cli_resume_pending *pending, cli_again_fn again);
 
 /* SIGINT/SIGTERM set *cli_stop_flag(); a second signal ends the process the default way. */
 void cli_install_signals(void);

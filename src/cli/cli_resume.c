@@ -90,3 +90,36 @@ int cli_resume_load(const char *dir, const char *schema, const char *const *comm
     r->argv[r->argc - 1] = xstrdup("--force");
     return 0;
 }
+
+int cli_resume_again(const char *cmd, const char *what, const char *dir, unsigned others,
+                     const char *schema, const char *const *commands,
+                     struct cli_resume_pending *pending, cli_again_fn again)
+{
+    if (others) {
+        fprintf(stderr, "ptsbench %s: --resume %s: the %s's options come from its results file; "
+                        "only --quiet, --resume-as-is, --destructive and --overwrite-signatures "
+                        "may be added\n", cmd, dir, what);
+        return EXIT_USAGE;
+    }
+    char err[ERR_LEN];
+    struct cli_resume r;
+    int rc = cli_resume_load(dir, schema, commands, &r, err, sizeof(err));
+    if (rc == 1) {
+        printf("ptsbench %s: --resume %s: the %s is complete; nothing to resume\n", cmd, dir,
+               what);
+        return EXIT_OK;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "ptsbench %s: %s\n", cmd, err);
+        return EXIT_USAGE;
+    }
+    pending->doc = r.doc;
+    char **full = xcalloc((size_t)r.argc + 2, sizeof(*full));
+    full[0] = "ptsbench";
+    memcpy(full + 1, r.argv, (size_t)r.argc * sizeof(*full));
+    rc = again(r.argc, r.argv, r.argc + 1, full);
+    free(full);
+    memset(pending, 0, sizeof(*pending));
+    cli_resume_free(&r);
+    return rc;
+}

@@ -104,48 +104,8 @@ static int list_profiles(void)
     return EXIT_OK;
 }
 
-/* --resume: the stopped profile's document and the flags given with --resume, for the parse
- * of its recorded command line (cmd_profile, called again). */
-static struct {
-    struct json_object *doc;
-    bool resume_as_is, quiet, destructive, overwrite_signatures;
-} pending;
-
-static int profile_resume(const char *dir, unsigned others, const struct profile_config *flags)
-{
-    char err[ERR_LEN];
-    if (others) {
-        fprintf(stderr, "ptsbench profile: --resume %s: the profile's names and options come "
-                        "from its results file; only --quiet, --resume-as-is, --destructive and "
-                        "--overwrite-signatures may be added\n", dir);
-        return EXIT_USAGE;
-    }
-    static const char *const commands[] = {"profile", NULL};
-    struct cli_resume r;
-    int rc = cli_resume_load(dir, "ptsbench.profile", commands, &r, err, sizeof(err));
-    if (rc == 1) {
-        printf("ptsbench profile: --resume %s: the profile is complete; nothing to resume\n",
-               dir);
-        return EXIT_OK;
-    }
-    if (rc < 0) {
-        fprintf(stderr, "ptsbench profile: %s\n", err);
-        return EXIT_USAGE;
-    }
-    pending.doc = r.doc;
-    pending.resume_as_is = flags->resume_as_is;
-    pending.quiet = flags->quiet;
-    pending.destructive = flags->destructive;
-    pending.overwrite_signatures = flags->overwrite_signatures;
-    char **full = xcalloc((size_t)r.argc + 2, sizeof(*full));
-    full[0] = "ptsbench";
-    memcpy(full + 1, r.argv, (size_t)r.argc * sizeof(*full));
-    rc = cmd_profile(r.argc, r.argv, r.argc + 1, full);
-    free(full);
-    memset(&pending, 0, sizeof(pending));
-    cli_resume_free(&r);
-    return rc;
-}
+/* --resume: set while the stopped profile's recorded command line is parsed again. */
+static struct cli_resume_pending pending;
 
 int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
 {
@@ -285,8 +245,13 @@ int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
         return EXIT_USAGE;
     }
 
-    if (resume)
-        return profile_resume(resume, others, &cfg);
+    if (resume) {
+        static const char *const commands[] = {"profile", NULL};
+        pending = (struct cli_resume_pending){NULL, cfg.resume_as_is, cfg.quiet, cfg.destructive,
+                                              cfg.overwrite_signatures};
+        return cli_resume_again("profile", "profile", resume, others, "ptsbench.profile",
+                                commands, &pending, cmd_profile);
+    }
     if (pending.doc) {   /* parsing a resumed profile's recorded command line */
         cfg.resume = pending.doc;
         cfg.resume_as_is = pending.resume_as_is;

@@ -83,41 +83,14 @@ static void run_usage(FILE *f)
 static int run_command(int argc, char **argv, int full_argc, char **full_argv,
                        struct run_config *cfgp);
 
-/* --resume DIR: the recorded command line, parsed again, with the resume's own flags on top. */
-static int run_resume(const char *dir, unsigned others, const struct run_config *flags,
-                      struct run_config *cfgp)
+/* --resume DIR: the recorded command line, parsed again (into the caller's run_config, which
+ * owns the --remote list), with the resume's own flags on top. */
+static struct cli_resume_pending pending;
+static struct run_config *pending_cfg;
+
+static int run_again(int argc, char **argv, int full_argc, char **full_argv)
 {
-    char err[ERR_LEN];
-    if (others) {
-        fprintf(stderr, "ptsbench run: --resume %s: the run's options come from its results "
-                        "file; only --quiet, --resume-as-is, --destructive and "
-                        "--overwrite-signatures may be added\n", dir);
-        return EXIT_USAGE;
-    }
-    static const char *const commands[] = {"run", NULL};
-    struct cli_resume r;
-    int rc = cli_resume_load(dir, "ptsbench.run", commands, &r, err, sizeof(err));
-    if (rc == 1) {
-        printf("ptsbench run: --resume %s: the run is complete; nothing to resume\n", dir);
-        return EXIT_OK;
-    }
-    if (rc < 0) {
-        fprintf(stderr, "ptsbench run: %s\n", err);
-        return EXIT_USAGE;
-    }
-    cfgp->resume = r.doc;
-    cfgp->resume_as_is = flags->resume_as_is;
-    cfgp->quiet = flags->quiet;
-    cfgp->destructive = flags->destructive;
-    cfgp->overwrite_signatures = flags->overwrite_signatures;
-    char **full = xcalloc((size_t)r.argc + 2, sizeof(*full));
-    full[0] = "ptsbench";
-    memcpy(full + 1, r.argv, (size_t)r.argc * sizeof(*full));
-    rc = run_command(r.argc, r.argv, r.argc + 1, full, cfgp);
-    free(full);
-    cfgp->resume = NULL;
-    cli_resume_free(&r);
-    return rc;
+    return run_command(argc, argv, full_argc, full_argv, pending_cfg);
 }
 
 static int run_command(int argc, char **argv, int full_argc, char **full_argv,
@@ -248,12 +221,24 @@ bad_value:
         fprintf(stderr, "ptsbench run: --round-time and --round-bytes exclude each other\n");
         return EXIT_USAGE;
     }
-    if (cfg.resume_as_is && !resume && !cfg.resume) {
+    if (resume) {
+        static const char *const commands[] = {"run", NULL};
+        pending = (struct cli_resume_pending){NULL, cfg.resume_as_is, cfg.quiet, cfg.destructive,
+                                              cfg.overwrite_signatures};
+        pending_cfg = cfgp;
+        return cli_resume_again("run", "run", resume, others, "ptsbench.run", commands, &pending,
+                                run_again);
+    }
+    if (pending.doc) {   /* parsing a resumed run's recorded command line */
+        cfg.resume = pending.doc;
+        cfg.resume_as_is = pending.resume_as_is;
+        cfg.quiet |= pending.quiet;
+        cfg.destructive |= pending.destructive;
+        cfg.overwrite_signatures |= pending.overwrite_signatures;
+    } else if (cfg.resume_as_is) {
         fprintf(stderr, "ptsbench run: --resume-as-is: only with --resume DIR\n");
         return EXIT_USAGE;
     }
-    if (resume)
-        return run_resume(resume, others, &cfg, cfgp);
 
     struct run_record *rec = xcalloc(1, sizeof(*rec));
     int code;

@@ -66,50 +66,16 @@ static void suite_usage(FILE *f, bool single)
         names[0] ? names : "(none found)");
 }
 
-/* --resume: the stopped suite's document and the flags given with --resume, for the parse of
- * its recorded command line (suite_main, called again). */
-static struct {
-    struct json_object *doc;
-    bool resume_as_is, quiet, destructive, overwrite_signatures;
-} pending;
+/* --resume: set while the stopped suite's recorded command line is parsed again. */
+static struct cli_resume_pending pending;
 
 static int suite_main(int argc, char **argv, int full_argc, char **full_argv, const char *single);
 
-static int suite_resume(const char *cmd, const char *dir, unsigned others,
-                        const struct pts_config *flags)
+/* A recorded command line: run-test or suite. */
+static int suite_again(int argc, char **argv, int full_argc, char **full_argv)
 {
-    char err[ERR_LEN];
-    if (others) {
-        fprintf(stderr, "ptsbench %s: --resume %s: the suite's options come from its results "
-                        "file; only --quiet, --resume-as-is, --destructive and "
-                        "--overwrite-signatures may be added\n", cmd, dir);
-        return EXIT_USAGE;
-    }
-    static const char *const commands[] = {"suite", "run-test", NULL};
-    struct cli_resume r;
-    int rc = cli_resume_load(dir, "ptsbench.suite", commands, &r, err, sizeof(err));
-    if (rc == 1) {
-        printf("ptsbench %s: --resume %s: the suite is complete; nothing to resume\n", cmd, dir);
-        return EXIT_OK;
-    }
-    if (rc < 0) {
-        fprintf(stderr, "ptsbench %s: %s\n", cmd, err);
-        return EXIT_USAGE;
-    }
-    pending.doc = r.doc;
-    pending.resume_as_is = flags->resume_as_is;
-    pending.quiet = flags->quiet;
-    pending.destructive = flags->destructive;
-    pending.overwrite_signatures = flags->overwrite_signatures;
-    char **full = xcalloc((size_t)r.argc + 2, sizeof(*full));
-    full[0] = "ptsbench";
-    memcpy(full + 1, r.argv, (size_t)r.argc * sizeof(*full));
-    rc = !strcmp(r.argv[0], "run-test") ? cmd_run_test(r.argc, r.argv, r.argc + 1, full)
-                                        : suite_main(r.argc, r.argv, r.argc + 1, full, NULL);
-    free(full);
-    memset(&pending, 0, sizeof(pending));
-    cli_resume_free(&r);
-    return rc;
+    return !strcmp(argv[0], "run-test") ? cmd_run_test(argc, argv, full_argc, full_argv)
+                                        : suite_main(argc, argv, full_argc, full_argv, NULL);
 }
 
 static int suite_main(int argc, char **argv, int full_argc, char **full_argv, const char *single)
@@ -247,8 +213,13 @@ static int suite_main(int argc, char **argv, int full_argc, char **full_argv, co
         fprintf(stderr, "ptsbench %s: unexpected argument '%s'\n", cmd, argv[optind]);
         return EXIT_USAGE;
     }
-    if (resume)
-        return suite_resume(cmd, resume, others, &cfg);
+    if (resume) {
+        static const char *const commands[] = {"suite", "run-test", NULL};
+        pending = (struct cli_resume_pending){NULL, cfg.resume_as_is, cfg.quiet, cfg.destructive,
+                                              cfg.overwrite_signatures};
+        return cli_resume_again(cmd, "suite", resume, others, "ptsbench.suite", commands,
+                                &pending, suite_again);
+    }
     if (pending.doc) {   /* parsing a resumed run's recorded command line */
         cfg.resume = pending.doc;
         cfg.resume_as_is = pending.resume_as_is;

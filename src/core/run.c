@@ -326,12 +326,28 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     return 0;
 }
 
+void run_print_target_engine(const struct target_info *t, const struct engine_ops *e)
+{
+    char cap[64];
+    if (t->sim) {
+        struct sim_info si;
+        sim_info(t->sim->dev, &si);
+        units_format_capacity(si.nominal_user_bytes, cap, sizeof(cap));
+        printf("  target  %s (simulated %s, %s; virtual time, scale k=%u)\n", t->path,
+               t->sim->params.name, cap, si.k);
+    } else {
+        units_format_capacity(t->capacity, cap, sizeof(cap));
+        printf("  target  %s (%s, %s, %u-byte logical sectors)\n", t->path,
+               target_kind_name(t->kind), cap, t->logical_sector);
+    }
+    printf("  engine  %s (%s)\n", e->name, e->version());
+}
+
 static void print_plan(const struct run_record *rec)
 {
     const struct run_config *c = &rec->cfg;
-    char spec[512], cap[64], len[64];
+    char spec[512], len[64];
     wl_format(&rec->wl, spec, sizeof(spec));
-    units_format_capacity(rec->target.capacity, cap, sizeof(cap));
     if (c->round_bytes) {
         char b[32];
         units_format_size(c->round_bytes, b, sizeof(b));
@@ -340,17 +356,7 @@ static void print_plan(const struct run_record *rec)
         snprintf(len, sizeof(len), "%g s", (double)c->round_time_ns / 1e9);
     }
     printf("ptsbench %s: %s\n", PTSBENCH_VERSION, spec);
-    if (rec->target.sim) {
-        struct sim_info si;
-        sim_info(rec->target.sim->dev, &si);
-        units_format_capacity(si.nominal_user_bytes, cap, sizeof(cap));
-        printf("  target  %s (simulated %s, %s; virtual time, scale k=%u)\n", rec->target.path,
-               rec->target.sim->params.name, cap, si.k);
-    } else {
-        printf("  target  %s (%s, %s, %u-byte logical sectors)\n", rec->target.path,
-               target_kind_name(rec->target.kind), cap, rec->target.logical_sector);
-    }
-    printf("  engine  %s (%s)\n", rec->engine->name, rec->engine->version());
+    run_print_target_engine(&rec->target, rec->engine);
     if (rec->prep == DS_PREP_NONE)
         printf("  drive   not preconditioned: figures are the drive's burst (fresh-out-of-box, or "
                "as earlier writes left it); --precondition steady for steady state\n");

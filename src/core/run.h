@@ -150,6 +150,8 @@ int run_resume_same_target(struct json_object *doc, const struct target_info *t,
                            size_t errlen);
 /* Completion weight: k for a scaled simulated drive, else 1. */
 double run_target_weight(const struct target_info *t);
+/* The plan's "  target ..." and "  engine ..." lines (run and profile print them alike). */
+void run_print_target_engine(const struct target_info *t, const struct engine_ops *e);
 /* The simulated drive's own counters for the round that just ended, in full-size figures
  * (nothing for other targets); *last holds the counters at the end of the previous round. */
 void run_device_round(const struct target_info *t, double weight, struct sim_stats *last,

@@ -929,6 +929,19 @@ static void saf_put_list(struct saf_buf *b, const char items[][SAFETY_ITEM_LEN],
         saf_put(b, "%s%s", i ? ", " : "", items[i]);
 }
 
+/* One reason of a refusal: "SEP WHAT (item, item)TAIL" when there are items; *sep becomes
+ * "; " for the next. */
+static void saf_reason(struct saf_buf *b, const char **sep, const char *what,
+                       const char items[][SAFETY_ITEM_LEN], unsigned n, const char *tail)
+{
+    if (!n)
+        return;
+    saf_put(b, "%s%s (", *sep, what);
+    saf_put_list(b, items, n);
+    saf_put(b, ")%s", tail);
+    *sep = "; ";
+}
+
 /* What a signature is, in words: types with a name of their own, else by usage. */
 static const struct {
     const char *type;
@@ -1005,29 +1018,11 @@ static void saf_put_in_use(const struct safety_facts *f, struct saf_buf *b)
                 f->root_detail[0] ? f->root_detail : "/ is on it");
         sep = "; ";
     }
-    if (f->n_mounts) {
-        saf_put(b, "%smounted (", sep);
-        saf_put_list(b, f->mounts, f->n_mounts);
-        saf_put(b, ")");
-        sep = "; ";
-    }
-    if (f->n_swaps) {
-        saf_put(b, "%sactive swap (", sep);
-        saf_put_list(b, f->swaps, f->n_swaps);
-        saf_put(b, ")");
-        sep = "; ";
-    }
-    if (f->n_holders) {
-        saf_put(b, "%sin use by device-mapper/md/LVM (", sep);
-        saf_put_list(b, f->holders, f->n_holders);
-        saf_put(b, ")");
-        sep = "; ";
-    }
-    if (f->n_aliases) {
-        saf_put(b, "%sanother loop device has the same backing file (", sep);
-        saf_put_list(b, f->aliases, f->n_aliases);
-        saf_put(b, "): writing one writes the other's data");
-    }
+    saf_reason(b, &sep, "mounted", f->mounts, f->n_mounts, "");
+    saf_reason(b, &sep, "active swap", f->swaps, f->n_swaps, "");
+    saf_reason(b, &sep, "in use by device-mapper/md/LVM", f->holders, f->n_holders, "");
+    saf_reason(b, &sep, "another loop device has the same backing file", f->aliases,
+               f->n_aliases, ": writing one writes the other's data");
 }
 
 static int saf_decide_block(const struct safety_facts *f, const struct safety_request *rq,
@@ -1092,30 +1087,18 @@ static int saf_decide_file(const struct safety_facts *f, const struct safety_req
     if (f->n_loops || f->n_loops_unknown || f->n_swaps || f->n_locks) {
         saf_put(b, "refusing to write to %s even with --destructive:", p);
         const char *sep = " ";
-        if (f->n_loops) {
-            saf_put(b, "%sit is the backing file of a loop device (", sep);
-            saf_put_list(b, f->loops, f->n_loops);
-            saf_put(b, "); writing the file corrupts what is on the device (detach it first: "
-                    "losetup -d)");
-            sep = "; ";
-        }
-        if (f->n_loops_unknown) {
-            saf_put(b, "%scannot tell whether it backs a loop device (", sep);
-            saf_put_list(b, f->loops_unknown, f->n_loops_unknown);
-            saf_put(b, ")");
-            sep = "; ";
-        }
+        saf_reason(b, &sep, "it is the backing file of a loop device", f->loops, f->n_loops,
+                   "; writing the file corrupts what is on the device (detach it first: "
+                   "losetup -d)");
+        saf_reason(b, &sep, "cannot tell whether it backs a loop device", f->loops_unknown,
+                   f->n_loops_unknown, "");
         if (f->n_swaps) {
             saf_put(b, "%sit is an active swap file (", sep);
             saf_put_list(b, f->swaps, f->n_swaps);
             saf_put(b, "; swapoff it first)");
             sep = "; ";
         }
-        if (f->n_locks) {
-            saf_put(b, "%sanother process holds a lock on it (", sep);
-            saf_put_list(b, f->locks, f->n_locks);
-            saf_put(b, ")");
-        }
+        saf_reason(b, &sep, "another process holds a lock on it", f->locks, f->n_locks, "");
         return -1;
     }
     if (f->exists && f->holds_data && !rq->destructive && !f->granted) {

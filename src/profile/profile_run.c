@@ -305,22 +305,10 @@ static const char *workload_name_of(const struct profile_session *s, const struc
 
 void profile_print_plan(const struct profile_session *s)
 {
-    char cap[64];
-    units_format_capacity(s->target.capacity, cap, sizeof(cap));
     printf("ptsbench %s profile: %u profile%s, %u workload group%s, %u point%s\n",
            PTSBENCH_VERSION, s->n_profiles, s->n_profiles == 1 ? "" : "s", s->n_groups,
            s->n_groups == 1 ? "" : "s", s->n_points, s->n_points == 1 ? "" : "s");
-    if (s->target.sim) {
-        struct sim_info si;
-        sim_info(s->target.sim->dev, &si);
-        units_format_capacity(si.nominal_user_bytes, cap, sizeof(cap));
-        printf("  target  %s (simulated %s, %s; virtual time, scale k=%u)\n", s->target.path,
-               s->target.sim->params.name, cap, si.k);
-    } else {
-        printf("  target  %s (%s, %s, %u-byte logical sectors)\n", s->target.path,
-               target_kind_name(s->target.kind), cap, s->target.logical_sector);
-    }
-    printf("  engine  %s (%s)\n", s->engine->name, s->engine->version());
+    run_print_target_engine(&s->target, s->engine);
     double min_s = 0;
     bool open_ended = false;
     for (unsigned g = 0; g < s->n_groups; g++) {
