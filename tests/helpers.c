@@ -570,3 +570,34 @@ int ptsbench_parallel(const char *const *const *cmds, size_t n, const char *dir)
     free(pid);
     return failed;
 }
+
+uint64_t test_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void test_sleep_ms(unsigned ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+bool test_have_fio(void)
+{
+    static int have = -1;
+    if (have < 0) {
+        char *argv[] = {"fio", "--version", NULL};
+        struct cmd_result r;
+        have = 0;
+        if (run_cmd(argv, &r) == 0) {
+            have = r.status == 0 && strncmp(r.out, "fio-", 4) == 0;
+            cmd_result_free(&r);
+        }
+        if (!have)
+            printf("SKIP: fio is not installed: the tests that need it cannot run\n");
+    }
+    return have;
+}

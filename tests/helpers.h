@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct json_object;
 
@@ -35,6 +36,12 @@ struct json_object *ptsbench_results(char *argv[], const char *out_dir, int want
  * returns -1 when every one exited 0, else the index of the first that did not (with its log
  * printed). For tests that need several simulated results: a 2-core machine runs two at once. */
 int ptsbench_parallel(const char *const *const *cmds, size_t n, const char *dir);
+
+/* CLOCK_MONOTONIC in ns; a sleep that resumes after signals; whether `fio --version` runs and
+ * names fio (printed once as "SKIP: fio is not installed" when it does not). */
+uint64_t test_now_ns(void);
+void test_sleep_ms(unsigned ms);
+bool test_have_fio(void);
 
 /* A whole file, NUL-terminated (NULL when it cannot be read); *len (may be NULL) its size. */
 char *slurp_file(const char *path, size_t *len);

@@ -56,20 +56,6 @@ struct proc {
 static char *dir;
 static bool have_fio;
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_ms(unsigned ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
-}
-
 /* /proc/PID/stat: "pid (comm) state ppid pgrp ..."; comm may hold spaces and parentheses. */
 static bool proc_read(pid_t pid, struct proc *p)
 {
@@ -212,7 +198,7 @@ static void family_kill(const struct family *f)
             break;
         for (unsigned i = 0; i < n && i < MAX_SEEN; i++)
             kill(left[i], SIGKILL);
-        sleep_ms(50);
+        test_sleep_ms(50);
         reap_orphans();
     }
     if (f->ptsbench > 0) {
@@ -231,13 +217,7 @@ static int setup(void **state)
         return -1;
     }
     dir = make_temp_dir("children");
-    char *argv[] = {"fio", "--version", NULL};
-    struct cmd_result r;
-    have_fio = run_cmd(argv, &r) == 0 && r.status == 0;
-    if (have_fio)
-        cmd_result_free(&r);
-    else
-        printf("SKIP: fio is not installed: the fio child tests cannot run\n");
+    have_fio = test_have_fio();
     return dir ? 0 : -1;
 }
 
@@ -302,7 +282,7 @@ static bool wait_fio_writing(struct family *f, const char *target, const char *n
     pid_t fio = 0;
     struct timespec t0 = {0, 0};
     off_t size;
-    for (uint64_t end = now_ns() + 10000000000ull; now_ns() < end; sleep_ms(50)) {
+    for (uint64_t end = test_now_ns() + 10000000000ull; test_now_ns() < end; test_sleep_ms(50)) {
         int st;
         if (waitpid(f->ptsbench, &st, WNOHANG) == f->ptsbench) {
             print_message("ptsbench ended before fio ran (status 0x%x)\n", st);
@@ -354,7 +334,7 @@ static void assert_file_still(const char *target)
     off_t s1, s2;
     assert_true(mtime_of(target, &t1, &s1));
     uint64_t c1 = checksum(target);
-    sleep_ms(1000);
+    test_sleep_ms(1000);
     assert_true(mtime_of(target, &t2, &s2));
     uint64_t c2 = checksum(target);
     if (s1 != s2 || t1.tv_sec != t2.tv_sec || t1.tv_nsec != t2.tv_nsec || c1 != c2)
@@ -364,40 +344,47 @@ static void assert_file_still(const char *target)
                  t2.tv_nsec, (unsigned long long)c1, (unsigned long long)c2);
 }
 
+/* ptsbench run --engine fio on DIR/NAME.img, once its fio round is writing. */
+static struct family start_family(const char *name, char *target, size_t len)
+{
+    struct family f = {.ptsbench = start_ptsbench(name, target, len)};
+    assert_true(f.ptsbench > 0);
+    if (!wait_fio_writing(&f, target, name)) {
+        family_kill(&f);
+        fail_msg("%s: no fio round started", name);
+    }
+    return f;
+}
+
 static void test_sigkill_takes_fio_along(void **state)
 {
     (void)state;
     if (!have_fio)
         skip();
     char target[600];
-    struct family f = {.ptsbench = start_ptsbench("kill", target, sizeof(target))};
-    assert_true(f.ptsbench > 0);
-    if (!wait_fio_writing(&f, target, "kill")) {
-        family_kill(&f);
-        fail_msg("no fio round to kill");
-    }
+    struct family f = start_family("kill", target, sizeof(target));
     print_message("  ptsbench %d, fio %d (%u fio processes seen): SIGKILL\n", (int)f.ptsbench,
                   (int)f.seen[0], f.n_seen);
     kill(f.ptsbench, SIGKILL);
     int st;
     assert_int_equal(waitpid(f.ptsbench, &st, 0), f.ptsbench);
     assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
-    uint64_t t0 = now_ns();
+    uint64_t t0 = test_now_ns();
     unsigned left = 1;
     pid_t pids[MAX_SEEN];
-    while (now_ns() - t0 < 2000000000ull) {
+    while (test_now_ns() - t0 < 2000000000ull) {
         reap_orphans();
         left = family_left(&f, pids, MAX_SEEN, false);
         if (left == 0)
             break;
-        sleep_ms(20);
+        test_sleep_ms(20);
     }
     if (left) {
         family_left(&f, pids, MAX_SEEN, true);
         family_kill(&f);
         fail_msg("%u of ptsbench's processes still run 2 s after its SIGKILL", left);
     }
-    print_message("  none left after %.0f ms\n", (double)(now_ns() - t0) / 1e6);
+    print_message("  none left after %.0f ms\n", (double)(test_now_ns() - t0) / 1e6);
     f.ptsbench = 0;
     assert_file_still(target);
     family_kill(&f);
@@ -409,22 +396,17 @@ static void test_sigterm_waits_for_fio(void **state)
     if (!have_fio)
         skip();
     char target[600];
-    struct family f = {.ptsbench = start_ptsbench("term", target, sizeof(target))};
-    assert_true(f.ptsbench > 0);
-    if (!wait_fio_writing(&f, target, "term")) {
-        family_kill(&f);
-        fail_msg("no fio round to stop");
-    }
+    struct family f = start_family("term", target, sizeof(target));
     print_message("  ptsbench %d, fio %d: SIGTERM\n", (int)f.ptsbench, (int)f.seen[0]);
-    uint64_t t0 = now_ns();
+    uint64_t t0 = test_now_ns();
     kill(f.ptsbench, SIGTERM);
     int st = 0;
     pid_t got = 0;
-    while (now_ns() - t0 < 6000000000ull) {
+    while (test_now_ns() - t0 < 6000000000ull) {
         got = waitpid(f.ptsbench, &st, WNOHANG);
         if (got != 0)
             break;
-        sleep_ms(20);
+        test_sleep_ms(20);
     }
     if (got != f.ptsbench) {
         family_left(&f, (pid_t[MAX_SEEN]){0}, MAX_SEEN, true);
@@ -434,7 +416,7 @@ static void test_sigterm_waits_for_fio(void **state)
     }
     pid_t ptsbench = f.ptsbench;
     f.ptsbench = 0;   /* reaped */
-    print_message("  ptsbench exited after %.0f ms\n", (double)(now_ns() - t0) / 1e6);
+    print_message("  ptsbench exited after %.0f ms\n", (double)(test_now_ns() - t0) / 1e6);
     /* ptsbench waited for its children: nothing of it is left the moment it has exited */
     pid_t pids[MAX_SEEN];
     struct family after = f;

@@ -34,13 +34,7 @@ static int setup(void **state)
 {
     (void)state;
     dir = make_temp_dir("fio");
-    char *argv[] = {"fio", "--version", NULL};
-    struct cmd_result r;
-    have_fio = run_cmd(argv, &r) == 0 && r.status == 0;
-    if (have_fio)
-        cmd_result_free(&r);
-    else
-        printf("SKIP: fio is not installed: the fio engine tests cannot run\n");
+    have_fio = test_have_fio();
     return dir ? 0 : -1;
 }
 

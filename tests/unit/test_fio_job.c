@@ -31,24 +31,7 @@
 
 static char *g_dir;            /* temp dir, NULL until first needed */
 static char g_target[4200];    /* 64 MiB file in it */
-static int g_have_fio = -1;    /* -1 unknown */
 static unsigned g_validated;   /* job files fio accepted */
-
-static bool have_fio(void)
-{
-    if (g_have_fio < 0) {
-        char *argv[] = {"fio", "--version", NULL};
-        struct cmd_result r;
-        g_have_fio = 0;
-        if (run_cmd(argv, &r) == 0) {
-            g_have_fio = r.status == 0 && strncmp(r.out, "fio-", 4) == 0;
-            cmd_result_free(&r);
-        }
-        if (!g_have_fio)
-            printf("SKIP: fio not found in PATH: the job files are not checked by fio\n");
-    }
-    return g_have_fio;
-}
 
 static const char *scratch_dir(void)
 {
@@ -72,7 +55,7 @@ static int group_teardown(void **state)
         free(g_dir);
         g_dir = NULL;
     }
-    if (g_have_fio == 1)
+    if (g_validated)
         printf("fio --parse-only accepted %u generated job files\n", g_validated);
     return 0;
 }
@@ -190,7 +173,7 @@ static void expect_exact(const struct gen *g, const struct kv *want, size_t n_wa
 static void fio_accepts(const struct workload *wl, const struct wl_range *range,
                         const struct fio_job_opts *o, const char *tag)
 {
-    if (!have_fio())
+    if (!test_have_fio())
         return;
     const char *dir = scratch_dir();
     struct fio_job_opts local = *o;
@@ -677,7 +660,7 @@ static void test_version_parse(void **state)
     assert_true(fio_version_ok(3, 33));
     assert_true(fio_version_ok(4, 0));
     assert_false(fio_version_ok(2, 99));
-    if (have_fio()) {   /* the installed fio's own answer */
+    if (test_have_fio()) {   /* the installed fio's own answer */
         char *argv[] = {"fio", "--version", NULL};
         struct cmd_result r;
         assert_int_equal(run_cmd(argv, &r), 0);
@@ -695,7 +678,7 @@ static void test_version_parse(void **state)
 static void test_fio_runs_one_second(void **state)
 {
     (void)state;
-    if (!have_fio())
+    if (!test_have_fio())
         return;
     const char *dir = scratch_dir();
     struct workload wl;

@@ -45,20 +45,6 @@ static char self_exe[4096];
 static char *dir;
 static volatile sig_atomic_t test_stop;
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_ms(unsigned ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
-}
-
 /* ---- helper programs (this binary with a mode) ------------------------------------------ */
 
 static void write_pid_file(const char *path, pid_t pid)
@@ -111,7 +97,7 @@ static int helper_main(int argc, char **argv)
         }
         struct stat st;   /* exit once the grandchild is known */
         for (int i = 0; i < 4000 && stat(file, &st) != 0; i++)
-            sleep_ms(5);
+            test_sleep_ms(5);
         return 0;
     }
     if (!strcmp(mode, "--spawn-sleep") && file) {
@@ -157,7 +143,7 @@ static pid_t bg_start(struct bg_spawn *b)
     assert_int_equal(pthread_create(&b->th, NULL, bg_main, b), 0);
     pid_t pid = 0;
     for (int i = 0; i < 4000 && !(spawn_children(&pid, 1) == 1 && pid > 0); i++)
-        sleep_ms(5);
+        test_sleep_ms(5);
     assert_int_equal(spawn_children(&pid, 1), 1);
     assert_true(pid > 0);
     return pid;
@@ -199,7 +185,7 @@ static pid_t wait_pid_file(const char *path)
             if (pid > 0)
                 return pid;
         }
-        sleep_ms(5);
+        test_sleep_ms(5);
     }
     fail_msg("no pid in %s after 20 s", path);
     return 0;
@@ -260,9 +246,9 @@ static void test_kill_all_reaps_sleep(void **state)
     (void)state;
     struct bg_spawn b = {.argv = {"sleep", "30", NULL}};
     pid_t pid = bg_start(&b);
-    uint64_t t0 = now_ns();
+    uint64_t t0 = test_now_ns();
     assert_int_equal(spawn_kill_all(), 0);
-    double ms = (double)(now_ns() - t0) / 1e6;
+    double ms = (double)(test_now_ns() - t0) / 1e6;
     pthread_join(b.th, NULL);
     assert_int_equal(b.ret, 0);
     assert_int_equal(b.r.status, 128 + SIGTERM);
@@ -281,9 +267,9 @@ static void test_kill_all_escalates(void **state)
     struct bg_spawn b = {.argv = {self_exe, "--ignore-term", file, NULL}};
     pid_t pid = bg_start(&b);
     assert_int_equal(wait_pid_file(file), pid);   /* SIGTERM is ignored from here */
-    uint64_t t0 = now_ns();
+    uint64_t t0 = test_now_ns();
     assert_int_equal(spawn_kill_all(), 0);
-    double ms = (double)(now_ns() - t0) / 1e6;
+    double ms = (double)(test_now_ns() - t0) / 1e6;
     pthread_join(b.th, NULL);
     assert_int_equal(b.r.status, 128 + SIGKILL);
     assert_true(b.r.stopped);
@@ -299,10 +285,10 @@ static void test_stop_flag_stops_stoppable(void **state)
     spawn_watch_stop(&test_stop);
     struct bg_spawn b = {.argv = {"sleep", "30", NULL}, .flags = SPAWN_STOPPABLE};
     pid_t pid = bg_start(&b);
-    uint64_t t0 = now_ns();
+    uint64_t t0 = test_now_ns();
     test_stop = 1;
     pthread_join(b.th, NULL);
-    double ms = (double)(now_ns() - t0) / 1e6;
+    double ms = (double)(test_now_ns() - t0) / 1e6;
     assert_int_equal(b.ret, 0);
     assert_int_equal(b.r.status, 128 + SIGTERM);
     assert_true(b.r.stopped);
@@ -332,9 +318,9 @@ static void test_stoppable_not_started(void **state)
     test_stop = 1;
     char *argv[] = {"sleep", "30", NULL};
     struct spawn_result r;
-    uint64_t t0 = now_ns();
+    uint64_t t0 = test_now_ns();
     assert_int_equal(spawn_run_flags(argv, SPAWN_STOPPABLE, &r), 0);
-    assert_true(now_ns() - t0 < 100000000ull);
+    assert_true(test_now_ns() - t0 < 100000000ull);
     assert_true(r.stopped);
     assert_int_equal(r.status, 128 + SIGTERM);
     assert_string_equal(r.out, "");
@@ -348,14 +334,14 @@ static void test_group_leftover_killed(void **state)
     snprintf(file, sizeof(file), "%s/grandchild.pid", dir);
     char *argv[] = {self_exe, "--leave-grandchild", file, NULL};
     struct spawn_result r;
-    uint64_t t0 = now_ns();
+    uint64_t t0 = test_now_ns();
     assert_int_equal(spawn_run(argv, &r), 0);
-    double ms = (double)(now_ns() - t0) / 1e6;
+    double ms = (double)(test_now_ns() - t0) / 1e6;
     assert_int_equal(r.status, 0);
     pid_t g = wait_pid_file(file);
     bool ok = false;
     for (int i = 0; i < 1000 && !(ok = dead(g)); i++)   /* up to 10 s on a busy machine */
-        sleep_ms(10);
+        test_sleep_ms(10);
     if (!ok)
         kill(g, SIGKILL);
     assert_true(ok);
@@ -382,7 +368,7 @@ static void test_child_dies_with_parent(void **state)
     waitpid(h, NULL, 0);
     bool ok = false;
     for (int i = 0; i < 1000 && !(ok = dead(c)); i++)   /* up to 10 s on a busy machine */
-        sleep_ms(10);
+        test_sleep_ms(10);
     if (!ok)
         kill(c, SIGKILL);
     assert_true(ok);
