@@ -469,8 +469,11 @@ static int saf_scan_mounts(struct saf_set *s, const char *sysroot, struct safety
     return 0;
 }
 
-static int saf_scan_swaps(struct saf_set *s, const char *sysroot, struct safety_facts *f,
-                          char *err, size_t errlen)
+/* The active swap areas of SYSROOT/proc/swaps (their names decoded) that match() accepts go
+ * into f->swaps; a kernel without swap support has none. what: the check, for the error. */
+static int saf_read_swaps(const char *sysroot, struct safety_facts *f,
+                          bool (*match)(const char *name, const void *ctx), const void *ctx,
+                          const char *what, char *err, size_t errlen)
 {
     char path[PATH_MAX];
     if (!saf_path(path, sizeof(path), sysroot, "/proc/swaps"))
@@ -479,30 +482,50 @@ static int saf_scan_swaps(struct saf_set *s, const char *sysroot, struct safety_
     if (!fp) {
         if (errno == ENOENT)
             return 0;            /* kernel without swap support */
-        return errf(err, errlen, "cannot read %s: %s (needed to check that /dev/%s is not "
-                    "swap)", path, strerror(errno), f->devname);
+        return errf(err, errlen, "cannot read %s: %s (needed to check that %s)", path,
+                    strerror(errno), what);
     }
     char *line = NULL;
     size_t cap = 0;
     bool header = true;
     while (getline(&line, &cap, fp) > 0) {
-        if (header) {
+        if (header) {   /* "Filename Type Size Used Priority" */
             header = false;
             if (strncmp(line, "Filename", 8) == 0)
                 continue;
         }
-        char *save = NULL;
+        char *save = NULL;   /* the name is octal-escaped, so it has no blank */
         char *name = strtok_r(line, " \t\n", &save);
         if (!name)
             continue;
         saf_unescape(name);
-        int i = saf_find_path(s, sysroot, name);
-        if (i >= 0)
+        if (match(name, ctx))
             saf_add_item(f->swaps, &f->n_swaps, "%s", name);
     }
     free(line);
     fclose(fp);
     return 0;
+}
+
+/* A block device's swap: the area names a node of the device or one of its relatives. */
+struct saf_swap_dev {
+    struct saf_set *s;
+    const char *sysroot;
+};
+
+static bool saf_swap_is_dev(const char *name, const void *ctx)
+{
+    const struct saf_swap_dev *c = ctx;
+    return saf_find_path(c->s, c->sysroot, name) >= 0;
+}
+
+static int saf_scan_swaps(struct saf_set *s, const char *sysroot, struct safety_facts *f,
+                          char *err, size_t errlen)
+{
+    const struct saf_swap_dev c = {s, sysroot};
+    char what[128];
+    snprintf(what, sizeof(what), "/dev/%s is not swap", f->devname);
+    return saf_read_swaps(sysroot, f, saf_swap_is_dev, &c, what, err, errlen);
 }
 
 int safety_collect(const char *sysroot, const char *devname, struct safety_facts *out,
@@ -699,36 +722,20 @@ static int saf_file_loops(const char *sysroot, struct safety_facts *f, char *err
     return 0;
 }
 
-/* Is the file active swap?  proc/swaps names swap files by path. */
+/* Is the file active swap? proc/swaps names swap files by path: the same inode. */
+static bool saf_swap_is_file(const char *name, const void *ctx)
+{
+    const struct safety_facts *f = ctx;
+    struct stat st;
+    return name[0] == '/' && stat(name, &st) == 0 && st.st_dev == f->dev && st.st_ino == f->ino;
+}
+
 static int saf_file_swaps(const char *sysroot, struct safety_facts *f, char *err,
                           size_t errlen)
 {
-    char path[PATH_MAX];
-    if (!saf_path(path, sizeof(path), sysroot, "/proc/swaps"))
-        return errf(err, errlen, "%s/proc/swaps: path too long", sysroot);
-    FILE *fp = fopen(path, "re");
-    if (!fp) {
-        if (errno == ENOENT)
-            return 0;            /* kernel without swap support */
-        return errf(err, errlen, "cannot read %s: %s (needed to check that %s is not a swap "
-                    "file)", path, strerror(errno), f->path);
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    while (getline(&line, &cap, fp) > 0) {
-        /* "Filename Type Size Used Priority"; the name is octal-escaped, so it has no blank */
-        char *save = NULL;
-        char *name = strtok_r(line, " \t\n", &save);
-        if (!name || name[0] != '/')
-            continue;            /* the header */
-        saf_unescape(name);
-        struct stat st;
-        if (stat(name, &st) == 0 && st.st_dev == f->dev && st.st_ino == f->ino)
-            saf_add_item(f->swaps, &f->n_swaps, "%s", name);
-    }
-    free(line);
-    fclose(fp);
-    return 0;
+    char what[PATH_MAX + 32];
+    snprintf(what, sizeof(what), "%s is not a swap file", f->path);
+    return saf_read_swaps(sysroot, f, saf_swap_is_file, f, what, err, errlen);
 }
 
 /* A whole small proc file (NULL when it cannot be read). */
