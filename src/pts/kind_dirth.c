@@ -51,9 +51,10 @@ static struct json_object *histogram_json(const struct round_metrics *m, double 
     return o;
 }
 
-int pts_kind_dirth(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
-                     char *err, size_t errlen)
+int pts_kind_dirth(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
+                     struct json_object *sub, char *err, size_t errlen)
 {
+    (void)sub_bs;   /* one subtest: the kind's own stimuli */
     if (d->purge && ps_do_purge(s, sub, err, errlen) != 0)
         return -1;
     ps_stimulus_begins(s, true);

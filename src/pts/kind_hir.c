@@ -63,9 +63,10 @@ static double session_clock_s(const struct pts_session *s)
     return s->target.sim ? (double)s->target.sim->now / 1e9 : (double)now_mono_ns() / 1e9;
 }
 
-int pts_kind_hir(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
-                   char *err, size_t errlen)
+int pts_kind_hir(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
+                   struct json_object *sub, char *err, size_t errlen)
 {
+    (void)sub_bs;   /* one subtest: the kind's own stimuli */
     if (d->purge && ps_do_purge(s, sub, err, errlen) != 0)
         return -1;
     ps_stimulus_begins(s, true);   /* HIR preconditions with its own stimulus (PTS-E 1.1 §11.2.3) */

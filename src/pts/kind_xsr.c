@@ -33,9 +33,10 @@
 /* Cross Stimulus Recovery: the groups one after the other, each logged every element; then the
  * recovery, decided once the last group is complete (pts_xsr_recovery_minutes: the first of its
  * rounds whose throughput reaches the first group's average, within the tolerance). */
-int pts_kind_xsr(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
-                   char *err, size_t errlen)
+int pts_kind_xsr(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
+                   struct json_object *sub, char *err, size_t errlen)
 {
+    (void)sub_bs;   /* one subtest: the kind's own stimuli */
     if (d->purge && ps_do_purge(s, sub, err, errlen) != 0)
         return -1;
     ps_stimulus_begins(s, false);   /* no preconditioning: the groups' stimuli are the test */

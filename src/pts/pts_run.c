@@ -1270,37 +1270,13 @@ static void suite_resume_begin(struct pts_session *s)
 }
 
 /* ---- the test kinds ----
- * What runs one subtest of a definition, by its kind (pts_def.h: enum pts_kind); a definition
- * names its kind, and a new test of an existing kind is a data file only. */
-typedef int (*pts_kind_run_fn)(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
-                               struct json_object *sub, char *err, size_t errlen);
-
-static int kind_hir(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
-                    struct json_object *sub, char *err, size_t errlen)
-{
-    (void)sub_bs;
-    return pts_kind_hir(s, d, sub, err, errlen);
-}
-
-static int kind_xsr(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
-                    struct json_object *sub, char *err, size_t errlen)
-{
-    (void)sub_bs;
-    return pts_kind_xsr(s, d, sub, err, errlen);
-}
-
-static int kind_dirth(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
-                      struct json_object *sub, char *err, size_t errlen)
-{
-    (void)sub_bs;
-    return pts_kind_dirth(s, d, sub, err, errlen);
-}
-
+ * What runs one subtest of a definition, by its kind (pts_def.h: enum pts_kind): a new test of
+ * an existing kind runs from its definition file alone. */
 static const pts_kind_run_fn pts_kind_run[] = {
     [PTS_KIND_STANDARD] = run_subtest,   /* rounds of a loop to steady state (IOPS, TP, LAT, WSAT) */
-    [PTS_KIND_HIR] = kind_hir,           /* wait states after a saturated preconditioning */
-    [PTS_KIND_XSR] = kind_xsr,           /* groups of stimuli one after another */
-    [PTS_KIND_DIRTH] = kind_dirth,       /* a threads x QD sweep and its operating points */
+    [PTS_KIND_HIR] = pts_kind_hir,       /* wait states after a saturated preconditioning */
+    [PTS_KIND_XSR] = pts_kind_xsr,       /* groups of stimuli one after another */
+    [PTS_KIND_DIRTH] = pts_kind_dirth,   /* a threads x QD sweep and its operating points */
 };
 
 int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)

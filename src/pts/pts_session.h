@@ -104,12 +104,16 @@ struct json_object *ps_steady_obj(const char *const *names, const struct steady_
                                       unsigned max_rounds);
 struct json_object *ps_lat_json(const struct lat_summary *l);
 
-/* ---- the kinds (one file each) ---- */
-int pts_kind_hir(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
-                 char *err, size_t errlen);
-int pts_kind_xsr(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
-                 char *err, size_t errlen);
-int pts_kind_dirth(struct pts_session *s, const struct pts_def *d, struct json_object *sub,
-                   char *err, size_t errlen);
+/* ---- the kinds (one file each; the standard kind is pts_run.c's run_subtest) ----
+ * One subtest of definition d: sub_bs is its block size when the definition has one subtest
+ * per block size, else 0. Returns 0, 1 interrupted, -1 with err. */
+typedef int (*pts_kind_run_fn)(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
+                               struct json_object *sub, char *err, size_t errlen);
+int pts_kind_hir(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
+                 struct json_object *sub, char *err, size_t errlen);
+int pts_kind_xsr(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
+                 struct json_object *sub, char *err, size_t errlen);
+int pts_kind_dirth(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
+                   struct json_object *sub, char *err, size_t errlen);
 
 #endif
