@@ -98,6 +98,9 @@ int crosscheck_execute(struct crosscheck *x, volatile sig_atomic_t *stop)
     int code = EXIT_OK;
     struct json_object *runs = json_object_new_array();
     unsigned done = 0;
+    /* what state the drive was in when measured: every run is one round, no steady state */
+    const char *state = "burst: not preconditioned (fresh-out-of-box, or as the earlier runs "
+                        "left it)";
     for (unsigned r = 0; r < repeat && code == EXIT_OK; r++) {
         for (int e = 0; e < 2 && code == EXIT_OK; e++) {
             struct run_config cfg = base;
@@ -119,6 +122,8 @@ int crosscheck_execute(struct crosscheck *x, volatile sig_atomic_t *stop)
                 code = run_execute(rec, stop);
                 if (code == EXIT_OK && rec->n_rounds == 1) {
                     xc_values(&rec->rounds[0], vals[e][r]);
+                    if (rec->prep == DS_PREP_WIPC)
+                        state = "after WIPC, one round each: not steady state";
                     wl_format(&rec->wl, spec, sizeof(spec));
                     struct json_object *o = json_object_new_object();
                     json_object_object_add(o, "engine", json_object_new_string(engines[e]));
@@ -152,11 +157,12 @@ int crosscheck_execute(struct crosscheck *x, volatile sig_atomic_t *stop)
     json_object_object_add(doc, "native", json_object_new_string(native));
     json_object_object_add(doc, "fio", json_object_new_string(fio));
     json_object_object_add(doc, "repeats", json_object_new_int((int)done));
+    json_object_object_add(doc, "drive_state", json_object_new_string(state));
     json_object_object_add(doc, "round_time_s",
                            json_object_new_double((double)base.round_time_ns / 1e9));
     struct json_object *summary = json_object_new_object();
-    printf("\n%s on %s, %u run%s of %g s per engine, alternating\n", spec, base.target_path, done,
-           done == 1 ? "" : "s", (double)base.round_time_ns / 1e9);
+    printf("\n%s on %s, %u run%s of %g s per engine, alternating\ndrive: %s\n", spec,
+           base.target_path, done, done == 1 ? "" : "s", (double)base.round_time_ns / 1e9, state);
     printf("%-20s %14s %14s %9s\n", "metric", native, fio, "fio/native");
     for (int m = 0; m < XC_N; m++) {
         double mean[2] = {0, 0};

@@ -317,11 +317,13 @@ static void test_crosscheck(void **state)
     print_message("%s", text);
     assert_non_null(strstr(text, "fio/native"));
     assert_non_null(strstr(text, "lat p99.9 (us)"));
+    assert_non_null(strstr(text, "drive: burst: not preconditioned"));   /* the state it measured */
     free(text);
     assert_string_equal(json_object_get_string(json_at(doc, "schema")), "ptsbench.crosscheck");
     double a = json_num(doc, "summary.iops.io_uring"), b = json_num(doc, "summary.iops.fio");
     assert_true(a > 0 && b > 0);
     assert_true(fabs(json_num(doc, "summary.iops.ratio") - b / a) < 1e-9);
+    assert_non_null(strstr(json_object_get_string(json_at(doc, "drive_state")), "burst"));
     assert_null(json_at(doc, "summary.write_iops"));   /* read-only: no write row */
     char sub[700];
     snprintf(sub, sizeof(sub), "%s/fio-1/fio/0001-round-01.fio", out);
