@@ -1,34 +1,10 @@
-/* precondition.c — WIPC workload and the WDPC's tracking for run and profile (see
- * precondition.h). */
+/* precondition.c — the WDPC's tracking for run and profile (see precondition.h). */
 #include "core/precondition.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/util.h"
-
-int precond_wipc_workload(const struct target_info *t, const struct wl_range *range,
-                          unsigned compress_pct, struct workload *wl, struct wl_range *out_range,
-                          uint64_t *bytes, char *err, size_t errlen)
-{
-    wl_init(wl);
-    if (wl_set(wl, "rw", "write", "wipc", err, errlen) != 0)
-        return -1;
-    wl->bs[0] = (struct wl_bs){.size = PRECOND_WIPC_BS, .weight = 100};
-    wl->n_bs = 1;
-    wl->qd = PRECOND_WIPC_QD;
-    wl->workers = 1;
-    wl->compress_pct = compress_pct;
-    wl->seed = 0x57495043ull;   /* "WIPC" */
-    wl->offset = (struct wl_extent){.set = true, .bytes = range->start};
-    wl->size = (struct wl_extent){.set = true, .bytes = range->len};
-    str_copy(wl->name, sizeof(wl->name), "wipc");
-    if (wl_validate(wl, err, errlen) != 0 ||
-        wl_check_target(wl, t->capacity, t->logical_sector, t->path, out_range, err, errlen) != 0)
-        return -1;
-    *bytes = (uint64_t)PRECOND_WIPC_FILLS * out_range->len;
-    return 0;
-}
 
 void precond_track_push(struct precond_track *t, double y, double fills)
 {

@@ -1,7 +1,7 @@
-/* precondition.h — the preconditioning steps that `run` and `profile` share: WIPC (the active
- * range written twice with 128 KiB sequential writes, PTS 2.0.2 IOPS step 2.2, at the
- * stimulus's data compressibility) and WDPC (the stimulus itself, PTS step 3) run until the fill
- * guard of steady.h passes.
+/* precondition.h — the preconditioning that `run` and `profile` share: WIPC's defaults (the
+ * active range written twice with 128 KiB sequential writes, PTS 2.0.2 IOPS step 2.2, at the
+ * stimulus's data compressibility; the step itself is step_wipc in core/steps.h) and WDPC (the
+ * stimulus itself, PTS step 3) run until the fill guard of steady.h passes.
  *
  * WDPC: the stimulus runs in rounds that are recorded but not judged until it has written at
  * least min_fills of the active range and the window ending at its latest round passes the SNIA
@@ -25,15 +25,13 @@
 #define PRECOND_WIPC_BS (128u * 1024u)
 #define PRECOND_WIPC_FILLS 2u
 #define PRECOND_WIPC_QD 32u
+/* run's and profile's WIPC over an active range at a compressibility (struct wipc_spec). */
+#define WIPC_SPEC_DEFAULT(active_range, compress)                                            \
+    ((struct wipc_spec){.range = (active_range), .bs = PRECOND_WIPC_BS, .threads = 1,         \
+                        .qd = PRECOND_WIPC_QD, .fills = PRECOND_WIPC_FILLS,                   \
+                        .compress_pct = (compress)})
 #define PRECOND_WDPC_MIN_FILLS 1.0
 #define PRECOND_WDPC_MAX_FILLS 5.0
-
-/* The WIPC workload for an active range at a compressibility: 1 worker x QD 32 of sequential
- * 128 KiB writes over range, checked against the target; *out_range is its range on the target,
- * *bytes what it must write (PRECOND_WIPC_FILLS x the range). Returns 0 or -1 with err. */
-int precond_wipc_workload(const struct target_info *t, const struct wl_range *range,
-                          unsigned compress_pct, struct workload *wl, struct wl_range *out_range,
-                          uint64_t *bytes, char *err, size_t errlen);
 
 /* The tracked variable and the stimulus's fills, round by round, for the window rule and the
  * fill guard. Rounds are numbered 1.. in the order pushed (WDPC rounds first). */

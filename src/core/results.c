@@ -116,6 +116,37 @@ struct json_object *results_round_json(const struct round_metrics *m)
     return o;
 }
 
+struct json_object *results_purge_json(const struct purge_plan *plan, bool ran, double seconds)
+{
+    struct json_object *p = json_object_new_object();
+    jw_add(p, "method", jw_str(purge_method_name(plan->method)));
+    jw_add(p, "compliant", json_object_new_boolean(plan->compliant));
+    jw_add(p, "command", jw_str(plan->argv_text));
+    jw_add(p, "reason", jw_str(plan->reason));
+    jw_add(p, "ran", json_object_new_boolean(ran));
+    jw_add(p, "variant", plan->ran[0] ? jw_str(plan->ran) : NULL);   /* what was issued */
+    jw_add(p, "seconds", jw_num(seconds));
+    return p;
+}
+
+struct json_object *results_wipc_json(const struct results_wipc *w, const struct round_metrics *m)
+{
+    struct json_object *o = json_object_new_object();
+    jw_add(o, "kind", jw_str("wipc"));
+    jw_add(o, "bs", jw_int(w->bs));
+    jw_add(o, "threads", jw_int(w->threads));
+    jw_add(o, "qd", jw_int(w->qd));
+    jw_add(o, "fills", jw_int(w->fills));
+    jw_add(o, "compress_pct", jw_int(w->compress_pct));
+    jw_add(o, "bytes_target", jw_int((int64_t)w->bytes_target));
+    jw_add(o, "bytes_written", jw_int((int64_t)m->write.bytes));
+    jw_add(o, "elapsed_s", jw_num(m->elapsed_s));
+    jw_add(o, "wall_s", jw_num(w->wall_s));
+    jw_add(o, "mb_s", jw_num(m->write.mb_s));
+    jw_add(o, "round", results_round_json(m));
+    return o;
+}
+
 struct json_object *results_state_json(const struct drive_state *s)
 {
     struct json_object *o = json_object_new_object();
@@ -354,21 +385,7 @@ static struct json_object *preconditioning_json(const struct run_record *rec)
     struct json_object *o = json_object_new_object();
     jw_add(o, "mode", jw_str(wl_precondition_name(c->precondition)));
     jw_add(o, "purge", NULL);
-    if (rec->wipc_done) {
-        struct json_object *w = json_object_new_object();
-        jw_add(w, "bs", jw_int(PRECOND_WIPC_BS));
-        jw_add(w, "qd", jw_int(PRECOND_WIPC_QD));
-        jw_add(w, "workers", jw_int(1));
-        jw_add(w, "fills", jw_int(PRECOND_WIPC_FILLS));
-        jw_add(w, "compress_pct", jw_int(rec->wl.compress_pct));
-        jw_add(w, "bytes_written", jw_num((double)rec->wipc.write.bytes));
-        jw_add(w, "elapsed_s", jw_num(rec->wipc.elapsed_s));
-        jw_add(w, "wall_s", jw_num(rec->wipc_wall_s));
-        jw_add(w, "mb_s", jw_num(rec->wipc.write.mb_s));
-        jw_add(o, "wipc", w);
-    } else {   /* a resumed run keeps the WIPC it did before the stop */
-        jw_add(o, "wipc", rec->wipc_json ? json_object_get(rec->wipc_json) : NULL);
-    }
+    jw_add(o, "wipc", rec->wipc_json ? json_object_get(rec->wipc_json) : NULL);   /* steps.h */
     if (rec->wdpc) {
         struct json_object *w = json_object_new_object();
         unsigned n = rec->first_measure ? rec->first_measure - 1 : rec->n_rounds;

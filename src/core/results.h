@@ -81,6 +81,15 @@ void results_note_add(struct json_object *notes, const char *text);
 struct json_object *results_host_json(const struct hostinfo *h);
 struct json_object *results_target_json(const struct target_info *t);
 struct json_object *results_round_json(const struct round_metrics *m);
+/* The purge record (steps.h): the plan, whether a purge ran, how long it took. */
+struct json_object *results_purge_json(const struct purge_plan *plan, bool ran, double seconds);
+/* The WIPC record (steps.h): what it was asked to write and what it did; m its figures. */
+struct results_wipc {
+    uint32_t bs;
+    unsigned threads, qd, fills, compress_pct;
+    double bytes_target, wall_s;   /* full-size bytes; wall-clock seconds */
+};
+struct json_object *results_wipc_json(const struct results_wipc *w, const struct round_metrics *m);
 struct json_object *results_workload_json(const struct workload *wl, const struct wl_range *range);
 /* The drive's state (drive_state.h): condition, bytes and fills written since purge / start. */
 struct json_object *results_state_json(const struct drive_state *s);

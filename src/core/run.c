@@ -41,193 +41,6 @@ static bool tracking_name_ok(const char *name)
     return false;
 }
 
-int run_select_engine(const char *engine_name, const char *target_path,
-                      const struct engine_ops **out, char *err, size_t errlen)
-{
-    const bool sim_target = target_path && sim_target_is(target_path);
-    const char *name = engine_name ? engine_name : sim_target ? "sim" : "io_uring";
-    *out = engine_find(name);
-    if (!*out) {
-        char names[256] = "";
-        for (const struct engine_ops *const *e = engine_list(); *e; e++) {
-            if (names[0])
-                strncat(names, ", ", sizeof(names) - strlen(names) - 1);
-            strncat(names, (*e)->name, sizeof(names) - strlen(names) - 1);
-        }
-        return errf(err, errlen, "--engine %s: unknown engine (available: %s)", name, names);
-    }
-    if (sim_target && !((*out)->flags & ENGINE_F_SIM_TARGET))
-        return errf(err, errlen, "--engine %s: simulated targets (%s) run on the sim engine",
-                    name, target_path);
-    if (!sim_target && ((*out)->flags & ENGINE_F_SIM_TARGET))
-        return errf(err, errlen, "--engine %s: only for simulated targets (sim:PRESET), not %s",
-                    name, target_path);
-    char why[256];
-    if ((*out)->available && (*out)->available(why, sizeof(why)) != 0)
-        return errf(err, errlen, "--engine %s: %s", name, why);
-    return 0;
-}
-
-int run_probe_target(const char *path, uint64_t create_size, const char *const *profile_dirs,
-                     struct target_info *t, char *err, size_t errlen)
-{
-    if (!path || !*path)
-        return errf(err, errlen, "missing --target (a block device, a file or sim:PRESET, see "
-                                 "--help)");
-    if (!sim_target_is(path))
-        return target_probe(path, create_size, t, err, errlen);
-    const char *dev_dirs[8];
-    char dev_store[7][4096];
-    unsigned nd = 0;
-    for (unsigned i = 0; profile_dirs && profile_dirs[i] && nd < 7; i++) {
-        snprintf(dev_store[nd], sizeof(dev_store[nd]), "%s/devices", profile_dirs[i]);
-        dev_dirs[nd] = dev_store[nd];
-        nd++;
-    }
-    dev_dirs[nd] = NULL;
-    struct sim_params sp;
-    if (sim_target_parse(path, dev_dirs, &sp, err, errlen) != 0)
-        return -1;
-    return target_probe_sim(path, &sp, t, err, errlen);
-}
-
-int run_check_safety(const struct target_info *t, bool writes, bool destructive,
-                     bool overwrite_signatures, char *err, size_t errlen)
-{
-    if (t->kind != TARGET_BLOCK && t->kind != TARGET_FILE)
-        return 0;
-    const struct safety_request rq = {writes, destructive, overwrite_signatures};
-    struct safety_facts *facts = xcalloc(1, sizeof(*facts));
-    char serr[ERR_LEN];
-    int rc = t->kind == TARGET_FILE
-                 ? safety_collect_file("", t->path, facts, serr, sizeof(serr))
-                 : safety_collect("", t->devname, facts, serr, sizeof(serr));
-    if (rc != 0) {
-        free(facts);
-        if (writes)
-            return errf(err, errlen, "refusing to write to %s: cannot check whether it is in "
-                                     "use: %s", t->path, serr);
-        return 0;
-    }
-    if (t->kind == TARGET_BLOCK)
-        safety_signatures(facts, t);
-    rc = safety_decide(facts, &rq, err, errlen);
-    if (rc == 0 && writes && facts->kind == SAFETY_FILE && facts->exists)
-        safety_file_grant(facts->dev, facts->ino);   /* the invocation's later runs */
-    free(facts);
-    return rc;
-}
-
-/* Can dir be made (or written, when it exists)? Checked when the plan is made, so that a bad --out
- * is refused before a file target is created or a drive purged: the nearest existing ancestor
- * must be a directory this process may write (access() also answers EROFS for root). */
-static int out_dir_writable(const char *dir, char *err, size_t errlen)
-{
-    char path[4096];
-    snprintf(path, sizeof(path), "%s", dir);
-    size_t n = strlen(path);
-    while (n > 1 && path[n - 1] == '/')
-        path[--n] = '\0';
-    struct stat st;
-    bool is_self = true;
-    for (;;) {
-        if (stat(path, &st) == 0) {
-            if (!S_ISDIR(st.st_mode))
-                return errf(err, errlen, "--out %s: %s is not a directory", dir, path);
-            if (access(path, W_OK | X_OK) != 0)
-                return is_self ? errf(err, errlen, "--out %s: not writable (%s)", dir,
-                                      strerror(errno))
-                               : errf(err, errlen, "--out %s: cannot be created in %s (%s)", dir,
-                                      path, strerror(errno));
-            return 0;
-        }
-        if (errno != ENOENT && errno != ENOTDIR)   /* ENOTDIR: an ancestor is a file, said above */
-            return errf(err, errlen, "--out %s: %s: %s", dir, path, strerror(errno));
-        char *slash = strrchr(path, '/');
-        if (!slash) {
-            snprintf(path, sizeof(path), ".");
-        } else if (slash == path) {
-            path[1] = '\0';
-        } else {
-            *slash = '\0';
-        }
-        is_self = false;
-    }
-}
-
-int run_out_dir(const char *given, const char *kind, bool force, char *dir, size_t dirlen,
-                char *results, size_t resultslen, char *err, size_t errlen)
-{
-    if (given) {
-        snprintf(dir, dirlen, "%s", given);
-    } else {
-        char stamp[32];
-        time_t t = time(NULL);
-        struct tm tm;
-        localtime_r(&t, &tm);
-        strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-        snprintf(dir, dirlen, "results/%s-%s", kind, stamp);
-    }
-    snprintf(results, resultslen, "%s/results.json", dir);
-    if (file_exists(results) && !force)
-        return errf(err, errlen, "--out %s already holds results.json (choose another directory "
-                                 "or add --force to replace it)", dir);
-    return out_dir_writable(dir, err, errlen);
-}
-
-double run_target_weight(const struct target_info *t)
-{
-    if (!t->sim)
-        return 1.0;
-    struct sim_info si;
-    sim_info(t->sim->dev, &si);
-    return si.k;   /* each simulated completion stands for k at full size */
-}
-
-int run_make_dir(const char *path, char *err, size_t errlen)
-{
-    return file_mkdir_p(path, err, errlen);
-}
-
-int run_resume_same_target(struct json_object *doc, const struct target_info *t, char *err,
-                           size_t errlen)
-{
-    static const char *const keys[] = {"path", "kind", "capacity_bytes", "logical_sector",
-                                       "model", "serial", "simulated.preset", "simulated.seed",
-                                       "simulated.time_scale_k"};
-    struct json_object *now = results_target_json(t);
-    struct json_object *was = json_object_object_get(doc, "target");
-    int rc = 0;
-    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && rc == 0; i++) {
-        char k1[64];
-        str_copy(k1, sizeof(k1), keys[i]);
-        char *dot = strchr(k1, '.');
-        if (dot)
-            *dot = '\0';
-        struct json_object *a = json_object_object_get(was, k1);
-        struct json_object *b = json_object_object_get(now, k1);
-        if (dot) {
-            a = json_object_is_type(a, json_type_object) ? json_object_object_get(a, dot + 1) : NULL;
-            b = json_object_is_type(b, json_type_object) ? json_object_object_get(b, dot + 1) : NULL;
-        }
-        const char *sa = a ? json_object_get_string(a) : "", *sb = b ? json_object_get_string(b) : "";
-        if ((a || b) && strcmp(sa, sb) != 0)
-            rc = errf(err, errlen, "--resume: the target is not the one the run measured: its %s "
-                      "was %s, now %s", keys[i], a ? sa : "not recorded", b ? sb : "not known");
-    }
-    /* a file the stopped run wrote is the same file when it is the same inode: what it holds
-     * is that run's own data, and writing it again needs no new --destructive */
-    struct json_object *ino = json_object_object_get(was, "inode");
-    struct json_object *dev = json_object_object_get(was, "st_dev");
-    struct stat st;
-    if (rc == 0 && t->kind == TARGET_FILE && ino && dev && stat(t->path, &st) == 0 &&
-        (uint64_t)json_object_get_int64(ino) == (uint64_t)st.st_ino &&
-        (uint64_t)json_object_get_int64(dev) == (uint64_t)st.st_dev)
-        safety_file_grant(st.st_dev, st.st_ino);
-    json_object_put(now);
-    return rc;
-}
-
 int run_prepare(struct run_record *rec, const struct run_config *cfg, const char *workload_spec,
                 const char *const *profile_dirs, char *err, size_t errlen)
 {
@@ -324,23 +137,6 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     hostinfo_collect(&rec->host);
     rec->status = "prepared";
     return 0;
-}
-
-void run_print_target_engine(const struct target_info *t, const struct engine_ops *e)
-{
-    char cap[64];
-    if (t->sim) {
-        struct sim_info si;
-        sim_info(t->sim->dev, &si);
-        units_format_capacity(si.nominal_user_bytes, cap, sizeof(cap));
-        printf("  target  %s (simulated %s, %s; virtual time, scale k=%u)\n", t->path,
-               t->sim->params.name, cap, si.k);
-    } else {
-        units_format_capacity(t->capacity, cap, sizeof(cap));
-        printf("  target  %s (%s, %s, %u-byte logical sectors)\n", t->path,
-               target_kind_name(t->kind), cap, t->logical_sector);
-    }
-    printf("  engine  %s (%s)\n", e->name, e->version());
 }
 
 static void print_plan(const struct run_record *rec)
@@ -531,109 +327,30 @@ static void final_verdict(struct run_record *rec)
              &rec->cfg.guard, rec->measured, &rec->verdict);
 }
 
-void run_device_round(const struct target_info *t, double weight, struct sim_stats *last,
-                      struct round_metrics *m)
-{
-    if (!t->sim)
-        return;
-    struct sim_stats now;
-    sim_stats(t->sim->dev, &now);
-    const struct sim_stats *was = last;
-    struct device_round *d = &m->device;
-    double k = weight;
-    uint64_t host = now.host_write_sectors - was->host_write_sectors;
-    uint64_t nand = now.nand_write_sectors - was->nand_write_sectors;
-    d->present = true;
-    d->host_write_bytes = (double)host * 512.0 * k;
-    d->nand_write_bytes = (double)nand * 512.0 * k;
-    d->total_host_write_bytes = (double)now.host_write_sectors * 512.0 * k;
-    d->wa_round = host ? (double)nand / (double)host : 0;
-    d->wa_cumulative = now.write_amplification;
-    d->gc_relocated_bytes = (double)(now.gc_relocated_sectors - was->gc_relocated_sectors) * 512.0 * k;
-    d->bg_relocated_bytes = (double)(now.bg_relocated_sectors - was->bg_relocated_sectors) * 512.0 * k;
-    d->erases = (double)(now.erases - was->erases) * k;
-    d->fg_gc_steps = now.fg_gc_steps - was->fg_gc_steps;
-    d->bg_gc_steps = now.bg_gc_steps - was->bg_gc_steps;
-    d->free_lines = now.free_lines;
-    d->total_lines = now.total_lines;
-    *last = now;
-}
-
-void run_engine_base(const struct target_info *t, int fd, const char *out_dir, char *dir,
-                     size_t dirlen, struct engine_config *base)
-{
-    memset(base, 0, sizeof(*base));
-    base->fd = fd;
-    base->handle = t->sim;
-    base->mem_align = t->mem_align;
-    base->path = t->path;
-    snprintf(dir, dirlen, "%s/fio", out_dir);
-    base->artifact_dir = dir;
-}
-
-void run_pool_metrics(struct worker_pool *pool, uint64_t sample_ns, double weight,
-                      struct round_metrics *m)
-{
-    const struct worker_stats *ws[1024];
-    unsigned nw = worker_pool_size(pool);
-    if (nw > 1024)
-        nw = 1024;
-    for (unsigned i = 0; i < nw; i++)
-        ws[i] = worker_pool_stats(pool, i);
-    metrics_compute(ws, nw, (double)sample_ns / 1e9, weight, m);
-}
-
-int run_pool_once(const struct target_info *t, int fd, const char *out_dir,
-                  const struct engine_ops *engine, double weight, struct sim_stats *sim_last,
-                  const struct workload *wl, const struct wl_range *range, uint64_t time_ns,
-                  uint64_t bytes, volatile sig_atomic_t *stop, struct round_metrics *m,
-                  char *err, size_t errlen)
-{
-    struct engine_config base;
-    char artifacts[4200];
-    run_engine_base(t, fd, out_dir, artifacts, sizeof(artifacts), &base);
-    struct worker_pool *pool = worker_pool_start(wl, engine, &base, range, stop, err, errlen);
-    if (!pool)
-        return -1;
-    struct round_limits lim = {.time_ns = time_ns, .bytes = bytes, .sample_ns = 1000000000ull,
-                               .label = wl->name};
-    int ret = worker_pool_round(pool, &lim, err, errlen);
-    if (ret == 0) {
-        run_pool_metrics(pool, 1000000000ull, weight, m);
-        run_device_round(t, weight, sim_last, m);
-    }
-    worker_pool_stop(pool);
-    return ret;
-}
-
-/* WIPC over the run's active range at the workload's compressibility. 0, 1 interrupted, -1. */
+/* WIPC over the run's active range at the workload's compressibility (the shared step, its
+ * record kept for the results). 0, 1 interrupted, -1. */
 static int run_wipc(struct run_record *rec, int fd, volatile sig_atomic_t *stop, char *err,
                     size_t errlen)
 {
-    struct workload wl;
-    struct wl_range range;
-    uint64_t bytes;
-    if (precond_wipc_workload(&rec->target, &rec->range, rec->wl.compress_pct, &wl, &range,
-                              &bytes, err, errlen) != 0)
-        return -1;
+    struct run_ctx ctx = {&rec->target, fd, rec->out_dir, rec->engine, rec->weight,
+                          &rec->sim_last, &rec->state, stop};
+    struct wipc_spec w = WIPC_SPEC_DEFAULT(rec->range, rec->wl.compress_pct);
     if (!rec->cfg.quiet) {
         char b[32];
-        units_format_size((uint64_t)((double)bytes * rec->weight), b, sizeof(b));
+        units_format_size(step_wipc_bytes(&ctx, &w), b, sizeof(b));
         printf("WIPC: %s of sequential 128 KiB writes (%ux the active range)%s\n", b,
                PRECOND_WIPC_FILLS, rec->target.sim ? " on the simulated drive" : "");
         fflush(stdout);
     }
-    uint64_t t0 = now_mono_ns();
-    if (run_pool_once(&rec->target, fd, rec->out_dir, rec->engine, rec->weight, &rec->sim_last,
-                      &wl, &range, 0, bytes, stop, &rec->wipc, err, errlen) != 0)
-        return -1;
-    if (*stop) {
-        metrics_free(&rec->wipc);
-        return 1;
-    }
-    rec->wipc_done = true;
-    rec->wipc_wall_s = (double)(now_mono_ns() - t0) / 1e9;
-    ds_wipc(&rec->state, (double)rec->wipc.write.bytes);
+    struct round_metrics m;
+    struct json_object *json;
+    int ret = step_wipc(&ctx, &w, &m, &json, err, errlen);
+    if (ret != 0)
+        return ret;
+    metrics_free(&m);
+    if (rec->wipc_json)
+        json_object_put(rec->wipc_json);
+    rec->wipc_json = json;
     return 0;
 }
 
@@ -947,8 +664,6 @@ void run_record_free(struct run_record *rec)
         metrics_free(&rec->rounds[i]);
     free(rec->rounds);
     precond_track_free(&rec->track);
-    if (rec->wipc_done)
-        metrics_free(&rec->wipc);
     if (rec->wipc_json)
         json_object_put(rec->wipc_json);
     if (rec->resumed)
@@ -957,6 +672,5 @@ void run_record_free(struct run_record *rec)
     results_cache_free(&rec->cache);
     target_release(&rec->target);
     rec->rounds = NULL;
-    rec->wipc_done = false;
     rec->n_rounds = 0;
 }

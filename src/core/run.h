@@ -81,9 +81,6 @@ struct run_record {
     unsigned measured;           /* measured rounds so far */
     bool unwritten;              /* the last round could not be written to the results */
     const char *wdpc_end;        /* NULL: WDPC running or none; "guard", "max_fills" */
-    struct round_metrics wipc;   /* the WIPC's figures (wipc_done) */
-    bool wipc_done;
-    double wipc_wall_s;
     unsigned steady_round;       /* round whose window is reported (steady or stable); 0: none */
     struct steady_window steady; /* that window, or the last one evaluated */
     struct steady_guard_result guard;   /* the fill guard for that window */
@@ -98,7 +95,7 @@ struct run_record {
     bool replay;
     unsigned resumed_rounds;     /* rounds the stopped run had completed */
     unsigned window_floor;       /* no steady-state window may start before this round */
-    struct json_object *wipc_json;   /* the stopped run's WIPC record, when not redone */
+    struct json_object *wipc_json;   /* the WIPC record (steps.h; a resumed run's, when not redone) */
     struct json_object *resumed;     /* the document's "resumed" array (owned) */
     double weight;               /* completions' weight: k for a scaled simulated drive, else 1 */
     struct sim_stats sim_last;   /* simulated drive counters at the end of the last round */
@@ -120,52 +117,6 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop);
 
 void run_record_free(struct run_record *rec);
 
-/* Pieces shared with the PTS suite (pts_run.c). */
-/* Engine by name (NULL: io_uring, or sim for sim: targets); refuses mismatches. */
-int run_select_engine(const char *engine_name, const char *target_path,
-                      const struct engine_ops **out, char *err, size_t errlen);
-/* A device, a file (created later to create_size) or sim:PRESET[,k=v] (presets in
- * PROFILE_DIR/devices). No writes. */
-int run_probe_target(const char *path, uint64_t create_size, const char *const *profile_dirs,
-                     struct target_info *t, char *err, size_t errlen);
-/* The safety decision (safety.h) for block devices and files; simulated and remote targets
- * pass.  writes: the run writes (workload, preconditioning or purge). */
-int run_check_safety(const struct target_info *t, bool writes, bool destructive,
-                     bool overwrite_signatures, char *err, size_t errlen);
-/* DIR (given, or results/KIND-<timestamp>) and DIR/results.json; refuses to replace results
- * without force. Creates nothing. */
-int run_out_dir(const char *given, const char *kind, bool force, char *dir, size_t dirlen,
-                char *results, size_t resultslen, char *err, size_t errlen);
-/* One round of wl on range (time or bytes) on a fresh pool, its figures in *m (metrics_free);
- * the simulated drive's counters advance in *sim_last. Returns 0 or -1 with err. */
-int run_pool_once(const struct target_info *t, int fd, const char *out_dir,
-                  const struct engine_ops *engine, double weight, struct sim_stats *sim_last,
-                  const struct workload *wl, const struct wl_range *range, uint64_t time_ns,
-                  uint64_t bytes, volatile sig_atomic_t *stop, struct round_metrics *m,
-                  char *err, size_t errlen);
-/* --resume: 0 when t is the target the results document measured (path, kind, capacity, sector,
- * model, serial; a simulated drive's preset, seed and scale), else -1 with the difference. */
-struct json_object;
-int run_resume_same_target(struct json_object *doc, const struct target_info *t, char *err,
-                           size_t errlen);
-/* Completion weight: k for a scaled simulated drive, else 1. */
-double run_target_weight(const struct target_info *t);
-/* The plan's "  target ..." and "  engine ..." lines (run and profile print them alike). */
-void run_print_target_engine(const struct target_info *t, const struct engine_ops *e);
-/* The simulated drive's own counters for the round that just ended, in full-size figures
- * (nothing for other targets); *last holds the counters at the end of the previous round. */
-void run_device_round(const struct target_info *t, double weight, struct sim_stats *last,
-                      struct round_metrics *m);
-/* The target's side of the engine configuration for worker_pool_start: fd (or the simulated
- * drive), buffer alignment, path; whole-round engines keep their files in OUT_DIR/fio, whose
- * name is kept in dir (which must outlive worker_pool_start). */
-void run_engine_base(const struct target_info *t, int fd, const char *out_dir, char *dir,
-                     size_t dirlen, struct engine_config *base);
-/* A round's metrics from every worker of the pool. */
-struct worker_pool;
-void run_pool_metrics(struct worker_pool *pool, uint64_t sample_ns, double weight,
-                      struct round_metrics *m);
-/* mkdir -p. */
-int run_make_dir(const char *path, char *err, size_t errlen);
+#include "core/steps.h"   /* the steps run shares with suite, profile and crosscheck */
 
 #endif

@@ -547,20 +547,23 @@ static void point_label(const struct profile_session *s, const struct pr_point *
         snprintf(buf, len, "%s %u%% %ux%u", p->name, g->compress, pt->wl.workers, pt->wl.qd);
 }
 
+/* The shared steps' view of the session (core/steps.h). */
+static struct run_ctx ctx_of(struct profile_session *s)
+{
+    return (struct run_ctx){&s->target, s->fd, s->out_dir, s->engine, s->weight, &s->sim_last,
+                            &s->state, s->stop};
+}
+
 /* WIPC for a group: its active range written PRECOND_WIPC_FILLS times, sequential 128 KiB, at
  * the group's compressibility. */
 static int precondition_group(struct profile_session *s, struct pr_group *g, char *err,
                               size_t errlen)
 {
-    struct workload wl;
-    struct wl_range range;
-    uint64_t bytes;
-    if (precond_wipc_workload(&s->target, &g->range, g->compress, &wl, &range, &bytes, err,
-                              errlen) != 0)
-        return -1;
+    struct run_ctx ctx = ctx_of(s);
+    struct wipc_spec w = WIPC_SPEC_DEFAULT(g->range, g->compress);
     if (!s->cfg.quiet && g->first_point >= s->replay_points) {
         char b[32];
-        units_format_size((uint64_t)((double)bytes * s->weight), b, sizeof(b));
+        units_format_size(step_wipc_bytes(&ctx, &w), b, sizeof(b));
         if (flush(s, true) != 0)   /* what is reported done is in the file before this line */
             return errf(err, errlen, "%s", s->out.error);
         printf("%s/%s %u%%: WIPC, %s of sequential 128 KiB writes (%ux the active range)%s\n",
@@ -568,26 +571,13 @@ static int precondition_group(struct profile_session *s, struct pr_group *g, cha
                PRECOND_WIPC_FILLS, s->target.sim ? " on the simulated drive" : "");
         fflush(stdout);
     }
-    uint64_t t0 = now_mono_ns();
-    struct round_metrics m;
-    if (run_pool_once(&s->target, s->fd, s->out_dir, s->engine, s->weight, &s->sim_last, &wl,
-                      &range, 0, bytes, s->stop, &m, err, errlen) != 0)
-        return -1;
     s->state.active_bytes = (double)g->range.len * s->weight;
-    ds_wipc(&s->state, (double)m.write.bytes);
-    m.state = s->state;
-    struct json_object *w = json_object_new_object();
-    jw_add(w, "bs", jw_int(PRECOND_WIPC_BS));
-    jw_add(w, "qd", jw_int(PRECOND_WIPC_QD));
-    jw_add(w, "workers", jw_int(1));
-    jw_add(w, "fills", jw_int(PRECOND_WIPC_FILLS));
-    jw_add(w, "compress_pct", jw_int(g->compress));
-    jw_add(w, "bytes_written", jw_int((int64_t)m.write.bytes));
-    jw_add(w, "elapsed_s", jw_num(m.elapsed_s));
-    jw_add(w, "wall_s", jw_num((double)(now_mono_ns() - t0) / 1e9));
-    jw_add(w, "mb_s", jw_num(m.write.mb_s));
-    jw_add(w, "round", results_round_json(&m));
-    jw_add(g->json, "wipc", w);
+    struct round_metrics m;
+    struct json_object *json;
+    int ret = step_wipc(&ctx, &w, &m, &json, err, errlen);
+    if (ret != 0)
+        return -1;
+    jw_add(g->json, "wipc", json);
     metrics_free(&m);
     return flush(s, true) == 0 ? 0 : errf(err, errlen, "%s", s->out.error);
 }
@@ -1005,32 +995,22 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
 
 static int do_purge(struct profile_session *s, char *err, size_t errlen)
 {
-    struct purge_facts facts;
+    struct run_ctx ctx = ctx_of(s);
     struct purge_plan plan;
-    purge_facts_collect(&s->target, &facts);
-    if (purge_plan_make(&facts, s->cfg.purge, &plan, err, errlen) != 0)
+    struct json_object *p;
+    if (step_purge_plan(&ctx, s->cfg.purge, &plan, err, errlen) != 0)
         return -1;
     if (!s->cfg.quiet) {
         printf("purge: %s (%s)%s\n", purge_method_name(plan.method), plan.argv_text,
                s->target.sim ? " on the simulated drive" : "");
         fflush(stdout);
     }
-    uint64_t t0 = now_mono_ns();
-    int ret = purge_execute(&plan, &s->target, s->fd, err, errlen);
-    if (s->target.sim)
-        sim_stats(s->target.sim->dev, &s->sim_last);
-    struct json_object *p = json_object_new_object();
-    jw_add(p, "method", jw_str(purge_method_name(plan.method)));
-    jw_add(p, "compliant", json_object_new_boolean(plan.compliant));
-    jw_add(p, "command", jw_str(plan.argv_text));
-    jw_add(p, "reason", jw_str(plan.reason));
-    jw_add(p, "ran", json_object_new_boolean(ret == 0 && plan.method != PURGE_NONE));
-    jw_add(p, "variant", plan.ran[0] ? jw_str(plan.ran) : NULL);   /* what was issued */
-    jw_add(p, "seconds", jw_num((double)(now_mono_ns() - t0) / 1e9));
+    int ret = step_purge(&ctx, &plan, &p, err, errlen);
     jw_add(s->doc, "purge", p);
     jw_add(json_object_object_get(s->doc, "preconditioning"), "purge", json_object_get(p));
-    if (ret == 0 && plan.method != PURGE_NONE)
-        ds_purge(&s->state);
+    char buf[512];
+    if (step_purge_note(&plan, buf, sizeof(buf)))
+        note(s, "%s", buf);
     return ret;
 }
 

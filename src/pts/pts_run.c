@@ -392,8 +392,7 @@ int ps_element_measure(struct pts_session *s, struct element_pool *ep, uint64_t 
         return ret;
     run_pool_metrics(ep->pool, sample_ns, s->weight, m);
     run_device_round(&s->target, s->weight, &s->sim_last, m);
-    if (!s->in_wipc)
-        ds_write(&s->state, (double)m->write.bytes, s->stimulus_is_wdpc);
+    ds_write(&s->state, (double)m->write.bytes, s->stimulus_is_wdpc);
     m->state = s->state;
     return 0;
 }
@@ -444,41 +443,35 @@ static int run_element(struct pts_session *s, unsigned mix, uint32_t bs, bool ra
 
 /* ------------------------------------------------------------------ purge and WIPC */
 
+struct run_ctx ps_ctx(struct pts_session *s)
+{
+    return (struct run_ctx){&s->target, s->fd, s->out_dir, s->engine, s->weight, &s->sim_last,
+                            &s->state, s->stop};
+}
+
 int ps_do_purge(struct pts_session *s, struct json_object *sub, char *err, size_t errlen)
 {
+    struct run_ctx ctx = ps_ctx(s);
     struct purge_plan plan;
-    if (purge_plan_make(&s->purge_facts, s->cfg.purge, &plan, err, errlen) != 0)
+    struct json_object *p;
+    if (step_purge_plan(&ctx, s->cfg.purge, &plan, err, errlen) != 0)
         return -1;
-    uint64_t t0 = now_mono_ns();
-    int ret = purge_execute(&plan, &s->target, s->fd, err, errlen);
-    double secs = (double)(now_mono_ns() - t0) / 1e9;
-    if (s->target.sim)
-        sim_stats(s->target.sim->dev, &s->sim_last);
-    struct json_object *p = json_object_new_object();
-    json_object_object_add(p, "method", json_object_new_string(purge_method_name(plan.method)));
-    json_object_object_add(p, "compliant", json_object_new_boolean(plan.compliant));
-    json_object_object_add(p, "command", json_object_new_string(plan.argv_text));
-    json_object_object_add(p, "reason", json_object_new_string(plan.reason));
-    json_object_object_add(p, "ran", json_object_new_boolean(ret == 0 && plan.method != PURGE_NONE));
-    json_object_object_add(p, "variant", plan.ran[0] ? json_object_new_string(plan.ran) : NULL);
-    json_object_object_add(p, "seconds", jw_num(secs));
+    int ret = step_purge(&ctx, &plan, &p, err, errlen);
     json_object_object_add(sub, "purge", p);
-    if (ret == 0 && plan.method != PURGE_NONE)
-        ds_purge(&s->state);
-    if (plan.method == PURGE_NONE)
-        ps_note(s, "no purge: the tests ran without returning the device to fresh-out-of-box (%s)",
-             plan.reason);
-    else if (!plan.compliant)
-        ps_note(s, "purge by %s is not SNIA-compliant (%s)", purge_method_name(plan.method),
-             plan.reason);
+    char buf[512];
+    if (step_purge_note(&plan, buf, sizeof(buf)))
+        ps_note(s, "%s", buf);
     return ret;
 }
 
+/* WIPC with the test's block size and the suite's threads x QD (PTS step 2). 0, 1
+ * interrupted, -1. */
 static int do_wipc(struct pts_session *s, const struct pts_def *d, uint32_t bs,
                    struct json_object *sub, char *err, size_t errlen)
 {
-    uint64_t target_bytes = (uint64_t)d->wipc_fills * s->ar.len;
-    struct round_metrics m;
+    struct run_ctx ctx = ps_ctx(s);
+    struct wipc_spec w = {.range = s->ar, .bs = bs, .threads = s->threads, .qd = s->qd,
+                          .fills = d->wipc_fills, .compress_pct = 0};
     if (!s->tty && !s->cfg.quiet) {
         char b[32];
         units_format_size(bs, b, sizeof(b));
@@ -487,26 +480,12 @@ static int do_wipc(struct pts_session *s, const struct pts_def *d, uint32_t bs,
         printf("  WIPC: SEQ %s writes, %ux the active range%s\n", b, d->wipc_fills, ps_sim_tag(s));
         fflush(stdout);
     }
-    uint64_t t0 = now_mono_ns();
-    s->in_wipc = true;
-    int ret = run_element(s, 0, bs, false, s->threads, s->qd, 0, 0, target_bytes,
-                          0x57495043ull /* "WIPC" */, &m, err, errlen);
-    s->in_wipc = false;
+    struct round_metrics m;
+    struct json_object *json;
+    int ret = step_wipc(&ctx, &w, &m, &json, err, errlen);
     if (ret != 0)
-        return -1;
-    ds_wipc(&s->state, (double)m.write.bytes);
-    struct json_object *w = json_object_new_object();
-    json_object_object_add(w, "kind", json_object_new_string("wipc"));
-    json_object_object_add(w, "bs", json_object_new_int64(bs));
-    json_object_object_add(w, "fills", json_object_new_int(d->wipc_fills));
-    json_object_object_add(w, "bytes_target", json_object_new_int64((int64_t)(target_bytes * s->weight)));
-    json_object_object_add(w, "bytes_written", json_object_new_int64((int64_t)m.write.bytes));
-    json_object_object_add(w, "elapsed_s", jw_num(m.elapsed_s));
-    json_object_object_add(w, "wall_s", jw_num((double)(now_mono_ns() - t0) / 1e9));
-    json_object_object_add(w, "mb_s", jw_num(m.write.mb_s));
-    json_object_object_add(w, "threads", json_object_new_int(s->threads));
-    json_object_object_add(w, "qd", json_object_new_int(s->qd));
-    json_object_object_add(sub, "precondition", w);
+        return ret;   /* 1: interrupted, nothing recorded */
+    json_object_object_add(sub, "precondition", json);
     metrics_free(&m);
     return 0;
 }
@@ -767,8 +746,9 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
     if (*s->stop)
         return 1;
     if (d->wipc && !was) {
-        if (do_wipc(s, d, d->wipc_bs ? d->wipc_bs : sub_bs, sub, err, errlen) != 0)
-            return -1;
+        int w = do_wipc(s, d, d->wipc_bs ? d->wipc_bs : sub_bs, sub, err, errlen);
+        if (w != 0)
+            return w;
         if (ps_flush_or_fail(s, true, err, errlen) != 0)
             return -1;
     }

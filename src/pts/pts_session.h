@@ -11,6 +11,7 @@
 
 #include "core/drive_state.h"
 #include "core/results.h"
+#include "core/steps.h"
 #include "core/worker.h"
 #include "device/hostinfo.h"
 #include "device/purge.h"
@@ -48,7 +49,6 @@ struct pts_session {
     struct drive_state state;      /* the drive's state now (drive_state.h) */
     bool stimulus_is_wdpc;         /* the current stimulus preconditions the drive (after WIPC,
                                       or HIR's / DIRTH's own preconditioning) */
-    bool in_wipc;                  /* WIPC is running: its bytes are WIPC's, not the stimulus's */
     /* --resume (pts_run.h) */
     unsigned replay_tests;         /* simulated drive: tests replayed quietly, those before it */
     bool keep_stored;              /* real target: complete tests come from the file */
@@ -79,6 +79,8 @@ unsigned ps_def_threads(const struct pts_session *s, const struct pts_def *d);
 uint64_t ps_def_element_ns(const struct pts_session *s, const struct pts_def *d);
 unsigned ps_def_max_rounds(const struct pts_session *s, const struct pts_def *d);
 int ps_flush_or_fail(struct pts_session *s, bool force, char *err, size_t errlen);
+/* The shared steps' view of the session (core/steps.h). */
+struct run_ctx ps_ctx(struct pts_session *s);
 int ps_do_purge(struct pts_session *s, struct json_object *sub, char *err, size_t errlen);
 int ps_element_open(struct pts_session *s, unsigned mix, uint32_t bs, bool random,
                         unsigned threads, unsigned qd, unsigned compress, uint64_t seed,

@@ -1,0 +1,399 @@
+/* steps.c — the shared run layer (steps.h): opening a target, one round on a fresh pool, the
+ * simulated drive's counters, purge and WIPC. */
+#include "core/steps.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/precondition.h"
+#include "core/results.h"
+#include "core/worker.h"
+#include "device/safety.h"
+#include "lib/file.h"
+#include "lib/json_path.h"
+#include "lib/units.h"
+#include "lib/util.h"
+#include "sim/sim_preset.h"
+
+/* ------------------------------------------------------------------ opening a target */
+
+int run_select_engine(const char *engine_name, const char *target_path,
+                      const struct engine_ops **out, char *err, size_t errlen)
+{
+    const bool sim_target = target_path && sim_target_is(target_path);
+    const char *name = engine_name ? engine_name : sim_target ? "sim" : "io_uring";
+    *out = engine_find(name);
+    if (!*out) {
+        char names[256] = "";
+        for (const struct engine_ops *const *e = engine_list(); *e; e++) {
+            if (names[0])
+                strncat(names, ", ", sizeof(names) - strlen(names) - 1);
+            strncat(names, (*e)->name, sizeof(names) - strlen(names) - 1);
+        }
+        return errf(err, errlen, "--engine %s: unknown engine (available: %s)", name, names);
+    }
+    if (sim_target && !((*out)->flags & ENGINE_F_SIM_TARGET))
+        return errf(err, errlen, "--engine %s: simulated targets (%s) run on the sim engine",
+                    name, target_path);
+    if (!sim_target && ((*out)->flags & ENGINE_F_SIM_TARGET))
+        return errf(err, errlen, "--engine %s: only for simulated targets (sim:PRESET), not %s",
+                    name, target_path);
+    char why[256];
+    if ((*out)->available && (*out)->available(why, sizeof(why)) != 0)
+        return errf(err, errlen, "--engine %s: %s", name, why);
+    return 0;
+}
+
+int run_probe_target(const char *path, uint64_t create_size, const char *const *profile_dirs,
+                     struct target_info *t, char *err, size_t errlen)
+{
+    if (!path || !*path)
+        return errf(err, errlen, "missing --target (a block device, a file or sim:PRESET, see "
+                                 "--help)");
+    if (!sim_target_is(path))
+        return target_probe(path, create_size, t, err, errlen);
+    const char *dev_dirs[8];
+    char dev_store[7][4096];
+    unsigned nd = 0;
+    for (unsigned i = 0; profile_dirs && profile_dirs[i] && nd < 7; i++) {
+        snprintf(dev_store[nd], sizeof(dev_store[nd]), "%s/devices", profile_dirs[i]);
+        dev_dirs[nd] = dev_store[nd];
+        nd++;
+    }
+    dev_dirs[nd] = NULL;
+    struct sim_params sp;
+    if (sim_target_parse(path, dev_dirs, &sp, err, errlen) != 0)
+        return -1;
+    return target_probe_sim(path, &sp, t, err, errlen);
+}
+
+int run_check_safety(const struct target_info *t, bool writes, bool destructive,
+                     bool overwrite_signatures, char *err, size_t errlen)
+{
+    if (t->kind != TARGET_BLOCK && t->kind != TARGET_FILE)
+        return 0;
+    const struct safety_request rq = {writes, destructive, overwrite_signatures};
+    struct safety_facts *facts = xcalloc(1, sizeof(*facts));
+    char serr[ERR_LEN];
+    int rc = t->kind == TARGET_FILE
+                 ? safety_collect_file("", t->path, facts, serr, sizeof(serr))
+                 : safety_collect("", t->devname, facts, serr, sizeof(serr));
+    if (rc != 0) {
+        free(facts);
+        if (writes)
+            return errf(err, errlen, "refusing to write to %s: cannot check whether it is in "
+                                     "use: %s", t->path, serr);
+        return 0;
+    }
+    if (t->kind == TARGET_BLOCK)
+        safety_signatures(facts, t);
+    rc = safety_decide(facts, &rq, err, errlen);
+    if (rc == 0 && writes && facts->kind == SAFETY_FILE && facts->exists)
+        safety_file_grant(facts->dev, facts->ino);   /* the invocation's later runs */
+    free(facts);
+    return rc;
+}
+
+/* Can dir be made (or written, when it exists)? Checked when the plan is made, so that a bad --out
+ * is refused before a file target is created or a drive purged: the nearest existing ancestor
+ * must be a directory this process may write (access() also answers EROFS for root). */
+static int out_dir_writable(const char *dir, char *err, size_t errlen)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s", dir);
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        path[--n] = '\0';
+    struct stat st;
+    bool is_self = true;
+    for (;;) {
+        if (stat(path, &st) == 0) {
+            if (!S_ISDIR(st.st_mode))
+                return errf(err, errlen, "--out %s: %s is not a directory", dir, path);
+            if (access(path, W_OK | X_OK) != 0)
+                return is_self ? errf(err, errlen, "--out %s: not writable (%s)", dir,
+                                      strerror(errno))
+                               : errf(err, errlen, "--out %s: cannot be created in %s (%s)", dir,
+                                      path, strerror(errno));
+            return 0;
+        }
+        if (errno != ENOENT && errno != ENOTDIR)   /* ENOTDIR: an ancestor is a file, said above */
+            return errf(err, errlen, "--out %s: %s: %s", dir, path, strerror(errno));
+        char *slash = strrchr(path, '/');
+        if (!slash) {
+            snprintf(path, sizeof(path), ".");
+        } else if (slash == path) {
+            path[1] = '\0';
+        } else {
+            *slash = '\0';
+        }
+        is_self = false;
+    }
+}
+
+int run_out_dir(const char *given, const char *kind, bool force, char *dir, size_t dirlen,
+                char *results, size_t resultslen, char *err, size_t errlen)
+{
+    if (given) {
+        snprintf(dir, dirlen, "%s", given);
+    } else {
+        char stamp[32];
+        time_t t = time(NULL);
+        struct tm tm;
+        localtime_r(&t, &tm);
+        strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+        snprintf(dir, dirlen, "results/%s-%s", kind, stamp);
+    }
+    snprintf(results, resultslen, "%s/results.json", dir);
+    if (file_exists(results) && !force)
+        return errf(err, errlen, "--out %s already holds results.json (choose another directory "
+                                 "or add --force to replace it)", dir);
+    return out_dir_writable(dir, err, errlen);
+}
+
+double run_target_weight(const struct target_info *t)
+{
+    if (!t->sim)
+        return 1.0;
+    struct sim_info si;
+    sim_info(t->sim->dev, &si);
+    return si.k;   /* each simulated completion stands for k at full size */
+}
+
+int run_make_dir(const char *path, char *err, size_t errlen)
+{
+    return file_mkdir_p(path, err, errlen);
+}
+
+int run_resume_same_target(struct json_object *doc, const struct target_info *t, char *err,
+                           size_t errlen)
+{
+    static const char *const keys[] = {"path", "kind", "capacity_bytes", "logical_sector",
+                                       "model", "serial", "simulated.preset", "simulated.seed",
+                                       "simulated.time_scale_k"};
+    struct json_object *now = results_target_json(t);
+    struct json_object *was = json_object_object_get(doc, "target");
+    int rc = 0;
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && rc == 0; i++) {
+        char k1[64];
+        str_copy(k1, sizeof(k1), keys[i]);
+        char *dot = strchr(k1, '.');
+        if (dot)
+            *dot = '\0';
+        struct json_object *a = json_object_object_get(was, k1);
+        struct json_object *b = json_object_object_get(now, k1);
+        if (dot) {
+            a = json_object_is_type(a, json_type_object) ? json_object_object_get(a, dot + 1) : NULL;
+            b = json_object_is_type(b, json_type_object) ? json_object_object_get(b, dot + 1) : NULL;
+        }
+        const char *sa = a ? json_object_get_string(a) : "", *sb = b ? json_object_get_string(b) : "";
+        if ((a || b) && strcmp(sa, sb) != 0)
+            rc = errf(err, errlen, "--resume: the target is not the one the run measured: its %s "
+                      "was %s, now %s", keys[i], a ? sa : "not recorded", b ? sb : "not known");
+    }
+    /* a file the stopped run wrote is the same file when it is the same inode: what it holds
+     * is that run's own data, and writing it again needs no new --destructive */
+    struct json_object *ino = json_object_object_get(was, "inode");
+    struct json_object *dev = json_object_object_get(was, "st_dev");
+    struct stat st;
+    if (rc == 0 && t->kind == TARGET_FILE && ino && dev && stat(t->path, &st) == 0 &&
+        (uint64_t)json_object_get_int64(ino) == (uint64_t)st.st_ino &&
+        (uint64_t)json_object_get_int64(dev) == (uint64_t)st.st_dev)
+        safety_file_grant(st.st_dev, st.st_ino);
+    json_object_put(now);
+    return rc;
+}
+
+void run_print_target_engine(const struct target_info *t, const struct engine_ops *e)
+{
+    char cap[64];
+    if (t->sim) {
+        struct sim_info si;
+        sim_info(t->sim->dev, &si);
+        units_format_capacity(si.nominal_user_bytes, cap, sizeof(cap));
+        printf("  target  %s (simulated %s, %s; virtual time, scale k=%u)\n", t->path,
+               t->sim->params.name, cap, si.k);
+    } else {
+        units_format_capacity(t->capacity, cap, sizeof(cap));
+        printf("  target  %s (%s, %s, %u-byte logical sectors)\n", t->path,
+               target_kind_name(t->kind), cap, t->logical_sector);
+    }
+    printf("  engine  %s (%s)\n", e->name, e->version());
+}
+
+void run_device_round(const struct target_info *t, double weight, struct sim_stats *last,
+                      struct round_metrics *m)
+{
+    if (!t->sim)
+        return;
+    struct sim_stats now;
+    sim_stats(t->sim->dev, &now);
+    const struct sim_stats *was = last;
+    struct device_round *d = &m->device;
+    double k = weight;
+    uint64_t host = now.host_write_sectors - was->host_write_sectors;
+    uint64_t nand = now.nand_write_sectors - was->nand_write_sectors;
+    d->present = true;
+    d->host_write_bytes = (double)host * 512.0 * k;
+    d->nand_write_bytes = (double)nand * 512.0 * k;
+    d->total_host_write_bytes = (double)now.host_write_sectors * 512.0 * k;
+    d->wa_round = host ? (double)nand / (double)host : 0;
+    d->wa_cumulative = now.write_amplification;
+    d->gc_relocated_bytes = (double)(now.gc_relocated_sectors - was->gc_relocated_sectors) * 512.0 * k;
+    d->bg_relocated_bytes = (double)(now.bg_relocated_sectors - was->bg_relocated_sectors) * 512.0 * k;
+    d->erases = (double)(now.erases - was->erases) * k;
+    d->fg_gc_steps = now.fg_gc_steps - was->fg_gc_steps;
+    d->bg_gc_steps = now.bg_gc_steps - was->bg_gc_steps;
+    d->free_lines = now.free_lines;
+    d->total_lines = now.total_lines;
+    *last = now;
+}
+
+void run_engine_base(const struct target_info *t, int fd, const char *out_dir, char *dir,
+                     size_t dirlen, struct engine_config *base)
+{
+    memset(base, 0, sizeof(*base));
+    base->fd = fd;
+    base->handle = t->sim;
+    base->mem_align = t->mem_align;
+    base->path = t->path;
+    snprintf(dir, dirlen, "%s/fio", out_dir);
+    base->artifact_dir = dir;
+}
+
+void run_pool_metrics(struct worker_pool *pool, uint64_t sample_ns, double weight,
+                      struct round_metrics *m)
+{
+    const struct worker_stats *ws[1024];
+    unsigned nw = worker_pool_size(pool);
+    if (nw > 1024)
+        nw = 1024;
+    for (unsigned i = 0; i < nw; i++)
+        ws[i] = worker_pool_stats(pool, i);
+    metrics_compute(ws, nw, (double)sample_ns / 1e9, weight, m);
+}
+
+int run_pool_once(const struct target_info *t, int fd, const char *out_dir,
+                  const struct engine_ops *engine, double weight, struct sim_stats *sim_last,
+                  const struct workload *wl, const struct wl_range *range, uint64_t time_ns,
+                  uint64_t bytes, volatile sig_atomic_t *stop, struct round_metrics *m,
+                  char *err, size_t errlen)
+{
+    struct engine_config base;
+    char artifacts[4200];
+    run_engine_base(t, fd, out_dir, artifacts, sizeof(artifacts), &base);
+    struct worker_pool *pool = worker_pool_start(wl, engine, &base, range, stop, err, errlen);
+    if (!pool)
+        return -1;
+    struct round_limits lim = {.time_ns = time_ns, .bytes = bytes, .sample_ns = 1000000000ull,
+                               .label = wl->name};
+    int ret = worker_pool_round(pool, &lim, err, errlen);
+    if (ret == 0) {
+        run_pool_metrics(pool, 1000000000ull, weight, m);
+        run_device_round(t, weight, sim_last, m);
+    }
+    worker_pool_stop(pool);
+    return ret;
+}
+
+/* ------------------------------------------------------------------ purge */
+
+int step_purge_plan(const struct run_ctx *c, enum purge_method want, struct purge_plan *plan,
+                    char *err, size_t errlen)
+{
+    struct purge_facts facts;
+    purge_facts_collect(c->target, &facts);
+    return purge_plan_make(&facts, want, plan, err, errlen);
+}
+
+int step_purge(const struct run_ctx *c, struct purge_plan *plan, struct json_object **json,
+               char *err, size_t errlen)
+{
+    uint64_t t0 = now_mono_ns();
+    int ret = purge_execute(plan, c->target, c->fd, err, errlen);
+    double secs = (double)(now_mono_ns() - t0) / 1e9;
+    if (c->target->sim)
+        sim_stats(c->target->sim->dev, c->sim_last);
+    const bool ran = ret == 0 && plan->method != PURGE_NONE;
+    *json = results_purge_json(plan, ran, secs);
+    if (ran)
+        ds_purge(c->state);
+    return ret;
+}
+
+const char *step_purge_note(const struct purge_plan *plan, char *buf, size_t len)
+{
+    if (plan->method == PURGE_NONE)
+        snprintf(buf, len, "no purge: the tests ran without returning the device to "
+                           "fresh-out-of-box (%s)", plan->reason);
+    else if (!plan->compliant)
+        snprintf(buf, len, "purge by %s is not SNIA-compliant (%s)",
+                 purge_method_name(plan->method), plan->reason);
+    else
+        return NULL;
+    return buf;
+}
+
+/* ------------------------------------------------------------------ WIPC */
+
+/* The WIPC workload: sequential bs writes over the range, threads x qd, checked against the
+ * target; *out_range is its range on the target. */
+static int wipc_workload(const struct target_info *t, const struct wipc_spec *w,
+                         struct workload *wl, struct wl_range *out_range, char *err,
+                         size_t errlen)
+{
+    wl_init(wl);
+    if (wl_set(wl, "rw", "write", "wipc", err, errlen) != 0)
+        return -1;
+    wl->bs[0] = (struct wl_bs){.size = w->bs, .weight = 100};
+    wl->n_bs = 1;
+    wl->qd = w->qd;
+    wl->workers = w->threads;
+    wl->compress_pct = w->compress_pct;
+    wl->seed = 0x57495043ull;   /* "WIPC" */
+    wl->offset = (struct wl_extent){.set = true, .bytes = w->range.start};
+    wl->size = (struct wl_extent){.set = true, .bytes = w->range.len};
+    str_copy(wl->name, sizeof(wl->name), "wipc");
+    if (wl_validate(wl, err, errlen) != 0 ||
+        wl_check_target(wl, t->capacity, t->logical_sector, t->path, out_range, err, errlen) != 0)
+        return -1;
+    return 0;
+}
+
+uint64_t step_wipc_bytes(const struct run_ctx *c, const struct wipc_spec *w)
+{
+    return (uint64_t)((double)((uint64_t)w->fills * w->range.len) * c->weight);
+}
+
+int step_wipc(const struct run_ctx *c, const struct wipc_spec *w, struct round_metrics *m,
+              struct json_object **json, char *err, size_t errlen)
+{
+    struct workload wl;
+    struct wl_range range;
+    *json = NULL;
+    if (wipc_workload(c->target, w, &wl, &range, err, errlen) != 0)
+        return -1;
+    const uint64_t bytes = (uint64_t)w->fills * range.len;
+    uint64_t t0 = now_mono_ns();
+    if (run_pool_once(c->target, c->fd, c->out_dir, c->engine, c->weight, c->sim_last, &wl,
+                      &range, 0, bytes, c->stop, m, err, errlen) != 0)
+        return -1;
+    if (*c->stop) {
+        metrics_free(m);
+        return 1;
+    }
+    ds_wipc(c->state, (double)m->write.bytes);
+    m->state = *c->state;
+    struct results_wipc r = {
+        .bs = w->bs, .threads = w->threads, .qd = w->qd, .fills = w->fills,
+        .compress_pct = w->compress_pct, .bytes_target = (double)bytes * c->weight,
+        .wall_s = (double)(now_mono_ns() - t0) / 1e9,
+    };
+    *json = results_wipc_json(&r, m);
+    return 0;
+}

@@ -1,0 +1,121 @@
+/* steps.h — the shared run layer: the steps that run, suite, profile and crosscheck all take,
+ * written once. Opening a target (engine, probe, safety, output directory), one round on a
+ * fresh worker pool, the simulated drive's counters per round, and the two preparation steps,
+ * purge and WIPC, each with one results record:
+ *
+ *   "purge": {method, compliant, command, reason, ran, variant, seconds}
+ *   WIPC:    {kind: "wipc", bs, threads, qd, fills, compress_pct, bytes_target, bytes_written,
+ *             elapsed_s, wall_s, mb_s, round: <a round's figures>}
+ *
+ * (reports/results-schema.md). A runner keeps its own state and lends the steps a view of it,
+ * struct run_ctx; what it prints around a step is its own (the plan's wording differs by
+ * command), what the step records and what it does to the drive's state is not.
+ * docs/architecture.md shows where these sit between the commands and the engines. */
+#ifndef PTSBENCH_STEPS_H
+#define PTSBENCH_STEPS_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/drive_state.h"
+#include "core/metrics.h"
+#include "device/purge.h"
+#include "device/target.h"
+#include "engine/engine.h"
+#include "io/workload.h"
+#include "sim/sim.h"
+
+struct json_object;
+struct worker_pool;
+
+/* A runner's state as the steps see it (pointers into the runner's own session). */
+struct run_ctx {
+    struct target_info *target;
+    int fd;
+    const char *out_dir;
+    const struct engine_ops *engine;
+    double weight;                 /* completions' weight (run_target_weight) */
+    struct sim_stats *sim_last;    /* simulated drive counters at the end of the last round */
+    struct drive_state *state;     /* the drive's state, advanced by the steps */
+    volatile sig_atomic_t *stop;
+};
+
+/* Purge, in two steps so that a runner can say what will run before it runs: the plan for
+ * `want` (auto resolves by the target's facts; no I/O), then its execution, its record in *json
+ * (caller owns; made also when the purge failed, which is part of the results) and the drive's
+ * state set to purged when a purge ran. 0, or -1 with err. */
+int step_purge_plan(const struct run_ctx *c, enum purge_method want, struct purge_plan *plan,
+                    char *err, size_t errlen);
+int step_purge(const struct run_ctx *c, struct purge_plan *plan, struct json_object **json,
+               char *err, size_t errlen);
+/* The note a purge plan calls for ("no purge: ...", "purge by X is not SNIA-compliant ..."), or
+ * NULL when a compliant purge ran. */
+const char *step_purge_note(const struct purge_plan *plan, char *buf, size_t len);
+
+/* WIPC (PTS workload independent preconditioning): `fills` x the range written with
+ * sequential bs writes, threads x qd, at compress_pct compressible data. The defaults of run
+ * and profile are WIPC_SPEC_DEFAULT (128 KiB, 1 x QD 32, 2 fills, core/precondition.h); the
+ * PTS tests take their definitions' values. */
+struct wipc_spec {
+    struct wl_range range;         /* the active range, in the target's address space */
+    uint32_t bs;
+    unsigned threads, qd, fills, compress_pct;
+};
+/* Run it on a fresh pool: its figures in *m (metrics_free), its record in *json (caller owns),
+ * the drive's state advanced (ds_wipc). 0, 1 interrupted (nothing recorded), -1 with err. */
+int step_wipc(const struct run_ctx *c, const struct wipc_spec *w, struct round_metrics *m,
+              struct json_object **json, char *err, size_t errlen);
+/* The bytes the WIPC writes, in full-size figures (for the line announcing it). */
+uint64_t step_wipc_bytes(const struct run_ctx *c, const struct wipc_spec *w);
+
+/* Engine by name (NULL: io_uring, or sim for sim: targets); refuses mismatches. */
+int run_select_engine(const char *engine_name, const char *target_path,
+                      const struct engine_ops **out, char *err, size_t errlen);
+/* A device, a file (created later to create_size) or sim:PRESET[,k=v] (presets in
+ * PROFILE_DIR/devices). No writes. */
+int run_probe_target(const char *path, uint64_t create_size, const char *const *profile_dirs,
+                     struct target_info *t, char *err, size_t errlen);
+/* The safety decision (safety.h) for block devices and files; simulated and remote targets
+ * pass.  writes: the run writes (workload, preconditioning or purge). */
+int run_check_safety(const struct target_info *t, bool writes, bool destructive,
+                     bool overwrite_signatures, char *err, size_t errlen);
+/* DIR (given, or results/KIND-<timestamp>) and DIR/results.json; refuses to replace results
+ * without force. Creates nothing. */
+int run_out_dir(const char *given, const char *kind, bool force, char *dir, size_t dirlen,
+                char *results, size_t resultslen, char *err, size_t errlen);
+/* One round of wl on range (time or bytes) on a fresh pool, its figures in *m (metrics_free);
+ * the simulated drive's counters advance in *sim_last. Returns 0 or -1 with err. */
+int run_pool_once(const struct target_info *t, int fd, const char *out_dir,
+                  const struct engine_ops *engine, double weight, struct sim_stats *sim_last,
+                  const struct workload *wl, const struct wl_range *range, uint64_t time_ns,
+                  uint64_t bytes, volatile sig_atomic_t *stop, struct round_metrics *m,
+                  char *err, size_t errlen);
+/* --resume: 0 when t is the target the results document measured (path, kind, capacity, sector,
+ * model, serial; a simulated drive's preset, seed and scale), else -1 with the difference. */
+struct json_object;
+int run_resume_same_target(struct json_object *doc, const struct target_info *t, char *err,
+                           size_t errlen);
+/* Completion weight: k for a scaled simulated drive, else 1. */
+double run_target_weight(const struct target_info *t);
+/* The plan's "  target ..." and "  engine ..." lines (run and profile print them alike). */
+void run_print_target_engine(const struct target_info *t, const struct engine_ops *e);
+/* The simulated drive's own counters for the round that just ended, in full-size figures
+ * (nothing for other targets); *last holds the counters at the end of the previous round. */
+void run_device_round(const struct target_info *t, double weight, struct sim_stats *last,
+                      struct round_metrics *m);
+/* The target's side of the engine configuration for worker_pool_start: fd (or the simulated
+ * drive), buffer alignment, path; whole-round engines keep their files in OUT_DIR/fio, whose
+ * name is kept in dir (which must outlive worker_pool_start). */
+void run_engine_base(const struct target_info *t, int fd, const char *out_dir, char *dir,
+                     size_t dirlen, struct engine_config *base);
+/* A round's metrics from every worker of the pool. */
+struct worker_pool;
+void run_pool_metrics(struct worker_pool *pool, uint64_t sample_ns, double weight,
+                      struct round_metrics *m);
+/* mkdir -p. */
+int run_make_dir(const char *path, char *err, size_t errlen);
+
+
+#endif
