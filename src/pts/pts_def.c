@@ -341,6 +341,10 @@ static const struct def_choice kind_choices[] = {{"standard", PTS_KIND_STANDARD}
                                                  {"xsr", PTS_KIND_XSR},
                                                  {"dirth", PTS_KIND_DIRTH},
                                                  {NULL, 0}};
+static const struct def_choice report_choices[] = {
+    {"iops", PTS_REPORT_IOPS}, {"tp", PTS_REPORT_TP},       {"lat", PTS_REPORT_LAT},
+    {"wsat", PTS_REPORT_WSAT}, {"hir", PTS_REPORT_HIR},     {"xsr", PTS_REPORT_XSR},
+    {"dirth", PTS_REPORT_DIRTH}, {"generic", PTS_REPORT_GENERIC}, {NULL, 0}};
 
 /* Every key of a definition (pts/iops.ini documents them). */
 static const struct def_key def_keys[] = {
@@ -364,6 +368,7 @@ static const struct def_key def_keys[] = {
     {"max_time", DEF_TIME, F(max_time_ns), PTS_MIN_TIME_NS, 0, NULL, 0, NULL},
     {"compress", DEF_UINT, F(compress_pct), 0, 100, NULL, 0, NULL},
     {"kind", DEF_CHOICE, F(kind), 0, 0, kind_choices, 0, NULL},
+    {"report", DEF_CHOICE, F(report), 0, 0, report_choices, 0, NULL},
     {"threads_list", DEF_ULIST, F(threads_list), 1, 1024, NULL,
      offsetof(struct pts_def, n_threads_list), NULL},
     {"qd_list", DEF_ULIST, F(qd_list), 1, 1024, NULL, offsetof(struct pts_def, n_qd_list), NULL},
@@ -388,6 +393,42 @@ const char *pts_kind_name(enum pts_kind k)
         if (c->value == (int)k)
             return c->name;
     return "standard";
+}
+
+const char *pts_report_name(enum pts_report r)
+{
+    for (const struct def_choice *c = report_choices; c->name; c++)
+        if (c->value == (int)r)
+            return c->name;
+    return "generic";
+}
+
+/* The presentation a kind has without a `report` key. */
+static enum pts_report kind_report(enum pts_kind k)
+{
+    return k == PTS_KIND_HIR     ? PTS_REPORT_HIR
+           : k == PTS_KIND_XSR   ? PTS_REPORT_XSR
+           : k == PTS_KIND_DIRTH ? PTS_REPORT_DIRTH
+                                 : PTS_REPORT_GENERIC;
+}
+
+/* The kind whose results the presentation reads (iops, tp, lat, wsat: the standard loops'
+ * rounds and tables; hir, xsr, dirth: their own kind's records), or -1: any (generic). */
+static int report_kind(enum pts_report r)
+{
+    switch (r) {
+    case PTS_REPORT_DEFAULT:
+    case PTS_REPORT_GENERIC:
+        return -1;
+    case PTS_REPORT_HIR:
+        return PTS_KIND_HIR;
+    case PTS_REPORT_XSR:
+        return PTS_KIND_XSR;
+    case PTS_REPORT_DIRTH:
+        return PTS_KIND_DIRTH;
+    default:
+        return PTS_KIND_STANDARD;
+    }
 }
 
 /* A bool or an enum field, by its size. */
@@ -522,6 +563,11 @@ static bool has_bs(const struct pts_def *d, uint32_t bs)
 static int def_check(const struct pts_def *d, const struct ini_section *t,
                      const struct ini_section *s, const char *path, char *err, size_t errlen)
 {
+    int rk = report_kind(d->report);
+    if (rk >= 0 && rk != (int)d->kind)
+        return def_bad(t, s, path, "report", err, errlen, "the %s report reads the results of "
+                       "kind=%s, and this test is kind=%s", pts_report_name(d->report),
+                       pts_kind_name((enum pts_kind)rk), pts_kind_name(d->kind));
     if (d->kind != PTS_KIND_XSR && (!d->n_mixes || !d->n_bss))
         return errf(err, errlen, "%s: needs mixes and block_sizes", path);
     if (d->kind == PTS_KIND_XSR && !d->n_groups)
@@ -604,6 +650,8 @@ int pts_def_load(const char *name, const char *spec, const char *const *dirs,
         ret = def_check(out, t, spec_sec, path, err, errlen);
     if (ret == 0 && !out->title[0])
         str_copy(out->title, sizeof(out->title), out->name);
+    if (ret == 0 && out->report == PTS_REPORT_DEFAULT)
+        out->report = kind_report(out->kind);
     ini_free(&f);
     return ret;
 }

@@ -26,7 +26,14 @@
  *   stop_capacity           4 (x user capacity)
  *   max_time                24h
  *   compress                data compressibility (0: random data, as the PTS requires)
- *   kind                    standard (the loops above) | hir | xsr: the control flow
+ *   kind                    standard (the loops above) | hir | xsr | dirth: the control flow
+ *   report                  how the report presents the test, its section and charts:
+ *                           iops | tp | lat | wsat (standard kind: the IOPS, TP, LAT, WSAT
+ *                           tables and charts, read from this test's own results) | hir | xsr |
+ *                           dirth (the kind of the same name) | generic (the test's parameters,
+ *                           preparation and steady-state charts only). Default: the kind's own
+ *                           for hir, xsr and dirth, generic for standard. Recorded in results as
+ *                           tests[i].report
  * Host Idle Recovery (kind = hir): precondition with the test's element in rounds of
  * element_time to steady state on `tracking`, then for each wait state: `repetitions` x
  * (access_time of the element, then host idle of the wait), then `baseline_accesses` x
@@ -82,6 +89,11 @@ struct pts_track {
 
 enum pts_stop { PTS_STOP_STEADY = 0, PTS_STOP_CAPACITY };
 enum pts_kind { PTS_KIND_STANDARD = 0, PTS_KIND_HIR, PTS_KIND_XSR, PTS_KIND_DIRTH };
+/* The report's presentation (key `report`); PTS_REPORT_DEFAULT: not given, the kind's. */
+enum pts_report {
+    PTS_REPORT_DEFAULT = 0, PTS_REPORT_GENERIC, PTS_REPORT_IOPS, PTS_REPORT_TP, PTS_REPORT_LAT,
+    PTS_REPORT_WSAT, PTS_REPORT_HIR, PTS_REPORT_XSR, PTS_REPORT_DIRTH
+};
 
 struct pts_group {
     bool random;
@@ -115,6 +127,7 @@ struct pts_def {
     uint64_t max_time_ns;
     unsigned compress_pct;
     enum pts_kind kind;
+    enum pts_report report;   /* never DEFAULT after pts_def_load */
     /* hir */
     uint64_t access_ns;
     uint64_t precondition_round_ns;
@@ -149,6 +162,10 @@ void pts_def_list(const char *const *dirs, char *buf, size_t len);
 
 /* "standard", "hir", "xsr", "dirth": the kind's name in definitions and results. */
 const char *pts_kind_name(enum pts_kind k);
+
+/* "iops", "tp", "lat", "wsat", "hir", "xsr", "dirth", "generic": the presentation's name in
+ * definitions and results (tests[i].report). */
+const char *pts_report_name(enum pts_report r);
 
 /* "iops@4k/0" for messages and results. */
 void pts_track_format(const struct pts_track *t, char *buf, size_t len);

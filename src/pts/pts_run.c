@@ -1349,6 +1349,7 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
         json_object_object_add(tj, "name", json_object_new_string(d->name));
         json_object_object_add(tj, "title", json_object_new_string(d->title));
         json_object_object_add(tj, "kind", json_object_new_string(pts_kind_name(d->kind)));
+        json_object_object_add(tj, "report", json_object_new_string(pts_report_name(d->report)));
         json_object_object_add(tj, "definition", json_object_new_string(d->source));
         json_object_object_add(tj, "element_time_s", jw_num((double)ps_def_element_ns(s, d) / 1e9));
         test_header_json(s, d, tj);

@@ -159,6 +159,15 @@ const char *pj_schema(struct json_object *doc);
 
 /* Suite helpers: the test named `name` in a ptsbench.suite document, or NULL. */
 struct json_object *plot_suite_test(struct json_object *doc, const char *name);
+/* How the report presents a suite test (tests[i]): its section (report.c) and charts
+ * (plot_pts.c) are the ones of this presentation, "iops", "tp", "lat", "wsat", "hir", "xsr",
+ * "dirth" or "generic" (the definition's `report` key, recorded as tests[i].report). The
+ * version-1 fallback, for results from before the field (and the fixtures): from the test's name
+ * as the report chose before, iops, tp, lat, wsat* (wsat), hir, xsr, dirth and cbw (dirth);
+ * then from tests[i].kind (hir, xsr, dirth); else "generic". */
+const char *plot_test_report(struct json_object *test);
+/* plot_test_report of the test named `name`, in the first input that has it ("generic"). */
+const char *plot_suite_report(struct plot_ctx *c, const char *name);
 /* "R/W 65/35" (block sizes: units_format_bs). */
 void plot_mix_label(double rwmix_read, char *buf, size_t len);
 /* A time axis: seconds below 10 minutes, minutes below 10 hours, else hours. Sets *div. */

@@ -117,20 +117,21 @@ static void bs_xtics_kib(struct plot_chart *ch, const double *bs, size_t n)
 
 /* ---- IOPS ---- */
 
-static void iops_bs_mix(struct plot_ctx *c)
+static void iops_bs_mix(struct plot_ctx *c, const char *test)
 {
     double bs[MAXV], mix[MAXV];
     size_t n_bs, n_mix;
-    table_axes(c, "iops", bs, &n_bs, mix, &n_mix);
+    table_axes(c, test, bs, &n_bs, mix, &n_mix);
     if (!n_bs)
         return;
-    char title[256], tag[128];
-    plot_suite_state_tag(c, "iops", PS_RESULT, tag, sizeof(tag));
+    char title[256], tag[128], name[96];
+    snprintf(name, sizeof(name), "%s-bs-mix", test);
+    plot_suite_state_tag(c, test, PS_RESULT, tag, sizeof(tag));
     snprintf(title, sizeof(title), "%s test: IOPS by block size, one line per R/W mix "
-                                   "(steady-state window average%s%s)", test_title(c, "iops"),
+                                   "(steady-state window average%s%s)", test_title(c, test),
              tag[0] ? "; " : "", tag);
     struct plot_chart *ch = plot_chart_new(
-        c, "iops-bs-mix", "iops", title,
+        c, name, test, title,
         "Random IOPS averaged over the steady-state measurement window, by block size, one "
         "series per read/write mix (the PTS's 2D IOPS plot).");
     plot_set(ch, "set xlabel 'block size (KiB, log scale)'");
@@ -140,9 +141,9 @@ static void iops_bs_mix(struct plot_ctx *c)
     plot_set(ch, "set format y '%%.0s%%c'");
     plot_set(ch, "set offsets graph 0.03, graph 0.03, 0, 0");
     bs_xtics_kib(ch, bs, n_bs);
-    bool many = n_inputs_with(c, "iops") > 1;
+    bool many = n_inputs_with(c, test) > 1;
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *st = first_subtest(c, i, "iops");
+        struct json_object *st = first_subtest(c, i, test);
         if (!st)
             continue;
         for (size_t m = 0; m < n_mix; m++) {
@@ -247,26 +248,27 @@ static void bs_mix_3d(struct plot_ctx *c, const char *test, const char *name, co
 
 /* ---- throughput ---- */
 
-static void tp_bs(struct plot_ctx *c)
+static void tp_bs(struct plot_ctx *c, const char *test)
 {
     double bs[MAXV], mix[MAXV];
     size_t n_bs, n_mix;
-    table_axes(c, "tp", bs, &n_bs, mix, &n_mix);
+    table_axes(c, test, bs, &n_bs, mix, &n_mix);
     if (!n_bs)
         return;
-    char title[256];
+    char title[256], name[96];
+    snprintf(name, sizeof(name), "%s-bs", test);
     snprintf(title, sizeof(title), "%s test: sequential read and write throughput by block "
-                                   "size, MB/s", test_title(c, "tp"));
-    state_title(c, "tp", PS_RESULT, title, sizeof(title));
+                                   "size, MB/s", test_title(c, test));
+    state_title(c, test, PS_RESULT, title, sizeof(title));
     struct plot_chart *ch = plot_chart_new(
-        c, "tp-bs", "tp", title,
+        c, name, test, title,
         "Sequential throughput (MB/s = 10^6 B/s) averaged over each block size's steady-state "
         "window, read (R/W 100/0) and write (R/W 0/100), bars per device.");
     char cols[2048] = "block_size";
     size_t n_cols = 0;
     struct { size_t input; double mix; } col[MAXV];
     for (size_t i = 0; i < c->n_in; i++) {
-        if (!plot_suite_test(c->in[i].doc, "tp"))
+        if (!plot_suite_test(c->in[i].doc, test))
             continue;
         for (size_t m = 0; m < n_mix && n_cols < MAXV; m++) {
             col[n_cols].input = i;
@@ -283,7 +285,7 @@ static void tp_bs(struct plot_ctx *c)
         for (size_t k = 0; k < n_cols; k++) {
             v[k] = NAN;
             struct json_object *subs =
-                jp_arr(plot_suite_test(c->in[col[k].input].doc, "tp"), "subtests");
+                jp_arr(plot_suite_test(c->in[col[k].input].doc, test), "subtests");
             for (size_t j = 0; j < jp_len(subs); j++) {
                 struct json_object *row = table_row(jp_idx(subs, j), bs[b], col[k].mix);
                 if (row)
@@ -302,7 +304,7 @@ static void tp_bs(struct plot_ctx *c)
     plot_set(ch, "set xlabel 'block size'");
     plot_set(ch, "set ylabel 'throughput (MB/s = 10^6 B/s)'");
     plot_set(ch, "set grid noxtics ytics");
-    bool many = n_inputs_with(c, "tp") > 1;
+    bool many = n_inputs_with(c, test) > 1;
     for (size_t k = 0; k < n_cols; k++) {
         int d = plot_dev(ch, col[k].input);
         char t[512];
@@ -320,7 +322,7 @@ static void tp_bs(struct plot_ctx *c)
 
 /* ---- latency ---- */
 
-static void lat_bs(struct plot_ctx *c)
+static void lat_bs(struct plot_ctx *c, const char *test)
 {
     static const struct { const char *key, *name; } stats[] = {
         {"mean", "mean"}, {"99", "99%"}, {"99.99", "99.99%"}, {"99.999", "99.999%"},
@@ -328,22 +330,23 @@ static void lat_bs(struct plot_ctx *c)
     const size_t n_stats = sizeof(stats) / sizeof(stats[0]);
     double bs[MAXV], mix[MAXV];
     size_t n_bs, n_mix;
-    table_axes(c, "lat", bs, &n_bs, mix, &n_mix);
+    table_axes(c, test, bs, &n_bs, mix, &n_mix);
     if (!n_bs)
         return;
-    char title[256];
+    char title[256], name[96];
+    snprintf(name, sizeof(name), "%s-bs", test);
     snprintf(title, sizeof(title), "%s test: response time by block size and R/W mix (mean, "
-                                   "99%%, 99.99%%, 99.999%%), µs", test_title(c, "lat"));
-    state_title(c, "lat", PS_RESULT, title, sizeof(title));
+                                   "99%%, 99.99%%, 99.999%%), µs", test_title(c, test));
+    state_title(c, test, PS_RESULT, title, sizeof(title));
     struct plot_chart *ch = plot_chart_new(
-        c, "lat-bs", "lat", title,
+        c, name, test, title,
         "Response time at T1/Q1 over the steady-state window: mean and the 99%, 99.99% and "
         "99.999% percentiles (µs, log scale) for every R/W mix and block size.");
     char cols[4096] = "mix_and_block_size";
     size_t n_cols = 0;
     struct { size_t input, stat; } col[MAXV];
     for (size_t i = 0; i < c->n_in; i++) {
-        if (!plot_suite_test(c->in[i].doc, "lat"))
+        if (!plot_suite_test(c->in[i].doc, test))
             continue;
         for (size_t s = 0; s < n_stats && n_cols < MAXV; s++) {
             col[n_cols].input = i;
@@ -360,7 +363,7 @@ static void lat_bs(struct plot_ctx *c)
             double v[MAXV];
             bool any = false;
             for (size_t k = 0; k < n_cols; k++) {
-                struct json_object *row = table_row(first_subtest(c, col[k].input, "lat"), bs[b],
+                struct json_object *row = table_row(first_subtest(c, col[k].input, test), bs[b],
                                                     mix[m]);
                 struct json_object *tot = jp_get(jp_get(row, "lat_us"), "total");
                 v[k] = plot_pos(jp_num(tot, stats[col[k].stat].key));
@@ -392,7 +395,7 @@ static void lat_bs(struct plot_ctx *c)
     plot_set(ch, "set ylabel 'response time (µs, log scale)'");
     plot_set(ch, "set grid noxtics ytics mytics");
     plot_set(ch, "set xtics rotate by -30");
-    bool many = n_inputs_with(c, "lat") > 1;
+    bool many = n_inputs_with(c, test) > 1;
     for (size_t k = 0; k < n_cols; k++) {
         int d = plot_dev(ch, col[k].input);
         char t[512];
@@ -406,38 +409,66 @@ static void lat_bs(struct plot_ctx *c)
 
 /* ---- write saturation ---- */
 
-static struct json_object *wsat_rounds(struct plot_ctx *c, size_t i)
+static struct json_object *wsat_rounds(struct plot_ctx *c, size_t i, const char *test)
 {
-    return jp_arr(first_subtest(c, i, "wsat"), "rounds");
+    return jp_arr(first_subtest(c, i, test), "rounds");
 }
 
-static void wsat_iops(struct plot_ctx *c, const char *name, bool tgbw, bool logx)
+/* The test's stimulus from its first round's element: "RND 4 KiB write", "SEQ 128 KiB R/W
+ * 90/10" (the WSAT definitions differ in it). */
+static void wsat_stimulus(struct plot_ctx *c, const char *test, char *buf, size_t len)
 {
+    snprintf(buf, len, "the stimulus's");
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *el = jp_idx(jp_arr(jp_idx(wsat_rounds(c, i, test), 0), "elements"), 0);
+        double bs = jp_num(el, "bs"), mix = jp_num(el, "rwmix_read");
+        if (!isfinite(bs) || !isfinite(mix))
+            continue;
+        const char *access = jp_str(plot_suite_test(c->in[i].doc, test), "access");
+        char bl[32], ml[32];
+        units_format_bs(bs, bl, sizeof(bl));
+        if (mix == 0)
+            snprintf(ml, sizeof(ml), "write");
+        else
+            plot_mix_label(mix, ml, sizeof(ml));
+        snprintf(buf, len, "%s %s %s", access && !strcmp(access, "sequential") ? "SEQ" : "RND",
+                 bl, ml);
+        return;
+    }
+}
+
+/* suffix: the chart's name after the test's, e.g. "iops-time" (wsat-iops-time) */
+static void wsat_iops(struct plot_ctx *c, const char *test, const char *suffix, bool tgbw,
+                      bool logx)
+{
+    char name[96];
+    snprintf(name, sizeof(name), "%s-%s", test, suffix);
     double tmax = 0;
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *rs = wsat_rounds(c, i);
+        struct json_object *rs = wsat_rounds(c, i, test);
         double t = jp_num(jp_idx(rs, jp_len(rs) ? jp_len(rs) - 1 : 0), "elapsed_total_s");
         if (isfinite(t) && t > tmax)
             tmax = t;
     }
     double div;
     const char *unit = plot_time_unit(tmax, &div);
-    char title[256], caption[512], q[128];
+    char title[256], caption[512], q[128], stim[96];
+    wsat_stimulus(c, test, stim, sizeof(stim));
     if (tgbw) {
         snprintf(title, sizeof(title), "%s: IOPS against total GB written (TGBW)",
-                 test_title(c, "wsat"));
+                 test_title(c, test));
         snprintf(caption, sizeof(caption),
-                 "Write saturation from fresh-out-of-box: RND 4 KiB write IOPS of every round "
-                 "against the total written since the purge (GB = 10^9 B).");
+                 "Write saturation from fresh-out-of-box: %s IOPS of every round against the "
+                 "total written since the purge (GB = 10^9 B).", stim);
     } else {
-        snprintf(title, sizeof(title), "%s: IOPS against time%s", test_title(c, "wsat"),
+        snprintf(title, sizeof(title), "%s: IOPS against time%s", test_title(c, test),
                  logx ? " (log scale)" : "");
         snprintf(caption, sizeof(caption),
-                 "Write saturation from fresh-out-of-box: RND 4 KiB write IOPS of every round "
-                 "against time (%s%s).", unit, logx ? ", log scale" : "");
+                 "Write saturation from fresh-out-of-box: %s IOPS of every round against time "
+                 "(%s%s).", stim, unit, logx ? ", log scale" : "");
     }
-    state_title(c, "wsat", PS_RESULT, title, sizeof(title));
-    struct plot_chart *ch = plot_chart_new(c, name, "wsat", title, caption);
+    state_title(c, test, PS_RESULT, title, sizeof(title));
+    struct plot_chart *ch = plot_chart_new(c, name, test, title, caption);
     if (tgbw) {
         plot_set(ch, "set xlabel 'total written (GB = 10^9 B)'");
     } else {
@@ -453,11 +484,11 @@ static void wsat_iops(struct plot_ctx *c, const char *name, bool tgbw, bool logx
     plot_set(ch, "set yrange [0:*]");
     plot_set(ch, "set format y '%%.0f'");
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *rs = wsat_rounds(c, i);
+        struct json_object *rs = wsat_rounds(c, i, test);
         if (!jp_len(rs))
             continue;
         char series[512];
-        snprintf(series, sizeof(series), "%s: RND 4 KiB write IOPS per round", c->in[i].label);
+        snprintf(series, sizeof(series), "%s: %s IOPS per round", c->in[i].label, stim);
         int ix = plot_block(ch, i, series, tgbw ? "total_written_gb iops round"
                                                 : (div == 1 ? "time_s iops round"
                                                    : div == 60 ? "time_min iops round"
@@ -477,26 +508,27 @@ static void wsat_iops(struct plot_ctx *c, const char *name, bool tgbw, bool logx
     plot_chart_done(c, ch);
 }
 
-static void wsat_lat(struct plot_ctx *c)
+static void wsat_lat(struct plot_ctx *c, const char *test)
 {
     static const struct { const char *key, *name; } stats[] = {
         {"mean", "mean"}, {"99", "99%"}, {"99.9", "99.9%"}, {"99.99", "99.99%"}, {"max", "max"},
     };
     double tmax = 0;
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *rs = wsat_rounds(c, i);
+        struct json_object *rs = wsat_rounds(c, i, test);
         double t = jp_num(jp_idx(rs, jp_len(rs) ? jp_len(rs) - 1 : 0), "elapsed_total_s");
         if (isfinite(t) && t > tmax)
             tmax = t;
     }
     double div;
     const char *unit = plot_time_unit(tmax, &div);
-    char title[256], xl[96], q[128];
+    char title[256], xl[96], q[128], name[96];
+    snprintf(name, sizeof(name), "%s-lat-time", test);
     snprintf(title, sizeof(title), "%s: response time against time (mean, 99%%, 99.9%%, 99.99%%, "
-                                   "max), µs", test_title(c, "wsat"));
-    state_title(c, "wsat", PS_RESULT, title, sizeof(title));
+                                   "max), µs", test_title(c, test));
+    state_title(c, test, PS_RESULT, title, sizeof(title));
     struct plot_chart *ch = plot_chart_new(
-        c, "wsat-lat-time", "wsat", title,
+        c, name, test, title,
         "Write saturation: response time of every round, from the mean to the maximum with the "
         "99%, 99.9% and 99.99% percentiles (µs, log scales).");
     snprintf(xl, sizeof(xl), "time (%s, log scale)", unit);
@@ -506,9 +538,9 @@ static void wsat_lat(struct plot_ctx *c)
     plot_set(ch, "set logscale x");
     plot_set(ch, "set logscale y");
     plot_set(ch, "set autoscale xfix");
-    bool many = n_inputs_with(c, "wsat") > 1;
+    bool many = n_inputs_with(c, test) > 1;
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *rs = wsat_rounds(c, i);
+        struct json_object *rs = wsat_rounds(c, i, test);
         if (!jp_len(rs))
             continue;
         for (size_t s = 0; s < sizeof(stats) / sizeof(stats[0]); s++) {
@@ -536,11 +568,14 @@ static void wsat_lat(struct plot_ctx *c)
 
 /* ---- host idle recovery ---- */
 
-static void hir_time(struct plot_ctx *c, const char *name, const char *metric, bool logy)
+static void hir_time(struct plot_ctx *c, const char *test, const char *suffix,
+                     const char *metric, bool logy)
 {
+    char name[96];
+    snprintf(name, sizeof(name), "%s-%s", test, suffix);
     double tmax = 0;
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *acc = jp_arr(first_subtest(c, i, "hir"), "accesses");
+        struct json_object *acc = jp_arr(first_subtest(c, i, test), "accesses");
         for (size_t a = 0; a < jp_len(acc); a++) {
             double t = jp_num(jp_idx(acc, a), "start_s");
             if (isfinite(t) && t > tmax)
@@ -552,13 +587,13 @@ static void hir_time(struct plot_ctx *c, const char *name, const char *metric, b
     bool lat = plot_metric_is_latency(metric);
     char title[256], caption[512], xl[64], q[128];
     snprintf(title, sizeof(title), "%s: %s of each access against time, across wait states",
-             test_title(c, "hir"), lat ? "mean response time (µs)" : "IOPS");
+             test_title(c, test), lat ? "mean response time (µs)" : "IOPS");
     snprintf(caption, sizeof(caption),
              "Host idle recovery: %s of every RND 4 KiB write access against time; coloured "
              "segments alternate access and host idle (wait state n), black segments are the "
              "return to baseline (continuous writes).", lat ? "mean response time" : "IOPS");
-    state_title(c, "hir", PS_RESULT, title, sizeof(title));
-    struct plot_chart *ch = plot_chart_new(c, name, "hir", title, caption);
+    state_title(c, test, PS_RESULT, title, sizeof(title));
+    struct plot_chart *ch = plot_chart_new(c, name, test, title, caption);
     snprintf(xl, sizeof(xl), "time (%s)", unit);
     plot_quote(q, sizeof(q), xl);
     plot_set(ch, "set xlabel %s", q);
@@ -570,9 +605,9 @@ static void hir_time(struct plot_ctx *c, const char *name, const char *metric, b
         plot_set(ch, "set yrange [0:*]");
         plot_set(ch, "set format y '%%.0f'");
     }
-    bool many = n_inputs_with(c, "hir") > 1;
+    bool many = n_inputs_with(c, test) > 1;
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *st = first_subtest(c, i, "hir");
+        struct json_object *st = first_subtest(c, i, test);
         struct json_object *acc = jp_arr(st, "accesses");
         struct json_object *ws = jp_arr(st, "wait_states");
         if (!jp_len(acc))
@@ -620,11 +655,11 @@ static void hir_time(struct plot_ctx *c, const char *name, const char *metric, b
 
 /* ---- cross stimulus recovery ---- */
 
-static void xsr_time(struct plot_ctx *c, bool lat)
+static void xsr_time(struct plot_ctx *c, const char *test, bool lat)
 {
     double tmax = 0;
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *log = jp_arr(first_subtest(c, i, "xsr"), "log");
+        struct json_object *log = jp_arr(first_subtest(c, i, test), "log");
         double t = jp_num(jp_idx(log, jp_len(log) ? jp_len(log) - 1 : 0), "t_min");
         if (isfinite(t) && t > tmax)
             tmax = t;
@@ -632,15 +667,16 @@ static void xsr_time(struct plot_ctx *c, bool lat)
     double div;
     const char *unit = plot_time_unit(tmax * 60.0, &div);
     div /= 60.0;   /* the log is in minutes */
-    char title[256], xl[64], q[128];
+    char title[256], xl[64], q[128], name[96];
+    snprintf(name, sizeof(name), "%s-%s", test, lat ? "lat-time" : "tp-time");
     if (lat)
         snprintf(title, sizeof(title), "%s: mean and maximum response time against time, µs",
-                 test_title(c, "xsr"));
+                 test_title(c, test));
     else
-        snprintf(title, sizeof(title), "%s: throughput against time, MB/s", test_title(c, "xsr"));
-    state_title(c, "xsr", PS_RESULT, title, sizeof(title));
+        snprintf(title, sizeof(title), "%s: throughput against time, MB/s", test_title(c, test));
+    state_title(c, test, PS_RESULT, title, sizeof(title));
     struct plot_chart *ch = plot_chart_new(
-        c, lat ? "xsr-lat-time" : "xsr-tp-time", "xsr", title,
+        c, name, test, title,
         lat ? "Cross stimulus recovery: mean and maximum response time of every logging "
               "interval (µs, log scale) through the three access groups."
             : "Cross stimulus recovery: throughput (MB/s = 10^6 B/s) of every logging interval "
@@ -656,11 +692,11 @@ static void xsr_time(struct plot_ctx *c, bool lat)
         plot_set(ch, "set ylabel 'throughput (MB/s = 10^6 B/s)'");
         plot_set(ch, "set yrange [0:*]");
     }
-    bool many = n_inputs_with(c, "xsr") > 1;
+    bool many = n_inputs_with(c, test) > 1;
     static const char *const lat_keys[] = {"lat_mean_us", "lat_max_us"};
     static const char *const lat_names[] = {"mean", "max"};
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *st = first_subtest(c, i, "xsr");
+        struct json_object *st = first_subtest(c, i, test);
         struct json_object *log = jp_arr(st, "log");
         struct json_object *groups = jp_arr(st, "groups");
         if (!jp_len(log))
@@ -985,65 +1021,106 @@ static void dirth_window(struct plot_ctx *c, const char *test)
     plot_window_chart(c, name, test, title, "IOPS", src, n);
 }
 
-/* ---- all ---- */
+/* ---- all: each test's charts by its presentation (plot_test_report) ---- */
 
-static bool any_input_has(struct plot_ctx *c, const char *test)
+static void iops_charts(struct plot_ctx *c, const char *test)
 {
-    return n_inputs_with(c, test) > 0;
+    plot_suite_steady(c, test);
+    iops_bs_mix(c, test);
+    char title[256], name[96];
+    snprintf(name, sizeof(name), "%s-3d", test);
+    snprintf(title, sizeof(title), "%s test: IOPS by block size and R/W mix (3D)",
+             test_title(c, test));
+    state_title(c, test, PS_RESULT, title, sizeof(title));
+    bs_mix_3d(c, test, name, title,
+              "Random IOPS over the steady-state window as 3D columns: block size against "
+              "read/write mix (the PTS's 3D IOPS plot).", "iops", "IOPS");
 }
+
+static void tp_charts(struct plot_ctx *c, const char *test)
+{
+    plot_suite_steady(c, test);
+    tp_bs(c, test);
+}
+
+static void lat_charts(struct plot_ctx *c, const char *test)
+{
+    plot_suite_steady(c, test);
+    lat_bs(c, test);
+    char title[256], name[96];
+    snprintf(name, sizeof(name), "%s-3d", test);
+    snprintf(title, sizeof(title), "%s test: mean response time by block size and R/W mix "
+                                   "(3D), µs", test_title(c, test));
+    state_title(c, test, PS_RESULT, title, sizeof(title));
+    bs_mix_3d(c, test, name, title,
+              "Mean response time (µs) at T1/Q1 over the steady-state window as 3D columns: "
+              "block size against read/write mix.", "lat_mean_us", "mean response time (µs)");
+}
+
+static void wsat_charts(struct plot_ctx *c, const char *test)
+{
+    wsat_iops(c, test, "iops-time", false, true);
+    wsat_iops(c, test, "iops-time-linear", false, false);
+    wsat_iops(c, test, "iops-tgbw", true, false);
+    wsat_lat(c, test);
+}
+
+static void hir_charts(struct plot_ctx *c, const char *test)
+{
+    plot_precondition_charts(c, test);
+    hir_time(c, test, "iops-time", "iops", false);
+    hir_time(c, test, "lat-time", "lat_mean_us", true);
+}
+
+static void xsr_charts(struct plot_ctx *c, const char *test)
+{
+    xsr_time(c, test, false);
+    xsr_time(c, test, true);
+}
+
+static void dirth_charts(struct plot_ctx *c, const char *test)
+{
+    plot_precondition_charts(c, test);
+    dirth_convergence(c, test);
+    dirth_window(c, test);
+    dirth_curves(c, test, true);
+    dirth_curves(c, test, false);
+    dirth_histogram(c, test);
+}
+
+/* A test's charts by its presentation; "generic" (a standard test without one of the PTS's
+ * presentations): its steady-state convergence and window, which any standard test records.
+ * The report's sections are report.c's by the same names. */
+static const struct {
+    const char *report;
+    void (*charts)(struct plot_ctx *c, const char *test);
+} pts_charts[] = {
+    {"iops", iops_charts}, {"tp", tp_charts},   {"lat", lat_charts},     {"wsat", wsat_charts},
+    {"hir", hir_charts},   {"xsr", xsr_charts}, {"dirth", dirth_charts},
+    {"generic", plot_suite_steady},
+};
 
 void plot_pts_charts(struct plot_ctx *c)
 {
-    if (any_input_has(c, "iops")) {
-        plot_suite_steady(c, "iops");
-        iops_bs_mix(c);
-        char title[256];
-        snprintf(title, sizeof(title), "%s test: IOPS by block size and R/W mix (3D)",
-                 test_title(c, "iops"));
-        state_title(c, "iops", PS_RESULT, title, sizeof(title));
-        bs_mix_3d(c, "iops", "iops-3d", title,
-                  "Random IOPS over the steady-state window as 3D columns: block size against "
-                  "read/write mix (the PTS's 3D IOPS plot).", "iops", "IOPS");
-    }
-    if (any_input_has(c, "tp")) {
-        plot_suite_steady(c, "tp");
-        tp_bs(c);
-    }
-    if (any_input_has(c, "lat")) {
-        plot_suite_steady(c, "lat");
-        lat_bs(c);
-        char title[256];
-        snprintf(title, sizeof(title), "%s test: mean response time by block size and R/W mix "
-                                       "(3D), µs", test_title(c, "lat"));
-        state_title(c, "lat", PS_RESULT, title, sizeof(title));
-        bs_mix_3d(c, "lat", "lat-3d", title,
-                  "Mean response time (µs) at T1/Q1 over the steady-state window as 3D columns: "
-                  "block size against read/write mix.", "lat_mean_us", "mean response time (µs)");
-    }
-    if (any_input_has(c, "wsat")) {
-        wsat_iops(c, "wsat-iops-time", false, true);
-        wsat_iops(c, "wsat-iops-time-linear", false, false);
-        wsat_iops(c, "wsat-iops-tgbw", true, false);
-        wsat_lat(c);
-    }
-    if (any_input_has(c, "hir")) {
-        plot_precondition_charts(c, "hir");
-        hir_time(c, "hir-iops-time", "iops", false);
-        hir_time(c, "hir-lat-time", "lat_mean_us", true);
-    }
-    if (any_input_has(c, "xsr")) {
-        xsr_time(c, false);
-        xsr_time(c, true);
-    }
-    static const char *const di[] = {"dirth", "cbw"};
-    for (size_t k = 0; k < 2; k++) {
-        if (!any_input_has(c, di[k]))
+    /* every test name, in the order first seen, each once */
+    const char *seen[64];
+    size_t n_seen = 0;
+    for (size_t i = 0; i < c->n_in; i++) {
+        if (strcmp(pj_schema(c->in[i].doc), "ptsbench.suite"))
             continue;
-        plot_precondition_charts(c, di[k]);
-        dirth_convergence(c, di[k]);
-        dirth_window(c, di[k]);
-        dirth_curves(c, di[k], true);
-        dirth_curves(c, di[k], false);
-        dirth_histogram(c, di[k]);
+        struct json_object *tests = jp_arr(c->in[i].doc, "tests");
+        for (size_t k = 0; k < jp_len(tests) && n_seen < 64; k++) {
+            const char *n = jp_str(jp_idx(tests, k), "name");
+            bool dup = !n;
+            for (size_t q = 0; q < n_seen && !dup; q++)
+                dup = !strcmp(seen[q], n);
+            if (dup)
+                continue;
+            seen[n_seen++] = n;
+            const char *report = plot_suite_report(c, n);
+            for (size_t p = 0; p < sizeof(pts_charts) / sizeof(pts_charts[0]); p++)
+                if (!strcmp(pts_charts[p].report, report))
+                    pts_charts[p].charts(c, n);
+        }
     }
 }

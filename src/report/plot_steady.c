@@ -477,7 +477,8 @@ void plot_suite_steady(struct plot_ctx *c, const char *test)
 {
     char name[64];
     snprintf(name, sizeof(name), "%s-convergence", test);
-    bool tp = !strcmp(test, "tp"), lat = !strcmp(test, "lat");
+    const char *report = plot_suite_report(c, test);
+    bool tp = !strcmp(report, "tp"), lat = !strcmp(report, "lat");
     suite_convergence(c, test, name, NULL, tp, !tp && !lat);
     if (lat) {
         /* the PTS latency page also tracks the maximum response time */
@@ -496,7 +497,8 @@ void plot_suite_steady(struct plot_ctx *c, const char *test)
                 }
             }
         }
-        suite_convergence(c, test, "lat-convergence-max", metric, false, true);
+        snprintf(name, sizeof(name), "%s-convergence-max", test);
+        suite_convergence(c, test, name, metric, false, true);
     }
     suite_windows(c, test);
 }

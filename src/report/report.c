@@ -405,8 +405,10 @@ static void group_prep_words(struct json_object *g, char *buf, size_t len)
 }
 
 /* A PTS test's preparation, from its first subtest's purge and precondition (the PTS's own:
- * IOPS, TP and LAT run after WIPC, their test loop being the WDPC). */
-static void suite_prep_words(const char *test, struct json_object *sub, char *buf, size_t len)
+ * IOPS, TP and LAT run after WIPC, their test loop being the WDPC); report: the test's
+ * presentation (plot_test_report; "wsat": write saturation from the purged drive). */
+static void suite_prep_words(const char *report, struct json_object *sub, char *buf,
+                             size_t len)
 {
     const char *method = jp_str(sub, "purge.method");
     char purge[96], wipc[160];
@@ -425,7 +427,7 @@ static void suite_prep_words(const char *test, struct json_object *sub, char *bu
                            "rounds)", purge,
                  jp_true(jp_get(ss, "reached")) ? "reached" : "NOT reached",
                  jp_num(ss, "rounds_run"));
-    } else if (!strncmp(test, "wsat", 4)) {
+    } else if (!strcmp(report, "wsat")) {
         snprintf(buf, len, "%s, then no preconditioning: write saturation from the purged drive "
                            "(no steady-state claim)", purge);
     } else {
@@ -972,6 +974,24 @@ static void pts_dirth(struct ctx *c, const char *name)
     }
 }
 
+/* A test's section by its presentation (tests[i].report, plot_test_report); its charts are
+ * plot_pts.c's by the same names. "generic": the parameters and preparation only. */
+static const struct {
+    const char *report;
+    void (*section)(struct ctx *c, const char *name);
+} pts_sections[] = {
+    {"iops", pts_iops}, {"tp", pts_tp},   {"lat", pts_lat},     {"wsat", pts_wsat},
+    {"hir", pts_hir},   {"xsr", pts_xsr}, {"dirth", pts_dirth},
+};
+
+static void (*pts_section(const char *report))(struct ctx *, const char *)
+{
+    for (size_t i = 0; i < sizeof(pts_sections) / sizeof(pts_sections[0]); i++)
+        if (!strcmp(pts_sections[i].report, report))
+            return pts_sections[i].section;
+    return NULL;
+}
+
 static void suite_sections(struct ctx *c)
 {
     /* every test name, in the order first seen */
@@ -1013,7 +1033,8 @@ static void suite_sections(struct ctx *c)
             char prep[512];
             if (!sub)
                 continue;
-            suite_prep_words(n, sub, prep, sizeof(prep));
+            suite_prep_words(plot_test_report(find_test(c->in[i].doc, n)), sub, prep,
+                             sizeof(prep));
             /* the drive's state as the test ended (results that record it per element) */
             struct json_object *st = jp_get(sub, "state");
             size_t nr = jlen_at(sub, "rounds");
@@ -1024,20 +1045,9 @@ static void suite_sections(struct ctx *c)
             o_para(&c->o, "%s: drive preparation: %s%s%s.", dev(c, i), prep,
                    sw[0] ? "; drive state at the last round: " : "", sw);
         }
-        if (!strcmp(n, "iops"))
-            pts_iops(c, n);
-        else if (!strcmp(n, "tp"))
-            pts_tp(c, n);
-        else if (!strcmp(n, "lat"))
-            pts_lat(c, n);
-        else if (!strncmp(n, "wsat", 4))
-            pts_wsat(c, n);
-        else if (!strcmp(n, "hir"))
-            pts_hir(c, n);
-        else if (!strcmp(n, "xsr"))
-            pts_xsr(c, n);
-        else if (!strcmp(n, "dirth") || !strcmp(n, "cbw"))
-            pts_dirth(c, n);
+        void (*section)(struct ctx *, const char *) = pts_section(plot_test_report(any));
+        if (section)
+            section(c, n);
         charts_for(c, n);
     }
 }

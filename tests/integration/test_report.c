@@ -9,7 +9,12 @@
  * state", never "steady state reached"; a run with --precondition steady says its steady-state
  * label and marks its WDPC rounds; a profile's points carry their labels and the groups'
  * preparation; a suite says how each test prepared the drive; every figure of a simulated drive
- * says "simulated", and "compliant" never stands without "(simulated drive)". */
+ * says "simulated", and "compliant" never stands without "(simulated drive)".
+ *
+ * And a PTS test that is only data: two definitions written here under names the report has
+ * never seen (a WSAT and an IOPS of fewer loops, with their `report` key), run on the simulator,
+ * get their presentation's section and charts, named after them, beside the fixture's WSAT and
+ * IOPS of the same presentations. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -347,6 +352,159 @@ static void test_suite_says_preparation_and_simulated(void **state)
     free(html);
 }
 
+/* ---- a PTS test that is only data ---- */
+
+/* pts/wsat.ini under another name (no "wsat" in it), stopping at half the user capacity. */
+static const char saturation_quick_ini[] =
+    "; test-only: pts/wsat.ini to 0.5x the capacity (tests/integration/test_report.c)\n"
+    "[test]\n"
+    "title = Saturation (test copy: to half the capacity)\n"
+    "report = wsat\n"
+    "purge = yes\n"
+    "precondition = none\n"
+    "access = random\n"
+    "mixes = 0\n"
+    "block_sizes = 4k\n"
+    "threads = spec\n"
+    "qd = spec\n"
+    "element_time = 60s\n"
+    "stop = capacity\n"
+    "stop_capacity = 0.5\n"
+    "max_time = 24h\n"
+    "max_rounds = 0\n";
+
+/* pts/iops.ini with two mixes and two block sizes instead of 7 x 8. */
+static const char iops_quick_ini[] =
+    "; test-only: pts/iops.ini with 2 x 2 elements (tests/integration/test_report.c)\n"
+    "[test]\n"
+    "title = IOPS (test copy: two mixes, two block sizes)\n"
+    "report = iops\n"
+    "purge = yes\n"
+    "precondition = wipc\n"
+    "access = random\n"
+    "mixes = 100, 0\n"
+    "block_sizes = 64k, 4k\n"
+    "threads = spec\n"
+    "qd = spec\n"
+    "element_time = 60s\n"
+    "tracking = iops@4k/0\n"
+    "stop = steady\n"
+    "max_rounds = 8\n";
+
+static void put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The Markdown section under "## heading", up to the next "## " heading (caller frees). */
+static char *md_section(const char *md, const char *heading)
+{
+    char h[256];
+    snprintf(h, sizeof(h), "\n## %s\n", heading);
+    const char *from = strstr(md, h);
+    if (!from)
+        fail_msg("report lacks the section '## %s'", heading);
+    const char *to = strstr(from + strlen(h), "\n## ");
+    size_t n = to ? (size_t)(to - from) : strlen(from);
+    char *sec = malloc(n + 1);
+    assert_non_null(sec);
+    memcpy(sec, from, n);
+    sec[n] = '\0';
+    return sec;
+}
+
+static void section_has(const char *md, const char *heading, const char *const *want, size_t n)
+{
+    char *sec = md_section(md, heading);
+    for (size_t k = 0; k < n; k++)
+        if (!strstr(sec, want[k]))
+            fail_msg("section '%s' lacks '%s'", heading, want[k]);
+    free(sec);
+}
+
+static void test_data_only_definitions_get_their_sections(void **state)
+{
+    (void)state;
+    if (!have_gnuplot())
+        skip();
+    /* DIR/data/pts: the tree's specs.ini and the two definitions; the rest from the tree */
+    char data[600], pts[700], path[800], spec[4200];
+    snprintf(data, sizeof(data), "%s/data", dir);
+    snprintf(pts, sizeof(pts), "%s/pts", data);
+    assert_int_equal(mkdir(data, 0755), 0);
+    assert_int_equal(mkdir(pts, 0755), 0);
+    const char *root = getenv("PTSBENCH_DATADIR");
+    snprintf(spec, sizeof(spec), "%s/pts/specs.ini", root && *root ? root : ".");
+    char *specs = slurp_file(spec, NULL);
+    assert_non_null(specs);
+    snprintf(path, sizeof(path), "%s/specs.ini", pts);
+    put_file(path, specs);
+    free(specs);
+    snprintf(path, sizeof(path), "%s/saturation-quick.ini", pts);
+    put_file(path, saturation_quick_ini);
+    snprintf(path, sizeof(path), "%s/iops-quick.ini", pts);
+    put_file(path, iops_quick_ini);
+
+    char out[600], rep[600];
+    snprintf(out, sizeof(out), "%s/data-only", dir);
+    snprintf(rep, sizeof(rep), "%s/report-data-only", dir);
+    char *old = root ? strdup(root) : NULL;
+    setenv("PTSBENCH_DATADIR", data, 1);
+    char *argv[] = {"ptsbench", "suite", "--tests", "saturation-quick,iops-quick", "--target",
+                    "sim:zdrive-6300-1.6t", "--round-time", "5s", "--quiet", "--out", out, NULL};
+    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+    if (old) {
+        setenv("PTSBENCH_DATADIR", old, 1);
+        free(old);
+    } else {
+        unsetenv("PTSBENCH_DATADIR");
+    }
+    assert_non_null(doc);
+    assert_string_equal(json_object_get_string(json_at(doc, "tests.0.report")), "wsat");
+    assert_string_equal(json_object_get_string(json_at(doc, "tests.0.kind")), "standard");
+    assert_string_equal(json_object_get_string(json_at(doc, "tests.1.report")), "iops");
+    json_object_put(doc);
+
+    /* beside the fixture's WSAT and IOPS (results without "report": from their names) */
+    char fix[4200];
+    snprintf(fix, sizeof(fix), "%s/tests/fixtures/results/suite-6300",
+             getenv("PTSBENCH_DATADIR") ? getenv("PTSBENCH_DATADIR") : ".");
+    char *rargv[] = {(char *)ptsbench_bin(), "report", fix, out, "--out", rep, NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(rargv, &r), 0);
+    if (r.status != 0)
+        fail_msg("report exited %d: %s", r.status, r.errout);
+    cmd_result_free(&r);
+    snprintf(path, sizeof(path), "%s/report.md", rep);
+    char *md = slurp_file(path, NULL);
+    assert_non_null(md);
+    assert_true(check_refs(rep, md, "](", ')') > 0);
+    static const char *const sat[] = {
+        "IOPS in the first round to",   /* the WSAT table's sentence */
+        "| Device | Rounds | Written | First round IOPS |",
+        "](plots/saturation-quick-iops-time.png)", "](plots/saturation-quick-iops-time-linear.png)",
+        "](plots/saturation-quick-iops-tgbw.png)", "](plots/saturation-quick-lat-time.png)",
+    };
+    section_has(md, "Saturation (test copy: to half the capacity)", sat,
+                sizeof(sat) / sizeof(sat[0]));
+    static const char *const iops[] = {
+        "IOPS by block size (rows) and read/write mix (columns)",
+        "](plots/iops-quick-convergence.png)", "](plots/iops-quick-window.png)",
+        "](plots/iops-quick-bs-mix.png)", "](plots/iops-quick-3d.png)",
+    };
+    section_has(md, "IOPS (test copy: two mixes, two block sizes)", iops,
+                sizeof(iops) / sizeof(iops[0]));
+    /* the fixture's own tests of the same presentations keep theirs */
+    static const char *const wsat[] = {"IOPS in the first round to", "](plots/wsat-iops-time.png)"};
+    section_has(md, "Write Saturation (RND 4 KiB W)", wsat, 2);
+    static const char *const iops_fix[] = {"](plots/iops-bs-mix.png)", "](plots/iops-3d.png)"};
+    section_has(md, "IOPS", iops_fix, 2);
+    free(md);
+}
+
 /* Bad input: one line, exit 2, nothing written. */
 static void test_report_bad_input(void **state)
 {
@@ -387,6 +545,7 @@ int main(void)
         cmocka_unit_test(test_steady_run_says_steady_and_marks_wdpc),
         cmocka_unit_test(test_profile_points_say_their_state),
         cmocka_unit_test(test_suite_says_preparation_and_simulated),
+        cmocka_unit_test(test_data_only_definitions_get_their_sections),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

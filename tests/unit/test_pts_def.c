@@ -44,6 +44,7 @@ static const char *const all_keys =
     "name = every-key\n"
     "title = Every key\n"
     "kind = dirth\n"
+    "report = generic\n"
     "purge = no\n"
     "precondition = wipc\n"
     "wipc_bs = 64k\n"
@@ -84,6 +85,7 @@ static void test_every_key_lands_in_its_field(void **state)
     assert_string_equal(d.name, "every-key");
     assert_string_equal(d.title, "Every key");
     assert_int_equal(d.kind, PTS_KIND_DIRTH);
+    assert_int_equal(d.report, PTS_REPORT_GENERIC);
     assert_false(d.purge);
     assert_true(d.wipc);
     assert_int_equal(d.wipc_bs, 65536);
@@ -135,12 +137,44 @@ static void test_xsr_groups(void **state)
     if (load(text, &d, err, sizeof(err)) != 0)
         fail_msg("refused: %s", err);
     assert_int_equal(d.kind, PTS_KIND_XSR);
+    assert_int_equal(d.report, PTS_REPORT_XSR);   /* the kind's own, without the key */
     assert_false(d.wipc);
     assert_int_equal(d.n_groups, 3);
     assert_false(d.groups[0].random);
     assert_true(d.groups[1].random);
     assert_int_equal(d.groups[1].bs, 8192);
     assert_true(d.groups[1].duration_ns == 6 * 3600000000000ull);
+}
+
+/* The presentation: the kind's own without the key (generic for standard), as given with it;
+ * pts_report_name is the word of the definitions and results. */
+static void test_report_presentation(void **state)
+{
+    (void)state;
+    static const char *const base = "[test]\ntitle = T\nmixes = 0\nblock_sizes = 4k\n"
+                                    "threads = 1\nqd = 1\nelement_time = 60s\n"
+                                    "tracking = iops@4k/0\n";
+    static const struct {
+        const char *line;
+        enum pts_report want;
+        const char *name;
+    } cases[] = {
+        {"", PTS_REPORT_GENERIC, "generic"},
+        {"report = wsat", PTS_REPORT_WSAT, "wsat"},
+        {"report = iops", PTS_REPORT_IOPS, "iops"},
+        {"report = tp", PTS_REPORT_TP, "tp"},
+        {"report = lat", PTS_REPORT_LAT, "lat"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char text[1024];
+        snprintf(text, sizeof(text), "%s%s\n", base, cases[i].line);
+        struct pts_def d;
+        char err[ERR_LEN];
+        if (load(text, &d, err, sizeof(err)) != 0)
+            fail_msg("%s: refused: %s", cases[i].line, err);
+        assert_int_equal(d.report, cases[i].want);
+        assert_string_equal(pts_report_name(d.report), cases[i].name);
+    }
 }
 
 /* A key with a value it cannot take: the message names file, line, key, value and why. */
@@ -151,6 +185,9 @@ static void test_each_kind_of_value_refused(void **state)
         const char *line, *want;
     } bad[] = {
         {"kind = fast", "kind=fast: want standard, hir, xsr or dirth"},
+        {"report = pie", "report=pie: want iops, tp, lat, wsat, hir, xsr, dirth or generic"},
+        {"report = hir", "report=hir: the hir report reads the results of kind=hir, and this "
+                         "test is kind=standard"},
         {"precondition = twice", "precondition=twice: want wipc or none"},
         {"subtests = mix", "subtests=mix: want none or bs"},
         {"access = zoned", "access=zoned: want random or sequential"},
@@ -185,6 +222,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_key_lands_in_its_field),
         cmocka_unit_test(test_xsr_groups),
+        cmocka_unit_test(test_report_presentation),
         cmocka_unit_test(test_each_kind_of_value_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
