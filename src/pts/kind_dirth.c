@@ -51,14 +51,18 @@ static struct json_object *histogram_json(const struct round_metrics *m, double 
     return o;
 }
 
-int pts_kind_dirth(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
-                     struct json_object *sub, char *err, size_t errlen)
+/* The sweep's state: the last round's IOPS and mean latency per operating point. */
+struct dirth_sweep {
+    unsigned nt, nq, n_el, max_rounds;
+    uint64_t el_ns;
+    double *iops, *lat;   /* [ti * nq + qi] */
+    char tname[64];       /* the tracking variable: IOPS at the first point */
+};
+
+/* Preconditioning: the stimulus as writes (RND W) at precondition_threads x _qd, until steady. */
+static int dirth_precondition(struct pts_session *s, const struct pts_def *d,
+                              struct json_object *sub, char *err, size_t errlen)
 {
-    (void)sub_bs;   /* one subtest: the kind's own stimuli */
-    if (d->purge && ps_do_purge(s, sub, err, errlen) != 0)
-        return -1;
-    ps_stimulus_begins(s, true);
-    /* Preconditioning: the stimulus as writes (RND W) at precondition_threads x _qd. */
     struct element_pool *ep = xcalloc(1, sizeof(*ep));
     int st = ps_element_open(s, 0, d->bss[0], true, d->pc_threads, d->pc_qd, d->compress_pct,
                           0x444952ull, d->extra, ep, err, errlen);
@@ -66,56 +70,66 @@ int pts_kind_dirth(struct pts_session *s, const struct pts_def *d, uint32_t sub_
         st = ps_precondition_steady(s, d, ep, sub, err, errlen);
     ps_element_close(ep);
     free(ep);
-    if (st != 0)
-        return st;
+    return st;
+}
 
-    const uint64_t el_ns = ps_def_element_ns(s, d);
-    const unsigned max_rounds = ps_def_max_rounds(s, d);
-    const unsigned nt = d->n_threads_list, nq = d->n_qd_list, n_el = nt * nq;
+/* One round of the sweep: every threads x QD point, each on a fresh pool, into pts. 0, 1
+ * interrupted, -1. */
+static int dirth_round(struct pts_session *s, const struct pts_def *d, struct dirth_sweep *w,
+                       unsigned r, struct json_object *pts, char *err, size_t errlen)
+{
+    const unsigned nq = w->nq;
+    for (unsigned ti = 0; ti < w->nt; ti++) {
+        for (unsigned qi = 0; qi < nq; qi++) {
+            struct round_metrics m;
+            struct element_pool *e = xcalloc(1, sizeof(*e));
+            int st = ps_element_open(s, d->mixes[0], d->bss[0], d->random, d->threads_list[ti],
+                              d->qd_list[qi], d->compress_pct, 0x445600ull + r * 1000 + ti * 16 + qi,
+                              d->extra, e, err, errlen);
+            if (st == 0)
+                st = ps_element_measure(s, e, w->el_ns, 0, NS_PER_S, &m, err, errlen);
+            ps_element_close(e);
+            free(e);
+            if (st != 0)
+                return st;
+            if (*s->stop) {
+                metrics_free(&m);
+                return 1;
+            }
+            struct json_object *pj = ps_period_json(&m);
+            json_object_object_add(pj, "threads", json_object_new_int(d->threads_list[ti]));
+            json_object_object_add(pj, "qd", json_object_new_int(d->qd_list[qi]));
+            json_object_object_add(pj, "outstanding", json_object_new_int(d->threads_list[ti] * d->qd_list[qi]));
+            json_object_array_add(pts, pj);
+            w->iops[ti * nq + qi] = m.total.iops;
+            w->lat[ti * nq + qi] = m.total.lat.mean_us;
+            metrics_free(&m);
+            ps_progress(s, d, r, w->max_rounds, ti * nq + qi + 1, w->n_el, d->mixes[0], d->bss[0],
+                     w->iops[ti * nq + qi], "", (double)w->el_ns / 1e9);
+        }
+    }
+    return 0;
+}
+
+/* Rounds of the sweep until the first point's IOPS is steady (PTS DIRTH, docs/pts.md). 0, 1
+ * interrupted, -1. */
+static int dirth_sweep(struct pts_session *s, const struct pts_def *d, struct dirth_sweep *w,
+                       struct json_object *sub, char *err, size_t errlen)
+{
     struct json_object *rounds = json_object_new_array();
     json_object_object_add(sub, "rounds", rounds);
     struct json_object *tn = json_object_new_array();
-    char tname[64];
-    snprintf(tname, sizeof(tname), "iops@T%u/Q%u", d->threads_list[0], d->qd_list[0]);
-    json_object_array_add(tn, json_object_new_string(tname));
+    snprintf(w->tname, sizeof(w->tname), "iops@T%u/Q%u", d->threads_list[0], d->qd_list[0]);
+    json_object_array_add(tn, json_object_new_string(w->tname));
     json_object_object_add(sub, "tracking", tn);
     struct tracked tk = {.n_vars = 1};
     struct steady_window win;
     unsigned steady = 0;
-    double *iops = xcalloc(n_el, sizeof(double)), *lat = xcalloc(n_el, sizeof(double));
-    for (unsigned r = 1; st == 0 && (!max_rounds || r <= max_rounds); r++) {
+    int st = 0;
+    for (unsigned r = 1; st == 0 && (!w->max_rounds || r <= w->max_rounds); r++) {
         struct json_object *rj = json_object_new_object(), *pts = json_object_new_array();
         json_object_object_add(rj, "round", json_object_new_int(r));
-        for (unsigned ti = 0; ti < nt && st == 0; ti++) {
-            for (unsigned qi = 0; qi < nq && st == 0; qi++) {
-                struct round_metrics m;
-                struct element_pool *e = xcalloc(1, sizeof(*e));
-                st = ps_element_open(s, d->mixes[0], d->bss[0], d->random, d->threads_list[ti],
-                                  d->qd_list[qi], d->compress_pct, 0x445600ull + r * 1000 + ti * 16 + qi,
-                                  d->extra, e, err, errlen);
-                if (st == 0)
-                    st = ps_element_measure(s, e, el_ns, 0, NS_PER_S, &m, err, errlen);
-                ps_element_close(e);
-                free(e);
-                if (st != 0)
-                    break;
-                if (*s->stop) {
-                    metrics_free(&m);
-                    st = 1;
-                    break;
-                }
-                struct json_object *pj = ps_period_json(&m);
-                json_object_object_add(pj, "threads", json_object_new_int(d->threads_list[ti]));
-                json_object_object_add(pj, "qd", json_object_new_int(d->qd_list[qi]));
-                json_object_object_add(pj, "outstanding", json_object_new_int(d->threads_list[ti] * d->qd_list[qi]));
-                json_object_array_add(pts, pj);
-                iops[ti * nq + qi] = m.total.iops;
-                lat[ti * nq + qi] = m.total.lat.mean_us;
-                metrics_free(&m);
-                ps_progress(s, d, r, max_rounds, ti * nq + qi + 1, n_el, d->mixes[0], d->bss[0],
-                         iops[ti * nq + qi], "", (double)el_ns / 1e9);
-            }
-        }
+        st = dirth_round(s, d, w, r, pts, err, errlen);
         if (st != 0) {
             json_object_put(rj);
             json_object_put(pts);
@@ -123,17 +137,17 @@ int pts_kind_dirth(struct pts_session *s, const struct pts_def *d, uint32_t sub_
         }
         json_object_object_add(rj, "points", pts);
         json_object_array_add(rounds, rj);
-        ps_tracked_push(&tk, &iops[0]);
+        ps_tracked_push(&tk, &w->iops[0]);
         struct steady_criteria c = STEADY_CRITERIA_SNIA;
         c.max_rounds = 0;
         const double *ys[1] = {tk.v[0]};
         steady = steady_first_all(ys, 1, tk.n, &c, &win);
-        const char *names[1] = {tname};
+        const char *names[1] = {w->tname};
         json_object_object_add(sub, "steady_state",
-                               ps_steady_obj(names, &win, 1, steady, r, max_rounds));
+                               ps_steady_obj(names, &win, 1, steady, r, w->max_rounds));
         if (!s->tty && !s->cfg.quiet) {
-            results_out_say(&s->out, "  [%s] round %u: %u points, %s %.6g%s", d->name, r, n_el,
-                            tname, iops[0], ps_sim_tag(s));
+            results_out_say(&s->out, "  [%s] round %u: %u points, %s %.6g%s", d->name, r, w->n_el,
+                            w->tname, w->iops[0], ps_sim_tag(s));
         }
         st = ps_flush_or_fail(s, false, err, errlen);
         if (steady)
@@ -144,67 +158,97 @@ int pts_kind_dirth(struct pts_session *s, const struct pts_def *d, uint32_t sub_
     if (st == 0 && !steady)
         ps_note(s, "%s: steady state NOT achieved in %u rounds", d->name, (unsigned)tk.n);
     ps_tracked_free(&tk);
+    return st;
+}
 
-    /* The operating points, from the last round. */
-    if (st == 0) {
-        const double ceiling_us = (double)d->latency_ceiling_ns / 1000.0;
-        struct pts_dirth_points ch;
-        pts_dirth_choose(iops, lat, d->threads_list, nt, d->qd_list, nq, ceiling_us, &ch);
-        const char *names[3] = {"max", "mid", "min"};
-        const unsigned idx[3] = {ch.max, ch.mid, ch.min};
-        struct json_object *op = json_object_new_object();
-        json_object_object_add(op, "latency_ceiling_us", jw_num(ceiling_us));
-        json_object_object_add(op, "rules", json_object_new_string(
-            "max: the highest IOPS with mean latency below the ceiling; min: threads 1 x QD 1; "
-            "mid: among the points below the ceiling, the IOPS closest to (max + min) / 2"));
-        json_object_object_add(op, "max_below_ceiling", json_object_new_boolean(ch.max_found));
-        json_object_object_add(op, "min_rule", json_object_new_string(
-            ch.min_is_1x1 ? "threads 1 x QD 1"
-                          : "the lowest outstanding I/O (threads_list x qd_list has no 1 x 1)"));
-        if (!ch.min_is_1x1)
-            ps_note(s, "%s: the sweep has no threads 1 x QD 1 point: MinIOPS is the lowest "
-                 "outstanding I/O, %u x %u", d->name, d->threads_list[ch.min / nq],
-                 d->qd_list[ch.min % nq]);
-        if (!ch.max_found)
-            ps_note(s, "%s: no point of the sweep has a mean latency below %g us: the max and mid "
-                 "operating points are the min point", d->name, ceiling_us);
-        for (int k = 0; k < 3 && st == 0; k++) {
-            unsigned ti = idx[k] / nq, qi = idx[k] % nq;
-            struct round_metrics m;
-            struct element_pool *e = xcalloc(1, sizeof(*e));
-            st = ps_element_open(s, d->mixes[0], d->bss[0], d->random, d->threads_list[ti],
-                              d->qd_list[qi], d->compress_pct, 0x48495354ull + (uint64_t)k,
-                              d->extra, e, err, errlen);
-            if (st == 0)
-                st = ps_element_measure(s, e, ps_scaled(s, d->histogram_ns), 0, NS_PER_S, &m, err,
-                                     errlen);
-            ps_element_close(e);
-            free(e);
-            if (st != 0 || *s->stop) {
-                if (st == 0) {
-                    metrics_free(&m);
-                    st = 1;
-                }
-                break;
+/* The operating points (max, mid, min) from the last round, each measured again for its
+ * histogram. 0, 1 interrupted, -1. */
+static int dirth_operating_points(struct pts_session *s, const struct pts_def *d,
+                                  const struct dirth_sweep *w, struct json_object *sub,
+                                  char *err, size_t errlen)
+{
+    const unsigned nt = w->nt, nq = w->nq;
+    const double *iops = w->iops, *lat = w->lat;
+    int st = 0;
+    const double ceiling_us = (double)d->latency_ceiling_ns / 1000.0;
+    struct pts_dirth_points ch;
+    pts_dirth_choose(iops, lat, d->threads_list, nt, d->qd_list, nq, ceiling_us, &ch);
+    const char *names[3] = {"max", "mid", "min"};
+    const unsigned idx[3] = {ch.max, ch.mid, ch.min};
+    struct json_object *op = json_object_new_object();
+    json_object_object_add(op, "latency_ceiling_us", jw_num(ceiling_us));
+    json_object_object_add(op, "rules", json_object_new_string(
+        "max: the highest IOPS with mean latency below the ceiling; min: threads 1 x QD 1; "
+        "mid: among the points below the ceiling, the IOPS closest to (max + min) / 2"));
+    json_object_object_add(op, "max_below_ceiling", json_object_new_boolean(ch.max_found));
+    json_object_object_add(op, "min_rule", json_object_new_string(
+        ch.min_is_1x1 ? "threads 1 x QD 1"
+                      : "the lowest outstanding I/O (threads_list x qd_list has no 1 x 1)"));
+    if (!ch.min_is_1x1)
+        ps_note(s, "%s: the sweep has no threads 1 x QD 1 point: MinIOPS is the lowest "
+             "outstanding I/O, %u x %u", d->name, d->threads_list[ch.min / nq],
+             d->qd_list[ch.min % nq]);
+    if (!ch.max_found)
+        ps_note(s, "%s: no point of the sweep has a mean latency below %g us: the max and mid "
+             "operating points are the min point", d->name, ceiling_us);
+    for (int k = 0; k < 3 && st == 0; k++) {
+        unsigned ti = idx[k] / nq, qi = idx[k] % nq;
+        struct round_metrics m;
+        struct element_pool *e = xcalloc(1, sizeof(*e));
+        st = ps_element_open(s, d->mixes[0], d->bss[0], d->random, d->threads_list[ti],
+                          d->qd_list[qi], d->compress_pct, 0x48495354ull + (uint64_t)k,
+                          d->extra, e, err, errlen);
+        if (st == 0)
+            st = ps_element_measure(s, e, ps_scaled(s, d->histogram_ns), 0, NS_PER_S, &m, err,
+                                 errlen);
+        ps_element_close(e);
+        free(e);
+        if (st != 0 || *s->stop) {
+            if (st == 0) {
+                metrics_free(&m);
+                st = 1;
             }
-            struct json_object *pj = json_object_new_object();
-            json_object_object_add(pj, "threads", json_object_new_int(d->threads_list[ti]));
-            json_object_object_add(pj, "qd", json_object_new_int(d->qd_list[qi]));
-            json_object_object_add(pj, "sweep_iops", jw_num(iops[idx[k]]));
-            json_object_object_add(pj, "sweep_lat_mean_us", jw_num(lat[idx[k]]));
-            json_object_object_add(pj, "iops", jw_num(m.total.iops));
-            json_object_object_add(pj, "histogram", histogram_json(&m, s->weight));
-            json_object_object_add(op, names[k], pj);
-            if (!s->cfg.quiet)
-                results_out_say(&s->out, "  [%s] %s point: %u x %u, %.0f IOPS, mean %.1f us, "
-                                "99.99%% %.1f us%s", d->name, names[k], d->threads_list[ti],
-                                d->qd_list[qi], m.total.iops, m.total.lat.mean_us,
-                                m.total.lat.pct_us[4], ps_sim_tag(s));
-            metrics_free(&m);
+            break;
         }
-        json_object_object_add(sub, "operating_points", op);
+        struct json_object *pj = json_object_new_object();
+        json_object_object_add(pj, "threads", json_object_new_int(d->threads_list[ti]));
+        json_object_object_add(pj, "qd", json_object_new_int(d->qd_list[qi]));
+        json_object_object_add(pj, "sweep_iops", jw_num(iops[idx[k]]));
+        json_object_object_add(pj, "sweep_lat_mean_us", jw_num(lat[idx[k]]));
+        json_object_object_add(pj, "iops", jw_num(m.total.iops));
+        json_object_object_add(pj, "histogram", histogram_json(&m, s->weight));
+        json_object_object_add(op, names[k], pj);
+        if (!s->cfg.quiet)
+            results_out_say(&s->out, "  [%s] %s point: %u x %u, %.0f IOPS, mean %.1f us, "
+                            "99.99%% %.1f us%s", d->name, names[k], d->threads_list[ti],
+                            d->qd_list[qi], m.total.iops, m.total.lat.mean_us,
+                            m.total.lat.pct_us[4], ps_sim_tag(s));
+        metrics_free(&m);
     }
-    free(iops);
-    free(lat);
+    json_object_object_add(sub, "operating_points", op);
+    return st;
+}
+
+int pts_kind_dirth(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
+                     struct json_object *sub, char *err, size_t errlen)
+{
+    (void)sub_bs;   /* one subtest: the kind's own stimuli */
+    if (d->purge && ps_do_purge(s, sub, err, errlen) != 0)
+        return -1;
+    ps_stimulus_begins(s, true);
+    int st = dirth_precondition(s, d, sub, err, errlen);
+    if (st != 0)
+        return st;
+    struct dirth_sweep w = {.nt = d->n_threads_list, .nq = d->n_qd_list,
+                            .max_rounds = ps_def_max_rounds(s, d),
+                            .el_ns = ps_def_element_ns(s, d)};
+    w.n_el = w.nt * w.nq;
+    w.iops = xcalloc(w.n_el, sizeof(double));
+    w.lat = xcalloc(w.n_el, sizeof(double));
+    st = dirth_sweep(s, d, &w, sub, err, errlen);
+    if (st == 0)
+        st = dirth_operating_points(s, d, &w, sub, err, errlen);
+    free(w.iops);
+    free(w.lat);
     return st;
 }

@@ -727,12 +727,31 @@ static void resume_rounds(struct pts_session *s, const struct pts_def *d, struct
                                         "the writes it counts)" : "");
 }
 
-/* One subtest (the whole test, or one block size of TP): purge, WIPC, rounds. */
-static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
-                       struct json_object *sub, char *err, size_t errlen)
+/* One subtest's loop: what its rounds need and what they have found so far. */
+struct subtest_loop {
+    const struct pts_def *d;
+    uint32_t sub_bs;                 /* TP's subtest block size (0: the test's own list) */
+    struct json_object *sub, *rounds_json, *tr_names;
+    uint32_t bss[PTS_MAX_LIST];      /* the block sizes valid on this target */
+    unsigned n_bss, n_el;            /* elements per round: mixes x block sizes */
+    unsigned threads, qd, max_rounds;
+    uint64_t el_ns;
+    bool wsat;                       /* stops by bytes written or time, not by steady state */
+    double stop_bytes, max_time_s;
+    struct tracked tk;
+    double *fills;                   /* the stimulus's fills (WDPC) at the end of each round */
+    struct steady_window win[PTS_MAX_TRACK];
+    unsigned steady_round;
+    double elapsed_total, written_total;
+    char ss[128];                    /* the steady-state verdict so far, for progress lines */
+};
+
+/* Phase 1: the drive's preparation (purge, WIPC), or the stopped run's records on --resume.
+ * 0, 1 interrupted, -1. */
+static int subtest_prepare(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
+                           struct json_object *sub, struct json_object *was, char *err,
+                           size_t errlen)
 {
-    struct json_object *was = s->resume_sub;   /* --resume: go on with this subtest's rounds */
-    s->resume_sub = NULL;
     if (was) {
         static const char *const keep[] = {"purge", "precondition"};
         for (size_t k = 0; k < 2; k++) {
@@ -757,22 +776,27 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
     /* After WIPC the test loop is the WDPC (PTS step 3); WSAT writes from the purged drive. */
     if (!was)
         ps_stimulus_begins(s, d->wipc);
+    return 0;
+}
 
-    const unsigned threads = ps_def_threads(s, d), qd = ps_def_qd(s, d);
-    const uint64_t el_ns = ps_def_element_ns(s, d);
-    const unsigned max_rounds = ps_def_max_rounds(s, d);
-    const bool wsat = d->stop == PTS_STOP_CAPACITY;
-    const double stop_bytes = def_stop_capacity(s, d) * (double)s->target.capacity * s->weight;
-    const double max_time_s = (double)def_max_time(s, d) / 1e9;
-
-    uint32_t bss[PTS_MAX_LIST];
-    unsigned n_bss = 0;
+/* Phase 2: the loop's parameters, the block sizes valid on the target (others noted and
+ * skipped) and the tracking variables' names. 0 or -1 (none valid). */
+static int subtest_plan(struct pts_session *s, struct subtest_loop *L, char *err, size_t errlen)
+{
+    const struct pts_def *d = L->d;
+    L->threads = ps_def_threads(s, d);
+    L->qd = ps_def_qd(s, d);
+    L->el_ns = ps_def_element_ns(s, d);
+    L->max_rounds = ps_def_max_rounds(s, d);
+    L->wsat = d->stop == PTS_STOP_CAPACITY;
+    L->stop_bytes = def_stop_capacity(s, d) * (double)s->target.capacity * s->weight;
+    L->max_time_s = (double)def_max_time(s, d) / 1e9;
     if (d->subtests == PTS_SUB_BS) {
-        bss[n_bss++] = sub_bs;
+        L->bss[L->n_bss++] = L->sub_bs;
     } else {
         for (unsigned b = 0; b < d->n_bss; b++) {
             if (bs_valid(s, d->bss[b])) {
-                bss[n_bss++] = d->bss[b];
+                L->bss[L->n_bss++] = d->bss[b];
             } else {
                 char bs[32];
                 units_format_size(d->bss[b], bs, sizeof(bs));
@@ -781,192 +805,236 @@ static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t 
             }
         }
     }
-    if (!n_bss)
+    if (!L->n_bss)
         return errf(err, errlen, "%s: no block size of the test is valid on %s (%u-byte "
                                  "sectors)", d->name, s->target.path, s->target.logical_sector);
-
-    struct json_object *rounds_json = json_object_new_array();
-    json_object_object_add(sub, "rounds", rounds_json);
-    struct json_object *tr_names = json_object_new_array();
+    L->n_el = d->n_mixes * L->n_bss;
+    L->rounds_json = json_object_new_array();
+    json_object_object_add(L->sub, "rounds", L->rounds_json);
+    L->tr_names = json_object_new_array();
     for (unsigned v = 0; v < d->n_track; v++) {
         struct pts_track t = d->track[v];
         if (!t.bs)
-            t.bs = sub_bs;
+            t.bs = L->sub_bs;
         char name[64];
         pts_track_format(&t, name, sizeof(name));
-        json_object_array_add(tr_names, json_object_new_string(name));
+        json_object_array_add(L->tr_names, json_object_new_string(name));
     }
-    json_object_object_add(sub, "tracking", tr_names);
+    json_object_object_add(L->sub, "tracking", L->tr_names);
+    L->tk.n_vars = d->n_track;
+    return 0;
+}
 
-    struct tracked tk = {.n_vars = d->n_track};
-    double *fills = NULL;   /* the stimulus's fills (WDPC) at the end of each round */
-    struct steady_window win[PTS_MAX_TRACK];
-    memset(win, 0, sizeof(win));
-    unsigned steady_round = 0, round = 0;
-    double elapsed_total = 0, written_total = 0;
-    const unsigned n_el = d->n_mixes * n_bss;
-    int status = 0;
-    char ss[128] = "";
-
-    if (was)
-        resume_rounds(s, d, was, rounds_json, &tk, &fills, &elapsed_total, &written_total);
-    for (round = tk.n + 1; max_rounds == 0 || round <= max_rounds; round++) {
-        struct json_object *rj = json_object_new_object();
-        struct json_object *els = json_object_new_array();
-        json_object_object_add(rj, "round", json_object_new_int(round));
-        double vals[PTS_MAX_TRACK];
-        for (unsigned v = 0; v < d->n_track; v++)
-            vals[v] = NAN;
-        unsigned el = 0;
-        for (unsigned mi = 0; mi < d->n_mixes && status == 0; mi++) {
-            for (unsigned bi = 0; bi < n_bss && status == 0; bi++) {
-                unsigned mix = d->mixes[mi];
-                uint32_t bs = bss[bi];
-                el++;
-                struct round_metrics m;
-                uint64_t seed = 0x50545300ull ^ ((uint64_t)round << 32) ^ (el << 8) ^ mix;
-                if (run_element(s, mix, bs, d->random, threads, qd, d->compress_pct, el_ns, 0,
-                                seed, &m, err, errlen) != 0) {
-                    status = -1;
-                    break;
-                }
-                if (*s->stop) {   /* interrupted mid-element: the round is not recorded */
-                    metrics_free(&m);
-                    status = 1;
-                    break;
-                }
-                json_object_array_add(els, element_json(mix, bs, &m));
-                elapsed_total += m.elapsed_s;
-                written_total += (double)m.write.bytes;
-                for (unsigned v = 0; v < d->n_track; v++) {
-                    uint32_t tbs = d->track[v].bs ? d->track[v].bs : sub_bs;
-                    if (tbs == bs && d->track[v].mix == mix)
-                        metrics_value(&m, d->track[v].metric, &vals[v]);
-                }
-                ps_progress(s, d, round, max_rounds, el, n_el, mix, bs, m.total.iops, ss,
-                         (double)el_ns / 1e9);
+/* Phase 3: one round's elements (R/W mix outer, block size inner), each on a fresh pool, into
+ * els; the tracking variables' values into vals. 0, 1 interrupted mid-element (the round is
+ * not recorded), -1. */
+static int round_elements(struct pts_session *s, struct subtest_loop *L, unsigned round,
+                          struct json_object *els, double *vals, char *err, size_t errlen)
+{
+    const struct pts_def *d = L->d;
+    unsigned el = 0;
+    for (unsigned v = 0; v < d->n_track; v++)
+        vals[v] = NAN;
+    for (unsigned mi = 0; mi < d->n_mixes; mi++) {
+        for (unsigned bi = 0; bi < L->n_bss; bi++) {
+            unsigned mix = d->mixes[mi];
+            uint32_t bs = L->bss[bi];
+            el++;
+            struct round_metrics m;
+            uint64_t seed = 0x50545300ull ^ ((uint64_t)round << 32) ^ (el << 8) ^ mix;
+            if (run_element(s, mix, bs, d->random, L->threads, L->qd, d->compress_pct, L->el_ns,
+                            0, seed, &m, err, errlen) != 0)
+                return -1;
+            if (*s->stop) {
                 metrics_free(&m);
+                return 1;
             }
-        }
-        if (status != 0) {
-            json_object_put(rj);
-            json_object_put(els);
-            break;
-        }
-        json_object_object_add(rj, "elements", els);
-        if (d->n_track) {
-            struct json_object *tv = json_object_new_array();
-            for (unsigned v = 0; v < d->n_track; v++)
-                json_object_array_add(tv, jw_num(vals[v]));
-            json_object_object_add(rj, "tracked", tv);
-        }
-        if (wsat) {
-            json_object_object_add(rj, "elapsed_total_s", jw_num(elapsed_total));
-            json_object_object_add(rj, "total_written_bytes", jw_num(written_total));
-            json_object_object_add(rj, "total_written_gb", jw_num(written_total / 1e9));
-        }
-        json_object_array_add(rounds_json, rj);
-
-        if (d->n_track) {
-            bool missing = false;
-            for (unsigned v = 0; v < d->n_track; v++)
-                missing = missing || isnan(vals[v]);
-            if (missing) {
-                ps_tracked_free(&tk);
-                free(fills);
-                return errf(err, errlen, "%s: a tracking variable's element is not in the test's "
-                                         "loops (check tracking in %s)", d->name, d->source);
+            json_object_array_add(els, element_json(mix, bs, &m));
+            L->elapsed_total += m.elapsed_s;
+            L->written_total += (double)m.write.bytes;
+            for (unsigned v = 0; v < d->n_track; v++) {
+                uint32_t tbs = d->track[v].bs ? d->track[v].bs : L->sub_bs;
+                if (tbs == bs && d->track[v].mix == mix)
+                    metrics_value(&m, d->track[v].metric, &vals[v]);
             }
-            ps_tracked_push(&tk, vals);
-            fills = xrealloc(fills, tk.n * sizeof(*fills));
-            fills[tk.n - 1] = ds_fills(&s->state, s->state.wdpc_bytes);
-            struct steady_criteria c = STEADY_CRITERIA_SNIA;
-            c.max_rounds = 0;
-            const double *ys[PTS_MAX_TRACK];
-            for (unsigned v = 0; v < d->n_track; v++)
-                ys[v] = tk.v[v];
-            steady_round = steady_first_all(ys, d->n_track, tk.n, &c, win);
-            if (steady_round)
-                snprintf(ss, sizeof(ss), "steady (rounds %u-%u)", win[0].first_round,
-                         win[0].last_round);
-            else if (tk.n < c.window)
-                snprintf(ss, sizeof(ss), "window %u/%u", tk.n, c.window);
-            else
-                snprintf(ss, sizeof(ss), "not steady yet");
-            struct json_object *ssj = steady_json(d, sub_bs, win, d->n_track, steady_round,
-                                                  round, max_rounds);
-            if (steady_round && d->wipc)   /* ptsbench's fill guard, for information */
-                fill_guard_note(s, d, &tk, fills, &win[0], ssj);
-            json_object_object_add(sub, "steady_state", ssj);
+            ps_progress(s, d, round, L->max_rounds, el, L->n_el, mix, bs, m.total.iops, L->ss,
+                        (double)L->el_ns / 1e9);
+            metrics_free(&m);
         }
-        if (!s->tty && !s->cfg.quiet) {   /* printed once the round is in the file */
-            char line[1024] = "";
-            line_add(line, sizeof(line), "  [%s] round %u: %u elements", d->name, round, n_el);
-            for (unsigned v = 0; v < d->n_track; v++)
-                line_add(line, sizeof(line), ", %s %.6g",
-                         json_object_get_string(json_object_array_get_idx(tr_names, v)), vals[v]);
-            if (wsat)
-                line_add(line, sizeof(line), ", %.1f GB written", written_total / 1e9);
-            line_add(line, sizeof(line), "%s%s%s", ss[0] ? "; " : "", ss, ps_sim_tag(s));
-            results_out_say(&s->out, "%s", line);
-        }
-        if (ps_flush_or_fail(s, false, err, errlen) != 0) {
-            status = -1;
-            break;
-        }
-        if (d->stop == PTS_STOP_STEADY && steady_round)
-            break;
-        if (wsat && (written_total >= stop_bytes || elapsed_total >= max_time_s))
-            break;
     }
-    if (s->tty)
-        printf("\n");
-    unsigned rounds_done = (unsigned)json_object_array_length(rounds_json);
-    if (wsat) {
+    return 0;
+}
+
+/* Phase 4: the round in the results (its elements, tracked values, WSAT's running totals). */
+static void round_record(struct subtest_loop *L, unsigned round, struct json_object *els,
+                         const double *vals)
+{
+    struct json_object *rj = json_object_new_object();
+    json_object_object_add(rj, "round", json_object_new_int(round));
+    json_object_object_add(rj, "elements", els);
+    if (L->d->n_track) {
+        struct json_object *tv = json_object_new_array();
+        for (unsigned v = 0; v < L->d->n_track; v++)
+            json_object_array_add(tv, jw_num(vals[v]));
+        json_object_object_add(rj, "tracked", tv);
+    }
+    if (L->wsat) {
+        json_object_object_add(rj, "elapsed_total_s", jw_num(L->elapsed_total));
+        json_object_object_add(rj, "total_written_bytes", jw_num(L->written_total));
+        json_object_object_add(rj, "total_written_gb", jw_num(L->written_total / 1e9));
+    }
+    json_object_array_add(L->rounds_json, rj);
+}
+
+/* Phase 5: the steady-state window over the tracking variables after this round (PTS 2.0.2
+ * §2.1.1, docs/pts.md). 0, or -1 when a tracking variable is not in the test's loops. */
+static int round_judge(struct pts_session *s, struct subtest_loop *L, unsigned round,
+                       const double *vals, char *err, size_t errlen)
+{
+    const struct pts_def *d = L->d;
+    if (!d->n_track)
+        return 0;
+    for (unsigned v = 0; v < d->n_track; v++)
+        if (isnan(vals[v]))
+            return errf(err, errlen, "%s: a tracking variable's element is not in the test's "
+                                     "loops (check tracking in %s)", d->name, d->source);
+    ps_tracked_push(&L->tk, vals);
+    L->fills = xrealloc(L->fills, L->tk.n * sizeof(*L->fills));
+    L->fills[L->tk.n - 1] = ds_fills(&s->state, s->state.wdpc_bytes);
+    struct steady_criteria c = STEADY_CRITERIA_SNIA;
+    c.max_rounds = 0;
+    const double *ys[PTS_MAX_TRACK];
+    for (unsigned v = 0; v < d->n_track; v++)
+        ys[v] = L->tk.v[v];
+    L->steady_round = steady_first_all(ys, d->n_track, L->tk.n, &c, L->win);
+    if (L->steady_round)
+        snprintf(L->ss, sizeof(L->ss), "steady (rounds %u-%u)", L->win[0].first_round,
+                 L->win[0].last_round);
+    else if (L->tk.n < c.window)
+        snprintf(L->ss, sizeof(L->ss), "window %u/%u", L->tk.n, c.window);
+    else
+        snprintf(L->ss, sizeof(L->ss), "not steady yet");
+    struct json_object *ssj = steady_json(d, L->sub_bs, L->win, d->n_track, L->steady_round,
+                                          round, L->max_rounds);
+    if (L->steady_round && d->wipc)   /* ptsbench's fill guard, for information */
+        fill_guard_note(s, d, &L->tk, L->fills, &L->win[0], ssj);
+    json_object_object_add(L->sub, "steady_state", ssj);
+    return 0;
+}
+
+/* The round's progress line, printed once the round is in the file. */
+static void round_say(struct pts_session *s, const struct subtest_loop *L, unsigned round,
+                      const double *vals)
+{
+    if (s->tty || s->cfg.quiet)
+        return;
+    char line[1024] = "";
+    line_add(line, sizeof(line), "  [%s] round %u: %u elements", L->d->name, round, L->n_el);
+    for (unsigned v = 0; v < L->d->n_track; v++)
+        line_add(line, sizeof(line), ", %s %.6g",
+                 json_object_get_string(json_object_array_get_idx(L->tr_names, v)), vals[v]);
+    if (L->wsat)
+        line_add(line, sizeof(line), ", %.1f GB written", L->written_total / 1e9);
+    line_add(line, sizeof(line), "%s%s%s", L->ss[0] ? "; " : "", L->ss, ps_sim_tag(s));
+    results_out_say(&s->out, "%s", line);
+}
+
+/* Phase 6: how the loop ended (WSAT's stop record, the steady-state note and line) and the
+ * test's table over the steady-state window (or the last 5 rounds). */
+static void subtest_finish(struct pts_session *s, struct subtest_loop *L, int status)
+{
+    const struct pts_def *d = L->d;
+    unsigned rounds_done = (unsigned)json_object_array_length(L->rounds_json);
+    if (L->wsat) {
         struct json_object *st = json_object_new_object();
         json_object_object_add(st, "rule", json_object_new_string("capacity"));
-        json_object_object_add(st, "stop_written_bytes", jw_num(stop_bytes));
-        json_object_object_add(st, "max_time_s", jw_num(max_time_s));
-        json_object_object_add(st, "written_bytes", jw_num(written_total));
-        json_object_object_add(st, "elapsed_s", jw_num(elapsed_total));
+        json_object_object_add(st, "stop_written_bytes", jw_num(L->stop_bytes));
+        json_object_object_add(st, "max_time_s", jw_num(L->max_time_s));
+        json_object_object_add(st, "written_bytes", jw_num(L->written_total));
+        json_object_object_add(st, "elapsed_s", jw_num(L->elapsed_total));
         json_object_object_add(st, "reason", json_object_new_string(
-            written_total >= stop_bytes ? "capacity"
-            : elapsed_total >= max_time_s ? "time"
+            L->written_total >= L->stop_bytes ? "capacity"
+            : L->elapsed_total >= L->max_time_s ? "time"
             : status != 0 ? "interrupted" : "rounds"));
-        json_object_object_add(sub, "stop", st);
+        json_object_object_add(L->sub, "stop", st);
     }
-    if (d->stop == PTS_STOP_STEADY && status == 0 && !steady_round)
+    if (d->stop == PTS_STOP_STEADY && status == 0 && !L->steady_round)
         ps_note(s, "%s: steady state NOT achieved in %u rounds", d->name, rounds_done);
     if (!s->cfg.quiet && status == 0) {
         char line[1024] = "";
-        if (d->stop == PTS_STOP_STEADY && steady_round) {
+        if (d->stop == PTS_STOP_STEADY && L->steady_round) {
             line_add(line, sizeof(line), "  [%s] steady state at round %u (rounds %u-%u):",
-                     d->name, steady_round, win[0].first_round, win[0].last_round);
+                     d->name, L->steady_round, L->win[0].first_round, L->win[0].last_round);
             for (unsigned v = 0; v < d->n_track; v++)
                 line_add(line, sizeof(line), " %s %.6g",
-                         json_object_get_string(json_object_array_get_idx(tr_names, v)),
-                         win[v].average);
+                         json_object_get_string(json_object_array_get_idx(L->tr_names, v)),
+                         L->win[v].average);
             line_add(line, sizeof(line), "%s", ps_sim_tag(s));
         } else if (d->stop == PTS_STOP_STEADY) {
             line_add(line, sizeof(line), "  [%s] steady state NOT achieved in %u rounds%s",
                      d->name, rounds_done, ps_sim_tag(s));
         } else {
             line_add(line, sizeof(line), "  [%s] stopped after %u rounds: %.1f GB written in "
-                     "%.0f s%s", d->name, rounds_done, written_total / 1e9, elapsed_total,
+                     "%.0f s%s", d->name, rounds_done, L->written_total / 1e9, L->elapsed_total,
                      ps_sim_tag(s));
         }
         results_out_say(&s->out, "%s", line);
     }
-    unsigned first = steady_round ? win[0].first_round
-                                  : (rounds_done >= 5 ? rounds_done - 4 : (rounds_done ? 1 : 0));
-    unsigned last = steady_round ? win[0].last_round : rounds_done;
+    unsigned first = L->steady_round ? L->win[0].first_round
+                                     : (rounds_done >= 5 ? rounds_done - 4 : (rounds_done ? 1 : 0));
+    unsigned last = L->steady_round ? L->win[0].last_round : rounds_done;
     struct json_object *tab = json_object_new_object();
     json_object_object_add(tab, "first_round", json_object_new_int(first));
     json_object_object_add(tab, "last_round", json_object_new_int(last));
-    json_object_object_add(tab, "rows", table_json(rounds_json, first, last));
-    json_object_object_add(sub, "table", tab);
-    ps_tracked_free(&tk);
-    free(fills);
+    json_object_object_add(tab, "rows", table_json(L->rounds_json, first, last));
+    json_object_object_add(L->sub, "table", tab);
+}
+
+/* One subtest (the whole test, or one block size of TP): prepare the drive, plan the loop,
+ * then rounds of elements, each recorded, judged and flushed, until the test's stop rule. */
+static int run_subtest(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
+                       struct json_object *sub, char *err, size_t errlen)
+{
+    struct json_object *was = s->resume_sub;   /* --resume: go on with this subtest's rounds */
+    s->resume_sub = NULL;
+    int status = subtest_prepare(s, d, sub_bs, sub, was, err, errlen);
+    if (status != 0)
+        return status;
+    struct subtest_loop L = {.d = d, .sub_bs = sub_bs, .sub = sub};
+    if (subtest_plan(s, &L, err, errlen) != 0)
+        return -1;
+    if (was)
+        resume_rounds(s, d, was, L.rounds_json, &L.tk, &L.fills, &L.elapsed_total,
+                      &L.written_total);
+    for (unsigned round = L.tk.n + 1; L.max_rounds == 0 || round <= L.max_rounds; round++) {
+        struct json_object *els = json_object_new_array();
+        double vals[PTS_MAX_TRACK];
+        status = round_elements(s, &L, round, els, vals, err, errlen);
+        if (status != 0) {
+            json_object_put(els);
+            break;
+        }
+        round_record(&L, round, els, vals);
+        if (round_judge(s, &L, round, vals, err, errlen) != 0) {
+            ps_tracked_free(&L.tk);
+            free(L.fills);
+            return -1;
+        }
+        round_say(s, &L, round, vals);
+        if (ps_flush_or_fail(s, false, err, errlen) != 0) {
+            status = -1;
+            break;
+        }
+        if (d->stop == PTS_STOP_STEADY && L.steady_round)
+            break;
+        if (L.wsat && (L.written_total >= L.stop_bytes || L.elapsed_total >= L.max_time_s))
+            break;
+    }
+    if (s->tty)
+        printf("\n");
+    subtest_finish(s, &L, status);
+    ps_tracked_free(&L.tk);
+    free(L.fills);
     return status;
 }
 
@@ -1259,25 +1327,25 @@ static const pts_kind_run_fn pts_kind_run[] = {
     [PTS_KIND_DIRTH] = pts_kind_dirth,   /* a threads x QD sweep and its operating points */
 };
 
-int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
+/* Open the target and the output directory; the drive's state begins. 0 or -1 with err. */
+static int suite_open(struct pts_session *s, char *err, size_t errlen)
 {
-    char err[ERR_LEN];
-    s->stop = stop;
     if (s->target.kind != TARGET_SIM) {
-        s->fd = target_open(&s->target, true, err, sizeof(err));
-        if (s->fd < 0) {
-            fprintf(stderr, "ptsbench suite: %s\n", err);
-            return EXIT_FAILURE_RUN;
-        }
+        s->fd = target_open(&s->target, true, err, errlen);
+        if (s->fd < 0)
+            return -1;
     }
-    if (run_make_dir(s->out_dir, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptsbench suite: %s\n", err);
-        return EXIT_FAILURE_RUN;
-    }
+    if (run_make_dir(s->out_dir, err, errlen) != 0)
+        return -1;
     if (s->target.sim)
         sim_stats(s->target.sim->dev, &s->sim_last);
     ds_init(&s->state, (double)s->ar.len * s->weight, s->target.sim != NULL);
+    return 0;
+}
 
+/* The results document's head: what ran where, with what, and the notes so far. */
+static void suite_doc_start(struct pts_session *s)
+{
     s->doc = json_object_new_object();
     results_out_init(&s->out, s->doc, s->results_path, "ptsbench suite");
     json_object_object_add(s->doc, "schema", json_object_new_string("ptsbench.suite"));
@@ -1324,106 +1392,125 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
         for (unsigned k = 0; k < n; k++)
             results_note_add(s->notes, wn[k]);
     }
-    bool restore_wc = set_write_cache(s);
+}
+
+/* A test's record as it starts: its definition and parameters, status running. */
+static struct json_object *test_start_json(const struct pts_session *s, const struct pts_def *d)
+{
+    struct json_object *tj = json_object_new_object();
+    json_object_object_add(tj, "name", json_object_new_string(d->name));
+    json_object_object_add(tj, "title", json_object_new_string(d->title));
+    json_object_object_add(tj, "kind", json_object_new_string(pts_kind_name(d->kind)));
+    json_object_object_add(tj, "report", json_object_new_string(pts_report_name(d->report)));
+    json_object_object_add(tj, "definition", json_object_new_string(d->source));
+    json_object_object_add(tj, "element_time_s", jw_num((double)ps_def_element_ns(s, d) / 1e9));
+    test_header_json(s, d, tj);
+    json_object_object_add(tj, "status", json_object_new_string("running"));
+    json_object_object_add(tj, "subtests", json_object_new_array());
+    return tj;
+}
+
+/* A test's subtests (TP: one per valid block size; others one), each run by its kind. On
+ * --resume of an interrupted WSAT, or of a standard test as-is, the complete subtests are
+ * kept and the last one goes on after its last complete round. 0, 1 interrupted, -1. */
+static int test_subtests(struct pts_session *s, const struct pts_def *d, struct json_object *was,
+                         struct json_object *subs, char *err, size_t errlen)
+{
+    unsigned n_sub = d->subtests == PTS_SUB_BS ? d->n_bss : 1;
+    int st = 0;
+    struct json_object *was_subs = was && s->keep_stored && goes_on(s, d)
+                                       ? json_object_object_get(was, "subtests") : NULL;
+    size_t n_was = json_object_is_type(was_subs, json_type_array)
+                       ? json_object_array_length(was_subs) : 0;
+    size_t k_sub = 0;   /* the subtests started, valid block sizes only */
+    for (unsigned k = 0; k < n_sub && st == 0; k++) {
+        uint32_t sub_bs = d->subtests == PTS_SUB_BS ? d->bss[k] : 0;
+        if (sub_bs && !bs_valid(s, sub_bs))
+            continue;
+        if (k_sub + 1 < n_was) {   /* complete before the stop */
+            json_object_array_add(subs, json_object_get(json_object_array_get_idx(was_subs,
+                                                                                  k_sub++)));
+            continue;
+        }
+        if (k_sub + 1 == n_was)
+            s->resume_sub = json_object_array_get_idx(was_subs, k_sub);
+        k_sub++;
+        struct json_object *sj = json_object_new_object();
+        char label[32] = "all";
+        if (sub_bs)
+            units_format_size(sub_bs, label, sizeof(label));
+        json_object_object_add(sj, "label", json_object_new_string(label));
+        if (sub_bs)
+            json_object_object_add(sj, "bs", json_object_new_int64(sub_bs));
+        json_object_array_add(subs, sj);
+        st = pts_kind_run[d->kind](s, d, sub_bs, sj, err, errlen);
+        json_object_object_add(sj, "state", results_state_json(&s->state));
+    }
+    return st;
+}
+
+/* Test i of the suite: kept from the stopped run when complete there, else run. Returns the
+ * suite's exit code so far (EXIT_OK to go on). */
+static int suite_test(struct pts_session *s, unsigned i)
+{
+    char err[ERR_LEN];
+    const struct pts_def *d = &s->defs[i];
+    struct json_object *was = s->cfg.resume ? stored_test(s, i, d) : NULL;
+    const char *was_status = was ? json_object_get_string(json_object_object_get(was, "status"))
+                                 : NULL;
+    if (was && s->keep_stored && was_status && !strcmp(was_status, "complete")) {
+        json_object_array_add(s->tests_json, json_object_get(was));   /* kept as it was */
+        return EXIT_OK;
+    }
+    const bool quiet = s->cfg.quiet;
+    if (i < s->replay_tests)
+        s->cfg.quiet = true;   /* replayed: printed by the run before */
+    struct json_object *tj = test_start_json(s, d);
+    json_object_array_add(s->tests_json, tj);
     int code = EXIT_OK;
-    if (ps_flush_or_fail(s, true, err, sizeof(err)) != 0) {
+    if (!s->cfg.quiet) {
+        if (ps_flush_or_fail(s, true, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptsbench suite: %s\n", err);
+            s->cfg.quiet = quiet;
+            return EXIT_FAILURE_RUN;
+        }
+        printf("%s (%s)\n", d->title, d->name);
+    }
+    int st = test_subtests(s, d, was, json_object_object_get(tj, "subtests"), err, sizeof(err));
+    json_object_object_add(tj, "status", json_object_new_string(
+        st == 0 ? "complete" : st > 0 ? "interrupted" : "failed"));
+    if (st < 0) {
+        fprintf(stderr, "ptsbench suite: %s: %s\n", d->name, err);
+        json_object_object_add(tj, "error", json_object_new_string(err));
+        code = EXIT_FAILURE_RUN;
+    } else if (st > 0) {
+        code = EXIT_INTERRUPTED;
+    }
+    s->cfg.quiet = quiet;
+    if (st == 0 && i < s->replay_tests && replay_check_test(was, tj, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptsbench suite: %s\n", err);
         code = EXIT_FAILURE_RUN;
     }
-    if (s->cfg.resume)
-        suite_resume_begin(s);
-    for (unsigned i = 0; i < s->n_defs && code == EXIT_OK; i++) {
-        const struct pts_def *d = &s->defs[i];
-        struct json_object *was = s->cfg.resume ? stored_test(s, i, d) : NULL;
-        const char *was_status = was ? json_object_get_string(json_object_object_get(was,
-                                                                                     "status"))
-                                     : NULL;
-        if (was && s->keep_stored && was_status && !strcmp(was_status, "complete")) {
-            json_object_array_add(s->tests_json, json_object_get(was));   /* kept as it was */
-            continue;
-        }
-        const bool quiet = s->cfg.quiet;
-        if (i < s->replay_tests)
-            s->cfg.quiet = true;   /* replayed: printed by the run before */
-        struct json_object *tj = json_object_new_object();
-        json_object_object_add(tj, "name", json_object_new_string(d->name));
-        json_object_object_add(tj, "title", json_object_new_string(d->title));
-        json_object_object_add(tj, "kind", json_object_new_string(pts_kind_name(d->kind)));
-        json_object_object_add(tj, "report", json_object_new_string(pts_report_name(d->report)));
-        json_object_object_add(tj, "definition", json_object_new_string(d->source));
-        json_object_object_add(tj, "element_time_s", jw_num((double)ps_def_element_ns(s, d) / 1e9));
-        test_header_json(s, d, tj);
-        json_object_object_add(tj, "status", json_object_new_string("running"));
-        struct json_object *subs = json_object_new_array();
-        json_object_object_add(tj, "subtests", subs);
-        json_object_array_add(s->tests_json, tj);
-        if (!s->cfg.quiet) {
-            if (ps_flush_or_fail(s, true, err, sizeof(err)) != 0) {
-                fprintf(stderr, "ptsbench suite: %s\n", err);
-                code = EXIT_FAILURE_RUN;
-                break;
-            }
-            printf("%s (%s)\n", d->title, d->name);
-        }
-        unsigned n_sub = d->subtests == PTS_SUB_BS ? d->n_bss : 1;
-        int st = 0;
-        /* --resume of an interrupted WSAT, or of a standard test as-is: its complete subtests
-         * are kept and the last one goes on after its last complete round */
-        struct json_object *was_subs = was && s->keep_stored && goes_on(s, d)
-                                           ? json_object_object_get(was, "subtests") : NULL;
-        size_t n_was = json_object_is_type(was_subs, json_type_array)
-                           ? json_object_array_length(was_subs) : 0;
-        size_t k_sub = 0;   /* the subtests started, valid block sizes only */
-        for (unsigned k = 0; k < n_sub && st == 0; k++) {
-            uint32_t sub_bs = d->subtests == PTS_SUB_BS ? d->bss[k] : 0;
-            if (sub_bs && !bs_valid(s, sub_bs))
-                continue;
-            if (k_sub + 1 < n_was) {   /* complete before the stop */
-                json_object_array_add(subs, json_object_get(json_object_array_get_idx(was_subs,
-                                                                                      k_sub++)));
-                continue;
-            }
-            if (k_sub + 1 == n_was)
-                s->resume_sub = json_object_array_get_idx(was_subs, k_sub);
-            k_sub++;
-            struct json_object *sj = json_object_new_object();
-            char label[32] = "all";
-            if (sub_bs)
-                units_format_size(sub_bs, label, sizeof(label));
-            json_object_object_add(sj, "label", json_object_new_string(label));
-            if (sub_bs)
-                json_object_object_add(sj, "bs", json_object_new_int64(sub_bs));
-            json_object_array_add(subs, sj);
-            st = pts_kind_run[d->kind](s, d, sub_bs, sj, err, sizeof(err));
-            json_object_object_add(sj, "state", results_state_json(&s->state));
-        }
-        json_object_object_add(tj, "status", json_object_new_string(
-            st == 0 ? "complete" : st > 0 ? "interrupted" : "failed"));
-        if (st < 0) {
-            fprintf(stderr, "ptsbench suite: %s: %s\n", d->name, err);
-            json_object_object_add(tj, "error", json_object_new_string(err));
-            code = EXIT_FAILURE_RUN;
-        } else if (st > 0) {
-            code = EXIT_INTERRUPTED;
-        }
-        s->cfg.quiet = quiet;
-        if (st == 0 && i < s->replay_tests && replay_check_test(was, tj, err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptsbench suite: %s\n", err);
-            code = EXIT_FAILURE_RUN;
-        }
-        if (ps_flush_or_fail(s, true, err, sizeof(err)) != 0 && code != EXIT_FAILURE_RUN) {
-            fprintf(stderr, "ptsbench suite: %s\n", err);
-            code = EXIT_FAILURE_RUN;
-        }
+    if (ps_flush_or_fail(s, true, err, sizeof(err)) != 0 && code != EXIT_FAILURE_RUN) {
+        fprintf(stderr, "ptsbench suite: %s\n", err);
+        code = EXIT_FAILURE_RUN;
     }
+    return code;
+}
+
+/* The end: the write cache as it was, the status, the last flush and the closing lines. */
+static int suite_finish(struct pts_session *s, int code, bool restore_wc)
+{
+    char err[ERR_LEN];
     if (restore_wc) {
         struct wcache_plan back;
         wcache_plan_make(&s->purge_facts, s->target.write_cache, &back);
         if (wcache_apply(&back, err, sizeof(err)) != 0)
             fprintf(stderr, "ptsbench suite: restoring the write cache: %s\n", err);
     }
-    json_object_object_add(comp, "compliant", json_object_new_boolean(
-        json_object_array_length(s->notes) == 0 && code == EXIT_OK));
+    json_object_object_add(json_object_object_get(s->doc, "compliance"), "compliant",
+                           json_object_new_boolean(json_object_array_length(s->notes) == 0 &&
+                                                   code == EXIT_OK));
     json_object_object_add(s->doc, "status", json_object_new_string(
         code == EXIT_OK ? "complete" : code == EXIT_INTERRUPTED ? "interrupted" : "failed"));
     const bool said = s->out.failed;   /* the test that hit it has said so */
@@ -1446,6 +1533,28 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
         printf("results: %s\n", s->results_path);
     }
     return code;
+}
+
+int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
+{
+    char err[ERR_LEN];
+    s->stop = stop;
+    if (suite_open(s, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench suite: %s\n", err);
+        return EXIT_FAILURE_RUN;
+    }
+    suite_doc_start(s);
+    bool restore_wc = set_write_cache(s);
+    int code = EXIT_OK;
+    if (ps_flush_or_fail(s, true, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench suite: %s\n", err);
+        code = EXIT_FAILURE_RUN;
+    }
+    if (s->cfg.resume)
+        suite_resume_begin(s);
+    for (unsigned i = 0; i < s->n_defs && code == EXIT_OK; i++)
+        code = suite_test(s, i);
+    return suite_finish(s, code, restore_wc);
 }
 
 void pts_free(struct pts_session *s)
