@@ -737,6 +737,13 @@ enum results_life results_life_of(struct json_object *doc, char *why, size_t len
     return RESULTS_DEAD;
 }
 
+void results_note_vadd(struct json_object *notes, const char *fmt, va_list ap)
+{
+    char buf[512];
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    results_note_add(notes, buf);
+}
+
 void results_note_add(struct json_object *notes, const char *text)
 {
     for (size_t i = 0; i < json_object_array_length(notes); i++)

@@ -7,6 +7,7 @@
 #ifndef PTSBENCH_RESULTS_H
 #define PTSBENCH_RESULTS_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -76,6 +77,8 @@ const char *results_life_name(enum results_life l);   /* "complete", "running", 
 enum results_life results_life_of(struct json_object *doc, char *why, size_t len);
 /* Append text to a JSON array of notes unless it is there already. */
 void results_note_add(struct json_object *notes, const char *text);
+/* The same from a format (the runners' note functions: ps_note, profile's note). */
+void results_note_vadd(struct json_object *notes, const char *fmt, va_list ap);
 
 /* Pieces reused by other result producers. */
 struct json_object *results_host_json(const struct hostinfo *h);

@@ -342,12 +342,10 @@ static void note(struct profile_session *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void note(struct profile_session *s, const char *fmt, ...)
 {
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof(buf), fmt, ap);
+    results_note_vadd(s->notes, fmt, ap);
     va_end(ap);
-    results_note_add(s->notes, buf);
 }
 
 /* Write the document when due (forced: now); -1 when a write has failed (s->out.error). */

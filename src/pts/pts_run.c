@@ -36,12 +36,10 @@
 
 void ps_note(struct pts_session *s, const char *fmt, ...)
 {
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof(buf), fmt, ap);
+    results_note_vadd(s->notes, fmt, ap);
     va_end(ap);
-    results_note_add(s->notes, buf);
 }
 
 struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t errlen)
