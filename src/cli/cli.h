@@ -76,9 +76,11 @@ int cli_parse_purge(const char *value, void *target, char *err, size_t errlen);
 
 /* What a registry knows, for --help, comma-separated into buf: the I/O engines (engine.h), the
  * SNIA PTS tests (pts/NAME.ini), the simulated-drive presets (profiles/devices/NAME.ini), the
- * workload profiles (profiles/NAME.ini), the steady-state tracking metrics (metrics.h). "(none
- * found)" when the registry is empty. */
-enum cli_registry { CLI_ENGINES, CLI_PTS_TESTS, CLI_SIM_PRESETS, CLI_PROFILES, CLI_METRICS };
+ * workload profiles (profiles/NAME.ini), the steady-state tracking metrics (metrics.h), the
+ * metrics of results that gate compares (measure.h). "(none found)" when the registry is
+ * empty. */
+enum cli_registry { CLI_ENGINES, CLI_PTS_TESTS, CLI_SIM_PRESETS, CLI_PROFILES, CLI_METRICS,
+                    CLI_MEAS_METRICS };
 void cli_registry_list(enum cli_registry which, char *buf, size_t len);
 /* "Title: a, b, c" wrapped at 92 columns, continuation lines indented by indent spaces; the
  * list of cli_registry_list(which), then tail (may be NULL or ""). */

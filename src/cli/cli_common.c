@@ -20,6 +20,7 @@
 #include "lib/util.h"
 #include "profile/profile.h"
 #include "pts/pts_def.h"
+#include "report/measure.h"
 #include "sim/sim_preset.h"
 
 static volatile sig_atomic_t stop_flag;
@@ -216,6 +217,10 @@ void cli_registry_list(enum cli_registry which, char *buf, size_t len)
     case CLI_METRICS:
         for (size_t i = 0; metrics_tracking_names[i]; i++)
             list_add(buf, len, metrics_tracking_names[i]);
+        break;
+    case CLI_MEAS_METRICS:
+        for (int m = 0; m < MEAS_N; m++)
+            list_add(buf, len, meas_metric_name((enum meas_metric)m));
         break;
     }
     if (!buf[0])

@@ -47,9 +47,7 @@ static const struct cli_opt opts[] = {
      .help = "allowed change in percent: 5%, 5 and 5.0 all mean 5%; a bare\nnumber is always "
              "percent (0.5 is 0.5%) (default 5%)"},
     {"metrics", 'm', CLI_CUSTOM, NULL, .parse = parse_metrics, .arg = "LIST",
-     .help = "comma-separated: iops, read_iops, write_iops, mb_s,\nread_mb_s, write_mb_s, "
-             "lat_mean_us, read_lat_mean_us,\nwrite_lat_mean_us, lat_p99_us, lat_p99_9_us, "
-             "lat_p99_99_us,\nlat_max_us, or all (default iops,mb_s,lat_mean_us,lat_p99_us)"},
+     .help = "comma-separated metrics (below), or all (default\niops,mb_s,lat_mean_us,lat_p99_us)"},
     {"junit", 0, CLI_STR, &junit, .arg = "FILE",
      .help = "JUnit XML: one test case per point and metric"},
     {"json", 0, CLI_STR, &json, .arg = "FILE",
@@ -85,6 +83,8 @@ static void usage(FILE *f)
         "\n",
         f);
     cli_print_options(f, opts);
+    fputc('\n', f);
+    cli_print_registry(f, "Metrics (--metrics):", CLI_MEAS_METRICS, 2, NULL);
     fputs(
         "\n"
         "Exit status: 0 pass (warnings, improvements and new points included), 1 a regression,\n"
