@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_sim(int argc, char **argv);   /* argv[0] = "sim" */
@@ -22,10 +23,6 @@ int cmd_gate(int argc, char **argv, int full_argc, char **full_argv);
  * the source tree next to the binary (build/../sub), the installed share directory, ./sub.
  * Only directories that exist are listed. */
 const char *const *cli_data_dirs(const char *sub);
-
-/* "--name" of the getopt_long option whose value is c (for one-line error messages). */
-struct option;
-const char *cli_option_name(const struct option *opts, int c);
 
 /* --remote VALUE: HOST[:PORT] or @FILE (one host per line, '#' comments). Appends copies to
  * list (at most max); returns 0, or -1 with the reason (bad host, unreadable file). */
@@ -49,21 +46,46 @@ int cli_resume_load(const char *dir, const char *schema, const char *const *comm
                     struct cli_resume *r, char *err, size_t errlen);
 void cli_resume_free(struct cli_resume *r);
 
-/* While a stopped run's recorded command line is parsed again: its document and the flags the
- * resume itself was given (the only options it may add). */
-struct cli_resume_pending {
-    struct json_object *doc;   /* NULL: not resuming */
+/* The flags a resume itself may be given (the only options it may add to the recorded ones). */
+struct cli_resume_flags {
     bool resume_as_is, quiet, destructive, overwrite_signatures;
 };
 /* The whole of `CMD --resume DIR` for run, suite and profile: refuse other options (others >
  * 0), load DIR's results (cli_resume_load: schema, commands), say "nothing to resume" when the
- * run is complete, then call again() on the recorded command line with pending->doc set (its
- * flags are the caller's), and clear it after. what names the thing in messages ("run",
- * "suite", "profile"). Returns the exit code. */
+ * run is complete, then call again() on the recorded command line, during which
+ * cli_resume_merge() hands out the document and these flags. what names the thing in messages
+ * ("run", "suite", "profile"). Returns the exit code. */
 typedef int (*cli_again_fn)(int argc, char **argv, int full_argc, char **full_argv);
 int cli_resume_again(const char *cmd, const char *what, const char *dir, unsigned others,
                      const char *schema, const char *const *commands,
-                     struct cli_resume_pending *pending, cli_again_fn again);
+                     const struct cli_resume_flags *flags, cli_again_fn again);
+/* After a command's parse: while a resume's recorded command line is run again, its document
+ * into *doc and the resume's flags on top (resume_as_is replaced, the others added); else
+ * --resume-as-is alone is refused. 0, or -1 with the message printed. */
+int cli_resume_merge(const char *cmd, struct json_object **doc, bool *resume_as_is, bool *quiet,
+                     bool *destructive, bool *overwrite_signatures);
+/* How many options of a parse (uses from cli_parse_uses) a resume would take from the results
+ * file: all but --quiet, --resume, --resume-as-is, --destructive and --overwrite-signatures. */
+struct cli_opt;
+unsigned cli_resume_others(const struct cli_opt *opts, const unsigned *uses);
+
+/* CLI_CUSTOM parsers (options.h) shared by the commands: --precondition none|wipc|steady into an
+ * enum wl_precondition; --purge METHOD into an enum purge_method. */
+int cli_parse_precondition(const char *value, void *target, char *err, size_t errlen);
+int cli_parse_purge(const char *value, void *target, char *err, size_t errlen);
+
+/* What a registry knows, for --help, comma-separated into buf: the I/O engines (engine.h), the
+ * SNIA PTS tests (pts/NAME.ini), the simulated-drive presets (profiles/devices/NAME.ini), the
+ * workload profiles (profiles/NAME.ini), the steady-state tracking metrics (metrics.h), the
+ * metrics of results that gate compares (measure.h). "(none found)" when the registry is
+ * empty. */
+enum cli_registry { CLI_ENGINES, CLI_PTS_TESTS, CLI_SIM_PRESETS, CLI_PROFILES, CLI_METRICS,
+                    CLI_MEAS_METRICS };
+void cli_registry_list(enum cli_registry which, char *buf, size_t len);
+/* "Title: a, b, c" wrapped at 92 columns, continuation lines indented by indent spaces; the
+ * list of cli_registry_list(which), then tail (may be NULL or ""). */
+void cli_print_registry(FILE *f, const char *title, enum cli_registry which, unsigned indent,
+                        const char *tail);
 
 /* SIGINT/SIGTERM set *cli_stop_flag(); a second signal ends the process the default way. */
 void cli_install_signals(void);

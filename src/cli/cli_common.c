@@ -1,8 +1,8 @@
-/* cli_common.c — data directories and signals, shared by the subcommands. */
+/* cli_common.c — data directories, signals, shared option parsers and the registries' lists for
+ * --help, shared by the subcommands. */
 #include "cli/cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <stdbool.h>
 #include <limits.h>
@@ -12,8 +12,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/metrics.h"
+#include "device/purge.h"
+#include "engine/engine.h"
+#include "io/workload.h"
 #include "lib/spawn.h"
 #include "lib/util.h"
+#include "profile/profile.h"
+#include "pts/pts_def.h"
+#include "report/measure.h"
+#include "sim/sim_preset.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -97,17 +105,6 @@ const char *const *cli_data_dirs(const char *sub)
     return list;
 }
 
-const char *cli_option_name(const struct option *opts, int c)
-{
-    static char buf[64];
-    for (size_t i = 0; opts[i].name; i++)
-        if (opts[i].val == c) {
-            snprintf(buf, sizeof(buf), "--%s", opts[i].name);
-            return buf;
-        }
-    return "option";
-}
-
 static int add_remote(const char *host, const char **list, unsigned *n, unsigned max, char *err,
                       size_t errlen)
 {
@@ -155,4 +152,101 @@ void cli_free_remotes(const char **list, unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
         free((void *)list[i]);
+}
+
+int cli_parse_precondition(const char *value, void *target, char *err, size_t errlen)
+{
+    if (wl_precondition_parse(value, target) != 0)
+        return errf(err, errlen, "want none, wipc or steady");
+    return 0;
+}
+
+int cli_parse_purge(const char *value, void *target, char *err, size_t errlen)
+{
+    if (purge_method_parse(value, target) != 0)
+        return errf(err, errlen, "want auto, secure-erase, format, sanitize, discard or none");
+    return 0;
+}
+
+/* Append name to the comma-separated list in buf (truncated, never overrun). */
+static void list_add(char *buf, size_t len, const char *name)
+{
+    size_t k = strlen(buf);
+    snprintf(buf + k, len - k, "%s%s", k ? ", " : "", name);
+}
+
+/* The presets' names: the first word of each line sim_preset_list() prints. */
+static void preset_names(char *buf, size_t len)
+{
+    char *text = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&text, &n);
+    if (!m)
+        return;
+    sim_preset_list(cli_data_dirs("profiles/devices"), m);
+    fclose(m);
+    for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
+        line[strcspn(line, " ")] = '\0';
+        list_add(buf, len, line);
+    }
+    free(text);
+}
+
+void cli_registry_list(enum cli_registry which, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    switch (which) {
+    case CLI_ENGINES:
+        for (const struct engine_ops *const *e = engine_list(); *e; e++)
+            list_add(buf, len, (*e)->name);
+        break;
+    case CLI_PTS_TESTS:   /* already "a, b, c" */
+        pts_def_list(cli_data_dirs("pts"), buf, len);
+        break;
+    case CLI_SIM_PRESETS:
+        preset_names(buf, len);
+        break;
+    case CLI_PROFILES: {
+        static char names[128][64];
+        unsigned n = profile_list(cli_data_dirs("profiles"), names, 128);
+        for (unsigned i = 0; i < n; i++)
+            list_add(buf, len, names[i]);
+        break;
+    }
+    case CLI_METRICS:
+        for (size_t i = 0; metrics_tracking_names[i]; i++)
+            list_add(buf, len, metrics_tracking_names[i]);
+        break;
+    case CLI_MEAS_METRICS:
+        for (int m = 0; m < MEAS_N; m++)
+            list_add(buf, len, meas_metric_name((enum meas_metric)m));
+        break;
+    }
+    if (!buf[0])
+        snprintf(buf, len, "(none found)");
+}
+
+void cli_print_registry(FILE *f, const char *title, enum cli_registry which, unsigned indent,
+                        const char *tail)
+{
+    char list[4096];
+    cli_registry_list(which, list, sizeof(list));
+    if (tail && *tail) {
+        size_t k = strlen(list);
+        snprintf(list + k, sizeof(list) - k, " %s", tail);
+    }
+    unsigned col = (unsigned)fprintf(f, "%s", title);
+    for (char *save = NULL, *w = strtok_r(list, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        const unsigned wl = (unsigned)strlen(w);
+        if (col + 1 + wl > 92) {
+            fprintf(f, "\n%*s", (int)indent, "");
+            col = indent;
+        } else if (col > 0) {
+            fputc(' ', f);
+            col++;
+        }
+        col += (unsigned)fprintf(f, "%s", w);
+    }
+    fputc('\n', f);
 }

@@ -1,6 +1,7 @@
 /* cli_resume.c — `--resume DIR`: run a stopped run, suite or profile again from where it stopped,
  * with the command line its results file recorded (see cli.h). */
 #include "cli/cli.h"
+#include "cli/options.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
@@ -91,9 +92,15 @@ int cli_resume_load(const char *dir, const char *schema, const char *const *comm
     return 0;
 }
 
+/* While a resume's recorded command line runs again: its document and the resume's flags. */
+static struct {
+    struct json_object *doc;
+    struct cli_resume_flags flags;
+} pending;
+
 int cli_resume_again(const char *cmd, const char *what, const char *dir, unsigned others,
                      const char *schema, const char *const *commands,
-                     struct cli_resume_pending *pending, cli_again_fn again)
+                     const struct cli_resume_flags *flags, cli_again_fn again)
 {
     if (others) {
         fprintf(stderr, "ptsbench %s: --resume %s: the %s's options come from its results file; "
@@ -113,13 +120,47 @@ int cli_resume_again(const char *cmd, const char *what, const char *dir, unsigne
         fprintf(stderr, "ptsbench %s: %s\n", cmd, err);
         return EXIT_USAGE;
     }
-    pending->doc = r.doc;
+    pending.doc = r.doc;
+    pending.flags = *flags;
     char **full = xcalloc((size_t)r.argc + 2, sizeof(*full));
     full[0] = "ptsbench";
     memcpy(full + 1, r.argv, (size_t)r.argc * sizeof(*full));
     rc = again(r.argc, r.argv, r.argc + 1, full);
     free(full);
-    memset(pending, 0, sizeof(*pending));
+    memset(&pending, 0, sizeof(pending));
     cli_resume_free(&r);
     return rc;
+}
+
+int cli_resume_merge(const char *cmd, struct json_object **doc, bool *resume_as_is, bool *quiet,
+                     bool *destructive, bool *overwrite_signatures)
+{
+    if (pending.doc) {   /* parsing a resumed run's recorded command line */
+        *doc = pending.doc;
+        *resume_as_is = pending.flags.resume_as_is;
+        *quiet |= pending.flags.quiet;
+        *destructive |= pending.flags.destructive;
+        *overwrite_signatures |= pending.flags.overwrite_signatures;
+        return 0;
+    }
+    if (*resume_as_is) {
+        fprintf(stderr, "ptsbench %s: --resume-as-is: only with --resume DIR\n", cmd);
+        return -1;
+    }
+    return 0;
+}
+
+unsigned cli_resume_others(const struct cli_opt *opts, const unsigned *uses)
+{
+    static const char *const own[] = {"quiet", "resume", "resume-as-is", "destructive",
+                                      "overwrite-signatures", NULL};
+    unsigned n = 0;
+    for (size_t i = 0; opts[i].name; i++) {
+        bool mine = false;
+        for (const char *const *o = own; *o && !mine; o++)
+            mine = !strcmp(opts[i].name, *o);
+        if (!mine)
+            n += uses[i];
+    }
+    return n;
 }

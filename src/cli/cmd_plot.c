@@ -1,7 +1,7 @@
 /* cmd_plot.c — `ptsbench plot RESULTS... [--label NAME]... --out DIR`: gnuplot charts (PNG and
- * SVG, with their .gp scripts and .dat data) from results files, devices overlaid (plot.h). */
-#include <errno.h>
-#include <json-c/json.h>
+ * SVG, with their .gp scripts and .dat data) from results files, devices overlaid: options and
+ * help here; the inputs are loaded and named by report/plot_input.h, drawn by plot.h. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +11,7 @@
 #include "cli/options.h"
 #include "lib/util.h"
 #include "report/plot.h"
-#include "report/shape.h"
-
-#define PLOT_MAX_INPUTS 32
+#include "report/plot_input.h"
 
 static const char *labels[PLOT_MAX_INPUTS], *out_dir;
 static unsigned n_labels;
@@ -66,71 +64,6 @@ static void plot_usage(FILE *f)
         f);
 }
 
-static const char *base_name_of(const char *path, char *buf, size_t len)
-{
-    str_copy(buf, len, path);
-    size_t n = strlen(buf);
-    while (n > 1 && buf[n - 1] == '/')
-        buf[--n] = '\0';
-    char *slash = strrchr(buf, '/');
-    return slash ? slash + 1 : buf;
-}
-
-/* Load RESULTS (a file, or a directory holding results.json) into *doc and note the file. */
-static int load_input(const char *arg, struct json_object **doc, char *file, size_t flen,
-                      char *tag, size_t tlen, char *err, size_t errlen)
-{
-    struct stat st;
-    if (stat(arg, &st) != 0)
-        return errf(err, errlen, "%s: %s", arg, strerror(errno));
-    char dirbuf[4096], tmp[4096];
-    if (S_ISDIR(st.st_mode)) {
-        snprintf(file, flen, "%s%sresults.json", arg, arg[strlen(arg) - 1] == '/' ? "" : "/");
-        if (stat(file, &st) != 0)
-            return errf(err, errlen, "%s: no results.json in this directory", arg);
-        str_copy(tag, tlen, base_name_of(arg, tmp, sizeof(tmp)));
-    } else {
-        str_copy(file, flen, arg);
-        /* the tag: the directory holding results.json, else the file's name */
-        str_copy(dirbuf, sizeof(dirbuf), arg);
-        char *slash = strrchr(dirbuf, '/');
-        if (slash && !strcmp(slash + 1, "results.json")) {
-            *slash = '\0';
-            str_copy(tag, tlen, base_name_of(dirbuf, tmp, sizeof(tmp)));
-        } else {
-            str_copy(tag, tlen, base_name_of(arg, tmp, sizeof(tmp)));
-        }
-    }
-    if (!S_ISREG(st.st_mode))
-        return errf(err, errlen, "%s: not a regular file", file);
-    FILE *f = fopen(file, "r");
-    if (!f)
-        return errf(err, errlen, "%s: %s", file, strerror(errno));
-    fclose(f);
-    *doc = json_object_from_file(file);
-    if (!*doc) {
-        char why[256];
-        const char *e = json_util_get_last_err();
-        str_copy(why, sizeof(why), e ? e : "unreadable");
-        return errf(err, errlen, "%s: not a JSON document (%s)", file, str_trim(why));
-    }
-    const char *schema = pj_schema(*doc);
-    if (strcmp(schema, "ptsbench.run") && strcmp(schema, "ptsbench.suite") &&
-        strcmp(schema, "ptsbench.profile")) {
-        errf(err, errlen, "%s: schema '%s' is not ptsbench.run, ptsbench.suite or "
-                          "ptsbench.profile", file, *schema ? schema : "(none)");
-        json_object_put(*doc);
-        *doc = NULL;
-        return -1;
-    }
-    if (shape_check(*doc, file, err, errlen) != 0) {   /* malformed: one error, not a crash */
-        json_object_put(*doc);
-        *doc = NULL;
-        return -1;
-    }
-    return 0;
-}
-
 int cmd_plot(int argc, char **argv, int full_argc, char **full_argv)
 {
     (void)full_argc;
@@ -158,57 +91,18 @@ int cmd_plot(int argc, char **argv, int full_argc, char **full_argv)
         fprintf(stderr, "ptsbench plot: --out %s: exists and is not a directory\n", out_dir);
         return EXIT_USAGE;
     }
-
-    struct plot_input in[PLOT_MAX_INPUTS];
-    static char files[PLOT_MAX_INPUTS][4096], tags[PLOT_MAX_INPUTS][256];
-    static char names[PLOT_MAX_INPUTS][512];
+    static struct plot_inputs pi;
     char err[ERR_LEN];
-    int code = EXIT_OK;
-    size_t loaded = 0;
-    for (size_t i = 0; i < n_paths; i++) {
-        in[i].doc = NULL;
-        if (load_input(paths[i], &in[i].doc, files[i], sizeof(files[i]), tags[i],
-                       sizeof(tags[i]), err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptsbench plot: %s\n", err);
-            code = EXIT_USAGE;
-            goto out;
-        }
-        loaded++;
-        in[i].source = files[i];
-        if (i < n_labels)
-            str_copy(names[i], sizeof(names[i]), labels[i]);
-        else
-            plot_default_label(in[i].doc, names[i], sizeof(names[i]));
-        in[i].label = names[i];
-    }
-    /* the same label twice on results of one kind (two runs of one drive, which would share
-     * charts): name the later ones by their directory */
-    for (size_t i = 1; i < n_paths; i++) {
-        for (size_t j = 0; j < i; j++) {
-            if (strcmp(names[i], names[j]) ||
-                strcmp(pj_schema(in[i].doc), pj_schema(in[j].doc)))
-                continue;
-            size_t l = strlen(names[i]);
-            snprintf(names[i] + l, sizeof(names[i]) - l, " (%s)", tags[i]);
-            for (size_t k = 2; k < 100; k++) {
-                bool clash = false;
-                for (size_t q = 0; q < n_paths; q++)
-                    if (q != i && !strcmp(names[q], names[i]) &&
-                        !strcmp(pj_schema(in[q].doc), pj_schema(in[i].doc)))
-                        clash = true;
-                if (!clash)
-                    break;
-                snprintf(names[i] + l, sizeof(names[i]) - l, " (%s #%zu)", tags[i], k);
-            }
-            break;
-        }
-    }
-
-    struct plot_list list;
-    if (plot_all(in, n_paths, out_dir, &list, err, sizeof(err)) != 0) {
+    if (plot_inputs_load(&pi, paths, n_paths, labels, n_labels, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptsbench plot: %s\n", err);
-        code = EXIT_FAILURE_RUN;
-        goto out;
+        return EXIT_USAGE;
+    }
+    int code = EXIT_OK;
+    struct plot_list list;
+    if (plot_all(pi.in, pi.n, out_dir, &list, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench plot: %s\n", err);
+        plot_inputs_free(&pi);
+        return EXIT_FAILURE_RUN;
     }
     if (!list.n) {
         fprintf(stderr, "ptsbench plot: nothing to draw: the results hold no rounds, tests or "
@@ -221,8 +115,6 @@ int cmd_plot(int argc, char **argv, int full_argc, char **full_argv)
             printf("  %-28s %-8s %s\n", list.f[i].name, list.f[i].section, list.f[i].title);
     }
     plot_list_free(&list);
-out:
-    for (size_t i = 0; i < loaded; i++)
-        json_object_put(in[i].doc);
+    plot_inputs_free(&pi);
     return code;
 }

@@ -1,14 +1,98 @@
 /* cmd_profile.c — `ptsbench profile NAME...`: workload profiles as a matrix (profile_run.h). */
-#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "lib/units.h"
+#include "cli/options.h"
 #include "lib/util.h"
 #include "profile/profile.h"
 #include "profile/profile_run.h"
+
+/* The parse's result (profile_parse sets it afresh each time: a --resume parses again). */
+static struct profile_config cfg;
+static const char *resume;
+static bool dry_run, list;
+
+static int parse_compress(const char *value, void *target, char *err, size_t errlen)
+{
+    return wl_sweep_parse(value, 0, 100, target, err, errlen);
+}
+
+static int parse_workers(const char *value, void *target, char *err, size_t errlen)
+{
+    return wl_sweep_parse(value, 1, 1024, target, err, errlen);
+}
+
+static int parse_qd(const char *value, void *target, char *err, size_t errlen)
+{
+    return wl_sweep_parse(value, 1, 65536, target, err, errlen);
+}
+
+static const struct cli_opt opts[] = {
+    {"target", 't', CLI_STR, &cfg.target_path, .arg = "T",
+     .help = "block device, file or sim:PRESET (presets below)"},
+    {"size", 0, CLI_SIZE, &cfg.create_size, .arg = "SIZE",
+     .help = "create (or extend) a file target to SIZE"},
+    {"compress", 0, CLI_CUSTOM, &cfg.compress, .parse = parse_compress, .arg = "LIST",
+     .help = "data compressibility in percent, e.g. 0,90 (default: the\nprofile's "
+             "sweep_compress, else its own value)"},
+    {"workers", 0, CLI_CUSTOM, &cfg.workers, .parse = parse_workers, .arg = "LIST",
+     .help = "worker counts, e.g. 1,4 (default: the profile's)"},
+    {"qd", 0, CLI_CUSTOM, &cfg.qd, .parse = parse_qd, .arg = "LIST",
+     .help = "queue depths per worker, e.g. 1,2,4,8,16,32,64,128"},
+    {"precondition", 0, CLI_CUSTOM, &cfg.precondition, .parse = cli_parse_precondition,
+     .arg = "P",
+     .help = "steady: write the active range twice sequentially (WIPC) at\nthe point's "
+             "compressibility, let the stimulus precondition\nit (WDPC, see --wdpc-fills), then "
+             "run each point to SNIA\nsteady state and report its window (default);\nwipc: the "
+             "same WIPC, then a fixed --rounds per point (burst\nafter WIPC, not steady state);"
+             "\nnone: no writes first (burst / fresh-out-of-box figures)"},
+    {"purge", 0, CLI_CUSTOM, &cfg.purge, .parse = cli_parse_purge, .arg = "M",
+     .help = "purge once before everything: auto | secure-erase | format |\nsanitize | discard "
+             "| none (default none)"},
+    {"round-time", 0, CLI_DURATION, &cfg.round_time_ns, 1, 0, .arg = "D",
+     .help = "round length (default: the profile's runtime, else 60 s)"},
+    {"rounds", 0, CLI_UINT, &cfg.max_rounds, 1, 1000000, .arg = "N",
+     .help = "steady: at most N rounds per point (default 25); wipc/none:\nN rounds per point "
+             "(default 1)"},
+    {"track", 0, CLI_STR, &cfg.track, .arg = "METRIC",
+     .help = "steady-state metric (default iops; metrics below)"},
+    {"wdpc-fills", 0, CLI_DOUBLE, &cfg.wdpc_fills, 0, 100, .arg = "X",
+     .help = "steady: the first point's stimulus (WDPC) writes at least X\ntimes the active "
+             "range, and until the fill guard passes\n(every 5-round average over a fill within "
+             "5% of the\nlatest window's), before its rounds are judged (default 1)"},
+    {"wdpc-max-fills", 0, CLI_DOUBLE, &cfg.wdpc_max_fills, 0.01, 100, .arg = "X",
+     .help = "steady: ... and at most X (default 5); a drive still\nchanging then is reported "
+             "as not steady"},
+    {"engine", 'e', CLI_STR, &cfg.engine_name, .arg = "NAME",
+     .help = "io_uring (default) or another engine below; sim:PRESET\nuses sim"},
+    {"out", 'o', CLI_STR, &cfg.out_dir, .arg = "DIR",
+     .help = "results directory (default results/profile-YYYYmmdd-HHMMSS)"},
+    {"force", 0, CLI_FLAG, &cfg.force, .help = "replace results.json already in DIR"},
+    {"destructive", 0, CLI_FLAG, &cfg.destructive,
+     .help = "allow writing to a block device, or over an existing file\nthat holds data (its "
+             "data is destroyed); --purge counts as\nwriting"},
+    {"overwrite-signatures", 0, CLI_FLAG, &cfg.overwrite_signatures,
+     .help = "with --destructive: write even over a filesystem,\npartition table, LVM/RAID "
+             "member or swap signature"},
+    {"dry-run", 0, CLI_FLAG, &dry_run, .help = "print the plan and stop (nothing is written)"},
+    {"list", 0, CLI_FLAG, &list, .help = "list the profiles and their workloads"},
+    {"quiet", 'q', CLI_FLAG, &cfg.quiet, .help = "no progress lines"},
+    {"resume", 0, CLI_STR, &resume, .arg = "DIR",
+     .help = "go on with the profile whose results are in DIR (stopped by\na signal, a crash or "
+             "a lost machine) with the options it\nrecorded (--quiet, --resume-as-is, "
+             "--destructive and\n--overwrite-signatures may be added): its complete points are\n"
+             "kept; the interrupted group is prepared again (WIPC, WDPC)\nand its interrupted "
+             "point runs again; a simulated drive is\nreplayed from the start (its state does "
+             "not outlive the\nprocess)"},
+    {"resume-as-is", 0, CLI_FLAG, &cfg.resume_as_is,
+     .help = "with --resume: the interrupted group goes on without WIPC and\nWDPC again (the "
+             "gap is noted)"},
+    {0},
+};
+#define N_OPTS (sizeof(opts) / sizeof(opts[0]) - 1)
 
 static void profile_usage(FILE *f)
 {
@@ -16,60 +100,21 @@ static void profile_usage(FILE *f)
         "usage: ptsbench profile NAME... --target T [options]\n"
         "       ptsbench profile --list\n"
         "\n"
-        "Run workload profiles (profiles/NAME.ini: database, fileserver, webserver, workstation,\n"
-        "streaming, large-block, qd-ramp-4k-read, atto, four-corners, ...) at every combination\n"
-        "of data compressibility, workers and queue depth, each point recorded round by round in\n"
+        "Run workload profiles (profiles/NAME.ini, below) at every combination of data\n"
+        "compressibility, workers and queue depth, each point recorded round by round in\n"
         "OUT/results.json with its effective queue depth (workers x QD); a queue-depth series\n"
         "reports its saturation point (lowest effective QD reaching 95% of its maximum IOPS).\n"
         "NAME may be NAME:SECTION (one workload of a profile) or a FILE.ini.\n"
-        "\n"
-        "  -t, --target T          block device, file or sim:PRESET\n"
-        "      --size SIZE         create (or extend) a file target to SIZE\n"
-        "      --compress LIST     data compressibility in percent, e.g. 0,90 (default: the\n"
-        "                          profile's sweep_compress, else its own value)\n"
-        "      --workers LIST      worker counts, e.g. 1,4 (default: the profile's)\n"
-        "      --qd LIST           queue depths per worker, e.g. 1,2,4,8,16,32,64,128\n"
-        "      --precondition P    steady: write the active range twice sequentially (WIPC) at\n"
-        "                          the point's compressibility, let the stimulus precondition\n"
-        "                          it (WDPC, see --wdpc-fills), then run each point to SNIA\n"
-        "                          steady state and report its window (default);\n"
-        "                          wipc: the same WIPC, then a fixed --rounds per point (burst\n"
-        "                          after WIPC, not steady state);\n"
-        "                          none: no writes first (burst / fresh-out-of-box figures)\n"
-        "      --purge M           purge once before everything: auto | secure-erase | format |\n"
-        "                          sanitize | discard | none (default none)\n"
-        "      --round-time D      round length (default: the profile's runtime, else 60 s)\n"
-        "      --rounds N          steady: at most N rounds per point (default 25); wipc/none:\n"
-        "                          N rounds per point (default 1)\n"
-        "      --track METRIC      steady-state metric (default iops; see ptsbench run --help)\n"
-        "      --wdpc-fills X      steady: the first point's stimulus (WDPC) writes at least X\n"
-        "                          times the active range, and until the fill guard passes\n"
-        "                          (every 5-round average over a fill within 5% of the\n"
-        "                          latest window's), before its rounds are judged (default 1)\n"
-        "      --wdpc-max-fills X  steady: ... and at most X (default 5); a drive still\n"
-        "                          changing then is reported as not steady\n"
-        "  -e, --engine NAME       io_uring (default) or libaio; sim:PRESET uses sim\n"
-        "  -o, --out DIR           results directory (default results/profile-YYYYmmdd-HHMMSS)\n"
-        "      --force             replace results.json already in DIR\n"
-        "      --destructive       allow writing to a block device, or over an existing file\n"
-        "                          that holds data (its data is destroyed); --purge counts as\n"
-        "                          writing\n"
-        "      --overwrite-signatures  with --destructive: write even over a filesystem,\n"
-        "                          partition table, LVM/RAID member or swap signature\n"
-        "      --dry-run           print the plan and stop (nothing is written)\n"
-        "      --list              list the profiles and their workloads\n"
-        "  -q, --quiet             no progress lines\n"
-        "      --resume DIR        go on with the profile whose results are in DIR (stopped by\n"
-        "                          a signal, a crash or a lost machine) with the options it\n"
-        "                          recorded (--quiet, --resume-as-is, --destructive and\n"
-        "                          --overwrite-signatures may be added): its complete points are\n"
-        "                          kept; the interrupted group is prepared again (WIPC, WDPC)\n"
-        "                          and its interrupted point runs again; a simulated drive is\n"
-        "                          replayed from the start (its state does not outlive the\n"
-        "                          process)\n"
-        "      --resume-as-is      with --resume: the interrupted group goes on without WIPC and\n"
-        "                          WDPC again (the gap is noted)\n"
-        "  -h, --help              this text\n"
+        "\n",
+        f);
+    cli_print_options(f, opts);
+    fputc('\n', f);
+    cli_print_registry(f, "Profiles:", CLI_PROFILES, 2, "(ptsbench profile --list)");
+    cli_print_registry(f, "Engines:", CLI_ENGINES, 2, "(ptsbench engines)");
+    cli_print_registry(f, "Simulated drives (sim:PRESET):", CLI_SIM_PRESETS, 2,
+                       "(ptsbench sim --list)");
+    cli_print_registry(f, "Metrics (--track):", CLI_METRICS, 2, NULL);
+    fputs(
         "\n"
         "Example (StorageReview's steady-state server profiles):\n"
         "  ptsbench profile database fileserver webserver workstation --target /dev/nvme0n1 \\\n"
@@ -104,164 +149,38 @@ static int list_profiles(void)
     return EXIT_OK;
 }
 
-/* --resume: set while the stopped profile's recorded command line is parsed again. */
-static struct cli_resume_pending pending;
-
-int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
+/* Parse into cfg (profile names in order, before, between or after the options), resume,
+ * dry_run and list; *others: the names and options a resume takes from the results file.
+ * CLI_GO, CLI_DONE (help) or CLI_BAD (one line printed). */
+static int profile_parse(int argc, char **argv, int full_argc, char **full_argv,
+                         unsigned *others)
 {
-    enum { O_SIZE = 256, O_COMPRESS, O_WORKERS, O_QD, O_PRECOND, O_PURGE, O_ROUND_TIME,
-           O_ROUNDS, O_TRACK, O_FORCE, O_DESTRUCTIVE, O_DRY_RUN, O_LIST, O_WDPC, O_WDPC_MAX,
-           O_OVERWRITE_SIGS, O_RESUME, O_RESUME_AS_IS };
-    static const struct option opts[] = {
-        {"target", required_argument, NULL, 't'},
-        {"size", required_argument, NULL, O_SIZE},
-        {"compress", required_argument, NULL, O_COMPRESS},
-        {"workers", required_argument, NULL, O_WORKERS},
-        {"qd", required_argument, NULL, O_QD},
-        {"precondition", required_argument, NULL, O_PRECOND},
-        {"purge", required_argument, NULL, O_PURGE},
-        {"round-time", required_argument, NULL, O_ROUND_TIME},
-        {"rounds", required_argument, NULL, O_ROUNDS},
-        {"track", required_argument, NULL, O_TRACK},
-        {"wdpc-fills", required_argument, NULL, O_WDPC},
-        {"wdpc-max-fills", required_argument, NULL, O_WDPC_MAX},
-        {"engine", required_argument, NULL, 'e'},
-        {"out", required_argument, NULL, 'o'},
-        {"force", no_argument, NULL, O_FORCE},
-        {"destructive", no_argument, NULL, O_DESTRUCTIVE},
-        {"overwrite-signatures", no_argument, NULL, O_OVERWRITE_SIGS},
-        {"dry-run", no_argument, NULL, O_DRY_RUN},
-        {"list", no_argument, NULL, O_LIST},
-        {"quiet", no_argument, NULL, 'q'},
-        {"resume", required_argument, NULL, O_RESUME},
-        {"resume-as-is", no_argument, NULL, O_RESUME_AS_IS},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    struct profile_config cfg;
     profile_config_init(&cfg);
     cfg.profile_dirs = cli_data_dirs("profiles");
     cfg.argc = full_argc;
     cfg.argv = full_argv;
-    bool dry_run = false;
+    resume = NULL;
+    dry_run = list = false;
+    const char *names[PROFILE_MAX_SPECS + 1];   /* one more: "at most" is said below */
+    unsigned uses[N_OPTS];
+    int prc = cli_parse_uses("profile", opts, argc, argv, names, &cfg.n_specs,
+                             PROFILE_MAX_SPECS + 1, profile_usage, uses);
+    if (prc != CLI_GO)
+        return prc;
+    if (cfg.n_specs > PROFILE_MAX_SPECS) {
+        fprintf(stderr, "ptsbench profile: at most %d profiles at once\n", PROFILE_MAX_SPECS);
+        return CLI_BAD;
+    }
+    memcpy(cfg.specs, names, cfg.n_specs * sizeof(names[0]));
+    *others = cli_resume_others(opts, uses) + cfg.n_specs;
+    return CLI_GO;
+}
+
+/* Check and plan everything (nothing written on bad input), then run, or (--dry-run) print
+ * the plan only. */
+static int profile_go(void)
+{
     char err[ERR_LEN];
-    uint64_t v;
-    const char *resume = NULL;
-    unsigned others = 0;   /* names and options a resume takes from the results file */
-
-    opterr = 0;
-    optind = 1;
-    int c;
-    /* '-' first: profile names may come before, between or after the options */
-    while ((c = getopt_long(argc, argv, "-:t:e:o:qh", opts, NULL)) != -1) {
-        err[0] = '\0';
-        if (c != 'q' && c != O_RESUME && c != O_RESUME_AS_IS && c != O_DESTRUCTIVE &&
-            c != O_OVERWRITE_SIGS && c != 'h')
-            others++;
-        switch (c) {
-        case 1:
-            if (cfg.n_specs >= PROFILE_MAX_SPECS) {
-                fprintf(stderr, "ptsbench profile: at most %d profiles at once\n",
-                        PROFILE_MAX_SPECS);
-                return EXIT_USAGE;
-            }
-            cfg.specs[cfg.n_specs++] = optarg;
-            break;
-        case 't': cfg.target_path = optarg; break;
-        case O_SIZE:
-            if (units_parse_size(optarg, &cfg.create_size, err, sizeof(err)) != 0)
-                goto bad;
-            break;
-        case O_COMPRESS:
-            if (wl_sweep_parse(optarg, 0, 100, &cfg.compress, err, sizeof(err)) != 0)
-                goto bad;
-            break;
-        case O_WORKERS:
-            if (wl_sweep_parse(optarg, 1, 1024, &cfg.workers, err, sizeof(err)) != 0)
-                goto bad;
-            break;
-        case O_QD:
-            if (wl_sweep_parse(optarg, 1, 65536, &cfg.qd, err, sizeof(err)) != 0)
-                goto bad;
-            break;
-        case O_PRECOND:
-            if (wl_precondition_parse(optarg, &cfg.precondition) != 0) {
-                snprintf(err, sizeof(err), "want steady, wipc or none");
-                goto bad;
-            }
-            break;
-        case O_PURGE:
-            if (purge_method_parse(optarg, &cfg.purge) != 0) {
-                snprintf(err, sizeof(err), "want auto, secure-erase, format, sanitize, discard "
-                                           "or none");
-                goto bad;
-            }
-            break;
-        case O_ROUND_TIME:
-            if (units_parse_duration(optarg, &cfg.round_time_ns, err, sizeof(err)) != 0)
-                goto bad;
-            if (!cfg.round_time_ns) {
-                snprintf(err, sizeof(err), "must be more than 0");
-                goto bad;
-            }
-            break;
-        case O_ROUNDS:
-            if (units_parse_uint(optarg, 1, 1000000, &v, err, sizeof(err)) != 0)
-                goto bad;
-            cfg.max_rounds = (unsigned)v;
-            break;
-        case O_TRACK: cfg.track = optarg; break;
-        case O_WDPC:
-            if (units_parse_double(optarg, 0, 100, &cfg.wdpc_fills, err, sizeof(err)) != 0)
-                goto bad;
-            break;
-        case O_WDPC_MAX:
-            if (units_parse_double(optarg, 0.01, 100, &cfg.wdpc_max_fills, err, sizeof(err)) != 0)
-                goto bad;
-            break;
-        case 'e': cfg.engine_name = optarg; break;
-        case 'o': cfg.out_dir = optarg; break;
-        case O_FORCE: cfg.force = true; break;
-        case O_DESTRUCTIVE: cfg.destructive = true; break;
-        case O_OVERWRITE_SIGS: cfg.overwrite_signatures = true; break;
-        case O_DRY_RUN: dry_run = true; break;
-        case O_LIST: return list_profiles();
-        case 'q': cfg.quiet = true; break;
-        case O_RESUME: resume = optarg; break;
-        case O_RESUME_AS_IS: cfg.resume_as_is = true; break;
-        case 'h': profile_usage(stdout); return EXIT_OK;
-        case ':':
-            fprintf(stderr, "ptsbench profile: option '%s' needs a value (see ptsbench profile "
-                            "--help)\n", argv[optind - 1]);
-            return EXIT_USAGE;
-        default:
-            fprintf(stderr, "ptsbench profile: unknown option '%s' (see ptsbench profile "
-                            "--help)\n", argv[optind - 1]);
-            return EXIT_USAGE;
-        }
-        continue;
-    bad:
-        fprintf(stderr, "ptsbench profile: %s %s: %s\n", cli_option_name(opts, c), optarg, err);
-        return EXIT_USAGE;
-    }
-
-    if (resume) {
-        static const char *const commands[] = {"profile", NULL};
-        pending = (struct cli_resume_pending){NULL, cfg.resume_as_is, cfg.quiet, cfg.destructive,
-                                              cfg.overwrite_signatures};
-        return cli_resume_again("profile", "profile", resume, others, "ptsbench.profile",
-                                commands, &pending, cmd_profile);
-    }
-    if (pending.doc) {   /* parsing a resumed profile's recorded command line */
-        cfg.resume = pending.doc;
-        cfg.resume_as_is = pending.resume_as_is;
-        cfg.quiet |= pending.quiet;
-        cfg.destructive |= pending.destructive;
-        cfg.overwrite_signatures |= pending.overwrite_signatures;
-    } else if (cfg.resume_as_is) {
-        fprintf(stderr, "ptsbench profile: --resume-as-is: only with --resume DIR\n");
-        return EXIT_USAGE;
-    }
     struct profile_session *s = profile_prepare(&cfg, err, sizeof(err));
     if (!s) {
         fprintf(stderr, "ptsbench profile: %s\n", err);
@@ -269,12 +188,32 @@ int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
     }
     if (!cfg.quiet || dry_run)
         profile_print_plan(s);
-    if (dry_run) {
-        profile_session_free(s);
-        return EXIT_OK;
+    int code = EXIT_OK;
+    if (!dry_run) {
+        cli_install_signals();
+        code = profile_execute(s, cli_stop_flag());
     }
-    cli_install_signals();
-    int code = profile_execute(s, cli_stop_flag());
     profile_session_free(s);
     return code;
+}
+
+int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
+{
+    unsigned others = 0;
+    int prc = profile_parse(argc, argv, full_argc, full_argv, &others);
+    if (prc != CLI_GO)
+        return prc == CLI_DONE ? EXIT_OK : EXIT_USAGE;
+    if (list)
+        return list_profiles();
+    if (resume) {
+        static const char *const commands[] = {"profile", NULL};
+        const struct cli_resume_flags flags = {cfg.resume_as_is, cfg.quiet, cfg.destructive,
+                                               cfg.overwrite_signatures};
+        return cli_resume_again("profile", "profile", resume, others, "ptsbench.profile",
+                                commands, &flags, cmd_profile);
+    }
+    if (cli_resume_merge("profile", &cfg.resume, &cfg.resume_as_is, &cfg.quiet,
+                         &cfg.destructive, &cfg.overwrite_signatures) != 0)
+        return EXIT_USAGE;
+    return profile_go();
 }

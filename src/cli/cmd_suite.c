@@ -1,235 +1,163 @@
-/* cmd_suite.c — `ptsbench suite` (several SNIA PTS tests) and `ptsbench run-test NAME`. */
-#include <getopt.h>
+/* cmd_suite.c — `ptsbench suite` (several SNIA PTS tests) and `ptsbench run-test NAME`
+ * (pts/pts_run.h). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "lib/units.h"
+#include "cli/options.h"
 #include "lib/util.h"
-#include "pts/pts_def.h"
 #include "pts/pts_run.h"
 
-static void suite_usage(FILE *f, bool single)
+/* The parse's result (suite_parse sets it afresh each time: a --resume parses again). */
+static struct pts_config cfg;
+static const char *resume;
+
+static int parse_tests(const char *value, void *target, char *err, size_t errlen)
 {
-    char names[512];
-    pts_def_list(cli_data_dirs("pts"), names, sizeof(names));
+    if (value[strspn(value, ", \t")] == '\0')   /* '' would be the default suite */
+        return errf(err, errlen, "no test named (e.g. --tests iops,tp)");
+    *(const char **)target = value;
+    return 0;
+}
+
+/* A positive number (strtod: 4, 0.5, 1e-2), at most hi when hi > 0. */
+static int positive(const char *value, double *out, double hi, const char *why, char *err,
+                    size_t errlen)
+{
+    char *end;
+    double v = strtod(value, &end);
+    if (end == value || *end || !(v > 0) || (hi > 0 && v > hi))
+        return errf(err, errlen, "%s", why);
+    *out = v;
+    return 0;
+}
+
+static int parse_wsat_capacity(const char *value, void *target, char *err, size_t errlen)
+{
+    return positive(value, target, 0, "want a positive number (times the user capacity)", err,
+                    errlen);
+}
+
+static int parse_time_scale(const char *value, void *target, char *err, size_t errlen)
+{
+    return positive(value, target, 1000, "want a factor above 0, e.g. 0.01", err, errlen);
+}
+
+static const struct cli_opt suite_opts[] = {
+    {"target", 't', CLI_STR, &cfg.target_path, .arg = "T",
+     .help = "block device, file or sim:PRESET (writes: all tests write)"},
+    {"spec", 0, CLI_STR, &cfg.spec_name, .arg = "S",
+     .help = "pts-e-1.1 | pts-c-1.2 | pts-2.0-e (default) | pts-2.0-c:\nactive range, write "
+             "cache, outstanding I/O, tracking variables"},
+    {"tests", 0, CLI_CUSTOM, &cfg.tests, .parse = parse_tests, .arg = "LIST",
+     .help = "comma-separated (default iops,tp,lat,wsat; tests below)"},
+    {"purge", 0, CLI_CUSTOM, &cfg.purge, .parse = cli_parse_purge, .arg = "M",
+     .help = "auto (default) | secure-erase | format | sanitize | discard |\nnone (discard and "
+             "none are recorded as not SNIA-compliant)"},
+    {"round-time", 0, CLI_DURATION, &cfg.round_time_ns, 1, 0, .arg = "D",
+     .help = "each element's length instead of the PTS's 60 s (quick\nchecks; the results are "
+             "then marked non-compliant)"},
+    {"time-scale", 0, CLI_CUSTOM, &cfg.time_scale, .parse = parse_time_scale, .arg = "F",
+     .help = "multiply every duration of the definitions (elements, HIR\naccesses and waits, "
+             "XSR groups) by F (quick checks: marked\nnon-compliant)"},
+    {"threads", 0, CLI_UINT, &cfg.threads, 1, 1024, .arg = "N",
+     .help = "outstanding I/O: threads instead of the spec's recommendation"},
+    {"qd", 0, CLI_UINT, &cfg.qd, 1, 1024, .arg = "N",
+     .help = "outstanding I/O: queue depth instead of the spec's\nrecommendation"},
+    {"max-rounds", 0, CLI_UINT, &cfg.max_rounds, 1, 1000000, .arg = "N",
+     .help = "instead of 25 (continue past the PTS's limit, or stop sooner)"},
+    {"wsat-capacity", 0, CLI_CUSTOM, &cfg.wsat_capacity, .parse = parse_wsat_capacity,
+     .arg = "X",
+     .help = "WSAT stops after X times the user capacity instead of the\nPTS's 4 (marked "
+             "non-compliant)"},
+    {"wsat-time", 0, CLI_DURATION, &cfg.wsat_time_ns, .arg = "D",
+     .help = "WSAT stops after D instead of the PTS's 24h (marked\nnon-compliant)"},
+    {"engine", 'e', CLI_STR, &cfg.engine_name, .arg = "NAME",
+     .help = "io_uring (default) or another engine below; sim:PRESET\nuses sim"},
+    {"out", 'o', CLI_STR, &cfg.out_dir, .arg = "DIR",
+     .help = "results directory (default results/suite-YYYYmmdd-HHMMSS)"},
+    {"force", 0, CLI_FLAG, &cfg.force, .help = "replace results.json already in DIR"},
+    {"destructive", 0, CLI_FLAG, &cfg.destructive,
+     .help = "allow writing to a block device, or over an existing file\nthat holds data (its "
+             "data is destroyed)"},
+    {"overwrite-signatures", 0, CLI_FLAG, &cfg.overwrite_signatures,
+     .help = "with --destructive: write even over a filesystem,\npartition table, LVM/RAID "
+             "member or swap signature"},
+    {"quiet", 'q', CLI_FLAG, &cfg.quiet, .help = "no progress"},
+    {"resume", 0, CLI_STR, &resume, .arg = "DIR",
+     .help = "go on with the suite whose results are in DIR (stopped by a\nsignal, a crash or a "
+             "lost machine) with the options it\nrecorded (--quiet, --resume-as-is, "
+             "--destructive and\n--overwrite-signatures may be added): its complete tests are\n"
+             "kept; the interrupted one runs again from its start (WSAT goes\non with its byte "
+             "count); a simulated drive is replayed from\nthe start (its state does not outlive "
+             "the process)"},
+    {"resume-as-is", 0, CLI_FLAG, &cfg.resume_as_is,
+     .help = "with --resume: an interrupted IOPS, TP or LAT test goes on\nafter its last "
+             "complete round (the gap is a compliance note)"},
+    {0},
+};
+#define N_OPTS (sizeof(suite_opts) / sizeof(suite_opts[0]) - 1)
+
+/* run-test's table: suite's without --tests (the test is its NAME). */
+static struct cli_opt run_test_opts[N_OPTS + 1];
+
+static const struct cli_opt *table(bool single)
+{
+    if (single && !run_test_opts[0].name)
+        for (size_t i = 0, k = 0; i < N_OPTS; i++)
+            if (strcmp(suite_opts[i].name, "tests"))
+                run_test_opts[k++] = suite_opts[i];
+    return single ? run_test_opts : suite_opts;
+}
+
+static void usage(FILE *f, bool single)
+{
     if (single)
         fputs("usage: ptsbench run-test NAME --target T [options]\n\n"
-              "Run one SNIA PTS test (a definition in pts/NAME.ini).\n", f);
+              "Run one SNIA PTS test (a definition in pts/NAME.ini).\n\n", f);
     else
         fputs("usage: ptsbench suite --target T [--spec S] [--tests a,b,...] [options]\n\n"
               "Run SNIA PTS tests one after the other on one target: purge, preconditioning\n"
               "(WIPC, then the test loop itself as WDPC), rounds to steady state (or, for WSAT,\n"
-              "to 4x capacity written), every round recorded in OUT/results.json.\n", f);
-    fprintf(f,
-        "\n"
-        "  -t, --target T          block device, file or sim:PRESET (writes: all tests write)\n"
-        "      --spec S            pts-e-1.1 | pts-c-1.2 | pts-2.0-e (default) | pts-2.0-c:\n"
-        "                          active range, write cache, outstanding I/O, tracking variables\n"
-        "%s"
-        "      --purge M           auto (default) | secure-erase | format | sanitize | discard |\n"
-        "                          none (discard and none are recorded as not SNIA-compliant)\n"
-        "      --round-time D      each element's length instead of the PTS's 60 s (quick\n"
-        "                          checks; the results are then marked non-compliant)\n"
-        "      --time-scale F      multiply every duration of the definitions (elements, HIR\n"
-        "                          accesses and waits, XSR groups) by F (quick checks: marked\n"
-        "                          non-compliant)\n"
-        "      --threads N, --qd N outstanding I/O instead of the spec's recommendation\n"
-        "      --max-rounds N      instead of 25 (continue past the PTS's limit, or stop sooner)\n"
-        "      --wsat-capacity X   WSAT stops after X times the user capacity instead of the\n"
-        "                          PTS's 4 (marked non-compliant)\n"
-        "      --wsat-time D       WSAT stops after D instead of the PTS's 24h (marked\n"
-        "                          non-compliant)\n"
-        "  -e, --engine NAME       io_uring (default) or libaio; sim:PRESET uses sim\n"
-        "  -o, --out DIR           results directory (default results/suite-YYYYmmdd-HHMMSS)\n"
-        "      --force             replace results.json already in DIR\n"
-        "      --destructive       allow writing to a block device, or over an existing file\n"
-        "                          that holds data (its data is destroyed)\n"
-        "      --overwrite-signatures  with --destructive: write even over a filesystem,\n"
-        "                          partition table, LVM/RAID member or swap signature\n"
-        "  -q, --quiet             no progress\n"
-        "      --resume DIR        go on with the suite whose results are in DIR (stopped by a\n"
-        "                          signal, a crash or a lost machine) with the options it\n"
-        "                          recorded (--quiet, --resume-as-is, --destructive and\n"
-        "                          --overwrite-signatures may be added): its complete tests are\n"
-        "                          kept; the interrupted one runs again from its start (WSAT goes\n"
-        "                          on with its byte count); a simulated drive is replayed from\n"
-        "                          the start (its state does not outlive the process)\n"
-        "      --resume-as-is      with --resume: an interrupted IOPS, TP or LAT test goes on\n"
-        "                          after its last complete round (the gap is a compliance note)\n"
-        "  -h, --help              this text\n"
-        "\n"
-        "Tests: %s\n",
-        single ? "" : "      --tests LIST        comma-separated (default iops,tp,lat,wsat)\n",
-        names[0] ? names : "(none found)");
+              "to 4x capacity written), every round recorded in OUT/results.json.\n\n", f);
+    cli_print_options(f, table(single));
+    fputc('\n', f);
+    cli_print_registry(f, "Tests:", CLI_PTS_TESTS, 2, NULL);
+    cli_print_registry(f, "Engines:", CLI_ENGINES, 2, "(ptsbench engines)");
+    cli_print_registry(f, "Simulated drives (sim:PRESET):", CLI_SIM_PRESETS, 2,
+                       "(ptsbench sim --list)");
 }
 
-/* --resume: set while the stopped suite's recorded command line is parsed again. */
-static struct cli_resume_pending pending;
+static void suite_usage(FILE *f) { usage(f, false); }
+static void run_test_usage(FILE *f) { usage(f, true); }
 
-static int suite_main(int argc, char **argv, int full_argc, char **full_argv, const char *single);
-
-/* A recorded command line: run-test or suite. */
-static int suite_again(int argc, char **argv, int full_argc, char **full_argv)
+/* Parse into cfg and resume (single: run-test NAME, argv from after the name); *others: the
+ * options a resume takes from the results file. CLI_GO, CLI_DONE (help) or CLI_BAD. */
+static int suite_parse(int argc, char **argv, int full_argc, char **full_argv,
+                       const char *single, unsigned *others)
 {
-    return !strcmp(argv[0], "run-test") ? cmd_run_test(argc, argv, full_argc, full_argv)
-                                        : suite_main(argc, argv, full_argc, full_argv, NULL);
-}
-
-static int suite_main(int argc, char **argv, int full_argc, char **full_argv, const char *single)
-{
-    enum { O_SPEC = 256, O_TESTS, O_PURGE, O_ROUND_TIME, O_THREADS, O_QD, O_MAX_ROUNDS,
-           O_WSAT_CAP, O_WSAT_TIME, O_FORCE, O_DESTRUCTIVE, O_TIME_SCALE, O_OVERWRITE_SIGS,
-           O_RESUME, O_RESUME_AS_IS };
-    static const struct option opts[] = {
-        {"target", required_argument, NULL, 't'},
-        {"spec", required_argument, NULL, O_SPEC},
-        {"tests", required_argument, NULL, O_TESTS},
-        {"purge", required_argument, NULL, O_PURGE},
-        {"round-time", required_argument, NULL, O_ROUND_TIME},
-        {"threads", required_argument, NULL, O_THREADS},
-        {"qd", required_argument, NULL, O_QD},
-        {"max-rounds", required_argument, NULL, O_MAX_ROUNDS},
-        {"wsat-capacity", required_argument, NULL, O_WSAT_CAP},
-        {"wsat-time", required_argument, NULL, O_WSAT_TIME},
-        {"time-scale", required_argument, NULL, O_TIME_SCALE},
-        {"engine", required_argument, NULL, 'e'},
-        {"out", required_argument, NULL, 'o'},
-        {"force", no_argument, NULL, O_FORCE},
-        {"destructive", no_argument, NULL, O_DESTRUCTIVE},
-        {"overwrite-signatures", no_argument, NULL, O_OVERWRITE_SIGS},
-        {"quiet", no_argument, NULL, 'q'},
-        {"resume", required_argument, NULL, O_RESUME},
-        {"resume-as-is", no_argument, NULL, O_RESUME_AS_IS},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *cmd = single ? "run-test" : "suite";
-    struct pts_config cfg;
     memset(&cfg, 0, sizeof(cfg));
     cfg.argc = full_argc;
     cfg.argv = full_argv;
     cfg.pts_dirs = cli_data_dirs("pts");
     cfg.profile_dirs = cli_data_dirs("profiles");
     cfg.tests = single;
+    resume = NULL;
+    const struct cli_opt *opts = table(single != NULL);
+    unsigned uses[N_OPTS];
+    int prc = cli_parse_uses(single ? "run-test" : "suite", opts, argc, argv, NULL, NULL, 0,
+                             single ? run_test_usage : suite_usage, uses);
+    if (prc == CLI_GO)
+        *others = cli_resume_others(opts, uses);
+    return prc;
+}
+
+/* Check and plan everything (nothing written on bad input), then run. */
+static int suite_go(const char *cmd)
+{
     char err[ERR_LEN];
-    uint64_t v;
-    const char *resume = NULL;
-    unsigned others = 0;   /* options a resume takes from the results file */
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":t:e:o:qh", opts, NULL)) != -1) {
-        err[0] = '\0';
-        if (c != 'q' && c != O_RESUME && c != O_RESUME_AS_IS && c != O_DESTRUCTIVE &&
-            c != O_OVERWRITE_SIGS && c != 'h')
-            others++;
-        switch (c) {
-        case 't': cfg.target_path = optarg; break;
-        case O_SPEC: cfg.spec_name = optarg; break;
-        case O_TESTS:
-            if (single)
-                goto unknown;
-            if (optarg[strspn(optarg, ", \t")] == '\0') {   /* '' would be the default suite */
-                snprintf(err, sizeof(err), "no test named (e.g. --tests iops,tp)");
-                goto bad;
-            }
-            cfg.tests = optarg;
-            break;
-        case O_PURGE:
-            if (purge_method_parse(optarg, &cfg.purge) != 0) {
-                snprintf(err, sizeof(err), "want auto, secure-erase, format, sanitize, discard "
-                                           "or none");
-                goto bad;
-            }
-            break;
-        case O_ROUND_TIME:
-            if (units_parse_duration(optarg, &cfg.round_time_ns, err, sizeof(err)) != 0)
-                goto bad;
-            if (!cfg.round_time_ns) {
-                snprintf(err, sizeof(err), "must be more than 0");
-                goto bad;
-            }
-            break;
-        case O_THREADS:
-        case O_QD:
-            if (units_parse_uint(optarg, 1, 1024, &v, err, sizeof(err)) != 0)
-                goto bad;
-            *(c == O_THREADS ? &cfg.threads : &cfg.qd) = (unsigned)v;
-            break;
-        case O_MAX_ROUNDS:
-            if (units_parse_uint(optarg, 1, 1000000, &v, err, sizeof(err)) != 0)
-                goto bad;
-            cfg.max_rounds = (unsigned)v;
-            break;
-        case O_WSAT_CAP: {
-            char *end;
-            cfg.wsat_capacity = strtod(optarg, &end);
-            if (*end || cfg.wsat_capacity <= 0) {
-                snprintf(err, sizeof(err), "want a positive number (times the user capacity)");
-                goto bad;
-            }
-            break;
-        }
-        case O_TIME_SCALE: {
-            char *end;
-            cfg.time_scale = strtod(optarg, &end);
-            if (*end || !(cfg.time_scale > 0) || cfg.time_scale > 1000) {
-                snprintf(err, sizeof(err), "want a factor above 0, e.g. 0.01");
-                goto bad;
-            }
-            break;
-        }
-        case O_WSAT_TIME:
-            if (units_parse_duration(optarg, &cfg.wsat_time_ns, err, sizeof(err)) != 0)
-                goto bad;
-            break;
-        case 'e': cfg.engine_name = optarg; break;
-        case 'o': cfg.out_dir = optarg; break;
-        case O_FORCE: cfg.force = true; break;
-        case O_DESTRUCTIVE: cfg.destructive = true; break;
-        case O_OVERWRITE_SIGS: cfg.overwrite_signatures = true; break;
-        case 'q': cfg.quiet = true; break;
-        case O_RESUME: resume = optarg; break;
-        case O_RESUME_AS_IS: cfg.resume_as_is = true; break;
-        case 'h': suite_usage(stdout, single != NULL); return EXIT_OK;
-        case ':':
-            fprintf(stderr, "ptsbench %s: option '%s' needs a value\n", cmd, argv[optind - 1]);
-            return EXIT_USAGE;
-        default:
-        unknown:
-            fprintf(stderr, "ptsbench %s: unknown option '%s' (see ptsbench %s --help)\n", cmd,
-                    argv[optind - 1], cmd);
-            return EXIT_USAGE;
-        }
-        continue;
-    bad:
-        fprintf(stderr, "ptsbench %s: %s %s: %s\n", cmd, cli_option_name(opts, c), optarg, err);
-        return EXIT_USAGE;
-    }
-    if (optind < argc) {
-        fprintf(stderr, "ptsbench %s: unexpected argument '%s'\n", cmd, argv[optind]);
-        return EXIT_USAGE;
-    }
-    if (resume) {
-        static const char *const commands[] = {"suite", "run-test", NULL};
-        pending = (struct cli_resume_pending){NULL, cfg.resume_as_is, cfg.quiet, cfg.destructive,
-                                              cfg.overwrite_signatures};
-        return cli_resume_again(cmd, "suite", resume, others, "ptsbench.suite", commands,
-                                &pending, suite_again);
-    }
-    if (pending.doc) {   /* parsing a resumed run's recorded command line */
-        cfg.resume = pending.doc;
-        cfg.resume_as_is = pending.resume_as_is;
-        cfg.quiet |= pending.quiet;
-        cfg.destructive |= pending.destructive;
-        cfg.overwrite_signatures |= pending.overwrite_signatures;
-    } else if (cfg.resume_as_is) {
-        fprintf(stderr, "ptsbench %s: --resume-as-is: only with --resume DIR\n", cmd);
-        return EXIT_USAGE;
-    }
     struct pts_session *s = pts_prepare(&cfg, err, sizeof(err));
     if (!s) {
         fprintf(stderr, "ptsbench %s: %s\n", cmd, err);
@@ -243,6 +171,36 @@ static int suite_main(int argc, char **argv, int full_argc, char **full_argv, co
     return code;
 }
 
+static int suite_again(int argc, char **argv, int full_argc, char **full_argv);
+
+/* A command line of suite, or of run-test NAME (single: argv from after NAME). */
+static int suite_main(int argc, char **argv, int full_argc, char **full_argv, const char *single)
+{
+    const char *cmd = single ? "run-test" : "suite";
+    unsigned others = 0;
+    int prc = suite_parse(argc, argv, full_argc, full_argv, single, &others);
+    if (prc != CLI_GO)
+        return prc == CLI_DONE ? EXIT_OK : EXIT_USAGE;
+    if (resume) {
+        static const char *const commands[] = {"suite", "run-test", NULL};
+        const struct cli_resume_flags flags = {cfg.resume_as_is, cfg.quiet, cfg.destructive,
+                                               cfg.overwrite_signatures};
+        return cli_resume_again(cmd, "suite", resume, others, "ptsbench.suite", commands,
+                                &flags, suite_again);
+    }
+    if (cli_resume_merge(cmd, &cfg.resume, &cfg.resume_as_is, &cfg.quiet, &cfg.destructive,
+                         &cfg.overwrite_signatures) != 0)
+        return EXIT_USAGE;
+    return suite_go(cmd);
+}
+
+/* A recorded command line: run-test or suite. */
+static int suite_again(int argc, char **argv, int full_argc, char **full_argv)
+{
+    return !strcmp(argv[0], "run-test") ? cmd_run_test(argc, argv, full_argc, full_argv)
+                                        : suite_main(argc, argv, full_argc, full_argv, NULL);
+}
+
 int cmd_suite(int argc, char **argv, int full_argc, char **full_argv)
 {
     return suite_main(argc, argv, full_argc, full_argv, NULL);
@@ -252,7 +210,7 @@ int cmd_run_test(int argc, char **argv, int full_argc, char **full_argv)
 {
     if (argc < 2 || argv[1][0] == '-') {
         if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-            suite_usage(stdout, true);
+            run_test_usage(stdout);
             return EXIT_OK;
         }
         fprintf(stderr, "ptsbench run-test: want a test name first (see ptsbench run-test --help)\n");

@@ -47,12 +47,18 @@ static int set_value(const struct cli_opt *o, const char *v, char *why, size_t w
         ((const char **)o->target)[(*o->count)++] = v;
         return 0;
     case CLI_SIZE:
-        return units_parse_size(v, (uint64_t *)o->target, why, wl);
+        if (units_parse_size(v, (uint64_t *)o->target, why, wl) != 0)
+            return -1;
+        if (o->lo > 0 && (double)*(uint64_t *)o->target < o->lo)
+            return o->lo <= 1 ? errf(why, wl, "must be more than 0")
+                              : errf(why, wl, "want at least %g bytes", o->lo);
+        return 0;
     case CLI_DURATION:
         if (units_parse_duration(v, (uint64_t *)o->target, why, wl) != 0)
             return -1;
         if (o->lo > 0 && (double)*(uint64_t *)o->target < o->lo)
-            return errf(why, wl, "want at least %g s", o->lo / 1e9);
+            return o->lo <= 1 ? errf(why, wl, "must be more than 0")
+                              : errf(why, wl, "want at least %g s", o->lo / 1e9);
         return 0;
     case CLI_UINT:
         if (units_parse_uint(v, (uint64_t)o->lo, (uint64_t)o->hi, &u, why, wl) != 0)
@@ -71,6 +77,13 @@ static int set_value(const struct cli_opt *o, const char *v, char *why, size_t w
 
 int cli_parse(const char *cmd, const struct cli_opt *opts, int argc, char **argv,
               const char **pos, unsigned *n_pos, unsigned max_pos, void (*usage)(FILE *f))
+{
+    return cli_parse_uses(cmd, opts, argc, argv, pos, n_pos, max_pos, usage, NULL);
+}
+
+int cli_parse_uses(const char *cmd, const struct cli_opt *opts, int argc, char **argv,
+                   const char **pos, unsigned *n_pos, unsigned max_pos, void (*usage)(FILE *f),
+                   unsigned *uses)
 {
     struct option lo[CLI_MAX_OPTS + 2];
     char shorts[3 * CLI_MAX_OPTS + 8] = "-:";
@@ -92,8 +105,10 @@ int cli_parse(const char *cmd, const struct cli_opt *opts, int argc, char **argv
     strcat(shorts, "h");
     if (n_pos)
         *n_pos = 0;
+    if (uses)
+        memset(uses, 0, (n - 1) * sizeof(*uses));
     opterr = 0;
-    optind = 1;
+    optind = 0;   /* glibc and musl: a whole new scan (not the rest of an earlier one's word) */
     int c;
     while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
         if (c == 'h') {
@@ -119,6 +134,8 @@ int cli_parse(const char *cmd, const struct cli_opt *opts, int argc, char **argv
                     argv[optind - 1], cmd);
             return CLI_BAD;
         }
+        if (uses)
+            uses[o - opts]++;
         char why[ERR_LEN] = "";
         if (set_value(o, optarg, why, sizeof(why)) != 0) {
             const bool quote = !optarg || blank(optarg);   /* show an empty value as '' */

@@ -27,8 +27,8 @@ enum cli_opt_type {
     CLI_FLAG,       /* bool = true */
     CLI_STR,        /* const char * (the argument itself) */
     CLI_STR_LIST,   /* const char *[max] and its count: each use appends */
-    CLI_SIZE,       /* uint64_t bytes */
-    CLI_DURATION,   /* uint64_t ns, at least lo ns when lo > 0 */
+    CLI_SIZE,       /* uint64_t bytes, at least lo bytes when lo > 0 (lo 1: "must be more than 0") */
+    CLI_DURATION,   /* uint64_t ns, at least lo ns when lo > 0 (lo 1: "must be more than 0") */
     CLI_UINT,       /* unsigned, lo..hi */
     CLI_DOUBLE,     /* double, lo..hi */
     CLI_PERCENT,    /* double percent: 5%, 5 and 5.0 all mean 5 */
@@ -40,7 +40,7 @@ struct cli_opt {
     char letter;               /* short option, 0 for none */
     enum cli_opt_type type;
     void *target;
-    double lo, hi;             /* CLI_UINT, CLI_DOUBLE range; CLI_DURATION minimum (ns) */
+    double lo, hi;             /* CLI_UINT, CLI_DOUBLE range; CLI_SIZE, CLI_DURATION minimum */
     unsigned *count;           /* CLI_STR_LIST */
     unsigned max;              /* CLI_STR_LIST capacity */
     int (*parse)(const char *value, void *target, char *err, size_t errlen);   /* CLI_CUSTOM */
@@ -55,6 +55,13 @@ enum { CLI_GO = 0, CLI_DONE = 1, CLI_BAD = 2 };
  * none). CLI_GO: parsed; CLI_DONE: help printed; CLI_BAD: one line on stderr. */
 int cli_parse(const char *cmd, const struct cli_opt *opts, int argc, char **argv,
               const char **pos, unsigned *n_pos, unsigned max_pos, void (*usage)(FILE *f));
+
+/* cli_parse, also counting the uses of each row: uses[i] for opts[i] (set to 0 first; room for
+ * every row). The parse may be repeated, also while an earlier one's caller is still running
+ * (a --resume parses a recorded command line): each starts a new scan of its argv. */
+int cli_parse_uses(const char *cmd, const struct cli_opt *opts, int argc, char **argv,
+                   const char **pos, unsigned *n_pos, unsigned max_pos, void (*usage)(FILE *f),
+                   unsigned *uses);
 
 /* The option lines of --help from the table: "  -o, --out DIR           where to write",
  * descriptions from column 27, continuation lines indented to it; then "  -h, --help". */

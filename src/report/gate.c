@@ -472,3 +472,22 @@ struct json_object *gate_json(const struct gate_result *r)
     return doc;
 }
 
+int gate_write_json(const struct gate_result *r, const char *path, char *err, size_t errlen)
+{
+    struct json_object *doc = gate_json(r);
+    int rc = 0;
+    if (!strcmp(path, "-")) {
+        json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_GLOBAL);
+        fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+                                                      JSON_C_TO_STRING_SPACED |
+                                                      JSON_C_TO_STRING_NOSLASHESCAPE),
+              stdout);
+        fputc('\n', stdout);
+        if (fflush(stdout) != 0 || ferror(stdout))
+            rc = errf(err, errlen, "cannot write the JSON report to stdout");
+    } else {
+        rc = results_write_json_atomic(doc, path, err, errlen);
+    }
+    json_object_put(doc);
+    return rc;
+}

@@ -147,5 +147,7 @@ void gate_write_text(FILE *f, const struct gate_result *r, bool only_changes);
  * every case.  Caller json_object_put()s. */
 struct json_object;
 struct json_object *gate_json(const struct gate_result *r);
+/* gate_json to path, atomically, or "-": stdout (pretty, %.10g numbers). 0, or -1 with err. */
+int gate_write_json(const struct gate_result *r, const char *path, char *err, size_t errlen);
 
 #endif

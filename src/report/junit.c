@@ -2,8 +2,10 @@
 #include "report/junit.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "lib/file.h"
 #include "lib/util.h"
 #include "report/gate.h"
 
@@ -174,4 +176,21 @@ int junit_write(FILE *f, const struct gate_result *r, const char *timestamp)
     }
     fputs("  </testsuite>\n</testsuites>\n", f);
     return ferror(f) ? -1 : 0;
+}
+
+int junit_write_file(const struct gate_result *r, const char *path, char *err, size_t errlen)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return errf(err, errlen, "out of memory");
+    int bad = junit_write(f, r, NULL);
+    if (fclose(f) != 0 || bad) {
+        free(buf);
+        return errf(err, errlen, "cannot format the JUnit report");
+    }
+    int rc = file_write_atomic(path, (const char *const[]){buf}, &len, 1, true, err, errlen);
+    free(buf);
+    return rc;
 }

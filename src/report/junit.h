@@ -18,6 +18,7 @@
 #define PTSBENCH_JUNIT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 struct gate_result;
@@ -28,5 +29,7 @@ void junit_escape(FILE *f, const char *s, bool attr);
 /* The whole document.  timestamp: ISO 8601, or NULL for now.  Returns 0, or -1 on a write
  * error (ferror). */
 int junit_write(FILE *f, const struct gate_result *r, const char *timestamp);
+/* The whole document (timestamp now) to path, atomically. 0, or -1 with err. */
+int junit_write_file(const struct gate_result *r, const char *path, char *err, size_t errlen);
 
 #endif

@@ -1,7 +1,9 @@
 /* test_cli_options.c — the typed option table (cli/options.h): each type lands in its target,
  * operands keep their order between options, a bad value is one line "ptsbench CMD: --opt
  * VALUE: why" (an empty value shown as ''), an unknown option and a missing value are named,
- * --help prints the generated option lines, and a short letter is bound to its own option only. */
+ * --help prints the generated option lines, a short letter is bound to its own option only, a
+ * parse may be repeated (nothing left from the one before) and counts each option's uses, and
+ * the minimum of a size or a duration is checked. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,6 +35,17 @@ static const struct cli_opt opts[] = {
     {0},
 };
 
+/* Minimums of sizes and durations: lo 1 is "more than 0". */
+static const struct cli_opt positive[] = {
+    {"bytes", 0, CLI_SIZE, &size, 1, 0, .arg = "SIZE", .help = "more than 0"},
+    {"chunk", 0, CLI_SIZE, &size, 4096, 0, .arg = "SIZE", .help = "at least 4 KiB"},
+    {"time", 0, CLI_DURATION, &dur, 1, 0, .arg = "D", .help = "more than 0"},
+    {0},
+};
+
+static const struct cli_opt *table = opts;   /* the table parse() uses */
+static unsigned uses[8];
+
 static int helps;
 static void usage(FILE *f)
 {
@@ -63,7 +76,7 @@ static int parse(const char *const *args, const char **pos, unsigned *n_pos, cha
     FILE *cap = tmpfile();
     int saved = dup(2);
     dup2(fileno(cap), 2);
-    int rc = cli_parse("cmd", opts, argc, argv, pos, n_pos, 4, usage);
+    int rc = cli_parse_uses("cmd", table, argc, argv, pos, n_pos, 4, usage, uses);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
@@ -151,12 +164,61 @@ static void test_help_lines(void **state)
     free(buf);
 }
 
+/* Each parse is a new scan: one that stopped inside a word of short options ("-xf": -x unknown)
+ * leaves nothing behind for the next (a --resume parses a second command line). Uses count. */
+static void test_parse_again(void **state)
+{
+    (void)state;
+    char err[512];
+    const char *a[] = {"-xf", NULL};
+    assert_int_equal(parse(a, NULL, NULL, err, sizeof(err)), CLI_BAD);
+    assert_non_null(strstr(err, "unknown option"));
+    const char *b[] = {"--out", "d", NULL};
+    assert_int_equal(parse(b, NULL, NULL, err, sizeof(err)), CLI_GO);
+    assert_false(flag);   /* not the -f left over from "-xf" */
+    assert_string_equal(str, "d");
+    assert_int_equal(uses[1], 1);
+    const char *c[] = {"-f", "-l", "a", "--label=b", "--count", "3", NULL};
+    assert_int_equal(parse(c, NULL, NULL, err, sizeof(err)), CLI_GO);
+    assert_true(flag);
+    const unsigned want[] = {1, 0, 2, 1, 0, 0, 0};
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+        assert_int_equal(uses[i], want[i]);
+}
+
+static void test_minimums(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args[3];
+        int rc;
+        const char *want;
+    } cases[] = {
+        {{"--bytes", "0", NULL}, CLI_BAD, "ptsbench cmd: --bytes 0: must be more than 0\n"},
+        {{"--bytes", "1", NULL}, CLI_GO, ""},
+        {{"--chunk", "4000", NULL}, CLI_BAD, "ptsbench cmd: --chunk 4000: want at least 4096 bytes"},
+        {{"--chunk", "4k", NULL}, CLI_GO, ""},
+        {{"--time", "0", NULL}, CLI_BAD, "ptsbench cmd: --time 0: must be more than 0\n"},
+        {{"--time", "1ms", NULL}, CLI_GO, ""},
+    };
+    table = positive;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char err[512];
+        if (parse(cases[i].args, NULL, NULL, err, sizeof(err)) != cases[i].rc ||
+            !strstr(err, cases[i].want) || (!cases[i].want[0] && err[0]))
+            fail_msg("case %zu: '%s' (want '%s')", i, err, cases[i].want);
+    }
+    table = opts;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values_land),
         cmocka_unit_test(test_refusals_are_one_line),
         cmocka_unit_test(test_help_lines),
+        cmocka_unit_test(test_parse_again),
+        cmocka_unit_test(test_minimums),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
