@@ -175,24 +175,6 @@ static void list_add(char *buf, size_t len, const char *name)
     snprintf(buf + k, len - k, "%s%s", k ? ", " : "", name);
 }
 
-/* The presets' names: the first word of each line sim_preset_list() prints. */
-static void preset_names(char *buf, size_t len)
-{
-    char *text = NULL;
-    size_t n = 0;
-    FILE *m = open_memstream(&text, &n);
-    if (!m)
-        return;
-    sim_preset_list(cli_data_dirs("profiles/devices"), m);
-    fclose(m);
-    for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
-         line = strtok_r(NULL, "\n", &save)) {
-        line[strcspn(line, " ")] = '\0';
-        list_add(buf, len, line);
-    }
-    free(text);
-}
-
 void cli_registry_list(enum cli_registry which, char *buf, size_t len)
 {
     buf[0] = '\0';
@@ -205,7 +187,7 @@ void cli_registry_list(enum cli_registry which, char *buf, size_t len)
         pts_def_list(cli_data_dirs("pts"), buf, len);
         break;
     case CLI_SIM_PRESETS:
-        preset_names(buf, len);
+        sim_preset_names_join(cli_data_dirs("profiles/devices"), buf, len);
         break;
     case CLI_PROFILES: {
         static char names[128][64];

@@ -571,6 +571,19 @@ static void sim_preset_file_description(const char *path, char *out, size_t len)
     ini_free(&f);
 }
 
+unsigned sim_preset_names_join(const char *const *dirs, char *buf, size_t len)
+{
+    struct sim_preset_names l;
+    sim_preset_collect(dirs, &l);
+    size_t k = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < l.n && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? ", " : "", l.v[i]);
+    unsigned n = (unsigned)l.n;
+    sim_preset_names_free(&l);
+    return n;
+}
+
 int sim_preset_list(const char *const *dirs, FILE *out)
 {
     struct sim_preset_names l;

@@ -31,6 +31,8 @@ int sim_target_parse(const char *target, const char *const *dirs, struct sim_par
 
 /* Print the presets found in dirs: name and description, one per line. Returns the count. */
 int sim_preset_list(const char *const *dirs, FILE *out);
+/* The presets' names, "a, b, c" into buf (truncated, never overrun); returns how many. */
+unsigned sim_preset_names_join(const char *const *dirs, char *buf, size_t len);
 /* Print every parameter and the derived figures (raw and user capacity, rho_eff, oracle WA,
  * expected FOB / steady-state 4 KiB random-write IOPS and 4 KiB random-read IOPS from the §6
  * formulas, scaled geometry at k). */
