@@ -115,7 +115,8 @@ static void test_qd_ramp_saturation_on_sim(void **state)
     assert_true(eqd == 2.0 * qds[want]);
     assert_true(json_num(doc, "saturation.0.max_iops") == max);
     assert_true(json_num(doc, "saturation.0.iops") == pnum(doc, want, "result.total.iops"));
-    assert_true(json_num(doc, "saturation.0.lat_mean_us") == pnum(doc, want, "result.total.lat_us.mean"));
+    assert_true(json_num(doc, "saturation.0.lat_mean_us") ==
+                pnum(doc, want, "result.total.lat_us.mean"));
     assert_true(eqd > 2 && eqd < 128);
     json_object_put(doc);
 }

@@ -147,7 +147,8 @@ static void test_iops_sim(void **state)
     /* the table: 56 rows, averages over the window */
     assert_int_equal(json_object_array_length(json_at(sub, "table.rows")), 56);
     print_message("IOPS steady at round %u: 4 KiB 0/100 %.0f IOPS, 4 KiB 100/0 %.0f IOPS\n", round,
-                  json_num(sub, "table.rows.54.total.iops"), json_num(sub, "table.rows.6.total.iops"));
+                  json_num(sub, "table.rows.54.total.iops"),
+                  json_num(sub, "table.rows.6.total.iops"));
     assert_true(fabs(json_num(sub, "table.rows.54.total.iops") - json_num(w, "average")) <
                 1e-6 * json_num(w, "average"));
     /* non-spec round time is called out */
@@ -205,7 +206,8 @@ static void test_tp_sim(void **state)
         assert_true(json_num(r0, "tracked.0") == json_num(r0, "elements.1.write.mb_s") ||
                     json_num(r0, "tracked.0") == json_num(r0, "elements.1.total.mb_s"));
         print_message("TP %s: read %.0f MB/s, write %.0f MB/s (steady at round %.0f)\n", name,
-                      json_num(sub, "table.rows.0.total.mb_s"), json_num(sub, "table.rows.1.total.mb_s"),
+                      json_num(sub, "table.rows.0.total.mb_s"),
+                      json_num(sub, "table.rows.1.total.mb_s"),
                       json_num(sub, "steady_state.round"));
     }
     assert_true(json_num(doc, "tests.0.threads") == 1 && json_num(doc, "tests.0.qd") == 32);
