@@ -43,6 +43,7 @@ int cli_resume_load(const char *dir, const char *schema, const char *const *comm
         cli_resume_free(r);
         return errf(err, errlen, "--resume %s: cannot read %s as a results file", dir, path);
     }
+    results_upgrade(r->doc);   /* a version-1 file goes on as version 2 */
     struct json_object *v;
     const char *have = json_object_object_get_ex(r->doc, "schema", &v) &&
                                json_object_is_type(v, json_type_string)

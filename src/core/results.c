@@ -22,6 +22,8 @@
 
 static struct json_object *lat_json(const struct lat_summary *l)
 {
+    if (!l->count)
+        return NULL;   /* no I/O in this direction: no latency figures (JSON null, not zeros) */
     struct json_object *o = json_object_new_object();
     jw_add(o, "count", jw_int((int64_t)l->count));
     jw_add(o, "min", jw_num(l->min_us));
@@ -54,14 +56,28 @@ static struct json_object *array_json(const double *v, unsigned n)
     return a;
 }
 
+void results_figures_add(struct json_object *o, const struct dir_metrics *read,
+                         const struct dir_metrics *write, const struct dir_metrics *total)
+{
+    jw_add(o, "read", dir_json(read));
+    jw_add(o, "write", dir_json(write));
+    jw_add(o, "total", dir_json(total));
+}
+
+double results_figures_lat(struct json_object *o, const char *dir, const char *key)
+{
+    char path[96];
+    const bool pct = key[0] >= '0' && key[0] <= '9';
+    snprintf(path, sizeof(path), "%s.lat_us.%s%s", dir, pct ? "percentiles." : "", key);
+    return jp_path(o, path);
+}
+
 struct json_object *results_round_json(const struct round_metrics *m)
 {
     struct json_object *o = json_object_new_object();
     jw_add(o, "round", jw_int(m->round));
     jw_add(o, "elapsed_s", jw_num(m->elapsed_s));
-    jw_add(o, "read", dir_json(&m->read));
-    jw_add(o, "write", dir_json(&m->write));
-    jw_add(o, "total", dir_json(&m->total));
+    results_figures_add(o, &m->read, &m->write, &m->total);
     const struct sample_series *s = &m->samples;
     struct json_object *so = json_object_new_object();
     jw_add(so, "interval_s", jw_num(s->interval_s));

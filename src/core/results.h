@@ -15,7 +15,7 @@
 #include "core/run.h"
 
 #define RESULTS_SCHEMA "ptsbench.run"
-#define RESULTS_SCHEMA_VERSION 1
+#define RESULTS_SCHEMA_VERSION 2
 
 struct json_object;
 
@@ -93,6 +93,23 @@ struct results_wipc {
     double bytes_target, wall_s;   /* full-size bytes; wall-clock seconds */
 };
 struct json_object *results_wipc_json(const struct results_wipc *w, const struct round_metrics *m);
+/* The figures object (reports/results-schema.md, "The figures object"): adds "read", "write" and
+ * "total" to o, each {ios, bytes, iops, mb_s, mib_s, lat_us {count, min, mean, max,
+ * percentiles}}; lat_us is null for a direction without I/O (no zeros posing as latencies).
+ * Written by every record that carries figures: run rounds, suite elements and table rows,
+ * DIRTH's operating points, profile point results. */
+void results_figures_add(struct json_object *o, const struct dir_metrics *read,
+                         const struct dir_metrics *write, const struct dir_metrics *total);
+/* A latency of a figures object o: dir "read", "write" or "total", key "count", "min", "mean",
+ * "max", "max_round_mean" or a percentile ("99.9"). NAN when absent or null. */
+double results_figures_lat(struct json_object *o, const char *dir, const char *key);
+/* The version-1 reader (results_v1.c): rewrites a version-1 document (run, suite or profile) in
+ * memory into the version-2 shape: suite elements, table rows and DIRTH operating points, and
+ * profile point results, get the figures object; a direction without I/O gets lat_us null.
+ * Every loader calls it before reading (show, report, plot, verify, gate, --resume). Figures
+ * version 1 did not record stay absent. Returns 1 when it rewrote the document, else 0 (a
+ * version-2 document, or not an object). Tolerates any malformed input. */
+int results_upgrade(struct json_object *doc);
 struct json_object *results_workload_json(const struct workload *wl, const struct wl_range *range);
 /* The drive's state (drive_state.h): condition, bytes and fills written since purge / start. */
 struct json_object *results_state_json(const struct drive_state *s);

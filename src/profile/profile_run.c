@@ -47,9 +47,8 @@ struct pr_result {
     bool done, steady;
     struct ds_verdict verdict;    /* what the window may be called (drive_state.h) */
     unsigned first_round, last_round, rounds_run;
-    double iops, read_iops, write_iops, mb_s, mib_s, read_mb_s, write_mb_s;
-    double lat_mean_us, read_lat_mean_us, write_lat_mean_us, lat_max_us;
-    struct lat_summary lat;       /* every I/O of the window, merged */
+    /* the window's figures (point_result): total.lat from the merged histogram */
+    struct dir_metrics read, write, total;
     struct data_measure data;     /* the written data's measured compressibility (writes) */
 };
 
@@ -373,7 +372,7 @@ static void doc_start(struct profile_session *s)
     iso8601_now(now, sizeof(now));
     s->doc = json_object_new_object();
     jw_add(s->doc, "schema", jw_str("ptsbench.profile"));
-    jw_add(s->doc, "schema_version", jw_int(1));
+    jw_add(s->doc, "schema_version", jw_int(RESULTS_SCHEMA_VERSION));
     jw_add(s->doc, "ptsbench_version", jw_str(PTSBENCH_VERSION));
     jw_add(s->doc, "status", jw_str("running"));
     jw_add(s->doc, "started", jw_str(now));
@@ -451,23 +450,7 @@ static struct json_object *result_json(const struct pr_result *r)
     json_object_array_add(win, jw_int(r->first_round));
     json_object_array_add(win, jw_int(r->last_round));
     jw_add(o, "rounds", win);
-    jw_add(o, "iops", jw_num(r->iops));
-    jw_add(o, "read_iops", jw_num(r->read_iops));
-    jw_add(o, "write_iops", jw_num(r->write_iops));
-    jw_add(o, "mb_s", jw_num(r->mb_s));
-    jw_add(o, "mib_s", jw_num(r->mib_s));
-    jw_add(o, "read_mb_s", jw_num(r->read_mb_s));
-    jw_add(o, "write_mb_s", jw_num(r->write_mb_s));
-    struct json_object *lat = json_object_new_object();
-    jw_add(lat, "mean", jw_num(r->lat_mean_us));
-    jw_add(lat, "read_mean", r->read_iops > 0 ? jw_num(r->read_lat_mean_us) : NULL);
-    jw_add(lat, "write_mean", r->write_iops > 0 ? jw_num(r->write_lat_mean_us) : NULL);
-    jw_add(lat, "max", jw_num(r->lat_max_us));
-    struct json_object *p = json_object_new_object();
-    for (int i = 0; i < METRICS_NPCT; i++)
-        jw_add(p, metrics_percentile_names[i] + 1, jw_num(r->lat.pct_us[i]));
-    jw_add(lat, "percentiles", p);
-    jw_add(o, "lat_us", lat);
+    results_figures_add(o, &r->read, &r->write, &r->total);
     if (r->data.present)
         jw_add(o, "data", data_measure_json(&r->data));
     return o;
@@ -500,8 +483,9 @@ static void saturation_update(struct profile_session *s)
                     continue;
                 }
                 sp[n] = (struct saturation_point){(double)pt->wl.workers * pt->wl.qd,
-                                                  pt->res.iops, pt->res.lat_mean_us,
-                                                  pt->res.lat.pct_us[2]};
+                                                  pt->res.total.iops,
+                                                  pt->res.total.lat.mean_us,
+                                                  pt->res.total.lat.pct_us[2]};
                 idx[n++] = b;
             }
             struct saturation sat;
@@ -580,6 +564,42 @@ static int precondition_group(struct profile_session *s, struct pr_group *g, cha
     return flush(s, true) == 0 ? 0 : errf(err, errlen, "%s", s->out.error);
 }
 
+/* One direction over rounds [a, b]: ios and bytes summed, iops, mb_s and mib_s the rounds'
+ * means, the latency's mean weighted by I/Os, min and max the extremes, count and percentiles
+ * from the rounds' (their percentiles weighted by the counts: the directions' histograms are not
+ * kept; total's are replaced by the merged histogram's). */
+static void window_dir(const struct round_metrics *r, unsigned a, unsigned b, int dir,
+                       struct dir_metrics *out)
+{
+    memset(out, 0, sizeof(*out));
+    const double n = (double)(b - a + 1);
+    double ios = 0, lat = 0, cnt = 0, pct[METRICS_NPCT] = {0};
+    for (unsigned i = a; i <= b; i++) {
+        const struct dir_metrics *d = dir == 0 ? &r[i - 1].read
+                                      : dir == 1 ? &r[i - 1].write : &r[i - 1].total;
+        out->iops += d->iops / n;
+        out->mb_s += d->mb_s / n;
+        out->mib_s += d->mib_s / n;
+        out->ios += d->ios;
+        out->bytes += d->bytes;
+        ios += (double)d->ios;
+        lat += d->ios ? d->lat.mean_us * (double)d->ios : 0;
+        if (!d->lat.count)
+            continue;
+        if (!out->lat.count || d->lat.min_us < out->lat.min_us)
+            out->lat.min_us = d->lat.min_us;
+        if (d->lat.max_us > out->lat.max_us)
+            out->lat.max_us = d->lat.max_us;
+        out->lat.count += d->lat.count;
+        cnt += (double)d->lat.count;
+        for (int p = 0; p < METRICS_NPCT; p++)
+            pct[p] += d->lat.pct_us[p] * (double)d->lat.count;
+    }
+    out->lat.mean_us = ios ? lat / ios : NAN;
+    for (int p = 0; p < METRICS_NPCT; p++)
+        out->lat.pct_us[p] = cnt ? pct[p] / cnt : NAN;
+}
+
 /* The point's figures over rounds [a, b] (1-based, inclusive). */
 static void point_result(const struct profile_session *s, const struct round_metrics *r,
                          unsigned a, unsigned b, bool steady, struct pr_result *out)
@@ -589,27 +609,13 @@ static void point_result(const struct profile_session *s, const struct round_met
     out->steady = steady;
     out->first_round = a;
     out->last_round = b;
-    double n = (double)(b - a + 1);
-    double ios = 0, rios = 0, wios = 0, lat = 0, rlat = 0, wlat = 0;
+    window_dir(r, a, b, 0, &out->read);
+    window_dir(r, a, b, 1, &out->write);
+    window_dir(r, a, b, 2, &out->total);
     struct hist h;
     hist_init(&h);
     for (unsigned i = a; i <= b; i++) {
         const struct round_metrics *m = &r[i - 1];
-        out->iops += m->total.iops / n;
-        out->read_iops += m->read.iops / n;
-        out->write_iops += m->write.iops / n;
-        out->mb_s += m->total.mb_s / n;
-        out->mib_s += m->total.mib_s / n;
-        out->read_mb_s += m->read.mb_s / n;
-        out->write_mb_s += m->write.mb_s / n;
-        ios += (double)m->total.ios;
-        rios += (double)m->read.ios;
-        wios += (double)m->write.ios;
-        lat += m->total.lat.mean_us * (double)m->total.ios;
-        rlat += m->read.ios ? m->read.lat.mean_us * (double)m->read.ios : 0;
-        wlat += m->write.ios ? m->write.lat.mean_us * (double)m->write.ios : 0;
-        if (m->total.lat.max_us > out->lat_max_us)
-            out->lat_max_us = m->total.lat.max_us;
         hist_merge(&h, &m->lat_total);
         if (m->data.present) {
             if (!out->data.present)
@@ -618,10 +624,14 @@ static void point_result(const struct profile_session *s, const struct round_met
                 data_measure_merge(&out->data, &m->data);
         }
     }
-    out->lat_mean_us = ios ? lat / ios : NAN;
-    out->read_lat_mean_us = rios ? rlat / rios : NAN;
-    out->write_lat_mean_us = wios ? wlat / wios : NAN;
-    lat_summary_from_hist(&h, s->weight, &out->lat);
+    /* every I/O of the window: count, min and percentiles from the merged histogram; the mean
+     * weighted by I/Os and the largest of the rounds' maxima, as the rounds give them */
+    const double mean = out->total.lat.mean_us, max = out->total.lat.max_us;
+    lat_summary_from_hist(&h, s->weight, &out->total.lat);
+    if (out->total.lat.count) {
+        out->total.lat.mean_us = mean;
+        out->total.lat.max_us = max;
+    }
 }
 
 static void print_round(struct profile_session *s, const struct pr_point *pt,
@@ -642,9 +652,9 @@ static void print_point(struct profile_session *s, const struct pr_point *pt)
     char label[160], iops[32], mean[32], p99[32];
     point_label(s, pt, label, sizeof(label));
     const struct pr_result *r = &pt->res;
-    units_format_count(r->iops, iops, sizeof(iops));
-    units_format_lat(r->lat_mean_us, UNITS_TEXT, mean, sizeof(mean));
-    units_format_lat(r->lat.pct_us[2], UNITS_TEXT, p99, sizeof(p99));
+    units_format_count(r->total.iops, iops, sizeof(iops));
+    units_format_lat(r->total.lat.mean_us, UNITS_TEXT, mean, sizeof(mean));
+    units_format_lat(r->total.lat.pct_us[2], UNITS_TEXT, p99, sizeof(p99));
     char how[480];
     if (r->steady)
         snprintf(how, sizeof(how), "steady state, rounds %u-%u", r->first_round, r->last_round);
@@ -653,7 +663,7 @@ static void print_point(struct profile_session *s, const struct pr_point *pt)
                  r->last_round, r->rounds_run);
     results_out_say(&s->out, "%s (effective QD %u): %s IOPS%s, %.1f MB/s, lat mean %s, p99 %s; %s",
                     label, pt->wl.workers * pt->wl.qd, iops, s->target.sim ? " (simulated)" : "",
-                    r->mb_s, mean, p99, how);
+                    r->total.mb_s, mean, p99, how);
 }
 
 static double wdpc_fills_of(const struct profile_session *s)
@@ -1023,9 +1033,9 @@ static void print_table(const struct profile_session *s)
             continue;
         const struct pr_group *g = &s->groups[pt->group];
         char iops[32], mean[32], p99[32], comp[16], how[64];
-        units_format_count(pt->res.iops, iops, sizeof(iops));
-        units_format_lat(pt->res.lat_mean_us, UNITS_TEXT, mean, sizeof(mean));
-        units_format_lat(pt->res.lat.pct_us[2], UNITS_TEXT, p99, sizeof(p99));
+        units_format_count(pt->res.total.iops, iops, sizeof(iops));
+        units_format_lat(pt->res.total.lat.mean_us, UNITS_TEXT, mean, sizeof(mean));
+        units_format_lat(pt->res.total.lat.pct_us[2], UNITS_TEXT, p99, sizeof(p99));
         snprintf(comp, sizeof(comp), "%u%%", g->compress);
         if (g->pre == WL_PRECOND_STEADY)
             snprintf(how, sizeof(how), "%s r%u-%u",
@@ -1039,7 +1049,7 @@ static void print_table(const struct profile_session *s)
                      pt->res.last_round, pt->res.last_round == 1 ? "" : "s");
         printf("%-14s %-20s %5s %7u %4u %6u %12s %10.1f %10s %10s  %s\n", profile_name_of(s, g),
                workload_name_of(s, g), comp, pt->wl.workers, pt->wl.qd,
-               pt->wl.workers * pt->wl.qd, iops, pt->res.mb_s, mean, p99, how);
+               pt->wl.workers * pt->wl.qd, iops, pt->res.total.mb_s, mean, p99, how);
     }
     struct json_object *sat;
     if (json_object_object_get_ex(s->doc, "saturation", &sat) && json_object_array_length(sat)) {
@@ -1099,14 +1109,13 @@ static void stored_result(struct json_object *pj, struct pr_result *r)
     r->first_round = (unsigned)json_object_get_int(json_object_array_get_idx(rr, 0));
     r->last_round = (unsigned)json_object_get_int(json_object_array_get_idx(rr, 1));
     r->rounds_run = (unsigned)json_object_array_length(json_object_object_get(pj, "rounds"));
-    r->iops = json_object_get_double(json_object_object_get(res, "iops"));
-    r->mb_s = json_object_get_double(json_object_object_get(res, "mb_s"));
-    struct json_object *lat = json_object_object_get(res, "lat_us");
-    r->lat_mean_us = json_object_get_double(json_object_object_get(lat, "mean"));
-    struct json_object *pc = json_object_object_get(lat, "percentiles");
+    r->total.iops = jp_path(res, "total.iops");
+    r->total.mb_s = jp_path(res, "total.mb_s");
+    r->total.lat.mean_us = jp_path(res, "total.lat_us.mean");
     for (int i = 0; i < METRICS_NPCT; i++) {
-        struct json_object *v = json_object_object_get(pc, metrics_percentile_names[i] + 1);
-        r->lat.pct_us[i] = v ? json_object_get_double(v) : NAN;
+        char key[48];
+        snprintf(key, sizeof(key), "total.lat_us.percentiles.%s", metrics_percentile_names[i] + 1);
+        r->total.lat.pct_us[i] = jp_path(res, key);
     }
     const char *label = json_object_get_string(json_object_object_get(res, "label"));
     str_copy(r->verdict.label, sizeof(r->verdict.label), label ? label : "");
@@ -1170,9 +1179,8 @@ static int replay_check(const struct profile_session *s, unsigned index, char *e
                         size_t errlen)
 {
     struct json_object *pj = stored_point(s, index);
-    double was = json_object_get_double(
-        json_object_object_get(json_object_object_get(pj, "result"), "iops"));
-    double now = s->points[index].res.iops;
+    double was = jp_path(json_object_object_get(pj, "result"), "total.iops");
+    double now = s->points[index].res.total.iops;
     if (!(fabs(now - was) <= 1e-6 * fmax(1.0, fabs(was))))
         return errf(err, errlen, "--resume: replaying point %u on the simulated drive gave %.6g "
                     "IOPS where the results file holds %.6g: not the same profile", index, now,

@@ -47,7 +47,6 @@ static struct json_object *histogram_json(const struct round_metrics *m, double 
     }
     json_object_object_add(o, "format", json_object_new_string("[low_us, high_us, count]"));
     json_object_object_add(o, "buckets", b);
-    json_object_object_add(o, "lat_us", ps_lat_json(&m->total.lat));
     return o;
 }
 
@@ -215,7 +214,7 @@ static int dirth_operating_points(struct pts_session *s, const struct pts_def *d
         json_object_object_add(pj, "qd", json_object_new_int(d->qd_list[qi]));
         json_object_object_add(pj, "sweep_iops", jw_num(iops[idx[k]]));
         json_object_object_add(pj, "sweep_lat_mean_us", jw_num(lat[idx[k]]));
-        json_object_object_add(pj, "iops", jw_num(m.total.iops));
+        results_figures_add(pj, &m.read, &m.write, &m.total);
         json_object_object_add(pj, "histogram", histogram_json(&m, s->weight));
         json_object_object_add(op, names[k], pj);
         if (!s->cfg.quiet)

@@ -275,38 +275,13 @@ static void line_add(char *line, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-struct json_object *ps_lat_json(const struct lat_summary *l)
-{
-    struct json_object *o = json_object_new_object();
-    json_object_object_add(o, "count", json_object_new_int64((int64_t)l->count));
-    if (!l->count)
-        return o;   /* no I/O in this direction: no latency figures (not zeros) */
-    json_object_object_add(o, "mean", jw_num(l->mean_us));
-    json_object_object_add(o, "max", jw_num(l->max_us));
-    for (int i = 0; i < METRICS_NPCT; i++)
-        json_object_object_add(o, metrics_percentile_names[i] + 1, jw_num(l->pct_us[i]));
-    return o;
-}
-
 static struct json_object *element_json(unsigned mix, uint32_t bs, const struct round_metrics *m)
 {
     struct json_object *o = json_object_new_object();
     json_object_object_add(o, "rwmix_read", json_object_new_int(mix));
     json_object_object_add(o, "bs", json_object_new_int64(bs));
     json_object_object_add(o, "elapsed_s", jw_num(m->elapsed_s));
-    json_object_object_add(o, "iops", jw_num(m->total.iops));
-    json_object_object_add(o, "read_iops", jw_num(m->read.iops));
-    json_object_object_add(o, "write_iops", jw_num(m->write.iops));
-    json_object_object_add(o, "mb_s", jw_num(m->total.mb_s));
-    json_object_object_add(o, "mib_s", jw_num(m->total.mib_s));
-    json_object_object_add(o, "read_mb_s", jw_num(m->read.mb_s));
-    json_object_object_add(o, "write_mb_s", jw_num(m->write.mb_s));
-    json_object_object_add(o, "write_bytes", json_object_new_int64((int64_t)m->write.bytes));
-    struct json_object *lat = json_object_new_object();
-    json_object_object_add(lat, "read", ps_lat_json(&m->read.lat));
-    json_object_object_add(lat, "write", ps_lat_json(&m->write.lat));
-    json_object_object_add(lat, "total", ps_lat_json(&m->total.lat));
-    json_object_object_add(o, "lat_us", lat);
+    results_figures_add(o, &m->read, &m->write, &m->total);
     if (m->data.present)
         json_object_object_add(o, "data", data_measure_json(&m->data));
     if (m->device.present) {
@@ -555,49 +530,65 @@ static struct json_object *round_element(struct json_object *rounds_json, unsign
     return json_object_array_get_idx(els, e);
 }
 
-/* One direction's latency over the window: I/O-weighted mean and percentiles (each element's
- * "count"), the true maximum (the largest of the rounds' maxima) and, for comparison, the mean
- * of the rounds' maxima. */
-static struct json_object *window_lat_json(struct json_object *rounds_json, unsigned first,
-                                           unsigned last, size_t e, const char *dir)
+/* One direction of element e over the window [first, last], into d (the figures object's
+ * fields): ios and bytes the window's totals, iops, mb_s and mib_s the means of the rounds; the
+ * latency's count the I/Os the rounds' histograms counted, mean and percentiles weighted by
+ * those counts (the rounds' percentiles: an approximation, their histograms are not kept), min
+ * and max the extremes of the rounds'. *max_round_mean: the mean of the rounds' maxima. */
+static void window_dir(struct json_object *rounds_json, unsigned first, unsigned last, size_t e,
+                       const char *dir, struct dir_metrics *d, double *max_round_mean)
 {
     const unsigned n = last - first + 1;
     double *count = xcalloc(n, sizeof(double)), *v = xcalloc(n, sizeof(double));
-    struct json_object **lat = xcalloc(n, sizeof(*lat));
-    double ios = 0;
+    struct json_object **fig = xcalloc(n, sizeof(*fig)), **lat = xcalloc(n, sizeof(*lat));
+    double ios = 0, bytes = 0, lat_n = 0;
     for (unsigned r = first; r <= last; r++) {
-        struct json_object *l1, *l2 = NULL;
-        struct json_object *el = round_element(rounds_json, r, e);
-        if (el && json_object_object_get_ex(el, "lat_us", &l1))
-            json_object_object_get_ex(l1, dir, &l2);
-        lat[r - first] = l2;
-        count[r - first] = jp_num(l2, "count");
+        fig[r - first] = jp_obj_at(round_element(rounds_json, r, e), dir);
+        lat[r - first] = jp_obj_at(fig[r - first], "lat_us");
+        count[r - first] = jp_num(lat[r - first], "count");
         if (isfinite(count[r - first]))
-            ios += count[r - first];
+            lat_n += count[r - first];
+        double x = jp_num(fig[r - first], "ios"), y = jp_num(fig[r - first], "bytes");
+        ios += isfinite(x) ? x : 0;
+        bytes += isfinite(y) ? y : 0;
     }
-    struct json_object *o = json_object_new_object();
-    json_object_object_add(o, "count", json_object_new_int64((int64_t)ios));
-    const char *keys[1 + METRICS_NPCT];
-    keys[0] = "mean";
-    for (int i = 0; i < METRICS_NPCT; i++)
-        keys[1 + i] = metrics_percentile_names[i] + 1;   /* "p99.9" -> "99.9", as lat_json */
-    for (int k = 0; k < 1 + METRICS_NPCT; k++) {
+    memset(d, 0, sizeof(*d));
+    d->ios = (uint64_t)ios;
+    d->bytes = (uint64_t)bytes;
+    const char *keys[] = {"iops", "mb_s", "mib_s"};
+    double *dst[] = {&d->iops, &d->mb_s, &d->mib_s};
+    for (int k = 0; k < 3; k++) {
         for (unsigned i = 0; i < n; i++)
-            v[i] = jp_num(lat[i], keys[k]);
-        json_object_object_add(o, keys[k], jw_num(pts_weighted_mean(v, count, n)));
+            v[i] = jp_num(fig[i], keys[k]);
+        *dst[k] = pts_weighted_mean(v, NULL, n);
+    }
+    d->lat.count = (uint64_t)lat_n;
+    for (unsigned i = 0; i < n; i++)
+        v[i] = jp_num(lat[i], "mean");
+    d->lat.mean_us = pts_weighted_mean(v, count, n);
+    for (int p = 0; p < METRICS_NPCT; p++) {
+        char key[32];
+        snprintf(key, sizeof(key), "percentiles.%s", metrics_percentile_names[p] + 1);
+        for (unsigned i = 0; i < n; i++)
+            v[i] = jp_path(lat[i], key);
+        d->lat.pct_us[p] = pts_weighted_mean(v, count, n);
     }
     for (unsigned i = 0; i < n; i++)
+        v[i] = -jp_num(lat[i], "min");
+    d->lat.min_us = -pts_max(v, n);
+    for (unsigned i = 0; i < n; i++)
         v[i] = jp_num(lat[i], "max");
-    json_object_object_add(o, "max", jw_num(pts_max(v, n)));
-    json_object_object_add(o, "max_round_mean", jw_num(pts_weighted_mean(v, NULL, n)));
+    d->lat.max_us = pts_max(v, n);
+    *max_round_mean = pts_weighted_mean(v, NULL, n);
     free(lat);
+    free(fig);
     free(count);
     free(v);
-    return o;
 }
 
 /* The test's table: each element's average over the steady-state window (or the last 5 rounds
- * when steady state was not reached). rounds_json: the subtest's rounds array. */
+ * when steady state was not reached), as the figures object (window_dir). rounds_json: the
+ * subtest's rounds array. */
 static struct json_object *table_json(struct json_object *rounds_json, unsigned first,
                                       unsigned last)
 {
@@ -607,9 +598,6 @@ static struct json_object *table_json(struct json_object *rounds_json, unsigned 
     struct json_object *r0 = json_object_array_get_idx(rounds_json, last - 1), *els;
     if (!json_object_object_get_ex(r0, "elements", &els))
         return tab;
-    const char *keys[] = {"iops", "read_iops", "write_iops", "mb_s", "read_mb_s", "write_mb_s"};
-    const unsigned n = last - first + 1;
-    double *v = xcalloc(n, sizeof(double));
     for (size_t e = 0; e < json_object_array_length(els); e++) {
         struct json_object *proto = json_object_array_get_idx(els, e), *x;
         struct json_object *row = json_object_new_object();
@@ -617,20 +605,20 @@ static struct json_object *table_json(struct json_object *rounds_json, unsigned 
         json_object_object_add(row, "rwmix_read", json_object_get(x));
         json_object_object_get_ex(proto, "bs", &x);
         json_object_object_add(row, "bs", json_object_get(x));
-        for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-            for (unsigned r = first; r <= last; r++)
-                v[r - first] = jp_num(round_element(rounds_json, r, e), keys[k]);
-            json_object_object_add(row, keys[k], jw_num(pts_weighted_mean(v, NULL, n)));
-        }
         const char *dirs[] = {"read", "write", "total"};
-        struct json_object *lat = json_object_new_object();
+        struct dir_metrics d[3];
+        double max_round_mean[3];
         for (int dd = 0; dd < 3; dd++)
-            json_object_object_add(lat, dirs[dd],
-                                   window_lat_json(rounds_json, first, last, e, dirs[dd]));
-        json_object_object_add(row, "lat_us", lat);
+            window_dir(rounds_json, first, last, e, dirs[dd], &d[dd], &max_round_mean[dd]);
+        results_figures_add(row, &d[0], &d[1], &d[2]);
+        for (int dd = 0; dd < 3; dd++) {
+            struct json_object *lat = jp_obj_at(row, dirs[dd]);
+            lat = jp_obj_at(lat, "lat_us");
+            if (lat)
+                json_object_object_add(lat, "max_round_mean", jw_num(max_round_mean[dd]));
+        }
         json_object_array_add(tab, row);
     }
-    free(v);
     return tab;
 }
 
@@ -705,7 +693,8 @@ static void resume_rounds(struct pts_session *s, const struct pts_def *d, struct
         for (size_t e = 0; e < ne; e++) {
             struct json_object *el = json_object_array_get_idx(els, e);
             *elapsed += json_object_get_double(json_object_object_get(el, "elapsed_s"));
-            *written += json_object_get_double(json_object_object_get(el, "write_bytes"));
+            const double wb = jp_path(el, "write.bytes");
+            *written += isfinite(wb) ? wb : 0;
             struct json_object *st = json_object_object_get(el, "state");
             if (st)
                 results_state_from_json(st, &s->state);
@@ -1347,7 +1336,7 @@ static void suite_doc_start(struct pts_session *s)
     s->doc = json_object_new_object();
     results_out_init(&s->out, s->doc, s->results_path, "ptsbench suite");
     json_object_object_add(s->doc, "schema", json_object_new_string("ptsbench.suite"));
-    json_object_object_add(s->doc, "schema_version", json_object_new_int(1));
+    json_object_object_add(s->doc, "schema_version", json_object_new_int(RESULTS_SCHEMA_VERSION));
     json_object_object_add(s->doc, "ptsbench_version", json_object_new_string(PTSBENCH_VERSION));
     struct json_object *argv = json_object_new_array();
     for (int i = 0; i < s->cfg.argc; i++)

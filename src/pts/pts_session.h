@@ -104,7 +104,6 @@ void ps_progress(struct pts_session *s, const struct pts_def *d, unsigned round,
 struct json_object *ps_steady_obj(const char *const *names, const struct steady_window *w,
                                       unsigned n_vars, unsigned round, unsigned rounds_run,
                                       unsigned max_rounds);
-struct json_object *ps_lat_json(const struct lat_summary *l);
 
 /* ---- the kinds (one file each; the standard kind is pts_run.c's run_subtest) ----
  * One subtest of definition d: sub_bs is its block size when the definition has one subtest

@@ -206,74 +206,25 @@ static void figs_clear(double v[MEAS_N])
         v[i] = NAN;
 }
 
-/* A round object of ptsbench.run / ptsbench.profile: read, write, total {iops, mb_s, lat_us}. */
-static void figs_from_run_round(struct json_object *r, double v[MEAS_N])
+/* The figures object (results_figures_add) of a run round, a suite element or table row, or a
+ * profile result: read, write, total {iops, mb_s, lat_us {mean, max, percentiles}}. A direction
+ * without I/O has lat_us null: its latencies stay NAN. */
+static void figs_from(struct json_object *o, double v[MEAS_N])
 {
     figs_clear(v);
-    struct json_object *t = jp_get(r, "total"), *rd = jp_get(r, "read"), *wr = jp_get(r, "write");
-    v[MEAS_IOPS] = jp_number(jp_get(t, "iops"));
-    v[MEAS_READ_IOPS] = jp_number(jp_get(rd, "iops"));
-    v[MEAS_WRITE_IOPS] = jp_number(jp_get(wr, "iops"));
-    v[MEAS_MB_S] = jp_number(jp_get(t, "mb_s"));
-    v[MEAS_READ_MB_S] = jp_number(jp_get(rd, "mb_s"));
-    v[MEAS_WRITE_MB_S] = jp_number(jp_get(wr, "mb_s"));
-    struct json_object *tl = jp_get(t, "lat_us"), *rl = jp_get(rd, "lat_us"), *wl = jp_get(wr, "lat_us");
-    if (jint(jp_get(tl, "count"), 0) > 0) {
-        v[MEAS_LAT_MEAN_US] = jp_number(jp_get(tl, "mean"));
-        v[MEAS_LAT_MAX_US] = jp_number(jp_get(tl, "max"));
-        struct json_object *pc = jp_get(tl, "percentiles");
-        v[MEAS_LAT_P99_US] = jp_number(jp_get(pc, "99"));
-        v[MEAS_LAT_P99_9_US] = jp_number(jp_get(pc, "99.9"));
-        v[MEAS_LAT_P99_99_US] = jp_number(jp_get(pc, "99.99"));
-    }
-    if (jint(jp_get(rl, "count"), 0) > 0)
-        v[MEAS_READ_LAT_MEAN_US] = jp_number(jp_get(rl, "mean"));
-    if (jint(jp_get(wl, "count"), 0) > 0)
-        v[MEAS_WRITE_LAT_MEAN_US] = jp_number(jp_get(wl, "mean"));
-}
-
-/* A suite element (rounds[].elements[]) or table row: flat figures, lat_us {read, write, total}
- * with mean, max and percentiles as keys ("99", "99.9", ...; the table has no "99.9"). Null
- * values (a direction without I/O) stay NAN. */
-static void figs_from_suite(struct json_object *e, double v[MEAS_N])
-{
-    figs_clear(v);
-    v[MEAS_IOPS] = jp_number(jp_get(e, "iops"));
-    v[MEAS_READ_IOPS] = jp_number(jp_get(e, "read_iops"));
-    v[MEAS_WRITE_IOPS] = jp_number(jp_get(e, "write_iops"));
-    v[MEAS_MB_S] = jp_number(jp_get(e, "mb_s"));
-    v[MEAS_READ_MB_S] = jp_number(jp_get(e, "read_mb_s"));
-    v[MEAS_WRITE_MB_S] = jp_number(jp_get(e, "write_mb_s"));
-    struct json_object *lat = jp_get(e, "lat_us");
-    struct json_object *t = jp_get(lat, "total");
-    v[MEAS_LAT_MEAN_US] = jp_number(jp_get(t, "mean"));
-    v[MEAS_LAT_MAX_US] = jp_number(jp_get(t, "max"));
-    v[MEAS_LAT_P99_US] = jp_number(jp_get(t, "99"));
-    v[MEAS_LAT_P99_9_US] = jp_number(jp_get(t, "99.9"));
-    v[MEAS_LAT_P99_99_US] = jp_number(jp_get(t, "99.99"));
-    v[MEAS_READ_LAT_MEAN_US] = jp_number(jpath(lat, "read", "mean", NULL));
-    v[MEAS_WRITE_LAT_MEAN_US] = jp_number(jpath(lat, "write", "mean", NULL));
-}
-
-/* A profile point's result: the window's means and merged-histogram latencies. */
-static void figs_from_profile_result(struct json_object *res, double v[MEAS_N])
-{
-    figs_clear(v);
-    v[MEAS_IOPS] = jp_number(jp_get(res, "iops"));
-    v[MEAS_READ_IOPS] = jp_number(jp_get(res, "read_iops"));
-    v[MEAS_WRITE_IOPS] = jp_number(jp_get(res, "write_iops"));
-    v[MEAS_MB_S] = jp_number(jp_get(res, "mb_s"));
-    v[MEAS_READ_MB_S] = jp_number(jp_get(res, "read_mb_s"));
-    v[MEAS_WRITE_MB_S] = jp_number(jp_get(res, "write_mb_s"));
-    struct json_object *lat = jp_get(res, "lat_us");
-    v[MEAS_LAT_MEAN_US] = jp_number(jp_get(lat, "mean"));
-    v[MEAS_READ_LAT_MEAN_US] = jp_number(jp_get(lat, "read_mean"));
-    v[MEAS_WRITE_LAT_MEAN_US] = jp_number(jp_get(lat, "write_mean"));
-    v[MEAS_LAT_MAX_US] = jp_number(jp_get(lat, "max"));
-    struct json_object *pc = jp_get(lat, "percentiles");
-    v[MEAS_LAT_P99_US] = jp_number(jp_get(pc, "99"));
-    v[MEAS_LAT_P99_9_US] = jp_number(jp_get(pc, "99.9"));
-    v[MEAS_LAT_P99_99_US] = jp_number(jp_get(pc, "99.99"));
+    v[MEAS_IOPS] = jp_path(o, "total.iops");
+    v[MEAS_READ_IOPS] = jp_path(o, "read.iops");
+    v[MEAS_WRITE_IOPS] = jp_path(o, "write.iops");
+    v[MEAS_MB_S] = jp_path(o, "total.mb_s");
+    v[MEAS_READ_MB_S] = jp_path(o, "read.mb_s");
+    v[MEAS_WRITE_MB_S] = jp_path(o, "write.mb_s");
+    v[MEAS_LAT_MEAN_US] = jp_path(o, "total.lat_us.mean");
+    v[MEAS_LAT_MAX_US] = jp_path(o, "total.lat_us.max");
+    v[MEAS_LAT_P99_US] = jp_path(o, "total.lat_us.percentiles.99");
+    v[MEAS_LAT_P99_9_US] = jp_path(o, "total.lat_us.percentiles.99.9");
+    v[MEAS_LAT_P99_99_US] = jp_path(o, "total.lat_us.percentiles.99.99");
+    v[MEAS_READ_LAT_MEAN_US] = jp_path(o, "read.lat_us.mean");
+    v[MEAS_WRITE_LAT_MEAN_US] = jp_path(o, "write.lat_us.mean");
 }
 
 struct meas_acc {
@@ -411,7 +362,7 @@ static void run_rounds_acc(struct json_object *rounds, long first, long last, st
         if (rn < first || rn > last || (phase && !strcmp(phase, "wdpc")))
             continue;
         double v[MEAS_N];
-        figs_from_run_round(r, v);
+        figs_from(r, v);
         acc_add(a, v);
     }
 }
@@ -496,7 +447,7 @@ static void suite_element_acc(struct json_object *sub, long first, long last, lo
             struct json_object *e = jp_idx(els, j);
             if (jint(jp_get(e, "rwmix_read"), -1) == mix && jint(jp_get(e, "bs"), -1) == bs) {
                 double v[MEAS_N];
-                figs_from_suite(e, v);
+                figs_from(e, v);
                 acc_add(a, v);
                 break;
             }
@@ -559,12 +510,12 @@ static void suite_table(struct meas_ctx *c, enum meas_precond pc, struct json_ob
         point_label(p, prefix, "");
 
         /* The table holds the window's averages; the rounds give the spread and the figures
-         * the table leaves out (99.9%). */
+         * an old table leaves out (99.9% before the tables recorded it). */
         struct meas_acc a;
         acc_init(&a);
         suite_element_acc(sub, first, last, mix, bs, &a);
         double tv[MEAS_N];
-        figs_from_suite(row, tv);
+        figs_from(row, tv);
         for (unsigned m = 0; m < MEAS_N; m++) {
             p->v[m] = isfinite(tv[m]) ? tv[m] : acc_mean(&a, m);
             p->spread[m] = acc_spread(&a, m);
@@ -600,7 +551,9 @@ static void suite_dirth(struct meas_ctx *c, enum meas_precond pc, struct json_ob
     long mix = strtol(slash + 1, &end, 10);
     if (end == slash + 1 || *end || mix < 0 || mix > 100)
         return;
-    double iops = jp_number(jp_get(op, "iops"));
+    double fig[MEAS_N];
+    figs_from(op, fig);
+    const double iops = fig[MEAS_IOPS];
     if (!isfinite(iops))
         return;
 
@@ -617,13 +570,11 @@ static void suite_dirth(struct meas_ctx *c, enum meas_precond pc, struct json_ob
     p->rounds = 1;
     p->v[MEAS_IOPS] = iops;
     p->v[MEAS_MB_S] = iops * (double)bs / 1e6;
-    struct json_object *lat = jpath(op, "histogram", "lat_us", NULL);
-    if (lat) {
-        p->v[MEAS_LAT_MEAN_US] = jp_number(jp_get(lat, "mean"));
-        p->v[MEAS_LAT_MAX_US] = jp_number(jp_get(lat, "max"));
-        p->v[MEAS_LAT_P99_US] = jp_number(jp_get(lat, "99"));
-        p->v[MEAS_LAT_P99_9_US] = jp_number(jp_get(lat, "99.9"));
-        p->v[MEAS_LAT_P99_99_US] = jp_number(jp_get(lat, "99.99"));
+    if (jp_obj_at(op, "total.lat_us")) {   /* the total latency of the point's full histogram */
+        static const enum meas_metric lat[] = {MEAS_LAT_MEAN_US, MEAS_LAT_MAX_US, MEAS_LAT_P99_US,
+                                               MEAS_LAT_P99_9_US, MEAS_LAT_P99_99_US};
+        for (size_t k = 0; k < sizeof(lat) / sizeof(lat[0]); k++)
+            p->v[lat[k]] = fig[lat[k]];
     } else {
         p->v[MEAS_LAT_MEAN_US] = jp_number(jp_get(op, "sweep_lat_mean_us"));
     }
@@ -683,7 +634,7 @@ static int load_profile(struct meas_ctx *c, struct json_object *root, char *err,
     for (size_t i = 0; i < jp_len(points); i++) {
         struct json_object *pt = jp_idx(points, i);
         struct json_object *res = jp_get(pt, "result");
-        if (!res || !isfinite(jp_number(jp_get(res, "iops"))))
+        if (!res || !isfinite(jp_path(res, "total.iops")))
             continue;
         const char *spec = jstr(jp_get(pt, "spec"));
         struct workload wl;
@@ -716,7 +667,7 @@ static int load_profile(struct meas_ctx *c, struct json_object *root, char *err,
                  p->compress_pct);
         point_label(p, prefix, extra);
 
-        figs_from_profile_result(res, p->v);
+        figs_from(res, p->v);
         struct json_object *win = jp_get(res, "rounds");
         long first = jint(jp_idx(win, 0), 1), last = jint(jp_idx(win, 1), LONG_MAX);
         struct meas_acc a;
@@ -728,7 +679,7 @@ static int load_profile(struct meas_ctx *c, struct json_object *root, char *err,
             if (rn < first || rn > last)
                 continue;
             double v[MEAS_N];
-            figs_from_run_round(ro, v);
+            figs_from(ro, v);
             acc_add(&a, v);
         }
         for (unsigned m = 0; m < MEAS_N; m++) {
@@ -769,6 +720,7 @@ static int load_file(struct meas_ctx *c, const char *path, bool in_dir, char *er
         fclose(f);
         return errf(err, errlen, "%s: not a JSON document", path);
     }
+    results_upgrade(root);   /* a version-1 file read as version 2 */
     const char *schema = jstr(jp_get(root, "schema"));
     int rc = 0;
     c->file = path;

@@ -176,8 +176,9 @@ const char *plot_time_unit(double max_s, double *div);
 double plot_pos(double v);
 
 /* Metrics by name, as the tracking variables name them: "iops", "write_iops", "mb_s",
- * "write_lat_mean_us", "lat_max_us", "lat_p99_us", ... of a suite round element (or of any
- * object with the same keys: iops, mb_s, lat_us.{read,write,total}.{mean,max,99,...}). */
+ * "write_lat_mean_us", "lat_max_us", "lat_p99_us", ... of an object holding the figures object
+ * (a suite element or table row, a run round), or of a flat record (iops, write_iops, mb_s,
+ * lat_mean_us, lat_max_us, lat_p99_9_us: precondition, HIR and XSR periods). */
 double plot_elem_metric(struct json_object *elem, const char *metric);
 /* "iops@4KiB/0" -> metric "iops", bs 4096, mix 0 (read share); -1 when it has another form. */
 int plot_parse_tracking(const char *t, char *metric, size_t mlen, double *bs, double *mix);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/results.h"
 #include "lib/util.h"
 #include "report/shape.h"
 
@@ -59,6 +60,7 @@ static int load_input(const char *arg, struct json_object **doc, char *file, siz
         str_copy(why, sizeof(why), e ? e : "unreadable");
         return errf(err, errlen, "%s: not a JSON document (%s)", file, str_trim(why));
     }
+    results_upgrade(*doc);   /* a version-1 file read as version 2 */
     const char *schema = pj_schema(*doc);
     if (strcmp(schema, "ptsbench.run") && strcmp(schema, "ptsbench.suite") &&
         strcmp(schema, "ptsbench.profile")) {

@@ -58,7 +58,7 @@ static bool in_qd_series(struct json_object *points, struct json_object *p)
 
 static bool point_ok(struct json_object *p)
 {
-    return isfinite(jp_num(jp_get(p, "result"), "iops"));
+    return isfinite(jp_path(p, "result.total.iops"));
 }
 
 /* The state shared by every profile's points ("steady state", "burst, not preconditioned";
@@ -100,7 +100,7 @@ static int cmp_combo(const void *a, const void *b)
 static double point_value(struct json_object *p, bool lat)
 {
     struct json_object *r = jp_get(p, "result");
-    return lat ? jp_num(jp_get(r, "lat_us"), "mean") : jp_num(r, "iops");
+    return lat ? jp_path(r, "total.lat_us.mean") : jp_path(r, "total.iops");
 }
 
 static void profile_bars(struct plot_ctx *c, bool lat)
@@ -381,9 +381,9 @@ static void qd_ramp(struct plot_ctx *c)
                             "effective_qd iops workers qd mb_s lat_mean_us");
         for (size_t j = 0; j < np; j++) {
             struct json_object *r = jp_get(pts[j], "result");
-            plot_row(ch, 6, jp_num(pts[j], "effective_qd"), jp_num(r, "iops"),
-                     jp_num(pts[j], "workers"), jp_num(pts[j], "qd"), jp_num(r, "mb_s"),
-                     jp_num(jp_get(r, "lat_us"), "mean"));
+            plot_row(ch, 6, jp_num(pts[j], "effective_qd"), jp_path(r, "total.iops"),
+                     jp_num(pts[j], "workers"), jp_num(pts[j], "qd"), jp_path(r, "total.mb_s"),
+                     jp_path(r, "total.lat_us.mean"));
         }
         if (plot_block_end(ch) <= 0)
             continue;
@@ -453,11 +453,12 @@ static void lat_vs_iops(struct plot_ctx *c)
             int ix = plot_block(ch, s[k].input, series, "iops latency_us effective_qd");
             for (size_t j = 0; j < np; j++) {
                 struct json_object *r = jp_get(pts[j], "result");
-                struct json_object *lu = jp_get(r, "lat_us");
+                struct json_object *lu = jp_obj_at(r, "total.lat_us");
                 double v = !strcmp(stats[m].key, "mean") ? jp_num(lu, "mean")
                                                          : jp_num(jp_get(lu, "percentiles"),
                                                                   stats[m].key);
-                plot_row(ch, 3, jp_num(r, "iops"), plot_pos(v), jp_num(pts[j], "effective_qd"));
+                plot_row(ch, 3, jp_path(r, "total.iops"), plot_pos(v),
+                         jp_num(pts[j], "effective_qd"));
             }
             if (plot_block_end(ch) <= 0)
                 continue;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/results.h"
 #include "lib/units.h"
 #include "lib/util.h"
 #include "report/plot.h"
@@ -154,7 +155,7 @@ static void iops_bs_mix(struct plot_ctx *c, const char *test)
             for (size_t b = 0; b < n_bs; b++) {
                 struct json_object *row = table_row(st, bs[b], mix[m]);
                 if (row)
-                    plot_row(ch, 4, bs[b] / 1024.0, plot_pos(jp_num(row, "iops")), bs[b],
+                    plot_row(ch, 4, bs[b] / 1024.0, plot_pos(jp_path(row, "total.iops")), bs[b],
                              mix[m]);
             }
             if (plot_block_end(ch) <= 0)
@@ -289,7 +290,7 @@ static void tp_bs(struct plot_ctx *c, const char *test)
             for (size_t j = 0; j < jp_len(subs); j++) {
                 struct json_object *row = table_row(jp_idx(subs, j), bs[b], col[k].mix);
                 if (row)
-                    v[k] = jp_num(row, "mb_s");
+                    v[k] = jp_path(row, "total.mb_s");
             }
         }
         char bl[32];
@@ -365,8 +366,7 @@ static void lat_bs(struct plot_ctx *c, const char *test)
             for (size_t k = 0; k < n_cols; k++) {
                 struct json_object *row = table_row(first_subtest(c, col[k].input, test), bs[b],
                                                     mix[m]);
-                struct json_object *tot = jp_get(jp_get(row, "lat_us"), "total");
-                v[k] = plot_pos(jp_num(tot, stats[col[k].stat].key));
+                v[k] = plot_pos(results_figures_lat(row, "total", stats[col[k].stat].key));
                 if (isfinite(v[k])) {
                     any = true;
                     if (v[k] < vmin)
@@ -497,7 +497,8 @@ static void wsat_iops(struct plot_ctx *c, const char *test, const char *suffix, 
             struct json_object *ro = jp_idx(rs, r);
             struct json_object *el = jp_idx(jp_arr(ro, "elements"), 0);
             double x = tgbw ? jp_num(ro, "total_written_gb") : jp_num(ro, "elapsed_total_s") / div;
-            plot_row(ch, 3, logx ? plot_pos(x) : x, jp_num(el, "iops"), jp_num(ro, "round"));
+            plot_row(ch, 3, logx ? plot_pos(x) : x, jp_path(el, "total.iops"),
+                     jp_num(ro, "round"));
         }
         if (plot_block_end(ch) <= 0)
             continue;
@@ -551,7 +552,7 @@ static void wsat_lat(struct plot_ctx *c, const char *test)
             for (size_t r = 0; r < jp_len(rs); r++) {
                 struct json_object *ro = jp_idx(rs, r);
                 struct json_object *el = jp_idx(jp_arr(ro, "elements"), 0);
-                double v = jp_num(jp_get(jp_get(el, "lat_us"), "total"), stats[s].key);
+                double v = results_figures_lat(el, "total", stats[s].key);
                 plot_row(ch, 3, plot_pos(jp_num(ro, "elapsed_total_s") / div), plot_pos(v),
                          jp_num(ro, "round"));
             }
@@ -907,8 +908,8 @@ static void dirth_histogram(struct plot_ctx *c, const char *test)
                 continue;
             char what[256], series[512], t[512];
             snprintf(what, sizeof(what), "%s TC%g/QD%g: %.0f IOPS, mean %.4g µs, max %.4g µs",
-                     names[k], jp_num(o, "threads"), jp_num(o, "qd"), jp_num(o, "iops"),
-                     jp_num(jp_get(h, "lat_us"), "mean"), jp_num(jp_get(h, "lat_us"), "max"));
+                     names[k], jp_num(o, "threads"), jp_num(o, "qd"), jp_path(o, "total.iops"),
+                     jp_path(o, "total.lat_us.mean"), jp_path(o, "total.lat_us.max"));
             snprintf(series, sizeof(series), "%s: %s", c->in[i].label, what);
             int ix = plot_block(ch, i, series, "bucket_mid_us percent_of_ios low_us high_us "
                                                "count");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/results.h"
 #include "lib/units.h"
 #include "lib/util.h"
 #include "report/plot.h"
@@ -18,13 +19,19 @@ bool plot_metric_is_latency(const char *metric) { return strstr(metric, "lat_") 
 double plot_elem_metric(struct json_object *e, const char *metric)
 {
     const char *lat = strstr(metric, "lat_");
-    if (!lat)
-        return jp_num(e, metric);
-    const char *dir = "total";
+    const bool figures = jp_obj_at(e, "total") != NULL;   /* a suite element: figures object */
+    const char *dir = "total", *what = metric;
     if (!strncmp(metric, "read_", 5))
-        dir = "read";
+        dir = "read", what = metric + 5;
     else if (!strncmp(metric, "write_", 6))
-        dir = "write";
+        dir = "write", what = metric + 6;
+    if (!lat) {
+        if (!figures)
+            return jp_num(e, metric);   /* the flat records of precondition / HIR / XSR */
+        char path[64];
+        snprintf(path, sizeof(path), "%s.%s", dir, what);
+        return jp_path(e, path);
+    }
     char stat[32];
     const char *s = lat + 4;
     size_t n = strlen(s);
@@ -44,9 +51,8 @@ double plot_elem_metric(struct json_object *e, const char *metric)
     } else {
         str_copy(key, sizeof(key), stat);
     }
-    struct json_object *lu = jp_get(jp_get(e, "lat_us"), dir);
-    if (lu)
-        return jp_num(lu, key);
+    if (figures)
+        return results_figures_lat(e, dir, key);
     /* flat forms: lat_mean_us, lat_max_us, lat_p99_9_us in precondition / HIR / XSR records */
     return jp_num(e, metric);
 }
@@ -135,17 +141,7 @@ double plot_tracked_value(struct json_object *round, const struct plot_window_sr
     double bs, mix;
     if (plot_parse_tracking(tracking, metric, sizeof(metric), &bs, &mix) != 0)
         str_copy(metric, sizeof(metric), tracking);
-    double v = plot_elem_metric(round, metric);
-    if (!isfinite(v) && jp_get(round, "total")) {   /* ptsbench.run rounds */
-        const char *dir = "total";
-        const char *m = metric;
-        if (!strncmp(metric, "read_", 5))
-            dir = "read", m = metric + 5;
-        else if (!strncmp(metric, "write_", 6))
-            dir = "write", m = metric + 6;
-        v = plot_elem_metric(jp_get(round, dir), m);
-    }
-    return v;
+    return plot_elem_metric(round, metric);   /* a suite element or a run round: figures */
 }
 
 void plot_window_chart(struct plot_ctx *c, const char *name, const char *section,

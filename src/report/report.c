@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/results.h"
 #include "lib/file.h"
 #include "lib/json_path.h"
 #include "lib/units.h"
@@ -687,8 +688,7 @@ static struct json_object *table_row(struct json_object *sub, int mix, double bs
 
 static double row_lat(struct json_object *row, const char *dir, const char *key)
 {
-    struct json_object *v = jp_get(jp_get(jp_at(row, "lat_us"), dir), key);
-    return jp_number(v);
+    return results_figures_lat(row, dir, key);
 }
 
 /* "steady state reached at round 7 (window 3–7, iops@4KiB/0 average 139,910)" */
@@ -728,8 +728,8 @@ static void pts_iops(struct ctx *c, const char *name)
         char words[512], w4k[32], r4k[32];
         steady_words(sub, words, sizeof(words));
         struct json_object *rw = table_row(sub, 0, 4096), *rr = table_row(sub, 100, 4096);
-        report_fmt_count(rw ? jp_path(rw, "iops") : NAN, w4k, sizeof(w4k));
-        report_fmt_count(rr ? jp_path(rr, "iops") : NAN, r4k, sizeof(r4k));
+        report_fmt_count(rw ? jp_path(rw, "total.iops") : NAN, w4k, sizeof(w4k));
+        report_fmt_count(rr ? jp_path(rr, "total.iops") : NAN, r4k, sizeof(r4k));
         o_para(&c->o, "%s: %s; 4 KiB random write %s IOPS, 4 KiB random read %s IOPS.",
                dev(c, i), words, w4k, r4k);
         const char *head[8] = {"Block size"};
@@ -758,7 +758,7 @@ static void pts_iops(struct ctx *c, const char *name)
             cp[0] = cells[0];
             for (int m = 0; m < 7; m++) {
                 struct json_object *r = table_row(sub, mixes[m], bss[b]);
-                report_fmt_count(r ? jp_path(r, "iops") : NAN, cells[m + 1], sizeof(cells[m + 1]));
+                report_fmt_count(r ? jp_path(r, "total.iops") : NAN, cells[m + 1], sizeof(cells[m + 1]));
                 cp[m + 1] = cells[m + 1];
             }
             t_row(&tb, cp);
@@ -789,8 +789,8 @@ static void pts_tp(struct ctx *c, const char *name)
             char c0[32], c1[32], c2[32], words[512];
             units_format_bs(bs, c0, sizeof(c0));
             struct json_object *r = table_row(sub, 100, bs), *w = table_row(sub, 0, bs);
-            fmt_num(r ? jp_path(r, "mb_s") : NAN, 1, c1, sizeof(c1));
-            fmt_num(w ? jp_path(w, "mb_s") : NAN, 1, c2, sizeof(c2));
+            fmt_num(r ? jp_path(r, "total.mb_s") : NAN, 1, c1, sizeof(c1));
+            fmt_num(w ? jp_path(w, "total.mb_s") : NAN, 1, c2, sizeof(c2));
             steady_words(sub, words, sizeof(words));
             const char *cp[] = {c0, c1, c2, words};
             t_row(&tb, cp);
@@ -853,14 +853,14 @@ static void pts_wsat(struct ctx *c, const char *name)
         size_t from = nr > 5 ? nr - 5 : 0;
         for (size_t k = from; k < nr; k++) {
             struct json_object *e = jp_at(jp_idx(rounds, k), "elements.0");
-            fin += jp_path(e, "iops") / (double)(nr - from);
-            lat += jp_path(jp_get(jp_at(e, "lat_us"), "total"), "mean") / (double)(nr - from);
+            fin += jp_path(e, "total.iops") / (double)(nr - from);
+            lat += jp_path(e, "total.lat_us.mean") / (double)(nr - from);
         }
         char c1[16], c2[48], c3[32], c4[32], c5[32];
         snprintf(c1, sizeof(c1), "%zu", nr);
         double gb = jp_path(jp_idx(rounds, nr - 1), "total_written_gb");
         snprintf(c2, sizeof(c2), "%.0f GB", gb);
-        report_fmt_count(jp_path(jp_idx(rounds, 0), "elements.0.iops"), c3,
+        report_fmt_count(jp_path(jp_idx(rounds, 0), "elements.0.total.iops"), c3,
                          sizeof(c3));
         report_fmt_count(fin, c4, sizeof(c4));
         units_format_lat(lat, UNITS_TYPESET, c5, sizeof(c5));
@@ -961,7 +961,7 @@ static void pts_dirth(struct ctx *c, const char *name)
                 continue;
             char c1[32], c2[32], c3[32];
             snprintf(c1, sizeof(c1), "%.0f × %.0f", jp_path(p, "threads"), jp_path(p, "qd"));
-            report_fmt_count(jp_path(p, "iops"), c2, sizeof(c2));
+            report_fmt_count(jp_path(p, "total.iops"), c2, sizeof(c2));
             units_format_lat(jp_path(p, "sweep_lat_mean_us"), UNITS_TYPESET, c3, sizeof(c3));
             const char *cp[] = {names[k], c1, c2, c3};
             t_row(&tb, cp);
@@ -1107,10 +1107,10 @@ static void profile_sections(struct ctx *c)
             snprintf(w, sizeof(w), "%.0f", jp_path(p, "workers"));
             snprintf(q, sizeof(q), "%.0f", jp_path(p, "qd"));
             snprintf(e, sizeof(e), "%.0f", jp_path(p, "effective_qd"));
-            report_fmt_count(jp_path(p, "result.iops"), iops, sizeof(iops));
-            fmt_num(jp_path(p, "result.mb_s"), 1, mb, sizeof(mb));
-            units_format_lat(jp_path(p, "result.lat_us.mean"), UNITS_TYPESET, mean, sizeof(mean));
-            units_format_lat(jp_path(jp_at(p, "result.lat_us.percentiles"), "99"), UNITS_TYPESET, p99, sizeof(p99));
+            report_fmt_count(jp_path(p, "result.total.iops"), iops, sizeof(iops));
+            fmt_num(jp_path(p, "result.total.mb_s"), 1, mb, sizeof(mb));
+            units_format_lat(jp_path(p, "result.total.lat_us.mean"), UNITS_TYPESET, mean, sizeof(mean));
+            units_format_lat(jp_path(p, "result.total.lat_us.percentiles.99"), UNITS_TYPESET, p99, sizeof(p99));
             const char *measure = jp_str(p, "measure");
             const char *label = jp_str(p, "result.label");
             state_words(jp_get(p, "state"), simulated(&c->in[i]), state, sizeof(state));
@@ -1148,13 +1148,13 @@ static void profile_sections(struct ctx *c)
                     strcmp(sv(b, "workload"), sv(a, "workload")) != 0)
                     continue;
                 char x[32], y[32];
-                report_fmt_count(jp_path(a, "result.iops"), x, sizeof(x));
-                report_fmt_count(jp_path(b, "result.iops"), y, sizeof(y));
+                report_fmt_count(jp_path(a, "result.total.iops"), x, sizeof(x));
+                report_fmt_count(jp_path(b, "result.total.iops"), y, sizeof(y));
                 o_para(&c->o, "%s, %s with %.0f worker%s × QD %.0f: %s IOPS with incompressible "
                               "data and %s IOPS with 90%% compressible data (%.2f×).",
                        dev(c, i), sv(a, "workload"), jp_path(a, "workers"),
                        jp_path(a, "workers") == 1 ? "" : "s", jp_path(a, "qd"), x, y,
-                       jp_path(b, "result.iops") / jp_path(a, "result.iops"));
+                       jp_path(b, "result.total.iops") / jp_path(a, "result.total.iops"));
             }
         }
         size_t ns = jlen_at(doc, "saturation");
@@ -1351,6 +1351,7 @@ int report_load(const char *arg, struct json_object **doc, char *path, size_t le
     *doc = json_object_from_file(path);
     if (!*doc)
         return errf(err, errlen, "%s: not a readable JSON results file", path);
+    results_upgrade(*doc);   /* a version-1 file read as version 2 */
     const char *schema = jp_str(*doc, "schema");
     if (!schema || (strcmp(schema, "ptsbench.run") && strcmp(schema, "ptsbench.suite") &&
                     strcmp(schema, "ptsbench.profile"))) {

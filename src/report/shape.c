@@ -63,10 +63,15 @@ static const struct jp_rule window[] = {
     NUM(d ".lat_us.max"), OBJ(d ".lat_us.percentiles"), NUM(d ".lat_us.percentiles.*")
 #define SERIES(s) ARR("samples." s), NUM("samples." s ".*")
 
+/* The figures object (results.c:results_figures_add): run rounds, suite elements and table rows,
+ * DIRTH's operating points, profile results. */
+static const struct jp_rule figures[] = {
+    DIRECTION("read"), DIRECTION("write"), DIRECTION("total"),
+};
+
 /* A round of a run, of a profile point or of a profile group's preconditioning. */
 static const struct jp_rule round_obj[] = {
     RANGE("round", 0, ROUNDS), NUM("elapsed_s"), STR("phase"),
-    DIRECTION("read"), DIRECTION("write"), DIRECTION("total"),
     OBJ("device"), NUM("device.*"),
     OBJ("state"), NUM("state.written_fills"), NUM("state.wdpc_fills"), NUM("state.wipc_fills"),
     NUM("state.written_bytes"),
@@ -88,6 +93,7 @@ static const struct jp_rule run_doc[] = {
 
 static const struct shape run_shapes[] = {
     SHAPE("", doc_common), SHAPE("", run_doc), SHAPE("rounds.*", round_obj),
+    SHAPE("rounds.*", figures),
     SHAPE("steady_state.window", window), SHAPE("last_window.window", window),
 };
 
@@ -100,24 +106,20 @@ static const struct jp_rule suite_doc[] = {
     NUM("spec.active_range_pct"), NUM("time_scale"),
 };
 
-/* A table row or a round's element: flat figures, latencies per direction. */
+/* A table row or a round's element: its identity beside the figures object. */
 static const struct jp_rule element[] = {
-    RANGE("bs", 0, U32), PCT("rwmix_read"), NUM("iops"), NUM("mb_s"), NUM("mib_s"),
-    NUM("read_iops"), NUM("read_mb_s"), NUM("write_iops"), NUM("write_mb_s"), NUM("elapsed_s"),
-    OBJ("lat_us"), OBJ("lat_us.read"), OBJ("lat_us.write"), OBJ("lat_us.total"),
-    NUM("lat_us.read.*"), NUM("lat_us.write.*"), NUM("lat_us.total.*"),
-    OBJ("device"), NUM("device.*"),
+    RANGE("bs", 0, U32), PCT("rwmix_read"), NUM("elapsed_s"), OBJ("device"), NUM("device.*"),
+    NUM("read.lat_us.max_round_mean"), NUM("write.lat_us.max_round_mean"),
+    NUM("total.lat_us.max_round_mean"),
 };
 
 #define OPERATING_POINT(m)                                                                   \
-    OBJ("operating_points." m), NUM("operating_points." m ".iops"),                          \
+    OBJ("operating_points." m),                                                              \
     COUNT("operating_points." m ".qd"), COUNT("operating_points." m ".threads"),             \
     NUM("operating_points." m ".sweep_iops"), NUM("operating_points." m ".sweep_lat_mean_us"), \
     OBJ("operating_points." m ".histogram"), ARR("operating_points." m ".histogram.buckets"), \
     {"operating_points." m ".histogram.buckets.*", JP_ARRAY, false, 0, 0},                   \
-    NUM("operating_points." m ".histogram.buckets.*.*"),                                     \
-    OBJ("operating_points." m ".histogram.lat_us"),                                          \
-    NUM("operating_points." m ".histogram.lat_us.*")
+    NUM("operating_points." m ".histogram.buckets.*.*")
 
 /* A subtest: its table, rounds, steady state, and the records of HIR, XSR and DIRTH. */
 static const struct jp_rule subtest[] = {
@@ -164,6 +166,11 @@ static const struct shape suite_shapes[] = {
     SHAPE("", doc_common), SHAPE("", suite_doc), SHAPE("tests.*.subtests.*", subtest),
     SHAPE("tests.*.subtests.*.table.rows.*", element),
     SHAPE("tests.*.subtests.*.rounds.*.elements.*", element),
+    SHAPE("tests.*.subtests.*.table.rows.*", figures),
+    SHAPE("tests.*.subtests.*.rounds.*.elements.*", figures),
+    SHAPE("tests.*.subtests.*.operating_points.max", figures),
+    SHAPE("tests.*.subtests.*.operating_points.mid", figures),
+    SHAPE("tests.*.subtests.*.operating_points.min", figures),
     SHAPE("tests.*.subtests.*.steady_state.variables.*.window", window),
     SHAPE("tests.*.subtests.*.precondition.steady_state.variables.*.window", window),
 };
@@ -179,14 +186,8 @@ static const struct jp_rule profile_doc[] = {
     ARR("points"), ELEM("points.*"), STR("points.*.spec"), NAME("points.*.profile"),
     NAME("points.*.workload"), COUNT("points.*.workers"),
     COUNT("points.*.qd"), PCT("points.*.compress_pct"), NUM("points.*.effective_qd"),
-    OBJ("points.*.state"), OBJ("points.*.result"), NUM("points.*.result.iops"),
-    NUM("points.*.result.mb_s"), NUM("points.*.result.mib_s"), NUM("points.*.result.read_iops"),
-    NUM("points.*.result.read_mb_s"), NUM("points.*.result.write_iops"),
-    NUM("points.*.result.write_mb_s"), OBJ("points.*.result.lat_us"),
-    NUM("points.*.result.lat_us.mean"), NUM("points.*.result.lat_us.max"),
-    NUM("points.*.result.lat_us.read_mean"), NUM("points.*.result.lat_us.write_mean"),
-    OBJ("points.*.result.lat_us.percentiles"), NUM("points.*.result.lat_us.percentiles.*"),
-    ARR("points.*.result.rounds"), RANGE("points.*.result.rounds.*", 0, ROUNDS),
+    OBJ("points.*.state"), OBJ("points.*.result"), ARR("points.*.result.rounds"),
+    RANGE("points.*.result.rounds.*", 0, ROUNDS),
     OBJ("points.*.result.data"), ARR("points.*.rounds"), ELEM("points.*.rounds.*"),
     OBJ("points.*.steady_state"), OBJ("points.*.steady_state.window"),
     RANGE("points.*.steady_state.round", 0, ROUNDS),
@@ -200,7 +201,9 @@ static const struct jp_rule profile_doc[] = {
 
 static const struct shape profile_shapes[] = {
     SHAPE("", doc_common), SHAPE("", profile_doc), SHAPE("points.*.rounds.*", round_obj),
-    SHAPE("groups.*.wipc.round", round_obj), SHAPE("groups.*.wdpc.rounds.*", round_obj),
+    SHAPE("points.*.rounds.*", figures), SHAPE("points.*.result", figures),
+    SHAPE("groups.*.wipc.round", round_obj), SHAPE("groups.*.wipc.round", figures),
+    SHAPE("groups.*.wdpc.rounds.*", round_obj), SHAPE("groups.*.wdpc.rounds.*", figures),
     SHAPE("points.*.steady_state.window", window),
 };
 

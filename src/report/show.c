@@ -72,8 +72,9 @@ static void show_profile(FILE *out, struct json_object *doc)
             continue;
         char m[32], p99[32], how[160];
         double r0 = jp_path(p, "result.rounds.0"), r1 = jp_path(p, "result.rounds.1");
-        units_format_lat(jp_path(p, "result.lat_us.mean"), UNITS_TEXT, m, sizeof(m));
-        units_format_lat(jp_path(p, "result.lat_us.percentiles.99"), UNITS_TEXT, p99, sizeof(p99));
+        units_format_lat(jp_path(p, "result.total.lat_us.mean"), UNITS_TEXT, m, sizeof(m));
+        units_format_lat(jp_path(p, "result.total.lat_us.percentiles.99"), UNITS_TEXT, p99,
+                         sizeof(p99));
         const char *label = str(p, "result.label");
         if (*label)   /* what the window may be called (drive_state.h) */
             snprintf(how, sizeof(how), "%s r%.0f-%.0f", label, r0, r1);
@@ -85,7 +86,7 @@ static void show_profile(FILE *out, struct json_object *doc)
         fprintf(out, "%-16s %-16s %4.0f%% %7.0f %4.0f %6.0f %10.0f %9.1f %10s %10s  %s\n",
                 str(p, "profile"), str(p, "workload"), jp_path(p, "compress_pct"),
                 jp_path(p, "workers"), jp_path(p, "qd"), jp_path(p, "effective_qd"),
-                jp_path(p, "result.iops"), jp_path(p, "result.mb_s"), m, p99, how);
+                jp_path(p, "result.total.iops"), jp_path(p, "result.total.mb_s"), m, p99, how);
     }
     struct json_object *sat = jp_arr_at(doc, "saturation");
     for (size_t i = 0; i < jp_len(sat); i++) {
@@ -224,6 +225,7 @@ int show_load(const char *arg, struct json_object **doc, char *path, size_t len,
                 *c = ' ';
         return errf(err, errlen, "%s: cannot read it as JSON (%s)", path, str_trim(why));
     }
+    results_upgrade(*doc);   /* a version-1 file read as version 2 */
     const char *schema = jp_str(*doc, "schema");
     if (!schema || (strcmp(schema, "ptsbench.run") && strcmp(schema, "ptsbench.profile"))) {
         json_object_put(*doc);

@@ -89,33 +89,34 @@ static void test_qd_ramp_saturation_on_sim(void **state)
         assert_int_equal((int)pnum(doc, i, "effective_qd"), 2 * (int)qds[i]);
         assert_string_equal(pstr(doc, i, "precondition"), "wipc");
         assert_string_equal(pstr(doc, i, "measure"), "fixed");
-        double iops = pnum(doc, i, "result.iops");
+        double iops = pnum(doc, i, "result.total.iops");
         print_message("  eff QD %3u: %9.0f IOPS, mean %.1f us\n", 2 * qds[i], iops,
-                      pnum(doc, i, "result.lat_us.mean"));
+                      pnum(doc, i, "result.total.lat_us.mean"));
         assert_true(iops > 0);
         if (i)   /* a closed loop: more outstanding I/O never lowers IOPS much */
-            assert_true(iops > 0.9 * pnum(doc, i - 1, "result.iops"));
+            assert_true(iops > 0.9 * pnum(doc, i - 1, "result.total.iops"));
         if (iops > max) {
             max = iops;
             imax = i;
         }
         /* Little's law: IOPS x mean latency = outstanding I/Os */
-        double outstanding = iops * pnum(doc, i, "result.lat_us.mean") / 1e6;
+        double outstanding = iops * pnum(doc, i, "result.total.lat_us.mean") / 1e6;
         assert_true(fabs(outstanding - 2.0 * qds[i]) <= 0.05 * 2.0 * qds[i]);
     }
-    assert_true(pnum(doc, 6, "result.iops") > 4 * pnum(doc, 0, "result.iops"));
+    assert_true(pnum(doc, 6, "result.total.iops") > 4 * pnum(doc, 0, "result.total.iops"));
     /* saturation: recomputed here from the points */
     assert_int_equal(alen(doc, "saturation"), 1);
     unsigned want = 0;
-    while (pnum(doc, want, "result.iops") < 0.95 * max)
+    while (pnum(doc, want, "result.total.iops") < 0.95 * max)
         want++;
     double eqd = json_num(doc, "saturation.0.effective_qd");
     print_message("  saturation at effective QD %.0f (max %.0f IOPS at eff QD %u)\n", eqd, max,
                   2 * qds[imax]);
     assert_true(eqd == 2.0 * qds[want]);
     assert_true(json_num(doc, "saturation.0.max_iops") == max);
-    assert_true(json_num(doc, "saturation.0.iops") == pnum(doc, want, "result.iops"));
-    assert_true(json_num(doc, "saturation.0.lat_mean_us") == pnum(doc, want, "result.lat_us.mean"));
+    assert_true(json_num(doc, "saturation.0.iops") == pnum(doc, want, "result.total.iops"));
+    assert_true(json_num(doc, "saturation.0.lat_mean_us") ==
+                pnum(doc, want, "result.total.lat_us.mean"));
     assert_true(eqd > 2 && eqd < 128);
     json_object_put(doc);
 }
@@ -153,7 +154,7 @@ static void test_steady_precondition_on_sim(void **state)
         char sk[64];
         snprintf(sk, sizeof(sk), "points.%u.result.steady", i);
         assert_true(json_object_get_boolean(json_at(doc, sk)));
-        iops[i] = pnum(doc, i, "result.iops");
+        iops[i] = pnum(doc, i, "result.total.iops");
         double first = pnum(doc, i, "result.rounds.0"), last = pnum(doc, i, "result.rounds.1");
         assert_true(last - first == 4);
         char k[96];
@@ -304,10 +305,10 @@ static void test_server_profiles_on_zram(void **state)
                 assert_int_equal((int)pnum(doc, i, "compress_pct"), (int)pct[c]);
                 assert_int_equal((int)pnum(doc, i, "workers"), i ? 4 : 1);
                 assert_int_equal((int)pnum(doc, i, "effective_qd"), (i ? 4 : 1) * 32);
-                assert_true(pnum(doc, i, "result.iops") > 1000);
+                assert_true(pnum(doc, i, "result.total.iops") > 1000);
                 print_message("  %-9s %2u%% %u worker%s: %8.0f IOPS, mean %7.1f us\n", names[p],
-                              pct[c], i ? 4 : 1, i ? "s" : " ", pnum(doc, i, "result.iops"),
-                              pnum(doc, i, "result.lat_us.mean"));
+                              pct[c], i ? 4 : 1, i ? "s" : " ", pnum(doc, i, "result.total.iops"),
+                              pnum(doc, i, "result.total.lat_us.mean"));
             }
             if (p == 0) {   /* the data written was measured, and was what was asked for */
                 for (unsigned i = 0; i < 2; i++) {
@@ -321,7 +322,7 @@ static void test_server_profiles_on_zram(void **state)
             }
             if (p == 1) {   /* 512 B - 2 KiB raised to zram's 4 KiB sectors, and said so */
                 assert_non_null(strstr(pstr(doc, 0, "adapted"), "raised to 4k"));
-                assert_true(pnum(doc, 0, "result.write_iops") == 0);
+                assert_true(pnum(doc, 0, "result.write.iops") == 0);
             }
             json_object_put(doc);
         }

@@ -31,6 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/results.h"
 #include "helpers.h"
 
 static char *dir;
@@ -177,12 +178,13 @@ static void test_report_from_fixtures(void **state)
         doc = load_json(p);
     }
     assert_non_null(doc);
+    assert_int_equal(results_upgrade(doc), 1);   /* the fixtures are version 1 */
     struct json_object *rows = json_at(doc, "tests.0.subtests.0.table.rows");
     double w4k = NAN;
     for (size_t i = 0; i < json_object_array_length(rows); i++) {
         struct json_object *row = json_object_array_get_idx(rows, i);
         if (json_num(row, "bs") == 4096 && json_num(row, "rwmix_read") == 0)
-            w4k = json_num(row, "iops");
+            w4k = json_num(row, "total.iops");
     }
     json_object_put(doc);
     char expect[96], num[32];

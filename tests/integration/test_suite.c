@@ -89,7 +89,7 @@ static void check_iops_order(struct json_object *rounds, uint32_t sector, bool e
                 struct json_object *el = json_object_array_get_idx(els, e++);
                 assert_int_equal((unsigned)json_num(el, "rwmix_read"), iops_mixes[m]);
                 assert_int_equal((uint32_t)json_num(el, "bs"), iops_bs[b]);
-                const double iops = json_num(el, "iops");
+                const double iops = json_num(el, "total.iops");
                 assert_true(isfinite(iops) && iops >= 0);
                 if (every_element)
                     assert_true(iops > 0);
@@ -130,7 +130,7 @@ static void test_iops_sim(void **state)
     for (size_t r = 0; r < n; r++) {
         struct json_object *rr = json_object_array_get_idx(rounds, r);
         double tracked = json_num(rr, "tracked.0");
-        double el = json_num(rr, "elements.54.iops");   /* mix 0 (7th), 4 KiB (7th of 8) */
+        double el = json_num(rr, "elements.54.total.iops");   /* mix 0 (7th), 4 KiB (7th of 8) */
         assert_int_equal((unsigned)json_num(rr, "elements.54.rwmix_read"), 0);
         assert_int_equal((unsigned)json_num(rr, "elements.54.bs"), 4096);
         assert_true(tracked == el);
@@ -147,8 +147,9 @@ static void test_iops_sim(void **state)
     /* the table: 56 rows, averages over the window */
     assert_int_equal(json_object_array_length(json_at(sub, "table.rows")), 56);
     print_message("IOPS steady at round %u: 4 KiB 0/100 %.0f IOPS, 4 KiB 100/0 %.0f IOPS\n", round,
-                  json_num(sub, "table.rows.54.iops"), json_num(sub, "table.rows.6.iops"));
-    assert_true(fabs(json_num(sub, "table.rows.54.iops") - json_num(w, "average")) <
+                  json_num(sub, "table.rows.54.total.iops"),
+                  json_num(sub, "table.rows.6.total.iops"));
+    assert_true(fabs(json_num(sub, "table.rows.54.total.iops") - json_num(w, "average")) <
                 1e-6 * json_num(w, "average"));
     /* non-spec round time is called out */
     const char *notes = json_object_to_json_string(json_at(doc, "compliance.notes"));
@@ -202,10 +203,11 @@ static void test_tp_sim(void **state)
         assert_int_equal(json_object_array_length(json_at(r0, "elements")), 2);
         assert_int_equal((unsigned)json_num(r0, "elements.0.rwmix_read"), 100);
         assert_int_equal((unsigned)json_num(r0, "elements.1.rwmix_read"), 0);
-        assert_true(json_num(r0, "tracked.0") == json_num(r0, "elements.1.write_mb_s") ||
-                    json_num(r0, "tracked.0") == json_num(r0, "elements.1.mb_s"));
+        assert_true(json_num(r0, "tracked.0") == json_num(r0, "elements.1.write.mb_s") ||
+                    json_num(r0, "tracked.0") == json_num(r0, "elements.1.total.mb_s"));
         print_message("TP %s: read %.0f MB/s, write %.0f MB/s (steady at round %.0f)\n", name,
-                      json_num(sub, "table.rows.0.mb_s"), json_num(sub, "table.rows.1.mb_s"),
+                      json_num(sub, "table.rows.0.total.mb_s"),
+                      json_num(sub, "table.rows.1.total.mb_s"),
                       json_num(sub, "steady_state.round"));
     }
     assert_true(json_num(doc, "tests.0.threads") == 1 && json_num(doc, "tests.0.qd") == 32);
@@ -238,10 +240,12 @@ static void check_table_window(struct json_object *sub)
         struct json_object *row = json_object_array_get_idx(rows, e);
         for (int d = 0; d < 3; d++) {
             char k[96];
-            double max = -1, sum_max = 0, sum = 0, ios = 0;
+            double max = -1, sum_max = 0, sum = 0, ios = 0, el_ios = 0;
             unsigned n = 0;
             for (unsigned r = first; r <= last; r++) {
-                snprintf(k, sizeof(k), "rounds.%u.elements.%zu.lat_us.%s", r - 1, e, dirs[d]);
+                snprintf(k, sizeof(k), "rounds.%u.elements.%zu.%s.ios", r - 1, e, dirs[d]);
+                el_ios += json_num(sub, k);
+                snprintf(k, sizeof(k), "rounds.%u.elements.%zu.%s.lat_us", r - 1, e, dirs[d]);
                 struct json_object *l = json_at(sub, k);
                 double c = json_num(l, "count");
                 if (!(c > 0))
@@ -252,12 +256,17 @@ static void check_table_window(struct json_object *sub)
                 ios += c;
                 n++;
             }
-            snprintf(k, sizeof(k), "lat_us.%s", dirs[d]);
+            /* the figures object: the window's I/Os, and the latency of those rounds */
+            snprintf(k, sizeof(k), "%s.ios", dirs[d]);
+            assert_true(json_num(row, k) == el_ios);
+            snprintf(k, sizeof(k), "%s.lat_us", dirs[d]);
             struct json_object *t = json_at(row, k);
-            if (!n)
-                continue;   /* no I/O in this direction (a pure read or write element) */
-            for (int p = 0; p < 6; p++)
-                assert_true(isfinite(key_num(t, pcts[p])));
+            if (!n) {   /* no I/O in this direction (a pure read or write element) */
+                assert_null(t);   /* lat_us null: no zeros posing as latencies */
+                continue;
+            }
+            for (int p = 0; p < 6; p++)   /* every percentile, 99.9 too */
+                assert_true(isfinite(key_num(json_at(t, "percentiles"), pcts[p])));
             assert_true(json_num(t, "max") == max);
             assert_true(fabs(json_num(t, "max_round_mean") - sum_max / n) <= 1e-9 * max);
             assert_true(fabs(json_num(t, "mean") - sum / ios) <= 1e-9 * sum / ios);
@@ -289,19 +298,21 @@ static void test_lat_sim(void **state)
     }
     /* 65/35 4 KiB: both directions with their own percentiles */
     struct json_object *mixed = json_object_array_get_idx(els, 4), *v;
-    struct json_object *rd = json_at(mixed, "lat_us.read"), *wr = json_at(mixed, "lat_us.write");
+    struct json_object *rd = json_at(mixed, "read.lat_us"), *wr = json_at(mixed, "write.lat_us");
     const char *stats[] = {"mean", "max", "99", "99.9", "99.99", "99.999"};
     for (int i = 0; i < 6; i++) {
-        assert_true(json_object_object_get_ex(rd, stats[i], &v) && json_object_get_double(v) > 0);
-        assert_true(json_object_object_get_ex(wr, stats[i], &v) && json_object_get_double(v) > 0);
+        struct json_object *r = i < 2 ? rd : json_at(rd, "percentiles");
+        struct json_object *w = i < 2 ? wr : json_at(wr, "percentiles");
+        assert_true(json_object_object_get_ex(r, stats[i], &v) && json_object_get_double(v) > 0);
+        assert_true(json_object_object_get_ex(w, stats[i], &v) && json_object_get_double(v) > 0);
     }
     assert_string_equal(json_object_get_string(json_at(sub, "tracking.0")),
                         "write_lat_mean_us@4KiB/0");
     assert_true(json_num(doc, "tests.0.threads") == 1 && json_num(doc, "tests.0.qd") == 1);
     check_table_window(sub);
     print_message("LAT 4 KiB: read mean %.1f us, write mean %.1f us\n",
-                  json_num(sub, "table.rows.1.lat_us.read.mean"),
-                  json_num(sub, "table.rows.7.lat_us.write.mean"));
+                  json_num(sub, "table.rows.1.read.lat_us.mean"),
+                  json_num(sub, "table.rows.7.write.lat_us.mean"));
     json_object_put(doc);
 }
 
@@ -324,8 +335,8 @@ static void test_wsat_sim_stops_at_bytes(void **state)
     double before = n > 1 ? json_num(json_object_array_get_idx(rounds, n - 2), "total_written_bytes") : 0;
     print_message("WSAT: %zu rounds, %.1f GB written (limit %.1f GB)\n", n, last / 1e9, limit / 1e9);
     assert_true(last >= limit && before < limit);
-    assert_true(json_num(json_object_array_get_idx(rounds, 0), "elements.0.iops") >
-                json_num(json_object_array_get_idx(rounds, n - 1), "elements.0.iops"));
+    assert_true(json_num(json_object_array_get_idx(rounds, 0), "elements.0.total.iops") >
+                json_num(json_object_array_get_idx(rounds, n - 1), "elements.0.total.iops"));
     /* a stop rule other than the PTS's 4x / 24 h is a departure, named with both values */
     const char *notes = json_object_to_json_string(json_at(doc, "compliance.notes"));
     print_message("notes: %s\n", notes);
@@ -427,7 +438,7 @@ static void test_real_device_all_tests(void **state)
     assert_string_equal(json_object_get_string(json_at(doc, "tests.3.subtests.0.stop.reason")),
                         "capacity");
     print_message("real target %s (%u-byte sectors): IOPS 4 KiB 0/100 %.0f\n", zram ? dev : file,
-                  sector, json_num(doc, "tests.0.subtests.0.table.rows.0.iops"));
+                  sector, json_num(doc, "tests.0.subtests.0.table.rows.0.total.iops"));
     json_object_put(doc);
     if (zram)
         zram_remove(dev);

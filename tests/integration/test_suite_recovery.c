@@ -380,7 +380,7 @@ static void check_dirth(struct json_object *doc)
         print_message("%s point: %u x %u, %.0f IOPS, %zu histogram buckets\n", names[k],
                       (unsigned)json_num(op, (snprintf(key, sizeof(key), "%s.threads", names[k]), key)),
                       (unsigned)json_num(op, (snprintf(key, sizeof(key), "%s.qd", names[k]), key)),
-                      json_num(op, (snprintf(key, sizeof(key), "%s.iops", names[k]), key)),
+                      json_num(op, (snprintf(key, sizeof(key), "%s.total.iops", names[k]), key)),
                       json_object_array_length(b));
     }
 }
