@@ -40,6 +40,9 @@ static const struct cli_opt opts[] = {
     {"track", 0, CLI_STR, &cfg.track, .arg = "METRIC",
      .help = "steady-state variable: iops (default) or another metric below"},
     {"all-rounds", 0, CLI_FLAG, &all_rounds, .help = "keep going after steady state is reached"},
+    {"purge", 0, CLI_CUSTOM, &cfg.purge, .parse = cli_parse_purge, .arg = "METHOD",
+     .help = "purge the drive first (docs/pts.md §1.1): auto, secure-erase,\nformat, sanitize, "
+             "discard or none (default); the results\nsay whether it is SNIA-compliant"},
     {"precondition", 0, CLI_CUSTOM, &cfg.precondition, .parse = cli_parse_precondition,
      .arg = "P",
      .help = "how the drive is prepared before the rounds:\nnone (default): nothing; a flat "

@@ -400,7 +400,7 @@ static struct json_object *preconditioning_json(const struct run_record *rec)
     const struct run_config *c = &rec->cfg;
     struct json_object *o = json_object_new_object();
     jw_add(o, "mode", jw_str(wl_precondition_name(c->precondition)));
-    jw_add(o, "purge", NULL);
+    jw_add(o, "purge", rec->purge_json ? json_object_get(rec->purge_json) : NULL);   /* steps.h */
     jw_add(o, "wipc", rec->wipc_json ? json_object_get(rec->wipc_json) : NULL);   /* steps.h */
     if (rec->wdpc) {
         struct json_object *w = json_object_new_object();

@@ -27,6 +27,7 @@ void run_config_init(struct run_config *cfg)
     cfg->track = "iops";
     cfg->stop_at_steady = true;
     cfg->precondition = WL_PRECOND_NONE;
+    cfg->purge = PURGE_NONE;
     cfg->wdpc_min_fills = PRECOND_WDPC_MIN_FILLS;
     cfg->wdpc_max_fills = PRECOND_WDPC_MAX_FILLS;
     cfg->criteria = STEADY_CRITERIA_SNIA;
@@ -122,12 +123,22 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     if (rec->prep != DS_PREP_NONE && c->n_remotes)
         return errf(err, errlen, "--precondition %s: not with --remote (precondition each host's "
                     "drive first)", wl_precondition_name(c->precondition));
+    if (c->purge != PURGE_NONE && c->n_remotes)
+        return errf(err, errlen, "--purge %s: not with --remote (purge each host's drive first)",
+                    purge_method_name(c->purge));
     rec->wdpc = rec->prep == DS_PREP_STEADY && wl_writes(&rec->wl);
     if (c->resume && run_resume_same_target(c->resume, &rec->target, err, errlen) != 0)
         return -1;
-    if (run_check_safety(&rec->target, wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE,
+    if (run_check_safety(&rec->target, wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE ||
+                                           c->purge != PURGE_NONE,
                          c->destructive, c->overwrite_signatures, err, errlen) != 0)
         return -1;
+    if (c->purge != PURGE_NONE) {   /* the plan, checked before anything is written */
+        struct run_ctx ctx = {.target = &rec->target};
+        struct purge_plan plan;
+        if (step_purge_plan(&ctx, c->purge, &plan, err, errlen) != 0)
+            return -1;
+    }
 
     if (run_out_dir(c->out_dir, "run", c->force, rec->out_dir, sizeof(rec->out_dir),
                     rec->results_path, sizeof(rec->results_path), err, errlen) != 0)
@@ -153,6 +164,8 @@ static void print_plan(const struct run_record *rec)
     }
     printf("ptsbench %s: %s\n", PTSBENCH_VERSION, spec);
     run_print_target_engine(&rec->target, rec->engine);
+    if (c->purge != PURGE_NONE)
+        printf("  purge   %s, before the preconditioning\n", purge_method_name(c->purge));
     if (rec->prep == DS_PREP_NONE)
         printf("  drive   not preconditioned: figures are the drive's burst (fresh-out-of-box, or "
                "as earlier writes left it); --precondition steady for steady state\n");
@@ -327,6 +340,28 @@ static void final_verdict(struct run_record *rec)
              &rec->cfg.guard, rec->measured, &rec->verdict);
 }
 
+/* --purge: the shared step, its record kept for the results. 0 or -1 with err. */
+static int run_purge(struct run_record *rec, int fd, volatile sig_atomic_t *stop, char *err,
+                     size_t errlen)
+{
+    struct run_ctx ctx = {&rec->target, fd, rec->out_dir, rec->engine, rec->weight,
+                          &rec->sim_last, &rec->state, stop};
+    struct purge_plan plan;
+    if (step_purge_plan(&ctx, rec->cfg.purge, &plan, err, errlen) != 0)
+        return -1;
+    if (!rec->cfg.quiet) {
+        printf("purge: %s (%s)%s\n", purge_method_name(plan.method), plan.argv_text,
+               rec->target.sim ? " on the simulated drive" : "");
+        fflush(stdout);
+    }
+    struct json_object *json;
+    int ret = step_purge(&ctx, &plan, &json, err, errlen);
+    if (rec->purge_json)
+        json_object_put(rec->purge_json);
+    rec->purge_json = json;
+    return ret;
+}
+
 /* WIPC over the run's active range at the workload's compressibility (the shared step, its
  * record kept for the results). 0, 1 interrupted, -1. */
 static int run_wipc(struct run_record *rec, int fd, volatile sig_atomic_t *stop, char *err,
@@ -434,6 +469,9 @@ static void resume_restore(struct run_record *rec)
     struct json_object *w = pc ? json_object_object_get(pc, "wipc") : NULL;
     if (w && json_object_is_type(w, json_type_object))
         rec->wipc_json = json_object_get(w);
+    struct json_object *p = pc ? json_object_object_get(pc, "purge") : NULL;
+    if (p && json_object_is_type(p, json_type_object))
+        rec->purge_json = json_object_get(p);
 }
 
 /* The "resumed" record: every resume of this run, the latest last. */
@@ -561,7 +599,7 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
 {
     struct run_config *c = &rec->cfg;
     char err[ERR_LEN];
-    bool writes = wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE;
+    bool writes = wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE || c->purge != PURGE_NONE;
     int fd = -1, code = EXIT_OK;
     struct worker_pool *pool = NULL;
 
@@ -602,6 +640,19 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
                        "how")));
     }
 
+    if (c->purge != PURGE_NONE && (!c->resume || rec->replay)) {
+        if (run_purge(rec, fd, stop, err, sizeof(err)) != 0) {
+            snprintf(rec->error, sizeof(rec->error), "purge: %s", err);
+            code = EXIT_FAILURE_RUN;
+            results_write(rec, err, sizeof(err));   /* the failed purge is part of the results */
+            goto out;
+        }
+        if (results_write(rec, err, sizeof(err)) != 0) {
+            snprintf(rec->error, sizeof(rec->error), "%s", err);
+            code = EXIT_FAILURE_RUN;
+            goto out;
+        }
+    }
     if (rec->prep != DS_PREP_NONE && (!c->resume || rec->replay)) {
         int w = run_wipc(rec, fd, stop, err, sizeof(err));
         if (w != 0) {
@@ -666,6 +717,9 @@ void run_record_free(struct run_record *rec)
     precond_track_free(&rec->track);
     if (rec->wipc_json)
         json_object_put(rec->wipc_json);
+    if (rec->purge_json)
+        json_object_put(rec->purge_json);
+    rec->purge_json = NULL;
     if (rec->resumed)
         json_object_put(rec->resumed);
     rec->wipc_json = rec->resumed = NULL;

@@ -15,6 +15,7 @@
 #include "core/metrics.h"
 #include "core/precondition.h"
 #include "device/hostinfo.h"
+#include "device/purge.h"
 #include "device/safety.h"
 #include "device/target.h"
 #include "engine/engine.h"
@@ -39,6 +40,7 @@ struct run_config {
     bool stop_at_steady;         /* stop at the first window that is steady (or, without the
                                     preconditioning that steady state needs, stable) */
     bool quiet;
+    enum purge_method purge;     /* --purge: PURGE_NONE (default), or before the preconditioning */
     enum wl_precondition precondition;   /* DEFAULT/NONE: none; WIPC; STEADY: WIPC + WDPC */
     double wdpc_min_fills;       /* STEADY: the stimulus writes at least this x the range */
     double wdpc_max_fills;       /* ... and at most this before its rounds are measured */
@@ -96,6 +98,7 @@ struct run_record {
     unsigned resumed_rounds;     /* rounds the stopped run had completed */
     unsigned window_floor;       /* no steady-state window may start before this round */
     struct json_object *wipc_json;   /* the WIPC record (steps.h; a resumed run's, when not redone) */
+    struct json_object *purge_json;  /* the purge record, likewise */
     struct json_object *resumed;     /* the document's "resumed" array (owned) */
     double weight;               /* completions' weight: k for a scaled simulated drive, else 1 */
     struct sim_stats sim_last;   /* simulated drive counters at the end of the last round */

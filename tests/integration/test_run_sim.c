@@ -255,6 +255,45 @@ static void test_sim_list_and_describe(void **state)
     cmd_result_free(&r);
 }
 
+/* run --purge: the shared purge step before WIPC, recorded as the suite and profile record it
+ * (method, ran), the drive's state purged; a bad method is refused before anything is written. */
+static void test_run_purge(void **state)
+{
+    (void)state;
+    char out[512];
+    snprintf(out, sizeof(out), "%s/purge", dir);
+    char *argv[] = {(char *)ptsbench_bin(), "run", "--target", "sim:generic-mlc25", "--workload",
+                    "rw=randwrite,bs=4k,qd=8", "--purge", "auto", "--precondition", "wipc",
+                    "--rounds", "2", "--round-time", "2s", "--out", out, NULL};
+    char *text = NULL;
+    struct json_object *doc = ptsbench_results(argv, out, 0, &text);
+    assert_non_null(doc);
+    const char *method = json_object_get_string(json_at(doc, "preconditioning.purge.method"));
+    print_message("purge: %s, ran %s; round 1 state %s\n", method,
+                  json_object_get_string(json_at(doc, "preconditioning.purge.ran")),
+                  json_object_get_string(json_at(doc, "rounds.0.state.condition")));
+    assert_string_equal(method, "secure-erase");
+    assert_true(json_object_get_boolean(json_at(doc, "preconditioning.purge.ran")));
+    assert_true(json_object_get_boolean(json_at(doc, "rounds.0.state.purged")));
+    assert_string_equal(json_object_get_string(json_at(doc, "rounds.0.state.condition")), "wipc");
+    assert_string_equal(json_object_get_string(json_at(doc, "preconditioning.wipc.kind")), "wipc");
+    assert_non_null(strstr(text, "purge: secure-erase"));
+    free(text);
+    json_object_put(doc);
+
+    char bad[512];
+    snprintf(bad, sizeof(bad), "%s/purge-bad", dir);
+    char *bargv[] = {(char *)ptsbench_bin(), "run", "--target", "sim:generic-mlc25", "--workload",
+                     "rw=randwrite,bs=4k", "--purge", "sometimes", "--out", bad, NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(bargv, &r), 0);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.errout, "--purge sometimes"));
+    cmd_result_free(&r);
+    struct stat st;
+    assert_int_not_equal(stat(bad, &st), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -262,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_sim_list_and_describe),
         cmocka_unit_test(test_measured_compressibility),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_run_purge),
         cmocka_unit_test(test_scaled_preset_reports_full_size),
         cmocka_unit_test(test_write_cliff_on_generic),
     };
