@@ -246,7 +246,7 @@ static void steady_profile(const struct drive *d)
         char k[96];
         snprintf(k, sizeof(k), "points.%u", i);
         struct json_object *p = json_at(doc, k);
-        double iops = json_num(p, "result.iops");
+        double iops = json_num(p, "result.total.iops");
         unsigned workers = (unsigned)json_num(p, "workers");
         print_message("  %s profile %ux32: %.0f IOPS (reference %.0f, %+.1f%%), %s\n", d->name,
                       workers, iops, d->level[workers > 1],
@@ -307,7 +307,7 @@ static void test_suite_elements_state(void **state)
             assert_true(written >= last_written);   /* bytes only grow */
             last_written = written;
             if (!seen_wdpc)   /* the reads before the first write leave the drive after WIPC */
-                assert_string_equal(cond, json_num(el, "write_bytes") > 0 ? "wdpc" : "wipc");
+                assert_string_equal(cond, json_num(el, "write.bytes") > 0 ? "wdpc" : "wipc");
             else
                 assert_string_equal(cond, "wdpc");
             seen_wdpc = seen_wdpc || !strcmp(cond, "wdpc");
