@@ -1,7 +1,7 @@
 /* pts_session.h — inside the suite runner: the session every PTS test kind runs in, and the
  * steps the kinds share (pts_run.c). Private to src/pts/: each control-flow kind is one file
- * (kind_hir.c, kind_xsr.c, kind_dirth.c; the standard kind is pts_run.c's run_subtest), called
- * through the kind table in pts_run.c. */
+ * (kind_standard.c, kind_hir.c, kind_xsr.c, kind_dirth.c), called through the kind table in
+ * pts_run.c. */
 #ifndef PTSBENCH_PTS_SESSION_H
 #define PTSBENCH_PTS_SESSION_H
 
@@ -52,7 +52,7 @@ struct pts_session {
     /* --resume (pts_run.h) */
     unsigned replay_tests;         /* simulated drive: tests replayed quietly, those before it */
     bool keep_stored;              /* real target: complete tests come from the file */
-    struct json_object *resume_sub;   /* the interrupted subtest to go on with (run_subtest) */
+    struct json_object *resume_sub;   /* the interrupted subtest to go on with (kind_standard.c) */
 };
 
 /* A stimulus kept running across several measured periods (HIR's accesses, XSR's groups):
@@ -78,6 +78,11 @@ unsigned ps_def_qd(const struct pts_session *s, const struct pts_def *d);
 unsigned ps_def_threads(const struct pts_session *s, const struct pts_def *d);
 uint64_t ps_def_element_ns(const struct pts_session *s, const struct pts_def *d);
 unsigned ps_def_max_rounds(const struct pts_session *s, const struct pts_def *d);
+/* WSAT's stop rule: the capacity multiple to write, the time bound (ns). */
+double ps_def_stop_capacity(const struct pts_session *s, const struct pts_def *d);
+uint64_t ps_def_max_time(const struct pts_session *s, const struct pts_def *d);
+/* bs is a multiple of the target's logical sector (0.5 KiB is not valid on 4Kn devices). */
+bool ps_bs_valid(const struct pts_session *s, uint32_t bs);
 int ps_flush_or_fail(struct pts_session *s, bool force, char *err, size_t errlen);
 /* The shared steps' view of the session (core/steps.h). */
 struct run_ctx ps_ctx(struct pts_session *s);
@@ -104,12 +109,18 @@ void ps_progress(struct pts_session *s, const struct pts_def *d, unsigned round,
 struct json_object *ps_steady_obj(const char *const *names, const struct steady_window *w,
                                       unsigned n_vars, unsigned round, unsigned rounds_run,
                                       unsigned max_rounds);
+/* ps_steady_obj for the definition's tracking variables ("element" = the subtest's size). */
+struct json_object *ps_steady_json(const struct pts_def *d, uint32_t sub_bs,
+                                   const struct steady_window *w, unsigned n_vars,
+                                   unsigned round, unsigned rounds_run, unsigned max_rounds);
 
-/* ---- the kinds (one file each; the standard kind is pts_run.c's run_subtest) ----
+/* ---- the kinds (one file each) ----
  * One subtest of definition d: sub_bs is its block size when the definition has one subtest
  * per block size, else 0. Returns 0, 1 interrupted, -1 with err. */
 typedef int (*pts_kind_run_fn)(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
                                struct json_object *sub, char *err, size_t errlen);
+int pts_kind_standard(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
+                      struct json_object *sub, char *err, size_t errlen);
 int pts_kind_hir(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
                  struct json_object *sub, char *err, size_t errlen);
 int pts_kind_xsr(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs,
