@@ -645,6 +645,8 @@ int results_out_flush(struct results_out *o, bool force)
     if (sync)
         o->last_sync_ns = now;
     if (o->pending_len) {
+        if (o->live)   /* over the live line (live.h), which goes on below */
+            fputs("\r\033[K", stdout);
         fwrite(o->pending, 1, o->pending_len, stdout);
         fflush(stdout);
         o->pending_len = 0;

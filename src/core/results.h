@@ -43,6 +43,7 @@ struct results_out {
     char *pending;             /* lines waiting for the write that holds their work */
     size_t pending_len, pending_cap;
     bool failed;
+    bool live;                 /* stdout shows a live line: erase it before the pending lines */
     char error[512];
 };
 

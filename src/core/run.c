@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/live.h"
 #include "core/results.h"
 #include "core/worker.h"
 #include "lib/file.h"
@@ -345,11 +346,12 @@ static int run_purge(struct run_record *rec, int fd, volatile sig_atomic_t *stop
                      size_t errlen)
 {
     struct run_ctx ctx = {&rec->target, fd, rec->out_dir, rec->engine, rec->weight,
-                          &rec->sim_last, &rec->state, stop};
+                          &rec->sim_last, &rec->state, stop,
+                          isatty(STDOUT_FILENO) && !rec->cfg.quiet};
     struct purge_plan plan;
     if (step_purge_plan(&ctx, rec->cfg.purge, &plan, err, errlen) != 0)
         return -1;
-    if (!rec->cfg.quiet) {
+    if (!rec->cfg.quiet && !(ctx.live && plan.method != PURGE_NONE)) {   /* live: the step says it */
         printf("purge: %s (%s)%s\n", purge_method_name(plan.method), plan.argv_text,
                rec->target.sim ? " on the simulated drive" : "");
         fflush(stdout);
@@ -368,7 +370,8 @@ static int run_wipc(struct run_record *rec, int fd, volatile sig_atomic_t *stop,
                     size_t errlen)
 {
     struct run_ctx ctx = {&rec->target, fd, rec->out_dir, rec->engine, rec->weight,
-                          &rec->sim_last, &rec->state, stop};
+                          &rec->sim_last, &rec->state, stop,
+                          isatty(STDOUT_FILENO) && !rec->cfg.quiet};
     struct wipc_spec w = WIPC_SPEC_DEFAULT(rec->range, rec->wl.compress_pct);
     if (!rec->cfg.quiet) {
         char b[32];
@@ -557,7 +560,18 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, volatile
         char label[32];
         snprintf(label, sizeof(label), in_wdpc ? "wdpc-%03u" : "round-%02u", r);
         lim.label = label;
-        if (worker_pool_round(pool, &lim, err, sizeof(err)) != 0) {
+        /* a terminal: the live line inside the round, at least once a second (live.h) */
+        const bool live = isatty(STDOUT_FILENO) && !c->quiet && !(was && r <= rec->resumed_rounds);
+        struct live_meter lm = {.length_s = (double)c->round_time_ns / 1e9,
+                                .target_bytes = (double)c->round_bytes * rec->weight,
+                                .weight = rec->weight, .sim = rec->target.sim != NULL,
+                                .mb_s = c->track && strstr(c->track, "mb_s") != NULL};
+        snprintf(lm.prefix, sizeof(lm.prefix), "%s %u", in_wdpc ? "wdpc" : "round", r);
+        worker_pool_set_progress(pool, live ? live_meter_hook : NULL, &lm);
+        int rr = worker_pool_round(pool, &lim, err, sizeof(err));
+        if (live && lm.printed)
+            live_clear();
+        if (rr != 0) {
             snprintf(rec->error, sizeof(rec->error), "round %u: %s", r, err);
             return EXIT_FAILURE_RUN;
         }

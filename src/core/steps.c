@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/live.h"
 #include "core/precondition.h"
 #include "core/results.h"
 #include "core/worker.h"
@@ -278,11 +279,12 @@ void run_pool_metrics(struct worker_pool *pool, uint64_t sample_ns, double weigh
     metrics_compute(ws, nw, (double)sample_ns / 1e9, weight, m);
 }
 
-int run_pool_once(const struct target_info *t, int fd, const char *out_dir,
-                  const struct engine_ops *engine, double weight, struct sim_stats *sim_last,
-                  const struct workload *wl, const struct wl_range *range, uint64_t time_ns,
-                  uint64_t bytes, volatile sig_atomic_t *stop, struct round_metrics *m,
-                  char *err, size_t errlen)
+/* run_pool_once with an optional progress hook. */
+static int pool_once(const struct target_info *t, int fd, const char *out_dir,
+                     const struct engine_ops *engine, double weight, struct sim_stats *sim_last,
+                     const struct workload *wl, const struct wl_range *range, uint64_t time_ns,
+                     uint64_t bytes, volatile sig_atomic_t *stop, pool_progress_fn progress,
+                     void *progress_arg, struct round_metrics *m, char *err, size_t errlen)
 {
     struct engine_config base;
     char artifacts[4200];
@@ -290,6 +292,7 @@ int run_pool_once(const struct target_info *t, int fd, const char *out_dir,
     struct worker_pool *pool = worker_pool_start(wl, engine, &base, range, stop, err, errlen);
     if (!pool)
         return -1;
+    worker_pool_set_progress(pool, progress, progress_arg);
     struct round_limits lim = {.time_ns = time_ns, .bytes = bytes, .sample_ns = 1000000000ull,
                                .label = wl->name};
     int ret = worker_pool_round(pool, &lim, err, errlen);
@@ -299,6 +302,16 @@ int run_pool_once(const struct target_info *t, int fd, const char *out_dir,
     }
     worker_pool_stop(pool);
     return ret;
+}
+
+int run_pool_once(const struct target_info *t, int fd, const char *out_dir,
+                  const struct engine_ops *engine, double weight, struct sim_stats *sim_last,
+                  const struct workload *wl, const struct wl_range *range, uint64_t time_ns,
+                  uint64_t bytes, volatile sig_atomic_t *stop, struct round_metrics *m,
+                  char *err, size_t errlen)
+{
+    return pool_once(t, fd, out_dir, engine, weight, sim_last, wl, range, time_ns, bytes, stop,
+                     NULL, NULL, m, err, errlen);
 }
 
 /* ------------------------------------------------------------------ purge */
@@ -314,9 +327,22 @@ int step_purge_plan(const struct run_ctx *c, enum purge_method want, struct purg
 int step_purge(const struct run_ctx *c, struct purge_plan *plan, struct json_object **json,
                char *err, size_t errlen)
 {
+    const bool say = c->live && plan->method != PURGE_NONE;
+    if (say) {   /* a purge is one opaque command: a line before and after, no invented figure */
+        printf("purge: running %s (%s)%s (no progress reported by the drive) ...\n",
+               purge_method_name(plan->method), plan->argv_text,
+               c->target->sim ? " on the simulated drive" : "");
+        fflush(stdout);
+    }
     uint64_t t0 = now_mono_ns();
     int ret = purge_execute(plan, c->target, c->fd, err, errlen);
     double secs = (double)(now_mono_ns() - t0) / 1e9;
+    if (say) {
+        char d[32];
+        live_format_eta(secs, d, sizeof(d));
+        printf("purge: %s after %s (%.1f s)\n", ret == 0 ? "done" : "FAILED", d, secs);
+        fflush(stdout);
+    }
     if (c->target->sim)
         sim_stats(c->target->sim->dev, c->sim_last);
     const bool ran = ret == 0 && plan->method != PURGE_NONE;
@@ -379,10 +405,25 @@ int step_wipc(const struct run_ctx *c, const struct wipc_spec *w, struct round_m
     if (wipc_workload(c->target, w, &wl, &range, err, errlen) != 0)
         return -1;
     const uint64_t bytes = (uint64_t)w->fills * range.len;
+    struct live_meter lm = {.target_bytes = (double)bytes * c->weight, .weight = c->weight,
+                            .sim = c->target->sim != NULL};
+    snprintf(lm.prefix, sizeof(lm.prefix), "  WIPC");
     uint64_t t0 = now_mono_ns();
-    if (run_pool_once(c->target, c->fd, c->out_dir, c->engine, c->weight, c->sim_last, &wl,
-                      &range, 0, bytes, c->stop, m, err, errlen) != 0)
+    int rc = pool_once(c->target, c->fd, c->out_dir, c->engine, c->weight, c->sim_last, &wl,
+                       &range, 0, bytes, c->stop, c->live ? live_meter_hook : NULL, &lm, m,
+                       err, errlen);
+    if (c->live && lm.printed)
+        live_clear();
+    if (rc != 0)
         return -1;
+    if (c->live && !*c->stop) {   /* the finished step leaves one line */
+        char b[32], d[32];
+        units_format_capacity((uint64_t)m->write.bytes, b, sizeof(b));
+        live_format_eta(m->elapsed_s, d, sizeof(d));
+        printf("  WIPC: %s written in %s, %.0f MB/s%s\n", b, d, m->write.mb_s,
+               c->target->sim ? " (simulated, virtual time)" : "");
+        fflush(stdout);
+    }
     if (*c->stop) {
         metrics_free(m);
         return 1;

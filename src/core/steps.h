@@ -40,6 +40,7 @@ struct run_ctx {
     struct sim_stats *sim_last;    /* simulated drive counters at the end of the last round */
     struct drive_state *state;     /* the drive's state, advanced by the steps */
     volatile sig_atomic_t *stop;
+    bool live;                     /* a terminal: purge and WIPC show their progress (live.h) */
 };
 
 /* Purge, in two steps so that a runner can say what will run before it runs: the plan for

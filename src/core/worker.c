@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,7 @@ struct worker {
     uint32_t data_sample_cap;
     uint32_t data_writes_seen;             /* writes this round while the sample had room */
     struct round_state r;
+    _Atomic uint64_t pub_ios[IO_NDIR], pub_bytes[IO_NDIR];   /* for the progress hook */
     int init_ret;
     char err[ERR_LEN];
 };
@@ -58,7 +61,14 @@ struct worker_pool {
     unsigned pending;          /* workers still running the current round / initialising */
     bool quit;
     struct round_limits lim;
+    pool_progress_fn progress;
+    void *progress_arg;
 };
+
+/* Progress ticks: at least once a second of wall-clock time (and of virtual time). */
+#define PROGRESS_NS 1000000000ull
+/* Virtual-time pools read the wall clock once per this many completions batches. */
+#define PROGRESS_CHECK_EVERY 1024u
 
 static void worker_fail(struct worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void worker_fail(struct worker *w, const char *fmt, ...)
@@ -104,6 +114,10 @@ static void round_begin(struct worker *w, const struct round_limits *lim)
     w->data_writes_seen = 0;
     w->err[0] = '\0';
 
+    for (int d = 0; d < IO_NDIR; d++) {
+        atomic_store_explicit(&w->pub_ios[d], 0, memory_order_relaxed);
+        atomic_store_explicit(&w->pub_bytes[d], 0, memory_order_relaxed);
+    }
     memset(r, 0, sizeof(*r));
     r->sample_ns = lim->sample_ns;
     r->quota = lim->bytes ? lim->bytes / p->n : 0;
@@ -237,8 +251,14 @@ static void round_account(struct worker *w, int n, uint64_t t)
     }
     r->inflight -= (unsigned)n;
     r->now = t;
-    if (counted)
+    if (counted) {
         r->last_counted = t;
+        if (p->progress && !p->virtual_time)
+            for (int d = 0; d < IO_NDIR; d++) {
+                atomic_store_explicit(&w->pub_ios[d], s->ios[d], memory_order_relaxed);
+                atomic_store_explicit(&w->pub_bytes[d], s->bytes[d], memory_order_relaxed);
+            }
+    }
     while (t >= r->next_sample && r->next_sample <= r->end) {
         add_sample(w, r->last_ios, r->last_bytes);
         memcpy(r->last_ios, s->ios, sizeof(r->last_ios));
@@ -275,6 +295,24 @@ static void worker_round(struct worker *w, const struct round_limits *lim)
     round_finish(w);
 }
 
+/* The pool's progress so far: the published counts (threaded pools) or the workers' own
+ * (virtual time, same thread). */
+static void progress_report(struct worker_pool *p, uint64_t elapsed_ns)
+{
+    struct pool_progress pr = {.elapsed_ns = elapsed_ns};
+    for (unsigned i = 0; i < p->n; i++)
+        for (int d = 0; d < IO_NDIR; d++) {
+            if (p->virtual_time) {
+                pr.ios[d] += p->w[i].stats.ios[d];
+                pr.bytes[d] += p->w[i].stats.bytes[d];
+            } else {
+                pr.ios[d] += atomic_load_explicit(&p->w[i].pub_ios[d], memory_order_relaxed);
+                pr.bytes[d] += atomic_load_explicit(&p->w[i].pub_bytes[d], memory_order_relaxed);
+            }
+        }
+    p->progress(p->progress_arg, &pr);
+}
+
 /* Virtual-time pools: every worker in this thread; always advance the worker whose next
  * completion comes first (ties: lowest worker index), so the shared clock only moves forward. */
 static void pool_round_virtual(struct worker_pool *p, const struct round_limits *lim)
@@ -284,6 +322,9 @@ static void pool_round_virtual(struct worker_pool *p, const struct round_limits 
         round_begin(&p->w[i], lim);
     for (unsigned i = 0; i < p->n; i++)
         round_fill(&p->w[i]);
+    const uint64_t v0 = p->n ? p->w[0].r.start : 0;
+    uint64_t next_virtual = v0 + PROGRESS_NS, next_wall = now_mono_ns() + PROGRESS_NS;
+    unsigned batches = 0;
     for (;;) {
         struct worker *next = NULL;
         uint64_t best = UINT64_MAX;
@@ -301,8 +342,20 @@ static void pool_round_virtual(struct worker_pool *p, const struct round_limits 
             worker_fail(next, "%s: no completion to reap", ops->name);
             break;
         }
-        round_account(next, n, ops->clock(next->eng));
+        const uint64_t t = ops->clock(next->eng);
+        round_account(next, n, t);
         round_fill(next);
+        if (p->progress) {
+            bool due = t >= next_virtual;
+            if (!due && ++batches % PROGRESS_CHECK_EVERY == 0 && now_mono_ns() >= next_wall)
+                due = true;
+            if (due) {
+                progress_report(p, t - v0);
+                while (next_virtual <= t)
+                    next_virtual += PROGRESS_NS;
+                next_wall = now_mono_ns() + PROGRESS_NS;
+            }
+        }
     }
     for (unsigned i = 0; i < p->n; i++)
         round_finish(&p->w[i]);
@@ -412,7 +465,11 @@ struct worker_pool *worker_pool_start(const struct workload *wl, const struct en
     p->w = xcalloc(p->n, sizeof(*p->w));
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->cond_start, NULL);
-    pthread_cond_init(&p->cond_done, NULL);
+    pthread_condattr_t ca;   /* cond_done's timed waits (the progress hook) on the monotonic clock */
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&p->cond_done, &ca);
+    pthread_condattr_destroy(&ca);
 
     for (unsigned i = 0; i < p->n; i++)
         worker_setup(p, &p->w[i], i, range);
@@ -501,19 +558,38 @@ int worker_pool_round(struct worker_pool *p, const struct round_limits *lim, cha
         pool_round_virtual(p, lim);
         goto check;
     }
+    const uint64_t t0 = now_mono_ns();
     pthread_mutex_lock(&p->lock);
     p->lim = *lim;
     p->pending = p->n;
     p->generation++;
     pthread_cond_broadcast(&p->cond_start);
-    while (p->pending)
-        pthread_cond_wait(&p->cond_done, &p->lock);
+    while (p->pending) {
+        if (!p->progress) {
+            pthread_cond_wait(&p->cond_done, &p->lock);
+            continue;
+        }
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        ts.tv_sec += 1;   /* PROGRESS_NS */
+        if (pthread_cond_timedwait(&p->cond_done, &p->lock, &ts) == ETIMEDOUT && p->pending) {
+            pthread_mutex_unlock(&p->lock);
+            progress_report(p, now_mono_ns() - t0);
+            pthread_mutex_lock(&p->lock);
+        }
+    }
     pthread_mutex_unlock(&p->lock);
 check:
     for (unsigned i = 0; i < p->n; i++)
         if (p->w[i].err[0])
             return errf(err, errlen, "worker %u: %s", i, p->w[i].err);
     return 0;
+}
+
+void worker_pool_set_progress(struct worker_pool *p, pool_progress_fn fn, void *arg)
+{
+    p->progress = fn;
+    p->progress_arg = arg;
 }
 
 unsigned worker_pool_size(const struct worker_pool *p) { return p->n; }

@@ -37,6 +37,15 @@
 
 struct worker_pool;
 
+/* Progress inside a round, for a live line on a terminal: what the pool's workers together
+ * have completed so far and how long the round has run (the engine's clock: virtual time on the
+ * simulated drive). Counts are the engine's own (a scaled simulated drive's, not yet weighted). */
+struct pool_progress {
+    uint64_t ios[IO_NDIR], bytes[IO_NDIR];
+    uint64_t elapsed_ns;
+};
+typedef void (*pool_progress_fn)(void *arg, const struct pool_progress *p);
+
 /* Start `workers` threads, each initialising its engine on fd (errors are returned here, with
  * every thread joined).  regions: per-worker active ranges (split) or the shared range. */
 /* base: the target's fd, handle (simulated drive), mem_align and, for whole-round engines,
@@ -47,6 +56,11 @@ struct worker_pool *worker_pool_start(const struct workload *wl, const struct en
                                       char *err, size_t errlen);
 /* Run one round on every worker and wait. Returns 0, or -1 with an I/O error message. */
 int worker_pool_round(struct worker_pool *p, const struct round_limits *lim, char *err, size_t errlen);
+/* An optional hook called during every later round (NULL: none): at least once a second of
+ * wall-clock time, and with a virtual-clock engine also once per second of virtual time. It runs
+ * in the coordinating thread and must not touch the pool; whole-round engines (fio) report no
+ * progress. */
+void worker_pool_set_progress(struct worker_pool *p, pool_progress_fn fn, void *arg);
 unsigned worker_pool_size(const struct worker_pool *p);
 const struct worker_stats *worker_pool_stats(const struct worker_pool *p, unsigned i);
 /* The first worker's engine (for clock/idle between rounds). */

@@ -533,7 +533,7 @@ static void point_label(const struct profile_session *s, const struct pr_point *
 static struct run_ctx ctx_of(struct profile_session *s)
 {
     return (struct run_ctx){&s->target, s->fd, s->out_dir, s->engine, s->weight, &s->sim_last,
-                            &s->state, s->stop};
+                            &s->state, s->stop, isatty(STDOUT_FILENO) && !s->cfg.quiet};
 }
 
 /* WIPC for a group: its active range written PRECOND_WIPC_FILLS times, sequential 128 KiB, at
@@ -542,6 +542,7 @@ static int precondition_group(struct profile_session *s, struct pr_group *g, cha
                               size_t errlen)
 {
     struct run_ctx ctx = ctx_of(s);
+    ctx.live = ctx.live && g->first_point >= s->replay_points;   /* replays are quiet */
     struct wipc_spec w = WIPC_SPEC_DEFAULT(g->range, g->compress);
     if (!s->cfg.quiet && g->first_point >= s->replay_points) {
         char b[32];
@@ -1008,7 +1009,7 @@ static int do_purge(struct profile_session *s, char *err, size_t errlen)
     struct json_object *p;
     if (step_purge_plan(&ctx, s->cfg.purge, &plan, err, errlen) != 0)
         return -1;
-    if (!s->cfg.quiet) {
+    if (!s->cfg.quiet && !(ctx.live && plan.method != PURGE_NONE)) {   /* live: the step says it */
         printf("purge: %s (%s)%s\n", purge_method_name(plan.method), plan.argv_text,
                s->target.sim ? " on the simulated drive" : "");
         fflush(stdout);

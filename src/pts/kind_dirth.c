@@ -102,9 +102,10 @@ static int dirth_round(struct pts_session *s, const struct pts_def *d, struct di
             json_object_array_add(pts, pj);
             w->iops[ti * nq + qi] = m.total.iops;
             w->lat[ti * nq + qi] = m.total.lat.mean_us;
+            const double m_mb_s = m.total.mb_s;
             metrics_free(&m);
             ps_progress(s, d, r, w->max_rounds, ti * nq + qi + 1, w->n_el, d->mixes[0], d->bss[0],
-                     w->iops[ti * nq + qi], "", (double)w->el_ns / 1e9);
+                     w->iops[ti * nq + qi], m_mb_s, "", (double)w->el_ns / 1e9);
         }
     }
     return 0;
@@ -144,7 +145,7 @@ static int dirth_sweep(struct pts_session *s, const struct pts_def *d, struct di
         const char *names[1] = {w->tname};
         json_object_object_add(sub, "steady_state",
                                ps_steady_obj(names, &win, 1, steady, r, w->max_rounds));
-        if (!s->tty && !s->cfg.quiet) {
+        if (!s->cfg.quiet) {   /* on a terminal too: over the live line, which goes on below */
             results_out_say(&s->out, "  [%s] round %u: %u points, %s %.6g%s", d->name, r, w->n_el,
                             w->tname, w->iops[0], ps_sim_tag(s));
         }
@@ -152,8 +153,8 @@ static int dirth_sweep(struct pts_session *s, const struct pts_def *d, struct di
         if (steady)
             break;
     }
-    if (s->tty)
-        printf("\n");
+    if (s->tty && !s->cfg.quiet)
+        live_clear();
     if (st == 0 && !steady)
         ps_note(s, "%s: steady state NOT achieved in %u rounds", d->name, (unsigned)tk.n);
     ps_tracked_free(&tk);

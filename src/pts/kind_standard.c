@@ -397,7 +397,7 @@ static int round_elements(struct pts_session *s, struct subtest_loop *L, unsigne
                 if (tbs == bs && d->track[v].mix == mix)
                     metrics_value(&m, d->track[v].metric, &vals[v]);
             }
-            ps_progress(s, d, round, L->max_rounds, el, L->n_el, mix, bs, m.total.iops, L->ss,
+            ps_progress(s, d, round, L->max_rounds, el, L->n_el, mix, bs, m.total.iops, m.total.mb_s, L->ss,
                         (double)L->el_ns / 1e9);
             metrics_free(&m);
         }
@@ -466,7 +466,7 @@ static int round_judge(struct pts_session *s, struct subtest_loop *L, unsigned r
 static void round_say(struct pts_session *s, const struct subtest_loop *L, unsigned round,
                       const double *vals)
 {
-    if (s->tty || s->cfg.quiet)
+    if (s->cfg.quiet)   /* on a terminal too: over the live line, which goes on below */
         return;
     char line[1024] = "";
     line_add(line, sizeof(line), "  [%s] round %u: %u elements", L->d->name, round, L->n_el);
@@ -570,8 +570,8 @@ int pts_kind_standard(struct pts_session *s, const struct pts_def *d, uint32_t s
         if (L.wsat && (L.written_total >= L.stop_bytes || L.elapsed_total >= L.max_time_s))
             break;
     }
-    if (s->tty)
-        printf("\n");
+    if (s->tty && !s->cfg.quiet)
+        live_clear();
     subtest_finish(s, &L, status);
     ps_tracked_free(&L.tk);
     free(L.fills);

@@ -214,6 +214,13 @@ double pts_estimate_s(const struct pts_def *d, const struct pts_timing *t)
     }
 }
 
+bool pts_tracks_mb_s(const struct pts_def *d)
+{
+    if (d->kind == PTS_KIND_XSR)
+        return true;
+    return d->n_track && strstr(d->track[0].metric, "mb_s") != NULL;
+}
+
 static void steady_pc_text(const struct pts_def *d, const struct pts_timing *t, bool random,
                            unsigned threads, unsigned qd, unsigned mix, char *buf, size_t len)
 {

@@ -112,6 +112,11 @@ struct pts_timing {
  *   xsr:   the groups' rounds x element
  *   dirth: max_rounds x (precondition round + points x element) + 3 x histogram time */
 double pts_estimate_s(const struct pts_def *d, const struct pts_timing *t);
+/* The round a steady-state loop likely ends at: the first the SNIA 5-round window allows. */
+#define PTS_LIKELY_ROUND 5u
+/* Does the test's tracking metric measure throughput (mb_s: its lines show MB/s)? XSR, which
+ * tracks none, measures throughput too. */
+bool pts_tracks_mb_s(const struct pts_def *d);
 /* How the test prepares the device, e.g. "purge, WIPC 2x SEQ 128KiB writes",
  * "purge, steady-state preconditioning: RND 8KiB writes at 32 x 32 in rounds of 30m00s",
  * "purge, no preconditioning (from fresh-out-of-box)". */

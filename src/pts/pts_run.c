@@ -327,6 +327,16 @@ int ps_element_measure(struct pts_session *s, struct element_pool *ep, uint64_t 
 {
     struct round_limits lim = {.time_ns = time_ns, .bytes = bytes, .sample_ns = sample_ns,
                                .label = ep->label};
+    const bool live = s->tty && !s->cfg.quiet;
+    if (live) {   /* the live line inside the element, at least once a second */
+        s->live = (struct live_meter){.length_s = (double)time_ns / 1e9, .weight = s->weight,
+                                      .sim = s->target.sim != NULL, .mb_s = s->live_mb_s};
+        if (bytes)
+            s->live.target_bytes = (double)bytes * s->weight;
+        snprintf(s->live.prefix, sizeof(s->live.prefix), "[%s] %s%s",
+                 s->live_test ? s->live_test : "pts", ep->label, s->live_eta);
+    }
+    worker_pool_set_progress(ep->pool, live ? live_meter_hook : NULL, &s->live);
     int ret = worker_pool_round(ep->pool, &lim, err, errlen);
     if (ret != 0)
         return ret;
@@ -370,7 +380,7 @@ void ps_element_close(struct element_pool *ep)
 struct run_ctx ps_ctx(struct pts_session *s)
 {
     return (struct run_ctx){&s->target, s->fd, s->out_dir, s->engine, s->weight, &s->sim_last,
-                            &s->state, s->stop};
+                            &s->state, s->stop, s->tty && !s->cfg.quiet};
 }
 
 int ps_do_purge(struct pts_session *s, struct json_object *sub, char *err, size_t errlen)
@@ -446,9 +456,17 @@ struct json_object *ps_steady_json(const struct pts_def *d, uint32_t sub_bs,
     return ps_steady_obj(np, w, n_vars, round, rounds_run, max_rounds);
 }
 
+/* The round at which the test is likely to end: the first the SNIA window allows (5 rounds),
+ * or this one once past it; never beyond the bound. */
+unsigned ps_likely_round(unsigned round, unsigned max_rounds)
+{
+    unsigned likely = round > PTS_LIKELY_ROUND ? round : PTS_LIKELY_ROUND;
+    return max_rounds && likely > max_rounds ? max_rounds : likely;
+}
+
 void ps_progress(struct pts_session *s, const struct pts_def *d, unsigned round,
                      unsigned max_rounds, unsigned el, unsigned n_el, unsigned mix, uint32_t bs,
-                     double iops, const char *ss, double element_s)
+                     double iops, double mb_s, const char *ss, double element_s)
 {
     if (!s->tty)
         return;
@@ -456,18 +474,32 @@ void ps_progress(struct pts_session *s, const struct pts_def *d, unsigned round,
         results_flush(s, true);
     char b[32];
     units_format_size(bs, b, sizeof(b));
-    char rounds[32], eta[48] = "";
+    char rounds[32], eta[160] = "";
+    const char *virt = s->target.sim ? " virtual" : "";
     if (max_rounds) {
         snprintf(rounds, sizeof(rounds), "%u/%u", round, max_rounds);
+        const unsigned likely = ps_likely_round(round, max_rounds);
         double left = ((double)(n_el - el) + (double)n_el * (max_rounds - round)) * element_s;
-        char t[32];
-        pts_format_duration(left, t, sizeof(t));
-        snprintf(eta, sizeof(eta), "  ETA <= %s%s", t, s->target.sim ? " virtual" : "");
+        double left_likely = ((double)(n_el - el) + (double)n_el * (likely - round)) * element_s;
+        char t[32], tl[32];
+        live_format_eta(left, t, sizeof(t));
+        live_format_eta(left_likely, tl, sizeof(tl));
+        if (d->stop == PTS_STOP_STEADY && d->n_track && likely < max_rounds)
+            snprintf(eta, sizeof(eta), "  ETA %s%s (steady at round %u), at most %s", tl, virt,
+                     likely, t);
+        else
+            snprintf(eta, sizeof(eta), "  ETA at most %s%s", t, virt);
     } else {
         snprintf(rounds, sizeof(rounds), "%u", round);
     }
-    printf("\r\033[K[%s] round %s  element %u/%u (%u/%u %s)  %.0f IOPS%s  %s%s", d->name,
-           rounds, el, n_el, mix, 100 - mix, b, iops, ps_sim_tag(s), ss, eta);
+    snprintf(s->live_eta, sizeof(s->live_eta), " (round %s)%s", rounds, eta);
+    char rate[48];
+    if (s->live_mb_s)
+        snprintf(rate, sizeof(rate), "%.1f MB/s", mb_s);
+    else
+        snprintf(rate, sizeof(rate), "%.0f IOPS", iops);
+    printf("\r\033[K[%s] round %s  element %u/%u (%u/%u %s)  %s%s  %s%s", d->name,
+           rounds, el, n_el, mix, 100 - mix, b, rate, ps_sim_tag(s), ss, eta);
     fflush(stdout);
 }
 
@@ -781,6 +813,7 @@ static void suite_doc_start(struct pts_session *s)
 {
     s->doc = json_object_new_object();
     results_out_init(&s->out, s->doc, s->results_path, "ptsbench suite");
+    s->out.live = s->tty;
     json_object_object_add(s->doc, "schema", json_object_new_string("ptsbench.suite"));
     json_object_object_add(s->doc, "schema_version", json_object_new_int(RESULTS_SCHEMA_VERSION));
     json_object_object_add(s->doc, "ptsbench_version", json_object_new_string(PTSBENCH_VERSION));
@@ -909,6 +942,9 @@ static int suite_test(struct pts_session *s, unsigned i)
         }
         printf("%s (%s)\n", d->title, d->name);
     }
+    s->live_test = d->name;
+    s->live_mb_s = pts_tracks_mb_s(d);
+    s->live_eta[0] = '\0';
     int st = test_subtests(s, d, was, json_object_object_get(tj, "subtests"), err, sizeof(err));
     json_object_object_add(tj, "status", json_object_new_string(
         st == 0 ? "complete" : st > 0 ? "interrupted" : "failed"));

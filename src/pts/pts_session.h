@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/drive_state.h"
+#include "core/live.h"
 #include "core/results.h"
 #include "core/steps.h"
 #include "core/worker.h"
@@ -43,6 +44,10 @@ struct pts_session {
     struct json_object *doc, *tests_json, *notes;
     struct results_out out;        /* the document's writer (results.h) */
     bool tty;
+    struct live_meter live;        /* the live line inside an element (core/live.h) */
+    const char *live_test;         /* the test running, for that line */
+    char live_eta[160];
+    bool live_mb_s;                /* the test tracks MB/s: its lines show MB/s, not IOPS */            /* the last ETA shown, repeated inside elements */
     volatile sig_atomic_t *stop;
     struct sim_stats sim_last;
     char started[32];
@@ -105,7 +110,9 @@ void ps_tracked_push(struct tracked *t, const double *vals);
 void ps_tracked_free(struct tracked *t);
 void ps_progress(struct pts_session *s, const struct pts_def *d, unsigned round,
                      unsigned max_rounds, unsigned el, unsigned n_el, unsigned mix, uint32_t bs,
-                     double iops, const char *ss, double element_s);
+                     double iops, double mb_s, const char *ss, double element_s);
+/* The round at which a steady-state test likely ends (pts_rules.h PTS_LIKELY_ROUND). */
+unsigned ps_likely_round(unsigned round, unsigned max_rounds);
 struct json_object *ps_steady_obj(const char *const *names, const struct steady_window *w,
                                       unsigned n_vars, unsigned round, unsigned rounds_run,
                                       unsigned max_rounds);
