@@ -76,6 +76,8 @@ $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
+# forkpty(3): in libutil before glibc 2.34 (an empty stub after it)
+$(BUILD)/tests/integration/test_terminal: LDLIBS += -lutil
 $(BUILD)/tests/integration/%: $(BUILD)/tests/integration/%.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka

@@ -91,7 +91,9 @@ static int do_wipc(struct pts_session *s, const struct pts_def *d, uint32_t bs,
     }
     struct round_metrics m;
     struct json_object *json;
+    const double c0 = ps_clock_s(s);
     int ret = step_wipc(&ctx, &w, &m, &json, err, errlen);
+    s->prep_s += ps_clock_s(s) - c0;
     if (ret != 0)
         return ret;   /* 1: interrupted, nothing recorded */
     json_object_object_add(sub, "precondition", json);

@@ -214,6 +214,16 @@ double pts_estimate_s(const struct pts_def *d, const struct pts_timing *t)
     }
 }
 
+double pts_estimate_likely_s(const struct pts_def *d, const struct pts_timing *t)
+{
+    struct pts_timing l = *t;
+    if (!l.max_rounds || l.max_rounds > PTS_LIKELY_ROUND)
+        l.max_rounds = PTS_LIKELY_ROUND;
+    if (d->kind == PTS_KIND_STANDARD && d->stop == PTS_STOP_CAPACITY)
+        l.max_rounds = t->max_rounds;
+    return pts_estimate_s(d, &l);
+}
+
 bool pts_tracks_mb_s(const struct pts_def *d)
 {
     if (d->kind == PTS_KIND_XSR)

@@ -114,6 +114,10 @@ struct pts_timing {
 double pts_estimate_s(const struct pts_def *d, const struct pts_timing *t);
 /* The round a steady-state loop likely ends at: the first the SNIA 5-round window allows. */
 #define PTS_LIKELY_ROUND 5u
+/* The likely measuring time: pts_estimate_s with every steady-state loop (the standard tests'
+ * rounds, HIR's and DIRTH's preconditioning and DIRTH's sweep) ending at PTS_LIKELY_ROUND (or
+ * its round limit, when lower); WSAT's, XSR's and HIR's wait states' times are as bounded. */
+double pts_estimate_likely_s(const struct pts_def *d, const struct pts_timing *t);
 /* Does the test's tracking metric measure throughput (mb_s: its lines show MB/s)? XSR, which
  * tracks none, measures throughput too. */
 bool pts_tracks_mb_s(const struct pts_def *d);

@@ -227,7 +227,7 @@ void pts_print_plan(const struct pts_session *s)
     printf("  active range %g%%, write cache %s requested, outstanding I/O %u x %u (spec %u x %u)\n",
            s->spec.active_range_pct, s->spec.write_cache ? "enabled" : "disabled", s->threads,
            s->qd, s->spec.threads, s->spec.qd);
-    double total = 0;
+    double total = 0, total_likely = 0;
     for (unsigned i = 0; i < s->n_defs; i++) {
         const struct pts_def *d = &s->defs[i];
         struct pts_timing t;
@@ -235,14 +235,23 @@ void pts_print_plan(const struct pts_session *s)
         char loop[512], prep[256], when[32];
         pts_loop_text(d, &t, loop, sizeof(loop));
         pts_preparation_text(d, &t, prep, sizeof(prep));
-        double est = pts_estimate_s(d, &t);
+        double est = pts_estimate_s(d, &t), likely = pts_estimate_likely_s(d, &t);
         total += est;
+        total_likely += likely;
         pts_format_duration(est, when, sizeof(when));
-        printf("  %-10s %s (<= %s); %s\n", d->name, loop, when, prep);
+        if (likely < est) {
+            char lw[32];
+            pts_format_duration(likely, lw, sizeof(lw));
+            printf("  %-10s %s (about %s, <= %s); %s\n", d->name, loop, lw, when, prep);
+        } else {
+            printf("  %-10s %s (<= %s); %s\n", d->name, loop, when, prep);
+        }
     }
-    char tt[64];
+    char tt[64], tl[64];
     pts_format_duration(total, tt, sizeof(tt));
-    printf("  estimated duration: at most %s of %s time, plus purge and WIPC\n", tt,
+    pts_format_duration(total_likely, tl, sizeof(tl));
+    printf("  estimated duration: about %s (steady state at round %u), at most %s of %s time, "
+           "plus purge and WIPC\n", tl, PTS_LIKELY_ROUND, tt,
            s->target.sim ? "virtual" : "measuring");
     printf("  results %s\n", s->results_path);
     fflush(stdout);
@@ -377,6 +386,11 @@ void ps_element_close(struct element_pool *ep)
 
 /* ------------------------------------------------------------------ purge and WIPC */
 
+double ps_clock_s(const struct pts_session *s)
+{
+    return s->target.sim ? (double)s->target.sim->now / 1e9 : (double)now_mono_ns() / 1e9;
+}
+
 struct run_ctx ps_ctx(struct pts_session *s)
 {
     return (struct run_ctx){&s->target, s->fd, s->out_dir, s->engine, s->weight, &s->sim_last,
@@ -390,7 +404,9 @@ int ps_do_purge(struct pts_session *s, struct json_object *sub, char *err, size_
     struct json_object *p;
     if (step_purge_plan(&ctx, s->cfg.purge, &plan, err, errlen) != 0)
         return -1;
+    const double c0 = ps_clock_s(s);
     int ret = step_purge(&ctx, &plan, &p, err, errlen);
+    s->prep_s += ps_clock_s(s) - c0;
     json_object_object_add(sub, "purge", p);
     char buf[512];
     if (step_purge_note(&plan, buf, sizeof(buf)))
@@ -688,6 +704,7 @@ static void test_header_json(const struct pts_session *s, const struct pts_def *
         json_object_object_add(tj, "qd", json_object_new_int(ps_def_qd(s, d)));
     }
     json_object_object_add(tj, "estimate_s", jw_num(pts_estimate_s(d, &t)));
+    json_object_object_add(tj, "estimate_likely_s", jw_num(pts_estimate_likely_s(d, &t)));
 }
 
 /* ------------------------------------------------------------------ --resume */
@@ -945,7 +962,11 @@ static int suite_test(struct pts_session *s, unsigned i)
     s->live_test = d->name;
     s->live_mb_s = pts_tracks_mb_s(d);
     s->live_eta[0] = '\0';
+    const double clock0 = ps_clock_s(s), prep0 = s->prep_s;
     int st = test_subtests(s, d, was, json_object_object_get(tj, "subtests"), err, sizeof(err));
+    /* the test's measuring time (virtual on the simulated drive), purges and WIPC excluded: what
+     * the plan's estimate stands for */
+    json_object_object_add(tj, "measuring_s", jw_num(ps_clock_s(s) - clock0 - (s->prep_s - prep0)));
     json_object_object_add(tj, "status", json_object_new_string(
         st == 0 ? "complete" : st > 0 ? "interrupted" : "failed"));
     if (st < 0) {

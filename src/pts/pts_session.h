@@ -47,6 +47,7 @@ struct pts_session {
     struct live_meter live;        /* the live line inside an element (core/live.h) */
     const char *live_test;         /* the test running, for that line */
     char live_eta[160];
+    double prep_s;                 /* purge and WIPC time so far (ps_clock_s), not measuring */
     bool live_mb_s;                /* the test tracks MB/s: its lines show MB/s, not IOPS */            /* the last ETA shown, repeated inside elements */
     volatile sig_atomic_t *stop;
     struct sim_stats sim_last;
@@ -112,6 +113,8 @@ void ps_progress(struct pts_session *s, const struct pts_def *d, unsigned round,
                      unsigned max_rounds, unsigned el, unsigned n_el, unsigned mix, uint32_t bs,
                      double iops, double mb_s, const char *ss, double element_s);
 /* The round at which a steady-state test likely ends (pts_rules.h PTS_LIKELY_ROUND). */
+/* The session's clock in seconds: the simulated drive's virtual time, else monotonic. */
+double ps_clock_s(const struct pts_session *s);
 unsigned ps_likely_round(unsigned round, unsigned max_rounds);
 struct json_object *ps_steady_obj(const char *const *names, const struct steady_window *w,
                                       unsigned n_vars, unsigned round, unsigned rounds_run,

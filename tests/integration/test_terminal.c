@@ -1,0 +1,186 @@
+/* test_terminal.c — what a person sees on a terminal: `ptsbench run-test` on a pseudo-terminal
+ * (forkpty), its captured output checked for the purge's lines before and after, WIPC's live
+ * progress (bytes written of the target, MB/s, ETA) and its closing line, one line left per
+ * finished round, the live line with the likely and the bounded ETA, and MB/s for a test that
+ * tracks throughput. Simulated drive, virtual time: nothing here depends on the wall clock
+ * (a live line is printed at the first progress tick of every element and step). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <pty.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "helpers.h"
+
+static char *dir;
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = make_temp_dir("term");
+    return dir ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    remove_tree(dir);
+    free(dir);
+    return 0;
+}
+
+/* Run ptsbench with argv (argv[0] replaced) on a new pseudo-terminal of 160 x 50; everything
+ * it wrote in *out (caller frees); its exit status returned. */
+static int run_on_pty(char *argv[], char **out)
+{
+    struct winsize ws = {.ws_row = 50, .ws_col = 160};
+    int master;
+    argv[0] = (char *)ptsbench_bin();
+    pid_t pid = forkpty(&master, NULL, NULL, &ws);
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    size_t len = 0, cap = 1 << 16;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (len + 4096 + 1 > cap)
+            buf = realloc(buf, cap *= 2);
+        ssize_t n = read(master, buf + len, 4096);
+        if (n > 0) {
+            len += (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        break;   /* EIO: the child closed the terminal */
+    }
+    buf[len] = '\0';
+    close(master);
+    int st;
+    waitpid(pid, &st, 0);
+    *out = buf;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static unsigned count(const char *hay, const char *needle)
+{
+    unsigned n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* The text of the line holding needle (from the last "\r" or "\n" before it to the end). */
+static void line_of(const char *hay, const char *needle, char *buf, size_t len)
+{
+    const char *p = strstr(hay, needle);
+    buf[0] = '\0';
+    if (!p)
+        return;
+    const char *a = p;
+    while (a > hay && a[-1] != '\r' && a[-1] != '\n')
+        a--;
+    size_t n = strcspn(a, "\r\n");
+    snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), a);
+}
+
+static void test_iops_on_a_terminal(void **state)
+{
+    (void)state;
+    char out_dir[600], results[700];
+    snprintf(out_dir, sizeof(out_dir), "%s/iops", dir);
+    snprintf(results, sizeof(results), "%s/results.json", out_dir);
+    char *argv[] = {"ptsbench", "run-test", "iops", "--target", "sim:zdrive-6300-1.6t",
+                    "--round-time", "5s", "--out", out_dir, NULL};
+    char *out = NULL;
+    assert_int_equal(run_on_pty(argv, &out), 0);
+    char line[1024];
+
+    /* the purge: before and after, no invented percentage */
+    assert_non_null(strstr(out, "purge: running secure-erase"));
+    assert_non_null(strstr(out, "(no progress reported by the drive)"));
+    assert_non_null(strstr(out, "\npurge: done after "));
+
+    /* WIPC's live line: bytes written of the target, rate, ETA; then its closing line */
+    line_of(out, "  WIPC: ", line, sizeof(line));
+    print_message("WIPC live line: %s\n", line);
+    assert_non_null(strstr(line, " / 3.20 TB written ("));
+    assert_non_null(strstr(line, " MB/s, ETA "));
+    assert_non_null(strstr(line, "(simulated, virtual time)"));
+    assert_non_null(strstr(out, "\r\033[K  WIPC: "));
+    line_of(out, " written in ", line, sizeof(line));
+    assert_non_null(strstr(line, "WIPC: 3.20 TB"));
+    assert_non_null(strstr(line, " MB/s (simulated"));
+
+    /* one line left per finished round: as many as the results hold, each ended by a newline */
+    struct json_object *doc = load_json(results);
+    assert_non_null(doc);
+    struct json_object *rounds = json_at(doc, "tests.0.subtests.0.rounds");
+    assert_non_null(rounds);
+    const unsigned n = (unsigned)json_object_array_length(rounds);
+    assert_true(n >= 5);
+    for (unsigned r = 1; r <= n; r++) {
+        char want[64];
+        snprintf(want, sizeof(want), "  [iops] round %u: 56 elements", r);
+        assert_int_equal(count(out, want), 1);
+        line_of(out, want, line, sizeof(line));
+        const char *end = strstr(out, want) + strlen(line) - (strstr(line, want) - line);
+        assert_true(end[0] == '\r' || end[0] == '\n');   /* the line was finished */
+    }
+    char beyond[64];
+    snprintf(beyond, sizeof(beyond), "  [iops] round %u:", n + 1);
+    assert_null(strstr(out, beyond));
+
+    /* the live line: rounds, elements, the likely ETA beside the bound, inside an element */
+    line_of(out, "[iops] round 1/25  element 1/56", line, sizeof(line));
+    print_message("live line: %s\n", line);
+    assert_non_null(strstr(line, " IOPS (simulated)"));
+    assert_non_null(strstr(line, "(steady at round 5), at most "));
+    assert_non_null(strstr(out, "\r\033[K[iops] r100-rnd-4KiB"));
+    line_of(out, "[iops] r100-rnd-4KiB", line, sizeof(line));
+    assert_non_null(strstr(line, "% of 5 s: "));
+
+    /* the plan: the likely case beside the bound */
+    assert_non_null(strstr(out, "estimated duration: about "));
+    json_object_put(doc);
+    free(out);
+}
+
+/* TP tracks MB/s: its live line says MB/s, not IOPS. */
+static void test_tp_shows_mb_s(void **state)
+{
+    (void)state;
+    char out_dir[600];
+    snprintf(out_dir, sizeof(out_dir), "%s/tp", dir);
+    char *argv[] = {"ptsbench", "run-test", "tp", "--target", "sim:zdrive-6300-1.6t",
+                    "--round-time", "2s", "--max-rounds", "5", "--out", out_dir, NULL};
+    char *out = NULL;
+    assert_int_equal(run_on_pty(argv, &out), 0);
+    char line[1024];
+    line_of(out, "[tp] round 1/5  element 1/", line, sizeof(line));
+    print_message("live line: %s\n", line);
+    assert_non_null(strstr(line, " MB/s (simulated)"));
+    assert_null(strstr(line, " IOPS"));
+    free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_iops_on_a_terminal),
+        cmocka_unit_test(test_tp_shows_mb_s),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
