@@ -252,6 +252,34 @@ static struct pts_timing timing(const struct pts_def *d, double scale, unsigned 
  *   dirth: 25 x (30 min + 49 x 60 s) + 3 x 10 min = 25 x 4740 + 1800 = 120300 s
  *   iops:  25 rounds x 56 elements x 60 s = 84000 s
  *   wsat:  24 h = 86400 s */
+/* The likely case: every steady-state loop ends at round 5 (the first the SNIA window allows):
+ *   hir:   5 x 30 min + 46800 + 9000 = 64800 s;  dirth: 5 x 4740 + 1800 = 25500 s;
+ *   iops:  5 x 56 x 60 = 16800 s;  xsr and wsat as bounded (79200 s, 86400 s);
+ *   a round limit below 5 (--max-rounds 3) is the likely case too: iops 3 x 56 x 60 = 10080 s */
+static void test_likely_estimates(void **state)
+{
+    (void)state;
+    struct pts_def d;
+    struct pts_timing t;
+    load("hir", &d);
+    t = timing(&d, 1, 1);
+    assert_true(fabs(pts_estimate_likely_s(&d, &t) - 64800) < 1e-6);
+    load("dirth", &d);
+    t = timing(&d, 1, 1);
+    assert_true(fabs(pts_estimate_likely_s(&d, &t) - 25500) < 1e-6);
+    load("iops", &d);
+    t = timing(&d, 1, 56);
+    assert_true(fabs(pts_estimate_likely_s(&d, &t) - 16800) < 1e-6);
+    t.max_rounds = 3;
+    assert_true(fabs(pts_estimate_likely_s(&d, &t) - 10080) < 1e-6);
+    load("xsr", &d);
+    t = timing(&d, 1, 0);
+    assert_true(fabs(pts_estimate_likely_s(&d, &t) - 79200) < 1e-6);
+    load("wsat", &d);
+    t = timing(&d, 1, 1);
+    assert_true(fabs(pts_estimate_likely_s(&d, &t) - 86400) < 1e-6);
+}
+
 static void test_estimates_from_definitions(void **state)
 {
     (void)state;
@@ -369,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_hir_state_numbers),
         cmocka_unit_test(test_wsat_option_notes),
         cmocka_unit_test(test_estimates_from_definitions),
+        cmocka_unit_test(test_likely_estimates),
         cmocka_unit_test(test_estimate_scaled_hir),
         cmocka_unit_test(test_preparation_per_kind),
         cmocka_unit_test(test_loop_text),
