@@ -31,6 +31,7 @@
 #include "lib/util.h"
 #include "report/plot.h"
 #include "report/shape.h"
+#include "report/words.h"
 
 /* The string at a path, "" when there is none (for printf and strcmp). */
 static const char *sv(struct json_object *o, const char *path)
@@ -535,6 +536,43 @@ static void row_figures(struct json_object *doc, char *buf, size_t len)
 }
 
 /* The SNIA header: one column per device. */
+/* The device model: the device's own or, for a simulated target, "simulated TITLE (preset
+ * NAME)", the title being the preset description's part before its ':' (the design summary
+ * after it is the simulator's, not the device's). */
+static void row_model(struct json_object *doc, char *buf, size_t len)
+{
+    const char *preset = jp_str(doc, "target.simulated.preset");
+    const char *m = jp_str(doc, "target.model");
+    if (!preset) {
+        snprintf(buf, len, "%s", m && *m ? m : "not reported");
+        return;
+    }
+    const char *d = jp_str(doc, "target.simulated.description");
+    if (!d)
+        d = m ? m : preset;
+    const char *colon = strchr(d, ':');
+    int n = colon ? (int)(colon - d) : (int)strlen(d);
+    snprintf(buf, len, "simulated %.*s (preset %s)", n, d, preset);
+}
+
+/* "results.json in suite-6300": the file and its folder's name, never the path of this
+ * machine. */
+static void source_name(const char *path, char *buf, size_t len)
+{
+    const char *base = path ? strrchr(path, '/') : NULL;
+    if (!base) {
+        snprintf(buf, len, "%s", path && *path ? path : "–");
+        return;
+    }
+    const char *dir = base;
+    while (dir > path && dir[-1] != '/')
+        dir--;
+    if (dir == base)
+        snprintf(buf, len, "%s", base + 1);
+    else
+        snprintf(buf, len, "%s in %.*s", base + 1, (int)(base - dir), dir);
+}
+
 static void header_section(struct ctx *c)
 {
     o_heading(&c->o, 2, "setup", "Test platform, device under test and set-up");
@@ -560,7 +598,7 @@ static void header_section(struct ctx *c)
         {"CPUs online", "host.cpus_online", 2, NULL},
         {"Memory", "host.memory_bytes", 3, NULL},
         {"Kernel", "host.kernel", 0, NULL},
-        {"Device model", "target.model", 0, NULL},
+        {"Device model", "", 4, row_model},
         {"Vendor", "target.vendor", 0, NULL},
         {"Serial", "target.serial", 0, NULL},
         {"Firmware", "target.firmware", 0, NULL},
@@ -700,13 +738,14 @@ static void steady_words(struct json_object *sub, char *buf, size_t len)
         return;
     }
     if (jp_true(jp_at(ss, "reached"))) {
-        char avg[32];
+        char avg[32], tw[128];
         report_fmt_count(jp_path(ss, "variables.0.window.average"), avg, sizeof(avg));
+        report_words_tracking(jp_str(ss, "variables.0.tracking"), tw, sizeof(tw));
         snprintf(buf, len, "steady state reached at round %.0f (window rounds %.0f–%.0f, %s "
                  "average %s, range %.1f%%, slope excursion %.1f%%)", jp_path(ss, "round"),
                  jp_path(ss, "variables.0.window.first_round"),
                  jp_path(ss, "variables.0.window.last_round"),
-                 jp_str(ss, "variables.0.tracking") ? jp_str(ss, "variables.0.tracking") : "tracked",
+                 tw,
                  avg, 100 * jp_path(ss, "variables.0.window.range") /
                           jp_path(ss, "variables.0.window.average"),
                  100 * jp_path(ss, "variables.0.window.slope_excursion") /
@@ -992,6 +1031,47 @@ static void (*pts_section(const char *report))(struct ctx *, const char *)
     return NULL;
 }
 
+/* A test's parameters in words, by its kind: "5 s elements, 4 threads × QD 32, random access,
+ * definition iops.ini"; HIR: its preconditioning elements and its wait states' accesses (5 s,
+ * not the elements); XSR: each group's stimulus and length. The definition by file name only:
+ * where it lay on the test machine is no one's business. */
+static void test_params_words(struct json_object *t, char *buf, size_t len)
+{
+    const char *def = jp_str(t, "definition"), *slash = def ? strrchr(def, '/') : NULL;
+    const char *report = plot_test_report(t);
+    struct json_object *sub = jp_at(t, "subtests.0");
+    char who[64];
+    snprintf(who, sizeof(who), "%.0f thread%s × QD %.0f", jp_path(t, "threads"),
+             jp_path(t, "threads") == 1 ? "" : "s", jp_path(t, "qd"));
+    size_t used = 0;
+    if (report && !strcmp(report, "xsr") && jlen_at(sub, "groups")) {
+        used += (size_t)snprintf(buf, len, "%s; stimuli in turn:", who);
+        for (size_t k = 0; k < jlen_at(sub, "groups") && used < len; k++) {
+            struct json_object *g = jp_idx(jp_at(sub, "groups"), k);
+            used += (size_t)snprintf(buf + used, len - used, "%s %s for %g min", k ? "," : "",
+                                     sv(g, "stimulus"), jp_path(g, "minutes"));
+        }
+    } else if (report && !strcmp(report, "hir") && jlen_at(sub, "wait_states")) {
+        struct json_object *w = jp_idx(jp_at(sub, "wait_states"), 0);
+        used += (size_t)snprintf(buf, len, "%s, %s writes; preconditioning in %g s "
+                                 "elements until steady, then wait states of %g s write "
+                                 "accesses each followed by an idle period (", who,
+                                 jp_str(t, "access") ? jp_str(t, "access") : "random",
+                                 jp_path(t, "element_time_s"), jp_path(w, "access_s"));
+        for (size_t k = 0; k < jlen_at(sub, "wait_states") && used < len; k++)
+            used += (size_t)snprintf(buf + used, len - used, "%s%g s", k ? ", " : "",
+                                     jp_path(jp_idx(jp_at(sub, "wait_states"), k), "wait_s"));
+        if (used < len)
+            used += (size_t)snprintf(buf + used, len - used, ")");
+    } else {
+        used += (size_t)snprintf(buf, len, "%g s elements, %s, %s access",
+                                 jp_path(t, "element_time_s"), who,
+                                 jp_str(t, "access") ? jp_str(t, "access") : "–");
+    }
+    if (used < len)
+        snprintf(buf + used, len - used, ", definition %s", slash ? slash + 1 : def ? def : "–");
+}
+
 static void suite_sections(struct ctx *c)
 {
     /* every test name, in the order first seen */
@@ -1019,13 +1099,9 @@ static void suite_sections(struct ctx *c)
         snprintf(id, sizeof(id), "test-%s", names[k]);
         o_heading(&c->o, 2, id, h);
         if (any) {
-            /* the definition's file name: where it lay on the test machine is no one's business */
-            const char *def = jp_str(any, "definition"), *slash = def ? strrchr(def, '/') : NULL;
-            o_para(&c->o, "Test parameters: %g s elements, %.0f thread%s × QD %.0f, %s access, "
-                          "definition %s.", jp_path(any, "element_time_s"), jp_path(any, "threads"),
-                   jp_path(any, "threads") == 1 ? "" : "s", jp_path(any, "qd"),
-                   jp_str(any, "access") ? jp_str(any, "access") : "–",
-                   slash ? slash + 1 : def ? def : "–");
+            char params[1024];
+            test_params_words(any, params, sizeof(params));
+            o_para(&c->o, "Test parameters: %s.", params);
         }
         const char *n = names[k];
         for (size_t i = 0; i < c->n; i++) {   /* how the drive was prepared, per device */
@@ -1199,7 +1275,8 @@ static void run_verdict(struct ctx *c, size_t i)
     const char *spec = jp_str(doc, "workload.spec");
     struct json_object *ss = jp_at(doc, "steady_state");
     const char *label = jp_str(ss, "label"), *reason = jp_str(ss, "reason");
-    const char *tracking = jp_str(ss, "tracking") ? jp_str(ss, "tracking") : "";
+    char tracking[128];
+    report_words_tracking(jp_str(ss, "tracking"), tracking, sizeof(tracking));
     bool reached = jp_true(jp_at(ss, "reached"));
     char avg[32];
     report_fmt_count(jp_path(ss, "window.average"), avg, sizeof(avg));
@@ -1468,8 +1545,10 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
         const char **items = xcalloc(n, sizeof(char *));
         char (*lines)[4400] = xcalloc(n, sizeof(*lines));
         for (size_t i = 0; i < n; i++) {
+            char src[512];
+            source_name(in[i].path, src, sizeof(src));
             snprintf(lines[i], sizeof(lines[i]), "%s: %s (%s, %s%s)", device_label(&in[i]),
-                     in[i].path ? in[i].path : "", schema_of(&in[i]),
+                     src, schema_of(&in[i]),
                      jp_str(in[i].doc, "status") ? jp_str(in[i].doc, "status") : "?",
                      simulated(&in[i]) ? ", simulated drive" : "");
             items[i] = lines[i];
