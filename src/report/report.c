@@ -29,6 +29,7 @@
 #include "lib/json_path.h"
 #include "lib/units.h"
 #include "lib/util.h"
+#include "report/measure.h"
 #include "report/plot.h"
 #include "report/shape.h"
 #include "report/words.h"
@@ -272,6 +273,9 @@ static const char *device_label(const struct report_input *in)
     const char *m = jp_str(in->doc, "target.simulated.preset");
     if (m)
         return m;
+    m = jp_str(in->doc, "target.path");
+    if (m && !strncmp(m, "sim:", 4) && m[4])
+        return m + 4;   /* the preset: a simulated model is the simulator's design summary */
     m = jp_str(in->doc, "target.model");
     return m ? m : jp_str(in->doc, "target.path") ? jp_str(in->doc, "target.path") : "device";
 }
@@ -542,7 +546,9 @@ static void row_figures(struct json_object *doc, char *buf, size_t len)
 static void row_model(struct json_object *doc, char *buf, size_t len)
 {
     const char *preset = jp_str(doc, "target.simulated.preset");
-    const char *m = jp_str(doc, "target.model");
+    const char *m = jp_str(doc, "target.model"), *path = jp_str(doc, "target.path");
+    if (!preset && path && !strncmp(path, "sim:", 4) && path[4])
+        preset = path + 4;
     if (!preset) {
         snprintf(buf, len, "%s", m && *m ? m : "not reported");
         return;
@@ -697,6 +703,187 @@ static void header_section(struct ctx *c)
         o_list(&c->o, items, nn);
         free(items);
     }
+}
+
+/* ---- the summary: the headline figures, devices in columns */
+
+/* One headline figure: the points it may come from (measure.h) and how it is shown. */
+struct headline {
+    const char *label;
+    enum meas_metric metric;
+    uint32_t bs;
+    int read_pct;
+    int sequential;    /* 1 sequential, 0 random */
+    bool qd1;          /* 1 worker × QD 1 only */
+    int kind;          /* 0 count, 1 MB/s, 2 latency */
+};
+
+static int state_rank(enum meas_state s)
+{
+    return s == MEAS_STATE_STEADY ? 3 : s == MEAS_STATE_WIPC ? 2 : s == MEAS_STATE_FOB ? 1 : 0;
+}
+
+/* The point for h: steady state before a burst after WIPC before a burst from fresh; then the
+ * most outstanding I/O. WSAT, DIRTH, HIR and XSR points are their own rows (or none). */
+static const struct meas_point *headline_point(const struct meas_set *set,
+                                               const struct headline *h)
+{
+    const struct meas_point *best = NULL;
+    for (size_t k = 0; set && k < set->n; k++) {
+        const struct meas_point *p = &set->p[k];
+        if (!strncmp(p->key, "suite/", 6) && strncmp(p->key, "suite/iops/", 11) &&
+            strncmp(p->key, "suite/tp/", 9) && strncmp(p->key, "suite/lat/", 10))
+            continue;
+        if (p->bs != h->bs || p->read_pct != h->read_pct || (int)p->sequential != h->sequential ||
+            !isfinite(p->v[h->metric]))
+            continue;
+        if (h->qd1 && p->workers * p->qd != 1)
+            continue;
+        if (!best || state_rank(p->state) > state_rank(best->state) ||
+            (state_rank(p->state) == state_rank(best->state) &&
+             p->workers * p->qd > best->workers * best->qd))
+            best = p;
+    }
+    return best;
+}
+
+static const char *state_short(enum meas_state s)
+{
+    switch (s) {
+    case MEAS_STATE_STEADY: return "steady state";
+    case MEAS_STATE_WIPC: return "burst after WIPC";
+    case MEAS_STATE_FOB: return "burst, not preconditioned";
+    default: return "state not recorded";
+    }
+}
+
+/* The WSAT plateau (the mean IOPS of its last five rounds) and HIR's best gain, from the
+ * tests of the document's presentation "wsat" / "hir". */
+static struct json_object *test_by_report(struct json_object *doc, const char *report)
+{
+    for (size_t k = 0; k < jlen_at(doc, "tests"); k++) {
+        struct json_object *t = jp_idx(jp_at(doc, "tests"), k);
+        const char *r = plot_test_report(t);
+        if (r && !strcmp(r, report))
+            return t;
+    }
+    return NULL;
+}
+
+static void wsat_cell(struct json_object *doc, char *buf, size_t len)
+{
+    struct json_object *sub = jp_at(test_by_report(doc, "wsat"), "subtests.0");
+    size_t nr = sub ? jlen_at(sub, "rounds") : 0;
+    if (!nr) {
+        snprintf(buf, len, "—");
+        return;
+    }
+    double fin = 0;
+    size_t from = nr > 5 ? nr - 5 : 0;
+    for (size_t k = from; k < nr; k++)
+        fin += jp_path(jp_idx(jp_at(sub, "rounds"), k), "elements.0.total.iops") /
+               (double)(nr - from);
+    char v[32];
+    report_fmt_count(fin, v, sizeof(v));
+    snprintf(buf, len, "%s IOPS (last %zu rounds after %.0f GB written from purge; write "
+             "saturation, no steady-state claim)", v, nr - from,
+             jp_path(jp_idx(jp_at(sub, "rounds"), nr - 1), "total_written_gb"));
+}
+
+static void hir_cell(struct json_object *doc, char *buf, size_t len)
+{
+    struct json_object *sub = jp_at(test_by_report(doc, "hir"), "subtests.0");
+    size_t nw = sub ? jlen_at(sub, "wait_states") : 0;
+    double best = NAN, wait = NAN;
+    for (size_t k = 0; k < nw; k++) {
+        struct json_object *w = jp_idx(jp_at(sub, "wait_states"), k);
+        double g = jp_path(w, "write_iops_mean") / jp_path(w, "baseline_iops_mean");
+        if (isfinite(g) && (!isfinite(best) || g > best))
+            best = g, wait = jp_path(w, "wait_s");
+    }
+    if (!isfinite(best))
+        snprintf(buf, len, "—");
+    else
+        snprintf(buf, len, "%.2f× (best wait state, %g s idle; against the baseline after HIR's "
+                 "preconditioning)", best, wait);
+}
+
+static void summary_section(struct ctx *c)
+{
+    static const struct headline rows[] = {
+        {"4 KiB random read IOPS", MEAS_IOPS, 4096, 100, 0, false, 0},
+        {"4 KiB random write IOPS", MEAS_IOPS, 4096, 0, 0, false, 0},
+        {"128 KiB sequential read MB/s", MEAS_MB_S, 131072, 100, 1, false, 1},
+        {"128 KiB sequential write MB/s", MEAS_MB_S, 131072, 0, 1, false, 1},
+        {"4 KiB random read mean latency, QD 1", MEAS_LAT_MEAN_US, 4096, 100, 0, true, 2},
+        {"4 KiB random read 99.99% latency, QD 1", MEAS_LAT_P99_99_US, 4096, 100, 0, true, 2},
+        {"4 KiB random write mean latency, QD 1", MEAS_LAT_MEAN_US, 4096, 0, 0, true, 2},
+        {"4 KiB random write 99.99% latency, QD 1", MEAS_LAT_P99_99_US, 4096, 0, 0, true, 2},
+    };
+    const size_t nrows = sizeof(rows) / sizeof(rows[0]);
+    o_heading(&c->o, 2, "summary", "Summary");
+    struct meas_set *sets = xcalloc(c->n, sizeof(*sets));
+    bool *have = xcalloc(c->n, sizeof(bool));
+    bool any_sim = false;
+    for (size_t i = 0; i < c->n; i++) {
+        char err[ERR_LEN];
+        have[i] = c->in[i].path && meas_load(c->in[i].path, &sets[i], err, sizeof(err)) == 0;
+        any_sim = any_sim || simulated(&c->in[i]);
+    }
+    const char **head = xcalloc(c->n + 1, sizeof(char *));
+    head[0] = "Figure";
+    for (size_t i = 0; i < c->n; i++)
+        head[i + 1] = dev(c, i);
+    struct table t;
+    t_init(&t, (unsigned)c->n + 1, head);
+    t.first_col_head = true;
+    t.cls = "wide";
+    const char **cells = xcalloc(c->n + 1, sizeof(char *));
+    char (*vals)[512] = xcalloc(c->n, sizeof(*vals));
+    for (size_t r = 0; r < nrows + 2; r++) {
+        cells[0] = r < nrows ? rows[r].label : r == nrows ? "Write saturation plateau (WSAT)"
+                                                          : "Host idle recovery gain (HIR)";
+        for (size_t i = 0; i < c->n; i++) {
+            cells[i + 1] = vals[i];
+            if (r == nrows) {
+                wsat_cell(c->in[i].doc, vals[i], sizeof(vals[i]));
+                continue;
+            }
+            if (r == nrows + 1) {
+                hir_cell(c->in[i].doc, vals[i], sizeof(vals[i]));
+                continue;
+            }
+            const struct meas_point *p = have[i] ? headline_point(&sets[i], &rows[r]) : NULL;
+            if (!p) {
+                snprintf(vals[i], sizeof(vals[i]), "—");
+                continue;
+            }
+            char v[48];
+            double x = p->v[rows[r].metric];
+            if (rows[r].kind == 0)
+                report_fmt_count(x, v, sizeof(v));
+            else if (rows[r].kind == 1)
+                fmt_num(x, 1, v, sizeof(v));
+            else
+                units_format_lat(x, UNITS_TYPESET, v, sizeof(v));
+            snprintf(vals[i], sizeof(vals[i]), "%s (%s; %u × QD %u)", v, state_short(p->state),
+                     p->workers, p->qd);
+        }
+        t_row(&t, cells);
+    }
+    o_para(&c->o, "The headline figures, each with the drive's state it was measured in "
+                  "(steady state only where the results claim it; \"—\": not in these "
+                  "results)%s:", any_sim ? "; figures of a simulated drive are in virtual time, "
+                                           "not a real device's" : "");
+    t_emit(&c->o, &t);
+    free(cells);
+    free(vals);
+    free(head);
+    for (size_t i = 0; i < c->n; i++)
+        if (have[i])
+            meas_free(&sets[i]);
+    free(sets);
+    free(have);
 }
 
 /* ---- PTS tests */
@@ -1558,6 +1745,7 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
         free(lines);
     }
 
+    summary_section(&c);
     header_section(&c);
     bool suites = false, profiles = false, runs = false;
     for (size_t i = 0; i < n; i++) {
