@@ -74,6 +74,8 @@ static void fmt_bytes_dec(double b, char *buf, size_t len)
 struct out {
     FILE *h, *m;
     const char *out_dir;
+    char (*toc)[2][160];   /* the sections (level-2 headings): id, text */
+    size_t ntoc;
 };
 
 static void h_esc(FILE *f, const char *s)
@@ -111,9 +113,55 @@ static void o_heading(struct out *o, int level, const char *id, const char *text
     fputs("\">", o->h);
     h_esc(o->h, text);
     fprintf(o->h, "</h%d>\n", level);
+    if (level == 2) {   /* the table of contents (toc_write) */
+        o->toc = xrealloc(o->toc, (o->ntoc + 1) * sizeof(*o->toc));
+        str_copy(o->toc[o->ntoc][0], sizeof(o->toc[0][0]), id);
+        str_copy(o->toc[o->ntoc][1], sizeof(o->toc[0][1]), text);
+        o->ntoc++;
+    }
     fprintf(o->m, "\n%.*s ", level, "######");
     m_esc(o->m, text, false);
     fputs("\n\n", o->m);
+}
+
+/* A Markdown heading's anchor as renderers make it: lower case, spaces as '-', other
+ * punctuation dropped. */
+static void md_slug(const char *text, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p && n + 1 < len; p++) {
+        if (*p >= 'A' && *p <= 'Z')
+            buf[n++] = (char)(*p - 'A' + 'a');
+        else if ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' ||
+                 *p >= 0x80)
+            buf[n++] = (char)*p;
+        else if (*p == ' ')
+            buf[n++] = '-';
+    }
+    buf[n] = '\0';
+}
+
+/* The table of contents of the sections recorded by o_heading, into h and m. */
+static void toc_write(const struct out *o, FILE *h, FILE *m)
+{
+    if (!o->ntoc)
+        return;
+    fputs("<nav class=\"toc\"><p>Contents</p>\n<ul>\n", h);
+    fputs("Contents:\n\n", m);
+    for (size_t i = 0; i < o->ntoc; i++) {
+        char slug[200];
+        fputs("<li><a href=\"#", h);
+        h_esc(h, o->toc[i][0]);
+        fputs("\">", h);
+        h_esc(h, o->toc[i][1]);
+        fputs("</a></li>\n", h);
+        md_slug(o->toc[i][1], slug, sizeof(slug));
+        fputs("- [", m);
+        m_esc(m, o->toc[i][1], true);
+        fprintf(m, "](#%s)\n", slug);
+    }
+    fputs("</ul></nav>\n", h);
+    fputs("\n", m);
 }
 
 static void o_para(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1745,6 +1793,27 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
         free(lines);
     }
 
+    /* the body in its own streams: the table of contents goes between the two */
+    FILE *pre_h = c.o.h, *pre_m = c.o.m;
+    char *bhbuf = NULL, *bmbuf = NULL;
+    size_t bhlen = 0, bmlen = 0;
+    c.o.h = open_memstream(&bhbuf, &bhlen);
+    c.o.m = open_memstream(&bmbuf, &bmlen);
+    if (!c.o.h || !c.o.m) {
+        int e = errno;
+        FILE *all[] = {pre_h, pre_m, c.o.h, c.o.m};
+        for (int k = 0; k < 4; k++)
+            if (all[k])
+                fclose(all[k]);
+        free(hbuf);
+        free(mbuf);
+        free(bhbuf);
+        free(bmbuf);
+        plot_list_free(&c.plots);
+        free(c.plot_used);
+        free(c.names);
+        return errf(err, errlen, "cannot build the report: %s", strerror(e));
+    }
     summary_section(&c);
     header_section(&c);
     bool suites = false, profiles = false, runs = false;
@@ -1777,17 +1846,25 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
     bool ok = !ferror(c.o.h) && !ferror(c.o.m);
     ok = fclose(c.o.h) == 0 && ok;
     ok = fclose(c.o.m) == 0 && ok;
+    toc_write(&c.o, pre_h, pre_m);
+    ok = !ferror(pre_h) && !ferror(pre_m) && ok;
+    ok = fclose(pre_h) == 0 && ok;
+    ok = fclose(pre_m) == 0 && ok;
+    free(c.o.toc);
     plot_list_free(&c.plots);
     free(c.plot_used);
     free(c.names);
-    const char *hpart[] = {hbuf}, *mpart[] = {mbuf};
+    const char *hpart[] = {hbuf, bhbuf}, *mpart[] = {mbuf, bmbuf};
+    const size_t hlens[] = {hlen, bhlen}, mlens[] = {mlen, bmlen};
     int rc = ok ? 0 : errf(err, errlen, "cannot build the report for %s", cfg->out_dir);
     if (rc == 0)
-        rc = file_write_atomic(hp, hpart, &hlen, 1, true, err, errlen);
+        rc = file_write_atomic(hp, hpart, hlens, 2, true, err, errlen);
     if (rc == 0)
-        rc = file_write_atomic(mp, mpart, &mlen, 1, true, err, errlen);
+        rc = file_write_atomic(mp, mpart, mlens, 2, true, err, errlen);
     free(hbuf);
     free(mbuf);
+    free(bhbuf);
+    free(bmbuf);
     if (rc != 0)
         return -1;
     if (html_path)

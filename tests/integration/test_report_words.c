@@ -3,7 +3,7 @@
  * an internal name (a tracking variable "iops@4KiB/0", a metric key "write_lat_mean_us") or a
  * path of the machine (absolute paths, the fixtures' own paths); and the report opens with the
  * summary table, the devices in its columns and the fixtures' figures in its cells (computed
- * here from the results JSON). */
+ * here from the results JSON), after a table of contents of every section. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -224,6 +224,15 @@ static void test_summary_table(void **state)
     assert_non_null(strstr(sum, want));
     assert_non_null(strstr(sum, "| Host idle recovery gain (HIR) | — | — |"));
     assert_non_null(strstr(html, "<h2 id=\"summary\">Summary</h2>"));
+    /* the table of contents, before the summary, links every section */
+    const char *toc = strstr(md, "- [Summary](#summary)\n");
+    assert_non_null(toc);
+    assert_true(toc < sum);
+    assert_non_null(strstr(md, "- [Write Saturation (RND 4 KiB W)](#write-saturation-rnd-4-kib-w)"));
+    const char *hn = strstr(html, "<nav class=\"toc\">"), *hs = strstr(html, "<h2 id=\"summary\">");
+    assert_non_null(hn);
+    assert_true(hn < hs);
+    assert_non_null(strstr(hn, "<li><a href=\"#setup\">"));
     free(md);
     free(html);
 }
