@@ -237,11 +237,27 @@ static void test_summary_table(void **state)
     free(html);
 }
 
+/* A profile whose workloads are its profiles' names: one column for both; the 0% / 90%
+ * comparison one table, not a sentence per pair. */
+static void test_profile_tables(void **state)
+{
+    (void)state;
+    const char *const names[] = {"profile-r4", NULL};
+    char *html, *md = render("profile", names, &html);
+    assert_null(strstr(md, "| Profile | Workload |"));
+    assert_non_null(strstr(md, "| Workload | Data | Workers | QD |"));
+    assert_null(strstr(md, "IOPS with incompressible data and"));
+    assert_non_null(strstr(md, "| database | 1 × 32 | 48,870 | 142,591 | 2.92× |"));
+    free(md);
+    free(html);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_internal_names),
         cmocka_unit_test(test_summary_table),
+        cmocka_unit_test(test_profile_tables),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
