@@ -29,8 +29,10 @@
 #include "lib/json_path.h"
 #include "lib/units.h"
 #include "lib/util.h"
+#include "report/measure.h"
 #include "report/plot.h"
 #include "report/shape.h"
+#include "report/words.h"
 
 /* The string at a path, "" when there is none (for printf and strcmp). */
 static const char *sv(struct json_object *o, const char *path)
@@ -72,6 +74,8 @@ static void fmt_bytes_dec(double b, char *buf, size_t len)
 struct out {
     FILE *h, *m;
     const char *out_dir;
+    char (*toc)[2][160];   /* the sections (level-2 headings): id, text */
+    size_t ntoc;
 };
 
 static void h_esc(FILE *f, const char *s)
@@ -109,9 +113,55 @@ static void o_heading(struct out *o, int level, const char *id, const char *text
     fputs("\">", o->h);
     h_esc(o->h, text);
     fprintf(o->h, "</h%d>\n", level);
+    if (level == 2) {   /* the table of contents (toc_write) */
+        o->toc = xrealloc(o->toc, (o->ntoc + 1) * sizeof(*o->toc));
+        str_copy(o->toc[o->ntoc][0], sizeof(o->toc[0][0]), id);
+        str_copy(o->toc[o->ntoc][1], sizeof(o->toc[0][1]), text);
+        o->ntoc++;
+    }
     fprintf(o->m, "\n%.*s ", level, "######");
     m_esc(o->m, text, false);
     fputs("\n\n", o->m);
+}
+
+/* A Markdown heading's anchor as renderers make it: lower case, spaces as '-', other
+ * punctuation dropped. */
+static void md_slug(const char *text, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p && n + 1 < len; p++) {
+        if (*p >= 'A' && *p <= 'Z')
+            buf[n++] = (char)(*p - 'A' + 'a');
+        else if ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' ||
+                 *p >= 0x80)
+            buf[n++] = (char)*p;
+        else if (*p == ' ')
+            buf[n++] = '-';
+    }
+    buf[n] = '\0';
+}
+
+/* The table of contents of the sections recorded by o_heading, into h and m. */
+static void toc_write(const struct out *o, FILE *h, FILE *m)
+{
+    if (!o->ntoc)
+        return;
+    fputs("<nav class=\"toc\"><p>Contents</p>\n<ul>\n", h);
+    fputs("Contents:\n\n", m);
+    for (size_t i = 0; i < o->ntoc; i++) {
+        char slug[200];
+        fputs("<li><a href=\"#", h);
+        h_esc(h, o->toc[i][0]);
+        fputs("\">", h);
+        h_esc(h, o->toc[i][1]);
+        fputs("</a></li>\n", h);
+        md_slug(o->toc[i][1], slug, sizeof(slug));
+        fputs("- [", m);
+        m_esc(m, o->toc[i][1], true);
+        fprintf(m, "](#%s)\n", slug);
+    }
+    fputs("</ul></nav>\n", h);
+    fputs("\n", m);
 }
 
 static void o_para(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -173,6 +223,8 @@ static void t_row(struct table *t, const char *const *cells)
     t->rows[t->nrows++] = r;
 }
 
+static void t_free(struct table *t);
+
 static void t_emit(struct out *o, struct table *t)
 {
     if (t->cls)
@@ -212,6 +264,12 @@ static void t_emit(struct out *o, struct table *t)
     }
     fputs("</table>\n", o->h);
     fputc('\n', o->m);
+    t_free(t);
+}
+
+/* A table's memory, freed (t_emit does it; an unwritten table calls it itself). */
+static void t_free(struct table *t)
+{
     for (unsigned r = 0; r < t->nrows; r++) {
         for (unsigned c = 0; c < t->ncol; c++)
             free(t->rows[r][c]);
@@ -271,6 +329,9 @@ static const char *device_label(const struct report_input *in)
     const char *m = jp_str(in->doc, "target.simulated.preset");
     if (m)
         return m;
+    m = jp_str(in->doc, "target.path");
+    if (m && !strncmp(m, "sim:", 4) && m[4])
+        return m + 4;   /* the preset: a simulated model is the simulator's design summary */
     m = jp_str(in->doc, "target.model");
     return m ? m : jp_str(in->doc, "target.path") ? jp_str(in->doc, "target.path") : "device";
 }
@@ -535,6 +596,45 @@ static void row_figures(struct json_object *doc, char *buf, size_t len)
 }
 
 /* The SNIA header: one column per device. */
+/* The device model: the device's own or, for a simulated target, "simulated TITLE (preset
+ * NAME)", the title being the preset description's part before its ':' (the design summary
+ * after it is the simulator's, not the device's). */
+static void row_model(struct json_object *doc, char *buf, size_t len)
+{
+    const char *preset = jp_str(doc, "target.simulated.preset");
+    const char *m = jp_str(doc, "target.model"), *path = jp_str(doc, "target.path");
+    if (!preset && path && !strncmp(path, "sim:", 4) && path[4])
+        preset = path + 4;
+    if (!preset) {
+        snprintf(buf, len, "%s", m && *m ? m : "not reported");
+        return;
+    }
+    const char *d = jp_str(doc, "target.simulated.description");
+    if (!d)
+        d = m ? m : preset;
+    const char *colon = strchr(d, ':');
+    int n = colon ? (int)(colon - d) : (int)strlen(d);
+    snprintf(buf, len, "simulated %.*s (preset %s)", n, d, preset);
+}
+
+/* "results.json in suite-6300": the file and its folder's name, never the path of this
+ * machine. */
+static void source_name(const char *path, char *buf, size_t len)
+{
+    const char *base = path ? strrchr(path, '/') : NULL;
+    if (!base) {
+        snprintf(buf, len, "%s", path && *path ? path : "–");
+        return;
+    }
+    const char *dir = base;
+    while (dir > path && dir[-1] != '/')
+        dir--;
+    if (dir == base)
+        snprintf(buf, len, "%s", base + 1);
+    else
+        snprintf(buf, len, "%s in %.*s", base + 1, (int)(base - dir), dir);
+}
+
 static void header_section(struct ctx *c)
 {
     o_heading(&c->o, 2, "setup", "Test platform, device under test and set-up");
@@ -560,7 +660,7 @@ static void header_section(struct ctx *c)
         {"CPUs online", "host.cpus_online", 2, NULL},
         {"Memory", "host.memory_bytes", 3, NULL},
         {"Kernel", "host.kernel", 0, NULL},
-        {"Device model", "target.model", 0, NULL},
+        {"Device model", "", 4, row_model},
         {"Vendor", "target.vendor", 0, NULL},
         {"Serial", "target.serial", 0, NULL},
         {"Firmware", "target.firmware", 0, NULL},
@@ -661,6 +761,187 @@ static void header_section(struct ctx *c)
     }
 }
 
+/* ---- the summary: the headline figures, devices in columns */
+
+/* One headline figure: the points it may come from (measure.h) and how it is shown. */
+struct headline {
+    const char *label;
+    enum meas_metric metric;
+    uint32_t bs;
+    int read_pct;
+    int sequential;    /* 1 sequential, 0 random */
+    bool qd1;          /* 1 worker × QD 1 only */
+    int kind;          /* 0 count, 1 MB/s, 2 latency */
+};
+
+static int state_rank(enum meas_state s)
+{
+    return s == MEAS_STATE_STEADY ? 3 : s == MEAS_STATE_WIPC ? 2 : s == MEAS_STATE_FOB ? 1 : 0;
+}
+
+/* The point for h: steady state before a burst after WIPC before a burst from fresh; then the
+ * most outstanding I/O. WSAT, DIRTH, HIR and XSR points are their own rows (or none). */
+static const struct meas_point *headline_point(const struct meas_set *set,
+                                               const struct headline *h)
+{
+    const struct meas_point *best = NULL;
+    for (size_t k = 0; set && k < set->n; k++) {
+        const struct meas_point *p = &set->p[k];
+        if (!strncmp(p->key, "suite/", 6) && strncmp(p->key, "suite/iops/", 11) &&
+            strncmp(p->key, "suite/tp/", 9) && strncmp(p->key, "suite/lat/", 10))
+            continue;
+        if (p->bs != h->bs || p->read_pct != h->read_pct || (int)p->sequential != h->sequential ||
+            !isfinite(p->v[h->metric]))
+            continue;
+        if (h->qd1 && p->workers * p->qd != 1)
+            continue;
+        if (!best || state_rank(p->state) > state_rank(best->state) ||
+            (state_rank(p->state) == state_rank(best->state) &&
+             p->workers * p->qd > best->workers * best->qd))
+            best = p;
+    }
+    return best;
+}
+
+static const char *state_short(enum meas_state s)
+{
+    switch (s) {
+    case MEAS_STATE_STEADY: return "steady state";
+    case MEAS_STATE_WIPC: return "burst after WIPC";
+    case MEAS_STATE_FOB: return "burst, not preconditioned";
+    default: return "state not recorded";
+    }
+}
+
+/* The WSAT plateau (the mean IOPS of its last five rounds) and HIR's best gain, from the
+ * tests of the document's presentation "wsat" / "hir". */
+static struct json_object *test_by_report(struct json_object *doc, const char *report)
+{
+    for (size_t k = 0; k < jlen_at(doc, "tests"); k++) {
+        struct json_object *t = jp_idx(jp_at(doc, "tests"), k);
+        const char *r = plot_test_report(t);
+        if (r && !strcmp(r, report))
+            return t;
+    }
+    return NULL;
+}
+
+static void wsat_cell(struct json_object *doc, char *buf, size_t len)
+{
+    struct json_object *sub = jp_at(test_by_report(doc, "wsat"), "subtests.0");
+    size_t nr = sub ? jlen_at(sub, "rounds") : 0;
+    if (!nr) {
+        snprintf(buf, len, "—");
+        return;
+    }
+    double fin = 0;
+    size_t from = nr > 5 ? nr - 5 : 0;
+    for (size_t k = from; k < nr; k++)
+        fin += jp_path(jp_idx(jp_at(sub, "rounds"), k), "elements.0.total.iops") /
+               (double)(nr - from);
+    char v[32];
+    report_fmt_count(fin, v, sizeof(v));
+    snprintf(buf, len, "%s IOPS (last %zu rounds after %.0f GB written from purge; write "
+             "saturation, no steady-state claim)", v, nr - from,
+             jp_path(jp_idx(jp_at(sub, "rounds"), nr - 1), "total_written_gb"));
+}
+
+static void hir_cell(struct json_object *doc, char *buf, size_t len)
+{
+    struct json_object *sub = jp_at(test_by_report(doc, "hir"), "subtests.0");
+    size_t nw = sub ? jlen_at(sub, "wait_states") : 0;
+    double best = NAN, wait = NAN;
+    for (size_t k = 0; k < nw; k++) {
+        struct json_object *w = jp_idx(jp_at(sub, "wait_states"), k);
+        double g = jp_path(w, "write_iops_mean") / jp_path(w, "baseline_iops_mean");
+        if (isfinite(g) && (!isfinite(best) || g > best))
+            best = g, wait = jp_path(w, "wait_s");
+    }
+    if (!isfinite(best))
+        snprintf(buf, len, "—");
+    else
+        snprintf(buf, len, "%.2f× (best wait state, %g s idle; against the baseline after HIR's "
+                 "preconditioning)", best, wait);
+}
+
+static void summary_section(struct ctx *c)
+{
+    static const struct headline rows[] = {
+        {"4 KiB random read IOPS", MEAS_IOPS, 4096, 100, 0, false, 0},
+        {"4 KiB random write IOPS", MEAS_IOPS, 4096, 0, 0, false, 0},
+        {"128 KiB sequential read MB/s", MEAS_MB_S, 131072, 100, 1, false, 1},
+        {"128 KiB sequential write MB/s", MEAS_MB_S, 131072, 0, 1, false, 1},
+        {"4 KiB random read mean latency, QD 1", MEAS_LAT_MEAN_US, 4096, 100, 0, true, 2},
+        {"4 KiB random read 99.99% latency, QD 1", MEAS_LAT_P99_99_US, 4096, 100, 0, true, 2},
+        {"4 KiB random write mean latency, QD 1", MEAS_LAT_MEAN_US, 4096, 0, 0, true, 2},
+        {"4 KiB random write 99.99% latency, QD 1", MEAS_LAT_P99_99_US, 4096, 0, 0, true, 2},
+    };
+    const size_t nrows = sizeof(rows) / sizeof(rows[0]);
+    o_heading(&c->o, 2, "summary", "Summary");
+    struct meas_set *sets = xcalloc(c->n, sizeof(*sets));
+    bool *have = xcalloc(c->n, sizeof(bool));
+    bool any_sim = false;
+    for (size_t i = 0; i < c->n; i++) {
+        char err[ERR_LEN];
+        have[i] = c->in[i].path && meas_load(c->in[i].path, &sets[i], err, sizeof(err)) == 0;
+        any_sim = any_sim || simulated(&c->in[i]);
+    }
+    const char **head = xcalloc(c->n + 1, sizeof(char *));
+    head[0] = "Figure";
+    for (size_t i = 0; i < c->n; i++)
+        head[i + 1] = dev(c, i);
+    struct table t;
+    t_init(&t, (unsigned)c->n + 1, head);
+    t.first_col_head = true;
+    t.cls = "wide";
+    const char **cells = xcalloc(c->n + 1, sizeof(char *));
+    char (*vals)[512] = xcalloc(c->n, sizeof(*vals));
+    for (size_t r = 0; r < nrows + 2; r++) {
+        cells[0] = r < nrows ? rows[r].label : r == nrows ? "Write saturation plateau (WSAT)"
+                                                          : "Host idle recovery gain (HIR)";
+        for (size_t i = 0; i < c->n; i++) {
+            cells[i + 1] = vals[i];
+            if (r == nrows) {
+                wsat_cell(c->in[i].doc, vals[i], sizeof(vals[i]));
+                continue;
+            }
+            if (r == nrows + 1) {
+                hir_cell(c->in[i].doc, vals[i], sizeof(vals[i]));
+                continue;
+            }
+            const struct meas_point *p = have[i] ? headline_point(&sets[i], &rows[r]) : NULL;
+            if (!p) {
+                snprintf(vals[i], sizeof(vals[i]), "—");
+                continue;
+            }
+            char v[48];
+            double x = p->v[rows[r].metric];
+            if (rows[r].kind == 0)
+                report_fmt_count(x, v, sizeof(v));
+            else if (rows[r].kind == 1)
+                fmt_num(x, 1, v, sizeof(v));
+            else
+                units_format_lat(x, UNITS_TYPESET, v, sizeof(v));
+            snprintf(vals[i], sizeof(vals[i]), "%s (%s; %u × QD %u)", v, state_short(p->state),
+                     p->workers, p->qd);
+        }
+        t_row(&t, cells);
+    }
+    o_para(&c->o, "The headline figures, each with the drive's state it was measured in "
+                  "(steady state only where the results claim it; \"—\": not in these "
+                  "results)%s:", any_sim ? "; figures of a simulated drive are in virtual time, "
+                                           "not a real device's" : "");
+    t_emit(&c->o, &t);
+    free(cells);
+    free(vals);
+    free(head);
+    for (size_t i = 0; i < c->n; i++)
+        if (have[i])
+            meas_free(&sets[i]);
+    free(sets);
+    free(have);
+}
+
 /* ---- PTS tests */
 
 static struct json_object *find_test(struct json_object *doc, const char *name)
@@ -700,13 +981,14 @@ static void steady_words(struct json_object *sub, char *buf, size_t len)
         return;
     }
     if (jp_true(jp_at(ss, "reached"))) {
-        char avg[32];
+        char avg[32], tw[128];
         report_fmt_count(jp_path(ss, "variables.0.window.average"), avg, sizeof(avg));
+        report_words_tracking(jp_str(ss, "variables.0.tracking"), tw, sizeof(tw));
         snprintf(buf, len, "steady state reached at round %.0f (window rounds %.0f–%.0f, %s "
                  "average %s, range %.1f%%, slope excursion %.1f%%)", jp_path(ss, "round"),
                  jp_path(ss, "variables.0.window.first_round"),
                  jp_path(ss, "variables.0.window.last_round"),
-                 jp_str(ss, "variables.0.tracking") ? jp_str(ss, "variables.0.tracking") : "tracked",
+                 tw,
                  avg, 100 * jp_path(ss, "variables.0.window.range") /
                           jp_path(ss, "variables.0.window.average"),
                  100 * jp_path(ss, "variables.0.window.slope_excursion") /
@@ -992,6 +1274,47 @@ static void (*pts_section(const char *report))(struct ctx *, const char *)
     return NULL;
 }
 
+/* A test's parameters in words, by its kind: "5 s elements, 4 threads × QD 32, random access,
+ * definition iops.ini"; HIR: its preconditioning elements and its wait states' accesses (5 s,
+ * not the elements); XSR: each group's stimulus and length. The definition by file name only:
+ * where it lay on the test machine is no one's business. */
+static void test_params_words(struct json_object *t, char *buf, size_t len)
+{
+    const char *def = jp_str(t, "definition"), *slash = def ? strrchr(def, '/') : NULL;
+    const char *report = plot_test_report(t);
+    struct json_object *sub = jp_at(t, "subtests.0");
+    char who[64];
+    snprintf(who, sizeof(who), "%.0f thread%s × QD %.0f", jp_path(t, "threads"),
+             jp_path(t, "threads") == 1 ? "" : "s", jp_path(t, "qd"));
+    size_t used = 0;
+    if (report && !strcmp(report, "xsr") && jlen_at(sub, "groups")) {
+        used += (size_t)snprintf(buf, len, "%s; stimuli in turn:", who);
+        for (size_t k = 0; k < jlen_at(sub, "groups") && used < len; k++) {
+            struct json_object *g = jp_idx(jp_at(sub, "groups"), k);
+            used += (size_t)snprintf(buf + used, len - used, "%s %s for %g min", k ? "," : "",
+                                     sv(g, "stimulus"), jp_path(g, "minutes"));
+        }
+    } else if (report && !strcmp(report, "hir") && jlen_at(sub, "wait_states")) {
+        struct json_object *w = jp_idx(jp_at(sub, "wait_states"), 0);
+        used += (size_t)snprintf(buf, len, "%s, %s writes; preconditioning in %g s "
+                                 "elements until steady, then wait states of %g s write "
+                                 "accesses each followed by an idle period (", who,
+                                 jp_str(t, "access") ? jp_str(t, "access") : "random",
+                                 jp_path(t, "element_time_s"), jp_path(w, "access_s"));
+        for (size_t k = 0; k < jlen_at(sub, "wait_states") && used < len; k++)
+            used += (size_t)snprintf(buf + used, len - used, "%s%g s", k ? ", " : "",
+                                     jp_path(jp_idx(jp_at(sub, "wait_states"), k), "wait_s"));
+        if (used < len)
+            used += (size_t)snprintf(buf + used, len - used, ")");
+    } else {
+        used += (size_t)snprintf(buf, len, "%g s elements, %s, %s access",
+                                 jp_path(t, "element_time_s"), who,
+                                 jp_str(t, "access") ? jp_str(t, "access") : "–");
+    }
+    if (used < len)
+        snprintf(buf + used, len - used, ", definition %s", slash ? slash + 1 : def ? def : "–");
+}
+
 static void suite_sections(struct ctx *c)
 {
     /* every test name, in the order first seen */
@@ -1019,13 +1342,9 @@ static void suite_sections(struct ctx *c)
         snprintf(id, sizeof(id), "test-%s", names[k]);
         o_heading(&c->o, 2, id, h);
         if (any) {
-            /* the definition's file name: where it lay on the test machine is no one's business */
-            const char *def = jp_str(any, "definition"), *slash = def ? strrchr(def, '/') : NULL;
-            o_para(&c->o, "Test parameters: %g s elements, %.0f thread%s × QD %.0f, %s access, "
-                          "definition %s.", jp_path(any, "element_time_s"), jp_path(any, "threads"),
-                   jp_path(any, "threads") == 1 ? "" : "s", jp_path(any, "qd"),
-                   jp_str(any, "access") ? jp_str(any, "access") : "–",
-                   slash ? slash + 1 : def ? def : "–");
+            char params[1024];
+            test_params_words(any, params, sizeof(params));
+            o_para(&c->o, "Test parameters: %s.", params);
         }
         const char *n = names[k];
         for (size_t i = 0; i < c->n; i++) {   /* how the drive was prepared, per device */
@@ -1094,8 +1413,15 @@ static void profile_sections(struct ctx *c)
         const char *head[] = {"Profile", "Workload", "Data", "Workers", "QD", "Eff. QD",
                               fig_head(&c->in[i], "IOPS", ih, sizeof(ih)), "MB/s",
                               "Mean latency", "p99", "Measured", "Drive state"};
+        /* a profile of one workload by its name: one column, not the same word twice */
+        bool same = true;
+        for (size_t k = 0; k < jlen_at(doc, "points"); k++) {
+            struct json_object *p = jp_idx(jp_arr(doc, "points"), k);
+            same = same && !strcmp(sv(p, "profile"), sv(p, "workload"));
+        }
+        const size_t skip = same ? 1 : 0;   /* the Profile column left out */
         struct table tb;
-        t_init(&tb, states ? 12 : 11, head);
+        t_init(&tb, (unsigned)((states ? 12 : 11) - skip), head + skip);
         size_t np = jlen_at(doc, "points");
         for (size_t k = 0; k < np; k++) {
             struct json_object *p = jp_idx(jp_at(doc, "points"), k);
@@ -1128,7 +1454,7 @@ static void profile_sections(struct ctx *c)
                          jp_path(p, "result.rounds.1"));
             const char *cp[] = {jp_str(p, "profile"), jp_str(p, "workload"), d, w, q, e, iops, mb,
                                 mean, p99, how, state};
-            t_row(&tb, cp);
+            t_row(&tb, cp + skip);
         }
         o_para(&c->o, "%s — every point (effective QD = workers × QD; data = compressibility of "
                       "the data written%s):", dev(c, i),
@@ -1136,7 +1462,14 @@ static void profile_sections(struct ctx *c)
         t_emit(&c->o, &tb);
         profile_prep(c, i);
 
-        /* 0% vs 90% in words, as the review puts it */
+        /* 0% vs 90%, as the review compares them: one table */
+        char zh[48], nh[48];
+        const char *rh[] = {"Workload", "Workers × QD",
+                            fig_head(&c->in[i], "IOPS, incompressible", zh, sizeof(zh)),
+                            fig_head(&c->in[i], "IOPS, 90% compressible", nh, sizeof(nh)),
+                            "90% / incompressible"};
+        struct table rt;
+        t_init(&rt, 5, rh);
         for (size_t k = 0; k < np; k++) {
             struct json_object *a = jp_idx(jp_at(doc, "points"), k);
             if (jp_path(a, "compress_pct") != 0 || !jp_at(a, "result"))
@@ -1147,15 +1480,22 @@ static void profile_sections(struct ctx *c)
                     jp_path(b, "workers") != jp_path(a, "workers") || jp_path(b, "qd") != jp_path(a, "qd") ||
                     strcmp(sv(b, "workload"), sv(a, "workload")) != 0)
                     continue;
-                char x[32], y[32];
+                char x[32], y[32], wq[32], ratio[32];
                 report_fmt_count(jp_path(a, "result.total.iops"), x, sizeof(x));
                 report_fmt_count(jp_path(b, "result.total.iops"), y, sizeof(y));
-                o_para(&c->o, "%s, %s with %.0f worker%s × QD %.0f: %s IOPS with incompressible "
-                              "data and %s IOPS with 90%% compressible data (%.2f×).",
-                       dev(c, i), sv(a, "workload"), jp_path(a, "workers"),
-                       jp_path(a, "workers") == 1 ? "" : "s", jp_path(a, "qd"), x, y,
-                       jp_path(b, "result.total.iops") / jp_path(a, "result.total.iops"));
+                snprintf(wq, sizeof(wq), "%.0f × %.0f", jp_path(a, "workers"), jp_path(a, "qd"));
+                snprintf(ratio, sizeof(ratio), "%.2f×",
+                         jp_path(b, "result.total.iops") / jp_path(a, "result.total.iops"));
+                const char *rc[] = {sv(a, "workload"), wq, x, y, ratio};
+                t_row(&rt, rc);
             }
+        }
+        if (rt.nrows) {
+            o_para(&c->o, "%s — IOPS with incompressible and with 90%% compressible data, same "
+                          "workload and outstanding I/O:", dev(c, i));
+            t_emit(&c->o, &rt);
+        } else {
+            t_free(&rt);
         }
         size_t ns = jlen_at(doc, "saturation");
         if (ns) {
@@ -1199,7 +1539,8 @@ static void run_verdict(struct ctx *c, size_t i)
     const char *spec = jp_str(doc, "workload.spec");
     struct json_object *ss = jp_at(doc, "steady_state");
     const char *label = jp_str(ss, "label"), *reason = jp_str(ss, "reason");
-    const char *tracking = jp_str(ss, "tracking") ? jp_str(ss, "tracking") : "";
+    char tracking[128];
+    report_words_tracking(jp_str(ss, "tracking"), tracking, sizeof(tracking));
     bool reached = jp_true(jp_at(ss, "reached"));
     char avg[32];
     report_fmt_count(jp_path(ss, "window.average"), avg, sizeof(avg));
@@ -1468,8 +1809,10 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
         const char **items = xcalloc(n, sizeof(char *));
         char (*lines)[4400] = xcalloc(n, sizeof(*lines));
         for (size_t i = 0; i < n; i++) {
+            char src[512];
+            source_name(in[i].path, src, sizeof(src));
             snprintf(lines[i], sizeof(lines[i]), "%s: %s (%s, %s%s)", device_label(&in[i]),
-                     in[i].path ? in[i].path : "", schema_of(&in[i]),
+                     src, schema_of(&in[i]),
                      jp_str(in[i].doc, "status") ? jp_str(in[i].doc, "status") : "?",
                      simulated(&in[i]) ? ", simulated drive" : "");
             items[i] = lines[i];
@@ -1479,6 +1822,28 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
         free(lines);
     }
 
+    /* the body in its own streams: the table of contents goes between the two */
+    FILE *pre_h = c.o.h, *pre_m = c.o.m;
+    char *bhbuf = NULL, *bmbuf = NULL;
+    size_t bhlen = 0, bmlen = 0;
+    c.o.h = open_memstream(&bhbuf, &bhlen);
+    c.o.m = open_memstream(&bmbuf, &bmlen);
+    if (!c.o.h || !c.o.m) {
+        int e = errno;
+        FILE *all[] = {pre_h, pre_m, c.o.h, c.o.m};
+        for (int k = 0; k < 4; k++)
+            if (all[k])
+                fclose(all[k]);
+        free(hbuf);
+        free(mbuf);
+        free(bhbuf);
+        free(bmbuf);
+        plot_list_free(&c.plots);
+        free(c.plot_used);
+        free(c.names);
+        return errf(err, errlen, "cannot build the report: %s", strerror(e));
+    }
+    summary_section(&c);
     header_section(&c);
     bool suites = false, profiles = false, runs = false;
     for (size_t i = 0; i < n; i++) {
@@ -1510,17 +1875,25 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
     bool ok = !ferror(c.o.h) && !ferror(c.o.m);
     ok = fclose(c.o.h) == 0 && ok;
     ok = fclose(c.o.m) == 0 && ok;
+    toc_write(&c.o, pre_h, pre_m);
+    ok = !ferror(pre_h) && !ferror(pre_m) && ok;
+    ok = fclose(pre_h) == 0 && ok;
+    ok = fclose(pre_m) == 0 && ok;
+    free(c.o.toc);
     plot_list_free(&c.plots);
     free(c.plot_used);
     free(c.names);
-    const char *hpart[] = {hbuf}, *mpart[] = {mbuf};
+    const char *hpart[] = {hbuf, bhbuf}, *mpart[] = {mbuf, bmbuf};
+    const size_t hlens[] = {hlen, bhlen}, mlens[] = {mlen, bmlen};
     int rc = ok ? 0 : errf(err, errlen, "cannot build the report for %s", cfg->out_dir);
     if (rc == 0)
-        rc = file_write_atomic(hp, hpart, &hlen, 1, true, err, errlen);
+        rc = file_write_atomic(hp, hpart, hlens, 2, true, err, errlen);
     if (rc == 0)
-        rc = file_write_atomic(mp, mpart, &mlen, 1, true, err, errlen);
+        rc = file_write_atomic(mp, mpart, mlens, 2, true, err, errlen);
     free(hbuf);
     free(mbuf);
+    free(bhbuf);
+    free(bmbuf);
     if (rc != 0)
         return -1;
     if (html_path)

@@ -1,0 +1,270 @@
+/* test_report_words.c — the report speaks to a reader: rendered from the fixtures (suites, the
+ * PTS 2.0 suite, a profile, runs; one and two devices), neither the Markdown nor the HTML holds
+ * an internal name (a tracking variable "iops@4KiB/0", a metric key "write_lat_mean_us") or a
+ * path of the machine (absolute paths, the fixtures' own paths); and the report opens with the
+ * summary table, the devices in its columns and the fixtures' figures in its cells (computed
+ * here from the results JSON), after a table of contents of every section. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/results.h"
+#include "helpers.h"
+
+static char *dir;
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = make_temp_dir("report-words");
+    return dir ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    remove_tree(dir);
+    free(dir);
+    return 0;
+}
+
+static const char *root(void)
+{
+    return getenv("PTSBENCH_DATADIR") ? getenv("PTSBENCH_DATADIR") : ".";
+}
+
+/* Render the fixtures named (NULL-terminated, at most 4) into DIR/tag; *html gets the HTML. */
+static char *render(const char *tag, const char *const *names, char **html)
+{
+    char f[4][600], out[600];
+    char *argv[12];
+    int a = 0;
+    argv[a++] = (char *)ptsbench_bin();
+    argv[a++] = "report";
+    for (int i = 0; names[i] && i < 4; i++) {
+        snprintf(f[i], sizeof(f[i]), "%s/tests/fixtures/results/%s", root(), names[i]);
+        argv[a++] = f[i];
+    }
+    snprintf(out, sizeof(out), "%s/%s", dir, tag);
+    argv[a++] = "--no-plots";
+    argv[a++] = "--out";
+    argv[a++] = out;
+    argv[a] = NULL;
+    struct cmd_result r;
+    assert_int_equal(run_cmd(argv, &r), 0);
+    if (r.status != 0)
+        print_message("%s", r.errout);
+    assert_int_equal(r.status, 0);
+    cmd_result_free(&r);
+    char p[700];
+    snprintf(p, sizeof(p), "%s/report.html", out);
+    *html = slurp_file(p, NULL);
+    snprintf(p, sizeof(p), "%s/report.md", out);
+    char *md = slurp_file(p, NULL);
+    assert_non_null(*html);
+    assert_non_null(md);
+    return md;
+}
+
+/* Markdown escapes '_' as "\_": compare without the backslashes. */
+static char *unescape(const char *s)
+{
+    char *o = malloc(strlen(s) + 1), *q = o;
+    assert_non_null(o);
+    for (; *s; s++)
+        if (!(*s == '\\' && (s[1] == '_' || s[1] == '*')))
+            *q++ = *s;
+    *q = '\0';
+    return o;
+}
+
+static void no_match(const char *what, const char *text, const char *pattern)
+{
+    regex_t re;
+    assert_int_equal(regcomp(&re, pattern, REG_EXTENDED | REG_NEWLINE), 0);
+    regmatch_t m;
+    int rc = regexec(&re, text, 1, &m, 0);
+    if (rc == 0)
+        print_error("%s: '%s' found: ...%.60s...\n", what, pattern,
+                    text + (m.rm_so > 20 ? m.rm_so - 20 : 0));
+    regfree(&re);
+    assert_int_not_equal(rc, 0);
+}
+
+static void no_string(const char *what, const char *text, const char *s)
+{
+    const char *p = strstr(text, s);
+    if (p)
+        print_error("%s: '%s' found: ...%.60s...\n", what, s, p > text + 20 ? p - 20 : text);
+    assert_null(p);
+}
+
+static void clean(const char *what, const char *raw)
+{
+    char *text = unescape(raw);
+    no_match(what, text, "[a-z_]+@[0-9]");
+    const char *names[] = {"_us@", "lat_mean_us", "read_iops", "write_iops", "mb_s@",
+                           "tests/fixtures", dir};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        no_string(what, text, names[i]);
+    /* absolute paths of a machine (the home, work, tmp, root and usr trees; built here:
+     * test_layers keeps such paths out of the sources) */
+    const char *roots[] = {"home", "work", "tmp", "root", "usr"};
+    for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+        char p[16];
+        snprintf(p, sizeof(p), "/%s/", roots[i]);
+        no_string(what, text, p);
+    }
+    free(text);
+}
+
+static void check_all(const char *tag, const char *const *names)
+{
+    char *html, *md = render(tag, names, &html);
+    clean("report.md", md);
+    clean("report.html", html);
+    free(md);
+    free(html);
+}
+
+static void test_no_internal_names(void **state)
+{
+    (void)state;
+    const char *const sets[][4] = {
+        {"suite-6300", NULL},
+        {"suite-6300", "suite-r4", NULL},
+        {"suite2-6300", NULL},
+        {"profile-r4", NULL},
+        {"profile-r4", "ramp-r4", NULL},
+        {"run-steady-6300", NULL},
+        {"run-steady-6300", "run-burst-r4", NULL},
+        {"run-generic", NULL},
+    };
+    for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+        char tag[16];
+        snprintf(tag, sizeof(tag), "w%zu", i);
+        check_all(tag, sets[i]);
+    }
+}
+
+/* The fixture's figure, from its JSON (read as version 2): test NAME's row (mix, bs). */
+static double fixture_row(const char *fixture, const char *test, int mix, int bs,
+                          const char *what)
+{
+    char p[700];
+    snprintf(p, sizeof(p), "%s/tests/fixtures/results/%s/results.json", root(), fixture);
+    struct json_object *doc = json_object_from_file(p);
+    assert_non_null(doc);
+    results_upgrade(doc);
+    double v = -1;
+    struct json_object *tests = json_object_object_get(doc, "tests");
+    for (size_t t = 0; t < json_object_array_length(tests); t++) {
+        struct json_object *to = json_object_array_get_idx(tests, t);
+        if (strcmp(json_object_get_string(json_object_object_get(to, "name")), test) != 0)
+            continue;
+        struct json_object *subs = json_object_object_get(to, "subtests");
+        for (size_t s = 0; s < json_object_array_length(subs); s++) {
+            struct json_object *rows = json_object_object_get(
+                json_object_object_get(json_object_array_get_idx(subs, s), "table"), "rows");
+            for (size_t r = 0; r < json_object_array_length(rows); r++) {
+                struct json_object *row = json_object_array_get_idx(rows, r);
+                if (json_object_get_int(json_object_object_get(row, "rwmix_read")) == mix &&
+                    json_object_get_int(json_object_object_get(row, "bs")) == bs)
+                    v = json_object_get_double(json_object_object_get(
+                        json_object_object_get(row, "total"), what));
+            }
+        }
+    }
+    json_object_put(doc);
+    assert_true(v > 0);
+    return v;
+}
+
+/* 139909.4 → "139,909" */
+static void commas(double v, char *buf, size_t len)
+{
+    char d[32];
+    snprintf(d, sizeof(d), "%.0f", v);
+    size_t n = strlen(d), o = 0;
+    for (size_t i = 0; i < n && o + 2 < len; i++) {
+        if (i && (n - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = d[i];
+    }
+    buf[o] = '\0';
+}
+
+static void test_summary_table(void **state)
+{
+    (void)state;
+    const char *const names[] = {"suite-6300", "suite-r4", NULL};
+    char *html, *md = render("summary", names, &html);
+    const char *sum = strstr(md, "\n## Summary\n");
+    const char *setup = strstr(md, "\n## Test platform");
+    assert_non_null(sum);
+    assert_non_null(setup);
+    assert_true(sum < setup);   /* the summary first */
+    assert_non_null(strstr(sum, "| Figure | zdrive-6300-1.6t (simulated drive) | "
+                                "zdrive-r4-cm88-1.6t (simulated drive) |"));
+    char a[32], b[32], want[256];
+    commas(fixture_row("suite-6300", "iops", 0, 4096, "iops"), a, sizeof(a));
+    commas(fixture_row("suite-r4", "iops", 0, 4096, "iops"), b, sizeof(b));
+    snprintf(want, sizeof(want), "| 4 KiB random write IOPS | %s (steady state; 4 × QD 32) | %s "
+             "(steady state; 4 × QD 32) |", a, b);
+    print_message("  looking for '%s'\n", want);
+    const char *row = strstr(sum, want);
+    assert_non_null(row);
+    assert_true(row < setup);
+    snprintf(want, sizeof(want), "| 128 KiB sequential read MB/s | %.1f (steady state; 1 × QD 32) "
+             "| %.1f (steady state; 1 × QD 32) |",
+             fixture_row("suite-6300", "tp", 100, 131072, "mb_s"),
+             fixture_row("suite-r4", "tp", 100, 131072, "mb_s"));
+    print_message("  looking for '%s'\n", want);
+    assert_non_null(strstr(sum, want));
+    assert_non_null(strstr(sum, "| Host idle recovery gain (HIR) | — | — |"));
+    assert_non_null(strstr(html, "<h2 id=\"summary\">Summary</h2>"));
+    /* the table of contents, before the summary, links every section */
+    const char *toc = strstr(md, "- [Summary](#summary)\n");
+    assert_non_null(toc);
+    assert_true(toc < sum);
+    assert_non_null(strstr(md, "- [Write Saturation (RND 4 KiB W)](#write-saturation-rnd-4-kib-w)"));
+    const char *hn = strstr(html, "<nav class=\"toc\">"), *hs = strstr(html, "<h2 id=\"summary\">");
+    assert_non_null(hn);
+    assert_true(hn < hs);
+    assert_non_null(strstr(hn, "<li><a href=\"#setup\">"));
+    free(md);
+    free(html);
+}
+
+/* A profile whose workloads are its profiles' names: one column for both; the 0% / 90%
+ * comparison one table, not a sentence per pair. */
+static void test_profile_tables(void **state)
+{
+    (void)state;
+    const char *const names[] = {"profile-r4", NULL};
+    char *html, *md = render("profile", names, &html);
+    assert_null(strstr(md, "| Profile | Workload |"));
+    assert_non_null(strstr(md, "| Workload | Data | Workers | QD |"));
+    assert_null(strstr(md, "IOPS with incompressible data and"));
+    assert_non_null(strstr(md, "| database | 1 × 32 | 48,870 | 142,591 | 2.92× |"));
+    free(md);
+    free(html);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_no_internal_names),
+        cmocka_unit_test(test_summary_table),
+        cmocka_unit_test(test_profile_tables),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,64 @@
+/* test_report_words.c — tracking names and metric keys in words (report/words.h). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "report/words.h"
+
+static void tracking_is(const char *name, const char *want)
+{
+    char buf[128];
+    report_words_tracking(name, buf, sizeof(buf));
+    if (strcmp(buf, want) != 0)
+        print_error("%s: '%s', want '%s'\n", name, buf, want);
+    assert_string_equal(buf, want);
+}
+
+static void test_tracking(void **state)
+{
+    (void)state;
+    tracking_is("iops@4KiB/0", "4 KiB random write IOPS");
+    tracking_is("iops@4KiB/100", "4 KiB random read IOPS");
+    tracking_is("write_lat_mean_us@4KiB/0", "4 KiB random write mean latency");
+    tracking_is("mb_s@128KiB/0", "128 KiB sequential write MB/s");
+    tracking_is("mb_s@1MiB/100", "1024 KiB sequential read MB/s");
+    tracking_is("iops@512B/65", "0.5 KiB random 65/35 read/write IOPS");
+    tracking_is("read_lat_mean_us@8KiB/65", "8 KiB random 65/35 read/write, read mean latency");
+    tracking_is("iops", "IOPS");
+    tracking_is("write_lat_mean_us", "write mean latency");
+    tracking_is("", "the tracked value");
+    tracking_is(NULL, "the tracked value");
+}
+
+static void test_access_given(void **state)
+{
+    (void)state;
+    char buf[128];
+    report_words_tracking_access("iops@128KiB/0", "sequential", buf, sizeof(buf));
+    assert_string_equal(buf, "128 KiB sequential write IOPS");
+    report_words_tracking_access("iops@4KiB/0", "", buf, sizeof(buf));
+    assert_string_equal(buf, "4 KiB random write IOPS");
+}
+
+static void test_metric(void **state)
+{
+    (void)state;
+    assert_string_equal(report_words_metric("write_lat_mean_us"), "write mean latency");
+    assert_string_equal(report_words_metric("read_iops"), "read IOPS");
+    assert_string_equal(report_words_metric("bogus_key"), "the tracked value");
+    assert_string_equal(report_words_metric(NULL), "the tracked value");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tracking),
+        cmocka_unit_test(test_access_given),
+        cmocka_unit_test(test_metric),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
