@@ -148,7 +148,25 @@ int plot_dev(struct plot_chart *ch, size_t input)
     if (ch->dev_rank[input] < 0)
         ch->dev_rank[input] = (int)ch->n_devs++;
     ch->src[input] = true;
-    return ch->dev_rank[input];
+    return (int)input;   /* styles keyed by the input: one look per device in every chart */
+}
+
+int plot_dev_rank(const struct plot_chart *ch, size_t input)
+{
+    return input < ch->n_in ? ch->dev_rank[input] : -1;
+}
+
+void plot_dev_keys(const struct plot_ctx *c, struct plot_chart *ch)
+{
+    for (size_t i = 0; i < c->n_in && i < ch->n_in; i++) {
+        if (ch->dev_rank[i] < 0)
+            continue;
+        char t[300];
+        snprintf(t, sizeof(t), "%s (%s)", c->in[i].label ? c->in[i].label : "results",
+                 plot_dt((int)i) == 1 ? "solid" : "dashed");
+        plot_elem(ch, t, "keyentry with linespoints lw 2 pt %d dt %d lc rgb '#404040'",
+                  plot_pt((int)i), plot_dt((int)i));
+    }
 }
 
 size_t plot_n_devs(const struct plot_chart *ch) { return ch->n_devs; }
@@ -174,6 +192,9 @@ const char *plot_color(int k)
     snprintf(b, 32, "lc rgb '%s'", palette[(size_t)(k < 0 ? 0 : k) % n]);
     return b;
 }
+
+/* One colour per device (input index), the same in every chart of a report. */
+const char *plot_dev_color(int dev) { return plot_color(dev); }
 
 int plot_dt(int dev)
 {
