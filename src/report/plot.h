@@ -155,6 +155,11 @@ void plot_set(struct plot_chart *ch, const char *fmt, ...) __attribute__((format
 void plot_elem(struct plot_chart *ch, const char *title, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void plot_use_splot(struct plot_chart *ch);
+/* A linear y axis of counts (IOPS, MB/s, µs): tics at a round step labelled 400k, 1.2M (as
+ * units_format_short writes numbers) once the axis reaches 10000; below, plain numbers. */
+void plot_count_axis(struct plot_chart *ch);
+/* An x axis of rounds: a tic every round up to 25 rounds, then a round step (about 6 tics). */
+void plot_round_xtics(struct plot_chart *ch);
 /* x tics exactly at these values (for log axes of block sizes and queue depths). */
 void plot_xtics_at(struct plot_chart *ch, const double *v, size_t n);
 /* Values above the bars of a clustered histogram (gap 1) of n_cols data columns (2..n+1),

@@ -208,7 +208,7 @@ static void profile_bars(struct plot_ctx *c, bool lat)
     plot_set(ch, "set yrange [0:*]");
     plot_set(ch, "set xlabel 'workload'");
     plot_set(ch, "set ylabel %s", lat ? "'mean response time (µs)'" : "'IOPS'");
-    plot_set(ch, "set format y '%%.0f'");
+    plot_count_axis(ch);
     plot_set(ch, "set grid noxtics ytics");
     for (size_t k = 0; k < n_cols; k++) {
         const struct combo *cb = &combos[col[k].combo];
@@ -353,7 +353,7 @@ static void qd_ramp(struct plot_ctx *c)
     plot_set(ch, "set ylabel 'IOPS'");
     plot_set(ch, "set logscale x 2");
     plot_set(ch, "set yrange [0:*]");
-    plot_set(ch, "set format y '%%.0f'");
+    plot_count_axis(ch);
     plot_set(ch, "set offsets graph 0.03, graph 0.03, graph 0.05, 0");
     double eqd[MAXK];
     size_t n_eqd = 0;

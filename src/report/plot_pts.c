@@ -474,7 +474,7 @@ static void wsat_iops(struct plot_ctx *c, const char *test, const char *suffix, 
     plot_set(ch, "set autoscale xfix");
     plot_set(ch, "set ylabel 'IOPS'");
     plot_set(ch, "set yrange [0:*]");
-    plot_set(ch, "set format y '%%.0f'");
+    plot_count_axis(ch);
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *rs = wsat_rounds(c, i, test);
         if (!jp_len(rs))
@@ -596,7 +596,7 @@ static void hir_time(struct plot_ctx *c, const char *test, const char *suffix,
         plot_set(ch, "set logscale y");
     } else {
         plot_set(ch, "set yrange [0:*]");
-        plot_set(ch, "set format y '%%.0f'");
+        plot_count_axis(ch);
     }
     bool many = n_inputs_with(c, test) > 1;
     for (size_t i = 0; i < c->n_in; i++) {
@@ -797,7 +797,7 @@ static void dirth_curves(struct plot_ctx *c, const char *test, bool intensity)
         plot_set(ch, "set xlabel 'queue depth per thread (log scale)'");
         plot_set(ch, "set ylabel 'IOPS'");
         plot_set(ch, "set logscale x 2");
-        plot_set(ch, "set format y '%%.0f'");
+        plot_count_axis(ch);
         plot_set(ch, "set yrange [0:*]");
         plot_set(ch, "set offsets graph 0.03, graph 0.03, 0, 0");
         plot_xtics_at(ch, qd, n_qd);
@@ -943,9 +943,9 @@ static void dirth_convergence(struct plot_ctx *c, const char *test)
         "count for every queue depth, per round (the TC32/QD32 point is tracked).");
     plot_set(ch, "set xlabel 'round'");
     plot_set(ch, "set ylabel 'IOPS'");
-    plot_set(ch, "set xtics 1");
+    plot_round_xtics(ch);
     plot_set(ch, "set yrange [0:*]");
-    plot_set(ch, "set format y '%%.0f'");
+    plot_count_axis(ch);
     bool many = n_inputs_with(c, test) > 1;
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *rs = jp_arr(first_subtest(c, i, test), "rounds");

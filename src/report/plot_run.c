@@ -166,8 +166,8 @@ static void run_rounds(struct plot_ctx *c)
     plot_set(ch, "set ylabel 'IOPS'");
     plot_set(ch, "set yrange [0:*]");
     if (most <= 30)
-        plot_set(ch, "set xtics 1");
-    plot_set(ch, "set format y '%%.0f'");
+        plot_round_xtics(ch);
+    plot_count_axis(ch);
     plot_set(ch, "set offsets 0.3, 0.3, graph 0.05, 0");
     int obj = 1, arrow = 1, label = 1;
     for (size_t i = 0; i < c->n_in; i++) {
@@ -319,7 +319,7 @@ static void run_samples(struct plot_ctx *c)
     plot_set(ch, "set xlabel %s", q);
     plot_set(ch, "set ylabel 'IOPS'");
     plot_set(ch, "set yrange [0:*]");
-    plot_set(ch, "set format y '%%.0f'");
+    plot_count_axis(ch);
     bool many = n > 1;
     int arrow = 1, label = 1;
     for (size_t i = 0; i < c->n_in; i++) {

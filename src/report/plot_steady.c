@@ -207,8 +207,8 @@ static void window_chart_one(struct plot_ctx *c, const char *name, const char *s
     char q[256];
     plot_quote(q, sizeof(q), ylabel);
     plot_set(ch, "set ylabel %s", q);
-    plot_set(ch, "set xtics 1");
-    plot_set(ch, "set format y '%%.6g'");
+    plot_round_xtics(ch);
+    plot_count_axis(ch);
     /* room above the data for the steady-state determination lines */
     plot_set(ch, "set offsets 0.3, 0.3, graph %.2f, graph 0.04", 0.08 + 0.07 * (double)n_win);
     int label_no = 1;
@@ -374,7 +374,7 @@ static void suite_convergence(struct plot_ctx *c, const char *test, const char *
     plot_quote(q, sizeof(q), plot_metric_axis(metric));
     plot_set(ch, "set xlabel 'round'");
     plot_set(ch, "set ylabel %s", q);
-    plot_set(ch, "set xtics 1");
+    plot_round_xtics(ch);
     if (logy) {
         plot_set(ch, "set logscale y");
         plot_set(ch, "set format y '%%.0s%%c'");
@@ -599,9 +599,9 @@ void plot_precondition_charts(struct plot_ctx *c, const char *test)
     plot_quote(q, sizeof(q), plot_metric_axis(metric));
     plot_set(ch, "set xlabel 'round'");
     plot_set(ch, "set ylabel %s", q);
-    plot_set(ch, "set xtics 1");
+    plot_round_xtics(ch);
     plot_set(ch, "set yrange [0:*]");
-    plot_set(ch, "set format y '%%.0f'");
+    plot_count_axis(ch);
     for (size_t k = 0; k < n; k++) {
         char series[512];
         snprintf(series, sizeof(series), "%s: %s", c->in[src[k].input].label, what);
