@@ -15,6 +15,8 @@
 #include <cmocka.h>
 
 #include <stdbool.h>
+#include <math.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -617,6 +619,80 @@ static void test_bad_input(void **state)
     cmd_result_free(&r);
 }
 
+/* The latency-sweep profile (threads x QD at 4 KiB random read, write and 70/30) on the
+ * simulated drive, cut to 2 threads x 3 QDs and short rounds, not preconditioned: its nine
+ * latency-against-IOPS charts are drawn, each a PNG of real size, and a chart's data are the
+ * points' IOPS and latency, one block per thread count in QD order. */
+static void test_latency_sweep_charts(void **state)
+{
+    (void)state;
+    if (!have_gnuplot)
+        skip();
+    const char *res = sub("sweep"), *out = sub("sweep-plot");
+    char *argv[] = {NULL, "profile", "latency-sweep", "--target", "sim:zdrive-6300-1.6t",
+                    "--precondition", "none", "--qd", "1,4,32", "--workers", "1,2",
+                    "--round-time", "0.2s", "--quiet", "-o", (char *)res, NULL};
+    struct json_object *doc = ptsbench_results(argv, res, 0, NULL);
+    assert_non_null(doc);
+    char *plot[] = {(char *)ptsbench_bin(), "plot", (char *)res, "-o", (char *)out, "-q", NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(plot, &r), 0);
+    if (r.status != 0)
+        fail_msg("ptsbench plot exited %d: %s", r.status, r.errout);
+    cmd_result_free(&r);
+    static const char *const wls[] = {"latency-sweep-read", "latency-sweep-write",
+                                      "latency-sweep-70-30"};
+    static const char *const stems[] = {"mean", "p99", "p99.99"};
+    for (size_t w = 0; w < 3; w++)
+        for (size_t k = 0; k < 3; k++) {
+            char name[128];
+            snprintf(name, sizeof(name), "%s-%s", wls[w], stems[k]);
+            check_chart(out, name);
+        }
+    /* the write p99 chart's data against the results: blocks "1 thread", "2 threads" */
+    char *dat = read_chart(out, "latency-sweep-write-p99", "dat");
+    unsigned rows = 0;
+    for (unsigned i = 0; i < 18; i++) {
+        char k[128];
+        snprintf(k, sizeof(k), "points.%u.workload", i);
+        struct json_object *wl = json_at(doc, k);
+        if (!wl || strcmp(json_object_get_string(wl), "latency-sweep-write"))
+            continue;
+        snprintf(k, sizeof(k), "points.%u.workers", i);
+        int workers = (int)json_num(doc, k);
+        snprintf(k, sizeof(k), "points.%u.qd", i);
+        int qd = (int)json_num(doc, k);
+        snprintf(k, sizeof(k), "points.%u.result.total.iops", i);
+        double iops = json_num(doc, k);
+        snprintf(k, sizeof(k), "points.%u.result.total.lat_us.percentiles.99", i);
+        double p99 = json_num(doc, k);
+        assert_true(iops > 0 && p99 > 0);
+        char head[128];
+        snprintf(head, sizeof(head), ": %d thread%s, 99%% latency\n", workers,
+                 workers == 1 ? "" : "s");
+        const char *b = strstr(dat, head);
+        if (!b)
+            fail_msg("latency-sweep-write-p99.dat has no block '%s'", head);
+        const char *end = strstr(b, "\n\n");
+        bool found = false;
+        for (const char *l = strstr(b, "\n# columns") + 1; l && (!end || l < end);
+             l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+            double x, y, q;
+            if (sscanf(l, "%lf %lf %lf", &x, &y, &q) == 3 && (int)q == qd) {
+                assert_true(fabs(x - iops) <= 1e-6 * iops);
+                assert_true(fabs(y - p99) <= 1e-6 * p99);
+                found = true;
+            }
+        }
+        if (!found)
+            fail_msg("latency-sweep-write-p99.dat: no row for %d threads at QD %d", workers, qd);
+        rows++;
+    }
+    assert_int_equal(rows, 6);
+    free(dat);
+    json_object_put(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -627,6 +703,7 @@ int main(void)
         cmocka_unit_test(test_run_charts_say_the_state),
         cmocka_unit_test(test_overlaid_runs_say_simulated_in_the_legend),
         cmocka_unit_test(test_profile_and_suite_charts_say_the_state),
+        cmocka_unit_test(test_latency_sweep_charts),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
