@@ -386,3 +386,36 @@ void units_format_count(double v, char *buf, size_t len)
     }
     buf[o] = '\0';
 }
+
+void units_format_short_sig(double v, int sig, char *buf, size_t len)
+{
+    if (!len)
+        return;
+    if (!isfinite(v)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    if (sig < 1)
+        sig = 1;
+    if (sig > 15)
+        sig = 15;
+    double a = fabs(v);
+    if (a > 0) {   /* round to sig digits first, so that 999.6k becomes 1M, not 1000k */
+        char t[64];
+        snprintf(t, sizeof(t), "%.*e", sig - 1, a);
+        a = strtod(t, NULL);
+    }
+    if (a == 0) {
+        snprintf(buf, len, "0");
+        return;
+    }
+    static const char *const suffix[] = {"", "k", "M", "G", "T", "P"};
+    int e = 0;
+    while (a >= 1000.0 && e < 5) {
+        a /= 1000.0;
+        e++;
+    }
+    snprintf(buf, len, "%s%.*g%s", v < 0 ? "-" : "", sig, a, suffix[e]);
+}
+
+void units_format_short(double v, char *buf, size_t len) { units_format_short_sig(v, 3, buf, len); }

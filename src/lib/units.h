@@ -50,6 +50,13 @@ void units_format_capacity(uint64_t bytes, char *buf, size_t len);
 /* A count with thousands separators, rounded: 1234567.8 -> "1,234,568"; "-" when not finite. */
 void units_format_count(double v, char *buf, size_t len);
 
+/* A number short, as charts and annotations write it: `sig` significant digits (1..15,
+ * trailing zeros dropped) and an SI suffix k, M, G, T, P from 1000 up: 400000 -> "400k",
+ * 1234567 -> "1.23M" (3 digits), 38420 -> "38.4k", 28099.1 -> "28k" (2 digits), 604.16 ->
+ * "604", 0.5 -> "0.5"; "-" when not finite. units_format_short is 3 digits. */
+void units_format_short_sig(double v, int sig, char *buf, size_t len);
+void units_format_short(double v, char *buf, size_t len);
+
 /* Conversions used by results and reports. */
 static inline double units_mb(double bytes) { return bytes / 1e6; }          /* MB, decimal */
 static inline double units_mib(double bytes) { return bytes / 1048576.0; }   /* MiB, binary */

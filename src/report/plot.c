@@ -70,6 +70,7 @@ struct plot_chart {
     char name[128], section[64], title[256], caption[512];
     struct sbuf dat, set, elems;
     bool splot;
+    bool count_y, round_x;    /* y tics as 400k, 1.2M; x an axis of rounds (thinned) */
     int *dev_rank;            /* per input: rank in this chart, -1 unused */
     bool *src;                /* per input: named as a source */
     size_t n_in, n_devs;
@@ -148,7 +149,25 @@ int plot_dev(struct plot_chart *ch, size_t input)
     if (ch->dev_rank[input] < 0)
         ch->dev_rank[input] = (int)ch->n_devs++;
     ch->src[input] = true;
-    return ch->dev_rank[input];
+    return (int)input;   /* styles keyed by the input: one look per device in every chart */
+}
+
+int plot_dev_rank(const struct plot_chart *ch, size_t input)
+{
+    return input < ch->n_in ? ch->dev_rank[input] : -1;
+}
+
+void plot_dev_keys(const struct plot_ctx *c, struct plot_chart *ch)
+{
+    for (size_t i = 0; i < c->n_in && i < ch->n_in; i++) {
+        if (ch->dev_rank[i] < 0)
+            continue;
+        char t[300];
+        snprintf(t, sizeof(t), "%s (%s)", c->in[i].label ? c->in[i].label : "results",
+                 plot_dt((int)i) == 1 ? "solid" : "dashed");
+        plot_elem(ch, t, "keyentry with linespoints lw 2 pt %d dt %d lc rgb '#404040'",
+                  plot_pt((int)i), plot_dt((int)i));
+    }
 }
 
 size_t plot_n_devs(const struct plot_chart *ch) { return ch->n_devs; }
@@ -174,6 +193,9 @@ const char *plot_color(int k)
     snprintf(b, 32, "lc rgb '%s'", palette[(size_t)(k < 0 ? 0 : k) % n]);
     return b;
 }
+
+/* One colour per device (input index), the same in every chart of a report. */
+const char *plot_dev_color(int dev) { return plot_color(dev); }
 
 int plot_dt(int dev)
 {
@@ -334,6 +356,56 @@ void plot_elem(struct plot_chart *ch, const char *title, const char *fmt, ...)
 }
 
 void plot_use_splot(struct plot_chart *ch) { ch->splot = true; }
+
+void plot_count_axis(struct plot_chart *ch) { ch->count_y = true; }
+
+void plot_round_xtics(struct plot_chart *ch)
+{
+    plot_set(ch, "set xtics 1");
+    ch->round_x = true;
+}
+
+/* The gnuplot text of plot_count_axis and plot_round_xtics: a first pass on the `unknown`
+ * terminal finds the axes' ranges, then y tics at a round step labelled as units_format_short
+ * writes numbers (400k, 1.2M; the same words as the annotations) and x tics of rounds every
+ * 1 up to 25 rounds, then at a round step (about 6 tics). */
+static void axis_text(const struct plot_chart *ch, struct sbuf *gp, const char *q_png)
+{
+    if (ch->splot || (!ch->count_y && !ch->round_x))
+        return;
+    sb_printf(gp,
+              "# numbers as 400k, 1.2M and rounds thinned: a first pass finds the ranges\n"
+              "_cnum(v) = abs(v) >= 1e9 ? sprintf('%%gG', v / 1e9) : abs(v) >= 1e6 ? "
+              "sprintf('%%gM', v / 1e6) : abs(v) >= 1e3 ? sprintf('%%gk', v / 1e3) : "
+              "sprintf('%%g', v)\n"
+              "_fr(r) = r / 6.0 / 10.0 ** floor(log10(r / 6.0))\n"
+              "_step(r) = (_fr(r) < 1.5 ? 1 : _fr(r) < 3.5 ? 2 : _fr(r) < 7.5 ? 5 : 10) * "
+              "10.0 ** floor(log10(r / 6.0))\n"
+              "set terminal push\n"
+              "set terminal unknown\n"
+              "plot %s\n"
+              "set terminal pop\n"
+              "set output %s\n",
+              sb_str(&ch->elems), q_png);
+    if (ch->count_y)
+        sb_printf(gp,
+                  "_lo = GPVAL_Y_MIN; _hi = GPVAL_Y_MAX\n"
+                  "if (_hi > _lo && (abs(_hi) >= 1e4 || abs(_lo) >= 1e4)) {\n"
+                  "    set yrange [_lo:_hi]\n"
+                  "    _st = _step(_hi - _lo)\n"
+                  "    set ytics _st\n"
+                  "    set format y ''\n"
+                  "    do for [_i = ceil(_lo / _st):floor(_hi / _st)] {\n"
+                  "        set ytics add (_cnum(_i * _st) _i * _st)\n"
+                  "    }\n"
+                  "}\n");
+    if (ch->round_x)
+        sb_printf(gp,
+                  "_xr = GPVAL_X_MAX - GPVAL_X_MIN\n"
+                  "if (_xr > 25) {\n"
+                  "    set xtics _step(_xr)\n"
+                  "}\n");
+}
 
 void plot_xtics_at(struct plot_chart *ch, const double *v, size_t n)
 {
@@ -576,6 +648,7 @@ static void chart_text(const struct plot_ctx *c, struct plot_chart *ch, struct s
               ch->name, title, caption, ch->name, ch->name, ch->name, ch->name, q_dat, PLOT_W,
               PLOT_H, PLOT_W, PLOT_H, q_png, q_title);
     sb_printf(gp, "%s", sb_str(&ch->set));
+    axis_text(ch, gp, q_png);
     sb_printf(gp, "%s %s\n", ch->splot ? "splot" : "plot", sb_str(&ch->elems));
     sb_printf(gp,
               "set terminal svg size %d,%d fixed noenhanced font 'Sans,10' background '#ffffff'\n"

@@ -115,12 +115,22 @@ struct plot_chart *plot_chart_new(struct plot_ctx *c, const char *name, const ch
  * it. The chart must not be used afterwards. */
 void plot_chart_done(struct plot_ctx *c, struct plot_chart *ch);
 
-/* The rank of input i among the devices of this chart (0, 1, ... in order of first use). */
+/* Record input i as a device of this chart; returns its style index, the input's index, so
+ * that a device has one colour (plot_dev_color), dash and point type in every chart of a
+ * report: the first input solid, the others dashed. */
 int plot_dev(struct plot_chart *ch, size_t input);
+/* The rank of input i among the devices of this chart (0, 1, ... in order of first use), -1
+ * when it is not one. */
+int plot_dev_rank(const struct plot_chart *ch, size_t input);
+/* A legend entry per device of the chart, in its dash and point type ("LABEL (solid)"), for
+ * charts whose colours are series titled once (several devices, one legend of series). */
+void plot_dev_keys(const struct plot_ctx *c, struct plot_chart *ch);
 size_t plot_n_devs(const struct plot_chart *ch);
 /* Styles: "lc rgb '#1f77b4'" for a colour index; a dash type and point type per device
  * rank (solid, dashed, dash-dot, ...). */
 const char *plot_color(int k);
+/* The colour of a device (the input's index), for charts whose series are devices. */
+const char *plot_dev_color(int dev);
 int plot_dt(int dev);
 int plot_pt(int dev);
 
@@ -145,6 +155,11 @@ void plot_set(struct plot_chart *ch, const char *fmt, ...) __attribute__((format
 void plot_elem(struct plot_chart *ch, const char *title, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void plot_use_splot(struct plot_chart *ch);
+/* A linear y axis of counts (IOPS, MB/s, µs): tics at a round step labelled 400k, 1.2M (as
+ * units_format_short writes numbers) once the axis reaches 10000; below, plain numbers. */
+void plot_count_axis(struct plot_chart *ch);
+/* An x axis of rounds: a tic every round up to 25 rounds, then a round step (about 6 tics). */
+void plot_round_xtics(struct plot_chart *ch);
 /* x tics exactly at these values (for log axes of block sizes and queue depths). */
 void plot_xtics_at(struct plot_chart *ch, const double *v, size_t n);
 /* Values above the bars of a clustered histogram (gap 1) of n_cols data columns (2..n+1),

@@ -208,7 +208,7 @@ static void profile_bars(struct plot_ctx *c, bool lat)
     plot_set(ch, "set yrange [0:*]");
     plot_set(ch, "set xlabel 'workload'");
     plot_set(ch, "set ylabel %s", lat ? "'mean response time (µs)'" : "'IOPS'");
-    plot_set(ch, "set format y '%%.0f'");
+    plot_count_axis(ch);
     plot_set(ch, "set grid noxtics ytics");
     for (size_t k = 0; k < n_cols; k++) {
         const struct combo *cb = &combos[col[k].combo];
@@ -353,7 +353,7 @@ static void qd_ramp(struct plot_ctx *c)
     plot_set(ch, "set ylabel 'IOPS'");
     plot_set(ch, "set logscale x 2");
     plot_set(ch, "set yrange [0:*]");
-    plot_set(ch, "set format y '%%.0f'");
+    plot_count_axis(ch);
     plot_set(ch, "set offsets graph 0.03, graph 0.03, graph 0.05, 0");
     double eqd[MAXK];
     size_t n_eqd = 0;
@@ -471,10 +471,144 @@ static void lat_vs_iops(struct plot_ctx *c)
     plot_chart_done(c, ch);
 }
 
+/* ---- latency sweep (threads x queue depth) ----
+ *
+ * A workload measured at several worker (thread) counts and queue depths, as the latency
+ * figure of the Z-Drive 6300 PTS review draws it: IOPS on x, latency on y, one curve per
+ * thread count (QD rising along it), one chart per workload and statistic (mean, 99%,
+ * 99.99%), named WORKLOAD-mean, WORKLOAD-p99, WORKLOAD-p99.99 (profiles/latency-sweep.ini:
+ * latency-sweep-read-mean, ...). Latency of all the point's I/Os (result.total). */
+
+static int cmp_qd(const void *a, const void *b)
+{
+    double x = jp_num(*(struct json_object *const *)a, "qd");
+    double y = jp_num(*(struct json_object *const *)b, "qd");
+    return x < y ? -1 : x > y;
+}
+
+static void sweep_chart(struct plot_ctx *c, const char *workload, const char *key,
+                        const char *stat, const char *stem)
+{
+    char title[256], name[128], caption[512];
+    snprintf(name, sizeof(name), "%s-%s", workload, stem);
+    char base[200];
+    snprintf(base, sizeof(base), "%s: %s latency against IOPS, one curve per thread count",
+             workload, stat);
+    profiles_title(c, base, title, sizeof(title));
+    snprintf(caption, sizeof(caption),
+             "%s latency (µs, log scale) of all I/Os against IOPS, one curve per thread count, "
+             "the queue depth per thread rising along each curve (labelled); other devices "
+             "dashed.", stat);
+    struct plot_chart *ch = plot_chart_new(c, name, "profile", title, caption);
+    plot_set(ch, "set xlabel 'IOPS'");
+    plot_set(ch, "set ylabel '%s latency (µs, log scale)'", stat);
+    plot_set(ch, "set logscale y");
+    plot_set(ch, "set format x '%%.0s%%c'");
+    plot_set(ch, "set xrange [0:*]");
+    plot_set(ch, "set offsets 0, graph 0.04, 0, 0");
+    bool many = false;
+    size_t n_dev = 0;
+    for (size_t i = 0; i < c->n_in; i++)
+        if (is_profile(c->in[i].doc))
+            n_dev++;
+    many = n_dev > 1;
+    for (size_t i = 0; i < c->n_in; i++) {
+        if (!is_profile(c->in[i].doc))
+            continue;
+        struct json_object *pts = jp_arr(c->in[i].doc, "points");
+        double workers[MAXK];
+        size_t n_w = 0;
+        for (size_t j = 0; j < jp_len(pts); j++) {
+            struct json_object *p = jp_idx(pts, j);
+            if (!point_ok(p) || strcmp(sval(p, "workload"), workload))
+                continue;
+            double w = jp_num(p, "workers");
+            bool seen = false;
+            for (size_t k = 0; k < n_w; k++)
+                seen |= workers[k] == w;
+            if (!seen && n_w < MAXK)
+                workers[n_w++] = w;
+        }
+        qsort(workers, n_w, sizeof(workers[0]), cmp_double);
+        for (size_t k = 0; k < n_w; k++) {
+            struct json_object *sel[MAXK];
+            size_t np = 0;
+            for (size_t j = 0; j < jp_len(pts) && np < MAXK; j++) {
+                struct json_object *p = jp_idx(pts, j);
+                if (point_ok(p) && !strcmp(sval(p, "workload"), workload) &&
+                    jp_num(p, "workers") == workers[k])
+                    sel[np++] = p;
+            }
+            qsort(sel, np, sizeof(sel[0]), cmp_qd);
+            char series[400], t[400];
+            snprintf(t, sizeof(t), "%s%s%g thread%s", many ? c->in[i].label : "",
+                     many ? ": " : "", workers[k], workers[k] == 1 ? "" : "s");
+            snprintf(series, sizeof(series), "%s: %s, %s latency", c->in[i].label, t, stat);
+            int ix = plot_block(ch, i, series, "iops latency_us qd_per_thread");
+            for (size_t j = 0; j < np; j++) {
+                struct json_object *lu = jp_obj_at(jp_get(sel[j], "result"), "total.lat_us");
+                double v = !strcmp(key, "mean") ? jp_num(lu, "mean")
+                                                : jp_num(jp_get(lu, "percentiles"), key);
+                plot_row(ch, 3, jp_path(sel[j], "result.total.iops"), plot_pos(v),
+                         jp_num(sel[j], "qd"));
+            }
+            if (plot_block_end(ch) <= 0)
+                continue;
+            int d = plot_dev(ch, i);
+            plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 2 pt %d ps 1 dt %d %s",
+                      ix, plot_pt(d), plot_dt(d), plot_color((int)k));
+            plot_elem(ch, NULL, "dat index %d using 1:2:(sprintf('QD %%d', $3)) with labels "
+                      "offset 0,0.8 font ',7' tc %s", ix, plot_color((int)k) + 3);
+        }
+    }
+    plot_chart_done(c, ch);
+}
+
+static void latency_sweeps(struct plot_ctx *c)
+{
+    static const struct { const char *key, *name, *stem; } stats[] = {
+        {"mean", "mean", "mean"}, {"99", "99%", "p99"}, {"99.99", "99.99%", "p99.99"},
+    };
+    char done[MAXK][128];
+    size_t n_done = 0;
+    for (size_t i = 0; i < c->n_in; i++) {
+        if (!is_profile(c->in[i].doc))
+            continue;
+        struct json_object *pts = jp_arr(c->in[i].doc, "points");
+        for (size_t j = 0; j < jp_len(pts); j++) {
+            struct json_object *p = jp_idx(pts, j);
+            const char *wl = sval(p, "workload");
+            if (!point_ok(p) || !*wl)
+                continue;
+            bool seen = false;
+            for (size_t k = 0; k < n_done; k++)
+                seen |= !strcmp(done[k], wl);
+            if (seen || n_done >= MAXK)
+                continue;
+            /* a sweep: the workload at two or more thread counts and two or more QDs */
+            double w0 = jp_num(p, "workers"), q0 = jp_num(p, "qd");
+            bool other_w = false, other_q = false;
+            for (size_t m = 0; m < jp_len(pts); m++) {
+                struct json_object *o = jp_idx(pts, m);
+                if (strcmp(sval(o, "workload"), wl) || !point_ok(o))
+                    continue;
+                other_w |= jp_num(o, "workers") != w0;
+                other_q |= jp_num(o, "qd") != q0;
+            }
+            if (!other_w || !other_q)
+                continue;
+            str_copy(done[n_done++], sizeof(done[0]), wl);
+            for (size_t s = 0; s < sizeof(stats) / sizeof(stats[0]); s++)
+                sweep_chart(c, wl, stats[s].key, stats[s].name, stats[s].stem);
+        }
+    }
+}
+
 void plot_profile_charts(struct plot_ctx *c)
 {
     profile_bars(c, false);
     profile_bars(c, true);
     qd_ramp(c);
     lat_vs_iops(c);
+    latency_sweeps(c);
 }

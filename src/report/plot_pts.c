@@ -161,15 +161,20 @@ static void iops_bs_mix(struct plot_ctx *c, const char *test)
             if (plot_block_end(ch) <= 0)
                 continue;
             int d = plot_dev(ch, i);
-            series_title(t, sizeof(t), many, c->in[i].label, ml);
-            plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 2 pt %d dt %d %s", ix,
+            /* several devices: the mixes once (colours), the devices below (dash, point) */
+            series_title(t, sizeof(t), false, c->in[i].label, ml);
+            plot_elem(ch, many && plot_dev_rank(ch, i) > 0 ? NULL : t,
+                      "dat index %d using 1:2 with linespoints lw 2 pt %d dt %d %s", ix,
                       plot_pt(d), plot_dt(d), plot_color((int)m));
         }
     }
+    if (many)
+        plot_dev_keys(c, ch);
     plot_chart_done(c, ch);
 }
 
-/* 3D columns: block size x R/W mix x value, devices side by side along the mix axis. */
+/* 3D columns: block size x R/W mix x value, one chart per device (overlaid devices' columns
+ * hide each other): the first device's chart is NAME, the next NAME-2, ... */
 static void bs_mix_3d(struct plot_ctx *c, const char *test, const char *name, const char *title,
                       const char *caption, const char *metric, const char *zlabel)
 {
@@ -178,46 +183,40 @@ static void bs_mix_3d(struct plot_ctx *c, const char *test, const char *name, co
     table_axes(c, test, bs, &n_bs, mix, &n_mix);
     if (!n_bs)
         return;
-    size_t n_dev = n_inputs_with(c, test);
-    struct plot_chart *ch = plot_chart_new(c, name, test, title, caption);
-    plot_use_splot(ch);
-    char buf[1024], q[128];
-    size_t o = (size_t)snprintf(buf, sizeof(buf), "set xtics (");
-    for (size_t b = 0; b < n_bs && o < sizeof(buf) - 40; b++)
-        o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s'%g' %zu", b ? ", " : "",
-                              bs[b] / 1024.0, b);
-    snprintf(buf + o, sizeof(buf) - o, ") offset 0,-0.5");
-    plot_set(ch, "%s", buf);
-    o = (size_t)snprintf(buf, sizeof(buf), "set ytics (");
-    for (size_t m = 0; m < n_mix && o < sizeof(buf) - 40; m++)
-        o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s'%g/%g' %zu", m ? ", " : "", mix[m],
-                              100 - mix[m], m);
-    snprintf(buf + o, sizeof(buf) - o, ")");
-    plot_set(ch, "%s", buf);
-    plot_quote(q, sizeof(q), zlabel);
-    plot_set(ch, "set xlabel 'block size (KiB)' offset 0,-1.5");
-    plot_set(ch, "set ylabel 'R/W mix (%%)' offset 2,0");
-    plot_set(ch, "set zlabel %s rotate parallel offset -1,0", q);
-    plot_set(ch, "set view 58, 32, 1, 1.1");
-    plot_set(ch, "set xyplane at 0");
-    plot_set(ch, "set zrange [0:*]");
-    plot_set(ch, "set format z '%%.0f'");
-    plot_set(ch, "set style fill solid 0.9 border lc rgb '#303030'");
-    plot_set(ch, "set boxwidth 0.5 absolute");
-    plot_set(ch, "set boxdepth %.3f", 0.5 / (double)(n_dev ? n_dev : 1));
-    plot_set(ch, "set pm3d depthorder base");
-    plot_set(ch, "set grid x y z vertical");
-    plot_set(ch, "set xrange [-0.6:%g]", (double)n_bs - 0.4);
-    plot_set(ch, "set yrange [-0.6:%g]", (double)n_mix - 0.4);
-    bool many = n_dev > 1;
-    size_t rank = 0;   /* the device's place along the mix axis */
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *st = first_subtest(c, i, test);
         if (!st)
             continue;
-        double yoff = many ? ((double)rank - (double)(n_dev - 1) / 2.0) * 0.5 / (double)n_dev : 0;
-        rank++;
-        bool titled = false;
+        struct plot_chart *ch = plot_chart_new(c, name, test, title, caption);
+        plot_use_splot(ch);
+        char buf[1024], q[128];
+        size_t o = (size_t)snprintf(buf, sizeof(buf), "set xtics (");
+        for (size_t b = 0; b < n_bs && o < sizeof(buf) - 40; b++)
+            o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s'%g' %zu", b ? ", " : "",
+                                  bs[b] / 1024.0, b);
+        snprintf(buf + o, sizeof(buf) - o, ") offset 0,-0.5");
+        plot_set(ch, "%s", buf);
+        o = (size_t)snprintf(buf, sizeof(buf), "set ytics (");
+        for (size_t m = 0; m < n_mix && o < sizeof(buf) - 40; m++)
+            o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s'%g/%g' %zu", m ? ", " : "",
+                                  mix[m], 100 - mix[m], m);
+        snprintf(buf + o, sizeof(buf) - o, ")");
+        plot_set(ch, "%s", buf);
+        plot_quote(q, sizeof(q), zlabel);
+        plot_set(ch, "set xlabel 'block size (KiB)' offset 0,-1.5");
+        plot_set(ch, "set ylabel 'R/W mix (%%)' offset 2,0");
+        plot_set(ch, "set zlabel %s rotate parallel offset -1,0", q);
+        plot_set(ch, "set view 58, 32, 1, 1.1");
+        plot_set(ch, "set xyplane at 0");
+        plot_set(ch, "set zrange [0:*]");
+        plot_set(ch, "set format z '%s'", plot_metric_is_latency(metric) ? "%%.0f" : "%%.0s%%c");
+        plot_set(ch, "set style fill solid 0.9 border lc rgb '#303030'");
+        plot_set(ch, "set boxwidth 0.5 absolute");
+        plot_set(ch, "set boxdepth 0.5");
+        plot_set(ch, "set pm3d depthorder base");
+        plot_set(ch, "set grid x y z vertical");
+        plot_set(ch, "set xrange [-0.6:%g]", (double)n_bs - 0.4);
+        plot_set(ch, "set yrange [-0.6:%g]", (double)n_mix - 0.4);
         for (size_t m = 0; m < n_mix; m++) {
             char ml[32], series[512], t[512];
             plot_mix_label(mix[m], ml, sizeof(ml));
@@ -227,24 +226,17 @@ static void bs_mix_3d(struct plot_ctx *c, const char *test, const char *name, co
             for (size_t b = 0; b < n_bs; b++) {
                 struct json_object *row = table_row(st, bs[b], mix[m]);
                 if (row)
-                    plot_row(ch, 5, (double)b, (double)m + yoff,
-                             plot_elem_metric(row, metric), bs[b], mix[m]);
+                    plot_row(ch, 5, (double)b, (double)m, plot_elem_metric(row, metric), bs[b],
+                             mix[m]);
             }
             if (plot_block_end(ch) <= 0)
                 continue;
-            int d = plot_dev(ch, i);
-            if (many) {
-                plot_elem(ch, titled ? NULL : c->in[i].label,
-                          "dat index %d using 1:2:3 with boxes %s", ix, plot_color(d));
-                titled = true;
-            } else {
-                series_title(t, sizeof(t), false, "", ml);
-                plot_elem(ch, t, "dat index %d using 1:2:3 with boxes %s", ix,
-                          plot_color((int)m));
-            }
+            plot_dev(ch, i);
+            series_title(t, sizeof(t), false, "", ml);
+            plot_elem(ch, t, "dat index %d using 1:2:3 with boxes %s", ix, plot_color((int)m));
         }
+        plot_chart_done(c, ch);
     }
-    plot_chart_done(c, ch);
 }
 
 /* ---- throughput ---- */
@@ -482,7 +474,7 @@ static void wsat_iops(struct plot_ctx *c, const char *test, const char *suffix, 
     plot_set(ch, "set autoscale xfix");
     plot_set(ch, "set ylabel 'IOPS'");
     plot_set(ch, "set yrange [0:*]");
-    plot_set(ch, "set format y '%%.0f'");
+    plot_count_axis(ch);
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *rs = wsat_rounds(c, i, test);
         if (!jp_len(rs))
@@ -504,7 +496,7 @@ static void wsat_iops(struct plot_ctx *c, const char *test, const char *suffix, 
             continue;
         int d = plot_dev(ch, i);
         plot_elem(ch, c->in[i].label, "dat index %d using 1:2 with lines lw 2 dt %d %s", ix,
-                  plot_dt(d), plot_color(d));
+                  plot_dt(d), plot_dev_color(d));
     }
     plot_chart_done(c, ch);
 }
@@ -604,7 +596,7 @@ static void hir_time(struct plot_ctx *c, const char *test, const char *suffix,
         plot_set(ch, "set logscale y");
     } else {
         plot_set(ch, "set yrange [0:*]");
-        plot_set(ch, "set format y '%%.0f'");
+        plot_count_axis(ch);
     }
     bool many = n_inputs_with(c, test) > 1;
     for (size_t i = 0; i < c->n_in; i++) {
@@ -805,7 +797,7 @@ static void dirth_curves(struct plot_ctx *c, const char *test, bool intensity)
         plot_set(ch, "set xlabel 'queue depth per thread (log scale)'");
         plot_set(ch, "set ylabel 'IOPS'");
         plot_set(ch, "set logscale x 2");
-        plot_set(ch, "set format y '%%.0f'");
+        plot_count_axis(ch);
         plot_set(ch, "set yrange [0:*]");
         plot_set(ch, "set offsets graph 0.03, graph 0.03, 0, 0");
         plot_xtics_at(ch, qd, n_qd);
@@ -951,9 +943,9 @@ static void dirth_convergence(struct plot_ctx *c, const char *test)
         "count for every queue depth, per round (the TC32/QD32 point is tracked).");
     plot_set(ch, "set xlabel 'round'");
     plot_set(ch, "set ylabel 'IOPS'");
-    plot_set(ch, "set xtics 1");
+    plot_round_xtics(ch);
     plot_set(ch, "set yrange [0:*]");
-    plot_set(ch, "set format y '%%.0f'");
+    plot_count_axis(ch);
     bool many = n_inputs_with(c, test) > 1;
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *rs = jp_arr(first_subtest(c, i, test), "rounds");

@@ -115,7 +115,7 @@ static void measure_line(struct plot_chart *ch, int *arrow, int *label, const ch
              who ? ": " : "", round);
     plot_quote(q, sizeof(q), text);
     plot_set(ch, "set arrow %d from %g, graph 0 to %g, graph 1 nohead lw 1.5 dt 1 %s front",
-             *arrow, x, x, plot_color(d));
+             *arrow, x, x, plot_dev_color(d));
     plot_set(ch, "set label %d %s at %g, graph %.2f %s front", *label, q, x,
              0.96 - 0.05 * (*label - 1), frac > 0.5 ? "right offset -0.5,0" : "left offset 0.5,0");
     (*arrow)++;
@@ -166,8 +166,8 @@ static void run_rounds(struct plot_ctx *c)
     plot_set(ch, "set ylabel 'IOPS'");
     plot_set(ch, "set yrange [0:*]");
     if (most <= 30)
-        plot_set(ch, "set xtics 1");
-    plot_set(ch, "set format y '%%.0f'");
+        plot_round_xtics(ch);
+    plot_count_axis(ch);
     plot_set(ch, "set offsets 0.3, 0.3, graph 0.05, 0");
     int obj = 1, arrow = 1, label = 1;
     for (size_t i = 0; i < c->n_in; i++) {
@@ -194,7 +194,7 @@ static void run_rounds(struct plot_ctx *c)
                 snprintf(t, sizeof(t), "%s%sWDPC (preconditioning, not judged)",
                          many ? c->in[i].label : "", many ? ": " : "");
                 plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 1.5 pt %d ps 0.6 "
-                                 "dt 3 %s", ix, plot_pt(d), plot_color(many ? d : 7));
+                                 "dt 3 %s", ix, plot_pt(d), (many ? plot_dev_color(d) : plot_color(7)));
             }
         }
         snprintf(series, sizeof(series), "%s: IOPS per round", c->in[i].label);
@@ -211,7 +211,7 @@ static void run_rounds(struct plot_ctx *c)
         int d = plot_dev(ch, i);
         plot_elem(ch, many ? c->in[i].label : pre ? "IOPS, measured rounds" : "IOPS",
                   "dat index %d using 1:2 with linespoints lw 2 pt %d dt %d %s", ix, plot_pt(d),
-                  plot_dt(d), plot_color(d));
+                  plot_dt(d), plot_dev_color(d));
         double begin = first_measured(rounds);
         if (isfinite(begin))
             measure_line(ch, &arrow, &label, many ? c->in[i].label : NULL, begin - 0.5,
@@ -240,7 +240,7 @@ static void run_rounds(struct plot_ctx *c)
             snprintf(t, sizeof(t), "%s%s%s, rounds %g-%g (%s), average %.6g",
                      many ? c->in[i].label : "", many ? ": " : "", win, r0, r1, word, avg);
             plot_elem(ch, t, "dat index %d using 1:2 with lines lw 2 dt 2 %s", ix,
-                      plot_color(many ? d : 10));
+                      (many ? plot_dev_color(d) : plot_color(10)));
         }
     }
     plot_chart_done(c, ch);
@@ -319,7 +319,7 @@ static void run_samples(struct plot_ctx *c)
     plot_set(ch, "set xlabel %s", q);
     plot_set(ch, "set ylabel 'IOPS'");
     plot_set(ch, "set yrange [0:*]");
-    plot_set(ch, "set format y '%%.0f'");
+    plot_count_axis(ch);
     bool many = n > 1;
     int arrow = 1, label = 1;
     for (size_t i = 0; i < c->n_in; i++) {
@@ -373,7 +373,7 @@ static void run_samples(struct plot_ctx *c)
                          many ? c->in[i].label : "", many ? ": " : "");
             plot_elem(ch, t, "dat index %d using 1:2 with lines lw %s dt %d %s", ix,
                       pass ? "1.5" : "1", pass ? plot_dt(d) : 3,
-                      plot_color(pass || many ? d : 7));
+                      (pass || many ? plot_dev_color(d) : plot_color(7)));
         }
         if (isfinite(begin_t))
             measure_line(ch, &arrow, &label, many ? c->in[i].label : NULL, begin_t / div,

@@ -144,9 +144,50 @@ double plot_tracked_value(struct json_object *round, const struct plot_window_sr
     return plot_elem_metric(round, metric);   /* a suite element or a run round: figures */
 }
 
+/* The unit of a window's tracked values, for its annotation: "IOPS", "MB/s", "µs". */
+static const char *window_unit(struct json_object *var)
+{
+    const char *tracking = jp_str(var, "tracking");
+    char metric[64];
+    double bs, mix;
+    if (!tracking)
+        return "";
+    if (plot_parse_tracking(tracking, metric, sizeof(metric), &bs, &mix) != 0)
+        str_copy(metric, sizeof(metric), tracking);
+    if (plot_metric_is_latency(metric))
+        return "µs";
+    if (strstr(metric, "mb_s"))
+        return "MB/s";
+    if (strstr(metric, "iops"))
+        return "IOPS";
+    return "";
+}
+
+static void window_chart_one(struct plot_ctx *c, const char *name, const char *section,
+                             const char *title, const char *ylabel,
+                             const struct plot_window_src *s, size_t n);
+
+/* One chart per device (their bands would lie over each other): the sources of the first
+ * input with a window make NAME, the next input's NAME-2, ... */
 void plot_window_chart(struct plot_ctx *c, const char *name, const char *section,
                        const char *title, const char *ylabel, const struct plot_window_src *s,
                        size_t n)
+{
+    struct plot_window_src *sub = xcalloc(n ? n : 1, sizeof(*sub));
+    for (size_t input = 0; input < c->n_in; input++) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (s[i].input == input)
+                sub[k++] = s[i];
+        if (k)
+            window_chart_one(c, name, section, title, ylabel, sub, k);
+    }
+    free(sub);
+}
+
+static void window_chart_one(struct plot_ctx *c, const char *name, const char *section,
+                             const char *title, const char *ylabel,
+                             const struct plot_window_src *s, size_t n)
 {
     size_t n_win = 0;
     for (size_t i = 0; i < n; i++)
@@ -166,8 +207,8 @@ void plot_window_chart(struct plot_ctx *c, const char *name, const char *section
     char q[256];
     plot_quote(q, sizeof(q), ylabel);
     plot_set(ch, "set ylabel %s", q);
-    plot_set(ch, "set xtics 1");
-    plot_set(ch, "set format y '%%.6g'");
+    plot_round_xtics(ch);
+    plot_count_axis(ch);
     /* room above the data for the steady-state determination lines */
     plot_set(ch, "set offsets 0.3, 0.3, graph %.2f, graph 0.04", 0.08 + 0.07 * (double)n_win);
     int label_no = 1;
@@ -196,7 +237,7 @@ void plot_window_chart(struct plot_ctx *c, const char *name, const char *section
             snprintf(t, sizeof(t), "%s%s%s (%s)", many ? label : "", many ? ": " : "", s[i].what,
                      word);
             plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 2.5 pt %d ps 1.3 %s", ix,
-                      plot_pt(d), plot_color(many ? d : 0));
+                      plot_pt(d), (many ? plot_dev_color(d) : plot_color(0)));
         }
         snprintf(series, sizeof(series), "%s: average, bands and least-squares line", label);
         ix = plot_block(ch, s[i].input, series,
@@ -206,31 +247,44 @@ void plot_window_chart(struct plot_ctx *c, const char *name, const char *section
             plot_row(ch, 7, r, avg, avg * 1.1, avg * 0.9, avg * 1.2, avg * 0.8, fit);
         }
         plot_block_end(ch);
-        const char *c_avg = plot_color(many ? d : 10), *c10 = plot_color(many ? d : 1);
+        const char *c_avg = (many ? plot_dev_color(d) : plot_color(10)), *c10 = (many ? plot_dev_color(d) : plot_color(1));
+        char avg_s[32];
+        units_format_short(avg, avg_s, sizeof(avg_s));
         if (many)
-            snprintf(t, sizeof(t), "%s: average %.6g, ±10%% dashed, ±20%% dotted", label, avg);
+            snprintf(t, sizeof(t), "%s: average %s, ±10%% dashed, ±20%% dotted", label, avg_s);
         else
-            snprintf(t, sizeof(t), "average %.6g", avg);
+            snprintf(t, sizeof(t), "average %s", avg_s);
         plot_elem(ch, t, "dat index %d using 1:2 with lines lw 1.5 dt 1 %s", ix, c_avg);
         plot_elem(ch, many ? NULL : "±10% of average",
                   "dat index %d using 1:3 with lines lw 1.2 dt 2 %s", ix, c10);
         plot_elem(ch, NULL, "dat index %d using 1:4 with lines lw 1.2 dt 2 %s", ix, c10);
-        const char *c20 = plot_color(many ? d : 3);
+        const char *c20 = (many ? plot_dev_color(d) : plot_color(3));
         plot_elem(ch, many ? NULL : "±20% of average",
                   "dat index %d using 1:5 with lines lw 1.2 dt 3 %s", ix, c20);
         plot_elem(ch, NULL, "dat index %d using 1:6 with lines lw 1.2 dt 3 %s", ix, c20);
         const char *fit = jp_str(w, "fit");
+        char fit_s[96], sl_s[32], ic_s[32];
+        units_format_short(slope, sl_s, sizeof(sl_s));
+        units_format_short(fabs(icpt), ic_s, sizeof(ic_s));
+        if (isfinite(slope) && isfinite(icpt))
+            snprintf(fit_s, sizeof(fit_s), "y = %s·x %s %s", sl_s, icpt < 0 ? "-" : "+", ic_s);
+        else
+            str_copy(fit_s, sizeof(fit_s), fit ? fit : "");
         snprintf(t, sizeof(t), "%s%sleast squares: %s", many ? label : "", many ? ": " : "",
-                 fit ? fit : "");
+                 fit_s);
         plot_elem(ch, t, "dat index %d using 1:7 with lines lw 1.5 dt 4 %s", ix,
-                  plot_color(many ? d : 2));
+                  (many ? plot_dev_color(d) : plot_color(2)));
         /* the SS determination, one line per device */
-        char text[512], qt[600];
+        char text[512], qt[600], r_s[32], ra_s[32], e_s[32], ea_s[32];
+        const char *unit = window_unit(s[i].var);
+        units_format_short_sig(jp_num(w, "range"), 2, r_s, sizeof(r_s));
+        units_format_short_sig(jp_num(w, "range_allowed"), 2, ra_s, sizeof(ra_s));
+        units_format_short_sig(jp_num(w, "slope_excursion"), 2, e_s, sizeof(e_s));
+        units_format_short_sig(jp_num(w, "slope_excursion_allowed"), 2, ea_s, sizeof(ea_s));
         snprintf(text, sizeof(text),
-                 "%s%srange %.6g (allowed %.6g), slope excursion %.6g (allowed %.6g): %s",
-                 many ? label : "", many ? ": " : "", jp_num(w, "range"),
-                 jp_num(w, "range_allowed"), jp_num(w, "slope_excursion"),
-                 jp_num(w, "slope_excursion_allowed"), word);
+                 "%s%srange %s%s%s (allowed %s), slope excursion %s%s%s (allowed %s): %s",
+                 many ? label : "", many ? ": " : "", r_s, *unit ? " " : "", unit, ra_s, e_s,
+                 *unit ? " " : "", unit, ea_s, word);
         plot_quote(qt, sizeof(qt), text);
         plot_set(ch, "set label %d %s at graph 0.01, graph %.3f left front", label_no, qt,
                  0.97 - 0.05 * (label_no - 1));
@@ -320,7 +374,7 @@ static void suite_convergence(struct plot_ctx *c, const char *test, const char *
     plot_quote(q, sizeof(q), plot_metric_axis(metric));
     plot_set(ch, "set xlabel 'round'");
     plot_set(ch, "set ylabel %s", q);
-    plot_set(ch, "set xtics 1");
+    plot_round_xtics(ch);
     if (logy) {
         plot_set(ch, "set logscale y");
         plot_set(ch, "set format y '%%.0s%%c'");
@@ -545,9 +599,9 @@ void plot_precondition_charts(struct plot_ctx *c, const char *test)
     plot_quote(q, sizeof(q), plot_metric_axis(metric));
     plot_set(ch, "set xlabel 'round'");
     plot_set(ch, "set ylabel %s", q);
-    plot_set(ch, "set xtics 1");
+    plot_round_xtics(ch);
     plot_set(ch, "set yrange [0:*]");
-    plot_set(ch, "set format y '%%.0f'");
+    plot_count_axis(ch);
     for (size_t k = 0; k < n; k++) {
         char series[512];
         snprintf(series, sizeof(series), "%s: %s", c->in[src[k].input].label, what);
@@ -560,7 +614,7 @@ void plot_precondition_charts(struct plot_ctx *c, const char *test)
             int d = plot_dev(ch, src[k].input);
             plot_elem(ch, c->in[src[k].input].label,
                       "dat index %d using 1:2 with linespoints lw 2 pt %d dt %d %s", ix,
-                      plot_pt(d), plot_dt(d), plot_color(d));
+                      plot_pt(d), plot_dt(d), plot_dev_color(d));
         }
     }
     plot_chart_done(c, ch);

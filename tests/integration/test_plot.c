@@ -15,6 +15,8 @@
 #include <cmocka.h>
 
 #include <stdbool.h>
+#include <math.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,9 +281,35 @@ static void test_overlay_one_series_per_device(void **state)
         "wsat-iops-tgbw", "wsat-lat-time", "iops-window",
     };
     for (size_t i = 0; i < sizeof(block_charts) / sizeof(block_charts[0]); i++) {
+        /* 3D columns and measurement windows are one chart per device (overlaid, columns and
+         * bands hide each other): the second device's is NAME-2, in its own colour */
+        bool per_dev = !strcmp(block_charts[i], "iops-3d") ||
+                       !strcmp(block_charts[i], "iops-window");
         char *all = read_chart(sub("all"), block_charts[i], "dat");
         char *one = read_chart(sub("one"), block_charts[i], "dat");
-        int na = blocks_of(all, a), nb = blocks_of(all, b);
+        char name2[160];
+        snprintf(name2, sizeof(name2), "%s-2", block_charts[i]);
+        char *all2 = per_dev ? read_chart(sub("all"), name2, "dat") : NULL;
+        int na = blocks_of(all, a), nb = blocks_of(per_dev ? all2 : all, b);
+        if (per_dev) {
+            int n1 = blocks_of(one, "Z-Drive 6300 (simulated)");
+            if (!(na > 0 && na == nb && na == n1))
+                fail_msg("%s.dat: %d series of %s, %d of %s in %s, %d on its own",
+                         block_charts[i], na, a, nb, b, name2, n1);
+            assert_int_equal(blocks_of(all, b), 0);
+            assert_int_equal(blocks_of(all2, a), 0);
+            assert_non_null(strstr(all2, "suite-r4/results.json"));
+            assert_null(strstr(all2, "suite-6300/results.json"));
+            char *gp2 = read_chart(sub("all"), name2, "gp");
+            char t2[300];
+            snprintf(t2, sizeof(t2), "— %s'", b);   /* one device: named in the title */
+            assert_non_null(strstr(gp2, t2));
+            free(gp2);
+            free(all2);
+            free(all);
+            free(one);
+            continue;
+        }
         int n1 = blocks_of(one, "Z-Drive 6300 (simulated)");
         if (!(na > 0 && na == nb && na == n1))
             fail_msg("%s.dat: %d series of %s, %d of %s, %d on its own", block_charts[i], na, a,
@@ -297,10 +325,8 @@ static void test_overlay_one_series_per_device(void **state)
         int ta = count(gp, t);
         snprintf(t, sizeof(t), "title '%s", b);
         int tb = count(gp, t);
-        if (!(ta > 0 && ta == tb) && strcmp(block_charts[i], "iops-3d"))
+        if (!(ta > 0 && ta == tb))
             fail_msg("%s.gp: %d titles of %s, %d of %s", block_charts[i], ta, a, tb, b);
-        if (!strcmp(block_charts[i], "iops-3d"))
-            assert_true(ta == 1 && tb == 1);   /* 3D: one legend entry per device */
         free(gp);
     }
     /* wide tables: one column per device and direction / statistic */
@@ -474,8 +500,9 @@ static void test_overlaid_runs_say_simulated_in_the_legend(void **state)
         skip();
     make_sims();
     static const char *const both[] = {"(simulated drives)", NULL};
-    static const char *const names[] = {"run-rounds", "run-window", "run-samples"};
-    for (size_t k = 0; k < 3; k++) {
+    /* (run-window is one chart per device: see test_overlay_one_series_per_device) */
+    static const char *const names[] = {"run-rounds", "run-samples"};
+    for (size_t k = 0; k < 2; k++) {
         char *gp = title_has("runs", names[k], both);
         assert_true(count(gp, "title 'OCZ Z-Drive R4 CM88 1.6 TB (simulated)") > 0);
         assert_true(count(gp, "title 'OCZ Z-Drive 6300 1.6 TB (simulated)") > 0);
@@ -592,6 +619,80 @@ static void test_bad_input(void **state)
     cmd_result_free(&r);
 }
 
+/* The latency-sweep profile (threads x QD at 4 KiB random read, write and 70/30) on the
+ * simulated drive, cut to 2 threads x 3 QDs and short rounds, not preconditioned: its nine
+ * latency-against-IOPS charts are drawn, each a PNG of real size, and a chart's data are the
+ * points' IOPS and latency, one block per thread count in QD order. */
+static void test_latency_sweep_charts(void **state)
+{
+    (void)state;
+    if (!have_gnuplot)
+        skip();
+    const char *res = sub("sweep"), *out = sub("sweep-plot");
+    char *argv[] = {NULL, "profile", "latency-sweep", "--target", "sim:zdrive-6300-1.6t",
+                    "--precondition", "none", "--qd", "1,4,32", "--workers", "1,2",
+                    "--round-time", "0.2s", "--quiet", "-o", (char *)res, NULL};
+    struct json_object *doc = ptsbench_results(argv, res, 0, NULL);
+    assert_non_null(doc);
+    char *plot[] = {(char *)ptsbench_bin(), "plot", (char *)res, "-o", (char *)out, "-q", NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(plot, &r), 0);
+    if (r.status != 0)
+        fail_msg("ptsbench plot exited %d: %s", r.status, r.errout);
+    cmd_result_free(&r);
+    static const char *const wls[] = {"latency-sweep-read", "latency-sweep-write",
+                                      "latency-sweep-70-30"};
+    static const char *const stems[] = {"mean", "p99", "p99.99"};
+    for (size_t w = 0; w < 3; w++)
+        for (size_t k = 0; k < 3; k++) {
+            char name[128];
+            snprintf(name, sizeof(name), "%s-%s", wls[w], stems[k]);
+            check_chart(out, name);
+        }
+    /* the write p99 chart's data against the results: blocks "1 thread", "2 threads" */
+    char *dat = read_chart(out, "latency-sweep-write-p99", "dat");
+    unsigned rows = 0;
+    for (unsigned i = 0; i < 18; i++) {
+        char k[128];
+        snprintf(k, sizeof(k), "points.%u.workload", i);
+        struct json_object *wl = json_at(doc, k);
+        if (!wl || strcmp(json_object_get_string(wl), "latency-sweep-write"))
+            continue;
+        snprintf(k, sizeof(k), "points.%u.workers", i);
+        int workers = (int)json_num(doc, k);
+        snprintf(k, sizeof(k), "points.%u.qd", i);
+        int qd = (int)json_num(doc, k);
+        snprintf(k, sizeof(k), "points.%u.result.total.iops", i);
+        double iops = json_num(doc, k);
+        snprintf(k, sizeof(k), "points.%u.result.total.lat_us.percentiles.99", i);
+        double p99 = json_num(doc, k);
+        assert_true(iops > 0 && p99 > 0);
+        char head[128];
+        snprintf(head, sizeof(head), ": %d thread%s, 99%% latency\n", workers,
+                 workers == 1 ? "" : "s");
+        const char *b = strstr(dat, head);
+        if (!b)
+            fail_msg("latency-sweep-write-p99.dat has no block '%s'", head);
+        const char *end = strstr(b, "\n\n");
+        bool found = false;
+        for (const char *l = strstr(b, "\n# columns") + 1; l && (!end || l < end);
+             l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+            double x, y, q;
+            if (sscanf(l, "%lf %lf %lf", &x, &y, &q) == 3 && (int)q == qd) {
+                assert_true(fabs(x - iops) <= 1e-6 * iops);
+                assert_true(fabs(y - p99) <= 1e-6 * p99);
+                found = true;
+            }
+        }
+        if (!found)
+            fail_msg("latency-sweep-write-p99.dat: no row for %d threads at QD %d", workers, qd);
+        rows++;
+    }
+    assert_int_equal(rows, 6);
+    free(dat);
+    json_object_put(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -602,6 +703,7 @@ int main(void)
         cmocka_unit_test(test_run_charts_say_the_state),
         cmocka_unit_test(test_overlaid_runs_say_simulated_in_the_legend),
         cmocka_unit_test(test_profile_and_suite_charts_say_the_state),
+        cmocka_unit_test(test_latency_sweep_charts),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -288,6 +288,33 @@ static void test_format_count(void **state)
     assert_true(strlen(b) < 6);
 }
 
+static void test_format_short(void **state)
+{
+    (void)state;
+    char b[32];
+    static const struct {
+        double v;
+        int sig;
+        const char *want;
+    } cases[] = {
+        {400000, 3, "400k"},   {1234567, 3, "1.23M"}, {1200000, 3, "1.2M"},
+        {38420, 3, "38.4k"},   {28099.1, 2, "28k"},   {1090.13, 2, "1.1k"},
+        {604.16, 3, "604"},    {0.5, 3, "0.5"},       {999600, 3, "1M"},
+        {-683.52, 3, "-684"},  {-2500, 2, "-2.5k"},   {0, 3, "0"},
+        {3.2e9, 2, "3.2G"},    {999.4, 3, "999"},     {1000, 3, "1k"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        units_format_short_sig(cases[i].v, cases[i].sig, b, sizeof b);
+        if (strcmp(b, cases[i].want))
+            fail_msg("units_format_short_sig(%g, %d) = '%s', want '%s'", cases[i].v,
+                     cases[i].sig, b, cases[i].want);
+    }
+    units_format_short(400000, b, sizeof b);
+    assert_string_equal(b, "400k");
+    units_format_short(NAN, b, sizeof b);
+    assert_string_equal(b, "-");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -301,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_uints),
         cmocka_unit_test(test_format_size),
         cmocka_unit_test(test_format_count),
+        cmocka_unit_test(test_format_short),
         cmocka_unit_test(test_format_bs),
         cmocka_unit_test(test_format_lat),
     };
