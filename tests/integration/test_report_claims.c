@@ -4,7 +4,8 @@
  * claimed" section right after the summary, a row per claim whose measured value, ratio and
  * verdict are those `ptsbench verify --json -` gives for the same results, the summary's
  * "Spec sheet claims met" row counting verify's passes, and the sheet's NAND type in the
- * header (its form factor, not in the sheet, "not reported"). An unknown sheet, or more sheets
+ * header (its form factor, not in the sheet, "not reported", as the attachment and DMI rows of
+ * the fixture, older than those fields). An unknown sheet, or more sheets
  * than results, is one line, exit 2, nothing written. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -172,6 +173,14 @@ static void test_report_spec_matches_verify(void **state)
     /* the header: the sheet's NAND, its missing form factor "not reported" */
     assert_non_null(strstr(setup_h, "| NAND | MLC |"));
     assert_non_null(strstr(setup_h, "| Form factor | not reported |"));
+    /* a fixture from before the attachment and DMI fields: "not reported", never blank */
+    static const char *const old[] = {"Interface", "Driver", "PCIe link", "NUMA node",
+                                      "Host system", "Board", "BIOS"};
+    for (size_t i = 0; i < sizeof(old) / sizeof(old[0]); i++) {
+        char want[64];
+        snprintf(want, sizeof(want), "| %s | not reported |", old[i]);
+        assert_non_null(strstr(setup_h, want));
+    }
     free(md);
     json_object_put(doc);
 }
