@@ -23,6 +23,10 @@ int cmd_gate(int argc, char **argv, int full_argc, char **full_argv);
  * the source tree next to the binary (build/../sub), the installed share directory, ./sub.
  * Only directories that exist are listed. */
 const char *const *cli_data_dirs(const char *sub);
+/* --spec FILE|NAME (verify, report): an existing file, else NAME or NAME.ini in the specs data
+ * directories, into out. Returns 0, or -1 with the reason ("no such file, nor NAME.ini in
+ * DIR"). */
+int cli_find_spec(const char *spec, char *out, size_t len, char *err, size_t errlen);
 
 /* --remote VALUE: HOST[:PORT] or @FILE (one host per line, '#' comments). Appends copies to
  * list (at most max); returns 0, or -1 with the reason (bad host, unreadable file). */

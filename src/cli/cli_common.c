@@ -105,6 +105,30 @@ const char *const *cli_data_dirs(const char *sub)
     return list;
 }
 
+/* --spec: an existing file, else NAME or NAME.ini in the specs data directories. */
+int cli_find_spec(const char *spec, char *out, size_t len, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(spec, &st) == 0 && S_ISREG(st.st_mode)) {
+        str_copy(out, len, spec);
+        return 0;
+    }
+    const char *const *dirs = cli_data_dirs("specs");
+    if (!strchr(spec, '/')) {
+        for (const char *const *d = dirs; *d; d++) {
+            snprintf(out, len, "%s/%s", *d, spec);
+            if (stat(out, &st) == 0 && S_ISREG(st.st_mode))
+                return 0;
+            snprintf(out, len, "%s/%s.ini", *d, spec);
+            if (stat(out, &st) == 0 && S_ISREG(st.st_mode))
+                return 0;
+        }
+    }
+    if (!dirs[0])
+        return errf(err, errlen, "no such file (and no specs directory to look in)");
+    return errf(err, errlen, "no such file, nor %s.ini in %s", spec, dirs[0]);
+}
+
 static int add_remote(const char *host, const char **list, unsigned *n, unsigned max, char *err,
                       size_t errlen)
 {

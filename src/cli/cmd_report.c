@@ -10,13 +10,20 @@
 #include "cli/options.h"
 #include "lib/util.h"
 #include "report/report.h"
+#include "report/verify.h"
 
 #define REPORT_MAX_INPUTS 16
 
 static const char *files[REPORT_MAX_INPUTS], *labels[REPORT_MAX_INPUTS];
-static unsigned nf, nl;
+static const char *specs[REPORT_MAX_INPUTS];
+static unsigned nf, nl, ns;
 static struct report_config cfg;
 static bool no_plots;
+
+static int parse_tol(const char *v, void *target, char *err, size_t errlen)
+{
+    return verify_parse_tolerance(v, target, err, errlen);
+}
 
 static const struct cli_opt opts[] = {
     {"out", 'o', CLI_STR, &cfg.out_dir, .arg = "DIR", .help = "where to write (created if needed)"},
@@ -25,13 +32,22 @@ static const struct cli_opt opts[] = {
              "simulated preset or the device model); give\none per RESULTS, in order"},
     {"title", 0, CLI_STR, &cfg.title, .arg = "TEXT", .help = "the report's title"},
     {"no-plots", 0, CLI_FLAG, &no_plots, .help = "tables and text only"},
+    {"spec", 's', CLI_STR_LIST, specs, .count = &ns, .max = REPORT_MAX_INPUTS,
+     .arg = "FILE|NAME",
+     .help = "the vendor's spec sheet (a file, or a name in the specs\ndirectory, as verify "
+             "takes): its claims against the measured\nfigures in \"Measured vs claimed\", "
+             "its form factor and NAND\nin the header. One applies to every RESULTS; several: "
+             "one\nper RESULTS, in order, - for none"},
+    {"tolerance", 0, CLI_CUSTOM, &cfg.tolerance, .parse = parse_tol, .arg = "PCT",
+     .help = "the claims' tolerance, as verify's: 5% (default)"},
     {0},
 };
 
 static void usage(FILE *f)
 {
     fputs(
-        "usage: ptsbench report RESULTS... --out DIR [--label NAME]... [options]\n"
+        "usage: ptsbench report RESULTS... --out DIR [--label NAME]... [--spec NAME]...\n"
+        "                       [options]\n"
         "\n"
         "Write a review-style report from results alone (nothing is re-run): DIR/report.html\n"
         "(self-contained, readable offline: inline style, no scripts or web fonts) and its\n"
@@ -73,9 +89,37 @@ int cmd_report(int argc, char **argv, int full_argc, char **full_argv)
         fprintf(stderr, "ptsbench report: %u labels for %u result sets\n", nl, nf);
         return EXIT_USAGE;
     }
+    if (ns > 1 && ns != nf) {
+        fprintf(stderr, "ptsbench report: --spec: %u sheets for %u result sets (give one for "
+                "every RESULTS, or one per RESULTS, - for none)\n", ns, nf);
+        return EXIT_USAGE;
+    }
+    /* the sheets first: an unknown or bad one stops here, nothing written */
+    struct verify_sheet sheet[REPORT_MAX_INPUTS];
+    const struct verify_sheet *per_input[REPORT_MAX_INPUTS] = {0};
+    unsigned n_sheets = 0;
+    char err[ERR_LEN];
+    for (unsigned k = 0; k < ns; k++) {
+        if (!strcmp(specs[k], "-"))
+            continue;
+        char path[4096], why[ERR_LEN];
+        if (cli_find_spec(specs[k], path, sizeof(path), why, sizeof(why)) != 0 ||
+            verify_sheet_load(path, &sheet[n_sheets], why, sizeof(why)) != 0) {
+            fprintf(stderr, "ptsbench report: --spec %s: %s\n", specs[k], why);
+            for (unsigned j = 0; j < n_sheets; j++)
+                verify_sheet_free(&sheet[j]);
+            return EXIT_USAGE;
+        }
+        if (ns == 1)
+            for (unsigned i = 0; i < nf; i++)
+                per_input[i] = &sheet[n_sheets];
+        else
+            per_input[k] = &sheet[n_sheets];
+        n_sheets++;
+    }
+    cfg.sheets = ns ? per_input : NULL;
     struct report_input in[REPORT_MAX_INPUTS];
     char paths[REPORT_MAX_INPUTS][4200];
-    char err[ERR_LEN];
     int code = EXIT_OK;
     unsigned loaded = 0;
     for (unsigned i = 0; i < nf; i++) {
@@ -107,5 +151,7 @@ int cmd_report(int argc, char **argv, int full_argc, char **full_argv)
     }
     for (unsigned i = 0; i < loaded; i++)
         json_object_put(in[i].doc);
+    for (unsigned j = 0; j < n_sheets; j++)
+        verify_sheet_free(&sheet[j]);
     return code;
 }

@@ -81,30 +81,6 @@ static void verify_usage(FILE *f)
         f);
 }
 
-/* --spec: an existing file, else NAME or NAME.ini in the specs data directories. */
-static int verify_find_spec(const char *spec, char *out, size_t len, char *err, size_t errlen)
-{
-    struct stat st;
-    if (stat(spec, &st) == 0 && S_ISREG(st.st_mode)) {
-        str_copy(out, len, spec);
-        return 0;
-    }
-    const char *const *dirs = cli_data_dirs("specs");
-    if (!strchr(spec, '/')) {
-        for (const char *const *d = dirs; *d; d++) {
-            snprintf(out, len, "%s/%s", *d, spec);
-            if (stat(out, &st) == 0 && S_ISREG(st.st_mode))
-                return 0;
-            snprintf(out, len, "%s/%s.ini", *d, spec);
-            if (stat(out, &st) == 0 && S_ISREG(st.st_mode))
-                return 0;
-        }
-    }
-    if (!dirs[0])
-        return errf(err, errlen, "no such file (and no specs directory to look in)");
-    return errf(err, errlen, "no such file, nor %s.ini in %s", spec, dirs[0]);
-}
-
 int cmd_verify(int argc, char **argv, int full_argc, char **full_argv)
 {
     (void)full_argc;
@@ -127,7 +103,7 @@ int cmd_verify(int argc, char **argv, int full_argc, char **full_argv)
         return EXIT_USAGE;
     }
     char err[ERR_LEN], path[4096];
-    if (verify_find_spec(opt_spec, path, sizeof(path), err, sizeof(err)) != 0) {
+    if (cli_find_spec(opt_spec, path, sizeof(path), err, sizeof(err)) != 0) {
         fprintf(stderr, "ptsbench verify: --spec %s: %s\n", opt_spec, err);
         return EXIT_USAGE;
     }

@@ -327,6 +327,17 @@ struct json_object *results_host_json(const struct hostinfo *h)
     jw_add(v, "fio", h->fio[0] ? jw_str(h->fio) : NULL);
     jw_add(v, "json-c", jw_str(h->json_c));
     jw_add(o, "versions", v);
+    struct json_object *d = json_object_new_object();   /* DMI: the host's maker and firmware */
+    const char *const dmi[][2] = {{"sys_vendor", h->sys_vendor},
+                                  {"product_name", h->product_name},
+                                  {"board_vendor", h->board_vendor},
+                                  {"board_name", h->board_name},
+                                  {"bios_vendor", h->bios_vendor},
+                                  {"bios_version", h->bios_version}};
+    for (size_t i = 0; i < sizeof(dmi) / sizeof(dmi[0]); i++)
+        if (dmi[i][1][0])
+            jw_add(d, dmi[i][0], jw_str(dmi[i][1]));
+    jw_add(o, "dmi", d);
     return o;
 }
 
@@ -345,6 +356,26 @@ struct json_object *results_target_json(const struct target_info *t)
     jw_add(o, "firmware", t->firmware[0] ? jw_str(t->firmware) : NULL);
     jw_add(o, "vendor", t->vendor[0] ? jw_str(t->vendor) : NULL);
     jw_add(o, "rotational", json_object_new_boolean(t->rotational));
+    const struct target_attach *at = &t->attach;   /* how it is attached; absent: not reported */
+    if (at->interface[0])
+        jw_add(o, "interface", jw_str(at->interface));
+    if (at->driver[0])
+        jw_add(o, "driver", jw_str(at->driver));
+    if (at->numa_node >= 0)
+        jw_add(o, "numa_node", jw_int(at->numa_node));
+    if (at->pci_address[0]) {
+        struct json_object *pc = json_object_new_object();
+        jw_add(pc, "address", jw_str(at->pci_address));
+        if (at->link_speed[0])
+            jw_add(pc, "link_speed", jw_str(at->link_speed));
+        if (at->link_width > 0)
+            jw_add(pc, "link_width", jw_int(at->link_width));
+        if (at->max_link_speed[0])
+            jw_add(pc, "max_link_speed", jw_str(at->max_link_speed));
+        if (at->max_link_width > 0)
+            jw_add(pc, "max_link_width", jw_int(at->max_link_width));
+        jw_add(o, "pcie", pc);
+    }
     if (t->kind == TARGET_BLOCK)
         jw_add(o, "write_cache", jw_str(t->write_cache ? "write back" : "write through"));
     struct stat st;

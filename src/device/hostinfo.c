@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lib/spawn.h"
+#include "lib/util.h"
 
 static void cpu_model(char *buf, size_t len)
 {
@@ -79,6 +80,29 @@ static void fio_version(char *buf, size_t len)
     }
 }
 
+void hostinfo_dmi_at(const char *root, struct hostinfo *h)
+{
+    const struct {
+        const char *file;
+        char *buf;
+        size_t len;
+    } keys[] = {
+        {"sys_vendor", h->sys_vendor, sizeof(h->sys_vendor)},
+        {"product_name", h->product_name, sizeof(h->product_name)},
+        {"board_vendor", h->board_vendor, sizeof(h->board_vendor)},
+        {"board_name", h->board_name, sizeof(h->board_name)},
+        {"bios_vendor", h->bios_vendor, sizeof(h->bios_vendor)},
+        {"bios_version", h->bios_version, sizeof(h->bios_version)},
+    };
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        char path[4096], tmp[256];
+        keys[i].buf[0] = '\0';
+        snprintf(path, sizeof(path), "%s/sys/class/dmi/id/%s", root, keys[i].file);
+        if (read_text_file(path, tmp, sizeof(tmp)) >= 0)
+            snprintf(keys[i].buf, keys[i].len, "%s", str_trim(tmp));
+    }
+}
+
 void hostinfo_collect(struct hostinfo *h)
 {
     memset(h, 0, sizeof(*h));
@@ -104,6 +128,7 @@ void hostinfo_collect(struct hostinfo *h)
         hostinfo_dpkg_version("libaio1", h->libaio, sizeof(h->libaio));
     fio_version(h->fio, sizeof(h->fio));
     snprintf(h->json_c, sizeof(h->json_c), "%s", json_c_version());
+    hostinfo_dmi_at("", h);
 }
 
 void hostinfo_boot_id(char *buf, size_t len)

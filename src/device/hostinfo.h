@@ -17,9 +17,16 @@ struct hostinfo {
     char libaio[64];
     char fio[64];              /* "fio-3.33", "" if fio is not installed */
     char json_c[32];
+    /* DMI (ROOT/sys/class/dmi/id, readable without root), "" where absent */
+    char sys_vendor[128], product_name[128];
+    char board_vendor[128], board_name[128];
+    char bios_vendor[128], bios_version[128];
 };
 
 void hostinfo_collect(struct hostinfo *h);
+/* The DMI strings of h from ROOT/sys/class/dmi/id ("" the live /sys; a test's fake tree
+ * otherwise); each "" when its file is missing or empty. */
+void hostinfo_dmi_at(const char *root, struct hostinfo *h);
 /* This boot's id (/proc/sys/kernel/random/boot_id), "" when unreadable: with a pid it names one
  * process of one boot, so a reader can tell a live writer from a dead one. */
 void hostinfo_boot_id(char *buf, size_t len);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -255,6 +256,129 @@ int target_probe_signatures(const char *path, struct target_signature *out, unsi
     return 0;
 }
 
+/* ---- how a block device is attached ------------------------------------------------------ */
+
+/* "0000:01:00.0": a PCI function's directory name */
+static bool tgt_is_pci_name(const char *n)
+{
+    unsigned dom, bus, slot, fn;
+    char tail;
+    return sscanf(n, "%x:%x:%x.%x%c", &dom, &bus, &slot, &fn, &tail) == 4 && strlen(n) == 12;
+}
+
+/* The name of the link dir/name points to ("nvme" for .../drivers/nvme); false when none. */
+static bool tgt_link_name(const char *dir, const char *name, char *buf, size_t len)
+{
+    char path[PATH_MAX], target[PATH_MAX];
+    if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+        return false;
+    ssize_t n = readlink(path, target, sizeof(target) - 1);
+    if (n <= 0)
+        return false;
+    target[n] = '\0';
+    str_copy(buf, len, tgt_basename(target));
+    return buf[0] != '\0';
+}
+
+/* A sysfs value that means nothing: "Unknown", "Unknown speed", "255" lanes. */
+static bool tgt_unknown(const char *v)
+{
+    return !strncasecmp(v, "unknown", 7);
+}
+
+static int tgt_read_int(const char *dir, const char *name, int lo, int hi)
+{
+    char buf[32];
+    if (!tgt_read_attr(dir, name, buf, sizeof(buf)))
+        return -1;
+    char *end;
+    long v = strtol(buf, &end, 10);
+    return end == buf || *end || v < lo || v > hi ? -1 : (int)v;
+}
+
+static const char *tgt_interface(const char *name, const char *devpath, const char *driver)
+{
+    static const struct {
+        const char *prefix, *iface;
+    } by_name[] = {{"nvme", "nvme"}, {"zram", "zram"}, {"loop", "loop"}, {"vd", "virtio"},
+                   {"mmcblk", "mmc"}, {"nbd", "nbd"},  {"md", "md"},     {"dm-", "dm"}};
+    for (size_t i = 0; i < sizeof(by_name) / sizeof(by_name[0]); i++)
+        if (!strncmp(name, by_name[i].prefix, strlen(by_name[i].prefix)))
+            return by_name[i].iface;
+    if (!strcmp(driver, "virtio_blk"))
+        return "virtio";
+    if (strstr(devpath, "/usb"))
+        return "usb";
+    if (strstr(devpath, "/ata"))
+        return "sata";
+    if (strstr(devpath, "/end_device-") || strstr(devpath, "/sas_"))
+        return "sas";
+    if (!strncmp(name, "sd", 2))
+        return "scsi";
+    return "";
+}
+
+/* Nothing known but the interface ("" none). */
+static void tgt_attach_none(struct target_attach *a, const char *iface)
+{
+    memset(a, 0, sizeof(*a));
+    a->link_width = a->max_link_width = a->numa_node = -1;
+    str_copy(a->interface, sizeof(a->interface), iface);
+}
+
+void target_attach_at(const char *root, const char *name, struct target_attach *out)
+{
+    tgt_attach_none(out, "");
+    char blk[PATH_MAX], dev[PATH_MAX + 8], real[PATH_MAX], top[PATH_MAX];
+    if (snprintf(blk, sizeof(blk), "%s/sys/block/%s", root, name) >= (int)sizeof(blk))
+        return;
+    snprintf(dev, sizeof(dev), "%s/device", blk);
+    if (!realpath(dev, real))
+        real[0] = '\0';
+    /* the driver: the device's own, else (an NVMe controller) its parent's */
+    if (!tgt_link_name(dev, "driver", out->driver, sizeof(out->driver))) {
+        char parent[PATH_MAX + 16];
+        snprintf(parent, sizeof(parent), "%s/device", dev);
+        tgt_link_name(parent, "driver", out->driver, sizeof(out->driver));
+    }
+    str_copy(out->interface, sizeof(out->interface), tgt_interface(name, real, out->driver));
+    if (!tgt_read_attr(dev, "firmware_rev", out->firmware, sizeof(out->firmware)))
+        tgt_read_attr(dev, "rev", out->firmware, sizeof(out->firmware));
+    out->numa_node = tgt_read_int(dev, "numa_node", 0, 1 << 20);
+    if (!real[0])
+        return;
+    /* up to the first PCI function, not above ROOT/sys/devices */
+    snprintf(top, sizeof(top), "%s/sys/devices", root);
+    char topreal[PATH_MAX];
+    if (!realpath(top, topreal))
+        str_copy(topreal, sizeof(topreal), top);
+    size_t toplen = strlen(topreal);
+    char walk[PATH_MAX];
+    str_copy(walk, sizeof(walk), real);
+    while (strlen(walk) > toplen && !strncmp(walk, topreal, toplen)) {
+        if (tgt_is_pci_name(tgt_basename(walk))) {
+            str_copy(out->pci_address, sizeof(out->pci_address), tgt_basename(walk));
+            char v[64];
+            if (tgt_read_attr(walk, "current_link_speed", v, sizeof(v)) && !tgt_unknown(v))
+                str_copy(out->link_speed, sizeof(out->link_speed), v);
+            if (tgt_read_attr(walk, "max_link_speed", v, sizeof(v)) && !tgt_unknown(v))
+                str_copy(out->max_link_speed, sizeof(out->max_link_speed), v);
+            out->link_width = tgt_read_int(walk, "current_link_width", 1, 64);
+            out->max_link_width = tgt_read_int(walk, "max_link_width", 1, 64);
+            int numa = tgt_read_int(walk, "numa_node", 0, 1 << 20);
+            if (numa >= 0)
+                out->numa_node = numa;
+            if (!out->driver[0])
+                tgt_link_name(walk, "driver", out->driver, sizeof(out->driver));
+            break;
+        }
+        char *slash = strrchr(walk, '/');
+        if (!slash || slash == walk)
+            break;
+        *slash = '\0';
+    }
+}
+
 /* ---- probing ----------------------------------------------------------------------------- */
 
 static int tgt_probe_block(const char *path, const struct stat *st, uint64_t create_size,
@@ -263,6 +387,7 @@ static int tgt_probe_block(const char *path, const struct stat *st, uint64_t cre
     t->kind = TARGET_BLOCK;
     t->exists = true;
     t->rdev = st->st_rdev;
+    tgt_attach_none(&t->attach, "");
     if (create_size)
         return errf(err, errlen, "%s: a size can only be given for a file target, "
                     "not for a block device", path);
@@ -302,6 +427,9 @@ static int tgt_probe_block(const char *path, const struct stat *st, uint64_t cre
         if (tgt_read_u64(self, "alignment_offset", &v))
             t->alignment_offset = (uint32_t)v;
         tgt_read_identity(disk, t);
+        target_attach_at("", tgt_basename(disk), &t->attach);
+        if (!t->firmware[0])
+            str_copy(t->firmware, sizeof(t->firmware), t->attach.firmware);
     } else {
         /* No sysfs (unusual container): fall back to the node's own name. */
         str_copy(t->devname, sizeof(t->devname), tgt_basename(path));
@@ -345,6 +473,7 @@ static int tgt_probe_missing(const char *path, uint64_t create_size, struct targ
 
     t->kind = TARGET_FILE;
     t->exists = false;
+    tgt_attach_none(&t->attach, "file");
     t->capacity = create_size;
     t->current_size = 0;
     tgt_fs_geometry(dir, dst.st_dev, t);
@@ -375,6 +504,7 @@ int target_probe(const char *path, uint64_t create_size, struct target_info *out
 
     out->kind = TARGET_FILE;
     out->exists = true;
+    tgt_attach_none(&out->attach, "file");
     out->current_size = (uint64_t)st.st_size;
     out->capacity = create_size ? create_size : (uint64_t)st.st_size;
     tgt_fs_geometry(path, st.st_dev, out);
@@ -547,6 +677,7 @@ int target_probe_sim(const char *spec, const struct sim_params *p, struct target
     str_copy(out->model, sizeof(out->model), p->description);
     str_copy(out->vendor, sizeof(out->vendor), "ptsbench simulator");
     out->write_cache = p->wbuf_units > 0;
+    tgt_attach_none(&out->attach, "simulated");
     out->sim = w;
     return 0;
 }
@@ -570,6 +701,7 @@ int target_probe_remote(const char *path, uint64_t size, struct target_info *out
     str_copy(out->path, sizeof(out->path), path);
     out->kind = TARGET_REMOTE;
     out->exists = true;
+    tgt_attach_none(&out->attach, "");
     out->capacity = size;
     out->current_size = size;
     out->logical_sector = 512;

@@ -51,6 +51,27 @@ struct sim_world {
     simt now;                  /* virtual time, advanced by the sim engine */
 };
 
+/* How a block device is attached, read from sysfs (target_attach_at): each string "" and each
+ * number -1 when sysfs does not say. */
+struct target_attach {
+    char interface[16];        /* "nvme", "sata", "sas", "scsi", "usb", "virtio", "zram", "loop",
+                                  "mmc", "nbd", "md", "dm"; probing sets "file", "simulated" */
+    char driver[64];           /* the device's driver (device/driver), for NVMe the controller's
+                                  PCI function's ("nvme"); SCSI disks: "sd" */
+    char pci_address[32];      /* the PCI function above the device, "0000:01:00.0" */
+    char link_speed[48];       /* its current_link_speed, "8.0 GT/s PCIe" */
+    char max_link_speed[48];
+    int link_width, max_link_width;   /* lanes */
+    int numa_node;             /* the function's (else the device's) numa_node; -1 none */
+    char firmware[64];         /* device/firmware_rev, else device/rev */
+};
+
+/* The attachment of block device NAME ("nvme0n1", "sda") from ROOT/sys/block/NAME (ROOT "" for
+ * the live /sys; a test's fake tree otherwise): the interface from the name and the device's
+ * path, the driver link's name, and walking ROOT/sys/block/NAME/device up to the first PCI
+ * function, its link and NUMA node. Reads only. */
+void target_attach_at(const char *root, const char *name, struct target_attach *out);
+
 struct target_info {
     char path[PATH_MAX];
     enum target_kind kind;
@@ -69,6 +90,7 @@ struct target_info {
     char vendor[64];
     bool rotational;
     bool write_cache;          /* block: queue/write_cache says "write back" */
+    struct target_attach attach;   /* block: how it is attached; file, simulated: interface */
     /* block: the signatures on the device when it was probed (before any write) */
     bool signatures_probed;    /* libblkid ran to the end (false: see signatures_error) */
     unsigned n_signatures;

@@ -32,6 +32,7 @@
 #include "report/measure.h"
 #include "report/plot.h"
 #include "report/shape.h"
+#include "report/verify.h"
 #include "report/words.h"
 
 /* The string at a path, "" when there is none (for printf and strcmp). */
@@ -320,6 +321,12 @@ struct ctx {
     struct plot_list plots;
     bool *plot_used;
     char (*names)[320];   /* per input: the device in sentences and headers (dev()) */
+    /* per input, with a spec sheet: its claims judged against the input's points (the sheet
+     * NULL: none) */
+    const struct verify_sheet **sheet;
+    struct meas_set *claim_set;
+    struct verify_result **claims;
+    double tolerance;
 };
 
 static const char *device_label(const struct report_input *in)
@@ -635,6 +642,55 @@ static void source_name(const char *path, char *buf, size_t len)
         snprintf(buf, len, "%s in %.*s", base + 1, (int)(base - dir), dir);
 }
 
+/* Rows of the header that are always shown, "not reported" where the results do not say (old
+ * results, a device without the attribute). */
+static void join_or_not(struct json_object *doc, const char *a, const char *b, char *buf,
+                        size_t len)
+{
+    const char *x = jp_str(doc, a), *y = jp_str(doc, b);
+    if ((!x || !*x) && (!y || !*y))
+        snprintf(buf, len, "not reported");
+    else
+        snprintf(buf, len, "%s%s%s", x ? x : "", x && *x && y && *y ? " " : "", y ? y : "");
+}
+
+static void row_host_system(struct json_object *doc, char *buf, size_t len)
+{
+    join_or_not(doc, "host.dmi.sys_vendor", "host.dmi.product_name", buf, len);
+}
+
+static void row_board(struct json_object *doc, char *buf, size_t len)
+{
+    join_or_not(doc, "host.dmi.board_vendor", "host.dmi.board_name", buf, len);
+}
+
+static void row_bios(struct json_object *doc, char *buf, size_t len)
+{
+    join_or_not(doc, "host.dmi.bios_vendor", "host.dmi.bios_version", buf, len);
+}
+
+/* "8.0 GT/s PCIe x4 (maximum 8.0 GT/s PCIe x4), 0000:01:00.0" */
+static void row_pcie(struct json_object *doc, char *buf, size_t len)
+{
+    const char *sp = jp_str(doc, "target.pcie.link_speed");
+    const char *msp = jp_str(doc, "target.pcie.max_link_speed");
+    double w = jp_path(doc, "target.pcie.link_width"), mw = jp_path(doc, "target.pcie.max_link_width");
+    const char *addr = jp_str(doc, "target.pcie.address");
+    if (!sp && !isfinite(w)) {
+        snprintf(buf, len, "not reported");
+        return;
+    }
+    char cur[96], max[96] = "";
+    snprintf(cur, sizeof(cur), "%s x%s", sp ? sp : "speed not reported",
+             isfinite(w) ? "" : "?");
+    if (isfinite(w))
+        snprintf(cur + strlen(cur), sizeof(cur) - strlen(cur), "%.0f", w);
+    if (msp || isfinite(mw))
+        snprintf(max, sizeof(max), " (maximum %s x%.0f)", msp ? msp : "not reported",
+                 isfinite(mw) ? mw : 0);
+    snprintf(buf, len, "%s%s%s%s", cur, max, addr ? ", " : "", addr ? addr : "");
+}
+
 static void header_section(struct ctx *c)
 {
     o_heading(&c->o, 2, "setup", "Test platform, device under test and set-up");
@@ -648,7 +704,8 @@ static void header_section(struct ctx *c)
     t.cls = "wide";
     static const struct {
         const char *label, *path;
-        int kind;   /* 0 string, 1 bytes, 2 number, 3 memory, 4 computed by fn */
+        int kind;   /* 0 string, 1 bytes, 2 number, 3 memory, 4 computed by fn; 5 always shown,
+                       "not reported" when absent; 6 the spec sheet's key (form_factor, nand) */
         void (*fn)(struct json_object *doc, char *buf, size_t len);
     } rows[] = {
         {"Results", "schema", 0, NULL},
@@ -660,10 +717,19 @@ static void header_section(struct ctx *c)
         {"CPUs online", "host.cpus_online", 2, NULL},
         {"Memory", "host.memory_bytes", 3, NULL},
         {"Kernel", "host.kernel", 0, NULL},
+        {"Host system", "", 4, row_host_system},
+        {"Board", "", 4, row_board},
+        {"BIOS", "", 4, row_bios},
         {"Device model", "", 4, row_model},
         {"Vendor", "target.vendor", 0, NULL},
         {"Serial", "target.serial", 0, NULL},
-        {"Firmware", "target.firmware", 0, NULL},
+        {"Firmware", "target.firmware", 5, NULL},
+        {"Interface", "target.interface", 5, NULL},
+        {"Driver", "target.driver", 5, NULL},
+        {"PCIe link", "", 4, row_pcie},
+        {"NUMA node", "target.numa_node", 5, NULL},
+        {"Form factor", "form_factor", 6, NULL},
+        {"NAND", "nand", 6, NULL},
         {"Path", "target.path", 0, NULL},
         {"Kind", "target.kind", 0, NULL},
         {"User capacity", "target.capacity_bytes", 1, NULL},
@@ -694,7 +760,17 @@ static void header_section(struct ctx *c)
             struct json_object *doc = c->in[i].doc;
             struct json_object *v = rows[r].fn ? NULL : jp_at(doc, rows[r].path);
             vals[i][0] = '\0';
-            if (rows[r].fn) {
+            if (rows[r].kind == 6) {   /* from the spec sheet, given with --spec */
+                const struct verify_sheet *sh = c->sheet ? c->sheet[i] : NULL;
+                const char *x = !sh ? "" : !strcmp(rows[r].path, "nand") ? sh->nand
+                                                                         : sh->form_factor;
+                str_copy(vals[i], sizeof(vals[i]), *x ? x : "not reported");
+                any = true;
+            } else if (rows[r].kind == 5 && (!v || json_object_is_type(v, json_type_null) ||
+                                             !*json_object_get_string(v))) {
+                str_copy(vals[i], sizeof(vals[i]), "not reported");
+                any = true;
+            } else if (rows[r].fn) {
                 rows[r].fn(doc, vals[i], sizeof(vals[i]));
                 any = any || vals[i][0];
             } else if (v && !json_object_is_type(v, json_type_null)) {
@@ -864,6 +940,154 @@ static void hir_cell(struct json_object *doc, char *buf, size_t len)
                  "preconditioning)", best, wait);
 }
 
+/* ---- measured vs claimed: the spec sheet's claims (verify.h) against each input's points */
+
+static void claims_prepare(struct ctx *c, const struct report_config *cfg)
+{
+    c->tolerance = cfg->tolerance > 0 ? cfg->tolerance : VERIFY_DEFAULT_TOLERANCE;
+    c->sheet = xcalloc(c->n, sizeof(*c->sheet));
+    c->claim_set = xcalloc(c->n, sizeof(*c->claim_set));
+    c->claims = xcalloc(c->n, sizeof(*c->claims));
+    for (size_t i = 0; cfg->sheets && i < c->n; i++) {
+        const struct verify_sheet *sh = cfg->sheets[i];
+        char err[ERR_LEN];
+        if (!sh)
+            continue;
+        c->sheet[i] = sh;
+        c->claims[i] = xcalloc(sh->n ? sh->n : 1, sizeof(struct verify_result));
+        bool have = c->in[i].path &&
+                    meas_load(c->in[i].path, &c->claim_set[i], err, sizeof(err)) == 0;
+        for (size_t k = 0; k < sh->n; k++)
+            verify_check(&sh->c[k], have ? c->claim_set[i].p : NULL,
+                         have ? c->claim_set[i].n : 0, c->tolerance, &c->claims[i][k]);
+    }
+}
+
+static void claims_free(struct ctx *c)
+{
+    for (size_t i = 0; c->claims && i < c->n; i++) {
+        free(c->claims[i]);
+        meas_free(&c->claim_set[i]);
+    }
+    free(c->claims);
+    free(c->claim_set);
+    free(c->sheet);
+}
+
+/* "7 of 9 claims met (tolerance 5%; 1 without a comparable measurement)" */
+static void claims_count_words(const struct ctx *c, size_t i, char *buf, size_t len)
+{
+    const struct verify_sheet *sh = c->sheet[i];
+    if (!sh) {
+        snprintf(buf, len, "— (no spec sheet)");
+        return;
+    }
+    unsigned pass = 0, none = 0;
+    for (size_t k = 0; k < sh->n; k++) {
+        pass += c->claims[i][k].verdict == VERIFY_PASS;
+        none += c->claims[i][k].verdict == VERIFY_NO_COMPARABLE;
+    }
+    int n = snprintf(buf, len, "%u of %zu met (tolerance %g%%", pass, sh->n, c->tolerance * 100);
+    if (none && n > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, "; %u without a comparable measurement", none);
+    if (n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "%s)", simulated(&c->in[i]) ? "; simulated drive" : "");
+}
+
+/* A claimed or measured value in the claim's unit: "700,000 IOPS", "3076.4 MiB/s", "98.50 µs" */
+static void claim_value(double v, const struct verify_claim *cl, char *buf, size_t len)
+{
+    char num[48];
+    if (!isfinite(v))
+        snprintf(num, sizeof(num), "–");
+    else if (cl->unit.kind == VERIFY_KIND_IOPS && fabs(v) >= 1000)
+        report_fmt_count(v, num, sizeof(num));
+    else
+        fmt_num(v, fabs(v) >= 100 ? 1 : 2, num, sizeof(num));
+    snprintf(buf, len, "%s %s", num, cl->unit.name);
+}
+
+static void claims_section(struct ctx *c)
+{
+    bool any = false;
+    for (size_t i = 0; i < c->n; i++)
+        any = any || c->sheet[i];
+    if (!any)
+        return;
+    o_heading(&c->o, 2, "claims", "Measured vs claimed");
+    o_para(&c->o, "Every claim of the vendor's spec sheet against the point measured under the "
+                  "claim's own conditions, as ptsbench verify judges it: %s. Values in the "
+                  "claim's unit; ratio = measured / claimed (latency: claimed / measured), "
+                  "above 1 better than claimed; pass within %g%%.", VERIFY_MATCH_RULE,
+           c->tolerance * 100);
+    for (size_t i = 0; i < c->n; i++) {
+        const struct verify_sheet *sh = c->sheet[i];
+        if (!sh)
+            continue;
+        char count[256], src[512];
+        claims_count_words(c, i, count, sizeof(count));
+        source_name(sh->path, src, sizeof(src));
+        o_para(&c->o, "%s against the spec sheet of %s (%s): %s.", dev(c, i), sh->device, src,
+               count);
+        char mhead[64];
+        const char *head[] = {"Claim", "Conditions claimed", "Claimed",
+                              fig_head(&c->in[i], "Measured", mhead, sizeof(mhead)),
+                              "Measured in (drive state; workers × QD)", "Ratio", "Verdict"};
+        struct table t;
+        t_init(&t, 7, head);
+        size_t nn = 0;
+        char (*notes)[700] = xcalloc(sh->n ? sh->n : 1, sizeof(*notes));
+        for (size_t k = 0; k < sh->n; k++) {
+            const struct verify_result *r = &c->claims[i][k];
+            const struct verify_claim *cl = r->claim;
+            const struct meas_point *p = r->match.point;
+            char cond[512], claimed[64], meas[80], at[160], ratio[32], verdict[64];
+            verify_claim_conditions(cl, cond, sizeof(cond));
+            claim_value(cl->value, cl, claimed, sizeof(claimed));
+            if (p) {
+                claim_value(r->measured, cl, meas, sizeof(meas));
+                snprintf(at, sizeof(at), "%s; %u × QD %u", meas_state_label(p->state),
+                         p->workers, p->qd);
+                snprintf(ratio, sizeof(ratio), "%.3f", r->ratio);
+            } else if (isfinite(r->reference) && r->match.nearest) {
+                char v[64];
+                claim_value(r->reference, cl, v, sizeof(v));
+                snprintf(meas, sizeof(meas), "(%s, not judged)", v);
+                snprintf(at, sizeof(at), "%s; %u × QD %u", meas_state_label(r->match.nearest->state),
+                         r->match.nearest->workers, r->match.nearest->qd);
+                snprintf(ratio, sizeof(ratio), "–");
+            } else {
+                snprintf(meas, sizeof(meas), "–");
+                snprintf(at, sizeof(at), "–");
+                snprintf(ratio, sizeof(ratio), "–");
+            }
+            snprintf(verdict, sizeof(verdict), "%s%s", verify_verdict_name(r->verdict),
+                     p && !r->match.exact ? " *" : "");
+            const char *cells[] = {cl->name, cond, claimed, meas, at, ratio, verdict};
+            t_row(&t, cells);
+            char why[512];
+            if (p && !r->match.exact) {
+                verify_match_differences(cl, &r->match, why, sizeof(why));
+                snprintf(notes[nn++], sizeof(notes[0]), "%s (*): measured at assumed "
+                         "conditions it differs on: %s", cl->name, why);
+            } else if (!p) {
+                verify_match_reason(cl, &r->match, why, sizeof(why));
+                snprintf(notes[nn++], sizeof(notes[0]), "%s: no comparable measurement: %s",
+                         cl->name, why);
+            }
+        }
+        t_emit(&c->o, &t);
+        if (nn) {
+            const char **items = xcalloc(nn, sizeof(char *));
+            for (size_t k = 0; k < nn; k++)
+                items[k] = notes[k];
+            o_list(&c->o, items, nn);
+            free(items);
+        }
+        free(notes);
+    }
+}
+
 static void summary_section(struct ctx *c)
 {
     static const struct headline rows[] = {
@@ -924,6 +1148,17 @@ static void summary_section(struct ctx *c)
                 units_format_lat(x, UNITS_TYPESET, v, sizeof(v));
             snprintf(vals[i], sizeof(vals[i]), "%s (%s; %u × QD %u)", v, state_short(p->state),
                      p->workers, p->qd);
+        }
+        t_row(&t, cells);
+    }
+    bool sheets = false;
+    for (size_t i = 0; i < c->n; i++)
+        sheets = sheets || c->sheet[i];
+    if (sheets) {   /* the claims of the spec sheet, as "Measured vs claimed" judges them */
+        cells[0] = "Spec sheet claims met";
+        for (size_t i = 0; i < c->n; i++) {
+            claims_count_words(c, i, vals[i], sizeof(vals[i]));
+            cells[i + 1] = vals[i];
         }
         t_row(&t, cells);
     }
@@ -1843,7 +2078,9 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
         free(c.names);
         return errf(err, errlen, "cannot build the report: %s", strerror(e));
     }
+    claims_prepare(&c, cfg);
     summary_section(&c);
+    claims_section(&c);
     header_section(&c);
     bool suites = false, profiles = false, runs = false;
     for (size_t i = 0; i < n; i++) {
@@ -1880,6 +2117,7 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
     ok = fclose(pre_h) == 0 && ok;
     ok = fclose(pre_m) == 0 && ok;
     free(c.o.toc);
+    claims_free(&c);
     plot_list_free(&c.plots);
     free(c.plot_used);
     free(c.names);

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 struct json_object;
+struct verify_sheet;
 
 struct report_input {
     struct json_object *doc;   /* a results document: ptsbench.run, .suite or .profile */
@@ -26,6 +27,11 @@ struct report_config {
     int no_plots;              /* tables and text only (no gnuplot) */
     const char *css_path;      /* style sheet inlined into the HTML (reports/report.css); NULL
                                   or unreadable: a minimal built-in style */
+    const struct verify_sheet *const *sheets;   /* NULL, or one per input (NULL: none): the
+                                  vendor's spec sheet of that input's device (verify.h), judged
+                                  in "Measured vs claimed", counted in the summary, its form
+                                  factor and NAND type in the header */
+    double tolerance;          /* for the claims, a fraction; 0: VERIFY_DEFAULT_TOLERANCE */
 };
 
 /* Load RESULTS (a results.json, or a directory holding one) into *doc (the caller

@@ -230,7 +230,7 @@ static const struct {
 };
 #define N_CONDS (sizeof(verify_conds) / sizeof(verify_conds[0]))
 static const char *const global_keys[] = {"device", "vendor", "model", "capacity", "source",
-                                          "note", NULL};
+                                          "form_factor", "nand", "note", NULL};
 
 static bool key_known(const char *const *keys, const char *k)
 {
@@ -410,8 +410,8 @@ int verify_sheet_parse(const struct ini_file *ini, struct verify_sheet *out, cha
             for (size_t j = 0; j < s->n_entries; j++)
                 if (!key_known(global_keys, s->entries[j].key)) {
                     errf(err, errlen, "%s:%d: unknown key '%s' before the first claim (want "
-                         "device, vendor, model, capacity, source, note)", ini->path,
-                         s->entries[j].line, s->entries[j].key);
+                         "device, vendor, model, capacity, form_factor, nand, source, note)",
+                         ini->path, s->entries[j].line, s->entries[j].key);
                     goto fail;
                 }
             const struct ini_entry *e;
@@ -419,6 +419,10 @@ int verify_sheet_parse(const struct ini_file *ini, struct verify_sheet *out, cha
                 str_copy(out->device, sizeof(out->device), e->value);
             if ((e = ini_find(s, "source")))
                 str_copy(out->source, sizeof(out->source), e->value);
+            if ((e = ini_find(s, "form_factor")))
+                str_copy(out->form_factor, sizeof(out->form_factor), e->value);
+            if ((e = ini_find(s, "nand")))
+                str_copy(out->nand, sizeof(out->nand), e->value);
             continue;
         }
         /* the parser merges sections of one name: a key given twice is a repeated claim */

@@ -1,7 +1,9 @@
 /* verify.h — vendor spec sheets (specs/NAME.ini) checked against measured points (measure.h).
  *
  * A spec sheet is an INI file (ini.h): keys before the first section describe the device
- * (device, vendor, model, capacity, source); every section is one claim:
+ * (device, vendor, model, capacity, source; form_factor and nand, optional: the drive's form
+ * factor and NAND type as the vendor states them, "2.5\" U.2", "MLC", shown in the report's
+ * header); every section is one claim:
  *
  *   [seq-read-128k]
  *   metric   = mb_s         the figure claimed: iops | mb_s | mib_s | lat_us | any name of
@@ -150,6 +152,8 @@ struct verify_sheet {
     char path[4096];
     char device[256];          /* "device" key, else the file name */
     char source[1024];
+    char form_factor[128];     /* "" when the sheet does not say */
+    char nand[128];
     struct verify_claim *c;
     size_t n;
 };
