@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "helpers.h"
 
@@ -197,7 +198,9 @@ static struct json_object *pts_run_test(const char *name, const char *tgt, char 
  * 5 wait states x 5 accesses of 100 ms with idle, each followed by 5 baseline accesses, in
  * order, states numbered 1, 2, 3, 5, 10 (ordinals 1..5); every gap at least its target, every
  * wait state's median gap within 5% of it (5 to 50 ms), at most a quarter of the single gaps
- * more than 5% long. A loaded machine wakes a thread late now and then (one 100 ms gap 14 ms
+ * more than 5% long, unless the machine itself wakes threads late then (machine_lateness_s: a
+ * median beyond 5% must be explained by twice the lateness measured at that moment). A loaded
+ * machine wakes a thread late now and then (one 100 ms gap 14 ms
  * long with three busy loops on two cores), which says nothing about ptsbench: hence the
  * median, not the mean. What holds whatever the load: the order and count of the accesses,
  * gaps never short, start times increasing, each access's IOPS a number >= 0, and each wait
@@ -206,6 +209,26 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
+}
+
+/* How late this machine wakes a thread now: the median lateness of 9 absolute-deadline sleeps
+ * of 20 ms ending in a short spin, as ptsbench's idle does. 0 on an idle machine; several ms
+ * when every core is busy. A wait state's median gap may exceed its 5% by twice this. */
+static double machine_lateness_s(void)
+{
+    double late[9];
+    for (int i = 0; i < 9; i++) {
+        uint64_t due = test_now_ns() + 20000000ull;
+        uint64_t early = due - 300000ull;
+        struct timespec ts = {(time_t)(early / 1000000000ull), (long)(early % 1000000000ull)};
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+        uint64_t now;
+        while ((now = test_now_ns()) < due)
+            ;
+        late[i] = (double)(now - due) / 1e9;
+    }
+    qsort(late, 9, sizeof(late[0]), cmp_double);
+    return late[4];
 }
 
 static void test_hir_real(void **state)
@@ -224,6 +247,7 @@ static void test_hir_real(void **state)
     const int numbers[] = {1, 2, 3, 5, 10};
     size_t k = 0;
     unsigned outliers = 0;
+    double all_gaps[5][reps], late = -1;
     for (int w = 0; w < 5; w++) {
         double sum_idle = 0, want = waits[w] * scale, worst = 0, gaps[reps];
         struct json_object *ws = json_object_array_get_idx(json_at(sub, "wait_states"), w);
@@ -245,7 +269,7 @@ static void test_hir_real(void **state)
                     double idle = json_num(a, "idle_after_s");
                     assert_true(idle >= want);              /* never shorter */
                     sum_idle += idle;
-                    gaps[rep - 1] = idle;
+                    gaps[rep - 1] = all_gaps[w][rep - 1] = idle;
                     if (idle - want > worst)
                         worst = idle - want;
                     outliers += idle - want > 0.05 * want;
@@ -257,9 +281,24 @@ static void test_hir_real(void **state)
         print_message("wait state %d: median idle %.3f ms for %.0f ms (%+.2f%%), mean %+.2f%%, "
                       "worst +%.3f ms\n", numbers[w], median * 1e3, want * 1e3,
                       100 * (median - want) / want, 100 * (mean - want) / want, worst * 1e3);
-        assert_true(median - want <= 0.05 * want);
+        if (median - want > 0.05 * want) {   /* late: a busy machine, or ptsbench? */
+            if (late < 0)
+                late = machine_lateness_s();
+            print_message("  the machine wakes threads %.3f ms late now\n", late * 1e3);
+            assert_true(median - want <= 0.05 * want + 2 * late);
+        }
     }
     print_message("single gaps more than 5%% long: %u of %d\n", outliers, 5 * reps);
+    if (outliers > 5 * reps / 4) {   /* count again beyond what the machine's lateness explains */
+        if (late < 0)
+            late = machine_lateness_s();
+        outliers = 0;
+        for (int w = 0; w < 5; w++)
+            for (int rep = 0; rep < reps; rep++)
+                outliers += all_gaps[w][rep] - waits[w] * scale > 0.05 * waits[w] * scale + 2 * late;
+        print_message("  beyond 5%% and twice the machine's lateness (%.3f ms): %u\n", late * 1e3,
+                      outliers);
+    }
     assert_true(outliers <= 5 * reps / 4);
     /* start times increase */
     double prev = -1;
