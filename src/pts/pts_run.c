@@ -242,7 +242,8 @@ void pts_print_plan(const struct pts_session *s)
         if (likely < est) {
             char lw[32];
             pts_format_duration(likely, lw, sizeof(lw));
-            printf("  %-10s %s (about %s, <= %s); %s\n", d->name, loop, lw, when, prep);
+            printf("  %-10s %s (about %s if steady at round %u, the earliest; <= %s); %s\n",
+                   d->name, loop, lw, PTS_LIKELY_ROUND, when, prep);
         } else {
             printf("  %-10s %s (<= %s); %s\n", d->name, loop, when, prep);
         }
@@ -250,8 +251,9 @@ void pts_print_plan(const struct pts_session *s)
     char tt[64], tl[64];
     pts_format_duration(total, tt, sizeof(tt));
     pts_format_duration(total_likely, tl, sizeof(tl));
-    printf("  estimated duration: about %s (steady state at round %u), at most %s of %s time, "
-           "plus purge and WIPC\n", tl, PTS_LIKELY_ROUND, tt,
+    printf("  estimated duration: about %s (steady state at round %u, the earliest the 5-round "
+           "window allows), at most %s of %s time, plus purge, WIPC and each element's drain of "
+           "its in-flight I/O\n", tl, PTS_LIKELY_ROUND, tt,
            s->target.sim ? "virtual" : "measuring");
     printf("  results %s\n", s->results_path);
     fflush(stdout);
@@ -346,10 +348,16 @@ int ps_element_measure(struct pts_session *s, struct element_pool *ep, uint64_t 
                  s->live_test ? s->live_test : "pts", ep->label, s->live_eta);
     }
     worker_pool_set_progress(ep->pool, live ? live_meter_hook : NULL, &s->live);
+    const double c0 = ps_clock_s(s);
     int ret = worker_pool_round(ep->pool, &lim, err, errlen);
     if (ret != 0)
         return ret;
     run_pool_metrics(ep->pool, sample_ns, s->weight, m);
+    /* the I/O in flight at the element's end completing after it: on the simulated drive, a
+     * drive scaled down k times at the full queue depth, k times the real drive's drain */
+    const double drain = ps_clock_s(s) - c0 - m->elapsed_s;
+    if (drain > 0)
+        s->drain_s += drain;
     run_device_round(&s->target, s->weight, &s->sim_last, m);
     ds_write(&s->state, (double)m->write.bytes, s->stimulus_is_wdpc);
     m->state = s->state;
@@ -962,11 +970,16 @@ static int suite_test(struct pts_session *s, unsigned i)
     s->live_test = d->name;
     s->live_mb_s = pts_tracks_mb_s(d);
     s->live_eta[0] = '\0';
-    const double clock0 = ps_clock_s(s), prep0 = s->prep_s;
+    const double clock0 = ps_clock_s(s), prep0 = s->prep_s, drain0 = s->drain_s;
     int st = test_subtests(s, d, was, json_object_object_get(tj, "subtests"), err, sizeof(err));
-    /* the test's measuring time (virtual on the simulated drive), purges and WIPC excluded: what
-     * the plan's estimate stands for */
-    json_object_object_add(tj, "measuring_s", jw_num(ps_clock_s(s) - clock0 - (s->prep_s - prep0)));
+    /* the test's time (virtual on the simulated drive), purges and WIPC excluded; of it, the
+     * drains after the elements' ends and the loop itself (elements, HIR's waits): what the
+     * plan's estimate stands for */
+    const double measuring = ps_clock_s(s) - clock0 - (s->prep_s - prep0);
+    const double drain = s->drain_s - drain0;
+    json_object_object_add(tj, "measuring_s", jw_num(measuring));
+    json_object_object_add(tj, "drain_s", jw_num(drain));
+    json_object_object_add(tj, "loop_s", jw_num(measuring - drain));
     json_object_object_add(tj, "status", json_object_new_string(
         st == 0 ? "complete" : st > 0 ? "interrupted" : "failed"));
     if (st < 0) {

@@ -48,6 +48,8 @@ struct pts_session {
     const char *live_test;         /* the test running, for that line */
     char live_eta[160];
     double prep_s;                 /* purge and WIPC time so far (ps_clock_s), not measuring */
+    double drain_s;                /* time so far after elements' ends, their in-flight I/O
+                                      completing (ps_element_measure): not in any element */
     bool live_mb_s;                /* the test tracks MB/s: its lines show MB/s, not IOPS */            /* the last ETA shown, repeated inside elements */
     volatile sig_atomic_t *stop;
     struct sim_stats sim_last;
