@@ -498,7 +498,9 @@ void ps_progress(struct pts_session *s, const struct pts_def *d, unsigned round,
         results_flush(s, true);
     char b[32];
     units_format_size(bs, b, sizeof(b));
-    char rounds[32], eta[160] = "";
+    char rounds[32], eta[160] = "", eta_live[160] = "";
+    /* the line says "virtual" after its ETAs; the live line inside the next element says
+     * "(simulated, virtual time)" itself, so its copy of the ETAs does not */
     const char *virt = s->target.sim ? " virtual" : "";
     if (max_rounds) {
         snprintf(rounds, sizeof(rounds), "%u/%u", round, max_rounds);
@@ -508,15 +510,19 @@ void ps_progress(struct pts_session *s, const struct pts_def *d, unsigned round,
         char t[32], tl[32];
         live_format_eta(left, t, sizeof(t));
         live_format_eta(left_likely, tl, sizeof(tl));
-        if (d->stop == PTS_STOP_STEADY && d->n_track && likely < max_rounds)
-            snprintf(eta, sizeof(eta), "  ETA %s%s (steady at round %u), at most %s", tl, virt,
-                     likely, t);
-        else
-            snprintf(eta, sizeof(eta), "  ETA at most %s%s", t, virt);
+        for (int k = 0; k < 2; k++) {
+            char *dst = k ? eta_live : eta;
+            const char *v = k ? "" : virt;
+            if (d->stop == PTS_STOP_STEADY && d->n_track && likely < max_rounds)
+                snprintf(dst, sizeof(eta), "  ETA %s%s (steady at round %u), at most %s", tl, v,
+                         likely, t);
+            else
+                snprintf(dst, sizeof(eta), "  ETA at most %s%s", t, v);
+        }
     } else {
         snprintf(rounds, sizeof(rounds), "%u", round);
     }
-    snprintf(s->live_eta, sizeof(s->live_eta), " (round %s)%s", rounds, eta);
+    snprintf(s->live_eta, sizeof(s->live_eta), " (round %s)%s", rounds, eta_live);
     char rate[48];
     if (s->live_mb_s)
         snprintf(rate, sizeof(rate), "%.1f MB/s", mb_s);
