@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/drive_state.h"
+#include "core/live.h"
 #include "core/metrics.h"
 #include "core/precondition.h"
 #include "core/results.h"
@@ -680,12 +681,24 @@ static double wdpc_max_fills_of(const struct profile_session *s)
 
 /* One round of the open pool into *m, with the drive's state. 0, 1 interrupted, -1 error. */
 static int point_round(struct profile_session *s, struct worker_pool *pool,
-                       const struct round_limits *lim, bool as_wdpc, struct round_metrics *m,
-                       char *err, size_t errlen)
+                       const struct round_limits *lim, bool as_wdpc, unsigned index,
+                       struct round_metrics *m, char *err, size_t errlen)
 {
     if (*s->stop)
         return 1;
-    if (worker_pool_round(pool, lim, err, errlen) != 0)
+    /* a terminal: the live line inside the round, at least once a second (live.h), as run's;
+     * replayed points are quiet */
+    const bool live = isatty(STDOUT_FILENO) && !s->cfg.quiet && index >= s->replay_points;
+    struct live_meter lm = {.length_s = (double)lim->time_ns / 1e9,
+                            .target_bytes = (double)lim->bytes * s->weight,
+                            .weight = s->weight, .sim = s->target.sim != NULL};
+    snprintf(lm.prefix, sizeof(lm.prefix), "  %s", lim->label ? lim->label : "round");
+    worker_pool_set_progress(pool, live ? live_meter_hook : NULL, &lm);
+    const int rr = worker_pool_round(pool, lim, err, errlen);
+    worker_pool_set_progress(pool, NULL, NULL);
+    if (live && lm.printed)
+        live_clear();
+    if (rr != 0)
         return -1;
     if (*s->stop)   /* cut short: not recorded */
         return 1;
@@ -725,7 +738,7 @@ static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_po
     int ret = 0;
     while (!*end) {
         struct round_metrics m;
-        ret = point_round(s, pool, &lim, true, &m, err, errlen);
+        ret = point_round(s, pool, &lim, true, (unsigned)(pt - s->points), &m, err, errlen);
         if (ret != 0)
             break;
         if (m.write.bytes == 0) {
@@ -947,7 +960,7 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
     struct round_limits lim = {.time_ns = round_ns, .sample_ns = NS_PER_S, .label = art};
     while (n < max) {
         struct round_metrics *m = &r[n];
-        ret = point_round(s, pool, &lim, g->pre == WL_PRECOND_STEADY, m, err, errlen);
+        ret = point_round(s, pool, &lim, g->pre == WL_PRECOND_STEADY, index, m, err, errlen);
         if (ret != 0)
             break;
         m->round = ++n;
