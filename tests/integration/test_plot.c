@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -869,6 +870,73 @@ static void test_dirth_histograms_and_nines(void **state)
     json_object_put(doc);
 }
 
+/* Every .gp in dir: its title and label lines (set title/xlabel/ylabel/zlabel, title '...')
+ * carry no internal name (a tracking name "iops@4KiB/0", a metric key). Returns the files
+ * checked. */
+static int words_only(const char *gdir)
+{
+    static const char *const bad[] = {"lat_mean_us", "read_iops", "write_iops", "mb_s@",
+                                      "_lat_", "iops@"};
+    DIR *d = opendir(gdir);
+    assert_non_null(d);
+    struct dirent *e;
+    int files = 0;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l < 4 || strcmp(e->d_name + l - 3, ".gp"))
+            continue;
+        char stem[256];
+        snprintf(stem, sizeof(stem), "%.*s", (int)(l - 3), e->d_name);
+        char *gp = read_chart(gdir, stem, "gp");
+        for (char *line = strtok(gp, "\n"); line; line = strtok(NULL, "\n")) {
+            if (line[0] == '#')
+                continue;
+            const char *t = strstr(line, "title '");
+            if (!t && strncmp(line, "set xlabel", 10) && strncmp(line, "set ylabel", 10) &&
+                strncmp(line, "set zlabel", 10))
+                continue;
+            const char *from = t ? t : line;
+            for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++)
+                if (strstr(from, bad[b]))
+                    fail_msg("%s/%s: '%s' in: %s", gdir, e->d_name, bad[b], line);
+            for (const char *a = strchr(from, '@'); a; a = strchr(a + 1, '@'))
+                if (a[1] >= '0' && a[1] <= '9')
+                    fail_msg("%s/%s: a tracking name in: %s", gdir, e->d_name, line);
+        }
+        free(gp);
+        files++;
+    }
+    closedir(d);
+    return files;
+}
+
+/* Chart titles and labels in words: the fixtures' charts, and a run tracking
+ * write_lat_mean_us ("write mean latency", not the key). */
+static void test_titles_in_words(void **state)
+{
+    (void)state;
+    if (!have_gnuplot)
+        skip();
+    render();
+    assert_true(words_only(sub("all")) >= (int)N_EXPECTED);
+    const char *res = sub("track-lat"), *out = sub("track-lat-plot");
+    char *argv[] = {NULL, "run", "--target", "sim:zdrive-6300-1.6t", "--workload",
+                    "rw=randwrite,bs=4k,iodepth=32", "--track", "write_lat_mean_us",
+                    "--round-time", "0.2s", "--rounds", "6", "--quiet", "-o", (char *)res, NULL};
+    struct json_object *doc = ptsbench_results(argv, res, 0, NULL);
+    assert_non_null(doc);
+    json_object_put(doc);
+    char *plot[] = {(char *)ptsbench_bin(), "plot", (char *)res, "-o", (char *)out, "-q", NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(plot, &r), 0);
+    assert_int_equal(r.status, 0);
+    cmd_result_free(&r);
+    char *gp = read_chart(out, "run-window", "gp");
+    assert_non_null(strstr(gp, "write mean latency"));
+    free(gp);
+    assert_true(words_only(out) >= 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -882,6 +950,7 @@ int main(void)
         cmocka_unit_test(test_latency_sweep_charts),
         cmocka_unit_test(test_atto_chart),
         cmocka_unit_test(test_dirth_histograms_and_nines),
+        cmocka_unit_test(test_titles_in_words),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
