@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/units.h"
 #include "lib/util.h"
 #include "report/plot.h"
 
@@ -59,6 +60,68 @@ static bool in_qd_series(struct json_object *points, struct json_object *p)
 static bool point_ok(struct json_object *p)
 {
     return isfinite(jp_path(p, "result.total.iops"));
+}
+
+/* ---- transfer-size sweeps (ATTO) ----
+ *
+ * A point of a transfer-size sweep: sequential (rw=read or rw=write) at one block size, in a
+ * profile that has such points at three or more sizes (atto.ini: 0.5 KiB .. 8 MiB). Its value is
+ * read from the point's inline spec ("rw=read,bs=4k,..."): *bs the size, *write the direction. */
+static bool spec_key(const char *spec, const char *key, char *val, size_t len)
+{
+    size_t kl = strlen(key);
+    for (const char *s = spec; s && *s;) {
+        const char *e = strchr(s, ',');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        if (n > kl && !strncmp(s, key, kl) && s[kl] == '=') {
+            size_t vl = n - kl - 1;
+            if (vl >= len)
+                return false;
+            memcpy(val, s + kl + 1, vl);
+            val[vl] = '\0';
+            return true;
+        }
+        s = e ? e + 1 : NULL;
+    }
+    return false;
+}
+
+static bool seq_point(struct json_object *p, double *bs, bool *write)
+{
+    char rw[32], b[32], err[128];
+    const char *spec = sval(p, "spec");
+    if (!spec_key(spec, "rw", rw, sizeof(rw)) || !spec_key(spec, "bs", b, sizeof(b)))
+        return false;
+    if (strcmp(rw, "read") && strcmp(rw, "write"))
+        return false;
+    uint64_t v;
+    if (strchr(b, ':') || strchr(b, '/') || units_parse_size(b, &v, err, sizeof(err)) || !v)
+        return false;
+    *bs = (double)v;
+    *write = !strcmp(rw, "write");
+    return true;
+}
+
+/* The point belongs to a transfer-size sweep: sequential, and its profile has sequential points
+ * at three or more block sizes. */
+static bool in_size_sweep(struct json_object *points, struct json_object *p)
+{
+    double bs, sizes[3];
+    bool w;
+    size_t n = 0;
+    if (!seq_point(p, &bs, &w))
+        return false;
+    for (size_t j = 0; j < jp_len(points) && n < 3; j++) {
+        struct json_object *o = jp_idx(points, j);
+        if (strcmp(sval(o, "profile"), sval(p, "profile")) || !seq_point(o, &bs, &w))
+            continue;
+        bool seen = false;
+        for (size_t k = 0; k < n; k++)
+            seen |= sizes[k] == bs;
+        if (!seen)
+            sizes[n++] = bs;
+    }
+    return n >= 3;
 }
 
 /* The state shared by every profile's points ("steady state", "burst, not preconditioned";
@@ -117,7 +180,7 @@ static void profile_bars(struct plot_ctx *c, bool lat)
         bool used = false;
         for (size_t j = 0; j < jp_len(pts); j++) {
             struct json_object *p = jp_idx(pts, j);
-            if (!point_ok(p) || in_qd_series(pts, p))
+            if (!point_ok(p) || in_qd_series(pts, p) || in_size_sweep(pts, p))
                 continue;
             used = true;
             char w[128];
@@ -166,7 +229,7 @@ static void profile_bars(struct plot_ctx *c, bool lat)
             bool has = false;
             for (size_t j = 0; j < jp_len(pts) && !has; j++) {
                 struct json_object *p = jp_idx(pts, j);
-                if (point_ok(p) && !in_qd_series(pts, p) &&
+                if (point_ok(p) && !in_qd_series(pts, p) && !in_size_sweep(pts, p) &&
                     jp_num(p, "compress_pct") == combos[k].compress &&
                     jp_num(p, "workers") == combos[k].workers && jp_num(p, "qd") == combos[k].qd)
                     has = true;
@@ -193,6 +256,7 @@ static void profile_bars(struct plot_ctx *c, bool lat)
                 char wn[128];
                 workload_name(p, wn, sizeof(wn));
                 if (strcmp(wn, cats[w]) || !point_ok(p) || in_qd_series(pts, p) ||
+                    in_size_sweep(pts, p) ||
                     jp_num(p, "compress_pct") != cb->compress ||
                     jp_num(p, "workers") != cb->workers || jp_num(p, "qd") != cb->qd)
                     continue;
@@ -604,8 +668,141 @@ static void latency_sweeps(struct plot_ctx *c)
     }
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sequential MB/s against transfer size, read and write lines, as AnandTech's ATTO chart draws
+ * it: x the transfer size (log2), one block per device and profile with rows (bs, read MB/s,
+ * write MB/s) of the points' windows (result.read.mb_s, result.write.mb_s). */
+static void size_sweeps(struct plot_ctx *c)
+{
+    char profs[MAXK][128];
+    size_t n_prof = 0;
+    for (size_t i = 0; i < c->n_in; i++) {
+        if (!is_profile(c->in[i].doc))
+            continue;
+        struct json_object *pts = jp_arr(c->in[i].doc, "points");
+        for (size_t j = 0; j < jp_len(pts); j++) {
+            struct json_object *p = jp_idx(pts, j);
+            if (!point_ok(p) || !in_size_sweep(pts, p))
+                continue;
+            bool seen = false;
+            for (size_t k = 0; k < n_prof; k++)
+                seen |= !strcmp(profs[k], sval(p, "profile"));
+            if (!seen && n_prof < MAXK)
+                str_copy(profs[n_prof++], sizeof(profs[0]), sval(p, "profile"));
+        }
+    }
+    size_t n_dev = 0;
+    for (size_t i = 0; i < c->n_in; i++)
+        n_dev += is_profile(c->in[i].doc);
+    bool many = n_dev > 1;
+    for (size_t f = 0; f < n_prof; f++) {
+        const char *prof = profs[f];
+        char name[160], base[256], title[256];
+        snprintf(name, sizeof(name), "%s-transfer-size", prof);
+        snprintf(base, sizeof(base), "%s: sequential MB/s by transfer size, read and write",
+                 !strcmp(prof, "atto") ? "ATTO" : prof);
+        profiles_title(c, base, title, sizeof(title));
+        struct plot_chart *ch = plot_chart_new(
+            c, name, "profile", title,
+            "Sequential read and write throughput (MB/s, 10^6 B/s) of each transfer size over "
+            "its measurement window, the transfer size on a log2 axis, as AnandTech's ATTO "
+            "chart draws it.");
+        double all[MAXK];
+        size_t n_all = 0;
+        for (size_t i = 0; i < c->n_in; i++) {
+            if (!is_profile(c->in[i].doc))
+                continue;
+            struct json_object *pts = jp_arr(c->in[i].doc, "points");
+            double sizes[MAXK];
+            size_t n_s = 0;
+            for (size_t j = 0; j < jp_len(pts); j++) {
+                struct json_object *p = jp_idx(pts, j);
+                double bs;
+                bool w;
+                if (strcmp(sval(p, "profile"), prof) || !point_ok(p) ||
+                    !in_size_sweep(pts, p) || !seq_point(p, &bs, &w))
+                    continue;
+                bool seen = false;
+                for (size_t k = 0; k < n_s; k++)
+                    seen |= sizes[k] == bs;
+                if (!seen && n_s < MAXK)
+                    sizes[n_s++] = bs;
+            }
+            if (!n_s)
+                continue;
+            qsort(sizes, n_s, sizeof(sizes[0]), cmp_dbl);
+            char series[300];
+            snprintf(series, sizeof(series), "%s: %s sequential MB/s by transfer size",
+                     c->in[i].label, prof);
+            int ix = plot_block(ch, i, series, "bs_bytes read_mb_s write_mb_s");
+            for (size_t k = 0; k < n_s; k++) {
+                double r = NAN, wr = NAN;
+                for (size_t j = 0; j < jp_len(pts); j++) {
+                    struct json_object *p = jp_idx(pts, j);
+                    double bs;
+                    bool w;
+                    if (strcmp(sval(p, "profile"), prof) || !point_ok(p) ||
+                        !seq_point(p, &bs, &w) || bs != sizes[k])
+                        continue;
+                    /* a direction without a completed I/O in the window has no figure */
+                    const char *dir = w ? "write" : "read";
+                    struct json_object *fig = jp_get(jp_get(p, "result"), dir);
+                    double v = jp_num(fig, "ios") > 0 ? jp_num(fig, "mb_s") : NAN;
+                    if (w)
+                        wr = v;
+                    else
+                        r = v;
+                }
+                plot_row(ch, 3, sizes[k], r, wr);   /* a missing direction: NaN, skipped */
+                bool seen = false;
+                for (size_t m = 0; m < n_all; m++)
+                    seen |= all[m] == sizes[k];
+                if (!seen && n_all < MAXK)
+                    all[n_all++] = sizes[k];
+            }
+            if (plot_block_end(ch) <= 0)
+                continue;
+            int d = plot_dev(ch, i);
+            char tr[300], tw[300];
+            snprintf(tr, sizeof(tr), "%s%sread", many ? c->in[i].label : "", many ? ": " : "");
+            snprintf(tw, sizeof(tw), "%s%swrite", many ? c->in[i].label : "", many ? ": " : "");
+            plot_elem(ch, tr, "dat index %d using 1:2 with linespoints lw 2 pt 7 ps 1 dt 1 %s",
+                      ix, many ? plot_dev_color(d) : plot_color(0));
+            plot_elem(ch, tw, "dat index %d using 1:3 with linespoints lw 2 pt 5 ps 1 dt 2 %s",
+                      ix, many ? plot_dev_color(d) : plot_color(3));
+        }
+        qsort(all, n_all, sizeof(all[0]), cmp_dbl);
+        char tics[2048] = "set xtics (";
+        for (size_t k = 0; k < n_all; k++) {
+            char b[32];
+            units_format_bs(all[k], b, sizeof(b));
+            size_t l = strlen(tics);
+            snprintf(tics + l, sizeof(tics) - l, "%s'%s' %.10g", k ? ", " : "", b, all[k]);
+        }
+        size_t tl = strlen(tics);
+        snprintf(tics + tl, sizeof(tics) - tl, ") rotate by -45");
+        plot_set(ch, "set logscale x 2");
+        if (n_all)
+            plot_set(ch, "%s", tics);
+        plot_set(ch, "set xlabel 'transfer size'");
+        plot_set(ch, "set ylabel 'MB/s (10^6 B/s)'");
+        plot_set(ch, "set yrange [0:*]");
+        plot_set(ch, "set offsets graph 0.02, graph 0.02, graph 0.05, 0");
+        plot_set(ch, "set key top left");
+        plot_set(ch, "set grid xtics ytics");
+        plot_count_axis(ch);
+        plot_chart_done(c, ch);
+    }
+}
+
 void plot_profile_charts(struct plot_ctx *c)
 {
+    size_sweeps(c);
     profile_bars(c, false);
     profile_bars(c, true);
     qd_ramp(c);

@@ -866,58 +866,186 @@ static void dirth_curves(struct plot_ctx *c, const char *test, bool intensity)
     plot_chart_done(c, ch);
 }
 
-/* the response-time histograms of the MaxIOPS, MidIOPS and MinIOPS operating points */
-static void dirth_histogram(struct plot_ctx *c, const char *test)
+/* The response-time histograms of the operating points, one chart per point
+ * (TEST-histogram-max, -mid, -min): each bucket [low_us, high_us, count] of
+ * operating_points.POINT.histogram.buckets a bar over its own latency range (log x) as high as
+ * its share of the point's I/Os (log y), one colour per device. */
+static const char *const dirth_ops[] = {"max", "mid", "min"};
+
+/* "max IOPS point, 16 threads × QD 32" */
+static void dirth_point_words(struct json_object *o, int k, char *buf, size_t len)
 {
-    static const char *const ops[] = {"max", "mid", "min"};
-    static const char *const names[] = {"MaxIOPS", "MidIOPS", "MinIOPS"};
+    double t = jp_num(o, "threads");
+    snprintf(buf, len, "%s IOPS point, %g thread%s × QD %g", dirth_ops[k], t,
+             t == 1 ? "" : "s", jp_num(o, "qd"));
+}
+
+/* The latency at percentile pct of a histogram's buckets: the upper edge (high_us) of the
+ * bucket in which the cumulative count, buckets in latency order, first reaches pct% of all
+ * counted I/Os. The percentile lies somewhere inside that bucket; its upper edge is a
+ * conservative bound (never below the true value). NAN without counts. */
+static double bucket_percentile(struct json_object *buckets, double pct)
+{
+    double total = 0, cum = 0;
+    size_t n = jp_len(buckets);
+    for (size_t j = 0; j < n; j++)
+        total += json_object_get_double(jp_idx(jp_idx(buckets, j), 2));
+    if (!(total > 0))
+        return NAN;
+    double need = pct / 100.0 * total;
+    /* buckets are written in latency order; take the smallest low edge not yet passed */
+    bool *used = xcalloc(n ? n : 1, sizeof(bool));
+    double v = NAN;
+    for (size_t m = 0; m < n; m++) {
+        size_t best = n;
+        for (size_t j = 0; j < n; j++)
+            if (!used[j] && (best == n || json_object_get_double(jp_idx(jp_idx(buckets, j), 0)) <
+                                              json_object_get_double(jp_idx(jp_idx(buckets, best), 0))))
+                best = j;
+        used[best] = true;
+        struct json_object *bo = jp_idx(buckets, best);
+        cum += json_object_get_double(jp_idx(bo, 2));
+        if (cum >= need * (1 - 1e-12)) {
+            v = json_object_get_double(jp_idx(bo, 1));
+            break;
+        }
+    }
+    free(used);
+    return v;
+}
+
+static void dirth_histogram(struct plot_ctx *c, const char *test, int k)
+{
     char name[64], title[256];
-    snprintf(name, sizeof(name), "%s-histogram", test);
-    snprintf(title, sizeof(title), "%s: response-time histograms (µs) at the operating points",
-             test_title(c, test));
+    snprintf(name, sizeof(name), "%s-histogram-%s", test, dirth_ops[k]);
+    snprintf(title, sizeof(title), "%s: response-time histogram at the %s IOPS point",
+             test_title(c, test), dirth_ops[k]);
     state_title(c, test, PS_RESULT, title, sizeof(title));
-    struct plot_chart *ch = plot_chart_new(
-        c, name, test, title,
-        "Response-time histograms of the MaxIOPS, MidIOPS and MinIOPS operating points: share of "
-        "the I/Os in each histogram bucket (log scales).");
+    char caption[512];
+    snprintf(caption, sizeof(caption),
+             "Response-time histogram of the %s IOPS operating point: each bar one histogram "
+             "bucket, as wide as its latency range (log scale) and as high as its share of the "
+             "point's I/Os (log scale); one colour per device.", dirth_ops[k]);
+    struct plot_chart *ch = plot_chart_new(c, name, test, title, caption);
     plot_set(ch, "set xlabel 'response time (µs, log scale)'");
     plot_set(ch, "set ylabel 'I/Os in bucket (%%, log scale)'");
     plot_set(ch, "set logscale x");
     plot_set(ch, "set logscale y");
+    plot_set(ch, "set grid xtics ytics");
     bool many = n_inputs_with(c, test) > 1;
+    double floor_pct = INFINITY;
     for (size_t i = 0; i < c->n_in; i++) {
-        struct json_object *op = jp_get(first_subtest(c, i, test), "operating_points");
-        for (int k = 0; k < 3; k++) {
-            struct json_object *o = jp_get(op, ops[k]);
-            struct json_object *h = jp_get(o, "histogram");
-            struct json_object *b = jp_arr(h, "buckets");
-            if (!jp_len(b))
-                continue;
-            double total = 0;
-            for (size_t j = 0; j < jp_len(b); j++)
-                total += json_object_get_double(jp_idx(jp_idx(b, j), 2));
-            if (!(total > 0))
-                continue;
-            char what[256], series[512], t[512];
-            snprintf(what, sizeof(what), "%s TC%g/QD%g: %.0f IOPS, mean %.4g µs, max %.4g µs",
-                     names[k], jp_num(o, "threads"), jp_num(o, "qd"), jp_path(o, "total.iops"),
-                     jp_path(o, "total.lat_us.mean"), jp_path(o, "total.lat_us.max"));
-            snprintf(series, sizeof(series), "%s: %s", c->in[i].label, what);
-            int ix = plot_block(ch, i, series, "bucket_mid_us percent_of_ios low_us high_us "
-                                               "count");
-            for (size_t j = 0; j < jp_len(b); j++) {
-                struct json_object *bo = jp_idx(b, j);
-                double lo = json_object_get_double(jp_idx(bo, 0));
-                double hi = json_object_get_double(jp_idx(bo, 1));
-                double n = json_object_get_double(jp_idx(bo, 2));
-                plot_row(ch, 5, plot_pos((lo + hi) / 2), plot_pos(100.0 * n / total), lo, hi, n);
-            }
-            if (plot_block_end(ch) <= 0)
-                continue;
-            int d = plot_dev(ch, i);
-            series_title(t, sizeof(t), many, c->in[i].label, what);
-            plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 1.5 pt %d ps 0.6 dt %d %s",
-                      ix, plot_pt(d), plot_dt(d), plot_color(k));
+        struct json_object *o = jp_get(jp_get(first_subtest(c, i, test), "operating_points"),
+                                       dirth_ops[k]);
+        struct json_object *b = jp_arr(jp_get(o, "histogram"), "buckets");
+        double total = 0;
+        for (size_t j = 0; j < jp_len(b); j++)
+            total += json_object_get_double(jp_idx(jp_idx(b, j), 2));
+        if (!(total > 0))
+            continue;
+        struct json_object *lu = jp_obj_at(o, "total.lat_us");
+        double p9999 = jp_num(jp_get(lu, "percentiles"), "99.99");
+        if (!isfinite(p9999))
+            p9999 = bucket_percentile(b, 99.99);
+        char pw[128], mean[32], p4[32], what[320], series[512], t[512];
+        dirth_point_words(o, k, pw, sizeof(pw));
+        units_format_lat(jp_num(lu, "mean"), UNITS_TYPESET, mean, sizeof(mean));
+        units_format_lat(p9999, UNITS_TYPESET, p4, sizeof(p4));
+        snprintf(what, sizeof(what), "%s: mean %s, 99.99%% %s", pw, mean, p4);
+        snprintf(series, sizeof(series), "%s: %s", c->in[i].label, what);
+        int ix = plot_block(ch, i, series, "percent_of_ios low_us high_us count");
+        for (size_t j = 0; j < jp_len(b); j++) {
+            struct json_object *bo = jp_idx(b, j);
+            double lo = json_object_get_double(jp_idx(bo, 0));
+            double hi = json_object_get_double(jp_idx(bo, 1));
+            double n = json_object_get_double(jp_idx(bo, 2));
+            double pct = 100.0 * n / total;
+            if (pct > 0 && pct < floor_pct)
+                floor_pct = pct;
+            plot_row(ch, 4, plot_pos(pct), plot_pos(lo), hi, n);
+        }
+        if (plot_block_end(ch) <= 0)
+            continue;
+        int d = plot_dev(ch, i);
+        series_title(t, sizeof(t), many, c->in[i].label, what);
+        /* a box from the axis floor up to the bucket's share, over [low_us, high_us] */
+        plot_elem(ch, t, "dat index %d using (sqrt($2*$3)):1:2:3:(ymin):1 with boxxyerror "
+                  "%s fs transparent solid %s border %s",
+                  ix, plot_dev_color(d), many ? "0.45" : "0.8", plot_dev_color(d));
+    }
+    if (isfinite(floor_pct)) {
+        plot_set(ch, "ymin = %.6g", floor_pct / 2);
+        plot_set(ch, "set yrange [ymin:100]");
+    }
+    plot_set(ch, "set key top right");
+    plot_chart_done(c, ch);
+}
+
+/* Latency at 3, 4 and 5 nines (99.9%, 99.99%, 99.999%) of each operating point, from its
+ * histogram (bucket_percentile: the upper edge of the bucket the percentile falls in), as bars
+ * grouped per point: one colour per device, the fill's density the nines. */
+static void dirth_nines(struct plot_ctx *c, const char *test)
+{
+    static const double pcts[] = {99.9, 99.99, 99.999};
+    static const char *const pw[] = {"99.9%", "99.99%", "99.999%"};
+    char name[64], title[256];
+    snprintf(name, sizeof(name), "%s-nines", test);
+    snprintf(title, sizeof(title),
+             "%s: response time at 3, 4 and 5 nines per operating point",
+             test_title(c, test));
+    state_title(c, test, PS_RESULT, title, sizeof(title));
+    struct plot_chart *ch = plot_chart_new(
+        c, name, test, title,
+        "Response time (µs, log scale) at 3, 4 and 5 nines of the max, mid and min IOPS "
+        "operating points, from each point's histogram: the upper edge of the bucket in which "
+        "the percentile falls (a conservative bound); one colour per device.");
+    size_t dev[MAXV], n_dev = 0;
+    char cols[4096] = "point";
+    for (size_t i = 0; i < c->n_in && n_dev < MAXV / 3; i++) {
+        if (!jp_get(first_subtest(c, i, test), "operating_points"))
+            continue;
+        dev[n_dev++] = i;
+        for (int q = 0; q < 3; q++) {
+            size_t l = strlen(cols);
+            snprintf(cols + l, sizeof(cols) - l, " | %s %s latency_us", c->in[i].label, pw[q]);
+        }
+    }
+    if (!n_dev) {
+        plot_chart_done(c, ch);
+        return;
+    }
+    plot_table(ch, cols);
+    for (int k = 0; k < 3; k++) {
+        double v[MAXV];
+        for (size_t d = 0; d < n_dev; d++) {
+            struct json_object *o = jp_get(
+                jp_get(first_subtest(c, dev[d], test), "operating_points"), dirth_ops[k]);
+            struct json_object *b = jp_arr(jp_get(o, "histogram"), "buckets");
+            for (int q = 0; q < 3; q++)
+                v[d * 3 + q] = plot_pos(bucket_percentile(b, pcts[q]));
+        }
+        char label[64];
+        snprintf(label, sizeof(label), "%s IOPS point", dirth_ops[k]);
+        plot_table_row(ch, label, (int)(n_dev * 3), v);
+    }
+    plot_set(ch, "set style data histogram");
+    plot_set(ch, "set style histogram clustered gap 1");
+    plot_set(ch, "set boxwidth 0.9");
+    plot_set(ch, "set logscale y");
+    plot_set(ch, "set xlabel 'operating point'");
+    plot_set(ch, "set ylabel 'response time (µs, log scale)'");
+    plot_set(ch, "set grid noxtics ytics");
+    plot_set(ch, "set key top right");
+    bool many = n_dev > 1;
+    static const char *const fills[] = {"fs solid 0.9", "fs solid 0.55", "fs solid 0.25"};
+    for (size_t d = 0; d < n_dev; d++) {
+        int di = plot_dev(ch, dev[d]);
+        for (int q = 0; q < 3; q++) {
+            char t[300];
+            series_title(t, sizeof(t), many, c->in[dev[d]].label, pw[q]);
+            size_t col = d * 3 + (size_t)q + 2;
+            plot_elem(ch, t, "dat using %zu%s %s %s border lc rgb '#303030'", col,
+                      col == 2 ? ":xtic(1)" : "", plot_dev_color(di), fills[q]);
         }
     }
     plot_chart_done(c, ch);
@@ -1078,7 +1206,9 @@ static void dirth_charts(struct plot_ctx *c, const char *test)
     dirth_window(c, test);
     dirth_curves(c, test, true);
     dirth_curves(c, test, false);
-    dirth_histogram(c, test);
+    for (int k = 0; k < 3; k++)
+        dirth_histogram(c, test, k);
+    dirth_nines(c, test);
 }
 
 /* A test's charts by its presentation; "generic" (a standard test without one of the PTS's

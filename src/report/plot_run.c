@@ -14,6 +14,7 @@
 #include "lib/units.h"
 #include "lib/util.h"
 #include "report/plot.h"
+#include "report/words.h"
 
 static bool is_run(struct json_object *doc) { return !strcmp(pj_schema(doc), "ptsbench.run"); }
 
@@ -229,8 +230,9 @@ static void run_rounds(struct plot_ctx *c)
         plot_set(ch, "set object %d rect from %g, graph 0 to %g, graph 1 behind "
                      "fillcolor rgb '%s' fillstyle transparent solid 0.12 noborder",
                  obj++, r0 - 0.5, r1 + 0.5, d == 0 ? "#1f77b4" : d == 1 ? "#d62728" : "#2ca02c");
-        snprintf(series, sizeof(series), "%s: %s average (%s)", c->in[i].label, win,
-                 tracking ? tracking : "iops");
+        char tw[160];
+        report_words_tracking(tracking ? tracking : "iops", tw, sizeof(tw));
+        snprintf(series, sizeof(series), "%s: %s average (%s)", c->in[i].label, win, tw);
         ix = plot_block(ch, i, series, "round window_average");
         if (iops) {
             plot_row(ch, 2, r0 - 0.5, avg);
@@ -260,7 +262,10 @@ static void run_window(struct plot_ctx *c)
             continue;
         if (n == 0) {
             const char *tr = jp_str(ss, "tracking");
-            snprintf(what, sizeof(what), "%s", !tr || !strcmp(tr, "iops") ? "IOPS" : tr);
+            if (!tr || !strcmp(tr, "iops"))
+                snprintf(what, sizeof(what), "IOPS");
+            else
+                report_words_tracking(tr, what, sizeof(what));
         }
         src[n++] = (struct plot_window_src){.input = i, .var = ss,
                                             .rounds = jp_arr(doc, "rounds"),

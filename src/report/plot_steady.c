@@ -11,6 +11,7 @@
 #include "lib/units.h"
 #include "lib/util.h"
 #include "report/plot.h"
+#include "report/words.h"
 
 /* ---- metrics ---- */
 
@@ -114,7 +115,7 @@ static const char *metric_word(const char *metric)
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         if (!strcmp(names[i].m, metric))
             return names[i].w;
-    return metric;
+    return report_words_metric(metric);   /* never the key itself */
 }
 
 /* ---- the measurement window ---- */

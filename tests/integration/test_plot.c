@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -41,7 +42,7 @@ static const char *const expected[] = {
     "hir-precondition", "hir-iops-time", "hir-lat-time",
     "xsr-tp-time", "xsr-lat-time",
     "dirth-precondition", "dirth-convergence", "dirth-intensity", "dirth-variation",
-    "dirth-histogram",
+    "dirth-histogram-max", "dirth-histogram-mid", "dirth-histogram-min", "dirth-nines",
     "profile-bars", "profile-lat-bars", "qd-ramp", "lat-vs-iops",
     "run-rounds", "run-window", "run-samples",
 };
@@ -693,6 +694,249 @@ static void test_latency_sweep_charts(void **state)
     json_object_put(doc);
 }
 
+/* The ATTO profile (sequential read and write, 0.5 KiB .. 8 MiB at QD 4) on the simulated
+ * drive with 1 s rounds, not preconditioned: one chart of MB/s against transfer size
+ * (atto-transfer-size), its rows (bs, read MB/s, write MB/s) the points' window figures, one row
+ * per size in size order; its points are not also drawn as IOPS bars. */
+static void test_atto_chart(void **state)
+{
+    (void)state;
+    if (!have_gnuplot)
+        skip();
+    const char *res = sub("atto"), *out = sub("atto-plot");
+    char *argv[] = {NULL, "profile", "atto", "--target", "sim:zdrive-6300-1.6t",
+                    "--round-time", "1s", "--quiet", "-o", (char *)res, NULL};
+    struct json_object *doc = ptsbench_results(argv, res, 0, NULL);
+    assert_non_null(doc);
+    char *plot[] = {(char *)ptsbench_bin(), "plot", (char *)res, "-o", (char *)out, "-q", NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(plot, &r), 0);
+    if (r.status != 0)
+        fail_msg("ptsbench plot exited %d: %s", r.status, r.errout);
+    cmd_result_free(&r);
+    check_chart(out, "atto-transfer-size");
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/profile-bars.dat", out);
+    assert_false(exists(path));
+    char *dat = read_chart(out, "atto-transfer-size", "dat");
+    char *gp = read_chart(out, "atto-transfer-size", "gp");
+    assert_non_null(strstr(gp, "set logscale x 2"));
+    assert_non_null(strstr(gp, "'0.5 KiB' 512"));
+    assert_non_null(strstr(gp, "'8 MiB' 8388608"));
+    /* the rows, in order */
+    double bs[32], rd[32], wr[32];
+    int n = 0;
+    for (const char *l = dat; l && *l && n < 32; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        char a[32], b[32], cc[32];
+        if (*l < '0' || *l > '9' || sscanf(l, "%31s %31s %31s", a, b, cc) != 3)
+            continue;
+        bs[n] = strtod(a, NULL);
+        rd[n] = strcmp(b, "NaN") ? strtod(b, NULL) : NAN;
+        wr[n] = strcmp(cc, "NaN") ? strtod(cc, NULL) : NAN;
+        n++;
+    }
+    assert_int_equal(n, 15);
+    for (int i = 0; i < n; i++)
+        assert_true(bs[i] == 512.0 * (double)(1u << i));
+    unsigned checked = 0;
+    for (unsigned i = 0; i < 30; i++) {
+        char k[128];
+        snprintf(k, sizeof(k), "points.%u.spec", i);
+        struct json_object *sp = json_at(doc, k);
+        assert_non_null(sp);
+        const char *spec = json_object_get_string(sp);
+        const char *b = strstr(spec, "bs=");
+        assert_non_null(b);
+        char *end;
+        double size = strtod(b + 3, &end);
+        size *= *end == 'k' ? 1024.0 : *end == 'm' ? 1048576.0 : 1.0;
+        bool write = strstr(spec, "rw=write") != NULL;
+        assert_true(write || strstr(spec, "rw=read") != NULL);
+        snprintf(k, sizeof(k), "points.%u.result.%s.mb_s", i, write ? "write" : "read");
+        double mb = json_num(doc, k);
+        snprintf(k, sizeof(k), "points.%u.result.%s.ios", i, write ? "write" : "read");
+        double ios = json_num(doc, k);
+        int row = -1;
+        for (int j = 0; j < n; j++)
+            if (bs[j] == size)
+                row = j;
+        if (row < 0)
+            fail_msg("atto-transfer-size.dat: no row for %s", spec);
+        double got = write ? wr[row] : rd[row];
+        if (ios > 0) {
+            assert_true(mb > 0);
+            if (!(fabs(got - mb) <= 1e-6 * mb))
+                fail_msg("%s: chart %g MB/s, results %g", spec, got, mb);
+            checked++;
+        } else {
+            assert_true(isnan(got));   /* no I/O completed: no figure, not 0 */
+        }
+    }
+    assert_true(checked >= 28);
+    free(dat);
+    free(gp);
+    json_object_put(doc);
+}
+
+/* The upper edge of the bucket in which the cumulative count (buckets in latency order) first
+ * reaches pct% of the I/Os: the test's own reading of the histogram. */
+static double edge_percentile(struct json_object *buckets, double pct)
+{
+    size_t n = json_object_array_length(buckets);
+    double lo[4096], hi[4096], c[4096], total = 0;
+    assert_true(n > 0 && n <= 4096);
+    for (size_t j = 0; j < n; j++) {
+        struct json_object *b = json_object_array_get_idx(buckets, j);
+        lo[j] = json_object_get_double(json_object_array_get_idx(b, 0));
+        hi[j] = json_object_get_double(json_object_array_get_idx(b, 1));
+        c[j] = json_object_get_double(json_object_array_get_idx(b, 2));
+        total += c[j];
+    }
+    for (size_t j = 1; j < n; j++)   /* insertion sort by low edge */
+        for (size_t m = j; m > 0 && lo[m - 1] > lo[m]; m--) {
+            double t;
+            t = lo[m]; lo[m] = lo[m - 1]; lo[m - 1] = t;
+            t = hi[m]; hi[m] = hi[m - 1]; hi[m - 1] = t;
+            t = c[m]; c[m] = c[m - 1]; c[m - 1] = t;
+        }
+    double cum = 0;
+    for (size_t j = 0; j < n; j++) {
+        cum += c[j];
+        if (cum >= pct / 100.0 * total * (1 - 1e-12))
+            return hi[j];
+    }
+    return NAN;
+}
+
+/* DIRTH's histograms (suite2-6300): one chart per operating point, drawn as boxes, its legend
+ * in words; the nines chart's rows (max, mid, min IOPS point) hold 99.9%, 99.99% and 99.999%
+ * as the test computes them from the fixture's buckets. */
+static void test_dirth_histograms_and_nines(void **state)
+{
+    (void)state;
+    if (!have_gnuplot)
+        skip();
+    render();
+    static const char *const ops[] = {"max", "mid", "min"};
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/results.json", fixture("suite2-6300"));
+    struct json_object *doc = json_object_from_file(path);
+    assert_non_null(doc);
+    struct json_object *tests = json_at(doc, "tests"), *dirth = NULL;
+    for (size_t i = 0; i < json_object_array_length(tests); i++) {
+        struct json_object *t = json_object_array_get_idx(tests, i);
+        struct json_object *nm = json_at(t, "name");
+        if (nm && !strcmp(json_object_get_string(nm), "dirth"))
+            dirth = t;
+    }
+    assert_non_null(dirth);
+    for (int k = 0; k < 3; k++) {
+        char name[64];
+        snprintf(name, sizeof(name), "dirth-histogram-%s", ops[k]);
+        char *gp = read_chart(sub("all"), name, "gp");
+        assert_non_null(strstr(gp, "with boxxyerror"));
+        char want[64];
+        snprintf(want, sizeof(want), "%s IOPS point, ", ops[k]);
+        assert_non_null(strstr(gp, want));
+        assert_non_null(strstr(gp, " × QD "));
+        assert_non_null(strstr(gp, ": mean "));
+        assert_null(strstr(gp, "e+0"));
+        free(gp);
+    }
+    char *dat = read_chart(sub("all"), "dirth-nines", "dat");
+    static const double pcts[] = {99.9, 99.99, 99.999};
+    for (int k = 0; k < 3; k++) {
+        char key[128], row[64];
+        snprintf(key, sizeof(key), "subtests.0.operating_points.%s.histogram.buckets", ops[k]);
+        struct json_object *b = json_at(dirth, key);
+        assert_non_null(b);
+        snprintf(row, sizeof(row), "\"%s IOPS point\"", ops[k]);
+        const char *l = strstr(dat, row);
+        if (!l)
+            fail_msg("dirth-nines.dat has no row %s", row);
+        l += strlen(row);
+        /* the suite2-6300 device's columns come first (the only input with DIRTH) */
+        for (int q = 0; q < 3; q++) {
+            char *end;
+            double got = strtod(l, &end);
+            assert_true(end != l);
+            l = end;
+            double want = edge_percentile(b, pcts[q]);
+            if (!(fabs(got - want) <= 1e-6 * want))
+                fail_msg("dirth-nines %s %g%%: chart %g, buckets %g", ops[k], pcts[q], got, want);
+        }
+    }
+    free(dat);
+    json_object_put(doc);
+}
+
+/* Every .gp in dir: its title and label lines (set title/xlabel/ylabel/zlabel, title '...')
+ * carry no internal name (a tracking name "iops@4KiB/0", a metric key). Returns the files
+ * checked. */
+static int words_only(const char *gdir)
+{
+    static const char *const bad[] = {"lat_mean_us", "read_iops", "write_iops", "mb_s@",
+                                      "_lat_", "iops@"};
+    DIR *d = opendir(gdir);
+    assert_non_null(d);
+    struct dirent *e;
+    int files = 0;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l < 4 || strcmp(e->d_name + l - 3, ".gp"))
+            continue;
+        char stem[256];
+        snprintf(stem, sizeof(stem), "%.*s", (int)(l - 3), e->d_name);
+        char *gp = read_chart(gdir, stem, "gp");
+        for (char *line = strtok(gp, "\n"); line; line = strtok(NULL, "\n")) {
+            if (line[0] == '#')
+                continue;
+            const char *t = strstr(line, "title '");
+            if (!t && strncmp(line, "set xlabel", 10) && strncmp(line, "set ylabel", 10) &&
+                strncmp(line, "set zlabel", 10))
+                continue;
+            const char *from = t ? t : line;
+            for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++)
+                if (strstr(from, bad[b]))
+                    fail_msg("%s/%s: '%s' in: %s", gdir, e->d_name, bad[b], line);
+            for (const char *a = strchr(from, '@'); a; a = strchr(a + 1, '@'))
+                if (a[1] >= '0' && a[1] <= '9')
+                    fail_msg("%s/%s: a tracking name in: %s", gdir, e->d_name, line);
+        }
+        free(gp);
+        files++;
+    }
+    closedir(d);
+    return files;
+}
+
+/* Chart titles and labels in words: the fixtures' charts, and a run tracking
+ * write_lat_mean_us ("write mean latency", not the key). */
+static void test_titles_in_words(void **state)
+{
+    (void)state;
+    if (!have_gnuplot)
+        skip();
+    render();
+    assert_true(words_only(sub("all")) >= (int)N_EXPECTED);
+    const char *res = sub("track-lat"), *out = sub("track-lat-plot");
+    char *argv[] = {NULL, "run", "--target", "sim:zdrive-6300-1.6t", "--workload",
+                    "rw=randwrite,bs=4k,iodepth=32", "--track", "write_lat_mean_us",
+                    "--round-time", "0.2s", "--rounds", "6", "--quiet", "-o", (char *)res, NULL};
+    struct json_object *doc = ptsbench_results(argv, res, 0, NULL);
+    assert_non_null(doc);
+    json_object_put(doc);
+    char *plot[] = {(char *)ptsbench_bin(), "plot", (char *)res, "-o", (char *)out, "-q", NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(plot, &r), 0);
+    assert_int_equal(r.status, 0);
+    cmd_result_free(&r);
+    char *gp = read_chart(out, "run-window", "gp");
+    assert_non_null(strstr(gp, "write mean latency"));
+    free(gp);
+    assert_true(words_only(out) >= 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -704,6 +948,9 @@ int main(void)
         cmocka_unit_test(test_overlaid_runs_say_simulated_in_the_legend),
         cmocka_unit_test(test_profile_and_suite_charts_say_the_state),
         cmocka_unit_test(test_latency_sweep_charts),
+        cmocka_unit_test(test_atto_chart),
+        cmocka_unit_test(test_dirth_histograms_and_nines),
+        cmocka_unit_test(test_titles_in_words),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
