@@ -58,12 +58,12 @@ static void test_two_workers(void **state)
     /* mixed latency weighted by I/O count: 0.7 x 100 + 0.3 x 300 = 160 us */
     assert_true(fabs(m.total.lat.mean_us - 160.0) < 1e-9);
     assert_true(fabs(m.read.lat.mean_us - 100.0) < 1e-9);
-    assert_true(fabs(m.write.lat.pct_us[0] - 300.0) < 300.0 / 128);
+    assert_true(fabs(m.write.lat.pct_us[METRICS_P50] - 300.0) < 300.0 / 128);
     assert_true(fabs(m.total.lat.min_us - 100.0) < 1e-9);
     assert_true(fabs(m.total.lat.max_us - 300.0) < 1e-9);
     /* p50 of the mix is a read (100 us), p90 a write (300 us) */
-    assert_true(fabs(m.total.lat.pct_us[0] - 100.0) <= 100.0 / 128);
-    assert_true(fabs(m.total.lat.pct_us[1] - 300.0) <= 300.0 / 128);
+    assert_true(fabs(m.total.lat.pct_us[METRICS_P50] - 100.0) <= 100.0 / 128);
+    assert_true(fabs(m.total.lat.pct_us[METRICS_P90] - 300.0) <= 300.0 / 128);
     assert_int_equal(m.total.ios, 20000);
     assert_int_equal(m.samples.n, 2);
     assert_true(fabs(m.samples.iops[0] - 10000.0) < 1e-6);
