@@ -21,13 +21,14 @@
 enum metrics_pct {
     METRICS_P50,
     METRICS_P90,
+    METRICS_P95,
     METRICS_P99,
     METRICS_P99_9,
     METRICS_P99_99,
     METRICS_P99_999,
     METRICS_NPCT
 };
-extern const double metrics_percentiles[METRICS_NPCT];   /* 50 90 99 99.9 99.99 99.999 */
+extern const double metrics_percentiles[METRICS_NPCT];   /* 50 90 95 99 99.9 99.99 99.999 */
 extern const char *const metrics_percentile_names[METRICS_NPCT]; /* "p50", ... "p99.999" */
 
 struct lat_summary {

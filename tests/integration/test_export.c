@@ -365,6 +365,41 @@ static void test_histogram(void **state)
     cmd_result_free(&r);
 }
 
+/* A run of today records the 95th percentile: export --percentiles 95 gives it, between the
+ * 90th and the 99th (JSON lines: numbers, the simulated mark a boolean). */
+static void test_fresh_run_p95(void **state)
+{
+    (void)state;
+    char out[700];
+    snprintf(out, sizeof(out), "%s/fresh", dir);
+    char *argv[] = {(char *)ptsbench_bin(), "run", "--target", "sim:zdrive-r4-cm88-1.6t",
+                    "--workload", "rw=randrw,bs=4k,qd=8,workers=2", "--round-time", "5s", "-n",
+                    "2", "--quiet", "--out", out, NULL};
+    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+    assert_non_null(doc);
+    json_object_put(doc);
+    char *eargv[] = {(char *)ptsbench_bin(), "export", out, "--json-lines", "--percentiles",
+                     "90,95,99", NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(eargv, &r), 0);
+    if (r.status != 0)
+        print_message("export: %s", r.errout);
+    assert_int_equal(r.status, 0);
+    char *nl = strchr(r.out, '\n');
+    assert_non_null(nl);
+    *nl = 0;
+    struct json_object *row = json_tokener_parse(r.out);
+    assert_non_null(row);
+    assert_string_equal(json_object_get_string(json_at(row, "record")), "run_round");
+    assert_true(json_object_get_boolean(json_at(row, "simulated")));
+    double p90 = json_num(row, "total_lat_p90_us"), p95 = json_num(row, "total_lat_p95_us");
+    double p99 = json_num(row, "total_lat_p99_us");
+    print_message("p90 %.1f p95 %.1f p99 %.1f us\n", p90, p95, p99);
+    assert_true(isfinite(p95) && p95 >= p90 && p95 <= p99 && p95 > 0);
+    json_object_put(row);
+    cmd_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -374,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_crosscheck),
         cmocka_unit_test(test_percentiles),
         cmocka_unit_test(test_histogram),
+        cmocka_unit_test(test_fresh_run_p95),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -38,6 +38,26 @@ static void fill_worker(struct worker_stats *s, uint64_t reads, uint64_t writes,
     }
 }
 
+/* The recorded percentiles include the 95th: 100 latencies of 1..100 us put it at 95 us (within
+ * the histogram's 1/128), between the 90th and the 99th. */
+static void test_p95_recorded(void **state)
+{
+    (void)state;
+    static struct hist h;
+    hist_init(&h);
+    for (uint64_t us = 1; us <= 100; us++)
+        hist_add(&h, us * 1000);
+    struct lat_summary l;
+    lat_summary_from_hist(&h, 1.0, &l);
+    assert_string_equal(metrics_percentile_names[METRICS_P95], "p95");
+    assert_true(metrics_percentiles[METRICS_P95] == 95.0);
+    assert_true(fabs(l.pct_us[METRICS_P95] - 95.0) <= 95.0 / 128);
+    assert_true(fabs(l.pct_us[METRICS_P90] - 90.0) <= 90.0 / 128);
+    assert_true(fabs(l.pct_us[METRICS_P99] - 99.0) <= 99.0 / 128);
+    for (int i = 1; i < METRICS_NPCT; i++)   /* in increasing order */
+        assert_true(metrics_percentiles[i] > metrics_percentiles[i - 1]);
+}
+
 static void test_two_workers(void **state)
 {
     (void)state;
@@ -119,6 +139,7 @@ static void test_uneven_workers(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_p95_recorded),
         cmocka_unit_test(test_two_workers),
         cmocka_unit_test(test_weight),
         cmocka_unit_test(test_uneven_workers),
