@@ -25,6 +25,8 @@ static const struct cli_opt opts[] = {
              "simulated preset or the device model); give\none per RESULTS, in order"},
     {"title", 0, CLI_STR, &cfg.title, .arg = "TEXT", .help = "the report's title"},
     {"no-plots", 0, CLI_FLAG, &no_plots, .help = "tables and text only"},
+    {"single-file", 0, CLI_FLAG, &cfg.single_file,
+     .help = "one HTML file: the charts inlined as data: URIs"},
     {0},
 };
 

@@ -10,6 +10,7 @@
 #ifndef PTSBENCH_REPORT_H
 #define PTSBENCH_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct json_object;
@@ -26,6 +27,8 @@ struct report_config {
     int no_plots;              /* tables and text only (no gnuplot) */
     const char *css_path;      /* style sheet inlined into the HTML (reports/report.css); NULL
                                   or unreadable: a minimal built-in style */
+    bool single_file;          /* the charts inlined into the HTML as data: URIs (PNG shown,
+                                  SVG linked): one file that references nothing outside itself */
 };
 
 /* Load RESULTS (a results.json, or a directory holding one) into *doc (the caller

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "report/data_uri.h"
 #include "report/export.h"
 
 static void check(const char *in, const char *want)
@@ -43,11 +44,31 @@ static void test_csv_truncation(void **state)
     assert_int_equal(export_csv_field("x\"y", NULL, 0), 6);
 }
 
+/* The report's data: URIs: base64 as RFC 4648 gives it (section 10, the test vectors). */
+static void test_base64_vectors(void **state)
+{
+    (void)state;
+    static const char *const v[][2] = {{"", ""}, {"f", "Zg=="}, {"fo", "Zm8="}, {"foo", "Zm9v"},
+                                       {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="},
+                                       {"foobar", "Zm9vYmFy"}};
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+        char out[16];
+        size_t n = data_uri_base64((const unsigned char *)v[i][0], strlen(v[i][0]), out);
+        assert_string_equal(out, v[i][1]);
+        assert_int_equal(n, strlen(v[i][1]));
+    }
+    const unsigned char bin[] = {0xfb, 0xff, 0x00};
+    char out[8];
+    data_uri_base64(bin, 3, out);
+    assert_string_equal(out, "+/8A");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_quoting),
         cmocka_unit_test(test_csv_truncation),
+        cmocka_unit_test(test_base64_vectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
