@@ -66,7 +66,8 @@ int cmd_export(int argc, char **argv, int full_argc, char **full_argv)
         return EXIT_USAGE;
     }
     if ((int)csv + (int)tsv + (int)jsonl > 1) {
-        fprintf(stderr, "ptsbench export: --csv, --tsv and --json-lines: one of them\n");
+        fprintf(stderr, "ptsbench export: %s: only one of --csv, --tsv and --json-lines\n",
+                jsonl ? "--json-lines" : "--tsv");
         return EXIT_USAGE;
     }
     struct export_opts eo = {.format = tsv ? EXPORT_TSV : jsonl ? EXPORT_JSONL : EXPORT_CSV,
