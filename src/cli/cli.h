@@ -10,6 +10,7 @@
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_sim(int argc, char **argv);   /* argv[0] = "sim" */
 int cmd_show(int argc, char **argv);  /* argv[0] = "show" */
+int cmd_export(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_suite(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_run_test(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_profile(int argc, char **argv, int full_argc, char **full_argv);

@@ -40,6 +40,8 @@ static const struct cli_opt opts[] = {
              "one\nper RESULTS, in order, - for none"},
     {"tolerance", 0, CLI_CUSTOM, &cfg.tolerance, .parse = parse_tol, .arg = "PCT",
      .help = "the claims' tolerance, as verify's: 5% (default)"},
+    {"single-file", 0, CLI_FLAG, &cfg.single_file,
+     .help = "one HTML file: the charts inlined as data: URIs"},
     {0},
 };
 

@@ -1,5 +1,5 @@
 /* cmd_show.c — `ptsbench show RESULTS.json`: a results file as a table, for people (the table
- * itself is src/report/show.c). */
+ * itself is src/report/show.c and show_suite.c). */
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,18 +19,21 @@ static const struct cli_opt opts[] = {
 
 static void show_usage(FILE *f)
 {
-    fputs("usage: ptsbench show [--every N] RESULTS.json|DIR   (a run or a profile matrix)\n"
+    fputs("usage: ptsbench show [--every N] RESULTS.json|DIR   (run, suite, profile, crosscheck)\n"
           "\n"
-          "Print a results file written by `ptsbench run` as a table: the target, the workload,\n"
-          "one line per round (IOPS, MB/s, mean and 99.9% latency; write amplification for\n"
-          "simulated drives) and the steady-state verdict; a run still marked running says\n"
-          "whether its writer is alive or dead.\n"
+          "Print a results file as a table. A run: the target, the workload, one line per round\n"
+          "(IOPS, MB/s, mean and 99.9% latency; write amplification for simulated drives) and\n"
+          "the steady-state verdict; a run still marked running says whether its writer is\n"
+          "alive or dead. A suite: per test its title, the drive's state and steady-state\n"
+          "verdict, and its table (R/W mix, block size, IOPS, MB/s, latency mean and 99.9%) or\n"
+          "the test's own headline (HIR wait states, XSR recovery, DIRTH operating points). A\n"
+          "profile: one line per point. A crosscheck: native against fio, per metric and run.\n"
           "\n",
           f);
     cli_print_options(f, opts);
     fputs("\n"
-          "Exit status: 0 shown, 2 bad input (no such file, not JSON, not a run or profile\n"
-          "results file; one line on stderr).\n",
+          "Exit status: 0 shown, 2 bad input (no such file, not JSON, not a ptsbench results\n"
+          "file; one line on stderr).\n",
           f);
 }
 

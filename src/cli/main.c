@@ -39,6 +39,7 @@ static const struct {
     {"run-test", cmd_run_test, "run one SNIA PTS test by name"},
     {"crosscheck", cmd_crosscheck, "the same workload on a native engine and on fio, side by side"},
     {"show", do_show, "print a results file as a table"},
+    {"export", cmd_export, "a results file's figures as CSV, TSV or JSON lines"},
     {"report", cmd_report, "HTML and Markdown report with plots from results files"},
     {"plot", cmd_plot, "gnuplot charts (PNG, SVG, with their .gp and .dat) from results"},
     {"verify", cmd_verify, "check results against a vendor spec sheet (specs/*.ini)"},

@@ -37,8 +37,8 @@ static void xc_values(const struct round_metrics *m, double v[XC_N])
     v[XC_WRITE_IOPS] = m->write.iops;
     v[XC_MB_S] = m->total.mb_s;
     v[XC_LAT_MEAN] = m->total.lat.mean_us;
-    v[XC_LAT_P99] = m->total.lat.pct_us[2];
-    v[XC_LAT_P999] = m->total.lat.pct_us[3];
+    v[XC_LAT_P99] = m->total.lat.pct_us[METRICS_P99];
+    v[XC_LAT_P999] = m->total.lat.pct_us[METRICS_P99_9];
     v[XC_READ_LAT_MEAN] = m->read.ios ? m->read.lat.mean_us : NAN;
     v[XC_WRITE_LAT_MEAN] = m->write.ios ? m->write.lat.mean_us : NAN;
 }

@@ -16,8 +16,19 @@
 #include "stats/data_measure.h"
 #include "stats/hist.h"
 
-#define METRICS_NPCT 6
-extern const double metrics_percentiles[METRICS_NPCT];   /* 50 90 99 99.9 99.99 99.999 */
+/* The recorded percentiles, by name: a reader indexes pct_us[] with these, never a number, so
+ * that a percentile added to the list moves no reader. */
+enum metrics_pct {
+    METRICS_P50,
+    METRICS_P90,
+    METRICS_P95,
+    METRICS_P99,
+    METRICS_P99_9,
+    METRICS_P99_99,
+    METRICS_P99_999,
+    METRICS_NPCT
+};
+extern const double metrics_percentiles[METRICS_NPCT];   /* 50 90 95 99 99.9 99.99 99.999 */
 extern const char *const metrics_percentile_names[METRICS_NPCT]; /* "p50", ... "p99.999" */
 
 struct lat_summary {

@@ -227,7 +227,7 @@ static void print_round(const struct run_record *rec, const struct round_metrics
     units_format_count(m->read.iops, r, sizeof(r));
     units_format_count(m->write.iops, w, sizeof(w));
     units_format_lat(m->total.lat.mean_us, UNITS_TEXT, mean, sizeof(mean));
-    units_format_lat(m->total.lat.pct_us[3], UNITS_TEXT, p999, sizeof(p999));
+    units_format_lat(m->total.lat.pct_us[METRICS_P99_9], UNITS_TEXT, p999, sizeof(p999));
     round_state_text(rec, m, ss, sizeof(ss));
     char dev[64] = "";
     if (m->device.present)

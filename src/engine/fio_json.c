@@ -42,7 +42,7 @@
 
 #include <json-c/json.h>
 
-/* The FIO_NPCT percentiles, in the order of metrics.h's metrics_percentiles. */
+/* The FIO_NPCT percentiles fio reports (fio_job.c's percentile_list). */
 static const double fio_pct_want[FIO_NPCT] = {50.0, 90.0, 99.0, 99.9, 99.99, 99.999};
 
 #define FIO_DEFAULT_PORT 8765

@@ -17,7 +17,8 @@
 
 #include "stats/hist.h"
 
-#define FIO_NPCT 6   /* 50 90 99 99.9 99.99 99.999, as metrics.h */
+#define FIO_NPCT 6   /* 50 90 99 99.9 99.99 99.999: fio's own (the job's percentile_list); the
+                        recorded percentiles come from fio's histogram bins (metrics.h) */
 
 struct fio_bin {
     uint64_t ns;               /* bucket value (fio: the bucket's representative latency) */

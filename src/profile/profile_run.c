@@ -486,7 +486,7 @@ static void saturation_update(struct profile_session *s)
                 sp[n] = (struct saturation_point){(double)pt->wl.workers * pt->wl.qd,
                                                   pt->res.total.iops,
                                                   pt->res.total.lat.mean_us,
-                                                  pt->res.total.lat.pct_us[2]};
+                                                  pt->res.total.lat.pct_us[METRICS_P99]};
                 idx[n++] = b;
             }
             struct saturation sat;
@@ -643,7 +643,7 @@ static void print_round(struct profile_session *s, const struct pr_point *pt,
     point_label(s, pt, label, sizeof(label));
     units_format_count(m->total.iops, iops, sizeof(iops));
     units_format_lat(m->total.lat.mean_us, UNITS_TEXT, mean, sizeof(mean));
-    units_format_lat(m->total.lat.pct_us[2], UNITS_TEXT, p99, sizeof(p99));
+    units_format_lat(m->total.lat.pct_us[METRICS_P99], UNITS_TEXT, p99, sizeof(p99));
     results_out_say(&s->out, "  %-32s round %2u/%u  IOPS %s%s  %.1f MB/s  lat mean %s p99 %s  %s",
                     label, m->round, max, iops, s->target.sim ? " (simulated)" : "",
                     m->total.mb_s, mean, p99, state);
@@ -656,7 +656,7 @@ static void print_point(struct profile_session *s, const struct pr_point *pt)
     const struct pr_result *r = &pt->res;
     units_format_count(r->total.iops, iops, sizeof(iops));
     units_format_lat(r->total.lat.mean_us, UNITS_TEXT, mean, sizeof(mean));
-    units_format_lat(r->total.lat.pct_us[2], UNITS_TEXT, p99, sizeof(p99));
+    units_format_lat(r->total.lat.pct_us[METRICS_P99], UNITS_TEXT, p99, sizeof(p99));
     char how[480];
     if (r->steady)
         snprintf(how, sizeof(how), "steady state, rounds %u-%u", r->first_round, r->last_round);
@@ -1049,7 +1049,7 @@ static void print_table(const struct profile_session *s)
         char iops[32], mean[32], p99[32], comp[16], how[64];
         units_format_count(pt->res.total.iops, iops, sizeof(iops));
         units_format_lat(pt->res.total.lat.mean_us, UNITS_TEXT, mean, sizeof(mean));
-        units_format_lat(pt->res.total.lat.pct_us[2], UNITS_TEXT, p99, sizeof(p99));
+        units_format_lat(pt->res.total.lat.pct_us[METRICS_P99], UNITS_TEXT, p99, sizeof(p99));
         snprintf(comp, sizeof(comp), "%u%%", g->compress);
         if (g->pre == WL_PRECOND_STEADY)
             snprintf(how, sizeof(how), "%s r%u-%u",

@@ -222,7 +222,7 @@ static int dirth_operating_points(struct pts_session *s, const struct pts_def *d
             results_out_say(&s->out, "  [%s] %s point: %u x %u, %.0f IOPS, mean %.1f us, "
                             "99.99%% %.1f us%s", d->name, names[k], d->threads_list[ti],
                             d->qd_list[qi], m.total.iops, m.total.lat.mean_us,
-                            m.total.lat.pct_us[4], ps_sim_tag(s));
+                            m.total.lat.pct_us[METRICS_P99_99], ps_sim_tag(s));
         metrics_free(&m);
     }
     json_object_object_add(sub, "operating_points", op);

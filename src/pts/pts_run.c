@@ -541,7 +541,7 @@ struct json_object *ps_period_json(const struct round_metrics *m)
     json_object_object_add(o, "mb_s", jw_num(m->total.mb_s));
     json_object_object_add(o, "lat_mean_us", jw_num(m->total.lat.mean_us));
     json_object_object_add(o, "lat_max_us", jw_num(m->total.lat.max_us));
-    json_object_object_add(o, "lat_p99_9_us", jw_num(m->total.lat.pct_us[3]));
+    json_object_object_add(o, "lat_p99_9_us", jw_num(m->total.lat.pct_us[METRICS_P99_9]));
     if (m->device.present)
         json_object_object_add(o, "write_amplification", jw_num(m->device.wa_round));
     if (m->state.present)

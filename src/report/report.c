@@ -29,6 +29,7 @@
 #include "lib/json_path.h"
 #include "lib/units.h"
 #include "lib/util.h"
+#include "report/data_uri.h"
 #include "report/measure.h"
 #include "report/plot.h"
 #include "report/shape.h"
@@ -77,6 +78,8 @@ struct out {
     const char *out_dir;
     char (*toc)[2][160];   /* the sections (level-2 headings): id, text */
     size_t ntoc;
+    bool inline_charts;          /* --single-file: charts as data: URIs in the HTML */
+    char inline_err[ERR_LEN];    /* the first chart that could not be inlined */
 };
 
 static void h_esc(FILE *f, const char *s)
@@ -283,13 +286,28 @@ static void t_free(struct table *t)
     memset(t, 0, sizeof(*t));
 }
 
-/* A chart: the PNG shown, the SVG linked (both beside the report, in plots/). */
+/* --single-file: the chart file itself as a data: URI (base64 holds no character that needs
+ * escaping in an attribute); the first failure is kept and fails the report. */
+static void chart_uri(struct out *o, const char *path, const char *mime)
+{
+    char why[ERR_LEN];
+    if (data_uri_write(o->h, path, mime, why, sizeof(why)) != 0 && !o->inline_err[0])
+        snprintf(o->inline_err, sizeof(o->inline_err), "cannot inline a chart: %s", why);
+}
+
+/* A chart: the PNG shown, the SVG linked (both beside the report, in plots/; with
+ * --single-file both inside the HTML). */
 static void o_chart(struct out *o, const struct plot_file *f)
 {
     const char *png = strrchr(f->png, '/') ? strrchr(f->png, '/') + 1 : f->png;
     const char *svg = strrchr(f->svg, '/') ? strrchr(f->svg, '/') + 1 : f->svg;
-    fputs("<figure>\n<img src=\"plots/", o->h);
-    h_esc(o->h, png);
+    fputs("<figure>\n<img src=\"", o->h);
+    if (o->inline_charts)
+        chart_uri(o, f->png, "image/png");
+    else {
+        fputs("plots/", o->h);
+        h_esc(o->h, png);
+    }
     fputs("\" alt=\"", o->h);
     h_esc(o->h, f->title);
     fputs("\">\n<figcaption>", o->h);
@@ -298,8 +316,13 @@ static void o_chart(struct out *o, const struct plot_file *f)
         fputs(": ", o->h);
         h_esc(o->h, f->caption);
     }
-    fputs(" (<a href=\"plots/", o->h);
-    h_esc(o->h, svg);
+    fputs(" (<a href=\"", o->h);
+    if (o->inline_charts)
+        chart_uri(o, f->svg, "image/svg+xml");
+    else {
+        fputs("plots/", o->h);
+        h_esc(o->h, svg);
+    }
     fputs("\">SVG</a>)</figcaption>\n</figure>\n", o->h);
     fputs("![", o->m);
     m_esc(o->m, f->title, true);
@@ -2003,6 +2026,7 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
         return errf(err, errlen, "cannot build the report: %s", strerror(e));
     }
     c.o.out_dir = cfg->out_dir;
+    c.o.inline_charts = cfg->single_file;
 
     char title[512] = "";
     if (cfg->title) {
@@ -2124,6 +2148,8 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
     const char *hpart[] = {hbuf, bhbuf}, *mpart[] = {mbuf, bmbuf};
     const size_t hlens[] = {hlen, bhlen}, mlens[] = {mlen, bmlen};
     int rc = ok ? 0 : errf(err, errlen, "cannot build the report for %s", cfg->out_dir);
+    if (rc == 0 && c.o.inline_err[0])
+        rc = errf(err, errlen, "%s", c.o.inline_err);
     if (rc == 0)
         rc = file_write_atomic(hp, hpart, hlens, 2, true, err, errlen);
     if (rc == 0)

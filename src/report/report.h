@@ -10,6 +10,7 @@
 #ifndef PTSBENCH_REPORT_H
 #define PTSBENCH_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct json_object;
@@ -32,6 +33,8 @@ struct report_config {
                                   in "Measured vs claimed", counted in the summary, its form
                                   factor and NAND type in the header */
     double tolerance;          /* for the claims, a fraction; 0: VERIFY_DEFAULT_TOLERANCE */
+    bool single_file;          /* the charts inlined into the HTML as data: URIs (PNG shown,
+                                  SVG linked): one file that references nothing outside itself */
 };
 
 /* Load RESULTS (a results.json, or a directory holding one) into *doc (the caller

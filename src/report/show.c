@@ -1,4 +1,5 @@
-/* show.c — a run or a profile results document as a table (see show.h). */
+/* show.c — a run or a profile results document as a table (see show.h; suites and crosschecks
+ * are show_suite.c). */
 #include "report/show.h"
 
 #include <errno.h>
@@ -188,6 +189,14 @@ void show_write(FILE *out, struct json_object *doc, unsigned every)
         show_profile(out, doc);
         return;
     }
+    if (!strcmp(str(doc, "schema"), "ptsbench.suite")) {
+        show_suite(out, doc);
+        return;
+    }
+    if (!strcmp(str(doc, "schema"), "ptsbench.crosscheck")) {
+        show_crosscheck(out, doc);
+        return;
+    }
     char cap[64], st[512];
     capacity(doc, cap, sizeof(cap));
     status_text(doc, st, sizeof(st));
@@ -227,10 +236,12 @@ int show_load(const char *arg, struct json_object **doc, char *path, size_t len,
     }
     results_upgrade(*doc);   /* a version-1 file read as version 2 */
     const char *schema = jp_str(*doc, "schema");
-    if (!schema || (strcmp(schema, "ptsbench.run") && strcmp(schema, "ptsbench.profile"))) {
+    if (!schema || (strcmp(schema, "ptsbench.run") && strcmp(schema, "ptsbench.profile") &&
+                    strcmp(schema, "ptsbench.suite") && strcmp(schema, "ptsbench.crosscheck"))) {
         json_object_put(*doc);
         *doc = NULL;
-        return errf(err, errlen, "%s: not a ptsbench run or profile results file", path);
+        return errf(err, errlen, "%s: not a ptsbench results file (run, suite, profile or "
+                    "crosscheck)", path);
     }
     if (shape_check(*doc, path, err, errlen) != 0) {
         json_object_put(*doc);

@@ -1,7 +1,8 @@
-/* show.h — `ptsbench show`'s text: a run or a profile results document as a table, for people.
+/* show.h — `ptsbench show`'s text: a run, suite, profile or crosscheck results document as a
+ * table, for people.
  *
  * show_load reads RESULTS (a file, or a directory holding results.json) and accepts only the
- * schemas show prints (ptsbench.run, ptsbench.profile). show_write prints whatever the document
+ * schemas show prints (ptsbench.run, ptsbench.suite, ptsbench.profile, ptsbench.crosscheck). show_write prints whatever the document
  * holds: every field is read through json_path.h, so a value of the wrong type is absent ("-",
  * "" or "not recorded"), never a crash; a capacity that is absent says "capacity not recorded".
  * Nothing here exits or prints to stderr: errors come back as one line. */
@@ -15,12 +16,20 @@ struct json_object;
 
 /* Load arg into *doc (the caller json_object_put()s it); path receives the file read. Returns
  * 0, or -1 with one line naming the file: unreadable, not JSON (json-c's reason on the same
- * line), or not a run or profile results file. */
+ * line), or not a ptsbench results file of one of those schemas. */
 int show_load(const char *arg, struct json_object **doc, char *path, size_t len, char *err,
               size_t errlen);
 
 /* The table: every round of a run (every Nth and the last with every > 0; 0: all, or about 30
  * lines for long runs), or every point of a profile matrix and its saturation points. */
 void show_write(FILE *out, struct json_object *doc, unsigned every);
+
+/* A suite: per test its title, per subtest the drive's state and the steady-state verdict, then
+ * the table rows (mix, block size, IOPS, MB/s, latency mean and 99.9%) or the kind's own
+ * headline (HIR's wait states, XSR's groups and recovery, DIRTH's operating points); the
+ * simulated mark on the header and the IOPS column (show_suite.c). */
+void show_suite(FILE *out, struct json_object *doc);
+/* A crosscheck: the summary (native, fio, their ratio) and one line per run. */
+void show_crosscheck(FILE *out, struct json_object *doc);
 
 #endif

@@ -102,7 +102,7 @@ static void test_show_errors_are_one_line(void **state)
         {"{\"schema\":\"ptsbench.profile\",\"points\":{}}", "points: an object where an array"},
         {"{\"schema\":\"ptsbench.profile\",\"saturation\":7}", "saturation: a number where an"},
         {"{\"schema\":\"ptsbench.run\",\"rounds\":[null]}", "rounds.0: null where an object"},
-        {"{\"schema\":\"ptsbench.suite\"}", "not a ptsbench run or profile results file"},
+        {"{\"schema\":\"ptsbench.nosuch\"}", "not a ptsbench results file (run, suite,"},
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         char *path = put(dir, "results.json", bad[i].text);

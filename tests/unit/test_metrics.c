@@ -38,6 +38,26 @@ static void fill_worker(struct worker_stats *s, uint64_t reads, uint64_t writes,
     }
 }
 
+/* The recorded percentiles include the 95th: 100 latencies of 1..100 us put it at 95 us (within
+ * the histogram's 1/128), between the 90th and the 99th. */
+static void test_p95_recorded(void **state)
+{
+    (void)state;
+    static struct hist h;
+    hist_init(&h);
+    for (uint64_t us = 1; us <= 100; us++)
+        hist_add(&h, us * 1000);
+    struct lat_summary l;
+    lat_summary_from_hist(&h, 1.0, &l);
+    assert_string_equal(metrics_percentile_names[METRICS_P95], "p95");
+    assert_true(metrics_percentiles[METRICS_P95] == 95.0);
+    assert_true(fabs(l.pct_us[METRICS_P95] - 95.0) <= 95.0 / 128);
+    assert_true(fabs(l.pct_us[METRICS_P90] - 90.0) <= 90.0 / 128);
+    assert_true(fabs(l.pct_us[METRICS_P99] - 99.0) <= 99.0 / 128);
+    for (int i = 1; i < METRICS_NPCT; i++)   /* in increasing order */
+        assert_true(metrics_percentiles[i] > metrics_percentiles[i - 1]);
+}
+
 static void test_two_workers(void **state)
 {
     (void)state;
@@ -58,12 +78,12 @@ static void test_two_workers(void **state)
     /* mixed latency weighted by I/O count: 0.7 x 100 + 0.3 x 300 = 160 us */
     assert_true(fabs(m.total.lat.mean_us - 160.0) < 1e-9);
     assert_true(fabs(m.read.lat.mean_us - 100.0) < 1e-9);
-    assert_true(fabs(m.write.lat.pct_us[0] - 300.0) < 300.0 / 128);
+    assert_true(fabs(m.write.lat.pct_us[METRICS_P50] - 300.0) < 300.0 / 128);
     assert_true(fabs(m.total.lat.min_us - 100.0) < 1e-9);
     assert_true(fabs(m.total.lat.max_us - 300.0) < 1e-9);
     /* p50 of the mix is a read (100 us), p90 a write (300 us) */
-    assert_true(fabs(m.total.lat.pct_us[0] - 100.0) <= 100.0 / 128);
-    assert_true(fabs(m.total.lat.pct_us[1] - 300.0) <= 300.0 / 128);
+    assert_true(fabs(m.total.lat.pct_us[METRICS_P50] - 100.0) <= 100.0 / 128);
+    assert_true(fabs(m.total.lat.pct_us[METRICS_P90] - 300.0) <= 300.0 / 128);
     assert_int_equal(m.total.ios, 20000);
     assert_int_equal(m.samples.n, 2);
     assert_true(fabs(m.samples.iops[0] - 10000.0) < 1e-6);
@@ -119,6 +139,7 @@ static void test_uneven_workers(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_p95_recorded),
         cmocka_unit_test(test_two_workers),
         cmocka_unit_test(test_weight),
         cmocka_unit_test(test_uneven_workers),

@@ -252,8 +252,8 @@ static void dir_set(struct dir_metrics *d, uint64_t ios, double iops, double p99
     d->lat.min_us = 10;
     d->lat.mean_us = 100;
     d->lat.max_us = 2 * p999;
-    for (int i = 0; i < METRICS_NPCT; i++)
-        d->lat.pct_us[i] = p999 * (i + 1) / 4.0;   /* 99.9 is the 4th */
+    for (int i = 0; i < METRICS_NPCT; i++)   /* each a share of the 99.9th */
+        d->lat.pct_us[i] = p999 * (i + 1) / (METRICS_P99_9 + 1.0);
 }
 
 /* An element or row: rwmix 0 (write only), 4 KiB, figures written by the writer. */

@@ -1,0 +1,504 @@
+/* export.c — a results document as one table: CSV, TSV or JSON lines (see export.h and
+ * docs/export.md for the columns). */
+#include "report/export.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/json_path.h"
+#include "lib/util.h"
+
+/* The identifying columns, in order (docs/export.md says what each holds). */
+static const char *const id_cols[] = {
+    "schema",  "record",     "test",   "subtest",      "engine",   "workload",
+    "repeat",  "round",      "phase",  "point",        "rwmix_read", "bs",
+    "workers", "qd",         "compress_pct", "window_first_round", "window_last_round",
+    "steady",  "measured_state", "condition", "written_fills", "wdpc_fills", "simulated",
+};
+#define N_ID (sizeof(id_cols) / sizeof(id_cols[0]))
+
+static const char *const hist_cols[] = {
+    "schema",  "record",    "test",          "subtest",    "point",     "workers", "qd",
+    "condition", "written_fills", "wdpc_fills", "simulated", "low_us", "high_us", "count",
+};
+#define N_HIST (sizeof(hist_cols) / sizeof(hist_cols[0]))
+
+static const char *const dirs[] = {"read", "write", "total"};
+static const char *const dir_keys[] = {"ios", "bytes", "iops", "mb_s", "mib_s"};
+static const char *const lat_keys[][2] = {
+    {"count", "lat_count"}, {"min", "lat_min_us"}, {"mean", "lat_mean_us"}, {"max", "lat_max_us"}};
+
+struct rec {
+    struct json_object *row;   /* the identifying columns (owned) */
+    struct json_object *fig;   /* the record holding read/write/total (borrowed) */
+};
+
+struct table {
+    struct rec *r;
+    size_t n, cap;
+    const char *schema;
+    bool sim;
+};
+
+/* A scalar of the document (number, string, boolean) into the row; anything else is absent. */
+static void put(struct json_object *row, const char *col, struct json_object *v)
+{
+    if (!v)
+        return;
+    enum json_type t = json_object_get_type(v);
+    if (t == json_type_double || t == json_type_int || t == json_type_string ||
+        t == json_type_boolean)
+        json_object_object_add(row, col, json_object_get(v));
+}
+
+static void put_str(struct json_object *row, const char *col, const char *s)
+{
+    if (s && *s)
+        json_object_object_add(row, col, json_object_new_string(s));
+}
+
+static struct json_object *new_row(struct table *t, const char *record)
+{
+    struct json_object *row = json_object_new_object();
+    put_str(row, "schema", t->schema);
+    put_str(row, "record", record);
+    json_object_object_add(row, "simulated", json_object_new_boolean(t->sim));
+    return row;
+}
+
+static void add(struct table *t, struct json_object *row, struct json_object *fig)
+{
+    if (t->n == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 64;
+        t->r = xrealloc(t->r, t->cap * sizeof(*t->r));
+    }
+    t->r[t->n++] = (struct rec){row, fig};
+}
+
+static void put_state(struct json_object *row, struct json_object *st)
+{
+    put(row, "condition", jp_at(st, "condition"));
+    put(row, "written_fills", jp_at(st, "written_fills"));
+    put(row, "wdpc_fills", jp_at(st, "wdpc_fills"));
+}
+
+/* ---- the records of each schema ---- */
+
+static void run_rows(struct table *t, struct json_object *doc)
+{
+    struct json_object *bss = jp_arr_at(doc, "workload.block_sizes");
+    struct json_object *rounds = jp_arr_at(doc, "rounds");
+    for (size_t i = 0; i < jp_len(rounds); i++) {
+        struct json_object *r = jp_idx(rounds, i);
+        struct json_object *row = new_row(t, "run_round");
+        put(row, "engine", jp_at(doc, "engine.name"));
+        put(row, "workload", jp_at(doc, "workload.spec"));
+        put(row, "round", jp_at(r, "round"));
+        put(row, "phase", jp_at(r, "phase"));
+        put(row, "rwmix_read", jp_at(doc, "workload.read_pct"));
+        if (jp_len(bss) == 1)   /* a mix of sizes has no one block size */
+            put(row, "bs", jp_at(jp_idx(bss, 0), "bytes"));
+        put(row, "workers", jp_at(doc, "workload.workers"));
+        put(row, "qd", jp_at(doc, "workload.qd"));
+        put(row, "compress_pct", jp_at(doc, "workload.compress_pct"));
+        put_state(row, jp_obj_at(r, "state"));
+        add(t, row, r);
+    }
+}
+
+static void suite_rows(struct table *t, struct json_object *doc, bool histogram)
+{
+    static const char *const ops[] = {"max", "mid", "min"};
+    struct json_object *tests = jp_arr_at(doc, "tests");
+    for (size_t i = 0; i < jp_len(tests); i++) {
+        struct json_object *te = jp_idx(tests, i);
+        struct json_object *subs = jp_arr_at(te, "subtests");
+        for (size_t j = 0; j < jp_len(subs); j++) {
+            struct json_object *s = jp_idx(subs, j);
+            struct json_object *ss = jp_obj_at(s, "steady_state");
+            /* a window is steady only where the test's own rule said so; WSAT claims none */
+            struct json_object *steady = json_object_new_boolean(jp_true(jp_at(ss, "reached")));
+            if (!histogram) {
+                struct json_object *rounds = jp_arr_at(s, "rounds");
+                for (size_t k = 0; k < jp_len(rounds); k++) {
+                    struct json_object *rd = jp_idx(rounds, k);
+                    struct json_object *els = jp_arr_at(rd, "elements");
+                    for (size_t e = 0; e < jp_len(els); e++) {
+                        struct json_object *el = jp_idx(els, e);
+                        struct json_object *row = new_row(t, "suite_element");
+                        put(row, "test", jp_at(te, "name"));
+                        put(row, "subtest", jp_at(s, "label"));
+                        put(row, "engine", jp_at(doc, "engine.name"));
+                        put(row, "round", jp_at(rd, "round"));
+                        put(row, "rwmix_read", jp_at(el, "rwmix_read"));
+                        put(row, "bs", jp_at(el, "bs"));
+                        put(row, "workers", jp_at(te, "threads"));
+                        put(row, "qd", jp_at(te, "qd"));
+                        put_state(row, jp_obj_at(el, "state"));
+                        add(t, row, el);
+                    }
+                }
+                struct json_object *tab = jp_obj_at(s, "table");
+                struct json_object *rows = jp_arr_at(tab, "rows");
+                for (size_t k = 0; k < jp_len(rows); k++) {
+                    struct json_object *tr = jp_idx(rows, k);
+                    struct json_object *row = new_row(t, "suite_table");
+                    put(row, "test", jp_at(te, "name"));
+                    put(row, "subtest", jp_at(s, "label"));
+                    put(row, "engine", jp_at(doc, "engine.name"));
+                    put(row, "rwmix_read", jp_at(tr, "rwmix_read"));
+                    put(row, "bs", jp_at(tr, "bs"));
+                    put(row, "workers", jp_at(te, "threads"));
+                    put(row, "qd", jp_at(te, "qd"));
+                    put(row, "window_first_round", jp_at(tab, "first_round"));
+                    put(row, "window_last_round", jp_at(tab, "last_round"));
+                    put(row, "steady", steady);
+                    put_state(row, jp_obj_at(s, "state"));
+                    add(t, row, tr);
+                }
+            }
+            struct json_object *op = jp_obj_at(s, "operating_points");
+            for (int k = 0; op && k < 3; k++) {
+                struct json_object *p = jp_obj_at(op, ops[k]);
+                if (!p)
+                    continue;
+                struct json_object *base = new_row(t, histogram ? "histogram_bucket"
+                                                                : "dirth_point");
+                put(base, "test", jp_at(te, "name"));
+                put(base, "subtest", jp_at(s, "label"));
+                put_str(base, "point", ops[k]);
+                put(base, "workers", jp_at(p, "threads"));
+                put(base, "qd", jp_at(p, "qd"));
+                put_state(base, jp_obj_at(s, "state"));
+                if (!histogram) {
+                    put(base, "engine", jp_at(doc, "engine.name"));
+                    put(base, "steady", steady);
+                    add(t, base, p);
+                    continue;
+                }
+                struct json_object *b = jp_arr_at(p, "histogram.buckets");
+                for (size_t n = 0; n < jp_len(b); n++) {
+                    struct json_object *bk = jp_idx(b, n), *row = NULL;
+                    json_object_deep_copy(base, &row, NULL);
+                    put(row, "low_us", jp_idx(bk, 0));
+                    put(row, "high_us", jp_idx(bk, 1));
+                    put(row, "count", jp_idx(bk, 2));
+                    add(t, row, NULL);
+                }
+                json_object_put(base);
+            }
+            json_object_put(steady);
+        }
+    }
+}
+
+static void profile_rows(struct table *t, struct json_object *doc)
+{
+    struct json_object *pts = jp_arr_at(doc, "points");
+    for (size_t i = 0; i < jp_len(pts); i++) {
+        struct json_object *p = jp_idx(pts, i);
+        struct json_object *res = jp_obj_at(p, "result");
+        if (!res)
+            continue;
+        struct json_object *row = new_row(t, "profile_point");
+        put(row, "test", jp_at(p, "profile"));
+        put(row, "subtest", jp_at(p, "workload"));
+        put(row, "engine", jp_at(doc, "engine.name"));
+        put(row, "workload", jp_at(p, "spec"));
+        put(row, "point", jp_at(p, "index"));
+        put(row, "workers", jp_at(p, "workers"));
+        put(row, "qd", jp_at(p, "qd"));
+        put(row, "compress_pct", jp_at(p, "compress_pct"));
+        put(row, "window_first_round", jp_at(res, "rounds.0"));
+        put(row, "window_last_round", jp_at(res, "rounds.1"));
+        json_object_object_add(row, "steady", json_object_new_boolean(jp_true(jp_at(res,
+                                                                                  "steady"))));
+        put(row, "measured_state", jp_at(res, "measured_state"));
+        put_state(row, jp_obj_at(p, "state"));
+        add(t, row, res);
+    }
+}
+
+static void crosscheck_rows(struct table *t, struct json_object *doc)
+{
+    struct json_object *runs = jp_arr_at(doc, "runs");
+    for (size_t i = 0; i < jp_len(runs); i++) {
+        struct json_object *r = jp_idx(runs, i);
+        struct json_object *rd = jp_obj_at(r, "round");
+        struct json_object *row = new_row(t, "crosscheck_run");
+        put(row, "engine", jp_at(r, "engine"));
+        put(row, "workload", jp_at(doc, "workload"));
+        put(row, "repeat", jp_at(r, "repeat"));
+        put(row, "round", jp_at(rd, "round"));
+        put(row, "phase", jp_at(rd, "phase"));
+        put_state(row, jp_obj_at(rd, "state"));
+        add(t, row, rd);
+    }
+}
+
+/* ---- percentiles ---- */
+
+struct pcts {
+    const char *key[64];
+    double v[64];
+    unsigned n;
+};
+
+static void pcts_collect(struct pcts *p, struct json_object *lat)
+{
+    struct json_object *pc = jp_obj_at(lat, "percentiles");
+    if (!pc)
+        return;
+    json_object_object_foreach(pc, k, val)
+    {
+        (void)val;
+        char *end;
+        double v = strtod(k, &end);
+        if (*end || !isfinite(v))
+            continue;
+        unsigned i = 0;
+        while (i < p->n && p->v[i] != v)
+            i++;
+        if (i < p->n || p->n == 64)
+            continue;
+        unsigned at = p->n++;   /* kept in numeric order */
+        while (at && p->v[at - 1] > v) {
+            p->v[at] = p->v[at - 1];
+            p->key[at] = p->key[at - 1];
+            at--;
+        }
+        p->v[at] = v;
+        p->key[at] = k;
+    }
+}
+
+/* The columns asked for: each named percentile must be one the document holds. */
+static int pcts_choose(const struct pcts *have, const struct export_opts *o, struct pcts *use,
+                       const char *file, char *err, size_t errlen)
+{
+    if (!o->n_pct) {
+        *use = *have;
+        return 0;
+    }
+    use->n = 0;
+    for (unsigned i = 0; i < o->n_pct; i++) {
+        char *end;
+        double v = strtod(o->pct[i], &end);
+        unsigned k = 0;
+        while (*end == 0 && k < have->n && have->v[k] != v)
+            k++;
+        if (*end || k == have->n) {
+            char list[512] = "";
+            size_t at = 0;
+            for (unsigned j = 0; j < have->n && at < sizeof(list); j++)
+                at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", j ? ", " : "",
+                                       have->key[j]);
+            if (*end)
+                return errf(err, errlen, "--percentiles %s: not a number", o->pct[i]);
+            return errf(err, errlen, "--percentiles %s: %s does not record it (it holds %s)",
+                        o->pct[i], file, have->n ? list : "no percentiles");
+        }
+        use->key[use->n] = have->key[k];
+        use->v[use->n++] = v;
+    }
+    return 0;
+}
+
+/* ---- writing ---- */
+
+static const char *text_of(struct json_object *v, char *buf, size_t len)
+{
+    if (!v)
+        return "";
+    switch (json_object_get_type(v)) {
+    case json_type_string:
+        return json_object_get_string(v);
+    case json_type_boolean:
+        return json_object_get_boolean(v) ? "true" : "false";
+    case json_type_double:
+    case json_type_int:
+        str_copy(buf, len, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+        return buf;
+    default:
+        return "";
+    }
+}
+
+size_t export_csv_field(const char *in, char *out, size_t len)
+{
+    const bool quote = strpbrk(in, ",\"\r\n") != NULL;
+    size_t n = 0;
+#define EMIT(c)                                                                              \
+    do {                                                                                     \
+        if (n + 1 < len)                                                                     \
+            out[n] = (c);                                                                    \
+        n++;                                                                                 \
+    } while (0)
+    if (quote)
+        EMIT('"');
+    for (const char *c = in; *c; c++) {
+        if (*c == '"')
+            EMIT('"');
+        EMIT(*c);
+    }
+    if (quote)
+        EMIT('"');
+#undef EMIT
+    if (len)
+        out[n < len ? n : len - 1] = 0;
+    return n;
+}
+
+static void field(FILE *f, enum export_format fmt, bool first, const char *s)
+{
+    if (!first)
+        fputc(fmt == EXPORT_CSV ? ',' : '\t', f);
+    if (fmt == EXPORT_CSV) {
+        size_t need = export_csv_field(s, NULL, 0);
+        char *q = xcalloc(need + 1, 1);
+        export_csv_field(s, q, need + 1);
+        fputs(q, f);
+        free(q);
+        return;
+    }
+    for (const char *c = s; *c; c++)   /* TSV: no tab or line break inside a field */
+        fputc(*c == '\t' || *c == '\r' || *c == '\n' ? ' ' : *c, f);
+}
+
+static void write_table(FILE *f, enum export_format fmt, const char *const *cols, size_t nc,
+                        const struct table *t)
+{
+    const char *eol = fmt == EXPORT_CSV ? "\r\n" : "\n";
+    if (fmt != EXPORT_JSONL) {
+        for (size_t c = 0; c < nc; c++)
+            field(f, fmt, c == 0, cols[c]);
+        fputs(eol, f);
+    }
+    for (size_t i = 0; i < t->n; i++) {
+        struct json_object *row = t->r[i].row;
+        if (fmt == EXPORT_JSONL) {
+            struct json_object *o = json_object_new_object();
+            for (size_t c = 0; c < nc; c++) {
+                struct json_object *v = jp_get(row, cols[c]);
+                json_object_object_add(o, cols[c], v ? json_object_get(v) : NULL);
+            }
+            fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+                                                        JSON_C_TO_STRING_NOSLASHESCAPE), f);
+            fputs("\n", f);
+            json_object_put(o);
+            continue;
+        }
+        for (size_t c = 0; c < nc; c++) {
+            char buf[64];
+            field(f, fmt, c == 0, text_of(jp_get(row, cols[c]), buf, sizeof(buf)));
+        }
+        fputs(eol, f);
+    }
+}
+
+int export_table(struct json_object *doc, const char *file, const struct export_opts *o,
+                 char **text, size_t *len, char *err, size_t errlen)
+{
+    *text = NULL;
+    *len = 0;
+    struct table t = {0};
+    t.schema = jp_str(doc, "schema");
+    if (!t.schema)
+        return errf(err, errlen, "%s: no schema", file);
+    const char *kind = jp_str(doc, "target.kind");
+    const char *path = jp_str(doc, "target.path");
+    const char *xc_target = jp_str(doc, "target");   /* crosscheck: the path itself */
+    t.sim = jp_at(doc, "target.simulated") != NULL || (kind && !strcmp(kind, "simulated")) ||
+            (path && !strncmp(path, "sim:", 4)) || (xc_target && !strncmp(xc_target, "sim:", 4));
+    if (!strcmp(t.schema, "ptsbench.run") && !o->histogram)
+        run_rows(&t, doc);
+    else if (!strcmp(t.schema, "ptsbench.suite"))
+        suite_rows(&t, doc, o->histogram);
+    else if (!strcmp(t.schema, "ptsbench.profile") && !o->histogram)
+        profile_rows(&t, doc);
+    else if (!strcmp(t.schema, "ptsbench.crosscheck") && !o->histogram)
+        crosscheck_rows(&t, doc);
+    else if (!o->histogram)
+        return errf(err, errlen, "%s: schema '%s' is not one export knows", file, t.schema);
+    int rc = 0;
+    char **cols = NULL;
+    size_t nc = 0;
+    if (o->histogram) {
+        if (!t.n) {
+            rc = errf(err, errlen, "%s: holds no latency histogram (DIRTH/CBW operating points "
+                      "record one; run rounds, suite elements and profile points keep "
+                      "percentiles only)", file);
+            goto out;
+        }
+        cols = xcalloc(N_HIST, sizeof(*cols));
+        for (size_t c = 0; c < N_HIST; c++)
+            cols[nc++] = xstrdup(hist_cols[c]);
+    } else {
+        struct pcts have = {0}, use = {0};
+        for (size_t i = 0; i < t.n; i++)
+            for (int d = 0; d < 3; d++)
+                pcts_collect(&have, jp_obj_at(t.r[i].fig, dirs[d]) ?
+                                        jp_obj_at(jp_obj_at(t.r[i].fig, dirs[d]), "lat_us") :
+                                        NULL);
+        if (pcts_choose(&have, o, &use, file, err, errlen) != 0) {
+            rc = -1;
+            goto out;
+        }
+        const size_t per_dir = sizeof(dir_keys) / sizeof(dir_keys[0]) +
+                               sizeof(lat_keys) / sizeof(lat_keys[0]) + use.n;
+        cols = xcalloc(N_ID + 3 * per_dir, sizeof(*cols));
+        for (size_t c = 0; c < N_ID; c++)
+            cols[nc++] = xstrdup(id_cols[c]);
+        for (int d = 0; d < 3; d++) {
+            char name[96];
+            for (size_t k = 0; k < sizeof(dir_keys) / sizeof(dir_keys[0]); k++) {
+                snprintf(name, sizeof(name), "%s_%s", dirs[d], dir_keys[k]);
+                cols[nc++] = xstrdup(name);
+            }
+            for (size_t k = 0; k < sizeof(lat_keys) / sizeof(lat_keys[0]); k++) {
+                snprintf(name, sizeof(name), "%s_%s", dirs[d], lat_keys[k][1]);
+                cols[nc++] = xstrdup(name);
+            }
+            for (unsigned k = 0; k < use.n; k++) {
+                snprintf(name, sizeof(name), "%s_lat_p%s_us", dirs[d], use.key[k]);
+                cols[nc++] = xstrdup(name);
+            }
+        }
+        /* the figures, now that the columns are known */
+        for (size_t i = 0; i < t.n; i++) {
+            struct json_object *row = t.r[i].row;
+            size_t c = N_ID;
+            for (int d = 0; d < 3; d++) {
+                struct json_object *dj = jp_obj_at(t.r[i].fig, dirs[d]);
+                struct json_object *lat = jp_obj_at(dj, "lat_us");
+                for (size_t k = 0; k < sizeof(dir_keys) / sizeof(dir_keys[0]); k++)
+                    put(row, cols[c++], jp_get(dj, dir_keys[k]));
+                for (size_t k = 0; k < sizeof(lat_keys) / sizeof(lat_keys[0]); k++)
+                    put(row, cols[c++], jp_get(lat, lat_keys[k][0]));
+                struct json_object *pc = jp_obj_at(lat, "percentiles");
+                for (unsigned k = 0; k < use.n; k++)
+                    put(row, cols[c++], jp_get(pc, use.key[k]));
+            }
+        }
+    }
+    {
+        FILE *f = open_memstream(text, len);
+        if (!f) {
+            rc = errf(err, errlen, "out of memory");
+            goto out;
+        }
+        write_table(f, o->format, (const char *const *)cols, nc, &t);
+        fclose(f);
+    }
+out:
+    for (size_t c = 0; c < nc; c++)
+        free(cols[c]);
+    free(cols);
+    for (size_t i = 0; i < t.n; i++)
+        json_object_put(t.r[i].row);
+    free(t.r);
+    return rc;
+}

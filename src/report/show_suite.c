@@ -1,0 +1,233 @@
+/* show_suite.c — `ptsbench show` for suite and crosscheck documents (see show.h). */
+#include <json-c/json.h>
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "lib/json_path.h"
+#include "lib/units.h"
+#include "report/show.h"
+
+static const char *sstr(struct json_object *o, const char *path)
+{
+    const char *v = jp_str(o, path);
+    return v ? v : "";
+}
+
+static const char *cnt(double v, char *buf, size_t len)
+{
+    units_format_count(v, buf, len);
+    return buf;
+}
+
+static const char *lat(double us, char *buf, size_t len)
+{
+    units_format_lat(us, UNITS_TEXT, buf, len);
+    return buf;
+}
+
+/* "1,234.5" for MB/s: thousands separators and one decimal; "-" when absent. */
+static const char *mbs(double v, char *buf, size_t len)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, len, "-");
+        return buf;
+    }
+    const double tenths = round(fabs(v) * 10);
+    char whole[48];
+    units_format_count(floor(tenths / 10), whole, sizeof(whole));
+    snprintf(buf, len, "%s%s.%d", v < 0 && tenths > 0 ? "-" : "", whole,
+             (int)fmod(tenths, 10));
+    return buf;
+}
+
+/* The drive's state at the end of a subtest and its steady-state verdict, in one line. */
+static void subtest_state(FILE *out, struct json_object *sub, bool sim)
+{
+    struct json_object *st = jp_obj_at(sub, "state");
+    struct json_object *ss = jp_obj_at(sub, "steady_state");
+    fprintf(out, "  drive: ");
+    if (st)
+        fprintf(out, "%s, %.2f fills written%s", sstr(st, "condition"),
+                jp_path(st, "written_fills"), sim ? " (simulated drive)" : "");
+    else
+        fprintf(out, "state not recorded%s", sim ? " (simulated drive)" : "");
+    if (ss && jp_true(jp_at(ss, "reached")))
+        fprintf(out, "; steady state (SNIA PTS rule) at round %.0f of %.0f", jp_path(ss, "round"),
+                jp_path(ss, "rounds_run"));
+    else if (ss) {
+        double run = jp_path(ss, "rounds_run");
+        if (!isfinite(run))
+            run = jp_path(ss, "variables.0.rounds_run");
+        fprintf(out, "; steady state NOT reached in %.0f rounds", run);
+    } else if (jp_obj_at(sub, "stop"))
+        fprintf(out, "; write saturation, stopped by %s (no steady state claimed)",
+                sstr(sub, "stop.reason"));
+    else
+        fprintf(out, "; no steady-state verdict (the kind claims none)");
+    fprintf(out, "\n");
+}
+
+static void table_rows(FILE *out, struct json_object *sub, bool sim)
+{
+    struct json_object *tab = jp_obj_at(sub, "table");
+    struct json_object *rows = jp_arr_at(tab, "rows");
+    if (!jp_len(rows))
+        return;
+    const bool steady = jp_true(jp_at(sub, "steady_state.reached"));
+    fprintf(out, "  table over %srounds %.0f-%.0f%s\n", steady ? "the steady-state window, " : "",
+            jp_path(tab, "first_round"), jp_path(tab, "last_round"),
+            steady ? "" : " (the last rounds: not steady state)");
+    fprintf(out, "  %6s %9s %12s %10s %11s %11s\n", "R/W", "bs", sim ? "IOPS (sim)" : "IOPS",
+            "MB/s", "lat mean", "lat 99.9%");
+    for (size_t i = 0; i < jp_len(rows); i++) {
+        struct json_object *r = jp_idx(rows, i);
+        char mix[16], bs[16], io[32], mb[40], m[32], p[32];
+        double rd = jp_path(r, "rwmix_read");
+        snprintf(mix, sizeof(mix), "%.0f/%.0f", rd, 100 - rd);
+        units_format_bs(jp_path(r, "bs"), bs, sizeof(bs));
+        fprintf(out, "  %6s %9s %12s %10s %11s %11s\n", mix, bs,
+                cnt(jp_path(r, "total.iops"), io, sizeof(io)),
+                mbs(jp_path(r, "total.mb_s"), mb, sizeof(mb)),
+                lat(jp_path(r, "total.lat_us.mean"), m, sizeof(m)),
+                lat(jp_path(r, "total.lat_us.percentiles.99.9"), p, sizeof(p)));
+    }
+}
+
+static void hir_headline(FILE *out, struct json_object *sub, bool sim)
+{
+    struct json_object *ws = jp_arr_at(sub, "wait_states");
+    fprintf(out, "  %10s %9s %16s %16s\n", "wait state", "wait", sim ? "write IOPS (sim)" :
+            "write IOPS", "baseline IOPS");
+    for (size_t i = 0; i < jp_len(ws); i++) {
+        struct json_object *w = jp_idx(ws, i);
+        char a[32], b[32], t[32];
+        snprintf(t, sizeof(t), "%.3g s", jp_path(w, "wait_s"));
+        fprintf(out, "  %10.0f %9s %16s %16s\n", jp_path(w, "state"), t,
+                cnt(jp_path(w, "write_iops_mean"), a, sizeof(a)),
+                cnt(jp_path(w, "baseline_iops_mean"), b, sizeof(b)));
+    }
+}
+
+static void xsr_headline(FILE *out, struct json_object *sub, bool sim)
+{
+    struct json_object *gs = jp_arr_at(sub, "groups");
+    fprintf(out, "  %5s %-20s %8s %14s %12s %11s\n", "group", "stimulus", "minutes",
+            sim ? "MB/s mean (sim)" : "MB/s mean", "MB/s end", "peak lat");
+    for (size_t i = 0; i < jp_len(gs); i++) {
+        struct json_object *g = jp_idx(gs, i);
+        char a[40], b[40], m[32];
+        fprintf(out, "  %5.0f %-20s %8.2f %14s %12s %11s\n", jp_path(g, "group"),
+                sstr(g, "stimulus"), jp_path(g, "minutes"),
+                mbs(jp_path(g, "mb_s_mean"), a, sizeof(a)),
+                mbs(jp_path(g, "mb_s_end"), b, sizeof(b)),
+                lat(jp_path(g, "peak_lat_mean_us"), m, sizeof(m)));
+    }
+    double rec = jp_path(sub, "recovery_minutes");
+    if (isfinite(rec))
+        fprintf(out, "  recovery: %.3g minutes to the first group's average\n", rec);
+    else
+        fprintf(out, "  recovery: the last group never reached the first group's average\n");
+}
+
+static void dirth_headline(FILE *out, struct json_object *sub, bool sim)
+{
+    struct json_object *op = jp_obj_at(sub, "operating_points");
+    if (!op)
+        return;
+    char c[32];
+    fprintf(out, "  operating points (latency ceiling %s)\n",
+            lat(jp_path(op, "latency_ceiling_us"), c, sizeof(c)));
+    fprintf(out, "  %5s %8s %4s %12s %11s %11s\n", "point", "threads", "QD",
+            sim ? "IOPS (sim)" : "IOPS", "lat mean", "lat 99.9%");
+    static const char *const names[] = {"max", "mid", "min"};
+    for (int i = 0; i < 3; i++) {
+        struct json_object *p = jp_obj_at(op, names[i]);
+        if (!p)
+            continue;
+        char io[32], m[32], q[32];
+        fprintf(out, "  %5s %8.0f %4.0f %12s %11s %11s\n", names[i], jp_path(p, "threads"),
+                jp_path(p, "qd"), cnt(jp_path(p, "total.iops"), io, sizeof(io)),
+                lat(jp_path(p, "total.lat_us.mean"), m, sizeof(m)),
+                lat(jp_path(p, "total.lat_us.percentiles.99.9"), q, sizeof(q)));
+    }
+}
+
+void show_suite(FILE *out, struct json_object *doc)
+{
+    const bool sim = jp_at(doc, "target.simulated") != NULL ||
+                     !strcmp(sstr(doc, "target.kind"), "simulated");
+    fprintf(out, "%s  (%s); %s, status %s\n", sstr(doc, "target.path"),
+            sim ? "simulated drive: the figures are the model's" : sstr(doc, "target.kind"),
+            sstr(doc, "spec.name"), sstr(doc, "status"));
+    struct json_object *c = jp_obj_at(doc, "compliance");
+    if (c)
+        fprintf(out, "compliance: %s\n", jp_true(jp_at(c, "compliant")) ? "compliant"
+                                                                       : "not compliant");
+    struct json_object *notes = jp_arr_at(c, "notes");
+    for (size_t i = 0; i < jp_len(notes); i++)
+        fprintf(out, "  note: %s\n", jp_string(jp_idx(notes, i)) ? jp_string(jp_idx(notes, i))
+                                                                   : "");
+    struct json_object *tests = jp_arr_at(doc, "tests");
+    for (size_t i = 0; i < jp_len(tests); i++) {
+        struct json_object *t = jp_idx(tests, i);
+        const char *kind = sstr(t, "kind");
+        fprintf(out, "\n%s (%s)%s%s\n", sstr(t, "title"), sstr(t, "name"),
+                strcmp(sstr(t, "status"), "complete") ? ", status " : "",
+                strcmp(sstr(t, "status"), "complete") ? sstr(t, "status") : "");
+        struct json_object *subs = jp_arr_at(t, "subtests");
+        for (size_t j = 0; j < jp_len(subs); j++) {
+            struct json_object *s = jp_idx(subs, j);
+            if (jp_len(subs) > 1)
+                fprintf(out, " subtest %s\n", sstr(s, "label"));
+            subtest_state(out, s, sim);
+            if (jp_obj_at(s, "table"))
+                table_rows(out, s, sim);
+            else if (!strcmp(kind, "hir") || jp_arr_at(s, "wait_states"))
+                hir_headline(out, s, sim);
+            else if (!strcmp(kind, "xsr") || jp_arr_at(s, "groups"))
+                xsr_headline(out, s, sim);
+            else if (jp_obj_at(s, "operating_points"))
+                dirth_headline(out, s, sim);
+        }
+    }
+}
+
+void show_crosscheck(FILE *out, struct json_object *doc)
+{
+    const char *target = sstr(doc, "target");
+    const bool sim = !strncmp(target, "sim:", 4);
+    const char *nat = sstr(doc, "native"), *fio = sstr(doc, "fio");
+    fprintf(out, "%s%s\nworkload  %s\n", target, sim ? "  (simulated drive)" : "",
+            sstr(doc, "workload"));
+    fprintf(out, "drive     %s\n", sstr(doc, "drive_state"));
+    fprintf(out, "%.0f run(s) of %.3g s per engine, alternating\n\n", jp_path(doc, "repeats"),
+            jp_path(doc, "round_time_s"));
+    fprintf(out, "%-20s %14s %14s %10s\n", "metric", nat, fio, "fio/native");
+    struct json_object *sum = jp_obj_at(doc, "summary");
+    if (sum) {
+        json_object_object_foreach(sum, key, val)
+        {
+            char a[40], b[40];
+            struct json_object *vn = NULL, *vf = NULL;
+            json_object_object_get_ex(val, nat, &vn);
+            json_object_object_get_ex(val, fio, &vf);
+            double n = vn ? json_object_get_double(vn) : NAN;
+            double f = vf ? json_object_get_double(vf) : NAN;
+            fprintf(out, "%-20s %14s %14s %10.3f\n", key, mbs(n, a, sizeof(a)),
+                    mbs(f, b, sizeof(b)), jp_path(val, "ratio"));
+        }
+    }
+    struct json_object *runs = jp_arr_at(doc, "runs");
+    fprintf(out, "\n%-10s %6s %12s %10s %11s %11s\n", "engine", "repeat", "IOPS", "MB/s",
+            "lat mean", "lat 99.9%");
+    for (size_t i = 0; i < jp_len(runs); i++) {
+        struct json_object *r = jp_idx(runs, i);
+        char io[32], mb[40], m[32], p[32];
+        fprintf(out, "%-10s %6.0f %12s %10s %11s %11s\n", sstr(r, "engine"), jp_path(r, "repeat"),
+                cnt(jp_path(r, "round.total.iops"), io, sizeof(io)),
+                mbs(jp_path(r, "round.total.mb_s"), mb, sizeof(mb)),
+                lat(jp_path(r, "round.total.lat_us.mean"), m, sizeof(m)),
+                lat(jp_path(r, "round.total.lat_us.percentiles.99.9"), p, sizeof(p)));
+    }
+}
