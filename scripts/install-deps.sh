@@ -19,6 +19,7 @@ packages=(
   gnuplot-nox       # plots
   e2fsprogs         # mkfs.ext4 for the mounted-device refusal test
   util-linux        # losetup, mount, blkdiscard
+  python3           # tests: Python's csv and html.parser read back export's CSV and the single-file report
 )
 
 missing=()
