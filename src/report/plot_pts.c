@@ -58,6 +58,28 @@ static void series_title(char *buf, size_t len, bool many, const char *label, co
         snprintf(buf, len, "%s", what);
 }
 
+/* Legends of overlaid charts whose colours are series and whose dashes are devices (the first
+ * device solid): each series is titled once, by the first device that draws it, and the devices
+ * follow as one entry each (plot_dev_keys), so that a legend of S series and D devices has S + D
+ * entries, not S x D. key_once returns what (a series title) the first time, NULL (notitle)
+ * after; with one device every series is titled. */
+struct key_once {
+    char seen[64][128];
+    size_t n;
+};
+
+static const char *key_once(struct key_once *k, bool many, const char *what)
+{
+    if (!many)
+        return what;
+    for (size_t i = 0; i < k->n; i++)
+        if (!strncmp(k->seen[i], what, sizeof(k->seen[i]) - 1))
+            return NULL;
+    if (k->n < sizeof(k->seen) / sizeof(k->seen[0]))
+        snprintf(k->seen[k->n++], sizeof(k->seen[0]), "%s", what);
+    return what;
+}
+
 static void add_unique(double *v, size_t *n, double x)
 {
     if (!isfinite(x))
@@ -388,13 +410,25 @@ static void lat_bs(struct plot_ctx *c, const char *test)
     plot_set(ch, "set grid noxtics ytics mytics");
     plot_set(ch, "set xtics rotate by -30");
     bool many = n_inputs_with(c, test) > 1;
+    struct key_once ko = {0};
+    static const char *const fills[] = {"", " fs pattern 4 border", " fs pattern 5 border"};
+    static const char *const fill_words[] = {"solid", "hatched", "cross-hatched"};
     for (size_t k = 0; k < n_cols; k++) {
         int d = plot_dev(ch, col[k].input);
+        /* colours the statistics, titled once; fills the devices, one entry each below */
+        plot_elem(ch, key_once(&ko, many, stats[col[k].stat].name), "dat using %zu%s %s%s",
+                  k + 2, k == 0 ? ":xtic(1)" : "", plot_color((int)col[k].stat),
+                  fills[d < 2 ? d : 2]);
+    }
+    for (size_t i = 0; many && i < c->n_in; i++) {
+        int r = plot_dev_rank(ch, i);
+        if (r < 0)
+            continue;
+        int d = (int)i < 2 ? (int)i : 2;
         char t[512];
-        series_title(t, sizeof(t), many, c->in[col[k].input].label, stats[col[k].stat].name);
-        const char *fill = d == 0 ? "" : d == 1 ? " fs pattern 4 border" : " fs pattern 5 border";
-        plot_elem(ch, t, "dat using %zu%s %s%s", k + 2, k == 0 ? ":xtic(1)" : "",
-                  plot_color((int)col[k].stat), fill);
+        snprintf(t, sizeof(t), "%s (%s)", c->in[i].label, fill_words[d]);
+        plot_elem(ch, t, "keyentry with boxes lc rgb '#404040'%s",
+                  d ? fills[d] : " fs solid 0.85");
     }
     plot_chart_done(c, ch);
 }
@@ -532,12 +566,13 @@ static void wsat_lat(struct plot_ctx *c, const char *test)
     plot_set(ch, "set logscale y");
     plot_set(ch, "set autoscale xfix");
     bool many = n_inputs_with(c, test) > 1;
+    struct key_once ko = {0};
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *rs = wsat_rounds(c, i, test);
         if (!jp_len(rs))
             continue;
         for (size_t s = 0; s < sizeof(stats) / sizeof(stats[0]); s++) {
-            char series[512], t[512];
+            char series[512];
             snprintf(series, sizeof(series), "%s: %s response time", c->in[i].label,
                      stats[s].name);
             int ix = plot_block(ch, i, series, "time latency_us round");
@@ -551,11 +586,13 @@ static void wsat_lat(struct plot_ctx *c, const char *test)
             if (plot_block_end(ch) <= 0)
                 continue;
             int d = plot_dev(ch, i);
-            series_title(t, sizeof(t), many, c->in[i].label, stats[s].name);
-            plot_elem(ch, t, "dat index %d using 1:2 with lines lw 1.5 dt %d %s", ix, plot_dt(d),
+            plot_elem(ch, key_once(&ko, many, stats[s].name),
+                      "dat index %d using 1:2 with lines lw 1.5 dt %d %s", ix, plot_dt(d),
                       plot_color((int)s));
         }
     }
+    if (many)
+        plot_dev_keys(c, ch);
     plot_chart_done(c, ch);
 }
 
@@ -599,19 +636,19 @@ static void hir_time(struct plot_ctx *c, const char *test, const char *suffix,
         plot_count_axis(ch);
     }
     bool many = n_inputs_with(c, test) > 1;
+    struct key_once ko = {0};
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *st = first_subtest(c, i, test);
         struct json_object *acc = jp_arr(st, "accesses");
         struct json_object *ws = jp_arr(st, "wait_states");
         if (!jp_len(acc))
             continue;
-        bool baseline_titled = false;
         for (size_t w = 0; w < jp_len(ws); w++) {
             struct json_object *wo = jp_idx(ws, w);
             double state = jp_num(wo, "state");
             for (int phase = 0; phase < 2; phase++) {
                 const char *ph = phase ? "baseline" : "write";
-                char what[256], series[512], t[512];
+                char what[256], series[512];
                 if (phase)
                     snprintf(what, sizeof(what), "return to baseline (continuous)");
                 else
@@ -631,18 +668,15 @@ static void hir_time(struct plot_ctx *c, const char *test, const char *suffix,
                 if (plot_block_end(ch) <= 0)
                     continue;
                 int d = plot_dev(ch, i);
-                series_title(t, sizeof(t), many, c->in[i].label, what);
-                const char *title_use = t;
-                if (phase) {
-                    title_use = baseline_titled ? NULL : t;
-                    baseline_titled = true;
-                }
-                plot_elem(ch, title_use,
+                /* the baseline (one colour) once per chart, as every wait state */
+                plot_elem(ch, key_once(&ko, true, what),
                           "dat index %d using 1:2 with linespoints lw 1 pt %d ps 0.35 dt %d %s", ix,
                           plot_pt(d), plot_dt(d), plot_color(phase ? 10 : (int)w));
             }
         }
     }
+    if (many)
+        plot_dev_keys(c, ch);
     plot_chart_done(c, ch);
 }
 
@@ -686,6 +720,7 @@ static void xsr_time(struct plot_ctx *c, const char *test, bool lat)
         plot_set(ch, "set yrange [0:*]");
     }
     bool many = n_inputs_with(c, test) > 1;
+    struct key_once ko = {0};
     static const char *const lat_keys[] = {"lat_mean_us", "lat_max_us"};
     static const char *const lat_names[] = {"mean", "max"};
     for (size_t i = 0; i < c->n_in; i++) {
@@ -695,7 +730,6 @@ static void xsr_time(struct plot_ctx *c, const char *test, bool lat)
         if (!jp_len(log))
             continue;
         for (size_t s = 0; s < (lat ? 2u : 1u); s++) {
-            bool titled = false;
             for (size_t g = 0; g < jp_len(groups); g++) {
                 struct json_object *go = jp_idx(groups, g);
                 double gn = jp_num(go, "group");
@@ -719,8 +753,13 @@ static void xsr_time(struct plot_ctx *c, const char *test, bool lat)
                 if (plot_block_end(ch) <= 0)
                     continue;
                 int d = plot_dev(ch, i);
-                series_title(t, sizeof(t), many, c->in[i].label, what);
-                if (!lat && g + 1 == jp_len(groups)) {
+                /* the groups (colours) once; the last group's entry is the device's own
+                 * (its recovery time), naming it with its dash, so a throughput chart needs
+                 * no device entries: G - 1 + D entries; latency: the statistics once plus
+                 * one entry per device */
+                bool last = !lat && g + 1 == jp_len(groups);
+                series_title(t, sizeof(t), many && last, c->in[i].label, what);
+                if (last) {
                     double rec = jp_num(st, "recovery_minutes");
                     size_t l = strlen(t);
                     if (isfinite(rec))
@@ -728,13 +767,14 @@ static void xsr_time(struct plot_ctx *c, const char *test, bool lat)
                     else
                         snprintf(t + l, sizeof(t) - l, " (did not recover)");
                 }
-                plot_elem(ch, lat && titled ? NULL : t,
+                plot_elem(ch, last ? t : key_once(&ko, true, what),
                           "dat index %d using 1:2 with lines lw 2 dt %d %s", ix, plot_dt(d),
                           plot_color(lat ? (int)s : (int)g));
-                titled = true;
             }
         }
     }
+    if (many && lat)
+        plot_dev_keys(c, ch);
     plot_chart_done(c, ch);
 }
 
@@ -803,12 +843,13 @@ static void dirth_curves(struct plot_ctx *c, const char *test, bool intensity)
         plot_xtics_at(ch, qd, n_qd);
     }
     bool many = n_inputs_with(c, test) > 1;
+    struct key_once ko = {0};
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *pts = jp_arr(dirth_last_round(c, i, test), "points");
         if (!jp_len(pts))
             continue;
         for (size_t t = 0; t < n_tc; t++) {
-            char what[64], series[512], tl[512];
+            char what[64], series[512];
             snprintf(what, sizeof(what), "TC %g", tc[t]);
             snprintf(series, sizeof(series), "%s: %s", c->in[i].label, what);
             int ix = plot_block(ch, i, series, intensity ? "iops lat_mean_us qd outstanding"
@@ -827,8 +868,8 @@ static void dirth_curves(struct plot_ctx *c, const char *test, bool intensity)
             if (plot_block_end(ch) <= 0)
                 continue;
             int d = plot_dev(ch, i);
-            series_title(tl, sizeof(tl), many, c->in[i].label, what);
-            plot_elem(ch, tl, "dat index %d using 1:2 with linespoints lw 1.5 pt %d ps 0.9 dt %d %s",
+            plot_elem(ch, key_once(&ko, many, what),
+                      "dat index %d using 1:2 with linespoints lw 1.5 pt %d ps 0.9 dt %d %s",
                       ix, plot_pt(d), plot_dt(d), plot_color((int)t));
         }
         if (!intensity)
@@ -849,10 +890,7 @@ static void dirth_curves(struct plot_ctx *c, const char *test, bool intensity)
         }
         if (any && plot_block_end(ch) > 0) {
             int d = plot_dev(ch, i);
-            char tl[512];
-            series_title(tl, sizeof(tl), many, c->in[i].label,
-                         "operating points (MaxIOPS, MidIOPS, MinIOPS)");
-            plot_elem(ch, tl, "dat index %d using 1:2 with points pt 6 ps 2.8 lw 2 %s", ix,
+            plot_elem(ch, key_once(&ko, many, "operating points (MaxIOPS, MidIOPS, MinIOPS)"), "dat index %d using 1:2 with points pt 6 ps 2.8 lw 2 %s", ix,
                       plot_color(d == 0 ? 10 : 7));
             plot_elem(ch, NULL,
                       "dat index %d using 1:2:(sprintf('%%s TC%%d/QD%%d', "
@@ -863,6 +901,8 @@ static void dirth_curves(struct plot_ctx *c, const char *test, bool intensity)
             plot_block_end(ch);
         }
     }
+    if (many)
+        plot_dev_keys(c, ch);
     plot_chart_done(c, ch);
 }
 
@@ -1075,12 +1115,13 @@ static void dirth_convergence(struct plot_ctx *c, const char *test)
     plot_set(ch, "set yrange [0:*]");
     plot_count_axis(ch);
     bool many = n_inputs_with(c, test) > 1;
+    struct key_once ko = {0};
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *rs = jp_arr(first_subtest(c, i, test), "rounds");
         if (!jp_len(rs))
             continue;
         for (size_t q = n_qd; q-- > 0;) {
-            char what[64], series[512], t[512];
+            char what[64], series[512];
             snprintf(what, sizeof(what), "TC %g / QD %g", top, qd[q]);
             snprintf(series, sizeof(series), "%s: %s", c->in[i].label, what);
             int ix = plot_block(ch, i, series, "round iops");
@@ -1096,11 +1137,13 @@ static void dirth_convergence(struct plot_ctx *c, const char *test)
             if (plot_block_end(ch) <= 0)
                 continue;
             int d = plot_dev(ch, i);
-            series_title(t, sizeof(t), many, c->in[i].label, what);
-            plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 1.5 pt %d dt %d %s", ix,
+            plot_elem(ch, key_once(&ko, many, what),
+                      "dat index %d using 1:2 with linespoints lw 1.5 pt %d dt %d %s", ix,
                       plot_pt(d), plot_dt(d), plot_color((int)(n_qd - 1 - q)));
         }
     }
+    if (many)
+        plot_dev_keys(c, ch);
     plot_chart_done(c, ch);
 }
 

@@ -386,6 +386,7 @@ static void suite_convergence(struct plot_ctx *c, const char *test, const char *
     for (size_t i = 0; i < c->n_in; i++)
         if (plot_suite_test(c->in[i].doc, test))
             n_src++;
+    bool titled[64] = {false};
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *t = plot_suite_test(c->in[i].doc, test);
         struct json_object *subs = jp_arr(t, "subtests");
@@ -417,16 +418,18 @@ static void suite_convergence(struct plot_ctx *c, const char *test, const char *
             if (plot_block_end(ch) <= 0)
                 continue;
             int d = plot_dev(ch, i);
-            if (n_src > 1)
-                snprintf(tl, sizeof(tl), "%s: %s%s%s", c->in[i].label, bsl, all_mixes ? " " : "",
-                         all_mixes ? dirw : "");
-            else
-                snprintf(tl, sizeof(tl), "%s%s%s", bsl, all_mixes ? " " : "",
-                         all_mixes ? dirw : "");
-            plot_elem(ch, tl, "dat index %d using 1:2 with linespoints lw 2 pt %d dt %d %s", ix,
+            /* colours the block sizes (and directions), dashes the devices: several devices
+             * give each series one entry, by the first device that draws it, and each device
+             * one (plot_dev_keys), S + D entries instead of S x D */
+            snprintf(tl, sizeof(tl), "%s%s%s", bsl, all_mixes ? " " : "", all_mixes ? dirw : "");
+            plot_elem(ch, titled[k] ? NULL : tl,
+                      "dat index %d using 1:2 with linespoints lw 2 pt %d dt %d %s", ix,
                       plot_pt(d), plot_dt(d), plot_color((int)k));
+            titled[k] = n_src > 1;
         }
     }
+    if (n_src > 1)
+        plot_dev_keys(c, ch);
     plot_chart_done(c, ch);
 }
 
