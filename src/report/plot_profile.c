@@ -14,6 +14,27 @@
 
 #define MAXK 64
 
+
+/* Legends of overlaid charts whose colours (or fills) are series and whose dashes (or bar fills)
+ * are devices: each series titled once, then one entry per device, S + D entries instead of
+ * S x D (as plot_pts.c's). NULL (notitle) for a title already given. */
+struct key_once {
+    char seen[64][128];
+    size_t n;
+};
+
+static const char *key_once(struct key_once *k, bool many, const char *what)
+{
+    if (!many)
+        return what;
+    for (size_t i = 0; i < k->n; i++)
+        if (!strncmp(k->seen[i], what, sizeof(k->seen[i]) - 1))
+            return NULL;
+    if (k->n < sizeof(k->seen) / sizeof(k->seen[0]))
+        snprintf(k->seen[k->n++], sizeof(k->seen[0]), "%s", what);
+    return what;
+}
+
 static bool is_profile(struct json_object *doc)
 {
     return !strcmp(pj_schema(doc), "ptsbench.profile");
@@ -274,19 +295,27 @@ static void profile_bars(struct plot_ctx *c, bool lat)
     plot_set(ch, "set ylabel %s", lat ? "'mean response time (µs)'" : "'IOPS'");
     plot_count_axis(ch);
     plot_set(ch, "set grid noxtics ytics");
+    struct key_once ko = {0};
+    static const char *const fills[] = {"", " fs pattern 4 border", " fs pattern 5 border"};
+    static const char *const fill_words[] = {"solid", "hatched", "cross-hatched"};
     for (size_t k = 0; k < n_cols; k++) {
         const struct combo *cb = &combos[col[k].combo];
         int d = plot_dev(ch, col[k].input);
-        char what[160], t[512];
+        char what[160];
         snprintf(what, sizeof(what), "%g%% compressible, %g worker%s x QD %g", cb->compress,
                  cb->workers, cb->workers == 1 ? "" : "s", cb->qd);
-        if (many)
-            snprintf(t, sizeof(t), "%s: %s", c->in[col[k].input].label, what);
-        else
-            snprintf(t, sizeof(t), "%s", what);
-        const char *fill = d == 0 ? "" : d == 1 ? " fs pattern 4 border" : " fs pattern 5 border";
-        plot_elem(ch, t, "dat using %zu%s %s%s", k + 2, k == 0 ? ":xtic(1)" : "",
-                  plot_color((int)col[k].combo), fill);
+        /* colours the combinations, titled once; fills the devices, one entry each */
+        plot_elem(ch, key_once(&ko, many, what), "dat using %zu%s %s%s", k + 2,
+                  k == 0 ? ":xtic(1)" : "", plot_color((int)col[k].combo), fills[d < 2 ? d : 2]);
+    }
+    for (size_t i = 0; many && i < c->n_in; i++) {
+        if (plot_dev_rank(ch, i) < 0)
+            continue;
+        int d = (int)i < 2 ? (int)i : 2;
+        char t[512];
+        snprintf(t, sizeof(t), "%s (%s)", c->in[i].label, fill_words[d]);
+        plot_elem(ch, t, "keyentry with boxes lc rgb '#404040'%s",
+                  d ? fills[d] : " fs solid 0.85");
     }
     plot_bar_values(ch, n_cols, "%.0f");
     plot_chart_done(c, ch);
@@ -576,6 +605,7 @@ static void sweep_chart(struct plot_ctx *c, const char *workload, const char *ke
         if (is_profile(c->in[i].doc))
             n_dev++;
     many = n_dev > 1;
+    struct key_once ko = {0};
     for (size_t i = 0; i < c->n_in; i++) {
         if (!is_profile(c->in[i].doc))
             continue;
@@ -605,8 +635,7 @@ static void sweep_chart(struct plot_ctx *c, const char *workload, const char *ke
             }
             qsort(sel, np, sizeof(sel[0]), cmp_qd);
             char series[400], t[400];
-            snprintf(t, sizeof(t), "%s%s%g thread%s", many ? c->in[i].label : "",
-                     many ? ": " : "", workers[k], workers[k] == 1 ? "" : "s");
+            snprintf(t, sizeof(t), "%g thread%s", workers[k], workers[k] == 1 ? "" : "s");
             snprintf(series, sizeof(series), "%s: %s, %s latency", c->in[i].label, t, stat);
             int ix = plot_block(ch, i, series, "iops latency_us qd_per_thread");
             for (size_t j = 0; j < np; j++) {
@@ -619,12 +648,16 @@ static void sweep_chart(struct plot_ctx *c, const char *workload, const char *ke
             if (plot_block_end(ch) <= 0)
                 continue;
             int d = plot_dev(ch, i);
-            plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 2 pt %d ps 1 dt %d %s",
+            /* colours the thread counts (titled once), dashes the devices (one entry each) */
+            plot_elem(ch, key_once(&ko, many, t),
+                      "dat index %d using 1:2 with linespoints lw 2 pt %d ps 1 dt %d %s",
                       ix, plot_pt(d), plot_dt(d), plot_color((int)k));
             plot_elem(ch, NULL, "dat index %d using 1:2:(sprintf('QD %%d', $3)) with labels "
                       "offset 0,0.8 font ',7' tc %s", ix, plot_color((int)k) + 3);
         }
     }
+    if (many)
+        plot_dev_keys(c, ch);
     plot_chart_done(c, ch);
 }
 
@@ -793,7 +826,6 @@ static void size_sweeps(struct plot_ctx *c)
         plot_set(ch, "set ylabel 'MB/s (10^6 B/s)'");
         plot_set(ch, "set yrange [0:*]");
         plot_set(ch, "set offsets graph 0.02, graph 0.02, graph 0.05, 0");
-        plot_set(ch, "set key top left");
         plot_set(ch, "set grid xtics ytics");
         plot_count_axis(ch);
         plot_chart_done(c, ch);

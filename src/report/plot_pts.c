@@ -1017,7 +1017,6 @@ static void dirth_histogram(struct plot_ctx *c, const char *test, int k)
         plot_set(ch, "ymin = %.6g", floor_pct / 2);
         plot_set(ch, "set yrange [ymin:100]");
     }
-    plot_set(ch, "set key top right");
     plot_chart_done(c, ch);
 }
 
@@ -1075,7 +1074,6 @@ static void dirth_nines(struct plot_ctx *c, const char *test)
     plot_set(ch, "set xlabel 'operating point'");
     plot_set(ch, "set ylabel 'response time (µs, log scale)'");
     plot_set(ch, "set grid noxtics ytics");
-    plot_set(ch, "set key top right");
     bool many = n_dev > 1;
     static const char *const fills[] = {"fs solid 0.9", "fs solid 0.55", "fs solid 0.25"};
     for (size_t d = 0; d < n_dev; d++) {

@@ -937,6 +937,131 @@ static void test_titles_in_words(void **state)
     assert_true(words_only(out) >= 2);
 }
 
+/* ---- legends of overlaid charts ---- */
+
+/* At most this many legend entries in any chart: the largest set of series of one chart (the
+ * IOPS test's 8 block sizes, coloured) plus one entry per device (line style) for two devices.
+ * Below the 1100 x 650 image (key outside below, 6 rows) 10 entries take two columns and leave
+ * the plot area its height; the S x D legends before (16 for the IOPS convergence) did not. */
+#define LEGEND_MAX 10
+
+/* The legend titles of a script's last plot command (the one drawn; a first pass for the axis
+ * range repeats it), joined by '\n' into buf; returns their number. */
+static int legend_titles(const char *gp, char *buf, size_t len)
+{
+    const char *last = NULL;
+    for (const char *p = gp; (p = strstr(p, "plot ")); p++)
+        if ((p == gp || p[-1] == '\n' || (p[-1] == 's' && (p - 1 == gp || p[-2] == '\n'))))
+            last = p;
+    if (!last)
+        fail_msg("no plot command in the script");
+    const char *end = last;
+    while ((end = strchr(end, '\n')) && end[-1] == '\\')
+        end++;
+    if (!end)
+        end = last + strlen(last);
+    int n = 0;
+    size_t o = 0;
+    buf[0] = '\0';
+    for (const char *t = strstr(last, " title '"); t && t < end; t = strstr(t + 1, " title '")) {
+        const char *q = t + 8, *e = q;
+        while (*e && !(e[0] == '\'' && e[1] != '\''))
+            e += e[0] == '\'' ? 2 : 1;
+        o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%.*s\n", (int)(e - q), q);
+        n++;
+    }
+    return n;
+}
+
+/* Every chart of an overlay: no more than LEGEND_MAX legend entries, and each device whose
+ * results the chart draws (named as a source in its .dat header) named in the legend or the
+ * title. Returns the number of charts looked at. */
+static int check_legends(const char *out, const char *const *labels, size_t n_labels)
+{
+    DIR *d = opendir(out);
+    if (!d)
+        fail_msg("%s: cannot open", out);
+    int charts = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l < 4 || strcmp(e->d_name + l - 3, ".gp"))
+            continue;
+        char stem[256];
+        snprintf(stem, sizeof(stem), "%.*s", (int)(l - 3), e->d_name);
+        char *gp = read_chart(out, stem, "gp"), *dat = read_chart(out, stem, "dat");
+        static char titles[65536];
+        char title[1024];
+        int n = legend_titles(gp, titles, sizeof(titles));
+        gp_title(gp, title, sizeof(title));
+        if (n > LEGEND_MAX)
+            fail_msg("%s/%s: %d legend entries (at most %d):\n%s", out, e->d_name, n,
+                     LEGEND_MAX, titles);
+        for (size_t k = 0; k < n_labels; k++) {
+            char src[300];
+            snprintf(src, sizeof(src), "#   %s: ", labels[k]);
+            if (strstr(dat, src) && !strstr(titles, labels[k]) && !strstr(title, labels[k]))
+                fail_msg("%s/%s: %s draws %s but neither legend nor title names it:\n%s\n%s",
+                         out, e->d_name, stem, labels[k], title, titles);
+        }
+        free(gp);
+        free(dat);
+        charts++;
+    }
+    closedir(d);
+    return charts;
+}
+
+/* Two devices overlaid (the PTS-E suites of two drives; the PTS 2.0 suite and the profile
+ * each given twice under two labels, for HIR, XSR, DIRTH and the profile charts): every
+ * chart's legend short, every device named. */
+static void test_overlay_legends(void **state)
+{
+    (void)state;
+    if (!have_gnuplot)
+        skip();
+    const char *a = "OCZ Z-Drive 6300 1.6 TB (simulated)",
+               *b = "OCZ Z-Drive R4 CM88 1.6 TB (simulated)";
+    const char *ab[] = {a, b}, *xy[] = {"Drive A (simulated)", "Drive B (simulated)"};
+    struct {
+        const char *out, *in1, *in2;
+        bool labelled;
+        int min_charts;
+    } sets[] = {
+        {"leg-suites", "suite-6300", "suite-r4", false, 17},
+        {"leg-pts2", "suite2-6300", "suite2-6300", true, 10},
+        {"leg-profile", "profile-r4", "profile-r4", true, 2},
+    };
+    for (size_t s = 0; s < sizeof(sets) / sizeof(sets[0]); s++) {
+        char *argv[] = {(char *)ptsbench_bin(), "plot", (char *)fixture(sets[s].in1),
+                        (char *)fixture(sets[s].in2), "-o", (char *)sub(sets[s].out), "-q",
+                        "--label", (char *)xy[0], "--label", (char *)xy[1], NULL};
+        if (!sets[s].labelled)
+            argv[7] = NULL;
+        else
+            argv[8] = "Drive A", argv[10] = "Drive B";
+        struct cmd_result r;
+        assert_int_equal(run_cmd(argv, &r), 0);
+        if (r.status != 0)
+            fail_msg("ptsbench plot (%s) exited %d: %s", sets[s].out, r.status, r.errout);
+        cmd_result_free(&r);
+        int n = check_legends(sub(sets[s].out), sets[s].labelled ? xy : ab, 2);
+        if (n < sets[s].min_charts)
+            fail_msg("%s: %d charts, expected at least %d", sets[s].out, n, sets[s].min_charts);
+    }
+    /* the convergence chart: its 8 block sizes once and the two devices, in their dashes */
+    char *gp = read_chart(sub("leg-suites"), "iops-convergence", "gp");
+    static char titles[65536];
+    assert_int_equal(legend_titles(gp, titles, sizeof(titles)), 10);
+    char want[300];
+    snprintf(want, sizeof(want), "%s (solid)\n", a);
+    assert_non_null(strstr(titles, want));
+    snprintf(want, sizeof(want), "%s (dashed)\n", b);
+    assert_non_null(strstr(titles, want));
+    assert_int_equal(count(titles, "\n4 KiB\n"), 1);
+    free(gp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -951,6 +1076,7 @@ int main(void)
         cmocka_unit_test(test_atto_chart),
         cmocka_unit_test(test_dirth_histograms_and_nines),
         cmocka_unit_test(test_titles_in_words),
+        cmocka_unit_test(test_overlay_legends),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
