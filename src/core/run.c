@@ -222,23 +222,27 @@ static void round_state_text(const struct run_record *rec, const struct round_me
 
 static void print_round(const struct run_record *rec, const struct round_metrics *m)
 {
-    char iops[32], r[32], w[32], mean[32], p999[32], ss[160];
-    units_format_count(m->total.iops, iops, sizeof(iops));
-    units_format_count(m->read.iops, r, sizeof(r));
-    units_format_count(m->write.iops, w, sizeof(w));
-    units_format_lat(m->total.lat.mean_us, UNITS_TEXT, mean, sizeof(mean));
-    units_format_lat(m->total.lat.pct_us[METRICS_P99_9], UNITS_TEXT, p999, sizeof(p999));
+    char iops[32], r[32], w[32], mb[32], mean[32], p999[32], ss[160];
+    units_format_figure(m->total.iops, UNITS_FIG_IOPS, iops, sizeof(iops));
+    units_format_figure(m->read.iops, UNITS_FIG_IOPS, r, sizeof(r));
+    units_format_figure(m->write.iops, UNITS_FIG_IOPS, w, sizeof(w));
+    units_format_figure(m->total.mb_s, UNITS_FIG_MBS, mb, sizeof(mb));
+    units_format_figure(m->total.lat.mean_us, UNITS_FIG_LAT, mean, sizeof(mean));
+    units_format_figure(m->total.lat.pct_us[METRICS_P99_9], UNITS_FIG_LAT, p999, sizeof(p999));
     round_state_text(rec, m, ss, sizeof(ss));
     char dev[64] = "";
-    if (m->device.present)
-        snprintf(dev, sizeof(dev), "  WA %.2f", m->device.wa_round);
+    if (m->device.present) {
+        char wa[32];
+        units_format_figure(m->device.wa_round, UNITS_FIG_WAF, wa, sizeof(wa));
+        snprintf(dev, sizeof(dev), "  WA %s", wa);
+    }
     char num[32];
     if (m->phase && !strcmp(m->phase, "wdpc"))
         snprintf(num, sizeof(num), "wdpc %3u", m->round);
     else
         snprintf(num, sizeof(num), "round %2u/%u", rec->measured, rec->cfg.max_rounds);
-    printf("%s  IOPS %s (r %s w %s)  %.1f MB/s  lat mean %s p99.9 %s%s%s  %s\n", num, iops, r, w,
-           m->total.mb_s, mean, p999, dev, rec->target.sim ? " (simulated)" : "", ss);
+    printf("%s  IOPS %s (r %s w %s)  %s MB/s  lat mean %s p99.9 %s%s%s  %s\n", num, iops, r, w,
+           mb, mean, p999, dev, rec->target.sim ? " (simulated)" : "", ss);
     fflush(stdout);
 }
 
@@ -253,22 +257,29 @@ static void print_summary(const struct run_record *rec)
                wdpc_rounds == 1 ? "" : "s",
                ds_fills(&rec->state, rec->state.wdpc_bytes), rec->wdpc_end ? rec->wdpc_end : "-");
     const struct steady_window *w = &rec->steady;
+    enum units_figure kind = units_figure_for(rec->cfg.track);
     if (rec->steady_round) {
-        printf("; %s at round %u (rounds %u-%u, %s average %.6g, range %.1f%% <= %.0f%%, "
-               "slope excursion %.1f%% <= %.0f%%)%s", rec->verdict.label, rec->steady_round,
-               w->first_round, w->last_round, rec->cfg.track, w->average,
-               100 * w->range / w->average, 100 * rec->cfg.criteria.range_frac,
-               100 * w->slope_excursion / w->average, 100 * rec->cfg.criteria.slope_frac,
+        char avg[32], range[32], slope[32];
+        units_format_figure(w->average, kind, avg, sizeof(avg));
+        units_format_figure(100 * w->range / w->average, UNITS_FIG_PCT, range, sizeof(range));
+        units_format_figure(100 * w->slope_excursion / w->average, UNITS_FIG_PCT, slope,
+                            sizeof(slope));
+        printf("; %s at round %u (rounds %u-%u, %s average %s, range %s <= %.0f%%, "
+               "slope excursion %s <= %.0f%%)%s", rec->verdict.label, rec->steady_round,
+               w->first_round, w->last_round, rec->cfg.track, avg, range,
+               100 * rec->cfg.criteria.range_frac, slope, 100 * rec->cfg.criteria.slope_frac,
                rec->target.sim ? " on a simulated drive" : "");
     } else if (rec->measured >= rec->cfg.criteria.window) {
         printf("; %s", rec->verdict.label[0] ? rec->verdict.label : "steady state NOT reached");
     }
     if (rec->verdict.reason[0] && rec->measured >= rec->cfg.criteria.window)
         printf("\nnot SNIA steady state: %s", rec->verdict.reason);
-    if (rec->last_window.last_round)
-        printf("\nlast rounds %u-%u: %s average %.6g, %s", rec->last_window.first_round,
-               rec->last_window.last_round, rec->cfg.track, rec->last_window.average,
-               rec->last_verdict.label);
+    if (rec->last_window.last_round) {
+        char avg[32];
+        units_format_figure(rec->last_window.average, kind, avg, sizeof(avg));
+        printf("\nlast rounds %u-%u: %s average %s, %s", rec->last_window.first_round,
+               rec->last_window.last_round, rec->cfg.track, avg, rec->last_verdict.label);
+    }
     printf("\nresults: %s\n", rec->results_path);
     fflush(stdout);
 }

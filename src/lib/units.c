@@ -387,6 +387,84 @@ void units_format_count(double v, char *buf, size_t len)
     buf[o] = '\0';
 }
 
+/* Digits of `tmp` ("-1234.5") into buf with a comma every 3 integer digits; "-0" and "-0.0"
+ * lose their sign. */
+static void units_group(const char *tmp, char *buf, size_t len)
+{
+    if (tmp[0] == '-' && strspn(tmp + 1, "0.") == strlen(tmp + 1))
+        tmp++;
+    const char *dot = strchr(tmp, '.');
+    size_t ni = dot ? (size_t)(dot - tmp) : strlen(tmp), o = 0;
+    for (size_t i = 0; tmp[i] && o + 2 < len; i++) {
+        buf[o++] = tmp[i];
+        if (i < ni && tmp[i] != '-') {
+            size_t left = ni - i - 1;
+            if (left && left % 3 == 0)
+                buf[o++] = ',';
+        }
+    }
+    buf[o] = '\0';
+}
+
+void units_format_figure(double v, enum units_figure kind, char *buf, size_t len)
+{
+    if (!len)
+        return;
+    if (!isfinite(v)) {
+        snprintf(buf, len, "—");
+        return;
+    }
+    char tmp[400];
+    switch (kind) {
+    case UNITS_FIG_LAT:
+        units_format_lat(v, UNITS_TEXT, buf, len);
+        return;
+    case UNITS_FIG_PCT:
+        snprintf(tmp, sizeof(tmp), "%.1f", v);
+        units_group(tmp, buf, len > 1 ? len - 1 : len);
+        if (strlen(buf) + 1 < len)
+            strcat(buf, "%");
+        return;
+    case UNITS_FIG_WAF:
+        snprintf(tmp, sizeof(tmp), "%.2f", v);
+        break;
+    case UNITS_FIG_IOPS:
+        snprintf(tmp, sizeof(tmp), "%.0f", v);
+        break;
+    case UNITS_FIG_MBS:
+    case UNITS_FIG_VALUE:
+    default: {
+        double a = fabs(v);
+        int decimals = 0;
+        if (a > 0) {   /* the band from the value rounded to 3 digits: 99.96 is 100 */
+            char t[64];
+            snprintf(t, sizeof(t), "%.2e", a);
+            double r = strtod(t, NULL);
+            int e = (int)floor(log10(r));
+            decimals = e >= 2 ? 0 : 2 - e;
+            if (decimals > 6)
+                decimals = 6;
+        }
+        snprintf(tmp, sizeof(tmp), "%.*f", decimals, v);
+        break;
+    }
+    }
+    units_group(tmp, buf, len);
+}
+
+enum units_figure units_figure_for(const char *name)
+{
+    if (!name)
+        return UNITS_FIG_VALUE;
+    if (!strncmp(name, "lat", 3) || strstr(name, "_lat"))
+        return UNITS_FIG_LAT;
+    if (strstr(name, "mb_s") || strstr(name, "mib_s"))
+        return UNITS_FIG_MBS;
+    if (strstr(name, "iops"))
+        return UNITS_FIG_IOPS;
+    return UNITS_FIG_VALUE;
+}
+
 void units_format_short_sig(double v, int sig, char *buf, size_t len)
 {
     if (!len)

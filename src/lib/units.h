@@ -50,6 +50,26 @@ void units_format_capacity(uint64_t bytes, char *buf, size_t len);
 /* A count with thousands separators, rounded: 1234567.8 -> "1,234,568"; "-" when not finite. */
 void units_format_count(double v, char *buf, size_t len);
 
+/* One figure for people, in every text and table output (show, run, suite, profile, report,
+ * verify); machine outputs (JSON, CSV, .dat) keep full precision. NaN or infinite -> "—".
+ *   UNITS_FIG_IOPS   a whole number with thousands separators: 110639.4 -> "110,639"
+ *   UNITS_FIG_MBS    MB/s (and any rate or plain value, UNITS_FIG_VALUE): 3 significant
+ *                    digits at least, no decimals from 100 up, thousands separators:
+ *                    3197.7 -> "3,198", 384.2 -> "384", 38.42 -> "38.4", 3.842 -> "3.84",
+ *                    0.3842 -> "0.384" (at most 6 decimals); rounding decides the band:
+ *                    99.96 -> "100", 999.95 -> "1,000"
+ *   UNITS_FIG_LAT    a latency in us, as units_format_lat (UNITS_TEXT): "87.3 us", "1.25 ms"
+ *   UNITS_FIG_PCT    a percentage, one decimal: 12.46 -> "12.5%", 100 -> "100.0%"
+ *   UNITS_FIG_WAF    write amplification, two decimals: 2.345 -> "2.35"
+ * Negative values keep their sign ("-1,234"); a value that rounds to zero prints "0". */
+enum units_figure { UNITS_FIG_IOPS, UNITS_FIG_MBS, UNITS_FIG_VALUE, UNITS_FIG_LAT, UNITS_FIG_PCT,
+                    UNITS_FIG_WAF };
+void units_format_figure(double v, enum units_figure kind, char *buf, size_t len);
+/* The kind of a tracked or named metric: "lat..." (or containing "_lat", "lat_") latency,
+ * "...mb_s..."/"...mib_s..." MB/s, "...iops..." IOPS, else UNITS_FIG_VALUE: "iops@4KiB/0",
+ * "write_iops", "mb_s@128KiB/0", "lat_mean". */
+enum units_figure units_figure_for(const char *name);
+
 /* A number short, as charts and annotations write it: `sig` significant digits (1..15,
  * trailing zeros dropped) and an SI suffix k, M, G, T, P from 1000 up: 400000 -> "400k",
  * 1234567 -> "1.23M" (3 digits), 38420 -> "38.4k", 28099.1 -> "28k" (2 digits), 604.16 ->

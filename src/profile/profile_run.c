@@ -639,22 +639,24 @@ static void point_result(const struct profile_session *s, const struct round_met
 static void print_round(struct profile_session *s, const struct pr_point *pt,
                         const struct round_metrics *m, unsigned max, const char *state)
 {
-    char label[160], iops[32], mean[32], p99[32];
+    char label[160], iops[32], mean[32], p99[32], mb[32];
     point_label(s, pt, label, sizeof(label));
-    units_format_count(m->total.iops, iops, sizeof(iops));
+    units_format_figure(m->total.iops, UNITS_FIG_IOPS, iops, sizeof(iops));
+    units_format_figure(m->total.mb_s, UNITS_FIG_MBS, mb, sizeof(mb));
     units_format_lat(m->total.lat.mean_us, UNITS_TEXT, mean, sizeof(mean));
     units_format_lat(m->total.lat.pct_us[METRICS_P99], UNITS_TEXT, p99, sizeof(p99));
-    results_out_say(&s->out, "  %-32s round %2u/%u  IOPS %s%s  %.1f MB/s  lat mean %s p99 %s  %s",
-                    label, m->round, max, iops, s->target.sim ? " (simulated)" : "",
-                    m->total.mb_s, mean, p99, state);
+    results_out_say(&s->out, "  %-32s round %2u/%u  IOPS %s%s  %s MB/s  lat mean %s p99 %s  %s",
+                    label, m->round, max, iops, s->target.sim ? " (simulated)" : "", mb, mean,
+                    p99, state);
 }
 
 static void print_point(struct profile_session *s, const struct pr_point *pt)
 {
-    char label[160], iops[32], mean[32], p99[32];
+    char label[160], iops[32], mean[32], p99[32], mb[32];
     point_label(s, pt, label, sizeof(label));
     const struct pr_result *r = &pt->res;
-    units_format_count(r->total.iops, iops, sizeof(iops));
+    units_format_figure(r->total.iops, UNITS_FIG_IOPS, iops, sizeof(iops));
+    units_format_figure(r->total.mb_s, UNITS_FIG_MBS, mb, sizeof(mb));
     units_format_lat(r->total.lat.mean_us, UNITS_TEXT, mean, sizeof(mean));
     units_format_lat(r->total.lat.pct_us[METRICS_P99], UNITS_TEXT, p99, sizeof(p99));
     char how[480];
@@ -663,9 +665,9 @@ static void print_point(struct profile_session *s, const struct pr_point *pt)
     else
         snprintf(how, sizeof(how), "%s, rounds %u-%u of %u", r->verdict.label, r->first_round,
                  r->last_round, r->rounds_run);
-    results_out_say(&s->out, "%s (effective QD %u): %s IOPS%s, %.1f MB/s, lat mean %s, p99 %s; %s",
+    results_out_say(&s->out, "%s (effective QD %u): %s IOPS%s, %s MB/s, lat mean %s, p99 %s; %s",
                     label, pt->wl.workers * pt->wl.qd, iops, s->target.sim ? " (simulated)" : "",
-                    r->total.mb_s, mean, p99, how);
+                    mb, mean, p99, how);
 }
 
 static double wdpc_fills_of(const struct profile_session *s)
@@ -774,7 +776,7 @@ static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_po
         if (!s->cfg.quiet && (unsigned)(pt - s->points) >= s->replay_points) {
             char label[160], iops[32], gtxt[64] = "";
             point_label(s, pt, label, sizeof(label));
-            units_format_count(m.total.iops, iops, sizeof(iops));
+            units_format_figure(m.total.iops, UNITS_FIG_IOPS, iops, sizeof(iops));
             if (gr.evaluated)
                 snprintf(gtxt, sizeof(gtxt), "; fill guard %.1f%% (<= %.0f%%)",
                          100 * gr.max_deviation, 100 * guard.band_frac);
@@ -1046,8 +1048,9 @@ static void print_table(const struct profile_session *s)
         if (!pt->res.done)
             continue;
         const struct pr_group *g = &s->groups[pt->group];
-        char iops[32], mean[32], p99[32], comp[16], how[64];
-        units_format_count(pt->res.total.iops, iops, sizeof(iops));
+        char iops[32], mean[32], p99[32], comp[16], how[64], mb[32];
+        units_format_figure(pt->res.total.iops, UNITS_FIG_IOPS, iops, sizeof(iops));
+        units_format_figure(pt->res.total.mb_s, UNITS_FIG_MBS, mb, sizeof(mb));
         units_format_lat(pt->res.total.lat.mean_us, UNITS_TEXT, mean, sizeof(mean));
         units_format_lat(pt->res.total.lat.pct_us[METRICS_P99], UNITS_TEXT, p99, sizeof(p99));
         snprintf(comp, sizeof(comp), "%u%%", g->compress);
@@ -1061,9 +1064,9 @@ static void print_table(const struct profile_session *s)
             snprintf(how, sizeof(how), "%s, %u round%s",
                      g->pre == WL_PRECOND_WIPC ? "burst after WIPC" : "burst",
                      pt->res.last_round, pt->res.last_round == 1 ? "" : "s");
-        printf("%-14s %-20s %5s %7u %4u %6u %12s %10.1f %10s %10s  %s\n", profile_name_of(s, g),
+        printf("%-14s %-20s %5s %7u %4u %6u %12s %10s %10s %10s  %s\n", profile_name_of(s, g),
                workload_name_of(s, g), comp, pt->wl.workers, pt->wl.qd,
-               pt->wl.workers * pt->wl.qd, iops, pt->res.total.mb_s, mean, p99, how);
+               pt->wl.workers * pt->wl.qd, iops, mb, mean, p99, how);
     }
     struct json_object *sat;
     if (json_object_object_get_ex(s->doc, "saturation", &sat) && json_object_array_length(sat)) {
@@ -1083,8 +1086,8 @@ static void print_table(const struct profile_session *s)
             if (json_object_object_get_ex(o, "compress_pct", &v)) comp = json_object_get_int64(v);
             if (json_object_object_get_ex(o, "workers", &v)) workers = json_object_get_int64(v);
             char a[32], b[32], l[32];
-            units_format_count(iops, a, sizeof(a));
-            units_format_count(mx, b, sizeof(b));
+            units_format_figure(iops, UNITS_FIG_IOPS, a, sizeof(a));
+            units_format_figure(mx, UNITS_FIG_IOPS, b, sizeof(b));
             units_format_lat(lat, UNITS_TEXT, l, sizeof(l));
             printf("  %s/%s %lld%% %lld worker%s: effective QD %.0f, %s IOPS (max %s), lat mean "
                    "%s\n", prof, wln, (long long)comp, (long long)workers, workers == 1 ? "" : "s",

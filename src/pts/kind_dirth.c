@@ -146,8 +146,10 @@ static int dirth_sweep(struct pts_session *s, const struct pts_def *d, struct di
         json_object_object_add(sub, "steady_state",
                                ps_steady_obj(names, &win, 1, steady, r, w->max_rounds));
         if (!s->cfg.quiet) {   /* on a terminal too: over the live line, which goes on below */
-            results_out_say(&s->out, "  [%s] round %u: %u points, %s %.6g%s", d->name, r, w->n_el,
-                            w->tname, w->iops[0], ps_sim_tag(s));
+            char fig[32];
+            units_format_figure(w->iops[0], UNITS_FIG_IOPS, fig, sizeof(fig));
+            results_out_say(&s->out, "  [%s] round %u: %u points, %s %s%s", d->name, r, w->n_el,
+                            w->tname, fig, ps_sim_tag(s));
         }
         st = ps_flush_or_fail(s, false, err, errlen);
         if (steady)
@@ -218,11 +220,16 @@ static int dirth_operating_points(struct pts_session *s, const struct pts_def *d
         results_figures_add(pj, &m.read, &m.write, &m.total);
         json_object_object_add(pj, "histogram", histogram_json(&m, s->weight));
         json_object_object_add(op, names[k], pj);
-        if (!s->cfg.quiet)
-            results_out_say(&s->out, "  [%s] %s point: %u x %u, %.0f IOPS, mean %.1f us, "
-                            "99.99%% %.1f us%s", d->name, names[k], d->threads_list[ti],
-                            d->qd_list[qi], m.total.iops, m.total.lat.mean_us,
-                            m.total.lat.pct_us[METRICS_P99_99], ps_sim_tag(s));
+        if (!s->cfg.quiet) {
+            char io[32], mean[32], p9999[32];
+            units_format_figure(m.total.iops, UNITS_FIG_IOPS, io, sizeof(io));
+            units_format_figure(m.total.lat.mean_us, UNITS_FIG_LAT, mean, sizeof(mean));
+            units_format_figure(m.total.lat.pct_us[METRICS_P99_99], UNITS_FIG_LAT, p9999,
+                                sizeof(p9999));
+            results_out_say(&s->out, "  [%s] %s point: %u x %u, %s IOPS, mean %s, "
+                            "99.99%% %s%s", d->name, names[k], d->threads_list[ti],
+                            d->qd_list[qi], io, mean, p9999, ps_sim_tag(s));
+        }
         metrics_free(&m);
     }
     json_object_object_add(sub, "operating_points", op);

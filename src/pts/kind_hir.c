@@ -130,9 +130,12 @@ int pts_kind_hir(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs
         json_object_object_add(sj, "idle_max_error_pct", jw_num(100 * idle_err));
         json_object_array_add(states, sj);
         if (!s->cfg.quiet && st == 0) {
-            results_out_say(&s->out, "  [%s] wait state %u (%g s idle): %.0f IOPS with idle, "
-                            "baseline %.0f IOPS%s", d->name, state, (double)wait_ns / 1e9,
-                            n_w ? sum_w / n_w : 0, n_b ? sum_b / n_b : 0, ps_sim_tag(s));
+            char wi[32], bi[32];
+            units_format_figure(n_w ? sum_w / n_w : 0, UNITS_FIG_IOPS, wi, sizeof(wi));
+            units_format_figure(n_b ? sum_b / n_b : 0, UNITS_FIG_IOPS, bi, sizeof(bi));
+            results_out_say(&s->out, "  [%s] wait state %u (%g s idle): %s IOPS with idle, "
+                            "baseline %s IOPS%s", d->name, state, (double)wait_ns / 1e9,
+                            wi, bi, ps_sim_tag(s));
         }
     }
     ps_element_close(ep);

@@ -472,11 +472,17 @@ static void round_say(struct pts_session *s, const struct subtest_loop *L, unsig
         return;
     char line[1024] = "";
     line_add(line, sizeof(line), "  [%s] round %u: %u elements", L->d->name, round, L->n_el);
-    for (unsigned v = 0; v < L->d->n_track; v++)
-        line_add(line, sizeof(line), ", %s %.6g",
-                 json_object_get_string(json_object_array_get_idx(L->tr_names, v)), vals[v]);
-    if (L->wsat)
-        line_add(line, sizeof(line), ", %.1f GB written", L->written_total / 1e9);
+    for (unsigned v = 0; v < L->d->n_track; v++) {
+        const char *tn = json_object_get_string(json_object_array_get_idx(L->tr_names, v));
+        char fig[32];
+        units_format_figure(vals[v], units_figure_for(tn), fig, sizeof(fig));
+        line_add(line, sizeof(line), ", %s %s", tn, fig);
+    }
+    if (L->wsat) {
+        char gb[32];
+        units_format_figure(L->written_total / 1e9, UNITS_FIG_VALUE, gb, sizeof(gb));
+        line_add(line, sizeof(line), ", %s GB written", gb);
+    }
     line_add(line, sizeof(line), "%s%s%s", L->ss[0] ? "; " : "", L->ss, ps_sim_tag(s));
     results_out_say(&s->out, "%s", line);
 }
@@ -507,18 +513,22 @@ static void subtest_finish(struct pts_session *s, struct subtest_loop *L, int st
         if (d->stop == PTS_STOP_STEADY && L->steady_round) {
             line_add(line, sizeof(line), "  [%s] steady state at round %u (rounds %u-%u):",
                      d->name, L->steady_round, L->win[0].first_round, L->win[0].last_round);
-            for (unsigned v = 0; v < d->n_track; v++)
-                line_add(line, sizeof(line), " %s %.6g",
-                         json_object_get_string(json_object_array_get_idx(L->tr_names, v)),
-                         L->win[v].average);
+            for (unsigned v = 0; v < d->n_track; v++) {
+                const char *tn = json_object_get_string(json_object_array_get_idx(L->tr_names, v));
+                char fig[32];
+                units_format_figure(L->win[v].average, units_figure_for(tn), fig, sizeof(fig));
+                line_add(line, sizeof(line), " %s %s", tn, fig);
+            }
             line_add(line, sizeof(line), "%s", ps_sim_tag(s));
         } else if (d->stop == PTS_STOP_STEADY) {
             line_add(line, sizeof(line), "  [%s] steady state NOT achieved in %u rounds%s",
                      d->name, rounds_done, ps_sim_tag(s));
         } else {
-            line_add(line, sizeof(line), "  [%s] stopped after %u rounds: %.1f GB written in "
-                     "%.0f s%s", d->name, rounds_done, L->written_total / 1e9, L->elapsed_total,
-                     ps_sim_tag(s));
+            char gb[32], secs[32];
+            units_format_figure(L->written_total / 1e9, UNITS_FIG_VALUE, gb, sizeof(gb));
+            units_format_figure(L->elapsed_total, UNITS_FIG_IOPS, secs, sizeof(secs));
+            line_add(line, sizeof(line), "  [%s] stopped after %u rounds: %s GB written in "
+                     "%s s%s", d->name, rounds_done, gb, secs, ps_sim_tag(s));
         }
         results_out_say(&s->out, "%s", line);
     }

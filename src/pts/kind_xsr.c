@@ -101,8 +101,11 @@ int pts_kind_xsr(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs
         json_object_object_add(gj, "peak_lat_max_us", jw_num(peak_max));
         json_object_array_add(groups, gj);
         if (!s->cfg.quiet) {
-            results_out_say(&s->out, "  [%s] group %u (%s): %.1f MB/s mean, %.1f MB/s at the "
-                            "end%s", d->name, g + 1, label, sum / (double)n, last, ps_sim_tag(s));
+            char mean[32], end[32];
+            units_format_figure(sum / (double)n, UNITS_FIG_MBS, mean, sizeof(mean));
+            units_format_figure(last, UNITS_FIG_MBS, end, sizeof(end));
+            results_out_say(&s->out, "  [%s] group %u (%s): %s MB/s mean, %s MB/s at the "
+                            "end%s", d->name, g + 1, label, mean, end, ps_sim_tag(s));
         }
     }
     if (st == 0) {
@@ -123,10 +126,13 @@ int pts_kind_xsr(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs
             ps_note(s, "%s: the last group never reached the first group's average throughput "
                  "(%.1f MB/s, within %g%%)", d->name, first_avg,
                  100 * PTS_XSR_RECOVERY_TOLERANCE);
-        else if (!s->cfg.quiet)
-            results_out_say(&s->out, "  [%s] recovery: %.1f minutes to the first group's "
-                            "average (within %g%%)%s", d->name, rec,
+        else if (!s->cfg.quiet) {
+            char mins[32];
+            units_format_figure(rec, UNITS_FIG_VALUE, mins, sizeof(mins));
+            results_out_say(&s->out, "  [%s] recovery: %s minutes to the first group's "
+                            "average (within %g%%)%s", d->name, mins,
                             100 * PTS_XSR_RECOVERY_TOLERANCE, ps_sim_tag(s));
+        }
     }
     free(last_mb_s);
     return st;

@@ -524,10 +524,10 @@ void ps_progress(struct pts_session *s, const struct pts_def *d, unsigned round,
     }
     snprintf(s->live_eta, sizeof(s->live_eta), " (round %s)%s", rounds, eta_live);
     char rate[48];
-    if (s->live_mb_s)
-        snprintf(rate, sizeof(rate), "%.1f MB/s", mb_s);
-    else
-        snprintf(rate, sizeof(rate), "%.0f IOPS", iops);
+    char fig[32];
+    units_format_figure(s->live_mb_s ? mb_s : iops, s->live_mb_s ? UNITS_FIG_MBS : UNITS_FIG_IOPS,
+                        fig, sizeof(fig));
+    snprintf(rate, sizeof(rate), "%s %s", fig, s->live_mb_s ? "MB/s" : "IOPS");
     printf("\r\033[K[%s] round %s  element %u/%u (%u/%u %s)  %s%s  %s%s", d->name,
            rounds, el, n_el, mix, 100 - mix, b, rate, ps_sim_tag(s), ss, eta);
     fflush(stdout);

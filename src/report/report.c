@@ -48,17 +48,16 @@ static size_t jlen_at(struct json_object *o, const char *path) { return jp_len(j
 
 /* ------------------------------------------------------------------ formatting */
 
+/* Every figure of the report through the one rule of units_format_figure (units.h), as
+ * show, run, suite and profile print them. */
 void report_fmt_count(double v, char *buf, size_t len)
 {
-    units_format_count(v, buf, len);
+    units_format_figure(v, UNITS_FIG_IOPS, buf, len);
 }
 
-static void fmt_num(double v, int decimals, char *buf, size_t len)
+static void fmt_fig(double v, enum units_figure kind, char *buf, size_t len)
 {
-    if (!isfinite(v))
-        snprintf(buf, len, "–");
-    else
-        snprintf(buf, len, "%.*f", decimals, v);
+    units_format_figure(v, kind, buf, len);
 }
 
 static void fmt_bytes_dec(double b, char *buf, size_t len)
@@ -1022,11 +1021,10 @@ static void claim_value(double v, const struct verify_claim *cl, char *buf, size
 {
     char num[48];
     if (!isfinite(v))
-        snprintf(num, sizeof(num), "–");
-    else if (cl->unit.kind == VERIFY_KIND_IOPS && fabs(v) >= 1000)
-        report_fmt_count(v, num, sizeof(num));
+        snprintf(num, sizeof(num), "—");
     else
-        fmt_num(v, fabs(v) >= 100 ? 1 : 2, num, sizeof(num));
+        fmt_fig(v, cl->unit.kind == VERIFY_KIND_IOPS ? UNITS_FIG_IOPS : UNITS_FIG_VALUE, num,
+                sizeof(num));
     snprintf(buf, len, "%s %s", num, cl->unit.name);
 }
 
@@ -1166,7 +1164,7 @@ static void summary_section(struct ctx *c)
             if (rows[r].kind == 0)
                 report_fmt_count(x, v, sizeof(v));
             else if (rows[r].kind == 1)
-                fmt_num(x, 1, v, sizeof(v));
+                fmt_fig(x, UNITS_FIG_MBS, v, sizeof(v));
             else
                 units_format_lat(x, UNITS_TYPESET, v, sizeof(v));
             snprintf(vals[i], sizeof(vals[i]), "%s (%s; %u × QD %u)", v, state_short(p->state),
@@ -1240,7 +1238,8 @@ static void steady_words(struct json_object *sub, char *buf, size_t len)
     }
     if (jp_true(jp_at(ss, "reached"))) {
         char avg[32], tw[128];
-        report_fmt_count(jp_path(ss, "variables.0.window.average"), avg, sizeof(avg));
+        fmt_fig(jp_path(ss, "variables.0.window.average"),
+                units_figure_for(jp_str(ss, "variables.0.tracking")), avg, sizeof(avg));
         report_words_tracking(jp_str(ss, "variables.0.tracking"), tw, sizeof(tw));
         snprintf(buf, len, "steady state reached at round %.0f (window rounds %.0f–%.0f, %s "
                  "average %s, range %.1f%%, slope excursion %.1f%%)", jp_path(ss, "round"),
@@ -1329,8 +1328,8 @@ static void pts_tp(struct ctx *c, const char *name)
             char c0[32], c1[32], c2[32], words[512];
             units_format_bs(bs, c0, sizeof(c0));
             struct json_object *r = table_row(sub, 100, bs), *w = table_row(sub, 0, bs);
-            fmt_num(r ? jp_path(r, "total.mb_s") : NAN, 1, c1, sizeof(c1));
-            fmt_num(w ? jp_path(w, "total.mb_s") : NAN, 1, c2, sizeof(c2));
+            fmt_fig(r ? jp_path(r, "total.mb_s") : NAN, UNITS_FIG_MBS, c1, sizeof(c1));
+            fmt_fig(w ? jp_path(w, "total.mb_s") : NAN, UNITS_FIG_MBS, c2, sizeof(c2));
             steady_words(sub, words, sizeof(words));
             const char *cp[] = {c0, c1, c2, words};
             t_row(&tb, cp);
@@ -1464,8 +1463,8 @@ static void pts_xsr(struct ctx *c, const char *name)
             char c0[16], c2[16], c3[32], c4[32], c5[32];
             snprintf(c0, sizeof(c0), "%.0f", jp_path(g, "group"));
             snprintf(c2, sizeof(c2), "%g", jp_path(g, "minutes"));
-            fmt_num(jp_path(g, "mb_s_mean"), 1, c3, sizeof(c3));
-            fmt_num(jp_path(g, "mb_s_end"), 1, c4, sizeof(c4));
+            fmt_fig(jp_path(g, "mb_s_mean"), UNITS_FIG_MBS, c3, sizeof(c3));
+            fmt_fig(jp_path(g, "mb_s_end"), UNITS_FIG_MBS, c4, sizeof(c4));
             units_format_lat(jp_path(g, "peak_lat_mean_us"), UNITS_TYPESET, c5, sizeof(c5));
             const char *cp[] = {c0, jp_str(g, "stimulus") ? jp_str(g, "stimulus") : "", c2, c3, c4, c5};
             t_row(&tb, cp);
@@ -1530,6 +1529,82 @@ static void (*pts_section(const char *report))(struct ctx *, const char *)
         if (!strcmp(pts_sections[i].report, report))
             return pts_sections[i].section;
     return NULL;
+}
+
+/* The PTS steady-state determination of a test, per device, subtest and tracking variable,
+ * from the results' steady_state records: the window, its average, the allowed (20%) and the
+ * measured range, the allowed (10%) and the measured slope excursion, the fitted line and the
+ * verdict. Figures through units_format_figure, in the tracked variable's unit. */
+static void steady_table(struct ctx *c, const char *name)
+{
+    static const char *const head[10] = {
+        "Device", "Tracking", "Window (rounds)", "Average", "Allowed range (20%)",
+        "Measured range", "Allowed slope excursion (10%)", "Measured slope excursion",
+        "Fitted line (x = round)", "Verdict"};
+    struct table t;
+    t_init(&t, 10, head);
+    for (size_t i = 0; i < c->n; i++) {
+        struct json_object *subs = jp_at(find_test(c->in[i].doc, name), "subtests");
+        for (size_t k = 0; k < jp_len(subs); k++) {
+            struct json_object *sub = jp_idx(subs, k);
+            struct json_object *vars = jp_at(sub, "steady_state.variables");
+            for (size_t v = 0; v < jp_len(vars); v++) {
+                struct json_object *var = jp_idx(vars, v), *w = jp_at(var, "window");
+                if (!w || !is_obj(w))
+                    continue;
+                const char *tn = jp_str(var, "tracking");
+                enum units_figure kind = units_figure_for(tn);
+                char cell[10][160], tw[128], sl[48], ic[48], a[48], b[48];
+                snprintf(cell[0], sizeof(cell[0]), "%s%s", dev(c, i),
+                         simulated(&c->in[i]) && !strstr(dev(c, i), "simulated")
+                             ? " (simulated drive)" : "");
+                report_words_tracking(tn, tw, sizeof(tw));
+                const char *sl_label = jp_str(sub, "label");
+                if (jp_len(subs) > 1 && sl_label)
+                    snprintf(cell[1], sizeof(cell[1]), "%s: %s", sl_label, tw);
+                else
+                    snprintf(cell[1], sizeof(cell[1]), "%s", tw);
+                snprintf(cell[2], sizeof(cell[2]), "%.0f–%.0f", jp_path(w, "first_round"),
+                         jp_path(w, "last_round"));
+                fmt_fig(jp_path(w, "average"), kind, cell[3], sizeof(cell[3]));
+                fmt_fig(jp_path(w, "range_allowed"), kind, cell[4], sizeof(cell[4]));
+                fmt_fig(jp_path(w, "range"), kind, a, sizeof(a));
+                fmt_fig(100 * jp_path(w, "range") / jp_path(w, "average"), UNITS_FIG_PCT, b,
+                        sizeof(b));
+                snprintf(cell[5], sizeof(cell[5]), "%s (%s)", a, b);
+                fmt_fig(jp_path(w, "slope_excursion_allowed"), kind, cell[6], sizeof(cell[6]));
+                fmt_fig(jp_path(w, "slope_excursion"), kind, a, sizeof(a));
+                fmt_fig(100 * jp_path(w, "slope_excursion") / jp_path(w, "average"),
+                        UNITS_FIG_PCT, b, sizeof(b));
+                snprintf(cell[7], sizeof(cell[7]), "%s (%s)", a, b);
+                fmt_fig(jp_path(w, "slope"), UNITS_FIG_VALUE, sl, sizeof(sl));
+                fmt_fig(fabs(jp_path(w, "intercept")), UNITS_FIG_VALUE, ic, sizeof(ic));
+                snprintf(cell[8], sizeof(cell[8]), "y = %s·x %s %s", sl,
+                         jp_path(w, "intercept") < 0 ? "−" : "+", ic);
+                bool rok = jp_true(jp_at(w, "range_ok")), sok = jp_true(jp_at(w, "slope_ok"));
+                if (jp_true(jp_at(var, "reached")))
+                    snprintf(cell[9], sizeof(cell[9]), "steady state at round %.0f",
+                             jp_path(var, "round"));
+                else if (jp_true(jp_at(w, "steady")))
+                    snprintf(cell[9], sizeof(cell[9]), "window passes, steady state not claimed");
+                else
+                    snprintf(cell[9], sizeof(cell[9]), "NOT steady: %s%s%s",
+                             rok ? "" : "range too wide", !rok && !sok ? ", " : "",
+                             sok ? "" : "slope too steep");
+                const char *cells[10];
+                for (int q = 0; q < 10; q++)
+                    cells[q] = cell[q];
+                t_row(&t, cells);
+            }
+        }
+    }
+    if (t.nrows) {
+        o_para(&c->o, "Steady-state determination (SNIA PTS: over the 5-round window the "
+               "tracked variable's range within 20%% and its least-squares line's excursion "
+               "within 10%% of the window's average):");
+        t_emit(&c->o, &t);
+    }
+    t_free(&t);
 }
 
 /* A test's parameters in words, by its kind: "5 s elements, 4 threads × QD 32, random access,
@@ -1605,6 +1680,7 @@ static void suite_sections(struct ctx *c)
             o_para(&c->o, "Test parameters: %s.", params);
         }
         const char *n = names[k];
+        steady_table(c, n);
         for (size_t i = 0; i < c->n; i++) {   /* how the drive was prepared, per device */
             struct json_object *sub = jp_at(find_test(c->in[i].doc, n), "subtests.0");
             char prep[512];
@@ -1692,7 +1768,7 @@ static void profile_sections(struct ctx *c)
             snprintf(q, sizeof(q), "%.0f", jp_path(p, "qd"));
             snprintf(e, sizeof(e), "%.0f", jp_path(p, "effective_qd"));
             report_fmt_count(jp_path(p, "result.total.iops"), iops, sizeof(iops));
-            fmt_num(jp_path(p, "result.total.mb_s"), 1, mb, sizeof(mb));
+            fmt_fig(jp_path(p, "result.total.mb_s"), UNITS_FIG_MBS, mb, sizeof(mb));
             units_format_lat(jp_path(p, "result.total.lat_us.mean"), UNITS_TYPESET, mean, sizeof(mean));
             units_format_lat(jp_path(p, "result.total.lat_us.percentiles.99"), UNITS_TYPESET, p99, sizeof(p99));
             const char *measure = jp_str(p, "measure");
@@ -1801,7 +1877,8 @@ static void run_verdict(struct ctx *c, size_t i)
     report_words_tracking(jp_str(ss, "tracking"), tracking, sizeof(tracking));
     bool reached = jp_true(jp_at(ss, "reached"));
     char avg[32];
-    report_fmt_count(jp_path(ss, "window.average"), avg, sizeof(avg));
+    fmt_fig(jp_path(ss, "window.average"), units_figure_for(jp_str(ss, "tracking")), avg,
+            sizeof(avg));
     if (!label) {
         if (ss && reached)
             o_para(&c->o, "%s, %s: steady state at round %.0f (rounds %.0f–%.0f), %s average %s.",
@@ -1846,7 +1923,8 @@ static void run_verdict(struct ctx *c, size_t i)
     struct json_object *lw = jp_get(doc, "last_window");
     if (jp_at(lw, "window.first_round")) {
         char la[32];
-        report_fmt_count(jp_path(lw, "window.average"), la, sizeof(la));
+        fmt_fig(jp_path(lw, "window.average"), units_figure_for(jp_str(ss, "tracking")), la,
+                sizeof(la));
         o_para(&c->o, "Last rounds %.0f–%.0f (the run went on past its first window): %s, %s "
                       "average %s%s.", jp_path(lw, "window.first_round"),
                jp_path(lw, "window.last_round"),
@@ -1891,10 +1969,10 @@ static void run_sections(struct ctx *c)
             report_fmt_count(jp_path(r, "total.iops"), c1, sizeof(c1));
             report_fmt_count(jp_path(r, "read.iops"), c2, sizeof(c2));
             report_fmt_count(jp_path(r, "write.iops"), c3, sizeof(c3));
-            fmt_num(jp_path(r, "total.mb_s"), 1, c4, sizeof(c4));
+            fmt_fig(jp_path(r, "total.mb_s"), UNITS_FIG_MBS, c4, sizeof(c4));
             units_format_lat(jp_path(r, "total.lat_us.mean"), UNITS_TYPESET, c5, sizeof(c5));
             units_format_lat(jp_path(jp_at(r, "total.lat_us.percentiles"), "99.9"), UNITS_TYPESET, c6, sizeof(c6));
-            fmt_num(jp_path(r, "device.write_amplification"), 2, c7, sizeof(c7));
+            fmt_fig(jp_path(r, "device.write_amplification"), UNITS_FIG_WAF, c7, sizeof(c7));
             round_state(c, i, r, c8, sizeof(c8));
             const char *cp[] = {c0, c1, c2, c3, c4, c5, c6, c7, c8};
             t_row(&tb, cp);

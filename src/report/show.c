@@ -71,7 +71,9 @@ static void show_profile(FILE *out, struct json_object *doc)
         struct json_object *p = jp_idx(pts, i);
         if (!jp_obj_at(p, "result"))
             continue;
-        char m[32], p99[32], how[160];
+        char m[32], p99[32], how[160], io[32], mb[32];
+        units_format_figure(jp_path(p, "result.total.iops"), UNITS_FIG_IOPS, io, sizeof(io));
+        units_format_figure(jp_path(p, "result.total.mb_s"), UNITS_FIG_MBS, mb, sizeof(mb));
         double r0 = jp_path(p, "result.rounds.0"), r1 = jp_path(p, "result.rounds.1");
         units_format_lat(jp_path(p, "result.total.lat_us.mean"), UNITS_TEXT, m, sizeof(m));
         units_format_lat(jp_path(p, "result.total.lat_us.percentiles.99"), UNITS_TEXT, p99,
@@ -84,20 +86,22 @@ static void show_profile(FILE *out, struct json_object *doc)
                      jp_true(jp_at(p, "result.steady")) ? "steady" : "NOT steady", r0, r1);
         else
             snprintf(how, sizeof(how), "%s, %.0f round(s)", str(p, "precondition"), r1);
-        fprintf(out, "%-16s %-16s %4.0f%% %7.0f %4.0f %6.0f %10.0f %9.1f %10s %10s  %s\n",
+        fprintf(out, "%-16s %-16s %4.0f%% %7.0f %4.0f %6.0f %10s %9s %10s %10s  %s\n",
                 str(p, "profile"), str(p, "workload"), jp_path(p, "compress_pct"),
-                jp_path(p, "workers"), jp_path(p, "qd"), jp_path(p, "effective_qd"),
-                jp_path(p, "result.total.iops"), jp_path(p, "result.total.mb_s"), m, p99, how);
+                jp_path(p, "workers"), jp_path(p, "qd"), jp_path(p, "effective_qd"), io, mb, m,
+                p99, how);
     }
     struct json_object *sat = jp_arr_at(doc, "saturation");
     for (size_t i = 0; i < jp_len(sat); i++) {
         struct json_object *s = jp_idx(sat, i);
-        char m[32];
+        char m[32], io[32], mx[32];
         units_format_lat(jp_path(s, "lat_mean_us"), UNITS_TEXT, m, sizeof(m));
-        fprintf(out, "%ssaturation %s %.0f%% %.0f worker(s): effective QD %.0f, %.0f IOPS (max "
-                "%.0f), lat mean %s\n", i ? "" : "\n", str(s, "workload"),
+        units_format_figure(jp_path(s, "iops"), UNITS_FIG_IOPS, io, sizeof(io));
+        units_format_figure(jp_path(s, "max_iops"), UNITS_FIG_IOPS, mx, sizeof(mx));
+        fprintf(out, "%ssaturation %s %.0f%% %.0f worker(s): effective QD %.0f, %s IOPS (max "
+                "%s), lat mean %s\n", i ? "" : "\n", str(s, "workload"),
                 jp_path(s, "compress_pct"), jp_path(s, "workers"), jp_path(s, "effective_qd"),
-                jp_path(s, "iops"), jp_path(s, "max_iops"), m);
+                io, mx, m);
     }
 }
 
@@ -131,14 +135,21 @@ static void show_rounds(FILE *out, struct json_object *rounds, unsigned every, b
         if ((i + 1) % every && i + 1 != nr && i)
             continue;
         struct json_object *r = jp_idx(rounds, i);
-        char m[32], p[32];
+        char m[32], p[32], t[32], rd[32], wr[32], mb[32];
         units_format_lat(jp_path(r, "total.lat_us.mean"), UNITS_TEXT, m, sizeof(m));
         units_format_lat(jp_path(r, "total.lat_us.percentiles.99.9"), UNITS_TEXT, p, sizeof(p));
-        fprintf(out, "%6.0f %10.0f %10.0f %10.0f %10.1f %11s %11s", jp_path(r, "round"),
-                jp_path(r, "total.iops"), jp_path(r, "read.iops"), jp_path(r, "write.iops"),
-                jp_path(r, "total.mb_s"), m, p);
-        if (dev)
-            fprintf(out, " %6.2f", jp_path(r, "device.write_amplification"));
+        units_format_figure(jp_path(r, "total.iops"), UNITS_FIG_IOPS, t, sizeof(t));
+        units_format_figure(jp_path(r, "read.iops"), UNITS_FIG_IOPS, rd, sizeof(rd));
+        units_format_figure(jp_path(r, "write.iops"), UNITS_FIG_IOPS, wr, sizeof(wr));
+        units_format_figure(jp_path(r, "total.mb_s"), UNITS_FIG_MBS, mb, sizeof(mb));
+        fprintf(out, "%6.0f %10s %10s %10s %10s %11s %11s", jp_path(r, "round"), t, rd, wr, mb,
+                m, p);
+        if (dev) {
+            char wa[32];
+            units_format_figure(jp_path(r, "device.write_amplification"), UNITS_FIG_WAF, wa,
+                                sizeof(wa));
+            fprintf(out, " %6s", wa);
+        }
         if (state)
             fprintf(out, "  %-6s %6.2f %6.2f%s", str(r, "state.condition"),
                     jp_path(r, "state.written_fills"), jp_path(r, "state.wdpc_fills"),
@@ -158,29 +169,34 @@ static void show_verdict(FILE *out, struct json_object *doc, size_t nr, bool sim
 {
     struct json_object *ss = jp_obj_at(doc, "steady_state");
     const char *label = str(ss, "label");
+    enum units_figure kind = units_figure_for(str(ss, "tracking"));
+    char avg[32], rng[32], slp[32], lavg[32];
+    units_format_figure(jp_path(ss, "window.average"), kind, avg, sizeof(avg));
+    units_format_figure(pct_of(ss, "window.range"), UNITS_FIG_PCT, rng, sizeof(rng));
+    units_format_figure(pct_of(ss, "window.slope_excursion"), UNITS_FIG_PCT, slp, sizeof(slp));
     if (ss && *label && jp_true(jp_at(ss, "stable")))
-        fprintf(out, "\n%s (%s) at rounds %.0f-%.0f: average %.6g%s, range %.1f%%, slope "
-                "excursion %.1f%%\n", label, str(ss, "tracking"),
-                jp_path(ss, "window.first_round"), jp_path(ss, "window.last_round"),
-                jp_path(ss, "window.average"), sim ? " (simulated drive)" : "",
-                pct_of(ss, "window.range"), pct_of(ss, "window.slope_excursion"));
+        fprintf(out, "\n%s (%s) at rounds %.0f-%.0f: average %s%s, range %s, slope "
+                "excursion %s\n", label, str(ss, "tracking"),
+                jp_path(ss, "window.first_round"), jp_path(ss, "window.last_round"), avg,
+                sim ? " (simulated drive)" : "", rng, slp);
     else if (ss && *label)
         fprintf(out, "\n%s (%s) in %zu rounds\n", label, str(ss, "tracking"), nr);
     else if (ss && jp_true(jp_at(ss, "reached")))
-        fprintf(out, "\nsteady state (%s) at round %.0f: rounds %.0f-%.0f, average %.6g, range "
-                "%.1f%%, slope excursion %.1f%%\n", str(ss, "tracking"), jp_path(ss, "round"),
-                jp_path(ss, "window.first_round"), jp_path(ss, "window.last_round"),
-                jp_path(ss, "window.average"), pct_of(ss, "window.range"),
-                pct_of(ss, "window.slope_excursion"));
+        fprintf(out, "\nsteady state (%s) at round %.0f: rounds %.0f-%.0f, average %s, range "
+                "%s, slope excursion %s\n", str(ss, "tracking"), jp_path(ss, "round"),
+                jp_path(ss, "window.first_round"), jp_path(ss, "window.last_round"), avg, rng,
+                slp);
     else if (nr >= 5)
         fprintf(out, "\nsteady state (%s) NOT reached in %zu rounds\n", str(ss, "tracking"), nr);
     if (ss && *label && !jp_true(jp_at(ss, "reached")) && *str(ss, "reason"))
         fprintf(out, "not SNIA steady state: %s\n", str(ss, "reason"));
     struct json_object *lw = jp_obj_at(doc, "last_window");
-    if (lw && jp_at(lw, "window"))
-        fprintf(out, "last rounds %.0f-%.0f: average %.6g%s; %s\n",
-                jp_path(lw, "window.first_round"), jp_path(lw, "window.last_round"),
-                jp_path(lw, "window.average"), sim ? " (simulated drive)" : "", str(lw, "label"));
+    if (lw && jp_at(lw, "window")) {
+        units_format_figure(jp_path(lw, "window.average"), kind, lavg, sizeof(lavg));
+        fprintf(out, "last rounds %.0f-%.0f: average %s%s; %s\n",
+                jp_path(lw, "window.first_round"), jp_path(lw, "window.last_round"), lavg,
+                sim ? " (simulated drive)" : "", str(lw, "label"));
+    }
 }
 
 void show_write(FILE *out, struct json_object *doc, unsigned every)

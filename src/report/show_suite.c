@@ -16,7 +16,7 @@ static const char *sstr(struct json_object *o, const char *path)
 
 static const char *cnt(double v, char *buf, size_t len)
 {
-    units_format_count(v, buf, len);
+    units_format_figure(v, UNITS_FIG_IOPS, buf, len);
     return buf;
 }
 
@@ -26,18 +26,10 @@ static const char *lat(double us, char *buf, size_t len)
     return buf;
 }
 
-/* "1,234.5" for MB/s: thousands separators and one decimal; "-" when absent. */
+/* MB/s by the shared figure rule (units.h): "3,198", "38.4"; "—" when absent. */
 static const char *mbs(double v, char *buf, size_t len)
 {
-    if (!isfinite(v)) {
-        snprintf(buf, len, "-");
-        return buf;
-    }
-    const double tenths = round(fabs(v) * 10);
-    char whole[48];
-    units_format_count(floor(tenths / 10), whole, sizeof(whole));
-    snprintf(buf, len, "%s%s.%d", v < 0 && tenths > 0 ? "-" : "", whole,
-             (int)fmod(tenths, 10));
+    units_format_figure(v, UNITS_FIG_MBS, buf, len);
     return buf;
 }
 

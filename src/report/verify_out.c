@@ -14,17 +14,10 @@
 #include "report/measure.h"
 #include "report/verify.h"
 
-/* 700000 -> "700000", 2637 -> "2637.0", 86.95 -> "86.95" */
+/* The shared figure rule (units.h): 700000 -> "700,000", 2637 -> "2,637", 86.95 -> "87.0" */
 static void fmt_num(double v, char *buf, size_t len)
 {
-    if (!isfinite(v))
-        snprintf(buf, len, "-");
-    else if (fabs(v) >= 10000)
-        snprintf(buf, len, "%.0f", v);
-    else if (fabs(v) >= 100)
-        snprintf(buf, len, "%.1f", v);
-    else
-        snprintf(buf, len, "%.2f", v);
+    units_format_figure(v, UNITS_FIG_VALUE, buf, len);
 }
 
 /* "4x32 c=0%" for a point */

@@ -11,12 +11,14 @@
 #include <cmocka.h>
 
 #include <json-c/json.h>
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/results.h"
+#include "lib/units.h"
 #include "helpers.h"
 
 static char *dir;
@@ -223,10 +225,13 @@ static void test_summary_table(void **state)
     const char *row = strstr(sum, want);
     assert_non_null(row);
     assert_true(row < setup);
-    snprintf(want, sizeof(want), "| 128 KiB sequential read MB/s | %.1f (steady state; 1 × QD 32) "
-             "| %.1f (steady state; 1 × QD 32) |",
-             fixture_row("suite-6300", "tp", 100, 131072, "mb_s"),
-             fixture_row("suite-r4", "tp", 100, 131072, "mb_s"));
+    /* MB/s through the shared figure rule (units_format_figure: "3,198", "38.4") */
+    units_format_figure(fixture_row("suite-6300", "tp", 100, 131072, "mb_s"), UNITS_FIG_MBS, a,
+                        sizeof(a));
+    units_format_figure(fixture_row("suite-r4", "tp", 100, 131072, "mb_s"), UNITS_FIG_MBS, b,
+                        sizeof(b));
+    snprintf(want, sizeof(want), "| 128 KiB sequential read MB/s | %s (steady state; 1 × QD 32) "
+             "| %s (steady state; 1 × QD 32) |", a, b);
     print_message("  looking for '%s'\n", want);
     assert_non_null(strstr(sum, want));
     assert_non_null(strstr(sum, "| Host idle recovery gain (HIR) | — | — |"));
@@ -246,6 +251,88 @@ static void test_summary_table(void **state)
 
 /* A profile whose workloads are its profiles' names: one column for both; the 0% / 90%
  * comparison one table, not a sentence per pair. */
+/* A number of the fixture's first subtest of `test`: `path` under its steady_state. */
+static double fixture_steady(const char *fixture, const char *test, const char *path)
+{
+    char p[700];
+    snprintf(p, sizeof(p), "%s/tests/fixtures/results/%s/results.json", root(), fixture);
+    struct json_object *doc = json_object_from_file(p);
+    assert_non_null(doc);
+    results_upgrade(doc);
+    double v = NAN;
+    struct json_object *tests = json_object_object_get(doc, "tests");
+    for (size_t t = 0; t < json_object_array_length(tests); t++) {
+        struct json_object *to = json_object_array_get_idx(tests, t);
+        if (strcmp(json_object_get_string(json_object_object_get(to, "name")), test) != 0)
+            continue;
+        struct json_object *o = json_object_array_get_idx(json_object_object_get(to, "subtests"), 0);
+        o = json_object_object_get(o, "steady_state");
+        char key[128];
+        snprintf(key, sizeof(key), "%s", path);
+        for (char *k = strtok(key, "."); k && o; k = strtok(NULL, "."))
+            o = json_object_is_type(o, json_type_array)
+                    ? json_object_array_get_idx(o, (size_t)atoi(k))
+                    : json_object_object_get(o, k);
+        if (o)
+            v = json_object_get_double(o);
+    }
+    json_object_put(doc);
+    assert_true(isfinite(v));
+    return v;
+}
+
+/* The PTS steady-state determination table in each test's section: average, allowed and
+ * measured range, allowed and measured slope excursion, the fitted line, the verdict; the
+ * figures are the fixture's, by the shared figure rule. */
+static void test_steady_table(void **state)
+{
+    (void)state;
+    const char *const names[] = {"suite-6300", NULL};
+    char *html, *md = render("steady", names, &html);
+    const char *sec = strstr(md, "\n## IOPS");
+    assert_non_null(sec);
+    const char *params = strstr(sec, "Test parameters:");
+    const char *tab = strstr(sec, "Steady-state determination (SNIA PTS");
+    assert_non_null(params);
+    assert_non_null(tab);
+    assert_true(params < tab);
+    const char *next = strstr(sec + 4, "\n## ");
+    assert_true(!next || tab < next);   /* inside the IOPS test's section */
+    assert_non_null(strstr(tab, "| Device | Tracking | Window (rounds) | Average | Allowed range "
+                                "(20%) | Measured range | Allowed slope excursion (10%) | "
+                                "Measured slope excursion | Fitted line (x = round) | Verdict |"));
+    const char *w = "variables.0.window.";
+    char k[64], avg[32], ra[32], rm[32], rp[32], sa[32], sm[32], sp[32], want[512];
+    double a;
+#define FX(name) (snprintf(k, sizeof(k), "%s%s", w, name), fixture_steady("suite-6300", "iops", k))
+    a = FX("average");
+    units_format_figure(a, UNITS_FIG_IOPS, avg, sizeof(avg));
+    units_format_figure(FX("range_allowed"), UNITS_FIG_IOPS, ra, sizeof(ra));
+    units_format_figure(FX("range"), UNITS_FIG_IOPS, rm, sizeof(rm));
+    units_format_figure(100 * FX("range") / a, UNITS_FIG_PCT, rp, sizeof(rp));
+    units_format_figure(FX("slope_excursion_allowed"), UNITS_FIG_IOPS, sa, sizeof(sa));
+    units_format_figure(FX("slope_excursion"), UNITS_FIG_IOPS, sm, sizeof(sm));
+    units_format_figure(100 * FX("slope_excursion") / a, UNITS_FIG_PCT, sp, sizeof(sp));
+    snprintf(want, sizeof(want), "| zdrive-6300-1.6t (simulated drive) | 4 KiB "
+             "random write IOPS | %.0f–%.0f | %s | %s | %s (%s) | %s | %s (%s) | ",
+             FX("first_round"), FX("last_round"), avg, ra, rm, rp, sa, sm, sp);
+#undef FX
+    print_message("  looking for '%s'\n", want);
+    const char *row = strstr(tab, want);
+    assert_non_null(row);
+    /* the fixture's 6300: 139,909 IOPS average, range 16,486 (11.8%) of 27,982 allowed */
+    assert_non_null(strstr(want, "| 139,909 | 27,982 | 16,486 (11.8%) |"));
+    const char *eol = strchr(row, '\n');
+    assert_non_null(eol);
+    const char *verdict = strstr(row, "| steady state at round 7 |");
+    assert_true(verdict && verdict < eol);
+    const char *fit = strstr(row, "| y = 151·x + 139,154 |");
+    assert_true(fit && fit < eol);
+    assert_non_null(strstr(html, "<th>Measured slope excursion</th>"));
+    free(md);
+    free(html);
+}
+
 static void test_profile_tables(void **state)
 {
     (void)state;
@@ -265,6 +352,7 @@ int main(void)
         cmocka_unit_test(test_no_internal_names),
         cmocka_unit_test(test_summary_table),
         cmocka_unit_test(test_profile_tables),
+        cmocka_unit_test(test_steady_table),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -417,7 +417,7 @@ static void test_burst_claims(void **state)
     cmd_result_free(&r);
     r = verify("--spec", fob, suite, NULL);
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.out, "(139909 IOPS)"));       /* shown in parentheses */
+    assert_non_null(strstr(r.out, "(139,909 IOPS)"));      /* shown in parentheses */
     assert_non_null(strstr(r.out, "(reference)"));
     assert_non_null(strstr(r.out, "no comparable measurement: only steady-state data"));
     cmd_result_free(&r);

@@ -315,6 +315,74 @@ static void test_format_short(void **state)
     assert_string_equal(b, "-");
 }
 
+static void fig_is(double v, enum units_figure kind, const char *want)
+{
+    char b[64];
+    units_format_figure(v, kind, b, sizeof b);
+    if (strcmp(b, want))
+        fail_msg("units_format_figure(%.17g, %d) = '%s', want '%s'", v, (int)kind, b, want);
+}
+
+static void test_format_figure(void **state)
+{
+    (void)state;
+    /* IOPS: whole numbers, thousands separators */
+    fig_is(110639.4, UNITS_FIG_IOPS, "110,639");
+    fig_is(697672, UNITS_FIG_IOPS, "697,672");
+    fig_is(0, UNITS_FIG_IOPS, "0");
+    fig_is(-0.4, UNITS_FIG_IOPS, "0");
+    fig_is(-48129, UNITS_FIG_IOPS, "-48,129");
+    fig_is(999.5, UNITS_FIG_IOPS, "1,000");
+    fig_is(1e9, UNITS_FIG_IOPS, "1,000,000,000");
+    fig_is(NAN, UNITS_FIG_IOPS, "—");
+    fig_is(INFINITY, UNITS_FIG_IOPS, "—");
+    /* MB/s: 3 significant digits at least, no decimals from 100 */
+    fig_is(3197.7, UNITS_FIG_MBS, "3,198");
+    fig_is(384.2, UNITS_FIG_MBS, "384");
+    fig_is(38.42, UNITS_FIG_MBS, "38.4");
+    fig_is(38412.8, UNITS_FIG_MBS, "38,413");
+    fig_is(3.842, UNITS_FIG_MBS, "3.84");
+    fig_is(0.3842, UNITS_FIG_MBS, "0.384");
+    fig_is(0.0001234, UNITS_FIG_MBS, "0.000123");
+    fig_is(1e-9, UNITS_FIG_MBS, "0.000000");
+    fig_is(99.96, UNITS_FIG_MBS, "100");
+    fig_is(99.94, UNITS_FIG_MBS, "99.9");
+    fig_is(999.95, UNITS_FIG_MBS, "1,000");
+    fig_is(9.996, UNITS_FIG_MBS, "10.0");
+    fig_is(0, UNITS_FIG_MBS, "0");
+    fig_is(-12.345, UNITS_FIG_MBS, "-12.3");
+    fig_is(-2500.4, UNITS_FIG_VALUE, "-2,500");
+    fig_is(1e9, UNITS_FIG_MBS, "1,000,000,000");
+    fig_is(NAN, UNITS_FIG_MBS, "—");
+    /* latency: units_format_lat's text style */
+    fig_is(87.34, UNITS_FIG_LAT, "87.3 us");
+    fig_is(1250, UNITS_FIG_LAT, "1.25 ms");
+    fig_is(NAN, UNITS_FIG_LAT, "—");
+    /* percentages: one decimal */
+    fig_is(12.46, UNITS_FIG_PCT, "12.5%");
+    fig_is(100, UNITS_FIG_PCT, "100.0%");
+    fig_is(0, UNITS_FIG_PCT, "0.0%");
+    fig_is(-0.01, UNITS_FIG_PCT, "0.0%");
+    fig_is(-3.25, UNITS_FIG_PCT, "-3.2%");
+    fig_is(99.95, UNITS_FIG_PCT, "100.0%");
+    fig_is(NAN, UNITS_FIG_PCT, "—");
+    /* write amplification: two decimals */
+    fig_is(2.345, UNITS_FIG_WAF, "2.35");
+    fig_is(1, UNITS_FIG_WAF, "1.00");
+    fig_is(0, UNITS_FIG_WAF, "0.00");
+    fig_is(1234.5, UNITS_FIG_WAF, "1,234.50");
+    fig_is(NAN, UNITS_FIG_WAF, "—");
+    assert_int_equal(units_figure_for("iops@4KiB/0"), UNITS_FIG_IOPS);
+    assert_int_equal(units_figure_for("write_iops"), UNITS_FIG_IOPS);
+    assert_int_equal(units_figure_for("mb_s@128KiB/0"), UNITS_FIG_MBS);
+    assert_int_equal(units_figure_for("lat_mean"), UNITS_FIG_LAT);
+    assert_int_equal(units_figure_for("write_lat_p99"), UNITS_FIG_LAT);
+    assert_int_equal(units_figure_for("fills"), UNITS_FIG_VALUE);
+    char b[6];
+    units_format_figure(123456789, UNITS_FIG_IOPS, b, sizeof b);   /* truncated, terminated */
+    assert_true(strlen(b) < sizeof b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_format_size),
         cmocka_unit_test(test_format_count),
         cmocka_unit_test(test_format_short),
+        cmocka_unit_test(test_format_figure),
         cmocka_unit_test(test_format_bs),
         cmocka_unit_test(test_format_lat),
     };
