@@ -46,7 +46,7 @@ page_of() {
 }
 
 mkdir -p reports/img
-for shot in "summary:^ *Summary *$" "iops:^ *IOPS *$" \
+for shot in "summary:^ *Summary *$" "iops:IOPS test: IOPS by block size, one line per R/W mix" \
             "latency-sweep:latency-sweep-read: mean latency against IOPS" \
             "atto:ATTO: sequential MB/s by transfer size" \
             "dirth:^ *Demand Intensity / Response Time Histogram *$"; do
