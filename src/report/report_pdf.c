@@ -94,6 +94,7 @@ int report_pdf(const char *html_path, const char *pdf_path, unsigned timeout_s, 
     if (!find_renderer(exe, sizeof(exe))) {
         errf(err, errlen, "none of chromium, chromium-browser, google-chrome, "
              "google-chrome-stable is in PATH");
+        unlink(pdf_path);   /* an older report's PDF would pass for this one */
         return REPORT_PDF_NO_RENDERER;
     }
     if (renderer)
@@ -101,6 +102,7 @@ int report_pdf(const char *html_path, const char *pdf_path, unsigned timeout_s, 
     char *abs = realpath(html_path, NULL);
     if (!abs) {
         errf(err, errlen, "%s: %s", html_path, strerror(errno));
+        unlink(pdf_path);
         return REPORT_PDF_FAILED;
     }
     char url[3 * 4096 + 16];
@@ -113,6 +115,7 @@ int report_pdf(const char *html_path, const char *pdf_path, unsigned timeout_s, 
     snprintf(prof, sizeof(prof), "%s/ptsbench-pdf-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(prof)) {
         errf(err, errlen, "cannot make a profile directory for %s: %s", exe, strerror(errno));
+        unlink(pdf_path);
         return REPORT_PDF_FAILED;
     }
     char tmp_pdf[4200], a_prof[4300], a_out[4300];
@@ -128,6 +131,7 @@ int report_pdf(const char *html_path, const char *pdf_path, unsigned timeout_s, 
     nftw(prof, rm_one, 16, FTW_DEPTH | FTW_PHYS);
     if (rc != 0) {
         errf(err, errlen, "cannot start %s: %s", exe, strerror(saved));
+        unlink(pdf_path);
         return REPORT_PDF_FAILED;
     }
     int status = REPORT_PDF_OK;
@@ -147,8 +151,10 @@ int report_pdf(const char *html_path, const char *pdf_path, unsigned timeout_s, 
         errf(err, errlen, "%s: %s", pdf_path, strerror(errno));
         status = REPORT_PDF_FAILED;
     }
-    if (status != REPORT_PDF_OK)
+    if (status != REPORT_PDF_OK) {
         unlink(tmp_pdf);
+        unlink(pdf_path);
+    }
     spawn_result_free(&r);
     return status;
 }

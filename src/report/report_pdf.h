@@ -4,7 +4,8 @@
  * google-chrome-stable), run through lib/spawn.h with an argument vector, a time limit and its
  * own throw-away profile directory, and its output captured (shown only when it fails). The
  * PDF is written beside the HTML under a temporary name and renamed into place once it starts
- * with "%PDF-": a failed print leaves no PDF. The print style (page header and footer, a page
+ * with "%PDF-": a failed print leaves no PDF (an older one at pdf_path is removed, so that it
+ * cannot pass for this report's). The print style (page header and footer, a page
  * per level-2 section, charts kept whole) is the report's own CSS (@media print). */
 #ifndef PTSBENCH_REPORT_PDF_H
 #define PTSBENCH_REPORT_PDF_H

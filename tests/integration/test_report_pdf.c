@@ -147,6 +147,14 @@ static void test_no_renderer(void **state)
     snprintf(out, sizeof(out), "%s/b", dir);
     assert_int_equal(mkdir(empty, 0755), 0);
     char *s1 = fixture("suite-6300");
+    /* an older report's PDF in DIR is removed: it must not pass for this one */
+    char stale[4300];
+    assert_int_equal(mkdir(out, 0755), 0);
+    snprintf(stale, sizeof(stale), "%s/report.pdf", out);
+    FILE *f = fopen(stale, "w");
+    assert_non_null(f);
+    fputs("%PDF-1.4 stale\n", f);
+    fclose(f);
     /* --no-plots: gnuplot is not in the empty PATH either */
     char *argv[] = {(char *)ptsbench_bin(), "report", s1, "--no-plots", "--pdf", "-o", out, NULL};
     char *saved = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
