@@ -1,8 +1,22 @@
 #!/usr/bin/env bash
 # Install the Debian packages ptsbench needs to build, test and plot.
 # Called by the make targets that need them; does nothing when all are present.
-# Usage: scripts/install-deps.sh [--check]   (--check: only report, exit 1 if any is missing)
+# Usage: scripts/install-deps.sh [--check] [--pdf]
+#   --check: only report, exit 1 if any is missing
+#   --pdf:   also chromium and poppler-utils (large, optional: `report --pdf` prints with a
+#            headless Chromium; test_report_pdf reads the PDF back with pdftotext; without
+#            them that test skips and --pdf says what is missing; scripts/screenshots.sh
+#            needs both)
 set -euo pipefail
+check=""
+pdf=""
+for a in "$@"; do
+  case "$a" in
+    --check) check=1 ;;
+    --pdf) pdf=1 ;;
+    *) echo "install-deps: unknown option $a (--check, --pdf)" >&2; exit 2 ;;
+  esac
+done
 
 packages=(
   build-essential   # gcc, make
@@ -21,6 +35,9 @@ packages=(
   util-linux        # losetup, mount, blkdiscard
   python3           # tests: Python's csv and html.parser read back export's CSV and the single-file report
 )
+if [ -n "$pdf" ]; then
+  packages+=(chromium poppler-utils)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -32,7 +49,7 @@ done
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
-if [ "${1:-}" = "--check" ]; then
+if [ -n "$check" ]; then
   echo "missing packages: ${missing[*]}" >&2
   exit 1
 fi

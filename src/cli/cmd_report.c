@@ -10,6 +10,7 @@
 #include "cli/options.h"
 #include "lib/util.h"
 #include "report/report.h"
+#include "report/report_pdf.h"
 #include "report/verify.h"
 
 #define REPORT_MAX_INPUTS 16
@@ -18,7 +19,7 @@ static const char *files[REPORT_MAX_INPUTS], *labels[REPORT_MAX_INPUTS];
 static const char *specs[REPORT_MAX_INPUTS];
 static unsigned nf, nl, ns;
 static struct report_config cfg;
-static bool no_plots;
+static bool no_plots, pdf;
 
 static int parse_tol(const char *v, void *target, char *err, size_t errlen)
 {
@@ -42,6 +43,10 @@ static const struct cli_opt opts[] = {
      .help = "the claims' tolerance, as verify's: 5% (default)"},
     {"single-file", 0, CLI_FLAG, &cfg.single_file,
      .help = "one HTML file: the charts inlined as data: URIs"},
+    {"pdf", 0, CLI_FLAG, &pdf,
+     .help = "also DIR/report.pdf, report.html printed by a headless\nChromium (Debian package "
+             "chromium, or google-chrome):\na page per section, a header and footer naming the\n"
+             "devices, tests, date and ptsbench version"},
     {0},
 };
 
@@ -67,7 +72,12 @@ static void usage(FILE *f)
     cli_print_options(f, opts);
     fputs("\nThe style is reports/report.css, inlined into the HTML (edit it to restyle).\n"
           "\n"
-          "Exit status: 0 written, 1 failed (e.g. gnuplot failed), 2 bad input.\n",
+          "--pdf needs chromium, chromium-browser, google-chrome or google-chrome-stable in\n"
+          "PATH (it is given 120 s). Without one, or when it fails, the HTML and Markdown are\n"
+          "still written, one line says why there is no PDF, and the exit status is 1.\n"
+          "\n"
+          "Exit status: 0 written, 1 failed (e.g. gnuplot failed, or --pdf made no PDF: the\n"
+          "HTML is written), 2 bad input.\n",
           f);
 }
 
@@ -149,6 +159,24 @@ int cmd_report(int argc, char **argv, int full_argc, char **full_argv)
             code = EXIT_FAILURE_RUN;
         } else {
             printf("report: %s\n        %s\n", html, md);
+            if (pdf) {
+                char pdf_path[4300], why[ERR_LEN];
+                snprintf(pdf_path, sizeof(pdf_path), "%s/report.pdf", cfg.out_dir);
+                int st = report_pdf(html, pdf_path, REPORT_PDF_TIMEOUT_S, NULL, 0, why,
+                                    sizeof(why));
+                if (st == REPORT_PDF_NO_RENDERER) {
+                    fprintf(stderr, "ptsbench report --pdf: needs chromium (Debian package "
+                            "chromium) or google-chrome in PATH; the HTML report is written, "
+                            "no PDF\n");
+                    code = EXIT_FAILURE_RUN;
+                } else if (st != REPORT_PDF_OK) {
+                    fprintf(stderr, "ptsbench report --pdf: %s; the HTML report is written, "
+                            "no PDF\n", why);
+                    code = EXIT_FAILURE_RUN;
+                } else {
+                    printf("        %s\n", pdf_path);
+                }
+            }
         }
     }
     for (unsigned i = 0; i < loaded; i++)

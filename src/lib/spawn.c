@@ -206,6 +206,8 @@ struct child {
     bool stopped;
     bool exited;         /* exited, not yet reaped */
     uint64_t exit_ns;
+    uint64_t deadline_ns;   /* spawn_run_timeout: when it is ended, 0: never */
+    bool timed_out;
 };
 
 /* In the child, between fork and exec: async-signal-safe calls only (the parent may have
@@ -238,9 +240,12 @@ static void child_exec(char *const argv[], pid_t parent, int out_fd, int err_fd)
 /* The stop flag (stoppable children) or spawn_kill_all: SIGTERM, SIGKILL after the grace. */
 static void child_check_stop(struct child *c)
 {
-    bool want = (c->stoppable && stop_requested()) || atomic_load(&kill_gen) != c->gen0;
+    bool late = c->deadline_ns && now_mono_ns() >= c->deadline_ns;
+    bool want = (c->stoppable && stop_requested()) || atomic_load(&kill_gen) != c->gen0 || late;
     if (!want || c->exited)
         return;
+    if (late && !c->term_ns)
+        c->timed_out = true;
     c->stopped = true;
     uint64_t now = now_mono_ns();
     if (!c->term_ns) {
@@ -333,7 +338,8 @@ static int child_reap(struct child *c)
     return st;
 }
 
-int spawn_run_flags(char *const argv[], unsigned flags, struct spawn_result *r)
+int spawn_run_timeout(char *const argv[], unsigned flags, unsigned timeout_ms,
+                      struct spawn_result *r)
 {
     memset(r, 0, sizeof(*r));
     struct child c = {.stoppable = (flags & SPAWN_STOPPABLE) != 0};
@@ -375,6 +381,8 @@ int spawn_run_flags(char *const argv[], unsigned flags, struct spawn_result *r)
     if (c.pid == 0)
         child_exec(argv, parent, po[1], pe[1]);
     setpgid(c.pid, c.pid);   /* as the child does: the group exists before anyone signals it */
+    if (timeout_ms)
+        c.deadline_ns = now_mono_ns() + (uint64_t)timeout_ms * 1000000ull;
     atomic_store(&c.slot->pid, (int)c.pid);
     close(po[1]);
     close(pe[1]);
@@ -388,7 +396,13 @@ int spawn_run_flags(char *const argv[], unsigned flags, struct spawn_result *r)
     r->err_len = bufs[1].len;
     r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
     r->stopped = c.stopped || (atomic_load(&kill_gen) != c.gen0 && WIFSIGNALED(st));
+    r->timed_out = c.timed_out;
     return 0;
+}
+
+int spawn_run_flags(char *const argv[], unsigned flags, struct spawn_result *r)
+{
+    return spawn_run_timeout(argv, flags, 0, r);
 }
 
 int spawn_run(char *const argv[], struct spawn_result *r)

@@ -53,7 +53,9 @@
 
 struct spawn_result {
     int status;      /* exit status 0..255, or 128+signal */
-    bool stopped;    /* ptsbench ended it (the stop flag, spawn_kill_all), or never started it */
+    bool stopped;    /* ptsbench ended it (the stop flag, spawn_kill_all, the timeout), or
+                        never started it */
+    bool timed_out;  /* spawn_run_timeout's limit ended it (stopped is set too) */
     char *out;       /* all of stdout, NUL-terminated (never NULL after success) */
     size_t out_len;
     char *err;       /* all of stderr */
@@ -72,6 +74,12 @@ void spawn_result_free(struct spawn_result *r);
  * started: 0 is returned with r->stopped set, r->status 128+SIGTERM and no output. */
 #define SPAWN_STOPPABLE (1u << 0)
 int spawn_run_flags(char *const argv[], unsigned flags, struct spawn_result *r);
+
+/* As spawn_run_flags, and a child still running timeout_ms after its start is ended as a stop
+ * ends it (SIGTERM to its group, SIGKILL SPAWN_GRACE_MS later), with r->timed_out set. For
+ * programs that may hang (a headless browser). timeout_ms 0: no limit. */
+int spawn_run_timeout(char *const argv[], unsigned flags, unsigned timeout_ms,
+                      struct spawn_result *r);
 
 /* Convenience: as spawn_run, keeping at most outlen-1 / errlen-1 bytes (errbuf may be NULL).
  * Returns the exit status, or -1 when the program could not be started. */

@@ -79,6 +79,10 @@ struct out {
     size_t ntoc;
     bool inline_charts;          /* --single-file: charts as data: URIs in the HTML */
     char inline_err[ERR_LEN];    /* the first chart that could not be inlined */
+    char print_head[2048];       /* devices, tests, date, version: the line printed at the top
+                                    of the first page and of every level-2 section's page
+                                    (class print-head: hidden on screen, @media print shows it
+                                    and starts a page there) */
 };
 
 static void h_esc(FILE *f, const char *s)
@@ -109,8 +113,19 @@ static void m_esc(FILE *f, const char *s, bool cell)
     }
 }
 
+static void o_print_head(struct out *o)
+{
+    if (!o->print_head[0])
+        return;
+    fputs("<div class=\"print-head\">", o->h);
+    h_esc(o->h, o->print_head);
+    fputs("</div>\n", o->h);
+}
+
 static void o_heading(struct out *o, int level, const char *id, const char *text)
 {
+    if (level == 2)
+        o_print_head(o);
     fprintf(o->h, "<h%d id=\"", level);
     h_esc(o->h, id);   /* ids hold test names from the results file */
     fputs("\">", o->h);
@@ -1985,7 +2000,37 @@ static void run_sections(struct ctx *c)
 }
 
 /* Used only when reports/report.css cannot be found (the report is still readable). */
-static const char *const css_fallback = "body{font-family:sans-serif;max-width:1100px;margin:auto}\n";
+static const char *const css_fallback =
+    "body{font-family:sans-serif;max-width:1100px;margin:auto}\n"
+    ".print-head{display:none}\n"
+    "@media print{.print-head{display:block;break-before:page;font-size:8pt;color:#555}"
+    "figure{break-inside:avoid}}\n";
+
+/* The tests a document holds, for the printed page header: a suite's test names, a profile's
+ * profile names, "run" for a run; appended to buf, each once, ", "-separated. */
+static void header_tests(struct json_object *doc, char *buf, size_t len)
+{
+    const char *schema = jp_str(doc, "schema");
+    struct json_object *list = NULL;
+    if (schema && !strcmp(schema, "ptsbench.suite"))
+        list = jp_at(doc, "tests");
+    else if (schema && !strcmp(schema, "ptsbench.profile"))
+        list = jp_at(doc, "config.profiles");
+    size_t nt = list ? jp_len(list) : 1;
+    for (size_t k = 0; k < nt; k++) {
+        const char *name = list ? jp_str(jp_idx(list, k), "name") : "run";
+        if (!name)
+            continue;
+        /* already there as a whole item? */
+        bool seen = false;
+        size_t nl = strlen(name);
+        for (const char *h = strstr(buf, name); h && !seen; h = strstr(h + 1, name))
+            seen = (h == buf || (h >= buf + 2 && h[-2] == ',')) && (h[nl] == ',' || !h[nl]);
+        size_t used = strlen(buf);
+        if (!seen)
+            snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
+    }
+}
 
 /* The style sheet's text, inlined into the HTML: cfg->css_path, else the fallback. */
 static char *load_css(const char *path)
@@ -2134,6 +2179,22 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
     char *css = load_css(cfg->css_path);
     fprintf(c.o.h, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
     free(css);
+    {
+        char devs[1024] = "", tests[1024] = "";
+        for (size_t i = 0; i < n; i++) {
+            bool seen = false;   /* a device with several result sets is named once */
+            for (size_t j = 0; j < i && !seen; j++)
+                seen = !strcmp(c.names[j], c.names[i]);
+            size_t used = strlen(devs);
+            if (!seen)
+                snprintf(devs + used, sizeof(devs) - used, "%s%s", used ? " vs " : "",
+                         c.names[i]);
+            header_tests(in[i].doc, tests, sizeof(tests));
+        }
+        snprintf(c.o.print_head, sizeof(c.o.print_head), "%s \u00b7 %s \u00b7 %s \u00b7 ptsbench %s",
+                 devs, tests, now, PTSBENCH_VERSION);
+        o_print_head(&c.o);
+    }
     fputs("<h1>", c.o.h);
     h_esc(c.o.h, title);
     fputs("</h1>\n", c.o.h);

@@ -327,6 +327,30 @@ static void test_stoppable_not_started(void **state)
     spawn_result_free(&r);
 }
 
+/* spawn_run_timeout: a child past its limit gets SIGTERM (timed_out, stopped); one within its
+ * limit runs to its end untouched. */
+static void test_timeout(void **state)
+{
+    (void)state;
+    char *argv[] = {"sleep", "30", NULL};
+    struct spawn_result r;
+    uint64_t t0 = test_now_ns();
+    assert_int_equal(spawn_run_timeout(argv, 0, 300, &r), 0);
+    double ms = (double)(test_now_ns() - t0) / 1e6;
+    print_message("sleep 30 with a 300 ms limit ended after %.0f ms\n", ms);
+    assert_true(ms >= 290 && ms < 2000);
+    assert_true(r.timed_out);
+    assert_true(r.stopped);
+    assert_int_equal(r.status, 128 + SIGTERM);
+    spawn_result_free(&r);
+    char *quick[] = {"sleep", "0.1", NULL};
+    assert_int_equal(spawn_run_timeout(quick, 0, 5000, &r), 0);
+    assert_false(r.timed_out);
+    assert_false(r.stopped);
+    assert_int_equal(r.status, 0);
+    spawn_result_free(&r);
+}
+
 static void test_group_leftover_killed(void **state)
 {
     (void)state;
@@ -389,6 +413,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_teardown(test_stop_flag_stops_stoppable, reset_flag),
         cmocka_unit_test_teardown(test_stop_flag_spares_plain, reset_flag),
         cmocka_unit_test_teardown(test_stoppable_not_started, reset_flag),
+        cmocka_unit_test(test_timeout),
         cmocka_unit_test(test_group_leftover_killed),
         cmocka_unit_test(test_child_dies_with_parent),
     };
