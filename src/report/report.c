@@ -1124,6 +1124,22 @@ static void claims_section(struct ctx *c)
     }
 }
 
+/* The device an input measured, for the summary's columns: its label when the command gave one,
+ * else the simulated preset, else the model with its serial number (else the path). */
+static void summary_key(const struct report_input *in, char *buf, size_t len)
+{
+    const char *preset = jp_str(in->doc, "target.simulated.preset");
+    const char *model = jp_str(in->doc, "target.model"), *serial = jp_str(in->doc, "target.serial");
+    if (in->label && *in->label)
+        snprintf(buf, len, "label:%s", in->label);
+    else if (simulated(in))
+        snprintf(buf, len, "sim:%s", preset ? preset : device_label(in));
+    else if (model && *model)
+        snprintf(buf, len, "dev:%s|%s", model, serial ? serial : "");
+    else
+        snprintf(buf, len, "path:%s", device_label(in));
+}
+
 static void summary_section(struct ctx *c)
 {
     static const struct headline rows[] = {
@@ -1146,44 +1162,84 @@ static void summary_section(struct ctx *c)
         have[i] = c->in[i].path && meas_load(c->in[i].path, &sets[i], err, sizeof(err)) == 0;
         any_sim = any_sim || simulated(&c->in[i]);
     }
-    const char **head = xcalloc(c->n + 1, sizeof(char *));
+    /* one column per device: the inputs of the same target (summary_key) together */
+    size_t *col = xcalloc(c->n, sizeof(size_t)), *first = xcalloc(c->n, sizeof(size_t));
+    size_t ncol = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        char ki[640], kj[640];
+        summary_key(&c->in[i], ki, sizeof(ki));
+        col[i] = ncol;
+        for (size_t j = 0; j < i; j++) {
+            summary_key(&c->in[j], kj, sizeof(kj));
+            if (!strcmp(ki, kj)) {
+                col[i] = col[j];
+                break;
+            }
+        }
+        if (col[i] == ncol)
+            first[ncol++] = i;
+    }
+    const char **head = xcalloc(ncol + 1, sizeof(char *));
     head[0] = "Figure";
-    for (size_t i = 0; i < c->n; i++)
-        head[i + 1] = dev(c, i);
+    for (size_t g = 0; g < ncol; g++)
+        head[g + 1] = dev(c, first[g]);
     struct table t;
-    t_init(&t, (unsigned)c->n + 1, head);
+    t_init(&t, (unsigned)ncol + 1, head);
     t.first_col_head = true;
     t.cls = "wide";
     const char **cells = xcalloc(c->n + 1, sizeof(char *));
-    char (*vals)[512] = xcalloc(c->n, sizeof(*vals));
+    char (*vals)[1024] = xcalloc(c->n, sizeof(*vals));
     for (size_t r = 0; r < nrows + 2; r++) {
         cells[0] = r < nrows ? rows[r].label : r == nrows ? "Write saturation plateau (WSAT)"
                                                           : "Host idle recovery gain (HIR)";
-        for (size_t i = 0; i < c->n; i++) {
-            cells[i + 1] = vals[i];
-            if (r == nrows) {
-                wsat_cell(c->in[i].doc, vals[i], sizeof(vals[i]));
-                continue;
+        for (size_t g = 0; g < ncol; g++) {
+            cells[g + 1] = vals[g];
+            snprintf(vals[g], sizeof(vals[g]), "—");
+            /* the best source among the device's inputs; named when several have the figure */
+            size_t from = c->n, nhave = 0;
+            const struct meas_point *p = NULL;
+            char cell[512];
+            for (size_t i = 0; i < c->n; i++) {
+                if (col[i] != g)
+                    continue;
+                if (r >= nrows) {
+                    if (r == nrows)
+                        wsat_cell(c->in[i].doc, cell, sizeof(cell));
+                    else
+                        hir_cell(c->in[i].doc, cell, sizeof(cell));
+                    if (strcmp(cell, "—") != 0 && nhave++ == 0) {
+                        from = i;
+                        snprintf(vals[g], sizeof(vals[g]), "%s", cell);
+                    }
+                    continue;
+                }
+                const struct meas_point *q = have[i] ? headline_point(&sets[i], &rows[r]) : NULL;
+                if (!q)
+                    continue;
+                nhave++;
+                if (!p || state_rank(q->state) > state_rank(p->state) ||
+                    (state_rank(q->state) == state_rank(p->state) &&
+                     q->workers * q->qd > p->workers * p->qd))
+                    p = q, from = i;
             }
-            if (r == nrows + 1) {
-                hir_cell(c->in[i].doc, vals[i], sizeof(vals[i]));
-                continue;
+            if (p) {
+                char v[48];
+                double x = p->v[rows[r].metric];
+                if (rows[r].kind == 0)
+                    report_fmt_count(x, v, sizeof(v));
+                else if (rows[r].kind == 1)
+                    fmt_fig(x, UNITS_FIG_MBS, v, sizeof(v));
+                else
+                    units_format_lat(x, UNITS_TYPESET, v, sizeof(v));
+                snprintf(vals[g], sizeof(vals[g]), "%s (%s; %u × QD %u)", v,
+                         state_short(p->state), p->workers, p->qd);
             }
-            const struct meas_point *p = have[i] ? headline_point(&sets[i], &rows[r]) : NULL;
-            if (!p) {
-                snprintf(vals[i], sizeof(vals[i]), "—");
-                continue;
+            if (nhave > 1 && from < c->n) {
+                char src[512];
+                size_t used = strlen(vals[g]);
+                source_name(c->in[from].path, src, sizeof(src));
+                snprintf(vals[g] + used, sizeof(vals[g]) - used, " (from %s)", src);
             }
-            char v[48];
-            double x = p->v[rows[r].metric];
-            if (rows[r].kind == 0)
-                report_fmt_count(x, v, sizeof(v));
-            else if (rows[r].kind == 1)
-                fmt_fig(x, UNITS_FIG_MBS, v, sizeof(v));
-            else
-                units_format_lat(x, UNITS_TYPESET, v, sizeof(v));
-            snprintf(vals[i], sizeof(vals[i]), "%s (%s; %u × QD %u)", v, state_short(p->state),
-                     p->workers, p->qd);
         }
         t_row(&t, cells);
     }
@@ -1192,9 +1248,15 @@ static void summary_section(struct ctx *c)
         sheets = sheets || c->sheet[i];
     if (sheets) {   /* the claims of the spec sheet, as "Measured vs claimed" judges them */
         cells[0] = "Spec sheet claims met";
-        for (size_t i = 0; i < c->n; i++) {
-            claims_count_words(c, i, vals[i], sizeof(vals[i]));
-            cells[i + 1] = vals[i];
+        for (size_t g = 0; g < ncol; g++) {
+            cells[g + 1] = vals[g];
+            size_t i = first[g];
+            for (size_t j = first[g]; j < c->n; j++)
+                if (col[j] == g && c->sheet[j]) {
+                    i = j;
+                    break;
+                }
+            claims_count_words(c, i, vals[g], sizeof(vals[g]));
         }
         t_row(&t, cells);
     }
@@ -1206,6 +1268,8 @@ static void summary_section(struct ctx *c)
     free(cells);
     free(vals);
     free(head);
+    free(col);
+    free(first);
     for (size_t i = 0; i < c->n; i++)
         if (have[i])
             meas_free(&sets[i]);

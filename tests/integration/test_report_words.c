@@ -249,6 +249,77 @@ static void test_summary_table(void **state)
     free(html);
 }
 
+/* The best HIR gain of a fixture (its hir test's first subtest): write / baseline IOPS. */
+static double fixture_hir_gain(const char *fixture, double *wait)
+{
+    char p[700];
+    snprintf(p, sizeof(p), "%s/tests/fixtures/results/%s/results.json", root(), fixture);
+    struct json_object *doc = json_object_from_file(p);
+    assert_non_null(doc);
+    double best = -1;
+    struct json_object *tests = json_object_object_get(doc, "tests");
+    for (size_t t = 0; t < json_object_array_length(tests); t++) {
+        struct json_object *to = json_object_array_get_idx(tests, t);
+        if (strcmp(json_object_get_string(json_object_object_get(to, "name")), "hir") != 0)
+            continue;
+        struct json_object *ws = json_object_object_get(
+            json_object_array_get_idx(json_object_object_get(to, "subtests"), 0), "wait_states");
+        for (size_t k = 0; k < json_object_array_length(ws); k++) {
+            struct json_object *w = json_object_array_get_idx(ws, k);
+            double g = json_object_get_double(json_object_object_get(w, "write_iops_mean")) /
+                       json_object_get_double(json_object_object_get(w, "baseline_iops_mean"));
+            if (g > best) {
+                best = g;
+                *wait = json_object_get_double(json_object_object_get(w, "wait_s"));
+            }
+        }
+    }
+    json_object_put(doc);
+    return best;
+}
+
+/* Two result sets of the same drive (suite-6300: IOPS, TP, LAT, WSAT; suite2-6300: HIR, XSR,
+ * DIRTH) and another drive: one column per device, each row from the set that has it. */
+static void test_summary_by_device(void **state)
+{
+    (void)state;
+    const char *const names[] = {"suite-6300", "suite2-6300", "suite-r4", NULL};
+    char *html, *md = render("summary-dev", names, &html);
+    const char *sum = strstr(md, "\n## Summary\n");
+    assert_non_null(sum);
+    const char *end = strstr(sum + 1, "\n## ");
+    assert_non_null(end);
+    assert_non_null(strstr(sum, "| Figure | zdrive-6300-1.6t (simulated drive) | "
+                                "zdrive-r4-cm88-1.6t (simulated drive) |\n|---|---:|---:|\n"));
+    char a[32], b[32], want[512];
+    commas(fixture_row("suite-6300", "iops", 0, 4096, "iops"), a, sizeof(a));
+    commas(fixture_row("suite-r4", "iops", 0, 4096, "iops"), b, sizeof(b));
+    snprintf(want, sizeof(want), "| 4 KiB random write IOPS | %s (steady state; 4 × QD 32) | %s "
+             "(steady state; 4 × QD 32) |\n", a, b);
+    print_message("  looking for '%s'\n", want);
+    const char *row = strstr(sum, want);
+    assert_non_null(row);
+    assert_true(row < end);
+    /* HIR only in the second set of the 6300: its cell from there, the R4's "—" */
+    double wait = 0, gain = fixture_hir_gain("suite2-6300", &wait);
+    assert_true(gain > 0);
+    snprintf(want, sizeof(want), "| Host idle recovery gain (HIR) | %.2f× (best wait state, %g s "
+             "idle; against the baseline after HIR's preconditioning) | — |\n", gain, wait);
+    print_message("  looking for '%s'\n", want);
+    row = strstr(sum, want);
+    assert_non_null(row);
+    assert_true(row < end);
+    /* and every row has three cells: no result-set column left over */
+    for (const char *l = strstr(sum, "\n| 4 KiB"); l && l < end; l = strstr(l + 1, "\n| ")) {
+        int bars = 0;
+        for (const char *q = l + 1; *q && *q != '\n'; q++)
+            bars += *q == '|';
+        assert_int_equal(bars, 4);
+    }
+    free(md);
+    free(html);
+}
+
 /* A profile whose workloads are its profiles' names: one column for both; the 0% / 90%
  * comparison one table, not a sentence per pair. */
 /* A number of the fixture's first subtest of `test`: `path` under its steady_state. */
@@ -351,6 +422,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_internal_names),
         cmocka_unit_test(test_summary_table),
+        cmocka_unit_test(test_summary_by_device),
         cmocka_unit_test(test_profile_tables),
         cmocka_unit_test(test_steady_table),
     };
