@@ -1800,14 +1800,45 @@ static void profile_prep(struct ctx *c, size_t i)
                jp_str(g, "workload") ? jp_str(g, "workload") : "?", jp_num(g, "compress_pct"),
                words);
     }
-    for (size_t k = 0; k < jlen_at(doc, "points"); k++) {
+    /* the points of a profile that share the same state in words say it once ("all 30 atto
+     * points: ..."); a point of its own wording is named */
+    size_t np = jlen_at(doc, "points");
+    for (size_t k = 0; k < np; k++) {
         struct json_object *p = jp_idx(jp_arr(doc, "points"), k);
         const char *reason = jp_str(p, "result.reason");
-        if (reason && *reason && !jp_true(jp_at(p, "result.steady")))
+        if (!reason || !*reason || jp_true(jp_at(p, "result.steady")))
+            continue;
+        const char *label = jp_str(p, "result.label") ? jp_str(p, "result.label") : "not stable";
+        size_t same = 0, of = 0;
+        bool earlier = false;
+        for (size_t q = 0; q < np; q++) {
+            struct json_object *o = jp_idx(jp_arr(doc, "points"), q);
+            if (strcmp(sv(o, "profile"), sv(p, "profile")) != 0)
+                continue;
+            of++;
+            const char *r2 = jp_str(o, "result.reason");
+            const char *l2 = jp_str(o, "result.label") ? jp_str(o, "result.label") : "not stable";
+            if (r2 && !strcmp(r2, reason) && !strcmp(l2, label) &&
+                !jp_true(jp_at(o, "result.steady"))) {
+                same++;
+                earlier = earlier || q < k;
+            }
+        }
+        if (earlier)
+            continue;   /* said with the first of them */
+        if (same > 1) {
+            char cnt[64];
+            if (same == of)
+                snprintf(cnt, sizeof(cnt), "all %zu", same);
+            else
+                snprintf(cnt, sizeof(cnt), "%zu of the %zu", same, of);
+            o_para(&c->o, "%s, %s %s points: %s, not SNIA steady state: %s.", dev(c, i), cnt,
+                   sv(p, "profile"), label, reason);
+        } else
             o_para(&c->o, "%s, %s with %.0f worker%s × QD %.0f: %s, not SNIA steady state: %s.",
                    dev(c, i), jp_str(p, "workload") ? jp_str(p, "workload") : "?",
                    jp_num(p, "workers"), jp_num(p, "workers") == 1 ? "" : "s", jp_num(p, "qd"),
-                   jp_str(p, "result.label") ? jp_str(p, "result.label") : "not stable", reason);
+                   label, reason);
     }
 }
 

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/results.h"
 #include "lib/units.h"
@@ -320,6 +321,77 @@ static void test_summary_by_device(void **state)
     free(html);
 }
 
+/* A profile of the newer results format (preconditioning, each point's state label and reason):
+ * profile-r4 with them added, every point a burst but the third (its own reason). The points of
+ * the same state in words say it once per device; the exception is still named. */
+static void test_profile_state_once(void **state)
+{
+    (void)state;
+    char src[700], sub[700], out[700];
+    snprintf(src, sizeof(src), "%s/tests/fixtures/results/profile-r4/results.json", root());
+    struct json_object *doc = json_object_from_file(src);
+    assert_non_null(doc);
+    json_object_object_add(doc, "preconditioning", json_object_new_object());
+    struct json_object *pts = json_object_object_get(doc, "points");
+    size_t np = json_object_array_length(pts);
+    assert_true(np >= 4);
+    for (size_t k = 0; k < np; k++) {
+        struct json_object *r = json_object_object_get(json_object_array_get_idx(pts, k), "result");
+        json_object_object_add(r, "steady", json_object_new_boolean(0));
+        json_object_object_add(r, "label", json_object_new_string(
+                                               "burst (not preconditioned, fixed rounds)"));
+        json_object_object_add(r, "reason", json_object_new_string(
+            k == 2 ? "the drive was idle before it" : "fixed rounds on a drive that was not "
+                                                      "preconditioned"));
+    }
+    snprintf(sub, sizeof(sub), "%s/profile-new", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    snprintf(src, sizeof(src), "%s/results.json", sub);
+    assert_int_equal(json_object_to_file(src, doc), 0);
+    const char *w2 = json_object_get_string(
+        json_object_object_get(json_object_array_get_idx(pts, 2), "workload"));
+    const char *prof = json_object_get_string(
+        json_object_object_get(json_object_array_get_idx(pts, 0), "profile"));
+    char want[600], exc[600];
+    int same = 0;
+    for (size_t k = 0; k < np; k++)
+        same += !strcmp(prof, json_object_get_string(json_object_object_get(
+                                  json_object_array_get_idx(pts, k), "profile"))) && k != 2;
+    snprintf(want, sizeof(want), "%d of the", same);
+    snprintf(exc, sizeof(exc), "zdrive-r4-cm88-1.6t (simulated drive), %s with", w2);
+    snprintf(out, sizeof(out), "%s/profile-new-out", dir);
+    char *argv[] = {(char *)ptsbench_bin(), "report", sub, "--no-plots", "--out", out, NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(argv, &r), 0);
+    assert_int_equal(r.status, 0);
+    cmd_result_free(&r);
+    json_object_put(doc);
+    snprintf(src, sizeof(src), "%s/report.md", out);
+    char *raw = slurp_file(src, NULL), *md = unescape(raw);
+    assert_non_null(md);
+    /* the shared wording: one sentence per profile of the device, not one per point */
+    int n = 0, shared = 0;
+    for (const char *q = strstr(md, "not SNIA steady state: fixed rounds"); q;
+         q = strstr(q + 1, "not SNIA steady state: fixed rounds"))
+        n++;
+    for (const char *q = strstr(md, "points: burst (not preconditioned, fixed rounds), not SNIA"); q;
+         q = strstr(q + 1, "points: burst (not preconditioned, fixed rounds), not SNIA"))
+        shared++;
+    print_message("  %d sentences of the shared wording, %d grouped; want '%s', '%s'\n", n, shared,
+                  want, exc);
+    assert_true(n >= 1);
+    assert_int_equal(n, shared);   /* each of them grouped */
+    assert_true(n <= 4);           /* at most one per profile (profile-r4's: up to 4) */
+    assert_true((size_t)n < np - 1);
+    assert_non_null(strstr(md, want));
+    /* the exception named, with its own reason */
+    const char *e = strstr(md, exc);
+    assert_non_null(e);
+    assert_non_null(strstr(e, "not SNIA steady state: the drive was idle before it."));
+    free(raw);
+    free(md);
+}
+
 /* A profile whose workloads are its profiles' names: one column for both; the 0% / 90%
  * comparison one table, not a sentence per pair. */
 /* A number of the fixture's first subtest of `test`: `path` under its steady_state. */
@@ -423,6 +495,7 @@ int main(void)
         cmocka_unit_test(test_no_internal_names),
         cmocka_unit_test(test_summary_table),
         cmocka_unit_test(test_summary_by_device),
+        cmocka_unit_test(test_profile_state_once),
         cmocka_unit_test(test_profile_tables),
         cmocka_unit_test(test_steady_table),
     };
