@@ -1610,80 +1610,112 @@ static void (*pts_section(const char *report))(struct ctx *, const char *)
     return NULL;
 }
 
+static const char *const steady_head[10] = {
+    "Device", "Tracking", "Window (rounds)", "Average", "Allowed range (20%)",
+    "Measured range", "Allowed slope excursion (10%)", "Measured slope excursion",
+    "Fitted line (x = round)", "Verdict"};
+
+/* One row of the steady-state determination: input i's tracking variable var (a suite
+ * subtest's steady_state.variables[k], or a run's steady_state), sub_label before the
+ * tracking's words when a test has several subtests. The verdict: steady state at its round;
+ * else the results' own label where they have one (a run's "stable (fresh-out-of-box /
+ * burst)": never called steady state); else what failed. No window (or only its bounds and
+ * average, as early results kept): no row. */
+static void steady_row(struct ctx *c, size_t i, struct json_object *var, const char *sub_label,
+                       struct table *t)
+{
+    struct json_object *w = jp_at(var, "window");
+    if (!w || !is_obj(w) || !isfinite(jp_path(w, "average")) || !isfinite(jp_path(w, "range")))
+        return;   /* results that kept only the window's bounds: the verdict's sentence says it */
+    const char *tn = jp_str(var, "tracking");
+    enum units_figure kind = units_figure_for(tn);
+    char cell[10][160], tw[128], sl[48], ic[48], a[48], b[48];
+    snprintf(cell[0], sizeof(cell[0]), "%s%s", dev(c, i),
+             simulated(&c->in[i]) && !strstr(dev(c, i), "simulated") ? " (simulated drive)" : "");
+    report_words_tracking(tn, tw, sizeof(tw));
+    if (sub_label)
+        snprintf(cell[1], sizeof(cell[1]), "%s: %s", sub_label, tw);
+    else
+        snprintf(cell[1], sizeof(cell[1]), "%s", tw);
+    snprintf(cell[2], sizeof(cell[2]), "%.0f–%.0f", jp_path(w, "first_round"),
+             jp_path(w, "last_round"));
+    fmt_fig(jp_path(w, "average"), kind, cell[3], sizeof(cell[3]));
+    fmt_fig(jp_path(w, "range_allowed"), kind, cell[4], sizeof(cell[4]));
+    fmt_fig(jp_path(w, "range"), kind, a, sizeof(a));
+    fmt_fig(100 * jp_path(w, "range") / jp_path(w, "average"), UNITS_FIG_PCT, b, sizeof(b));
+    snprintf(cell[5], sizeof(cell[5]), "%s (%s)", a, b);
+    fmt_fig(jp_path(w, "slope_excursion_allowed"), kind, cell[6], sizeof(cell[6]));
+    fmt_fig(jp_path(w, "slope_excursion"), kind, a, sizeof(a));
+    fmt_fig(100 * jp_path(w, "slope_excursion") / jp_path(w, "average"), UNITS_FIG_PCT, b,
+            sizeof(b));
+    snprintf(cell[7], sizeof(cell[7]), "%s (%s)", a, b);
+    if (isfinite(jp_path(w, "slope")) && isfinite(jp_path(w, "intercept"))) {
+        fmt_fig(jp_path(w, "slope"), UNITS_FIG_VALUE, sl, sizeof(sl));
+        fmt_fig(fabs(jp_path(w, "intercept")), UNITS_FIG_VALUE, ic, sizeof(ic));
+        snprintf(cell[8], sizeof(cell[8]), "y = %s·x %s %s", sl,
+                 jp_path(w, "intercept") < 0 ? "−" : "+", ic);
+    } else {
+        snprintf(cell[8], sizeof(cell[8]), "—");
+    }
+    const bool has_checks = jp_at(w, "range_ok") && jp_at(w, "slope_ok");
+    bool rok = jp_true(jp_at(w, "range_ok")), sok = jp_true(jp_at(w, "slope_ok"));
+    const char *label = jp_str(var, "label");
+    if (jp_true(jp_at(var, "reached")) && isfinite(jp_path(var, "round")))
+        snprintf(cell[9], sizeof(cell[9]), "steady state at round %.0f", jp_path(var, "round"));
+    else if (label)
+        snprintf(cell[9], sizeof(cell[9]), "%s", label);
+    else if (!has_checks)
+        snprintf(cell[9], sizeof(cell[9]), "—");
+    else if (jp_true(jp_at(w, "steady")))
+        snprintf(cell[9], sizeof(cell[9]), "window passes, steady state not claimed");
+    else
+        snprintf(cell[9], sizeof(cell[9]), "NOT steady: %s%s%s", rok ? "" : "range too wide",
+                 !rok && !sok ? ", " : "", sok ? "" : "slope too steep");
+    const char *cells[10];
+    for (int q = 0; q < 10; q++)
+        cells[q] = cell[q];
+    t_row(t, cells);
+}
+
+static void steady_emit(struct ctx *c, struct table *t)
+{
+    if (t->nrows) {
+        o_para(&c->o, "Steady-state determination (SNIA PTS: over the 5-round window the "
+               "tracked variable's range within 20%% and its least-squares line's excursion "
+               "within 10%% of the window's average):");
+        t_emit(&c->o, t);
+    }
+    t_free(t);
+}
+
 /* The PTS steady-state determination of a test, per device, subtest and tracking variable,
  * from the results' steady_state records: the window, its average, the allowed (20%) and the
  * measured range, the allowed (10%) and the measured slope excursion, the fitted line and the
  * verdict. Figures through units_format_figure, in the tracked variable's unit. */
 static void steady_table(struct ctx *c, const char *name)
 {
-    static const char *const head[10] = {
-        "Device", "Tracking", "Window (rounds)", "Average", "Allowed range (20%)",
-        "Measured range", "Allowed slope excursion (10%)", "Measured slope excursion",
-        "Fitted line (x = round)", "Verdict"};
     struct table t;
-    t_init(&t, 10, head);
+    t_init(&t, 10, steady_head);
     for (size_t i = 0; i < c->n; i++) {
         struct json_object *subs = jp_at(find_test(c->in[i].doc, name), "subtests");
         for (size_t k = 0; k < jp_len(subs); k++) {
             struct json_object *sub = jp_idx(subs, k);
             struct json_object *vars = jp_at(sub, "steady_state.variables");
-            for (size_t v = 0; v < jp_len(vars); v++) {
-                struct json_object *var = jp_idx(vars, v), *w = jp_at(var, "window");
-                if (!w || !is_obj(w))
-                    continue;
-                const char *tn = jp_str(var, "tracking");
-                enum units_figure kind = units_figure_for(tn);
-                char cell[10][160], tw[128], sl[48], ic[48], a[48], b[48];
-                snprintf(cell[0], sizeof(cell[0]), "%s%s", dev(c, i),
-                         simulated(&c->in[i]) && !strstr(dev(c, i), "simulated")
-                             ? " (simulated drive)" : "");
-                report_words_tracking(tn, tw, sizeof(tw));
-                const char *sl_label = jp_str(sub, "label");
-                if (jp_len(subs) > 1 && sl_label)
-                    snprintf(cell[1], sizeof(cell[1]), "%s: %s", sl_label, tw);
-                else
-                    snprintf(cell[1], sizeof(cell[1]), "%s", tw);
-                snprintf(cell[2], sizeof(cell[2]), "%.0f–%.0f", jp_path(w, "first_round"),
-                         jp_path(w, "last_round"));
-                fmt_fig(jp_path(w, "average"), kind, cell[3], sizeof(cell[3]));
-                fmt_fig(jp_path(w, "range_allowed"), kind, cell[4], sizeof(cell[4]));
-                fmt_fig(jp_path(w, "range"), kind, a, sizeof(a));
-                fmt_fig(100 * jp_path(w, "range") / jp_path(w, "average"), UNITS_FIG_PCT, b,
-                        sizeof(b));
-                snprintf(cell[5], sizeof(cell[5]), "%s (%s)", a, b);
-                fmt_fig(jp_path(w, "slope_excursion_allowed"), kind, cell[6], sizeof(cell[6]));
-                fmt_fig(jp_path(w, "slope_excursion"), kind, a, sizeof(a));
-                fmt_fig(100 * jp_path(w, "slope_excursion") / jp_path(w, "average"),
-                        UNITS_FIG_PCT, b, sizeof(b));
-                snprintf(cell[7], sizeof(cell[7]), "%s (%s)", a, b);
-                fmt_fig(jp_path(w, "slope"), UNITS_FIG_VALUE, sl, sizeof(sl));
-                fmt_fig(fabs(jp_path(w, "intercept")), UNITS_FIG_VALUE, ic, sizeof(ic));
-                snprintf(cell[8], sizeof(cell[8]), "y = %s·x %s %s", sl,
-                         jp_path(w, "intercept") < 0 ? "−" : "+", ic);
-                bool rok = jp_true(jp_at(w, "range_ok")), sok = jp_true(jp_at(w, "slope_ok"));
-                if (jp_true(jp_at(var, "reached")))
-                    snprintf(cell[9], sizeof(cell[9]), "steady state at round %.0f",
-                             jp_path(var, "round"));
-                else if (jp_true(jp_at(w, "steady")))
-                    snprintf(cell[9], sizeof(cell[9]), "window passes, steady state not claimed");
-                else
-                    snprintf(cell[9], sizeof(cell[9]), "NOT steady: %s%s%s",
-                             rok ? "" : "range too wide", !rok && !sok ? ", " : "",
-                             sok ? "" : "slope too steep");
-                const char *cells[10];
-                for (int q = 0; q < 10; q++)
-                    cells[q] = cell[q];
-                t_row(&t, cells);
-            }
+            const char *sl = jp_len(subs) > 1 ? jp_str(sub, "label") : NULL;
+            for (size_t v = 0; v < jp_len(vars); v++)
+                steady_row(c, i, jp_idx(vars, v), sl, &t);
         }
     }
-    if (t.nrows) {
-        o_para(&c->o, "Steady-state determination (SNIA PTS: over the 5-round window the "
-               "tracked variable's range within 20%% and its least-squares line's excursion "
-               "within 10%% of the window's average):");
-        t_emit(&c->o, &t);
-    }
-    t_free(&t);
+    steady_emit(c, &t);
+}
+
+/* The same for a run: its steady_state record, one row. */
+static void run_steady_table(struct ctx *c, size_t i)
+{
+    struct table t;
+    t_init(&t, 10, steady_head);
+    steady_row(c, i, jp_at(c->in[i].doc, "steady_state"), NULL, &t);
+    steady_emit(c, &t);
 }
 
 /* A test's parameters in words, by its kind: "5 s elements, 4 threads × QD 32, random access,
@@ -2066,6 +2098,7 @@ static void run_sections(struct ctx *c)
         if (strcmp(schema_of(&c->in[i]), "ptsbench.run") != 0)
             continue;
         run_verdict(c, i);
+        run_steady_table(c, i);
         bool states = jp_get(jp_idx(jp_arr(doc, "rounds"), 0), "state") != NULL;
         char ih[48];
         const char *head[] = {"Round", fig_head(&c->in[i], "IOPS", ih, sizeof(ih)), "Read IOPS",

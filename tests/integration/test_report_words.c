@@ -489,6 +489,66 @@ static void test_profile_tables(void **state)
     free(html);
 }
 
+/* A run's steady-state determination as the same table: a fresh simulated run (burst: no
+ * preconditioning), its window's figures by the shared figure rule, and the verdict the run's
+ * own label ("stable (fresh-out-of-box / burst)"), never "steady state". Results that kept only
+ * the window's bounds (the run fixtures) get no table: their verdict sentence says it. */
+static void test_run_steady_table(void **state)
+{
+    (void)state;
+    char out[600], rep[700];
+    snprintf(out, sizeof(out), "%s/run-ss", dir);
+    char *argv[] = {(char *)ptsbench_bin(), "run", "--target", "sim:generic-mlc25", "--workload",
+                    "rw=randread,bs=4k,qd=8", "--rounds", "6", "--round-time", "2s", "--quiet",
+                    "--out", out, NULL};
+    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+    assert_non_null(doc);
+    snprintf(rep, sizeof(rep), "%s/rep", out);
+    char *rargv[] = {(char *)ptsbench_bin(), "report", out, "--no-plots", "--out", rep, NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(rargv, &r), 0);
+    assert_int_equal(r.status, 0);
+    cmd_result_free(&r);
+    char p[800];
+    snprintf(p, sizeof(p), "%s/report.md", rep);
+    char *md = slurp_file(p, NULL);
+    assert_non_null(md);
+    const char *runs = strstr(md, "\n## Runs");
+    assert_non_null(runs);
+    const char *tab = strstr(runs, "Steady-state determination (SNIA PTS");
+    assert_non_null(tab);
+    struct json_object *w = json_at(doc, "steady_state.window");
+    double a = json_num(w, "average");
+    char avg[32], ra[32], rm[32], rp[32], want[512];
+    units_format_figure(a, UNITS_FIG_IOPS, avg, sizeof(avg));
+    units_format_figure(json_num(w, "range_allowed"), UNITS_FIG_IOPS, ra, sizeof(ra));
+    units_format_figure(json_num(w, "range"), UNITS_FIG_IOPS, rm, sizeof(rm));
+    units_format_figure(100 * json_num(w, "range") / a, UNITS_FIG_PCT, rp, sizeof(rp));
+    snprintf(want, sizeof(want), "| IOPS | %.0f–%.0f | %s | %s | %s (%s) |",
+             json_num(w, "first_round"), json_num(w, "last_round"), avg, ra, rm, rp);
+    print_message("  looking for '%s'\n", want);
+    const char *row = strstr(tab, want);
+    assert_non_null(row);
+    const char *eol = strchr(row, '\n');
+    const char *label = json_object_get_string(json_at(doc, "steady_state.label"));
+    assert_non_null(label);
+    assert_false(json_object_get_boolean(json_at(doc, "steady_state.reached")));
+    char lab[200];
+    snprintf(lab, sizeof(lab), "| %s |", label);
+    const char *v = strstr(row, lab);
+    assert_true(v && v < eol);
+    assert_null(strstr(row, "steady state at round"));
+    free(md);
+    json_object_put(doc);
+
+    /* the run fixtures kept only the window's bounds and average: no table, no row of dashes */
+    const char *const names[] = {"run-steady-6300", NULL};
+    char *html, *fmd = render("run-fixture", names, &html);
+    assert_null(strstr(fmd, "Steady-state determination (SNIA PTS"));
+    free(fmd);
+    free(html);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -498,6 +558,7 @@ int main(void)
         cmocka_unit_test(test_profile_state_once),
         cmocka_unit_test(test_profile_tables),
         cmocka_unit_test(test_steady_table),
+        cmocka_unit_test(test_run_steady_table),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
