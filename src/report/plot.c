@@ -157,6 +157,18 @@ int plot_dev_rank(const struct plot_chart *ch, size_t input)
     return input < ch->n_in ? ch->dev_rank[input] : -1;
 }
 
+const char *plot_key_once(struct plot_key_once *k, bool many, const char *what)
+{
+    if (!many)
+        return what;
+    for (size_t i = 0; i < k->n; i++)
+        if (!strncmp(k->seen[i], what, sizeof(k->seen[i]) - 1))
+            return NULL;
+    if (k->n < sizeof(k->seen) / sizeof(k->seen[0]))
+        snprintf(k->seen[k->n++], sizeof(k->seen[0]), "%s", what);
+    return what;
+}
+
 void plot_dev_keys(const struct plot_ctx *c, struct plot_chart *ch)
 {
     for (size_t i = 0; i < c->n_in && i < ch->n_in; i++) {

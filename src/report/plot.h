@@ -125,6 +125,16 @@ int plot_dev_rank(const struct plot_chart *ch, size_t input);
 /* A legend entry per device of the chart, in its dash and point type ("LABEL (solid)"), for
  * charts whose colours are series titled once (several devices, one legend of series). */
 void plot_dev_keys(const struct plot_ctx *c, struct plot_chart *ch);
+/* Legends of overlaid charts whose colours (or fills) are series and whose dashes (or bar
+ * fills) are devices: each series is titled once, by the first device that draws it, and the
+ * devices follow as one entry each (plot_dev_keys), so that S series and D devices give S + D
+ * entries, not S x D. Returns what (a series title) the first time, NULL (notitle) after; with
+ * one device (many false) every series is titled. */
+struct plot_key_once {
+    char seen[64][128];
+    size_t n;
+};
+const char *plot_key_once(struct plot_key_once *k, bool many, const char *what);
 size_t plot_n_devs(const struct plot_chart *ch);
 /* Styles: "lc rgb '#1f77b4'" for a colour index; a dash type and point type per device
  * rank (solid, dashed, dash-dot, ...). */

@@ -15,26 +15,6 @@
 #define MAXK 64
 
 
-/* Legends of overlaid charts whose colours (or fills) are series and whose dashes (or bar fills)
- * are devices: each series titled once, then one entry per device, S + D entries instead of
- * S x D (as plot_pts.c's). NULL (notitle) for a title already given. */
-struct key_once {
-    char seen[64][128];
-    size_t n;
-};
-
-static const char *key_once(struct key_once *k, bool many, const char *what)
-{
-    if (!many)
-        return what;
-    for (size_t i = 0; i < k->n; i++)
-        if (!strncmp(k->seen[i], what, sizeof(k->seen[i]) - 1))
-            return NULL;
-    if (k->n < sizeof(k->seen) / sizeof(k->seen[0]))
-        snprintf(k->seen[k->n++], sizeof(k->seen[0]), "%s", what);
-    return what;
-}
-
 static bool is_profile(struct json_object *doc)
 {
     return !strcmp(pj_schema(doc), "ptsbench.profile");
@@ -295,7 +275,7 @@ static void profile_bars(struct plot_ctx *c, bool lat)
     plot_set(ch, "set ylabel %s", lat ? "'mean response time (µs)'" : "'IOPS'");
     plot_count_axis(ch);
     plot_set(ch, "set grid noxtics ytics");
-    struct key_once ko = {0};
+    struct plot_key_once ko = {0};
     static const char *const fills[] = {"", " fs pattern 4 border", " fs pattern 5 border"};
     static const char *const fill_words[] = {"solid", "hatched", "cross-hatched"};
     for (size_t k = 0; k < n_cols; k++) {
@@ -305,7 +285,7 @@ static void profile_bars(struct plot_ctx *c, bool lat)
         snprintf(what, sizeof(what), "%g%% compressible, %g worker%s x QD %g", cb->compress,
                  cb->workers, cb->workers == 1 ? "" : "s", cb->qd);
         /* colours the combinations, titled once; fills the devices, one entry each */
-        plot_elem(ch, key_once(&ko, many, what), "dat using %zu%s %s%s", k + 2,
+        plot_elem(ch, plot_key_once(&ko, many, what), "dat using %zu%s %s%s", k + 2,
                   k == 0 ? ":xtic(1)" : "", plot_color((int)col[k].combo), fills[d < 2 ? d : 2]);
     }
     for (size_t i = 0; many && i < c->n_in; i++) {
@@ -605,7 +585,7 @@ static void sweep_chart(struct plot_ctx *c, const char *workload, const char *ke
         if (is_profile(c->in[i].doc))
             n_dev++;
     many = n_dev > 1;
-    struct key_once ko = {0};
+    struct plot_key_once ko = {0};
     for (size_t i = 0; i < c->n_in; i++) {
         if (!is_profile(c->in[i].doc))
             continue;
@@ -649,7 +629,7 @@ static void sweep_chart(struct plot_ctx *c, const char *workload, const char *ke
                 continue;
             int d = plot_dev(ch, i);
             /* colours the thread counts (titled once), dashes the devices (one entry each) */
-            plot_elem(ch, key_once(&ko, many, t),
+            plot_elem(ch, plot_key_once(&ko, many, t),
                       "dat index %d using 1:2 with linespoints lw 2 pt %d ps 1 dt %d %s",
                       ix, plot_pt(d), plot_dt(d), plot_color((int)k));
             plot_elem(ch, NULL, "dat index %d using 1:2:(sprintf('QD %%d', $3)) with labels "

@@ -58,28 +58,6 @@ static void series_title(char *buf, size_t len, bool many, const char *label, co
         snprintf(buf, len, "%s", what);
 }
 
-/* Legends of overlaid charts whose colours are series and whose dashes are devices (the first
- * device solid): each series is titled once, by the first device that draws it, and the devices
- * follow as one entry each (plot_dev_keys), so that a legend of S series and D devices has S + D
- * entries, not S x D. key_once returns what (a series title) the first time, NULL (notitle)
- * after; with one device every series is titled. */
-struct key_once {
-    char seen[64][128];
-    size_t n;
-};
-
-static const char *key_once(struct key_once *k, bool many, const char *what)
-{
-    if (!many)
-        return what;
-    for (size_t i = 0; i < k->n; i++)
-        if (!strncmp(k->seen[i], what, sizeof(k->seen[i]) - 1))
-            return NULL;
-    if (k->n < sizeof(k->seen) / sizeof(k->seen[0]))
-        snprintf(k->seen[k->n++], sizeof(k->seen[0]), "%s", what);
-    return what;
-}
-
 static void add_unique(double *v, size_t *n, double x)
 {
     if (!isfinite(x))
@@ -410,13 +388,13 @@ static void lat_bs(struct plot_ctx *c, const char *test)
     plot_set(ch, "set grid noxtics ytics mytics");
     plot_set(ch, "set xtics rotate by -30");
     bool many = n_inputs_with(c, test) > 1;
-    struct key_once ko = {0};
+    struct plot_key_once ko = {0};
     static const char *const fills[] = {"", " fs pattern 4 border", " fs pattern 5 border"};
     static const char *const fill_words[] = {"solid", "hatched", "cross-hatched"};
     for (size_t k = 0; k < n_cols; k++) {
         int d = plot_dev(ch, col[k].input);
         /* colours the statistics, titled once; fills the devices, one entry each below */
-        plot_elem(ch, key_once(&ko, many, stats[col[k].stat].name), "dat using %zu%s %s%s",
+        plot_elem(ch, plot_key_once(&ko, many, stats[col[k].stat].name), "dat using %zu%s %s%s",
                   k + 2, k == 0 ? ":xtic(1)" : "", plot_color((int)col[k].stat),
                   fills[d < 2 ? d : 2]);
     }
@@ -566,7 +544,7 @@ static void wsat_lat(struct plot_ctx *c, const char *test)
     plot_set(ch, "set logscale y");
     plot_set(ch, "set autoscale xfix");
     bool many = n_inputs_with(c, test) > 1;
-    struct key_once ko = {0};
+    struct plot_key_once ko = {0};
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *rs = wsat_rounds(c, i, test);
         if (!jp_len(rs))
@@ -586,7 +564,7 @@ static void wsat_lat(struct plot_ctx *c, const char *test)
             if (plot_block_end(ch) <= 0)
                 continue;
             int d = plot_dev(ch, i);
-            plot_elem(ch, key_once(&ko, many, stats[s].name),
+            plot_elem(ch, plot_key_once(&ko, many, stats[s].name),
                       "dat index %d using 1:2 with lines lw 1.5 dt %d %s", ix, plot_dt(d),
                       plot_color((int)s));
         }
@@ -636,7 +614,7 @@ static void hir_time(struct plot_ctx *c, const char *test, const char *suffix,
         plot_count_axis(ch);
     }
     bool many = n_inputs_with(c, test) > 1;
-    struct key_once ko = {0};
+    struct plot_key_once ko = {0};
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *st = first_subtest(c, i, test);
         struct json_object *acc = jp_arr(st, "accesses");
@@ -669,7 +647,7 @@ static void hir_time(struct plot_ctx *c, const char *test, const char *suffix,
                     continue;
                 int d = plot_dev(ch, i);
                 /* the baseline (one colour) once per chart, as every wait state */
-                plot_elem(ch, key_once(&ko, true, what),
+                plot_elem(ch, plot_key_once(&ko, true, what),
                           "dat index %d using 1:2 with linespoints lw 1 pt %d ps 0.35 dt %d %s", ix,
                           plot_pt(d), plot_dt(d), plot_color(phase ? 10 : (int)w));
             }
@@ -720,7 +698,7 @@ static void xsr_time(struct plot_ctx *c, const char *test, bool lat)
         plot_set(ch, "set yrange [0:*]");
     }
     bool many = n_inputs_with(c, test) > 1;
-    struct key_once ko = {0};
+    struct plot_key_once ko = {0};
     static const char *const lat_keys[] = {"lat_mean_us", "lat_max_us"};
     static const char *const lat_names[] = {"mean", "max"};
     for (size_t i = 0; i < c->n_in; i++) {
@@ -767,7 +745,7 @@ static void xsr_time(struct plot_ctx *c, const char *test, bool lat)
                     else
                         snprintf(t + l, sizeof(t) - l, " (did not recover)");
                 }
-                plot_elem(ch, last ? t : key_once(&ko, true, what),
+                plot_elem(ch, last ? t : plot_key_once(&ko, true, what),
                           "dat index %d using 1:2 with lines lw 2 dt %d %s", ix, plot_dt(d),
                           plot_color(lat ? (int)s : (int)g));
             }
@@ -843,7 +821,7 @@ static void dirth_curves(struct plot_ctx *c, const char *test, bool intensity)
         plot_xtics_at(ch, qd, n_qd);
     }
     bool many = n_inputs_with(c, test) > 1;
-    struct key_once ko = {0};
+    struct plot_key_once ko = {0};
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *pts = jp_arr(dirth_last_round(c, i, test), "points");
         if (!jp_len(pts))
@@ -868,7 +846,7 @@ static void dirth_curves(struct plot_ctx *c, const char *test, bool intensity)
             if (plot_block_end(ch) <= 0)
                 continue;
             int d = plot_dev(ch, i);
-            plot_elem(ch, key_once(&ko, many, what),
+            plot_elem(ch, plot_key_once(&ko, many, what),
                       "dat index %d using 1:2 with linespoints lw 1.5 pt %d ps 0.9 dt %d %s",
                       ix, plot_pt(d), plot_dt(d), plot_color((int)t));
         }
@@ -890,7 +868,7 @@ static void dirth_curves(struct plot_ctx *c, const char *test, bool intensity)
         }
         if (any && plot_block_end(ch) > 0) {
             int d = plot_dev(ch, i);
-            plot_elem(ch, key_once(&ko, many, "operating points (MaxIOPS, MidIOPS, MinIOPS)"), "dat index %d using 1:2 with points pt 6 ps 2.8 lw 2 %s", ix,
+            plot_elem(ch, plot_key_once(&ko, many, "operating points (MaxIOPS, MidIOPS, MinIOPS)"), "dat index %d using 1:2 with points pt 6 ps 2.8 lw 2 %s", ix,
                       plot_color(d == 0 ? 10 : 7));
             plot_elem(ch, NULL,
                       "dat index %d using 1:2:(sprintf('%%s TC%%d/QD%%d', "
@@ -1113,7 +1091,7 @@ static void dirth_convergence(struct plot_ctx *c, const char *test)
     plot_set(ch, "set yrange [0:*]");
     plot_count_axis(ch);
     bool many = n_inputs_with(c, test) > 1;
-    struct key_once ko = {0};
+    struct plot_key_once ko = {0};
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *rs = jp_arr(first_subtest(c, i, test), "rounds");
         if (!jp_len(rs))
@@ -1135,7 +1113,7 @@ static void dirth_convergence(struct plot_ctx *c, const char *test)
             if (plot_block_end(ch) <= 0)
                 continue;
             int d = plot_dev(ch, i);
-            plot_elem(ch, key_once(&ko, many, what),
+            plot_elem(ch, plot_key_once(&ko, many, what),
                       "dat index %d using 1:2 with linespoints lw 1.5 pt %d dt %d %s", ix,
                       plot_pt(d), plot_dt(d), plot_color((int)(n_qd - 1 - q)));
         }
