@@ -399,8 +399,13 @@ static int round_elements(struct pts_session *s, struct subtest_loop *L, unsigne
                 if (tbs == bs && d->track[v].mix == mix)
                     metrics_value(&m, d->track[v].metric, &vals[v]);
             }
-            ps_progress(s, d, round, L->max_rounds, el, L->n_el, mix, bs, m.total.iops, m.total.mb_s, L->ss,
-                        (double)L->el_ns / 1e9);
+            if (L->wsat)   /* its ETA: the bytes left at this element's write rate */
+                s->cap_eta = (struct pts_cap_eta){
+                    .on = true, .left_bytes = L->stop_bytes - L->written_total,
+                    .rate_bps = m.elapsed_s > 0 ? (double)m.write.bytes / m.elapsed_s : 0,
+                    .time_left_s = L->max_time_s - L->elapsed_total};
+            ps_progress(s, d, round, L->max_rounds, el, L->n_el, mix, bs, m.total.iops,
+                        m.total.mb_s, L->ss, (double)L->el_ns / 1e9);
             metrics_free(&m);
         }
     }

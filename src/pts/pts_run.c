@@ -244,6 +244,10 @@ void pts_print_plan(const struct pts_session *s)
             pts_format_duration(likely, lw, sizeof(lw));
             printf("  %-10s %s (about %s if steady at round %u, the earliest; <= %s); %s\n",
                    d->name, loop, lw, PTS_LIKELY_ROUND, when, prep);
+        } else if (d->kind == PTS_KIND_STANDARD && d->stop == PTS_STOP_CAPACITY) {
+            /* how long the capacity takes is the drive's write rate: known once it writes */
+            printf("  %-10s %s (<= %s; as long as the drive takes to write it: the ETA follows "
+                   "its measured rate); %s\n", d->name, loop, when, prep);
         } else {
             printf("  %-10s %s (<= %s); %s\n", d->name, loop, when, prep);
         }
@@ -521,6 +525,23 @@ void ps_progress(struct pts_session *s, const struct pts_def *d, unsigned round,
         }
     } else {
         snprintf(rounds, sizeof(rounds), "%u", round);
+        const struct pts_cap_eta *c = &s->cap_eta;
+        if (c->on && c->rate_bps > 0) {   /* WSAT: the bytes left at the last element's rate */
+            char t[32], tl[32], r[32];
+            const double at_rate = c->left_bytes > 0 ? c->left_bytes / c->rate_bps : 0;
+            live_format_eta(c->time_left_s > 0 ? c->time_left_s : 0, t, sizeof(t));
+            live_format_eta(at_rate < c->time_left_s ? at_rate : c->time_left_s, tl, sizeof(tl));
+            units_format_figure(c->rate_bps / 1e6, UNITS_FIG_MBS, r, sizeof(r));
+            for (int k = 0; k < 2; k++) {
+                if (at_rate < c->time_left_s)
+                    snprintf(k ? eta_live : eta, sizeof(eta),
+                             "  ETA %s%s (the capacity left at %s MB/s), at most %s", tl,
+                             k ? "" : virt, r, t);
+                else
+                    snprintf(k ? eta_live : eta, sizeof(eta), "  ETA %s%s (the time limit)", t,
+                             k ? "" : virt);
+            }
+        }
     }
     snprintf(s->live_eta, sizeof(s->live_eta), " (round %s)%s", rounds, eta_live);
     char rate[48];
@@ -976,6 +997,7 @@ static int suite_test(struct pts_session *s, unsigned i)
     s->live_test = d->name;
     s->live_mb_s = pts_tracks_mb_s(d);
     s->live_eta[0] = '\0';
+    s->cap_eta = (struct pts_cap_eta){0};
     const double clock0 = ps_clock_s(s), prep0 = s->prep_s, drain0 = s->drain_s;
     int st = test_subtests(s, d, was, json_object_object_get(tj, "subtests"), err, sizeof(err));
     /* the test's time (virtual on the simulated drive), purges and WIPC excluded; of it, the

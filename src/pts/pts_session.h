@@ -46,11 +46,17 @@ struct pts_session {
     bool tty;
     struct live_meter live;        /* the live line inside an element (core/live.h) */
     const char *live_test;         /* the test running, for that line */
-    char live_eta[160];
+    char live_eta[160];            /* the last ETA shown, repeated inside elements */
     double prep_s;                 /* purge and WIPC time so far (ps_clock_s), not measuring */
     double drain_s;                /* time so far after elements' ends, their in-flight I/O
                                       completing (ps_element_measure): not in any element */
-    bool live_mb_s;                /* the test tracks MB/s: its lines show MB/s, not IOPS */            /* the last ETA shown, repeated inside elements */
+    bool live_mb_s;                /* the test tracks MB/s: its lines show MB/s, not IOPS */
+    /* A capacity-stopped test (WSAT) in progress, for its ETA: what is left to write, at the
+     * rate of the last element, and the time its limit leaves. Zeroed by other tests. */
+    struct pts_cap_eta {
+        bool on;
+        double left_bytes, rate_bps, time_left_s;
+    } cap_eta;
     volatile sig_atomic_t *stop;
     struct sim_stats sim_last;
     char started[32];

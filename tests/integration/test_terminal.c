@@ -2,7 +2,7 @@
  * (forkpty), its captured output checked for the purge's lines before and after, WIPC's live
  * progress (bytes written of the target, MB/s, ETA) and its closing line, one line left per
  * finished round, the live line with the likely and the bounded ETA, and MB/s for a test that
- * tracks throughput. Simulated drive, virtual time: nothing here depends on the wall clock
+ * tracks throughput, and WSAT's ETA from the rate it writes at. Simulated drive, virtual time: nothing here depends on the wall clock
  * (a live line is printed at the first progress tick of every element and step). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -182,11 +182,62 @@ static void test_tp_shows_mb_s(void **state)
     free(out);
 }
 
+/* Seconds of an ETA as live_format_eta writes it ("1 h 05 min", "5 min", "40 s"); -1 if none. */
+static double eta_seconds(const char *line)
+{
+    const char *p = strstr(line, "ETA ");
+    if (!p)
+        return -1;
+    p += 4;
+    double h = 0, m = 0, sec = 0;
+    if (sscanf(p, "%lf h %lf min", &h, &m) == 2)
+        return h * 3600 + m * 60;
+    if (strstr(p, " min") && sscanf(p, "%lf min", &m) == 1)
+        return m * 60;
+    if (sscanf(p, "%lf s", &sec) == 1)
+        return sec;
+    return -1;
+}
+
+/* WSAT stops at a capacity: the plan says its length is the drive's; the ETA after the first
+ * round is the capacity left at the rate written, which on the fresh drive (no write cliff
+ * before 0.3x the capacity) is within 20% of the rounds it then ran. */
+static void test_wsat_eta_follows_the_rate(void **state)
+{
+    (void)state;
+    char out_dir[600];
+    snprintf(out_dir, sizeof(out_dir), "%s/wsat", dir);
+    char *argv[] = {"ptsbench", "run-test", "wsat", "--target", "sim:zdrive-r4-cm88-1.6t",
+                    "--time-scale", "0.05", "--wsat-capacity", "0.3", "--out", out_dir, NULL};
+    char *out = NULL;
+    assert_int_equal(run_on_pty(argv, &out), 0);
+    assert_non_null(strstr(out, "the ETA follows its measured rate"));
+    char line[1024];
+    line_of(out, "[wsat] round 1  element 1/1", line, sizeof(line));
+    print_message("round 1: %s\n", line);
+    assert_non_null(strstr(line, "(the capacity left at "));
+    const double eta = eta_seconds(line);
+    char path[700];
+    snprintf(path, sizeof(path), "%s/results.json", out_dir);
+    struct json_object *doc = json_object_from_file(path);
+    assert_non_null(doc);
+    struct json_object *t = json_object_array_get_idx(json_at(doc, "tests"), 0);
+    struct json_object *sub = json_object_array_get_idx(json_at(t, "subtests"), 0);
+    const size_t rounds = json_object_array_length(json_at(sub, "rounds"));
+    const double left = (double)(rounds - 1) * json_num(t, "element_time_s");
+    print_message("ETA after round 1: %.0f s; then %zu rounds: %.0f s\n", eta, rounds - 1, left);
+    assert_true(rounds > 20);
+    assert_true(eta > 0.8 * left && eta < 1.2 * left);
+    json_object_put(doc);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_iops_on_a_terminal),
         cmocka_unit_test(test_tp_shows_mb_s),
+        cmocka_unit_test(test_wsat_eta_follows_the_rate),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
