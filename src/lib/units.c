@@ -493,7 +493,20 @@ void units_format_short_sig(double v, int sig, char *buf, size_t len)
         a /= 1000.0;
         e++;
     }
-    snprintf(buf, len, "%s%.*g%s", v < 0 ? "-" : "", sig, a, suffix[e]);
+    /* fixed notation: %g would write 600 at 2 digits as "6e+02" */
+    int decimals = sig - 1 - (int)floor(log10(a) + 1e-9);
+    if (decimals < 0)
+        decimals = 0;
+    char t[64];
+    snprintf(t, sizeof(t), "%.*f", decimals, a);
+    if (strchr(t, '.')) {   /* trailing zeros dropped */
+        char *z = t + strlen(t) - 1;
+        while (*z == '0')
+            *z-- = '\0';
+        if (*z == '.')
+            *z = '\0';
+    }
+    snprintf(buf, len, "%s%s%s", v < 0 ? "-" : "", t, suffix[e]);
 }
 
 void units_format_short(double v, char *buf, size_t len) { units_format_short_sig(v, 3, buf, len); }

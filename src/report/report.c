@@ -79,10 +79,12 @@ struct out {
     size_t ntoc;
     bool inline_charts;          /* --single-file: charts as data: URIs in the HTML */
     char inline_err[ERR_LEN];    /* the first chart that could not be inlined */
-    char print_head[2048];       /* devices, tests, date, version: the line printed at the top
-                                    of the first page and of every level-2 section's page
-                                    (class print-head: hidden on screen, @media print shows it
-                                    and starts a page there) */
+    /* Printed, every page is headed by the devices, the test, the date and the version: the
+     * report's pages before the first section with every test; each level-2 section is a
+     * <section> on its own named page (CSS named pages, `page: sN`) whose @page rule has the
+     * section's title in its top-left margin box. Hidden on screen. */
+    char head_devs[1024], head_when[160];
+    unsigned nsec;               /* sections opened so far (the last one open) */
 };
 
 static void h_esc(FILE *f, const char *s)
@@ -113,19 +115,50 @@ static void m_esc(FILE *f, const char *s, bool cell)
     }
 }
 
-static void o_print_head(struct out *o)
+/* A CSS string's characters: '"', '\\' and '<' (no "</style>" inside the sheet) and control
+ * characters as hexadecimal escapes. */
+static void css_str(FILE *f, const char *s)
 {
-    if (!o->print_head[0])
+    for (; s && *s; s++) {
+        const unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\' || ch == '<' || ch < 0x20)
+            fprintf(f, "\\%X ", ch);
+        else
+            fputc(ch, f);
+    }
+}
+
+/* The @page rule of the printed header of the pages named `name` (NULL: every page without a
+ * name): "devices · what" in the top-left margin box, "date · ptsbench VERSION" top right. */
+static void o_page_head(struct out *o, const char *name, const char *what)
+{
+    if (!o->head_devs[0])
         return;
-    fputs("<div class=\"print-head\">", o->h);
-    h_esc(o->h, o->print_head);
-    fputs("</div>\n", o->h);
+    fprintf(o->h, "<style>@page%s%s{@top-left{content:\"", name ? " " : "", name ? name : "");
+    css_str(o->h, o->head_devs);
+    fputs(" \u00b7 ", o->h);
+    css_str(o->h, what);
+    fputs("\"}@top-right{content:\"", o->h);
+    css_str(o->h, o->head_when);
+    fputs("\"}}</style>\n", o->h);
+}
+
+/* The end of the open section, if any (at the next level-2 heading and the document's end). */
+static void o_section_end(struct out *o)
+{
+    if (o->nsec)
+        fputs("</section>\n", o->h);
 }
 
 static void o_heading(struct out *o, int level, const char *id, const char *text)
 {
-    if (level == 2)
-        o_print_head(o);
+    if (level == 2) {   /* a section of its own, on its own printed pages */
+        char name[16];
+        o_section_end(o);
+        snprintf(name, sizeof(name), "s%u", ++o->nsec);
+        o_page_head(o, name, text);
+        fprintf(o->h, "<section style=\"page:%s\">\n", name);
+    }
     fprintf(o->h, "<h%d id=\"", level);
     h_esc(o->h, id);   /* ids hold test names from the results file */
     fputs("\">", o->h);
@@ -2130,8 +2163,8 @@ static void run_sections(struct ctx *c)
 /* Used only when reports/report.css cannot be found (the report is still readable). */
 static const char *const css_fallback =
     "body{font-family:sans-serif;max-width:1100px;margin:auto}\n"
-    ".print-head{display:none}\n"
-    "@media print{.print-head{display:block;break-before:page;font-size:8pt;color:#555}"
+    "@media print{@page{size:A4;margin:14mm 12mm;@top-left{font:7.5pt sans-serif;color:#555}"
+    "@top-right{font:7.5pt sans-serif;color:#555}@bottom-right{content:\"page \" counter(page) \" of \" counter(pages);font:7.5pt sans-serif}}"
     "figure{break-inside:avoid}}\n";
 
 /* The tests a document holds, for the printed page header: a suite's test names, a profile's
@@ -2319,9 +2352,10 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
                          c.names[i]);
             header_tests(in[i].doc, tests, sizeof(tests));
         }
-        snprintf(c.o.print_head, sizeof(c.o.print_head), "%s \u00b7 %s \u00b7 %s \u00b7 ptsbench %s",
-                 devs, tests, now, PTSBENCH_VERSION);
-        o_print_head(&c.o);
+        snprintf(c.o.head_devs, sizeof(c.o.head_devs), "%s", devs);
+        snprintf(c.o.head_when, sizeof(c.o.head_when), "%s \u00b7 ptsbench %s", now,
+                 PTSBENCH_VERSION);
+        o_page_head(&c.o, NULL, tests);
     }
     fputs("<h1>", c.o.h);
     h_esc(c.o.h, title);
@@ -2396,7 +2430,9 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
     }
     fprintf(c.o.h, "<p class=\"meta\">Units: IOPS; MB/s = 10<sup>6</sup> bytes/s; latency in µs "
                    "or ms; KiB = 1024 bytes. Charts: PNG shown, SVG linked; their gnuplot "
-                   "scripts and data are in plots/.</p>\n</body>\n</html>\n");
+                   "scripts and data are in plots/.</p>\n");
+    o_section_end(&c.o);
+    fputs("</body>\n</html>\n", c.o.h);
     fputs("Units: IOPS; MB/s = 10^6 bytes/s; latency in µs or ms; KiB = 1024 bytes. Charts: "
           "PNG shown, SVG linked; their gnuplot scripts and data are in plots/.\n", c.o.m);
 

@@ -1,7 +1,8 @@
 /* test_report_pdf.c — `ptsbench report --pdf`: with a headless Chromium in PATH, report.pdf is a
  * PDF ("%PDF-") of several pages (its "/Type /Page" objects counted, not "/Pages"), whose text
- * (pdftotext, when installed) holds the print header naming the devices, the tests and the
- * ptsbench version on more than one page; without one (PATH an empty directory), one line says
+ * (pdftotext, when installed) holds on every page the print header naming the devices and the
+ * page's section (the tests on the pages before the first), the date and the ptsbench version,
+ * and "page N of M"; without one (PATH an empty directory), one line says
  * what is needed, the exit status is 1, the HTML is written and no PDF. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -111,13 +112,20 @@ static void test_pdf_written(void **state)
     snprintf(path, sizeof(path), "%s/report.pdf.tmp", out);
     assert_int_not_equal(access(path, F_OK), 0);   /* renamed into place */
 
-    /* the header line is in the HTML, hidden on screen, shown in print */
+    /* the page header in the HTML: the pages before the first section with every test, each
+     * section on pages of its own name whose header names it */
     snprintf(path, sizeof(path), "%s/report.html", out);
     char *html = slurp_file(path, NULL);
     assert_non_null(html);
-    const char *want = "zdrive-6300-1.6t (simulated drive) vs zdrive-r4-cm88-1.6t (simulated "
-                       "drive) \xc2\xb7 iops, tp, lat, wsat, database, webserver \xc2\xb7 ";
+    const char *devs = "zdrive-6300-1.6t (simulated drive) vs zdrive-r4-cm88-1.6t (simulated "
+                       "drive) \xc2\xb7 ";
+    char want[512];
+    snprintf(want, sizeof(want), "@page{@top-left{content:\"%siops, tp, lat, wsat, database, "
+             "webserver\"}@top-right{content:\"", devs);
     assert_non_null(strstr(html, want));
+    snprintf(want, sizeof(want), "@page s1{@top-left{content:\"%sSummary\"}", devs);
+    assert_non_null(strstr(html, want));
+    assert_non_null(strstr(html, "<section style=\"page:s1\">"));
     assert_non_null(strstr(html, "@media print"));
     free(html);
 
@@ -129,10 +137,30 @@ static void test_pdf_written(void **state)
         char *pt[] = {"pdftotext", path, "-", NULL};
         assert_int_equal(run_cmd(pt, &r), 0);
         assert_int_equal(r.status, 0);
-        size_t heads = count(r.out, strlen(r.out), want, 0);
-        print_message("page header on %zu pages\n", heads);
-        assert_true(heads >= 3);   /* the first page and each section's first page */
-        assert_non_null(strstr(r.out, "\xc2\xb7 ptsbench "));
+        /* every page: the devices and what the page is about, the date and version, its number */
+        size_t n_pages = 0, heads = 0, numbered = 0;
+        bool iops = false;
+        for (char *pg = r.out, *next; pg && *pg; pg = next) {
+            next = strchr(pg, '\f');
+            if (next)
+                *next++ = '\0';
+            if (!pg[strspn(pg, " \n")])
+                continue;   /* after the last page */
+            n_pages++;
+            heads += strstr(pg, devs) && strstr(pg, "\xc2\xb7 ptsbench ");
+            char num[48];
+            snprintf(num, sizeof(num), "page %zu of ", n_pages);
+            numbered += strstr(pg, num) != NULL;
+            char sec[600];
+            snprintf(sec, sizeof(sec), "%sIOPS\n", devs);
+            iops = iops || strstr(pg, sec);
+        }
+        print_message("%zu pages of text, page header on %zu, numbered %zu\n", n_pages, heads,
+                      numbered);
+        assert_int_equal(n_pages, pages);
+        assert_int_equal(heads, n_pages);
+        assert_int_equal(numbered, n_pages);
+        assert_true(iops);   /* the IOPS section's pages say so */
         cmd_result_free(&r);
     }
     free(s1);
