@@ -184,6 +184,25 @@ void plot_dev_keys(const struct plot_ctx *c, struct plot_chart *ch)
 
 size_t plot_n_devs(const struct plot_chart *ch) { return ch->n_devs; }
 
+static const char *const bar_fills[] = {"", " fs pattern 4 border", " fs pattern 5 border"};
+static const char *const bar_fill_words[] = {"solid", "hatched", "cross-hatched"};
+
+const char *plot_bar_fill(int dev) { return bar_fills[dev < 2 ? (dev < 0 ? 0 : dev) : 2]; }
+
+void plot_bar_dev_keys(const struct plot_ctx *c, struct plot_chart *ch)
+{
+    for (size_t i = 0; i < c->n_in && i < ch->n_in; i++) {
+        if (ch->dev_rank[i] < 0)
+            continue;
+        const int d = i < 2 ? (int)i : 2;
+        char t[300];
+        snprintf(t, sizeof(t), "%s (%s)", c->in[i].label ? c->in[i].label : "results",
+                 bar_fill_words[d]);
+        plot_elem(ch, t, "keyentry with boxes lc rgb '#404040'%s",
+                  d ? bar_fills[d] : " fs solid 0.85");
+    }
+}
+
 void plot_source(struct plot_chart *ch, size_t input)
 {
     if (input < ch->n_in)

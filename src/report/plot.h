@@ -136,6 +136,12 @@ struct plot_key_once {
 };
 const char *plot_key_once(struct plot_key_once *k, bool many, const char *what);
 size_t plot_n_devs(const struct plot_chart *ch);
+/* Bars of several devices: the series are colours, the devices fills, the first device (input)
+ * solid, the second hatched, the others cross-hatched. plot_bar_fill gives the fill to append to
+ * a bar's style ("" for solid: the chart's own fill style); plot_bar_dev_keys a legend entry per
+ * device of the chart in its fill ("LABEL (hatched)"). */
+const char *plot_bar_fill(int dev);
+void plot_bar_dev_keys(const struct plot_ctx *c, struct plot_chart *ch);
 /* Styles: "lc rgb '#1f77b4'" for a colour index; a dash type and point type per device
  * rank (solid, dashed, dash-dot, ...). */
 const char *plot_color(int k);

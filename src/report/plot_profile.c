@@ -276,8 +276,6 @@ static void profile_bars(struct plot_ctx *c, bool lat)
     plot_count_axis(ch);
     plot_set(ch, "set grid noxtics ytics");
     struct plot_key_once ko = {0};
-    static const char *const fills[] = {"", " fs pattern 4 border", " fs pattern 5 border"};
-    static const char *const fill_words[] = {"solid", "hatched", "cross-hatched"};
     for (size_t k = 0; k < n_cols; k++) {
         const struct combo *cb = &combos[col[k].combo];
         int d = plot_dev(ch, col[k].input);
@@ -286,17 +284,10 @@ static void profile_bars(struct plot_ctx *c, bool lat)
                  cb->workers, cb->workers == 1 ? "" : "s", cb->qd);
         /* colours the combinations, titled once; fills the devices, one entry each */
         plot_elem(ch, plot_key_once(&ko, many, what), "dat using %zu%s %s%s", k + 2,
-                  k == 0 ? ":xtic(1)" : "", plot_color((int)col[k].combo), fills[d < 2 ? d : 2]);
+                  k == 0 ? ":xtic(1)" : "", plot_color((int)col[k].combo), plot_bar_fill(d));
     }
-    for (size_t i = 0; many && i < c->n_in; i++) {
-        if (plot_dev_rank(ch, i) < 0)
-            continue;
-        int d = (int)i < 2 ? (int)i : 2;
-        char t[512];
-        snprintf(t, sizeof(t), "%s (%s)", c->in[i].label, fill_words[d]);
-        plot_elem(ch, t, "keyentry with boxes lc rgb '#404040'%s",
-                  d ? fills[d] : " fs solid 0.85");
-    }
+    if (many)
+        plot_bar_dev_keys(c, ch);
     plot_bar_values(ch, n_cols, "%.0f");
     plot_chart_done(c, ch);
 }

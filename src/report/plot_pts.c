@@ -256,7 +256,8 @@ static void tp_bs(struct plot_ctx *c, const char *test)
     struct plot_chart *ch = plot_chart_new(
         c, name, test, title,
         "Sequential throughput (MB/s = 10^6 B/s) averaged over each block size's steady-state "
-        "window, read (R/W 100/0) and write (R/W 0/100), bars per device.");
+        "window, read (R/W 100/0) and write (R/W 0/100) in colours; with several devices, each "
+        "device's bars in its own fill (solid, hatched).");
     char cols[2048] = "block_size";
     size_t n_cols = 0;
     struct { size_t input; double mix; } col[MAXV];
@@ -298,17 +299,16 @@ static void tp_bs(struct plot_ctx *c, const char *test)
     plot_set(ch, "set ylabel 'throughput (MB/s = 10^6 B/s)'");
     plot_set(ch, "set grid noxtics ytics");
     bool many = n_inputs_with(c, test) > 1;
-    for (size_t k = 0; k < n_cols; k++) {
+    struct plot_key_once ko = {0};
+    for (size_t k = 0; k < n_cols; k++) {   /* colours the directions, fills the devices */
         int d = plot_dev(ch, col[k].input);
-        char t[512];
-        series_title(t, sizeof(t), many, c->in[col[k].input].label,
-                     col[k].mix == 100 ? "read" : col[k].mix == 0 ? "write" : "mixed");
-        int cidx = d * 2 + (col[k].mix == 100 ? 0 : 1);
-        if (k == 0)
-            plot_elem(ch, t, "dat using %zu:xtic(1) %s", k + 2, plot_color(cidx));
-        else
-            plot_elem(ch, t, "dat using %zu %s", k + 2, plot_color(cidx));
+        const char *dir = col[k].mix == 100 ? "read" : col[k].mix == 0 ? "write" : "mixed";
+        const int cidx = col[k].mix == 100 ? 0 : col[k].mix == 0 ? 1 : 2;
+        plot_elem(ch, plot_key_once(&ko, many, dir), "dat using %zu%s %s%s", k + 2,
+                  k == 0 ? ":xtic(1)" : "", plot_color(cidx), plot_bar_fill(d));
     }
+    if (many)
+        plot_bar_dev_keys(c, ch);
     plot_bar_values(ch, n_cols, "%.0f");
     plot_chart_done(c, ch);
 }
