@@ -117,8 +117,9 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
                                 errlen) != 0) {
         return -1;
     }
-    if (wl_check_target(&rec->wl, rec->target.capacity, rec->target.logical_sector,
-                        rec->target.path, &rec->range, err, errlen) != 0)
+    if (wl_check_target_scaled(&rec->wl, rec->target.capacity, rec->target.logical_sector,
+                               (uint64_t)run_target_weight(&rec->target), rec->target.path,
+                               &rec->range, err, errlen) != 0)
         return -1;
 
     if (rec->prep != DS_PREP_NONE && c->n_remotes)

@@ -49,6 +49,8 @@ struct sim_world {
     struct sim_dev *dev;
     struct sim_params params;
     simt now;                  /* virtual time, advanced by the sim engine */
+    simt driver;               /* the shared host driver path, booked up to here
+                                  (params.host_driver_us; engine/simulated.c) */
 };
 
 /* How a block device is attached, read from sysfs (target_attach_at): each string "" and each

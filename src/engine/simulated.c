@@ -20,9 +20,10 @@
 #define SIM_MEASURE_CHUNK 4096
 
 struct pending {
-    simt t;
+    simt t;                    /* the drive's completion; once hosted, the host's */
     uint64_t seq;
     struct io_unit *u;
+    bool hosted;               /* t includes the host's part (host_heads) */
 };
 
 struct engine {
@@ -38,6 +39,9 @@ struct engine {
     struct pending *heap;
     unsigned n;
     uint64_t seq;
+    /* the review's host (sim_params.host_*): this worker's CPU, booked up to cpu, and the
+     * shared driver path (world->driver), each per I/O in dilated ns */
+    simt cpu, worker_ns, driver_ns;
 };
 
 static inline bool pend_before(const struct pending *a, const struct pending *b)
@@ -94,6 +98,9 @@ static int simeng_init(struct engine **out, const struct engine_config *cfg, cha
     e->depth = cfg->depth;
     e->compress_pct = cfg->compress_pct;
     e->units = xcalloc(cfg->depth, sizeof(*e->units));
+    const double k = e->world->params.k ? e->world->params.k : 1;
+    e->worker_ns = (simt)(e->world->params.host_worker_us * 1000.0 * k + 0.5);
+    e->driver_ns = (simt)(e->world->params.host_driver_us * 1000.0 * k + 0.5);
     e->heap = xcalloc(cfg->depth, sizeof(*e->heap));
     for (unsigned i = 0; i < cfg->depth; i++)
         e->units[i].index = i;     /* no buffers: the model needs no data ... */
@@ -143,8 +150,32 @@ static int simeng_queue(struct engine *e, struct io_unit *u)
     };
     simt done = sim_submit(e->world->dev, e->world->now, &io);
     u->result = u->len;
-    heap_push(e, (struct pending){done, e->seq++, u});
+    heap_push(e, (struct pending){done, e->seq++, u, !e->worker_ns && !e->driver_ns});
     return 0;
+}
+
+/* The host's part of each completion (sim_params.host_*), in the order the drive completes
+ * them: the worker's CPU (one worker tops out at 1 / host_worker_us), then the driver path all
+ * workers share (the card at 1 / host_driver_us). While the earliest pending completion is the
+ * drive's alone, it queues for those and goes back with the host's finishing time; a worker
+ * busy with an earlier completion delays it, one that is idle does not. */
+static void host_heads(struct engine *e)
+{
+    while (e->n && !e->heap[0].hosted) {
+        struct pending p = heap_pop(e);
+        simt h = p.t;
+        if (e->worker_ns) {
+            h = (h > e->cpu ? h : e->cpu) + e->worker_ns;
+            e->cpu = h;
+        }
+        if (e->driver_ns) {
+            h = (h > e->world->driver ? h : e->world->driver) + e->driver_ns;
+            e->world->driver = h;
+        }
+        p.t = h;
+        p.hosted = true;
+        heap_push(e, p);
+    }
 }
 
 static int simeng_commit(struct engine *e)
@@ -157,12 +188,17 @@ static int simeng_reap(struct engine *e, unsigned min, unsigned max, struct io_u
 {
     (void)min;
     unsigned n = 0;
+    host_heads(e);
     if (!e->n || !max)
         return 0;
     /* Everything that completes at the earliest time, in submission order. */
     simt t = e->heap[0].t;
-    while (e->n && n < max && e->heap[0].t == t)
+    while (e->n && n < max) {
+        host_heads(e);
+        if (!e->n || e->heap[0].t != t)
+            break;
         out[n++] = heap_pop(e).u;
+    }
     if (t > e->world->now)
         e->world->now = t;
     return (int)n;
@@ -170,7 +206,11 @@ static int simeng_reap(struct engine *e, unsigned min, unsigned max, struct io_u
 
 static uint64_t simeng_clock(struct engine *e) { return e->world->now; }
 
-static uint64_t simeng_next(struct engine *e) { return e->n ? e->heap[0].t : UINT64_MAX; }
+static uint64_t simeng_next(struct engine *e)
+{
+    host_heads(e);
+    return e->n ? e->heap[0].t : UINT64_MAX;
+}
 
 static int simeng_idle(struct engine *e, uint64_t ns)
 {

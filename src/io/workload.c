@@ -921,8 +921,11 @@ static uint64_t wl_round_down(uint64_t v, uint32_t unit)
 
 /* Resolve an extent to bytes: percents against capacity (rounded down to the sector),
  * byte counts must be sector multiples. */
+/* An extent in the target's address space: a percentage of the capacity, or bytes given for
+ * the full-size drive divided by scale (a simulated drive scaled down k times: scale k; else 1)
+ * and kept a whole number of sectors. */
 static int wl_extent_bytes(const struct wl_extent *e, const char *key, uint64_t capacity,
-                           uint32_t sector, const char *target, uint64_t *out,
+                           uint32_t sector, uint64_t scale, const char *target, uint64_t *out,
                            char *err, size_t errlen)
 {
     if (e->is_percent) {
@@ -935,7 +938,12 @@ static int wl_extent_bytes(const struct wl_extent *e, const char *key, uint64_t 
         return errf(err, errlen, "%s=%llu is not a multiple of the %u-byte logical sector "
                                  "size of %s", key, (unsigned long long)e->bytes, sector,
                     target);
-    *out = e->bytes;
+    *out = scale > 1 ? wl_round_down(e->bytes / scale, sector) : e->bytes;
+    if (e->bytes && !*out && !strcmp(key, "size"))
+        return errf(err, errlen, "size=%llu is less than one %u-byte sector of %s, whose model "
+                                 "is scaled down %llu times: give at least %llu bytes",
+                    (unsigned long long)e->bytes, sector, target, (unsigned long long)scale,
+                    (unsigned long long)scale * sector);
     return 0;
 }
 
@@ -977,7 +985,17 @@ static int wl_check_room(const struct workload *wl, uint64_t len, uint32_t secto
 int wl_check_target(const struct workload *wl, uint64_t capacity, uint32_t logical_sector,
                     const char *target_name, struct wl_range *out, char *err, size_t errlen)
 {
+    return wl_check_target_scaled(wl, capacity, logical_sector, 1, target_name, out, err,
+                                  errlen);
+}
+
+int wl_check_target_scaled(const struct workload *wl, uint64_t capacity,
+                           uint32_t logical_sector, uint64_t scale, const char *target_name,
+                           struct wl_range *out, char *err, size_t errlen)
+{
     const char *target = target_name ? target_name : "the target";
+    if (scale < 1)
+        scale = 1;
     if (logical_sector == 0)
         return errf(err, errlen, "%s reports a logical sector size of 0", target);
     if (capacity == 0)
@@ -986,28 +1004,29 @@ int wl_check_target(const struct workload *wl, uint64_t capacity, uint32_t logic
         return -1;
     uint64_t start = 0, len = 0;
     if (wl->offset.set && wl_extent_bytes(&wl->offset, "offset", capacity, logical_sector,
-                                          target, &start, err, errlen) < 0)
+                                          scale, target, &start, err, errlen) < 0)
         return -1;
     if (wl->size.set) {
-        if (wl_extent_bytes(&wl->size, "size", capacity, logical_sector, target, &len, err,
-                            errlen) < 0)
+        if (wl_extent_bytes(&wl->size, "size", capacity, logical_sector, scale, target, &len,
+                            err, errlen) < 0)
             return -1;
     } else {
         len = start < capacity ? wl_round_down(capacity - start, logical_sector) : 0;
     }
+    /* messages in the full-size drive's bytes, as the workload gave them */
+    const unsigned long long full = (unsigned long long)capacity * scale;
     if (start >= capacity)
         return errf(err, errlen, "offset %llu is not below the %llu-byte capacity of %s: "
                                  "target smaller than the active range",
-                    (unsigned long long)start, (unsigned long long)capacity, target);
+                    (unsigned long long)start * scale, full, target);
     if (len > capacity - start) {
         char o[32], l[32], c[32];
-        units_format_size(start, o, sizeof(o));
-        units_format_size(len, l, sizeof(l));
-        units_format_size(capacity, c, sizeof(c));
+        units_format_size(start * scale, o, sizeof(o));
+        units_format_size(len * scale, l, sizeof(l));
+        units_format_size(full, c, sizeof(c));
         return errf(err, errlen, "offset=%s + size=%s (%llu bytes) does not fit in the %s "
                                  "(%llu-byte) capacity of %s: target smaller than the active range",
-                    o, l, (unsigned long long)(start + len), c, (unsigned long long)capacity,
-                    target);
+                    o, l, (unsigned long long)(start + len) * scale, c, full, target);
     }
     if (len == 0)
         return errf(err, errlen, "the active range on %s is empty (offset %llu, capacity "

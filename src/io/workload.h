@@ -166,6 +166,14 @@ struct wl_range {
  * target_name is used in messages. */
 int wl_check_target(const struct workload *wl, uint64_t capacity, uint32_t logical_sector,
                     const char *target_name, struct wl_range *out, char *err, size_t errlen);
+/* The same on a simulated drive scaled down `scale` times (capacity its addressable, scaled
+ * bytes): offset= and size= in bytes mean the full-size drive's, as every figure the results
+ * report does, and are divided by scale (a whole number of sectors); percentages are of the
+ * capacity either way; messages give full-size bytes. The range out is in the target's
+ * (scaled) address space. */
+int wl_check_target_scaled(const struct workload *wl, uint64_t capacity,
+                           uint32_t logical_sector, uint64_t scale, const char *target_name,
+                           struct wl_range *out, char *err, size_t errlen);
 
 /* Fit a bssplit to a device whose logical sector is larger than some of its block sizes (a 4Kn
  * drive cannot do the 512 B and 1 KiB transfers of the Iometer file/web server mixes): every

@@ -196,8 +196,9 @@ static int plan_workload(struct profile_session *s, unsigned p, unsigned w, char
                     continue;
                 if (wl_validate(&pt->wl, err, errlen) != 0)
                     return -1;
-                if (wl_check_target(&pt->wl, s->target.capacity, s->target.logical_sector,
-                                    s->target.path, &pt->range, err, errlen) != 0) {
+                if (wl_check_target_scaled(&pt->wl, s->target.capacity,
+                                           s->target.logical_sector, (uint64_t)s->weight,
+                                           s->target.path, &pt->range, err, errlen) != 0) {
                     char why[ERR_LEN];
                     str_copy(why, sizeof(why), err);
                     return errf(err, errlen, "profile %s, workload %s: %s", s->profiles[p].name,
@@ -249,6 +250,7 @@ struct profile_session *profile_prepare(const struct profile_config *cfg, char *
     if (run_probe_target(cfg->target_path, cfg->create_size, cfg->profile_dirs,
                          &s->target, err, errlen) != 0)
         goto fail;
+    s->weight = run_target_weight(&s->target);   /* the plan reads sizes in full-size bytes */
     for (unsigned p = 0; p < s->n_profiles; p++)
         for (unsigned w = 0; w < s->profiles[p].n; w++)
             if (plan_workload(s, p, w, err, errlen) != 0)
@@ -273,7 +275,6 @@ struct profile_session *profile_prepare(const struct profile_config *cfg, char *
     if (run_out_dir(cfg->out_dir, "profile", cfg->force, s->out_dir, sizeof(s->out_dir),
                     s->results_path, sizeof(s->results_path), err, errlen) != 0)
         goto fail;
-    s->weight = run_target_weight(&s->target);
     hostinfo_collect(&s->host);
     return s;
 fail:

@@ -303,8 +303,11 @@ int ps_element_open(struct pts_session *s, unsigned mix, uint32_t bs, bool rando
     wl->workers = threads;
     wl->compress_pct = compress;
     wl->seed = seed;
-    wl->offset = (struct wl_extent){.set = true, .bytes = s->ar.start};
-    wl->size = (struct wl_extent){.set = true, .bytes = s->ar.len};
+    /* the active range in the full-size drive's bytes, as a workload's sizes are read
+     * (wl_check_target_scaled divides them by the simulated drive's scale again) */
+    const uint64_t k = s->weight > 1 ? (uint64_t)s->weight : 1;
+    wl->offset = (struct wl_extent){.set = true, .bytes = s->ar.start * k};
+    wl->size = (struct wl_extent){.set = true, .bytes = s->ar.len * k};
     str_copy(wl->name, sizeof(wl->name), "pts-element");
     char bsname[32];
     units_format_size(bs, bsname, sizeof(bsname));
@@ -325,8 +328,8 @@ int ps_element_open(struct pts_session *s, unsigned mix, uint32_t bs, bool rando
     if (wl_validate(wl, err, errlen) != 0)
         return -1;
     struct wl_range range;
-    if (wl_check_target(wl, s->target.capacity, s->target.logical_sector, s->target.path,
-                        &range, err, errlen) != 0)
+    if (wl_check_target_scaled(wl, s->target.capacity, s->target.logical_sector,
+                               (uint64_t)s->weight, s->target.path, &range, err, errlen) != 0)
         return -1;
     struct engine_config base;
     char artifacts[4200];

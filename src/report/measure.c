@@ -70,6 +70,9 @@ static const char *const meas_names[MEAS_N] = {
     [MEAS_LAT_P99_9_US] = "lat_p99_9_us",
     [MEAS_LAT_P99_99_US] = "lat_p99_99_us",
     [MEAS_LAT_MAX_US] = "lat_max_us",
+    [MEAS_LAT_P50_US] = "lat_p50_us",
+    [MEAS_LAT_P90_US] = "lat_p90_us",
+    [MEAS_LAT_P95_US] = "lat_p95_us",
 };
 
 const char *meas_metric_name(enum meas_metric m)
@@ -223,6 +226,9 @@ static void figs_from(struct json_object *o, double v[MEAS_N])
     v[MEAS_LAT_P99_US] = jp_path(o, "total.lat_us.percentiles.99");
     v[MEAS_LAT_P99_9_US] = jp_path(o, "total.lat_us.percentiles.99.9");
     v[MEAS_LAT_P99_99_US] = jp_path(o, "total.lat_us.percentiles.99.99");
+    v[MEAS_LAT_P50_US] = jp_path(o, "total.lat_us.percentiles.50");
+    v[MEAS_LAT_P90_US] = jp_path(o, "total.lat_us.percentiles.90");
+    v[MEAS_LAT_P95_US] = jp_path(o, "total.lat_us.percentiles.95");
     v[MEAS_READ_LAT_MEAN_US] = jp_path(o, "read.lat_us.mean");
     v[MEAS_WRITE_LAT_MEAN_US] = jp_path(o, "write.lat_us.mean");
 }
@@ -273,6 +279,7 @@ struct meas_ctx {
     struct meas_set *set;
     size_t cap;
     const char *file;
+    unsigned flags;            /* MEAS_LOAD_* */
 };
 
 static struct meas_point *point_new(struct meas_ctx *c)
@@ -591,6 +598,44 @@ static void suite_dirth(struct meas_ctx *c, enum meas_precond pc, struct json_ob
     point_finish(p);
 }
 
+/* HIR with MEAS_LOAD_RECOVERY: a point per wait state, the mean IOPS of its write accesses.
+ * The stimulus is the test's (random writes, threads x QD); its block size is the accesses'
+ * bytes per I/O (MB/s over IOPS), 4 KiB in every HIR definition. */
+static void suite_hir(struct meas_ctx *c, struct json_object *test, struct json_object *sub)
+{
+    struct json_object *acc = jp_idx(jp_get(sub, "accesses"), 0);
+    const double a_iops = jp_num(acc, "iops"), a_mb_s = jp_num(acc, "mb_s");
+    if (!(a_iops > 0) || !isfinite(a_mb_s))
+        return;
+    const double bs = round(a_mb_s * 1e6 / a_iops / 512) * 512;
+    if (!(bs >= 512 && bs <= UINT32_MAX))
+        return;
+    struct json_object *ws = jp_get(sub, "wait_states");
+    for (size_t i = 0; i < jp_len(ws); i++) {
+        struct json_object *w = jp_idx(ws, i);
+        const double iops = jp_num(w, "write_iops_mean"), wait = jp_num(w, "wait_s");
+        if (!isfinite(iops) || !isfinite(wait))
+            continue;
+        struct meas_point *p = point_new(c);
+        p->bs = (uint32_t)bs;
+        p->read_pct = 0;
+        p->random_pct = 100;
+        p->workers = (unsigned)jint(jp_get(test, "threads"), 1);
+        p->qd = (unsigned)jint(jp_get(test, "qd"), 1);
+        p->compress_pct = 0;
+        p->state = MEAS_STATE_UNKNOWN;   /* recovering: neither fresh nor steady */
+        p->rounds = (unsigned)jint(jp_get(w, "write_accesses"), 0);
+        p->v[MEAS_IOPS] = p->v[MEAS_WRITE_IOPS] = iops;
+        p->v[MEAS_MB_S] = p->v[MEAS_WRITE_MB_S] = iops * bs / 1e6;
+        snprintf(p->key, sizeof(p->key), "suite/%s/wait=%g",
+                 jstr(jp_get(test, "name")) ? jstr(jp_get(test, "name")) : "hir", wait);
+        char extra[64];
+        snprintf(extra, sizeof(extra), ", %g s waits", wait);
+        point_label(p, "PTS Host Idle Recovery write accesses", extra);
+        point_finish(p);
+    }
+}
+
 static int load_suite(struct meas_ctx *c, struct json_object *root, char *err, size_t errlen)
 {
     (void)err;
@@ -606,8 +651,11 @@ static int load_suite(struct meas_ctx *c, struct json_object *root, char *err, s
                 suite_table(c, pc, t, s);
             else if (jp_get(s, "operating_points"))
                 suite_dirth(c, pc, t, s);
+            else if (jp_get(s, "wait_states") && (c->flags & MEAS_LOAD_RECOVERY))
+                suite_hir(c, t, s);
             /* HIR (wait_states/accesses) and XSR (groups/log): recovery behaviour over time,
-             * not an operating point to compare with a claim or a baseline: skipped. */
+             * not an operating point to compare with a claim or a baseline: skipped unless
+             * asked for (HIR's, MEAS_LOAD_RECOVERY). */
         }
     }
     return 0;
@@ -795,8 +843,14 @@ static int load_dir(struct meas_ctx *c, const char *dir, int depth, char *err, s
 
 int meas_load(const char *path, struct meas_set *out, char *err, size_t errlen)
 {
+    return meas_load_flags(path, 0, out, err, errlen);
+}
+
+int meas_load_flags(const char *path, unsigned flags, struct meas_set *out, char *err,
+                    size_t errlen)
+{
     memset(out, 0, sizeof(*out));
-    struct meas_ctx c = {.set = out, .cap = 0, .file = path};
+    struct meas_ctx c = {.set = out, .cap = 0, .file = path, .flags = flags};
     struct stat st;
     if (stat(path, &st) != 0)
         return errf(err, errlen, "%s: %s", path, strerror(errno));

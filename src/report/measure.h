@@ -19,6 +19,7 @@ enum meas_metric {
     MEAS_MB_S, MEAS_READ_MB_S, MEAS_WRITE_MB_S,          /* MB/s = 10^6 bytes/s */
     MEAS_LAT_MEAN_US, MEAS_READ_LAT_MEAN_US, MEAS_WRITE_LAT_MEAN_US,
     MEAS_LAT_P99_US, MEAS_LAT_P99_9_US, MEAS_LAT_P99_99_US, MEAS_LAT_MAX_US,
+    MEAS_LAT_P50_US, MEAS_LAT_P90_US, MEAS_LAT_P95_US,   /* the body of the distribution */
     MEAS_N
 };
 
@@ -77,6 +78,14 @@ struct meas_set {
 /* Load a results file, or every results.json under a directory. Returns 0, or -1 with one line
  * (no such file, not JSON, unknown schema, no results found). */
 int meas_load(const char *path, struct meas_set *out, char *err, size_t errlen);
+/* meas_load with MEAS_LOAD_* flags:
+ *   MEAS_LOAD_RECOVERY  also a point per HIR wait state, its write accesses' mean IOPS
+ *                       ("suite/hir/wait=5", state unknown): recovery figures that the simulated
+ *                       drive's calibration compares with a review's, which verify, gate and
+ *                       the report do not judge as operating points. */
+#define MEAS_LOAD_RECOVERY 1u
+int meas_load_flags(const char *path, unsigned flags, struct meas_set *out, char *err,
+                    size_t errlen);
 void meas_free(struct meas_set *s);
 const struct meas_point *meas_find(const struct meas_set *s, const char *key);
 

@@ -215,8 +215,9 @@ enum verify_kind verify_metric_kind(enum meas_metric m)
 
 /* ---- spec sheets ---- */
 
-static const char *const claim_keys[] = {"metric", "value", "unit", "bs", "pattern", "read_pct",
-                                         "qd", "threads", "compress", "state", "assumed",
+static const char *const claim_keys[] = {"metric", "value", "unit", "bs", "pattern",
+                                         "random_pct", "read_pct", "qd", "threads", "compress",
+                                         "state", "assumed",
                                          "source", "note", NULL};
 
 /* The conditions `assumed` may name, and the word for each in messages and JSON. */
@@ -282,7 +283,8 @@ static int parse_assumed(struct verify_claim *c, const char *value, char *err, s
 
 /* One claim from its section. */
 static int parse_claim(const struct ini_file *ini, const struct ini_section *s,
-                       struct verify_claim *c, char *err, size_t errlen)
+                       const char *const *more, struct verify_claim *c, char *err,
+                       size_t errlen)
 {
     memset(c, 0, sizeof(*c));
     str_copy(c->name, sizeof(c->name), s->name);
@@ -293,10 +295,11 @@ static int parse_claim(const struct ini_file *ini, const struct ini_section *s,
     const char *path = ini->path;
 
     for (size_t i = 0; i < s->n_entries; i++)
-        if (!key_known(claim_keys, s->entries[i].key))
+        if (!key_known(claim_keys, s->entries[i].key) &&
+            !(more && key_known(more, s->entries[i].key)))
             return errf(err, errlen, "%s:%d: [%s] unknown key '%s' (want metric, value, unit, "
-                        "bs, pattern, read_pct, qd, threads, compress, state, assumed, source, "
-                        "note)",
+                        "bs, pattern, random_pct, read_pct, qd, threads, compress, state, "
+                        "assumed, source, note)",
                         path, s->entries[i].line, s->name, s->entries[i].key);
     static const char *const required[] = {"metric", "value", "bs", "pattern", "read_pct"};
     for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
@@ -345,7 +348,9 @@ static int parse_claim(const struct ini_file *ini, const struct ini_section *s,
     c->claimed = verify_to_base(c->value, &vu);
 
     e = ini_find(s, "bs");
-    if (verify_parse_bs(e->value, &c->bs, why, sizeof(why)) != 0)
+    if (!strcmp(e->value, "mixed"))
+        c->bs = 0;   /* a mix of sizes (a profile's bssplit): matches mixed-size points only */
+    else if (verify_parse_bs(e->value, &c->bs, why, sizeof(why)) != 0)
         return BAD(e, why);
 
     e = ini_find(s, "pattern");
@@ -355,6 +360,14 @@ static int parse_claim(const struct ini_file *ini, const struct ini_section *s,
         c->sequential = true;
     else
         return BAD(e, "want random or sequential");
+    if ((e = ini_find(s, "random_pct"))) {   /* a partly random stimulus (Iometer's 80%) */
+        char *end;
+        long v = strtol(e->value, &end, 10);
+        if (end == e->value || *end || v < 1 || v > 99 || c->sequential)
+            return BAD(e, "want 1..99, the random share of a random pattern (100 is "
+                          "pattern = random, 0 sequential)");
+        c->random_pct = (int)v;   /* 0 (unset): 100 for random, 0 for sequential */
+    }
 
     double pct;
     e = ini_find(s, "read_pct");
@@ -399,6 +412,13 @@ static int parse_claim(const struct ini_file *ini, const struct ini_section *s,
 int verify_sheet_parse(const struct ini_file *ini, struct verify_sheet *out, char *err,
                        size_t errlen)
 {
+    return verify_sheet_parse_keys(ini, NULL, NULL, out, err, errlen);
+}
+
+int verify_sheet_parse_keys(const struct ini_file *ini, const char *const *more_global,
+                            const char *const *more_claim, struct verify_sheet *out,
+                            char *err, size_t errlen)
+{
     memset(out, 0, sizeof(*out));
     str_copy(out->path, sizeof(out->path), ini->path ? ini->path : "");
     const char *base = strrchr(out->path, '/');
@@ -408,7 +428,8 @@ int verify_sheet_parse(const struct ini_file *ini, struct verify_sheet *out, cha
         const struct ini_section *s = &ini->sections[i];
         if (!strcmp(s->name, "global")) {
             for (size_t j = 0; j < s->n_entries; j++)
-                if (!key_known(global_keys, s->entries[j].key)) {
+                if (!key_known(global_keys, s->entries[j].key) &&
+                    !(more_global && key_known(more_global, s->entries[j].key))) {
                     errf(err, errlen, "%s:%d: unknown key '%s' before the first claim (want "
                          "device, vendor, model, capacity, form_factor, nand, source, note)",
                          ini->path, s->entries[j].line, s->entries[j].key);
@@ -434,7 +455,7 @@ int verify_sheet_parse(const struct ini_file *ini, struct verify_sheet *out, cha
                          s->entries[j].key, s->entries[k].line);
                     goto fail;
                 }
-        if (parse_claim(ini, s, &out->c[out->n], err, errlen) != 0)
+        if (parse_claim(ini, s, more_claim, &out->c[out->n], err, errlen) != 0)
             goto fail;
         out->n++;
     }
@@ -487,8 +508,8 @@ static bool stated(const struct verify_claim *c, unsigned cond)
 /* The matching steps of verify.h, in order: each says whether a point passes. */
 static bool step_shape(const struct verify_claim *c, const struct meas_point *p)
 {
-    return p->bs != 0 && p->bs == c->bs && p->read_pct == c->read_pct &&
-           (c->sequential ? p->random_pct == 0 : p->random_pct == 100);
+    return p->bs == c->bs && p->read_pct == c->read_pct &&
+           p->random_pct == (c->sequential ? 0 : c->random_pct > 0 ? c->random_pct : 100);
 }
 
 static bool step_figure(const struct verify_claim *c, const struct meas_point *p)
@@ -629,7 +650,7 @@ bool verify_match_has_reference(const struct verify_claim *c, const struct verif
            m->nearest->state == MEAS_STATE_STEADY;
 }
 
-/* "4x32", "QD 32", "4 threads" from the stated values (0: not stated) */
+/* "4x32", "QD 32", "4 threads", "1 thread" from the stated values (0: not stated) */
 static void fmt_oio(unsigned threads, unsigned qd, char *buf, size_t len)
 {
     if (threads && qd)
@@ -637,7 +658,7 @@ static void fmt_oio(unsigned threads, unsigned qd, char *buf, size_t len)
     else if (qd)
         snprintf(buf, len, "QD %u", qd);
     else
-        snprintf(buf, len, "%u threads", threads);
+        snprintf(buf, len, "%u thread%s", threads, threads == 1 ? "" : "s");
 }
 
 static void fmt_compress(int pct, char *buf, size_t len)
@@ -658,7 +679,10 @@ void verify_match_reason(const struct verify_claim *c, const struct verify_match
     case VERIFY_WHY_NONE:
         break;
     case VERIFY_WHY_SHAPE:
-        units_format_bs(c->bs, a, sizeof(a));
+        if (c->bs)
+            units_format_bs(c->bs, a, sizeof(a));
+        else
+            str_copy(a, sizeof(a), "mixed sizes");
         snprintf(buf, len, "no point at the claim's block size, pattern and read share (%s %s, "
                  "R/W %d/%d)", a, c->sequential ? "sequential" : "random", c->read_pct,
                  100 - c->read_pct);
@@ -765,7 +789,10 @@ void verify_assumed_names(unsigned conds, char *buf, size_t len)
 void verify_claim_conditions(const struct verify_claim *c, char *buf, size_t len)
 {
     char bs[32], oio[64] = "", comp[48] = "", state[32] = "";
-    units_format_bs(c->bs, bs, sizeof(bs));
+    if (c->bs)
+        units_format_bs(c->bs, bs, sizeof(bs));
+    else
+        str_copy(bs, sizeof(bs), "mixed sizes");
     if (c->threads || c->qd) {
         char o[32];
         fmt_oio(c->threads, c->qd, o, sizeof(o));
@@ -777,7 +804,12 @@ void verify_claim_conditions(const struct verify_claim *c, char *buf, size_t len
     if (c->compress_pct >= 0)
         snprintf(comp, sizeof(comp), ", compress %d%%%s", c->compress_pct,
                  c->assumed & VERIFY_COND_COMPRESS ? " (assumed)" : "");
-    snprintf(buf, len, "%s %s, R/W %d/%d%s%s%s", bs, c->sequential ? "sequential" : "random",
+    char pat[32];
+    if (c->random_pct > 0 && c->random_pct < 100)
+        snprintf(pat, sizeof(pat), "%d%% random", c->random_pct);
+    else
+        str_copy(pat, sizeof(pat), c->sequential ? "sequential" : "random");
+    snprintf(buf, len, "%s %s, R/W %d/%d%s%s%s", bs, pat,
              c->read_pct, 100 - c->read_pct, oio, state, comp);
 }
 

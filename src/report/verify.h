@@ -16,8 +16,13 @@
  *                           GB decimal; KiB, MiB, GiB binary); ns, us / µs, ms, s. Default:
  *                           the metric's own (IOPS, MB/s, MiB/s for mib_s, µs).
  *   bs       = 128k         block size; in a spec sheet K/M/G are binary whether written
- *                           KB or KiB (a vendor's "4KB" transfer is 4096 bytes)
+ *                           KB or KiB (a vendor's "4KB" transfer is 4096 bytes); "mixed": a
+ *                           mix of sizes (a profile's bssplit), matching mixed-size points
+ *                           only, whichever mix (for sheets that tell them apart otherwise:
+ *                           the calibration's point = pattern)
  *   pattern  = sequential   random | sequential
+ *   random_pct = 80         optional, with pattern = random: the random share of a partly
+ *                           random stimulus (Iometer's Workstation: 80); a point must have it
  *   read_pct = 100          read share in percent: 100 read, 0 write, 70 a 70/30 mix
  *   qd       = 32           queue depth per worker ("unknown": not stated)
  *   threads  = 4            workers ("unknown": not stated)
@@ -36,8 +41,8 @@
  * a point measured under the conditions that decide its figure. Nothing stated is substituted:
  * a point either meets every stated condition or is not comparable. The steps, in order; each
  * keeps the points that pass it:
- *   1. shape: the same block size (a mixed-size point never matches), pattern (random claim:
- *      100% random point; sequential: 0% random) and read share;
+ *   1. shape: the same block size (a mixed-size point only for a "mixed" claim), pattern (random claim:
+ *      100% random point, or random_pct's; sequential: 0% random) and read share;
  *   2. figure: a figure for the claimed metric;
  *   3. compressibility: as claimed, unless "any" or assumed (a point of unknown
  *      compressibility meets no stated one);
@@ -139,6 +144,7 @@ struct verify_claim {
     double claimed;            /* in the base unit of the metric's kind */
     uint32_t bs;
     bool sequential;
+    int random_pct;            /* random_pct's 1..99; 0: as the pattern (100 or 0) */
     int read_pct;
     unsigned qd, threads;      /* 0: not stated */
     int compress_pct;          /* -1: any */
@@ -161,6 +167,12 @@ struct verify_sheet {
 /* Claims from a parsed INI file. Returns 0, or -1 with "path:line: [section] key=value: why". */
 int verify_sheet_parse(const struct ini_file *ini, struct verify_sheet *out, char *err,
                        size_t errlen);
+/* The same, accepting (and leaving to the caller) the keys of more_global before the first
+ * claim and of more_claim in claims: NULL-terminated lists, either NULL. For files that hold
+ * claims among other things (the simulated drive's calibration, report/calibrate.h). */
+int verify_sheet_parse_keys(const struct ini_file *ini, const char *const *more_global,
+                            const char *const *more_claim, struct verify_sheet *out,
+                            char *err, size_t errlen);
 int verify_sheet_load(const char *path, struct verify_sheet *out, char *err, size_t errlen);
 void verify_sheet_free(struct verify_sheet *s);
 

@@ -32,6 +32,7 @@ void sim_params_default(struct sim_params *p)
     p->stripe_unit_bytes = 16384;
     p->vca_balance_pct = 5;
     p->link_mb_s = 3200;            /* PCIe Gen3 x4, effective */
+    p->link_write_mb_s = 0;         /* as the link */
     p->d_card_us = 0;
     p->channels = 8;                /* note §6.1: generic-mlc25 */
     p->dies_per_channel = 4;
@@ -103,6 +104,9 @@ static int sim_validate(const struct sim_params *p, char *err, size_t n)
                     p->stripe_unit_bytes);
     NUM(vca_balance_pct, 0, 100);
     NUM(link_mb_s, 0.001, 1e9);
+    NUM(link_write_mb_s, 0, 1e9);
+    NUM(host_worker_us, 0, 1e9);
+    NUM(host_driver_us, 0, 1e9);
     NUM(d_card_us, 0, 1e9);
     UINT(channels, 1, 1024);
     UINT(dies_per_channel, 1, 1024);
@@ -336,6 +340,7 @@ int sim_open(const struct sim_params *p, struct sim_dev **out, char *err, size_t
     d->nominal_user_bytes = d->user_units * SIM_UNIT * d->k;
     d->stripe_units = p->stripe_unit_bytes / SIM_UNIT;
     d->link_ps = sim_ps(p->link_mb_s, p->k);
+    d->link_wps = p->link_write_mb_s > 0 ? sim_ps(p->link_write_mb_s, p->k) : d->link_ps;
     d->d_card = sim_ns(p->d_card_us, p->k);
     d->vca_balance = p->vca_balance_pct / 100.0;
     d->seed = p->seed;
@@ -636,9 +641,9 @@ static simt sim_vca(struct sim_dev *d, unsigned op, simt t, uint64_t off, uint32
 
 /* ---------------------------------------------------------------- submit */
 
-static inline simt sim_link_ns(const struct sim_dev *d, uint32_t len)
+static inline simt sim_link_ns(uint64_t ps, uint32_t len)
 {
-    return (simt)(((unsigned __int128)len * d->link_ps + 999) / 1000);
+    return (simt)(((unsigned __int128)len * ps + 999) / 1000);
 }
 
 /* Card front end: the host link (departure: one resource per direction, PCIe being full
@@ -658,12 +663,12 @@ simt sim_submit(struct sim_dev *d, simt now, const struct sim_io *io)
     unsigned op = io->op == SIM_WRITE ? SIM_WRITE : io->op == SIM_TRIM ? SIM_TRIM : SIM_READ;
     simt done;
     if (op == SIM_WRITE) {
-        d->link_w = (d->link_w > now ? d->link_w : now) + sim_link_ns(d, len);
+        d->link_w = (d->link_w > now ? d->link_w : now) + sim_link_ns(d->link_wps, len);
         simt t = d->link_w;
         done = d->dispatch == SIM_DISPATCH_VCA ? sim_vca(d, op, t, off, len, io->compress_pct)
                                                : sim_stripe(d, op, t, off, len, io->compress_pct);
     } else if (op == SIM_READ) {
-        simt x = sim_link_ns(d, len);
+        simt x = sim_link_ns(d->link_ps, len);
         d->link_r = (d->link_r > now ? d->link_r : now) + x;
         done = d->dispatch == SIM_DISPATCH_VCA ? sim_vca(d, op, now, off, len, 0)
                                                : sim_stripe(d, op, now, off, len, 0);

@@ -43,6 +43,8 @@ struct sim_params {
     uint32_t stripe_unit_bytes;     /* stripe: LBA striping unit over controllers (16 KiB) */
     double vca_balance_pct;         /* vca: allowed written-byte imbalance between children (5) */
     double link_mb_s;               /* host link bandwidth (PCIe), shared by all controllers */
+    double link_write_mb_s;         /* the link's write direction when it is slower (a bridge
+                                       whose write path is narrower); 0 = link_mb_s */
     double d_card_us;               /* fixed per-I/O card latency (reserves nothing) */
 
     /* Per controller: NAND geometry and timing. */
@@ -68,7 +70,9 @@ struct sim_params {
     double c_r_us, c_r_us_per_kib;  /* firmware cost of a mapped read */
     double c_unmapped_us;           /* read of never-written / trimmed data (no NAND) */
     double c_gc_us;                 /* firmware cost per relocated 4 KiB (x stored/8 compressed) */
-    double wpipe_mb_s;              /* write datapath shared by host and GC writes; 0 = none */
+    double wpipe_mb_s;              /* write datapath shared by host and GC writes, in stored
+                                       (compressed) bytes: incompressible data fills it, a
+                                       compressing controller's reduced data does not; 0 = none */
     double d_w_us, d_r_us;          /* fixed pipeline delays for writes / reads (reserve nothing) */
     uint32_t wbuf_units;            /* early-ack write buffer, in 4 KiB units of stored data;
                                        divided by k but never below 2 superpages per die (k does
@@ -95,6 +99,13 @@ struct sim_params {
     bool measure_compress;          /* harness: generate the write data and measure its
                                        compressibility with lz4 per I/O, instead of trusting the
                                        workload's declared percentage (validation; slower) */
+
+    /* The review's host and driver (not the drive: the engine applies them, so that a
+     * preset's figures compare with the review's). Per I/O, real microseconds. */
+    double host_worker_us;          /* CPU time of one worker (submit and complete) per I/O:
+                                       one worker tops out at 1 / host_worker_us */
+    double host_driver_us;          /* a driver path all workers share (one lock, one queue)
+                                       per I/O: the card tops out at 1 / host_driver_us */
 
     /* Scale and determinism. */
     unsigned k;                     /* time dilation / capacity scale, power of two, >= 1 */

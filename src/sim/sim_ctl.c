@@ -580,7 +580,8 @@ static inline uint64_t sim_charge(const struct sim_cfg *g, uint32_t n, uint32_t 
 /* Host write of n units. A write that covers a unit only partly rewrites the whole unit
  * (the model does not charge the read-modify-write read). Order (note §5.3): d_w, foreground
  * GC, firmware (c_cmd + c_w + c_w_kib x KiB of the command, one reservation on the earliest-
- * free core: c_cmd shares the cores), the write datapath (4 KiB per unit), then buffer room
+ * free core: c_cmd shares the cores), the write datapath (the units' stored sectors: what a
+ * compressing controller reduced does not fill it), then buffer room
  * for each unit. Completion is early (buffer with power-loss protection): when the firmware
  * and datapath are done and every unit has room; room frees when its unit is programmed
  * (back-pressure). */
@@ -598,8 +599,8 @@ simt sim_ctl_write(struct sim_ctl *c, simt t, uint32_t lpn0, const uint32_t *lpn
     }
     sim_fg_gc(c, t, sim_charge(g, n, ns));
     simt tf = sim_fw(c, t, g->c_cmd + g->c_w + sim_kib(g->c_w_kib, len));
-    if (g->pipe_ps) {
-        c->pipe = sim_max(tf, c->pipe) + sim_xfer((uint64_t)n * SIM_UNIT, g->pipe_ps);
+    if (g->pipe_ps) {   /* the datapath moves the stored (compressed) data */
+        c->pipe = sim_max(tf, c->pipe) + sim_xfer((uint64_t)n * ns * SIM_SECT, g->pipe_ps);
         tf = c->pipe;
     }
     simt done = tf;
@@ -619,7 +620,8 @@ simt sim_ctl_write(struct sim_ctl *c, simt t, uint32_t lpn0, const uint32_t *lpn
 }
 
 /* Host read. Units never written or trimmed are answered without NAND (zeros): a read that
- * maps nothing costs c_cmd + c_unmapped (no d_r). A mapped read: firmware (c_cmd + c_r +
+ * maps nothing costs c_cmd + c_unmapped, at most c_cmd + the firmware cost of a mapped read
+ * of its size (never slower than mapped data: drives answer it from the map), no d_r. A mapped read: firmware (c_cmd + c_r +
  * c_r_kib x KiB of the command, on the earliest-free core), d_r, then per superpage one tR on
  * its die (FCFS: it waits for programs and erases queued there; a unit straddling two
  * superpages reads both), then the channel transfer of the stored sectors (compressed data
@@ -637,7 +639,10 @@ simt sim_ctl_read(struct sim_ctl *c, simt t, uint32_t lpn0, const uint32_t *lpns
     }
     simt done;
     if (!any) {
-        done = sim_fw(c, t, g->c_cmd + g->c_unmapped);
+        /* a read of never-written data is answered from the map: never dearer than the
+         * firmware part of a mapped read of the same size */
+        const simt mapped = g->c_r + sim_kib(g->c_r_kib, len);
+        done = sim_fw(c, t, g->c_cmd + (g->c_unmapped < mapped ? g->c_unmapped : mapped));
         c->st.unmapped_reads += n;
     } else {
         simt tf = sim_fw(c, t, g->c_cmd + g->c_r + sim_kib(g->c_r_kib, len)) + g->d_r;

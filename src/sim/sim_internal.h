@@ -132,7 +132,7 @@ struct sim_dev {
     uint64_t nominal_user_bytes;
     double rho_eff;
     uint32_t stripe_units;
-    uint64_t link_ps;
+    uint64_t link_ps, link_wps;  /* ps per byte: the link's read and write directions */
     simt link_w, link_r;        /* host link, each direction (booking) */
     simt d_card;
     double vca_balance;

@@ -77,6 +77,7 @@ static const struct sim_preset_key sim_preset_keys[] = {
     {"stripe_unit_bytes", SP_SIZE, SP_F(stripe_unit_bytes), 4096, 64.0 * 1048576, 4096},
     {"vca_balance_pct", SP_PCT, SP_F(vca_balance_pct), 0, 100, 0},
     {"link_mb_s", SP_DOUBLE, SP_F(link_mb_s), 1, 1e6, 0},
+    {"link_write_mb_s", SP_DOUBLE, SP_F(link_write_mb_s), 0, 1e6, 0},
     {"d_card_us", SP_DOUBLE, SP_F(d_card_us), 0, 1e6, 0},
 
     {"channels", SP_UINT, SP_F(channels), 1, 256, 0},
@@ -119,6 +120,9 @@ static const struct sim_preset_key sim_preset_keys[] = {
     {"durawrite", SP_BOOL, SP_F(durawrite), 0, 0, 0},
     {"meta_pct", SP_PCT, SP_F(meta_pct), 0, 50, 0},
     {"measure_compress", SP_BOOL, SP_F(measure_compress), 0, 0, 0},
+
+    {"host_worker_us", SP_DOUBLE, SP_F(host_worker_us), 0, 1e6, 0},
+    {"host_driver_us", SP_DOUBLE, SP_F(host_driver_us), 0, 1e6, 0},
 
     {"k", SP_POW2, SP_F(k), 1, 4096, 0},
     {"seed", SP_UINT, SP_F(seed), 0, 18446744073709551615.0, 0},
@@ -750,9 +754,8 @@ static struct sim_preset_bound sim_preset_write_iops_ctl(const struct sim_params
                    + c * a * p->t_erase_us / d->units_per_eblk;
     sim_preset_min(&b, d->dies / (nand_us * 1e-6),
                    fob ? "NAND program" : "NAND program+relocation+erase");
-    if (p->wpipe_mb_s > 0)
-        sim_preset_min(&b, p->wpipe_mb_s * 1e6 / (SP_UNIT * (1.0 + (a - 1.0) * c)),
-                       "write datapath");
+    if (p->wpipe_mb_s > 0)   /* host and relocated data alike, as stored (compressed) */
+        sim_preset_min(&b, p->wpipe_mb_s * 1e6 / (SP_UNIT * c * a), "write datapath");
     return b;
 }
 
@@ -921,6 +924,15 @@ void sim_params_describe(const struct sim_params *p, FILE *out)
     snprintf(c, sizeof c, "expected (formula): %s FOB (%s per controller), bound: %s", h1, h2,
              fob.why);
     sim_preset_linef(out, "fob_4k_randwrite_iops", round(fob.v), c);
+    if (p->durawrite) {   /* the datapath carries stored data: compressible data passes it */
+        const double c100 = sim_preset_stored_fraction(p, 100);
+        struct sim_preset_bound fc = sim_preset_card(p, sim_preset_write_iops_ctl(p, &d, c100,
+                                                                                  true, NULL));
+        sim_preset_fmt_iops(fc.v, h1, sizeof h1);
+        snprintf(c, sizeof c, "expected (formula): %s FOB with fully compressible data (what "
+                 "SandForce specifications quote), bound: %s", h1, fc.why);
+        sim_preset_linef(out, "fob_4k_randwrite_iops_compressible", round(fc.v), c);
+    }
     struct sim_preset_bound ss_ctl = sim_preset_write_iops_ctl(p, &d, c0, false, &wa0);
     struct sim_preset_bound ss = sim_preset_card(p, ss_ctl);
     if (p->durawrite && ss.v > 0) {
