@@ -131,6 +131,11 @@ static int sim_validate(const struct sim_params *p, char *err, size_t n)
     NUM(op_pct, 0, 10000);
     UINT(fw_cores, 1, 256);
     NUM(c_cmd_us, 0, 1e9);
+    NUM(hk_period_us, 0, 1e9);
+    NUM(hk_us, 0, 1e9);
+    if (p->hk_us > 0 && !(p->hk_period_us > p->hk_us))
+        return errf(err, n, "sim parameters hk_us = %g, hk_period_us = %g: the housekeeping "
+                    "period must be longer than its work", p->hk_us, p->hk_period_us);
     NUM(c_w_us, 0, 1e9);
     NUM(c_w_us_per_kib, 0, 1e9);
     NUM(c_r_us, 0, 1e9);
@@ -213,6 +218,8 @@ static int sim_make_cfg(const struct sim_params *p, struct sim_cfg *g, uint64_t 
                     "for the model (max 2^32 - 1): raise k", k,
                     (unsigned long long)lines * g->line_cap);
     g->fw_cores = p->fw_cores;
+    g->hk_period = p->hk_us > 0 ? sim_ns(p->hk_period_us, k) : 0;
+    g->hk = g->hk_period ? sim_ns(p->hk_us, k) : 0;
     g->t_read = sim_ns(p->t_read_us, k);
     g->t_prog = sim_ns(p->t_prog_us, k);
     g->t_erase = sim_ns(p->t_erase_us * erase_scale, k);

@@ -65,6 +65,8 @@ struct sim_params {
 
     /* Per controller: firmware and datapath. */
     unsigned fw_cores;
+    double hk_period_us, hk_us;     /* firmware housekeeping: every hk_period_us each core is
+                                       busy hk_us with the firmware's own work (0: none) */
     double c_cmd_us;                /* front-end command processing per host command */
     double c_w_us, c_w_us_per_kib;  /* firmware cost of a host write: fixed + per KiB */
     double c_r_us, c_r_us_per_kib;  /* firmware cost of a mapped read */

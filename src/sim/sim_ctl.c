@@ -49,15 +49,41 @@ static void sim_fatal(const char *what)
 
 /* ---------------------------------------------------------------- resources */
 
-/* Reserve `cost` on the earliest-free firmware core from t; returns the end. */
+/* The gap before a core's next housekeeping window: uniform in [0.5, 1.5] x (period - hk), so
+ * the windows come once a period on average but never in step with a periodic command stream
+ * (a QD 1 stream of fixed service time would otherwise alias with them). Seeded. */
+static inline simt sim_hk_gap(struct sim_ctl *c)
+{
+    const struct sim_cfg *g = c->cfg;
+    const simt mean = g->hk_period - g->hk;
+    const uint64_t x = rng_splitmix64(&c->hk_rng) >> 11;   /* 53 bits */
+    return mean / 2 + (simt)((double)mean * ((double)x / 9007199254740992.0));
+}
+
+/* Reserve `cost` on the earliest-free firmware core from t; returns the end. With
+ * housekeeping (hk_period_us, hk_us: the firmware's own background work, such as journaling
+ * the map, statistics and wear levelling bookkeeping, on every core about once a period) a
+ * command that would start inside a core's window starts at the window's end: at low load
+ * about hk / period of the commands wait, up to hk (the percentiles' shoulder above the
+ * mean). Windows pass lazily: a core's start times never decrease. */
 static inline simt sim_fw(struct sim_ctl *c, simt t, simt cost)
 {
+    const struct sim_cfg *g = c->cfg;
     simt *fw = c->fw;
     unsigned b = 0;
-    for (unsigned i = 1; i < c->cfg->fw_cores; i++)
+    for (unsigned i = 1; i < g->fw_cores; i++)
         if (fw[i] < fw[b])
             b = i;
     simt s = sim_max(t, fw[b]);
+    if (g->hk_period) {
+        simt *nx = &c->hk_next[b];
+        while (*nx + g->hk <= s)
+            *nx += g->hk + sim_hk_gap(c);
+        if (s >= *nx) {   /* inside the window: after it */
+            s = *nx + g->hk;
+            *nx += g->hk + sim_hk_gap(c);
+        }
+    }
     fw[b] = s + cost;
     return fw[b];
 }
@@ -726,10 +752,19 @@ void sim_ctl_fill(struct sim_ctl *c, uint32_t lpn, unsigned compress_pct)
     c->st.host_write_sectors += SIM_UNIT / SIM_SECT;
 }
 
+static void sim_hk_reset(struct sim_ctl *c, simt now)
+{
+    const struct sim_cfg *g = c->cfg;
+    c->hk_rng = c->seed ^ 0x686b686b686b686bull;   /* "hkhk": apart from d-choice's */
+    for (unsigned i = 0; g->hk_period && i < g->fw_cores; i++)
+        c->hk_next[i] = now + sim_hk_gap(c);
+}
+
 void sim_ctl_untime(struct sim_ctl *c)
 {
     const struct sim_cfg *g = c->cfg;
     memset(c->fw, 0, sizeof(*c->fw) * g->fw_cores);
+    sim_hk_reset(c, 0);
     memset(c->ch, 0, sizeof(*c->ch) * g->channels);
     memset(c->die, 0, sizeof(*c->die) * g->dies);
     memset(c->host.ring.rel, 0, sizeof(simt) * c->host.ring.n);
@@ -779,6 +814,7 @@ void sim_ctl_reset(struct sim_ctl *c, simt now)
     c->last_done = c->bg_until = c->now = now;
     c->meta_acc = 0;
     c->rng = c->seed;
+    sim_hk_reset(c, now);
     memset(&c->st, 0, sizeof(c->st));
 }
 
@@ -795,6 +831,7 @@ int sim_ctl_init(struct sim_ctl *c, const struct sim_cfg *g, uint64_t seed)
     c->freeq = xcalloc(g->nlines, sizeof(*c->freeq));
     c->fifoq = xcalloc(g->nlines, sizeof(*c->fifoq));
     c->fw = xcalloc(g->fw_cores, sizeof(*c->fw));
+    c->hk_next = xcalloc(g->fw_cores, sizeof(*c->hk_next));
     c->ch = xcalloc(g->channels, sizeof(*c->ch));
     c->die = xcalloc(g->dies, sizeof(*c->die));
     struct sim_ring *rings[2] = {&c->host.ring, &c->gcw.ring};
@@ -819,6 +856,7 @@ void sim_ctl_free(struct sim_ctl *c)
     free(c->freeq);
     free(c->fifoq);
     free(c->fw);
+    free(c->hk_next);
     free(c->ch);
     free(c->die);
     free(c->host.ring.rel);

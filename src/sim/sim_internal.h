@@ -31,6 +31,7 @@ struct sim_cfg {
     uint32_t rec_cap;           /* log records a line can hold */
     uint32_t user_units;        /* logical 4 KiB units per controller */
     uint32_t fw_cores;
+    simt hk_period, hk;         /* firmware housekeeping windows (0: none) */
     simt t_read, t_prog, t_erase;
     simt c_cmd, c_w, c_w_kib, c_r, c_r_kib, c_unmapped, c_gc, d_w, d_r;
     uint64_t ch_ps, pipe_ps;    /* ps per byte (x k); pipe_ps 0 = no write datapath */
@@ -100,6 +101,8 @@ struct sim_ctl {
     int64_t debt;               /* foreground GC debt, sectors << 16 */
     uint64_t ratio_fx;          /* victim valid / gain, << 16 */
     simt *fw, *ch, *die;        /* busy_until per fw core, channel (booking), die */
+    simt *hk_next;              /* per fw core: the next housekeeping window's start */
+    uint64_t hk_rng;            /* splitmix64 state of the housekeeping gaps */
     simt pipe;                  /* write datapath booking */
     simt last_done;             /* latest completion returned */
     simt bg_until;              /* background GC already ran up to here */

@@ -96,6 +96,8 @@ static const struct sim_preset_key sim_preset_keys[] = {
     {"op_pct", SP_PCT, SP_F(op_pct), 0, 100, 0},
 
     {"fw_cores", SP_UINT, SP_F(fw_cores), 1, 64, 0},
+    {"hk_period_us", SP_DOUBLE, SP_F(hk_period_us), 0, 1e9, 0},
+    {"hk_us", SP_DOUBLE, SP_F(hk_us), 0, 1e6, 0},
     {"c_cmd_us", SP_DOUBLE, SP_F(c_cmd_us), 0, 1e6, 0},
     {"c_w_us", SP_DOUBLE, SP_F(c_w_us), 0, 1e6, 0},
     {"c_w_us_per_kib", SP_DOUBLE, SP_F(c_w_us_per_kib), 0, 1e6, 0},
