@@ -142,6 +142,7 @@ static int sim_validate(const struct sim_params *p, char *err, size_t n)
     NUM(c_r_us_per_kib, 0, 1e9);
     NUM(c_unmapped_us, 0, 1e9);
     NUM(c_gc_us, 0, 1e9);
+    NUM(c_gc_sp_us, 0, 1e9);
     NUM(wpipe_mb_s, 0, 1e9);
     if (p->wpipe_mb_s > 0 && p->wpipe_mb_s < 0.001)
         return errf(err, n, "sim parameter wpipe_mb_s = %g: 0 (none) or >= 0.001", p->wpipe_mb_s);
@@ -230,6 +231,7 @@ static int sim_make_cfg(const struct sim_params *p, struct sim_cfg *g, uint64_t 
     g->c_r_kib = sim_ns(p->c_r_us_per_kib, k);
     g->c_unmapped = sim_ns(p->c_unmapped_us, k);
     g->c_gc = sim_ns(p->c_gc_us, k);
+    g->c_gc_sp = sim_ns(p->c_gc_sp_us, k);
     g->d_w = sim_ns(p->d_w_us, k);
     g->d_r = sim_ns(p->d_r_us, k);
     g->ch_ps = sim_ps(p->channel_mb_s, k);

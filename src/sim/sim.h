@@ -72,6 +72,10 @@ struct sim_params {
     double c_r_us, c_r_us_per_kib;  /* firmware cost of a mapped read */
     double c_unmapped_us;           /* read of never-written / trimmed data (no NAND) */
     double c_gc_us;                 /* firmware cost per relocated 4 KiB (x stored/8 compressed) */
+    double c_gc_sp_us;              /* ... and per source superpage (planes x page on one die)
+                                       read for relocation, whatever it holds: page-level work
+                                       (copyback setup, ECC), so victims of large random writes,
+                                       whose pages are wholly valid or empty, cost less per unit */
     double wpipe_mb_s;              /* write datapath shared by host and GC writes, in stored
                                        (compressed) bytes: incompressible data fills it, a
                                        compressing controller's reduced data does not; 0 = none */

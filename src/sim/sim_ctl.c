@@ -388,7 +388,9 @@ static void sim_append(struct sim_ctl *c, struct sim_wp *w, bool gc, uint32_t lp
 /* One GC step at time t: relocate up to `quantum` valid units of the victim (finishing the
  * source superpage in progress, so a page is read once), then erase the victim if it is empty.
  * Each relocation: tR on the source die (one multi-plane read per superpage), channel
- * transfer, c_gc x nsect/8 on a firmware core, the write datapath, room in the GC buffer, and
+ * transfer, c_gc x nsect/8 on a firmware core (and c_gc_sp once per source superpage read:
+ * relocating a page's worth of valid data costs less per unit than relocating scattered
+ * units, as large random writes leave victims), the write datapath, room in the GC buffer, and
  * the program on the GC line. Departure from the note: the firmware cost is reserved from t,
  * not after the source read, because a read may wait behind a long program backlog on its die
  * and an FCFS core reserved that far ahead would block every host command meanwhile.
@@ -441,6 +443,7 @@ static simt sim_gc_step(struct sim_ctl *c, simt t, bool bg, bool *progress)
             c->die[die] = rd;
             ch = die % g->channels;
             last_sp = sp0;
+            fw_t += g->c_gc_sp;   /* per source page read: its setup, whatever it holds */
         }
         simt ready = rd;
         if (sp1 != sp0) {   /* unit straddles two superpages: read both */
@@ -449,6 +452,7 @@ static simt sim_gc_step(struct sim_ctl *c, simt t, bool bg, bool *progress)
             c->die[die] = rd;
             last_sp = sp1;
             ready = sim_max(ready, rd);
+            fw_t += g->c_gc_sp;
         }
         simt x = sim_xfer((uint64_t)ns * SIM_SECT, g->ch_ps);
         simt cb = sim_max(t, c->ch[ch]) + x;

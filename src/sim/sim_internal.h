@@ -33,7 +33,7 @@ struct sim_cfg {
     uint32_t fw_cores;
     simt hk_period, hk;         /* firmware housekeeping windows (0: none) */
     simt t_read, t_prog, t_erase;
-    simt c_cmd, c_w, c_w_kib, c_r, c_r_kib, c_unmapped, c_gc, d_w, d_r;
+    simt c_cmd, c_w, c_w_kib, c_r, c_r_kib, c_unmapped, c_gc, c_gc_sp, d_w, d_r;
     uint64_t ch_ps, pipe_ps;    /* ps per byte (x k); pipe_ps 0 = no write datapath */
     uint32_t wbuf_sect, gcbuf_sect;   /* write buffer, GC buffer: stored sectors */
     enum sim_gc_policy gc;

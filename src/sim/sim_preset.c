@@ -9,7 +9,7 @@
  *     usable / (1 + op) when user_bytes = 0; rho_eff = usable / user - 1; A = sim_wa_oracle().
  *   - FOB 4 KiB random write: min(fw n / c_w(4K), NAND D u / tPROG, datapath B_w / 4 KiB), times
  *     the controllers, capped by the host link.
- *   - steady state: min(fw n / (c_w + (A-1) c_gc),
+ *   - steady state: min(fw n / (c_w + (A-1) c_gc + A c_gc_sp / units per superpage),
  *                       NAND D / (A tPROG/u + (A-1) tR/u + A tBERS/U_blk),
  *                       datapath B_w / (4 KiB A)),
  *     times the controllers, capped by the host link. With DuraWrite, data of compressibility
@@ -105,6 +105,7 @@ static const struct sim_preset_key sim_preset_keys[] = {
     {"c_r_us_per_kib", SP_DOUBLE, SP_F(c_r_us_per_kib), 0, 1e6, 0},
     {"c_unmapped_us", SP_DOUBLE, SP_F(c_unmapped_us), 0, 1e6, 0},
     {"c_gc_us", SP_DOUBLE, SP_F(c_gc_us), 0, 1e6, 0},
+    {"c_gc_sp_us", SP_DOUBLE, SP_F(c_gc_sp_us), 0, 1e6, 0},
     {"wpipe_mb_s", SP_DOUBLE, SP_F(wpipe_mb_s), 0, 1e6, 0},
     {"d_w_us", SP_DOUBLE, SP_F(d_w_us), 0, 1e6, 0},
     {"d_r_us", SP_DOUBLE, SP_F(d_r_us), 0, 1e6, 0},
@@ -749,7 +750,11 @@ static struct sim_preset_bound sim_preset_write_iops_ctl(const struct sim_params
     if (wa_out)
         *wa_out = a;
     double n = p->fw_cores ? p->fw_cores : 1;
-    sim_preset_min(&b, n / ((d->cw4 + (a - 1.0) * c * p->c_gc_us) * 1e-6), "firmware");
+    /* per host unit: a - 1 relocated units, a victim's superpage holding (a - 1) / a of its
+     * units (units_per_prog / c of them) valid, so a / (units_per_prog / c) superpages read */
+    const double gc_sp = a * c / d->units_per_prog * p->c_gc_sp_us;
+    sim_preset_min(&b, n / ((d->cw4 + (a - 1.0) * c * p->c_gc_us + (fob ? 0 : gc_sp)) * 1e-6),
+                   "firmware");
     double nand_us = c * a * p->t_prog_us / d->units_per_prog;
     if (!fob)
         nand_us += (a - 1.0) * c * p->t_read_us / d->units_per_prog
