@@ -1,7 +1,6 @@
 /* cmd_sim.c — `ptsbench sim`: the built-in simulated drives (presets in profiles/devices) and
  * their calibration against the reviews (profiles/devices/calibration, report/calibrate.h). */
 #include <errno.h>
-#include <ftw.h>
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -94,14 +93,6 @@ static int cmd_sim_describe(const char *spec, const char *const *dirs)
     }
     sim_params_describe(&p, stdout);
     return EXIT_OK;
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path) == 0 || errno == ENOENT ? 0 : -1;
 }
 
 /* --calibration PRESET: run the sheet's commands, judge, print; the exit code. */
@@ -197,7 +188,7 @@ static int cmd_sim_calibration(const char *preset)
     free(use);
     calib_free(&sh);
     if (!keep)
-        nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+        file_remove_tree(dir);
     return code;
 }
 

@@ -12,6 +12,10 @@ bool file_exists(const char *path);
  * directory this process may write. 0, or -1 with one line naming the path. */
 int file_mkdir_p(const char *dir, char *err, size_t errlen);
 
+/* Remove path and everything below it, best effort (what cannot be removed is left; a
+ * symbolic link is removed, never followed). For scratch directories ptsbench made. */
+void file_remove_tree(const char *path);
+
 /* Replace path with the concatenation of parts atomically: the data go to an unnamed file in
  * path's directory (O_TMPFILE; a named path.tmp where the filesystem has none), which is linked
  * as path.tmp once complete and renamed over path. Readers see the old file or the new one,

@@ -102,6 +102,35 @@ char *str_trim(char *s)
     return s;
 }
 
+bool str_last_line(const char *text, char *buf, size_t len)
+{
+    const char *best = NULL, *best_end = NULL;
+    for (const char *p = text ? text : ""; *p;) {
+        const char *e = strchr(p, '\n');
+        if (!e)
+            e = p + strlen(p);
+        for (const char *q = p; q < e; q++)
+            if (!isspace((unsigned char)*q)) {
+                best = p;
+                best_end = e;
+                break;
+            }
+        p = *e ? e + 1 : e;
+    }
+    if (len)
+        buf[0] = '\0';
+    if (!best || !len)
+        return false;
+    while (best_end > best && isspace((unsigned char)best_end[-1]))
+        best_end--;
+    size_t n = (size_t)(best_end - best);
+    if (n >= len)
+        n = len - 1;
+    memcpy(buf, best, n);
+    buf[n] = '\0';
+    return true;
+}
+
 void str_copy(char *dst, size_t len, const char *src)
 {
     if (!len)

@@ -2,6 +2,7 @@
 #ifndef PTSBENCH_UTIL_H
 #define PTSBENCH_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,9 @@ char *xstrdup(const char *s);
 /* Trim leading and trailing whitespace in place; returns the start of the trimmed text
  * (inside s). */
 char *str_trim(char *s);
+/* The last line of text holding more than white space, its trailing white space dropped, into
+ * buf (a child's stderr: its last line says what went wrong). false (buf "") when none. */
+bool str_last_line(const char *text, char *buf, size_t len);
 /* Bounded copy: always NUL-terminated, silently truncating. */
 void str_copy(char *dst, size_t len, const char *src);
 

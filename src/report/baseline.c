@@ -4,7 +4,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,19 +224,6 @@ static int copy_file_atomic(const char *src, const char *dst, char *err, size_t 
     return rc;
 }
 
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(p);
-}
-
-static void rm_tree(const char *path)
-{
-    nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 static void fsync_dir_of(const char *path)
 {
     char d[PATH_MAX];
@@ -300,38 +286,38 @@ static int update_dir(const char *cur, const struct gate_baseline_plan *u, size_
     *n_files = l.n;
     list_free(&l);
     if (rc != 0) {
-        rm_tree(stage);
+        file_remove_tree(stage);
         return -1;
     }
     chmod(stage, 0755);
     if (!u->dest_exists) {
         if (rename(stage, u->dest) != 0) {
             rc = errf(err, errlen, "cannot rename %s to %s: %s", stage, u->dest, strerror(errno));
-            rm_tree(stage);
+            file_remove_tree(stage);
             return rc;
         }
     } else if (renameat2(AT_FDCWD, stage, AT_FDCWD, u->dest, RENAME_EXCHANGE) == 0) {
-        rm_tree(stage);   /* now the old baseline */
+        file_remove_tree(stage);   /* now the old baseline */
     } else {
         if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) {
             rc = errf(err, errlen, "cannot replace %s: %s", u->dest, strerror(errno));
-            rm_tree(stage);
+            file_remove_tree(stage);
             return rc;
         }
         char old[PATH_MAX];
         snprintf(old, sizeof(old), "%s.old-XXXXXX", u->dest);
         if (!mkdtemp(old) || rename(u->dest, old) != 0) {
             rc = errf(err, errlen, "cannot move %s aside: %s", u->dest, strerror(errno));
-            rm_tree(stage);
+            file_remove_tree(stage);
             return rc;
         }
         if (rename(stage, u->dest) != 0) {
             rc = errf(err, errlen, "cannot rename %s to %s: %s", stage, u->dest, strerror(errno));
             rename(old, u->dest);
-            rm_tree(stage);
+            file_remove_tree(stage);
             return rc;
         }
-        rm_tree(old);
+        file_remove_tree(old);
     }
     fsync_dir_of(u->dest);
     return 0;

@@ -227,24 +227,6 @@ struct run_ctx {
     char err[ERR_LEN];
 };
 
-static void first_line(const char *text, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    if (!text)
-        return;
-    const char *last = NULL;   /* the last non-empty line says what went wrong */
-    for (const char *p = text; *p;) {
-        const size_t n = strcspn(p, "\n");
-        if (n)
-            last = p;
-        p += n;
-        if (*p)
-            p++;
-    }
-    if (last)
-        snprintf(buf, len, "%.*s", (int)strcspn(last, "\n"), last);
-}
-
 static void run_one(struct run_ctx *c, size_t i)
 {
     struct calib_cmd *cmd = &c->s->cmd[i];
@@ -278,7 +260,7 @@ static void run_one(struct run_ctx *c, size_t i)
     cmd->wall_s = (double)(now_mono_ns() - t0) / 1e9;
     cmd->status = r.status;
     if (r.status != 0)
-        first_line(r.err, cmd->err, sizeof(cmd->err));
+        str_last_line(r.err, cmd->err, sizeof(cmd->err));   /* what went wrong */
     spawn_result_free(&r);
     pthread_mutex_lock(&c->mu);
     c->done++;
@@ -354,46 +336,38 @@ void calib_judge(struct calib_sheet *s, const struct meas_set *const *sets)
                 snprintf(r->reason, sizeof(r->reason), "the command did not run");
             continue;
         }
-        /* the candidates: the command's points, those of the row's pattern */
-        const struct meas_point **cand = xcalloc(set->n ? set->n : 1, sizeof(*cand));
+        /* the candidates: the command's points, those of the row's pattern (copied: verify
+         * matches over an array) */
+        struct meas_point *cand = xcalloc(set->n ? set->n : 1, sizeof(*cand));
         size_t nc = 0;
         for (size_t k = 0; k < set->n; k++)
             if (!r->point[0] || fnmatch(r->point, set->p[k].key, 0) == 0)
-                cand[nc++] = &set->p[k];
+                cand[nc++] = set->p[k];
         struct verify_result best = {0};
         bool have = false;
         if (r->pick_max) {   /* the largest comparable figure: one point at a time */
             for (size_t k = 0; k < nc; k++) {
                 struct verify_result vr;
-                verify_check(r->claim, cand[k], 1, VERIFY_DEFAULT_TOLERANCE, &vr);
+                verify_check(r->claim, &cand[k], 1, VERIFY_DEFAULT_TOLERANCE, &vr);
                 if (vr.match.point && (!have || vr.measured_base > best.measured_base)) {
                     best = vr;
                     have = true;
                 }
             }
-            if (!have && nc)
-                verify_check(r->claim, cand[0], 1, VERIFY_DEFAULT_TOLERANCE, &best);
+            if (!have && nc)   /* for the reason */
+                verify_check(r->claim, cand, 1, VERIFY_DEFAULT_TOLERANCE, &best);
         } else if (nc) {
-            struct meas_point *pts = xcalloc(nc, sizeof(*pts));
-            for (size_t k = 0; k < nc; k++)
-                pts[k] = *cand[k];
-            verify_check(r->claim, pts, nc, VERIFY_DEFAULT_TOLERANCE, &best);
+            verify_check(r->claim, cand, nc, VERIFY_DEFAULT_TOLERANCE, &best);
             have = best.match.point != NULL;
-            if (have)   /* the point lives in pts: keep its label, not the pointer */
-                str_copy(r->point_label, sizeof(r->point_label), best.match.point->label);
-            else
-                verify_match_reason(r->claim, &best.match, r->reason, sizeof(r->reason));
-            best.match.point = best.match.nearest = NULL;
-            free(pts);
         }
-        if (have && best.match.point)
+        if (have)
             str_copy(r->point_label, sizeof(r->point_label), best.match.point->label);
-        if (!nc)
+        else if (!nc)
             snprintf(r->reason, sizeof(r->reason), "no measured point%s%s",
                      r->point[0] ? " matching " : "", r->point);
-        else if (!have && !r->reason[0])
+        else
             verify_match_reason(r->claim, &best.match, r->reason, sizeof(r->reason));
-        free(cand);
+        free(cand);   /* best's points point into it: not used below */
         if (!have)
             continue;
         r->judged = true;

@@ -701,36 +701,6 @@ static int chart_write(const struct plot_ctx *c, struct plot_chart *ch, char *er
     return rc;
 }
 
-/* The last non-empty line of gnuplot's stderr (its error message). */
-static void last_line(const char *text, char *buf, size_t len)
-{
-    const char *best = NULL, *best_end = NULL;
-    const char *p = text ? text : "";
-    while (*p) {
-        const char *e = strchr(p, '\n');
-        if (!e)
-            e = p + strlen(p);
-        const char *q = p;
-        while (q < e && (*q == ' ' || *q == '\t' || *q == '\r'))
-            q++;
-        if (q < e) {
-            best = p;
-            best_end = e;
-        }
-        p = *e ? e + 1 : e;
-    }
-    if (!best) {
-        str_copy(buf, len, "no message");
-        return;
-    }
-    size_t n = (size_t)(best_end - best);
-    if (n >= len)
-        n = len - 1;
-    memcpy(buf, best, n);
-    buf[n] = '\0';
-    str_trim(buf);
-}
-
 static bool file_nonempty(const char *path)
 {
     struct stat st;
@@ -754,7 +724,8 @@ static void chart_render(const struct plot_ctx *c, struct plot_chart *ch)
     }
     if (r.status != 0) {
         char msg[300];
-        last_line(r.err, msg, sizeof(msg));
+        if (!str_last_line(r.err, msg, sizeof(msg)))   /* gnuplot's error message */
+            str_copy(msg, sizeof(msg), "no message");
         if (r.status == 127)
             ch->status = errf(ch->err, sizeof(ch->err), "gnuplot is not installed (not found "
                                                         "in PATH)");

@@ -2,13 +2,13 @@
 #include "report/report_pdf.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/file.h"
 #include "lib/spawn.h"
 #include "lib/util.h"
 
@@ -52,28 +52,6 @@ static void file_url(const char *abs, char *url, size_t len)
             o += (size_t)snprintf(url + o, len - o, "%%%02X", *s);
     }
     url[o < len ? o : len - 1] = '\0';
-}
-
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(p);
-    return 0;
-}
-
-/* The last non-empty line of a renderer's stderr (its first lines are noise about D-Bus). */
-static void last_line(const char *text, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    const char *end = text + strlen(text);
-    while (end > text && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
-        end--;
-    const char *start = end;
-    while (start > text && start[-1] != '\n')
-        start--;
-    snprintf(buf, len, "%.*s", (int)(end - start), start);
 }
 
 static bool starts_pdf(const char *path)
@@ -128,7 +106,7 @@ int report_pdf(const char *html_path, const char *pdf_path, unsigned timeout_s, 
     struct spawn_result r;
     int rc = spawn_run_timeout(argv, SPAWN_STOPPABLE, timeout_s * 1000u, &r);
     int saved = errno;
-    nftw(prof, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    file_remove_tree(prof);
     if (rc != 0) {
         errf(err, errlen, "cannot start %s: %s", exe, strerror(saved));
         unlink(pdf_path);
@@ -143,7 +121,7 @@ int report_pdf(const char *html_path, const char *pdf_path, unsigned timeout_s, 
         status = REPORT_PDF_FAILED;
     } else if (r.status != 0 || !starts_pdf(tmp_pdf)) {
         char line[512];
-        last_line(r.err, line, sizeof(line));
+        str_last_line(r.err, line, sizeof(line));
         errf(err, errlen, "%s exited with status %d and %s%s%s", exe, r.status,
              starts_pdf(tmp_pdf) ? "a PDF" : "no PDF", line[0] ? ": " : "", line);
         status = REPORT_PDF_FAILED;
