@@ -17,7 +17,9 @@ void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summa
     if (!h->count)
         return;
     const double to_us = 1.0 / (1000.0 * weight);
-    out->count = h->count;
+    /* a simulated drive's histogram counts each completion k (= weight) times (lat_add in
+     * core/worker.c): the count here is of completions */
+    out->count = weight > 1 ? (uint64_t)((double)h->count / weight + 0.5) : h->count;
     out->min_us = (double)h->min * to_us;
     out->max_us = (double)h->max * to_us;
     out->mean_us = hist_mean(h) * to_us;

@@ -261,6 +261,7 @@ void run_engine_base(const struct target_info *t, int fd, const char *out_dir, c
     memset(base, 0, sizeof(*base));
     base->fd = fd;
     base->handle = t->sim;
+    base->lat_scale = t->sim && t->sim->params.k > 1 ? t->sim->params.k : 1;
     base->mem_align = t->mem_align;
     base->path = t->path;
     snprintf(dir, dirlen, "%s/fio", out_dir);

@@ -51,6 +51,7 @@ struct worker_pool {
     struct wl_range range;
     bool virtual_time;         /* one thread, completion-time order (ENGINE_F_VIRTUAL_CLOCK) */
     bool whole_round;          /* one worker whose engine runs whole rounds (ENGINE_F_WHOLE_ROUND) */
+    unsigned lat_scale;        /* base.lat_scale: latency samples per completion (lat_add) */
     volatile sig_atomic_t *stop;
     unsigned n;
     struct worker *w;
@@ -222,6 +223,24 @@ static void round_fill(struct worker *w)
     r->inflight += ns;
 }
 
+/* One completion's latency v in the histogram. A completion that stands for k I/Os (the
+ * simulated drive's dilation) counts k times: k - 1 at v - stall and one at v - stall plus
+ * k x stall, the one that waited the drive's undilated pause (sim_last_stall; the histogram
+ * holds dilated ns, divided by k when read). */
+static inline void lat_add(struct hist *h, uint64_t v, uint64_t stall, unsigned k)
+{
+    if (k <= 1) {
+        hist_add(h, v);
+        return;
+    }
+    if (!stall || stall > v) {
+        hist_add_n(h, v, k);
+        return;
+    }
+    hist_add_n(h, v - stall, k - 1);
+    hist_add(h, v - stall + stall * k);
+}
+
 /* Count n completions observed at time t. */
 static void round_account(struct worker *w, int n, uint64_t t)
 {
@@ -245,7 +264,7 @@ static void round_account(struct worker *w, int n, uint64_t t)
         } else if (counted) {
             s->ios[u->dir]++;
             s->bytes[u->dir] += u->len;
-            hist_add(&s->lat[u->dir], t - u->issue_ns);
+            lat_add(&s->lat[u->dir], t - u->issue_ns, u->stall_ns, p->lat_scale);
         }
         w->free_units[w->n_free++] = u;
     }
@@ -338,7 +357,9 @@ static void pool_round_virtual(struct worker_pool *p, const struct round_limits 
         if (!next)
             break;
         int n = ops->reap(next->eng, 1, next->r.inflight, next->done);
-        if (n <= 0) {
+        if (n == 0)
+            continue;   /* its earliest completion moved later when settled: choose again */
+        if (n < 0) {
             worker_fail(next, "%s: no completion to reap", ops->name);
             break;
         }
@@ -460,6 +481,7 @@ struct worker_pool *worker_pool_start(const struct workload *wl, const struct en
     p->range = *range;
     p->virtual_time = (ops->flags & ENGINE_F_VIRTUAL_CLOCK) != 0;
     p->whole_round = (ops->flags & ENGINE_F_WHOLE_ROUND) != 0;
+    p->lat_scale = p->virtual_time && base->lat_scale > 1 ? base->lat_scale : 1;
     p->stop = stop;
     p->n = p->whole_round ? 1 : wl->workers;   /* the other program runs the workers */
     p->w = xcalloc(p->n, sizeof(*p->w));

@@ -41,6 +41,9 @@ struct io_unit {
     uint32_t index;        /* position in the engine's unit array (buffer index) */
     uint64_t issue_ns;     /* set by the loop at commit */
     int64_t result;        /* bytes transferred, or -errno */
+    uint64_t stall_ns;     /* virtual-clock engines: of this completion's latency, the part
+                              only one of the lat_scale I/Os it stands for waited (the simulated
+                              drive's pauses, sim_last_stall); 0 elsewhere */
 };
 
 #define ENGINE_F_VIRTUAL_CLOCK  (1u << 0)   /* clock() is not wall time: the pool runs every
@@ -102,6 +105,8 @@ struct engine_config {
     uint32_t max_len;      /* largest I/O, sizes the buffers */
     uint32_t mem_align;    /* buffer alignment (>= 4096 is always used) */
     void *handle;          /* target-specific object (the simulated drive), else NULL */
+    unsigned lat_scale;    /* I/Os each completion stands for (the simulated drive's k; 0 or
+                              1: one): latency histograms count each completion that often */
     unsigned compress_pct; /* the workload's data compressibility, for targets that model it */
     /* For whole-round engines, which hand the workload to another program: */
     const char *path;                   /* the target's path */

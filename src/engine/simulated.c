@@ -19,11 +19,18 @@
 
 #define SIM_MEASURE_CHUNK 4096
 
+enum pend_state {
+    PEND_DRIVE = 0,            /* t is the drive's completion before its pauses */
+    PEND_PAUSED,               /* t includes the pauses (settle) */
+    PEND_HOSTED,               /* t includes the host's part too (settle) */
+};
+
 struct pending {
-    simt t;                    /* the drive's completion; once hosted, the host's */
+    simt t;                    /* the completion, as far as settled (state) */
     uint64_t seq;
     struct io_unit *u;
-    bool hosted;               /* t includes the host's part (host_heads) */
+    simt issue, stall;         /* when it was issued; the pauses' delay (undilated) */
+    uint8_t state;             /* enum pend_state */
 };
 
 struct engine {
@@ -148,21 +155,38 @@ static int simeng_queue(struct engine *e, struct io_unit *u)
         .offset = u->offset,
         .len = u->len,
     };
-    simt done = sim_submit(e->world->dev, e->world->now, &io);
+    struct sim_dev *dev = e->world->dev;
+    simt done = sim_submit(dev, e->world->now, &io);
     u->result = u->len;
-    heap_push(e, (struct pending){done, e->seq++, u, !e->worker_ns && !e->driver_ns});
+    u->stall_ns = 0;
+    uint8_t st = sim_has_pauses(dev) ? PEND_DRIVE
+                 : !e->worker_ns && !e->driver_ns ? PEND_HOSTED : PEND_PAUSED;
+    heap_push(e, (struct pending){done, e->seq++, u, e->world->now, 0, st});
     return 0;
 }
 
-/* The host's part of each completion (sim_params.host_*), in the order the drive completes
- * them: the worker's CPU (one worker tops out at 1 / host_worker_us), then the driver path all
- * workers share (the card at 1 / host_driver_us). While the earliest pending completion is the
- * drive's alone, it queues for those and goes back with the host's finishing time; a worker
- * busy with an earlier completion delays it, one that is idle does not. */
-static void host_heads(struct engine *e)
+/* Settle the earliest pending completions, in the order the drive completes them. First
+ * the drive's pauses (sim_pause_delay): only when `final`, that is when this completion is
+ * the earliest of every worker's (the pool is about to reap it), since a pause may begin with
+ * any I/O issued before then. Then the host's part (sim_params.host_*): the worker's CPU (one
+ * worker tops out at 1 / host_worker_us), then the driver path all workers share (the card
+ * at 1 / host_driver_us): the completion queues for those and goes back with the host's
+ * finishing time; a worker busy with an earlier completion delays it, one that is idle does
+ * not. */
+static void settle(struct engine *e, bool final)
 {
-    while (e->n && !e->heap[0].hosted) {
+    while (e->n && e->heap[0].state != PEND_HOSTED) {
+        if (e->heap[0].state == PEND_DRIVE && !final)
+            return;
         struct pending p = heap_pop(e);
+        if (p.state == PEND_DRIVE) {
+            simt x = sim_pause_delay(e->world->dev, p.issue, p.t);
+            p.t += x;
+            p.stall = x;
+            p.state = e->worker_ns || e->driver_ns ? PEND_PAUSED : PEND_HOSTED;
+            heap_push(e, p);
+            continue;
+        }
         simt h = p.t;
         if (e->worker_ns) {
             h = (h > e->cpu ? h : e->cpu) + e->worker_ns;
@@ -173,7 +197,7 @@ static void host_heads(struct engine *e)
             e->world->driver = h;
         }
         p.t = h;
-        p.hosted = true;
+        p.state = PEND_HOSTED;
         heap_push(e, p);
     }
 }
@@ -188,16 +212,23 @@ static int simeng_reap(struct engine *e, unsigned min, unsigned max, struct io_u
 {
     (void)min;
     unsigned n = 0;
-    host_heads(e);
+    settle(e, false);
     if (!e->n || !max)
         return 0;
-    /* Everything that completes at the earliest time, in submission order. */
+    /* The pool chose this worker by its earliest completion as far as settled: settling it
+     * now may move it later, and then it is not the earliest any more (none reaped: ask
+     * again). Otherwise everything that completes at that time, in submission order. */
     simt t = e->heap[0].t;
+    settle(e, true);
+    if (e->heap[0].t != t)
+        return 0;
     while (e->n && n < max) {
-        host_heads(e);
+        settle(e, true);
         if (!e->n || e->heap[0].t != t)
             break;
-        out[n++] = heap_pop(e).u;
+        struct pending p = heap_pop(e);
+        p.u->stall_ns = p.stall;
+        out[n++] = p.u;
     }
     if (t > e->world->now)
         e->world->now = t;
@@ -208,7 +239,7 @@ static uint64_t simeng_clock(struct engine *e) { return e->world->now; }
 
 static uint64_t simeng_next(struct engine *e)
 {
-    host_heads(e);
+    settle(e, false);
     return e->n ? e->heap[0].t : UINT64_MAX;
 }
 

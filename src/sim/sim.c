@@ -136,6 +136,16 @@ static int sim_validate(const struct sim_params *p, char *err, size_t n)
     if (p->hk_us > 0 && !(p->hk_period_us > p->hk_us))
         return errf(err, n, "sim parameters hk_us = %g, hk_period_us = %g: the housekeeping "
                     "period must be longer than its work", p->hk_us, p->hk_period_us);
+    NUM(pause_period_ms, 0, 1e9);
+    NUM(pause_ms, 0, 1e6);
+    if (p->pause_ms > 0 && !(p->pause_period_ms > p->pause_ms))
+        return errf(err, n, "sim parameters pause_ms = %g, pause_period_ms = %g: the pause "
+                    "period must be longer than the pause", p->pause_ms, p->pause_period_ms);
+    NUM(flush_every_mb, 0, 1e9);
+    NUM(flush_ms, 0, 1e6);
+    if (p->n_ctl > 64 && (p->pause_ms > 0 || (p->flush_every_mb > 0 && p->flush_ms > 0)))
+        return errf(err, n, "sim parameter n_ctl = %u: pauses (pause_ms, flush_ms) need at "
+                    "most 64 controllers", p->n_ctl);
     NUM(c_w_us, 0, 1e9);
     NUM(c_w_us_per_kib, 0, 1e9);
     NUM(c_r_us, 0, 1e9);
@@ -221,6 +231,14 @@ static int sim_make_cfg(const struct sim_params *p, struct sim_cfg *g, uint64_t 
     g->fw_cores = p->fw_cores;
     g->hk_period = p->hk_us > 0 ? sim_ns(p->hk_period_us, k) : 0;
     g->hk = g->hk_period ? sim_ns(p->hk_us, k) : 0;
+    /* Pauses are not dilated (sim_pause_delay): their length and period are real time, and
+     * the host data between flushes is scaled like the capacity. */
+    g->pause_period = p->pause_ms > 0 ? sim_ns(p->pause_period_ms * 1000.0, 1) : 0;
+    g->pause = g->pause_period ? sim_ns(p->pause_ms * 1000.0, 1) : 0;
+    g->flush = p->flush_every_mb > 0 ? sim_ns(p->flush_ms * 1000.0, 1) : 0;
+    g->flush_sect = g->flush ? (uint64_t)llround(p->flush_every_mb * 1e6 / SIM_SECT / k) : 0;
+    if (g->flush && !g->flush_sect)
+        g->flush_sect = 1;
     g->t_read = sim_ns(p->t_read_us, k);
     g->t_prog = sim_ns(p->t_prog_us, k);
     g->t_erase = sim_ns(p->t_erase_us * erase_scale, k);
@@ -340,6 +358,7 @@ int sim_open(const struct sim_params *p, struct sim_dev **out, char *err, size_t
     d->n = p->n_ctl;
     d->dispatch = p->dispatch;
     d->k = p->k;
+    d->pauses = d->cfg.pause_period || d->cfg.flush;
     d->user_units = u * d->n;
     if (d->user_units > UINT32_MAX) {
         free(d);
@@ -435,8 +454,13 @@ void sim_purge(struct sim_dev *d, simt now)
         sim_ctl_reset(&d->ctl[j], now);
     sim_vca_reset(d);
     d->link_w = d->link_r = now;
+    memset(d->pz_start, 0, sizeof(d->pz_start));
+    memset(d->pz_end, 0, sizeof(d->pz_end));
+    d->pz_head = 0;
     rng_seed(&d->rng, d->seed ^ 0x5eed5eed5eedull);
 }
+
+static void sim_pause_note(struct sim_dev *d, simt s, simt len);
 
 /* ---------------------------------------------------------------- stripe dispatch */
 
@@ -476,6 +500,10 @@ static simt sim_stripe(struct sim_dev *d, unsigned op, simt t, uint64_t off, uin
         uint64_t start = (sj / N) * S + (sj == s0 ? off - s0 * S : 0);
         uint64_t end = (sl / N) * S + (sl == s1 ? off + len - s1 * S : S);
         simt e = sim_ctl_op(&d->ctl[j], op, t, start, (uint32_t)(end - start), cp);
+        if (d->ctl[j].flush_due) {
+            d->ctl[j].flush_due = false;
+            sim_pause_note(d, t, d->cfg.flush);
+        }
         if (e > done)
             done = e;
     }
@@ -602,6 +630,10 @@ static simt sim_vca(struct sim_dev *d, unsigned op, simt t, uint64_t off, uint32
                 j = 0;   /* cannot happen: the card holds less than the children's room */
             sim_vca_claim(d, j, u0, m);
             simt e = sim_ctl_write(&d->ctl[j], t, 0, d->scratch_lpn, m, (uint32_t)(b - a), cp);
+            if (d->ctl[j].flush_due) {
+                d->ctl[j].flush_due = false;
+                sim_pause_note(d, t, d->cfg.flush);
+            }
             sim_heap_push(v, j, e);
             v->written[j] += b - a;
             if (e > done)
@@ -689,6 +721,72 @@ simt sim_submit(struct sim_dev *d, simt now, const struct sim_io *io)
                                                : sim_stripe(d, op, now, off, len, 0);
     }
     return done + d->d_card;
+}
+
+bool sim_has_pauses(const struct sim_dev *d) { return d->pauses; }
+
+/* Note a pause [s, s + len) of any controller; one that begins before the latest ends extends
+ * it (the card's I/Os wait for the union). */
+static void sim_pause_note(struct sim_dev *d, simt s, simt len)
+{
+    uint32_t h = d->pz_head;
+    if (d->pz_end[h] && s <= d->pz_end[h] && s + len >= d->pz_start[h]) {
+        if (s < d->pz_start[h])
+            d->pz_start[h] = s;
+        if (s + len > d->pz_end[h])
+            d->pz_end[h] = s + len;
+        return;
+    }
+    h = (h + 1) % SIM_PAUSES;
+    d->pz_head = h;
+    d->pz_start[h] = s;
+    d->pz_end[h] = s + len;
+}
+
+/* The controllers' timed pauses that begin before `t`, in time order. */
+static void sim_pause_timed(struct sim_dev *d, simt t)
+{
+    if (!d->cfg.pause_period)
+        return;
+    for (;;) {
+        struct sim_ctl *c = &d->ctl[0];
+        for (unsigned j = 1; j < d->n; j++)
+            if (d->ctl[j].pause_next < c->pause_next)
+                c = &d->ctl[j];
+        if (c->pause_next >= t)
+            return;
+        sim_pause_note(d, c->pause_next, d->cfg.pause);
+        c->pause_next += d->cfg.pause + sim_ctl_pause_gap(c);
+    }
+}
+
+/* A completion stands for k consecutive I/Os of one worker, which on the full-size drive
+ * spread over every controller (k I/Os span many stripe units): it waits for a pause of any
+ * of them, once, whether in progress when it was issued or begun before it completes (each
+ * delay moving the completion later). */
+simt sim_pause_delay(struct sim_dev *d, simt from, simt to)
+{
+    simt x = 0, lo = from, hi = to;
+    bool first = true;
+    for (;;) {
+        sim_pause_timed(d, hi);
+        simt add = 0;
+        for (uint32_t i = 0; i < SIM_PAUSES; i++) {
+            const simt s = d->pz_start[i], e = d->pz_end[i];
+            if (!e)
+                continue;
+            if (s >= lo && s < hi)
+                add += e - s;                   /* begins while the I/O is in flight */
+            else if (first && s < lo && e > lo)
+                add += e - lo;                  /* in progress when it was issued */
+        }
+        if (!add)
+            return x;
+        x += add;
+        first = false;
+        lo = hi;
+        hi = to + x;
+    }
 }
 
 void sim_fast_fill(struct sim_dev *d, bool random, uint64_t bytes, unsigned compress_pct)

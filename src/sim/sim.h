@@ -67,6 +67,13 @@ struct sim_params {
     unsigned fw_cores;
     double hk_period_us, hk_us;     /* firmware housekeeping: every hk_period_us each core is
                                        busy hk_us with the firmware's own work (0: none) */
+    double pause_period_ms, pause_ms;   /* a controller-wide pause (the controller answers
+                                       nothing): about every pause_period_ms of real time,
+                                       pause_ms long (0: none); neither is multiplied by k */
+    double flush_every_mb, flush_ms;    /* a controller-wide pause after every flush_every_mb
+                                       (10^6 bytes, full size) of host data stored: the write
+                                       buffer's and map journal's commit, flush_ms long (0:
+                                       none); flush_ms is not multiplied by k */
     double c_cmd_us;                /* front-end command processing per host command */
     double c_w_us, c_w_us_per_kib;  /* firmware cost of a host write: fixed + per KiB */
     double c_r_us, c_r_us_per_kib;  /* firmware cost of a mapped read */
@@ -174,6 +181,19 @@ void sim_close(struct sim_dev *d);
 /* Submit one I/O at virtual time now (non-decreasing across calls); returns its completion
  * time (>= now). Reads of unmapped data return zeros without NAND. */
 simt sim_submit(struct sim_dev *d, simt now, const struct sim_io *io);
+
+/* Controller pauses (pause_ms, flush_ms). A pause lasts as long in virtual time as in real
+ * time: it is not dilated, so the same number of them fall in a test as on the full-size
+ * drive and they take the same share of its time. The model holds no resource for it; the
+ * harness delays each completion by the pauses in progress when its I/O was issued or begun
+ * before it completes: sim_pause_delay(), asked when the completion comes up (by then every
+ * pause begun before it is known). A completion stands for k consecutive I/Os of one worker,
+ * which on the full-size drive spread over every controller, so a pause of any controller
+ * delays it; and only one of those k I/Os waited (the one in flight when the pause began):
+ * the harness records the other k - 1 latencies without it (engine/simulated.c,
+ * core/worker.c). */
+bool sim_has_pauses(const struct sim_dev *d);
+simt sim_pause_delay(struct sim_dev *d, simt from, simt to);
 
 /* Secure erase: back to fresh-out-of-box (map cleared, all lines free, stats zeroed, resources
  * idle from `now` on). */

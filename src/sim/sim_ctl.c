@@ -60,6 +60,16 @@ static inline simt sim_hk_gap(struct sim_ctl *c)
     return mean / 2 + (simt)((double)mean * ((double)x / 9007199254740992.0));
 }
 
+/* The gap before a controller's next timed pause (pause_ms): uniform in [0.5, 1.5] x
+ * (period - pause), seeded (as sim_hk_gap). The card notes the pauses (sim.c). */
+simt sim_ctl_pause_gap(struct sim_ctl *c)
+{
+    const struct sim_cfg *g = c->cfg;
+    const simt mean = g->pause_period - g->pause;
+    const uint64_t x = rng_splitmix64(&c->pause_rng) >> 11;
+    return mean / 2 + (simt)((double)mean * ((double)x / 9007199254740992.0));
+}
+
 /* Reserve `cost` on the earliest-free firmware core from t; returns the end. With
  * housekeeping (hk_period_us, hk_us: the firmware's own background work, such as journaling
  * the map, statistics and wear levelling bookkeeping, on every core about once a period) a
@@ -642,6 +652,13 @@ simt sim_ctl_write(struct sim_ctl *c, simt t, uint32_t lpn0, const uint32_t *lpn
         if (w > done)
             done = w;
         sim_append(c, &c->host, false, lpn, stored, tf, w, slot);
+        c->flush_acc += stored;
+    }
+    if (g->flush_sect && c->flush_acc >= g->flush_sect) {
+        /* the write buffer's and map journal's commit, from this write's arrival: the card
+         * notes it (sim.c) */
+        c->flush_acc -= g->flush_sect;
+        c->flush_due = true;
     }
     c->st.host_write_sectors += len / SIM_SECT;
     if (done > c->last_done)
@@ -762,6 +779,12 @@ static void sim_hk_reset(struct sim_ctl *c, simt now)
     c->hk_rng = c->seed ^ 0x686b686b686b686bull;   /* "hkhk": apart from d-choice's */
     for (unsigned i = 0; g->hk_period && i < g->fw_cores; i++)
         c->hk_next[i] = now + sim_hk_gap(c);
+    c->pause_rng = c->seed ^ 0x7061757365706175ull;   /* "pausepau" */
+    c->pause_next = g->pause_period ? now + sim_ctl_pause_gap(c) : 0;
+    /* each controller's journal starts part full (seeded), so that the controllers of a
+     * card, which take the same share of a striped stream, do not commit in step */
+    c->flush_acc = g->flush_sect ? rng_splitmix64(&c->pause_rng) % g->flush_sect : 0;
+    c->flush_due = false;
 }
 
 void sim_ctl_untime(struct sim_ctl *c)

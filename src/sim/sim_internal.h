@@ -18,6 +18,7 @@
 #define SIM_LPN_BITS   28              /* a log record is lpn | (nsect - 1) << 28 */
 #define SIM_LPN_MASK   ((1u << SIM_LPN_BITS) - 1)
 #define SIM_MAX_NSECT  16u
+#define SIM_PAUSES     16u             /* controller pauses remembered (sim_pause_delay) */
 
 enum sim_line_state { SIM_LINE_FREE = 0, SIM_LINE_OPEN, SIM_LINE_CLOSED, SIM_LINE_VICTIM };
 
@@ -32,6 +33,9 @@ struct sim_cfg {
     uint32_t user_units;        /* logical 4 KiB units per controller */
     uint32_t fw_cores;
     simt hk_period, hk;         /* firmware housekeeping windows (0: none) */
+    simt pause_period, pause;   /* timed controller pauses, undilated (0: none) */
+    uint64_t flush_sect;        /* host-stored sectors between flush pauses (scaled; 0: none) */
+    simt flush;                 /* flush pause, undilated */
     simt t_read, t_prog, t_erase;
     simt c_cmd, c_w, c_w_kib, c_r, c_r_kib, c_unmapped, c_gc, c_gc_sp, d_w, d_r;
     uint64_t ch_ps, pipe_ps;    /* ps per byte (x k); pipe_ps 0 = no write datapath */
@@ -103,6 +107,10 @@ struct sim_ctl {
     simt *fw, *ch, *die;        /* busy_until per fw core, channel (booking), die */
     simt *hk_next;              /* per fw core: the next housekeeping window's start */
     uint64_t hk_rng;            /* splitmix64 state of the housekeeping gaps */
+    simt pause_next;            /* the next timed pause the card has not noted yet */
+    uint64_t pause_rng;         /* splitmix64 state of the timed pauses' gaps */
+    uint64_t flush_acc;         /* host-stored sectors since the last flush */
+    bool flush_due;             /* the last write filled the journal: the card notes a flush */
     simt pipe;                  /* write datapath booking */
     simt last_done;             /* latest completion returned */
     simt bg_until;              /* background GC already ran up to here */
@@ -146,6 +154,10 @@ struct sim_dev {
     uint32_t *scratch_lpn;      /* vca: local lpns of one part */
     uint32_t scratch_cap;
     simt *part_done;
+    bool pauses;                /* the controllers pause (pause_ms or flush_ms) */
+    simt pz_start[SIM_PAUSES], pz_end[SIM_PAUSES];   /* the latest pauses of any controller,
+                                                        overlaps merged (a ring) */
+    uint32_t pz_head;           /* the latest pause's slot */
 };
 
 /* Controller (sim_ctl.c). Times are in ns; lpns is NULL for lpn0, lpn0+1, ... */
@@ -156,6 +168,7 @@ simt sim_ctl_write(struct sim_ctl *c, simt t, uint32_t lpn0, const uint32_t *lpn
                    uint32_t len, unsigned compress_pct);
 simt sim_ctl_read(struct sim_ctl *c, simt t, uint32_t lpn0, const uint32_t *lpns, uint32_t n,
                   uint32_t len);
+simt sim_ctl_pause_gap(struct sim_ctl *c);
 simt sim_ctl_trim(struct sim_ctl *c, simt t, uint32_t lpn0, const uint32_t *lpns, uint32_t n);
 /* Unmap one unit without timing or trim accounting (vca moving a unit between children). */
 void sim_ctl_unmap(struct sim_ctl *c, uint32_t lpn);

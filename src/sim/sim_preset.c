@@ -98,6 +98,10 @@ static const struct sim_preset_key sim_preset_keys[] = {
     {"fw_cores", SP_UINT, SP_F(fw_cores), 1, 64, 0},
     {"hk_period_us", SP_DOUBLE, SP_F(hk_period_us), 0, 1e9, 0},
     {"hk_us", SP_DOUBLE, SP_F(hk_us), 0, 1e6, 0},
+    {"pause_period_ms", SP_DOUBLE, SP_F(pause_period_ms), 0, 1e9, 0},
+    {"pause_ms", SP_DOUBLE, SP_F(pause_ms), 0, 1e6, 0},
+    {"flush_every_mb", SP_DOUBLE, SP_F(flush_every_mb), 0, 1e9, 0},
+    {"flush_ms", SP_DOUBLE, SP_F(flush_ms), 0, 1e6, 0},
     {"c_cmd_us", SP_DOUBLE, SP_F(c_cmd_us), 0, 1e6, 0},
     {"c_w_us", SP_DOUBLE, SP_F(c_w_us), 0, 1e6, 0},
     {"c_w_us_per_kib", SP_DOUBLE, SP_F(c_w_us_per_kib), 0, 1e6, 0},
@@ -1018,6 +1022,23 @@ void sim_params_describe(const struct sim_params *p, FILE *out)
     double wlat = p->d_card_us + link_us + p->d_w_us + d.cw4 + wpipe_us;
     sim_preset_linef(out, "write_4k_qd1_latency_us", round(wlat * 100) / 100,
              "expected (formula): d_card + link + d_w + c_cmd + c_w(4K) + datapath (early ack)");
+
+    /* Controller pauses (sim.h: not dilated). */
+    if (p->pause_ms > 0) {
+        double card_s = p->pause_period_ms / 1e3 / n;
+        snprintf(c, sizeof c, "expected (formula): a %.15g ms pause about every %.3g s per "
+                 "controller: one every %.3g s on the card, %.2g %% of its time",
+                 p->pause_ms, p->pause_period_ms / 1e3, card_s, 100.0 * p->pause_ms * n /
+                 p->pause_period_ms);
+        sim_preset_linef(out, "pause_every_s_card", round(card_s * 1000) / 1000, c);
+    }
+    if (p->flush_every_mb > 0 && p->flush_ms > 0) {
+        snprintf(c, sizeof c, "expected (formula): a %.15g ms flush per %.15g MB stored per "
+                 "controller: %.3g %% of the time of a card writing incompressible data at 1 "
+                 "GB/s", p->flush_ms, p->flush_every_mb,
+                 100.0 * p->flush_ms / 1e3 * (1e3 / p->flush_every_mb));
+        sim_preset_linef(out, "flush_ms_per_gb", round(p->flush_ms * 1e3 / p->flush_every_mb * 100) / 100, c);
+    }
 
     /* Scaled geometry. */
     fprintf(out, "; scaled at k = %u (note §5.9): capacity / k, every device duration x k, "

@@ -47,6 +47,18 @@ static inline void hist_add(struct hist *h, uint64_t v)
         h->max = v;
 }
 
+/* n samples of v at once (a completion that stands for n I/Os) */
+static inline void hist_add_n(struct hist *h, uint64_t v, uint64_t n)
+{
+    h->buckets[hist_index(v)] += n;
+    h->count += n;
+    h->sum += v * n;
+    if (v < h->min)
+        h->min = v;
+    if (v > h->max)
+        h->max = v;
+}
+
 void hist_init(struct hist *h);
 void hist_merge(struct hist *dst, const struct hist *src);
 /* Bucket bounds: [low, high] inclusive. */

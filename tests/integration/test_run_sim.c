@@ -152,6 +152,45 @@ static void test_deterministic(void **state)
     json_object_put(b);
 }
 
+static double pct_9999(struct json_object *doc)
+{
+    struct json_object *p = json_at(doc, "rounds.0.read.lat_us.percentiles"), *v;
+    return p && json_object_object_get_ex(p, "99.99", &v) ? json_object_get_double(v) : NAN;
+}
+
+/* Controller pauses through the harness (sim.h): real time at any k. The same 50/50 QD 1
+ * workload with 20 ms pauses every ~500 ms and 10 ms flushes every 100 MB, at k = 1 and k = 8:
+ * the same IOPS and the same pause population in the latencies (only one of the k I/Os a
+ * completion stands for waits), and the pauses' share of time lost against the drive without. */
+static void test_pauses_real_time(void **state)
+{
+    (void)state;
+    const char *wl = "rw=randrw,rwmixread=50,bs=4k,qd=1,workers=4";
+    const char *pz = "pause_period_ms=500,pause_ms=20,flush_every_mb=100,flush_ms=10";
+    char t1[200], t8[200];
+    snprintf(t1, sizeof(t1), "sim:generic-mlc25,%s,k=1", pz);
+    snprintf(t8, sizeof(t8), "sim:generic-mlc25,%s,k=8", pz);
+    struct json_object *base = run_sim("pz-none", "sim:generic-mlc25", wl, "1", "5", true, NULL);
+    struct json_object *a = run_sim("pz-k1", t1, wl, "1", "5", true, NULL);
+    struct json_object *b = run_sim("pz-k8", t8, wl, "1", "5", true, NULL);
+    double i0 = json_num(base, "rounds.0.total.iops"), i1 = json_num(a, "rounds.0.total.iops"),
+           i8 = json_num(b, "rounds.0.total.iops");
+    double p1 = pct_9999(a), p8 = pct_9999(b);
+    /* writes complete from the buffer: without pauses nothing near a millisecond */
+    double m1 = json_num(a, "rounds.0.write.lat_us.max"), m8 = json_num(b, "rounds.0.write.lat_us.max");
+    double n0 = json_num(base, "rounds.0.write.lat_us.max");
+    print_message("pauses: IOPS %.0f without, %.0f at k 1, %.0f at k 8; read 99.99%% %.0f / %.0f us; "
+                  "write max %.0f / %.0f us (%.0f without)\n", i0, i1, i8, p1, p8, m1, m8, n0);
+    assert_true(fabs(i8 / i1 - 1) < 0.03);
+    assert_true(i1 / i0 > 0.90 && i1 / i0 < 0.98);   /* 20 / 500 of the time, and the flushes */
+    assert_true(p1 >= 15000 && p8 >= 15000);
+    assert_true(fabs(p8 / p1 - 1) < 0.25);
+    assert_true(m1 >= 10000 && m8 >= 10000 && n0 < 1000);
+    json_object_put(base);
+    json_object_put(a);
+    json_object_put(b);
+}
+
 /* A scaled preset reports full-size figures: capacity and completion weight. */
 static void test_scaled_preset_reports_full_size(void **state)
 {
@@ -301,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_sim_list_and_describe),
         cmocka_unit_test(test_measured_compressibility),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_pauses_real_time),
         cmocka_unit_test(test_run_purge),
         cmocka_unit_test(test_scaled_preset_reports_full_size),
         cmocka_unit_test(test_write_cliff_on_generic),

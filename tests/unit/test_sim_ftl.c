@@ -709,6 +709,78 @@ static void test_qd1_latency_exact(void **state)
     }
 }
 
+/* ------------------------------------------------------------------ controller pauses */
+
+/* Timed pauses (pause_period_ms, pause_ms) and flushes (flush_every_mb, flush_ms) on a card of
+ * two controllers: the share of time a pause holds the card is about 1 - (1 - 10/100)^2; the
+ * schedule is real time at any k (the same first pause at k = 1 and k = 4), an I/O in flight
+ * when one begins waits all of it; a flush follows every flush_every_mb of (full-size) host
+ * data, and delays the write that filled the journal. */
+static simt first_pause(unsigned k, double *share, simt *len)
+{
+    struct sim_params p;
+    ftl_params(&p, 28, 32, 256, SIM_GC_GREEDY);
+    p.n_ctl = 2;
+    p.k = k;
+    p.pause_period_ms = 100;
+    p.pause_ms = 10;
+    struct sim_dev *d = open_dev(&p);
+    assert_true(sim_has_pauses(d));
+    simt first = 0;
+    unsigned held = 0, n = 0;
+    for (simt t = 0; t < 10000000000ull; t += 100000, n++) {   /* 10 s in 0.1 ms steps */
+        if (sim_pause_delay(d, t, t + 1)) {
+            held++;
+            if (!first) {
+                first = t;
+                /* issued at the last step the card was free, due just after it began */
+                *len = sim_pause_delay(d, t - 100000, t + 1);
+            }
+        }
+    }
+    *share = (double)held / n;
+    sim_close(d);
+    return first;
+}
+
+static void test_controller_pauses(void **state)
+{
+    (void)state;
+    double share1, share4;
+    simt len1, len4;
+    simt f1 = first_pause(1, &share1, &len1), f4 = first_pause(4, &share4, &len4);
+    print_message("pauses: first at %.1f ms (k 1) and %.1f ms (k 4); card held %.1f%% / %.1f%% "
+                  "of the time; an I/O in flight at the first waits %.2f ms\n", f1 / 1e6,
+                  f4 / 1e6, 100 * share1, 100 * share4, len1 / 1e6);
+    assert_true(f1 > 0);
+    assert_true(f1 == f4);                      /* not dilated */
+    assert_true(share1 == share4);
+    assert_true(share1 > 0.15 && share1 < 0.23);   /* 1 - 0.9^2 = 19 % */
+    assert_true(len1 >= 10000000 && len1 == len4);  /* the whole pause (more if another joins) */
+
+    /* flushes: 4 MiB of scaled 4 KiB writes at k = 4 is 16 MiB full size: 16.8 flushes of 1 MB */
+    struct sim_params p;
+    ftl_params(&p, 28, 32, 256, SIM_GC_GREEDY);
+    p.n_ctl = 2;
+    p.k = 4;
+    p.flush_every_mb = 1;
+    p.flush_ms = 5;
+    struct sim_dev *d = open_dev(&p);
+    unsigned held = 0;
+    simt t = 0;
+    for (uint64_t u = 0; u < 1024; u++, t += 1000000000ull) {   /* 1 s apart: no overlap */
+        struct sim_io io = {SIM_WRITE, 0, u * 4096, 4096};
+        simt done = sim_submit(d, t, &io);
+        if (sim_pause_delay(d, t, done) >= 5000000)
+            held++;
+    }
+    print_message("flushes: %u of 1024 writes (16 MiB full size, 1 MB per flush) waited 5 ms\n",
+                  held);
+    assert_true(held >= 15 && held <= 18);
+    check_dev(d);
+    sim_close(d);
+}
+
 /* ------------------------------------------------------------------ determinism */
 
 static void mixed_run(const struct sim_params *p, struct sim_stats *s, uint64_t *hash)
@@ -945,6 +1017,7 @@ int main(void)
         cmocka_unit_test(test_idle_background_gc),
         cmocka_unit_test(test_trim_and_purge),
         cmocka_unit_test(test_qd1_latency_exact),
+        cmocka_unit_test(test_controller_pauses),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_card_stripe),
         cmocka_unit_test(test_card_vca),
