@@ -93,6 +93,28 @@ static struct pending heap_pop(struct engine *e)
     return top;
 }
 
+/* heap[0] moved later (settled): sift it down. */
+static void heap_fix_top(struct engine *e)
+{
+    struct pending top = e->heap[0];
+    unsigned i = 0;
+    for (;;) {
+        unsigned l = 2 * i + 1, r = l + 1, m = i;
+        const struct pending *best = &top;
+        if (l < e->n && pend_before(&e->heap[l], best)) {
+            m = l;
+            best = &e->heap[l];
+        }
+        if (r < e->n && pend_before(&e->heap[r], best))
+            m = r;
+        if (m == i)
+            break;
+        e->heap[i] = e->heap[m];
+        i = m;
+    }
+    e->heap[i] = top;
+}
+
 static void simeng_cleanup(struct engine *e);
 
 static int simeng_init(struct engine **out, const struct engine_config *cfg, char *err, size_t errlen)
@@ -175,19 +197,25 @@ static int simeng_queue(struct engine *e, struct io_unit *u)
  * not. */
 static void settle(struct engine *e, bool final)
 {
+    const bool host = e->worker_ns || e->driver_ns;
     while (e->n && e->heap[0].state != PEND_HOSTED) {
-        if (e->heap[0].state == PEND_DRIVE && !final)
-            return;
-        struct pending p = heap_pop(e);
-        if (p.state == PEND_DRIVE) {
-            simt x = sim_pause_delay(e->world->dev, p.issue, p.t);
-            p.t += x;
-            p.stall = x;
-            p.state = e->worker_ns || e->driver_ns ? PEND_PAUSED : PEND_HOSTED;
-            heap_push(e, p);
-            continue;
+        struct pending *p = &e->heap[0];
+        if (p->state == PEND_DRIVE) {
+            if (!final)
+                return;
+            simt x = sim_pause_delay(e->world->dev, p->issue, p->t);
+            p->state = host ? PEND_PAUSED : PEND_HOSTED;
+            if (x) {
+                p->t += x;
+                p->stall = x;
+                heap_fix_top(e);
+                continue;
+            }
+            if (!host)
+                continue;
+            /* unchanged: still the earliest, on to the host's part */
         }
-        simt h = p.t;
+        simt h = p->t;
         if (e->worker_ns) {
             h = (h > e->cpu ? h : e->cpu) + e->worker_ns;
             e->cpu = h;
@@ -196,9 +224,9 @@ static void settle(struct engine *e, bool final)
             h = (h > e->world->driver ? h : e->world->driver) + e->driver_ns;
             e->world->driver = h;
         }
-        p.t = h;
-        p.state = PEND_HOSTED;
-        heap_push(e, p);
+        p->t = h;
+        p->state = PEND_HOSTED;
+        heap_fix_top(e);
     }
 }
 

@@ -158,6 +158,8 @@ struct sim_dev {
     simt pz_start[SIM_PAUSES], pz_end[SIM_PAUSES];   /* the latest pauses of any controller,
                                                         overlaps merged (a ring) */
     uint32_t pz_head;           /* the latest pause's slot */
+    simt pz_last_end;           /* the latest end of a noted pause */
+    simt pz_next_timed;         /* the earliest timed pause not noted yet (UINT64_MAX: none) */
 };
 
 /* Controller (sim_ctl.c). Times are in ns; lpns is NULL for lpn0, lpn0+1, ... */
