@@ -686,6 +686,8 @@ static simt sim_vca(struct sim_dev *d, unsigned op, simt t, uint64_t off, uint32
 
 static inline simt sim_link_ns(uint64_t ps, uint32_t len)
 {
+    if (ps <= UINT32_MAX)   /* len is 32 bits: the product fits in 64 */
+        return ((uint64_t)len * ps + 999) / 1000;
     return (simt)(((unsigned __int128)len * ps + 999) / 1000);
 }
 

@@ -35,6 +35,8 @@ static inline simt sim_max(simt a, simt b) { return a > b ? a : b; }
  * valid bandwidth, k and I/O size). */
 static inline simt sim_xfer(uint64_t bytes, uint64_t ps)
 {
+    if (bytes <= UINT32_MAX && ps <= UINT32_MAX)   /* the common case fits in 64 bits */
+        return (bytes * ps + 999) / 1000;
     return (simt)(((unsigned __int128)bytes * ps + 999) / 1000);
 }
 
