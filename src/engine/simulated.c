@@ -69,31 +69,7 @@ static void heap_push(struct engine *e, struct pending p)
     e->heap[i] = p;
 }
 
-static struct pending heap_pop(struct engine *e)
-{
-    struct pending top = e->heap[0];
-    struct pending last = e->heap[--e->n];
-    unsigned i = 0;
-    for (;;) {
-        unsigned l = 2 * i + 1, r = l + 1, m = i;
-        const struct pending *best = &last;
-        if (l < e->n && pend_before(&e->heap[l], best)) {
-            m = l;
-            best = &e->heap[l];
-        }
-        if (r < e->n && pend_before(&e->heap[r], best))
-            m = r;
-        if (m == i)
-            break;
-        e->heap[i] = e->heap[m];
-        i = m;
-    }
-    if (e->n)
-        e->heap[i] = last;
-    return top;
-}
-
-/* heap[0] moved later (settled): sift it down. */
+/* heap[0] moved later (settled, or replaced by the last entry): sift it down. */
 static void heap_fix_top(struct engine *e)
 {
     struct pending top = e->heap[0];
@@ -113,6 +89,16 @@ static void heap_fix_top(struct engine *e)
         i = m;
     }
     e->heap[i] = top;
+}
+
+static struct pending heap_pop(struct engine *e)
+{
+    struct pending top = e->heap[0];
+    if (--e->n) {
+        e->heap[0] = e->heap[e->n];
+        heap_fix_top(e);
+    }
+    return top;
 }
 
 static void simeng_cleanup(struct engine *e);

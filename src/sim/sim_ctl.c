@@ -51,25 +51,26 @@ static void sim_fatal(const char *what)
 
 /* ---------------------------------------------------------------- resources */
 
+/* A seeded gap uniform in [0.5, 1.5] x mean (splitmix64 state *rng). */
+static inline simt sim_gap(uint64_t *rng, simt mean)
+{
+    const uint64_t x = rng_splitmix64(rng) >> 11;   /* 53 bits */
+    return mean / 2 + (simt)((double)mean * ((double)x / 9007199254740992.0));
+}
+
 /* The gap before a core's next housekeeping window: uniform in [0.5, 1.5] x (period - hk), so
  * the windows come once a period on average but never in step with a periodic command stream
  * (a QD 1 stream of fixed service time would otherwise alias with them). Seeded. */
 static inline simt sim_hk_gap(struct sim_ctl *c)
 {
-    const struct sim_cfg *g = c->cfg;
-    const simt mean = g->hk_period - g->hk;
-    const uint64_t x = rng_splitmix64(&c->hk_rng) >> 11;   /* 53 bits */
-    return mean / 2 + (simt)((double)mean * ((double)x / 9007199254740992.0));
+    return sim_gap(&c->hk_rng, c->cfg->hk_period - c->cfg->hk);
 }
 
 /* The gap before a controller's next timed pause (pause_ms): uniform in [0.5, 1.5] x
  * (period - pause), seeded (as sim_hk_gap). The card notes the pauses (sim.c). */
 simt sim_ctl_pause_gap(struct sim_ctl *c)
 {
-    const struct sim_cfg *g = c->cfg;
-    const simt mean = g->pause_period - g->pause;
-    const uint64_t x = rng_splitmix64(&c->pause_rng) >> 11;
-    return mean / 2 + (simt)((double)mean * ((double)x / 9007199254740992.0));
+    return sim_gap(&c->pause_rng, c->cfg->pause_period - c->cfg->pause);
 }
 
 /* Reserve `cost` on the earliest-free firmware core from t; returns the end. With
