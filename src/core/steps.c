@@ -342,6 +342,8 @@ int step_purge(const struct run_ctx *c, struct purge_plan *plan, struct json_obj
         const char *what = ret == 0 ? "done" : "FAILED";
         if (secs < 0.05) {   /* an instant purge (the simulated drive's): no "after 0 s" */
             printf("purge: %s (under 0.1 s)\n", what);
+        } else if (secs < 1) {   /* nor "after 0 s (0.3 s)" */
+            printf("purge: %s in %.1f s\n", what, secs);
         } else {
             char d[32];
             live_format_eta(secs, d, sizeof(d));

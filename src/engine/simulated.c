@@ -49,6 +49,7 @@ struct engine {
     /* the review's host (sim_params.host_*): this worker's CPU, booked up to cpu, and the
      * shared driver path (world->driver), each per I/O in dilated ns */
     simt cpu, worker_ns, driver_ns;
+    simt worker_kib_ns, driver_kib_ns;   /* and per KiB */
 };
 
 static inline bool pend_before(const struct pending *a, const struct pending *b)
@@ -116,6 +117,8 @@ static int simeng_init(struct engine **out, const struct engine_config *cfg, cha
     const double k = e->world->params.k ? e->world->params.k : 1;
     e->worker_ns = (simt)(e->world->params.host_worker_us * 1000.0 * k + 0.5);
     e->driver_ns = (simt)(e->world->params.host_driver_us * 1000.0 * k + 0.5);
+    e->worker_kib_ns = (simt)(e->world->params.host_worker_us_per_kib * 1000.0 * k + 0.5);
+    e->driver_kib_ns = (simt)(e->world->params.host_driver_us_per_kib * 1000.0 * k + 0.5);
     e->heap = xcalloc(cfg->depth, sizeof(*e->heap));
     for (unsigned i = 0; i < cfg->depth; i++)
         e->units[i].index = i;     /* no buffers: the model needs no data ... */
@@ -150,6 +153,11 @@ static unsigned measured_compress_pct(struct engine *e, const struct io_unit *u)
     return (unsigned)(100 - (stored * 100 + u->len - 1) / u->len);
 }
 
+static inline bool simeng_has_host(const struct engine *e)
+{
+    return e->worker_ns || e->driver_ns || e->worker_kib_ns || e->driver_kib_ns;
+}
+
 static int simeng_queue(struct engine *e, struct io_unit *u)
 {
     if (e->n >= e->depth)
@@ -168,7 +176,7 @@ static int simeng_queue(struct engine *e, struct io_unit *u)
     u->result = u->len;
     u->stall_ns = 0;
     uint8_t st = sim_has_pauses(dev) ? PEND_DRIVE
-                 : !e->worker_ns && !e->driver_ns ? PEND_HOSTED : PEND_PAUSED;
+                 : !simeng_has_host(e) ? PEND_HOSTED : PEND_PAUSED;
     heap_push(e, (struct pending){done, e->seq++, u, e->world->now, 0, st});
     return 0;
 }
@@ -177,13 +185,13 @@ static int simeng_queue(struct engine *e, struct io_unit *u)
  * the drive's pauses (sim_pause_delay): only when `final`, that is when this completion is
  * the earliest of every worker's (the pool is about to reap it), since a pause may begin with
  * any I/O issued before then. Then the host's part (sim_params.host_*): the worker's CPU (one
- * worker tops out at 1 / host_worker_us), then the driver path all workers share (the card
- * at 1 / host_driver_us): the completion queues for those and goes back with the host's
+ * worker tops out at 1 / host_worker_us, less for large I/Os with host_worker_us_per_kib),
+ * then the driver path all workers share (the card at 1 / host_driver_us, likewise): the completion queues for those and goes back with the host's
  * finishing time; a worker busy with an earlier completion delays it, one that is idle does
  * not. */
 static void settle(struct engine *e, bool final)
 {
-    const bool host = e->worker_ns || e->driver_ns;
+    const bool host = simeng_has_host(e);
     while (e->n && e->heap[0].state != PEND_HOSTED) {
         struct pending *p = &e->heap[0];
         if (p->state == PEND_DRIVE) {
@@ -202,12 +210,14 @@ static void settle(struct engine *e, bool final)
             /* unchanged: still the earliest, on to the host's part */
         }
         simt h = p->t;
-        if (e->worker_ns) {
-            h = (h > e->cpu ? h : e->cpu) + e->worker_ns;
+        const uint64_t len = p->u->len;
+        if (e->worker_ns || e->worker_kib_ns) {
+            h = (h > e->cpu ? h : e->cpu) + e->worker_ns + (e->worker_kib_ns * len + 1023) / 1024;
             e->cpu = h;
         }
-        if (e->driver_ns) {
-            h = (h > e->world->driver ? h : e->world->driver) + e->driver_ns;
+        if (e->driver_ns || e->driver_kib_ns) {
+            h = (h > e->world->driver ? h : e->world->driver) + e->driver_ns +
+                (e->driver_kib_ns * len + 1023) / 1024;
             e->world->driver = h;
         }
         p->t = h;

@@ -59,6 +59,18 @@ static int check_command(const char *path, const struct ini_section *s, const ch
     return 0;
 }
 
+/* key's value (or "") into dst; a value longer than dst holds is an error, not cut short. */
+static int copy_val(const char *path, const struct ini_section *s, const char *key, char *dst,
+                    size_t len, char *err, size_t errlen)
+{
+    const char *v = val(s, key);
+    if (v && strlen(v) >= len)
+        return errf(err, errlen, "%s:%d: [%s] %s is %zu characters long, at most %zu", path,
+                    s->line, s->name, key, strlen(v), len - 1);
+    str_copy(dst, len, v ? v : "");
+    return 0;
+}
+
 static int load_row(const char *path, const struct ini_section *s, struct calib_row *r,
                     char *err, size_t errlen)
 {
@@ -79,18 +91,18 @@ static int load_row(const char *path, const struct ini_section *s, struct calib_
     if (!(v = val(s, "figure")) || !*v)
         return errf(err, errlen, "%s:%d: [%s] no figure (what the review published, in words)",
                     path, s->line, s->name);
-    str_copy(r->figure, sizeof(r->figure), v);
-    str_copy(r->value_text, sizeof(r->value_text), val(s, "value") ? val(s, "value") : "");
-    str_copy(r->unit_text, sizeof(r->unit_text), val(s, "unit") ? val(s, "unit") : "");
-    str_copy(r->span, sizeof(r->span), val(s, "span") ? val(s, "span") : "");
-    str_copy(r->gap, sizeof(r->gap), val(s, "gap") ? val(s, "gap") : "");
-    str_copy(r->point, sizeof(r->point), val(s, "point") ? val(s, "point") : "");
+    if (copy_val(path, s, "figure", r->figure, sizeof(r->figure), err, errlen) ||
+        copy_val(path, s, "value", r->value_text, sizeof(r->value_text), err, errlen) ||
+        copy_val(path, s, "unit", r->unit_text, sizeof(r->unit_text), err, errlen) ||
+        copy_val(path, s, "span", r->span, sizeof(r->span), err, errlen) ||
+        copy_val(path, s, "gap", r->gap, sizeof(r->gap), err, errlen) ||
+        copy_val(path, s, "point", r->point, sizeof(r->point), err, errlen))
+        return -1;
     if (!r->represented) {
         if (!(v = val(s, "why")) || !*v)
             return errf(err, errlen, "%s:%d: [%s] represented=no without why", path, s->line,
                         s->name);
-        str_copy(r->why, sizeof(r->why), v);
-        return 0;
+        return copy_val(path, s, "why", r->why, sizeof(r->why), err, errlen);
     }
     if (val(s, "why"))
         return errf(err, errlen, "%s:%d: [%s] why is for represented=no rows", path, s->line,
@@ -98,9 +110,9 @@ static int load_row(const char *path, const struct ini_section *s, struct calib_
     if (!(v = val(s, "command")) || !*v)
         return errf(err, errlen, "%s:%d: [%s] no command (the ptsbench command that measures "
                     "the figure)", path, s->line, s->name);
-    if (check_command(path, s, v, err, errlen) != 0)
+    if (check_command(path, s, v, err, errlen) != 0 ||
+        copy_val(path, s, "command", r->command, sizeof(r->command), err, errlen) != 0)
         return -1;
-    str_copy(r->command, sizeof(r->command), v);
     if ((v = val(s, "pick"))) {
         if (strcmp(v, "max"))
             return errf(err, errlen, "%s:%d: [%s] pick=%s: want max", path, s->line, s->name, v);
@@ -230,9 +242,10 @@ struct run_ctx {
 static void run_one(struct run_ctx *c, size_t i)
 {
     struct calib_cmd *cmd = &c->s->cmd[i];
-    char words[512], target[128];
+    char words[512], target[640];
     str_copy(words, sizeof(words), cmd->text);
-    snprintf(target, sizeof(target), "sim:%s", c->s->preset);
+    snprintf(target, sizeof(target), "sim:%s%s%s", c->s->preset, c->s->overrides[0] ? "," : "",
+             c->s->overrides);
     char *argv[64];
     size_t n = 0;
     argv[n++] = (char *)c->exe;
@@ -424,10 +437,15 @@ static void measured_text(const struct calib_row *r, char *buf, size_t len)
 
 void calib_print(const struct calib_sheet *s, FILE *f)
 {
-    fprintf(f, "Calibration of sim:%s (%s)\nagainst %s\n", s->preset,
+    const char *comma = s->overrides[0] ? "," : "";
+    fprintf(f, "Calibration of sim:%s%s%s (%s)\nagainst %s\n", s->preset, comma, s->overrides,
             s->device[0] ? s->device : s->preset, s->source[0] ? s->source : "the sheet's rows");
+    if (s->overrides[0])
+        fprintf(f, "The preset with overrides (%s): a what-if, not the preset as shipped.\n",
+                s->overrides);
     fprintf(f, "Published figures of the real drive against the simulated drive's, measured by "
-               "the command named with each (on sim:%s).\n\n", s->preset);
+               "the command named with each (on sim:%s%s%s).\n\n", s->preset, comma,
+            s->overrides);
     fprintf(f, "%-26s %-15s %-15s %6s %5s  %-15s %s\n", "row", "published", "simulated",
             "ratio", "tol", "verdict", "figure (conditions) [command]");
     for (size_t i = 0; i < s->n; i++) {
@@ -468,6 +486,8 @@ struct json_object *calib_json(const struct calib_sheet *s)
     jw_add(doc, "schema", jw_str("ptsbench.calibration"));
     jw_add(doc, "version", jw_int(1));
     jw_add(doc, "preset", jw_str(s->preset));
+    if (s->overrides[0])
+        jw_add(doc, "overrides", jw_str(s->overrides));
     jw_add(doc, "device", jw_str(s->device));
     jw_add(doc, "source", jw_str(s->source));
     const char *base = strrchr(s->path, '/');

@@ -51,8 +51,8 @@ struct calib_row {
     bool pick_max;
     double tolerance;          /* fraction */
     bool represented;
-    char why[512];             /* represented = no */
-    char gap[512];             /* "" = none */
+    char why[1024];            /* represented = no */
+    char gap[1024];            /* "" = none */
     char value_text[64];       /* as published ("708K"), with its unit */
     char unit_text[32];
     const struct verify_claim *claim;   /* represented rows: their conditions */
@@ -77,6 +77,8 @@ struct calib_cmd {
 struct calib_sheet {
     char path[4096];
     char preset[64];
+    char overrides[512];       /* "key=value,..." applied after the preset ("" none): the
+                                  commands run on sim:PRESET,OVERRIDES (a what-if) */
     char device[256];
     char source[1024];
     struct verify_sheet vs;    /* the represented rows' claims */

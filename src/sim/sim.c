@@ -107,6 +107,8 @@ static int sim_validate(const struct sim_params *p, char *err, size_t n)
     NUM(link_write_mb_s, 0, 1e9);
     NUM(host_worker_us, 0, 1e9);
     NUM(host_driver_us, 0, 1e9);
+    NUM(host_worker_us_per_kib, 0, 1e9);
+    NUM(host_driver_us_per_kib, 0, 1e9);
     NUM(d_card_us, 0, 1e9);
     UINT(channels, 1, 1024);
     UINT(dies_per_channel, 1, 1024);
@@ -150,6 +152,7 @@ static int sim_validate(const struct sim_params *p, char *err, size_t n)
     NUM(c_w_us_per_kib, 0, 1e9);
     NUM(c_r_us, 0, 1e9);
     NUM(c_r_us_per_kib, 0, 1e9);
+    NUM(c_r_page_us, 0, 1e9);
     NUM(c_unmapped_us, 0, 1e9);
     NUM(c_gc_us, 0, 1e9);
     NUM(c_gc_sp_us, 0, 1e9);
@@ -167,6 +170,7 @@ static int sim_validate(const struct sim_params *p, char *err, size_t n)
     UINT(gc_quantum_units, 0, 1u << 24);
     NUM(idle_delay_ms, 0, 1e9);
     NUM(bg_target_pct, 0, 100);
+    NUM(bg_busy_pct, 0, 100);
     NUM(meta_pct, 0, 100);
     UINT(k, 1, 1u << 16);
     if (p->k & (p->k - 1))
@@ -247,6 +251,7 @@ static int sim_make_cfg(const struct sim_params *p, struct sim_cfg *g, uint64_t 
     g->c_w_kib = sim_ns(p->c_w_us_per_kib, k);
     g->c_r = sim_ns(p->c_r_us, k);
     g->c_r_kib = sim_ns(p->c_r_us_per_kib, k);
+    g->c_r_page = sim_ns(p->c_r_page_us, k);
     g->c_unmapped = sim_ns(p->c_unmapped_us, k);
     g->c_gc = sim_ns(p->c_gc_us, k);
     g->c_gc_sp = sim_ns(p->c_gc_sp_us, k);
@@ -285,6 +290,7 @@ static int sim_make_cfg(const struct sim_params *p, struct sim_cfg *g, uint64_t 
     g->quantum = p->gc_quantum_units;
     g->bg_gc = p->bg_gc;
     g->bg_target_sect = (uint64_t)llround(p->bg_target_pct / 100.0 * lines * (double)line_sect);
+    g->bg_busy_pct = p->bg_gc ? (uint32_t)llround(p->bg_busy_pct) : 0;
     g->durawrite = p->durawrite;
     g->meta_fx = (uint32_t)llround(8.0 * p->meta_pct / 100.0 * 65536.0);
     for (unsigned pct = 0; pct <= 100; pct++) {

@@ -77,6 +77,11 @@ struct sim_params {
     double c_cmd_us;                /* front-end command processing per host command */
     double c_w_us, c_w_us_per_kib;  /* firmware cost of a host write: fixed + per KiB */
     double c_r_us, c_r_us_per_kib;  /* firmware cost of a mapped read */
+    double c_r_page_us;             /* ... and per superpage (planes x page on one die) the read
+                                       touches: page-level work (the NAND command, ECC decode,
+                                       decompression set-up), so a read's cost follows where its
+                                       data lies: compressed units share pages, incompressible
+                                       ones straddle them, scattered units take one each */
     double c_unmapped_us;           /* read of never-written / trimmed data (no NAND) */
     double c_gc_us;                 /* firmware cost per relocated 4 KiB (x stored/8 compressed) */
     double c_gc_sp_us;              /* ... and per source superpage (planes x page on one die)
@@ -104,6 +109,10 @@ struct sim_params {
                                        unwritten part of the open lines + the victim's progress)
                                        reaches this % of raw; about fg_lines + 1 lines is where
                                        steady state sits, so a smaller target does nothing */
+    double bg_busy_pct;             /* background GC also while the host is busy, below the same
+                                       target: in the firmware's and datapath's idle gaps, taking
+                                       at most this share of the time and preempted by host
+                                       commands at step granularity (0: idle time only) */
 
     /* Per controller: compression (SandForce DuraWrite style). */
     bool durawrite;
@@ -119,6 +128,8 @@ struct sim_params {
                                        one worker tops out at 1 / host_worker_us */
     double host_driver_us;          /* a driver path all workers share (one lock, one queue)
                                        per I/O: the card tops out at 1 / host_driver_us */
+    double host_worker_us_per_kib;  /* ... and per KiB of the I/O, for each (buffer pinning */
+    double host_driver_us_per_kib;  /* and scatter-gather lists are built per page) */
 
     /* Scale and determinism. */
     unsigned k;                     /* time dilation / capacity scale, power of two, >= 1 */

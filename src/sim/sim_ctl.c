@@ -101,6 +101,14 @@ static inline simt sim_fw(struct sim_ctl *c, simt t, simt cost)
     return fw[b];
 }
 
+/* The latest booking of any die (idle-time GC starts no step once the dies are booked up to
+ * the next host command: sim_idle). */
+static inline void sim_die_note(struct sim_ctl *c, simt end)
+{
+    if (end > c->die_max)
+        c->die_max = end;
+}
+
 /* Program superpage sp of write point w. Booked when issued (w->issue: channel transfer, then
  * tPROG on the die, FCFS); the program cannot end before its data is ready (w->ready) plus the
  * transfer and tPROG. Booking at issue rather than at data-ready keeps the dies work-conserving:
@@ -116,6 +124,7 @@ static simt sim_prog(struct sim_ctl *c, uint32_t sp, const struct sim_wp *w)
     c->ch[ch] = xe;
     simt s = sim_max(xe, c->die[die]);
     c->die[die] = s + g->t_prog;
+    sim_die_note(c, c->die[die]);
     return sim_max(c->die[die], w->ready + x + g->t_prog);
 }
 
@@ -129,6 +138,7 @@ static simt sim_erase(struct sim_ctl *c, simt t)
         if (c->die[d] > end)
             end = c->die[d];
     }
+    sim_die_note(c, end);
     return end;
 }
 
@@ -454,6 +464,7 @@ static simt sim_gc_step(struct sim_ctl *c, simt t, bool bg, bool *progress)
             uint32_t die = sp0 % g->dies;
             rd = sim_max(t, c->die[die]) + g->t_read;
             c->die[die] = rd;
+            sim_die_note(c, rd);
             ch = die % g->channels;
             last_sp = sp0;
             fw_t += g->c_gc_sp;   /* per source page read: its setup, whatever it holds */
@@ -463,6 +474,7 @@ static simt sim_gc_step(struct sim_ctl *c, simt t, bool bg, bool *progress)
             uint32_t die = sp1 % g->dies;
             rd = sim_max(t, c->die[die]) + g->t_read;
             c->die[die] = rd;
+            sim_die_note(c, rd);
             last_sp = sp1;
             ready = sim_max(ready, rd);
             fw_t += g->c_gc_sp;
@@ -567,11 +579,48 @@ static uint64_t sim_prepared(const struct sim_ctl *c)
     return f;
 }
 
+/* Busy-time background GC (bg_busy_pct), lazily at the next host command (at now): below the
+ * target, steps start in the gaps the host leaves, when the firmware core and the write
+ * datapath are free and no die is booked up to now (host work already booked is never
+ * delayed; a command arriving during a step waits for that step only), and each step of
+ * length d is followed by d x (100 - pct) / pct without one, so collection takes at most pct
+ * of the time. Returns whether a step ran. */
+static bool sim_busy_gc(struct sim_ctl *c, simt now)
+{
+    const struct sim_cfg *g = c->cfg;
+    simt t = c->bg_until;
+    bool ran = false;
+    while (t < now && c->die_max < now && sim_prepared(c) < g->bg_target_sect) {
+        unsigned b = 0;   /* the earliest-free core, the one a step takes */
+        for (unsigned i = 1; i < g->fw_cores; i++)
+            if (c->fw[i] < c->fw[b])
+                b = i;
+        simt s = sim_max(t, c->fw[b]);
+        if (g->pipe_ps)
+            s = sim_max(s, c->pipe);
+        if (s >= now)
+            break;
+        bool prog;
+        simt e = sim_gc_step(c, s, true, &prog);
+        if (!prog)
+            break;
+        ran = true;
+        const simt d = e > s ? e - s : 1;
+        t = s + d * 100 / g->bg_busy_pct;
+    }
+    if (t > c->bg_until)
+        c->bg_until = t;
+    return ran;
+}
+
 /* Idle-time background GC, detected lazily at the next submit: the controller has been idle
  * since last_done; from last_done + idle_delay run steps back to back (each step starts when
  * the previous one has left the firmware, datapath, source dies and GC buffer) until a step
- * would start at or after now, or the free pool reaches bg_target. The command arriving now
- * then waits for whatever those steps still hold. */
+ * would start at or after now, the dies are booked up to now, or the free pool reaches
+ * bg_target. The command arriving now then waits for whatever those steps still hold: the
+ * step in progress, not a queue of them (firmware keeps background work from queueing ahead
+ * of the host: a read finds at most one relocation program on its die, as after a busy
+ * period). */
 static void sim_idle(struct sim_ctl *c, simt now)
 {
     const struct sim_cfg *g = c->cfg;
@@ -580,18 +629,20 @@ static void sim_idle(struct sim_ctl *c, simt now)
     simt t = c->last_done + g->idle_delay;
     if (t < c->bg_until)
         t = c->bg_until;
-    if (t >= now)
-        return;
     bool ran = false;
-    while (t < now && sim_prepared(c) < g->bg_target_sect) {
-        bool prog;
-        simt e = sim_gc_step(c, t, true, &prog);
-        if (!prog)
-            break;
-        ran = true;
-        t = e > t ? e : t + 1;
+    if (t < now) {
+        while (t < now && c->die_max < now && sim_prepared(c) < g->bg_target_sect) {
+            bool prog;
+            simt e = sim_gc_step(c, t, true, &prog);
+            if (!prog)
+                break;
+            ran = true;
+            t = e > t ? e : t + 1;
+        }
+        c->bg_until = t;
     }
-    c->bg_until = t;
+    if (g->bg_busy_pct)
+        ran |= sim_busy_gc(c, now);
     if (ran && c->victim != SIM_NONE)
         sim_pace(c);   /* foreground GC takes over what is left of the victim */
 }
@@ -669,33 +720,57 @@ simt sim_ctl_write(struct sim_ctl *c, simt t, uint32_t lpn0, const uint32_t *lpn
     return done;
 }
 
+/* The superpages a read of these units touches, counted as the read path takes them (a new
+ * one whenever the next unit lies elsewhere; a unit straddling two reads both). 0: nothing
+ * mapped. */
+static uint32_t sim_read_pages(const struct sim_ctl *c, uint32_t lpn0, const uint32_t *lpns,
+                               uint32_t n)
+{
+    const struct sim_cfg *g = c->cfg;
+    uint32_t pages = 0, last_line = SIM_NONE, last_sp = SIM_NONE;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t lpn = lpns ? lpns[i] : lpn0 + i;
+        uint32_t a = lpn == SIM_UNMAPPED ? SIM_UNMAPPED : c->l2p[lpn];
+        if (a == SIM_UNMAPPED)
+            continue;
+        uint32_t line = a / g->line_cap, off = a - line * g->line_cap;
+        uint32_t sp0 = off / g->sp_sect, sp1 = (off + c->l2n[lpn] - 1) / g->sp_sect;
+        if (line != last_line || sp0 != last_sp)
+            pages++;
+        pages += sp1 != sp0;
+        last_line = line;
+        last_sp = sp1;
+    }
+    return pages;
+}
+
 /* Host read. Units never written or trimmed are answered without NAND (zeros): a read that
  * maps nothing costs c_cmd + c_unmapped, at most c_cmd + the firmware cost of a mapped read
- * of its size (never slower than mapped data: drives answer it from the map), no d_r. A mapped read: firmware (c_cmd + c_r +
- * c_r_kib x KiB of the command, on the earliest-free core), d_r, then per superpage one tR on
- * its die (FCFS: it waits for programs and erases queued there; a unit straddling two
- * superpages reads both), then the channel transfer of the stored sectors (compressed data
- * moves fewer bytes). Data still in the write buffer is read from NAND too (the model does
+ * of its size (never slower than mapped data: drives answer it from the map), no d_r. A
+ * mapped read: firmware (c_cmd + c_r + c_r_kib x KiB of the command + c_r_page per superpage
+ * it touches, on the earliest-free core), d_r, then per superpage one tR on its die (FCFS: it
+ * waits for programs and erases queued there; a unit straddling two superpages reads both),
+ * then the channel transfer of the stored sectors (compressed data moves fewer bytes). The
+ * page part makes the cost follow where the data lies: compressed units share pages, units
+ * of incompressible data straddle them, data written by small random writes is scattered
+ * one unit to a page. Data still in the write buffer is read from NAND too (the model does
  * not track buffer hits). */
 simt sim_ctl_read(struct sim_ctl *c, simt t, uint32_t lpn0, const uint32_t *lpns, uint32_t n,
                   uint32_t len)
 {
     const struct sim_cfg *g = c->cfg;
     sim_idle(c, t);
-    bool any = false;
-    for (uint32_t i = 0; i < n && !any; i++) {
-        uint32_t lpn = lpns ? lpns[i] : lpn0 + i;
-        any = lpn != SIM_UNMAPPED && c->l2p[lpn] != SIM_UNMAPPED;
-    }
+    const uint32_t pages = sim_read_pages(c, lpn0, lpns, n);
     simt done;
-    if (!any) {
+    if (!pages) {
         /* a read of never-written data is answered from the map: never dearer than the
          * firmware part of a mapped read of the same size */
         const simt mapped = g->c_r + sim_kib(g->c_r_kib, len);
         done = sim_fw(c, t, g->c_cmd + (g->c_unmapped < mapped ? g->c_unmapped : mapped));
         c->st.unmapped_reads += n;
     } else {
-        simt tf = sim_fw(c, t, g->c_cmd + g->c_r + sim_kib(g->c_r_kib, len)) + g->d_r;
+        simt tf = sim_fw(c, t, g->c_cmd + g->c_r + sim_kib(g->c_r_kib, len) +
+                                   (simt)pages * g->c_r_page) + g->d_r;
         done = tf;
         uint32_t last_line = SIM_NONE, last_sp = SIM_NONE, ch = 0;
         simt rd = tf;
@@ -713,6 +788,7 @@ simt sim_ctl_read(struct sim_ctl *c, simt t, uint32_t lpn0, const uint32_t *lpns
                 uint32_t die = sp0 % g->dies;
                 rd = sim_max(tf, c->die[die]) + g->t_read;
                 c->die[die] = rd;
+                sim_die_note(c, rd);
                 ch = die % g->channels;
                 last_line = line;
                 last_sp = sp0;
@@ -722,6 +798,7 @@ simt sim_ctl_read(struct sim_ctl *c, simt t, uint32_t lpn0, const uint32_t *lpns
                 uint32_t die = sp1 % g->dies;
                 rd = sim_max(tf, c->die[die]) + g->t_read;
                 c->die[die] = rd;
+                sim_die_note(c, rd);
                 last_sp = sp1;
                 r = sim_max(r, rd);
             }
@@ -797,6 +874,7 @@ void sim_ctl_untime(struct sim_ctl *c)
     sim_hk_reset(c, 0);
     memset(c->ch, 0, sizeof(*c->ch) * g->channels);
     memset(c->die, 0, sizeof(*c->die) * g->dies);
+    c->die_max = 0;
     memset(c->host.ring.rel, 0, sizeof(simt) * c->host.ring.n);
     memset(c->gcw.ring.rel, 0, sizeof(simt) * c->gcw.ring.n);
     c->host.ready = c->gcw.ready = c->host.issue = c->gcw.issue = 0;
@@ -840,6 +918,7 @@ void sim_ctl_reset(struct sim_ctl *c, simt now)
         c->ch[i] = now;
     for (unsigned i = 0; i < g->dies; i++)
         c->die[i] = now;
+    c->die_max = now;
     c->pipe = now;
     c->last_done = c->bg_until = c->now = now;
     c->meta_acc = 0;

@@ -37,7 +37,7 @@ struct sim_cfg {
     uint64_t flush_sect;        /* host-stored sectors between flush pauses (scaled; 0: none) */
     simt flush;                 /* flush pause, undilated */
     simt t_read, t_prog, t_erase;
-    simt c_cmd, c_w, c_w_kib, c_r, c_r_kib, c_unmapped, c_gc, c_gc_sp, d_w, d_r;
+    simt c_cmd, c_w, c_w_kib, c_r, c_r_kib, c_r_page, c_unmapped, c_gc, c_gc_sp, d_w, d_r;
     uint64_t ch_ps, pipe_ps;    /* ps per byte (x k); pipe_ps 0 = no write datapath */
     uint32_t wbuf_sect, gcbuf_sect;   /* write buffer, GC buffer: stored sectors */
     enum sim_gc_policy gc;
@@ -47,6 +47,7 @@ struct sim_cfg {
     bool bg_gc;
     simt idle_delay;
     uint64_t bg_target_sect;    /* background GC stops at nfree x line_sect >= this */
+    uint32_t bg_busy_pct;       /* busy-time background GC's share of the time (0: none) */
     bool durawrite;
     uint32_t meta_fx;           /* metadata sectors per 4 KiB unit, 16.16 fixed point */
     uint8_t ns_tab[101];        /* stored sectors per 4 KiB unit by compress_pct */
@@ -105,6 +106,7 @@ struct sim_ctl {
     int64_t debt;               /* foreground GC debt, sectors << 16 */
     uint64_t ratio_fx;          /* victim valid / gain, << 16 */
     simt *fw, *ch, *die;        /* busy_until per fw core, channel (booking), die */
+    simt die_max;               /* the latest of die[] */
     simt *hk_next;              /* per fw core: the next housekeeping window's start */
     uint64_t hk_rng;            /* splitmix64 state of the housekeeping gaps */
     simt pause_next;            /* the next timed pause the card has not noted yet */

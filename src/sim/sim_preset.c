@@ -107,6 +107,7 @@ static const struct sim_preset_key sim_preset_keys[] = {
     {"c_w_us_per_kib", SP_DOUBLE, SP_F(c_w_us_per_kib), 0, 1e6, 0},
     {"c_r_us", SP_DOUBLE, SP_F(c_r_us), 0, 1e6, 0},
     {"c_r_us_per_kib", SP_DOUBLE, SP_F(c_r_us_per_kib), 0, 1e6, 0},
+    {"c_r_page_us", SP_DOUBLE, SP_F(c_r_page_us), 0, 1e6, 0},
     {"c_unmapped_us", SP_DOUBLE, SP_F(c_unmapped_us), 0, 1e6, 0},
     {"c_gc_us", SP_DOUBLE, SP_F(c_gc_us), 0, 1e6, 0},
     {"c_gc_sp_us", SP_DOUBLE, SP_F(c_gc_sp_us), 0, 1e6, 0},
@@ -123,6 +124,7 @@ static const struct sim_preset_key sim_preset_keys[] = {
     {"bg_gc", SP_BOOL, SP_F(bg_gc), 0, 0, 0},
     {"idle_delay_ms", SP_DOUBLE, SP_F(idle_delay_ms), 0, 1e7, 0},
     {"bg_target_pct", SP_PCT, SP_F(bg_target_pct), 0, 100, 0},
+    {"bg_busy_pct", SP_PCT, SP_F(bg_busy_pct), 0, 100, 0},
 
     {"durawrite", SP_BOOL, SP_F(durawrite), 0, 0, 0},
     {"meta_pct", SP_PCT, SP_F(meta_pct), 0, 50, 0},
@@ -130,6 +132,8 @@ static const struct sim_preset_key sim_preset_keys[] = {
 
     {"host_worker_us", SP_DOUBLE, SP_F(host_worker_us), 0, 1e6, 0},
     {"host_driver_us", SP_DOUBLE, SP_F(host_driver_us), 0, 1e6, 0},
+    {"host_worker_us_per_kib", SP_DOUBLE, SP_F(host_worker_us_per_kib), 0, 1e6, 0},
+    {"host_driver_us_per_kib", SP_DOUBLE, SP_F(host_driver_us_per_kib), 0, 1e6, 0},
 
     {"k", SP_POW2, SP_F(k), 1, 4096, 0},
     {"seed", SP_UINT, SP_F(seed), 0, 18446744073709551615.0, 0},
@@ -735,7 +739,7 @@ static void sim_preset_derive(const struct sim_params *p, struct sim_preset_deri
         d->wa = sim_wa_oracle(d->rho);
     }
     d->cw4 = p->c_cmd_us + p->c_w_us + 4.0 * p->c_w_us_per_kib;
-    d->cr4 = p->c_cmd_us + p->c_r_us + 4.0 * p->c_r_us_per_kib;
+    d->cr4 = p->c_cmd_us + p->c_r_us + 4.0 * p->c_r_us_per_kib + p->c_r_page_us;   /* one superpage */
 }
 
 /* Steady-state (or, with fob, fresh) 4 KiB random-write IOPS of one controller for data whose

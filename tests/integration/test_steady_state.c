@@ -1,12 +1,13 @@
 /* test_steady_state.c — "steady state" means steady: on the simulated Z-Drive R4 and Z-Drive
  * 6300, 4 KiB random writes at QD 32 with 1 and 4 workers.
  *
- * References: the drives' steady-state 4 KiB random-write levels that the presets are built to
- * (profiles/devices/zdrive-r4-cm88-1.6t.ini and zdrive-6300-1.6t.ini, headers): the Z-Drive R4
- * 48K at 1 x QD 32 and 59K at 4 x QD 32 (StorageReview's Z-Drive R4 review: 48,129 and 59,904
- * IOPS), the Z-Drive 6300 140K (OCZ's specification, and the plateau of the Russian SNIA PTS
- * review's WSAT). A 6-hour virtual WSAT of the presets (`ptsbench run ... --rounds 360
- * --round-time 60 --all-rounds`) ends at 48.4K / 57.1K / 138.8K / 138.8K.
+ * References: the presets' own steady-state 4 KiB random-write plateaus, where a 6-hour virtual
+ * WSAT ends (`ptsbench run ... --workload rw=randwrite,bs=4k,qd=32,workers=W --rounds 360
+ * --round-time 60 --all-rounds`, the last 10 rounds): the Z-Drive R4 42.8K at 1 x QD 32 and
+ * 59.5K at 4 x QD 32, the Z-Drive 6300 138.8K at both. The test is about where the steady-state
+ * determination stops, so it compares with the model's plateau, not with the reviews (those
+ * are test_sim_calibration's: StorageReview's 48,129 and 59,904 IOPS for the R4, within 15%;
+ * the Z-Drive 6300's 140K WSAT plateau).
  *
  *  - `run --precondition steady` (WIPC, WDPC until the fill guard passes, then rounds) and the
  *    default `profile` (steady) claim steady state within 5% of those levels;
@@ -49,8 +50,8 @@ struct drive {
     double level[2];   /* steady 4 KiB random-write IOPS at 1 and 4 workers x QD 32 */
 };
 
-static const struct drive R4 = {"sim:zdrive-r4-cm88-1.6t", "r4", {48000, 59000}};
-static const struct drive Z6300 = {"sim:zdrive-6300-1.6t", "6300", {140000, 140000}};
+static const struct drive R4 = {"sim:zdrive-r4-cm88-1.6t", "r4", {42800, 59500}};
+static const struct drive Z6300 = {"sim:zdrive-6300-1.6t", "6300", {138800, 138800}};
 
 static const char *jstr_at(struct json_object *doc, const char *path)
 {

@@ -111,7 +111,8 @@ static void test_iops_on_a_terminal(void **state)
     /* the purge: before and after, no invented percentage */
     assert_non_null(strstr(out, "purge: running secure-erase"));
     assert_non_null(strstr(out, "(no progress reported by the drive)"));
-    assert_non_null(strstr(out, "\npurge: done (under 0.1 s)"));   /* instant: no "after 0 s" */
+    /* instant (or nearly, on a busy machine): no "after 0 s" */
+    assert_true(strstr(out, "\npurge: done (under 0.1 s)") || strstr(out, "\npurge: done in 0."));
     assert_null(strstr(out, "purge: done after 0 s"));
 
     /* WIPC's live line: bytes written of the target, rate, ETA; then its closing line */

@@ -592,6 +592,62 @@ static void test_idle_background_gc(void **state)
     assert_memory_equal(&before[0], &before[1], sizeof(before[0]));
 }
 
+/* Busy-time background GC (bg_busy_pct): a read-only phase that never leaves the drive idle
+ * (QD 1 reads back to back) recovers nothing with idle-time GC alone, and with busy-time GC
+ * collects up to the target while the reads go on; the writes after it start faster. The
+ * reads keep their service: collection takes at most its share of the time and never delays
+ * host work already booked. */
+static void test_busy_background_gc(void **state)
+{
+    (void)state;
+    struct sim_params p;
+    generic_small(&p, 28);
+    p.bg_gc = true;
+    p.idle_delay_ms = 10;
+    p.bg_target_pct = 10;   /* 25.6 lines of free space */
+    double w_before[2], w_after[2], r_iops[2], prep[2];
+    struct sim_stats st[2];
+    const struct sim_loop_job rj = {.qd = 1, .read_pct = 100, .random_pct = 100};
+    const struct sim_loop_job wj = {.qd = 32, .random_pct = 100};
+    for (int busy = 0; busy < 2; busy++) {
+        p.bg_busy_pct = busy ? 50 : 0;
+        struct sim_dev *d = open_dev(&p);
+        uint64_t U = user_units(d);
+        struct sim_loop L;
+        char err[256];
+        assert_int_equal(sim_loop_open(&L, d, &wj, 1, 0, err, sizeof(err)), 0);
+        sim_loop_run(&L, 5 * U / 2, NULL);
+        w_before[busy] = sim_loop_run(&L, U / 5, NULL);
+        sim_loop_drain(&L, NULL);
+        simt t = L.now;
+        sim_loop_close(&L);
+        /* 2 s of QD 1 reads, no idle gap before, during or after */
+        assert_int_equal(sim_loop_open(&L, d, &rj, 1, t, err, sizeof(err)), 0);
+        r_iops[busy] = sim_loop_run_until(&L, t + 2000000000ull, NULL);
+        sim_loop_drain(&L, NULL);
+        t = L.now;
+        sim_loop_close(&L);
+        sim_stats(d, &st[busy]);
+        prep[busy] = prepared_lines(&d->ctl[0]);
+        assert_int_equal(sim_loop_open(&L, d, &wj, 1, t, err, sizeof(err)), 0);
+        w_after[busy] = sim_loop_run(&L, U / 20, NULL);
+        sim_loop_close(&L);
+        check_dev(d);
+        sim_close(d);
+    }
+    print_message("  writes before %.0f IOPS; after 2 s of reads: %.0f (idle GC only), %.0f "
+                  "(busy GC 50 %%)\n", w_before[0], w_after[0], w_after[1]);
+    print_message("  free space after the reads %.2f / %.2f lines (target 25.6); reads %.0f / "
+                  "%.0f IOPS\n", prep[0], prep[1], r_iops[0], r_iops[1]);
+    assert_int_equal(st[0].bg_gc_steps, 0);            /* never idle: nothing collected */
+    ASSERT_REL(w_after[0], w_before[0], 0.15);
+    assert_true(st[1].bg_gc_steps > 0);
+    ASSERT_WITHIN(prep[1], 25.6 - 1.0, 25.6 + 1.0 / 32);
+    assert_true(w_after[1] > 1.3 * w_after[0]);
+    assert_true(r_iops[1] > 0.5 * r_iops[0]);          /* the reads kept their share */
+    assert_true(r_iops[1] <= r_iops[0] * 1.001);
+}
+
 /* ------------------------------------------------------------------ TRIM, purge */
 
 static uint64_t valid_sectors(const struct sim_dev *d)
@@ -1015,6 +1071,7 @@ int main(void)
         cmocka_unit_test(test_op_sweep),
         cmocka_unit_test(test_time_dilation),
         cmocka_unit_test(test_idle_background_gc),
+        cmocka_unit_test(test_busy_background_gc),
         cmocka_unit_test(test_trim_and_purge),
         cmocka_unit_test(test_qd1_latency_exact),
         cmocka_unit_test(test_controller_pauses),
