@@ -499,6 +499,15 @@ static simt sim_stripe(struct sim_dev *d, unsigned op, simt t, uint64_t off, uin
 {
     const uint64_t S = (uint64_t)d->stripe_units * SIM_UNIT, N = d->n;
     uint64_t s0 = off / S, s1 = (off + len - 1) / S;
+    if (s0 == s1) {   /* within one stripe unit (every I/O of a single controller): one part */
+        const uint64_t j = N == 1 ? 0 : s0 % N;
+        simt e = sim_ctl_op(&d->ctl[j], op, t, (s0 / N) * S + (off - s0 * S), len, cp);
+        if (d->ctl[j].flush_due) {
+            d->ctl[j].flush_due = false;
+            sim_pause_note(d, t, d->cfg.flush);
+        }
+        return e > t ? e : t;
+    }
     simt done = t;
     for (uint64_t j = 0; j < N; j++) {
         uint64_t sj = s0 + (j + N - s0 % N) % N;
