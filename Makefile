@@ -6,7 +6,7 @@
 #   make bench      engine speed vs fio (prints ratios; needs root for zram)
 #   make sanitize   ASan+UBSan build, then the tests against it
 #   make fuzz       libFuzzer harnesses of every parser (clang), each run FUZZ_SECONDS (60)
-#   make install    PREFIX=/usr/local (binary, profiles, pts definitions, docs)
+#   make install    PREFIX=/usr/local (binary, profiles, pts definitions, traces, docs)
 
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
@@ -156,7 +156,7 @@ install: $(BUILD)/ptsbench
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ptsbench \
 	           $(DESTDIR)$(PREFIX)/share/doc/ptsbench
 	install -m 0755 $(BUILD)/ptsbench $(DESTDIR)$(PREFIX)/bin/ptsbench
-	for d in profiles pts specs reports; do if [ -d $$d ]; then cp -r $$d $(DESTDIR)$(PREFIX)/share/ptsbench/; fi; done
+	for d in profiles pts specs reports traces; do if [ -d $$d ]; then cp -r $$d $(DESTDIR)$(PREFIX)/share/ptsbench/; fi; done
 	install -m 0644 README.md reports/results-schema.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/ptsbench/
 
 clean:

@@ -55,13 +55,17 @@ static bool is_dir(const char *p)
  * the lists of several at once. */
 const char *const *cli_data_dirs(const char *sub)
 {
+    /* one slot per data directory ever asked for (profiles, profiles/devices,
+     * profiles/devices/calibration, pts, specs, traces): a caller keeps the list it got while
+     * it asks for another, so a slot is never reused for a different directory */
     static struct {
         char sub[32];
         char store[4][PATH_MAX];
         const char *list[5];
-    } cache[4];
+    } cache[12];
+    const unsigned nslots = sizeof(cache) / sizeof(cache[0]);
     unsigned slot = 0;
-    while (slot < 3 && cache[slot].sub[0] && strcmp(cache[slot].sub, sub) != 0)
+    while (slot < nslots - 1 && cache[slot].sub[0] && strcmp(cache[slot].sub, sub) != 0)
         slot++;
     snprintf(cache[slot].sub, sizeof(cache[slot].sub), "%s", sub);
     char (*store)[PATH_MAX] = cache[slot].store;

@@ -26,6 +26,7 @@ static int cmd_engines(int argc, char **argv)
 static int do_engines(int argc, char **argv, int fc, char **fv) { (void)fc; (void)fv; return cmd_engines(argc, argv); }
 static int do_sim(int argc, char **argv, int fc, char **fv) { (void)fc; (void)fv; return cmd_sim(argc, argv); }
 static int do_show(int argc, char **argv, int fc, char **fv) { (void)fc; (void)fv; return cmd_show(argc, argv); }
+static int do_trace(int argc, char **argv, int fc, char **fv) { (void)fc; (void)fv; return cmd_trace(argc, argv); }
 
 static const struct {
     const char *name;
@@ -37,6 +38,8 @@ static const struct {
                              "             matrix of compressibility x workers x queue depth"},
     {"suite", cmd_suite, "run SNIA PTS tests (IOPS, throughput, latency, write saturation)"},
     {"run-test", cmd_run_test, "run one SNIA PTS test by name"},
+    {"replay", cmd_replay, "replay a block I/O trace (blktrace, blkparse, fio iolog, csv)"},
+    {"trace", do_trace, "block I/O traces: capture one, generate a synthetic one, its stats"},
     {"crosscheck", cmd_crosscheck, "the same workload on a native engine and on fio, side by side"},
     {"show", do_show, "print a results file as a table"},
     {"export", cmd_export, "a results file's figures as CSV, TSV or JSON lines"},

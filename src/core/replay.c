@@ -1,0 +1,761 @@
+/* replay.c — `ptsbench replay` (replay.h): one engine instance, one thread, the trace's I/Os in
+ * order. The loop stages every I/O that is due (timed: its scheduled time has come; afap: the
+ * queue has room), stamps and submits them as one batch, then reaps. Native engines are polled
+ * (reap with min 0) while an I/O is due soon, so that an I/O is issued within microseconds of
+ * its time, and waited on (min 1) when nothing is due; the virtual-clock engine of a simulated
+ * drive is advanced to the earlier of its next completion and the next I/O's time.
+ *
+ * Busy time and the time-weighted queue depth are kept online: one device, one stream, so the
+ * outstanding count's changes are the events, and busy time is the time it is above 0 (the
+ * union of the I/Os' [issue, completion) intervals, as trace_busy_ns computes for a trace). */
+#include "core/replay.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/results.h"
+#include "core/steps.h"
+#include "device/hostinfo.h"
+#include "io/pattern.h"
+#include "io/tracegen.h"
+#include "lib/file.h"
+#include "lib/units.h"
+#include "lib/util.h"
+#include "sim/sim.h"
+
+#define SPIN_NS 200000ull          /* poll without sleeping when an I/O is due this soon */
+#define NAP_NS 20000ull            /* else sleep this long between polls */
+
+/* ---------------------------------------------------------------- measure */
+
+static void measure_init(struct replay_measure *m)
+{
+    memset(m, 0, sizeof(*m));
+    hist_init(&m->lat[IO_READ]);
+    hist_init(&m->lat[IO_WRITE]);
+    hist_init(&m->late);
+}
+
+static void measure_merge(struct replay_measure *dst, const struct replay_measure *src)
+{
+    for (int d = 0; d < IO_NDIR; d++) {
+        dst->ios[d] += src->ios[d];
+        dst->bytes[d] += src->bytes[d];
+        hist_merge(&dst->lat[d], &src->lat[d]);
+    }
+    if (!dst->end_ns || src->start_ns < dst->start_ns)
+        dst->start_ns = src->start_ns;
+    if (src->end_ns > dst->end_ns)
+        dst->end_ns = src->end_ns;
+    dst->elapsed_ns += src->elapsed_ns;
+    dst->busy_ns += src->busy_ns;
+    dst->qd_time_ns += src->qd_time_ns;
+    for (int q = 0; q <= TRACE_QD_MAX; q++)
+        dst->qd[q] += src->qd[q];
+    hist_merge(&dst->late, &src->late);
+    dst->late_n += src->late_n;
+}
+
+void replay_metrics(const struct replay_measure *m, struct round_metrics *out)
+{
+    struct worker_stats ws;
+    memset(&ws, 0, sizeof(ws));
+    for (int d = 0; d < IO_NDIR; d++) {
+        ws.ios[d] = m->ios[d];
+        ws.bytes[d] = m->bytes[d];
+        ws.lat[d] = m->lat[d];
+    }
+    ws.start_ns = 0;
+    ws.end_ns = m->elapsed_ns;
+    const struct worker_stats *p = &ws;
+    metrics_compute(&p, 1, 0, 1.0, out);
+}
+
+/* ---------------------------------------------------------------- prepare */
+
+static int fit_trace(struct replay_session *s, char *err, size_t errlen)
+{
+    const struct target_info *t = &s->target;
+    /* the full-size capacity the trace is fitted to (a simulated drive's is k times its
+     * address space), then divided into that space */
+    const uint64_t cap = t->sim ? (uint64_t)((double)t->capacity * s->k) : t->capacity;
+    const uint32_t sector = t->logical_sector ? t->logical_sector : 512;
+    const char *mode = s->cfg.remap;
+    if (!mode)
+        mode = s->trace_extent <= cap ? "none" : "scale";
+    str_copy(s->remap_used, sizeof(s->remap_used), mode);
+    char why[ERR_LEN];
+    if (trace_remap(&s->trace, cap, sector, mode, &s->raised, why, sizeof(why)) != 0)
+        return errf(err, errlen, "%s: %s", t->path, why);
+    if (t->sim && s->k > 1) {
+        const uint64_t k = (uint64_t)s->k;
+        for (size_t i = 0; i < s->trace.n; i++) {
+            struct trace_rec *r = &s->trace.r[i];
+            uint64_t off = r->offset / k / sector * sector;
+            if (off + r->len > t->capacity)
+                off = (t->capacity - r->len) / sector * sector;
+            r->offset = off;
+        }
+    }
+    return 0;
+}
+
+/* gen:NAME[,scale=X][,seed=N]: a synthetic trace's records added to t. */
+static int load_generated(const char *spec, const char *const *dirs, struct trace *t,
+                          char *err, size_t errlen)
+{
+    char buf[256];
+    str_copy(buf, sizeof(buf), spec);
+    char *save = NULL, *name = strtok_r(buf, ",", &save);
+    double scale = 1;
+    unsigned long long seed = 1;
+    for (char *kv = strtok_r(NULL, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *end;
+        if (!strncmp(kv, "scale=", 6)) {
+            scale = strtod(kv + 6, &end);
+            if (end == kv + 6 || *end || !(scale > 0))
+                return errf(err, errlen, "gen:%s: %s: want scale=X, X above 0", spec, kv);
+        } else if (!strncmp(kv, "seed=", 5)) {
+            seed = strtoull(kv + 5, &end, 10);
+            if (end == kv + 5 || *end)
+                return errf(err, errlen, "gen:%s: %s: want seed=N", spec, kv);
+        } else {
+            return errf(err, errlen, "gen:%s: unknown '%s' (scale=X, seed=N)", spec, kv);
+        }
+    }
+    if (!name)
+        return errf(err, errlen, "gen:: want gen:NAME (ptsbench trace list)");
+    struct tracegen_def d;
+    if (tracegen_load(name, dirs, &d, err, errlen) != 0)
+        return -1;
+    struct trace g;
+    if (tracegen_run(&d, scale, seed, &g, err, errlen) != 0) {
+        trace_free(&g);
+        return -1;
+    }
+    for (size_t i = 0; i < g.n; i++)
+        trace_add(t, &g.r[i]);
+    if (!t->format[0] || !strcmp(t->format, "synthetic"))
+        str_copy(t->format, sizeof(t->format), "synthetic");
+    else
+        str_copy(t->format, sizeof(t->format), "mixed");
+    t->timed = t->n == g.n ? g.timed : t->timed && g.timed;
+    size_t sl = strlen(t->source);
+    snprintf(t->source + sl, sizeof(t->source) - sl, "%s%s", sl ? ", " : "", g.source);
+    trace_free(&g);
+    return 0;
+}
+
+int replay_prepare(const struct replay_config *c, const char *const *profile_dirs,
+                   struct replay_session *s, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof(*s));
+    s->cfg = *c;
+    if (!c->n_traces)
+        return errf(err, errlen, "no trace given (ptsbench replay TRACE... --target T)");
+    if (c->loops < 1)
+        s->cfg.loops = 1;
+    if (!(c->speed > 0))
+        s->cfg.speed = 1;
+    for (unsigned i = 0; i < c->n_traces; i++) {
+        const int rc = strncmp(c->traces[i], "gen:", 4)
+                           ? trace_load(c->traces[i], &s->trace, err, errlen)
+                           : load_generated(c->traces[i] + 4, c->trace_dirs, &s->trace, err,
+                                            errlen);
+        if (rc != 0)
+            return -1;
+    }
+    if (trace_finish(&s->trace, err, errlen) != 0)
+        return -1;
+    trace_stats(&s->trace, &s->trace_stats);
+    s->trace_extent = trace_extent(&s->trace);
+
+    s->mode = c->mode;
+    if (s->mode == REPLAY_MODE_DEFAULT)
+        s->mode = s->trace.timed ? REPLAY_TIMED : REPLAY_AFAP;
+    if (s->mode == REPLAY_TIMED && !s->trace.timed)
+        return errf(err, errlen, "--mode timed: the trace (%s) holds no times (a version 2 fio "
+                    "iolog without waits): replay it with --mode afap", s->trace.source);
+    if (s->mode == REPLAY_TIMED && c->qd > REPLAY_MAX_DEPTH)
+        return errf(err, errlen, "--qd %u: at most %u outstanding I/Os", c->qd,
+                    REPLAY_MAX_DEPTH);
+    s->trace_qd = s->mode == REPLAY_AFAP && !c->qd && s->trace.has_done;
+    if (s->mode == REPLAY_TIMED)
+        s->depth = c->qd ? c->qd : REPLAY_MAX_DEPTH;
+    else if (s->trace_qd) {
+        unsigned q = 1;
+        for (unsigned d = 1; d <= TRACE_QD_MAX; d++)
+            if (s->trace_stats.qd[d])
+                q = d;
+        s->depth = q;
+    } else {
+        s->depth = c->qd ? c->qd : 1;
+    }
+    if (s->depth > 65536)
+        return errf(err, errlen, "--qd %u: at most 65536", s->depth);
+
+    if (run_select_engine(c->engine_name, c->target_path, &s->engine, err, errlen) != 0)
+        return -1;
+    if (s->engine->flags & ENGINE_F_WHOLE_ROUND)
+        return errf(err, errlen, "--engine %s: replay runs on the native engines (io_uring, "
+                    "libaio) and the simulated drive; fio replays with its own read_iolog",
+                    s->engine->name);
+    if (run_probe_target(c->target_path, c->create_size, profile_dirs, &s->target, err,
+                         errlen) != 0)
+        return -1;
+    s->k = run_target_weight(&s->target);
+    const bool writes = s->trace_stats.ios[TRACE_WRITE] > 0;
+    if (run_check_safety(&s->target, writes, c->destructive, c->overwrite_signatures, err,
+                         errlen) != 0)
+        return -1;
+    if (fit_trace(s, err, errlen) != 0)
+        return -1;
+    if (run_out_dir(c->out_dir, "replay", c->force, s->out_dir, sizeof(s->out_dir),
+                    s->results_path, sizeof(s->results_path), err, errlen) != 0)
+        return -1;
+    s->pass = xcalloc(s->cfg.loops, sizeof(*s->pass));
+    s->status = "prepared";
+    return 0;
+}
+
+void replay_session_free(struct replay_session *s)
+{
+    trace_free(&s->trace);
+    free(s->pass);
+    target_release(&s->target);
+    s->pass = NULL;
+}
+
+/* ---------------------------------------------------------------- results */
+
+static struct json_object *jnum(double v)
+{
+    return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static struct json_object *qd_json(const uint64_t *qd)
+{
+    struct json_object *o = json_object_new_object();
+    for (int q = 1; q <= TRACE_QD_MAX; q++)
+        if (qd[q]) {
+            char k[16];
+            snprintf(k, sizeof(k), q == TRACE_QD_MAX ? "%d+" : "%d", q);
+            json_object_object_add(o, k, json_object_new_int64((int64_t)qd[q]));
+        }
+    return o;
+}
+
+static double qd_mean(const uint64_t *qd)
+{
+    double n = 0, sum = 0;
+    for (int q = 1; q <= TRACE_QD_MAX; q++) {
+        n += (double)qd[q];
+        sum += (double)q * (double)qd[q];
+    }
+    return n ? sum / n : NAN;
+}
+
+static struct json_object *trace_json(const struct replay_session *s)
+{
+    const struct trace *t = &s->trace;
+    const struct trace_stats *st = &s->trace_stats;
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "source", json_object_new_string(t->source));
+    json_object_object_add(o, "format", json_object_new_string(t->format));
+    json_object_object_add(o, "timed", json_object_new_boolean(t->timed));
+    json_object_object_add(o, "completions", json_object_new_boolean(t->has_done));
+    json_object_object_add(o, "skipped", json_object_new_int64((int64_t)t->skipped));
+    json_object_object_add(o, "unfinished", json_object_new_int64((int64_t)t->unfinished));
+    if (t->files)
+        json_object_object_add(o, "files", json_object_new_int64((int64_t)t->files));
+    json_object_object_add(o, "extent_bytes", json_object_new_int64((int64_t)s->trace_extent));
+    const char *dn[IO_NDIR] = {"read", "write"};
+    for (int d = 0; d < IO_NDIR; d++) {
+        struct json_object *x = json_object_new_object();
+        json_object_object_add(x, "ios", json_object_new_int64((int64_t)st->ios[d]));
+        json_object_object_add(x, "bytes", json_object_new_int64((int64_t)st->bytes[d]));
+        if (t->has_done)
+            json_object_object_add(x, "lat_mean_us", jnum(st->lat_mean_us[d]));
+        json_object_object_add(o, dn[d], x);
+    }
+    const uint64_t n = st->ios[0] + st->ios[1];
+    json_object_object_add(o, "ios", json_object_new_int64((int64_t)n));
+    json_object_object_add(o, "bytes",
+                           json_object_new_int64((int64_t)(st->bytes[0] + st->bytes[1])));
+    json_object_object_add(o, "sequential_pct", jnum(n ? 100.0 * st->seq_ios / n : NAN));
+    json_object_object_add(o, "span_s", json_object_new_double((double)st->span_ns / 1e9));
+    if (t->timed && st->span_ns)
+        json_object_object_add(o, "iops", json_object_new_double(n / (st->span_ns / 1e9)));
+    if (t->has_done) {
+        json_object_object_add(o, "busy_s", json_object_new_double(st->busy_ns / 1e9));
+        json_object_object_add(o, "busy_pct",
+                               jnum(st->span_ns ? 100.0 * st->busy_ns / st->span_ns : NAN));
+        json_object_object_add(o, "qd_mean", jnum(st->qd_mean));
+        json_object_object_add(o, "qd1_pct", jnum(n ? 100.0 * st->qd[1] / n : NAN));
+        json_object_object_add(o, "qd_at_issue", qd_json(st->qd));
+    }
+    return o;
+}
+
+/* A measurement: the figures object, then what replay adds. */
+static struct json_object *measure_json(const struct replay_session *s,
+                                        const struct replay_measure *m, int pass)
+{
+    struct json_object *o = json_object_new_object();
+    if (pass > 0)
+        json_object_object_add(o, "pass", json_object_new_int(pass));
+    struct round_metrics rm;
+    replay_metrics(m, &rm);
+    results_figures_add(o, &rm.read, &rm.write, &rm.total);
+    json_object_object_add(o, "elapsed_s", json_object_new_double(rm.elapsed_s));
+    metrics_free(&rm);
+    json_object_object_add(o, "busy_s", json_object_new_double(m->busy_ns / 1e9));
+    const double span = (double)m->elapsed_ns;
+    json_object_object_add(o, "busy_pct", jnum(span > 0 ? 100.0 * m->busy_ns / span : NAN));
+    json_object_object_add(o, "qd_mean", jnum(qd_mean(m->qd)));
+    json_object_object_add(o, "qd_busy_mean",
+                           jnum(m->busy_ns ? m->qd_time_ns / (double)m->busy_ns : NAN));
+    const uint64_t n = m->ios[0] + m->ios[1];
+    json_object_object_add(o, "qd1_pct", jnum(n ? 100.0 * m->qd[1] / n : NAN));
+    json_object_object_add(o, "qd_at_issue", qd_json(m->qd));
+    if (s->mode == REPLAY_TIMED && m->late_n) {
+        struct lat_summary ls;
+        lat_summary_from_hist(&m->late, 1.0, &ls);
+        struct json_object *l = json_object_new_object();
+        json_object_object_add(l, "count", json_object_new_int64((int64_t)m->late_n));
+        json_object_object_add(l, "median", jnum(ls.pct_us[METRICS_P50]));
+        json_object_object_add(l, "p99", jnum(ls.pct_us[METRICS_P99]));
+        json_object_object_add(l, "max", jnum(ls.max_us));
+        json_object_object_add(l, "mean", jnum(ls.mean_us));
+        json_object_object_add(o, "lateness_us", l);
+    }
+    return o;
+}
+
+static struct json_object *build_doc(const struct replay_session *s)
+{
+    const struct replay_config *c = &s->cfg;
+    struct json_object *doc = json_object_new_object();
+    json_object_object_add(doc, "schema", json_object_new_string(REPLAY_SCHEMA));
+    json_object_object_add(doc, "schema_version", json_object_new_int(REPLAY_SCHEMA_VERSION));
+    json_object_object_add(doc, "ptsbench_version", json_object_new_string(PTSBENCH_VERSION));
+    struct json_object *argv = json_object_new_array();
+    for (int i = 0; i < c->argc; i++)
+        json_object_array_add(argv, json_object_new_string(c->argv[i]));
+    json_object_object_add(doc, "command_line", argv);
+    json_object_object_add(doc, "started", json_object_new_string(s->started));
+    json_object_object_add(doc, "updated", json_object_new_string(s->updated));
+    json_object_object_add(doc, "status", json_object_new_string(s->status));
+    json_object_object_add(doc, "writer", results_writer_json());
+    if (s->error[0])
+        json_object_object_add(doc, "error", json_object_new_string(s->error));
+    struct hostinfo h;
+    hostinfo_collect(&h);
+    json_object_object_add(doc, "host", results_host_json(&h));
+    json_object_object_add(doc, "target", results_target_json(&s->target));
+    struct json_object *eng = json_object_new_object();
+    json_object_object_add(eng, "name", json_object_new_string(s->engine->name));
+    json_object_object_add(eng, "library", json_object_new_string(s->engine->version()));
+    json_object_object_add(eng, "clock",
+                           json_object_new_string(s->engine->flags & ENGINE_F_VIRTUAL_CLOCK
+                                                      ? "virtual" : "CLOCK_MONOTONIC"));
+    json_object_object_add(eng, "time_scale", json_object_new_double(s->k));
+    json_object_object_add(doc, "engine", eng);
+    json_object_object_add(doc, "trace", trace_json(s));
+    struct json_object *r = json_object_new_object();
+    json_object_object_add(r, "mode",
+                           json_object_new_string(s->mode == REPLAY_TIMED ? "timed" : "afap"));
+    if (s->mode == REPLAY_TIMED)
+        json_object_object_add(r, "speed", json_object_new_double(c->speed));
+    json_object_object_add(r, "queue_depth",
+                           s->trace_qd ? json_object_new_string("trace")
+                                       : json_object_new_int((int)s->depth));
+    json_object_object_add(r, "max_outstanding", json_object_new_int((int)s->depth));
+    json_object_object_add(r, "loops", json_object_new_int((int)c->loops));
+    json_object_object_add(r, "remap", json_object_new_string(s->remap_used));
+    json_object_object_add(r, "raised_to_sector", json_object_new_int64((int64_t)s->raised));
+    json_object_object_add(r, "compress_pct", json_object_new_int((int)c->compress_pct));
+    json_object_object_add(doc, "replay", r);
+    struct json_object *passes = json_object_new_array();
+    for (unsigned i = 0; i < s->passes_done; i++)
+        json_object_array_add(passes, measure_json(s, &s->pass[i], (int)i + 1));
+    json_object_object_add(doc, "passes", passes);
+    if (s->passes_done)
+        json_object_object_add(doc, "total", measure_json(s, &s->all, 0));
+    return doc;
+}
+
+static int write_doc(struct replay_session *s, char *err, size_t errlen)
+{
+    iso8601_now(s->updated, sizeof(s->updated));
+    struct json_object *doc = build_doc(s);
+    int rc = results_write_json_atomic(doc, s->results_path, err, errlen);
+    json_object_put(doc);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- the loop */
+
+struct loop {
+    struct replay_session *s;
+    struct engine *e;
+    const struct engine_ops *ops;
+    struct io_unit **free_units, **staged, **done;
+    unsigned n_free, inflight;
+    uint64_t *sched;              /* per unit: its scheduled issue (timed), for lateness */
+    uint8_t *qd_limit;            /* afap at the trace's depths: per record */
+    struct pattern pat;
+    bool fill;                    /* the engine carries data: fill write buffers */
+    bool virt;
+    /* online busy and queue-depth integral */
+    uint64_t last_change;
+    struct replay_measure *m;
+};
+
+static inline uint64_t scaled(const struct loop *L, uint64_t v)
+{
+    return L->s->k > 1 ? (uint64_t)((double)v / L->s->k) : v;
+}
+
+/* The outstanding count changes at time t (engine clock). */
+static inline void level(struct loop *L, uint64_t t)
+{
+    if (L->inflight && t > L->last_change) {
+        L->m->busy_ns += scaled(L, t - L->last_change);
+        L->m->qd_time_ns += (double)L->inflight * (double)scaled(L, t - L->last_change);
+    }
+    L->last_change = t;
+}
+
+static void account(struct loop *L, int n, uint64_t t, char *err, size_t errlen, int *failed)
+{
+    level(L, t);
+    for (int i = 0; i < n; i++) {
+        struct io_unit *u = L->done[i];
+        if (u->result != (int64_t)u->len && !*failed) {
+            *failed = 1;
+            if (u->result < 0)
+                errf(err, errlen, "%s of %u bytes at offset %llu failed: %s",
+                     u->dir == IO_READ ? "read" : "write", u->len,
+                     (unsigned long long)u->offset, strerror((int)-u->result));
+            else
+                errf(err, errlen, "short %s at offset %llu: %lld of %u bytes",
+                     u->dir == IO_READ ? "read" : "write", (unsigned long long)u->offset,
+                     (long long)u->result, u->len);
+        }
+        L->m->ios[u->dir]++;
+        L->m->bytes[u->dir] += u->len;
+        hist_add(&L->m->lat[u->dir], scaled(L, t - u->issue_ns));
+        L->free_units[L->n_free++] = u;
+    }
+    L->inflight -= (unsigned)n;
+    const uint64_t ts = scaled(L, t);
+    if (ts > L->m->end_ns)
+        L->m->end_ns = ts;
+}
+
+/* Sleep until about `until` (engine clock, native): short naps, the rest polled. */
+static void nap(uint64_t now, uint64_t until)
+{
+    if (until <= now + SPIN_NS)
+        return;
+    uint64_t d = until - now - SPIN_NS;
+    if (d > NAP_NS)
+        d = NAP_NS;
+    struct timespec ts = {0, (long)d};
+    nanosleep(&ts, NULL);
+}
+
+/* One pass of the trace, scheduled from `base` (engine clock). */
+static int run_pass(struct loop *L, uint64_t base, volatile sig_atomic_t *stop, char *err,
+                    size_t errlen)
+{
+    struct replay_session *s = L->s;
+    const struct trace *t = &s->trace;
+    const bool timed = s->mode == REPLAY_TIMED;
+    const double stretch = s->k / s->cfg.speed;   /* trace ns -> engine ns */
+    size_t next = 0;
+    int failed = 0;
+    bool first = true;
+    L->last_change = L->ops->clock(L->e);
+    while ((next < t->n && !failed) || L->inflight) {
+        if (*stop)
+            break;
+        uint64_t now = L->ops->clock(L->e);
+        unsigned ns = 0;
+        uint64_t due_at = UINT64_MAX;   /* the next record's time, when it is not due yet */
+        while (next < t->n && !failed && !*stop) {
+            const struct trace_rec *r = &t->r[next];
+            if (L->inflight + ns >= s->depth)
+                break;
+            if (L->qd_limit && L->inflight + ns >= L->qd_limit[next])
+                break;
+            const uint64_t at = timed ? base + (uint64_t)((double)r->t_ns * stretch) : 0;
+            if (timed && at > now) {
+                due_at = at;
+                break;
+            }
+            struct io_unit *u = L->free_units[--L->n_free];
+            u->dir = r->dir == TRACE_WRITE ? IO_WRITE : IO_READ;
+            u->len = r->len;
+            u->offset = r->offset;
+            if (u->dir == IO_WRITE && L->fill)
+                pattern_fill(&L->pat, u->buf, u->len);
+            L->sched[u->index] = at;
+            int ret = L->ops->queue(L->e, u);
+            if (ret < 0) {
+                L->free_units[L->n_free++] = u;
+                failed = 1;
+                errf(err, errlen, "%s: cannot queue an I/O: %s", L->ops->name, strerror(-ret));
+                break;
+            }
+            L->staged[ns++] = u;
+            next++;
+        }
+        if (ns) {
+            const uint64_t st = L->ops->clock(L->e);
+            level(L, st);
+            if (first) {
+                const uint64_t s0 = scaled(L, st);
+                if (!L->m->start_ns || s0 < L->m->start_ns)
+                    L->m->start_ns = s0;
+                first = false;
+            }
+            for (unsigned i = 0; i < ns; i++) {
+                struct io_unit *u = L->staged[i];
+                u->issue_ns = st;
+                unsigned q = L->inflight + i + 1;
+                L->m->qd[q < TRACE_QD_MAX ? q : TRACE_QD_MAX]++;
+                if (timed) {
+                    hist_add(&L->m->late, scaled(L, st > L->sched[u->index]
+                                                        ? st - L->sched[u->index] : 0));
+                    L->m->late_n++;
+                }
+            }
+            int ret = L->ops->commit(L->e);
+            if (ret < 0) {
+                errf(err, errlen, "%s: submit failed: %s", L->ops->name, strerror(-ret));
+                return -1;
+            }
+            L->inflight += ns;
+        }
+        if (failed && !L->inflight)
+            break;
+        /* wait: for a completion, or for the next I/O's time */
+        if (L->virt) {
+            const uint64_t nc = L->ops->next_completion(L->e);
+            if (due_at != UINT64_MAX && due_at <= nc) {
+                now = L->ops->clock(L->e);
+                if (due_at > now)
+                    L->ops->idle(L->e, due_at - now);
+                continue;
+            }
+            if (!L->inflight)
+                continue;
+            int n = L->ops->reap(L->e, 1, L->inflight, L->done);
+            if (n < 0)
+                return errf(err, errlen, "%s: no completion to reap", L->ops->name);
+            if (n)
+                account(L, n, L->ops->clock(L->e), err, errlen, &failed);
+            continue;
+        }
+        if (!L->inflight) {
+            if (due_at != UINT64_MAX)
+                nap(L->ops->clock(L->e), due_at);
+            continue;
+        }
+        const bool soon = due_at != UINT64_MAX;
+        int n = L->ops->reap(L->e, soon ? 0 : 1, L->inflight, L->done);
+        if (n < 0) {
+            errf(err, errlen, "%s: waiting for completions failed: %s", L->ops->name,
+                 strerror(-n));
+            return -1;
+        }
+        if (n)
+            account(L, n, L->ops->clock(L->e), err, errlen, &failed);
+        else if (soon)
+            nap(L->ops->clock(L->e), due_at);
+    }
+    return failed ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- execute */
+
+static void print_measure(const char *what, const struct replay_measure *m,
+                          enum replay_mode mode)
+{
+    struct round_metrics rm;
+    replay_metrics(m, &rm);
+    char iops[32], mbs[32];
+    units_format_figure(rm.total.iops, UNITS_FIG_IOPS, iops, sizeof(iops));
+    units_format_figure(rm.total.mb_s, UNITS_FIG_MBS, mbs, sizeof(mbs));
+    const double span = (double)m->elapsed_ns;
+    printf("%s: %s IOPS, %s MB/s, mean latency %.1f us (read %.1f, write %.1f), busy %.3f s "
+           "(%.0f%%), mean QD at issue %.2f", what, iops, mbs, rm.total.lat.mean_us,
+           rm.read.lat.mean_us, rm.write.lat.mean_us, m->busy_ns / 1e9,
+           span > 0 ? 100.0 * m->busy_ns / span : 0.0, qd_mean(m->qd));
+    if (mode == REPLAY_TIMED && m->late_n) {
+        struct lat_summary ls;
+        lat_summary_from_hist(&m->late, 1.0, &ls);
+        printf("; issued late by %.0f us median, %.0f us 99%%, %.0f us max",
+               ls.pct_us[METRICS_P50], ls.pct_us[METRICS_P99], ls.max_us);
+    }
+    putchar('\n');
+    metrics_free(&rm);
+}
+
+static void print_plan(const struct replay_session *s)
+{
+    const struct trace_stats *st = &s->trace_stats;
+    const uint64_t n = st->ios[0] + st->ios[1];
+    printf("replay %s (%s): %llu I/Os (%llu reads, %llu writes), %.3f GB, %.1f%% sequential, "
+           "over %.3f s", s->trace.source, s->trace.format, (unsigned long long)n,
+           (unsigned long long)st->ios[0], (unsigned long long)st->ios[1],
+           (st->bytes[0] + st->bytes[1]) / 1e9, n ? 100.0 * st->seq_ios / n : 0.0,
+           st->span_ns / 1e9);
+    if (s->trace.has_done)
+        printf("; busy %.3f s, mean QD %.2f", st->busy_ns / 1e9, st->qd_mean);
+    printf("\n  on %s%s, engine %s; %s", s->target.path, s->target.sim ? " (simulated)" : "",
+           s->engine->name, s->mode == REPLAY_TIMED ? "timed" : "as fast as possible");
+    if (s->mode == REPLAY_TIMED)
+        printf(" at %gx the trace's rate, up to %u outstanding", s->cfg.speed, s->depth);
+    else if (s->trace_qd)
+        printf(" at the trace's own queue depths (up to %u)", s->depth);
+    else
+        printf(" at QD %u", s->depth);
+    printf(", %u pass%s; offsets: %s", s->cfg.loops, s->cfg.loops == 1 ? "" : "es",
+           s->remap_used);
+    if (s->raised)
+        printf(", %llu I/Os raised to the %u-byte sector", (unsigned long long)s->raised,
+               s->target.logical_sector);
+    if (s->trace.skipped)
+        printf("; %llu trims, flushes and syncs left out", (unsigned long long)s->trace.skipped);
+    putchar('\n');
+}
+
+int replay_execute(struct replay_session *s, volatile sig_atomic_t *stop)
+{
+    const struct replay_config *c = &s->cfg;
+    char err[ERR_LEN];
+    const bool writes = s->trace_stats.ios[TRACE_WRITE] > 0;
+    int fd = -1, code = EXIT_OK;
+    struct loop L = {.s = s, .ops = s->engine};
+    struct engine *e = NULL;
+    if (s->target.kind == TARGET_FILE &&
+        (!s->target.exists || s->target.current_size < s->target.capacity) &&
+        target_create_file(&s->target, err, sizeof(err)) != 0)
+        goto early;
+    if (s->target.kind != TARGET_SIM) {
+        fd = target_open(&s->target, writes, err, sizeof(err));
+        if (fd < 0)
+            goto early;
+    }
+    if (file_mkdir_p(s->out_dir, err, sizeof(err)) != 0)
+        goto early;
+    iso8601_now(s->started, sizeof(s->started));
+    s->status = "running";
+    if (write_doc(s, err, sizeof(err)) != 0)
+        goto early;
+    if (!c->quiet)
+        print_plan(s);
+
+    struct engine_config base;
+    char artifacts[4200];
+    run_engine_base(&s->target, fd, s->out_dir, artifacts, sizeof(artifacts), &base);
+    base.depth = s->depth;
+    uint32_t max_len = 512;
+    for (size_t i = 0; i < s->trace.n; i++)
+        if (s->trace.r[i].len > max_len)
+            max_len = s->trace.r[i].len;
+    base.max_len = max_len;
+    base.compress_pct = c->compress_pct;
+    base.lat_scale = 1;   /* replay divides its times by k itself */
+    if (s->engine->init(&e, &base, err, sizeof(err)) != 0)
+        goto early;
+    L.e = e;
+    L.virt = s->engine->flags & ENGINE_F_VIRTUAL_CLOCK;
+    struct io_unit *units = s->engine->units(e);
+    L.free_units = xcalloc(s->depth, sizeof(*L.free_units));
+    L.staged = xcalloc(s->depth, sizeof(*L.staged));
+    L.done = xcalloc(s->depth, sizeof(*L.done));
+    L.sched = xcalloc(s->depth, sizeof(*L.sched));
+    for (unsigned i = 0; i < s->depth; i++)
+        L.free_units[i] = &units[i];
+    L.n_free = s->depth;
+    L.fill = units[0].buf != NULL;
+    pattern_init(&L.pat, c->compress_pct, 0x5245504c4159ull);   /* "REPLAY" */
+    if (s->trace_qd) {   /* the depth each I/O was issued at in the trace */
+        L.qd_limit = xcalloc(s->trace.n, 1);
+        trace_qd_at_issue(&s->trace, L.qd_limit);
+    }
+    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);   /* nanosleep to the microsecond */
+    measure_init(&s->all);
+    /* a pass starts where the previous one's schedule ended, plus the trace's mean gap */
+    const uint64_t span = s->trace.n ? s->trace.r[s->trace.n - 1].t_ns : 0;
+    const uint64_t gap = s->trace.n > 1 ? span / (s->trace.n - 1) : 0;
+    uint64_t base_t = s->engine->clock(e);
+    for (unsigned p = 0; p < c->loops; p++) {
+        measure_init(&s->pass[p]);
+        L.m = &s->pass[p];
+        if (run_pass(&L, base_t, stop, s->error, sizeof(s->error)) != 0) {
+            code = EXIT_FAILURE_RUN;
+            break;
+        }
+        if (*stop) {
+            code = EXIT_INTERRUPTED;
+            break;
+        }
+        s->pass[p].elapsed_ns = s->pass[p].end_ns - s->pass[p].start_ns;
+        measure_merge(&s->all, &s->pass[p]);
+        s->passes_done++;
+        if (!c->quiet) {
+            char what[32];
+            snprintf(what, sizeof(what), "pass %u", p + 1);
+            print_measure(what, &s->pass[p], s->mode);
+        }
+        if (write_doc(s, err, sizeof(err)) != 0) {
+            snprintf(s->error, sizeof(s->error), "%s", err);
+            code = EXIT_FAILURE_RUN;
+            break;
+        }
+        const uint64_t now = s->engine->clock(e);
+        const uint64_t next = base_t + (uint64_t)((double)(span + gap) * s->k / c->speed);
+        base_t = s->mode == REPLAY_TIMED && next > now ? next : now;
+    }
+    s->status = code == EXIT_OK ? "complete" : code == EXIT_INTERRUPTED ? "interrupted"
+                                                                         : "failed";
+    if (write_doc(s, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench: %s\n", err);
+        code = EXIT_FAILURE_RUN;
+    }
+    if (s->error[0])
+        fprintf(stderr, "ptsbench: %s\n", s->error);
+    if (!c->quiet && s->passes_done > 1)
+        print_measure("all passes", &s->all, s->mode);
+    if (!c->quiet)
+        printf("results: %s\n", s->results_path);
+    s->engine->cleanup(e);
+    free(L.free_units);
+    free(L.staged);
+    free(L.done);
+    free(L.sched);
+    free(L.qd_limit);
+    if (fd >= 0)
+        close(fd);
+    return code;
+
+early:
+    if (e)
+        s->engine->cleanup(e);
+    if (fd >= 0)
+        close(fd);
+    fprintf(stderr, "ptsbench: %s\n", err);
+    return EXIT_FAILURE_RUN;
+}
