@@ -76,6 +76,9 @@ struct replay_measure {
                                        included) */
     struct hist late;               /* timed: issue - scheduled time, ns */
     uint64_t late_n;
+    bool by_fio;                    /* fio replayed it: busy time from fio's disk utilisation
+                                       (busy_known), no queue depths or lateness of ours */
+    bool busy_known;
 };
 
 struct replay_session {
@@ -97,6 +100,7 @@ struct replay_session {
     struct replay_measure all;
     const char *status;
     char error[512];
+    char note[512];                  /* what the results should say about how it was measured */
     char started[32], updated[32];
 };
 

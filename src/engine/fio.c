@@ -32,6 +32,7 @@
  *
  * Two registrations: "fio" (ioengine=io_uring) and "fio-libaio" (ioengine=libaio). */
 #include "engine/engine.h"
+#include "engine/fio_replay.h"
 
 #include <errno.h>
 #include <math.h>
@@ -377,6 +378,84 @@ static int fio_round(struct engine *e, const struct round_limits *lim, const cha
             hf->runtime_s = fmax(h->dir[0].runtime_ms, h->dir[1].runtime_ms) / 1000.0;
         }
     }
+    fio_output_free(&fo);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- replay (fio_replay.h) */
+
+const char *fio_replay_ioengine(const struct engine_ops *ops)
+{
+    extern const struct engine_ops engine_fio, engine_fio_libaio;
+    return ops == &engine_fio ? "io_uring" : ops == &engine_fio_libaio ? "libaio" : NULL;
+}
+
+int fio_replay_run(const struct fio_replay_opts *o, struct worker_stats *s, double *util_pct,
+                   char *version, size_t vlen, char *err, size_t errlen)
+{
+    *util_pct = NAN;
+    if (fio_check(err, errlen) != 0)
+        return -1;
+    str_copy(version, vlen, fio_version_text);
+    unsigned major = 0, minor = 0;
+    char why[128];
+    if (fio_version_parse(fio_version_text, &major, &minor, why, sizeof(why)) == 0 &&
+        (major < 3 || (major == 3 && minor < 31)))
+        return errf(err, errlen, "%s cannot read version 3 iologs (fio 3.31 or newer can)",
+                    fio_version_text);
+    char job_path[4400], out_path[4400], err_path[4400];
+    snprintf(job_path, sizeof(job_path), "%s/%s.fio", o->dir, o->label);
+    snprintf(out_path, sizeof(out_path), "%s/%s.json", o->dir, o->label);
+    snprintf(err_path, sizeof(err_path), "%s/%s.stderr", o->dir, o->label);
+    char job[12288];
+    int n = snprintf(job, sizeof(job),
+                     "; written by ptsbench replay: the trace replayed by fio itself\n"
+                     "[global]\nioengine=%s\ndirect=1\nthread\n"
+                     "read_iolog=%s\nreplay_redirect=%s\niodepth=%u\n"
+                     "replay_no_stall=%d\nreplay_time_scale=%u\n"
+                     "percentile_list=50:90:99:99.9:99.99:99.999\n\n[replay]\n",
+                     o->ioengine, o->iolog, o->target, o->iodepth, o->no_stall ? 1 : 0,
+                     o->time_scale_pct ? o->time_scale_pct : 100);
+    if (n < 0 || (size_t)n >= sizeof(job))
+        return errf(err, errlen, "fio job file: a path is too long");
+    if (write_file(job_path, job, (size_t)n, err, errlen) != 0)
+        return -1;
+    char *argv[] = {"fio", "--output-format=json+", job_path, NULL};
+    struct spawn_result r;
+    if (spawn_run_flags(argv, SPAWN_STOPPABLE, &r) != 0)
+        return errf(err, errlen, "cannot run fio: %s", strerror(errno));
+    write_file(out_path, r.out, r.out_len, err, errlen);
+    write_file(err_path, r.err, r.err_len, err, errlen);
+    if (r.stopped) {
+        spawn_result_free(&r);
+        return 1;
+    }
+    if (r.status != 0) {
+        char line[320];
+        first_line(r.err_len ? r.err : r.out, line, sizeof(line));
+        errf(err, errlen, "%s exited with status %d: %s (job file %s)", fio_version_text,
+             r.status, line, job_path);
+        spawn_result_free(&r);
+        return -1;
+    }
+    struct fio_output fo;
+    if (fio_output_parse(r.out, r.out_len, fio_version_text, &fo, err, errlen) != 0) {
+        spawn_result_free(&r);
+        return -1;
+    }
+    spawn_result_free(&r);
+    if (fo.total.error) {
+        errf(err, errlen, "%s reported error %d (%s) on %s", fio_version_text, fo.total.error,
+             strerror(fo.total.error), o->target);
+        fio_output_free(&fo);
+        return -1;
+    }
+    for (int d = 0; d < IO_NDIR; d++)
+        take_dir(&fo.total.dir[d], d, s);
+    const double runtime_ms = fmax(fo.total.dir[0].runtime_ms, fo.total.dir[1].runtime_ms);
+    s->start_ns = 0;
+    s->end_ns = (uint64_t)llround(runtime_ms * 1e6);
+    *util_pct = fo.disk_util_pct;
     fio_output_free(&fo);
     return 0;
 }

@@ -535,6 +535,13 @@ static int fill(json_object *root, struct fio_output *out, const char *ver, char
     get_str(root, "fio version", out->version, sizeof(out->version));
     if (!out->version[0])
         snprintf(out->version, sizeof(out->version), "%s", ver);
+    out->disk_util_pct = NAN;
+    json_object *du = get(root, "disk_util");
+    if (du && json_object_is_type(du, json_type_array) && json_object_array_length(du) > 0) {
+        double u = get_double(json_object_array_get_idx(du, 0), "util", NAN);
+        if (u >= 0 && u <= 100)
+            out->disk_util_pct = u;
+    }
     json_object *cs = get(root, "client_stats");
     if (cs && json_object_is_type(cs, json_type_array) && json_object_array_length(cs) > 0)
         return read_clients(cs, out, ver, err, errlen) == 0 ?

@@ -56,6 +56,9 @@ struct fio_output {
     struct fio_stats total;    /* local: the (first) job group; client/server: All clients */
     struct fio_stats *hosts;   /* client/server: one per host (NULL, 0 for a local run) */
     unsigned n_hosts;
+    double disk_util_pct;      /* the first "disk_util" entry's "util": the share of the run the
+                                  kernel counted the device busy (io_ticks); NAN when fio gives
+                                  none (a file on tmpfs, client/server) */
     char *log;                 /* every byte outside the JSON object (warnings...), NUL-ended */
 };
 
