@@ -126,7 +126,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS    ?= $(shell nproc 2>/dev/null || echo 1)
 FUZZ_BUILD   := $(BUILD)/fuzz
-FUZZ_NAMES   := workload profile pts preset sheet fio show measure report plot gate
+FUZZ_NAMES   := workload profile pts preset sheet fio show measure report plot gate trace
 FUZZ_CFLAGS  := -std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
                 -fno-sanitize-recover=undefined $(WARN) -Wno-unknown-warning-option -pthread -MMD -MP
 FUZZ_LIB_OBJ := $(LIB_OBJ:$(BUILD)/%.o=$(FUZZ_BUILD)/%.o) $(FUZZ_BUILD)/tests/fuzz/fuzz_entry.o

@@ -239,6 +239,31 @@ static void crosscheck_rows(struct table *t, struct json_object *doc)
     }
 }
 
+/* A replay: one row per pass ("round" its number) and one for all passes. */
+static void replay_rows(struct table *t, struct json_object *doc)
+{
+    struct json_object *passes = jp_arr_at(doc, "passes");
+    for (size_t i = 0; i < jp_len(passes); i++) {
+        struct json_object *p = jp_idx(passes, i);
+        struct json_object *row = new_row(t, "replay_pass");
+        put(row, "engine", jp_at(doc, "engine.name"));
+        put(row, "workload", jp_at(doc, "trace.source"));
+        put(row, "round", jp_at(p, "pass"));
+        put(row, "qd", jp_at(doc, "replay.queue_depth"));
+        put(row, "compress_pct", jp_at(doc, "replay.compress_pct"));
+        add(t, row, p);
+    }
+    struct json_object *total = jp_obj_at(doc, "total");
+    if (total) {
+        struct json_object *row = new_row(t, "replay_total");
+        put(row, "engine", jp_at(doc, "engine.name"));
+        put(row, "workload", jp_at(doc, "trace.source"));
+        put(row, "qd", jp_at(doc, "replay.queue_depth"));
+        put(row, "compress_pct", jp_at(doc, "replay.compress_pct"));
+        add(t, row, total);
+    }
+}
+
 /* ---- percentiles ---- */
 
 struct pcts {
@@ -421,6 +446,8 @@ int export_table(struct json_object *doc, const char *file, const struct export_
         profile_rows(&t, doc);
     else if (!strcmp(t.schema, "ptsbench.crosscheck") && !o->histogram)
         crosscheck_rows(&t, doc);
+    else if (!strcmp(t.schema, "ptsbench.replay") && !o->histogram)
+        replay_rows(&t, doc);
     else if (!o->histogram)
         return errf(err, errlen, "%s: schema '%s' is not one export knows", file, t.schema);
     int rc = 0;

@@ -211,6 +211,22 @@ static const struct shape profile_shapes[] = {
     SHAPE("points.*.steady_state.window", window),
 };
 
+/* ---- ptsbench.replay --------------------------------------------------------------------- */
+
+static const struct jp_rule replay_doc[] = {
+    OBJ("trace"), STR("trace.source"), STR("trace.format"), RANGE("trace.ios", 0, U64),
+    RANGE("trace.bytes", 0, U64), OBJ("replay"), STR("replay.mode"), ARR("passes"),
+    OBJ("total"),
+};
+static const struct jp_rule replay_measure[] = {
+    NUM("elapsed_s"), NUM("busy_s"), NUM("busy_pct"), NUM("qd_mean"), OBJ("qd_at_issue"),
+    OBJ("lateness_us"),
+};
+static const struct shape replay_shapes[] = {
+    SHAPE("", doc_common), SHAPE("", replay_doc), SHAPE("passes.*", figures),
+    SHAPE("passes.*", replay_measure), SHAPE("total", figures), SHAPE("total", replay_measure),
+};
+
 /* ---- checking ---------------------------------------------------------------------------- */
 
 static const struct {
@@ -221,6 +237,7 @@ static const struct {
     {"ptsbench.run", run_shapes, sizeof(run_shapes) / sizeof(run_shapes[0])},
     {"ptsbench.suite", suite_shapes, sizeof(suite_shapes) / sizeof(suite_shapes[0])},
     {"ptsbench.profile", profile_shapes, sizeof(profile_shapes) / sizeof(profile_shapes[0])},
+    {"ptsbench.replay", replay_shapes, sizeof(replay_shapes) / sizeof(replay_shapes[0])},
 };
 
 int shape_check(struct json_object *doc, const char *file, char *err, size_t errlen)

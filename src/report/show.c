@@ -213,6 +213,10 @@ void show_write(FILE *out, struct json_object *doc, unsigned every)
         show_crosscheck(out, doc);
         return;
     }
+    if (!strcmp(str(doc, "schema"), "ptsbench.replay")) {
+        show_replay(out, doc);
+        return;
+    }
     char cap[64], st[512];
     capacity(doc, cap, sizeof(cap));
     status_text(doc, st, sizeof(st));
@@ -253,11 +257,12 @@ int show_load(const char *arg, struct json_object **doc, char *path, size_t len,
     results_upgrade(*doc);   /* a version-1 file read as version 2 */
     const char *schema = jp_str(*doc, "schema");
     if (!schema || (strcmp(schema, "ptsbench.run") && strcmp(schema, "ptsbench.profile") &&
-                    strcmp(schema, "ptsbench.suite") && strcmp(schema, "ptsbench.crosscheck"))) {
+                    strcmp(schema, "ptsbench.suite") && strcmp(schema, "ptsbench.crosscheck") &&
+                    strcmp(schema, "ptsbench.replay"))) {
         json_object_put(*doc);
         *doc = NULL;
-        return errf(err, errlen, "%s: not a ptsbench results file (run, suite, profile or "
-                    "crosscheck)", path);
+        return errf(err, errlen, "%s: not a ptsbench results file (run, suite, profile, "
+                    "replay or crosscheck)", path);
     }
     if (shape_check(*doc, path, err, errlen) != 0) {
         json_object_put(*doc);

@@ -31,5 +31,7 @@ void show_write(FILE *out, struct json_object *doc, unsigned every);
 void show_suite(FILE *out, struct json_object *doc);
 /* A crosscheck: the summary (native, fio, their ratio) and one line per run. */
 void show_crosscheck(FILE *out, struct json_object *doc);
+/* A replay (ptsbench.replay): the trace's own figures beside each pass's and the total. */
+void show_replay(FILE *out, struct json_object *doc);
 
 #endif

@@ -29,6 +29,9 @@
 #include "lib/util.h"
 #include "report/verify.h"
 #include "io/workload.h"
+#include "device/capture.h"
+#include "io/trace.h"
+#include "io/tracegen.h"
 
 #define FUZZ_MAX_TEXT (1u << 20)   /* inputs past 1 MiB are cut (libFuzzer's are far smaller) */
 
@@ -529,6 +532,47 @@ static int fuzz_gate(const uint8_t *data, size_t size)
 
 /* ---- the table --------------------------------------------------------------------------- */
 
+/* A trace file (any of replay's formats, told apart by its bytes) read, measured and fitted
+ * to a small target; each line through the tracepoint converter; the same bytes as a synthetic
+ * trace definition, drawn at a size of at most a thousand I/Os. */
+static int fuzz_trace(const uint8_t *data, size_t size)
+{
+    char path[4096], err[ERR_LEN];
+    put_file("traces/fuzz.trace", data, size, path, sizeof(path));
+    struct trace t = {0};
+    int rc = verdict("trace_load", trace_load(path, &t, err, sizeof(err)), err);
+    if (rc == 0)
+        rc = verdict("trace_finish", trace_finish(&t, err, sizeof(err)), err);
+    if (rc == 0) {
+        struct trace_stats st;
+        trace_stats(&t, &st);
+        uint64_t raised;
+        static const char *const modes[] = {"scale", "wrap", "none"};
+        for (int m = 0; m < 3; m++)
+            verdict("trace_remap", trace_remap(&t, 1u << 30, 4096, modes[m], &raised, err,
+                                               sizeof(err)), err);
+    }
+    trace_free(&t);
+    char *s = text_of(data, size), *save = NULL, out[640];
+    uint64_t seq = 0;
+    for (char *line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+        capture_line_to_blkparse(line, ++seq, out, sizeof(out));
+    free(s);
+    char def[4096];
+    put_file("traces/fuzz.ini", data, size, def, sizeof(def));
+    struct tracegen_def d;
+    if (verdict("tracegen_load", tracegen_load(def, NULL, &d, err, sizeof(err)), err) == 0) {
+        struct trace g;
+        if (verdict("tracegen_run", tracegen_run(&d, d.ios > 1000 ? 1000 / d.ios : 1, 1, &g,
+                                                  err, sizeof(err)), err) == 0) {
+            struct trace_stats st;
+            trace_stats(&g, &st);
+        }
+        trace_free(&g);
+    }
+    return rc;
+}
+
 const struct fuzz_target fuzz_targets[] = {
     {"workload", fuzz_workload, "workload strings: wl_parse_inline, wl_set, wl_sweep_parse", 0},
     {"profile", fuzz_profile, "profiles: profile_load, ini_parse_string, wl_load_ini", 0},
@@ -541,6 +585,8 @@ const struct fuzz_target fuzz_targets[] = {
     {"report", fuzz_report, "results through report: report_load, report_write", 1},
     {"plot", fuzz_plot, "results through plot's readers: plot_build", 1},
     {"gate", fuzz_gate, "results through gate: meas_load, gate_run, gate_json, junit_write", 1},
+    {"trace", fuzz_trace, "traces for replay: trace_load, trace_stats, trace_remap, "
+                          "tracegen_load, tracegen_run, capture_line_to_blkparse", 0},
 };
 const size_t fuzz_n_targets = sizeof(fuzz_targets) / sizeof(fuzz_targets[0]);
 
