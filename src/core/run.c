@@ -50,13 +50,20 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     rec->cfg = *cfg;
     struct run_config *c = &rec->cfg;
 
-    if (!c->target_path || !*c->target_path)
-        return errf(err, errlen, "missing --target (a block device, a file or sim:PRESET, see "
-                                 "--help)");
     if (!workload_spec || !*workload_spec)
         return errf(err, errlen, "missing --workload (inline spec like rw=randread,bs=4k,qd=32 "
                                  "or a profile name)");
+    if (wl_resolve(workload_spec, profile_dirs, &rec->wl, err, errlen) != 0)
+        return -1;
+    /* a fio job file's filename and ioengine, unless the command names its own */
+    if ((!c->target_path || !*c->target_path) && rec->wl.filename[0])
+        c->target_path = rec->wl.filename;
+    if (!c->target_path || !*c->target_path)
+        return errf(err, errlen, "missing --target (a block device, a file or sim:PRESET, see "
+                                 "--help)");
     const bool sim_target = sim_target_is(c->target_path);
+    if (!c->engine_name && rec->wl.engine[0] && !sim_target)
+        c->engine_name = rec->wl.engine;
     if (run_select_engine(c->engine_name, c->target_path, &rec->engine, err, errlen) != 0)
         return -1;
     if (!tracking_name_ok(c->track)) {
@@ -82,8 +89,6 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     rec->prep = c->precondition == WL_PRECOND_STEADY ? DS_PREP_STEADY
                 : c->precondition == WL_PRECOND_WIPC ? DS_PREP_WIPC : DS_PREP_NONE;
 
-    if (wl_resolve(workload_spec, profile_dirs, &rec->wl, err, errlen) != 0)
-        return -1;
     if (wl_validate(&rec->wl, err, errlen) != 0)
         return -1;
 
@@ -707,6 +712,29 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
         snprintf(rec->error, sizeof(rec->error), "%s", err);
         code = EXIT_FAILURE_RUN;
         goto out;
+    }
+    if (rec->wl.ramp_ns && !c->resume) {
+        /* ramp_time (fio's): the workload runs this long before anything is recorded */
+        if (!c->quiet)
+            printf("ramp: %.3g s of the workload before the first round (not recorded)\n",
+                   (double)rec->wl.ramp_ns / 1e9);
+        struct round_limits ramp = {.time_ns = rec->wl.ramp_ns, .sample_ns = 1000000000ull,
+                                    .label = "ramp"};
+        if (worker_pool_round(pool, &ramp, err, sizeof(err)) != 0) {
+            snprintf(rec->error, sizeof(rec->error), "ramp: %s", err);
+            code = EXIT_FAILURE_RUN;
+            goto out;
+        }
+        struct round_metrics rm;   /* what the ramp wrote counts for the drive's state */
+        run_pool_metrics(pool, 1000000000ull, rec->weight, &rm);
+        ds_write(&rec->state, (double)rm.write.bytes, false);
+        metrics_free(&rm);
+        if (rec->target.sim)
+            sim_stats(rec->target.sim->dev, &rec->sim_last);
+        if (*stop) {
+            code = EXIT_INTERRUPTED;
+            goto out;
+        }
     }
     code = run_rounds(rec, pool, stop);
 

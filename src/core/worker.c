@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 /* Loop state of the current round. */
 struct round_state {
@@ -21,6 +22,10 @@ struct round_state {
     unsigned inflight;
     bool issuing;
     bool time_based;
+    /* pacing (workload rate_iops, thinktime): no issue before next_issue; gap_ns between two
+     * issues, think_ns after each completion */
+    bool paced;
+    uint64_t next_issue, gap_ns, think_ns;
 };
 
 struct worker {
@@ -130,6 +135,13 @@ static void round_begin(struct worker *w, const struct round_limits *lim)
     r->next_sample = lim->sample_ns ? r->start + lim->sample_ns : UINT64_MAX;
     r->last_counted = r->start;
     r->issuing = !*p->stop && w->init_ret == 0;
+    /* engine time is dilated k times on a scaled simulated drive: the pacing too (a worker's
+     * I/Os each stand for k there) */
+    const uint64_t k = p->lat_scale > 1 ? p->lat_scale : 1;
+    r->gap_ns = p->wl->rate_iops ? 1000000000ull * k / p->wl->rate_iops : 0;
+    r->think_ns = p->wl->thinktime_ns * k;
+    r->paced = r->gap_ns || r->think_ns;
+    r->next_issue = r->start;
 }
 
 /* Add (the head of) one write to the round's data sample: a copy of the bytes just written or,
@@ -173,10 +185,33 @@ static void round_fill(struct worker *w)
     unsigned ns = 0, flushed = 0;
     uint32_t filled = 0;   /* bytes of data generated since the last submission */
 
+    const uint64_t now = r->paced ? ops->clock(w->eng) : 0;
     while (r->issuing && r->inflight + ns < wl->qd) {
         if (r->quota && r->issued >= r->quota) {
             r->issuing = false;
             break;
+        }
+        if (r->paced) {
+            if (now >= r->end) {
+                r->issuing = false;
+                break;
+            }
+            if (now < r->next_issue)
+                break;   /* not yet: the loop waits for next_issue or a completion */
+            if (now >= r->next_issue + r->gap_ns)
+                r->next_issue = now;   /* fallen behind: no burst to make up for it */
+            r->next_issue += r->gap_ns;
+        }
+        if (wl->batch_submit && ns - flushed >= wl->batch_submit) {
+            stamp(w, flushed, ns);   /* iodepth_batch_submit: at most this many per call */
+            int fr = ops->flush ? ops->flush(w->eng) : ops->commit(w->eng);
+            if (fr < 0) {
+                worker_fail(w, "%s: submit failed: %s", ops->name, strerror(-fr));
+                r->issuing = false;
+                r->inflight += ns;
+                return;
+            }
+            flushed = ns;
         }
         struct io_unit *u = w->free_units[--w->n_free];
         iogen_next(&w->gen, &u->dir, &u->len, &u->offset);
@@ -270,6 +305,8 @@ static void round_account(struct worker *w, int n, uint64_t t)
     }
     r->inflight -= (unsigned)n;
     r->now = t;
+    if (r->think_ns && n > 0 && t + r->think_ns > r->next_issue)
+        r->next_issue = t + r->think_ns;   /* thinktime: after a completion, before the next */
     if (counted) {
         r->last_counted = t;
         if (p->progress && !p->virtual_time)
@@ -295,21 +332,58 @@ static void round_finish(struct worker *w)
     s->end_ns = w->r.time_based ? w->r.end : w->r.last_counted;
 }
 
+/* A paced worker with nothing to issue yet: sleep towards next_issue (20 us at most, so a
+ * completion is not left waiting long; the last 60 us polled), or stop issuing at the
+ * round's end or a stop. */
+static void pace_nap(struct worker *w, uint64_t now)
+{
+    struct round_state *r = &w->r;
+    if (now >= r->end || *w->pool->stop) {
+        r->issuing = false;
+        return;
+    }
+    uint64_t until = r->next_issue < r->end ? r->next_issue : r->end;
+    if (until <= now)
+        return;
+    uint64_t d = until - now;
+    if (d <= 60000)
+        return;   /* the last 60 us polled: a sleep that short oversleeps by tens of us */
+    d -= 60000;
+    if (d > 20000)
+        d = 20000;
+    struct timespec ts = {0, (long)d};
+    nanosleep(&ts, NULL);
+}
+
 /* Threaded pools: each worker runs its own round, blocking in reap(). */
 static void worker_round(struct worker *w, const struct round_limits *lim)
 {
     const struct engine_ops *ops = w->pool->ops;
+    const struct workload *wl = w->pool->wl;
+    struct round_state *r = &w->r;
     round_begin(w, lim);
     for (;;) {
         round_fill(w);
-        if (!w->r.inflight)
-            break;
-        int n = ops->reap(w->eng, 1, w->r.inflight, w->done);
+        /* paced (rate_iops, thinktime): an issue is due at next_issue, before the round's end */
+        const bool wait_issue = r->paced && r->issuing && r->inflight < wl->qd;
+        if (!r->inflight) {
+            if (!wait_issue)
+                break;
+            pace_nap(w, ops->clock(w->eng));
+            continue;
+        }
+        unsigned want = wl->batch_complete_min ? wl->batch_complete_min : 1;
+        if (want > r->inflight)
+            want = r->inflight;
+        int n = ops->reap(w->eng, wait_issue ? 0 : want, r->inflight, w->done);
         if (n < 0) {
             worker_fail(w, "%s: waiting for completions failed: %s", ops->name, strerror(-n));
             break;  /* the engine is unusable; cleanup reclaims in-flight units */
         }
-        round_account(w, n, ops->clock(w->eng));
+        if (n)
+            round_account(w, n, ops->clock(w->eng));
+        else
+            pace_nap(w, ops->clock(w->eng));
     }
     round_finish(w);
 }
@@ -347,15 +421,33 @@ static void pool_round_virtual(struct worker_pool *p, const struct round_limits 
     for (;;) {
         struct worker *next = NULL;
         uint64_t best = UINT64_MAX;
+        bool wake = false;   /* the earliest event is a paced worker's next issue */
         for (unsigned i = 0; i < p->n; i++) {
             uint64_t t = ops->next_completion(p->w[i].eng);
             if (t < best) {
                 best = t;
                 next = &p->w[i];
+                wake = false;
+            }
+            const struct round_state *r = &p->w[i].r;
+            if (r->paced && r->issuing && r->inflight < p->wl->qd) {
+                const uint64_t at = r->next_issue < r->end ? r->next_issue : r->end;
+                if (at < best) {
+                    best = at;
+                    next = &p->w[i];
+                    wake = true;
+                }
             }
         }
         if (!next)
             break;
+        if (wake) {   /* time passes to the issue (no completion comes first), then it fills */
+            const uint64_t now = ops->clock(next->eng);
+            if (best > now)
+                ops->idle(next->eng, best - now);
+            round_fill(next);
+            continue;
+        }
         int n = ops->reap(next->eng, 1, next->r.inflight, next->done);
         if (n == 0)
             continue;   /* its earliest completion moved later when settled: choose again */
@@ -426,6 +518,8 @@ static void *worker_main(void *arg)
 {
     struct worker *w = arg;
     struct worker_pool *p = w->pool;
+    if (p->wl->rate_iops || p->wl->thinktime_ns)
+        prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);   /* paced: sleeps to the microsecond */
     worker_engine_init(w);
 
     pthread_mutex_lock(&p->lock);

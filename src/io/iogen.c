@@ -1,7 +1,10 @@
 /* iogen.c — set-up of the I/O generator (the per-I/O part is inline in iogen.h). */
 #include "io/iogen.h"
 
+#include <math.h>
 #include <string.h>
+
+static void skewed_init(struct iogen *g, const struct workload *wl);
 
 void iogen_init(struct iogen *g, const struct workload *wl, const struct wl_range *range,
                 unsigned id, unsigned n_workers, uint64_t seed)
@@ -50,4 +53,100 @@ void iogen_init(struct iogen *g, const struct workload *wl, const struct wl_rang
     }
     if (g->use_map)
         permute_init(&g->map, (g->region_end - g->region_start) / wl->bs[0].size, &g->rng);
+    g->dist = wl->dist;
+    if (wl->dist != WL_DIST_UNIFORM)
+        skewed_init(g, wl);
+}
+
+/* zeta(n, theta) = sum 1/i^theta, i = 1..n: the first 10^5 terms summed, the rest by the
+ * integral (their difference is below 10^-5 of the sum for the ranges that matter here). */
+static double zeta(uint64_t n, double theta)
+{
+    const uint64_t head = n < 100000 ? n : 100000;
+    double z = 0;
+    for (uint64_t i = 1; i <= head; i++)
+        z += pow((double)i, -theta);
+    if (n > head)
+        z += (pow((double)n + 0.5, 1 - theta) - pow((double)head + 0.5, 1 - theta)) / (1 - theta);
+    return z;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static void skewed_init(struct iogen *g, const struct workload *wl)
+{
+    const uint32_t len = wl_min_bs(wl);
+    g->dunit = iogen_natural_align(len);
+    const uint64_t span = g->region_end - g->region_start;
+    g->dn = span >= len ? (span - len) / g->dunit + 1 : 1;
+    /* an affine bijection of [0, dn): a multiplier coprime with dn (from the seed) */
+    uint64_t m = (rng_next(&g->rng) | 1) % g->dn;
+    while (g->dn > 1 && (m == 0 || gcd64(m, g->dn) != 1))
+        m = (m + 1) % g->dn;
+    g->dmul = g->dn > 1 ? m : 1;
+    g->dadd = g->dn > 1 ? rng_below(&g->rng, g->dn) : 0;
+    g->center = wl->dist_center;
+    if (wl->dist == WL_DIST_ZIPF) {
+        g->theta = wl->dist_param;
+        g->zetan = zeta(g->dn, g->theta);
+        g->zeta2 = zeta(2, g->theta);
+        g->alpha = 1.0 / (1.0 - g->theta);
+        g->eta = (1.0 - pow(2.0 / (double)g->dn, 1.0 - g->theta)) / (1.0 - g->zeta2 / g->zetan);
+    } else if (wl->dist == WL_DIST_PARETO) {
+        const double h = wl->dist_param;
+        g->ppow = log(h) / log(1.0 - h);
+    } else {
+        g->sigma = wl->dist_param / 100.0;
+        if (g->center < 0)
+            g->center = 0.5;
+    }
+}
+
+static double unit_draw(struct iogen *g)
+{
+    return (double)(rng_next(&g->rng) >> 11) / 9007199254740992.0;
+}
+
+uint64_t iogen_skewed_rank(struct iogen *g)
+{
+    const double n = (double)g->dn;
+    uint64_t r;
+    if (g->dist == WL_DIST_NORMAL) {
+        /* Box-Muller: one normal deviate around the centre, sigma a share of the range */
+        double u1 = unit_draw(g), u2 = unit_draw(g);
+        if (u1 < 1e-300)
+            u1 = 1e-300;
+        const double z = sqrt(-2.0 * log(u1)) * cos(2 * M_PI * u2);
+        double x = (g->center + z * g->sigma) * n;
+        if (x < 0)
+            x = 0;
+        if (x > n - 1)
+            x = n - 1;
+        return (uint64_t)x;
+    }
+    if (g->dist == WL_DIST_ZIPF) {
+        const double u = unit_draw(g), uz = u * g->zetan;
+        if (uz < 1)
+            r = 0;
+        else if (uz < 1 + pow(0.5, g->theta))
+            r = 1;
+        else
+            r = (uint64_t)(n * pow(g->eta * u - g->eta + 1, g->alpha));
+    } else {   /* pareto: the hot (1 - h) of the ranks take h of the accesses, at the top */
+        r = (uint64_t)(n * pow(unit_draw(g), g->ppow));
+        r = g->dn - 1 - (r < g->dn ? r : g->dn - 1);   /* the hottest rank 0 */
+    }
+    if (r >= g->dn)
+        r = g->dn - 1;
+    if (g->center >= 0)   /* the hottest at the centre, the rest after it, wrapping */
+        return (r + (uint64_t)(g->center * n)) % g->dn;
+    return (uint64_t)(((unsigned __int128)r * g->dmul + g->dadd) % g->dn);
 }

@@ -4,6 +4,7 @@
 #ifndef PTSBENCH_IOGEN_H
 #define PTSBENCH_IOGEN_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -23,7 +24,18 @@ struct iogen {
     uint32_t bs_table[100];              /* bssplit as a 100-slot lookup */
     uint8_t zone_table[100];             /* random_distribution=zoned: access -> zone */
     uint64_t zone_start[WL_MAX_ZONES], zone_len[WL_MAX_ZONES];
+    /* random_distribution=zipf|pareto|normal: a rank in [0, dn) units of dunit bytes, spread
+     * over the region by an affine bijection (rank * dmul + dadd mod dn) unless centred */
+    enum wl_dist dist;
+    uint64_t dn, dmul, dadd;
+    uint32_t dunit;
+    double zetan, zeta2, theta, alpha, eta;   /* zipf (Gray et al., SIGMOD 1994) */
+    double ppow;                              /* pareto: value = dn * u^ppow */
+    double sigma, center;                     /* normal; the centre of any (-1: spread) */
 };
+
+/* A rank in [0, g->dn) by the skewed distribution (iogen.c). */
+uint64_t iogen_skewed_rank(struct iogen *g);
 
 /* Worker `id` of `n_workers` over the active range: its own region when the workload splits
  * the range (sequential by default), else the whole range. seed: the worker's PRNG seed. */
@@ -51,7 +63,14 @@ static inline void iogen_next(struct iogen *g, uint8_t *dir, uint32_t *len_out, 
     bool random = wl->random_pct >= 100 ||
                   (wl->random_pct > 0 && rng_below(&g->rng, 100) < wl->random_pct);
     uint64_t off;
-    if (random && wl->n_zones) {
+    if (random && g->dist != WL_DIST_UNIFORM) {
+        const uint64_t align = iogen_natural_align(len);
+        uint64_t o = g->region_start + iogen_skewed_rank(g) * g->dunit;
+        o -= (o - g->region_start) % align;
+        if (o + len > g->region_end)
+            o = g->region_end - len - (g->region_end - len - g->region_start) % align;
+        off = o;
+    } else if (random && wl->n_zones) {
         unsigned z = g->zone_table[rng_below(&g->rng, 100)];
         uint64_t align = iogen_natural_align(len);
         uint64_t zlen = g->zone_len[z] >= len ? g->zone_len[z] : len;

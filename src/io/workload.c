@@ -83,10 +83,19 @@ static int wl_whole_percent(const char *value, unsigned *out, char *why, size_t 
     return WL_OK;
 }
 
-static int wl_block_size(const char *text, uint32_t *out, char *why, size_t whylen)
+/* A size by the workload's rules: ptsbench's (units.h) or, with kb_base set, fio's. */
+static int wl_size(const struct workload *wl, const char *text, uint64_t *v, char *why,
+                   size_t whylen)
+{
+    return wl->kb_base ? units_parse_size_fio(text, wl->kb_base, v, why, whylen)
+                       : units_parse_size(text, v, why, whylen);
+}
+
+static int wl_block_size(const struct workload *wl, const char *text, uint32_t *out, char *why,
+                         size_t whylen)
 {
     uint64_t v = 0;
-    if (units_parse_size(text, &v, why, whylen) < 0)
+    if (wl_size(wl, text, &v, why, whylen) < 0)
         return WL_BAD_VALUE;
     if (v == 0)
         return errf(why, whylen, "block size must be at least 1 byte");
@@ -97,7 +106,8 @@ static int wl_block_size(const char *text, uint32_t *out, char *why, size_t whyl
 }
 
 /* Bytes ("1g") or percent of capacity ("10%"). */
-static int wl_extent(const char *value, struct wl_extent *ext, char *why, size_t whylen)
+static int wl_extent(const struct workload *wl, const char *value, struct wl_extent *ext,
+                     char *why, size_t whylen)
 {
     struct wl_extent e = {.set = true};
     size_t n = strlen(value);
@@ -105,7 +115,7 @@ static int wl_extent(const char *value, struct wl_extent *ext, char *why, size_t
         e.is_percent = true;
         if (units_parse_percent(value, &e.percent, why, whylen) < 0)
             return WL_BAD_VALUE;
-    } else if (units_parse_size(value, &e.bytes, why, whylen) < 0) {
+    } else if (wl_size(wl, value, &e.bytes, why, whylen) < 0) {
         return WL_BAD_VALUE;
     }
     *ext = e;
@@ -152,7 +162,8 @@ struct wl_split_entry {
 };
 
 /* One "size/weight", "size/" or "size" entry (modified in place). */
-static int wl_split_entry(char *tok, struct wl_split_entry *e, char *why, size_t whylen)
+static int wl_split_entry(const struct workload *wl, char *tok, struct wl_split_entry *e,
+                          char *why, size_t whylen)
 {
     char *slash = strchr(tok, '/');
     char *wtext = NULL;
@@ -163,7 +174,7 @@ static int wl_split_entry(char *tok, struct wl_split_entry *e, char *why, size_t
     char *stext = str_trim(tok);
     if (*stext == '\0')
         return errf(why, whylen, "entry without a size");
-    if (wl_block_size(stext, &e->size, why, whylen) < 0)
+    if (wl_block_size(wl, stext, &e->size, why, whylen) < 0)
         return WL_BAD_VALUE;
     e->has_weight = wtext && *wtext;
     e->weight = 0;
@@ -173,8 +184,9 @@ static int wl_split_entry(char *tok, struct wl_split_entry *e, char *why, size_t
 }
 
 /* Split the text into entries; duplicate sizes are rejected. */
-static int wl_split_entries(const char *value, struct wl_split_entry *ents, unsigned *n_out,
-                            char *why, size_t whylen)
+static int wl_split_entries(const struct workload *wl, const char *value,
+                            struct wl_split_entry *ents, unsigned *n_out, char *why,
+                            size_t whylen)
 {
     char *copy = xstrdup(value);
     char *p = copy;
@@ -190,7 +202,7 @@ static int wl_split_entries(const char *value, struct wl_split_entry *ents, unsi
             rc = errf(why, whylen, "empty entry (want size/percent:size/percent...)");
         } else if (n == WL_MAX_BS) {
             rc = errf(why, whylen, "more than %d entries", WL_MAX_BS);
-        } else if ((rc = wl_split_entry(tok, &ents[n], why, whylen)) == WL_OK) {
+        } else if ((rc = wl_split_entry(wl, tok, &ents[n], why, whylen)) == WL_OK) {
             for (unsigned i = 0; i < n && rc == WL_OK; i++)
                 if (ents[i].size == ents[n].size)
                     rc = errf(why, whylen, "block size %u appears twice", ents[n].size);
@@ -290,7 +302,10 @@ static int wl_set_random(struct workload *wl, const char *value, char *why, size
 static int wl_set_bs(struct workload *wl, const char *value, char *why, size_t whylen)
 {
     uint32_t size = 0;
-    if (wl_block_size(value, &size, why, whylen) < 0)
+    if (strchr(value, ','))
+        return errf(why, whylen, "different read and write sizes (bs=READ,WRITE) are not "
+                                 "supported: give one size, or bssplit");
+    if (wl_block_size(wl, value, &size, why, whylen) < 0)
         return WL_BAD_VALUE;
     wl->bs[0] = (struct wl_bs){.size = size, .weight = 100};
     wl->n_bs = 1;
@@ -301,7 +316,10 @@ static int wl_set_bssplit(struct workload *wl, const char *value, char *why, siz
 {
     struct wl_split_entry ents[WL_MAX_BS];
     unsigned n = 0;
-    if (wl_split_entries(value, ents, &n, why, whylen) < 0)
+    if (strchr(value, ','))
+        return errf(why, whylen, "different read and write splits (bssplit=READ,WRITE) are "
+                                 "not supported");
+    if (wl_split_entries(wl, value, ents, &n, why, whylen) < 0)
         return WL_BAD_VALUE;
     return wl_split_weights(ents, n, wl, why, whylen);
 }
@@ -338,7 +356,7 @@ static int wl_set_region(struct workload *wl, const char *value, char *why, size
 static int wl_set_offset(struct workload *wl, const char *value, char *why, size_t whylen)
 {
     struct wl_extent e = {0};
-    if (wl_extent(value, &e, why, whylen) < 0)
+    if (wl_extent(wl, value, &e, why, whylen) < 0)
         return WL_BAD_VALUE;
     if (e.is_percent && e.percent >= 100.0)
         return errf(why, whylen, "offset must be below 100%%");
@@ -349,7 +367,7 @@ static int wl_set_offset(struct workload *wl, const char *value, char *why, size
 static int wl_set_size(struct workload *wl, const char *value, char *why, size_t whylen)
 {
     struct wl_extent e = {0};
-    if (wl_extent(value, &e, why, whylen) < 0)
+    if (wl_extent(wl, value, &e, why, whylen) < 0)
         return WL_BAD_VALUE;
     if (e.is_percent ? e.percent <= 0.0 : e.bytes == 0)
         return errf(why, whylen, "size must be greater than 0");
@@ -377,7 +395,7 @@ static int wl_set_round_bytes(struct workload *wl, const char *value, char *why,
                               size_t whylen)
 {
     uint64_t v = 0;
-    if (units_parse_size(value, &v, why, whylen) < 0)
+    if (wl_size(wl, value, &v, why, whylen) < 0)
         return WL_BAD_VALUE;
     if (v == 0)
         return errf(why, whylen, "round_bytes must be greater than 0");
@@ -434,15 +452,64 @@ static int wl_set_random_map(struct workload *wl, const char *value, char *why, 
     return WL_OK;
 }
 
-/* random_distribution=random | zoned:A/R:A/R... (fio's syntax; A = access %, R = range %). */
+/* zipf:THETA[:CENTER], pareto:H[:CENTER], normal:SIGMA[:CENTER] (fio's syntax). */
+static int wl_set_skewed(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    const char *colon = strchr(value, ':');
+    if (!colon)
+        return errf(why, whylen, "want %.*s:VALUE", (int)strlen(value), value);
+    char kind[16];
+    snprintf(kind, sizeof(kind), "%.*s", (int)(colon - value), value);
+    char *end;
+    double v = strtod(colon + 1, &end), center = -1;
+    if (end == colon + 1 || (*end && *end != ':'))
+        return errf(why, whylen, "bad %s value '%s'", kind, colon + 1);
+    if (*end == ':') {
+        char *e2;
+        center = strtod(end + 1, &e2);
+        if (e2 == end + 1 || *e2 || !(center >= 0 && center <= 1))
+            return errf(why, whylen, "bad center '%s' (want 0 to 1)", end + 1);
+    }
+    if (!strcmp(kind, "zipf")) {
+        if (!(v > 0 && v != 1.0 && v <= 100))
+            return errf(why, whylen, "zipf theta %g: want above 0, not 1", v);
+        wl->dist = WL_DIST_ZIPF;
+    } else if (!strcmp(kind, "pareto")) {
+        if (!(v > 0 && v < 1))
+            return errf(why, whylen, "pareto h %g: want between 0 and 1", v);
+        wl->dist = WL_DIST_PARETO;
+    } else if (!strcmp(kind, "normal")) {
+        if (!(v > 0 && v <= 100))
+            return errf(why, whylen, "normal deviation %g: want a percent of the range, 0 to "
+                        "100", v);
+        wl->dist = WL_DIST_NORMAL;
+    } else {
+        return errf(why, whylen, "unknown distribution '%s'", kind);
+    }
+    wl->dist_param = v;
+    wl->dist_center = center;
+    wl->n_zones = 0;
+    return WL_OK;
+}
+
+/* random_distribution=random | zoned:A/R:A/R... (fio's syntax; A = access %, R = range %) |
+ * zipf, pareto, normal (wl_set_skewed). */
 static int wl_set_distribution(struct workload *wl, const char *value, char *why, size_t whylen)
 {
     if (!strcmp(value, "random")) {
         wl->n_zones = 0;
+        wl->dist = WL_DIST_UNIFORM;
         return WL_OK;
     }
+    if (!strncmp(value, "zipf:", 5) || !strncmp(value, "pareto:", 7) ||
+        !strncmp(value, "normal:", 7))
+        return wl_set_skewed(wl, value, why, whylen);
+    if (!strncmp(value, "zoned_abs:", 10))
+        return errf(why, whylen, "zoned_abs is not supported (zoned:ACCESS/RANGE in percent is)");
     if (strncmp(value, "zoned:", 6) != 0)
-        return errf(why, whylen, "want random or zoned:ACCESS/RANGE:... (e.g. zoned:50/5:30/15:20/80)");
+        return errf(why, whylen, "want random, zoned:ACCESS/RANGE:..., zipf:THETA, pareto:H or "
+                                 "normal:SIGMA");
+    wl->dist = WL_DIST_UNIFORM;
     char buf[256];
     str_copy(buf, sizeof buf, value + 6);
     unsigned n = 0, sa = 0, sr = 0;
@@ -539,10 +606,281 @@ static int wl_set_precondition(struct workload *wl, const char *value, char *why
     return WL_OK;
 }
 
+/* ---- fio's keys ---------------------------------------------------------------------- */
+
+/* A flag: "" (a bare key in a job file), 1, 0 (and fio's true/false). */
+static int wl_flag(const char *value, bool *out, char *why, size_t whylen)
+{
+    if (!*value || !strcmp(value, "1") || !strcasecmp(value, "true") || !strcasecmp(value, "yes"))
+        *out = true;
+    else if (!strcmp(value, "0") || !strcasecmp(value, "false") || !strcasecmp(value, "no"))
+        *out = false;
+    else
+        return errf(why, whylen, "want 1 or 0");
+    return WL_OK;
+}
+
+static void wl_note(struct workload *wl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void wl_note(struct workload *wl, const char *fmt, ...)
+{
+    size_t n = strlen(wl->note);
+    if (n + 3 >= sizeof(wl->note))
+        return;
+    if (n)
+        n += (size_t)snprintf(wl->note + n, sizeof(wl->note) - n, "; ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(wl->note + n, sizeof(wl->note) - n, fmt, ap);
+    va_end(ap);
+}
+
+static int wl_set_ioengine(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    if (!strcmp(value, "io_uring") || !strcmp(value, "libaio")) {
+        snprintf(wl->engine, sizeof(wl->engine), "%s", value);
+        return WL_OK;
+    }
+    static const char *const sync_engines[] = {"sync", "psync", "vsync", "pvsync", "pvsync2",
+                                               NULL};
+    for (const char *const *e = sync_engines; *e; e++)
+        if (!strcmp(value, *e)) {
+            /* a synchronous engine has one I/O in flight per job: the same load as QD 1 */
+            wl->engine[0] = '\0';
+            wl->sync_engine = true;
+            wl_note(wl, "ioengine=%s: one I/O at a time per job, run as iodepth=1 on the "
+                        "command's engine", value);
+            return WL_OK;
+        }
+    return errf(why, whylen, "ioengine '%s' is not one ptsbench runs (io_uring, libaio; "
+                             "sync, psync, pvsync and pvsync2 as iodepth=1)", value);
+}
+
+static int wl_set_direct(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    (void)wl;
+    bool on;
+    if (wl_flag(value, &on, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    if (!on)
+        return errf(why, whylen, "buffered I/O through the page cache is not supported: "
+                                 "ptsbench measures the device (direct=1)");
+    return WL_OK;
+}
+
+static int wl_set_buffered(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    bool on;
+    if (wl_flag(value, &on, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    return wl_set_direct(wl, on ? "0" : "1", why, whylen);
+}
+
+static int wl_set_time_based(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    return wl_flag(value, &wl->time_based, why, whylen);
+}
+
+static int wl_set_ramp(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    return units_parse_duration(value, &wl->ramp_ns, why, whylen) < 0 ? WL_BAD_VALUE : WL_OK;
+}
+
+static int wl_set_kb_base(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    if (!strcmp(value, "1024"))
+        wl->kb_base = 1024;
+    else if (!strcmp(value, "1000"))
+        wl->kb_base = 1000;
+    else
+        return errf(why, whylen, "want 1024 or 1000");
+    return WL_OK;
+}
+
+static int wl_set_percentiles(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    (void)wl;
+    static const double have[] = {50, 90, 95, 99, 99.9, 99.99, 99.999};
+    char buf[256];
+    str_copy(buf, sizeof(buf), value);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+        char *end;
+        double v = strtod(t, &end);
+        if (end == t || *end)
+            return errf(why, whylen, "bad percentile '%s'", t);
+        bool ok = false;
+        for (size_t i = 0; i < sizeof(have) / sizeof(have[0]); i++)
+            ok = ok || fabs(v - have[i]) < 1e-9;
+        if (!ok)
+            return errf(why, whylen, "%s is not one ptsbench records (50, 90, 95, 99, 99.9, "
+                                     "99.99, 99.999: every result holds them all)", t);
+    }
+    return WL_OK;
+}
+
+static int wl_set_rate_iops(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    if (strchr(value, ','))
+        return errf(why, whylen, "separate read and write rates are not supported: one rate "
+                                 "for all I/Os");
+    uint64_t v = 0;
+    if (units_parse_uint(value, 1, 100000000, &v, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    wl->rate_iops = (unsigned)v;
+    return WL_OK;
+}
+
+static int wl_set_thinktime(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    /* fio: a bare number is microseconds */
+    const size_t n = strlen(value);
+    if (n && isdigit((unsigned char)value[n - 1])) {
+        uint64_t us = 0;
+        if (units_parse_uint(value, 0, 3600000000ull, &us, why, whylen) < 0)
+            return WL_BAD_VALUE;
+        wl->thinktime_ns = us * 1000;
+        return WL_OK;
+    }
+    return units_parse_duration(value, &wl->thinktime_ns, why, whylen) < 0 ? WL_BAD_VALUE
+                                                                            : WL_OK;
+}
+
+static int wl_set_thinktime_blocks(struct workload *wl, const char *value, char *why,
+                                   size_t whylen)
+{
+    (void)wl;
+    if (strcmp(value, "1"))
+        return errf(why, whylen, "only 1 (the think time follows every I/O) is supported");
+    return WL_OK;
+}
+
+static int wl_set_batch_submit(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    uint64_t v = 0;
+    if (units_parse_uint(value, 0, WL_MAX_QD, &v, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    wl->batch_submit = (unsigned)v;
+    return WL_OK;
+}
+
+static int wl_set_batch_complete(struct workload *wl, const char *value, char *why,
+                                 size_t whylen)
+{
+    uint64_t v = 0;
+    if (units_parse_uint(value, 0, WL_MAX_QD, &v, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    wl->batch_complete_min = (unsigned)v;
+    return WL_OK;
+}
+
+static int wl_set_filename(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    for (const char *p = value; *p; p++)
+        if (*p == ':' && (p == value || p[-1] != '\\'))
+            return errf(why, whylen, "several files (a:b) are not supported: one target");
+    return wl_set_text(wl->filename, sizeof(wl->filename), value, why, whylen);
+}
+
+/* Keys of fio's that set what ptsbench does anyway, or only fio's reporting. */
+static int wl_set_ignored(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    (void)wl;
+    (void)value;
+    (void)why;
+    (void)whylen;
+    return WL_OK;
+}
+
+static int wl_set_chunk(struct workload *wl, const char *value, char *why, size_t whylen)
+{
+    uint64_t v = 0;
+    if (wl_size(wl, value, &v, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    if (v != 4096)
+        return errf(why, whylen, "ptsbench makes its data compressible per 4 KiB chunk (4k)");
+    return WL_OK;
+}
+
+/* fio's keys that would change the measurement and that ptsbench does not do: why, by key. */
+static const struct {
+    const char *key;
+    const char *why;
+} wl_fio_refused[] = {
+    {"verify", "data verification is not supported (ptsbench measures performance)"},
+    {"do_verify", "data verification is not supported"},
+    {"fsync", "fsync between writes is not supported (direct I/O to the device only)"},
+    {"fdatasync", "fdatasync between writes is not supported"},
+    {"end_fsync", "fsync at the end is not supported"},
+    {"sync", "O_SYNC writes are not supported"},
+    {"loops", "loops are not supported: rounds repeat a workload (run --rounds)"},
+    {"nrfiles", "several files per job are not supported: one target"},
+    {"directory", "files in a directory are not supported: one target (--target)"},
+    {"opendir", "files in a directory are not supported: one target"},
+    {"rate", "bandwidth limits are not supported (rate_iops is)"},
+    {"rate_min", "minimum rates are not supported"},
+    {"rate_iops_min", "minimum rates are not supported"},
+    {"rate_process", "rate processes are not supported (rate_iops spaces I/Os evenly)"},
+    {"zonemode", "zoned I/O modes are not supported"},
+    {"zonesize", "zoned I/O modes are not supported"},
+    {"zonerange", "zoned I/O modes are not supported"},
+    {"zoneskip", "zoned I/O modes are not supported"},
+    {"startdelay", "delayed job starts are not supported: one job"},
+    {"cpus_allowed", "CPU pinning is not supported yet"},
+    {"cpumask", "CPU pinning is not supported yet"},
+    {"numa_cpu_nodes", "NUMA placement is not supported yet"},
+    {"numa_mem_policy", "NUMA placement is not supported yet"},
+    {"read_iolog", "replaying an iolog is ptsbench replay's (ptsbench replay FILE --target T)"},
+    {"write_iolog", "recording an iolog is not supported (ptsbench trace capture records a "
+                    "device's requests)"},
+    {"offset_increment", "offset_increment is not supported (region=split gives each worker "
+                         "its own slice)"},
+    {"number_ios", "number_ios is not supported (round_bytes or runtime end a round)"},
+    {"fallocate", "file preallocation modes are not supported (--size creates the file)"},
+    {"continue_on_error", "continuing after errors is not supported: an error fails the round"},
+    {"zero_buffers", "all-zero buffers are not supported (buffer_compress_percentage=100 is "
+                     "the most compressible data)"},
+    {"scramble_buffers", "scramble_buffers is not supported (every write's data is fresh)"},
+    {"dedupe_percentage", "deduplicable data is not supported"},
+    {"unified_rw_reporting", "unified reporting is not supported (results are per direction "
+                             "and total anyway)"},
+};
+
 static const struct {
     const char *key;
     wl_setter set;
 } wl_keys[] = {
+    {"ioengine", wl_set_ioengine},
+    {"direct", wl_set_direct},
+    {"buffered", wl_set_buffered},
+    {"time_based", wl_set_time_based},
+    {"ramp_time", wl_set_ramp},
+    {"kb_base", wl_set_kb_base},
+    {"percentile_list", wl_set_percentiles},
+    {"rate_iops", wl_set_rate_iops},
+    {"thinktime", wl_set_thinktime},
+    {"thinktime_blocks", wl_set_thinktime_blocks},
+    {"iodepth_batch", wl_set_batch_submit},
+    {"iodepth_batch_submit", wl_set_batch_submit},
+    {"iodepth_batch_complete", wl_set_batch_complete},
+    {"iodepth_batch_complete_min", wl_set_batch_complete},
+    {"iodepth_batch_complete_max", wl_set_ignored},
+    {"filename", wl_set_filename},
+    {"buffer_compress_chunk", wl_set_chunk},
+    {"group_reporting", wl_set_ignored},
+    {"thread", wl_set_ignored},
+    {"stonewall", wl_set_ignored},
+    {"wait_for_previous", wl_set_ignored},
+    {"new_group", wl_set_ignored},
+    {"refill_buffers", wl_set_ignored},
+    {"randrepeat", wl_set_ignored},
+    {"allrandrepeat", wl_set_ignored},
+    {"random_generator", wl_set_ignored},
+    {"invalidate", wl_set_ignored},
+    {"lat_percentiles", wl_set_ignored},
+    {"clat_percentiles", wl_set_ignored},
+    {"slat_percentiles", wl_set_ignored},
+    {"fixedbufs", wl_set_ignored},
+    {"registerfiles", wl_set_ignored},
     {"sweep_qd", wl_set_sweep_qd},
     {"sweep_workers", wl_set_sweep_workers},
     {"sweep_compress", wl_set_sweep_compress},
@@ -603,6 +941,7 @@ void wl_init(struct workload *wl)
     wl->region = WL_REGION_DEFAULT;
     wl->size = (struct wl_extent){.set = false, .is_percent = true, .percent = 100.0};
     wl->seed = WL_DEFAULT_SEED;
+    wl->dist_center = -1;
 }
 
 int wl_set(struct workload *wl, const char *key, const char *value, const char *where,
@@ -615,9 +954,24 @@ int wl_set(struct workload *wl, const char *key, const char *value, const char *
     if (!key || !*key)
         return errf(err, errlen, "%s: missing key before '=%s'", where, value);
     wl_setter set = wl_find_setter(key);
-    if (!set)
+    if (!set) {
+        for (size_t i = 0; i < sizeof(wl_fio_refused) / sizeof(wl_fio_refused[0]); i++)
+            if (!strcmp(key, wl_fio_refused[i].key) ||
+                (!strncmp(key, "verify_", 7) && !strcmp(wl_fio_refused[i].key, "verify")))
+                return errf(err, errlen, "%s: %s: %s", where, key, wl_fio_refused[i].why);
         return errf(err, errlen, "%s: unknown key '%s'", where, key);
-    if (*value == '\0')
+    }
+    /* a bare key in a job file ("time_based", "norandommap"): fio's flags */
+    static const char *const flags[] = {"time_based", "norandommap", "direct", "buffered",
+                                        "group_reporting", "thread", "stonewall",
+                                        "wait_for_previous", "new_group", "refill_buffers",
+                                        "randrepeat", "allrandrepeat", "invalidate",
+                                        "lat_percentiles", "clat_percentiles",
+                                        "slat_percentiles", "fixedbufs", "registerfiles", NULL};
+    bool flag = false;
+    for (const char *const *f = flags; *f && !flag; f++)
+        flag = !strcmp(key, *f);
+    if (*value == '\0' && !flag)
         return errf(err, errlen, "%s: %s=: missing value", where, key);
     char why[WL_WHY_LEN] = "";
     switch (set(wl, value, why, sizeof why)) {
@@ -691,6 +1045,10 @@ int wl_validate(struct workload *wl, char *err, size_t errlen)
     if (!wl->random_set)
         wl->random_pct = wl_rw_random(wl->rw) ? 100 : 0;
     wl->region = wl_effective_region(wl);
+    if (wl->sync_engine)
+        wl->qd = 1;   /* fio ignores iodepth for a synchronous engine */
+    if (wl->dist != WL_DIST_UNIFORM && wl->random_map != WL_RANDOM_MAP_OFF)
+        wl->random_map = WL_RANDOM_MAP_OFF;   /* as fio: a skewed distribution has no map */
     return 0;
 }
 
@@ -837,6 +1195,77 @@ int wl_load_file(const char *path, const char *section, struct workload *wl,
     return rc;
 }
 
+int wl_load_fio(const char *path, const char *section, struct workload *wl, char *err,
+                size_t errlen)
+{
+    wl_init(wl);
+    wl->fio = true;
+    wl->kb_base = 1024;   /* fio's default, compatibility mode: 4KB = 4096 */
+    struct ini_file f;
+    if (ini_parse_file(path, &f, err, errlen) < 0)
+        return -1;
+    int rc = -1;
+    const struct ini_section *g = ini_find_section(&f, "global"), *s = NULL;
+    if (section) {
+        s = wl_pick_section(&f, section, err, errlen);
+    } else {
+        unsigned jobs = 0;
+        for (size_t i = 0; i < f.n_sections; i++)
+            if (strcmp(f.sections[i].name, "global")) {
+                jobs++;
+                if (!s)
+                    s = &f.sections[i];
+            }
+        if (jobs > 1) {
+            char names[256];
+            wl_list_sections(&f, names, sizeof(names));
+            errf(err, errlen, "%s: %u jobs (sections %s): fio runs them at once, ptsbench runs "
+                 "one workload: name it as %s:SECTION", path, jobs, names, path);
+            s = NULL;
+        } else if (!jobs) {
+            errf(err, errlen, "%s: no job section (fio needs one besides [global])", path);
+        }
+    }
+    if (!s)
+        goto out;
+    if (!strcmp(s->name, "global")) {
+        errf(err, errlen, "%s: [global] is not a job: name a job section", path);
+        goto out;
+    }
+    /* kb_base first: it decides how every size in the job reads */
+    const struct ini_entry *kb = ini_find(s, "kb_base");
+    if (!kb && g)
+        kb = ini_find(g, "kb_base");
+    if (kb) {
+        char where[600], why[WL_WHY_LEN];
+        snprintf(where, sizeof(where), "%s:%d", path, kb->line);
+        if (wl_set_kb_base(wl, kb->value, why, sizeof(why)) != WL_OK) {
+            errf(err, errlen, "%s: kb_base=%s: %s", where, kb->value, why);
+            goto out;
+        }
+    }
+    if ((g && wl_apply_section(wl, &f, g, err, errlen) < 0) ||
+        wl_apply_section(wl, &f, s, err, errlen) < 0)
+        goto out;
+    snprintf(wl->source, sizeof wl->source, "%s:%s", path, s->name);
+    if (!wl->name[0])
+        snprintf(wl->name, sizeof wl->name, "%s", s->name);
+    if (!wl->time_based && wl->round_time_ns && !wl->round_bytes)
+        wl_note(wl, "runtime without time_based: fio would also stop after size bytes; "
+                    "ptsbench's round lasts the runtime");
+    rc = wl_validate(wl, err, errlen);
+out:
+    ini_free(&f);
+    return rc;
+}
+
+/* A fio job file: by its name. */
+static bool wl_is_fio(const char *path)
+{
+    const size_t n = strlen(path);
+    return n > 4 && !strcmp(path + n - 4, ".fio");
+}
+
 static bool wl_is_file(const char *path)
 {
     struct stat st;
@@ -887,7 +1316,8 @@ int wl_resolve(const char *spec, const char *const *profile_dirs, struct workloa
     if (strchr(spec, '='))
         return wl_parse_inline(spec, wl, err, errlen);
     if (wl_is_file(spec))
-        return wl_load_file(spec, NULL, wl, err, errlen);
+        return wl_is_fio(spec) ? wl_load_fio(spec, NULL, wl, err, errlen)
+                               : wl_load_file(spec, NULL, wl, err, errlen);
     /* "file:section" or "name:section" */
     char *base = xstrdup(spec);
     char *colon = strrchr(base, ':');
@@ -898,7 +1328,8 @@ int wl_resolve(const char *spec, const char *const *profile_dirs, struct workloa
     }
     int rc = 1;
     if (section && wl_is_file(base))
-        rc = wl_load_file(base, section, wl, err, errlen);
+        rc = wl_is_fio(base) ? wl_load_fio(base, section, wl, err, errlen)
+                             : wl_load_file(base, section, wl, err, errlen);
     for (size_t i = 0; rc == 1 && profile_dirs && profile_dirs[i]; i++) {
         rc = wl_try_dir(profile_dirs[i], spec, NULL, wl, err, errlen);
         if (rc == 1 && section)
@@ -1172,6 +1603,12 @@ void wl_format(const struct workload *wl, char *buf, size_t len)
     for (unsigned i = 0; i < wl->n_zones; i++)
         wl_put(&o, "%s%u/%u", i ? ":" : ",random_distribution=zoned:", wl->zones[i].access_pct,
                wl->zones[i].range_pct);
+    if (wl->dist != WL_DIST_UNIFORM) {
+        static const char *const dn[] = {"random", "zipf", "pareto", "normal"};
+        wl_put(&o, ",random_distribution=%s:%g", dn[wl->dist], wl->dist_param);
+        if (wl->dist_center >= 0)
+            wl_put(&o, ":%g", wl->dist_center);
+    }
     wl_put_bs(&o, wl);
     wl_put(&o, ",iodepth=%u,numjobs=%u", wl->qd, wl->workers);
     if (wl->region != WL_REGION_DEFAULT)
@@ -1187,6 +1624,18 @@ void wl_format(const struct workload *wl, char *buf, size_t len)
         wl_fmt_size(wl->round_bytes, v, sizeof v);
         wl_put(&o, ",round_bytes=%s", v);
     }
+    if (wl->ramp_ns) {
+        wl_fmt_duration(wl->ramp_ns, v, sizeof v);
+        wl_put(&o, ",ramp_time=%s", v);
+    }
+    if (wl->rate_iops)
+        wl_put(&o, ",rate_iops=%u", wl->rate_iops);
+    if (wl->thinktime_ns)
+        wl_put(&o, ",thinktime=%lluus", (unsigned long long)(wl->thinktime_ns / 1000));
+    if (wl->batch_submit)
+        wl_put(&o, ",iodepth_batch_submit=%u", wl->batch_submit);
+    if (wl->batch_complete_min)
+        wl_put(&o, ",iodepth_batch_complete_min=%u", wl->batch_complete_min);
     wl_put(&o, ",randseed=0x%llx", (unsigned long long)wl->seed);
 }
 

@@ -23,6 +23,9 @@
  *   random_distribution   random (uniform, default) | zoned:A1/R1:A2/R2:... as fio: A% of the
  *                         random accesses go to the next R% of the active range, in order
  *                         (JEDEC enterprise: zoned:50/5:30/15:20/80); both columns sum to 100
+ *                         | zipf:THETA[:CENTER] | pareto:H[:CENTER] (0 < H < 1) |
+ *                         normal:SIGMA[:CENTER] (SIGMA percent of the range): as fio, the hot
+ *                         blocks spread over the range (or from CENTER, 0..1, when given)
  *   bs [blocksize]        one block size, e.g. 4k, 512, 1m
  *   bssplit               weighted sizes "512/10:4k/60:64k/30"; weights are percent of I/Os
  *                         and must sum to 100 (an entry with no weight takes the remainder)
@@ -37,6 +40,27 @@
  *   round_bytes [io_size] round length in bytes written (or transferred, for read-only workloads)
  *   randseed [seed]       PRNG seed (offsets, sizes, directions, data)
  *   name, description     free text
+ *
+ * fio's job-file keys, in any form (docs/workloads.md says what each becomes):
+ *   ioengine              io_uring | libaio (the engine, unless the command names one);
+ *                         sync, psync, pvsync, pvsync2: one I/O at a time per job (iodepth 1)
+ *   direct                1 (0, page-cache I/O, is refused: ptsbench measures the device)
+ *   time_based, runtime   runtime is the round's length
+ *   ramp_time             run only: a warm-up before the first recorded round
+ *   rate_iops             per worker: issues no faster than this
+ *   thinktime             per worker: this long after each completion before its next issue
+ *                         (a bare number is microseconds, as fio's)
+ *   iodepth_batch[_submit], iodepth_batch_complete[_min]: I/Os submitted per call, and
+ *                         completions waited for per call (0 / 1 by default)
+ *   kb_base               1024 | 1000: size units by fio's rules (units.h); a fio job file is
+ *                         1024 by default (4KB = 4096), the native syntax SI (4KB = 4000)
+ *   percentile_list       checked against the percentiles ptsbench records
+ *   filename              the target, when the command names none
+ *   group_reporting, thread, stonewall, new_group, refill_buffers, randrepeat, invalidate,
+ *   random_generator, lat/clat/slat_percentiles, buffer_compress_chunk: accepted (what they
+ *                         set is what ptsbench does anyway, or concerns fio's reporting)
+ * fio keys that would change the measurement and that ptsbench does not do (verify, fsync,
+ * rate, zonemode, ...) are refused by name; see wl_load_fio for job files.
  *
  * Profile keys (used by `ptsbench profile`, which runs a workload over a matrix of points;
  * `ptsbench run` runs the workload's own single point and ignores them). Lists are separated
@@ -70,6 +94,7 @@ struct wl_extent {
 };
 
 enum wl_region { WL_REGION_DEFAULT = 0, WL_REGION_SHARED, WL_REGION_SPLIT };
+enum wl_dist { WL_DIST_UNIFORM = 0, WL_DIST_ZIPF, WL_DIST_PARETO, WL_DIST_NORMAL };
 enum wl_random_map { WL_RANDOM_MAP_ONCE = 0, WL_RANDOM_MAP_ALWAYS, WL_RANDOM_MAP_OFF };
 
 #define WL_MAX_ZONES 16
@@ -113,6 +138,21 @@ struct workload {
     /* Profile matrix (see "Profile keys" above). */
     struct wl_sweep sweep_qd, sweep_workers, sweep_compress;
     enum wl_precondition precondition;
+    /* fio's keys (see above) */
+    enum wl_dist dist;
+    double dist_param;         /* theta, h, sigma (percent) */
+    double dist_center;        /* 0..1, or -1: spread (zipf, pareto), the middle (normal) */
+    unsigned kb_base;          /* 0: ptsbench's units; 1024 / 1000: fio's rules */
+    char engine[16];           /* "io_uring", "libaio", or "" */
+    char filename[256];
+    uint64_t ramp_ns;
+    unsigned rate_iops;        /* per worker, 0: none */
+    uint64_t thinktime_ns;
+    unsigned batch_submit, batch_complete_min;
+    bool time_based;
+    bool sync_engine;          /* ioengine=sync/psync/...: one I/O in flight per worker */
+    bool fio;                  /* read from a fio job file (wl_load_fio) */
+    char note[320];            /* how fio's keys were taken, when not one to one */
 };
 
 /* "steady", "wipc", "none" (NULL for the default) and back; parse returns -1 when unknown. */
@@ -145,9 +185,18 @@ struct ini_file;
 int wl_load_ini(const struct ini_file *f, const char *section, struct workload *wl, char *err,
                 size_t errlen);
 
-/* SPEC is inline when it contains '='; otherwise a file path ("x.ini" or "x.ini:section")
- * if it exists, otherwise a profile name looked up as DIR/NAME.ini in each of the
- * NULL-terminated data directories (each being a "profiles" directory). */
+/* A fio job file: [global] and job sections, keys as fio spells them (bare flags too), sizes
+ * by kb_base (1024 unless the file says). section NULL: the file's one job (several: an error
+ * naming them, since fio would run them at once and ptsbench runs one workload). Keys ptsbench
+ * has no use for but that change nothing it measures are accepted; keys that would change the
+ * measurement and that it does not do are one error naming the key and why. */
+int wl_load_fio(const char *path, const char *section, struct workload *wl, char *err,
+                size_t errlen);
+
+/* SPEC is inline when it contains '='; otherwise a file path ("x.ini" or "x.ini:section", a
+ * fio job file "x.fio" or "x.fio:section") if it exists, otherwise a profile name looked up as
+ * DIR/NAME.ini in each of the NULL-terminated data directories (each being a "profiles"
+ * directory). */
 int wl_resolve(const char *spec, const char *const *profile_dirs, struct workload *wl,
                char *err, size_t errlen);
 

@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,6 +137,55 @@ static uint64_t units_size_mult(const char *suf, const char **hint)
         return units_pow(1000, e);                   /* SI: 4kB, 4KB, 1MB */
     if (strcmp(suf + 1, "b") == 0)
         *hint = " (use k or KiB for 1024, kB for 1000)";
+    return 0;
+}
+
+int units_parse_size_fio(const char *text, unsigned kb_base, uint64_t *out, char *err,
+                         size_t errlen)
+{
+    char buf[64];
+    if (!text || !units_trim_copy(text, buf, sizeof buf))
+        return errf(err, errlen, "bad size '%s'", text ? text : "");
+    if (buf[0] == '\0')
+        return errf(err, errlen, "empty size");
+    if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(buf + 2, &end, 16);
+        if (end == buf + 2 || *end || errno)
+            return errf(err, errlen, "bad size '%s'", text);
+        *out = v;
+        return 0;
+    }
+    const char *p = buf;
+    struct units_dec d;
+    if (units_parse_dec(&p, &d) < 0)
+        return errf(err, errlen, "bad size '%s'", text);
+    uint64_t mult = 1;
+    if (*p) {
+        const unsigned e = units_prefix_exp(*p);
+        const char *q = p;
+        if (e) {
+            q++;
+            const bool iec = *q == 'i' || *q == 'I';
+            q += iec;
+            /* kb_base 1024: the SI spelling is binary, the IEC one decimal (fio's
+             * compatibility mode); kb_base 1000: as the standards say */
+            const bool binary = kb_base == 1000 ? iec : !iec;
+            mult = units_pow(binary ? 1024 : 1000, e);
+        }
+        if (*q == 'b' || *q == 'B')
+            q++;
+        if (*q || q == p)
+            return errf(err, errlen, "bad size '%s': unknown unit '%s' (fio's: k, m, g, t, p "
+                        "with an optional i and b; kb_base=%u)", text, p, kb_base);
+    }
+    switch (units_scale_exact(&d, mult, out)) {
+    case 1:
+        return errf(err, errlen, "bad size '%s': not a whole number of bytes", text);
+    case 2:
+        return errf(err, errlen, "bad size '%s': too large", text);
+    }
     return 0;
 }
 

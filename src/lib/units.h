@@ -13,6 +13,12 @@
 
 /* Returns 0 and sets *out, or -1 with err naming the bad text. */
 int units_parse_size(const char *text, uint64_t *out, char *err, size_t errlen);
+/* A size by fio's rules (fio(1), "int" parameters and kb_base): a number (0x hex too) and an
+ * optional case-insensitive suffix PREFIX[i][b] with PREFIX one of k m g t p e. kb_base 1024
+ * (fio's default, "compatibility mode"): 4k = 4KB = 4kb = 4096, and the i form is decimal
+ * (1mi = 1000000); kb_base 1000: 4k = 4KB = 4000, 4ki = 4KiB = 4096. 'b' alone is bytes. */
+int units_parse_size_fio(const char *text, unsigned kb_base, uint64_t *out, char *err,
+                         size_t errlen);
 
 /* Durations: "60", "60s", "500ms", "5m", "1h", "1h30m", "2d". Result in ns. */
 int units_parse_duration(const char *text, uint64_t *out_ns, char *err, size_t errlen);

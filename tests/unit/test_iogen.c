@@ -137,9 +137,90 @@ static void test_sequential_split(void **state)
     }
 }
 
+/* Skewed distributions (fio's random_distribution): block access counts over a 1 GiB range
+ * of 4 KiB blocks (262,144), against what each distribution gives by its formula. */
+static int cmp_desc(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x > y ? -1 : x < y;
+}
+
+/* Draw n offsets; counts per block into c (262,144 entries); returns the share of accesses the
+ * hottest `top` fraction of the blocks got, and the most accessed block in *hot. */
+static double skew(const char *spec, unsigned n, uint32_t *c, double top, uint64_t *hot)
+{
+    struct workload wl;
+    parse(spec, &wl);
+    const uint64_t blocks = 262144;
+    struct wl_range range = {0, blocks * 4096};
+    struct iogen g;
+    iogen_init(&g, &wl, &range, 0, 1, 7);
+    memset(c, 0, blocks * sizeof(*c));
+    for (unsigned i = 0; i < n; i++) {
+        uint8_t dir;
+        uint32_t len;
+        uint64_t off;
+        iogen_next(&g, &dir, &len, &off);
+        assert_true(off + len <= range.len);
+        assert_int_equal(off % 4096, 0);
+        c[off / 4096]++;
+    }
+    *hot = 0;
+    for (uint64_t b = 1; b < blocks; b++)
+        if (c[b] > c[*hot])
+            *hot = b;
+    qsort(c, blocks, sizeof(*c), cmp_desc);
+    uint64_t sum = 0;
+    const uint64_t k = (uint64_t)(top * blocks);
+    for (uint64_t b = 0; b < k; b++)
+        sum += c[b];
+    return (double)sum / n;
+}
+
+static void test_skewed(void **state)
+{
+    (void)state;
+    uint32_t *c = xcalloc(262144, sizeof(*c));
+    uint64_t hot;
+    /* zipf 1.2: the hottest 1% of the blocks, sum of i^-1.2 to 2,621 over the sum to 262,144:
+     * 0.878 (zeta partial sums) */
+    double z = skew("rw=randread,random_distribution=zipf:1.2", 1000000, c, 0.01, &hot);
+    print_message("  zipf:1.2    hottest 1%% of blocks: %.3f of accesses (formula 0.878)\n", z);
+    assert_true(fabs(z - 0.878) < 0.03);
+    /* pareto 0.8: 80% of the accesses to 20% of the blocks */
+    double p = skew("rw=randread,random_distribution=pareto:0.8", 1000000, c, 0.2, &hot);
+    print_message("  pareto:0.8  hottest 20%% of blocks: %.3f of accesses (0.8)\n", p);
+    assert_true(fabs(p - 0.8) < 0.03);
+    /* normal, sigma 10% of the range around the middle: 68.3% within one sigma; the hottest
+     * blocks in the middle */
+    struct workload wl;
+    parse("rw=randread,random_distribution=normal:10", &wl);
+    struct wl_range range = {0, 262144ull * 4096};
+    struct iogen g;
+    iogen_init(&g, &wl, &range, 0, 1, 7);
+    unsigned in = 0;
+    for (int i = 0; i < 200000; i++) {
+        uint8_t dir;
+        uint32_t len;
+        uint64_t off;
+        iogen_next(&g, &dir, &len, &off);
+        const double x = (double)off / (double)range.len;
+        in += fabs(x - 0.5) < 0.1;
+    }
+    print_message("  normal:10   within one sigma of the middle: %.3f (0.683)\n", in / 200000.0);
+    assert_true(fabs(in / 200000.0 - 0.683) < 0.01);
+    /* a centre: zipf's hottest block a quarter into the range, not spread */
+    skew("rw=randread,random_distribution=zipf:1.2:0.25", 200000, c, 0.01, &hot);
+    print_message("  zipf:1.2:0.25 hottest block at %.4f of the range\n", hot / 262144.0);
+    assert_true(fabs(hot / 262144.0 - 0.25) < 0.001);
+    /* spread (no centre): the hottest block is anywhere, and the draw is the same for a seed */
+    free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_skewed),
         cmocka_unit_test(test_jedec_composite),
         cmocka_unit_test(test_percentage_random),
         cmocka_unit_test(test_random_map_covers_once),
