@@ -241,6 +241,8 @@ struct json_object *results_workload_json(const struct workload *wl, const struc
         jw_add(o, "description", jw_str(wl->description));
     jw_add(o, "source", jw_str(wl->source));
     jw_add(o, "spec", jw_str(spec));
+    if (wl->note[0])   /* how a fio job file's keys were taken, where not one to one */
+        jw_add(o, "note", jw_str(wl->note));
     jw_add(o, "rw", jw_str(wl->rw));
     jw_add(o, "read_pct", jw_int(wl->read_pct));
     jw_add(o, "random_pct", jw_int(wl->random_pct));

@@ -170,6 +170,8 @@ static void print_plan(const struct run_record *rec)
         snprintf(len, sizeof(len), "%g s", (double)c->round_time_ns / 1e9);
     }
     printf("ptsbench %s: %s\n", PTSBENCH_VERSION, spec);
+    if (rec->wl.note[0])
+        printf("  note    %s\n", rec->wl.note);
     run_print_target_engine(&rec->target, rec->engine);
     if (c->purge != PURGE_NONE)
         printf("  purge   %s, before the preconditioning\n", purge_method_name(c->purge));

@@ -198,8 +198,9 @@ static void round_fill(struct worker *w)
             }
             if (now < r->next_issue)
                 break;   /* not yet: the loop waits for next_issue or a completion */
-            if (now >= r->next_issue + r->gap_ns)
-                r->next_issue = now;   /* fallen behind: no burst to make up for it */
+            /* behind schedule (a stall, every slot busy): issue at once until back on it,
+             * as fio's rate_iops does; the I/Os a stall held back are still offered (an
+             * open loop: dropping them would hide the stall from the latencies) */
             r->next_issue += r->gap_ns;
         }
         if (wl->batch_submit && ns - flushed >= wl->batch_submit) {

@@ -47,7 +47,8 @@
  *   direct                1 (0, page-cache I/O, is refused: ptsbench measures the device)
  *   time_based, runtime   runtime is the round's length
  *   ramp_time             run only: a warm-up before the first recorded round
- *   rate_iops             per worker: issues no faster than this
+ *   rate_iops             per worker: issues on a schedule of 1/rate; behind it (a stall),
+ *                         at once until back on it, as fio (the held-back I/Os still offered)
  *   thinktime             per worker: this long after each completion before its next issue
  *                         (a bare number is microseconds, as fio's)
  *   iodepth_batch[_submit], iodepth_batch_complete[_min]: I/Os submitted per call, and
@@ -60,7 +61,10 @@
  *   random_generator, lat/clat/slat_percentiles, buffer_compress_chunk: accepted (what they
  *                         set is what ptsbench does anyway, or concerns fio's reporting)
  * fio keys that would change the measurement and that ptsbench does not do (verify, fsync,
- * rate, zonemode, ...) are refused by name; see wl_load_fio for job files.
+ * rate, zonemode, ...) are refused by name; see wl_load_fio for job files. A job file gets
+ * fio's defaults: random_map=always and region=shared (every job over the whole range);
+ * random offsets with several block sizes are drawn without a map (fio's map would cut I/Os
+ * short) and a file without direct=1 is run with direct I/O, each said in `note`.
  *
  * Profile keys (used by `ptsbench profile`, which runs a workload over a matrix of points;
  * `ptsbench run` runs the workload's own single point and ignores them). Lists are separated
@@ -152,7 +156,8 @@ struct workload {
     bool time_based;
     bool sync_engine;          /* ioengine=sync/psync/...: one I/O in flight per worker */
     bool fio;                  /* read from a fio job file (wl_load_fio) */
-    char note[320];            /* how fio's keys were taken, when not one to one */
+    bool direct_set;           /* direct=1 (or buffered=0) was given */
+    char note[640];            /* how fio's keys were taken, when not one to one */
 };
 
 /* "steady", "wipc", "none" (NULL for the default) and back; parse returns -1 when unknown. */

@@ -104,6 +104,19 @@ static int units_scale_exact(const struct units_dec *d, uint64_t mult, uint64_t 
     return 0;
 }
 
+/* d x mult as a whole number of bytes, or one error naming the text. */
+static int units_size_bytes(const struct units_dec *d, uint64_t mult, const char *text,
+                            uint64_t *out, char *err, size_t errlen)
+{
+    switch (units_scale_exact(d, mult, out)) {
+    case 1:
+        return errf(err, errlen, "bad size '%s': not a whole number of bytes", text);
+    case 2:
+        return errf(err, errlen, "bad size '%s': too large", text);
+    }
+    return 0;
+}
+
 static uint64_t units_pow(uint64_t base, unsigned exp)
 {
     uint64_t r = 1;
@@ -180,13 +193,7 @@ int units_parse_size_fio(const char *text, unsigned kb_base, uint64_t *out, char
             return errf(err, errlen, "bad size '%s': unknown unit '%s' (fio's: k, m, g, t, p "
                         "with an optional i and b; kb_base=%u)", text, p, kb_base);
     }
-    switch (units_scale_exact(&d, mult, out)) {
-    case 1:
-        return errf(err, errlen, "bad size '%s': not a whole number of bytes", text);
-    case 2:
-        return errf(err, errlen, "bad size '%s': too large", text);
-    }
-    return 0;
+    return units_size_bytes(&d, mult, text, out, err, errlen);
 }
 
 int units_parse_size(const char *text, uint64_t *out, char *err, size_t errlen)
@@ -205,13 +212,7 @@ int units_parse_size(const char *text, uint64_t *out, char *err, size_t errlen)
     if (mult == 0)
         return errf(err, errlen, "bad size '%s': %s unit '%s'%s", text,
                     hint ? "ambiguous" : "unknown", p, hint ? hint : "");
-    switch (units_scale_exact(&d, mult, out)) {
-    case 1:
-        return errf(err, errlen, "bad size '%s': not a whole number of bytes", text);
-    case 2:
-        return errf(err, errlen, "bad size '%s': too large", text);
-    }
-    return 0;
+    return units_size_bytes(&d, mult, text, out, err, errlen);
 }
 
 /* Nanoseconds per duration unit; 0 when unknown. */

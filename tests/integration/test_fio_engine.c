@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -357,6 +358,97 @@ static void test_remote_refusals(void **state)
     }
 }
 
+/* The fio forms of the shipped profiles (profiles/fio/) are fio's own job files: fio parses
+ * every one, and fio running a section issues the mix the profile says (oltp: 8 KiB, 67%
+ * reads; webserver: its 10-size split, all reads), read back from fio's own JSON. */
+static void test_profile_fio_forms(void **state)
+{
+    (void)state;
+    if (!have_fio)
+        skip();
+    const char *dd = getenv("PTSBENCH_DATADIR");
+    char fdir[600];
+    snprintf(fdir, sizeof(fdir), "%s/profiles/fio", dd && *dd ? dd : ".");
+    DIR *d = opendir(fdir);
+    assert_non_null(d);
+    unsigned n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        size_t len = strlen(de->d_name);
+        if (len < 5 || strcmp(de->d_name + len - 4, ".fio") != 0)
+            continue;
+        char job[900];
+        snprintf(job, sizeof(job), "%s/%s", fdir, de->d_name);
+        char *argv[] = {"fio", "--parse-only", job, NULL};
+        struct cmd_result r;
+        assert_int_equal(run_cmd(argv, &r), 0);
+        if (r.status != 0)
+            print_message("%s: fio --parse-only: %s%s\n", job, r.out, r.errout);
+        assert_int_equal(r.status, 0);
+        cmd_result_free(&r);
+        n++;
+    }
+    closedir(d);
+    print_message("fio --parse-only accepts %u job files\n", n);
+    assert_true(n >= 14);
+
+    static const struct {
+        const char *file, *section;
+        double read_pct;
+        unsigned bs;   /* the one block size, or 0: a split (mean size checked instead) */
+        double mean_kib;
+    } runs[] = {
+        {"oltp.fio", "oltp", 67, 8192, 8},
+        /* webserver: reads only, 512 B..512 KiB; its mean I/O from the split's weights */
+        {"webserver.fio", "webserver", 100, 0, 15.66},
+    };
+    for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+        char shipped[900], job[600], target[600], out[600], sec[80];
+        snprintf(shipped, sizeof(shipped), "%s/%s", fdir, runs[i].file);
+        /* a copy with 1-second jobs: fio's command line does not override a job's runtime */
+        snprintf(job, sizeof(job), "%s/form-%zu.fio", dir, i);
+        char *text = slurp_file(shipped, NULL);
+        assert_non_null(text);
+        FILE *f = fopen(job, "w");
+        assert_non_null(f);
+        for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+            fprintf(f, "%s\n", strncmp(line, "runtime=", 8) == 0 ? "runtime=1" : line);
+        assert_int_equal(fclose(f), 0);
+        free(text);
+        snprintf(target, sizeof(target), "%s/form-%zu.dat", dir, i);
+        snprintf(out, sizeof(out), "%s/form-%zu.json", dir, i);
+        snprintf(sec, sizeof(sec), "--section=%s", runs[i].section);
+        char fname[700], oname[700];
+        snprintf(fname, sizeof(fname), "--filename=%s", target);
+        snprintf(oname, sizeof(oname), "--output=%s", out);
+        char *argv[] = {"fio", job, sec, fname, "--size=64m", "--output-format=json", oname,
+                        NULL};
+        struct cmd_result r;
+        assert_int_equal(run_cmd(argv, &r), 0);
+        if (r.status != 0)
+            print_message("fio %s %s: %s%s\n", job, sec, r.out, r.errout);
+        assert_int_equal(r.status, 0);
+        cmd_result_free(&r);
+        struct json_object *doc = load_json(out);
+        assert_non_null(doc);
+        double rios = json_num(doc, "jobs.0.read.total_ios");
+        double wios = json_num(doc, "jobs.0.write.total_ios");
+        double rbytes = json_num(doc, "jobs.0.read.io_bytes");
+        double read = 100 * rios / (rios + wios);
+        print_message("fio %s [%s]: %.0f I/Os, %.1f%% reads (want %g%%), mean read %.2f KiB\n",
+                      runs[i].file, runs[i].section, rios + wios, read, runs[i].read_pct,
+                      rios > 0 ? rbytes / rios / 1024 : 0);
+        assert_true(rios + wios > 100);
+        assert_true(fabs(read - runs[i].read_pct) <= 3);
+        if (runs[i].bs)
+            assert_true(fabs(rbytes / rios - runs[i].bs) < 1);
+        else   /* 1% of 512 KiB reads weigh a third of the mean: 25% over a short run (with
+                * fio's random map, not norandommap, the mean is 4.3 KiB: cut I/Os) */
+            assert_true(fabs(rbytes / rios / 1024 / runs[i].mean_kib - 1) < 0.25);
+        json_object_put(doc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -365,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_remote_loopback),
         cmocka_unit_test(test_crosscheck),
         cmocka_unit_test(test_remote_refusals),
+        cmocka_unit_test(test_profile_fio_forms),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,5 +1,6 @@
 /* test_run.c — `ptsbench run` end to end on a file target and on zram, its results file,
- * interruption, and bad input (exit 2, one line naming the value, nothing written). */
+ * interruption, bad input (exit 2, one line naming the value, nothing written), and fio job
+ * files as workloads (a shipped profile's fio form, rate_iops, thinktime). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -443,6 +444,95 @@ static void test_zram_unaligned(void **state)
     cmd_result_free(&r);
 }
 
+/* Run a fio job file (FILE or FILE:SECTION) on a fresh file target for `rounds` rounds of
+ * round_s seconds; returns the results. */
+static struct json_object *run_job(const struct ctx *c, const char *tag, const char *job,
+                                   const char *rounds, const char *round_s)
+{
+    char target[512], out[512], results[600];
+    snprintf(target, sizeof(target), "%s/%s.dat", c->dir, tag);
+    snprintf(out, sizeof(out), "%s/%s", c->dir, tag);
+    snprintf(results, sizeof(results), "%s/results.json", out);
+    char *argv[] = {(char *)ptsbench_bin(), "run", "--target", target, "--size", "64m",
+                    "--workload", (char *)job, "--rounds", (char *)rounds,
+                    "--round-time", (char *)round_s, "--all-rounds", "--quiet", "--out", out,
+                    NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(argv, &r), 0);
+    if (r.status != 0)
+        print_message("stdout:\n%s\nstderr:\n%s\n", r.out, r.errout);
+    assert_int_equal(r.status, 0);
+    cmd_result_free(&r);
+    struct json_object *doc = load_json(results);
+    assert_non_null(doc);
+    return doc;
+}
+
+static void write_job(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A shipped profile's fio form runs as its workload says (8 KiB, 67% read, 4 jobs x QD 32,
+ * fio's shared range and random map, io_uring from the job file); a job with rate_iops issues
+ * at that rate per job (the workers' pacing keeps its schedule: never faster, and on time
+ * within 10% even on a busy machine), and thinktime holds each job after every completion. */
+static void test_fio_job_file(void **state)
+{
+    struct ctx *c = *state;
+    char job[700];
+    const char *dd = getenv("PTSBENCH_DATADIR");
+    snprintf(job, sizeof(job), "%s/profiles/fio/oltp.fio:oltp", dd && *dd ? dd : ".");
+    struct json_object *doc = run_job(c, "fio-oltp", job, "1", "1");
+    const char *spec = json_object_get_string(json_at(doc, "workload.spec"));
+    print_message("oltp.fio: %s\n", spec);
+    assert_int_equal(json_num(doc, "workload.qd"), 32);
+    assert_int_equal(json_num(doc, "workload.workers"), 4);
+    assert_int_equal(json_num(doc, "workload.block_sizes.0.bytes"), 8192);
+    assert_string_equal(json_object_get_string(json_at(doc, "workload.region")), "shared");
+    assert_non_null(strstr(spec, "random_map=always"));
+    assert_string_equal(json_object_get_string(json_at(doc, "engine.name")), "io_uring");
+    double iops = json_num(doc, "rounds.0.total.iops"), r = json_num(doc, "rounds.0.read.iops");
+    print_message("  %.0f IOPS, %.1f%% reads\n", iops, 100 * r / iops);
+    assert_true(iops > 100);
+    assert_true(fabs(r / iops - 0.67) < 0.03);
+    json_object_put(doc);
+
+    /* rate_iops: 2 jobs x 300 = 600 IOPS */
+    char path[600];
+    snprintf(path, sizeof(path), "%s/paced.fio", c->dir);
+    write_job(path, "[global]\nioengine=libaio\ndirect=1\ntime_based\nruntime=2\n\n"
+                    "[paced]\nrw=randrw\nrwmixread=67\nbs=8k\niodepth=4\nnumjobs=2\n"
+                    "rate_iops=300\n");
+    doc = run_job(c, "fio-paced", path, "2", "2");
+    assert_string_equal(json_object_get_string(json_at(doc, "engine.name")), "libaio");
+    for (int i = 0; i < 2; i++) {
+        char k[64];
+        snprintf(k, sizeof(k), "rounds.%d.total.iops", i);
+        iops = json_num(doc, k);
+        print_message("  rate_iops=300 x 2 jobs: round %d %.1f IOPS (want 600)\n", i + 1,
+                      iops);
+        assert_true(iops <= 600 * 1.01 + 2);
+        assert_true(iops >= 600 * 0.9);
+    }
+    json_object_put(doc);
+
+    /* thinktime: 2 ms after each completion, one job at QD 1: below 500 IOPS */
+    snprintf(path, sizeof(path), "%s/think.fio", c->dir);
+    write_job(path, "[think]\nrw=randread\nbs=4k\nthinktime=2000\nruntime=1\n");
+    doc = run_job(c, "fio-think", path, "1", "1");
+    iops = json_num(doc, "rounds.0.total.iops");
+    double lat = json_num(doc, "rounds.0.total.lat_us.mean");
+    print_message("  thinktime=2000: %.1f IOPS, mean latency %.1f us (want 1e6 / (2000 + "
+                  "latency) = %.1f at most)\n", iops, lat, 1e6 / (2000 + lat));
+    assert_true(iops <= 1e6 / (2000 + lat) * 1.01 + 1);
+    assert_true(iops >= 250);
+    json_object_put(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -454,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_zram),
         cmocka_unit_test(test_data_measured),
         cmocka_unit_test(test_interrupt_keeps_rounds),
+        cmocka_unit_test(test_fio_job_file),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

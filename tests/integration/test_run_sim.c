@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -333,6 +334,88 @@ static void test_run_purge(void **state)
     assert_int_not_equal(stat(bad, &st), 0);
 }
 
+/* Every job of every profile's fio form (each .fio file in profiles/fio/) runs unchanged through
+ * `ptsbench run` and issues what its profile section issues: on the generic simulated drive
+ * (unscaled and deterministic), the read share of a 0.5-second round is within 2 points of the
+ * declared mix, and a round of the fio form and one of profiles/NAME.ini's section give the
+ * same IOPS per direction and the same MB/s. */
+static void test_fio_forms_run(void **state)
+{
+    (void)state;
+    const char *dd = getenv("PTSBENCH_DATADIR");
+    char pdir[600];
+    snprintf(pdir, sizeof(pdir), "%s/profiles", dd && *dd ? dd : ".");
+    char fdir[700];
+    snprintf(fdir, sizeof(fdir), "%s/fio", pdir);
+    DIR *d = opendir(fdir);
+    assert_non_null(d);
+    unsigned files = 0, jobs = 0, compared = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        size_t n = strlen(de->d_name);
+        if (n < 5 || strcmp(de->d_name + n - 4, ".fio") != 0)
+            continue;
+        unsigned in_file = 0;
+        char path[1000], ini[1000];
+        snprintf(path, sizeof(path), "%s/%s", fdir, de->d_name);
+        snprintf(ini, sizeof(ini), "%s/%.*s.ini", pdir, (int)(n - 4), de->d_name);
+        char *text = slurp_file(path, NULL);
+        assert_non_null(text);
+        files++;
+        for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
+             line = strtok_r(NULL, "\n", &save)) {
+            char section[128];
+            if (sscanf(line, "[%127[^]]]", section) != 1 || strcmp(section, "global") == 0)
+                continue;
+            /* the .ini's section beside the first five jobs of a file (the ATTO sweep's
+             * 30 are one workload at 30 sizes): a run costs 0.2 s of set-up */
+            const int forms = in_file++ < 5 ? 2 : 1;
+            struct json_object *doc[2] = {NULL, NULL};
+            for (int f = 0; f < forms; f++) {
+                char spec[1200], name[200];
+                snprintf(spec, sizeof(spec), "%s:%s", f ? ini : path, section);
+                snprintf(name, sizeof(name), "form-%u-%d", jobs, f);
+                doc[f] = run_sim(name, "sim:generic-mlc25", spec, "1", "0.5", false,
+                                 NULL);
+            }
+            jobs++;
+            double read_pct = json_num(doc[0], "workload.read_pct");
+            double iops = json_num(doc[0], "rounds.0.total.iops");
+            double riops = json_num(doc[0], "rounds.0.read.iops");
+            print_message("  %-20s %-20s %9.0f IOPS, %5.1f%% reads (want %3.0f%%), %7.1f MB/s",
+                          de->d_name, section, iops, 100 * riops / iops, read_pct,
+                          json_num(doc[0], "rounds.0.total.mb_s"));
+            assert_true(iops > 0);
+            assert_true(fabs(100 * riops / iops - read_pct) <= 2);
+            if (!doc[1]) {
+                print_message("\n");
+                json_object_put(doc[0]);
+                continue;
+            }
+            print_message("; .ini %9.0f IOPS %7.1f MB/s\n",
+                          json_num(doc[1], "rounds.0.total.iops"),
+                          json_num(doc[1], "rounds.0.total.mb_s"));
+            compared++;
+            assert_true(json_num(doc[1], "workload.read_pct") == read_pct);
+            static const char *const same[] = {"rounds.0.read.iops", "rounds.0.write.iops",
+                                               "rounds.0.total.mb_s"};
+            for (size_t k = 0; k < sizeof(same) / sizeof(same[0]); k++)
+                if (json_num(doc[0], same[k]) != json_num(doc[1], same[k]))
+                    fail_msg("%s [%s]: %s %.3f, in the .ini's section %.3f", de->d_name, section,
+                             same[k], json_num(doc[0], same[k]), json_num(doc[1], same[k]));
+            json_object_put(doc[0]);
+            json_object_put(doc[1]);
+        }
+        free(text);
+    }
+    closedir(d);
+    print_message("%u fio job files, %u jobs run, %u beside their profile's section\n", files,
+                  jobs, compared);
+    assert_true(files >= 14);
+    assert_true(jobs >= 60);
+    assert_true(compared >= 30);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -344,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_run_purge),
         cmocka_unit_test(test_scaled_preset_reports_full_size),
         cmocka_unit_test(test_write_cliff_on_generic),
+        cmocka_unit_test(test_fio_forms_run),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

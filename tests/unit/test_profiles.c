@@ -8,8 +8,10 @@
  * "."), run the I/O generator for one worker over a 64 GiB target and compare the block-size
  * histogram (within 1 point), the read share (1 point), the random share (2 points; an I/O
  * is sequential when it starts where the previous one ended), the active span, queue depth,
- * workers, round time, data compressibility, sweep lists and precondition. Then every
- * *.ini file in profiles/ loads every one of its sections. */
+ * workers, round time, data compressibility, sweep lists and precondition; then the same
+ * section of the profile's fio job file (profiles/fio/NAME.fio) by the same tables. Then every
+ * *.ini file in profiles/ loads every one of its sections, and its fio form has the same jobs,
+ * each issuing the same workload. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -86,34 +88,39 @@ static void check_sweep(const char *what, const struct wl_sweep *got, unsigned n
         assert_int_equal(got->v[i], want[i]);
 }
 
-/* Load e->file [e->section], check the declared values, then run the generator. */
-static void check_profile(const struct expect *e, int n_ios)
+/* The fio form of a profile file: profiles/fio/NAME.fio for profiles/NAME.ini. */
+static void fio_form(const char *file, char *buf, size_t len)
 {
-    struct workload wl;
-    load(e->file, e->section, &wl);
-    print_message("%s [%s]: %s\n", e->file, e->section, wl.description);
-    assert_true(wl.description[0] != '\0');
+    char stem[256];
+    snprintf(stem, sizeof stem, "%s", file);
+    char *dot = strrchr(stem, '.');
+    if (dot)
+        *dot = '\0';
+    snprintf(buf, len, "%s/profiles/fio/%s.fio", datadir(), stem);
+}
 
-    /* Declared values. */
-    assert_int_equal(wl.qd, e->qd);
-    assert_int_equal(wl.workers, e->workers);
-    assert_int_equal(wl.compress_pct, 0);
-    assert_int_equal(wl.round_time_ns, e->runtime_s * SEC_NS);
+/* The declared values every form carries, then what one worker issues: the block-size
+ * histogram, read and random shares, all within the active range. */
+static void check_issued(const struct expect *e, const struct workload *wl, const char *form,
+                         int n_ios)
+{
+    print_message("%s [%s]: %s\n", form, e->section, wl->description);
+    assert_true(wl->description[0] != '\0');
+    assert_int_equal(wl->qd, e->qd);
+    assert_int_equal(wl->workers, e->workers);
+    assert_int_equal(wl->compress_pct, 0);
+    assert_int_equal(wl->round_time_ns, e->runtime_s * SEC_NS);
     print_message("  qd %u, workers %u, runtime %llu s, compress %u%%, precondition %s\n",
-                  wl.qd, wl.workers, (unsigned long long)(wl.round_time_ns / SEC_NS),
-                  wl.compress_pct,
-                  wl_precondition_name(wl.precondition) ? wl_precondition_name(wl.precondition)
-                                                         : "(default)");
-    check_sweep("sweep_qd", &wl.sweep_qd, e->n_sweep_qd, e->sweep_qd);
-    check_sweep("sweep_workers", &wl.sweep_workers, e->n_sweep_workers, e->sweep_workers);
-    check_sweep("sweep_compress", &wl.sweep_compress, e->n_sweep_compress, e->sweep_compress);
-    assert_int_equal(wl.precondition, e->precondition);
+                  wl->qd, wl->workers, (unsigned long long)(wl->round_time_ns / SEC_NS),
+                  wl->compress_pct,
+                  wl_precondition_name(wl->precondition) ? wl_precondition_name(wl->precondition)
+                                                          : "(default)");
 
     /* The active range on a 64 GiB target with 512-byte sectors. */
     char err[ERR_LEN] = "";
     struct wl_range range;
-    if (wl_check_target(&wl, TARGET_BYTES, 512, "a 64 GiB target", &range, err, sizeof err))
-        fail_msg("%s [%s]: %s", e->file, e->section, err);
+    if (wl_check_target(wl, TARGET_BYTES, 512, "a 64 GiB target", &range, err, sizeof err))
+        fail_msg("%s [%s]: %s", form, e->section, err);
     print_message("  span %.2f GiB (want %.2f GiB)\n", (double)range.len / GIB,
                   (double)e->span / GIB);
     assert_int_equal(range.start, 0);
@@ -121,7 +128,7 @@ static void check_profile(const struct expect *e, int n_ios)
 
     /* What one worker issues. */
     struct iogen g;
-    iogen_init(&g, &wl, &range, 0, 1, wl.seed);
+    iogen_init(&g, wl, &range, 0, 1, wl->seed);
     unsigned count[MAX_ROWS] = {0};
     unsigned reads = 0, seq = 0;
     uint64_t prev_end = UINT64_MAX;
@@ -154,6 +161,29 @@ static void check_profile(const struct expect *e, int n_ios)
     print_message("  random %6.2f%% (want %g%%) over %d I/Os\n", rnd, e->random_pct, n_ios);
     assert_true(fabs(read - e->read_pct) <= 1.0);
     assert_true(fabs(rnd - e->random_pct) <= 2.0);
+}
+
+/* Load e->file [e->section], check the declared values and the matrix, run the generator;
+ * then the same for the section of the profile's fio form (profiles/fio/), which carries the
+ * workload but not the matrix: the same issued mix, by fio's rules (kb_base, random map). */
+static void check_profile(const struct expect *e, int n_ios)
+{
+    struct workload wl;
+    load(e->file, e->section, &wl);
+    check_issued(e, &wl, e->file, n_ios);
+    check_sweep("sweep_qd", &wl.sweep_qd, e->n_sweep_qd, e->sweep_qd);
+    check_sweep("sweep_workers", &wl.sweep_workers, e->n_sweep_workers, e->sweep_workers);
+    check_sweep("sweep_compress", &wl.sweep_compress, e->n_sweep_compress, e->sweep_compress);
+    assert_int_equal(wl.precondition, e->precondition);
+
+    char path[1024], err[ERR_LEN] = "";
+    fio_form(e->file, path, sizeof path);
+    struct workload fio;
+    if (wl_load_fio(path, e->section, &fio, err, sizeof err) != 0)
+        fail_msg("%s [%s]: %s", path, e->section, err);
+    assert_true(fio.fio);
+    assert_int_equal(fio.sweep_qd.n + fio.sweep_workers.n + fio.sweep_compress.n, 0);
+    check_issued(e, &fio, path, n_ios);
 }
 
 /* ---- the definitions --------------------------------------------------------------- */
@@ -403,9 +433,55 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* Every section of one file loads and fits a 64 GiB target with 512-byte sectors.
+/* The fio form of one section issues what the profile's section issues: the same rw, mix,
+ * block sizes, depth, workers, data, active range and round; only the matrix, the
+ * preconditioning and the random map (fio's: a new permutation each pass) stay behind. */
+static void same_workload(const char *path, const char *name, const struct workload *ini,
+                          const struct workload *fio)
+{
+#define SAME(field)                                                                          \
+    do {                                                                                     \
+        if (ini->field != fio->field)                                                        \
+            fail_msg("%s [%s]: %s is %llu in the .ini, %llu in the fio form", path, name,   \
+                     #field, (unsigned long long)ini->field, (unsigned long long)fio->field);\
+    } while (0)
+    if (strcmp(ini->rw, fio->rw) != 0)
+        fail_msg("%s [%s]: rw=%s in the .ini, rw=%s in the fio form", path, name, ini->rw,
+                 fio->rw);
+    SAME(read_pct);
+    SAME(random_pct);
+    SAME(n_bs);
+    for (unsigned i = 0; i < ini->n_bs && i < fio->n_bs; i++) {
+        SAME(bs[i].size);
+        SAME(bs[i].weight);
+    }
+    SAME(qd);
+    SAME(workers);
+    SAME(compress_pct);
+    SAME(round_time_ns);
+    SAME(round_bytes);
+    SAME(seed);
+    SAME(dist);
+    SAME(n_zones);
+    /* the region only matters with several workers; fio's jobs share the range */
+    if (ini->workers > 1)
+        SAME(region);
+    char err[ERR_LEN] = "";
+    struct wl_range a, b;
+    if (wl_check_target(ini, TARGET_BYTES, 512, "a 64 GiB target", &a, err, sizeof err) ||
+        wl_check_target(fio, TARGET_BYTES, 512, "a 64 GiB target", &b, err, sizeof err))
+        fail_msg("%s [%s]: %s", path, name, err);
+    if (a.start != b.start || a.len != b.len)
+        fail_msg("%s [%s]: active range %llu+%llu in the .ini, %llu+%llu in the fio form", path,
+                 name, (unsigned long long)a.start, (unsigned long long)a.len,
+                 (unsigned long long)b.start, (unsigned long long)b.len);
+#undef SAME
+}
+
+/* Every section of one file loads and fits a 64 GiB target with 512-byte sectors, and its
+ * fio form (fio_path, NULL for none) has the same job sections, each the same workload.
  * Returns the number of workloads. */
-static unsigned load_all_sections(const char *path)
+static unsigned load_all_sections(const char *path, const char *fio_path)
 {
     char err[ERR_LEN] = "";
     struct ini_file f;
@@ -428,7 +504,25 @@ static unsigned load_all_sections(const char *path)
             ini_free(&f);
             fail_msg("%s [%s]: %s", path, name, err);
         }
+        if (fio_path) {
+            struct workload fio;
+            if (global_only)
+                fail_msg("%s: a fio form needs a job section", path);
+            if (wl_load_fio(fio_path, name, &fio, err, sizeof err) != 0)
+                fail_msg("%s", err);
+            same_workload(path, name, &wl, &fio);
+        }
         n++;
+    }
+    if (fio_path) {   /* and no job in the fio form that the profile lacks */
+        struct ini_file g;
+        if (ini_parse_file(fio_path, &g, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        for (size_t i = 0; i < g.n_sections; i++)
+            if (strcmp(g.sections[i].name, "global") != 0 &&
+                !ini_find_section(&f, g.sections[i].name))
+                fail_msg("%s [%s]: no such section in %s", fio_path, g.sections[i].name, path);
+        ini_free(&g);
     }
     ini_free(&f);
     return n;
@@ -454,13 +548,17 @@ static void test_all_profiles_load(void **state)
     while ((de = readdir(d)) != NULL) {
         if (de->d_name[0] == '.' || !ends_with(de->d_name, ".ini"))
             continue;
-        char path[1400];
+        char path[1400], fio[1400];
         struct stat st;
         snprintf(path, sizeof path, "%s%s", dir, de->d_name);
         if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
             continue;   /* profiles/devices/ and the like are not profiles */
-        unsigned n = load_all_sections(path);
-        print_message("  %-24s %3u workload%s\n", de->d_name, n, n == 1 ? "" : "s");
+        fio_form(de->d_name, fio, sizeof fio);
+        if (stat(fio, &st) != 0)
+            fail_msg("profiles/%s has no fio form (%s)", de->d_name, fio);
+        unsigned n = load_all_sections(path, fio);
+        print_message("  %-24s %3u workload%s, the same in fio/\n", de->d_name, n,
+                      n == 1 ? "" : "s");
         assert_true(n > 0);
         files++;
         workloads += n;

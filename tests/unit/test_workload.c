@@ -857,6 +857,32 @@ static void test_fio_job_files(void **state)
     assert_string_equal(wl.engine, "");
     assert_non_null(strstr(wl.note, "ioengine=psync"));
 
+    /* fio's defaults: its random map, every job over the whole range (sequential too); no
+     * direct=1 said in the note (fio would have used the page cache) */
+    snprintf(p, sizeof p, "%s/seq.fio", d->a);
+    write_file(p, "[j]\nrw=read\nnumjobs=4\n");
+    fio_ok(p, NULL, &wl);
+    assert_int_equal(wl.region, WL_REGION_SHARED);
+    assert_int_equal(wl.random_map, WL_RANDOM_MAP_ALWAYS);
+    assert_non_null(strstr(wl.note, "no direct=1"));
+    struct workload native;
+    char err0[ERR_LEN];
+    assert_int_equal(wl_parse_inline("rw=read,numjobs=4", &native, err0, sizeof err0), 0);
+    assert_int_equal(native.region, WL_REGION_SPLIT);      /* ptsbench's own default */
+    assert_int_equal(native.random_map, WL_RANDOM_MAP_ONCE);
+
+    /* a random bssplit: the declared sizes (fio's map would cut I/Os short), said */
+    snprintf(p, sizeof p, "%s/split.fio", d->a);
+    write_file(p, "[j]\ndirect=1\nrw=randread\nbssplit=4k/50:64k/50\n");
+    fio_ok(p, NULL, &wl);
+    assert_int_equal(wl.random_map, WL_RANDOM_MAP_OFF);
+    assert_non_null(strstr(wl.note, "as fio with norandommap"));
+    assert_null(strstr(wl.note, "direct"));
+    write_file(p, "[j]\ndirect=1\nrw=randread\nbssplit=4k/50:64k/50\nnorandommap\n");
+    fio_ok(p, NULL, &wl);
+    assert_int_equal(wl.random_map, WL_RANDOM_MAP_OFF);
+    assert_string_equal(wl.note, "");
+
     /* several jobs: one named, or an error naming them */
     snprintf(p, sizeof p, "%s/two.fio", d->a);
     write_file(p, "[global]\nbs=8k\n[reads]\nrw=randread\n[writes]\nrw=randwrite\n");
