@@ -55,7 +55,8 @@ static const struct cli_opt opts[] = {
     {"compress", 0, CLI_UINT, &cfg.compress_pct, 0, 100, .arg = "PCT",
      .help = "write data compressibility in percent (default 0)"},
     {"engine", 'e', CLI_STR, &cfg.engine_name, .arg = "NAME",
-     .help = "io_uring (default) or libaio; sim:PRESET targets use sim"},
+     .help = "io_uring (default), libaio, or fio / fio-libaio (fio's\nread_iolog: --qd N, "
+             "and --qd 1 when timed); sim:PRESET\ntargets use sim"},
     {"out", 'o', CLI_STR, &cfg.out_dir, .arg = "DIR",
      .help = "results directory (default results/replay-YYYYmmdd-HHMMSS)"},
     {"force", 0, CLI_FLAG, &cfg.force, .help = "replace results.json already in DIR"},

@@ -39,7 +39,7 @@ static void trace_usage(FILE *f)
         "            what is chosen\n"
         "  generate  a synthetic trace as csv; --scale multiplies its I/O count (0.01: a\n"
         "            hundredth), --seed picks another draw of the same definition\n"
-        "  stats     what a trace holds (any format replay reads)\n"
+        "  stats     what a trace holds (any format replay reads, or gen:NAME)\n"
         "  capture   record the requests a block device is sent while COMMAND runs (or for\n"
         "            --duration, or until interrupted), from the kernel's block tracepoints in\n"
         "            a tracing instance of its own (tracefs; root): blkparse's text form, which\n"
@@ -167,7 +167,7 @@ static int trace_stats_cmd(const char *const *files, unsigned n)
     struct trace t = {0};
     char err[ERR_LEN];
     for (unsigned i = 0; i < n; i++)
-        if (trace_load(files[i], &t, err, sizeof(err)) != 0) {
+        if (tracegen_load_any(files[i], cli_data_dirs("traces"), &t, err, sizeof(err)) != 0) {
             fprintf(stderr, "ptsbench trace stats: %s\n", err);
             trace_free(&t);
             return EXIT_USAGE;

@@ -111,52 +111,6 @@ static int fit_trace(struct replay_session *s, char *err, size_t errlen)
     return 0;
 }
 
-/* gen:NAME[,scale=X][,seed=N]: a synthetic trace's records added to t. */
-static int load_generated(const char *spec, const char *const *dirs, struct trace *t,
-                          char *err, size_t errlen)
-{
-    char buf[256];
-    str_copy(buf, sizeof(buf), spec);
-    char *save = NULL, *name = strtok_r(buf, ",", &save);
-    double scale = 1;
-    unsigned long long seed = 1;
-    for (char *kv = strtok_r(NULL, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-        char *end;
-        if (!strncmp(kv, "scale=", 6)) {
-            scale = strtod(kv + 6, &end);
-            if (end == kv + 6 || *end || !(scale > 0))
-                return errf(err, errlen, "gen:%s: %s: want scale=X, X above 0", spec, kv);
-        } else if (!strncmp(kv, "seed=", 5)) {
-            seed = strtoull(kv + 5, &end, 10);
-            if (end == kv + 5 || *end)
-                return errf(err, errlen, "gen:%s: %s: want seed=N", spec, kv);
-        } else {
-            return errf(err, errlen, "gen:%s: unknown '%s' (scale=X, seed=N)", spec, kv);
-        }
-    }
-    if (!name)
-        return errf(err, errlen, "gen:: want gen:NAME (ptsbench trace list)");
-    struct tracegen_def d;
-    if (tracegen_load(name, dirs, &d, err, errlen) != 0)
-        return -1;
-    struct trace g;
-    if (tracegen_run(&d, scale, seed, &g, err, errlen) != 0) {
-        trace_free(&g);
-        return -1;
-    }
-    for (size_t i = 0; i < g.n; i++)
-        trace_add(t, &g.r[i]);
-    if (!t->format[0] || !strcmp(t->format, "synthetic"))
-        str_copy(t->format, sizeof(t->format), "synthetic");
-    else
-        str_copy(t->format, sizeof(t->format), "mixed");
-    t->timed = t->n == g.n ? g.timed : t->timed && g.timed;
-    size_t sl = strlen(t->source);
-    snprintf(t->source + sl, sizeof(t->source) - sl, "%s%s", sl ? ", " : "", g.source);
-    trace_free(&g);
-    return 0;
-}
-
 int replay_prepare(const struct replay_config *c, const char *const *profile_dirs,
                    struct replay_session *s, char *err, size_t errlen)
 {
@@ -169,11 +123,7 @@ int replay_prepare(const struct replay_config *c, const char *const *profile_dir
     if (!(c->speed > 0))
         s->cfg.speed = 1;
     for (unsigned i = 0; i < c->n_traces; i++) {
-        const int rc = strncmp(c->traces[i], "gen:", 4)
-                           ? trace_load(c->traces[i], &s->trace, err, errlen)
-                           : load_generated(c->traces[i] + 4, c->trace_dirs, &s->trace, err,
-                                            errlen);
-        if (rc != 0)
+        if (tracegen_load_any(c->traces[i], c->trace_dirs, &s->trace, err, errlen) != 0)
             return -1;
     }
     if (trace_finish(&s->trace, err, errlen) != 0)

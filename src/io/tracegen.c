@@ -265,10 +265,64 @@ int tracegen_run(const struct tracegen_def *d, double scale, uint64_t seed, stru
         }
     }
     str_copy(out->format, sizeof(out->format), "synthetic");
-    snprintf(out->source, sizeof(out->source), "%s (synthetic, scale %g, seed %llu)", d->name,
-             scale, (unsigned long long)seed);
+    snprintf(out->source, sizeof(out->source), "gen:%s,scale=%g,seed=%llu", d->name, scale,
+             (unsigned long long)seed);   /* the spec that makes it again */
     out->timed = true;
     return trace_finish(out, err, errlen);
+}
+
+/* gen:NAME[,scale=X][,seed=N] (spec after "gen:"): the synthetic trace's records added to t. */
+static int tracegen_add(const char *spec, const char *const *dirs, struct trace *t,
+                          char *err, size_t errlen)
+{
+    char buf[256];
+    str_copy(buf, sizeof(buf), spec);
+    char *save = NULL, *name = strtok_r(buf, ",", &save);
+    double scale = 1;
+    unsigned long long seed = 1;
+    for (char *kv = strtok_r(NULL, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *end;
+        if (!strncmp(kv, "scale=", 6)) {
+            scale = strtod(kv + 6, &end);
+            if (end == kv + 6 || *end || !(scale > 0))
+                return errf(err, errlen, "gen:%s: %s: want scale=X, X above 0", spec, kv);
+        } else if (!strncmp(kv, "seed=", 5)) {
+            seed = strtoull(kv + 5, &end, 10);
+            if (end == kv + 5 || *end)
+                return errf(err, errlen, "gen:%s: %s: want seed=N", spec, kv);
+        } else {
+            return errf(err, errlen, "gen:%s: unknown '%s' (scale=X, seed=N)", spec, kv);
+        }
+    }
+    if (!name)
+        return errf(err, errlen, "gen:: want gen:NAME (ptsbench trace list)");
+    struct tracegen_def d;
+    if (tracegen_load(name, dirs, &d, err, errlen) != 0)
+        return -1;
+    struct trace g;
+    if (tracegen_run(&d, scale, seed, &g, err, errlen) != 0) {
+        trace_free(&g);
+        return -1;
+    }
+    for (size_t i = 0; i < g.n; i++)
+        trace_add(t, &g.r[i]);
+    if (!t->format[0] || !strcmp(t->format, "synthetic"))
+        str_copy(t->format, sizeof(t->format), "synthetic");
+    else
+        str_copy(t->format, sizeof(t->format), "mixed");
+    t->timed = t->n == g.n ? g.timed : t->timed && g.timed;
+    size_t sl = strlen(t->source);
+    snprintf(t->source + sl, sizeof(t->source) - sl, "%s%s", sl ? ", " : "", g.source);
+    trace_free(&g);
+    return 0;
+}
+
+int tracegen_load_any(const char *trace, const char *const *dirs, struct trace *t, char *err,
+                      size_t errlen)
+{
+    if (!strncmp(trace, "gen:", 4))
+        return tracegen_add(trace + 4, dirs, t, err, errlen);
+    return trace_load(trace, t, err, errlen);
 }
 
 /* ---------------------------------------------------------------- csv out */

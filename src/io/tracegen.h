@@ -56,6 +56,11 @@ int tracegen_load(const char *spec, const char *const *dirs, struct tracegen_def
 /* The trace, scale x the definition's I/Os (at least 1), into out (zeroed). 0, or -1. */
 int tracegen_run(const struct tracegen_def *d, double scale, uint64_t seed, struct trace *out,
                  char *err, size_t errlen);
+/* A trace file (trace_load), or gen:NAME[,scale=X][,seed=N]: the synthetic trace of
+ * traces/NAME.ini in one of dirs, its source the spec that makes it again. Records added to t;
+ * 0, or -1 with one line. */
+int tracegen_load_any(const char *trace, const char *const *dirs, struct trace *t, char *err,
+                      size_t errlen);
 /* Group size b and the share of I/Os in groups g that give the definition's queue depths:
  * QD 1 share = (1 - g) + g / b, mean = (1 - g) + g (b + 1) / 2. */
 void tracegen_groups(const struct tracegen_def *d, double *b, double *g);
