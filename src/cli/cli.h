@@ -23,9 +23,13 @@ int cmd_verify(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_gate(int argc, char **argv, int full_argc, char **full_argv);
 
 /* NULL-terminated list of directories holding `sub` (e.g. "profiles"): $PTSBENCH_DATADIR/sub,
- * the source tree next to the binary (build/../sub), the installed share directory, ./sub.
- * Only directories that exist are listed. */
+ * the install prefix (BIN/../share/ptsbench/sub, then the compiled-in PREFIX/share/ptsbench),
+ * the source tree next to the binary (build/../sub), ./sub. Only directories that exist are
+ * listed, each once. */
 const char *const *cli_data_dirs(const char *sub);
+/* Every place cli_data_dirs looks for `sub`, existing or not, comma-separated: for the message
+ * when nothing is found. */
+void cli_data_searched(const char *sub, char *buf, size_t len);
 /* --spec FILE|NAME (verify, report): an existing file, else NAME or NAME.ini in the specs data
  * directories, into out. Returns 0, or -1 with the reason ("no such file, nor NAME.ini in
  * DIR"). */

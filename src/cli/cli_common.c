@@ -51,6 +51,33 @@ static bool is_dir(const char *p)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Where `sub` may be, in order, existing or not: $PTSBENCH_DATADIR/sub; the install prefix,
+ * found from the binary (BIN/../share/ptsbench/sub: `make install PREFIX=/x` after a plain
+ * `make` moves the binary, so the compiled-in prefix alone would miss it), then the compiled-in
+ * one; the source tree next to the binary (build/../sub); ./sub. Returns how many (at most
+ * CLI_DATA_CANDIDATES). */
+#define CLI_DATA_CANDIDATES 5
+static unsigned data_candidates(const char *sub, char (*cand)[PATH_MAX])
+{
+    unsigned n = 0;
+    const char *env = getenv("PTSBENCH_DATADIR");
+    if (env && *env)
+        snprintf(cand[n++], PATH_MAX, "%s/%s", env, sub);
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    char bindir[PATH_MAX] = "";
+    if (len > 0) {
+        exe[len] = '\0';
+        snprintf(bindir, sizeof(bindir), "%s", dirname(exe));
+        snprintf(cand[n++], PATH_MAX, "%s/../share/ptsbench/%s", bindir, sub);
+    }
+    snprintf(cand[n++], PATH_MAX, "%s/%s", PTSBENCH_DATADIR, sub);
+    if (bindir[0])
+        snprintf(cand[n++], PATH_MAX, "%s/../%s", bindir, sub);
+    snprintf(cand[n++], PATH_MAX, "%s", sub);
+    return n;
+}
+
 /* One list per sub-directory name ("pts", "profiles"), kept for the process: a caller may hold
  * the lists of several at once. */
 const char *const *cli_data_dirs(const char *sub)
@@ -60,8 +87,8 @@ const char *const *cli_data_dirs(const char *sub)
      * it asks for another, so a slot is never reused for a different directory */
     static struct {
         char sub[32];
-        char store[4][PATH_MAX];
-        const char *list[5];
+        char store[CLI_DATA_CANDIDATES][PATH_MAX];
+        const char *list[CLI_DATA_CANDIDATES + 1];
     } cache[12];
     const unsigned nslots = sizeof(cache) / sizeof(cache[0]);
     unsigned slot = 0;
@@ -70,43 +97,44 @@ const char *const *cli_data_dirs(const char *sub)
     snprintf(cache[slot].sub, sizeof(cache[slot].sub), "%s", sub);
     char (*store)[PATH_MAX] = cache[slot].store;
     const char **list = cache[slot].list;
-    unsigned n = 0;
-    char cand[PATH_MAX];
 
-    const char *env = getenv("PTSBENCH_DATADIR");
-    if (env && *env) {
-        snprintf(cand, sizeof(cand), "%s/%s", env, sub);
-        if (is_dir(cand))
-            snprintf(store[n++], PATH_MAX, "%s", cand);
-    }
-    char exe[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (len > 0) {
-        exe[len] = '\0';
-        snprintf(cand, sizeof(cand), "%s/../%s", dirname(exe), sub);
-        char real[PATH_MAX];
-        if (realpath(cand, real) && is_dir(real))
-            snprintf(store[n++], PATH_MAX, "%s", real);
-    }
-    snprintf(cand, sizeof(cand), "%s/%s", PTSBENCH_DATADIR, sub);
-    if (is_dir(cand))
-        snprintf(store[n++], PATH_MAX, "%s", cand);
-    if (is_dir(sub) && n < 4)
-        snprintf(store[n++], PATH_MAX, "%s", sub);
-    /* the same directory reached twice (PTSBENCH_DATADIR = the source tree) is listed once */
+    char cand[CLI_DATA_CANDIDATES][PATH_MAX];
+    const unsigned nc = data_candidates(sub, cand);
+    /* the existing ones, each directory once (PTSBENCH_DATADIR = the source tree, or the
+     * binary in PREFIX/bin) */
+    char real[CLI_DATA_CANDIDATES][PATH_MAX];
     unsigned m = 0;
-    char real[4][PATH_MAX];
-    for (unsigned i = 0; i < n; i++) {
-        if (!realpath(store[i], real[i]))
-            snprintf(real[i], PATH_MAX, "%s", store[i]);
+    for (unsigned i = 0; i < nc; i++) {
+        if (!realpath(cand[i], real[m]) || !is_dir(real[m]))
+            continue;
         bool dup = false;
-        for (unsigned j = 0; j < i && !dup; j++)
-            dup = !strcmp(real[i], real[j]);
-        if (!dup)
-            list[m++] = store[i];
+        for (unsigned j = 0; j < m && !dup; j++)
+            dup = !strcmp(real[m], real[j]);
+        if (dup)
+            continue;
+        /* relative candidates stay as given (./profiles), others by their real path */
+        snprintf(store[m], PATH_MAX, "%s", cand[i][0] == '/' ? real[m] : cand[i]);
+        list[m] = store[m];
+        m++;
     }
     list[m] = NULL;
     return list;
+}
+
+void cli_data_searched(const char *sub, char *buf, size_t len)
+{
+    char cand[CLI_DATA_CANDIDATES][PATH_MAX];
+    const unsigned nc = data_candidates(sub, cand);
+    size_t pos = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < nc && pos < len; i++) {
+        char real[PATH_MAX];
+        const char *shown = realpath(cand[i], real) ? real : cand[i];
+        int w = snprintf(buf + pos, len - pos, "%s%s", i ? ", " : "", shown);
+        if (w < 0)
+            break;
+        pos += (size_t)w;
+    }
 }
 
 /* --spec: an existing file, else NAME or NAME.ini in the specs data directories. */

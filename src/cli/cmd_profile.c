@@ -130,7 +130,10 @@ static int list_profiles(void)
     char names[128][64];
     unsigned n = profile_list(dirs, names, 128);
     if (!n) {
-        fprintf(stderr, "ptsbench profile: no profiles found (set PTSBENCH_DATADIR?)\n");
+        char where[2048];
+        cli_data_searched("profiles", where, sizeof(where));
+        fprintf(stderr, "ptsbench profile: no profiles found: looked in %s (set "
+                        "PTSBENCH_DATADIR to the directory holding profiles/)\n", where);
         return EXIT_FAILURE_RUN;
     }
     for (unsigned i = 0; i < n; i++) {
