@@ -81,10 +81,28 @@ int cli_parse(const char *cmd, const struct cli_opt *opts, int argc, char **argv
     return cli_parse_uses(cmd, opts, argc, argv, pos, n_pos, max_pos, usage, NULL);
 }
 
+/* What the last parse was given, in order (cli_last_given). */
+#define CLI_MAX_GIVEN 512
+static struct cli_given given[CLI_MAX_GIVEN];
+static unsigned n_given;
+
+static void give(const char *name, const char *value)
+{
+    if (n_given < CLI_MAX_GIVEN)
+        given[n_given++] = (struct cli_given){name, value};
+}
+
+unsigned cli_last_given(const struct cli_given **list)
+{
+    *list = given;
+    return n_given;
+}
+
 int cli_parse_uses(const char *cmd, const struct cli_opt *opts, int argc, char **argv,
                    const char **pos, unsigned *n_pos, unsigned max_pos, void (*usage)(FILE *f),
                    unsigned *uses)
 {
+    n_given = 0;
     struct option lo[CLI_MAX_OPTS + 2];
     char shorts[3 * CLI_MAX_OPTS + 8] = "-:";
     size_t n = 0;
@@ -122,6 +140,7 @@ int cli_parse_uses(const char *cmd, const struct cli_opt *opts, int argc, char *
                 return CLI_BAD;
             }
             pos[(*n_pos)++] = optarg;
+            give(NULL, optarg);
             continue;
         }
         if (c == ':') {
@@ -136,6 +155,7 @@ int cli_parse_uses(const char *cmd, const struct cli_opt *opts, int argc, char *
         }
         if (uses)
             uses[o - opts]++;
+        give(o->name, optarg);
         char why[ERR_LEN] = "";
         if (set_value(o, optarg, why, sizeof(why)) != 0) {
             const bool quote = !optarg || blank(optarg);   /* show an empty value as '' */

@@ -67,4 +67,14 @@ int cli_parse_uses(const char *cmd, const struct cli_opt *opts, int argc, char *
  * descriptions from column 27, continuation lines indented to it; then "  -h, --help". */
 void cli_print_options(FILE *f, const struct cli_opt *opts);
 
+/* What the last cli_parse / cli_parse_uses was given, in order: each option by its long name
+ * with its value as typed (NULL for a flag), each operand with name NULL. The strings are the
+ * command line's own. For running the same command again with some options changed (one
+ * target of several: cli/fleet.c). At most 512 entries. */
+struct cli_given {
+    const char *name;
+    const char *value;
+};
+unsigned cli_last_given(const struct cli_given **list);
+
 #endif

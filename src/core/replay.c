@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/fleet.h"
 #include "core/results.h"
 #include "core/steps.h"
 #include "device/hostinfo.h"
@@ -785,6 +786,13 @@ int replay_execute(struct replay_session *s, volatile sig_atomic_t *stop)
     const uint64_t gap = s->trace.n > 1 ? span / (s->trace.n - 1) : 0;
     uint64_t base_t = s->engine->clock(e);
     for (unsigned p = 0; p < c->loops; p++) {
+        /* several targets at once: the passes start together (timed: the first only, the
+         * later ones keep the trace's schedule) */
+        if (p == 0 || s->mode != REPLAY_TIMED) {
+            fleet_barrier(stop);
+            if (p == 0)
+                base_t = s->engine->clock(e);
+        }
         measure_init(&s->pass[p]);
         L.m = &s->pass[p];
         if (run_pass(&L, base_t, stop, s->error, sizeof(s->error)) != 0) {

@@ -1,6 +1,7 @@
 /* worker.c — worker threads and the I/O loop. */
 #include "core/worker.h"
 
+#include "core/fleet.h"
 #include "io/iogen.h"
 
 #include <errno.h>
@@ -665,6 +666,7 @@ static void pool_round_whole(struct worker_pool *p, const struct round_limits *l
 
 int worker_pool_round(struct worker_pool *p, const struct round_limits *lim, char *err, size_t errlen)
 {
+    fleet_barrier(p->stop);   /* several targets at once: every round starts together */
     if (p->whole_round) {
         pool_round_whole(p, lim);
         if (p->w[0].err[0])

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -212,7 +213,7 @@ struct child {
 
 /* In the child, between fork and exec: async-signal-safe calls only (the parent may have
  * threads). */
-static void child_exec(char *const argv[], pid_t parent, int out_fd, int err_fd)
+static void child_exec(char *const argv[], pid_t parent, int out_fd, int err_fd, int sync_fd)
 {
     /* Die with ptsbench; if it is already gone, the death signal will never come. */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
@@ -233,6 +234,12 @@ static void child_exec(char *const argv[], pid_t parent, int out_fd, int err_fd)
         dup2(devnull, STDIN_FILENO);
     dup2(out_fd, STDOUT_FILENO);
     dup2(err_fd, STDERR_FILENO);
+    if (sync_fd >= 0) {   /* spawn_run_many's channel, as fd SPAWN_SYNC_FD (kept over exec) */
+        if (sync_fd == SPAWN_SYNC_FD)
+            fcntl(SPAWN_SYNC_FD, F_SETFD, 0);
+        else
+            dup2(sync_fd, SPAWN_SYNC_FD);
+    }
     execvp(argv[0], argv);
     _exit(127);
 }
@@ -379,7 +386,7 @@ int spawn_run_timeout(char *const argv[], unsigned flags, unsigned timeout_ms,
         return -1;
     }
     if (c.pid == 0)
-        child_exec(argv, parent, po[1], pe[1]);
+        child_exec(argv, parent, po[1], pe[1], -1);
     setpgid(c.pid, c.pid);   /* as the child does: the group exists before anyone signals it */
     if (timeout_ms)
         c.deadline_ns = now_mono_ns() + (uint64_t)timeout_ms * 1000000ull;
@@ -434,4 +441,222 @@ int spawn_capture(char *const argv[], char *out, size_t outlen, char *errbuf, si
     int status = r.status;
     spawn_result_free(&r);
     return status;
+}
+
+/* ---- several children at once ----------------------------------------------------------- */
+
+struct linebuf {
+    char data[4096];
+    size_t len;
+};
+
+struct spawn_many {
+    unsigned n;
+    struct child *c;
+    int (*fd)[3];             /* stdout, stderr, sync (the parent's ends; -1 once closed) */
+    struct linebuf (*lb)[3];
+    bool *reaped;
+    const struct spawn_many_ops *ops;
+    void *ctx;
+};
+
+/* Whole lines of buf (and, at the end of the stream, what is left) to the callbacks. */
+static void many_lines(struct spawn_many *m, unsigned i, int k, const char *data, size_t n,
+                       bool eof)
+{
+    struct linebuf *b = &m->lb[i][k];
+    for (size_t j = 0; j <= n; j++) {
+        const bool end = j == n;
+        if (end && !(eof && b->len))
+            break;
+        if (!end && data[j] != '\n' && b->len < sizeof(b->data) - 1) {
+            b->data[b->len++] = data[j];
+            continue;
+        }
+        b->data[b->len] = '\0';
+        if (k < 2 && m->ops->line)
+            m->ops->line(m->ctx, i, k + 1, b->data);
+        else if (k == 2 && m->ops->msg)
+            m->ops->msg(m, m->ctx, i, b->data);
+        b->len = 0;
+        if (!end && data[j] != '\n')
+            b->data[b->len++] = data[j];   /* a line longer than the buffer: cut, not lost */
+    }
+}
+
+int spawn_many_send(struct spawn_many *m, unsigned i, const char *text)
+{
+    if (i >= m->n || m->fd[i][2] < 0)
+        return -1;
+    size_t len = strlen(text), off = 0;
+    while (off < len) {
+        ssize_t w = write(m->fd[i][2], text + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        off += (size_t)w;
+    }
+    return 0;
+}
+
+static void many_close(struct spawn_many *m, unsigned i, int k)
+{
+    if (m->fd[i][k] >= 0) {
+        close(m->fd[i][k]);
+        m->fd[i][k] = -1;
+    }
+}
+
+/* Start child i: pipes for stdout and stderr, and a socket pair when sync. 0 or -1. */
+static int many_start(struct spawn_many *m, unsigned i, char *const argv[], bool sync,
+                      bool stoppable)
+{
+    struct child *c = &m->c[i];
+    memset(c, 0, sizeof(*c));
+    c->stoppable = stoppable;
+    c->slot = slot_reserve(&c->gen0);
+    if (!c->slot)
+        return -1;
+    int po[2] = {-1, -1}, pe[2] = {-1, -1}, ps[2] = {-1, -1};
+    if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0 ||
+        (sync && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ps) < 0)) {
+        int saved = errno;
+        for (int k = 0; k < 2; k++) {
+            if (po[k] >= 0) close(po[k]);
+            if (pe[k] >= 0) close(pe[k]);
+            if (ps[k] >= 0) close(ps[k]);
+        }
+        atomic_store(&c->slot->pid, 0);
+        errno = saved;
+        return -1;
+    }
+    fflush(NULL);
+    pid_t parent = getpid();
+    c->pid = fork();
+    if (c->pid < 0) {
+        int saved = errno;
+        close(po[0]); close(po[1]); close(pe[0]); close(pe[1]);
+        if (sync) {
+            close(ps[0]);
+            close(ps[1]);
+        }
+        atomic_store(&c->slot->pid, 0);
+        errno = saved;
+        return -1;
+    }
+    if (c->pid == 0)
+        child_exec(argv, parent, po[1], pe[1], sync ? ps[1] : -1);
+    setpgid(c->pid, c->pid);
+    atomic_store(&c->slot->pid, (int)c->pid);
+    close(po[1]);
+    close(pe[1]);
+    if (sync)
+        close(ps[1]);
+    m->fd[i][0] = po[0];
+    m->fd[i][1] = pe[0];
+    m->fd[i][2] = sync ? ps[0] : -1;
+    return 0;
+}
+
+/* Child i has exited and its output is read (or the drain time is over): reap it. */
+static void many_reap(struct spawn_many *m, unsigned i, int *status)
+{
+    for (int k = 0; k < 3; k++) {
+        if (m->fd[i][k] >= 0 && k < 2)
+            many_lines(m, i, k, "", 0, true);
+        many_close(m, i, k);
+    }
+    int st = child_reap(&m->c[i]);
+    m->reaped[i] = true;
+    status[i] = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    if (m->ops->exited)
+        m->ops->exited(m, m->ctx, i, status[i]);
+}
+
+int spawn_run_many(unsigned n, char *const *const argv[], unsigned flags,
+                   const struct spawn_many_ops *ops, void *ctx, int *status)
+{
+    if (n == 0)
+        return 0;
+    if (n > SPAWN_MAX_LIVE) {
+        errno = EAGAIN;
+        return -1;
+    }
+    const bool sync = (flags & SPAWN_SYNC) != 0, stoppable = (flags & SPAWN_STOPPABLE) != 0;
+    struct spawn_many m = {.n = n, .ops = ops, .ctx = ctx};
+    m.c = xcalloc(n, sizeof(*m.c));
+    m.fd = xcalloc(n, sizeof(*m.fd));
+    m.lb = xcalloc(n, sizeof(*m.lb));
+    m.reaped = xcalloc(n, sizeof(*m.reaped));
+    for (unsigned i = 0; i < n; i++) {
+        m.fd[i][0] = m.fd[i][1] = m.fd[i][2] = -1;
+        status[i] = 128 + SIGTERM;
+    }
+    int rc = 0;
+    unsigned started = 0;
+    for (; started < n; started++) {
+        if (stoppable && stop_requested()) {
+            m.reaped[started] = true;   /* never started: stopped */
+            continue;
+        }
+        if (many_start(&m, started, argv[started], sync, stoppable) != 0) {
+            rc = -1;
+            break;
+        }
+    }
+    if (rc != 0) {   /* end those already started, as a stop would */
+        for (unsigned i = started; i < n; i++)
+            m.reaped[i] = true;
+        for (unsigned i = 0; i < started; i++)
+            if (!m.reaped[i])
+                group_signal(m.c[i].pid, SIGTERM);
+    }
+    struct pollfd *pfd = xcalloc(3 * (size_t)n, sizeof(*pfd));
+    char chunk[8192];
+    for (;;) {
+        unsigned live = 0;
+        for (unsigned i = 0; i < n; i++)
+            live += !m.reaped[i];
+        if (!live)
+            break;
+        for (unsigned i = 0; i < n; i++)
+            for (int k = 0; k < 3; k++)
+                pfd[3 * i + k] = (struct pollfd){m.fd[i][k], POLLIN, 0};
+        int pr = poll(pfd, 3 * (nfds_t)n, SPAWN_TICK_MS);
+        if (pr < 0 && errno != EINTR)
+            break;
+        for (unsigned i = 0; pr > 0 && i < n; i++)
+            for (int k = 0; k < 3; k++) {
+                if (pfd[3 * i + k].fd < 0 ||
+                    !(pfd[3 * i + k].revents & (POLLIN | POLLHUP | POLLERR)))
+                    continue;
+                ssize_t got = read(m.fd[i][k], chunk, sizeof(chunk));
+                if (got < 0 && errno == EINTR)
+                    continue;
+                if (got <= 0) {
+                    many_lines(&m, i, k, "", 0, true);
+                    many_close(&m, i, k);
+                    continue;
+                }
+                many_lines(&m, i, k, chunk, (size_t)got, false);
+            }
+        for (unsigned i = 0; i < n; i++) {
+            if (m.reaped[i])
+                continue;
+            struct child *c = &m.c[i];
+            child_check_stop(c);
+            if (!child_check_exit(c))
+                continue;
+            const bool drained = m.fd[i][0] < 0 && m.fd[i][1] < 0;
+            if (drained || now_mono_ns() - c->exit_ns >= SPAWN_DRAIN_MS * 1000000ull)
+                many_reap(&m, i, status);
+        }
+    }
+    free(pfd);
+    free(m.c);
+    free(m.fd);
+    free(m.lb);
+    free(m.reaped);
+    return rc;
 }

@@ -99,6 +99,30 @@ unsigned spawn_kill_all(void);
  * handler that is about to end the process. */
 void spawn_signal_all(int sig);
 
+/* Several children at once (spawn_run_many), each with its output delivered line by line as it
+ * comes: for commands that run copies of ptsbench side by side. With SPAWN_SYNC each child
+ * also gets one end of a socket pair as file descriptor SPAWN_SYNC_FD (3): what it writes
+ * there arrives, line by line, at ops->msg, which may answer with spawn_many_send. Children
+ * end as spawn_run's do (SPAWN_STOPPABLE: the stop flag sends SIGTERM, SIGKILL after the
+ * grace); each is reaped as soon as it has exited and its output is read, and ops->exited is
+ * told its status. Returns when every child is reaped: 0, or -1 when one could not be started
+ * (errno; those started are ended and reaped); status[i] is each child's exit status
+ * (128+SIGTERM for one never started). The calling thread must outlive the call (it does:
+ * the call returns only after the reaping). */
+#define SPAWN_SYNC    (1u << 1)
+#define SPAWN_SYNC_FD 3
+struct spawn_many;
+struct spawn_many_ops {
+    void (*line)(void *ctx, unsigned i, int stream, const char *line);   /* stream 1 or 2 */
+    void (*msg)(struct spawn_many *m, void *ctx, unsigned i, const char *line);
+    void (*exited)(struct spawn_many *m, void *ctx, unsigned i, int status);
+};
+int spawn_run_many(unsigned n, char *const *const argv[], unsigned flags,
+                   const struct spawn_many_ops *ops, void *ctx, int *status);
+/* Write text to child i's sync socket (from ops->msg or ops->exited). 0, or -1 when it is
+ * closed. */
+int spawn_many_send(struct spawn_many *m, unsigned i, const char *text);
+
 /* The live children's pids (up to max of them in pids, which may be NULL); returns how many
  * there are. */
 unsigned spawn_children(pid_t *pids, unsigned max);

@@ -1,0 +1,143 @@
+/* fleet.c — the copy's side of a command on several targets, and their aggregate (fleet.h). */
+#include "core/fleet.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/json_path.h"
+#include "lib/util.h"
+
+/* The channel: -2 not looked at yet, -1 none. */
+static int channel = -2;
+
+static int fleet_channel(void)
+{
+    if (channel == -2) {
+        const char *v = getenv(FLEET_ENV_FD);
+        char *end = NULL;
+        long fd = v && *v ? strtol(v, &end, 10) : -1;
+        channel = fd >= 0 && end && !*end ? (int)fd : -1;
+    }
+    return channel;
+}
+
+void fleet_barrier(volatile sig_atomic_t *stop)
+{
+    const int fd = fleet_channel();
+    if (fd < 0 || (stop && *stop))
+        return;
+    static const char ready[] = "ready\n";
+    ssize_t w;
+    do
+        w = write(fd, ready, sizeof(ready) - 1);
+    while (w < 0 && errno == EINTR && !(stop && *stop));
+    if (w != (ssize_t)sizeof(ready) - 1) {
+        channel = -1;   /* the parent is gone: run on alone */
+        return;
+    }
+    /* "go\n"; a signal (SIGINT/SIGTERM set *stop, no SA_RESTART) ends the wait */
+    char c = 0;
+    for (;;) {
+        ssize_t r = read(fd, &c, 1);
+        if (r == 1 && c == '\n')
+            return;
+        if (r == 1)
+            continue;
+        if (r < 0 && errno == EINTR && !(stop && *stop))
+            continue;
+        if (r <= 0 && !(r < 0 && errno == EINTR))
+            channel = -1;
+        return;
+    }
+}
+
+bool fleet_check_only(void)
+{
+    const char *v = getenv(FLEET_ENV_CHECK);
+    return v && !strcmp(v, "1");
+}
+
+/* ---- the aggregate --------------------------------------------------------------------- */
+
+static struct json_object *dir_sum(struct json_object *const *items, unsigned n,
+                                   const char *dir, double window_s)
+{
+    double ios = 0, bytes = 0, rate = 0, mb = 0;
+    for (unsigned t = 0; t < n; t++) {
+        struct json_object *d = jp_obj_at(items[t], dir);
+        ios += jp_num(d, "ios");
+        bytes += jp_num(d, "bytes");
+        rate += jp_num(d, "iops");
+        mb += jp_num(d, "mb_s");
+    }
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "ios", jw_num(ios));
+    json_object_object_add(o, "bytes", jw_num(bytes));
+    json_object_object_add(o, "iops", jw_num(window_s > 0 ? ios / window_s : NAN));
+    json_object_object_add(o, "mb_s", jw_num(window_s > 0 ? bytes / window_s / 1e6 : NAN));
+    json_object_object_add(o, "sum_of_iops", jw_num(rate));
+    json_object_object_add(o, "sum_of_mb_s", jw_num(mb));
+    return o;
+}
+
+struct json_object *fleet_aggregate(struct json_object *const *docs, const char *const *labels,
+                                    unsigned n, const char *schema)
+{
+    const char *key = !strcmp(schema, "ptsbench.run")      ? "rounds"
+                      : !strcmp(schema, "ptsbench.replay") ? "passes"
+                                                           : NULL;
+    if (!key || n == 0)
+        return NULL;
+    size_t common = SIZE_MAX;
+    for (unsigned t = 0; t < n; t++) {
+        struct json_object *a = docs[t] ? jp_arr(docs[t], key) : NULL;
+        const size_t len = a ? json_object_array_length(a) : 0;
+        if (len < common)
+            common = len;
+    }
+    if (common == 0 || common == SIZE_MAX)
+        return NULL;
+    struct json_object *out = json_object_new_object(), *rows = json_object_new_array();
+    json_object_object_add(out, "unit", jw_str(!strcmp(key, "rounds") ? "round" : "pass"));
+    json_object_object_add(out, "basis",
+                           jw_str("every target's I/Os and bytes over the longest of their "
+                                  "elapsed times (the window they shared); sum_of_* adds their "
+                                  "own rates"));
+    struct json_object **items = xcalloc(n, sizeof(*items));
+    for (size_t i = 0; i < common; i++) {
+        double window = 0;
+        for (unsigned t = 0; t < n; t++) {
+            items[t] = jp_idx(jp_arr(docs[t], key), i);
+            const double e = jp_num(items[t], "elapsed_s");
+            if (e > window)
+                window = e;
+        }
+        struct json_object *row = json_object_new_object();
+        const double num = jp_num(items[0], !strcmp(key, "rounds") ? "round" : "pass");
+        json_object_object_add(row, !strcmp(key, "rounds") ? "round" : "pass",
+                               jw_int(isnan(num) ? (long long)i + 1 : (long long)num));
+        json_object_object_add(row, "window_s", jw_num(window));
+        json_object_object_add(row, "read", dir_sum(items, n, "read", window));
+        json_object_object_add(row, "write", dir_sum(items, n, "write", window));
+        json_object_object_add(row, "total", dir_sum(items, n, "total", window));
+        struct json_object *per = json_object_new_array();
+        for (unsigned t = 0; t < n; t++) {
+            struct json_object *p = json_object_new_object();
+            json_object_object_add(p, "label", jw_str(labels[t]));
+            json_object_object_add(p, "iops", jw_num(jp_path(items[t], "total.iops")));
+            json_object_object_add(p, "mb_s", jw_num(jp_path(items[t], "total.mb_s")));
+            json_object_object_add(p, "elapsed_s", jw_num(jp_num(items[t], "elapsed_s")));
+            json_object_array_add(per, p);
+        }
+        json_object_object_add(row, "targets", per);
+        json_object_array_add(rows, row);
+    }
+    free(items);
+    json_object_object_add(out, key, rows);
+    return out;
+}
