@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_fleet.h"
 #include "cli/options.h"
+#include "core/fleet.h"
 #include "lib/util.h"
 #include "profile/profile.h"
 #include "profile/profile_run.h"
@@ -14,6 +16,7 @@
 static struct profile_config cfg;
 static const char *resume;
 static bool dry_run, list;
+static struct cli_fleet fleet;
 
 static int parse_compress(const char *value, void *target, char *err, size_t errlen)
 {
@@ -31,8 +34,7 @@ static int parse_qd(const char *value, void *target, char *err, size_t errlen)
 }
 
 static const struct cli_opt opts[] = {
-    {"target", 't', CLI_STR, &cfg.target_path, .arg = "T",
-     .help = "block device, file or sim:PRESET (presets below)"},
+    CLI_FLEET_OPTIONS(&fleet, "block device, file or sim:PRESET (presets below)"),
     {"size", 0, CLI_SIZE, &cfg.create_size, .arg = "SIZE",
      .help = "create (or extend) a file target to SIZE"},
     {"compress", 0, CLI_CUSTOM, &cfg.compress, .parse = parse_compress, .arg = "LIST",
@@ -109,6 +111,8 @@ static void profile_usage(FILE *f)
         f);
     cli_print_options(f, opts);
     fputc('\n', f);
+    cli_fleet_usage(f);
+    fputc('\n', f);
     cli_print_registry(f, "Profiles:", CLI_PROFILES, 2, "(ptsbench profile --list)");
     cli_print_registry(f, "Engines:", CLI_ENGINES, 2, "(ptsbench engines)");
     cli_print_registry(f, "Simulated drives (sim:PRESET):", CLI_SIM_PRESETS, 2,
@@ -164,6 +168,7 @@ static int profile_parse(int argc, char **argv, int full_argc, char **full_argv,
     cfg.argv = full_argv;
     resume = NULL;
     dry_run = list = false;
+    cli_fleet_clear(&fleet);
     const char *names[PROFILE_MAX_SPECS + 1];   /* one more: "at most" is said below */
     unsigned uses[N_OPTS];
     int prc = cli_parse_uses("profile", opts, argc, argv, names, &cfg.n_specs,
@@ -176,6 +181,7 @@ static int profile_parse(int argc, char **argv, int full_argc, char **full_argv,
     }
     memcpy(cfg.specs, names, cfg.n_specs * sizeof(names[0]));
     *others = cli_resume_others(opts, uses) + cfg.n_specs;
+    cfg.target_path = fleet.n ? fleet.targets[0] : NULL;
     return CLI_GO;
 }
 
@@ -188,6 +194,10 @@ static int profile_go(void)
     if (!s) {
         fprintf(stderr, "ptsbench profile: %s\n", err);
         return EXIT_USAGE;
+    }
+    if (fleet_check_only()) {   /* one of several targets, asked only to check (cli/cli_fleet.h) */
+        profile_session_free(s);
+        return EXIT_OK;
     }
     if (!cfg.quiet || dry_run)
         profile_print_plan(s);
@@ -218,5 +228,18 @@ int cmd_profile(int argc, char **argv, int full_argc, char **full_argv)
     if (cli_resume_merge("profile", &cfg.resume, &cfg.resume_as_is, &cfg.quiet,
                          &cfg.destructive, &cfg.overwrite_signatures) != 0)
         return EXIT_USAGE;
+    if (dry_run && fleet.n > 1) {   /* every target's plan; nothing is written */
+        int code = EXIT_OK;
+        for (unsigned i = 0; i < fleet.n && code == EXIT_OK; i++) {
+            cfg.target_path = fleet.targets[i];
+            code = profile_go();
+        }
+        return code;
+    }
+    static const char *const words[] = {"profile"};
+    const int fc = cli_fleet_dispatch(&fleet, words, 1, "profile", cfg.out_dir, cfg.force,
+                                      &cfg.target_path);
+    if (fc != CLI_FLEET_ONE)
+        return fc;
     return profile_go();
 }

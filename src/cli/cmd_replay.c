@@ -6,12 +6,15 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_fleet.h"
 #include "cli/options.h"
+#include "core/fleet.h"
 #include "core/replay.h"
 #include "lib/util.h"
 
 static struct replay_config cfg;
 static const char *mode;
+static struct cli_fleet fleet;
 
 static int parse_mode(const char *value, void *target, char *err, size_t errlen)
 {
@@ -34,8 +37,8 @@ static int parse_remap(const char *value, void *target, char *err, size_t errlen
 }
 
 static const struct cli_opt opts[] = {
-    {"target", 't', CLI_STR, &cfg.target_path, .arg = "PATH",
-     .help = "block device, file, or simulated drive sim:PRESET[,key=value...]"},
+    CLI_FLEET_OPTIONS(&fleet, "block device, file, or simulated drive\n"
+                              "sim:PRESET[,key=value...]"),
     {"size", 0, CLI_SIZE, &cfg.create_size, .arg = "SIZE",
      .help = "create (or extend) a file target to SIZE, e.g. 4g"},
     {"mode", 0, CLI_CUSTOM, &cfg.mode, .parse = parse_mode, .arg = "M",
@@ -90,6 +93,8 @@ static void replay_usage(FILE *f)
         f);
     cli_print_options(f, opts);
     fputc('\n', f);
+    cli_fleet_usage(f);
+    fputc('\n', f);
     cli_print_registry(f, "Simulated drives (sim:PRESET):", CLI_SIM_PRESETS, 2,
                        "(ptsbench sim --list)");
     fputs(
@@ -109,6 +114,7 @@ int cmd_replay(int argc, char **argv, int full_argc, char **full_argv)
     cfg.argc = full_argc;
     cfg.argv = full_argv;
     (void)mode;
+    cli_fleet_clear(&fleet);
     const char *traces[REPLAY_MAX_TRACES + 1];
     unsigned n = 0;
     int prc = cli_parse("replay", opts, argc, argv, traces, &n, REPLAY_MAX_TRACES + 1,
@@ -118,6 +124,14 @@ int cmd_replay(int argc, char **argv, int full_argc, char **full_argv)
     if (n > REPLAY_MAX_TRACES) {
         fprintf(stderr, "ptsbench replay: at most %d trace files\n", REPLAY_MAX_TRACES);
         return EXIT_USAGE;
+    }
+    cfg.target_path = fleet.n ? fleet.targets[0] : NULL;
+    static const char *const words[] = {"replay"};
+    const int fc = cli_fleet_dispatch(&fleet, words, 1, "replay", cfg.out_dir, cfg.force,
+                                      &cfg.target_path);
+    if (fc != CLI_FLEET_ONE) {
+        cli_fleet_clear(&fleet);
+        return fc;
     }
     memcpy(cfg.traces, traces, n * sizeof(traces[0]));
     cfg.n_traces = n;
@@ -130,9 +144,15 @@ int cmd_replay(int argc, char **argv, int full_argc, char **full_argv)
         free(s);
         return EXIT_USAGE;
     }
+    if (fleet_check_only()) {   /* one of several targets, asked only to check (cli/cli_fleet.h) */
+        replay_session_free(s);
+        free(s);
+        return EXIT_OK;
+    }
     cli_install_signals();
     int code = replay_execute(s, cli_stop_flag());
     replay_session_free(s);
     free(s);
+    cli_fleet_clear(&fleet);
     return code;
 }

@@ -8,6 +8,8 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "lib/file.h"
+#include "lib/json_path.h"
 #include "lib/util.h"
 #include "report/report.h"
 #include "report/report_pdf.h"
@@ -50,6 +52,77 @@ static const struct cli_opt opts[] = {
     {0},
 };
 
+/* A fleet's results (schema ptsbench.fleet: one command on several targets, cli/cli_fleet.h) stand
+ * for its targets' own, each labelled as the fleet labelled it; the first fleet's document goes
+ * to the report for its aggregate. Other inputs keep their place and their --label. */
+static char fleet_files[REPORT_MAX_INPUTS][4300], fleet_labels[REPORT_MAX_INPUTS][96];
+static const char *in_labels[REPORT_MAX_INPUTS];
+
+static int expand_fleets(void)
+{
+    const char *given[REPORT_MAX_INPUTS];
+    const unsigned n_given = nf;
+    memcpy(given, files, sizeof(given));
+    nf = 0;
+    for (unsigned i = 0; i < n_given; i++) {
+        char path[4200];
+        struct stat st;
+        const bool dir = stat(given[i], &st) == 0 && S_ISDIR(st.st_mode);
+        snprintf(path, sizeof(path), dir ? "%s/results.json" : "%s", given[i]);
+        struct json_object *doc = file_exists(path) ? json_object_from_file(path) : NULL;
+        const char *schema = doc ? jp_str(doc, "schema") : NULL;
+        if (!schema || strcmp(schema, "ptsbench.fleet") != 0) {
+            json_object_put(doc);
+            if (nf >= REPORT_MAX_INPUTS)
+                goto too_many;
+            in_labels[nf] = i < nl ? labels[i] : NULL;
+            files[nf++] = given[i];
+            continue;
+        }
+        char base[4200];
+        snprintf(base, sizeof(base), "%s", path);
+        char *slash = strrchr(base, '/');
+        if (slash)
+            slash[1] = '\0';
+        else
+            base[0] = '\0';
+        struct json_object *targets = jp_arr(doc, "targets");
+        unsigned found = 0;
+        for (size_t k = 0; k < jp_len(targets); k++) {
+            struct json_object *t = jp_idx(targets, k);
+            const char *res = jp_str(t, "results"), *label = jp_str(t, "label");
+            char p[4300];
+            snprintf(p, sizeof(p), "%s%s", base, res ? res : "");
+            if (!res || res[0] == '/' || strstr(res, "..") || !file_exists(p))
+                continue;   /* a target that wrote nothing (not run, refused); never a path
+                               outside the fleet's directory */
+            if (nf >= REPORT_MAX_INPUTS) {
+                json_object_put(doc);
+                goto too_many;
+            }
+            snprintf(fleet_files[nf], sizeof(fleet_files[nf]), "%s", p);
+            snprintf(fleet_labels[nf], sizeof(fleet_labels[nf]), "%s", label ? label : "");
+            files[nf] = fleet_files[nf];
+            in_labels[nf] = label ? fleet_labels[nf] : NULL;
+            nf++;
+            found++;
+        }
+        if (!found) {
+            fprintf(stderr, "ptsbench report: %s: none of its targets has results\n", path);
+            json_object_put(doc);
+            return -1;
+        }
+        if (!cfg.fleet)
+            cfg.fleet = doc;
+        else
+            json_object_put(doc);
+    }
+    return 0;
+too_many:
+    fprintf(stderr, "ptsbench report: more than %d result sets\n", REPORT_MAX_INPUTS);
+    return -1;
+}
+
 static void usage(FILE *f)
 {
     fputs(
@@ -67,7 +140,8 @@ static void usage(FILE *f)
         "claim it) and, for a simulated drive, \"simulated\".\n"
         "\n"
         "  RESULTS                 a results.json, or a directory holding one (run, suite,\n"
-        "                          profile results)\n",
+        "                          profile results; a command's on several targets stands\n"
+        "                          for each of its targets, compared, with their aggregate)\n",
         f);
     cli_print_options(f, opts);
     fputs("\nThe style is reports/report.css, inlined into the HTML (edit it to restyle).\n"
@@ -101,6 +175,9 @@ int cmd_report(int argc, char **argv, int full_argc, char **full_argv)
         fprintf(stderr, "ptsbench report: %u labels for %u result sets\n", nl, nf);
         return EXIT_USAGE;
     }
+    cfg.fleet = NULL;
+    if (expand_fleets() != 0)
+        return EXIT_USAGE;
     if (ns > 1 && ns != nf) {
         fprintf(stderr, "ptsbench report: --spec: %u sheets for %u result sets (give one for "
                 "every RESULTS, or one per RESULTS, - for none)\n", ns, nf);
@@ -140,7 +217,7 @@ int cmd_report(int argc, char **argv, int full_argc, char **full_argv)
             code = EXIT_USAGE;
             break;
         }
-        in[i].label = i < nl ? labels[i] : NULL;
+        in[i].label = in_labels[i];
         in[i].path = paths[i];
         loaded++;
     }
@@ -183,5 +260,7 @@ int cmd_report(int argc, char **argv, int full_argc, char **full_argv)
         json_object_put(in[i].doc);
     for (unsigned j = 0; j < n_sheets; j++)
         verify_sheet_free(&sheet[j]);
+    json_object_put(cfg.fleet);
+    cfg.fleet = NULL;
     return code;
 }

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "cli/cli_fleet.h"
 #include "cli/options.h"
+#include "core/fleet.h"
 #include "core/run.h"
 #include "lib/util.h"
 
@@ -13,6 +15,7 @@
 static struct run_config cfg;
 static const char *workload, *resume;
 static bool all_rounds;
+static struct cli_fleet fleet;
 
 static int parse_remote(const char *value, void *target, char *err, size_t errlen)
 {
@@ -22,9 +25,8 @@ static int parse_remote(const char *value, void *target, char *err, size_t errle
 }
 
 static const struct cli_opt opts[] = {
-    {"target", 't', CLI_STR, &cfg.target_path, .arg = "PATH",
-     .help = "block device (/dev/nvme0n1, /dev/sdb, /dev/zram0), file, or\nsimulated drive "
-             "sim:PRESET[,key=value...] (presets below)"},
+    CLI_FLEET_OPTIONS(&fleet, "block device (/dev/nvme0n1, /dev/sdb, /dev/zram0), file, or\n"
+                              "simulated drive sim:PRESET[,key=value...] (presets below)"),
     {"size", 0, CLI_SIZE, &cfg.create_size, .arg = "SIZE",
      .help = "create (or extend) a file target to SIZE, e.g. 4g"},
     {"workload", 'w', CLI_STR, &workload, .arg = "SPEC",
@@ -104,6 +106,8 @@ static void run_usage(FILE *f)
         f);
     cli_print_options(f, opts);
     fputc('\n', f);
+    cli_fleet_usage(f);
+    fputc('\n', f);
     cli_print_registry(f, "Engines:", CLI_ENGINES, 2, "(ptsbench engines)");
     cli_print_registry(f, "Simulated drives (sim:PRESET):", CLI_SIM_PRESETS, 2,
                        "(ptsbench sim --list)");
@@ -126,11 +130,13 @@ static int run_parse(int argc, char **argv, int full_argc, char **full_argv, uns
     cfg.argv = full_argv;
     workload = resume = NULL;
     all_rounds = false;
+    cli_fleet_clear(&fleet);
     unsigned uses[N_OPTS];
     int prc = cli_parse_uses("run", opts, argc, argv, NULL, NULL, 0, run_usage, uses);
     if (prc != CLI_GO)
         return prc;
     *others = cli_resume_others(opts, uses);
+    cfg.target_path = fleet.n ? fleet.targets[0] : NULL;
     if (all_rounds)
         cfg.stop_at_steady = false;
     if (cfg.round_bytes && cfg.round_time_ns) {
@@ -148,6 +154,8 @@ static int run_go(void)
     int code = EXIT_USAGE;
     if (run_prepare(rec, &cfg, workload, cli_data_dirs("profiles"), err, sizeof(err)) != 0) {
         fprintf(stderr, "ptsbench run: %s\n", err);
+    } else if (fleet_check_only()) {
+        code = EXIT_OK;   /* one of several targets, asked only to check (cli/cli_fleet.h) */
     } else {
         cli_install_signals();
         code = run_execute(rec, cli_stop_flag());
@@ -174,6 +182,11 @@ static int run_command(int argc, char **argv, int full_argc, char **full_argv)
     if (cli_resume_merge("run", &cfg.resume, &cfg.resume_as_is, &cfg.quiet, &cfg.destructive,
                          &cfg.overwrite_signatures) != 0)
         return EXIT_USAGE;
+    static const char *const words[] = {"run"};
+    const int fc = cli_fleet_dispatch(&fleet, words, 1, "run", cfg.out_dir, cfg.force,
+                                      &cfg.target_path);
+    if (fc != CLI_FLEET_ONE)
+        return fc;
     return run_go();
 }
 
@@ -182,5 +195,6 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     int code = run_command(argc, argv, full_argc, full_argv);
     cli_free_remotes(cfg.remotes, cfg.n_remotes);   /* on every path, errors included */
     cfg.n_remotes = 0;
+    cli_fleet_clear(&fleet);
     return code;
 }

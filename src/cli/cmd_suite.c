@@ -6,13 +6,16 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_fleet.h"
 #include "cli/options.h"
+#include "core/fleet.h"
 #include "lib/util.h"
 #include "pts/pts_run.h"
 
 /* The parse's result (suite_parse sets it afresh each time: a --resume parses again). */
 static struct pts_config cfg;
 static const char *resume;
+static struct cli_fleet fleet;
 
 static int parse_tests(const char *value, void *target, char *err, size_t errlen)
 {
@@ -46,8 +49,7 @@ static int parse_time_scale(const char *value, void *target, char *err, size_t e
 }
 
 static const struct cli_opt suite_opts[] = {
-    {"target", 't', CLI_STR, &cfg.target_path, .arg = "T",
-     .help = "block device, file or sim:PRESET (writes: all tests write)"},
+    CLI_FLEET_OPTIONS(&fleet, "block device, file or sim:PRESET (writes: all tests write)"),
     {"spec", 0, CLI_STR, &cfg.spec_name, .arg = "S",
      .help = "pts-e-1.1 | pts-c-1.2 | pts-2.0-e (default) | pts-2.0-c:\nactive range, write "
              "cache, outstanding I/O, tracking variables"},
@@ -124,6 +126,8 @@ static void usage(FILE *f, bool single)
               "to 4x capacity written), every round recorded in OUT/results.json.\n\n", f);
     cli_print_options(f, table(single));
     fputc('\n', f);
+    cli_fleet_usage(f);
+    fputc('\n', f);
     cli_print_registry(f, "Tests:", CLI_PTS_TESTS, 2, NULL);
     cli_print_registry(f, "Engines:", CLI_ENGINES, 2, "(ptsbench engines)");
     cli_print_registry(f, "Simulated drives (sim:PRESET):", CLI_SIM_PRESETS, 2,
@@ -145,12 +149,14 @@ static int suite_parse(int argc, char **argv, int full_argc, char **full_argv,
     cfg.profile_dirs = cli_data_dirs("profiles");
     cfg.tests = single;
     resume = NULL;
+    cli_fleet_clear(&fleet);
     const struct cli_opt *opts = table(single != NULL);
     unsigned uses[N_OPTS];
     int prc = cli_parse_uses(single ? "run-test" : "suite", opts, argc, argv, NULL, NULL, 0,
                              single ? run_test_usage : suite_usage, uses);
     if (prc == CLI_GO)
         *others = cli_resume_others(opts, uses);
+    cfg.target_path = fleet.n ? fleet.targets[0] : NULL;
     return prc;
 }
 
@@ -162,6 +168,10 @@ static int suite_go(const char *cmd)
     if (!s) {
         fprintf(stderr, "ptsbench %s: %s\n", cmd, err);
         return EXIT_USAGE;
+    }
+    if (fleet_check_only()) {   /* one of several targets, asked only to check (cli/cli_fleet.h) */
+        pts_free(s);
+        return EXIT_OK;
     }
     if (!cfg.quiet)
         pts_print_plan(s);
@@ -191,6 +201,11 @@ static int suite_main(int argc, char **argv, int full_argc, char **full_argv, co
     if (cli_resume_merge(cmd, &cfg.resume, &cfg.resume_as_is, &cfg.quiet, &cfg.destructive,
                          &cfg.overwrite_signatures) != 0)
         return EXIT_USAGE;
+    const char *const words[] = {cmd, single};
+    const int fc = cli_fleet_dispatch(&fleet, words, single ? 2 : 1, "suite", cfg.out_dir,
+                                      cfg.force, &cfg.target_path);
+    if (fc != CLI_FLEET_ONE)
+        return fc;
     return suite_go(cmd);
 }
 

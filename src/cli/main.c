@@ -1,8 +1,10 @@
 /* main.c — ptsbench: git-style subcommands. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/fleet.h"
 #include "engine/engine.h"
 #include "lib/util.h"
 
@@ -80,6 +82,8 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
+    if (getenv(FLEET_ENV_LABEL))   /* a copy of several: whole lines, as they come */
+        setvbuf(stdout, NULL, _IOLBF, 0);
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         usage(stdout);

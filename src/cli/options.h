@@ -70,7 +70,7 @@ void cli_print_options(FILE *f, const struct cli_opt *opts);
 /* What the last cli_parse / cli_parse_uses was given, in order: each option by its long name
  * with its value as typed (NULL for a flag), each operand with name NULL. The strings are the
  * command line's own. For running the same command again with some options changed (one
- * target of several: cli/fleet.c). At most 512 entries. */
+ * target of several: cli/cli_fleet.c). At most 512 entries. */
 struct cli_given {
     const char *name;
     const char *value;

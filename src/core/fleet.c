@@ -132,6 +132,13 @@ struct json_object *fleet_aggregate(struct json_object *const *docs, const char 
             json_object_object_add(p, "iops", jw_num(jp_path(items[t], "total.iops")));
             json_object_object_add(p, "mb_s", jw_num(jp_path(items[t], "total.mb_s")));
             json_object_object_add(p, "elapsed_s", jw_num(jp_num(items[t], "elapsed_s")));
+            /* the drive's state in this round ("fob", "wipc", "wdpc"), with the document's
+             * simulated flag: what each figure was measured on */
+            const char *cond = jp_str(items[t], "state.condition");
+            if (cond)
+                json_object_object_add(p, "condition", jw_str(cond));
+            json_object_object_add(p, "simulated",
+                                   json_object_new_boolean(jp_at(docs[t], "target.simulated") != NULL));
             json_object_array_add(per, p);
         }
         json_object_object_add(row, "targets", per);

@@ -1,7 +1,7 @@
 /* fleet.h — one command on several targets: the side of it that runs inside each target's
  * ptsbench, and the aggregate of their results.
  *
- * `ptsbench run|suite|profile|replay --target A --target B ...` (cli/fleet.c) runs one copy of
+ * `ptsbench run|suite|profile|replay --target A --target B ...` (cli/cli_fleet.c) runs one copy of
  * ptsbench per target, each with one target and its own results directory, one after another
  * or, with --parallel, all at once. Run at once, the copies keep their rounds aligned: before
  * every round each copy says it is ready on its channel to the parent (file descriptor
@@ -19,6 +19,7 @@ struct json_object;
 /* The environment variables between the parent and a copy. */
 #define FLEET_ENV_FD    "PTSBENCH_FLEET_FD"     /* the channel's descriptor: rounds aligned */
 #define FLEET_ENV_CHECK "PTSBENCH_FLEET_CHECK"  /* "1": check everything, write nothing, exit */
+#define FLEET_ENV_LABEL "PTSBENCH_FLEET_LABEL"  /* set: a copy, whose lines the parent relays */
 
 /* Before a round: wait for every copy (see above). Returns at once when this ptsbench is not a
  * copy run at once, when the parent is gone, or when *stop goes up while waiting. */

@@ -761,6 +761,109 @@ static void row_pcie(struct json_object *doc, char *buf, size_t len)
     snprintf(buf, len, "%s%s%s%s", cur, max, addr ? ", " : "", addr ? addr : "");
 }
 
+/* One command on several targets (cli/cli_fleet.h): how they ran and, run at once, what the host
+ * did in all: per round each target's IOPS, the sum of their I/Os over the window they shared,
+ * and the plain sum of their rates beside it. */
+static void fleet_section(struct ctx *c, struct json_object *fleet)
+{
+    if (!fleet)
+        return;
+    struct json_object *targets = jp_arr(fleet, "targets");
+    const size_t nt = jp_len(targets);
+    const char *mode = sv(fleet, "mode");
+    const bool parallel = mode && !strcmp(mode, "parallel");
+    o_heading(&c->o, 2, "fleet", "Several targets");
+    char cmd[1024] = "";
+    struct json_object *argv = jp_arr(fleet, "command_line");
+    for (size_t i = 0; i < jp_len(argv); i++) {
+        const size_t used = strlen(cmd);
+        snprintf(cmd + used, sizeof(cmd) - used, "%s%s", i ? " " : "", jp_string(jp_idx(argv, i)));
+    }
+    if (parallel) {
+        struct json_object *al = jp_obj_at(fleet, "alignment");
+        o_para(&c->o, "One command on %zu targets at once, each with its own workers: %s. Every "
+                      "round started on all of them together (%.0f rounds; the first target "
+                      "ready waited %.3f s on average for the last, at most %.3f s).",
+               nt, cmd, jp_num(al, "rounds_started_together"), jp_num(al, "mean_wait_s"),
+               jp_num(al, "max_wait_s"));
+    } else {
+        o_para(&c->o, "One command on %zu targets, one after another: %s.", nt, cmd);
+    }
+    static const char *const head[] = {"Label", "Target", "Drive", "State"};
+    struct table t;
+    t_init(&t, 4, head);
+    for (size_t i = 0; i < nt; i++) {
+        struct json_object *o = jp_idx(targets, i);
+        const char *row[] = {sv(o, "label"), sv(o, "target"),
+                             jp_true(jp_get(o, "simulated")) ? "simulated" : "real",
+                             sv(o, "state")};
+        t_row(&t, row);
+    }
+    t_emit(&c->o, &t);
+    struct json_object *agg = jp_obj_at(fleet, "aggregate");
+    const char *unit = agg ? sv(agg, "unit") : NULL;
+    struct json_object *rows = agg ? jp_arr(agg, unit && !strcmp(unit, "pass") ? "passes"
+                                                                                : "rounds")
+                                   : NULL;
+    if (!jp_len(rows))
+        return;
+    const unsigned ncol = (unsigned)nt + 6;
+    const char **h = xcalloc(ncol, sizeof(*h));
+    char (*lab)[96] = xcalloc(nt, sizeof(*lab));
+    h[0] = unit && !strcmp(unit, "pass") ? "Pass" : "Round";
+    h[1] = "Window (s)";
+    for (size_t i = 0; i < nt; i++) {
+        snprintf(lab[i], sizeof(lab[i]), "%s IOPS", sv(jp_idx(targets, i), "label"));
+        h[i + 2] = lab[i];
+    }
+    h[nt + 2] = "All targets IOPS";
+    h[nt + 3] = "All targets MB/s";
+    h[nt + 4] = "Sum of their IOPS";
+    h[nt + 5] = "Drive state";
+    t_init(&t, ncol, h);
+    char (*cell)[240] = xcalloc(ncol, sizeof(*cell));
+    const char **row = xcalloc(ncol, sizeof(*row));
+    for (size_t r = 0; r < jp_len(rows); r++) {
+        struct json_object *x = jp_idx(rows, r);
+        snprintf(cell[0], sizeof(cell[0]), "%.0f", jp_num(x, unit && !strcmp(unit, "pass")
+                                                              ? "pass" : "round"));
+        snprintf(cell[1], sizeof(cell[1]), "%.2f", jp_num(x, "window_s"));
+        struct json_object *per = jp_arr(x, "targets");
+        for (size_t i = 0; i < nt; i++)
+            report_fmt_count(jp_num(jp_idx(per, i), "iops"), cell[i + 2], sizeof(cell[i + 2]));
+        report_fmt_count(jp_path(x, "total.iops"), cell[nt + 2], sizeof(cell[nt + 2]));
+        snprintf(cell[nt + 3], sizeof(cell[nt + 3]), "%.1f", jp_path(x, "total.mb_s"));
+        report_fmt_count(jp_path(x, "total.sum_of_iops"), cell[nt + 4], sizeof(cell[nt + 4]));
+        /* each target's state, once per distinct one: "not preconditioned (history unknown);
+         * fresh-out-of-box (simulated)" */
+        cell[nt + 5][0] = '\0';
+        for (size_t i = 0; i < nt; i++) {
+            struct json_object *p = jp_idx(per, i);
+            const bool sim = jp_true(jp_get(p, "simulated"));
+            char w[160];
+            snprintf(w, sizeof(w), "%s%s", plot_condition_words(sv(p, "condition"), sim),
+                     sim ? " (simulated)" : "");
+            if (!strstr(cell[nt + 5], w)) {
+                const size_t used = strlen(cell[nt + 5]);
+                snprintf(cell[nt + 5] + used, sizeof(cell[nt + 5]) - used, "%s%s",
+                         used ? "; " : "", w);
+            }
+        }
+        for (unsigned k = 0; k < ncol; k++)
+            row[k] = cell[k];
+        t_row(&t, row);
+    }
+    t_emit(&c->o, &t);
+    o_para(&c->o, "All targets: every target's I/Os over the longest of their elapsed times, "
+                  "the host's throughput in the window they shared; the last column adds the "
+                  "targets' own rates and agrees with it when their rounds lasted equally long. "
+                  "Each target's own figures, with its drive state, are in the sections below.");
+    free(cell);
+    free(row);
+    free(lab);
+    free(h);
+}
+
 static void header_section(struct ctx *c)
 {
     o_heading(&c->o, 2, "setup", "Test platform, device under test and set-up");
@@ -2407,6 +2510,7 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
     summary_section(&c);
     claims_section(&c);
     header_section(&c);
+    fleet_section(&c, cfg->fleet);
     bool suites = false, profiles = false, runs = false;
     for (size_t i = 0; i < n; i++) {
         suites = suites || !strcmp(schema_of(&in[i]), "ptsbench.suite");

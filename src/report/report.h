@@ -35,6 +35,10 @@ struct report_config {
     double tolerance;          /* for the claims, a fraction; 0: VERIFY_DEFAULT_TOLERANCE */
     bool single_file;          /* the charts inlined into the HTML as data: URIs (PNG shown,
                                   SVG linked): one file that references nothing outside itself */
+    struct json_object *fleet; /* NULL, or the ptsbench.fleet document the inputs came from
+                                  (one command on several targets): its section "Several
+                                  targets" with the targets' states and, run at once, the
+                                  aggregate per round */
 };
 
 /* Load RESULTS (a results.json, or a directory holding one) into *doc (the caller

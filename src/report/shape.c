@@ -227,6 +227,24 @@ static const struct shape replay_shapes[] = {
     SHAPE("passes.*", replay_measure), SHAPE("total", figures), SHAPE("total", replay_measure),
 };
 
+/* ---- ptsbench.fleet (one command on several targets, cli/cli_fleet.h) ------------------------- */
+
+static const struct jp_rule fleet_doc[] = {
+    STR("schema"), STR("status"), STR("command"), STR("mode"), ARR("targets"),
+    NAME("targets.*.label"), NAME("targets.*.results"), STR("targets.*.target"),
+    STR("targets.*.state"), OBJ("alignment"), COUNT("alignment.rounds_started_together"),
+    NUM("alignment.mean_wait_s"), NUM("alignment.max_wait_s"), OBJ("aggregate"),
+    ARR("aggregate.rounds"), ARR("aggregate.passes"),
+};
+static const struct jp_rule fleet_row[] = {
+    NUM("window_s"), OBJ("total"), NUM("total.ios"), NUM("total.iops"), NUM("total.mb_s"),
+    NUM("total.sum_of_iops"), ARR("targets"), NUM("targets.*.iops"), NUM("targets.*.mb_s"),
+};
+static const struct shape fleet_shapes[] = {
+    SHAPE("", fleet_doc), SHAPE("aggregate.rounds.*", fleet_row),
+    SHAPE("aggregate.passes.*", fleet_row),
+};
+
 /* ---- checking ---------------------------------------------------------------------------- */
 
 static const struct {
@@ -238,6 +256,7 @@ static const struct {
     {"ptsbench.suite", suite_shapes, sizeof(suite_shapes) / sizeof(suite_shapes[0])},
     {"ptsbench.profile", profile_shapes, sizeof(profile_shapes) / sizeof(profile_shapes[0])},
     {"ptsbench.replay", replay_shapes, sizeof(replay_shapes) / sizeof(replay_shapes[0])},
+    {"ptsbench.fleet", fleet_shapes, sizeof(fleet_shapes) / sizeof(fleet_shapes[0])},
 };
 
 int shape_check(struct json_object *doc, const char *file, char *err, size_t errlen)

@@ -217,6 +217,10 @@ void show_write(FILE *out, struct json_object *doc, unsigned every)
         show_replay(out, doc);
         return;
     }
+    if (!strcmp(str(doc, "schema"), "ptsbench.fleet")) {
+        show_fleet(out, doc);
+        return;
+    }
     char cap[64], st[512];
     capacity(doc, cap, sizeof(cap));
     status_text(doc, st, sizeof(st));
@@ -258,11 +262,11 @@ int show_load(const char *arg, struct json_object **doc, char *path, size_t len,
     const char *schema = jp_str(*doc, "schema");
     if (!schema || (strcmp(schema, "ptsbench.run") && strcmp(schema, "ptsbench.profile") &&
                     strcmp(schema, "ptsbench.suite") && strcmp(schema, "ptsbench.crosscheck") &&
-                    strcmp(schema, "ptsbench.replay"))) {
+                    strcmp(schema, "ptsbench.replay") && strcmp(schema, "ptsbench.fleet"))) {
         json_object_put(*doc);
         *doc = NULL;
         return errf(err, errlen, "%s: not a ptsbench results file (run, suite, profile, "
-                    "replay or crosscheck)", path);
+                    "replay, crosscheck or a command's on several targets)", path);
     }
     if (shape_check(*doc, path, err, errlen) != 0) {
         json_object_put(*doc);

@@ -33,5 +33,8 @@ void show_suite(FILE *out, struct json_object *doc);
 void show_crosscheck(FILE *out, struct json_object *doc);
 /* A replay (ptsbench.replay): the trace's own figures beside each pass's and the total. */
 void show_replay(FILE *out, struct json_object *doc);
+/* ptsbench.fleet (show_fleet.c): the targets, how each ended, the rounds' alignment and the
+ * aggregate per round. */
+void show_fleet(FILE *out, struct json_object *doc);
 
 #endif

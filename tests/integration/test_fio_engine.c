@@ -281,6 +281,16 @@ static void test_remote_loopback(void **state)
     struct json_object *doc = run_one("remote", target, "256m", "fio",
                                       "rw=randrw,rwmixread=70,bs=4k,qd=8", "1", "2s", "--remote",
                                       remote);
+    /* hosts x drives: two targets on the server at once (a client per target), one fleet */
+    char ta[600], tb[600], fout[600];
+    snprintf(ta, sizeof(ta), "%s/remote-a.img", dir);
+    snprintf(tb, sizeof(tb), "%s/remote-b.img", dir);
+    snprintf(fout, sizeof(fout), "%s/remote-fleet", dir);
+    char *fargv[] = {"ptsbench", "run", "--engine", "fio", "--remote", remote, "--target", ta,
+                     "--target", tb, "--size", "64m", "--parallel", "--workload",
+                     "rw=randread,bs=4k,qd=4", "--rounds", "2", "--round-time", "1",
+                     "--all-rounds", "--quiet", "--out", fout, NULL};
+    struct json_object *fleet = ptsbench_results(fargv, fout, 0, NULL);
     kill(pid, SIGTERM);
     int st;
     waitpid(pid, &st, 0);
@@ -298,6 +308,25 @@ static void test_remote_loopback(void **state)
     assert_true(json_num(doc, "rounds.0.samples.iops.0") > 0);
     assert_true(exists(target));   /* the server created it */
     json_object_put(doc);
+
+    assert_non_null(fleet);
+    assert_string_equal(json_object_get_string(json_at(fleet, "status")), "complete");
+    double sum = 0;
+    for (int t = 0; t < 2; t++) {
+        char p[700];
+        snprintf(p, sizeof(p), "%s/%s/results.json", fout, t ? "remote-b.img" : "remote-a.img");
+        struct json_object *d = load_json(p);
+        assert_non_null(d);
+        assert_string_equal(json_object_get_string(json_at(d, "engine.remotes.0")), remote);
+        assert_true(json_num(d, "rounds.1.hosts.0.iops") > 100);
+        sum += json_num(d, "rounds.1.total.iops");
+        json_object_put(d);
+    }
+    const double all = json_num(fleet, "aggregate.rounds.1.total.iops");
+    print_message("  two targets through %s at once: %.0f IOPS in all, %.0f summed\n", remote,
+                  all, sum);
+    assert_true(fabs(all - sum) <= 0.01 * sum);
+    json_object_put(fleet);
 }
 
 /* crosscheck: both engines, alternating, a table with the ratio per metric and a summary. */
