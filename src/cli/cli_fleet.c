@@ -22,6 +22,7 @@
 #include "lib/json_path.h"
 #include "lib/spawn.h"
 #include "lib/util.h"
+#include "report/shape.h"
 
 #define FLEET_SCHEMA         "ptsbench.fleet"
 #define FLEET_SCHEMA_VERSION 1
@@ -121,6 +122,11 @@ struct fleet_run {
     unsigned released;
     uint64_t first_ready_ns;
     double wait_sum_s, wait_max_s;
+    const char *cmd;                    /* "run", "run-test", ... */
+    struct json_object *command_line;   /* the fleet's, as recorded (owned) */
+    struct json_object *words;          /* the command's words: ["run-test", "iops"] (owned) */
+    char dir[4096], results[4200];
+    char started[40];
 };
 
 /* "/proc/self/exe", else argv[0] as found in PATH by exec. */
@@ -310,14 +316,10 @@ static const char *member_state(const struct member *m)
     return "failed";
 }
 
-static struct json_object *fleet_doc(const struct fleet_run *fr, const char *const *words,
-                                     unsigned n_words, const char *started, const char *status,
-                                     bool final)
+/* The fleet's command line as given, unambiguous to read back: the words, then each option
+ * as --NAME or --NAME=VALUE and each operand as is. */
+static struct json_object *given_command_line(const char *const *words, unsigned n_words)
 {
-    struct json_object *doc = json_object_new_object();
-    json_object_object_add(doc, "schema", jw_str(FLEET_SCHEMA));
-    json_object_object_add(doc, "schema_version", jw_int(FLEET_SCHEMA_VERSION));
-    json_object_object_add(doc, "ptsbench_version", jw_str(PTSBENCH_VERSION));
     const struct cli_given *g;
     const unsigned n_given = cli_last_given(&g);
     struct json_object *argv = json_object_new_array();
@@ -325,18 +327,29 @@ static struct json_object *fleet_doc(const struct fleet_run *fr, const char *con
     for (unsigned i = 0; i < n_words; i++)
         json_object_array_add(argv, jw_str(words[i]));
     for (unsigned i = 0; i < n_given; i++) {
-        if (g[i].name) {
-            char opt[256];
+        char opt[8192];
+        if (!g[i].name)
+            snprintf(opt, sizeof(opt), "%s", g[i].value);
+        else if (g[i].value)
+            snprintf(opt, sizeof(opt), "--%s=%s", g[i].name, g[i].value);
+        else
             snprintf(opt, sizeof(opt), "--%s", g[i].name);
-            json_object_array_add(argv, jw_str(opt));
-        }
-        if (g[i].value)
-            json_object_array_add(argv, jw_str(g[i].value));
+        json_object_array_add(argv, jw_str(opt));
     }
-    json_object_object_add(doc, "command_line", argv);
-    json_object_object_add(doc, "command", jw_str(words[0]));
+    return argv;
+}
+
+static struct json_object *fleet_doc(const struct fleet_run *fr, const char *status, bool final)
+{
+    struct json_object *doc = json_object_new_object();
+    json_object_object_add(doc, "schema", jw_str(FLEET_SCHEMA));
+    json_object_object_add(doc, "schema_version", jw_int(FLEET_SCHEMA_VERSION));
+    json_object_object_add(doc, "ptsbench_version", jw_str(PTSBENCH_VERSION));
+    json_object_object_add(doc, "command_line", json_object_get(fr->command_line));
+    json_object_object_add(doc, "command", jw_str(fr->cmd));
+    json_object_object_add(doc, "command_words", json_object_get(fr->words));
     json_object_object_add(doc, "mode", jw_str(fr->parallel ? "parallel" : "sequential"));
-    json_object_object_add(doc, "started", jw_str(started));
+    json_object_object_add(doc, "started", jw_str(fr->started));
     char now[40];
     iso8601_now(now, sizeof(now));
     json_object_object_add(doc, "updated", jw_str(now));
@@ -438,6 +451,103 @@ static void print_summary(const struct fleet_run *fr, const char *results)
     json_object_put(doc);
 }
 
+/* Run the copies that have an argv (all of them, or a resume's unfinished ones), writing the
+ * fleet's document before, between (one after another) and after. Returns the exit code. */
+static int fleet_execute(struct fleet_run *fr)
+{
+    const char *cmd = fr->cmd;
+    char err[ERR_LEN];
+    cli_install_signals();
+    if (file_mkdir_p(fr->dir, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench %s: %s\n", cmd, err);
+        return EXIT_FAILURE;
+    }
+    if (!fr->started[0])
+        iso8601_now(fr->started, sizeof(fr->started));
+    if (write_doc(fr->results, fleet_doc(fr, "running", false)) != 0)
+        return EXIT_FAILURE;
+    unsigned todo = 0;
+    for (unsigned i = 0; i < fr->n; i++)
+        todo += fr->m[i].argv != NULL;
+    printf("%s: %u targets%s, %s; results in %s\n", cmd, todo,
+           todo < fr->n ? " not yet complete" : "",
+           fr->parallel ? "in parallel (rounds started together)" : "one after another",
+           fr->dir);
+    fflush(stdout);
+    setenv(FLEET_ENV_LABEL, "1", 1);
+    volatile sig_atomic_t *stop = cli_stop_flag();
+    if (fr->parallel) {
+        char fdnum[16];
+        snprintf(fdnum, sizeof(fdnum), "%d", SPAWN_SYNC_FD);
+        setenv(FLEET_ENV_FD, fdnum, 1);
+        /* the copies to run, in a list of their own (a resume skips the complete ones) */
+        struct fleet_run sub = *fr;
+        sub.m = xcalloc(fr->n, sizeof(*sub.m));
+        unsigned *idx = xcalloc(fr->n, sizeof(*idx));
+        sub.n = 0;
+        for (unsigned i = 0; i < fr->n; i++)
+            if (fr->m[i].argv) {
+                idx[sub.n] = i;
+                sub.m[sub.n++] = fr->m[i];
+            }
+        char *const **argvs = xcalloc(sub.n + 1, sizeof(*argvs));
+        int *status = xcalloc(sub.n + 1, sizeof(*status));
+        for (unsigned i = 0; i < sub.n; i++)
+            argvs[i] = sub.m[i].argv;
+        const struct spawn_many_ops ops = {on_line, on_msg, on_exited};
+        if (spawn_run_many(sub.n, argvs, SPAWN_STOPPABLE | SPAWN_SYNC, &ops, &sub, status) != 0)
+            fprintf(stderr, "ptsbench %s: cannot start every copy: %s\n", cmd, strerror(errno));
+        for (unsigned i = 0; i < sub.n; i++) {
+            fr->m[idx[i]].status = status[i];
+            fr->m[idx[i]].done = true;
+        }
+        fr->released += sub.released;
+        fr->wait_sum_s += sub.wait_sum_s;
+        if (sub.wait_max_s > fr->wait_max_s)
+            fr->wait_max_s = sub.wait_max_s;
+        free(argvs);
+        free(status);
+        free(idx);
+        free(sub.m);
+        unsetenv(FLEET_ENV_FD);
+    } else {
+        for (unsigned i = 0; i < fr->n && !*stop; i++) {
+            struct member *m = &fr->m[i];
+            if (!m->argv)
+                continue;   /* complete before a resume */
+            char *const *argv1[1] = {m->argv};
+            int st = 128 + SIGTERM;
+            const struct spawn_many_ops ops = {on_line_one, NULL, NULL};
+            if (spawn_run_many(1, argv1, SPAWN_STOPPABLE, &ops, m, &st) != 0)
+                fprintf(stderr, "ptsbench %s: cannot start the copy for %s: %s\n", cmd,
+                        m->target, strerror(errno));
+            m->status = st;
+            m->done = true;
+            write_doc(fr->results, fleet_doc(fr, "running", false));
+        }
+    }
+    unsetenv(FLEET_ENV_LABEL);
+    int code = 0;
+    bool interrupted = *stop != 0;
+    for (unsigned i = 0; i < fr->n; i++) {
+        const int st = fr->m[i].status;
+        if (st == 130 || st == 128 + SIGTERM)
+            interrupted = true;
+        else if (st != 0 && code == 0)
+            code = st < 0 ? EXIT_FAILURE : st;
+    }
+    const char *status = interrupted ? "interrupted" : code ? "failed" : "complete";
+    if (write_doc(fr->results, fleet_doc(fr, status, true)) != 0 && !code)
+        code = EXIT_FAILURE;
+    print_summary(fr, fr->results);
+    if (interrupted) {
+        code = 130;
+        printf("resume with: ptsbench %s --resume %s (complete targets are kept)\n", cmd,
+               fr->dir);
+    }
+    return code;
+}
+
 int cli_fleet_dispatch(struct cli_fleet *f, const char *const *words, unsigned n_words,
                        const char *kind, const char *out, bool force, const char **one)
 {
@@ -452,15 +562,20 @@ int cli_fleet_dispatch(struct cli_fleet *f, const char *const *words, unsigned n
                                 "once)\n", cmd, f->targets[i], f->targets[j]);
                 return EXIT_USAGE;
             }
-    char dir[4096], results[4200], err[ERR_LEN];
+    struct fleet_run fr = {.n = f->n, .parallel = f->parallel, .cmd = cmd};
+    char err[ERR_LEN];
     char fleet_kind[64];
     snprintf(fleet_kind, sizeof(fleet_kind), "%s-fleet", kind);
-    if (run_out_dir(out, fleet_kind, force, dir, sizeof(dir), results, sizeof(results), err,
-                    sizeof(err)) != 0) {
+    if (run_out_dir(out, fleet_kind, force, fr.dir, sizeof(fr.dir), fr.results,
+                    sizeof(fr.results), err, sizeof(err)) != 0) {
         fprintf(stderr, "ptsbench %s: %s\n", cmd, err);
         return EXIT_USAGE;
     }
-    struct fleet_run fr = {.n = f->n, .parallel = f->parallel};
+    const char *dir = fr.dir;
+    fr.command_line = given_command_line(words, n_words);
+    fr.words = json_object_new_array();
+    for (unsigned i = 0; i < n_words; i++)
+        json_object_array_add(fr.words, jw_str(words[i]));
     fr.m = xcalloc(f->n, sizeof(*fr.m));
     for (unsigned i = 0; i < f->n; i++) {
         struct member *m = &fr.m[i];
@@ -485,72 +600,162 @@ int cli_fleet_dispatch(struct cli_fleet *f, const char *const *words, unsigned n
         code = code == EXIT_USAGE ? EXIT_USAGE : code;
         goto done;
     }
-    cli_install_signals();
-    if (file_mkdir_p(dir, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptsbench %s: %s\n", cmd, err);
-        code = EXIT_FAILURE;
-        goto done;
-    }
-    char started[40];
-    iso8601_now(started, sizeof(started));
-    if (write_doc(results, fleet_doc(&fr, words, n_words, started, "running", false)) != 0) {
-        code = EXIT_FAILURE;
-        goto done;
-    }
-    printf("%s: %u targets, %s; results in %s\n", cmd, f->n,
-           f->parallel ? "in parallel (rounds started together)" : "one after another", dir);
-    fflush(stdout);
-    setenv(FLEET_ENV_LABEL, "1", 1);
-    volatile sig_atomic_t *stop = cli_stop_flag();
-    if (f->parallel) {
-        char fdnum[16];
-        snprintf(fdnum, sizeof(fdnum), "%d", SPAWN_SYNC_FD);
-        setenv(FLEET_ENV_FD, fdnum, 1);
-        char *const **argvs = xcalloc(f->n, sizeof(*argvs));
-        int *status = xcalloc(f->n, sizeof(*status));
-        for (unsigned i = 0; i < f->n; i++)
-            argvs[i] = fr.m[i].argv;
-        const struct spawn_many_ops ops = {on_line, on_msg, on_exited};
-        if (spawn_run_many(f->n, argvs, SPAWN_STOPPABLE | SPAWN_SYNC, &ops, &fr, status) != 0)
-            fprintf(stderr, "ptsbench %s: cannot start every copy: %s\n", cmd, strerror(errno));
-        for (unsigned i = 0; i < f->n; i++)
-            fr.m[i].status = status[i];
-        free(argvs);
-        free(status);
-        unsetenv(FLEET_ENV_FD);
-    } else {
-        for (unsigned i = 0; i < f->n && !*stop; i++) {
-            struct member *m = &fr.m[i];
-            char *const *argv1[1] = {m->argv};
-            int st = 128 + SIGTERM;
-            const struct spawn_many_ops ops = {on_line_one, NULL, NULL};
-            if (spawn_run_many(1, argv1, SPAWN_STOPPABLE, &ops, m, &st) != 0)
-                fprintf(stderr, "ptsbench %s: cannot start the copy for %s: %s\n", cmd,
-                        m->target, strerror(errno));
-            m->status = st;
-            m->done = true;
-            write_doc(results, fleet_doc(&fr, words, n_words, started, "running", false));
-        }
-    }
-    unsetenv(FLEET_ENV_LABEL);
-    code = 0;
-    bool interrupted = *stop != 0;
-    for (unsigned i = 0; i < f->n; i++) {
-        const int st = fr.m[i].status;
-        if (st == 130 || st == 128 + SIGTERM)
-            interrupted = true;
-        else if (st != 0 && code == 0)
-            code = st < 0 ? EXIT_FAILURE : st;
-    }
-    const char *status = interrupted ? "interrupted" : code ? "failed" : "complete";
-    if (write_doc(results, fleet_doc(&fr, words, n_words, started, status, true)) != 0 && !code)
-        code = EXIT_FAILURE;
-    print_summary(&fr, results);
-    if (interrupted)
-        code = 130;
+    code = fleet_execute(&fr);
 done:
     for (unsigned i = 0; i < f->n; i++)
         argv_free(fr.m[i].argv);
     free(fr.m);
+    json_object_put(fr.command_line);
+    json_object_put(fr.words);
+    return code;
+}
+
+/* ---- resume ------------------------------------------------------------------------------- */
+
+/* argv of a copy that never started (one after another, stopped before its turn): the fleet's
+ * recorded command for this target alone, from its --NAME=VALUE form. */
+static char **fresh_argv(struct json_object *command_line, size_t n_words, const char *t,
+                         const char *dir, const struct cli_resume_flags *flags)
+{
+    const size_t n = jp_len(command_line);
+    char **argv = xcalloc(n + 12, sizeof(*argv));
+    unsigned k = 0;
+    char self[PATH_MAX];
+    self_path(self, sizeof(self));
+    argv[k++] = xstrdup(self);
+    for (size_t i = 1; i < n; i++) {
+        const char *a = jp_string(jp_idx(command_line, i));
+        if (!a)
+            continue;
+        if (i > n_words && (!strncmp(a, "--target=", 9) || !strncmp(a, "--targets=", 10) ||
+                            !strcmp(a, "--parallel") || !strncmp(a, "--out=", 6)))
+            continue;
+        argv[k++] = xstrdup(a);
+    }
+    argv[k++] = xstrdup("--target");
+    argv[k++] = xstrdup(t);
+    argv[k++] = xstrdup("--out");
+    argv[k++] = xstrdup(dir);
+    if (flags->quiet)
+        argv[k++] = xstrdup("--quiet");
+    if (flags->destructive)
+        argv[k++] = xstrdup("--destructive");
+    if (flags->overwrite_signatures)
+        argv[k++] = xstrdup("--overwrite-signatures");
+    argv[k] = NULL;
+    return argv;
+}
+
+bool cli_fleet_is_fleet(const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/results.json", dir);
+    struct json_object *doc = file_exists(path) ? json_object_from_file(path) : NULL;
+    const char *schema = doc ? jp_str(doc, "schema") : NULL;
+    const bool yes = schema && !strcmp(schema, FLEET_SCHEMA);
+    json_object_put(doc);
+    return yes;
+}
+
+int cli_fleet_resume(const char *cmd, const char *dir, const struct cli_resume_flags *flags)
+{
+    struct fleet_run fr = {.cmd = cmd};
+    snprintf(fr.dir, sizeof(fr.dir), "%s", dir);
+    snprintf(fr.results, sizeof(fr.results), "%s/results.json", dir);
+    struct json_object *doc = json_object_from_file(fr.results);
+    char why[256] = "";
+    int code = EXIT_USAGE;
+    if (!doc || shape_check(doc, fr.results, why, sizeof(why)) != 0) {
+        fprintf(stderr, "ptsbench %s: --resume %s: %s\n", cmd, dir,
+                why[0] ? why : "not a readable results file");
+        json_object_put(doc);
+        return EXIT_USAGE;
+    }
+    const char *was = jp_str(doc, "command");
+    const bool same_cmd = was && (!strcmp(was, cmd) || (!strcmp(was, "run-test") &&
+                                                        !strcmp(cmd, "suite")));
+    if (!same_cmd) {
+        fprintf(stderr, "ptsbench %s: --resume %s: these are the results of ptsbench %s\n", cmd,
+                dir, was ? was : "?");
+        goto out;
+    }
+    if (results_life_of(doc, why, sizeof(why)) == RESULTS_RUNNING) {
+        fprintf(stderr, "ptsbench %s: --resume %s: still running (%s)\n", cmd, dir, why);
+        goto out;
+    }
+    struct json_object *targets = jp_arr(doc, "targets");
+    fr.n = (unsigned)jp_len(targets);
+    if (!fr.n || fr.n > CLI_FLEET_MAX) {
+        fprintf(stderr, "ptsbench %s: --resume %s: no targets recorded\n", cmd, dir);
+        goto out;
+    }
+    fr.parallel = !strcmp(jp_str(doc, "mode") ? jp_str(doc, "mode") : "", "parallel");
+    fr.command_line = json_object_get(jp_arr(doc, "command_line"));
+    fr.words = json_object_get(jp_arr(doc, "command_words"));
+    snprintf(fr.started, sizeof(fr.started), "%s", jp_str(doc, "started") ? jp_str(doc, "started") : "");
+    fr.m = xcalloc(fr.n, sizeof(*fr.m));
+    unsigned todo = 0;
+    for (unsigned i = 0; i < fr.n; i++) {
+        struct member *m = &fr.m[i];
+        struct json_object *t = jp_idx(targets, i);
+        const char *label = jp_str(t, "label");
+        m->target = jp_str(t, "target");
+        m->status = -1;
+        if (!label || !m->target || strchr(label, '/') || !strcmp(label, "..")) {
+            fprintf(stderr, "ptsbench %s: --resume %s: target %u has no label or target\n",
+                    cmd, dir, i + 1);
+            goto out;
+        }
+        snprintf(m->label, sizeof(m->label), "%s", label);
+        snprintf(m->dir, sizeof(m->dir), "%s/%s", dir, label);
+        char own[4400];
+        snprintf(own, sizeof(own), "%s/results.json", m->dir);
+        struct json_object *d = file_exists(own) ? json_object_from_file(own) : NULL;
+        const enum results_life life = d ? results_life_of(d, why, sizeof(why)) : RESULTS_FAILED;
+        json_object_put(d);
+        if (d && life == RESULTS_COMPLETE) {
+            m->status = 0;   /* kept as it is */
+            m->done = true;
+            continue;
+        }
+        todo++;
+        if (!d) {
+            m->argv = fresh_argv(fr.command_line, jp_len(fr.words), m->target, m->dir, flags);
+            continue;
+        }
+        char **argv = xcalloc(12, sizeof(*argv));
+        unsigned k = 0;
+        char self[PATH_MAX];
+        self_path(self, sizeof(self));
+        argv[k++] = xstrdup(self);
+        /* a run-test's results resume through suite (run-test wants its NAME first) */
+        argv[k++] = xstrdup(!strcmp(was, "run-test") ? "suite" : was);
+        argv[k++] = xstrdup("--resume");
+        argv[k++] = xstrdup(m->dir);
+        if (flags->quiet)
+            argv[k++] = xstrdup("--quiet");
+        if (flags->destructive)
+            argv[k++] = xstrdup("--destructive");
+        if (flags->overwrite_signatures)
+            argv[k++] = xstrdup("--overwrite-signatures");
+        if (flags->resume_as_is)
+            argv[k++] = xstrdup("--resume-as-is");
+        argv[k] = NULL;
+        m->argv = argv;
+    }
+    if (!todo) {
+        printf("ptsbench %s: --resume %s: every target is complete; nothing to resume\n", cmd,
+               dir);
+        code = EXIT_OK;
+        goto out;
+    }
+    code = fleet_execute(&fr);
+out:
+    for (unsigned i = 0; fr.m && i < fr.n; i++)
+        argv_free(fr.m[i].argv);
+    free(fr.m);
+    json_object_put(fr.command_line);
+    json_object_put(fr.words);
+    json_object_put(doc);
     return code;
 }

@@ -34,7 +34,7 @@ int cli_parse_targets_file(const char *value, void *target, char *err, size_t er
 /* The rows of a command's option table (options.h); `text` is the --target row's text. */
 #define CLI_FLEET_OPTIONS(f, text)                                                              \
     {"target", 't', CLI_STR_LIST, (f)->targets, .count = &(f)->n, .max = CLI_FLEET_MAX,       \
-     .arg = "T", .help = text "; repeat for several targets"},                                  \
+     .arg = "T", .help = text ";\nrepeat for several targets"},                                  \
     {"targets", 0, CLI_CUSTOM, (f), .parse = cli_parse_targets_file, .arg = "@FILE",            \
      .help = "targets from FILE, one per line ('#' comments)"},                                 \
     {"parallel", 0, CLI_FLAG, &(f)->parallel,                                                   \
@@ -61,5 +61,15 @@ int cli_fleet_dispatch(struct cli_fleet *f, const char *const *words, unsigned n
 /* A target's label: its file name (/dev/zram1 -> zram1), sim:PRESET,... -> sim-PRESET; only
  * [A-Za-z0-9._-]. For OUT/LABEL and the report's legends. */
 void cli_fleet_label(const char *target, char *buf, size_t len);
+
+/* DIR holds the results of a command on several targets (ptsbench.fleet). */
+bool cli_fleet_is_fleet(const char *dir);
+
+/* `CMD --resume DIR` on such results: every target not complete goes on (`CMD --resume
+ * DIR/LABEL` for one that started, its recorded command for one that never did), as they ran
+ * (one after another, or at once with their rounds aligned); the complete ones are kept. The
+ * flags are those a resume may add. Returns the exit code. */
+struct cli_resume_flags;
+int cli_fleet_resume(const char *cmd, const char *dir, const struct cli_resume_flags *flags);
 
 #endif

@@ -1,6 +1,7 @@
 /* cli_resume.c — `--resume DIR`: run a stopped run, suite or profile again from where it stopped,
  * with the command line its results file recorded (see cli.h). */
 #include "cli/cli.h"
+#include "cli/cli_fleet.h"
 #include "cli/options.h"
 
 #include <json-c/json.h>
@@ -109,6 +110,8 @@ int cli_resume_again(const char *cmd, const char *what, const char *dir, unsigne
                         "may be added\n", cmd, dir, what);
         return EXIT_USAGE;
     }
+    if (cli_fleet_is_fleet(dir))   /* one command on several targets: each goes on */
+        return cli_fleet_resume(cmd, dir, flags);
     char err[ERR_LEN];
     struct cli_resume r;
     int rc = cli_resume_load(dir, schema, commands, &r, err, sizeof(err));

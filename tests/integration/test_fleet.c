@@ -2,7 +2,7 @@
  * zram devices of the test's own run at once, each with its results and the aggregate, which
  * must equal what the targets' own results add up to; a suite on two simulated drives one after
  * another gives one report comparing them; a bad target among several refuses the whole
- * command with nothing written; --targets @FILE. */
+ * command with nothing written; --targets @FILE; a stopped fleet resumes. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,7 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "helpers.h"
 
@@ -237,6 +240,79 @@ static void test_bad_target_refuses_all(void **state)
     free(dir);
 }
 
+static unsigned rounds_in(const char *path)
+{
+    struct json_object *d = load_json(path);
+    struct json_object *r = d ? json_at(d, "rounds") : NULL;
+    const unsigned n = r ? (unsigned)json_object_array_length(r) : 0;
+    json_object_put(d);
+    return n;
+}
+
+/* A fleet stopped by a signal keeps every target's rounds; `run --resume OUT` takes each
+ * target on from where it stopped, and says there is nothing left once all are complete. */
+static void test_resume_fleet(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir("fleet-resume");
+    assert_non_null(dir);
+    char out[4096], log[4200], a[4300], b[4300];
+    snprintf(out, sizeof(out), "%s/out", dir);
+    snprintf(log, sizeof(log), "%s/log", dir);
+    snprintf(a, sizeof(a), "%s/sim-generic-mlc25/results.json", out);
+    snprintf(b, sizeof(b), "%s/sim-generic-mlc25-2/results.json", out);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        FILE *f = freopen(log, "w", stdout);
+        (void)f;
+        dup2(1, 2);
+        execl(ptsbench_bin(), "ptsbench", "run", "--target", "sim:generic-mlc25", "--target",
+              "sim:generic-mlc25", "--parallel", "--workload", "rw=randwrite,bs=4k,qd=4",
+              "--rounds", "150", "--round-time", "1", "--all-rounds", "--quiet", "--out", out,
+              (char *)NULL);
+        _exit(127);
+    }
+    /* stop it once both targets have kept some rounds */
+    for (int i = 0; i < 600 && (rounds_in(a) < 3 || rounds_in(b) < 3); i++)
+        test_sleep_ms(50);
+    kill(pid, SIGINT);
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 130);
+    const unsigned kept_a = rounds_in(a), kept_b = rounds_in(b);
+    print_message("stopped with %u and %u rounds kept\n", kept_a, kept_b);
+    assert_true(kept_a >= 3 && kept_a < 150);
+    assert_true(kept_b >= 3 && kept_b < 150);
+    char fleet[4200];
+    snprintf(fleet, sizeof(fleet), "%s/results.json", out);
+    struct json_object *doc = load_json(fleet);
+    assert_non_null(doc);
+    assert_string_equal(json_object_get_string(json_at(doc, "status")), "interrupted");
+    json_object_put(doc);
+
+    char *resume[] = {"ptsbench", "run", "--resume", out, "--quiet", NULL};
+    doc = ptsbench_results(resume, out, 0, NULL);
+    assert_non_null(doc);
+    assert_string_equal(json_object_get_string(json_at(doc, "status")), "complete");
+    assert_string_equal(json_object_get_string(json_at(doc, "targets.1.label")),
+                        "sim-generic-mlc25-2");
+    assert_int_equal((int)json_num(doc, "aggregate.rounds.149.round"), 150);
+    json_object_put(doc);
+    assert_int_equal(rounds_in(a), 150);
+    assert_int_equal(rounds_in(b), 150);
+
+    char *again[] = {(char *)ptsbench_bin(), "run", "--resume", out, NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(again, &r), 0);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "nothing to resume"));
+    cmd_result_free(&r);
+    remove_tree(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -244,6 +320,7 @@ int main(void)
         cmocka_unit_test(test_parallel_zram),
         cmocka_unit_test(test_suite_two_drives_one_report),
         cmocka_unit_test(test_bad_target_refuses_all),
+        cmocka_unit_test(test_resume_fleet),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
