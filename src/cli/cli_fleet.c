@@ -612,6 +612,24 @@ done:
 
 /* ---- resume ------------------------------------------------------------------------------- */
 
+/* The flags a resume was given, for a copy (resume_as_is only to one that resumes); the
+ * argv is NULL-terminated after them. */
+static void add_flags(char **argv, unsigned *k, const struct cli_resume_flags *flags,
+                      bool resuming)
+{
+    const struct {
+        bool on;
+        const char *opt;
+    } f[] = {{flags->quiet, "--quiet"},
+             {flags->destructive, "--destructive"},
+             {flags->overwrite_signatures, "--overwrite-signatures"},
+             {resuming && flags->resume_as_is, "--resume-as-is"}};
+    for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+        if (f[i].on)
+            argv[(*k)++] = xstrdup(f[i].opt);
+    argv[*k] = NULL;
+}
+
 /* argv of a copy that never started (one after another, stopped before its turn): the fleet's
  * recorded command for this target alone, from its --NAME=VALUE form. */
 static char **fresh_argv(struct json_object *command_line, size_t n_words, const char *t,
@@ -636,13 +654,7 @@ static char **fresh_argv(struct json_object *command_line, size_t n_words, const
     argv[k++] = xstrdup(t);
     argv[k++] = xstrdup("--out");
     argv[k++] = xstrdup(dir);
-    if (flags->quiet)
-        argv[k++] = xstrdup("--quiet");
-    if (flags->destructive)
-        argv[k++] = xstrdup("--destructive");
-    if (flags->overwrite_signatures)
-        argv[k++] = xstrdup("--overwrite-signatures");
-    argv[k] = NULL;
+    add_flags(argv, &k, flags, false);
     return argv;
 }
 
@@ -732,15 +744,7 @@ int cli_fleet_resume(const char *cmd, const char *dir, const struct cli_resume_f
         argv[k++] = xstrdup(!strcmp(was, "run-test") ? "suite" : was);
         argv[k++] = xstrdup("--resume");
         argv[k++] = xstrdup(m->dir);
-        if (flags->quiet)
-            argv[k++] = xstrdup("--quiet");
-        if (flags->destructive)
-            argv[k++] = xstrdup("--destructive");
-        if (flags->overwrite_signatures)
-            argv[k++] = xstrdup("--overwrite-signatures");
-        if (flags->resume_as_is)
-            argv[k++] = xstrdup("--resume-as-is");
-        argv[k] = NULL;
+        add_flags(argv, &k, flags, true);
         m->argv = argv;
     }
     if (!todo) {
