@@ -506,6 +506,9 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
     if (rec->resumed)
         jw_add(doc, "resumed", json_object_get(rec->resumed));
     jw_add(doc, "state", results_state_json(&rec->state));
+    if (rec->health_taken)
+        jw_add(doc, "health", health_json(&rec->health_before,
+                                          rec->health_done ? &rec->health_after : NULL));
     struct json_object *ss = results_steady_json(&rec->steady,
                                                  rec->verdict.steady ? rec->steady_round : 0,
                                                  &c->criteria, c->track, rec->measured);

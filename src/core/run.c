@@ -288,6 +288,13 @@ static void print_summary(const struct run_record *rec)
         printf("\nlast rounds %u-%u: %s average %s, %s", rec->last_window.first_round,
                rec->last_window.last_round, rec->cfg.track, avg, rec->last_verdict.label);
     }
+    if (rec->health_done) {
+        char line[512];
+        struct json_object *h = health_json(&rec->health_before, &rec->health_after);
+        health_summary(h, line, sizeof(line));
+        json_object_put(h);
+        printf("\n%s", line);
+    }
     printf("\nresults: %s\n", rec->results_path);
     fflush(stdout);
 }
@@ -652,6 +659,8 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
     if (rec->target.sim)
         sim_stats(rec->target.sim->dev, &rec->sim_last);
     ds_init(&rec->state, (double)rec->range.len * rec->weight, rec->target.sim != NULL);
+    health_collect(&rec->target, &rec->health_before);   /* before purge, WIPC and rounds */
+    rec->health_taken = true;
     iso8601_now(rec->started, sizeof(rec->started));
     memcpy(rec->updated, rec->started, sizeof(rec->updated));
     rec->status = "running";
@@ -746,6 +755,8 @@ out:
     worker_pool_stop(pool);
     if (fd >= 0)
         close(fd);
+    health_collect(&rec->target, &rec->health_after);
+    rec->health_done = true;
     iso8601_now(rec->updated, sizeof(rec->updated));
     const bool write_failed = results_write(rec, err, sizeof(err)) != 0;
     if (write_failed)

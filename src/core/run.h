@@ -14,6 +14,7 @@
 #include "core/drive_state.h"
 #include "core/metrics.h"
 #include "core/precondition.h"
+#include "device/health.h"
 #include "device/hostinfo.h"
 #include "device/purge.h"
 #include "device/safety.h"
@@ -102,6 +103,10 @@ struct run_record {
     struct json_object *resumed;     /* the document's "resumed" array (owned) */
     double weight;               /* completions' weight: k for a scaled simulated drive, else 1 */
     struct sim_stats sim_last;   /* simulated drive counters at the end of the last round */
+    /* the drive's health and lifetime counters (device/health.h) before the first write of the
+     * run and after its last round; the results' "health" object */
+    struct health_snapshot health_before, health_after;
+    bool health_taken, health_done;
     struct results_cache cache;
     char error[512];
 };

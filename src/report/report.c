@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "core/results.h"
+#include "device/health.h"
 #include "lib/file.h"
 #include "lib/json_path.h"
 #include "lib/units.h"
@@ -2226,6 +2227,26 @@ static void round_state(struct ctx *c, size_t i, struct json_object *r, char *bu
         snprintf(buf, len, "%s%s%s", in_window ? "window" : "measured", st[0] ? ": " : "", st);
 }
 
+/* The drive's own write amplification over the run (device/health.h), beside the simulator's
+ * per-round figure in the table's WA column when there is one. */
+static void run_health(struct ctx *c, size_t i)
+{
+    char line[512], wa[16];
+    health_summary(jp_obj_at(c->in[i].doc, "health"), line, sizeof(line));
+    if (!line[0])
+        return;
+    struct json_object *rounds = jp_arr(c->in[i].doc, "rounds");
+    struct json_object *last = jp_idx(rounds, jp_len(rounds) ? jp_len(rounds) - 1 : 0);
+    double sim_wa = jp_path(last, "device.write_amplification");
+    if (isfinite(sim_wa)) {
+        fmt_fig(sim_wa, UNITS_FIG_WAF, wa, sizeof(wa));
+        o_para(&c->o, "%s. The simulator's own figure per round is the WA column (last round: "
+               "%s).", line, wa);
+    } else {
+        o_para(&c->o, "%s.", line);
+    }
+}
+
 static void run_sections(struct ctx *c)
 {
     o_heading(&c->o, 2, "runs", "Runs");
@@ -2259,6 +2280,7 @@ static void run_sections(struct ctx *c)
         if (simulated(&c->in[i]))
             o_para(&c->o, "%s — every round (simulated drive: virtual time):", dev(c, i));
         t_emit(&c->o, &tb);
+        run_health(c, i);
     }
     charts_for(c, "run");
 }

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "core/results.h"
+#include "device/health.h"
 #include "lib/json_path.h"
 #include "lib/units.h"
 #include "lib/util.h"
@@ -233,6 +234,10 @@ void show_write(FILE *out, struct json_object *doc, unsigned every)
     struct json_object *rounds = jp_arr_at(doc, "rounds");
     show_rounds(out, rounds, every, sim);
     show_verdict(out, doc, jp_len(rounds), sim);
+    char health[512];
+    health_summary(jp_obj_at(doc, "health"), health, sizeof(health));
+    if (health[0])
+        fprintf(out, "%s\n", health);
 }
 
 int show_load(const char *arg, struct json_object **doc, char *path, size_t len, char *err,

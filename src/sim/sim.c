@@ -454,8 +454,25 @@ void sim_close(struct sim_dev *d)
     free(d);
 }
 
+static void sim_stats_accumulate(struct sim_stats *to, const struct sim_stats *s)
+{
+    to->host_write_sectors += s->host_write_sectors;
+    to->host_read_sectors += s->host_read_sectors;
+    to->nand_write_sectors += s->nand_write_sectors;
+    to->gc_relocated_sectors += s->gc_relocated_sectors;
+    to->bg_relocated_sectors += s->bg_relocated_sectors;
+    to->erases += s->erases;
+    to->bg_gc_steps += s->bg_gc_steps;
+    to->fg_gc_steps += s->fg_gc_steps;
+    to->unmapped_reads += s->unmapped_reads;
+    to->trimmed_units += s->trimmed_units;
+}
+
 void sim_purge(struct sim_dev *d, simt now)
 {
+    struct sim_stats was;
+    sim_stats(d, &was);
+    sim_stats_accumulate(&d->before_purge, &was);
     for (unsigned j = 0; j < d->n; j++)
         sim_ctl_reset(&d->ctl[j], now);
     sim_vca_reset(d);
@@ -876,6 +893,15 @@ void sim_stats(const struct sim_dev *d, struct sim_stats *out)
         out->free_lines += c->nfree;
         out->total_lines += d->cfg.nlines;
     }
+    out->write_amplification = out->host_write_sectors
+                                   ? (double)out->nand_write_sectors / out->host_write_sectors
+                                   : 0.0;
+}
+
+void sim_lifetime_stats(const struct sim_dev *d, struct sim_stats *out)
+{
+    sim_stats(d, out);
+    sim_stats_accumulate(out, &d->before_purge);
     out->write_amplification = out->host_write_sectors
                                    ? (double)out->nand_write_sectors / out->host_write_sectors
                                    : 0.0;

@@ -216,6 +216,9 @@ void sim_fast_fill(struct sim_dev *d, bool random, uint64_t bytes, unsigned comp
 
 void sim_info(const struct sim_dev *d, struct sim_info *out);
 void sim_stats(const struct sim_dev *d, struct sim_stats *out);
+/* The same counters since sim_open, across purges (free_lines, total_lines: now): what a real
+ * drive's lifetime SMART counters are, which a sanitize does not reset (device/health.c). */
+void sim_lifetime_stats(const struct sim_dev *d, struct sim_stats *out);
 
 /* Invariants (tests, debug): valid sectors = mapped stored sectors; line states add up; every
  * mapped unit lies in a written region of a non-free line; no underflow. 0, or -1 with a message. */

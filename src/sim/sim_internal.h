@@ -162,6 +162,8 @@ struct sim_dev {
     uint32_t pz_head;           /* the latest pause's slot */
     simt pz_last_end;           /* the latest end of a noted pause */
     simt pz_next_timed;         /* the earliest timed pause not noted yet (UINT64_MAX: none) */
+    struct sim_stats before_purge;   /* counters summed over every purge so far (a real drive's
+                                        lifetime counters survive a sanitize; sim_lifetime_stats) */
 };
 
 /* Controller (sim_ctl.c). Times are in ns; lpns is NULL for lpn0, lpn0+1, ... */

@@ -416,6 +416,52 @@ static void test_fio_forms_run(void **state)
     assert_true(compared >= 30);
 }
 
+/* The drive-health path end to end on the simulated drive (device/health.h): the results'
+ * "health" object comes from the simulator's counters (source "simulator"); without
+ * preconditioning, its host and NAND deltas over the run are the sums of the rounds' own device
+ * counters, its write amplification their ratio (past the first fill, so above 1); `show`
+ * prints it in one line. */
+static void test_health_from_simulator_counters(void **state)
+{
+    (void)state;
+    struct json_object *doc = run_sim("health", "sim:generic-mlc25,op=7,k=8",
+                                      "rw=randwrite,bs=4k,qd=8", "4", "30", true, NULL);
+    assert_string_equal(json_object_get_string(json_at(doc, "health.before.source")),
+                        "simulator");
+    assert_string_equal(json_object_get_string(json_at(doc, "health.after.source")),
+                        "simulator");
+    double host = 0, nand = 0;
+    for (unsigned i = 0; i < 4; i++) {
+        host += num(doc, "rounds.%u.device.host_write_bytes", i);
+        nand += num(doc, "rounds.%u.device.nand_write_bytes", i);
+    }
+    double dh = json_num(doc, "health.delta.host_bytes_written.value");
+    double dn = json_num(doc, "health.delta.nand_bytes_written.value");
+    double wa = json_num(doc, "health.write_amplification");
+    print_message("health: host %.0f (rounds %.0f), NAND %.0f (rounds %.0f), WA %.4f\n", dh,
+                  host, dn, nand, wa);
+    assert_true(host > 0 && fabs(dh - host) <= 1e-9 * host);
+    assert_true(nand > 0 && fabs(dn - nand) <= 1e-9 * nand);
+    assert_true(fabs(wa - nand / host) < 1e-6);
+    assert_true(wa > 1.2);   /* 4 x 30 s pass the first fill (1.1 fills): GC has begun */
+    assert_true(json_num(doc, "health.after.host_bytes_written.unit") == 512 * 8);   /* k = 8 */
+    assert_string_equal(json_object_get_string(json_at(doc, "health.after.temperature_c")),
+                        "not reported");
+    json_object_put(doc);
+
+    char out[600], line[160];
+    snprintf(out, sizeof(out), "%s/health", dir);
+    char *argv[] = {(char *)ptsbench_bin(), "show", out, NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(argv, &r), 0);
+    assert_int_equal(r.status, 0);
+    snprintf(line, sizeof(line), "Drive write amplification over the test: %.2f (NAND ", wa);
+    if (!strstr(r.out, line))
+        fail_msg("show does not say \"%s\":\n%s", line, r.out);
+    assert_non_null(strstr(r.out, ", simulator)"));
+    cmd_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -428,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_scaled_preset_reports_full_size),
         cmocka_unit_test(test_write_cliff_on_generic),
         cmocka_unit_test(test_fio_forms_run),
+        cmocka_unit_test(test_health_from_simulator_counters),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,824 @@
+/* health.c — drive health snapshots: the parsers of nvme-cli's and smartctl's JSON and of sysfs,
+ * the collector that runs those tools, the delta over a test and its write amplification
+ * (health.h is the contract; docs/health.md the sources and the units). */
+#include "device/health.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "device/target.h"
+#include "lib/json_path.h"
+#include "lib/spawn.h"
+#include "lib/units.h"
+#include "lib/util.h"
+#include "sim/sim.h"
+
+#define NVME_DATA_UNIT 512000ull     /* NVMe Base Spec., SMART / Health log: 1000 x 512 bytes */
+#define GIB (1ull << 30)
+#define MIB32 (32ull << 20)
+#define SECTOR 512ull
+
+#define F(k, l, m, b) {k, l, offsetof(struct health_snapshot, m), b}
+const struct health_field health_fields[] = {
+    F("host_bytes_written", "host writes", host_bytes_written, true),
+    F("nand_bytes_written", "NAND writes", nand_bytes_written, true),
+    F("host_bytes_read", "host reads", host_bytes_read, true),
+    F("temperature_c", "temperature (°C)", temperature_c, false),
+    F("media_errors", "media errors", media_errors, false),
+    F("crc_errors", "interface CRC errors", crc_errors, false),
+    F("percentage_used", "percentage used", percentage_used, false),
+    F("power_on_hours", "power-on hours", power_on_hours, false),
+    F("unsafe_shutdowns", "unsafe shutdowns", unsafe_shutdowns, false),
+    F("grown_defects", "grown defects", grown_defects, false),
+};
+#undef F
+const size_t health_n_fields = sizeof(health_fields) / sizeof(health_fields[0]);
+
+static const char *const source_names[] = {
+    [HEALTH_NONE] = "none", [HEALTH_NVME_CLI] = "nvme-cli", [HEALTH_SMARTCTL] = "smartctl",
+    [HEALTH_SYSFS] = "sysfs", [HEALTH_SIMULATOR] = "simulator",
+};
+
+const char *health_source_name(enum health_source s)
+{
+    return (unsigned)s < sizeof(source_names) / sizeof(source_names[0]) ? source_names[s]
+                                                                         : "none";
+}
+
+static enum health_source source_from_name(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof(source_names) / sizeof(source_names[0]); i++)
+        if (!strcmp(name, source_names[i]))
+            return (enum health_source)i;
+    return HEALTH_NONE;
+}
+
+/* ------------------------------------------------------------------ JSON values */
+
+/* A non-negative integer from a JSON number (integral), or a string of digits (nvme-cli 2.x
+ * quotes its 128-bit counters: "data_units_written": "136157684"). False otherwise, and for
+ * values beyond int64 (no drive has written 9 EB). */
+static bool j_u64(struct json_object *v, uint64_t *out)
+{
+    if (!v)
+        return false;
+    switch (json_object_get_type(v)) {
+    case json_type_int: {
+        int64_t i = json_object_get_int64(v);
+        if (i < 0)
+            return false;
+        *out = (uint64_t)i;
+        return true;
+    }
+    case json_type_double: {
+        double d = json_object_get_double(v);
+        if (!isfinite(d) || d < 0 || d >= 9.2e18 || d != floor(d))
+            return false;
+        *out = (uint64_t)d;
+        return true;
+    }
+    case json_type_string: {
+        const char *s = json_object_get_string(v);
+        if (!s || !*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 18)
+            return false;
+        *out = strtoull(s, NULL, 10);
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+static void set(struct health_value *f, int64_t v, uint64_t unit)
+{
+    f->reported = true;
+    f->value = v;
+    f->unit = unit;
+}
+
+/* key of o, a count: f reported with it (units: bytes per count for byte counters, else 0). */
+static bool set_u64(struct health_value *f, struct json_object *o, const char *key, uint64_t unit)
+{
+    uint64_t v;
+    if (!j_u64(jp_at(o, key), &v) || (unit && v > (uint64_t)INT64_MAX / unit))
+        return false;
+    set(f, (int64_t)(unit ? v * unit : v), unit);
+    return true;
+}
+
+static void set_str(char *dst, size_t len, struct json_object *o, const char *key)
+{
+    const char *v = jp_str(o, key);
+    if (!v || dst[0])
+        return;
+    char tmp[256];                  /* id-ctrl's fields are space-padded ASCII */
+    str_copy(tmp, sizeof(tmp), v);
+    str_copy(dst, len, str_trim(tmp));
+}
+
+static struct json_object *parse_object(const char *json, const char *what, char *err,
+                                        size_t errlen)
+{
+    if (!json)
+        return errf(err, errlen, "%s: no output", what), NULL;
+    enum json_tokener_error je;
+    struct json_object *o = json_tokener_parse_verbose(json, &je);
+    if (!o) {
+        errf(err, errlen, "%s: not JSON (%s)", what, json_tokener_error_desc(je));
+        return NULL;
+    }
+    if (!json_object_is_type(o, json_type_object)) {
+        json_object_put(o);
+        errf(err, errlen, "%s: not a JSON object", what);
+        return NULL;
+    }
+    return o;
+}
+
+/* ------------------------------------------------------------------ NVMe's log page */
+
+/* The SMART / Health Information log page's fields as nvme-cli and smartctl name them. */
+struct nvme_keys {
+    const char *temperature, *percentage_used;
+    bool kelvin;    /* nvme-cli prints the log page's Composite Temperature as it is: Kelvin */
+};
+
+static int nvme_log(struct json_object *log, const struct nvme_keys *k, struct health_snapshot *s)
+{
+    int n = 0;
+    uint64_t t;
+    if (j_u64(jp_get(log, k->temperature), &t) && t > 0) {   /* 0: no sensor (spec) */
+        set(&s->temperature_c, k->kelvin ? (int64_t)t - 273 : (int64_t)t, 0);
+        n++;
+    }
+    n += set_u64(&s->percentage_used, log, k->percentage_used, 0);
+    n += set_u64(&s->host_bytes_written, log, "data_units_written", NVME_DATA_UNIT);
+    n += set_u64(&s->host_bytes_read, log, "data_units_read", NVME_DATA_UNIT);
+    n += set_u64(&s->power_on_hours, log, "power_on_hours", 0);
+    n += set_u64(&s->unsafe_shutdowns, log, "unsafe_shutdowns", 0);
+    n += set_u64(&s->media_errors, log, "media_errors", 0);
+    return n;
+}
+
+int health_parse_nvme_smart_log(const char *json, struct health_snapshot *s, char *err,
+                                size_t errlen)
+{
+    struct json_object *o = parse_object(json, "nvme smart-log", err, errlen);
+    if (!o)
+        return -1;
+    /* nvme-cli 1.x and 2.x: "percent_used"; some builds wrote "percentage_used" */
+    static const struct nvme_keys cli = {"temperature", "percent_used", true};
+    static const struct nvme_keys cli_alt = {"temperature", "percentage_used", true};
+    int n = jp_get(o, "percent_used") ? nvme_log(o, &cli, s) : nvme_log(o, &cli_alt, s);
+    json_object_put(o);
+    if (!s->host_bytes_written.reported)
+        return errf(err, errlen, "nvme smart-log: no data_units_written (%d known fields)", n);
+    s->source = HEALTH_NVME_CLI;
+    str_copy(s->protocol, sizeof(s->protocol), "nvme");
+    return 0;
+}
+
+int health_parse_nvme_id_ctrl(const char *json, struct health_snapshot *s, char *err,
+                              size_t errlen)
+{
+    struct json_object *o = parse_object(json, "nvme id-ctrl", err, errlen);
+    if (!o)
+        return -1;
+    const bool ok = jp_str(o, "mn") || jp_str(o, "sn");
+    set_str(s->model, sizeof(s->model), o, "mn");
+    set_str(s->serial, sizeof(s->serial), o, "sn");
+    set_str(s->firmware, sizeof(s->firmware), o, "fr");
+    json_object_put(o);
+    return ok ? 0 : errf(err, errlen, "nvme id-ctrl: no model (mn) or serial (sn)");
+}
+
+/* ------------------------------------------------------------------ smartctl */
+
+/* ATA attributes by the name smartctl's drive database gives them (its meaning depends on the
+ * model, which the database knows and we do not), earlier rows first: a row fills its field
+ * only when an earlier one has not. unit 0: the device's logical block size. family: only
+ * when smartctl's model_family contains it. Sources in docs/health.md, "ATA attributes". */
+struct ata_row {
+    unsigned id;                /* 0: any */
+    const char *name;
+    size_t field;               /* offsetof */
+    uint64_t unit;              /* bytes per raw count; 1 for plain counts */
+    const char *family;
+};
+#define OFF(m) offsetof(struct health_snapshot, m)
+static const struct ata_row ata_rows[] = {
+    {241, "Lifetime_Writes_GiB", OFF(host_bytes_written), GIB, NULL},   /* SandForce */
+    {0, "Host_Writes_GiB", OFF(host_bytes_written), GIB, NULL},
+    {0, "Total_Writes_GiB", OFF(host_bytes_written), GIB, NULL},
+    {0, "Host_Writes_32MiB", OFF(host_bytes_written), MIB32, NULL},     /* Intel */
+    {0, "Total_LBAs_Written", OFF(host_bytes_written), 0, NULL},
+    {234, "SandForce_Internal", OFF(host_bytes_written), GIB, "SandForce"},
+    {242, "Lifetime_Reads_GiB", OFF(host_bytes_read), GIB, NULL},
+    {0, "Host_Reads_GiB", OFF(host_bytes_read), GIB, NULL},
+    {0, "Total_Reads_GiB", OFF(host_bytes_read), GIB, NULL},
+    {0, "Host_Reads_32MiB", OFF(host_bytes_read), MIB32, NULL},
+    {0, "Total_LBAs_Read", OFF(host_bytes_read), 0, NULL},
+    {233, "SandForce_Internal", OFF(nand_bytes_written), GIB, "SandForce"},
+    {0, "NAND_Writes_1GiB", OFF(nand_bytes_written), GIB, NULL},       /* Samsung */
+    {0, "NAND_Writes_GiB", OFF(nand_bytes_written), GIB, NULL},
+    {0, "Flash_Writes_GiB", OFF(nand_bytes_written), GIB, NULL},
+    {0, "NAND_Writes_32MiB", OFF(nand_bytes_written), MIB32, NULL},    /* Intel */
+    {187, "Reported_Uncorrect", OFF(media_errors), 1, NULL},
+    {199, "UDMA_CRC_Error_Count", OFF(crc_errors), 1, NULL},
+    {199, "SATA_CRC_Error_Count", OFF(crc_errors), 1, NULL},
+    {199, "CRC_Error_Count", OFF(crc_errors), 1, NULL},
+    {0, "Unexpect_Power_Loss_Ct", OFF(unsafe_shutdowns), 1, NULL},
+    {0, "Unsafe_Shutdown_Count", OFF(unsafe_shutdowns), 1, NULL},
+};
+
+static void ata_row_apply(const struct ata_row *r, struct json_object *table, const char *family,
+                          uint64_t block, struct health_snapshot *s)
+{
+    struct health_value *f = (struct health_value *)((char *)s + r->field);
+    if (f->reported || (r->family && (!family || !strstr(family, r->family))))
+        return;
+    for (size_t i = 0; i < jp_len(table); i++) {
+        struct json_object *a = jp_idx(table, i);
+        const char *name = jp_str(a, "name");
+        uint64_t id = 0, raw;
+        if (!name || strcmp(name, r->name) || (r->id && (!j_u64(jp_get(a, "id"), &id) ||
+                                                         id != r->id)))
+            continue;
+        if (!j_u64(jp_at(a, "raw.value"), &raw))
+            continue;
+        uint64_t unit = r->unit ? r->unit : block;
+        if (raw > (uint64_t)INT64_MAX / unit)
+            continue;
+        bool bytes = r->field == OFF(host_bytes_written) || r->field == OFF(host_bytes_read) ||
+                     r->field == OFF(nand_bytes_written);
+        set(f, (int64_t)(raw * unit), bytes ? unit : 0);
+        return;
+    }
+}
+
+static void sc_ata(struct json_object *o, struct health_snapshot *s)
+{
+    struct json_object *table = jp_arr_at(o, "ata_smart_attributes.table");
+    uint64_t block = SECTOR;
+    j_u64(jp_get(o, "logical_block_size"), &block);
+    if (!block)
+        block = SECTOR;
+    for (size_t i = 0; i < sizeof(ata_rows) / sizeof(ata_rows[0]); i++)
+        ata_row_apply(&ata_rows[i], table, jp_str(o, "model_family"), block, s);
+    set_u64(&s->percentage_used, o, "endurance_used.current_percent", 0);
+    str_copy(s->protocol, sizeof(s->protocol), "ata");
+}
+
+/* "6082.745" (smartctl prints SCSI byte counts as 10^9 bytes with three decimals) into bytes
+ * and the step the text can resolve (10^6 for three decimals). */
+static bool decimal_gb(const char *t, int64_t *bytes, uint64_t *unit)
+{
+    if (!t || !*t)
+        return false;
+    uint64_t ip = 0, fp = 0, scale = 1000000000ull;
+    const char *c = t;
+    for (; *c >= '0' && *c <= '9'; c++) {
+        if (ip > 9000000000ull)
+            return false;
+        ip = ip * 10 + (uint64_t)(*c - '0');
+    }
+    if (c == t && *c != '.')
+        return false;
+    if (*c == '.') {
+        for (c++; *c >= '0' && *c <= '9'; c++) {
+            if (scale == 1)
+                return false;
+            scale /= 10;
+            fp = fp * 10 + (uint64_t)(*c - '0');
+        }
+    }
+    if (*c)
+        return false;
+    *bytes = (int64_t)(ip * 1000000000ull + fp * scale);
+    *unit = scale;
+    return true;
+}
+
+static void sc_scsi(struct json_object *o, struct health_snapshot *s)
+{
+    struct json_object *log = jp_obj_at(o, "scsi_error_counter_log");
+    int64_t b;
+    uint64_t unit, sum = 0, v;
+    if (decimal_gb(jp_str(log, "write.gigabytes_processed"), &b, &unit))
+        set(&s->host_bytes_written, b, unit);
+    if (decimal_gb(jp_str(log, "read.gigabytes_processed"), &b, &unit))
+        set(&s->host_bytes_read, b, unit);
+    static const char *const dirs[] = {"read", "write", "verify"};
+    bool any = false;
+    for (size_t i = 0; i < 3; i++) {
+        if (j_u64(jp_at(jp_get(log, dirs[i]), "total_uncorrected_errors"), &v)) {
+            sum += v;
+            any = true;
+        }
+    }
+    if (any)
+        set(&s->media_errors, (int64_t)sum, 0);
+    set_u64(&s->grown_defects, o, "scsi_grown_defect_list", 0);
+    if (!set_u64(&s->percentage_used, o, "scsi_percentage_used_endurance_indicator", 0))
+        set_u64(&s->percentage_used, o, "endurance_used.current_percent", 0);
+    set_str(s->model, sizeof(s->model), o, "scsi_model_name");
+    set_str(s->firmware, sizeof(s->firmware), o, "scsi_revision");
+    set_str(s->firmware, sizeof(s->firmware), o, "revision");
+    str_copy(s->protocol, sizeof(s->protocol), "scsi");
+}
+
+static void sc_nvme(struct json_object *o, struct health_snapshot *s)
+{
+    static const struct nvme_keys smartctl = {"temperature", "percentage_used", false};
+    nvme_log(jp_obj_at(o, "nvme_smart_health_information_log"), &smartctl, s);
+    str_copy(s->protocol, sizeof(s->protocol), "nvme");
+}
+
+/* smartctl's device.protocol, and the section that says so when it is absent. */
+static const struct {
+    const char *protocol, *section;
+    void (*parse)(struct json_object *o, struct health_snapshot *s);
+} sc_kinds[] = {
+    {"NVMe", "nvme_smart_health_information_log", sc_nvme},
+    {"ATA", "ata_smart_attributes", sc_ata},
+    {"SCSI", "scsi_error_counter_log", sc_scsi},
+};
+
+int health_parse_smartctl(const char *json, struct health_snapshot *s, char *err, size_t errlen)
+{
+    struct json_object *o = parse_object(json, "smartctl", err, errlen);
+    if (!o)
+        return -1;
+    const char *proto = jp_str(o, "device.protocol");
+    size_t k = 0, n = sizeof(sc_kinds) / sizeof(sc_kinds[0]);
+    while (k < n && !(proto ? !strcmp(proto, sc_kinds[k].protocol)
+                            : jp_get(o, sc_kinds[k].section) != NULL))
+        k++;
+    if (k == n || !jp_get(o, sc_kinds[k].section)) {
+        json_object_put(o);
+        return errf(err, errlen, "smartctl: no SMART data for %s%s", proto ? "protocol " : "",
+                    proto ? proto : "this device");
+    }
+    sc_kinds[k].parse(o, s);
+    set_u64(&s->temperature_c, o, "temperature.current", 0);
+    set_u64(&s->power_on_hours, o, "power_on_time.hours", 0);
+    set_str(s->model, sizeof(s->model), o, "model_name");
+    set_str(s->serial, sizeof(s->serial), o, "serial_number");
+    set_str(s->firmware, sizeof(s->firmware), o, "firmware_version");
+    json_object_put(o);
+    s->source = HEALTH_SMARTCTL;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ sysfs */
+
+int health_parse_sysfs_stat(const char *text, struct health_snapshot *s, char *err,
+                            size_t errlen)
+{
+    unsigned long long f[7];
+    if (!text || sscanf(text, "%llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1], &f[2], &f[3],
+                        &f[4], &f[5], &f[6]) != 7)
+        return errf(err, errlen, "sysfs stat: not the 11 to 17 counters of a block device");
+    if (f[2] > (unsigned long long)INT64_MAX / SECTOR ||
+        f[6] > (unsigned long long)INT64_MAX / SECTOR)
+        return errf(err, errlen, "sysfs stat: sector counts out of range");
+    set(&s->host_bytes_read, (int64_t)(f[2] * SECTOR), SECTOR);
+    set(&s->host_bytes_written, (int64_t)(f[6] * SECTOR), SECTOR);
+    s->source = HEALTH_SYSFS;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ collecting */
+
+/* An executable `name` in one of $PATH's directories (root "" only: a test's fake root has no
+ * tools). */
+static bool in_path(const char *root, const char *name)
+{
+    if (root && *root)
+        return false;
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+    for (const char *p = path;;) {
+        const char *e = strchr(p, ':');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        char f[PATH_MAX];
+        snprintf(f, sizeof(f), "%.*s/%s", (int)(n ? n : 1), n ? p : ".", name);
+        struct stat st;
+        if (stat(f, &st) == 0 && S_ISREG(st.st_mode) && access(f, X_OK) == 0)
+            return true;
+        if (!e)
+            return false;
+        p = e + 1;
+    }
+}
+
+static void note(struct health_snapshot *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void note(struct health_snapshot *s, const char *fmt, ...)
+{
+    size_t used = strlen(s->note);
+    if (used + 3 >= sizeof(s->note))
+        return;
+    if (used)
+        used += (size_t)snprintf(s->note + used, sizeof(s->note) - used, "; ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->note + used, sizeof(s->note) - used, fmt, ap);
+    va_end(ap);
+}
+
+/* Run argv; its stdout when it ran (any exit status: smartctl's is a bit mask, and bits 2 and
+ * up say what the drive reports, not that it failed); NULL with a note otherwise. */
+static char *run_tool(char *const argv[], struct health_snapshot *s)
+{
+    struct spawn_result r;
+    if (spawn_run(argv, &r) != 0) {
+        note(s, "%s: cannot start it (%s)", argv[0], strerror(errno));
+        return NULL;
+    }
+    char *out = NULL;
+    if (r.stopped)
+        note(s, "%s: stopped", argv[0]);
+    else if (r.status == 127 || (r.status & 3) || !r.out_len) {
+        char last[160];
+        if (!str_last_line(r.err, last, sizeof(last)))
+            snprintf(last, sizeof(last), "exit status %d", r.status);
+        note(s, "%s: %s", argv[0], last);
+    } else {
+        out = r.out;
+        r.out = NULL;
+    }
+    spawn_result_free(&r);
+    return out;
+}
+
+/* The whole disk of block device NAME under ROOT/sys/class/block ("sda2" -> "sda"). */
+static void whole_disk(const char *root, const char *name, char *out, size_t len)
+{
+    char p[PATH_MAX], real[PATH_MAX];
+    snprintf(p, sizeof(p), "%s/sys/class/block/%s/partition", root, name);
+    str_copy(out, len, name);
+    if (access(p, F_OK) != 0)
+        return;
+    snprintf(p, sizeof(p), "%s/sys/class/block/%s/..", root, name);
+    if (realpath(p, real)) {
+        const char *b = strrchr(real, '/');
+        str_copy(out, len, b ? b + 1 : real);
+    }
+}
+
+/* nvme0n1 -> nvme0 (the controller's character device: the SMART log is the controller's;
+ * a namespace's node is refused by drives without per-namespace logs). */
+static void nvme_controller(const char *disk, char *out, size_t len)
+{
+    str_copy(out, len, disk);
+    char *n = strchr(out + 4, 'n');
+    char *c = strchr(out + 4, 'c');
+    if (c && (!n || c < n))
+        *c = '\0';
+    else if (n)
+        *n = '\0';
+}
+
+static bool try_nvme_cli(const char *disk, struct health_snapshot *s)
+{
+    char dev[80], ctrl[64], err[ERR_LEN];
+    nvme_controller(disk, ctrl, sizeof(ctrl));
+    snprintf(dev, sizeof(dev), "/dev/%s", ctrl);
+    char *log_argv[] = {"nvme", "smart-log", dev, "-o", "json", NULL};
+    char *text = run_tool(log_argv, s);
+    if (!text)
+        return false;
+    struct health_snapshot t = *s;
+    bool ok = health_parse_nvme_smart_log(text, &t, err, sizeof(err)) == 0;
+    free(text);
+    if (!ok) {
+        note(s, "%s", err);
+        return false;
+    }
+    *s = t;
+    char *id_argv[] = {"nvme", "id-ctrl", dev, "-o", "json", NULL};
+    if ((text = run_tool(id_argv, s))) {
+        if (health_parse_nvme_id_ctrl(text, s, err, sizeof(err)) != 0)
+            note(s, "%s", err);
+        free(text);
+    }
+    str_copy(s->device, sizeof(s->device), dev);
+    return true;
+}
+
+static bool try_smartctl(const char *disk, struct health_snapshot *s)
+{
+    char dev[80], err[ERR_LEN];
+    snprintf(dev, sizeof(dev), "/dev/%s", disk);
+    char *argv[] = {"smartctl", "-j", "-a", dev, NULL};
+    char *text = run_tool(argv, s);
+    if (!text)
+        return false;
+    struct health_snapshot t = *s;
+    bool ok = health_parse_smartctl(text, &t, err, sizeof(err)) == 0;
+    free(text);
+    if (!ok) {
+        note(s, "%s", err);
+        return false;
+    }
+    *s = t;
+    str_copy(s->device, sizeof(s->device), dev);
+    return true;
+}
+
+static bool try_sysfs(const char *root, const char *name, struct health_snapshot *s)
+{
+    char p[PATH_MAX], text[512], err[ERR_LEN];
+    snprintf(p, sizeof(p), "%s/sys/class/block/%s/stat", root, name);
+    if (read_text_file(p, text, sizeof(text)) < 0) {
+        note(s, "sysfs: no %s", p);
+        return false;
+    }
+    if (health_parse_sysfs_stat(text, s, err, sizeof(err)) != 0) {
+        note(s, "%s", err);
+        return false;
+    }
+    snprintf(s->device, sizeof(s->device), "/dev/%s", name);
+    return true;
+}
+
+void health_collect_block(const char *root, const char *name, struct health_snapshot *s)
+{
+    memset(s, 0, sizeof(*s));
+    iso8601_now(s->taken, sizeof(s->taken));
+    if (!root)
+        root = "";
+    char disk[64];
+    whole_disk(root, name, disk, sizeof(disk));
+    const bool nvme = !strncmp(disk, "nvme", 4);
+    if (nvme) {
+        if (!in_path(root, "nvme"))
+            note(s, "nvme-cli: not installed");
+        else if (try_nvme_cli(disk, s))
+            return;
+    }
+    if (!in_path(root, "smartctl"))
+        note(s, "smartctl: not installed");
+    else if (try_smartctl(disk, s))
+        return;
+    try_sysfs(root, name, s);
+}
+
+static void collect_sim(const struct target_info *t, struct health_snapshot *s)
+{
+    struct sim_stats st;
+    sim_lifetime_stats(t->sim->dev, &st);
+    const uint64_t k = t->sim->params.k > 1 ? t->sim->params.k : 1;
+    const uint64_t unit = SECTOR * k;   /* a simulated sector stands for k of the full drive */
+    s->source = HEALTH_SIMULATOR;
+    str_copy(s->device, sizeof(s->device), t->path);
+    str_copy(s->model, sizeof(s->model), t->model);
+    set(&s->host_bytes_written, (int64_t)(st.host_write_sectors * unit), unit);
+    set(&s->nand_bytes_written, (int64_t)(st.nand_write_sectors * unit), unit);
+    set(&s->host_bytes_read, (int64_t)(st.host_read_sectors * unit), unit);
+}
+
+void health_collect(const struct target_info *t, struct health_snapshot *s)
+{
+    if (t->kind == TARGET_SIM && t->sim) {
+        memset(s, 0, sizeof(*s));
+        iso8601_now(s->taken, sizeof(s->taken));
+        collect_sim(t, s);
+        return;
+    }
+    if ((t->kind != TARGET_BLOCK && t->kind != TARGET_FILE) || !t->devname[0]) {
+        memset(s, 0, sizeof(*s));
+        iso8601_now(s->taken, sizeof(s->taken));
+        snprintf(s->note, sizeof(s->note), "no local block device under %s", t->path);
+        return;
+    }
+    health_collect_block("", t->devname, s);
+    if (t->kind == TARGET_FILE)
+        note(s, "a file's backing device: other writers to it count too");
+}
+
+/* ------------------------------------------------------------------ the delta */
+
+static void value_delta(const struct health_value *b, const struct health_value *a,
+                        struct health_value *d)
+{
+    memset(d, 0, sizeof(*d));
+    if (!b->reported || !a->reported || a->value < b->value)
+        return;
+    set(d, a->value - b->value, a->unit > b->unit ? a->unit : b->unit);
+}
+
+static void say_bytes(int64_t bytes, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.1f GB", units_mb((double)bytes) / 1e3);
+}
+
+static void say_step(uint64_t unit, char *buf, size_t len)
+{
+    if (unit >= GIB && unit % GIB == 0)
+        snprintf(buf, len, "%llu GiB", (unsigned long long)(unit / GIB));
+    else if (unit >= (1ull << 20) && unit % (1ull << 20) == 0)
+        snprintf(buf, len, "%llu MiB", (unsigned long long)(unit >> 20));
+    else if (unit >= 1000 && unit % 1000 == 0)
+        snprintf(buf, len, "%llu kB", (unsigned long long)(unit / 1000));
+    else
+        snprintf(buf, len, "%llu bytes", (unsigned long long)unit);
+}
+
+/* A delta too small to trust: under HEALTH_MIN_STEPS steps of its counter. */
+static bool too_small(const struct health_value *d, const char *what, char *why, size_t len)
+{
+    uint64_t unit = d->unit ? d->unit : 1;
+    if ((uint64_t)d->value / unit >= HEALTH_MIN_STEPS)
+        return false;
+    char b[32], st[32];
+    say_bytes(d->value, b, sizeof(b));
+    say_step(unit, st, sizeof(st));
+    snprintf(why, len, "%s +%s: counter steps of %s, %d needed", what, b, st, HEALTH_MIN_STEPS);
+    return true;
+}
+
+void health_delta(const struct health_snapshot *before, const struct health_snapshot *after,
+                  struct health_delta *d)
+{
+    memset(d, 0, sizeof(*d));
+    value_delta(&before->host_bytes_written, &after->host_bytes_written, &d->host_bytes_written);
+    value_delta(&before->nand_bytes_written, &after->nand_bytes_written, &d->nand_bytes_written);
+    value_delta(&before->host_bytes_read, &after->host_bytes_read, &d->host_bytes_read);
+    value_delta(&before->media_errors, &after->media_errors, &d->media_errors);
+    value_delta(&before->crc_errors, &after->crc_errors, &d->crc_errors);
+    d->wa_state = HEALTH_WA_NOT_REPORTED;
+    if (before->source != after->source || before->source == HEALTH_NONE) {
+        if (before->source != HEALTH_NONE && after->source != HEALTH_NONE) {
+            d->wa_state = HEALTH_WA_INCONSISTENT;
+            snprintf(d->why, sizeof(d->why), "before from %s, after from %s",
+                     health_source_name(before->source), health_source_name(after->source));
+        } else {
+            snprintf(d->why, sizeof(d->why), "no health source");
+        }
+        struct health_value *all[] = {&d->host_bytes_written, &d->nand_bytes_written,
+                                      &d->host_bytes_read, &d->media_errors, &d->crc_errors};
+        for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+            memset(all[i], 0, sizeof(*all[i]));
+        return;
+    }
+    const struct health_value *hb = &before->host_bytes_written, *ha = &after->host_bytes_written;
+    const struct health_value *nb = &before->nand_bytes_written, *na = &after->nand_bytes_written;
+    if (!hb->reported || !ha->reported || !nb->reported || !na->reported) {
+        snprintf(d->why, sizeof(d->why), "%s: %s", health_source_name(after->source),
+                 hb->reported && ha->reported ? "host writes only, no NAND writes"
+                                              : "no write counters");
+        return;
+    }
+    if (!d->host_bytes_written.reported || !d->nand_bytes_written.reported) {
+        d->wa_state = HEALTH_WA_INCONSISTENT;
+        snprintf(d->why, sizeof(d->why), "a write counter went backwards");
+        return;
+    }
+    if (too_small(&d->host_bytes_written, "host", d->why, sizeof(d->why)) ||
+        too_small(&d->nand_bytes_written, "NAND", d->why, sizeof(d->why))) {
+        d->wa_state = HEALTH_WA_TOO_SMALL;
+        return;
+    }
+    d->wa_state = HEALTH_WA_OK;
+    d->write_amplification =
+        (double)d->nand_bytes_written.value / (double)d->host_bytes_written.value;
+}
+
+/* ------------------------------------------------------------------ results */
+
+#define NOT_REPORTED "not reported"
+
+static struct json_object *value_json(const struct health_value *v, bool bytes)
+{
+    if (!v->reported)
+        return jw_str(NOT_REPORTED);
+    struct json_object *o = json_object_new_object();
+    jw_add(o, "value", jw_int(v->value));
+    if (bytes)
+        jw_add(o, "unit", jw_int((long long)v->unit));
+    return o;
+}
+
+static void value_from_json(struct json_object *o, struct health_value *v)
+{
+    uint64_t x, u = 0;
+    memset(v, 0, sizeof(*v));
+    if (!json_object_is_type(o, json_type_object) || !j_u64(jp_get(o, "value"), &x))
+        return;
+    j_u64(jp_get(o, "unit"), &u);
+    set(v, (int64_t)x, u);
+}
+
+struct json_object *health_snapshot_json(const struct health_snapshot *s)
+{
+    struct json_object *o = json_object_new_object();
+    jw_add(o, "source", jw_str(health_source_name(s->source)));
+    static const struct {
+        const char *key;
+        size_t off;
+    } strs[] = {
+        {"protocol", offsetof(struct health_snapshot, protocol)},
+        {"device", offsetof(struct health_snapshot, device)},
+        {"taken", offsetof(struct health_snapshot, taken)},
+        {"model", offsetof(struct health_snapshot, model)},
+        {"serial", offsetof(struct health_snapshot, serial)},
+        {"firmware", offsetof(struct health_snapshot, firmware)},
+        {"note", offsetof(struct health_snapshot, note)},
+    };
+    for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
+        const char *v = (const char *)s + strs[i].off;
+        if (*v)
+            jw_add(o, strs[i].key, jw_str(v));
+    }
+    for (size_t i = 0; i < health_n_fields; i++)
+        jw_add(o, health_fields[i].key,
+               value_json(health_cat(s, &health_fields[i]), health_fields[i].bytes));
+    return o;
+}
+
+void health_snapshot_from_json(struct json_object *o, struct health_snapshot *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->source = source_from_name(jp_str(o, "source"));
+    str_copy(s->protocol, sizeof(s->protocol), jp_str(o, "protocol") ? jp_str(o, "protocol") : "");
+    str_copy(s->device, sizeof(s->device), jp_str(o, "device") ? jp_str(o, "device") : "");
+    str_copy(s->taken, sizeof(s->taken), jp_str(o, "taken") ? jp_str(o, "taken") : "");
+    str_copy(s->model, sizeof(s->model), jp_str(o, "model") ? jp_str(o, "model") : "");
+    str_copy(s->serial, sizeof(s->serial), jp_str(o, "serial") ? jp_str(o, "serial") : "");
+    str_copy(s->firmware, sizeof(s->firmware), jp_str(o, "firmware") ? jp_str(o, "firmware") : "");
+    str_copy(s->note, sizeof(s->note), jp_str(o, "note") ? jp_str(o, "note") : "");
+    for (size_t i = 0; i < health_n_fields; i++)
+        value_from_json(jp_get(o, health_fields[i].key), health_at(s, &health_fields[i]));
+}
+
+static const char *const wa_words[] = {
+    [HEALTH_WA_OK] = "", [HEALTH_WA_NOT_REPORTED] = "not reported by this device",
+    [HEALTH_WA_TOO_SMALL] = "too small to derive",
+    [HEALTH_WA_INCONSISTENT] = "not derived",
+};
+
+struct json_object *health_json(const struct health_snapshot *before,
+                                const struct health_snapshot *after)
+{
+    struct json_object *o = json_object_new_object();
+    jw_add(o, "before", health_snapshot_json(before));
+    if (!after)
+        return o;
+    jw_add(o, "after", health_snapshot_json(after));
+    struct health_delta d;
+    health_delta(before, after, &d);
+    struct json_object *dj = json_object_new_object();
+    jw_add(dj, "host_bytes_written", value_json(&d.host_bytes_written, true));
+    jw_add(dj, "nand_bytes_written", value_json(&d.nand_bytes_written, true));
+    jw_add(dj, "host_bytes_read", value_json(&d.host_bytes_read, true));
+    jw_add(dj, "media_errors", value_json(&d.media_errors, false));
+    jw_add(dj, "crc_errors", value_json(&d.crc_errors, false));
+    jw_add(o, "delta", dj);
+    if (d.wa_state == HEALTH_WA_OK) {
+        jw_add(o, "write_amplification", jw_num(d.write_amplification));
+    } else {
+        jw_add(o, "write_amplification", jw_str(wa_words[d.wa_state]));
+        jw_add(o, "write_amplification_why", jw_str(d.why));
+    }
+    return o;
+}
+
+void health_summary(struct json_object *o, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!json_object_is_type(o, json_type_object) || !jp_obj_at(o, "before"))
+        return;
+    const char *src = jp_str(o, "after.source") ? jp_str(o, "after.source")
+                                                : jp_str(o, "before.source");
+    struct json_object *wa = jp_get(o, "write_amplification");
+    if (!wa) {
+        snprintf(buf, len, "Drive write amplification over the test: not derived (the test "
+                 "did not end; health read before it only, %s)", src ? src : "no source");
+        return;
+    }
+    double v = jp_number(wa);
+    if (isfinite(v)) {
+        char n[32], h[32];
+        say_bytes((int64_t)jp_path(o, "delta.nand_bytes_written.value"), n, sizeof(n));
+        say_bytes((int64_t)jp_path(o, "delta.host_bytes_written.value"), h, sizeof(h));
+        snprintf(buf, len, "Drive write amplification over the test: %.2f (NAND %s / host %s, "
+                 "%s)", v, n, h, src ? src : "?");
+        return;
+    }
+    const char *why = jp_str(o, "write_amplification_why");
+    snprintf(buf, len, "Drive write amplification over the test: %s%s%s%s",
+             jp_string(wa) ? jp_string(wa) : "not reported by this device", why ? " (" : "",
+             why ? why : "", why ? ")" : "");
+}

@@ -1,0 +1,465 @@
+/* test_health.c — device/health.c on captured outputs of nvme-cli and smartctl
+ * (tests/fixtures/health, where each came from in its SOURCES.md). The expected values are read
+ * from the fixture files: they are facts about those captures, field by field.
+ *
+ * Units, from docs/health.md: an NVMe data unit is 1000 x 512 = 512000 bytes; nvme-cli prints
+ * the Composite Temperature in Kelvin (°C = K - 273), smartctl in °C; SandForce's 233/234/241/242
+ * count GiB; smartctl's SCSI gigabytes_processed is 10^9 bytes with three decimals.
+ *
+ * Write amplification, by hand, on the SandForce pair (the "after" derived from the real
+ * capture by changing only its counters, SOURCES.md):
+ *   host  241: 21028 - 20878 = 150 GiB     NAND 233: 51753 - 51384 = 369 GiB
+ *   WA = 369 / 150 = 2.46 */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "device/health.h"
+#include "lib/json_path.h"
+
+#define GIB (1ll << 30)
+#define DU 512000ll
+
+static char *load(const char *name)
+{
+    const char *dir = getenv("PTSBENCH_DATADIR");
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/tests/fixtures/health/%s", dir && *dir ? dir : ".", name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open fixture %s (set PTSBENCH_DATADIR to the source tree)", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    assert_true(n > 0);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+typedef int (*parse_fn)(const char *, struct health_snapshot *, char *, size_t);
+
+static void parse(parse_fn fn, const char *name, struct health_snapshot *s)
+{
+    char err[512] = "";
+    char *text = load(name);
+    memset(s, 0, sizeof(*s));
+    if (fn(text, s, err, sizeof(err)) != 0)
+        fail_msg("%s: %s", name, err);
+    free(text);
+}
+
+#define VAL(s, f, v)                                  \
+    do {                                              \
+        assert_true((s).f.reported);                  \
+        assert_int_equal((s).f.value, (int64_t)(v));  \
+    } while (0)
+#define NOT(s, f) assert_false((s).f.reported)
+
+static void test_nvme_cli_2_11_smart_log(void **state)
+{
+    (void)state;
+    struct health_snapshot s;
+    parse(health_parse_nvme_smart_log, "nvme-cli-2.11-smart-log.json", &s);
+    assert_int_equal(s.source, HEALTH_NVME_CLI);
+    assert_string_equal(s.protocol, "nvme");
+    VAL(s, temperature_c, 324 - 273);          /* "temperature": 324 (Kelvin) */
+    VAL(s, percentage_used, 30);               /* "percent_used": 30 */
+    VAL(s, host_bytes_written, 1928683480ll * DU);
+    assert_int_equal(s.host_bytes_written.unit, DU);
+    VAL(s, host_bytes_read, 178037231ll * DU);
+    VAL(s, power_on_hours, 24424);
+    VAL(s, unsafe_shutdowns, 49);
+    VAL(s, media_errors, 0);
+    NOT(s, nand_bytes_written);                /* the standard log page has none */
+    NOT(s, crc_errors);
+    NOT(s, grown_defects);
+}
+
+/* nvme-cli 2.x quoting its 128-bit counters as strings */
+static void test_nvme_cli_quoted_numbers(void **state)
+{
+    (void)state;
+    struct health_snapshot s;
+    parse(health_parse_nvme_smart_log, "nvme-cli-smart-log-quoted.json", &s);
+    VAL(s, temperature_c, 310 - 273);
+    VAL(s, percentage_used, 2);
+    VAL(s, host_bytes_written, 136157684ll * DU);
+    VAL(s, host_bytes_read, 9898518ll * DU);
+    VAL(s, power_on_hours, 4974);
+    VAL(s, unsafe_shutdowns, 39);
+    VAL(s, media_errors, 0);
+}
+
+/* id-ctrl fills the identity of the same snapshot; its strings are space-padded */
+static void test_nvme_cli_id_ctrl(void **state)
+{
+    (void)state;
+    struct health_snapshot s;
+    parse(health_parse_nvme_smart_log, "nvme-cli-2.11-smart-log.json", &s);
+    char err[256];
+    char *text = load("nvme-cli-1.x-id-ctrl-wdc-sn730.json");
+    assert_int_equal(health_parse_nvme_id_ctrl(text, &s, err, sizeof(err)), 0);
+    free(text);
+    assert_string_equal(s.model, "WDC PC SN730 SDBQNTY-256G-1001");
+    assert_string_equal(s.serial, "1951B3444502");
+    assert_string_equal(s.firmware, "11170101");
+    VAL(s, power_on_hours, 24424);             /* the smart-log's figures stay */
+}
+
+static void test_smartctl_nvme(void **state)
+{
+    (void)state;
+    struct health_snapshot s;
+    parse(health_parse_smartctl, "smartctl-7.1-nvme-intel-660p.json", &s);
+    assert_int_equal(s.source, HEALTH_SMARTCTL);
+    assert_string_equal(s.protocol, "nvme");
+    assert_string_equal(s.model, "INTEL SSDPEKNW010T8");
+    assert_string_equal(s.serial, "BTNH93710FS91P0B");
+    assert_string_equal(s.firmware, "002C");
+    VAL(s, temperature_c, 36);                 /* smartctl: °C already */
+    VAL(s, percentage_used, 0);
+    VAL(s, host_bytes_written, 7773431ll * DU);
+    VAL(s, host_bytes_read, 9511859ll * DU);
+    VAL(s, power_on_hours, 2401);
+    VAL(s, unsafe_shutdowns, 43);
+    VAL(s, media_errors, 0);
+    NOT(s, nand_bytes_written);
+    NOT(s, crc_errors);
+}
+
+static void test_smartctl_sata_sandforce(void **state)
+{
+    (void)state;
+    struct health_snapshot s;
+    parse(health_parse_smartctl, "smartctl-7.5-sata-sandforce-kingston-v300.json", &s);
+    assert_string_equal(s.protocol, "ata");
+    assert_string_equal(s.model, "KINGSTON SV300S37A240G");
+    assert_string_equal(s.serial, "50026B77560145CF");
+    assert_string_equal(s.firmware, "603ABBF0");
+    VAL(s, host_bytes_written, 20878 * GIB);   /* 241 Lifetime_Writes_GiB */
+    assert_int_equal(s.host_bytes_written.unit, GIB);
+    VAL(s, nand_bytes_written, 51384 * GIB);   /* 233 SandForce_Internal: NAND writes, GiB */
+    assert_int_equal(s.nand_bytes_written.unit, GIB);
+    VAL(s, host_bytes_read, 40443 * GIB);      /* 242 Lifetime_Reads_GiB */
+    VAL(s, temperature_c, 29);
+    VAL(s, media_errors, 0);                   /* 187 Reported_Uncorrect */
+    VAL(s, unsafe_shutdowns, 31);              /* 174 Unexpect_Power_Loss_Ct */
+    VAL(s, percentage_used, 5);                /* endurance_used.current_percent */
+    VAL(s, power_on_hours, 35825);
+    NOT(s, crc_errors);                        /* this drive lists no 199 */
+}
+
+static void test_smartctl_sas_ssd(void **state)
+{
+    (void)state;
+    struct health_snapshot s;
+    parse(health_parse_smartctl, "smartctl-7.3-sas-samsung-mzilt960.json", &s);
+    assert_string_equal(s.protocol, "scsi");
+    assert_string_equal(s.model, "SAMSUNG MZILT960HBHQ/007");
+    assert_string_equal(s.serial, "S5G1NC0W102239");
+    assert_string_equal(s.firmware, "GXA0");
+    VAL(s, host_bytes_written, 6082745000000ll);   /* "6082.745" GB */
+    assert_int_equal(s.host_bytes_written.unit, 1000000);
+    VAL(s, host_bytes_read, 12699000000ll);        /* "12.699" GB */
+    VAL(s, percentage_used, 0);
+    VAL(s, temperature_c, 35);
+    VAL(s, power_on_hours, 3862);
+    VAL(s, grown_defects, 0);
+    VAL(s, media_errors, 0);
+    NOT(s, nand_bytes_written);
+    NOT(s, crc_errors);
+}
+
+/* smartctl 6.7's older SCSI key names (model_name, revision); a disk without an endurance
+ * indicator */
+static void test_smartctl_sas_hdd_old_keys(void **state)
+{
+    (void)state;
+    struct health_snapshot s;
+    parse(health_parse_smartctl, "smartctl-6.7-sas-hdd-seagate-st1200mm0088.json", &s);
+    assert_string_equal(s.model, "SEAGATE ST1200MM0088");
+    assert_string_equal(s.firmware, "N004");
+    VAL(s, host_bytes_written, 806827000000ll);
+    VAL(s, host_bytes_read, 386568000000ll);
+    VAL(s, temperature_c, 31);
+    VAL(s, power_on_hours, 5675);
+    NOT(s, percentage_used);
+}
+
+static void test_wa_on_before_after_pair(void **state)
+{
+    (void)state;
+    struct health_snapshot b, a;
+    parse(health_parse_smartctl, "smartctl-7.5-sata-sandforce-kingston-v300.json", &b);
+    parse(health_parse_smartctl, "smartctl-7.5-sata-sandforce-kingston-v300-after-DERIVED.json",
+          &a);
+    struct health_delta d;
+    health_delta(&b, &a, &d);
+    assert_int_equal(d.wa_state, HEALTH_WA_OK);
+    VAL(d, host_bytes_written, 150 * GIB);
+    VAL(d, nand_bytes_written, 369 * GIB);
+    VAL(d, host_bytes_read, 50 * GIB);
+    VAL(d, media_errors, 0);
+    assert_true(fabs(d.write_amplification - 369.0 / 150.0) < 1e-12);
+    assert_true(fabs(d.write_amplification - 2.46) < 1e-12);
+
+    struct json_object *h = health_json(&b, &a);
+    assert_true(fabs(jp_path(h, "write_amplification") - 2.46) < 1e-12);
+    assert_int_equal((int64_t)jp_path(h, "delta.nand_bytes_written.value"), 369 * GIB);
+    char line[512];
+    health_summary(h, line, sizeof(line));
+    assert_non_null(strstr(line, "Drive write amplification over the test: 2.46 (NAND 396.2 GB "
+                                 "/ host 161.1 GB, smartctl)"));
+    json_object_put(h);
+}
+
+/* 3 GiB of host writes on a 1 GiB counter: the ratio would be mostly rounding */
+static void test_wa_too_small_to_derive(void **state)
+{
+    (void)state;
+    struct health_snapshot b, a;
+    parse(health_parse_smartctl, "smartctl-7.5-sata-sandforce-kingston-v300.json", &b);
+    a = b;
+    a.host_bytes_written.value += 3 * GIB;
+    a.nand_bytes_written.value += 7 * GIB;
+    struct health_delta d;
+    health_delta(&b, &a, &d);
+    assert_int_equal(d.wa_state, HEALTH_WA_TOO_SMALL);
+    assert_non_null(strstr(d.why, "counter steps of 1 GiB, 100 needed"));
+    struct json_object *h = health_json(&b, &a);
+    assert_string_equal(jp_str(h, "write_amplification"), "too small to derive");
+    json_object_put(h);
+    /* exactly HEALTH_MIN_STEPS steps is enough */
+    a.host_bytes_written.value = b.host_bytes_written.value + HEALTH_MIN_STEPS * GIB;
+    a.nand_bytes_written.value = b.nand_bytes_written.value + 2 * HEALTH_MIN_STEPS * GIB;
+    health_delta(&b, &a, &d);
+    assert_int_equal(d.wa_state, HEALTH_WA_OK);
+    assert_true(fabs(d.write_amplification - 2.0) < 1e-12);
+}
+
+/* NVMe's standard log has host writes only: the delta is there, the WA is not */
+static void test_wa_not_reported_without_nand(void **state)
+{
+    (void)state;
+    struct health_snapshot b, a;
+    parse(health_parse_nvme_smart_log, "nvme-cli-2.11-smart-log.json", &b);
+    a = b;
+    a.host_bytes_written.value += 1000 * DU;
+    struct health_delta d;
+    health_delta(&b, &a, &d);
+    assert_int_equal(d.wa_state, HEALTH_WA_NOT_REPORTED);
+    VAL(d, host_bytes_written, 1000 * DU);
+    NOT(d, nand_bytes_written);
+    struct json_object *h = health_json(&b, &a);
+    assert_string_equal(jp_str(h, "write_amplification"), "not reported by this device");
+    assert_string_equal(jp_str(h, "delta.nand_bytes_written"), "not reported");
+    char line[512];
+    health_summary(h, line, sizeof(line));
+    assert_string_equal(line, "Drive write amplification over the test: not reported by this "
+                              "device (nvme-cli: host writes only, no NAND writes)");
+    json_object_put(h);
+}
+
+static void test_wa_counter_backwards_or_sources_differ(void **state)
+{
+    (void)state;
+    struct health_snapshot b, a;
+    parse(health_parse_smartctl, "smartctl-7.5-sata-sandforce-kingston-v300.json", &b);
+    a = b;
+    a.nand_bytes_written.value -= GIB;
+    struct health_delta d;
+    health_delta(&b, &a, &d);
+    assert_int_equal(d.wa_state, HEALTH_WA_INCONSISTENT);
+    a = b;
+    a.source = HEALTH_SYSFS;
+    health_delta(&b, &a, &d);
+    assert_int_equal(d.wa_state, HEALTH_WA_INCONSISTENT);
+    assert_false(d.host_bytes_written.reported);
+}
+
+/* A fake /sys with one disk and no tools (root != ""): sysfs, host writes only */
+static void test_collect_without_tools_fake_root(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/ptsbench-health-XXXXXX";
+    assert_non_null(mkdtemp(root));
+    char p[512];
+    snprintf(p, sizeof(p), "%s/sys", root);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof(p), "%s/sys/class", root);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof(p), "%s/sys/class/block", root);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof(p), "%s/sys/class/block/sdz", root);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof(p), "%s/sys/class/block/sdz/stat", root);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    /* Documentation/ABI/stable/sysfs-block layout: sectors read are field 3, written field 7 */
+    fputs("    1000        0     8000      100     2000        0    16000      200        0      "
+          "300      300        0        0        0        0        0        0\n", f);
+    fclose(f);
+    struct health_snapshot s;
+    health_collect_block(root, "sdz", &s);
+    assert_int_equal(s.source, HEALTH_SYSFS);
+    VAL(s, host_bytes_written, 16000 * 512ll);
+    VAL(s, host_bytes_read, 8000 * 512ll);
+    NOT(s, nand_bytes_written);
+    NOT(s, temperature_c);
+    assert_non_null(strstr(s.note, "smartctl: not installed"));
+    struct health_snapshot a = s;
+    a.host_bytes_written.value += 4096 * 512ll;
+    struct json_object *h = health_json(&s, &a);
+    assert_string_equal(jp_str(h, "write_amplification"), "not reported by this device");
+    assert_string_equal(jp_str(h, "after.nand_bytes_written"), "not reported");
+    json_object_put(h);
+    remove(p);
+    for (int i = 0; i < 4; i++) {
+        char *slash = strrchr(p, '/');
+        *slash = '\0';
+        rmdir(p);
+    }
+    rmdir(root);
+}
+
+/* This machine as it is: without nvme-cli and smartctl installed, a real block device (read
+ * only: its sysfs stat) gives host writes and "not reported" for the rest. */
+static void test_collect_this_machine(void **state)
+{
+    (void)state;
+    const char *names[] = {"vda", "sda", "nvme0n1", "xvda", "zram0", "loop0"};
+    const char *name = NULL;
+    char p[256];
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && !name; i++) {
+        snprintf(p, sizeof(p), "/sys/class/block/%s/stat", names[i]);
+        if (access(p, R_OK) == 0)
+            name = names[i];
+    }
+    if (!name)
+        skip();
+    struct health_snapshot s;
+    health_collect_block("", name, &s);
+    if (s.source != HEALTH_SYSFS) {
+        print_message("nvme-cli or smartctl answered for /dev/%s (%s): not the no-tools path\n",
+                      name, health_source_name(s.source));
+        skip();
+    }
+    assert_true(s.host_bytes_written.reported);
+    NOT(s, nand_bytes_written);
+    assert_non_null(strstr(s.note, "not installed"));
+    struct json_object *h = health_json(&s, &s);
+    assert_string_equal(jp_str(h, "write_amplification"), "not reported by this device");
+    json_object_put(h);
+}
+
+static void test_malformed_json_is_an_error(void **state)
+{
+    (void)state;
+    const char *bad[] = {"", "{", "not json", "[1,2]", "42", "{}", "{\"device\":{}}",
+                         "{\"data_units_written\": -5}", "{\"data_units_written\": \"12x\"}",
+                         "{\"device\":{\"protocol\":\"ATA\"}}", "null"};
+    char err[256];
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        struct health_snapshot s;
+        memset(&s, 0, sizeof(s));
+        err[0] = '\0';
+        assert_int_equal(health_parse_nvme_smart_log(bad[i], &s, err, sizeof(err)), -1);
+        assert_true(err[0] != '\0');
+        assert_int_equal(health_parse_smartctl(bad[i], &s, err, sizeof(err)), -1);
+        assert_int_equal(health_parse_nvme_id_ctrl(bad[i], &s, err, sizeof(err)), -1);
+    }
+    struct health_snapshot s;
+    assert_int_equal(health_parse_sysfs_stat("1 2 3", &s, err, sizeof(err)), -1);
+    assert_int_equal(health_parse_smartctl(NULL, &s, err, sizeof(err)), -1);
+    /* wrong types inside a valid document: left unreported, no crash */
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(health_parse_smartctl("{\"device\":{\"protocol\":\"ATA\"},"
+                                           "\"ata_smart_attributes\":{\"table\":{\"id\":241}},"
+                                           "\"temperature\":[1]}", &s, err, sizeof(err)), 0);
+    NOT(s, host_bytes_written);
+    NOT(s, temperature_c);
+}
+
+/* Every prefix of every fixture: an error or a partial parse, never a crash */
+static void test_truncated_fixtures_never_crash(void **state)
+{
+    (void)state;
+    const char *files[] = {"nvme-cli-2.11-smart-log.json", "smartctl-7.1-nvme-intel-660p.json",
+                           "smartctl-7.3-sas-samsung-mzilt960.json",
+                           "smartctl-7.5-sata-sandforce-kingston-v300.json"};
+    char err[256];
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        char *text = load(files[i]);
+        size_t n = strlen(text);
+        for (size_t cut = 0; cut + 1 < n; cut += 7) {
+            char saved = text[cut];
+            text[cut] = '\0';
+            struct health_snapshot s;
+            memset(&s, 0, sizeof(s));
+            assert_int_equal(health_parse_smartctl(text, &s, err, sizeof(err)), -1);
+            assert_int_equal(health_parse_nvme_smart_log(text, &s, err, sizeof(err)), -1);
+            text[cut] = saved;
+        }
+        free(text);
+    }
+}
+
+static void test_json_round_trip(void **state)
+{
+    (void)state;
+    struct health_snapshot s, r;
+    parse(health_parse_smartctl, "smartctl-7.3-sas-samsung-mzilt960.json", &s);
+    struct json_object *o = health_snapshot_json(&s);
+    assert_string_equal(jp_str(o, "source"), "smartctl");
+    assert_string_equal(jp_str(o, "nand_bytes_written"), "not reported");
+    health_snapshot_from_json(o, &r);
+    json_object_put(o);
+    assert_int_equal(r.source, s.source);
+    assert_string_equal(r.model, s.model);
+    assert_string_equal(r.protocol, "scsi");
+    for (size_t i = 0; i < health_n_fields; i++) {
+        const struct health_value *x = health_cat(&s, &health_fields[i]);
+        const struct health_value *y = health_cat(&r, &health_fields[i]);
+        assert_int_equal(x->reported, y->reported);
+        assert_int_equal(x->value, y->value);
+        if (health_fields[i].bytes)
+            assert_int_equal(x->unit, y->unit);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nvme_cli_2_11_smart_log),
+        cmocka_unit_test(test_nvme_cli_quoted_numbers),
+        cmocka_unit_test(test_nvme_cli_id_ctrl),
+        cmocka_unit_test(test_smartctl_nvme),
+        cmocka_unit_test(test_smartctl_sata_sandforce),
+        cmocka_unit_test(test_smartctl_sas_ssd),
+        cmocka_unit_test(test_smartctl_sas_hdd_old_keys),
+        cmocka_unit_test(test_wa_on_before_after_pair),
+        cmocka_unit_test(test_wa_too_small_to_derive),
+        cmocka_unit_test(test_wa_not_reported_without_nand),
+        cmocka_unit_test(test_wa_counter_backwards_or_sources_differ),
+        cmocka_unit_test(test_collect_without_tools_fake_root),
+        cmocka_unit_test(test_collect_this_machine),
+        cmocka_unit_test(test_malformed_json_is_an_error),
+        cmocka_unit_test(test_truncated_fixtures_never_crash),
+        cmocka_unit_test(test_json_round_trip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
