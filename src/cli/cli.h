@@ -84,6 +84,18 @@ unsigned cli_resume_others(const struct cli_opt *opts, const unsigned *uses);
  * enum wl_precondition; --purge METHOD into an enum purge_method. */
 int cli_parse_precondition(const char *value, void *target, char *err, size_t errlen);
 int cli_parse_purge(const char *value, void *target, char *err, size_t errlen);
+/* --numa auto|off|N and --cpus LIST into a struct numa_request (device/numa.h). The two rows
+ * are the same in every command that runs I/O (run, suite, run-test, profile, replay): put
+ * CLI_PLACEMENT_OPTS(&cfg.numa) in its table. */
+int cli_parse_numa(const char *value, void *target, char *err, size_t errlen);
+int cli_parse_cpus(const char *value, void *target, char *err, size_t errlen);
+#define CLI_PLACEMENT_OPTS(req)                                                                  \
+    {"numa", 0, CLI_CUSTOM, (req), .parse = cli_parse_numa, .arg = "MODE",                       \
+     .help = "where the workers run: auto (default: on the CPUs of the\ndevice's NUMA node when "  \
+             "the host has more than one\nnode), off, or a node number N"},                      \
+    {"cpus", 0, CLI_CUSTOM, (req), .parse = cli_parse_cpus, .arg = "LIST",                        \
+     .help = "pin the workers to these CPUs (0-3,8,10-11); overrides\n--numa. The results "        \
+             "record each worker's CPUs"}
 
 /* What a registry knows, for --help, comma-separated into buf: the I/O engines (engine.h), the
  * SNIA PTS tests (pts/NAME.ini), the simulated-drive presets (profiles/devices/NAME.ini), the

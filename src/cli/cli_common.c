@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/metrics.h"
+#include "device/numa.h"
 #include "device/purge.h"
 #include "engine/engine.h"
 #include "io/workload.h"
@@ -222,6 +223,16 @@ int cli_parse_purge(const char *value, void *target, char *err, size_t errlen)
     if (purge_method_parse(value, target) != 0)
         return errf(err, errlen, "want auto, secure-erase, format, sanitize, discard or none");
     return 0;
+}
+
+int cli_parse_numa(const char *value, void *target, char *err, size_t errlen)
+{
+    return numa_parse_mode(value, target, err, errlen);
+}
+
+int cli_parse_cpus(const char *value, void *target, char *err, size_t errlen)
+{
+    return numa_parse_cpus(value, target, err, errlen);
 }
 
 /* Append name to the comma-separated list in buf (truncated, never overrun). */

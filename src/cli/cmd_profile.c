@@ -70,6 +70,7 @@ static const struct cli_opt opts[] = {
              "as not steady"},
     {"engine", 'e', CLI_STR, &cfg.engine_name, .arg = "NAME",
      .help = "io_uring (default) or another engine below; sim:PRESET\nuses sim"},
+    CLI_PLACEMENT_OPTS(&cfg.numa),
     {"out", 'o', CLI_STR, &cfg.out_dir, .arg = "DIR",
      .help = "results directory (default results/profile-YYYYmmdd-HHMMSS)"},
     {"force", 0, CLI_FLAG, &cfg.force, .help = "replace results.json already in DIR"},

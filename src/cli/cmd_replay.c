@@ -60,6 +60,7 @@ static const struct cli_opt opts[] = {
     {"engine", 'e', CLI_STR, &cfg.engine_name, .arg = "NAME",
      .help = "io_uring (default), libaio, or fio / fio-libaio (fio's\nread_iolog: --qd N, "
              "and --qd 1 when timed); sim:PRESET\ntargets use sim"},
+    CLI_PLACEMENT_OPTS(&cfg.numa),
     {"out", 'o', CLI_STR, &cfg.out_dir, .arg = "DIR",
      .help = "results directory (default results/replay-YYYYmmdd-HHMMSS)"},
     {"force", 0, CLI_FLAG, &cfg.force, .help = "replace results.json already in DIR"},

@@ -66,6 +66,7 @@ static const struct cli_opt opts[] = {
              "8765 by default); repeat for\nseveral hosts, or --remote @FILE with one host per "
              "line.\nThe target path and --size are those on every host; results\nkeep each "
              "host's figures and the aggregate"},
+    CLI_PLACEMENT_OPTS(&cfg.numa),
     {"out", 'o', CLI_STR, &cfg.out_dir, .arg = "DIR",
      .help = "results directory (default results/run-YYYYmmdd-HHMMSS)"},
     {"force", 0, CLI_FLAG, &cfg.force, .help = "replace results.json already in DIR"},

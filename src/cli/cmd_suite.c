@@ -78,6 +78,7 @@ static const struct cli_opt suite_opts[] = {
      .help = "WSAT stops after D instead of the PTS's 24h (marked\nnon-compliant)"},
     {"engine", 'e', CLI_STR, &cfg.engine_name, .arg = "NAME",
      .help = "io_uring (default) or another engine below; sim:PRESET\nuses sim"},
+    CLI_PLACEMENT_OPTS(&cfg.numa),
     {"out", 'o', CLI_STR, &cfg.out_dir, .arg = "DIR",
      .help = "results directory (default results/suite-YYYYmmdd-HHMMSS)"},
     {"force", 0, CLI_FLAG, &cfg.force, .help = "replace results.json already in DIR"},

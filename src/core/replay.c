@@ -176,6 +176,8 @@ int replay_prepare(const struct replay_config *c, const char *const *profile_dir
     if (run_probe_target(c->target_path, c->create_size, profile_dirs, &s->target, err,
                          errlen) != 0)
         return -1;
+    if (run_place(&c->numa, &s->target, &s->place, err, errlen) != 0)
+        return -1;
     s->k = run_target_weight(&s->target);
     const bool writes = s->trace_stats.ios[TRACE_WRITE] > 0;
     if (run_check_safety(&s->target, writes, c->destructive, c->overwrite_signatures, err,
@@ -195,6 +197,7 @@ void replay_session_free(struct replay_session *s)
 {
     trace_free(&s->trace);
     free(s->pass);
+    placement_free(&s->place);
     target_release(&s->target);
     s->pass = NULL;
 }
@@ -334,6 +337,7 @@ static struct json_object *build_doc(const struct replay_session *s)
     hostinfo_collect(&h);
     json_object_object_add(doc, "host", results_host_json(&h));
     json_object_object_add(doc, "target", results_target_json(&s->target));
+    json_object_object_add(doc, "placement", results_placement_json(&s->place));
     struct json_object *eng = json_object_new_object();
     json_object_object_add(eng, "name", json_object_new_string(s->engine->name));
     json_object_object_add(eng, "library", json_object_new_string(s->engine->version()));
@@ -725,6 +729,9 @@ int replay_execute(struct replay_session *s, volatile sig_atomic_t *stop)
     int fd = -1, code = EXIT_OK;
     struct loop L = {.s = s, .ops = s->engine};
     struct engine *e = NULL;
+    cpu_set_t affinity, ran_on;   /* this thread replays (or starts fio): worker 0 */
+    CPU_ZERO(&affinity);
+    CPU_ZERO(&ran_on);
     if (s->target.kind == TARGET_FILE &&
         (!s->target.exists || s->target.current_size < s->target.capacity) &&
         target_create_file(&s->target, err, sizeof(err)) != 0)
@@ -743,6 +750,14 @@ int replay_execute(struct replay_session *s, volatile sig_atomic_t *stop)
     if (!c->quiet)
         print_plan(s);
 
+    /* pinned before the engine allocates its buffers (numa.h: first touch); fio's processes
+     * inherit this thread's mask */
+    if (placement_pin_self(&s->place, &affinity, err, sizeof(err)) != 0)
+        goto early;
+    s->place.threads = s->engine->flags & ENGINE_F_WHOLE_ROUND ? PLACE_THREADS_CHILD
+                                                                : PLACE_THREADS_CALLING;
+    placement_note_cpu(&ran_on);
+    placement_worker_add(&s->place, 0, &affinity, &ran_on);
     if (s->engine->flags & ENGINE_F_WHOLE_ROUND) {
         if (fd >= 0)
             close(fd);
@@ -804,6 +819,8 @@ int replay_execute(struct replay_session *s, volatile sig_atomic_t *stop)
             break;
         }
         s->pass[p].elapsed_ns = s->pass[p].end_ns - s->pass[p].start_ns;
+        placement_note_cpu(&ran_on);
+        placement_worker_add(&s->place, 0, &affinity, &ran_on);
         measure_merge(&s->all, &s->pass[p]);
         s->passes_done++;
         if (!c->quiet) {
@@ -821,6 +838,8 @@ int replay_execute(struct replay_session *s, volatile sig_atomic_t *stop)
         base_t = s->mode == REPLAY_TIMED && next > now ? next : now;
     }
 finish:
+    placement_note_cpu(&ran_on);
+    placement_worker_add(&s->place, 0, &affinity, &ran_on);
     s->status = code == EXIT_OK ? "complete" : code == EXIT_INTERRUPTED ? "interrupted"
                                                                          : "failed";
     if (write_doc(s, err, sizeof(err)) != 0) {

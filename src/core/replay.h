@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "core/metrics.h"
+#include "device/numa.h"
 #include "device/target.h"
 #include "engine/engine.h"
 #include "io/trace.h"
@@ -59,6 +60,7 @@ struct replay_config {
     unsigned compress_pct;          /* write data compressibility (default 0: incompressible) */
     const char *out_dir;
     bool force, destructive, overwrite_signatures, quiet;
+    struct numa_request numa;       /* --numa, --cpus (device/numa.h) */
     char *const *argv;              /* the command line, for the results */
     int argc;
 };
@@ -89,6 +91,7 @@ struct replay_session {
     char remap_used[8];
     uint64_t raised;                 /* I/Os whose length was raised to the sector */
     struct target_info target;
+    struct placement place;          /* where the replaying thread runs and ran: worker 0 */
     const struct engine_ops *engine;
     double k;                        /* time scale: the simulated drive's k, else 1 */
     enum replay_mode mode;

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "device/numa.h"
+#include "lib/cpuset.h"
 #include "lib/file.h"
 #include "lib/json_path.h"
 #include "lib/units.h"
@@ -343,6 +345,36 @@ struct json_object *results_host_json(const struct hostinfo *h)
     return o;
 }
 
+struct json_object *results_placement_json(const struct placement *pl)
+{
+    struct json_object *o = json_object_new_object();
+    char list[1024];
+    jw_add(o, "mode", jw_str(numa_mode_name(pl->mode)));
+    jw_add(o, "host_nodes", jw_int(pl->host_nodes));
+    jw_add(o, "device_node", pl->device_node >= 0 ? jw_int(pl->device_node) : NULL);
+    if (pl->device_node < 0)
+        jw_add(o, "device_node_reason", jw_str(pl->device_why));
+    jw_add(o, "requested", pl->requested[0] ? jw_str(pl->requested) : NULL);
+    jw_add(o, "pinned", json_object_new_boolean(pl->pinned));
+    cpuset_format(&pl->cpus, list, sizeof(list));
+    jw_add(o, "cpus", pl->pinned ? jw_str(list) : NULL);
+    jw_add(o, "node", pl->pinned && pl->node >= 0 ? jw_int(pl->node) : NULL);
+    jw_add(o, "reason", jw_str(pl->reason));
+    jw_add(o, "threads", jw_str(placement_threads_name(pl->threads)));
+    struct json_object *ws = json_object_new_array();
+    for (unsigned i = 0; i < pl->n_workers; i++) {
+        struct json_object *w = json_object_new_object();
+        jw_add(w, "worker", jw_int(i));
+        cpuset_format(&pl->workers[i].affinity, list, sizeof(list));
+        jw_add(w, "affinity", jw_str(list));
+        cpuset_format(&pl->workers[i].ran_on, list, sizeof(list));
+        jw_add(w, "ran_on", jw_str(list));
+        json_object_array_add(ws, w);
+    }
+    jw_add(o, "workers", ws);
+    return o;
+}
+
 struct json_object *results_target_json(const struct target_info *t)
 {
     struct json_object *o = json_object_new_object();
@@ -473,6 +505,7 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
         jw_add(doc, "error", jw_str(rec->error));
     jw_add(doc, "host", results_host_json(&rec->host));
     jw_add(doc, "target", results_target_json(&rec->target));
+    jw_add(doc, "placement", results_placement_json(&rec->place));
     struct json_object *eng = json_object_new_object();
     jw_add(eng, "name", jw_str(rec->engine->name));
     jw_add(eng, "library", jw_str(rec->engine->version()));
@@ -670,6 +703,8 @@ int results_out_flush(struct results_out *o, bool force)
     char upd[32];
     iso8601_now(upd, sizeof(upd));
     json_object_object_add(o->doc, "updated", json_object_new_string(upd));
+    if (o->place)
+        json_object_object_add(o->doc, "placement", results_placement_json(o->place));
     json_object_object_add(o->doc, "writer", results_writer_json());
     const bool sync = force || now - o->last_sync_ns >= 1000000000ull;
     if (results_write_json_atomic_ext(o->doc, o->path, sync, o->error, sizeof(o->error)) != 0) {

@@ -44,6 +44,8 @@ struct results_out {
     size_t pending_len, pending_cap;
     bool failed;
     bool live;                 /* stdout shows a live line: erase it before the pending lines */
+    const struct placement *place;   /* set: every write first refreshes doc's "placement"
+                                        from it (where the workers ran so far) */
     char error[512];
 };
 
@@ -84,6 +86,9 @@ void results_note_vadd(struct json_object *notes, const char *fmt, va_list ap);
 /* Pieces reused by other result producers. */
 struct json_object *results_host_json(const struct hostinfo *h);
 struct json_object *results_target_json(const struct target_info *t);
+/* The placement record (device/numa.h; reports/results-schema.md, "placement"): the decision
+ * and, per worker, the CPUs it was allowed (read back) and the CPUs it ran on. */
+struct json_object *results_placement_json(const struct placement *pl);
 struct json_object *results_round_json(const struct round_metrics *m);
 /* The purge record (steps.h): the plan, whether a purge ran, how long it took. */
 struct json_object *results_purge_json(const struct purge_plan *plan, bool ran, double seconds);

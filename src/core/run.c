@@ -122,6 +122,8 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
                                 errlen) != 0) {
         return -1;
     }
+    if (run_place(&c->numa, &rec->target, &rec->place, err, errlen) != 0)
+        return -1;
     if (wl_check_target_scaled(&rec->wl, rec->target.capacity, rec->target.logical_sector,
                                (uint64_t)run_target_weight(&rec->target), rec->target.path,
                                &rec->range, err, errlen) != 0)
@@ -791,6 +793,7 @@ void run_record_free(struct run_record *rec)
         json_object_put(rec->resumed);
     rec->wipc_json = rec->resumed = NULL;
     results_cache_free(&rec->cache);
+    placement_free(&rec->place);
     target_release(&rec->target);
     rec->rounds = NULL;
     rec->n_rounds = 0;

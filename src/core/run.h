@@ -16,6 +16,7 @@
 #include "core/precondition.h"
 #include "device/health.h"
 #include "device/hostinfo.h"
+#include "device/numa.h"
 #include "device/purge.h"
 #include "device/safety.h"
 #include "device/target.h"
@@ -49,6 +50,7 @@ struct run_config {
     struct steady_guard guard;   /* the fill guard (steady.h) for STEADY with writes */
     struct json_object *resume;  /* --resume: the stopped run's results document (not owned) */
     bool resume_as_is;           /* --resume-as-is: no preconditioning again after the gap */
+    struct numa_request numa;    /* --numa, --cpus (device/numa.h) */
     int argc;
     char **argv;
 };
@@ -67,6 +69,7 @@ struct run_record {
     char results_path[4200];
     struct hostinfo host;
     struct target_info target;
+    struct placement place;      /* where the workers run and ran (target.place points here) */
     struct workload wl;
     struct wl_range range;
     const struct engine_ops *engine;

@@ -14,7 +14,9 @@
 #include "core/precondition.h"
 #include "core/results.h"
 #include "core/worker.h"
+#include "device/numa.h"
 #include "device/safety.h"
+#include "lib/cpuset.h"
 #include "lib/file.h"
 #include "lib/json_path.h"
 #include "lib/units.h"
@@ -225,6 +227,23 @@ void run_print_target_engine(const struct target_info *t, const struct engine_op
                target_kind_name(t->kind), cap, t->logical_sector);
     }
     printf("  engine  %s (%s)\n", e->name, e->version());
+    if (t->place && t->place->pinned) {   /* the default on a one-node host says nothing */
+        char list[256];
+        cpuset_format(&t->place->cpus, list, sizeof(list));
+        if (t->place->node >= 0)
+            printf("  cpus    %s (node %d, %s)\n", list, t->place->node, t->place->reason);
+        else
+            printf("  cpus    %s (%s)\n", list, t->place->reason);
+    }
+}
+
+int run_place(const struct numa_request *req, struct target_info *t, struct placement *pl,
+              char *err, size_t errlen)
+{
+    if (numa_place(req, t, pl, err, errlen) != 0)
+        return -1;
+    t->place = pl;
+    return 0;
 }
 
 void run_device_round(const struct target_info *t, double weight, struct sim_stats *last,
@@ -266,6 +285,7 @@ void run_engine_base(const struct target_info *t, int fd, const char *out_dir, c
     base->path = t->path;
     snprintf(dir, dirlen, "%s/fio", out_dir);
     base->artifact_dir = dir;
+    base->place = t->place;
 }
 
 void run_pool_metrics(struct worker_pool *pool, uint64_t sample_ns, double weight,

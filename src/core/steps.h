@@ -78,6 +78,14 @@ int run_select_engine(const char *engine_name, const char *target_path,
  * PROFILE_DIR/devices). No writes. */
 int run_probe_target(const char *path, uint64_t create_size, const char *const *profile_dirs,
                      struct target_info *t, char *err, size_t errlen);
+/* Where t's I/O threads will run (numa_place: --numa, --cpus, the device's node, the live
+ * /sys), into *pl, and t->place pointed at it so that every pool on t pins to it and records
+ * into it. Writes nothing. 0, or -1 with one line (a node the host lacks, CPUs this process
+ * may not use). */
+struct numa_request;
+struct placement;
+int run_place(const struct numa_request *req, struct target_info *t, struct placement *pl,
+              char *err, size_t errlen);
 /* The safety decision (safety.h) for block devices and files; simulated and remote targets
  * pass.  writes: the run writes (workload, preconditioning or purge). */
 int run_check_safety(const struct target_info *t, bool writes, bool destructive,

@@ -2,9 +2,11 @@
 #include "core/worker.h"
 
 #include "core/fleet.h"
+#include "device/numa.h"
 #include "io/iogen.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <time.h>
@@ -45,6 +47,8 @@ struct worker {
     uint32_t data_sample_cap;
     uint32_t data_writes_seen;             /* writes this round while the sample had room */
     struct round_state r;
+    cpu_set_t affinity;                    /* the thread's mask as read back after pinning */
+    cpu_set_t ran_on;                      /* CPUs it was seen on (note_cpu), since the start */
     _Atomic uint64_t pub_ios[IO_NDIR], pub_bytes[IO_NDIR];   /* for the progress hook */
     int init_ret;
     char err[ERR_LEN];
@@ -70,6 +74,11 @@ struct worker_pool {
     struct round_limits lim;
     pool_progress_fn progress;
     void *progress_arg;
+    /* placement (device/numa.h): where the threads are pinned, and the record of where they
+     * ran, merged into it after every round; NULL: not pinned, nothing recorded */
+    struct placement *place;
+    bool restore;              /* the calling thread was pinned (virtual time, whole rounds) */
+    cpu_set_t saved;           /* ... and its mask before, put back by worker_pool_stop */
 };
 
 /* Progress ticks: at least once a second of wall-clock time (and of virtual time). */
@@ -101,6 +110,24 @@ static void add_sample(struct worker *w, const uint64_t last_ios[IO_NDIR],
         smp->ios[d] = s->ios[d] - last_ios[d];
         smp->bytes[d] = s->bytes[d] - last_bytes[d];
     }
+}
+
+/* ---- placement: pinning and where the threads ran ---- */
+
+/* Where this worker's thread is now (numa.h: at a round's start and end and once per sample
+ * interval, never per I/O). */
+static inline void note_cpu(struct worker *w) { placement_note_cpu(&w->ran_on); }
+
+/* After a round, with every worker idle: each worker's mask and CPUs into the placement. */
+static void pool_record_placement(struct worker_pool *p)
+{
+    if (!p->place)
+        return;
+    p->place->threads = p->whole_round    ? PLACE_THREADS_CHILD
+                        : p->virtual_time ? PLACE_THREADS_CALLING
+                                          : PLACE_THREADS_WORKER;
+    for (unsigned i = 0; i < p->n; i++)
+        placement_worker_add(p->place, i, &p->w[i].affinity, &p->w[i].ran_on);
 }
 
 /* ---- the I/O loop, in three steps shared by the threaded and the virtual-time pools ---- */
@@ -143,6 +170,7 @@ static void round_begin(struct worker *w, const struct round_limits *lim)
     r->think_ns = p->wl->thinktime_ns * k;
     r->paced = r->gap_ns || r->think_ns;
     r->next_issue = r->start;
+    note_cpu(w);
 }
 
 /* Add (the head of) one write to the round's data sample: a copy of the bytes just written or,
@@ -318,6 +346,7 @@ static void round_account(struct worker *w, int n, uint64_t t)
             }
     }
     while (t >= r->next_sample && r->next_sample <= r->end) {
+        note_cpu(w);
         add_sample(w, r->last_ios, r->last_bytes);
         memcpy(r->last_ios, s->ios, sizeof(r->last_ios));
         memcpy(r->last_bytes, s->bytes, sizeof(r->last_bytes));
@@ -332,6 +361,7 @@ static void round_finish(struct worker *w)
     struct worker_stats *s = &w->stats;
     s->start_ns = w->r.start;
     s->end_ns = w->r.time_based ? w->r.end : w->r.last_counted;
+    note_cpu(w);
 }
 
 /* A paced worker with nothing to issue yet: sleep towards next_issue (20 us at most, so a
@@ -522,7 +552,17 @@ static void *worker_main(void *arg)
     struct worker_pool *p = w->pool;
     if (p->wl->rate_iops || p->wl->thinktime_ns)
         prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);   /* paced: sleeps to the microsecond */
-    worker_engine_init(w);
+    /* pinned before the engine allocates and first touches its buffers: their pages come
+     * from the pinned node's memory (the kernel's first-touch policy) */
+    if (placement_pin_self(p->place, &w->affinity, w->err, sizeof(w->err)) != 0)
+        w->init_ret = -1;
+    else
+        worker_engine_init(w);
+    /* named once pinned: "ptsb-w0" in /proc/PID/task/TID/comm and top -H is always a thread
+     * whose mask is the one recorded (tests/integration/test_numa.c reads it) */
+    char name[16];
+    snprintf(name, sizeof(name), "ptsb-w%u", w->id);
+    pthread_setname_np(pthread_self(), name);
 
     pthread_mutex_lock(&p->lock);
     unsigned seen = p->generation;
@@ -579,6 +619,7 @@ struct worker_pool *worker_pool_start(const struct workload *wl, const struct en
     p->whole_round = (ops->flags & ENGINE_F_WHOLE_ROUND) != 0;
     p->lat_scale = p->virtual_time && base->lat_scale > 1 ? base->lat_scale : 1;
     p->stop = stop;
+    p->place = base->place;
     p->n = p->whole_round ? 1 : wl->workers;   /* the other program runs the workers */
     p->w = xcalloc(p->n, sizeof(*p->w));
     pthread_mutex_init(&p->lock, NULL);
@@ -595,6 +636,18 @@ struct worker_pool *worker_pool_start(const struct workload *wl, const struct en
         p->w[0].stats.data_writes = false;   /* the data is the other program's own */
 
     if (p->virtual_time || p->whole_round) {
+        /* the workers run in this thread (or in fio's processes, which inherit its mask): it
+         * is pinned for the pool's life */
+        cpu_set_t aff;
+        if (p->place && p->place->pinned &&
+            pthread_getaffinity_np(pthread_self(), sizeof(p->saved), &p->saved) == 0)
+            p->restore = true;
+        if (placement_pin_self(p->place, &aff, err, errlen) != 0) {
+            worker_pool_stop(p);
+            return NULL;
+        }
+        for (unsigned i = 0; i < p->n; i++)
+            p->w[i].affinity = aff;
         for (unsigned i = 0; i < p->n; i++) {
             worker_engine_init(&p->w[i]);
             if (p->w[i].init_ret != 0) {
@@ -660,8 +713,10 @@ static void pool_round_whole(struct worker_pool *p, const struct round_limits *l
     if (*p->stop)
         return;
     char msg[ERR_LEN];
+    note_cpu(w);
     if (p->ops->round(w->eng, lim, lim->label, s, msg, sizeof(msg)) != 0)
         worker_fail(w, "%s", msg);
+    note_cpu(w);
 }
 
 int worker_pool_round(struct worker_pool *p, const struct round_limits *lim, char *err, size_t errlen)
@@ -669,6 +724,7 @@ int worker_pool_round(struct worker_pool *p, const struct round_limits *lim, cha
     fleet_barrier(p->stop);   /* several targets at once: every round starts together */
     if (p->whole_round) {
         pool_round_whole(p, lim);
+        pool_record_placement(p);
         if (p->w[0].err[0])
             return errf(err, errlen, "%s", p->w[0].err);
         return 0;
@@ -699,6 +755,7 @@ int worker_pool_round(struct worker_pool *p, const struct round_limits *lim, cha
     }
     pthread_mutex_unlock(&p->lock);
 check:
+    pool_record_placement(p);
     for (unsigned i = 0; i < p->n; i++)
         if (p->w[i].err[0])
             return errf(err, errlen, "worker %u: %s", i, p->w[i].err);
@@ -740,6 +797,8 @@ void worker_pool_stop(struct worker_pool *p)
         free(p->w[i].stats.hosts);
         free(p->w[i].data_sample);
     }
+    if (p->restore)
+        pthread_setaffinity_np(pthread_self(), sizeof(p->saved), &p->saved);
     pthread_mutex_destroy(&p->lock);
     pthread_cond_destroy(&p->cond_start);
     pthread_cond_destroy(&p->cond_done);

@@ -6,7 +6,14 @@
  * releases the workers, and waits for them (worker_pool_round); each worker counts its own
  * I/Os, bytes and latency histograms and records a sample every sample interval.  Nothing in
  * the I/O loop allocates, locks or formats: per batch it stages I/Os, reads the clock, submits,
- * reaps, reads the clock, and adds the latencies to the histograms. */
+ * reaps, reads the clock, and adds the latencies to the histograms.
+ *
+ * Placement (base->place, device/numa.h): each worker thread is named "ptsb-wN" and, when the
+ * placement pins, pins itself before its engine allocates its buffers; a virtual-time or
+ * whole-round pool pins the calling thread for its life (fio's processes inherit that mask)
+ * and puts its mask back at worker_pool_stop. Each worker notes the CPU it is on at a round's
+ * start and end and at every sample; after every round the pool merges each worker's mask (as
+ * read back) and those CPUs into the placement record. */
 #ifndef PTSBENCH_WORKER_H
 #define PTSBENCH_WORKER_H
 

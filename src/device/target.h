@@ -99,6 +99,10 @@ struct target_info {
     struct target_signature signatures[TARGET_MAX_SIGNATURES];
     char signatures_error[256];   /* why probing failed ("" when it ran) */
     struct sim_world *sim;     /* TARGET_SIM: the open simulated drive (capacity = scaled) */
+    /* Where the I/O threads on this target run (device/numa.h): the runner's placement, set by
+     * it after the probe; the worker pools pin to it and record into it. NULL: not pinned,
+     * nothing recorded. Not owned. */
+    struct placement *place;
 };
 
 /* create_size: for files, the size wanted (0 = use the existing file as it is).

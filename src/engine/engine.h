@@ -53,6 +53,7 @@ struct io_unit {
 
 struct workload;
 struct wl_range;
+struct placement;
 
 /* What a round measured, per worker: the I/O loop (core/worker.c) fills it for per-I/O engines,
  * a whole-round engine's round() (engine/fio.c) from its tool's output. Defined here, below
@@ -115,6 +116,9 @@ struct engine_config {
     const char *artifact_dir;           /* where job files and outputs are kept */
     const char *const *remotes;         /* HOST[:PORT] of remote load generators */
     unsigned n_remotes;
+    /* The worker pool's, not the engine's: where the pool pins its threads and records where
+     * they ran (device/numa.h, core/worker.h); NULL: not pinned, nothing recorded. */
+    struct placement *place;
 };
 
 struct engine;

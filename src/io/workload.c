@@ -816,10 +816,11 @@ static const struct {
     {"zonerange", "zoned I/O modes are not supported"},
     {"zoneskip", "zoned I/O modes are not supported"},
     {"startdelay", "delayed job starts are not supported: one job"},
-    {"cpus_allowed", "CPU pinning is not supported yet"},
-    {"cpumask", "CPU pinning is not supported yet"},
-    {"numa_cpu_nodes", "NUMA placement is not supported yet"},
-    {"numa_mem_policy", "NUMA placement is not supported yet"},
+    {"cpus_allowed", "CPU pinning is the command's: --cpus LIST (every worker on the whole "
+                     "list, as cpus_allowed_policy=shared)"},
+    {"cpumask", "CPU pinning is the command's: --cpus LIST"},
+    {"numa_cpu_nodes", "NUMA placement is the command's: --numa N (auto by default)"},
+    {"numa_mem_policy", "memory follows the pinned CPUs (first touch): no policy of its own"},
     {"read_iolog", "replaying an iolog is ptsbench replay's (ptsbench replay FILE --target T)"},
     {"write_iolog", "recording an iolog is not supported (ptsbench trace capture records a "
                     "device's requests)"},

@@ -71,6 +71,7 @@ struct profile_session {
     struct pr_point *points;
     unsigned n_points;
     struct target_info target;
+    struct placement place;        /* where the workers run and ran (target.place points here) */
     const struct engine_ops *engine;
     double weight;
     struct hostinfo host;
@@ -250,6 +251,8 @@ struct profile_session *profile_prepare(const struct profile_config *cfg, char *
     if (run_probe_target(cfg->target_path, cfg->create_size, cfg->profile_dirs,
                          &s->target, err, errlen) != 0)
         goto fail;
+    if (run_place(&cfg->numa, &s->target, &s->place, err, errlen) != 0)
+        goto fail;
     s->weight = run_target_weight(&s->target);   /* the plan reads sizes in full-size bytes */
     for (unsigned p = 0; p < s->n_profiles; p++)
         for (unsigned w = 0; w < s->profiles[p].n; w++)
@@ -385,6 +388,7 @@ static void doc_start(struct profile_session *s)
     jw_add(s->doc, "command", cmd);
     jw_add(s->doc, "host", results_host_json(&s->host));
     jw_add(s->doc, "target", results_target_json(&s->target));
+    jw_add(s->doc, "placement", results_placement_json(&s->place));
     struct json_object *eng = json_object_new_object();
     jw_add(eng, "name", jw_str(s->engine->name));
     jw_add(eng, "library", jw_str(s->engine->version()));
@@ -1250,6 +1254,7 @@ int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
     if (s->cfg.resume)
         resume_begin(s);
     results_out_init(&s->out, s->doc, s->results_path, "ptsbench profile");
+    s->out.place = &s->place;
     if (flush(s, true) != 0) {
         str_copy(err, sizeof(err), s->out.error);
         goto fail_early;
@@ -1359,6 +1364,7 @@ void profile_session_free(struct profile_session *s)
         json_object_put(s->resumed);
     if (s->doc)
         json_object_put(s->doc);
+    placement_free(&s->place);
     target_release(&s->target);
     free(s);
 }

@@ -46,6 +46,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "device/numa.h"
 #include "device/purge.h"
 
 struct json_object;
@@ -76,6 +77,7 @@ struct profile_config {
     bool quiet;
     struct json_object *resume;       /* --resume: the stopped profile's results (not owned) */
     bool resume_as_is;                /* --resume-as-is: no WIPC / WDPC again after the gap */
+    struct numa_request numa;         /* --numa, --cpus (device/numa.h) */
     int argc;
     char **argv;
 };

@@ -85,6 +85,8 @@ struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t 
     if (run_probe_target(cfg->target_path, 0, cfg->profile_dirs, &s->target, err,
                          errlen) != 0)
         goto fail;
+    if (run_place(&cfg->numa, &s->target, &s->place, err, errlen) != 0)
+        goto fail;
     if (!s->target.exists) {
         errf(err, errlen, "%s: a PTS suite needs an existing device, file or sim:PRESET",
              cfg->target_path);
@@ -881,6 +883,8 @@ static void suite_doc_start(struct pts_session *s)
     json_object_object_add(s->doc, "status", json_object_new_string("running"));
     json_object_object_add(s->doc, "host", results_host_json(&s->host));
     json_object_object_add(s->doc, "target", results_target_json(&s->target));
+    json_object_object_add(s->doc, "placement", results_placement_json(&s->place));
+    s->out.place = &s->place;
     struct json_object *eng = json_object_new_object();
     json_object_object_add(eng, "name", json_object_new_string(s->engine->name));
     json_object_object_add(eng, "library", json_object_new_string(s->engine->version()));
@@ -1102,6 +1106,7 @@ void pts_free(struct pts_session *s)
         json_object_put(s->doc);
     if (s->notes)
         json_object_put(s->notes);
+    placement_free(&s->place);
     target_release(&s->target);
     free(s);
 }

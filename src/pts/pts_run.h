@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "device/numa.h"
 #include "device/purge.h"
 
 struct pts_config {
@@ -34,6 +35,7 @@ struct pts_config {
     bool quiet;
     struct json_object *resume;    /* --resume: the stopped suite's results (not owned) */
     bool resume_as_is;             /* --resume-as-is: an interrupted test goes on where it was */
+    struct numa_request numa;      /* --numa, --cpus (device/numa.h) */
     int argc;
     char **argv;
 };

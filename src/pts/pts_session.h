@@ -31,6 +31,7 @@ struct pts_session {
     struct pts_def defs[PTS_MAX_TESTS];
     unsigned n_defs;
     struct target_info target;
+    struct placement place;        /* where the workers run and ran (target.place points here) */
     const struct engine_ops *engine;
     double weight;
     struct hostinfo host;

@@ -11,6 +11,7 @@
  * "(simulated)", and "compliant" never appears for it without "(simulated drive)". Results from
  * before the state fields keep today's wording. */
 #include "report/report.h"
+#include "report/show.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -865,6 +866,12 @@ static void fleet_section(struct ctx *c, struct json_object *fleet)
     free(h);
 }
 
+/* Where the workers ran (the placement record; show.h): "" when not recorded. */
+static void row_placement(struct json_object *doc, char *buf, size_t len)
+{
+    show_placement_line(doc, buf, len);
+}
+
 static void header_section(struct ctx *c)
 {
     o_heading(&c->o, 2, "setup", "Test platform, device under test and set-up");
@@ -902,6 +909,7 @@ static void header_section(struct ctx *c)
         {"Driver", "target.driver", 5, NULL},
         {"PCIe link", "", 4, row_pcie},
         {"NUMA node", "target.numa_node", 5, NULL},
+        {"Placement", "", 4, row_placement},
         {"Form factor", "form_factor", 6, NULL},
         {"NAND", "nand", 6, NULL},
         {"Path", "target.path", 0, NULL},

@@ -41,6 +41,7 @@ static const struct jp_rule doc_common[] = {
     COUNT("target.physical_sector"), OBJ("target.simulated"),
     COUNT("target.simulated.time_scale_k"),
     OBJ("engine"), OBJ("host"), OBJ("run"), OBJ("state"), OBJ("spec"),
+    OBJ("placement"), ARR("placement.workers"), STR("placement.mode"),
     OBJ("compliance"), ARR("compliance.notes"), ARR("notes"),
     OBJ("preconditioning"), OBJ("preconditioning.purge"), OBJ("preconditioning.wipc"),
     OBJ("preconditioning.wdpc"), NUM("preconditioning.wipc.fills"),

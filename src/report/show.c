@@ -3,6 +3,7 @@
 #include "report/show.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdbool.h>
@@ -11,6 +12,7 @@
 
 #include "core/results.h"
 #include "device/health.h"
+#include "lib/cpuset.h"
 #include "lib/json_path.h"
 #include "lib/units.h"
 #include "lib/util.h"
@@ -55,14 +57,75 @@ static void status_text(struct json_object *doc, char *buf, size_t len)
     }
 }
 
+/* printf at the end of the text in buf (truncated, never overrun). */
+static void appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void appendf(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t k = strlen(buf);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + k, len - k, fmt, ap);
+    va_end(ap);
+}
+
+bool show_placement_line(struct json_object *doc, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    struct json_object *pl = jp_obj_at(doc, "placement");
+    if (!pl)
+        return false;
+    const double node = jp_path(pl, "device_node");
+    if (isfinite(node))
+        appendf(buf, len, "device node %.0f; ", node);
+    else
+        appendf(buf, len, "device node unknown; ");
+    const char *mode = jp_str(pl, "mode"), *cpus = jp_str(pl, "cpus");
+    const char *reason = jp_str(pl, "reason");
+    if (jp_true(jp_at(pl, "pinned")) && cpus) {
+        const double pn = jp_path(pl, "node");
+        appendf(buf, len, "workers pinned to CPUs %s", cpus);
+        if (isfinite(pn))
+            appendf(buf, len, " (node %.0f%s)", pn, mode && !strcmp(mode, "node") ? ", --numa" : "");
+        else if (mode && !strcmp(mode, "cpus"))
+            appendf(buf, len, " (--cpus)");
+    } else {
+        appendf(buf, len, "not pinned: %s", reason ? reason : "reason not recorded");
+    }
+    /* the union of the CPUs every worker ran on */
+    cpu_set_t ran;
+    CPU_ZERO(&ran);
+    struct json_object *ws = jp_arr_at(pl, "workers");
+    for (size_t i = 0; i < jp_len(ws); i++) {
+        cpu_set_t one;
+        char why[128];
+        const char *r = jp_str(json_object_array_get_idx(ws, i), "ran_on");
+        if (r && cpuset_parse(r, &one, why, sizeof(why)) == 0)
+            CPU_OR(&ran, &ran, &one);
+    }
+    if (cpuset_count(&ran)) {
+        char list[256];
+        cpuset_format(&ran, list, sizeof(list));
+        const char *threads = jp_str(pl, "threads");
+        appendf(buf, len, "; ran on %s%s", list,
+            threads && !strcmp(threads, "calling") ? " (every worker in one thread)"
+            : threads && !strcmp(threads, "child") ? " (fio's processes inherit the mask)"
+                                                    : "");
+    }
+    return true;
+}
+
 /* A profile matrix: one line per point, then the saturation points. */
 static void show_profile(FILE *out, struct json_object *doc)
 {
     char cap[64], st[512];
     capacity(doc, cap, sizeof(cap));
     status_text(doc, st, sizeof(st));
-    fprintf(out, "%s  (%s, %s); status %s\n\n", str(doc, "target.path"), str(doc, "target.kind"),
+    fprintf(out, "%s  (%s, %s); status %s\n", str(doc, "target.path"), str(doc, "target.kind"),
             cap, st);
+    char place[512];
+    if (show_placement_line(doc, place, sizeof(place)))
+        fprintf(out, "placement %s\n", place);
+    fputc('\n', out);
     const bool sim = jp_at(doc, "target.simulated") != NULL;
     fprintf(out, "%-16s %-16s %5s %7s %4s %6s %10s %9s %10s %10s  %s\n", "profile", "workload",
             "data", "workers", "QD", "effQD", sim ? "IOPS (sim)" : "IOPS", "MB/s", "lat mean",
@@ -229,6 +292,9 @@ void show_write(FILE *out, struct json_object *doc, unsigned every)
     fprintf(out, "workload  %s\n", str(doc, "workload.spec"));
     fprintf(out, "engine    %s, %s; status %s\n", str(doc, "engine.name"),
             str(doc, "engine.clock"), st);
+    char place[512];
+    if (show_placement_line(doc, place, sizeof(place)))
+        fprintf(out, "placement %s\n", place);
     const bool sim = jp_at(doc, "target.simulated") != NULL;
     show_preconditioning(out, doc, sim);
     struct json_object *rounds = jp_arr_at(doc, "rounds");

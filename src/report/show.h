@@ -9,6 +9,7 @@
 #ifndef PTSBENCH_SHOW_H
 #define PTSBENCH_SHOW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -23,6 +24,12 @@ int show_load(const char *arg, struct json_object **doc, char *path, size_t len,
 /* The table: every round of a run (every Nth and the last with every > 0; 0: all, or about 30
  * lines for long runs), or every point of a profile matrix and its saturation points. */
 void show_write(FILE *out, struct json_object *doc, unsigned every);
+
+/* The placement record (results "placement") as one line for people, into buf: "device node
+ * 0; workers pinned to CPUs 0-7 (node 0); ran on 0,2-3,5" or "device node unknown; not pinned:
+ * host has one NUMA node; ran on 0-1". false (buf "") when the document records none (results
+ * from before placement was recorded). Shared by show and the report's header. */
+bool show_placement_line(struct json_object *doc, char *buf, size_t len);
 
 /* A suite: per test its title, per subtest the drive's state and the steady-state verdict, then
  * the table rows (mix, block size, IOPS, MB/s, latency mean and 99.9%) or the kind's own

@@ -53,6 +53,9 @@ void show_replay(FILE *out, struct json_object *doc)
     fprintf(out, "trace     %s (%s)\n", sval(doc, "trace.source"), sval(doc, "trace.format"));
     fprintf(out, "engine    %s, %s; status %s\n", sval(doc, "engine.name"),
             sval(doc, "engine.clock"), sval(doc, "status"));
+    char place[512];
+    if (show_placement_line(doc, place, sizeof(place)))
+        fprintf(out, "placement %s\n", place);
     fprintf(out, "replay    %s", timed ? "timed" : "as fast as possible");
     struct json_object *qd = jp_at(doc, "replay.queue_depth");
     if (qd && json_object_is_type(qd, json_type_string))

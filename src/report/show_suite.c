@@ -152,6 +152,9 @@ void show_suite(FILE *out, struct json_object *doc)
     fprintf(out, "%s  (%s); %s, status %s\n", sstr(doc, "target.path"),
             sim ? "simulated drive: the figures are the model's" : sstr(doc, "target.kind"),
             sstr(doc, "spec.name"), sstr(doc, "status"));
+    char place[512];
+    if (show_placement_line(doc, place, sizeof(place)))
+        fprintf(out, "placement %s\n", place);
     struct json_object *c = jp_obj_at(doc, "compliance");
     if (c)
         fprintf(out, "compliance: %s\n", jp_true(jp_at(c, "compliant")) ? "compliant"
