@@ -18,6 +18,7 @@
 #include "core/results.h"
 #include "core/run.h"
 #include "core/worker.h"
+#include "device/health.h"
 #include "device/target.h"
 #include "lib/json_path.h"
 #include "lib/units.h"
@@ -1298,6 +1299,10 @@ int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
                 }
             }
         }
+        /* the drive's own counters around the group, its preconditioning included
+         * (device/health.h): its write amplification, beside the simulator's per round */
+        struct health_snapshot before, after;
+        health_collect(&s->target, &before);
         if (gr->pre != WL_PRECOND_NONE && !(s->keep_stored && s->cfg.resume_as_is) &&
             precondition_group(s, gr, err, sizeof(err)) != 0)
             goto failed;
@@ -1316,6 +1321,13 @@ int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
             }
             if (ret > 0)
                 goto interrupted;
+        }
+        health_collect(&s->target, &after);
+        jw_add(gr->json, "health", health_json(&before, &after));
+        if (!s->cfg.quiet) {
+            char line[512];
+            health_summary(json_object_object_get(gr->json, "health"), line, sizeof(line));
+            printf("  %s/%s: %s\n", profile_name_of(s, gr), workload_name_of(s, gr), line);
         }
     }
     goto out;

@@ -20,6 +20,7 @@
 #include "core/results.h"
 #include "core/run.h"
 #include "core/worker.h"
+#include "device/health.h"
 #include "device/hostinfo.h"
 #include "device/target.h"
 #include "device/write_cache.h"
@@ -1006,7 +1007,18 @@ static int suite_test(struct pts_session *s, unsigned i)
     s->live_eta[0] = '\0';
     s->cap_eta = (struct pts_cap_eta){0};
     const double clock0 = ps_clock_s(s), prep0 = s->prep_s, drain0 = s->drain_s;
+    /* the drive's own counters around the test, its purge and preconditioning included
+     * (device/health.h): its write amplification over the test, beside the simulator's */
+    struct health_snapshot before, after;
+    health_collect(&s->target, &before);
     int st = test_subtests(s, d, was, json_object_object_get(tj, "subtests"), err, sizeof(err));
+    health_collect(&s->target, &after);
+    json_object_object_add(tj, "health", health_json(&before, &after));
+    if (!s->cfg.quiet) {
+        char line[512];
+        health_summary(json_object_object_get(tj, "health"), line, sizeof(line));
+        printf("  %s\n", line);
+    }
     /* the test's time (virtual on the simulated drive), purges and WIPC excluded; of it, the
      * drains after the elements' ends and the loop itself (elements, HIR's waits): what the
      * plan's estimate stands for */

@@ -1953,6 +1953,11 @@ static void suite_sections(struct ctx *c)
             state_words(st, simulated(&c->in[i]), sw, sizeof(sw));
             o_para(&c->o, "%s: drive preparation: %s%s%s.", dev(c, i), prep,
                    sw[0] ? "; drive state at the last round: " : "", sw);
+            char health[512];   /* the drive's own counters over the test (device/health.h) */
+            health_summary(jp_obj_at(find_test(c->in[i].doc, n), "health"), health,
+                           sizeof(health));
+            if (health[0])
+                o_para(&c->o, "%s: %s.", dev(c, i), health);
         }
         void (*section)(struct ctx *, const char *) = pts_section(plot_test_report(any));
         if (section)
@@ -1973,9 +1978,11 @@ static void profile_prep(struct ctx *c, size_t i)
         struct json_object *g = jp_idx(jp_arr(doc, "groups"), k);
         char words[1024];
         group_prep_words(g, words, sizeof(words));
-        o_para(&c->o, "%s, %s at %.0f%% compressible data: drive preparation: %s.", dev(c, i),
+        char health[512];   /* the drive's own counters over the group (device/health.h) */
+        health_summary(jp_obj_at(g, "health"), health, sizeof(health));
+        o_para(&c->o, "%s, %s at %.0f%% compressible data: drive preparation: %s.%s%s", dev(c, i),
                jp_str(g, "workload") ? jp_str(g, "workload") : "?", jp_num(g, "compress_pct"),
-               words);
+               words, health[0] ? " " : "", health);
     }
     /* the points of a profile that share the same state in words say it once ("all 30 atto
      * points: ..."); a point of its own wording is named */

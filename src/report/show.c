@@ -167,6 +167,15 @@ static void show_profile(FILE *out, struct json_object *doc)
                 jp_path(s, "compress_pct"), jp_path(s, "workers"), jp_path(s, "effective_qd"),
                 io, mx, m);
     }
+    struct json_object *groups = jp_arr_at(doc, "groups");
+    for (size_t i = 0; i < jp_len(groups); i++) {   /* the drive's own counters per group */
+        struct json_object *g = jp_idx(groups, i);
+        char line[512];
+        health_summary(jp_obj_at(g, "health"), line, sizeof(line));
+        if (line[0])
+            fprintf(out, "%s%s %.0f%%: %s\n", i ? "" : "\n", str(g, "workload"),
+                    jp_path(g, "compress_pct"), line);
+    }
 }
 
 static void show_preconditioning(FILE *out, struct json_object *doc, bool sim)

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "device/health.h"
 #include "lib/json_path.h"
 #include "lib/units.h"
 #include "report/show.h"
@@ -185,6 +186,10 @@ void show_suite(FILE *out, struct json_object *doc)
             else if (jp_obj_at(s, "operating_points"))
                 dirth_headline(out, s, sim);
         }
+        char health[512];
+        health_summary(jp_obj_at(t, "health"), health, sizeof(health));
+        if (health[0])
+            fprintf(out, "  %s\n", health);
     }
 }
 

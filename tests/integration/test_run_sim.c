@@ -462,6 +462,52 @@ static void test_health_from_simulator_counters(void **state)
     cmd_result_free(&r);
 }
 
+/* The same counters around every PTS test and every profile group: the drive's write
+ * amplification over each, from the simulator's lifetime counters, in the results and in show. */
+static void test_health_per_test_and_group(void **state)
+{
+    (void)state;
+    char out[600];
+    snprintf(out, sizeof(out), "%s/health-suite", dir);
+    char *suite[] = {"ptsbench", "run-test", "wsat", "--target", "sim:generic-mlc25",
+                     "--round-time", "0.1", "--time-scale", "0.01", "--quiet", "--out", out,
+                     NULL};
+    char *text = NULL;
+    struct json_object *doc = ptsbench_results(suite, out, 0, NULL);
+    assert_non_null(doc);
+    const double dh = json_num(doc, "tests.0.health.delta.host_bytes_written.value");
+    const double dn = json_num(doc, "tests.0.health.delta.nand_bytes_written.value");
+    const double wa = json_num(doc, "tests.0.health.write_amplification");
+    print_message("wsat: host %.0f, NAND %.0f, WA %.3f\n", dh, dn, wa);
+    assert_string_equal(json_object_get_string(json_at(doc, "tests.0.health.after.source")),
+                        "simulator");
+    assert_true(dh > 0 && dn >= dh);
+    assert_true(fabs(wa - dn / dh) < 1e-6);
+    json_object_put(doc);
+    char *show[] = {(char *)ptsbench_bin(), "show", out, NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(show, &r), 0);
+    char line[160];
+    snprintf(line, sizeof(line), "Drive write amplification over the test: %.2f (NAND ", wa);
+    assert_non_null(strstr(r.out, line));
+    cmd_result_free(&r);
+
+    snprintf(out, sizeof(out), "%s/health-profile", dir);
+    char *profile[] = {"ptsbench", "profile", "database", "--target", "sim:generic-mlc25",
+                       "--compress", "0", "--workers", "1", "--qd", "8", "--round-time", "0.2",
+                       "--rounds", "3", "--quiet", "--out", out, NULL};
+    doc = ptsbench_results(profile, out, 0, &text);
+    assert_non_null(doc);
+    free(text);
+    const double gh = json_num(doc, "groups.0.health.delta.host_bytes_written.value");
+    const double gn = json_num(doc, "groups.0.health.delta.nand_bytes_written.value");
+    const double gw = json_num(doc, "groups.0.health.write_amplification");
+    print_message("database group: host %.0f, NAND %.0f, WA %.3f\n", gh, gn, gw);
+    assert_true(gh > 0 && gn >= gh);
+    assert_true(fabs(gw - gn / gh) < 1e-6);
+    json_object_put(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -475,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_write_cliff_on_generic),
         cmocka_unit_test(test_fio_forms_run),
         cmocka_unit_test(test_health_from_simulator_counters),
+        cmocka_unit_test(test_health_per_test_and_group),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
