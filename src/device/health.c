@@ -364,9 +364,11 @@ int health_parse_smartctl(const char *json, struct health_snapshot *s, char *err
                             : jp_get(o, sc_kinds[k].section) != NULL))
         k++;
     if (k == n || !jp_get(o, sc_kinds[k].section)) {
+        /* the message first: proto is the document's, freed with it */
+        errf(err, errlen, "smartctl: no SMART data for %s%s", proto ? "protocol " : "",
+             proto ? proto : "this device");
         json_object_put(o);
-        return errf(err, errlen, "smartctl: no SMART data for %s%s", proto ? "protocol " : "",
-                    proto ? proto : "this device");
+        return -1;
     }
     sc_kinds[k].parse(o, s);
     set_u64(&s->temperature_c, o, "temperature.current", 0);

@@ -776,6 +776,14 @@ static int load_file(struct meas_ctx *c, const char *path, bool in_dir, char *er
         json_object_put(root);
         return -1;
     }
+    if (schema && !strcmp(schema, "ptsbench.fleet")) {
+        /* several devices' points would be taken for one device's */
+        rc = errf(err, errlen, "%s: the results of one command on several targets: give one "
+                               "target's (the directory beside it named by its label), or "
+                               "compare them with ptsbench report", path);
+        json_object_put(root);
+        return rc;
+    }
     if (schema && !strcmp(schema, "ptsbench.run"))
         rc = load_run(c, root, err, errlen);
     else if (schema && !strcmp(schema, "ptsbench.suite"))

@@ -119,6 +119,12 @@ static void test_parallel_sim(void **state)
     assert_non_null(strstr(r.out, "sim-zdrive-6300-1.6t"));
     assert_non_null(strstr(r.out, "(simulated)"));
     cmd_result_free(&r);
+    /* verify and gate read one device's points: the whole fleet is refused, not merged */
+    char *verify[] = {(char *)ptsbench_bin(), "verify", out, "--spec", "revodrive3-x2-480g", NULL};
+    assert_int_equal(run_cmd(verify, &r), 0);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.errout, "several targets"));
+    cmd_result_free(&r);
     remove_tree(dir);
     free(dir);
 }
