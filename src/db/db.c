@@ -271,6 +271,7 @@ static struct db *open_at(const char *path, int target, bool create, char *err, 
     sqlite3_busy_timeout(d->h, DB_BUSY_MS);
     if (count_tables(d, err, errlen) < 0 ||
         db_exec(d, "PRAGMA journal_mode = WAL", err, errlen) != 0 ||
+        db_exec(d, "PRAGMA synchronous = NORMAL", err, errlen) != 0 ||   /* WAL: safe */
         db_exec(d, "PRAGMA foreign_keys = ON", err, errlen) != 0 ||
         migrate(d, target, err, errlen) != 0) {
         db_close(d);
