@@ -3,7 +3,8 @@
 #   make            build build/ptsbench
 #   make test       unit + integration tests (cmocka); skips what the machine lacks, loudly
 #   make demo       run the main job on the built-in default target
-#   make bench      engine speed vs fio (prints ratios; needs root for zram)
+#   make bench      engine speed vs fio (prints ratios; needs root for zram); the results
+#                   history at 10,000 runs (import per run, trend and gate queries)
 #   make sanitize   ASan+UBSan build, then the tests against it
 #   make fuzz       libFuzzer harnesses of every parser (clang), each run FUZZ_SECONDS (60)
 #   make install    PREFIX=/usr/local (binary, profiles, pts definitions, traces, docs)
@@ -38,7 +39,7 @@ CPPFLAGS  += -D_GNU_SOURCE -Isrc \
              -DPTSBENCH_DATADIR='"$(PREFIX)/share/ptsbench"' \
              -DPTSBENCH_LIBURING_VERSION='"$(LIBURING_VERSION)"'
 CFLAGS    += -std=c11 $(OPT) $(WARN) -pthread -MMD -MP $(PKG_CFLAGS)
-LDLIBS    += $(PKG_LIBS) -laio -lz -llz4 -lpthread -lm
+LDLIBS    += $(PKG_LIBS) -laio -lz -llz4 -lsqlite3 -lpthread -lm
 LDFLAGS   += $(SAN_LD) -pthread
 
 SRC       := $(wildcard src/*/*.c)
@@ -100,10 +101,11 @@ demo: $(BUILD)/ptsbench
 	@scripts/demo.sh $(BUILD)/ptsbench
 
 bench: $(BUILD)/ptsbench $(BUILD)/tests/bench/bench_engines $(BUILD)/tests/bench/bench_sim \
-       $(BUILD)/tests/bench/bench_parse
+       $(BUILD)/tests/bench/bench_parse $(BUILD)/tests/bench/bench_db
 	@PTSBENCH=$(BUILD)/ptsbench $(BUILD)/tests/bench/bench_engines
 	@PTSBENCH=$(BUILD)/ptsbench PTSBENCH_DATADIR=$(CURDIR) $(BUILD)/tests/bench/bench_sim
 	@PTSBENCH=$(BUILD)/ptsbench PTSBENCH_DATADIR=$(CURDIR) $(BUILD)/tests/bench/bench_parse
+	@PTSBENCH_DATADIR=$(CURDIR) $(BUILD)/tests/bench/bench_db
 
 $(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
 	@$(if $(Q),echo "  LD      $@")

@@ -28,6 +28,7 @@ packages=(
   liblz4-dev        # compressibility checks (second compressor)
   libcmocka-dev     # unit and integration tests
   libblkid-dev      # filesystem, partition-table, LVM and RAID signatures on a target (safety)
+  libsqlite3-dev    # the results history (ptsbench db, gate --db): one file, no server
   clang             # make fuzz: libFuzzer harnesses (clang's -fsanitize=fuzzer)
   fio               # fio engine, make bench
   gnuplot-nox       # plots

@@ -21,6 +21,14 @@ int cmd_report(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_plot(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_verify(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_gate(int argc, char **argv, int full_argc, char **full_argv);
+int cmd_db(int argc, char **argv, int full_argc, char **full_argv);
+
+/* --db FILE of run, suite and profile (cmd_db.c). cli_db_check before the run: an existing
+ * FILE must be a ptsbench history (0, or -1 with "ptsbench CMD: --db FILE: why" printed).
+ * cli_db_import_after a run that returned code: results (a file or directory) imported into
+ * FILE when code is 0; returns code, or 1 when the import failed (the results are kept). */
+int cli_db_check(const char *cmd, const char *file);
+int cli_db_import_after(const char *file, const char *results, int code, bool quiet);
 
 /* NULL-terminated list of directories holding `sub` (e.g. "profiles"): $PTSBENCH_DATADIR/sub,
  * the install prefix (BIN/../share/ptsbench/sub, then the compiled-in PREFIX/share/ptsbench),

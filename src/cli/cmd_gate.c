@@ -14,12 +14,13 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "db/db_gate.h"
 #include "lib/util.h"
 #include "report/gate.h"
 #include "report/gate_session.h"
 #include "report/measure.h"
 
-static const char *baseline, *current, *junit, *json, *update;
+static const char *baseline, *current, *junit, *json, *update, *db_file, *against;
 static bool force_update, quiet, allow_incomplete;
 static double tolerance = GATE_DEFAULT_TOLERANCE;
 static struct {
@@ -43,6 +44,12 @@ static const struct cli_opt opts[] = {
     {"baseline", 'b', CLI_STR, &baseline, .arg = "PATH",
      .help = "baseline results file, or a directory of results (every\nresults.json under it)"},
     {"current", 'c', CLI_STR, &current, .arg = "PATH", .help = "current results file or directory"},
+    {"db", 0, CLI_STR, &db_file, .arg = "FILE",
+     .help = "gate against the results history FILE (ptsbench db) instead\nof --baseline"},
+    {"against", 0, CLI_STR, &against, .arg = "RULE",
+     .help = "with --db: last:N or median:N (the median of the last N\ncomparable runs: same "
+             "model, same point), or tag:NAME (the\nruns tagged NAME); the band from their "
+             "spread"},
     {"tolerance", 0, CLI_CUSTOM, &tolerance, .parse = parse_tolerance, .arg = "PCT",
      .help = "allowed change in percent: 5%, 5 and 5.0 all mean 5%; a bare\nnumber is always "
              "percent (0.5 is 0.5%) (default 5%)"},
@@ -70,6 +77,7 @@ static void usage(FILE *f)
 {
     fputs(
         "usage: ptsbench gate --baseline BASE --current CUR [options]\n"
+        "       ptsbench gate --db FILE --against last:N|median:N|tag:NAME --current CUR\n"
         "\n"
         "CI performance gate: compare current results with a baseline, point by point (each\n"
         "workload condition, paired by its key) and metric by metric, in each metric's own\n"
@@ -80,6 +88,13 @@ static void usage(FILE *f)
         "spreads, (max - min) / mean. Beyond the tolerance but inside the band: a warning (the\n"
         "gate passes). A point or metric in the baseline but not in current fails; one only in\n"
         "current is reported as new and passes.\n"
+        "\n"
+        "With --db FILE --against RULE the baseline is the results history's own distribution\n"
+        "(docs/history.md): per point and metric the median of the last N comparable runs (or\n"
+        "of the runs tagged NAME), and its noise band the larger of their median window spread\n"
+        "and 3 robust standard deviations (1.4826 x the median absolute deviation) of their\n"
+        "values, so that one outlying baseline run neither moves the baseline nor widens the\n"
+        "band. The current run, if already imported, is left out of its own history.\n"
         "\n",
         f);
     cli_print_options(f, opts);
@@ -93,6 +108,45 @@ static void usage(FILE *f)
         f);
 }
 
+/* --db FILE --against RULE: the baseline is the history's distribution (db/db_gate.h). */
+static int gate_history(void)
+{
+    const char *bad = !db_file ? "--against needs --db FILE"
+                      : !against ? "--db needs --against last:N, median:N or tag:NAME"
+                      : baseline ? "--baseline and --db exclude each other"
+                      : update ? "--update-baseline does not apply to --db (import the run: "
+                                 "ptsbench db import)"
+                      : !current ? "--current is required (see ptsbench gate --help)"
+                      : NULL;
+    if (bad) {
+        fprintf(stderr, "ptsbench gate: %s\n", bad);
+        return EXIT_USAGE;
+    }
+    if ((junit && !*junit) || (json && !*json)) {
+        fprintf(stderr, "ptsbench gate: --%s: empty file name\n", junit && !*junit ? "junit"
+                                                                                  : "json");
+        return EXIT_USAGE;
+    }
+    char err[ERR_LEN];
+    struct db_against a;
+    if (db_against_parse(against, &a, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench gate: %s\n", err);
+        return EXIT_USAGE;
+    }
+    const struct gate_config cfg = {NULL, current, junit, json, NULL, false, quiet,
+                                    allow_incomplete, tolerance, metrics.v,
+                                    metrics.n > 0 ? (size_t)metrics.n : 0};
+    int code;
+    struct gate_session *s = db_gate_prepare(&cfg, db_file, &a, &code, err, sizeof(err));
+    if (!s) {
+        fprintf(stderr, "ptsbench gate: %s\n", err);
+        return code;
+    }
+    code = gate_execute(s);
+    gate_session_free(s);
+    return code;
+}
+
 int cmd_gate(int argc, char **argv, int full_argc, char **full_argv)
 {
     (void)full_argc;
@@ -100,6 +154,8 @@ int cmd_gate(int argc, char **argv, int full_argc, char **full_argv)
     int prc = cli_parse("gate", opts, argc, argv, NULL, NULL, 0, usage);
     if (prc != CLI_GO)
         return prc == CLI_DONE ? EXIT_OK : EXIT_USAGE;
+    if (db_file || against)
+        return gate_history();
     if (!baseline || !current) {
         fprintf(stderr, "ptsbench gate: --%s is required (see ptsbench gate --help)\n",
                 !baseline ? "baseline" : "current");

@@ -14,7 +14,7 @@
 
 /* The parse's result (profile_parse sets it afresh each time: a --resume parses again). */
 static struct profile_config cfg;
-static const char *resume;
+static const char *resume, *db_file;
 static bool dry_run, list;
 static struct cli_fleet fleet;
 
@@ -82,6 +82,8 @@ static const struct cli_opt opts[] = {
              "member or swap signature"},
     {"dry-run", 0, CLI_FLAG, &dry_run, .help = "print the plan and stop (nothing is written)"},
     {"list", 0, CLI_FLAG, &list, .help = "list the profiles and their workloads"},
+    {"db", 0, CLI_STR, &db_file, .arg = "FILE",
+     .help = "when the run completes, import its results into the\nhistory FILE (ptsbench db)"},
     {"quiet", 'q', CLI_FLAG, &cfg.quiet, .help = "no progress lines"},
     {"resume", 0, CLI_STR, &resume, .arg = "DIR",
      .help = "go on with the profile whose results are in DIR (stopped by\na signal, a crash or "
@@ -191,6 +193,8 @@ static int profile_parse(int argc, char **argv, int full_argc, char **full_argv,
 static int profile_go(void)
 {
     char err[ERR_LEN];
+    if (cli_db_check("profile", db_file) != 0)
+        return EXIT_USAGE;
     struct profile_session *s = profile_prepare(&cfg, err, sizeof(err));
     if (!s) {
         fprintf(stderr, "ptsbench profile: %s\n", err);
@@ -206,6 +210,7 @@ static int profile_go(void)
     if (!dry_run) {
         cli_install_signals();
         code = profile_execute(s, cli_stop_flag());
+        code = cli_db_import_after(db_file, profile_results_path(s), code, cfg.quiet);
     }
     profile_session_free(s);
     return code;

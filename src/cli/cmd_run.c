@@ -15,6 +15,7 @@
 static struct run_config cfg;
 static const char *workload, *resume;
 static bool all_rounds;
+static const char *db_file;
 static struct cli_fleet fleet;
 
 static int parse_remote(const char *value, void *target, char *err, size_t errlen)
@@ -78,6 +79,8 @@ static const struct cli_opt opts[] = {
      .help = "with --destructive: write even over a filesystem,\npartition table, LVM/RAID "
              "member or swap signature found on\nthe device (refused otherwise, naming what was "
              "found)"},
+    {"db", 0, CLI_STR, &db_file, .arg = "FILE",
+     .help = "when the run completes, import its results into the\nhistory FILE (ptsbench db)"},
     {"quiet", 'q', CLI_FLAG, &cfg.quiet, .help = "no progress lines"},
     {"resume", 0, CLI_STR, &resume, .arg = "DIR",
      .help = "go on with the run whose results are in DIR, stopped by a\nsignal, a crash or a "
@@ -153,13 +156,17 @@ static int run_go(void)
     char err[ERR_LEN];
     struct run_record *rec = xcalloc(1, sizeof(*rec));
     int code = EXIT_USAGE;
-    if (run_prepare(rec, &cfg, workload, cli_data_dirs("profiles"), err, sizeof(err)) != 0) {
+    if (cli_db_check("run", db_file) != 0) {
+        code = EXIT_USAGE;   /* the line is printed */
+    } else if (run_prepare(rec, &cfg, workload, cli_data_dirs("profiles"), err,
+                           sizeof(err)) != 0) {
         fprintf(stderr, "ptsbench run: %s\n", err);
     } else if (fleet_check_only()) {
         code = EXIT_OK;   /* one of several targets, asked only to check (cli/cli_fleet.h) */
     } else {
         cli_install_signals();
         code = run_execute(rec, cli_stop_flag());
+        code = cli_db_import_after(db_file, rec->results_path, code, cfg.quiet);
     }
     run_record_free(rec);
     free(rec);

@@ -11,10 +11,11 @@
 #include "core/fleet.h"
 #include "lib/util.h"
 #include "pts/pts_run.h"
+#include "pts/pts_session.h"
 
 /* The parse's result (suite_parse sets it afresh each time: a --resume parses again). */
 static struct pts_config cfg;
-static const char *resume;
+static const char *resume, *db_file;
 static struct cli_fleet fleet;
 
 static int parse_tests(const char *value, void *target, char *err, size_t errlen)
@@ -88,6 +89,8 @@ static const struct cli_opt suite_opts[] = {
     {"overwrite-signatures", 0, CLI_FLAG, &cfg.overwrite_signatures,
      .help = "with --destructive: write even over a filesystem,\npartition table, LVM/RAID "
              "member or swap signature"},
+    {"db", 0, CLI_STR, &db_file, .arg = "FILE",
+     .help = "when the run completes, import its results into the\nhistory FILE (ptsbench db)"},
     {"quiet", 'q', CLI_FLAG, &cfg.quiet, .help = "no progress"},
     {"resume", 0, CLI_STR, &resume, .arg = "DIR",
      .help = "go on with the suite whose results are in DIR (stopped by a\nsignal, a crash or a "
@@ -165,6 +168,8 @@ static int suite_parse(int argc, char **argv, int full_argc, char **full_argv,
 static int suite_go(const char *cmd)
 {
     char err[ERR_LEN];
+    if (cli_db_check(cmd, db_file) != 0)
+        return EXIT_USAGE;
     struct pts_session *s = pts_prepare(&cfg, err, sizeof(err));
     if (!s) {
         fprintf(stderr, "ptsbench %s: %s\n", cmd, err);
@@ -178,6 +183,7 @@ static int suite_go(const char *cmd)
         pts_print_plan(s);
     cli_install_signals();
     int code = pts_execute(s, cli_stop_flag());
+    code = cli_db_import_after(db_file, s->results_path, code, cfg.quiet);
     pts_free(s);
     return code;
 }

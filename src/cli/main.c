@@ -49,6 +49,7 @@ static const struct {
     {"plot", cmd_plot, "gnuplot charts (PNG, SVG, with their .gp and .dat) from results"},
     {"verify", cmd_verify, "check results against a vendor spec sheet (specs/*.ini)"},
     {"gate", cmd_gate, "CI performance gate: compare results with a baseline"},
+    {"db", cmd_db, "the results history (SQLite): import, list, show, compare, tag, trend"},
     {"sim", do_sim, "the built-in simulated SSD: --list presets, --describe PRESET"},
     {"engines", do_engines, "list the I/O engines"},
 };

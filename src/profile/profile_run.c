@@ -1380,3 +1380,8 @@ void profile_session_free(struct profile_session *s)
     target_release(&s->target);
     free(s);
 }
+
+const char *profile_results_path(const struct profile_session *s)
+{
+    return s->results_path;
+}

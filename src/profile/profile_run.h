@@ -94,5 +94,7 @@ void profile_print_plan(const struct profile_session *s);
 /* Run; returns an exit code (EXIT_OK, EXIT_FAILURE_RUN, EXIT_INTERRUPTED). */
 int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop);
 void profile_session_free(struct profile_session *s);
+/* The results file the session writes (OUT/results.json). */
+const char *profile_results_path(const struct profile_session *s);
 
 #endif

@@ -46,34 +46,21 @@ static int load_sides(const struct gate_config *c, struct meas_set *base, struct
     return 0;
 }
 
-struct gate_session *gate_prepare(const struct gate_config *cfg, int *code, char *err,
-                                  size_t errlen)
+/* Compare base with cur into a new session; NULL (with *code 2) when nothing compares. */
+static struct gate_session *compare(const struct gate_config *cfg, const struct meas_set *base,
+                                    const struct meas_set *cur, int *code, char *err,
+                                    size_t errlen)
 {
     struct gate_session *s = xcalloc(1, sizeof(*s));
     s->cfg = *cfg;
-    struct meas_set base = {0}, cur = {0};
-    int rc = load_sides(cfg, &base, &cur, code, err, errlen);
-    if (rc == 0 && cfg->update &&
-        gate_baseline_plan(cfg->current, cfg->update, &s->plan, err, errlen) != 0) {
-        *code = EXIT_USAGE;
-        rc = -1;
-    }
-    if (rc == 0) {
-        struct gate_options o = {
-            .tolerance = cfg->tolerance,
-            .metrics = cfg->n_metrics > 0 ? cfg->metrics : NULL,
-            .n_metrics = cfg->n_metrics,
-            .baseline_path = cfg->baseline,
-            .current_path = cfg->current,
-        };
-        gate_run(&base, &cur, &o, &s->r);
-    }
-    meas_free(&base);
-    meas_free(&cur);
-    if (rc != 0) {
-        free(s);
-        return NULL;
-    }
+    struct gate_options o = {
+        .tolerance = cfg->tolerance,
+        .metrics = cfg->n_metrics > 0 ? cfg->metrics : NULL,
+        .n_metrics = cfg->n_metrics,
+        .baseline_path = cfg->baseline,
+        .current_path = cfg->current,
+    };
+    gate_run(base, cur, &o, &s->r);
     if (s->r.compared == 0) {
         char ms[512] = "";
         for (size_t k = 0; k < s->r.n_metrics; k++) {
@@ -88,6 +75,38 @@ struct gate_session *gate_prepare(const struct gate_config *cfg, int *code, char
         return NULL;
     }
     return s;
+}
+
+struct gate_session *gate_prepare(const struct gate_config *cfg, int *code, char *err,
+                                  size_t errlen)
+{
+    struct meas_set base = {0}, cur = {0};
+    struct gate_baseline_plan plan = {0};
+    int rc = load_sides(cfg, &base, &cur, code, err, errlen);
+    if (rc == 0 && cfg->update &&
+        gate_baseline_plan(cfg->current, cfg->update, &plan, err, errlen) != 0) {
+        *code = EXIT_USAGE;
+        rc = -1;
+    }
+    struct gate_session *s = rc == 0 ? compare(cfg, &base, &cur, code, err, errlen) : NULL;
+    if (s)
+        s->plan = plan;
+    meas_free(&base);
+    meas_free(&cur);
+    return s;
+}
+
+struct gate_session *gate_prepare_sets(const struct gate_config *cfg,
+                                       const struct meas_set *base, const struct meas_set *cur,
+                                       int *code, char *err, size_t errlen)
+{
+    if (cur->n_incomplete && !cfg->allow_incomplete) {
+        *code = 1;
+        errf(err, errlen, "--current: %s%s (add --allow-incomplete to gate on it)",
+             cur->incomplete, cur->n_incomplete > 1 ? ", and more files" : "");
+        return NULL;
+    }
+    return compare(cfg, base, cur, code, err, errlen);
 }
 
 /* --update-baseline: copy current over the baseline when the gate passes (or is forced). */

@@ -28,6 +28,13 @@ struct gate_session;
  * to compare), 1 results of a run that did not complete. */
 struct gate_session *gate_prepare(const struct gate_config *cfg, int *code, char *err,
                                   size_t errlen);
+/* gate_prepare on sets the caller loaded: base built elsewhere (the results history's own
+ * distribution, db/db_gate.h) and cur. cfg->baseline and cfg->current name them in the
+ * reports; cfg->update must be NULL. A current set of a run that did not complete is refused
+ * (*code 1) unless cfg->allow_incomplete. The sets stay the caller's. */
+struct gate_session *gate_prepare_sets(const struct gate_config *cfg,
+                                       const struct meas_set *base, const struct meas_set *cur,
+                                       int *code, char *err, size_t errlen);
 /* Write the table and the reports, update the baseline. Each output that cannot be written is
  * one line "ptsbench gate: --OPT: why" on stderr. Returns the exit status: 0 pass, 1 the gate
  * failed, 2 an output not written. */

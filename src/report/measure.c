@@ -235,6 +235,7 @@ static void figs_from(struct json_object *o, double v[MEAS_N])
 
 struct meas_acc {
     double sum[MEAS_N], min[MEAS_N], max[MEAS_N];
+    double sx[MEAS_N], sxx[MEAS_N], sxy[MEAS_N];   /* x: the round's place in the window */
     unsigned n[MEAS_N];
     unsigned rounds;
 };
@@ -254,7 +255,11 @@ static void acc_add(struct meas_acc *a, const double v[MEAS_N])
             a->min[i] = v[i];
         if (a->n[i] == 0 || v[i] > a->max[i])
             a->max[i] = v[i];
+        double x = (double)(a->rounds - 1);
         a->sum[i] += v[i];
+        a->sx[i] += x;
+        a->sxx[i] += x * x;
+        a->sxy[i] += x * v[i];
         a->n[i]++;
     }
 }
@@ -271,6 +276,25 @@ static double acc_spread(const struct meas_acc *a, unsigned i)
     if (a->n[i] < 2 || !isfinite(mean) || mean == 0)
         return NAN;
     return (a->max[i] - a->min[i]) / fabs(mean);
+}
+
+/* Least-squares slope of the values over their rounds; NAN below 2 rounds. */
+static double acc_slope(const struct meas_acc *a, unsigned i)
+{
+    double n = a->n[i];
+    double d = n * a->sxx[i] - a->sx[i] * a->sx[i];
+    if (a->n[i] < 2 || d == 0)
+        return NAN;
+    return (n * a->sxy[i] - a->sx[i] * a->sum[i]) / d;
+}
+
+/* The window's spread, extremes and slope of metric i into p. */
+static void acc_store(const struct meas_acc *a, unsigned i, struct meas_point *p)
+{
+    p->spread[i] = acc_spread(a, i);
+    p->min[i] = a->n[i] ? a->min[i] : NAN;
+    p->max[i] = a->n[i] ? a->max[i] : NAN;
+    p->slope[i] = acc_slope(a, i);
 }
 
 /* ---- points ---- */
@@ -295,7 +319,7 @@ static struct meas_point *point_new(struct meas_ctx *c)
     p->compress_pct = -1;
     for (unsigned i = 0; i < MEAS_N; i++) {
         p->v[i] = NAN;
-        p->spread[i] = NAN;
+        p->spread[i] = p->min[i] = p->max[i] = p->slope[i] = NAN;
     }
     return p;
 }
@@ -308,9 +332,11 @@ static void point_finish(struct meas_point *p)
                                           MEAS_WRITE_LAT_MEAN_US};
     for (unsigned i = 0; i < 3; i++) {
         if (p->read_pct <= 0)
-            p->v[rd[i]] = p->spread[rd[i]] = NAN;
+            p->v[rd[i]] = p->spread[rd[i]] = p->min[rd[i]] = p->max[rd[i]] = p->slope[rd[i]] =
+                NAN;
         if (p->read_pct >= 100)
-            p->v[wr[i]] = p->spread[wr[i]] = NAN;
+            p->v[wr[i]] = p->spread[wr[i]] = p->min[wr[i]] = p->max[wr[i]] = p->slope[wr[i]] =
+                NAN;
     }
     p->sequential = p->random_pct == 0;
 }
@@ -419,7 +445,7 @@ static int load_run(struct meas_ctx *c, struct json_object *root, char *err, siz
     p->rounds = a.rounds;
     for (unsigned i = 0; i < MEAS_N; i++) {
         p->v[i] = acc_mean(&a, i);
-        p->spread[i] = acc_spread(&a, i);
+        acc_store(&a, i, p);
     }
     char spec[sizeof(p->key)];
     const char *full = jstr(jp_get(wl, "spec"));
@@ -525,7 +551,7 @@ static void suite_table(struct meas_ctx *c, enum meas_precond pc, struct json_ob
         figs_from(row, tv);
         for (unsigned m = 0; m < MEAS_N; m++) {
             p->v[m] = isfinite(tv[m]) ? tv[m] : acc_mean(&a, m);
-            p->spread[m] = acc_spread(&a, m);
+            acc_store(&a, m, p);
         }
         p->rounds = a.rounds ? a.rounds : (unsigned)(last >= first && last != LONG_MAX
                                                          ? last - first + 1 : 0);
@@ -733,7 +759,7 @@ static int load_profile(struct meas_ctx *c, struct json_object *root, char *err,
         for (unsigned m = 0; m < MEAS_N; m++) {
             if (!isfinite(p->v[m]))
                 p->v[m] = acc_mean(&a, m);
-            p->spread[m] = acc_spread(&a, m);
+            acc_store(&a, m, p);
         }
         p->rounds = a.rounds;
         point_finish(p);

@@ -61,6 +61,9 @@ struct meas_point {
      * (max - min) / mean, NAN when fewer than 2 rounds */
     double v[MEAS_N];
     double spread[MEAS_N];
+    /* the same rounds' extremes and least-squares slope (units of the figure per round; the
+     * PTS's best linear fit over the window), NAN below 2 rounds (min, max: below 1) */
+    double min[MEAS_N], max[MEAS_N], slope[MEAS_N];
     unsigned rounds;           /* rounds averaged */
 };
 

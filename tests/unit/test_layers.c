@@ -1,7 +1,7 @@
 /* test_layers.c — the tree keeps its shape (docs/architecture.md):
  *   - every folder of src/ is a layer, and a file includes headers of its own folder or of
  *     folders below it, never above: lib < stats < io < sim < device < engine < core < pts <
- *     profile < report < cli;
+ *     profile < report < db < cli;
  *   - every include of a ptsbench header names its folder ("core/run.h"), and the header exists;
  *   - no basename is used twice under src/;
  *   - no source, data or documentation file names a path of the machine it was written on
@@ -25,7 +25,8 @@
 #include <sys/stat.h>
 
 static const char *const layers[] = {"lib",  "stats", "io",      "sim",    "device", "engine",
-                                     "core", "pts",   "profile", "report", "cli",    NULL};
+                                     "core", "pts",   "profile", "report", "db",     "cli",
+                                     NULL};
 
 static const char *root(void)
 {

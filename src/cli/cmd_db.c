@@ -1,0 +1,526 @@
+/* cmd_db.c — `ptsbench db import|list|show|compare|tag|trend`: the results history (one SQLite
+ * file: src/db/db.h; docs/history.md). A table of subcommands, each its options, its help and
+ * a function that parses, calls the layer below and returns the exit code.
+ *
+ * Exit status: 0 done, 1 an import or a query failed on a valid database, 2 bad input (a bad
+ * option, a results file that cannot be imported, a file that is not a ptsbench history, an
+ * unknown run id): nothing written. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/options.h"
+#include "db/db.h"
+#include "db/db_out.h"
+#include "db/db_trend.h"
+#include "lib/file.h"
+#include "lib/util.h"
+#include "report/gate.h"
+#include "report/measure.h"
+
+#define MAX_FILES 4096
+
+static const char *db_file;
+static bool quiet;
+
+#define DB_OPT                                                                               \
+    {"db", 0, CLI_STR, &db_file, .arg = "FILE",                                             \
+     .help = "the history (default $PTSBENCH_DB, else\n~/.local/share/ptsbench/results.db)"}
+
+static const char DB_EXIT[] =
+    "\nExit status: 0 done, 1 failed, 2 bad input (nothing written).\n";
+
+/* The database file: --db, else the default. NULL with the message printed. */
+static struct db *open_db(const char *sub, bool create)
+{
+    char path[4096], err[ERR_LEN];
+    if (!db_file && db_default_path(path, sizeof(path), err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench db %s: %s\n", sub, err);
+        return NULL;
+    }
+    struct db *d = db_open(db_file ? db_file : path, create, err, sizeof(err));
+    if (!d)
+        fprintf(stderr, "ptsbench db %s: %s\n", sub, err);
+    return d;
+}
+
+static int parse_id(const char *sub, const char *s, long long *id)
+{
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || *end || v < 1) {
+        fprintf(stderr, "ptsbench db %s: run id '%s': not a run number (see ptsbench db list)\n",
+                sub, s);
+        return -1;
+    }
+    *id = v;
+    return 0;
+}
+
+static int get_run(struct db *d, const char *sub, long long id, struct db_run *r)
+{
+    char err[ERR_LEN];
+    int rc = db_run_get(d, id, r, err, sizeof(err));
+    if (rc == 1)
+        fprintf(stderr, "ptsbench db %s: run %lld: no such run in %s\n", sub, id, db_path(d));
+    else if (rc != 0)
+        fprintf(stderr, "ptsbench db %s: %s\n", sub, err);
+    return rc;
+}
+
+/* ---- import ---- */
+
+static const struct cli_opt import_opts[] = {
+    DB_OPT,
+    {"quiet", 'q', CLI_FLAG, &quiet, .help = "no line per file"},
+    {0},
+};
+
+static void import_usage(FILE *f)
+{
+    fputs("usage: ptsbench db import RESULTS... [--db FILE]\n"
+          "\n"
+          "Add results documents (ptsbench.run, .suite, .profile files, or directories holding\n"
+          "results.json) of complete runs to the history: the run with its host, kernel,\n"
+          "target (model, serial, firmware, capacity), engine, versions, spec, preparation,\n"
+          "command line and times; every measured point with its steady-state window\n"
+          "statistics per metric. A document already there is not added again. Every file is\n"
+          "checked before the first is imported. Two imports at once (two CI jobs) wait for\n"
+          "each other.\n\n", f);
+    cli_print_options(f, import_opts);
+    fputs(DB_EXIT, f);
+}
+
+static int db_import_cmd(int argc, char **argv)
+{
+    static const char *pos[MAX_FILES];
+    unsigned n = 0;
+    int prc = cli_parse("db import", import_opts, argc, argv, pos, &n, MAX_FILES, import_usage);
+    if (prc != CLI_GO)
+        return prc == CLI_DONE ? EXIT_OK : EXIT_USAGE;
+    if (n == 0) {
+        fprintf(stderr, "ptsbench db import: no results given (see ptsbench db import --help)\n");
+        return EXIT_USAGE;
+    }
+    char err[ERR_LEN];
+    for (unsigned i = 0; i < n; i++)
+        if (db_check_file(pos[i], err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptsbench db import: %s\n", err);
+            return EXIT_USAGE;
+        }
+    struct db *d = open_db("import", true);
+    if (!d)
+        return EXIT_USAGE;
+    int code = EXIT_OK;
+    for (unsigned i = 0; i < n && code == EXIT_OK; i++) {
+        struct db_import_result r;
+        if (db_import_file(d, pos[i], &r, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptsbench db import: %s\n", err);
+            code = EXIT_FAILURE_RUN;
+        } else if (!quiet && r.added) {
+            printf("run %lld: %s, %zu points, %zu measurements: %s\n", r.run_id, r.schema,
+                   r.points, r.measurements, pos[i]);
+        } else if (!quiet) {
+            printf("run %lld: already in the history: %s\n", r.run_id, pos[i]);
+        }
+    }
+    db_close(d);
+    return code;
+}
+
+/* ---- list ---- */
+
+static unsigned list_limit;
+static const struct cli_opt list_opts[] = {
+    DB_OPT,
+    {"last", 0, CLI_UINT, &list_limit, 1, 1000000, .arg = "N", .help = "only the newest N runs"},
+    {0},
+};
+
+static void list_usage(FILE *f)
+{
+    fputs("usage: ptsbench db list [--db FILE] [--last N]\n\n"
+          "The runs in the history, oldest first: id, start time, kind, model, firmware (a\n"
+          "simulated drive's preset and overrides), host, measured points, tags.\n\n", f);
+    cli_print_options(f, list_opts);
+    fputs(DB_EXIT, f);
+}
+
+static int db_list_cmd(int argc, char **argv)
+{
+    int prc = cli_parse("db list", list_opts, argc, argv, NULL, NULL, 0, list_usage);
+    if (prc != CLI_GO)
+        return prc == CLI_DONE ? EXIT_OK : EXIT_USAGE;
+    struct db *d = open_db("list", false);
+    if (!d)
+        return EXIT_USAGE;
+    struct db_run *r;
+    size_t n;
+    char err[ERR_LEN];
+    int code = EXIT_OK;
+    if (db_runs(d, list_limit, &r, &n, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench db list: %s\n", err);
+        code = EXIT_USAGE;
+    } else {
+        db_write_list(stdout, r, n);
+        free(r);
+    }
+    db_close(d);
+    return code;
+}
+
+/* ---- show ---- */
+
+static const struct cli_opt show_opts[] = {DB_OPT, {0}};
+
+static void show_usage(FILE *f)
+{
+    fputs("usage: ptsbench db show ID [--db FILE]\n\n"
+          "One run of the history: everything recorded about it, then its points with their\n"
+          "main figures.\n\n", f);
+    cli_print_options(f, show_opts);
+    fputs(DB_EXIT, f);
+}
+
+static int db_show_cmd(int argc, char **argv)
+{
+    const char *pos[2];
+    unsigned n = 0;
+    int prc = cli_parse("db show", show_opts, argc, argv, pos, &n, 1, show_usage);
+    if (prc != CLI_GO)
+        return prc == CLI_DONE ? EXIT_OK : EXIT_USAGE;
+    long long id;
+    if (n != 1) {
+        fprintf(stderr, "ptsbench db show: one run id, please (see ptsbench db list)\n");
+        return EXIT_USAGE;
+    }
+    if (parse_id("show", pos[0], &id) != 0)
+        return EXIT_USAGE;
+    struct db *d = open_db("show", false);
+    if (!d)
+        return EXIT_USAGE;
+    struct db_run r;
+    struct meas_set s = {0};
+    char err[ERR_LEN];
+    int code = get_run(d, "show", id, &r) != 0 ? EXIT_USAGE : EXIT_OK;
+    if (code == EXIT_OK && db_run_points(d, id, &s, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench db show: %s\n", err);
+        code = EXIT_USAGE;
+    } else if (code == EXIT_OK) {
+        db_write_show(stdout, &r, &s);
+    }
+    meas_free(&s);
+    db_close(d);
+    return code;
+}
+
+/* ---- compare ---- */
+
+static double tolerance = GATE_DEFAULT_TOLERANCE;
+static struct {
+    enum meas_metric v[MEAS_N];
+    int n;
+} metrics;
+
+static int parse_tolerance(const char *v, void *target, char *err, size_t errlen)
+{
+    return gate_parse_tolerance(v, target, err, errlen);
+}
+
+static int parse_metrics(const char *v, void *target, char *err, size_t errlen)
+{
+    (void)target;
+    metrics.n = gate_parse_metrics(v, metrics.v, err, errlen);
+    return metrics.n < 0 ? -1 : 0;
+}
+
+static const struct cli_opt compare_opts[] = {
+    DB_OPT,
+    {"tolerance", 0, CLI_CUSTOM, &tolerance, .parse = parse_tolerance, .arg = "PCT",
+     .help = "a change within it is a pass (default 5%)"},
+    {"metrics", 'm', CLI_CUSTOM, NULL, .parse = parse_metrics, .arg = "LIST",
+     .help = "comma-separated metrics, or all (default\niops,mb_s,lat_mean_us,lat_p99_us)"},
+    {0},
+};
+
+static void compare_usage(FILE *f)
+{
+    fputs("usage: ptsbench db compare ID ID [--db FILE] [--tolerance PCT] [--metrics LIST]\n\n"
+          "Two runs of the history point by point, the first as the baseline: gate's table\n"
+          "(change, noise band, verdict; ptsbench gate --help has the rule). Exit 0 whatever\n"
+          "the verdicts: a comparison, not a gate.\n\n", f);
+    cli_print_options(f, compare_opts);
+    fputs(DB_EXIT, f);
+}
+
+static int db_compare_cmd(int argc, char **argv)
+{
+    const char *pos[3];
+    unsigned n = 0;
+    int prc = cli_parse("db compare", compare_opts, argc, argv, pos, &n, 2, compare_usage);
+    if (prc != CLI_GO)
+        return prc == CLI_DONE ? EXIT_OK : EXIT_USAGE;
+    long long id[2];
+    if (n != 2) {
+        fprintf(stderr, "ptsbench db compare: two run ids, please (see ptsbench db list)\n");
+        return EXIT_USAGE;
+    }
+    if (parse_id("compare", pos[0], &id[0]) != 0 || parse_id("compare", pos[1], &id[1]) != 0)
+        return EXIT_USAGE;
+    struct db *d = open_db("compare", false);
+    if (!d)
+        return EXIT_USAGE;
+    struct db_run r[2];
+    struct meas_set s[2] = {{0}, {0}};
+    char err[ERR_LEN];
+    int code = EXIT_OK;
+    for (int k = 0; k < 2 && code == EXIT_OK; k++) {
+        if (get_run(d, "compare", id[k], &r[k]) != 0)
+            code = EXIT_USAGE;
+        else if (db_run_points(d, id[k], &s[k], err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptsbench db compare: %s\n", err);
+            code = EXIT_USAGE;
+        }
+    }
+    if (code == EXIT_OK) {
+        char names[2][64];
+        snprintf(names[0], sizeof(names[0]), "run %lld", id[0]);
+        snprintf(names[1], sizeof(names[1]), "run %lld", id[1]);
+        struct gate_options o = {.tolerance = tolerance,
+                                 .metrics = metrics.n > 0 ? metrics.v : NULL,
+                                 .n_metrics = metrics.n > 0 ? (size_t)metrics.n : 0,
+                                 .baseline_path = names[0],
+                                 .current_path = names[1]};
+        struct gate_result g;
+        gate_run(&s[0], &s[1], &o, &g);
+        db_write_compare(stdout, &r[0], &r[1], &g);
+        gate_result_free(&g);
+    }
+    meas_free(&s[0]);
+    meas_free(&s[1]);
+    db_close(d);
+    return code;
+}
+
+/* ---- tag ---- */
+
+static const struct cli_opt tag_opts[] = {DB_OPT, {0}};
+
+static void tag_usage(FILE *f)
+{
+    fputs("usage: ptsbench db tag ID NAME [--db FILE]\n\n"
+          "Name a run (release-1.2, fw-2.1.0, golden): gate --against tag:NAME takes the\n"
+          "runs of that name as its baseline. A run may have several names, a name several\n"
+          "runs (their median is the baseline).\n\n", f);
+    cli_print_options(f, tag_opts);
+    fputs(DB_EXIT, f);
+}
+
+static int db_tag_cmd(int argc, char **argv)
+{
+    const char *pos[3];
+    unsigned n = 0;
+    int prc = cli_parse("db tag", tag_opts, argc, argv, pos, &n, 2, tag_usage);
+    if (prc != CLI_GO)
+        return prc == CLI_DONE ? EXIT_OK : EXIT_USAGE;
+    long long id;
+    if (n != 2) {
+        fprintf(stderr, "ptsbench db tag: a run id and a name, please\n");
+        return EXIT_USAGE;
+    }
+    if (parse_id("tag", pos[0], &id) != 0)
+        return EXIT_USAGE;
+    struct db *d = open_db("tag", false);
+    if (!d)
+        return EXIT_USAGE;
+    char err[ERR_LEN];
+    int rc = db_tag(d, id, pos[1], err, sizeof(err));
+    if (rc == 1)
+        fprintf(stderr, "ptsbench db tag: run %lld: no such run in %s\n", id, db_path(d));
+    else if (rc != 0)
+        fprintf(stderr, "ptsbench db tag: %s\n", err);
+    else
+        printf("run %lld tagged %s\n", id, pos[1]);
+    db_close(d);
+    return rc ? EXIT_USAGE : EXIT_OK;
+}
+
+/* ---- trend ---- */
+
+static const char *trend_metric, *trend_where, *trend_over, *trend_plot;
+static unsigned trend_window = DB_TREND_WINDOW;
+
+static const struct cli_opt trend_opts[] = {
+    DB_OPT,
+    {"metric", 0, CLI_STR, &trend_metric, .arg = "NAME", .help = "the figure (below); required"},
+    {"where", 0, CLI_STR, &trend_where, .arg = "K=V,...",
+     .help = "which points: model, firmware, host, test (iops, tp,\nrun, a profile), key, state, "
+             "preset, bs (4k), mix (read\n%), random, compress, workers, qd"},
+    {"over", 0, CLI_STR, &trend_over, .arg = "time|firmware",
+     .help = "a row per run (default), or per firmware"},
+    {"window", 0, CLI_UINT, &trend_window, 1, 1000, .arg = "N",
+     .help = "over time: a run's band is that of the N runs before it\n(default 5)"},
+    {"plot", 0, CLI_STR, &trend_plot, .arg = "DIR",
+     .help = "also a chart: DIR/trend-METRIC.png, .svg, with its .gp and\n.dat (gnuplot)"},
+    {0},
+};
+
+static void trend_usage(FILE *f)
+{
+    fputs("usage: ptsbench db trend --metric NAME [--where K=V,...] [--over time|firmware]\n"
+          "                         [--plot DIR] [--db FILE]\n\n"
+          "A figure of the selected points across the history, a table per point: each run\n"
+          "with the median of the runs before it and their noise band (the larger of their\n"
+          "window spread and 3 robust standard deviations), a run outside it marked *; or a\n"
+          "row per firmware. --plot draws it with the band.\n\n", f);
+    cli_print_options(f, trend_opts);
+    fputc('\n', f);
+    cli_print_registry(f, "Metrics (--metric):", CLI_MEAS_METRICS, 2, NULL);
+    fputs(DB_EXIT, f);
+}
+
+static int db_trend_cmd(int argc, char **argv)
+{
+    int prc = cli_parse("db trend", trend_opts, argc, argv, NULL, NULL, 0, trend_usage);
+    if (prc != CLI_GO)
+        return prc == CLI_DONE ? EXIT_OK : EXIT_USAGE;
+    enum meas_metric m;
+    if (!trend_metric) {
+        fprintf(stderr, "ptsbench db trend: --metric is required (see ptsbench db trend --help)\n");
+        return EXIT_USAGE;
+    }
+    if (meas_metric_parse(trend_metric, &m) != 0) {
+        fprintf(stderr, "ptsbench db trend: --metric %s: unknown metric (see ptsbench db trend "
+                "--help)\n", trend_metric);
+        return EXIT_USAGE;
+    }
+    bool by_fw = false;
+    if (trend_over && strcmp(trend_over, "time")) {
+        if (strcmp(trend_over, "firmware")) {
+            fprintf(stderr, "ptsbench db trend: --over %s: time or firmware\n", trend_over);
+            return EXIT_USAGE;
+        }
+        by_fw = true;
+    }
+    struct db_filter f;
+    db_filter_init(&f);
+    char err[ERR_LEN];
+    if (trend_where && db_filter_parse(trend_where, &f, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench db trend: %s\n", err);
+        return EXIT_USAGE;
+    }
+    struct db *d = open_db("trend", false);
+    if (!d)
+        return EXIT_USAGE;
+    struct db_trend t;
+    int code = EXIT_OK;
+    if (db_trend_build(d, m, &f, trend_window, by_fw, &t, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench db trend: %s\n", err);
+        db_close(d);
+        return EXIT_USAGE;
+    }
+    if (t.n == 0) {
+        fprintf(stderr, "ptsbench db trend: no run in %s has %s at the points --where %s "
+                "selects\n", db_path(d), trend_metric, trend_where ? trend_where : "(all)");
+        code = EXIT_USAGE;
+    } else {
+        db_trend_write_text(stdout, &t);
+        char stem[96], title[512], png[4400];
+        snprintf(stem, sizeof(stem), "trend-%s", meas_metric_name(m));
+        snprintf(title, sizeof(title), "%s over %s%s%s", meas_metric_name(m),
+                 by_fw ? "firmware" : "time", trend_where ? " — " : "",
+                 trend_where ? trend_where : "");
+        if (trend_plot && db_trend_plot(&t, trend_plot, stem, title, png, sizeof(png), err,
+                                        sizeof(err)) != 0) {
+            fprintf(stderr, "ptsbench db trend: --plot: %s\n", err);
+            code = EXIT_FAILURE_RUN;
+        } else if (trend_plot) {
+            printf("chart: %s\n", png);
+        }
+    }
+    db_trend_free(&t);
+    db_close(d);
+    return code;
+}
+
+/* ---- the subcommands ---- */
+
+static const struct {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+} subs[] = {
+    {"import", db_import_cmd, "add results documents (idempotent)"},
+    {"list", db_list_cmd, "the runs, oldest first"},
+    {"show", db_show_cmd, "one run and its points"},
+    {"compare", db_compare_cmd, "two runs point by point"},
+    {"tag", db_tag_cmd, "name a run (a baseline for gate --against tag:NAME)"},
+    {"trend", db_trend_cmd, "a figure across the history, with its noise band"},
+};
+
+static void db_usage(FILE *f)
+{
+    fputs("usage: ptsbench db SUBCOMMAND [options]   (ptsbench db SUBCOMMAND --help)\n\n"
+          "The results history: every run, suite and profile in one SQLite file (--db FILE,\n"
+          "$PTSBENCH_DB, else ~/.local/share/ptsbench/results.db); docs/history.md.\n"
+          "ptsbench gate --db FILE --against ... gates on it; run, suite and profile take\n"
+          "--db FILE to import their results at the end.\n\nsubcommands:\n", f);
+    for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+        fprintf(f, "  %-10s %s\n", subs[i].name, subs[i].summary);
+    fputs(DB_EXIT, f);
+}
+
+int cmd_db(int argc, char **argv, int full_argc, char **full_argv)
+{
+    (void)full_argc;
+    (void)full_argv;
+    if (argc < 2) {
+        db_usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        db_usage(stdout);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+        if (!strcmp(argv[1], subs[i].name))
+            return subs[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "ptsbench db: unknown subcommand '%s' (import, list, show, compare, tag, "
+            "trend)\n", argv[1]);
+    return EXIT_USAGE;
+}
+
+int cli_db_check(const char *cmd, const char *file)
+{
+    if (!file || !file_exists(file))
+        return 0;
+    char err[ERR_LEN];
+    struct db *d = db_open(file, false, err, sizeof(err));
+    if (!d) {
+        fprintf(stderr, "ptsbench %s: --db %s\n", cmd, err);
+        return -1;
+    }
+    db_close(d);
+    return 0;
+}
+
+int cli_db_import_after(const char *file, const char *dir, int code, bool quiet_run)
+{
+    if (!file || code != EXIT_OK)
+        return code;
+    char err[ERR_LEN];
+    struct db *d = db_open(file, true, err, sizeof(err));
+    struct db_import_result r;
+    if (!d || db_import_file(d, dir, &r, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench: --db %s: %s (the results are kept in %s; ptsbench db import "
+                "adds them later)\n", file, err, dir);
+        db_close(d);
+        return EXIT_FAILURE_RUN;
+    }
+    if (!quiet_run)
+        printf("history: run %lld in %s%s\n", r.run_id, file, r.added ? "" : " (already there)");
+    db_close(d);
+    return code;
+}

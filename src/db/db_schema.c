@@ -1,0 +1,73 @@
+/* db_schema.c — the history's tables as a list of migrations, oldest first: a file at version
+ * k gets steps k + 1 ... in one transaction each (db.c). Standard SQL only (types, keys,
+ * REFERENCES, UNIQUE, CREATE INDEX), so that the same steps create the tables on a server
+ * database; docs/history.md maps the SQLite particulars (INTEGER PRIMARY KEY is SQLite's row
+ * id: an identity column elsewhere). Never edit a step that has shipped: add one. */
+#include "db/db_internal.h"
+
+const struct db_migration db_migrations[] = {
+    {1, "runs, points and measurements",
+     "CREATE TABLE runs ("
+     " id INTEGER PRIMARY KEY,"
+     " identity CHAR(64) NOT NULL UNIQUE,"
+     " content_sha256 CHAR(64) NOT NULL,"
+     " source VARCHAR(4096) NOT NULL,"
+     " imported VARCHAR(32) NOT NULL,"
+     " doc_schema VARCHAR(32) NOT NULL,"
+     " doc_schema_version INTEGER,"
+     " ptsbench_version VARCHAR(32),"
+     " status VARCHAR(32),"
+     " started VARCHAR(32),"
+     " finished VARCHAR(32),"
+     " command_line VARCHAR(8192),"
+     " host VARCHAR(256),"
+     " kernel VARCHAR(256),"
+     " cpu_model VARCHAR(256),"
+     " versions VARCHAR(4096),"
+     " target_path VARCHAR(4096),"
+     " target_kind VARCHAR(32),"
+     " model VARCHAR(256),"
+     " serial VARCHAR(128),"
+     " firmware VARCHAR(256),"
+     " capacity_bytes BIGINT,"
+     " vendor VARCHAR(128),"
+     " engine VARCHAR(64),"
+     " engine_library VARCHAR(256),"
+     " spec VARCHAR(64),"
+     " precondition VARCHAR(32));"
+     "CREATE TABLE points ("
+     " id INTEGER PRIMARY KEY,"
+     " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+     " point_key VARCHAR(256) NOT NULL,"
+     " label VARCHAR(256),"
+     " test VARCHAR(64) NOT NULL,"
+     " bs BIGINT,"
+     " read_pct INTEGER,"
+     " random_pct INTEGER,"
+     " workers INTEGER,"
+     " qd INTEGER,"
+     " compress_pct INTEGER,"
+     " state VARCHAR(16) NOT NULL,"
+     " rounds INTEGER,"
+     " UNIQUE (run_id, point_key));"
+     "CREATE TABLE measurements ("
+     " point_id INTEGER NOT NULL REFERENCES points(id) ON DELETE CASCADE,"
+     " metric VARCHAR(32) NOT NULL,"
+     " mean DOUBLE PRECISION NOT NULL,"
+     " min_value DOUBLE PRECISION,"
+     " max_value DOUBLE PRECISION,"
+     " spread DOUBLE PRECISION,"
+     " slope DOUBLE PRECISION,"
+     " rounds INTEGER,"
+     " PRIMARY KEY (point_id, metric));"
+     "CREATE INDEX points_by_key ON points (point_key, run_id);"
+     "CREATE INDEX points_by_run ON points (run_id);"},
+    {2, "tags, runs by model and time",
+     "CREATE TABLE tags ("
+     " name VARCHAR(128) NOT NULL,"
+     " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+     " created VARCHAR(32) NOT NULL,"
+     " PRIMARY KEY (name, run_id));"
+     "CREATE INDEX runs_by_model ON runs (model, started);"},
+};
+const size_t db_n_migrations = sizeof(db_migrations) / sizeof(db_migrations[0]);
