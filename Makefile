@@ -39,7 +39,7 @@ CPPFLAGS  += -D_GNU_SOURCE -Isrc \
              -DPTSBENCH_DATADIR='"$(PREFIX)/share/ptsbench"' \
              -DPTSBENCH_LIBURING_VERSION='"$(LIBURING_VERSION)"'
 CFLAGS    += -std=c11 $(OPT) $(WARN) -pthread -MMD -MP $(PKG_CFLAGS)
-LDLIBS    += $(PKG_LIBS) -laio -lz -llz4 -lsqlite3 -lpthread -lm
+LDLIBS    += $(PKG_LIBS) -laio -lz -llz4 -lsqlite3 -lnettle -lpthread -lm
 LDFLAGS   += $(SAN_LD) -pthread
 
 SRC       := $(wildcard src/*/*.c)

@@ -29,6 +29,7 @@ packages=(
   libcmocka-dev     # unit and integration tests
   libblkid-dev      # filesystem, partition-table, LVM and RAID signatures on a target (safety)
   libsqlite3-dev    # the results history (ptsbench db, gate --db): one file, no server
+  nettle-dev        # SHA-256 of an imported results document (the history's content key)
   clang             # make fuzz: libFuzzer harnesses (clang's -fsanitize=fuzzer)
   fio               # fio engine, make bench
   gnuplot-nox       # plots

@@ -1,4 +1,4 @@
-/* sha256.h — SHA-256 (FIPS 180-4) of a buffer, as 64 lowercase hex digits. For identities of
+/* sha256.h — SHA-256 (FIPS 180-4, computed by Nettle) of a buffer, as 64 lowercase hex digits. For identities of
  * files (the results history's import key: docs/history.md), not for security. Pure. */
 #ifndef PTSBENCH_SHA256_H
 #define PTSBENCH_SHA256_H
