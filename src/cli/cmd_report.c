@@ -1,6 +1,7 @@
 /* cmd_report.c — `ptsbench report RESULTS... --out DIR`: HTML + Markdown from results. */
 #include <stdbool.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,9 +9,13 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "db/db.h"
+#include "db/db_trend.h"
 #include "lib/file.h"
 #include "lib/json_path.h"
 #include "lib/util.h"
+#include "report/measure.h"
+#include "report/plot.h"
 #include "report/report.h"
 #include "report/report_pdf.h"
 #include "report/verify.h"
@@ -22,6 +27,7 @@ static const char *specs[REPORT_MAX_INPUTS];
 static unsigned nf, nl, ns;
 static struct report_config cfg;
 static bool no_plots, pdf;
+static const char *history_path;
 
 static int parse_tol(const char *v, void *target, char *err, size_t errlen)
 {
@@ -45,6 +51,9 @@ static const struct cli_opt opts[] = {
      .help = "the claims' tolerance, as verify's: 5% (default)"},
     {"single-file", 0, CLI_FLAG, &cfg.single_file,
      .help = "one HTML file: the charts inlined as data: URIs"},
+    {"db", 0, CLI_STR, &history_path, .arg = "FILE",
+     .help = "the results history (ptsbench db): a chart of each point's\nfigure across its "
+             "earlier runs there, with the noise band\n(at most 6 points per RESULTS)"},
     {"pdf", 0, CLI_FLAG, &pdf,
      .help = "also DIR/report.pdf, report.html printed by a headless\nChromium (Debian package "
              "chromium, or google-chrome):\na page per section, a header and footer naming the\n"
@@ -123,6 +132,78 @@ too_many:
     return -1;
 }
 
+/* report --db: for each input, up to HISTORY_POINTS of its points charted across the history
+ * (db/db_trend.h), rendered into OUT/plots/ as history-I-K. Points without an earlier run are
+ * left out. 0, or -1 with one line. */
+#define HISTORY_POINTS 6
+static int history_charts(const struct report_input *in, unsigned n, struct plot_file **out,
+                          size_t *n_out, char *err, size_t errlen)
+{
+    *out = NULL;
+    *n_out = 0;
+    struct db *d = db_open(history_path, false, err, errlen);
+    if (!d)
+        return -1;
+    char dir[4200];
+    snprintf(dir, sizeof(dir), "%s/plots", cfg.out_dir);
+    if (file_mkdir_p(dir, err, errlen) != 0) {
+        db_close(d);
+        return -1;
+    }
+    int rc = 0;
+    for (unsigned i = 0; i < n && rc == 0; i++) {
+        char identity[65], model[256] = "";
+        if (db_identity_of(in[i].path, identity, model, sizeof(model), err, errlen) != 0)
+            continue;   /* not a document the history takes: nothing to chart */
+        struct meas_set set;
+        if (meas_load(in[i].path, &set, err, errlen) != 0)
+            continue;
+        for (size_t k = 0; k < set.n && k < HISTORY_POINTS && rc == 0; k++) {
+            const struct meas_point *p = &set.p[k];
+            const enum meas_metric m = isfinite(p->v[MEAS_IOPS]) && p->v[MEAS_IOPS] > 0
+                                           ? MEAS_IOPS : MEAS_MB_S;
+            struct db_filter f;
+            db_filter_init(&f);
+            f.key = p->key;
+            f.model = model[0] ? model : NULL;
+            struct db_trend t;
+            if (db_trend_build(d, m, &f, DB_TREND_WINDOW, false, &t, err, errlen) != 0) {
+                rc = -1;
+                break;
+            }
+            if (t.n == 1 && t.s[0].n >= 2) {   /* earlier runs of this point: a chart */
+                struct plot_file pf;
+                memset(&pf, 0, sizeof(pf));
+                snprintf(pf.name, sizeof(pf.name), "history-%u-%zu", i + 1, k + 1);
+                snprintf(pf.title, sizeof(pf.title), "%s: %s across %zu runs",
+                         in[i].label ? in[i].label : set.device, meas_metric_name(m), t.s[0].n);
+                snprintf(pf.caption, sizeof(pf.caption), "%s; the shaded band is the history's "
+                         "spread before each run", p->label);
+                snprintf(pf.section, sizeof(pf.section), "history");
+                if (db_trend_plot(&t, dir, pf.name, pf.title, pf.png, sizeof(pf.png), err,
+                                  errlen) != 0) {
+                    rc = -1;
+                } else {
+                    snprintf(pf.svg, sizeof(pf.svg), "%s/%s.svg", dir, pf.name);
+                    snprintf(pf.gp, sizeof(pf.gp), "%s/%s.gp", dir, pf.name);
+                    snprintf(pf.dat, sizeof(pf.dat), "%s/%s.dat", dir, pf.name);
+                    *out = xrealloc(*out, (*n_out + 1) * sizeof(**out));
+                    (*out)[(*n_out)++] = pf;
+                }
+            }
+            db_trend_free(&t);
+        }
+        meas_free(&set);
+    }
+    db_close(d);
+    if (rc != 0) {
+        free(*out);
+        *out = NULL;
+        *n_out = 0;
+    }
+    return rc;
+}
+
 static void usage(FILE *f)
 {
     fputs(
@@ -176,6 +257,23 @@ int cmd_report(int argc, char **argv, int full_argc, char **full_argv)
         return EXIT_USAGE;
     }
     cfg.fleet = NULL;
+    cfg.history = NULL;
+    cfg.n_history = 0;
+    cfg.history_db = NULL;
+    if (history_path) {   /* checked before anything is written */
+        if (no_plots) {
+            fprintf(stderr, "ptsbench report: --db %s: the history is charts: not with "
+                            "--no-plots\n", history_path);
+            return EXIT_USAGE;
+        }
+        char why[ERR_LEN];
+        struct db *d = db_open(history_path, false, why, sizeof(why));
+        if (!d) {
+            fprintf(stderr, "ptsbench report: --db %s: %s\n", history_path, why);
+            return EXIT_USAGE;
+        }
+        db_close(d);
+    }
     if (expand_fleets() != 0)
         return EXIT_USAGE;
     if (ns > 1 && ns != nf) {
@@ -229,6 +327,15 @@ int cmd_report(int argc, char **argv, int full_argc, char **full_argv)
             css[0] = '\0';
     }
     cfg.css_path = css[0] ? css : NULL;
+    struct plot_file *history = NULL;
+    if (code == EXIT_OK && history_path) {
+        if (history_charts(in, nf, &history, &cfg.n_history, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptsbench report: --db %s: %s\n", history_path, err);
+            code = EXIT_FAILURE_RUN;
+        }
+        cfg.history = history;
+        cfg.history_db = history_path;
+    }
     if (code == EXIT_OK) {
         char html[4200], md[4200];
         if (report_write(in, nf, &cfg, html, sizeof(html), md, sizeof(md), err, sizeof(err)) != 0) {
@@ -262,5 +369,7 @@ int cmd_report(int argc, char **argv, int full_argc, char **full_argv)
         verify_sheet_free(&sheet[j]);
     json_object_put(cfg.fleet);
     cfg.fleet = NULL;
+    free(history);
+    cfg.history = NULL;
     return code;
 }

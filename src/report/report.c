@@ -2560,6 +2560,17 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
         profile_sections(&c);
     if (runs)
         run_sections(&c);
+    if (cfg->history_db) {   /* report --db: each point's figure across the results history */
+        o_heading(&c.o, 2, "history", "History");
+        o_para(&c.o, "Each chart: a point of these results across the runs of the same point "
+                     "in the results history %s, oldest first; the band is the history's own "
+                     "spread before each run (the median of the runs before it, with the larger "
+                     "of their window spread and three robust standard deviations), so a run "
+                     "outside it is a change the history had not seen.%s", cfg->history_db,
+               cfg->n_history ? "" : " No point of these results has earlier runs there.");
+        for (size_t i = 0; i < cfg->n_history; i++)
+            o_chart(&c.o, &cfg->history[i]);
+    }
     bool more = false;
     for (size_t i = 0; i < c.plots.n; i++)
         more = more || !c.plot_used[i];

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 struct json_object;
+struct plot_file;
 struct verify_sheet;
 
 struct report_input {
@@ -35,6 +36,10 @@ struct report_config {
     double tolerance;          /* for the claims, a fraction; 0: VERIFY_DEFAULT_TOLERANCE */
     bool single_file;          /* the charts inlined into the HTML as data: URIs (PNG shown,
                                   SVG linked): one file that references nothing outside itself */
+    const struct plot_file *history;   /* trend charts from the results history (report --db,
+                                  already rendered into OUT/plots/): a "History" section */
+    size_t n_history;
+    const char *history_db;    /* the history's file, named in that section */
     struct json_object *fleet; /* NULL, or the ptsbench.fleet document the inputs came from
                                   (one command on several targets): its section "Several
                                   targets" with the targets' states and, run at once, the

@@ -407,6 +407,32 @@ static void test_trend_shows_the_step(void **state)
     assert_non_null(strstr(r.out, "generic-mlc25                        6"));
     assert_non_null(strstr(r.out, "generic-mlc25,c_w_us=13              6"));
     cmd_result_free(&r);
+
+    /* report --db: the last run's point charted across the history, the step in its data */
+    char last[4096], rep[4096], md[4200], hdat[4200];
+    snprintf(last, sizeof(last), "%s/sim-11", dir);
+    snprintf(rep, sizeof(rep), "%s", tmp_path("report"));
+    const char *c[] = {"report", last, "--out", rep, "--db", db, NULL};
+    assert_int_equal(pb(&r, c), 0);
+    cmd_result_free(&r);
+    snprintf(md, sizeof(md), "%s/report.md", rep);
+    char *text2 = slurp_file(md, NULL);
+    assert_non_null(text2);
+    assert_non_null(strstr(text2, "## History"));
+    assert_non_null(strstr(text2, "iops across 12 runs"));
+    free(text2);
+    snprintf(hdat, sizeof(hdat), "%s/plots/history-1-1.dat", rep);
+    assert_int_equal(read_dat(hdat, v, 32), 12);
+    assert_true(v[11] < 0.85 * v[0]);
+    /* a file that is not a history: one line, exit 2, no report */
+    char notdb[4096], rep2[4096];
+    snprintf(notdb, sizeof(notdb), "%s/sim-11/results.json", dir);
+    snprintf(rep2, sizeof(rep2), "%s", tmp_path("report2"));
+    const char *bad[] = {"report", last, "--out", rep2, "--db", notdb, NULL};
+    assert_int_equal(pb(&r, bad), 2);
+    assert_non_null(strstr(r.errout, "--db"));
+    cmd_result_free(&r);
+    assert_int_not_equal(stat(rep2, &st), 0);
 }
 
 int main(void)
