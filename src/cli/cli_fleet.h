@@ -62,6 +62,18 @@ int cli_fleet_dispatch(struct cli_fleet *f, const char *const *words, unsigned n
  * [A-Za-z0-9._-]. For OUT/LABEL and the report's legends. */
 void cli_fleet_label(const char *target, char *buf, size_t len);
 
+/* The targets' results of a command on several targets: ARG (a ptsbench.fleet results.json,
+ * or the directory holding one) into the paths of its targets' results files that exist, with
+ * their labels, at most max (a target that wrote nothing is left out; a path outside the
+ * fleet's directory is never taken). Returns how many (0: ARG is not such a document, *doc
+ * NULL), or -1 with one line (more than max, or none of its targets has results). doc (may be
+ * NULL) receives the fleet's document (the caller json_object_put()s it). */
+struct json_object;
+typedef char cli_fleet_path[4300];
+typedef char cli_fleet_name[96];
+int cli_fleet_members(const char *arg, cli_fleet_path *paths, cli_fleet_name *labels,
+                      unsigned max, struct json_object **doc, char *err, size_t errlen);
+
 /* DIR holds the results of a command on several targets (ptsbench.fleet). */
 bool cli_fleet_is_fleet(const char *dir);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_fleet.h"
 #include "cli/options.h"
 #include "db/db.h"
 #include "db/db_out.h"
@@ -105,6 +106,29 @@ static int db_import_cmd(int argc, char **argv)
         return EXIT_USAGE;
     }
     char err[ERR_LEN];
+    /* a command's results on several targets stand for each target's own (cli_fleet.h) */
+    static const char *files[MAX_FILES];
+    static cli_fleet_path members[MAX_FILES];
+    static cli_fleet_name names[MAX_FILES];
+    unsigned nf = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const int m = cli_fleet_members(pos[i], members + nf, names + nf, MAX_FILES - nf, NULL,
+                                        err, sizeof(err));
+        if (m < 0) {
+            fprintf(stderr, "ptsbench db import: %s\n", err);
+            return EXIT_USAGE;
+        }
+        if (m == 0 && nf >= MAX_FILES) {
+            fprintf(stderr, "ptsbench db import: more than %d results files\n", MAX_FILES);
+            return EXIT_USAGE;
+        }
+        if (m == 0)
+            files[nf++] = pos[i];
+        for (int k = 0; k < m; k++, nf++)
+            files[nf] = members[nf];
+    }
+    memcpy(pos, files, nf * sizeof(*files));
+    n = nf;
     for (unsigned i = 0; i < n; i++)
         if (db_check_file(pos[i], err, sizeof(err)) != 0) {
             fprintf(stderr, "ptsbench db import: %s\n", err);

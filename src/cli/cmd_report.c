@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/cli_fleet.h"
 #include "cli/options.h"
 #include "db/db.h"
 #include "db/db_trend.h"
@@ -64,7 +65,8 @@ static const struct cli_opt opts[] = {
 /* A fleet's results (schema ptsbench.fleet: one command on several targets, cli/cli_fleet.h) stand
  * for its targets' own, each labelled as the fleet labelled it; the first fleet's document goes
  * to the report for its aggregate. Other inputs keep their place and their --label. */
-static char fleet_files[REPORT_MAX_INPUTS][4300], fleet_labels[REPORT_MAX_INPUTS][96];
+static cli_fleet_path fleet_files[REPORT_MAX_INPUTS];
+static cli_fleet_name fleet_labels[REPORT_MAX_INPUTS];
 static const char *in_labels[REPORT_MAX_INPUTS];
 
 static int expand_fleets(void)
@@ -74,52 +76,26 @@ static int expand_fleets(void)
     memcpy(given, files, sizeof(given));
     nf = 0;
     for (unsigned i = 0; i < n_given; i++) {
-        char path[4200];
-        struct stat st;
-        const bool dir = stat(given[i], &st) == 0 && S_ISDIR(st.st_mode);
-        snprintf(path, sizeof(path), dir ? "%s/results.json" : "%s", given[i]);
-        struct json_object *doc = file_exists(path) ? json_object_from_file(path) : NULL;
-        const char *schema = doc ? jp_str(doc, "schema") : NULL;
-        if (!schema || strcmp(schema, "ptsbench.fleet") != 0) {
-            json_object_put(doc);
-            if (nf >= REPORT_MAX_INPUTS)
-                goto too_many;
+        char err[ERR_LEN];
+        struct json_object *doc = NULL;
+        const int m = cli_fleet_members(given[i], fleet_files + nf, fleet_labels + nf,
+                                        REPORT_MAX_INPUTS - nf, &doc, err, sizeof(err));
+        if (m < 0) {
+            fprintf(stderr, "ptsbench report: %s\n", err);
+            return -1;
+        }
+        if (m == 0) {   /* an input of its own */
+            if (nf >= REPORT_MAX_INPUTS) {
+                fprintf(stderr, "ptsbench report: more than %d result sets\n", REPORT_MAX_INPUTS);
+                return -1;
+            }
             in_labels[nf] = i < nl ? labels[i] : NULL;
             files[nf++] = given[i];
             continue;
         }
-        char base[4200];
-        snprintf(base, sizeof(base), "%s", path);
-        char *slash = strrchr(base, '/');
-        if (slash)
-            slash[1] = '\0';
-        else
-            base[0] = '\0';
-        struct json_object *targets = jp_arr(doc, "targets");
-        unsigned found = 0;
-        for (size_t k = 0; k < jp_len(targets); k++) {
-            struct json_object *t = jp_idx(targets, k);
-            const char *res = jp_str(t, "results"), *label = jp_str(t, "label");
-            char p[4300];
-            snprintf(p, sizeof(p), "%s%s", base, res ? res : "");
-            if (!res || res[0] == '/' || strstr(res, "..") || !file_exists(p))
-                continue;   /* a target that wrote nothing (not run, refused); never a path
-                               outside the fleet's directory */
-            if (nf >= REPORT_MAX_INPUTS) {
-                json_object_put(doc);
-                goto too_many;
-            }
-            snprintf(fleet_files[nf], sizeof(fleet_files[nf]), "%s", p);
-            snprintf(fleet_labels[nf], sizeof(fleet_labels[nf]), "%s", label ? label : "");
+        for (int k = 0; k < m; k++, nf++) {
             files[nf] = fleet_files[nf];
-            in_labels[nf] = label ? fleet_labels[nf] : NULL;
-            nf++;
-            found++;
-        }
-        if (!found) {
-            fprintf(stderr, "ptsbench report: %s: none of its targets has results\n", path);
-            json_object_put(doc);
-            return -1;
+            in_labels[nf] = fleet_labels[nf][0] ? fleet_labels[nf] : NULL;
         }
         if (!cfg.fleet)
             cfg.fleet = doc;
@@ -127,9 +103,6 @@ static int expand_fleets(void)
             json_object_put(doc);
     }
     return 0;
-too_many:
-    fprintf(stderr, "ptsbench report: more than %d result sets\n", REPORT_MAX_INPUTS);
-    return -1;
 }
 
 /* report --db: for each input, up to HISTORY_POINTS of its points charted across the history

@@ -206,6 +206,16 @@ static void test_suite_two_drives_one_report(void **state)
     assert_non_null(strstr(tp, "sim-generic-mlc25"));
     assert_non_null(strstr(tp, "sim-zdrive-r4-cm88-1.6t"));
     free(md);
+
+    /* the results history takes each target's results from the fleet's directory */
+    char db[4300];
+    snprintf(db, sizeof(db), "%s/history.db", dir);
+    char *import[] = {(char *)ptsbench_bin(), "db", "import", out, "--db", db, NULL};
+    assert_int_equal(run_cmd(import, &r), 0);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "sim-generic-mlc25/results.json"));
+    assert_non_null(strstr(r.out, "sim-zdrive-r4-cm88-1.6t/results.json"));
+    cmd_result_free(&r);
     remove_tree(dir);
     free(dir);
 }
