@@ -205,6 +205,8 @@ static int run_fio(const char *target, const char *dir, const struct bench_case 
                    const struct engine_pair *e, const char *secs, struct run_fig *f)
 {
     char a[12][128], log[600], json[600];
+    snprintf(a[8], sizeof(a[8]), "--iodepth_batch_submit=%u", c->qd);
+    snprintf(a[9], sizeof(a[9]), "--iodepth_batch_complete_max=%u", c->qd);
     snprintf(json, sizeof(json), "%s/fio.json", dir);
     snprintf(log, sizeof(log), "%s/fio.log", dir);
     snprintf(a[0], sizeof(a[0]), "--filename=%s", target);
@@ -219,6 +221,8 @@ static int run_fio(const char *target, const char *dir, const struct bench_case 
                             "--time_based", "--direct=1", "--size=" TARGET_SIZE, "--thread",
                             "--group_reporting", "--output-format=json", a[7]};
     int n = 16;
+    argv[n++] = a[8];
+    argv[n++] = a[9];
     if (c->rw[0] == 'r' && c->rw[1] == 'a') {   /* randread, randwrite */
         argv[n++] = "--norandommap=1";
         argv[n++] = "--randrepeat=0";
