@@ -496,6 +496,29 @@ const char *const *test_device_dirs(void)
     return dirs;
 }
 
+const char *test_fixture_path(const char *path)
+{
+    static char buf[16][4096];
+    static unsigned k;
+    char *b = buf[k++ % 16];
+    const char *root = getenv("PTSBENCH_DATADIR");
+    snprintf(b, sizeof(buf[0]), "%s/tests/fixtures/%s", root && *root ? root : ".", path);
+    return b;
+}
+
+int ptsbench_run(struct cmd_result *r, const char *const *args)
+{
+    char *argv[64];
+    int n = 0;
+    argv[n++] = (char *)ptsbench_bin();
+    for (; *args && n < 63; args++)
+        argv[n++] = (char *)*args;
+    argv[n] = NULL;
+    if (run_cmd(argv, r) != 0)
+        return -1;
+    return r->status;
+}
+
 char *slurp_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");

@@ -43,6 +43,14 @@ uint64_t test_now_ns(void);
 void test_sleep_ms(unsigned ms);
 bool test_have_fio(void);
 
+/* $PTSBENCH_DATADIR/tests/fixtures/PATH (./tests/fixtures/PATH without it), in one of 16
+ * rotating buffers: copy what must outlive 15 more calls. */
+const char *test_fixture_path(const char *path);
+
+/* Run ptsbench with args (NULL-terminated, without the program), output in *r (the caller
+ * frees); the exit status, or -1 when it could not be started. */
+int ptsbench_run(struct cmd_result *r, const char *const *args);
+
 /* A whole file, NUL-terminated (NULL when it cannot be read); *len (may be NULL) its size. */
 char *slurp_file(const char *path, size_t *len);
 

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "report/measure.h"
+
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_sim(int argc, char **argv);   /* argv[0] = "sim" */
 int cmd_show(int argc, char **argv);  /* argv[0] = "show" */
@@ -91,6 +93,14 @@ unsigned cli_resume_others(const struct cli_opt *opts, const unsigned *uses);
 /* CLI_CUSTOM parsers (options.h) shared by the commands: --precondition none|wipc|steady into an
  * enum wl_precondition; --purge METHOD into an enum purge_method. */
 int cli_parse_precondition(const char *value, void *target, char *err, size_t errlen);
+/* --tolerance PCT into a double fraction, --metrics LIST into a struct cli_metric_list (gate and
+ * db compare: report/gate.h's parsers as CLI_CUSTOM rows). */
+struct cli_metric_list {
+    enum meas_metric v[MEAS_N];
+    int n;                     /* 0: none given (every metric) */
+};
+int cli_parse_tolerance(const char *value, void *target, char *err, size_t errlen);
+int cli_parse_metric_list(const char *value, void *target, char *err, size_t errlen);
 int cli_parse_purge(const char *value, void *target, char *err, size_t errlen);
 /* --numa auto|off|N and --cpus LIST into a struct numa_request (device/numa.h). The two rows
  * are the same in every command that runs I/O (run, suite, run-test, profile, replay): put

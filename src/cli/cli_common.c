@@ -21,6 +21,7 @@
 #include "lib/util.h"
 #include "profile/profile.h"
 #include "pts/pts_def.h"
+#include "report/gate.h"
 #include "report/measure.h"
 #include "sim/sim_preset.h"
 
@@ -209,6 +210,18 @@ void cli_free_remotes(const char **list, unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
         free((void *)list[i]);
+}
+
+int cli_parse_tolerance(const char *value, void *target, char *err, size_t errlen)
+{
+    return gate_parse_tolerance(value, target, err, errlen);
+}
+
+int cli_parse_metric_list(const char *value, void *target, char *err, size_t errlen)
+{
+    struct cli_metric_list *m = target;
+    m->n = gate_parse_metrics(value, m->v, err, errlen);
+    return m->n < 0 ? -1 : 0;
 }
 
 int cli_parse_precondition(const char *value, void *target, char *err, size_t errlen)

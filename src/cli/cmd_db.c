@@ -243,28 +243,13 @@ static int db_show_cmd(int argc, char **argv)
 /* ---- compare ---- */
 
 static double tolerance = GATE_DEFAULT_TOLERANCE;
-static struct {
-    enum meas_metric v[MEAS_N];
-    int n;
-} metrics;
-
-static int parse_tolerance(const char *v, void *target, char *err, size_t errlen)
-{
-    return gate_parse_tolerance(v, target, err, errlen);
-}
-
-static int parse_metrics(const char *v, void *target, char *err, size_t errlen)
-{
-    (void)target;
-    metrics.n = gate_parse_metrics(v, metrics.v, err, errlen);
-    return metrics.n < 0 ? -1 : 0;
-}
+static struct cli_metric_list metrics;
 
 static const struct cli_opt compare_opts[] = {
     DB_OPT,
-    {"tolerance", 0, CLI_CUSTOM, &tolerance, .parse = parse_tolerance, .arg = "PCT",
+    {"tolerance", 0, CLI_CUSTOM, &tolerance, .parse = cli_parse_tolerance, .arg = "PCT",
      .help = "a change within it is a pass (default 5%)"},
-    {"metrics", 'm', CLI_CUSTOM, NULL, .parse = parse_metrics, .arg = "LIST",
+    {"metrics", 'm', CLI_CUSTOM, &metrics, .parse = cli_parse_metric_list, .arg = "LIST",
      .help = "comma-separated metrics, or all (default\niops,mb_s,lat_mean_us,lat_p99_us)"},
     {0},
 };

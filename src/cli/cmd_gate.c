@@ -23,22 +23,7 @@
 static const char *baseline, *current, *junit, *json, *update, *db_file, *against;
 static bool force_update, quiet, allow_incomplete;
 static double tolerance = GATE_DEFAULT_TOLERANCE;
-static struct {
-    enum meas_metric v[MEAS_N];
-    int n;
-} metrics;
-
-static int parse_tolerance(const char *v, void *target, char *err, size_t errlen)
-{
-    return gate_parse_tolerance(v, target, err, errlen);
-}
-
-static int parse_metrics(const char *v, void *target, char *err, size_t errlen)
-{
-    (void)target;
-    metrics.n = gate_parse_metrics(v, metrics.v, err, errlen);
-    return metrics.n < 0 ? -1 : 0;
-}
+static struct cli_metric_list metrics;
 
 static const struct cli_opt opts[] = {
     {"baseline", 'b', CLI_STR, &baseline, .arg = "PATH",
@@ -50,10 +35,10 @@ static const struct cli_opt opts[] = {
      .help = "with --db: last:N or median:N (the median of the last N\ncomparable runs: same "
              "model, same point), or tag:NAME (the\nruns tagged NAME); the band from their "
              "spread"},
-    {"tolerance", 0, CLI_CUSTOM, &tolerance, .parse = parse_tolerance, .arg = "PCT",
+    {"tolerance", 0, CLI_CUSTOM, &tolerance, .parse = cli_parse_tolerance, .arg = "PCT",
      .help = "allowed change in percent: 5%, 5 and 5.0 all mean 5%; a bare\nnumber is always "
              "percent (0.5 is 0.5%) (default 5%)"},
-    {"metrics", 'm', CLI_CUSTOM, NULL, .parse = parse_metrics, .arg = "LIST",
+    {"metrics", 'm', CLI_CUSTOM, &metrics, .parse = cli_parse_metric_list, .arg = "LIST",
      .help = "comma-separated metrics (below), or all (default\niops,mb_s,lat_mean_us,lat_p99_us)"},
     {"junit", 0, CLI_STR, &junit, .arg = "FILE",
      .help = "JUnit XML: one test case per point and metric"},

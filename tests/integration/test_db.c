@@ -61,27 +61,13 @@ static const char *tmp_path(const char *name)
 
 static const char *fixture(const char *name)
 {
-    static char buf[16][4096];
-    static unsigned k;
-    char *b = buf[k++ % 16];
-    const char *root = getenv("PTSBENCH_DATADIR");
-    snprintf(b, 4096, "%s/tests/fixtures/results/%s", root && *root ? root : ".", name);
-    return b;
+    char path[512];
+    snprintf(path, sizeof(path), "results/%s", name);
+    return test_fixture_path(path);
 }
 
 /* ptsbench ARGS... (NULL-terminated); the exit status, output in *r. */
-static int pb(struct cmd_result *r, const char *const *args)
-{
-    char *argv[64];
-    int n = 0;
-    argv[n++] = (char *)ptsbench_bin();
-    for (; *args && n < 63; args++)
-        argv[n++] = (char *)*args;
-    argv[n] = NULL;
-    if (run_cmd(argv, r) != 0)
-        return -1;
-    return r->status;
-}
+static int pb(struct cmd_result *r, const char *const *args) { return ptsbench_run(r, args); }
 
 static long long sql_count(const char *path, const char *query)
 {

@@ -53,13 +53,9 @@ static int teardown(void **state)
 
 static const char *fixture(const char *name)
 {
-    static char buf[4][4096];
-    static unsigned k;
-    char *b = buf[k++ % 4];
-    const char *root = getenv("PTSBENCH_DATADIR");
-    snprintf(b, 4096, "%s/tests/fixtures/results/%s/results.json", root && *root ? root : ".",
-             name);
-    return b;
+    char path[512];
+    snprintf(path, sizeof(path), "results/%s/results.json", name);
+    return test_fixture_path(path);
 }
 
 static const char *tmp_path(const char *name)

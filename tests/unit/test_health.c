@@ -33,21 +33,11 @@
 
 static char *load(const char *name)
 {
-    const char *dir = getenv("PTSBENCH_DATADIR");
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/tests/fixtures/health/%s", dir && *dir ? dir : ".", name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open fixture %s (set PTSBENCH_DATADIR to the source tree)", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    assert_true(n > 0);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
+    char path[512];
+    snprintf(path, sizeof(path), "health/%s", name);
+    char *buf = slurp_file(test_fixture_path(path), NULL);
+    if (!buf)
+        fail_msg("cannot open fixture %s (set PTSBENCH_DATADIR to the source tree)", name);
     return buf;
 }
 
