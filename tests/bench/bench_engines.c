@@ -22,9 +22,12 @@
  * rusage covers its jobs). Random cases draw offsets without a map of what was done on both
  * sides: fio's norandommap=1 (its map costs CPU) and randrepeat=0, ptsbench's random_map=off
  * (its default, "once", is a permutation for the first pass).
- * Known difference that remains: ptsbench writes fresh data into every write buffer (its
- * pattern), fio scrambles a buffer filled once (its default, the cheaper one): write cases'
- * CPU/IO carries that on ptsbench's side.
+ * Write cases: ptsbench writes fresh data into every write buffer (its pattern: a compressing
+ * or deduplicating drive sees new data each time); fio's default fills its buffers once and
+ * scrambles a few bytes per write.  The same job in fio is refill_buffers=1 (new random data
+ * for every write), so fio gets it in write cases: without it the two do different work (fio
+ * at its default did about 1.3x ptsbench's 4 KiB random writes on the file target, with half
+ * ptsbench's CPU per I/O; with it, 0.85x and 1.2x).
  *
  * Environment: BENCH_PAIRS (default 5; 3 with BENCH_QUICK=1), BENCH_SECS (seconds per run,
  * default 3; 2 quick), BENCH_QUICK=1 (only the cases marked quick), BENCH_CASES (comma list of
@@ -230,6 +233,8 @@ static int run_fio(const char *target, const char *dir, const struct bench_case 
     int n = 16;
     argv[n++] = a[8];
     argv[n++] = a[9];
+    if (writes(c))
+        argv[n++] = "--refill_buffers=1";   /* the same job: fresh data for every write */
     if (random_case(c)) {
         argv[n++] = "--norandommap=1";
         argv[n++] = "--randrepeat=0";

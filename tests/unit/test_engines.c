@@ -1,0 +1,253 @@
+/* test_engines.c — the native engines' batch paths against a real file (O_DIRECT): every
+ * completion is handed back once, with its own result and its own data, whichever way reap()
+ * found it (already in the completion ring after submit, by spinning on the ring, or by
+ * sleeping in the kernel), including when it hands back fewer than are ready (max below the
+ * count) and when the libaio ring's head wraps round.  min = 0 never waits.
+ *
+ * Each test makes its own file under /var/tmp (O_DIRECT needs a real filesystem, not tmpfs) and
+ * removes it; an engine the kernel refuses (io_uring disabled) or a filesystem without O_DIRECT
+ * skips with the reason printed. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "lib/util.h"
+
+#define BLK 4096u
+#define NBLK 256u     /* a 1 MiB file */
+#define DEPTH 8u
+
+struct fixture {
+    char path[64];
+    int fd;
+    const struct engine_ops *ops;
+    struct engine *e;
+};
+
+/* Block i holds the 32-bit word i + salt in every word. */
+static void sign(unsigned char *b, uint32_t i, uint32_t salt)
+{
+    for (size_t k = 0; k < BLK; k += 4) {
+        uint32_t v = i + salt;
+        memcpy(b + k, &v, 4);
+    }
+}
+
+static bool signed_as(const unsigned char *b, uint32_t i, uint32_t salt)
+{
+    unsigned char want[BLK];
+    sign(want, i, salt);
+    return memcmp(b, want, BLK) == 0;
+}
+
+static int setup(void **state, const char *engine)
+{
+    struct fixture *f = calloc(1, sizeof(*f));
+    snprintf(f->path, sizeof(f->path), "/var/tmp/ptsbench-engines-XXXXXX");
+    int wfd = mkstemp(f->path);
+    if (wfd < 0) {
+        free(f);
+        return -1;
+    }
+    unsigned char b[BLK];
+    for (uint32_t i = 0; i < NBLK; i++) {
+        sign(b, i, 0);
+        if (pwrite(wfd, b, BLK, (off_t)i * BLK) != (ssize_t)BLK) {
+            close(wfd);
+            unlink(f->path);
+            free(f);
+            return -1;
+        }
+    }
+    close(wfd);
+    f->fd = open(f->path, O_RDWR | O_DIRECT);
+    f->ops = engine_find(engine);
+    *state = f;
+    return 0;
+}
+
+static int setup_uring(void **state) { return setup(state, "io_uring"); }
+static int setup_aio(void **state) { return setup(state, "libaio"); }
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    if (f->e)
+        f->ops->cleanup(f->e);
+    if (f->fd >= 0)
+        close(f->fd);
+    unlink(f->path);
+    free(f);
+    return 0;
+}
+
+/* The engine on the fixture's file, or skip with the reason. */
+static struct io_unit *start(struct fixture *f)
+{
+    if (f->fd < 0) {
+        printf("skipped: %s: O_DIRECT not supported here (%s)\n", f->path, strerror(errno));
+        skip();
+    }
+    assert_non_null(f->ops);
+    struct engine_config cfg = {.fd = f->fd, .depth = DEPTH, .max_len = BLK, .mem_align = BLK};
+    char err[256] = "";
+    if (f->ops->init(&f->e, &cfg, err, sizeof(err)) != 0) {
+        printf("skipped: %s\n", err);
+        skip();
+    }
+    return f->ops->units(f->e);
+}
+
+/* Reap until `want` completions, `max` at a time with min 1; each unit is seen once. */
+static unsigned reap_all(struct fixture *f, unsigned want, unsigned max, struct io_unit **got)
+{
+    unsigned n = 0;
+    while (n < want) {
+        struct io_unit *out[DEPTH];
+        int r = f->ops->reap(f->e, 1, max, out);
+        assert_true(r >= 1);
+        assert_true((unsigned)r <= max);
+        for (int i = 0; i < r; i++) {
+            for (unsigned j = 0; j < n; j++)
+                assert_ptr_not_equal(got[j], out[i]);   /* never handed back twice */
+            got[n++] = out[i];
+        }
+        assert_true(n <= want);
+    }
+    return n;
+}
+
+/* Many batches of DEPTH reads of distinct blocks: each completion carries its block's data.
+ * Batches alternate the reap size (all, 3, 1), so completions are left in the ring between
+ * calls, and a libaio ring of a few more than DEPTH slots wraps round many times. */
+static void test_reads(void **state)
+{
+    struct fixture *f = *state;
+    struct io_unit *units = start(f);
+    uint32_t next = 0;
+    for (unsigned batch = 0; batch < 300; batch++) {
+        for (unsigned i = 0; i < DEPTH; i++) {
+            struct io_unit *u = &units[i];
+            u->dir = IO_READ;
+            u->len = BLK;
+            u->offset = (uint64_t)(next++ % NBLK) * BLK;
+            u->result = -12345;
+            memset(u->buf, 0xee, BLK);
+            assert_int_equal(f->ops->queue(f->e, u), 0);
+        }
+        assert_int_equal(f->ops->commit(f->e), 0);
+        const unsigned max = batch % 3 == 0 ? DEPTH : batch % 3 == 1 ? 3 : 1;
+        struct io_unit *got[DEPTH];
+        assert_int_equal(reap_all(f, DEPTH, max, got), DEPTH);
+        for (unsigned i = 0; i < DEPTH; i++) {
+            assert_int_equal(got[i]->result, BLK);
+            assert_true(signed_as(got[i]->buf, (uint32_t)(got[i]->offset / BLK), 0));
+        }
+    }
+    /* nothing in flight: min 0 returns at once with nothing */
+    struct io_unit *out[DEPTH];
+    assert_int_equal(f->ops->reap(f->e, 0, DEPTH, out), 0);
+}
+
+/* Writes land where they were sent (read back with pread), and a read past the end of the file
+ * completes with its own short result (0), not a neighbour's. */
+static void test_writes_and_results(void **state)
+{
+    struct fixture *f = *state;
+    struct io_unit *units = start(f);
+    for (unsigned i = 0; i < DEPTH; i++) {
+        struct io_unit *u = &units[i];
+        u->dir = IO_WRITE;
+        u->len = BLK;
+        u->offset = (uint64_t)(i * 7 % NBLK) * BLK;
+        sign(u->buf, i * 7 % NBLK, 0x5000);
+        assert_int_equal(f->ops->queue(f->e, u), 0);
+    }
+    assert_int_equal(f->ops->commit(f->e), 0);
+    struct io_unit *got[DEPTH];
+    reap_all(f, DEPTH, DEPTH, got);
+    for (unsigned i = 0; i < DEPTH; i++)
+        assert_int_equal(got[i]->result, BLK);
+    unsigned char *b = aligned_alloc(BLK, BLK);
+    for (unsigned i = 0; i < DEPTH; i++) {
+        assert_int_equal(pread(f->fd, b, BLK, (off_t)(i * 7 % NBLK) * BLK), BLK);
+        assert_true(signed_as(b, i * 7 % NBLK, 0x5000));
+    }
+    free(b);
+
+    /* a batch of reads, every other one past the end (0 bytes) and the rest inside (a full
+     * block), all complete before the reap: each result must be its own unit's */
+    for (unsigned i = 0; i < DEPTH; i++) {
+        units[i].dir = IO_READ;
+        units[i].len = BLK;
+        units[i].offset = i % 2 ? (uint64_t)(i + 100) * BLK : (uint64_t)(NBLK * 4 + i) * BLK;
+        units[i].result = -12345;
+        assert_int_equal(f->ops->queue(f->e, &units[i]), 0);
+    }
+    assert_int_equal(f->ops->commit(f->e), 0);
+    if (f->ops->flush)   /* io_uring submits in reap(); flush() submits now */
+        assert_int_equal(f->ops->flush(f->e), 0);
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    reap_all(f, DEPTH, DEPTH, got);
+    for (unsigned i = 0; i < DEPTH; i++) {
+        assert_int_equal(units[i].result, i % 2 ? (int64_t)BLK : 0);
+        if (i % 2)
+            assert_true(signed_as(units[i].buf, i + 100, 0));
+    }
+}
+
+/* min 0 (paced workers) never sleeps: with reads in flight it returns what is there, perhaps
+ * nothing, and the reads all come back through later calls. */
+static void test_min_zero(void **state)
+{
+    struct fixture *f = *state;
+    struct io_unit *units = start(f);
+    for (unsigned i = 0; i < DEPTH; i++) {
+        units[i].dir = IO_READ;
+        units[i].len = BLK;
+        units[i].offset = (uint64_t)(i + 40) * BLK;
+        assert_int_equal(f->ops->queue(f->e, &units[i]), 0);
+    }
+    assert_int_equal(f->ops->commit(f->e), 0);
+    unsigned n = 0, calls = 0;
+    const uint64_t t0 = now_mono_ns();
+    while (n < DEPTH) {
+        struct io_unit *out[DEPTH];
+        int r = f->ops->reap(f->e, 0, DEPTH, out);
+        assert_true(r >= 0);
+        for (int i = 0; i < r; i++) {
+            assert_int_equal(out[i]->result, BLK);
+            assert_true(signed_as(out[i]->buf, (uint32_t)(out[i]->offset / BLK), 0));
+        }
+        n += (unsigned)r;
+        calls++;
+        assert_true(now_mono_ns() - t0 < 10ull * 1000 * 1000 * 1000);   /* not stuck */
+    }
+    assert_int_equal(n, DEPTH);
+    assert_true(calls >= 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_reads, setup_uring, teardown),
+        cmocka_unit_test_setup_teardown(test_writes_and_results, setup_uring, teardown),
+        cmocka_unit_test_setup_teardown(test_min_zero, setup_uring, teardown),
+        cmocka_unit_test_setup_teardown(test_reads, setup_aio, teardown),
+        cmocka_unit_test_setup_teardown(test_writes_and_results, setup_aio, teardown),
+        cmocka_unit_test_setup_teardown(test_min_zero, setup_aio, teardown),
+    };
+    return cmocka_run_group_tests_name("engines", tests, NULL, NULL);
+}
