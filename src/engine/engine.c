@@ -68,3 +68,27 @@ void engine_free_buffers(void *base, size_t n, size_t stride)
     if (base)
         munmap(base, n * stride);
 }
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+unsigned engine_spin(struct engine *e, engine_look_fn look, unsigned max, struct io_unit **out,
+                     uint64_t t0)
+{
+    for (;;) {
+        for (int k = 0; k < 16; k++) {
+            unsigned n = look(e, max, out);
+            if (n)
+                return n;
+            cpu_relax();
+        }
+        if (now_mono_ns() - t0 >= ENGINE_SPIN_NS)
+            return 0;
+    }
+}

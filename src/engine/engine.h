@@ -173,4 +173,20 @@ int engine_idle_sleep(struct engine *e, uint64_t ns);
 void *engine_alloc_buffers(size_t n, size_t len, size_t align, size_t *stride_out);
 void engine_free_buffers(void *base, size_t n, size_t stride);
 
+/* Spin, then sleep (io_uring.c and libaio.c; io_uring.c's header says why): a reap that finds
+ * no completion looks at its completion ring again for up to ENGINE_SPIN_NS, but only while the
+ * moving average of its recent waits is below that, before it sleeps in the kernel. */
+#define ENGINE_SPIN_NS 10000u
+/* The waits' moving average: avg += (ns - avg) / 8. */
+static inline void engine_note_wait(uint64_t *avg, uint64_t ns)
+{
+    *avg += ((int64_t)ns - (int64_t)*avg) / 8;
+}
+/* Look (no syscall: `look` reads the engine's completion ring, up to max into out) until it
+ * finds completions or ENGINE_SPIN_NS has passed since t0; the clock is read every 16 looks.
+ * Returns what the look found, 0 when the time ran out. */
+typedef unsigned (*engine_look_fn)(struct engine *e, unsigned max, struct io_unit **out);
+unsigned engine_spin(struct engine *e, engine_look_fn look, unsigned max, struct io_unit **out,
+                     uint64_t t0);
+
 #endif

@@ -4,19 +4,19 @@
  * Per batch.  queue() fills SQEs (no syscall); commit() leaves them staged.  reap() then does
  * one of two things, chosen by how long the recent waits for a completion took (wait_ns, a
  * moving average):
- *   - short waits (under SPIN_NS: a fast device at depth, where a completion is due within a
- *     few microseconds): submit and run the completions already there in one io_uring_enter
- *     (io_uring_submit_and_get_events), take what is in the CQ ring; if nothing yet, spin on
- *     the ring (no syscall) for up to SPIN_NS before sleeping;
- *   - long waits (a slow device, QD 1): submit and sleep until a completion in one
- *     io_uring_enter (io_uring_submit_and_wait), as before.
+ *   - short waits (under ENGINE_SPIN_NS, 10 us: a fast device at depth, a completion due within
+ *     a few microseconds): submit and run the completions already there in one io_uring_enter
+ *     (io_uring_submit_and_get_events) and take what is in the CQ ring; if nothing is yet,
+ *     spin on the ring (no syscall) for up to ENGINE_SPIN_NS, then sleep;
+ *   - long waits (a slower device, QD 1): submit and sleep until a completion in one
+ *     io_uring_enter (io_uring_submit_and_wait).
  * Why: a thread that sleeps for every completion has to be woken for it, and the waker pays:
  * on zram (no NOWAIT, so every read runs in one io-wq worker) a third of that worker's time
- * went into try_to_wake_up for our thread (perf, kernel 6.18 on a 2-vCPU VM), which is the
- * time the device is not reading.  Spinning at most SPIN_NS costs no more CPU than the sleep
- * and wake it replaces, and only while waits are that short; once they are longer the thread
- * sleeps again.  Every completion is still taken as soon as it is seen (min is honoured, 1 by
- * default), so latencies are stamped when the completion is reaped, as before.
+ * went into try_to_wake_up for our thread (perf, kernel 6.18 on a 2-vCPU VM), time in which
+ * the device does not read.  A spin of at most ENGINE_SPIN_NS costs no more CPU than the
+ * sleep and wake-up it replaces, and happens only while waits are that short; once they are
+ * longer the thread sleeps again.  Every completion is taken as soon as it is seen (min is
+ * honoured, 1 by default), so latencies are still stamped when a completion is reaped.
  *
  * The ring: SINGLE_ISSUER|DEFER_TASKRUN (completions are run in our thread when it asks for
  * them, in a batch, instead of interrupting it; the io-wq worker only adds to a list and does
@@ -25,7 +25,8 @@
  * COOP_TASKRUN|TASKRUN_FLAG, then no flags.  The ring fd is registered (io_uring_enter skips
  * the fd lookup), buffers are registered (READ_FIXED/WRITE_FIXED) and the target fd is a
  * registered file.  Each falls back quietly to the plain form on kernels that refuse it.
- * Measured against fio at its best in tests/bench/bench_engines.c (`make bench`). */
+ * docs/engines.md has what was tried and left out; tests/bench/bench_engines.c (`make bench`)
+ * measures it against fio at its best. */
 #include "engine/engine.h"
 
 #include <errno.h>
@@ -52,10 +53,6 @@ struct engine {
     uint64_t wait_ns;   /* moving average (1/8) of the time to the first completion of a wait */
 };
 
-/* Spin before sleeping while waits are shorter than this: about what a sleep and wake-up cost
- * here (two context switches and a cross-CPU wake, more in a VM).  The average starts at 0, so
- * the first waits spin; a device slower than this makes it grow past it within a few waits. */
-#define SPIN_NS 10000u
 
 #ifndef IORING_SETUP_SINGLE_ISSUER
 #define IORING_SETUP_SINGLE_ISSUER (1U << 12)
@@ -187,39 +184,17 @@ static unsigned take(struct engine *e, unsigned max, struct io_unit **out)
     return n;
 }
 
-static bool submit_error(int ret) { return ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY; }
-
-static inline void cpu_relax(void)
+/* A submit error that leaves the ring unusable (interrupted or busy: try again later). */
+static bool submit_error(int ret)
 {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
+    return ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY;
 }
-
-/* Spin on the CQ ring for up to SPIN_NS from t0; the clock is read every 16 looks. */
-static unsigned spin(struct engine *e, uint64_t t0, unsigned max, struct io_unit **out)
-{
-    for (;;) {
-        for (int k = 0; k < 16; k++) {
-            unsigned n = take(e, max, out);
-            if (n)
-                return n;
-            cpu_relax();
-        }
-        if (now_mono_ns() - t0 >= SPIN_NS)
-            return 0;
-    }
-}
-
-static void note_wait(struct engine *e, uint64_t ns) { e->wait_ns += ((int64_t)ns - (int64_t)e->wait_ns) / 8; }
 
 static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_unit **out)
 {
     if (max > e->depth)
         max = e->depth;
-    const bool spinning = min == 1 && e->wait_ns < SPIN_NS;
+    const bool spinning = min == 1 && e->wait_ns < ENGINE_SPIN_NS;
     unsigned n = 0;
     uint64_t t0 = 0;
     if (spinning || !min) {
@@ -232,13 +207,13 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
         n = take(e, max, out);
         if (n || !min) {
             if (spinning)
-                note_wait(e, 0);
+                engine_note_wait(&e->wait_ns, 0);
             return (int)n;
         }
         t0 = now_mono_ns();
-        n = spin(e, t0, max, out);
+        n = engine_spin(e, take, max, out, t0);
         if (n) {
-            note_wait(e, now_mono_ns() - t0);
+            engine_note_wait(&e->wait_ns, now_mono_ns() - t0);
             return (int)n;
         }
     } else {
@@ -252,7 +227,7 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
             e->staged = 0;
         n = take(e, max, out);
     } while (n == 0);   /* an interrupted wait: wait again */
-    note_wait(e, now_mono_ns() - t0);
+    engine_note_wait(&e->wait_ns, now_mono_ns() - t0);
     return (int)n;
 }
 

@@ -4,9 +4,9 @@
  * takes completions straight from the context's completion ring, which the kernel maps into
  * our memory (the context id is its address; fio's userspace_reap does the same), without a
  * syscall: on a device that completes inside io_submit (zram, a RAM disk) they are all there
- * already.  If there are fewer than min, it spins on that ring for up to SPIN_NS while recent
- * waits were that short (as the io_uring engine does; see io_uring.c for why), then sleeps in
- * io_getevents.  Only this thread reads or moves the ring's head, and io_getevents runs in
+ * already.  If there are fewer than min, it spins on that ring for up to ENGINE_SPIN_NS while
+ * recent waits were that short (as the io_uring engine does; io_uring.c says why), then sleeps
+ * in io_getevents.  Only this thread reads or moves the ring's head, and io_getevents runs in
  * this thread too, so user space and kernel never move it at the same time.  A ring whose
  * header we do not know (magic or incompat_features) is only read through io_getevents. */
 #include "engine/engine.h"
@@ -41,9 +41,6 @@ struct aio_ring {
     struct io_event io_events[];
 };
 #define AIO_RING_MAGIC 0xa10a10a1u
-
-/* Spin before sleeping while waits are shorter than this (see io_uring.c's SPIN_NS). */
-#define SPIN_NS 10000u
 
 static void aio_cleanup(struct engine *e);
 
@@ -137,17 +134,6 @@ static unsigned user_reap(struct engine *e, unsigned max, struct io_unit **out)
     return n;
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
-static void note_wait(struct engine *e, uint64_t ns) { e->wait_ns += ((int64_t)ns - (int64_t)e->wait_ns) / 8; }
-
 static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_unit **out)
 {
     if (max > e->depth)
@@ -155,24 +141,15 @@ static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_unit
     unsigned n = user_reap(e, max, out);
     if (e->ring && n >= min) {
         if (n && min)
-            note_wait(e, 0);
+            engine_note_wait(&e->wait_ns, 0);
         return (int)n;
     }
     const uint64_t t0 = now_mono_ns();
-    if (e->ring && min == 1 && e->wait_ns < SPIN_NS) {
-        for (;;) {   /* spin on the ring: the clock is read every 16 looks */
-            for (int k = 0; k < 16 && !n; k++) {
-                n = user_reap(e, max, out);
-                if (!n)
-                    cpu_relax();
-            }
-            const uint64_t t = now_mono_ns();
-            if (n) {
-                note_wait(e, t - t0);
-                return (int)n;
-            }
-            if (t - t0 >= SPIN_NS)
-                break;
+    if (e->ring && min == 1 && e->wait_ns < ENGINE_SPIN_NS) {
+        n = engine_spin(e, user_reap, max, out, t0);
+        if (n) {
+            engine_note_wait(&e->wait_ns, now_mono_ns() - t0);
+            return (int)n;
         }
     }
     struct timespec zero = {0, 0};
@@ -187,7 +164,7 @@ static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_unit
             give(&e->events[i], &out[n + (unsigned)i]);
         n += (unsigned)ret;
         if (min)
-            note_wait(e, now_mono_ns() - t0);
+            engine_note_wait(&e->wait_ns, now_mono_ns() - t0);
         return (int)n;
     }
 }
