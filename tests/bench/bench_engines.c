@@ -26,8 +26,8 @@
  * or deduplicating drive sees new data each time); fio's default fills its buffers once and
  * scrambles a few bytes per write.  The same job in fio is refill_buffers=1 (new random data
  * for every write), so fio gets it in write cases: without it the two do different work (fio
- * at its default did about 1.3x ptsbench's 4 KiB random writes on the file target, with half
- * ptsbench's CPU per I/O; with it, 0.85x and 1.2x).
+ * at its default did about 1.3x ptsbench's 4 KiB random writes on the file target, at 0.75x
+ * ptsbench's CPU per I/O; with it, 0.85x and 1.25x).
  *
  * Environment: BENCH_PAIRS (default 5; 3 with BENCH_QUICK=1), BENCH_SECS (seconds per run,
  * default 3; 2 quick), BENCH_QUICK=1 (only the cases marked quick), BENCH_CASES (comma list of
