@@ -176,7 +176,9 @@ void engine_free_buffers(void *base, size_t n, size_t stride);
 /* Spin, then sleep (io_uring.c and libaio.c; io_uring.c's header says why): a reap that finds
  * no completion looks at its completion ring again for up to ENGINE_SPIN_NS, but only while the
  * moving average of its recent waits is below that, before it sleeps in the kernel. */
+#ifndef ENGINE_SPIN_NS   /* -DENGINE_SPIN_NS=1u builds an engine that does not spin */
 #define ENGINE_SPIN_NS 10000u
+#endif
 /* The waits' moving average: avg += (ns - avg) / 8. */
 static inline void engine_note_wait(uint64_t *avg, uint64_t ns)
 {

@@ -1,9 +1,11 @@
 /* bench_engines.c — `make bench`: ptsbench's native engines against fio's at fio's best, on the
- * same target, the same job, alternating A B A B (issue 20, points 1 and 2).
+ * same target, the same job, alternating A B, B A, ... (issue 20, points 1 and 2).
  *
  * For each target (a 1 GiB zram device of its own; a 1 GiB file under /var/tmp, O_DIRECT), each
  * case of cases[] and each engine pair of pairs[], it runs `ptsbench run` (A) and `fio` (B) in
- * turn, BENCH_PAIRS times, and prints per pair and as the median with min–max:
+ * turn, BENCH_PAIRS times (A B, then B A: the order changes every pair, so that a drift of the
+ * machine or of the device state over the series weighs on both; a 1 s warm-up run of each comes
+ * first and is not counted), and prints per pair and as the median with min–max:
  *   - IOPS (ptsbench's rounds.0.total.iops, fio's jobs.0.{read,write}.iops);
  *   - CPU per I/O: user + system time of the whole child process (wait4's rusage: every thread,
  *     set-up and result writing included) over the I/Os it counted. The same method for both,
@@ -308,10 +310,21 @@ static void measure_case(const char *tlabel, const char *target, const char *dir
     printf("%s %s, %s: ptsbench %s vs fio %s, %d pairs of %s s\n", tlabel, c->name, c->rw,
            e->name, e->fio_engine, npairs, secs);
     fflush(stdout);
+    /* Warm-up: one run of each, not counted (the device and the machine settle: zram's
+     * allocator after the fill, the page cache of the file's host). */
+    struct run_fig p, f;
+    if (run_ptsbench(target, dir, c, e, "1", &p) != 0 || g_stop ||
+        run_fio(target, dir, c, e, "1", &f) != 0)
+        return;
     for (int i = 0; i < npairs && !g_stop; i++) {
-        struct run_fig p, f;
-        if (run_ptsbench(target, dir, c, e, secs, &p) != 0 || g_stop ||
-            run_fio(target, dir, c, e, secs, &f) != 0)
+        /* A B, then B A: the order changes every pair, so that a drift over the series (a
+         * device whose state moves with the writes, a neighbour's load) weighs on both and
+         * neither always runs right after the other. */
+        const bool fio_first = i % 2;
+        if (fio_first ? run_fio(target, dir, c, e, secs, &f) != 0 || g_stop ||
+                            run_ptsbench(target, dir, c, e, secs, &p) != 0
+                      : run_ptsbench(target, dir, c, e, secs, &p) != 0 || g_stop ||
+                            run_fio(target, dir, c, e, secs, &f) != 0)
             break;
         ip[n] = p.iops;
         ifo[n] = f.iops;
@@ -319,9 +332,9 @@ static void measure_case(const char *tlabel, const char *target, const char *dir
         cp[n] = p.cpu_s / p.ios * 1e6;
         cf[n] = f.cpu_s / f.ios * 1e6;
         cr[n] = cp[n] / cf[n];
-        printf("  pair %d: ptsbench %9.0f IOPS %6.2f us CPU/IO | fio %9.0f IOPS %6.2f us CPU/IO "
+        printf("  pair %d %s: ptsbench %9.0f IOPS %6.2f us CPU/IO | fio %9.0f IOPS %6.2f us CPU/IO "
                "| ratio IOPS %.3f CPU/IO %.3f\n",
-               i + 1, ip[n], cp[n], ifo[n], cf[n], ir[n], cr[n]);
+               i + 1, fio_first ? "(B A)" : "(A B)", ip[n], cp[n], ifo[n], cf[n], ir[n], cr[n]);
         fflush(stdout);
         n++;
     }
@@ -430,7 +443,8 @@ int main(void)
     const int npairs = env_int("BENCH_PAIRS", quick ? 3 : 5, 1, MAX_PAIRS);
     char secs[16];
     snprintf(secs, sizeof(secs), "%d", env_int("BENCH_SECS", quick ? 2 : 3, 1, 3600));
-    printf("bench: ptsbench engines vs fio's at its best, alternating A B, %d pairs of %s s%s\n",
+    printf("bench: ptsbench (A) engines vs fio's (B) at its best, %d pairs of %s s alternating "
+           "A B, B A, ... after a 1 s warm-up of each%s\n",
            npairs, secs, quick ? " (quick)" : "");
     if (!test_have_fio()) {
         printf("bench: skipped (fio is not installed)\n");
