@@ -168,17 +168,30 @@ static int uring_commit(struct engine *e)
     return 0;
 }
 
+/* A submit error that leaves the ring unusable (interrupted or busy: try again later). */
+static bool submit_error(int ret)
+{
+    return ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY;
+}
+
+/* After an io_uring_enter that may have submitted: ret SQEs went to the kernel (ret < 0: none,
+ * they stay staged and go with the next call). */
+static void submitted(struct engine *e, int ret)
+{
+    if (ret >= 0) {
+        e->staged = 0;
+        e->kin += (unsigned)ret;
+    }
+}
+
 static int uring_flush(struct engine *e)
 {
     if (!e->staged)
         return 0;
     int ret = io_uring_submit(&e->ring);
-    if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
+    if (submit_error(ret))
         return ret;
-    if (ret >= 0) {
-        e->staged = 0;
-        e->kin += (unsigned)ret;
-    }   /* else: left staged, submitted with the next wait */
+    submitted(e, ret);
     return 0;
 }
 
@@ -197,12 +210,6 @@ static unsigned take(struct engine *e, unsigned max, struct io_unit **out)
     return n;
 }
 
-/* A submit error that leaves the ring unusable (interrupted or busy: try again later). */
-static bool submit_error(int ret)
-{
-    return ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY;
-}
-
 /* io_uring's submission plugs the block layer from 3 I/Os up (io_submit_state_start). */
 #define HOLD_BELOW 3u
 
@@ -211,64 +218,45 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
     if (max > e->depth)
         max = e->depth;
     const bool spinning = min == 1 && e->wait_ns < ENGINE_SPIN_NS;
-    unsigned n = 0;
-    uint64_t t0 = 0;
     /* One or two new I/Os while half the depth or more is in the kernel: wait for completions
      * without submitting them; they go with the next batch (header: "Small batches"). */
     const bool hold = min && min <= e->kin && e->staged && e->staged < HOLD_BELOW &&
                       e->kin >= 4 && e->kin >= e->depth / 2;
-    if (hold) {
-        t0 = now_mono_ns();
-        int ret = io_uring_get_events(&e->ring);
+    unsigned n = 0;
+    uint64_t t0 = 0;
+    if (spinning || !min || hold) {
+        /* submit what is staged (unless held) and run the completions already there: one
+         * syscall */
+        int ret = hold ? io_uring_get_events(&e->ring) : io_uring_submit_and_get_events(&e->ring);
         if (submit_error(ret))
             return ret;
-        n = take(e, max, out);
-        if (!n && spinning)
-            n = engine_spin(e, take, max, out, t0);
-        if (!n) {
-            struct io_uring_cqe *cqe;
-            do {
-                ret = io_uring_wait_cqes(&e->ring, &cqe, min, NULL, NULL);
-                if (submit_error(ret))
-                    return ret;
-                n = take(e, max, out);
-            } while (n == 0);
-        }
-        engine_note_wait(&e->wait_ns, now_mono_ns() - t0);
-        return (int)n;
-    }
-    if (spinning || !min) {
-        /* submit what is staged and run the completions already there: one syscall */
-        int ret = io_uring_submit_and_get_events(&e->ring);
-        if (submit_error(ret))
-            return ret;
-        if (ret >= 0) {
-            e->staged = 0;
-            e->kin += (unsigned)ret;
-        }
+        if (!hold)
+            submitted(e, ret);
         n = take(e, max, out);
         if (n || !min) {
-            if (spinning)
+            if (spinning || hold)
                 engine_note_wait(&e->wait_ns, 0);
             return (int)n;
         }
         t0 = now_mono_ns();
-        n = engine_spin(e, take, max, out, t0);
-        if (n) {
-            engine_note_wait(&e->wait_ns, now_mono_ns() - t0);
-            return (int)n;
+        if (spinning) {
+            n = engine_spin(e, take, max, out, t0);
+            if (n) {
+                engine_note_wait(&e->wait_ns, now_mono_ns() - t0);
+                return (int)n;
+            }
         }
     } else {
         t0 = now_mono_ns();
     }
-    do {   /* sleep until min completions (submitting what is still staged) */
-        int ret = io_uring_submit_and_wait(&e->ring, min);
+    do {   /* sleep until min completions (submitting what is staged, unless held) */
+        struct io_uring_cqe *cqe;
+        int ret = hold ? io_uring_wait_cqes(&e->ring, &cqe, min, NULL, NULL)
+                       : io_uring_submit_and_wait(&e->ring, min);
         if (submit_error(ret))
             return ret;
-        if (ret >= 0) {
-            e->staged = 0;
-            e->kin += (unsigned)ret;
-        }
+        if (!hold)
+            submitted(e, ret);
         n = take(e, max, out);
     } while (n == 0);   /* an interrupted wait: wait again */
     engine_note_wait(&e->wait_ns, now_mono_ns() - t0);

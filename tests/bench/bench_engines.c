@@ -321,10 +321,11 @@ static void measure_case(const char *tlabel, const char *target, const char *dir
          * device whose state moves with the writes, a neighbour's load) weighs on both and
          * neither always runs right after the other. */
         const bool fio_first = i % 2;
-        if (fio_first ? run_fio(target, dir, c, e, secs, &f) != 0 || g_stop ||
-                            run_ptsbench(target, dir, c, e, secs, &p) != 0
-                      : run_ptsbench(target, dir, c, e, secs, &p) != 0 || g_stop ||
-                            run_fio(target, dir, c, e, secs, &f) != 0)
+        bool ok = true;
+        for (int k = 0; k < 2 && ok && !g_stop; k++)
+            ok = (k == 0) == fio_first ? run_fio(target, dir, c, e, secs, &f) == 0
+                                       : run_ptsbench(target, dir, c, e, secs, &p) == 0;
+        if (!ok || g_stop)
             break;
         ip[n] = p.iops;
         ifo[n] = f.iops;
