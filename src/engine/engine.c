@@ -78,17 +78,37 @@ static inline void cpu_relax(void)
 #endif
 }
 
-unsigned engine_spin(struct engine *e, engine_look_fn look, unsigned max, struct io_unit **out,
-                     uint64_t t0)
+bool engine_spin_wanted(struct engine_waits *w, unsigned min)
+{
+    if (min != 1 || w->avg_ns >= ENGINE_SPIN_NS)
+        return false;
+    if (w->skip) {
+        w->skip--;
+        return false;
+    }
+    return true;
+}
+
+unsigned engine_spin(struct engine *e, struct engine_waits *w, engine_look_fn look, unsigned max,
+                     struct io_unit **out, uint64_t t0, unsigned in_flight)
 {
     for (;;) {
         for (int k = 0; k < 16; k++) {
             unsigned n = look(e, max, out);
-            if (n)
+            if (n) {
+                w->backoff = 0;
                 return n;
+            }
             cpu_relax();
         }
-        if (now_mono_ns() - t0 >= ENGINE_SPIN_NS)
+        if (now_mono_ns() - t0 >= ENGINE_SPIN_NS) {
+            if (in_flight > 1)
+                return 0;
+            w->backoff = w->backoff ? w->backoff * 2 : 8;
+            if (w->backoff > ENGINE_SPIN_BACKOFF)
+                w->backoff = ENGINE_SPIN_BACKOFF;
+            w->skip = w->backoff;
             return 0;
+        }
     }
 }

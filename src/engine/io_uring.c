@@ -2,8 +2,8 @@
  * created it.
  *
  * Per batch.  queue() fills SQEs (no syscall); commit() leaves them staged.  reap() then does
- * one of two things, chosen by how long the recent waits for a completion took (wait_ns, a
- * moving average):
+ * one of two things, chosen by how long the recent waits for a completion took (waits, a
+ * moving average, engine.h):
  *   - short waits (under ENGINE_SPIN_NS, 10 us: a fast device at depth, a completion due within
  *     a few microseconds): submit and run the completions already there in one io_uring_enter
  *     (io_uring_submit_and_get_events) and take what is in the CQ ring; if nothing is yet,
@@ -24,8 +24,10 @@
  * went into try_to_wake_up for our thread (perf, kernel 6.18 on a 2-vCPU VM), time in which
  * the device does not read.  A spin of at most ENGINE_SPIN_NS costs no more CPU than the
  * sleep and wake-up it replaces, and happens only while waits are that short; once they are
- * longer the thread sleeps again.  Every completion is taken as soon as it is seen (min is
- * honoured, 1 by default), so latencies are still stamped when a completion is reaped.
+ * longer the thread sleeps again, and a spin that runs out with one I/O in flight backs off
+ * (engine.h: pinned to one CPU, the io-wq worker needs the CPU the spin holds).  Every
+ * completion is taken as soon as it is seen (min is honoured, 1 by default), so latencies are
+ * still stamped when a completion is reaped.
  *
  * The ring: SINGLE_ISSUER|DEFER_TASKRUN (completions are run in our thread when it asks for
  * them, in a batch, instead of interrupting it; the io-wq worker only adds to a list and does
@@ -59,7 +61,7 @@ struct engine {
     int fd;
     unsigned staged;
     struct io_uring_cqe **cqes;
-    uint64_t wait_ns;   /* moving average (1/8) of the time to the first completion of a wait */
+    struct engine_waits waits;
     unsigned kin;       /* submitted, not yet taken */
 };
 
@@ -217,7 +219,7 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
 {
     if (max > e->depth)
         max = e->depth;
-    const bool spinning = min == 1 && e->wait_ns < ENGINE_SPIN_NS;
+    const bool spinning = engine_spin_wanted(&e->waits, min);
     /* One or two new I/Os while half the depth or more is in the kernel: wait for completions
      * without submitting them; they go with the next batch (header: "Small batches"). */
     const bool hold = min && min <= e->kin && e->staged && e->staged < HOLD_BELOW &&
@@ -235,14 +237,14 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
         n = take(e, max, out);
         if (n || !min) {
             if (spinning || hold)
-                engine_note_wait(&e->wait_ns, 0);
+                engine_note_wait(&e->waits, 0);
             return (int)n;
         }
         t0 = now_mono_ns();
         if (spinning) {
-            n = engine_spin(e, take, max, out, t0);
+            n = engine_spin(e, &e->waits, take, max, out, t0, e->kin);
             if (n) {
-                engine_note_wait(&e->wait_ns, now_mono_ns() - t0);
+                engine_note_wait(&e->waits, now_mono_ns() - t0);
                 return (int)n;
             }
         }
@@ -259,7 +261,7 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
             submitted(e, ret);
         n = take(e, max, out);
     } while (n == 0);   /* an interrupted wait: wait again */
-    engine_note_wait(&e->wait_ns, now_mono_ns() - t0);
+    engine_note_wait(&e->waits, now_mono_ns() - t0);
     return (int)n;
 }
 

@@ -32,7 +32,8 @@ struct engine {
     void *bufs;
     size_t stride;
     struct aio_ring *ring;     /* the completion ring, when its layout is the known one */
-    uint64_t wait_ns;          /* moving average (1/8) of the time to a wait's first completion */
+    struct engine_waits waits;
+    unsigned in_flight;        /* submitted, not yet taken */
 };
 
 /* The header of the completion ring io_setup maps (the kernel's fs/aio.c; a stable ABI). */
@@ -105,6 +106,7 @@ static int aio_commit(struct engine *e)
             return ret;
         }
         done += (unsigned)ret;
+        e->in_flight += (unsigned)ret;
     }
     e->n_staged = 0;
     return 0;
@@ -131,6 +133,7 @@ static unsigned user_reap(struct engine *e, unsigned max, struct io_unit **out)
     }
     if (n)
         __atomic_store_n(&r->head, head, __ATOMIC_RELEASE);
+    e->in_flight -= n;
     return n;
 }
 
@@ -141,14 +144,14 @@ static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_unit
     unsigned n = user_reap(e, max, out);
     if (e->ring && n >= min) {
         if (n && min)
-            engine_note_wait(&e->wait_ns, 0);
+            engine_note_wait(&e->waits, 0);
         return (int)n;
     }
     const uint64_t t0 = now_mono_ns();
-    if (e->ring && min == 1 && e->wait_ns < ENGINE_SPIN_NS) {
-        n = engine_spin(e, user_reap, max, out, t0);
+    if (e->ring && engine_spin_wanted(&e->waits, min)) {
+        n = engine_spin(e, &e->waits, user_reap, max, out, t0, e->in_flight);
         if (n) {
-            engine_note_wait(&e->wait_ns, now_mono_ns() - t0);
+            engine_note_wait(&e->waits, now_mono_ns() - t0);
             return (int)n;
         }
     }
@@ -163,8 +166,9 @@ static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_unit
         for (int i = 0; i < ret; i++)
             give(&e->events[i], &out[n + (unsigned)i]);
         n += (unsigned)ret;
+        e->in_flight -= (unsigned)ret;
         if (min)
-            engine_note_wait(&e->wait_ns, now_mono_ns() - t0);
+            engine_note_wait(&e->waits, now_mono_ns() - t0);
         return (int)n;
     }
 }

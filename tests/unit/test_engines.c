@@ -3,7 +3,8 @@
  * found it (already in the completion ring after submit, by spinning on the ring, or by
  * sleeping in the kernel), including when it hands back fewer than are ready (max below the
  * count) and when the libaio ring's head wraps round, and in the loop's rolling rhythm, where
- * io_uring holds one or two new I/Os back for the next batch.  min = 0 never waits.
+ * io_uring holds one or two new I/Os back for the next batch.  min = 0 never waits.  The spin's
+ * back-off is tested on its own, with a stand-in for the completion ring.
  *
  * Each test makes its own file under /var/tmp (O_DIRECT needs a real filesystem, not tmpfs) and
  * removes it; an engine the kernel refuses (io_uring disabled) or a filesystem without O_DIRECT
@@ -294,6 +295,62 @@ static void test_rolling(void **state)
     alarm(0);
 }
 
+/* The spin's back-off (engine.h), with a look that finds a completion only when told to: no
+ * engine, no I/O. */
+static unsigned look_finds;
+static unsigned look(struct engine *e, unsigned max, struct io_unit **out)
+{
+    (void)e;
+    (void)max;
+    (void)out;
+    return look_finds;
+}
+
+/* Waits that would spin, counted until the first that does (that one included). */
+static unsigned waits_until_spin(struct engine_waits *w)
+{
+    unsigned n = 1;
+    while (!engine_spin_wanted(w, 1))
+        n++;
+    return n;
+}
+
+static void test_spin_backoff(void **state)
+{
+    (void)state;
+    struct engine_waits w = {0};
+    assert_true(engine_spin_wanted(&w, 1));
+    assert_false(engine_spin_wanted(&w, 2));   /* only a wait for one completion spins */
+    w.avg_ns = ENGINE_SPIN_NS;
+    assert_false(engine_spin_wanted(&w, 1));   /* recent waits too long */
+    w.avg_ns = 0;
+
+    /* runs out with one I/O in flight: the next 8 waits sleep at once, then 16, 32, ... */
+    look_finds = 0;
+    uint64_t t0 = now_mono_ns();
+    assert_int_equal(engine_spin(NULL, &w, look, 1, NULL, t0, 1), 0);
+    assert_true(now_mono_ns() - t0 >= ENGINE_SPIN_NS);   /* it did spin its whole length */
+    assert_int_equal(waits_until_spin(&w), 9);
+    assert_int_equal(engine_spin(NULL, &w, look, 1, NULL, now_mono_ns(), 1), 0);
+    assert_int_equal(waits_until_spin(&w), 17);
+    for (int i = 0; i < 12; i++)
+        assert_int_equal(engine_spin(NULL, &w, look, 1, NULL, now_mono_ns(), 1), 0);
+    assert_int_equal(w.backoff, ENGINE_SPIN_BACKOFF);   /* capped */
+    assert_int_equal(waits_until_spin(&w), ENGINE_SPIN_BACKOFF + 1);
+
+    /* runs out with more in flight: no back-off, the next wait spins again */
+    assert_int_equal(engine_spin(NULL, &w, look, 1, NULL, now_mono_ns(), 2), 0);
+    assert_true(engine_spin_wanted(&w, 1));
+
+    /* a spin that finds one ends the back-off: the next fruitless one skips 8 again */
+    look_finds = 1;
+    assert_int_equal(engine_spin(NULL, &w, look, 1, NULL, now_mono_ns(), 1), 1);
+    assert_int_equal(w.backoff, 0);
+    look_finds = 0;
+    assert_int_equal(engine_spin(NULL, &w, look, 1, NULL, now_mono_ns(), 1), 0);
+    assert_int_equal(waits_until_spin(&w), 9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -305,6 +362,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_writes_and_results, setup_aio, teardown),
         cmocka_unit_test_setup_teardown(test_min_zero, setup_aio, teardown),
         cmocka_unit_test_setup_teardown(test_rolling, setup_aio, teardown),
+        cmocka_unit_test(test_spin_backoff),
     };
     return cmocka_run_group_tests_name("engines", tests, NULL, NULL);
 }
