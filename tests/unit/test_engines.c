@@ -7,7 +7,8 @@
  * back-off is tested on its own, with a stand-in for the completion ring.
  *
  * Each test makes its own file under /var/tmp (O_DIRECT needs a real filesystem, not tmpfs) and
- * removes it; an engine the kernel refuses (io_uring disabled) or a filesystem without O_DIRECT
+ * removes its name as soon as it is open (nothing is left behind, even by a test killed by its
+ * alarm); an engine the kernel refuses (io_uring disabled) or a filesystem without O_DIRECT
  * skips with the reason printed. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,6 +34,7 @@
 struct fixture {
     char path[64];
     int fd;
+    int open_errno;    /* when fd < 0 */
     const struct engine_ops *ops;
     struct engine *e;
 };
@@ -74,6 +76,8 @@ static int setup(void **state, const char *engine)
     }
     close(wfd);
     f->fd = open(f->path, O_RDWR | O_DIRECT);
+    f->open_errno = errno;
+    unlink(f->path);   /* gone with the fd, also when the test is killed (alarm) */
     f->ops = engine_find(engine);
     *state = f;
     return 0;
@@ -89,7 +93,6 @@ static int teardown(void **state)
         f->ops->cleanup(f->e);
     if (f->fd >= 0)
         close(f->fd);
-    unlink(f->path);
     free(f);
     return 0;
 }
@@ -98,7 +101,8 @@ static int teardown(void **state)
 static struct io_unit *start(struct fixture *f)
 {
     if (f->fd < 0) {
-        printf("skipped: %s: O_DIRECT not supported here (%s)\n", f->path, strerror(errno));
+        printf("skipped: %s: O_DIRECT not supported here (%s)\n", f->path,
+               strerror(f->open_errno));
         skip();
     }
     assert_non_null(f->ops);
