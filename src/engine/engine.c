@@ -78,17 +78,6 @@ static inline void cpu_relax(void)
 #endif
 }
 
-bool engine_spin_wanted(struct engine_waits *w, unsigned min)
-{
-    if (min != 1 || w->avg_ns >= ENGINE_SPIN_NS)
-        return false;
-    if (w->skip) {
-        w->skip--;
-        return false;
-    }
-    return true;
-}
-
 unsigned engine_spin(struct engine *e, struct engine_waits *w, engine_look_fn look, unsigned max,
                      struct io_unit **out, uint64_t t0, unsigned in_flight)
 {

@@ -195,8 +195,18 @@ struct engine_waits {
     unsigned skip;      /* waits left that sleep without spinning */
     unsigned backoff;   /* the last back-off's length; 0: none since a spin found a completion */
 };
-/* Whether a wait for min completions spins first (counts a skipped wait down). */
-bool engine_spin_wanted(struct engine_waits *w, unsigned min);
+/* Whether a wait for min completions spins first (counts a skipped wait down). Inline: it is
+ * asked on every reap. */
+static inline bool engine_spin_wanted(struct engine_waits *w, unsigned min)
+{
+    if (min != 1 || w->avg_ns >= ENGINE_SPIN_NS)
+        return false;
+    if (w->skip) {
+        w->skip--;
+        return false;
+    }
+    return true;
+}
 /* A wait that took ns to its first completion (0: there was one already). */
 static inline void engine_note_wait(struct engine_waits *w, uint64_t ns)
 {

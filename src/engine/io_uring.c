@@ -62,7 +62,7 @@ struct engine {
     unsigned staged;
     struct io_uring_cqe **cqes;
     struct engine_waits waits;
-    unsigned kin;       /* submitted, not yet taken */
+    unsigned in_flight; /* submitted, not yet taken */
 };
 
 
@@ -182,7 +182,7 @@ static void submitted(struct engine *e, int ret)
 {
     if (ret >= 0) {
         e->staged = 0;
-        e->kin += (unsigned)ret;
+        e->in_flight += (unsigned)ret;
     }
 }
 
@@ -208,7 +208,7 @@ static unsigned take(struct engine *e, unsigned max, struct io_unit **out)
         out[i] = u;
     }
     io_uring_cq_advance(&e->ring, n);
-    e->kin -= n;
+    e->in_flight -= n;
     return n;
 }
 
@@ -222,8 +222,8 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
     const bool spinning = engine_spin_wanted(&e->waits, min);
     /* One or two new I/Os while half the depth or more is in the kernel: wait for completions
      * without submitting them; they go with the next batch (header: "Small batches"). */
-    const bool hold = min && min <= e->kin && e->staged && e->staged < HOLD_BELOW &&
-                      e->kin >= 4 && e->kin >= e->depth / 2;
+    const bool hold = min && min <= e->in_flight && e->staged && e->staged < HOLD_BELOW &&
+                      e->in_flight >= 4 && e->in_flight >= e->depth / 2;
     unsigned n = 0;
     uint64_t t0 = 0;
     if (spinning || !min || hold) {
@@ -242,7 +242,7 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
         }
         t0 = now_mono_ns();
         if (spinning) {
-            n = engine_spin(e, &e->waits, take, max, out, t0, e->kin);
+            n = engine_spin(e, &e->waits, take, max, out, t0, e->in_flight);
             if (n) {
                 engine_note_wait(&e->waits, now_mono_ns() - t0);
                 return (int)n;

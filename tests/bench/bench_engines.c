@@ -95,7 +95,6 @@ static const struct bench_case cases[] = {
  * the interrupts); "" when it cannot be read (the pinned cases are then skipped). */
 static char pin_cpu[16];
 
-
 /* fio's options for its best run of the same job on each engine (see the header). */
 static const char *const fio_uring[] = {"--fixedbufs=1", "--registerfiles=1", "--hipri=0",
                                         "--sqthread_poll=0", "--force_async=0", NULL};
