@@ -2,6 +2,7 @@
 #include "engine/engine.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -49,16 +50,54 @@ int engine_idle_sleep(struct engine *e, uint64_t ns)
     return 0;
 }
 
+/* The buffers of I/Os larger than a page come from 2 MiB pages (transparent huge pages, asked
+ * for with madvise; where THP is off or the kernel finds no free 2 MiB page, the same memory
+ * is in 4 KiB pages and nothing else changes).  A 128 KiB buffer in 4 KiB pages is 32 pieces
+ * of memory wherever the allocator put them; the block layer carries each as a segment, a
+ * virtio disk passes each to the host, and a request may hold at most max_segments of them
+ * (254 on the virtio disk here), so eight 128 KiB reads submitted together seldom merge into
+ * one 1 MiB request.  In one 2 MiB page a buffer is one contiguous piece.  Measured on an
+ * O_DIRECT file on a virtio disk, 128 KiB sequential reads at QD 8 (interleaved series of 6):
+ * 7K IOPS in 4 KiB pages, 15K in 2 MiB pages, at 0.6x the CPU per I/O; fio goes the same way
+ * with its huge-page buffers (iomem=shmhuge).  4 KiB I/Os gain nothing (each is one page
+ * either way), so their buffers are not rounded up to 2 MiB. */
+#define BUF_HUGE ((size_t)2 << 20)
+
+static bool buffers_huge(size_t stride) { return stride > 4096; }
+
+static size_t buffers_map_len(size_t n, size_t stride)
+{
+    size_t total = n * stride;
+    return buffers_huge(stride) ? (total + BUF_HUGE - 1) / BUF_HUGE * BUF_HUGE : total;
+}
+
 void *engine_alloc_buffers(size_t n, size_t len, size_t align, size_t *stride_out)
 {
     if (align < 4096)
         align = 4096;
     size_t stride = (len + align - 1) / align * align;
-    size_t total = stride * n;
-    /* mmap gives page alignment and zeroed, untouched-until-used memory. */
-    void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
+    size_t total = buffers_map_len(n, stride);
+    /* mmap gives page alignment and zeroed memory.  For 2 MiB pages, map 2 MiB more than
+     * needed and keep the 2 MiB-aligned part (a huge page must be aligned). */
+    bool huge = buffers_huge(stride);
+    size_t extra = huge ? BUF_HUGE : 0;
+    char *q = mmap(NULL, total + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (q == MAP_FAILED)
         return NULL;
+    char *p = q;
+    if (huge) {
+        p = (char *)(((uintptr_t)q + BUF_HUGE - 1) & ~(uintptr_t)(BUF_HUGE - 1));
+        if (p > q)
+            munmap(q, (size_t)(p - q));
+        if (q + extra > p)
+            munmap(p + total, (size_t)(q + extra - p));
+#ifdef MADV_HUGEPAGE
+        (void)madvise(p, total, MADV_HUGEPAGE); /* advice: EINVAL where THP is not built in */
+#endif
+    }
+    /* Fault the pages in now, in set-up, not in the first I/Os of the measured round. */
+    for (size_t off = 0; off < total; off += 4096)
+        ((volatile char *)p)[off] = 0;
     *stride_out = stride;
     return p;
 }
@@ -66,7 +105,7 @@ void *engine_alloc_buffers(size_t n, size_t len, size_t align, size_t *stride_ou
 void engine_free_buffers(void *base, size_t n, size_t stride)
 {
     if (base)
-        munmap(base, n * stride);
+        munmap(base, buffers_map_len(n, stride));
 }
 
 static inline void cpu_relax(void)

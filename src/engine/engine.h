@@ -169,7 +169,9 @@ const struct engine_ops *const *engine_list(void);
 /* Helpers shared by native engines. */
 uint64_t engine_clock_monotonic(struct engine *e);
 int engine_idle_sleep(struct engine *e, uint64_t ns);
-/* Allocate `n` buffers of `len` bytes aligned to `align` in one region; returns base or NULL. */
+/* Allocate `n` buffers of `len` bytes aligned to `align` in one region, zeroed and faulted in;
+ * buffers larger than a page are in 2 MiB pages where the kernel has them (engine.c says why).
+ * Returns base or NULL. */
 void *engine_alloc_buffers(size_t n, size_t len, size_t align, size_t *stride_out);
 void engine_free_buffers(void *base, size_t n, size_t stride);
 

@@ -4,7 +4,8 @@
  * sleeping in the kernel), including when it hands back fewer than are ready (max below the
  * count) and when the libaio ring's head wraps round, and in the loop's rolling rhythm, where
  * io_uring holds one or two new I/Os back for the next batch.  min = 0 never waits.  The spin's
- * back-off is tested on its own, with a stand-in for the completion ring.
+ * back-off is tested on its own, with a stand-in for the completion ring, and so is the buffer
+ * area (2 MiB pages for buffers larger than a page).
  *
  * Each test makes its own file under /var/tmp (O_DIRECT needs a real filesystem, not tmpfs) and
  * removes its name as soon as it is open (nothing is left behind, even by a test killed by its
@@ -355,6 +356,68 @@ static void test_spin_backoff(void **state)
     assert_int_equal(waits_until_spin(&w), 9);
 }
 
+/* The buffer area (engine.c): buffers larger than a page in a 2 MiB-aligned area advised for
+ * huge pages, rounded up to whole 2 MiB; 4 KiB buffers as they are; zeroed; gone when freed.
+ * Read from /proc/self/smaps: the mapping that holds `p`, its end and whether it has the
+ * huge-page advice ("hg" in VmFlags).  Whether the kernel found a free 2 MiB page is not asked:
+ * that depends on the machine's memory, and the area works either way. */
+static bool smaps_find(const void *p, uintptr_t *end, bool *hg)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    assert_non_null(f);
+    char line[512];
+    bool in = false, found = false;
+    uintptr_t a = (uintptr_t)p;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+            in = a >= lo && a < hi;
+            if (in) {
+                *end = hi;
+                found = true;
+            }
+        } else if (in && strncmp(line, "VmFlags:", 8) == 0) {
+            *hg = strstr(line, " hg") != NULL;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+static void check_area(size_t n, size_t len, size_t want_stride, size_t want_len, bool want_huge)
+{
+    size_t stride = 0;
+    unsigned char *p = engine_alloc_buffers(n, len, 4096, &stride);
+    assert_non_null(p);
+    assert_int_equal(stride, want_stride);
+    assert_int_equal((uintptr_t)p % (want_huge ? (2u << 20) : 4096u), 0);
+    for (size_t off = 0; off < n * stride; off += 1021)
+        assert_int_equal(p[off], 0);
+    memset(p, 0xa5, n * stride);   /* writable to the last byte */
+    uintptr_t end = 0;
+    bool hg = false;
+    assert_true(smaps_find(p, &end, &hg));
+    assert_true(end >= (uintptr_t)p + want_len);   /* the whole rounded length is mapped */
+    if (!want_huge)
+        assert_false(hg);
+    else if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0)
+        assert_true(hg);
+    else
+        print_message("buffer area: no transparent huge pages in this kernel, advice not checked\n");
+    engine_free_buffers(p, n, stride);
+    assert_false(smaps_find(p, &end, &hg));   /* unmapped, rounded part included */
+}
+
+static void test_buffers(void **state)
+{
+    (void)state;
+    check_area(8, 128 << 10, 128 << 10, 2u << 20, true);     /* 1 MiB -> one 2 MiB page */
+    check_area(16, 128 << 10, 128 << 10, 2u << 20, true);    /* exactly 2 MiB */
+    check_area(24, 128 << 10, 128 << 10, 4u << 20, true);    /* 3 MiB -> 4 MiB */
+    check_area(1, 5000, 8192, 2u << 20, true);               /* more than a page */
+    check_area(128, 4096, 4096, 128 * 4096, false);          /* 4 KiB I/O: as it is */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -367,6 +430,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_min_zero, setup_aio, teardown),
         cmocka_unit_test_setup_teardown(test_rolling, setup_aio, teardown),
         cmocka_unit_test(test_spin_backoff),
+        cmocka_unit_test(test_buffers),
     };
     return cmocka_run_group_tests_name("engines", tests, NULL, NULL);
 }
