@@ -35,7 +35,8 @@
  * completions wait to be run, so the spin sees them without a syscall); on kernels before 6.1
  * COOP_TASKRUN|TASKRUN_FLAG, then no flags.  The ring fd is registered (io_uring_enter skips
  * the fd lookup), buffers are registered (READ_FIXED/WRITE_FIXED) and the target fd is a
- * registered file.  Each falls back quietly to the plain form on kernels that refuse it.
+ * registered file (the buffers of I/Os larger than a page are in 2 MiB pages: engine.c).  Each
+ * falls back quietly to the plain form on kernels that refuse it.
  * docs/engines.md has what was tried and left out; tests/bench/bench_engines.c (`make bench`)
  * measures it against fio at its best. */
 #include "engine/engine.h"
