@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run every test program given on the command line (cmocka unit and integration tests),
 # show their output, and end with one summary line "N passed, N failed, N skipped"
-# counted over individual test cases.  Exit 1 when anything failed.
+# counted over individual test cases.  Exit 1 when anything failed, 2 when given no program.
 #
 # Programs run two at a time (TEST_JOBS=N to change; 1: one after the other): the tests must
 # pass on a busy machine anyway, and most of them are CPU-bound simulations.  The few whose
@@ -22,6 +22,12 @@
 # same bytes (O_DIRECT, not the page cache).  Skipped, with the reason, where there is no zram
 # or no root.  The device is removed at the end, also when the run is interrupted.
 set -u
+# No program to run is a broken build or checkout, not a pass (a "make test" started on a
+# half-copied tree once reported "1 passed": the bystander check alone).
+if [ $# -eq 0 ]; then
+  echo "run-tests.sh: no test programs given (is the checkout complete? tests/unit, tests/integration)" >&2
+  exit 2
+fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 export PTSBENCH="${PTSBENCH:-$root/${BUILD:-build}/ptsbench}"
