@@ -170,8 +170,7 @@ struct zram_dev {
 
 static struct zram_dev zram_devs[ZRAM_HELPERS_MAX];
 
-/* Write val to a sysfs file: 0, or the errno of the failure. */
-static int sys_write(const char *path, const char *val)
+int sys_write(const char *path, const char *val)
 {
     int fd = open(path, O_WRONLY | O_CLOEXEC);
     if (fd < 0)

@@ -102,6 +102,8 @@ bool zram_setup(const char *size, char *devpath, size_t len);
 void zram_teardown(void);
 
 bool is_root(void);
+/* Write val to a sysfs or procfs file in one write(): 0, or the errno of the failure. */
+int sys_write(const char *path, const char *val);
 
 /* The tree's simulated-drive presets: {"$PTSBENCH_DATADIR/profiles/devices", NULL} (the test
  * runner sets PTSBENCH_DATADIR to the repository root), else {"profiles/devices", NULL}. */

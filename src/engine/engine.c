@@ -89,8 +89,7 @@ void *engine_alloc_buffers(size_t n, size_t len, size_t align, size_t *stride_ou
         p = (char *)(((uintptr_t)q + BUF_HUGE - 1) & ~(uintptr_t)(BUF_HUGE - 1));
         if (p > q)
             munmap(q, (size_t)(p - q));
-        if (q + extra > p)
-            munmap(p + total, (size_t)(q + extra - p));
+        munmap(p + total, (size_t)(q + extra - p));   /* p < q + extra: a tail is always left */
 #ifdef MADV_HUGEPAGE
         (void)madvise(p, total, MADV_HUGEPAGE); /* advice: EINVAL where THP is not built in */
 #endif

@@ -127,15 +127,6 @@ static long meminfo_value(const char *key)
     return v;
 }
 
-static bool write_long(const char *path, long v)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return false;
-    bool ok = fprintf(f, "%ld\n", v) > 0;
-    return (fclose(f) == 0) && ok;
-}
-
 /* Make sure the hugetlb pool has `want` free pages for fio; says what it did. */
 static void hugepages_reserve(long want)
 {
@@ -147,10 +138,11 @@ static void hugepages_reserve(long want)
     int err = 0;
     if (free_pages < want) {
         long total = meminfo_value("HugePages_Total");
-        if (write_long(NR_HUGEPAGES, total + want - free_pages))
+        char v[32];
+        snprintf(v, sizeof(v), "%ld", total + want - free_pages);
+        err = sys_write(NR_HUGEPAGES, v);
+        if (!err)
             hugepages_saved = total;
-        else
-            err = errno;
         free_pages = meminfo_value("HugePages_Free");
     }
     if (free_pages < want) {
@@ -166,9 +158,14 @@ static void hugepages_reserve(long want)
 
 static void hugepages_restore(void)
 {
-    if (hugepages_saved >= 0 && !write_long(NR_HUGEPAGES, hugepages_saved))
+    if (hugepages_saved < 0)
+        return;
+    char v[32];
+    snprintf(v, sizeof(v), "%ld", hugepages_saved);
+    int err = sys_write(NR_HUGEPAGES, v);
+    if (err)
         fprintf(stderr, "bench: could not put %s back to %ld: %s\n", NR_HUGEPAGES,
-                hugepages_saved, strerror(errno));
+                hugepages_saved, strerror(err));
 }
 
 /* fio's options for its best run of the same job on each engine (see the header). */
