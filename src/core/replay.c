@@ -333,9 +333,7 @@ static struct json_object *build_doc(const struct replay_session *s)
     json_object_object_add(doc, "writer", results_writer_json());
     if (s->error[0])
         json_object_object_add(doc, "error", json_object_new_string(s->error));
-    struct hostinfo h;
-    hostinfo_collect(&h);
-    json_object_object_add(doc, "host", results_host_json(&h));
+    json_object_object_add(doc, "host", results_host_json(&s->host));
     json_object_object_add(doc, "target", results_target_json(&s->target));
     json_object_object_add(doc, "placement", results_placement_json(&s->place));
     struct json_object *eng = json_object_new_object();
@@ -744,6 +742,7 @@ int replay_execute(struct replay_session *s, volatile sig_atomic_t *stop)
     if (file_mkdir_p(s->out_dir, err, sizeof(err)) != 0)
         goto early;
     iso8601_now(s->started, sizeof(s->started));
+    hostinfo_collect(&s->host, s->engine->flags & ENGINE_F_WHOLE_ROUND);
     s->status = "running";
     if (write_doc(s, err, sizeof(err)) != 0)
         goto early;

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "core/metrics.h"
+#include "device/hostinfo.h"
 #include "device/numa.h"
 #include "device/target.h"
 #include "engine/engine.h"
@@ -105,6 +106,7 @@ struct replay_session {
     char error[512];
     char note[512];                  /* what the results should say about how it was measured */
     char started[32], updated[32];
+    struct hostinfo host;            /* collected once, at the start */
 };
 
 /* Everything that can be checked without writing: the traces read, the target probed and its

@@ -154,7 +154,7 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
         return -1;
 
     rec->weight = run_target_weight(&rec->target);
-    hostinfo_collect(&rec->host);
+    hostinfo_collect(&rec->host, rec->engine->flags & ENGINE_F_WHOLE_ROUND);
     rec->status = "prepared";
     return 0;
 }

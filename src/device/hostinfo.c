@@ -103,7 +103,7 @@ void hostinfo_dmi_at(const char *root, struct hostinfo *h)
     }
 }
 
-void hostinfo_collect(struct hostinfo *h)
+void hostinfo_collect(struct hostinfo *h, bool with_fio)
 {
     memset(h, 0, sizeof(*h));
     gethostname(h->hostname, sizeof(h->hostname) - 1);
@@ -126,7 +126,8 @@ void hostinfo_collect(struct hostinfo *h)
     hostinfo_dpkg_version("libaio1t64", h->libaio, sizeof(h->libaio));
     if (!h->libaio[0])
         hostinfo_dpkg_version("libaio1", h->libaio, sizeof(h->libaio));
-    fio_version(h->fio, sizeof(h->fio));
+    if (with_fio)
+        fio_version(h->fio, sizeof(h->fio));
     snprintf(h->json_c, sizeof(h->json_c), "%s", json_c_version());
     hostinfo_dmi_at("", h);
 }

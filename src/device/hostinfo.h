@@ -2,6 +2,7 @@
 #ifndef PTSBENCH_HOSTINFO_H
 #define PTSBENCH_HOSTINFO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,7 +16,7 @@ struct hostinfo {
     char liburing[64];         /* package version at run time, "" if absent */
     char liburing_built[32];   /* version we were compiled against */
     char libaio[64];
-    char fio[64];              /* "fio-3.33", "" if fio is not installed */
+    char fio[64];              /* "fio-3.33"; "" if fio is not installed or was not asked */
     char json_c[32];
     /* DMI (ROOT/sys/class/dmi/id, readable without root), "" where absent */
     char sys_vendor[128], product_name[128];
@@ -23,7 +24,10 @@ struct hostinfo {
     char bios_vendor[128], bios_version[128];
 };
 
-void hostinfo_collect(struct hostinfo *h);
+/* with_fio: also ask fio its version, for runs whose engine is fio.  That spawns `fio
+ * --version`, which costs about 30 ms of CPU (fio loads many libraries), time a native engine's
+ * run would otherwise be charged for something it does not use. */
+void hostinfo_collect(struct hostinfo *h, bool with_fio);
 /* The DMI strings of h from ROOT/sys/class/dmi/id ("" the live /sys; a test's fake tree
  * otherwise); each "" when its file is missing or empty. */
 void hostinfo_dmi_at(const char *root, struct hostinfo *h);

@@ -279,7 +279,7 @@ struct profile_session *profile_prepare(const struct profile_config *cfg, char *
     if (run_out_dir(cfg->out_dir, "profile", cfg->force, s->out_dir, sizeof(s->out_dir),
                     s->results_path, sizeof(s->results_path), err, errlen) != 0)
         goto fail;
-    hostinfo_collect(&s->host);
+    hostinfo_collect(&s->host, s->engine->flags & ENGINE_F_WHOLE_ROUND);
     return s;
 fail:
     profile_session_free(s);

@@ -128,7 +128,7 @@ struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t 
                     s->results_path, sizeof(s->results_path), err, errlen) != 0)
         goto fail;
     s->weight = run_target_weight(&s->target);
-    hostinfo_collect(&s->host);
+    hostinfo_collect(&s->host, s->engine->flags & ENGINE_F_WHOLE_ROUND);
     s->tty = isatty(STDOUT_FILENO) && !cfg->quiet;
     return s;
 fail:

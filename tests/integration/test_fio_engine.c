@@ -149,6 +149,13 @@ static void test_agrees_with_native(void **state)
                           e ? "fio" : "io_uring", iops[e][rep], 100 * rshare,
                           mean_over_rounds(doc, "total.lat_us.mean"), p999(doc, 0));
             assert_true(fabs(rshare - 0.70) < 0.02);
+            /* fio is asked its version (a spawn: ~30 ms of CPU) only when it is the engine */
+            struct json_object *fv = NULL;
+            assert_true(json_object_object_get_ex(json_at(doc, "host.versions"), "fio", &fv));
+            if (e)
+                assert_non_null(strstr(json_object_get_string(fv), "fio-3."));
+            else
+                assert_null(fv);
             if (e) {
                 assert_string_equal(json_object_get_string(json_at(doc, "engine.name")), "fio");
                 assert_non_null(strstr(json_object_get_string(json_at(doc, "engine.library")),
