@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "lib/util.h"
@@ -116,9 +117,57 @@ static inline void cpu_relax(void)
 #endif
 }
 
+bool engine_qd1_step(struct engine_waits *w, uint64_t (*cpu_ns)(void))
+{
+    struct engine_qd1 *q = &w->qd1;
+    if (q->left) {
+        q->left--;
+        return q->phase == 0 ? q->spin : q->phase == 2;
+    }
+    const uint64_t now = cpu_ns();
+    switch (q->phase) {
+    case 1:   /* the sleeping trial is over: spin the next ENGINE_QD1_TRIAL waits */
+        q->cost_sleep = now - q->cpu0;
+        q->phase = 2;
+        q->left = ENGINE_QD1_TRIAL - 1;
+        q->cpu0 = now;
+        return true;
+    case 2: {   /* both tried: run the cheaper way */
+        const bool spin = now - q->cpu0 < q->cost_sleep;
+        if (q->period && spin == q->spin)
+            q->period = q->period * 2 > ENGINE_QD1_PERIOD_MAX ? ENGINE_QD1_PERIOD_MAX
+                                                               : q->period * 2;
+        else
+            q->period = ENGINE_QD1_PERIOD_MIN;
+        q->spin = spin;
+        q->phase = 0;
+        q->left = q->period - 1;
+        q->trials++;
+        return spin;
+    }
+    default:   /* the first wait, or the period is over: sleep the next ENGINE_QD1_TRIAL */
+        q->phase = 1;
+        q->left = ENGINE_QD1_TRIAL - 1;
+        q->cpu0 = now;
+        return false;
+    }
+}
+
+static uint64_t process_cpu_ns(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return 0;
+    return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ull +
+           ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
+}
+
+bool engine_qd1_spin(struct engine_waits *w) { return engine_qd1_step(w, process_cpu_ns); }
+
 unsigned engine_spin(struct engine *e, struct engine_waits *w, engine_look_fn look, unsigned max,
                      struct io_unit **out, uint64_t t0, unsigned in_flight)
 {
+    const uint64_t limit = engine_spin_limit(w, in_flight);
     for (;;) {
         for (int k = 0; k < 16; k++) {
             unsigned n = look(e, max, out);
@@ -128,7 +177,7 @@ unsigned engine_spin(struct engine *e, struct engine_waits *w, engine_look_fn lo
             }
             cpu_relax();
         }
-        if (now_mono_ns() - t0 >= ENGINE_SPIN_NS) {
+        if (now_mono_ns() - t0 >= limit) {
             if (in_flight > 1)
                 return 0;
             w->backoff = w->backoff ? w->backoff * 2 : 8;

@@ -176,32 +176,76 @@ void *engine_alloc_buffers(size_t n, size_t len, size_t align, size_t *stride_ou
 void engine_free_buffers(void *base, size_t n, size_t stride);
 
 /* Spin, then sleep (io_uring.c and libaio.c; io_uring.c's header says why): a reap that finds
- * no completion looks at its completion ring again for up to ENGINE_SPIN_NS, but only while the
- * moving average of its recent waits is below that, before it sleeps in the kernel.
+ * no completion looks at its completion ring again for a while before it sleeps in the kernel.
+ * When, and how long, depends on what is in flight:
+ *   - more than one I/O (at depth): for up to ENGINE_SPIN_NS, and only while the moving
+ *     average of the recent waits is below that.  A spin that runs out does not back off:
+ *     while it spins, completions gather, and the next wait takes them as one batch (zram,
+ *     4 KiB random reads, QD 32, pinned: 0.91x fio's IOPS when it backed off there too,
+ *     1.04-1.06x as it is).
+ *   - one I/O (QD 1): spinning or sleeping, whichever costs the process less CPU per wait,
+ *     measured (engine_qd1_spin): a block of ENGINE_QD1_TRIAL waits sleeping, then as many
+ *     spinning, the process's CPU time (getrusage) read at each block's ends; the cheaper way
+ *     is used for the next ENGINE_QD1_PERIOD_MIN waits, then tried again, the period doubling
+ *     up to ENGINE_QD1_PERIOD_MAX while the same way wins.  A spin lasts up to half the recent
+ *     waits that slept (engine_spin_limit: at least ENGINE_SPIN_NS, at most
+ *     ENGINE_SPIN_MAX_NS).  Which is cheaper depends on who wakes a sleeping thread, and it is
+ *     not the same on two targets of the same VM (2 vCPUs, kernel 6.18, 4 KiB random reads at
+ *     QD 1): on zram every read goes through an io-wq worker, which must wake the sleeping
+ *     thread across CPUs; sleeping, a wait took 60 us and the process 46 us of CPU per I/O,
+ *     spinning 13-18 us and 19-24 us.  On an O_DIRECT file on the virtual disk spinning also
+ *     shortened the waits (77 us to 50 us) but cost more CPU (45 us against 35 us per I/O), so
+ *     there the engine sleeps as fio does.  Wall time alone could not tell the two apart.
  * Back-off: a spin that runs out with only one I/O in flight was all loss (nothing else could
  * complete meanwhile), so the next 8 waits sleep at once, then 16, 32, ... up to
  * ENGINE_SPIN_BACKOFF after each such spin in a row; a spin that finds a completion ends it.
- * That happens where the completion needs the spinning thread's own CPU: an io-wq worker
- * (zram) when the thread is pinned to one CPU, as a QD 1 latency run often is; there the spin
- * held the worker off the CPU for its whole length (zram, 4 KiB random reads, QD 1, both tools
- * pinned to one CPU: 90K IOPS with the spin, 120K-134K with the back-off, fio 104K-109K).
- * With more in flight a spin that runs out does not back off: while it spins, completions
- * gather, and the next wait takes them as one batch (the same, pinned, at QD 32: 0.91x fio's
- * IOPS when it backed off there too, 1.04-1.06x as it is). */
+ * It runs out where the completion needs the spinning thread's own CPU (an io-wq worker on
+ * zram when the thread is pinned to one CPU, as a QD 1 latency run often is: the spin held the
+ * worker off the CPU for its whole length; 90K IOPS spinning every wait, 120K-134K with the
+ * back-off, fio 104K-109K). */
 #ifndef ENGINE_SPIN_NS   /* -DENGINE_SPIN_NS=1u builds an engine that does not spin */
 #define ENGINE_SPIN_NS 10000u
 #endif
+#define ENGINE_SPIN_MAX_NS 50000u
 #define ENGINE_SPIN_BACKOFF 1024u
+#define ENGINE_QD1_TRIAL 128u
+#define ENGINE_QD1_PERIOD_MIN (16u * ENGINE_QD1_TRIAL)
+#define ENGINE_QD1_PERIOD_MAX (256u * ENGINE_QD1_TRIAL)
+struct engine_qd1 {
+    unsigned phase;        /* 0: running the chosen way, 1: sleeping trial, 2: spinning trial */
+    unsigned left;         /* waits left in the phase */
+    unsigned period;       /* the last period's length in waits (0: none yet) */
+    bool spin;             /* the chosen way */
+    uint64_t cpu0;         /* the process's CPU time at the phase's start, ns */
+    uint64_t cost_sleep;   /* CPU time of the last sleeping trial, ns */
+    unsigned trials;       /* trials so far (for tests and a curious reader) */
+};
 struct engine_waits {
     uint64_t avg_ns;    /* moving average (1/8) of the time to the first completion of a wait */
+    uint64_t slept_ns;  /* the same, of the waits that slept at once (no spin) */
     unsigned skip;      /* waits left that sleep without spinning */
     unsigned backoff;   /* the last back-off's length; 0: none since a spin found a completion */
+    struct engine_qd1 qd1;
 };
-/* Whether a wait for min completions spins first (counts a skipped wait down). Inline: it is
- * asked on every reap. */
-static inline bool engine_spin_wanted(struct engine_waits *w, unsigned min)
+/* One wait at QD 1: whether it spins (the trials above).  cpu_ns reads the process's CPU time;
+ * it is called once per phase, not per wait.  engine_qd1_spin is the same with getrusage. */
+bool engine_qd1_step(struct engine_waits *w, uint64_t (*cpu_ns)(void));
+bool engine_qd1_spin(struct engine_waits *w);
+/* How long a spin with in_flight I/Os submitted may last. */
+static inline uint64_t engine_spin_limit(const struct engine_waits *w, unsigned in_flight)
 {
-    if (min != 1 || w->avg_ns >= ENGINE_SPIN_NS)
+    const uint64_t half = w->slept_ns / 2;
+    if (in_flight > 1 || half <= ENGINE_SPIN_NS)
+        return ENGINE_SPIN_NS;
+    return half < ENGINE_SPIN_MAX_NS ? half : ENGINE_SPIN_MAX_NS;
+}
+/* Whether a wait for min completions with in_flight I/Os submitted spins first (counts a
+ * skipped wait down). Inline: it is asked on every reap. */
+static inline bool engine_spin_wanted(struct engine_waits *w, unsigned min, unsigned in_flight)
+{
+    if (min != 1)
+        return false;
+    if (in_flight <= 1 ? !engine_qd1_spin(w) : w->avg_ns >= ENGINE_SPIN_NS)
         return false;
     if (w->skip) {
         w->skip--;
@@ -209,15 +253,18 @@ static inline bool engine_spin_wanted(struct engine_waits *w, unsigned min)
     }
     return true;
 }
-/* A wait that took ns to its first completion (0: there was one already). */
-static inline void engine_note_wait(struct engine_waits *w, uint64_t ns)
+/* A wait that took ns to its first completion (0: there was one already); slept: it did not
+ * spin first. */
+static inline void engine_note_wait(struct engine_waits *w, uint64_t ns, bool slept)
 {
     w->avg_ns += ((int64_t)ns - (int64_t)w->avg_ns) / 8;
+    if (slept)
+        w->slept_ns += ((int64_t)ns - (int64_t)w->slept_ns) / 8;
 }
 /* Look (no syscall: `look` reads the engine's completion ring, up to max into out) until it
- * finds completions or ENGINE_SPIN_NS has passed since t0; the clock is read every 16 looks.
- * Returns what the look found, 0 when the time ran out (then w backs off if in_flight <= 1:
- * the I/Os the engine has submitted and not yet handed out). */
+ * finds completions or engine_spin_limit has passed since t0; the clock is read every 16
+ * looks.  Returns what the look found, 0 when the time ran out (then w backs off if
+ * in_flight <= 1: the I/Os the engine has submitted and not yet handed out). */
 typedef unsigned (*engine_look_fn)(struct engine *e, unsigned max, struct io_unit **out);
 unsigned engine_spin(struct engine *e, struct engine_waits *w, engine_look_fn look, unsigned max,
                      struct io_unit **out, uint64_t t0, unsigned in_flight);

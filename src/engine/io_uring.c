@@ -2,14 +2,15 @@
  * created it.
  *
  * Per batch.  queue() fills SQEs (no syscall); commit() leaves them staged.  reap() then does
- * one of two things, chosen by how long the recent waits for a completion took (waits, a
- * moving average, engine.h):
- *   - short waits (under ENGINE_SPIN_NS, 10 us: a fast device at depth, a completion due within
- *     a few microseconds): submit and run the completions already there in one io_uring_enter
+ * one of two things (engine.h: engine_spin_wanted):
+ *   - spin: submit and run the completions already there in one io_uring_enter
  *     (io_uring_submit_and_get_events) and take what is in the CQ ring; if nothing is yet,
- *     spin on the ring (no syscall) for up to ENGINE_SPIN_NS, then sleep;
- *   - long waits (a slower device, QD 1): submit and sleep until a completion in one
- *     io_uring_enter (io_uring_submit_and_wait).
+ *     spin on the ring (no syscall) for a while, then sleep.  At depth it spins for up to
+ *     ENGINE_SPIN_NS (10 us), while the recent waits for a completion (a moving average) were
+ *     that short: a fast device.  At QD 1 it spins when that was measured to cost the process
+ *     less CPU per I/O than sleeping (engine.h), for up to half a sleeping wait;
+ *   - sleep: submit and sleep until a completion in one io_uring_enter
+ *     (io_uring_submit_and_wait), as fio does.
  * Small batches: when the turn has only one or two new I/Os to submit and half the depth or
  * more is already in the kernel, reap() waits for the next completions without submitting
  * them, and they go with the following batch.  io_uring plugs the block layer only for a
@@ -22,10 +23,13 @@
  * Why spin: a thread that sleeps for every completion has to be woken for it, and the waker pays:
  * on zram (no NOWAIT, so every read runs in one io-wq worker) a third of that worker's time
  * went into try_to_wake_up for our thread (perf, kernel 6.18 on a 2-vCPU VM), time in which
- * the device does not read.  A spin of at most ENGINE_SPIN_NS costs no more CPU than the
- * sleep and wake-up it replaces, and happens only while waits are that short; once they are
- * longer the thread sleeps again, and a spin that runs out with one I/O in flight backs off
- * (engine.h: pinned to one CPU, the io-wq worker needs the CPU the spin holds).  Every
+ * the device does not read.  At QD 1 there a sleeping wait was 60 us, a spinning one 13-18 us,
+ * and the process spent half the CPU per I/O spinning; on a file on the VM's virtual disk
+ * spinning cost more CPU than sleeping, so there the QD 1 trials choose sleep.  At depth a
+ * spin of at most ENGINE_SPIN_NS costs no more CPU than the sleep and wake-up it replaces, and
+ * happens only while waits are that short; once they are longer the thread sleeps again.  A
+ * spin that runs out with one I/O in flight backs off (engine.h: pinned to one CPU, the io-wq
+ * worker needs the CPU the spin holds).  Every
  * completion is taken as soon as it is seen (min is honoured, 1 by default), so latencies are
  * still stamped when a completion is reaped.
  *
@@ -220,11 +224,12 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
 {
     if (max > e->depth)
         max = e->depth;
-    const bool spinning = engine_spin_wanted(&e->waits, min);
     /* One or two new I/Os while half the depth or more is in the kernel: wait for completions
      * without submitting them; they go with the next batch (header: "Small batches"). */
     const bool hold = min && min <= e->in_flight && e->staged && e->staged < HOLD_BELOW &&
                       e->in_flight >= 4 && e->in_flight >= e->depth / 2;
+    const bool spinning =
+        engine_spin_wanted(&e->waits, min, e->in_flight + (hold ? 0 : e->staged));
     unsigned n = 0;
     uint64_t t0 = 0;
     if (spinning || !min || hold) {
@@ -238,14 +243,14 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
         n = take(e, max, out);
         if (n || !min) {
             if (spinning || hold)
-                engine_note_wait(&e->waits, 0);
+                engine_note_wait(&e->waits, 0, false);
             return (int)n;
         }
         t0 = now_mono_ns();
         if (spinning) {
             n = engine_spin(e, &e->waits, take, max, out, t0, e->in_flight);
             if (n) {
-                engine_note_wait(&e->waits, now_mono_ns() - t0);
+                engine_note_wait(&e->waits, now_mono_ns() - t0, false);
                 return (int)n;
             }
         }
@@ -262,7 +267,7 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
             submitted(e, ret);
         n = take(e, max, out);
     } while (n == 0);   /* an interrupted wait: wait again */
-    engine_note_wait(&e->waits, now_mono_ns() - t0);
+    engine_note_wait(&e->waits, now_mono_ns() - t0, !spinning);
     return (int)n;
 }
 

@@ -4,9 +4,10 @@
  * takes completions straight from the context's completion ring, which the kernel maps into
  * our memory (the context id is its address; fio's userspace_reap does the same), without a
  * syscall: on a device that completes inside io_submit (zram, a RAM disk) they are all there
- * already.  If there are fewer than min, it spins on that ring for up to ENGINE_SPIN_NS while
- * recent waits were that short (as the io_uring engine does; io_uring.c says why), then sleeps
- * in io_getevents.  Only this thread reads or moves the ring's head, and io_getevents runs in
+ * already.  If there are fewer than min, it may spin on that ring for a while first, by the
+ * same rules as the io_uring engine (engine.h: at depth up to ENGINE_SPIN_NS while recent
+ * waits were that short; at QD 1 when that was measured to cost less CPU than sleeping), then
+ * sleeps in io_getevents.  Only this thread reads or moves the ring's head, and io_getevents runs in
  * this thread too, so user space and kernel never move it at the same time.  A ring whose
  * header we do not know (magic or incompat_features) is only read through io_getevents. */
 #include "engine/engine.h"
@@ -144,14 +145,15 @@ static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_unit
     unsigned n = user_reap(e, max, out);
     if (e->ring && n >= min) {
         if (n && min)
-            engine_note_wait(&e->waits, 0);
+            engine_note_wait(&e->waits, 0, false);
         return (int)n;
     }
     const uint64_t t0 = now_mono_ns();
-    if (e->ring && engine_spin_wanted(&e->waits, min)) {
+    const bool spinning = e->ring && engine_spin_wanted(&e->waits, min, e->in_flight);
+    if (spinning) {
         n = engine_spin(e, &e->waits, user_reap, max, out, t0, e->in_flight);
         if (n) {
-            engine_note_wait(&e->waits, now_mono_ns() - t0);
+            engine_note_wait(&e->waits, now_mono_ns() - t0, false);
             return (int)n;
         }
     }
@@ -168,7 +170,7 @@ static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_unit
         n += (unsigned)ret;
         e->in_flight -= (unsigned)ret;
         if (min)
-            engine_note_wait(&e->waits, now_mono_ns() - t0);
+            engine_note_wait(&e->waits, now_mono_ns() - t0, !spinning);
         return (int)n;
     }
 }

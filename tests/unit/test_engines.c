@@ -312,11 +312,17 @@ static unsigned look(struct engine *e, unsigned max, struct io_unit **out)
     return look_finds;
 }
 
-/* Waits that would spin, counted until the first that does (that one included). */
+/* Waits whose QD 1 trials (engine_qd1_step) chose spinning, for a long while. */
+static struct engine_waits spinning_waits(void)
+{
+    return (struct engine_waits){.qd1 = {.phase = 0, .spin = true, .left = 1u << 30}};
+}
+
+/* Waits that would spin (QD 1), counted until the first that does (that one included). */
 static unsigned waits_until_spin(struct engine_waits *w)
 {
     unsigned n = 1;
-    while (!engine_spin_wanted(w, 1))
+    while (!engine_spin_wanted(w, 1, 1))
         n++;
     return n;
 }
@@ -324,12 +330,18 @@ static unsigned waits_until_spin(struct engine_waits *w)
 static void test_spin_backoff(void **state)
 {
     (void)state;
-    struct engine_waits w = {0};
-    assert_true(engine_spin_wanted(&w, 1));
-    assert_false(engine_spin_wanted(&w, 2));   /* only a wait for one completion spins */
+    struct engine_waits w = spinning_waits();
+    assert_true(engine_spin_wanted(&w, 1, 1));
+    assert_true(engine_spin_wanted(&w, 1, 32));
+    assert_false(engine_spin_wanted(&w, 2, 32));   /* only a wait for one completion spins */
     w.avg_ns = ENGINE_SPIN_NS;
-    assert_false(engine_spin_wanted(&w, 1));   /* recent waits too long */
+    assert_false(engine_spin_wanted(&w, 1, 32));   /* at depth: recent waits too long */
+    assert_true(engine_spin_wanted(&w, 1, 1));     /* QD 1: the trials decide */
+    w.qd1.spin = false;
+    assert_false(engine_spin_wanted(&w, 1, 1));
     w.avg_ns = 0;
+    assert_true(engine_spin_wanted(&w, 1, 2));      /* at depth they do not */
+    w.qd1.spin = true;
 
     /* runs out with one I/O in flight: the next 8 waits sleep at once, then 16, 32, ... */
     look_finds = 0;
@@ -346,7 +358,7 @@ static void test_spin_backoff(void **state)
 
     /* runs out with more in flight: no back-off, the next wait spins again */
     assert_int_equal(engine_spin(NULL, &w, look, 1, NULL, now_mono_ns(), 2), 0);
-    assert_true(engine_spin_wanted(&w, 1));
+    assert_true(engine_spin_wanted(&w, 1, 2));
 
     /* a spin that finds one ends the back-off: the next fruitless one skips 8 again */
     look_finds = 1;
@@ -355,6 +367,97 @@ static void test_spin_backoff(void **state)
     look_finds = 0;
     assert_int_equal(engine_spin(NULL, &w, look, 1, NULL, now_mono_ns(), 1), 0);
     assert_int_equal(waits_until_spin(&w), 9);
+}
+
+/* The spin's length (engine.h): at depth ENGINE_SPIN_NS; at QD 1 half the waits that slept,
+ * within ENGINE_SPIN_NS..ENGINE_SPIN_MAX_NS; only sleeping waits count towards that. */
+static void test_spin_limit(void **state)
+{
+    (void)state;
+    struct engine_waits w = spinning_waits();
+    assert_int_equal(engine_spin_limit(&w, 1), ENGINE_SPIN_NS);
+    for (int i = 0; i < 200; i++)   /* waits that slept 60 us (zram, QD 1, unpinned) */
+        engine_note_wait(&w, 60000, true);
+    assert_true(w.slept_ns > 59000 && w.slept_ns <= 60000);
+    assert_int_equal(engine_spin_limit(&w, 1), w.slept_ns / 2);
+    assert_int_equal(engine_spin_limit(&w, 2), ENGINE_SPIN_NS);   /* at depth: as ever */
+    for (int i = 0; i < 200; i++)   /* spun waits move the average, not the sleeping one */
+        engine_note_wait(&w, 13000, false);
+    assert_true(w.avg_ns < 14000);
+    assert_true(w.slept_ns > 59000);
+    assert_true(engine_spin_wanted(&w, 1, 1));
+
+    /* a spin at QD 1 that finds nothing lasts the whole limit, then backs off */
+    look_finds = 0;
+    uint64_t t0 = now_mono_ns();
+    assert_int_equal(engine_spin(NULL, &w, look, 1, NULL, t0, 1), 0);
+    assert_true(now_mono_ns() - t0 >= w.slept_ns / 2);
+    assert_int_equal(w.skip, 8);
+
+    for (int i = 0; i < 200; i++)   /* a device slower than any spin: capped */
+        engine_note_wait(&w, 5000000, true);
+    assert_int_equal(engine_spin_limit(&w, 1), ENGINE_SPIN_MAX_NS);
+    for (int i = 0; i < 200; i++)   /* short sleeping waits (pinned): not below ENGINE_SPIN_NS */
+        engine_note_wait(&w, 8000, true);
+    assert_int_equal(engine_spin_limit(&w, 1), ENGINE_SPIN_NS);
+}
+
+/* The QD 1 trials (engine.h): a fake CPU clock that charges each wait what its way costs. */
+static uint64_t fake_cpu, cost_spin_ns, cost_sleep_ns;
+static unsigned cpu_reads;
+static uint64_t read_fake_cpu(void)
+{
+    cpu_reads++;
+    return fake_cpu;
+}
+/* n waits; returns how many of them spun. */
+static unsigned qd1_waits(struct engine_waits *w, unsigned n)
+{
+    unsigned spun = 0;
+    for (unsigned i = 0; i < n; i++) {
+        bool spin = engine_qd1_step(w, read_fake_cpu);
+        fake_cpu += spin ? cost_spin_ns : cost_sleep_ns;
+        spun += spin;
+    }
+    return spun;
+}
+
+static void test_qd1_trials(void **state)
+{
+    (void)state;
+    const unsigned T = ENGINE_QD1_TRIAL, P = ENGINE_QD1_PERIOD_MIN;
+    struct engine_waits w = {0};
+    fake_cpu = 0;
+    cpu_reads = 0;
+    /* spinning is cheaper (zram, QD 1, unpinned): T sleep, T spin, then spin for the period */
+    cost_spin_ns = 20000;
+    cost_sleep_ns = 46000;
+    assert_int_equal(qd1_waits(&w, T), 0);
+    assert_int_equal(qd1_waits(&w, T), T);
+    assert_int_equal(w.qd1.trials, 0);
+    assert_int_equal(qd1_waits(&w, P), P);
+    assert_int_equal(w.qd1.trials, 1);
+    assert_true(w.qd1.spin);
+    assert_int_equal(cpu_reads, 3);   /* once per phase, not per wait */
+    /* the same way wins again: the period doubles (the trial's T sleeping waits first) */
+    assert_int_equal(qd1_waits(&w, T), 0);
+    assert_int_equal(qd1_waits(&w, T + 2 * P), T + 2 * P);
+    assert_int_equal(w.qd1.period, 2 * P);
+    /* sleeping becomes cheaper (an O_DIRECT file on a virtual disk): after the next trial the
+     * engine sleeps, and the period starts again at its shortest */
+    cost_spin_ns = 45000;
+    cost_sleep_ns = 35000;
+    assert_int_equal(qd1_waits(&w, T), 0);
+    assert_int_equal(qd1_waits(&w, T), T);
+    assert_int_equal(qd1_waits(&w, P), 0);
+    assert_false(w.qd1.spin);
+    assert_int_equal(w.qd1.period, P);
+    assert_int_equal(w.qd1.trials, 3);
+    /* the period never grows past ENGINE_QD1_PERIOD_MAX */
+    for (int i = 0; i < 12; i++)
+        qd1_waits(&w, 2 * T + w.qd1.period);
+    assert_int_equal(w.qd1.period, ENGINE_QD1_PERIOD_MAX);
+    assert_false(w.qd1.spin);
 }
 
 /* The buffer area (engine.c): buffers larger than a page in a 2 MiB-aligned area advised for
@@ -439,6 +542,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_min_zero, setup_aio, teardown),
         cmocka_unit_test_setup_teardown(test_rolling, setup_aio, teardown),
         cmocka_unit_test(test_spin_backoff),
+        cmocka_unit_test(test_spin_limit),
+        cmocka_unit_test(test_qd1_trials),
         cmocka_unit_test(test_buffers),
     };
     return cmocka_run_group_tests_name("engines", tests, NULL, NULL);
