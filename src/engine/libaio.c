@@ -7,9 +7,10 @@
  * already.  If there are fewer than min, it may spin on that ring for a while first, by the
  * same rules as the io_uring engine (engine.h: at depth up to ENGINE_SPIN_NS while recent
  * waits were that short; at QD 1 when that was measured to cost less CPU than sleeping), then
- * sleeps in io_getevents.  Only this thread reads or moves the ring's head, and io_getevents runs in
- * this thread too, so user space and kernel never move it at the same time.  A ring whose
- * header we do not know (magic or incompat_features) is only read through io_getevents. */
+ * sleeps in io_getevents.  Only this thread reads or moves the ring's head, and io_getevents
+ * runs in this thread too, so user space and kernel never move it at the same time.  A ring
+ * whose header we do not know (magic or incompat_features) is only read through
+ * io_getevents. */
 #include "engine/engine.h"
 
 #include <errno.h>
