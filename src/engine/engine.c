@@ -117,20 +117,21 @@ static inline void cpu_relax(void)
 #endif
 }
 
-bool engine_qd1_step(struct engine_waits *w, uint64_t (*cpu_ns)(void))
+/* Start a block of ENGINE_QD1_TRIAL or `period` waits in `phase` at CPU time now. */
+static void qd1_start(struct engine_qd1 *q, unsigned phase, unsigned waits, uint64_t now)
+{
+    q->phase = phase;
+    q->left = waits - 1;   /* this wait is the block's first */
+    q->cpu0 = now;
+}
+
+bool engine_qd1_phase(struct engine_waits *w, uint64_t now)
 {
     struct engine_qd1 *q = &w->qd1;
-    if (q->left) {
-        q->left--;
-        return q->phase == 0 ? q->spin : q->phase == 2;
-    }
-    const uint64_t now = cpu_ns();
     switch (q->phase) {
     case 1:   /* the sleeping trial is over: spin the next ENGINE_QD1_TRIAL waits */
         q->cost_sleep = now - q->cpu0;
-        q->phase = 2;
-        q->left = ENGINE_QD1_TRIAL - 1;
-        q->cpu0 = now;
+        qd1_start(q, 2, ENGINE_QD1_TRIAL, now);
         return true;
     case 2: {   /* both tried: run the cheaper way */
         const bool spin = now - q->cpu0 < q->cost_sleep;
@@ -140,20 +141,17 @@ bool engine_qd1_step(struct engine_waits *w, uint64_t (*cpu_ns)(void))
         else
             q->period = ENGINE_QD1_PERIOD_MIN;
         q->spin = spin;
-        q->phase = 0;
-        q->left = q->period - 1;
         q->trials++;
+        qd1_start(q, 0, q->period, now);
         return spin;
     }
     default:   /* the first wait, or the period is over: sleep the next ENGINE_QD1_TRIAL */
-        q->phase = 1;
-        q->left = ENGINE_QD1_TRIAL - 1;
-        q->cpu0 = now;
+        qd1_start(q, 1, ENGINE_QD1_TRIAL, now);
         return false;
     }
 }
 
-static uint64_t process_cpu_ns(void)
+uint64_t engine_process_cpu_ns(void)
 {
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) != 0)
@@ -161,8 +159,6 @@ static uint64_t process_cpu_ns(void)
     return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ull +
            ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
 }
-
-bool engine_qd1_spin(struct engine_waits *w) { return engine_qd1_step(w, process_cpu_ns); }
 
 unsigned engine_spin(struct engine *e, struct engine_waits *w, engine_look_fn look, unsigned max,
                      struct io_unit **out, uint64_t t0, unsigned in_flight)

@@ -233,10 +233,27 @@ struct engine_waits {
     unsigned backoff;   /* the last back-off's length; 0: none since a spin found a completion */
     struct engine_qd1 qd1;
 };
+/* The trials' next phase, started at the process CPU time `now` (engine.c); returns whether its
+ * first wait spins. */
+bool engine_qd1_phase(struct engine_waits *w, uint64_t now);
+/* The process's CPU time (getrusage: every thread, io-wq workers included), ns. */
+uint64_t engine_process_cpu_ns(void);
 /* One wait at QD 1: whether it spins (the trials above).  cpu_ns reads the process's CPU time;
- * it is called once per phase, not per wait.  engine_qd1_spin is the same with getrusage. */
-bool engine_qd1_step(struct engine_waits *w, uint64_t (*cpu_ns)(void));
-bool engine_qd1_spin(struct engine_waits *w);
+ * it is called once per phase, not per wait: the wait in a phase is counted inline, on the I/O
+ * loop's path.  engine_qd1_spin is the same with getrusage. */
+static inline bool engine_qd1_step(struct engine_waits *w, uint64_t (*cpu_ns)(void))
+{
+    struct engine_qd1 *q = &w->qd1;
+    if (q->left) {
+        q->left--;
+        return q->phase == 0 ? q->spin : q->phase == 2;
+    }
+    return engine_qd1_phase(w, cpu_ns());
+}
+static inline bool engine_qd1_spin(struct engine_waits *w)
+{
+    return engine_qd1_step(w, engine_process_cpu_ns);
+}
 /* How long a spin with in_flight I/Os submitted may last. */
 static inline uint64_t engine_spin_limit(const struct engine_waits *w, unsigned in_flight)
 {

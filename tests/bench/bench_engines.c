@@ -127,6 +127,14 @@ static long meminfo_value(const char *key)
     return v;
 }
 
+/* Set the hugetlb pool's size: 0, or the errno of the failure. */
+static int set_nr_hugepages(long pages)
+{
+    char v[32];
+    snprintf(v, sizeof(v), "%ld", pages);
+    return sys_write(NR_HUGEPAGES, v);
+}
+
 /* Make sure the hugetlb pool has `want` free pages for fio; says what it did. */
 static void hugepages_reserve(long want)
 {
@@ -138,9 +146,7 @@ static void hugepages_reserve(long want)
     int err = 0;
     if (free_pages < want) {
         long total = meminfo_value("HugePages_Total");
-        char v[32];
-        snprintf(v, sizeof(v), "%ld", total + want - free_pages);
-        err = sys_write(NR_HUGEPAGES, v);
+        err = set_nr_hugepages(total + want - free_pages);
         if (!err)
             hugepages_saved = total;
         free_pages = meminfo_value("HugePages_Free");
@@ -160,9 +166,7 @@ static void hugepages_restore(void)
 {
     if (hugepages_saved < 0)
         return;
-    char v[32];
-    snprintf(v, sizeof(v), "%ld", hugepages_saved);
-    int err = sys_write(NR_HUGEPAGES, v);
+    int err = set_nr_hugepages(hugepages_saved);
     if (err)
         fprintf(stderr, "bench: could not put %s back to %ld: %s\n", NR_HUGEPAGES,
                 hugepages_saved, strerror(err));
