@@ -56,8 +56,9 @@
  *
  * A benchmark, not a test: it prints, it does not pass or fail on speed. A target it cannot
  * make (no root, no zram) is skipped with a reason. The zram device and the temporary
- * directory are removed on every way out that runs code (SIGINT/SIGTERM: the running child is
- * stopped first, then the loop ends and cleans up). */
+ * directory are removed, and nr_hugepages put back, on every way out that runs code (SIGINT,
+ * SIGTERM, and SIGPIPE when its output goes to a reader that stops, such as `| head`: the
+ * running child is stopped first, then the loop ends and cleans up). */
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -506,6 +507,10 @@ static void bench_target(const char *tlabel, const char *target, const char *dir
 {
     if (fill_target(target, dir, !strcmp(tlabel, "file")) != 0)
         return;
+    /* What state the figures below were measured in: both targets are real, neither is an SSD */
+    printf("bench: %s target %s: real, not simulated, %s written in full before its first case; "
+           "%s, so no fresh, WIPC or steady state applies\n", tlabel, target, TARGET_SIZE,
+           strcmp(tlabel, "file") ? "a compressed RAM disk" : "an O_DIRECT file on the host's disk");
     for (size_t ci = 0; ci < N_CASES && !g_stop; ci++) {
         const struct bench_case *c = &cases[ci];
         if ((quick && !c->quick) || !selected("BENCH_CASES", c->name))
@@ -572,6 +577,7 @@ int main(void)
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGPIPE, &sa, NULL);
 
     char *dir = make_temp_dir("bench");
     if (!dir) {
