@@ -576,7 +576,7 @@ static void print_table(void)
         const struct summary *s = &summaries[i];
         const bool im = s->iops_r.med >= 1.0, cm = s->cpu_r.med <= 1.0;
         if (!im || !cm)
-            printf("  %-36s IOPS %s, CPU/IO %s\n", s->label, verdict(im, s->iops_met),
+            printf("  %-36s IOPS: %s; CPU/IO: %s\n", s->label, verdict(im, s->iops_met),
                    verdict(cm, s->cpu_met));
     }
 }
