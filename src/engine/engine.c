@@ -2,10 +2,12 @@
 #include "engine/engine.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/uio.h>
 #include <time.h>
 
 #include "lib/util.h"
@@ -183,4 +185,15 @@ unsigned engine_spin(struct engine *e, struct engine_waits *w, engine_look_fn lo
             return 0;
         }
     }
+}
+
+bool engine_refuses_nowait(int fd)
+{
+    void *buf = aligned_alloc(4096, 4096);
+    if (!buf)
+        return false;
+    struct iovec iov = {buf, 4096};
+    const bool refused = preadv2(fd, &iov, 1, 0, RWF_NOWAIT) < 0 && errno == EOPNOTSUPP;
+    free(buf);
+    return refused;
 }

@@ -174,6 +174,14 @@ int engine_idle_sleep(struct engine *e, uint64_t ns);
  * Returns base or NULL. */
 void *engine_alloc_buffers(size_t n, size_t len, size_t align, size_t *stride_out);
 void engine_free_buffers(void *base, size_t n, size_t stride);
+/* Does the target refuse nowait I/O?  One 4 KiB read at offset 0 with RWF_NOWAIT (preadv2):
+ * EOPNOTSUPP means the device cannot take an I/O without blocking at all (a bio-based driver
+ * without NOWAIT support, such as zram), so io_uring hands every I/O on it to an io-wq worker
+ * (io_uring.c: "Targets without nowait I/O").  EAGAIN (a file whose blocks are not mapped yet
+ * or that has dirty pages, a busy device) says nothing about later I/Os: false; so does any
+ * other error (a descriptor not open for reading) and a short read.  The read changes nothing
+ * on the target. */
+bool engine_refuses_nowait(int fd);
 
 /* Spin, then sleep (io_uring.c and libaio.c; io_uring.c's header says why): a reap that finds
  * no completion looks at its completion ring again for a while before it sleeps in the kernel.

@@ -17,8 +17,11 @@
  *
  * fio at its best for the job: fio_uring[] and fio_aio[] name the options. io_uring: fixedbufs
  * and registerfiles (ptsbench registers both), hipri=0 and sqthread_poll=0 (ptsbench polls
- * neither), force_async=0; fio 3.33 sets up its ring with COOP_TASKRUN, SINGLE_ISSUER and
- * DEFER_TASKRUN by itself (strace shows flags CQSIZE|COOP_TASKRUN|0x3000). libaio:
+ * neither), force_async=0, except on a target that refuses nowait I/O (zram): there ptsbench
+ * marks its I/Os of 64 KiB and up async (engine/io_uring.c), and each case's warm-up runs fio
+ * with force_async=0 and =1 and the pairs get the faster; fio 3.33 sets up its ring with
+ * COOP_TASKRUN, SINGLE_ISSUER and DEFER_TASKRUN by itself (strace shows flags
+ * CQSIZE|COOP_TASKRUN|0x3000). libaio:
  * userspace_reap is not used: it only applies with iodepth_batch_complete_min=0, and ptsbench's
  * libaio engine waits in io_getevents like fio's default. Both engines: iodepth_batch_submit=QD
  * and iodepth_batch_complete_max=QD, as ptsbench submits every free slot in one call and reaps
@@ -77,6 +80,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "engine/engine.h"
 #include "helpers.h"
 
 #define TARGET_SIZE "1g"
@@ -178,7 +182,26 @@ static void hugepages_restore(void)
 
 /* fio's options for its best run of the same job on each engine (see the header). */
 static const char *const fio_uring[] = {"--fixedbufs=1", "--registerfiles=1", "--hipri=0",
-                                        "--sqthread_poll=0", "--force_async=0", NULL};
+                                        "--sqthread_poll=0", NULL};
+
+/* fio's force_async for io_uring cases: 0, except on a target that refuses nowait I/O, where
+ * each case's warm-up tries both and the pairs get the faster (measure_case). */
+static const char *fio_force_async = "--force_async=0";
+static bool target_refuses_nowait;
+
+/* Whether target refuses nowait I/O (engine_refuses_nowait): there io_uring hands every I/O
+ * to io-wq, and marking them async (ptsbench's engine does for large I/Os, fio's
+ * force_async=1 for all) changes how many io-wq workers run them. */
+static bool refuses_nowait(const char *target)
+{
+    int fd = open(target, O_RDONLY | O_DIRECT | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool refused = engine_refuses_nowait(fd);
+    close(fd);
+    return refused;
+}
+
 static const char *const fio_aio[] = {NULL};
 
 struct engine_pair {
@@ -351,6 +374,8 @@ static int run_fio(const char *target, const char *dir, const struct bench_case 
     }
     for (const char *const *o = e->fio_opts; *o; o++)
         argv[n++] = (char *)*o;
+    if (!strcmp(e->fio_engine, "io_uring"))
+        argv[n++] = (char *)fio_force_async;
     char *extra = getenv("BENCH_FIO_EXTRA") ? strdup(getenv("BENCH_FIO_EXTRA")) : NULL;
     if (extra)
         n = add_extra(argv, n, extra);
@@ -433,9 +458,23 @@ static void measure_case(const char *tlabel, const char *target, const char *dir
     /* Warm-up: one run of each, not counted (the device and the machine settle: zram's
      * allocator after the fill, the page cache of the file's host). */
     struct run_fig p, f;
+    fio_force_async = "--force_async=0";
     if (run_ptsbench(target, dir, c, e, "1", &p) != 0 || g_stop ||
         run_fio(target, dir, c, e, "1", &f) != 0)
         return;
+    if (target_refuses_nowait && !strcmp(e->fio_engine, "io_uring") && !g_stop) {
+        /* fio at its best here may be force_async=1 (every I/O to io-wq at once, each with a
+         * worker of its own): the warm-up tries it too, and the pairs get the faster */
+        struct run_fig fa;
+        fio_force_async = "--force_async=1";
+        if (run_fio(target, dir, c, e, "1", &fa) != 0)
+            return;
+        if (fa.iops < f.iops)
+            fio_force_async = "--force_async=0";
+        printf("  fio with %s (warm-up: force_async=0 %.0f IOPS, force_async=1 %.0f IOPS)\n",
+               fio_force_async + 2, f.iops, fa.iops);
+        fflush(stdout);
+    }
     for (int i = 0; i < npairs && !g_stop; i++) {
         /* A B, then B A: the order changes every pair, so that a drift over the series (a
          * device whose state moves with the writes, a neighbour's load) weighs on both and
@@ -525,6 +564,11 @@ static void bench_target(const char *tlabel, const char *target, const char *dir
 {
     if (fill_target(target, dir, !strcmp(tlabel, "file")) != 0)
         return;
+    target_refuses_nowait = refuses_nowait(target);
+    if (target_refuses_nowait)
+        printf("bench: %s target refuses nowait I/O (EOPNOTSUPP): io_uring hands every I/O to "
+               "io-wq there; ptsbench marks its I/Os of 64 KiB and up async, fio gets "
+               "force_async 0 or 1, whichever its warm-up ran faster\n", tlabel);
     /* What state the figures below were measured in: both targets are real, neither is an SSD */
     printf("bench: %s target %s: real, not simulated, %s written in full before its first case; "
            "%s, so no fresh, WIPC or steady state applies\n", tlabel, target, TARGET_SIZE,

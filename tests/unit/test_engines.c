@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "helpers.h"
 #include "lib/util.h"
 
 #define BLK 4096u
@@ -530,6 +531,86 @@ static void test_buffers(void **state)
     check_area(128, 4096, 4096, 128 * 4096, false);          /* 4 KiB I/O: as it is */
 }
 
+/* Reap n completions of ops/e (min 1), each with result len. */
+static void reap_n(const struct engine_ops *ops, struct engine *e, unsigned n, int64_t len)
+{
+    for (unsigned got = 0; got < n;) {
+        struct io_unit *out[DEPTH];
+        int r = ops->reap(e, 1, DEPTH, out);
+        assert_true(r >= 1);
+        for (int i = 0; i < r; i++)
+            assert_int_equal(out[i]->result, len);
+        got += (unsigned)r;
+        assert_true(got <= n);
+    }
+}
+
+/* The nowait probe: a file on a filesystem does not refuse (a read, EAGAIN or none, says
+ * nothing against it); a zram device of the test's own does (zram has no NOWAIT support on
+ * this project's kernels), and there the io_uring engine marks its 128 KiB I/Os async
+ * (io_uring.c) and still hands back each I/O's own data. */
+static void test_refuses_nowait(void **state)
+{
+    struct fixture *f = *state;
+    if (f->fd < 0) {
+        printf("skipped: %s: O_DIRECT not supported here\n", f->path);
+        skip();
+    }
+    assert_false(engine_refuses_nowait(f->fd));
+    assert_false(engine_refuses_nowait(-1));
+
+    char dev[64];
+    if (!zram_create("16M", dev, sizeof(dev)))
+        skip();
+    int fd = open(dev, O_RDWR | O_DIRECT);
+    assert_true(fd >= 0);
+    const bool refused = engine_refuses_nowait(fd);
+    if (!refused) {   /* a kernel whose zram took nowait I/O would land here too: say so */
+        print_message("%s took a RWF_NOWAIT read (or the probe is broken): zram refused it on "
+                      "every kernel this was written on\n", dev);
+        close(fd);
+        zram_remove(dev);
+        fail();
+    }
+    const uint32_t len = 128u << 10, per = len / BLK;
+    struct engine_config cfg = {.fd = fd, .depth = DEPTH, .max_len = len, .mem_align = BLK};
+    struct engine *e = NULL;
+    char err[256] = "";
+    const struct engine_ops *ops = engine_find("io_uring");
+    assert_non_null(ops);
+    if (ops->init(&e, &cfg, err, sizeof(err)) != 0) {
+        close(fd);
+        zram_remove(dev);
+        printf("skipped: %s\n", err);
+        skip();
+    }
+    struct io_unit *units = ops->units(e);
+    for (int dir = IO_WRITE; dir >= IO_READ; dir--) {   /* write 1 MiB, then read it back */
+        for (unsigned i = 0; i < DEPTH; i++) {
+            struct io_unit *u = &units[i];
+            u->dir = (uint8_t)dir;
+            u->len = len;
+            u->offset = (uint64_t)i * len;
+            u->result = -12345;
+            for (uint32_t k = 0; k < per; k++) {
+                if (dir == IO_WRITE)
+                    sign((unsigned char *)u->buf + k * BLK, i * per + k, 7);
+                else
+                    memset((unsigned char *)u->buf + k * BLK, 0xee, BLK);
+            }
+            assert_int_equal(ops->queue(e, u), 0);
+        }
+        assert_int_equal(ops->commit(e), 0);
+        reap_n(ops, e, DEPTH, len);
+    }
+    for (unsigned i = 0; i < DEPTH; i++)
+        for (uint32_t k = 0; k < per; k++)
+            assert_true(signed_as((unsigned char *)units[i].buf + k * BLK, i * per + k, 7));
+    ops->cleanup(e);
+    close(fd);
+    zram_remove(dev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -545,6 +626,7 @@ int main(void)
         cmocka_unit_test(test_spin_limit),
         cmocka_unit_test(test_qd1_trials),
         cmocka_unit_test(test_buffers),
+        cmocka_unit_test_setup_teardown(test_refuses_nowait, setup_uring, teardown),
     };
     return cmocka_run_group_tests_name("engines", tests, NULL, NULL);
 }
