@@ -611,9 +611,9 @@ static void print_table(void)
         printf("  %-36s %5d  %-30s  %-30s  %.0f/%.0f, %.2f/%.2f\n", s->label, s->n, ir, cr,
                s->iops_p.med, s->iops_f.med, s->cpu_p.med, s->cpu_f.med);
     }
-    printf("bench: IOPS goal met by %d of %d medians (%d missed, within noise, %d missed in every "
-           "pair); CPU/IO goal met by %d of %d (%d within noise, %d in every pair); * marks a "
-           "miss\n",
+    printf("bench: IOPS goal met by %d of %d medians (misses: %d within noise, %d in every "
+           "pair); CPU/IO goal met by %d of %d (misses: %d within noise, %d in every pair); * "
+           "marks a miss\n",
            iops_ok, n_summaries, iops_noise, n_summaries - iops_ok - iops_noise, cpu_ok,
            n_summaries, cpu_noise, n_summaries - cpu_ok - cpu_noise);
     for (int i = 0; i < n_summaries; i++) {
