@@ -183,6 +183,20 @@ void engine_free_buffers(void *base, size_t n, size_t stride);
  * on the target. */
 bool engine_refuses_nowait(int fd);
 
+/* Marked or not: on a target that refuses nowait I/O (above), whether the io_uring engine
+ * marks an I/O IOSQE_ASYNC (io_uring.c: "Targets without nowait I/O" says what each way does
+ * and what was measured).  I/Os of ENGINE_MARK_MIN_LEN and up always; shorter ones when the
+ * process's io_uring engines on such targets have more than ENGINE_MARK_DEPTH_PER_CPU I/Os of
+ * depth between them per online CPU (the workers that run marked I/Os share those CPUs).
+ * Measured on 2 CPUs only: a total depth of 32 ran faster unmarked, 64 and 128 marked; the
+ * bound between, and its scaling with the CPU count, is UNCERTAIN. */
+#define ENGINE_MARK_MIN_LEN (64u << 10)
+#define ENGINE_MARK_DEPTH_PER_CPU 16u
+static inline bool engine_mark_wanted(uint32_t len, unsigned total_depth, unsigned cpus)
+{
+    return len >= ENGINE_MARK_MIN_LEN || total_depth > ENGINE_MARK_DEPTH_PER_CPU * cpus;
+}
+
 /* Spin, then sleep (io_uring.c and libaio.c; io_uring.c's header says why): a reap that finds
  * no completion looks at its completion ring again for a while before it sleeps in the kernel.
  * When, and how long, depends on what is in flight:

@@ -21,17 +21,37 @@
  * runs from when the loop stamped them (at commit), so the wait is in it and nothing is
  * reported faster than it was (mean latency stays QD / IOPS).
  * Targets without nowait I/O: io_uring first issues each I/O without blocking (IOCB_NOWAIT) and
- * hands it to an io-wq worker when that cannot be done; a device without NOWAIT support (zram
- * and other bio-based drivers; engine_refuses_nowait asks once at set-up) refuses every such
- * I/O, so all of them go to io-wq.  io-wq starts another worker for a punted I/O only while
- * none of its workers is running, unless the I/O was marked IOSQE_ASYNC (the kernel marks its
- * work IO_WQ_WORK_CONCURRENT); zram's I/O is CPU work that never blocks, so without the mark
- * one worker ran the queue while the other CPU idled.  On such targets the engine marks its
- * I/Os of ASYNC_MIN_LEN (64 KiB) and up: on zram (2 vCPUs, kernel 6.18, QD 8) 128 KiB reads
- * ran at 38K IOPS against 21K unmarked, writes 13K against 10K, 64 KiB reads 59K against 36K;
- * 16 KiB reads at 122K against 141K and 4 KiB random reads at QD 32 362K against 464K: for
- * short I/Os more workers on two CPUs cost more in switching than they add.  Between 16 and
- * 64 KiB was not measured (UNCERTAIN: the bound is where the measurements change sides).
+ * hands it to an io-wq worker when that cannot be done; a device without NOWAIT support (zram and
+ * other bio-based drivers; engine_refuses_nowait asks once at set-up) refuses every such I/O, so
+ * all of them go to io-wq. io-wq starts another worker for a punted I/O only while none of its
+ * workers is running, unless the I/O was marked IOSQE_ASYNC (the kernel marks its work
+ * IO_WQ_WORK_CONCURRENT). zram's I/O is CPU work that never blocks, so unmarked, one worker runs
+ * the whole queue; marked, a worker per I/O up to io-wq's bound, on every CPU. Which is faster
+ * depends on the depth, the size and the CPUs (zram, 2 vCPUs, kernel 6.18, series of five
+ * 3-second runs, each way forced: 4 KiB random reads at QD 8 486K IOPS unmarked against 232K marked, at QD 32
+ * 440K against 407K, at QD 32 x 2 469K against 572K, at QD 128 478K against 503K (548K with the
+ * batched wait below); 128 KiB reads at QD 8 21K against 38K; at QD 8, 64 KiB reads 59K against
+ * 36K, 16 KiB 201K against 173K). So on such a target the engine marks I/Os of 64 KiB and up, and
+ * shorter ones when the process's engines there have more than 16 I/Os of depth per online CPU
+ * between them (engine.h: engine_mark_wanted; both bounds are UNCERTAIN: nothing was measured
+ * between 16 and 64 KiB, nor between a total depth of 32 and 64 on 2 CPUs, nor on more CPUs).
+ * Choosing by trials at run time was built and measured, and dropped: io-wq keeps idle workers for
+ * 5 s and wakes a free one for unmarked work too, so a trial of either way ran in the state the
+ * other had left, and short trials on this VM followed whichever way had run before
+ * (docs/engines.md, section 2). Each way has its own wait history:
+ *   - unmarked: as on any target, spinning at depth while the waits are short (one worker does the
+ *     I/O; a woken thread costs it a wake-up per completion);
+ *   - marked: no spin at depth (the spinning thread would take a CPU from the workers that do the
+ *     I/O), and a sleeping wait with 8 or more in flight asks for a quarter of them or
+ *     BATCH_WAIT_NS (100 us), whichever comes first: with DEFER_TASKRUN a worker wakes the waiting
+ *     thread only once that many completions are waiting, so the workers spend their time on I/O
+ *     instead of on waking it. Measured at QD 128: 451K IOPS at 3.92 us CPU per I/O waiting for
+ *     one, 548K at 3.21 us waiting for a quarter with no bound (fio with force_async=1: 499K at
+ *     3.67 us); a 20 us bound gave 484K, 50 us 526K, 100 us 535K. The cost: a completion reaped in
+ *     a batch is stamped when the batch is, up to 100 us after it completed, never before; the
+ *     mean latency stays QD / IOPS, as for any closed loop that refills a slot only when its
+ *     completion is reaped, and with fewer than 8 in flight (a QD 1 latency run) nothing is
+ *     batched.
  * Why spin: a thread that sleeps for every completion has to be woken for it, and the waker pays:
  * on zram (no NOWAIT, so every read runs in one io-wq worker) a third of that worker's time
  * went into try_to_wake_up for our thread (perf, kernel 6.18 on a 2-vCPU VM), time in which
@@ -42,8 +62,8 @@
  * happens only while waits are that short; once they are longer the thread sleeps again.  A
  * spin that runs out with one I/O in flight backs off (engine.h: pinned to one CPU, the io-wq
  * worker needs the CPU the spin holds).  Every
- * completion is taken as soon as it is seen (min is honoured, 1 by default), so latencies are
- * still stamped when a completion is reaped.
+ * completion is taken as soon as it is seen (min is honoured, 1 by default; the marked way's
+ * batched waits above apart), so latencies are still stamped when a completion is reaped.
  *
  * The ring: SINGLE_ISSUER|DEFER_TASKRUN (completions are run in our thread when it asks for
  * them, in a batch, instead of interrupting it; the io-wq worker only adds to a list and does
@@ -61,7 +81,9 @@
 #include <liburing.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <unistd.h>
 #include <sys/uio.h>
 
 #include "lib/util.h"
@@ -75,11 +97,14 @@ struct engine {
     size_t stride;
     bool fixed_bufs;
     bool fixed_file;
-    bool punts;   /* every I/O goes to io-wq (engine_refuses_nowait): large ones marked async */
+    bool batch_waits;   /* the kernel takes a timeout with a wait (IORING_FEAT_EXT_ARG, 5.11) */
+    bool punts;     /* every I/O goes to io-wq (engine_refuses_nowait): some marked async */
+    bool marking;   /* the last I/O queued was marked (its waits: header) */
+    unsigned cpus;  /* online CPUs, for engine_mark_wanted */
     int fd;
     unsigned staged;
     struct io_uring_cqe **cqes;
-    struct engine_waits waits;
+    struct engine_waits waits[2];   /* the recent waits, unmarked [0] and marked [1] */
     unsigned in_flight; /* submitted, not yet taken */
 };
 
@@ -108,9 +133,9 @@ static const unsigned ring_flags[] = {
 
 static void uring_cleanup(struct engine *e);
 
-/* On a target that punts every I/O to io-wq, I/Os of this size and up are marked IOSQE_ASYNC
- * (header: "Targets without nowait I/O"). */
-#define ASYNC_MIN_LEN (64u << 10)
+/* The depth of this process's io_uring engines on targets that refuse nowait I/O, together
+ * (engine_mark_wanted): workers' engines are set up and torn down on their own threads. */
+static atomic_uint punting_depth;
 
 static int uring_init(struct engine **out, const struct engine_config *cfg, char *err, size_t errlen)
 {
@@ -152,6 +177,13 @@ static int uring_init(struct engine **out, const struct engine_config *cfg, char
         iov[i].iov_len = e->stride;
     }
     e->punts = engine_refuses_nowait(cfg->fd);
+    /* Without EXT_ARG liburing would queue a timeout SQE of its own, and submit ours with it. */
+    e->batch_waits = e->ring.features & IORING_FEAT_EXT_ARG;
+    if (e->punts) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        e->cpus = n > 0 ? (unsigned)n : 1;
+        atomic_fetch_add(&punting_depth, e->depth);
+    }
     e->fixed_bufs = io_uring_register_buffers(&e->ring, iov, cfg->depth) == 0;
     free(iov);
     e->fixed_file = io_uring_register_files(&e->ring, &e->fd, 1) == 0;
@@ -181,8 +213,12 @@ static int uring_queue(struct engine *e, struct io_unit *u)
     }
     if (e->fixed_file)
         sqe->flags |= IOSQE_FIXED_FILE;
-    if (e->punts && u->len >= ASYNC_MIN_LEN)
-        sqe->flags |= IOSQE_ASYNC;
+    if (e->punts) {
+        e->marking = engine_mark_wanted(
+            u->len, atomic_load_explicit(&punting_depth, memory_order_relaxed), e->cpus);
+        if (e->marking)
+            sqe->flags |= IOSQE_ASYNC;
+    }
     io_uring_sqe_set_data(sqe, u);
     e->staged++;
     return 0;
@@ -237,6 +273,10 @@ static unsigned take(struct engine *e, unsigned max, struct io_unit **out)
     return n;
 }
 
+/* A marked engine's sleeping waits at depth (header: "Targets without nowait I/O"). */
+#define BATCH_DIV 4u
+#define BATCH_WAIT_NS 100000L
+
 /* io_uring's submission plugs the block layer from 3 I/Os up (io_submit_state_start). */
 #define HOLD_BELOW 3u
 
@@ -248,8 +288,12 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
      * without submitting them; they go with the next batch (header: "Small batches"). */
     const bool hold = min && min <= e->in_flight && e->staged && e->staged < HOLD_BELOW &&
                       e->in_flight >= 4 && e->in_flight >= e->depth / 2;
-    const bool spinning =
-        engine_spin_wanted(&e->waits, min, e->in_flight + (hold ? 0 : e->staged));
+    /* Each way keeps its own waits (header: "Targets without nowait I/O").  Marked I/Os run in
+     * io-wq workers on every CPU: a spin at depth would take one from them. */
+    struct engine_waits *w = &e->waits[e->marking];
+    const unsigned submitted_now = e->in_flight + (hold ? 0 : e->staged);
+    const bool spinning = !(e->marking && submitted_now > 1) &&
+                          engine_spin_wanted(w, min, submitted_now);
     unsigned n = 0;
     uint64_t t0 = 0;
     if (spinning || !min || hold) {
@@ -263,19 +307,38 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
         n = take(e, max, out);
         if (n || !min) {
             if (spinning || hold)
-                engine_note_wait(&e->waits, 0, false);
+                engine_note_wait(w, 0, false);
             return (int)n;
         }
         t0 = now_mono_ns();
         if (spinning) {
-            n = engine_spin(e, &e->waits, take, max, out, t0, e->in_flight);
+            n = engine_spin(e, w, take, max, out, t0, e->in_flight);
             if (n) {
-                engine_note_wait(&e->waits, now_mono_ns() - t0, false);
+                engine_note_wait(w, now_mono_ns() - t0, false);
                 return (int)n;
             }
         }
     } else {
         t0 = now_mono_ns();
+    }
+    /* Marked, at depth: sleep until a quarter of what is in flight has completed, or
+     * BATCH_WAIT_NS has passed (header: "Targets without nowait I/O"). */
+    const unsigned batch = submitted_now / BATCH_DIV;
+    if (e->marking && e->batch_waits && min == 1 && batch > 1) {
+        if (!hold) {
+            int ret = io_uring_submit(&e->ring);
+            if (submit_error(ret))
+                return ret;
+            submitted(e, ret);
+        }
+        struct __kernel_timespec ts = {.tv_sec = 0, .tv_nsec = BATCH_WAIT_NS};
+        struct io_uring_cqe *cqe;
+        (void)io_uring_wait_cqes(&e->ring, &cqe, batch, &ts, NULL);   /* -ETIME: took longer */
+        n = take(e, max, out);
+        if (n) {
+            engine_note_wait(w, now_mono_ns() - t0, true);
+            return (int)n;
+        }
     }
     do {   /* sleep until min completions (submitting what is staged, unless held) */
         struct io_uring_cqe *cqe;
@@ -287,7 +350,7 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
             submitted(e, ret);
         n = take(e, max, out);
     } while (n == 0);   /* an interrupted wait: wait again */
-    engine_note_wait(&e->waits, now_mono_ns() - t0, !spinning);
+    engine_note_wait(w, now_mono_ns() - t0, !spinning);
     return (int)n;
 }
 
@@ -304,6 +367,8 @@ static void uring_cleanup(struct engine *e)
 {
     if (!e)
         return;
+    if (e->punts)
+        atomic_fetch_sub(&punting_depth, e->depth);
     /* Unregister the file first: that waits until the kernel has dropped its reference, while
      * a plain exit leaves the ring (and the file, for a block device its O_EXCL claim) to a
      * kernel worker, and a reopen right after would find the device "in use". */

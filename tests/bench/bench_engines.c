@@ -18,7 +18,8 @@
  * fio at its best for the job: fio_uring[] and fio_aio[] name the options. io_uring: fixedbufs
  * and registerfiles (ptsbench registers both), hipri=0 and sqthread_poll=0 (ptsbench polls
  * neither), force_async=0, except on a target that refuses nowait I/O (zram): there ptsbench
- * marks its I/Os of 64 KiB and up async (engine/io_uring.c), and each case's warm-up runs fio
+ * marks its I/Os of 64 KiB and up async, and all of them past 16 per CPU in flight
+ * (engine/io_uring.c), and each case's warm-up runs fio
  * with force_async=0 and =1 and the pairs get the faster; fio 3.33 sets up its ring with
  * COOP_TASKRUN, SINGLE_ISSUER and DEFER_TASKRUN by itself (strace shows flags
  * CQSIZE|COOP_TASKRUN|0x3000). libaio:
@@ -567,8 +568,9 @@ static void bench_target(const char *tlabel, const char *target, const char *dir
     target_refuses_nowait = refuses_nowait(target);
     if (target_refuses_nowait)
         printf("bench: %s target refuses nowait I/O (EOPNOTSUPP): io_uring hands every I/O to "
-               "io-wq there; ptsbench marks its I/Os of 64 KiB and up async, fio gets "
-               "force_async 0 or 1, whichever its warm-up ran faster\n", tlabel);
+               "io-wq there; ptsbench marks its I/Os of 64 KiB and up async, and all of "
+               "them past 16 per CPU in flight, fio gets force_async 0 or 1, whichever its "
+               "warm-up ran faster\n", tlabel);
     /* What state the figures below were measured in: both targets are real, neither is an SSD */
     printf("bench: %s target %s: real, not simulated, %s written in full before its first case; "
            "%s, so no fresh, WIPC or steady state applies\n", tlabel, target, TARGET_SIZE,
