@@ -28,13 +28,14 @@
  * IO_WQ_WORK_CONCURRENT). zram's I/O is CPU work that never blocks, so unmarked, one worker runs
  * the whole queue; marked, a worker per I/O up to io-wq's bound, on every CPU. Which is faster
  * depends on the depth, the size and the CPUs (zram, 2 vCPUs, kernel 6.18, series of five
- * 3-second runs, each way forced: 4 KiB random reads at QD 8 486K IOPS unmarked against 232K marked, at QD 32
- * 440K against 407K, at QD 32 x 2 469K against 572K, at QD 128 478K against 503K (548K with the
- * batched wait below); 128 KiB reads at QD 8 21K against 38K; at QD 8, 64 KiB reads 59K against
- * 36K, 16 KiB 201K against 173K). So on such a target the engine marks I/Os of 64 KiB and up, and
- * shorter ones when the process's engines there have more than 16 I/Os of depth per online CPU
- * between them (engine.h: engine_mark_wanted; both bounds are UNCERTAIN: nothing was measured
- * between 16 and 64 KiB, nor between a total depth of 32 and 64 on 2 CPUs, nor on more CPUs).
+ * 3-second runs, each way forced: 4 KiB random reads at QD 8 486K IOPS unmarked against 232K
+ * marked, at QD 32 440K against 407K, at QD 32 x 2 469K against 572K, at QD 128 478K against
+ * 503K (548K with the batched wait below); 128 KiB reads at QD 8 21K against 38K; at QD 8,
+ * 64 KiB reads 59K against 36K, 16 KiB 201K against 173K).  So on such a target the engine
+ * marks I/Os of 64 KiB and up, and shorter ones when the process's engines there have more than
+ * 16 I/Os of depth per online CPU between them (engine.h: engine_mark_wanted; both bounds are
+ * UNCERTAIN: nothing was measured between 16 and 64 KiB, nor between a total depth of 32 and 64
+ * on 2 CPUs, nor on more CPUs).
  * Choosing by trials at run time was built and measured, and dropped: io-wq keeps idle workers for
  * 5 s and wakes a free one for unmarked work too, so a trial of either way ran in the state the
  * other had left, and short trials on this VM followed whichever way had run before
@@ -325,12 +326,9 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
      * BATCH_WAIT_NS has passed (header: "Targets without nowait I/O"). */
     const unsigned batch = submitted_now / BATCH_DIV;
     if (e->marking && e->batch_waits && min == 1 && batch > 1) {
-        if (!hold) {
-            int ret = io_uring_submit(&e->ring);
-            if (submit_error(ret))
-                return ret;
-            submitted(e, ret);
-        }
+        const int ret = hold ? 0 : uring_flush(e);
+        if (ret)
+            return ret;
         struct __kernel_timespec ts = {.tv_sec = 0, .tv_nsec = BATCH_WAIT_NS};
         struct io_uring_cqe *cqe;
         (void)io_uring_wait_cqes(&e->ring, &cqe, batch, &ts, NULL);   /* -ETIME: took longer */
