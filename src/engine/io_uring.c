@@ -43,16 +43,22 @@
  *   - unmarked: as on any target, spinning at depth while the waits are short (one worker does the
  *     I/O; a woken thread costs it a wake-up per completion);
  *   - marked: no spin at depth (the spinning thread would take a CPU from the workers that do the
- *     I/O), and a sleeping wait with 8 or more in flight asks for a quarter of them or
- *     BATCH_WAIT_NS (100 us), whichever comes first: with DEFER_TASKRUN a worker wakes the waiting
- *     thread only once that many completions are waiting, so the workers spend their time on I/O
- *     instead of on waking it. Measured at QD 128: 451K IOPS at 3.92 us CPU per I/O waiting for
- *     one, 548K at 3.21 us waiting for a quarter with no bound (fio with force_async=1: 499K at
- *     3.67 us); a 20 us bound gave 484K, 50 us 526K, 100 us 535K. The cost: a completion reaped in
- *     a batch is stamped when the batch is, up to 100 us after it completed, never before; the
- *     mean latency stays QD / IOPS, as for any closed loop that refills a slot only when its
- *     completion is reaped, and with fewer than 8 in flight (a QD 1 latency run) nothing is
- *     batched.
+ *     I/O), never held back (the small-batch hold is for the block layer's plug; these go to
+ *     io-wq), and with BATCH_MIN_IN_FLIGHT (64) or more in flight a sleeping wait asks for a
+ *     quarter of them or BATCH_WAIT_NS (100 us), whichever comes first: with DEFER_TASKRUN a
+ *     worker wakes the waiting thread only once that many completions are waiting, so the
+ *     workers spend their time on I/O instead of on waking it. At QD 128 on one VM: 451K IOPS
+ *     at 3.92 us CPU per I/O waiting for one, 548K at 3.21 us waiting for a quarter with no
+ *     bound (fio with force_async=1: 499K at 3.67 us; a 20 us bound gave 484K, 50 us 526K,
+ *     100 us 535K); on another VM of the same kind the two were even (528K and 534K, fio 524K).
+ *     With fewer in flight, batching and holding idled the workers while the thread waited:
+ *     on that second VM, 128 KiB reads at QD 8 (two at a time) ran 64K IOPS with both, 87K
+ *     with neither (fio 84K), and 4 KiB reads at QD 32 x 2 440K against 536K (fio 540K).  The
+ *     64 is UNCERTAIN: nothing was measured between 32 and 128 in flight.  The cost: a
+ *     completion reaped in a batch is stamped when the batch is, up to 100 us after it
+ *     completed, never before; the mean latency stays QD / IOPS, as for any closed loop that
+ *     refills a slot only when its completion is reaped, and below 64 in flight (a QD 1
+ *     latency run) nothing is batched.
  * Why spin: a thread that sleeps for every completion has to be woken for it, and the waker pays:
  * on zram (no NOWAIT, so every read runs in one io-wq worker) a third of that worker's time
  * went into try_to_wake_up for our thread (perf, kernel 6.18 on a 2-vCPU VM), time in which
@@ -275,6 +281,7 @@ static unsigned take(struct engine *e, unsigned max, struct io_unit **out)
 }
 
 /* A marked engine's sleeping waits at depth (header: "Targets without nowait I/O"). */
+#define BATCH_MIN_IN_FLIGHT 64u
 #define BATCH_DIV 4u
 #define BATCH_WAIT_NS 100000L
 
@@ -286,9 +293,10 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
     if (max > e->depth)
         max = e->depth;
     /* One or two new I/Os while half the depth or more is in the kernel: wait for completions
-     * without submitting them; they go with the next batch (header: "Small batches"). */
-    const bool hold = min && min <= e->in_flight && e->staged && e->staged < HOLD_BELOW &&
-                      e->in_flight >= 4 && e->in_flight >= e->depth / 2;
+     * without submitting them; they go with the next batch (header: "Small batches").  Not
+     * marked ones: they go to io-wq, not to a plugged block layer. */
+    const bool hold = !e->marking && min && min <= e->in_flight && e->staged &&
+                      e->staged < HOLD_BELOW && e->in_flight >= 4 && e->in_flight >= e->depth / 2;
     /* Each way keeps its own waits (header: "Targets without nowait I/O").  Marked I/Os run in
      * io-wq workers on every CPU: a spin at depth would take one from them. */
     struct engine_waits *w = &e->waits[e->marking];
@@ -322,16 +330,16 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
     } else {
         t0 = now_mono_ns();
     }
-    /* Marked, at depth: sleep until a quarter of what is in flight has completed, or
-     * BATCH_WAIT_NS has passed (header: "Targets without nowait I/O"). */
-    const unsigned batch = submitted_now / BATCH_DIV;
-    if (e->marking && e->batch_waits && min == 1 && batch > 1) {
-        const int ret = hold ? 0 : uring_flush(e);
+    /* Marked, BATCH_MIN_IN_FLIGHT or more in flight: sleep until a quarter of them have
+     * completed, or BATCH_WAIT_NS has passed (header: "Targets without nowait I/O"). */
+    if (e->marking && e->batch_waits && min == 1 && submitted_now >= BATCH_MIN_IN_FLIGHT) {
+        const int ret = uring_flush(e);   /* marked: never held */
         if (ret)
             return ret;
         struct __kernel_timespec ts = {.tv_sec = 0, .tv_nsec = BATCH_WAIT_NS};
         struct io_uring_cqe *cqe;
-        (void)io_uring_wait_cqes(&e->ring, &cqe, batch, &ts, NULL);   /* -ETIME: took longer */
+        /* -ETIME: the bound passed first */
+        (void)io_uring_wait_cqes(&e->ring, &cqe, submitted_now / BATCH_DIV, &ts, NULL);
         n = take(e, max, out);
         if (n) {
             engine_note_wait(w, now_mono_ns() - t0, true);
