@@ -562,8 +562,8 @@ static void reap_n(const struct engine_ops *ops, struct engine *e, unsigned n, i
     }
 }
 
-/* depth 128 KiB I/Os through the io_uring engine on fd (a target that refuses nowait I/O, so
- * every one is marked async): write them, read them back, and check each I/O's own data.
+/* Writes `depth` I/Os of 128 KiB through the io_uring engine on fd (a target that refuses
+ * nowait I/O, so every one is marked async), reads them back and checks each I/O's own data.
  * Returns false (and says why) when the engine cannot be set up here. */
 static bool marked_round_trip(int fd, unsigned depth)
 {
