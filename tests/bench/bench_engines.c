@@ -59,7 +59,10 @@
  * Environment: BENCH_PAIRS (default 5; 3 with BENCH_QUICK=1), BENCH_SECS (seconds per run,
  * default 3; 2 quick), BENCH_QUICK=1 (only the cases marked quick), BENCH_CASES (comma list of
  * case names), BENCH_TARGETS (zram,file), BENCH_ENGINES (io_uring,libaio), BENCH_FIO_EXTRA
- * (comma list of extra fio options, e.g. "--gtod_reduce=1", to try other settings).
+ * (comma list of extra fio options, e.g. "--gtod_reduce=1", to try other settings),
+ * BENCH_AA=fio or BENCH_AA=ptsbench (an A/A series: both sides of every pair run that one tool
+ * the same way, so the ratios show what this machine's noise alone does to a median of the
+ * pairs: how often a tool misses the goal against itself).
  *
  * A benchmark, not a test: it prints, it does not pass or fail on speed. A target it cannot
  * make (no root, no zram) is skipped with a reason. The zram device and the temporary
@@ -218,6 +221,12 @@ static const struct engine_pair pairs[] = {
 
 #define N_CASES (sizeof(cases) / sizeof(cases[0]))
 #define N_PAIRS (sizeof(pairs) / sizeof(pairs[0]))
+
+/* BENCH_AA: NULL (A is ptsbench, B is fio), or the one tool both sides run (header). */
+static const char *aa_tool;
+static const char *a_name(void) { return aa_tool ? aa_tool : "ptsbench"; }
+static const char *b_name(void) { return aa_tool ? aa_tool : "fio"; }
+static bool runs(const char *tool) { return !aa_tool || !strcmp(aa_tool, tool); }
 
 /* One run's figures. */
 struct run_fig {
@@ -404,6 +413,16 @@ static int run_fio(const char *target, const char *dir, const struct bench_case 
     return f->ios > 0 ? 0 : -1;
 }
 
+/* One run of side A (b false) or B (b true) of a pair: ptsbench and fio, or in an A/A series
+ * the same tool on both sides. */
+static int run_side(bool b, const char *target, const char *dir, const struct bench_case *c,
+                    const struct engine_pair *e, const char *secs, struct run_fig *f)
+{
+    const char *tool = b ? b_name() : a_name();
+    return !strcmp(tool, "fio") ? run_fio(target, dir, c, e, secs, f)
+                                : run_ptsbench(target, dir, c, e, secs, f);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -427,16 +446,20 @@ static struct spread spread_of(const double *v, int n)
 /* One summary row, kept for the table at the end. */
 struct summary {
     char label[96];
+    const char *target;   /* "zram" or "file" */
     int n;
     struct spread iops_p, iops_f, iops_r, cpu_p, cpu_f, cpu_r;
     int iops_met, cpu_met;   /* pairs at the goal: IOPS ratio >= 1, CPU/IO ratio <= 1 */
+    double log_iops, log_cpu;   /* sums over the pairs of ln(ratio), for the geometric means */
 };
 
 /* What a median says against its goal, given the pairs.  The min-max of n pairs holds the
  * median ratio with probability 1 - 2^(1-n) (each pair falls on either side of the true
  * median with probability 1/2; 94 % for 5 pairs), so a missed median whose pairs fall on both
  * sides of the goal is within what this machine can tell apart, and a miss in every pair is a
- * measured shortfall.  Not a softer goal: the table still counts the medians that miss. */
+ * measured shortfall (by chance 1 in 32 per case and metric: in a run of 32 cases about one per
+ * metric, as an A/A series shows, BENCH_AA).  Not a softer goal: the table still counts the
+ * medians that miss. */
 static const char *verdict(bool median_met, int met)
 {
     return median_met ? "met" : met ? "missed, within noise" : "missed in every pair";
@@ -452,18 +475,18 @@ static void measure_case(const char *tlabel, const char *target, const char *dir
     double ip[MAX_PAIRS], ifo[MAX_PAIRS], ir[MAX_PAIRS], cp[MAX_PAIRS], cf[MAX_PAIRS],
         cr[MAX_PAIRS];
     int n = 0;
-    printf("%s %s, %s: ptsbench %s vs fio %s, %d pairs of %s s%s%s\n", tlabel, c->name, c->rw,
-           e->name, e->fio_engine, npairs, secs, c->pin ? ", both pinned to CPU " : "",
-           c->pin ? pin_cpu : "");
+    printf("%s %s, %s: %s %s vs %s %s, %d pairs of %s s%s%s\n", tlabel, c->name, c->rw,
+           a_name(), e->name, b_name(), e->fio_engine, npairs, secs,
+           c->pin ? ", both pinned to CPU " : "", c->pin ? pin_cpu : "");
     fflush(stdout);
     /* Warm-up: one run of each, not counted (the device and the machine settle: zram's
      * allocator after the fill, the page cache of the file's host). */
     struct run_fig p, f;
     fio_force_async = "--force_async=0";
-    if (run_ptsbench(target, dir, c, e, "1", &p) != 0 || g_stop ||
-        run_fio(target, dir, c, e, "1", &f) != 0)
+    if (run_side(false, target, dir, c, e, "1", &p) != 0 || g_stop ||
+        run_side(true, target, dir, c, e, "1", &f) != 0)
         return;
-    if (target_refuses_nowait && !strcmp(e->fio_engine, "io_uring") && !g_stop) {
+    if (target_refuses_nowait && !strcmp(e->fio_engine, "io_uring") && runs("fio") && !g_stop) {
         /* fio at its best here may be force_async=1 (every I/O to io-wq at once, each with a
          * worker of its own): the warm-up tries it too, and the pairs get the faster */
         struct run_fig fa;
@@ -483,8 +506,8 @@ static void measure_case(const char *tlabel, const char *target, const char *dir
         const bool fio_first = i % 2;
         bool ok = true;
         for (int k = 0; k < 2 && ok && !g_stop; k++)
-            ok = (k == 0) == fio_first ? run_fio(target, dir, c, e, secs, &f) == 0
-                                       : run_ptsbench(target, dir, c, e, secs, &p) == 0;
+            ok = (k == 0) == fio_first ? run_side(true, target, dir, c, e, secs, &f) == 0
+                                       : run_side(false, target, dir, c, e, secs, &p) == 0;
         if (!ok || g_stop)
             break;
         ip[n] = p.iops;
@@ -493,9 +516,10 @@ static void measure_case(const char *tlabel, const char *target, const char *dir
         cp[n] = p.cpu_s / p.ios * 1e6;
         cf[n] = f.cpu_s / f.ios * 1e6;
         cr[n] = cp[n] / cf[n];
-        printf("  pair %d %s: ptsbench %9.0f IOPS %6.2f us CPU/IO | fio %9.0f IOPS %6.2f us CPU/IO "
+        printf("  pair %d %s: %s %9.0f IOPS %6.2f us CPU/IO | %s %9.0f IOPS %6.2f us CPU/IO "
                "| ratio IOPS %.3f CPU/IO %.3f\n",
-               i + 1, fio_first ? "(B A)" : "(A B)", ip[n], cp[n], ifo[n], cf[n], ir[n], cr[n]);
+               i + 1, fio_first ? "(B A)" : "(A B)", a_name(), ip[n], cp[n], b_name(), ifo[n],
+               cf[n], ir[n], cr[n]);
         fflush(stdout);
         n++;
     }
@@ -503,6 +527,7 @@ static void measure_case(const char *tlabel, const char *target, const char *dir
         return;
     struct summary *s = &summaries[n_summaries++];
     snprintf(s->label, sizeof(s->label), "%s %s %s", tlabel, c->name, e->name);
+    s->target = tlabel;
     s->n = n;
     s->iops_p = spread_of(ip, n);
     s->iops_f = spread_of(ifo, n);
@@ -513,11 +538,13 @@ static void measure_case(const char *tlabel, const char *target, const char *dir
     for (int i = 0; i < n; i++) {
         s->iops_met += ir[i] >= 1.0;
         s->cpu_met += cr[i] <= 1.0;
+        s->log_iops += log(ir[i]);
+        s->log_cpu += log(cr[i]);
     }
-    printf("  median: ptsbench %.0f IOPS %.2f us CPU/IO | fio %.0f IOPS %.2f us CPU/IO | "
+    printf("  median: %s %.0f IOPS %.2f us CPU/IO | %s %.0f IOPS %.2f us CPU/IO | "
            "ratio IOPS %.3f (%.3f-%.3f) CPU/IO %.3f (%.3f-%.3f)\n",
-           s->iops_p.med, s->cpu_p.med, s->iops_f.med, s->cpu_f.med, s->iops_r.med,
-           s->iops_r.min, s->iops_r.max, s->cpu_r.med, s->cpu_r.min, s->cpu_r.max);
+           a_name(), s->iops_p.med, s->cpu_p.med, b_name(), s->iops_f.med, s->cpu_f.med,
+           s->iops_r.med, s->iops_r.min, s->iops_r.max, s->cpu_r.med, s->cpu_r.min, s->cpu_r.max);
     fflush(stdout);
 }
 
@@ -566,11 +593,16 @@ static void bench_target(const char *tlabel, const char *target, const char *dir
     if (fill_target(target, dir, !strcmp(tlabel, "file")) != 0)
         return;
     target_refuses_nowait = refuses_nowait(target);
-    if (target_refuses_nowait)
+    if (target_refuses_nowait) {
+        const bool pts = runs("ptsbench"), fio = runs("fio");
         printf("bench: %s target refuses nowait I/O (EOPNOTSUPP): io_uring hands every I/O to "
-               "io-wq there; ptsbench marks its I/Os of 64 KiB and up async, and all of "
-               "them past 16 per CPU in flight, fio gets force_async 0 or 1, whichever its "
-               "warm-up ran faster\n", tlabel);
+               "io-wq there%s%s%s\n", tlabel,
+               pts ? "; ptsbench marks its I/Os of 64 KiB and up async, and all of them past 16 "
+                     "per CPU in flight"
+                   : "",
+               pts && fio ? "," : fio ? ";" : "",
+               fio ? " fio gets force_async 0 or 1, whichever its warm-up ran faster" : "");
+    }
     /* What state the figures below were measured in: both targets are real, neither is an SSD */
     printf("bench: %s target %s: real, not simulated, %s written in full before its first case; "
            "%s, so no fresh, WIPC or steady state applies\n", tlabel, target, TARGET_SIZE,
@@ -589,14 +621,44 @@ static void bench_target(const char *tlabel, const char *target, const char *dir
     }
 }
 
+/* The geometric mean of the ratios of every pair, all cases together and per target: one
+ * figure per metric, for how the two sides compare over the whole series (where a median of 5
+ * pairs in one case falls either side of 1.0 with the machine's noise; docs/engines.md, section
+ * 5, has an A/A series for what that noise is). */
+static void print_pooled(void)
+{
+    static const char *const targets[] = {NULL, "zram", "file"};
+    for (size_t t = 0; t < sizeof(targets) / sizeof(targets[0]); t++) {
+        double li = 0, lc = 0;
+        int n = 0, cases_n = 0;
+        for (int i = 0; i < n_summaries; i++) {
+            const struct summary *s = &summaries[i];
+            if (targets[t] && strcmp(s->target, targets[t]))
+                continue;
+            li += s->log_iops;
+            lc += s->log_cpu;
+            n += s->n;
+            cases_n++;
+        }
+        if (!n || (targets[t] && cases_n == n_summaries))
+            continue;   /* nothing there, or the same as the line for all */
+        printf("bench: geometric mean of the pair ratios, %s: IOPS %.3f, CPU/IO %.3f (%d pairs, "
+               "%d cases)\n", targets[t] ? targets[t] : "all cases", exp(li / n), exp(lc / n), n,
+               cases_n);
+    }
+}
+
 static void print_table(void)
 {
     if (!n_summaries)
         return;
-    printf("\nbench: ratios ptsbench/fio, median (min-max) over the pairs, and how many pairs met "
-           "the goal; goal IOPS >= 1.0, CPU/IO <= 1.0\n");
+    printf("\nbench: ratios %s/%s%s, median (min-max) over the pairs, and how many pairs met "
+           "the goal; goal IOPS >= 1.0, CPU/IO <= 1.0\n",
+           a_name(), b_name(), aa_tool ? " (A/A: the same tool on both sides)" : "");
+    char head[96];
+    snprintf(head, sizeof(head), "median IOPS A/B, us CPU/IO A/B (A %s, B %s)", a_name(), b_name());
     printf("  %-36s %5s  %-30s  %-30s  %s\n", "case", "pairs", "IOPS ratio (pairs >= 1)",
-           "CPU/IO ratio (pairs <= 1)", "median IOPS ptsbench/fio, us CPU/IO ptsbench/fio");
+           "CPU/IO ratio (pairs <= 1)", head);
     int iops_ok = 0, cpu_ok = 0, iops_noise = 0, cpu_noise = 0;
     for (int i = 0; i < n_summaries; i++) {
         const struct summary *s = &summaries[i];
@@ -618,6 +680,7 @@ static void print_table(void)
            "marks a miss\n",
            iops_ok, n_summaries, iops_noise, n_summaries - iops_ok - iops_noise, cpu_ok,
            n_summaries, cpu_noise, n_summaries - cpu_ok - cpu_noise);
+    print_pooled();
     for (int i = 0; i < n_summaries; i++) {
         const struct summary *s = &summaries[i];
         const bool im = s->iops_r.med >= 1.0, cm = s->cpu_r.med <= 1.0;
@@ -638,14 +701,25 @@ static int env_int(const char *name, int dflt, int lo, int hi)
 
 int main(void)
 {
+    aa_tool = getenv("BENCH_AA");
+    if (aa_tool && !*aa_tool)
+        aa_tool = NULL;
+    if (aa_tool && strcmp(aa_tool, "fio") && strcmp(aa_tool, "ptsbench")) {
+        fprintf(stderr, "bench: BENCH_AA=%s: expected fio or ptsbench\n", aa_tool);
+        return 2;
+    }
     const bool quick = env_int("BENCH_QUICK", 0, 0, 1);
     const int npairs = env_int("BENCH_PAIRS", quick ? 3 : 5, 1, MAX_PAIRS);
     char secs[16];
     snprintf(secs, sizeof(secs), "%d", env_int("BENCH_SECS", quick ? 2 : 3, 1, 3600));
-    printf("bench: ptsbench (A) engines vs fio's (B) at its best, %d pairs of %s s alternating "
-           "A B, B A, ... after a 1 s warm-up of each%s\n",
-           npairs, secs, quick ? " (quick)" : "");
-    if (!test_have_fio()) {
+    if (aa_tool)
+        printf("bench: A/A series: %s on both sides (A and B) of every pair, the same way; ",
+               aa_tool);
+    else
+        printf("bench: ptsbench (A) engines vs fio's (B) at its best, ");
+    printf("%d pairs of %s s alternating A B, B A, ... after a 1 s warm-up of each%s\n", npairs,
+           secs, quick ? " (quick)" : "");
+    if (runs("fio") && !test_have_fio()) {
         printf("bench: skipped (fio is not installed)\n");
         return 0;
     }
@@ -668,7 +742,8 @@ int main(void)
         perror("bench: temporary directory");
         return 1;
     }
-    hugepages_reserve(8);   /* fio needs one per job (QD x 128 KiB fits in 2 MiB); spares */
+    if (runs("fio"))
+        hugepages_reserve(8);   /* fio needs one per job (QD x 128 KiB fits in 2 MiB); spares */
     if (selected("BENCH_TARGETS", "zram")) {
         char dev[64];
         if (zram_create("1G", dev, sizeof(dev))) {
