@@ -115,8 +115,9 @@ int target_probe(const char *path, uint64_t create_size, struct target_info *out
  * (nothing changed) while another run holds the file's lock. */
 int target_create_file(struct target_info *t, char *err, size_t errlen);
 
-/* Open for I/O with O_DIRECT (and O_EXCL for block devices, which the kernel refuses while
- * the device is mounted or held). writes selects O_RDWR vs O_RDONLY.  A file is locked (see
+/* Open for I/O with O_DIRECT and O_NOATIME (without it where the kernel refuses it: a
+ * target the caller does not own) and O_EXCL for block devices, which the kernel refuses while
+ * the device is mounted or held. writes selects O_RDWR vs O_RDONLY.  A file is locked (see
  * above) until the descriptor is closed.  Returns fd or -1. */
 int target_open(const struct target_info *t, bool writes, char *err, size_t errlen);
 

@@ -25,6 +25,7 @@
 #include <sys/ioctl.h>
 #include <sys/sysmacros.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -753,6 +754,7 @@ static void test_create_and_open_file(void **state)
         fail_msg("target_open: %s", err);
     int fl = fcntl(fd, F_GETFL);
     assert_true(fl & O_DIRECT);
+    assert_true(fl & O_NOATIME);   /* ours: the kernel takes it from the owner */
     assert_int_equal(fl & O_ACCMODE, O_RDWR);
     void *buf = NULL;
     assert_int_equal(posix_memalign(&buf, 4096, 4096), 0);
@@ -878,6 +880,7 @@ static void test_probe_own_loop_device(void **state)
     if (fd < 0)
         fail_msg("target_open: %s", err);
     assert_true(fcntl(fd, F_GETFL) & O_DIRECT);
+    assert_true(fcntl(fd, F_GETFL) & O_NOATIME);
     int fd2 = target_open(&t, false, err, sizeof(err));
     if (fd2 >= 0)
         close(fd2);
@@ -1504,6 +1507,52 @@ static void test_probe_signatures_on_images(void **state)
 
 /* ---- the run lock on file targets ----------------------------------------------------------- */
 
+/* A target the caller does not own: open(2) refuses O_NOATIME (EPERM), and target_open opens
+ * it without.  A child drops to nobody (65534) and opens a root-owned, world-readable file of
+ * ours; it reports by exit code: 0 opened without O_NOATIME, 1 refused, 2 opened with it. */
+static void test_open_not_owner_without_noatime(void **state)
+{
+    (void)state;
+    if (geteuid() != 0) {
+        printf("  skipped: needs root (a file of another owner)\n");
+        return;
+    }
+    char dir[PATH_MAX], p[PATH_MAX], err[512] = "";
+    ut_path(dir, sizeof(dir), "not-owner");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    struct stat top;
+    assert_int_equal(stat(ut_tmp, &top), 0);
+    assert_int_equal(chmod(ut_tmp, 0711), 0);   /* nobody may pass through, not list */
+    int n = snprintf(p, sizeof(p), "%s/root-owned.img", dir);
+    assert_true(n > 0 && (size_t)n < sizeof(p));
+    struct target_info t;
+    assert_int_equal(target_probe(p, 1 << 20, &t, err, sizeof(err)), 0);
+    assert_int_equal(target_create_file(&t, err, sizeof(err)), 0);
+    assert_int_equal(chmod(p, 0644), 0);
+
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (setgid(65534) != 0 || setuid(65534) != 0)
+            _exit(3);
+        char e2[512] = "";
+        int fd = target_open(&t, false, e2, sizeof(e2));
+        if (fd < 0) {
+            fprintf(stderr, "  child: %s\n", e2);
+            _exit(1);
+        }
+        _exit(fcntl(fd, F_GETFL) & O_NOATIME ? 2 : 0);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_int_equal(chmod(ut_tmp, top.st_mode & 07777), 0);
+    assert_true(WIFEXITED(status));
+    printf("  child as nobody: exit %d (0: opened, without O_NOATIME)\n", WEXITSTATUS(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_open_locks_file(void **state)
 {
     (void)state;
@@ -1596,6 +1645,7 @@ int main(void)
         cmocka_unit_test(test_probe_missing_file),
         cmocka_unit_test(test_probe_rejects_others),
         cmocka_unit_test(test_create_and_open_file),
+        cmocka_unit_test(test_open_not_owner_without_noatime),
         cmocka_unit_test(test_open_locks_file),
         cmocka_unit_test_setup_teardown(test_probe_own_loop_device, loop_setup, loop_teardown),
     };
