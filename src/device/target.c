@@ -597,13 +597,15 @@ int target_create_file(struct target_info *t, char *err, size_t errlen)
  * TGT_BUSY_RETRY_MS before it is reported. */
 #define TGT_BUSY_RETRY_MS 3000
 
-static int tgt_open_once(const struct target_info *t, int flags, char *err, size_t errlen)
+static int tgt_open_once(const struct target_info *t, int *flags, char *err, size_t errlen)
 {
-    int fd = open(t->path, flags);
+    int fd = open(t->path, *flags);
     /* O_NOATIME is refused (EPERM) to a caller who neither owns the target nor has CAP_FOWNER
-     * (open(2)): then the target is opened without it. */
-    if (fd < 0 && errno == EPERM && (flags & O_NOATIME))
-        fd = open(t->path, flags & ~O_NOATIME);
+     * (open(2)): then the target is opened without it, also on the retries. */
+    if (fd < 0 && errno == EPERM && (*flags & O_NOATIME)) {
+        *flags &= ~O_NOATIME;
+        fd = open(t->path, *flags);
+    }
     if (fd >= 0 && t->kind == TARGET_FILE && tgt_lock_file(fd, t->path, err, errlen) != 0) {
         close(fd);
         errno = EBUSY;
@@ -621,10 +623,10 @@ int target_open(const struct target_info *t, bool writes, char *err, size_t errl
     int flags = O_DIRECT | O_CLOEXEC | O_NOATIME | (writes ? O_RDWR : O_RDONLY);
     if (t->kind == TARGET_BLOCK)
         flags |= O_EXCL;
-    int fd = tgt_open_once(t, flags, err, errlen);
+    int fd = tgt_open_once(t, &flags, err, errlen);
     for (int waited = 0; fd < 0 && errno == EBUSY && waited < TGT_BUSY_RETRY_MS; waited += 100) {
         usleep(100000);
-        fd = tgt_open_once(t, flags, err, errlen);
+        fd = tgt_open_once(t, &flags, err, errlen);
     }
     if (fd >= 0)
         return fd;

@@ -594,14 +594,15 @@ static void bench_target(const char *tlabel, const char *target, const char *dir
         return;
     target_refuses_nowait = refuses_nowait(target);
     if (target_refuses_nowait) {
-        const bool pts = runs("ptsbench"), fio = runs("fio");
         printf("bench: %s target refuses nowait I/O (EOPNOTSUPP): io_uring hands every I/O to "
-               "io-wq there%s%s%s\n", tlabel,
-               pts ? "; ptsbench marks its I/Os of 64 KiB and up async, and all of them past 16 "
-                     "per CPU in flight"
-                   : "",
-               pts && fio ? "," : fio ? ";" : "",
-               fio ? " fio gets force_async 0 or 1, whichever its warm-up ran faster" : "");
+               "io-wq there", tlabel);
+        if (runs("ptsbench"))
+            printf("; ptsbench marks its I/Os of 64 KiB and up async, and all of them past 16 "
+                   "per CPU in flight");
+        if (runs("fio"))
+            printf("%s fio gets force_async 0 or 1, whichever its warm-up ran faster",
+                   runs("ptsbench") ? "," : ";");
+        printf("\n");
     }
     /* What state the figures below were measured in: both targets are real, neither is an SSD */
     printf("bench: %s target %s: real, not simulated, %s written in full before its first case; "

@@ -1509,7 +1509,8 @@ static void test_probe_signatures_on_images(void **state)
 
 /* A target the caller does not own: open(2) refuses O_NOATIME (EPERM), and target_open opens
  * it without.  A child drops to nobody (65534) and opens a root-owned, world-readable file of
- * ours; it reports by exit code: 0 opened without O_NOATIME, 1 refused, 2 opened with it. */
+ * ours; it reports by exit code: 0 opened without O_NOATIME, 1 refused, 2 opened with it,
+ * 3 could not become nobody. */
 static void test_open_not_owner_without_noatime(void **state)
 {
     (void)state;
