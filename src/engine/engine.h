@@ -197,6 +197,18 @@ static inline bool engine_mark_wanted(uint32_t len, unsigned total_depth, unsign
     return len >= ENGINE_MARK_MIN_LEN || total_depth > ENGINE_MARK_DEPTH_PER_CPU * cpus;
 }
 
+/* Yield before sleeping: on a target that refuses nowait I/O, whether the io_uring engine's
+ * reap, finding no completion, gives its CPU to the io-wq workers (sched_yield) and looks once
+ * more before it sleeps, instead of spinning or sleeping at once (io_uring.c: "Yield" has what
+ * was measured).  With more than one I/O in flight, and when the process's io_uring engines on
+ * such targets are at least as many as the online CPUs: every CPU has a thread that submits.
+ * With fewer (one engine on 2 CPUs) the yield lost at every depth and size tried, with as many
+ * it won at every one; whether one engine per CPU is the bound on more CPUs is UNCERTAIN. */
+static inline bool engine_yield_wanted(unsigned in_flight, unsigned engines, unsigned cpus)
+{
+    return in_flight > 1 && engines >= cpus;
+}
+
 /* Spin, then sleep (io_uring.c and libaio.c; io_uring.c's header says why): a reap that finds
  * no completion looks at its completion ring again for a while before it sleeps in the kernel.
  * When, and how long, depends on what is in flight:

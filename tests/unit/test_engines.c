@@ -478,6 +478,23 @@ static void test_mark_rule(void **state)
     assert_false(engine_mark_wanted(4096, 1, 1));          /* QD 1 */
 }
 
+/* When the io_uring engine yields its CPU before it sleeps on a target that refuses nowait I/O
+ * (engine.h: engine_yield_wanted): at depth, with an engine per CPU or more; the figures are
+ * this project's measurements on 2 CPUs (io_uring.c: "Yield"). */
+static void test_yield_rule(void **state)
+{
+    (void)state;
+    assert_true(engine_yield_wanted(32, 2, 2));    /* QD 32 x 2: 826K vs 626K */
+    assert_true(engine_yield_wanted(16, 4, 2));    /* QD 16 x 4: 934K vs 679K */
+    assert_true(engine_yield_wanted(2, 2, 2));
+    assert_false(engine_yield_wanted(1, 2, 2));    /* QD 1: its own spin-or-sleep trials */
+    assert_false(engine_yield_wanted(0, 2, 2));
+    assert_false(engine_yield_wanted(32, 1, 2));   /* QD 32 x 1, marked: 410K vs 550K */
+    assert_false(engine_yield_wanted(48, 1, 2));   /* QD 48 x 1: 448K vs 602K */
+    assert_false(engine_yield_wanted(32, 2, 4));   /* scaled by the CPUs */
+    assert_true(engine_yield_wanted(8, 1, 1));
+}
+
 /* The buffer area (engine.c): buffers larger than a page in a 2 MiB-aligned area advised for
  * huge pages, rounded up to whole 2 MiB; 4 KiB buffers as they are; zeroed; gone when freed.
  * Read from /proc/self/smaps: the mapping that holds `p`, its end and whether it has the
@@ -655,6 +672,7 @@ int main(void)
         cmocka_unit_test(test_buffers),
         cmocka_unit_test_setup_teardown(test_refuses_nowait, setup_uring, teardown),
         cmocka_unit_test(test_mark_rule),
+        cmocka_unit_test(test_yield_rule),
     };
     return cmocka_run_group_tests_name("engines", tests, NULL, NULL);
 }
