@@ -328,9 +328,11 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
      * io-wq workers on every CPU: a spin at depth would take one from them. */
     struct engine_waits *w = &e->waits[e->marking];
     const unsigned submitted_now = e->in_flight + (hold ? 0 : e->staged);
-    /* An engine per CPU or more: yield to the workers instead of spinning (header: "Yield"). */
+    /* An engine per CPU or more: yield to the workers instead of spinning (header: "Yield").
+     * Not when the workload asks for several completions per wait (batch_complete_min): that
+     * wait sleeps for them, as the spin does not run then either. */
     const bool yielding =
-        e->punts && min &&
+        e->punts && min == 1 &&
         engine_yield_wanted(submitted_now,
                             atomic_load_explicit(&punting_engines, memory_order_relaxed), e->cpus);
     const bool spinning = !yielding && !(e->marking && submitted_now > 1) &&
