@@ -63,8 +63,8 @@
  *     refills a slot only when its completion is reaped, and below 64 in flight (a QD 1
  *     latency run) nothing is batched.
  * Yield: on a target without nowait I/O, when the process's io_uring engines there are at least
- * as many as the online CPUs (workers=2 on 2 CPUs), a reap at depth that finds no completion
- * neither spins nor sleeps at once: it calls sched_yield, runs the completions the workers made
+ * as many as the online CPUs (workers=2 on 2 CPUs), a reap at depth waiting for one completion
+ * that finds none neither spins nor sleeps at once: it calls sched_yield, runs the completions the workers made
  * meanwhile, and sleeps only when there are none.  Each CPU then has a thread that submits and
  * io-wq workers that run its I/Os; a sleeping thread has to be woken by a worker for each batch
  * (the worker pays the wake-up, the thread a switch back in), a yielding one lets the worker
