@@ -581,8 +581,9 @@ static void reap_n(const struct engine_ops *ops, struct engine *e, unsigned n, i
 
 /* Writes `depth` I/Os of 128 KiB through the io_uring engine on fd (a target that refuses
  * nowait I/O, so every one is marked async), reads them back and checks each I/O's own data.
- * Returns false (and says why) when the engine cannot be set up here. */
-static bool marked_round_trip(int fd, unsigned depth)
+ * Returns false (and says why) when the engine cannot be set up here.  `held` (or NULL) holds
+ * the engine while it is set up, for a teardown to clean up after a failed assertion. */
+static bool marked_round_trip(int fd, unsigned depth, struct engine **held)
 {
     const uint32_t len = 128u << 10, per = len / BLK;
     struct engine_config cfg = {.fd = fd, .depth = depth, .max_len = len, .mem_align = BLK};
@@ -594,6 +595,8 @@ static bool marked_round_trip(int fd, unsigned depth)
         printf("skipped: %s\n", err);
         return false;
     }
+    if (held)
+        *held = e;
     struct io_unit *units = ops->units(e);
     for (int dir = IO_WRITE; dir >= IO_READ; dir--) {   /* write depth x 128 KiB, read it back */
         for (unsigned i = 0; i < depth; i++) {
@@ -616,6 +619,8 @@ static bool marked_round_trip(int fd, unsigned depth)
     for (unsigned i = 0; i < depth; i++)
         for (uint32_t k = 0; k < per; k++)
             assert_true(signed_as((unsigned char *)units[i].buf + k * BLK, i * per + k, 7));
+    if (held)
+        *held = NULL;
     ops->cleanup(e);
     return true;
 }
@@ -648,11 +653,52 @@ static void test_refuses_nowait(void **state)
         zram_remove(dev);
         fail();
     }
-    const bool ran = marked_round_trip(fd, DEPTH) && marked_round_trip(fd, 64);
+    const bool ran = marked_round_trip(fd, DEPTH, NULL) && marked_round_trip(fd, 64, NULL);
     close(fd);
     zram_remove(dev);
     if (!ran)
         skip();
+}
+
+/* A zram device of the test's own, open, and the io_uring engines set up on it: the teardown
+ * cleans up whatever a failed assertion left (a ring that holds the device keeps it busy, and
+ * then not even the exit handler could remove it). */
+#define YIELD_MAX_CPUS 64
+struct zram_fixture {
+    char dev[64];
+    int fd;
+    long engines;   /* of others[] */
+    struct engine *others[YIELD_MAX_CPUS];
+    struct engine *e;
+};
+
+static int setup_zram(void **state)
+{
+    struct zram_fixture *z = calloc(1, sizeof(*z));
+    if (!z)
+        return -1;
+    z->fd = -1;
+    *state = z;
+    if (zram_create("16M", z->dev, sizeof(z->dev)))
+        z->fd = open(z->dev, O_RDWR | O_DIRECT);
+    return 0;
+}
+
+static int teardown_zram(void **state)
+{
+    struct zram_fixture *z = *state;
+    const struct engine_ops *ops = engine_find("io_uring");
+    if (z->e)
+        ops->cleanup(z->e);
+    for (long i = 0; i < z->engines; i++)
+        if (z->others[i])
+            ops->cleanup(z->others[i]);
+    if (z->fd >= 0)
+        close(z->fd);
+    if (z->dev[0])
+        zram_remove(z->dev);
+    free(z);
+    return 0;
 }
 
 /* With an io_uring engine per online CPU on a zram device (engine.h: engine_yield_wanted), a
@@ -662,68 +708,58 @@ static void test_refuses_nowait(void **state)
  * waits of one. */
 static void test_yield_on_zram(void **state)
 {
-    (void)state;
+    struct zram_fixture *z = *state;
     const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    if (online < 1 || online > 64) {
+    if (online < 1 || online > YIELD_MAX_CPUS) {
         printf("skipped: %ld online CPUs: one ring per CPU is more than this test sets up\n", online);
         skip();
     }
-    char dev[64];
-    if (!zram_create("16M", dev, sizeof(dev)))
-        skip();
-    int fd = open(dev, O_RDWR | O_DIRECT);
-    assert_true(fd >= 0);
-    if (!engine_refuses_nowait(fd)) {   /* test_refuses_nowait says why this fails */
-        close(fd);
-        zram_remove(dev);
-        fail();
-    }
+    if (!z->dev[0])
+        skip();   /* zram_create said why */
+    assert_true(z->fd >= 0);
+    assert_true(engine_refuses_nowait(z->fd));   /* test_refuses_nowait says why */
     const struct engine_ops *ops = engine_find("io_uring");
-    struct engine *others[64] = {0}, *e = NULL;
-    struct engine_config cfg = {.fd = fd, .depth = DEPTH, .max_len = BLK, .mem_align = BLK};
+    struct engine_config cfg = {.fd = z->fd, .depth = DEPTH, .max_len = BLK, .mem_align = BLK};
     char err[256] = "";
-    bool ok = true;
-    for (long i = 0; i < online - 1 && ok; i++)   /* with e below: one engine per CPU */
-        ok = ops->init(&others[i], &cfg, err, sizeof(err)) == 0;
-    ok = ok && ops->init(&e, &cfg, err, sizeof(err)) == 0;
-    if (!ok)
+    for (z->engines = 0; z->engines < online - 1; z->engines++)   /* with z->e: one per CPU */
+        if (ops->init(&z->others[z->engines], &cfg, err, sizeof(err)) != 0) {
+            printf("skipped: %s\n", err);
+            skip();
+        }
+    if (ops->init(&z->e, &cfg, err, sizeof(err)) != 0) {
         printf("skipped: %s\n", err);
+        skip();
+    }
     /* Each batch: 2 reads submitted and given time to complete, then 6 more, then waits for 4
      * at a time: the first look finds the 2, fewer than asked for. */
-    for (unsigned batch = 0; ok && batch < 50; batch++) {
-        struct io_unit *units = ops->units(e);
+    for (unsigned batch = 0; batch < 50; batch++) {
+        struct io_unit *units = ops->units(z->e);
         for (unsigned i = 0; i < DEPTH; i++) {
             units[i].dir = IO_READ;
             units[i].len = BLK;
             units[i].offset = (uint64_t)((batch * DEPTH + i) % 4096) * BLK;
             units[i].result = -12345;
-            assert_int_equal(ops->queue(e, &units[i]), 0);
+            assert_int_equal(ops->queue(z->e, &units[i]), 0);
             if (i == 1) {
-                assert_int_equal(ops->flush(e), 0);
+                assert_int_equal(ops->flush(z->e), 0);
                 usleep(1000);
             }
         }
-        assert_int_equal(ops->commit(e), 0);
+        assert_int_equal(ops->commit(z->e), 0);
         for (unsigned got = 0; got < DEPTH;) {
             struct io_unit *out[DEPTH];
             const unsigned min = DEPTH - got < 4 ? DEPTH - got : 4;
-            const int r = ops->reap(e, min, DEPTH, out);
+            const int r = ops->reap(z->e, min, DEPTH, out);
             assert_true(r >= (int)min);
             for (int i = 0; i < r; i++)
                 assert_int_equal(out[i]->result, BLK);
             got += (unsigned)r;
         }
     }
-    if (e)
-        ops->cleanup(e);
+    ops->cleanup(z->e);
+    z->e = NULL;
     /* a fresh engine beside the others: the yield on 128 KiB marked I/Os, data checked */
-    const bool ran = ok && marked_round_trip(fd, DEPTH);
-    for (long i = 0; i < online - 1; i++)
-        if (others[i])
-            ops->cleanup(others[i]);
-    close(fd);
-    zram_remove(dev);
-    if (!ran)
+    if (!marked_round_trip(z->fd, DEPTH, &z->e))
         skip();
 }
 
@@ -743,7 +779,7 @@ int main(void)
         cmocka_unit_test(test_qd1_trials),
         cmocka_unit_test(test_buffers),
         cmocka_unit_test_setup_teardown(test_refuses_nowait, setup_uring, teardown),
-        cmocka_unit_test(test_yield_on_zram),
+        cmocka_unit_test_setup_teardown(test_yield_on_zram, setup_zram, teardown_zram),
         cmocka_unit_test(test_mark_rule),
         cmocka_unit_test(test_yield_rule),
     };
