@@ -625,41 +625,6 @@ static bool marked_round_trip(int fd, unsigned depth, struct engine **held)
     return true;
 }
 
-/* The nowait probe: a file on a filesystem does not refuse (a read, EAGAIN or none, says
- * nothing against it); a zram device of the test's own does (zram has no NOWAIT support on
- * this project's kernels), and there the io_uring engine marks its 128 KiB I/Os async, waits
- * for them one at a time at depth 8 and in batches at depth 64 (io_uring.c: a quarter of what
- * is in flight), and still hands back each I/O's own data. */
-static void test_refuses_nowait(void **state)
-{
-    struct fixture *f = *state;
-    if (f->fd < 0) {
-        printf("skipped: %s: O_DIRECT not supported here\n", f->path);
-        skip();
-    }
-    assert_false(engine_refuses_nowait(f->fd));
-    assert_false(engine_refuses_nowait(-1));
-
-    char dev[64];
-    if (!zram_create("16M", dev, sizeof(dev)))
-        skip();
-    int fd = open(dev, O_RDWR | O_DIRECT);
-    assert_true(fd >= 0);
-    const bool refused = engine_refuses_nowait(fd);
-    if (!refused) {   /* a kernel whose zram took nowait I/O would land here too: say so */
-        print_message("%s took a RWF_NOWAIT read (or the probe is broken): zram refused it on "
-                      "every kernel this was written on\n", dev);
-        close(fd);
-        zram_remove(dev);
-        fail();
-    }
-    const bool ran = marked_round_trip(fd, DEPTH, NULL) && marked_round_trip(fd, 64, NULL);
-    close(fd);
-    zram_remove(dev);
-    if (!ran)
-        skip();
-}
-
 /* A zram device of the test's own, open, and the io_uring engines set up on it: the teardown
  * cleans up whatever a failed assertion left (a ring that holds the device keeps it busy, and
  * then not even the exit handler could remove it). */
@@ -701,6 +666,38 @@ static int teardown_zram(void **state)
     return 0;
 }
 
+/* The nowait probe: a file on a filesystem does not refuse (a read, EAGAIN or none, says
+ * nothing against it), nor does a bad descriptor. */
+static void test_refuses_nowait(void **state)
+{
+    struct fixture *f = *state;
+    if (f->fd < 0) {
+        printf("skipped: %s: O_DIRECT not supported here\n", f->path);
+        skip();
+    }
+    assert_false(engine_refuses_nowait(f->fd));
+    assert_false(engine_refuses_nowait(-1));
+}
+
+/* A zram device of the test's own refuses nowait I/O (zram has no NOWAIT support on this
+ * project's kernels), and there the io_uring engine marks its 128 KiB I/Os async, waits for
+ * them one at a time at depth 8 and in batches at depth 64 (io_uring.c: a quarter of what is
+ * in flight), and still hands back each I/O's own data. */
+static void test_marked_on_zram(void **state)
+{
+    struct zram_fixture *z = *state;
+    if (!z->dev[0])
+        skip();   /* zram_create said why */
+    assert_true(z->fd >= 0);
+    if (!engine_refuses_nowait(z->fd)) {   /* a kernel whose zram took nowait I/O: say so */
+        print_message("%s took a RWF_NOWAIT read (or the probe is broken): zram refused it on "
+                      "every kernel this was written on\n", z->dev);
+        fail();
+    }
+    if (!marked_round_trip(z->fd, DEPTH, &z->e) || !marked_round_trip(z->fd, 64, &z->e))
+        skip();
+}
+
 /* With an io_uring engine per online CPU on a zram device (engine.h: engine_yield_wanted), a
  * reap at depth yields its CPU before it sleeps (io_uring.c: "Yield"): each I/O still comes back
  * once with its own data (marked_round_trip, 128 KiB), and a wait for several completions
@@ -717,7 +714,7 @@ static void test_yield_on_zram(void **state)
     if (!z->dev[0])
         skip();   /* zram_create said why */
     assert_true(z->fd >= 0);
-    assert_true(engine_refuses_nowait(z->fd));   /* test_refuses_nowait says why */
+    assert_true(engine_refuses_nowait(z->fd));   /* test_marked_on_zram says why */
     const struct engine_ops *ops = engine_find("io_uring");
     struct engine_config cfg = {.fd = z->fd, .depth = DEPTH, .max_len = BLK, .mem_align = BLK};
     char err[256] = "";
@@ -779,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_qd1_trials),
         cmocka_unit_test(test_buffers),
         cmocka_unit_test_setup_teardown(test_refuses_nowait, setup_uring, teardown),
+        cmocka_unit_test_setup_teardown(test_marked_on_zram, setup_zram, teardown_zram),
         cmocka_unit_test_setup_teardown(test_yield_on_zram, setup_zram, teardown_zram),
         cmocka_unit_test(test_mark_rule),
         cmocka_unit_test(test_yield_rule),
