@@ -34,12 +34,20 @@
 #define NBLK 256u     /* a 1 MiB file */
 #define DEPTH 8u
 
+#define MAX_CPUS 64u   /* test_yield_on_zram: one engine per online CPU, up to this */
+
+/* A file (setup) or a zram device of the test's own (setup_zram), open, and the engines set up
+ * on it: the teardown cleans up whatever a failed assertion left (on a zram device a ring that
+ * holds it keeps it busy, and then not even the exit handler could remove it). */
 struct fixture {
     char path[64];
+    char dev[64];      /* the zram device, "" for a file */
     int fd;
     int open_errno;    /* when fd < 0 */
     const struct engine_ops *ops;
     struct engine *e;
+    unsigned n_others;
+    struct engine *others[MAX_CPUS];
 };
 
 /* Block i holds the 32-bit word i + salt in every word. */
@@ -94,8 +102,13 @@ static int teardown(void **state)
     struct fixture *f = *state;
     if (f->e)
         f->ops->cleanup(f->e);
+    for (unsigned i = 0; i < f->n_others; i++)
+        if (f->others[i])
+            f->ops->cleanup(f->others[i]);
     if (f->fd >= 0)
         close(f->fd);
+    if (f->dev[0])
+        zram_remove(f->dev);
     free(f);
     return 0;
 }
@@ -625,44 +638,19 @@ static bool marked_round_trip(int fd, unsigned depth, struct engine **held)
     return true;
 }
 
-/* A zram device of the test's own, open, and the io_uring engines set up on it: the teardown
- * cleans up whatever a failed assertion left (a ring that holds the device keeps it busy, and
- * then not even the exit handler could remove it). */
-#define YIELD_MAX_CPUS 64
-struct zram_fixture {
-    char dev[64];
-    int fd;
-    long engines;   /* of others[] */
-    struct engine *others[YIELD_MAX_CPUS];
-    struct engine *e;
-};
-
+/* A 16 MiB zram device of the test's own, open (dev "" when none could be made: said why) */
 static int setup_zram(void **state)
 {
-    struct zram_fixture *z = calloc(1, sizeof(*z));
-    if (!z)
+    struct fixture *f = calloc(1, sizeof(*f));
+    if (!f)
         return -1;
-    z->fd = -1;
-    *state = z;
-    if (zram_create("16M", z->dev, sizeof(z->dev)))
-        z->fd = open(z->dev, O_RDWR | O_DIRECT);
-    return 0;
-}
-
-static int teardown_zram(void **state)
-{
-    struct zram_fixture *z = *state;
-    const struct engine_ops *ops = engine_find("io_uring");
-    if (z->e)
-        ops->cleanup(z->e);
-    for (long i = 0; i < z->engines; i++)
-        if (z->others[i])
-            ops->cleanup(z->others[i]);
-    if (z->fd >= 0)
-        close(z->fd);
-    if (z->dev[0])
-        zram_remove(z->dev);
-    free(z);
+    f->fd = -1;
+    f->ops = engine_find("io_uring");
+    *state = f;
+    if (!zram_create("16M", f->dev, sizeof(f->dev)))
+        f->dev[0] = '\0';
+    else
+        f->fd = open(f->dev, O_RDWR | O_DIRECT);
     return 0;
 }
 
@@ -685,7 +673,7 @@ static void test_refuses_nowait(void **state)
  * in flight), and still hands back each I/O's own data. */
 static void test_marked_on_zram(void **state)
 {
-    struct zram_fixture *z = *state;
+    struct fixture *z = *state;
     if (!z->dev[0])
         skip();   /* zram_create said why */
     assert_true(z->fd >= 0);
@@ -705,9 +693,9 @@ static void test_marked_on_zram(void **state)
  * waits of one. */
 static void test_yield_on_zram(void **state)
 {
-    struct zram_fixture *z = *state;
+    struct fixture *z = *state;
     const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    if (online < 1 || online > YIELD_MAX_CPUS) {
+    if (online < 1 || online > (long)MAX_CPUS) {
         printf("skipped: %ld online CPUs: one ring per CPU is more than this test sets up\n", online);
         skip();
     }
@@ -715,11 +703,11 @@ static void test_yield_on_zram(void **state)
         skip();   /* zram_create said why */
     assert_true(z->fd >= 0);
     assert_true(engine_refuses_nowait(z->fd));   /* test_marked_on_zram says why */
-    const struct engine_ops *ops = engine_find("io_uring");
+    const struct engine_ops *ops = z->ops;
     struct engine_config cfg = {.fd = z->fd, .depth = DEPTH, .max_len = BLK, .mem_align = BLK};
     char err[256] = "";
-    for (z->engines = 0; z->engines < online - 1; z->engines++)   /* with z->e: one per CPU */
-        if (ops->init(&z->others[z->engines], &cfg, err, sizeof(err)) != 0) {
+    for (; z->n_others < (unsigned)online - 1; z->n_others++)   /* with z->e: one per CPU */
+        if (ops->init(&z->others[z->n_others], &cfg, err, sizeof(err)) != 0) {
             printf("skipped: %s\n", err);
             skip();
         }
@@ -776,8 +764,8 @@ int main(void)
         cmocka_unit_test(test_qd1_trials),
         cmocka_unit_test(test_buffers),
         cmocka_unit_test_setup_teardown(test_refuses_nowait, setup_uring, teardown),
-        cmocka_unit_test_setup_teardown(test_marked_on_zram, setup_zram, teardown_zram),
-        cmocka_unit_test_setup_teardown(test_yield_on_zram, setup_zram, teardown_zram),
+        cmocka_unit_test_setup_teardown(test_marked_on_zram, setup_zram, teardown),
+        cmocka_unit_test_setup_teardown(test_yield_on_zram, setup_zram, teardown),
         cmocka_unit_test(test_mark_rule),
         cmocka_unit_test(test_yield_rule),
     };
