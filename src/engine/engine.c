@@ -2,6 +2,7 @@
 #include "engine/engine.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <sys/resource.h>
 #include <sys/uio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lib/util.h"
 
@@ -185,6 +187,15 @@ unsigned engine_spin(struct engine *e, struct engine_waits *w, engine_look_fn lo
             return 0;
         }
     }
+}
+
+unsigned engine_thread_cpus(void)
+{
+    cpu_set_t aff;
+    if (sched_getaffinity(0, sizeof(aff), &aff) == 0 && CPU_COUNT(&aff) > 0)
+        return (unsigned)CPU_COUNT(&aff);
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
 }
 
 bool engine_refuses_nowait(int fd)

@@ -19,6 +19,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +36,7 @@
 #define NBLK 256u     /* a 1 MiB file */
 #define DEPTH 8u
 
-#define MAX_CPUS 64u   /* test_yield_on_zram: one engine per online CPU, up to this */
+#define MAX_CPUS 64u   /* test_yield_on_zram: one engine per CPU, up to this */
 
 /* A file (setup) or a zram device of the test's own (setup_zram), open, and the engines set up
  * on it: the teardown cleans up whatever a failed assertion left (on a zram device a ring that
@@ -508,6 +510,71 @@ static void test_yield_rule(void **state)
     assert_true(engine_yield_wanted(8, 1, 1));
 }
 
+/* When the io_uring engine naps on a timer instead of spinning (engine.h: engine_nap_wanted,
+ * engine_note_nap): with 16 or more in flight (at QD 16 a nap of this VM's real length, about
+ * 30 us, would let zram run dry); a nap that found three quarters or more of them completed
+ * stops the naps for 1024 waits at depth, then 2048, ... up to a bound; one that left more in
+ * flight ends the back-off. */
+static void test_nap_rule(void **state)
+{
+    (void)state;
+    struct engine_nap p = {0};
+    assert_false(engine_nap_wanted(&p, ENGINE_NAP_MIN_IN_FLIGHT - 1));
+    assert_false(engine_nap_wanted(&p, 1));
+    assert_true(engine_nap_wanted(&p, 16));
+    assert_true(engine_nap_wanted(&p, 32));   /* QD 32 on zram: 576K IOPS vs 553K, fio 522K */
+    engine_note_nap(&p, 23, 32);   /* 9 still in flight: the device had work */
+    assert_true(engine_nap_wanted(&p, 32));
+    engine_note_nap(&p, 24, 32);   /* three quarters done: nearly ran dry */
+    for (unsigned i = 0; i < ENGINE_NAP_BACKOFF; i++)
+        assert_false(engine_nap_wanted(&p, 32));
+    assert_false(engine_nap_wanted(&p, 8));   /* waits below the depth do not count it down */
+    assert_true(engine_nap_wanted(&p, 32));
+    engine_note_nap(&p, 32, 32);   /* again, in a row: twice as long */
+    for (unsigned i = 0; i < 2 * ENGINE_NAP_BACKOFF; i++)
+        assert_false(engine_nap_wanted(&p, 32));
+    assert_true(engine_nap_wanted(&p, 32));
+    engine_note_nap(&p, 11, 16);   /* 5 of 16 left: ends the back-off */
+    assert_int_equal(p.backoff, 0);
+    engine_note_nap(&p, 12, 16);
+    assert_int_equal(p.skip, ENGINE_NAP_BACKOFF);   /* from the start again */
+    for (int i = 0; i < 40; i++)
+        engine_note_nap(&p, 64, 64);
+    assert_int_equal(p.skip, ENGINE_NAP_BACKOFF_MAX);   /* bounded */
+    engine_note_nap(&p, 3000000000u, 4000000000u);   /* no overflow in the comparison */
+    assert_int_equal(p.skip, ENGINE_NAP_BACKOFF_MAX);
+}
+
+/* engine_thread_cpus counts the calling thread's CPUs: all of its mask, and 1 in a thread
+ * pinned to one CPU (as a worker pinned with --cpus is); the rules count those. */
+static void *cpus_pinned(void *arg)
+{
+    const int *cpu = arg;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(*cpu, &one);
+    if (pthread_setaffinity_np(pthread_self(), sizeof(one), &one) != 0)
+        return (void *)(uintptr_t)0;
+    return (void *)(uintptr_t)engine_thread_cpus();
+}
+
+static void test_thread_cpus(void **state)
+{
+    (void)state;
+    cpu_set_t aff;
+    assert_int_equal(sched_getaffinity(0, sizeof(aff), &aff), 0);
+    assert_int_equal(engine_thread_cpus(), (unsigned)CPU_COUNT(&aff));
+    int cpu = 0;
+    while (!CPU_ISSET(cpu, &aff))
+        cpu++;
+    pthread_t t;
+    void *got = NULL;
+    assert_int_equal(pthread_create(&t, NULL, cpus_pinned, &cpu), 0);
+    assert_int_equal(pthread_join(t, &got), 0);
+    assert_int_equal((uintptr_t)got, 1);
+    assert_int_equal(engine_thread_cpus(), (unsigned)CPU_COUNT(&aff));   /* this thread's own */
+}
+
 /* The buffer area (engine.c): buffers larger than a page in a 2 MiB-aligned area advised for
  * huge pages, rounded up to whole 2 MiB; 4 KiB buffers as they are; zeroed; gone when freed.
  * Read from /proc/self/smaps: the mapping that holds `p`, its end and whether it has the
@@ -686,7 +753,7 @@ static void test_marked_on_zram(void **state)
         skip();
 }
 
-/* With an io_uring engine per online CPU on a zram device (engine.h: engine_yield_wanted), a
+/* With an io_uring engine per CPU (engine_thread_cpus) on a zram device (engine.h: engine_yield_wanted), a
  * reap at depth yields its CPU before it sleeps (io_uring.c: "Yield"): each I/O still comes back
  * once with its own data (marked_round_trip, 128 KiB), and a wait for several completions
  * (min 4, the workload's batch_complete_min) still returns at least that many: the yield is for
@@ -694,9 +761,9 @@ static void test_marked_on_zram(void **state)
 static void test_yield_on_zram(void **state)
 {
     struct fixture *z = *state;
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    if (online < 1 || online > (long)MAX_CPUS) {
-        printf("skipped: %ld online CPUs: one ring per CPU is more than this test sets up\n", online);
+    const long cpus = (long)engine_thread_cpus();
+    if (cpus > (long)MAX_CPUS) {
+        printf("skipped: %ld CPUs: one ring per CPU is more than this test sets up\n", cpus);
         skip();
     }
     if (!z->dev[0])
@@ -706,7 +773,7 @@ static void test_yield_on_zram(void **state)
     const struct engine_ops *ops = z->ops;
     struct engine_config cfg = {.fd = z->fd, .depth = DEPTH, .max_len = BLK, .mem_align = BLK};
     char err[256] = "";
-    for (; z->n_others < (unsigned)online - 1; z->n_others++)   /* with z->e: one per CPU */
+    for (; z->n_others < (unsigned)cpus - 1; z->n_others++)   /* with z->e: one per CPU */
         if (ops->init(&z->others[z->n_others], &cfg, err, sizeof(err)) != 0) {
             printf("skipped: %s\n", err);
             skip();
@@ -748,6 +815,78 @@ static void test_yield_on_zram(void **state)
         skip();
 }
 
+/* One io_uring engine at depth 32 on a zram device of the test's own (unmarked on 2 CPUs or
+ * more, so its waits at depth nap on a timer instead of spinning: io_uring.c, "Nap"; on one
+ * CPU marked, and they yield): 20000 rolling 4 KiB reads over blocks that hold their own
+ * numbers, reaped one or more at a time; each comes back once, with its block's data. */
+#define ZDEPTH 32u
+#define ZBLKS 4096u   /* the 16 MiB device */
+static void test_depth_on_zram(void **state)
+{
+    struct fixture *z = *state;
+    if (!z->dev[0])
+        skip();   /* zram_create said why */
+    assert_true(z->fd >= 0);
+    unsigned char *chunk = aligned_alloc(BLK, 16 * BLK);
+    assert_non_null(chunk);
+    bool written = true;
+    for (uint32_t b = 0; b < ZBLKS && written; b += 16) {
+        for (uint32_t k = 0; k < 16; k++)
+            sign(chunk + k * BLK, b + k, 5);
+        written = pwrite(z->fd, chunk, 16 * BLK, (off_t)b * BLK) == (ssize_t)(16 * BLK);
+    }
+    free(chunk);
+    assert_true(written);
+    const struct engine_ops *ops = z->ops;
+    struct engine_config cfg = {.fd = z->fd, .depth = ZDEPTH, .max_len = BLK, .mem_align = BLK};
+    char err[256] = "";
+    if (ops->init(&z->e, &cfg, err, sizeof(err)) != 0) {
+        printf("skipped: %s\n", err);
+        skip();
+    }
+    struct io_unit *units = ops->units(z->e);
+    bool out_now[ZDEPTH] = {false};
+    uint32_t next = 0;
+    unsigned issued = 0, done = 0;
+    const unsigned total = 20000;
+    alarm(60);
+    for (unsigned i = 0; i < ZDEPTH; i++) {
+        struct io_unit *u = &units[i];
+        u->dir = IO_READ;
+        u->len = BLK;
+        u->offset = (uint64_t)(next++ * 97 % ZBLKS) * BLK;
+        u->result = -12345;
+        assert_int_equal(ops->queue(z->e, u), 0);
+        out_now[i] = true;
+        issued++;
+    }
+    assert_int_equal(ops->commit(z->e), 0);
+    while (done < issued) {
+        struct io_unit *got[ZDEPTH];
+        const int r = ops->reap(z->e, 1, ZDEPTH, got);
+        assert_true(r >= 1 && (unsigned)r <= ZDEPTH);
+        for (int i = 0; i < r; i++) {
+            struct io_unit *u = got[i];
+            assert_true(out_now[u->index]);   /* handed back once per issue */
+            out_now[u->index] = false;
+            assert_int_equal(u->result, BLK);
+            assert_true(signed_as(u->buf, (uint32_t)(u->offset / BLK), 5));
+            done++;
+            if (issued < total) {
+                u->offset = (uint64_t)(next++ * 97 % ZBLKS) * BLK;
+                u->result = -12345;
+                memset(u->buf, 0xee, BLK);
+                assert_int_equal(ops->queue(z->e, u), 0);
+                out_now[u->index] = true;
+                issued++;
+            }
+        }
+        assert_int_equal(ops->commit(z->e), 0);
+    }
+    assert_int_equal(done, total);
+    alarm(0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -768,6 +907,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_yield_on_zram, setup_zram, teardown),
         cmocka_unit_test(test_mark_rule),
         cmocka_unit_test(test_yield_rule),
+        cmocka_unit_test(test_nap_rule),
+        cmocka_unit_test(test_thread_cpus),
+        cmocka_unit_test_setup_teardown(test_depth_on_zram, setup_zram, teardown),
     };
     return cmocka_run_group_tests_name("engines", tests, NULL, NULL);
 }
