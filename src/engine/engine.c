@@ -180,9 +180,7 @@ unsigned engine_spin(struct engine *e, struct engine_waits *w, engine_look_fn lo
         if (now_mono_ns() - t0 >= limit) {
             if (in_flight > 1)
                 return 0;
-            w->backoff = w->backoff ? w->backoff * 2 : 8;
-            if (w->backoff > ENGINE_SPIN_BACKOFF)
-                w->backoff = ENGINE_SPIN_BACKOFF;
+            w->backoff = engine_backoff_next(w->backoff, 8, ENGINE_SPIN_BACKOFF);
             w->skip = w->backoff;
             return 0;
         }

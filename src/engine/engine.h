@@ -230,6 +230,20 @@ static inline bool engine_yield_wanted(unsigned in_flight, unsigned engines, uns
  * the back-off.  Measured on 2 vCPUs (kernel 6.18) at depths 16 to 32 on zram; the 10 us and
  * the 16 are UNCERTAIN beyond that (a timer's real length is the VM's: a 10 us nap took about
  * 30 us there, a 1 us one 18 us). */
+/* Back-offs (the nap's and the spin's): a wait skipped while *skip counts down, and the next
+ * back-off's length after one of cur (0: none running), doubling from first up to max. */
+static inline bool engine_skip(unsigned *skip)
+{
+    if (!*skip)
+        return false;
+    (*skip)--;
+    return true;
+}
+static inline unsigned engine_backoff_next(unsigned cur, unsigned first, unsigned max)
+{
+    return !cur ? first : cur < max / 2 ? cur * 2 : max;
+}
+
 #define ENGINE_NAP_NS 10000u
 #define ENGINE_NAP_MIN_IN_FLIGHT 16u
 #define ENGINE_NAP_BACKOFF 1024u
@@ -242,13 +256,7 @@ struct engine_nap {
  * wait down). */
 static inline bool engine_nap_wanted(struct engine_nap *p, unsigned in_flight)
 {
-    if (in_flight < ENGINE_NAP_MIN_IN_FLIGHT)
-        return false;
-    if (p->skip) {
-        p->skip--;
-        return false;
-    }
-    return true;
+    return in_flight >= ENGINE_NAP_MIN_IN_FLIGHT && !engine_skip(&p->skip);
 }
 /* A nap taken with in_flight I/Os submitted found `found` of them completed. */
 static inline void engine_note_nap(struct engine_nap *p, unsigned found, unsigned in_flight)
@@ -257,9 +265,7 @@ static inline void engine_note_nap(struct engine_nap *p, unsigned found, unsigne
         p->backoff = 0;
         return;
     }
-    p->backoff = !p->backoff                             ? ENGINE_NAP_BACKOFF
-                 : p->backoff < ENGINE_NAP_BACKOFF_MAX / 2 ? p->backoff * 2
-                                                           : ENGINE_NAP_BACKOFF_MAX;
+    p->backoff = engine_backoff_next(p->backoff, ENGINE_NAP_BACKOFF, ENGINE_NAP_BACKOFF_MAX);
     p->skip = p->backoff;
 }
 
@@ -358,11 +364,7 @@ static inline bool engine_spin_wanted(struct engine_waits *w, unsigned min, unsi
         return false;
     if (in_flight <= 1 ? !engine_qd1_spin(w) : w->avg_ns >= ENGINE_SPIN_NS)
         return false;
-    if (w->skip) {
-        w->skip--;
-        return false;
-    }
-    return true;
+    return !engine_skip(&w->skip);
 }
 /* A wait that took ns to its first completion (0: there was one already); slept: it did not
  * spin first. */

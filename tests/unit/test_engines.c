@@ -263,6 +263,62 @@ static void test_min_zero(void **state)
     assert_true(calls >= 1);
 }
 
+/* Rolling reads through ops/e, `depth` kept in flight: the first `depth` queued, then each
+ * completion checked (handed back once per issue, result BLK, its block's data signed with
+ * salt) and its unit queued again at once for the next block (every step-th of nblk) until
+ * `total` were issued.  Reaps with min 1 and max `depth`, or, with small_reaps, 2 and 1 in
+ * turn.  A read lost on the way leaves reap() waiting: the alarm ends the test. */
+#define ROLL_MAX_DEPTH 64u
+static void rolling_reads(const struct engine_ops *ops, struct engine *e, unsigned depth,
+                          uint32_t nblk, uint32_t step, uint32_t salt, unsigned total,
+                          bool small_reaps)
+{
+    assert_true(depth <= ROLL_MAX_DEPTH && depth <= total);
+    struct io_unit *units = ops->units(e);
+    bool out_now[ROLL_MAX_DEPTH] = {false};
+    uint32_t next = 0;
+    unsigned issued = 0, done = 0;
+    alarm(60);
+    for (unsigned i = 0; i < depth; i++) {
+        struct io_unit *u = &units[i];
+        u->dir = IO_READ;
+        u->len = BLK;
+        u->offset = (uint64_t)(next++ * step % nblk) * BLK;
+        u->result = -12345;
+        assert_int_equal(ops->queue(e, u), 0);
+        out_now[i] = true;
+        issued++;
+    }
+    assert_int_equal(ops->commit(e), 0);
+    const uint64_t t0 = now_mono_ns();
+    while (done < issued) {
+        struct io_unit *got[ROLL_MAX_DEPTH];
+        const unsigned max = !small_reaps ? depth : done % 2 ? 1 : 2;
+        int r = ops->reap(e, 1, max, got);
+        assert_true(r >= 1 && (unsigned)r <= max);
+        for (int i = 0; i < r; i++) {
+            struct io_unit *u = got[i];
+            assert_true(out_now[u->index]);   /* handed back once per issue */
+            out_now[u->index] = false;
+            assert_int_equal(u->result, BLK);
+            assert_true(signed_as(u->buf, (uint32_t)(u->offset / BLK), salt));
+            done++;
+            if (issued < total) {
+                u->offset = (uint64_t)(next++ * step % nblk) * BLK;
+                u->result = -12345;
+                memset(u->buf, 0xee, BLK);
+                assert_int_equal(ops->queue(e, u), 0);
+                out_now[u->index] = true;
+                issued++;
+            }
+        }
+        assert_int_equal(ops->commit(e), 0);
+        assert_true(now_mono_ns() - t0 < 60ull * 1000 * 1000 * 1000);   /* not stuck */
+    }
+    assert_int_equal(done, total);
+    alarm(0);
+}
+
 /* The worker loop's rhythm: DEPTH reads kept in flight, each turn reaping one or two and
  * queueing as many new ones at once, so that a turn has fewer than 3 to submit while most of
  * the depth is in the kernel (io_uring then holds them for the next batch). Every read comes
@@ -271,50 +327,8 @@ static void test_min_zero(void **state)
 static void test_rolling(void **state)
 {
     struct fixture *f = *state;
-    struct io_unit *units = start(f);
-    bool out_now[DEPTH] = {false};
-    uint32_t next = 0;
-    unsigned issued = 0, done = 0;
-    const unsigned total = 3000;
-    alarm(60);   /* a read lost while held leaves reap() waiting for ever: end the test */
-    for (unsigned i = 0; i < DEPTH; i++) {
-        struct io_unit *u = &units[i];
-        u->dir = IO_READ;
-        u->len = BLK;
-        u->offset = (uint64_t)(next++ * 37 % NBLK) * BLK;
-        u->result = -12345;
-        assert_int_equal(f->ops->queue(f->e, u), 0);
-        out_now[i] = true;
-        issued++;
-    }
-    assert_int_equal(f->ops->commit(f->e), 0);
-    const uint64_t t0 = now_mono_ns();
-    while (done < issued) {
-        struct io_unit *got[DEPTH];
-        const unsigned max = done % 2 ? 1 : 2;
-        int r = f->ops->reap(f->e, 1, max, got);
-        assert_true(r >= 1 && (unsigned)r <= max);
-        for (int i = 0; i < r; i++) {
-            struct io_unit *u = got[i];
-            assert_true(out_now[u->index]);   /* handed back once per issue */
-            out_now[u->index] = false;
-            assert_int_equal(u->result, BLK);
-            assert_true(signed_as(u->buf, (uint32_t)(u->offset / BLK), 0));
-            done++;
-            if (issued < total) {
-                u->offset = (uint64_t)(next++ * 37 % NBLK) * BLK;
-                u->result = -12345;
-                memset(u->buf, 0xee, BLK);
-                assert_int_equal(f->ops->queue(f->e, u), 0);
-                out_now[u->index] = true;
-                issued++;
-            }
-        }
-        assert_int_equal(f->ops->commit(f->e), 0);
-        assert_true(now_mono_ns() - t0 < 60ull * 1000 * 1000 * 1000);   /* not stuck */
-    }
-    assert_int_equal(done, total);
-    alarm(0);
+    start(f);
+    rolling_reads(f->ops, f->e, DEPTH, NBLK, 37, 0, 3000, true);
 }
 
 /* The spin's back-off (engine.h), with a look that finds a completion only when told to: no
@@ -844,47 +858,7 @@ static void test_depth_on_zram(void **state)
         printf("skipped: %s\n", err);
         skip();
     }
-    struct io_unit *units = ops->units(z->e);
-    bool out_now[ZDEPTH] = {false};
-    uint32_t next = 0;
-    unsigned issued = 0, done = 0;
-    const unsigned total = 20000;
-    alarm(60);
-    for (unsigned i = 0; i < ZDEPTH; i++) {
-        struct io_unit *u = &units[i];
-        u->dir = IO_READ;
-        u->len = BLK;
-        u->offset = (uint64_t)(next++ * 97 % ZBLKS) * BLK;
-        u->result = -12345;
-        assert_int_equal(ops->queue(z->e, u), 0);
-        out_now[i] = true;
-        issued++;
-    }
-    assert_int_equal(ops->commit(z->e), 0);
-    while (done < issued) {
-        struct io_unit *got[ZDEPTH];
-        const int r = ops->reap(z->e, 1, ZDEPTH, got);
-        assert_true(r >= 1 && (unsigned)r <= ZDEPTH);
-        for (int i = 0; i < r; i++) {
-            struct io_unit *u = got[i];
-            assert_true(out_now[u->index]);   /* handed back once per issue */
-            out_now[u->index] = false;
-            assert_int_equal(u->result, BLK);
-            assert_true(signed_as(u->buf, (uint32_t)(u->offset / BLK), 5));
-            done++;
-            if (issued < total) {
-                u->offset = (uint64_t)(next++ * 97 % ZBLKS) * BLK;
-                u->result = -12345;
-                memset(u->buf, 0xee, BLK);
-                assert_int_equal(ops->queue(z->e, u), 0);
-                out_now[u->index] = true;
-                issued++;
-            }
-        }
-        assert_int_equal(ops->commit(z->e), 0);
-    }
-    assert_int_equal(done, total);
-    alarm(0);
+    rolling_reads(ops, z->e, ZDEPTH, ZBLKS, 97, 5, 20000, false);
 }
 
 int main(void)
