@@ -409,13 +409,14 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
              * completed meanwhile (header: "Nap").  No wait is noted: whatever the nap found
              * had not been waited for. */
             const unsigned before = e->in_flight;
-            const struct timespec nap = {.tv_sec = 0, .tv_nsec = ENGINE_NAP_NS};
-            (void)nanosleep(&nap, NULL);   /* EINTR: a shorter nap */
+            const struct timespec len = {.tv_sec = 0, .tv_nsec = ENGINE_NAP_NS};
+            (void)nanosleep(&len, NULL);   /* EINTR: a shorter nap */
             ret = io_uring_get_events(&e->ring);
             if (submit_error(ret))
                 return ret;
+            /* all that completed, not only the max this reap hands back */
+            engine_note_nap(&e->nap, io_uring_cq_ready(&e->ring), before);
             n = take(e, max, out);
-            engine_note_nap(&e->nap, n, before);
             if (n)
                 return (int)n;
         }
