@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
 #include "db/db_internal.h"
@@ -249,6 +250,25 @@ static int migrate(struct db *d, int target, char *err, size_t errlen)
     return db_commit(d, err, errlen);
 }
 
+/* WAL mode.  Switching to it takes the file's exclusive lock, and SQLite does not call the busy
+ * handler for that: while another process opens the same new file (two `db import`s into one
+ * history at once), the pragma fails at once with SQLITE_BUSY (measured: 4 failed imports in
+ * 200, two at a time, on a new file each time).  So it is retried, for up to DB_BUSY_MS as every
+ * other lock is waited for, in sleeps of 1 ms doubling up to 50 ms.  Once the file is in WAL
+ * mode the pragma takes no lock. */
+static int set_wal(struct db *d, char *err, size_t errlen)
+{
+    for (long waited = 0, step = 1;; waited += step, step = step < 50 ? step * 2 : 50) {
+        const int rc = sqlite3_exec(d->h, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+        if (rc == SQLITE_OK)
+            return 0;
+        if ((rc & 0xff) != SQLITE_BUSY || waited >= DB_BUSY_MS)
+            return db_fail(d, "switching to WAL mode", err, errlen);
+        const struct timespec ts = {.tv_sec = 0, .tv_nsec = step * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
 static struct db *open_at(const char *path, int target, bool create, char *err, size_t errlen)
 {
     if (!path || !*path) {
@@ -270,7 +290,7 @@ static struct db *open_at(const char *path, int target, bool create, char *err, 
     }
     sqlite3_busy_timeout(d->h, DB_BUSY_MS);
     if (count_tables(d, err, errlen) < 0 ||
-        db_exec(d, "PRAGMA journal_mode = WAL", err, errlen) != 0 ||
+        set_wal(d, err, errlen) != 0 ||
         db_exec(d, "PRAGMA synchronous = NORMAL", err, errlen) != 0 ||   /* WAL: safe */
         db_exec(d, "PRAGMA foreign_keys = ON", err, errlen) != 0 ||
         migrate(d, target, err, errlen) != 0) {
