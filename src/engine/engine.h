@@ -220,16 +220,6 @@ static inline bool engine_yield_wanted(unsigned in_flight, unsigned engines, uns
     return in_flight > 1 && engines >= cpus;
 }
 
-/* Nap instead of spinning: on a target that refuses nowait I/O, where the io_uring engine's
- * unmarked reap would spin at depth (engine_spin_wanted) with ENGINE_NAP_MIN_IN_FLIGHT or more
- * I/Os in flight, it sleeps ENGINE_NAP_NS on a timer instead and then takes what completed
- * meanwhile (io_uring.c: "Nap" says why and what was measured).  A nap after which three
- * quarters or more of what was in flight had completed nearly let the device run dry: the
- * next ENGINE_NAP_BACKOFF waits do not nap (they spin), then twice as many after each such nap
- * in a row, up to ENGINE_NAP_BACKOFF_MAX; a nap that leaves a quarter or more in flight ends
- * the back-off.  Measured on 2 vCPUs (kernel 6.18) at depths 16 to 32 on zram; the 10 us and
- * the 16 are UNCERTAIN beyond that (a timer's real length is the VM's: a 10 us nap took about
- * 30 us there, a 1 us one 18 us). */
 /* Back-offs (the nap's and the spin's): a wait skipped while *skip counts down, and the next
  * back-off's length after one of cur (0: none running), doubling from first up to max. */
 static inline bool engine_skip(unsigned *skip)
@@ -244,6 +234,16 @@ static inline unsigned engine_backoff_next(unsigned cur, unsigned first, unsigne
     return !cur ? first : cur < max / 2 ? cur * 2 : max;
 }
 
+/* Nap instead of spinning: on a target that refuses nowait I/O, where the io_uring engine's
+ * unmarked reap would spin at depth (engine_spin_wanted) with ENGINE_NAP_MIN_IN_FLIGHT or more
+ * I/Os in flight, it sleeps ENGINE_NAP_NS on a timer instead and then takes what completed
+ * meanwhile (io_uring.c: "Nap" says why and what was measured).  A nap after which three
+ * quarters or more of what was in flight had completed nearly let the device run dry: the
+ * next ENGINE_NAP_BACKOFF waits do not nap (they spin), then twice as many after each such nap
+ * in a row, up to ENGINE_NAP_BACKOFF_MAX; a nap that leaves a quarter or more in flight ends
+ * the back-off.  Measured on 2 vCPUs (kernel 6.18) at depths 16 to 32 on zram; the 10 us and
+ * the 16 are UNCERTAIN beyond that (a timer's real length is the VM's: a 10 us nap took about
+ * 30 us there, a 1 us one 18 us). */
 #define ENGINE_NAP_NS 10000u
 #define ENGINE_NAP_MIN_IN_FLIGHT 16u
 #define ENGINE_NAP_BACKOFF 1024u
