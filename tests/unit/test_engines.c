@@ -115,6 +115,19 @@ static int teardown(void **state)
     return 0;
 }
 
+/* An engine of f's kind on f's target, depth I/Os of up to BLK, set up into *e (one of f's,
+ * for the teardown), or skip with the reason the kernel gave (io_uring disabled). */
+static void init_or_skip(struct fixture *f, struct engine **e, unsigned depth)
+{
+    assert_non_null(f->ops);
+    struct engine_config cfg = {.fd = f->fd, .depth = depth, .max_len = BLK, .mem_align = BLK};
+    char err[256] = "";
+    if (f->ops->init(e, &cfg, err, sizeof(err)) != 0) {
+        printf("skipped: %s\n", err);
+        skip();
+    }
+}
+
 /* The engine on the fixture's file, or skip with the reason. */
 static struct io_unit *start(struct fixture *f)
 {
@@ -123,13 +136,7 @@ static struct io_unit *start(struct fixture *f)
                strerror(f->open_errno));
         skip();
     }
-    assert_non_null(f->ops);
-    struct engine_config cfg = {.fd = f->fd, .depth = DEPTH, .max_len = BLK, .mem_align = BLK};
-    char err[256] = "";
-    if (f->ops->init(&f->e, &cfg, err, sizeof(err)) != 0) {
-        printf("skipped: %s\n", err);
-        skip();
-    }
+    init_or_skip(f, &f->e, DEPTH);
     return f->ops->units(f->e);
 }
 
@@ -785,17 +792,9 @@ static void test_yield_on_zram(void **state)
     assert_true(z->fd >= 0);
     assert_true(engine_refuses_nowait(z->fd));   /* test_marked_on_zram says why */
     const struct engine_ops *ops = z->ops;
-    struct engine_config cfg = {.fd = z->fd, .depth = DEPTH, .max_len = BLK, .mem_align = BLK};
-    char err[256] = "";
     for (; z->n_others < (unsigned)cpus - 1; z->n_others++)   /* with z->e: one per CPU */
-        if (ops->init(&z->others[z->n_others], &cfg, err, sizeof(err)) != 0) {
-            printf("skipped: %s\n", err);
-            skip();
-        }
-    if (ops->init(&z->e, &cfg, err, sizeof(err)) != 0) {
-        printf("skipped: %s\n", err);
-        skip();
-    }
+        init_or_skip(z, &z->others[z->n_others], DEPTH);
+    init_or_skip(z, &z->e, DEPTH);
     /* Each batch: 2 reads submitted and given time to complete, then 6 more, then waits for 4
      * at a time: the first look finds the 2, fewer than asked for. */
     for (unsigned batch = 0; batch < 50; batch++) {
@@ -851,14 +850,8 @@ static void test_depth_on_zram(void **state)
     }
     free(chunk);
     assert_true(written);
-    const struct engine_ops *ops = z->ops;
-    struct engine_config cfg = {.fd = z->fd, .depth = ZDEPTH, .max_len = BLK, .mem_align = BLK};
-    char err[256] = "";
-    if (ops->init(&z->e, &cfg, err, sizeof(err)) != 0) {
-        printf("skipped: %s\n", err);
-        skip();
-    }
-    rolling_reads(ops, z->e, ZDEPTH, ZBLKS, 97, 5, 20000, false);
+    init_or_skip(z, &z->e, ZDEPTH);
+    rolling_reads(z->ops, z->e, ZDEPTH, ZBLKS, 97, 5, 20000, false);
 }
 
 int main(void)
