@@ -63,6 +63,12 @@
  * BENCH_AA=fio or BENCH_AA=ptsbench (an A/A series: both sides of every pair run that one tool
  * the same way, so the ratios show what this machine's noise alone does to a median of the
  * pairs: how often a tool misses the goal against itself).
+ * BENCH_TICK=MS (a diagnostic, off by default: for the whole bench, one process per CPU this
+ * bench may use, pinned there, wakes every MS milliseconds and does nothing else, around both
+ * tools' runs alike.  On the VM docs/engines.md section 5 describes, QD 1 reads on the virtual
+ * disk moved by up to 10 % with where a process's *other* threads sleep, which fio's layout of
+ * threads and ptsbench's differ in; with the same ticking around both, that is out of the
+ * comparison.  Not the default: the default compares the two tools as a user runs them.)
  *
  * A benchmark, not a test: it prints, it does not pass or fail on speed. A target it cannot
  * make (no root, no zram) is skipped with a reason. The zram device and the temporary
@@ -79,9 +85,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine/engine.h"
@@ -691,6 +699,51 @@ static void print_table(void)
     }
 }
 
+/* BENCH_TICK (the header): the tickers' pids, stopped and reaped by tickers_stop. */
+static pid_t tickers[CPU_SETSIZE];
+static int n_tickers;
+
+static void tickers_start(const cpu_set_t *cpus, int ms)
+{
+    const pid_t parent = getpid();
+    fflush(stdout);   /* a child never flushes (it ends in SIGKILL or _exit), but be plain */
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        if (!CPU_ISSET(c, cpus))
+            continue;
+        const pid_t pid = fork();
+        if (pid < 0)
+            break;
+        if (pid == 0) {
+            /* dies with the bench however it ends */
+            if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+                _exit(0);
+            signal(SIGINT, SIG_DFL);
+            signal(SIGTERM, SIG_DFL);
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(c, &one);
+            (void)sched_setaffinity(0, sizeof(one), &one);
+            const struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
+            for (;;)
+                nanosleep(&t, NULL);
+        }
+        tickers[n_tickers++] = pid;
+    }
+    printf("bench: BENCH_TICK=%d: %d ticker process%s (one per CPU, each waking every %d ms) "
+           "around both tools' runs alike: a diagnostic, not the default comparison\n", ms,
+           n_tickers, n_tickers == 1 ? "" : "es", ms);
+}
+
+static void tickers_stop(void)
+{
+    for (int i = 0; i < n_tickers; i++) {
+        kill(tickers[i], SIGKILL);
+        while (waitpid(tickers[i], NULL, 0) < 0 && errno == EINTR) {
+        }
+    }
+    n_tickers = 0;
+}
+
 static int env_int(const char *name, int dflt, int lo, int hi)
 {
     const char *v = getenv(name);
@@ -743,6 +796,11 @@ int main(void)
         perror("bench: temporary directory");
         return 1;
     }
+    const int tick_ms = env_int("BENCH_TICK", 0, 0, 1000);
+    if (tick_ms > 0 && pin_cpu[0])
+        tickers_start(&mine, tick_ms);
+    else if (tick_ms > 0)
+        printf("bench: BENCH_TICK ignored: this process's CPU mask cannot be read\n");
     if (runs("fio"))
         hugepages_reserve(8);   /* fio needs one per job (QD x 128 KiB fits in 2 MiB); spares */
     if (selected("BENCH_TARGETS", "zram")) {
@@ -759,6 +817,7 @@ int main(void)
         snprintf(file, sizeof(file), "%s/target.dat", dir);
         bench_target("file", file, dir, quick, npairs, secs);
     }
+    tickers_stop();
     print_table();
     hugepages_restore();
     remove_tree(dir);
