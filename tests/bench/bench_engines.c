@@ -706,7 +706,7 @@ static int n_tickers;
 static void tickers_start(const cpu_set_t *cpus, int ms)
 {
     const pid_t parent = getpid();
-    fflush(stdout);   /* a child never flushes (it ends in SIGKILL or _exit), but be plain */
+    fflush(stdout);   /* the children inherit no unwritten output */
     for (int c = 0; c < CPU_SETSIZE; c++) {
         if (!CPU_ISSET(c, cpus))
             continue;
