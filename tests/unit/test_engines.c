@@ -25,7 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dirent.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "engine/engine.h"
@@ -828,6 +830,98 @@ static void test_yield_on_zram(void **state)
         skip();
 }
 
+/* A thread's scheduling attributes (sched_getattr(2), its first 48-byte version): the slice
+ * of a SCHED_OTHER thread is in runtime on kernels from 6.12 (before, 0). */
+struct sattr {
+    uint32_t size, policy;
+    uint64_t flags;
+    int32_t nice;
+    uint32_t priority;
+    uint64_t runtime, deadline, period;
+};
+static struct sattr sattr_of(pid_t tid)
+{
+    struct sattr a;
+    memset(&a, 0, sizeof(a));
+    assert_int_equal(syscall(SYS_sched_getattr, tid, &a, (unsigned)sizeof(a), 0U), 0);
+    return a;
+}
+/* Put this thread back on the kernel's default slice (and policy: SCHED_OTHER, nice 0). */
+static void default_slice(void)
+{
+    struct sattr a;
+    memset(&a, 0, sizeof(a));
+    a.size = sizeof(a);
+    if (syscall(SYS_sched_setattr, 0, &a, 0U) != 0) {
+        printf("skipped: sched_setattr to the default slice: %s\n", strerror(errno));
+        skip();
+    }
+}
+
+/* The short slice (io_uring.c: "Short slice"): an io_uring engine on a file (it takes nowait
+ * I/O) leaves its thread's slice alone; on a zram device of the test's own its thread asks
+ * for ENGINE_SLICE_NS, not passed on to threads made from it, and the io-wq workers that ran
+ * its marked I/Os keep the kernel's default. */
+static void test_slice(void **state)
+{
+    struct fixture *z = *state;
+    if (!z->dev[0])
+        skip();   /* zram_create said why */
+    assert_true(z->fd >= 0);
+    const pid_t self = (pid_t)syscall(SYS_gettid);
+    default_slice();
+    const uint64_t dflt = sattr_of(self).runtime;
+    if (!dflt) {
+        printf("skipped: this kernel does not report a thread's slice (before 6.12)\n");
+        skip();
+    }
+    assert_int_not_equal(dflt, ENGINE_SLICE_NS);   /* else the test could not tell */
+
+    char path[] = "/var/tmp/ptsbench-slice-XXXXXX";
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    unlink(path);
+    assert_int_equal(ftruncate(fd, 1 << 20), 0);
+    struct fixture file = {.fd = fd, .ops = z->ops};
+    struct engine *e = NULL;
+    init_or_skip(&file, &e, DEPTH);
+    assert_int_equal(sattr_of(self).runtime, dflt);
+    z->ops->cleanup(e);
+    close(fd);
+
+    init_or_skip(z, &z->e, DEPTH);
+    const struct sattr mine = sattr_of(self);
+    assert_int_equal(mine.policy, SCHED_OTHER);
+    assert_int_equal(mine.runtime, ENGINE_SLICE_NS);
+    assert_true(mine.flags & 0x01);   /* SCHED_FLAG_RESET_ON_FORK */
+    if (!marked_round_trip(z->fd, DEPTH, NULL))
+        skip();
+    /* io-wq keeps an idle worker for seconds: the ones that just ran are still there */
+    DIR *d = opendir("/proc/self/task");
+    assert_non_null(d);
+    unsigned workers = 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        char comm_path[64], comm[32] = "";
+        if (de->d_name[0] == '.')
+            continue;
+        snprintf(comm_path, sizeof(comm_path), "/proc/self/task/%s/comm", de->d_name);
+        FILE *c = fopen(comm_path, "r");
+        if (!c)
+            continue;
+        if (!fgets(comm, sizeof(comm), c))
+            comm[0] = '\0';
+        fclose(c);
+        if (strncmp(comm, "iou-wrk-", 8) != 0)
+            continue;
+        workers++;
+        assert_int_equal(sattr_of((pid_t)atoi(de->d_name)).runtime, dflt);
+    }
+    closedir(d);
+    if (!workers)
+        printf("note: no io-wq worker left to look at\n");
+    default_slice();
+}
+
 /* One io_uring engine at depth 32 on a zram device of the test's own (unmarked on 2 CPUs or
  * more, so its waits at depth nap on a timer instead of spinning: io_uring.c, "Nap"; on one
  * CPU marked, and they yield): 20000 rolling 4 KiB reads over blocks that hold their own
@@ -872,6 +966,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_refuses_nowait, setup_uring, teardown),
         cmocka_unit_test_setup_teardown(test_marked_on_zram, setup_zram, teardown),
         cmocka_unit_test_setup_teardown(test_yield_on_zram, setup_zram, teardown),
+        cmocka_unit_test_setup_teardown(test_slice, setup_zram, teardown),
         cmocka_unit_test(test_mark_rule),
         cmocka_unit_test(test_yield_rule),
         cmocka_unit_test(test_nap_rule),
