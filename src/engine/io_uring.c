@@ -116,7 +116,7 @@
  * when taken, up to one nap after they completed, as the batched wait's are; mean latency
  * stays QD / IOPS.
  * Short slice: on a target without nowait I/O the thread shares the CPUs with the io-wq
- * workers that run its I/Os (up to 8 of them on 2 CPUs at QD 128, each busy with zram's CPU
+ * workers that run its I/Os (8 or 9 of them on 2 CPUs at QD 128, each busy with zram's CPU
  * work), and they take the CPU from it: perf sched at QD 128 showed the thread runnable but
  * waiting 0.1-0.3 ms at a time for its CPU, while the workers drained what it had submitted
  * and the other CPU went idle (23 % of the time against 14 % with fio, /proc/stat).  So at
