@@ -234,6 +234,16 @@ static inline unsigned engine_backoff_next(unsigned cur, unsigned first, unsigne
     return !cur ? first : cur < max / 2 ? cur * 2 : max;
 }
 
+/* The slice the io_uring engine's thread asks the scheduler for on a target that refuses
+ * nowait I/O (io_uring.c: "Short slice"): the shortest the kernel grants a SCHED_OTHER thread
+ * (6.12 and later clamp a requested slice to 0.1-100 ms; the default was 1.4 ms on the 2-vCPU
+ * VMs this was measured on: se.slice in /proc/TID/sched).  Measured on 2 vCPUs (kernel 6.18)
+ * on zram; no other length was tried (UNCERTAIN whether a longer one would do as well).
+ * -DENGINE_SLICE_NS=0u builds an engine that keeps the default. */
+#ifndef ENGINE_SLICE_NS
+#define ENGINE_SLICE_NS 100000u
+#endif
+
 /* Nap instead of spinning: on a target that refuses nowait I/O, where the io_uring engine's
  * unmarked reap would spin at depth (engine_spin_wanted) with ENGINE_NAP_MIN_IN_FLIGHT or more
  * I/Os in flight, it sleeps ENGINE_NAP_NS on a timer instead and then takes what completed
@@ -248,16 +258,6 @@ static inline unsigned engine_backoff_next(unsigned cur, unsigned first, unsigne
 #define ENGINE_NAP_MIN_IN_FLIGHT 16u
 #define ENGINE_NAP_BACKOFF 1024u
 #define ENGINE_NAP_BACKOFF_MAX (1u << 20)
-
-/* The slice the io_uring engine's thread asks the scheduler for on a target that refuses
- * nowait I/O (io_uring.c: "Short slice"): the shortest the kernel grants to a SCHED_OTHER
- * thread (6.12 and later clamp a requested slice to 0.1-100 ms; the default was 1.4 ms on the
- * 2-vCPU VMs this was measured on: /proc/TID/sched, se.slice).  Measured on 2 vCPUs (kernel 6.18) on zram; no other length
- * was tried (UNCERTAIN whether a longer one would do as well).  -DENGINE_SLICE_NS=0u builds
- * an engine that keeps the default. */
-#ifndef ENGINE_SLICE_NS
-#define ENGINE_SLICE_NS 100000u
-#endif
 struct engine_nap {
     unsigned skip;      /* waits left that do not nap */
     unsigned backoff;   /* the last back-off's length; 0: none since a nap left enough in flight */

@@ -115,22 +115,23 @@
  * the fixed one (508K at 3.33 us against 541K at 3.06).  The nap's completions are stamped
  * when taken, up to one nap after they completed, as the batched wait's are; mean latency
  * stays QD / IOPS.
- * Short slice: on a target without nowait I/O the thread shares the CPUs with the io-wq
- * workers that run its I/Os (8 or 9 of them on 2 CPUs at QD 128, each busy with zram's CPU
- * work), and they take the CPU from it: perf sched at QD 128 showed the thread runnable but
- * waiting 0.1-0.3 ms at a time for its CPU, while the workers drained what it had submitted
- * and the other CPU went idle (23 % of the time against 14 % with fio, /proc/stat).  So at
- * set-up the thread asks the scheduler for the shortest slice it grants (ENGINE_SLICE_NS,
- * 100 us; the default here is 1.4 ms), keeping its policy and nice value, and not for the
- * workers made from it (SCHED_FLAG_RESET_ON_FORK); the scheduler (EEVDF, 6.12 and later) then
- * gives it back its CPU sooner.  Interleaved series of 3 s runs on zram, 2 vCPUs, kernel 6.18,
- * the same build with and without it, fio at its best: 4 KiB random reads at QD 128 603K
- * against 592K IOPS (with it the faster in 18 of 20 rounds, CPU idle 11 % against 14 %), at
- * QD 32 545K against 528K, at QD 32 x 2 857K against 776K (fio 486K and 594K), 4 KiB random
- * writes at QD 32 273K against 253K, 128 KiB reads at QD 8 104K against 102K; 128 KiB writes
- * 22.1K against 22.4K (fio 20.6K), at QD 1 pinned 170K against 166K.  The workers with the
- * short slice too did as well (a paired 1.034 against 1.037 at QD 128), so which rule of the
- * scheduler makes the difference is UNCERTAIN; a thread that is not SCHED_OTHER is left as it is.
+ * Short slice: on a target without nowait I/O the thread shares the CPUs with the io-wq workers
+ * that run its I/Os (8 or 9 of them on 2 CPUs at QD 128, each busy with zram's CPU work), and
+ * they take the CPU from it: perf sched at QD 128 showed the thread runnable but waiting
+ * 0.1-0.3 ms at a time for its CPU, while the workers drained what it had submitted and the
+ * other CPU went idle (23 % of the time against 14 % with fio, /proc/stat).  So at set-up the
+ * thread asks the scheduler for the shortest slice it grants (ENGINE_SLICE_NS, 100 us; the
+ * default here is 1.4 ms), keeping its policy and nice value, and not for the workers made from
+ * it (SCHED_FLAG_RESET_ON_FORK, unless its nice value is negative); the scheduler (EEVDF, 6.12
+ * and later) then gives it back its CPU sooner.  Interleaved series of 3 s runs on zram, 2
+ * vCPUs, kernel 6.18, the same build with and without it, fio at its best: 4 KiB random reads
+ * at QD 128 603K against 592K IOPS (with it the faster in 18 of 20 rounds, CPU idle 11 %
+ * against 14 %), at QD 32 545K against 528K, at QD 32 x 2 857K against 776K (fio 486K and
+ * 594K), 4 KiB random writes at QD 32 273K against 253K, 128 KiB reads at QD 8 104K against
+ * 102K; 128 KiB writes 22.1K against 22.4K (fio 20.6K), at QD 1 pinned 170K against 166K.  The
+ * workers with the short slice too did as well (a paired 1.034 against 1.037 at QD 128), so
+ * which rule of the scheduler makes the difference is UNCERTAIN; a thread that is not
+ * SCHED_OTHER is left as it is.
  * Why spin: a thread that sleeps for every completion has to be woken for it, and the waker pays:
  * on zram (no NOWAIT, so every read runs in one io-wq worker) a third of that worker's time
  * went into try_to_wake_up for our thread (perf, kernel 6.18 on a 2-vCPU VM), time in which
@@ -244,7 +245,10 @@ static void ask_short_slice(void)
     memset(&a, 0, sizeof(a));
     a.size = sizeof(a);
     a.policy = SCHED_OTHER;
-    a.flags = SLICE_RESET_ON_FORK;   /* io-wq's workers, made later from this thread, keep theirs */
+    /* io-wq's workers, made later from this thread, keep the default slice; but the reset
+     * would also put a negative nice value of theirs back to 0, so under one they inherit the
+     * short slice instead (measured as good: header). */
+    a.flags = nice >= 0 ? SLICE_RESET_ON_FORK : 0;
     a.nice = nice;
     a.runtime = ENGINE_SLICE_NS;
     (void)syscall(SYS_sched_setattr, 0, &a, 0U);
