@@ -229,13 +229,17 @@ struct slice_attr {
     uint64_t runtime, deadline, period;
 };
 #define SLICE_RESET_ON_FORK 0x01   /* SCHED_FLAG_RESET_ON_FORK */
+#ifndef SCHED_RESET_ON_FORK
+#define SCHED_RESET_ON_FORK 0x40000000   /* sched_getscheduler's form of it */
+#endif
 
 /* Ask the scheduler for this thread's shortest slice (header: "Short slice"), keeping its
  * policy and nice value; only a SCHED_OTHER thread asks (a real-time one stays as it is).
  * Kernels before 6.12 take the call and keep their own slice; failures change nothing. */
 static void ask_short_slice(void)
 {
-    if (sched_getscheduler(0) != SCHED_OTHER)
+    const int policy = sched_getscheduler(0);   /* with SCHED_RESET_ON_FORK or'ed in when set */
+    if (policy < 0 || (policy & ~SCHED_RESET_ON_FORK) != SCHED_OTHER)
         return;
     errno = 0;
     const int nice = getpriority(PRIO_PROCESS, 0);   /* this thread's: Linux keeps it per thread */
