@@ -862,7 +862,8 @@ static void default_slice(void)
 /* The short slice (io_uring.c: "Short slice"): an io_uring engine on a file (it takes nowait
  * I/O) leaves its thread's slice alone; on a zram device of the test's own its thread asks
  * for ENGINE_SLICE_NS, not passed on to threads made from it, and the io-wq workers that ran
- * its marked I/Os keep the kernel's default. */
+ * its marked I/Os keep the kernel's default; a second engine on the thread, under nice -1,
+ * asks again, without the reset. */
 static void test_slice(void **state)
 {
     struct fixture *z = *state;
