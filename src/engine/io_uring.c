@@ -238,6 +238,8 @@ struct slice_attr {
  * Kernels before 6.12 take the call and keep their own slice; failures change nothing. */
 static void ask_short_slice(void)
 {
+    if (!ENGINE_SLICE_NS)   /* a build without it (engine.h) */
+        return;
     const int policy = sched_getscheduler(0);   /* with SCHED_RESET_ON_FORK or'ed in when set */
     if (policy < 0 || (policy & ~SCHED_RESET_ON_FORK) != SCHED_OTHER)
         return;
