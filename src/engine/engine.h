@@ -243,6 +243,17 @@ static inline unsigned engine_backoff_next(unsigned cur, unsigned first, unsigne
 #ifndef ENGINE_SLICE_NS
 #define ENGINE_SLICE_NS 100000u
 #endif
+/* sched_setattr(2)'s and sched_getattr(2)'s argument, its first version (SCHED_ATTR_SIZE_VER0,
+ * 48 bytes; a SCHED_OTHER thread's slice is runtime): glibc before 2.41 has no wrapper, and
+ * <linux/sched/types.h> would clash with one that has. */
+struct engine_sched_attr {
+    uint32_t size, policy;
+    uint64_t flags;
+    int32_t nice;
+    uint32_t priority;
+    uint64_t runtime, deadline, period;
+};
+#define ENGINE_SCHED_RESET_ON_FORK 0x01u   /* SCHED_FLAG_RESET_ON_FORK, in flags */
 
 /* Nap instead of spinning: on a target that refuses nowait I/O, where the io_uring engine's
  * unmarked reap would spin at depth (engine_spin_wanted) with ENGINE_NAP_MIN_IN_FLIGHT or more

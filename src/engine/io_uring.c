@@ -219,16 +219,6 @@ static const unsigned ring_flags[] = {
 
 static void uring_cleanup(struct engine *e);
 
-/* sched_setattr(2)'s argument, its first version (SCHED_ATTR_SIZE_VER0, 48 bytes): glibc before
- * 2.41 has no wrapper, and <linux/sched/types.h> would clash with one that has. */
-struct slice_attr {
-    uint32_t size, policy;
-    uint64_t flags;
-    int32_t nice;
-    uint32_t priority;
-    uint64_t runtime, deadline, period;
-};
-#define SLICE_RESET_ON_FORK 0x01   /* SCHED_FLAG_RESET_ON_FORK */
 #ifndef SCHED_RESET_ON_FORK
 #define SCHED_RESET_ON_FORK 0x40000000   /* sched_getscheduler's form of it */
 #endif
@@ -247,14 +237,14 @@ static void ask_short_slice(void)
     const int nice = getpriority(PRIO_PROCESS, 0);   /* this thread's: Linux keeps it per thread */
     if (nice == -1 && errno)
         return;
-    struct slice_attr a;
+    struct engine_sched_attr a;
     memset(&a, 0, sizeof(a));
     a.size = sizeof(a);
     a.policy = SCHED_OTHER;
     /* io-wq's workers, made later from this thread, keep the default slice; but the reset
      * would also put a negative nice value of theirs back to 0, so under one they inherit the
      * short slice instead (measured as good: header). */
-    a.flags = nice >= 0 ? SLICE_RESET_ON_FORK : 0;
+    a.flags = nice >= 0 ? ENGINE_SCHED_RESET_ON_FORK : 0;
     a.nice = nice;
     a.runtime = ENGINE_SLICE_NS;
     (void)syscall(SYS_sched_setattr, 0, &a, 0U);

@@ -831,18 +831,11 @@ static void test_yield_on_zram(void **state)
         skip();
 }
 
-/* A thread's scheduling attributes (sched_getattr(2), its first 48-byte version): the slice
- * of a SCHED_OTHER thread is in runtime on kernels from 6.12 (before, 0). */
-struct sattr {
-    uint32_t size, policy;
-    uint64_t flags;
-    int32_t nice;
-    uint32_t priority;
-    uint64_t runtime, deadline, period;
-};
-static struct sattr sattr_of(pid_t tid)
+/* A thread's scheduling attributes (sched_getattr(2)): the slice of a SCHED_OTHER thread is
+ * in runtime on kernels from 6.12 (before, 0). */
+static struct engine_sched_attr sattr_of(pid_t tid)
 {
-    struct sattr a;
+    struct engine_sched_attr a;
     memset(&a, 0, sizeof(a));
     assert_int_equal(syscall(SYS_sched_getattr, tid, &a, (unsigned)sizeof(a), 0U), 0);
     return a;
@@ -850,7 +843,7 @@ static struct sattr sattr_of(pid_t tid)
 /* Put this thread back on the kernel's default slice (and policy: SCHED_OTHER, nice 0). */
 static void default_slice(void)
 {
-    struct sattr a;
+    struct engine_sched_attr a;
     memset(&a, 0, sizeof(a));
     a.size = sizeof(a);
     if (syscall(SYS_sched_setattr, 0, &a, 0U) != 0) {
@@ -896,10 +889,10 @@ static void test_slice(void **state)
     close(fd);
 
     init_or_skip(z, &z->e, DEPTH);
-    const struct sattr mine = sattr_of(self);
+    const struct engine_sched_attr mine = sattr_of(self);
     assert_int_equal(mine.policy, SCHED_OTHER);
     assert_int_equal(mine.runtime, ENGINE_SLICE_NS);
-    assert_true(mine.flags & 0x01);   /* SCHED_FLAG_RESET_ON_FORK */
+    assert_true(mine.flags & ENGINE_SCHED_RESET_ON_FORK);
     if (!marked_round_trip(z->fd, DEPTH, NULL))
         skip();
     /* io-wq keeps an idle worker for seconds: the ones that just ran are still there */
@@ -934,10 +927,10 @@ static void test_slice(void **state)
     } else {
         z->n_others = 1;
         init_or_skip(z, &z->others[0], DEPTH);
-        const struct sattr neg = sattr_of(self);
+        const struct engine_sched_attr neg = sattr_of(self);
         assert_int_equal(neg.nice, -1);
         assert_int_equal(neg.runtime, ENGINE_SLICE_NS);
-        assert_false(neg.flags & 0x01);
+        assert_false(neg.flags & ENGINE_SCHED_RESET_ON_FORK);
     }
     default_slice();
 }
