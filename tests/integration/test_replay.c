@@ -3,7 +3,9 @@
  *     Z-Drive R4 (as fast as possible at QD 32, and timed) and on a zram device this test
  *     creates: every I/O of the trace issued once, the counts and bytes equal to the trace's;
  *   - a trace with known gaps (bursts 10 ms apart) replayed at its own times on zram: the
- *     median lateness under 1 ms, busy time a small part of the timeline, counts equal;
+ *     median lateness under 1 ms where the machine's CPUs were at least half idle meanwhile
+ *     (under 10 ms where other work kept them busy), busy time a small part of the timeline,
+ *     counts equal;
  *   - --loop 3: three passes, each the whole trace;
  *   - Storage Bench heavy (synthetic) at the trace's own queue depths: the queue depth each
  *     I/O is issued at is never above the trace's, and its mean is the trace's;
@@ -192,6 +194,21 @@ static void write_gaps(const char *path)
     fclose(f);
 }
 
+/* Idle and total time of all CPUs so far, in ticks (/proc/stat's first line). */
+static void cpu_times(uint64_t *idle, uint64_t *total)
+{
+    unsigned long long v[8];
+    FILE *f = fopen("/proc/stat", "r");
+    assert_non_null(f);
+    assert_int_equal(fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
+                            &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]), 8);
+    fclose(f);
+    *idle = v[3] + v[4];   /* idle, iowait */
+    *total = 0;
+    for (int i = 0; i < 8; i++)
+        *total += v[i];
+}
+
 static void test_zram(void **state)
 {
     (void)state;
@@ -212,7 +229,11 @@ static void test_zram(void **state)
 
     out_dir(o, sizeof(o), "gaps");
     const char *gaps[] = {"replay", trace, "--target", dev, "--destructive", "-o", o, NULL};
+    uint64_t idle0, total0, idle1, total1;
+    cpu_times(&idle0, &total0);
     r = run(0, gaps);
+    cpu_times(&idle1, &total1);
+    const double idle = total1 > total0 ? (double)(idle1 - idle0) / (double)(total1 - total0) : 1;
     print_message("%s", r.out);
     cmd_result_free(&r);
     struct json_object *doc = results(o);
@@ -220,10 +241,22 @@ static void test_zram(void **state)
     assert_int_equal((int)json_num(doc, "trace.ios"), 2000);
     const double med = json_num(doc, "total.lateness_us.median");
     print_message("zram, timed: lateness median %.1f us, 99%% %.1f us, max %.1f us; busy %.3f s "
-                  "of %.3f s\n", med, json_num(doc, "total.lateness_us.p99"),
-                  json_num(doc, "total.lateness_us.max"), json_num(doc, "total.busy_s"),
-                  json_num(doc, "total.elapsed_s"));
-    assert_true(med < 1000);
+                  "of %.3f s; CPUs idle %.0f%% of the run\n", med,
+                  json_num(doc, "total.lateness_us.p99"), json_num(doc, "total.lateness_us.max"),
+                  json_num(doc, "total.busy_s"), json_num(doc, "total.elapsed_s"), 100 * idle);
+    /* The replayer naps 20 us at a time until 200 us before an I/O is due, then polls: to the
+     * scheduler it is a busy thread, so when other work keeps the CPUs busy it waits its turn
+     * like one. Measured on 2 vCPUs: alone, CPUs 86-97% idle, median 0.1-0.2 us; beside a
+     * `make sanitize`, 0-31% idle, medians 0.2-326 us and once 1483 us. The 1 ms bound (a
+     * replayer sleeping on a 4 ms tick is above it) holds where half the CPU time was idle;
+     * on a busier machine the lateness is the machine's, and 10 ms still fails a replayer that
+     * sleeps through whole bursts (they are 10 ms apart). */
+    if (idle >= 0.5)
+        assert_true(med < 1000);
+    else {
+        print_message("CPUs %.0f%% idle: the 1 ms bound is not asserted, 10 ms is\n", 100 * idle);
+        assert_true(med < 10000);
+    }
     /* 2 s of timeline, 2000 I/Os of tens of microseconds: busy a small part of it */
     assert_true(json_num(doc, "total.elapsed_s") > 1.9);
     assert_true(json_num(doc, "total.busy_s") < 0.5 * json_num(doc, "total.elapsed_s"));
