@@ -3,8 +3,8 @@
  *     Z-Drive R4 (as fast as possible at QD 32, and timed) and on a zram device this test
  *     creates: every I/O of the trace issued once, the counts and bytes equal to the trace's;
  *   - a trace with known gaps (bursts 10 ms apart) replayed at its own times on zram: the
- *     median lateness under 1 ms where the machine's CPUs were at least half idle meanwhile
- *     (under 10 ms where other work kept them busy), busy time a small part of the timeline,
+ *     median lateness under 1 ms where a fifth of the CPU time was idle meanwhile (under
+ *     10 ms where other work kept the CPUs busy), busy time a small part of the timeline,
  *     counts equal;
  *   - --loop 3: three passes, each the whole trace;
  *   - Storage Bench heavy (synthetic) at the trace's own queue depths: the queue depth each
@@ -246,12 +246,14 @@ static void test_zram(void **state)
                   json_num(doc, "total.busy_s"), json_num(doc, "total.elapsed_s"), 100 * idle);
     /* The replayer naps 20 us at a time until 200 us before an I/O is due, then polls: to the
      * scheduler it is a busy thread, so when other work keeps the CPUs busy it waits its turn
-     * like one. Measured on 2 vCPUs: alone, CPUs 86-97% idle, median 0.1-0.2 us; beside a
-     * `make sanitize`, 0-31% idle, medians 0.2-326 us and once 1483 us. The 1 ms bound (a
-     * replayer sleeping on a 4 ms tick is above it) holds where half the CPU time was idle;
-     * on a busier machine the lateness is the machine's, and 10 ms still fails a replayer that
-     * sleeps through whole bursts (they are 10 ms apart). */
-    if (idle >= 0.5)
+     * like one. Measured on 2 vCPUs: alone, CPUs 85-97% idle, medians 0.1-0.2 us; beside one
+     * CPU hog (as `make test` runs two programs at once), 26-31% idle, 0.1-0.2 us; beside a
+     * `make sanitize` or three hogs, 0-31% idle, medians 0.2-741 us and once 1483 us, those
+     * above 30 us only where under 2% was idle. The 1 ms bound (a replayer sleeping on a 4 ms
+     * tick is above it) is asserted where a fifth of the CPU time was idle; on a busier
+     * machine the lateness is the machine's, and 10 ms still fails a replayer that sleeps
+     * through whole bursts (they are 10 ms apart). */
+    if (idle >= 0.2)
         assert_true(med < 1000);
     else {
         print_message("CPUs %.0f%% idle: the 1 ms bound is not asserted, 10 ms is\n", 100 * idle);
