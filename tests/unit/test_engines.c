@@ -876,17 +876,11 @@ static void test_slice(void **state)
     }
     assert_int_not_equal(dflt, ENGINE_SLICE_NS);   /* else the test could not tell */
 
-    char path[] = "/var/tmp/ptsbench-slice-XXXXXX";
-    const int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    unlink(path);
-    assert_int_equal(ftruncate(fd, 1 << 20), 0);
-    struct fixture file = {.fd = fd, .ops = z->ops};
-    struct engine *e = NULL;
-    init_or_skip(&file, &e, DEPTH);
+    void *file = NULL;   /* the other tests' O_DIRECT file fixture */
+    assert_int_equal(setup(&file, "io_uring"), 0);
+    start(file);
     assert_int_equal(sattr_of(self).runtime, dflt);
-    z->ops->cleanup(e);
-    close(fd);
+    teardown(&file);
 
     init_or_skip(z, &z->e, DEPTH);
     const struct engine_sched_attr mine = sattr_of(self);
