@@ -53,6 +53,10 @@ static const struct cli_opt opts[] = {
              "state;\nwipc: the active range written twice with sequential\n  128 KiB writes "
              "(WIPC) at the workload's compressibility;\nsteady: WIPC, then the workload itself "
              "(WDPC) until the fill\n  guard passes, then rounds to SNIA steady state"},
+    {"no-layout", 0, CLI_FLAG, &cfg.no_layout,
+     .help = "a workload that reads a file target reads its never-written\nparts as they are "
+             "(default: they are written first with the\nrun's data, as fio lays out its "
+             "files); such rounds are labelled"},
     {"wdpc-fills", 0, CLI_DOUBLE, &cfg.wdpc_min_fills, 0, 1000, .arg = "X",
      .help = "steady: the WDPC writes at least X times the active range\n(default 1)"},
     {"wdpc-max-fills", 0, CLI_DOUBLE, &cfg.wdpc_max_fills, 0.01, 1000, .arg = "X",

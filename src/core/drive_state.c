@@ -2,6 +2,7 @@
  * (see drive_state.h). */
 #include "core/drive_state.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,7 +23,28 @@ const char *ds_measured_name(enum ds_measured m)
     case DS_M_WIPC: return "wipc";
     case DS_M_STEADY: return "steady";
     case DS_M_SATURATED: return "saturated";
+    case DS_M_UNWRITTEN: return "unwritten";
     default: return "not stable";
+    }
+}
+
+const char *ds_content_name(enum ds_content c)
+{
+    switch (c) {
+    case DS_CONTENT_EXTENTS: return "extents";
+    case DS_CONTENT_PURGE: return "purge";
+    case DS_CONTENT_SIMULATED: return "simulated";
+    default: return "unknown";
+    }
+}
+
+const char *ds_content_words(enum ds_content c)
+{
+    switch (c) {
+    case DS_CONTENT_EXTENTS: return "the file's extents";
+    case DS_CONTENT_PURGE: return "ptsbench's purge and its writes since";
+    case DS_CONTENT_SIMULATED: return "the simulated drive's map";
+    default: return "history unknown (not purged by this run)";
     }
 }
 
@@ -33,6 +55,10 @@ void ds_init(struct drive_state *s, double active_bytes, bool simulated)
     s->condition = DS_FOB;
     s->simulated = simulated;
     s->active_bytes = active_bytes;
+    if (simulated) {   /* a simulated drive opens fresh-out-of-box: nothing mapped */
+        s->content = DS_CONTENT_SIMULATED;
+        s->unwritten_bytes = active_bytes;
+    }
 }
 
 void ds_purge(struct drive_state *s)
@@ -40,6 +66,55 @@ void ds_purge(struct drive_state *s)
     s->condition = DS_PURGED;
     s->purged = true;
     s->wipc_bytes = s->wdpc_bytes = s->written_bytes = 0;
+    if (s->content == DS_CONTENT_UNKNOWN)
+        s->content = DS_CONTENT_PURGE;
+    s->unwritten_bytes = s->active_bytes;
+}
+
+void ds_content_set(struct drive_state *s, enum ds_content basis, double unwritten_bytes)
+{
+    s->content = basis;
+    s->unwritten_bytes = basis == DS_CONTENT_UNKNOWN ? 0 : unwritten_bytes;
+}
+
+void ds_cover(struct drive_state *s, double bytes, enum ds_cover how)
+{
+    if (s->content != DS_CONTENT_PURGE && s->content != DS_CONTENT_SIMULATED)
+        return;
+    if (bytes <= 0 || s->active_bytes <= 0 || s->unwritten_bytes <= 0)
+        return;
+    if (how == DS_COVER_NEW)
+        s->unwritten_bytes = s->unwritten_bytes > bytes ? s->unwritten_bytes - bytes : 0;
+    else if (how == DS_COVER_UNIFORM)
+        s->unwritten_bytes *= exp(-bytes / s->active_bytes);
+}
+
+double ds_unwritten_share(const struct drive_state *s)
+{
+    if (s->content == DS_CONTENT_UNKNOWN || s->active_bytes <= 0)
+        return 0;
+    double v = s->unwritten_bytes / s->active_bytes;
+    return v > 1 ? 1 : v < 0 ? 0 : v;
+}
+
+void ds_reads_estimate(const struct drive_state *before, double read_bytes, struct ds_reads *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (read_bytes <= 0 || !before->present || before->content == DS_CONTENT_UNKNOWN)
+        return;
+    out->present = true;
+    out->share = ds_unwritten_share(before);
+}
+
+bool ds_reads_labelled(const struct ds_reads *r)
+{
+    return r->present && r->share >= DS_UNWRITTEN_LABEL_SHARE;
+}
+
+void ds_unwritten_label(double share, char *buf, size_t len)
+{
+    snprintf(buf, len, "reads of never-written space (%.0f%% of reads): the device does not read "
+             "its media there", 100 * share);
 }
 
 void ds_wipc(struct drive_state *s, double bytes)
@@ -48,6 +123,11 @@ void ds_wipc(struct drive_state *s, double bytes)
     s->wipc_bytes = bytes;   /* the last WIPC: a new one starts the preparation over */
     s->wdpc_bytes = 0;
     s->written_bytes += bytes;
+    /* WIPC writes the whole range sequentially (twice): nothing of it is left unwritten */
+    if (bytes >= s->active_bytes)
+        s->unwritten_bytes = 0;
+    else
+        ds_cover(s, bytes, DS_COVER_NEW);
 }
 
 void ds_stimulus(struct drive_state *s)
@@ -139,4 +219,19 @@ void ds_judge(enum ds_prep prep, bool writes, bool rule_ok,
                  "averages moved up to %.1f%% from the window's average (the fill guard allows "
                  "%.0f%%): the drive was still changing", 100 * guard->max_deviation,
                  100 * (g ? g->band_frac : 0.05));
+}
+
+void ds_judge_unwritten(double max_share, bool measured, struct ds_verdict *out)
+{
+    if (!(max_share >= DS_UNWRITTEN_LABEL_SHARE))
+        return;
+    out->measured = DS_M_UNWRITTEN;
+    out->steady = false;
+    ds_unwritten_label(max_share, out->label, sizeof(out->label));
+    snprintf(out->reason, sizeof(out->reason),
+             "up to %.0f%% of the window's reads went to space nobody wrote (%s), which the "
+             "device answers without reading its media: not the drive's figure, never steady "
+             "state; write the range first (a file target is laid out unless --no-layout; "
+             "--precondition wipc or steady)", 100 * max_share,
+             measured ? "counted by the simulated drive" : "estimated from what the range held");
 }

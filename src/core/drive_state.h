@@ -32,6 +32,22 @@
  *     the write elements, UNCERTAIN for read-only workloads outside the PTS tests);
  *   - after WIPC + WDPC, a window is steady state when it passes the SNIA rule and the fill guard
  *     (steady.h); a window that passes the rule but not the guard is "stable, in a transient".
+ *
+ * What the active range holds (content): a read of space nobody wrote (a preallocated or sparse
+ * file, LBAs a purge deallocated) is answered without reading the media: an SSD returns zeros
+ * for a deallocated LBA from its mapping table, a filesystem for an unwritten extent from its
+ * metadata. ptsbench knows it from
+ *   extents   a file target's extents (device/content.h), probed again after every round;
+ *   purge     its own purge of a block device (every LBA of the range deallocated), less what
+ *             its own writes have covered since (ds_cover: an estimate, below);
+ *   simulated the simulated drive's map (nothing mapped fresh-out-of-box; its unmapped reads
+ *             are counted per round, so the share of reads of never-written space is measured);
+ *   unknown   a block device nobody purged in this run: its history is unknown.
+ * A round whose reads went, or are estimated to have gone, DS_UNWRITTEN_LABEL_SHARE or more to
+ * never-written space is labelled so, and a window holding such a round is never steady state
+ * (ds_judge_unwritten). The 1% bound: reads of never-written space complete in a few
+ * microseconds, so a share s of them moves the mean latency (and the IOPS at a fixed depth) by
+ * at most about s; below 1% that is within the run-to-run noise of a real device.
  * Pure: no I/O, no globals. */
 #ifndef PTSBENCH_DRIVE_STATE_H
 #define PTSBENCH_DRIVE_STATE_H
@@ -42,6 +58,18 @@
 #include "stats/steady.h"
 
 enum ds_condition { DS_FOB = 0, DS_PURGED, DS_WIPC, DS_WDPC };
+enum ds_content { DS_CONTENT_UNKNOWN = 0, DS_CONTENT_EXTENTS, DS_CONTENT_PURGE,
+                  DS_CONTENT_SIMULATED };
+/* How a workload's writes cover the active range (ds_cover), for the purge estimate:
+ *   NEW      every byte lands on space not written since the purge: sequential passes, the
+ *            first pass of a random map (an overestimate of the coverage only where an earlier
+ *            workload's writes overlap, which a run does not have);
+ *   UNIFORM  independent uniform draws: a share e^-x of the range stays unwritten after x fills
+ *            (a workload with a random map covers faster: this errs towards labelling);
+ *   SKEWED   zoned, zipf, pareto or normal distributions: cold blocks may stay unwritten for many
+ *            fills; nothing is assumed covered (the range stays labelled until a WIPC). */
+enum ds_cover { DS_COVER_NEW = 0, DS_COVER_UNIFORM, DS_COVER_SKEWED };
+#define DS_UNWRITTEN_LABEL_SHARE 0.01
 
 struct drive_state {
     bool present;              /* recorded (false: zeroed, nothing known) */
@@ -52,13 +80,43 @@ struct drive_state {
     double wipc_bytes;         /* written by the last WIPC */
     double wdpc_bytes;         /* written by the current stimulus as its WDPC */
     double written_bytes;      /* everything ptsbench wrote to the active range since purge/start */
+    enum ds_content content;   /* how ptsbench knows what the range holds (above) */
+    double unwritten_bytes;    /* of the active range, never written or deallocated (full-size
+                                  bytes); 0 when content is unknown */
+};
+
+/* The reads of one round and never-written space: the share of its read bytes that went there,
+ * measured (the simulated drive counts them) or estimated (the range's never-written share at
+ * the round's start: uniform reads hit it in proportion). */
+struct ds_reads {
+    bool present;              /* the round read, and what the range held is known */
+    bool measured;
+    double share;              /* 0..1 of the round's read bytes */
 };
 
 const char *ds_condition_name(enum ds_condition c);   /* "fob", "purged", "wipc", "wdpc" */
+/* "extents", "purge", "simulated", "unknown" */
+const char *ds_content_name(enum ds_content c);
+/* For people: "the file's extents", "ptsbench's purge and its writes since", "the simulated
+ * drive's map", "history unknown (not purged by this run)". */
+const char *ds_content_words(enum ds_content c);
 
 void ds_init(struct drive_state *s, double active_bytes, bool simulated);
-/* A purge ran: back to purged, nothing written. */
+/* A purge ran: back to purged, nothing written; the whole range deallocated (content purge,
+ * unless the range's content is known otherwise: a file's extents, a simulated drive). */
 void ds_purge(struct drive_state *s);
+/* What the range holds, as probed or modelled: basis and never-written bytes (full-size). */
+void ds_content_set(struct drive_state *s, enum ds_content basis, double unwritten_bytes);
+/* A purged range's estimate after a workload wrote bytes to it (how: enum ds_cover); nothing
+ * changes for the other bases (extents are probed, the simulated drive measured). */
+void ds_cover(struct drive_state *s, double bytes, enum ds_cover how);
+/* The never-written share of the active range, 0..1 (0 when unknown). */
+double ds_unwritten_share(const struct drive_state *s);
+/* The reads of a round that read read_bytes with the range in state *before: estimated from its
+ * never-written share (out->present false when nothing is known or nothing was read). */
+void ds_reads_estimate(const struct drive_state *before, double read_bytes, struct ds_reads *out);
+/* Does the round's figure carry the label "reads of never-written space"? */
+bool ds_reads_labelled(const struct ds_reads *r);
 /* WIPC wrote bytes: condition wipc, WDPC restarts (wipc_bytes: this WIPC's). */
 void ds_wipc(struct drive_state *s, double bytes);
 /* A new stimulus starts: its WDPC counts from 0 (the condition stays as it was). */
@@ -73,15 +131,16 @@ double ds_fills(const struct drive_state *s, double bytes);
 enum ds_prep { DS_PREP_NONE = 0, DS_PREP_WIPC, DS_PREP_STEADY };
 
 /* The measured state of a window (or a point, an element): the JSON "measured_state". */
-enum ds_measured { DS_M_NOT_STABLE = 0, DS_M_BURST, DS_M_WIPC, DS_M_STEADY, DS_M_SATURATED };
-/* "not stable", "burst", "wipc", "steady", "saturated" */
+enum ds_measured { DS_M_NOT_STABLE = 0, DS_M_BURST, DS_M_WIPC, DS_M_STEADY, DS_M_SATURATED,
+                   DS_M_UNWRITTEN };
+/* "not stable", "burst", "wipc", "steady", "saturated", "unwritten" */
 const char *ds_measured_name(enum ds_measured m);
 
 struct ds_verdict {
     enum ds_measured measured;
     bool steady;               /* SNIA steady state may be claimed */
     bool stable;               /* a window passed the 5-round rule */
-    char label[96];            /* for people: "stable (fresh-out-of-box / burst)" */
+    char label[128];           /* for people: "stable (fresh-out-of-box / burst)" */
     char reason[320];          /* why it is not steady state ("" when it is) */
 };
 
@@ -92,5 +151,12 @@ struct ds_verdict {
 void ds_judge(enum ds_prep prep, bool writes, bool rule_ok,
               const struct steady_guard_result *guard, const struct steady_guard *g,
               unsigned rounds, struct ds_verdict *out);
+/* After ds_judge: a window whose rounds read never-written space (the largest share of them,
+ * >= DS_UNWRITTEN_LABEL_SHARE) is never steady state: measured "unwritten", the label and the
+ * reason say so. Nothing changes below the bound. */
+void ds_judge_unwritten(double max_share, bool measured, struct ds_verdict *out);
+/* The label of a round or window that read never-written space: "reads of never-written space
+ * (37% of reads): the device does not read its media there". */
+void ds_unwritten_label(double share, char *buf, size_t len);
 
 #endif

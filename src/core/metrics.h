@@ -62,6 +62,7 @@ struct device_round {
     double gc_relocated_bytes, bg_relocated_bytes, erases;
     uint64_t fg_gc_steps, bg_gc_steps;
     uint64_t free_lines, total_lines;
+    double unmapped_read_bytes;   /* read without NAND: never written or trimmed */
 };
 
 struct round_metrics {
@@ -77,6 +78,7 @@ struct round_metrics {
     const char *phase;         /* NULL, or "wdpc" (preconditioning under the stimulus, not
                                   judged) / "measure" (a round of the measurement) */
     struct drive_state state;  /* the drive's state at the end of the round (drive_state.h) */
+    struct ds_reads unwritten; /* its reads of never-written space (drive_state.h) */
 };
 
 void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summary *out);

@@ -131,6 +131,18 @@ struct json_object *results_round_json(const struct round_metrics *m)
         jw_add(o, "phase", jw_str(m->phase));
     if (m->state.present)
         jw_add(o, "state", results_state_json(&m->state));
+    if (m->unwritten.present) {   /* its reads of never-written space (drive_state.h) */
+        struct json_object *u = json_object_new_object();
+        jw_add(u, "share", jw_num(m->unwritten.share));
+        jw_add(u, "how", jw_str(m->unwritten.measured ? "measured" : "estimated"));
+        jw_add(u, "labelled", json_object_new_boolean(ds_reads_labelled(&m->unwritten)));
+        if (ds_reads_labelled(&m->unwritten)) {
+            char label[160];
+            ds_unwritten_label(m->unwritten.share, label, sizeof(label));
+            jw_add(u, "label", jw_str(label));
+        }
+        jw_add(o, "unwritten_reads", u);
+    }
     return o;
 }
 
@@ -177,6 +189,12 @@ struct json_object *results_state_json(const struct drive_state *s)
     jw_add(o, "wdpc_bytes", jw_num(s->wdpc_bytes));
     jw_add(o, "wdpc_fills", jw_num(ds_fills(s, s->wdpc_bytes)));
     jw_add(o, "simulated", json_object_new_boolean(s->simulated));
+    /* what the active range holds, and how ptsbench knows (drive_state.h) */
+    jw_add(o, "content", jw_str(ds_content_name(s->content)));
+    if (s->content != DS_CONTENT_UNKNOWN) {
+        jw_add(o, "unwritten_bytes", jw_num(s->unwritten_bytes));
+        jw_add(o, "unwritten_share", jw_num(ds_unwritten_share(s)));
+    }
     return o;
 }
 
@@ -199,6 +217,15 @@ void results_state_from_json(struct json_object *o, struct drive_state *s)
         s->wipc_bytes = json_object_get_double(v);
     if (json_object_object_get_ex(o, "wdpc_bytes", &v))
         s->wdpc_bytes = json_object_get_double(v);
+    static const enum ds_content contents[] = {DS_CONTENT_UNKNOWN, DS_CONTENT_EXTENTS,
+                                               DS_CONTENT_PURGE, DS_CONTENT_SIMULATED};
+    const char *ct = json_object_object_get_ex(o, "content", &v) ? json_object_get_string(v)
+                                                                : NULL;
+    for (size_t i = 0; ct && i < sizeof(contents) / sizeof(contents[0]); i++)
+        if (!strcmp(ct, ds_content_name(contents[i])))
+            s->content = contents[i];
+    if (json_object_object_get_ex(o, "unwritten_bytes", &v))
+        s->unwritten_bytes = json_object_get_double(v);
 }
 
 void results_verdict_json(struct json_object *steady, const struct ds_verdict *v,
@@ -467,6 +494,8 @@ static struct json_object *preconditioning_json(const struct run_record *rec)
     jw_add(o, "mode", jw_str(wl_precondition_name(c->precondition)));
     jw_add(o, "purge", rec->purge_json ? json_object_get(rec->purge_json) : NULL);   /* steps.h */
     jw_add(o, "wipc", rec->wipc_json ? json_object_get(rec->wipc_json) : NULL);   /* steps.h */
+    if (rec->layout_json)   /* core/layout.h */
+        jw_add(o, "layout", json_object_get(rec->layout_json));
     if (rec->wdpc) {
         struct json_object *w = json_object_new_object();
         unsigned n = rec->first_measure ? rec->first_measure - 1 : rec->n_rounds;

@@ -2,6 +2,7 @@
 #include "core/run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,9 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/layout.h"
 #include "core/live.h"
 #include "core/results.h"
 #include "core/worker.h"
+#include "device/content.h"
 #include "lib/file.h"
 #include "lib/units.h"
 #include "lib/util.h"
@@ -41,6 +44,61 @@ static bool tracking_name_ok(const char *name)
         if (strcmp(metrics_tracking_names[i], name) == 0)
             return true;
     return false;
+}
+
+/* The never-written bytes of [start, start + len) of an existing file, probed read-only; -1 when
+ * the filesystem cannot say (then nothing is known), -2 with err on an error. */
+static int64_t file_unwritten(const char *path, uint64_t start, uint64_t len, char *err,
+                              size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        errf(err, errlen, "%s: %s", path, strerror(errno));
+        return -2;
+    }
+    struct content_map map;
+    int r = content_probe_file(fd, start, len, &map, err, errlen);
+    close(fd);
+    if (r != 0)
+        return -2;
+    int64_t n = strcmp(map.method, "none") ? (int64_t)map.unwritten_bytes : -1;
+    content_map_free(&map);
+    return n;
+}
+
+/* Is a layout due (layout.h)? A workload that reads a file target, with nothing else writing the
+ * range first (no WIPC), when the range holds never-written space: the file is created or
+ * extended here, a purge punches holes, or its extents say so. Laying out a file that holds data
+ * elsewhere writes only its never-written parts, but it changes the file: that needs
+ * --destructive as any write to it does, and the refusal says what the layout is and how to go
+ * without it. 0, or -1 with err. */
+static int layout_due(struct run_record *rec, char *err, size_t errlen)
+{
+    const struct run_config *c = &rec->cfg;
+    const struct target_info *t = &rec->target;
+    rec->layout = false;
+    if (t->kind != TARGET_FILE || c->no_layout || rec->wl.read_pct == 0 ||
+        rec->prep != DS_PREP_NONE || c->n_remotes || c->resume)
+        return 0;
+    if (!t->exists || t->current_size < t->capacity || c->purge != PURGE_NONE) {
+        rec->layout = true;
+    } else {
+        int64_t n = file_unwritten(t->path, rec->range.start, rec->range.len, err, errlen);
+        if (n == -2)
+            return -1;
+        rec->layout = n > 0;
+    }
+    if (!rec->layout || !t->exists || t->current_size == 0 || c->destructive)
+        return 0;
+    int64_t unwritten = file_unwritten(t->path, 0, t->current_size, err, errlen);
+    if (unwritten == -2)
+        return -1;
+    if (unwritten >= 0 && (uint64_t)unwritten >= t->current_size)
+        return 0;   /* it holds no data: writing it needs no flag (safety.h) */
+    return errf(err, errlen, "%s: part of the active range was never written, and reads of it "
+                "would not touch the disk; ptsbench lays it out first (writes those parts with "
+                "the run's data, keeping the rest of the file): add --destructive to allow it, "
+                "or --no-layout to read it as it is (the figures are then labelled)", t->path);
 }
 
 int run_prepare(struct run_record *rec, const struct run_config *cfg, const char *workload_spec,
@@ -138,8 +196,10 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     rec->wdpc = rec->prep == DS_PREP_STEADY && wl_writes(&rec->wl);
     if (c->resume && run_resume_same_target(c->resume, &rec->target, err, errlen) != 0)
         return -1;
+    if (layout_due(rec, err, errlen) != 0)
+        return -1;
     if (run_check_safety(&rec->target, wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE ||
-                                           c->purge != PURGE_NONE,
+                                           c->purge != PURGE_NONE || rec->layout,
                          c->destructive, c->overwrite_signatures, err, errlen) != 0)
         return -1;
     if (c->purge != PURGE_NONE) {   /* the plan, checked before anything is written */
@@ -186,6 +246,16 @@ static void print_plan(const struct run_record *rec)
     if (rec->wdpc)
         printf("          (at least %g, at most %g fills; rounds recorded, not judged)\n",
                c->wdpc_min_fills, c->wdpc_max_fills);
+    if (rec->layout)
+        printf("  layout  the active range's never-written parts are written first with the run's "
+               "data, as fio lays out its files (--no-layout: read them as they are)\n");
+    else if (rec->target.kind == TARGET_FILE && c->no_layout && rec->wl.read_pct > 0)
+        printf("  layout  none (--no-layout): rounds that read never-written space are labelled "
+               "so\n");
+    else if (rec->target.kind == TARGET_BLOCK && rec->prep == DS_PREP_NONE &&
+             c->purge == PURGE_NONE)
+        printf("  content history unknown: ptsbench neither purged nor wrote this device before "
+               "the rounds\n");
     printf("  rounds  up to %u of %s%s; tracked on %s\n", c->max_rounds, len,
            c->stop_at_steady ? rec->prep == DS_PREP_NONE || (rec->prep == DS_PREP_WIPC &&
                                                              wl_writes(&rec->wl))
@@ -217,6 +287,9 @@ static void round_state_text(const struct run_record *rec, const struct round_me
     unsigned in_window = m->round - floor + 1;
     if (rec->steady_round && rec->verdict.steady)
         snprintf(ss, len, "steady (rounds %u-%u)", w->first_round, w->last_round);
+    else if (rec->steady_round && rec->verdict.measured == DS_M_UNWRITTEN)
+        snprintf(ss, len, "flat (rounds %u-%u), not the drive's figure", w->first_round,
+                 w->last_round);   /* the label follows on the line */
     else if (rec->steady_round)
         snprintf(ss, len, "%s (rounds %u-%u)", rec->verdict.label, w->first_round, w->last_round);
     else if (in_window < c->window)
@@ -232,7 +305,7 @@ static void round_state_text(const struct run_record *rec, const struct round_me
 
 static void print_round(const struct run_record *rec, const struct round_metrics *m)
 {
-    char iops[32], r[32], w[32], mb[32], mean[32], p999[32], ss[160];
+    char iops[32], r[32], w[32], mb[32], mean[32], p999[32], ss[256];
     units_format_figure(m->total.iops, UNITS_FIG_IOPS, iops, sizeof(iops));
     units_format_figure(m->read.iops, UNITS_FIG_IOPS, r, sizeof(r));
     units_format_figure(m->write.iops, UNITS_FIG_IOPS, w, sizeof(w));
@@ -240,6 +313,11 @@ static void print_round(const struct run_record *rec, const struct round_metrics
     units_format_figure(m->total.lat.mean_us, UNITS_FIG_LAT, mean, sizeof(mean));
     units_format_figure(m->total.lat.pct_us[METRICS_P99_9], UNITS_FIG_LAT, p999, sizeof(p999));
     round_state_text(rec, m, ss, sizeof(ss));
+    if (ds_reads_labelled(&m->unwritten)) {
+        size_t l = strlen(ss);
+        snprintf(ss + l, sizeof(ss) - l, "; reads of never-written space %.0f%%%s",
+                 100 * m->unwritten.share, m->unwritten.measured ? "" : " (estimated)");
+    }
     char dev[64] = "";
     if (m->device.present) {
         char wa[32];
@@ -301,6 +379,21 @@ static void print_summary(const struct run_record *rec)
     fflush(stdout);
 }
 
+/* The largest share of reads of never-written space over rounds first..last (1-based). */
+static double window_unwritten(const struct run_record *rec, unsigned first, unsigned last,
+                               bool *measured)
+{
+    double max = 0;
+    for (unsigned r = first; r >= 1 && r <= last && r <= rec->n_rounds; r++) {
+        const struct ds_reads *u = &rec->rounds[r - 1].unwritten;
+        if (u->present && u->share > max) {
+            max = u->share;
+            *measured = u->measured;
+        }
+    }
+    return max;
+}
+
 /* After a round: the tracker, the WDPC's end, the measured window and its verdict. */
 static void update_steady(struct run_record *rec, struct round_metrics *m)
 {
@@ -343,6 +436,9 @@ static void update_steady(struct run_record *rec, struct round_metrics *m)
     ds_judge(rec->prep, wl_writes(&rec->wl), win.steady,
              rec->wdpc || label_guard ? &gr : NULL, &rec->cfg.guard, rec->measured,
              &rec->verdict);
+    bool counted = false;
+    double share = window_unwritten(rec, win.first_round, win.last_round, &counted);
+    ds_judge_unwritten(share, counted, &rec->verdict);
     if (judged)
         rec->steady_round = m->round;
 }
@@ -356,10 +452,15 @@ static void final_verdict(struct run_record *rec)
         struct steady_guard_result gr;
         precond_track_eval(&rec->track, rec->first_measure, &rec->cfg.criteria,
                            label_guard ? &rec->cfg.guard : NULL, &rec->last_window, &gr);
-        if (rec->last_window.last_round)
+        if (rec->last_window.last_round) {
             ds_judge(rec->prep, wl_writes(&rec->wl), rec->last_window.steady,
                      label_guard ? &gr : NULL, &rec->cfg.guard, rec->measured,
                      &rec->last_verdict);
+            bool counted = false;
+            double share = window_unwritten(rec, rec->last_window.first_round,
+                                            rec->last_window.last_round, &counted);
+            ds_judge_unwritten(share, counted, &rec->last_verdict);
+        }
     }
     if (rec->steady_round)
         return;
@@ -367,6 +468,12 @@ static void final_verdict(struct run_record *rec)
              rec->wdpc || (rec->prep == DS_PREP_NONE && wl_writes(&rec->wl)) ? &rec->guard
                                                                              : NULL,
              &rec->cfg.guard, rec->measured, &rec->verdict);
+    bool counted = false;
+    double share = rec->steady.last_round
+                       ? window_unwritten(rec, rec->steady.first_round, rec->steady.last_round,
+                                          &counted)
+                       : window_unwritten(rec, rec->first_measure, rec->n_rounds, &counted);
+    ds_judge_unwritten(share, counted, &rec->verdict);
 }
 
 /* --purge: the shared step, its record kept for the results. 0 or -1 with err. */
@@ -418,6 +525,50 @@ static int run_wipc(struct run_record *rec, int fd, volatile sig_atomic_t *stop,
         json_object_put(rec->wipc_json);
     rec->wipc_json = json;
     return 0;
+}
+
+/* A file target's content before the rounds (its extents), and the layout when one is due
+ * (layout.h), its record kept for the results. 0, 1 interrupted, -1 with err. */
+static int run_layout(struct run_record *rec, int fd, volatile sig_atomic_t *stop, char *err,
+                      size_t errlen)
+{
+    if (rec->target.kind != TARGET_FILE)
+        return 0;
+    struct content_map map;
+    if (content_probe_file(fd, rec->range.start, rec->range.len, &map, err, errlen) != 0)
+        return -1;
+    if (!rec->layout || !map.unwritten_bytes) {
+        ds_content_set(&rec->state, strcmp(map.method, "none") ? DS_CONTENT_EXTENTS
+                                                                : DS_CONTENT_UNKNOWN,
+                       (double)map.unwritten_bytes);
+        content_map_free(&map);
+        return 0;
+    }
+    const bool quiet = rec->cfg.quiet;
+    if (!quiet) {
+        char b[32];
+        units_format_size(map.unwritten_bytes, b, sizeof(b));
+        printf("layout: %s of the active range never written: writing it with the run's data "
+               "before reading (as fio does)\n", b);
+        fflush(stdout);
+    }
+    struct layout_result lr;
+    int ret = layout_file(fd, &map, rec->wl.compress_pct, rec->wl.seed, rec->target.mem_align,
+                          isatty(STDOUT_FILENO) && !quiet, stop, &lr, err, errlen);
+    content_map_free(&map);
+    if (rec->layout_json)
+        json_object_put(rec->layout_json);
+    rec->layout_json = layout_json(&lr);
+    ds_content_set(&rec->state, DS_CONTENT_EXTENTS, (double)lr.unwritten_after);
+    ds_write(&rec->state, (double)lr.bytes, false);
+    if (ret == 0 && !quiet) {
+        char b[32];
+        units_format_size(lr.bytes, b, sizeof(b));
+        printf("layout: %s in %.1f s (%.0f MB/s)\n", b, lr.seconds,
+               lr.seconds > 0 ? (double)lr.bytes / 1e6 / lr.seconds : 0.0);
+        fflush(stdout);
+    }
+    return ret;
 }
 
 static const char *rounds_status(int code)
@@ -568,7 +719,8 @@ static int resume_begin(struct run_record *rec, int fd, volatile sig_atomic_t *s
 
 /* The rounds: WDPC rounds (when the preparation asks for them), then up to max_rounds measured
  * rounds, each recorded and written before it is printed. Returns an exit code. */
-static int run_rounds(struct run_record *rec, struct worker_pool *pool, volatile sig_atomic_t *stop)
+static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
+                      volatile sig_atomic_t *stop)
 {
     struct run_config *c = &rec->cfg;
     char err[ERR_LEN];
@@ -611,7 +763,15 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, volatile
         run_device_round(&rec->target, rec->weight, &rec->sim_last, m);
         m->round = r;
         m->phase = in_wdpc ? "wdpc" : "measure";
+        if (!m->unwritten.present)   /* the simulated drive counts them; others: the range */
+            ds_reads_estimate(&rec->state, (double)m->read.bytes, &m->unwritten);
         ds_write(&rec->state, (double)m->write.bytes, rec->prep == DS_PREP_STEADY && writes);
+        ds_cover(&rec->state, (double)m->write.bytes, run_cover_kind(&rec->wl));
+        if (writes && rec->state.content == DS_CONTENT_EXTENTS &&
+            run_probe_content(fd, &rec->range, rec->weight, &rec->state, err, sizeof(err)) != 0) {
+            snprintf(rec->error, sizeof(rec->error), "round %u: %s", r, err);
+            return EXIT_FAILURE_RUN;
+        }
         m->state = rec->state;
         rec->n_rounds++;
         if (in_wdpc && m->write.bytes == 0) {
@@ -641,7 +801,8 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
 {
     struct run_config *c = &rec->cfg;
     char err[ERR_LEN];
-    bool writes = wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE || c->purge != PURGE_NONE;
+    bool writes = wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE || c->purge != PURGE_NONE ||
+                  rec->layout;
     int fd = -1, code = EXIT_OK;
     struct worker_pool *pool = NULL;
 
@@ -713,6 +874,16 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
     }
     if (!c->resume || rec->replay)
         ds_stimulus(&rec->state);
+    {
+        int l = run_layout(rec, fd, stop, err, sizeof(err));
+        if (l != 0) {
+            code = l > 0 ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN;
+            if (l < 0)
+                snprintf(rec->error, sizeof(rec->error), "%s", err);
+            results_write(rec, err, sizeof(err));   /* the layout's record is part of them */
+            goto out;
+        }
+    }
 
     struct engine_config base;
     char artifacts[4200];
@@ -741,6 +912,7 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
         struct round_metrics rm;   /* what the ramp wrote counts for the drive's state */
         run_pool_metrics(pool, 1000000000ull, rec->weight, &rm);
         ds_write(&rec->state, (double)rm.write.bytes, false);
+        ds_cover(&rec->state, (double)rm.write.bytes, run_cover_kind(&rec->wl));
         metrics_free(&rm);
         if (rec->target.sim)
             sim_stats(rec->target.sim->dev, &rec->sim_last);
@@ -749,7 +921,7 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
             goto out;
         }
     }
-    code = run_rounds(rec, pool, stop);
+    code = run_rounds(rec, pool, fd, stop);
 
 out:
     rec->status = rounds_status(code);
@@ -789,6 +961,9 @@ void run_record_free(struct run_record *rec)
     if (rec->purge_json)
         json_object_put(rec->purge_json);
     rec->purge_json = NULL;
+    if (rec->layout_json)
+        json_object_put(rec->layout_json);
+    rec->layout_json = NULL;
     if (rec->resumed)
         json_object_put(rec->resumed);
     rec->wipc_json = rec->resumed = NULL;

@@ -50,6 +50,8 @@ struct run_config {
     struct steady_guard guard;   /* the fill guard (steady.h) for STEADY with writes */
     struct json_object *resume;  /* --resume: the stopped run's results document (not owned) */
     bool resume_as_is;           /* --resume-as-is: no preconditioning again after the gap */
+    bool no_layout;              /* --no-layout: a reading workload reads a file target's
+                                    never-written space as it is (labelled; core/layout.h) */
     struct numa_request numa;    /* --numa, --cpus (device/numa.h) */
     int argc;
     char **argv;
@@ -103,6 +105,8 @@ struct run_record {
     unsigned window_floor;       /* no steady-state window may start before this round */
     struct json_object *wipc_json;   /* the WIPC record (steps.h; a resumed run's, when not redone) */
     struct json_object *purge_json;  /* the purge record, likewise */
+    struct json_object *layout_json; /* the layout record (core/layout.h), when one was due */
+    bool layout;                 /* a file target read by the workload is laid out first */
     struct json_object *resumed;     /* the document's "resumed" array (owned) */
     double weight;               /* completions' weight: k for a scaled simulated drive, else 1 */
     struct sim_stats sim_last;   /* simulated drive counters at the end of the last round */

@@ -14,6 +14,7 @@
 #include "core/precondition.h"
 #include "core/results.h"
 #include "core/worker.h"
+#include "device/content.h"
 #include "device/numa.h"
 #include "device/safety.h"
 #include "lib/cpuset.h"
@@ -271,7 +272,36 @@ void run_device_round(const struct target_info *t, double weight, struct sim_sta
     d->bg_gc_steps = now.bg_gc_steps - was->bg_gc_steps;
     d->free_lines = now.free_lines;
     d->total_lines = now.total_lines;
+    d->unmapped_read_bytes = (double)(now.unmapped_reads - was->unmapped_reads) * 4096.0 * k;
+    if (m->read.bytes) {   /* the drive counts its reads of never-written space */
+        double share = d->unmapped_read_bytes / (double)m->read.bytes;
+        m->unwritten = (struct ds_reads){.present = true, .measured = true,
+                                         .share = share > 1 ? 1 : share};
+    }
     *last = now;
+}
+
+enum ds_cover run_cover_kind(const struct workload *wl)
+{
+    if (wl->random_pct == 0)
+        return DS_COVER_NEW;
+    if (wl->n_zones || wl->dist != WL_DIST_UNIFORM)
+        return DS_COVER_SKEWED;
+    return DS_COVER_UNIFORM;
+}
+
+int run_probe_content(int fd, const struct wl_range *range, double weight,
+                      struct drive_state *state, char *err, size_t errlen)
+{
+    struct content_map map;
+    if (content_probe_file(fd, range->start, range->len, &map, err, errlen) != 0)
+        return -1;
+    if (!strcmp(map.method, "none"))
+        ds_content_set(state, DS_CONTENT_UNKNOWN, 0);
+    else
+        ds_content_set(state, DS_CONTENT_EXTENTS, (double)map.unwritten_bytes * weight);
+    content_map_free(&map);
+    return 0;
 }
 
 void run_engine_base(const struct target_info *t, int fd, const char *out_dir, char *dir,

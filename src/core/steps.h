@@ -123,6 +123,14 @@ void run_engine_base(const struct target_info *t, int fd, const char *out_dir, c
 struct worker_pool;
 void run_pool_metrics(struct worker_pool *pool, uint64_t sample_ns, double weight,
                       struct round_metrics *m);
+/* How wl's writes cover the active range, for the drive state's estimate of what a purged range
+ * still holds (drive_state.h, enum ds_cover): sequential NEW, uniform random UNIFORM, zoned and
+ * other skewed distributions SKEWED. */
+enum ds_cover run_cover_kind(const struct workload *wl);
+/* A file target's content record: its active range probed (device/content.h) into the drive
+ * state (content extents, never-written bytes times weight). 0, or -1 with err. */
+int run_probe_content(int fd, const struct wl_range *range, double weight,
+                      struct drive_state *state, char *err, size_t errlen);
 /* mkdir -p. */
 int run_make_dir(const char *path, char *err, size_t errlen);
 

@@ -28,7 +28,9 @@
  *   fob      not steady and nothing preconditioned the drive; "measured_state": "burst".
  *   unknown  a suite table without a steady-state verdict (WSAT); "measured_state": "saturated"
  *            (a run without preconditioning whose stimulus wrote a whole fill before its window:
- *            a write-saturation plateau, neither burst nor a verified steady state).
+ *            a write-saturation plateau, neither burst nor a verified steady state);
+ *            "measured_state": "unwritten" (its reads went to never-written space, which the
+ *            device answers without its media: the figure is no state of the drive's).
  * "measured_state": "not stable" (or a name this reader does not know) falls back on "reached"
  * and the preconditioning, as in a file without the key.
  * Figures of a direction the workload does not use (read figures of a write-only point) are
@@ -180,6 +182,8 @@ static const struct {
     {"burst", MEAS_STATE_FOB},
     {"wipc", MEAS_STATE_WIPC},
     {"saturated", MEAS_STATE_UNKNOWN},   /* write saturation without preconditioning: as WSAT */
+    {"unwritten", MEAS_STATE_UNKNOWN},   /* reads of never-written space: no drive's state at
+                                            all (drive_state.h); no claim is comparable */
     {"not stable", -1},
 };
 
