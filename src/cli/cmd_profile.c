@@ -92,6 +92,10 @@ static const struct cli_opt opts[] = {
              "kept; the interrupted group is prepared again (WIPC, WDPC)\nand its interrupted "
              "point runs again; a simulated drive is\nreplayed from the start (its state does "
              "not outlive the\nprocess)"},
+    {"no-layout", 0, CLI_FLAG, &cfg.no_layout,
+     .help = "points that read a file target without preconditioning read\nits never-written "
+             "parts as they are (default: written first\nwith the data of the first point, as "
+             "fio lays out its files);\nsuch points are labelled"},
     {"resume-as-is", 0, CLI_FLAG, &cfg.resume_as_is,
      .help = "with --resume: the interrupted group goes on without WIPC and\nWDPC again (the "
              "gap is noted)"},

@@ -2,7 +2,6 @@
 #include "core/run.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,11 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/layout.h"
 #include "core/live.h"
 #include "core/results.h"
 #include "core/worker.h"
-#include "device/content.h"
 #include "lib/file.h"
 #include "lib/units.h"
 #include "lib/util.h"
@@ -46,59 +43,17 @@ static bool tracking_name_ok(const char *name)
     return false;
 }
 
-/* The never-written bytes of [start, start + len) of an existing file, probed read-only; -1 when
- * the filesystem cannot say (then nothing is known), -2 with err on an error. */
-static int64_t file_unwritten(const char *path, uint64_t start, uint64_t len, char *err,
-                              size_t errlen)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        errf(err, errlen, "%s: %s", path, strerror(errno));
-        return -2;
-    }
-    struct content_map map;
-    int r = content_probe_file(fd, start, len, &map, err, errlen);
-    close(fd);
-    if (r != 0)
-        return -2;
-    int64_t n = strcmp(map.method, "none") ? (int64_t)map.unwritten_bytes : -1;
-    content_map_free(&map);
-    return n;
-}
-
-/* Is a layout due (layout.h)? A workload that reads a file target, with nothing else writing the
- * range first (no WIPC), when the range holds never-written space: the file is created or
- * extended here, a purge punches holes, or its extents say so. Laying out a file that holds data
- * elsewhere writes only its never-written parts, but it changes the file: that needs
- * --destructive as any write to it does, and the refusal says what the layout is and how to go
- * without it. 0, or -1 with err. */
+/* Is a layout due (layout.h)? A workload that reads a file target with nothing else writing
+ * the range first (no WIPC); step_layout_due decides and refuses. 0, or -1 with err. */
 static int layout_due(struct run_record *rec, char *err, size_t errlen)
 {
     const struct run_config *c = &rec->cfg;
-    const struct target_info *t = &rec->target;
     rec->layout = false;
-    if (t->kind != TARGET_FILE || c->no_layout || rec->wl.read_pct == 0 ||
-        rec->prep != DS_PREP_NONE || c->n_remotes || c->resume)
+    if (c->no_layout || rec->wl.read_pct == 0 || rec->prep != DS_PREP_NONE || c->n_remotes ||
+        c->resume)
         return 0;
-    if (!t->exists || t->current_size < t->capacity || c->purge != PURGE_NONE) {
-        rec->layout = true;
-    } else {
-        int64_t n = file_unwritten(t->path, rec->range.start, rec->range.len, err, errlen);
-        if (n == -2)
-            return -1;
-        rec->layout = n > 0;
-    }
-    if (!rec->layout || !t->exists || t->current_size == 0 || c->destructive)
-        return 0;
-    int64_t unwritten = file_unwritten(t->path, 0, t->current_size, err, errlen);
-    if (unwritten == -2)
-        return -1;
-    if (unwritten >= 0 && (uint64_t)unwritten >= t->current_size)
-        return 0;   /* it holds no data: writing it needs no flag (safety.h) */
-    return errf(err, errlen, "%s: part of the active range was never written, and reads of it "
-                "would not touch the disk; ptsbench lays it out first (writes those parts with "
-                "the run's data, keeping the rest of the file): add --destructive to allow it, "
-                "or --no-layout to read it as it is (the figures are then labelled)", t->path);
+    return step_layout_due(&rec->target, &rec->range, c->purge != PURGE_NONE, c->destructive,
+                           &rec->layout, err, errlen);
 }
 
 int run_prepare(struct run_record *rec, const struct run_config *cfg, const char *workload_spec,
@@ -527,46 +482,21 @@ static int run_wipc(struct run_record *rec, int fd, volatile sig_atomic_t *stop,
     return 0;
 }
 
-/* A file target's content before the rounds (its extents), and the layout when one is due
- * (layout.h), its record kept for the results. 0, 1 interrupted, -1 with err. */
+/* A file target's content before the rounds, and the layout when one is due (the shared
+ * step), its record kept for the results. 0, 1 interrupted, -1 with err. */
 static int run_layout(struct run_record *rec, int fd, volatile sig_atomic_t *stop, char *err,
                       size_t errlen)
 {
-    if (rec->target.kind != TARGET_FILE)
-        return 0;
-    struct content_map map;
-    if (content_probe_file(fd, rec->range.start, rec->range.len, &map, err, errlen) != 0)
-        return -1;
-    if (!rec->layout || !map.unwritten_bytes) {
-        ds_content_set(&rec->state, strcmp(map.method, "none") ? DS_CONTENT_EXTENTS
-                                                                : DS_CONTENT_UNKNOWN,
-                       (double)map.unwritten_bytes);
-        content_map_free(&map);
-        return 0;
-    }
-    const bool quiet = rec->cfg.quiet;
-    if (!quiet) {
-        char b[32];
-        units_format_size(map.unwritten_bytes, b, sizeof(b));
-        printf("layout: %s of the active range never written: writing it with the run's data "
-               "before reading (as fio does)\n", b);
-        fflush(stdout);
-    }
-    struct layout_result lr;
-    int ret = layout_file(fd, &map, rec->wl.compress_pct, rec->wl.seed, rec->target.mem_align,
-                          isatty(STDOUT_FILENO) && !quiet, stop, &lr, err, errlen);
-    content_map_free(&map);
-    if (rec->layout_json)
-        json_object_put(rec->layout_json);
-    rec->layout_json = layout_json(&lr);
-    ds_content_set(&rec->state, DS_CONTENT_EXTENTS, (double)lr.unwritten_after);
-    ds_write(&rec->state, (double)lr.bytes, false);
-    if (ret == 0 && !quiet) {
-        char b[32];
-        units_format_size(lr.bytes, b, sizeof(b));
-        printf("layout: %s in %.1f s (%.0f MB/s)\n", b, lr.seconds,
-               lr.seconds > 0 ? (double)lr.bytes / 1e6 / lr.seconds : 0.0);
-        fflush(stdout);
+    struct run_ctx ctx = {&rec->target, fd, rec->out_dir, rec->engine, rec->weight,
+                          &rec->sim_last, &rec->state, stop,
+                          isatty(STDOUT_FILENO) && !rec->cfg.quiet};
+    struct json_object *json = NULL;
+    int ret = step_layout(&ctx, &rec->range, rec->layout, &rec->wl, rec->cfg.quiet, &json, err,
+                          errlen);
+    if (json) {
+        if (rec->layout_json)
+            json_object_put(rec->layout_json);
+        rec->layout_json = json;
     }
     return ret;
 }

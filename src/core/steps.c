@@ -3,6 +3,7 @@
 #include "core/steps.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/layout.h"
 #include "core/live.h"
 #include "core/precondition.h"
 #include "core/results.h"
@@ -302,6 +304,94 @@ int run_probe_content(int fd, const struct wl_range *range, double weight,
         ds_content_set(state, DS_CONTENT_EXTENTS, (double)map.unwritten_bytes * weight);
     content_map_free(&map);
     return 0;
+}
+
+/* The never-written bytes of [start, start + len) of an existing file, probed read-only; -1 when
+ * the filesystem cannot say (then nothing is known), -2 with err on an error. */
+static int64_t file_unwritten(const char *path, uint64_t start, uint64_t len, char *err,
+                              size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        errf(err, errlen, "%s: %s", path, strerror(errno));
+        return -2;
+    }
+    struct content_map map;
+    int r = content_probe_file(fd, start, len, &map, err, errlen);
+    close(fd);
+    if (r != 0)
+        return -2;
+    int64_t n = strcmp(map.method, "none") ? (int64_t)map.unwritten_bytes : -1;
+    content_map_free(&map);
+    return n;
+}
+
+int step_layout_due(const struct target_info *t, const struct wl_range *range, bool purge,
+                    bool destructive, bool *due, char *err, size_t errlen)
+{
+    *due = false;
+    if (t->kind != TARGET_FILE)
+        return 0;
+    if (!t->exists || t->current_size < t->capacity || purge) {
+        *due = true;
+    } else {
+        int64_t n = file_unwritten(t->path, range->start, range->len, err, errlen);
+        if (n == -2)
+            return -1;
+        *due = n > 0;
+    }
+    if (!*due || !t->exists || t->current_size == 0 || destructive)
+        return 0;
+    int64_t unwritten = file_unwritten(t->path, 0, t->current_size, err, errlen);
+    if (unwritten == -2)
+        return -1;
+    if (unwritten >= 0 && (uint64_t)unwritten >= t->current_size)
+        return 0;   /* it holds no data: writing it needs no flag (safety.h) */
+    return errf(err, errlen, "%s: part of the active range was never written, and reads of it "
+                "would not touch the disk; ptsbench lays it out first (writes those parts with "
+                "the run's data, keeping the rest of the file): add --destructive to allow it, "
+                "or --no-layout to read it as it is (the figures are then labelled)", t->path);
+}
+
+int step_layout(const struct run_ctx *c, const struct wl_range *range, bool due,
+                const struct workload *wl, bool quiet, struct json_object **json, char *err,
+                size_t errlen)
+{
+    *json = NULL;
+    if (c->target->kind != TARGET_FILE)
+        return 0;
+    struct content_map map;
+    if (content_probe_file(c->fd, range->start, range->len, &map, err, errlen) != 0)
+        return -1;
+    if (!due || !map.unwritten_bytes) {
+        ds_content_set(c->state, strcmp(map.method, "none") ? DS_CONTENT_EXTENTS
+                                                             : DS_CONTENT_UNKNOWN,
+                       (double)map.unwritten_bytes);
+        content_map_free(&map);
+        return 0;
+    }
+    if (!quiet) {
+        char b[32];
+        units_format_size(map.unwritten_bytes, b, sizeof(b));
+        printf("layout: %s of the active range never written: writing it with the run's data "
+               "before reading (as fio does)\n", b);
+        fflush(stdout);
+    }
+    struct layout_result lr;
+    int ret = layout_file(c->fd, &map, wl->compress_pct, wl->seed, c->target->mem_align,
+                          c->live, c->stop, &lr, err, errlen);
+    content_map_free(&map);
+    *json = layout_json(&lr);
+    ds_content_set(c->state, DS_CONTENT_EXTENTS, (double)lr.unwritten_after);
+    ds_write(c->state, (double)lr.bytes, false);
+    if (ret == 0 && !quiet) {
+        char b[32];
+        units_format_size(lr.bytes, b, sizeof(b));
+        printf("layout: %s in %.1f s (%.0f MB/s)\n", b, lr.seconds,
+               lr.seconds > 0 ? (double)lr.bytes / 1e6 / lr.seconds : 0.0);
+        fflush(stdout);
+    }
+    return ret;
 }
 
 void run_engine_base(const struct target_info *t, int fd, const char *out_dir, char *dir,

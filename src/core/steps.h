@@ -131,6 +131,20 @@ enum ds_cover run_cover_kind(const struct workload *wl);
  * state (content extents, never-written bytes times weight). 0, or -1 with err. */
 int run_probe_content(int fd, const struct wl_range *range, double weight,
                       struct drive_state *state, char *err, size_t errlen);
+/* Layout (core/layout.h): is one due before a workload reads file target t's range, with nothing
+ * writing the range first? When the file is created or extended here, a purge punches holes
+ * (purge), or its extents show never-written space. Laying out a file that holds data elsewhere
+ * writes only its never-written parts but changes the file: without destructive that is refused,
+ * saying what the layout is and how to go without it (--no-layout). Other targets: not due.
+ * Reads only. 0, or -1 with err. */
+int step_layout_due(const struct target_info *t, const struct wl_range *range, bool purge,
+                    bool destructive, bool *due, char *err, size_t errlen);
+/* A file target's content into c->state (its extents over range; other targets: nothing), then
+ * the layout when due: announced (unless quiet), its record in *json (caller owns; NULL when none
+ * was due), the content set again. 0, 1 interrupted, -1 with err. */
+int step_layout(const struct run_ctx *c, const struct wl_range *range, bool due,
+                const struct workload *wl, bool quiet, struct json_object **json, char *err,
+                size_t errlen);
 /* mkdir -p. */
 int run_make_dir(const char *path, char *err, size_t errlen);
 

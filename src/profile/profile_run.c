@@ -78,6 +78,8 @@ struct profile_session {
     struct hostinfo host;
     int fd;
     bool writes;
+    bool layout;                  /* a file target is laid out before the first group (layout.h) */
+    struct wl_range layout_range; /* ... over the ranges its unprepared reading groups read */
     char out_dir[4096];
     char results_path[4200];
     struct json_object *doc, *points_json, *groups_json, *notes;
@@ -222,6 +224,35 @@ static int plan_workload(struct profile_session *s, unsigned p, unsigned w, char
     return 0;
 }
 
+/* A layout (layout.h) when a group that is not preconditioned reads a file target: over the
+ * span of every such group's range, decided by the shared step. 0, or -1 with err. */
+static int layout_plan(struct profile_session *s, char *err, size_t errlen)
+{
+    s->layout = false;
+    if (s->cfg.no_layout || s->cfg.resume || s->target.kind != TARGET_FILE)
+        return 0;
+    uint64_t start = UINT64_MAX, end = 0;
+    for (unsigned g = 0; g < s->n_groups; g++) {
+        const struct pr_group *gr = &s->groups[g];
+        if (gr->pre != WL_PRECOND_NONE)
+            continue;
+        for (unsigned p = gr->first_point; p < gr->first_point + gr->n_points; p++) {
+            const struct pr_point *pt = &s->points[p];
+            if (pt->wl.read_pct == 0)
+                continue;
+            if (pt->range.start < start)
+                start = pt->range.start;
+            if (pt->range.start + pt->range.len > end)
+                end = pt->range.start + pt->range.len;
+        }
+    }
+    if (end <= start)
+        return 0;
+    s->layout_range = (struct wl_range){start, end - start};
+    return step_layout_due(&s->target, &s->layout_range, s->cfg.purge != PURGE_NONE,
+                           s->cfg.destructive, &s->layout, err, errlen);
+}
+
 struct profile_session *profile_prepare(const struct profile_config *cfg, char *err,
                                         size_t errlen)
 {
@@ -266,7 +297,10 @@ struct profile_session *profile_prepare(const struct profile_config *cfg, char *
     }
     if (cfg->resume && run_resume_same_target(cfg->resume, &s->target, err, errlen) != 0)
         goto fail;
-    if (run_check_safety(&s->target, s->writes || cfg->purge != PURGE_NONE, cfg->destructive,
+    if (layout_plan(s, err, errlen) != 0)
+        goto fail;
+    if (run_check_safety(&s->target, s->writes || cfg->purge != PURGE_NONE || s->layout,
+                         cfg->destructive,
                          cfg->overwrite_signatures, err, errlen) != 0)
         goto fail;
     if (cfg->purge != PURGE_NONE) {
@@ -712,7 +746,14 @@ static int point_round(struct profile_session *s, struct worker_pool *pool,
         return 1;
     run_pool_metrics(pool, NS_PER_S, s->weight, m);
     run_device_round(&s->target, s->weight, &s->sim_last, m);
+    const struct pr_point *pt = &s->points[index];
+    if (!m->unwritten.present)   /* the simulated drive counts them; others: the range */
+        ds_reads_estimate(&s->state, (double)m->read.bytes, &m->unwritten);
     ds_write(&s->state, (double)m->write.bytes, as_wdpc);
+    ds_cover(&s->state, (double)m->write.bytes, run_cover_kind(&pt->wl));
+    if (m->write.bytes && s->state.content == DS_CONTENT_EXTENTS &&
+        run_probe_content(s->fd, &pt->range, s->weight, &s->state, err, errlen) != 0)
+        return -1;
     m->state = s->state;
     return 0;
 }
@@ -910,6 +951,21 @@ static void point_record(struct profile_session *s, struct pr_point *pt,
     } else {
         point_verdict(s, pt, false, false, NULL, n, &pt->res.verdict);
     }
+    double share = 0;   /* reads of never-written space in the reported rounds (drive_state.h) */
+    bool counted = false;
+    for (unsigned i = a; i >= 1 && i <= b && i <= n; i++)
+        if (r[i - 1].unwritten.present && r[i - 1].unwritten.share > share) {
+            share = r[i - 1].unwritten.share;
+            counted = r[i - 1].unwritten.measured;
+        }
+    ds_judge_unwritten(share, counted, &pt->res.verdict);
+    if (share >= DS_UNWRITTEN_LABEL_SHARE) {
+        struct json_object *ss = json_object_object_get(pt->json, "steady_state");
+        if (ss)
+            results_verdict_json(ss, &pt->res.verdict, NULL, NULL);
+        note(s, "%s/%s %u%% %ux%u: %s", profile_name_of(s, g), workload_name_of(s, g),
+             g->compress, pt->wl.workers, pt->wl.qd, pt->res.verdict.label);
+    }
     struct ds_verdict keep = pt->res.verdict;
     point_result(s, r, a, b, keep.steady, &pt->res);
     pt->res.verdict = keep;
@@ -1023,6 +1079,25 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
     return ret;
 }
 
+/* The file target's content, and its layout when one is due (the shared step), recorded in the
+ * document's "preconditioning.layout". 0, or -1 with err (an interrupted layout: the stop is
+ * seen by the first point). */
+static int do_layout(struct profile_session *s, char *err, size_t errlen)
+{
+    if (s->target.kind != TARGET_FILE)
+        return 0;
+    struct run_ctx ctx = ctx_of(s);
+    struct wl_range whole = {0, s->target.capacity};
+    struct json_object *json = NULL;
+    int ret = step_layout(&ctx, s->layout ? &s->layout_range : &whole, s->layout,
+                          &s->points[0].wl, s->cfg.quiet, &json, err, errlen);
+    if (json)
+        jw_add(json_object_object_get(s->doc, "preconditioning"), "layout", json);
+    if (ret < 0)
+        return -1;
+    return flush(s, true) == 0 ? 0 : errf(err, errlen, "%s", s->out.error);
+}
+
 static int do_purge(struct profile_session *s, char *err, size_t errlen)
 {
     struct run_ctx ctx = ctx_of(s);
@@ -1060,7 +1135,10 @@ static void print_table(const struct profile_session *s)
         units_format_lat(pt->res.total.lat.mean_us, UNITS_TEXT, mean, sizeof(mean));
         units_format_lat(pt->res.total.lat.pct_us[METRICS_P99], UNITS_TEXT, p99, sizeof(p99));
         snprintf(comp, sizeof(comp), "%u%%", g->compress);
-        if (g->pre == WL_PRECOND_STEADY)
+        if (pt->res.verdict.measured == DS_M_UNWRITTEN)
+            snprintf(how, sizeof(how), "NEVER-WRITTEN space read, r%u-%u", pt->res.first_round,
+                     pt->res.last_round);
+        else if (g->pre == WL_PRECOND_STEADY)
             snprintf(how, sizeof(how), "%s r%u-%u",
                      pt->res.steady ? "steady"
                      : pt->res.verdict.measured == DS_M_NOT_STABLE ? "NOT stable"
@@ -1241,8 +1319,8 @@ int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
             goto fail_early;
     }
     if (s->target.kind != TARGET_SIM) {
-        s->fd = target_open(&s->target, s->writes || s->cfg.purge != PURGE_NONE, err,
-                            sizeof(err));   /* a purge writes too (discard needs the fd) */
+        s->fd = target_open(&s->target, s->writes || s->cfg.purge != PURGE_NONE || s->layout,
+                            err, sizeof(err));   /* a purge writes too (discard needs the fd) */
         if (s->fd < 0)
             goto fail_early;
     }
@@ -1262,6 +1340,8 @@ int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
     }
 
     if (s->cfg.purge != PURGE_NONE && !s->keep_stored && do_purge(s, err, sizeof(err)) != 0)
+        goto failed;
+    if (do_layout(s, err, sizeof(err)) != 0)
         goto failed;
     for (unsigned g = 0; g < s->n_groups; g++) {
         struct pr_group *gr = &s->groups[g];

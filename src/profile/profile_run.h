@@ -77,6 +77,8 @@ struct profile_config {
     bool quiet;
     struct json_object *resume;       /* --resume: the stopped profile's results (not owned) */
     bool resume_as_is;                /* --resume-as-is: no WIPC / WDPC again after the gap */
+    bool no_layout;                   /* --no-layout: reading points read a file target's
+                                         never-written space as it is (labelled; layout.h) */
     struct numa_request numa;         /* --numa, --cpus (device/numa.h) */
     int argc;
     char **argv;
