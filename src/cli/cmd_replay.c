@@ -68,6 +68,10 @@ static const struct cli_opt opts[] = {
      .help = "allow the trace's writes on a block device, or over an\nexisting file that "
              "holds data (its data is destroyed); still\nrefused when it is mounted, swap, "
              "held, backs /, or backs a\nloop device"},
+    {"no-layout", 0, CLI_FLAG, &cfg.no_layout,
+     .help = "a trace that reads a file target reads its never-written\nparts as they are "
+             "(default: the file is written first, as fio\nlays out its files); the results "
+             "label such a replay"},
     {"overwrite-signatures", 0, CLI_FLAG, &cfg.overwrite_signatures,
      .help = "with --destructive: write even over a filesystem,\npartition table, LVM/RAID "
              "member or swap signature"},

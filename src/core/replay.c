@@ -180,8 +180,13 @@ int replay_prepare(const struct replay_config *c, const char *const *profile_dir
         return -1;
     s->k = run_target_weight(&s->target);
     const bool writes = s->trace_stats.ios[TRACE_WRITE] > 0;
-    if (run_check_safety(&s->target, writes, c->destructive, c->overwrite_signatures, err,
-                         errlen) != 0)
+    const struct wl_range whole = {0, s->target.capacity};
+    if (!c->no_layout && s->trace_stats.ios[TRACE_READ] > 0 &&
+        step_layout_due(&s->target, &whole, false, c->destructive, &s->layout, err,
+                        errlen) != 0)
+        return -1;
+    if (run_check_safety(&s->target, writes || s->layout, c->destructive,
+                         c->overwrite_signatures, err, errlen) != 0)
         return -1;
     if (fit_trace(s, err, errlen) != 0)
         return -1;
@@ -200,6 +205,9 @@ void replay_session_free(struct replay_session *s)
     placement_free(&s->place);
     target_release(&s->target);
     s->pass = NULL;
+    if (s->layout_json)
+        json_object_put(s->layout_json);
+    s->layout_json = NULL;
 }
 
 /* ---------------------------------------------------------------- results */
@@ -345,6 +353,18 @@ static struct json_object *build_doc(const struct replay_session *s)
     json_object_object_add(eng, "time_scale", json_object_new_double(s->k));
     json_object_object_add(doc, "engine", eng);
     json_object_object_add(doc, "trace", trace_json(s));
+    if (s->layout_json)   /* core/layout.h */
+        json_object_object_add(doc, "layout", json_object_get(s->layout_json));
+    if (s->state.present) {   /* what the target held before the first pass (drive_state.h) */
+        struct json_object *ct = results_state_json(&s->state);
+        const double share = ds_unwritten_share(&s->state);
+        if (s->trace_stats.ios[TRACE_READ] && share >= DS_UNWRITTEN_LABEL_SHARE) {
+            char label[160];
+            ds_unwritten_label(share, label, sizeof(label));
+            json_object_object_add(ct, "label", json_object_new_string(label));
+        }
+        json_object_object_add(doc, "state", ct);
+    }
     struct json_object *r = json_object_new_object();
     json_object_object_add(r, "mode",
                            json_object_new_string(s->mode == REPLAY_TIMED ? "timed" : "afap"));
@@ -719,6 +739,34 @@ static void print_plan(const struct replay_session *s)
     putchar('\n');
 }
 
+/* What a file target holds, and its layout when one is due (the shared step, steps.h): the
+ * whole file, since a trace's offsets go anywhere in it. 0, or -1 with err. */
+static int replay_layout(struct replay_session *s, int fd, volatile sig_atomic_t *stop,
+                         char *err, size_t errlen)
+{
+    ds_init(&s->state, (double)s->target.capacity * s->k, s->target.sim != NULL);
+    if (s->target.kind != TARGET_FILE)
+        return 0;
+    struct run_ctx ctx = {&s->target, fd, s->out_dir, s->engine, s->k, NULL, &s->state, stop,
+                          isatty(STDOUT_FILENO) && !s->cfg.quiet};
+    const struct wl_range whole = {0, s->target.capacity};
+    struct workload wl;
+    wl_init(&wl);
+    wl.compress_pct = s->cfg.compress_pct;
+    int ret = step_layout(&ctx, &whole, s->layout, &wl, s->cfg.quiet, &s->layout_json, err,
+                          errlen);
+    if (ret > 0)
+        return errf(err, errlen, "interrupted during the layout");
+    if (ret == 0 && !s->cfg.quiet && s->trace_stats.ios[TRACE_READ] &&
+        ds_unwritten_share(&s->state) >= DS_UNWRITTEN_LABEL_SHARE) {
+        char label[160];
+        ds_unwritten_label(ds_unwritten_share(&s->state), label, sizeof(label));
+        printf("note: %.0f%% of %s was never written: %s\n",
+               100 * ds_unwritten_share(&s->state), s->target.path, label);
+    }
+    return ret;
+}
+
 int replay_execute(struct replay_session *s, volatile sig_atomic_t *stop)
 {
     const struct replay_config *c = &s->cfg;
@@ -735,11 +783,13 @@ int replay_execute(struct replay_session *s, volatile sig_atomic_t *stop)
         target_create_file(&s->target, err, sizeof(err)) != 0)
         goto early;
     if (s->target.kind != TARGET_SIM) {
-        fd = target_open(&s->target, writes, err, sizeof(err));
+        fd = target_open(&s->target, writes || s->layout, err, sizeof(err));
         if (fd < 0)
             goto early;
     }
     if (file_mkdir_p(s->out_dir, err, sizeof(err)) != 0)
+        goto early;
+    if (replay_layout(s, fd, stop, err, sizeof(err)) != 0)
         goto early;
     iso8601_now(s->started, sizeof(s->started));
     hostinfo_collect(&s->host, s->engine->flags & ENGINE_F_WHOLE_ROUND);

@@ -61,6 +61,8 @@ struct replay_config {
     unsigned compress_pct;          /* write data compressibility (default 0: incompressible) */
     const char *out_dir;
     bool force, destructive, overwrite_signatures, quiet;
+    bool no_layout;                 /* --no-layout: a trace that reads reads a file target's
+                                       never-written space as it is (labelled; layout.h) */
     struct numa_request numa;       /* --numa, --cpus (device/numa.h) */
     char *const *argv;              /* the command line, for the results */
     int argc;
@@ -107,6 +109,10 @@ struct replay_session {
     char note[512];                  /* what the results should say about how it was measured */
     char started[32], updated[32];
     struct hostinfo host;            /* collected once, at the start */
+    bool layout;                     /* a file target is laid out first (core/layout.h) */
+    struct json_object *layout_json; /* its record */
+    struct drive_state state;        /* what the target holds (drive_state.h: content) before
+                                        the first pass */
 };
 
 /* Everything that can be checked without writing: the traces read, the target probed and its
