@@ -593,6 +593,11 @@ static void state_words(struct json_object *st, bool sim, char *buf, size_t len)
     else
         snprintf(buf, len, "%s, %.2f fills written", plot_condition_words(cond, sim),
                  jp_num(st, "written_fills"));
+    const double unwritten = jp_num(st, "unwritten_share");   /* drive_state.h: content */
+    size_t o = strlen(buf);
+    if (unwritten >= 0.01 && o < len)
+        snprintf(buf + o, len - o, "; %.0f%% never written (reads of it do not touch the media)",
+                 100 * unwritten);
 }
 
 /* ---- header rows computed from several fields */

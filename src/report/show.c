@@ -191,6 +191,21 @@ static void show_preconditioning(FILE *out, struct json_object *doc, bool sim)
     if (jp_at(pc, "wdpc"))
         fprintf(out, "; WDPC %.2f fills in %.0f rounds (ended: %s)", jp_path(pc, "wdpc.fills"),
                 jp_path(pc, "wdpc.rounds"), str(pc, "wdpc.ended"));
+    if (jp_at(pc, "layout.ran") && jp_true(jp_at(pc, "layout.ran"))) {
+        char b[32];
+        units_format_size((uint64_t)jp_path(pc, "layout.bytes"), b, sizeof(b));
+        fprintf(out, "; laid out %s in %.1f s", b, jp_path(pc, "layout.seconds"));
+    }
+    const char *content = str(doc, "state.content");
+    if (*content)   /* what the active range holds (drive_state.h) */
+        fprintf(out, "\ncontent   %s", !strcmp(content, "unknown")
+                    ? "history unknown (not purged by this run)" : "");
+    if (*content && strcmp(content, "unknown"))
+        fprintf(out, "known from %s: %.0f%% never written at the end",
+                !strcmp(content, "extents") ? "the file's extents"
+                : !strcmp(content, "purge") ? "ptsbench's purge and its writes since"
+                                            : "the simulated drive's map",
+                100 * jp_path(doc, "state.unwritten_share"));
     fprintf(out, "\n");
 }
 
@@ -227,6 +242,10 @@ static void show_rounds(FILE *out, struct json_object *rounds, unsigned every, b
             fprintf(out, "  %-6s %6.2f %6.2f%s", str(r, "state.condition"),
                     jp_path(r, "state.written_fills"), jp_path(r, "state.wdpc_fills"),
                     !strcmp(str(r, "phase"), "wdpc") ? "  (WDPC round, not judged)" : "");
+        if (jp_true(jp_at(r, "unwritten_reads.labelled")))
+            fprintf(out, "  reads of never-written space %.0f%%%s",
+                    100 * jp_path(r, "unwritten_reads.share"),
+                    !strcmp(str(r, "unwritten_reads.how"), "measured") ? "" : " (est.)");
         fprintf(out, "\n");
     }
 }
