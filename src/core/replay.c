@@ -182,12 +182,14 @@ int replay_prepare(const struct replay_config *c, const char *const *profile_dir
     const bool writes = s->trace_stats.ios[TRACE_WRITE] > 0;
     const struct wl_range whole = {0, s->target.capacity};
     if (!c->no_layout && s->trace_stats.ios[TRACE_READ] > 0 &&
-        step_layout_due(&s->target, &whole, false, c->destructive, &s->layout, err,
-                        errlen) != 0)
+        step_layout_due(&s->target, &whole, false, &s->layout, err, errlen) != 0)
         return -1;
     if (run_check_safety(&s->target, writes || s->layout, c->destructive,
-                         c->overwrite_signatures, err, errlen) != 0)
+                         c->overwrite_signatures, err, errlen) != 0) {
+        if (!writes)
+            step_layout_refused(err, errlen);
         return -1;
+    }
     if (fit_trace(s, err, errlen) != 0)
         return -1;
     if (run_out_dir(c->out_dir, "replay", c->force, s->out_dir, sizeof(s->out_dir),

@@ -52,8 +52,8 @@ static int layout_due(struct run_record *rec, char *err, size_t errlen)
     if (c->no_layout || rec->wl.read_pct == 0 || rec->prep != DS_PREP_NONE || c->n_remotes ||
         c->resume)
         return 0;
-    return step_layout_due(&rec->target, &rec->range, c->purge != PURGE_NONE, c->destructive,
-                           &rec->layout, err, errlen);
+    return step_layout_due(&rec->target, &rec->range, c->purge != PURGE_NONE, &rec->layout, err,
+                           errlen);
 }
 
 int run_prepare(struct run_record *rec, const struct run_config *cfg, const char *workload_spec,
@@ -153,10 +153,13 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
         return -1;
     if (layout_due(rec, err, errlen) != 0)
         return -1;
-    if (run_check_safety(&rec->target, wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE ||
-                                           c->purge != PURGE_NONE || rec->layout,
-                         c->destructive, c->overwrite_signatures, err, errlen) != 0)
+    const bool writes = wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE || c->purge != PURGE_NONE;
+    if (run_check_safety(&rec->target, writes || rec->layout, c->destructive,
+                         c->overwrite_signatures, err, errlen) != 0) {
+        if (!writes)
+            step_layout_refused(err, errlen);
         return -1;
+    }
     if (c->purge != PURGE_NONE) {   /* the plan, checked before anything is written */
         struct run_ctx ctx = {.target = &rec->target};
         struct purge_plan plan;

@@ -327,30 +327,28 @@ static int64_t file_unwritten(const char *path, uint64_t start, uint64_t len, ch
 }
 
 int step_layout_due(const struct target_info *t, const struct wl_range *range, bool purge,
-                    bool destructive, bool *due, char *err, size_t errlen)
+                    bool *due, char *err, size_t errlen)
 {
     *due = false;
     if (t->kind != TARGET_FILE)
         return 0;
     if (!t->exists || t->current_size < t->capacity || purge) {
         *due = true;
-    } else {
-        int64_t n = file_unwritten(t->path, range->start, range->len, err, errlen);
-        if (n == -2)
-            return -1;
-        *due = n > 0;
-    }
-    if (!*due || !t->exists || t->current_size == 0 || destructive)
         return 0;
-    int64_t unwritten = file_unwritten(t->path, 0, t->current_size, err, errlen);
-    if (unwritten == -2)
+    }
+    int64_t n = file_unwritten(t->path, range->start, range->len, err, errlen);
+    if (n == -2)
         return -1;
-    if (unwritten >= 0 && (uint64_t)unwritten >= t->current_size)
-        return 0;   /* it holds no data: writing it needs no flag (safety.h) */
-    return errf(err, errlen, "%s: part of the active range was never written, and reads of it "
-                "would not touch the disk; ptsbench lays it out first (writes those parts with "
-                "the run's data, keeping the rest of the file): add --destructive to allow it, "
-                "or --no-layout to read it as it is (the figures are then labelled)", t->path);
+    *due = n > 0;
+    return 0;
+}
+
+void step_layout_refused(char *err, size_t errlen)
+{
+    size_t l = strlen(err);
+    snprintf(err + l, errlen - l, " (the workload only reads, but part of the active range was "
+             "never written and reads of it would not touch the disk, so ptsbench lays it out "
+             "first; --no-layout reads it as it is, the figures labelled)");
 }
 
 int step_layout(const struct run_ctx *c, const struct wl_range *range, bool due,

@@ -133,12 +133,14 @@ int run_probe_content(int fd, const struct wl_range *range, double weight,
                       struct drive_state *state, char *err, size_t errlen);
 /* Layout (core/layout.h): is one due before a workload reads file target t's range, with nothing
  * writing the range first? When the file is created or extended here, a purge punches holes
- * (purge), or its extents show never-written space. Laying out a file that holds data elsewhere
- * writes only its never-written parts but changes the file: without destructive that is refused,
- * saying what the layout is and how to go without it (--no-layout). Other targets: not due.
- * Reads only. 0, or -1 with err. */
+ * (purge), or its extents show never-written space. A layout writes the file (its never-written
+ * parts only), so the safety rules apply as to any write: a file that holds data needs
+ * --destructive (safety.h). Other targets: not due. Reads only. 0, or -1 with err. */
 int step_layout_due(const struct target_info *t, const struct wl_range *range, bool purge,
-                    bool destructive, bool *due, char *err, size_t errlen);
+                    bool *due, char *err, size_t errlen);
+/* A refusal of a run whose only writes would be its layout: err gets what the layout is and how
+ * to go without it (--no-layout). */
+void step_layout_refused(char *err, size_t errlen);
 /* A file target's content into c->state (its extents over range; other targets: nothing), then
  * the layout when due: announced (unless quiet), its record in *json (caller owns; NULL when none
  * was due), the content set again. 0, 1 interrupted, -1 with err. */

@@ -249,8 +249,8 @@ static int layout_plan(struct profile_session *s, char *err, size_t errlen)
     if (end <= start)
         return 0;
     s->layout_range = (struct wl_range){start, end - start};
-    return step_layout_due(&s->target, &s->layout_range, s->cfg.purge != PURGE_NONE,
-                           s->cfg.destructive, &s->layout, err, errlen);
+    return step_layout_due(&s->target, &s->layout_range, s->cfg.purge != PURGE_NONE, &s->layout,
+                           err, errlen);
 }
 
 struct profile_session *profile_prepare(const struct profile_config *cfg, char *err,
@@ -300,9 +300,11 @@ struct profile_session *profile_prepare(const struct profile_config *cfg, char *
     if (layout_plan(s, err, errlen) != 0)
         goto fail;
     if (run_check_safety(&s->target, s->writes || cfg->purge != PURGE_NONE || s->layout,
-                         cfg->destructive,
-                         cfg->overwrite_signatures, err, errlen) != 0)
+                         cfg->destructive, cfg->overwrite_signatures, err, errlen) != 0) {
+        if (!s->writes && cfg->purge == PURGE_NONE)
+            step_layout_refused(err, errlen);
         goto fail;
+    }
     if (cfg->purge != PURGE_NONE) {
         struct purge_facts facts;
         struct purge_plan plan;

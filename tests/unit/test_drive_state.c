@@ -132,6 +132,74 @@ static void test_judge_steady(void **state)
     assert_true(v.steady);
 }
 
+/* What the range holds: a real device's history is unknown until ptsbench purges it; its writes
+ * are counted against the purge by how they cover the range; WIPC covers it all. */
+static void test_content(void **state)
+{
+    (void)state;
+    struct drive_state s;
+    ds_init(&s, 1e12, false);
+    assert_int_equal(s.content, DS_CONTENT_UNKNOWN);
+    assert_string_equal(ds_content_name(s.content), "unknown");
+    assert_true(ds_unwritten_share(&s) == 0);
+    struct ds_reads r;
+    ds_reads_estimate(&s, 1e9, &r);
+    assert_false(r.present);                       /* unknown: nothing said */
+    ds_purge(&s);
+    assert_int_equal(s.content, DS_CONTENT_PURGE);
+    assert_true(ds_unwritten_share(&s) == 1);
+    ds_reads_estimate(&s, 1e9, &r);
+    assert_true(r.present && !r.measured && r.share == 1);
+    assert_true(ds_reads_labelled(&r));
+    ds_reads_estimate(&s, 0, &r);
+    assert_false(r.present);                       /* a round that did not read */
+    ds_cover(&s, 2.5e11, DS_COVER_NEW);            /* a sequential quarter */
+    assert_true(fabs(ds_unwritten_share(&s) - 0.75) < 1e-12);
+    ds_cover(&s, 1e12, DS_COVER_UNIFORM);          /* one fill of uniform draws: e^-1 of it */
+    assert_true(fabs(ds_unwritten_share(&s) - 0.75 * exp(-1.0)) < 1e-12);
+    ds_cover(&s, 5e12, DS_COVER_SKEWED);           /* zipf and the like: nothing assumed */
+    assert_true(fabs(ds_unwritten_share(&s) - 0.75 * exp(-1.0)) < 1e-12);
+    ds_wipc(&s, 2e12);
+    assert_true(ds_unwritten_share(&s) == 0);
+    ds_reads_estimate(&s, 1e9, &r);
+    assert_true(r.present && r.share == 0 && !ds_reads_labelled(&r));
+    /* a simulated drive opens with nothing mapped; its reads are counted elsewhere */
+    ds_init(&s, 1e12, true);
+    assert_int_equal(s.content, DS_CONTENT_SIMULATED);
+    assert_true(ds_unwritten_share(&s) == 1);
+    /* a file's extents are set as probed, and a purge (discard punches holes) empties them */
+    ds_init(&s, 1e9, false);
+    ds_content_set(&s, DS_CONTENT_EXTENTS, 2.5e8);
+    assert_true(ds_unwritten_share(&s) == 0.25);
+    ds_cover(&s, 1e9, DS_COVER_NEW);               /* probed, not modelled: unchanged */
+    assert_true(ds_unwritten_share(&s) == 0.25);
+    ds_purge(&s);
+    assert_int_equal(s.content, DS_CONTENT_EXTENTS);
+    assert_true(ds_unwritten_share(&s) == 1);
+}
+
+/* A flat window whose reads went to never-written space is never steady state; below 1% the
+ * verdict stands. */
+static void test_judge_unwritten(void **state)
+{
+    (void)state;
+    const struct steady_guard g = STEADY_GUARD_DEFAULT;
+    struct ds_verdict v;
+    ds_judge(DS_PREP_WIPC, false, true, NULL, &g, 5, &v);
+    assert_true(v.steady);
+    ds_judge_unwritten(0.0099, false, &v);
+    assert_true(v.steady);
+    assert_int_equal(v.measured, DS_M_STEADY);
+    ds_judge_unwritten(0.37, true, &v);
+    assert_false(v.steady);
+    assert_true(v.stable);
+    assert_int_equal(v.measured, DS_M_UNWRITTEN);
+    assert_string_equal(ds_measured_name(v.measured), "unwritten");
+    assert_string_equal(v.label, "reads of never-written space (37% of reads): the device does "
+                                 "not read its media there");
+    assert_non_null(strstr(v.reason, "counted by the simulated drive"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -139,6 +207,8 @@ int main(void)
         cmocka_unit_test(test_judge_without_preconditioning),
         cmocka_unit_test(test_judge_wipc),
         cmocka_unit_test(test_judge_steady),
+        cmocka_unit_test(test_content),
+        cmocka_unit_test(test_judge_unwritten),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
