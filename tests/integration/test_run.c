@@ -277,9 +277,11 @@ static void test_data_measured(void **state)
     char out[512], results[600];
     snprintf(out, sizeof(out), "%s/out-data-read", c->dir);
     snprintf(results, sizeof(results), "%s/results.json", out);
+    /* --destructive: the writes above left part of the file never written, which is laid out
+     * (written) before the reads, and the file holds data */
     char *argv[] = {(char *)ptsbench_bin(), "run", "--target", target, "--workload",
                     "rw=randread,bs=4k,qd=8", "--rounds", "1", "--round-time", "1", "--quiet",
-                    "--out", out, NULL};
+                    "--destructive", "--out", out, NULL};
     assert_int_equal(run_quiet(argv), 0);
     doc = load_json(results);
     assert_non_null(doc);
@@ -529,7 +531,11 @@ static void test_fio_job_file(void **state)
     print_message("  thinktime=2000: %.1f IOPS, mean latency %.1f us (want 1e6 / (2000 + "
                   "latency) = %.1f at most)\n", iops, lat, 1e6 / (2000 + lat));
     assert_true(iops <= 1e6 / (2000 + lat) * 1.01 + 1);
-    assert_true(iops >= 250);
+    /* and not far below it: each I/O's cycle is its latency and the think time (the file is
+     * laid out first, so the reads reach the disk and the latency is the disk's) plus the
+     * pacing naps' wake-ups, which a busy machine delays (0.61 of the bound measured beside
+     * four other builds) */
+    assert_true(iops >= 0.4 * 1e6 / (2000 + lat));
     json_object_put(doc);
 }
 
