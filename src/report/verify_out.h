@@ -1,6 +1,9 @@
 /* verify_out.h — `ptsbench verify` below the command line: load a spec sheet and results,
  * judge every claim (verify.h), and write the outcome: the claim table on stdout and the JSON
- * document (schema ptsbench.verify, version 2) to a file or, "-", stdout instead of the table. */
+ * document (schema ptsbench.verify, version 2) to a file or, "-", stdout instead of the table.
+ * Which drive (verify.h, "The drive"): the table's "drive:" line, the document's "drive"
+ * object (the sheet's drive, each results file's target with matches and reason, any_drive,
+ * note) and per claim other_drive and verdict_note ("measured on another drive: ..."). */
 #ifndef PTSBENCH_VERIFY_OUT_H
 #define PTSBENCH_VERIFY_OUT_H
 

@@ -635,6 +635,8 @@ static void test_usage_errors(void **state)
     assert_non_null(strstr(r.out, "no comparable"));
     assert_non_null(strstr(r.out, "assumed"));
     assert_non_null(strstr(r.out, "right after WIPC"));
+    assert_non_null(strstr(r.out, "--any-drive"));
+    assert_non_null(strstr(r.out, "A file is never a drive's"));
     cmd_result_free(&r);
     /* a spec sheet that assumes a state: refused, with the reason */
     const char *st = write_spec("state.ini",
