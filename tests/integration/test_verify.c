@@ -593,6 +593,36 @@ static void test_other_drive(void **state)
     cmd_result_free(&r);
 }
 
+/* A real block device, measured here: zram reports no model, so it is no drive's (the model
+ * rule; a device that reports one is matched by the unit tests). Skipped without zram. */
+static void test_block_device_without_model(void **state)
+{
+    (void)state;
+    char dev[64], out[4200];
+    if (!zram_create("64M", dev, sizeof(dev)))
+        skip();
+    snprintf(out, sizeof(out), "%s/zram-run", dir);
+    char *run[] = {NULL, "run", "--target", dev, "--destructive", "--workload",
+                   "rw=randread,bs=4k,qd=32,workers=4", "--round-time", "1s", "--rounds", "2",
+                   "--out", out, NULL};
+    struct json_object *res = ptsbench_results(run, out, 0, NULL);
+    zram_remove(dev);
+    assert_non_null(res);
+    assert_string_equal(jstr_at(res, "target.kind"), "block");
+    json_object_put(res);
+    struct cmd_result r = verify("--spec", "zdrive-6300-1.6t", out, NULL);
+    char want[256];
+    snprintf(want, sizeof(want), "measured on block device %s, no model reported, 67.11 MB", dev);
+    if (r.status != 2 || !strstr(r.errout, want))
+        print_error("exit %d, stderr: %s(want '%s')\n", r.status, r.errout, want);
+    assert_int_equal(r.status, 2);
+    assert_int_equal(count_lines(r.errout), 1);
+    assert_non_null(strstr(r.errout, want));
+    assert_non_null(strstr(r.errout, "the device reports no model"));
+    assert_string_equal(r.out, "");
+    cmd_result_free(&r);
+}
+
 /* exit 2 and exactly one line on stderr naming the bad value */
 static void usage_error(const char *want, const char *a1, const char *a2, const char *a3,
                         const char *a4, const char *a5)
@@ -654,6 +684,7 @@ int main(void)
         cmocka_unit_test(test_burst_claims),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_other_drive),
+        cmocka_unit_test(test_block_device_without_model),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
