@@ -98,11 +98,11 @@
  *     of reported_models (a trailing '*': starts with it), and its capacity is within
  *     VERIFY_CAPACITY_TOLERANCE of the sheet's (the vendor's decimal figure against the bytes
  *     the device reports: the Z-Drive R4 CM84 "300 GB" reports 586,135,549 sectors of 512
- *     bytes, 300.1 GB, +0.03%; the CM88 "1.6 TB", 1490 GiB usable, -0.0006%). 2% leaves
- *     room for a vendor's rounding and refuses the next capacity of a family (at least
- *     x1.5 apart). Model strings are truncated (SCSI: 16
- *     characters, so a CM84 and a CM88 both say "OCZ Z-DRIVE R4 C"): the capacity tells apart
- *     the capacities of one family;
+ *     bytes, 300.1 GB, +0.03%; the CM88 "1.6 TB", 1490 GiB usable, 1,599,875,317,760 bytes,
+ *     -0.008%). 2% leaves room for a vendor's rounding and refuses the next capacity of a
+ *     family (the R4's double: CM84 300 GB, 600 GB, 1.2 TB; CM88 800 GB, 1.6 TB, 3.2 TB).
+ *     Model strings are truncated (SCSI: 16 characters, so a CM84 and a CM88 both say "OCZ
+ *     Z-DRIVE R4 C"): the capacity tells apart the capacities of one family;
  *   - a file, a remote target, or a target the results do not record: never (a file measures
  *     the filesystem and the device under it, not a drive's sheet).
  * A sheet that names no drive (neither reported_models nor sim_preset), or no capacity, matches
