@@ -27,7 +27,7 @@ static const char *files[REPORT_MAX_INPUTS], *labels[REPORT_MAX_INPUTS];
 static const char *specs[REPORT_MAX_INPUTS];
 static unsigned nf, nl, ns;
 static struct report_config cfg;
-static bool no_plots, pdf;
+static bool no_plots, pdf, any_drive;
 static const char *history_path;
 
 static int parse_tol(const char *v, void *target, char *err, size_t errlen)
@@ -48,6 +48,9 @@ static const struct cli_opt opts[] = {
              "takes): its claims against the measured\nfigures in \"Measured vs claimed\", "
              "its form factor and NAND\nin the header. One applies to every RESULTS; several: "
              "one\nper RESULTS, in order, - for none"},
+    {"any-drive", 0, CLI_FLAG, &any_drive,
+     .help = "judge a sheet's claims on results of another drive than\nthe sheet's (refused by "
+             "default, as verify does), every\nverdict marked \"(other drive)\""},
     {"tolerance", 0, CLI_CUSTOM, &cfg.tolerance, .parse = parse_tol, .arg = "PCT",
      .help = "the claims' tolerance, as verify's: 5% (default)"},
     {"single-file", 0, CLI_FLAG, &cfg.single_file,
@@ -61,6 +64,27 @@ static const struct cli_opt opts[] = {
              "devices, tests, date and ptsbench version"},
     {0},
 };
+
+/* --spec: a sheet's claims are judged only on results of its drive (verify.h, "The drive"):
+ * another target is refused with one line naming both, unless --any-drive (the report marks
+ * the verdicts then). EXIT_OK or EXIT_USAGE. */
+static int check_drives(const struct report_input *in, unsigned n)
+{
+    for (unsigned i = 0; i < n && cfg.sheets && !any_drive; i++) {
+        const struct verify_sheet *sh = cfg.sheets[i];
+        struct meas_target t;
+        char why[ERR_LEN], line[4 * ERR_LEN];
+        if (!sh)
+            continue;
+        meas_target_read(in[i].doc, in[i].path, &t);
+        if (verify_drive_match(sh, &t, why, sizeof(why)))
+            continue;
+        verify_drive_refusal(sh, &t, why, line, sizeof(line));
+        fprintf(stderr, "ptsbench report: --spec: %s\n", line);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
 
 /* A fleet's results (schema ptsbench.fleet: one command on several targets, cli/cli_fleet.h) stand
  * for its targets' own, each labelled as the fleet labelled it; the first fleet's document goes
@@ -292,6 +316,8 @@ int cmd_report(int argc, char **argv, int full_argc, char **full_argv)
         in[i].path = paths[i];
         loaded++;
     }
+    if (code == EXIT_OK)
+        code = check_drives(in, nf);
     char css[4200] = "";
     for (const char *const *d = cli_data_dirs("reports"); *d && !css[0]; d++) {
         snprintf(css, sizeof(css), "%s/report.css", *d);

@@ -17,7 +17,7 @@
 
 static const char *opt_spec, *json_path, *results_in[VERIFY_MAX_RESULTS];
 static double opt_tol = VERIFY_DEFAULT_TOLERANCE;
-static bool opt_allow_missing, opt_allow_incomplete;
+static bool opt_allow_missing, opt_allow_incomplete, opt_any_drive;
 
 static int parse_tol(const char *v, void *target, char *err, size_t errlen)
 {
@@ -37,6 +37,10 @@ static const struct cli_opt opts[] = {
     {"allow-incomplete", 0, CLI_FLAG, &opt_allow_incomplete,
      .help = "verify results whose run did not complete (running, killed,\ninterrupted, "
              "failed); refused by default"},
+    {"any-drive", 0, CLI_FLAG, &opt_any_drive,
+     .help = "judge results measured on another drive than the sheet's\n(a file, another "
+             "model, capacity or preset; refused by\ndefault), every verdict marked \"(other "
+             "drive)\""},
     {"json", 0, CLI_STR, &json_path, .arg = "FILE",
      .help = "a JSON document (every claim with all its fields), - for\nstdout (then instead "
              "of the table), as gate's --json"},
@@ -47,7 +51,7 @@ static void verify_usage(FILE *f)
 {
     fputs(
         "usage: ptsbench verify --spec FILE|NAME RESULTS... [--tolerance 5%] [--allow-missing]\n"
-        "                       [--json FILE]\n"
+        "                       [--any-drive] [--json FILE]\n"
         "\n"
         "Check a vendor's spec sheet against measured results: every claim (IOPS, MB/s,\n"
         "latency) is judged against a measured point taken under the claim's own conditions,\n"
@@ -58,6 +62,13 @@ static void verify_usage(FILE *f)
         f);
     cli_print_options(f, opts);
     fputs(
+        "\n"
+        "The drive: the sheet names its drive (reported_models: the model strings it reports,\n"
+        "capacity, sim_preset: the simulated drive that models it). Results are judged only\n"
+        "when every file's target is that drive: a simulated drive of the sheet's preset (other\n"
+        "preset keys such as k allowed, not a changed capacity), or a block device reporting one\n"
+        "of its models; either within 2% of its capacity. A file is never a drive's. Otherwise\n"
+        "verify refuses with one line naming both (exit 2), unless --any-drive.\n"
         "\n"
         "Matching: a claim is judged only against a point at its own block size, pattern, read\n"
         "share, compressibility, workers x QD and drive state; nothing stated is substituted.\n"
@@ -77,7 +88,8 @@ static void verify_usage(FILE *f)
         "Exit status: 0 every claim passes (with --allow-missing: every claim that has a\n"
         "comparable measurement passes), 1 a claim fails, or has no comparable measurement and\n"
         "--allow-missing is not given, or the results are of a run that did not complete,\n"
-        "2 bad input (a missing spec file, bad tolerance, unreadable results).\n",
+        "2 bad input (a missing spec file, bad tolerance, unreadable results, results of\n"
+        "another drive than the sheet's without --any-drive).\n",
         f);
 }
 
@@ -102,13 +114,16 @@ int cmd_verify(int argc, char **argv, int full_argc, char **full_argv)
         fprintf(stderr, "ptsbench verify: --json: empty file name\n");
         return EXIT_USAGE;
     }
-    char err[ERR_LEN], path[4096];
+    char err[4 * ERR_LEN], path[4096];   /* a refusal names the sheet's drive and the target */
     if (cli_find_spec(opt_spec, path, sizeof(path), err, sizeof(err)) != 0) {
         fprintf(stderr, "ptsbench verify: --spec %s: %s\n", opt_spec, err);
         return EXIT_USAGE;
     }
-    const struct verify_config cfg = {opt_spec, path, results_in, n_in, opt_tol,
-                                      opt_allow_missing, opt_allow_incomplete, json_path};
+    const struct verify_config cfg = {.spec = opt_spec, .spec_path = path,
+                                      .results = results_in, .n_results = n_in,
+                                      .tolerance = opt_tol, .allow_missing = opt_allow_missing,
+                                      .allow_incomplete = opt_allow_incomplete,
+                                      .any_drive = opt_any_drive, .json_path = json_path};
     int code;
     struct verify_session *s = verify_prepare(&cfg, &code, err, sizeof(err));
     const bool said = s == NULL;   /* prepare refused: err says why */

@@ -786,6 +786,37 @@ static void set_device(struct meas_set *s, struct json_object *root)
     str_copy(s->device, sizeof(s->device), model && *model ? model : path ? path : "");
 }
 
+void meas_target_read(struct json_object *root, const char *source, struct meas_target *t)
+{
+    memset(t, 0, sizeof(*t));
+    str_copy(t->source, sizeof(t->source), source ? source : "");
+    struct json_object *o = jp_get(root, "target");
+    const char *v;
+    if ((v = jstr(jp_get(o, "kind"))))
+        str_copy(t->kind, sizeof(t->kind), v);
+    if ((v = jstr(jp_get(o, "path"))))
+        str_copy(t->path, sizeof(t->path), v);
+    if ((v = jstr(jp_get(o, "device"))))
+        str_copy(t->device, sizeof(t->device), v);
+    long cap = jint(jp_get(o, "capacity_bytes"), 0);
+    t->capacity = cap > 0 ? (uint64_t)cap : 0;
+    if (!strcmp(t->kind, "simulated")) {   /* its "model" is the preset's description */
+        if ((v = jstr(jpath(o, "simulated", "preset", NULL))))
+            str_copy(t->preset, sizeof(t->preset), v);
+        else if (!strncmp(t->path, "sim:", 4))   /* older files: sim:PRESET[,key=value...] */
+            snprintf(t->preset, sizeof(t->preset), "%.*s", (int)strcspn(t->path + 4, ","),
+                     t->path + 4);
+    } else if ((v = jstr(jp_get(o, "model")))) {
+        str_copy(t->model, sizeof(t->model), v);
+    }
+}
+
+static void add_target(struct meas_set *s, struct json_object *root, const char *path)
+{
+    s->targets = xrealloc(s->targets, (s->n_targets + 1) * sizeof(*s->targets));
+    meas_target_read(root, path, &s->targets[s->n_targets++]);
+}
+
 /* One file. in_dir: files of a schema that holds no points (crosscheck) are skipped rather
  * than refused. */
 static int load_file(struct meas_ctx *c, const char *path, bool in_dir, char *err, size_t errlen)
@@ -831,6 +862,7 @@ static int load_file(struct meas_ctx *c, const char *path, bool in_dir, char *er
     const enum results_life life = results_life_of(root, why, sizeof(why));
     if (rc == 0) {
         set_device(c->set, root);
+        add_target(c->set, root, path);
         c->set->n_files++;
         if (life != RESULTS_COMPLETE && !c->set->n_incomplete++)
             snprintf(c->set->incomplete, sizeof(c->set->incomplete), "%s: %s", path, why);
@@ -922,6 +954,9 @@ void meas_free(struct meas_set *s)
     free(s->p);
     s->p = NULL;
     s->n = 0;
+    free(s->targets);
+    s->targets = NULL;
+    s->n_targets = 0;
     s->n_files = 0;
     s->n_incomplete = 0;
     s->incomplete[0] = '\0';
@@ -942,6 +977,13 @@ void meas_merge(struct meas_set *dst, struct meas_set *src)
         dst->p = xrealloc(dst->p, (dst->n + src->n) * sizeof(*dst->p));
         memcpy(dst->p + dst->n, src->p, src->n * sizeof(*src->p));
         dst->n += src->n;
+    }
+    if (src->n_targets) {
+        dst->targets = xrealloc(dst->targets,
+                                (dst->n_targets + src->n_targets) * sizeof(*dst->targets));
+        memcpy(dst->targets + dst->n_targets, src->targets,
+               src->n_targets * sizeof(*src->targets));
+        dst->n_targets += src->n_targets;
     }
     if (!dst->device[0])
         str_copy(dst->device, sizeof(dst->device), src->device);

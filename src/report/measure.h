@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct json_object;
+
 enum meas_metric {
     MEAS_IOPS, MEAS_READ_IOPS, MEAS_WRITE_IOPS,
     MEAS_MB_S, MEAS_READ_MB_S, MEAS_WRITE_MB_S,          /* MB/s = 10^6 bytes/s */
@@ -67,9 +69,27 @@ struct meas_point {
     unsigned rounds;           /* rounds averaged */
 };
 
+/* What a results file measured: its "target" record (reports/results-schema.md), the fields
+ * verify needs to tell which drive that was (verify.h, verify_drive_match). */
+struct meas_target {
+    char source[4096];         /* the results file */
+    char kind[16];             /* "block", "file", "simulated", "remote"; "" not recorded */
+    char path[1024];           /* /dev/sdg, a file, sim:PRESET[,key=value...] */
+    char device[64];           /* kernel name: the block device, or the file's filesystem's */
+    char model[256];           /* as sysfs reports it; "" not reported (a simulated drive's
+                                  "model" is its description: not kept) */
+    char preset[128];          /* simulated: target.simulated.preset, else the path's name */
+    uint64_t capacity;         /* bytes (a simulated drive's full size); 0 not recorded */
+};
+
+/* The target record of a loaded results document (ptsbench.run, .suite, .profile). */
+void meas_target_read(struct json_object *root, const char *source, struct meas_target *t);
+
 struct meas_set {
     struct meas_point *p;
     size_t n;
+    struct meas_target *targets;   /* one per file loaded, in load order */
+    unsigned n_targets;
     char device[256];          /* target model or path of the first file, for tables */
     bool simulated;            /* a file's target is a simulated drive (sim:PRESET) */
     unsigned n_files;

@@ -398,6 +398,8 @@ struct ctx {
     const struct verify_sheet **sheet;
     struct meas_set *claim_set;
     struct verify_result **claims;
+    char (*other_drive)[1600];   /* per input: "" its sheet's drive, else "TARGET: why" (only
+                                    with report --any-drive: verify.h, "The drive") */
     double tolerance;
 };
 
@@ -1135,6 +1137,7 @@ static void claims_prepare(struct ctx *c, const struct report_config *cfg)
     c->sheet = xcalloc(c->n, sizeof(*c->sheet));
     c->claim_set = xcalloc(c->n, sizeof(*c->claim_set));
     c->claims = xcalloc(c->n, sizeof(*c->claims));
+    c->other_drive = xcalloc(c->n, sizeof(*c->other_drive));
     for (size_t i = 0; cfg->sheets && i < c->n; i++) {
         const struct verify_sheet *sh = cfg->sheets[i];
         char err[ERR_LEN];
@@ -1144,6 +1147,12 @@ static void claims_prepare(struct ctx *c, const struct report_config *cfg)
         c->claims[i] = xcalloc(sh->n ? sh->n : 1, sizeof(struct verify_result));
         bool have = c->in[i].path &&
                     meas_load(c->in[i].path, &c->claim_set[i], err, sizeof(err)) == 0;
+        char why[ERR_LEN], target[1400];
+        int other = have ? verify_drive_check(sh, &c->claim_set[i], why, sizeof(why)) : -1;
+        if (other >= 0) {
+            verify_target_describe(&c->claim_set[i].targets[other], target, sizeof(target));
+            snprintf(c->other_drive[i], sizeof(c->other_drive[i]), "%s: %s", target, why);
+        }
         for (size_t k = 0; k < sh->n; k++)
             verify_check(&sh->c[k], have ? c->claim_set[i].p : NULL,
                          have ? c->claim_set[i].n : 0, c->tolerance, &c->claims[i][k]);
@@ -1159,6 +1168,7 @@ static void claims_free(struct ctx *c)
     free(c->claims);
     free(c->claim_set);
     free(c->sheet);
+    free(c->other_drive);
 }
 
 /* "7 of 9 claims met (tolerance 5%; 1 without a comparable measurement)" */
@@ -1178,7 +1188,8 @@ static void claims_count_words(const struct ctx *c, size_t i, char *buf, size_t 
     if (none && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "; %u without a comparable measurement", none);
     if (n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, "%s)", simulated(&c->in[i]) ? "; simulated drive" : "");
+        snprintf(buf + n, len - (size_t)n, "%s%s)", simulated(&c->in[i]) ? "; simulated drive" : "",
+                 c->other_drive[i][0] ? "; measured on another drive" : "");
 }
 
 /* A claimed or measured value in the claim's unit: "700,000 IOPS", "3076.4 MiB/s", "98.50 µs" */
@@ -1215,6 +1226,10 @@ static void claims_section(struct ctx *c)
         source_name(sh->path, src, sizeof(src));
         o_para(&c->o, "%s against the spec sheet of %s (%s): %s.", dev(c, i), sh->device, src,
                count);
+        if (c->other_drive[i][0])   /* report --any-drive */
+            o_para(&c->o, "Measured on another drive: %s. Every verdict below is marked "
+                   "\"(other drive)\": the claims are the sheet's drive's, not this one's.",
+                   c->other_drive[i]);
         char mhead[64];
         const char *head[] = {"Claim", "Conditions claimed", "Claimed",
                               fig_head(&c->in[i], "Measured", mhead, sizeof(mhead)),
@@ -1247,8 +1262,9 @@ static void claims_section(struct ctx *c)
                 snprintf(at, sizeof(at), "–");
                 snprintf(ratio, sizeof(ratio), "–");
             }
-            snprintf(verdict, sizeof(verdict), "%s%s", verify_verdict_name(r->verdict),
-                     p && !r->match.exact ? " *" : "");
+            snprintf(verdict, sizeof(verdict), "%s%s%s", verify_verdict_name(r->verdict),
+                     p && !r->match.exact ? " *" : "",
+                     c->other_drive[i][0] ? " (other drive)" : "");
             const char *cells[] = {cl->name, cond, claimed, meas, at, ratio, verdict};
             t_row(&t, cells);
             char why[512];

@@ -230,8 +230,9 @@ static const struct {
     {"compress", VERIFY_COND_COMPRESS},
 };
 #define N_CONDS (sizeof(verify_conds) / sizeof(verify_conds[0]))
-static const char *const global_keys[] = {"device", "vendor", "model", "capacity", "source",
-                                          "form_factor", "nand", "note", NULL};
+static const char *const global_keys[] = {"device", "vendor", "model", "reported_models",
+                                          "capacity", "sim_preset", "source", "form_factor",
+                                          "nand", "note", NULL};
 
 static bool key_known(const char *const *keys, const char *k)
 {
@@ -277,6 +278,44 @@ static int parse_assumed(struct verify_claim *c, const char *value, char *err, s
             return errf(err, errlen, "%s is assumed but has no value (give %s = the assumed "
                                      "value)", t, t);
         c->assumed |= cond;
+    }
+    return 0;
+}
+
+/* The drive the sheet is of (verify.h, "The drive"): reported_models, capacity, sim_preset. */
+static int parse_drive(const struct ini_file *ini, const struct ini_section *s,
+                       struct verify_sheet *out, char *err, size_t errlen)
+{
+    const struct ini_entry *e;
+    char why[ERR_LEN];
+    if ((e = ini_find(s, "reported_models"))) {
+        char buf[1024];
+        str_copy(buf, sizeof(buf), e->value);
+        char *save = NULL;
+        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            t = str_trim(t);
+            if (!*t || strlen(t) >= sizeof(out->models[0]) || out->n_models == VERIFY_MAX_MODELS)
+                return errf(err, errlen, "%s:%d: reported_models=%s: want up to %d model "
+                            "strings separated by commas, each 1..%zu characters", ini->path,
+                            e->line, e->value, VERIFY_MAX_MODELS, sizeof(out->models[0]) - 1);
+            str_copy(out->models[out->n_models++], sizeof(out->models[0]), t);
+        }
+    }
+    if ((e = ini_find(s, "capacity"))) {
+        if (units_parse_size(e->value, &out->capacity, why, sizeof(why)) != 0 || !out->capacity)
+            return errf(err, errlen, "%s:%d: capacity=%s: want the drive's capacity as the "
+                        "vendor states it, decimal: 1.6TB, 300GB", ini->path, e->line, e->value);
+        str_copy(out->capacity_text, sizeof(out->capacity_text), e->value);
+    }
+    if ((e = ini_find(s, "sim_preset"))) {
+        const char *v = e->value;
+        if (!strncmp(v, "sim:", 4))
+            v += 4;
+        if (!*v || strlen(v) >= sizeof(out->sim_preset) || strpbrk(v, ", =/"))
+            return errf(err, errlen, "%s:%d: sim_preset=%s: want a preset name "
+                        "(profiles/devices/NAME.ini), no key=value", ini->path, e->line,
+                        e->value);
+        str_copy(out->sim_preset, sizeof(out->sim_preset), v);
     }
     return 0;
 }
@@ -431,10 +470,13 @@ int verify_sheet_parse_keys(const struct ini_file *ini, const char *const *more_
                 if (!key_known(global_keys, s->entries[j].key) &&
                     !(more_global && key_known(more_global, s->entries[j].key))) {
                     errf(err, errlen, "%s:%d: unknown key '%s' before the first claim (want "
-                         "device, vendor, model, capacity, form_factor, nand, source, note)",
+                         "device, vendor, model, reported_models, capacity, sim_preset, "
+                         "form_factor, nand, source, note)",
                          ini->path, s->entries[j].line, s->entries[j].key);
                     goto fail;
                 }
+            if (parse_drive(ini, s, out, err, errlen) != 0)
+                goto fail;
             const struct ini_entry *e;
             if ((e = ini_find(s, "device")))
                 str_copy(out->device, sizeof(out->device), e->value);

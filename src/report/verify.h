@@ -1,9 +1,22 @@
 /* verify.h — vendor spec sheets (specs/NAME.ini) checked against measured points (measure.h).
  *
  * A spec sheet is an INI file (ini.h): keys before the first section describe the device
- * (device, vendor, model, capacity, source; form_factor and nand, optional: the drive's form
- * factor and NAND type as the vendor states them, "2.5\" U.2", "MLC", shown in the report's
- * header); every section is one claim:
+ * (device, vendor, model (the vendor's part number), source; form_factor and nand, optional:
+ * the drive's form factor and NAND type as the vendor states them, "2.5\" U.2", "MLC", shown in
+ * the report's header) and name the drive, so that only its results are judged ("The drive"
+ * below):
+ *
+ *   reported_models = OCZ Z-DRIVE R4 C, OCZ Z-DRIVE R4 CM88
+ *                           the model strings the drive reports, as the results record them
+ *                           (sysfs: NVMe identify "model", SCSI INQUIRY product, which is 16
+ *                           characters of an ATA model behind a SCSI layer): up to 8, separated
+ *                           by commas; a trailing '*' matches any ending ("ZD6300*")
+ *   capacity = 1.6TB        the user capacity as the vendor states it, decimal (units.h: TB,
+ *                           GB are powers of 1000)
+ *   sim_preset = zdrive-r4-cm88-1.6t
+ *                           the simulated drive that models it (profiles/devices/NAME.ini)
+ *
+ * Every other section is one claim:
  *
  *   [seq-read-128k]
  *   metric   = mb_s         the figure claimed: iops | mb_s | mib_s | lat_us | any name of
@@ -71,6 +84,29 @@
  * unit: IOPS and throughput pass when m >= (1 - t) c; latencies pass when m <= (1 + t) c; a
  * relative 1e-9 absorbs rounding at the edge. ratio = m / c, for latencies c / m, so that a
  * ratio above 1 is always better than claimed.
+ *
+ * The drive (verify_drive_match): a claim is judged only on results of the sheet's drive; a
+ * results file of another target is refused (verify, report --spec: exit 2, one line naming
+ * both) unless --any-drive, which judges the claims and marks every verdict "measured on
+ * another drive". Every results file given must match. A target is the sheet's drive when:
+ *   - simulated: its preset (target.simulated.preset, else sim:NAME of its path) is the
+ *     sheet's sim_preset and its capacity (the full-size user capacity) is within
+ *     VERIFY_CAPACITY_TOLERANCE of the sheet's. Other preset keys (k, host_worker_us, seed, ...)
+ *     still match: the target's path shows them; a user_bytes or op_pct that changes the
+ *     capacity does not;
+ *   - a block device: its model, compared without case and with runs of spaces as one, is one
+ *     of reported_models (a trailing '*': starts with it), and its capacity is within
+ *     VERIFY_CAPACITY_TOLERANCE of the sheet's (the vendor's decimal figure against the bytes
+ *     the device reports: the Z-Drive R4 CM84 "300 GB" reports 586,135,549 sectors of 512
+ *     bytes, 300.1 GB, +0.03%; the CM88 "1.6 TB", 1490 GiB usable, 1,599,875,317,760 bytes,
+ *     -0.008%). 2% leaves room for a vendor's rounding and refuses the next capacity of a
+ *     family (the R4's double: CM84 300 GB, 600 GB, 1.2 TB; CM88 800 GB, 1.6 TB, 3.2 TB).
+ *     Model strings are truncated (SCSI: 16 characters, so a CM84 and a CM88 both say "OCZ
+ *     Z-DRIVE R4 C"): the capacity tells apart the capacities of one family;
+ *   - a file, a remote target, or a target the results do not record: never (a file measures
+ *     the filesystem and the device under it, not a drive's sheet).
+ * A sheet that names no drive (neither reported_models nor sim_preset), or no capacity, matches
+ * no target.
  *
  * Pure functions apart from verify_sheet_load (reads the file). */
 #ifndef PTSBENCH_VERIFY_H
@@ -154,9 +190,17 @@ struct verify_claim {
     char note[512];
 };
 
+#define VERIFY_MAX_MODELS 8
+#define VERIFY_CAPACITY_TOLERANCE 0.02   /* a fraction of the sheet's capacity */
+
 struct verify_sheet {
     char path[4096];
     char device[256];          /* "device" key, else the file name */
+    char models[VERIFY_MAX_MODELS][128];   /* reported_models, as written */
+    unsigned n_models;
+    uint64_t capacity;         /* bytes; 0: not stated */
+    char capacity_text[64];    /* as written: "1.6TB" */
+    char sim_preset[128];      /* "": none */
     char source[1024];
     char form_factor[128];     /* "" when the sheet does not say */
     char nand[128];
@@ -242,5 +286,27 @@ void verify_match_differences(const struct verify_claim *c, const struct verify_
                               char *buf, size_t len);
 /* "qd, threads" (the claim's assumed conditions), "" when none. */
 void verify_assumed_names(unsigned conds, char *buf, size_t len);
+
+/* ---- the drive (above, "The drive"; verify_drive.c) ---- */
+
+/* Whether the results target t is the sheet's drive. false with why (one phrase: "a file
+ * target never matches a drive's sheet", "model \"X\" is not one the sheet names") when not. */
+bool verify_drive_match(const struct verify_sheet *s, const struct meas_target *t, char *why,
+                        size_t len);
+/* The first of set's targets (one per results file) that is not the sheet's drive: its index,
+ * with why; -1 when every one is. */
+int verify_drive_check(const struct verify_sheet *s, const struct meas_set *set, char *why,
+                       size_t len);
+/* A target for people: "file /var/tmp/f.img on vda, 268.4 MB (256 MiB)", "block device
+ * /dev/sdg, model \"OCZ Z-DRIVE R4 C\", 300.1 GB (279.5 GiB)", "simulated drive
+ * sim:zdrive-6300-1.6t, 1.60 TB (1.46 TiB)". */
+void verify_target_describe(const struct meas_target *t, char *buf, size_t len);
+/* The sheet's drive for people: "OCZ Z-Drive 6300 1.6 TB (model \"ZD6300*\", 1.6TB; simulated:
+ * sim:zdrive-6300-1.6t)". */
+void verify_sheet_drive_describe(const struct verify_sheet *s, char *buf, size_t len);
+/* The refusal, one line: "RESULTS: measured on TARGET, not on the sheet's drive DRIVE: WHY
+ * (--any-drive judges the claims anyway, every verdict marked)". */
+void verify_drive_refusal(const struct verify_sheet *s, const struct meas_target *t,
+                          const char *why, char *buf, size_t len);
 
 #endif

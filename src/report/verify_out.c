@@ -14,6 +14,15 @@
 #include "report/measure.h"
 #include "report/verify.h"
 
+struct verify_session {
+    struct verify_config cfg;
+    struct verify_sheet sheet;
+    struct meas_set set;
+    int other;                 /* the first target that is not the sheet's drive, -1 none */
+    char drive_why[ERR_LEN];   /* ... why not */
+    char drive_note[2048];     /* "measured on another drive: TARGET (WHY)", "" when none */
+};
+
 /* The shared figure rule (units.h): 700000 -> "700,000", 2637 -> "2,637", 86.95 -> "87.0" */
 static void fmt_num(double v, char *buf, size_t len)
 {
@@ -70,7 +79,7 @@ enum { COL_CLAIM, COL_COND, COL_CSTATE, COL_CLAIMED, COL_MEASURED, COL_POINT, CO
 #define CELL 320
 
 /* One row of the table. */
-static void table_row(const struct verify_result *r, char (*cell)[CELL])
+static void table_row(const struct verify_result *r, bool other, char (*cell)[CELL])
 {
     const struct verify_claim *c = r->claim;
     const struct meas_point *p = r->match.point;
@@ -103,8 +112,8 @@ static void table_row(const struct verify_result *r, char (*cell)[CELL])
         snprintf(cell[COL_AT], CELL, "-");
         snprintf(cell[COL_PSTATE], CELL, "-");
     }
-    snprintf(cell[COL_VERDICT], CELL, "%s%s", verify_verdict_name(r->verdict),
-             p && !r->match.exact ? "*" : "");
+    snprintf(cell[COL_VERDICT], CELL, "%s%s%s", verify_verdict_name(r->verdict),
+             p && !r->match.exact ? "*" : "", other ? " (other drive)" : "");
 }
 
 /* Display width: UTF-8 continuation bytes (µs) take no column. */
@@ -155,10 +164,29 @@ static void print_notes(const struct verify_result *res, size_t n)
                "orders the candidates)\n", any ? "" : "\n");
 }
 
-static void print_table(const struct verify_sheet *sheet, const struct verify_result *res,
-                        const struct meas_set *set, int n_results, const char *const *results,
-                        double tol, bool allow_missing)
+/* "drive:" under "results:": the target measured, and whether it is the sheet's drive */
+static void print_drive(const struct verify_session *s)
 {
+    char target[1400];
+    if (s->other >= 0) {
+        verify_target_describe(&s->set.targets[s->other], target, sizeof(target));
+        printf("drive:   NOT THE SHEET'S: %s: %s; every verdict marked \"(other drive)\"\n",
+               target, s->drive_why);
+        return;
+    }
+    verify_target_describe(&s->set.targets[0], target, sizeof(target));
+    printf("drive:   the sheet's: %s%s\n", target,
+           s->set.n_targets > 1 ? ", and every other results file's target" : "");
+}
+
+static void print_table(const struct verify_session *s, const struct verify_result *res)
+{
+    const struct verify_sheet *sheet = &s->sheet;
+    const struct meas_set *set = &s->set;
+    const int n_results = (int)s->cfg.n_results;
+    const char *const *results = s->cfg.results;
+    const double tol = s->cfg.tolerance;
+    const bool allow_missing = s->cfg.allow_missing, other = s->other >= 0;
     static const char *const head[N_COLS] = {"claim", "conditions", "claim state", "claimed",
                                              "measured", "matched point", "at", "point state",
                                              "ratio", "verdict"};
@@ -171,7 +199,7 @@ static void print_table(const struct verify_sheet *sheet, const struct verify_re
         w[k] = text_width(cell[n][k]);
     }
     for (size_t i = 0; i < n; i++) {
-        table_row(&res[i], cell[i]);
+        table_row(&res[i], other, cell[i]);
         for (int k = 0; k < N_COLS; k++)
             if (text_width(cell[i][k]) > w[k])
                 w[k] = text_width(cell[i][k]);
@@ -186,6 +214,7 @@ static void print_table(const struct verify_sheet *sheet, const struct verify_re
     printf(" (%u file%s, %zu points, device %s%s)\n", set->n_files, set->n_files == 1 ? "" : "s",
            set->n, set->device[0] ? set->device : "?",
            set->simulated ? "; simulated drive: measured figures are the model's" : "");
+    print_drive(s);
     printf("tolerance %g%%\n\n", tol * 100);
     print_cells(cell[n], w);
     for (size_t i = 0; i < n; i++)
@@ -196,9 +225,12 @@ static void print_table(const struct verify_sheet *sheet, const struct verify_re
                            ? "INCOMPLETE (--allow-missing accepts claims without a comparable "
                              "measurement)"
                        : k.pass ? "PASS" : "nothing verified";
+    if (other)
+        printf("\n  (other drive) every verdict: %s\n", s->drive_note);
     printf("\n%zu claim%s: %u pass, %u fail, %u no comparable measurement (%u matched at "
-           "differing assumed conditions, *); tolerance %g%%: %s\n",
-           n, n == 1 ? "" : "s", k.pass, k.fail, k.none, k.approx, tol * 100, word);
+           "differing assumed conditions, *); tolerance %g%%: %s%s\n",
+           n, n == 1 ? "" : "s", k.pass, k.fail, k.none, k.approx, tol * 100, word,
+           other ? " (measured on another drive)" : "");
     free(cell);
 }
 
@@ -266,7 +298,7 @@ static struct json_object *conditions_json(const struct verify_claim *c)
     return cond;
 }
 
-static struct json_object *claim_json(const struct verify_result *r)
+static struct json_object *claim_json(const struct verify_result *r, const char *drive_note)
 {
     const struct verify_claim *c = r->claim;
     const struct meas_point *p = r->match.point;
@@ -296,6 +328,8 @@ static struct json_object *claim_json(const struct verify_result *r)
     json_object_object_add(o, "point_state_label",
                            p ? json_object_new_string(meas_state_label(p->state)) : NULL);
     json_object_object_add(o, "verdict", json_object_new_string(verify_verdict_name(r->verdict)));
+    json_object_object_add(o, "other_drive", json_object_new_boolean(*drive_note != '\0'));
+    json_object_object_add(o, "verdict_note", jstr_or_null(drive_note));
     verify_match_reason(c, &r->match, buf, sizeof(buf));
     json_object_object_add(o, "reason", jstr_or_null(buf));
     json_object_object_add(o, "measured", jd(r->measured));
@@ -321,12 +355,57 @@ static struct json_object *claim_json(const struct verify_result *r)
     return o;
 }
 
-static int print_json(const struct verify_sheet *sheet, const struct verify_result *res,
-                      const struct meas_set *set, int n_results, const char *const *results,
-                      double tol,
-                      bool allow_missing, int status, const char *path, char *err,
-                      size_t errlen)
+/* The sheet's drive, every results file's target and whether it is that drive. */
+static struct json_object *drive_json(const struct verify_session *s)
 {
+    const struct verify_sheet *sh = &s->sheet;
+    struct json_object *d = json_object_new_object(), *so = json_object_new_object();
+    json_object_object_add(so, "device", json_object_new_string(sh->device));
+    struct json_object *models = json_object_new_array();
+    for (unsigned i = 0; i < sh->n_models; i++)
+        json_object_array_add(models, json_object_new_string(sh->models[i]));
+    json_object_object_add(so, "reported_models", models);
+    json_object_object_add(so, "capacity", jstr_or_null(sh->capacity_text));
+    json_object_object_add(so, "capacity_bytes",
+                           sh->capacity ? json_object_new_int64((int64_t)sh->capacity) : NULL);
+    json_object_object_add(so, "sim_preset", jstr_or_null(sh->sim_preset));
+    json_object_object_add(d, "sheet", so);
+    struct json_object *ta = json_object_new_array();
+    for (unsigned i = 0; i < s->set.n_targets; i++) {
+        const struct meas_target *t = &s->set.targets[i];
+        char why[ERR_LEN];
+        bool ok = verify_drive_match(sh, t, why, sizeof(why));
+        struct json_object *to = json_object_new_object();
+        json_object_object_add(to, "results", json_object_new_string(t->source));
+        json_object_object_add(to, "kind", jstr_or_null(t->kind));
+        json_object_object_add(to, "path", jstr_or_null(t->path));
+        json_object_object_add(to, "model", jstr_or_null(t->model));
+        json_object_object_add(to, "preset", jstr_or_null(t->preset));
+        json_object_object_add(to, "capacity_bytes",
+                               t->capacity ? json_object_new_int64((int64_t)t->capacity) : NULL);
+        json_object_object_add(to, "matches", json_object_new_boolean(ok));
+        json_object_object_add(to, "reason", ok ? NULL : json_object_new_string(why));
+        json_object_array_add(ta, to);
+    }
+    json_object_object_add(d, "targets", ta);
+    json_object_object_add(d, "matches", json_object_new_boolean(s->other < 0));
+    json_object_object_add(d, "any_drive", json_object_new_boolean(s->cfg.any_drive));
+    json_object_object_add(d, "capacity_tolerance_pct",
+                           json_object_new_double(VERIFY_CAPACITY_TOLERANCE * 100));
+    json_object_object_add(d, "note", jstr_or_null(s->drive_note));
+    return d;
+}
+
+static int print_json(const struct verify_session *s, const struct verify_result *res,
+                      int status, char *err, size_t errlen)
+{
+    const struct verify_sheet *sheet = &s->sheet;
+    const struct meas_set *set = &s->set;
+    const int n_results = (int)s->cfg.n_results;
+    const char *const *results = s->cfg.results;
+    const double tol = s->cfg.tolerance;
+    const bool allow_missing = s->cfg.allow_missing;
+    const char *path = s->cfg.json_path;
     struct json_object *root = json_object_new_object();
     json_object_object_add(root, "schema", json_object_new_string("ptsbench.verify"));
     json_object_object_add(root, "schema_version", json_object_new_int(2));
@@ -346,6 +425,7 @@ static int print_json(const struct verify_sheet *sheet, const struct verify_resu
     json_object_object_add(me, "files", json_object_new_int((int)set->n_files));
     json_object_object_add(me, "points", json_object_new_int64((int64_t)set->n));
     json_object_object_add(root, "measured", me);
+    json_object_object_add(root, "drive", drive_json(s));
     json_object_object_add(root, "tolerance_pct", json_object_new_double(tol * 100));
     json_object_object_add(root, "allow_missing", json_object_new_boolean(allow_missing));
     json_object_object_add(root, "match_rule", json_object_new_string(VERIFY_MATCH_RULE));
@@ -356,7 +436,7 @@ static int print_json(const struct verify_sheet *sheet, const struct verify_resu
         "(never a pass; exit status 1 unless allow_missing)"));
     struct json_object *arr = json_object_new_array();
     for (size_t i = 0; i < sheet->n; i++)
-        json_object_array_add(arr, claim_json(&res[i]));
+        json_object_array_add(arr, claim_json(&res[i], s->drive_note));
     json_object_object_add(root, "claims", arr);
     struct verify_counts k;
     count_results(res, sheet->n, &k);
@@ -382,12 +462,6 @@ static int print_json(const struct verify_sheet *sheet, const struct verify_resu
     return rc;
 }
 
-struct verify_session {
-    struct verify_config cfg;
-    struct verify_sheet sheet;
-    struct meas_set set;
-};
-
 void verify_session_free(struct verify_session *s)
 {
     if (!s)
@@ -395,6 +469,25 @@ void verify_session_free(struct verify_session *s)
     meas_free(&s->set);
     verify_sheet_free(&s->sheet);
     free(s);
+}
+
+/* Whether every results file was measured on the sheet's drive: refused (one line in err,
+ * -1) when not, unless any_drive, which keeps the note that marks every verdict. */
+static int drive_decide(struct verify_session *s, char *err, size_t errlen)
+{
+    s->other = verify_drive_check(&s->sheet, &s->set, s->drive_why, sizeof(s->drive_why));
+    if (s->other < 0)
+        return 0;
+    const struct meas_target *t = &s->set.targets[s->other];
+    if (!s->cfg.any_drive) {
+        verify_drive_refusal(&s->sheet, t, s->drive_why, err, errlen);
+        return -1;
+    }
+    char target[1400];
+    verify_target_describe(t, target, sizeof(target));
+    snprintf(s->drive_note, sizeof(s->drive_note), "measured on another drive: %s (%s)", target,
+             s->drive_why);
+    return 0;
 }
 
 struct verify_session *verify_prepare(const struct verify_config *cfg, int *code, char *err,
@@ -424,6 +517,10 @@ struct verify_session *verify_prepare(const struct verify_config *cfg, int *code
         *code = 1;
         return NULL;
     }
+    if (drive_decide(s, err, errlen) != 0) {
+        verify_session_free(s);
+        return NULL;   /* *code: 2, bad input */
+    }
     return s;
 }
 
@@ -440,12 +537,9 @@ int verify_execute(struct verify_session *s, char *err, size_t errlen)
     int status = failed ? 1 : EXIT_OK;
     const bool json_out = c->json_path && !strcmp(c->json_path, "-");
     if (!json_out)
-        print_table(&s->sheet, res, &s->set, (int)c->n_results, c->results, c->tolerance,
-                    c->allow_missing);
+        print_table(s, res);
     char why[ERR_LEN];
-    if (c->json_path && print_json(&s->sheet, res, &s->set, (int)c->n_results, c->results,
-                                   c->tolerance, c->allow_missing, status, c->json_path, why,
-                                   sizeof(why)) != 0) {
+    if (c->json_path && print_json(s, res, status, why, sizeof(why)) != 0) {
         errf(err, errlen, "--json %s: %s", c->json_path, why);
         status = EXIT_USAGE;
     }

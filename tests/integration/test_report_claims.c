@@ -6,7 +6,10 @@
  * "Spec sheet claims met" row counting verify's passes, and the sheet's NAND type in the
  * header (its form factor, not in the sheet, "not reported", as the attachment and DMI rows of
  * the fixture, older than those fields). An unknown sheet, or more sheets
- * than results, is one line, exit 2, nothing written. */
+ * than results, is one line, exit 2, nothing written. The sheet's claims are judged only on
+ * results of its drive (verify.h, "The drive"): the 6300's sheet on the simulated R4's suite is
+ * one line naming both, exit 2, nothing written; with --any-drive the report marks the summary
+ * row, the section and every verdict "(other drive)". */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -211,11 +214,71 @@ static void test_report_spec_bad(void **state)
     }
 }
 
+/* The 6300's sheet on the R4's suite (as verify): refused; --any-drive: every verdict marked.
+ * Two result sets with a sheet each, the second of another drive: refused, naming that one. */
+static void test_report_spec_other_drive(void **state)
+{
+    (void)state;
+    char out[4200], r4[4200];
+    snprintf(out, sizeof(out), "%s/other", dir);
+    snprintf(r4, sizeof(r4), "%s", suite);
+    char *slash = strrchr(r4, '/');
+    assert_non_null(slash);
+    snprintf(slash + 1, sizeof(r4) - (size_t)(slash + 1 - r4), "suite-r4");
+    char *a1[] = {(char *)ptsbench_bin(), "report", r4, "--spec", "zdrive-6300-1.6t", "--out",
+                  out, "--no-plots", NULL};
+    char *a2[] = {(char *)ptsbench_bin(), "report", suite, r4, "--spec", "zdrive-6300-1.6t",
+                  "--spec", "zdrive-6300-1.6t", "--out", out, "--no-plots", NULL};
+    char *const *cases[] = {a1, a2};
+    for (int i = 0; i < 2; i++) {
+        struct cmd_result r;
+        assert_int_equal(run_cmd(cases[i], &r), 0);
+        print_message("  %s", r.errout);
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.errout, "suite-r4/results.json: measured on simulated drive "
+                                         "sim:zdrive-r4-cm88-1.6t"));
+        assert_non_null(strstr(r.errout, "not on the sheet's drive OCZ Z-Drive 6300 1.6 TB"));
+        assert_true(strchr(r.errout, '\n') == r.errout + strlen(r.errout) - 1);
+        assert_string_equal(r.out, "");
+        cmd_result_free(&r);
+        struct stat st;
+        assert_int_not_equal(stat(out, &st), 0);
+    }
+
+    char *a3[] = {(char *)ptsbench_bin(), "report", r4, "--spec", "zdrive-6300-1.6t",
+                  "--any-drive", "--out", out, "--no-plots", NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(a3, &r), 0);
+    assert_int_equal(r.status, 0);
+    cmd_result_free(&r);
+    char mp[4300];
+    snprintf(mp, sizeof(mp), "%s/report.md", out);
+    char *md = slurp_file(mp, NULL);
+    assert_non_null(md);
+    const char *claims = strstr(md, "\n## Measured vs claimed");
+    assert_non_null(claims);
+    assert_non_null(strstr(md, "| Spec sheet claims met | "));
+    assert_non_null(strstr(md, "measured on another drive) |"));   /* the summary row */
+    assert_non_null(strstr(claims, "Measured on another drive: simulated drive "
+                                   "sim:zdrive-r4-cm88-1.6t"));
+    static const char *const names[] = {"rnd-read-4k", "rnd-write-4k", "seq-read-128k",
+                                        "seq-write-128k", "lat-read-4k", "lat-write-4k"};
+    for (size_t i = 0; i < 6; i++) {
+        char cells[8][256];
+        assert_int_equal(row_cells(claims, names[i], cells), 7);
+        if (!strstr(cells[6], "(other drive)"))
+            print_error("%s: verdict '%s' not marked\n", names[i], cells[6]);
+        assert_non_null(strstr(cells[6], "(other drive)"));
+    }
+    free(md);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report_spec_matches_verify),
         cmocka_unit_test(test_report_spec_bad),
+        cmocka_unit_test(test_report_spec_other_drive),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -5,7 +5,9 @@
  * sheets' steady claims (no comparable measurement: exit 1, exit 0 with --allow-missing), a
  * burst claim judged on burst data and one with only steady-state data (its figure shown for
  * reference), spec sheets written here with an impossible claim (exit 1) and with easy claims,
- * and bad input (exit 2 with one line). */
+ * bad input (exit 2 with one line), and the drive: results of another target than the sheet's
+ * (a file measured here, another simulated preset) refused with one line naming both (exit 2,
+ * nothing on stdout, no --json file), judged with --any-drive and every verdict marked. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "helpers.h"
 
@@ -66,6 +69,10 @@ static struct cmd_result verify(const char *first, ...)
     assert_int_equal(run_cmd(argv, &r), 0);
     return r;
 }
+
+/* The drive of the sheets written here: the suite fixture's, the simulated 6300 (verify.h, "The
+ * drive"); these tests are about the claims, not about which drive. */
+#define DRIVE_6300 "sim_preset = zdrive-6300-1.6t\ncapacity = 1.6TB\n"
 
 static const char *write_spec(const char *name, const char *text)
 {
@@ -188,6 +195,10 @@ static void test_zdrive_6300(void **state)
     assert_non_null(strstr(t.out, "pass*"));                     /* 1x32 for an assumed 1x128 */
     assert_non_null(strstr(t.out, "6 pass, 0 fail, 0 no comparable measurement"));
     assert_int_equal(t.status, 0);
+    /* measured on the sheet's drive: said, and no verdict marked */
+    assert_non_null(strstr(t.out, "drive:   the sheet's: simulated drive sim:zdrive-6300-1.6t, "
+                                  "1.60 TB"));
+    assert_null(strstr(t.out, "other drive"));
 
     /* the same as JSON, by path: the exit status agrees with the verdicts */
     struct cmd_result j = verify("--spec", spec6300, suite, "--json", "-", NULL);
@@ -198,6 +209,11 @@ static void test_zdrive_6300(void **state)
     assert_int_equal(t.status, j.status);
     assert_int_equal(json_num(doc, "exit_status"), j.status);
     assert_int_equal(json_num(doc, "tolerance_pct"), 5);
+    assert_true(json_object_get_boolean(json_at(doc, "drive.matches")));
+    assert_string_equal(jstr_at(doc, "drive.sheet.sim_preset"), "zdrive-6300-1.6t");
+    assert_string_equal(jstr_at(doc, "drive.targets.0.preset"), "zdrive-6300-1.6t");
+    assert_false(json_object_get_boolean(json_at(doc, "claims.0.other_drive")));
+    assert_null(json_at(doc, "claims.0.verdict_note"));
     /* every claim of this sheet has a comparable point in a PTS suite: all steady state; the
      * IOPS and latency claims at their own conditions (exact), the throughput claims at the
      * suite's 1x32 where the sheet assumes the review's 1x128 (marked, not refused) */
@@ -258,7 +274,7 @@ static void test_impossible_and_easy(void **state)
 {
     (void)state;
     const char *bad = write_spec("impossible.ini",
-        "device = Wishful SSD\n"
+        "device = Wishful SSD\n" DRIVE_6300
         "[rnd-read-4k]\nmetric = iops\nvalue = 100M\nunit = IOPS\nbs = 4k\npattern = random\n"
         "read_pct = 100\nqd = 32\nthreads = 4\ncompress = 0\nstate = steady\n"
         "source = made up for the test\n"
@@ -280,7 +296,7 @@ static void test_impossible_and_easy(void **state)
      * throughput test ran 128 KiB and 1 MiB) is no comparable measurement: exit 1, exit 0 with
      * --allow-missing */
     const char *easy = write_spec("easy.ini",
-        "device = Modest SSD\n"
+        "device = Modest SSD\n" DRIVE_6300
         "[rnd-read-4k]\nmetric = iops\nvalue = 1K\nbs = 4KB\npattern = random\n"
         "read_pct = 100\nqd = 32\nthreads = 4\ncompress = 0\nstate = steady\n"
         "[seq-write-1m]\nmetric = mb_s\nvalue = 0.1 GB/s\nbs = 1MB\npattern = sequential\n"
@@ -324,9 +340,12 @@ static void test_impossible_and_easy(void **state)
 static void test_burst_runs_vs_steady_claims(void **state)
 {
     (void)state;
+    /* the runs are of the simulated R4 and generic drive, not the 6300: --any-drive judges them
+     * (every verdict marked "(other drive)"); what is tested here is the state */
     const char *const runs[] = {burst_r4, run_generic};
     for (unsigned k = 0; k < 2; k++) {
-        struct cmd_result r = verify("--spec", spec6300, runs[k], "--json", "-", NULL);
+        struct cmd_result r = verify("--spec", spec6300, runs[k], "--json", "-", "--any-drive",
+                                     NULL);
         unsigned pass, fail, none;
         struct json_object *doc = verdicts(r.out, &pass, &fail, &none);
         assert_int_equal(pass, 0);
@@ -346,15 +365,17 @@ static void test_burst_runs_vs_steady_claims(void **state)
         json_object_put(doc);
         cmd_result_free(&r);
 
-        r = verify("--spec", spec6300, runs[k], NULL);
+        r = verify("--spec", spec6300, runs[k], "--any-drive", NULL);
         assert_int_equal(r.status, 1);
         assert_non_null(strstr(r.out, "rnd-write-4k: no comparable measurement: only burst data "
                                       "for a steady-state claim"));
-        assert_null(strstr(r.out, "  pass\n"));   /* no row passes (nor fails) */
+        assert_null(strstr(r.out, "  pass (other drive)\n"));   /* no row passes (nor fails) */
+        assert_null(strstr(r.out, "  fail (other drive)\n"));
+        assert_null(strstr(r.out, "  pass\n"));
         assert_null(strstr(r.out, "  fail\n"));
         cmd_result_free(&r);
         /* nothing fails: exit 0 with --allow-missing */
-        r = verify("--spec", spec6300, runs[k], "--allow-missing", NULL);
+        r = verify("--spec", spec6300, runs[k], "--allow-missing", "--any-drive", NULL);
         assert_int_equal(r.status, 0);
         assert_non_null(strstr(r.out, "0 pass, 0 fail, 6 no comparable measurement"));
         cmd_result_free(&r);
@@ -387,7 +408,7 @@ static void test_burst_claims(void **state)
     assert_int_equal(r.status, 0);
     cmd_result_free(&r);
     /* the same sheet against the steady suite at 0% compressible data: never substituted */
-    r = verify("--spec", specr4, suite, "--json", "-", "--allow-missing", NULL);
+    r = verify("--spec", specr4, suite, "--json", "-", "--allow-missing", "--any-drive", NULL);
     doc = verdicts(r.out, &pass, &fail, &none);
     assert_int_equal(none, 4);
     assert_non_null(strstr(claim_str(doc, "rnd-write-4k", "reason"), "compressibility differs"));
@@ -396,7 +417,7 @@ static void test_burst_claims(void **state)
 
     /* a burst claim at 0%: the suite has only steady-state data at those conditions */
     const char *fob = write_spec("fob.ini",
-        "device = Fresh SSD\n"
+        "device = Fresh SSD\n" DRIVE_6300
         "[rnd-write-4k]\nmetric = iops\nvalue = 380K\nbs = 4k\npattern = random\n"
         "read_pct = 0\nqd = 32\nthreads = 4\ncompress = 0\nstate = fob\n"
         "source = made up for the test\n");
@@ -432,6 +453,173 @@ static void test_burst_claims(void **state)
     assert_true(fabs(claim_num(doc, "rnd-write-4k", "measured") - 139909.12)
                 < 1e-6);
     json_object_put(doc);
+    cmd_result_free(&r);
+}
+
+/* every claim of a --json document marked as measured on another drive, with note in its
+ * verdict_note; the document's drive not matched */
+static void all_marked(struct json_object *doc, const char *note)
+{
+    assert_false(json_object_get_boolean(json_at(doc, "drive.matches")));
+    assert_true(json_object_get_boolean(json_at(doc, "drive.any_drive")));
+    assert_non_null(strstr(jstr_at(doc, "drive.note"), note));
+    struct json_object *claims = json_at(doc, "claims");
+    assert_true(json_object_array_length(claims) > 0);
+    for (size_t i = 0; i < json_object_array_length(claims); i++) {
+        char k[64];
+        snprintf(k, sizeof(k), "claims.%zu.other_drive", i);
+        assert_true(json_object_get_boolean(json_at(doc, k)));
+        snprintf(k, sizeof(k), "claims.%zu.verdict_note", i);
+        assert_non_null(strstr(jstr_at(doc, k), "measured on another drive: "));
+        assert_non_null(strstr(jstr_at(doc, k), note));
+    }
+}
+
+/* every row of the table marked: as many "(other drive)" verdicts as claims */
+static void rows_marked(const char *out, unsigned claims)
+{
+    unsigned n = 0;
+    for (const char *p = out; (p = strstr(p, " (other drive)\n")); p++)
+        n++;
+    if (n != claims)
+        print_error("%u of %u rows marked:\n%s\n", n, claims, out);
+    assert_int_equal(n, claims);
+    assert_non_null(strstr(out, "drive:   NOT THE SHEET'S: "));
+    assert_non_null(strstr(out, "(measured on another drive)\n"));
+}
+
+/* The issue: verify --spec zdrive-6300-1.6t on results of an ext4 file judged the 6300's claims
+ * as if measured on that drive (a file's 4 KiB random read, ~170K IOPS here, "failed" the
+ * 700K claim; the R4 "passed" one of the 6300's claims). A file measured here with the real
+ * binary (WIPC + WDPC to steady state, 1 s rounds: a few seconds), and the simulated R4's suite:
+ * refused, one line naming the sheet's drive and the target, nothing on stdout and no --json
+ * file; with --any-drive every verdict is marked. */
+static void test_other_drive(void **state)
+{
+    (void)state;
+    char file[4200], out[4200], json[4200];
+    snprintf(file, sizeof(file), "%s/f.img", dir);
+    snprintf(out, sizeof(out), "%s/file-run", dir);
+    snprintf(json, sizeof(json), "%s/verify.json", dir);
+    char *run[] = {NULL, "run", "--target", file, "--size", "64m", "--workload",
+                   "rw=randread,bs=4k,qd=32,workers=4", "--precondition", "steady",
+                   "--round-time", "1s", "--rounds", "25", "--out", out, NULL};
+    struct json_object *res = ptsbench_results(run, out, 0, NULL);
+    assert_non_null(res);
+    assert_string_equal(jstr_at(res, "target.kind"), "file");
+    json_object_put(res);
+
+    struct { const char *results, *names; } cases[] = {
+        {out, "file "},                                      /* "file DIR/f.img on vda, ..." */
+        {burst_r4, "simulated drive sim:zdrive-r4-cm88-1.6t"},
+        {suite, NULL},                                       /* the 6300's own, with the file's */
+    };
+    for (unsigned k = 0; k < 3; k++) {
+        struct cmd_result r;
+        if (cases[k].names)
+            r = verify("--spec", "zdrive-6300-1.6t", cases[k].results, "--json", json, NULL);
+        else   /* several RESULTS: every one must be the drive; the file is named */
+            r = verify("--spec", "zdrive-6300-1.6t", cases[k].results, out, "--json", json, NULL);
+        const char *names = cases[k].names ? cases[k].names : "file ";
+        if (r.status != 2 || count_lines(r.errout) != 1 || !strstr(r.errout, names))
+            print_error("exit %d, stderr: %s", r.status, r.errout);
+        assert_int_equal(r.status, 2);
+        assert_int_equal(count_lines(r.errout), 1);
+        assert_non_null(strstr(r.errout, names));                        /* the target */
+        assert_non_null(strstr(r.errout, "not on the sheet's drive OCZ Z-Drive 6300 1.6 TB"));
+        assert_non_null(strstr(r.errout, "--any-drive"));
+        assert_string_equal(r.out, "");                                  /* nothing else */
+        assert_int_equal(access(json, F_OK), -1);                         /* nothing written */
+        cmd_result_free(&r);
+    }
+    struct cmd_result r = verify("--spec", "zdrive-6300-1.6t", out, NULL);
+    assert_non_null(strstr(r.errout, "a file target never matches a drive's sheet"));
+    cmd_result_free(&r);
+
+    /* --any-drive: the verdicts, every one marked, in the table and in --json */
+    r = verify("--spec", "zdrive-6300-1.6t", out, "--any-drive", NULL);
+    assert_true(r.status == 0 || r.status == 1);
+    rows_marked(r.out, 6);
+    assert_non_null(strstr(r.out, "(other drive) every verdict: measured on another drive: file "));
+    cmd_result_free(&r);
+    r = verify("--spec", "zdrive-6300-1.6t", out, "--any-drive", "--json", "-", NULL);
+    unsigned pass, fail, none;
+    struct json_object *doc = verdicts(r.out, &pass, &fail, &none);
+    all_marked(doc, "file ");
+    assert_string_equal(jstr_at(doc, "drive.targets.0.kind"), "file");
+    assert_string_equal(jstr_at(doc, "drive.targets.0.reason"),
+                        "a file target never matches a drive's sheet");
+    /* the file's 4 KiB random read is judged (marked), not refused: the point matched, or (its
+     * run did not reach steady state on a busy machine) the nearest, never judged */
+    struct json_object *p = claim_obj(doc, "rnd-read-4k", "point");
+    if (!p)
+        p = claim_obj(doc, "rnd-read-4k", "nearest");
+    assert_non_null(p);
+    assert_non_null(strstr(json_object_get_string(json_object_object_get(p, "source")),
+                           "file-run/results.json"));
+    json_object_put(doc);
+    cmd_result_free(&r);
+    r = verify("--spec", "zdrive-6300-1.6t", burst_r4, "--any-drive", "--json", "-", NULL);
+    doc = verdicts(r.out, &pass, &fail, &none);
+    all_marked(doc, "simulated drive sim:zdrive-r4-cm88-1.6t");
+    assert_non_null(strstr(jstr_at(doc, "drive.note"), "simulated preset zdrive-r4-cm88-1.6t, "
+                                                       "not the sheet's zdrive-6300-1.6t"));
+    json_object_put(doc);
+    cmd_result_free(&r);
+
+    /* a preset with keys of its own (sim:generic-mlc25,op=7,k=8) is the sheet's drive when the
+     * sheet names the preset and its capacity (31,610,142,720 bytes: 31.6 GB, -0.03%) */
+    const char *gen = write_spec("generic.ini",
+        "device = Generic MLC\nsim_preset = generic-mlc25\ncapacity = 31.6GB\n"
+        "[rnd-write-4k]\nmetric = iops\nvalue = 1\nbs = 4k\npattern = random\n"
+        "read_pct = 0\nqd = 32\nthreads = 1\ncompress = 0\nstate = any\n");
+    r = verify("--spec", gen, run_generic, "--json", "-", NULL);
+    doc = verdicts(r.out, &pass, &fail, &none);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(pass, 1);
+    assert_true(json_object_get_boolean(json_at(doc, "drive.matches")));
+    assert_string_equal(jstr_at(doc, "drive.targets.0.path"), "sim:generic-mlc25,op=7,k=8");
+    json_object_put(doc);
+    cmd_result_free(&r);
+    /* ... and a capacity that is not the sheet's is another drive */
+    const char *gen2 = write_spec("generic2.ini",
+        "device = Generic MLC 64 GB\nsim_preset = generic-mlc25\ncapacity = 64GB\n"
+        "[rnd-write-4k]\nmetric = iops\nvalue = 1\nbs = 4k\npattern = random\n"
+        "read_pct = 0\nqd = 32\nthreads = 4\ncompress = 0\nstate = any\n");
+    r = verify("--spec", gen2, run_generic, NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.errout, "capacity 31.61 GB (29.44 GiB) is -50.6% from the sheet's "
+                                      "64GB"));
+    cmd_result_free(&r);
+}
+
+/* A real block device, measured here: zram reports no model, so it is no drive's (the model
+ * rule; a device that reports one is matched by the unit tests). Skipped without zram. */
+static void test_block_device_without_model(void **state)
+{
+    (void)state;
+    char dev[64], out[4200];
+    if (!zram_create("64M", dev, sizeof(dev)))
+        skip();
+    snprintf(out, sizeof(out), "%s/zram-run", dir);
+    char *run[] = {NULL, "run", "--target", dev, "--destructive", "--workload",
+                   "rw=randread,bs=4k,qd=32,workers=4", "--round-time", "1s", "--rounds", "2",
+                   "--out", out, NULL};
+    struct json_object *res = ptsbench_results(run, out, 0, NULL);
+    zram_remove(dev);
+    assert_non_null(res);
+    assert_string_equal(jstr_at(res, "target.kind"), "block");
+    json_object_put(res);
+    struct cmd_result r = verify("--spec", "zdrive-6300-1.6t", out, NULL);
+    char want[256];
+    snprintf(want, sizeof(want), "measured on block device %s, no model reported, 67.11 MB", dev);
+    if (r.status != 2 || !strstr(r.errout, want))
+        print_error("exit %d, stderr: %s(want '%s')\n", r.status, r.errout, want);
+    assert_int_equal(r.status, 2);
+    assert_int_equal(count_lines(r.errout), 1);
+    assert_non_null(strstr(r.errout, want));
+    assert_non_null(strstr(r.errout, "the device reports no model"));
+    assert_string_equal(r.out, "");
     cmd_result_free(&r);
 }
 
@@ -477,6 +665,8 @@ static void test_usage_errors(void **state)
     assert_non_null(strstr(r.out, "no comparable"));
     assert_non_null(strstr(r.out, "assumed"));
     assert_non_null(strstr(r.out, "right after WIPC"));
+    assert_non_null(strstr(r.out, "--any-drive"));
+    assert_non_null(strstr(r.out, "A file is never a drive's"));
     cmd_result_free(&r);
     /* a spec sheet that assumes a state: refused, with the reason */
     const char *st = write_spec("state.ini",
@@ -493,6 +683,8 @@ int main(void)
         cmocka_unit_test(test_burst_runs_vs_steady_claims),
         cmocka_unit_test(test_burst_claims),
         cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_other_drive),
+        cmocka_unit_test(test_block_device_without_model),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

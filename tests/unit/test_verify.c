@@ -2,13 +2,16 @@
  * normalisation, claim parsing (with `assumed`), the matching rule (like with like: block
  * size, pattern, read share, compressibility, threads x QD and drive state; assumed conditions
  * only order), "no comparable measurement" and its reasons, verdicts and tolerance edges, and
- * the shipped spec sheets in specs/. Expected values are worked out by hand in the comments. */
+ * the shipped spec sheets in specs/, and which drive a sheet is of (verify_drive_match: preset,
+ * preset with overrides, model, capacity, file target). Expected values are worked out by hand
+ * in the comments. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -773,6 +776,17 @@ static void test_shipped_specs(void **state)
             if (s.c[j].compress_pct == 100)
                 assert_false(s.c[j].assumed & VERIFY_COND_COMPRESS);
         }
+        /* each names its drive: a model it reports, its capacity, the preset that models it
+         * (a preset of profiles/devices/) */
+        assert_true(s.n_models > 0 && s.capacity > 0 && s.sim_preset[0]);
+        char preset[4096];
+        snprintf(preset, sizeof(preset), "%s/profiles/devices/%s.ini", root && *root ? root : ".",
+                 s.sim_preset);
+        FILE *pf = fopen(preset, "r");
+        if (!pf)
+            print_error("%s: sim_preset %s: no %s\n", specs[i].file, s.sim_preset, preset);
+        assert_non_null(pf);
+        fclose(pf);
         FILE *f = fopen(path, "r");
         assert_non_null(f);
         char line[2048];
@@ -812,6 +826,245 @@ static void test_shipped_specs(void **state)
     verify_sheet_free(&s);
 }
 
+/* ---- the drive: which drive a sheet is of, and whether results are of it ---- */
+
+/* A sheet naming its drive as the shipped ones do, and one claim. */
+#define DRIVE_6300 "device = Z6300\nreported_models = OCZ Z-DRIVE 6300*, ZD6300*\n" \
+                   "capacity = 1.6TB\nsim_preset = zdrive-6300-1.6t\n"
+#define DRIVE_CM84 "device = R4 CM84\nreported_models = OCZ Z-DRIVE R4 CM84, OCZ Z-DRIVE R4 C\n" \
+                   "capacity = 300GB\nsim_preset = zdrive-r4-cm84-300g\n"
+#define DRIVE_CM88 "device = R4 CM88\nreported_models = OCZ Z-DRIVE R4 CM88, OCZ Z-DRIVE R4 C\n" \
+                   "capacity = 1.6TB\nsim_preset = zdrive-r4-cm88-1.6t\n"
+
+static struct verify_sheet drive_sheet(const char *drive)
+{
+    char text[1024], err[ERR_LEN] = "";
+    snprintf(text, sizeof(text), "%s%s", drive, CLAIM);
+    struct verify_sheet s;
+    if (sheet_from(text, &s, err, sizeof(err)) != 0)
+        fail_msg("%s", err);
+    return s;
+}
+
+static struct meas_target target(const char *kind, const char *path, const char *model,
+                                 const char *preset, uint64_t capacity)
+{
+    struct meas_target t;
+    memset(&t, 0, sizeof(t));
+    snprintf(t.source, sizeof(t.source), "r/results.json");
+    snprintf(t.kind, sizeof(t.kind), "%s", kind);
+    snprintf(t.path, sizeof(t.path), "%s", path);
+    snprintf(t.model, sizeof(t.model), "%s", model);
+    snprintf(t.preset, sizeof(t.preset), "%s", preset);
+    t.capacity = capacity;
+    return t;
+}
+
+/* verify_drive_match: matches, or does not with a reason holding want */
+static void drive_is(const struct verify_sheet *s, const struct meas_target *t, bool match,
+                     const char *want)
+{
+    char why[ERR_LEN] = "?";
+    bool got = verify_drive_match(s, t, why, sizeof(why));
+    if (got != match || (want && !strstr(why, want)))
+        print_error("%s %s: got %d (%s), want %d (%s)\n", t->kind, t->path, got, why, match,
+                    want ? want : "");
+    assert_int_equal(got, match);
+    if (want)
+        assert_non_null(strstr(why, want));
+    assert_null(strchr(why, '\n'));
+}
+
+static void test_drive_sheet_keys(void **state)
+{
+    (void)state;
+    struct verify_sheet s = drive_sheet(DRIVE_CM88);
+    assert_int_equal(s.n_models, 2);
+    assert_string_equal(s.models[0], "OCZ Z-DRIVE R4 CM88");
+    assert_string_equal(s.models[1], "OCZ Z-DRIVE R4 C");
+    assert_true(s.capacity == 1600000000000ull);     /* TB decimal, as drives are sold */
+    assert_string_equal(s.capacity_text, "1.6TB");
+    assert_string_equal(s.sim_preset, "zdrive-r4-cm88-1.6t");
+    verify_sheet_free(&s);
+    s = drive_sheet("sim_preset = sim:generic-mlc25\n");   /* "sim:" tolerated */
+    assert_string_equal(s.sim_preset, "generic-mlc25");
+    assert_int_equal(s.n_models, 0);
+    assert_true(s.capacity == 0);
+    verify_sheet_free(&s);
+    sheet_bad("capacity = lots\n" CLAIM, "t.ini:1: capacity=lots: want the drive's capacity");
+    sheet_bad("capacity = 0\n" CLAIM, "capacity=0");
+    sheet_bad("sim_preset = zdrive-6300-1.6t,k=64\n" CLAIM, "sim_preset=zdrive-6300-1.6t,k=64: "
+              "want a preset name");
+    sheet_bad("reported_models = A, , B\n" CLAIM, "reported_models=A, , B: want up to 8");
+    sheet_bad("reported_models = 1,2,3,4,5,6,7,8,9\n" CLAIM, "want up to 8 model strings");
+}
+
+/* A simulated target is the sheet's drive when its preset is the sheet's and its (full-size)
+ * capacity within 2%: the preset's own is 1,599,999,574,016 bytes, -0.00003% of 1.6 TB. */
+static void test_drive_preset_match(void **state)
+{
+    (void)state;
+    struct verify_sheet s = drive_sheet(DRIVE_6300);
+    struct meas_target t = target("simulated", "sim:zdrive-6300-1.6t", "", "zdrive-6300-1.6t",
+                                  1599999574016ull);
+    drive_is(&s, &t, true, NULL);
+    /* another preset, of the same capacity: not this drive */
+    t = target("simulated", "sim:zdrive-r4-cm88-1.6t", "", "zdrive-r4-cm88-1.6t",
+               1599992758272ull);
+    drive_is(&s, &t, false, "simulated preset zdrive-r4-cm88-1.6t, not the sheet's "
+                            "zdrive-6300-1.6t");
+    /* a simulated drive is never matched by a model, whatever its description says */
+    t = target("simulated", "sim:x", "OCZ Z-DRIVE 6300", "x", 1600000000000ull);
+    drive_is(&s, &t, false, "simulated preset x");
+    verify_sheet_free(&s);
+}
+
+/* Preset keys: k (and any key that leaves the capacity) still match; a user_bytes that halves
+ * the capacity (800 GB: -50.0%) does not. */
+static void test_drive_preset_overrides(void **state)
+{
+    (void)state;
+    struct verify_sheet s = drive_sheet(DRIVE_6300);
+    struct meas_target t = target("simulated", "sim:zdrive-6300-1.6t,k=64", "",
+                                  "zdrive-6300-1.6t", 1599999574016ull);
+    drive_is(&s, &t, true, NULL);
+    t = target("simulated", "sim:zdrive-6300-1.6t,user_bytes=800GB", "", "zdrive-6300-1.6t",
+               800000000000ull);
+    drive_is(&s, &t, false, "capacity 800 GB (745.1 GiB) is -50.0% from the sheet's 1.6TB "
+                            "(within 2% matches)");
+    verify_sheet_free(&s);
+
+    /* the preset from the results: target.simulated.preset, else the path's name (files
+     * written before simulated.preset); the description in "model" is not a model */
+    struct json_object *doc = json_tokener_parse(
+        "{\"target\": {\"kind\": \"simulated\", \"path\": \"sim:zdrive-6300-1.6t,k=64\", "
+        "\"model\": \"OCZ Z-Drive 6300 1.6 TB: NVMe\", \"capacity_bytes\": 1599999574016}}");
+    assert_non_null(doc);
+    meas_target_read(doc, "a/results.json", &t);
+    assert_string_equal(t.kind, "simulated");
+    assert_string_equal(t.preset, "zdrive-6300-1.6t");
+    assert_string_equal(t.model, "");
+    assert_string_equal(t.source, "a/results.json");
+    assert_true(t.capacity == 1599999574016ull);
+    json_object_put(doc);
+    doc = json_tokener_parse(
+        "{\"target\": {\"kind\": \"simulated\", \"path\": \"sim:zdrive-6300-1.6t\", "
+        "\"simulated\": {\"preset\": \"generic-mlc25\"}, \"capacity_bytes\": 5}}");
+    meas_target_read(doc, "b/results.json", &t);
+    assert_string_equal(t.preset, "generic-mlc25");   /* the record wins over the path */
+    json_object_put(doc);
+}
+
+/* A block device: its sysfs model is one the sheet names (without case, runs of blanks as one;
+ * a trailing '*' a prefix) and its capacity within 2%: the R4 CM84 of the seed
+ * ocz-zdrive-r4-install-fio.txt reports "OCZ Z-DRIVE R4 C" and 586,135,549 x 512 =
+ * 300,101,401,088 bytes (+0.03% of 300 GB). */
+static void test_drive_model_match(void **state)
+{
+    (void)state;
+    struct verify_sheet cm84 = drive_sheet(DRIVE_CM84), cm88 = drive_sheet(DRIVE_CM88);
+    struct meas_target t = target("block", "/dev/sdg", "OCZ Z-DRIVE R4 C", "", 300101401088ull);
+    drive_is(&cm84, &t, true, NULL);
+    t = target("block", "/dev/sdg", "  ocz z-drive   R4 c ", "", 300101401088ull);
+    drive_is(&cm84, &t, true, NULL);
+    /* the same model string on the CM88 sheet: the capacity tells them apart */
+    t = target("block", "/dev/sdg", "OCZ Z-DRIVE R4 C", "", 300101401088ull);
+    drive_is(&cm88, &t, false, "capacity 300.1 GB (279.5 GiB) is -81.2% from the sheet's 1.6TB");
+    /* a model the sheet does not name */
+    t = target("block", "/dev/sdb", "Samsung SSD 860 EVO 500GB", "", 300101401088ull);
+    drive_is(&cm84, &t, false, "model \"Samsung SSD 860 EVO 500GB\" is not one the sheet names");
+    /* a prefix of a named model is not the model ("OCZ Z-DRIVE R4" of another card) */
+    t = target("block", "/dev/sdb", "OCZ Z-DRIVE R4", "", 300101401088ull);
+    drive_is(&cm84, &t, false, "is not one the sheet names");
+    t = target("block", "/dev/zram0", "", "", 300101401088ull);
+    drive_is(&cm84, &t, false, "the device reports no model");
+    /* '*': any ending */
+    struct verify_sheet z = drive_sheet(DRIVE_6300);
+    t = target("block", "/dev/nvme0n1", "ZD6300-TEST", "", 1600000000000ull);
+    drive_is(&z, &t, true, NULL);
+    verify_sheet_free(&z);
+    verify_sheet_free(&cm84);
+    verify_sheet_free(&cm88);
+}
+
+/* Capacity: within 2% of the sheet's, both ends: 1.6 TB x 1.02 = 1.632e12 matches, 1.633e12 and
+ * 1.567e12 (-2.06%) do not; a target without a capacity or a sheet without one never matches. */
+static void test_drive_capacity(void **state)
+{
+    (void)state;
+    struct verify_sheet s = drive_sheet(DRIVE_6300);
+    struct meas_target t = target("block", "/dev/nvme0n1", "OCZ Z-DRIVE 6300", "",
+                                  1632000000000ull);
+    drive_is(&s, &t, true, NULL);
+    t.capacity = 1568000000000ull;   /* -2.0% */
+    drive_is(&s, &t, true, NULL);
+    t.capacity = 1633000000000ull;
+    drive_is(&s, &t, false, "+2.1% from the sheet's 1.6TB");
+    t.capacity = 1567000000000ull;
+    drive_is(&s, &t, false, "-2.1% from the sheet's 1.6TB");
+    t.capacity = 0;
+    drive_is(&s, &t, false, "the results record no capacity");
+    verify_sheet_free(&s);
+    s = drive_sheet("sim_preset = zdrive-6300-1.6t\n");
+    t = target("simulated", "sim:zdrive-6300-1.6t", "", "zdrive-6300-1.6t", 1599999574016ull);
+    drive_is(&s, &t, false, "the sheet states no capacity");
+    verify_sheet_free(&s);
+}
+
+/* A file (the filesystem and the device under it), a remote target, results without a target
+ * record, and a sheet that names no drive: never the sheet's drive. */
+static void test_drive_file_target(void **state)
+{
+    (void)state;
+    struct verify_sheet s = drive_sheet(DRIVE_6300);
+    struct meas_target t = target("file", "/var/tmp/f.img", "", "", 1600000000000ull);
+    snprintf(t.device, sizeof(t.device), "vda");
+    drive_is(&s, &t, false, "a file target never matches a drive's sheet");
+    char line[2048];
+    verify_target_describe(&t, line, sizeof(line));
+    assert_string_equal(line, "file /var/tmp/f.img on vda, 1.60 TB (1.46 TiB)");
+    /* the refusal: one line naming the results, the target and the sheet's drive */
+    verify_drive_refusal(&s, &t, "a file target never matches a drive's sheet", line,
+                         sizeof(line));
+    assert_string_equal(line, "r/results.json: measured on file /var/tmp/f.img on vda, 1.60 TB "
+                        "(1.46 TiB), not on the sheet's drive Z6300 (model \"OCZ Z-DRIVE "
+                        "6300*\" | \"ZD6300*\", 1.6TB; simulated: sim:zdrive-6300-1.6t): a file "
+                        "target never matches a drive's sheet (--any-drive judges the claims "
+                        "anyway, every verdict marked)");
+    t = target("remote", "/dev/nvme0n1", "", "", 1600000000000ull);
+    drive_is(&s, &t, false, "a remote target records no model");
+    t = target("", "", "", "", 0);
+    drive_is(&s, &t, false, "the results do not record their target");
+    verify_sheet_free(&s);
+    s = drive_sheet("device = Anonymous\ncapacity = 1.6TB\n");
+    t = target("simulated", "sim:zdrive-6300-1.6t", "", "zdrive-6300-1.6t", 1599999574016ull);
+    drive_is(&s, &t, false, "the sheet names no drive (reported_models, sim_preset)");
+    verify_sheet_free(&s);
+}
+
+/* Several results files: every one must be the sheet's drive; the first that is not is named. */
+static void test_drive_check_set(void **state)
+{
+    (void)state;
+    struct verify_sheet s = drive_sheet(DRIVE_6300);
+    struct meas_target ts[3] = {
+        target("simulated", "sim:zdrive-6300-1.6t", "", "zdrive-6300-1.6t", 1599999574016ull),
+        target("simulated", "sim:zdrive-6300-1.6t,k=64", "", "zdrive-6300-1.6t",
+               1599999574016ull),
+        target("file", "/var/tmp/f.img", "", "", 268435456ull),
+    };
+    struct meas_set set;
+    memset(&set, 0, sizeof(set));
+    set.targets = ts;
+    set.n_targets = 2;
+    char why[ERR_LEN];
+    assert_int_equal(verify_drive_check(&s, &set, why, sizeof(why)), -1);
+    set.n_targets = 3;
+    assert_int_equal(verify_drive_check(&s, &set, why, sizeof(why)), 2);
+    assert_string_equal(why, "a file target never matches a drive's sheet");
+    verify_sheet_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -835,6 +1088,13 @@ int main(void)
         cmocka_unit_test(test_verdict_latency),
         cmocka_unit_test(test_tolerance_edges),
         cmocka_unit_test(test_shipped_specs),
+        cmocka_unit_test(test_drive_sheet_keys),
+        cmocka_unit_test(test_drive_preset_match),
+        cmocka_unit_test(test_drive_preset_overrides),
+        cmocka_unit_test(test_drive_model_match),
+        cmocka_unit_test(test_drive_capacity),
+        cmocka_unit_test(test_drive_file_target),
+        cmocka_unit_test(test_drive_check_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
