@@ -173,8 +173,8 @@ int replay_prepare(const struct replay_config *c, const char *const *profile_dir
                         "use --qd 1, or a native engine", s->engine->name, c->qd);
         s->depth = 1;
     }
-    if (run_probe_target(c->target_path, c->create_size, profile_dirs, &s->target, err,
-                         errlen) != 0)
+    if (run_probe_target(c->target_path, c->create_size, c->allow_memory, profile_dirs,
+                         &s->target, err, errlen) != 0)
         return -1;
     if (run_place(&c->numa, &s->target, &s->place, err, errlen) != 0)
         return -1;

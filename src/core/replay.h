@@ -61,6 +61,7 @@ struct replay_config {
     unsigned compress_pct;          /* write data compressibility (default 0: incompressible) */
     const char *out_dir;
     bool force, destructive, overwrite_signatures, quiet;
+    bool allow_memory;              /* --allow-memory-target: a file on tmpfs/ramfs */
     struct numa_request numa;       /* --numa, --cpus (device/numa.h) */
     char *const *argv;              /* the command line, for the results */
     int argc;

@@ -249,8 +249,8 @@ struct profile_session *profile_prepare(const struct profile_config *cfg, char *
         errf(err, errlen, "--size: a simulated drive has the capacity of its preset");
         goto fail;
     }
-    if (run_probe_target(cfg->target_path, cfg->create_size, cfg->profile_dirs,
-                         &s->target, err, errlen) != 0)
+    if (run_probe_target(cfg->target_path, cfg->create_size, cfg->allow_memory,
+                         cfg->profile_dirs, &s->target, err, errlen) != 0)
         goto fail;
     if (run_place(&cfg->numa, &s->target, &s->place, err, errlen) != 0)
         goto fail;

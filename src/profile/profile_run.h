@@ -60,6 +60,7 @@ struct profile_config {
     uint64_t create_size;             /* --size: create or extend a file target */
     bool destructive;
     bool overwrite_signatures;        /* --overwrite-signatures */
+    bool allow_memory;                /* --allow-memory-target: a file on tmpfs/ramfs */
     const char *engine_name;          /* NULL: io_uring, or sim for sim: targets */
     const char *specs[PROFILE_MAX_SPECS];
     unsigned n_specs;

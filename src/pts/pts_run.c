@@ -83,8 +83,8 @@ struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t 
 
     if (run_select_engine(cfg->engine_name, cfg->target_path, &s->engine, err, errlen) != 0)
         goto fail;
-    if (run_probe_target(cfg->target_path, 0, cfg->profile_dirs, &s->target, err,
-                         errlen) != 0)
+    if (run_probe_target(cfg->target_path, 0, cfg->allow_memory, cfg->profile_dirs, &s->target,
+                         err, errlen) != 0)
         goto fail;
     if (run_place(&cfg->numa, &s->target, &s->place, err, errlen) != 0)
         goto fail;
