@@ -168,8 +168,7 @@ static int run_go(void)
         run_print_plan(rec);
         run_print_dry_run(&rec->target, wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE ||
                                             cfg.purge != PURGE_NONE,
-                          cfg.purge != PURGE_NONE ? purge_method_name(cfg.purge) : NULL,
-                          rec->results_path);
+                          cfg.purge, rec->results_path);
         code = EXIT_OK;
     } else {
         cli_install_signals();

@@ -690,7 +690,29 @@ static void print_measure(const char *what, const struct replay_measure *m,
     metrics_free(&rm);
 }
 
-static void print_plan(const struct replay_session *s)
+/* The plan's time bound: a timed replay takes the trace's span at its speed per pass (longer
+ * when the target falls behind); as fast as possible has none before it runs. */
+static void print_time_bound(const struct replay_session *s)
+{
+    const struct trace_stats *st = &s->trace_stats;
+    const uint64_t n = st->ios[0] + st->ios[1];
+    const char *clock = s->target.sim ? " of virtual time" : "";
+    char pass[32], total[32];
+    if (s->mode == REPLAY_TIMED) {
+        run_format_duration((double)st->span_ns / 1e9 / s->cfg.speed, pass, sizeof(pass));
+        run_format_duration((double)st->span_ns / 1e9 / s->cfg.speed * s->cfg.loops, total,
+                            sizeof(total));
+        printf("  time    %u pass%s of %s%s: about %s, longer when the target falls behind the "
+               "trace's times\n", s->cfg.loops, s->cfg.loops == 1 ? "" : "es", pass, clock,
+               total);
+    } else {
+        printf("  time    %u pass%s of %llu I/Os as fast as possible: unbounded here (as long "
+               "as the target takes)\n", s->cfg.loops, s->cfg.loops == 1 ? "" : "es",
+               (unsigned long long)n);
+    }
+}
+
+void replay_print_plan(const struct replay_session *s)
 {
     const struct trace_stats *st = &s->trace_stats;
     const uint64_t n = st->ios[0] + st->ios[1];
@@ -717,6 +739,16 @@ static void print_plan(const struct replay_session *s)
     if (s->trace.skipped)
         printf("; %llu trims, flushes and syncs left out", (unsigned long long)s->trace.skipped);
     putchar('\n');
+    print_time_bound(s);
+    if (s->target.memory_fs[0])
+        printf("  memory  %s is on %s: the figures measure memory, not a drive\n",
+               s->target.path, s->target.memory_fs);
+}
+
+void replay_print_dry_run(const struct replay_session *s)
+{
+    run_print_dry_run(&s->target, s->trace_stats.ios[TRACE_WRITE] > 0, PURGE_NONE,
+                      s->results_path);
 }
 
 int replay_execute(struct replay_session *s, volatile sig_atomic_t *stop)
@@ -747,7 +779,7 @@ int replay_execute(struct replay_session *s, volatile sig_atomic_t *stop)
     if (write_doc(s, err, sizeof(err)) != 0)
         goto early;
     if (!c->quiet)
-        print_plan(s);
+        replay_print_plan(s);
 
     /* pinned before the engine allocates its buffers (numa.h: first touch); fio's processes
      * inherit this thread's mask */

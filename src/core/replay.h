@@ -117,6 +117,10 @@ int replay_prepare(const struct replay_config *c, const char *const *profile_dir
                    struct replay_session *s, char *err, size_t errlen);
 /* Run the passes, writing DIR/results.json after each. The exit code (util.h EXIT_*). */
 int replay_execute(struct replay_session *s, volatile sig_atomic_t *stop);
+/* The plan, as a replay prints it at its start (the trace, the target, the mode, the time
+ * bound); and for --dry-run what it would create and write (nothing is). */
+void replay_print_plan(const struct replay_session *s);
+void replay_print_dry_run(const struct replay_session *s);
 void replay_session_free(struct replay_session *s);
 
 /* Figures of a measurement (the figures object's directions), weight 1. */

@@ -173,7 +173,7 @@ static void print_time_bound(const struct run_record *rec)
                "drive takes to write them)", c->max_rounds, c->max_rounds == 1 ? "" : "s",
                round);
     } else {
-        run_format_duration((double)c->round_time_ns / 1e9, round, sizeof(round));
+        snprintf(round, sizeof(round), "%g s", (double)c->round_time_ns / 1e9);
         run_format_duration((double)c->max_rounds * (double)c->round_time_ns / 1e9, total,
                             sizeof(total));
         printf("  time    up to %u round%s of %s: at most %s%s", c->max_rounds,

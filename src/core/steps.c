@@ -203,9 +203,14 @@ void run_format_duration(double s, char *buf, size_t len)
         snprintf(buf, len, "%.0f h %.0f min", floor(s / 3600), fmod(floor(s / 60), 60));
 }
 
-void run_print_dry_run(const struct target_info *t, bool writes, const char *purge,
+void run_print_dry_run(const struct target_info *t, bool writes, enum purge_method purge,
                        const char *results)
 {
+    struct purge_plan plan;
+    char perr[ERR_LEN];
+    const struct run_ctx ctx = {.target = (struct target_info *)t};
+    if (purge == PURGE_NONE || step_purge_plan(&ctx, purge, &plan, perr, sizeof(perr)) != 0)
+        plan.method = PURGE_NONE;   /* prepare refused a plan that cannot be made */
     char cap[64];
     units_format_capacity(t->capacity, cap, sizeof(cap));
     printf("dry run: nothing was created or written. The run would:\n");
@@ -214,8 +219,10 @@ void run_print_dry_run(const struct target_info *t, bool writes, const char *pur
                t->memory_fs[0] ? " (in memory)" : "");
     else if (t->kind == TARGET_FILE && t->current_size < t->capacity)
         printf("  extend  %s to %s\n", t->path, cap);
-    if (purge)
-        printf("  purge   %s (%s): its data is destroyed\n", t->path, purge);
+    if (plan.method != PURGE_NONE)
+        printf("  purge   %s by %s (%s%s): its data is destroyed\n", t->path,
+               purge_method_name(plan.method), plan.argv_text,
+               plan.compliant ? "" : "; not SNIA-compliant");
     if (t->kind == TARGET_SIM)
         printf("  write   nothing on a drive: %s is simulated, in this process's memory\n",
                t->path);

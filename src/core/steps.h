@@ -104,8 +104,8 @@ int run_out_dir(const char *given, const char *kind, bool force, char *dir, size
 int run_out_writable(const char *dir, const char *what, char *err, size_t errlen);
 /* --dry-run: what the command would create and write, after its plan, and that nothing was:
  * the target file to be created (its size), the device or file that would be written (and
- * purged: purge, NULL for none), the results directory. */
-void run_print_dry_run(const struct target_info *t, bool writes, const char *purge,
+ * purged: the plan for purge, PURGE_NONE for none; nothing is run), the results directory. */
+void run_print_dry_run(const struct target_info *t, bool writes, enum purge_method purge,
                        const char *results);
 /* A duration in words people read: "45 s", "25 min", "2 h 5 min". */
 void run_format_duration(double s, char *buf, size_t len);

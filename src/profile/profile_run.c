@@ -314,8 +314,8 @@ void profile_print_plan(const struct profile_session *s)
            PTSBENCH_VERSION, s->n_profiles, s->n_profiles == 1 ? "" : "s", s->n_groups,
            s->n_groups == 1 ? "" : "s", s->n_points, s->n_points == 1 ? "" : "s");
     run_print_target_engine(&s->target, s->engine);
-    double min_s = 0;
-    bool open_ended = false;
+    double min_s = 0, max_s = 0;
+    bool open_ended = false, wipc = false, wdpc = false;
     for (unsigned g = 0; g < s->n_groups; g++) {
         const struct pr_group *gr = &s->groups[g];
         const struct workload *wl = &s->profiles[gr->profile].wls[gr->workload];
@@ -324,6 +324,9 @@ void profile_print_plan(const struct profile_session *s)
         if (gr->pre == WL_PRECOND_STEADY && max_rounds_of(s, gr->pre) > 5)
             open_ended = true;
         min_s += r * rounds * gr->n_points;
+        max_s += r * max_rounds_of(s, gr->pre) * gr->n_points;
+        wipc |= gr->pre != WL_PRECOND_NONE;
+        wdpc |= gr->pre == WL_PRECOND_STEADY;
         char spec[512];
         wl_format(&s->points[gr->first_point].wl, spec, sizeof(spec));
         printf("  %-14s %-20s %3u%% compressible, %u point%s, precondition %s\n",
@@ -332,10 +335,20 @@ void profile_print_plan(const struct profile_session *s)
     }
     for (unsigned i = 0; i < s->n_plan_notes; i++)
         printf("  note: %s\n", s->plan_notes[i]);
-    char d[32];
+    char d[32], most[32];
     fmt_duration(min_s, d, sizeof(d));
-    printf("  measuring %s%s%s\n", open_ended ? "at least " : "", d,
+    fmt_duration(max_s, most, sizeof(most));
+    printf("  measuring %s%s%s", open_ended ? "at least " : "", d,
            s->target.sim ? " of virtual time" : "");
+    if (open_ended)
+        printf(", at most %s (every point to its round limit)", most);
+    if (wipc)
+        printf(", plus %s (as long as the drive takes to write them)",
+               wdpc ? "WIPC and WDPC" : "WIPC");
+    printf("\n");
+    if (s->target.memory_fs[0])
+        printf("  memory  %s is on %s: the figures measure memory, not a drive\n",
+               s->target.path, s->target.memory_fs);
     printf("  results %s\n", s->results_path);
     fflush(stdout);
 }
@@ -1379,6 +1392,12 @@ void profile_session_free(struct profile_session *s)
     placement_free(&s->place);
     target_release(&s->target);
     free(s);
+}
+
+void profile_print_dry_run(const struct profile_session *s)
+{
+    run_print_dry_run(&s->target, s->writes || s->cfg.purge != PURGE_NONE, s->cfg.purge,
+                      s->results_path);
 }
 
 const char *profile_results_path(const struct profile_session *s)

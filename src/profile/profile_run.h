@@ -97,5 +97,8 @@ int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop);
 void profile_session_free(struct profile_session *s);
 /* The results file the session writes (OUT/results.json). */
 const char *profile_results_path(const struct profile_session *s);
+/* --dry-run, after the plan: what the profile would create and write (steps.h
+ * run_print_dry_run); nothing is. */
+void profile_print_dry_run(const struct profile_session *s);
 
 #endif
