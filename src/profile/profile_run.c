@@ -450,6 +450,9 @@ static void doc_start(struct profile_session *s)
     jw_add(s->doc, "preconditioning", pc);
     s->notes = json_object_new_array();
     jw_add(s->doc, "notes", s->notes);
+    if (s->target.memory_fs[0])   /* --allow-memory-target */
+        note(s, "%s is on %s: the figures measure memory, not a drive", s->target.path,
+             s->target.memory_fs);
     for (unsigned i = 0; i < s->n_plan_notes; i++)
         json_object_array_add(s->notes, jw_str(s->plan_notes[i]));
     s->groups_json = json_object_new_array();

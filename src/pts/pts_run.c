@@ -904,6 +904,9 @@ static void suite_doc_start(struct pts_session *s)
 
     if (s->cfg.time_scale > 0 && s->cfg.time_scale != 1)
         ps_note(s, "every duration scaled by %g (--time-scale)", s->cfg.time_scale);
+    if (s->target.memory_fs[0])   /* --allow-memory-target */
+        ps_note(s, "%s is on %s: the figures measure memory, not a drive", s->target.path,
+                s->target.memory_fs);
     json_object_object_add(s->doc, "time_scale", jw_num(s->cfg.time_scale > 0 ? s->cfg.time_scale : 1));
     if (s->element_ns && s->element_ns != 60 * NS_PER_S)
         ps_note(s, "round elements of %g s instead of the PTS's 60 s (--round-time)",
