@@ -452,6 +452,8 @@ static int tgt_probe_block(const char *path, const struct stat *st, uint64_t cre
  * reports tmpfs's. */
 #define TGT_TMPFS_MAGIC 0x01021994
 #define TGT_RAMFS_MAGIC 0x858458f6
+#define TGT_PROC_MAGIC 0x9fa0
+#define TGT_SYSFS_MAGIC 0x62656572
 
 /* The name of the memory filesystem holding path ("tmpfs", "ramfs") into out, "" for any other
  * (or when statfs fails: then the file's own open says why). */
@@ -516,6 +518,13 @@ static int tgt_probe_missing(const char *path, uint64_t create_size, struct targ
                     strerror(errno));
     if (!S_ISDIR(dst.st_mode))
         return errf(err, errlen, "%s: cannot create it: %s is not a directory", path, dir);
+    struct statfs sf;
+    if (statfs(dir, &sf) == 0 && ((unsigned long)sf.f_type == TGT_PROC_MAGIC ||
+                                  (unsigned long)sf.f_type == TGT_SYSFS_MAGIC))
+        return errf(err, errlen, "%s: cannot create it: %s is on the kernel's %s filesystem", path, dir,
+                    (unsigned long)sf.f_type == TGT_PROC_MAGIC ? "proc" : "sysfs");
+    if (access(dir, W_OK | X_OK) != 0)
+        return errf(err, errlen, "%s: cannot create it in %s: %s", path, dir, strerror(errno));
 
     t->kind = TARGET_FILE;
     t->exists = false;
