@@ -521,8 +521,8 @@ static int tgt_probe_missing(const char *path, uint64_t create_size, struct targ
     struct statfs sf;
     if (statfs(dir, &sf) == 0 && ((unsigned long)sf.f_type == TGT_PROC_MAGIC ||
                                   (unsigned long)sf.f_type == TGT_SYSFS_MAGIC))
-        return errf(err, errlen, "%s: cannot create it: %s is on the kernel's %s filesystem", path, dir,
-                    (unsigned long)sf.f_type == TGT_PROC_MAGIC ? "proc" : "sysfs");
+        return errf(err, errlen, "%s: cannot create it: %s is on the kernel's %s filesystem",
+                    path, dir, (unsigned long)sf.f_type == TGT_PROC_MAGIC ? "proc" : "sysfs");
     if (access(dir, W_OK | X_OK) != 0)
         return errf(err, errlen, "%s: cannot create it in %s: %s", path, dir, strerror(errno));
 
