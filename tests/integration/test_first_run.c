@@ -104,13 +104,15 @@ static void refused(const char *const *args, const char *want, const char *not_c
  * /dev); without --size the same words, and no hint to give a size. */
 static void test_missing_device_path_refused(void **state)
 {
-    (void)state;
-    char dev[64];
+    struct ctx *c = *state;
+    char dev[64], out[4200];
     snprintf(dev, sizeof(dev), "/dev/ptsbench-nvme9n1-%ld", (long)getpid());
+    snprintf(out, sizeof(out), "%s/out", c->dir);   /* the old binary ran and wrote here */
     const char *const with_size[] = {"run", "--target", dev, "--size", "16m", "--workload",
                                      "rw=randread,bs=4k", "--rounds", "1", "--round-time", "1",
-                                     "-q", NULL};
+                                     "-q", "--out", out, NULL};
     refused(with_size, "no such device", dev);
+    assert_false(exists(out));
     const char *const no_size[] = {"run", "--target", dev, "--workload", "rw=randread,bs=4k",
                                    NULL};
     struct cmd_result r;
@@ -189,12 +191,14 @@ static void test_unwritable_out_refused_first(void **state)
     const char *const sys_out[] = {"profile", "database", "--target", file, "--size", "64m",
                                    "--out", "/sys/kernel/nope", NULL};
     refused(sys_out, "sysfs", file);
-    char db[4200];
+    char db[4200], db_out[4200];
     snprintf(db, sizeof(db), "/proc/nope/h.db");
+    snprintf(db_out, sizeof(db_out), "%s/db-out", c->dir);
     const char *const proc_db[] = {"run", "--target", file, "--size", "64m", "--workload",
                                    "rw=randread,bs=4k", "--rounds", "1", "--round-time", "1",
-                                   "-q", "--db", db, NULL};
+                                   "-q", "--db", db, "--out", db_out, NULL};
     refused(proc_db, "--db /proc/nope/h.db", file);
+    assert_false(exists(db_out));
 
     char ro[4200], out[4300];
     snprintf(ro, sizeof(ro), "%s/ro", c->dir);
