@@ -226,6 +226,9 @@ void run_print_dry_run(const struct target_info *t, bool writes, enum purge_meth
     if (t->kind == TARGET_SIM)
         printf("  write   nothing on a drive: %s is simulated, in this process's memory\n",
                t->path);
+    else if (t->kind == TARGET_REMOTE)
+        printf("  %s   %s on every remote host (fio there)\n", writes ? "write" : "read ",
+               t->path);
     else if (writes)
         printf("  write   %s (%s%s)\n", t->path, t->kind == TARGET_BLOCK ? "the device" :
                "the file", t->exists ? ": what it holds is overwritten" : "");

@@ -227,6 +227,9 @@ void pts_print_plan(const struct pts_session *s)
                                         : s->target.capacity, cap, sizeof(cap));
     printf("ptsbench %s suite: %s on %s (%s%s)\n", PTSBENCH_VERSION, s->spec.title,
            s->target.path, cap, s->target.sim ? ", simulated drive: virtual time" : "");
+    if (s->target.memory_fs[0])
+        printf("  memory  %s is on %s: the figures measure memory, not a drive\n",
+               s->target.path, s->target.memory_fs);
     printf("  active range %g%%, write cache %s requested, outstanding I/O %u x %u (spec %u x %u)\n",
            s->spec.active_range_pct, s->spec.write_cache ? "enabled" : "disabled", s->threads,
            s->qd, s->spec.threads, s->spec.qd);
