@@ -116,9 +116,10 @@ int run_check_safety(const struct target_info *t, bool writes, bool destructive,
 #define STEPS_PROC_SUPER_MAGIC 0x9fa0
 #define STEPS_SYSFS_MAGIC 0x62656572
 
-/* The nearest existing ancestor path (a directory) of dir: 0, or -1 with the message. */
-static int out_ancestor_ok(const char *dir, const char *path, bool is_self, const char *what,
-                           char *err, size_t errlen)
+/* path, the nearest existing directory on the way to an output (is_self: the output itself):
+ * 0, or -1 with the message starting with what. */
+static int out_ancestor_ok(const char *path, bool is_self, const char *what, char *err,
+                           size_t errlen)
 {
     struct statfs sf;
     if (statfs(path, &sf) == 0 && ((unsigned long)sf.f_type == STEPS_PROC_SUPER_MAGIC ||
@@ -130,7 +131,6 @@ static int out_ancestor_ok(const char *dir, const char *path, bool is_self, cons
         return is_self ? errf(err, errlen, "%s: not writable (%s)", what, strerror(errno))
                        : errf(err, errlen, "%s: cannot be created in %s (%s)", what, path,
                               strerror(errno));
-    (void)dir;
     return 0;
 }
 
@@ -151,7 +151,7 @@ int run_out_writable(const char *dir, const char *what, char *err, size_t errlen
         if (stat(path, &st) == 0) {
             if (!S_ISDIR(st.st_mode))
                 return errf(err, errlen, "%s: %s is not a directory", what, path);
-            return out_ancestor_ok(dir, path, is_self, what, err, errlen);
+            return out_ancestor_ok(path, is_self, what, err, errlen);
         }
         if (errno != ENOENT && errno != ENOTDIR)   /* ENOTDIR: an ancestor is a file, said above */
             return errf(err, errlen, "%s: %s: %s", what, path, strerror(errno));

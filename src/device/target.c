@@ -470,25 +470,27 @@ static void tgt_memory_fs(const char *path, char *out, size_t len)
 }
 
 /* path, or its nearest existing ancestor (for a path to be created), lies on the filesystem
- * mounted at /dev (devtmpfs: device nodes in memory); /dev/shm, a mount of its own, does not. */
+ * mounted at /dev (devtmpfs: device nodes in memory); /dev/shm, a mount of its own, does not.
+ * Where /dev is no mount of its own (a bare directory of the root filesystem in some
+ * containers), only a path written under /dev/ is. */
 static bool tgt_on_dev_fs(const char *path)
 {
-    struct stat dev, st;
-    if (stat("/dev", &dev) != 0)
+    struct stat dev, root, st;
+    if (stat("/dev", &dev) != 0 || stat("/", &root) != 0)
+        return false;
+    if (dev.st_dev == root.st_dev && strncmp(path, "/dev/", 5) != 0)
         return false;
     char p[PATH_MAX];
     str_copy(p, sizeof(p), path);
     while (stat(p, &st) != 0) {
         char *slash = strrchr(p, '/');
+        if (!slash && strcmp(p, ".") == 0)
+            return false;                  /* not even the working directory */
         if (!slash) {
             str_copy(p, sizeof(p), ".");   /* relative: the working directory's */
             continue;
         }
-        if (slash == p) {
-            p[1] = '\0';
-            return stat(p, &st) == 0 && st.st_dev == dev.st_dev;
-        }
-        *slash = '\0';
+        slash[slash == p] = '\0';           /* "/x" -> "/" */
     }
     return st.st_dev == dev.st_dev;
 }
