@@ -115,6 +115,18 @@ int cli_parse_cpus(const char *value, void *target, char *err, size_t errlen);
      .help = "pin the workers to these CPUs (0-3,8,10-11); overrides\n--numa. The results "        \
              "record each worker's CPUs"}
 
+/* The rows every command that takes --target and does I/O shares (run, suite, run-test,
+ * profile, replay, crosscheck): --allow-memory-target (a file on tmpfs or ramfs, refused
+ * otherwise: steps.h run_probe_target) and --dry-run (the plan, its time bound and what would
+ * be created and written; nothing is). */
+#define CLI_TARGET_CHECK_OPTS(allow_memory, dry_run)                                            \
+    {"allow-memory-target", 0, CLI_FLAG, (allow_memory),                                        \
+     .help = "measure a file on tmpfs or ramfs anyway: it measures memory,\nnot a drive (the " \
+             "results say so)"},                                                                \
+    {"dry-run", 0, CLI_FLAG, (dry_run),                                                         \
+     .help = "print the plan, its time bound and what would be created and\nwritten, then "     \
+             "stop: nothing is created or written"}
+
 /* What a registry knows, for --help, comma-separated into buf: the I/O engines (engine.h), the
  * SNIA PTS tests (pts/NAME.ini), the simulated-drive presets (profiles/devices/NAME.ini), the
  * workload profiles (profiles/NAME.ini), the steady-state tracking metrics (metrics.h), the

@@ -12,7 +12,7 @@
 
 static struct run_config base;
 static const char *workload, *native = "io_uring", *fio = "fio", *out;
-static bool quiet;
+static bool quiet, dry_run;
 static unsigned repeat = 2;
 
 static int one_of(const char *v, const char *a, const char *b, const char **target, char *err,
@@ -58,6 +58,7 @@ static const struct cli_opt opts[] = {
     {"overwrite-signatures", 0, CLI_FLAG, &base.overwrite_signatures,
      .help = "with --destructive: write even over a filesystem,\npartition table, LVM/RAID "
              "member or swap signature"},
+    CLI_TARGET_CHECK_OPTS(&base.allow_memory, &dry_run),
     {"quiet", 'q', CLI_FLAG, &quiet, .help = "only the table"},
     {0},
 };
@@ -89,6 +90,7 @@ int cmd_crosscheck(int argc, char **argv, int full_argc, char **full_argv)
     base.max_rounds = 1;
     base.round_time_ns = 10ull * 1000000000ull;
     base.quiet = true;
+    dry_run = false;
     int prc = cli_parse("crosscheck", opts, argc, argv, NULL, NULL, 0, usage);
     if (prc != CLI_GO)
         return prc == CLI_DONE ? EXIT_OK : EXIT_USAGE;
@@ -100,6 +102,13 @@ int cmd_crosscheck(int argc, char **argv, int full_argc, char **full_argv)
         fprintf(stderr, "ptsbench crosscheck: %s\n", err);
         return EXIT_USAGE;
     }
+    if (dry_run) {
+        crosscheck_print_plan(x, true);
+        crosscheck_free(x);
+        return EXIT_OK;
+    }
+    if (!quiet)
+        crosscheck_print_plan(x, false);
     cli_install_signals();
     int code = crosscheck_execute(x, cli_stop_flag());
     crosscheck_free(x);

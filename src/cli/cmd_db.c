@@ -5,6 +5,7 @@
  * Exit status: 0 done, 1 an import or a query failed on a valid database, 2 bad input (a bad
  * option, a results file that cannot be imported, a file that is not a ptsbench history, an
  * unknown run id): nothing written. */
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/cli_fleet.h"
 #include "cli/options.h"
+#include "core/steps.h"
 #include "db/db.h"
 #include "db/db_out.h"
 #include "db/db_trend.h"
@@ -503,9 +505,24 @@ int cmd_db(int argc, char **argv, int full_argc, char **full_argv)
 
 int cli_db_check(const char *cmd, const char *file)
 {
-    if (!file || !file_exists(file))
-        return 0;
     char err[ERR_LEN];
+    if (file && !file_exists(file)) {   /* made with its directories when the run completes */
+        char dir[PATH_MAX], what[PATH_MAX + 16];
+        snprintf(what, sizeof(what), "--db %s", file);
+        str_copy(dir, sizeof(dir), file);
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            str_copy(dir, sizeof(dir), ".");
+        else
+            slash[slash == dir] = '\0';
+        if (run_out_writable(dir, what, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptsbench %s: %s\n", cmd, err);
+            return -1;
+        }
+        return 0;
+    }
+    if (!file)
+        return 0;
     struct db *d = db_open(file, false, err, sizeof(err));
     if (!d) {
         fprintf(stderr, "ptsbench %s: --db %s\n", cmd, err);

@@ -71,6 +71,7 @@ static const struct cli_opt opts[] = {
     {"engine", 'e', CLI_STR, &cfg.engine_name, .arg = "NAME",
      .help = "io_uring (default) or another engine below; sim:PRESET\nuses sim"},
     CLI_PLACEMENT_OPTS(&cfg.numa),
+    CLI_TARGET_CHECK_OPTS(&cfg.allow_memory, &dry_run),
     {"out", 'o', CLI_STR, &cfg.out_dir, .arg = "DIR",
      .help = "results directory (default results/profile-YYYYmmdd-HHMMSS)"},
     {"force", 0, CLI_FLAG, &cfg.force, .help = "replace results.json already in DIR"},
@@ -80,7 +81,6 @@ static const struct cli_opt opts[] = {
     {"overwrite-signatures", 0, CLI_FLAG, &cfg.overwrite_signatures,
      .help = "with --destructive: write even over a filesystem,\npartition table, LVM/RAID "
              "member or swap signature"},
-    {"dry-run", 0, CLI_FLAG, &dry_run, .help = "print the plan and stop (nothing is written)"},
     {"list", 0, CLI_FLAG, &list, .help = "list the profiles and their workloads"},
     {"db", 0, CLI_STR, &db_file, .arg = "FILE",
      .help = "when the run completes, import its results into the\nhistory FILE (ptsbench db)"},
@@ -211,7 +211,9 @@ static int profile_go(void)
     if (!cfg.quiet || dry_run)
         profile_print_plan(s);
     int code = EXIT_OK;
-    if (!dry_run) {
+    if (dry_run)
+        profile_print_dry_run(s);
+    else {
         cli_install_signals();
         code = profile_execute(s, cli_stop_flag());
         code = cli_db_import_after(db_file, profile_results_path(s), code, cfg.quiet);

@@ -14,6 +14,7 @@
 
 static struct replay_config cfg;
 static const char *mode;
+static bool dry_run;
 static struct cli_fleet fleet;
 
 static int parse_mode(const char *value, void *target, char *err, size_t errlen)
@@ -61,6 +62,7 @@ static const struct cli_opt opts[] = {
      .help = "io_uring (default), libaio, or fio / fio-libaio (fio's\nread_iolog: --qd N, "
              "and --qd 1 when timed); sim:PRESET\ntargets use sim"},
     CLI_PLACEMENT_OPTS(&cfg.numa),
+    CLI_TARGET_CHECK_OPTS(&cfg.allow_memory, &dry_run),
     {"out", 'o', CLI_STR, &cfg.out_dir, .arg = "DIR",
      .help = "results directory (default results/replay-YYYYmmdd-HHMMSS)"},
     {"force", 0, CLI_FLAG, &cfg.force, .help = "replace results.json already in DIR"},
@@ -111,6 +113,30 @@ static void replay_usage(FILE *f)
         f);
 }
 
+/* Check everything (nothing written on bad input), then replay, or (--dry-run) print the plan
+ * and what would be written only. */
+static int replay_go(void)
+{
+    char err[ERR_LEN];
+    struct replay_session *s = xcalloc(1, sizeof(*s));
+    int code = EXIT_OK;
+    if (replay_prepare(&cfg, cli_data_dirs("profiles"), s, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench replay: %s\n", err);
+        code = EXIT_USAGE;
+    } else if (fleet_check_only()) {
+        code = EXIT_OK;   /* one of several targets, asked only to check (cli/cli_fleet.h) */
+    } else if (dry_run) {
+        replay_print_plan(s);
+        replay_print_dry_run(s);
+    } else {
+        cli_install_signals();
+        code = replay_execute(s, cli_stop_flag());
+    }
+    replay_session_free(s);
+    free(s);
+    return code;
+}
+
 int cmd_replay(int argc, char **argv, int full_argc, char **full_argv)
 {
     memset(&cfg, 0, sizeof(cfg));
@@ -119,6 +145,7 @@ int cmd_replay(int argc, char **argv, int full_argc, char **full_argv)
     cfg.argc = full_argc;
     cfg.argv = full_argv;
     (void)mode;
+    dry_run = false;
     cli_fleet_clear(&fleet);
     const char *traces[REPLAY_MAX_TRACES + 1];
     unsigned n = 0;
@@ -130,34 +157,23 @@ int cmd_replay(int argc, char **argv, int full_argc, char **full_argv)
         fprintf(stderr, "ptsbench replay: at most %d trace files\n", REPLAY_MAX_TRACES);
         return EXIT_USAGE;
     }
+    memcpy(cfg.traces, traces, n * sizeof(traces[0]));
+    cfg.n_traces = n;
+    cfg.trace_dirs = cli_data_dirs("traces");
+    int code = EXIT_OK;
+    if (dry_run && fleet.n > 1) {   /* every target's plan; nothing is written */
+        for (unsigned i = 0; i < fleet.n && code == EXIT_OK; i++) {
+            cfg.target_path = fleet.targets[i];
+            code = replay_go();
+        }
+        cli_fleet_clear(&fleet);
+        return code;
+    }
     cfg.target_path = fleet.n ? fleet.targets[0] : NULL;
     static const char *const words[] = {"replay"};
     const int fc = cli_fleet_dispatch(&fleet, words, 1, "replay", cfg.out_dir, cfg.force,
                                       &cfg.target_path);
-    if (fc != CLI_FLEET_ONE) {
-        cli_fleet_clear(&fleet);
-        return fc;
-    }
-    memcpy(cfg.traces, traces, n * sizeof(traces[0]));
-    cfg.n_traces = n;
-    cfg.trace_dirs = cli_data_dirs("traces");
-    char err[ERR_LEN];
-    struct replay_session *s = xcalloc(1, sizeof(*s));
-    if (replay_prepare(&cfg, cli_data_dirs("profiles"), s, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptsbench replay: %s\n", err);
-        replay_session_free(s);
-        free(s);
-        return EXIT_USAGE;
-    }
-    if (fleet_check_only()) {   /* one of several targets, asked only to check (cli/cli_fleet.h) */
-        replay_session_free(s);
-        free(s);
-        return EXIT_OK;
-    }
-    cli_install_signals();
-    int code = replay_execute(s, cli_stop_flag());
-    replay_session_free(s);
-    free(s);
+    code = fc != CLI_FLEET_ONE ? fc : replay_go();
     cli_fleet_clear(&fleet);
     return code;
 }

@@ -14,7 +14,7 @@
  * the --remote list (cli_free_remotes). */
 static struct run_config cfg;
 static const char *workload, *resume;
-static bool all_rounds;
+static bool all_rounds, dry_run;
 static const char *db_file;
 static struct cli_fleet fleet;
 
@@ -72,6 +72,7 @@ static const struct cli_opt opts[] = {
              "line.\nThe target path and --size are those on every host; results\nkeep each "
              "host's figures and the aggregate"},
     CLI_PLACEMENT_OPTS(&cfg.numa),
+    CLI_TARGET_CHECK_OPTS(&cfg.allow_memory, &dry_run),
     {"out", 'o', CLI_STR, &cfg.out_dir, .arg = "DIR",
      .help = "results directory (default results/run-YYYYmmdd-HHMMSS)"},
     {"force", 0, CLI_FLAG, &cfg.force, .help = "replace results.json already in DIR"},
@@ -137,7 +138,7 @@ static int run_parse(int argc, char **argv, int full_argc, char **full_argv, uns
     cfg.argc = full_argc;
     cfg.argv = full_argv;
     workload = resume = NULL;
-    all_rounds = false;
+    all_rounds = dry_run = false;
     cli_fleet_clear(&fleet);
     unsigned uses[N_OPTS];
     int prc = cli_parse_uses("run", opts, argc, argv, NULL, NULL, 0, run_usage, uses);
@@ -167,6 +168,12 @@ static int run_go(void)
         fprintf(stderr, "ptsbench run: %s\n", err);
     } else if (fleet_check_only()) {
         code = EXIT_OK;   /* one of several targets, asked only to check (cli/cli_fleet.h) */
+    } else if (dry_run) {
+        run_print_plan(rec);
+        run_print_dry_run(&rec->target, wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE ||
+                                            cfg.purge != PURGE_NONE,
+                          rec->layout, cfg.purge, rec->results_path);
+        code = EXIT_OK;
     } else {
         cli_install_signals();
         code = run_execute(rec, cli_stop_flag());
@@ -194,6 +201,14 @@ static int run_command(int argc, char **argv, int full_argc, char **full_argv)
     if (cli_resume_merge("run", &cfg.resume, &cfg.resume_as_is, &cfg.quiet, &cfg.destructive,
                          &cfg.overwrite_signatures) != 0)
         return EXIT_USAGE;
+    if (dry_run && fleet.n > 1) {   /* every target's plan; nothing is written */
+        int code = EXIT_OK;
+        for (unsigned i = 0; i < fleet.n && code == EXIT_OK; i++) {
+            cfg.target_path = fleet.targets[i];
+            code = run_go();
+        }
+        return code;
+    }
     static const char *const words[] = {"run"};
     const int fc = cli_fleet_dispatch(&fleet, words, 1, "run", cfg.out_dir, cfg.force,
                                       &cfg.target_path);

@@ -16,6 +16,7 @@
 /* The parse's result (suite_parse sets it afresh each time: a --resume parses again). */
 static struct pts_config cfg;
 static const char *resume, *db_file;
+static bool dry_run;
 static struct cli_fleet fleet;
 
 static int parse_tests(const char *value, void *target, char *err, size_t errlen)
@@ -80,6 +81,7 @@ static const struct cli_opt suite_opts[] = {
     {"engine", 'e', CLI_STR, &cfg.engine_name, .arg = "NAME",
      .help = "io_uring (default) or another engine below; sim:PRESET\nuses sim"},
     CLI_PLACEMENT_OPTS(&cfg.numa),
+    CLI_TARGET_CHECK_OPTS(&cfg.allow_memory, &dry_run),
     {"out", 'o', CLI_STR, &cfg.out_dir, .arg = "DIR",
      .help = "results directory (default results/suite-YYYYmmdd-HHMMSS)"},
     {"force", 0, CLI_FLAG, &cfg.force, .help = "replace results.json already in DIR"},
@@ -153,6 +155,7 @@ static int suite_parse(int argc, char **argv, int full_argc, char **full_argv,
     cfg.profile_dirs = cli_data_dirs("profiles");
     cfg.tests = single;
     resume = NULL;
+    dry_run = false;
     cli_fleet_clear(&fleet);
     const struct cli_opt *opts = table(single != NULL);
     unsigned uses[N_OPTS];
@@ -179,8 +182,17 @@ static int suite_go(const char *cmd)
         pts_free(s);
         return EXIT_OK;
     }
-    if (!cfg.quiet)
+    if (!cfg.quiet || dry_run)
         pts_print_plan(s);
+    if (dry_run) {
+        bool purges = false;
+        for (unsigned i = 0; i < s->n_defs; i++)
+            purges |= s->defs[i].purge;
+        run_print_dry_run(&s->target, true, false, purges ? cfg.purge : PURGE_NONE,
+                          s->results_path);
+        pts_free(s);
+        return EXIT_OK;
+    }
     cli_install_signals();
     int code = pts_execute(s, cli_stop_flag());
     code = cli_db_import_after(db_file, s->results_path, code, cfg.quiet);
@@ -208,6 +220,14 @@ static int suite_main(int argc, char **argv, int full_argc, char **full_argv, co
     if (cli_resume_merge(cmd, &cfg.resume, &cfg.resume_as_is, &cfg.quiet, &cfg.destructive,
                          &cfg.overwrite_signatures) != 0)
         return EXIT_USAGE;
+    if (dry_run && fleet.n > 1) {   /* every target's plan; nothing is written */
+        int code = EXIT_OK;
+        for (unsigned i = 0; i < fleet.n && code == EXIT_OK; i++) {
+            cfg.target_path = fleet.targets[i];
+            code = suite_go(cmd);
+        }
+        return code;
+    }
     const char *const words[] = {cmd, single};
     const int fc = cli_fleet_dispatch(&fleet, words, single ? 2 : 1, "suite", cfg.out_dir,
                                       cfg.force, &cfg.target_path);

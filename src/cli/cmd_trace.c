@@ -10,13 +10,16 @@
  *                                       kernel's block tracepoints, in blkparse's text form */
 #include <dirent.h>
 #include <math.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "core/steps.h"
 #include "device/capture.h"
 #include "io/trace.h"
 #include "io/tracegen.h"
@@ -182,6 +185,27 @@ static int trace_stats_cmd(const char *const *files, unsigned n)
     return EXIT_OK;
 }
 
+/* -o FILE of a capture, checked before anything is traced: its directory exists (the file is
+ * written there atomically, nothing is made) and may be written (steps.h run_out_writable),
+ * and FILE is not a directory. 0, or -1 with one line. */
+static int out_file_check(const char *file, char *err, size_t errlen)
+{
+    char what[PATH_MAX + 16], dir[PATH_MAX];
+    snprintf(what, sizeof(what), "-o %s", file);
+    struct stat st;
+    if (stat(file, &st) == 0 && S_ISDIR(st.st_mode))
+        return errf(err, errlen, "%s: a directory (want the trace file's name)", what);
+    str_copy(dir, sizeof(dir), file);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        str_copy(dir, sizeof(dir), ".");
+    else
+        slash[slash == dir] = '\0';   /* "/x" -> "/" */
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return errf(err, errlen, "%s: no directory %s", what, dir);
+    return run_out_writable(dir, what, err, errlen);
+}
+
 int cmd_trace(int argc, char **argv)
 {
     const char *out = NULL, *target = NULL;
@@ -244,6 +268,11 @@ int cmd_trace(int argc, char **argv)
                                     .quiet = quiet};
         if (own < argc && own + 1 >= argc) {
             fprintf(stderr, "ptsbench trace capture: no command after --\n");
+            return EXIT_USAGE;
+        }
+        char err[ERR_LEN];
+        if (out && out_file_check(out, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptsbench trace capture: %s\n", err);
             return EXIT_USAGE;
         }
         cli_install_signals();

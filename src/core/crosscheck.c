@@ -46,6 +46,9 @@ static void xc_values(const struct round_metrics *m, double v[XC_N])
 struct crosscheck {
     struct crosscheck_config cfg;
     char dir[4096], results[4200];
+    struct target_info target;   /* the first run's probe, for the plan (never simulated) */
+    char spec[512];              /* the workload as run */
+    bool writes;
 };
 
 struct crosscheck *crosscheck_prepare(const struct crosscheck_config *cfg, char *err,
@@ -68,6 +71,13 @@ struct crosscheck *crosscheck_prepare(const struct crosscheck_config *cfg, char 
         rc.out_dir = sub;
         struct run_record *rec = xcalloc(1, sizeof(*rec));
         int st = run_prepare(rec, &rc, cfg->workload, cfg->profile_dirs, err, errlen);
+        if (st == 0 && e == 0) {
+            x->target = rec->target;
+            x->target.sim = NULL;       /* crosscheck runs fio: never a simulated drive */
+            x->target.place = NULL;
+            wl_format(&rec->wl, x->spec, sizeof(x->spec));
+            x->writes = wl_writes(&rec->wl);
+        }
         run_record_free(rec);
         free(rec);
         if (st != 0) {
@@ -76,6 +86,28 @@ struct crosscheck *crosscheck_prepare(const struct crosscheck_config *cfg, char 
         }
     }
     return x;
+}
+
+void crosscheck_print_plan(const struct crosscheck *x, bool dry_run)
+{
+    const struct crosscheck_config *c = &x->cfg;
+    char round[32], total[32];
+    run_format_duration((double)c->base.round_time_ns / 1e9, round, sizeof(round));
+    run_format_duration(2.0 * c->repeat * (double)c->base.round_time_ns / 1e9, total,
+                        sizeof(total));
+    printf("crosscheck %s on %s: %s and %s alternating, %u run%s each\n", x->spec,
+           c->base.target_path, c->native, c->fio, c->repeat, c->repeat == 1 ? "" : "s");
+    run_print_target_engine(&x->target, engine_find(c->native));
+    printf("  drive   not preconditioned: one round per run, the drive's burst\n");
+    printf("  time    %u runs of one %s round: at most %s of measuring, plus each fio run's "
+           "start\n", 2 * c->repeat, round, total);
+    if (x->target.memory_fs[0])
+        printf("  memory  %s is on %s: the figures measure memory, not a drive\n",
+               x->target.path, x->target.memory_fs);
+    printf("  results %s (each run in %s/ENGINE-N/)\n", x->results, x->dir);
+    if (dry_run)
+        run_print_dry_run(&x->target, x->writes, false, PURGE_NONE, x->results);
+    fflush(stdout);
 }
 
 void crosscheck_free(struct crosscheck *x)

@@ -35,5 +35,8 @@ struct crosscheck *crosscheck_prepare(const struct crosscheck_config *cfg, char 
  * EXIT_INTERRUPTED). */
 int crosscheck_execute(struct crosscheck *x, volatile sig_atomic_t *stop);
 void crosscheck_free(struct crosscheck *x);
+/* The plan (the workload, the target, the engines, the time bound, the results); with dry_run
+ * also what the runs would create and write (nothing is). */
+void crosscheck_print_plan(const struct crosscheck *x, bool dry_run);
 
 #endif

@@ -173,8 +173,8 @@ int replay_prepare(const struct replay_config *c, const char *const *profile_dir
                         "use --qd 1, or a native engine", s->engine->name, c->qd);
         s->depth = 1;
     }
-    if (run_probe_target(c->target_path, c->create_size, profile_dirs, &s->target, err,
-                         errlen) != 0)
+    if (run_probe_target(c->target_path, c->create_size, c->allow_memory, profile_dirs,
+                         &s->target, err, errlen) != 0)
         return -1;
     if (run_place(&c->numa, &s->target, &s->place, err, errlen) != 0)
         return -1;
@@ -712,7 +712,29 @@ static void print_measure(const char *what, const struct replay_measure *m,
     metrics_free(&rm);
 }
 
-static void print_plan(const struct replay_session *s)
+/* The plan's time bound: a timed replay takes the trace's span at its speed per pass (longer
+ * when the target falls behind); as fast as possible has none before it runs. */
+static void print_time_bound(const struct replay_session *s)
+{
+    const struct trace_stats *st = &s->trace_stats;
+    const uint64_t n = st->ios[0] + st->ios[1];
+    const char *clock = s->target.sim ? " of virtual time" : "";
+    char pass[32], total[32];
+    if (s->mode == REPLAY_TIMED) {
+        run_format_duration((double)st->span_ns / 1e9 / s->cfg.speed, pass, sizeof(pass));
+        run_format_duration((double)st->span_ns / 1e9 / s->cfg.speed * s->cfg.loops, total,
+                            sizeof(total));
+        printf("  time    %u pass%s of %s%s: about %s, longer when the target falls behind the "
+               "trace's times\n", s->cfg.loops, s->cfg.loops == 1 ? "" : "es", pass, clock,
+               total);
+    } else {
+        printf("  time    %u pass%s of %llu I/Os as fast as possible: unbounded here (as long "
+               "as the target takes)\n", s->cfg.loops, s->cfg.loops == 1 ? "" : "es",
+               (unsigned long long)n);
+    }
+}
+
+void replay_print_plan(const struct replay_session *s)
 {
     const struct trace_stats *st = &s->trace_stats;
     const uint64_t n = st->ios[0] + st->ios[1];
@@ -739,6 +761,16 @@ static void print_plan(const struct replay_session *s)
     if (s->trace.skipped)
         printf("; %llu trims, flushes and syncs left out", (unsigned long long)s->trace.skipped);
     putchar('\n');
+    print_time_bound(s);
+    if (s->target.memory_fs[0])
+        printf("  memory  %s is on %s: the figures measure memory, not a drive\n",
+               s->target.path, s->target.memory_fs);
+}
+
+void replay_print_dry_run(const struct replay_session *s)
+{
+    run_print_dry_run(&s->target, s->trace_stats.ios[TRACE_WRITE] > 0, s->layout, PURGE_NONE,
+                      s->results_path);
 }
 
 /* What a file target holds, and its layout when one is due (the shared step, steps.h): the
@@ -799,7 +831,7 @@ int replay_execute(struct replay_session *s, volatile sig_atomic_t *stop)
     if (write_doc(s, err, sizeof(err)) != 0)
         goto early;
     if (!c->quiet)
-        print_plan(s);
+        replay_print_plan(s);
 
     /* pinned before the engine allocates its buffers (numa.h: first touch); fio's processes
      * inherit this thread's mask */

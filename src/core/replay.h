@@ -63,6 +63,7 @@ struct replay_config {
     bool force, destructive, overwrite_signatures, quiet;
     bool no_layout;                 /* --no-layout: a trace that reads reads a file target's
                                        never-written space as it is (labelled; layout.h) */
+    bool allow_memory;              /* --allow-memory-target: a file on tmpfs/ramfs */
     struct numa_request numa;       /* --numa, --cpus (device/numa.h) */
     char *const *argv;              /* the command line, for the results */
     int argc;
@@ -122,6 +123,10 @@ int replay_prepare(const struct replay_config *c, const char *const *profile_dir
                    struct replay_session *s, char *err, size_t errlen);
 /* Run the passes, writing DIR/results.json after each. The exit code (util.h EXIT_*). */
 int replay_execute(struct replay_session *s, volatile sig_atomic_t *stop);
+/* The plan, as a replay prints it at its start (the trace, the target, the mode, the time
+ * bound); and for --dry-run what it would create and write (nothing is). */
+void replay_print_plan(const struct replay_session *s);
+void replay_print_dry_run(const struct replay_session *s);
 void replay_session_free(struct replay_session *s);
 
 /* Figures of a measurement (the figures object's directions), weight 1. */

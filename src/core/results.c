@@ -417,6 +417,14 @@ struct json_object *results_target_json(const struct target_info *t)
     jw_add(o, "firmware", t->firmware[0] ? jw_str(t->firmware) : NULL);
     jw_add(o, "vendor", t->vendor[0] ? jw_str(t->vendor) : NULL);
     jw_add(o, "rotational", json_object_new_boolean(t->rotational));
+    if (t->memory_fs[0]) {   /* --allow-memory-target: what the figures are of, said once here */
+        char note[PATH_MAX + 128];
+        snprintf(note, sizeof(note), "%s is on %s: the figures measure memory, not a drive "
+                 "(--allow-memory-target)", t->path, t->memory_fs);
+        jw_add(o, "memory", json_object_new_boolean(true));
+        jw_add(o, "filesystem", jw_str(t->memory_fs));
+        jw_add(o, "memory_note", jw_str(note));
+    }
     const struct target_attach *at = &t->attach;   /* how it is attached; absent: not reported */
     if (at->interface[0])
         jw_add(o, "interface", jw_str(at->interface));

@@ -131,8 +131,8 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
                                      "refuses mounted devices itself)", c->target_path);
         if (target_probe_remote(c->target_path, c->create_size, &rec->target, err, errlen) != 0)
             return -1;
-    } else if (run_probe_target(c->target_path, c->create_size, profile_dirs, &rec->target, err,
-                                errlen) != 0) {
+    } else if (run_probe_target(c->target_path, c->create_size, c->allow_memory, profile_dirs,
+                                &rec->target, err, errlen) != 0) {
         return -1;
     }
     if (run_place(&c->numa, &rec->target, &rec->place, err, errlen) != 0)
@@ -177,7 +177,39 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     return 0;
 }
 
-static void print_plan(const struct run_record *rec)
+/* The plan's time bound: the rounds' (a time bound when rounds are timed), then the parts only
+ * the drive's write rate bounds (purge, WIPC, WDPC), named. */
+static void print_time_bound(const struct run_record *rec)
+{
+    const struct run_config *c = &rec->cfg;
+    const char *clock = rec->target.sim ? " of virtual time" : "";
+    char range[32], total[32], round[32];
+    units_format_size((uint64_t)((double)rec->range.len * rec->weight), range, sizeof(range));
+    if (c->round_bytes) {
+        units_format_size(c->round_bytes, round, sizeof(round));
+        printf("  time    up to %u round%s of %s written each: unbounded here (as long as the "
+               "drive takes to write them)", c->max_rounds, c->max_rounds == 1 ? "" : "s",
+               round);
+    } else {
+        snprintf(round, sizeof(round), "%g s", (double)c->round_time_ns / 1e9);
+        run_format_duration((double)c->max_rounds * (double)c->round_time_ns / 1e9, total,
+                            sizeof(total));
+        printf("  time    up to %u round%s of %s: at most %s%s", c->max_rounds,
+               c->max_rounds == 1 ? "" : "s", round, total, clock);
+    }
+    if (c->purge != PURGE_NONE)
+        printf(", plus the purge (%s: as long as the drive takes)", purge_method_name(c->purge));
+    if (rec->prep != DS_PREP_NONE)
+        printf(", plus WIPC (%u x %s written: as long as the drive takes)", PRECOND_WIPC_FILLS,
+               range);
+    if (rec->wdpc)
+        printf(", plus WDPC (rounds%s until the fill guard passes, at most %g x %s written: as "
+               "long as the drive takes)", c->round_bytes ? "" : " of the same length",
+               c->wdpc_max_fills, range);
+    printf("\n");
+}
+
+void run_print_plan(const struct run_record *rec)
 {
     const struct run_config *c = &rec->cfg;
     char spec[512], len[64];
@@ -220,6 +252,10 @@ static void print_plan(const struct run_record *rec)
                                    ? ", stopping at the first stable window"
                                    : ", stopping at steady state"
                              : "", c->track);
+    print_time_bound(rec);
+    if (rec->target.memory_fs[0])
+        printf("  memory  %s is on %s: the figures measure memory, not a drive\n",
+               rec->target.path, rec->target.memory_fs);
     printf("  results %s\n", rec->results_path);
     fflush(stdout);
 }
@@ -763,7 +799,7 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
     if (results_write(rec, err, sizeof(err)) != 0)
         goto fail_early;
     if (!c->quiet)
-        print_plan(rec);
+        run_print_plan(rec);
     if (c->resume) {
         int rb = resume_begin(rec, fd, stop);
         if (rb != 0) {

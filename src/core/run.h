@@ -29,6 +29,7 @@ struct run_config {
     uint64_t create_size;        /* --size: create/extend a file target */
     bool destructive;            /* --destructive: writes to block devices allowed */
     bool overwrite_signatures;   /* --overwrite-signatures: ... even over a filesystem etc. */
+    bool allow_memory;           /* --allow-memory-target: a file on tmpfs/ramfs (memory) */
     const char *engine_name;     /* NULL: io_uring, or sim for sim: targets; libaio */
     const char *out_dir;         /* NULL: results/run-<timestamp> */
     bool force;                  /* overwrite an existing results.json in out_dir */
@@ -125,6 +126,10 @@ void run_config_init(struct run_config *cfg);
  * workload_spec as given to --workload; profile_dirs NULL-terminated. */
 int run_prepare(struct run_record *rec, const struct run_config *cfg, const char *workload_spec,
                 const char *const *profile_dirs, char *err, size_t errlen);
+
+/* The plan, as a run prints it at its start: workload, target, engine, drive preparation,
+ * rounds, the time bound ("up to 25 rounds of 60 s: at most 25 min, plus ..."), results. */
+void run_print_plan(const struct run_record *rec);
 
 /* Run it. Returns an exit code (EXIT_OK, EXIT_FAILURE_RUN, EXIT_INTERRUPTED) and prints
  * progress and a summary. `stop` is set by the signal handler. */

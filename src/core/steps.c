@@ -5,10 +5,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "core/layout.h"
@@ -55,14 +57,21 @@ int run_select_engine(const char *engine_name, const char *target_path,
     return 0;
 }
 
-int run_probe_target(const char *path, uint64_t create_size, const char *const *profile_dirs,
-                     struct target_info *t, char *err, size_t errlen)
+int run_probe_target(const char *path, uint64_t create_size, bool allow_memory,
+                     const char *const *profile_dirs, struct target_info *t, char *err,
+                     size_t errlen)
 {
     if (!path || !*path)
         return errf(err, errlen, "missing --target (a block device, a file or sim:PRESET, see "
                                  "--help)");
-    if (!sim_target_is(path))
-        return target_probe(path, create_size, t, err, errlen);
+    if (!sim_target_is(path)) {
+        if (target_probe(path, create_size, t, err, errlen) != 0)
+            return -1;
+        if (t->memory_fs[0] && !allow_memory)
+            return errf(err, errlen, "%s is on %s: it measures memory, not a drive; add "
+                        "--allow-memory-target to run it anyway", path, t->memory_fs);
+        return 0;
+    }
     const char *dev_dirs[8];
     char dev_store[7][4096];
     unsigned nd = 0;
@@ -105,10 +114,34 @@ int run_check_safety(const struct target_info *t, bool writes, bool destructive,
     return rc;
 }
 
+/* statfs f_type of the kernel's own trees (linux/magic.h): root's access() says writable, but
+ * no directory can be made there. */
+#define STEPS_PROC_SUPER_MAGIC 0x9fa0
+#define STEPS_SYSFS_MAGIC 0x62656572
+
+/* path, the nearest existing directory on the way to an output (is_self: the output itself):
+ * 0, or -1 with the message starting with what. */
+static int out_ancestor_ok(const char *path, bool is_self, const char *what, char *err,
+                           size_t errlen)
+{
+    struct statfs sf;
+    if (statfs(path, &sf) == 0 && ((unsigned long)sf.f_type == STEPS_PROC_SUPER_MAGIC ||
+                                   (unsigned long)sf.f_type == STEPS_SYSFS_MAGIC))
+        return errf(err, errlen, "%s: %s is on the kernel's %s filesystem: nothing can be "
+                    "written there", what, path,
+                    (unsigned long)sf.f_type == STEPS_SYSFS_MAGIC ? "sysfs" : "proc");
+    if (access(path, W_OK | X_OK) != 0)
+        return is_self ? errf(err, errlen, "%s: not writable (%s)", what, strerror(errno))
+                       : errf(err, errlen, "%s: cannot be created in %s (%s)", what, path,
+                              strerror(errno));
+    return 0;
+}
+
 /* Can dir be made (or written, when it exists)? Checked when the plan is made, so that a bad --out
  * is refused before a file target is created or a drive purged: the nearest existing ancestor
- * must be a directory this process may write (access() also answers EROFS for root). */
-static int out_dir_writable(const char *dir, char *err, size_t errlen)
+ * must be a directory this process may write (access() also answers EROFS for root), not in
+ * /proc or /sys. */
+int run_out_writable(const char *dir, const char *what, char *err, size_t errlen)
 {
     char path[4096];
     snprintf(path, sizeof(path), "%s", dir);
@@ -120,16 +153,11 @@ static int out_dir_writable(const char *dir, char *err, size_t errlen)
     for (;;) {
         if (stat(path, &st) == 0) {
             if (!S_ISDIR(st.st_mode))
-                return errf(err, errlen, "--out %s: %s is not a directory", dir, path);
-            if (access(path, W_OK | X_OK) != 0)
-                return is_self ? errf(err, errlen, "--out %s: not writable (%s)", dir,
-                                      strerror(errno))
-                               : errf(err, errlen, "--out %s: cannot be created in %s (%s)", dir,
-                                      path, strerror(errno));
-            return 0;
+                return errf(err, errlen, "%s: %s is not a directory", what, path);
+            return out_ancestor_ok(path, is_self, what, err, errlen);
         }
         if (errno != ENOENT && errno != ENOTDIR)   /* ENOTDIR: an ancestor is a file, said above */
-            return errf(err, errlen, "--out %s: %s: %s", dir, path, strerror(errno));
+            return errf(err, errlen, "%s: %s: %s", what, path, strerror(errno));
         char *slash = strrchr(path, '/');
         if (!slash) {
             snprintf(path, sizeof(path), ".");
@@ -159,7 +187,61 @@ int run_out_dir(const char *given, const char *kind, bool force, char *dir, size
     if (file_exists(results) && !force)
         return errf(err, errlen, "--out %s already holds results.json (choose another directory "
                                  "or add --force to replace it)", dir);
-    return out_dir_writable(dir, err, errlen);
+    char what[4200];
+    snprintf(what, sizeof(what), "--out %s", dir);
+    return run_out_writable(dir, what, err, errlen);
+}
+
+void run_format_duration(double s, char *buf, size_t len)
+{
+    if (!(s >= 0) || s > 1e12)
+        snprintf(buf, len, "unbounded");
+    else if (s < 60)
+        snprintf(buf, len, "%.0f s", s);
+    else if (s < 3600 && fmod(round(s), 60) == 0)
+        snprintf(buf, len, "%.0f min", round(s) / 60);
+    else if (s < 3600)
+        snprintf(buf, len, "%.0f min %.0f s", floor(round(s) / 60), fmod(round(s), 60));
+    else
+        snprintf(buf, len, "%.0f h %.0f min", floor(s / 3600), fmod(floor(s / 60), 60));
+}
+
+void run_print_dry_run(const struct target_info *t, bool writes, bool layout,
+                       enum purge_method purge, const char *results)
+{
+    struct purge_plan plan;
+    char perr[ERR_LEN];
+    const struct run_ctx ctx = {.target = (struct target_info *)t};
+    if (purge == PURGE_NONE || step_purge_plan(&ctx, purge, &plan, perr, sizeof(perr)) != 0)
+        plan.method = PURGE_NONE;   /* prepare refused a plan that cannot be made */
+    char cap[64];
+    units_format_capacity(t->capacity, cap, sizeof(cap));
+    printf("dry run: nothing was created or written. The run would:\n");
+    if (t->kind == TARGET_FILE && !t->exists)
+        printf("  create  %s, a file of %s%s\n", t->path, cap,
+               t->memory_fs[0] ? " (in memory)" : "");
+    else if (t->kind == TARGET_FILE && t->current_size < t->capacity)
+        printf("  extend  %s to %s\n", t->path, cap);
+    if (plan.method != PURGE_NONE)
+        printf("  purge   %s by %s (%s%s): its data is destroyed\n", t->path,
+               purge_method_name(plan.method), plan.argv_text,
+               plan.compliant ? "" : "; not SNIA-compliant");
+    if (t->kind == TARGET_SIM)
+        printf("  write   nothing on a drive: %s is simulated, in this process's memory\n",
+               t->path);
+    else if (t->kind == TARGET_REMOTE)
+        printf("  %s   %s on every remote host (fio there)\n", writes ? "write" : "read ",
+               t->path);
+    else if (writes)
+        printf("  write   %s (%s%s)\n", t->path, t->kind == TARGET_BLOCK ? "the device" :
+               "the file", t->exists ? ": what it holds is overwritten" : "");
+    else if (layout)
+        printf("  lay out %s: its never-written parts are written with the run's data before the "
+               "reads (what it holds is kept; --no-layout: read as it is)\n", t->path);
+    else
+        printf("  read    %s (no writes)\n", t->path);
+    printf("  results %s\n", results);
+    fflush(stdout);
 }
 
 double run_target_weight(const struct target_info *t)

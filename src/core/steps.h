@@ -75,9 +75,12 @@ uint64_t step_wipc_bytes(const struct run_ctx *c, const struct wipc_spec *w);
 int run_select_engine(const char *engine_name, const char *target_path,
                       const struct engine_ops **out, char *err, size_t errlen);
 /* A device, a file (created later to create_size) or sim:PRESET[,k=v] (presets in
- * PROFILE_DIR/devices). No writes. */
-int run_probe_target(const char *path, uint64_t create_size, const char *const *profile_dirs,
-                     struct target_info *t, char *err, size_t errlen);
+ * PROFILE_DIR/devices). No writes. A file on tmpfs or ramfs (target.h memory_fs) is refused
+ * ("PATH is on tmpfs: it measures memory, not a drive; add --allow-memory-target ...") unless
+ * allow_memory. */
+int run_probe_target(const char *path, uint64_t create_size, bool allow_memory,
+                     const char *const *profile_dirs, struct target_info *t, char *err,
+                     size_t errlen);
 /* Where t's I/O threads will run (numa_place: --numa, --cpus, the device's node, the live
  * /sys), into *pl, and t->place pointed at it so that every pool on t pins to it and records
  * into it. Writes nothing. 0, or -1 with one line (a node the host lacks, CPUs this process
@@ -91,9 +94,22 @@ int run_place(const struct numa_request *req, struct target_info *t, struct plac
 int run_check_safety(const struct target_info *t, bool writes, bool destructive,
                      bool overwrite_signatures, char *err, size_t errlen);
 /* DIR (given, or results/KIND-<timestamp>) and DIR/results.json; refuses to replace results
- * without force. Creates nothing. */
+ * without force, and a DIR that could not be made (run_out_writable). Creates nothing. */
 int run_out_dir(const char *given, const char *kind, bool force, char *dir, size_t dirlen,
                 char *results, size_t resultslen, char *err, size_t errlen);
+/* Could directory dir be made, or written when it exists? Its nearest existing ancestor must
+ * be a directory this process may write (access W_OK|X_OK) and not on /proc or /sys (statfs:
+ * root may "write" there, but no file can be made). what names it in the message ("--out
+ * DIR"). 0, or -1 with one line. Checks only. */
+int run_out_writable(const char *dir, const char *what, char *err, size_t errlen);
+/* --dry-run: what the command would create and write, after its plan, and that nothing was:
+ * the target file to be created (its size), the device or file that would be written (and
+ * purged: the plan for purge, PURGE_NONE for none; nothing is run), a file target's layout
+ * (core/layout.h) when one is due, the results directory. */
+void run_print_dry_run(const struct target_info *t, bool writes, bool layout,
+                       enum purge_method purge, const char *results);
+/* A duration in words people read: "45 s", "25 min", "2 h 5 min". */
+void run_format_duration(double s, char *buf, size_t len);
 /* One round of wl on range (time or bytes) on a fresh pool, its figures in *m (metrics_free);
  * the simulated drive's counters advance in *sim_last. Returns 0 or -1 with err. */
 int run_pool_once(const struct target_info *t, int fd, const char *out_dir,

@@ -20,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 /* statx(STATX_DIOALIGN) arrived with Linux 6.1; the struct fields come with the constant. */
@@ -447,9 +448,58 @@ static int tgt_probe_block(const char *path, const struct stat *st, uint64_t cre
     return 0;
 }
 
+/* statfs f_type of the filesystems that keep files in memory (linux/magic.h); devtmpfs
+ * reports tmpfs's. */
+#define TGT_TMPFS_MAGIC 0x01021994
+#define TGT_RAMFS_MAGIC 0x858458f6
+#define TGT_PROC_MAGIC 0x9fa0
+#define TGT_SYSFS_MAGIC 0x62656572
+
+/* The name of the memory filesystem holding path ("tmpfs", "ramfs") into out, "" for any other
+ * (or when statfs fails: then the file's own open says why). */
+static void tgt_memory_fs(const char *path, char *out, size_t len)
+{
+    struct statfs sf;
+    out[0] = '\0';
+    if (statfs(path, &sf) != 0)
+        return;
+    if ((unsigned long)sf.f_type == TGT_TMPFS_MAGIC)
+        str_copy(out, len, "tmpfs");
+    else if ((unsigned long)sf.f_type == TGT_RAMFS_MAGIC)
+        str_copy(out, len, "ramfs");
+}
+
+/* path, or its nearest existing ancestor (for a path to be created), lies on the filesystem
+ * mounted at /dev (devtmpfs: device nodes in memory); /dev/shm, a mount of its own, does not.
+ * Where /dev is no mount of its own (a bare directory of the root filesystem in some
+ * containers), only a path written under /dev/ is. */
+static bool tgt_on_dev_fs(const char *path)
+{
+    struct stat dev, root, st;
+    if (stat("/dev", &dev) != 0 || stat("/", &root) != 0)
+        return false;
+    if (dev.st_dev == root.st_dev && strncmp(path, "/dev/", 5) != 0)
+        return false;
+    char p[PATH_MAX];
+    str_copy(p, sizeof(p), path);
+    while (stat(p, &st) != 0) {
+        char *slash = strrchr(p, '/');
+        if (!slash && strcmp(p, ".") == 0)
+            return false;                  /* not even the working directory */
+        if (!slash) {
+            str_copy(p, sizeof(p), ".");   /* relative: the working directory's */
+            continue;
+        }
+        slash[slash == p] = '\0';           /* "/x" -> "/" */
+    }
+    return st.st_dev == dev.st_dev;
+}
+
 static int tgt_probe_missing(const char *path, uint64_t create_size, struct target_info *t,
                              char *err, size_t errlen)
 {
+    if (tgt_on_dev_fs(path))      /* a typo'd device: never a file in /dev (memory) */
+        return errf(err, errlen, "%s: no such device", path);
     if (!create_size)
         return errf(err, errlen, "%s: no such file or device (give a size to create a "
                     "file target)", path);
@@ -470,6 +520,13 @@ static int tgt_probe_missing(const char *path, uint64_t create_size, struct targ
                     strerror(errno));
     if (!S_ISDIR(dst.st_mode))
         return errf(err, errlen, "%s: cannot create it: %s is not a directory", path, dir);
+    struct statfs sf;
+    if (statfs(dir, &sf) == 0 && ((unsigned long)sf.f_type == TGT_PROC_MAGIC ||
+                                  (unsigned long)sf.f_type == TGT_SYSFS_MAGIC))
+        return errf(err, errlen, "%s: cannot create it: %s is on the kernel's %s filesystem",
+                    path, dir, (unsigned long)sf.f_type == TGT_PROC_MAGIC ? "proc" : "sysfs");
+    if (access(dir, W_OK | X_OK) != 0)
+        return errf(err, errlen, "%s: cannot create it in %s: %s", path, dir, strerror(errno));
 
     t->kind = TARGET_FILE;
     t->exists = false;
@@ -477,6 +534,7 @@ static int tgt_probe_missing(const char *path, uint64_t create_size, struct targ
     t->capacity = create_size;
     t->current_size = 0;
     tgt_fs_geometry(dir, dst.st_dev, t);
+    tgt_memory_fs(dir, t->memory_fs, sizeof(t->memory_fs));
     return 0;
 }
 
@@ -501,6 +559,9 @@ int target_probe(const char *path, uint64_t create_size, struct target_info *out
         return tgt_probe_block(path, &st, create_size, out, err, errlen);
     if (!S_ISREG(st.st_mode))
         return errf(err, errlen, "%s: not a block device or a regular file", path);
+    if (tgt_on_dev_fs(path))
+        return errf(err, errlen, "%s: a file in /dev (devtmpfs: memory, not a drive): only a "
+                    "block device is measured there", path);
 
     out->kind = TARGET_FILE;
     out->exists = true;
@@ -508,6 +569,7 @@ int target_probe(const char *path, uint64_t create_size, struct target_info *out
     out->current_size = (uint64_t)st.st_size;
     out->capacity = create_size ? create_size : (uint64_t)st.st_size;
     tgt_fs_geometry(path, st.st_dev, out);
+    tgt_memory_fs(path, out->memory_fs, sizeof(out->memory_fs));
     if (out->capacity == 0)
         return errf(err, errlen, "%s: the file is empty (give a size to extend it)", path);
     return 0;

@@ -78,6 +78,11 @@ struct target_info {
     char path[PATH_MAX];
     enum target_kind kind;
     bool exists;               /* false: a file that target_create_file() will create */
+    /* file: the filesystem keeps it in memory (tmpfs, ramfs): its figures measure RAM, not a
+     * drive. The filesystem's name ("tmpfs", "ramfs"), "" otherwise. The runners refuse such a
+     * target unless asked (--allow-memory-target: steps.h run_probe_target); the results
+     * record it (target.memory). */
+    char memory_fs[16];
     uint64_t capacity;         /* bytes (for a file to be created or extended: the size asked for) */
     uint64_t current_size;     /* file: its size now (0 if missing) */
     uint32_t logical_sector;   /* smallest valid I/O size and alignment for O_DIRECT */
@@ -107,7 +112,11 @@ struct target_info {
 
 /* create_size: for files, the size wanted (0 = use the existing file as it is).
  * A missing file without create_size is an error; so is a block device with create_size
- * different from 0.  Returns 0 or -1 with a message naming the path and the problem. */
+ * different from 0.  Nothing on /dev's own filesystem (devtmpfs) is ever a file target: a
+ * path there must be an existing block device ("PATH: no such device" when missing, whatever
+ * the size).  A file on tmpfs or ramfs (the file's, or for one to be created its directory's
+ * filesystem, statfs) is probed with memory_fs set.  Returns 0 or -1 with a message naming
+ * the path and the problem. */
 int target_probe(const char *path, uint64_t create_size, struct target_info *out,
                  char *err, size_t errlen);
 

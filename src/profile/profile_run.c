@@ -280,8 +280,8 @@ struct profile_session *profile_prepare(const struct profile_config *cfg, char *
         errf(err, errlen, "--size: a simulated drive has the capacity of its preset");
         goto fail;
     }
-    if (run_probe_target(cfg->target_path, cfg->create_size, cfg->profile_dirs,
-                         &s->target, err, errlen) != 0)
+    if (run_probe_target(cfg->target_path, cfg->create_size, cfg->allow_memory,
+                         cfg->profile_dirs, &s->target, err, errlen) != 0)
         goto fail;
     if (run_place(&cfg->numa, &s->target, &s->place, err, errlen) != 0)
         goto fail;
@@ -350,8 +350,8 @@ void profile_print_plan(const struct profile_session *s)
            PTSBENCH_VERSION, s->n_profiles, s->n_profiles == 1 ? "" : "s", s->n_groups,
            s->n_groups == 1 ? "" : "s", s->n_points, s->n_points == 1 ? "" : "s");
     run_print_target_engine(&s->target, s->engine);
-    double min_s = 0;
-    bool open_ended = false;
+    double min_s = 0, max_s = 0;
+    bool open_ended = false, wipc = false, wdpc = false;
     for (unsigned g = 0; g < s->n_groups; g++) {
         const struct pr_group *gr = &s->groups[g];
         const struct workload *wl = &s->profiles[gr->profile].wls[gr->workload];
@@ -360,6 +360,9 @@ void profile_print_plan(const struct profile_session *s)
         if (gr->pre == WL_PRECOND_STEADY && max_rounds_of(s, gr->pre) > 5)
             open_ended = true;
         min_s += r * rounds * gr->n_points;
+        max_s += r * max_rounds_of(s, gr->pre) * gr->n_points;
+        wipc |= gr->pre != WL_PRECOND_NONE;
+        wdpc |= gr->pre == WL_PRECOND_STEADY;
         char spec[512];
         wl_format(&s->points[gr->first_point].wl, spec, sizeof(spec));
         printf("  %-14s %-20s %3u%% compressible, %u point%s, precondition %s\n",
@@ -368,10 +371,20 @@ void profile_print_plan(const struct profile_session *s)
     }
     for (unsigned i = 0; i < s->n_plan_notes; i++)
         printf("  note: %s\n", s->plan_notes[i]);
-    char d[32];
+    char d[32], most[32];
     fmt_duration(min_s, d, sizeof(d));
-    printf("  measuring %s%s%s\n", open_ended ? "at least " : "", d,
+    fmt_duration(max_s, most, sizeof(most));
+    printf("  measuring %s%s%s", open_ended ? "at least " : "", d,
            s->target.sim ? " of virtual time" : "");
+    if (open_ended)
+        printf(", at most %s (every point to its round limit)", most);
+    if (wipc)
+        printf(", plus %s (as long as the drive takes to write them)",
+               wdpc ? "WIPC and WDPC" : "WIPC");
+    printf("\n");
+    if (s->target.memory_fs[0])
+        printf("  memory  %s is on %s: the figures measure memory, not a drive\n",
+               s->target.path, s->target.memory_fs);
     printf("  results %s\n", s->results_path);
     fflush(stdout);
 }
@@ -473,6 +486,9 @@ static void doc_start(struct profile_session *s)
     jw_add(s->doc, "preconditioning", pc);
     s->notes = json_object_new_array();
     jw_add(s->doc, "notes", s->notes);
+    if (s->target.memory_fs[0])   /* --allow-memory-target */
+        note(s, "%s is on %s: the figures measure memory, not a drive", s->target.path,
+             s->target.memory_fs);
     for (unsigned i = 0; i < s->n_plan_notes; i++)
         json_object_array_add(s->notes, jw_str(s->plan_notes[i]));
     s->groups_json = json_object_new_array();
@@ -1461,6 +1477,12 @@ void profile_session_free(struct profile_session *s)
     placement_free(&s->place);
     target_release(&s->target);
     free(s);
+}
+
+void profile_print_dry_run(const struct profile_session *s)
+{
+    run_print_dry_run(&s->target, s->writes || s->cfg.purge != PURGE_NONE, s->layout,
+                      s->cfg.purge, s->results_path);
 }
 
 const char *profile_results_path(const struct profile_session *s)

@@ -60,6 +60,7 @@ struct profile_config {
     uint64_t create_size;             /* --size: create or extend a file target */
     bool destructive;
     bool overwrite_signatures;        /* --overwrite-signatures */
+    bool allow_memory;                /* --allow-memory-target: a file on tmpfs/ramfs */
     const char *engine_name;          /* NULL: io_uring, or sim for sim: targets */
     const char *specs[PROFILE_MAX_SPECS];
     unsigned n_specs;
@@ -98,5 +99,8 @@ int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop);
 void profile_session_free(struct profile_session *s);
 /* The results file the session writes (OUT/results.json). */
 const char *profile_results_path(const struct profile_session *s);
+/* --dry-run, after the plan: what the profile would create and write (steps.h
+ * run_print_dry_run); nothing is. */
+void profile_print_dry_run(const struct profile_session *s);
 
 #endif

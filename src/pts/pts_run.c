@@ -83,8 +83,8 @@ struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t 
 
     if (run_select_engine(cfg->engine_name, cfg->target_path, &s->engine, err, errlen) != 0)
         goto fail;
-    if (run_probe_target(cfg->target_path, 0, cfg->profile_dirs, &s->target, err,
-                         errlen) != 0)
+    if (run_probe_target(cfg->target_path, 0, cfg->allow_memory, cfg->profile_dirs, &s->target,
+                         err, errlen) != 0)
         goto fail;
     if (run_place(&cfg->numa, &s->target, &s->place, err, errlen) != 0)
         goto fail;
@@ -227,6 +227,9 @@ void pts_print_plan(const struct pts_session *s)
                                         : s->target.capacity, cap, sizeof(cap));
     printf("ptsbench %s suite: %s on %s (%s%s)\n", PTSBENCH_VERSION, s->spec.title,
            s->target.path, cap, s->target.sim ? ", simulated drive: virtual time" : "");
+    if (s->target.memory_fs[0])
+        printf("  memory  %s is on %s: the figures measure memory, not a drive\n",
+               s->target.path, s->target.memory_fs);
     printf("  active range %g%%, write cache %s requested, outstanding I/O %u x %u (spec %u x %u)\n",
            s->spec.active_range_pct, s->spec.write_cache ? "enabled" : "disabled", s->threads,
            s->qd, s->spec.threads, s->spec.qd);
@@ -904,6 +907,9 @@ static void suite_doc_start(struct pts_session *s)
 
     if (s->cfg.time_scale > 0 && s->cfg.time_scale != 1)
         ps_note(s, "every duration scaled by %g (--time-scale)", s->cfg.time_scale);
+    if (s->target.memory_fs[0])   /* --allow-memory-target */
+        ps_note(s, "%s is on %s: the figures measure memory, not a drive", s->target.path,
+                s->target.memory_fs);
     json_object_object_add(s->doc, "time_scale", jw_num(s->cfg.time_scale > 0 ? s->cfg.time_scale : 1));
     if (s->element_ns && s->element_ns != 60 * NS_PER_S)
         ps_note(s, "round elements of %g s instead of the PTS's 60 s (--round-time)",

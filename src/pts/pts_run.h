@@ -20,6 +20,7 @@ struct pts_config {
     const char *target_path;
     bool destructive;
     bool overwrite_signatures;     /* --overwrite-signatures */
+    bool allow_memory;             /* --allow-memory-target: a file on tmpfs/ramfs */
     const char *engine_name;       /* NULL: io_uring, or sim for simulated targets */
     const char *spec_name;         /* pts-e-1.1 | pts-c-1.2 | pts-2.0-e | pts-2.0-c */
     const char *tests;             /* comma-separated test names */

@@ -921,6 +921,7 @@ static void header_section(struct ctx *c)
         {"NAND", "nand", 6, NULL},
         {"Path", "target.path", 0, NULL},
         {"Kind", "target.kind", 0, NULL},
+        {"Memory target", "target.memory_note", 0, NULL},   /* --allow-memory-target */
         {"User capacity", "target.capacity_bytes", 1, NULL},
         {"Logical / physical sector", "target.logical_sector", 2, NULL},
         {"Simulated: time scale k", "target.simulated.time_scale_k", 2, NULL},

@@ -35,6 +35,15 @@ static void capacity(struct json_object *doc, char *buf, size_t len)
         units_format_capacity((uint64_t)c, buf, len);
 }
 
+void show_memory_label(struct json_object *doc, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (jp_true(jp_at(doc, "target.memory")))
+        snprintf(buf, len, " -- on %s: memory, not a drive",
+                 *str(doc, "target.filesystem") ? str(doc, "target.filesystem") : "a memory "
+                 "filesystem");
+}
+
 /* The status with what it means now: a "running" file whose writer is gone says "dead", and a
  * live one names its pid and when it last wrote (results_life_of). */
 static void status_text(struct json_object *doc, char *buf, size_t len)
@@ -117,11 +126,12 @@ bool show_placement_line(struct json_object *doc, char *buf, size_t len)
 /* A profile matrix: one line per point, then the saturation points. */
 static void show_profile(FILE *out, struct json_object *doc)
 {
-    char cap[64], st[512];
+    char cap[64], st[512], mem[96];
     capacity(doc, cap, sizeof(cap));
     status_text(doc, st, sizeof(st));
-    fprintf(out, "%s  (%s, %s); status %s\n", str(doc, "target.path"), str(doc, "target.kind"),
-            cap, st);
+    show_memory_label(doc, mem, sizeof(mem));
+    fprintf(out, "%s  (%s, %s)%s; status %s\n", str(doc, "target.path"),
+            str(doc, "target.kind"), cap, mem, st);
     char place[512];
     if (show_placement_line(doc, place, sizeof(place)))
         fprintf(out, "placement %s\n", place);
@@ -313,10 +323,11 @@ void show_write(FILE *out, struct json_object *doc, unsigned every)
         show_fleet(out, doc);
         return;
     }
-    char cap[64], st[512];
+    char cap[64], st[512], mem[96];
     capacity(doc, cap, sizeof(cap));
     status_text(doc, st, sizeof(st));
-    fprintf(out, "%s  (%s, %s)\n", str(doc, "target.path"), str(doc, "target.kind"), cap);
+    show_memory_label(doc, mem, sizeof(mem));
+    fprintf(out, "%s  (%s, %s)%s\n", str(doc, "target.path"), str(doc, "target.kind"), cap, mem);
     fprintf(out, "workload  %s\n", str(doc, "workload.spec"));
     fprintf(out, "engine    %s, %s; status %s\n", str(doc, "engine.name"),
             str(doc, "engine.clock"), st);

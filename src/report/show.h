@@ -31,6 +31,10 @@ void show_write(FILE *out, struct json_object *doc, unsigned every);
  * from before placement was recorded). Shared by show and the report's header. */
 bool show_placement_line(struct json_object *doc, char *buf, size_t len);
 
+/* " -- on tmpfs: memory, not a drive" when the document's target was a file in memory
+ * (target.memory, --allow-memory-target), else "": for the header line of every kind. */
+void show_memory_label(struct json_object *doc, char *buf, size_t len);
+
 /* A suite: per test its title, per subtest the drive's state and the steady-state verdict, then
  * the table rows (mix, block size, IOPS, MB/s, latency mean and 99.9%) or the kind's own
  * headline (HIR's wait states, XSR's groups and recovery, DIRTH's operating points); the

@@ -49,7 +49,9 @@ void show_replay(FILE *out, struct json_object *doc)
 {
     const bool sim = jp_at(doc, "target.simulated") != NULL;
     const bool timed = !strcmp(sval(doc, "replay.mode"), "timed");
-    fprintf(out, "%s%s\n", sval(doc, "target.path"), sim ? "  (simulated drive)" : "");
+    char mem[96];
+    show_memory_label(doc, mem, sizeof(mem));
+    fprintf(out, "%s%s%s\n", sval(doc, "target.path"), sim ? "  (simulated drive)" : "", mem);
     fprintf(out, "trace     %s (%s)\n", sval(doc, "trace.source"), sval(doc, "trace.format"));
     fprintf(out, "engine    %s, %s; status %s\n", sval(doc, "engine.name"),
             sval(doc, "engine.clock"), sval(doc, "status"));

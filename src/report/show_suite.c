@@ -150,9 +150,11 @@ void show_suite(FILE *out, struct json_object *doc)
 {
     const bool sim = jp_at(doc, "target.simulated") != NULL ||
                      !strcmp(sstr(doc, "target.kind"), "simulated");
-    fprintf(out, "%s  (%s); %s, status %s\n", sstr(doc, "target.path"),
+    char mem[96];
+    show_memory_label(doc, mem, sizeof(mem));
+    fprintf(out, "%s  (%s)%s; %s, status %s\n", sstr(doc, "target.path"),
             sim ? "simulated drive: the figures are the model's" : sstr(doc, "target.kind"),
-            sstr(doc, "spec.name"), sstr(doc, "status"));
+            mem, sstr(doc, "spec.name"), sstr(doc, "status"));
     char place[512];
     if (show_placement_line(doc, place, sizeof(place)))
         fprintf(out, "placement %s\n", place);
