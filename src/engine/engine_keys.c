@@ -14,6 +14,8 @@
 #define X(w) {EK_NO_EFFECT, w}
 /* The native engines and the sim engine run the same loop on the same workload model. */
 #define LOOP(w) {A(w), A(w)
+/* ... and keys that change nothing their loop issues */
+#define NONE(w) {X(w), X(w)
 
 static const char loop_rw[] = "the loop's direction draw (iogen.c)";
 static const char loop_pct[] = "the loop's draws (iogen.c)";
@@ -63,17 +65,17 @@ const struct engine_key engine_keys[] = {
     {"buffer_compress_chunk", "buffer_compress_chunk=4k,compress=50",
      "buffer_compress_chunk=4k", LOOP("4 KiB: the only chunk taken (others refused)"),
      A("buffer_compress_chunk=4k")}, NULL},
-    {"refill_buffers", "refill_buffers=1", NULL, LOOP("every write's data is fresh anyway"),
+    {"refill_buffers", "refill_buffers=1", NULL, NONE("every write's data is fresh anyway"),
      X("refill_buffers=1 for every writing job")}, NULL},
     {"randseed", "randseed=42", "randseed=42", LOOP("the loop's PRNG seed"),
      A("randseed= (low 63 bits) with tausworthe64")}, NULL},
     {"seed", "seed=7", "randseed=7", LOOP("the loop's PRNG seed"), A("randseed=")}, NULL},
-    {"randrepeat", "randrepeat=0", NULL, LOOP("the seed repeats the pattern anyway"),
+    {"randrepeat", "randrepeat=0", NULL, NONE("the seed repeats the pattern anyway"),
      X("randseed= is always written")}, NULL},
-    {"allrandrepeat", "allrandrepeat=1", NULL, LOOP("the seed repeats the pattern anyway"),
+    {"allrandrepeat", "allrandrepeat=1", NULL, NONE("the seed repeats the pattern anyway"),
      X("randseed= is always written")}, NULL},
     {"random_generator", "random_generator=lfsr", NULL,
-     LOOP("ptsbench's own PRNG: the same distributions"), X("random_generator=tausworthe64")}, NULL},
+     NONE("ptsbench's own PRNG: the same distributions"), X("random_generator=tausworthe64")}, NULL},
     /* pacing and batches */
     {"rate_iops", "rate_iops=2000", "rate_iops=2000",
      LOOP("per worker: an issue every 1/rate, caught up after a stall (worker.c)"),
@@ -82,7 +84,7 @@ const struct engine_key engine_keys[] = {
      LOOP("at iodepth 1 (deeper refused: fio's depth would be 1): a wait after each completion"),
      A("thinktime= in whole microseconds, thinktime_blocks=1; a fraction of a microsecond is "
        "refused")}, "thinktime=1500ns"},
-    {"thinktime_blocks", "thinktime_blocks=1", NULL, LOOP("1 only (others refused)"),
+    {"thinktime_blocks", "thinktime_blocks=1", NULL, NONE("1 only (others refused)"),
      A("thinktime_blocks=1 with thinktime")}, NULL},
     {"iodepth_batch", "iodepth=8,iodepth_batch=4", "iodepth_batch_submit=4",
      LOOP("at most this many I/Os per submit call"), A("iodepth_batch_submit=")}, NULL},
@@ -131,15 +133,15 @@ const struct engine_key engine_keys[] = {
     {"percentile_list", "percentile_list=99", NULL,
      {X("checked: every result holds 50..99.999"), X("checked"),
       X("percentile_list=50:90:99:99.9:99.99:99.999 always")}, NULL},
-    {"group_reporting", "group_reporting=1", NULL, LOOP(report_only), X("group_reporting=1")}, NULL},
-    {"lat_percentiles", "lat_percentiles=1", NULL, LOOP(report_only), X("lat_percentiles=1")}, NULL},
-    {"clat_percentiles", "clat_percentiles=1", NULL, LOOP(report_only), X(report_only)}, NULL},
-    {"slat_percentiles", "slat_percentiles=1", NULL, LOOP(report_only), X(report_only)}, NULL},
-    {"thread", "thread=1", NULL, LOOP("workers are threads"), X("thread=1 always")}, NULL},
-    {"stonewall", "stonewall=1", NULL, LOOP("one job: nothing to order"), X("one job")}, NULL},
-    {"wait_for_previous", "wait_for_previous=1", NULL, LOOP("one job"), X("one job")}, NULL},
-    {"new_group", "new_group=1", NULL, LOOP("one job"), X("one job")}, NULL},
-    {"invalidate", "invalidate=0", NULL, LOOP("direct I/O: no page cache to drop"),
+    {"group_reporting", "group_reporting=1", NULL, NONE(report_only), X("group_reporting=1")}, NULL},
+    {"lat_percentiles", "lat_percentiles=1", NULL, NONE(report_only), X("lat_percentiles=1")}, NULL},
+    {"clat_percentiles", "clat_percentiles=1", NULL, NONE(report_only), X(report_only)}, NULL},
+    {"slat_percentiles", "slat_percentiles=1", NULL, NONE(report_only), X(report_only)}, NULL},
+    {"thread", "thread=1", NULL, NONE("workers are threads"), X("thread=1 always")}, NULL},
+    {"stonewall", "stonewall=1", NULL, NONE("one job: nothing to order"), X("one job")}, NULL},
+    {"wait_for_previous", "wait_for_previous=1", NULL, NONE("one job"), X("one job")}, NULL},
+    {"new_group", "new_group=1", NULL, NONE("one job"), X("one job")}, NULL},
+    {"invalidate", "invalidate=0", NULL, NONE("direct I/O: no page cache to drop"),
      X("direct=1: no page cache")}, NULL},
     {"fixedbufs", "fixedbufs=1", NULL,
      {X("io_uring registers its buffers always"), X("no buffers"),
