@@ -721,6 +721,7 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
     run_engine_base(&rec->target, fd, rec->out_dir, artifacts, sizeof(artifacts), &base);
     base.remotes = c->remotes;
     base.n_remotes = c->n_remotes;
+    base.match_native = c->match_native;
     pool = worker_pool_start(&rec->wl, rec->engine, &base,
                              &rec->range, stop, err, sizeof(err));
     if (!pool) {

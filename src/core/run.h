@@ -51,6 +51,8 @@ struct run_config {
     struct json_object *resume;  /* --resume: the stopped run's results document (not owned) */
     bool resume_as_is;           /* --resume-as-is: no preconditioning again after the gap */
     struct numa_request numa;    /* --numa, --cpus (device/numa.h) */
+    bool match_native;           /* whole-round engines: the native engine's submission
+                                    choices on this target (crosscheck) */
     int argc;
     char **argv;
 };
