@@ -139,8 +139,13 @@ static void xc_batches(struct xc_choice *ch, const struct workload *wl, const ch
                  wl->batch_submit);
     else
         snprintf(c->native, sizeof c->native, "every I/O refilled in a turn, one call");
-    snprintf(c->fio, sizeof c->fio, "%s", sub ? sub : "1 (fio's default: each as it is ready)");
-    c->matched = wl->batch_submit && sub && (unsigned)atoi(sub) == wl->batch_submit;
+    if (sub)
+        snprintf(c->fio, sizeof c->fio, "iodepth_batch_submit=%s%s", sub,
+                 wl->batch_submit ? "" : " (queued I/Os go in one call when the queue is full)");
+    else
+        snprintf(c->fio, sizeof c->fio, "1 (fio's default: each as it is ready)");
+    const unsigned want = wl->batch_submit ? wl->batch_submit : wl->qd;
+    c->matched = wl->qd == 1 || (sub && (unsigned)atoi(sub) == want);
 }
 
 /* What the native engine does on the target, and what the fio job file (as fio ran it) says. */

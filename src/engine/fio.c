@@ -57,6 +57,7 @@ struct engine {
     char version[64];
     unsigned force_async;      /* match_native: the job file's force_async=N (0: none) */
     bool reap_all;             /* match_native: iodepth_batch_complete_max=iodepth */
+    bool submit_all;           /* match_native: iodepth_batch_submit=iodepth (unpaced) */
 };
 
 /* Artifact numbers run on across engine instances (a PTS test opens one per element), so no
@@ -134,6 +135,7 @@ static int fio_init_common(struct engine **out, const struct engine_config *cfg,
             e->force_async = fio_job_force_async(cfg->wl, engine_refuses_nowait(cfg->fd),
                                                  engine_thread_cpus(), NULL);
         e->reap_all = true;
+        e->submit_all = true;
     }
     if (cfg->n_remotes) {
         e->remotes = xcalloc(cfg->n_remotes, sizeof(*e->remotes));
@@ -297,6 +299,7 @@ static int fio_round(struct engine *e, const struct round_limits *lim, const cha
         .threads = true,   /* the jobs die with fio (above) */
         .force_async = e->force_async,
         .reap_all = e->reap_all,
+        .submit_all = e->submit_all,
     };
     size_t cap = 16384;
     char *job = xcalloc(1, cap);

@@ -283,8 +283,12 @@ static void put_pacing(struct job_out *o, const struct workload *wl,
         jo_put(o, "thinktime=%" PRIu64 "us\n", wl->thinktime_ns / 1000u);
         jo_put(o, "thinktime_blocks=1\n");
     }
-    if (wl->batch_submit)
+    if (wl->batch_submit) {
         jo_put(o, "iodepth_batch_submit=%u\n", wl->batch_submit);
+    } else if (opts->submit_all && !wl->rate_iops && !wl->thinktime_ns && wl->qd > 1) {
+        jo_put(o, "; as ptsbench's loop: the I/Os refilled in a turn submitted in one call\n");
+        jo_put(o, "iodepth_batch_submit=%u\n", wl->qd);
+    }
     if (wl->batch_complete_min)
         jo_put(o, "iodepth_batch_complete_min=%u\n", wl->batch_complete_min);
     if (wl->batch_complete_max || opts->reap_all) {

@@ -31,6 +31,10 @@ struct fio_job_opts {
      * (crosscheck; fio_job_native_choices): */
     unsigned force_async;      /* > 0: force_async=N (io_uring: every Nth I/O marked async) */
     bool reap_all;             /* iodepth_batch_complete_max=iodepth: take every completion */
+    bool submit_all;           /* no iodepth_batch_submit given and no pacing: submit what a
+                                  turn refilled in one call, as the native loop does (fio
+                                  commits its queued I/Os when the queue is full, before it
+                                  waits: iodepth_batch_submit=iodepth) */
 };
 
 /* The force_async=N that comes nearest ptsbench's io_uring engine on a target that does
