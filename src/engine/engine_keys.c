@@ -5,6 +5,7 @@
 
 #include "engine/engine.h"
 #include "engine/fio_job.h"
+#include "io/workload.h"
 #include "lib/util.h"
 
 #define A(w) {EK_APPLIED, w}
@@ -180,12 +181,18 @@ enum engine_key_col engine_key_column(const struct engine_ops *ops)
     return ops->flags & ENGINE_F_SIM_TARGET ? EK_SIM : EK_NATIVE;
 }
 
-int engine_keys_check(const struct engine_ops *ops, const struct workload *wl, char *err,
+int engine_keys_check(const struct engine_ops *ops, struct workload *wl, char *err,
                       size_t errlen)
 {
     char why[400];
-    if (engine_key_column(ops) == EK_FIO && fio_job_check(wl, why, sizeof why) != 0)
+    if (engine_key_column(ops) != EK_FIO)
+        return 0;
+    if (fio_job_check(wl, why, sizeof why) != 0)
         return errf(err, errlen, "--engine %s: %s", ops->name, why);
+    if (wl->random_map == WL_RANDOM_MAP_ONCE && wl->random_pct > 0 && wl->n_bs == 1 &&
+        !wl->n_zones && wl->dist == WL_DIST_UNIFORM)
+        wl_note_add(wl, "random_map=once on fio: fio's random map starts a new pass each time "
+                        "the range is covered (random_map=always)");
     return 0;
 }
 

@@ -56,8 +56,10 @@ const struct engine_key *engine_key_find(const char *key);
 enum engine_key_col engine_key_column(const struct engine_ops *ops);
 
 /* Does the engine take this workload?  0, or -1 with one line naming the key and value it
- * refuses (the fio job writer: fio_job_check).  Asked when the run is prepared. */
-int engine_keys_check(const struct engine_ops *ops, const struct workload *wl, char *err,
+ * refuses (the fio job writer: fio_job_check).  Asked when the run is prepared; what the
+ * engine applies differently (EK_DIFFERS: fio's random map for random_map=once) is added to
+ * wl->note, which the results keep. */
+int engine_keys_check(const struct engine_ops *ops, struct workload *wl, char *err,
                       size_t errlen);
 
 const char *engine_key_how_name(enum engine_key_how how);

@@ -637,6 +637,12 @@ static void wl_note(struct workload *wl, const char *fmt, ...)
     va_end(ap);
 }
 
+void wl_note_add(struct workload *wl, const char *text)
+{
+    if (!strstr(wl->note, text))
+        wl_note(wl, "%s", text);
+}
+
 static int wl_set_ioengine(struct workload *wl, const char *value, char *why, size_t whylen)
 {
     if (!strcmp(value, "io_uring") || !strcmp(value, "libaio")) {

@@ -215,6 +215,9 @@ int wl_resolve(const char *spec, const char *const *profile_dirs, struct workloa
 /* The keys wl_set takes, one at a time: i = 0, 1, ... until NULL (aliases each count). */
 const char *wl_key_at(size_t i);
 
+/* Add a sentence to wl->note (how a key was taken, when not one to one), once. */
+void wl_note_add(struct workload *wl, const char *text);
+
 /* Consistency after all keys: weights sum, rw vs rwmix, ranges. */
 int wl_validate(struct workload *wl, char *err, size_t errlen);
 
