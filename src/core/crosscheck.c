@@ -185,6 +185,35 @@ static unsigned xc_choices(const struct crosscheck_config *c, const struct workl
     return differ;
 }
 
+static void xc_print_choices(const struct xc_choice ch[XC_CH_N], struct json_object *doc);
+
+/* The choices, from the job file of the first fio run (job_path; "" when there is none),
+ * printed and added to doc. */
+static void xc_add_choices(const struct crosscheck_config *c, const struct workload *wl,
+                           const char *job_path, struct json_object *doc)
+{
+    static char job[16384];
+    if (!job_path[0] || read_text_file(job_path, job, sizeof job) < 0)
+        job[0] = '\0';
+    struct xc_choice ch[XC_CH_N];
+    unsigned differ = xc_choices(c, wl, job, ch);
+    xc_print_choices(ch, doc);
+    json_object_object_add(doc, "choices_differing", json_object_new_int((int)differ));
+}
+
+/* One run's entry in results.json's "runs". */
+static struct json_object *xc_run_json(const struct run_record *rec, const char *engine,
+                                       unsigned repeat, const char *sub)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "engine", json_object_new_string(engine));
+    json_object_object_add(o, "engine_version", json_object_new_string(rec->engine->version()));
+    json_object_object_add(o, "repeat", json_object_new_int((int)repeat));
+    json_object_object_add(o, "results", json_object_new_string(sub));
+    json_object_object_add(o, "round", results_round_json(&rec->rounds[0]));
+    return o;
+}
+
 static void xc_print_choices(const struct xc_choice ch[XC_CH_N], struct json_object *doc)
 {
     struct json_object *arr = json_object_new_array();
@@ -286,14 +315,7 @@ int crosscheck_execute(struct crosscheck *x, volatile sig_atomic_t *stop)
                     wl_run = rec->wl;
                     if (e == 1 && r == 0)   /* the job file of the first fio run's round */
                         xc_last_job(sub, job_path, sizeof(job_path));
-                    struct json_object *o = json_object_new_object();
-                    json_object_object_add(o, "engine", json_object_new_string(engines[e]));
-                    json_object_object_add(o, "engine_version",
-                                           json_object_new_string(rec->engine->version()));
-                    json_object_object_add(o, "repeat", json_object_new_int((int)r + 1));
-                    json_object_object_add(o, "results", json_object_new_string(sub));
-                    json_object_object_add(o, "round", results_round_json(&rec->rounds[0]));
-                    json_object_array_add(runs, o);
+                    json_object_array_add(runs, xc_run_json(rec, engines[e], r + 1, sub));
                 } else if (code == EXIT_OK) {
                     code = EXIT_FAILURE_RUN;
                 }
@@ -347,13 +369,7 @@ int crosscheck_execute(struct crosscheck *x, volatile sig_atomic_t *stop)
         json_object_object_add(summary, xc_metrics[m].name, o);
     }
     json_object_object_add(doc, "summary", summary);
-    static char job[16384];
-    if (!job_path[0] || read_text_file(job_path, job, sizeof job) < 0)
-        job[0] = '\0';
-    struct xc_choice ch[XC_CH_N];
-    unsigned differ = xc_choices(c, &wl_run, job, ch);
-    xc_print_choices(ch, doc);
-    json_object_object_add(doc, "choices_differing", json_object_new_int((int)differ));
+    xc_add_choices(c, &wl_run, job_path, doc);
     json_object_object_add(doc, "runs", runs);
     if (results_write_json_atomic(doc, results, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptsbench crosscheck: %s\n", err);
