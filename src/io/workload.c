@@ -1698,6 +1698,8 @@ void wl_format(const struct workload *wl, char *buf, size_t len)
         wl_put(&o, ",iodepth_batch_submit=%u", wl->batch_submit);
     if (wl->batch_complete_min)
         wl_put(&o, ",iodepth_batch_complete_min=%u", wl->batch_complete_min);
+    if (wl->batch_complete_max)
+        wl_put(&o, ",iodepth_batch_complete_max=%u", wl->batch_complete_max);
     wl_put(&o, ",randseed=0x%llx", (unsigned long long)wl->seed);
 }
 

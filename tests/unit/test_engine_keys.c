@@ -152,6 +152,12 @@ static void test_fio_values(void **state)
     assert_non_null(strstr(err, "iodepth_batch_complete_max=4 below iodepth=8"));
     assert_int_equal(wl_parse_inline("iodepth_batch_complete_min=0", &wl, err, sizeof err), -1);
     assert_non_null(strstr(err, "poll"));
+    /* the canonical form keeps it (results' workload.spec) */
+    char spec[1024];
+    assert_int_equal(wl_parse_inline("iodepth=8,iodepth_batch_complete_max=8", &wl, err,
+                                     sizeof err), 0);
+    wl_format(&wl, spec, sizeof spec);
+    assert_non_null(strstr(spec, ",iodepth_batch_complete_max=8"));
 }
 
 /* force_async=N: the io_uring engine's marking on a target without nowait I/O. */
