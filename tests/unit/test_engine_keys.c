@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/engine.h"
@@ -37,9 +38,24 @@ static int job_for(const char *spec, char *job, size_t len, char *err, size_t er
     return fio_job_write(&wl, &range, &o, job, len, err, errlen);
 }
 
+/* docs/workloads.md's table, with PTSBENCH_PRINT_KEY_TABLE=1 in the environment. */
+static void print_table(void)
+{
+    printf("| key | io_uring, libaio | sim | fio job writer |\n|---|---|---|---|\n");
+    for (size_t i = 0; i < engine_keys_n; i++) {
+        const struct engine_key *k = &engine_keys[i];
+        printf("| `%s` |", k->key);
+        for (int c = 0; c < EK_NCOLS; c++)
+            printf(" %s: %s |", engine_key_how_name(k->col[c].how), k->col[c].what);
+        printf("\n");
+    }
+}
+
 static void test_every_key_has_a_row(void **state)
 {
     (void)state;
+    if (getenv("PTSBENCH_PRINT_KEY_TABLE"))
+        print_table();
     unsigned missing = 0, n = 0;
     for (size_t i = 0; wl_key_at(i); i++, n++)
         if (!engine_key_find(wl_key_at(i))) {
