@@ -5,7 +5,15 @@
  * JSON in OUT/fio-N/fio/), so anything that differs between the engines is in the files. Runs
  * alternate (native, fio, native, fio, ...) so that a drive's drift (its state, temperature,
  * background work) falls on both engines alike; the table shows each engine's mean over its
- * runs and fio / native, and OUT/results.json (schema ptsbench.crosscheck) holds both. */
+ * runs and fio / native, and OUT/results.json (schema ptsbench.crosscheck) holds both.
+ *
+ * Like with like: the fio runs make the submission choices the native engine makes on the
+ * target where fio has an option for them (run_config.match_native: force_async=N where
+ * io_uring marks I/O async on a target without nowait I/O, iodepth_batch_submit and
+ * iodepth_batch_complete_max as the native loop batches); every choice, matched or not (how
+ * the engines wait for completions, the submitting thread's slice), is printed under the
+ * table and kept in results.json's "choices" ({choice, native, fio, matched}), read from the
+ * job file fio ran. docs/workloads.md, "Crosscheck: like with like". */
 #ifndef PTSBENCH_CROSSCHECK_H
 #define PTSBENCH_CROSSCHECK_H
 

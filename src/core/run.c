@@ -14,6 +14,7 @@
 #include "core/live.h"
 #include "core/results.h"
 #include "core/worker.h"
+#include "engine/engine_keys.h"
 #include "lib/file.h"
 #include "lib/units.h"
 #include "lib/util.h"
@@ -102,7 +103,8 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     rec->prep = c->precondition == WL_PRECOND_STEADY ? DS_PREP_STEADY
                 : c->precondition == WL_PRECOND_WIPC ? DS_PREP_WIPC : DS_PREP_NONE;
 
-    if (wl_validate(&rec->wl, err, errlen) != 0)
+    if (wl_validate(&rec->wl, err, errlen) != 0 ||
+        engine_keys_check(rec->engine, &rec->wl, err, errlen) != 0)
         return -1;
 
     /* Round length: command line, then workload, then the PTS's 1 minute. */
@@ -859,6 +861,7 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
     run_engine_base(&rec->target, fd, rec->out_dir, artifacts, sizeof(artifacts), &base);
     base.remotes = c->remotes;
     base.n_remotes = c->n_remotes;
+    base.match_native = c->match_native;
     pool = worker_pool_start(&rec->wl, rec->engine, &base,
                              &rec->range, stop, err, sizeof(err));
     if (!pool) {

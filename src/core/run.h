@@ -54,6 +54,8 @@ struct run_config {
     bool no_layout;              /* --no-layout: a reading workload reads a file target's
                                     never-written space as it is (labelled; core/layout.h) */
     struct numa_request numa;    /* --numa, --cpus (device/numa.h) */
+    bool match_native;           /* whole-round engines: the native engine's submission
+                                    choices on this target (crosscheck) */
     int argc;
     char **argv;
 };

@@ -116,6 +116,8 @@ struct engine_config {
     const char *artifact_dir;           /* where job files and outputs are kept */
     const char *const *remotes;         /* HOST[:PORT] of remote load generators */
     unsigned n_remotes;
+    bool match_native;                  /* make the submission choices the native engine
+                                           makes on this target (crosscheck; fio_job.h) */
     /* The worker pool's, not the engine's: where the pool pins its threads and records where
      * they ran (device/numa.h, core/worker.h); NULL: not pinned, nothing recorded. */
     struct placement *place;

@@ -55,6 +55,9 @@ struct engine {
     char **remotes;            /* "host,port" for fio --client */
     unsigned n_remotes;
     char version[64];
+    unsigned force_async;      /* match_native: the job file's force_async=N (0: none) */
+    bool reap_all;             /* match_native: iodepth_batch_complete_max=iodepth */
+    bool submit_all;           /* match_native: iodepth_batch_submit=iodepth (unpaced) */
 };
 
 /* Artifact numbers run on across engine instances (a PTS test opens one per element), so no
@@ -125,6 +128,15 @@ static int fio_init_common(struct engine **out, const struct engine_config *cfg,
     e->range = *cfg->range;
     str_copy(e->dir, sizeof(e->dir), cfg->artifact_dir ? cfg->artifact_dir : ".");
     str_copy(e->version, sizeof(e->version), fio_version_text);
+    if (cfg->match_native) {
+        /* as the native engine of the same name would run on this target (io_uring.c marks
+         * by size and depth where the target refuses nowait I/O; both loops reap all) */
+        if (!strcmp(ioengine, "io_uring"))
+            e->force_async = fio_job_force_async(cfg->wl, engine_refuses_nowait(cfg->fd),
+                                                 engine_thread_cpus(), NULL);
+        e->reap_all = true;
+        e->submit_all = true;
+    }
     if (cfg->n_remotes) {
         e->remotes = xcalloc(cfg->n_remotes, sizeof(*e->remotes));
         for (unsigned i = 0; i < cfg->n_remotes; i++) {
@@ -285,6 +297,9 @@ static int fio_round(struct engine *e, const struct round_limits *lim, const cha
         .iops_log = log_prefix,
         .log_msec = log_msec ? log_msec : 1000,
         .threads = true,   /* the jobs die with fio (above) */
+        .force_async = e->force_async,
+        .reap_all = e->reap_all,
+        .submit_all = e->submit_all,
     };
     size_t cap = 16384;
     char *job = xcalloc(1, cap);

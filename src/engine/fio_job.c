@@ -26,6 +26,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "engine/engine.h"
 #include "io/iogen.h"
 #include "lib/util.h"
 
@@ -226,14 +227,30 @@ static int put_region(struct job_out *o, const struct workload *wl, const struct
     return 0;
 }
 
-static void put_random(struct job_out *o, const struct workload *wl)
+static const char *const dist_names[] = {
+    [WL_DIST_UNIFORM] = "random", [WL_DIST_ZIPF] = "zipf", [WL_DIST_PARETO] = "pareto",
+    [WL_DIST_NORMAL] = "normal",
+};
+
+static void put_distribution(struct job_out *o, const struct workload *wl)
 {
     if (wl->n_zones) {
         jo_put(o, "random_distribution=zoned");
         for (unsigned z = 0; z < wl->n_zones; z++)
             jo_put(o, ":%u/%u", wl->zones[z].access_pct, wl->zones[z].range_pct);
         jo_put(o, "\n");
+    } else if (wl->dist != WL_DIST_UNIFORM) {
+        /* fio's syntax and meaning: theta, power, deviation in percent; the centre 0..1 */
+        jo_put(o, "random_distribution=%s:%.17g", dist_names[wl->dist], wl->dist_param);
+        if (wl->dist_center >= 0)
+            jo_put(o, ":%.17g", wl->dist_center);
+        jo_put(o, "\n");
     }
+}
+
+static void put_random(struct job_out *o, const struct workload *wl)
+{
+    put_distribution(o, wl);
     if (wl->random_pct == 0)
         return;
     if (uses_map(wl)) {
@@ -244,12 +261,72 @@ static void put_random(struct job_out *o, const struct workload *wl)
                       "covered, as ptsbench's random_map=always\n");
         return;
     }
-    if (wl->random_map == WL_RANDOM_MAP_OFF)
+    if (wl->random_map == WL_RANDOM_MAP_OFF && wl->dist == WL_DIST_UNIFORM && !wl->n_zones &&
+        wl->n_bs == 1)
         jo_put(o, "; random_map=off: independent uniform offsets\n");
     else
         jo_put(o, "; ptsbench draws offsets independently for %s (no random map)\n",
-               wl->n_zones ? "a zoned distribution" : "mixed block sizes");
+               wl->dist != WL_DIST_UNIFORM ? "a skewed distribution"
+               : wl->n_zones               ? "a zoned distribution"
+                                           : "mixed block sizes");
     jo_put(o, "norandommap=1\n");
+}
+
+/* rate_iops, thinktime, the submission and completion batches (per job, as ptsbench's are per
+ * worker); what fio_job_check refuses is never reached here. */
+static void put_pacing(struct job_out *o, const struct workload *wl,
+                       const struct fio_job_opts *opts)
+{
+    if (wl->rate_iops)
+        jo_put(o, "rate_iops=%u\n", wl->rate_iops);
+    if (wl->thinktime_ns) {
+        jo_put(o, "thinktime=%" PRIu64 "us\n", wl->thinktime_ns / 1000u);
+        jo_put(o, "thinktime_blocks=1\n");
+    }
+    if (wl->batch_submit) {
+        jo_put(o, "iodepth_batch_submit=%u\n", wl->batch_submit);
+    } else if (opts->submit_all && !wl->rate_iops && !wl->thinktime_ns && wl->qd > 1) {
+        jo_put(o, "; as ptsbench's loop: the I/Os refilled in a turn submitted in one call\n");
+        jo_put(o, "iodepth_batch_submit=%u\n", wl->qd);
+    }
+    if (wl->batch_complete_min)
+        jo_put(o, "iodepth_batch_complete_min=%u\n", wl->batch_complete_min);
+    if (wl->batch_complete_max || opts->reap_all) {
+        if (opts->reap_all)
+            jo_put(o, "; as ptsbench's loop: every completion there taken in one call\n");
+        jo_put(o, "iodepth_batch_complete_max=%u\n",
+               wl->batch_complete_max > wl->qd ? wl->batch_complete_max : wl->qd);
+    }
+    if (opts->force_async) {
+        jo_put(o, "; ptsbench's io_uring engine marks %s I/O async (IOSQE_ASYNC) on this "
+                  "target\n", opts->force_async == 1 ? "every" : "a share of the");
+        jo_put(o, "force_async=%u\n", opts->force_async);
+    }
+}
+
+unsigned fio_job_force_async(const struct workload *wl, bool refuses_nowait, unsigned cpus,
+                             unsigned *marked_pct)
+{
+    unsigned pct = 0;
+    for (unsigned i = 0; refuses_nowait && i < wl->n_bs; i++)
+        if (engine_mark_wanted(wl->bs[i].size, wl->qd * wl->workers, cpus ? cpus : 1))
+            pct += wl->bs[i].weight;
+    if (marked_pct)
+        *marked_pct = pct;
+    if (pct == 0)
+        return 0;
+    return (100u + pct / 2) / pct;   /* every Nth: the nearest to the marked share */
+}
+
+int fio_job_check(const struct workload *wl, char *err, size_t errlen)
+{
+    if (wl->thinktime_ns % 1000u)
+        return errf(err, errlen, "fio job: thinktime %" PRIu64 " ns: fio's thinktime is in whole "
+                                 "microseconds", wl->thinktime_ns);
+    if (wl->dist >= sizeof dist_names / sizeof dist_names[0])
+        return errf(err, errlen, "fio job: random distribution %d has no fio name (internal)",
+                    (int)wl->dist);
+    return 0;
 }
 
 static void put_data(struct job_out *o, const struct workload *wl)
@@ -298,7 +375,7 @@ int fio_job_write(const struct workload *wl, const struct wl_range *range,
         check_text("ioengine", opts->ioengine, false, err, errlen) < 0 ||
         (opts->iops_log && check_text("IOPS log prefix", opts->iops_log, false, err,
                                       errlen) < 0) ||
-        check_workload(wl, range, err, errlen) < 0)
+        check_workload(wl, range, err, errlen) < 0 || fio_job_check(wl, err, errlen) < 0)
         return -1;
 
     struct job_out o = {buf, len, 0};
@@ -350,6 +427,7 @@ int fio_job_write(const struct workload *wl, const struct wl_range *range,
         return -1;
     }
     put_random(&o, wl);
+    put_pacing(&o, wl, opts);
     put_data(&o, wl);
     if (put_length(&o, wl, opts, err, errlen) < 0) {
         buf[0] = '\0';

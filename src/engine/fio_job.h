@@ -2,7 +2,8 @@
  *
  * The fio engine runs each round element as one fio job group: the workload model's keys map
  * to fio's (rw/rwmixread, bs or bssplit, iodepth, numjobs with group_reporting, offset/size of
- * the active range, percentage_random, random_distribution=zoned, buffer_compress_percentage
+ * the active range, percentage_random, random_distribution (zoned, zipf, pareto, normal),
+ * rate_iops, thinktime, iodepth_batch_submit and _complete_min/_max, buffer_compress_percentage
  * with buffer_compress_chunk=4k and refill_buffers, randseed with tausworthe64), with
  * direct=1, the chosen ioengine, time_based runtime or io_size, total-latency percentiles
  * (lat_percentiles, our loop measures submit to completion as fio's "lat" does) and a
@@ -26,7 +27,29 @@ struct fio_job_opts {
     const char *iops_log;      /* write_iops_log prefix for 1-second samples, NULL: no log */
     unsigned log_msec;         /* log interval in ms (0: 1000) */
     bool threads;              /* thread=1: jobs run as threads of one fio process */
+    /* Submission choices of ptsbench's own engine, for a like-with-like comparison
+     * (crosscheck; fio_job_native_choices): */
+    unsigned force_async;      /* > 0: force_async=N (io_uring: every Nth I/O marked async) */
+    bool reap_all;             /* iodepth_batch_complete_max=iodepth: take every completion */
+    bool submit_all;           /* no iodepth_batch_submit given and no pacing: submit what a
+                                  turn refilled in one call, as the native loop does (fio
+                                  commits its queued I/Os when the queue is full, before it
+                                  waits: iodepth_batch_submit=iodepth) */
 };
+
+/* The force_async=N that comes nearest ptsbench's io_uring engine on a target that does
+ * (refuses_nowait, engine_refuses_nowait) or does not refuse nowait I/O, with `cpus` CPUs
+ * (engine_thread_cpus): the engine marks by size and total depth (engine.h:
+ * engine_mark_wanted), so a workload marks all its I/Os (1), none (0), or the share of its
+ * bssplit that is large enough, which fio can only approach by marking every Nth (N the
+ * nearest to 100 / share). marked_pct (may be NULL): the share ptsbench marks. */
+unsigned fio_job_force_async(const struct workload *wl, bool refuses_nowait, unsigned cpus,
+                             unsigned *marked_pct);
+
+/* What fio cannot be given of this workload, as one line (nothing written): thinktime below
+ * fio's microsecond. fio_job_write checks it too; the fio engine asks at prepare time through
+ * engine_keys_check (engine_keys.h). */
+int fio_job_check(const struct workload *wl, char *err, size_t errlen);
 
 /* Write the job file for the workload on `range` (bytes in the target's address space) into
  * buf. Returns 0, or -1 with the reason (a key fio cannot express, a buffer too small). */

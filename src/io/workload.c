@@ -637,6 +637,12 @@ static void wl_note(struct workload *wl, const char *fmt, ...)
     va_end(ap);
 }
 
+void wl_note_add(struct workload *wl, const char *text)
+{
+    if (!strstr(wl->note, text))
+        wl_note(wl, "%s", text);
+}
+
 static int wl_set_ioengine(struct workload *wl, const char *value, char *why, size_t whylen)
 {
     if (!strcmp(value, "io_uring") || !strcmp(value, "libaio")) {
@@ -758,10 +764,21 @@ static int wl_set_batch_submit(struct workload *wl, const char *value, char *why
     return wl_uint(value, 0, WL_MAX_QD, &wl->batch_submit, why, whylen);
 }
 
+/* 0 is fio's "poll: never wait"; ptsbench's loop always waits for at least one completion. */
 static int wl_set_batch_complete(struct workload *wl, const char *value, char *why,
                                  size_t whylen)
 {
-    return wl_uint(value, 0, WL_MAX_QD, &wl->batch_complete_min, why, whylen);
+    if (!strcmp(value, "0"))
+        return errf(why, whylen, "0 (fio: poll for completions without waiting) is not done: "
+                                 "every wait here waits for at least one (want 1 or more)");
+    return wl_uint(value, 1, WL_MAX_QD, &wl->batch_complete_min, why, whylen);
+}
+
+/* Checked against iodepth in wl_validate: the loop takes every completion there. */
+static int wl_set_batch_complete_max(struct workload *wl, const char *value, char *why,
+                                     size_t whylen)
+{
+    return wl_uint(value, 1, WL_MAX_QD, &wl->batch_complete_max, why, whylen);
 }
 
 static int wl_set_filename(struct workload *wl, const char *value, char *why, size_t whylen)
@@ -855,7 +872,7 @@ static const struct {
     {"iodepth_batch_submit", wl_set_batch_submit},
     {"iodepth_batch_complete", wl_set_batch_complete},
     {"iodepth_batch_complete_min", wl_set_batch_complete},
-    {"iodepth_batch_complete_max", wl_set_ignored},
+    {"iodepth_batch_complete_max", wl_set_batch_complete_max},
     {"filename", wl_set_filename},
     {"buffer_compress_chunk", wl_set_chunk},
     {"group_reporting", wl_set_ignored},
@@ -909,6 +926,11 @@ static const struct {
     {"name", wl_set_name},
     {"description", wl_set_description},
 };
+
+const char *wl_key_at(size_t i)
+{
+    return i < sizeof wl_keys / sizeof wl_keys[0] ? wl_keys[i].key : NULL;
+}
 
 static wl_setter wl_find_setter(const char *key)
 {
@@ -1025,6 +1047,25 @@ static int wl_validate_ranges(const struct workload *wl, const char *src, char *
     return 0;
 }
 
+/* Keys whose meaning at depth is fio's and not what the loop would do: refused. */
+static int wl_validate_pacing(const struct workload *wl, const char *src, char *err,
+                              size_t errlen)
+{
+    if (wl->thinktime_ns && wl->qd > 1)
+        return errf(err, errlen, "%s: thinktime with iodepth=%u: fio (thinktime_blocks=1) "
+                                 "waits for every I/O in flight before each think, so its depth "
+                                 "is 1 whatever iodepth says; give iodepth=1", src, wl->qd);
+    if (wl->batch_complete_max && wl->batch_complete_max < wl->qd)
+        return errf(err, errlen, "%s: iodepth_batch_complete_max=%u below iodepth=%u: the I/O "
+                                 "loop takes every completion there (as fio with the maximum at "
+                                 "iodepth); a lower maximum is not done", src,
+                    wl->batch_complete_max, wl->qd);
+    if (wl->batch_complete_min > wl->qd)
+        return errf(err, errlen, "%s: iodepth_batch_complete_min=%u above iodepth=%u", src,
+                    wl->batch_complete_min, wl->qd);
+    return 0;
+}
+
 int wl_validate(struct workload *wl, char *err, size_t errlen)
 {
     const char *src = wl->source[0] ? wl->source : "workload";
@@ -1039,6 +1080,8 @@ int wl_validate(struct workload *wl, char *err, size_t errlen)
     wl->region = wl_effective_region(wl);
     if (wl->sync_engine)
         wl->qd = 1;   /* fio ignores iodepth for a synchronous engine */
+    if (wl_validate_pacing(wl, src, err, errlen) < 0)
+        return -1;
     if (wl->dist != WL_DIST_UNIFORM && wl->random_map != WL_RANDOM_MAP_OFF)
         wl->random_map = WL_RANDOM_MAP_OFF;   /* as fio: a skewed distribution has no map */
     return 0;
@@ -1198,6 +1241,7 @@ int wl_load_fio(const char *path, const char *section, struct workload *wl, char
      * with offset_increment, which ptsbench refuses) */
     wl->random_map = WL_RANDOM_MAP_ALWAYS;
     wl->region = WL_REGION_SHARED;
+    snprintf(wl->rw, sizeof wl->rw, "read");   /* fio's default rw: sequential reads */
     struct ini_file f;
     if (ini_parse_file(path, &f, err, errlen) < 0)
         return -1;
@@ -1247,9 +1291,18 @@ int wl_load_fio(const char *path, const char *section, struct workload *wl, char
     snprintf(wl->source, sizeof wl->source, "%s:%s", path, s->name);
     if (!wl->name[0])
         snprintf(wl->name, sizeof wl->name, "%s", s->name);
-    if (!wl->direct_set)
-        wl_note(wl, "no direct=1: fio would go through the page cache (its default); "
-                    "ptsbench measures the device, with direct I/O");
+    if (!wl->direct_set) {
+        errf(err, errlen, "%s: no direct=1: fio's default is buffered I/O through the page "
+             "cache, which ptsbench does not run (it measures the device); add direct=1 to "
+             "measure the device as fio would with it", wl->source);
+        goto out;
+    }
+    if (!ini_find(s, "ioengine") && !(g && ini_find(g, "ioengine"))) {
+        /* fio's default engine is psync: one I/O at a time per job, whatever iodepth says */
+        wl->sync_engine = true;
+        wl_note(wl, "no ioengine: fio's default psync issues one I/O at a time per job, run as "
+                    "iodepth=1 on the command's engine");
+    }
     if (!wl->time_based && wl->round_time_ns && !wl->round_bytes)
         wl_note(wl, "runtime without time_based: fio would also stop after size bytes; "
                     "ptsbench's round lasts the runtime");
@@ -1645,6 +1698,8 @@ void wl_format(const struct workload *wl, char *buf, size_t len)
         wl_put(&o, ",iodepth_batch_submit=%u", wl->batch_submit);
     if (wl->batch_complete_min)
         wl_put(&o, ",iodepth_batch_complete_min=%u", wl->batch_complete_min);
+    if (wl->batch_complete_max)
+        wl_put(&o, ",iodepth_batch_complete_max=%u", wl->batch_complete_max);
     wl_put(&o, ",randseed=0x%llx", (unsigned long long)wl->seed);
 }
 

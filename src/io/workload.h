@@ -43,16 +43,21 @@
  *
  * fio's job-file keys, in any form (docs/workloads.md says what each becomes):
  *   ioengine              io_uring | libaio (the engine, unless the command names one);
- *                         sync, psync, pvsync, pvsync2: one I/O at a time per job (iodepth 1)
- *   direct                1 (0, page-cache I/O, is refused: ptsbench measures the device)
+ *                         sync, psync, pvsync, pvsync2: one I/O at a time per job (iodepth 1);
+ *                         none given: fio's default, psync (iodepth 1, said in `note`)
+ *   direct                1; a job file without it is refused (fio's default is the page
+ *                         cache, which ptsbench does not run: it measures the device)
  *   time_based, runtime   runtime is the round's length
  *   ramp_time             run only: a warm-up before the first recorded round
  *   rate_iops             per worker: issues on a schedule of 1/rate; behind it (a stall),
  *                         at once until back on it, as fio (the held-back I/Os still offered)
- *   thinktime             per worker: this long after each completion before its next issue
- *                         (a bare number is microseconds, as fio's)
+ *   thinktime             per worker at iodepth 1 (fio waits for every I/O in flight before it
+ *                         thinks: deeper is refused): this long after each completion before
+ *                         the next issue (a bare number is microseconds, as fio's)
  *   iodepth_batch[_submit], iodepth_batch_complete[_min]: I/Os submitted per call, and
- *                         completions waited for per call (0 / 1 by default)
+ *                         completions waited for per call (0 / 1 by default; 0, fio's poll,
+ *                         is refused); iodepth_batch_complete_max: at least iodepth (the loop
+ *                         takes every completion there)
  *   kb_base               1024 | 1000: size units by fio's rules (units.h); a fio job file is
  *                         1024 by default (4KB = 4096), the native syntax SI (4KB = 4000)
  *   percentile_list       checked against the percentiles ptsbench records
@@ -62,9 +67,10 @@
  *                         set is what ptsbench does anyway, or concerns fio's reporting)
  * fio keys that would change the measurement and that ptsbench does not do (verify, fsync,
  * rate, zonemode, ...) are refused by name; see wl_load_fio for job files. A job file gets
- * fio's defaults: random_map=always and region=shared (every job over the whole range);
- * random offsets with several block sizes are drawn without a map (fio's map would cut I/Os
- * short) and a file without direct=1 is run with direct I/O, each said in `note`.
+ * fio's defaults: rw=read, ioengine=psync (above), random_map=always and region=shared (every
+ * job over the whole range); random offsets with several block sizes are drawn without a map
+ * (fio's map would cut I/Os short), said in `note`. How each engine applies each key:
+ * engine/engine_keys.h (docs/workloads.md has the table).
  *
  * Profile keys (used by `ptsbench profile`, which runs a workload over a matrix of points;
  * `ptsbench run` runs the workload's own single point and ignores them). Lists are separated
@@ -153,6 +159,7 @@ struct workload {
     unsigned rate_iops;        /* per worker, 0: none */
     uint64_t thinktime_ns;
     unsigned batch_submit, batch_complete_min;
+    unsigned batch_complete_max;   /* 0: not given; else at least qd (wl_validate) */
     bool time_based;
     bool sync_engine;          /* ioengine=sync/psync/...: one I/O in flight per worker */
     bool fio;                  /* read from a fio job file (wl_load_fio) */
@@ -204,6 +211,12 @@ int wl_load_fio(const char *path, const char *section, struct workload *wl, char
  * directory). */
 int wl_resolve(const char *spec, const char *const *profile_dirs, struct workload *wl,
                char *err, size_t errlen);
+
+/* The keys wl_set takes, one at a time: i = 0, 1, ... until NULL (aliases each count). */
+const char *wl_key_at(size_t i);
+
+/* Add a sentence to wl->note (how a key was taken, when not one to one), once. */
+void wl_note_add(struct workload *wl, const char *text);
 
 /* Consistency after all keys: weights sum, rw vs rwmix, ranges. */
 int wl_validate(struct workload *wl, char *err, size_t errlen);

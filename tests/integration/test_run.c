@@ -524,7 +524,7 @@ static void test_fio_job_file(void **state)
 
     /* thinktime: 2 ms after each completion, one job at QD 1: below 500 IOPS */
     snprintf(path, sizeof(path), "%s/think.fio", c->dir);
-    write_job(path, "[think]\nrw=randread\nbs=4k\nthinktime=2000\nruntime=1\n");
+    write_job(path, "[think]\ndirect=1\nrw=randread\nbs=4k\nthinktime=2000\nruntime=1\n");
     doc = run_job(c, "fio-think", path, "1", "1");
     iops = json_num(doc, "rounds.0.total.iops");
     double lat = json_num(doc, "rounds.0.total.lat_us.mean");

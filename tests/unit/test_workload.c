@@ -816,7 +816,7 @@ static void test_fio_job_files(void **state)
                   "ramp_time=5s\ngroup_reporting\nthread\npercentile_list=99:99.99\n\n"
                   "[job]\nrw=randrw\nrwmixread=70\nbs=4KB\niodepth=16\nnumjobs=2\n"
                   "size=1g\noffset=1mi\nrandom_distribution=zipf:1.2\nrate_iops=500\n"
-                  "thinktime=250\niodepth_batch_submit=4\niodepth_batch_complete_min=2\n"
+                  "iodepth_batch_submit=4\niodepth_batch_complete_min=2\n"
                   "filename=/dev/nvme9n9\n");
     fio_ok(p, NULL, &wl);
     assert_true(wl.fio);
@@ -835,14 +835,21 @@ static void test_fio_job_files(void **state)
     assert_true(wl.dist_param == 1.2);
     assert_int_equal(wl.random_map, WL_RANDOM_MAP_OFF);  /* as fio: no map with a skew */
     assert_int_equal(wl.rate_iops, 500);
-    assert_int_equal(wl.thinktime_ns, 250000);           /* a bare number: microseconds */
     assert_int_equal(wl.batch_submit, 4);
     assert_int_equal(wl.batch_complete_min, 2);
     assert_string_equal(wl.name, "job");
 
+    /* thinktime: at iodepth 1 (fio's depth with a think time, whatever iodepth says) */
+    snprintf(p, sizeof p, "%s/think.fio", d->a);
+    write_file(p, "[j]\nioengine=libaio\ndirect=1\nrw=randread\nthinktime=250\n");
+    fio_ok(p, NULL, &wl);
+    assert_int_equal(wl.thinktime_ns, 250000);           /* a bare number: microseconds */
+    write_file(p, "[j]\nioengine=libaio\ndirect=1\nrw=randread\nthinktime=250\niodepth=4\n");
+    fio_bad(p, NULL, "thinktime with iodepth=4: fio (thinktime_blocks=1) waits for every I/O");
+
     /* kb_base=1000: the SI spelling decimal, the IEC one binary, whatever the line order */
     snprintf(p, sizeof p, "%s/si.fio", d->a);
-    write_file(p, "[j]\nbs=4KB\nsize=1KiB\nbssplit=4k/50:8KiB/50\nkb_base=1000\n");
+    write_file(p, "[j]\ndirect=1\nbs=4KB\nsize=1KiB\nbssplit=4k/50:8KiB/50\nkb_base=1000\n");
     fio_ok(p, NULL, &wl);
     assert_int_equal(wl.n_bs, 2);
     assert_int_equal(wl.bs[0].size, 4000);
@@ -851,20 +858,27 @@ static void test_fio_job_files(void **state)
 
     /* a synchronous engine: one I/O at a time per job, said in the note */
     snprintf(p, sizeof p, "%s/sync.fio", d->a);
-    write_file(p, "[j]\nioengine=psync\niodepth=32\nrw=randread\n");
+    write_file(p, "[j]\nioengine=psync\ndirect=1\niodepth=32\nrw=randread\n");
     fio_ok(p, NULL, &wl);
     assert_int_equal(wl.qd, 1);
     assert_string_equal(wl.engine, "");
     assert_non_null(strstr(wl.note, "ioengine=psync"));
 
-    /* fio's defaults: its random map, every job over the whole range (sequential too); no
-     * direct=1 said in the note (fio would have used the page cache) */
+    /* fio's defaults: its random map, every job over the whole range (sequential too), rw=read,
+     * ioengine=psync (one I/O at a time per job, said in the note); no direct=1 is refused
+     * (fio would have used the page cache) */
     snprintf(p, sizeof p, "%s/seq.fio", d->a);
     write_file(p, "[j]\nrw=read\nnumjobs=4\n");
+    fio_bad(p, NULL, "no direct=1: fio's default is buffered I/O through the page cache");
+    write_file(p, "[j]\ndirect=1\nnumjobs=4\niodepth=32\n");
     fio_ok(p, NULL, &wl);
+    assert_string_equal(wl.rw, "read");
+    assert_int_equal(wl.random_pct, 0);
     assert_int_equal(wl.region, WL_REGION_SHARED);
     assert_int_equal(wl.random_map, WL_RANDOM_MAP_ALWAYS);
-    assert_non_null(strstr(wl.note, "no direct=1"));
+    assert_true(wl.sync_engine);
+    assert_int_equal(wl.qd, 1);
+    assert_non_null(strstr(wl.note, "no ioengine: fio's default psync"));
     struct workload native;
     char err0[ERR_LEN];
     assert_int_equal(wl_parse_inline("rw=read,numjobs=4", &native, err0, sizeof err0), 0);
@@ -873,19 +887,20 @@ static void test_fio_job_files(void **state)
 
     /* a random bssplit: the declared sizes (fio's map would cut I/Os short), said */
     snprintf(p, sizeof p, "%s/split.fio", d->a);
-    write_file(p, "[j]\ndirect=1\nrw=randread\nbssplit=4k/50:64k/50\n");
+    write_file(p, "[j]\nioengine=io_uring\ndirect=1\nrw=randread\nbssplit=4k/50:64k/50\n");
     fio_ok(p, NULL, &wl);
     assert_int_equal(wl.random_map, WL_RANDOM_MAP_OFF);
     assert_non_null(strstr(wl.note, "as fio with norandommap"));
     assert_null(strstr(wl.note, "direct"));
-    write_file(p, "[j]\ndirect=1\nrw=randread\nbssplit=4k/50:64k/50\nnorandommap\n");
+    write_file(p, "[j]\nioengine=io_uring\ndirect=1\nrw=randread\nbssplit=4k/50:64k/50\n"
+                  "norandommap\n");
     fio_ok(p, NULL, &wl);
     assert_int_equal(wl.random_map, WL_RANDOM_MAP_OFF);
     assert_string_equal(wl.note, "");
 
     /* several jobs: one named, or an error naming them */
     snprintf(p, sizeof p, "%s/two.fio", d->a);
-    write_file(p, "[global]\nbs=8k\n[reads]\nrw=randread\n[writes]\nrw=randwrite\n");
+    write_file(p, "[global]\nbs=8k\ndirect=1\n[reads]\nrw=randread\n[writes]\nrw=randwrite\n");
     fio_bad(p, NULL, "2 jobs (sections global, reads, writes)");
     fio_ok(p, "writes", &wl);
     assert_string_equal(wl.rw, "randwrite");

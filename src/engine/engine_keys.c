@@ -1,0 +1,206 @@
+/* engine_keys.c — how each engine applies each workload key (engine_keys.h). */
+#include "engine/engine_keys.h"
+
+#include <string.h>
+
+#include "engine/engine.h"
+#include "engine/fio_job.h"
+#include "io/workload.h"
+#include "lib/util.h"
+
+#define A(w) {EK_APPLIED, w}
+#define D(w) {EK_DIFFERS, w}
+#define R(w) {EK_REFUSED, w}
+#define C(w) {EK_COMMAND, w}
+#define X(w) {EK_NO_EFFECT, w}
+/* The native engines and the sim engine run the same loop on the same workload model. */
+#define LOOP(w) {A(w), A(w)
+/* ... and keys that change nothing their loop issues */
+#define NONE(w) {X(w), X(w)
+
+static const char loop_rw[] = "the loop's direction draw (iogen.c)";
+static const char loop_pct[] = "the loop's draws (iogen.c)";
+static const char run_round[] = "the round's length (run's --round-time/--round-bytes win)";
+static const char report_only[] = "fio's reporting: results hold their own figures";
+
+const struct engine_key engine_keys[] = {
+    /* direction and mix */
+    {"rw", "rw=randwrite", "rw=randwrite", LOOP(loop_rw), A("rw= from the read and random shares")}, NULL},
+    {"readwrite", "readwrite=write", "rw=write", LOOP(loop_rw), A("rw=")}, NULL},
+    {"rwmixread", "rw=randrw,rwmixread=70", "rwmixread=70", LOOP(loop_pct), A("rwmixread=")}, NULL},
+    {"rwmix", "rw=randrw,rwmix=30", "rwmixread=30", LOOP(loop_pct), A("rwmixread=")}, NULL},
+    {"rwmixwrite", "rw=randrw,rwmixwrite=20", "rwmixread=80", LOOP(loop_pct), A("rwmixread=")}, NULL},
+    {"percentage_random", "percentage_random=40", "percentage_random=40", LOOP(loop_pct),
+     A("rw=rand* with percentage_random= (fio applies it to random jobs only)")}, NULL},
+    /* offsets */
+    {"random_map", "random_map=off", "norandommap=1", LOOP("iogen.c's map: once, always, off"),
+     D("always: fio's map; off: norandommap=1; once (the native default): fio's map restarts "
+       "every pass, said in the job file")}, NULL},
+    {"norandommap", "norandommap=1", "norandommap=1", LOOP("random_map=off"), A("norandommap=1")}, NULL},
+    {"random_distribution", "random_distribution=zipf:1.2", "random_distribution=zipf:1.2",
+     LOOP("iogen.c: zoned, zipf, pareto, normal as fio's"),
+     A("random_distribution= (zoned, zipf, pareto, normal, centre too) with norandommap=1")}, NULL},
+    {"region", "numjobs=2,region=split", "offset_increment=", LOOP("each worker's slice"),
+     A("split: size= a slice, offset_increment= the slice")}, NULL},
+    {"offset", "offset=1048576", "offset=1048576", LOOP("the active range"), A("offset= in bytes")}, NULL},
+    {"size", "size=8388608", "size=8388608", LOOP("the active range"), A("size= in bytes")}, NULL},
+    {"range", "range=4194304", "size=4194304", LOOP("the active range"), A("size= in bytes")}, NULL},
+    /* sizes */
+    {"bs", "bs=8192", "bs=8192", LOOP("every I/O's size"), A("bs= in bytes")}, NULL},
+    {"blocksize", "blocksize=16384", "bs=16384", LOOP("every I/O's size"), A("bs= in bytes")}, NULL},
+    {"bssplit", "bssplit=4096/50:65536/50", "bssplit=4096/50:65536/50", LOOP("the size draw"),
+     A("bssplit= in bytes, blockalign= where most I/Os align")}, NULL},
+    /* depth and workers */
+    {"iodepth", "iodepth=8", "iodepth=8", LOOP("I/Os in flight per worker"), A("iodepth=")}, NULL},
+    {"qd", "qd=4", "iodepth=4", LOOP("I/Os in flight per worker"), A("iodepth=")}, NULL},
+    {"numjobs", "numjobs=3", "numjobs=3", LOOP("workers (threads)"),
+     A("numjobs= with group_reporting")}, NULL},
+    {"workers", "workers=2", "numjobs=2", LOOP("workers"), A("numjobs=")}, NULL},
+    {"threads", "threads=2", "numjobs=2", LOOP("workers"), A("numjobs=")}, NULL},
+    /* data */
+    {"buffer_compress_percentage", "buffer_compress_percentage=50",
+     "buffer_compress_percentage=50", LOOP("the write data (pattern.c)"),
+     A("buffer_compress_percentage= with buffer_compress_chunk=4k, refill_buffers")}, NULL},
+    {"compress", "compress=90", "buffer_compress_percentage=90", LOOP("the write data"),
+     A("buffer_compress_percentage=")}, NULL},
+    {"buffer_compress_chunk", "buffer_compress_chunk=4k,compress=50",
+     "buffer_compress_chunk=4k", LOOP("4 KiB: the only chunk taken (others refused)"),
+     A("buffer_compress_chunk=4k")}, NULL},
+    {"refill_buffers", "refill_buffers=1", NULL, NONE("every write's data is fresh anyway"),
+     X("refill_buffers=1 for every writing job")}, NULL},
+    {"randseed", "randseed=42", "randseed=42", LOOP("the loop's PRNG seed"),
+     A("randseed= (low 63 bits) with tausworthe64")}, NULL},
+    {"seed", "seed=7", "randseed=7", LOOP("the loop's PRNG seed"), A("randseed=")}, NULL},
+    {"randrepeat", "randrepeat=0", NULL, NONE("the seed repeats the pattern anyway"),
+     X("randseed= is always written")}, NULL},
+    {"allrandrepeat", "allrandrepeat=1", NULL, NONE("the seed repeats the pattern anyway"),
+     X("randseed= is always written")}, NULL},
+    {"random_generator", "random_generator=lfsr", NULL,
+     NONE("ptsbench's own PRNG: the same distributions"), X("random_generator=tausworthe64")}, NULL},
+    /* pacing and batches */
+    {"rate_iops", "rate_iops=2000", "rate_iops=2000",
+     LOOP("per worker: an issue every 1/rate, caught up after a stall (worker.c)"),
+     A("rate_iops= per job")}, NULL},
+    {"thinktime", "thinktime=200", "thinktime=200us",
+     LOOP("at iodepth 1 (deeper refused: fio's depth would be 1): a wait after each completion"),
+     A("thinktime= in whole microseconds, thinktime_blocks=1; a fraction of a microsecond is "
+       "refused")}, "thinktime=1500ns"},
+    {"thinktime_blocks", "thinktime_blocks=1", NULL, NONE("1 only (others refused)"),
+     A("thinktime_blocks=1 with thinktime")}, NULL},
+    {"iodepth_batch", "iodepth=8,iodepth_batch=4", "iodepth_batch_submit=4",
+     LOOP("at most this many I/Os per submit call"), A("iodepth_batch_submit=")}, NULL},
+    {"iodepth_batch_submit", "iodepth=8,iodepth_batch_submit=2", "iodepth_batch_submit=2",
+     LOOP("at most this many I/Os per submit call"), A("iodepth_batch_submit=")}, NULL},
+    {"iodepth_batch_complete", "iodepth=8,iodepth_batch_complete=2",
+     "iodepth_batch_complete_min=2", LOOP("completions waited for per call (0, fio's poll, "
+                                          "refused)"), A("iodepth_batch_complete_min=")}, NULL},
+    {"iodepth_batch_complete_min", "iodepth=8,iodepth_batch_complete_min=3",
+     "iodepth_batch_complete_min=3", LOOP("completions waited for per call"),
+     A("iodepth_batch_complete_min=")}, NULL},
+    {"iodepth_batch_complete_max", "iodepth=8,iodepth_batch_complete_max=8",
+     "iodepth_batch_complete_max=8",
+     LOOP("every completion there is taken: a value below iodepth is refused"),
+     A("iodepth_batch_complete_max=")}, NULL},
+    /* engine, target, round: the command's */
+    {"ioengine", "ioengine=psync", "iodepth=1",
+     {C("selects io_uring or libaio unless --engine names one; sync engines: iodepth 1"),
+      C("simulated targets run on sim; sync engines: iodepth 1"),
+      C("fio's own ioengine is the command's (fio: io_uring, fio-libaio); sync engines: "
+        "iodepth=1")}, NULL},
+    {"direct", "direct=1", "direct=1", LOOP("O_DIRECT always (0 refused)"),
+     A("direct=1 always")}, NULL},
+    {"buffered", "buffered=0", "direct=1", LOOP("O_DIRECT always (1 refused)"),
+     A("direct=1 always")}, NULL},
+    {"filename", "filename=/dev/null", NULL,
+     {C("the target when the command names none"), C("the target"),
+      C("filename= the command's target")}, NULL},
+    {"time_based", "time_based=1", NULL, {C(run_round), C(run_round), C(run_round)}, NULL},
+    {"runtime", "runtime=5", NULL,
+     {C(run_round), C(run_round), C("time_based=1, runtime= the round's length")}, NULL},
+    {"round_time", "round_time=5", NULL,
+     {C(run_round), C(run_round), C("time_based=1, runtime= the round's length")}, NULL},
+    {"round_bytes", "round_bytes=1g", NULL,
+     {C(run_round), C(run_round), C("io_size= per job, the round's bytes")}, NULL},
+    {"io_size", "io_size=1g", NULL,
+     {C(run_round), C(run_round), C("io_size= per job, the round's bytes")}, NULL},
+    {"ramp_time", "ramp_time=2", NULL,
+     {C("run: an unrecorded round of the workload before the first"),
+      C("run: an unrecorded round in virtual time"),
+      C("run: an unrecorded fio run of its own before the first round")}, NULL},
+    {"kb_base", "kb_base=1000", NULL,
+     {C("how sizes read (sizes reach the engine in bytes)"), C("how sizes read"),
+      C("how sizes read: the job file has bytes")}, NULL},
+    /* fio's reporting, names */
+    {"percentile_list", "percentile_list=99", NULL,
+     {X("checked: every result holds 50..99.999"), X("checked"),
+      X("percentile_list=50:90:99:99.9:99.99:99.999 always")}, NULL},
+    {"group_reporting", "group_reporting=1", NULL, NONE(report_only), X("group_reporting=1")}, NULL},
+    {"lat_percentiles", "lat_percentiles=1", NULL, NONE(report_only), X("lat_percentiles=1")}, NULL},
+    {"clat_percentiles", "clat_percentiles=1", NULL, NONE(report_only), X(report_only)}, NULL},
+    {"slat_percentiles", "slat_percentiles=1", NULL, NONE(report_only), X(report_only)}, NULL},
+    {"thread", "thread=1", NULL, NONE("workers are threads"), X("thread=1 always")}, NULL},
+    {"stonewall", "stonewall=1", NULL, NONE("one job: nothing to order"), X("one job")}, NULL},
+    {"wait_for_previous", "wait_for_previous=1", NULL, NONE("one job"), X("one job")}, NULL},
+    {"new_group", "new_group=1", NULL, NONE("one job"), X("one job")}, NULL},
+    {"invalidate", "invalidate=0", NULL, NONE("direct I/O: no page cache to drop"),
+     X("direct=1: no page cache")}, NULL},
+    {"fixedbufs", "fixedbufs=1", NULL,
+     {X("io_uring registers its buffers always"), X("no buffers"),
+      X("fixedbufs=1 with io_uring")}, NULL},
+    {"registerfiles", "registerfiles=1", NULL,
+     {X("io_uring registers its file always"), X("no file"),
+      X("registerfiles=1 with io_uring")}, NULL},
+    {"name", "name=x", NULL, {X("the results' name"), X("the results' name"), X("a comment")}, NULL},
+    {"description", "description=x", NULL,
+     {X("the results' description"), X("the results' description"), X("none")}, NULL},
+    /* the profile matrix: ptsbench profile's, not one run's */
+    {"sweep_qd", "sweep_qd=1:4", NULL,
+     {C("profile: iodepth per point"), C("profile"), C("profile: iodepth= per point")}, NULL},
+    {"sweep_workers", "sweep_workers=1:2", NULL,
+     {C("profile: workers per point"), C("profile"), C("profile: numjobs= per point")}, NULL},
+    {"sweep_compress", "sweep_compress=0:50", NULL,
+     {C("profile: compressibility per point"), C("profile"), C("profile")}, NULL},
+    {"precondition", "precondition=none", NULL,
+     {C("profile: the drive's preparation"), C("profile"), C("profile")}, NULL},
+};
+
+const size_t engine_keys_n = sizeof engine_keys / sizeof engine_keys[0];
+
+const struct engine_key *engine_key_find(const char *key)
+{
+    for (size_t i = 0; i < engine_keys_n; i++)
+        if (!strcmp(engine_keys[i].key, key))
+            return &engine_keys[i];
+    return NULL;
+}
+
+enum engine_key_col engine_key_column(const struct engine_ops *ops)
+{
+    if (ops->flags & ENGINE_F_WHOLE_ROUND)
+        return EK_FIO;
+    return ops->flags & ENGINE_F_SIM_TARGET ? EK_SIM : EK_NATIVE;
+}
+
+int engine_keys_check(const struct engine_ops *ops, struct workload *wl, char *err,
+                      size_t errlen)
+{
+    char why[400];
+    if (engine_key_column(ops) != EK_FIO)
+        return 0;
+    if (fio_job_check(wl, why, sizeof why) != 0)
+        return errf(err, errlen, "--engine %s: %s", ops->name, why);
+    if (wl->random_map == WL_RANDOM_MAP_ONCE && wl->random_pct > 0 && wl->n_bs == 1 &&
+        !wl->n_zones && wl->dist == WL_DIST_UNIFORM)
+        wl_note_add(wl, "random_map=once on fio: fio's random map starts a new pass each time "
+                        "the range is covered (random_map=always)");
+    return 0;
+}
+
+const char *engine_key_how_name(enum engine_key_how how)
+{
+    static const char *const names[] = {
+        [EK_APPLIED] = "applied", [EK_DIFFERS] = "differs (named)", [EK_REFUSED] = "refused",
+        [EK_COMMAND] = "the command's", [EK_NO_EFFECT] = "no effect",
+    };
+    return how < sizeof names / sizeof names[0] ? names[how] : "?";
+}
