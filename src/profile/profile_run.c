@@ -16,6 +16,7 @@
 #include "core/metrics.h"
 #include "core/precondition.h"
 #include "core/results.h"
+#include "engine/engine_keys.h"
 #include "core/run.h"
 #include "core/worker.h"
 #include "device/health.h"
@@ -198,7 +199,8 @@ static int plan_workload(struct profile_session *s, unsigned p, unsigned w, char
                 }
                 if (fit < 0)
                     continue;
-                if (wl_validate(&pt->wl, err, errlen) != 0)
+                if (wl_validate(&pt->wl, err, errlen) != 0 ||
+                    engine_keys_check(s->engine, &pt->wl, err, errlen) != 0)
                     return -1;
                 if (wl_check_target_scaled(&pt->wl, s->target.capacity,
                                            s->target.logical_sector, (uint64_t)s->weight,
