@@ -1,6 +1,7 @@
 /* metrics.c — a round's figures from the workers' counters. */
 #include "core/metrics.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,24 @@ static void dir_fill(struct dir_metrics *d, uint64_t ios, uint64_t bytes, double
     d->mb_s = units_mb(bps);
     d->mib_s = units_mib(bps);
     lat_summary_from_hist(h, weight, &d->lat);
+}
+
+const char *const metrics_depth_how_names[] = {"none", "loop", "virtual", "littles_law"};
+
+/* Declared depths add up; so do the workers' integrals, over the round's length. */
+static void metrics_depth(const struct worker_stats *const *ws, unsigned n_workers,
+                          uint64_t elapsed_ns, struct depth_figure *out)
+{
+    memset(out, 0, sizeof(*out));
+    double area = 0;
+    for (unsigned i = 0; i < n_workers; i++) {
+        out->declared += ws[i]->depth_declared;
+        area += ws[i]->inflight_ns;
+        if (ws[i]->depth_how != DEPTH_NONE)
+            out->how = ws[i]->depth_how;
+    }
+    if (out->how != DEPTH_NONE && elapsed_ns)
+        out->mean = area / (double)elapsed_ns;
 }
 
 void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, double sample_s,
@@ -100,6 +119,7 @@ void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, d
         ss->write_mb_s[k] = units_mb((double)sb[IO_WRITE] * f);
         ss->mb_s[k] = ss->read_mb_s[k] + ss->write_mb_s[k];
     }
+    metrics_depth(ws, n_workers, elapsed_ns, &out->depth);
     metrics_data_measure(ws, n_workers, &out->data);
     for (unsigned i = 0; i < n_workers; i++) {
         if (!ws[i]->n_hosts)
@@ -168,4 +188,29 @@ int metrics_value(const struct round_metrics *m, const char *name, double *out)
             return 0;
         }
     return -1;
+}
+
+bool metrics_too_few(const struct round_metrics *m, uint32_t max_bs, char *why, size_t len)
+{
+    const uint64_t done = m->total.lat.count;   /* completions (a scaled drive's, unweighted) */
+    const unsigned depth = m->depth.declared ? m->depth.declared : 1;
+    if (done >= depth)
+        return false;
+    char bs[32];
+    units_format_bs((double)max_bs, bs, sizeof(bs));
+    snprintf(why, len,
+             "completed %llu I/O%s in %.3g s at a declared depth of %u x %s: fewer than one per "
+             "slot of the queue, too few to measure (a longer round, or a smaller depth or size)",
+             (unsigned long long)done, done == 1 ? "" : "s", m->elapsed_s, depth, bs);
+    return true;
+}
+
+const char *metrics_depth_text(const struct depth_figure *d, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (d->how == DEPTH_NONE || !d->declared || d->mean >= METRICS_DEPTH_KEPT * d->declared)
+        return buf;
+    snprintf(buf, len, "QD %u declared, %.*f effective%s", d->declared, d->mean < 10 ? 1 : 0,
+             d->mean, d->how == DEPTH_LITTLE ? " (Little's law)" : "");
+    return buf;
 }

@@ -64,6 +64,32 @@ struct device_round {
     uint64_t free_lines, total_lines;
 };
 
+/* Queue depth of a round, element or point: the declared depth (workers x qd; fio: jobs x
+ * iodepth) and the time-weighted mean number of I/Os in flight over the counted time.
+ *   loop        the I/O loop's integral (core/worker.c): an I/O is in flight from the clock
+ *               stamp read just before its batch is submitted to the stamp read when the reap
+ *               that returned it came back, the very interval its latency is measured over; so
+ *               the resolution is one batch (a submit or a reap), and the mean equals the sum
+ *               of the latencies over the round time plus the I/Os still in flight at its end.
+ *   virtual     the same over the simulated drive's virtual clock.
+ *   littles_law fio: IOPS x mean latency (lat_ns) from fio's JSON, exact for the I/Os fio
+ *               counted; it misses those still in flight when fio stopped.
+ * kept = mean / declared. A figure whose depth is not kept is labelled (results "depth",
+ * show, run lines), never silently. */
+#define METRICS_DEPTH_KEPT 0.95   /* below: the effective depth is printed beside the declared */
+struct depth_figure {
+    unsigned declared;
+    double mean;               /* I/Os in flight, time-weighted; 0 when not measured */
+    enum depth_how how;        /* DEPTH_NONE: not measured */
+};
+extern const char *const metrics_depth_how_names[];   /* by enum depth_how: "none", "loop"... */
+
+/* Minimum for a figure (metrics_too_few): a round, element or point must complete at least as
+ * many I/Os as its declared depth -- every slot of the queue turned over once. Fewer, and its
+ * latencies are only those of the I/Os that finished first (those still in flight at the end
+ * are not counted, however long they took) and its IOPS the ramp of the first completions.
+ * A simulated drive at scale k counts completions (each stands for k I/Os in sequence). */
+
 struct round_metrics {
     unsigned round;            /* 1-based */
     double elapsed_s;
@@ -77,6 +103,7 @@ struct round_metrics {
     const char *phase;         /* NULL, or "wdpc" (preconditioning under the stimulus, not
                                   judged) / "measure" (a round of the measurement) */
     struct drive_state state;  /* the drive's state at the end of the round (drive_state.h) */
+    struct depth_figure depth;
 };
 
 void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summary *out);
@@ -84,6 +111,12 @@ void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summa
 void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, double sample_s,
                      double weight, struct round_metrics *out);
 void metrics_free(struct round_metrics *m);
+/* Too few I/Os to measure (above): true, with one line saying why ("completed 0 I/Os in 1.0
+ * s at a declared depth of 256 x 64 MiB: fewer than one per slot of the queue"). */
+bool metrics_too_few(const struct round_metrics *m, uint32_t max_bs, char *why, size_t len);
+/* The depth in words when it is not kept (mean below METRICS_DEPTH_KEPT of declared):
+ * "QD 1024 declared, 37 effective"; "" when kept or not measured. Returns buf. */
+const char *metrics_depth_text(const struct depth_figure *d, char *buf, size_t len);
 /* The data part of metrics_compute: every worker's write-data sample measured per 4 KiB chunk
  * and merged (present when the workload writes). */
 void metrics_data_measure(const struct worker_stats *const *ws, unsigned n_workers,

@@ -66,6 +66,21 @@ void results_figures_add(struct json_object *o, const struct dir_metrics *read,
     jw_add(o, "total", dir_json(total));
 }
 
+void results_depth_add(struct json_object *o, const struct depth_figure *d)
+{
+    if (d->how == DEPTH_NONE)
+        return;
+    struct json_object *dj = json_object_new_object();
+    jw_add(dj, "declared", jw_int(d->declared));
+    jw_add(dj, "mean", jw_num(d->mean));
+    jw_add(dj, "kept", d->declared ? jw_num(d->mean / d->declared) : NULL);
+    jw_add(dj, "how", jw_str(metrics_depth_how_names[d->how]));
+    char label[128];
+    if (*metrics_depth_text(d, label, sizeof(label)))
+        jw_add(dj, "label", jw_str(label));
+    jw_add(o, "depth", dj);
+}
+
 double results_figures_lat(struct json_object *o, const char *dir, const char *key)
 {
     char path[96];
@@ -80,6 +95,7 @@ struct json_object *results_round_json(const struct round_metrics *m)
     jw_add(o, "round", jw_int(m->round));
     jw_add(o, "elapsed_s", jw_num(m->elapsed_s));
     results_figures_add(o, &m->read, &m->write, &m->total);
+    results_depth_add(o, &m->depth);
     const struct sample_series *s = &m->samples;
     struct json_object *so = json_object_new_object();
     jw_add(so, "interval_s", jw_num(s->interval_s));

@@ -23,6 +23,11 @@ struct round_state {
     uint64_t quota, issued;        /* byte-based rounds */
     uint64_t last_ios[IO_NDIR], last_bytes[IO_NDIR];
     unsigned inflight;
+    /* queue depth (worker.h): the integral of in-flight I/Os up to depth_t, clipped to the
+     * counted time, and the level since depth_t */
+    double depth_area;
+    uint64_t depth_t;
+    unsigned depth_level;
     bool issuing;
     bool time_based;
     /* pacing (workload rate_iops, thinktime): no issue before next_issue; gap_ns between two
@@ -170,7 +175,20 @@ static void round_begin(struct worker *w, const struct round_limits *lim)
     r->think_ns = p->wl->thinktime_ns * k;
     r->paced = r->gap_ns || r->think_ns;
     r->next_issue = r->start;
+    r->depth_t = r->start;
     note_cpu(w);
+}
+
+/* The in-flight count becomes `level` at engine time t (a stamp the loop has read anyway):
+ * the time since the last change, clipped to the round's counted time, at the old level. */
+static inline void depth_step(struct round_state *r, uint64_t t, unsigned level)
+{
+    const uint64_t tt = t < r->end ? t : r->end;
+    if (tt > r->depth_t) {
+        r->depth_area += (double)r->depth_level * (double)(tt - r->depth_t);
+        r->depth_t = tt;
+    }
+    r->depth_level = level;
 }
 
 /* Add (the head of) one write to the round's data sample: a copy of the bytes just written or,
@@ -194,12 +212,14 @@ static void sample_write(struct worker *w, const struct io_unit *u, bool filled)
  * data, about 0.2 ms per batch). Engines without a flush op batch as before. */
 #define WORKER_FLUSH_BYTES (64u << 10)
 
-/* Stamp staged[from..to) with the engine's clock, just before they are submitted. */
+/* Stamp staged[from..to) with the engine's clock, just before they are submitted: from then
+ * on staged[0..to) are in flight besides those already there. */
 static void stamp(struct worker *w, unsigned from, unsigned to)
 {
     uint64_t t = w->pool->ops->clock(w->eng);
     for (unsigned i = from; i < to; i++)
         w->staged[i]->issue_ns = t;
+    depth_step(&w->r, t, w->r.inflight + to);
 }
 
 /* Stage and submit as many I/Os as the queue depth allows. */
@@ -334,6 +354,7 @@ static void round_account(struct worker *w, int n, uint64_t t)
         w->free_units[w->n_free++] = u;
     }
     r->inflight -= (unsigned)n;
+    depth_step(r, t, r->inflight);
     r->now = t;
     if (r->think_ns && n > 0 && t + r->think_ns > r->next_issue)
         r->next_issue = t + r->think_ns;   /* thinktime: after a completion, before the next */
@@ -361,6 +382,10 @@ static void round_finish(struct worker *w)
     struct worker_stats *s = &w->stats;
     s->start_ns = w->r.start;
     s->end_ns = w->r.time_based ? w->r.end : w->r.last_counted;
+    depth_step(&w->r, s->end_ns, w->r.depth_level);
+    s->inflight_ns = w->r.depth_area;
+    s->depth_declared = w->pool->wl->qd;
+    s->depth_how = w->pool->virtual_time ? DEPTH_VIRTUAL : DEPTH_LOOP;
     note_cpu(w);
 }
 
@@ -706,6 +731,9 @@ static void pool_round_whole(struct worker_pool *p, const struct round_limits *l
     hist_init(&s->lat[IO_WRITE]);
     s->start_ns = s->end_ns = 0;
     s->n_samples = 0;
+    s->inflight_ns = 0;
+    s->depth_declared = 0;
+    s->depth_how = DEPTH_NONE;
     free(s->hosts);
     s->hosts = NULL;
     s->n_hosts = 0;

@@ -74,6 +74,14 @@ struct host_figures {
     double runtime_s;
 };
 
+/* How a round's mean queue depth was found (core/metrics.h: struct depth_figure). */
+enum depth_how {
+    DEPTH_NONE = 0,     /* not measured (a stats record nothing filled) */
+    DEPTH_LOOP,         /* the I/O loop's integral over the engine's clock (core/worker.c) */
+    DEPTH_VIRTUAL,      /* the same loop over a virtual clock (the simulated drive) */
+    DEPTH_LITTLE,       /* Little's law from the tool's own figures: IOPS x mean latency (fio) */
+};
+
 struct worker_stats {
     uint64_t ios[IO_NDIR];
     uint64_t bytes[IO_NDIR];
@@ -90,6 +98,12 @@ struct worker_stats {
     uint32_t data_sample_len;
     struct host_figures *hosts;        /* remote generators (whole-round engines), else NULL */
     unsigned n_hosts;
+    /* Queue depth: I/Os in flight integrated over the counted time [start_ns, end_ns], in
+     * I/O-nanoseconds of the engine's clock, and the depth declared for what this record
+     * covers (a worker's qd; a whole-round engine's jobs x iodepth). */
+    double inflight_ns;
+    unsigned depth_declared;
+    enum depth_how depth_how;
 };
 
 struct round_limits {
