@@ -196,10 +196,14 @@ bool metrics_too_few(const struct round_metrics *m, uint32_t max_bs, char *why, 
     const unsigned depth = m->depth.declared ? m->depth.declared : 1;
     if (done >= depth)
         return false;
-    char bs[32];
-    units_format_bs((double)max_bs, bs, sizeof(bs));
+    char bs[40] = "";
+    if (max_bs) {
+        char b[32];
+        units_format_bs((double)max_bs, b, sizeof(b));
+        snprintf(bs, sizeof(bs), " x %s", b);
+    }
     snprintf(why, len,
-             "completed %llu I/O%s in %.3g s at a declared depth of %u x %s: fewer than one per "
+             "completed %llu I/O%s in %.3g s at a declared depth of %u%s: fewer than one per "
              "slot of the queue, too few to measure (a longer round, or a smaller depth or size)",
              (unsigned long long)done, done == 1 ? "" : "s", m->elapsed_s, depth, bs);
     return true;

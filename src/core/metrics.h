@@ -111,8 +111,9 @@ void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summa
 void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, double sample_s,
                      double weight, struct round_metrics *out);
 void metrics_free(struct round_metrics *m);
-/* Too few I/Os to measure (above): true, with one line saying why ("completed 0 I/Os in 1.0
- * s at a declared depth of 256 x 64 MiB: fewer than one per slot of the queue"). */
+/* Too few I/Os to measure (above): true, with one line saying why ("completed 0 I/Os in 1 s
+ * at a declared depth of 256 x 64 MiB: fewer than one per slot of the queue..."); max_bs, the
+ * largest I/O, is named when not 0. */
 bool metrics_too_few(const struct round_metrics *m, uint32_t max_bs, char *why, size_t len);
 /* The depth in words when it is not kept (mean below METRICS_DEPTH_KEPT of declared):
  * "QD 1024 declared, 37 effective"; "" when kept or not measured. Returns buf. */

@@ -614,6 +614,12 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, volatile
         ds_write(&rec->state, (double)m->write.bytes, rec->prep == DS_PREP_STEADY && writes);
         m->state = rec->state;
         rec->n_rounds++;
+        char why[256];
+        if (metrics_too_few(m, wl_max_bs(&rec->wl), why, sizeof(why))) {
+            /* recorded, and the run fails saying why (metrics.h: the minimum) */
+            snprintf(rec->error, sizeof(rec->error), "round %u %s", r, why);
+            return EXIT_FAILURE_RUN;
+        }
         if (in_wdpc && m->write.bytes == 0) {
             snprintf(rec->error, sizeof(rec->error), "WDPC round %u wrote nothing", r);
             return EXIT_FAILURE_RUN;

@@ -711,6 +711,12 @@ static int point_round(struct profile_session *s, struct worker_pool *pool,
     if (*s->stop)   /* cut short: not recorded */
         return 1;
     run_pool_metrics(pool, NS_PER_S, s->weight, m);
+    char why[256];
+    if (metrics_too_few(m, 0, why, sizeof(why))) {   /* metrics.h: the minimum */
+        metrics_free(m);
+        errf(err, errlen, "%s %s", lim->label ? lim->label : "round", why);
+        return -1;
+    }
     run_device_round(&s->target, s->weight, &s->sim_last, m);
     ds_write(&s->state, (double)m->write.bytes, as_wdpc);
     m->state = s->state;

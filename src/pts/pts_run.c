@@ -363,6 +363,11 @@ int ps_element_measure(struct pts_session *s, struct element_pool *ep, uint64_t 
     if (ret != 0)
         return ret;
     run_pool_metrics(ep->pool, sample_ns, s->weight, m);
+    char why[256];
+    if (metrics_too_few(m, wl_max_bs(&ep->wl), why, sizeof(why))) {   /* metrics.h: the minimum */
+        metrics_free(m);
+        return errf(err, errlen, "%s %s", ep->label, why);
+    }
     /* the I/O in flight at the element's end completing after it: on the simulated drive, a
      * drive scaled down k times at the full queue depth, k times the real drive's drain */
     const double drain = ps_clock_s(s) - c0 - m->elapsed_s;
