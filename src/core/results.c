@@ -81,6 +81,21 @@ void results_depth_add(struct json_object *o, const struct depth_figure *d)
     jw_add(o, "depth", dj);
 }
 
+const char *results_depth_text(struct json_object *o, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    struct json_object *dj = jp_at(o, "depth");
+    const char *how = jp_str(dj, "how");
+    const double declared = jp_path(dj, "declared"), mean = jp_path(dj, "mean");
+    if (!how || !isfinite(declared) || !isfinite(mean) || declared < 1 || declared > UINT32_MAX)
+        return buf;
+    struct depth_figure d = {.declared = (unsigned)declared, .mean = mean, .how = DEPTH_NONE};
+    for (int h = DEPTH_LOOP; h <= DEPTH_LITTLE; h++)
+        if (!strcmp(how, metrics_depth_how_names[h]))
+            d.how = (enum depth_how)h;
+    return metrics_depth_text(&d, buf, len);
+}
+
 double results_figures_lat(struct json_object *o, const char *dir, const char *key)
 {
     char path[96];
