@@ -51,6 +51,7 @@ static void metrics_depth(const struct worker_stats *const *ws, unsigned n_worke
     for (unsigned i = 0; i < n_workers; i++) {
         out->declared += ws[i]->depth_declared;
         area += ws[i]->inflight_ns;
+        out->at_end += ws[i]->inflight_at_end;
         if (ws[i]->depth_how != DEPTH_NONE)
             out->how = ws[i]->depth_how;
     }
@@ -192,7 +193,7 @@ int metrics_value(const struct round_metrics *m, const char *name, double *out)
 
 bool metrics_too_few(const struct round_metrics *m, uint32_t max_bs, char *why, size_t len)
 {
-    const uint64_t done = m->total.lat.count;   /* completions (a scaled drive's, unweighted) */
+    const uint64_t done = m->total.ios;   /* a scaled drive's weighted: k per completion */
     const unsigned depth = m->depth.declared ? m->depth.declared : 1;
     if (done >= depth)
         return false;

@@ -74,12 +74,19 @@ struct device_round {
  *   virtual     the same over the simulated drive's virtual clock.
  *   littles_law fio: IOPS x mean latency (lat_ns) from fio's JSON, exact for the I/Os fio
  *               counted; it misses those still in flight when fio stopped.
+ * An I/O blocked inside the submission call (libaio's io_submit waiting for a block-layer tag,
+ * or completing the I/O there on a device such as zram) is in flight by this count: no clock is
+ * read after the submission. Where that matters the label says the declared depth and the
+ * effective one; docs/engines.md (Queue depth) has the measured cases.
  * kept = mean / declared. A figure whose depth is not kept is labelled (results "depth",
  * show, run lines), never silently. */
 #define METRICS_DEPTH_KEPT 0.95   /* below: the effective depth is printed beside the declared */
 struct depth_figure {
     unsigned declared;
     double mean;               /* I/Os in flight, time-weighted; 0 when not measured */
+    unsigned at_end;           /* loop, virtual: I/Os in flight when the round's time ended
+                                  (not counted: the mean exceeds Little's law of the counted
+                                  I/Os by at most this many) */
     enum depth_how how;        /* DEPTH_NONE: not measured */
 };
 extern const char *const metrics_depth_how_names[];   /* by enum depth_how: "none", "loop"... */
@@ -88,7 +95,8 @@ extern const char *const metrics_depth_how_names[];   /* by enum depth_how: "non
  * many I/Os as its declared depth -- every slot of the queue turned over once. Fewer, and its
  * latencies are only those of the I/Os that finished first (those still in flight at the end
  * are not counted, however long they took) and its IOPS the ramp of the first completions.
- * A simulated drive at scale k counts completions (each stands for k I/Os in sequence). */
+ * A simulated drive at scale k counts its I/Os, k per completion (a completion stands for k
+ * I/Os in sequence: its slot turned over k times). */
 
 struct round_metrics {
     unsigned round;            /* 1-based */

@@ -75,6 +75,8 @@ void results_depth_add(struct json_object *o, const struct depth_figure *d)
     jw_add(dj, "mean", jw_num(d->mean));
     jw_add(dj, "kept", d->declared ? jw_num(d->mean / d->declared) : NULL);
     jw_add(dj, "how", jw_str(metrics_depth_how_names[d->how]));
+    if (d->how != DEPTH_LITTLE)
+        jw_add(dj, "at_end", jw_int(d->at_end));
     char label[128];
     if (*metrics_depth_text(d, label, sizeof(label)))
         jw_add(dj, "label", jw_str(label));

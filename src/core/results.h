@@ -108,7 +108,8 @@ void results_figures_add(struct json_object *o, const struct dir_metrics *read,
                          const struct dir_metrics *write, const struct dir_metrics *total);
 /* The queue depth of a round, element or point (metrics.h: struct depth_figure) as its "depth"
  * object: {declared, mean, kept (mean / declared), how ("loop", "virtual", "littles_law"),
- * label (the depth in words when not kept, else absent)}; nothing when not measured. */
+ * at_end (not with littles_law), label (the depth in words when not kept, else absent)};
+ * nothing when not measured. */
 void results_depth_add(struct json_object *o, const struct depth_figure *d);
 /* The depth in words (metrics_depth_text) read back from o's "depth" object: "" when o has
  * none or its depth was kept. Returns buf. */

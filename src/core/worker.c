@@ -28,6 +28,8 @@ struct round_state {
     double depth_area;
     uint64_t depth_t;
     unsigned depth_level;
+    unsigned depth_at_end;         /* the level when the clock first reached end */
+    bool depth_ended;
     bool issuing;
     bool time_based;
     /* pacing (workload rate_iops, thinktime): no issue before next_issue; gap_ns between two
@@ -187,6 +189,10 @@ static inline void depth_step(struct round_state *r, uint64_t t, unsigned level)
     if (tt > r->depth_t) {
         r->depth_area += (double)r->depth_level * (double)(tt - r->depth_t);
         r->depth_t = tt;
+    }
+    if (t >= r->end && !r->depth_ended) {
+        r->depth_at_end = r->depth_level;
+        r->depth_ended = true;
     }
     r->depth_level = level;
 }
@@ -384,6 +390,7 @@ static void round_finish(struct worker *w)
     s->end_ns = w->r.time_based ? w->r.end : w->r.last_counted;
     depth_step(&w->r, s->end_ns, w->r.depth_level);
     s->inflight_ns = w->r.depth_area;
+    s->inflight_at_end = w->r.time_based ? w->r.depth_at_end : 0;
     s->depth_declared = w->pool->wl->qd;
     s->depth_how = w->pool->virtual_time ? DEPTH_VIRTUAL : DEPTH_LOOP;
     note_cpu(w);

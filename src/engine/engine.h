@@ -102,6 +102,7 @@ struct worker_stats {
      * I/O-nanoseconds of the engine's clock, and the depth declared for what this record
      * covers (a worker's qd; a whole-round engine's jobs x iodepth). */
     double inflight_ns;
+    unsigned inflight_at_end;          /* I/Os in flight at the end of the counted time */
     unsigned depth_declared;
     enum depth_how depth_how;
 };
