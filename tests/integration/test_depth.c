@@ -10,6 +10,7 @@
  *     may exceed it by up to depth.at_end); io_uring on the loop device at
  *     QD 32 and up keeps 95% or more of the declared depth (the device does not hold it back:
  *     4 KiB random reads on a direct-I/O loop over a file);
+ *   - fio (-e fio-libaio): the depth by Little's law from fio's JSON, declared jobs x iodepth;
  *   - a 64 MiB sequential read at QD 256 on sim:zdrive-6300-1.6t in a 1 s round completes no
  *     I/O: the run fails (exit 1) with one line naming why, not exit 0 with a round of zeros.
  * Against the binary before this change (no "depth", exit 0 on the empty round) all fail. */
@@ -217,6 +218,35 @@ static void test_matrix_odirect_file(void **state)
     matrix(c->dir, file, true, false);
 }
 
+/* fio (whole rounds): the depth from its JSON by Little's law, labelled so, declared jobs x
+ * iodepth. */
+static void test_fio_depth_by_littles_law(void **state)
+{
+    struct ctx *c = *state;
+    if (!test_have_fio()) {
+        skip();
+        return;
+    }
+    char out[4200], file[4200];
+    snprintf(out, sizeof(out), "%s/fio", c->dir);
+    snprintf(file, sizeof(file), "%s/fio.img", c->dir);
+    char *argv[] = {"ptsbench", "run", "-q", "-t", file, "--size", "128m", "-e", "fio-libaio",
+                    "-w", "rw=randread,bs=4k,qd=16,workers=2", "-n", "1", "--round-time", "1",
+                    "-o", out, NULL};
+    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+    assert_non_null(doc);
+    const double mean = json_num(doc, "rounds.0.depth.mean");
+    const double little = json_num(doc, "rounds.0.total.iops") *
+                          json_num(doc, "rounds.0.total.lat_us.mean") / 1e6;
+    printf("  fio-libaio file w2 qd16: mean %.1f little %.1f\n", mean, little);
+    assert_true(json_num(doc, "rounds.0.depth.declared") == 32);
+    assert_string_equal(json_object_get_string(json_at(doc, "rounds.0.depth.how")),
+                        "littles_law");
+    assert_null(json_at(doc, "rounds.0.depth.at_end"));
+    assert_true(mean > 0 && fabs(mean - little) <= 0.03 * little + 0.1);
+    json_object_put(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +255,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_matrix_loop_device, setup, teardown),
         cmocka_unit_test_setup_teardown(test_matrix_zram, setup, teardown),
         cmocka_unit_test_setup_teardown(test_matrix_odirect_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fio_depth_by_littles_law, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

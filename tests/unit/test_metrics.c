@@ -136,6 +136,61 @@ static void test_uneven_workers(void **state)
     free(b.samples);
 }
 
+/* Two workers of QD 16 over 1 s: areas 16e9 and 8e9 I/O-ns are means of 16 and 8, together
+ * 24 of a declared 32 (75%: labelled "QD 32 declared, 24 effective"). */
+static void test_depth_summed_and_labelled(void **state)
+{
+    (void)state;
+    static struct worker_stats a, b;
+    fill_worker(&a, 1000, 0, 4096, 50000, 0, 1000000000ull, 1);
+    fill_worker(&b, 1000, 0, 4096, 50000, 0, 1000000000ull, 1);
+    a.depth_declared = b.depth_declared = 16;
+    a.depth_how = b.depth_how = DEPTH_LOOP;
+    a.inflight_ns = 16e9;
+    b.inflight_ns = 8e9;
+    a.inflight_at_end = 16;
+    b.inflight_at_end = 3;
+    const struct worker_stats *ws[] = {&a, &b};
+    struct round_metrics m;
+    metrics_compute(ws, 2, 1.0, 1.0, &m);
+    assert_int_equal(m.depth.declared, 32);
+    assert_true(fabs(m.depth.mean - 24.0) < 1e-9);
+    assert_int_equal(m.depth.at_end, 19);
+    assert_int_equal(m.depth.how, DEPTH_LOOP);
+    char buf[128];
+    assert_string_equal(metrics_depth_text(&m.depth, buf, sizeof(buf)),
+                        "QD 32 declared, 24 effective");
+    m.depth.mean = 30.5;   /* 95.3%: kept, no words */
+    assert_string_equal(metrics_depth_text(&m.depth, buf, sizeof(buf)), "");
+    m.depth.mean = 3.14;
+    m.depth.how = DEPTH_LITTLE;
+    assert_string_equal(metrics_depth_text(&m.depth, buf, sizeof(buf)),
+                        "QD 32 declared, 3.1 effective (Little's law)");
+    metrics_free(&m);
+    free(a.samples);
+    free(b.samples);
+}
+
+/* The minimum: as many I/Os as the declared depth (2000 done at 32: enough; 31 at 32: not). */
+static void test_too_few_below_one_per_slot(void **state)
+{
+    (void)state;
+    static struct worker_stats a;
+    fill_worker(&a, 31, 0, 65536, 50000, 0, 1000000000ull, 1);
+    a.depth_declared = 32;
+    a.depth_how = DEPTH_LOOP;
+    const struct worker_stats *ws[] = {&a};
+    struct round_metrics m;
+    metrics_compute(ws, 1, 1.0, 1.0, &m);
+    char why[256];
+    assert_true(metrics_too_few(&m, 65536, why, sizeof(why)));
+    assert_non_null(strstr(why, "completed 31 I/Os in 1 s at a declared depth of 32 x 64 KiB"));
+    m.total.ios = 32;
+    assert_false(metrics_too_few(&m, 65536, why, sizeof(why)));
+    metrics_free(&m);
+    free(a.samples);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -143,6 +198,8 @@ int main(void)
         cmocka_unit_test(test_two_workers),
         cmocka_unit_test(test_weight),
         cmocka_unit_test(test_uneven_workers),
+        cmocka_unit_test(test_depth_summed_and_labelled),
+        cmocka_unit_test(test_too_few_below_one_per_slot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
