@@ -96,7 +96,11 @@ extern const char *const metrics_depth_how_names[];   /* by enum depth_how: "non
  * latencies are only those of the I/Os that finished first (those still in flight at the end
  * are not counted, however long they took) and its IOPS the ramp of the first completions.
  * A simulated drive at scale k counts its I/Os, k per completion (a completion stands for k
- * I/Os in sequence: its slot turned over k times). */
+ * I/Os in sequence: its slot turned over k times).
+ * Per runner: `run` and profile points fail with the reason (exit 1, the round recorded);
+ * suite elements are recorded as labelled gaps ("gap": the reason) and the suite goes on (a
+ * PTS test's bursts and short elements under --time-scale can be shorter than one I/O, and a
+ * failed element would lose the whole test). */
 
 struct round_metrics {
     unsigned round;            /* 1-based */
@@ -112,6 +116,8 @@ struct round_metrics {
                                   judged) / "measure" (a round of the measurement) */
     struct drive_state state;  /* the drive's state at the end of the round (drive_state.h) */
     struct depth_figure depth;
+    char gap[256];             /* a suite element with too few I/Os (metrics_too_few): why; its
+                                  figures are recorded, labelled with this ("gap") */
 };
 
 void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summary *out);

@@ -83,6 +83,13 @@ void results_depth_add(struct json_object *o, const struct depth_figure *d)
     jw_add(o, "depth", dj);
 }
 
+void results_depth_gap_add(struct json_object *o, const struct round_metrics *m)
+{
+    results_depth_add(o, &m->depth);
+    if (m->gap[0])
+        jw_add(o, "gap", jw_str(m->gap));
+}
+
 const char *results_depth_text(struct json_object *o, char *buf, size_t len)
 {
     buf[0] = '\0';
@@ -112,7 +119,7 @@ struct json_object *results_round_json(const struct round_metrics *m)
     jw_add(o, "round", jw_int(m->round));
     jw_add(o, "elapsed_s", jw_num(m->elapsed_s));
     results_figures_add(o, &m->read, &m->write, &m->total);
-    results_depth_add(o, &m->depth);
+    results_depth_gap_add(o, m);
     const struct sample_series *s = &m->samples;
     struct json_object *so = json_object_new_object();
     jw_add(so, "interval_s", jw_num(s->interval_s));
