@@ -47,16 +47,21 @@ static void metrics_depth(const struct worker_stats *const *ws, unsigned n_worke
                           uint64_t elapsed_ns, struct depth_figure *out)
 {
     memset(out, 0, sizeof(*out));
-    double area = 0;
+    double area = 0, at_submit = 0, done = 0;
     for (unsigned i = 0; i < n_workers; i++) {
         out->declared += ws[i]->depth_declared;
         area += ws[i]->inflight_ns;
         out->at_end += ws[i]->inflight_at_end;
+        at_submit += (double)ws[i]->done_at_submit;
+        done += (double)(ws[i]->ios[IO_READ] + ws[i]->ios[IO_WRITE]);
+        out->at_submit_known |= ws[i]->done_at_submit_known;
         if (ws[i]->depth_how != DEPTH_NONE)
             out->how = ws[i]->depth_how;
     }
     if (out->how != DEPTH_NONE && elapsed_ns)
         out->mean = area / (double)elapsed_ns;
+    if (done > 0)
+        out->at_submit_share = at_submit < done ? at_submit / done : 1.0;
 }
 
 void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, double sample_s,
@@ -215,7 +220,11 @@ const char *metrics_depth_text(const struct depth_figure *d, char *buf, size_t l
     buf[0] = '\0';
     if (d->how == DEPTH_NONE || !d->declared || d->mean >= METRICS_DEPTH_KEPT * d->declared)
         return buf;
-    snprintf(buf, len, "QD %u declared, %.*f effective%s", d->declared, d->mean < 10 ? 1 : 0,
-             d->mean, d->how == DEPTH_LITTLE ? " (Little's law)" : "");
+    char why[128] = "";
+    if (d->at_submit_share >= METRICS_AT_SUBMIT_NAMED)
+        snprintf(why, sizeof(why), " (%.0f%% of the I/Os ran inside their submission call: the "
+                 "device does the I/O in the submitting thread)", 100 * d->at_submit_share);
+    snprintf(buf, len, "QD %u declared, %.*f effective%s%s", d->declared, d->mean < 10 ? 1 : 0,
+             d->mean, d->how == DEPTH_LITTLE ? " (Little's law)" : "", why);
     return buf;
 }

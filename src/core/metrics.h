@@ -88,7 +88,12 @@ struct depth_figure {
                                   (not counted: the mean exceeds Little's law of the counted
                                   I/Os by at most this many) */
     enum depth_how how;        /* DEPTH_NONE: not measured */
+    bool at_submit_known;      /* the engine looks (engine_ops.done_at_submit: libaio) */
+    double at_submit_share;    /* of the completions, the share the device ran inside their
+                                  submission call (zram under libaio), 0..1; such I/Os count
+                                  as one in flight for the call, not all of them at once */
 };
+#define METRICS_AT_SUBMIT_NAMED 0.5   /* a larger share is named in the depth's words */
 extern const char *const metrics_depth_how_names[];   /* by enum depth_how: "none", "loop"... */
 
 /* Minimum for a figure (metrics_too_few): a round, element or point must complete at least as

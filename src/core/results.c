@@ -77,7 +77,9 @@ void results_depth_add(struct json_object *o, const struct depth_figure *d)
     jw_add(dj, "how", jw_str(metrics_depth_how_names[d->how]));
     if (d->how != DEPTH_LITTLE)
         jw_add(dj, "at_end", jw_int(d->at_end));
-    char label[128];
+    if (d->at_submit_known)
+        jw_add(dj, "done_at_submit", jw_num(d->at_submit_share));
+    char label[256];
     if (*metrics_depth_text(d, label, sizeof(label)))
         jw_add(dj, "label", jw_str(label));
     jw_add(o, "depth", dj);
@@ -98,7 +100,9 @@ const char *results_depth_text(struct json_object *o, char *buf, size_t len)
     const double declared = jp_path(dj, "declared"), mean = jp_path(dj, "mean");
     if (!how || !isfinite(declared) || !isfinite(mean) || declared < 1 || declared > UINT32_MAX)
         return buf;
-    struct depth_figure d = {.declared = (unsigned)declared, .mean = mean, .how = DEPTH_NONE};
+    const double at_submit = jp_path(dj, "done_at_submit");
+    struct depth_figure d = {.declared = (unsigned)declared, .mean = mean, .how = DEPTH_NONE,
+                             .at_submit_share = isfinite(at_submit) ? at_submit : 0};
     for (int h = DEPTH_LOOP; h <= DEPTH_LITTLE; h++)
         if (!strcmp(how, metrics_depth_how_names[h]))
             d.how = (enum depth_how)h;

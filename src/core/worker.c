@@ -30,6 +30,9 @@ struct round_state {
     unsigned depth_level;
     unsigned depth_at_end;         /* the level when the clock first reached end */
     bool depth_ended;
+    uint64_t done_at_submit0;      /* the engine's done_at_submit at the round's start */
+    uint64_t done_at_submit_seen;  /* ... after the last submission */
+    unsigned done_pending;         /* complete at submission, not yet reaped */
     bool issuing;
     bool time_based;
     /* pacing (workload rate_iops, thinktime): no issue before next_issue; gap_ns between two
@@ -178,6 +181,8 @@ static void round_begin(struct worker *w, const struct round_limits *lim)
     r->paced = r->gap_ns || r->think_ns;
     r->next_issue = r->start;
     r->depth_t = r->start;
+    r->done_at_submit0 = p->ops->done_at_submit ? p->ops->done_at_submit(w->eng) : 0;
+    r->done_at_submit_seen = r->done_at_submit0;
     note_cpu(w);
 }
 
@@ -225,7 +230,26 @@ static void stamp(struct worker *w, unsigned from, unsigned to)
     uint64_t t = w->pool->ops->clock(w->eng);
     for (unsigned i = from; i < to; i++)
         w->staged[i]->issue_ns = t;
-    depth_step(&w->r, t, w->r.inflight + to);
+    depth_step(&w->r, t, w->r.inflight + to - w->r.done_pending);
+}
+
+/* After a submission of staged[..to): the I/Os the engine found complete when the call
+ * returned (done_at_submit: a device that runs them inside the call, one after another) were in
+ * flight for the call as one, not all at once: the level since the stamp is set so (no time
+ * has been counted at it yet), and they stay out of it until reaped. No clock is read. */
+static void after_submit(struct worker *w, unsigned to)
+{
+    const struct engine_ops *ops = w->pool->ops;
+    if (!ops->done_at_submit)
+        return;
+    struct round_state *r = &w->r;
+    const uint64_t now = ops->done_at_submit(w->eng);
+    const unsigned k = (unsigned)(now - r->done_at_submit_seen);
+    r->done_at_submit_seen = now;
+    if (!k)
+        return;
+    r->done_pending += k;
+    r->depth_level = r->inflight + to - r->done_pending + 1;
 }
 
 /* Stage and submit as many I/Os as the queue depth allows. */
@@ -261,6 +285,7 @@ static void round_fill(struct worker *w)
         if (wl->batch_submit && ns - flushed >= wl->batch_submit) {
             stamp(w, flushed, ns);   /* iodepth_batch_submit: at most this many per call */
             int fr = ops->flush ? ops->flush(w->eng) : ops->commit(w->eng);
+            after_submit(w, ns);
             if (fr < 0) {
                 worker_fail(w, "%s: submit failed: %s", ops->name, strerror(-fr));
                 r->issuing = false;
@@ -293,6 +318,7 @@ static void round_fill(struct worker *w)
         if (filled >= WORKER_FLUSH_BYTES && ops->flush) {
             stamp(w, flushed, ns);
             ret = ops->flush(w->eng);
+            after_submit(w, ns);
             if (ret < 0) {
                 worker_fail(w, "%s: submit failed: %s", ops->name, strerror(-ret));
                 r->issuing = false;
@@ -307,6 +333,7 @@ static void round_fill(struct worker *w)
         return;
     stamp(w, flushed, ns);
     int ret = ops->commit(w->eng);
+    after_submit(w, ns);
     if (ret < 0) {
         worker_fail(w, "%s: submit failed: %s", ops->name, strerror(-ret));
         r->issuing = false;
@@ -360,6 +387,8 @@ static void round_account(struct worker *w, int n, uint64_t t)
         w->free_units[w->n_free++] = u;
     }
     r->inflight -= (unsigned)n;
+    /* a reap takes every completion there (max: all in flight), those done at submission too */
+    r->done_pending = 0;
     depth_step(r, t, r->inflight);
     r->now = t;
     if (r->think_ns && n > 0 && t + r->think_ns > r->next_issue)
@@ -391,6 +420,9 @@ static void round_finish(struct worker *w)
     depth_step(&w->r, s->end_ns, w->r.depth_level);
     s->inflight_ns = w->r.depth_area;
     s->inflight_at_end = w->r.time_based ? w->r.depth_at_end : 0;
+    const struct engine_ops *ops = w->pool->ops;
+    s->done_at_submit_known = ops->done_at_submit != NULL;
+    s->done_at_submit = ops->done_at_submit ? ops->done_at_submit(w->eng) - w->r.done_at_submit0 : 0;
     s->depth_declared = w->pool->wl->qd;
     s->depth_how = w->pool->virtual_time ? DEPTH_VIRTUAL : DEPTH_LOOP;
     note_cpu(w);

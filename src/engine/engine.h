@@ -103,6 +103,9 @@ struct worker_stats {
      * covers (a worker's qd; a whole-round engine's jobs x iodepth). */
     double inflight_ns;
     unsigned inflight_at_end;          /* I/Os in flight at the end of the counted time */
+    uint64_t done_at_submit;           /* I/Os complete when their submission returned (the
+                                          engine's done_at_submit over the round); 0 unknown */
+    bool done_at_submit_known;
     unsigned depth_declared;
     enum depth_how depth_how;
 };
@@ -169,6 +172,11 @@ struct engine_ops {
      * Returns 0, or -1 with a message. */
     int (*round)(struct engine *e, const struct round_limits *lim, const char *label,
                  struct worker_stats *out, char *err, size_t errlen);
+    /* Optional: the I/Os the device ran inside the submission call that carried them, since
+     * init: a call that returned with every I/O it carried complete and no other completion
+     * meanwhile (libaio on zram: the I/O is the submitting thread's own work). Read after each
+     * submission (memory reads, no syscall). NULL: the engine does not look. */
+    uint64_t (*done_at_submit)(struct engine *e);
     /* Version of the library behind the engine, for the results ("liburing 2.3"). */
     const char *(*version)(void);
     /* Optional: can the engine run on this machine (its tool installed and new enough)? Asked

@@ -36,6 +36,11 @@ struct engine {
     struct aio_ring *ring;     /* the completion ring, when its layout is the known one */
     struct engine_waits waits;
     unsigned in_flight;        /* submitted, not yet taken */
+    /* completions found in the ring when io_submit returned that belong to the I/Os it just
+     * submitted (aio_done_at_submit): the batch each unit went in, by unit index */
+    uint32_t *batch_of;
+    uint32_t batch;
+    uint64_t done_at_submit;
 };
 
 /* The header of the completion ring io_setup maps (the kernel's fs/aio.c; a stable ABI). */
@@ -63,6 +68,7 @@ static int aio_init(struct engine **out, const struct engine_config *cfg, char *
     e->iocbs = xcalloc(cfg->depth, sizeof(*e->iocbs));
     e->staged = xcalloc(cfg->depth, sizeof(*e->staged));
     e->events = xcalloc(cfg->depth, sizeof(*e->events));
+    e->batch_of = xcalloc(cfg->depth, sizeof(*e->batch_of));
     e->bufs = engine_alloc_buffers(cfg->depth, cfg->max_len, cfg->mem_align, &e->stride);
     if (!e->bufs) {
         aio_cleanup(e);
@@ -92,14 +98,43 @@ static int aio_queue(struct engine *e, struct io_unit *u)
     else
         io_prep_pwrite(cb, e->fd, u->buf, u->len, (long long)u->offset);
     cb->data = u;
+    e->batch_of[u->index] = e->batch;
     e->staged[e->n_staged++] = cb;
     return 0;
+}
+
+/* After an io_submit of n I/Os: when the completions that arrived in the ring since `from` (its
+ * tail before the call) are exactly those n, the device ran them inside the call (zram: the
+ * I/O is the submitting thread's own work), and they are counted. A call during which an
+ * earlier I/O completed too, or that returned with some of its own still out, ran on a device
+ * that works beside the caller (it may have blocked for a free tag): nothing is counted.
+ * Memory reads only. */
+static unsigned ring_tail(const struct engine *e)
+{
+    return e->ring ? __atomic_load_n(&e->ring->tail, __ATOMIC_ACQUIRE) : 0;
+}
+
+static void count_done_at_submit(struct engine *e, unsigned from, unsigned n)
+{
+    const struct aio_ring *r = e->ring;
+    if (!r)
+        return;
+    unsigned mine = 0;
+    for (unsigned i = from, tail = ring_tail(e); i != tail; i = i + 1 == r->nr ? 0 : i + 1) {
+        const struct io_unit *u = (const struct io_unit *)(uintptr_t)r->io_events[i].data;
+        if (e->batch_of[u->index] != e->batch)
+            return;   /* an earlier I/O completed meanwhile */
+        mine++;
+    }
+    if (mine == n)
+        e->done_at_submit += n;
 }
 
 static int aio_commit(struct engine *e)
 {
     unsigned done = 0;
     while (done < e->n_staged) {
+        const unsigned from = ring_tail(e);
         int ret = io_submit(e->ctx, (long)(e->n_staged - done), e->staged + done);
         if (ret < 0) {
             if (ret == -EINTR || ret == -EAGAIN)
@@ -109,10 +144,14 @@ static int aio_commit(struct engine *e)
         }
         done += (unsigned)ret;
         e->in_flight += (unsigned)ret;
+        count_done_at_submit(e, from, (unsigned)ret);
     }
     e->n_staged = 0;
+    e->batch++;
     return 0;
 }
+
+static uint64_t aio_done_at_submit(struct engine *e) { return e->done_at_submit; }
 
 static void give(struct io_event *ev, struct io_unit **out)
 {
@@ -189,6 +228,7 @@ static void aio_cleanup(struct engine *e)
     free(e->iocbs);
     free(e->staged);
     free(e->events);
+    free(e->batch_of);
     free(e);
 }
 
@@ -204,6 +244,7 @@ const struct engine_ops engine_libaio = {
     .reap = aio_reap,
     .clock = engine_clock_monotonic,
     .idle = engine_idle_sleep,
+    .done_at_submit = aio_done_at_submit,
     .version = aio_version,
     .cleanup = aio_cleanup,
 };

@@ -227,7 +227,7 @@ static void show_rounds(FILE *out, struct json_object *rounds, unsigned every, b
             fprintf(out, "  %-6s %6.2f %6.2f%s", str(r, "state.condition"),
                     jp_path(r, "state.written_fills"), jp_path(r, "state.wdpc_fills"),
                     !strcmp(str(r, "phase"), "wdpc") ? "  (WDPC round, not judged)" : "");
-        char qd[128];
+        char qd[256];
         if (*results_depth_text(r, qd, sizeof(qd)))   /* the depth not kept (metrics.h) */
             fprintf(out, "  %s", qd);
         fprintf(out, "\n");

@@ -154,7 +154,7 @@ struct subtest_marks {
     unsigned gaps, shallow;
     const char *first_gap;
     double lowest_kept;
-    char lowest[128];   /* the shallowest depth in words (results_depth_text) */
+    char lowest[256];   /* the shallowest depth in words (results_depth_text) */
 };
 
 static void marks_walk(struct json_object *o, struct subtest_marks *mk, int level)
@@ -171,7 +171,7 @@ static void marks_walk(struct json_object *o, struct subtest_marks *mk, int leve
     const char *gap = jp_string(jp_at(o, "gap"));
     if (gap && !mk->gaps++)
         mk->first_gap = gap;
-    char qd[128];
+    char qd[256];
     if (*results_depth_text(o, qd, sizeof(qd))) {
         mk->shallow++;
         const double kept = jp_path(o, "depth.kept");
