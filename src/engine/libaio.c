@@ -41,6 +41,7 @@ struct engine {
     uint32_t *batch_of;
     uint32_t batch;
     uint64_t done_at_submit;
+    bool bio_based;            /* the target refuses nowait I/O (engine_refuses_nowait) */
 };
 
 /* The header of the completion ring io_setup maps (the kernel's fs/aio.c; a stable ABI). */
@@ -69,6 +70,7 @@ static int aio_init(struct engine **out, const struct engine_config *cfg, char *
     e->staged = xcalloc(cfg->depth, sizeof(*e->staged));
     e->events = xcalloc(cfg->depth, sizeof(*e->events));
     e->batch_of = xcalloc(cfg->depth, sizeof(*e->batch_of));
+    e->bio_based = engine_refuses_nowait(cfg->fd);
     e->bufs = engine_alloc_buffers(cfg->depth, cfg->max_len, cfg->mem_align, &e->stride);
     if (!e->bufs) {
         aio_cleanup(e);
@@ -103,12 +105,14 @@ static int aio_queue(struct engine *e, struct io_unit *u)
     return 0;
 }
 
-/* After an io_submit of n I/Os: when the completions that arrived in the ring since `from` (its
- * tail before the call) are exactly those n, the device ran them inside the call (zram: the
- * I/O is the submitting thread's own work), and they are counted. A call during which an
- * earlier I/O completed too, or that returned with some of its own still out, ran on a device
- * that works beside the caller (it may have blocked for a free tag): nothing is counted.
- * Memory reads only. */
+/* After an io_submit of n I/Os on a target that refuses nowait I/O (a bio-based driver such as
+ * zram, whose I/O is the submitting thread's own work): when the completions that arrived in
+ * the ring since `from` (its tail before the call) are exactly those n, the device ran them
+ * inside the call, and they are counted. A call during which an earlier I/O completed too, or
+ * that returned with some of its own still out, worked beside the device: nothing is counted.
+ * Elsewhere nothing is: a blk-mq device or a file whose call blocked until its I/Os were done
+ * (no free tag, a filesystem lock) had them in flight together, and a hole in a file read
+ * inside the call is no device at all.  Memory reads only. */
 static unsigned ring_tail(const struct engine *e)
 {
     return e->ring ? __atomic_load_n(&e->ring->tail, __ATOMIC_ACQUIRE) : 0;
@@ -117,7 +121,7 @@ static unsigned ring_tail(const struct engine *e)
 static void count_done_at_submit(struct engine *e, unsigned from, unsigned n)
 {
     const struct aio_ring *r = e->ring;
-    if (!r)
+    if (!r || !e->bio_based)
         return;
     unsigned mine = 0;
     for (unsigned i = from, tail = ring_tail(e); i != tail; i = i + 1 == r->nr ? 0 : i + 1) {
