@@ -199,8 +199,9 @@ int metrics_value(const struct round_metrics *m, const char *name, double *out)
 bool metrics_too_few(const struct round_metrics *m, uint32_t max_bs, char *why, size_t len)
 {
     const uint64_t done = m->total.ios;   /* a scaled drive's weighted: k per completion */
-    const unsigned depth = m->depth.declared ? m->depth.declared : 1;
-    if (done >= depth)
+    const bool end_seen = m->depth.how == DEPTH_LOOP || m->depth.how == DEPTH_VIRTUAL;
+    const unsigned left = end_seen ? m->depth.at_end : m->depth.declared;
+    if (done >= 1 && done >= left)
         return false;
     char bs[40] = "";
     if (max_bs) {
@@ -208,10 +209,13 @@ bool metrics_too_few(const struct round_metrics *m, uint32_t max_bs, char *why, 
         units_format_bs((double)max_bs, b, sizeof(b));
         snprintf(bs, sizeof(bs), " x %s", b);
     }
+    char at_end[64] = "";
+    if (end_seen)
+        snprintf(at_end, sizeof(at_end), ", %u left in flight at its end", left);
     snprintf(why, len,
-             "completed %llu I/O%s in %.3g s at a declared depth of %u%s: fewer than one per "
-             "slot of the queue, too few to measure (a longer round, or a smaller depth or size)",
-             (unsigned long long)done, done == 1 ? "" : "s", m->elapsed_s, depth, bs);
+             "completed %llu I/O%s in %.3g s%s (declared depth %u%s): too few to measure (a "
+             "longer round, or a smaller depth or size)", (unsigned long long)done,
+             done == 1 ? "" : "s", m->elapsed_s, at_end, m->depth.declared, bs);
     return true;
 }
 

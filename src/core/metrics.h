@@ -96,12 +96,13 @@ struct depth_figure {
 #define METRICS_AT_SUBMIT_NAMED 0.5   /* a larger share is named in the depth's words */
 extern const char *const metrics_depth_how_names[];   /* by enum depth_how: "none", "loop"... */
 
-/* Minimum for a figure (metrics_too_few): a round, element or point must complete at least as
- * many I/Os as its declared depth -- every slot of the queue turned over once. Fewer, and its
- * latencies are only those of the I/Os that finished first (those still in flight at the end
- * are not counted, however long they took) and its IOPS the ramp of the first completions.
+/* Minimum for a figure (metrics_too_few): a round, element or point must complete at least one
+ * I/O, and at least as many as it left in flight at its end (depth.at_end; fio, whose end is
+ * not seen: the declared depth). The I/Os still in flight are not counted however long they
+ * took, so with fewer counted than left out the latencies are mostly those of the I/Os that
+ * happened to finish first and the IOPS the ramp of the first completions.
  * A simulated drive at scale k counts its I/Os, k per completion (a completion stands for k
- * I/Os in sequence: its slot turned over k times).
+ * I/Os in sequence), against its units in flight (one I/O each at any moment).
  * Per runner: `run` and profile points fail with the reason (exit 1, the round recorded);
  * suite elements are recorded as labelled gaps ("gap": the reason) and the suite goes on (a
  * PTS test's bursts and short elements under --time-scale can be shorter than one I/O, and a
@@ -130,9 +131,9 @@ void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summa
 void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, double sample_s,
                      double weight, struct round_metrics *out);
 void metrics_free(struct round_metrics *m);
-/* Too few I/Os to measure (above): true, with one line saying why ("completed 0 I/Os in 1 s
- * at a declared depth of 256 x 64 MiB: fewer than one per slot of the queue..."); max_bs, the
- * largest I/O, is named when not 0. */
+/* Too few I/Os to measure (above): true, with one line saying why ("completed 0 I/Os in 1 s,
+ * 256 left in flight at its end (declared depth 256 x 64 MiB): too few to measure..."); max_bs,
+ * the largest I/O, is named when not 0. */
 bool metrics_too_few(const struct round_metrics *m, uint32_t max_bs, char *why, size_t len);
 /* The depth in words when it is not kept (mean below METRICS_DEPTH_KEPT of declared):
  * "QD 1024 declared, 37 effective"; "" when kept or not measured. Returns buf. */

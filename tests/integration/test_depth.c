@@ -186,7 +186,7 @@ static void test_empty_round_fails_saying_why(void **state)
     printf("  exit %d: %s", st, r.errout);
     assert_int_equal(st, 1);
     assert_non_null(strstr(r.errout, "completed 0 I/Os"));
-    assert_non_null(strstr(r.errout, "256 x 64 MiB"));
+    assert_non_null(strstr(r.errout, "256 left in flight at its end (declared depth 256 x 64 MiB)"));
     assert_non_null(strstr(r.errout, "too few to measure"));
     assert_int_equal(strchr(r.errout, '\n') - r.errout + 1, (long)strlen(r.errout));   /* one line */
     cmd_result_free(&r);

@@ -171,22 +171,34 @@ static void test_depth_summed_and_labelled(void **state)
     free(b.samples);
 }
 
-/* The minimum: as many I/Os as the declared depth (2000 done at 32: enough; 31 at 32: not). */
-static void test_too_few_below_one_per_slot(void **state)
+/* The minimum: at least one I/O, and as many as were left in flight at the end (31 done with
+ * 32 left: too few; 32: enough; 0 with none left: too few). */
+static void test_too_few_when_fewer_done_than_left_in_flight(void **state)
 {
     (void)state;
     static struct worker_stats a;
     fill_worker(&a, 31, 0, 65536, 50000, 0, 1000000000ull, 1);
-    a.depth_declared = 32;
+    a.depth_declared = 64;
     a.depth_how = DEPTH_LOOP;
+    a.inflight_at_end = 32;
     const struct worker_stats *ws[] = {&a};
     struct round_metrics m;
     metrics_compute(ws, 1, 1.0, 1.0, &m);
     char why[256];
     assert_true(metrics_too_few(&m, 65536, why, sizeof(why)));
-    assert_non_null(strstr(why, "completed 31 I/Os in 1 s at a declared depth of 32 x 64 KiB"));
+    assert_string_equal(why, "completed 31 I/Os in 1 s, 32 left in flight at its end (declared "
+                             "depth 64 x 64 KiB): too few to measure (a longer round, or a "
+                             "smaller depth or size)");
     m.total.ios = 32;
     assert_false(metrics_too_few(&m, 65536, why, sizeof(why)));
+    m.total.ios = 0;
+    m.depth.at_end = 0;
+    assert_true(metrics_too_few(&m, 0, why, sizeof(why)));
+    m.depth.how = DEPTH_LITTLE;   /* fio: the end not seen, the declared depth counts */
+    m.total.ios = 63;
+    assert_true(metrics_too_few(&m, 0, why, sizeof(why)));
+    assert_string_equal(why, "completed 63 I/Os in 1 s (declared depth 64): too few to measure "
+                             "(a longer round, or a smaller depth or size)");
     metrics_free(&m);
     free(a.samples);
 }
@@ -199,7 +211,7 @@ int main(void)
         cmocka_unit_test(test_weight),
         cmocka_unit_test(test_uneven_workers),
         cmocka_unit_test(test_depth_summed_and_labelled),
-        cmocka_unit_test(test_too_few_below_one_per_slot),
+        cmocka_unit_test(test_too_few_when_fewer_done_than_left_in_flight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
