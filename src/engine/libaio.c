@@ -10,7 +10,9 @@
  * sleeps in io_getevents.  Only this thread reads or moves the ring's head, and io_getevents
  * runs in this thread too, so user space and kernel never move it at the same time.  A ring
  * whose header we do not know (magic or incompat_features) is only read through
- * io_getevents. */
+ * io_getevents.  After each io_submit on a bio-based target (zram) it reads the ring's new
+ * entries to count the I/Os the device ran inside the call (done_at_submit, core/metrics.h:
+ * they count as one in flight for the call). */
 #include "engine/engine.h"
 
 #include <errno.h>
@@ -105,6 +107,11 @@ static int aio_queue(struct engine *e, struct io_unit *u)
     return 0;
 }
 
+static unsigned ring_tail(const struct engine *e)
+{
+    return e->ring ? __atomic_load_n(&e->ring->tail, __ATOMIC_ACQUIRE) : 0;
+}
+
 /* After an io_submit of n I/Os on a target that refuses nowait I/O (a bio-based driver such as
  * zram, whose I/O is the submitting thread's own work): when the completions that arrived in
  * the ring since `from` (its tail before the call) are exactly those n, the device ran them
@@ -113,11 +120,6 @@ static int aio_queue(struct engine *e, struct io_unit *u)
  * Elsewhere nothing is: a blk-mq device or a file whose call blocked until its I/Os were done
  * (no free tag, a filesystem lock) had them in flight together, and a hole in a file read
  * inside the call is no device at all.  Memory reads only. */
-static unsigned ring_tail(const struct engine *e)
-{
-    return e->ring ? __atomic_load_n(&e->ring->tail, __ATOMIC_ACQUIRE) : 0;
-}
-
 static void count_done_at_submit(struct engine *e, unsigned from, unsigned n)
 {
     const struct aio_ring *r = e->ring;
