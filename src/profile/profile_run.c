@@ -52,6 +52,7 @@ struct pr_result {
     /* the window's figures (point_result): total.lat from the merged histogram */
     struct dir_metrics read, write, total;
     struct data_measure data;     /* the written data's measured compressibility (writes) */
+    struct depth_figure depth;    /* the window's: its rounds' means weighted by their time */
 };
 
 struct pr_point {
@@ -458,6 +459,7 @@ static struct json_object *result_json(const struct pr_result *r)
     json_object_array_add(win, jw_int(r->last_round));
     jw_add(o, "rounds", win);
     results_figures_add(o, &r->read, &r->write, &r->total);
+    results_depth_add(o, &r->depth);
     if (r->data.present)
         jw_add(o, "data", data_measure_json(&r->data));
     return o;
@@ -622,8 +624,12 @@ static void point_result(const struct profile_session *s, const struct round_met
     window_dir(r, a, b, 2, &out->total);
     struct hist h;
     hist_init(&h);
+    double t = 0, area = 0;
     for (unsigned i = a; i <= b; i++) {
         const struct round_metrics *m = &r[i - 1];
+        out->depth = m->depth;   /* declared, how, at_end: the last round's */
+        t += m->elapsed_s;
+        area += m->depth.mean * m->elapsed_s;
         hist_merge(&h, &m->lat_total);
         if (m->data.present) {
             if (!out->data.present)
@@ -632,6 +638,7 @@ static void point_result(const struct profile_session *s, const struct round_met
                 data_measure_merge(&out->data, &m->data);
         }
     }
+    out->depth.mean = t > 0 ? area / t : 0;
     /* every I/O of the window: count, min and percentiles from the merged histogram; the mean
      * weighted by I/Os and the largest of the rounds' maxima, as the rounds give them */
     const double mean = out->total.lat.mean_us, max = out->total.lat.max_us;
@@ -651,9 +658,11 @@ static void print_round(struct profile_session *s, const struct pr_point *pt,
     units_format_figure(m->total.mb_s, UNITS_FIG_MBS, mb, sizeof(mb));
     units_format_lat(m->total.lat.mean_us, UNITS_TEXT, mean, sizeof(mean));
     units_format_lat(m->total.lat.pct_us[METRICS_P99], UNITS_TEXT, p99, sizeof(p99));
-    results_out_say(&s->out, "  %-32s round %2u/%u  IOPS %s%s  %s MB/s  lat mean %s p99 %s  %s",
+    char qd[256];   /* the depth not kept (metrics.h) */
+    metrics_depth_text(&m->depth, qd, sizeof(qd));
+    results_out_say(&s->out, "  %-32s round %2u/%u  IOPS %s%s  %s MB/s  lat mean %s p99 %s  %s%s%s",
                     label, m->round, max, iops, s->target.sim ? " (simulated)" : "", mb, mean,
-                    p99, state);
+                    p99, state, *qd ? "  " : "", qd);
 }
 
 static void print_point(struct profile_session *s, const struct pr_point *pt)
