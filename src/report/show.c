@@ -150,10 +150,12 @@ static void show_profile(FILE *out, struct json_object *doc)
                      jp_true(jp_at(p, "result.steady")) ? "steady" : "NOT steady", r0, r1);
         else
             snprintf(how, sizeof(how), "%s, %.0f round(s)", str(p, "precondition"), r1);
-        fprintf(out, "%-16s %-16s %4.0f%% %7.0f %4.0f %6.0f %10s %9s %10s %10s  %s\n",
+        char qd[256];   /* the depth in flight not kept (metrics.h) */
+        results_depth_text(jp_at(p, "result"), qd, sizeof(qd));
+        fprintf(out, "%-16s %-16s %4.0f%% %7.0f %4.0f %6.0f %10s %9s %10s %10s  %s%s%s\n",
                 str(p, "profile"), str(p, "workload"), jp_path(p, "compress_pct"),
                 jp_path(p, "workers"), jp_path(p, "qd"), jp_path(p, "effective_qd"), io, mb, m,
-                p99, how);
+                p99, how, *qd ? "; " : "", qd);
     }
     struct json_object *sat = jp_arr_at(doc, "saturation");
     for (size_t i = 0; i < jp_len(sat); i++) {
