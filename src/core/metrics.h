@@ -103,10 +103,11 @@ extern const char *const metrics_depth_how_names[];   /* by enum depth_how: "non
  * happened to finish first and the IOPS the ramp of the first completions.
  * A simulated drive at scale k counts its I/Os, k per completion (a completion stands for k
  * I/Os in sequence), against its units in flight (one I/O each at any moment).
- * Per runner: `run` and profile points fail with the reason (exit 1, the round recorded);
- * suite elements are recorded as labelled gaps ("gap": the reason) and the suite goes on (a
- * PTS test's bursts and short elements under --time-scale can be shorter than one I/O, and a
- * failed element would lose the whole test). */
+ * Per runner: `run` fails with the reason (exit 1, the round recorded); suite elements and
+ * profile rounds are recorded as labelled gaps ("gap": the reason; a profile point's result
+ * carries its window's first) and the runner goes on (a PTS test's bursts under --time-scale,
+ * a sweep's largest size in a short round can be shorter than one I/O, and a failure would
+ * lose the whole test or sweep). */
 
 struct round_metrics {
     unsigned round;            /* 1-based */
@@ -122,8 +123,9 @@ struct round_metrics {
                                   judged) / "measure" (a round of the measurement) */
     struct drive_state state;  /* the drive's state at the end of the round (drive_state.h) */
     struct depth_figure depth;
-    char gap[256];             /* a suite element with too few I/Os (metrics_too_few): why; its
-                                  figures are recorded, labelled with this ("gap") */
+    char gap[256];             /* a suite element or profile round with too few I/Os
+                                  (metrics_too_few): why; its figures are recorded, labelled
+                                  with this ("gap") */
 };
 
 void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summary *out);

@@ -53,6 +53,7 @@ struct pr_result {
     struct dir_metrics read, write, total;
     struct data_measure data;     /* the written data's measured compressibility (writes) */
     struct depth_figure depth;    /* the window's: its rounds' means weighted by their time */
+    char gap[256];                /* the first window round's with too few I/Os, else "" */
 };
 
 struct pr_point {
@@ -460,6 +461,8 @@ static struct json_object *result_json(const struct pr_result *r)
     jw_add(o, "rounds", win);
     results_figures_add(o, &r->read, &r->write, &r->total);
     results_depth_add(o, &r->depth);
+    if (r->gap[0])
+        jw_add(o, "gap", jw_str(r->gap));
     if (r->data.present)
         jw_add(o, "data", data_measure_json(&r->data));
     return o;
@@ -628,6 +631,8 @@ static void point_result(const struct profile_session *s, const struct round_met
     for (unsigned i = a; i <= b; i++) {
         const struct round_metrics *m = &r[i - 1];
         out->depth = m->depth;   /* declared, how, at_end: the last round's */
+        if (m->gap[0] && !out->gap[0])
+            snprintf(out->gap, sizeof(out->gap), "round %u %s", i, m->gap);
         t += m->elapsed_s;
         area += m->depth.mean * m->elapsed_s;
         hist_merge(&h, &m->lat_total);
@@ -720,12 +725,10 @@ static int point_round(struct profile_session *s, struct worker_pool *pool,
     if (*s->stop)   /* cut short: not recorded */
         return 1;
     run_pool_metrics(pool, NS_PER_S, s->weight, m);
-    char why[256];
-    if (metrics_too_few(m, 0, why, sizeof(why))) {   /* metrics.h: the minimum */
-        metrics_free(m);
-        errf(err, errlen, "%s %s", lim->label ? lim->label : "round", why);
-        return -1;
-    }
+    /* metrics.h: the minimum; a profile records a labelled gap and goes on (a sweep's largest
+     * size may not complete in a short round: the plot draws no figure there) */
+    if (metrics_too_few(m, 0, m->gap, sizeof(m->gap)) && !s->cfg.quiet)
+        results_out_say(&s->out, "  %s: gap: %s", lim->label ? lim->label : "round", m->gap);
     run_device_round(&s->target, s->weight, &s->sim_last, m);
     ds_write(&s->state, (double)m->write.bytes, as_wdpc);
     m->state = s->state;

@@ -150,8 +150,11 @@ static void show_profile(FILE *out, struct json_object *doc)
                      jp_true(jp_at(p, "result.steady")) ? "steady" : "NOT steady", r0, r1);
         else
             snprintf(how, sizeof(how), "%s, %.0f round(s)", str(p, "precondition"), r1);
-        char qd[256];   /* the depth in flight not kept (metrics.h) */
-        results_depth_text(jp_at(p, "result"), qd, sizeof(qd));
+        char qd[256];   /* a gap, or the depth in flight not kept (metrics.h) */
+        if (*str(p, "result.gap"))
+            snprintf(qd, sizeof(qd), "gap: too few I/Os to measure");
+        else
+            results_depth_text(jp_at(p, "result"), qd, sizeof(qd));
         fprintf(out, "%-16s %-16s %4.0f%% %7.0f %4.0f %6.0f %10s %9s %10s %10s  %s%s%s\n",
                 str(p, "profile"), str(p, "workload"), jp_path(p, "compress_pct"),
                 jp_path(p, "workers"), jp_path(p, "qd"), jp_path(p, "effective_qd"), io, mb, m,
