@@ -1,6 +1,7 @@
 /* metrics.c — a round's figures from the workers' counters. */
 #include "core/metrics.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,30 @@ static void dir_fill(struct dir_metrics *d, uint64_t ios, uint64_t bytes, double
     d->mb_s = units_mb(bps);
     d->mib_s = units_mib(bps);
     lat_summary_from_hist(h, weight, &d->lat);
+}
+
+const char *const metrics_depth_how_names[] = {"none", "loop", "virtual", "littles_law"};
+
+/* Declared depths add up; so do the workers' integrals, over the round's length. */
+static void metrics_depth(const struct worker_stats *const *ws, unsigned n_workers,
+                          uint64_t elapsed_ns, struct depth_figure *out)
+{
+    memset(out, 0, sizeof(*out));
+    double area = 0, at_submit = 0, done = 0;
+    for (unsigned i = 0; i < n_workers; i++) {
+        out->declared += ws[i]->depth_declared;
+        area += ws[i]->inflight_ns;
+        out->at_end += ws[i]->inflight_at_end;
+        at_submit += (double)ws[i]->done_at_submit;
+        done += (double)(ws[i]->ios[IO_READ] + ws[i]->ios[IO_WRITE]);
+        out->at_submit_known |= ws[i]->done_at_submit_known;
+        if (ws[i]->depth_how != DEPTH_NONE)
+            out->how = ws[i]->depth_how;
+    }
+    if (out->how != DEPTH_NONE && elapsed_ns)
+        out->mean = area / (double)elapsed_ns;
+    if (done > 0)
+        out->at_submit_share = at_submit < done ? at_submit / done : 1.0;
 }
 
 void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, double sample_s,
@@ -100,6 +125,7 @@ void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, d
         ss->write_mb_s[k] = units_mb((double)sb[IO_WRITE] * f);
         ss->mb_s[k] = ss->read_mb_s[k] + ss->write_mb_s[k];
     }
+    metrics_depth(ws, n_workers, elapsed_ns, &out->depth);
     metrics_data_measure(ws, n_workers, &out->data);
     for (unsigned i = 0; i < n_workers; i++) {
         if (!ws[i]->n_hosts)
@@ -168,4 +194,41 @@ int metrics_value(const struct round_metrics *m, const char *name, double *out)
             return 0;
         }
     return -1;
+}
+
+bool metrics_too_few(const struct round_metrics *m, uint32_t max_bs, char *why, size_t len)
+{
+    const uint64_t done = m->total.ios;   /* a scaled drive's weighted: k per completion */
+    const bool end_seen = m->depth.how == DEPTH_LOOP || m->depth.how == DEPTH_VIRTUAL;
+    const unsigned left = end_seen ? m->depth.at_end : m->depth.declared;
+    if (done >= 1 && done >= left)
+        return false;
+    char bs[40] = "";
+    if (max_bs) {
+        char b[32];
+        units_format_bs((double)max_bs, b, sizeof(b));
+        snprintf(bs, sizeof(bs), " x %s", b);
+    }
+    char at_end[64] = "";
+    if (end_seen)
+        snprintf(at_end, sizeof(at_end), ", %u left in flight at its end", left);
+    snprintf(why, len,
+             "completed %llu I/O%s in %.3g s%s (declared depth %u%s): too few to measure (a "
+             "longer round, or a smaller depth or size)", (unsigned long long)done,
+             done == 1 ? "" : "s", m->elapsed_s, at_end, m->depth.declared, bs);
+    return true;
+}
+
+const char *metrics_depth_text(const struct depth_figure *d, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (d->how == DEPTH_NONE || !d->declared || d->mean >= METRICS_DEPTH_KEPT * d->declared)
+        return buf;
+    char why[128] = "";
+    if (d->at_submit_share >= METRICS_AT_SUBMIT_NAMED)
+        snprintf(why, sizeof(why), " (%.0f%% of the I/Os ran inside their submission call: the "
+                 "device does the I/O in the submitting thread)", 100 * d->at_submit_share);
+    snprintf(buf, len, "QD %u declared, %.*f in flight on average%s%s", d->declared, d->mean < 10 ? 1 : 0,
+             d->mean, d->how == DEPTH_LITTLE ? " (Little's law)" : "", why);
+    return buf;
 }

@@ -65,6 +65,51 @@ struct device_round {
     double unmapped_read_bytes;   /* read without NAND: never written or trimmed */
 };
 
+/* Queue depth of a round, element or point: the declared depth (workers x qd; fio: jobs x
+ * iodepth) and the time-weighted mean number of I/Os in flight over the counted time.
+ *   loop        the I/O loop's integral (core/worker.c): an I/O is in flight from the clock
+ *               stamp read just before its batch is submitted to the stamp read when the reap
+ *               that returned it came back, the very interval its latency is measured over; so
+ *               the resolution is one batch (a submit or a reap), and the mean equals the sum
+ *               of the latencies over the round time plus the I/Os still in flight at its end.
+ *   virtual     the same over the simulated drive's virtual clock.
+ *   littles_law fio: IOPS x mean latency (lat_ns) from fio's JSON, exact for the I/Os fio
+ *               counted; it misses those still in flight when fio stopped.
+ * An I/O blocked inside the submission call (libaio's io_submit waiting for a block-layer tag,
+ * or completing the I/O there on a device such as zram) is in flight by this count: no clock is
+ * read after the submission. Where that matters the label says the declared depth and the
+ * effective one; docs/engines.md (Queue depth) has the measured cases.
+ * kept = mean / declared. A figure whose depth is not kept is labelled (results "depth",
+ * show, run lines), never silently. */
+#define METRICS_DEPTH_KEPT 0.95   /* below: the effective depth is printed beside the declared */
+struct depth_figure {
+    unsigned declared;
+    double mean;               /* I/Os in flight, time-weighted; 0 when not measured */
+    unsigned at_end;           /* loop, virtual: I/Os in flight when the round's time ended
+                                  (not counted: the mean exceeds Little's law of the counted
+                                  I/Os by at most this many) */
+    enum depth_how how;        /* DEPTH_NONE: not measured */
+    bool at_submit_known;      /* the engine looks (engine_ops.done_at_submit: libaio) */
+    double at_submit_share;    /* of the completions, the share the device ran inside their
+                                  submission call (zram under libaio), 0..1; such I/Os count
+                                  as one in flight for the call, not all of them at once */
+};
+#define METRICS_AT_SUBMIT_NAMED 0.5   /* a larger share is named in the depth's words */
+extern const char *const metrics_depth_how_names[];   /* by enum depth_how: "none", "loop"... */
+
+/* Minimum for a figure (metrics_too_few): a round, element or point must complete at least one
+ * I/O, and at least as many as it left in flight at its end (depth.at_end; fio, whose end is
+ * not seen: the declared depth). The I/Os still in flight are not counted however long they
+ * took, so with fewer counted than left out the latencies are mostly those of the I/Os that
+ * happened to finish first and the IOPS the ramp of the first completions.
+ * A simulated drive at scale k counts its I/Os, k per completion (a completion stands for k
+ * I/Os in sequence), against its units in flight (one I/O each at any moment).
+ * Per runner: `run` fails with the reason (exit 1, the round recorded); suite elements and
+ * profile rounds are recorded as labelled gaps ("gap": the reason; a profile point's result
+ * carries its window's first) and the runner goes on (a PTS test's bursts under --time-scale,
+ * a sweep's largest size in a short round can be shorter than one I/O, and a failure would
+ * lose the whole test or sweep). */
+
 struct round_metrics {
     unsigned round;            /* 1-based */
     double elapsed_s;
@@ -79,6 +124,10 @@ struct round_metrics {
                                   judged) / "measure" (a round of the measurement) */
     struct drive_state state;  /* the drive's state at the end of the round (drive_state.h) */
     struct ds_reads unwritten; /* its reads of never-written space (drive_state.h) */
+    struct depth_figure depth;
+    char gap[256];             /* a suite element or profile round with too few I/Os
+                                  (metrics_too_few): why; its figures are recorded, labelled
+                                  with this ("gap") */
 };
 
 void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summary *out);
@@ -86,6 +135,13 @@ void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summa
 void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, double sample_s,
                      double weight, struct round_metrics *out);
 void metrics_free(struct round_metrics *m);
+/* Too few I/Os to measure (above): true, with one line saying why ("completed 0 I/Os in 1 s,
+ * 256 left in flight at its end (declared depth 256 x 64 MiB): too few to measure..."); max_bs,
+ * the largest I/O, is named when not 0. */
+bool metrics_too_few(const struct round_metrics *m, uint32_t max_bs, char *why, size_t len);
+/* The depth in words when it is not kept (mean below METRICS_DEPTH_KEPT of declared):
+ * "QD 1024 declared, 37 in flight on average"; "" when kept or not measured. Returns buf. */
+const char *metrics_depth_text(const struct depth_figure *d, char *buf, size_t len);
 /* The data part of metrics_compute: every worker's write-data sample measured per 4 KiB chunk
  * and merged (present when the workload writes). */
 void metrics_data_measure(const struct worker_stats *const *ws, unsigned n_workers,

@@ -66,6 +66,49 @@ void results_figures_add(struct json_object *o, const struct dir_metrics *read,
     jw_add(o, "total", dir_json(total));
 }
 
+void results_depth_add(struct json_object *o, const struct depth_figure *d)
+{
+    if (d->how == DEPTH_NONE)
+        return;
+    struct json_object *dj = json_object_new_object();
+    jw_add(dj, "declared", jw_int(d->declared));
+    jw_add(dj, "mean", jw_num(d->mean));
+    jw_add(dj, "kept", d->declared ? jw_num(d->mean / d->declared) : NULL);
+    jw_add(dj, "how", jw_str(metrics_depth_how_names[d->how]));
+    if (d->how != DEPTH_LITTLE)
+        jw_add(dj, "at_end", jw_int(d->at_end));
+    if (d->at_submit_known)
+        jw_add(dj, "done_at_submit", jw_num(d->at_submit_share));
+    char label[256];
+    if (*metrics_depth_text(d, label, sizeof(label)))
+        jw_add(dj, "label", jw_str(label));
+    jw_add(o, "depth", dj);
+}
+
+void results_depth_gap_add(struct json_object *o, const struct round_metrics *m)
+{
+    results_depth_add(o, &m->depth);
+    if (m->gap[0])
+        jw_add(o, "gap", jw_str(m->gap));
+}
+
+const char *results_depth_text(struct json_object *o, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    struct json_object *dj = jp_at(o, "depth");
+    const char *how = jp_str(dj, "how");
+    const double declared = jp_path(dj, "declared"), mean = jp_path(dj, "mean");
+    if (!how || !isfinite(declared) || !isfinite(mean) || declared < 1 || declared > UINT32_MAX)
+        return buf;
+    const double at_submit = jp_path(dj, "done_at_submit");
+    struct depth_figure d = {.declared = (unsigned)declared, .mean = mean, .how = DEPTH_NONE,
+                             .at_submit_share = isfinite(at_submit) ? at_submit : 0};
+    for (int h = DEPTH_LOOP; h <= DEPTH_LITTLE; h++)
+        if (!strcmp(how, metrics_depth_how_names[h]))
+            d.how = (enum depth_how)h;
+    return metrics_depth_text(&d, buf, len);
+}
+
 double results_figures_lat(struct json_object *o, const char *dir, const char *key)
 {
     char path[96];
@@ -80,6 +123,7 @@ struct json_object *results_round_json(const struct round_metrics *m)
     jw_add(o, "round", jw_int(m->round));
     jw_add(o, "elapsed_s", jw_num(m->elapsed_s));
     results_figures_add(o, &m->read, &m->write, &m->total);
+    results_depth_gap_add(o, m);
     const struct sample_series *s = &m->samples;
     struct json_object *so = json_object_new_object();
     jw_add(so, "interval_s", jw_num(s->interval_s));

@@ -106,6 +106,16 @@ struct json_object *results_wipc_json(const struct results_wipc *w, const struct
  * DIRTH's operating points, profile point results. */
 void results_figures_add(struct json_object *o, const struct dir_metrics *read,
                          const struct dir_metrics *write, const struct dir_metrics *total);
+/* The queue depth of a round, element or point (metrics.h: struct depth_figure) as its "depth"
+ * object: {declared, mean, kept (mean / declared), how ("loop", "virtual", "littles_law"),
+ * at_end (not with littles_law), label (the depth in words when not kept, else absent)};
+ * nothing when not measured. */
+void results_depth_add(struct json_object *o, const struct depth_figure *d);
+/* The same and, for a figure with too few I/Os (round_metrics.gap), "gap": the reason. */
+void results_depth_gap_add(struct json_object *o, const struct round_metrics *m);
+/* The depth in words (metrics_depth_text) read back from o's "depth" object: "" when o has
+ * none or its depth was kept. Returns buf. */
+const char *results_depth_text(struct json_object *o, char *buf, size_t len);
 /* A latency of a figures object o: dir "read", "write" or "total", key "count", "min", "mean",
  * "max", "max_round_mean" or a percentile ("99.9"). NAN when absent or null. */
 double results_figures_lat(struct json_object *o, const char *dir, const char *key);

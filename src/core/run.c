@@ -325,8 +325,10 @@ static void print_round(const struct run_record *rec, const struct round_metrics
         snprintf(num, sizeof(num), "wdpc %3u", m->round);
     else
         snprintf(num, sizeof(num), "round %2u/%u", rec->measured, rec->cfg.max_rounds);
-    printf("%s  IOPS %s (r %s w %s)  %s MB/s  lat mean %s p99.9 %s%s%s  %s\n", num, iops, r, w,
-           mb, mean, p999, dev, rec->target.sim ? " (simulated)" : "", ss);
+    char qd[256];   /* the depth not kept (metrics.h), beside the state */
+    metrics_depth_text(&m->depth, qd, sizeof(qd));
+    printf("%s  IOPS %s (r %s w %s)  %s MB/s  lat mean %s p99.9 %s%s%s  %s%s%s\n", num, iops, r,
+           w, mb, mean, p999, dev, rec->target.sim ? " (simulated)" : "", ss, *qd ? "  " : "", qd);
     fflush(stdout);
 }
 
@@ -745,6 +747,12 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
         }
         m->state = rec->state;
         rec->n_rounds++;
+        char why[256];
+        if (metrics_too_few(m, wl_max_bs(&rec->wl), why, sizeof(why))) {
+            /* recorded, and the run fails saying why (metrics.h: the minimum) */
+            snprintf(rec->error, sizeof(rec->error), "round %u %s", r, why);
+            return EXIT_FAILURE_RUN;
+        }
         if (in_wdpc && m->write.bytes == 0) {
             snprintf(rec->error, sizeof(rec->error), "WDPC round %u wrote nothing", r);
             return EXIT_FAILURE_RUN;

@@ -23,6 +23,16 @@ struct round_state {
     uint64_t quota, issued;        /* byte-based rounds */
     uint64_t last_ios[IO_NDIR], last_bytes[IO_NDIR];
     unsigned inflight;
+    /* queue depth (worker.h): the integral of in-flight I/Os up to depth_t, clipped to the
+     * counted time, and the level since depth_t */
+    double depth_area;
+    uint64_t depth_t;
+    unsigned depth_level;
+    unsigned depth_at_end;         /* the level when the clock first reached end */
+    bool depth_ended;
+    uint64_t done_at_submit0;      /* the engine's done_at_submit at the round's start */
+    uint64_t done_at_submit_seen;  /* ... after the last submission */
+    unsigned done_pending;         /* complete at submission, not yet reaped */
     bool issuing;
     bool time_based;
     /* pacing (workload rate_iops, thinktime): no issue before next_issue; gap_ns between two
@@ -170,7 +180,26 @@ static void round_begin(struct worker *w, const struct round_limits *lim)
     r->think_ns = p->wl->thinktime_ns * k;
     r->paced = r->gap_ns || r->think_ns;
     r->next_issue = r->start;
+    r->depth_t = r->start;
+    r->done_at_submit0 = p->ops->done_at_submit ? p->ops->done_at_submit(w->eng) : 0;
+    r->done_at_submit_seen = r->done_at_submit0;
     note_cpu(w);
+}
+
+/* The in-flight count becomes `level` at engine time t (a stamp the loop has read anyway):
+ * the time since the last change, clipped to the round's counted time, at the old level. */
+static inline void depth_step(struct round_state *r, uint64_t t, unsigned level)
+{
+    const uint64_t tt = t < r->end ? t : r->end;
+    if (tt > r->depth_t) {
+        r->depth_area += (double)r->depth_level * (double)(tt - r->depth_t);
+        r->depth_t = tt;
+    }
+    if (t >= r->end && !r->depth_ended) {
+        r->depth_at_end = r->depth_level;
+        r->depth_ended = true;
+    }
+    r->depth_level = level;
 }
 
 /* Add (the head of) one write to the round's data sample: a copy of the bytes just written or,
@@ -194,12 +223,33 @@ static void sample_write(struct worker *w, const struct io_unit *u, bool filled)
  * data, about 0.2 ms per batch). Engines without a flush op batch as before. */
 #define WORKER_FLUSH_BYTES (64u << 10)
 
-/* Stamp staged[from..to) with the engine's clock, just before they are submitted. */
+/* Stamp staged[from..to) with the engine's clock, just before they are submitted: from then
+ * on staged[0..to) are in flight besides those already there. */
 static void stamp(struct worker *w, unsigned from, unsigned to)
 {
     uint64_t t = w->pool->ops->clock(w->eng);
     for (unsigned i = from; i < to; i++)
         w->staged[i]->issue_ns = t;
+    depth_step(&w->r, t, w->r.inflight + to - w->r.done_pending);
+}
+
+/* After a submission of staged[..to): the I/Os the engine found complete when the call
+ * returned (done_at_submit: a device that runs them inside the call, one after another) were in
+ * flight for the call as one, not all at once: the level since the stamp is set so (no time
+ * has been counted at it yet), and they stay out of it until reaped. No clock is read. */
+static void after_submit(struct worker *w, unsigned to)
+{
+    const struct engine_ops *ops = w->pool->ops;
+    if (!ops->done_at_submit)
+        return;
+    struct round_state *r = &w->r;
+    const uint64_t now = ops->done_at_submit(w->eng);
+    const unsigned k = (unsigned)(now - r->done_at_submit_seen);
+    r->done_at_submit_seen = now;
+    if (!k)
+        return;
+    r->done_pending += k;
+    r->depth_level = r->inflight + to - r->done_pending + 1;
 }
 
 /* Stage and submit as many I/Os as the queue depth allows. */
@@ -235,6 +285,7 @@ static void round_fill(struct worker *w)
         if (wl->batch_submit && ns - flushed >= wl->batch_submit) {
             stamp(w, flushed, ns);   /* iodepth_batch_submit: at most this many per call */
             int fr = ops->flush ? ops->flush(w->eng) : ops->commit(w->eng);
+            after_submit(w, ns);
             if (fr < 0) {
                 worker_fail(w, "%s: submit failed: %s", ops->name, strerror(-fr));
                 r->issuing = false;
@@ -267,6 +318,7 @@ static void round_fill(struct worker *w)
         if (filled >= WORKER_FLUSH_BYTES && ops->flush) {
             stamp(w, flushed, ns);
             ret = ops->flush(w->eng);
+            after_submit(w, ns);
             if (ret < 0) {
                 worker_fail(w, "%s: submit failed: %s", ops->name, strerror(-ret));
                 r->issuing = false;
@@ -281,6 +333,7 @@ static void round_fill(struct worker *w)
         return;
     stamp(w, flushed, ns);
     int ret = ops->commit(w->eng);
+    after_submit(w, ns);
     if (ret < 0) {
         worker_fail(w, "%s: submit failed: %s", ops->name, strerror(-ret));
         r->issuing = false;
@@ -334,6 +387,9 @@ static void round_account(struct worker *w, int n, uint64_t t)
         w->free_units[w->n_free++] = u;
     }
     r->inflight -= (unsigned)n;
+    /* a reap takes every completion there (max: all in flight), those done at submission too */
+    r->done_pending = 0;
+    depth_step(r, t, r->inflight);
     r->now = t;
     if (r->think_ns && n > 0 && t + r->think_ns > r->next_issue)
         r->next_issue = t + r->think_ns;   /* thinktime: after a completion, before the next */
@@ -361,6 +417,14 @@ static void round_finish(struct worker *w)
     struct worker_stats *s = &w->stats;
     s->start_ns = w->r.start;
     s->end_ns = w->r.time_based ? w->r.end : w->r.last_counted;
+    depth_step(&w->r, s->end_ns, w->r.depth_level);
+    s->inflight_ns = w->r.depth_area;
+    s->inflight_at_end = w->r.time_based ? w->r.depth_at_end : 0;
+    const struct engine_ops *ops = w->pool->ops;
+    s->done_at_submit_known = ops->done_at_submit != NULL;
+    s->done_at_submit = ops->done_at_submit ? ops->done_at_submit(w->eng) - w->r.done_at_submit0 : 0;
+    s->depth_declared = w->pool->wl->qd;
+    s->depth_how = w->pool->virtual_time ? DEPTH_VIRTUAL : DEPTH_LOOP;
     note_cpu(w);
 }
 
@@ -706,6 +770,9 @@ static void pool_round_whole(struct worker_pool *p, const struct round_limits *l
     hist_init(&s->lat[IO_WRITE]);
     s->start_ns = s->end_ns = 0;
     s->n_samples = 0;
+    s->inflight_ns = 0;
+    s->depth_declared = 0;
+    s->depth_how = DEPTH_NONE;
     free(s->hosts);
     s->hosts = NULL;
     s->n_hosts = 0;

@@ -7,6 +7,11 @@
  * I/Os, bytes and latency histograms and records a sample every sample interval.  Nothing in
  * the I/O loop allocates, locks or formats: per batch it stages I/Os, reads the clock, submits,
  * reaps, reads the clock, and adds the latencies to the histograms.
+ * Queue depth: the loop integrates its count of I/Os in flight over those same two stamps (no
+ * clock read of its own), so the resolution is one batch: an I/O is in flight from the stamp
+ * before its submission to the stamp after the reap that returned it, its latency's interval;
+ * one the device ran inside the submission call (engine_ops.done_at_submit) counts once for the
+ * call. core/metrics.h (struct depth_figure) says what is recorded.
  *
  * Placement (base->place, device/numa.h): each worker thread is named "ptsb-wN" and, when the
  * placement pins, pins itself before its engine allocates its buffers; a virtual-time or

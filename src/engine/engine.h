@@ -74,6 +74,14 @@ struct host_figures {
     double runtime_s;
 };
 
+/* How a round's mean queue depth was found (core/metrics.h: struct depth_figure). */
+enum depth_how {
+    DEPTH_NONE = 0,     /* not measured (a stats record nothing filled) */
+    DEPTH_LOOP,         /* the I/O loop's integral over the engine's clock (core/worker.c) */
+    DEPTH_VIRTUAL,      /* the same loop over a virtual clock (the simulated drive) */
+    DEPTH_LITTLE,       /* Little's law from the tool's own figures: IOPS x mean latency (fio) */
+};
+
 struct worker_stats {
     uint64_t ios[IO_NDIR];
     uint64_t bytes[IO_NDIR];
@@ -90,6 +98,16 @@ struct worker_stats {
     uint32_t data_sample_len;
     struct host_figures *hosts;        /* remote generators (whole-round engines), else NULL */
     unsigned n_hosts;
+    /* Queue depth: I/Os in flight integrated over the counted time [start_ns, end_ns], in
+     * I/O-nanoseconds of the engine's clock, and the depth declared for what this record
+     * covers (a worker's qd; a whole-round engine's jobs x iodepth). */
+    double inflight_ns;
+    unsigned inflight_at_end;          /* I/Os in flight at the end of the counted time */
+    uint64_t done_at_submit;           /* I/Os complete when their submission returned (the
+                                          engine's done_at_submit over the round); 0 unknown */
+    bool done_at_submit_known;
+    unsigned depth_declared;
+    enum depth_how depth_how;
 };
 
 struct round_limits {
@@ -156,6 +174,11 @@ struct engine_ops {
      * Returns 0, or -1 with a message. */
     int (*round)(struct engine *e, const struct round_limits *lim, const char *label,
                  struct worker_stats *out, char *err, size_t errlen);
+    /* Optional: the I/Os the device ran inside the submission call that carried them, since
+     * init: a call that returned with every I/O it carried complete and no other completion
+     * meanwhile (libaio on zram: the I/O is the submitting thread's own work). Read after each
+     * submission (memory reads, no syscall). NULL: the engine does not look. */
+    uint64_t (*done_at_submit)(struct engine *e);
     /* Version of the library behind the engine, for the results ("liburing 2.3"). */
     const char *(*version)(void);
     /* Optional: can the engine run on this machine (its tool installed and new enough)? Asked

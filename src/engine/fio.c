@@ -260,6 +260,21 @@ static void take_dir(const struct fio_dir *d, int dir, struct worker_stats *s)
     }
 }
 
+/* The round's queue depth by Little's law (worker_stats.inflight_ns): fio's total I/Os x mean
+ * latency (lat_ns, submission to completion) is the sum of the latencies, the integral of the
+ * I/Os in flight. fio's json "iodepth_level" is no time average: it counts, at each
+ * submission, the depth then in power-of-two bins (fio's HOWTO, "IO depths"). Declared: jobs x
+ * iodepth, on each host (client/server: fio's figures are all the hosts'). */
+static void take_depth(const struct fio_stats *t, const struct workload *wl, unsigned hosts,
+                       struct worker_stats *s)
+{
+    for (int d = 0; d < IO_NDIR; d++)
+        if (t->dir[d].ios)
+            s->inflight_ns += (double)t->dir[d].ios * t->dir[d].lat.mean_ns;
+    s->depth_declared = (hosts ? hosts : 1) * wl->workers * wl->qd;
+    s->depth_how = DEPTH_LITTLE;
+}
+
 static void first_line(const char *text, char *buf, size_t len)
 {
     const char *p = text ? text : "";
@@ -364,6 +379,7 @@ static int fio_round(struct engine *e, const struct round_limits *lim, const cha
     double runtime_ms = fmax(fo.total.dir[0].runtime_ms, fo.total.dir[1].runtime_ms);
     s->start_ns = 0;
     s->end_ns = (uint64_t)llround(runtime_ms * 1e6);
+    take_depth(&fo.total, e->wl, e->n_remotes, s);
     if (!e->n_remotes) {
         read_samples(iops_log, (double)o.log_msec / 1000.0, s);
     } else {

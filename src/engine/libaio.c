@@ -10,7 +10,9 @@
  * sleeps in io_getevents.  Only this thread reads or moves the ring's head, and io_getevents
  * runs in this thread too, so user space and kernel never move it at the same time.  A ring
  * whose header we do not know (magic or incompat_features) is only read through
- * io_getevents. */
+ * io_getevents.  After each io_submit on a bio-based target (zram) it reads the ring's new
+ * entries to count the I/Os the device ran inside the call (done_at_submit, core/metrics.h:
+ * they count as one in flight for the call). */
 #include "engine/engine.h"
 
 #include <errno.h>
@@ -36,6 +38,12 @@ struct engine {
     struct aio_ring *ring;     /* the completion ring, when its layout is the known one */
     struct engine_waits waits;
     unsigned in_flight;        /* submitted, not yet taken */
+    /* completions found in the ring when io_submit returned that belong to the I/Os it just
+     * submitted (aio_done_at_submit): the batch each unit went in, by unit index */
+    uint32_t *batch_of;
+    uint32_t batch;
+    uint64_t done_at_submit;
+    bool bio_based;            /* the target refuses nowait I/O (engine_refuses_nowait) */
 };
 
 /* The header of the completion ring io_setup maps (the kernel's fs/aio.c; a stable ABI). */
@@ -63,6 +71,8 @@ static int aio_init(struct engine **out, const struct engine_config *cfg, char *
     e->iocbs = xcalloc(cfg->depth, sizeof(*e->iocbs));
     e->staged = xcalloc(cfg->depth, sizeof(*e->staged));
     e->events = xcalloc(cfg->depth, sizeof(*e->events));
+    e->batch_of = xcalloc(cfg->depth, sizeof(*e->batch_of));
+    e->bio_based = engine_refuses_nowait(cfg->fd);
     e->bufs = engine_alloc_buffers(cfg->depth, cfg->max_len, cfg->mem_align, &e->stride);
     if (!e->bufs) {
         aio_cleanup(e);
@@ -92,14 +102,45 @@ static int aio_queue(struct engine *e, struct io_unit *u)
     else
         io_prep_pwrite(cb, e->fd, u->buf, u->len, (long long)u->offset);
     cb->data = u;
+    e->batch_of[u->index] = e->batch;
     e->staged[e->n_staged++] = cb;
     return 0;
+}
+
+static unsigned ring_tail(const struct engine *e)
+{
+    return e->ring ? __atomic_load_n(&e->ring->tail, __ATOMIC_ACQUIRE) : 0;
+}
+
+/* After an io_submit of n I/Os on a target that refuses nowait I/O (a bio-based driver such as
+ * zram, whose I/O is the submitting thread's own work): when the completions that arrived in
+ * the ring since `from` (its tail before the call) are exactly those n, the device ran them
+ * inside the call, and they are counted. A call during which an earlier I/O completed too, or
+ * that returned with some of its own still out, worked beside the device: nothing is counted.
+ * Elsewhere nothing is: a blk-mq device or a file whose call blocked until its I/Os were done
+ * (no free tag, a filesystem lock) had them in flight together, and a hole in a file read
+ * inside the call is no device at all.  Memory reads only. */
+static void count_done_at_submit(struct engine *e, unsigned from, unsigned n)
+{
+    const struct aio_ring *r = e->ring;
+    if (!r || !e->bio_based)
+        return;
+    unsigned mine = 0;
+    for (unsigned i = from, tail = ring_tail(e); i != tail; i = i + 1 == r->nr ? 0 : i + 1) {
+        const struct io_unit *u = (const struct io_unit *)(uintptr_t)r->io_events[i].data;
+        if (e->batch_of[u->index] != e->batch)
+            return;   /* an earlier I/O completed meanwhile */
+        mine++;
+    }
+    if (mine == n)
+        e->done_at_submit += n;
 }
 
 static int aio_commit(struct engine *e)
 {
     unsigned done = 0;
     while (done < e->n_staged) {
+        const unsigned from = ring_tail(e);
         int ret = io_submit(e->ctx, (long)(e->n_staged - done), e->staged + done);
         if (ret < 0) {
             if (ret == -EINTR || ret == -EAGAIN)
@@ -109,10 +150,14 @@ static int aio_commit(struct engine *e)
         }
         done += (unsigned)ret;
         e->in_flight += (unsigned)ret;
+        count_done_at_submit(e, from, (unsigned)ret);
     }
     e->n_staged = 0;
+    e->batch++;
     return 0;
 }
+
+static uint64_t aio_done_at_submit(struct engine *e) { return e->done_at_submit; }
 
 static void give(struct io_event *ev, struct io_unit **out)
 {
@@ -189,6 +234,7 @@ static void aio_cleanup(struct engine *e)
     free(e->iocbs);
     free(e->staged);
     free(e->events);
+    free(e->batch_of);
     free(e);
 }
 
@@ -204,6 +250,7 @@ const struct engine_ops engine_libaio = {
     .reap = aio_reap,
     .clock = engine_clock_monotonic,
     .idle = engine_idle_sleep,
+    .done_at_submit = aio_done_at_submit,
     .version = aio_version,
     .cleanup = aio_cleanup,
 };

@@ -53,6 +53,8 @@ struct pr_result {
     /* the window's figures (point_result): total.lat from the merged histogram */
     struct dir_metrics read, write, total;
     struct data_measure data;     /* the written data's measured compressibility (writes) */
+    struct depth_figure depth;    /* the window's: its rounds' means weighted by their time */
+    char gap[256];                /* the first window round's with too few I/Os, else "" */
 };
 
 struct pr_point {
@@ -512,6 +514,9 @@ static struct json_object *result_json(const struct pr_result *r)
     json_object_array_add(win, jw_int(r->last_round));
     jw_add(o, "rounds", win);
     results_figures_add(o, &r->read, &r->write, &r->total);
+    results_depth_add(o, &r->depth);
+    if (r->gap[0])
+        jw_add(o, "gap", jw_str(r->gap));
     if (r->data.present)
         jw_add(o, "data", data_measure_json(&r->data));
     return o;
@@ -676,8 +681,14 @@ static void point_result(const struct profile_session *s, const struct round_met
     window_dir(r, a, b, 2, &out->total);
     struct hist h;
     hist_init(&h);
+    double t = 0, area = 0;
     for (unsigned i = a; i <= b; i++) {
         const struct round_metrics *m = &r[i - 1];
+        out->depth = m->depth;   /* declared, how, at_end: the last round's */
+        if (m->gap[0] && !out->gap[0])
+            snprintf(out->gap, sizeof(out->gap), "round %u %s", i, m->gap);
+        t += m->elapsed_s;
+        area += m->depth.mean * m->elapsed_s;
         hist_merge(&h, &m->lat_total);
         if (m->data.present) {
             if (!out->data.present)
@@ -686,6 +697,7 @@ static void point_result(const struct profile_session *s, const struct round_met
                 data_measure_merge(&out->data, &m->data);
         }
     }
+    out->depth.mean = t > 0 ? area / t : 0;
     /* every I/O of the window: count, min and percentiles from the merged histogram; the mean
      * weighted by I/Os and the largest of the rounds' maxima, as the rounds give them */
     const double mean = out->total.lat.mean_us, max = out->total.lat.max_us;
@@ -705,9 +717,11 @@ static void print_round(struct profile_session *s, const struct pr_point *pt,
     units_format_figure(m->total.mb_s, UNITS_FIG_MBS, mb, sizeof(mb));
     units_format_lat(m->total.lat.mean_us, UNITS_TEXT, mean, sizeof(mean));
     units_format_lat(m->total.lat.pct_us[METRICS_P99], UNITS_TEXT, p99, sizeof(p99));
-    results_out_say(&s->out, "  %-32s round %2u/%u  IOPS %s%s  %s MB/s  lat mean %s p99 %s  %s",
+    char qd[256];   /* the depth not kept (metrics.h) */
+    metrics_depth_text(&m->depth, qd, sizeof(qd));
+    results_out_say(&s->out, "  %-32s round %2u/%u  IOPS %s%s  %s MB/s  lat mean %s p99 %s  %s%s%s",
                     label, m->round, max, iops, s->target.sim ? " (simulated)" : "", mb, mean,
-                    p99, state);
+                    p99, state, *qd ? "  " : "", qd);
 }
 
 static void print_point(struct profile_session *s, const struct pr_point *pt)
@@ -765,6 +779,10 @@ static int point_round(struct profile_session *s, struct worker_pool *pool,
     if (*s->stop)   /* cut short: not recorded */
         return 1;
     run_pool_metrics(pool, NS_PER_S, s->weight, m);
+    /* metrics.h: the minimum; a profile records a labelled gap and goes on (a sweep's largest
+     * size may not complete in a short round: the plot draws no figure there) */
+    if (metrics_too_few(m, 0, m->gap, sizeof(m->gap)) && !s->cfg.quiet)
+        results_out_say(&s->out, "  %s: gap: %s", lim->label ? lim->label : "round", m->gap);
     run_device_round(&s->target, s->weight, &s->sim_last, m);
     const struct pr_point *pt = &s->points[index];
     if (!m->unwritten.present)   /* the simulated drive counts them; others: the range */

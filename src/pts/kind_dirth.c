@@ -218,6 +218,7 @@ static int dirth_operating_points(struct pts_session *s, const struct pts_def *d
         json_object_object_add(pj, "sweep_iops", jw_num(iops[idx[k]]));
         json_object_object_add(pj, "sweep_lat_mean_us", jw_num(lat[idx[k]]));
         results_figures_add(pj, &m.read, &m.write, &m.total);
+        results_depth_gap_add(pj, &m);
         json_object_object_add(pj, "histogram", histogram_json(&m, s->weight));
         json_object_object_add(op, names[k], pj);
         if (!s->cfg.quiet) {

@@ -43,6 +43,7 @@ static struct json_object *element_json(unsigned mix, uint32_t bs, const struct 
     json_object_object_add(o, "bs", json_object_new_int64(bs));
     json_object_object_add(o, "elapsed_s", jw_num(m->elapsed_s));
     results_figures_add(o, &m->read, &m->write, &m->total);
+    results_depth_gap_add(o, m);
     if (m->data.present)
         json_object_object_add(o, "data", data_measure_json(&m->data));
     if (m->device.present) {

@@ -366,6 +366,10 @@ int ps_element_measure(struct pts_session *s, struct element_pool *ep, uint64_t 
     if (ret != 0)
         return ret;
     run_pool_metrics(ep->pool, sample_ns, s->weight, m);
+    /* metrics.h: the minimum; a suite records a labelled gap and goes on */
+    if (metrics_too_few(m, wl_max_bs(&ep->wl), m->gap, sizeof(m->gap)) && !s->cfg.quiet)
+        results_out_say(&s->out, "  [%s] %s: gap: %s", s->live_test ? s->live_test : "pts",
+                        ep->label, m->gap);
     /* the I/O in flight at the element's end completing after it: on the simulated drive, a
      * drive scaled down k times at the full queue depth, k times the real drive's drain */
     const double drain = ps_clock_s(s) - c0 - m->elapsed_s;
@@ -576,6 +580,7 @@ struct json_object *ps_period_json(const struct round_metrics *m)
         json_object_object_add(o, "write_amplification", jw_num(m->device.wa_round));
     if (m->state.present)
         json_object_object_add(o, "state", results_state_json(&m->state));
+    results_depth_gap_add(o, m);
     return o;
 }
 

@@ -160,10 +160,15 @@ static void show_profile(FILE *out, struct json_object *doc)
                      jp_true(jp_at(p, "result.steady")) ? "steady" : "NOT steady", r0, r1);
         else
             snprintf(how, sizeof(how), "%s, %.0f round(s)", str(p, "precondition"), r1);
-        fprintf(out, "%-16s %-16s %4.0f%% %7.0f %4.0f %6.0f %10s %9s %10s %10s  %s\n",
+        char qd[256];   /* a gap, or the depth in flight not kept (metrics.h) */
+        if (*str(p, "result.gap"))
+            snprintf(qd, sizeof(qd), "gap: too few I/Os to measure");
+        else
+            results_depth_text(jp_at(p, "result"), qd, sizeof(qd));
+        fprintf(out, "%-16s %-16s %4.0f%% %7.0f %4.0f %6.0f %10s %9s %10s %10s  %s%s%s\n",
                 str(p, "profile"), str(p, "workload"), jp_path(p, "compress_pct"),
                 jp_path(p, "workers"), jp_path(p, "qd"), jp_path(p, "effective_qd"), io, mb, m,
-                p99, how);
+                p99, how, *qd ? "; " : "", qd);
     }
     struct json_object *sat = jp_arr_at(doc, "saturation");
     for (size_t i = 0; i < jp_len(sat); i++) {
@@ -256,6 +261,9 @@ static void show_rounds(FILE *out, struct json_object *rounds, unsigned every, b
             fprintf(out, "  reads of never-written space %.0f%%%s",
                     100 * jp_path(r, "unwritten_reads.share"),
                     !strcmp(str(r, "unwritten_reads.how"), "measured") ? "" : " (est.)");
+        char qd[256];
+        if (*results_depth_text(r, qd, sizeof(qd)))   /* the depth not kept (metrics.h) */
+            fprintf(out, "  %s", qd);
         fprintf(out, "\n");
     }
 }

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "device/health.h"
+#include "core/metrics.h"
+#include "core/results.h"
 #include "lib/json_path.h"
 #include "lib/units.h"
 #include "report/show.h"
@@ -146,6 +148,57 @@ static void dirth_headline(FILE *out, struct json_object *sub, bool sim)
     }
 }
 
+/* What a subtest's records say of themselves, found wherever they are (elements, rounds,
+ * accesses, points: every object with "gap" or "depth"): the gaps and the depths not kept. */
+struct subtest_marks {
+    unsigned gaps, shallow;
+    const char *first_gap;
+    double lowest_kept;
+    char lowest[256];   /* the shallowest depth in words (results_depth_text) */
+};
+
+static void marks_walk(struct json_object *o, struct subtest_marks *mk, int level)
+{
+    if (level > 12)
+        return;
+    if (json_object_is_type(o, json_type_array)) {
+        for (size_t i = 0; i < jp_len(o); i++)
+            marks_walk(jp_idx(o, i), mk, level + 1);
+        return;
+    }
+    if (!json_object_is_type(o, json_type_object))
+        return;
+    const char *gap = jp_string(jp_at(o, "gap"));
+    if (gap && !mk->gaps++)
+        mk->first_gap = gap;
+    char qd[256];
+    if (*results_depth_text(o, qd, sizeof(qd))) {
+        mk->shallow++;
+        const double kept = jp_path(o, "depth.kept");
+        if (mk->shallow == 1 || kept < mk->lowest_kept) {
+            mk->lowest_kept = kept;
+            snprintf(mk->lowest, sizeof(mk->lowest), "%s", qd);
+        }
+    }
+    json_object_object_foreach(o, key, val)
+    {
+        if (strcmp(key, "depth"))
+            marks_walk(val, mk, level + 1);
+    }
+}
+
+static void subtest_marks(FILE *out, struct json_object *sub)
+{
+    struct subtest_marks mk = {0};
+    marks_walk(sub, &mk, 0);
+    if (mk.gaps)
+        fprintf(out, "  gaps: %u record(s) with too few I/Os to measure (the first: "
+                "%s)\n", mk.gaps, mk.first_gap);
+    if (mk.shallow)
+        fprintf(out, "  depth: %u record(s) below %.0f%% of the declared depth (the lowest: %s)\n",
+                mk.shallow, 100 * METRICS_DEPTH_KEPT, mk.lowest);
+}
+
 void show_suite(FILE *out, struct json_object *doc)
 {
     const bool sim = jp_at(doc, "target.simulated") != NULL ||
@@ -187,6 +240,7 @@ void show_suite(FILE *out, struct json_object *doc)
                 xsr_headline(out, s, sim);
             else if (jp_obj_at(s, "operating_points"))
                 dirth_headline(out, s, sim);
+            subtest_marks(out, s);
         }
         char health[512];
         health_summary(jp_obj_at(t, "health"), health, sizeof(health));

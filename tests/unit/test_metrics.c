@@ -136,6 +136,73 @@ static void test_uneven_workers(void **state)
     free(b.samples);
 }
 
+/* Two workers of QD 16 over 1 s: areas 16e9 and 8e9 I/O-ns are means of 16 and 8, together
+ * 24 of a declared 32 (75%: labelled "QD 32 declared, 24 in flight on average"). */
+static void test_depth_summed_and_labelled(void **state)
+{
+    (void)state;
+    static struct worker_stats a, b;
+    fill_worker(&a, 1000, 0, 4096, 50000, 0, 1000000000ull, 1);
+    fill_worker(&b, 1000, 0, 4096, 50000, 0, 1000000000ull, 1);
+    a.depth_declared = b.depth_declared = 16;
+    a.depth_how = b.depth_how = DEPTH_LOOP;
+    a.inflight_ns = 16e9;
+    b.inflight_ns = 8e9;
+    a.inflight_at_end = 16;
+    b.inflight_at_end = 3;
+    const struct worker_stats *ws[] = {&a, &b};
+    struct round_metrics m;
+    metrics_compute(ws, 2, 1.0, 1.0, &m);
+    assert_int_equal(m.depth.declared, 32);
+    assert_true(fabs(m.depth.mean - 24.0) < 1e-9);
+    assert_int_equal(m.depth.at_end, 19);
+    assert_int_equal(m.depth.how, DEPTH_LOOP);
+    char buf[128];
+    assert_string_equal(metrics_depth_text(&m.depth, buf, sizeof(buf)),
+                        "QD 32 declared, 24 in flight on average");
+    m.depth.mean = 30.5;   /* 95.3%: kept, no words */
+    assert_string_equal(metrics_depth_text(&m.depth, buf, sizeof(buf)), "");
+    m.depth.mean = 3.14;
+    m.depth.how = DEPTH_LITTLE;
+    assert_string_equal(metrics_depth_text(&m.depth, buf, sizeof(buf)),
+                        "QD 32 declared, 3.1 in flight on average (Little's law)");
+    metrics_free(&m);
+    free(a.samples);
+    free(b.samples);
+}
+
+/* The minimum: at least one I/O, and as many as were left in flight at the end (31 done with
+ * 32 left: too few; 32: enough; 0 with none left: too few). */
+static void test_too_few_when_fewer_done_than_left_in_flight(void **state)
+{
+    (void)state;
+    static struct worker_stats a;
+    fill_worker(&a, 31, 0, 65536, 50000, 0, 1000000000ull, 1);
+    a.depth_declared = 64;
+    a.depth_how = DEPTH_LOOP;
+    a.inflight_at_end = 32;
+    const struct worker_stats *ws[] = {&a};
+    struct round_metrics m;
+    metrics_compute(ws, 1, 1.0, 1.0, &m);
+    char why[256];
+    assert_true(metrics_too_few(&m, 65536, why, sizeof(why)));
+    assert_string_equal(why, "completed 31 I/Os in 1 s, 32 left in flight at its end (declared "
+                             "depth 64 x 64 KiB): too few to measure (a longer round, or a "
+                             "smaller depth or size)");
+    m.total.ios = 32;
+    assert_false(metrics_too_few(&m, 65536, why, sizeof(why)));
+    m.total.ios = 0;
+    m.depth.at_end = 0;
+    assert_true(metrics_too_few(&m, 0, why, sizeof(why)));
+    m.depth.how = DEPTH_LITTLE;   /* fio: the end not seen, the declared depth counts */
+    m.total.ios = 63;
+    assert_true(metrics_too_few(&m, 0, why, sizeof(why)));
+    assert_string_equal(why, "completed 63 I/Os in 1 s (declared depth 64): too few to measure "
+                             "(a longer round, or a smaller depth or size)");
+    metrics_free(&m);
+    free(a.samples);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -143,6 +210,8 @@ int main(void)
         cmocka_unit_test(test_two_workers),
         cmocka_unit_test(test_weight),
         cmocka_unit_test(test_uneven_workers),
+        cmocka_unit_test(test_depth_summed_and_labelled),
+        cmocka_unit_test(test_too_few_when_fewer_done_than_left_in_flight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
