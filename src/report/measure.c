@@ -29,8 +29,9 @@
  *   unknown  a suite table without a steady-state verdict (WSAT); "measured_state": "saturated"
  *            (a run without preconditioning whose stimulus wrote a whole fill before its window:
  *            a write-saturation plateau, neither burst nor a verified steady state);
- *            "measured_state": "unwritten" (its reads went to never-written space, which the
- *            device answers without its media: the figure is no state of the drive's).
+ * "measured_state": "unwritten" (its reads went to never-written space, which the device answers
+ * without its media) gives the state its preparation gives and sets the point's `unwritten`:
+ * verify compares such a point only with a claim that says its own figure read such space.
  * "measured_state": "not stable" (or a name this reader does not know) falls back on "reached"
  * and the preconditioning, as in a file without the key.
  * Figures of a direction the workload does not use (read figures of a write-only point) are
@@ -182,8 +183,8 @@ static const struct {
     {"burst", MEAS_STATE_FOB},
     {"wipc", MEAS_STATE_WIPC},
     {"saturated", MEAS_STATE_UNKNOWN},   /* write saturation without preconditioning: as WSAT */
-    {"unwritten", MEAS_STATE_UNKNOWN},   /* reads of never-written space: no drive's state at
-                                            all (drive_state.h); no claim is comparable */
+    {"unwritten", -1},   /* reads of never-written space (drive_state.h): the state the
+                            preparation gives, and the point's `unwritten` flag */
     {"not stable", -1},
 };
 
@@ -198,6 +199,12 @@ static enum meas_state state_from(const char *measured_state, bool reached, bool
     if (reached)
         return MEAS_STATE_STEADY;
     return preconditioned ? MEAS_STATE_WIPC : MEAS_STATE_FOB;
+}
+
+/* A measurement whose reads went to never-written space (drive_state.h: "unwritten"). */
+static bool unwritten_of(const char *measured_state)
+{
+    return measured_state && !strcmp(measured_state, "unwritten");
 }
 
 static bool str_in(const char *s, const char *a, const char *b)
@@ -446,6 +453,7 @@ static int load_run(struct meas_ctx *c, struct json_object *root, char *err, siz
     p->qd = (unsigned)jint(jp_get(wl, "qd"), 1);
     p->compress_pct = jpct(jp_get(wl, "compress_pct"), -1);
     p->state = state;
+    p->unwritten = unwritten_of(jstr(jp_get(ss, "measured_state")));
     p->rounds = a.rounds;
     for (unsigned i = 0; i < MEAS_N; i++) {
         p->v[i] = acc_mean(&a, i);
@@ -730,6 +738,7 @@ static int load_profile(struct meas_ctx *c, struct json_object *root, char *err,
         p->qd = (unsigned)jint(jp_get(pt, "qd"), wl.qd);
         p->compress_pct = jpct(jp_get(pt, "compress_pct"), (int)wl.compress_pct);
         p->state = profile_state(pc, pt, res);
+        p->unwritten = unwritten_of(jstr(jp_get(res, "measured_state")));
         if (!prof)
             prof = "profile";
         if (!wname)

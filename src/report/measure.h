@@ -59,6 +59,8 @@ struct meas_point {
     int compress_pct;          /* 0..100, -1 unknown */
     enum meas_state state;     /* see enum meas_state */
     bool sequential;           /* random_pct == 0 */
+    bool unwritten;            /* its reads went to never-written space ("measured_state"
+                                  "unwritten"): not the drive's media (core/drive_state.h) */
     /* figures (NAN when absent) and their relative spread over the averaged rounds:
      * (max - min) / mean, NAN when fewer than 2 rounds */
     double v[MEAS_N];

@@ -217,7 +217,7 @@ enum verify_kind verify_metric_kind(enum meas_metric m)
 
 static const char *const claim_keys[] = {"metric", "value", "unit", "bs", "pattern",
                                          "random_pct", "read_pct", "qd", "threads", "compress",
-                                         "state", "assumed",
+                                         "state", "assumed", "unwritten_reads",
                                          "source", "note", NULL};
 
 /* The conditions `assumed` may name, and the word for each in messages and JSON. */
@@ -440,6 +440,12 @@ static int parse_claim(const struct ini_file *ini, const struct ini_section *s,
     }
     if ((e = ini_find(s, "assumed")) && parse_assumed(c, e->value, why, sizeof(why)) != 0)
         return BAD(e, why);
+    if ((e = ini_find(s, "unwritten_reads"))) {
+        if (!strcmp(e->value, "yes"))
+            c->unwritten_reads = true;
+        else if (strcmp(e->value, "no"))
+            return BAD(e, "want yes or no");
+    }
 #undef BAD
     if ((e = ini_find(s, "source")))
         str_copy(c->source, sizeof(c->source), e->value);
@@ -581,6 +587,13 @@ static bool step_state(const struct verify_claim *c, const struct meas_point *p)
     }
 }
 
+/* A point whose reads went to never-written space measured no media: comparable only with a claim
+ * whose own figure did the same (unwritten_reads = yes). */
+static bool step_unwritten(const struct verify_claim *c, const struct meas_point *p)
+{
+    return !p->unwritten || c->unwritten_reads;
+}
+
 static const struct {
     enum verify_why why;
     bool (*pass)(const struct verify_claim *c, const struct meas_point *p);
@@ -590,6 +603,7 @@ static const struct {
     {VERIFY_WHY_COMPRESS, step_compress},
     {VERIFY_WHY_OIO, step_oio},
     {VERIFY_WHY_STATE, step_state},
+    {VERIFY_WHY_UNWRITTEN, step_unwritten},
 };
 #define N_STEPS (sizeof(verify_steps) / sizeof(verify_steps[0]))
 
@@ -757,6 +771,10 @@ void verify_match_reason(const struct verify_claim *c, const struct verify_match
                      c->state == MEAS_STATE_STEADY ? "steady-state" : "burst");
         break;
     }
+    case VERIFY_WHY_UNWRITTEN:
+        snprintf(buf, len, "only measurements whose reads went to never-written space (the "
+                 "device did not read its media)");
+        break;
     }
 }
 

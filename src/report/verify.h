@@ -47,6 +47,9 @@
  *                           value above). Never state: a burst and a steady-state figure of
  *                           one drive differ several-fold, so a claim's state is stated or
  *                           "any". Nor a compressibility that decides the figure (SandForce).
+ *   unwritten_reads = yes   the claimed figure itself read space the drive had never written
+ *                           (a calibration row reproducing such an experiment: src/report/
+ *                           calibrate.h); default no
  *   source   = ...          where the claim comes from (publication, title, and quote)
  *   note     = ...          free text
  *
@@ -65,6 +68,9 @@
  *      (nothing preconditioned the drive) and wipc points (measured right after
  *      workload-independent preconditioning, before steady state: still a burst), preferring
  *      fob; "any" takes every point. Unknown-state points (WSAT) meet only "any".
+ *   6. media: a point whose reads went to never-written space (measured state "unwritten",
+ *      core/drive_state.h: the device answered from its map, not its media) meets only a claim
+ *      with unwritten_reads = yes.
  * Of the points left, the first in this order is judged: fob before wipc (for a fob claim;
  * in full, for a fob claim fob, wipc, steady, unknown; for a steady claim steady, wipc, fob,
  * unknown); then the closest compressibility; then the closest outstanding I/O, |log2(measured /
@@ -186,6 +192,9 @@ struct verify_claim {
     int compress_pct;          /* -1: any */
     enum meas_state state;     /* MEAS_STATE_FOB, MEAS_STATE_STEADY; MEAS_STATE_UNKNOWN: any */
     unsigned assumed;          /* VERIFY_COND_* of the conditions the sheet assumes */
+    bool unwritten_reads;      /* unwritten_reads = yes: the claimed figure itself read space
+                                  the drive had never written (a calibration row reproducing
+                                  such an experiment); only then is a point that did comparable */
     char source[1024];
     char note[512];
 };
@@ -232,6 +241,7 @@ enum verify_why {
     VERIFY_WHY_COMPRESS,       /* compressibility differs */
     VERIFY_WHY_OIO,            /* no point at the claim's own threads x QD */
     VERIFY_WHY_STATE,          /* drive state differs (only burst / only steady-state data) */
+    VERIFY_WHY_UNWRITTEN,      /* only points whose reads went to never-written space */
 };
 
 struct verify_match {

@@ -480,6 +480,39 @@ static void test_fob_claim_prefers_fob(void **state)
     assert_ptr_equal(r.match.point, &p[1]);
 }
 
+/* Step 6: a point whose reads went to never-written space measured no media: no claim takes it,
+ * unless the claim says its own figure read such space (a calibration row, unwritten_reads) */
+static void test_unwritten_reads_not_comparable(void **state)
+{
+    (void)state;
+    struct meas_point p[] = {
+        pt(4096, 100, 100, 4, 32, 100, F, 1900000),
+    };
+    p[0].unwritten = true;
+    struct verify_claim c = claim(4096, false, 100, 4, 32, 100, F, 410000);
+    struct verify_result r;
+    verify_check(&c, p, 1, 0.05, &r);
+    assert_null(r.match.point);
+    assert_int_equal(r.verdict, VERIFY_NO_COMPARABLE);
+    assert_int_equal(r.match.why, VERIFY_WHY_UNWRITTEN);
+    reason_has(&c, &r.match, "never-written space");
+    c.unwritten_reads = true;
+    verify_check(&c, p, 1, 0.05, &r);
+    assert_ptr_equal(r.match.point, &p[0]);
+    assert_int_equal(r.verdict, VERIFY_PASS);
+    /* the sheet key */
+    struct ini_file ini;
+    char err[512];
+    const char *text = "device = d\n[r]\nmetric = iops\nvalue = 1\nunit = IOPS\nbs = 4k\n"
+                       "pattern = random\nread_pct = 100\nunwritten_reads = maybe\n";
+    assert_int_equal(ini_parse_string(text, "t.ini", &ini, err, sizeof(err)), 0);
+    struct verify_sheet sh;
+    assert_int_equal(verify_sheet_parse(&ini, &sh, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "unwritten_reads"));
+    assert_non_null(strstr(err, "want yes or no"));
+    ini_free(&ini);
+}
+
 /* Step 4, from the issue: the 6300's QD1 write-latency claim (30 us at 1 x 1) against a 4x32
  * point's 338 us is not a failure but no comparable measurement; a 1x1 point is judged. */
 static void test_6300_lat_write_needs_qd1(void **state)
@@ -1079,6 +1112,7 @@ int main(void)
         cmocka_unit_test(test_steady_claim_only_burst),
         cmocka_unit_test(test_fob_claim_only_steady),
         cmocka_unit_test(test_fob_claim_prefers_fob),
+        cmocka_unit_test(test_unwritten_reads_not_comparable),
         cmocka_unit_test(test_6300_lat_write_needs_qd1),
         cmocka_unit_test(test_assumed_qd_orders),
         cmocka_unit_test(test_stated_compress_never_substituted),
