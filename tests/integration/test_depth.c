@@ -202,15 +202,16 @@ static const unsigned workers_list[] = {1, 4};
 static const unsigned qd_list[] = {1, 32, 1024};
 static const char *const engines[] = {"io_uring", "libaio"};
 
-/* Every engine x workers x QD on one target; at QD 32 and up, io_uring must keep 95% where
- * must_keep. */
+/* Every engine x workers x QD on one target; at QD 32 and up, both engines must keep 95% where
+ * must_keep (the device does not hold them back; libaio's io_submit, when it waits for a free
+ * request slot of the device's queue, holds its I/Os as in flight: they are). */
 static void matrix(const char *dir, const char *target, bool file, bool must_keep)
 {
     for (size_t e = 0; e < 2; e++)
         for (size_t w = 0; w < 2; w++)
             for (size_t q = 0; q < 3; q++) {
                 double kept = one_case(dir, target, engines[e], workers_list[w], qd_list[q], file);
-                if (must_keep && e == 0 && qd_list[q] >= 32)
+                if (must_keep && qd_list[q] >= 32)
                     assert_true(kept >= 0.95);
             }
 }
