@@ -6,6 +6,7 @@
 #   make bench      engine speed vs fio (prints ratios; needs root for zram); the results
 #                   history at 10,000 runs (import per run, trend and gate queries)
 #   make sanitize   ASan+UBSan build, then the tests against it
+#   make vmtest     the device lab: scenarios in a QEMU guest with real drivers (tests/vmlab/)
 #   make fuzz       libFuzzer harnesses of every parser (clang), each run FUZZ_SECONDS (60)
 #   make install    PREFIX=/usr/local (binary, profiles, pts definitions, traces, docs)
 
@@ -55,7 +56,7 @@ TEST_HELPER_OBJ := $(BUILD)/tests/helpers.o $(BUILD)/tests/sim_loop.o
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 .SECONDARY:
-.PHONY: all test unit integration demo bench sanitize clean install deps fuzz
+.PHONY: all test unit integration demo bench sanitize clean install deps fuzz vmtest
 all: $(BUILD)/ptsbench
 
 deps: $(DEPS_STAMP)
@@ -115,6 +116,11 @@ $(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
 
 sanitize:
 	@$(MAKE) --no-print-directory BUILD=build/sanitize SANITIZE=1 test
+
+# The device lab (tests/vmlab/README.md): VMLAB_SCENARIOS names scenarios, default all of them.
+VMLAB_SCENARIOS ?= $(basename $(notdir $(wildcard tests/vmlab/*.sh)))
+vmtest: $(BUILD)/ptsbench
+	@scripts/vmlab/run.sh $(VMLAB_SCENARIOS)
 
 # The saved fuzzing regressions are replayed through the harnesses' own entry functions.
 $(BUILD)/tests/unit/test_fuzz_regressions: $(BUILD)/tests/unit/test_fuzz_regressions.o \
