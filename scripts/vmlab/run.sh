@@ -5,7 +5,8 @@
 # this machine's root, read-only, with empty tmpfs /tmp and /var/tmp), whose header says
 #   # qemu: ARG ARG ...     the devices QEMU gives the guest (disk images named @NAME are made
 #                           by this script: @NAME:SIZE, sparse, under a temp dir, removed after)
-#   # modules: A,B          the kernel modules the guest loads before the scenario runs
+#   # modules: A,B:k=v:k=v  the kernel modules the guest loads before the scenario runs, each
+#                           with its parameters after ':'
 # and which prints one line per check, "PASS name" or "FAIL name: why". This script prints the
 # guest's console, then per scenario and over all the plain count "N passed, N failed". Exit 1
 # when a check failed or a guest did not end with VMLAB-EXIT 0 (a crash, a hang: 300 s).

@@ -24,9 +24,15 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 busybox=$(command -v busybox)
 
+# the lab's drivers and what they need: virtio and 9p (the root), block (null_blk, its configfs),
+# nvme, scsi, ata, md/dm, ext4; a change of this list unpacks the kernel's modules again
+mods="drivers/virtio fs/9p fs/netfs fs/fscache net/9p drivers/nvme drivers/block drivers/scsi
+      drivers/ata drivers/md block lib crypto fs/ext4 fs/jbd2 fs/mbcache.ko fs/configfs"
+mods=$(echo $mods)
+
 # The kernel: the version linux-image-amd64 depends on today, unless one is cached already.
 kv=$(cat "$cache/kernel-version" 2>/dev/null || true)
-if [ -z "$kv" ] || [ ! -f "$cache/vmlinuz-$kv" ]; then
+if [ -z "$kv" ] || [ ! -f "$cache/vmlinuz-$kv" ] || [ "$(cat "$cache/modules-list" 2>/dev/null)" != "$mods" ]; then
   apt-get update -qq >/dev/null 2>&1 || true
   pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[^ ]*\)$/\1/p' | head -1)
   [ -n "$pkg" ] || { echo "vmlab: apt knows no linux-image-amd64" >&2; exit 1; }
@@ -39,15 +45,14 @@ if [ -z "$kv" ] || [ ! -f "$cache/vmlinuz-$kv" ]; then
   cp "$work/x/boot/vmlinuz-$kv" "$cache/vmlinuz-$kv"
   rm -rf "$cache/modules-$kv"
   mkdir -p "$cache/modules-$kv"
-  # the lab's drivers and what they need: virtio and 9p (the root), block, nvme, scsi, ata, md/dm
-  for d in drivers/virtio fs/9p fs/netfs fs/fscache net/9p drivers/nvme drivers/block \
-           drivers/scsi drivers/ata drivers/md block lib crypto fs/ext4 fs/jbd2 fs/mbcache.ko; do
+  for d in $mods; do
     [ -e "$work/x/lib/modules/$kv/kernel/$d" ] || continue
     mkdir -p "$cache/modules-$kv/$(dirname "$d")"
     cp -r "$work/x/lib/modules/$kv/kernel/$d" "$cache/modules-$kv/$(dirname "$d")/"
   done
   rm -rf "$work"
   echo "$kv" > "$cache/kernel-version"
+  echo "$mods" > "$cache/modules-list"
   rm -f "$cache/initrd-$kv.gz"
 fi
 
