@@ -107,6 +107,42 @@ static bool tgt_sysfs_dirs(dev_t dev, char *self, char *disk)
     return true;
 }
 
+bool target_vpd80_serial(const unsigned char *page, size_t n, char *out, size_t len)
+{
+    if (len)
+        out[0] = '\0';
+    if (n < 4 || page[1] != 0x80 || !len)
+        return false;
+    size_t plen = ((size_t)page[2] << 8) | page[3];
+    if (4 + plen > n)
+        return false;
+    const unsigned char *s = page + 4, *e = page + 4 + plen;
+    while (s < e && (*s == ' ' || *s == '\0'))
+        s++;
+    while (e > s && (e[-1] == ' ' || e[-1] == '\0'))
+        e--;
+    size_t k = 0;
+    for (; s < e && k + 1 < len; s++)
+        out[k++] = (*s >= 0x20 && *s < 0x7f) ? (char)*s : '?';
+    out[k] = '\0';
+    return k > 0;
+}
+
+/* A SCSI or SATA disk's serial from its VPD page 0x80 (sysfs device/vpd_pg80). */
+static void tgt_read_vpd80(const char *dev, char *serial, size_t len)
+{
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof(path), "%s/vpd_pg80", dev) >= (int)sizeof(path))
+        return;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return;
+    unsigned char page[260];
+    size_t n = fread(page, 1, sizeof(page), f);
+    fclose(f);
+    target_vpd80_serial(page, n, serial, len);
+}
+
 /* Model, serial, firmware, vendor, rotational and write cache of the disk in `disk`. */
 static void tgt_read_identity(const char *disk, struct target_info *t)
 {
@@ -114,8 +150,9 @@ static void tgt_read_identity(const char *disk, struct target_info *t)
     snprintf(dev, sizeof(dev), "%s/device", disk);
 
     tgt_read_attr(dev, "model", t->model, sizeof(t->model));
-    if (!tgt_read_attr(dev, "serial", t->serial, sizeof(t->serial)))
-        tgt_read_attr(disk, "serial", t->serial, sizeof(t->serial));   /* virtio-blk */
+    if (!tgt_read_attr(dev, "serial", t->serial, sizeof(t->serial)) &&
+        !tgt_read_attr(disk, "serial", t->serial, sizeof(t->serial)))   /* virtio-blk */
+        tgt_read_vpd80(dev, t->serial, sizeof(t->serial));              /* SCSI, SATA */
     if (!tgt_read_attr(dev, "firmware_rev", t->firmware, sizeof(t->firmware)))
         tgt_read_attr(dev, "rev", t->firmware, sizeof(t->firmware));    /* SCSI/SATA */
     tgt_read_attr(dev, "vendor", t->vendor, sizeof(t->vendor));

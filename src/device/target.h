@@ -136,6 +136,13 @@ int target_open(const struct target_info *t, bool writes, char *err, size_t errl
 int target_probe_signatures(const char *path, struct target_signature *out, unsigned max,
                             unsigned *n, char *err, size_t errlen);
 
+/* The serial number in a SCSI Unit Serial Number VPD page (0x80: SPC-4 §7.8.15; a SATA disk's is
+ * the one libata's SCSI translation makes from IDENTIFY DEVICE), as sysfs gives it in
+ * device/vpd_pg80: a 4-byte header (byte 1 the page code, bytes 2-3 the page length, big-endian)
+ * and the serial, padded with spaces, trimmed here. False (out "") when the page is not 0x80, is
+ * shorter than its header says, or holds no serial. Pure. */
+bool target_vpd80_serial(const unsigned char *page, size_t n, char *out, size_t len);
+
 const char *target_kind_name(enum target_kind k);   /* "file", "block", "simulated", "remote" */
 
 /* A path on remote load-generator hosts (fio client/server): nothing is probed or opened here;

@@ -201,12 +201,39 @@ static void test_dmi(void **state)
     json_object_put(o);
 }
 
+/* A SCSI or SATA disk's serial from its Unit Serial Number VPD page (0x80), as sysfs gives
+ * device/vpd_pg80: header, then the serial padded with spaces; a wrong page code, a page
+ * shorter than its header says and an all-blank serial give none. */
+static void test_vpd80_serial(void **state)
+{
+    (void)state;
+    const unsigned char sata[] = {0x00, 0x80, 0x00, 0x14, ' ', ' ', ' ', ' ', ' ', ' ', 'Q', 'M',
+                                  '0', '0', '0', '0', '1', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+    char out[64];
+    assert_true(target_vpd80_serial(sata, sizeof(sata), out, sizeof(out)));
+    assert_string_equal(out, "QM00001");
+    const unsigned char scsi[] = {0x00, 0x80, 0x00, 0x08, 'P', 'T', 'S', 'B', 'S', 'C', 'S', 'I'};
+    assert_true(target_vpd80_serial(scsi, sizeof(scsi), out, sizeof(out)));
+    assert_string_equal(out, "PTSBSCSI");
+    assert_true(target_vpd80_serial(scsi, sizeof(scsi), out, 5));
+    assert_string_equal(out, "PTSB");                     /* cut to the buffer */
+    const unsigned char page83[] = {0x00, 0x83, 0x00, 0x02, 'a', 'b'};
+    assert_false(target_vpd80_serial(page83, sizeof(page83), out, sizeof(out)));
+    assert_string_equal(out, "");
+    const unsigned char short_page[] = {0x00, 0x80, 0x00, 0x10, 'a', 'b'};
+    assert_false(target_vpd80_serial(short_page, sizeof(short_page), out, sizeof(out)));
+    const unsigned char blank[] = {0x00, 0x80, 0x00, 0x03, ' ', ' ', ' '};
+    assert_false(target_vpd80_serial(blank, sizeof(blank), out, sizeof(out)));
+    assert_false(target_vpd80_serial(scsi, 3, out, sizeof(out)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nvme_every_field),
         cmocka_unit_test(test_missing_files_absent),
         cmocka_unit_test(test_dmi),
+        cmocka_unit_test(test_vpd80_serial),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
