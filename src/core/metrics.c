@@ -155,6 +155,22 @@ void metrics_data_measure(const struct worker_stats *const *ws, unsigned n_worke
     }
 }
 
+double metrics_judge_unwritten(const struct round_metrics *r, unsigned n, unsigned first,
+                               unsigned last, struct ds_verdict *v)
+{
+    double max = 0;
+    bool measured = false;
+    for (unsigned i = first; i >= 1 && i <= last && i <= n; i++) {
+        const struct ds_reads *u = &r[i - 1].unwritten;
+        if (u->present && u->share > max) {
+            max = u->share;
+            measured = u->measured;
+        }
+    }
+    ds_judge_unwritten(max, measured, v);
+    return max;
+}
+
 void metrics_free(struct round_metrics *m)
 {
     struct sample_series *ss = &m->samples;

@@ -135,6 +135,10 @@ void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summa
 void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, double sample_s,
                      double weight, struct round_metrics *out);
 void metrics_free(struct round_metrics *m);
+/* A window's verdict after ds_judge: the largest share of reads of never-written space over
+ * rounds first..last (1-based) of r[0..n), and ds_judge_unwritten with it. Returns the share. */
+double metrics_judge_unwritten(const struct round_metrics *r, unsigned n, unsigned first,
+                               unsigned last, struct ds_verdict *v);
 /* Too few I/Os to measure (above): true, with one line saying why ("completed 0 I/Os in 1 s,
  * 256 left in flight at its end (declared depth 256 x 64 MiB): too few to measure..."); max_bs,
  * the largest I/O, is named when not 0. */

@@ -377,21 +377,6 @@ static void print_summary(const struct run_record *rec)
     fflush(stdout);
 }
 
-/* The largest share of reads of never-written space over rounds first..last (1-based). */
-static double window_unwritten(const struct run_record *rec, unsigned first, unsigned last,
-                               bool *measured)
-{
-    double max = 0;
-    for (unsigned r = first; r >= 1 && r <= last && r <= rec->n_rounds; r++) {
-        const struct ds_reads *u = &rec->rounds[r - 1].unwritten;
-        if (u->present && u->share > max) {
-            max = u->share;
-            *measured = u->measured;
-        }
-    }
-    return max;
-}
-
 /* After a round: the tracker, the WDPC's end, the measured window and its verdict. */
 static void update_steady(struct run_record *rec, struct round_metrics *m)
 {
@@ -434,9 +419,8 @@ static void update_steady(struct run_record *rec, struct round_metrics *m)
     ds_judge(rec->prep, wl_writes(&rec->wl), win.steady,
              rec->wdpc || label_guard ? &gr : NULL, &rec->cfg.guard, rec->measured,
              &rec->verdict);
-    bool counted = false;
-    double share = window_unwritten(rec, win.first_round, win.last_round, &counted);
-    ds_judge_unwritten(share, counted, &rec->verdict);
+    metrics_judge_unwritten(rec->rounds, rec->n_rounds, win.first_round, win.last_round,
+                            &rec->verdict);
     if (judged)
         rec->steady_round = m->round;
 }
@@ -454,10 +438,8 @@ static void final_verdict(struct run_record *rec)
             ds_judge(rec->prep, wl_writes(&rec->wl), rec->last_window.steady,
                      label_guard ? &gr : NULL, &rec->cfg.guard, rec->measured,
                      &rec->last_verdict);
-            bool counted = false;
-            double share = window_unwritten(rec, rec->last_window.first_round,
-                                            rec->last_window.last_round, &counted);
-            ds_judge_unwritten(share, counted, &rec->last_verdict);
+            metrics_judge_unwritten(rec->rounds, rec->n_rounds, rec->last_window.first_round,
+                                    rec->last_window.last_round, &rec->last_verdict);
         }
     }
     if (rec->steady_round)
@@ -466,12 +448,10 @@ static void final_verdict(struct run_record *rec)
              rec->wdpc || (rec->prep == DS_PREP_NONE && wl_writes(&rec->wl)) ? &rec->guard
                                                                              : NULL,
              &rec->cfg.guard, rec->measured, &rec->verdict);
-    bool counted = false;
-    double share = rec->steady.last_round
-                       ? window_unwritten(rec, rec->steady.first_round, rec->steady.last_round,
-                                          &counted)
-                       : window_unwritten(rec, rec->first_measure, rec->n_rounds, &counted);
-    ds_judge_unwritten(share, counted, &rec->verdict);
+    const bool win = rec->steady.last_round != 0;   /* else every measured round */
+    metrics_judge_unwritten(rec->rounds, rec->n_rounds,
+                            win ? rec->steady.first_round : rec->first_measure,
+                            win ? rec->steady.last_round : rec->n_rounds, &rec->verdict);
 }
 
 /* --purge: the shared step, its record kept for the results. 0 or -1 with err. */

@@ -989,15 +989,8 @@ static void point_record(struct profile_session *s, struct pr_point *pt,
     } else {
         point_verdict(s, pt, false, false, NULL, n, &pt->res.verdict);
     }
-    double share = 0;   /* reads of never-written space in the reported rounds (drive_state.h) */
-    bool counted = false;
-    for (unsigned i = a; i >= 1 && i <= b && i <= n; i++)
-        if (r[i - 1].unwritten.present && r[i - 1].unwritten.share > share) {
-            share = r[i - 1].unwritten.share;
-            counted = r[i - 1].unwritten.measured;
-        }
-    ds_judge_unwritten(share, counted, &pt->res.verdict);
-    if (share >= DS_UNWRITTEN_LABEL_SHARE) {
+    /* reads of never-written space in the reported rounds (drive_state.h) */
+    if (metrics_judge_unwritten(r, n, a, b, &pt->res.verdict) >= DS_UNWRITTEN_LABEL_SHARE) {
         struct json_object *ss = json_object_object_get(pt->json, "steady_state");
         if (ss)
             results_verdict_json(ss, &pt->res.verdict, NULL, NULL);

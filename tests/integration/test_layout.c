@@ -89,22 +89,32 @@ static const char *str_at(struct json_object *doc, const char *path)
     return o ? json_object_get_string(o) : "";
 }
 
-/* A new file, read: laid out first, nothing labelled. */
-static void test_new_file_is_laid_out(void **state)
+/* 4 KiB random reads at QD 8 on a new 32 MiB file t.dat: `rounds` rounds of `round_time` s with
+ * `flag` (--all-rounds, --no-layout); its results, or a skip where the filesystem tells nothing
+ * of its extents. */
+static struct json_object *new_file_run(const char *rounds, const char *round_time,
+                                        const char *flag)
 {
-    (void)state;
     char target[PATH_MAX], out[PATH_MAX];
     path_in(target, sizeof(target), "t.dat");
     path_in(out, sizeof(out), "out");
     char *argv[] = {"ptsbench", "run", "--target", target, "--size", "32m", "--workload",
-                    "rw=randread,bs=4k,qd=8", "--rounds", "2", "--round-time", "0.3",
-                    "--all-rounds", "-q", "-o", out, NULL};
+                    "rw=randread,bs=4k,qd=8", "--rounds", (char *)rounds, "--round-time",
+                    (char *)round_time, (char *)flag, "-q", "-o", out, NULL};
     struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
     assert_non_null(doc);
     if (!strcmp(str_at(doc, "state.content"), "unknown")) {
         json_object_put(doc);
         skip();   /* the filesystem tells nothing of its extents */
     }
+    return doc;
+}
+
+/* A new file, read: laid out first, nothing labelled. */
+static void test_new_file_is_laid_out(void **state)
+{
+    (void)state;
+    struct json_object *doc = new_file_run("2", "0.3", "--all-rounds");
     assert_true(json_object_get_boolean(json_at(doc, "preconditioning.layout.ran")));
     assert_true(json_num(doc, "preconditioning.layout.bytes") == 32.0 * MiB);
     assert_true(json_num(doc, "preconditioning.layout.unwritten_before_bytes") == 32.0 * MiB);
@@ -126,18 +136,7 @@ static void test_new_file_is_laid_out(void **state)
 static void test_no_layout_is_labelled(void **state)
 {
     (void)state;
-    char target[PATH_MAX], out[PATH_MAX];
-    path_in(target, sizeof(target), "t.dat");
-    path_in(out, sizeof(out), "out");
-    char *argv[] = {"ptsbench", "run", "--target", target, "--size", "32m", "--workload",
-                    "rw=randread,bs=4k,qd=8", "--rounds", "5", "--round-time", "0.2",
-                    "--no-layout", "-q", "-o", out, NULL};
-    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
-    assert_non_null(doc);
-    if (!strcmp(str_at(doc, "state.content"), "unknown")) {
-        json_object_put(doc);
-        skip();
-    }
+    struct json_object *doc = new_file_run("5", "0.2", "--no-layout");
     assert_null(json_at(doc, "preconditioning.layout"));
     unsigned labelled, n;
     double max;
