@@ -34,7 +34,7 @@ for name in "$@"; do
   log="$tmp/console.log"
   timeout 300 qemu-system-x86_64 -machine q35 -accel tcg -m 1024 -smp 2 -nographic -no-reboot \
     -kernel "$cache/vmlinuz-$kv" -initrd "$cache/initrd-$kv.gz" \
-    -append "console=ttyS0 quiet panic=-1 ptsb.scenario=$sc ptsb.modules=$mods" \
+    -append "console=ttyS0 quiet panic=-1 ptsb.repo=$root ptsb.scenario=tests/vmlab/$name.sh ptsb.modules=$mods" \
     -fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap \
     -device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot "${args[@]}" \
     </dev/null 2>&1 | tr -d '\r' | tee "$log" | grep -E '^(PASS|FAIL|VMLAB|  )'
