@@ -9,7 +9,8 @@
 #                           with its parameters after ':'
 # and which prints one line per check, "PASS name" or "FAIL name: why". This script prints the
 # guest's console, then per scenario and over all the plain count "N passed, N failed". Exit 1
-# when a check failed or a guest did not end with VMLAB-EXIT 0 (a crash, a hang: 300 s).
+# when a check failed or a guest did not end with VMLAB-EXIT 0 (a crash, a hang: $VMLAB_TIMEOUT
+# seconds, default 600: a TCG guest on a busy 2-core machine runs several times slower).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cache=$("$root/scripts/vmlab/setup.sh" | tail -1) || { echo "vmlab: set-up failed" >&2; exit 1; }
@@ -32,7 +33,7 @@ for name in "$@"; do
   done
   start=$(date +%s)
   log="$tmp/console.log"
-  timeout 300 qemu-system-x86_64 -machine q35 -accel tcg -m 1024 -smp 2 -nographic -no-reboot \
+  timeout "${VMLAB_TIMEOUT:-600}" qemu-system-x86_64 -machine q35 -accel tcg -m 1024 -smp 2 -nographic -no-reboot \
     -kernel "$cache/vmlinuz-$kv" -initrd "$cache/initrd-$kv.gz" \
     -append "console=ttyS0 quiet panic=-1 ptsb.repo=$root ptsb.scenario=tests/vmlab/$name.sh ptsb.modules=$mods" \
     -fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap \

@@ -2,7 +2,9 @@
 # scripts/vmlab/setup.sh — the device lab's machine: QEMU, a Debian kernel and a busybox
 # initramfs, set up once from Debian packages and cached (tests/vmlab/README.md).
 #
-# Installs qemu-system-x86 and busybox-static (--no-install-recommends) where missing, downloads
+# Installs qemu-system-x86 and busybox-static (--no-install-recommends) where missing, and the
+# tools the scenarios run in the guest from this machine's root (nvme-cli, smartmontools,
+# sg3-utils, hdparm, mdadm, lvm2: the guest sees this machine's /usr read-only), downloads
 # the linux-image-amd64 package's kernel with `apt-get download` and unpacks only its vmlinuz and
 # the modules the lab needs (never installed into this machine's /boot), and builds the guest's
 # initramfs: busybox, those modules with busybox's depmod, and scripts/vmlab/init. Everything goes
@@ -16,6 +18,10 @@ mkdir -p "$cache"
 need=()
 command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
 [ -x /bin/busybox ] || [ -x /usr/bin/busybox ] || need+=(busybox-static)
+for t in nvme:nvme-cli smartctl:smartmontools sg_format:sg3-utils hdparm:hdparm mdadm:mdadm \
+         lvcreate:lvm2; do
+  PATH=$PATH:/usr/sbin:/sbin command -v "${t%%:*}" >/dev/null || need+=("${t#*:}")
+done
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then echo "vmlab: need ${need[*]} (run as root to install)" >&2; exit 1; fi
   apt-get update -qq >/dev/null 2>&1 || true
