@@ -118,7 +118,7 @@ sanitize:
 	@$(MAKE) --no-print-directory BUILD=build/sanitize SANITIZE=1 test
 
 # The device lab (tests/vmlab/README.md): VMLAB_SCENARIOS names scenarios, default all of them.
-VMLAB_SCENARIOS ?= $(basename $(notdir $(wildcard tests/vmlab/*.sh)))
+VMLAB_SCENARIOS ?= $(filter-out lib,$(basename $(notdir $(wildcard tests/vmlab/*.sh))))
 vmtest: $(BUILD)/ptsbench
 	@scripts/vmlab/run.sh $(VMLAB_SCENARIOS)
 

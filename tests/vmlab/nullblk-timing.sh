@@ -6,7 +6,7 @@
 # within 10% of the declared depth, for io_uring, libaio and fio. Reads only.
 # qemu:
 # modules: null_blk:nr_devices=1:irqmode=2:completion_nsec=1000000:gb=1
-pts=$(dirname "$0")/../../build/ptsbench
+. "$(dirname "$0")/lib.sh"
 dev=/dev/nullb0
 if [ -b $dev ]; then echo "PASS nullb0-present"; else echo "FAIL nullb0-present: no $dev"; exit 0; fi
 for e in io_uring libaio fio; do

@@ -2,15 +2,7 @@
 # kernel's nvme driver, as ptsbench probes and records it, read and written through the driver.
 # qemu: -drive file=@nvme0:256M,if=none,id=nv0,format=raw -device nvme,serial=PTSB0001,drive=nv0
 # modules: nvme
-pts=$(dirname "$0")/../../build/ptsbench
-check() {   # check NAME CONDITION-EXIT-STATUS WHY
-  if [ "$2" = 0 ]; then echo "PASS $1"; else echo "FAIL $1: $3"; fi
-}
-field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1]))
-v=d
-for k in sys.argv[2].split('.'):
-    v=v.get(k) if isinstance(v,dict) else None
-print('' if v is None else v)" "$1" "$2"; }
+. "$(dirname "$0")/lib.sh"
 
 dev=/dev/nvme0n1
 [ -b $dev ]; check nvme-namespace-present $? "no $dev in the guest"

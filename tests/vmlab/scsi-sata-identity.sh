@@ -8,7 +8,7 @@
 # qemu: -drive file=@sata:64M,if=none,id=sa0,format=raw
 # qemu: -device ide-hd,drive=sa0,bus=ide.0,serial=PTSBSATA01,rotation_rate=1
 # modules: virtio_scsi,sd_mod,ahci
-pts=$(dirname "$0")/../../build/ptsbench
+. "$(dirname "$0")/lib.sh"
 serials=""
 for d in /dev/sd?; do
   [ -b "$d" ] || continue
