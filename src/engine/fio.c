@@ -58,6 +58,7 @@ struct engine {
     unsigned force_async;      /* match_native: the job file's force_async=N (0: none) */
     bool reap_all;             /* match_native: iodepth_batch_complete_max=iodepth */
     bool submit_all;           /* match_native: iodepth_batch_submit=iodepth (unpaced) */
+    unsigned rounds;           /* rounds run so far: each fio run's seed (fio_job_round_seed) */
 };
 
 /* Artifact numbers run on across engine instances (a PTS test opens one per element), so no
@@ -315,6 +316,7 @@ static int fio_round(struct engine *e, const struct round_limits *lim, const cha
         .force_async = e->force_async,
         .reap_all = e->reap_all,
         .submit_all = e->submit_all,
+        .round_index = e->rounds++,
     };
     size_t cap = 16384;
     char *job = xcalloc(1, cap);

@@ -28,6 +28,7 @@
 
 #include "engine/engine.h"
 #include "io/iogen.h"
+#include "lib/rng.h"
 #include "lib/util.h"
 
 #define FIO_MAX_INT64 UINT64_C(0x7fffffffffffffff)   /* fio parses numbers with strtoll */
@@ -363,6 +364,15 @@ static int put_length(struct job_out *o, const struct workload *wl,
     return 0;
 }
 
+uint64_t fio_job_round_seed(uint64_t seed, unsigned round_index)
+{
+    if (round_index) {   /* the round_index-th splitmix64 output from the seed */
+        uint64_t x = seed + 0x9e3779b97f4a7c15ull * (round_index - 1);
+        seed = rng_splitmix64(&x);
+    }
+    return seed & FIO_MAX_INT64;
+}
+
 int fio_job_write(const struct workload *wl, const struct wl_range *range,
                   const struct fio_job_opts *opts, char *buf, size_t len, char *err,
                   size_t errlen)
@@ -405,9 +415,13 @@ int fio_job_write(const struct workload *wl, const struct wl_range *range,
         jo_put(&o, "thread=1\n");
     }
     jo_put(&o, "random_generator=tausworthe64\n");
-    if (wl->seed > FIO_MAX_INT64)
+    if (opts->round_index)
+        jo_put(&o, "; round %u of this run: a seed of its own, derived from %" PRIu64
+                   " (a repeated seed would write the same blocks every round)\n",
+               opts->round_index + 1, wl->seed);
+    else if (wl->seed > FIO_MAX_INT64)
         jo_put(&o, "; seed 0x%" PRIx64 " is above fio's 2^63-1: its low 63 bits\n", wl->seed);
-    jo_put(&o, "randseed=%" PRIu64 "\n", wl->seed & FIO_MAX_INT64);
+    jo_put(&o, "randseed=%" PRIu64 "\n", fio_job_round_seed(wl->seed, opts->round_index));
     jo_put(&o, "; total latency (submit to completion) as ptsbench measures it\n");
     jo_put(&o, "lat_percentiles=1\n");
     jo_put(&o, "percentile_list=50:90:99:99.9:99.99:99.999\n");

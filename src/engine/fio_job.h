@@ -27,6 +27,10 @@ struct fio_job_opts {
     const char *iops_log;      /* write_iops_log prefix for 1-second samples, NULL: no log */
     unsigned log_msec;         /* log interval in ms (0: 1000) */
     bool threads;              /* thread=1: jobs run as threads of one fio process */
+    unsigned round_index;      /* the engine's rounds before this one: 0 writes the workload's
+                                  seed; round k > 0 a seed of its own (fio_job_round_seed), so
+                                  each fio run draws new offsets, as the native loop's generator
+                                  runs on from round to round instead of repeating */
     /* Submission choices of ptsbench's own engine, for a like-with-like comparison
      * (crosscheck; fio_job_native_choices): */
     unsigned force_async;      /* > 0: force_async=N (io_uring: every Nth I/O marked async) */
@@ -45,6 +49,10 @@ struct fio_job_opts {
  * nearest to 100 / share). marked_pct (may be NULL): the share ptsbench marks. */
 unsigned fio_job_force_async(const struct workload *wl, bool refuses_nowait, unsigned cpus,
                              unsigned *marked_pct);
+
+/* The randseed= of a round: the workload's seed for the first, a seed derived from it and
+ * the round's index for the others (low 63 bits: fio reads it with strtoll). */
+uint64_t fio_job_round_seed(uint64_t seed, unsigned round_index);
 
 /* What fio cannot be given of this workload, as one line (nothing written): thinktime below
  * fio's microsecond. fio_job_write checks it too; the fio engine asks at prepare time through

@@ -556,6 +556,24 @@ static void test_values(void **state)
     assert_string_equal(opt(&g, "randseed"), "9223372036854775807");
     ini_free(&g.ini);
 
+    /* every round after the first draws new offsets: a seed of its own, the same for the same
+     * round (a repeated seed wrote the same blocks every round: dm-flakey in the lab's faults
+     * scenario never saw a new block after round 1) */
+    wl.seed = 42;
+    char seeds[3][32];
+    for (unsigned k = 0; k < 3; k++) {
+        o.round_index = k;
+        generate(&wl, &range, &o, &g);
+        snprintf(seeds[k], sizeof seeds[k], "%s", opt(&g, "randseed"));
+        ini_free(&g.ini);
+    }
+    assert_string_equal(seeds[0], "42");
+    assert_string_not_equal(seeds[1], "42");
+    assert_string_not_equal(seeds[2], seeds[1]);
+    assert_true(fio_job_round_seed(42, 1) == fio_job_round_seed(42, 1));
+    assert_true(fio_job_round_seed(UINT64_MAX, 7) <= 9223372036854775807ull);
+    o.round_index = 0;
+
     /* fio splits filename at ':' unless escaped */
     o.filename = "/dev/disk/by-path/pci-0000:01:00.0-nvme-1";
     generate(&wl, &range, &o, &g);
