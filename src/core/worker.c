@@ -370,12 +370,14 @@ static void round_account(struct worker *w, int n, uint64_t t)
     for (int i = 0; i < n; i++) {
         struct io_unit *u = w->done[i];
         if (u->result != (int64_t)u->len) {
+            /* the target first: the line names the device, the operation and the error */
+            const char *tp = p->base.path ? p->base.path : "the target";
             if (u->result < 0)
-                worker_fail(w, "%s of %u bytes at offset %llu failed: %s",
+                worker_fail(w, "%s: %s of %u bytes at offset %llu failed: %s", tp,
                             u->dir == IO_READ ? "read" : "write", u->len,
                             (unsigned long long)u->offset, strerror((int)-u->result));
             else
-                worker_fail(w, "short %s at offset %llu: %lld of %u bytes",
+                worker_fail(w, "%s: short %s at offset %llu: %lld of %u bytes", tp,
                             u->dir == IO_READ ? "read" : "write",
                             (unsigned long long)u->offset, (long long)u->result, u->len);
             r->issuing = false;

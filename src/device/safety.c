@@ -210,9 +210,11 @@ static void saf_add_holders(struct saf_set *s, const char *sysroot, unsigned idx
     }
     closedir(dh);
     for (unsigned k = 0; k < nn; k++) {
-        saf_add_item(f->holders, &f->n_holders, "%s held by %s", s->d[idx].name, names[k]);
         bool seen = saf_find(s, names[k]) >= 0;
         int j = saf_add_dev(s, sysroot, names[k], SAF_HOLDER);
+        const char *dm = j >= 0 ? s->d[j].dmname : "";   /* LVM: "vg-lv", as users know it */
+        saf_add_item(f->holders, &f->n_holders, "%s held by %s%s%s%s", s->d[idx].name,
+                     names[k], dm[0] ? " (" : "", dm, dm[0] ? ")" : "");
         if (j >= 0 && !seen)
             saf_add_holders(s, sysroot, (unsigned)j, f, depth + 1);
     }
@@ -397,6 +399,28 @@ static void saf_add_partitions(struct saf_set *s, const char *dir, struct safety
 
 /* ---- collect ----------------------------------------------------------------------------- */
 
+/* The kernel's native NVMe multipath names a namespace's head nvme<S>n<N> and hides each path
+ * to it as nvme<S>c<C>n<N> (S: subsystem, C: controller, N: head instance; nvme_set_disk_name).
+ * A path given as the target: the head (its partitions, its holders) joins the set, since
+ * what is mounted there is on the same namespace.  Kernels before 6.14 link the two nowhere
+ * else in sysfs. */
+static void saf_add_mpath_head(struct saf_set *s, const char *sysroot, struct safety_facts *f)
+{
+    unsigned sub, ctl, ns;
+    int end = 0;
+    if (sscanf(f->devname, "nvme%uc%un%u%n", &sub, &ctl, &ns, &end) != 3 ||
+        f->devname[end] != '\0')
+        return;
+    char head[64], cls[PATH_MAX], dir[PATH_MAX];
+    snprintf(head, sizeof(head), "nvme%un%u", sub, ns);
+    if (!saf_path(cls, sizeof(cls), sysroot, "/sys/class/block/%s", head) || !realpath(cls, dir))
+        return;
+    if (saf_add_dev(s, sysroot, head, SAF_ALIAS) < 0)
+        return;
+    str_copy(f->mpath_head, sizeof(f->mpath_head), head);
+    saf_add_partitions(s, dir, NULL);
+}
+
 static int saf_scan_mounts(struct saf_set *s, const char *sysroot, struct safety_facts *f,
                            char *err, size_t errlen)
 {
@@ -547,6 +571,7 @@ int safety_collect(const char *sysroot, const char *devname, struct safety_facts
     if (!realpath(cls, dir))
         return errf(err, errlen, "/dev/%s: cannot find it in sysfs (%s: %s)", devname, cls,
                     strerror(errno));
+    str_copy(out->target, sizeof(out->target), saf_basename(dir));
     if (saf_is_file(dir, "partition")) {
         /* A partition: its disk is the directory above it. */
         char *slash = strrchr(dir, '/');
@@ -583,6 +608,9 @@ int safety_collect(const char *sysroot, const char *devname, struct safety_facts
     }
     closedir(dh);
     saf_add_partitions(s, dir, out);
+
+    /* A hidden NVMe multipath path: the namespace is its head's. */
+    saf_add_mpath_head(s, sysroot, out);
 
     /* A loop device: the other loop devices over the same file hold the same data. */
     struct saf_loop me;
@@ -1014,11 +1042,34 @@ static void saf_put_signatures(struct saf_buf *b, const struct safety_facts *f)
     }
 }
 
+/* The target as the user gave it, then what the kernel calls it where that differs:
+ * "/dev/sdb1 (a partition of sdb)", "/dev/mapper/x (dm-2)", "/dev/sdb". */
+static void saf_put_target(struct saf_buf *b, const struct safety_facts *f)
+{
+    const char *disk = f->devname[0] ? f->devname : "?";
+    const char *own = f->target[0] ? f->target : disk;
+    const bool renamed = f->path[0] && strcmp(saf_basename(f->path), own) != 0;
+    const bool part = strcmp(own, disk) != 0;
+    if (f->path[0])
+        saf_put(b, "%s", f->path);
+    else
+        saf_put(b, "/dev/%s", own);
+    if (!renamed && !part && !f->mpath_head[0])
+        return;
+    saf_put(b, " (%s%s", renamed ? own : "", renamed && (part || f->mpath_head[0]) ? ", " : "");
+    if (part)
+        saf_put(b, "a partition of %s", disk);
+    else if (f->mpath_head[0])
+        saf_put(b, "a path to the NVMe multipath head %s", f->mpath_head);
+    saf_put(b, ")");
+}
+
 /* Why a block device is in use (mounted, swap, held, "/", loop aliases): one clause each. */
 static void saf_put_in_use(const struct safety_facts *f, struct saf_buf *b)
 {
-    saf_put(b, "refusing to write to /dev/%s even with --destructive:",
-            f->devname[0] ? f->devname : "?");
+    saf_put(b, "refusing to write to ");
+    saf_put_target(b, f);
+    saf_put(b, " even with --destructive:");
     const char *sep = " ";
     if (f->backs_root) {
         saf_put(b, "%sit holds the root filesystem (%s)", sep,
@@ -1037,10 +1088,10 @@ static int saf_decide_block(const struct safety_facts *f, const struct safety_re
 {
     if (!rq->writes)
         return 0;
-    const char *dev = f->devname[0] ? f->devname : "?";
     if (!rq->destructive) {
-        saf_put(b, "refusing to write to /dev/%s without --destructive (it destroys the data "
-                "on it", dev);
+        saf_put(b, "refusing to write to ");
+        saf_put_target(b, f);
+        saf_put(b, " without --destructive (it destroys the data on it");
         if (f->n_sigs) {
             saf_put(b, ": ");
             saf_put_signatures(b, f);
@@ -1055,23 +1106,19 @@ static int saf_decide_block(const struct safety_facts *f, const struct safety_re
     }
     if (rq->overwrite_signatures)
         return 0;
-    const char *name = f->path[0] ? f->path : NULL;
     if (f->n_sigs) {
-        if (name)
-            saf_put(b, "refusing to write to %s: it holds ", name);
-        else
-            saf_put(b, "refusing to write to /dev/%s: it holds ", dev);
+        saf_put(b, "refusing to write to ");
+        saf_put_target(b, f);
+        saf_put(b, ": it holds ");
         saf_put_signatures(b, f);
         saf_put(b, "; writing destroys %s: add --overwrite-signatures to confirm",
                 f->n_sigs > 1 ? "them" : "it");
         return -1;
     }
     if (!f->sigs_probed) {
-        if (name)
-            saf_put(b, "refusing to write to %s: ", name);
-        else
-            saf_put(b, "refusing to write to /dev/%s: ", dev);
-        saf_put(b, "cannot check it for filesystems, partition tables or other signatures "
+        saf_put(b, "refusing to write to ");
+        saf_put_target(b, f);
+        saf_put(b, ": cannot check it for filesystems, partition tables or other signatures "
                 "(%s): add --overwrite-signatures to write anyway",
                 f->sig_error[0] ? f->sig_error : "not probed");
         return -1;

@@ -18,8 +18,9 @@
  *     - reads are always allowed;
  *     - writes need --destructive;
  *     - refused even with --destructive while the device, a partition of it, a dm/md/LVM
- *       device stacked on it, or another loop device over the same backing file is mounted,
- *       active swap, held or backs "/", and while another loop device shares its backing file;
+ *       device stacked on it, another loop device over the same backing file, or (for a
+ *       hidden NVMe multipath path, nvmeXcYnZ) its multipath head nvmeXnZ is mounted, active
+ *       swap, held or backs "/", and while another loop device shares its backing file;
  *     - when libblkid finds a signature (a filesystem, a dos/gpt partition table, an LVM
  *       physical volume, an md RAID member, a swap area, a LUKS header, ...) writing needs
  *       --overwrite-signatures as well (it only counts together with --destructive); so does a
@@ -67,6 +68,11 @@ struct safety_facts {
                                          /dev/devname) */
     /* ---- block devices */
     char devname[64];                 /* whole-disk kernel name, e.g. "loop3" */
+    char target[64];                  /* the target's own kernel name: devname, or the
+                                         partition given ("loop3p1") */
+    char mpath_head[64];              /* devname is a hidden NVMe multipath path
+                                         (nvme0c1n2): its head ("nvme0n2"), whose mounts,
+                                         partitions and holders count as its own */
     char partitions[SAFETY_MAX_ITEMS][64];
     unsigned n_partitions;
     char mounts[SAFETY_MAX_ITEMS][SAFETY_ITEM_LEN];   /* "loop3p1 on /mnt/x" */
@@ -124,7 +130,10 @@ int safety_collect_file(const char *sysroot, const char *path, struct safety_fac
                         char *err, size_t errlen);
 
 /* Returns 0 when the request is allowed, -1 with one line in msg naming the target and
- * every reason when it is refused.  Pure: no I/O. */
+ * every reason when it is refused.  The target is named as given (path), with its kernel name
+ * when that differs ("/dev/mapper/x (dm-2)") and its disk when it is a partition
+ * ("/dev/sdb1 (a partition of sdb)"); a holder with a device-mapper name is named by both
+ * ("sdb held by dm-0 (vg-lv)").  Pure: no I/O. */
 int safety_decide(const struct safety_facts *f, const struct safety_request *rq, char *msg,
                   size_t msglen);
 

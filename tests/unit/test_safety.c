@@ -378,6 +378,10 @@ static const char *fake_root(void)
     fake_blockdev(r, "other0", "250:16", false);
     fake_blockdev(r, "clean0", "250:32", false);
     fake_blockdev(r, "clean0/clean0p1", "250:33", true);
+    fake_blockdev(r, "nvme3n1", "259:0", false);
+    fake_blockdev(r, "nvme3n1/nvme3n1p1", "259:1", true);
+    fake_blockdev(r, "nvme3c3n1", "259:2", false);
+    fake_blockdev(r, "nvme3c4n2", "259:3", false);   /* a path whose head is not there */
 
     ut_write("fake/proc/self/mountinfo",
              "20 1 251:5 / / rw,relatime shared:1 - ext4 /dev/mapper/vg-root rw\n"
@@ -386,7 +390,8 @@ static const char *fake_root(void)
              "23 20 251:3 / /srv rw,relatime - xfs /dev/mapper/vg-srv rw\n"
              "24 20 250:16 / /other rw,relatime - ext4 /dev/other0 rw\n"
              "25 20 0:45 / /mnt/my\\040disk rw,relatime shared:9 - btrfs /dev/fake0p5 rw\n"
-             "26 20 0:46 / /mnt/tmp rw - tmpfs tmpfs rw\n");
+             "26 20 0:46 / /mnt/tmp rw - tmpfs tmpfs rw\n"
+             "27 20 259:1 / /mnt/mp rw,relatime - ext4 /dev/nvme3n1p1 rw\n");
     ut_write("fake/proc/swaps",
              "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
              "/dev/fake0p3                            partition\t1048572\t\t0\t\t-2\n"
@@ -413,13 +418,13 @@ static void check_fake0(const struct safety_facts *f)
     assert_true(ut_has(f->swaps, f->n_swaps, "/dev/mapper/swapvol"));
     assert_int_equal(f->n_holders, 4);
     assert_true(ut_has(f->holders, f->n_holders,
-                       "fake0p2 held by dm-3"));
+                       "fake0p2 held by dm-3 (vg-srv)"));
     assert_true(ut_has(f->holders, f->n_holders,
-                       "fake0p4 held by dm-4"));
+                       "fake0p4 held by dm-4 (crypt)"));
     assert_true(ut_has(f->holders, f->n_holders,
-                       "dm-4 held by dm-5"));
+                       "dm-4 held by dm-5 (vg-root)"));
     assert_true(ut_has(f->holders, f->n_holders,
-                       "fake0p6 held by dm-6"));
+                       "fake0p6 held by dm-6 (swapvol)"));
     assert_true(f->backs_root);
     assert_non_null(strstr(f->root_detail, "/ is on dm-5 (251:5)"));
     assert_non_null(strstr(f->root_detail, "fake0p4"));
@@ -462,6 +467,79 @@ static void test_collect_fake_partition_examines_disk(void **state)
     check_fake0(&f);
     assert_int_equal(safety_collect(root, "/dev/fake0p3", &f, err, sizeof(err)), 0);
     check_fake0(&f);
+}
+
+/* The refusal names the partition the user gave, and its disk; before, it named the disk
+ * only ("refusing to write to /dev/fake0 even with --destructive: ..."). */
+static void test_decide_partition_named_as_given(void **state)
+{
+    (void)state;
+    const char *root = fake_root();
+    struct safety_facts f;
+    char err[512] = "", msg[2048];
+    assert_int_equal(safety_collect(root, "fake0p1", &f, err, sizeof(err)), 0);
+    assert_string_equal(f.target, "fake0p1");
+    f.sigs_probed = true;
+    assert_int_equal(safety_decide(&f, RQ(true, true), msg, sizeof(msg)), -1);
+    printf("  message: %s\n", msg);
+    assert_non_null(strstr(msg, "refusing to write to /dev/fake0p1 (a partition of fake0) even "
+                                "with --destructive: "));
+    assert_non_null(strstr(msg, "fake0p1 on /mnt/data"));
+    /* as typed (a path), then the kernel's names where they differ */
+    snprintf(f.path, sizeof(f.path), "/dev/fake0p1");
+    assert_int_equal(safety_decide(&f, RQ(true, false), msg, sizeof(msg)), -1);
+    assert_string_equal(msg, "refusing to write to /dev/fake0p1 (a partition of fake0) without "
+                             "--destructive (it destroys the data on it)");
+    snprintf(f.path, sizeof(f.path), "/dev/disk/by-label/data");
+    assert_int_equal(safety_decide(&f, RQ(true, true), msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "refusing to write to /dev/disk/by-label/data (fake0p1, a "
+                                "partition of fake0) even with --destructive: "));
+    /* a whole disk given by its node: no aside */
+    assert_int_equal(safety_collect(root, "other0", &f, err, sizeof(err)), 0);
+    snprintf(f.path, sizeof(f.path), "/dev/other0");
+    assert_int_equal(safety_decide(&f, RQ(true, true), msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "refusing to write to /dev/other0 even with --destructive: "));
+}
+
+/* A holder is named by its device-mapper name too (LVM's vg-lv): before, "held by dm-3". */
+static void test_decide_holder_named_by_dm_name(void **state)
+{
+    (void)state;
+    const char *root = fake_root();
+    struct safety_facts f;
+    char err[512] = "", msg[2048];
+    assert_int_equal(safety_collect(root, "fake0p2", &f, err, sizeof(err)), 0);
+    f.sigs_probed = true;
+    assert_int_equal(safety_decide(&f, RQ(true, true), msg, sizeof(msg)), -1);
+    assert_non_null(strstr(msg, "fake0p2 held by dm-3 (vg-srv)"));
+}
+
+/* A hidden NVMe multipath path (nvme3c3n1) given as the target: what is mounted on its head
+ * (nvme3n1) is on the same namespace.  Before, the path looked unused. */
+static void test_collect_fake_mpath_path_counts_its_head(void **state)
+{
+    (void)state;
+    const char *root = fake_root();
+    struct safety_facts f;
+    char err[512] = "", msg[2048];
+    assert_int_equal(safety_collect(root, "nvme3c3n1", &f, err, sizeof(err)), 0);
+    ut_dump(&f);
+    assert_string_equal(f.mpath_head, "nvme3n1");
+    assert_int_equal(f.n_mounts, 1);
+    assert_string_equal(f.mounts[0], "nvme3n1p1 on /mnt/mp");
+    f.sigs_probed = true;
+    assert_int_equal(safety_decide(&f, RQ(true, true), msg, sizeof(msg)), -1);
+    printf("  message: %s\n", msg);
+    assert_non_null(strstr(msg, "refusing to write to /dev/nvme3c3n1 (a path to the NVMe "
+                                "multipath head nvme3n1) even with --destructive: mounted "
+                                "(nvme3n1p1 on /mnt/mp)"));
+    /* the head itself, as before; a path whose head is absent is only itself */
+    assert_int_equal(safety_collect(root, "nvme3n1", &f, err, sizeof(err)), 0);
+    assert_string_equal(f.mpath_head, "");
+    assert_int_equal(f.n_mounts, 1);
+    assert_int_equal(safety_collect(root, "nvme3c4n2", &f, err, sizeof(err)), 0);
+    assert_string_equal(f.mpath_head, "");
+    assert_int_equal(f.n_mounts, 0);
 }
 
 static void test_collect_fake_other_disks(void **state)
@@ -1635,6 +1713,9 @@ int main(void)
         cmocka_unit_test(test_parse_locks),
         cmocka_unit_test(test_collect_fake_disk),
         cmocka_unit_test(test_collect_fake_partition_examines_disk),
+        cmocka_unit_test(test_decide_partition_named_as_given),
+        cmocka_unit_test(test_decide_holder_named_by_dm_name),
+        cmocka_unit_test(test_collect_fake_mpath_path_counts_its_head),
         cmocka_unit_test(test_collect_fake_other_disks),
         cmocka_unit_test(test_collect_fake_errors),
         cmocka_unit_test(test_collect_fake_root_via_slaves),
