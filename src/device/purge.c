@@ -238,9 +238,7 @@ int purge_nvme_id_parse(const char *json, int *sanicap, int *fna)
     return rc;
 }
 
-/* The namespaces of the controller (or multipath head) whose sysfs directory holds `disk`:
- * its siblings with an nsid attribute, itself included. */
-static int pg_nvme_siblings(const char *disk)
+int purge_nvme_namespaces(const char *disk)
 {
     char parent[PATH_MAX];
     str_copy(parent, sizeof(parent), disk);
@@ -255,7 +253,7 @@ static int pg_nvme_siblings(const char *disk)
     for (struct dirent *e; (e = readdir(d));) {
         char p[PATH_MAX + 300];
         snprintf(p, sizeof(p), "%s/%s", parent, e->d_name);
-        if (e->d_name[0] != '.' && pg_exists(p, "nsid"))
+        if (e->d_name[0] != '.' && pg_exists(p, "nsid") && pg_exists(p, "queue"))
             n++;
     }
     closedir(d);
@@ -268,7 +266,7 @@ static void pg_nvme_facts(const char *disk, struct purge_facts *f)
     char buf[32];
     if (pg_read_attr(disk, "nsid", buf, sizeof(buf)))
         f->nsid = (unsigned)strtoul(buf, NULL, 10);
-    f->nvme_namespaces = pg_nvme_siblings(disk);
+    f->nvme_namespaces = purge_nvme_namespaces(disk);
     if (!f->have_nvme_cli)
         return;
     char *const argv[] = {"nvme", "id-ctrl", f->devpath, "-o", "json", NULL};

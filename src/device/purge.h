@@ -182,6 +182,12 @@ void purge_ata_id_parse(const char *hdparm_I, struct purge_ata_id *out);
  * object holding both. Pure. */
 int purge_nvme_id_parse(const char *json, int *sanicap, int *fna);
 
+/* The namespaces beside the one whose sysfs directory is `disk` (/sys/devices/.../nvme0/nvme0n2):
+ * the entries of its parent (the controller, or the subsystem for a multipath head) that are
+ * block devices (a queue) with an nsid attribute, itself included; the generic char nodes
+ * (ng0n2) have an nsid but no queue. 0 when the parent cannot be read. */
+int purge_nvme_namespaces(const char *disk);
+
 /* From `hdparm -h` (its usage text): sets f->hdparm_sanitize and f->hdparm_ow_passes. */
 void purge_hdparm_caps(const char *help, struct purge_facts *f);
 

@@ -174,6 +174,41 @@ static void test_nvme_format_fna(void **state)
     plan_ok(&f, PURGE_FORMAT, &p);
 }
 
+/* A file holding text at dir/rel, its directories made. */
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof(p), "%s/%s", dir, rel);
+    for (char *s = strchr(p + strlen(dir) + 1, '/'); s; s = strchr(s + 1, '/')) {
+        *s = '\0';
+        mkdir(p, 0755);
+        *s = '/';
+    }
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Namespaces counted in a fake controller directory: block nodes with nsid, not ng nodes. */
+static void test_nvme_namespaces_counted(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir("purge-ns");
+    static const char *const files[] = {"nvme0n1/nsid", "nvme0n1/queue/x", "nvme0n2/nsid",
+                                        "nvme0n2/queue/x", "ng0n1/nsid", "ng0n2/nsid",
+                                        "hwmon0/name", NULL};
+    for (int i = 0; files[i]; i++)
+        put_file(dir, files[i], "1\n");
+    char disk[PATH_MAX];
+    snprintf(disk, sizeof(disk), "%s/nvme0n2", dir);
+    assert_int_equal(purge_nvme_namespaces(disk), 2);
+    snprintf(disk, sizeof(disk), "%s/missing/nvme0n1", dir);
+    assert_int_equal(purge_nvme_namespaces(disk), 0);
+    remove_tree(dir);
+    free(dir);
+}
+
 /* QEMU 7.2's ATA disk: no security feature set, no SANITIZE (hdparm 9.65 -I, captured in the
  * lab). Secure erase and sanitize are refused by the plan, before anything is written (the old
  * plan accepted both and failed after the run had started); auto falls back to discard. */
@@ -1552,6 +1587,7 @@ int main(void)
         cmocka_unit_test(test_nvme_id_parse),
         cmocka_unit_test(test_nvme_sanitize_from_sanicap),
         cmocka_unit_test(test_nvme_format_fna),
+        cmocka_unit_test(test_nvme_namespaces_counted),
         cmocka_unit_test(test_ata_qemu_refused_up_front),
         cmocka_unit_test(test_ata_check_step),
         cmocka_unit_test(test_verify_judge),
