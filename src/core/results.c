@@ -200,6 +200,16 @@ struct json_object *results_purge_json(const struct purge_plan *plan, bool ran, 
     jw_add(p, "ran", json_object_new_boolean(ran));
     jw_add(p, "variant", plan->ran[0] ? jw_str(plan->ran) : NULL);   /* what was issued */
     jw_add(p, "seconds", jw_num(seconds));
+    const struct purge_verify *v = &plan->verify;
+    if (v->samples || v->note[0]) {   /* what the samples read around the purge showed */
+        struct json_object *o = json_object_new_object();
+        jw_add(o, "samples", jw_int(v->samples));
+        jw_add(o, "zero", jw_int(v->zero));
+        jw_add(o, "unchanged", jw_int(v->unchanged));
+        jw_add(o, "erased", json_object_new_boolean(v->erased));
+        jw_add(o, "note", jw_str(v->note));
+        jw_add(p, "verify", o);
+    }
     return p;
 }
 

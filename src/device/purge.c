@@ -22,15 +22,22 @@
  *   - hdparm gained --sanitize-* around 9.50 (its changelog first mentions them there) and
  *     --sanitize-overwrite-passes in 9.63; which of them this hdparm has is read from `hdparm
  *     -h` at facts time (it touches no device), not from its version number.
- *   - Sanitize is polled every PG_SANITIZE_POLL_S, up to PG_SANITIZE_MAX_S: NVMe through `nvme
- *     sanitize-log` (SSTAT bits 2:0; 2 = in progress), ATA through `hdparm --sanitize-status`
- *     (SD2 = in progress; SD0 with "Completed Without Error" = done).
+ *   - Sanitize and a SCSI format are polled every PG_POLL_S, up to PG_POLL_MAX_S: NVMe through
+ *     `nvme sanitize-log` (SSTAT bits 2:0; 2 = in progress), ATA through `hdparm
+ *     --sanitize-status` (SD2 = in progress; SD0 with "Completed Without Error" = done), SCSI
+ *     through `sg_turs` (exit 0 ready; 2 not ready, i.e. formatting; 6 unit attention: again).
+ *     sg_format's own wait sleeps 60 s before its first TEST UNIT READY, and without --quick
+ *     it counts down 15 s first; --early makes it return once the FORMAT UNIT (IMMED) is
+ *     accepted.
  *   - Discard on a simulated drive TRIMs its whole range (not compliant, like discard on a real
  *     drive); every other method on a simulated drive is the model's own secure erase. */
 #include "device/purge.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <json-c/json.h>
 #include <limits.h>
 #include <linux/falloc.h>
 #include <linux/fs.h>
@@ -48,8 +55,11 @@
 #include "lib/util.h"
 #include "sim/sim.h"
 
-#define PG_SANITIZE_MAX_S (24 * 3600)
-#define PG_SANITIZE_POLL_S 2
+#define PG_POLL_MAX_S (24 * 3600)
+#define PG_POLL_S 2
+#define PG_SANICAP_CES 0x1             /* id-ctrl SANICAP: crypto erase supported */
+#define PG_SANICAP_BES 0x2             /* ... block erase supported */
+#define PG_SAMPLE_BYTES 4096u           /* one verification sample (O_DIRECT: 4 KiB aligned) */
 #define PG_ATA_PASSWORD "ptsbench"
 #define PG_SIM_TRIM_CHUNK (64u << 20)   /* bytes per simulated TRIM command */
 
@@ -196,6 +206,78 @@ static void pg_hdparm_caps(struct purge_facts *f)
     spawn_result_free(&r);
 }
 
+/* `hdparm -I DEV` (IDENTIFY DEVICE) into f->ata_id; have_ata_id stays false without its text.
+ * Its exit status is not the test: on libata it complains "SG_IO: bad/missing sense data" and
+ * prints the identify data all the same. */
+static void pg_ata_identify(struct purge_facts *f)
+{
+    char *const argv[] = {"hdparm", "-I", f->devpath, NULL};
+    struct spawn_result r;
+    if (spawn_run(argv, &r) != 0)
+        return;
+    if (r.out && strstr(r.out, "ATA device")) {
+        purge_ata_id_parse(r.out, &f->ata_id);
+        f->have_ata_id = true;
+    }
+    spawn_result_free(&r);
+}
+
+int purge_nvme_id_parse(const char *json, int *sanicap, int *fna)
+{
+    struct json_object *o = json ? json_tokener_parse(json) : NULL, *v;
+    int rc = -1;
+    if (o && json_object_is_type(o, json_type_object) &&
+        json_object_object_get_ex(o, "sanicap", &v) && json_object_is_type(v, json_type_int)) {
+        *sanicap = json_object_get_int(v);
+        if (json_object_object_get_ex(o, "fna", &v) && json_object_is_type(v, json_type_int)) {
+            *fna = json_object_get_int(v);
+            rc = 0;
+        }
+    }
+    json_object_put(o);
+    return rc;
+}
+
+int purge_nvme_namespaces(const char *disk)
+{
+    char parent[PATH_MAX];
+    str_copy(parent, sizeof(parent), disk);
+    char *slash = strrchr(parent, '/');
+    if (!slash || slash == parent)
+        return 0;
+    *slash = '\0';
+    DIR *d = opendir(parent);
+    if (!d)
+        return 0;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        char p[PATH_MAX + 300];
+        snprintf(p, sizeof(p), "%s/%s", parent, e->d_name);
+        if (e->d_name[0] != '.' && pg_exists(p, "nsid") && pg_exists(p, "queue"))
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* NVMe: the namespace id and its neighbours (sysfs), SANICAP and FNA (`nvme id-ctrl`). */
+static void pg_nvme_facts(const char *disk, struct purge_facts *f)
+{
+    char buf[32];
+    if (pg_read_attr(disk, "nsid", buf, sizeof(buf)))
+        f->nsid = (unsigned)strtoul(buf, NULL, 10);
+    f->nvme_namespaces = purge_nvme_namespaces(disk);
+    if (!f->have_nvme_cli)
+        return;
+    char *const argv[] = {"nvme", "id-ctrl", f->devpath, "-o", "json", NULL};
+    struct spawn_result r;
+    if (spawn_run(argv, &r) != 0)
+        return;
+    if (r.status == 0 && purge_nvme_id_parse(r.out, &f->nvme_sanicap, &f->nvme_fna) == 0)
+        f->have_nvme_id = true;
+    spawn_result_free(&r);
+}
+
 void purge_facts_collect(const struct target_info *t, struct purge_facts *out)
 {
     memset(out, 0, sizeof(*out));
@@ -203,6 +285,7 @@ void purge_facts_collect(const struct target_info *t, struct purge_facts *out)
     out->have_nvme_cli = pg_in_path("nvme");
     out->have_hdparm = pg_in_path("hdparm");
     out->have_sg_format = pg_in_path("sg_format");
+    out->have_sg_turs = pg_in_path("sg_turs");
 
     switch (t->kind) {
     case TARGET_SIM:
@@ -248,8 +331,12 @@ void purge_facts_collect(const struct target_info *t, struct purge_facts *out)
             *slash = '\0';
     }
     out->transport = partition ? PURGE_T_OTHER_BLOCK : pg_disk_transport(disk);
-    if (out->transport == PURGE_T_ATA && out->have_hdparm)
+    if (out->transport == PURGE_T_ATA && out->have_hdparm) {
         pg_hdparm_caps(out);
+        pg_ata_identify(out);
+    }
+    if (out->transport == PURGE_T_NVME)
+        pg_nvme_facts(disk, out);
 
     char q[PATH_MAX + 16], buf[64];
     snprintf(q, sizeof(q), "%s/queue", disk);
@@ -262,6 +349,7 @@ void purge_facts_collect(const struct target_info *t, struct purge_facts *out)
 /* What purge_plan.ran says for the variants that are not chosen from `hdparm -I`. */
 #define PG_V_NVME_FORMAT "NVMe format (SES=1)"
 #define PG_V_NVME_SANITIZE "NVMe sanitize block erase"
+#define PG_V_NVME_CRYPTO "NVMe sanitize crypto erase (block erase not supported)"
 #define PG_V_SCSI_FORMAT "SCSI format unit"
 #define PG_V_SIM_ERASE "simulated drive secure erase"
 
@@ -339,15 +427,27 @@ static void pg_commands(const struct purge_facts *f, enum purge_method m, struct
         else
             pg_ata_sanitize_cmds(c, f, &pg_sanacts[0]);
     } else if (m == PURGE_FORMAT && f->transport == PURGE_T_NVME) {
-        pg_add(c, (const char *const[]){"nvme", "format", dev, "--ses=1", "--force", NULL});
+        snprintf(c->word, sizeof(c->word), "--namespace-id=%u", f->nsid);
+        if (f->nsid)
+            pg_add(c, (const char *const[]){"nvme", "format", dev, c->word, "--ses=1",
+                                            "--force", NULL});
+        else
+            pg_add(c, (const char *const[]){"nvme", "format", dev, "--ses=1", "--force", NULL});
         c->variant = PG_V_NVME_FORMAT;
     } else if (m == PURGE_FORMAT && f->transport == PURGE_T_SCSI) {
-        pg_add(c, (const char *const[]){"sg_format", "--format", dev, NULL});
+        /* --quick: no 15 s countdown; --early: back once the FORMAT UNIT (IMMED) is accepted;
+         * then TEST UNIT READY, polled (sg_format's own poll sleeps 60 s first) */
+        pg_add(c, (const char *const[]){"sg_format", "--format", "--quick", "--early", dev,
+                                        NULL});
+        pg_add(c, (const char *const[]){"sg_turs", dev, NULL});
         c->variant = PG_V_SCSI_FORMAT;
     } else if (m == PURGE_SANITIZE && f->transport == PURGE_T_NVME) {
-        pg_add(c, (const char *const[]){"nvme", "sanitize", dev, "--sanact=2", NULL});
+        bool crypto = f->have_nvme_id && !(f->nvme_sanicap & PG_SANICAP_BES) &&
+                      (f->nvme_sanicap & PG_SANICAP_CES);
+        pg_add(c, (const char *const[]){"nvme", "sanitize", dev,
+                                        crypto ? "--sanact=4" : "--sanact=2", NULL});
         pg_add(c, (const char *const[]){"nvme", "sanitize-log", dev, NULL});
-        c->variant = PG_V_NVME_SANITIZE;
+        c->variant = crypto ? PG_V_NVME_CRYPTO : PG_V_NVME_SANITIZE;
     }
 }
 
@@ -361,6 +461,8 @@ static const char *pg_note(const struct purge_facts *f, enum purge_method m)
         return " (--security-erase where hdparm -I does not list enhanced erase)";
     if (m == PURGE_SANITIZE)
         return " (polled until done)";
+    if (m == PURGE_FORMAT && f->transport == PURGE_T_SCSI)
+        return " (polled until ready)";
     return NULL;
 }
 
@@ -382,6 +484,37 @@ static void pg_join(const struct purge_cmds *c, char *buf, size_t len, const cha
 }
 
 /* ---- plan ----------------------------------------------------------------------------- */
+
+static int pg_ata_pick(const struct purge_facts *f, enum purge_method m,
+                       const struct purge_ata_id *id, struct purge_cmds *out, char *err,
+                       size_t errlen);
+
+/* What the drive's identify data (when the facts have it) says against method m: -1 with the
+ * message, else 0. */
+static int pg_drive_refuses(const struct purge_facts *f, enum purge_method m, char *err,
+                            size_t errlen)
+{
+    const char *dev = f->devpath;
+    if (f->transport == PURGE_T_NVME && f->have_nvme_id) {
+        if (m == PURGE_SANITIZE && !(f->nvme_sanicap & (PG_SANICAP_BES | PG_SANICAP_CES)))
+            return errf(err, errlen, "--purge sanitize: %s: the controller supports neither "
+                        "sanitize block erase nor crypto erase (id-ctrl SANICAP 0x%x%s; try "
+                        "format)", dev, (unsigned)f->nvme_sanicap,
+                        f->nvme_sanicap ? "" : ": no Sanitize command at all");
+        /* FNA bit 0: a format reaches every namespace; bit 1: so does a secure erase */
+        if (m == PURGE_FORMAT && (f->nvme_fna & 0x3) && f->nvme_namespaces > 1)
+            return errf(err, errlen, "--purge format: %s: on this controller a format with "
+                        "secure erase reaches all %d namespaces, not only this one (id-ctrl FNA "
+                        "0x%x); refused (try discard)", dev, f->nvme_namespaces,
+                        (unsigned)f->nvme_fna);
+    }
+    if (f->transport == PURGE_T_ATA && f->have_ata_id &&
+        (m == PURGE_SECURE_ERASE || m == PURGE_SANITIZE)) {
+        struct purge_cmds c;
+        return pg_ata_pick(f, m, &f->ata_id, &c, err, errlen);
+    }
+    return 0;
+}
 
 static const char *pg_transport_name(enum purge_transport t)
 {
@@ -426,8 +559,8 @@ static bool pg_have_tool(const struct purge_facts *f, enum purge_method m, const
         return f->have_hdparm;
     }
     if (f->transport == PURGE_T_SCSI) {
-        *tool = "sg_format (sg3_utils)";
-        return f->have_sg_format;
+        *tool = "sg_format or sg_turs (sg3_utils)";
+        return f->have_sg_format && f->have_sg_turs;
     }
     (void)m;
     *tool = "nvme (nvme-cli)";
@@ -451,14 +584,18 @@ static int pg_auto(const struct purge_facts *f, struct purge_plan *out)
     default: break;
     }
     const char *tool = "";
-    if (m != PURGE_NONE && pg_have_tool(f, m, &tool)) {
+    char why[200], refused[200] = "";
+    if (m != PURGE_NONE && pg_have_tool(f, m, &tool) &&
+        pg_drive_refuses(f, m, refused, sizeof(refused)) == 0) {
         pg_set_tools(f, m, out);
         snprintf(out->reason, sizeof(out->reason), "auto: %s is %s, %s", f->devpath,
                  pg_transport_name(f->transport), purge_method_name(m));
         return 0;
     }
-    char why[160];
-    if (m != PURGE_NONE)
+    const char *colon = strstr(refused, ": ");   /* after "--purge M: " */
+    if (colon)
+        snprintf(why, sizeof(why), "%s", colon + 2);
+    else if (m != PURGE_NONE)
         snprintf(why, sizeof(why), "%s is %s but %s is not in PATH", f->devpath,
                  pg_transport_name(f->transport), tool);
     else
@@ -570,6 +707,8 @@ int purge_plan_make(const struct purge_facts *f, enum purge_method requested,
         return errf(err, errlen, "--purge sanitize: %s is ATA but this hdparm has no "
                     "--sanitize-* options (`hdparm -h` does not list --sanitize-block-erase; "
                     "a newer hdparm has them, or try secure-erase)", dev);
+    if (pg_drive_refuses(f, requested, err, errlen) != 0)
+        return -1;
     pg_set_tools(f, requested, out);
     snprintf(out->reason, sizeof(out->reason), "requested: %s on %s (%s)", name, dev,
              pg_transport_name(f->transport));
@@ -706,7 +845,8 @@ static int pg_ata_pick(const struct purge_facts *f, enum purge_method m,
                     "(try secure-erase)", dev);
     if (!id->sanitize)
         return errf(err, errlen, "--purge sanitize: hdparm -I %s does not list the SANITIZE "
-                    "feature set: the drive has no ATA SANITIZE (try secure-erase)", dev);
+                    "feature set: the drive has no ATA SANITIZE (try %s)", dev,
+                    id->security && id->sec_supported != 0 ? "secure-erase" : "discard");
     for (size_t i = 0; i < PG_N_SANACTS; i++) {
         if (*(const bool *)((const char *)id + pg_sanacts[i].have)) {
             pg_ata_sanitize_cmds(out, f, &pg_sanacts[i]);
@@ -920,34 +1060,79 @@ static int pg_judge_ata(const char *const *argv, const struct spawn_result *r, c
     }
 }
 
-/* Poll `status` until judge says done, every PG_SANITIZE_POLL_S, up to PG_SANITIZE_MAX_S. */
-static int pg_poll_sanitize(const char *const *status, pg_judge_fn judge, const char *dev,
-                            char *err, size_t errlen)
+/* SCSI: `sg_turs` exits 0 when the unit is ready; 2 (not ready: formatting) and 6 (a unit
+ * attention, e.g. after the format) mean look again. */
+static int pg_judge_turs(const char *const *argv, const struct spawn_result *r, const char *dev,
+                         char *err, size_t errlen)
 {
-    for (int waited = 0;; waited += PG_SANITIZE_POLL_S) {
+    (void)dev;
+    if (r->status == 0)
+        return 0;
+    if (r->status == 2 || r->status == 6)
+        return 1;
+    return pg_failed("format", argv, r, err, errlen);
+}
+
+/* Poll `status` until judge says done, every PG_POLL_S, up to PG_POLL_MAX_S. */
+static int pg_poll(const char *method, const char *const *status, pg_judge_fn judge,
+                   const char *dev, char *err, size_t errlen)
+{
+    for (int waited = 0;; waited += PG_POLL_S) {
         struct spawn_result r;
-        if (pg_spawn("sanitize", status, &r, err, errlen) != 0)
+        if (pg_spawn(method, status, &r, err, errlen) != 0)
             return -1;
         int st = judge(status, &r, dev, err, errlen);
         spawn_result_free(&r);
         if (st <= 0)
             return st;
-        if (waited >= PG_SANITIZE_MAX_S)
-            return errf(err, errlen, "--purge sanitize: %s still sanitizing after %d s",
-                        dev, waited);
-        struct timespec ts = {PG_SANITIZE_POLL_S, 0};
+        if (waited >= PG_POLL_MAX_S)
+            return errf(err, errlen, "--purge %s: %s still busy after %d s (`%s %s`)", method,
+                        dev, waited, status[0], status[1]);
+        struct timespec ts = {PG_POLL_S, 0};
         while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
         }
     }
+}
+
+int purge_ata_check_step(const struct purge_ata_id *id, bool erased, const char *dev,
+                         char *err, size_t errlen)
+{
+    if (!erased && id->sec_enabled != 1)
+        return errf(err, errlen, "--purge secure-erase: %s: after --security-set-pass hdparm -I "
+                    "does not report security \"enabled\": the drive did not take the password "
+                    "(hdparm exits 0 when the drive aborts)", dev);
+    if (erased && id->sec_enabled != 0)
+        return errf(err, errlen, "--purge secure-erase: %s: after the erase hdparm -I does not "
+                    "report security \"not enabled\": the drive aborted or did not finish "
+                    "SECURITY ERASE UNIT (hdparm exits 0 when the drive aborts)", dev);
+    return 0;
+}
+
+/* Run one ATA security step, then read the state back with `hdparm -I` (hdparm's exit status
+ * is 0 when the drive aborts the command). */
+static int pg_ata_step(const char *const *argv, bool erase, const char *dev, char *err,
+                       size_t errlen)
+{
+    const char *m = "secure-erase";
+    if (pg_run(m, argv, NULL, err, errlen) != 0)
+        return -1;
+    const char *info[] = {"hdparm", "-I", dev, NULL};
+    struct spawn_result r;
+    if (pg_run(m, info, &r, err, errlen) != 0)
+        return -1;
+    struct purge_ata_id id;
+    purge_ata_id_parse(r.out, &id);
+    spawn_result_free(&r);
+    return purge_ata_check_step(&id, erase, dev, err, errlen);
 }
 
 /* Set the password and erase; remove the password again when the erase fails. */
 static int pg_ata_erase(const struct purge_cmds *c, const char *dev, char *err, size_t errlen)
 {
     const char *m = "secure-erase";
-    if (pg_run(m, c->argv[0], NULL, err, errlen) != 0)
+    if (pg_ata_step(c->argv[0], false, dev, err, errlen) != 0)
         return -1;
-    if (pg_run(m, c->argv[1], NULL, err, errlen) != 0) {
+    if (pg_ata_step(c->argv[1], true, dev, err, errlen) != 0) {
         /* Do not leave a password behind: the drive would come up locked. */
         const char *undo[] = {"hdparm", "--user-master", "u", "--security-disable",
                               PG_ATA_PASSWORD, dev, NULL};
@@ -980,7 +1165,7 @@ static int pg_exec_ata(struct purge_plan *p, const struct purge_facts *f,
         return pg_ata_erase(&c, f->devpath, err, errlen);
     if (pg_run(m, c.argv[0], NULL, err, errlen) != 0)
         return -1;
-    return pg_poll_sanitize(c.argv[1], pg_judge_ata, f->devpath, err, errlen);
+    return pg_poll(m, c.argv[1], pg_judge_ata, f->devpath, err, errlen);
 }
 
 static int pg_exec_discard(const struct target_info *t, int fd, const char *dev, char *err,
@@ -1032,6 +1217,156 @@ static const char *pg_discard_variant(const struct target_info *t)
                                     : "BLKDISCARD";
 }
 
+/* Run the plan's method on a target that is not simulated (fresh facts f). */
+static int pg_exec(struct purge_plan *p, struct target_info *t, int fd,
+                   const struct purge_facts *fp, char *err, size_t errlen)
+{
+    const char *name = purge_method_name(p->method);
+    struct purge_facts f = *fp;
+    if (p->method == PURGE_DISCARD) {
+        if (fd >= 0)
+            str_copy(p->ran, sizeof(p->ran), pg_discard_variant(t));
+        return pg_exec_discard(t, fd, f.devpath, err, errlen);
+    }
+
+    /* Rebuild the plan from fresh facts: what runs must be what was recorded. */
+    struct purge_plan now;
+    if (purge_plan_make(&f, p->method, &now, err, errlen) != 0)
+        return -1;
+    if (strcmp(now.argv_text, p->argv_text) != 0)
+        return errf(err, errlen, "--purge %s: %s changed since the plan was made (planned "
+                    "\"%s\", now \"%s\")", name, f.devpath, p->argv_text, now.argv_text);
+    struct purge_cmds c;
+    pg_commands(&f, p->method, &c);
+    if (c.n == 0)
+        return errf(err, errlen, "--purge %s: nothing to run on %s", name, f.devpath);
+    if (f.transport == PURGE_T_ATA)
+        return pg_exec_ata(p, &f, &c, err, errlen);
+    str_copy(p->ran, sizeof(p->ran), c.variant);
+    if (p->method == PURGE_SANITIZE || (p->method == PURGE_FORMAT &&
+                                        f.transport == PURGE_T_SCSI)) {
+        if (pg_run(name, c.argv[0], NULL, err, errlen) != 0)
+            return -1;
+        return pg_poll(name, c.argv[1], p->method == PURGE_SANITIZE ? pg_judge_nvme
+                                                                     : pg_judge_turs,
+                       f.devpath, err, errlen);
+    }
+    for (int i = 0; i < c.n; i++)
+        if (pg_run(name, c.argv[i], NULL, err, errlen) != 0)
+            return -1;
+    return 0;
+}
+
+/* ---- verification ---------------------------------------------------------------------- */
+
+/* FNV-1a over a sample. */
+static uint64_t pg_hash(const unsigned char *b, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+/* Read the PURGE_VERIFY_SAMPLES blocks of dev (O_DIRECT, past any cache): the first, the last
+ * and evenly between. 0, or -1 with the reason in why. */
+static int pg_sample(const char *dev, uint64_t capacity, struct purge_sample *out, char *why,
+                     size_t whylen)
+{
+    if (capacity < PG_SAMPLE_BYTES) {
+        snprintf(why, whylen, "%s is smaller than one sample", dev);
+        return -1;
+    }
+    int fd = open(dev, O_RDONLY | O_DIRECT | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(why, whylen, "cannot open %s for reading (O_DIRECT): %s", dev,
+                 strerror(errno));
+        return -1;
+    }
+    void *buf = NULL;
+    if (posix_memalign(&buf, PG_SAMPLE_BYTES, PG_SAMPLE_BYTES) != 0) {
+        close(fd);
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
+    const uint64_t last = (capacity - PG_SAMPLE_BYTES) / PG_SAMPLE_BYTES;   /* in samples */
+    int rc = 0;
+    for (int i = 0; i < PURGE_VERIFY_SAMPLES && rc == 0; i++) {
+        uint64_t off = last * (uint64_t)i / (PURGE_VERIFY_SAMPLES - 1) * PG_SAMPLE_BYTES;
+        ssize_t n = pread(fd, buf, PG_SAMPLE_BYTES, (off_t)off);
+        if (n != (ssize_t)PG_SAMPLE_BYTES) {
+            snprintf(why, whylen, "reading %u bytes of %s at %" PRIu64 ": %s", PG_SAMPLE_BYTES,
+                     dev, off, n < 0 ? strerror(errno) : "short read");
+            rc = -1;
+            break;
+        }
+        const unsigned char *b = buf;
+        out[i].zero = b[0] == 0 && memcmp(b, b + 1, PG_SAMPLE_BYTES - 1) == 0;
+        out[i].hash = pg_hash(b, PG_SAMPLE_BYTES);
+    }
+    free(buf);
+    close(fd);
+    return rc;
+}
+
+int purge_verify_judge(const struct purge_sample *before, const struct purge_sample *after,
+                       int n, bool must_erase, const char *what, const char *dev,
+                       struct purge_verify *v, char *err, size_t errlen)
+{
+    memset(v, 0, sizeof(*v));
+    v->samples = n;
+    int held = 0;   /* samples that held data before */
+    for (int i = 0; i < n; i++) {
+        held += !before[i].zero;
+        v->zero += after[i].zero;
+        v->unchanged += !before[i].zero && !after[i].zero && before[i].hash == after[i].hash;
+    }
+    if (!must_erase) {
+        snprintf(v->note, sizeof(v->note), "not verified erased: %s need not erase the data; "
+                 "after it %d of %d sampled 4 KiB blocks read zero, %d still hold their data",
+                 what, v->zero, n, v->unchanged);
+        return 0;
+    }
+    if (v->unchanged)
+        return errf(err, errlen, "%s on %s did not erase it: %d of %d sampled 4 KiB blocks "
+                    "still hold the data they held before", what, dev, v->unchanged, n);
+    v->erased = true;
+    if (v->zero == n)
+        snprintf(v->note, sizeof(v->note), "verified zeroed: %d of %d sampled 4 KiB blocks "
+                 "read zero after %s%s", n, n, what,
+                 held ? "" : " (they read zero before it too)");
+    else
+        snprintf(v->note, sizeof(v->note), "verified erased: none of the %d sampled 4 KiB "
+                 "blocks that held data still holds it; %d of %d read zero after %s", held,
+                 v->zero, n, what);
+    return 0;
+}
+
+/* Methods that must erase the user data (a SCSI format or a discard need not). */
+static bool pg_must_erase(const struct purge_plan *p, const struct purge_facts *f)
+{
+    return p->method == PURGE_SECURE_ERASE || p->method == PURGE_SANITIZE ||
+           (p->method == PURGE_FORMAT && f->transport == PURGE_T_NVME);
+}
+
+/* Read the samples again after the purge and judge them into p->verify. */
+static int pg_verify(struct purge_plan *p, const struct target_info *t,
+                     const struct purge_facts *f, const struct purge_sample *before,
+                     const char *why, char *err, size_t errlen)
+{
+    struct purge_sample after[PURGE_VERIFY_SAMPLES];
+    char why2[160] = "";
+    if (!before || pg_sample(f->devpath, t->capacity, after, why2, sizeof(why2)) != 0) {
+        snprintf(p->verify.note, sizeof(p->verify.note), "not verified: %s",
+                 before ? why2 : why);
+        return 0;
+    }
+    char what[160];
+    snprintf(what, sizeof(what), "--purge %s (%s)", purge_method_name(p->method), p->ran);
+    return purge_verify_judge(before, after, PURGE_VERIFY_SAMPLES, pg_must_erase(p, f), what,
+                              f->devpath, &p->verify, err, errlen);
+}
+
 int purge_execute(struct purge_plan *p, struct target_info *t, int fd, char *err, size_t errlen)
 {
     const char *name = purge_method_name(p->method);
@@ -1059,33 +1394,12 @@ int purge_execute(struct purge_plan *p, struct target_info *t, int fd, char *err
 
     struct purge_facts f;
     purge_facts_collect(t, &f);
-    if (p->method == PURGE_DISCARD) {
-        if (fd >= 0)
-            str_copy(p->ran, sizeof(p->ran), pg_discard_variant(t));
-        return pg_exec_discard(t, fd, f.devpath, err, errlen);
-    }
-
-    /* Rebuild the plan from fresh facts: what runs must be what was recorded. */
-    struct purge_plan now;
-    if (purge_plan_make(&f, p->method, &now, err, errlen) != 0)
+    if (t->kind != TARGET_BLOCK)
+        return pg_exec(p, t, fd, &f, err, errlen);
+    struct purge_sample before[PURGE_VERIFY_SAMPLES];
+    char why[160] = "";
+    bool sampled = pg_sample(f.devpath, t->capacity, before, why, sizeof(why)) == 0;
+    if (pg_exec(p, t, fd, &f, err, errlen) != 0)
         return -1;
-    if (strcmp(now.argv_text, p->argv_text) != 0)
-        return errf(err, errlen, "--purge %s: %s changed since the plan was made (planned "
-                    "\"%s\", now \"%s\")", name, f.devpath, p->argv_text, now.argv_text);
-    struct purge_cmds c;
-    pg_commands(&f, p->method, &c);
-    if (c.n == 0)
-        return errf(err, errlen, "--purge %s: nothing to run on %s", name, f.devpath);
-    if (f.transport == PURGE_T_ATA)
-        return pg_exec_ata(p, &f, &c, err, errlen);
-    str_copy(p->ran, sizeof(p->ran), c.variant);
-    if (p->method == PURGE_SANITIZE) {
-        if (pg_run(name, c.argv[0], NULL, err, errlen) != 0)
-            return -1;
-        return pg_poll_sanitize(c.argv[1], pg_judge_nvme, f.devpath, err, errlen);
-    }
-    for (int i = 0; i < c.n; i++)
-        if (pg_run(name, c.argv[i], NULL, err, errlen) != 0)
-            return -1;
-    return 0;
+    return pg_verify(p, t, &f, sampled ? before : NULL, why, err, errlen);
 }

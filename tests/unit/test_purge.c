@@ -32,6 +32,11 @@
 
 /* ---- synthetic facts ------------------------------------------------------------------ */
 
+/* SCSI format: no 15 s countdown (--quick), back once started (--early), then TEST UNIT READY
+ * polled (not sg_format's fixed 60 s sleep before its first poll) */
+#define SG_FORMAT_SDB                                                                      \
+    "sg_format --format --quick --early /dev/sdb; sg_turs /dev/sdb (polled until ready)"
+
 /* T_ALL: every tool, with an hdparm too old for --sanitize-* (T_HDSAN adds them; T_OWP adds
  * --sanitize-overwrite-passes). */
 enum { T_NVME = 1, T_HDPARM = 2, T_SG = 4, T_ALL = 7, T_HDSAN = 8, T_OWP = 16 };
@@ -45,6 +50,7 @@ static struct purge_facts pf(enum purge_transport tr, bool discard, int tools, c
     f.have_nvme_cli = tools & T_NVME;
     f.have_hdparm = tools & T_HDPARM;
     f.have_sg_format = tools & T_SG;
+    f.have_sg_turs = tools & T_SG;
     f.hdparm_sanitize = tools & T_HDSAN;
     f.hdparm_ow_passes = tools & T_OWP;
     snprintf(f.devpath, sizeof(f.devpath), "%s", dev);
@@ -78,6 +84,225 @@ static void has(const char *text, const char *needle)
 {
     if (!strstr(text, needle))
         fail_msg("\"%s\" does not contain \"%s\"", text, needle);
+}
+
+/* ---- the lab's findings (tests/vmlab/purge-*.sh), on captured identify data ------------- */
+
+static char *fixture(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "purge/%s", name);
+    char *buf = slurp_file(test_fixture_path(path), NULL);
+    if (!buf)
+        fail_msg("cannot open fixture %s (set PTSBENCH_DATADIR to the source tree)", name);
+    return buf;
+}
+
+/* NVMe format names the namespace by its node and its id (the controller formats that one). */
+static void test_nvme_format_names_namespace(void **state)
+{
+    (void)state;
+    struct purge_facts f = pf(PURGE_T_NVME, true, T_ALL, "/dev/nvme0n2");
+    f.nsid = 2;
+    struct purge_plan p;
+    plan_ok(&f, PURGE_FORMAT, &p);
+    assert_string_equal(p.argv_text, "nvme format /dev/nvme0n2 --namespace-id=2 --ses=1 --force");
+}
+
+/* QEMU 7.2's id-ctrl through nvme-cli 2.3: SANICAP 0 (no Sanitize), FNA 0. */
+static void test_nvme_id_parse(void **state)
+{
+    (void)state;
+    char *json = fixture("nvme-cli-2.3-id-ctrl-qemu-7.2.json");
+    int sanicap = -1, fna = -1;
+    assert_int_equal(purge_nvme_id_parse(json, &sanicap, &fna), 0);
+    assert_int_equal(sanicap, 0);
+    assert_int_equal(fna, 0);
+    free(json);
+    assert_int_equal(purge_nvme_id_parse("{\"sanicap\":3,\"fna\":5}", &sanicap, &fna), 0);
+    assert_int_equal(sanicap, 3);
+    assert_int_equal(fna, 5);
+    assert_int_equal(purge_nvme_id_parse("{\"fna\":5}", &sanicap, &fna), -1);
+    assert_int_equal(purge_nvme_id_parse("not json", &sanicap, &fna), -1);
+    assert_int_equal(purge_nvme_id_parse(NULL, &sanicap, &fna), -1);
+}
+
+/* Sanitize is planned only with an action SANICAP lists: block erase, else crypto erase; with
+ * neither it is refused before anything is written (the old plan issued `nvme sanitize` and
+ * failed with "Invalid Command Opcode" after the run had started). */
+static void test_nvme_sanitize_from_sanicap(void **state)
+{
+    (void)state;
+    struct purge_facts f = pf(PURGE_T_NVME, true, T_ALL, "/dev/nvme0n2");
+    f.have_nvme_id = true;
+    char err[512];
+    plan_fails(&f, PURGE_SANITIZE, err, sizeof(err));
+    has(err, "SANICAP 0x0");
+    has(err, "no Sanitize command at all");
+    struct purge_plan p;
+    f.nvme_sanicap = 0x1;   /* crypto erase only */
+    plan_ok(&f, PURGE_SANITIZE, &p);
+    has(p.argv_text, "nvme sanitize /dev/nvme0n2 --sanact=4;");
+    f.nvme_sanicap = 0x7;
+    plan_ok(&f, PURGE_SANITIZE, &p);
+    has(p.argv_text, "nvme sanitize /dev/nvme0n2 --sanact=2;");
+    f.nvme_sanicap = 0x4;   /* overwrite only */
+    plan_fails(&f, PURGE_SANITIZE, err, sizeof(err));
+    has(err, "SANICAP 0x4");
+}
+
+/* A format whose secure erase reaches every namespace (FNA) is refused on a controller with
+ * others; auto then falls back to discard and says why. */
+static void test_nvme_format_fna(void **state)
+{
+    (void)state;
+    struct purge_facts f = pf(PURGE_T_NVME, true, T_ALL, "/dev/nvme0n2");
+    f.have_nvme_id = true;
+    f.nvme_fna = 0x2;
+    f.nvme_namespaces = 2;
+    char err[512];
+    plan_fails(&f, PURGE_FORMAT, err, sizeof(err));
+    has(err, "all 2 namespaces");
+    struct purge_plan p;
+    plan_ok(&f, PURGE_AUTO, &p);
+    assert_int_equal(p.method, PURGE_DISCARD);
+    has(p.reason, "FNA 0x2");
+    f.nvme_namespaces = 1;
+    plan_ok(&f, PURGE_FORMAT, &p);
+    f.nvme_fna = 0x4;   /* crypto erase supported: says nothing about scope */
+    f.nvme_namespaces = 2;
+    plan_ok(&f, PURGE_FORMAT, &p);
+}
+
+/* A file holding text at dir/rel, its directories made. */
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof(p), "%s/%s", dir, rel);
+    for (char *s = strchr(p + strlen(dir) + 1, '/'); s; s = strchr(s + 1, '/')) {
+        *s = '\0';
+        mkdir(p, 0755);
+        *s = '/';
+    }
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Namespaces counted in a fake controller directory: block nodes with nsid, not ng nodes. */
+static void test_nvme_namespaces_counted(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir("purge-ns");
+    static const char *const files[] = {"nvme0n1/nsid", "nvme0n1/queue/x", "nvme0n2/nsid",
+                                        "nvme0n2/queue/x", "ng0n1/nsid", "ng0n2/nsid",
+                                        "hwmon0/name", NULL};
+    for (int i = 0; files[i]; i++)
+        put_file(dir, files[i], "1\n");
+    char disk[PATH_MAX];
+    snprintf(disk, sizeof(disk), "%s/nvme0n2", dir);
+    assert_int_equal(purge_nvme_namespaces(disk), 2);
+    snprintf(disk, sizeof(disk), "%s/missing/nvme0n1", dir);
+    assert_int_equal(purge_nvme_namespaces(disk), 0);
+    remove_tree(dir);
+    free(dir);
+}
+
+/* QEMU 7.2's ATA disk: no security feature set, no SANITIZE (hdparm 9.65 -I, captured in the
+ * lab). Secure erase and sanitize are refused by the plan, before anything is written (the old
+ * plan accepted both and failed after the run had started); auto falls back to discard. */
+static void test_ata_qemu_refused_up_front(void **state)
+{
+    (void)state;
+    char *text = fixture("hdparm-9.65-I-qemu-7.2-harddisk.txt");
+    struct purge_facts f = pf(PURGE_T_ATA, true, T_ALL | T_HDSAN, "/dev/sdc");
+    purge_ata_id_parse(text, &f.ata_id);
+    free(text);
+    assert_false(f.ata_id.security);
+    assert_false(f.ata_id.sanitize);
+    f.have_ata_id = true;
+    char err[512];
+    plan_fails(&f, PURGE_SECURE_ERASE, err, sizeof(err));
+    has(err, "no ATA security feature set");
+    plan_fails(&f, PURGE_SANITIZE, err, sizeof(err));
+    has(err, "does not list the SANITIZE feature set");
+    struct purge_plan p;
+    plan_ok(&f, PURGE_AUTO, &p);
+    assert_int_equal(p.method, PURGE_DISCARD);
+    has(p.reason, "security");
+}
+
+/* hdparm exits 0 when the drive aborts a security command: the state read back decides. */
+static void test_ata_check_step(void **state)
+{
+    (void)state;
+    static const char *const enabled = "ATA device\nSecurity:\n\tMaster password revision "
+                                       "code = 65534\n\t\tsupported\n\t\tenabled\n\tnot\tlocked"
+                                       "\n\tnot\tfrozen\n";
+    static const char *const disabled = "ATA device\nSecurity:\n\t\tsupported\n\tnot\tenabled"
+                                        "\n\tnot\tlocked\n\tnot\tfrozen\n";
+    struct purge_ata_id on, off, none;
+    purge_ata_id_parse(enabled, &on);
+    purge_ata_id_parse(disabled, &off);
+    purge_ata_id_parse("ATA device\n", &none);
+    char err[512];
+    assert_int_equal(purge_ata_check_step(&on, false, "/dev/sda", err, sizeof(err)), 0);
+    assert_int_equal(purge_ata_check_step(&off, false, "/dev/sda", err, sizeof(err)), -1);
+    has(err, "did not take the password");
+    assert_int_equal(purge_ata_check_step(&off, true, "/dev/sda", err, sizeof(err)), 0);
+    assert_int_equal(purge_ata_check_step(&on, true, "/dev/sda", err, sizeof(err)), -1);
+    has(err, "aborted or did not finish");
+    has(err, "/dev/sda");
+    assert_int_equal(purge_ata_check_step(&none, true, "/dev/sda", err, sizeof(err)), -1);
+}
+
+/* The samples around a purge: an erasing method fails when a block still holds its data; SCSI
+ * format and discard are labelled "not verified erased" whatever the samples show. */
+static void test_verify_judge(void **state)
+{
+    (void)state;
+    enum { N = 8 };
+    struct purge_sample data[N], zero[N], other[N];
+    for (int i = 0; i < N; i++) {
+        data[i] = (struct purge_sample){.hash = 100u + (unsigned)i, .zero = false};
+        zero[i] = (struct purge_sample){.hash = 7, .zero = true};
+        other[i] = (struct purge_sample){.hash = 900u + (unsigned)i, .zero = false};
+    }
+    struct purge_verify v;
+    char err[512] = "";
+    assert_int_equal(purge_verify_judge(data, zero, N, true, "format", "/dev/nvme0n2", &v, err,
+                                        sizeof(err)), 0);
+    assert_true(v.erased);
+    assert_int_equal(v.samples, N);
+    assert_int_equal(v.zero, N);
+    has(v.note, "verified zeroed: 8 of 8");
+
+    assert_int_equal(purge_verify_judge(data, other, N, true, "format", "/dev/nvme0n2", &v, err,
+                                        sizeof(err)), 0);
+    assert_true(v.erased);
+    has(v.note, "verified erased");
+
+    struct purge_sample half[N];
+    memcpy(half, zero, sizeof(half));
+    half[3] = data[3];
+    assert_int_equal(purge_verify_judge(data, half, N, true, "format", "/dev/nvme0n2", &v, err,
+                                        sizeof(err)), -1);
+    assert_false(v.erased);
+    assert_int_equal(v.unchanged, 1);
+    has(err, "/dev/nvme0n2");
+    has(err, "1 of 8");
+
+    assert_int_equal(purge_verify_judge(data, data, N, false, "SCSI format unit", "/dev/sdb",
+                                        &v, err, sizeof(err)), 0);
+    assert_false(v.erased);
+    assert_int_equal(v.unchanged, N);
+    has(v.note, "not verified erased: SCSI format unit need not erase");
+    has(v.note, "8 still hold their data");
+    assert_int_equal(purge_verify_judge(data, zero, N, false, "discard", "/dev/sdb", &v, err,
+                                        sizeof(err)), 0);
+    assert_false(v.erased);
+    has(v.note, "8 of 8 sampled 4 KiB blocks read zero");
 }
 
 /* ---- names ---------------------------------------------------------------------------- */
@@ -138,7 +363,7 @@ static void test_auto(void **state)
     plan_ok(&f, PURGE_AUTO, &p);
     assert_int_equal(p.method, PURGE_FORMAT);
     assert_true(p.compliant);
-    assert_string_equal(p.argv_text, "sg_format --format /dev/sdb");
+    assert_string_equal(p.argv_text, SG_FORMAT_SDB);
 
     f = pf(PURGE_T_FILE, true, 0, "/var/tmp/x.img");
     plan_ok(&f, PURGE_AUTO, &p);
@@ -250,7 +475,7 @@ static const struct plan_case plan_cases[] = {
     {PURGE_T_SCSI, "/dev/sdb", PURGE_SECURE_ERASE, false, 0, false,
      "is not ATA (try format)"},
     {PURGE_T_SCSI, "/dev/sdb", PURGE_FORMAT, true, PURGE_FORMAT, true,
-     "sg_format --format /dev/sdb"},
+     SG_FORMAT_SDB},
     {PURGE_T_SCSI, "/dev/sdb", PURGE_SANITIZE, false, 0, false,
      "is neither NVMe nor ATA (try format)"},
     {PURGE_T_SCSI, "/dev/sdb", PURGE_DISCARD, true, PURGE_DISCARD, false,
@@ -1272,6 +1497,11 @@ static void blk_purge(struct blk_fx *fx, uint64_t *capacity)
     if (purge_execute(&p, &t, fx->fd, err, sizeof(err)) != 0)
         fail_msg("purge_execute: %s", err);
     assert_string_equal(p.ran, "BLKDISCARD");
+    /* the samples around it: a discard is never claimed to erase */
+    printf("  verify: %s\n", p.verify.note);
+    assert_int_equal(p.verify.samples, PURGE_VERIFY_SAMPLES);
+    assert_false(p.verify.erased);
+    has(p.verify.note, "not verified erased");
     target_release(&t);
 }
 
@@ -1353,6 +1583,14 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_execute_file_discard, file_setup, file_teardown),
         cmocka_unit_test_setup_teardown(test_execute_loop_discard, blk_setup, blk_teardown),
         cmocka_unit_test_setup_teardown(test_execute_zram_discard, blk_setup, blk_teardown),
+        cmocka_unit_test(test_nvme_format_names_namespace),
+        cmocka_unit_test(test_nvme_id_parse),
+        cmocka_unit_test(test_nvme_sanitize_from_sanicap),
+        cmocka_unit_test(test_nvme_format_fna),
+        cmocka_unit_test(test_nvme_namespaces_counted),
+        cmocka_unit_test(test_ata_qemu_refused_up_front),
+        cmocka_unit_test(test_ata_check_step),
+        cmocka_unit_test(test_verify_judge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
