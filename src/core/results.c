@@ -456,6 +456,40 @@ struct json_object *results_placement_json(const struct placement *pl)
     return o;
 }
 
+/* An NVMe multipath head's paths and the one whose attachment the target's keys give. */
+static struct json_object *results_multipath_json(const struct target_attach *at)
+{
+    struct json_object *o = json_object_new_object();
+    jw_add(o, "iopolicy", at->iopolicy[0] ? jw_str(at->iopolicy) : NULL);
+    jw_add(o, "used", at->path_used >= 0 ? jw_str(at->paths[at->path_used].name) : NULL);
+    struct json_object *a = json_object_new_array();
+    for (unsigned i = 0; i < at->n_paths; i++) {
+        const struct target_path *p = &at->paths[i];
+        struct json_object *po = json_object_new_object();
+        jw_add(po, "name", jw_str(p->name));
+        jw_add(po, "controller", jw_str(p->controller));
+        jw_add(po, "state", p->state[0] ? jw_str(p->state) : NULL);
+        jw_add(po, "ana_state", p->ana_state[0] ? jw_str(p->ana_state) : NULL);
+        jw_add(po, "pcie_address", p->pci_address[0] ? jw_str(p->pci_address) : NULL);
+        jw_add(po, "numa_node", p->numa_node >= 0 ? jw_int(p->numa_node) : NULL);
+        json_object_array_add(a, po);
+    }
+    jw_add(o, "paths", a);
+    return o;
+}
+
+/* A zoned device's model and zones (device/zoned.h). */
+static struct json_object *results_zoned_json(const struct target_zoned *z)
+{
+    struct json_object *o = json_object_new_object();
+    jw_add(o, "model", jw_str(z->model));
+    jw_add(o, "zone_bytes", z->zone_bytes ? jw_int((int64_t)z->zone_bytes) : NULL);
+    jw_add(o, "zones", z->zones ? jw_int(z->zones) : NULL);
+    jw_add(o, "max_open_zones", jw_int(z->max_open));
+    jw_add(o, "max_active_zones", jw_int(z->max_active));
+    return o;
+}
+
 struct json_object *results_target_json(const struct target_info *t)
 {
     struct json_object *o = json_object_new_object();
@@ -499,6 +533,10 @@ struct json_object *results_target_json(const struct target_info *t)
             jw_add(pc, "max_link_width", jw_int(at->max_link_width));
         jw_add(o, "pcie", pc);
     }
+    if (at->nvme_head)
+        jw_add(o, "multipath", results_multipath_json(at));
+    if (t->zoned.model[0])
+        jw_add(o, "zoned", results_zoned_json(&t->zoned));
     if (t->kind == TARGET_BLOCK)
         jw_add(o, "write_cache", jw_str(t->write_cache ? "write back" : "write through"));
     struct stat st;

@@ -21,6 +21,7 @@
 #include "device/content.h"
 #include "device/numa.h"
 #include "device/safety.h"
+#include "device/zoned.h"
 #include "lib/cpuset.h"
 #include "lib/file.h"
 #include "lib/json_path.h"
@@ -92,6 +93,8 @@ int run_check_safety(const struct target_info *t, bool writes, bool destructive,
 {
     if (t->kind != TARGET_BLOCK && t->kind != TARGET_FILE)
         return 0;
+    if (zoned_check(t->path, &t->zoned, writes, err, errlen) != 0)
+        return -1;
     const struct safety_request rq = {writes, destructive, overwrite_signatures};
     struct safety_facts *facts = xcalloc(1, sizeof(*facts));
     char serr[ERR_LEN];

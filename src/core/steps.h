@@ -90,7 +90,8 @@ struct placement;
 int run_place(const struct numa_request *req, struct target_info *t, struct placement *pl,
               char *err, size_t errlen);
 /* The safety decision (safety.h) for block devices and files; simulated and remote targets
- * pass.  writes: the run writes (workload, preconditioning or purge). */
+ * pass.  writes: the run writes (workload, preconditioning or purge).  A host-managed zoned
+ * device is refused any write before that (zoned.h zoned_check), whatever the flags. */
 int run_check_safety(const struct target_info *t, bool writes, bool destructive,
                      bool overwrite_signatures, char *err, size_t errlen);
 /* DIR (given, or results/KIND-<timestamp>) and DIR/results.json; refuses to replace results

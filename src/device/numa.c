@@ -112,7 +112,12 @@ int numa_target_node(const char *root, const struct target_info *t, char *why, s
     target_attach_at(root, name, &a);
     if (a.numa_node >= 0)
         return a.numa_node;
-    if (strstr(real, "/devices/virtual/"))
+    if (a.nvme_head && a.path_used < 0)
+        errf(why, whylen, "%s is an NVMe multipath head with no path in sysfs", name);
+    else if (a.nvme_head)
+        errf(why, whylen, "sysfs gives %s's path %s no NUMA node", name,
+             a.paths[a.path_used].name);
+    else if (strstr(real, "/devices/virtual/"))
         errf(why, whylen, "%s is a virtual device (no NUMA node)", name);
     else
         errf(why, whylen, "sysfs gives %s no NUMA node (numa_node -1 or absent)", name);

@@ -51,8 +51,9 @@ unsigned numa_host_nodes(const char *root, cpu_set_t *nodes);
 /* Node's CPUs (ROOT/sys/devices/system/node/nodeN/cpulist). 0, or -1 when unreadable. */
 int numa_node_cpus(const char *root, int node, cpu_set_t *cpus);
 /* The NUMA node of the block device that holds t (a block device: itself, the whole disk of a
- * partition; a file: the device of its filesystem), or -1 with why ("a simulated drive has no
- * NUMA node", "zram0 is a virtual device", "sysfs gives vda no NUMA node"). */
+ * partition; a file: the device of its filesystem; an NVMe multipath head: the controller of the
+ * path target_attach_at chose), or -1 with why ("a simulated drive has no NUMA node", "zram0 is
+ * a virtual device", "sysfs gives vda no NUMA node"). */
 int numa_target_node(const char *root, const struct target_info *t, char *why, size_t whylen);
 
 /* What one worker recorded over the run (placement_worker_add merges every pool's worker i). */

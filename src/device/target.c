@@ -9,6 +9,7 @@
 
 #include <blkid/blkid.h>
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -360,8 +361,105 @@ static const char *tgt_interface(const char *name, const char *devpath, const ch
 static void tgt_attach_none(struct target_attach *a, const char *iface)
 {
     memset(a, 0, sizeof(*a));
-    a->link_width = a->max_link_width = a->numa_node = -1;
+    a->link_width = a->max_link_width = a->numa_node = a->path_used = -1;
     str_copy(a->interface, sizeof(a->interface), iface);
+}
+
+/* ---- NVMe multipath heads ---------------------------------------------------------------- */
+
+static int tgt_cmp_uint(const void *a, const void *b)
+{
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The controllers of the subsystem in directory subsys (its links nvmeM), ascending. */
+static unsigned tgt_subsys_controllers(const char *subsys, unsigned *ctrl, unsigned max)
+{
+    DIR *d = opendir(subsys);
+    if (!d)
+        return 0;
+    unsigned n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < max) {
+        unsigned m;
+        char tail;
+        if (sscanf(e->d_name, "nvme%u%c", &m, &tail) == 1)
+            ctrl[n++] = m;
+    }
+    closedir(d);
+    qsort(ctrl, n, sizeof(ctrl[0]), tgt_cmp_uint);
+    return n;
+}
+
+/* Path nvmeScMnH's facts: its controller's state (subsys/nvmeM/state), the path disk's ANA state
+ * and its attachment. */
+static void tgt_head_path(const char *root, const char *subsys, unsigned s, unsigned m,
+                          unsigned h, struct target_path *p)
+{
+    char dir[PATH_MAX + 32];
+    snprintf(p->name, sizeof(p->name), "nvme%uc%un%u", s, m, h);
+    snprintf(p->controller, sizeof(p->controller), "nvme%u", m);
+    snprintf(dir, sizeof(dir), "%s/%s", subsys, p->controller);
+    tgt_read_attr(dir, "state", p->state, sizeof(p->state));
+    snprintf(dir, sizeof(dir), "%s/sys/block/%s", root, p->name);
+    tgt_read_attr(dir, "ana_state", p->ana_state, sizeof(p->ana_state));
+    struct target_attach a;
+    target_attach_at(root, p->name, &a);
+    str_copy(p->pci_address, sizeof(p->pci_address), a.pci_address);
+    p->numa_node = a.numa_node;
+}
+
+/* The path whose attachment speaks for the head (target.h). */
+static int tgt_head_choose(const struct target_attach *a)
+{
+    for (unsigned i = 0; i < a->n_paths; i++)
+        if (!strcmp(a->paths[i].state, "live") &&
+            (!a->paths[i].ana_state[0] || !strcmp(a->paths[i].ana_state, "optimized")))
+            return (int)i;
+    for (unsigned i = 0; i < a->n_paths; i++)
+        if (!strcmp(a->paths[i].state, "live"))
+            return (int)i;
+    return a->n_paths ? 0 : -1;
+}
+
+/* Head NAME (nvmeSnH) whose device is the subsystem directory subsys: its paths, and the
+ * chosen path's driver, PCIe, NUMA node and firmware into out. */
+static void tgt_attach_head(const char *root, const char *name, const char *subsys,
+                            struct target_attach *out)
+{
+    unsigned s, h, ctrl[TARGET_MAX_PATHS * 4];
+    char tail;
+    out->nvme_head = true;
+    tgt_read_attr(subsys, "iopolicy", out->iopolicy, sizeof(out->iopolicy));
+    if (sscanf(name, "nvme%un%u%c", &s, &h, &tail) != 2)
+        return;
+    unsigned nc = tgt_subsys_controllers(subsys, ctrl, sizeof(ctrl) / sizeof(ctrl[0]));
+    for (unsigned i = 0; i < nc && out->n_paths < TARGET_MAX_PATHS; i++) {
+        char disk[PATH_MAX];
+        snprintf(disk, sizeof(disk), "%s/sys/block/nvme%uc%un%u", root, s, ctrl[i], h);
+        if (access(disk, F_OK) == 0)   /* this controller reaches the namespace */
+            tgt_head_path(root, subsys, s, ctrl[i], h, &out->paths[out->n_paths++]);
+    }
+    out->path_used = tgt_head_choose(out);
+    if (out->path_used < 0)
+        return;
+    struct target_attach a;
+    target_attach_at(root, out->paths[out->path_used].name, &a);
+    str_copy(out->driver, sizeof(out->driver), a.driver);
+    str_copy(out->pci_address, sizeof(out->pci_address), a.pci_address);
+    str_copy(out->link_speed, sizeof(out->link_speed), a.link_speed);
+    str_copy(out->max_link_speed, sizeof(out->max_link_speed), a.max_link_speed);
+    out->link_width = a.link_width;
+    out->max_link_width = a.max_link_width;
+    out->numa_node = a.numa_node;
+    if (a.firmware[0])
+        str_copy(out->firmware, sizeof(out->firmware), a.firmware);
+}
+
+static bool tgt_is_nvme_subsys(const char *real)
+{
+    return !strncmp(tgt_basename(real), "nvme-subsys", 11);
 }
 
 void target_attach_at(const char *root, const char *name, struct target_attach *out)
@@ -373,6 +471,12 @@ void target_attach_at(const char *root, const char *name, struct target_attach *
     snprintf(dev, sizeof(dev), "%s/device", blk);
     if (!realpath(dev, real))
         real[0] = '\0';
+    if (real[0] && tgt_is_nvme_subsys(real)) {
+        str_copy(out->interface, sizeof(out->interface), "nvme");
+        tgt_read_attr(real, "firmware_rev", out->firmware, sizeof(out->firmware));
+        tgt_attach_head(root, name, real, out);
+        return;
+    }
     /* the driver: the device's own, else (an NVMe controller) its parent's */
     if (!tgt_link_name(dev, "driver", out->driver, sizeof(out->driver))) {
         char parent[PATH_MAX + 16];
@@ -466,6 +570,7 @@ static int tgt_probe_block(const char *path, const struct stat *st, uint64_t cre
             t->alignment_offset = (uint32_t)v;
         tgt_read_identity(disk, t);
         target_attach_at("", tgt_basename(disk), &t->attach);
+        zoned_read_at("", tgt_basename(disk), &t->zoned);
         if (!t->firmware[0])
             str_copy(t->firmware, sizeof(t->firmware), t->attach.firmware);
     } else {

@@ -4,7 +4,9 @@
  * capacity (BLKGETSIZE64 / st_size), logical and physical sector size (BLKSSZGET,
  * BLKPBSZGET; for files the filesystem's O_DIRECT alignment from statx STATX_DIOALIGN,
  * else the backing device's queue/logical_block_size in sysfs, else 512), alignment offset,
- * and identity from sysfs (model, serial, firmware, vendor) where the device exposes it.
+ * and identity from sysfs (model, serial, firmware, vendor) where the device exposes it, how it
+ * is attached (target_attach_at; an NVMe multipath head through its paths) and its zoned model
+ * (zoned.h).
  * For block devices it also lists the signatures libblkid finds on the device (filesystems,
  * partition tables, LVM/RAID members, swap, ...): what a write would destroy, recorded
  * before anything is written (safety.h decides on them).
@@ -26,6 +28,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "device/zoned.h"
 #include "sim/sim.h"
 
 enum target_kind { TARGET_FILE = 1, TARGET_BLOCK = 2, TARGET_SIM = 3, TARGET_REMOTE = 4 };
@@ -53,6 +56,18 @@ struct sim_world {
                                   (params.host_driver_us; engine/simulated.c) */
 };
 
+/* One path of an NVMe multipath head: the hidden path disk of one of the subsystem's
+ * controllers, how that controller is and where it is attached. */
+#define TARGET_MAX_PATHS 8
+struct target_path {
+    char name[32];             /* the path disk, "nvme0c0n1" (no /dev node: the kernel hides it) */
+    char controller[16];       /* "nvme0" */
+    char state[16];            /* the controller's state ("live", "resetting", ...), "" unknown */
+    char ana_state[24];        /* the path's ANA state ("optimized", ...), "" when not reported */
+    char pci_address[32];      /* the controller's PCI function, "" none (fabrics) */
+    int numa_node;             /* its numa_node, -1 unknown */
+};
+
 /* How a block device is attached, read from sysfs (target_attach_at): each string "" and each
  * number -1 when sysfs does not say. */
 struct target_attach {
@@ -66,12 +81,25 @@ struct target_attach {
     int link_width, max_link_width;   /* lanes */
     int numa_node;             /* the function's (else the device's) numa_node; -1 none */
     char firmware[64];         /* device/firmware_rev, else device/rev */
+    /* An NVMe multipath head (/dev/nvmeSnH, native multipath: its device is the subsystem
+     * nvme-subsysS, no PCI function): its paths nvmeScMnH, one per controller of the subsystem
+     * that has the namespace, in controller order. driver, PCIe, NUMA node and firmware above
+     * are those of paths[path_used]: the first whose controller is live and whose ANA state is
+     * optimized or not reported, else the first live one, else the first. -1: none. */
+    bool nvme_head;
+    char iopolicy[16];         /* the subsystem's iopolicy ("numa", "round-robin"), "" unknown */
+    unsigned n_paths;
+    struct target_path paths[TARGET_MAX_PATHS];
+    int path_used;
 };
 
 /* The attachment of block device NAME ("nvme0n1", "sda") from ROOT/sys/block/NAME (ROOT "" for
  * the live /sys; a test's fake tree otherwise): the interface from the name and the device's
  * path, the driver link's name, and walking ROOT/sys/block/NAME/device up to the first PCI
- * function, its link and NUMA node. Reads only. */
+ * function, its link and NUMA node. An NVMe multipath head's device is its subsystem: its
+ * paths are found through the subsystem's controllers (ROOT/sys/block/NAME/device/nvmeM, the
+ * path disk ROOT/sys/block/nvmeScMnH) and the chosen path's attachment is taken (above).
+ * Reads only. */
 void target_attach_at(const char *root, const char *name, struct target_attach *out);
 
 struct target_info {
@@ -98,6 +126,7 @@ struct target_info {
     bool rotational;
     bool write_cache;          /* block: queue/write_cache says "write back" */
     struct target_attach attach;   /* block: how it is attached; file, simulated: interface */
+    struct target_zoned zoned;     /* block: its zoned model (device/zoned.h); "" not zoned */
     /* block: the signatures on the device when it was probed (before any write) */
     bool signatures_probed;    /* libblkid ran to the end (false: see signatures_error) */
     unsigned n_signatures;

@@ -11,6 +11,10 @@
  *    --cpus outside the allowed set is refused naming the CPU;
  *  - a SATA disk whose sysfs has no numa_node on that host, a zram device (virtual) and a
  *    simulated drive: not pinned, each with its reason;
+ *  - an NVMe multipath head (nvme1n1, 259:5, its device the subsystem nvme-subsys1 under
+ *    devices/virtual; its one path nvme1c0n1 under controller nvme0 of that node-1 function):
+ *    node 1 and pinned to 4-7, not "a virtual device"; a head with no path (nvme2n1, 259:6):
+ *    unknown, saying so;
  *  - a one-node host: not pinned, "host has one NUMA node";
  *  - the record: results_placement_json's keys and show_placement_line's one line. */
 #include <stdarg.h>
@@ -183,6 +187,29 @@ static void build_tree(const char *root, bool two_nodes)
     link_to(root, "sys/dev/block/8:0",
             "../../devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0/block/sda");
     link_to(root, "sys/dev/block/252:0", "../../devices/virtual/block/zram0");
+    /* native NVMe multipath: heads under the subsystems, the path under the controller */
+    const char *sub = "sys/devices/virtual/nvme-subsystem/nvme-subsys1";
+    char rel[256];
+    snprintf(rel, sizeof(rel), "%s/nvme1n1", sub);
+    mkdirs(root, rel);
+    snprintf(rel, sizeof(rel), "%s/nvme1n1/device", sub);
+    link_to(root, rel, "../../nvme-subsys1");
+    snprintf(rel, sizeof(rel), "%s/nvme0", sub);
+    link_to(root, rel, "../../../pci0000:80/0000:80:01.0/0000:81:00.0/nvme/nvme0");
+    put(root, PCI "/nvme/nvme0/state", "live\n");
+    mkdirs(root, PCI "/nvme/nvme0/nvme1c0n1");
+    link_to(root, PCI "/nvme/nvme0/nvme1c0n1/device", "../../nvme0");
+    link_to(root, "sys/block/nvme1c0n1",
+            "../devices/pci0000:80/0000:80:01.0/0000:81:00.0/nvme/nvme0/nvme1c0n1");
+    link_to(root, "sys/block/nvme1n1", "../devices/virtual/nvme-subsystem/nvme-subsys1/nvme1n1");
+    link_to(root, "sys/dev/block/259:5", "../../devices/virtual/nvme-subsystem/nvme-subsys1/"
+                                         "nvme1n1");
+    mkdirs(root, "sys/devices/virtual/nvme-subsystem/nvme-subsys2/nvme2n1");
+    link_to(root, "sys/devices/virtual/nvme-subsystem/nvme-subsys2/nvme2n1/device",
+            "../../nvme-subsys2");
+    link_to(root, "sys/block/nvme2n1", "../devices/virtual/nvme-subsystem/nvme-subsys2/nvme2n1");
+    link_to(root, "sys/dev/block/259:6", "../../devices/virtual/nvme-subsystem/nvme-subsys2/"
+                                         "nvme2n1");
     mkdirs(root, "sys/devices/system/node/node0");
     if (two_nodes) {
         mkdirs(root, "sys/devices/system/node/node1");
@@ -277,6 +304,27 @@ static void test_device_node(void **state)
     t.kind = TARGET_SIM;
     assert_int_equal(numa_target_node(root2, &t, why, sizeof(why)), -1);
     assert_non_null(strstr(why, "simulated"));
+}
+
+/* An NVMe multipath head lives under devices/virtual, but its path's controller is on node 1. */
+static void test_multipath_head_node(void **state)
+{
+    (void)state;
+    char why[256] = "";
+    struct target_info t = block(259, 5);
+    assert_int_equal(numa_target_node(root2, &t, why, sizeof(why)), 1);
+    struct numa_request req = {.numa = NUMA_AUTO};
+    struct placement pl;
+    char err[512] = "";
+    assert_int_equal(numa_place_at(root2, NULL, &req, &t, &pl, err, sizeof(err)), 0);
+    assert_true(pl.pinned);
+    assert_int_equal(pl.device_node, 1);
+    cpus_are(&pl.cpus, "4-7");
+    t = block(259, 6);   /* a head with no path */
+    assert_int_equal(numa_target_node(root2, &t, why, sizeof(why)), -1);
+    assert_non_null(strstr(why, "nvme2n1"));
+    assert_non_null(strstr(why, "no path"));
+    assert_null(strstr(why, "virtual"));
 }
 
 static void test_auto_pins_to_device_node(void **state)
@@ -445,6 +493,7 @@ int main(void)
         cmocka_unit_test(test_parse_options),
         cmocka_unit_test(test_host_nodes),
         cmocka_unit_test(test_device_node),
+        cmocka_unit_test(test_multipath_head_node),
         cmocka_unit_test(test_auto_pins_to_device_node),
         cmocka_unit_test(test_off_and_node),
         cmocka_unit_test(test_cpus_override),
