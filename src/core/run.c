@@ -783,6 +783,9 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
     ds_init(&rec->state, (double)rec->range.len * rec->weight, rec->target.sim != NULL);
     health_collect(&rec->target, &rec->health_before);   /* before purge, WIPC and rounds */
     rec->health_taken = true;
+    char warn[ERR_LEN];
+    if (health_warning_line(&rec->health_before, warn, sizeof(warn)))
+        fprintf(stderr, "ptsbench: warning: %s\n", warn);
     iso8601_now(rec->started, sizeof(rec->started));
     memcpy(rec->updated, rec->started, sizeof(rec->updated));
     rec->status = "running";

@@ -33,6 +33,7 @@ const struct health_field health_fields[] = {
     F("nand_bytes_written", "NAND writes", nand_bytes_written, true),
     F("host_bytes_read", "host reads", host_bytes_read, true),
     F("temperature_c", "temperature (°C)", temperature_c, false),
+    F("critical_warning", "critical warning", critical_warning, false),
     F("media_errors", "media errors", media_errors, false),
     F("crc_errors", "interface CRC errors", crc_errors, false),
     F("percentage_used", "percentage used", percentage_used, false),
@@ -161,6 +162,11 @@ static int nvme_log(struct json_object *log, const struct nvme_keys *k, struct h
         n++;
     }
     n += set_u64(&s->percentage_used, log, k->percentage_used, 0);
+    /* a number (smartctl, nvme-cli 2.3), a string (nvme-cli's quoted form) or nvme-cli 2.11's
+     * verbose {"value": 5, "available_spare": 1, ...} */
+    struct json_object *cw = jp_get(log, "critical_warning");
+    n += set_u64(&s->critical_warning, json_object_is_type(cw, json_type_object) ? cw : log,
+                 json_object_is_type(cw, json_type_object) ? "value" : "critical_warning", 0);
     n += set_u64(&s->host_bytes_written, log, "data_units_written", NVME_DATA_UNIT);
     n += set_u64(&s->host_bytes_read, log, "data_units_read", NVME_DATA_UNIT);
     n += set_u64(&s->power_on_hours, log, "power_on_hours", 0);
@@ -610,6 +616,57 @@ void health_collect(const struct target_info *t, struct health_snapshot *s)
         note(s, "a file's backing device: other writers to it count too");
 }
 
+/* ------------------------------------------------------------------ critical warning */
+
+/* NVMe Base Specification 2.0, SMART / Health Information log, byte 0, bit by bit (bits 6 and 7
+ * are reserved: said as a number). */
+static const char *const warning_bits[] = {
+    "available spare below threshold",
+    "temperature beyond a threshold",
+    "reliability degraded (media or internal errors)",
+    "media read-only",
+    "volatile memory backup failed",
+    "persistent memory region read-only or unreliable",
+};
+#define N_WARNING_BITS (sizeof(warning_bits) / sizeof(warning_bits[0]))
+
+static bool warning_set(const struct health_snapshot *s)
+{
+    return s->critical_warning.reported && s->critical_warning.value > 0;
+}
+
+bool health_warning_line(const struct health_snapshot *s, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!warning_set(s))
+        return false;
+    const unsigned v = (unsigned)s->critical_warning.value;
+    size_t used = (size_t)snprintf(buf, len, "%s reports a critical warning (0x%02x:",
+                                   s->device[0] ? s->device : "the drive", v);
+    const char *sep = " ";
+    for (unsigned b = 0; b < 8 && used < len; b++) {
+        if (!(v & (1u << b)))
+            continue;
+        if (b < N_WARNING_BITS)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", sep, warning_bits[b]);
+        else
+            used += (size_t)snprintf(buf + used, len - used, "%sreserved bit %u", sep, b);
+        sep = "; ";
+    }
+    if (used < len)
+        snprintf(buf + used, len - used, ")");
+    return true;
+}
+
+static struct json_object *warning_bits_json(const struct health_snapshot *s)
+{
+    struct json_object *a = json_object_new_array();
+    for (unsigned b = 0; b < N_WARNING_BITS; b++)
+        if ((unsigned)s->critical_warning.value & (1u << b))
+            json_object_array_add(a, jw_str(warning_bits[b]));
+    return a;
+}
+
 /* ------------------------------------------------------------------ the delta */
 
 static void value_delta(const struct health_value *b, const struct health_value *a,
@@ -747,6 +804,8 @@ struct json_object *health_snapshot_json(const struct health_snapshot *s)
     for (size_t i = 0; i < health_n_fields; i++)
         jw_add(o, health_fields[i].key,
                value_json(health_cat(s, &health_fields[i]), health_fields[i].bytes));
+    if (warning_set(s))
+        jw_add(o, "critical_warning_bits", warning_bits_json(s));
     return o;
 }
 

@@ -65,6 +65,8 @@ struct health_snapshot {
     struct health_value nand_bytes_written;
     struct health_value host_bytes_read;
     struct health_value temperature_c;
+    struct health_value critical_warning;    /* NVMe SMART / Health log byte 0, its bits
+                                                (health_warning_line); others: none */
     struct health_value media_errors;        /* NVMe media errors; ATA 187 Reported_Uncorrect;
                                                 SCSI uncorrected read+write+verify errors */
     struct health_value crc_errors;          /* ATA 199 (interface CRC); NVMe, SCSI: none */
@@ -120,6 +122,12 @@ void health_collect(const struct target_info *t, struct health_snapshot *s);
  * PATH; a test's fake tree with no tools otherwise). */
 void health_collect_block(const char *root, const char *name, struct health_snapshot *s);
 
+/* One line for people when the drive reports a critical warning (non-zero bits): "/dev/nvme0
+ * reports a critical warning (0x05: available spare below threshold; reliability degraded)".
+ * False, with buf "", when it reports none or does not say. The bits: NVMe Base Specification
+ * 2.0, SMART / Health Information log, byte 0. */
+bool health_warning_line(const struct health_snapshot *s, char *buf, size_t len);
+
 /* ---- the test's delta ---- */
 enum health_wa {
     HEALTH_WA_OK = 0,
@@ -138,7 +146,8 @@ void health_delta(const struct health_snapshot *before, const struct health_snap
                   struct health_delta *d);
 
 /* ---- results ---- {"source", "protocol", "device", "taken", "model", "serial", "firmware",
- * "note", FIELD: {"value", "unit"} or "not reported"} */
+ * "note", FIELD: {"value", "unit"} or "not reported", and "critical_warning_bits": the set
+ * bits in words when there are any} */
 struct json_object *health_snapshot_json(const struct health_snapshot *s);
 /* The reverse (unknown or malformed members are left unreported). */
 void health_snapshot_from_json(struct json_object *o, struct health_snapshot *s);

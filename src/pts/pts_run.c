@@ -660,47 +660,116 @@ static struct json_object *spec_json(const struct pts_session *s)
     return o;
 }
 
+static const char *on_off(bool on)
+{
+    return on ? "enabled" : "disabled";
+}
+
+/* The cache's state as the device says it (get-feature, hdparm -W), else the kernel's
+ * queue/write_cache as probed (for NVMe that says only that a volatile cache exists). */
+static bool wc_state(struct pts_session *s, bool sysfs, const char **how)
+{
+    bool on = sysfs;
+    char err[ERR_LEN];
+    struct wcache_plan q;
+    wcache_query_plan(&s->purge_facts, &q);
+    *how = "queue/write_cache";
+    if (q.supported && wcache_query(&s->purge_facts, &on, err, sizeof(err)) == 0)
+        *how = s->purge_facts.transport == PURGE_T_NVME ? "nvme get-feature" : "hdparm -W";
+    return on;
+}
+
+/* Not changed: why, and whether the device is as the spec asks all the same. */
+static void wc_unchanged(struct pts_session *s, struct json_object *wc, bool as_requested,
+                         const char *reason)
+{
+    const bool want = s->spec.write_cache;
+    json_object_object_add(wc, "changed", json_object_new_boolean(false));
+    json_object_object_add(wc, "as_requested", json_object_new_boolean(as_requested));
+    if (reason)
+        json_object_object_add(wc, "reason", json_object_new_string(reason));
+    if (!as_requested)
+        ps_note(s, "write cache: the spec asks for it %s, the device has it %s and it was not "
+                "changed (%s)", on_off(want), on_off(!want), reason ? reason : "?");
+}
+
 /* Put the device's volatile write cache where the spec wants it, where the device has a tool
- * for it (write_cache.h); report it either way. Returns true when it was changed (and must be
- * restored at the end). */
+ * for it (write_cache.h); report it either way: "before" (as found), "after" (read back),
+ * "device" (the state the tests ran with and where it was read). Returns true when it was
+ * changed (and must be restored at the end, to s->wc_before). */
 static bool set_write_cache(struct pts_session *s)
 {
     struct json_object *wc = json_object_object_get(json_object_object_get(s->doc, "spec"),
                                                     "write_cache");
-    bool want = s->spec.write_cache;
+    const bool want = s->spec.write_cache;
     if (s->target.kind != TARGET_BLOCK) {
         json_object_object_add(wc, "changed", json_object_new_boolean(false));
         return false;
     }
-    if (s->target.write_cache == want) {
-        json_object_object_add(wc, "changed", json_object_new_boolean(false));
-        json_object_object_add(wc, "as_requested", json_object_new_boolean(true));
+    if (s->purge_facts.transport == PURGE_T_NVME && !s->target.write_cache) {
+        /* the kernel's write through: the controller has no volatile cache to switch */
+        json_object_object_add(wc, "device", json_object_new_string(WCACHE_NO_VWC));
+        wc_unchanged(s, wc, !want, WCACHE_NO_VWC);
+        return false;
+    }
+    const char *how;
+    const bool before = wc_state(s, s->target.write_cache, &how);
+    s->wc_before = before;
+    json_object_object_add(wc, "before", json_object_new_string(on_off(before)));
+    char dev[128];
+    snprintf(dev, sizeof(dev), "%s (%s)", on_off(before), how);
+    json_object_object_add(wc, "device", json_object_new_string(dev));
+    if (before == want) {
+        wc_unchanged(s, wc, true, NULL);
         return false;
     }
     struct wcache_plan plan;
     wcache_plan_make(&s->purge_facts, want, &plan);
     char err[ERR_LEN];
-    if (plan.supported && wcache_apply(&plan, err, sizeof(err)) == 0) {
-        struct target_info now;
-        bool after = want;
-        if (target_probe(s->target.path, 0, &now, err, sizeof(err)) == 0)
-            after = now.write_cache;
-        json_object_object_add(wc, "command", json_object_new_string(plan.text));
-        json_object_object_add(wc, "changed", json_object_new_boolean(true));
-        json_object_object_add(wc, "after", json_object_new_string(after ? "enabled" : "disabled"));
-        json_object_object_add(wc, "as_requested", json_object_new_boolean(after == want));
-        if (after != want)
-            ps_note(s, "write cache: '%s' ran but the device still reports it %s", plan.text,
-                 after ? "enabled" : "disabled");
-        return true;
+    if (!plan.supported || wcache_apply(&plan, err, sizeof(err)) != 0) {
+        wc_unchanged(s, wc, false, plan.supported ? err : plan.reason);
+        return false;
     }
-    json_object_object_add(wc, "changed", json_object_new_boolean(false));
-    json_object_object_add(wc, "as_requested", json_object_new_boolean(false));
-    json_object_object_add(wc, "reason", json_object_new_string(plan.supported ? err : plan.reason));
-    ps_note(s, "write cache: the spec asks for it %s, the device has it %s and it was not changed "
-         "(%s)", want ? "enabled" : "disabled", want ? "disabled" : "enabled",
-         plan.supported ? err : plan.reason);
-    return false;
+    struct target_info now;
+    bool sysfs = want;
+    if (target_probe(s->target.path, 0, &now, err, sizeof(err)) == 0)
+        sysfs = now.write_cache;
+    const bool after = wc_state(s, sysfs, &how);
+    snprintf(dev, sizeof(dev), "%s (%s)", on_off(after), how);
+    json_object_object_add(wc, "device", json_object_new_string(dev));
+    json_object_object_add(wc, "command", json_object_new_string(plan.text));
+    json_object_object_add(wc, "changed", json_object_new_boolean(true));
+    json_object_object_add(wc, "after", json_object_new_string(on_off(after)));
+    json_object_object_add(wc, "as_requested", json_object_new_boolean(after == want));
+    if (after != want)
+        ps_note(s, "write cache: '%s' ran but the device still reports it %s", plan.text,
+                on_off(after));
+    return true;
+}
+
+/* The write cache as the suite found it; "restored" says what the device reads back. */
+static void restore_write_cache(struct pts_session *s)
+{
+    char err[ERR_LEN];
+    struct json_object *wc = json_object_object_get(json_object_object_get(s->doc, "spec"),
+                                                    "write_cache");
+    struct wcache_plan back;
+    wcache_plan_make(&s->purge_facts, s->wc_before, &back);
+    if (wcache_apply(&back, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench suite: restoring the write cache: %s\n", err);
+        json_object_object_add(wc, "restored", json_object_new_string(err));
+        return;
+    }
+    struct target_info now;
+    bool sysfs = s->wc_before;
+    if (target_probe(s->target.path, 0, &now, err, sizeof(err)) == 0)
+        sysfs = now.write_cache;
+    const char *how;
+    const bool on = wc_state(s, sysfs, &how);
+    json_object_object_add(wc, "restored", json_object_new_string(on_off(on)));
+    if (on != s->wc_before)
+        fprintf(stderr, "ptsbench suite: restoring the write cache: '%s' ran but the device "
+                "reports it %s, not %s as before\n", back.text, on_off(on), on_off(s->wc_before));
 }
 
 /* What the test runs, as its results header says it: access, outstanding I/O and how the
@@ -1062,13 +1131,8 @@ static int suite_test(struct pts_session *s, unsigned i)
 /* The end: the write cache as it was, the status, the last flush and the closing lines. */
 static int suite_finish(struct pts_session *s, int code, bool restore_wc)
 {
-    char err[ERR_LEN];
-    if (restore_wc) {
-        struct wcache_plan back;
-        wcache_plan_make(&s->purge_facts, s->target.write_cache, &back);
-        if (wcache_apply(&back, err, sizeof(err)) != 0)
-            fprintf(stderr, "ptsbench suite: restoring the write cache: %s\n", err);
-    }
+    if (restore_wc)
+        restore_write_cache(s);
     json_object_object_add(json_object_object_get(s->doc, "compliance"), "compliant",
                            json_object_new_boolean(json_object_array_length(s->notes) == 0 &&
                                                    code == EXIT_OK));
@@ -1105,6 +1169,12 @@ int pts_execute(struct pts_session *s, volatile sig_atomic_t *stop)
         return EXIT_FAILURE_RUN;
     }
     suite_doc_start(s);
+    /* a drive that reports a critical warning is not benchmarked silently (each test's health
+     * records the bits) */
+    struct health_snapshot h;
+    health_collect(&s->target, &h);
+    if (health_warning_line(&h, err, sizeof(err)))
+        fprintf(stderr, "ptsbench suite: warning: %s\n", err);
     bool restore_wc = set_write_cache(s);
     int code = EXIT_OK;
     if (ps_flush_or_fail(s, true, err, sizeof(err)) != 0) {

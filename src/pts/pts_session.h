@@ -36,6 +36,7 @@ struct pts_session {
     double weight;
     struct hostinfo host;
     struct purge_facts purge_facts;
+    bool wc_before;                /* the write cache as the suite found it (restored at the end) */
     int fd;
     struct wl_range ar;            /* active range (bytes, in the target's address space) */
     unsigned threads, qd;          /* outstanding I/O in force */

@@ -283,6 +283,80 @@ static void test_wa_counter_backwards_or_sources_differ(void **state)
     assert_false(d.host_bytes_written.reported);
 }
 
+/* QEMU 7.2's NVMe controller with smart_critical_warning=5, captured in the device lab
+ * (tests/vmlab/nvme-health.sh) with nvme-cli 2.3: critical_warning 5 (bits 0 and 2), QEMU's
+ * fixed 323 K; and smartctl 7.3 on the same controller, which says it in °C */
+static void test_nvme_critical_warning_and_temperature(void **state)
+{
+    (void)state;
+    struct health_snapshot s;
+    parse(health_parse_nvme_smart_log, "nvme-cli-2.3-smart-log-qemu-critical-warning.json", &s);
+    VAL(s, critical_warning, 5);               /* "critical_warning": 5 */
+    VAL(s, temperature_c, 323 - 273);          /* "temperature": 323 (Kelvin) */
+    VAL(s, host_bytes_read, 1 * DU);           /* "data_units_read": "1" */
+    VAL(s, host_bytes_written, 0);
+    parse(health_parse_smartctl, "smartctl-7.3-nvme-qemu-critical-warning.json", &s);
+    VAL(s, critical_warning, 5);
+    VAL(s, temperature_c, 50);
+    assert_string_equal(s.serial, "PTSBH001");
+    /* the other forms: nvme-cli 2.11's object, the quoted string, and none set */
+    parse(health_parse_nvme_smart_log, "nvme-cli-2.11-smart-log.json", &s);
+    VAL(s, critical_warning, 0);
+    parse(health_parse_nvme_smart_log, "nvme-cli-smart-log-quoted.json", &s);
+    VAL(s, critical_warning, 0);
+}
+
+/* The warning in the results (value and its bits in words) and in one line for people */
+static void test_critical_warning_said(void **state)
+{
+    (void)state;
+    struct health_snapshot s;
+    parse(health_parse_nvme_smart_log, "nvme-cli-2.3-smart-log-qemu-critical-warning.json", &s);
+    strcpy(s.device, "/dev/nvme0");
+    char line[256];
+    assert_true(health_warning_line(&s, line, sizeof(line)));
+    assert_string_equal(line, "/dev/nvme0 reports a critical warning (0x05: available spare "
+                              "below threshold; reliability degraded (media or internal "
+                              "errors))");
+    assert_null(strchr(line, '\n'));
+    struct json_object *h = health_json(&s, &s);
+    assert_int_equal((int)jp_path(h, "before.critical_warning.value"), 5);
+    assert_int_equal((int)jp_path(h, "before.temperature_c.value"), 50);
+    struct json_object *bits = jp_arr_at(h, "before.critical_warning_bits");
+    assert_int_equal(jp_len(bits), 2);
+    assert_string_equal(jp_string(jp_idx(bits, 0)), "available spare below threshold");
+    json_object_put(h);
+    /* none set, or not reported: nothing said */
+    s.critical_warning.value = 0;
+    assert_false(health_warning_line(&s, line, sizeof(line)));
+    assert_string_equal(line, "");
+    parse(health_parse_smartctl, "smartctl-7.3-sata-qemu-harddisk.json", &s);
+    assert_false(health_warning_line(&s, line, sizeof(line)));
+    h = health_json(&s, NULL);
+    assert_string_equal(jp_str(h, "before.critical_warning"), "not reported");
+    assert_null(jp_get(jp_obj_at(h, "before"), "critical_warning_bits"));
+    json_object_put(h);
+}
+
+/* QEMU 7.2's ATA disk (QEMU HARDDISK) as smartctl 7.3 reports it, captured in the device lab:
+ * a temperature (Airflow_Temperature_Cel, 31 °C) and power-on hours (1); no write or read
+ * counter: those are "not reported", never zero */
+static void test_smartctl_sata_qemu(void **state)
+{
+    (void)state;
+    struct health_snapshot s;
+    parse(health_parse_smartctl, "smartctl-7.3-sata-qemu-harddisk.json", &s);
+    assert_int_equal(s.source, HEALTH_SMARTCTL);
+    assert_string_equal(s.protocol, "ata");
+    assert_string_equal(s.model, "QEMU HARDDISK");
+    assert_string_equal(s.serial, "PTSBSATA01");
+    VAL(s, temperature_c, 31);                 /* "temperature": {"current": 31} */
+    VAL(s, power_on_hours, 1);
+    NOT(s, host_bytes_written);
+    NOT(s, host_bytes_read);
+    NOT(s, critical_warning);
+}
+
 /* A fake /sys with one disk and no tools (root != ""): sysfs, host writes only */
 static void test_collect_without_tools_fake_root(void **state)
 {
@@ -404,6 +478,8 @@ static void test_truncated_fixtures_never_crash(void **state)
 {
     (void)state;
     const char *files[] = {"nvme-cli-2.11-smart-log.json", "smartctl-7.1-nvme-intel-660p.json",
+                           "nvme-cli-2.3-smart-log-qemu-critical-warning.json",
+                           "smartctl-7.3-sata-qemu-harddisk.json",
                            "smartctl-7.3-sas-samsung-mzilt960.json",
                            "smartctl-7.5-sata-sandforce-kingston-v300.json"};
     char err[256];
@@ -456,6 +532,9 @@ int main(void)
         cmocka_unit_test(test_smartctl_sata_sandforce),
         cmocka_unit_test(test_smartctl_sas_ssd),
         cmocka_unit_test(test_smartctl_sas_hdd_old_keys),
+        cmocka_unit_test(test_nvme_critical_warning_and_temperature),
+        cmocka_unit_test(test_critical_warning_said),
+        cmocka_unit_test(test_smartctl_sata_qemu),
         cmocka_unit_test(test_wa_on_before_after_pair),
         cmocka_unit_test(test_wa_too_small_to_derive),
         cmocka_unit_test(test_wa_not_reported_without_nand),
