@@ -126,6 +126,8 @@ void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, d
         ss->mb_s[k] = ss->read_mb_s[k] + ss->write_mb_s[k];
     }
     metrics_depth(ws, n_workers, elapsed_ns, &out->depth);
+    for (unsigned i = 0; i < n_workers; i++)
+        engine_choices_add(&out->choices, &ws[i]->choices);
     metrics_data_measure(ws, n_workers, &out->data);
     for (unsigned i = 0; i < n_workers; i++) {
         if (!ws[i]->n_hosts)

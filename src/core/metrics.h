@@ -125,6 +125,7 @@ struct round_metrics {
     struct drive_state state;  /* the drive's state at the end of the round (drive_state.h) */
     struct ds_reads unwritten; /* its reads of never-written space (drive_state.h) */
     struct depth_figure depth;
+    struct engine_choices choices;   /* the engines' over the round, summed over the workers */
     char gap[256];             /* a suite element or profile round with too few I/Os
                                   (metrics_too_few): why; its figures are recorded, labelled
                                   with this ("gap") */

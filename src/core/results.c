@@ -85,11 +85,35 @@ void results_depth_add(struct json_object *o, const struct depth_figure *d)
     jw_add(o, "depth", dj);
 }
 
+/* The engine's choices over the round (engine.h: struct engine_choices); absent where the
+ * engine records none (the simulated drive). */
+static void choices_add(struct json_object *o, const struct engine_choices *c)
+{
+    if (!c->known)
+        return;
+    struct json_object *cj = json_object_new_object();
+    if (c->decided_by) {
+        jw_add(cj, "decided_by", jw_str(c->decided_by));
+        jw_add(cj, "force_async", jw_int(c->force_async));
+    } else {
+        const struct { const char *name; uint64_t n; } rows[] = {
+            {"marked", c->marked}, {"waits", c->waits},     {"held", c->held},
+            {"spun", c->spun},     {"napped", c->napped},   {"yielded", c->yielded},
+            {"batched", c->batched}, {"slept", c->slept},
+        };
+        jw_add(cj, "nowait", json_object_new_boolean(c->nowait));
+        for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+            jw_add(cj, rows[i].name, jw_int((int64_t)rows[i].n));
+    }
+    jw_add(o, "engine_choices", cj);
+}
+
 void results_depth_gap_add(struct json_object *o, const struct round_metrics *m)
 {
     results_depth_add(o, &m->depth);
     if (m->gap[0])
         jw_add(o, "gap", jw_str(m->gap));
+    choices_add(o, &m->choices);
 }
 
 const char *results_depth_text(struct json_object *o, char *buf, size_t len)

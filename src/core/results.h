@@ -111,7 +111,9 @@ void results_figures_add(struct json_object *o, const struct dir_metrics *read,
  * at_end (not with littles_law), label (the depth in words when not kept, else absent)};
  * nothing when not measured. */
 void results_depth_add(struct json_object *o, const struct depth_figure *d);
-/* The same and, for a figure with too few I/Os (round_metrics.gap), "gap": the reason. */
+/* The same and, for a figure with too few I/Os (round_metrics.gap), "gap": the reason; and
+ * "engine_choices", what the engine chose over it (engine.h: struct engine_choices), where the
+ * engine records them. */
 void results_depth_gap_add(struct json_object *o, const struct round_metrics *m);
 /* The depth in words (metrics_depth_text) read back from o's "depth" object: "" when o has
  * none or its depth was kept. Returns buf. */

@@ -33,6 +33,7 @@ struct round_state {
     uint64_t done_at_submit0;      /* the engine's done_at_submit at the round's start */
     uint64_t done_at_submit_seen;  /* ... after the last submission */
     unsigned done_pending;         /* complete at submission, not yet reaped */
+    struct engine_choices choices0;   /* the engine's choices at the round's start */
     bool issuing;
     bool time_based;
     /* pacing (workload rate_iops, thinktime): no issue before next_issue; gap_ns between two
@@ -183,6 +184,8 @@ static void round_begin(struct worker *w, const struct round_limits *lim)
     r->depth_t = r->start;
     r->done_at_submit0 = p->ops->done_at_submit ? p->ops->done_at_submit(w->eng) : 0;
     r->done_at_submit_seen = r->done_at_submit0;
+    if (p->ops->choices)
+        p->ops->choices(w->eng, &r->choices0);
     note_cpu(w);
 }
 
@@ -425,6 +428,11 @@ static void round_finish(struct worker *w)
     const struct engine_ops *ops = w->pool->ops;
     s->done_at_submit_known = ops->done_at_submit != NULL;
     s->done_at_submit = ops->done_at_submit ? ops->done_at_submit(w->eng) - w->r.done_at_submit0 : 0;
+    if (ops->choices) {
+        struct engine_choices now;
+        ops->choices(w->eng, &now);
+        engine_choices_since(&s->choices, &now, &w->r.choices0);
+    }
     s->depth_declared = w->pool->wl->qd;
     s->depth_how = w->pool->virtual_time ? DEPTH_VIRTUAL : DEPTH_LOOP;
     note_cpu(w);
@@ -775,6 +783,7 @@ static void pool_round_whole(struct worker_pool *p, const struct round_limits *l
     s->inflight_ns = 0;
     s->depth_declared = 0;
     s->depth_how = DEPTH_NONE;
+    memset(&s->choices, 0, sizeof(s->choices));
     free(s->hosts);
     s->hosts = NULL;
     s->n_hosts = 0;

@@ -206,3 +206,34 @@ bool engine_refuses_nowait(int fd)
     free(buf);
     return refused;
 }
+
+/* The counters of struct engine_choices, for the difference and the sum. */
+static const size_t choice_counters[] = {
+    offsetof(struct engine_choices, marked),  offsetof(struct engine_choices, waits),
+    offsetof(struct engine_choices, held),    offsetof(struct engine_choices, spun),
+    offsetof(struct engine_choices, napped),  offsetof(struct engine_choices, yielded),
+    offsetof(struct engine_choices, batched), offsetof(struct engine_choices, slept),
+};
+#define CHOICE(c, off) (*(uint64_t *)((char *)(c) + (off)))
+#define CHOICE_C(c, off) (*(const uint64_t *)((const char *)(c) + (off)))
+
+void engine_choices_since(struct engine_choices *d, const struct engine_choices *now,
+                          const struct engine_choices *start)
+{
+    *d = *now;
+    for (size_t i = 0; i < sizeof(choice_counters) / sizeof(choice_counters[0]); i++)
+        CHOICE(d, choice_counters[i]) -= CHOICE_C(start, choice_counters[i]);
+}
+
+void engine_choices_add(struct engine_choices *sum, const struct engine_choices *one)
+{
+    if (!one->known)
+        return;
+    if (!sum->known) {
+        *sum = *one;
+        return;
+    }
+    sum->nowait = sum->nowait && one->nowait;
+    for (size_t i = 0; i < sizeof(choice_counters) / sizeof(choice_counters[0]); i++)
+        CHOICE(sum, choice_counters[i]) += CHOICE_C(one, choice_counters[i]);
+}

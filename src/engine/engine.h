@@ -55,6 +55,36 @@ struct workload;
 struct wl_range;
 struct placement;
 
+/* What an engine chose on its target (engine_ops.choices; docs/engines.md, section 1: "The
+ * choices, recorded"): the setting it took from the target at set-up, and per decision of its
+ * reap how many waits took it.  The counters are increments where the decision is taken anyway
+ * (no clock read, no syscall), counted since init; the worker records a round's difference.
+ * A whole-round engine (fio) decides in its own loop: it says so (decided_by) and records the
+ * job options it gave (force_async), no counters. */
+struct engine_choices {
+    bool known;              /* the engine records its choices (not: the simulated drive) */
+    bool nowait;             /* the target took a nowait read at set-up (engine_refuses_nowait
+                                false): io_uring issues each I/O nowait first; false: every
+                                I/O goes to io-wq (io_uring), the device runs it inside the
+                                submission call (libaio) */
+    const char *decided_by;  /* NULL: the engine, counted below; "fio": fio's own loop */
+    unsigned force_async;    /* decided_by fio: the job's force_async=N (0: none) */
+    uint64_t marked;         /* I/Os marked IOSQE_ASYNC (io_uring, targets without nowait) */
+    uint64_t waits;          /* reaps that asked for at least one completion; each took one or
+                                more of the ways below, or none (one was there already) */
+    uint64_t held;           /* ... that held one or two new I/Os back for the next batch */
+    uint64_t spun;           /* ... that spun on the completion ring (engine_spin) */
+    uint64_t napped;         /* ... that napped on a timer (engine_nap_wanted) */
+    uint64_t yielded;        /* ... that yielded the CPU to io-wq (engine_yield_wanted) */
+    uint64_t batched;        /* ... that slept for a batch of completions with a time bound */
+    uint64_t slept;          /* ... that slept in the kernel for min completions */
+};
+/* d = now - start, counter by counter (the settings are now's). */
+void engine_choices_since(struct engine_choices *d, const struct engine_choices *now,
+                          const struct engine_choices *start);
+/* sum += one worker's (the settings: nowait only while every worker's target took it). */
+void engine_choices_add(struct engine_choices *sum, const struct engine_choices *one);
+
 /* What a round measured, per worker: the I/O loop (core/worker.c) fills it for per-I/O engines,
  * a whole-round engine's round() (engine/fio.c) from its tool's output. Defined here, below
  * both. */
@@ -106,6 +136,7 @@ struct worker_stats {
     uint64_t done_at_submit;           /* I/Os complete when their submission returned (the
                                           engine's done_at_submit over the round); 0 unknown */
     bool done_at_submit_known;
+    struct engine_choices choices;     /* the engine's over the round (engine_ops.choices) */
     unsigned depth_declared;
     enum depth_how depth_how;
 };
@@ -179,6 +210,9 @@ struct engine_ops {
      * meanwhile (libaio on zram: the I/O is the submitting thread's own work). Read after each
      * submission (memory reads, no syscall). NULL: the engine does not look. */
     uint64_t (*done_at_submit)(struct engine *e);
+    /* Optional: the engine's choices since init (struct engine_choices; memory reads only).
+     * NULL: it records none. */
+    void (*choices)(struct engine *e, struct engine_choices *out);
     /* Version of the library behind the engine, for the results ("liburing 2.3"). */
     const char *(*version)(void);
     /* Optional: can the engine run on this machine (its tool installed and new enough)? Asked

@@ -382,6 +382,9 @@ static int fio_round(struct engine *e, const struct round_limits *lim, const cha
     s->start_ns = 0;
     s->end_ns = (uint64_t)llround(runtime_ms * 1e6);
     take_depth(&fo.total, e->wl, e->n_remotes, s);
+    /* fio's loop decides its waits; what it was given is the job's force_async (engine.h) */
+    s->choices = (struct engine_choices){.known = true, .decided_by = "fio",
+                                         .force_async = e->force_async};
     if (!e->n_remotes) {
         read_samples(iops_log, (double)o.log_msec / 1000.0, s);
     } else {

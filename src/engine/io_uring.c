@@ -192,6 +192,7 @@ struct engine {
     struct engine_waits waits[2];   /* the recent waits, unmarked [0] and marked [1] */
     struct engine_nap nap;          /* naps in place of the unmarked spin (header: "Nap") */
     unsigned in_flight; /* submitted, not yet taken */
+    struct engine_choices ch;       /* what the reap chose, counted (engine.h) */
 };
 
 
@@ -295,6 +296,8 @@ static int uring_init(struct engine **out, const struct engine_config *cfg, char
         iov[i].iov_len = e->stride;
     }
     e->punts = engine_refuses_nowait(cfg->fd);
+    e->ch.known = true;
+    e->ch.nowait = !e->punts;
     /* Without EXT_ARG liburing would queue a timeout SQE of its own, and submit ours with it. */
     e->batch_waits = e->ring.features & IORING_FEAT_EXT_ARG;
     if (e->punts) {
@@ -339,8 +342,10 @@ static int uring_queue(struct engine *e, struct io_unit *u)
     if (e->punts) {
         e->marking = engine_mark_wanted(
             u->len, atomic_load_explicit(&punting_depth, memory_order_relaxed), e->cpus);
-        if (e->marking)
+        if (e->marking) {
             sqe->flags |= IOSQE_ASYNC;
+            e->ch.marked++;
+        }
     }
     io_uring_sqe_set_data(sqe, u);
     e->staged++;
@@ -428,6 +433,8 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
                           engine_spin_wanted(w, min, submitted_now);
     unsigned n = 0;
     uint64_t t0 = 0;
+    e->ch.waits += min != 0;
+    e->ch.held += hold;
     if (spinning || !min || hold || yielding) {
         /* submit what is staged (unless held) and run the completions already there: one
          * syscall */
@@ -446,6 +453,7 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
         if (yielding) {
             /* let the workers on this CPU run, then run what they completed: one look */
             sched_yield();
+            e->ch.yielded++;
             ret = io_uring_get_events(&e->ring);
             if (submit_error(ret))
                 return ret;
@@ -462,6 +470,7 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
             const unsigned before = e->in_flight;
             const struct timespec len = {.tv_sec = 0, .tv_nsec = ENGINE_NAP_NS};
             (void)nanosleep(&len, NULL);   /* EINTR: a shorter nap */
+            e->ch.napped++;
             ret = io_uring_get_events(&e->ring);
             if (submit_error(ret))
                 return ret;
@@ -472,6 +481,7 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
                 return (int)n;
         }
         if (spinning) {
+            e->ch.spun++;
             n = engine_spin(e, w, take, max, out, t0, e->in_flight);
             if (n) {
                 engine_note_wait(w, now_mono_ns() - t0, false);
@@ -489,6 +499,7 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
             return ret;
         struct __kernel_timespec ts = {.tv_sec = 0, .tv_nsec = BATCH_WAIT_NS};
         struct io_uring_cqe *cqe;
+        e->ch.batched++;
         /* -ETIME: the bound passed first */
         (void)io_uring_wait_cqes(&e->ring, &cqe, submitted_now / BATCH_DIV, &ts, NULL);
         n = take(e, max, out);
@@ -497,6 +508,7 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
             return (int)n;
         }
     }
+    e->ch.slept++;
     do {   /* sleep until min completions (submitting what is staged, unless held) */
         struct io_uring_cqe *cqe;
         int ret = hold ? io_uring_wait_cqes(&e->ring, &cqe, min, NULL, NULL)
@@ -510,6 +522,8 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
     engine_note_wait(w, now_mono_ns() - t0, !spinning);
     return (int)n;
 }
+
+static void uring_choices(struct engine *e, struct engine_choices *out) { *out = e->ch; }
 
 static const char *uring_version(void)
 {
@@ -553,6 +567,7 @@ const struct engine_ops engine_io_uring = {
     .reap = uring_reap,
     .clock = engine_clock_monotonic,
     .idle = engine_idle_sleep,
+    .choices = uring_choices,
     .version = uring_version,
     .cleanup = uring_cleanup,
 };

@@ -44,6 +44,7 @@ struct engine {
     uint32_t batch;
     uint64_t done_at_submit;
     bool bio_based;            /* the target refuses nowait I/O (engine_refuses_nowait) */
+    struct engine_choices ch;  /* what the reap chose, counted (engine.h) */
 };
 
 /* The header of the completion ring io_setup maps (the kernel's fs/aio.c; a stable ABI). */
@@ -73,6 +74,8 @@ static int aio_init(struct engine **out, const struct engine_config *cfg, char *
     e->events = xcalloc(cfg->depth, sizeof(*e->events));
     e->batch_of = xcalloc(cfg->depth, sizeof(*e->batch_of));
     e->bio_based = engine_refuses_nowait(cfg->fd);
+    e->ch.known = true;
+    e->ch.nowait = !e->bio_based;
     e->bufs = engine_alloc_buffers(cfg->depth, cfg->max_len, cfg->mem_align, &e->stride);
     if (!e->bufs) {
         aio_cleanup(e);
@@ -188,6 +191,7 @@ static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_unit
 {
     if (max > e->depth)
         max = e->depth;
+    e->ch.waits += min != 0;
     unsigned n = user_reap(e, max, out);
     if (e->ring && n >= min) {
         if (n && min)
@@ -197,6 +201,7 @@ static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_unit
     const uint64_t t0 = now_mono_ns();
     const bool spinning = e->ring && engine_spin_wanted(&e->waits, min, e->in_flight);
     if (spinning) {
+        e->ch.spun++;
         n = engine_spin(e, &e->waits, user_reap, max, out, t0, e->in_flight);
         if (n) {
             engine_note_wait(&e->waits, now_mono_ns() - t0, false);
@@ -204,6 +209,7 @@ static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_unit
         }
     }
     struct timespec zero = {0, 0};
+    e->ch.slept += min != 0;
     for (;;) {
         int ret = io_getevents(e->ctx, (long)(min - n), (long)(max - n), e->events,
                                min ? NULL : &zero);
@@ -220,6 +226,8 @@ static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_unit
         return (int)n;
     }
 }
+
+static void aio_choices(struct engine *e, struct engine_choices *out) { *out = e->ch; }
 
 static const char *aio_version(void) { return "libaio"; }
 
@@ -251,6 +259,7 @@ const struct engine_ops engine_libaio = {
     .clock = engine_clock_monotonic,
     .idle = engine_idle_sleep,
     .done_at_submit = aio_done_at_submit,
+    .choices = aio_choices,
     .version = aio_version,
     .cleanup = aio_cleanup,
 };

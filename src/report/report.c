@@ -1497,8 +1497,16 @@ static void steady_words(struct json_object *sub, char *buf, size_t len)
                  100 * jp_path(ss, "variables.0.window.slope_excursion") /
                      jp_path(ss, "variables.0.window.average"));
     } else {
-        snprintf(buf, len, "steady state NOT reached in %.0f rounds (the last 5 are reported)",
-                 jp_path(ss, "rounds_run"));
+        /* the rounds the tables hold: the last 5, or all of a shorter run */
+        const double first = jp_path(sub, "table.first_round"), last = jp_path(sub, "table.last_round");
+        if (isfinite(first) && isfinite(last) && first < last)
+            snprintf(buf, len, "steady state NOT reached in %.0f rounds (rounds %.0f–%.0f are "
+                     "reported)", jp_path(ss, "rounds_run"), first, last);
+        else if (isfinite(last))
+            snprintf(buf, len, "steady state NOT reached in %.0f rounds (round %.0f is reported)",
+                     jp_path(ss, "rounds_run"), last);
+        else
+            snprintf(buf, len, "steady state NOT reached in %.0f rounds", jp_path(ss, "rounds_run"));
     }
 }
 
