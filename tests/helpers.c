@@ -623,3 +623,22 @@ bool test_have_fio(void)
     }
     return have;
 }
+
+unsigned count_prefixed_lines(const char *text, const char *prefix)
+{
+    unsigned n = 0;
+    for (const char *p = text; p && *p;) {
+        if (!strncmp(p, prefix, strlen(prefix)))
+            n++;
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    return n;
+}
+
+bool is_one_line(const char *s)
+{
+    const char *nl = strchr(s, '\n');
+    return *s && nl && nl[1] == '\0';
+}

@@ -64,6 +64,11 @@ struct json_object *load_json(const char *path);
 struct json_object *json_at(struct json_object *root, const char *dotted);
 double json_num(struct json_object *root, const char *dotted);   /* NAN if absent */
 
+/* Output checks: the lines of text that start with prefix; whether s is exactly one line
+ * (non-empty, ending in its only newline: "one clear line"). */
+unsigned count_prefixed_lines(const char *text, const char *prefix);
+bool is_one_line(const char *s);
+
 /* zram: devices of our own, never an existing one. zram_create() makes a new device
  * (/sys/class/zram-control/hot_add), sets its disksize to `size` (e.g. "1G"; zram's logical
  * sectors are 4096 bytes) and puts "/dev/zramN" in devpath. false, with a printed

@@ -114,24 +114,6 @@ static void release_loop_device(void)
         fx.mounted = false;
 }
 
-static unsigned count_lines(const char *text, const char *prefix)
-{
-    unsigned n = 0;
-    for (const char *p = text; p && *p;) {
-        if (!strncmp(p, prefix, strlen(prefix)))
-            n++;
-        p = strchr(p, '\n');
-        if (p)
-            p++;
-    }
-    return n;
-}
-
-static bool one_line(const char *s)
-{
-    const char *nl = strchr(s, '\n');
-    return *s && nl && nl[1] == '\0';
-}
 
 /* Run ptsbench on the failing device with engine and round_bytes; check the line, the exit
  * status and the results file; return how many rounds completed. */
@@ -146,7 +128,7 @@ static unsigned run_to_failure(const char *engine, const char *round_bytes, cons
     struct cmd_result r;
     assert_int_equal(run_cmd(argv, &r), 0);
     print_message("  %s: exit %d, %s", engine, r.status, r.errout);
-    if (r.status != 1 || !one_line(r.errout))
+    if (r.status != 1 || !is_one_line(r.errout))
         fail_msg("%s: exit %d (want 1), stderr: %s", engine, r.status, r.errout);
     if (!strstr(r.errout, fx.loop) || !strstr(r.errout, words) ||
         !strstr(r.errout, "No space left on device"))
@@ -161,7 +143,7 @@ static unsigned run_to_failure(const char *engine, const char *round_bytes, cons
     assert_non_null(error);
     assert_non_null(strstr(error, fx.loop));
     assert_non_null(strstr(error, "write"));
-    unsigned printed = count_lines(r.out, "round ");
+    unsigned printed = count_prefixed_lines(r.out, "round ");
     struct json_object *rounds = json_at(doc, "rounds");
     unsigned kept = rounds ? (unsigned)json_object_array_length(rounds) : 0;
     print_message("  %s: %u rounds printed, %u in the file\n", engine, printed, kept);

@@ -58,25 +58,6 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Count the lines of text that start with prefix. */
-static unsigned count_lines(const char *text, const char *prefix)
-{
-    unsigned n = 0;
-    for (const char *p = text; p && *p;) {
-        if (!strncmp(p, prefix, strlen(prefix)))
-            n++;
-        p = strchr(p, '\n');
-        if (p)
-            p++;
-    }
-    return n;
-}
-
-static bool one_line(const char *s)
-{
-    const char *nl = strchr(s, '\n');
-    return *s && nl && nl[1] == '\0';
-}
 
 static void test_results_on_a_full_disk(void **state)
 {
@@ -120,7 +101,7 @@ static void test_results_on_a_full_disk(void **state)
         struct cmd_result r;
         assert_int_equal(run_cmd(cases[c].argv, &r), 0);
         print_message("  %s: exit %d, %s", cases[c].name, r.status, r.errout);
-        if (r.status != 1 || !one_line(r.errout) || !strstr(r.errout, "No space left on device") ||
+        if (r.status != 1 || !is_one_line(r.errout) || !strstr(r.errout, "No space left on device") ||
             !strstr(r.errout, "results.json"))
             fail_msg("%s on a full disk: exit %d, stderr: %s", cases[c].name, r.status,
                      r.errout);
@@ -133,7 +114,7 @@ static void test_results_on_a_full_disk(void **state)
             assert_non_null(status);
             assert_string_not_equal(status, "complete");
             if (cases[c].printed) {
-                unsigned printed = count_lines(r.out, cases[c].printed);
+                unsigned printed = count_prefixed_lines(r.out, cases[c].printed);
                 struct json_object *rounds = json_at(doc, cases[c].rounds);
                 unsigned kept = rounds ? (unsigned)json_object_array_length(rounds) : 0;
                 print_message("  %s: %u rounds printed, %u in the file\n", cases[c].name,
