@@ -21,9 +21,11 @@ skip() {
   exit 0
 }
 why=$(mktemp)
+t0=$(date +%s)
 cache=$("$root/scripts/vmlab/setup.sh" 2>"$why" | tail -1)
 [ -n "$cache" ] || skip "$(tail -1 "$why")"
 rm -f "$why"
+echo "vmlab: set-up in $(( $(date +%s) - t0 )) s ($cache)"
 timeout 60 qemu-system-x86_64 -machine q35 -accel tcg -nodefaults -display none -S -no-reboot \
   -qmp stdio >/dev/null 2>&1 <<<'{"execute":"qmp_capabilities"} {"execute":"quit"}' ||
   skip "qemu-system-x86_64 cannot start a TCG q35 machine here"
@@ -62,5 +64,6 @@ for name in "$@"; do
   echo "vmlab $name: $p passed, $f failed in $(( $(date +%s) - start )) s"
   passed=$((passed + p)); failed=$((failed + f))
 done
+echo "vmlab: $# scenarios in $(( $(date +%s) - t0 )) s"
 echo "$passed passed, $failed failed"
 exit $rc
