@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report/measure.h"
+#include "read/measure.h"
 
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_sim(int argc, char **argv);   /* argv[0] = "sim" */
@@ -94,7 +94,7 @@ unsigned cli_resume_others(const struct cli_opt *opts, const unsigned *uses);
  * enum wl_precondition; --purge METHOD into an enum purge_method. */
 int cli_parse_precondition(const char *value, void *target, char *err, size_t errlen);
 /* --tolerance PCT into a double fraction, --metrics LIST into a struct cli_metric_list (gate and
- * db compare: report/gate.h's parsers as CLI_CUSTOM rows). */
+ * db compare: judge/gate.h's parsers as CLI_CUSTOM rows). */
 struct cli_metric_list {
     enum meas_metric v[MEAS_N];
     int n;                     /* 0: none given (every metric) */

@@ -21,8 +21,8 @@
 #include "lib/util.h"
 #include "profile/profile.h"
 #include "pts/pts_def.h"
-#include "report/gate.h"
-#include "report/measure.h"
+#include "judge/gate.h"
+#include "read/measure.h"
 #include "sim/sim_preset.h"
 
 static volatile sig_atomic_t stop_flag;

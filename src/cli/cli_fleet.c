@@ -22,7 +22,7 @@
 #include "lib/json_path.h"
 #include "lib/spawn.h"
 #include "lib/util.h"
-#include "report/shape.h"
+#include "read/shape.h"
 
 #define FLEET_SCHEMA         "ptsbench.fleet"
 #define FLEET_SCHEMA_VERSION 1

@@ -20,8 +20,8 @@
 #include "db/db_trend.h"
 #include "lib/file.h"
 #include "lib/util.h"
-#include "report/gate.h"
-#include "report/measure.h"
+#include "judge/gate.h"
+#include "read/measure.h"
 
 #define MAX_FILES 4096
 

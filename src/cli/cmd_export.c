@@ -1,5 +1,5 @@
 /* cmd_export.c — `ptsbench export RESULTS --csv|--tsv|--json-lines`: a results document's figures
- * as one table for spreadsheets and scripts (the table itself is src/report/export.c; its
+ * as one table for spreadsheets and scripts (the table itself is src/show/export.c; its
  * columns are docs/export.md). */
 #include <json-c/json.h>
 #include <stdio.h>
@@ -10,8 +10,8 @@
 #include "cli/options.h"
 #include "lib/file.h"
 #include "lib/util.h"
-#include "report/export.h"
-#include "report/show.h"
+#include "show/export.h"
+#include "show/show.h"
 
 static bool csv, tsv, jsonl, histogram;
 static const char *out, *pct_list;

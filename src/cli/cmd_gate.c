@@ -1,8 +1,8 @@
 /* cmd_gate.c — `ptsbench gate`: the CI performance gate. Options and help here; below them
- * (src/report/gate_session.h) the baseline and current results (files or directories,
- * src/report/measure.h) are loaded, their points paired by key, each selected metric compared
+ * (src/judge/gate_session.h) the baseline and current results (files or directories,
+ * src/read/measure.h) are loaded, their points paired by key, each selected metric compared
  * in its direction against the tolerance and the steady-state windows' own noise
- * (src/report/gate.h has the rule), and reported as a text table (stdout), JSON (--json) and
+ * (src/judge/gate.h has the rule), and reported as a text table (stdout), JSON (--json) and
  * JUnit XML (--junit).  --update-baseline copies the current results over the baseline
  * atomically when the gate passes.
  *
@@ -16,9 +16,9 @@
 #include "cli/options.h"
 #include "db/db_gate.h"
 #include "lib/util.h"
-#include "report/gate.h"
-#include "report/gate_session.h"
-#include "report/measure.h"
+#include "judge/gate.h"
+#include "judge/gate_session.h"
+#include "read/measure.h"
 
 static const char *baseline, *current, *junit, *json, *update, *db_file, *against;
 static bool force_update, quiet, allow_incomplete;

@@ -1,6 +1,6 @@
 /* cmd_plot.c — `ptsbench plot RESULTS... [--label NAME]... --out DIR`: gnuplot charts (PNG and
  * SVG, with their .gp scripts and .dat data) from results files, devices overlaid: options and
- * help here; the inputs are loaded and named by report/plot_input.h, drawn by plot.h. */
+ * help here; the inputs are loaded and named by plot/plot_input.h, drawn by plot.h. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +10,8 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "lib/util.h"
-#include "report/plot.h"
-#include "report/plot_input.h"
+#include "plot/plot.h"
+#include "plot/plot_input.h"
 
 static const char *labels[PLOT_MAX_INPUTS], *out_dir;
 static unsigned n_labels;

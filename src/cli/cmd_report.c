@@ -15,11 +15,11 @@
 #include "lib/file.h"
 #include "lib/json_path.h"
 #include "lib/util.h"
-#include "report/measure.h"
-#include "report/plot.h"
+#include "read/measure.h"
+#include "plot/plot.h"
 #include "report/report.h"
 #include "report/report_pdf.h"
-#include "report/verify.h"
+#include "judge/verify.h"
 
 #define REPORT_MAX_INPUTS 16
 

@@ -1,5 +1,5 @@
 /* cmd_show.c — `ptsbench show RESULTS.json`: a results file as a table, for people (the table
- * itself is src/report/show.c and show_suite.c). */
+ * itself is src/show/show.c and show_suite.c). */
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "lib/util.h"
-#include "report/show.h"
+#include "show/show.h"
 
 static unsigned every;
 

@@ -1,5 +1,5 @@
 /* cmd_sim.c — `ptsbench sim`: the built-in simulated drives (presets in profiles/devices) and
- * their calibration against the reviews (profiles/devices/calibration, report/calibrate.h). */
+ * their calibration against the reviews (profiles/devices/calibration, judge/calibrate.h). */
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -13,8 +13,8 @@
 #include "core/results.h"
 #include "lib/file.h"
 #include "lib/util.h"
-#include "report/calibrate.h"
-#include "report/measure.h"
+#include "judge/calibrate.h"
+#include "read/measure.h"
 #include "sim/sim_preset.h"
 
 static bool list;

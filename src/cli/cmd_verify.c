@@ -1,6 +1,6 @@
 /* cmd_verify.c — `ptsbench verify --spec FILE RESULTS...`: a vendor spec sheet's claims against
- * measured results, claim by claim: options and help here; the rules are src/report/verify.h's,
- * the loading, judging and output src/report/verify_out.h's. */
+ * measured results, claim by claim: options and help here; the rules are src/judge/verify.h's,
+ * the loading, judging and output src/judge/verify_out.h's. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +10,8 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "lib/util.h"
-#include "report/verify.h"
-#include "report/verify_out.h"
+#include "judge/verify.h"
+#include "judge/verify_out.h"
 
 #define VERIFY_MAX_RESULTS 64
 

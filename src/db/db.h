@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report/measure.h"
+#include "read/measure.h"
 
 #define DB_SCHEMA_VERSION 2      /* the newest migration (db_schema.c) */
 #define DB_BUSY_MS 60000         /* how long a writer waits for another's transaction */

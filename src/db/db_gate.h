@@ -7,7 +7,7 @@
  * The baseline's noise band is the history's band (the larger of the runs' median window spread
  * and 3 robust standard deviations of their values, relative to the median), so that one noisy
  * or outlying baseline run neither moves the baseline nor widens the band; gate's verdict rule
- * (report/gate.h) then compares the current run with it as with a single baseline. A point with
+ * (judge/gate.h) then compares the current run with it as with a single baseline. A point with
  * no comparable history is "new". */
 #ifndef PTSBENCH_DB_GATE_H
 #define PTSBENCH_DB_GATE_H
@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #include "db/db.h"
-#include "report/gate_session.h"
+#include "judge/gate_session.h"
 
 enum db_against_kind { DB_AGAINST_LAST, DB_AGAINST_MEDIAN, DB_AGAINST_TAG };
 

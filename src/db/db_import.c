@@ -1,6 +1,6 @@
 /* db_import.c — one results document into the history (db.h): its run row (host, kernel,
  * target identity, engine and versions, spec, preparation, command line, times), a row per
- * measured point (report/measure.h gives them with their keys, conditions, states and window
+ * measured point (read/measure.h gives them with their keys, conditions, states and window
  * statistics) and a row per point and metric, in one write transaction, once. */
 #include <errno.h>
 #include <json-c/json.h>
@@ -16,8 +16,8 @@
 #include "lib/json_path.h"
 #include "lib/sha256.h"
 #include "lib/util.h"
-#include "report/measure.h"
-#include "report/plot.h"
+#include "read/measure.h"
+#include "plot/plot.h"
 
 /* The fields of a run row, read from the document. */
 struct doc_fields {

@@ -7,7 +7,7 @@
 
 #include "lib/units.h"
 #include "lib/util.h"
-#include "report/gate.h"
+#include "judge/gate.h"
 
 /* Up to width characters of s (the rest cut with "~"). */
 static void cell(FILE *f, const char *s, int width)

@@ -1,5 +1,5 @@
 /* db_out.h — the history for people: the tables of `db list`, `db show` and `db compare`
- * (the comparison is gate's table, report/gate.h: the first run as the baseline). */
+ * (the comparison is gate's table, judge/gate.h: the first run as the baseline). */
 #ifndef PTSBENCH_DB_OUT_H
 #define PTSBENCH_DB_OUT_H
 

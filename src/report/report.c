@@ -11,7 +11,7 @@
  * "(simulated)", and "compliant" never appears for it without "(simulated drive)". Results from
  * before the state fields keep today's wording. */
 #include "report/report.h"
-#include "report/show.h"
+#include "show/show.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -32,11 +32,11 @@
 #include "lib/units.h"
 #include "lib/util.h"
 #include "report/data_uri.h"
-#include "report/measure.h"
-#include "report/plot.h"
-#include "report/shape.h"
-#include "report/verify.h"
-#include "report/words.h"
+#include "read/measure.h"
+#include "plot/plot.h"
+#include "read/shape.h"
+#include "judge/verify.h"
+#include "read/words.h"
 
 /* The string at a path, "" when there is none (for printf and strcmp). */
 static const char *sv(struct json_object *o, const char *path)

@@ -2,7 +2,7 @@
  * (tests/fixtures/results/run-generic: one point, 12 metrics) with its own start time and its
  * IOPS scaled, every 500th also a copy of the suite fixture (70 points, 969 measurements), so
  * that the file holds the shapes CI keeps. Prints the import time per run (db_import_file: the
- * file read and parsed, its points read by report/measure.c, one transaction), the size of the
+ * file read and parsed, its points read by read/measure.c, one transaction), the size of the
  * file, then the query times at 10,000 runs: a trend of one point (db trend's table), the
  * history baseline of a gate (median:10 over every metric), and db list.
  * A benchmark, not a test: it prints figures and exits 0. */
@@ -18,7 +18,7 @@
 #include "db/db_gate.h"
 #include "db/db_trend.h"
 #include "lib/util.h"
-#include "report/measure.h"
+#include "read/measure.h"
 
 #define N_RUNS 10000
 

@@ -3,7 +3,7 @@
  *     preconditioning object) is imported and read back field by field: the run's host, kernel,
  *     target, engine, times and command line equal the document's; every point's key, label,
  *     conditions, state, rounds and each metric's mean, min, max, spread and slope equal what
- *     report/measure.h reads from the file;
+ *     read/measure.h reads from the file;
  *   - importing again adds nothing (runs, points and measurements counted with SQL);
  *   - a crosscheck document, a text file, a SQLite file of another application, a damaged file
  *     and a file of a newer schema are refused with one line naming the file;
@@ -27,7 +27,7 @@
 #include "db/db.h"
 #include "helpers.h"
 #include "lib/json_path.h"
-#include "report/measure.h"
+#include "read/measure.h"
 
 static char *dir;
 

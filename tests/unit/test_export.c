@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "report/data_uri.h"
-#include "report/export.h"
+#include "show/export.h"
 
 static void check(const char *in, const char *want)
 {

@@ -18,11 +18,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/gate.h"
+#include "judge/gate.h"
 #include "helpers.h"
 #include "lib/file.h"
-#include "report/junit.h"
-#include "report/measure.h"
+#include "judge/junit.h"
+#include "read/measure.h"
 #include "lib/util.h"
 
 #define ASSERT_NEAR(got, want)                                                            \

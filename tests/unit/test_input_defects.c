@@ -34,7 +34,7 @@
 #include "profile/profile.h"
 #include "pts/pts_def.h"
 #include "report/report.h"
-#include "report/show.h"
+#include "show/show.h"
 #include "lib/util.h"
 
 static char *put(const char *dir, const char *name, const char *text)

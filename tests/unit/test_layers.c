@@ -1,7 +1,7 @@
 /* test_layers.c — the tree keeps its shape (docs/architecture.md):
  *   - every folder of src/ is a layer, and a file includes headers of its own folder or of
  *     folders below it, never above: lib < stats < io < sim < device < engine < core < pts <
- *     profile < report < db < cli;
+ *     profile < read < judge < plot < show < report < db < cli;
  *   - every include of a ptsbench header names its folder ("core/run.h"), and the header exists;
  *   - no basename is used twice under src/;
  *   - no source, data or documentation file names a path of the machine it was written on
@@ -24,9 +24,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char *const layers[] = {"lib",  "stats", "io",      "sim",    "device", "engine",
-                                     "core", "pts",   "profile", "report", "db",     "cli",
-                                     NULL};
+static const char *const layers[] = {"lib",     "stats", "io",    "sim",  "device", "engine",
+                                     "core",    "pts",   "profile", "read", "judge",  "plot",
+                                     "show",    "report", "db",     "cli",  NULL};
 
 static const char *root(void)
 {

@@ -1,4 +1,4 @@
-/* test_measure.c — results files as measured points (src/report/measure.h).
+/* test_measure.c — results files as measured points (src/read/measure.h).
  *
  * The fixtures in tests/fixtures/results/ are loaded with meas_load() and every figure checked
  * is read independently from the same JSON with json-c here (the table row, the profile point's
@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 
 #include "helpers.h"
-#include "report/measure.h"
+#include "read/measure.h"
 #include "lib/util.h"
 
 static char fixture_path[4096];

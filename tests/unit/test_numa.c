@@ -37,7 +37,7 @@
 #include "device/target.h"
 #include "helpers.h"
 #include "lib/cpuset.h"
-#include "report/show.h"
+#include "show/show.h"
 
 static char *root2, *root1;   /* a two-node host, a one-node host */
 

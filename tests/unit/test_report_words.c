@@ -1,4 +1,4 @@
-/* test_report_words.c — tracking names and metric keys in words (report/words.h). */
+/* test_report_words.c — tracking names and metric keys in words (read/words.h). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "report/words.h"
+#include "read/words.h"
 
 static void tracking_is(const char *name, const char *want)
 {

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "device/hostinfo.h"
-#include "report/show.h"
+#include "show/show.h"
 #include "core/results.h"
 
 static struct json_object *doc_with(const char *status, long pid, const char *boot,

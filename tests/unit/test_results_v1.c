@@ -23,7 +23,7 @@
 #include "helpers.h"
 #include "lib/json_path.h"
 #include "lib/util.h"
-#include "report/measure.h"
+#include "read/measure.h"
 
 static void close_to(double got, double want)
 {

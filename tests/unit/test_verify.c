@@ -1,4 +1,4 @@
-/* test_verify.c — spec sheets against measured points (src/report/verify.h): unit
+/* test_verify.c — spec sheets against measured points (src/judge/verify.h): unit
  * normalisation, claim parsing (with `assumed`), the matching rule (like with like: block
  * size, pattern, read share, compressibility, threads x QD and drive state; assumed conditions
  * only order), "no comparable measurement" and its reasons, verdicts and tolerance edges, and
@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "lib/ini.h"
-#include "report/measure.h"
+#include "read/measure.h"
 #include "lib/util.h"
-#include "report/verify.h"
+#include "judge/verify.h"
 
 static void close_to(double got, double want)
 {

@@ -6,8 +6,8 @@
 
 #include "lib/units.h"
 #include "lib/util.h"
-#include "report/measure.h"
-#include "report/verify.h"
+#include "read/measure.h"
+#include "judge/verify.h"
 
 /* a model string compared without case, leading and trailing blanks, and with every run of
  * blanks as one space */

@@ -1,5 +1,5 @@
 /* baseline.c — replacing a gate baseline (see baseline.h). */
-#include "report/baseline.h"
+#include "judge/baseline.h"
 
 #include <dirent.h>
 #include <errno.h>

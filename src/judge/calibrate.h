@@ -35,8 +35,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report/measure.h"
-#include "report/verify.h"
+#include "read/measure.h"
+#include "judge/verify.h"
 
 #define CALIB_TOLERANCE 0.15
 #define CALIB_TOLERANCE_TAIL 0.25

@@ -7,7 +7,7 @@
 
 #include "lib/json_path.h"
 #include "lib/units.h"
-#include "report/show.h"
+#include "show/show.h"
 
 static const char *sval(struct json_object *o, const char *path)
 {

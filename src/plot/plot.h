@@ -88,7 +88,7 @@ bool plot_round_is_wdpc(struct json_object *round);
 /* Append " (tag)" to title when tag is not empty. */
 void plot_title_tag(char *title, size_t len, const char *tag);
 
-/* ---- Internal: shared by the chart writers in src/report/plot*.c, not for callers. ----
+/* ---- Internal: shared by the chart writers in src/plot/plot*.c, not for callers. ----
  *
  * plot.c (driver) collects charts in a plot_ctx; a chart writer opens a chart, writes data
  * blocks (gnuplot `index N`, each with a header comment naming its columns and source) or a

@@ -1,6 +1,6 @@
 /* show.c — a run or a profile results document as a table (see show.h; suites and crosschecks
  * are show_suite.c). */
-#include "report/show.h"
+#include "show/show.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -16,7 +16,7 @@
 #include "lib/json_path.h"
 #include "lib/units.h"
 #include "lib/util.h"
-#include "report/shape.h"
+#include "read/shape.h"
 
 static const char *str(struct json_object *o, const char *path)
 {

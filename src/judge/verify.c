@@ -9,7 +9,7 @@
 #include "lib/ini.h"
 #include "lib/units.h"
 #include "lib/util.h"
-#include "report/verify.h"
+#include "judge/verify.h"
 
 /* ---- units ---- */
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "lib/json_path.h"
-#include "report/show.h"
+#include "show/show.h"
 
 static const char *sval(struct json_object *o, const char *path)
 {

@@ -1,6 +1,6 @@
 /* calibrate.c — a preset's calibration sheet: load, run its commands, judge, print (see
  * calibrate.h). */
-#include "report/calibrate.h"
+#include "judge/calibrate.h"
 
 #include <errno.h>
 #include <fnmatch.h>

@@ -10,8 +10,8 @@
 #include "core/results.h"
 #include "lib/units.h"
 #include "lib/util.h"
-#include "report/plot.h"
-#include "report/words.h"
+#include "plot/plot.h"
+#include "read/words.h"
 
 /* ---- metrics ---- */
 

@@ -47,7 +47,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report/measure.h"
+#include "read/measure.h"
 
 #include "core/results.h"
 
@@ -55,7 +55,7 @@
 #include "lib/json_path.h"
 #include "lib/units.h"
 #include "lib/util.h"
-#include "report/shape.h"
+#include "read/shape.h"
 
 #define MEAS_MAX_DEPTH 16
 

@@ -1,6 +1,6 @@
 /* export.c — a results document as one table: CSV, TSV or JSON lines (see export.h and
  * docs/export.md for the columns). */
-#include "report/export.h"
+#include "show/export.h"
 
 #include <json-c/json.h>
 #include <math.h>

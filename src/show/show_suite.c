@@ -9,7 +9,7 @@
 #include "core/results.h"
 #include "lib/json_path.h"
 #include "lib/units.h"
-#include "report/show.h"
+#include "show/show.h"
 
 static const char *sstr(struct json_object *o, const char *path)
 {

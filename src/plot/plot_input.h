@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "report/plot.h"
+#include "plot/plot.h"
 
 #define PLOT_MAX_INPUTS 32
 

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report/measure.h"
+#include "read/measure.h"
 
 struct gate_config {
     const char *baseline, *current;   /* results files or directories */

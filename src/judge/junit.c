@@ -1,5 +1,5 @@
 /* junit.c — the gate's cases as JUnit XML (layout in junit.h). */
-#include "report/junit.h"
+#include "judge/junit.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 
 #include "lib/file.h"
 #include "lib/util.h"
-#include "report/gate.h"
+#include "judge/gate.h"
 
 /* Length of the valid UTF-8 sequence at s that XML 1.0 allows, or 0. */
 static size_t utf8_len(const unsigned char *s)

@@ -1,7 +1,7 @@
 /* shape.c — the shape of results documents (see shape.h), as tables: a table of rules is one
  * kind of object (a round, a steady-state window, a suite element), applied at every path where
  * such an object lives. */
-#include "report/shape.h"
+#include "read/shape.h"
 
 #include <json-c/json.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* plot.c — the chart driver: data and script files, gnuplot runs (fork/exec, several at once),
  * PNG and SVG. The charts themselves are written by plot_pts.c, plot_steady.c, plot_profile.c
  * and plot_run.c through the small builder below (plot.h, internal part). */
-#include "report/plot.h"
+#include "plot/plot.h"
 
 #include <errno.h>
 #include <json-c/json.h>

@@ -47,7 +47,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report/measure.h"
+#include "read/measure.h"
 
 #define GATE_SCHEMA "ptsbench.gate"
 #define GATE_SCHEMA_VERSION 1

@@ -1,6 +1,6 @@
 /* verify_out.c — `ptsbench verify` below the command line: load, judge, print the claim table
  * and the JSON document (verify_out.h). */
-#include "report/verify_out.h"
+#include "judge/verify_out.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -11,8 +11,8 @@
 #include "lib/file.h"
 #include "lib/units.h"
 #include "lib/util.h"
-#include "report/measure.h"
-#include "report/verify.h"
+#include "read/measure.h"
+#include "judge/verify.h"
 
 struct verify_session {
     struct verify_config cfg;

@@ -48,7 +48,7 @@
  *                           one drive differ several-fold, so a claim's state is stated or
  *                           "any". Nor a compressibility that decides the figure (SandForce).
  *   unwritten_reads = yes   the claimed figure itself read space the drive had never written
- *                           (a calibration row reproducing such an experiment: src/report/
+ *                           (a calibration row reproducing such an experiment: src/judge/
  *                           calibrate.h); default no
  *   source   = ...          where the claim comes from (publication, title, and quote)
  *   note     = ...          free text
@@ -122,7 +122,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report/measure.h"
+#include "read/measure.h"
 
 struct ini_file;
 
@@ -222,7 +222,7 @@ int verify_sheet_parse(const struct ini_file *ini, struct verify_sheet *out, cha
                        size_t errlen);
 /* The same, accepting (and leaving to the caller) the keys of more_global before the first
  * claim and of more_claim in claims: NULL-terminated lists, either NULL. For files that hold
- * claims among other things (the simulated drive's calibration, report/calibrate.h). */
+ * claims among other things (the simulated drive's calibration, judge/calibrate.h). */
 int verify_sheet_parse_keys(const struct ini_file *ini, const char *const *more_global,
                             const char *const *more_claim, struct verify_sheet *out,
                             char *err, size_t errlen);

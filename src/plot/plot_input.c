@@ -1,5 +1,5 @@
 /* plot_input.c — the RESULTS of `ptsbench plot`, loaded and named (plot_input.h). */
-#include "report/plot_input.h"
+#include "plot/plot_input.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -10,7 +10,7 @@
 
 #include "core/results.h"
 #include "lib/util.h"
-#include "report/shape.h"
+#include "read/shape.h"
 
 static const char *base_name_of(const char *path, char *buf, size_t len)
 {

@@ -1,5 +1,5 @@
 /* gate.c — the CI performance gate's verdicts and its text and JSON reports (rules in gate.h). */
-#include "report/gate.h"
+#include "judge/gate.h"
 
 #include "core/results.h"
 

@@ -11,7 +11,7 @@
 #include "core/results.h"
 #include "lib/units.h"
 #include "lib/util.h"
-#include "report/plot.h"
+#include "plot/plot.h"
 
 #define MAXV 64
 

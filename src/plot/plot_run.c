@@ -13,8 +13,8 @@
 
 #include "lib/units.h"
 #include "lib/util.h"
-#include "report/plot.h"
-#include "report/words.h"
+#include "plot/plot.h"
+#include "read/words.h"
 
 static bool is_run(struct json_object *doc) { return !strcmp(pj_schema(doc), "ptsbench.run"); }
 

@@ -1,14 +1,14 @@
 /* gate_session.c — `ptsbench gate` below the command line (gate_session.h). */
-#include "report/gate_session.h"
+#include "judge/gate_session.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/util.h"
-#include "report/baseline.h"
-#include "report/gate.h"
-#include "report/junit.h"
+#include "judge/baseline.h"
+#include "judge/gate.h"
+#include "judge/junit.h"
 
 struct gate_session {
     struct gate_config cfg;

@@ -10,7 +10,7 @@
 
 #include "lib/units.h"
 #include "lib/util.h"
-#include "report/plot.h"
+#include "plot/plot.h"
 
 #define MAXK 64
 

@@ -1,5 +1,5 @@
 /* words.c — internal names in words (words.h). */
-#include "report/words.h"
+#include "read/words.h"
 
 #include <stdbool.h>
 #include <stdio.h>
