@@ -69,6 +69,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define PTS_MAX_LIST 16
 #define PTS_MAX_TRACK 4
@@ -166,6 +167,9 @@ const char *pts_kind_name(enum pts_kind k);
 /* "iops", "tp", "lat", "wsat", "hir", "xsr", "dirth", "generic": the presentation's name in
  * definitions and results (tests[i].report). */
 const char *pts_report_name(enum pts_report r);
+
+/* The keys of a definition, their ranges and help, for --help (from the rows). */
+void pts_def_keys_print(FILE *out);
 
 /* "iops@4k/0" for messages and results. */
 void pts_track_format(const struct pts_track *t, char *buf, size_t len);
