@@ -87,6 +87,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define WL_MAX_BS 64
 
@@ -212,8 +213,12 @@ int wl_load_fio(const char *path, const char *section, struct workload *wl, char
 int wl_resolve(const char *spec, const char *const *profile_dirs, struct workload *wl,
                char *err, size_t errlen);
 
-/* The keys wl_set takes, one at a time: i = 0, 1, ... until NULL (aliases each count). */
+/* The keys wl_set takes, one at a time: i = 0, 1, ... until NULL (aliases each count; the
+ * keys it refuses by name do not). */
 const char *wl_key_at(size_t i);
+/* The key rows of group ("workload", "profile", "fio", "refused"; NULL: all) for --help: each
+ * key with its aliases, its values and one line of help. */
+void wl_keys_print(FILE *out, const char *group);
 
 /* Add a sentence to wl->note (how a key was taken, when not one to one), once. */
 void wl_note_add(struct workload *wl, const char *text);

@@ -269,6 +269,7 @@ static int row_set(const struct key_row *r, void *obj, const char *v, char *why,
     case KEY_FN:
         return r->set(obj, v, why, wl);
     case KEY_ALIAS:
+    case KEY_REFUSED:
         break;
     }
     return errf(why, wl, "unknown key");
@@ -282,6 +283,8 @@ int keys_set(const struct key_table *t, void *obj, const char *key, const char *
         return KEYS_UNKNOWN;
     if (!value)
         value = "";
+    if (r->type == KEY_REFUSED)
+        return errf(err, errlen, "%s: %s: %s", where, key, r->help);
     char why[KEYS_WHY_LEN] = "";
     int rc = row_set(r, obj, value, why, sizeof why);
     if (rc == KEYS_OK)
@@ -338,6 +341,9 @@ void keys_row_range(const struct key_row *r, char *buf, size_t len)
     case KEY_ALIAS:
         snprintf(buf, len, "= %s", r->alias);
         return;
+    case KEY_REFUSED:
+        snprintf(buf, len, "refused");
+        return;
     }
 }
 
@@ -387,6 +393,7 @@ void keys_row_value(const struct key_row *r, const void *obj, char *buf, size_t 
     }
     case KEY_FN:
     case KEY_ALIAS:
+    case KEY_REFUSED:
         return;
     }
 }
@@ -403,7 +410,7 @@ void keys_print_values(FILE *out, const struct key_table *t, const void *obj, ke
 {
     for (size_t i = 0; i < t->n; i++) {
         const struct key_row *r = &t->rows[i];
-        if (r->type == KEY_FN || r->type == KEY_ALIAS)
+        if (r->type == KEY_FN || r->type == KEY_ALIAS || r->type == KEY_REFUSED)
             continue;
         char val[320], c[512] = "";
         keys_row_value(r, obj, val, sizeof val);

@@ -9,6 +9,7 @@
  * key is one row (a setter function only when its value is more than a type and a range).
  *
  * The contract:
+ *   - A REFUSED row is a key the format knows and does not take: "WHERE: key: why".
  *   - A refused value leaves the field as it was. Messages: "WHERE: key=value: why", or, for a
  *     setter returning KEYS_BAD_KEY, "WHERE: key why (key=value)" (a reason about the key as a
  *     whole: "bssplit weights sum to 98, want 100"). WHERE is the caller's ("file.ini:12").
@@ -36,6 +37,7 @@ enum key_type {
     KEY_STR, KEY_BOOL, KEY_UINT, KEY_POW2, KEY_SIZE, KEY_DOUBLE, KEY_PCT, KEY_TIME,
     KEY_CHOICE, KEY_ULIST, KEY_FN,
     KEY_ALIAS,               /* another name of the row `alias` names */
+    KEY_REFUSED,             /* a known key that is refused: help says why */
 };
 
 struct key_choice {
@@ -62,6 +64,7 @@ struct key_row {
     const char *arg;         /* FN: the value's form for help ("METRIC@BS/MIX,...") */
     const char *help;        /* one line */
     const char *group;       /* for printing a part of a table (NULL: none) */
+    bool bare;               /* the key alone, without a value, is taken (a flag) */
 };
 
 struct key_table {
