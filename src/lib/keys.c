@@ -412,14 +412,14 @@ void keys_print_values(FILE *out, const struct key_table *t, const void *obj, ke
         const struct key_row *r = &t->rows[i];
         if (r->type == KEY_FN || r->type == KEY_ALIAS || r->type == KEY_REFUSED)
             continue;
-        char val[320], c[512] = "";
+        char val[320], c[768] = "", range[256];
         keys_row_value(r, obj, val, sizeof val);
+        keys_row_range(r, range, sizeof range);
         if (note)
             note(r, obj, c, sizeof c);
-        if (r->help) {
-            size_t used = strlen(c);
-            snprintf(c + used, sizeof c - used, "%s%s", used ? "; " : "", r->help);
-        }
+        size_t used = strlen(c);
+        snprintf(c + used, sizeof c - used, "%s%s%s(%s)", used ? "; " : "",
+                 r->help ? r->help : "", r->help ? " " : "", range);
         keys_print_line(out, r->key, val, c);
     }
 }

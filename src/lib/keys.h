@@ -93,8 +93,8 @@ void keys_row_value(const struct key_row *r, const void *obj, char *buf, size_t 
 /* "key = value<pad>; comment" (an INI line; the comment column is 38). */
 void keys_print_line(FILE *out, const char *key, const char *value, const char *comment);
 
-/* Every row but FN and ALIAS as an INI line with its current value in obj; the comment is the
- * row's help, after what note(row, obj) writes when note is given and writes something. */
+/* Every row but FN, ALIAS and REFUSED as an INI line with its current value in obj; the comment
+ * is what note(row, obj) writes (when given), then the row's help and "(range)". */
 typedef void (*key_note)(const struct key_row *r, const void *obj, char *buf, size_t len);
 void keys_print_values(FILE *out, const struct key_table *t, const void *obj, key_note note);
 
