@@ -826,8 +826,8 @@ static const struct key_row wl_rows[] = {
     W("rwmixwrite", wl_set_rwmixwrite, "PCT", "write share: 100 - rwmixread"),
     W("percentage_random", wl_set_random, "PCT", "share of random accesses (default from rw)"),
     {"random_map", KEY_CHOICE, WL_F(random_map), .choices = wl_random_map_choices,
-     .help = "random offsets: every block once then independent draws | a new permutation "
-             "every pass | independent draws (docs/workloads.md)", .group = "workload"},
+     .help = "random offsets: each block once, then independent draws | a new permutation "
+             "each pass | independent draws", .group = "workload"},
     FLAG("norandommap", wl_set_norandommap, "fio's: random_map=off (norandommap=0: always)"),
     W("random_distribution", wl_set_distribution,
       "random | zoned:A/R:... | zipf:THETA[:C] | pareto:H[:C] | normal:SIGMA[:C]",

@@ -424,6 +424,27 @@ void keys_print_values(FILE *out, const struct key_table *t, const void *obj, ke
     }
 }
 
+/* text from column col (the cursor at col already), wrapped at 80 columns to col. */
+static void print_wrapped(FILE *out, const char *text, int col)
+{
+    int at = col;
+    while (*text) {
+        size_t w = strcspn(text, " ");
+        if (at > col && at + 1 + (int)w > 80) {
+            fprintf(out, "\n%*s", col, "");
+            at = col;
+        } else if (at > col) {
+            fputc(' ', out);
+            at++;
+        }
+        fprintf(out, "%.*s", (int)w, text);
+        at += (int)w;
+        text += w;
+        text += strspn(text, " ");
+    }
+    fputc('\n', out);
+}
+
 void keys_print_help(FILE *out, const struct key_table *t, const char *group)
 {
     for (size_t i = 0; i < t->n; i++) {
@@ -444,8 +465,14 @@ void keys_print_help(FILE *out, const struct key_table *t, const char *group)
         if (!first)
             strncat(names, "]", sizeof names - strlen(names) - 1);
         keys_row_range(r, range, sizeof range);
-        fprintf(out, "  %-26s %s\n", names, range);
-        if (r->help && *r->help)
-            fprintf(out, "  %-26s %s\n", "", r->help);
+        if (strlen(names) > 26)
+            fprintf(out, "  %s\n%29s", names, "");
+        else
+            fprintf(out, "  %-26s ", names);
+        print_wrapped(out, range, 29);
+        if (r->help && *r->help) {
+            fprintf(out, "%29s", "");
+            print_wrapped(out, r->help, 29);
+        }
     }
 }
