@@ -1,7 +1,8 @@
 /* sim_preset.c — simulated-drive presets (profiles/devices/NAME.ini), the "sim:PRESET[,k=v...]"
  * target syntax, and the describe view with the design note's expected figures.
  *
- * Every field of struct sim_params is settable through one table (key, type, offset, range).
+ * Every field of struct sim_params is one row of sim_preset_rows (lib/keys.h: key, type, range,
+ * field, help), which sets it and prints it for --describe.
  * The derived figures of sim_params_describe() are the closed forms of the design note
  * (docs/simulated-drive.md §3, §5.9, §6); they are expectations, not model output:
  *   - capacity: usable = raw - reserve - free-line pool (the pool is the foreground-GC trigger,
