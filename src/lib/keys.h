@@ -10,9 +10,10 @@
  *
  * The contract:
  *   - A REFUSED row is a key the format knows and does not take: "WHERE: key: why".
- *   - A refused value leaves the field as it was. Messages: "WHERE: key=value: why", or, for a
- *     setter returning KEYS_BAD_KEY, "WHERE: key why (key=value)" (a reason about the key as a
- *     whole: "bssplit weights sum to 98, want 100"). WHERE is the caller's ("file.ini:12").
+ *   - A refused value leaves the field as it was (FN: as its setter says). Messages:
+ *     "WHERE: key=value: why", or, for a setter returning KEYS_BAD_KEY, "WHERE: key why
+ *     (key=value)" (a reason about the key as a whole: "bssplit weights sum to 98, want 100").
+ *     WHERE is the caller's ("file.ini:12").
  *   - Why, by type: STR "longer than N characters"; BOOL "want 0/1, yes/no, on/off or
  *     true/false" (case-insensitive; an empty value is yes: a bare flag); UINT "must be an
  *     integer LO..HI"; POW2 "must be a power of two LO..HI"; SIZE (units.h suffixes) the
