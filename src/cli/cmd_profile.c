@@ -125,6 +125,8 @@ static void profile_usage(FILE *f)
     cli_print_registry(f, "Simulated drives (sim:PRESET):", CLI_SIM_PRESETS, 2,
                        "(ptsbench sim --list)");
     cli_print_registry(f, "Metrics (--track):", CLI_METRICS, 2, NULL);
+    fputs("\nProfile keys (beside the workload keys of ptsbench run --help):\n", f);
+    wl_keys_print(f, "profile");
     fputs(
         "\n"
         "Example (StorageReview's steady-state server profiles):\n"

@@ -8,6 +8,7 @@
 #include "cli/options.h"
 #include "core/fleet.h"
 #include "core/run.h"
+#include "io/workload.h"
 #include "lib/util.h"
 
 /* The parse's result (run_parse sets it afresh each time: a --resume parses again). cfg owns
@@ -121,6 +122,8 @@ static void run_usage(FILE *f)
     cli_print_registry(f, "Simulated drives (sim:PRESET):", CLI_SIM_PRESETS, 2,
                        "(ptsbench sim --list)");
     cli_print_registry(f, "Metrics (--track):", CLI_METRICS, 2, NULL);
+    fputs("\nWorkload keys (fio job files take fio's too: docs/workloads.md):\n", f);
+    wl_keys_print(f, "workload");
     fputs(
         "\n"
         "Sizes: 512, 4k = 4KiB = 4096 (binary, as fio); 4kB = 4KB = 4000 (decimal, SI).\n"

@@ -10,6 +10,7 @@
 #include "cli/options.h"
 #include "core/fleet.h"
 #include "lib/util.h"
+#include "pts/pts_def.h"
 #include "pts/pts_run.h"
 #include "pts/pts_session.h"
 
@@ -138,6 +139,10 @@ static void usage(FILE *f, bool single)
     cli_print_registry(f, "Engines:", CLI_ENGINES, 2, "(ptsbench engines)");
     cli_print_registry(f, "Simulated drives (sim:PRESET):", CLI_SIM_PRESETS, 2,
                        "(ptsbench sim --list)");
+    if (single) {   /* the keys of a definition, from its rows (docs/pts.md §5) */
+        fputs("\nKeys of a definition (pts/NAME.ini, [test] and [spec NAME]):\n", f);
+        pts_def_keys_print(f);
+    }
 }
 
 static void suite_usage(FILE *f) { usage(f, false); }

@@ -7,6 +7,7 @@
 #include "io/workload.h"
 
 #include "lib/ini.h"
+#include "lib/keys.h"
 #include "lib/units.h"
 #include "lib/util.h"
 
@@ -23,13 +24,11 @@
 #define WL_MAX_QD 65536u
 #define WL_MAX_WORKERS 1024u
 #define WL_MAX_BS_BYTES (1u << 30)               /* 1 GiB per I/O is plenty */
-#define WL_WHY_LEN 256
 
-/* Setter results: WL_BAD_VALUE formats as "where: key=value: why",
+/* Setter results (lib/keys.h): WL_BAD_VALUE formats as "where: key=value: why",
  * WL_BAD_KEY as "where: key why (key=value)" (for "bssplit weights sum to 98, want 100"). */
-enum { WL_OK = 0, WL_BAD_VALUE = -1, WL_BAD_KEY = -2 };
+enum { WL_OK = KEYS_OK, WL_BAD_VALUE = KEYS_BAD_VALUE, WL_BAD_KEY = KEYS_BAD_KEY };
 
-typedef int (*wl_setter)(struct workload *wl, const char *value, char *why, size_t whylen);
 
 /* ---- rw modes ---------------------------------------------------------------------- */
 
@@ -257,8 +256,9 @@ static int wl_split_weights(struct wl_split_entry *ents, unsigned n, struct work
 
 /* ---- setters, one per key ----------------------------------------------------------- */
 
-static int wl_set_rw(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_rw(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     char mode[sizeof wl->rw];
     size_t n = strlen(value);
     for (size_t i = 0; i < n && i < sizeof mode; i++)
@@ -282,8 +282,9 @@ static int wl_set_rw(struct workload *wl, const char *value, char *why, size_t w
     return WL_OK;
 }
 
-static int wl_set_rwmixread(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_rwmixread(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     unsigned p = 0;
     if (wl_whole_percent(value, &p, why, whylen) < 0)
         return WL_BAD_VALUE;
@@ -292,8 +293,9 @@ static int wl_set_rwmixread(struct workload *wl, const char *value, char *why, s
     return WL_OK;
 }
 
-static int wl_set_rwmixwrite(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_rwmixwrite(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     unsigned p = 0;
     if (wl_whole_percent(value, &p, why, whylen) < 0)
         return WL_BAD_VALUE;
@@ -302,16 +304,18 @@ static int wl_set_rwmixwrite(struct workload *wl, const char *value, char *why, 
     return WL_OK;
 }
 
-static int wl_set_random(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_random(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     if (wl_whole_percent(value, &wl->random_pct, why, whylen) < 0)
         return WL_BAD_VALUE;
     wl->random_set = true;
     return WL_OK;
 }
 
-static int wl_set_bs(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_bs(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     uint32_t size = 0;
     if (strchr(value, ','))
         return errf(why, whylen, "different read and write sizes (bs=READ,WRITE) are not "
@@ -323,8 +327,9 @@ static int wl_set_bs(struct workload *wl, const char *value, char *why, size_t w
     return WL_OK;
 }
 
-static int wl_set_bssplit(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_bssplit(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     struct wl_split_entry ents[WL_MAX_BS];
     unsigned n = 0;
     if (strchr(value, ','))
@@ -335,18 +340,21 @@ static int wl_set_bssplit(struct workload *wl, const char *value, char *why, siz
     return wl_split_weights(ents, n, wl, why, whylen);
 }
 
-static int wl_set_qd(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_qd(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     return wl_uint(value, 1, WL_MAX_QD, &wl->qd, why, whylen);
 }
 
-static int wl_set_workers(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_workers(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     return wl_uint(value, 1, WL_MAX_WORKERS, &wl->workers, why, whylen);
 }
 
-static int wl_set_region(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_region(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     if (strcasecmp(value, "shared") == 0)
         wl->region = WL_REGION_SHARED;
     else if (strcasecmp(value, "split") == 0)
@@ -356,8 +364,9 @@ static int wl_set_region(struct workload *wl, const char *value, char *why, size
     return WL_OK;
 }
 
-static int wl_set_offset(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_offset(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     struct wl_extent e = {0};
     if (wl_extent(wl, value, &e, why, whylen) < 0)
         return WL_BAD_VALUE;
@@ -367,8 +376,9 @@ static int wl_set_offset(struct workload *wl, const char *value, char *why, size
     return WL_OK;
 }
 
-static int wl_set_size(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_size(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     struct wl_extent e = {0};
     if (wl_extent(wl, value, &e, why, whylen) < 0)
         return WL_BAD_VALUE;
@@ -378,13 +388,15 @@ static int wl_set_size(struct workload *wl, const char *value, char *why, size_t
     return WL_OK;
 }
 
-static int wl_set_compress(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_compress(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     return wl_whole_percent(value, &wl->compress_pct, why, whylen);
 }
 
-static int wl_set_runtime(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_runtime(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     uint64_t ns = 0;
     if (units_parse_duration(value, &ns, why, whylen) < 0)
         return WL_BAD_VALUE;
@@ -394,9 +406,9 @@ static int wl_set_runtime(struct workload *wl, const char *value, char *why, siz
     return WL_OK;
 }
 
-static int wl_set_round_bytes(struct workload *wl, const char *value, char *why,
-                              size_t whylen)
+static int wl_set_round_bytes(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     uint64_t v = 0;
     if (wl_size(wl, value, &v, why, whylen) < 0)
         return WL_BAD_VALUE;
@@ -406,8 +418,9 @@ static int wl_set_round_bytes(struct workload *wl, const char *value, char *why,
     return WL_OK;
 }
 
-static int wl_set_seed(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_seed(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     return wl_parse_seed(value, &wl->seed, why, whylen);
 }
 
@@ -419,20 +432,10 @@ static int wl_set_text(char *dst, size_t size, const char *value, char *why, siz
     return WL_OK;
 }
 
-static int wl_set_name(struct workload *wl, const char *value, char *why, size_t whylen)
-{
-    return wl_set_text(wl->name, sizeof wl->name, value, why, whylen);
-}
-
-static int wl_set_description(struct workload *wl, const char *value, char *why,
-                              size_t whylen)
-{
-    return wl_set_text(wl->description, sizeof wl->description, value, why, whylen);
-}
-
 /* fio's norandommap: a bare flag (an ini line "norandommap" gives ""), 1 or 0. */
-static int wl_set_norandommap(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_norandommap(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     if (!*value || !strcmp(value, "1"))
         wl->random_map = WL_RANDOM_MAP_OFF;
     else if (!strcmp(value, "0"))
@@ -442,22 +445,10 @@ static int wl_set_norandommap(struct workload *wl, const char *value, char *why,
     return WL_OK;
 }
 
-static int wl_set_random_map(struct workload *wl, const char *value, char *why, size_t whylen)
-{
-    if (!strcmp(value, "once"))
-        wl->random_map = WL_RANDOM_MAP_ONCE;
-    else if (!strcmp(value, "always"))
-        wl->random_map = WL_RANDOM_MAP_ALWAYS;
-    else if (!strcmp(value, "off"))
-        wl->random_map = WL_RANDOM_MAP_OFF;
-    else
-        return errf(why, whylen, "want once, always or off");
-    return WL_OK;
-}
-
 /* zipf:THETA[:CENTER], pareto:H[:CENTER], normal:SIGMA[:CENTER] (fio's syntax). */
-static int wl_set_skewed(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_skewed(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     const char *colon = strchr(value, ':');
     if (!colon)
         return errf(why, whylen, "want %.*s:VALUE", (int)strlen(value), value);
@@ -497,8 +488,9 @@ static int wl_set_skewed(struct workload *wl, const char *value, char *why, size
 
 /* random_distribution=random | zoned:A/R:A/R... (fio's syntax; A = access %, R = range %) |
  * zipf, pareto, normal (wl_set_skewed). */
-static int wl_set_distribution(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_distribution(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     if (!strcmp(value, "random")) {
         wl->n_zones = 0;
         wl->dist = WL_DIST_UNIFORM;
@@ -566,19 +558,22 @@ int wl_sweep_parse(const char *value, unsigned lo, unsigned hi, struct wl_sweep 
     return 0;
 }
 
-static int wl_set_sweep_qd(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_sweep_qd(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     return wl_sweep_parse(value, 1, WL_MAX_QD, &wl->sweep_qd, why, whylen) ? WL_BAD_VALUE : WL_OK;
 }
 
-static int wl_set_sweep_workers(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_sweep_workers(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     return wl_sweep_parse(value, 1, WL_MAX_WORKERS, &wl->sweep_workers, why, whylen)
                ? WL_BAD_VALUE : WL_OK;
 }
 
-static int wl_set_sweep_compress(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_sweep_compress(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     return wl_sweep_parse(value, 0, 100, &wl->sweep_compress, why, whylen) ? WL_BAD_VALUE : WL_OK;
 }
 
@@ -600,13 +595,6 @@ int wl_precondition_parse(const char *s, enum wl_precondition *out)
             return 0;
         }
     return -1;
-}
-
-static int wl_set_precondition(struct workload *wl, const char *value, char *why, size_t whylen)
-{
-    if (wl_precondition_parse(value, &wl->precondition) != 0)
-        return errf(why, whylen, "want steady, wipc or none");
-    return WL_OK;
 }
 
 /* ---- fio's keys ---------------------------------------------------------------------- */
@@ -643,8 +631,9 @@ void wl_note_add(struct workload *wl, const char *text)
         wl_note(wl, "%s", text);
 }
 
-static int wl_set_ioengine(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_ioengine(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     if (!strcmp(value, "io_uring") || !strcmp(value, "libaio")) {
         snprintf(wl->engine, sizeof(wl->engine), "%s", value);
         return WL_OK;
@@ -664,8 +653,9 @@ static int wl_set_ioengine(struct workload *wl, const char *value, char *why, si
                              "sync, psync, pvsync and pvsync2 as iodepth=1)", value);
 }
 
-static int wl_set_direct(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_direct(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     bool on;
     if (wl_flag(value, &on, why, whylen) < 0)
         return WL_BAD_VALUE;
@@ -676,37 +666,30 @@ static int wl_set_direct(struct workload *wl, const char *value, char *why, size
     return WL_OK;
 }
 
-static int wl_set_buffered(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_buffered(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     bool on;
     if (wl_flag(value, &on, why, whylen) < 0)
         return WL_BAD_VALUE;
     return wl_set_direct(wl, on ? "0" : "1", why, whylen);
 }
 
-static int wl_set_time_based(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_time_based(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     return wl_flag(value, &wl->time_based, why, whylen);
 }
 
-static int wl_set_ramp(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_ramp(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     return units_parse_duration(value, &wl->ramp_ns, why, whylen) < 0 ? WL_BAD_VALUE : WL_OK;
 }
 
-static int wl_set_kb_base(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_percentiles(void *obj, const char *value, char *why, size_t whylen)
 {
-    if (!strcmp(value, "1024"))
-        wl->kb_base = 1024;
-    else if (!strcmp(value, "1000"))
-        wl->kb_base = 1000;
-    else
-        return errf(why, whylen, "want 1024 or 1000");
-    return WL_OK;
-}
-
-static int wl_set_percentiles(struct workload *wl, const char *value, char *why, size_t whylen)
-{
+    struct workload *wl = obj;
     (void)wl;
     static const double have[] = {50, 90, 95, 99, 99.9, 99.99, 99.999};
     char buf[256];
@@ -727,16 +710,18 @@ static int wl_set_percentiles(struct workload *wl, const char *value, char *why,
     return WL_OK;
 }
 
-static int wl_set_rate_iops(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_rate_iops(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     if (strchr(value, ','))
         return errf(why, whylen, "separate read and write rates are not supported: one rate "
                                  "for all I/Os");
     return wl_uint(value, 1, 100000000, &wl->rate_iops, why, whylen);
 }
 
-static int wl_set_thinktime(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_thinktime(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     /* fio: a bare number is microseconds */
     const size_t n = strlen(value);
     if (n && isdigit((unsigned char)value[n - 1])) {
@@ -750,24 +735,25 @@ static int wl_set_thinktime(struct workload *wl, const char *value, char *why, s
                                                                             : WL_OK;
 }
 
-static int wl_set_thinktime_blocks(struct workload *wl, const char *value, char *why,
-                                   size_t whylen)
+static int wl_set_thinktime_blocks(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     (void)wl;
     if (strcmp(value, "1"))
         return errf(why, whylen, "only 1 (the think time follows every I/O) is supported");
     return WL_OK;
 }
 
-static int wl_set_batch_submit(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_batch_submit(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     return wl_uint(value, 0, WL_MAX_QD, &wl->batch_submit, why, whylen);
 }
 
 /* 0 is fio's "poll: never wait"; ptsbench's loop always waits for at least one completion. */
-static int wl_set_batch_complete(struct workload *wl, const char *value, char *why,
-                                 size_t whylen)
+static int wl_set_batch_complete(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     if (!strcmp(value, "0"))
         return errf(why, whylen, "0 (fio: poll for completions without waiting) is not done: "
                                  "every wait here waits for at least one (want 1 or more)");
@@ -775,14 +761,15 @@ static int wl_set_batch_complete(struct workload *wl, const char *value, char *w
 }
 
 /* Checked against iodepth in wl_validate: the loop takes every completion there. */
-static int wl_set_batch_complete_max(struct workload *wl, const char *value, char *why,
-                                     size_t whylen)
+static int wl_set_batch_complete_max(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     return wl_uint(value, 1, WL_MAX_QD, &wl->batch_complete_max, why, whylen);
 }
 
-static int wl_set_filename(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_filename(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     for (const char *p = value; *p; p++)
         if (*p == ':' && (p == value || p[-1] != '\\'))
             return errf(why, whylen, "several files (a:b) are not supported: one target");
@@ -790,8 +777,9 @@ static int wl_set_filename(struct workload *wl, const char *value, char *why, si
 }
 
 /* Keys of fio's that set what ptsbench does anyway, or only fio's reporting. */
-static int wl_set_ignored(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_ignored(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     (void)wl;
     (void)value;
     (void)why;
@@ -799,8 +787,9 @@ static int wl_set_ignored(struct workload *wl, const char *value, char *why, siz
     return WL_OK;
 }
 
-static int wl_set_chunk(struct workload *wl, const char *value, char *why, size_t whylen)
+static int wl_set_chunk(void *obj, const char *value, char *why, size_t whylen)
 {
+    struct workload *wl = obj;
     uint64_t v = 0;
     if (wl_size(wl, value, &v, why, whylen) < 0)
         return WL_BAD_VALUE;
@@ -809,135 +798,177 @@ static int wl_set_chunk(struct workload *wl, const char *value, char *why, size_
     return WL_OK;
 }
 
-/* fio's keys that would change the measurement and that ptsbench does not do: why, by key. */
-static const struct {
-    const char *key;
-    const char *why;
-} wl_fio_refused[] = {
-    {"verify", "data verification is not supported (ptsbench measures performance)"},
-    {"do_verify", "data verification is not supported"},
-    {"fsync", "fsync between writes is not supported (direct I/O to the device only)"},
-    {"fdatasync", "fdatasync between writes is not supported"},
-    {"end_fsync", "fsync at the end is not supported"},
-    {"sync", "O_SYNC writes are not supported"},
-    {"loops", "loops are not supported: rounds repeat a workload (run --rounds)"},
-    {"nrfiles", "several files per job are not supported: one target"},
-    {"directory", "files in a directory are not supported: one target (--target)"},
-    {"opendir", "files in a directory are not supported: one target"},
-    {"rate", "bandwidth limits are not supported (rate_iops is)"},
-    {"rate_min", "minimum rates are not supported"},
-    {"rate_iops_min", "minimum rates are not supported"},
-    {"rate_process", "rate processes are not supported (rate_iops spaces I/Os evenly)"},
-    {"zonemode", "zoned I/O modes are not supported"},
-    {"zonesize", "zoned I/O modes are not supported"},
-    {"zonerange", "zoned I/O modes are not supported"},
-    {"zoneskip", "zoned I/O modes are not supported"},
-    {"startdelay", "delayed job starts are not supported: one job"},
-    {"cpus_allowed", "CPU pinning is the command's: --cpus LIST (every worker on the whole "
-                     "list, as cpus_allowed_policy=shared)"},
-    {"cpumask", "CPU pinning is the command's: --cpus LIST"},
-    {"numa_cpu_nodes", "NUMA placement is the command's: --numa N (auto by default)"},
-    {"numa_mem_policy", "memory follows the pinned CPUs (first touch): no policy of its own"},
-    {"read_iolog", "replaying an iolog is ptsbench replay's (ptsbench replay FILE --target T)"},
-    {"write_iolog", "recording an iolog is not supported (ptsbench trace capture records a "
-                    "device's requests)"},
-    {"offset_increment", "offset_increment is not supported (region=split gives each worker "
-                         "its own slice)"},
-    {"number_ios", "number_ios is not supported (round_bytes or runtime end a round)"},
-    {"fallocate", "file preallocation modes are not supported (--size creates the file)"},
-    {"continue_on_error", "continuing after errors is not supported: an error fails the round"},
-    {"zero_buffers", "all-zero buffers are not supported (buffer_compress_percentage=100 is "
-                     "the most compressible data)"},
-    {"scramble_buffers", "scramble_buffers is not supported (every write's data is fresh)"},
-    {"dedupe_percentage", "deduplicable data is not supported"},
-    {"unified_rw_reporting", "unified reporting is not supported (results are per direction "
-                             "and total anyway)"},
+/* ---- the keys: one row each (lib/keys.h) -------------------------------------------- */
+
+#define WL_F(f) KEY_FIELD(struct workload, f)
+#define W(k, fn, a, h) {k, KEY_FN, .set = fn, .arg = a, .help = h, .group = "workload"}
+#define P(k, fn, a, h) {k, KEY_FN, .set = fn, .arg = a, .help = h, .group = "profile"}
+#define FIO(k, fn, a, h) {k, KEY_FN, .set = fn, .arg = a, .help = h, .group = "fio"}
+#define FLAG(k, fn, h) {k, KEY_FN, .set = fn, .arg = "1 | 0", .help = h, .group = "fio", .bare = true}
+#define ALIAS(k, of) {k, KEY_ALIAS, .alias = of}
+#define NO(k, why) {k, KEY_REFUSED, .help = why, .group = "refused"}
+
+static const struct key_choice wl_random_map_choices[] = {
+    {"once", WL_RANDOM_MAP_ONCE, false}, {"always", WL_RANDOM_MAP_ALWAYS, false},
+    {"off", WL_RANDOM_MAP_OFF, false},   {NULL, 0, false}};
+static const struct key_choice wl_precondition_choices[] = {
+    {"steady", WL_PRECOND_STEADY, false}, {"wipc", WL_PRECOND_WIPC, false},
+    {"none", WL_PRECOND_NONE, false},     {NULL, 0, false}};
+static const struct key_choice wl_kb_base_choices[] = {
+    {"1024", 1024, false}, {"1000", 1000, false}, {NULL, 0, false}};
+
+static const struct key_row wl_rows[] = {
+    W("rw", wl_set_rw, "read | write | randread | randwrite | rw | randrw",
+      "the I/O pattern (trim is not supported yet)"),
+    ALIAS("readwrite", "rw"),
+    W("rwmixread", wl_set_rwmixread, "PCT", "read share of I/Os, whole percent (rw, randrw)"),
+    ALIAS("rwmix", "rwmixread"),
+    W("rwmixwrite", wl_set_rwmixwrite, "PCT", "write share: 100 - rwmixread"),
+    W("percentage_random", wl_set_random, "PCT", "share of random accesses (default from rw)"),
+    {"random_map", KEY_CHOICE, WL_F(random_map), .choices = wl_random_map_choices,
+     .help = "random offsets: each block once, then independent draws | a new permutation "
+             "each pass | independent draws", .group = "workload"},
+    FLAG("norandommap", wl_set_norandommap, "fio's: random_map=off (norandommap=0: always)"),
+    W("random_distribution", wl_set_distribution,
+      "random | zoned:A/R:... | zipf:THETA[:C] | pareto:H[:C] | normal:SIGMA[:C]",
+      "where random accesses go (fio's syntax; zoned: A% of them to the next R% of the range)"),
+    W("bs", wl_set_bs, "SIZE", "one block size, e.g. 4k, 512, 1m"),
+    ALIAS("blocksize", "bs"),
+    W("bssplit", wl_set_bssplit, "SIZE/PCT:...", "weighted block sizes, e.g. 512/10:4k/60:64k/30 "
+      "(weights sum to 100; one without a weight takes the rest)"),
+    W("iodepth", wl_set_qd, "1..65536", "outstanding I/Os per worker"),
+    ALIAS("qd", "iodepth"),
+    W("numjobs", wl_set_workers, "1..1024", "workers, each with its own ring or context"),
+    ALIAS("workers", "numjobs"),
+    ALIAS("threads", "numjobs"),
+    W("region", wl_set_region, "shared | split", "every worker over the whole range, or each "
+      "its own slice (default: shared random, split sequential)"),
+    W("offset", wl_set_offset, "SIZE | PCT%", "start of the active range"),
+    W("size", wl_set_size, "SIZE | PCT%", "length of the active range (default 100%)"),
+    ALIAS("range", "size"),
+    W("buffer_compress_percentage", wl_set_compress, "PCT", "data compressibility (0: none)"),
+    ALIAS("compress", "buffer_compress_percentage"),
+    W("runtime", wl_set_runtime, "DURATION", "round length in time (60, 60s, 1m)"),
+    ALIAS("round_time", "runtime"),
+    W("round_bytes", wl_set_round_bytes, "SIZE", "round length in bytes written (or "
+      "transferred, read-only)"),
+    ALIAS("io_size", "round_bytes"),
+    W("randseed", wl_set_seed, "N | 0xHEX", "PRNG seed (offsets, sizes, directions, data)"),
+    ALIAS("seed", "randseed"),
+    {"name", KEY_STR, WL_F(name), .help = "the workload's name", .group = "workload"},
+    {"description", KEY_STR, WL_F(description), .help = "one line about it", .group = "workload"},
+
+    P("sweep_qd", wl_set_sweep_qd, "N:N:...", "profile: queue depths per worker, e.g. 1:4:32"),
+    P("sweep_workers", wl_set_sweep_workers, "N:N:...", "profile: worker counts, e.g. 1:4"),
+    P("sweep_compress", wl_set_sweep_compress, "PCT:PCT:...", "profile: compressibilities, "
+      "e.g. 0:90"),
+    {"precondition", KEY_CHOICE, WL_F(precondition), .choices = wl_precondition_choices,
+     .help = "profile: how the drive is prepared before the workload (profile_run.h)",
+     .group = "profile"},
+
+    FIO("ioengine", wl_set_ioengine, "io_uring | libaio | sync | psync | pvsync | pvsync2",
+        "the engine unless the command names one; sync kinds run as iodepth=1"),
+    FLAG("direct", wl_set_direct, "1 only: ptsbench measures the device, not the page cache"),
+    FLAG("buffered", wl_set_buffered, "0 only (direct=1)"),
+    FLAG("time_based", wl_set_time_based, "runtime is the round's length"),
+    FIO("ramp_time", wl_set_ramp, "DURATION", "run only: a warm-up before the first round"),
+    {"kb_base", KEY_CHOICE, WL_F(kb_base), .choices = wl_kb_base_choices,
+     .help = "size units by fio's rules (a job file: 1024 unless it says)", .group = "fio"},
+    FIO("percentile_list", wl_set_percentiles, "P:P:...", "checked against the percentiles "
+        "ptsbench records"),
+    FIO("rate_iops", wl_set_rate_iops, "N", "per worker: I/Os on a schedule of 1/rate"),
+    FIO("thinktime", wl_set_thinktime, "DURATION | US", "per worker at iodepth 1: the wait "
+        "after each completion"),
+    FIO("thinktime_blocks", wl_set_thinktime_blocks, "1", "only 1 (after every I/O)"),
+    FIO("iodepth_batch", wl_set_batch_submit, "0..65536", "I/Os submitted per call"),
+    ALIAS("iodepth_batch_submit", "iodepth_batch"),
+    FIO("iodepth_batch_complete", wl_set_batch_complete, "1..65536", "completions waited for "
+        "per call (fio's 0, poll, is refused)"),
+    ALIAS("iodepth_batch_complete_min", "iodepth_batch_complete"),
+    FIO("iodepth_batch_complete_max", wl_set_batch_complete_max, "1..65536", "at least iodepth "
+        "(every completion there is taken)"),
+    FIO("filename", wl_set_filename, "PATH", "the target, when the command names none"),
+    FIO("buffer_compress_chunk", wl_set_chunk, "4k", "only 4k (data is made per 4 KiB)"),
+    FLAG("group_reporting", wl_set_ignored, "taken: fio's reporting"),
+    FLAG("thread", wl_set_ignored, "taken: workers are threads"),
+    FLAG("stonewall", wl_set_ignored, "taken: one job"),
+    FLAG("wait_for_previous", wl_set_ignored, "taken: one job"),
+    FLAG("new_group", wl_set_ignored, "taken: fio's reporting"),
+    FLAG("refill_buffers", wl_set_ignored, "taken: every write's data is fresh"),
+    FLAG("randrepeat", wl_set_ignored, "taken: randseed decides"),
+    FLAG("allrandrepeat", wl_set_ignored, "taken: randseed decides"),
+    FIO("random_generator", wl_set_ignored, "NAME", "taken: ptsbench has one generator"),
+    FLAG("invalidate", wl_set_ignored, "taken: direct I/O"),
+    FLAG("lat_percentiles", wl_set_ignored, "taken: every result holds them"),
+    FLAG("clat_percentiles", wl_set_ignored, "taken: every result holds them"),
+    FLAG("slat_percentiles", wl_set_ignored, "taken: fio's reporting"),
+    FLAG("fixedbufs", wl_set_ignored, "taken: the engine's choice"),
+    FLAG("registerfiles", wl_set_ignored, "taken: the engine's choice"),
+
+    /* fio's keys that would change the measurement and that ptsbench does not do */
+    NO("verify", "data verification is not supported (ptsbench measures performance)"),
+    NO("do_verify", "data verification is not supported"),
+    NO("fsync", "fsync between writes is not supported (direct I/O to the device only)"),
+    NO("fdatasync", "fdatasync between writes is not supported"),
+    NO("end_fsync", "fsync at the end is not supported"),
+    NO("sync", "O_SYNC writes are not supported"),
+    NO("loops", "loops are not supported: rounds repeat a workload (run --rounds)"),
+    NO("nrfiles", "several files per job are not supported: one target"),
+    NO("directory", "files in a directory are not supported: one target (--target)"),
+    NO("opendir", "files in a directory are not supported: one target"),
+    NO("rate", "bandwidth limits are not supported (rate_iops is)"),
+    NO("rate_min", "minimum rates are not supported"),
+    NO("rate_iops_min", "minimum rates are not supported"),
+    NO("rate_process", "rate processes are not supported (rate_iops spaces I/Os evenly)"),
+    NO("zonemode", "zoned I/O modes are not supported"),
+    NO("zonesize", "zoned I/O modes are not supported"),
+    NO("zonerange", "zoned I/O modes are not supported"),
+    NO("zoneskip", "zoned I/O modes are not supported"),
+    NO("startdelay", "delayed job starts are not supported: one job"),
+    NO("cpus_allowed", "CPU pinning is the command's: --cpus LIST (every worker on the whole "
+                       "list, as cpus_allowed_policy=shared)"),
+    NO("cpumask", "CPU pinning is the command's: --cpus LIST"),
+    NO("numa_cpu_nodes", "NUMA placement is the command's: --numa N (auto by default)"),
+    NO("numa_mem_policy", "memory follows the pinned CPUs (first touch): no policy of its own"),
+    NO("read_iolog", "replaying an iolog is ptsbench replay's (ptsbench replay FILE --target T)"),
+    NO("write_iolog", "recording an iolog is not supported (ptsbench trace capture records a "
+                      "device's requests)"),
+    NO("offset_increment", "offset_increment is not supported (region=split gives each worker "
+                           "its own slice)"),
+    NO("number_ios", "number_ios is not supported (round_bytes or runtime end a round)"),
+    NO("fallocate", "file preallocation modes are not supported (--size creates the file)"),
+    NO("continue_on_error", "continuing after errors is not supported: an error fails the round"),
+    NO("zero_buffers", "all-zero buffers are not supported (buffer_compress_percentage=100 is "
+                       "the most compressible data)"),
+    NO("scramble_buffers", "scramble_buffers is not supported (every write's data is fresh)"),
+    NO("dedupe_percentage", "deduplicable data is not supported"),
+    NO("unified_rw_reporting", "unified reporting is not supported (results are per direction "
+                               "and total anyway)"),
 };
 
-static const struct {
-    const char *key;
-    wl_setter set;
-} wl_keys[] = {
-    {"ioengine", wl_set_ioengine},
-    {"direct", wl_set_direct},
-    {"buffered", wl_set_buffered},
-    {"time_based", wl_set_time_based},
-    {"ramp_time", wl_set_ramp},
-    {"kb_base", wl_set_kb_base},
-    {"percentile_list", wl_set_percentiles},
-    {"rate_iops", wl_set_rate_iops},
-    {"thinktime", wl_set_thinktime},
-    {"thinktime_blocks", wl_set_thinktime_blocks},
-    {"iodepth_batch", wl_set_batch_submit},
-    {"iodepth_batch_submit", wl_set_batch_submit},
-    {"iodepth_batch_complete", wl_set_batch_complete},
-    {"iodepth_batch_complete_min", wl_set_batch_complete},
-    {"iodepth_batch_complete_max", wl_set_batch_complete_max},
-    {"filename", wl_set_filename},
-    {"buffer_compress_chunk", wl_set_chunk},
-    {"group_reporting", wl_set_ignored},
-    {"thread", wl_set_ignored},
-    {"stonewall", wl_set_ignored},
-    {"wait_for_previous", wl_set_ignored},
-    {"new_group", wl_set_ignored},
-    {"refill_buffers", wl_set_ignored},
-    {"randrepeat", wl_set_ignored},
-    {"allrandrepeat", wl_set_ignored},
-    {"random_generator", wl_set_ignored},
-    {"invalidate", wl_set_ignored},
-    {"lat_percentiles", wl_set_ignored},
-    {"clat_percentiles", wl_set_ignored},
-    {"slat_percentiles", wl_set_ignored},
-    {"fixedbufs", wl_set_ignored},
-    {"registerfiles", wl_set_ignored},
-    {"sweep_qd", wl_set_sweep_qd},
-    {"sweep_workers", wl_set_sweep_workers},
-    {"sweep_compress", wl_set_sweep_compress},
-    {"precondition", wl_set_precondition},
-    {"rw", wl_set_rw},
-    {"readwrite", wl_set_rw},
-    {"rwmixread", wl_set_rwmixread},
-    {"rwmix", wl_set_rwmixread},
-    {"rwmixwrite", wl_set_rwmixwrite},
-    {"percentage_random", wl_set_random},
-    {"norandommap", wl_set_norandommap},
-    {"random_map", wl_set_random_map},
-    {"random_distribution", wl_set_distribution},
-    {"bs", wl_set_bs},
-    {"blocksize", wl_set_bs},
-    {"bssplit", wl_set_bssplit},
-    {"iodepth", wl_set_qd},
-    {"qd", wl_set_qd},
-    {"numjobs", wl_set_workers},
-    {"workers", wl_set_workers},
-    {"threads", wl_set_workers},
-    {"region", wl_set_region},
-    {"offset", wl_set_offset},
-    {"size", wl_set_size},
-    {"range", wl_set_size},
-    {"buffer_compress_percentage", wl_set_compress},
-    {"compress", wl_set_compress},
-    {"runtime", wl_set_runtime},
-    {"round_time", wl_set_runtime},
-    {"round_bytes", wl_set_round_bytes},
-    {"io_size", wl_set_round_bytes},
-    {"randseed", wl_set_seed},
-    {"seed", wl_set_seed},
-    {"name", wl_set_name},
-    {"description", wl_set_description},
-};
+#undef W
+#undef P
+#undef FIO
+#undef FLAG
+#undef ALIAS
+#undef NO
+
+static const struct key_table wl_table = KEY_TABLE(wl_rows);
 
 const char *wl_key_at(size_t i)
 {
-    return i < sizeof wl_keys / sizeof wl_keys[0] ? wl_keys[i].key : NULL;
+    for (size_t k = 0, n = 0; k < wl_table.n; k++) {
+        if (wl_rows[k].type == KEY_REFUSED)
+            continue;
+        if (n++ == i)
+            return wl_rows[k].key;
+    }
+    return NULL;
 }
 
-static wl_setter wl_find_setter(const char *key)
+void wl_keys_print(FILE *out, const char *group)
 {
-    for (size_t i = 0; i < sizeof wl_keys / sizeof wl_keys[0]; i++)
-        if (strcmp(key, wl_keys[i].key) == 0)
-            return wl_keys[i].set;
-    return NULL;
+    keys_print_help(out, &wl_table, group);
 }
 
 /* ---- public: init, set, validate ---------------------------------------------------- */
@@ -967,35 +998,15 @@ int wl_set(struct workload *wl, const char *key, const char *value, const char *
         value = "";
     if (!key || !*key)
         return errf(err, errlen, "%s: missing key before '=%s'", where, value);
-    wl_setter set = wl_find_setter(key);
-    if (!set) {
-        for (size_t i = 0; i < sizeof(wl_fio_refused) / sizeof(wl_fio_refused[0]); i++)
-            if (!strcmp(key, wl_fio_refused[i].key) ||
-                (!strncmp(key, "verify_", 7) && !strcmp(wl_fio_refused[i].key, "verify")))
-                return errf(err, errlen, "%s: %s: %s", where, key, wl_fio_refused[i].why);
+    const struct key_row *r = keys_find(&wl_table, key);
+    if (!r && !strncmp(key, "verify_", 7))   /* fio's verify_* family: verify's reason */
+        return errf(err, errlen, "%s: %s: %s", where, key, keys_find(&wl_table, "verify")->help);
+    if (!r)
         return errf(err, errlen, "%s: unknown key '%s'", where, key);
-    }
-    /* a bare key in a job file ("time_based", "norandommap"): fio's flags */
-    static const char *const flags[] = {"time_based", "norandommap", "direct", "buffered",
-                                        "group_reporting", "thread", "stonewall",
-                                        "wait_for_previous", "new_group", "refill_buffers",
-                                        "randrepeat", "allrandrepeat", "invalidate",
-                                        "lat_percentiles", "clat_percentiles",
-                                        "slat_percentiles", "fixedbufs", "registerfiles", NULL};
-    bool flag = false;
-    for (const char *const *f = flags; *f && !flag; f++)
-        flag = !strcmp(key, *f);
-    if (*value == '\0' && !flag)
+    /* a bare key in a job file ("time_based", "norandommap") is one of fio's flags */
+    if (*value == '\0' && !r->bare && r->type != KEY_REFUSED)
         return errf(err, errlen, "%s: %s=: missing value", where, key);
-    char why[WL_WHY_LEN] = "";
-    switch (set(wl, value, why, sizeof why)) {
-    case WL_OK:
-        return 0;
-    case WL_BAD_KEY:
-        return errf(err, errlen, "%s: %s %s (%s=%s)", where, key, why, key, value);
-    default:
-        return errf(err, errlen, "%s: %s=%s: %s", where, key, value, why);
-    }
+    return keys_set(&wl_table, wl, key, value, where, err, errlen);
 }
 
 static int wl_validate_mix(struct workload *wl, const char *src, char *err, size_t errlen)
@@ -1278,12 +1289,10 @@ int wl_load_fio(const char *path, const char *section, struct workload *wl, char
     if (!kb && g)
         kb = ini_find(g, "kb_base");
     if (kb) {
-        char where[600], why[WL_WHY_LEN];
+        char where[600];
         snprintf(where, sizeof(where), "%s:%d", path, kb->line);
-        if (wl_set_kb_base(wl, kb->value, why, sizeof(why)) != WL_OK) {
-            errf(err, errlen, "%s: kb_base=%s: %s", where, kb->value, why);
+        if (wl_set(wl, "kb_base", kb->value, where, err, errlen) != 0)
             goto out;
-        }
     }
     if ((g && wl_apply_section(wl, &f, g, err, errlen) < 0) ||
         wl_apply_section(wl, &f, s, err, errlen) < 0)

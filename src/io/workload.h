@@ -1,92 +1,43 @@
 /* workload.h — the workload model: what I/O to issue, independent of engine and target.
  *
- * A workload comes from an inline spec ("rw=randrw,rwmix=65,bs=4k,qd=32,workers=4,compress=90")
- * or from a profile file in the INI syntax of ini.h (fio users will recognise the keys).
- * Both go through wl_set(), so a key means the same thing everywhere.
+ * A workload comes from an inline spec ("rw=randrw,rwmix=65,bs=4k,qd=32,workers=4,compress=90"),
+ * from a profile file in the INI syntax of ini.h, or from a fio job file. All go through
+ * wl_set(), so a key means the same thing everywhere.
  *
- * Keys (aliases in brackets; fio's name first where fio has one):
- *   rw [readwrite]        read | write | randread | randwrite | rw | readwrite | randrw
- *                         (trim is not supported yet)
- *   rwmixread [rwmix]     read share in percent of I/Os, 0..100 (only with rw/randrw)
- *   rwmixwrite            write share, the complement of rwmixread
- *   percentage_random     share of random accesses, 0..100 (default from rw: rand* = 100, else 0)
- *   random_map            once (default) | always | off. How random offsets are drawn for a
- *                         workload with one block size: "once" visits every block of the range
- *                         exactly once, in random order, in the first pass, then draws each
- *                         offset independently and uniformly; "always" starts a new random
- *                         permutation every pass (fio's default random map); "off" draws
- *                         independently from the start (fio's norandommap, also accepted as
- *                         norandommap / norandommap=1). "once" leaves no block unwritten after
- *                         one fill (independent draws leave e^-x of the range unwritten after x
- *                         fills, which a drive answers with zeros and little GC) without the
- *                         once-per-pass rhythm that "always" imposes on a drive's GC.
- *   random_distribution   random (uniform, default) | zoned:A1/R1:A2/R2:... as fio: A% of the
- *                         random accesses go to the next R% of the active range, in order
- *                         (JEDEC enterprise: zoned:50/5:30/15:20/80); both columns sum to 100
- *                         | zipf:THETA[:CENTER] | pareto:H[:CENTER] (0 < H < 1) |
- *                         normal:SIGMA[:CENTER] (SIGMA percent of the range): as fio, the hot
- *                         blocks spread over the range (or from CENTER, 0..1, when given)
- *   bs [blocksize]        one block size, e.g. 4k, 512, 1m
- *   bssplit               weighted sizes "512/10:4k/60:64k/30"; weights are percent of I/Os
- *                         and must sum to 100 (an entry with no weight takes the remainder)
- *   iodepth [qd]          outstanding I/Os per worker, 1..65536
- *   numjobs [workers, threads]  workers (threads), 1..1024, each with its own ring/context
- *   region                shared (every worker over the whole active range) | split (each its
- *                         own equal slice); default: shared for random, split for sequential
- *   offset                start of the active range: bytes ("1g") or percent of capacity ("10%")
- *   size [range]          length of the active range: bytes or percent of capacity (default 100%)
- *   buffer_compress_percentage [compress]  data compressibility 0..100 (0 = incompressible)
- *   runtime [round_time]  round length in time ("60", "60s", "1m")
- *   round_bytes [io_size] round length in bytes written (or transferred, for read-only workloads)
- *   randseed [seed]       PRNG seed (offsets, sizes, directions, data)
- *   name, description     free text
+ * The keys are rows (lib/keys.h) in io/workload.c, one per key, in four groups:
+ *   workload   ptsbench's own keys, with fio's names first where fio has one (rw, rwmixread,
+ *              percentage_random, random_map, random_distribution, bs, bssplit, iodepth,
+ *              numjobs, region, offset, size, buffer_compress_percentage, runtime,
+ *              round_bytes, randseed, name, description) and their aliases (qd, workers, ...)
+ *   profile    the matrix `ptsbench profile` runs (sweep_qd, sweep_workers, sweep_compress,
+ *              precondition); `ptsbench run` runs the workload's own point and ignores them
+ *   fio        fio's job-file keys ptsbench takes (ioengine, direct, time_based, ramp_time,
+ *              rate_iops, thinktime, iodepth_batch*, kb_base, filename, ...) and those it takes
+ *              without effect (group_reporting, thread, ...); a bare key is a flag where fio's is
+ *   refused    fio's keys that would change the measurement and that ptsbench does not do
+ *              (verify*, fsync, rate, zonemode, ...): one error naming the key and why
+ * Each row's values and one line of help are printed by `ptsbench run --help` (wl_keys_print);
+ * docs/workloads.md says what each key means in full, how fio's keys are taken and where fio's
+ * defaults differ, and engine/engine_keys.h how each engine applies each key.
  *
- * fio's job-file keys, in any form (docs/workloads.md says what each becomes):
- *   ioengine              io_uring | libaio (the engine, unless the command names one);
- *                         sync, psync, pvsync, pvsync2: one I/O at a time per job (iodepth 1);
- *                         none given: fio's default, psync (iodepth 1, said in `note`)
- *   direct                1; a job file without it is refused (fio's default is the page
- *                         cache, which ptsbench does not run: it measures the device)
- *   time_based, runtime   runtime is the round's length
- *   ramp_time             run only: a warm-up before the first recorded round
- *   rate_iops             per worker: issues on a schedule of 1/rate; behind it (a stall),
- *                         at once until back on it, as fio (the held-back I/Os still offered)
- *   thinktime             per worker at iodepth 1 (fio waits for every I/O in flight before it
- *                         thinks: deeper is refused): this long after each completion before
- *                         the next issue (a bare number is microseconds, as fio's)
- *   iodepth_batch[_submit], iodepth_batch_complete[_min]: I/Os submitted per call, and
- *                         completions waited for per call (0 / 1 by default; 0, fio's poll,
- *                         is refused); iodepth_batch_complete_max: at least iodepth (the loop
- *                         takes every completion there)
- *   kb_base               1024 | 1000: size units by fio's rules (units.h); a fio job file is
- *                         1024 by default (4KB = 4096), the native syntax SI (4KB = 4000)
- *   percentile_list       checked against the percentiles ptsbench records
- *   filename              the target, when the command names none
- *   group_reporting, thread, stonewall, new_group, refill_buffers, randrepeat, invalidate,
- *   random_generator, lat/clat/slat_percentiles, buffer_compress_chunk: accepted (what they
- *                         set is what ptsbench does anyway, or concerns fio's reporting)
- * fio keys that would change the measurement and that ptsbench does not do (verify, fsync,
- * rate, zonemode, ...) are refused by name; see wl_load_fio for job files. A job file gets
- * fio's defaults: rw=read, ioengine=psync (above), random_map=always and region=shared (every
- * job over the whole range); random offsets with several block sizes are drawn without a map
- * (fio's map would cut I/Os short), said in `note`. How each engine applies each key:
- * engine/engine_keys.h (docs/workloads.md has the table).
- *
- * Profile keys (used by `ptsbench profile`, which runs a workload over a matrix of points;
- * `ptsbench run` runs the workload's own single point and ignores them). Lists are separated
- * by ':' (or ',' in a profile file):
- *   sweep_qd              queue depths per worker, e.g. 1:2:4:8:16:32:64:128
- *   sweep_workers         worker counts, e.g. 1:4
- *   sweep_compress        data compressibilities in percent, e.g. 0:90
- *   precondition          steady | wipc | none: how the profile runner prepares the drive
- *                         before it records this workload (see profile_run.h)
- */
+ * The contract:
+ *   - wl_set() takes one key: 0, or -1 with one line "WHERE: key=value: why" ("WHERE: key why
+ *     (key=value)" for a reason about the key as a whole; "WHERE: unknown key 'K'";
+ *     "WHERE: key: why" for a refused one); an empty value is refused but for flags.
+ *   - wl_parse_inline(), wl_load_file(), wl_load_ini(), wl_load_fio() and wl_resolve() start
+ *     from wl_init() and end with wl_validate(): what they return is complete and consistent
+ *     (rw, rwmixread and percentage_random agree; bssplit weights sum to 100; ranges hold).
+ *   - A job file gets fio's defaults (rw=read, ioengine=psync as iodepth=1, random_map=always,
+ *     region=shared; sizes by kb_base 1024) and must say direct=1; what is not taken one to one
+ *     is said in wl->note, which the results keep.
+ *   - Sizes are ptsbench's (units.h: 4k = 4096, 4kB = 4000) unless kb_base is given. */
 #ifndef PTSBENCH_WORKLOAD_H
 #define PTSBENCH_WORKLOAD_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define WL_MAX_BS 64
 
@@ -145,10 +96,10 @@ struct workload {
     struct wl_zone zones[WL_MAX_ZONES];   /* random_distribution=zoned; n_zones 0 = uniform */
     unsigned n_zones;
     bool rw_set, mix_set, random_set;
-    /* Profile matrix (see "Profile keys" above). */
+    /* Profile matrix (the profile keys). */
     struct wl_sweep sweep_qd, sweep_workers, sweep_compress;
     enum wl_precondition precondition;
-    /* fio's keys (see above) */
+    /* fio's keys */
     enum wl_dist dist;
     double dist_param;         /* theta, h, sigma (percent) */
     double dist_center;        /* 0..1, or -1: spread (zipf, pareto), the middle (normal) */
@@ -212,8 +163,12 @@ int wl_load_fio(const char *path, const char *section, struct workload *wl, char
 int wl_resolve(const char *spec, const char *const *profile_dirs, struct workload *wl,
                char *err, size_t errlen);
 
-/* The keys wl_set takes, one at a time: i = 0, 1, ... until NULL (aliases each count). */
+/* The keys wl_set takes, one at a time: i = 0, 1, ... until NULL (aliases each count; the
+ * keys it refuses by name do not). */
 const char *wl_key_at(size_t i);
+/* The key rows of group ("workload", "profile", "fio", "refused"; NULL: all) for --help: each
+ * key with its aliases, its values and one line of help. */
+void wl_keys_print(FILE *out, const char *group);
 
 /* Add a sentence to wl->note (how a key was taken, when not one to one), once. */
 void wl_note_add(struct workload *wl, const char *text);

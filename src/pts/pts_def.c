@@ -12,6 +12,7 @@
 #include "core/metrics.h"
 #include "lib/file.h"
 #include "lib/ini.h"
+#include "lib/keys.h"
 #include "lib/units.h"
 #include "lib/util.h"
 #include "stats/steady.h"
@@ -31,18 +32,36 @@ static int find_file(const char *base, const char *const *dirs, char *path, size
     return -1;
 }
 
-static int parse_bool(const char *v, bool *out)
+/* ---- spec versions ---- */
+
+static int set_active_range(void *obj, const char *v, char *why, size_t wl)
 {
-    if (!strcmp(v, "yes") || !strcmp(v, "on") || !strcmp(v, "1") || !strcmp(v, "true"))
-        *out = true;
-    else if (!strcmp(v, "no") || !strcmp(v, "off") || !strcmp(v, "0") || !strcmp(v, "false"))
-        *out = false;
-    else
-        return -1;
+    struct pts_spec *sp = obj;
+    double pct;
+    if (units_parse_percent(v, &pct, why, wl) != 0 || pct <= 0)
+        return errf(why, wl, "want a percent above 0");
+    sp->active_range_pct = pct;
     return 0;
 }
 
-/* ---- spec versions ---- */
+static const struct key_choice on_off[] = {
+    {"on", 1, false}, {"off", 0, false}, {"yes", 1, true}, {"no", 0, true},
+    {"1", 1, true},   {"0", 0, true},    {"true", 1, true}, {"false", 0, true},
+    {NULL, 0, false}};
+
+/* The keys of a spec version (pts/specs.ini). */
+static const struct key_row spec_rows[] = {
+    {"title", KEY_STR, KEY_FIELD(struct pts_spec, title), .help = "the version's name"},
+    {"active_range", KEY_FN, .set = set_active_range, .arg = "PCT",
+     .help = "the active range, percent of the user capacity"},
+    {"write_cache", KEY_CHOICE, KEY_FIELD(struct pts_spec, write_cache), .choices = on_off,
+     .help = "the drive's volatile write cache during the tests"},
+    {"threads", KEY_UINT, KEY_FIELD(struct pts_spec, threads), 1, 4096,
+     .help = "recommended workers (a test's threads = spec)"},
+    {"qd", KEY_UINT, KEY_FIELD(struct pts_spec, qd), 1, 4096,
+     .help = "recommended queue depth per worker (qd = spec)"},
+};
+static const struct key_table spec_table = KEY_TABLE(spec_rows);
 
 int pts_spec_load(const char *name, const char *const *dirs, struct pts_spec *out,
                   char *err, size_t errlen)
@@ -71,29 +90,11 @@ int pts_spec_load(const char *name, const char *const *dirs, struct pts_spec *ou
     int ret = 0;
     for (size_t i = 0; i < s->n_entries && ret == 0; i++) {
         const struct ini_entry *e = &s->entries[i];
-        char why[256];
-        uint64_t v;
-        if (!strcmp(e->key, "title")) {
-            str_copy(out->title, sizeof(out->title), e->value);
-        } else if (!strcmp(e->key, "active_range")) {
-            if (units_parse_percent(e->value, &out->active_range_pct, why, sizeof(why)) != 0 ||
-                out->active_range_pct <= 0)
-                ret = errf(err, errlen, "%s:%d: active_range=%s: want a percent above 0", path,
-                           e->line, e->value);
-        } else if (!strcmp(e->key, "write_cache")) {
-            if (parse_bool(e->value, &out->write_cache) != 0)
-                ret = errf(err, errlen, "%s:%d: write_cache=%s: want on or off", path, e->line,
-                           e->value);
-        } else if (!strcmp(e->key, "threads") || !strcmp(e->key, "qd")) {
-            if (units_parse_uint(e->value, 1, 4096, &v, why, sizeof(why)) != 0)
-                ret = errf(err, errlen, "%s:%d: %s=%s: %s", path, e->line, e->key, e->value, why);
-            else if (!strcmp(e->key, "threads"))
-                out->threads = (unsigned)v;
-            else
-                out->qd = (unsigned)v;
-        } else {
-            ret = errf(err, errlen, "%s:%d: unknown key '%s'", path, e->line, e->key);
-        }
+        char where[4200];
+        snprintf(where, sizeof(where), "%s:%d", path, e->line);
+        ret = keys_set(&spec_table, out, e->key, e->value, where, err, errlen);
+        if (ret == KEYS_UNKNOWN)
+            ret = errf(err, errlen, "%s: unknown key '%s'", where, e->key);
     }
     ini_free(&f);
     if (ret == 0 && (!out->threads || !out->qd || !out->active_range_pct))
@@ -209,8 +210,9 @@ static int parse_time(const char *v, uint64_t *out, uint64_t min_ns, char *why, 
 /* ---- the keys of a definition: one row each ---- */
 
 /* Values whose parse is more than a type and a range. */
-static int set_wipc_bs(struct pts_def *d, const char *v, char *why, size_t wl)
+static int set_wipc_bs(void *obj, const char *v, char *why, size_t wl)
 {
+    struct pts_def *d = obj;
     uint64_t u;
     if (!strcmp(v, "element")) {
         d->wipc_bs = 0;
@@ -225,25 +227,29 @@ static int set_wipc_bs(struct pts_def *d, const char *v, char *why, size_t wl)
     return 0;
 }
 
-static int set_mixes(struct pts_def *d, const char *v, char *why, size_t wl)
+static int set_mixes(void *obj, const char *v, char *why, size_t wl)
 {
+    struct pts_def *d = obj;
     if (parse_list_u(v, d->mixes, &d->n_mixes, PTS_MAX_LIST) != 0)
         return errf(why, wl, "want read percentages 0..100, comma-separated");
     return 0;
 }
 
-static int set_block_sizes(struct pts_def *d, const char *v, char *why, size_t wl)
+static int set_block_sizes(void *obj, const char *v, char *why, size_t wl)
 {
+    struct pts_def *d = obj;
     return parse_list_bs(v, d->bss, &d->n_bss, PTS_MAX_LIST, why, wl);
 }
 
-static int set_tracking(struct pts_def *d, const char *v, char *why, size_t wl)
+static int set_tracking(void *obj, const char *v, char *why, size_t wl)
 {
+    struct pts_def *d = obj;
     return parse_tracking(v, d, why, wl);
 }
 
-static int set_stop_capacity(struct pts_def *d, const char *v, char *why, size_t wl)
+static int set_stop_capacity(void *obj, const char *v, char *why, size_t wl)
 {
+    struct pts_def *d = obj;
     char *end;
     double x = strtod(v, &end);
     if (*end || x <= 0)
@@ -252,8 +258,9 @@ static int set_stop_capacity(struct pts_def *d, const char *v, char *why, size_t
     return 0;
 }
 
-static int set_wait_states(struct pts_def *d, const char *v, char *why, size_t wl)
+static int set_wait_states(void *obj, const char *v, char *why, size_t wl)
 {
+    struct pts_def *d = obj;
     char buf[256];
     str_copy(buf, sizeof(buf), v);
     d->n_waits = 0;
@@ -268,8 +275,9 @@ static int set_wait_states(struct pts_def *d, const char *v, char *why, size_t w
 }
 
 /* XSR's access groups: ACCESS/BS/MIX/DURATION, comma-separated. */
-static int set_groups(struct pts_def *d, const char *v, char *why, size_t wl)
+static int set_groups(void *obj, const char *v, char *why, size_t wl)
 {
+    struct pts_def *d = obj;
     char buf[512];
     str_copy(buf, sizeof(buf), v);
     d->n_groups = 0;
@@ -302,94 +310,101 @@ static int set_groups(struct pts_def *d, const char *v, char *why, size_t wl)
     return 0;
 }
 
-enum def_type {
-    DEF_STR,        /* char[size] */
-    DEF_BOOL,       /* bool: yes/no */
-    DEF_CHOICE,     /* bool or an enum: one of choices[] */
-    DEF_UINT,       /* unsigned in lo..hi */
-    DEF_UINT_SPEC,  /* unsigned in lo..hi, or "spec" (0: from the spec version) */
-    DEF_ULIST,      /* unsigned[PTS_MAX_LIST] in lo..hi, its count at count_off */
-    DEF_TIME,       /* uint64_t ns, at least lo */
-    DEF_FN,         /* parse() */
+#define F(field) KEY_FIELD(struct pts_def, field)
+#define T(k, f, lo, h) {k, KEY_TIME, F(f), lo, .help = h}
+#define U(k, f, lo, hi, h) {k, KEY_UINT, F(f), lo, hi, .help = h}
+#define FN(k, fn, a, h) {k, KEY_FN, .set = fn, .arg = a, .help = h}
+#define C(k, f, ch, h) {k, KEY_CHOICE, F(f), .choices = ch, .help = h}
+
+/* yes/no, and the other spellings of a flag (taken, not listed) */
+static const struct key_choice yes_no[] = {
+    {"yes", 1, false}, {"no", 0, false},    {"on", 1, true},    {"off", 0, true},
+    {"1", 1, true},    {"0", 0, true},      {"true", 1, true},  {"false", 0, true},
+    {NULL, 0, false}};
+static const struct key_choice precondition_choices[] = {
+    {"wipc", 1, false}, {"none", 0, false}, {NULL, 0, false}};
+static const struct key_choice subtests_choices[] = {
+    {"none", PTS_SUB_NONE, false}, {"bs", PTS_SUB_BS, false}, {NULL, 0, false}};
+static const struct key_choice access_choices[] = {
+    {"random", 1, false}, {"sequential", 0, false}, {NULL, 0, false}};
+static const struct key_choice stop_choices[] = {
+    {"steady", PTS_STOP_STEADY, false}, {"capacity", PTS_STOP_CAPACITY, false}, {NULL, 0, false}};
+static const struct key_choice kind_choices[] = {
+    {"standard", PTS_KIND_STANDARD, false}, {"hir", PTS_KIND_HIR, false},
+    {"xsr", PTS_KIND_XSR, false},           {"dirth", PTS_KIND_DIRTH, false},
+    {NULL, 0, false}};
+static const struct key_choice report_choices[] = {
+    {"iops", PTS_REPORT_IOPS, false},   {"tp", PTS_REPORT_TP, false},
+    {"lat", PTS_REPORT_LAT, false},     {"wsat", PTS_REPORT_WSAT, false},
+    {"hir", PTS_REPORT_HIR, false},     {"xsr", PTS_REPORT_XSR, false},
+    {"dirth", PTS_REPORT_DIRTH, false}, {"generic", PTS_REPORT_GENERIC, false},
+    {NULL, 0, false}};
+
+/* Every key of a definition, by group: the standard loops, then hir, dirth and xsr. */
+static const struct key_row def_rows[] = {
+    {"name", KEY_STR, F(name), .help = "the test's identifier (iops)"},
+    {"title", KEY_STR, F(title), .help = "its name for people (IOPS)"},
+    C("purge", purge, yes_no, "purge before the test (and before each subtest)"),
+    C("precondition", wipc, precondition_choices,
+      "workload-independent preconditioning (SEQ writes), or none"),
+    FN("wipc_bs", set_wipc_bs, "SIZE | element", "block size of the WIPC writes (element: the "
+       "subtest's)"),
+    U("wipc_fills", wipc_fills, 1, 100, "times the active range is written by WIPC"),
+    C("subtests", subtests, subtests_choices,
+      "bs: purge, WIPC and the loops again for each block size (TP)"),
+    C("access", random, access_choices, "the test's accesses"),
+    FN("mixes", set_mixes, "PCT,...", "outer loop: read percentages, e.g. 100,65,0"),
+    FN("block_sizes", set_block_sizes, "SIZE,...", "inner loop: whole 512 B sectors, e.g. "
+       "1024k,128k,4k"),
+    {"threads", KEY_UINT, F(threads), 1, 4096, .zero = "spec",
+     .help = "workers (spec: the spec version's recommendation)"},
+    {"qd", KEY_UINT, F(qd), 1, 4096, .zero = "spec",
+     .help = "queue depth per worker (spec: the spec version's)"},
+    T("element_time", element_ns, PTS_MIN_TIME_NS, "one element's length (--round-time "
+      "overrides)"),
+    FN("tracking", set_tracking, "METRIC@BS/MIX,...", "steady-state variables, e.g. iops@4k/0 "
+       "(BS element: the subtest's)"),
+    C("stop", stop, stop_choices, "SNIA steady state on the tracking variables, or "
+      "stop_capacity x capacity written"),
+    U("max_rounds", max_rounds, 0, 1000000, "rounds at most (steady; 0: no limit)"),
+    FN("stop_capacity", set_stop_capacity, "X", "capacity: times the user capacity written"),
+    T("max_time", max_time_ns, PTS_MIN_TIME_NS, "capacity: the test's length at most"),
+    U("compress", compress_pct, 0, 100, "data compressibility (0: random, as the PTS requires)"),
+    C("kind", kind, kind_choices, "the control flow: the loops above, or hir, xsr, dirth"),
+    C("report", report, report_choices, "the report's presentation (default: the kind's, "
+      "generic for standard)"),
+    U("repetitions", repetitions, 1, 100000, "hir: access + idle repetitions per wait state"),
+    T("precondition_round", precondition_round_ns, PTS_MIN_TIME_NS,
+      "hir: a preconditioning round (default element_time)"),
+    T("access_time", access_ns, PTS_MIN_TIME_NS, "hir: one access period"),
+    FN("wait_states", set_wait_states, "DURATION,...", "hir: host idle times, e.g. 5s,10s,15s"),
+    U("baseline_accesses", baseline_accesses, 1, 100000, "hir: accesses of the return to "
+      "baseline"),
+    {"threads_list", KEY_ULIST, F(threads_list), 1, 1024,
+     .count_off = offsetof(struct pts_def, n_threads_list), .help = "dirth: workers, high to low"},
+    {"qd_list", KEY_ULIST, F(qd_list), 1, 1024, .count_off = offsetof(struct pts_def, n_qd_list),
+     .help = "dirth: queue depths, high to low"},
+    U("precondition_threads", pc_threads, 1, 1024, "dirth: workers of the RND-write "
+      "preconditioning"),
+    U("precondition_qd", pc_qd, 1, 1024, "dirth: its queue depth"),
+    T("latency_ceiling", latency_ceiling_ns, 1, "dirth: mean latency of the max point at most"),
+    T("histogram_time", histogram_ns, PTS_MIN_TIME_NS, "dirth: each chosen point's length"),
+    {"extra", KEY_STR, F(extra), .help = "dirth: more workload keys, e.g. bssplit=..."},
+    FN("groups", set_groups, "ACCESS/BS/MIX/DURATION,...", "xsr: the stimuli in order, e.g. "
+       "seq/1024k/0/8h,rnd/8k/0/6h"),
 };
 
-struct def_choice {
-    const char *name;
-    int value;
-};
-
-struct def_key {
-    const char *key;
-    enum def_type type;
-    size_t off, size;
-    uint64_t lo, hi;
-    const struct def_choice *choices;   /* DEF_CHOICE, ending with {NULL} */
-    size_t count_off;                   /* DEF_ULIST */
-    int (*parse)(struct pts_def *d, const char *v, char *why, size_t wl);   /* DEF_FN */
-};
-
-#define F(field) offsetof(struct pts_def, field), sizeof(((struct pts_def *)0)->field)
-
-static const struct def_choice precondition_choices[] = {{"wipc", 1}, {"none", 0}, {NULL, 0}};
-static const struct def_choice subtests_choices[] = {
-    {"none", PTS_SUB_NONE}, {"bs", PTS_SUB_BS}, {NULL, 0}};
-static const struct def_choice access_choices[] = {{"random", 1}, {"sequential", 0}, {NULL, 0}};
-static const struct def_choice stop_choices[] = {
-    {"steady", PTS_STOP_STEADY}, {"capacity", PTS_STOP_CAPACITY}, {NULL, 0}};
-static const struct def_choice kind_choices[] = {{"standard", PTS_KIND_STANDARD},
-                                                 {"hir", PTS_KIND_HIR},
-                                                 {"xsr", PTS_KIND_XSR},
-                                                 {"dirth", PTS_KIND_DIRTH},
-                                                 {NULL, 0}};
-static const struct def_choice report_choices[] = {
-    {"iops", PTS_REPORT_IOPS}, {"tp", PTS_REPORT_TP},       {"lat", PTS_REPORT_LAT},
-    {"wsat", PTS_REPORT_WSAT}, {"hir", PTS_REPORT_HIR},     {"xsr", PTS_REPORT_XSR},
-    {"dirth", PTS_REPORT_DIRTH}, {"generic", PTS_REPORT_GENERIC}, {NULL, 0}};
-
-/* Every key of a definition (pts/iops.ini documents them). */
-static const struct def_key def_keys[] = {
-    {"name", DEF_STR, F(name), 0, 0, NULL, 0, NULL},
-    {"title", DEF_STR, F(title), 0, 0, NULL, 0, NULL},
-    {"purge", DEF_BOOL, F(purge), 0, 0, NULL, 0, NULL},
-    {"precondition", DEF_CHOICE, F(wipc), 0, 0, precondition_choices, 0, NULL},
-    {"wipc_bs", DEF_FN, 0, 0, 0, 0, NULL, 0, set_wipc_bs},
-    {"wipc_fills", DEF_UINT, F(wipc_fills), 1, 100, NULL, 0, NULL},
-    {"subtests", DEF_CHOICE, F(subtests), 0, 0, subtests_choices, 0, NULL},
-    {"access", DEF_CHOICE, F(random), 0, 0, access_choices, 0, NULL},
-    {"mixes", DEF_FN, 0, 0, 0, 0, NULL, 0, set_mixes},
-    {"block_sizes", DEF_FN, 0, 0, 0, 0, NULL, 0, set_block_sizes},
-    {"threads", DEF_UINT_SPEC, F(threads), 1, 4096, NULL, 0, NULL},
-    {"qd", DEF_UINT_SPEC, F(qd), 1, 4096, NULL, 0, NULL},
-    {"element_time", DEF_TIME, F(element_ns), PTS_MIN_TIME_NS, 0, NULL, 0, NULL},
-    {"tracking", DEF_FN, 0, 0, 0, 0, NULL, 0, set_tracking},
-    {"stop", DEF_CHOICE, F(stop), 0, 0, stop_choices, 0, NULL},
-    {"max_rounds", DEF_UINT, F(max_rounds), 0, 1000000, NULL, 0, NULL},
-    {"stop_capacity", DEF_FN, 0, 0, 0, 0, NULL, 0, set_stop_capacity},
-    {"max_time", DEF_TIME, F(max_time_ns), PTS_MIN_TIME_NS, 0, NULL, 0, NULL},
-    {"compress", DEF_UINT, F(compress_pct), 0, 100, NULL, 0, NULL},
-    {"kind", DEF_CHOICE, F(kind), 0, 0, kind_choices, 0, NULL},
-    {"report", DEF_CHOICE, F(report), 0, 0, report_choices, 0, NULL},
-    {"threads_list", DEF_ULIST, F(threads_list), 1, 1024, NULL,
-     offsetof(struct pts_def, n_threads_list), NULL},
-    {"qd_list", DEF_ULIST, F(qd_list), 1, 1024, NULL, offsetof(struct pts_def, n_qd_list), NULL},
-    {"precondition_threads", DEF_UINT, F(pc_threads), 1, 1024, NULL, 0, NULL},
-    {"precondition_qd", DEF_UINT, F(pc_qd), 1, 1024, NULL, 0, NULL},
-    {"latency_ceiling", DEF_TIME, F(latency_ceiling_ns), 1, 0, NULL, 0, NULL},
-    {"histogram_time", DEF_TIME, F(histogram_ns), PTS_MIN_TIME_NS, 0, NULL, 0, NULL},
-    {"extra", DEF_STR, F(extra), 0, 0, NULL, 0, NULL},
-    {"precondition_round", DEF_TIME, F(precondition_round_ns), PTS_MIN_TIME_NS, 0, NULL, 0, NULL},
-    {"access_time", DEF_TIME, F(access_ns), PTS_MIN_TIME_NS, 0, NULL, 0, NULL},
-    {"wait_states", DEF_FN, 0, 0, 0, 0, NULL, 0, set_wait_states},
-    {"repetitions", DEF_UINT, F(repetitions), 1, 100000, NULL, 0, NULL},
-    {"baseline_accesses", DEF_UINT, F(baseline_accesses), 1, 100000, NULL, 0, NULL},
-    {"groups", DEF_FN, 0, 0, 0, 0, NULL, 0, set_groups},
-};
+static const struct key_table def_table = KEY_TABLE(def_rows);
 
 #undef F
+#undef T
+#undef U
+#undef FN
+#undef C
 
 const char *pts_kind_name(enum pts_kind k)
 {
-    for (const struct def_choice *c = kind_choices; c->name; c++)
+    for (const struct key_choice *c = kind_choices; c->name; c++)
         if (c->value == (int)k)
             return c->name;
     return "standard";
@@ -397,10 +412,15 @@ const char *pts_kind_name(enum pts_kind k)
 
 const char *pts_report_name(enum pts_report r)
 {
-    for (const struct def_choice *c = report_choices; c->name; c++)
+    for (const struct key_choice *c = report_choices; c->name; c++)
         if (c->value == (int)r)
             return c->name;
     return "generic";
+}
+
+void pts_def_keys_print(FILE *out)
+{
+    keys_print_help(out, &def_table, NULL);
 }
 
 /* The presentation a kind has without a `report` key. */
@@ -431,85 +451,18 @@ static int report_kind(enum pts_report r)
     }
 }
 
-/* A bool or an enum field, by its size. */
-static void store_int(void *field, size_t size, int v)
-{
-    if (size == sizeof(bool))
-        *(bool *)field = v != 0;
-    else
-        *(int *)field = v;
-}
-
-static int def_set(struct pts_def *d, const char *key, const char *v, char *why, size_t wl)
-{
-    const struct def_key *k = NULL;
-    for (size_t i = 0; i < sizeof(def_keys) / sizeof(def_keys[0]) && !k; i++)
-        if (!strcmp(def_keys[i].key, key))
-            k = &def_keys[i];
-    if (!k)
-        return errf(why, wl, "unknown key");
-    char *field = (char *)d + k->off;
-    uint64_t u;
-    switch (k->type) {
-    case DEF_STR:
-        str_copy(field, k->size, v);
-        return 0;
-    case DEF_BOOL:
-        return parse_bool(v, (bool *)field) ? errf(why, wl, "want yes or no") : 0;
-    case DEF_CHOICE: {
-        char want[128] = "";
-        size_t n = 0;
-        for (const struct def_choice *c = k->choices; c->name; c++, n++)
-            if (!strcmp(c->name, v)) {
-                store_int(field, k->size, c->value);
-                return 0;
-            }
-        for (size_t i = 0; i < n; i++)   /* "want a, b or c" */
-            snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%s",
-                     i == 0 ? "" : i + 1 == n ? " or " : ", ", k->choices[i].name);
-        return errf(why, wl, "want %s", want);
-    }
-    case DEF_UINT_SPEC:
-        if (!strcmp(v, "spec")) {
-            *(unsigned *)field = 0;
-            return 0;
-        }
-        /* fall through */
-    case DEF_UINT:
-        if (units_parse_uint(v, k->lo, k->hi, &u, why, wl) != 0)
-            return -1;
-        *(unsigned *)field = (unsigned)u;
-        return 0;
-    case DEF_ULIST: {
-        unsigned *dst = (unsigned *)field, *n = (unsigned *)((char *)d + k->count_off);
-        char buf[256];
-        str_copy(buf, sizeof(buf), v);
-        *n = 0;
-        char *save = NULL;
-        for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-            if (*n >= PTS_MAX_LIST || units_parse_uint(t, k->lo, k->hi, &u, why, wl) != 0)
-                return errf(why, wl, "want up to %d numbers %llu..%llu", PTS_MAX_LIST,
-                            (unsigned long long)k->lo, (unsigned long long)k->hi);
-            dst[(*n)++] = (unsigned)u;
-        }
-        return 0;
-    }
-    case DEF_TIME:
-        return parse_time(v, (uint64_t *)field, k->lo, why, wl);
-    case DEF_FN:
-        return k->parse(d, v, why, wl);
-    }
-    return errf(why, wl, "unknown key");
-}
-
 static int apply_section(struct pts_def *d, const struct ini_section *s, const char *path,
                          char *err, size_t errlen)
 {
     for (size_t i = 0; i < s->n_entries; i++) {
         const struct ini_entry *e = &s->entries[i];
-        char why[256] = "";
-        if (def_set(d, e->key, e->value, why, sizeof(why)) != 0)
-            return errf(err, errlen, "%s:%d: %s=%s: %s", path, e->line, e->key, e->value, why);
+        char where[4200];
+        snprintf(where, sizeof(where), "%s:%d", path, e->line);
+        int rc = keys_set(&def_table, d, e->key, e->value, where, err, errlen);
+        if (rc == KEYS_UNKNOWN)
+            return errf(err, errlen, "%s: %s=%s: unknown key", where, e->key, e->value);
+        if (rc != 0)
+            return -1;
     }
     return 0;
 }

@@ -1,74 +1,31 @@
 /* pts_def.h — SNIA PTS test definitions and spec versions, as data (pts/NAME.ini).
  *
  * A test file has a [test] section and optional [spec NAME] sections whose keys override the
- * test's for that spec version. pts/specs.ini has one section per spec version. Only the real
- * control flow (purge, preconditioning, rounds, windows, stop rules) is code (pts_run.c);
- * everything that differs between tests in parameters lives in the files.
+ * test's for that spec version. pts/specs.ini has one section per spec version (title,
+ * active_range, write_cache, threads, qd). Only the real control flow (purge, preconditioning,
+ * rounds, windows, stop rules; the hir, xsr and dirth kinds) is code (pts_run.c); everything
+ * that differs between tests in parameters lives in the files.
  *
- * [test] keys:
- *   name, title             identifiers ("iops", "IOPS")
- *   purge                   yes | no: purge before the test (and before each subtest)
- *   precondition            wipc | none: workload-independent preconditioning (SEQ writes)
- *   wipc_bs                 block size of the WIPC writes, or "element" (the subtest's size)
- *   wipc_fills              how many times the active range is written (2)
- *   subtests                none | bs: repeat purge + WIPC + loop for each block size (TP)
- *   access                  random | sequential
- *   mixes                   outer loop: read percentages, e.g. 100,95,65,50,35,5,0
- *   block_sizes             inner loop, e.g. 1024k,128k,64k,32k,16k,8k,4k,512
- *   threads, qd             numbers, or "spec" (the spec version's recommendation)
- *   element_time            one element's length (60s in the PTS; --round-time overrides)
- *   tracking                steady-state variables: METRIC@BS/MIX[, ...]; METRIC is iops,
- *                           mb_s, write_mb_s, lat_mean_us, write_lat_mean_us ...; BS may be
- *                           "element" (the subtest's size). E.g. iops@4k/0
- *   stop                    steady (SNIA rule on all tracking variables) | capacity (WSAT: stop
- *                           when stop_capacity x user capacity has been written, or max_time)
- *   max_rounds              25 (steady); 0 = no limit
- *   stop_capacity           4 (x user capacity)
- *   max_time                24h
- *   compress                data compressibility (0: random data, as the PTS requires)
- *   kind                    standard (the loops above) | hir | xsr | dirth: the control flow
- *   report                  how the report presents the test, its section and charts:
- *                           iops | tp | lat | wsat (standard kind: the IOPS, TP, LAT, WSAT
- *                           tables and charts, read from this test's own results) | hir | xsr |
- *                           dirth (the kind of the same name) | generic (the test's parameters,
- *                           preparation and steady-state charts only). Default: the kind's own
- *                           for hir, xsr and dirth, generic for standard. Recorded in results as
- *                           tests[i].report
- * Host Idle Recovery (kind = hir): precondition with the test's element in rounds of
- * element_time to steady state on `tracking`, then for each wait state: `repetitions` x
- * (access_time of the element, then host idle of the wait), then `baseline_accesses` x
- * access_time of the element with no idle (the return to baseline).
- *   precondition_round      length of a preconditioning round (default element_time)
- *   access_time             5s
- *   wait_states             idle times, e.g. 5s, 10s, 15s, 25s, 50s (wait states 1,2,3,5,10)
- *   repetitions             360
- *   baseline_accesses       360
- * Demand Intensity / Response Time Histogram (kind = dirth; also the composite workload CBW):
- * precondition with RND writes at precondition_threads x precondition_qd to steady state, then
- * demand-variation rounds over threads_list x qd_list (high to low) of the stimulus (mixes[0],
- * block_sizes[0], plus `extra` workload keys), tracking the first point's IOPS; then the max
- * point (highest IOPS with mean latency under latency_ceiling), the min point (threads 1 x
- * QD 1, found by value in the lists; without one, the lowest outstanding I/O) and the mid point
- * (among the points under the ceiling, IOPS closest to their middle), each measured for
- * histogram_time with its full response-time histogram (pts_rules.h: pts_dirth_choose).
- *   threads_list, qd_list   32,16,8,6,4,2,1
- *   precondition_threads, precondition_qd   32, 32
- *   latency_ceiling         5ms
- *   histogram_time          10m
- *   extra                   more workload keys, e.g. bssplit=...,random_distribution=zoned:...
- * Cross Stimulus Recovery (kind = xsr): groups of one stimulus each, logged every element_time:
- *   groups                  ACCESS/BS/MIX/DURATION, ... e.g. seq/1024k/0/8h, rnd/8k/0/6h,
- *                           seq/1024k/0/8h; recovery = minutes until the last group's
- *                           throughput reaches the first group's average, within
- *                           PTS_XSR_RECOVERY_TOLERANCE (1%, pts_rules.h)
+ * The keys are rows (lib/keys.h) in pts/pts_def.c: each key's type, range and one line of
+ * help, printed by `ptsbench run-test --help` (pts_def_keys_print). docs/pts.md §5 says what
+ * each key means, and how each kind (standard, hir, xsr, dirth) uses its keys.
  *
- * specs.ini keys: title, active_range (percent), write_cache (on | off), threads, qd. */
+ * The contract:
+ *   - A definition is checked as a whole when it is loaded, so that a test that cannot work is
+ *     refused before a target is touched, with one line "FILE:LINE: key=value: why".
+ *   - Defaults: wipc_fills 2, wipc_bs 128k, access random, element_time 60s, max_rounds 25,
+ *     stop_capacity 4, max_time 24h; threads and qd "spec" (0 here: the spec version's).
+ *   - report: the kind's own presentation for hir, xsr and dirth, generic for standard, when
+ *     not given; never PTS_REPORT_DEFAULT after pts_def_load. A presentation reads the results
+ *     of one kind (iops, tp, lat, wsat: standard), and a definition pairing it with another
+ *     kind is refused. */
 #ifndef PTSBENCH_PTS_DEF_H
 #define PTSBENCH_PTS_DEF_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define PTS_MAX_LIST 16
 #define PTS_MAX_TRACK 4
@@ -166,6 +123,9 @@ const char *pts_kind_name(enum pts_kind k);
 /* "iops", "tp", "lat", "wsat", "hir", "xsr", "dirth", "generic": the presentation's name in
  * definitions and results (tests[i].report). */
 const char *pts_report_name(enum pts_report r);
+
+/* The keys of a definition, their ranges and help, for --help (from the rows). */
+void pts_def_keys_print(FILE *out);
 
 /* "iops@4k/0" for messages and results. */
 void pts_track_format(const struct pts_track *t, char *buf, size_t len);

@@ -1,7 +1,8 @@
 /* sim_preset.c — simulated-drive presets (profiles/devices/NAME.ini), the "sim:PRESET[,k=v...]"
  * target syntax, and the describe view with the design note's expected figures.
  *
- * Every field of struct sim_params is settable through one table (key, type, offset, range).
+ * Every field of struct sim_params is one row of sim_preset_rows (lib/keys.h: key, type, range,
+ * field, help), which sets it and prints it for --describe.
  * The derived figures of sim_params_describe() are the closed forms of the design note
  * (docs/simulated-drive.md §3, §5.9, §6); they are expectations, not model output:
  *   - capacity: usable = raw - reserve - free-line pool (the pool is the foreground-GC trigger,
@@ -36,6 +37,7 @@
 #include <sys/stat.h>
 
 #include "lib/ini.h"
+#include "lib/keys.h"
 #include "lib/units.h"
 #include "lib/util.h"
 
@@ -44,219 +46,99 @@
 #define SP_MIN_PPB 8u
 
 /* ------------------------------------------------------------------------------------------ */
-/* The key table                                                                              */
+/* The key rows (lib/keys.h): every field of struct sim_params                                */
 
-enum sim_preset_type {
-    SP_STR,         /* char array */
-    SP_UINT,        /* unsigned / uint32_t / uint64_t integer, decimal digits */
-    SP_POW2,        /* unsigned / uint32_t, power of two */
-    SP_SIZE,        /* uint32_t / uint64_t bytes with units.h suffixes */
-    SP_DOUBLE,      /* plain number in the unit the key names */
-    SP_PCT,         /* percentage, "12.5" or "12.5%" */
-    SP_BOOL,
-    SP_DISPATCH,    /* enum sim_dispatch */
-    SP_GC,          /* enum sim_gc_policy */
+#define SP_F(f) KEY_FIELD(struct sim_params, f)
+#define SP_U(k, f, lo, hi, h) {k, KEY_UINT, SP_F(f), lo, hi, .help = h}
+#define SP_D(k, f, lo, hi, h) {k, KEY_DOUBLE, SP_F(f), lo, hi, .help = h}
+#define SP_P(k, f, lo, hi, h) {k, KEY_PCT, SP_F(f), lo, hi, .help = h}
+#define SP_B(k, f, h) {k, KEY_BOOL, SP_F(f), .help = h}
+
+static const struct key_choice sim_dispatch_choices[] = {
+    {"stripe", SIM_DISPATCH_STRIPE, false}, {"vca", SIM_DISPATCH_VCA, false}, {NULL, 0, false}};
+static const struct key_choice sim_gc_choices[] = {{"greedy", SIM_GC_GREEDY, false},
+                                                   {"fifo", SIM_GC_FIFO, false},
+                                                   {"dchoice", SIM_GC_DCHOICE, false},
+                                                   {NULL, 0, false}};
+
+static const struct key_row sim_preset_rows[] = {
+    {"name", KEY_STR, SP_F(name), .help = "the preset's name"},
+    {"description", KEY_STR, SP_F(description), .help = "one line for sim --list"},
+
+    SP_U("n_ctl", n_ctl, 1, 64, "controllers behind the host interface"),
+    {"dispatch", KEY_CHOICE, SP_F(dispatch), .choices = sim_dispatch_choices,
+     .help = "how the card assigns I/Os to controllers"},
+    {"stripe_unit_bytes", KEY_SIZE, SP_F(stripe_unit_bytes), 4096, 64.0 * 1048576, 4096,
+     .help = "stripe: LBA striping unit over the controllers"},
+    SP_P("vca_balance_pct", vca_balance_pct, 0, 100, "vca: written-byte imbalance allowed"),
+    SP_D("link_mb_s", link_mb_s, 1, 1e6, "host link (PCIe) MB/s, shared by the controllers"),
+    SP_D("link_write_mb_s", link_write_mb_s, 0, 1e6, "the link's write direction (0: link_mb_s)"),
+    SP_D("d_card_us", d_card_us, 0, 1e6, "fixed card latency per I/O (reserves nothing)"),
+
+    SP_U("channels", channels, 1, 256, "NAND channels per controller"),
+    SP_U("dies_per_channel", dies_per_channel, 1, 256, "dies on each channel"),
+    SP_U("planes", planes, 1, 16, "planes per die (a multi-plane program writes all)"),
+    {"page_bytes", KEY_SIZE, SP_F(page_bytes), 4096, 1048576, 4096,
+     .help = "NAND page per plane"},
+    {"pages_per_block", KEY_POW2, SP_F(pages_per_block), SP_MIN_PPB, 65536,
+     .help = "pages per erase block"},
+    SP_U("blocks_per_plane", blocks_per_plane, 1, 1048576, "erase blocks per plane = lines"),
+    SP_D("t_read_us", t_read_us, 0, 1e6, "NAND page read (tR)"),
+    SP_D("t_prog_us", t_prog_us, 0, 1e6, "NAND page program (tPROG)"),
+    SP_D("t_erase_us", t_erase_us, 0, 1e7, "NAND block erase (tBERS)"),
+    SP_D("channel_mb_s", channel_mb_s, 1, 1e6, "transfer rate of one channel"),
+
+    {"user_bytes", KEY_SIZE, SP_F(user_bytes), 0, 1152921504606846976.0 /* 2^60 */,
+     .help = "logical capacity per controller (0: from op_pct)"},
+    SP_P("reserve_pct", reserve_pct, 0, 90, "raw space never used for user data"),
+    SP_P("op_pct", op_pct, 0, 100, "spare factor (T - U) / U when user_bytes = 0 (alias op)"),
+
+    SP_U("fw_cores", fw_cores, 1, 64, "firmware cores per controller"),
+    SP_D("hk_period_us", hk_period_us, 0, 1e9, "firmware housekeeping period (0: none)"),
+    SP_D("hk_us", hk_us, 0, 1e6, "... each core busy this long every period"),
+    SP_D("pause_period_ms", pause_period_ms, 0, 1e9, "controller pause about this often"),
+    SP_D("pause_ms", pause_ms, 0, 1e6, "... this long (0: none; neither x k)"),
+    SP_D("flush_every_mb", flush_every_mb, 0, 1e9, "controller pause per MB of host data stored"),
+    SP_D("flush_ms", flush_ms, 0, 1e6, "... this long (0: none; not x k)"),
+    SP_D("c_cmd_us", c_cmd_us, 0, 1e6, "firmware: front-end processing per host command"),
+    SP_D("c_w_us", c_w_us, 0, 1e6, "firmware: a host write, fixed"),
+    SP_D("c_w_us_per_kib", c_w_us_per_kib, 0, 1e6, "firmware: a host write, per KiB"),
+    SP_D("c_r_us", c_r_us, 0, 1e6, "firmware: a mapped read, fixed"),
+    SP_D("c_r_us_per_kib", c_r_us_per_kib, 0, 1e6, "firmware: a mapped read, per KiB"),
+    SP_D("c_r_page_us", c_r_page_us, 0, 1e6, "firmware: a read, per superpage it touches"),
+    SP_D("c_unmapped_us", c_unmapped_us, 0, 1e6, "firmware: a read of unwritten data (no NAND)"),
+    SP_D("c_gc_us", c_gc_us, 0, 1e6, "firmware: per relocated 4 KiB"),
+    SP_D("c_gc_sp_us", c_gc_sp_us, 0, 1e6, "firmware: per superpage read for relocation"),
+    SP_D("wpipe_mb_s", wpipe_mb_s, 0, 1e6, "write datapath, stored bytes (0: none)"),
+    SP_D("d_w_us", d_w_us, 0, 1e6, "fixed write pipeline delay (reserves nothing)"),
+    SP_D("d_r_us", d_r_us, 0, 1e6, "fixed read pipeline delay (reserves nothing)"),
+    SP_U("wbuf_units", wbuf_units, 1, 67108864, "early-ack write buffer, 4 KiB units stored"),
+
+    {"gc", KEY_CHOICE, SP_F(gc), .choices = sim_gc_choices, .help = "GC victim policy"},
+    SP_U("dchoice_d", dchoice_d, 1, 1024, "d-choice: lines sampled per victim"),
+    SP_P("fg_lines_pct", fg_lines_pct, 0, 50, "foreground GC at max(fg_lines_min, pct) free"),
+    SP_U("fg_lines_min", fg_lines_min, 2, 65536, "... lines at least"),
+    SP_U("gc_quantum_units", gc_quantum_units, 0, 1048576, "relocations per GC step (0: a victim)"),
+    SP_B("bg_gc", bg_gc, "background GC in host idle time"),
+    SP_D("idle_delay_ms", idle_delay_ms, 0, 1e7, "host idle before background GC (not x k)"),
+    SP_P("bg_target_pct", bg_target_pct, 0, 100, "background GC stops at this free % of raw"),
+    SP_P("bg_busy_pct", bg_busy_pct, 0, 100, "background GC's share of busy time (0: idle only)"),
+
+    SP_B("durawrite", durawrite, "compression: fewer stored sectors for compressible data"),
+    SP_P("meta_pct", meta_pct, 0, 50, "metadata stored per 4 KiB unit, % of the unit"),
+    SP_B("measure_compress", measure_compress, "measure each write's data with lz4 (slower)"),
+
+    SP_D("host_worker_us", host_worker_us, 0, 1e6, "host: CPU per I/O of one worker"),
+    SP_D("host_driver_us", host_driver_us, 0, 1e6, "host: a driver path all workers share"),
+    SP_D("host_worker_us_per_kib", host_worker_us_per_kib, 0, 1e6, "... per KiB, per worker"),
+    SP_D("host_driver_us_per_kib", host_driver_us_per_kib, 0, 1e6, "... per KiB, shared"),
+
+    {"k", KEY_POW2, SP_F(k), 1, 4096, .help = "time dilation and capacity scale"},
+    {"seed", KEY_UINT, SP_F(seed), 0, 18446744073709551615.0, .help = "the model's PRNG seed"},
+    {"op", KEY_ALIAS, .alias = "op_pct"},
 };
 
-struct sim_preset_key {
-    const char *key;
-    enum sim_preset_type type;
-    size_t off, size;
-    double min, max;
-    uint64_t mult;                  /* SP_SIZE: value must be a multiple of this (0 = any) */
-};
-
-#define SP_F(f) offsetof(struct sim_params, f), sizeof(((struct sim_params *)0)->f)
-
-static const struct sim_preset_key sim_preset_keys[] = {
-    {"name", SP_STR, SP_F(name), 0, 0, 0},
-    {"description", SP_STR, SP_F(description), 0, 0, 0},
-
-    {"n_ctl", SP_UINT, SP_F(n_ctl), 1, 64, 0},
-    {"dispatch", SP_DISPATCH, SP_F(dispatch), 0, 0, 0},
-    {"stripe_unit_bytes", SP_SIZE, SP_F(stripe_unit_bytes), 4096, 64.0 * 1048576, 4096},
-    {"vca_balance_pct", SP_PCT, SP_F(vca_balance_pct), 0, 100, 0},
-    {"link_mb_s", SP_DOUBLE, SP_F(link_mb_s), 1, 1e6, 0},
-    {"link_write_mb_s", SP_DOUBLE, SP_F(link_write_mb_s), 0, 1e6, 0},
-    {"d_card_us", SP_DOUBLE, SP_F(d_card_us), 0, 1e6, 0},
-
-    {"channels", SP_UINT, SP_F(channels), 1, 256, 0},
-    {"dies_per_channel", SP_UINT, SP_F(dies_per_channel), 1, 256, 0},
-    {"planes", SP_UINT, SP_F(planes), 1, 16, 0},
-    {"page_bytes", SP_SIZE, SP_F(page_bytes), 4096, 1048576, 4096},
-    {"pages_per_block", SP_POW2, SP_F(pages_per_block), SP_MIN_PPB, 65536, 0},
-    {"blocks_per_plane", SP_UINT, SP_F(blocks_per_plane), 1, 1048576, 0},
-    {"t_read_us", SP_DOUBLE, SP_F(t_read_us), 0, 1e6, 0},
-    {"t_prog_us", SP_DOUBLE, SP_F(t_prog_us), 0, 1e6, 0},
-    {"t_erase_us", SP_DOUBLE, SP_F(t_erase_us), 0, 1e7, 0},
-    {"channel_mb_s", SP_DOUBLE, SP_F(channel_mb_s), 1, 1e6, 0},
-
-    {"user_bytes", SP_SIZE, SP_F(user_bytes), 0, 1152921504606846976.0 /* 2^60 */, 0},
-    {"reserve_pct", SP_PCT, SP_F(reserve_pct), 0, 90, 0},
-    {"op_pct", SP_PCT, SP_F(op_pct), 0, 100, 0},
-
-    {"fw_cores", SP_UINT, SP_F(fw_cores), 1, 64, 0},
-    {"hk_period_us", SP_DOUBLE, SP_F(hk_period_us), 0, 1e9, 0},
-    {"hk_us", SP_DOUBLE, SP_F(hk_us), 0, 1e6, 0},
-    {"pause_period_ms", SP_DOUBLE, SP_F(pause_period_ms), 0, 1e9, 0},
-    {"pause_ms", SP_DOUBLE, SP_F(pause_ms), 0, 1e6, 0},
-    {"flush_every_mb", SP_DOUBLE, SP_F(flush_every_mb), 0, 1e9, 0},
-    {"flush_ms", SP_DOUBLE, SP_F(flush_ms), 0, 1e6, 0},
-    {"c_cmd_us", SP_DOUBLE, SP_F(c_cmd_us), 0, 1e6, 0},
-    {"c_w_us", SP_DOUBLE, SP_F(c_w_us), 0, 1e6, 0},
-    {"c_w_us_per_kib", SP_DOUBLE, SP_F(c_w_us_per_kib), 0, 1e6, 0},
-    {"c_r_us", SP_DOUBLE, SP_F(c_r_us), 0, 1e6, 0},
-    {"c_r_us_per_kib", SP_DOUBLE, SP_F(c_r_us_per_kib), 0, 1e6, 0},
-    {"c_r_page_us", SP_DOUBLE, SP_F(c_r_page_us), 0, 1e6, 0},
-    {"c_unmapped_us", SP_DOUBLE, SP_F(c_unmapped_us), 0, 1e6, 0},
-    {"c_gc_us", SP_DOUBLE, SP_F(c_gc_us), 0, 1e6, 0},
-    {"c_gc_sp_us", SP_DOUBLE, SP_F(c_gc_sp_us), 0, 1e6, 0},
-    {"wpipe_mb_s", SP_DOUBLE, SP_F(wpipe_mb_s), 0, 1e6, 0},
-    {"d_w_us", SP_DOUBLE, SP_F(d_w_us), 0, 1e6, 0},
-    {"d_r_us", SP_DOUBLE, SP_F(d_r_us), 0, 1e6, 0},
-    {"wbuf_units", SP_UINT, SP_F(wbuf_units), 1, 67108864, 0},
-
-    {"gc", SP_GC, SP_F(gc), 0, 0, 0},
-    {"dchoice_d", SP_UINT, SP_F(dchoice_d), 1, 1024, 0},
-    {"fg_lines_pct", SP_PCT, SP_F(fg_lines_pct), 0, 50, 0},
-    {"fg_lines_min", SP_UINT, SP_F(fg_lines_min), 2, 65536, 0},
-    {"gc_quantum_units", SP_UINT, SP_F(gc_quantum_units), 0, 1048576, 0},
-    {"bg_gc", SP_BOOL, SP_F(bg_gc), 0, 0, 0},
-    {"idle_delay_ms", SP_DOUBLE, SP_F(idle_delay_ms), 0, 1e7, 0},
-    {"bg_target_pct", SP_PCT, SP_F(bg_target_pct), 0, 100, 0},
-    {"bg_busy_pct", SP_PCT, SP_F(bg_busy_pct), 0, 100, 0},
-
-    {"durawrite", SP_BOOL, SP_F(durawrite), 0, 0, 0},
-    {"meta_pct", SP_PCT, SP_F(meta_pct), 0, 50, 0},
-    {"measure_compress", SP_BOOL, SP_F(measure_compress), 0, 0, 0},
-
-    {"host_worker_us", SP_DOUBLE, SP_F(host_worker_us), 0, 1e6, 0},
-    {"host_driver_us", SP_DOUBLE, SP_F(host_driver_us), 0, 1e6, 0},
-    {"host_worker_us_per_kib", SP_DOUBLE, SP_F(host_worker_us_per_kib), 0, 1e6, 0},
-    {"host_driver_us_per_kib", SP_DOUBLE, SP_F(host_driver_us_per_kib), 0, 1e6, 0},
-
-    {"k", SP_POW2, SP_F(k), 1, 4096, 0},
-    {"seed", SP_UINT, SP_F(seed), 0, 18446744073709551615.0, 0},
-};
-
-static const struct {
-    const char *alias, *key;
-} sim_preset_aliases[] = {
-    {"op", "op_pct"},
-};
-
-static const struct sim_preset_key *sim_preset_find_key(const char *key)
-{
-    for (size_t i = 0; i < sizeof sim_preset_aliases / sizeof sim_preset_aliases[0]; i++)
-        if (strcmp(key, sim_preset_aliases[i].alias) == 0)
-            key = sim_preset_aliases[i].key;
-    for (size_t i = 0; i < sizeof sim_preset_keys / sizeof sim_preset_keys[0]; i++)
-        if (strcmp(key, sim_preset_keys[i].key) == 0)
-            return &sim_preset_keys[i];
-    return NULL;
-}
-
-static void sim_preset_store_u(struct sim_params *p, const struct sim_preset_key *k, uint64_t v)
-{
-    char *dst = (char *)p + k->off;
-    if (k->size == sizeof(uint64_t)) {
-        memcpy(dst, &v, sizeof v);
-    } else {
-        uint32_t v32 = (uint32_t)v;
-        memcpy(dst, &v32, sizeof v32);
-    }
-}
-
-static uint64_t sim_preset_load_u(const struct sim_params *p, const struct sim_preset_key *k)
-{
-    const char *src = (const char *)p + k->off;
-    if (k->size == sizeof(uint64_t)) {
-        uint64_t v;
-        memcpy(&v, src, sizeof v);
-        return v;
-    }
-    uint32_t v32;
-    memcpy(&v32, src, sizeof v32);
-    return v32;
-}
-
-static double *sim_preset_dbl(struct sim_params *p, const struct sim_preset_key *k)
-{
-    return (double *)(void *)((char *)p + k->off);
-}
-
-/* A plain decimal number: digits, one '.', an optional exponent; no inf/nan/hex. */
-static int sim_preset_parse_number(const char *s, double *out)
-{
-    const char *q = s;
-    if (*q == '+' || *q == '-')
-        q++;
-    bool digits = false;
-    while (isdigit((unsigned char)*q)) {
-        q++;
-        digits = true;
-    }
-    if (*q == '.') {
-        q++;
-        while (isdigit((unsigned char)*q)) {
-            q++;
-            digits = true;
-        }
-    }
-    if (!digits)
-        return -1;
-    if (*q == 'e' || *q == 'E') {
-        q++;
-        if (*q == '+' || *q == '-')
-            q++;
-        if (!isdigit((unsigned char)*q))
-            return -1;
-        while (isdigit((unsigned char)*q))
-            q++;
-    }
-    if (*q != '\0')
-        return -1;
-    errno = 0;
-    double v = strtod(s, NULL);
-    if (errno == ERANGE || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int sim_preset_parse_bool(const char *s, bool *out)
-{
-    static const char *const yes[] = {"1", "yes", "on", "true", ""};
-    static const char *const no[] = {"0", "no", "off", "false"};
-    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
-        if (strcasecmp(s, yes[i]) == 0) {
-            *out = true;
-            return 0;
-        }
-    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
-        if (strcasecmp(s, no[i]) == 0) {
-            *out = false;
-            return 0;
-        }
-    return -1;
-}
-
-static const char *sim_preset_dispatch_name(enum sim_dispatch d)
-{
-    return d == SIM_DISPATCH_VCA ? "vca" : "stripe";
-}
-
-static const char *sim_preset_gc_name(enum sim_gc_policy g)
-{
-    switch (g) {
-    case SIM_GC_FIFO: return "fifo";
-    case SIM_GC_DCHOICE: return "dchoice";
-    case SIM_GC_GREEDY: break;
-    }
-    return "greedy";
-}
-
-static bool sim_preset_is_pow2(uint64_t v) { return v && (v & (v - 1)) == 0; }
+static const struct key_table sim_preset_table = KEY_TABLE(sim_preset_rows);
 
 int sim_params_set(struct sim_params *p, const char *key, const char *value, const char *where,
                    char *err, size_t errlen)
@@ -267,103 +149,11 @@ int sim_params_set(struct sim_params *p, const char *key, const char *value, con
         return errf(err, errlen, "%s: empty key", where);
     if (!value)
         value = "";
-    const struct sim_preset_key *k = sim_preset_find_key(key);
-    if (!k)
+    int rc = keys_set(&sim_preset_table, p, key, value, where, err, errlen);
+    if (rc == KEYS_UNKNOWN)
         return errf(err, errlen, "%s: %s=%s: unknown key (ptsbench sim --describe PRESET lists "
                     "the keys)", where, key, value);
-
-    char buf[ERR_LEN];
-    switch (k->type) {
-    case SP_STR: {
-        if (strlen(value) >= k->size)
-            return errf(err, errlen, "%s: %s=%s: longer than %zu characters", where, key, value,
-                        k->size - 1);
-        str_copy((char *)p + k->off, k->size, value);
-        return 0;
-    }
-    case SP_UINT:
-    case SP_POW2: {
-        uint64_t v;
-        uint64_t umax = k->max >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)k->max;
-        if (units_parse_uint(value, (uint64_t)k->min, umax, &v, buf, sizeof buf) < 0
-            || (k->type == SP_POW2 && !sim_preset_is_pow2(v))) {
-            if (k->type == SP_POW2)
-                return errf(err, errlen, "%s: %s=%s: must be a power of two %.0f..%.0f", where,
-                            key, value, k->min, k->max);
-            return errf(err, errlen, "%s: %s=%s: must be an integer %.0f..%llu", where, key,
-                        value, k->min, (unsigned long long)umax);
-        }
-        sim_preset_store_u(p, k, v);
-        return 0;
-    }
-    case SP_SIZE: {
-        uint64_t v;
-        if (units_parse_size(value, &v, buf, sizeof buf) < 0)
-            return errf(err, errlen, "%s: %s=%s: %s", where, key, value, buf);
-        if ((double)v < k->min || (double)v > k->max || (k->mult && v % k->mult)) {
-            char lo[32], hi[32];
-            units_format_size((uint64_t)k->min, lo, sizeof lo);
-            units_format_size((uint64_t)k->max, hi, sizeof hi);
-            if (k->mult)
-                return errf(err, errlen, "%s: %s=%s: must be a multiple of 4 KiB, %s..%s",
-                            where, key, value, lo, hi);
-            return errf(err, errlen, "%s: %s=%s: must be %s..%s", where, key, value,
-                        k->min == 0 ? "0" : lo, hi);
-        }
-        sim_preset_store_u(p, k, v);
-        return 0;
-    }
-    case SP_DOUBLE: {
-        double v;
-        if (sim_preset_parse_number(value, &v) < 0 || v < k->min || v > k->max)
-            return errf(err, errlen, "%s: %s=%s: must be a number %.15g..%.15g", where, key,
-                        value, k->min, k->max);
-        *sim_preset_dbl(p, k) = v;
-        return 0;
-    }
-    case SP_PCT: {
-        double v;
-        if (units_parse_percent(value, &v, buf, sizeof buf) < 0 || v < k->min || v > k->max)
-            return errf(err, errlen, "%s: %s=%s: must be a percentage %.15g..%.15g", where, key,
-                        value, k->min, k->max);
-        *sim_preset_dbl(p, k) = v;
-        return 0;
-    }
-    case SP_BOOL: {
-        bool v;
-        if (sim_preset_parse_bool(value, &v) < 0)
-            return errf(err, errlen, "%s: %s=%s: want 0/1, yes/no, on/off or true/false", where,
-                        key, value);
-        memcpy((char *)p + k->off, &v, sizeof v);
-        return 0;
-    }
-    case SP_DISPATCH: {
-        enum sim_dispatch d;
-        if (strcmp(value, "stripe") == 0)
-            d = SIM_DISPATCH_STRIPE;
-        else if (strcmp(value, "vca") == 0)
-            d = SIM_DISPATCH_VCA;
-        else
-            return errf(err, errlen, "%s: %s=%s: want stripe or vca", where, key, value);
-        p->dispatch = d;
-        return 0;
-    }
-    case SP_GC: {
-        enum sim_gc_policy g;
-        if (strcmp(value, "greedy") == 0)
-            g = SIM_GC_GREEDY;
-        else if (strcmp(value, "fifo") == 0)
-            g = SIM_GC_FIFO;
-        else if (strcmp(value, "dchoice") == 0)
-            g = SIM_GC_DCHOICE;
-        else
-            return errf(err, errlen, "%s: %s=%s: want greedy, fifo or dchoice", where, key,
-                        value);
-        p->gc = g;
-        return 0;
-    }
-    }
-    return errf(err, errlen, "%s: %s: unhandled key type", where, key);
+    return rc;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -795,136 +585,90 @@ static double sim_preset_at_qd(const struct sim_params *p, double card, unsigned
     return card * qd / (qd + n - 1.0);
 }
 
-static void sim_preset_line(FILE *out, const char *key, const char *val, const char *comment)
-{
-    int n = fprintf(out, "%s = %s", key, val);
-    if (comment && *comment)
-        fprintf(out, "%*s; %s", n < 38 ? 38 - n : 1, "", comment);
-    fputc('\n', out);
-}
-
 static void sim_preset_linef(FILE *out, const char *key, double v, const char *comment)
 {
     char val[64];
     snprintf(val, sizeof val, "%.15g", v);
-    sim_preset_line(out, key, val, comment);
+    keys_print_line(out, key, val, comment);
 }
 
-static void sim_preset_print_param(FILE *out, const struct sim_params *p,
-                                   const struct sim_preset_key *k)
+/* A size parameter's value for people, before its help. */
+static void sim_preset_note(const struct key_row *r, const void *obj, char *buf, size_t len)
 {
-    char val[320], c[256] = "";
-    const char *src = (const char *)p + k->off;
-    switch (k->type) {
-    case SP_STR:
-        str_copy(val, sizeof val, src);
-        break;
-    case SP_UINT:
-    case SP_POW2:
-        snprintf(val, sizeof val, "%llu", (unsigned long long)sim_preset_load_u(p, k));
-        break;
-    case SP_SIZE: {
-        uint64_t v = sim_preset_load_u(p, k);
-        snprintf(val, sizeof val, "%llu", (unsigned long long)v);
-        if (v)
-            sim_preset_fmt_bytes((double)v, c, sizeof c);
-        break;
-    }
-    case SP_DOUBLE:
-    case SP_PCT: {
-        double v;
-        memcpy(&v, src, sizeof v);
-        snprintf(val, sizeof val, "%.15g", v);
-        break;
-    }
-    case SP_BOOL: {
-        bool v;
-        memcpy(&v, src, sizeof v);
-        str_copy(val, sizeof val, v ? "1" : "0");
-        break;
-    }
-    case SP_DISPATCH:
-        str_copy(val, sizeof val, sim_preset_dispatch_name(p->dispatch));
-        break;
-    case SP_GC:
-        str_copy(val, sizeof val, sim_preset_gc_name(p->gc));
-        break;
-    }
-    sim_preset_line(out, k->key, val, c);
+    char v[32];
+    keys_row_value(r, obj, v, sizeof v);
+    if (r->type == KEY_SIZE && strcmp(v, "0"))
+        sim_preset_fmt_bytes(strtod(v, NULL), buf, len);
 }
 
-void sim_params_describe(const struct sim_params *p, FILE *out)
+/* Geometry and capacity at full size. */
+static void sim_describe_capacity(FILE *out, const struct sim_params *p,
+                                  const struct sim_preset_derived *d)
 {
-    struct sim_preset_derived d;
-    sim_preset_derive(p, &d);
-    char c[512], h1[64], h2[64], h3[64];
+    char c[512], h1[64];
     unsigned n = p->n_ctl ? p->n_ctl : 1;
-
-    fprintf(out, "; sim preset %s: every parameter (a valid preset: keys as in "
-            "profiles/devices/*.ini)\n", p->name[0] ? p->name : "(unnamed)");
-    fputs("; values are for the full-size drive; sim_open applies k\n[device]\n", out);
-    for (size_t i = 0; i < sizeof sim_preset_keys / sizeof sim_preset_keys[0]; i++)
-        sim_preset_print_param(out, p, &sim_preset_keys[i]);
-
-    fputs("\n; derived figures: expected (formula), from the design note §3/§5.9/§6 closed forms;"
-          "\n; not measured, and not the model's output (run the drive to see that)\n"
-          "[expected]\n", out);
-
-    /* Geometry and capacity at full size. */
     snprintf(c, sizeof c, "expected (formula): %u channels x %u dies", p->channels,
              p->dies_per_channel);
-    sim_preset_linef(out, "dies_per_ctl", d.dies, c);
+    sim_preset_linef(out, "dies_per_ctl", d->dies, c);
     snprintf(c, sizeof c, "4 KiB units per multi-plane program (%u planes x %u B)", p->planes,
              p->page_bytes);
-    sim_preset_linef(out, "units_per_program", d.units_per_prog, c);
+    sim_preset_linef(out, "units_per_program", d->units_per_prog, c);
     snprintf(c, sizeof c, "4 KiB units per erase block per die (%u planes x %u pages)",
              p->planes, p->pages_per_block);
-    sim_preset_linef(out, "units_per_erase_block", d.units_per_eblk, c);
-    sim_preset_fmt_bytes(d.line_bytes, h1, sizeof h1);
+    sim_preset_linef(out, "units_per_erase_block", d->units_per_eblk, c);
+    sim_preset_fmt_bytes(d->line_bytes, h1, sizeof h1);
     snprintf(c, sizeof c, "%s: one block of every plane of every die", h1);
-    sim_preset_linef(out, "line_bytes", d.line_bytes, c);
+    sim_preset_linef(out, "line_bytes", d->line_bytes, c);
     sim_preset_linef(out, "lines_per_ctl", p->blocks_per_plane, "= blocks_per_plane");
-    sim_preset_fmt_bytes(d.raw_ctl, h1, sizeof h1);
+    sim_preset_fmt_bytes(d->raw_ctl, h1, sizeof h1);
     snprintf(c, sizeof c, "expected (formula): %s", h1);
-    sim_preset_linef(out, "raw_bytes_per_ctl", d.raw_ctl, c);
-    sim_preset_fmt_bytes(d.raw, h1, sizeof h1);
+    sim_preset_linef(out, "raw_bytes_per_ctl", d->raw_ctl, c);
+    sim_preset_fmt_bytes(d->raw, h1, sizeof h1);
     snprintf(c, sizeof c, "expected (formula): %s over %u controller(s)", h1, n);
-    sim_preset_linef(out, "raw_bytes_total", d.raw, c);
+    sim_preset_linef(out, "raw_bytes_total", d->raw, c);
     snprintf(c, sizeof c, "lines kept free at k (foreground-GC trigger max(%u, %.15g %% of %llu "
              "lines), + %d for open lines) = %.3g %% of raw", p->fg_lines_min, p->fg_lines_pct,
-             (unsigned long long)d.lines_s, SIM_POOL_EXTRA_LINES, 100.0 * d.pool_frac);
-    sim_preset_linef(out, "free_line_pool", (double)d.pool_lines, c);
-    sim_preset_fmt_bytes(d.usable_ctl, h1, sizeof h1);
+             (unsigned long long)d->lines_s, SIM_POOL_EXTRA_LINES, 100.0 * d->pool_frac);
+    sim_preset_linef(out, "free_line_pool", (double)d->pool_lines, c);
+    sim_preset_fmt_bytes(d->usable_ctl, h1, sizeof h1);
     snprintf(c, sizeof c, "expected (formula): %s = raw - reserve %.15g %% - free-line pool", h1,
              p->reserve_pct);
-    sim_preset_linef(out, "usable_bytes_per_ctl", floor(d.usable_ctl), c);
-    if (d.user_ctl > 0) {
-        sim_preset_fmt_bytes(d.user_ctl, h1, sizeof h1);
-        if (d.user_from_op)
+    sim_preset_linef(out, "usable_bytes_per_ctl", floor(d->usable_ctl), c);
+    if (d->user_ctl > 0) {
+        sim_preset_fmt_bytes(d->user_ctl, h1, sizeof h1);
+        if (d->user_from_op)
             snprintf(c, sizeof c, "expected (formula): %s = usable / (1 + op %.15g %%)", h1,
                      p->op_pct);
         else
             snprintf(c, sizeof c, "%s from user_bytes%s", h1,
                      p->op_pct > 0 ? " (op_pct is ignored while user_bytes is set)" : "");
-        sim_preset_linef(out, "user_bytes_per_ctl", floor(d.user_ctl), c);
-        sim_preset_fmt_bytes(d.user_ctl * n, h1, sizeof h1);
+        sim_preset_linef(out, "user_bytes_per_ctl", floor(d->user_ctl), c);
+        sim_preset_fmt_bytes(d->user_ctl * n, h1, sizeof h1);
         snprintf(c, sizeof c, "expected (formula): %s nominal, what reports show", h1);
-        sim_preset_linef(out, "user_bytes_total", floor(d.user_ctl * n), c);
+        sim_preset_linef(out, "user_bytes_total", floor(d->user_ctl * n), c);
     } else {
-        sim_preset_line(out, "user_bytes_per_ctl", "0", "undefined: set user_bytes or op_pct > 0");
+        keys_print_line(out, "user_bytes_per_ctl", "0", "undefined: set user_bytes or op_pct > 0");
     }
-    if (d.rho > 0) {
+    if (d->rho > 0) {
         snprintf(c, sizeof c, "expected (formula): rho_eff = usable / user - 1 (%.3g %% of "
-                 "physical)", 100.0 * d.rho / (1.0 + d.rho));
-        sim_preset_linef(out, "rho_eff", round(d.rho * 1e4) / 1e4, c);
-        sim_preset_linef(out, "wa_oracle", round(d.wa * 1e3) / 1e3,
+                 "physical)", 100.0 * d->rho / (1.0 + d->rho));
+        sim_preset_linef(out, "rho_eff", round(d->rho * 1e4) / 1e4, c);
+        sim_preset_linef(out, "wa_oracle", round(d->wa * 1e3) / 1e3,
                  "expected (formula): sim_wa_oracle(rho_eff), greedy/FIFO, uniform random");
     } else {
-        sim_preset_line(out, "rho_eff", "0",
+        keys_print_line(out, "rho_eff", "0",
                         "no spare space (user >= usable): write amplification is unbounded");
     }
+}
 
-    /* Performance, 4 KiB. */
+/* 4 KiB random writes: fresh (FOB) and steady state, at full size; *fob_out, *ss_out: the
+ * card's figures. */
+static void sim_describe_writes(FILE *out, const struct sim_params *p,
+                                const struct sim_preset_derived *d, double *fob_out,
+                                double *ss_out)
+{
+    char c[512], h1[64], h2[64];
+    unsigned n = p->n_ctl ? p->n_ctl : 1;
     double wa0 = 1.0;
     double c0 = sim_preset_stored_fraction(p, 0);
     if (p->durawrite) {
@@ -932,7 +676,7 @@ void sim_params_describe(const struct sim_params *p, FILE *out)
                  "metadata %.15g %% of a unit)", p->meta_pct);
         sim_preset_linef(out, "stored_fraction_0pct", c0, c);
     }
-    struct sim_preset_bound fob_ctl = sim_preset_write_iops_ctl(p, &d, c0, true, NULL);
+    struct sim_preset_bound fob_ctl = sim_preset_write_iops_ctl(p, d, c0, true, NULL);
     struct sim_preset_bound fob = sim_preset_card(p, fob_ctl);
     sim_preset_fmt_iops(fob.v, h1, sizeof h1);
     sim_preset_fmt_iops(fob_ctl.v, h2, sizeof h2);
@@ -941,14 +685,14 @@ void sim_params_describe(const struct sim_params *p, FILE *out)
     sim_preset_linef(out, "fob_4k_randwrite_iops", round(fob.v), c);
     if (p->durawrite) {   /* the datapath carries stored data: compressible data passes it */
         const double c100 = sim_preset_stored_fraction(p, 100);
-        struct sim_preset_bound fc = sim_preset_card(p, sim_preset_write_iops_ctl(p, &d, c100,
+        struct sim_preset_bound fc = sim_preset_card(p, sim_preset_write_iops_ctl(p, d, c100,
                                                                                   true, NULL));
         sim_preset_fmt_iops(fc.v, h1, sizeof h1);
         snprintf(c, sizeof c, "expected (formula): %s FOB with fully compressible data (what "
                  "SandForce specifications quote), bound: %s", h1, fc.why);
         sim_preset_linef(out, "fob_4k_randwrite_iops_compressible", round(fc.v), c);
     }
-    struct sim_preset_bound ss_ctl = sim_preset_write_iops_ctl(p, &d, c0, false, &wa0);
+    struct sim_preset_bound ss_ctl = sim_preset_write_iops_ctl(p, d, c0, false, &wa0);
     struct sim_preset_bound ss = sim_preset_card(p, ss_ctl);
     if (p->durawrite && ss.v > 0) {
         snprintf(c, sizeof c, "expected (formula): oracle WA for incompressible data, rho = "
@@ -962,8 +706,17 @@ void sim_params_describe(const struct sim_params *p, FILE *out)
                  "bound: %s", h1, n > 1 ? ", all controllers busy" : "", h2, ss.why);
         sim_preset_linef(out, "ss_4k_randwrite_iops", round(ss.v), c);
     } else {
-        sim_preset_line(out, "ss_4k_randwrite_iops", "0", "undefined: no spare space");
+        keys_print_line(out, "ss_4k_randwrite_iops", "0", "undefined: no spare space");
     }
+    *fob_out = fob.v;
+    *ss_out = ss.v;
+}
+
+/* A card of several controllers at QD32 and QD128 (note §4). */
+static void sim_describe_at_qd(FILE *out, const struct sim_params *p, double fob, double ss)
+{
+    char c[512], h1[64];
+    unsigned n = p->n_ctl ? p->n_ctl : 1;
     if (n > 1) {
         const char *how = p->dispatch == SIM_DISPATCH_VCA
                               ? "vca, join-shortest-queue: X1 x min(QD, N)"
@@ -972,26 +725,33 @@ void sim_params_describe(const struct sim_params *p, FILE *out)
         for (size_t i = 0; i < 2; i++) {
             char key[64];
             snprintf(key, sizeof key, "fob_4k_randwrite_iops_qd%u", qds[i]);
-            double v = sim_preset_at_qd(p, fob.v, qds[i]);
+            double v = sim_preset_at_qd(p, fob, qds[i]);
             sim_preset_fmt_iops(v, h1, sizeof h1);
             snprintf(c, sizeof c, "expected (formula): %s at QD%u (%s)", h1, qds[i], how);
             sim_preset_linef(out, key, round(v), c);
         }
-        for (size_t i = 0; i < 2 && ss.v > 0; i++) {
+        for (size_t i = 0; i < 2 && ss > 0; i++) {
             char key[64];
             snprintf(key, sizeof key, "ss_4k_randwrite_iops_qd%u", qds[i]);
-            double v = sim_preset_at_qd(p, ss.v, qds[i]);
+            double v = sim_preset_at_qd(p, ss, qds[i]);
             sim_preset_fmt_iops(v, h1, sizeof h1);
             snprintf(c, sizeof c, "expected (formula): %s at QD%u (%s)", h1, qds[i], how);
             sim_preset_linef(out, key, round(v), c);
         }
     }
+}
+
+/* DuraWrite: steady state with 90 % compressible data. */
+static void sim_describe_compressible(FILE *out, const struct sim_params *p,
+                                      const struct sim_preset_derived *d)
+{
+    char c[512], h1[64];
     if (p->durawrite) {
         double c90 = sim_preset_stored_fraction(p, 90), wa90 = 1.0;
         sim_preset_linef(out, "stored_fraction_90pct", c90,
                  "DuraWrite: stored / host for 90 % compressible data (1 sector + metadata)");
         struct sim_preset_bound s90 =
-            sim_preset_card(p, sim_preset_write_iops_ctl(p, &d, c90, false, &wa90));
+            sim_preset_card(p, sim_preset_write_iops_ctl(p, d, c90, false, &wa90));
         if (s90.v > 0) {
             sim_preset_linef(out, "wa_oracle_90pct", round(wa90 * 1e4) / 1e4,
                      "expected (formula): relocations per host unit + 1 at 90 % compressible");
@@ -1001,12 +761,18 @@ void sim_params_describe(const struct sim_params *p, FILE *out)
             sim_preset_linef(out, "ss_4k_randwrite_iops_90pct", round(s90.v), c);
         }
     }
+}
 
+/* 4 KiB random reads and QD1 latencies. */
+static void sim_describe_reads(FILE *out, const struct sim_params *p,
+                               const struct sim_preset_derived *d)
+{
+    char c[512], h1[64], h2[64];
     struct sim_preset_bound rd_ctl = {0, "none"};
     double nf = p->fw_cores ? p->fw_cores : 1;
-    sim_preset_min(&rd_ctl, nf / (d.cr4 * 1e-6), "firmware");
+    sim_preset_min(&rd_ctl, nf / (d->cr4 * 1e-6), "firmware");
     if (p->t_read_us > 0)
-        sim_preset_min(&rd_ctl, d.dies / (p->t_read_us * 1e-6), "NAND read (dies / tR)");
+        sim_preset_min(&rd_ctl, d->dies / (p->t_read_us * 1e-6), "NAND read (dies / tR)");
     sim_preset_min(&rd_ctl, p->channels * p->channel_mb_s * 1e6 / SP_UNIT,
                    "channel transfer");
     struct sim_preset_bound rd = sim_preset_card(p, rd_ctl);
@@ -1018,16 +784,21 @@ void sim_params_describe(const struct sim_params *p, FILE *out)
 
     double link_us = SP_UNIT / p->link_mb_s;    /* bytes / (MB/s) = us */
     double xfer_us = SP_UNIT / p->channel_mb_s;
-    double rlat = p->d_card_us + d.cr4 + p->d_r_us + p->t_read_us + xfer_us + link_us;
+    double rlat = p->d_card_us + d->cr4 + p->d_r_us + p->t_read_us + xfer_us + link_us;
     snprintf(c, sizeof c, "expected (formula): d_card + c_cmd + c_r(4K) + d_r + tR + channel "
              "%.3g + link %.3g us = %.3gK IOPS at QD1", xfer_us, link_us, 1e3 / rlat);
     sim_preset_linef(out, "read_4k_qd1_latency_us", round(rlat * 100) / 100, c);
     double wpipe_us = p->wpipe_mb_s > 0 ? SP_UNIT / p->wpipe_mb_s : 0;
-    double wlat = p->d_card_us + link_us + p->d_w_us + d.cw4 + wpipe_us;
+    double wlat = p->d_card_us + link_us + p->d_w_us + d->cw4 + wpipe_us;
     sim_preset_linef(out, "write_4k_qd1_latency_us", round(wlat * 100) / 100,
              "expected (formula): d_card + link + d_w + c_cmd + c_w(4K) + datapath (early ack)");
+}
 
-    /* Controller pauses (sim.h: not dilated). */
+/* Controller pauses (sim.h: not dilated). */
+static void sim_describe_pauses(FILE *out, const struct sim_params *p)
+{
+    char c[512];
+    unsigned n = p->n_ctl ? p->n_ctl : 1;
     if (p->pause_ms > 0) {
         double card_s = p->pause_period_ms / 1e3 / n;
         snprintf(c, sizeof c, "expected (formula): a %.15g ms pause about every %.3g s per "
@@ -1043,27 +814,55 @@ void sim_params_describe(const struct sim_params *p, FILE *out)
                  100.0 * p->flush_ms / 1e3 * (1e3 / p->flush_every_mb));
         sim_preset_linef(out, "flush_ms_per_gb", round(p->flush_ms * 1e3 / p->flush_every_mb * 100) / 100, c);
     }
+}
 
-    /* Scaled geometry. */
+/* The geometry scaled at k (note §5.9). */
+static void sim_describe_scaled(FILE *out, const struct sim_params *p,
+                                const struct sim_preset_derived *d)
+{
+    char c[512], h1[64], h3[64];
+    unsigned n = p->n_ctl ? p->n_ctl : 1;
     fprintf(out, "; scaled at k = %u (note §5.9): capacity / k, every device duration x k, "
             "each completion weighs k\n", p->k);
-    sim_preset_linef(out, "scaled_pages_per_block", d.ppb_s,
+    sim_preset_linef(out, "scaled_pages_per_block", d->ppb_s,
              "halved from pages_per_block (down to 8) until >= 256 lines");
-    snprintf(c, sizeof c, "%s", d.rule_met ? "geometry rule met (>= 256 lines)"
+    snprintf(c, sizeof c, "%s", d->rule_met ? "geometry rule met (>= 256 lines)"
                                            : "geometry rule NOT met: fewer than 256 lines even "
                                              "at 8 pages/block; lower k");
-    sim_preset_linef(out, "scaled_lines_per_ctl", (double)d.lines_s, c);
-    sim_preset_fmt_bytes(d.line_bytes_s, h1, sizeof h1);
-    snprintf(c, sizeof c, "%s = %.15g units", h1, d.line_bytes_s / SP_UNIT);
-    sim_preset_linef(out, "scaled_line_bytes", d.line_bytes_s, c);
-    sim_preset_fmt_bytes(d.line_bytes_s * (double)d.lines_s, h1, sizeof h1);
-    sim_preset_linef(out, "scaled_raw_bytes_per_ctl", d.line_bytes_s * (double)d.lines_s, h1);
-    if (d.user_ctl > 0) {
-        sim_preset_fmt_bytes(d.user_ctl * n / p->k, h3, sizeof h3);
+    sim_preset_linef(out, "scaled_lines_per_ctl", (double)d->lines_s, c);
+    sim_preset_fmt_bytes(d->line_bytes_s, h1, sizeof h1);
+    snprintf(c, sizeof c, "%s = %.15g units", h1, d->line_bytes_s / SP_UNIT);
+    sim_preset_linef(out, "scaled_line_bytes", d->line_bytes_s, c);
+    sim_preset_fmt_bytes(d->line_bytes_s * (double)d->lines_s, h1, sizeof h1);
+    sim_preset_linef(out, "scaled_raw_bytes_per_ctl", d->line_bytes_s * (double)d->lines_s, h1);
+    if (d->user_ctl > 0) {
+        sim_preset_fmt_bytes(d->user_ctl * n / p->k, h3, sizeof h3);
         snprintf(c, sizeof c, "%s: the address space the harness uses", h3);
-        sim_preset_linef(out, "scaled_user_bytes", floor(d.user_ctl * n / p->k), c);
+        sim_preset_linef(out, "scaled_user_bytes", floor(d->user_ctl * n / p->k), c);
     }
     snprintf(c, sizeof c, "t_erase x %u/%u (erase cost per byte unchanged), then x k in virtual "
-             "time", d.ppb_s, p->pages_per_block);
-    sim_preset_linef(out, "scaled_t_erase_us", d.t_erase_s, c);
+             "time", d->ppb_s, p->pages_per_block);
+    sim_preset_linef(out, "scaled_t_erase_us", d->t_erase_s, c);
+}
+
+void sim_params_describe(const struct sim_params *p, FILE *out)
+{
+    struct sim_preset_derived d;
+    sim_preset_derive(p, &d);
+    fprintf(out, "; sim preset %s: every parameter (a valid preset: keys as in "
+            "profiles/devices/*.ini)\n", p->name[0] ? p->name : "(unnamed)");
+    fputs("; values are for the full-size drive; sim_open applies k\n[device]\n", out);
+    keys_print_values(out, &sim_preset_table, p, sim_preset_note);
+
+    fputs("\n; derived figures: expected (formula), from the design note §3/§5.9/§6 closed forms;"
+          "\n; not measured, and not the model's output (run the drive to see that)\n"
+          "[expected]\n", out);
+    sim_describe_capacity(out, p, &d);
+    double fob, ss;
+    sim_describe_writes(out, p, &d, &fob, &ss);
+    sim_describe_at_qd(out, p, fob, ss);
+    sim_describe_compressible(out, p, &d);
+    sim_describe_reads(out, p, &d);
+    sim_describe_pauses(out, p);
+    sim_describe_scaled(out, p, &d);
 }

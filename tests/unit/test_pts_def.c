@@ -217,10 +217,47 @@ static void test_each_kind_of_value_refused(void **state)
     }
 }
 
+static char *keys_help(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    pts_def_keys_print(f);
+    fclose(f);
+    return buf;
+}
+
+/* run-test --help prints the keys from the rows: every key of the definitions above, each with
+ * its range on its line and a line of help under it. */
+static void test_keys_printed_from_the_rows(void **state)
+{
+    (void)state;
+    char *help = keys_help();
+    char text[2048];
+    snprintf(text, sizeof(text), "%sgroups = x\n", all_keys);
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '[')
+            continue;
+        char key[64], want[80];
+        sscanf(line, "%63s", key);
+        snprintf(want, sizeof(want), "\n  %-26s ", key);
+        const char *at = strstr(help, want);
+        if (!at && strncmp(help, want + 1, strlen(want) - 1) != 0)
+            fail_msg("%s is not in the keys' help:\n%s", key, help);
+    }
+    assert_non_null(strstr(help, "  threads                    integer 1..4096 | spec\n"
+                                 "                             workers (spec: "));
+    assert_non_null(strstr(help, "  kind                       standard | hir | xsr | dirth\n"));
+    assert_non_null(strstr(help, "  latency_ceiling            duration, at least 1ns\n"));
+    free(help);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_key_lands_in_its_field),
+        cmocka_unit_test(test_keys_printed_from_the_rows),
         cmocka_unit_test(test_xsr_groups),
         cmocka_unit_test(test_report_presentation),
         cmocka_unit_test(test_each_kind_of_value_refused),

@@ -487,6 +487,42 @@ static void test_describe_round_trip(void **state)
     }
 }
 
+/* describe says for each parameter what it is and what it takes, from the key rows. */
+static void test_describe_says_each_range(void **state)
+{
+    (void)state;
+    struct sim_params p;
+    load_ok("generic-mlc25", &p);
+    char *out = describe_str(&p);
+    assert_non_null(strstr(out, "\nn_ctl = 1                             ; controllers behind the "
+                                "host interface (integer 1..64)\n"));
+    assert_non_null(strstr(out, "; 8 KiB (8.192 kB); NAND page per plane (size 4KiB..1MiB, "
+                                "multiple of 4 KiB)\n"));
+    assert_non_null(strstr(out, "\ngc = greedy                           ; GC victim policy "
+                                "(greedy | fifo | dchoice)\n"));
+    assert_non_null(strstr(out, "\nk = 1                                 ; time dilation and "
+                                "capacity scale (power of two 1..4096)\n"));
+    /* every parameter line has a comment */
+    char *copy = strdup(out);
+    assert_non_null(copy);
+    char *section = strstr(copy, "[device]\n");
+    assert_non_null(section);
+    char *end = strstr(section, "\n[expected]");
+    assert_non_null(end);
+    *end = '\0';
+    unsigned lines = 0, commented = 0;
+    for (char *l = strtok(section + 9, "\n"); l; l = strtok(NULL, "\n")) {
+        if (*l == ';')
+            continue;
+        lines++;
+        commented += strstr(l, " ; ") && l[strlen(l) - 1] == ')';
+    }
+    assert_int_equal(lines, 60);
+    assert_int_equal(commented, 60);
+    free(copy);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -501,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_describe_generic),
         cmocka_unit_test(test_describe_presets),
         cmocka_unit_test(test_describe_round_trip),
+        cmocka_unit_test(test_describe_says_each_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

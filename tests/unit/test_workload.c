@@ -936,9 +936,47 @@ static void test_fio_job_files(void **state)
     fio_bad(p, NULL, "no job section");
 }
 
+/* run --help and profile --help print the keys from the rows: every key wl_set takes is there
+ * (an alias beside its key, in brackets), each with a line of help. */
+static void test_keys_printed_from_the_rows(void **state)
+{
+    (void)state;
+    char *help = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&help, &len);
+    assert_non_null(f);
+    wl_keys_print(f, NULL);
+    fclose(f);
+    for (size_t i = 0; wl_key_at(i); i++) {
+        char a[80], b[80], c[80], d[80], e[80];
+        snprintf(a, sizeof a, "\n  %s ", wl_key_at(i));
+        snprintf(b, sizeof b, "[%s]", wl_key_at(i));
+        snprintf(c, sizeof c, "[%s,", wl_key_at(i));
+        snprintf(d, sizeof d, ", %s]", wl_key_at(i));
+        snprintf(e, sizeof e, ", %s,", wl_key_at(i));
+        if (!strstr(help, a) && !strstr(help, b) && !strstr(help, c) && !strstr(help, d) &&
+            !strstr(help, e) && strncmp(help, a + 1, strlen(a) - 1))
+            fail_msg("%s is not in the keys' help", wl_key_at(i));
+    }
+    assert_non_null(strstr(help, "  iodepth [qd]               1..65536\n"
+                                 "                             outstanding I/Os per worker\n"));
+    assert_non_null(strstr(help, "  random_map                 once | always | off\n"));
+    assert_non_null(strstr(help, "  verify                     refused\n"));
+    free(help);
+    /* the groups: profile --help prints the profile's four */
+    f = open_memstream(&help, &len);
+    wl_keys_print(f, "profile");
+    fclose(f);
+    assert_non_null(strstr(help, "  sweep_qd "));
+    assert_non_null(strstr(help, "  precondition "));
+    assert_null(strstr(help, "  bs "));
+    free(help);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_keys_printed_from_the_rows),
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_acceptance_inline),
         cmocka_unit_test(test_aliases),
