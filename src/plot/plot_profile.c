@@ -10,7 +10,7 @@
 
 #include "lib/units.h"
 #include "lib/util.h"
-#include "plot/plot.h"
+#include "plot/chart.h"
 
 #define MAXK 64
 

@@ -11,7 +11,7 @@
 #include "core/results.h"
 #include "lib/units.h"
 #include "lib/util.h"
-#include "plot/plot.h"
+#include "plot/chart.h"
 
 #define MAXV 64
 

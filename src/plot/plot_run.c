@@ -13,7 +13,7 @@
 
 #include "lib/units.h"
 #include "lib/util.h"
-#include "plot/plot.h"
+#include "plot/chart.h"
 #include "read/words.h"
 
 static bool is_run(struct json_object *doc) { return !strcmp(pj_schema(doc), "ptsbench.run"); }

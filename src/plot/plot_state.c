@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "lib/util.h"
-#include "plot/plot.h"
+#include "plot/chart.h"
 
 bool plot_doc_simulated(struct json_object *doc)
 {
