@@ -333,6 +333,16 @@ int plot_block_end(struct plot_chart *ch)
     return ch->block_rows;
 }
 
+/* A text column: double-quoted, its own double quotes and control characters dropped. */
+static void put_label(struct sbuf *b, const char *label)
+{
+    sb_printf(b, "\"");
+    for (const char *p = label ? label : ""; *p; p++)
+        if (*p != '"' && (unsigned char)*p >= 0x20)
+            sb_printf(b, "%c", *p);
+    sb_printf(b, "\"");
+}
+
 void plot_table(struct plot_chart *ch, const char *columns)
 {
     char cols[1024];
@@ -342,11 +352,7 @@ void plot_table(struct plot_chart *ch, const char *columns)
 
 void plot_table_row(struct plot_chart *ch, const char *label, int n, const double *v)
 {
-    sb_printf(&ch->dat, "\"");
-    for (const char *p = label ? label : ""; *p; p++)
-        if (*p != '"' && (unsigned char)*p >= 0x20)
-            sb_printf(&ch->dat, "%c", *p);
-    sb_printf(&ch->dat, "\"");
+    put_label(&ch->dat, label);
     bool any = false;
     for (int i = 0; i < n; i++) {
         sb_printf(&ch->dat, " ");
@@ -357,6 +363,25 @@ void plot_table_row(struct plot_chart *ch, const char *label, int n, const doubl
     sb_printf(&ch->dat, "\n");
     if (any)
         ch->valid_rows++;
+}
+
+void plot_row_label(struct plot_chart *ch, const char *label, int n, const double *v)
+{
+    bool valid = n > 0;
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(v[i]) && i < 2)
+            valid = false;
+        if (i)
+            sb_printf(&ch->dat, " ");
+        put_num(&ch->dat, v[i]);
+    }
+    sb_printf(&ch->dat, " ");
+    put_label(&ch->dat, label);
+    sb_printf(&ch->dat, "\n");
+    if (valid) {
+        ch->block_rows++;
+        ch->valid_rows++;
+    }
 }
 
 void plot_set(struct plot_chart *ch, const char *fmt, ...)

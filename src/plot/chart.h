@@ -85,6 +85,9 @@ int plot_block_end(struct plot_chart *ch);
  * quoted category label and n numbers. Plot it as `dat using K:xtic(1)`. */
 void plot_table(struct plot_chart *ch, const char *columns);
 void plot_table_row(struct plot_chart *ch, const char *label, int n, const double *v);
+/* A row of a block with a text column last: n numbers (as plot_row), then label quoted (double
+ * quotes dropped), for tic labels: `dat index K using 1:2:xtic(N + 1)`. */
+void plot_row_label(struct plot_chart *ch, const char *label, int n, const double *v);
 /* Record input i as a source of the chart's data (named in the .dat header). */
 void plot_source(struct plot_chart *ch, size_t input);
 
