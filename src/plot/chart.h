@@ -116,8 +116,13 @@ void plot_quote(char *dst, size_t len, const char *s);
 
 /* Suite helpers: the test named `name` in a ptsbench.suite document, or NULL. */
 struct json_object *plot_suite_test(struct json_object *doc, const char *name);
-/* plot_test_report of the test named `name`, in the first input that has it ("generic"). */
+/* plot_test_presentation of the test named `name`, in the first input that has it
+ * (PTS_REPORT_GENERIC); plot_suite_report: its name. */
+enum pts_report plot_suite_presentation(struct plot_ctx *c, const char *name);
 const char *plot_suite_report(struct plot_ctx *c, const char *name);
+/* Whether plot_pts.c's table draws presentation p (every one has an entry; "generic": the
+ * steady-state convergence and window any standard test records). */
+bool plot_presentation_has_charts(enum pts_report p);
 /* "R/W 65/35" (block sizes: units_format_bs). */
 void plot_mix_label(double rwmix_read, char *buf, size_t len);
 /* A time axis: seconds below 10 minutes, minutes below 10 hours, else hours. Sets *div. */

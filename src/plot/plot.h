@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "lib/json_path.h"
+#include "pts/pts_def.h"
 
 struct json_object;
 
@@ -90,12 +91,16 @@ bool plot_round_is_wdpc(struct json_object *round);
 /* Append " (tag)" to title when tag is not empty. */
 void plot_title_tag(char *title, size_t len, const char *tag);
 
-/* How the report presents a suite test (tests[i]): its section (report.c) and charts
- * (plot_pts.c) are the ones of this presentation, "iops", "tp", "lat", "wsat", "hir", "xsr",
- * "dirth" or "generic" (the definition's `report` key, recorded as tests[i].report). The
- * version-1 fallback, for results from before the field (and the fixtures): from the test's name
- * as the report chose before, iops, tp, lat, wsat* (wsat), hir, xsr, dirth and cbw (dirth);
- * then from tests[i].kind (hir, xsr, dirth); else "generic". */
+/* How the report presents a suite test (tests[i]): its section (report.c's table) and charts
+ * (plot_pts.c's table) are the ones of this presentation, one of pts/'s (enum pts_report; the
+ * definition's `report` key, recorded as tests[i].report; its name: pts_report_name). A name
+ * this version does not know (results of a newer one): PTS_REPORT_GENERIC, the parameters only.
+ * The version-1 fallback, for results from before the field (and the fixtures): from the
+ * test's name as the report chose before, iops, tp, lat, wsat* (wsat), hir, xsr, dirth and
+ * cbw (dirth); then from tests[i].kind (hir, xsr, dirth); else generic. Every presentation has
+ * an entry in both tables (tests/unit/test_presentation.c). */
+enum pts_report plot_test_presentation(struct json_object *test);
+/* Its name, pts_report_name(plot_test_presentation(test)). */
 const char *plot_test_report(struct json_object *test);
 
 #endif

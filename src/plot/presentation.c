@@ -1,9 +1,11 @@
-/* presentation.c — a suite test's presentation (chart.h): which report section and charts
- * show it; the suite document's tests by name. */
+/* presentation.c — a suite test's presentation (plot.h, chart.h): which report section and
+ * charts show it, by the presentations pts/ defines (enum pts_report, pts_report_name: their
+ * names are there and nowhere else); the suite document's tests by name. */
 #include <json-c/json.h>
 #include <string.h>
 
 #include "plot/chart.h"
+#include "pts/pts_def.h"
 
 /* ---- JSON access ---- */
 
@@ -27,41 +29,62 @@ struct json_object *plot_suite_test(struct json_object *doc, const char *name)
     return NULL;
 }
 
-const char *plot_test_report(struct json_object *test)
+/* The presentation named r (a definition's `report` key, pts_report_name), or -1. */
+static int presentation_named(const char *r)
 {
-    static const char *const known[] = {"iops", "tp", "lat", "wsat", "hir", "xsr", "dirth",
-                                        "generic"};
-    const char *r = jp_str(test, "report");
-    for (size_t i = 0; r && i < sizeof(known) / sizeof(known[0]); i++)
-        if (!strcmp(r, known[i]))
-            return known[i];
-    if (r)
-        return "generic";   /* a presentation this report does not know: parameters only */
-    /* version 1: no "report" field */
-    const char *n = jp_str(test, "name");
-    static const char *const by_name[][2] = {{"iops", "iops"}, {"tp", "tp"},   {"lat", "lat"},
-                                             {"hir", "hir"},   {"xsr", "xsr"}, {"dirth", "dirth"},
-                                             {"cbw", "dirth"}};
-    for (size_t i = 0; n && i < sizeof(by_name) / sizeof(by_name[0]); i++)
-        if (!strcmp(n, by_name[i][0]))
-            return by_name[i][1];
-    if (n && !strncmp(n, "wsat", 4))
-        return "wsat";
-    const char *k = jp_str(test, "kind");   /* a kind's own presentation */
-    static const char *const kinds[] = {"hir", "xsr", "dirth"};
-    for (size_t i = 0; k && i < sizeof(kinds) / sizeof(kinds[0]); i++)
-        if (!strcmp(k, kinds[i]))
-            return kinds[i];
-    return "generic";
+    for (int p = PTS_REPORT_GENERIC; r && p < PTS_REPORT_COUNT; p++)
+        if (!strcmp(r, pts_report_name((enum pts_report)p)))
+            return p;
+    return -1;
 }
 
-const char *plot_suite_report(struct plot_ctx *c, const char *name)
+/* Version 1 (results without tests[i].report, and the fixtures): as the report chose before,
+ * from the test's name (a presentation's own name; cbw: dirth; wsat*: wsat), then from its
+ * kind (hir, xsr, dirth); else generic. */
+static enum pts_report presentation_v1(struct json_object *test)
+{
+    const char *n = jp_str(test, "name");
+    int p = presentation_named(n);
+    if (p > PTS_REPORT_GENERIC)
+        return (enum pts_report)p;
+    if (n && !strcmp(n, "cbw"))
+        return PTS_REPORT_DIRTH;
+    if (n && !strncmp(n, "wsat", 4))
+        return PTS_REPORT_WSAT;
+    const char *k = jp_str(test, "kind");   /* a kind's own presentation */
+    static const enum pts_report kinds[] = {PTS_REPORT_HIR, PTS_REPORT_XSR, PTS_REPORT_DIRTH};
+    for (size_t i = 0; k && i < sizeof(kinds) / sizeof(kinds[0]); i++)
+        if (!strcmp(k, pts_report_name(kinds[i])))
+            return kinds[i];
+    return PTS_REPORT_GENERIC;
+}
+
+enum pts_report plot_test_presentation(struct json_object *test)
+{
+    const char *r = jp_str(test, "report");
+    if (!r)
+        return presentation_v1(test);
+    int p = presentation_named(r);
+    /* a presentation this version does not know (newer results): parameters only */
+    return p >= PTS_REPORT_GENERIC ? (enum pts_report)p : PTS_REPORT_GENERIC;
+}
+
+const char *plot_test_report(struct json_object *test)
+{
+    return pts_report_name(plot_test_presentation(test));
+}
+
+enum pts_report plot_suite_presentation(struct plot_ctx *c, const char *name)
 {
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *t = plot_suite_test(c->in[i].doc, name);
         if (t)
-            return plot_test_report(t);
+            return plot_test_presentation(t);
     }
-    return "generic";
+    return PTS_REPORT_GENERIC;
 }
 
+const char *plot_suite_report(struct plot_ctx *c, const char *name)
+{
+    return pts_report_name(plot_suite_presentation(c, name));
+}

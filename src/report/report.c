@@ -549,8 +549,8 @@ static void group_prep_words(struct json_object *g, char *buf, size_t len)
 
 /* A PTS test's preparation, from its first subtest's purge and precondition (the PTS's own:
  * IOPS, TP and LAT run after WIPC, their test loop being the WDPC); report: the test's
- * presentation (plot_test_report; "wsat": write saturation from the purged drive). */
-static void suite_prep_words(const char *report, struct json_object *sub, char *buf,
+ * presentation (plot_test_presentation; WSAT: write saturation from the purged drive). */
+static void suite_prep_words(enum pts_report report, struct json_object *sub, char *buf,
                              size_t len)
 {
     const char *method = jp_str(sub, "purge.method");
@@ -570,7 +570,7 @@ static void suite_prep_words(const char *report, struct json_object *sub, char *
                            "rounds)", purge,
                  jp_true(jp_get(ss, "reached")) ? "reached" : "NOT reached",
                  jp_num(ss, "rounds_run"));
-    } else if (!strcmp(report, "wsat")) {
+    } else if (report == PTS_REPORT_WSAT) {
         snprintf(buf, len, "%s, then no preconditioning: write saturation from the purged drive "
                            "(no steady-state claim)", purge);
     } else {
@@ -1099,13 +1099,12 @@ static const char *state_short(enum meas_state s)
 }
 
 /* The WSAT plateau (the mean IOPS of its last five rounds) and HIR's best gain, from the
- * tests of the document's presentation "wsat" / "hir". */
-static struct json_object *test_by_report(struct json_object *doc, const char *report)
+ * tests of the document's presentation WSAT / HIR. */
+static struct json_object *test_by_report(struct json_object *doc, enum pts_report report)
 {
     for (size_t k = 0; k < jlen_at(doc, "tests"); k++) {
         struct json_object *t = jp_idx(jp_at(doc, "tests"), k);
-        const char *r = plot_test_report(t);
-        if (r && !strcmp(r, report))
+        if (plot_test_presentation(t) == report)
             return t;
     }
     return NULL;
@@ -1113,7 +1112,7 @@ static struct json_object *test_by_report(struct json_object *doc, const char *r
 
 static void wsat_cell(struct json_object *doc, char *buf, size_t len)
 {
-    struct json_object *sub = jp_at(test_by_report(doc, "wsat"), "subtests.0");
+    struct json_object *sub = jp_at(test_by_report(doc, PTS_REPORT_WSAT), "subtests.0");
     size_t nr = sub ? jlen_at(sub, "rounds") : 0;
     if (!nr) {
         snprintf(buf, len, "—");
@@ -1133,7 +1132,7 @@ static void wsat_cell(struct json_object *doc, char *buf, size_t len)
 
 static void hir_cell(struct json_object *doc, char *buf, size_t len)
 {
-    struct json_object *sub = jp_at(test_by_report(doc, "hir"), "subtests.0");
+    struct json_object *sub = jp_at(test_by_report(doc, PTS_REPORT_HIR), "subtests.0");
     size_t nw = sub ? jlen_at(sub, "wait_states") : 0;
     double best = NAN, wait = NAN;
     for (size_t k = 0; k < nw; k++) {
@@ -1814,22 +1813,25 @@ static void pts_dirth(struct ctx *c, const char *name)
     }
 }
 
-/* A test's section by its presentation (tests[i].report, plot_test_report); its charts are
- * plot_pts.c's by the same names. "generic": the parameters and preparation only. */
-static const struct {
-    const char *report;
-    void (*section)(struct ctx *c, const char *name);
-} pts_sections[] = {
-    {"iops", pts_iops}, {"tp", pts_tp},   {"lat", pts_lat},     {"wsat", pts_wsat},
-    {"hir", pts_hir},   {"xsr", pts_xsr}, {"dirth", pts_dirth},
+/* A test's section by its presentation (tests[i].report, plot_test_presentation); its charts
+ * are plot_pts.c's table's. Every presentation has an entry (tests/unit/test_presentation.c);
+ * "generic" (a standard test without one of the PTS's presentations): the parameters and
+ * preparation only. */
+static void pts_generic(struct ctx *c, const char *name)
+{
+    (void)c;
+    (void)name;
+}
+
+static void (*const pts_sections[PTS_REPORT_COUNT])(struct ctx *c, const char *name) = {
+    [PTS_REPORT_IOPS] = pts_iops, [PTS_REPORT_TP] = pts_tp,   [PTS_REPORT_LAT] = pts_lat,
+    [PTS_REPORT_WSAT] = pts_wsat, [PTS_REPORT_HIR] = pts_hir, [PTS_REPORT_XSR] = pts_xsr,
+    [PTS_REPORT_DIRTH] = pts_dirth, [PTS_REPORT_GENERIC] = pts_generic,
 };
 
-static void (*pts_section(const char *report))(struct ctx *, const char *)
+bool report_presentation_has_section(int p)
 {
-    for (size_t i = 0; i < sizeof(pts_sections) / sizeof(pts_sections[0]); i++)
-        if (!strcmp(pts_sections[i].report, report))
-            return pts_sections[i].section;
-    return NULL;
+    return p >= PTS_REPORT_GENERIC && p < PTS_REPORT_COUNT && pts_sections[p];
 }
 
 static const char *const steady_head[10] = {
@@ -1947,20 +1949,20 @@ static void run_steady_table(struct ctx *c, size_t i)
 static void test_params_words(struct json_object *t, char *buf, size_t len)
 {
     const char *def = jp_str(t, "definition"), *slash = def ? strrchr(def, '/') : NULL;
-    const char *report = plot_test_report(t);
+    enum pts_report report = plot_test_presentation(t);
     struct json_object *sub = jp_at(t, "subtests.0");
     char who[64];
     snprintf(who, sizeof(who), "%.0f thread%s × QD %.0f", jp_path(t, "threads"),
              jp_path(t, "threads") == 1 ? "" : "s", jp_path(t, "qd"));
     size_t used = 0;
-    if (report && !strcmp(report, "xsr") && jlen_at(sub, "groups")) {
+    if (report == PTS_REPORT_XSR && jlen_at(sub, "groups")) {
         used += (size_t)snprintf(buf, len, "%s; stimuli in turn:", who);
         for (size_t k = 0; k < jlen_at(sub, "groups") && used < len; k++) {
             struct json_object *g = jp_idx(jp_at(sub, "groups"), k);
             used += (size_t)snprintf(buf + used, len - used, "%s %s for %g min", k ? "," : "",
                                      sv(g, "stimulus"), jp_path(g, "minutes"));
         }
-    } else if (report && !strcmp(report, "hir") && jlen_at(sub, "wait_states")) {
+    } else if (report == PTS_REPORT_HIR && jlen_at(sub, "wait_states")) {
         struct json_object *w = jp_idx(jp_at(sub, "wait_states"), 0);
         used += (size_t)snprintf(buf, len, "%s, %s writes; preconditioning in %g s "
                                  "elements until steady, then wait states of %g s write "
@@ -2019,7 +2021,7 @@ static void suite_sections(struct ctx *c)
             char prep[512];
             if (!sub)
                 continue;
-            suite_prep_words(plot_test_report(find_test(c->in[i].doc, n)), sub, prep,
+            suite_prep_words(plot_test_presentation(find_test(c->in[i].doc, n)), sub, prep,
                              sizeof(prep));
             /* the drive's state as the test ended (results that record it per element) */
             struct json_object *st = jp_get(sub, "state");
@@ -2036,9 +2038,9 @@ static void suite_sections(struct ctx *c)
             if (health[0])
                 o_para(&c->o, "%s: %s.", dev(c, i), health);
         }
-        void (*section)(struct ctx *, const char *) = pts_section(plot_test_report(any));
-        if (section)
-            section(c, n);
+        enum pts_report p = plot_test_presentation(any);
+        if (report_presentation_has_section(p))
+            pts_sections[p](c, n);
         charts_for(c, n);
     }
 }
