@@ -4,7 +4,8 @@
  * directory and gnuplot is run on the script (fork/exec, no shell) to render PNG and SVG; the
  * .gp and .dat files stay beside the images so a user can restyle and re-render by hand
  * (`gnuplot NAME.gp`). Several result sets given together are overlaid in every chart (one
- * series per device), as reviews compare drives. */
+ * series per device), as reviews compare drives. The charts are written with the builder of
+ * plot/chart.h (the chart writer's contract); this header is what callers use. */
 #ifndef PTSBENCH_PLOT_H
 #define PTSBENCH_PLOT_H
 
