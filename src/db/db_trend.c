@@ -2,16 +2,13 @@
  * chart (db_trend.h). */
 #include "db/db_trend.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "lib/file.h"
-#include "lib/spawn.h"
 #include "lib/util.h"
+#include "plot/chart.h"
 
 static void row_band(struct db_trend_row *r)
 {
@@ -155,130 +152,73 @@ void db_trend_write_text(FILE *f, const struct db_trend *t)
                 "* outside it\n", t->window);
 }
 
-/* A gnuplot string: single quotes, a quote doubled. */
-static void gp_quote(FILE *f, const char *s)
+/* A series' rows as a block: x (1, 2, ...), value, median, band low, band high, label (the
+ * firmware, or the run's start time to the minute). Returns the block's index, -1 if empty. */
+static int trend_block(struct plot_chart *ch, const struct db_trend *t,
+                       const struct db_trend_series *s)
 {
-    fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', f);
-        fputc(*s, f);
+    char series[600];
+    snprintf(series, sizeof(series), "%s [%s]", s->label, s->key);
+    int k = plot_block(ch, 0, series, "x value median band_low band_high label");
+    for (size_t j = 0; j < s->n; j++) {
+        const struct db_trend_row *r = &s->r[j];
+        double b = isfinite(r->band) ? r->band : 0;
+        char label[300];
+        if (t->by_firmware)
+            snprintf(label, sizeof(label), "%s", *r->firmware ? r->firmware : "-");
+        else
+            snprintf(label, sizeof(label), "%.16s", *r->started ? r->started : "-");
+        const double v[5] = {(double)(j + 1), r->value, r->median,
+                             r->median - fabs(r->median) * b, r->median + fabs(r->median) * b};
+        plot_row_label(ch, label, 5, v);
     }
-    fputc('\'', f);
+    return plot_block_end(ch) > 0 ? k : -1;
 }
 
-static const char *const colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-                                     "#8c564b"};
-
-static int write_dat(const struct db_trend *t, const char *path, char *err, size_t errlen)
+/* The chart: per series its noise band (shaded), the median it is the band of (dashed) and
+ * the values, in the series' colour; the x axis labelled by firmware or start time. */
+static void trend_chart(struct plot_ctx *c, const struct db_trend *t, const char *stem,
+                        const char *title)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return errf(err, errlen, "%s: %s", path, strerror(errno));
-    fprintf(f, "# ptsbench db trend: %s over %s; one block (gnuplot index) per point\n",
-            meas_metric_name(t->metric), t->by_firmware ? "firmware" : "time");
+    char caption[300], q[300];
+    snprintf(caption, sizeof(caption), "%s over %s; the shaded band is the history's spread "
+             "before each run", meas_metric_name(t->metric), t->by_firmware ? "firmware" : "time");
+    struct plot_chart *ch = plot_chart_new(c, stem, "history", title, caption);
+    plot_quote(q, sizeof(q), meas_metric_name(t->metric));
+    plot_set(ch, "set ylabel %s", q);
+    plot_set(ch, "set xlabel '%s'", t->by_firmware ? "firmware" : "run (start time)");
+    plot_set(ch, "set xtics rotate by -45 noenhanced");
+    plot_set(ch, "set offsets 0.5, 0.5, 0, 0");
+    plot_set(ch, "set style fill transparent solid 0.18 noborder");
+    plot_count_axis(ch);
     for (size_t i = 0; i < t->n; i++) {
-        const struct db_trend_series *s = &t->s[i];
-        fprintf(f, "%s# %s [%s]\n# x value median band_low band_high label\n", i ? "\n\n" : "",
-                s->label, s->key);
-        for (size_t j = 0; j < s->n; j++) {
-            const struct db_trend_row *r = &s->r[j];
-            double b = isfinite(r->band) ? r->band : 0;
-            char label[300];
-            if (t->by_firmware)
-                snprintf(label, sizeof(label), "%s", *r->firmware ? r->firmware : "-");
-            else
-                snprintf(label, sizeof(label), "%.16s", *r->started ? r->started : "-");
-            for (char *c = label; *c; c++)
-                if (*c == '"')
-                    *c = '\'';
-            fprintf(f, "%zu %.10g %.10g %.10g %.10g \"%s\"\n", j + 1, r->value, r->median,
-                    r->median - fabs(r->median) * b, r->median + fabs(r->median) * b, label);
-        }
+        int k = trend_block(ch, t, &t->s[i]);
+        if (k < 0)
+            continue;
+        const char *col = plot_color((int)i);
+        plot_elem(ch, t->n == 1 ? "noise band" : NULL,
+                  "dat index %d using 1:4:5 with filledcurves %s", k, col);
+        plot_elem(ch, t->n == 1 ? (t->by_firmware ? "median" : "median of the runs before") : NULL,
+                  "dat index %d using 1:3 with lines dt 2 %s", k, col);
+        plot_elem(ch, t->s[i].label, "dat index %d using 1:2:xtic(6) with linespoints pt 7 lw 2 %s",
+                  k, col);
     }
-    int rc = ferror(f) | fclose(f);
-    return rc ? errf(err, errlen, "%s: cannot write", path) : 0;
-}
-
-static int write_gp(const struct db_trend *t, const char *path, const char *stem,
-                    const char *title, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return errf(err, errlen, "%s: %s", path, strerror(errno));
-    fprintf(f, "# %s.gp: written by ptsbench db trend; gnuplot %s.gp renders %s.png and "
-            "%s.svg from %s.dat\n", stem, stem, stem, stem, stem);
-    fprintf(f, "dat = '%s.dat'\nset encoding utf8\nset datafile missing 'NaN'\n"
-            "set grid lc rgb '#d8d8d8'\nset key outside below center horizontal noenhanced\n"
-            "set xtics rotate by -45 noenhanced\nset ylabel '%s'\nset title ", stem,
-            meas_metric_name(t->metric));
-    gp_quote(f, title);
-    fprintf(f, " noenhanced\nset xlabel '%s'\nset offsets 0.5, 0.5, 0, 0\n",
-            t->by_firmware ? "firmware" : "run (start time)");
-    fputs("set style fill transparent solid 0.18 noborder\n", f);
-    fputs("plot ", f);
-    for (size_t i = 0; i < t->n; i++) {
-        const char *c = colors[i % (sizeof(colors) / sizeof(colors[0]))];
-        fprintf(f, "%sdat index %zu using 1:4:5 with filledcurves lc rgb '%s' title ",
-                i ? ", \\\n     " : "", i, c);
-        gp_quote(f, t->n == 1 ? "noise band" : "");
-        fprintf(f, ", \\\n     dat index %zu using 1:3 with lines dt 2 lc rgb '%s' title ", i, c);
-        gp_quote(f, t->n == 1 ? (t->by_firmware ? "median" : "median of the runs before")
-                              : "");
-        fprintf(f, ", \\\n     dat index %zu using 1:2:xtic(6) with linespoints pt 7 lw 2 lc "
-                "rgb '%s' title ", i, c);
-        gp_quote(f, t->s[i].label);
-    }
-    fputc('\n', f);
-    int rc = ferror(f) | fclose(f);
-    return rc ? errf(err, errlen, "%s: cannot write", path) : 0;
-}
-
-static int render(const char *dir, const char *stem, const char *term, const char *ext,
-                  char *err, size_t errlen)
-{
-    char cd[4400], gp[300];
-    snprintf(cd, sizeof(cd), "cd '%s'; set terminal %s; set output '%s.%s'", dir, term, stem, ext);
-    snprintf(gp, sizeof(gp), "%s.gp", stem);
-    char *argv[] = {"gnuplot", "-e", cd, gp, NULL};
-    struct spawn_result r;
-    if (spawn_run(argv, &r) != 0)
-        return errf(err, errlen, "cannot run gnuplot: %s", strerror(errno));
-    int rc = 0;
-    if (r.status == 127)
-        rc = errf(err, errlen, "gnuplot is not installed (not found in PATH; e.g. apt-get "
-                  "install gnuplot-nox)");
-    else if (r.status != 0) {
-        char msg[300];
-        if (!str_last_line(r.err, msg, sizeof(msg)))
-            str_copy(msg, sizeof(msg), "no message");
-        rc = errf(err, errlen, "gnuplot failed on %s/%s (exit %d): %s", dir, gp, r.status, msg);
-    }
-    spawn_result_free(&r);
-    return rc;
+    plot_chart_done(c, ch);
 }
 
 int db_trend_plot(const struct db_trend *t, const char *dir, const char *stem, const char *title,
                   char *png, size_t pnglen, char *err, size_t errlen)
 {
-    if (strchr(dir, '\'') || strchr(stem, '\''))
-        return errf(err, errlen, "%s: a chart directory without single quotes, please", dir);
-    if (file_mkdir_p(dir, err, errlen) != 0)
+    if (plot_gnuplot_check(err, errlen) != 0 || file_mkdir_p(dir, err, errlen) != 0)
         return -1;
-    char path[4400];
-    snprintf(path, sizeof(path), "%s/%s.dat", dir, stem);
-    if (write_dat(t, path, err, errlen) != 0)
-        return -1;
-    snprintf(path, sizeof(path), "%s/%s.gp", dir, stem);
-    if (write_gp(t, path, stem, title, err, errlen) != 0)
-        return -1;
-    if (render(dir, stem, "pngcairo size 1000,560 noenhanced font 'Sans,10'", "png", err,
-               errlen) != 0 &&
-        render(dir, stem, "png size 1000,560 noenhanced", "png", err, errlen) != 0)
-        return -1;
-    if (render(dir, stem, "svg size 1000,560 noenhanced", "svg", err, errlen) != 0)
-        return -1;
-    if (png)
-        snprintf(png, pnglen, "%s/%s.png", dir, stem);
-    return 0;
+    struct plot_ctx c = {.out_dir = dir};
+    trend_chart(&c, t, stem, title);
+    struct plot_list l = {0};
+    int rc = c.n_charts ? plot_charts_render(&c, &l, err, errlen)
+                        : errf(err, errlen, "%s: no value to chart", stem);
+    if (rc == 0 && png)
+        str_copy(png, pnglen, l.n ? l.f[0].png : "");
+    plot_list_free(&l);
+    plot_ctx_free(&c);
+    return rc;
 }

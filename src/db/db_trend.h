@@ -48,8 +48,9 @@ void db_trend_free(struct db_trend *t);
 /* Per series: its label and key, then a row per run (or firmware). */
 void db_trend_write_text(FILE *f, const struct db_trend *t);
 /* DIR/STEM.dat (an index block per series: x, value, median, band low, band high, label),
- * DIR/STEM.gp, rendered by gnuplot (lib/spawn.h) to DIR/STEM.png and .svg. The .png path into
- * png (may be NULL). 0, or -1 with one line (no gnuplot, an unwritable directory). */
+ * DIR/STEM.gp, rendered by gnuplot to DIR/STEM.png and .svg: a chart of plot/chart.h, in the
+ * look of every other chart. The .png path into png (may be NULL). 0, or -1 with one line (no
+ * gnuplot, an unwritable directory, no value to chart). */
 int db_trend_plot(const struct db_trend *t, const char *dir, const char *stem, const char *title,
                   char *png, size_t pnglen, char *err, size_t errlen);
 

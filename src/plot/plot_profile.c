@@ -10,7 +10,7 @@
 
 #include "lib/units.h"
 #include "lib/util.h"
-#include "plot/plot.h"
+#include "plot/chart.h"
 
 #define MAXK 64
 
@@ -167,12 +167,23 @@ static double point_value(struct json_object *p, bool lat)
     return lat ? jp_path(r, "total.lat_us.mean") : jp_path(r, "total.iops");
 }
 
-static void profile_bars(struct plot_ctx *c, bool lat)
+/* A point of the grouped bars: valid, neither in a QD series nor in a size sweep. */
+static bool bar_point(struct json_object *pts, struct json_object *p)
 {
-    char cats[MAXK][128];
-    size_t n_cats = 0;
-    struct combo combos[MAXK];
-    size_t n_combos = 0;
+    return point_ok(p) && !in_qd_series(pts, p) && !in_size_sweep(pts, p);
+}
+
+static bool combo_is(struct json_object *p, const struct combo *cb)
+{
+    return jp_num(p, "compress_pct") == cb->compress && jp_num(p, "workers") == cb->workers &&
+           jp_num(p, "qd") == cb->qd;
+}
+
+/* The bars' categories (workloads, in order of first use) and combinations (compressibility,
+ * workers, QD; sorted) over every profile; returns the number of profiles with a bar. */
+static size_t bars_collect(struct plot_ctx *c, char (*cats)[128], size_t *n_cats,
+                           struct combo *combos, size_t *n_combos)
+{
     size_t n_dev = 0;
     for (size_t i = 0; i < c->n_in; i++) {
         if (!is_profile(c->in[i].doc))
@@ -181,31 +192,112 @@ static void profile_bars(struct plot_ctx *c, bool lat)
         bool used = false;
         for (size_t j = 0; j < jp_len(pts); j++) {
             struct json_object *p = jp_idx(pts, j);
-            if (!point_ok(p) || in_qd_series(pts, p) || in_size_sweep(pts, p))
+            if (!bar_point(pts, p))
                 continue;
             used = true;
             char w[128];
             workload_name(p, w, sizeof(w));
             bool found = false;
-            for (size_t k = 0; k < n_cats; k++)
+            for (size_t k = 0; k < *n_cats; k++)
                 if (!strcmp(cats[k], w))
                     found = true;
-            if (!found && n_cats < MAXK)
-                str_copy(cats[n_cats++], sizeof(cats[0]), w);
+            if (!found && *n_cats < MAXK)
+                str_copy(cats[(*n_cats)++], sizeof(cats[0]), w);
             struct combo cb = {jp_num(p, "compress_pct"), jp_num(p, "workers"), jp_num(p, "qd")};
             found = false;
-            for (size_t k = 0; k < n_combos; k++)
+            for (size_t k = 0; k < *n_combos; k++)
                 if (!cmp_combo(&combos[k], &cb))
                     found = true;
-            if (!found && n_combos < MAXK)
-                combos[n_combos++] = cb;
+            if (!found && *n_combos < MAXK)
+                combos[(*n_combos)++] = cb;
         }
         if (used)
             n_dev++;
     }
+    qsort(combos, *n_combos, sizeof(combos[0]), cmp_combo);
+    return n_dev;
+}
+
+/* A column of the bars' table: a profile (input) and a combination it has. */
+struct bar_col {
+    size_t input, combo;
+};
+
+/* The table's columns, named in cols ("workload | LABEL 0% compressible 1w x QD32 | ...");
+ * returns how many. */
+static size_t bars_columns(struct plot_ctx *c, const struct combo *combos, size_t n_combos,
+                           struct bar_col *col, char *cols, size_t len)
+{
+    size_t n_cols = 0;
+    str_copy(cols, len, "workload");
+    for (size_t i = 0; i < c->n_in; i++) {
+        if (!is_profile(c->in[i].doc))
+            continue;
+        struct json_object *pts = jp_arr(c->in[i].doc, "points");
+        for (size_t k = 0; k < n_combos && n_cols < MAXK; k++) {
+            bool has = false;
+            for (size_t j = 0; j < jp_len(pts) && !has; j++) {
+                struct json_object *p = jp_idx(pts, j);
+                if (bar_point(pts, p) && combo_is(p, &combos[k]))
+                    has = true;
+            }
+            if (!has)
+                continue;
+            col[n_cols].input = i;
+            col[n_cols].combo = k;
+            size_t l = strlen(cols);
+            snprintf(cols + l, len - l, " | %s %g%% compressible %gw x QD%g",
+                     c->in[i].label, combos[k].compress, combos[k].workers, combos[k].qd);
+            n_cols++;
+        }
+    }
+    return n_cols;
+}
+
+/* The table's row of workload cat: each column's IOPS (or mean latency), NaN where none. */
+static void bars_row(struct plot_ctx *c, struct plot_chart *ch, const char *cat,
+                     const struct combo *combos, const struct bar_col *col, size_t n_cols,
+                     bool lat)
+{
+    double v[MAXK];
+    for (size_t k = 0; k < n_cols; k++) {
+        v[k] = NAN;
+        struct json_object *pts = jp_arr(c->in[col[k].input].doc, "points");
+        const struct combo *cb = &combos[col[k].combo];
+        for (size_t j = 0; j < jp_len(pts); j++) {
+            struct json_object *p = jp_idx(pts, j);
+            char wn[128];
+            workload_name(p, wn, sizeof(wn));
+            if (strcmp(wn, cat) || !bar_point(pts, p) || !combo_is(p, cb))
+                continue;
+            v[k] = point_value(p, lat);
+        }
+    }
+    plot_table_row(ch, cat, (int)n_cols, v);
+}
+
+static void bars_style(struct plot_chart *ch, bool lat)
+{
+    plot_set(ch, "set style data histogram");
+    plot_set(ch, "set style histogram clustered gap 1");
+    plot_set(ch, "set style fill solid 0.85 border lc rgb '#303030'");
+    plot_set(ch, "set boxwidth 0.9");
+    plot_set(ch, "set yrange [0:*]");
+    plot_set(ch, "set xlabel 'workload'");
+    plot_set(ch, "set ylabel %s", lat ? "'mean response time (µs)'" : "'IOPS'");
+    plot_count_axis(ch);
+    plot_set(ch, "set grid noxtics ytics");
+}
+
+static void profile_bars(struct plot_ctx *c, bool lat)
+{
+    char cats[MAXK][128];
+    size_t n_cats = 0;
+    struct combo combos[MAXK];
+    size_t n_combos = 0;
+    size_t n_dev = bars_collect(c, cats, &n_cats, combos, &n_combos);
     if (!n_cats)
         return;
-    qsort(combos, n_combos, sizeof(combos[0]), cmp_combo);
     bool many = n_dev > 1;
     char title[256];
     profiles_title(c,
@@ -219,62 +311,13 @@ static void profile_bars(struct plot_ctx *c, bool lat)
               "grouped by workload: one bar per data compressibility and worker count."
             : "IOPS of every profile point over its measurement window, grouped by workload: one "
               "bar per data compressibility (0% vs 90%) and worker count (1 vs 4).");
-    struct { size_t input; size_t combo; } col[MAXK];
-    size_t n_cols = 0;
-    char cols[4096] = "workload";
-    for (size_t i = 0; i < c->n_in; i++) {
-        if (!is_profile(c->in[i].doc))
-            continue;
-        struct json_object *pts = jp_arr(c->in[i].doc, "points");
-        for (size_t k = 0; k < n_combos && n_cols < MAXK; k++) {
-            bool has = false;
-            for (size_t j = 0; j < jp_len(pts) && !has; j++) {
-                struct json_object *p = jp_idx(pts, j);
-                if (point_ok(p) && !in_qd_series(pts, p) && !in_size_sweep(pts, p) &&
-                    jp_num(p, "compress_pct") == combos[k].compress &&
-                    jp_num(p, "workers") == combos[k].workers && jp_num(p, "qd") == combos[k].qd)
-                    has = true;
-            }
-            if (!has)
-                continue;
-            col[n_cols].input = i;
-            col[n_cols].combo = k;
-            size_t l = strlen(cols);
-            snprintf(cols + l, sizeof(cols) - l, " | %s %g%% compressible %gw x QD%g",
-                     c->in[i].label, combos[k].compress, combos[k].workers, combos[k].qd);
-            n_cols++;
-        }
-    }
+    struct bar_col col[MAXK];
+    char cols[4096];
+    size_t n_cols = bars_columns(c, combos, n_combos, col, cols, sizeof(cols));
     plot_table(ch, cols);
-    for (size_t w = 0; w < n_cats; w++) {
-        double v[MAXK];
-        for (size_t k = 0; k < n_cols; k++) {
-            v[k] = NAN;
-            struct json_object *pts = jp_arr(c->in[col[k].input].doc, "points");
-            const struct combo *cb = &combos[col[k].combo];
-            for (size_t j = 0; j < jp_len(pts); j++) {
-                struct json_object *p = jp_idx(pts, j);
-                char wn[128];
-                workload_name(p, wn, sizeof(wn));
-                if (strcmp(wn, cats[w]) || !point_ok(p) || in_qd_series(pts, p) ||
-                    in_size_sweep(pts, p) ||
-                    jp_num(p, "compress_pct") != cb->compress ||
-                    jp_num(p, "workers") != cb->workers || jp_num(p, "qd") != cb->qd)
-                    continue;
-                v[k] = point_value(p, lat);
-            }
-        }
-        plot_table_row(ch, cats[w], (int)n_cols, v);
-    }
-    plot_set(ch, "set style data histogram");
-    plot_set(ch, "set style histogram clustered gap 1");
-    plot_set(ch, "set style fill solid 0.85 border lc rgb '#303030'");
-    plot_set(ch, "set boxwidth 0.9");
-    plot_set(ch, "set yrange [0:*]");
-    plot_set(ch, "set xlabel 'workload'");
-    plot_set(ch, "set ylabel %s", lat ? "'mean response time (µs)'" : "'IOPS'");
-    plot_count_axis(ch);
-    plot_set(ch, "set grid noxtics ytics");
+    for (size_t w = 0; w < n_cats; w++)
+        bars_row(c, ch, cats[w], combos, col, n_cols, lat);
+    bars_style(ch, lat);
     struct plot_key_once ko = {0};
     for (size_t k = 0; k < n_cols; k++) {
         const struct combo *cb = &combos[col[k].combo];
@@ -678,6 +721,132 @@ static int cmp_dbl(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The transfer sizes of profile prof's sequential sweep points in pts, ascending; returns how
+ * many. */
+static size_t sweep_sizes(struct json_object *pts, const char *prof, double *sizes)
+{
+    size_t n_s = 0;
+    for (size_t j = 0; j < jp_len(pts); j++) {
+        struct json_object *p = jp_idx(pts, j);
+        double bs;
+        bool w;
+        if (strcmp(sval(p, "profile"), prof) || !point_ok(p) || !in_size_sweep(pts, p) ||
+            !seq_point(p, &bs, &w))
+            continue;
+        bool seen = false;
+        for (size_t k = 0; k < n_s; k++)
+            seen |= sizes[k] == bs;
+        if (!seen && n_s < MAXK)
+            sizes[n_s++] = bs;
+    }
+    qsort(sizes, n_s, sizeof(sizes[0]), cmp_dbl);
+    return n_s;
+}
+
+/* Read and write MB/s of profile prof's sequential points of size bs (NaN where none). */
+static void sweep_figures(struct json_object *pts, const char *prof, double size, double *r,
+                          double *wr)
+{
+    *r = *wr = NAN;
+    for (size_t j = 0; j < jp_len(pts); j++) {
+        struct json_object *p = jp_idx(pts, j);
+        double bs;
+        bool w;
+        if (strcmp(sval(p, "profile"), prof) || !point_ok(p) || !seq_point(p, &bs, &w) ||
+            bs != size)
+            continue;
+        /* a direction without a completed I/O in the window has no figure */
+        const char *dir = w ? "write" : "read";
+        struct json_object *fig = jp_get(jp_get(p, "result"), dir);
+        double v = jp_num(fig, "ios") > 0 ? jp_num(fig, "mb_s") : NAN;
+        if (w)
+            *wr = v;
+        else
+            *r = v;
+    }
+}
+
+/* Input i's read and write lines of profile prof; its sizes added to all (n_all). */
+static void sweep_device(struct plot_ctx *c, struct plot_chart *ch, size_t i, const char *prof,
+                         bool many, double *all, size_t *n_all)
+{
+    struct json_object *pts = jp_arr(c->in[i].doc, "points");
+    double sizes[MAXK];
+    size_t n_s = sweep_sizes(pts, prof, sizes);
+    if (!n_s)
+        return;
+    char series[300];
+    snprintf(series, sizeof(series), "%s: %s sequential MB/s by transfer size", c->in[i].label,
+             prof);
+    int ix = plot_block(ch, i, series, "bs_bytes read_mb_s write_mb_s");
+    for (size_t k = 0; k < n_s; k++) {
+        double r, wr;
+        sweep_figures(pts, prof, sizes[k], &r, &wr);
+        plot_row(ch, 3, sizes[k], r, wr);   /* a missing direction: NaN, skipped */
+        bool seen = false;
+        for (size_t m = 0; m < *n_all; m++)
+            seen |= all[m] == sizes[k];
+        if (!seen && *n_all < MAXK)
+            all[(*n_all)++] = sizes[k];
+    }
+    if (plot_block_end(ch) <= 0)
+        return;
+    int d = plot_dev(ch, i);
+    char tr[300], tw[300];
+    snprintf(tr, sizeof(tr), "%s%sread", many ? c->in[i].label : "", many ? ": " : "");
+    snprintf(tw, sizeof(tw), "%s%swrite", many ? c->in[i].label : "", many ? ": " : "");
+    plot_elem(ch, tr, "dat index %d using 1:2 with linespoints lw 2 pt 7 ps 1 dt 1 %s", ix,
+              many ? plot_dev_color(d) : plot_color(0));
+    plot_elem(ch, tw, "dat index %d using 1:3 with linespoints lw 2 pt 5 ps 1 dt 2 %s", ix,
+              many ? plot_dev_color(d) : plot_color(3));
+}
+
+/* A log2 axis of transfer sizes, a tic at each size of the chart (all, n_all). */
+static void sweep_axes(struct plot_chart *ch, double *all, size_t n_all)
+{
+    qsort(all, n_all, sizeof(all[0]), cmp_dbl);
+    char tics[2048] = "set xtics (";
+    for (size_t k = 0; k < n_all; k++) {
+        char b[32];
+        units_format_bs(all[k], b, sizeof(b));
+        size_t l = strlen(tics);
+        snprintf(tics + l, sizeof(tics) - l, "%s'%s' %.10g", k ? ", " : "", b, all[k]);
+    }
+    size_t tl = strlen(tics);
+    snprintf(tics + tl, sizeof(tics) - tl, ") rotate by -45");
+    plot_set(ch, "set logscale x 2");
+    if (n_all)
+        plot_set(ch, "%s", tics);
+    plot_set(ch, "set xlabel 'transfer size'");
+    plot_set(ch, "set ylabel 'MB/s (10^6 B/s)'");
+    plot_set(ch, "set yrange [0:*]");
+    plot_set(ch, "set offsets graph 0.02, graph 0.02, graph 0.05, 0");
+    plot_set(ch, "set grid xtics ytics");
+    plot_count_axis(ch);
+}
+
+/* One chart of profile prof's size sweep, a pair of lines per device. */
+static void size_sweep_chart(struct plot_ctx *c, const char *prof, bool many)
+{
+    char name[160], base[256], title[256];
+    snprintf(name, sizeof(name), "%s-transfer-size", prof);
+    snprintf(base, sizeof(base), "%s: sequential MB/s by transfer size, read and write",
+             !strcmp(prof, "atto") ? "ATTO" : prof);
+    profiles_title(c, base, title, sizeof(title));
+    struct plot_chart *ch = plot_chart_new(
+        c, name, "profile", title,
+        "Sequential read and write throughput (MB/s, 10^6 B/s) of each transfer size over "
+        "its measurement window, the transfer size on a log2 axis, as AnandTech's ATTO "
+        "chart draws it.");
+    double all[MAXK];
+    size_t n_all = 0;
+    for (size_t i = 0; i < c->n_in; i++)
+        if (is_profile(c->in[i].doc))
+            sweep_device(c, ch, i, prof, many, all, &n_all);
+    sweep_axes(ch, all, n_all);
+    plot_chart_done(c, ch);
+}
+
 /* Sequential MB/s against transfer size, read and write lines, as AnandTech's ATTO chart draws
  * it: x the transfer size (log2), one block per device and profile with rows (bs, read MB/s,
  * write MB/s) of the points' windows (result.read.mb_s, result.write.mb_s). */
@@ -704,103 +873,8 @@ static void size_sweeps(struct plot_ctx *c)
     for (size_t i = 0; i < c->n_in; i++)
         n_dev += is_profile(c->in[i].doc);
     bool many = n_dev > 1;
-    for (size_t f = 0; f < n_prof; f++) {
-        const char *prof = profs[f];
-        char name[160], base[256], title[256];
-        snprintf(name, sizeof(name), "%s-transfer-size", prof);
-        snprintf(base, sizeof(base), "%s: sequential MB/s by transfer size, read and write",
-                 !strcmp(prof, "atto") ? "ATTO" : prof);
-        profiles_title(c, base, title, sizeof(title));
-        struct plot_chart *ch = plot_chart_new(
-            c, name, "profile", title,
-            "Sequential read and write throughput (MB/s, 10^6 B/s) of each transfer size over "
-            "its measurement window, the transfer size on a log2 axis, as AnandTech's ATTO "
-            "chart draws it.");
-        double all[MAXK];
-        size_t n_all = 0;
-        for (size_t i = 0; i < c->n_in; i++) {
-            if (!is_profile(c->in[i].doc))
-                continue;
-            struct json_object *pts = jp_arr(c->in[i].doc, "points");
-            double sizes[MAXK];
-            size_t n_s = 0;
-            for (size_t j = 0; j < jp_len(pts); j++) {
-                struct json_object *p = jp_idx(pts, j);
-                double bs;
-                bool w;
-                if (strcmp(sval(p, "profile"), prof) || !point_ok(p) ||
-                    !in_size_sweep(pts, p) || !seq_point(p, &bs, &w))
-                    continue;
-                bool seen = false;
-                for (size_t k = 0; k < n_s; k++)
-                    seen |= sizes[k] == bs;
-                if (!seen && n_s < MAXK)
-                    sizes[n_s++] = bs;
-            }
-            if (!n_s)
-                continue;
-            qsort(sizes, n_s, sizeof(sizes[0]), cmp_dbl);
-            char series[300];
-            snprintf(series, sizeof(series), "%s: %s sequential MB/s by transfer size",
-                     c->in[i].label, prof);
-            int ix = plot_block(ch, i, series, "bs_bytes read_mb_s write_mb_s");
-            for (size_t k = 0; k < n_s; k++) {
-                double r = NAN, wr = NAN;
-                for (size_t j = 0; j < jp_len(pts); j++) {
-                    struct json_object *p = jp_idx(pts, j);
-                    double bs;
-                    bool w;
-                    if (strcmp(sval(p, "profile"), prof) || !point_ok(p) ||
-                        !seq_point(p, &bs, &w) || bs != sizes[k])
-                        continue;
-                    /* a direction without a completed I/O in the window has no figure */
-                    const char *dir = w ? "write" : "read";
-                    struct json_object *fig = jp_get(jp_get(p, "result"), dir);
-                    double v = jp_num(fig, "ios") > 0 ? jp_num(fig, "mb_s") : NAN;
-                    if (w)
-                        wr = v;
-                    else
-                        r = v;
-                }
-                plot_row(ch, 3, sizes[k], r, wr);   /* a missing direction: NaN, skipped */
-                bool seen = false;
-                for (size_t m = 0; m < n_all; m++)
-                    seen |= all[m] == sizes[k];
-                if (!seen && n_all < MAXK)
-                    all[n_all++] = sizes[k];
-            }
-            if (plot_block_end(ch) <= 0)
-                continue;
-            int d = plot_dev(ch, i);
-            char tr[300], tw[300];
-            snprintf(tr, sizeof(tr), "%s%sread", many ? c->in[i].label : "", many ? ": " : "");
-            snprintf(tw, sizeof(tw), "%s%swrite", many ? c->in[i].label : "", many ? ": " : "");
-            plot_elem(ch, tr, "dat index %d using 1:2 with linespoints lw 2 pt 7 ps 1 dt 1 %s",
-                      ix, many ? plot_dev_color(d) : plot_color(0));
-            plot_elem(ch, tw, "dat index %d using 1:3 with linespoints lw 2 pt 5 ps 1 dt 2 %s",
-                      ix, many ? plot_dev_color(d) : plot_color(3));
-        }
-        qsort(all, n_all, sizeof(all[0]), cmp_dbl);
-        char tics[2048] = "set xtics (";
-        for (size_t k = 0; k < n_all; k++) {
-            char b[32];
-            units_format_bs(all[k], b, sizeof(b));
-            size_t l = strlen(tics);
-            snprintf(tics + l, sizeof(tics) - l, "%s'%s' %.10g", k ? ", " : "", b, all[k]);
-        }
-        size_t tl = strlen(tics);
-        snprintf(tics + tl, sizeof(tics) - tl, ") rotate by -45");
-        plot_set(ch, "set logscale x 2");
-        if (n_all)
-            plot_set(ch, "%s", tics);
-        plot_set(ch, "set xlabel 'transfer size'");
-        plot_set(ch, "set ylabel 'MB/s (10^6 B/s)'");
-        plot_set(ch, "set yrange [0:*]");
-        plot_set(ch, "set offsets graph 0.02, graph 0.02, graph 0.05, 0");
-        plot_set(ch, "set grid xtics ytics");
-        plot_count_axis(ch);
-        plot_chart_done(c, ch);
-    }
+    for (size_t f = 0; f < n_prof; f++)
+        size_sweep_chart(c, profs[f], many);
 }
 
 void plot_profile_charts(struct plot_ctx *c)

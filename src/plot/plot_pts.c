@@ -11,7 +11,7 @@
 #include "core/results.h"
 #include "lib/units.h"
 #include "lib/util.h"
-#include "plot/plot.h"
+#include "plot/chart.h"
 
 #define MAXV 64
 
@@ -1233,14 +1233,17 @@ static void dirth_charts(struct plot_ctx *c, const char *test)
 /* A test's charts by its presentation; "generic" (a standard test without one of the PTS's
  * presentations): its steady-state convergence and window, which any standard test records.
  * The report's sections are report.c's by the same names. */
-static const struct {
-    const char *report;
-    void (*charts)(struct plot_ctx *c, const char *test);
-} pts_charts[] = {
-    {"iops", iops_charts}, {"tp", tp_charts},   {"lat", lat_charts},     {"wsat", wsat_charts},
-    {"hir", hir_charts},   {"xsr", xsr_charts}, {"dirth", dirth_charts},
-    {"generic", plot_suite_steady},
+static void (*const pts_charts[PTS_REPORT_COUNT])(struct plot_ctx *c, const char *test) = {
+    [PTS_REPORT_IOPS] = iops_charts, [PTS_REPORT_TP] = tp_charts,
+    [PTS_REPORT_LAT] = lat_charts,   [PTS_REPORT_WSAT] = wsat_charts,
+    [PTS_REPORT_HIR] = hir_charts,   [PTS_REPORT_XSR] = xsr_charts,
+    [PTS_REPORT_DIRTH] = dirth_charts, [PTS_REPORT_GENERIC] = plot_suite_steady,
 };
+
+bool plot_presentation_has_charts(enum pts_report p)
+{
+    return p >= PTS_REPORT_GENERIC && p < PTS_REPORT_COUNT && pts_charts[p];
+}
 
 void plot_pts_charts(struct plot_ctx *c)
 {
@@ -1259,10 +1262,9 @@ void plot_pts_charts(struct plot_ctx *c)
             if (dup)
                 continue;
             seen[n_seen++] = n;
-            const char *report = plot_suite_report(c, n);
-            for (size_t p = 0; p < sizeof(pts_charts) / sizeof(pts_charts[0]); p++)
-                if (!strcmp(pts_charts[p].report, report))
-                    pts_charts[p].charts(c, n);
+            enum pts_report p = plot_suite_presentation(c, n);
+            if (plot_presentation_has_charts(p))
+                pts_charts[p](c, n);
         }
     }
 }

@@ -13,7 +13,7 @@
 
 #include "lib/units.h"
 #include "lib/util.h"
-#include "plot/plot.h"
+#include "plot/chart.h"
 #include "read/words.h"
 
 static bool is_run(struct json_object *doc) { return !strcmp(pj_schema(doc), "ptsbench.run"); }
@@ -123,6 +123,106 @@ static void measure_line(struct plot_chart *ch, int *arrow, int *label, const ch
     (*label)++;
 }
 
+/* The rounds chart's title: the workload and state of one run, or the state of several. */
+static void rounds_title(struct plot_ctx *c, bool many, const char *win, char *title,
+                         size_t len)
+{
+    char tag[160];
+    runs_tag(c, false, tag, sizeof(tag));
+    if (many) {
+        snprintf(title, len, "Run: IOPS per round with the %s", win);
+        plot_title_tag(title, len, tag);
+        return;
+    }
+    for (size_t i = 0; i < c->n_in; i++)
+        if (is_run(c->in[i].doc) && jp_len(jp_arr(c->in[i].doc, "rounds"))) {
+            char w[256];
+            workload_text(c->in[i].doc, w, sizeof(w));
+            snprintf(title, len, "Run: IOPS per round with the %s (%s%s%s)", win, w,
+                     tag[0] ? "; " : "", tag);
+        }
+}
+
+static const char *rounds_caption(bool wdpc, bool judged)
+{
+    return wdpc ? "IOPS of every round: the WDPC rounds (the workload preconditioning the drive, "
+                  "not judged) drawn apart, a vertical line where the measurement begins; the "
+                  "shaded span is the measurement window (the passing window, else the last one "
+                  "evaluated) with its average."
+           : judged ? "IOPS of every round; the shaded span is the measurement window (the "
+                      "passing window, else the last one evaluated) with its average."
+                    : "IOPS of every round; the shaded span is the steady-state measurement "
+                      "window (the passing window, else the last one evaluated) with its "
+                      "average.";
+}
+
+/* A block of input i's rounds (its WDPC rounds when wdpc, else its measured rounds); returns
+ * the block's index. */
+static int rounds_block(struct plot_chart *ch, size_t i, struct json_object *rounds, bool wdpc,
+                        const char *series)
+{
+    int ix = plot_block(ch, i, series, "round iops read_iops write_iops elapsed_s");
+    for (size_t r = 0; r < jp_len(rounds); r++) {
+        struct json_object *ro = jp_idx(rounds, r);
+        if (plot_round_is_wdpc(ro) == wdpc)
+            plot_row(ch, 5, jp_num(ro, "round"), jp_path(ro, "total.iops"),
+                     jp_path(ro, "read.iops"), jp_path(ro, "write.iops"),
+                     jp_num(ro, "elapsed_s"));
+    }
+    return ix;
+}
+
+/* Input i's WDPC rounds, drawn apart (dotted). */
+static void rounds_wdpc(struct plot_ctx *c, struct plot_chart *ch, size_t i,
+                        struct json_object *rounds, bool many)
+{
+    char series[512], t[512];
+    snprintf(series, sizeof(series), "%s: WDPC rounds (preconditioning, not judged)",
+             c->in[i].label);
+    int ix = rounds_block(ch, i, rounds, true, series);
+    if (plot_block_end(ch) > 0) {
+        int d = plot_dev(ch, i);
+        snprintf(t, sizeof(t), "%s%sWDPC (preconditioning, not judged)",
+                 many ? c->in[i].label : "", many ? ": " : "");
+        plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 1.5 pt %d ps 0.6 "
+                         "dt 3 %s", ix, plot_pt(d), (many ? plot_dev_color(d) : plot_color(7)));
+    }
+}
+
+/* Input i's measurement window (device style d): a shaded span (object *obj) and its average
+ * as a dashed line (for an IOPS tracking). */
+static void rounds_window(struct plot_ctx *c, struct plot_chart *ch, size_t i, int d, bool many,
+                          const char *win, int *obj)
+{
+    struct json_object *ss = jp_get(c->in[i].doc, "steady_state");
+    struct json_object *w = jp_get(ss, "window");
+    double r0 = jp_num(w, "first_round"), r1 = jp_num(w, "last_round");
+    double avg = jp_num(w, "average");
+    if (!isfinite(r0) || !isfinite(r1) || !isfinite(avg))
+        return;
+    char word[128], series[512], t[512];
+    plot_window_word(ss, word, sizeof(word));
+    const char *tracking = jp_str(ss, "tracking");
+    bool iops = !tracking || !strcmp(tracking, "iops");
+    plot_set(ch, "set object %d rect from %g, graph 0 to %g, graph 1 behind "
+                 "fillcolor rgb '%s' fillstyle transparent solid 0.12 noborder",
+             (*obj)++, r0 - 0.5, r1 + 0.5, d == 0 ? "#1f77b4" : d == 1 ? "#d62728" : "#2ca02c");
+    char tw[160];
+    report_words_tracking(tracking ? tracking : "iops", tw, sizeof(tw));
+    snprintf(series, sizeof(series), "%s: %s average (%s)", c->in[i].label, win, tw);
+    int ix = plot_block(ch, i, series, "round window_average");
+    if (iops) {
+        plot_row(ch, 2, r0 - 0.5, avg);
+        plot_row(ch, 2, r1 + 0.5, avg);
+    }
+    if (plot_block_end(ch) > 0) {
+        snprintf(t, sizeof(t), "%s%s%s, rounds %g-%g (%s), average %.6g",
+                 many ? c->in[i].label : "", many ? ": " : "", win, r0, r1, word, avg);
+        plot_elem(ch, t, "dat index %d using 1:2 with lines lw 2 dt 2 %s", ix,
+                  (many ? plot_dev_color(d) : plot_color(10)));
+    }
+}
+
 static void run_rounds(struct plot_ctx *c)
 {
     size_t n = n_runs(c);
@@ -138,31 +238,10 @@ static void run_rounds(struct plot_ctx *c)
         most = jp_len(rounds) > most ? jp_len(rounds) : most;
     }
     const char *win = judged ? "measurement window" : "steady-state window";
-    char title[512], tag[160];
-    runs_tag(c, false, tag, sizeof(tag));
-    if (many) {
-        snprintf(title, sizeof(title), "Run: IOPS per round with the %s", win);
-        plot_title_tag(title, sizeof(title), tag);
-    } else {
-        for (size_t i = 0; i < c->n_in; i++)
-            if (is_run(c->in[i].doc) && jp_len(jp_arr(c->in[i].doc, "rounds"))) {
-                char w[256];
-                workload_text(c->in[i].doc, w, sizeof(w));
-                snprintf(title, sizeof(title), "Run: IOPS per round with the %s (%s%s%s)", win,
-                         w, tag[0] ? "; " : "", tag);
-            }
-    }
-    struct plot_chart *ch = plot_chart_new(
-        c, "run-rounds", "run", title,
-        wdpc ? "IOPS of every round: the WDPC rounds (the workload preconditioning the drive, "
-               "not judged) drawn apart, a vertical line where the measurement begins; the "
-               "shaded span is the measurement window (the passing window, else the last one "
-               "evaluated) with its average."
-             : judged ? "IOPS of every round; the shaded span is the measurement window (the "
-                        "passing window, else the last one evaluated) with its average."
-                      : "IOPS of every round; the shaded span is the steady-state measurement "
-                        "window (the passing window, else the last one evaluated) with its "
-                        "average.");
+    char title[512];
+    rounds_title(c, many, win, title, sizeof(title));
+    struct plot_chart *ch = plot_chart_new(c, "run-rounds", "run", title,
+                                           rounds_caption(wdpc, judged));
     plot_set(ch, "set xlabel 'round'");
     plot_set(ch, "set ylabel 'IOPS'");
     plot_set(ch, "set yrange [0:*]");
@@ -176,37 +255,12 @@ static void run_rounds(struct plot_ctx *c)
         struct json_object *rounds = jp_arr(doc, "rounds");
         if (!is_run(doc) || !jp_len(rounds))
             continue;
-        const char *cols = "round iops read_iops write_iops elapsed_s";
-        char series[512], t[512];
+        char series[512];
         bool pre = has_wdpc(rounds);
-        if (pre) {
-            snprintf(series, sizeof(series), "%s: WDPC rounds (preconditioning, not judged)",
-                     c->in[i].label);
-            int ix = plot_block(ch, i, series, cols);
-            for (size_t r = 0; r < jp_len(rounds); r++) {
-                struct json_object *ro = jp_idx(rounds, r);
-                if (plot_round_is_wdpc(ro))
-                    plot_row(ch, 5, jp_num(ro, "round"), jp_path(ro, "total.iops"),
-                             jp_path(ro, "read.iops"), jp_path(ro, "write.iops"),
-                             jp_num(ro, "elapsed_s"));
-            }
-            if (plot_block_end(ch) > 0) {
-                int d = plot_dev(ch, i);
-                snprintf(t, sizeof(t), "%s%sWDPC (preconditioning, not judged)",
-                         many ? c->in[i].label : "", many ? ": " : "");
-                plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 1.5 pt %d ps 0.6 "
-                                 "dt 3 %s", ix, plot_pt(d), (many ? plot_dev_color(d) : plot_color(7)));
-            }
-        }
+        if (pre)
+            rounds_wdpc(c, ch, i, rounds, many);
         snprintf(series, sizeof(series), "%s: IOPS per round", c->in[i].label);
-        int ix = plot_block(ch, i, series, cols);
-        for (size_t r = 0; r < jp_len(rounds); r++) {
-            struct json_object *ro = jp_idx(rounds, r);
-            if (!plot_round_is_wdpc(ro))
-                plot_row(ch, 5, jp_num(ro, "round"), jp_path(ro, "total.iops"),
-                         jp_path(ro, "read.iops"), jp_path(ro, "write.iops"),
-                         jp_num(ro, "elapsed_s"));
-        }
+        int ix = rounds_block(ch, i, rounds, false, series);
         if (plot_block_end(ch) <= 0)
             continue;
         int d = plot_dev(ch, i);
@@ -217,33 +271,7 @@ static void run_rounds(struct plot_ctx *c)
         if (isfinite(begin))
             measure_line(ch, &arrow, &label, many ? c->in[i].label : NULL, begin - 0.5,
                          begin / (double)most, begin, many ? d : 10);
-        struct json_object *ss = jp_get(doc, "steady_state");
-        struct json_object *w = jp_get(ss, "window");
-        double r0 = jp_num(w, "first_round"), r1 = jp_num(w, "last_round");
-        double avg = jp_num(w, "average");
-        if (!isfinite(r0) || !isfinite(r1) || !isfinite(avg))
-            continue;
-        char word[128];
-        plot_window_word(ss, word, sizeof(word));
-        const char *tracking = jp_str(ss, "tracking");
-        bool iops = !tracking || !strcmp(tracking, "iops");
-        plot_set(ch, "set object %d rect from %g, graph 0 to %g, graph 1 behind "
-                     "fillcolor rgb '%s' fillstyle transparent solid 0.12 noborder",
-                 obj++, r0 - 0.5, r1 + 0.5, d == 0 ? "#1f77b4" : d == 1 ? "#d62728" : "#2ca02c");
-        char tw[160];
-        report_words_tracking(tracking ? tracking : "iops", tw, sizeof(tw));
-        snprintf(series, sizeof(series), "%s: %s average (%s)", c->in[i].label, win, tw);
-        ix = plot_block(ch, i, series, "round window_average");
-        if (iops) {
-            plot_row(ch, 2, r0 - 0.5, avg);
-            plot_row(ch, 2, r1 + 0.5, avg);
-        }
-        if (plot_block_end(ch) > 0) {
-            snprintf(t, sizeof(t), "%s%s%s, rounds %g-%g (%s), average %.6g",
-                     many ? c->in[i].label : "", many ? ": " : "", win, r0, r1, word, avg);
-            plot_elem(ch, t, "dat index %d using 1:2 with lines lw 2 dt 2 %s", ix,
-                      (many ? plot_dev_color(d) : plot_color(10)));
-        }
+        rounds_window(c, ch, i, d, many, win, &obj);
     }
     plot_chart_done(c, ch);
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "lib/util.h"
-#include "plot/plot.h"
+#include "plot/chart.h"
 
 bool plot_doc_simulated(struct json_object *doc)
 {
@@ -208,7 +208,7 @@ void plot_suite_state_tag(struct plot_ctx *c, const char *test, enum plot_suite_
             str_copy(buf, len, pre_words);
         return;
     }
-    if (!strcmp(plot_suite_report(c, test), "wsat"))
+    if (plot_suite_presentation(c, test) == PTS_REPORT_WSAT)
         str_copy(buf, len, "from the purged drive, not preconditioned");
     else if (!kind && all_flag(c, test, "purge.ran") == 1)
         str_copy(buf, len, "after a purge, not preconditioned");

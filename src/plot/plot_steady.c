@@ -10,7 +10,7 @@
 #include "core/results.h"
 #include "lib/units.h"
 #include "lib/util.h"
-#include "plot/plot.h"
+#include "plot/chart.h"
 #include "read/words.h"
 
 /* ---- metrics ---- */

@@ -49,7 +49,8 @@ enum pts_kind { PTS_KIND_STANDARD = 0, PTS_KIND_HIR, PTS_KIND_XSR, PTS_KIND_DIRT
 /* The report's presentation (key `report`); PTS_REPORT_DEFAULT: not given, the kind's. */
 enum pts_report {
     PTS_REPORT_DEFAULT = 0, PTS_REPORT_GENERIC, PTS_REPORT_IOPS, PTS_REPORT_TP, PTS_REPORT_LAT,
-    PTS_REPORT_WSAT, PTS_REPORT_HIR, PTS_REPORT_XSR, PTS_REPORT_DIRTH
+    PTS_REPORT_WSAT, PTS_REPORT_HIR, PTS_REPORT_XSR, PTS_REPORT_DIRTH,
+    PTS_REPORT_COUNT   /* not a presentation: GENERIC..COUNT-1 are (plot/, report/ tables) */
 };
 
 struct pts_group {

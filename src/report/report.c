@@ -549,8 +549,8 @@ static void group_prep_words(struct json_object *g, char *buf, size_t len)
 
 /* A PTS test's preparation, from its first subtest's purge and precondition (the PTS's own:
  * IOPS, TP and LAT run after WIPC, their test loop being the WDPC); report: the test's
- * presentation (plot_test_report; "wsat": write saturation from the purged drive). */
-static void suite_prep_words(const char *report, struct json_object *sub, char *buf,
+ * presentation (plot_test_presentation; WSAT: write saturation from the purged drive). */
+static void suite_prep_words(enum pts_report report, struct json_object *sub, char *buf,
                              size_t len)
 {
     const char *method = jp_str(sub, "purge.method");
@@ -570,7 +570,7 @@ static void suite_prep_words(const char *report, struct json_object *sub, char *
                            "rounds)", purge,
                  jp_true(jp_get(ss, "reached")) ? "reached" : "NOT reached",
                  jp_num(ss, "rounds_run"));
-    } else if (!strcmp(report, "wsat")) {
+    } else if (report == PTS_REPORT_WSAT) {
         snprintf(buf, len, "%s, then no preconditioning: write saturation from the purged drive "
                            "(no steady-state claim)", purge);
     } else {
@@ -879,130 +879,119 @@ static void row_placement(struct json_object *doc, char *buf, size_t len)
     show_placement_line(doc, buf, len);
 }
 
-static void header_section(struct ctx *c)
-{
-    o_heading(&c->o, 2, "setup", "Test platform, device under test and set-up");
-    const char **head = xcalloc(c->n + 1, sizeof(char *));
-    head[0] = "";
-    for (size_t i = 0; i < c->n; i++)
-        head[i + 1] = dev(c, i);
-    struct table t;
-    t_init(&t, (unsigned)c->n + 1, head);
-    t.first_col_head = true;
-    t.cls = "wide";
-    static const struct {
-        const char *label, *path;
-        int kind;   /* 0 string, 1 bytes, 2 number, 3 memory, 4 computed by fn; 5 always shown,
-                       "not reported" when absent; 6 the spec sheet's key (form_factor, nand) */
-        void (*fn)(struct json_object *doc, char *buf, size_t len);
-    } rows[] = {
-        {"Results", "schema", 0, NULL},
-        {"Status", "status", 0, NULL},
-        {"Started (UTC)", "started", 0, NULL},
-        {"ptsbench", "ptsbench_version", 0, NULL},
-        {"Host", "host.hostname", 0, NULL},
-        {"CPU", "host.cpu_model", 0, NULL},
-        {"CPUs online", "host.cpus_online", 2, NULL},
-        {"Memory", "host.memory_bytes", 3, NULL},
-        {"Kernel", "host.kernel", 0, NULL},
-        {"Host system", "", 4, row_host_system},
-        {"Board", "", 4, row_board},
-        {"BIOS", "", 4, row_bios},
-        {"Device model", "", 4, row_model},
-        {"Vendor", "target.vendor", 0, NULL},
-        {"Serial", "target.serial", 0, NULL},
-        {"Firmware", "target.firmware", 5, NULL},
-        {"Interface", "target.interface", 5, NULL},
-        {"Driver", "target.driver", 5, NULL},
-        {"PCIe link", "", 4, row_pcie},
-        {"NUMA node", "target.numa_node", 5, NULL},
-        {"Placement", "", 4, row_placement},
-        {"Form factor", "form_factor", 6, NULL},
-        {"NAND", "nand", 6, NULL},
-        {"Path", "target.path", 0, NULL},
-        {"Kind", "target.kind", 0, NULL},
-        {"Memory target", "target.memory_note", 0, NULL},   /* --allow-memory-target */
-        {"User capacity", "target.capacity_bytes", 1, NULL},
-        {"Logical / physical sector", "target.logical_sector", 2, NULL},
-        {"Simulated: time scale k", "target.simulated.time_scale_k", 2, NULL},
-        {"Figures", "", 4, row_figures},
-        {"Engine", "engine.name", 0, NULL},
-        {"Engine library", "engine.library", 0, NULL},
-        {"Specification", "spec.title", 0, NULL},
-        {"Active range (%)", "spec.active_range_pct", 2, NULL},
-        {"Write cache requested", "spec.write_cache.requested", 0, NULL},
-        {"Write cache on the device", "spec.write_cache.device", 0, NULL},
-        {"Outstanding I/O (threads × QD)", "spec.threads", 2, NULL},
-        {"Time scale", "time_scale", 2, NULL},
-        {"Purge", "tests.0.subtests.0.purge.method", 0, NULL},
-        {"Purge command", "tests.0.subtests.0.purge.command", 0, NULL},
-        {"Workload", "workload.spec", 0, NULL},
-        {"Profile precondition", "config.precondition", 0, NULL},
-        {"Drive preparation", "", 4, row_prep},
-        {"Measured state", "", 4, row_state},
-    };
-    for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
-        const char **cells = xcalloc(c->n + 1, sizeof(char *));
-        char (*vals)[1024] = xcalloc(c->n, sizeof(*vals));
-        bool any = false;
-        cells[0] = rows[r].label;
-        for (size_t i = 0; i < c->n; i++) {
-            struct json_object *doc = c->in[i].doc;
-            struct json_object *v = rows[r].fn ? NULL : jp_at(doc, rows[r].path);
-            vals[i][0] = '\0';
-            if (rows[r].kind == 6) {   /* from the spec sheet, given with --spec */
-                const struct verify_sheet *sh = c->sheet ? c->sheet[i] : NULL;
-                const char *x = !sh ? "" : !strcmp(rows[r].path, "nand") ? sh->nand
-                                                                         : sh->form_factor;
-                str_copy(vals[i], sizeof(vals[i]), *x ? x : "not reported");
-                any = true;
-            } else if (rows[r].kind == 5 && (!v || json_object_is_type(v, json_type_null) ||
-                                             !*json_object_get_string(v))) {
-                str_copy(vals[i], sizeof(vals[i]), "not reported");
-                any = true;
-            } else if (rows[r].fn) {
-                rows[r].fn(doc, vals[i], sizeof(vals[i]));
-                any = any || vals[i][0];
-            } else if (v && !json_object_is_type(v, json_type_null)) {
-                if (rows[r].kind == 1) {
-                    fmt_bytes_dec(jp_number(v), vals[i], sizeof(vals[i]));
-                } else if (rows[r].kind == 3) {
-                    snprintf(vals[i], sizeof(vals[i]), "%.1f GiB",
-                             jp_number(v) / 1073741824.0);
-                } else if (rows[r].kind == 2 && !strcmp(rows[r].path, "target.logical_sector")) {
-                    snprintf(vals[i], sizeof(vals[i]), "%.0f / %.0f B", jp_number(v),
-                             jp_path(doc, "target.physical_sector"));
-                } else if (rows[r].kind == 2 && !strcmp(rows[r].path, "spec.threads")) {
-                    snprintf(vals[i], sizeof(vals[i]), "%.0f × %.0f", jp_number(v),
-                             jp_path(doc, "spec.qd"));
-                } else if (rows[r].kind == 2) {
-                    snprintf(vals[i], sizeof(vals[i]), "%g", jp_number(v));
-                } else if (!strcmp(rows[r].path, "tests.0.subtests.0.purge.method")) {
-                    bool ok = jp_true(
-                        jp_at(doc, "tests.0.subtests.0.purge.compliant"));
-                    if (simulated(&c->in[i]))   /* never "compliant" alone for a simulation */
-                        snprintf(vals[i], sizeof(vals[i]), "%s: %s (simulated drive)",
-                                 json_object_get_string(v),
-                                 ok ? "SNIA-compliant" : "not SNIA-compliant");
-                    else
-                        snprintf(vals[i], sizeof(vals[i]), "%s (%s)", json_object_get_string(v),
-                                 ok ? "SNIA-compliant" : "not SNIA-compliant");
-                } else {
-                    str_copy(vals[i], sizeof(vals[i]), json_object_get_string(v));
-                }
-                any = any || vals[i][0];
-            }
-            cells[i + 1] = vals[i];
-        }
-        if (any)
-            t_row(&t, cells);
-        free(cells);
-        free(vals);
-    }
-    t_emit(&c->o, &t);
-    free(head);
+/* The rows of the set-up table: a label, and where the value comes from. */
+struct setup_row {
+    const char *label, *path;
+    int kind;   /* 0 string, 1 bytes, 2 number, 3 memory, 4 computed by fn; 5 always shown,
+                   "not reported" when absent; 6 the spec sheet's key (form_factor, nand) */
+    void (*fn)(struct json_object *doc, char *buf, size_t len);
+};
+static const struct setup_row setup_rows[] = {
+    {"Results", "schema", 0, NULL},
+    {"Status", "status", 0, NULL},
+    {"Started (UTC)", "started", 0, NULL},
+    {"ptsbench", "ptsbench_version", 0, NULL},
+    {"Host", "host.hostname", 0, NULL},
+    {"CPU", "host.cpu_model", 0, NULL},
+    {"CPUs online", "host.cpus_online", 2, NULL},
+    {"Memory", "host.memory_bytes", 3, NULL},
+    {"Kernel", "host.kernel", 0, NULL},
+    {"Host system", "", 4, row_host_system},
+    {"Board", "", 4, row_board},
+    {"BIOS", "", 4, row_bios},
+    {"Device model", "", 4, row_model},
+    {"Vendor", "target.vendor", 0, NULL},
+    {"Serial", "target.serial", 0, NULL},
+    {"Firmware", "target.firmware", 5, NULL},
+    {"Interface", "target.interface", 5, NULL},
+    {"Driver", "target.driver", 5, NULL},
+    {"PCIe link", "", 4, row_pcie},
+    {"NUMA node", "target.numa_node", 5, NULL},
+    {"Placement", "", 4, row_placement},
+    {"Form factor", "form_factor", 6, NULL},
+    {"NAND", "nand", 6, NULL},
+    {"Path", "target.path", 0, NULL},
+    {"Kind", "target.kind", 0, NULL},
+    {"Memory target", "target.memory_note", 0, NULL},   /* --allow-memory-target */
+    {"User capacity", "target.capacity_bytes", 1, NULL},
+    {"Logical / physical sector", "target.logical_sector", 2, NULL},
+    {"Simulated: time scale k", "target.simulated.time_scale_k", 2, NULL},
+    {"Figures", "", 4, row_figures},
+    {"Engine", "engine.name", 0, NULL},
+    {"Engine library", "engine.library", 0, NULL},
+    {"Specification", "spec.title", 0, NULL},
+    {"Active range (%)", "spec.active_range_pct", 2, NULL},
+    {"Write cache requested", "spec.write_cache.requested", 0, NULL},
+    {"Write cache on the device", "spec.write_cache.device", 0, NULL},
+    {"Outstanding I/O (threads × QD)", "spec.threads", 2, NULL},
+    {"Time scale", "time_scale", 2, NULL},
+    {"Purge", "tests.0.subtests.0.purge.method", 0, NULL},
+    {"Purge command", "tests.0.subtests.0.purge.command", 0, NULL},
+    {"Workload", "workload.spec", 0, NULL},
+    {"Profile precondition", "config.precondition", 0, NULL},
+    {"Drive preparation", "", 4, row_prep},
+    {"Measured state", "", 4, row_state},
+};
 
-    /* compliance notes and profile notes, per device */
+/* The text of a value v found at row's path in input i's document (kinds 0 to 3). */
+static void setup_value(struct ctx *c, size_t i, const struct setup_row *row,
+                        struct json_object *v, char *buf, size_t len)
+{
+    struct json_object *doc = c->in[i].doc;
+    if (row->kind == 1) {
+        fmt_bytes_dec(jp_number(v), buf, len);
+    } else if (row->kind == 3) {
+        snprintf(buf, len, "%.1f GiB", jp_number(v) / 1073741824.0);
+    } else if (row->kind == 2 && !strcmp(row->path, "target.logical_sector")) {
+        snprintf(buf, len, "%.0f / %.0f B", jp_number(v), jp_path(doc, "target.physical_sector"));
+    } else if (row->kind == 2 && !strcmp(row->path, "spec.threads")) {
+        snprintf(buf, len, "%.0f × %.0f", jp_number(v), jp_path(doc, "spec.qd"));
+    } else if (row->kind == 2) {
+        snprintf(buf, len, "%g", jp_number(v));
+    } else if (!strcmp(row->path, "tests.0.subtests.0.purge.method")) {
+        bool ok = jp_true(jp_at(doc, "tests.0.subtests.0.purge.compliant"));
+        if (simulated(&c->in[i]))   /* never "compliant" alone for a simulation */
+            snprintf(buf, len, "%s: %s (simulated drive)", json_object_get_string(v),
+                     ok ? "SNIA-compliant" : "not SNIA-compliant");
+        else
+            snprintf(buf, len, "%s (%s)", json_object_get_string(v),
+                     ok ? "SNIA-compliant" : "not SNIA-compliant");
+    } else {
+        str_copy(buf, len, json_object_get_string(v));
+    }
+}
+
+/* Input i's cell of a set-up row into buf; returns whether it shows the row. */
+static bool setup_cell(struct ctx *c, size_t i, const struct setup_row *row, char *buf,
+                       size_t len)
+{
+    struct json_object *doc = c->in[i].doc;
+    struct json_object *v = row->fn ? NULL : jp_at(doc, row->path);
+    buf[0] = '\0';
+    if (row->kind == 6) {   /* from the spec sheet, given with --spec */
+        const struct verify_sheet *sh = c->sheet ? c->sheet[i] : NULL;
+        const char *x = !sh ? "" : !strcmp(row->path, "nand") ? sh->nand : sh->form_factor;
+        str_copy(buf, len, *x ? x : "not reported");
+        return true;
+    }
+    if (row->kind == 5 &&
+        (!v || json_object_is_type(v, json_type_null) || !*json_object_get_string(v))) {
+        str_copy(buf, len, "not reported");
+        return true;
+    }
+    if (row->fn) {
+        row->fn(doc, buf, len);
+        return buf[0];
+    }
+    if (!v || json_object_is_type(v, json_type_null))
+        return false;
+    setup_value(c, i, row, v, buf, len);
+    return buf[0];
+}
+
+/* Compliance notes and profile notes, per device. */
+static void setup_notes(struct ctx *c)
+{
     for (size_t i = 0; i < c->n; i++) {
         struct json_object *doc = c->in[i].doc;
         struct json_object *notes = jp_at(doc, "compliance.notes");
@@ -1025,6 +1014,36 @@ static void header_section(struct ctx *c)
         o_list(&c->o, items, nn);
         free(items);
     }
+}
+
+static void header_section(struct ctx *c)
+{
+    o_heading(&c->o, 2, "setup", "Test platform, device under test and set-up");
+    const char **head = xcalloc(c->n + 1, sizeof(char *));
+    head[0] = "";
+    for (size_t i = 0; i < c->n; i++)
+        head[i + 1] = dev(c, i);
+    struct table t;
+    t_init(&t, (unsigned)c->n + 1, head);
+    t.first_col_head = true;
+    t.cls = "wide";
+    for (size_t r = 0; r < sizeof(setup_rows) / sizeof(setup_rows[0]); r++) {
+        const char **cells = xcalloc(c->n + 1, sizeof(char *));
+        char (*vals)[1024] = xcalloc(c->n, sizeof(*vals));
+        bool any = false;
+        cells[0] = setup_rows[r].label;
+        for (size_t i = 0; i < c->n; i++) {
+            any = setup_cell(c, i, &setup_rows[r], vals[i], sizeof(vals[i])) || any;
+            cells[i + 1] = vals[i];
+        }
+        if (any)
+            t_row(&t, cells);
+        free(cells);
+        free(vals);
+    }
+    t_emit(&c->o, &t);
+    free(head);
+    setup_notes(c);
 }
 
 /* ---- the summary: the headline figures, devices in columns */
@@ -1080,13 +1099,12 @@ static const char *state_short(enum meas_state s)
 }
 
 /* The WSAT plateau (the mean IOPS of its last five rounds) and HIR's best gain, from the
- * tests of the document's presentation "wsat" / "hir". */
-static struct json_object *test_by_report(struct json_object *doc, const char *report)
+ * tests of the document's presentation WSAT / HIR. */
+static struct json_object *test_by_report(struct json_object *doc, enum pts_report report)
 {
     for (size_t k = 0; k < jlen_at(doc, "tests"); k++) {
         struct json_object *t = jp_idx(jp_at(doc, "tests"), k);
-        const char *r = plot_test_report(t);
-        if (r && !strcmp(r, report))
+        if (plot_test_presentation(t) == report)
             return t;
     }
     return NULL;
@@ -1094,7 +1112,7 @@ static struct json_object *test_by_report(struct json_object *doc, const char *r
 
 static void wsat_cell(struct json_object *doc, char *buf, size_t len)
 {
-    struct json_object *sub = jp_at(test_by_report(doc, "wsat"), "subtests.0");
+    struct json_object *sub = jp_at(test_by_report(doc, PTS_REPORT_WSAT), "subtests.0");
     size_t nr = sub ? jlen_at(sub, "rounds") : 0;
     if (!nr) {
         snprintf(buf, len, "—");
@@ -1114,7 +1132,7 @@ static void wsat_cell(struct json_object *doc, char *buf, size_t len)
 
 static void hir_cell(struct json_object *doc, char *buf, size_t len)
 {
-    struct json_object *sub = jp_at(test_by_report(doc, "hir"), "subtests.0");
+    struct json_object *sub = jp_at(test_by_report(doc, PTS_REPORT_HIR), "subtests.0");
     size_t nw = sub ? jlen_at(sub, "wait_states") : 0;
     double best = NAN, wait = NAN;
     for (size_t k = 0; k < nw; k++) {
@@ -1307,30 +1325,22 @@ static void summary_key(const struct report_input *in, char *buf, size_t len)
         snprintf(buf, len, "path:%s", device_label(in));
 }
 
-static void summary_section(struct ctx *c)
+static const struct headline summary_rows[] = {
+    {"4 KiB random read IOPS", MEAS_IOPS, 4096, 100, 0, false, 0},
+    {"4 KiB random write IOPS", MEAS_IOPS, 4096, 0, 0, false, 0},
+    {"128 KiB sequential read MB/s", MEAS_MB_S, 131072, 100, 1, false, 1},
+    {"128 KiB sequential write MB/s", MEAS_MB_S, 131072, 0, 1, false, 1},
+    {"4 KiB random read mean latency, QD 1", MEAS_LAT_MEAN_US, 4096, 100, 0, true, 2},
+    {"4 KiB random read 99.99% latency, QD 1", MEAS_LAT_P99_99_US, 4096, 100, 0, true, 2},
+    {"4 KiB random write mean latency, QD 1", MEAS_LAT_MEAN_US, 4096, 0, 0, true, 2},
+    {"4 KiB random write 99.99% latency, QD 1", MEAS_LAT_P99_99_US, 4096, 0, 0, true, 2},
+};
+#define N_SUMMARY_ROWS (sizeof(summary_rows) / sizeof(summary_rows[0]))
+
+/* One column per device: the inputs of the same target (summary_key) together. col[i]: input
+ * i's column; first[g]: column g's first input. Returns the number of columns. */
+static size_t summary_columns(const struct ctx *c, size_t *col, size_t *first)
 {
-    static const struct headline rows[] = {
-        {"4 KiB random read IOPS", MEAS_IOPS, 4096, 100, 0, false, 0},
-        {"4 KiB random write IOPS", MEAS_IOPS, 4096, 0, 0, false, 0},
-        {"128 KiB sequential read MB/s", MEAS_MB_S, 131072, 100, 1, false, 1},
-        {"128 KiB sequential write MB/s", MEAS_MB_S, 131072, 0, 1, false, 1},
-        {"4 KiB random read mean latency, QD 1", MEAS_LAT_MEAN_US, 4096, 100, 0, true, 2},
-        {"4 KiB random read 99.99% latency, QD 1", MEAS_LAT_P99_99_US, 4096, 100, 0, true, 2},
-        {"4 KiB random write mean latency, QD 1", MEAS_LAT_MEAN_US, 4096, 0, 0, true, 2},
-        {"4 KiB random write 99.99% latency, QD 1", MEAS_LAT_P99_99_US, 4096, 0, 0, true, 2},
-    };
-    const size_t nrows = sizeof(rows) / sizeof(rows[0]);
-    o_heading(&c->o, 2, "summary", "Summary");
-    struct meas_set *sets = xcalloc(c->n, sizeof(*sets));
-    bool *have = xcalloc(c->n, sizeof(bool));
-    bool any_sim = false;
-    for (size_t i = 0; i < c->n; i++) {
-        char err[ERR_LEN];
-        have[i] = c->in[i].path && meas_load(c->in[i].path, &sets[i], err, sizeof(err)) == 0;
-        any_sim = any_sim || simulated(&c->in[i]);
-    }
-    /* one column per device: the inputs of the same target (summary_key) together */
-    size_t *col = xcalloc(c->n, sizeof(size_t)), *first = xcalloc(c->n, sizeof(size_t));
     size_t ncol = 0;
     for (size_t i = 0; i < c->n; i++) {
         char ki[640], kj[640];
@@ -1346,6 +1356,102 @@ static void summary_section(struct ctx *c)
         if (col[i] == ncol)
             first[ncol++] = i;
     }
+    return ncol;
+}
+
+/* The summary's cell of row r (summary_rows[r]; past them WSAT, then HIR) in column g: the
+ * best source among the device's inputs (sets[i] where have[i]); named when several have the
+ * figure. */
+static void summary_cell(const struct ctx *c, size_t r, size_t g, const size_t *col,
+                         const struct meas_set *sets, const bool *have, char *val, size_t len)
+{
+    const struct headline *rows = summary_rows;
+    const size_t nrows = N_SUMMARY_ROWS;
+    snprintf(val, len, "—");
+    size_t from = c->n, nhave = 0;
+    const struct meas_point *p = NULL;
+    char cell[512];
+    for (size_t i = 0; i < c->n; i++) {
+        if (col[i] != g)
+            continue;
+        if (r >= nrows) {
+            if (r == nrows)
+                wsat_cell(c->in[i].doc, cell, sizeof(cell));
+            else
+                hir_cell(c->in[i].doc, cell, sizeof(cell));
+            if (strcmp(cell, "—") != 0 && nhave++ == 0) {
+                from = i;
+                snprintf(val, len, "%s", cell);
+            }
+            continue;
+        }
+        const struct meas_point *q = have[i] ? headline_point(&sets[i], &rows[r]) : NULL;
+        if (!q)
+            continue;
+        nhave++;
+        if (!p || state_rank(q->state) > state_rank(p->state) ||
+            (state_rank(q->state) == state_rank(p->state) &&
+             q->workers * q->qd > p->workers * p->qd))
+            p = q, from = i;
+    }
+    if (p) {
+        char v[48];
+        double x = p->v[rows[r].metric];
+        if (rows[r].kind == 0)
+            report_fmt_count(x, v, sizeof(v));
+        else if (rows[r].kind == 1)
+            fmt_fig(x, UNITS_FIG_MBS, v, sizeof(v));
+        else
+            units_format_lat(x, UNITS_TYPESET, v, sizeof(v));
+        snprintf(val, len, "%s (%s; %u × QD %u)", v, state_short(p->state), p->workers, p->qd);
+    }
+    if (nhave > 1 && from < c->n) {
+        char src[512];
+        size_t used = strlen(val);
+        source_name(c->in[from].path, src, sizeof(src));
+        snprintf(val + used, len - used, " (from %s)", src);
+    }
+}
+
+/* The claims of the spec sheet, as "Measured vs claimed" judges them: a row when a sheet was
+ * given. */
+static void summary_claims_row(const struct ctx *c, struct table *t, const char **cells,
+                               char (*vals)[1024], const size_t *col, const size_t *first,
+                               size_t ncol)
+{
+    bool sheets = false;
+    for (size_t i = 0; i < c->n; i++)
+        sheets = sheets || c->sheet[i];
+    if (!sheets)
+        return;
+    cells[0] = "Spec sheet claims met";
+    for (size_t g = 0; g < ncol; g++) {
+        cells[g + 1] = vals[g];
+        size_t i = first[g];
+        for (size_t j = first[g]; j < c->n; j++)
+            if (col[j] == g && c->sheet[j]) {
+                i = j;
+                break;
+            }
+        claims_count_words(c, i, vals[g], sizeof(vals[g]));
+    }
+    t_row(t, cells);
+}
+
+static void summary_section(struct ctx *c)
+{
+    const size_t nrows = N_SUMMARY_ROWS;
+    o_heading(&c->o, 2, "summary", "Summary");
+    struct meas_set *sets = xcalloc(c->n, sizeof(*sets));
+    bool *have = xcalloc(c->n, sizeof(bool));
+    bool any_sim = false;
+    for (size_t i = 0; i < c->n; i++) {
+        char err[ERR_LEN];
+        have[i] = c->in[i].path && meas_load(c->in[i].path, &sets[i], err, sizeof(err)) == 0;
+        any_sim = any_sim || simulated(&c->in[i]);
+    }
+    size_t *col = xcalloc(c->n, sizeof(size_t)), *first = xcalloc(c->n, sizeof(size_t));
+    size_t ncol = summary_columns(c, col, first);
     const char **head = xcalloc(ncol + 1, sizeof(char *));
     head[0] = "Figure";
     for (size_t g = 0; g < ncol; g++)
@@ -1357,76 +1463,16 @@ static void summary_section(struct ctx *c)
     const char **cells = xcalloc(c->n + 1, sizeof(char *));
     char (*vals)[1024] = xcalloc(c->n, sizeof(*vals));
     for (size_t r = 0; r < nrows + 2; r++) {
-        cells[0] = r < nrows ? rows[r].label : r == nrows ? "Write saturation plateau (WSAT)"
-                                                          : "Host idle recovery gain (HIR)";
+        cells[0] = r < nrows ? summary_rows[r].label
+                   : r == nrows ? "Write saturation plateau (WSAT)"
+                                : "Host idle recovery gain (HIR)";
         for (size_t g = 0; g < ncol; g++) {
             cells[g + 1] = vals[g];
-            snprintf(vals[g], sizeof(vals[g]), "—");
-            /* the best source among the device's inputs; named when several have the figure */
-            size_t from = c->n, nhave = 0;
-            const struct meas_point *p = NULL;
-            char cell[512];
-            for (size_t i = 0; i < c->n; i++) {
-                if (col[i] != g)
-                    continue;
-                if (r >= nrows) {
-                    if (r == nrows)
-                        wsat_cell(c->in[i].doc, cell, sizeof(cell));
-                    else
-                        hir_cell(c->in[i].doc, cell, sizeof(cell));
-                    if (strcmp(cell, "—") != 0 && nhave++ == 0) {
-                        from = i;
-                        snprintf(vals[g], sizeof(vals[g]), "%s", cell);
-                    }
-                    continue;
-                }
-                const struct meas_point *q = have[i] ? headline_point(&sets[i], &rows[r]) : NULL;
-                if (!q)
-                    continue;
-                nhave++;
-                if (!p || state_rank(q->state) > state_rank(p->state) ||
-                    (state_rank(q->state) == state_rank(p->state) &&
-                     q->workers * q->qd > p->workers * p->qd))
-                    p = q, from = i;
-            }
-            if (p) {
-                char v[48];
-                double x = p->v[rows[r].metric];
-                if (rows[r].kind == 0)
-                    report_fmt_count(x, v, sizeof(v));
-                else if (rows[r].kind == 1)
-                    fmt_fig(x, UNITS_FIG_MBS, v, sizeof(v));
-                else
-                    units_format_lat(x, UNITS_TYPESET, v, sizeof(v));
-                snprintf(vals[g], sizeof(vals[g]), "%s (%s; %u × QD %u)", v,
-                         state_short(p->state), p->workers, p->qd);
-            }
-            if (nhave > 1 && from < c->n) {
-                char src[512];
-                size_t used = strlen(vals[g]);
-                source_name(c->in[from].path, src, sizeof(src));
-                snprintf(vals[g] + used, sizeof(vals[g]) - used, " (from %s)", src);
-            }
+            summary_cell(c, r, g, col, sets, have, vals[g], sizeof(vals[g]));
         }
         t_row(&t, cells);
     }
-    bool sheets = false;
-    for (size_t i = 0; i < c->n; i++)
-        sheets = sheets || c->sheet[i];
-    if (sheets) {   /* the claims of the spec sheet, as "Measured vs claimed" judges them */
-        cells[0] = "Spec sheet claims met";
-        for (size_t g = 0; g < ncol; g++) {
-            cells[g + 1] = vals[g];
-            size_t i = first[g];
-            for (size_t j = first[g]; j < c->n; j++)
-                if (col[j] == g && c->sheet[j]) {
-                    i = j;
-                    break;
-                }
-            claims_count_words(c, i, vals[g], sizeof(vals[g]));
-        }
-        t_row(&t, cells);
-    }
+    summary_claims_row(c, &t, cells, vals, col, first, ncol);
     o_para(&c->o, "The headline figures, each with the drive's state it was measured in "
                   "(steady state only where the results claim it; \"—\": not in these "
                   "results)%s:", any_sim ? "; figures of a simulated drive are in virtual time, "
@@ -1767,22 +1813,25 @@ static void pts_dirth(struct ctx *c, const char *name)
     }
 }
 
-/* A test's section by its presentation (tests[i].report, plot_test_report); its charts are
- * plot_pts.c's by the same names. "generic": the parameters and preparation only. */
-static const struct {
-    const char *report;
-    void (*section)(struct ctx *c, const char *name);
-} pts_sections[] = {
-    {"iops", pts_iops}, {"tp", pts_tp},   {"lat", pts_lat},     {"wsat", pts_wsat},
-    {"hir", pts_hir},   {"xsr", pts_xsr}, {"dirth", pts_dirth},
+/* A test's section by its presentation (tests[i].report, plot_test_presentation); its charts
+ * are plot_pts.c's table's. Every presentation has an entry (tests/unit/test_presentation.c);
+ * "generic" (a standard test without one of the PTS's presentations): the parameters and
+ * preparation only. */
+static void pts_generic(struct ctx *c, const char *name)
+{
+    (void)c;
+    (void)name;
+}
+
+static void (*const pts_sections[PTS_REPORT_COUNT])(struct ctx *c, const char *name) = {
+    [PTS_REPORT_IOPS] = pts_iops, [PTS_REPORT_TP] = pts_tp,   [PTS_REPORT_LAT] = pts_lat,
+    [PTS_REPORT_WSAT] = pts_wsat, [PTS_REPORT_HIR] = pts_hir, [PTS_REPORT_XSR] = pts_xsr,
+    [PTS_REPORT_DIRTH] = pts_dirth, [PTS_REPORT_GENERIC] = pts_generic,
 };
 
-static void (*pts_section(const char *report))(struct ctx *, const char *)
+bool report_presentation_has_section(int p)
 {
-    for (size_t i = 0; i < sizeof(pts_sections) / sizeof(pts_sections[0]); i++)
-        if (!strcmp(pts_sections[i].report, report))
-            return pts_sections[i].section;
-    return NULL;
+    return p >= PTS_REPORT_GENERIC && p < PTS_REPORT_COUNT && pts_sections[p];
 }
 
 static const char *const steady_head[10] = {
@@ -1900,20 +1949,20 @@ static void run_steady_table(struct ctx *c, size_t i)
 static void test_params_words(struct json_object *t, char *buf, size_t len)
 {
     const char *def = jp_str(t, "definition"), *slash = def ? strrchr(def, '/') : NULL;
-    const char *report = plot_test_report(t);
+    enum pts_report report = plot_test_presentation(t);
     struct json_object *sub = jp_at(t, "subtests.0");
     char who[64];
     snprintf(who, sizeof(who), "%.0f thread%s × QD %.0f", jp_path(t, "threads"),
              jp_path(t, "threads") == 1 ? "" : "s", jp_path(t, "qd"));
     size_t used = 0;
-    if (report && !strcmp(report, "xsr") && jlen_at(sub, "groups")) {
+    if (report == PTS_REPORT_XSR && jlen_at(sub, "groups")) {
         used += (size_t)snprintf(buf, len, "%s; stimuli in turn:", who);
         for (size_t k = 0; k < jlen_at(sub, "groups") && used < len; k++) {
             struct json_object *g = jp_idx(jp_at(sub, "groups"), k);
             used += (size_t)snprintf(buf + used, len - used, "%s %s for %g min", k ? "," : "",
                                      sv(g, "stimulus"), jp_path(g, "minutes"));
         }
-    } else if (report && !strcmp(report, "hir") && jlen_at(sub, "wait_states")) {
+    } else if (report == PTS_REPORT_HIR && jlen_at(sub, "wait_states")) {
         struct json_object *w = jp_idx(jp_at(sub, "wait_states"), 0);
         used += (size_t)snprintf(buf, len, "%s, %s writes; preconditioning in %g s "
                                  "elements until steady, then wait states of %g s write "
@@ -1972,7 +2021,7 @@ static void suite_sections(struct ctx *c)
             char prep[512];
             if (!sub)
                 continue;
-            suite_prep_words(plot_test_report(find_test(c->in[i].doc, n)), sub, prep,
+            suite_prep_words(plot_test_presentation(find_test(c->in[i].doc, n)), sub, prep,
                              sizeof(prep));
             /* the drive's state as the test ended (results that record it per element) */
             struct json_object *st = jp_get(sub, "state");
@@ -1989,9 +2038,9 @@ static void suite_sections(struct ctx *c)
             if (health[0])
                 o_para(&c->o, "%s: %s.", dev(c, i), health);
         }
-        void (*section)(struct ctx *, const char *) = pts_section(plot_test_report(any));
-        if (section)
-            section(c, n);
+        enum pts_report p = plot_test_presentation(any);
+        if (report_presentation_has_section(p))
+            pts_sections[p](c, n);
         charts_for(c, n);
     }
 }
@@ -2056,131 +2105,151 @@ static void profile_prep(struct ctx *c, size_t i)
     }
 }
 
+/* Input i's profile points: one row each. */
+static void profile_points_table(struct ctx *c, size_t i)
+{
+    struct json_object *doc = c->in[i].doc;
+    /* results with the drive's state (drive_state.h) get its column */
+    bool states = false;
+    for (size_t k = 0; k < jlen_at(doc, "points"); k++)
+        states = states || jp_get(jp_idx(jp_arr(doc, "points"), k), "state");
+    char ih[48];
+    const char *head[] = {"Profile", "Workload", "Data", "Workers", "QD", "Eff. QD",
+                          fig_head(&c->in[i], "IOPS", ih, sizeof(ih)), "MB/s",
+                          "Mean latency", "p99", "Measured", "Drive state"};
+    /* a profile of one workload by its name: one column, not the same word twice */
+    bool same = true;
+    for (size_t k = 0; k < jlen_at(doc, "points"); k++) {
+        struct json_object *p = jp_idx(jp_arr(doc, "points"), k);
+        same = same && !strcmp(sv(p, "profile"), sv(p, "workload"));
+    }
+    const size_t skip = same ? 1 : 0;   /* the Profile column left out */
+    struct table tb;
+    t_init(&tb, (unsigned)((states ? 12 : 11) - skip), head + skip);
+    size_t np = jlen_at(doc, "points");
+    for (size_t k = 0; k < np; k++) {
+        struct json_object *p = jp_idx(jp_at(doc, "points"), k);
+        if (!jp_at(p, "result"))
+            continue;
+        char d[16], w[16], q[16], e[16], iops[32], mb[32], mean[32], p99[32], how[160];
+        char state[160];
+        snprintf(d, sizeof(d), "%.0f%%", jp_path(p, "compress_pct"));
+        snprintf(w, sizeof(w), "%.0f", jp_path(p, "workers"));
+        snprintf(q, sizeof(q), "%.0f", jp_path(p, "qd"));
+        snprintf(e, sizeof(e), "%.0f", jp_path(p, "effective_qd"));
+        report_fmt_count(jp_path(p, "result.total.iops"), iops, sizeof(iops));
+        fmt_fig(jp_path(p, "result.total.mb_s"), UNITS_FIG_MBS, mb, sizeof(mb));
+        units_format_lat(jp_path(p, "result.total.lat_us.mean"), UNITS_TYPESET, mean, sizeof(mean));
+        units_format_lat(jp_path(p, "result.total.lat_us.percentiles.99"), UNITS_TYPESET, p99, sizeof(p99));
+        const char *measure = jp_str(p, "measure");
+        const char *label = jp_str(p, "result.label");
+        state_words(jp_get(p, "state"), simulated(&c->in[i]), state, sizeof(state));
+        if (label)   /* what the window may be called (drive_state.h) */
+            snprintf(how, sizeof(how), "%s, rounds %.0f–%.0f", label,
+                     jp_path(p, "result.rounds.0"), jp_path(p, "result.rounds.1"));
+        else if (measure && !strcmp(measure, "steady"))
+            snprintf(how, sizeof(how), "%s, rounds %.0f–%.0f",
+                     jp_true(jp_at(p, "result.steady")) ? "steady state"
+                                                                      : "NOT steady",
+                     jp_path(p, "result.rounds.0"), jp_path(p, "result.rounds.1"));
+        else
+            snprintf(how, sizeof(how), "%s, %.0f round(s)",
+                     jp_str(p, "precondition") ? jp_str(p, "precondition") : "",
+                     jp_path(p, "result.rounds.1"));
+        const char *cp[] = {jp_str(p, "profile"), jp_str(p, "workload"), d, w, q, e, iops, mb,
+                            mean, p99, how, state};
+        t_row(&tb, cp + skip);
+    }
+    o_para(&c->o, "%s — every point (effective QD = workers × QD; data = compressibility of "
+                  "the data written%s):", dev(c, i),
+           simulated(&c->in[i]) ? "; simulated drive: virtual time" : "");
+    t_emit(&c->o, &tb);
+}
+
+/* Input i's points with incompressible and with 90% compressible data side by side. */
+static void profile_compress_table(struct ctx *c, size_t i)
+{
+    struct json_object *doc = c->in[i].doc;
+    size_t np = jlen_at(doc, "points");
+    /* 0% vs 90%, as the review compares them: one table */
+    char zh[48], nh[48];
+    const char *rh[] = {"Workload", "Workers × QD",
+                        fig_head(&c->in[i], "IOPS, incompressible", zh, sizeof(zh)),
+                        fig_head(&c->in[i], "IOPS, 90% compressible", nh, sizeof(nh)),
+                        "90% / incompressible"};
+    struct table rt;
+    t_init(&rt, 5, rh);
+    for (size_t k = 0; k < np; k++) {
+        struct json_object *a = jp_idx(jp_at(doc, "points"), k);
+        if (jp_path(a, "compress_pct") != 0 || !jp_at(a, "result"))
+            continue;
+        for (size_t m = 0; m < np; m++) {
+            struct json_object *b = jp_idx(jp_at(doc, "points"), m);
+            if (jp_path(b, "compress_pct") != 90 || !jp_at(b, "result") ||
+                jp_path(b, "workers") != jp_path(a, "workers") || jp_path(b, "qd") != jp_path(a, "qd") ||
+                strcmp(sv(b, "workload"), sv(a, "workload")) != 0)
+                continue;
+            char x[32], y[32], wq[32], ratio[32];
+            report_fmt_count(jp_path(a, "result.total.iops"), x, sizeof(x));
+            report_fmt_count(jp_path(b, "result.total.iops"), y, sizeof(y));
+            snprintf(wq, sizeof(wq), "%.0f × %.0f", jp_path(a, "workers"), jp_path(a, "qd"));
+            snprintf(ratio, sizeof(ratio), "%.2f×",
+                     jp_path(b, "result.total.iops") / jp_path(a, "result.total.iops"));
+            const char *rc[] = {sv(a, "workload"), wq, x, y, ratio};
+            t_row(&rt, rc);
+        }
+    }
+    if (rt.nrows) {
+        o_para(&c->o, "%s — IOPS with incompressible and with 90%% compressible data, same "
+                      "workload and outstanding I/O:", dev(c, i));
+        t_emit(&c->o, &rt);
+    } else {
+        t_free(&rt);
+    }
+}
+
+/* Input i's saturation points (QD ramps): a table, and a sentence each. */
+static void profile_saturation(struct ctx *c, size_t i)
+{
+    struct json_object *doc = c->in[i].doc;
+    size_t ns = jlen_at(doc, "saturation");
+    if (ns) {
+        char mh[48];
+        const char *sh[] = {"Workload", "Data", "Workers",
+                            fig_head(&c->in[i], "Max IOPS", mh, sizeof(mh)), "at eff. QD",
+                            "Saturation eff. QD", "IOPS there", "Mean latency there"};
+        struct table st;
+        t_init(&st, 8, sh);
+        for (size_t k = 0; k < ns; k++) {
+            struct json_object *s = jp_idx(jp_at(doc, "saturation"), k);
+            char d[16], w[16], mx[32], mq[16], sq[16], si[32], sl[32];
+            snprintf(d, sizeof(d), "%.0f%%", jp_path(s, "compress_pct"));
+            snprintf(w, sizeof(w), "%.0f", jp_path(s, "workers"));
+            report_fmt_count(jp_path(s, "max_iops"), mx, sizeof(mx));
+            snprintf(mq, sizeof(mq), "%.0f", jp_path(s, "max_iops_effective_qd"));
+            snprintf(sq, sizeof(sq), "%.0f", jp_path(s, "effective_qd"));
+            report_fmt_count(jp_path(s, "iops"), si, sizeof(si));
+            units_format_lat(jp_path(s, "lat_mean_us"), UNITS_TYPESET, sl, sizeof(sl));
+            const char *cp[] = {jp_str(s, "workload"), d, w, mx, mq, sq, si, sl};
+            t_row(&st, cp);
+            o_para(&c->o, "%s, %s: IOPS reach 95%% of their maximum (%s) at an effective "
+                          "queue depth of %s, with %s mean latency there.",
+                   dev(c, i), sv(s, "workload"), mx, sq, sl);
+        }
+        t_emit(&c->o, &st);
+    }
+}
+
 static void profile_sections(struct ctx *c)
 {
     o_heading(&c->o, 2, "profiles", "Workload profiles");
     for (size_t i = 0; i < c->n; i++) {
-        struct json_object *doc = c->in[i].doc;
         if (strcmp(schema_of(&c->in[i]), "ptsbench.profile") != 0)
             continue;
-        /* results with the drive's state (drive_state.h) get its column */
-        bool states = false;
-        for (size_t k = 0; k < jlen_at(doc, "points"); k++)
-            states = states || jp_get(jp_idx(jp_arr(doc, "points"), k), "state");
-        char ih[48];
-        const char *head[] = {"Profile", "Workload", "Data", "Workers", "QD", "Eff. QD",
-                              fig_head(&c->in[i], "IOPS", ih, sizeof(ih)), "MB/s",
-                              "Mean latency", "p99", "Measured", "Drive state"};
-        /* a profile of one workload by its name: one column, not the same word twice */
-        bool same = true;
-        for (size_t k = 0; k < jlen_at(doc, "points"); k++) {
-            struct json_object *p = jp_idx(jp_arr(doc, "points"), k);
-            same = same && !strcmp(sv(p, "profile"), sv(p, "workload"));
-        }
-        const size_t skip = same ? 1 : 0;   /* the Profile column left out */
-        struct table tb;
-        t_init(&tb, (unsigned)((states ? 12 : 11) - skip), head + skip);
-        size_t np = jlen_at(doc, "points");
-        for (size_t k = 0; k < np; k++) {
-            struct json_object *p = jp_idx(jp_at(doc, "points"), k);
-            if (!jp_at(p, "result"))
-                continue;
-            char d[16], w[16], q[16], e[16], iops[32], mb[32], mean[32], p99[32], how[160];
-            char state[160];
-            snprintf(d, sizeof(d), "%.0f%%", jp_path(p, "compress_pct"));
-            snprintf(w, sizeof(w), "%.0f", jp_path(p, "workers"));
-            snprintf(q, sizeof(q), "%.0f", jp_path(p, "qd"));
-            snprintf(e, sizeof(e), "%.0f", jp_path(p, "effective_qd"));
-            report_fmt_count(jp_path(p, "result.total.iops"), iops, sizeof(iops));
-            fmt_fig(jp_path(p, "result.total.mb_s"), UNITS_FIG_MBS, mb, sizeof(mb));
-            units_format_lat(jp_path(p, "result.total.lat_us.mean"), UNITS_TYPESET, mean, sizeof(mean));
-            units_format_lat(jp_path(p, "result.total.lat_us.percentiles.99"), UNITS_TYPESET, p99, sizeof(p99));
-            const char *measure = jp_str(p, "measure");
-            const char *label = jp_str(p, "result.label");
-            state_words(jp_get(p, "state"), simulated(&c->in[i]), state, sizeof(state));
-            if (label)   /* what the window may be called (drive_state.h) */
-                snprintf(how, sizeof(how), "%s, rounds %.0f–%.0f", label,
-                         jp_path(p, "result.rounds.0"), jp_path(p, "result.rounds.1"));
-            else if (measure && !strcmp(measure, "steady"))
-                snprintf(how, sizeof(how), "%s, rounds %.0f–%.0f",
-                         jp_true(jp_at(p, "result.steady")) ? "steady state"
-                                                                          : "NOT steady",
-                         jp_path(p, "result.rounds.0"), jp_path(p, "result.rounds.1"));
-            else
-                snprintf(how, sizeof(how), "%s, %.0f round(s)",
-                         jp_str(p, "precondition") ? jp_str(p, "precondition") : "",
-                         jp_path(p, "result.rounds.1"));
-            const char *cp[] = {jp_str(p, "profile"), jp_str(p, "workload"), d, w, q, e, iops, mb,
-                                mean, p99, how, state};
-            t_row(&tb, cp + skip);
-        }
-        o_para(&c->o, "%s — every point (effective QD = workers × QD; data = compressibility of "
-                      "the data written%s):", dev(c, i),
-               simulated(&c->in[i]) ? "; simulated drive: virtual time" : "");
-        t_emit(&c->o, &tb);
+        profile_points_table(c, i);
         profile_prep(c, i);
-
-        /* 0% vs 90%, as the review compares them: one table */
-        char zh[48], nh[48];
-        const char *rh[] = {"Workload", "Workers × QD",
-                            fig_head(&c->in[i], "IOPS, incompressible", zh, sizeof(zh)),
-                            fig_head(&c->in[i], "IOPS, 90% compressible", nh, sizeof(nh)),
-                            "90% / incompressible"};
-        struct table rt;
-        t_init(&rt, 5, rh);
-        for (size_t k = 0; k < np; k++) {
-            struct json_object *a = jp_idx(jp_at(doc, "points"), k);
-            if (jp_path(a, "compress_pct") != 0 || !jp_at(a, "result"))
-                continue;
-            for (size_t m = 0; m < np; m++) {
-                struct json_object *b = jp_idx(jp_at(doc, "points"), m);
-                if (jp_path(b, "compress_pct") != 90 || !jp_at(b, "result") ||
-                    jp_path(b, "workers") != jp_path(a, "workers") || jp_path(b, "qd") != jp_path(a, "qd") ||
-                    strcmp(sv(b, "workload"), sv(a, "workload")) != 0)
-                    continue;
-                char x[32], y[32], wq[32], ratio[32];
-                report_fmt_count(jp_path(a, "result.total.iops"), x, sizeof(x));
-                report_fmt_count(jp_path(b, "result.total.iops"), y, sizeof(y));
-                snprintf(wq, sizeof(wq), "%.0f × %.0f", jp_path(a, "workers"), jp_path(a, "qd"));
-                snprintf(ratio, sizeof(ratio), "%.2f×",
-                         jp_path(b, "result.total.iops") / jp_path(a, "result.total.iops"));
-                const char *rc[] = {sv(a, "workload"), wq, x, y, ratio};
-                t_row(&rt, rc);
-            }
-        }
-        if (rt.nrows) {
-            o_para(&c->o, "%s — IOPS with incompressible and with 90%% compressible data, same "
-                          "workload and outstanding I/O:", dev(c, i));
-            t_emit(&c->o, &rt);
-        } else {
-            t_free(&rt);
-        }
-        size_t ns = jlen_at(doc, "saturation");
-        if (ns) {
-            char mh[48];
-            const char *sh[] = {"Workload", "Data", "Workers",
-                                fig_head(&c->in[i], "Max IOPS", mh, sizeof(mh)), "at eff. QD",
-                                "Saturation eff. QD", "IOPS there", "Mean latency there"};
-            struct table st;
-            t_init(&st, 8, sh);
-            for (size_t k = 0; k < ns; k++) {
-                struct json_object *s = jp_idx(jp_at(doc, "saturation"), k);
-                char d[16], w[16], mx[32], mq[16], sq[16], si[32], sl[32];
-                snprintf(d, sizeof(d), "%.0f%%", jp_path(s, "compress_pct"));
-                snprintf(w, sizeof(w), "%.0f", jp_path(s, "workers"));
-                report_fmt_count(jp_path(s, "max_iops"), mx, sizeof(mx));
-                snprintf(mq, sizeof(mq), "%.0f", jp_path(s, "max_iops_effective_qd"));
-                snprintf(sq, sizeof(sq), "%.0f", jp_path(s, "effective_qd"));
-                report_fmt_count(jp_path(s, "iops"), si, sizeof(si));
-                units_format_lat(jp_path(s, "lat_mean_us"), UNITS_TYPESET, sl, sizeof(sl));
-                const char *cp[] = {jp_str(s, "workload"), d, w, mx, mq, sq, si, sl};
-                t_row(&st, cp);
-                o_para(&c->o, "%s, %s: IOPS reach 95%% of their maximum (%s) at an effective "
-                              "queue depth of %s, with %s mean latency there.",
-                       dev(c, i), sv(s, "workload"), mx, sq, sl);
-            }
-            t_emit(&c->o, &st);
-        }
+        profile_compress_table(c, i);
+        profile_saturation(c, i);
     }
     charts_for(c, "profile");
     charts_for(c, "qd-ramp");
@@ -2428,6 +2497,224 @@ int report_load(const char *arg, struct json_object **doc, char *path, size_t le
     return 0;
 }
 
+/* The charts of the inputs, into OUT/plots (none with --no-plots); c->plots lists them. */
+static int report_plots(struct ctx *c, const struct report_config *cfg, char *err, size_t errlen)
+{
+    if (cfg->no_plots)
+        return 0;
+    char pdir[4200];
+    snprintf(pdir, sizeof(pdir), "%s/plots", cfg->out_dir);
+    struct plot_input *pin = xcalloc(c->n, sizeof(*pin));
+    for (size_t i = 0; i < c->n; i++) {
+        pin[i].doc = c->in[i].doc;
+        pin[i].label = device_label(&c->in[i]);
+    }
+    int rc = plot_all(pin, c->n, pdir, &c->plots, err, errlen);
+    free(pin);
+    return rc;
+}
+
+static void report_ctx_free(struct ctx *c)
+{
+    plot_list_free(&c->plots);
+    free(c->plot_used);
+    free(c->names);
+}
+
+/* The report's title: the configured one, else "ptsbench report: " and each device with its
+ * state ("zdrive-r4-cm88-1.6t (simulated, burst, not preconditioned) vs ..."). */
+static void report_title(const struct report_input *in, size_t n,
+                         const struct report_config *cfg, char *title, size_t len)
+{
+    if (cfg->title) {
+        str_copy(title, len, cfg->title);
+        return;
+    }
+    size_t used = 0;
+    used += (size_t)snprintf(title, len, "ptsbench report: ");
+    for (size_t i = 0; i < n && used < len; i++) {
+        char tag[160], what[200] = "";
+        plot_doc_state_tag(in[i].doc, tag, sizeof(tag));
+        if (simulated(&in[i]) || tag[0])
+            snprintf(what, sizeof(what), " (%s%s%s)", simulated(&in[i]) ? "simulated" : "",
+                     simulated(&in[i]) && tag[0] ? ", " : "", tag);
+        used += (size_t)snprintf(title + used, len - used, "%s%s%s", i ? " vs " : "",
+                                 device_label(&in[i]), what);
+    }
+}
+
+/* The HTML head (title, style sheet) and the page's header line: the devices (each once) and
+ * the tests. */
+static void report_page_head(struct ctx *c, const struct report_config *cfg, const char *title,
+                             const char *now)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", c->o.h);
+    h_esc(c->o.h, title);
+    char *css = load_css(cfg->css_path);
+    fprintf(c->o.h, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
+    free(css);
+    char devs[1024] = "", tests[1024] = "";
+    for (size_t i = 0; i < c->n; i++) {
+        bool seen = false;   /* a device with several result sets is named once */
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(c->names[j], c->names[i]);
+        size_t used = strlen(devs);
+        if (!seen)
+            snprintf(devs + used, sizeof(devs) - used, "%s%s", used ? " vs " : "", c->names[i]);
+        header_tests(c->in[i].doc, tests, sizeof(tests));
+    }
+    snprintf(c->o.head_devs, sizeof(c->o.head_devs), "%s", devs);
+    snprintf(c->o.head_when, sizeof(c->o.head_when), "%s \u00b7 ptsbench %s", now,
+             PTSBENCH_VERSION);
+    o_page_head(&c->o, NULL, tests);
+}
+
+/* The title, when and from what the report was generated, and the list of result sets. */
+static void report_opening(struct ctx *c, const char *title, const char *now)
+{
+    fputs("<h1>", c->o.h);
+    h_esc(c->o.h, title);
+    fputs("</h1>\n", c->o.h);
+    fputs("# ", c->o.m);
+    m_esc(c->o.m, title, false);
+    fputs("\n\n", c->o.m);
+    o_para(&c->o, "Generated %s by ptsbench %s from %zu result set%s (nothing was re-run).", now,
+           PTSBENCH_VERSION, c->n, c->n == 1 ? "" : "s");
+    const char **items = xcalloc(c->n, sizeof(char *));
+    char (*lines)[4400] = xcalloc(c->n, sizeof(*lines));
+    for (size_t i = 0; i < c->n; i++) {
+        char src[512];
+        source_name(c->in[i].path, src, sizeof(src));
+        snprintf(lines[i], sizeof(lines[i]), "%s: %s (%s, %s%s)", device_label(&c->in[i]), src,
+                 schema_of(&c->in[i]),
+                 jp_str(c->in[i].doc, "status") ? jp_str(c->in[i].doc, "status") : "?",
+                 simulated(&c->in[i]) ? ", simulated drive" : "");
+        items[i] = lines[i];
+    }
+    o_list(&c->o, items, c->n);
+    free(items);
+    free(lines);
+}
+
+/* report --db: each point's figure across the results history. */
+static void history_section(struct ctx *c, const struct report_config *cfg)
+{
+    o_heading(&c->o, 2, "history", "History");
+    o_para(&c->o, "Each chart: a point of these results across the runs of the same point "
+                  "in the results history %s, oldest first; the band is the history's own "
+                  "spread before each run (the median of the runs before it, with the larger "
+                  "of their window spread and three robust standard deviations), so a run "
+                  "outside it is a change the history had not seen.%s", cfg->history_db,
+           cfg->n_history ? "" : " No point of these results has earlier runs there.");
+    for (size_t i = 0; i < cfg->n_history; i++)
+        o_chart(&c->o, &cfg->history[i]);
+}
+
+/* The charts no section showed, the units, and the end of the page. */
+static void report_closing(struct ctx *c)
+{
+    bool more = false;
+    for (size_t i = 0; i < c->plots.n; i++)
+        more = more || !c->plot_used[i];
+    if (more) {
+        o_heading(&c->o, 2, "charts", "More charts");
+        for (size_t i = 0; i < c->plots.n; i++)
+            if (!c->plot_used[i])
+                o_chart(&c->o, &c->plots.f[i]);
+    }
+    fprintf(c->o.h, "<p class=\"meta\">Units: IOPS; MB/s = 10<sup>6</sup> bytes/s; latency in µs "
+                    "or ms; KiB = 1024 bytes. Charts: PNG shown, SVG linked; their gnuplot "
+                    "scripts and data are in plots/.</p>\n");
+    o_section_end(&c->o);
+    fputs("</body>\n</html>\n", c->o.h);
+    fputs("Units: IOPS; MB/s = 10^6 bytes/s; latency in µs or ms; KiB = 1024 bytes. Charts: "
+          "PNG shown, SVG linked; their gnuplot scripts and data are in plots/.\n", c->o.m);
+}
+
+/* The report's body: every section that applies to the inputs. */
+static void report_body(struct ctx *c, const struct report_config *cfg)
+{
+    claims_prepare(c, cfg);
+    summary_section(c);
+    claims_section(c);
+    header_section(c);
+    fleet_section(c, cfg->fleet);
+    bool suites = false, profiles = false, runs = false;
+    for (size_t i = 0; i < c->n; i++) {
+        suites = suites || !strcmp(schema_of(&c->in[i]), "ptsbench.suite");
+        profiles = profiles || !strcmp(schema_of(&c->in[i]), "ptsbench.profile");
+        runs = runs || !strcmp(schema_of(&c->in[i]), "ptsbench.run");
+    }
+    if (suites)
+        suite_sections(c);
+    if (profiles)
+        profile_sections(c);
+    if (runs)
+        run_sections(c);
+    if (cfg->history_db)
+        history_section(c, cfg);
+    report_closing(c);
+}
+
+/* An HTML and a Markdown document built in memory (open_memstream). */
+struct mem_doc {
+    FILE *h, *m;
+    char *hbuf, *mbuf;
+    size_t hlen, mlen;
+};
+
+/* Open both streams: 0, or the errno (nothing left open). */
+static int mem_doc_open(struct mem_doc *d)
+{
+    d->h = open_memstream(&d->hbuf, &d->hlen);
+    d->m = open_memstream(&d->mbuf, &d->mlen);
+    if (d->h && d->m)
+        return 0;
+    int e = errno;
+    if (d->h)
+        fclose(d->h);
+    if (d->m)
+        fclose(d->m);
+    d->h = d->m = NULL;
+    return e;
+}
+
+/* Close both streams; false when a write or the close failed. */
+static bool mem_doc_close(struct mem_doc *d)
+{
+    bool ok = !ferror(d->h) && !ferror(d->m);
+    ok = fclose(d->h) == 0 && ok;
+    ok = fclose(d->m) == 0 && ok;
+    return ok;
+}
+
+static void mem_doc_free(struct mem_doc *d)
+{
+    free(d->hbuf);
+    free(d->mbuf);
+}
+
+/* OUT/report.html and OUT/report.md, each the opening (pre) then the body, written
+ * atomically (lib/file.h). */
+static int report_files(const char *out_dir, const struct mem_doc *pre,
+                        const struct mem_doc *body, char *html_path, size_t html_len,
+                        char *md_path, size_t md_len, char *err, size_t errlen)
+{
+    char hp[4200], mp[4200];
+    snprintf(hp, sizeof(hp), "%s/report.html", out_dir);
+    snprintf(mp, sizeof(mp), "%s/report.md", out_dir);
+    const char *hpart[] = {pre->hbuf, body->hbuf}, *mpart[] = {pre->mbuf, body->mbuf};
+    const size_t hlens[] = {pre->hlen, body->hlen}, mlens[] = {pre->mlen, body->mlen};
+    if (file_write_atomic(hp, hpart, hlens, 2, true, err, errlen) != 0 ||
+        file_write_atomic(mp, mpart, mlens, 2, true, err, errlen) != 0)
+        return -1;
+    if (html_path)
+        str_copy(html_path, html_len, hp);
+    if (md_path)
+        str_copy(md_path, md_len, mp);
+    return 0;
+}
+
 int report_write(const struct report_input *in, size_t n, const struct report_config *cfg,
                  char *html_path, size_t html_len, char *md_path, size_t md_len, char *err,
                  size_t errlen)
@@ -2440,214 +2727,55 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
     memset(&c, 0, sizeof(c));
     c.in = in;
     c.n = n;
-    if (!cfg->no_plots) {
-        char pdir[4200];
-        snprintf(pdir, sizeof(pdir), "%s/plots", cfg->out_dir);
-        struct plot_input *pin = xcalloc(n, sizeof(*pin));
-        for (size_t i = 0; i < n; i++) {
-            pin[i].doc = in[i].doc;
-            pin[i].label = device_label(&in[i]);
-        }
-        int rc = plot_all(pin, n, pdir, &c.plots, err, errlen);
-        free(pin);
-        if (rc != 0)
-            return -1;
-    }
+    if (report_plots(&c, cfg, err, errlen) != 0)
+        return -1;
     c.plot_used = xcalloc(c.plots.n + 1, sizeof(bool));
     c.names = xcalloc(n, sizeof(*c.names));
     for (size_t i = 0; i < n; i++)
         snprintf(c.names[i], sizeof(c.names[i]), "%s%s", device_label(&in[i]),
                  simulated(&in[i]) ? " (simulated drive)" : "");
 
-    /* both documents are built in memory, then each written atomically (lib/file.h) */
-    char hp[4200], mp[4200], *hbuf = NULL, *mbuf = NULL;
-    size_t hlen = 0, mlen = 0;
-    snprintf(hp, sizeof(hp), "%s/report.html", cfg->out_dir);
-    snprintf(mp, sizeof(mp), "%s/report.md", cfg->out_dir);
-    c.o.h = open_memstream(&hbuf, &hlen);
-    c.o.m = open_memstream(&mbuf, &mlen);
-    if (!c.o.h || !c.o.m) {
-        int e = errno;
-        if (c.o.h)
-            fclose(c.o.h);
-        if (c.o.m)
-            fclose(c.o.m);
-        free(hbuf);
-        free(mbuf);
-        plot_list_free(&c.plots);
-        free(c.plot_used);
-        free(c.names);
+    /* both documents are built in memory, the opening and the body apart: the table of
+     * contents goes between the two */
+    struct mem_doc pre = {0}, body = {0};
+    int e = mem_doc_open(&pre);
+    if (!e && (e = mem_doc_open(&body)) != 0)
+        mem_doc_close(&pre);
+    if (e) {
+        mem_doc_free(&pre);
+        mem_doc_free(&body);
+        report_ctx_free(&c);
         return errf(err, errlen, "cannot build the report: %s", strerror(e));
     }
     c.o.out_dir = cfg->out_dir;
     c.o.inline_charts = cfg->single_file;
-
-    char title[512] = "";
-    if (cfg->title) {
-        str_copy(title, sizeof(title), cfg->title);
-    } else {
-        size_t used = 0;
-        used += (size_t)snprintf(title, sizeof(title), "ptsbench report: ");
-        for (size_t i = 0; i < n && used < sizeof(title); i++) {
-            /* "zdrive-r4-cm88-1.6t (simulated, burst, not preconditioned)" */
-            char tag[160], what[200] = "";
-            plot_doc_state_tag(in[i].doc, tag, sizeof(tag));
-            if (simulated(&in[i]) || tag[0])
-                snprintf(what, sizeof(what), " (%s%s%s)", simulated(&in[i]) ? "simulated" : "",
-                         simulated(&in[i]) && tag[0] ? ", " : "", tag);
-            used += (size_t)snprintf(title + used, sizeof(title) - used, "%s%s%s", i ? " vs " : "",
-                                     device_label(&in[i]), what);
-        }
-    }
-    char now[64];
+    char title[512] = "", now[64];
+    report_title(in, n, cfg, title, sizeof(title));
     time_t t = time(NULL);
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(now, sizeof(now), "%Y-%m-%d %H:%M UTC", &tm);
+    c.o.h = pre.h;
+    c.o.m = pre.m;
+    report_page_head(&c, cfg, title, now);
+    report_opening(&c, title, now);
+    c.o.h = body.h;
+    c.o.m = body.m;
+    report_body(&c, cfg);
 
-    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", c.o.h);
-    h_esc(c.o.h, title);
-    char *css = load_css(cfg->css_path);
-    fprintf(c.o.h, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
-    free(css);
-    {
-        char devs[1024] = "", tests[1024] = "";
-        for (size_t i = 0; i < n; i++) {
-            bool seen = false;   /* a device with several result sets is named once */
-            for (size_t j = 0; j < i && !seen; j++)
-                seen = !strcmp(c.names[j], c.names[i]);
-            size_t used = strlen(devs);
-            if (!seen)
-                snprintf(devs + used, sizeof(devs) - used, "%s%s", used ? " vs " : "",
-                         c.names[i]);
-            header_tests(in[i].doc, tests, sizeof(tests));
-        }
-        snprintf(c.o.head_devs, sizeof(c.o.head_devs), "%s", devs);
-        snprintf(c.o.head_when, sizeof(c.o.head_when), "%s \u00b7 ptsbench %s", now,
-                 PTSBENCH_VERSION);
-        o_page_head(&c.o, NULL, tests);
-    }
-    fputs("<h1>", c.o.h);
-    h_esc(c.o.h, title);
-    fputs("</h1>\n", c.o.h);
-    fputs("# ", c.o.m);
-    m_esc(c.o.m, title, false);
-    fputs("\n\n", c.o.m);
-    o_para(&c.o, "Generated %s by ptsbench %s from %zu result set%s (nothing was re-run).", now,
-           PTSBENCH_VERSION, n, n == 1 ? "" : "s");
-    {
-        const char **items = xcalloc(n, sizeof(char *));
-        char (*lines)[4400] = xcalloc(n, sizeof(*lines));
-        for (size_t i = 0; i < n; i++) {
-            char src[512];
-            source_name(in[i].path, src, sizeof(src));
-            snprintf(lines[i], sizeof(lines[i]), "%s: %s (%s, %s%s)", device_label(&in[i]),
-                     src, schema_of(&in[i]),
-                     jp_str(in[i].doc, "status") ? jp_str(in[i].doc, "status") : "?",
-                     simulated(&in[i]) ? ", simulated drive" : "");
-            items[i] = lines[i];
-        }
-        o_list(&c.o, items, n);
-        free(items);
-        free(lines);
-    }
-
-    /* the body in its own streams: the table of contents goes between the two */
-    FILE *pre_h = c.o.h, *pre_m = c.o.m;
-    char *bhbuf = NULL, *bmbuf = NULL;
-    size_t bhlen = 0, bmlen = 0;
-    c.o.h = open_memstream(&bhbuf, &bhlen);
-    c.o.m = open_memstream(&bmbuf, &bmlen);
-    if (!c.o.h || !c.o.m) {
-        int e = errno;
-        FILE *all[] = {pre_h, pre_m, c.o.h, c.o.m};
-        for (int k = 0; k < 4; k++)
-            if (all[k])
-                fclose(all[k]);
-        free(hbuf);
-        free(mbuf);
-        free(bhbuf);
-        free(bmbuf);
-        plot_list_free(&c.plots);
-        free(c.plot_used);
-        free(c.names);
-        return errf(err, errlen, "cannot build the report: %s", strerror(e));
-    }
-    claims_prepare(&c, cfg);
-    summary_section(&c);
-    claims_section(&c);
-    header_section(&c);
-    fleet_section(&c, cfg->fleet);
-    bool suites = false, profiles = false, runs = false;
-    for (size_t i = 0; i < n; i++) {
-        suites = suites || !strcmp(schema_of(&in[i]), "ptsbench.suite");
-        profiles = profiles || !strcmp(schema_of(&in[i]), "ptsbench.profile");
-        runs = runs || !strcmp(schema_of(&in[i]), "ptsbench.run");
-    }
-    if (suites)
-        suite_sections(&c);
-    if (profiles)
-        profile_sections(&c);
-    if (runs)
-        run_sections(&c);
-    if (cfg->history_db) {   /* report --db: each point's figure across the results history */
-        o_heading(&c.o, 2, "history", "History");
-        o_para(&c.o, "Each chart: a point of these results across the runs of the same point "
-                     "in the results history %s, oldest first; the band is the history's own "
-                     "spread before each run (the median of the runs before it, with the larger "
-                     "of their window spread and three robust standard deviations), so a run "
-                     "outside it is a change the history had not seen.%s", cfg->history_db,
-               cfg->n_history ? "" : " No point of these results has earlier runs there.");
-        for (size_t i = 0; i < cfg->n_history; i++)
-            o_chart(&c.o, &cfg->history[i]);
-    }
-    bool more = false;
-    for (size_t i = 0; i < c.plots.n; i++)
-        more = more || !c.plot_used[i];
-    if (more) {
-        o_heading(&c.o, 2, "charts", "More charts");
-        for (size_t i = 0; i < c.plots.n; i++)
-            if (!c.plot_used[i])
-                o_chart(&c.o, &c.plots.f[i]);
-    }
-    fprintf(c.o.h, "<p class=\"meta\">Units: IOPS; MB/s = 10<sup>6</sup> bytes/s; latency in µs "
-                   "or ms; KiB = 1024 bytes. Charts: PNG shown, SVG linked; their gnuplot "
-                   "scripts and data are in plots/.</p>\n");
-    o_section_end(&c.o);
-    fputs("</body>\n</html>\n", c.o.h);
-    fputs("Units: IOPS; MB/s = 10^6 bytes/s; latency in µs or ms; KiB = 1024 bytes. Charts: "
-          "PNG shown, SVG linked; their gnuplot scripts and data are in plots/.\n", c.o.m);
-
-    bool ok = !ferror(c.o.h) && !ferror(c.o.m);
-    ok = fclose(c.o.h) == 0 && ok;
-    ok = fclose(c.o.m) == 0 && ok;
-    toc_write(&c.o, pre_h, pre_m);
-    ok = !ferror(pre_h) && !ferror(pre_m) && ok;
-    ok = fclose(pre_h) == 0 && ok;
-    ok = fclose(pre_m) == 0 && ok;
+    bool ok = mem_doc_close(&body);
+    toc_write(&c.o, pre.h, pre.m);
+    ok = mem_doc_close(&pre) && ok;
     free(c.o.toc);
     claims_free(&c);
-    plot_list_free(&c.plots);
-    free(c.plot_used);
-    free(c.names);
-    const char *hpart[] = {hbuf, bhbuf}, *mpart[] = {mbuf, bmbuf};
-    const size_t hlens[] = {hlen, bhlen}, mlens[] = {mlen, bmlen};
+    report_ctx_free(&c);
     int rc = ok ? 0 : errf(err, errlen, "cannot build the report for %s", cfg->out_dir);
     if (rc == 0 && c.o.inline_err[0])
         rc = errf(err, errlen, "%s", c.o.inline_err);
     if (rc == 0)
-        rc = file_write_atomic(hp, hpart, hlens, 2, true, err, errlen);
-    if (rc == 0)
-        rc = file_write_atomic(mp, mpart, mlens, 2, true, err, errlen);
-    free(hbuf);
-    free(mbuf);
-    free(bhbuf);
-    free(bmbuf);
-    if (rc != 0)
-        return -1;
-    if (html_path)
-        str_copy(html_path, html_len, hp);
-    if (md_path)
-        str_copy(md_path, md_len, mp);
-    return 0;
+        rc = report_files(cfg->out_dir, &pre, &body, html_path, html_len, md_path, md_len, err,
+                          errlen);
+    mem_doc_free(&pre);
+    mem_doc_free(&body);
+    return rc;
 }

@@ -58,6 +58,10 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
                  char *html_path, size_t html_len, char *md_path, size_t md_len, char *err,
                  size_t errlen);
 
+/* Whether report.c's table has a section for presentation p (enum pts_report, pts/pts_def.h;
+ * every one has an entry, "generic" the parameters only: tests/unit/test_presentation.c). */
+bool report_presentation_has_section(int p);
+
 /* "1,234,567" style count; "48.1K"-style is not used: reviewers quote whole IOPS. */
 void report_fmt_count(double v, char *buf, size_t len);
 
