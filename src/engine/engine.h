@@ -21,7 +21,7 @@
  * figure downstream is computed the same way.
  *
  * Adding an engine: one file in src/engine/ ending with a `const struct engine_ops`,
- * plus one line in engine.c's table. */
+ * plus one line in engine_registry.c's table. */
 #ifndef PTSBENCH_ENGINE_H
 #define PTSBENCH_ENGINE_H
 
@@ -221,7 +221,7 @@ struct engine_ops {
     void (*cleanup)(struct engine *e);
 };
 
-/* Registry (engine.c). */
+/* Registry (engine_registry.c). */
 const struct engine_ops *engine_find(const char *name);
 /* NULL-terminated list of all engines. */
 const struct engine_ops *const *engine_list(void);
