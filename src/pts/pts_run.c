@@ -195,7 +195,7 @@ static unsigned elements_per_round(const struct pts_session *s, const struct pts
 }
 
 /* What the plan arithmetic (pts_rules.h) needs to know of the session for test d. */
-static void def_timing(const struct pts_session *s, const struct pts_def *d, struct pts_timing *t)
+void ps_def_timing(const struct pts_session *s, const struct pts_def *d, struct pts_timing *t)
 {
     memset(t, 0, sizeof(*t));
     t->time_scale = s->cfg.time_scale;
@@ -237,7 +237,7 @@ void pts_print_plan(const struct pts_session *s)
     for (unsigned i = 0; i < s->n_defs; i++) {
         const struct pts_def *d = &s->defs[i];
         struct pts_timing t;
-        def_timing(s, d, &t);
+        ps_def_timing(s, d, &t);
         char loop[512], prep[256], when[32];
         pts_loop_text(d, &t, loop, sizeof(loop));
         pts_preparation_text(d, &t, prep, sizeof(prep));
@@ -779,7 +779,7 @@ static void test_header_json(const struct pts_session *s, const struct pts_def *
                              struct json_object *tj)
 {
     struct pts_timing t;
-    def_timing(s, d, &t);
+    ps_def_timing(s, d, &t);
     char prep[256];
     pts_preparation_text(d, &t, prep, sizeof(prep));
     json_object_object_add(tj, "preparation", json_object_new_string(prep));
@@ -1139,7 +1139,7 @@ static int suite_finish(struct pts_session *s, int code, bool restore_wc)
     json_object_object_add(s->doc, "status", json_object_new_string(
         code == EXIT_OK ? "complete" : code == EXIT_INTERRUPTED ? "interrupted" : "failed"));
     const bool said = s->out.failed;   /* the test that hit it has said so */
-    if (results_flush(s, true) != 0) {
+    if (results_out_flush(&s->out, true) != 0) {
         /* the results file does not hold the end of the run: never call it complete */
         if (!said)
             fprintf(stderr, "ptsbench suite: %s (it holds what was printed before)\n",

@@ -99,6 +99,9 @@ double ps_def_stop_capacity(const struct pts_session *s, const struct pts_def *d
 uint64_t ps_def_max_time(const struct pts_session *s, const struct pts_def *d);
 /* bs is a multiple of the target's logical sector (0.5 KiB is not valid on 4Kn devices). */
 bool ps_bs_valid(const struct pts_session *s, uint32_t bs);
+/* What the plan arithmetic (pts_rules.h) needs to know of the session for test d. */
+struct pts_timing;
+void ps_def_timing(const struct pts_session *s, const struct pts_def *d, struct pts_timing *t);
 int ps_flush_or_fail(struct pts_session *s, bool force, char *err, size_t errlen);
 /* The shared steps' view of the session (core/steps.h). */
 struct run_ctx ps_ctx(struct pts_session *s);
