@@ -1,7 +1,7 @@
 /* pts_session.h — inside the suite runner: the session every PTS test kind runs in, and the
  * steps the kinds share (pts_run.c). Private to src/pts/: each control-flow kind is one file
  * (kind_standard.c, kind_hir.c, kind_xsr.c, kind_dirth.c), called through the kind table in
- * pts_run.c. */
+ * pts_suite.c (above the kinds; pts_run.c is below them). */
 #ifndef PTSBENCH_PTS_SESSION_H
 #define PTSBENCH_PTS_SESSION_H
 
