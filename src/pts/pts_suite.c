@@ -4,33 +4,20 @@
 #include "pts/pts_run.h"
 #include "pts/pts_session.h"
 
-#include <errno.h>
-#include <stdarg.h>
 #include <json-c/json.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "core/metrics.h"
 #include "core/results.h"
 #include "core/run.h"
-#include "core/worker.h"
 #include "device/health.h"
-#include "device/hostinfo.h"
 #include "device/target.h"
 #include "device/write_cache.h"
-#include "io/workload.h"
 #include "lib/json_path.h"
 #include "lib/units.h"
 #include "lib/util.h"
 #include "pts/pts_def.h"
 #include "pts/pts_rules.h"
-#include "stats/data_measure.h"
-#include "stats/hist.h"
-#include "stats/steady.h"
 
 
 /* ------------------------------------------------------------------ the suite */
