@@ -16,7 +16,8 @@
  * has, per case, the medians, their min-max and how many pairs met the goal, then a count of
  * the medians that met it and, for each miss, whether some pairs met it (within what the
  * machine can tell apart) or none did (a measured shortfall): verdict() says why; then the
- * geometric mean of every pair's ratio, over all cases and per target (print_pooled).
+ * geometric mean of every pair's ratio, over all cases and per target, and the bar's verdict
+ * on it (print_pooled).
  *
  * fio at its best for the job: fio_uring[] and fio_aio[] name the options. io_uring: fixedbufs
  * and registerfiles (ptsbench registers both), hipri=0 and sqthread_poll=0 (ptsbench polls
@@ -633,6 +634,11 @@ static void print_pooled(void)
         printf("bench: geometric mean of the pair ratios, %s: IOPS %.3f, CPU/IO %.3f (%d pairs, "
                "%d cases)\n", targets[t] ? targets[t] : "all cases", exp(li / n), exp(lc / n), n,
                cases_n);
+        if (!targets[t] && !aa_tool)   /* the bar, docs/engines.md section 7 */
+            printf("bench: the bar: geometric mean IOPS %.3f >= 1.0 %s, CPU/IO %.3f <= 1.0 %s; "
+                   "and no median outside fio against fio's spread on this machine "
+                   "(BENCH_AA=fio shows it)\n", exp(li / n), exp(li / n) >= 1.0 ? "met" : "MISSED",
+                   exp(lc / n), exp(lc / n) <= 1.0 ? "met" : "MISSED");
     }
 }
 
