@@ -78,7 +78,7 @@ struct device_round {
  * An I/O blocked inside the submission call (libaio's io_submit waiting for a block-layer tag,
  * or completing the I/O there on a device such as zram) is in flight by this count: no clock is
  * read after the submission. Where that matters the label says the declared depth and the
- * effective one; docs/engines.md (Queue depth) has the measured cases.
+ * effective one; docs/engines-measurements.md (M1.1, M3.1) has the measured cases.
  * kept = mean / declared. A figure whose depth is not kept is labelled (results "depth",
  * show, run lines), never silently. */
 #define METRICS_DEPTH_KEPT 0.95   /* below: the effective depth is printed beside the declared */

@@ -1,4 +1,5 @@
-/* engine.c — the engine registry and helpers shared by the native engines. */
+/* engine.c — helpers shared by the engines (clock, idle, buffers, waits, CPU, choices); the
+ * registry that lists the engines is engine_registry.c, above them. */
 #include "engine/engine.h"
 
 #include <errno.h>
@@ -13,31 +14,6 @@
 #include <unistd.h>
 
 #include "lib/util.h"
-
-extern const struct engine_ops engine_io_uring;
-extern const struct engine_ops engine_libaio;
-extern const struct engine_ops engine_sim;
-extern const struct engine_ops engine_fio;
-extern const struct engine_ops engine_fio_libaio;
-
-static const struct engine_ops *const engines[] = {
-    &engine_io_uring,
-    &engine_libaio,
-    &engine_sim,
-    &engine_fio,
-    &engine_fio_libaio,
-    NULL,
-};
-
-const struct engine_ops *engine_find(const char *name)
-{
-    for (size_t i = 0; engines[i]; i++)
-        if (strcmp(engines[i]->name, name) == 0)
-            return engines[i];
-    return NULL;
-}
-
-const struct engine_ops *const *engine_list(void) { return engines; }
 
 uint64_t engine_clock_monotonic(struct engine *e)
 {

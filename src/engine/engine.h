@@ -21,7 +21,7 @@
  * figure downstream is computed the same way.
  *
  * Adding an engine: one file in src/engine/ ending with a `const struct engine_ops`,
- * plus one line in engine.c's table. */
+ * plus one line in engine_registry.c's table. */
 #ifndef PTSBENCH_ENGINE_H
 #define PTSBENCH_ENGINE_H
 
@@ -221,7 +221,7 @@ struct engine_ops {
     void (*cleanup)(struct engine *e);
 };
 
-/* Registry (engine.c). */
+/* Registry (engine_registry.c). */
 const struct engine_ops *engine_find(const char *name);
 /* NULL-terminated list of all engines. */
 const struct engine_ops *const *engine_list(void);
@@ -236,10 +236,10 @@ void engine_free_buffers(void *base, size_t n, size_t stride);
 /* Does the target refuse nowait I/O?  One 4 KiB read at offset 0 with RWF_NOWAIT (preadv2):
  * EOPNOTSUPP means the device cannot take an I/O without blocking at all (a bio-based driver
  * without NOWAIT support, such as zram), so io_uring hands every I/O on it to an io-wq worker
- * (io_uring.c: "Targets without nowait I/O").  EAGAIN (a file whose blocks are not mapped yet
- * or that has dirty pages, a busy device) says nothing about later I/Os: false; so does any
- * other error (a descriptor not open for reading) and a short read.  The read changes nothing
- * on the target. */
+ * (docs/engines.md: "Targets without nowait I/O").  EAGAIN (a file whose blocks are not
+ * mapped yet or that has dirty pages, a busy device) says nothing about later I/Os: false; so
+ * does any other error (a descriptor not open for reading) and a short read.  The read changes
+ * nothing on the target. */
 bool engine_refuses_nowait(int fd);
 
 /* The CPUs the calling thread may run on (its affinity: a worker pinned with --cpus or
@@ -250,11 +250,11 @@ bool engine_refuses_nowait(int fd);
 unsigned engine_thread_cpus(void);
 
 /* Marked or not: on a target that refuses nowait I/O (above), whether the io_uring engine
- * marks an I/O IOSQE_ASYNC (io_uring.c: "Targets without nowait I/O" says what each way does
- * and what was measured).  I/Os of ENGINE_MARK_MIN_LEN and up always; shorter ones when the
- * process's io_uring engines on such targets have more than ENGINE_MARK_DEPTH_PER_CPU I/Os of
- * depth between them per CPU (engine_thread_cpus: the workers that run marked I/Os share
- * those CPUs).
+ * marks an I/O IOSQE_ASYNC (docs/engines.md: "Targets without nowait I/O" says what each way
+ * does; docs/engines-measurements.md M2.5 what was measured).  I/Os of ENGINE_MARK_MIN_LEN and
+ * up always; shorter ones when the process's io_uring engines on such targets have more than
+ * ENGINE_MARK_DEPTH_PER_CPU I/Os of depth between them per CPU (engine_thread_cpus: the workers
+ * that run marked I/Os share those CPUs).
  * Measured on 2 CPUs only: a total depth of 32 ran faster unmarked, 64 and 128 marked; the
  * bound between, and its scaling with the CPU count, is UNCERTAIN. */
 #define ENGINE_MARK_MIN_LEN (64u << 10)
@@ -266,12 +266,13 @@ static inline bool engine_mark_wanted(uint32_t len, unsigned total_depth, unsign
 
 /* Yield before sleeping: on a target that refuses nowait I/O, whether the io_uring engine's
  * reap, finding no completion, gives its CPU to the io-wq workers (sched_yield) and looks once
- * more before it sleeps, instead of spinning or sleeping at once (io_uring.c: "Yield" has what
- * was measured).  With more than one I/O in flight, and when the process's io_uring engines on
- * such targets are at least as many as the CPUs (engine_thread_cpus): every CPU has a thread
- * that submits.  One engine pinned to one CPU is such a case (4 KiB random reads at QD 32 on
- * zram, pinned to CPU 0: 520K IOPS at 1.93 us CPU per I/O counting the CPUs it may run on,
- * 346K at 2.90 us counting the online ones; fio 488K at 2.16 us).
+ * more before it sleeps, instead of spinning or sleeping at once (docs/engines.md: "Yield";
+ * measured: docs/engines-measurements.md M2.8, M2.9).  With more than one I/O in flight, and
+ * when the process's io_uring engines on such targets are at least as many as the CPUs
+ * (engine_thread_cpus): every CPU has a thread that submits.  One engine pinned to one CPU
+ * is such a case (4 KiB random reads at QD 32 on zram, pinned to CPU 0: 520K IOPS at 1.93 us
+ * CPU per I/O counting the CPUs it may run on, 346K at 2.90 us counting the online ones; fio
+ * 488K at 2.16 us).
  * With fewer (one engine on 2 CPUs) the yield lost at every depth and size tried, with as many
  * it won at every one; whether one engine per CPU is the bound on more CPUs is UNCERTAIN. */
 static inline bool engine_yield_wanted(unsigned in_flight, unsigned engines, unsigned cpus)
@@ -294,10 +295,10 @@ static inline unsigned engine_backoff_next(unsigned cur, unsigned first, unsigne
 }
 
 /* The slice the io_uring engine's thread asks the scheduler for on a target that refuses
- * nowait I/O (io_uring.c: "Short slice"): the shortest the kernel grants a SCHED_OTHER thread
- * (6.12 and later clamp a requested slice to 0.1-100 ms; the default was 1.4 ms on the 2-vCPU
- * VMs this was measured on: se.slice in /proc/TID/sched).  Measured on 2 vCPUs (kernel 6.18)
- * on zram; no other length was tried (UNCERTAIN whether a longer one would do as well).
+ * nowait I/O (docs/engines.md: "Short slice"): the shortest the kernel grants a SCHED_OTHER
+ * thread (6.12 and later clamp a requested slice to 0.1-100 ms; the default was 1.4 ms on the
+ * 2-vCPU VMs this was measured on: se.slice in /proc/TID/sched).  Measured on 2 vCPUs (kernel
+ * 6.18) on zram; no other length was tried (UNCERTAIN whether a longer one would do as well).
  * -DENGINE_SLICE_NS=0u builds an engine that keeps the default. */
 #ifndef ENGINE_SLICE_NS
 #define ENGINE_SLICE_NS 100000u
@@ -317,13 +318,13 @@ struct engine_sched_attr {
 /* Nap instead of spinning: on a target that refuses nowait I/O, where the io_uring engine's
  * unmarked reap would spin at depth (engine_spin_wanted) with ENGINE_NAP_MIN_IN_FLIGHT or more
  * I/Os in flight, it sleeps ENGINE_NAP_NS on a timer instead and then takes what completed
- * meanwhile (io_uring.c: "Nap" says why and what was measured).  A nap after which three
- * quarters or more of what was in flight had completed nearly let the device run dry: the
- * next ENGINE_NAP_BACKOFF waits do not nap (they spin), then twice as many after each such nap
- * in a row, up to ENGINE_NAP_BACKOFF_MAX; a nap that leaves a quarter or more in flight ends
- * the back-off.  Measured on 2 vCPUs (kernel 6.18) at depths 16 to 32 on zram; the 10 us and
- * the 16 are UNCERTAIN beyond that (a timer's real length is the VM's: a 10 us nap took about
- * 30 us there, a 1 us one 18 us). */
+ * meanwhile (docs/engines.md: "Nap" says why; measured: docs/engines-measurements.md M2.10).
+ * A nap after which three quarters or more of what was in flight had completed nearly let the
+ * device run dry: the next ENGINE_NAP_BACKOFF waits do not nap (they spin), then twice as many
+ * after each such nap in a row, up to ENGINE_NAP_BACKOFF_MAX; a nap that leaves a quarter or
+ * more in flight ends the back-off.  Measured on 2 vCPUs (kernel 6.18) at depths 16 to 32 on
+ * zram; the 10 us and the 16 are UNCERTAIN beyond that (a timer's real length is the VM's: a
+ * 10 us nap took about 30 us there, a 1 us one 18 us). */
 #define ENGINE_NAP_NS 10000u
 #define ENGINE_NAP_MIN_IN_FLIGHT 16u
 #define ENGINE_NAP_BACKOFF 1024u
@@ -349,8 +350,9 @@ static inline void engine_note_nap(struct engine_nap *p, unsigned found, unsigne
     p->skip = p->backoff;
 }
 
-/* Spin, then sleep (io_uring.c and libaio.c; io_uring.c's header says why): a reap that finds
- * no completion looks at its completion ring again for a while before it sleeps in the kernel.
+/* Spin, then sleep (io_uring.c and libaio.c; docs/engines.md section 2 says why): a reap that
+ * finds no completion looks at its completion ring again for a while before it sleeps in the
+ * kernel.
  * When, and how long, depends on what is in flight:
  *   - more than one I/O (at depth): for up to ENGINE_SPIN_NS, and only while the moving
  *     average of the recent waits is below that.  A spin that runs out does not back off:

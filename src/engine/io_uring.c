@@ -1,160 +1,53 @@
 /* io_uring.c — the default engine: liburing, one ring per worker, used only by the thread that
- * created it.
+ * created it.  docs/engines.md section 2 says why each rule below is what it is; the series
+ * that chose them are in docs/engines-measurements.md (M2.x); engine.h has the rules as code.
  *
- * Per batch.  queue() fills SQEs (no syscall); commit() leaves them staged.  reap() then does
- * one of three things (engine.h: engine_spin_wanted, engine_yield_wanted):
- *   - spin: submit and run the completions already there in one io_uring_enter
- *     (io_uring_submit_and_get_events) and take what is in the CQ ring; if nothing is yet,
- *     spin on the ring (no syscall) for a while, then sleep.  At depth it spins for up to
- *     ENGINE_SPIN_NS (10 us), while the recent waits for a completion (a moving average) were
- *     that short: a fast device.  At QD 1 it spins when that was measured to cost the process
- *     less CPU per I/O than sleeping (engine.h), for up to half a sleeping wait;
- *   - nap (targets without nowait I/O, 16 or more in flight, where it would spin; "Nap"
- *     below): submit and take what is there, and if there is nothing, sleep 10 us on a timer,
- *     then take what the io-wq workers completed meanwhile (a spin and a sleep after it if
- *     that is still nothing);
- *   - yield (targets without nowait I/O, an engine per CPU; "Yield" below): submit and run the
- *     completions already there, and if there are none, give the CPU to the io-wq workers
- *     (sched_yield), run what they completed, and sleep only if that is still nothing;
- *   - sleep: submit and sleep until a completion in one io_uring_enter
- *     (io_uring_submit_and_wait), as fio does.
- * Small batches: when the turn has only one or two new I/Os to submit and half the depth or
- * more is already in the kernel, reap() waits for the next completions without submitting
- * them, and they go with the following batch.  io_uring plugs the block layer only for a
- * submission of 3 or more, so one or two I/Os each cost the device a doorbell of their own
- * (on a virtio disk, an exit to the host); held back, the device still has half the depth or
- * more to work on.  Measured on an O_DIRECT file on a virtio disk, 4 KiB random reads at QD 32:
- * 0.94x fio's IOPS before, 1.00x after, and 0.84x -> 0.71x fio's CPU per I/O.  Their latency
- * runs from when the loop stamped them (at commit), so the wait is in it and nothing is
- * reported faster than it was (mean latency stays QD / IOPS).
- * Targets without nowait I/O: io_uring first issues each I/O without blocking (IOCB_NOWAIT) and
- * hands it to an io-wq worker when that cannot be done; a device without NOWAIT support (zram and
- * other bio-based drivers; engine_refuses_nowait asks once at set-up) refuses every such I/O, so
- * all of them go to io-wq. io-wq starts another worker for a punted I/O only while none of its
- * workers is running, unless the I/O was marked IOSQE_ASYNC (the kernel marks its work
- * IO_WQ_WORK_CONCURRENT). zram's I/O is CPU work that never blocks, so unmarked, one worker runs
- * the whole queue; marked, a worker per I/O up to io-wq's bound, on every CPU. Which is faster
- * depends on the depth, the size and the CPUs (zram, 2 vCPUs, kernel 6.18, series of five
- * 3-second runs, each way forced: 4 KiB random reads at QD 8 486K IOPS unmarked against 232K
- * marked, at QD 32 440K against 407K, at QD 32 x 2 469K against 572K, at QD 128 478K against
- * 503K (548K with the batched wait below); 128 KiB reads at QD 8 21K against 38K; at QD 8,
- * 64 KiB reads 59K against 36K, 16 KiB 201K against 173K).  So on such a target the engine
- * marks I/Os of 64 KiB and up, and shorter ones when the process's engines there have more than
- * 16 I/Os of depth per online CPU between them (engine.h: engine_mark_wanted; both bounds are
- * UNCERTAIN: nothing was measured between 16 and 64 KiB, nor between a total depth of 32 and 64
- * on 2 CPUs, nor on more CPUs).
- * Choosing by trials at run time was built and measured, and dropped: io-wq keeps idle workers for
- * 5 s and wakes a free one for unmarked work too, so a trial of either way ran in the state the
- * other had left, and short trials on this VM followed whichever way had run before
- * (docs/engines.md, section 2). Each way has its own wait history:
- *   - unmarked: as on any target, spinning at depth while the waits are short (one worker does the
- *     I/O; a woken thread costs it a wake-up per completion);
- *   - marked: no spin at depth (the spinning thread would take a CPU from the workers that do the
- *     I/O), never held back (the small-batch hold is for the block layer's plug; these go to
- *     io-wq), and with BATCH_MIN_IN_FLIGHT (64) or more in flight a sleeping wait asks for a
- *     quarter of them or BATCH_WAIT_NS (100 us), whichever comes first: with DEFER_TASKRUN a
- *     worker wakes the waiting thread only once that many completions are waiting, so the
- *     workers spend their time on I/O instead of on waking it. At QD 128 on one VM: 451K IOPS
- *     at 3.92 us CPU per I/O waiting for one, 548K at 3.21 us waiting for a quarter with no
- *     bound (fio with force_async=1: 499K at 3.67 us; a 20 us bound gave 484K, 50 us 526K,
- *     100 us 535K); on another VM of the same kind the two were even (528K and 534K, fio 524K).
- *     With fewer in flight, batching and holding idled the workers while the thread waited:
- *     on that second VM, 128 KiB reads at QD 8 (two at a time) ran 64K IOPS with both, 87K
- *     with neither (fio 84K), and 4 KiB reads at QD 32 x 2 440K against 536K (fio 540K).  The
- *     64 is UNCERTAIN: nothing was measured between 32 and 128 in flight.  The cost: a
- *     completion reaped in a batch is stamped when the batch is, up to 100 us after it
- *     completed, never before; the mean latency stays QD / IOPS, as for any closed loop that
- *     refills a slot only when its completion is reaped, and below 64 in flight (a QD 1
- *     latency run) nothing is batched.
- * Yield: on a target without nowait I/O, when the process's io_uring engines there are at least
- * as many as the online CPUs (workers=2 on 2 CPUs), a reap at depth waiting for one completion
- * that finds none neither spins nor sleeps at once: it calls sched_yield, runs the completions the workers made
- * meanwhile, and sleeps only when there are none.  Each CPU then has a thread that submits and
- * io-wq workers that run its I/Os; a sleeping thread has to be woken by a worker for each batch
- * (the worker pays the wake-up, the thread a switch back in), a yielding one lets the worker
- * that its own submission woke run on its CPU straight away and finds the result when it gets
- * the CPU back.  perf stat, 4 KiB random reads at QD 32 x 2 on zram: sleeps in the ring wait
- * 0.07 per I/O before, none after; context switches 0.17 -> 0.12, wake-ups 0.09 -> 0.06 per
- * I/O (fio: 0.05, 0.11, 0.06).  Series of 5-8 runs of 3 s (2 vCPUs, kernel 6.18, fio 3.33
- * at its best, force_async=1): QD 32 x 2 826K IOPS at 2.41 us CPU per I/O against 626K at
- * 3.03 (fio 695K at 2.93), QD 16 x 4 marked 934K against 679K (fio 726K), QD 128 x 2 830K
- * against 736K (the yield before the batched wait below), QD 16 x 2 unmarked (yield instead of
- * the spin) 808K against 567K (fio 647K), 128 KiB reads at QD 8 x 2 75K against 62K (fio 65K);
- * both workers pinned to one CPU, QD 16 x 2, 425K against 327K (fio 362K).  With one engine on
- * 2 CPUs it lost every time (the workers on the other CPU ran out of work while this thread
- * waited behind the one it yielded to): QD 32 marked 410K against 550K unmarked and spinning,
- * QD 32 unmarked 442K against 533K, QD 48 448K against 602K, 128 KiB reads at QD 8 71K
- * against 95K, each at less CPU per I/O.  So one engine keeps the spin and the sleeps below.
- * Not measured on more CPUs (engine.h says what is UNCERTAIN).  A yield with nothing else to
- * run on the CPU returns at once: two syscalls more before the sleep.  The CPUs counted are the
- * ones the engine's thread may run on (engine_thread_cpus), for this rule and the mark's: a
- * worker pinned to one CPU (--cpus) has an engine per CPU, and its io-wq workers run on that
- * CPU too.  4 KiB random reads at QD 32 on zram, pinned to CPU 0 (series of 5 and 3): 520K and
- * 441K IOPS at 1.93 and 2.27 us CPU per I/O, against 346K and 295K at 2.90 and 3.40 us when the
- * online CPUs were counted (fio 488K and 371K at 2.16 and 2.84 us).
- * Nap: one engine at depth on such a target, with CPUs to spare (QD 32 on 2 CPUs: unmarked,
- * one io-wq worker runs the whole queue on the other CPU), spun: its thread was busy about
- * 85 % of the time against fio's 65 % (docs/engines.md, section 2: "What the spin costs"),
- * and made about one io_uring_enter per I/O, because a spin takes each completion as it comes.
- * A sleeping wait for a count of completions costs the worker a wake-up each time (see "Why
- * spin" below), so a batched wait did not pay either (docs, section 2).  A timer wakes the
- * thread without the worker: with 16 or more in flight, a reap that finds nothing sleeps
- * ENGINE_NAP_NS (10 us; on this VM about 30 us with the wake-up and the look after it, in
- * which about half of 32 in flight complete), then runs and takes what completed, and submits
- * that many again with the next batch; the worker never runs out of queue.  The thread's timer
- * slack is set to 1 us (init), or the kernel may stretch the nap by 50 us and the device runs
- * dry.  A nap that finds three quarters or more of what was in flight done backs off (engine.h:
- * engine_note_nap: at QD 16 here the naps stop and the spin runs as before).  Measured on 2
- * vCPUs, kernel 6.18, zram, 4 KiB, interleaved series of 3 s runs, before / with the nap / fio
- * at its best: random reads at QD 32 553K at 3.58 us CPU per I/O / 576K at 2.79 / 522K at 3.43
- * (another series 510K at 3.85 / 541K at 3.06 / 496K at 3.62), random writes at QD 32 299K at
- * 6.62 / 297K at 5.43 / 299K at 5.91, reads at QD 16 550K / 551K / 416K (backed off), QD 24
- * 537K / 520K / 424K.  Timed sleeps of 1 and 5 us used about as much CPU as the spin (3.89
- * and 3.80 us per I/O against 3.95), 15 us about as little as 10 (3.10), 30 us let the device
- * run dry (465K); a length fitted at run time to half of what is in flight ran no better than
- * the fixed one (508K at 3.33 us against 541K at 3.06).  The nap's completions are stamped
- * when taken, up to one nap after they completed, as the batched wait's are; mean latency
- * stays QD / IOPS.
- * Short slice: on a target without nowait I/O the thread shares the CPUs with the io-wq workers
- * that run its I/Os (8 or 9 of them on 2 CPUs at QD 128, each busy with zram's CPU work), and
- * they take the CPU from it: perf sched at QD 128 showed the thread runnable but waiting
- * 0.1-0.3 ms at a time for its CPU, while the workers drained what it had submitted and the
- * other CPU went idle (23 % of the time against 14 % with fio, /proc/stat).  So at set-up the
- * thread asks the scheduler for the shortest slice it grants (ENGINE_SLICE_NS, 100 us; the
- * default here is 1.4 ms), keeping its policy and nice value, and not for the workers made from
- * it (SCHED_FLAG_RESET_ON_FORK, unless its nice value is negative); the scheduler (EEVDF, 6.12
- * and later) then gives it back its CPU sooner.  Interleaved series of 3 s runs on zram, 2
- * vCPUs, kernel 6.18, the same build with and without it, fio at its best: 4 KiB random reads
- * at QD 128 603K against 592K IOPS (with it the faster in 18 of 20 rounds, CPU idle 11 %
- * against 14 %), at QD 32 545K against 528K, at QD 32 x 2 857K against 776K (fio 486K and
- * 594K), 4 KiB random writes at QD 32 273K against 253K, 128 KiB reads at QD 8 104K against
- * 102K; 128 KiB writes 22.1K against 22.4K (fio 20.6K), at QD 1 pinned 170K against 166K.  The
- * workers with the short slice too did as well (a paired 1.034 against 1.037 at QD 128), so
- * which rule of the scheduler makes the difference is UNCERTAIN; a thread that is not
- * SCHED_OTHER is left as it is.
- * Why spin: a thread that sleeps for every completion has to be woken for it, and the waker pays:
- * on zram (no NOWAIT, so every read runs in one io-wq worker) a third of that worker's time
- * went into try_to_wake_up for our thread (perf, kernel 6.18 on a 2-vCPU VM), time in which
- * the device does not read.  At QD 1 there a sleeping wait was 60 us, a spinning one 13-18 us,
- * and the process spent half the CPU per I/O spinning; on a file on the VM's virtual disk
- * spinning cost more CPU than sleeping, so there the QD 1 trials choose sleep.  At depth a
- * spin of at most ENGINE_SPIN_NS costs no more CPU than the sleep and wake-up it replaces, and
- * happens only while waits are that short; once they are longer the thread sleeps again.  A
- * spin that runs out with one I/O in flight backs off (engine.h: pinned to one CPU, the io-wq
- * worker needs the CPU the spin holds).  Every
- * completion is taken as soon as it is seen (min is honoured, 1 by default; the marked way's
- * batched waits above apart), so latencies are still stamped when a completion is reaped.
+ * The ring: SINGLE_ISSUER|DEFER_TASKRUN|COOP_TASKRUN|TASKRUN_FLAG (6.1), else SINGLE_ISSUER|
+ * COOP_TASKRUN|TASKRUN_FLAG (6.0), else COOP_TASKRUN|TASKRUN_FLAG (5.19), else none; the ring fd,
+ * the buffers (READ_FIXED/WRITE_FIXED) and the target fd are registered, each falling back
+ * quietly to the plain form on kernels that refuse it.  Buffers: engine.c (2 MiB pages above a
+ * page).
  *
- * The ring: SINGLE_ISSUER|DEFER_TASKRUN (completions are run in our thread when it asks for
- * them, in a batch, instead of interrupting it; the io-wq worker only adds to a list and does
- * not wake us unless we sleep) with TASKRUN_FLAG (the kernel marks the SQ ring when
- * completions wait to be run, so the spin sees them without a syscall); on kernels before 6.1
- * COOP_TASKRUN|TASKRUN_FLAG, then no flags.  The ring fd is registered (io_uring_enter skips
- * the fd lookup), buffers are registered (READ_FIXED/WRITE_FIXED) and the target fd is a
- * registered file (the buffers of I/Os larger than a page are in 2 MiB pages: engine.c).  Each
- * falls back quietly to the plain form on kernels that refuse it.
- * docs/engines.md has what was tried and left out; tests/bench/bench_engines.c (`make bench`)
- * measures it against fio at its best. */
+ * Per batch.  queue() fills SQEs (no syscall); commit() leaves them staged; reap() submits and
+ * waits in one of these ways, every completion taken as soon as it is seen (min is honoured, 1
+ * by default) and stamped by the loop when reap returns:
+ *   - spin (engine_spin_wanted): submit and run the completions already there in one
+ *     io_uring_enter (io_uring_submit_and_get_events), take what is in the CQ ring, and if
+ *     nothing is, look at the ring (no syscall) for up to engine_spin_limit, then sleep.  At
+ *     depth while the recent waits were under ENGINE_SPIN_NS; at QD 1 when the trials found it
+ *     cheaper in process CPU time; backed off after a spin that ran out at QD 1;
+ *   - nap (engine_nap_wanted; targets without nowait I/O, unmarked, ENGINE_NAP_MIN_IN_FLIGHT or
+ *     more in flight, where it would spin): submit and take what is there; if nothing, sleep
+ *     ENGINE_NAP_NS on a timer (the thread's timer slack is 1 us), then take what completed;
+ *     backed off by engine_note_nap when a nap finds three quarters done;
+ *   - yield (engine_yield_wanted; targets without nowait I/O, as many engines there as the
+ *     thread's CPUs, at depth, waiting for one): submit; if nothing, sched_yield, one more
+ *     io_uring_enter, and sleep only if still nothing (a lone yield costs two syscalls);
+ *   - batched (marked I/Os, BATCH_MIN_IN_FLIGHT or more in flight): sleep until a quarter of
+ *     those in flight completed or BATCH_WAIT_NS passed; their stamps are up to that late,
+ *     never early, and the mean latency stays QD / IOPS;
+ *   - sleep: submit and wait for min in one io_uring_enter (io_uring_submit_and_wait).
+ * Small batches: with only one or two new I/Os staged and half the depth or more (at least 4)
+ * in the kernel, reap() waits without submitting them; they go with the next batch (io_uring
+ * plugs the block layer only for 3 or more).  Their latency runs from the loop's stamp at commit.
+ *
+ * Targets without nowait I/O (engine_refuses_nowait at set-up: zram and other bio-based
+ * drivers, where every I/O goes to an io-wq worker):
+ *   - marked IOSQE_ASYNC (engine_mark_wanted): I/Os of ENGINE_MARK_MIN_LEN and up, and all of
+ *     them while the process's io_uring engines on such targets have more than
+ *     ENGINE_MARK_DEPTH_PER_CPU I/Os of depth per CPU between them (each engine adds its depth
+ *     at init and takes it away at cleanup).  Marked I/Os never spin at depth and are never held
+ *     back; each way keeps its own wait history;
+ *   - the CPUs counted (mark and yield) are those the thread may run on (engine_thread_cpus),
+ *     read at init, after the pool pinned the thread;
+ *   - the thread asks for the shortest scheduler slice (ENGINE_SLICE_NS) with
+ *     SCHED_FLAG_RESET_ON_FORK unless its nice value is negative; a thread that is not
+ *     SCHED_OTHER is left as it is.  -DENGINE_SLICE_NS=0u builds without it.
+ * Targets that take nowait I/O (blk-mq devices, files) never mark, nap, yield or batch.
+ *
+ * Recorded: engine_choices (engine.h) counts, per wait, which of the ways above ran, and the I/Os
+ * marked; tests/unit/test_engines.c checks each path with data; tests/bench/bench_engines.c
+ * (`make bench`) measures the engine against fio at its best. */
 #include "engine/engine.h"
 
 #include <errno.h>
@@ -184,13 +77,13 @@ struct engine {
     bool fixed_file;
     bool batch_waits;   /* the kernel takes a timeout with a wait (IORING_FEAT_EXT_ARG, 5.11) */
     bool punts;     /* every I/O goes to io-wq (engine_refuses_nowait): some marked async */
-    bool marking;   /* the last I/O queued was marked (its waits: header) */
+    bool marking;   /* the last I/O queued was marked (its waits: the header) */
     unsigned cpus;  /* the CPUs this thread may run on (engine_thread_cpus), for the rules */
     int fd;
     unsigned staged;
     struct io_uring_cqe **cqes;
     struct engine_waits waits[2];   /* the recent waits, unmarked [0] and marked [1] */
-    struct engine_nap nap;          /* naps in place of the unmarked spin (header: "Nap") */
+    struct engine_nap nap;          /* naps in place of the unmarked spin (the header) */
     unsigned in_flight; /* submitted, not yet taken */
     struct engine_choices ch;       /* what the reap chose, counted (engine.h) */
 };
@@ -224,8 +117,8 @@ static void uring_cleanup(struct engine *e);
 #define SCHED_RESET_ON_FORK 0x40000000   /* sched_getscheduler's form of it */
 #endif
 
-/* Ask the scheduler for this thread's shortest slice (header: "Short slice"), keeping its
- * policy and nice value; only a SCHED_OTHER thread asks (a real-time one stays as it is).
+/* Ask the scheduler for this thread's shortest slice (docs/engines.md: "Short slice"), keeping
+ * its policy and nice value; only a SCHED_OTHER thread asks (a real-time one stays as it is).
  * Kernels before 6.12 take the call and keep their own slice; failures change nothing. */
 static void ask_short_slice(void)
 {
@@ -244,7 +137,7 @@ static void ask_short_slice(void)
     a.policy = SCHED_OTHER;
     /* io-wq's workers, made later from this thread, keep the default slice; but the reset
      * would also put a negative nice value of theirs back to 0, so under one they inherit the
-     * short slice instead (measured as good: header). */
+     * short slice instead (measured as good: docs/engines-measurements.md M2.11). */
     a.flags = nice >= 0 ? ENGINE_SCHED_RESET_ON_FORK : 0;
     a.nice = nice;
     a.runtime = ENGINE_SLICE_NS;
@@ -304,7 +197,7 @@ static int uring_init(struct engine **out, const struct engine_config *cfg, char
         e->cpus = engine_thread_cpus();   /* set up on the thread that will use it, pinned */
         atomic_fetch_add(&punting_depth, e->depth);
         atomic_fetch_add(&punting_engines, 1);
-        /* A nap (header) is a timed sleep: the thread's default timer slack (50 us) would let
+        /* A nap (the header) is a timed sleep: the thread's default timer slack (50 us) would let
          * the kernel stretch 10 us to 60, and the device run dry (QD 32 on zram: 311K IOPS
          * against 576K).  The thread is ours and does nothing else. */
         (void)prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
@@ -401,7 +294,7 @@ static unsigned take(struct engine *e, unsigned max, struct io_unit **out)
     return n;
 }
 
-/* A marked engine's sleeping waits at depth (header: "Targets without nowait I/O"). */
+/* A marked engine's sleeping waits at depth (docs/engines.md: "The marked way's waits"). */
 #define BATCH_MIN_IN_FLIGHT 64u
 #define BATCH_DIV 4u
 #define BATCH_WAIT_NS 100000L
@@ -414,17 +307,17 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
     if (max > e->depth)
         max = e->depth;
     /* One or two new I/Os while half the depth or more is in the kernel: wait for completions
-     * without submitting them; they go with the next batch (header: "Small batches").  Not
-     * marked ones: they go to io-wq, not to a plugged block layer. */
+     * without submitting them; they go with the next batch (docs/engines.md: "Small batches").
+     * Not marked ones: they go to io-wq, not to a plugged block layer. */
     const bool hold = !e->marking && min && min <= e->in_flight && e->staged &&
                       e->staged < HOLD_BELOW && e->in_flight >= 4 && e->in_flight >= e->depth / 2;
-    /* Each way keeps its own waits (header: "Targets without nowait I/O").  Marked I/Os run in
-     * io-wq workers on every CPU: a spin at depth would take one from them. */
+    /* Each way keeps its own waits (docs/engines.md: "The marked way's waits").  Marked I/Os
+     * run in io-wq workers on every CPU: a spin at depth would take one from them. */
     struct engine_waits *w = &e->waits[e->marking];
     const unsigned submitted_now = e->in_flight + (hold ? 0 : e->staged);
-    /* An engine per CPU or more: yield to the workers instead of spinning (header: "Yield").
-     * Not when the workload asks for several completions per wait (batch_complete_min): that
-     * wait sleeps for them, as the spin does not run then either. */
+    /* An engine per CPU or more: yield to the workers instead of spinning (docs/engines.md:
+     * "Yield").  Not when the workload asks for several completions per wait
+     * (batch_complete_min): that wait sleeps for them, as the spin does not run then either. */
     const bool yielding =
         e->punts && min == 1 &&
         engine_yield_wanted(submitted_now,
@@ -465,8 +358,8 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
         }
         if (spinning && e->punts && engine_nap_wanted(&e->nap, e->in_flight)) {
             /* sleep on a timer instead of spinning, then run and take what the workers
-             * completed meanwhile (header: "Nap").  No wait is noted: whatever the nap found
-             * had not been waited for. */
+             * completed meanwhile (docs/engines.md: "Nap").  No wait is noted: whatever the nap
+             * found had not been waited for. */
             const unsigned before = e->in_flight;
             const struct timespec len = {.tv_sec = 0, .tv_nsec = ENGINE_NAP_NS};
             (void)nanosleep(&len, NULL);   /* EINTR: a shorter nap */
@@ -492,7 +385,7 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
         t0 = now_mono_ns();
     }
     /* Marked, BATCH_MIN_IN_FLIGHT or more in flight: sleep until a quarter of them have
-     * completed, or BATCH_WAIT_NS has passed (header: "Targets without nowait I/O"). */
+     * completed, or BATCH_WAIT_NS has passed (docs/engines.md: "The marked way's waits"). */
     if (e->marking && e->batch_waits && min == 1 && submitted_now >= BATCH_MIN_IN_FLIGHT) {
         const int ret = uring_flush(e);   /* marked: never held */
         if (ret)

@@ -1,4 +1,4 @@
-/* sim.c — the engine for simulated targets ("sim:PRESET"): virtual time.
+/* simulated.c — the engine for simulated targets ("sim:PRESET"): virtual time.
  *
  * The drive model (src/sim) is passive: sim_submit() returns when an I/O completes. Each worker
  * has one instance of this engine, holding its pending completions in a small binary min-heap

@@ -1,7 +1,7 @@
 /* pts_session.h — inside the suite runner: the session every PTS test kind runs in, and the
  * steps the kinds share (pts_run.c). Private to src/pts/: each control-flow kind is one file
  * (kind_standard.c, kind_hir.c, kind_xsr.c, kind_dirth.c), called through the kind table in
- * pts_run.c. */
+ * pts_suite.c (above the kinds; pts_run.c is below them). */
 #ifndef PTSBENCH_PTS_SESSION_H
 #define PTSBENCH_PTS_SESSION_H
 
@@ -99,6 +99,9 @@ double ps_def_stop_capacity(const struct pts_session *s, const struct pts_def *d
 uint64_t ps_def_max_time(const struct pts_session *s, const struct pts_def *d);
 /* bs is a multiple of the target's logical sector (0.5 KiB is not valid on 4Kn devices). */
 bool ps_bs_valid(const struct pts_session *s, uint32_t bs);
+/* What the plan arithmetic (pts_rules.h) needs to know of the session for test d. */
+struct pts_timing;
+void ps_def_timing(const struct pts_session *s, const struct pts_def *d, struct pts_timing *t);
 int ps_flush_or_fail(struct pts_session *s, bool force, char *err, size_t errlen);
 /* The shared steps' view of the session (core/steps.h). */
 struct run_ctx ps_ctx(struct pts_session *s);

@@ -1,5 +1,7 @@
 /* bench_engines.c — `make bench`: ptsbench's native engines against fio's at fio's best, on the
  * same target, the same job, alternating A B, B A, ... (issue 20, points 1 and 2).
+ * docs/engines.md section 7 says what it runs and how to read it; the figures it gave, dated,
+ * are docs/engines-measurements.md M7.
  *
  * For each target (a 1 GiB zram device of its own; a 1 GiB file under /var/tmp, O_DIRECT), each
  * case of cases[] and each engine pair of pairs[], it runs `ptsbench run` (A) and `fio` (B) in
@@ -13,62 +15,40 @@
  * Ratios are ptsbench/fio: IOPS >= 1.0 and CPU/IO <= 1.0 are the goal.  The table at the end
  * has, per case, the medians, their min-max and how many pairs met the goal, then a count of
  * the medians that met it and, for each miss, whether some pairs met it (within what the
- * machine can tell apart) or none did (a measured shortfall): verdict() says why.
+ * machine can tell apart) or none did (a measured shortfall): verdict() says why; then the
+ * geometric mean of every pair's ratio, over all cases and per target, and the bar's verdict
+ * on it (print_pooled).
  *
  * fio at its best for the job: fio_uring[] and fio_aio[] name the options. io_uring: fixedbufs
  * and registerfiles (ptsbench registers both), hipri=0 and sqthread_poll=0 (ptsbench polls
  * neither), force_async=0, except on a target that refuses nowait I/O (zram): there ptsbench
- * marks its I/Os of 64 KiB and up async, and all of them past 16 per CPU in flight
- * (engine/io_uring.c), and each case's warm-up runs fio
- * with force_async=0 and =1 and the pairs get the faster; fio 3.33 sets up its ring with
- * COOP_TASKRUN, SINGLE_ISSUER and DEFER_TASKRUN by itself (strace shows flags
- * CQSIZE|COOP_TASKRUN|0x3000). libaio:
- * userspace_reap is not used: it only applies with iodepth_batch_complete_min=0, and ptsbench's
- * libaio engine waits in io_getevents like fio's default. Both engines: iodepth_batch_submit=QD
- * and iodepth_batch_complete_max=QD, as ptsbench submits every free slot in one call and reaps
- * every completion there is (fio's default submits one I/O per call: on zram, fio's libaio at
- * QD 32 went from about 110K to 290K IOPS with it). fio runs with --thread (one process, so one
- * rusage covers its jobs). Random cases draw offsets without a map of what was done on both
- * sides: fio's norandommap=1 (its map costs CPU) and randrepeat=0, ptsbench's random_map=off
- * (its default, "once", is a permutation for the first pass).
- * Write cases: ptsbench writes fresh data into every write buffer (its pattern: a compressing
- * or deduplicating drive sees new data each time); fio's default fills its buffers once and
- * scrambles a few bytes per write.  The same job in fio is refill_buffers=1 (new random data
- * for every write), so fio gets it in write cases: without it the two do different work (fio
- * at its default did about 1.3x ptsbench's 4 KiB random writes on the file target, at 0.75x
- * ptsbench's CPU per I/O; with it, 0.85x and 1.25x).
+ * marks some of its I/Os async (engine/io_uring.c), and each case's warm-up runs fio with
+ * force_async=0 and =1 and the pairs get the faster. libaio: fio's defaults (userspace_reap
+ * only applies with iodepth_batch_complete_min=0). Both: iodepth_batch_submit=QD and
+ * iodepth_batch_complete_max=QD (ptsbench submits every free slot in one call and reaps every
+ * completion there is), --thread (one process, one rusage), norandommap=1 and randrepeat=0
+ * against ptsbench's random_map=off (no map on either side), and in write cases
+ * refill_buffers=1 (new data for every write, as ptsbench writes; fio's default scrambles a
+ * few bytes of a buffer filled once: a different, cheaper job).  In the 128 KiB cases fio's
+ * buffers are in huge pages as ptsbench's are (engine.c): iomem=shmhuge and hugepage-size; the
+ * bench raises /proc/sys/vm/nr_hugepages by what fio needs and puts the old value back on the
+ * way out; where it cannot, the header says that fio ran in 4 KiB pages.
  *
- * Huge pages: ptsbench's buffers for I/Os larger than a page are in 2 MiB pages (transparent
- * huge pages, src/engine/engine.c says why: one contiguous piece of memory per buffer, so the
- * block layer merges and the device moves fewer segments).  fio's way to the same memory is
- * iomem=shmhuge (fio's HOWTO, "iomem"), which takes its pages from the kernel's hugetlb pool,
- * so in those cases (the 128 KiB ones) fio gets iomem=shmhuge and hugepage-size, and the bench
- * raises /proc/sys/vm/nr_hugepages by what fio needs when the pool has fewer free pages, and
- * puts the old value back on the way out.  Where it cannot, the header says that fio ran in
- * 4 KiB pages.  Measured on an O_DIRECT file, 128 KiB sequential reads at QD 8: fio 6-7K IOPS
- * with its default buffers, 12-16K with shmhuge; ptsbench 7K in 4 KiB pages, 15K in 2 MiB.
- *
- * Pinned (randread-4k-qd1-pinned): at QD 1 fio is at its best pinned to one CPU. On zram every
- * read goes through an io-wq worker (zram has no NOWAIT), and unpinned each read costs two
- * wake-ups across CPUs; pinned, the worker runs on the submitter's CPU (it inherits its mask)
- * and fio's QD 1 went from about 17K to 110K-120K IOPS on the 2-vCPU VM this was written on.
- * The same job pinned is what a latency test is usually run as, so both tools run it pinned
- * to the same CPU: ptsbench --cpus N, fio --cpus_allowed=N (N: the last CPU this process may
- * use). The unpinned QD 1 case stays: it is the default of both.
+ * Pinned (randread-4k-qd1-pinned): at QD 1 fio is at its best pinned to one CPU (on zram the
+ * io-wq worker then runs on the submitter's CPU), and a latency test is usually run pinned, so
+ * both tools run it pinned to the same CPU: ptsbench --cpus N, fio --cpus_allowed=N (N: the
+ * last CPU this process may use). The unpinned QD 1 case stays: it is the default of both.
  *
  * Environment: BENCH_PAIRS (default 5; 3 with BENCH_QUICK=1), BENCH_SECS (seconds per run,
  * default 3; 2 quick), BENCH_QUICK=1 (only the cases marked quick), BENCH_CASES (comma list of
  * case names), BENCH_TARGETS (zram,file), BENCH_ENGINES (io_uring,libaio), BENCH_FIO_EXTRA
  * (comma list of extra fio options, e.g. "--gtod_reduce=1", to try other settings),
  * BENCH_AA=fio or BENCH_AA=ptsbench (an A/A series: both sides of every pair run that one tool
- * the same way, so the ratios show what this machine's noise alone does to a median of the
- * pairs: how often a tool misses the goal against itself).
+ * the same way, so the ratios show what this machine's noise alone does to a median).
  * BENCH_TICK=MS (a diagnostic, off by default: for the whole bench, one process per CPU this
  * bench may use, pinned there, wakes every MS milliseconds and does nothing else, around both
- * tools' runs alike.  On the VM docs/engines.md section 5 describes, QD 1 reads on the virtual
- * disk moved by up to 10 % with where a process's *other* threads sleep, which fio's layout of
- * threads and ptsbench's differ in; with the same ticking around both, that is out of the
- * comparison.  Not the default: the default compares the two tools as a user runs them.)
+ * tools' runs alike, for a VM where QD 1 reads move with where a process's other threads sleep:
+ * docs/engines-measurements.md M7.4.  The default compares the two tools as a user runs them.)
  *
  * A benchmark, not a test: it prints, it does not pass or fail on speed. A target it cannot
  * make (no root, no zram) is skipped with a reason. The zram device and the temporary
@@ -632,8 +612,8 @@ static void bench_target(const char *tlabel, const char *target, const char *dir
 
 /* The geometric mean of the ratios of every pair, all cases together and per target: one
  * figure per metric, for how the two sides compare over the whole series (where a median of 5
- * pairs in one case falls either side of 1.0 with the machine's noise; docs/engines.md, section
- * 5, has an A/A series for what that noise is). */
+ * pairs in one case falls either side of 1.0 with the machine's noise; an A/A series shows what
+ * that noise is: docs/engines-measurements.md M7.3). */
 static void print_pooled(void)
 {
     static const char *const targets[] = {NULL, "zram", "file"};
@@ -654,6 +634,11 @@ static void print_pooled(void)
         printf("bench: geometric mean of the pair ratios, %s: IOPS %.3f, CPU/IO %.3f (%d pairs, "
                "%d cases)\n", targets[t] ? targets[t] : "all cases", exp(li / n), exp(lc / n), n,
                cases_n);
+        if (!targets[t] && !aa_tool)   /* the bar, docs/engines.md section 7 */
+            printf("bench: the bar: geometric mean IOPS %.3f >= 1.0 %s, CPU/IO %.3f <= 1.0 %s; "
+                   "and no median outside fio against fio's spread on this machine "
+                   "(BENCH_AA=fio shows it)\n", exp(li / n), exp(li / n) >= 1.0 ? "met" : "MISSED",
+                   exp(lc / n), exp(lc / n) <= 1.0 ? "met" : "MISSED");
     }
 }
 

@@ -519,7 +519,7 @@ static void test_mark_rule(void **state)
 
 /* When the io_uring engine yields its CPU before it sleeps on a target that refuses nowait I/O
  * (engine.h: engine_yield_wanted): at depth, with an engine per CPU or more; the figures are
- * this project's measurements on 2 CPUs (io_uring.c: "Yield"). */
+ * this project's measurements on 2 CPUs (docs/engines.md: "Yield"). */
 static void test_yield_rule(void **state)
 {
     (void)state;
@@ -778,8 +778,8 @@ static void test_marked_on_zram(void **state)
 }
 
 /* With an io_uring engine per CPU (engine_thread_cpus) on a zram device (engine.h: engine_yield_wanted), a
- * reap at depth yields its CPU before it sleeps (io_uring.c: "Yield"): each I/O still comes back
- * once with its own data (marked_round_trip, 128 KiB), and a wait for several completions
+ * reap at depth yields its CPU before it sleeps (docs/engines.md: "Yield"): each I/O still comes
+ * back once with its own data (marked_round_trip, 128 KiB), and a wait for several completions
  * (min 4, the workload's batch_complete_min) still returns at least that many: the yield is for
  * waits of one. */
 static void test_yield_on_zram(void **state)
@@ -852,7 +852,7 @@ static void default_slice(void)
     }
 }
 
-/* The short slice (io_uring.c: "Short slice"): an io_uring engine on a file (it takes nowait
+/* The short slice (docs/engines.md: "Short slice"): an io_uring engine on a file (it takes nowait
  * I/O) leaves its thread's slice alone; on a zram device of the test's own its thread asks
  * for ENGINE_SLICE_NS, not passed on to threads made from it, and the io-wq workers that ran
  * its marked I/Os keep the kernel's default; a second engine on the thread, under nice -1,
@@ -930,7 +930,7 @@ static void test_slice(void **state)
 }
 
 /* One io_uring engine at depth 32 on a zram device of the test's own (unmarked on 2 CPUs or
- * more, so its waits at depth nap on a timer instead of spinning: io_uring.c, "Nap"; on one
+ * more, so its waits at depth nap on a timer instead of spinning: docs/engines.md, "Nap"; on one
  * CPU marked, and they yield): 20000 rolling 4 KiB reads over blocks that hold their own
  * numbers, reaped one or more at a time; each comes back once, with its block's data. */
 #define ZDEPTH 32u
