@@ -2,9 +2,11 @@
 #include "read/doc.h"
 
 #include <json-c/json.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/file.h"
 #include "lib/json_path.h"
 #include "lib/util.h"
 #include "read/measure.h"
@@ -68,4 +70,36 @@ const char *results_doc_device_label(struct json_object *doc, const char *label)
         return m + 4;   /* the preset: a simulated model is the simulator's design summary */
     m = jp_str(doc, "target.model");
     return m ? m : jp_str(doc, "target.path") ? jp_str(doc, "target.path") : "device";
+}
+
+int read_fleet_members(struct json_object *doc, const char *path, read_fleet_path *paths,
+                       read_fleet_name *labels, unsigned max, char *err, size_t errlen)
+{
+    if (read_kind_of(jp_str(doc, "schema")) != READ_FLEET)
+        return 0;
+    char base[4200];
+    snprintf(base, sizeof(base), "%s", path);
+    char *slash = strrchr(base, '/');
+    if (slash)
+        slash[1] = '\0';
+    else
+        base[0] = '\0';
+    struct json_object *targets = jp_arr(doc, "targets");
+    int n = 0;
+    for (size_t k = 0; k < jp_len(targets); k++) {
+        struct json_object *t = jp_idx(targets, k);
+        const char *res = jp_str(t, "results"), *label = jp_str(t, "label");
+        char p[4300];
+        snprintf(p, sizeof(p), "%s%s", base, res ? res : "");
+        if (!res || res[0] == '/' || strstr(res, "..") || !file_exists(p))
+            continue;   /* a target that wrote nothing (not run, refused) */
+        if ((unsigned)n >= max)
+            return errf(err, errlen, "%s: more than %u targets' results", path, max);
+        snprintf(paths[n], sizeof(paths[n]), "%s", p);
+        snprintf(labels[n], sizeof(labels[n]), "%s", label ? label : "");
+        n++;
+    }
+    if (!n)
+        return errf(err, errlen, "%s: none of its targets has results", path);
+    return n;
 }

@@ -46,4 +46,14 @@ const struct meas_set *results_doc_meas(struct results_doc *d, char *err, size_t
  * the model, else the target's path, else "device". */
 const char *results_doc_device_label(struct json_object *doc, const char *label);
 
+/* The targets' results of a ptsbench.fleet document (one command on several targets) read from
+ * path: the paths of its targets' results files that exist, with their labels, at most max (a
+ * target that wrote nothing is left out; a path outside the fleet's directory is never taken).
+ * Returns how many (0: doc is not a fleet's), or -1 with one line (more than max, or none of
+ * its targets has results). */
+typedef char read_fleet_path[4300];
+typedef char read_fleet_name[96];
+int read_fleet_members(struct json_object *doc, const char *path, read_fleet_path *paths,
+                       read_fleet_name *labels, unsigned max, char *err, size_t errlen);
+
 #endif
