@@ -45,7 +45,8 @@ int read_load(const char *arg, unsigned accept, enum read_voice voice, struct js
 unsigned read_kind_of(const char *schema);
 
 /* What a document says about itself: its schema ("" none); whether its target is a simulated
- * drive (target.kind "simulated", or a target.simulated object). */
+ * drive (a target.simulated object, target.kind "simulated", state.simulated or
+ * compliance.simulated; plot and report ask it). */
 const char *read_schema(struct json_object *doc);
 bool read_simulated(struct json_object *doc);
 
