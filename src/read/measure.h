@@ -112,8 +112,9 @@ int meas_load(const char *path, struct meas_set *out, char *err, size_t errlen);
 #define MEAS_LOAD_RECOVERY 1u
 int meas_load_flags(const char *path, unsigned flags, struct meas_set *out, char *err,
                     size_t errlen);
-/* Measure a document already loaded (load.h, read_load; doc.h, results_doc_meas keeps the
- * result with the document): the same points as meas_load_flags of its file, path naming it.
+/* Measure a document already loaded and shape-checked (load.h, read_load; doc.h,
+ * results_doc_meas keeps the result with the document): the same points as meas_load_flags of
+ * its file, path naming it.
  * Returns 0, or -1 with one line (a schema without points, no completed round). */
 int meas_doc(struct json_object *root, const char *path, unsigned flags, struct meas_set *out,
              char *err, size_t errlen);
