@@ -11,7 +11,7 @@
 #include "lib/util.h"
 #include "read/measure.h"
 
-struct results_doc *results_doc_adopt(struct json_object *json, const char *path)
+static struct results_doc *adopt(struct json_object *json, const char *path)
 {
     struct results_doc *d = xcalloc(1, sizeof(*d));
     d->json = json;
@@ -28,7 +28,7 @@ struct results_doc *results_doc_open(const char *arg, unsigned accept, enum read
     char path[4200];
     if (read_load(arg, accept, voice, &json, path, sizeof(path), err, errlen) != 0)
         return NULL;
-    return results_doc_adopt(json, path);
+    return adopt(json, path);
 }
 
 void results_doc_close(struct results_doc *d)

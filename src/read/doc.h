@@ -33,9 +33,6 @@ struct results_doc {
  * one line in err. */
 struct results_doc *results_doc_open(const char *arg, unsigned accept, enum read_voice voice,
                                      char *err, size_t errlen);
-/* A handle for a document already in memory (the handle takes the reference; path: where it
- * came from). */
-struct results_doc *results_doc_adopt(struct json_object *json, const char *path);
 void results_doc_close(struct results_doc *d);
 
 /* Its measured points (measure.h, meas_doc), computed once; NULL with one line in err when it
