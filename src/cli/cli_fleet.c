@@ -22,6 +22,7 @@
 #include "lib/json_path.h"
 #include "lib/spawn.h"
 #include "lib/util.h"
+#include "read/doc.h"
 #include "read/shape.h"
 
 #define FLEET_SCHEMA         "ptsbench.fleet"
@@ -668,38 +669,10 @@ int cli_fleet_members(const char *arg, cli_fleet_path *paths, cli_fleet_name *la
     const bool dir = stat(arg, &st) == 0 && S_ISDIR(st.st_mode);
     snprintf(path, sizeof(path), dir ? "%s/results.json" : "%s", arg);
     struct json_object *doc = file_exists(path) ? json_object_from_file(path) : NULL;
-    const char *schema = doc ? jp_str(doc, "schema") : NULL;
-    if (!schema || strcmp(schema, FLEET_SCHEMA) != 0) {
+    const int n = read_fleet_members(doc, path, paths, labels, max, err, errlen);
+    if (n <= 0) {
         json_object_put(doc);
-        return 0;
-    }
-    char base[4200];
-    snprintf(base, sizeof(base), "%s", path);
-    char *slash = strrchr(base, '/');
-    if (slash)
-        slash[1] = '\0';
-    else
-        base[0] = '\0';
-    struct json_object *targets = jp_arr(doc, "targets");
-    int n = 0;
-    for (size_t k = 0; k < jp_len(targets); k++) {
-        struct json_object *t = jp_idx(targets, k);
-        const char *res = jp_str(t, "results"), *label = jp_str(t, "label");
-        char p[4300];
-        snprintf(p, sizeof(p), "%s%s", base, res ? res : "");
-        if (!res || res[0] == '/' || strstr(res, "..") || !file_exists(p))
-            continue;   /* a target that wrote nothing (not run, refused) */
-        if ((unsigned)n >= max) {
-            json_object_put(doc);
-            return errf(err, errlen, "%s: more than %u targets' results", path, max);
-        }
-        snprintf(paths[n], sizeof(paths[n]), "%s", p);
-        snprintf(labels[n], sizeof(labels[n]), "%s", label ? label : "");
-        n++;
-    }
-    if (!n) {
-        json_object_put(doc);
-        return errf(err, errlen, "%s: none of its targets has results", path);
+        return n;
     }
     if (doc_out)
         *doc_out = doc;

@@ -17,6 +17,7 @@
 #include "lib/sha256.h"
 #include "lib/util.h"
 #include "read/measure.h"
+#include "read/shape.h"
 #include "plot/plot.h"
 
 /* The fields of a run row, read from the document. */
@@ -368,7 +369,9 @@ static struct json_object *load_complete(const char *file, char sha[65], struct 
         json_object_put(doc);
         return NULL;
     }
-    if (meas_load(file, ms, why, sizeof(why)) != 0) {
+    /* its points from the document read here: shape-checked as read/ does, then measured */
+    if (shape_check(doc, file, why, sizeof(why)) != 0 ||
+        meas_doc(doc, file, 0, ms, why, sizeof(why)) != 0) {
         errf(err, errlen, "%s", why);
         json_object_put(doc);
         return NULL;

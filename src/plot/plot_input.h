@@ -1,6 +1,6 @@
 /* plot_input.h — the RESULTS of `ptsbench plot`: each a results.json (ptsbench.run, .suite or
- * .profile) or a directory holding one, loaded and checked (shape.h: a malformed document is
- * one error, not a crash), and named: the given labels in order, else the default label
+ * .profile) or a directory holding one, loaded through the one loader (read/load.h: a
+ * malformed document is one error, not a crash), and named: the given labels in order, else the default label
  * (plot_default_label); the same name twice on results of one kind (which would share charts)
  * gets the later one's directory appended, "NAME (DIR)", "NAME (DIR #2)", .... */
 #ifndef PTSBENCH_PLOT_INPUT_H

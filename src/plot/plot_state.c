@@ -11,18 +11,9 @@
 
 #include "lib/util.h"
 #include "plot/chart.h"
+#include "read/load.h"
 
-bool plot_doc_simulated(struct json_object *doc)
-{
-    struct json_object *t = jp_get(doc, "target");
-    if (json_object_is_type(jp_get(t, "simulated"), json_type_object))
-        return true;
-    const char *kind = jp_str(t, "kind");
-    if (kind && !strcmp(kind, "simulated"))
-        return true;
-    return jp_true(jp_at(doc, "state.simulated")) ||
-           jp_true(jp_at(doc, "compliance.simulated"));
-}
+bool plot_doc_simulated(struct json_object *doc) { return read_simulated(doc); }
 
 const char *plot_doc_prep(struct json_object *doc)
 {

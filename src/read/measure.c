@@ -55,7 +55,7 @@
 #include "lib/json_path.h"
 #include "lib/units.h"
 #include "lib/util.h"
-#include "read/shape.h"
+#include "read/load.h"
 
 #define MEAS_MAX_DEPTH 16
 
@@ -826,33 +826,19 @@ static void add_target(struct meas_set *s, struct json_object *root, const char 
     meas_target_read(root, path, &s->targets[s->n_targets++]);
 }
 
-/* One file. in_dir: files of a schema that holds no points (crosscheck) are skipped rather
- * than refused. */
-static int load_file(struct meas_ctx *c, const char *path, bool in_dir, char *err, size_t errlen)
+/* One loaded document's points into c. in_dir: documents of a schema that holds no points
+ * (crosscheck) are skipped rather than refused. */
+static int measure_root(struct meas_ctx *c, struct json_object *root, const char *path,
+                        bool in_dir, char *err, size_t errlen)
 {
-    struct json_object *root = json_object_from_file(path);
-    if (!root) {
-        FILE *f = fopen(path, "r");
-        if (!f)
-            return errf(err, errlen, "%s: %s", path, strerror(errno));
-        fclose(f);
-        return errf(err, errlen, "%s: not a JSON document", path);
-    }
-    results_upgrade(root);   /* a version-1 file read as version 2 */
     const char *schema = jstr(jp_get(root, "schema"));
     int rc = 0;
     c->file = path;
-    if (shape_check(root, path, err, errlen) != 0) {
-        json_object_put(root);
-        return -1;
-    }
     if (schema && !strcmp(schema, "ptsbench.fleet")) {
         /* several devices' points would be taken for one device's */
-        rc = errf(err, errlen, "%s: the results of one command on several targets: give one "
-                               "target's (the directory beside it named by its label), or "
-                               "compare them with ptsbench report", path);
-        json_object_put(root);
-        return rc;
+        return errf(err, errlen, "%s: the results of one command on several targets: give one "
+                                 "target's (the directory beside it named by its label), or "
+                                 "compare them with ptsbench report", path);
     }
     if (schema && !strcmp(schema, "ptsbench.run"))
         rc = load_run(c, root, err, errlen);
@@ -860,13 +846,11 @@ static int load_file(struct meas_ctx *c, const char *path, bool in_dir, char *er
         rc = load_suite(c, root, err, errlen);
     else if (schema && !strcmp(schema, "ptsbench.profile"))
         rc = load_profile(c, root, err, errlen);
-    else if (in_dir) {
-        json_object_put(root);
+    else if (in_dir)
         return 0;
-    } else {
+    else
         rc = errf(err, errlen, "%s: schema '%s' is not a results schema (ptsbench.run, "
                                "ptsbench.suite, ptsbench.profile)", path, schema ? schema : "");
-    }
     char why[512];
     const enum results_life life = results_life_of(root, why, sizeof(why));
     if (rc == 0) {
@@ -881,6 +865,16 @@ static int load_file(struct meas_ctx *c, const char *path, bool in_dir, char *er
         str_copy(was, sizeof(was), err);
         errf(err, errlen, "%s (%s)", was, why);
     }
+    return rc;
+}
+
+/* One file, read through the one loader (load.h). */
+static int load_file(struct meas_ctx *c, const char *path, bool in_dir, char *err, size_t errlen)
+{
+    struct json_object *root;
+    if (read_load(path, READ_ANY, READ_VOICE_PLAIN, &root, NULL, 0, err, errlen) != 0)
+        return -1;
+    const int rc = measure_root(c, root, path, in_dir, err, errlen);
     json_object_put(root);
     return rc;
 }
@@ -920,6 +914,18 @@ static int load_dir(struct meas_ctx *c, const char *dir, int depth, char *err, s
     return rc;
 }
 
+/* The end of a load: no point at all is a failure (out emptied then). */
+static int loaded(int rc, const char *path, struct meas_set *out, char *err, size_t errlen)
+{
+    if (rc == 0 && out->n == 0)
+        rc = out->n_incomplete
+                 ? errf(err, errlen, "%s: no measured points yet (%s)", path, out->incomplete)
+                 : errf(err, errlen, "%s: no measured points (no completed rounds)", path);
+    if (rc != 0)
+        meas_free(out);
+    return rc;
+}
+
 int meas_load(const char *path, struct meas_set *out, char *err, size_t errlen)
 {
     return meas_load_flags(path, 0, out, err, errlen);
@@ -947,13 +953,15 @@ int meas_load_flags(const char *path, unsigned flags, struct meas_set *out, char
     } else {
         rc = load_file(&c, path, false, err, errlen);
     }
-    if (rc == 0 && out->n == 0)
-        rc = out->n_incomplete
-                 ? errf(err, errlen, "%s: no measured points yet (%s)", path, out->incomplete)
-                 : errf(err, errlen, "%s: no measured points (no completed rounds)", path);
-    if (rc != 0)
-        meas_free(out);
-    return rc;
+    return loaded(rc, path, out, err, errlen);
+}
+
+int meas_doc(struct json_object *root, const char *path, unsigned flags, struct meas_set *out,
+             char *err, size_t errlen)
+{
+    memset(out, 0, sizeof(*out));
+    struct meas_ctx c = {.set = out, .cap = 0, .file = path, .flags = flags};
+    return loaded(measure_root(&c, root, path, false, err, errlen), path, out, err, errlen);
 }
 
 void meas_free(struct meas_set *s)

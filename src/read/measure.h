@@ -6,7 +6,8 @@
  * figures (IOPS, MB/s, latencies) and the round-to-round spread of each figure over the rounds
  * it was averaged from (the steady-state window, else the stable window), so that a comparison can tell a change from
  * noise. Every point has a stable key that names the same measurement in another run of the
- * same test (gate pairs baseline and current by key). Pure apart from reading the files. */
+ * same test (gate pairs baseline and current by key). Files are read through the one loader
+ * (load.h); a loaded document is measured with meas_doc. Pure apart from reading the files. */
 #ifndef PTSBENCH_MEASURE_H
 #define PTSBENCH_MEASURE_H
 
@@ -111,6 +112,12 @@ int meas_load(const char *path, struct meas_set *out, char *err, size_t errlen);
 #define MEAS_LOAD_RECOVERY 1u
 int meas_load_flags(const char *path, unsigned flags, struct meas_set *out, char *err,
                     size_t errlen);
+/* Measure a document already loaded and shape-checked (load.h, read_load; doc.h,
+ * results_doc_meas keeps the result with the document): the same points as meas_load_flags of
+ * its file, path naming it.
+ * Returns 0, or -1 with one line (a schema without points, no completed round). */
+int meas_doc(struct json_object *root, const char *path, unsigned flags, struct meas_set *out,
+             char *err, size_t errlen);
 void meas_free(struct meas_set *s);
 const struct meas_point *meas_find(const struct meas_set *s, const char *key);
 

@@ -34,7 +34,8 @@
 #include "report/data_uri.h"
 #include "read/measure.h"
 #include "plot/plot.h"
-#include "read/shape.h"
+#include "read/doc.h"
+#include "read/load.h"
 #include "judge/verify.h"
 #include "read/words.h"
 
@@ -396,7 +397,8 @@ struct ctx {
     /* per input, with a spec sheet: its claims judged against the input's points (the sheet
      * NULL: none) */
     const struct verify_sheet **sheet;
-    struct meas_set *claim_set;
+    const struct meas_set **meas;   /* per input: its measured points (NULL: none) */
+    struct meas_set *own_meas;      /* those measured here (an input without a handle) */
     struct verify_result **claims;
     char (*other_drive)[1600];   /* per input: "" its sheet's drive, else "TARGET: why" (only
                                     with report --any-drive: verify.h, "The drive") */
@@ -405,19 +407,10 @@ struct ctx {
 
 static const char *device_label(const struct report_input *in)
 {
-    if (in->label && *in->label)
-        return in->label;
-    const char *m = jp_str(in->doc, "target.simulated.preset");
-    if (m)
-        return m;
-    m = jp_str(in->doc, "target.path");
-    if (m && !strncmp(m, "sim:", 4) && m[4])
-        return m + 4;   /* the preset: a simulated model is the simulator's design summary */
-    m = jp_str(in->doc, "target.model");
-    return m ? m : jp_str(in->doc, "target.path") ? jp_str(in->doc, "target.path") : "device";
+    return results_doc_device_label(in->doc, in->label);
 }
 
-static bool simulated(const struct report_input *in) { return plot_doc_simulated(in->doc); }
+static bool simulated(const struct report_input *in) { return read_simulated(in->doc); }
 
 /* The device where its figures are shown: "LABEL (simulated drive)" for a simulated one. */
 static const char *dev(const struct ctx *c, size_t i) { return c->names[i]; }
@@ -438,11 +431,7 @@ static const char *sim_caption(const struct report_input *in)
     return simulated(in) ? " (simulated drive: virtual time)" : "";
 }
 
-static const char *schema_of(const struct report_input *in)
-{
-    const char *s = jp_str(in->doc, "schema");
-    return s ? s : "";
-}
+static const char *schema_of(const struct report_input *in) { return read_schema(in->doc); }
 
 static void charts_for(struct ctx *c, const char *section)
 {
@@ -512,7 +501,7 @@ static void run_prep_words(struct json_object *doc, char *buf, size_t len)
     struct json_object *wd = jp_get(pc, "wdpc");
     if (!strcmp(mode, "none"))
         snprintf(buf, len, "none: the drive was not preconditioned (%s)",
-                 plot_doc_simulated(doc) ? "a fresh-out-of-box simulated drive"
+                 read_simulated(doc) ? "a fresh-out-of-box simulated drive"
                                          : "its earlier history is unknown");
     else if (!is_obj(wd))
         snprintf(buf, len, "%s", wipc[0] ? wipc : mode);
@@ -678,7 +667,7 @@ static void row_state(struct json_object *doc, char *buf, size_t len)
 
 static void row_figures(struct json_object *doc, char *buf, size_t len)
 {
-    str_copy(buf, len, plot_doc_simulated(doc) ? "simulated drive: virtual time" : "");
+    str_copy(buf, len, read_simulated(doc) ? "simulated drive: virtual time" : "");
 }
 
 /* The SNIA header: one column per device. */
@@ -1150,31 +1139,45 @@ static void hir_cell(struct json_object *doc, char *buf, size_t len)
 
 /* ---- measured vs claimed: the spec sheet's claims (verify.h) against each input's points */
 
+/* Each input's measured points: its handle's (read/doc.h: measured once from the document
+ * loaded once), else measured from its file. */
+static void meas_prepare(struct ctx *c)
+{
+    c->meas = xcalloc(c->n, sizeof(*c->meas));
+    c->own_meas = xcalloc(c->n, sizeof(*c->own_meas));
+    for (size_t i = 0; i < c->n; i++) {
+        char err[ERR_LEN];
+        if (c->in[i].src)
+            c->meas[i] = results_doc_meas(c->in[i].src, err, sizeof(err));
+        else if (c->in[i].path && meas_load(c->in[i].path, &c->own_meas[i], err,
+                                            sizeof(err)) == 0)
+            c->meas[i] = &c->own_meas[i];
+    }
+}
+
 static void claims_prepare(struct ctx *c, const struct report_config *cfg)
 {
+    meas_prepare(c);
     c->tolerance = cfg->tolerance > 0 ? cfg->tolerance : VERIFY_DEFAULT_TOLERANCE;
     c->sheet = xcalloc(c->n, sizeof(*c->sheet));
-    c->claim_set = xcalloc(c->n, sizeof(*c->claim_set));
     c->claims = xcalloc(c->n, sizeof(*c->claims));
     c->other_drive = xcalloc(c->n, sizeof(*c->other_drive));
     for (size_t i = 0; cfg->sheets && i < c->n; i++) {
         const struct verify_sheet *sh = cfg->sheets[i];
-        char err[ERR_LEN];
         if (!sh)
             continue;
         c->sheet[i] = sh;
         c->claims[i] = xcalloc(sh->n ? sh->n : 1, sizeof(struct verify_result));
-        bool have = c->in[i].path &&
-                    meas_load(c->in[i].path, &c->claim_set[i], err, sizeof(err)) == 0;
+        const struct meas_set *set = c->meas[i];
         char why[ERR_LEN], target[1400];
-        int other = have ? verify_drive_check(sh, &c->claim_set[i], why, sizeof(why)) : -1;
+        int other = set ? verify_drive_check(sh, set, why, sizeof(why)) : -1;
         if (other >= 0) {
-            verify_target_describe(&c->claim_set[i].targets[other], target, sizeof(target));
+            verify_target_describe(&set->targets[other], target, sizeof(target));
             snprintf(c->other_drive[i], sizeof(c->other_drive[i]), "%s: %s", target, why);
         }
         for (size_t k = 0; k < sh->n; k++)
-            verify_check(&sh->c[k], have ? c->claim_set[i].p : NULL,
-                         have ? c->claim_set[i].n : 0, c->tolerance, &c->claims[i][k]);
+            verify_check(&sh->c[k], set ? set->p : NULL, set ? set->n : 0, c->tolerance,
+                         &c->claims[i][k]);
     }
 }
 
@@ -1182,10 +1185,11 @@ static void claims_free(struct ctx *c)
 {
     for (size_t i = 0; c->claims && i < c->n; i++) {
         free(c->claims[i]);
-        meas_free(&c->claim_set[i]);
+        meas_free(&c->own_meas[i]);
     }
     free(c->claims);
-    free(c->claim_set);
+    free(c->meas);
+    free(c->own_meas);
     free(c->sheet);
     free(c->other_drive);
 }
@@ -1360,10 +1364,10 @@ static size_t summary_columns(const struct ctx *c, size_t *col, size_t *first)
 }
 
 /* The summary's cell of row r (summary_rows[r]; past them WSAT, then HIR) in column g: the
- * best source among the device's inputs (sets[i] where have[i]); named when several have the
- * figure. */
-static void summary_cell(const struct ctx *c, size_t r, size_t g, const size_t *col,
-                         const struct meas_set *sets, const bool *have, char *val, size_t len)
+ * best source among the device's inputs (their measured points, c->meas); named when several
+ * have the figure. */
+static void summary_cell(const struct ctx *c, size_t r, size_t g, const size_t *col, char *val,
+                         size_t len)
 {
     const struct headline *rows = summary_rows;
     const size_t nrows = N_SUMMARY_ROWS;
@@ -1385,7 +1389,7 @@ static void summary_cell(const struct ctx *c, size_t r, size_t g, const size_t *
             }
             continue;
         }
-        const struct meas_point *q = have[i] ? headline_point(&sets[i], &rows[r]) : NULL;
+        const struct meas_point *q = c->meas[i] ? headline_point(c->meas[i], &rows[r]) : NULL;
         if (!q)
             continue;
         nhave++;
@@ -1442,14 +1446,9 @@ static void summary_section(struct ctx *c)
 {
     const size_t nrows = N_SUMMARY_ROWS;
     o_heading(&c->o, 2, "summary", "Summary");
-    struct meas_set *sets = xcalloc(c->n, sizeof(*sets));
-    bool *have = xcalloc(c->n, sizeof(bool));
     bool any_sim = false;
-    for (size_t i = 0; i < c->n; i++) {
-        char err[ERR_LEN];
-        have[i] = c->in[i].path && meas_load(c->in[i].path, &sets[i], err, sizeof(err)) == 0;
+    for (size_t i = 0; i < c->n; i++)
         any_sim = any_sim || simulated(&c->in[i]);
-    }
     size_t *col = xcalloc(c->n, sizeof(size_t)), *first = xcalloc(c->n, sizeof(size_t));
     size_t ncol = summary_columns(c, col, first);
     const char **head = xcalloc(ncol + 1, sizeof(char *));
@@ -1468,7 +1467,7 @@ static void summary_section(struct ctx *c)
                                 : "Host idle recovery gain (HIR)";
         for (size_t g = 0; g < ncol; g++) {
             cells[g + 1] = vals[g];
-            summary_cell(c, r, g, col, sets, have, vals[g], sizeof(vals[g]));
+            summary_cell(c, r, g, col, vals[g], sizeof(vals[g]));
         }
         t_row(&t, cells);
     }
@@ -1483,11 +1482,6 @@ static void summary_section(struct ctx *c)
     free(head);
     free(col);
     free(first);
-    for (size_t i = 0; i < c->n; i++)
-        if (have[i])
-            meas_free(&sets[i]);
-    free(sets);
-    free(have);
 }
 
 /* ---- PTS tests */
@@ -2460,41 +2454,7 @@ static char *load_css(const char *path)
 int report_load(const char *arg, struct json_object **doc, char *path, size_t len, char *err,
                 size_t errlen)
 {
-    *doc = NULL;
-    struct stat st;
-    if (stat(arg, &st) != 0)
-        return errf(err, errlen, "%s: no such file or directory", arg);
-    if (S_ISDIR(st.st_mode))
-        snprintf(path, len, "%s/results.json", arg);
-    else
-        snprintf(path, len, "%s", arg);
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return errf(err, errlen, "%s: not a readable JSON results file", path);
-    *doc = json_object_from_file(path);
-    if (!*doc)
-        return errf(err, errlen, "%s: not a readable JSON results file", path);
-    results_upgrade(*doc);   /* a version-1 file read as version 2 */
-    const char *schema = jp_str(*doc, "schema");
-    if (!schema || (strcmp(schema, "ptsbench.run") && strcmp(schema, "ptsbench.suite") &&
-                    strcmp(schema, "ptsbench.profile"))) {
-        /* the message first: the schema's text belongs to the document (one line of it) */
-        char shown[65];
-        str_copy(shown, sizeof(shown), schema ? schema : "");
-        for (char *q = shown; *q; q++)
-            if ((unsigned char)*q < 0x20 || *q == 0x7f)
-                *q = '?';
-        errf(err, errlen, "%s: schema '%s' is not a ptsbench run, suite or profile result",
-             path, shown);
-        json_object_put(*doc);
-        *doc = NULL;
-        return -1;
-    }
-    if (shape_check(*doc, path, err, errlen) != 0) {
-        json_object_put(*doc);
-        *doc = NULL;
-        return -1;
-    }
-    return 0;
+    return read_load(arg, READ_RESULTS, READ_VOICE_REPORT, doc, path, len, err, errlen);
 }
 
 /* The charts of the inputs, into OUT/plots (none with --no-plots); c->plots lists them. */

@@ -15,12 +15,15 @@
 
 struct json_object;
 struct plot_file;
+struct results_doc;
 struct verify_sheet;
 
 struct report_input {
     struct json_object *doc;   /* a results document: ptsbench.run, .suite or .profile */
     const char *label;         /* the device's name in tables and legends */
     const char *path;          /* where it came from */
+    struct results_doc *src;   /* NULL, or its handle (read/doc.h, doc its json): the points
+                                  measured once from it; NULL: measured from path */
 };
 
 struct report_config {
@@ -46,9 +49,10 @@ struct report_config {
                                   aggregate per round */
 };
 
-/* Load RESULTS (a results.json, or a directory holding one) into *doc (the caller
- * json_object_put()s it); path receives the file read. Returns 0, or -1 with one line naming the
- * file: no such file, not JSON, or a schema other than ptsbench.run, .suite and .profile. */
+/* Load RESULTS (a results.json, or a directory holding one) through the one loader
+ * (read/load.h) into *doc (the caller json_object_put()s it); path receives the file read.
+ * Returns 0, or -1 with one line naming the file: no such file, not JSON, or a schema other than
+ * ptsbench.run, .suite and .profile. */
 int report_load(const char *arg, struct json_object **doc, char *path, size_t len, char *err,
                 size_t errlen);
 

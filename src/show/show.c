@@ -2,13 +2,11 @@
  * are show_suite.c). */
 #include "show/show.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/results.h"
 #include "device/health.h"
@@ -16,7 +14,7 @@
 #include "lib/json_path.h"
 #include "lib/units.h"
 #include "lib/util.h"
-#include "read/shape.h"
+#include "read/load.h"
 
 static const char *str(struct json_object *o, const char *path)
 {
@@ -356,40 +354,6 @@ void show_write(FILE *out, struct json_object *doc, unsigned every)
 int show_load(const char *arg, struct json_object **doc, char *path, size_t len, char *err,
               size_t errlen)
 {
-    *doc = NULL;
-    struct stat st;
-    if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
-        snprintf(path, len, "%s%sresults.json", arg, arg[strlen(arg) - 1] == '/' ? "" : "/");
-    else
-        snprintf(path, len, "%s", arg);
-    if (stat(path, &st) != 0)
-        return errf(err, errlen, "%s: %s", path, strerror(errno));
-    if (!S_ISREG(st.st_mode))
-        return errf(err, errlen, "%s: not a regular file", path);
-    *doc = json_object_from_file(path);
-    if (!*doc) {
-        char why[256];
-        const char *e = json_util_get_last_err();
-        str_copy(why, sizeof(why), e ? e : "unreadable");
-        for (char *c = why; *c; c++)   /* json-c's message ends in a newline: one line */
-            if (*c == '\n' || *c == '\r')
-                *c = ' ';
-        return errf(err, errlen, "%s: cannot read it as JSON (%s)", path, str_trim(why));
-    }
-    results_upgrade(*doc);   /* a version-1 file read as version 2 */
-    const char *schema = jp_str(*doc, "schema");
-    if (!schema || (strcmp(schema, "ptsbench.run") && strcmp(schema, "ptsbench.profile") &&
-                    strcmp(schema, "ptsbench.suite") && strcmp(schema, "ptsbench.crosscheck") &&
-                    strcmp(schema, "ptsbench.replay") && strcmp(schema, "ptsbench.fleet"))) {
-        json_object_put(*doc);
-        *doc = NULL;
-        return errf(err, errlen, "%s: not a ptsbench results file (run, suite, profile, "
-                    "replay, crosscheck or a command's on several targets)", path);
-    }
-    if (shape_check(*doc, path, err, errlen) != 0) {
-        json_object_put(*doc);
-        *doc = NULL;
-        return -1;
-    }
-    return 0;
+    return read_load(arg, READ_RESULTS | READ_REPLAY | READ_CROSSCHECK | READ_FLEET,
+                     READ_VOICE_SHOW, doc, path, len, err, errlen);
 }

@@ -1,8 +1,9 @@
 /* show.h — `ptsbench show`'s text: a run, suite, profile or crosscheck results document as a
  * table, for people.
  *
- * show_load reads RESULTS (a file, or a directory holding results.json) and accepts only the
- * schemas show prints (ptsbench.run, ptsbench.suite, ptsbench.profile, ptsbench.crosscheck). show_write prints whatever the document
+ * show_load reads RESULTS (a file, or a directory holding results.json) through the one loader
+ * (read/load.h) and accepts only the schemas show prints (ptsbench.run, .suite, .profile,
+ * .crosscheck, .replay, .fleet). show_write prints whatever the document
  * holds: every field is read through json_path.h, so a value of the wrong type is absent ("-",
  * "" or "not recorded"), never a crash; a capacity that is absent says "capacity not recorded".
  * Nothing here exits or prints to stderr: errors come back as one line. */
