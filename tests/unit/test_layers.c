@@ -421,11 +421,17 @@ static int sym_cmp(const void *a, const void *b)
     return strcmp(((const struct sym *)a)->name, ((const struct sym *)b)->name);
 }
 
+/* An object of the build whose source is still in the tree (rel: "FOLDER/NAME.o"); one left
+ * behind by a removed source is not part of the program. */
 static void collect_obj(const char *path, const char *rel, void *ctx)
 {
     struct objgraph *g = ctx;
-    (void)rel;
-    if (ends_with(path, ".o") && g->n < MAX_OBJS)
+    if (!ends_with(rel, ".o") || g->n >= MAX_OBJS)
+        return;
+    char src[4096];
+    struct stat st;
+    snprintf(src, sizeof(src), "%s/src/%.*s.c", root(), (int)(strlen(rel) - 2), rel);
+    if (stat(src, &st) == 0)
         g->name[g->n++] = strdup(path);
 }
 
