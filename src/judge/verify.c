@@ -1,5 +1,5 @@
-/* verify.c — vendor spec sheets against measured points (see verify.h for the syntax, the
- * matching rule and the verdict). */
+/* verify.c — vendor spec sheets against measured points (see verify.h for the matching rule and
+ * the verdict, docs/spec-sheets.md for the syntax). */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
