@@ -13,7 +13,7 @@
 #include "core/results.h"
 #include "lib/file.h"
 #include "lib/util.h"
-#include "judge/calibrate.h"
+#include "judge/calibrate_session.h"
 #include "read/measure.h"
 #include "sim/sim_preset.h"
 
@@ -97,129 +97,25 @@ static int cmd_sim_describe(const char *spec, const char *const *dirs)
     return EXIT_OK;
 }
 
-/* --calibration PRESET: run the sheet's commands, judge, print; the exit code. */
+/* --calibration PRESET: the session (judge/calibrate_session.h) prepared, then run; the exit
+ * code. */
 static int cmd_sim_calibration(const char *spec)
 {
-    char path[4200] = "", err[ERR_LEN], preset[64];
-    /* PRESET[,key=value...]: the sheet is PRESET's; the overrides are checked here (one line
-     * naming the bad key or value, exit 2) before any command runs */
-    if (strncmp(spec, "sim:", 4) == 0)
-        spec += 4;
-    const char *comma = strchr(spec, ',');
-    const size_t plen = comma ? (size_t)(comma - spec) : strlen(spec);
-    if (plen == 0 || plen >= sizeof(preset) || (comma && !comma[1])) {
-        fprintf(stderr, "ptsbench sim: --calibration %s: expected PRESET[,key=value...]\n", spec);
-        return EXIT_USAGE;
-    }
-    memcpy(preset, spec, plen);
-    preset[plen] = '\0';
-    if (comma) {
-        char target[2048];
-        struct sim_params p;
-        snprintf(target, sizeof target, "sim:%s", spec);
-        if (sim_target_parse(target, cli_data_dirs("profiles/devices"), &p, err, sizeof err) < 0) {
-            fprintf(stderr, "ptsbench sim: --calibration %s: %s\n", spec, err);
-            return EXIT_USAGE;
-        }
-    }
-    const char *const *dirs = cli_data_dirs("profiles/devices/calibration");
-    for (size_t i = 0; dirs[i] && !path[0]; i++) {
-        snprintf(path, sizeof(path), "%s/%s.ini", dirs[i], preset);
-        if (!file_exists(path))
-            path[0] = '\0';
-    }
-    if (!path[0]) {
-        fprintf(stderr, "ptsbench sim: --calibration %s: no calibration sheet %s.ini in "
-                "profiles/devices/calibration\n", preset, preset);
-        return EXIT_USAGE;
-    }
-    struct calib_sheet sh;
-    if (calib_load(path, &sh, err, sizeof(err)) != 0) {
+    const struct calib_config cfg = {
+        .spec = spec, .keep = keep, .json = json_out, .jobs = jobs,
+        .preset_dirs = cli_data_dirs("profiles/devices"),
+        .sheet_dirs = cli_data_dirs("profiles/devices/calibration"),
+        .stop = cli_stop_flag(),
+    };
+    struct calib_session s;
+    char err[8192];   /* the spec as given, and why */
+    if (calib_session_prepare(&s, &cfg, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptsbench sim: %s\n", err);
         return EXIT_USAGE;
     }
-    if (comma && strlen(comma + 1) >= sizeof(sh.overrides)) {
-        fprintf(stderr, "ptsbench sim: --calibration %s: overrides longer than %zu bytes\n", spec,
-                sizeof(sh.overrides) - 1);
-        calib_free(&sh);
-        return EXIT_USAGE;
-    }
-    if (comma)
-        str_copy(sh.overrides, sizeof(sh.overrides), comma + 1);
-    char dir[4096];
-    if (keep) {
-        if (file_mkdir_p(keep, err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptsbench sim: --keep %s: %s\n", keep, err);
-            calib_free(&sh);
-            return EXIT_USAGE;
-        }
-        str_copy(dir, sizeof(dir), keep);
-    } else {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(dir, sizeof(dir), "%s/ptsbench-calibration-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        if (!mkdtemp(dir)) {
-            fprintf(stderr, "ptsbench sim: cannot make a directory %s: %s\n", dir,
-                    strerror(errno));
-            calib_free(&sh);
-            return EXIT_FAILURE_RUN;
-        }
-    }
-    char exe[4096];
-    const ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n <= 0) {
-        fprintf(stderr, "ptsbench sim: cannot find this program (/proc/self/exe): %s\n",
-                strerror(errno));
-        calib_free(&sh);
-        return EXIT_FAILURE_RUN;
-    }
-    exe[n] = '\0';
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    const unsigned j = jobs ? jobs : cpus < 1 ? 1 : cpus > 8 ? 8 : (unsigned)cpus;
     cli_install_signals();
-    fprintf(stderr, "calibration %s: %zu rows, %zu commands, %u at a time, results in %s\n",
-            sh.preset, sh.n, sh.ncmd, j, dir);
-    int code = EXIT_OK;
-    if (calib_run(&sh, exe, dir, j, cli_stop_flag(), stderr, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptsbench sim: --calibration %s: %s\n", preset, err);
-        code = *cli_stop_flag() ? 130 : EXIT_FAILURE_RUN;
-    }
-    struct meas_set *sets = xcalloc(sh.ncmd ? sh.ncmd : 1, sizeof(*sets));
-    const struct meas_set **use = xcalloc(sh.ncmd ? sh.ncmd : 1, sizeof(*use));
-    for (size_t i = 0; code == EXIT_OK && i < sh.ncmd; i++) {
-        if (sh.cmd[i].status != 0)
-            continue;
-        char e2[ERR_LEN];
-        if (meas_load_flags(sh.cmd[i].dir, MEAS_LOAD_RECOVERY, &sets[i], e2, sizeof(e2)) == 0)
-            use[i] = &sets[i];
-        else
-            snprintf(sh.cmd[i].err, sizeof(sh.cmd[i].err), "its results: %s", e2);
-    }
-    if (code == EXIT_OK) {
-        calib_judge(&sh, use);
-        calib_print(&sh, stdout);
-        const struct calib_count c = calib_counts(&sh);
-        bool failed = false;
-        for (size_t i = 0; i < sh.ncmd; i++)
-            failed = failed || sh.cmd[i].status != 0;
-        if (failed || c.failing)
-            code = EXIT_FAILURE_RUN;
-        if (json_out) {
-            struct json_object *doc = calib_json(&sh);
-            if (results_write_json_atomic(doc, json_out, err, sizeof(err)) != 0) {
-                fprintf(stderr, "ptsbench sim: --json %s: %s\n", json_out, err);
-                code = EXIT_FAILURE_RUN;
-            }
-            json_object_put(doc);
-        }
-    }
-    for (size_t i = 0; i < sh.ncmd; i++)
-        if (use[i])
-            meas_free(&sets[i]);
-    free(sets);
-    free(use);
-    calib_free(&sh);
-    if (!keep)
-        file_remove_tree(dir);
+    const int code = calib_session_execute(&s);
+    calib_session_free(&s);
     return code;
 }
 

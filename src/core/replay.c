@@ -801,53 +801,68 @@ static int replay_layout(struct replay_session *s, int fd, volatile sig_atomic_t
     return ret;
 }
 
-int replay_execute(struct replay_session *s, volatile sig_atomic_t *stop)
+/* replay_execute's state: the target's descriptor, the I/O loop (its engine and units), and
+ * the CPUs the replaying thread (worker 0) may run on and ran on. */
+struct replay_run {
+    int fd;
+    struct loop L;
+    cpu_set_t affinity, ran_on;
+};
+
+/* The target made and opened, the results folder made, the layout, the first results written
+ * ("running") and the plan printed. 0, or -1 with err (R->fd set when opened). */
+static int replay_start(struct replay_session *s, struct replay_run *R,
+                        volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
-    const struct replay_config *c = &s->cfg;
-    char err[ERR_LEN];
     const bool writes = s->trace_stats.ios[TRACE_WRITE] > 0;
-    int fd = -1, code = EXIT_OK;
-    struct loop L = {.s = s, .ops = s->engine};
-    struct engine *e = NULL;
-    cpu_set_t affinity, ran_on;   /* this thread replays (or starts fio): worker 0 */
-    CPU_ZERO(&affinity);
-    CPU_ZERO(&ran_on);
     if (s->target.kind == TARGET_FILE &&
         (!s->target.exists || s->target.current_size < s->target.capacity) &&
-        target_create_file(&s->target, err, sizeof(err)) != 0)
-        goto early;
+        target_create_file(&s->target, err, errlen) != 0)
+        return -1;
     if (s->target.kind != TARGET_SIM) {
-        fd = target_open(&s->target, writes || s->layout, err, sizeof(err));
-        if (fd < 0)
-            goto early;
+        R->fd = target_open(&s->target, writes || s->layout, err, errlen);
+        if (R->fd < 0)
+            return -1;
     }
-    if (file_mkdir_p(s->out_dir, err, sizeof(err)) != 0)
-        goto early;
-    if (replay_layout(s, fd, stop, err, sizeof(err)) != 0)
-        goto early;
+    if (file_mkdir_p(s->out_dir, err, errlen) != 0)
+        return -1;
+    if (replay_layout(s, R->fd, stop, err, errlen) != 0)
+        return -1;
     iso8601_now(s->started, sizeof(s->started));
     hostinfo_collect(&s->host, s->engine->flags & ENGINE_F_WHOLE_ROUND);
     s->status = "running";
-    if (write_doc(s, err, sizeof(err)) != 0)
-        goto early;
-    if (!c->quiet)
+    if (write_doc(s, err, errlen) != 0)
+        return -1;
+    if (!s->cfg.quiet)
         replay_print_plan(s);
+    return 0;
+}
 
-    /* pinned before the engine allocates its buffers (numa.h: first touch); fio's processes
-     * inherit this thread's mask */
-    if (placement_pin_self(&s->place, &affinity, err, sizeof(err)) != 0)
-        goto early;
+/* Where the replaying thread ran, noted again (worker 0). */
+static void replay_note_cpu(struct replay_session *s, struct replay_run *R)
+{
+    placement_note_cpu(&R->ran_on);
+    placement_worker_add(&s->place, 0, &R->affinity, &R->ran_on);
+}
+
+/* The thread pinned, before the engine allocates its buffers (numa.h: first touch); fio's
+ * processes inherit this thread's mask. 0, or -1 with err. */
+static int replay_pin(struct replay_session *s, struct replay_run *R, char *err, size_t errlen)
+{
+    if (placement_pin_self(&s->place, &R->affinity, err, errlen) != 0)
+        return -1;
     s->place.threads = s->engine->flags & ENGINE_F_WHOLE_ROUND ? PLACE_THREADS_CHILD
                                                                 : PLACE_THREADS_CALLING;
-    placement_note_cpu(&ran_on);
-    placement_worker_add(&s->place, 0, &affinity, &ran_on);
-    if (s->engine->flags & ENGINE_F_WHOLE_ROUND) {
-        if (fd >= 0)
-            close(fd);
-        fd = -1;
-        code = run_fio(s, stop);
-        goto finish;
-    }
+    replay_note_cpu(s, R);
+    return 0;
+}
+
+/* The engine started for the trace (its depth, its longest I/O) and the loop's units, queues
+ * and per-record depths allocated. 0, or -1 with err (L->e set when the engine started). */
+static int loop_start(struct replay_session *s, struct loop *L, int fd, char *err,
+                      size_t errlen)
+{
+    const struct replay_config *c = &s->cfg;
     struct engine_config base;
     char artifacts[4200];
     run_engine_base(&s->target, fd, s->out_dir, artifacts, sizeof(artifacts), &base);
@@ -859,51 +874,67 @@ int replay_execute(struct replay_session *s, volatile sig_atomic_t *stop)
     base.max_len = max_len;
     base.compress_pct = c->compress_pct;
     base.lat_scale = 1;   /* replay divides its times by k itself */
-    if (s->engine->init(&e, &base, err, sizeof(err)) != 0)
-        goto early;
-    L.e = e;
-    L.virt = s->engine->flags & ENGINE_F_VIRTUAL_CLOCK;
-    struct io_unit *units = s->engine->units(e);
-    L.free_units = xcalloc(s->depth, sizeof(*L.free_units));
-    L.staged = xcalloc(s->depth, sizeof(*L.staged));
-    L.done = xcalloc(s->depth, sizeof(*L.done));
-    L.sched = xcalloc(s->depth, sizeof(*L.sched));
+    int rc = s->engine->init(&L->e, &base, err, errlen);
+    if (rc != 0)
+        return -1;
+    L->virt = s->engine->flags & ENGINE_F_VIRTUAL_CLOCK;
+    struct io_unit *units = s->engine->units(L->e);
+    L->free_units = xcalloc(s->depth, sizeof(*L->free_units));
+    L->staged = xcalloc(s->depth, sizeof(*L->staged));
+    L->done = xcalloc(s->depth, sizeof(*L->done));
+    L->sched = xcalloc(s->depth, sizeof(*L->sched));
     for (unsigned i = 0; i < s->depth; i++)
-        L.free_units[i] = &units[i];
-    L.n_free = s->depth;
-    L.fill = units[0].buf != NULL;
-    pattern_init(&L.pat, c->compress_pct, 0x5245504c4159ull);   /* "REPLAY" */
+        L->free_units[i] = &units[i];
+    L->n_free = s->depth;
+    L->fill = units[0].buf != NULL;
+    pattern_init(&L->pat, c->compress_pct, 0x5245504c4159ull);   /* "REPLAY" */
     if (s->trace_qd) {   /* the depth each I/O was issued at in the trace */
-        L.qd_limit = xcalloc(s->trace.n, 1);
-        trace_qd_at_issue(&s->trace, L.qd_limit);
+        L->qd_limit = xcalloc(s->trace.n, 1);
+        trace_qd_at_issue(&s->trace, L->qd_limit);
     }
+    return 0;
+}
+
+static void loop_free(struct replay_session *s, struct loop *L)
+{
+    if (L->e)
+        s->engine->cleanup(L->e);
+    free(L->free_units);
+    free(L->staged);
+    free(L->done);
+    free(L->sched);
+    free(L->qd_limit);
+}
+
+/* The passes: each measured, printed and written; a pass starts where the previous one's
+ * schedule ended, plus the trace's mean gap. The exit code. */
+static int replay_passes(struct replay_session *s, struct replay_run *R,
+                         volatile sig_atomic_t *stop)
+{
+    const struct replay_config *c = &s->cfg;
+    struct loop *L = &R->L;
+    char err[ERR_LEN];
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);   /* nanosleep to the microsecond */
     measure_init(&s->all);
-    /* a pass starts where the previous one's schedule ended, plus the trace's mean gap */
     const uint64_t span = s->trace.n ? s->trace.r[s->trace.n - 1].t_ns : 0;
     const uint64_t gap = s->trace.n > 1 ? span / (s->trace.n - 1) : 0;
-    uint64_t base_t = s->engine->clock(e);
+    uint64_t base_t = s->engine->clock(L->e);
     for (unsigned p = 0; p < c->loops; p++) {
         /* several targets at once: the passes start together (timed: the first only, the
          * later ones keep the trace's schedule) */
         if (p == 0 || s->mode != REPLAY_TIMED) {
             fleet_barrier(stop);
             if (p == 0)
-                base_t = s->engine->clock(e);
+                base_t = s->engine->clock(L->e);
         }
         measure_init(&s->pass[p]);
-        L.m = &s->pass[p];
-        if (run_pass(&L, base_t, stop, s->error, sizeof(s->error)) != 0) {
-            code = EXIT_FAILURE_RUN;
-            break;
-        }
-        if (*stop) {
-            code = EXIT_INTERRUPTED;
-            break;
-        }
+        L->m = &s->pass[p];
+        if (run_pass(L, base_t, stop, s->error, sizeof(s->error)) != 0)
+            return EXIT_FAILURE_RUN;
+        if (*stop)
+            return EXIT_INTERRUPTED;
         s->pass[p].elapsed_ns = s->pass[p].end_ns - s->pass[p].start_ns;
-        placement_note_cpu(&ran_on);
-        placement_worker_add(&s->place, 0, &affinity, &ran_on);
+        replay_note_cpu(s, R);
         measure_merge(&s->all, &s->pass[p]);
         s->passes_done++;
         if (!c->quiet) {
@@ -913,16 +944,21 @@ int replay_execute(struct replay_session *s, volatile sig_atomic_t *stop)
         }
         if (write_doc(s, err, sizeof(err)) != 0) {
             snprintf(s->error, sizeof(s->error), "%s", err);
-            code = EXIT_FAILURE_RUN;
-            break;
+            return EXIT_FAILURE_RUN;
         }
-        const uint64_t now = s->engine->clock(e);
+        const uint64_t now = s->engine->clock(L->e);
         const uint64_t next = base_t + (uint64_t)((double)(span + gap) * s->k / c->speed);
         base_t = s->mode == REPLAY_TIMED && next > now ? next : now;
     }
-finish:
-    placement_note_cpu(&ran_on);
-    placement_worker_add(&s->place, 0, &affinity, &ran_on);
+    return EXIT_OK;
+}
+
+/* The end of a replay that started: the status written, the error, the passes' sum, the note
+ * and the results' path printed. The exit code. */
+static int replay_finish(struct replay_session *s, int code)
+{
+    const struct replay_config *c = &s->cfg;
+    char err[ERR_LEN];
     s->status = code == EXIT_OK ? "complete" : code == EXIT_INTERRUPTED ? "interrupted"
                                                                          : "failed";
     if (write_doc(s, err, sizeof(err)) != 0) {
@@ -937,22 +973,41 @@ finish:
         printf("note: %s\n", s->note);
     if (!c->quiet)
         printf("results: %s\n", s->results_path);
-    if (e)
-        s->engine->cleanup(e);
-    free(L.free_units);
-    free(L.staged);
-    free(L.done);
-    free(L.sched);
-    free(L.qd_limit);
-    if (fd >= 0)
-        close(fd);
+    return code;
+}
+
+int replay_execute(struct replay_session *s, volatile sig_atomic_t *stop)
+{
+    char err[ERR_LEN];
+    int code;
+    struct replay_run R = {.fd = -1, .L = {.s = s, .ops = s->engine}};
+    CPU_ZERO(&R.affinity);
+    CPU_ZERO(&R.ran_on);
+    if (replay_start(s, &R, stop, err, sizeof(err)) != 0 ||
+        replay_pin(s, &R, err, sizeof(err)) != 0)
+        goto early;
+    if (s->engine->flags & ENGINE_F_WHOLE_ROUND) {
+        if (R.fd >= 0)
+            close(R.fd);
+        R.fd = -1;
+        code = run_fio(s, stop);
+    } else {
+        if (loop_start(s, &R.L, R.fd, err, sizeof(err)) != 0)
+            goto early;
+        code = replay_passes(s, &R, stop);
+    }
+    replay_note_cpu(s, &R);
+    code = replay_finish(s, code);
+    loop_free(s, &R.L);
+    if (R.fd >= 0)
+        close(R.fd);
     return code;
 
 early:
-    if (e)
-        s->engine->cleanup(e);
-    if (fd >= 0)
-        close(fd);
+    if (R.L.e)
+        s->engine->cleanup(R.L.e);
+    if (R.fd >= 0)
+        close(R.fd);
     fprintf(stderr, "ptsbench: %s\n", err);
     return EXIT_FAILURE_RUN;
 }

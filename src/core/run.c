@@ -57,29 +57,11 @@ static int layout_due(struct run_record *rec, char *err, size_t errlen)
                            errlen);
 }
 
-int run_prepare(struct run_record *rec, const struct run_config *cfg, const char *workload_spec,
-                const char *const *profile_dirs, char *err, size_t errlen)
+/* --track, --rounds, --wdpc-fills, --precondition and the round length checked and resolved
+ * (round length: command line, then workload, then the PTS's 1 minute). 0, or -1 with err. */
+static int prepare_rounds(struct run_record *rec, char *err, size_t errlen)
 {
-    memset(rec, 0, sizeof(*rec));
-    rec->cfg = *cfg;
     struct run_config *c = &rec->cfg;
-
-    if (!workload_spec || !*workload_spec)
-        return errf(err, errlen, "missing --workload (inline spec like rw=randread,bs=4k,qd=32 "
-                                 "or a profile name)");
-    if (wl_resolve(workload_spec, profile_dirs, &rec->wl, err, errlen) != 0)
-        return -1;
-    /* a fio job file's filename and ioengine, unless the command names its own */
-    if ((!c->target_path || !*c->target_path) && rec->wl.filename[0])
-        c->target_path = rec->wl.filename;
-    if (!c->target_path || !*c->target_path)
-        return errf(err, errlen, "missing --target (a block device, a file or sim:PRESET, see "
-                                 "--help)");
-    const bool sim_target = sim_target_is(c->target_path);
-    if (!c->engine_name && rec->wl.engine[0] && !sim_target)
-        c->engine_name = rec->wl.engine;
-    if (run_select_engine(c->engine_name, c->target_path, &rec->engine, err, errlen) != 0)
-        return -1;
     if (!tracking_name_ok(c->track)) {
         char names[512] = "";
         for (size_t i = 0; metrics_tracking_names[i]; i++) {
@@ -107,7 +89,6 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
         engine_keys_check(rec->engine, &rec->wl, err, errlen) != 0)
         return -1;
 
-    /* Round length: command line, then workload, then the PTS's 1 minute. */
     if (!c->round_bytes && !c->round_time_ns) {
         c->round_bytes = rec->wl.round_bytes;
         c->round_time_ns = rec->wl.round_time_ns;
@@ -116,7 +97,15 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
         c->round_time_ns = 60ull * 1000000000ull;
     if (c->round_bytes)
         c->round_time_ns = 0;
+    return 0;
+}
 
+/* The target probed (local, or --remote through fio's client/server mode), the workers placed
+ * and the workload's range checked against the target. 0, or -1 with err. */
+static int prepare_target(struct run_record *rec, bool sim_target,
+                          const char *const *profile_dirs, char *err, size_t errlen)
+{
+    struct run_config *c = &rec->cfg;
     if (sim_target && c->create_size)
         return errf(err, errlen, "--size: a simulated drive has the capacity of its preset "
                                  "(override with sim:PRESET,user_bytes=...)");
@@ -139,11 +128,17 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     }
     if (run_place(&c->numa, &rec->target, &rec->place, err, errlen) != 0)
         return -1;
-    if (wl_check_target_scaled(&rec->wl, rec->target.capacity, rec->target.logical_sector,
-                               (uint64_t)run_target_weight(&rec->target), rec->target.path,
-                               &rec->range, err, errlen) != 0)
-        return -1;
+    return wl_check_target_scaled(&rec->wl, rec->target.capacity, rec->target.logical_sector,
+                                  (uint64_t)run_target_weight(&rec->target), rec->target.path,
+                                  &rec->range, err, errlen);
+}
 
+/* What the run will write checked before anything is written: --precondition and --purge not
+ * with --remote, --resume on the same target, the layout, the target's safety, the purge's
+ * plan. 0, or -1 with err. */
+static int prepare_writes(struct run_record *rec, char *err, size_t errlen)
+{
+    struct run_config *c = &rec->cfg;
     if (rec->prep != DS_PREP_NONE && c->n_remotes)
         return errf(err, errlen, "--precondition %s: not with --remote (precondition each host's "
                     "drive first)", wl_precondition_name(c->precondition));
@@ -168,6 +163,36 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
         if (step_purge_plan(&ctx, c->purge, &plan, err, errlen) != 0)
             return -1;
     }
+    return 0;
+}
+
+int run_prepare(struct run_record *rec, const struct run_config *cfg, const char *workload_spec,
+                const char *const *profile_dirs, char *err, size_t errlen)
+{
+    memset(rec, 0, sizeof(*rec));
+    rec->cfg = *cfg;
+    struct run_config *c = &rec->cfg;
+
+    if (!workload_spec || !*workload_spec)
+        return errf(err, errlen, "missing --workload (inline spec like rw=randread,bs=4k,qd=32 "
+                                 "or a profile name)");
+    if (wl_resolve(workload_spec, profile_dirs, &rec->wl, err, errlen) != 0)
+        return -1;
+    /* a fio job file's filename and ioengine, unless the command names its own */
+    if ((!c->target_path || !*c->target_path) && rec->wl.filename[0])
+        c->target_path = rec->wl.filename;
+    if (!c->target_path || !*c->target_path)
+        return errf(err, errlen, "missing --target (a block device, a file or sim:PRESET, see "
+                                 "--help)");
+    const bool sim_target = sim_target_is(c->target_path);
+    if (!c->engine_name && rec->wl.engine[0] && !sim_target)
+        c->engine_name = rec->wl.engine;
+    if (run_select_engine(c->engine_name, c->target_path, &rec->engine, err, errlen) != 0)
+        return -1;
+    if (prepare_rounds(rec, err, errlen) != 0 ||
+        prepare_target(rec, sim_target, profile_dirs, err, errlen) != 0 ||
+        prepare_writes(rec, err, errlen) != 0)
+        return -1;
 
     if (run_out_dir(c->out_dir, "run", c->force, rec->out_dir, sizeof(rec->out_dir),
                     rec->results_path, sizeof(rec->results_path), err, errlen) != 0)
@@ -756,27 +781,25 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
     return EXIT_OK;
 }
 
-int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
+/* The target made and opened, the results folder made, the state before anything is written
+ * taken and the first results written ("running"). 0, or -1 with err (*fd set when opened). */
+static int run_start(struct run_record *rec, int *fd, char *err, size_t errlen)
 {
-    struct run_config *c = &rec->cfg;
-    char err[ERR_LEN];
-    bool writes = wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE || c->purge != PURGE_NONE ||
-                  rec->layout;
-    int fd = -1, code = EXIT_OK;
-    struct worker_pool *pool = NULL;
-
+    const struct run_config *c = &rec->cfg;
+    const bool writes = wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE ||
+                        c->purge != PURGE_NONE || rec->layout;
     if (rec->target.kind == TARGET_FILE &&
         (!rec->target.exists || rec->target.current_size < rec->target.capacity)) {
-        if (target_create_file(&rec->target, err, sizeof(err)) != 0)
-            goto fail_early;
+        if (target_create_file(&rec->target, err, errlen) != 0)
+            return -1;
     }
     if (rec->target.kind != TARGET_SIM && rec->target.kind != TARGET_REMOTE) {
-        fd = target_open(&rec->target, writes, err, sizeof(err));
-        if (fd < 0)
-            goto fail_early;
+        *fd = target_open(&rec->target, writes, err, errlen);
+        if (*fd < 0)
+            return -1;
     }
-    if (file_mkdir_p(rec->out_dir, err, sizeof(err)) != 0)
-        goto fail_early;
+    if (file_mkdir_p(rec->out_dir, err, errlen) != 0)
+        return -1;
 
     if (rec->target.sim)
         sim_stats(rec->target.sim->dev, &rec->sim_last);
@@ -789,104 +812,124 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
     iso8601_now(rec->started, sizeof(rec->started));
     memcpy(rec->updated, rec->started, sizeof(rec->updated));
     rec->status = "running";
-    if (results_write(rec, err, sizeof(err)) != 0)
-        goto fail_early;
-    if (!c->quiet)
-        run_print_plan(rec);
-    if (c->resume) {
-        int rb = resume_begin(rec, fd, stop);
-        if (rb != 0) {
-            code = rb > 0 ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN;
-            goto out;
-        }
-        if (!c->quiet)
-            printf("resuming after round %u: %s\n", rec->resumed_rounds,
-                   json_object_get_string(json_object_object_get(
-                       json_object_array_get_idx(rec->resumed,
-                                                 json_object_array_length(rec->resumed) - 1),
-                       "how")));
-    }
+    return results_write(rec, err, errlen);
+}
 
-    if (c->purge != PURGE_NONE && (!c->resume || rec->replay)) {
+/* --resume: the stopped run's state taken up, and said. EXIT_OK or the run's exit code. */
+static int run_resume_step(struct run_record *rec, int fd, volatile sig_atomic_t *stop)
+{
+    int rb = resume_begin(rec, fd, stop);
+    if (rb != 0)
+        return rb > 0 ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN;
+    if (!rec->cfg.quiet)
+        printf("resuming after round %u: %s\n", rec->resumed_rounds,
+               json_object_get_string(json_object_object_get(
+                   json_object_array_get_idx(rec->resumed,
+                                             json_object_array_length(rec->resumed) - 1),
+                   "how")));
+    return EXIT_OK;
+}
+
+/* The results written after a step; EXIT_OK, or EXIT_FAILURE_RUN with rec->error. */
+static int run_write_step(struct run_record *rec)
+{
+    char err[ERR_LEN];
+    if (results_write(rec, err, sizeof(err)) == 0)
+        return EXIT_OK;
+    snprintf(rec->error, sizeof(rec->error), "%s", err);
+    return EXIT_FAILURE_RUN;
+}
+
+/* The steps before the rounds: purge and WIPC (unless a resume on a real target keeps the
+ * recorded ones), the stimulus begun, the layout; each recorded in the results. EXIT_OK or the
+ * run's exit code, with rec->error on a failure. */
+static int run_before_rounds(struct run_record *rec, int fd, volatile sig_atomic_t *stop)
+{
+    const struct run_config *c = &rec->cfg;
+    char err[ERR_LEN];
+    const bool fresh = !c->resume || rec->replay;
+    if (c->purge != PURGE_NONE && fresh) {
         if (run_purge(rec, fd, stop, err, sizeof(err)) != 0) {
             snprintf(rec->error, sizeof(rec->error), "purge: %s", err);
-            code = EXIT_FAILURE_RUN;
             results_write(rec, err, sizeof(err));   /* the failed purge is part of the results */
-            goto out;
+            return EXIT_FAILURE_RUN;
         }
-        if (results_write(rec, err, sizeof(err)) != 0) {
-            snprintf(rec->error, sizeof(rec->error), "%s", err);
-            code = EXIT_FAILURE_RUN;
-            goto out;
-        }
+        int wc = run_write_step(rec);
+        if (wc != EXIT_OK)
+            return wc;
     }
-    if (rec->prep != DS_PREP_NONE && (!c->resume || rec->replay)) {
+    if (rec->prep != DS_PREP_NONE && fresh) {
         int w = run_wipc(rec, fd, stop, err, sizeof(err));
         if (w != 0) {
-            code = w > 0 ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN;
             if (w < 0)
                 snprintf(rec->error, sizeof(rec->error), "WIPC: %s", err);
-            goto out;
+            return w > 0 ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN;
         }
-        if (results_write(rec, err, sizeof(err)) != 0) {
-            snprintf(rec->error, sizeof(rec->error), "%s", err);
-            code = EXIT_FAILURE_RUN;
-            goto out;
-        }
+        int wc = run_write_step(rec);
+        if (wc != EXIT_OK)
+            return wc;
     }
-    if (!c->resume || rec->replay)
+    if (fresh)
         ds_stimulus(&rec->state);
-    {
-        int l = run_layout(rec, fd, stop, err, sizeof(err));
-        if (l != 0) {
-            code = l > 0 ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN;
-            if (l < 0)
-                snprintf(rec->error, sizeof(rec->error), "%s", err);
-            results_write(rec, err, sizeof(err));   /* the layout's record is part of them */
-            goto out;
-        }
+    int l = run_layout(rec, fd, stop, err, sizeof(err));
+    if (l != 0) {
+        if (l < 0)
+            snprintf(rec->error, sizeof(rec->error), "%s", err);
+        results_write(rec, err, sizeof(err));   /* the layout's record is part of them */
+        return l > 0 ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN;
     }
+    return EXIT_OK;
+}
 
+/* The workers started on the target; NULL with rec->error. */
+static struct worker_pool *run_start_pool(struct run_record *rec, int fd,
+                                          volatile sig_atomic_t *stop)
+{
+    const struct run_config *c = &rec->cfg;
+    char err[ERR_LEN];
     struct engine_config base;
     char artifacts[4200];
     run_engine_base(&rec->target, fd, rec->out_dir, artifacts, sizeof(artifacts), &base);
     base.remotes = c->remotes;
     base.n_remotes = c->n_remotes;
     base.match_native = c->match_native;
-    pool = worker_pool_start(&rec->wl, rec->engine, &base,
-                             &rec->range, stop, err, sizeof(err));
-    if (!pool) {
+    struct worker_pool *pool = worker_pool_start(&rec->wl, rec->engine, &base,
+                                                 &rec->range, stop, err, sizeof(err));
+    if (!pool)
         snprintf(rec->error, sizeof(rec->error), "%s", err);
-        code = EXIT_FAILURE_RUN;
-        goto out;
-    }
-    if (rec->wl.ramp_ns && !c->resume) {
-        /* ramp_time (fio's): the workload runs this long before anything is recorded */
-        if (!c->quiet)
-            printf("ramp: %.3g s of the workload before the first round (not recorded)\n",
-                   (double)rec->wl.ramp_ns / 1e9);
-        struct round_limits ramp = {.time_ns = rec->wl.ramp_ns, .sample_ns = 1000000000ull,
-                                    .label = "ramp"};
-        if (worker_pool_round(pool, &ramp, err, sizeof(err)) != 0) {
-            snprintf(rec->error, sizeof(rec->error), "ramp: %s", err);
-            code = EXIT_FAILURE_RUN;
-            goto out;
-        }
-        struct round_metrics rm;   /* what the ramp wrote counts for the drive's state */
-        run_pool_metrics(pool, 1000000000ull, rec->weight, &rm);
-        ds_write(&rec->state, (double)rm.write.bytes, false);
-        ds_cover(&rec->state, (double)rm.write.bytes, run_cover_kind(&rec->wl));
-        metrics_free(&rm);
-        if (rec->target.sim)
-            sim_stats(rec->target.sim->dev, &rec->sim_last);
-        if (*stop) {
-            code = EXIT_INTERRUPTED;
-            goto out;
-        }
-    }
-    code = run_rounds(rec, pool, fd, stop);
+    return pool;
+}
 
-out:
+/* ramp_time (fio's): the workload runs this long before anything is recorded; what it wrote
+ * counts for the drive's state. EXIT_OK or the run's exit code, with rec->error. */
+static int run_ramp(struct run_record *rec, struct worker_pool *pool,
+                    volatile sig_atomic_t *stop)
+{
+    char err[ERR_LEN];
+    if (!rec->cfg.quiet)
+        printf("ramp: %.3g s of the workload before the first round (not recorded)\n",
+               (double)rec->wl.ramp_ns / 1e9);
+    struct round_limits ramp = {.time_ns = rec->wl.ramp_ns, .sample_ns = 1000000000ull,
+                                .label = "ramp"};
+    if (worker_pool_round(pool, &ramp, err, sizeof(err)) != 0) {
+        snprintf(rec->error, sizeof(rec->error), "ramp: %s", err);
+        return EXIT_FAILURE_RUN;
+    }
+    struct round_metrics rm;
+    run_pool_metrics(pool, 1000000000ull, rec->weight, &rm);
+    ds_write(&rec->state, (double)rm.write.bytes, false);
+    ds_cover(&rec->state, (double)rm.write.bytes, run_cover_kind(&rec->wl));
+    metrics_free(&rm);
+    if (rec->target.sim)
+        sim_stats(rec->target.sim->dev, &rec->sim_last);
+    return *stop ? EXIT_INTERRUPTED : EXIT_OK;
+}
+
+/* The end of a run that started: the verdict, the workers stopped, the target closed, the
+ * health after, the last results written, the error and the summary printed. The exit code. */
+static int run_finish(struct run_record *rec, struct worker_pool *pool, int fd, int code)
+{
+    char err[ERR_LEN];
     rec->status = rounds_status(code);
     final_verdict(rec);
     worker_pool_stop(pool);
@@ -902,15 +945,40 @@ out:
         fprintf(stderr, "ptsbench: %s\n", rec->error);
     if (write_failed && strcmp(err, rec->error) != 0)   /* not the same failure said twice */
         fprintf(stderr, "ptsbench: %s\n", err);
-    if (!c->quiet || code != EXIT_OK)
+    if (!rec->cfg.quiet || code != EXIT_OK)
         print_summary(rec);
     return code;
+}
 
-fail_early:
-    if (fd >= 0)
-        close(fd);
-    fprintf(stderr, "ptsbench: %s\n", err);
-    return EXIT_FAILURE_RUN;
+int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
+{
+    struct run_config *c = &rec->cfg;
+    char err[ERR_LEN];
+    int fd = -1, code = EXIT_OK;
+    struct worker_pool *pool = NULL;
+
+    if (run_start(rec, &fd, err, sizeof(err)) != 0) {
+        if (fd >= 0)
+            close(fd);
+        fprintf(stderr, "ptsbench: %s\n", err);
+        return EXIT_FAILURE_RUN;
+    }
+    if (!c->quiet)
+        run_print_plan(rec);
+    if (c->resume)
+        code = run_resume_step(rec, fd, stop);
+    if (code == EXIT_OK)
+        code = run_before_rounds(rec, fd, stop);
+    if (code == EXIT_OK) {
+        pool = run_start_pool(rec, fd, stop);
+        if (!pool)
+            code = EXIT_FAILURE_RUN;
+    }
+    if (code == EXIT_OK && rec->wl.ramp_ns && !c->resume)
+        code = run_ramp(rec, pool, stop);
+    if (code == EXIT_OK)
+        code = run_rounds(rec, pool, fd, stop);
+    return run_finish(rec, pool, fd, code);
 }
 
 void run_record_free(struct run_record *rec)

@@ -3,10 +3,10 @@
  *
  * A calibration sheet is profiles/devices/calibration/PRESET.ini. Before the first row:
  *   preset = zdrive-6300-1.6t      the preset it calibrates (sim:PRESET)
- *   device, source, ...            as a spec sheet (verify.h)
- * Every section is one published figure. Its conditions are a spec sheet's claim (verify.h:
- * metric, value, unit, bs, pattern, read_pct, qd, threads, compress, state, assumed, source,
- * note), and the calibration adds:
+ *   device, source, ...            as a spec sheet (docs/spec-sheets.md)
+ * Every section is one published figure. Its conditions are a spec sheet's claim
+ * (docs/spec-sheets.md: metric, value, unit, bs, pattern, read_pct, qd, threads, compress,
+ * state, assumed, source, note), and the calibration adds:
  *   figure      = what the review published, in words ("PTS IOPS test, 4 KiB random write")
  *   command     = the ptsbench command that measures it, without the program name and without
  *                 --target, --out and --quiet (the runner adds them): "run-test lat",

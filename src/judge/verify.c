@@ -1,5 +1,5 @@
-/* verify.c — vendor spec sheets against measured points (see verify.h for the syntax, the
- * matching rule and the verdict). */
+/* verify.c — vendor spec sheets against measured points (see verify.h for the matching rule and
+ * the verdict, docs/spec-sheets.md for the syntax). */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -215,11 +215,6 @@ enum verify_kind verify_metric_kind(enum meas_metric m)
 
 /* ---- spec sheets ---- */
 
-static const char *const claim_keys[] = {"metric", "value", "unit", "bs", "pattern",
-                                         "random_pct", "read_pct", "qd", "threads", "compress",
-                                         "state", "assumed", "unwritten_reads",
-                                         "source", "note", NULL};
-
 /* The conditions `assumed` may name, and the word for each in messages and JSON. */
 static const struct {
     const char *name;
@@ -320,33 +315,162 @@ static int parse_drive(const struct ini_file *ini, const struct ini_section *s,
     return 0;
 }
 
-/* One claim from its section. */
-static int parse_claim(const struct ini_file *ini, const struct ini_section *s,
-                       const char *const *more, struct verify_claim *c, char *err,
-                       size_t errlen)
+/* ---- a claim's keys: one row each (docs/spec-sheets.md §2) ---- */
+
+/* A key's value into the claim: 0, or -1 with why (the message is then "path:line: [section]
+ * key=value: why"). */
+typedef int claim_key_fn(struct verify_claim *c, const char *v, char *why, size_t whylen);
+
+static int claim_bs(struct verify_claim *c, const char *v, char *why, size_t whylen)
 {
-    memset(c, 0, sizeof(*c));
-    str_copy(c->name, sizeof(c->name), s->name);
-    c->line = s->line;
-    c->compress_pct = -1;
-    c->state = MEAS_STATE_UNKNOWN;
+    if (!strcmp(v, "mixed")) {
+        c->bs = 0;   /* a mix of sizes (a profile's bssplit): matches mixed-size points only */
+        return 0;
+    }
+    return verify_parse_bs(v, &c->bs, why, whylen);
+}
+
+static int claim_pattern(struct verify_claim *c, const char *v, char *why, size_t whylen)
+{
+    if (!strcmp(v, "random") || !strcmp(v, "rand") || !strcmp(v, "rnd"))
+        c->sequential = false;
+    else if (!strcmp(v, "sequential") || !strcmp(v, "seq"))
+        c->sequential = true;
+    else
+        return errf(why, whylen, "want random or sequential");
+    return 0;
+}
+
+/* a partly random stimulus (Iometer's 80%); after pattern */
+static int claim_random_pct(struct verify_claim *c, const char *v, char *why, size_t whylen)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (end == v || *end || n < 1 || n > 99 || c->sequential)
+        return errf(why, whylen, "want 1..99, the random share of a random pattern (100 is "
+                                 "pattern = random, 0 sequential)");
+    c->random_pct = (int)n;   /* 0 (unset): 100 for random, 0 for sequential */
+    return 0;
+}
+
+static int claim_read_pct(struct verify_claim *c, const char *v, char *why, size_t whylen)
+{
+    double pct;
+    if (units_parse_percent(v, &pct, why, whylen) != 0 || pct != floor(pct))
+        return errf(why, whylen, "want a whole percentage 0..100 (100 read, 0 write)");
+    c->read_pct = (int)pct;
+    return 0;
+}
+
+static int claim_qd(struct verify_claim *c, const char *v, char *why, size_t whylen)
+{
+    uint64_t u;
+    if (is_any(v))
+        return 0;
+    if (units_parse_uint(v, 1, 65536, &u, why, whylen) != 0)
+        return errf(why, whylen, "want 1..65536 or unknown");
+    c->qd = (unsigned)u;
+    return 0;
+}
+
+static int claim_threads(struct verify_claim *c, const char *v, char *why, size_t whylen)
+{
+    uint64_t u;
+    if (is_any(v))
+        return 0;
+    if (units_parse_uint(v, 1, 4096, &u, why, whylen) != 0)
+        return errf(why, whylen, "want 1..4096 or unknown");
+    c->threads = (unsigned)u;
+    return 0;
+}
+
+static int claim_compress(struct verify_claim *c, const char *v, char *why, size_t whylen)
+{
+    double pct;
+    if (is_any(v))
+        return 0;
+    if (units_parse_percent(v, &pct, why, whylen) != 0 || pct != floor(pct))
+        return errf(why, whylen, "want a whole percentage 0..100 or any");
+    c->compress_pct = (int)pct;
+    return 0;
+}
+
+static int claim_state(struct verify_claim *c, const char *v, char *why, size_t whylen)
+{
+    if (is_any(v))
+        return 0;
+    if (!strcmp(v, "fob"))
+        c->state = MEAS_STATE_FOB;
+    else if (!strcmp(v, "steady"))
+        c->state = MEAS_STATE_STEADY;
+    else
+        return errf(why, whylen, "want fob, steady or any");
+    return 0;
+}
+
+static int claim_unwritten_reads(struct verify_claim *c, const char *v, char *why,
+                                 size_t whylen)
+{
+    if (!strcmp(v, "yes"))
+        c->unwritten_reads = true;
+    else if (strcmp(v, "no"))
+        return errf(why, whylen, "want yes or no");
+    return 0;
+}
+
+static int claim_source(struct verify_claim *c, const char *v, char *why, size_t whylen)
+{
+    (void)why, (void)whylen;
+    str_copy(c->source, sizeof(c->source), v);
+    return 0;
+}
+
+static int claim_note(struct verify_claim *c, const char *v, char *why, size_t whylen)
+{
+    (void)why, (void)whylen;
+    str_copy(c->note, sizeof(c->note), v);
+    return 0;
+}
+
+/* Every key a claim may hold, read in this order (random_pct after pattern; assumed after qd,
+ * threads and compress, whose values it needs). */
+static const struct claim_key {
+    const char *key;
+    bool required;
+    claim_key_fn *parse;   /* NULL: read with the figure (parse_figure) */
+} claim_keys[] = {
+    {"metric", true, NULL},
+    {"value", true, NULL},
+    {"unit", false, NULL},
+    {"bs", true, claim_bs},
+    {"pattern", true, claim_pattern},
+    {"random_pct", false, claim_random_pct},
+    {"read_pct", true, claim_read_pct},
+    {"qd", false, claim_qd},
+    {"threads", false, claim_threads},
+    {"compress", false, claim_compress},
+    {"state", false, claim_state},
+    {"assumed", false, parse_assumed},
+    {"unwritten_reads", false, claim_unwritten_reads},
+    {"source", false, claim_source},
+    {"note", false, claim_note},
+};
+#define N_CLAIM_KEYS (sizeof(claim_keys) / sizeof(claim_keys[0]))
+
+static bool claim_key_known(const char *k)
+{
+    for (size_t i = 0; i < N_CLAIM_KEYS; i++)
+        if (!strcmp(claim_keys[i].key, k))
+            return true;
+    return false;
+}
+
+/* The figure claimed: metric, value and unit (the value's own, the unit key's, else the
+ * metric's), of one kind; the claimed figure in the kind's base unit. 0, or -1 with err. */
+static int parse_figure(const char *path, const struct ini_section *s, struct verify_claim *c,
+                        char *err, size_t errlen)
+{
     char why[ERR_LEN];
-    const char *path = ini->path;
-
-    for (size_t i = 0; i < s->n_entries; i++)
-        if (!key_known(claim_keys, s->entries[i].key) &&
-            !(more && key_known(more, s->entries[i].key)))
-            return errf(err, errlen, "%s:%d: [%s] unknown key '%s' (want metric, value, unit, "
-                        "bs, pattern, random_pct, read_pct, qd, threads, compress, state, "
-                        "assumed, source, note)",
-                        path, s->entries[i].line, s->name, s->entries[i].key);
-    static const char *const required[] = {"metric", "value", "bs", "pattern", "read_pct"};
-    for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
-        if (!ini_find(s, required[i]))
-            return errf(err, errlen, "%s:%d: [%s] no %s", path, s->line, s->name, required[i]);
-
-#define BAD(e, why) bad_value(err, errlen, path, s, (e), (why))
-
     const struct ini_entry *e = ini_find(s, "metric");
     const char *dunit;
     if (verify_metric_parse(e->value, &c->metric, &dunit) != 0)
@@ -385,72 +509,40 @@ static int parse_claim(const struct ini_file *ini, const struct ini_section *s,
                     vu.name);
     c->unit = vu;
     c->claimed = verify_to_base(c->value, &vu);
+    return 0;
+}
 
-    e = ini_find(s, "bs");
-    if (!strcmp(e->value, "mixed"))
-        c->bs = 0;   /* a mix of sizes (a profile's bssplit): matches mixed-size points only */
-    else if (verify_parse_bs(e->value, &c->bs, why, sizeof(why)) != 0)
-        return BAD(e, why);
+/* One claim from its section: every key known (claim_keys, or more), the required ones there,
+ * the figure, then each key's row in order. */
+static int parse_claim(const struct ini_file *ini, const struct ini_section *s,
+                       const char *const *more, struct verify_claim *c, char *err,
+                       size_t errlen)
+{
+    memset(c, 0, sizeof(*c));
+    str_copy(c->name, sizeof(c->name), s->name);
+    c->line = s->line;
+    c->compress_pct = -1;
+    c->state = MEAS_STATE_UNKNOWN;
+    const char *path = ini->path;
 
-    e = ini_find(s, "pattern");
-    if (!strcmp(e->value, "random") || !strcmp(e->value, "rand") || !strcmp(e->value, "rnd"))
-        c->sequential = false;
-    else if (!strcmp(e->value, "sequential") || !strcmp(e->value, "seq"))
-        c->sequential = true;
-    else
-        return BAD(e, "want random or sequential");
-    if ((e = ini_find(s, "random_pct"))) {   /* a partly random stimulus (Iometer's 80%) */
-        char *end;
-        long v = strtol(e->value, &end, 10);
-        if (end == e->value || *end || v < 1 || v > 99 || c->sequential)
-            return BAD(e, "want 1..99, the random share of a random pattern (100 is "
-                          "pattern = random, 0 sequential)");
-        c->random_pct = (int)v;   /* 0 (unset): 100 for random, 0 for sequential */
+    for (size_t i = 0; i < s->n_entries; i++)
+        if (!claim_key_known(s->entries[i].key) && !(more && key_known(more, s->entries[i].key)))
+            return errf(err, errlen, "%s:%d: [%s] unknown key '%s' (want metric, value, unit, "
+                        "bs, pattern, random_pct, read_pct, qd, threads, compress, state, "
+                        "assumed, source, note)",
+                        path, s->entries[i].line, s->name, s->entries[i].key);
+    for (size_t i = 0; i < N_CLAIM_KEYS; i++)
+        if (claim_keys[i].required && !ini_find(s, claim_keys[i].key))
+            return errf(err, errlen, "%s:%d: [%s] no %s", path, s->line, s->name,
+                        claim_keys[i].key);
+    if (parse_figure(path, s, c, err, errlen) != 0)
+        return -1;
+    for (size_t i = 0; i < N_CLAIM_KEYS; i++) {
+        const struct ini_entry *e = claim_keys[i].parse ? ini_find(s, claim_keys[i].key) : NULL;
+        char why[ERR_LEN];
+        if (e && claim_keys[i].parse(c, e->value, why, sizeof(why)) != 0)
+            return bad_value(err, errlen, path, s, e, why);
     }
-
-    double pct;
-    e = ini_find(s, "read_pct");
-    if (units_parse_percent(e->value, &pct, why, sizeof(why)) != 0 || pct != floor(pct))
-        return BAD(e, "want a whole percentage 0..100 (100 read, 0 write)");
-    c->read_pct = (int)pct;
-
-    uint64_t u;
-    if ((e = ini_find(s, "qd")) && !is_any(e->value)) {
-        if (units_parse_uint(e->value, 1, 65536, &u, why, sizeof(why)) != 0)
-            return BAD(e, "want 1..65536 or unknown");
-        c->qd = (unsigned)u;
-    }
-    if ((e = ini_find(s, "threads")) && !is_any(e->value)) {
-        if (units_parse_uint(e->value, 1, 4096, &u, why, sizeof(why)) != 0)
-            return BAD(e, "want 1..4096 or unknown");
-        c->threads = (unsigned)u;
-    }
-    if ((e = ini_find(s, "compress")) && !is_any(e->value)) {
-        if (units_parse_percent(e->value, &pct, why, sizeof(why)) != 0 || pct != floor(pct))
-            return BAD(e, "want a whole percentage 0..100 or any");
-        c->compress_pct = (int)pct;
-    }
-    if ((e = ini_find(s, "state")) && !is_any(e->value)) {
-        if (!strcmp(e->value, "fob"))
-            c->state = MEAS_STATE_FOB;
-        else if (!strcmp(e->value, "steady"))
-            c->state = MEAS_STATE_STEADY;
-        else
-            return BAD(e, "want fob, steady or any");
-    }
-    if ((e = ini_find(s, "assumed")) && parse_assumed(c, e->value, why, sizeof(why)) != 0)
-        return BAD(e, why);
-    if ((e = ini_find(s, "unwritten_reads"))) {
-        if (!strcmp(e->value, "yes"))
-            c->unwritten_reads = true;
-        else if (strcmp(e->value, "no"))
-            return BAD(e, "want yes or no");
-    }
-#undef BAD
-    if ((e = ini_find(s, "source")))
-        str_copy(c->source, sizeof(c->source), e->value);
-    if ((e = ini_find(s, "note")))
-        str_copy(c->note, sizeof(c->note), e->value);
     return 0;
 }
 

@@ -1,116 +1,44 @@
 /* verify.h — vendor spec sheets (specs/NAME.ini) checked against measured points (measure.h).
  *
- * A spec sheet is an INI file (ini.h): keys before the first section describe the device
- * (device, vendor, model (the vendor's part number), source; form_factor and nand, optional:
- * the drive's form factor and NAND type as the vendor states them, "2.5\" U.2", "MLC", shown in
- * the report's header) and name the drive, so that only its results are judged ("The drive"
- * below):
+ * The sheet's format (device keys, the drive's reported_models / capacity / sim_preset, one
+ * section per claim: metric, value, unit, bs, pattern, random_pct, read_pct, qd, threads,
+ * compress, state, assumed, unwritten_reads, source, note), these rules in full and the
+ * evidence behind them: docs/spec-sheets.md. verify_sheet_parse refuses what that page does
+ * not allow, with one line "path:line: [section] key=value: why".
  *
- *   reported_models = OCZ Z-DRIVE R4 C, OCZ Z-DRIVE R4 CM88
- *                           the model strings the drive reports, as the results record them
- *                           (sysfs: NVMe identify "model", SCSI INQUIRY product, which is 16
- *                           characters of an ATA model behind a SCSI layer): up to 8, separated
- *                           by commas; a trailing '*' matches any ending ("ZD6300*")
- *   capacity = 1.6TB        the user capacity as the vendor states it, decimal (units.h: TB,
- *                           GB are powers of 1000)
- *   sim_preset = zdrive-r4-cm88-1.6t
- *                           the simulated drive that models it (profiles/devices/NAME.ini)
- *
- * Every other section is one claim:
- *
- *   [seq-read-128k]
- *   metric   = mb_s         the figure claimed: iops | mb_s | mib_s | lat_us | any name of
- *                           meas_metric_name() (read_iops, lat_p99_us, ...). mib_s is mb_s
- *                           with MiB/s as its default unit; lat_us is lat_mean_us.
- *   value    = 2800         a number, optionally with K (10^3), M (10^6), G (10^9): "700K";
- *                           a unit may follow ("700K IOPS"). Commas are refused (thousands
- *                           separator or decimal comma?).
- *   unit     = MB/s         IOPS, K IOPS; B/s, KB/s, KiB/s, MB/s, MiB/s, GB/s, GiB/s (KB, MB,
- *                           GB decimal; KiB, MiB, GiB binary); ns, us / µs, ms, s. Default:
- *                           the metric's own (IOPS, MB/s, MiB/s for mib_s, µs).
- *   bs       = 128k         block size; in a spec sheet K/M/G are binary whether written
- *                           KB or KiB (a vendor's "4KB" transfer is 4096 bytes); "mixed": a
- *                           mix of sizes (a profile's bssplit), matching mixed-size points
- *                           only, whichever mix (for sheets that tell them apart otherwise:
- *                           the calibration's point = pattern)
- *   pattern  = sequential   random | sequential
- *   random_pct = 80         optional, with pattern = random: the random share of a partly
- *                           random stimulus (Iometer's Workstation: 80); a point must have it
- *   read_pct = 100          read share in percent: 100 read, 0 write, 70 a 70/30 mix
- *   qd       = 32           queue depth per worker ("unknown": not stated)
- *   threads  = 4            workers ("unknown": not stated)
- *   compress = 100          data compressibility in percent ("any": does not matter)
- *   state    = fob          fob (a burst figure: fresh-out-of-box, or right after WIPC) |
- *                           steady (SNIA steady state) | any
- *   assumed  = qd, threads  the conditions above that the vendor did not state and the sheet's
- *                           author filled in: any of qd, threads, compress (each needs its
- *                           value above). Never state: a burst and a steady-state figure of
- *                           one drive differ several-fold, so a claim's state is stated or
- *                           "any". Nor a compressibility that decides the figure (SandForce).
- *   unwritten_reads = yes   the claimed figure itself read space the drive had never written
- *                           (a calibration row reproducing such an experiment: src/judge/
- *                           calibrate.h); default no
- *   source   = ...          where the claim comes from (publication, title, and quote)
- *   note     = ...          free text
- *
- * Matching (verify_match_claim): a claim is judged against one measured point, and only against
- * a point measured under the conditions that decide its figure. Nothing stated is substituted:
- * a point either meets every stated condition or is not comparable. The steps, in order; each
- * keeps the points that pass it:
- *   1. shape: the same block size (a mixed-size point only for a "mixed" claim), pattern (random claim:
- *      100% random point, or random_pct's; sequential: 0% random) and read share;
+ * Matching (verify_match_claim): a claim is judged against one measured point, and only one
+ * measured under the conditions that decide its figure; nothing stated is substituted. The
+ * steps, in order, each keeping the points that pass it:
+ *   1. shape: block size ("mixed": mixed-size points only), pattern (random_pct) and read share;
  *   2. figure: a figure for the claimed metric;
- *   3. compressibility: as claimed, unless "any" or assumed (a point of unknown
- *      compressibility meets no stated one);
- *   4. threads x QD: the claim's own workers and its own QD, each that is stated and not
- *      assumed;
- *   5. state: a steady claim takes steady points only; a fob (burst) claim takes fob points
- *      (nothing preconditioned the drive) and wipc points (measured right after
- *      workload-independent preconditioning, before steady state: still a burst), preferring
- *      fob; "any" takes every point. Unknown-state points (WSAT) meet only "any".
- *   6. media: a point whose reads went to never-written space (measured state "unwritten",
- *      core/drive_state.h: the device answered from its map, not its media) meets only a claim
- *      with unwritten_reads = yes.
- * Of the points left, the first in this order is judged: fob before wipc (for a fob claim;
- * in full, for a fob claim fob, wipc, steady, unknown; for a steady claim steady, wipc, fob,
- * unknown); then the closest compressibility; then the closest outstanding I/O, |log2(measured /
- * claimed)| of workers x QD over the stated values (only assumed ones can differ here); then
- * the smaller sum of |log2| of each ratio (4x32 before 1x128 for a 4x32 claim); then load
- * order. The result lists the assumed conditions the point differs on (shown with a '*').
+ *   3. compressibility: as claimed, unless "any" or assumed;
+ *   4. threads x QD: each that is stated and not assumed;
+ *   5. state: steady takes steady points; fob (burst) takes fob, then wipc points; "any" takes
+ *      every point (and alone takes unknown-state points: WSAT);
+ *   6. media: a point that read never-written space (drive_state.h "unwritten") meets only a
+ *      claim with unwritten_reads = yes.
+ * Of the points left the first is judged, ordered by state (fob claim: fob, wipc, steady,
+ * unknown; steady claim: steady, wipc, fob, unknown), then the closest compressibility, then
+ * the closest workers x QD (|log2| of the ratio; only assumed conditions can differ), then the
+ * smaller sum of |log2| of each ratio, then load order; the assumed conditions the point differs
+ * on are listed ('*'). No point left: "no comparable measurement" (never a pass), with the
+ * reason of the step that removed the last points (verify_match_reason) and its best point as
+ * `nearest` (never judged; shown for a burst claim with only steady-state data).
  *
- * No point left: the verdict is "no comparable measurement" (never a pass), with a reason named
- * by the step that removed the last points (verify_match_reason): no point at the claim's block
- * size, pattern and read share; none with its figure; compressibility differs; no point at its
- * own threads x QD; or the state: "only burst data for a steady-state claim", "only
- * steady-state data" (a burst claim). The best point of that step, in the order above, is kept
- * as `nearest` (for the reason; never judged); for a burst claim with only steady-state data its
- * figure is shown for reference.
+ * Verdict, tolerance t (default VERIFY_DEFAULT_TOLERANCE), claimed c, measured m in one unit:
+ * IOPS and throughput pass when m >= (1 - t) c, latencies when m <= (1 + t) c, with a relative
+ * VERIFY_EPSILON at the edge; ratio = m / c (latencies c / m): above 1 is better than claimed.
  *
- * Verdict, with tolerance t (a fraction, default 0.05), claimed c and measured m in the same
- * unit: IOPS and throughput pass when m >= (1 - t) c; latencies pass when m <= (1 + t) c; a
- * relative 1e-9 absorbs rounding at the edge. ratio = m / c, for latencies c / m, so that a
- * ratio above 1 is always better than claimed.
- *
- * The drive (verify_drive_match): a claim is judged only on results of the sheet's drive; a
- * results file of another target is refused (verify, report --spec: exit 2, one line naming
- * both) unless --any-drive, which judges the claims and marks every verdict "measured on
- * another drive". Every results file given must match. A target is the sheet's drive when:
- *   - simulated: its preset (target.simulated.preset, else sim:NAME of its path) is the
- *     sheet's sim_preset and its capacity (the full-size user capacity) is within
- *     VERIFY_CAPACITY_TOLERANCE of the sheet's. Other preset keys (k, host_worker_us, seed, ...)
- *     still match: the target's path shows them; a user_bytes or op_pct that changes the
- *     capacity does not;
- *   - a block device: its model, compared without case and with runs of spaces as one, is one
- *     of reported_models (a trailing '*': starts with it), and its capacity is within
- *     VERIFY_CAPACITY_TOLERANCE of the sheet's (the vendor's decimal figure against the bytes
- *     the device reports: the Z-Drive R4 CM84 "300 GB" reports 586,135,549 sectors of 512
- *     bytes, 300.1 GB, +0.03%; the CM88 "1.6 TB", 1490 GiB usable, 1,599,875,317,760 bytes,
- *     -0.008%). 2% leaves room for a vendor's rounding and refuses the next capacity of a
- *     family (the R4's double: CM84 300 GB, 600 GB, 1.2 TB; CM88 800 GB, 1.6 TB, 3.2 TB).
- *     Model strings are truncated (SCSI: 16 characters, so a CM84 and a CM88 both say "OCZ
- *     Z-DRIVE R4 C"): the capacity tells apart the capacities of one family;
- *   - a file, a remote target, or a target the results do not record: never (a file measures
- *     the filesystem and the device under it, not a drive's sheet).
+ * The drive (verify_drive_match): a claim is judged only on results of the sheet's drive; any
+ * other target is refused (verify, report --spec: exit 2, one line naming both) unless
+ * --any-drive, which judges and marks every verdict "measured on another drive". Every results
+ * file given must match. A target is the sheet's drive when:
+ *   - simulated: its preset (target.simulated.preset, else sim:NAME of its path) is sim_preset
+ *     and its full-size user capacity is within VERIFY_CAPACITY_TOLERANCE of the sheet's;
+ *   - a block device: its model (case and runs of spaces ignored) is one of reported_models (a
+ *     trailing '*': starts with it) and its capacity is within VERIFY_CAPACITY_TOLERANCE (model
+ *     strings are truncated: the capacity tells a family's capacities apart);
+ *   - a file, a remote target, or a target the results do not record: never.
  * A sheet that names no drive (neither reported_models nor sim_preset), or no capacity, matches
  * no target.
  *

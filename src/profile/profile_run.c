@@ -1337,26 +1337,23 @@ static unsigned keep_stored_points(struct profile_session *s, struct pr_group *g
     return p;
 }
 
-int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
+/* The target made and opened, the results folder made, the drive's state begun, the document
+ * started (a resume's state taken up) and written. 0, or -1 with err. */
+static int profile_start(struct profile_session *s, char *err, size_t errlen)
 {
-    char err[ERR_LEN];
-    s->stop = stop;
-    int code = EXIT_OK;
-    const char *status = "complete";
-
     if (s->target.kind == TARGET_FILE &&
         (!s->target.exists || s->target.current_size < s->target.capacity)) {
-        if (target_create_file(&s->target, err, sizeof(err)) != 0)
-            goto fail_early;
+        if (target_create_file(&s->target, err, errlen) != 0)
+            return -1;
     }
     if (s->target.kind != TARGET_SIM) {
         s->fd = target_open(&s->target, s->writes || s->cfg.purge != PURGE_NONE || s->layout,
-                            err, sizeof(err));   /* a purge writes too (discard needs the fd) */
+                            err, errlen);   /* a purge writes too (discard needs the fd) */
         if (s->fd < 0)
-            goto fail_early;
+            return -1;
     }
-    if (run_make_dir(s->out_dir, err, sizeof(err)) != 0)
-        goto fail_early;
+    if (run_make_dir(s->out_dir, err, errlen) != 0)
+        return -1;
     if (s->target.sim)
         sim_stats(s->target.sim->dev, &s->sim_last);
     ds_init(&s->state, (double)s->target.capacity * s->weight, s->target.sim != NULL);
@@ -1365,94 +1362,129 @@ int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
         resume_begin(s);
     results_out_init(&s->out, s->doc, s->results_path, "ptsbench profile");
     s->out.place = &s->place;
-    if (flush(s, true) != 0) {
-        str_copy(err, sizeof(err), s->out.error);
-        goto fail_early;
-    }
+    if (flush(s, true) != 0)
+        return errf(err, errlen, "%s", s->out.error);
+    return 0;
+}
 
-    if (s->cfg.purge != PURGE_NONE && !s->keep_stored && do_purge(s, err, sizeof(err)) != 0)
-        goto failed;
-    if (do_layout(s, err, sizeof(err)) != 0)
-        goto failed;
+/* The group's record begun in the document, and the note when nothing prepares the drive. */
+static void group_begin(struct profile_session *s, struct pr_group *gr)
+{
+    gr->json = json_object_new_object();
+    jw_add(gr->json, "profile", jw_str(profile_name_of(s, gr)));
+    jw_add(gr->json, "workload", jw_str(workload_name_of(s, gr)));
+    jw_add(gr->json, "compress_pct", jw_int(gr->compress));
+    jw_add(gr->json, "precondition", jw_str(wl_precondition_name(gr->pre)));
+    jw_add(gr->json, "points", jw_int(gr->n_points));
+    json_object_array_add(s->groups_json, gr->json);
+    if (gr->pre == WL_PRECOND_NONE && s->cfg.purge == PURGE_NONE)
+        note(s, "%s/%s: no preconditioning and no purge: burst figures on the drive in the "
+                "state earlier work left it", profile_name_of(s, gr), workload_name_of(s, gr));
+}
+
+/* A resume on a real target: the group's complete points from the file, and its record when
+ * the whole group was done (true: nothing to run); the interrupted group keeps what it had
+ * done before the stop (as-is: its WDPC's end). *from: the first point still to run. */
+static bool group_resume(struct profile_session *s, unsigned g, unsigned *from)
+{
+    struct pr_group *gr = &s->groups[g];
+    *from = keep_stored_points(s, gr);
+    struct json_object *was = stored_group(s, g);
+    if (*from == gr->first_point + gr->n_points && was) {
+        json_object_array_put_idx(s->groups_json, json_object_array_length(s->groups_json) - 1,
+                                  json_object_get(was));
+        gr->json = was;
+        return true;
+    }
+    if (was) {
+        jw_add(gr->json, "before_resume", json_object_get(was));
+        struct json_object *wd = json_object_object_get(was, "wdpc");
+        const char *ended = json_object_get_string(json_object_object_get(wd, "ended"));
+        if (s->cfg.resume_as_is && ended &&
+            (!strcmp(ended, "guard") || !strcmp(ended, "max_fills"))) {
+            gr->wdpc_done = true;
+            gr->wdpc_end = !strcmp(ended, "guard") ? "guard" : "max_fills";
+            gr->wdpc_point = (unsigned)json_object_get_int(json_object_object_get(wd, "point"));
+        }
+    }
+    return false;
+}
+
+/* One group: its record, its preconditioning, its points (each written), the drive's own
+ * counters around it (device/health.h: its write amplification, beside the simulator's per
+ * round). 0, 1 interrupted, or -1 with err. */
+static int run_group(struct profile_session *s, unsigned g, char *err, size_t errlen)
+{
+    struct pr_group *gr = &s->groups[g];
+    group_begin(s, gr);
+    unsigned from = gr->first_point;
+    if (s->keep_stored && group_resume(s, g, &from))
+        return 0;   /* the whole group was done */
+    struct health_snapshot before, after;
+    health_collect(&s->target, &before);
+    if (gr->pre != WL_PRECOND_NONE && !(s->keep_stored && s->cfg.resume_as_is) &&
+        precondition_group(s, gr, err, errlen) != 0)
+        return -1;
+    if (*s->stop)
+        return 1;
+    for (unsigned p = from; p < gr->first_point + gr->n_points; p++) {
+        int ret = run_point(s, p, err, errlen);
+        if (ret < 0)
+            return -1;
+        if (ret == 0 && p < s->replay_points && replay_check(s, p, err, errlen) != 0)
+            return -1;
+        saturation_update(s);
+        if (flush(s, true) != 0)
+            return errf(err, errlen, "%s", s->out.error);
+        if (ret > 0)
+            return 1;
+    }
+    health_collect(&s->target, &after);
+    jw_add(gr->json, "health", health_json(&before, &after));
+    if (!s->cfg.quiet) {
+        char line[512];
+        health_summary(json_object_object_get(gr->json, "health"), line, sizeof(line));
+        printf("  %s/%s: %s\n", profile_name_of(s, gr), workload_name_of(s, gr), line);
+    }
+    return 0;
+}
+
+/* The purge, the layout and the groups in order. 0, 1 interrupted, or -1 with err. */
+static int run_groups(struct profile_session *s, char *err, size_t errlen)
+{
+    if (s->cfg.purge != PURGE_NONE && !s->keep_stored && do_purge(s, err, errlen) != 0)
+        return -1;
+    if (do_layout(s, err, errlen) != 0)
+        return -1;
     for (unsigned g = 0; g < s->n_groups; g++) {
-        struct pr_group *gr = &s->groups[g];
-        gr->json = json_object_new_object();
-        jw_add(gr->json, "profile", jw_str(profile_name_of(s, gr)));
-        jw_add(gr->json, "workload", jw_str(workload_name_of(s, gr)));
-        jw_add(gr->json, "compress_pct", jw_int(gr->compress));
-        jw_add(gr->json, "precondition", jw_str(wl_precondition_name(gr->pre)));
-        jw_add(gr->json, "points", jw_int(gr->n_points));
-        json_object_array_add(s->groups_json, gr->json);
-        if (gr->pre == WL_PRECOND_NONE && s->cfg.purge == PURGE_NONE)
-            note(s, "%s/%s: no preconditioning and no purge: burst figures on the drive in the "
-                    "state earlier work left it", profile_name_of(s, gr), workload_name_of(s, gr));
-        unsigned from = gr->first_point;
-        if (s->keep_stored) {   /* resume on a real target: the file's complete points */
-            from = keep_stored_points(s, gr);
-            struct json_object *was = stored_group(s, g);
-            if (from == gr->first_point + gr->n_points && was) {
-                json_object_array_put_idx(s->groups_json,
-                                          json_object_array_length(s->groups_json) - 1,
-                                          json_object_get(was));
-                gr->json = was;
-                continue;   /* the whole group was done */
-            }
-            if (was) {   /* the interrupted group: what it had done before the stop */
-                jw_add(gr->json, "before_resume", json_object_get(was));
-                struct json_object *wd = json_object_object_get(was, "wdpc");
-                const char *ended = json_object_get_string(json_object_object_get(wd, "ended"));
-                if (s->cfg.resume_as_is && ended &&
-                    (!strcmp(ended, "guard") || !strcmp(ended, "max_fills"))) {
-                    gr->wdpc_done = true;
-                    gr->wdpc_end = !strcmp(ended, "guard") ? "guard" : "max_fills";
-                    gr->wdpc_point = (unsigned)json_object_get_int(json_object_object_get(wd,
-                                                                                          "point"));
-                }
-            }
-        }
-        /* the drive's own counters around the group, its preconditioning included
-         * (device/health.h): its write amplification, beside the simulator's per round */
-        struct health_snapshot before, after;
-        health_collect(&s->target, &before);
-        if (gr->pre != WL_PRECOND_NONE && !(s->keep_stored && s->cfg.resume_as_is) &&
-            precondition_group(s, gr, err, sizeof(err)) != 0)
-            goto failed;
-        if (*stop)
-            goto interrupted;
-        for (unsigned p = from; p < gr->first_point + gr->n_points; p++) {
-            int ret = run_point(s, p, err, sizeof(err));
-            if (ret < 0)
-                goto failed;
-            if (ret == 0 && p < s->replay_points && replay_check(s, p, err, sizeof(err)) != 0)
-                goto failed;
-            saturation_update(s);
-            if (flush(s, true) != 0) {
-                str_copy(err, sizeof(err), s->out.error);
-                goto failed;
-            }
-            if (ret > 0)
-                goto interrupted;
-        }
-        health_collect(&s->target, &after);
-        jw_add(gr->json, "health", health_json(&before, &after));
-        if (!s->cfg.quiet) {
-            char line[512];
-            health_summary(json_object_object_get(gr->json, "health"), line, sizeof(line));
-            printf("  %s/%s: %s\n", profile_name_of(s, gr), workload_name_of(s, gr), line);
-        }
+        int ret = run_group(s, g, err, errlen);
+        if (ret != 0)
+            return ret;
     }
-    goto out;
+    return 0;
+}
 
-interrupted:
-    status = "interrupted";
-    code = EXIT_INTERRUPTED;
-    goto out;
-failed:
-    status = "failed";
-    code = EXIT_FAILURE_RUN;
-    jw_add(s->doc, "error", jw_str(err));
-    fprintf(stderr, "ptsbench profile: %s\n", err);
-out:
+int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
+{
+    char err[ERR_LEN];
+    s->stop = stop;
+    int code = EXIT_OK;
+    const char *status = "complete";
+
+    if (profile_start(s, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptsbench profile: %s\n", err);
+        return EXIT_FAILURE_RUN;
+    }
+    int ret = run_groups(s, err, sizeof(err));
+    if (ret > 0) {
+        status = "interrupted";
+        code = EXIT_INTERRUPTED;
+    } else if (ret < 0) {
+        status = "failed";
+        code = EXIT_FAILURE_RUN;
+        jw_add(s->doc, "error", jw_str(err));
+        fprintf(stderr, "ptsbench profile: %s\n", err);
+    }
     jw_add(s->doc, "status", jw_str(status));
     const bool said = s->out.failed;   /* the failure above was this write's */
     if (flush(s, true) != 0) {
@@ -1465,10 +1497,6 @@ out:
     if (!s->cfg.quiet || code != EXIT_OK)
         print_table(s);
     return code;
-
-fail_early:
-    fprintf(stderr, "ptsbench profile: %s\n", err);
-    return EXIT_FAILURE_RUN;
 }
 
 void profile_session_free(struct profile_session *s)

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "show/header_lines.h"   /* show_placement_line, show_memory_label */
+
 struct json_object;
 
 /* Load arg into *doc (the caller json_object_put()s it); path receives the file read. Returns
@@ -25,16 +27,6 @@ int show_load(const char *arg, struct json_object **doc, char *path, size_t len,
 /* The table: every round of a run (every Nth and the last with every > 0; 0: all, or about 30
  * lines for long runs), or every point of a profile matrix and its saturation points. */
 void show_write(FILE *out, struct json_object *doc, unsigned every);
-
-/* The placement record (results "placement") as one line for people, into buf: "device node
- * 0; workers pinned to CPUs 0-7 (node 0); ran on 0,2-3,5" or "device node unknown; not pinned:
- * host has one NUMA node; ran on 0-1". false (buf "") when the document records none (results
- * from before placement was recorded). Shared by show and the report's header. */
-bool show_placement_line(struct json_object *doc, char *buf, size_t len);
-
-/* " -- on tmpfs: memory, not a drive" when the document's target was a file in memory
- * (target.memory, --allow-memory-target), else "": for the header line of every kind. */
-void show_memory_label(struct json_object *doc, char *buf, size_t len);
 
 /* A suite: per test its title, per subtest the drive's state and the steady-state verdict, then
  * the table rows (mix, block size, IOPS, MB/s, latency mean and 99.9%) or the kind's own
