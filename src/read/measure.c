@@ -370,6 +370,19 @@ static void run_rounds_acc(struct json_object *rounds, long first, long last, st
     }
 }
 
+/* The conditions a workload object records (results_workload_json: a run's "workload", a
+ * profile point's "stimulus"): block size (0 for several), shares, workers x QD, compressibility. */
+static void conditions_of(struct json_object *wl, struct meas_point *p)
+{
+    struct json_object *bss = jp_get(wl, "block_sizes");
+    p->bs = jp_len(bss) == 1 ? (uint32_t)jint(jp_get(jp_idx(bss, 0), "bytes"), 0) : 0;
+    p->read_pct = jpct(jp_get(wl, "read_pct"), 0);
+    p->random_pct = jpct(jp_get(wl, "random_pct"), 0);
+    p->workers = (unsigned)jint(jp_get(wl, "workers"), 1);
+    p->qd = (unsigned)jint(jp_get(wl, "qd"), 1);
+    p->compress_pct = jpct(jp_get(wl, "compress_pct"), -1);
+}
+
 static int load_run(struct meas_ctx *c, struct json_object *root, char *err, size_t errlen)
 {
     struct json_object *wl = jp_get(root, "workload");
@@ -404,13 +417,7 @@ static int load_run(struct meas_ctx *c, struct json_object *root, char *err, siz
                                              pc == MEAS_PC_DONE);
 
     struct meas_point *p = point_new(c);
-    struct json_object *bss = jp_get(wl, "block_sizes");
-    p->bs = jp_len(bss) == 1 ? (uint32_t)jint(jp_get(jp_idx(bss, 0), "bytes"), 0) : 0;
-    p->read_pct = jpct(jp_get(wl, "read_pct"), 0);
-    p->random_pct = jpct(jp_get(wl, "random_pct"), 0);
-    p->workers = (unsigned)jint(jp_get(wl, "workers"), 1);
-    p->qd = (unsigned)jint(jp_get(wl, "qd"), 1);
-    p->compress_pct = jpct(jp_get(wl, "compress_pct"), -1);
+    conditions_of(wl, p);
     p->state = state;
     p->unwritten = unwritten_of(jstr(jp_get(ss, "measured_state")));
     p->rounds = a.rounds;
@@ -664,6 +671,32 @@ static enum meas_state profile_state(enum meas_precond pc, struct json_object *p
     return state_from(jstr(jp_get(res, "measured_state")), reached, pre);
 }
 
+/* A profile point's conditions: its "stimulus" (the workload object a run records), else, in a
+ * file written before it, its inline "spec" read by the workload parser (io/workload.h).
+ * 0, or -1 with "bad spec: why". */
+static int profile_conditions(struct json_object *pt, struct meas_point *out, char *err,
+                              size_t errlen)
+{
+    memset(out, 0, sizeof(*out));
+    struct json_object *stim = jp_obj_at(pt, "stimulus");
+    if (stim) {
+        conditions_of(stim, out);
+        return 0;
+    }
+    const char *spec = jstr(jp_get(pt, "spec"));
+    struct workload wl;
+    char why[ERR_LEN];
+    if (!spec || wl_parse_inline(spec, &wl, why, sizeof(why)) != 0)
+        return errf(err, errlen, "bad spec: %s", spec ? why : "absent");
+    out->bs = wl.n_bs == 1 ? wl.bs[0].size : 0;
+    out->read_pct = (int)wl.read_pct;
+    out->random_pct = (int)wl.random_pct;
+    out->workers = wl.workers;
+    out->qd = wl.qd;
+    out->compress_pct = (int)wl.compress_pct;
+    return 0;
+}
+
 static int load_profile(struct meas_ctx *c, struct json_object *root, char *err, size_t errlen)
 {
     enum meas_precond pc = precond_of(root);
@@ -673,21 +706,19 @@ static int load_profile(struct meas_ctx *c, struct json_object *root, char *err,
         struct json_object *res = jp_get(pt, "result");
         if (!res || !isfinite(jp_path(res, "total.iops")))
             continue;
-        const char *spec = jstr(jp_get(pt, "spec"));
-        struct workload wl;
+        struct meas_point cond;
         char why[ERR_LEN];
-        if (!spec || wl_parse_inline(spec, &wl, why, sizeof(why)) != 0)
-            return errf(err, errlen, "%s: points[%zu]: bad spec: %s", c->file, i,
-                        spec ? why : "absent");
+        if (profile_conditions(pt, &cond, why, sizeof(why)) != 0)
+            return errf(err, errlen, "%s: points[%zu]: %s", c->file, i, why);
         const char *prof = jstr(jp_get(pt, "profile"));
         const char *wname = jstr(jp_get(pt, "workload"));
         struct meas_point *p = point_new(c);
-        p->bs = wl.n_bs == 1 ? wl.bs[0].size : 0;
-        p->read_pct = (int)wl.read_pct;
-        p->random_pct = (int)wl.random_pct;
-        p->workers = (unsigned)jint(jp_get(pt, "workers"), wl.workers);
-        p->qd = (unsigned)jint(jp_get(pt, "qd"), wl.qd);
-        p->compress_pct = jpct(jp_get(pt, "compress_pct"), (int)wl.compress_pct);
+        p->bs = cond.bs;
+        p->read_pct = cond.read_pct;
+        p->random_pct = cond.random_pct;
+        p->workers = (unsigned)jint(jp_get(pt, "workers"), cond.workers);
+        p->qd = (unsigned)jint(jp_get(pt, "qd"), cond.qd);
+        p->compress_pct = jpct(jp_get(pt, "compress_pct"), cond.compress_pct);
         p->state = profile_state(pc, pt, res);
         p->unwritten = unwritten_of(jstr(jp_get(res, "measured_state")));
         if (!prof)

@@ -39,11 +39,7 @@
 #include "read/words.h"
 
 /* The string at a path, "" when there is none (for printf and strcmp). */
-static const char *sv(struct json_object *o, const char *path)
-{
-    const char *v = jp_str(o, path);
-    return v ? v : "";
-}
+#define sv(o, path) jp_str_or((o), (path), "")   /* lib/json_path.h */
 
 /* Length of the array at a path (0 when there is none). */
 static size_t jlen_at(struct json_object *o, const char *path) { return jp_len(jp_at(o, path)); }
