@@ -4,7 +4,8 @@
  * PTS's and vendors' unit) and MiB/s (2^20 B/s). Latency from the merged log-linear histograms
  * (hist.h states the error bound), with the mixed ("total") figure weighted by I/O count
  * because it is the histogram of all I/Os.  `weight` scales counts (and divides latencies) for
- * targets that simulate at reduced scale; it is 1 for real devices. */
+ * targets that simulate at reduced scale; it is 1 for real devices. Also the metric vocabulary
+ * (metrics_defs, below): the one table of the figures' names, units, words and JSON paths. */
 #ifndef PTSBENCH_METRICS_H
 #define PTSBENCH_METRICS_H
 
