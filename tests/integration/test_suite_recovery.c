@@ -382,6 +382,15 @@ static void check_dirth(struct json_object *doc)
     struct json_object *sub = json_at(doc, "tests.0.subtests.0");
     assert_true(json_num(sub, "precondition.threads") == 32 &&
                 json_num(sub, "precondition.qd") == 32);
+    /* the tracked sweep point as parts beside its name "iops@T32/Q32", and the precondition's
+     * variable ("iops@8KiB/65") likewise: the stimulus measure.c reads */
+    assert_string_equal(json_object_get_string(json_at(sub, "tracking.0")), "iops@T32/Q32");
+    assert_string_equal(json_object_get_string(json_at(sub, "track.0.metric")), "iops");
+    assert_true(json_num(sub, "track.0.threads") == 32 && json_num(sub, "track.0.qd") == 32);
+    assert_true(json_num(sub, "track.0.bs") == 8192 && json_num(sub, "track.0.read_pct") == 65);
+    assert_true(json_num(sub, "steady_state.variables.0.track.threads") == 32);
+    assert_true(json_num(sub, "precondition.steady_state.variables.0.track.bs") == 8192);
+    assert_true(json_num(sub, "precondition.steady_state.variables.0.track.read_pct") == 65);
     struct json_object *rounds = json_at(sub, "rounds");
     size_t nr = json_object_array_length(rounds);
     assert_true(nr >= 1);
