@@ -1,6 +1,7 @@
 /* metrics.c — a round's figures from the workers' counters. */
 #include "core/metrics.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,30 +189,113 @@ void metrics_free(struct round_metrics *m)
     m->n_hosts = 0;
 }
 
+#define LAT(d_, p_) .kind = METRIC_KIND_LAT, .dir = (d_), .pct = (p_), .lower_is_better = true
+const struct metric_def metrics_defs[METRIC_N] = {
+    [METRIC_IOPS] = {"iops", "IOPS", "IOPS", "total.iops", .kind = METRIC_KIND_IOPS,
+                     .trackable = true},
+    [METRIC_READ_IOPS] = {"read_iops", "read IOPS", "read IOPS", "read.iops",
+                          .kind = METRIC_KIND_IOPS, .dir = METRIC_READ, .trackable = true},
+    [METRIC_WRITE_IOPS] = {"write_iops", "write IOPS", "write IOPS", "write.iops",
+                           .kind = METRIC_KIND_IOPS, .dir = METRIC_WRITE, .trackable = true},
+    [METRIC_MB_S] = {"mb_s", "MB/s", "MB/s (10^6 B/s)", "total.mb_s", .kind = METRIC_KIND_MB_S,
+                     .trackable = true},
+    [METRIC_READ_MB_S] = {"read_mb_s", "read MB/s", "read MB/s (10^6 B/s)", "read.mb_s",
+                          .kind = METRIC_KIND_MB_S, .dir = METRIC_READ, .trackable = true},
+    [METRIC_WRITE_MB_S] = {"write_mb_s", "write MB/s", "write MB/s (10^6 B/s)", "write.mb_s",
+                           .kind = METRIC_KIND_MB_S, .dir = METRIC_WRITE, .trackable = true},
+    [METRIC_LAT_MEAN_US] = {"lat_mean_us", "mean latency", "mean latency (µs)",
+                            "total.lat_us.mean", LAT(METRIC_TOTAL, METRIC_STAT_MEAN),
+                            .trackable = true},
+    [METRIC_READ_LAT_MEAN_US] = {"read_lat_mean_us", "read mean latency",
+                                 "mean read latency (µs)", "read.lat_us.mean",
+                                 LAT(METRIC_READ, METRIC_STAT_MEAN), .trackable = true},
+    [METRIC_WRITE_LAT_MEAN_US] = {"write_lat_mean_us", "write mean latency",
+                                  "mean write latency (µs)", "write.lat_us.mean",
+                                  LAT(METRIC_WRITE, METRIC_STAT_MEAN), .trackable = true},
+    [METRIC_LAT_P99_US] = {"lat_p99_us", "99% latency", "99% latency (µs)",
+                           "total.lat_us.percentiles.99", LAT(METRIC_TOTAL, METRICS_P99)},
+    [METRIC_LAT_P99_9_US] = {"lat_p99_9_us", "99.9% latency", "99.9% latency",
+                             "total.lat_us.percentiles.99.9", LAT(METRIC_TOTAL, METRICS_P99_9)},
+    [METRIC_LAT_P99_99_US] = {"lat_p99_99_us", "99.99% latency", "99.99% latency",
+                              "total.lat_us.percentiles.99.99",
+                              LAT(METRIC_TOTAL, METRICS_P99_99)},
+    [METRIC_LAT_MAX_US] = {"lat_max_us", "maximum latency", "max latency (µs)",
+                           "total.lat_us.max", LAT(METRIC_TOTAL, METRIC_STAT_MAX)},
+    [METRIC_LAT_P50_US] = {"lat_p50_us", "median latency", "median latency (µs)",
+                           "total.lat_us.percentiles.50", LAT(METRIC_TOTAL, METRICS_P50)},
+    [METRIC_LAT_P90_US] = {"lat_p90_us", "90% latency", "90% latency (µs)",
+                           "total.lat_us.percentiles.90", LAT(METRIC_TOTAL, METRICS_P90)},
+    [METRIC_LAT_P95_US] = {"lat_p95_us", "95% latency", "95% latency (µs)",
+                           "total.lat_us.percentiles.95", LAT(METRIC_TOTAL, METRICS_P95)},
+    [METRIC_MIB_S] = {"mib_s", "MiB/s", "MiB/s", "total.mib_s", .kind = METRIC_KIND_MIB_S},
+    [METRIC_READ_MIB_S] = {"read_mib_s", "read MiB/s", "read MiB/s", "read.mib_s",
+                           .kind = METRIC_KIND_MIB_S, .dir = METRIC_READ},
+    [METRIC_WRITE_MIB_S] = {"write_mib_s", "write MiB/s", "write MiB/s", "write.mib_s",
+                            .kind = METRIC_KIND_MIB_S, .dir = METRIC_WRITE},
+    [METRIC_READ_LAT_MAX_US] = {"read_lat_max_us", "read maximum latency",
+                                "max read latency (µs)", "read.lat_us.max",
+                                LAT(METRIC_READ, METRIC_STAT_MAX)},
+    [METRIC_WRITE_LAT_MAX_US] = {"write_lat_max_us", "write maximum latency",
+                                 "max write latency (µs)", "write.lat_us.max",
+                                 LAT(METRIC_WRITE, METRIC_STAT_MAX)},
+};
+#undef LAT
+
 const char *const metrics_tracking_names[] = {
     "iops", "read_iops", "write_iops", "mb_s", "read_mb_s", "write_mb_s",
     "lat_mean_us", "read_lat_mean_us", "write_lat_mean_us", NULL,
 };
 
+const struct metric_def *metrics_def(const char *key)
+{
+    for (unsigned i = 0; key && i < METRIC_N; i++)
+        if (!strcmp(metrics_defs[i].key, key))
+            return &metrics_defs[i];
+    return NULL;
+}
+
+const char *metrics_kind_unit(enum metric_kind k)
+{
+    static const char *const unit[] = {"IOPS", "MB/s", "MiB/s", "µs"};
+    return (unsigned)k < sizeof(unit) / sizeof(unit[0]) ? unit[k] : "";
+}
+
+const char *metrics_kind_axis(enum metric_kind k)
+{
+    static const char *const axis[] = {"IOPS", "throughput (MB/s = 10^6 B/s)",
+                                       "throughput (MiB/s)", "latency (µs)"};
+    return (unsigned)k < sizeof(axis) / sizeof(axis[0]) ? axis[k] : "";
+}
+
+double metrics_figure(const struct round_metrics *m, const struct metric_def *d)
+{
+    const struct dir_metrics *x = d->dir == METRIC_READ    ? &m->read
+                                  : d->dir == METRIC_WRITE ? &m->write
+                                                           : &m->total;
+    switch (d->kind) {
+    case METRIC_KIND_IOPS:
+        return x->iops;
+    case METRIC_KIND_MB_S:
+        return x->mb_s;
+    case METRIC_KIND_MIB_S:
+        return x->mib_s;
+    case METRIC_KIND_LAT:
+        break;
+    }
+    if (d->pct == METRIC_STAT_MEAN)
+        return x->lat.mean_us;
+    if (d->pct == METRIC_STAT_MAX)
+        return x->lat.max_us;
+    return d->pct >= 0 && d->pct < METRICS_NPCT ? x->lat.pct_us[d->pct] : NAN;
+}
+
 int metrics_value(const struct round_metrics *m, const char *name, double *out)
 {
-    struct { const char *name; double v; } t[] = {
-        {"iops", m->total.iops},
-        {"read_iops", m->read.iops},
-        {"write_iops", m->write.iops},
-        {"mb_s", m->total.mb_s},
-        {"read_mb_s", m->read.mb_s},
-        {"write_mb_s", m->write.mb_s},
-        {"lat_mean_us", m->total.lat.mean_us},
-        {"read_lat_mean_us", m->read.lat.mean_us},
-        {"write_lat_mean_us", m->write.lat.mean_us},
-    };
-    for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-        if (strcmp(t[i].name, name) == 0) {
-            *out = t[i].v;
-            return 0;
-        }
-    return -1;
+    const struct metric_def *d = metrics_def(name);
+    if (!d || !d->trackable)
+        return -1;
+    *out = metrics_figure(m, d);
+    return 0;
 }
 
 bool metrics_too_few(const struct round_metrics *m, uint32_t max_bs, char *why, size_t len)

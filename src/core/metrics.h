@@ -4,7 +4,8 @@
  * PTS's and vendors' unit) and MiB/s (2^20 B/s). Latency from the merged log-linear histograms
  * (hist.h states the error bound), with the mixed ("total") figure weighted by I/O count
  * because it is the histogram of all I/Os.  `weight` scales counts (and divides latencies) for
- * targets that simulate at reduced scale; it is 1 for real devices. */
+ * targets that simulate at reduced scale; it is 1 for real devices. Also the metric vocabulary
+ * (metrics_defs, below): the one table of the figures' names, units, words and JSON paths. */
 #ifndef PTSBENCH_METRICS_H
 #define PTSBENCH_METRICS_H
 
@@ -152,10 +153,53 @@ const char *metrics_depth_text(const struct depth_figure *d, char *buf, size_t l
 void metrics_data_measure(const struct worker_stats *const *ws, unsigned n_workers,
                           struct data_measure *out);
 
-/* Named metric for steady-state tracking: "iops", "read_iops", "write_iops", "mb_s",
- * "read_mb_s", "write_mb_s", "lat_mean_us", "read_lat_mean_us", "write_lat_mean_us".
- * Returns 0 and the value, or -1 for an unknown name. */
+/* ---- the metric vocabulary: one row per figure a writer records and a reader names ----
+ * The key is the figure's name everywhere (steady-state tracking, gate --metrics, results'
+ * tracking variables); the row says where the figure sits in a figures object
+ * (results_figures_add), its unit, its words for people and which way is better. Readers
+ * (read/measure.c, read/words.c, plot/plot_steady.c) use this table and no other. The first
+ * METRIC_N_MEASURED rows are the figures every measured point keeps (read/measure.h). */
+enum metric_id {
+    METRIC_IOPS, METRIC_READ_IOPS, METRIC_WRITE_IOPS,
+    METRIC_MB_S, METRIC_READ_MB_S, METRIC_WRITE_MB_S,          /* MB/s = 10^6 bytes/s */
+    METRIC_LAT_MEAN_US, METRIC_READ_LAT_MEAN_US, METRIC_WRITE_LAT_MEAN_US,
+    METRIC_LAT_P99_US, METRIC_LAT_P99_9_US, METRIC_LAT_P99_99_US, METRIC_LAT_MAX_US,
+    METRIC_LAT_P50_US, METRIC_LAT_P90_US, METRIC_LAT_P95_US,
+    METRIC_N_MEASURED,
+    METRIC_MIB_S = METRIC_N_MEASURED, METRIC_READ_MIB_S, METRIC_WRITE_MIB_S,
+    METRIC_READ_LAT_MAX_US, METRIC_WRITE_LAT_MAX_US,
+    METRIC_N
+};
+enum metric_kind { METRIC_KIND_IOPS, METRIC_KIND_MB_S, METRIC_KIND_MIB_S, METRIC_KIND_LAT };
+enum metric_dir { METRIC_TOTAL, METRIC_READ, METRIC_WRITE };
+#define METRIC_STAT_MEAN (-1)   /* metric_def.pct of a mean latency */
+#define METRIC_STAT_MAX (-2)    /* ... of a maximum latency */
+struct metric_def {
+    const char *key;           /* "write_lat_mean_us" */
+    const char *words;         /* for people, no unit: "write mean latency" */
+    const char *chart;         /* chart titles, with the unit: "mean write latency (µs)" */
+    const char *path;          /* in a figures object: "write.lat_us.mean" */
+    enum metric_kind kind;     /* its unit (metrics_kind_unit) */
+    enum metric_dir dir;
+    int pct;                   /* latencies: enum metrics_pct, or METRIC_STAT_MEAN / _MAX */
+    bool lower_is_better;      /* latencies */
+    bool trackable;            /* a steady-state tracking variable (metrics_value) */
+};
+extern const struct metric_def metrics_defs[METRIC_N];   /* indexed by enum metric_id */
+/* The row of a key; NULL for a key outside the vocabulary. */
+const struct metric_def *metrics_def(const char *key);
+/* "IOPS", "MB/s", "MiB/s", "µs"; and the axis label "IOPS", "throughput (MB/s = 10^6 B/s)",
+ * "throughput (MiB/s)", "latency (µs)". */
+const char *metrics_kind_unit(enum metric_kind k);
+const char *metrics_kind_axis(enum metric_kind k);
+/* A round's figure of a row. */
+double metrics_figure(const struct round_metrics *m, const struct metric_def *d);
+
+/* Named metric for steady-state tracking (the rows with `trackable`: "iops", "read_iops",
+ * "write_iops", "mb_s", "read_mb_s", "write_mb_s", "lat_mean_us", "read_lat_mean_us",
+ * "write_lat_mean_us"). Returns 0 and the value, or -1 for another name. */
 int metrics_value(const struct round_metrics *m, const char *name, double *out);
-extern const char *const metrics_tracking_names[];   /* NULL-terminated */
+extern const char *const metrics_tracking_names[];   /* NULL-terminated: the trackable rows'
+                                                        keys, in table order (test_metrics) */
 
 #endif

@@ -380,6 +380,17 @@ struct json_object *results_workload_json(const struct workload *wl, const struc
     return o;
 }
 
+struct json_object *results_track_json(const char *metric, uint32_t bs, int read_pct)
+{
+    struct json_object *o = json_object_new_object();
+    jw_add(o, "metric", jw_str(metric));
+    if (bs)
+        jw_add(o, "bs", jw_int(bs));
+    if (read_pct >= 0)
+        jw_add(o, "read_pct", jw_int(read_pct));
+    return o;
+}
+
 struct json_object *results_steady_json(const struct steady_window *w, unsigned steady_round,
                                         const struct steady_criteria *c, const char *tracking,
                                         unsigned rounds_run)
@@ -685,6 +696,7 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
     jw_add(run, "sample_interval_s", jw_num((double)c->sample_ns / 1e9));
     jw_add(run, "stop_at_steady", json_object_new_boolean(c->stop_at_steady));
     jw_add(run, "tracking", jw_str(c->track));
+    jw_add(run, "track", results_track_json(c->track, 0, -1));
     jw_add(run, "precondition", jw_str(wl_precondition_name(c->precondition)));
     jw_add(doc, "run", run);
 
@@ -698,6 +710,7 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
     struct json_object *ss = results_steady_json(&rec->steady,
                                                  rec->verdict.steady ? rec->steady_round : 0,
                                                  &c->criteria, c->track, rec->measured);
+    jw_add(ss, "track", results_track_json(c->track, 0, -1));
     results_verdict_json(ss, &rec->verdict, rec->wdpc ? &rec->guard : NULL,
                          rec->wdpc ? &c->guard : NULL);
     jw_add(doc, "steady_state", ss);
@@ -706,6 +719,7 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
                                                      rec->last_verdict.steady
                                                          ? rec->last_window.last_round : 0,
                                                      &c->criteria, c->track, rec->measured);
+        jw_add(lw, "track", results_track_json(c->track, 0, -1));
         results_verdict_json(lw, &rec->last_verdict, NULL, NULL);
         jw_add(doc, "last_window", lw);
     }

@@ -144,5 +144,9 @@ struct json_object *results_guard_json(const struct steady_guard_result *gr,
 struct json_object *results_steady_json(const struct steady_window *w, unsigned steady_round,
                                         const struct steady_criteria *c, const char *tracking,
                                         unsigned rounds_run);
+/* A tracking variable's parts, written beside its display name "tracking" as "track"
+ * (read/tracking.h reads them back): {"metric"}, plus "bs" (bytes) when bs is not 0 and
+ * "read_pct" when read_pct >= 0. */
+struct json_object *results_track_json(const char *metric, uint32_t bs, int read_pct);
 
 #endif

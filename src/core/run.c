@@ -16,6 +16,7 @@
 #include "core/worker.h"
 #include "engine/engine_keys.h"
 #include "lib/file.h"
+#include "lib/json_path.h"
 #include "lib/units.h"
 #include "lib/util.h"
 #include "sim/sim_preset.h"
@@ -568,19 +569,12 @@ static int resume_replay_check(struct json_object *was, const struct round_metri
     return 0;
 }
 
-/* A round's tracked metric from its JSON (metrics_tracking_names: "iops" is total.iops,
- * "write_lat_mean_us" write.lat_us.mean, ...). NAN when absent. */
+/* A round's tracked metric from its JSON: the figure at the vocabulary's path (metrics.h:
+ * "iops" is total.iops, "write_lat_mean_us" write.lat_us.mean, ...). NAN when absent. */
 static double resume_tracked(struct json_object *round, const char *name)
 {
-    const char *dir = !strncmp(name, "read_", 5) ? "read" : !strncmp(name, "write_", 6) ? "write"
-                                                                                       : "total";
-    const char *what = strchr(name, '_') && strcmp(dir, "total") ? strchr(name, '_') + 1 : name;
-    struct json_object *d = json_object_object_get(round, dir), *v = NULL;
-    if (!strcmp(what, "lat_mean_us"))
-        v = json_object_object_get(json_object_object_get(d, "lat_us"), "mean");
-    else
-        v = json_object_object_get(d, what);
-    return v ? json_object_get_double(v) : NAN;
+    const struct metric_def *d = metrics_def(name);
+    return d ? jp_path(round, d->path) : NAN;
 }
 
 /* --resume on a real target: the stopped run's rounds back into the record (their JSON text for

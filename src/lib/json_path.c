@@ -104,6 +104,12 @@ double jp_path(struct json_object *o, const char *dotted) { return jp_number(jp_
 
 const char *jp_str(struct json_object *o, const char *dotted) { return jp_string(jp_at(o, dotted)); }
 
+const char *jp_str_or(struct json_object *o, const char *dotted, const char *dflt)
+{
+    const char *v = jp_str(o, dotted);
+    return v ? v : dflt;
+}
+
 /* ---- checking a document's shape ---- */
 
 static const char *jp_type_word(struct json_object *v)

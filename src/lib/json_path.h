@@ -30,6 +30,8 @@ bool jp_true(struct json_object *v);                                   /* a bool
 double jp_num(struct json_object *o, const char *key);
 double jp_path(struct json_object *o, const char *dotted);
 const char *jp_str(struct json_object *o, const char *dotted);
+/* jp_str, or dflt when there is no string there ("" for a table cell, "-" for no figure). */
+const char *jp_str_or(struct json_object *o, const char *dotted, const char *dflt);
 
 /* ---- writing ----
  * Values for json_object_object_add: a number that is not finite becomes NULL (written as JSON

@@ -135,9 +135,8 @@ double plot_pos(double v);
  * (a suite element or table row, a run round), or of a flat record (iops, write_iops, mb_s,
  * lat_mean_us, lat_max_us, lat_p99_9_us: precondition, HIR and XSR periods). */
 double plot_elem_metric(struct json_object *elem, const char *metric);
-/* "iops@4KiB/0" -> metric "iops", bs 4096, mix 0 (read share); -1 when it has another form. */
-int plot_parse_tracking(const char *t, char *metric, size_t mlen, double *bs, double *mix);
-/* Axis label with unit for a metric: "IOPS", "MB/s (10^6 B/s)", "latency (µs)". */
+/* Axis label with unit for a metric (core/metrics.h's vocabulary): "IOPS", "throughput (MB/s =
+ * 10^6 B/s)", "latency (µs)". */
 const char *plot_metric_axis(const char *metric);
 bool plot_metric_is_latency(const char *metric);
 

@@ -20,11 +20,7 @@ static bool is_profile(struct json_object *doc)
     return !strcmp(pj_schema(doc), "ptsbench.profile");
 }
 
-static const char *sval(struct json_object *o, const char *key)
-{
-    const char *s = jp_str(o, key);
-    return s ? s : "";
-}
+#define sval(o, path) jp_str_or((o), (path), "")   /* lib/json_path.h */
 
 /* The workload name people read: "database", or "profile/workload" when they differ. */
 static void workload_name(struct json_object *p, char *buf, size_t len)

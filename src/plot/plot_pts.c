@@ -12,6 +12,7 @@
 #include "lib/units.h"
 #include "lib/util.h"
 #include "plot/chart.h"
+#include "read/tracking.h"
 
 #define MAXV 64
 
@@ -1125,11 +1126,9 @@ static void dirth_convergence(struct plot_ctx *c, const char *test)
 
 static double dirth_tracked(struct json_object *round, const struct plot_window_src *s)
 {
-    const char *tr = jp_str(s->var, "tracking");
-    double t = 32, q = 32;
-    const char *at = tr ? strchr(tr, '@') : NULL;
-    if (at && sscanf(at + 1, "T%lf/Q%lf", &t, &q) != 2)
-        t = q = 32;
+    struct tracking tk;
+    tracking_of(s->var, &tk);
+    const double t = tk.threads ? tk.threads : 32, q = tk.threads ? tk.qd : 32;
     struct json_object *pts = jp_arr(round, "points");
     for (size_t p = 0; p < jp_len(pts); p++) {
         struct json_object *po = jp_idx(pts, p);

@@ -7,115 +7,59 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/metrics.h"
 #include "core/results.h"
 #include "lib/units.h"
 #include "lib/util.h"
 #include "plot/chart.h"
+#include "read/tracking.h"
 #include "read/words.h"
 
 /* ---- metrics ---- */
 
-bool plot_metric_is_latency(const char *metric) { return strstr(metric, "lat_") != NULL; }
+bool plot_metric_is_latency(const char *metric)
+{
+    const struct metric_def *d = metrics_def(metric);
+    return d && d->kind == METRIC_KIND_LAT;
+}
 
 double plot_elem_metric(struct json_object *e, const char *metric)
 {
-    const char *lat = strstr(metric, "lat_");
-    const bool figures = jp_obj_at(e, "total") != NULL;   /* a suite element: figures object */
-    const char *dir = "total", *what = metric;
-    if (!strncmp(metric, "read_", 5))
-        dir = "read", what = metric + 5;
-    else if (!strncmp(metric, "write_", 6))
-        dir = "write", what = metric + 6;
-    if (!lat) {
-        if (!figures)
-            return jp_num(e, metric);   /* the flat records of precondition / HIR / XSR */
-        char path[64];
-        snprintf(path, sizeof(path), "%s.%s", dir, what);
-        return jp_path(e, path);
-    }
-    char stat[32];
-    const char *s = lat + 4;
-    size_t n = strlen(s);
-    if (n > 3 && !strcmp(s + n - 3, "_us"))
-        n -= 3;
-    if (n >= sizeof(stat))
-        return NAN;
-    memcpy(stat, s, n);
-    stat[n] = '\0';
-    /* "p99_9" -> "99.9" */
-    char key[32];
-    if (stat[0] == 'p') {
-        size_t o = 0;
-        for (const char *p = stat + 1; *p && o + 1 < sizeof(key); p++)
-            key[o++] = *p == '_' ? '.' : *p;
-        key[o] = '\0';
-    } else {
-        str_copy(key, sizeof(key), stat);
-    }
-    if (figures)
-        return results_figures_lat(e, dir, key);
-    /* flat forms: lat_mean_us, lat_max_us, lat_p99_9_us in precondition / HIR / XSR records */
-    return jp_num(e, metric);
-}
-
-int plot_parse_tracking(const char *t, char *metric, size_t mlen, double *bs, double *mix)
-{
-    const char *at = t ? strchr(t, '@') : NULL;
-    if (!at)
-        return -1;
-    size_t n = (size_t)(at - t);
-    if (n + 1 > mlen)
-        return -1;
-    memcpy(metric, t, n);
-    metric[n] = '\0';
-    char *end;
-    double v = strtod(at + 1, &end);
-    if (end == at + 1)
-        return -1;
-    double mult = 1;
-    if (!strncmp(end, "KiB", 3))
-        mult = 1024, end += 3;
-    else if (!strncmp(end, "MiB", 3))
-        mult = 1024.0 * 1024, end += 3;
-    else if (*end == 'B')
-        end++;
-    if (*end != '/')
-        return -1;
-    char *end2;
-    double m = strtod(end + 1, &end2);
-    if (end2 == end + 1)
-        return -1;
-    *bs = v * mult;
-    *mix = m;
-    return 0;
+    if (!jp_obj_at(e, "total"))
+        return jp_num(e, metric);   /* the flat records of precondition / HIR / XSR */
+    const struct metric_def *d = metrics_def(metric);   /* a suite element: figures object */
+    return d ? jp_path(e, d->path) : NAN;
 }
 
 const char *plot_metric_axis(const char *metric)
 {
-    if (plot_metric_is_latency(metric))
-        return "latency (µs)";
-    if (strstr(metric, "mb_s"))
-        return "throughput (MB/s = 10^6 B/s)";
-    if (strstr(metric, "mib_s"))
-        return "throughput (MiB/s)";
-    return "IOPS";
+    const struct metric_def *d = metrics_def(metric);
+    return metrics_kind_axis(d ? d->kind : METRIC_KIND_IOPS);
 }
 
 static const char *metric_word(const char *metric)
 {
-    static const struct { const char *m, *w; } names[] = {
-        {"iops", "IOPS"}, {"read_iops", "read IOPS"}, {"write_iops", "write IOPS"},
-        {"mb_s", "MB/s (10^6 B/s)"}, {"read_mb_s", "read MB/s (10^6 B/s)"},
-        {"write_mb_s", "write MB/s (10^6 B/s)"},
-        {"lat_mean_us", "mean latency (µs)"}, {"read_lat_mean_us", "mean read latency (µs)"},
-        {"write_lat_mean_us", "mean write latency (µs)"}, {"lat_max_us", "max latency (µs)"},
-        {"write_lat_max_us", "max write latency (µs)"},
-        {"read_lat_max_us", "max read latency (µs)"},
-    };
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        if (!strcmp(names[i].m, metric))
-            return names[i].w;
-    return report_words_metric(metric);   /* never the key itself */
+    const struct metric_def *d = metrics_def(metric);
+    return d ? d->chart : report_words_metric(metric);   /* never the key itself */
+}
+
+/* A variable of a block size and a R/W mix (METRIC@BS/MIX): the charts draw those. */
+static bool tracked_at(const struct tracking *t)
+{
+    return t->bs && t->read_pct >= 0;
+}
+
+/* The maximum latency of a mean latency's direction ("write_lat_mean_us" -> "write_lat_max_us"),
+ * NULL for another metric. */
+static const char *max_of(const char *metric)
+{
+    const struct metric_def *d = metrics_def(metric);
+    for (unsigned i = 0; d && d->kind == METRIC_KIND_LAT && d->pct == METRIC_STAT_MEAN &&
+                         i < METRIC_N; i++)
+        if (metrics_defs[i].kind == METRIC_KIND_LAT && metrics_defs[i].dir == d->dir &&
+            metrics_defs[i].pct == METRIC_STAT_MAX)
+            return metrics_defs[i].key;
+    return NULL;
 }
 
 /* ---- the measurement window ---- */
@@ -135,33 +79,20 @@ double plot_tracked_value(struct json_object *round, const struct plot_window_sr
     struct json_object *tr = jp_arr(round, "tracked");
     if (tr)
         return jp_number(jp_idx(tr, (size_t)s->k));
-    const char *tracking = jp_str(s->var, "tracking");
-    if (!tracking)
+    struct tracking t;
+    tracking_of(s->var, &t);
+    if (!t.metric[0])
         return NAN;
-    char metric[64];
-    double bs, mix;
-    if (plot_parse_tracking(tracking, metric, sizeof(metric), &bs, &mix) != 0)
-        str_copy(metric, sizeof(metric), tracking);
-    return plot_elem_metric(round, metric);   /* a suite element or a run round: figures */
+    return plot_elem_metric(round, t.metric);   /* a suite element or a run round: figures */
 }
 
 /* The unit of a window's tracked values, for its annotation: "IOPS", "MB/s", "µs". */
 static const char *window_unit(struct json_object *var)
 {
-    const char *tracking = jp_str(var, "tracking");
-    char metric[64];
-    double bs, mix;
-    if (!tracking)
-        return "";
-    if (plot_parse_tracking(tracking, metric, sizeof(metric), &bs, &mix) != 0)
-        str_copy(metric, sizeof(metric), tracking);
-    if (plot_metric_is_latency(metric))
-        return "µs";
-    if (strstr(metric, "mb_s"))
-        return "MB/s";
-    if (strstr(metric, "iops"))
-        return "IOPS";
-    return "";
+    struct tracking t;
+    tracking_of(var, &t);
+    const struct metric_def *d = metrics_def(t.metric);
+    return d && d->kind != METRIC_KIND_MIB_S ? metrics_kind_unit(d->kind) : "";
 }
 
 static void window_chart_one(struct plot_ctx *c, const char *name, const char *section,
@@ -323,19 +254,20 @@ static void suite_convergence(struct plot_ctx *c, const char *test, const char *
 {
     struct series_key keys[64];
     size_t n_keys = 0;
-    char metric[64] = "", tmetric[64];
-    double tbs, tmix = 0;
+    char metric[64] = "";
+    double tmix = 0;
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *t = plot_suite_test(c->in[i].doc, test);
         struct json_object *subs = jp_arr(t, "subtests");
         for (size_t j = 0; j < jp_len(subs); j++) {
             struct json_object *st = jp_idx(subs, j);
-            const char *tracking = jp_string(jp_idx(jp_arr(st, "tracking"), 0));
-            if (!tracking ||
-                plot_parse_tracking(tracking, tmetric, sizeof(tmetric), &tbs, &tmix) != 0)
+            struct tracking tk;
+            tracking_at(st, 0, &tk);
+            if (!tracked_at(&tk))
                 continue;
+            tmix = tk.read_pct;
             if (!metric[0])
-                str_copy(metric, sizeof(metric), metric_override ? metric_override : tmetric);
+                str_copy(metric, sizeof(metric), metric_override ? metric_override : tk.metric);
             struct json_object *r0 = jp_idx(jp_arr(st, "rounds"), 0);
             struct json_object *els = jp_arr(r0, "elements");
             for (size_t e = 0; e < jp_len(els); e++) {
@@ -438,6 +370,7 @@ static void suite_windows(struct plot_ctx *c, const char *test)
 {
     struct wkey {
         char sub[64], tracking[128];
+        struct tracking t;
     } keys[32];
     size_t n_keys = 0;
     bool multi_sub = false;
@@ -460,6 +393,7 @@ static void suite_windows(struct plot_ctx *c, const char *test)
                 if (!found && n_keys < 32) {
                     str_copy(keys[n_keys].sub, sizeof(keys[n_keys].sub), lab ? lab : "");
                     str_copy(keys[n_keys].tracking, sizeof(keys[n_keys].tracking), tr);
+                    tracking_of(jp_idx(vars, k), &keys[n_keys].t);
                     n_keys++;
                 }
             }
@@ -472,11 +406,11 @@ static void suite_windows(struct plot_ctx *c, const char *test)
         struct plot_window_src src[64];
         size_t n = 0;
         char what[128], metric[64];
-        double bs = NAN, mix = NAN;
-        if (plot_parse_tracking(keys[q].tracking, metric, sizeof(metric), &bs, &mix) == 0) {
+        if (tracked_at(&keys[q].t)) {
             char bsl[32], mixl[32];
-            units_format_bs(bs, bsl, sizeof(bsl));
-            plot_mix_label(mix, mixl, sizeof(mixl));
+            str_copy(metric, sizeof(metric), keys[q].t.metric);
+            units_format_bs(keys[q].t.bs, bsl, sizeof(bsl));
+            plot_mix_label(keys[q].t.read_pct, mixl, sizeof(mixl));
             snprintf(what, sizeof(what), "%s %s %s", bsl, mixl, metric_word(metric));
         } else {
             str_copy(what, sizeof(what), keys[q].tracking);
@@ -531,8 +465,8 @@ void plot_suite_steady(struct plot_ctx *c, const char *test)
 {
     char name[64];
     snprintf(name, sizeof(name), "%s-convergence", test);
-    const char *report = plot_suite_report(c, test);
-    bool tp = !strcmp(report, "tp"), lat = !strcmp(report, "lat");
+    const enum pts_report p = plot_suite_presentation(c, test);
+    const bool tp = p == PTS_REPORT_TP, lat = p == PTS_REPORT_LAT;
     suite_convergence(c, test, name, NULL, tp, !tp && !lat);
     if (lat) {
         /* the PTS latency page also tracks the maximum response time */
@@ -540,15 +474,12 @@ void plot_suite_steady(struct plot_ctx *c, const char *test)
         for (size_t i = 0; i < c->n_in; i++) {
             struct json_object *st = jp_idx(jp_arr(plot_suite_test(c->in[i].doc, test),
                                                     "subtests"), 0);
-            const char *tr = jp_string(jp_idx(jp_arr(st, "tracking"), 0));
-            double bs, mix;
-            char m[64];
-            if (tr && plot_parse_tracking(tr, m, sizeof(m), &bs, &mix) == 0) {
-                char *mean = strstr(m, "mean");
-                if (mean) {
-                    snprintf(metric, sizeof(metric), "%.*smax%s", (int)(mean - m), m, mean + 4);
-                    break;
-                }
+            struct tracking tk;
+            tracking_at(st, 0, &tk);
+            const char *max = tracked_at(&tk) ? max_of(tk.metric) : NULL;
+            if (max) {
+                str_copy(metric, sizeof(metric), max);
+                break;
             }
         }
         snprintf(name, sizeof(name), "%s-convergence-max", test);
@@ -572,14 +503,13 @@ void plot_precondition_charts(struct plot_ctx *c, const char *test)
         if (!jp_len(rounds))
             continue;
         struct json_object *var = jp_idx(jp_arr(jp_get(pc, "steady_state"), "variables"), 0);
-        const char *tr = jp_str(var, "tracking");
-        double bs, mix;
-        char m[64];
-        if (n == 0 && tr && plot_parse_tracking(tr, m, sizeof(m), &bs, &mix) == 0) {
+        struct tracking tk;
+        tracking_of(var, &tk);
+        if (n == 0 && tracked_at(&tk)) {
             char bsl[32], mixl[32];
-            str_copy(metric, sizeof(metric), m);
-            units_format_bs(bs, bsl, sizeof(bsl));
-            plot_mix_label(mix, mixl, sizeof(mixl));
+            str_copy(metric, sizeof(metric), tk.metric);
+            units_format_bs(tk.bs, bsl, sizeof(bsl));
+            plot_mix_label(tk.read_pct, mixl, sizeof(mixl));
             snprintf(what, sizeof(what), "RND %s %s %s", bsl, mixl, metric_word(metric));
         }
         src[n++] = (struct plot_window_src){.input = i, .var = var, .rounds = rounds,

@@ -522,61 +522,91 @@ static struct json_object *result_json(const struct pr_result *r)
     return o;
 }
 
-/* Saturation points of every finished series (workload, compressibility, worker count) with
- * at least two queue depths. */
-static void saturation_update(struct profile_session *s)
+/* A finished series' saturation point (saturation.h): its group, worker count, the point
+ * index of the saturation and that of the maximum. */
+struct series_sat {
+    const struct pr_group *group;
+    unsigned workers, n, point;
+    double max_eqd;
+    struct saturation sat;
+};
+typedef void (*series_sat_fn)(const struct profile_session *s, const struct series_sat *ss,
+                              void *arg);
+
+/* One worker count of group gr, from its first point a: its saturation, false when the series
+ * is unfinished, has fewer than two queue depths or none saturates. */
+static bool series_saturation(const struct profile_session *s, const struct pr_group *gr,
+                              unsigned a, struct saturation_point *sp, unsigned *idx,
+                              struct series_sat *out)
 {
-    struct json_object *arr = json_object_new_array();
-    struct saturation_point *sp = xcalloc(s->n_points, sizeof(*sp));
-    unsigned *idx = xcalloc(s->n_points, sizeof(*idx));
+    const unsigned workers = s->points[a].wl.workers;
+    size_t n = 0;
+    for (unsigned b = a; b < gr->first_point + gr->n_points; b++) {
+        const struct pr_point *pt = &s->points[b];
+        if (pt->wl.workers != workers)
+            continue;
+        if (!pt->res.done)
+            return false;
+        sp[n] = (struct saturation_point){(double)pt->wl.workers * pt->wl.qd,
+                                          pt->res.total.iops, pt->res.total.lat.mean_us,
+                                          pt->res.total.lat.pct_us[METRICS_P99]};
+        idx[n++] = b;
+    }
+    struct saturation sat;
+    if (n < 2 || saturation_find(sp, n, SATURATION_FRAC, &sat) != 0 || !sat.found)
+        return false;
+    *out = (struct series_sat){.group = gr, .workers = workers, .n = (unsigned)n,
+                               .point = idx[sat.index], .max_eqd = sp[sat.max_index].eqd,
+                               .sat = sat};
+    return true;
+}
+
+/* fn for the saturation point of every finished series (workload, compressibility, worker
+ * count) with at least two queue depths. */
+static void each_saturation(const struct profile_session *s, series_sat_fn fn, void *arg)
+{
+    struct saturation_point *sp = xcalloc(s->n_points ? s->n_points : 1, sizeof(*sp));
+    unsigned *idx = xcalloc(s->n_points ? s->n_points : 1, sizeof(*idx));
     for (unsigned g = 0; g < s->n_groups; g++) {
         const struct pr_group *gr = &s->groups[g];
         for (unsigned a = gr->first_point; a < gr->first_point + gr->n_points; a++) {
-            unsigned workers = s->points[a].wl.workers;
             bool first = true;   /* handle each worker count once, at its first point */
             for (unsigned b = gr->first_point; b < a && first; b++)
-                first = s->points[b].wl.workers != workers;
-            if (!first)
-                continue;
-            size_t n = 0;
-            bool complete = true;
-            for (unsigned b = a; b < gr->first_point + gr->n_points; b++) {
-                const struct pr_point *pt = &s->points[b];
-                if (pt->wl.workers != workers)
-                    continue;
-                if (!pt->res.done) {
-                    complete = false;
-                    continue;
-                }
-                sp[n] = (struct saturation_point){(double)pt->wl.workers * pt->wl.qd,
-                                                  pt->res.total.iops,
-                                                  pt->res.total.lat.mean_us,
-                                                  pt->res.total.lat.pct_us[METRICS_P99]};
-                idx[n++] = b;
-            }
-            struct saturation sat;
-            if (!complete || n < 2 || saturation_find(sp, n, SATURATION_FRAC, &sat) != 0 ||
-                !sat.found)
-                continue;
-            struct json_object *o = json_object_new_object();
-            jw_add(o, "profile", jw_str(profile_name_of(s, gr)));
-            jw_add(o, "workload", jw_str(workload_name_of(s, gr)));
-            jw_add(o, "compress_pct", jw_int(gr->compress));
-            jw_add(o, "workers", jw_int(workers));
-            jw_add(o, "points", jw_int((int64_t)n));
-            jw_add(o, "max_iops", jw_num(sat.max_iops));
-            jw_add(o, "max_iops_effective_qd", jw_num(sp[sat.max_index].eqd));
-            jw_add(o, "effective_qd", jw_num(sat.eqd));
-            jw_add(o, "qd", jw_int(s->points[idx[sat.index]].wl.qd));
-            jw_add(o, "iops", jw_num(sat.iops));
-            jw_add(o, "lat_mean_us", jw_num(sat.lat_mean_us));
-            jw_add(o, "lat_p99_us", jw_num(sat.lat_p99_us));
-            jw_add(o, "point", jw_int(idx[sat.index]));
-            json_object_array_add(arr, o);
+                first = s->points[b].wl.workers != s->points[a].wl.workers;
+            struct series_sat ss;
+            if (first && series_saturation(s, gr, a, sp, idx, &ss))
+                fn(s, &ss, arg);
         }
     }
     free(sp);
     free(idx);
+}
+
+static void saturation_json(const struct profile_session *s, const struct series_sat *ss,
+                            void *arg)
+{
+    struct json_object *o = json_object_new_object();
+    jw_add(o, "profile", jw_str(profile_name_of(s, ss->group)));
+    jw_add(o, "workload", jw_str(workload_name_of(s, ss->group)));
+    jw_add(o, "compress_pct", jw_int(ss->group->compress));
+    jw_add(o, "workers", jw_int(ss->workers));
+    jw_add(o, "points", jw_int((int64_t)ss->n));
+    jw_add(o, "max_iops", jw_num(ss->sat.max_iops));
+    jw_add(o, "max_iops_effective_qd", jw_num(ss->max_eqd));
+    jw_add(o, "effective_qd", jw_num(ss->sat.eqd));
+    jw_add(o, "qd", jw_int(s->points[ss->point].wl.qd));
+    jw_add(o, "iops", jw_num(ss->sat.iops));
+    jw_add(o, "lat_mean_us", jw_num(ss->sat.lat_mean_us));
+    jw_add(o, "lat_p99_us", jw_num(ss->sat.lat_p99_us));
+    jw_add(o, "point", jw_int(ss->point));
+    json_object_array_add(arg, o);
+}
+
+/* The document's "saturation": every finished series' saturation point. */
+static void saturation_update(struct profile_session *s)
+{
+    struct json_object *arr = json_object_new_array();
+    each_saturation(s, saturation_json, arr);
     jw_add(s->doc, "saturation", arr);
 }
 
@@ -905,6 +935,7 @@ static void point_header_json(struct profile_session *s, unsigned index, uint64_
     jw_add(pt->json, "precondition", jw_str(wl_precondition_name(g->pre)));
     jw_add(pt->json, "measure", jw_str(g->pre == WL_PRECOND_STEADY ? "steady" : "fixed"));
     jw_add(pt->json, "spec", jw_str(spec));
+    jw_add(pt->json, "stimulus", results_workload_json(&pt->wl, NULL));   /* as a run's "workload" */
     if (pt->adapted[0])
         jw_add(pt->json, "adapted", jw_str(pt->adapted));
     jw_add(pt->json, "round_time_s", jw_num((double)round_ns / 1e9));
@@ -976,6 +1007,7 @@ static void point_record(struct profile_session *s, struct pr_point *pt,
         rec_crit.max_rounds = max;
         struct json_object *ss = results_steady_json(&pw, pt->res.verdict.steady ? b : 0,
                                                      &rec_crit, s->cfg.track, n);
+        jw_add(ss, "track", results_track_json(s->cfg.track, 0, -1));
         results_verdict_json(ss, &pt->res.verdict, guarded ? last_gr : NULL,
                              guarded ? &guard : NULL);
         if (!guarded && wl_writes(&pt->wl))
@@ -1150,6 +1182,24 @@ static int do_purge(struct profile_session *s, char *err, size_t errlen)
     return ret;
 }
 
+/* "  database/database 90% 4 workers: effective QD 64, 120 k IOPS (max 125 k), lat mean 2.1
+ * ms", under a heading before the first. */
+static void saturation_line(const struct profile_session *s, const struct series_sat *ss,
+                            void *arg)
+{
+    unsigned *n = arg;
+    if (!(*n)++)
+        printf("\nsaturation (lowest effective QD reaching %.0f%% of the maximum IOPS):\n",
+               100 * SATURATION_FRAC);
+    char a[32], b[32], l[32];
+    units_format_figure(ss->sat.iops, UNITS_FIG_IOPS, a, sizeof(a));
+    units_format_figure(ss->sat.max_iops, UNITS_FIG_IOPS, b, sizeof(b));
+    units_format_lat(ss->sat.lat_mean_us, UNITS_TEXT, l, sizeof(l));
+    printf("  %s/%s %u%% %u worker%s: effective QD %.0f, %s IOPS (max %s), lat mean %s\n",
+           profile_name_of(s, ss->group), workload_name_of(s, ss->group), ss->group->compress,
+           ss->workers, ss->workers == 1 ? "" : "s", ss->sat.eqd, a, b, l);
+}
+
 static void print_table(const struct profile_session *s)
 {
     printf("\n%-14s %-20s %5s %7s %4s %6s %12s %10s %10s %10s  %s\n", "profile", "workload",
@@ -1183,32 +1233,8 @@ static void print_table(const struct profile_session *s)
                workload_name_of(s, g), comp, pt->wl.workers, pt->wl.qd,
                pt->wl.workers * pt->wl.qd, iops, mb, mean, p99, how);
     }
-    struct json_object *sat;
-    if (json_object_object_get_ex(s->doc, "saturation", &sat) && json_object_array_length(sat)) {
-        printf("\nsaturation (lowest effective QD reaching %.0f%% of the maximum IOPS):\n",
-               100 * SATURATION_FRAC);
-        for (size_t i = 0; i < json_object_array_length(sat); i++) {
-            struct json_object *o = json_object_array_get_idx(sat, i), *v;
-            double eqd = 0, iops = 0, mx = 0, lat = 0;
-            if (json_object_object_get_ex(o, "effective_qd", &v)) eqd = json_object_get_double(v);
-            if (json_object_object_get_ex(o, "iops", &v)) iops = json_object_get_double(v);
-            if (json_object_object_get_ex(o, "max_iops", &v)) mx = json_object_get_double(v);
-            if (json_object_object_get_ex(o, "lat_mean_us", &v)) lat = json_object_get_double(v);
-            const char *prof = "", *wln = "";
-            int64_t comp = 0, workers = 0;
-            if (json_object_object_get_ex(o, "profile", &v)) prof = json_object_get_string(v);
-            if (json_object_object_get_ex(o, "workload", &v)) wln = json_object_get_string(v);
-            if (json_object_object_get_ex(o, "compress_pct", &v)) comp = json_object_get_int64(v);
-            if (json_object_object_get_ex(o, "workers", &v)) workers = json_object_get_int64(v);
-            char a[32], b[32], l[32];
-            units_format_figure(iops, UNITS_FIG_IOPS, a, sizeof(a));
-            units_format_figure(mx, UNITS_FIG_IOPS, b, sizeof(b));
-            units_format_lat(lat, UNITS_TEXT, l, sizeof(l));
-            printf("  %s/%s %lld%% %lld worker%s: effective QD %.0f, %s IOPS (max %s), lat mean "
-                   "%s\n", prof, wln, (long long)comp, (long long)workers, workers == 1 ? "" : "s",
-                   eqd, a, b, l);
-        }
-    }
+    unsigned n_sat = 0;
+    each_saturation(s, saturation_line, &n_sat);
     printf("\nresults: %s\n", s->results_path);
     fflush(stdout);
 }

@@ -111,6 +111,17 @@ static int dirth_round(struct pts_session *s, const struct pts_def *d, struct di
     return 0;
 }
 
+/* The sweep's tracking variable as parts: the first point's IOPS (its name "iops@T32/Q32") at
+ * the stimulus's block size and mix. */
+static struct json_object *dirth_track_json(const struct pts_def *d)
+{
+    struct pts_track t = {.metric = "iops", .bs = d->bss[0], .mix = d->mixes[0]};
+    struct json_object *o = ps_track_json(&t);
+    json_object_object_add(o, "threads", json_object_new_int((int)d->threads_list[0]));
+    json_object_object_add(o, "qd", json_object_new_int((int)d->qd_list[0]));
+    return o;
+}
+
 /* Rounds of the sweep until the first point's IOPS is steady (PTS DIRTH, docs/pts.md). 0, 1
  * interrupted, -1. */
 static int dirth_sweep(struct pts_session *s, const struct pts_def *d, struct dirth_sweep *w,
@@ -122,6 +133,9 @@ static int dirth_sweep(struct pts_session *s, const struct pts_def *d, struct di
     snprintf(w->tname, sizeof(w->tname), "iops@T%u/Q%u", d->threads_list[0], d->qd_list[0]);
     json_object_array_add(tn, json_object_new_string(w->tname));
     json_object_object_add(sub, "tracking", tn);
+    struct json_object *tracks = json_object_new_array();
+    json_object_array_add(tracks, dirth_track_json(d));
+    json_object_object_add(sub, "track", tracks);
     struct tracked tk = {.n_vars = 1};
     struct steady_window win;
     unsigned steady = 0;
@@ -143,8 +157,10 @@ static int dirth_sweep(struct pts_session *s, const struct pts_def *d, struct di
         const double *ys[1] = {tk.v[0]};
         steady = steady_first_all(ys, 1, tk.n, &c, &win);
         const char *names[1] = {w->tname};
-        json_object_object_add(sub, "steady_state",
-                               ps_steady_obj(names, &win, 1, steady, r, w->max_rounds));
+        struct json_object *sso = ps_steady_obj(names, &win, 1, steady, r, w->max_rounds);
+        json_object_object_add(json_object_array_get_idx(json_object_object_get(sso, "variables"),
+                                                         0), "track", dirth_track_json(d));
+        json_object_object_add(sub, "steady_state", sso);
         if (!s->cfg.quiet) {   /* on a terminal too: over the live line, which goes on below */
             char fig[32];
             units_format_figure(w->iops[0], UNITS_FIG_IOPS, fig, sizeof(fig));

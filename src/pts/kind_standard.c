@@ -355,6 +355,7 @@ static int subtest_plan(struct pts_session *s, struct subtest_loop *L, char *err
     L->rounds_json = json_object_new_array();
     json_object_object_add(L->sub, "rounds", L->rounds_json);
     L->tr_names = json_object_new_array();
+    struct json_object *tracks = json_object_new_array();
     for (unsigned v = 0; v < d->n_track; v++) {
         struct pts_track t = d->track[v];
         if (!t.bs)
@@ -362,8 +363,10 @@ static int subtest_plan(struct pts_session *s, struct subtest_loop *L, char *err
         char name[64];
         pts_track_format(&t, name, sizeof(name));
         json_object_array_add(L->tr_names, json_object_new_string(name));
+        json_object_array_add(tracks, ps_track_json(&t));
     }
     json_object_object_add(L->sub, "tracking", L->tr_names);
+    json_object_object_add(L->sub, "track", tracks);
     L->tk.n_vars = d->n_track;
     return 0;
 }

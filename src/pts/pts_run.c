@@ -485,15 +485,25 @@ struct json_object *ps_steady_json(const struct pts_def *d, uint32_t sub_bs,
                                        unsigned round, unsigned rounds_run, unsigned max_rounds)
 {
     char names[PTS_MAX_TRACK][64];
-    const char *np[PTS_MAX_TRACK];
+    const char *np[PTS_MAX_TRACK] = {NULL};
+    struct pts_track t[PTS_MAX_TRACK];
     for (unsigned v = 0; v < n_vars && v < PTS_MAX_TRACK; v++) {
-        struct pts_track t = d->track[v];
-        if (!t.bs)
-            t.bs = sub_bs;
-        pts_track_format(&t, names[v], sizeof(names[v]));
+        t[v] = d->track[v];
+        if (!t[v].bs)
+            t[v].bs = sub_bs;
+        pts_track_format(&t[v], names[v], sizeof(names[v]));
         np[v] = names[v];
     }
-    return ps_steady_obj(np, w, n_vars, round, rounds_run, max_rounds);
+    struct json_object *o = ps_steady_obj(np, w, n_vars, round, rounds_run, max_rounds);
+    struct json_object *vars = json_object_object_get(o, "variables");
+    for (unsigned v = 0; v < n_vars && v < PTS_MAX_TRACK; v++)   /* the parts beside the name */
+        json_object_object_add(json_object_array_get_idx(vars, v), "track", ps_track_json(&t[v]));
+    return o;
+}
+
+struct json_object *ps_track_json(const struct pts_track *t)
+{
+    return results_track_json(t->metric, t->bs, (int)t->mix);
 }
 
 /* The round at which the test is likely to end: the first the SNIA window allows (5 rounds),

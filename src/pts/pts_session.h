@@ -136,6 +136,9 @@ struct json_object *ps_steady_obj(const char *const *names, const struct steady_
 struct json_object *ps_steady_json(const struct pts_def *d, uint32_t sub_bs,
                                    const struct steady_window *w, unsigned n_vars,
                                    unsigned round, unsigned rounds_run, unsigned max_rounds);
+/* A tracking variable's parts for results ("track" beside its name "tracking"): metric, bs,
+ * read_pct (results_track_json). */
+struct json_object *ps_track_json(const struct pts_track *t);
 
 /* ---- the kinds (one file each) ----
  * One subtest of definition d: sub_bs is its block size when the definition has one subtest

@@ -56,47 +56,27 @@
 #include "lib/units.h"
 #include "lib/util.h"
 #include "read/load.h"
+#include "read/tracking.h"
 
 #define MEAS_MAX_DEPTH 16
 
-static const char *const meas_names[MEAS_N] = {
-    [MEAS_IOPS] = "iops",
-    [MEAS_READ_IOPS] = "read_iops",
-    [MEAS_WRITE_IOPS] = "write_iops",
-    [MEAS_MB_S] = "mb_s",
-    [MEAS_READ_MB_S] = "read_mb_s",
-    [MEAS_WRITE_MB_S] = "write_mb_s",
-    [MEAS_LAT_MEAN_US] = "lat_mean_us",
-    [MEAS_READ_LAT_MEAN_US] = "read_lat_mean_us",
-    [MEAS_WRITE_LAT_MEAN_US] = "write_lat_mean_us",
-    [MEAS_LAT_P99_US] = "lat_p99_us",
-    [MEAS_LAT_P99_9_US] = "lat_p99_9_us",
-    [MEAS_LAT_P99_99_US] = "lat_p99_99_us",
-    [MEAS_LAT_MAX_US] = "lat_max_us",
-    [MEAS_LAT_P50_US] = "lat_p50_us",
-    [MEAS_LAT_P90_US] = "lat_p90_us",
-    [MEAS_LAT_P95_US] = "lat_p95_us",
-};
-
 const char *meas_metric_name(enum meas_metric m)
 {
-    return (unsigned)m < MEAS_N ? meas_names[m] : "?";
+    return (unsigned)m < MEAS_N ? metrics_defs[m].key : "?";
 }
 
 int meas_metric_parse(const char *name, enum meas_metric *out)
 {
-    for (unsigned i = 0; name && i < MEAS_N; i++) {
-        if (!strcmp(name, meas_names[i])) {
-            *out = (enum meas_metric)i;
-            return 0;
-        }
-    }
-    return -1;
+    const struct metric_def *d = metrics_def(name);
+    if (!d || d - metrics_defs >= MEAS_N)
+        return -1;
+    *out = (enum meas_metric)(d - metrics_defs);
+    return 0;
 }
 
 bool meas_lower_is_better(enum meas_metric m)
 {
-    return m >= MEAS_LAT_MEAN_US && m < MEAS_N;
+    return (unsigned)m < MEAS_N && metrics_defs[m].lower_is_better;
 }
 
 static const struct {
@@ -214,34 +194,13 @@ static bool str_in(const char *s, const char *a, const char *b)
 
 /* ---- figures of one round, and averages with spreads over rounds ---- */
 
-static void figs_clear(double v[MEAS_N])
-{
-    for (unsigned i = 0; i < MEAS_N; i++)
-        v[i] = NAN;
-}
-
 /* The figures object (results_figures_add) of a run round, a suite element or table row, or a
  * profile result: read, write, total {iops, mb_s, lat_us {mean, max, percentiles}}. A direction
  * without I/O has lat_us null: its latencies stay NAN. */
 static void figs_from(struct json_object *o, double v[MEAS_N])
 {
-    figs_clear(v);
-    v[MEAS_IOPS] = jp_path(o, "total.iops");
-    v[MEAS_READ_IOPS] = jp_path(o, "read.iops");
-    v[MEAS_WRITE_IOPS] = jp_path(o, "write.iops");
-    v[MEAS_MB_S] = jp_path(o, "total.mb_s");
-    v[MEAS_READ_MB_S] = jp_path(o, "read.mb_s");
-    v[MEAS_WRITE_MB_S] = jp_path(o, "write.mb_s");
-    v[MEAS_LAT_MEAN_US] = jp_path(o, "total.lat_us.mean");
-    v[MEAS_LAT_MAX_US] = jp_path(o, "total.lat_us.max");
-    v[MEAS_LAT_P99_US] = jp_path(o, "total.lat_us.percentiles.99");
-    v[MEAS_LAT_P99_9_US] = jp_path(o, "total.lat_us.percentiles.99.9");
-    v[MEAS_LAT_P99_99_US] = jp_path(o, "total.lat_us.percentiles.99.99");
-    v[MEAS_LAT_P50_US] = jp_path(o, "total.lat_us.percentiles.50");
-    v[MEAS_LAT_P90_US] = jp_path(o, "total.lat_us.percentiles.90");
-    v[MEAS_LAT_P95_US] = jp_path(o, "total.lat_us.percentiles.95");
-    v[MEAS_READ_LAT_MEAN_US] = jp_path(o, "read.lat_us.mean");
-    v[MEAS_WRITE_LAT_MEAN_US] = jp_path(o, "write.lat_us.mean");
+    for (unsigned i = 0; i < MEAS_N; i++)
+        v[i] = jp_path(o, metrics_defs[i].path);
 }
 
 struct meas_acc {
@@ -411,6 +370,19 @@ static void run_rounds_acc(struct json_object *rounds, long first, long last, st
     }
 }
 
+/* The conditions a workload object records (results_workload_json: a run's "workload", a
+ * profile point's "stimulus"): block size (0 for several), shares, workers x QD, compressibility. */
+static void conditions_of(struct json_object *wl, struct meas_point *p)
+{
+    struct json_object *bss = jp_get(wl, "block_sizes");
+    p->bs = jp_len(bss) == 1 ? (uint32_t)jint(jp_get(jp_idx(bss, 0), "bytes"), 0) : 0;
+    p->read_pct = jpct(jp_get(wl, "read_pct"), 0);
+    p->random_pct = jpct(jp_get(wl, "random_pct"), 0);
+    p->workers = (unsigned)jint(jp_get(wl, "workers"), 1);
+    p->qd = (unsigned)jint(jp_get(wl, "qd"), 1);
+    p->compress_pct = jpct(jp_get(wl, "compress_pct"), -1);
+}
+
 static int load_run(struct meas_ctx *c, struct json_object *root, char *err, size_t errlen)
 {
     struct json_object *wl = jp_get(root, "workload");
@@ -445,13 +417,7 @@ static int load_run(struct meas_ctx *c, struct json_object *root, char *err, siz
                                              pc == MEAS_PC_DONE);
 
     struct meas_point *p = point_new(c);
-    struct json_object *bss = jp_get(wl, "block_sizes");
-    p->bs = jp_len(bss) == 1 ? (uint32_t)jint(jp_get(jp_idx(bss, 0), "bytes"), 0) : 0;
-    p->read_pct = jpct(jp_get(wl, "read_pct"), 0);
-    p->random_pct = jpct(jp_get(wl, "random_pct"), 0);
-    p->workers = (unsigned)jint(jp_get(wl, "workers"), 1);
-    p->qd = (unsigned)jint(jp_get(wl, "qd"), 1);
-    p->compress_pct = jpct(jp_get(wl, "compress_pct"), -1);
+    conditions_of(wl, p);
     p->state = state;
     p->unwritten = unwritten_of(jstr(jp_get(ss, "measured_state")));
     p->rounds = a.rounds;
@@ -573,7 +539,8 @@ static void suite_table(struct meas_ctx *c, enum meas_precond pc, struct json_ob
 
 /* DIRTH / CBW: the max operating point (highest IOPS under the latency ceiling), measured once
  * with a full histogram. The stimulus (block size, R/W mix) is read from the precondition's
- * tracking variable "iops@8KiB/65"; without it the point is skipped. */
+ * tracking variable ("track" {bs, read_pct}; an older file's name "iops@8KiB/65"); without it
+ * the point is skipped. */
 static void suite_dirth(struct meas_ctx *c, enum meas_precond pc, struct json_object *test,
                         struct json_object *sub)
 {
@@ -581,21 +548,12 @@ static void suite_dirth(struct meas_ctx *c, enum meas_precond pc, struct json_ob
     if (!op)
         return;
     struct json_object *vars = jpath(sub, "precondition", "steady_state", "variables", NULL);
-    const char *trk = jstr(jp_get(jp_idx(vars, 0), "tracking"));
-    const char *at = trk ? strchr(trk, '@') : NULL;
-    const char *slash = at ? strchr(at, '/') : NULL;
-    if (!slash)
+    struct tracking tk;
+    tracking_of(jp_idx(vars, 0), &tk);
+    if (!tk.bs || tk.read_pct < 0)
         return;
-    char sz[32];
-    snprintf(sz, sizeof(sz), "%.*s", (int)(slash - at - 1), at + 1);
-    uint64_t bs;
-    char e2[128];
-    if (units_parse_size(sz, &bs, e2, sizeof(e2)) != 0 || bs == 0 || bs > UINT32_MAX)
-        return;
-    char *end;
-    long mix = strtol(slash + 1, &end, 10);
-    if (end == slash + 1 || *end || mix < 0 || mix > 100)
-        return;
+    const uint32_t bs = tk.bs;
+    const long mix = tk.read_pct;
     double fig[MEAS_N];
     figs_from(op, fig);
     const double iops = fig[MEAS_IOPS];
@@ -713,6 +671,32 @@ static enum meas_state profile_state(enum meas_precond pc, struct json_object *p
     return state_from(jstr(jp_get(res, "measured_state")), reached, pre);
 }
 
+/* A profile point's conditions: its "stimulus" (the workload object a run records), else, in a
+ * file written before it, its inline "spec" read by the workload parser (io/workload.h).
+ * 0, or -1 with "bad spec: why". */
+static int profile_conditions(struct json_object *pt, struct meas_point *out, char *err,
+                              size_t errlen)
+{
+    memset(out, 0, sizeof(*out));
+    struct json_object *stim = jp_obj_at(pt, "stimulus");
+    if (stim) {
+        conditions_of(stim, out);
+        return 0;
+    }
+    const char *spec = jstr(jp_get(pt, "spec"));
+    struct workload wl;
+    char why[ERR_LEN];
+    if (!spec || wl_parse_inline(spec, &wl, why, sizeof(why)) != 0)
+        return errf(err, errlen, "bad spec: %s", spec ? why : "absent");
+    out->bs = wl.n_bs == 1 ? wl.bs[0].size : 0;
+    out->read_pct = (int)wl.read_pct;
+    out->random_pct = (int)wl.random_pct;
+    out->workers = wl.workers;
+    out->qd = wl.qd;
+    out->compress_pct = (int)wl.compress_pct;
+    return 0;
+}
+
 static int load_profile(struct meas_ctx *c, struct json_object *root, char *err, size_t errlen)
 {
     enum meas_precond pc = precond_of(root);
@@ -722,21 +706,19 @@ static int load_profile(struct meas_ctx *c, struct json_object *root, char *err,
         struct json_object *res = jp_get(pt, "result");
         if (!res || !isfinite(jp_path(res, "total.iops")))
             continue;
-        const char *spec = jstr(jp_get(pt, "spec"));
-        struct workload wl;
+        struct meas_point cond;
         char why[ERR_LEN];
-        if (!spec || wl_parse_inline(spec, &wl, why, sizeof(why)) != 0)
-            return errf(err, errlen, "%s: points[%zu]: bad spec: %s", c->file, i,
-                        spec ? why : "absent");
+        if (profile_conditions(pt, &cond, why, sizeof(why)) != 0)
+            return errf(err, errlen, "%s: points[%zu]: %s", c->file, i, why);
         const char *prof = jstr(jp_get(pt, "profile"));
         const char *wname = jstr(jp_get(pt, "workload"));
         struct meas_point *p = point_new(c);
-        p->bs = wl.n_bs == 1 ? wl.bs[0].size : 0;
-        p->read_pct = (int)wl.read_pct;
-        p->random_pct = (int)wl.random_pct;
-        p->workers = (unsigned)jint(jp_get(pt, "workers"), wl.workers);
-        p->qd = (unsigned)jint(jp_get(pt, "qd"), wl.qd);
-        p->compress_pct = jpct(jp_get(pt, "compress_pct"), (int)wl.compress_pct);
+        p->bs = cond.bs;
+        p->read_pct = cond.read_pct;
+        p->random_pct = cond.random_pct;
+        p->workers = (unsigned)jint(jp_get(pt, "workers"), cond.workers);
+        p->qd = (unsigned)jint(jp_get(pt, "qd"), cond.qd);
+        p->compress_pct = jpct(jp_get(pt, "compress_pct"), cond.compress_pct);
         p->state = profile_state(pc, pt, res);
         p->unwritten = unwritten_of(jstr(jp_get(res, "measured_state")));
         if (!prof)

@@ -15,19 +15,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/metrics.h"
+
 struct json_object;
 
+/* The figures a point keeps: the first rows of the metric vocabulary (core/metrics.h), same
+ * order, so that a point's v[m] is metrics_defs[m]'s figure. */
 enum meas_metric {
-    MEAS_IOPS, MEAS_READ_IOPS, MEAS_WRITE_IOPS,
-    MEAS_MB_S, MEAS_READ_MB_S, MEAS_WRITE_MB_S,          /* MB/s = 10^6 bytes/s */
-    MEAS_LAT_MEAN_US, MEAS_READ_LAT_MEAN_US, MEAS_WRITE_LAT_MEAN_US,
-    MEAS_LAT_P99_US, MEAS_LAT_P99_9_US, MEAS_LAT_P99_99_US, MEAS_LAT_MAX_US,
-    MEAS_LAT_P50_US, MEAS_LAT_P90_US, MEAS_LAT_P95_US,   /* the body of the distribution */
-    MEAS_N
+    MEAS_IOPS = METRIC_IOPS, MEAS_READ_IOPS = METRIC_READ_IOPS,
+    MEAS_WRITE_IOPS = METRIC_WRITE_IOPS, MEAS_MB_S = METRIC_MB_S,
+    MEAS_READ_MB_S = METRIC_READ_MB_S, MEAS_WRITE_MB_S = METRIC_WRITE_MB_S,
+    MEAS_LAT_MEAN_US = METRIC_LAT_MEAN_US, MEAS_READ_LAT_MEAN_US = METRIC_READ_LAT_MEAN_US,
+    MEAS_WRITE_LAT_MEAN_US = METRIC_WRITE_LAT_MEAN_US, MEAS_LAT_P99_US = METRIC_LAT_P99_US,
+    MEAS_LAT_P99_9_US = METRIC_LAT_P99_9_US, MEAS_LAT_P99_99_US = METRIC_LAT_P99_99_US,
+    MEAS_LAT_MAX_US = METRIC_LAT_MAX_US, MEAS_LAT_P50_US = METRIC_LAT_P50_US,
+    MEAS_LAT_P90_US = METRIC_LAT_P90_US, MEAS_LAT_P95_US = METRIC_LAT_P95_US,
+    MEAS_N = METRIC_N_MEASURED
 };
 
-/* "iops", "read_iops", ..., "lat_p99_9_us" (the names gate's --metrics takes); parse: -1 if
- * unknown. lower_is_better: latencies. */
+/* The vocabulary's key ("iops", "read_iops", ..., "lat_p99_9_us": the names gate's --metrics
+ * takes); parse: -1 if unknown or not a point's figure. lower_is_better: latencies. */
 const char *meas_metric_name(enum meas_metric m);
 int meas_metric_parse(const char *name, enum meas_metric *out);
 bool meas_lower_is_better(enum meas_metric m);

@@ -48,6 +48,20 @@ static const struct jp_rule doc_common[] = {
     NUM("preconditioning.wdpc.fills"), RANGE("preconditioning.wdpc.rounds", 0, ROUNDS),
     OBJ("steady_state"), OBJ("steady_state.window"), RANGE("steady_state.round", 0, ROUNDS),
     OBJ("last_window"), OBJ("last_window.window"),
+    OBJ("run.track"), OBJ("steady_state.track"), OBJ("last_window.track"),
+};
+
+/* A tracking variable's parts ("track" beside its name "tracking", read/tracking.h). */
+static const struct jp_rule track[] = {
+    STR("metric"), RANGE("bs", 0, U32), PCT("read_pct"), COUNT("threads"), COUNT("qd"),
+};
+
+/* A workload object (results.c:results_workload_json): a run's "workload", a profile point's
+ * "stimulus". */
+static const struct jp_rule workload_obj[] = {
+    STR("spec"), ARR("block_sizes"), ELEM("block_sizes.*"), RANGE("block_sizes.*.bytes", 0, U32),
+    PCT("block_sizes.*.weight_pct"), PCT("read_pct"), PCT("random_pct"), PCT("compress_pct"),
+    COUNT("workers"), COUNT("qd"), NUM("outstanding_ios"), OBJ("active_range"),
 };
 
 /* A steady-state window (run, profile point, suite variable). */
@@ -84,18 +98,15 @@ static const struct jp_rule round_obj[] = {
 /* ---- ptsbench.run ------------------------------------------------------------------------ */
 
 static const struct jp_rule run_doc[] = {
-    OBJ("workload"), STR("workload.spec"), ARR("workload.block_sizes"),
-    ELEM("workload.block_sizes.*"), RANGE("workload.block_sizes.*.bytes", 0, U32),
-    PCT("workload.block_sizes.*.weight_pct"), PCT("workload.read_pct"),
-    PCT("workload.random_pct"), PCT("workload.compress_pct"), COUNT("workload.workers"),
-    COUNT("workload.qd"), NUM("workload.outstanding_ios"), OBJ("workload.active_range"),
-    ARR("rounds"), ELEM("rounds.*"),
+    OBJ("workload"), ARR("rounds"), ELEM("rounds.*"),
 };
 
 static const struct shape run_shapes[] = {
-    SHAPE("", doc_common), SHAPE("", run_doc), SHAPE("rounds.*", round_obj),
-    SHAPE("rounds.*", figures),
+    SHAPE("", doc_common), SHAPE("", run_doc), SHAPE("workload", workload_obj),
+    SHAPE("rounds.*", round_obj), SHAPE("rounds.*", figures),
     SHAPE("steady_state.window", window), SHAPE("last_window.window", window),
+    SHAPE("run.track", track), SHAPE("steady_state.track", track),
+    SHAPE("last_window.track", track),
 };
 
 /* ---- ptsbench.suite ---------------------------------------------------------------------- */
@@ -125,6 +136,8 @@ static const struct jp_rule element[] = {
 /* A subtest: its table, rounds, steady state, and the records of HIR, XSR and DIRTH. */
 static const struct jp_rule subtest[] = {
     RANGE("bs", 0, U32), OBJ("purge"), OBJ("stop"), NUM("stop.elapsed_s"), ARR("tracking"),
+    ARR("track"), ELEM("track.*"), OBJ("steady_state.variables.*.track"),
+    OBJ("precondition.steady_state.variables.*.track"),
     OBJ("table"), RANGE("table.first_round", 0, ROUNDS), RANGE("table.last_round", 0, ROUNDS),
     ARR("table.rows"), ELEM("table.rows.*"),
     ARR("rounds"), ELEM("rounds.*"), RANGE("rounds.*.round", 0, ROUNDS),
@@ -178,6 +191,9 @@ static const struct shape suite_shapes[] = {
     SHAPE("tests.*.subtests.*.operating_points.min", figures),
     SHAPE("tests.*.subtests.*.steady_state.variables.*.window", window),
     SHAPE("tests.*.subtests.*.precondition.steady_state.variables.*.window", window),
+    SHAPE("tests.*.subtests.*.track.*", track),
+    SHAPE("tests.*.subtests.*.steady_state.variables.*.track", track),
+    SHAPE("tests.*.subtests.*.precondition.steady_state.variables.*.track", track),
 };
 
 /* ---- ptsbench.profile -------------------------------------------------------------------- */
@@ -194,7 +210,8 @@ static const struct jp_rule profile_doc[] = {
     OBJ("points.*.state"), OBJ("points.*.result"), ARR("points.*.result.rounds"),
     RANGE("points.*.result.rounds.*", 0, ROUNDS),
     OBJ("points.*.result.data"), ARR("points.*.rounds"), ELEM("points.*.rounds.*"),
-    OBJ("points.*.steady_state"), OBJ("points.*.steady_state.window"),
+    OBJ("points.*.steady_state"), OBJ("points.*.steady_state.window"), OBJ("points.*.stimulus"),
+    OBJ("points.*.steady_state.track"),
     RANGE("points.*.steady_state.round", 0, ROUNDS),
     ARR("saturation"), ELEM("saturation.*"), NAME("saturation.*.workload"),
     NAME("saturation.*.profile"), PCT("saturation.*.compress_pct"),
@@ -209,7 +226,8 @@ static const struct shape profile_shapes[] = {
     SHAPE("points.*.rounds.*", figures), SHAPE("points.*.result", figures),
     SHAPE("groups.*.wipc.round", round_obj), SHAPE("groups.*.wipc.round", figures),
     SHAPE("groups.*.wdpc.rounds.*", round_obj), SHAPE("groups.*.wdpc.rounds.*", figures),
-    SHAPE("points.*.steady_state.window", window),
+    SHAPE("points.*.steady_state.window", window), SHAPE("points.*.stimulus", workload_obj),
+    SHAPE("points.*.steady_state.track", track),
 };
 
 /* ---- ptsbench.replay --------------------------------------------------------------------- */

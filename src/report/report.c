@@ -40,11 +40,7 @@
 #include "read/words.h"
 
 /* The string at a path, "" when there is none (for printf and strcmp). */
-static const char *sv(struct json_object *o, const char *path)
-{
-    const char *v = jp_str(o, path);
-    return v ? v : "";
-}
+#define sv(o, path) jp_str_or((o), (path), "")   /* lib/json_path.h */
 
 /* Length of the array at a path (0 when there is none). */
 static size_t jlen_at(struct json_object *o, const char *path) { return jp_len(jp_at(o, path)); }
@@ -1526,7 +1522,7 @@ static void steady_words(struct json_object *sub, char *buf, size_t len)
         char avg[32], tw[128];
         fmt_fig(jp_path(ss, "variables.0.window.average"),
                 units_figure_for(jp_str(ss, "variables.0.tracking")), avg, sizeof(avg));
-        report_words_tracking(jp_str(ss, "variables.0.tracking"), tw, sizeof(tw));
+        report_words_tracking_of(jp_obj_at(ss, "variables.0"), tw, sizeof(tw));
         snprintf(buf, len, "steady state reached at round %.0f (window rounds %.0f–%.0f, %s "
                  "average %s, range %.1f%%, slope excursion %.1f%%)", jp_path(ss, "round"),
                  jp_path(ss, "variables.0.window.first_round"),
@@ -1850,7 +1846,7 @@ static void steady_row(struct ctx *c, size_t i, struct json_object *var, const c
     char cell[10][160], tw[128], sl[48], ic[48], a[48], b[48];
     snprintf(cell[0], sizeof(cell[0]), "%s%s", dev(c, i),
              simulated(&c->in[i]) && !strstr(dev(c, i), "simulated") ? " (simulated drive)" : "");
-    report_words_tracking(tn, tw, sizeof(tw));
+    report_words_tracking_of(var, tw, sizeof(tw));
     if (sub_label)
         snprintf(cell[1], sizeof(cell[1]), "%s: %s", sub_label, tw);
     else
@@ -2261,7 +2257,7 @@ static void run_verdict(struct ctx *c, size_t i)
     struct json_object *ss = jp_at(doc, "steady_state");
     const char *label = jp_str(ss, "label"), *reason = jp_str(ss, "reason");
     char tracking[128];
-    report_words_tracking(jp_str(ss, "tracking"), tracking, sizeof(tracking));
+    report_words_tracking_of(ss, tracking, sizeof(tracking));
     bool reached = jp_true(jp_at(ss, "reached"));
     char avg[32];
     fmt_fig(jp_path(ss, "window.average"), units_figure_for(jp_str(ss, "tracking")), avg,

@@ -14,11 +14,7 @@
 #include "lib/util.h"
 #include "read/load.h"
 
-static const char *str(struct json_object *o, const char *path)
-{
-    const char *v = jp_str(o, path);
-    return v ? v : "";
-}
+#define str(o, path) jp_str_or((o), (path), "")   /* lib/json_path.h */
 
 /* "1.6 TB (1.5 TiB)"; "capacity not recorded" when the file has no usable number (a NAN cast to
  * an integer printed "9223.4 PB"). */

@@ -7,11 +7,7 @@
 #include "lib/json_path.h"
 #include "show/show.h"
 
-static const char *sval(struct json_object *o, const char *path)
-{
-    const char *s = jp_str(o, path);
-    return s ? s : "?";
-}
+#define sval(o, path) jp_str_or((o), (path), "?")   /* lib/json_path.h */
 
 void show_fleet(FILE *out, struct json_object *doc)
 {

@@ -9,11 +9,7 @@
 #include "lib/units.h"
 #include "show/show.h"
 
-static const char *sval(struct json_object *o, const char *path)
-{
-    const char *s = jp_str(o, path);
-    return s ? s : "-";
-}
+#define sval(o, path) jp_str_or((o), (path), "-")   /* lib/json_path.h */
 
 static const char *fig(double v, enum units_figure k, char *buf, size_t len)
 {

@@ -11,11 +11,7 @@
 #include "lib/units.h"
 #include "show/show.h"
 
-static const char *sstr(struct json_object *o, const char *path)
-{
-    const char *v = jp_str(o, path);
-    return v ? v : "";
-}
+#define sstr(o, path) jp_str_or((o), (path), "")   /* lib/json_path.h */
 
 static const char *cnt(double v, char *buf, size_t len)
 {

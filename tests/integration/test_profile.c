@@ -74,8 +74,9 @@ static void test_qd_ramp_saturation_on_sim(void **state)
     const char *out = out_dir("ramp");
     char *argv[] = {NULL, "profile", "qd-ramp-4k-read", "--target", "sim:zdrive-6300-1.6t",
                     "--precondition", "wipc", "--qd", "1,2,4,8,16,32,64", "--workers", "2",
-                    "--round-time", "2s", "--quiet", "-o", (char *)out, NULL};
-    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+                    "--round-time", "2s", "-o", (char *)out, NULL};
+    char *text = NULL;
+    struct json_object *doc = ptsbench_results(argv, out, 0, &text);
     assert_non_null(doc);
     assert_string_equal(json_object_get_string(json_at(doc, "schema")), "ptsbench.profile");
     assert_string_equal(json_object_get_string(json_at(doc, "status")), "complete");
@@ -89,6 +90,13 @@ static void test_qd_ramp_saturation_on_sim(void **state)
         assert_int_equal((int)pnum(doc, i, "effective_qd"), 2 * (int)qds[i]);
         assert_string_equal(pstr(doc, i, "precondition"), "wipc");
         assert_string_equal(pstr(doc, i, "measure"), "fixed");
+        /* the point's workload as the object a run records, beside its inline spec */
+        assert_int_equal((int)pnum(doc, i, "stimulus.workers"), 2);
+        assert_int_equal((int)pnum(doc, i, "stimulus.qd"), (int)qds[i]);
+        assert_int_equal((int)pnum(doc, i, "stimulus.read_pct"), 100);
+        assert_int_equal((int)pnum(doc, i, "stimulus.random_pct"), 100);
+        assert_int_equal((int)pnum(doc, i, "stimulus.block_sizes.0.bytes"), 4096);
+        assert_string_equal(pstr(doc, i, "stimulus.spec"), pstr(doc, i, "spec"));
         double iops = pnum(doc, i, "result.total.iops");
         print_message("  eff QD %3u: %9.0f IOPS, mean %.1f us\n", 2 * qds[i], iops,
                       pnum(doc, i, "result.total.lat_us.mean"));
@@ -118,6 +126,14 @@ static void test_qd_ramp_saturation_on_sim(void **state)
     assert_true(json_num(doc, "saturation.0.lat_mean_us") ==
                 pnum(doc, want, "result.total.lat_us.mean"));
     assert_true(eqd > 2 && eqd < 128);
+    /* the table printed at the end says the same saturation point as the document */
+    char line[256];
+    snprintf(line, sizeof(line), "  qd-ramp-4k-read/qd-ramp-4k-read %d%% 2 workers: effective QD "
+             "%.0f, ", (int)json_num(doc, "saturation.0.compress_pct"), eqd);
+    if (!text || !strstr(text, line))
+        print_error("no line '%s' in:\n%s\n", line, text ? text : "");
+    assert_true(text && strstr(text, line));
+    free(text);
     json_object_put(doc);
 }
 

@@ -87,6 +87,11 @@ static void test_write_cliff_on_generic(void **state)
     assert_string_equal(json_object_get_string(json_at(doc, "engine.name")), "sim");
     assert_string_equal(json_object_get_string(json_at(doc, "engine.clock")), "virtual");
     assert_string_equal(json_object_get_string(json_at(doc, "target.kind")), "simulated");
+    /* the tracking variable's parts beside its name: a run's is the metric alone */
+    assert_string_equal(json_object_get_string(json_at(doc, "run.track.metric")), "iops");
+    assert_string_equal(json_object_get_string(json_at(doc, "steady_state.track.metric")),
+                        "iops");
+    assert_null(json_at(doc, "steady_state.track.bs"));
     size_t n = json_object_array_length(json_at(doc, "rounds"));
     double capacity = json_num(doc, "target.capacity_bytes");
     for (unsigned i = 0; i < n; i++) {

@@ -125,6 +125,14 @@ static void test_iops_sim(void **state)
     check_iops_order(rounds, 512, true);
     assert_int_equal(json_object_array_length(json_at(sub, "tracking")), 1);
     assert_string_equal(json_object_get_string(json_at(sub, "tracking.0")), "iops@4KiB/0");
+    /* beside the name, its parts: no reader parses the name back */
+    assert_string_equal(json_object_get_string(json_at(sub, "track.0.metric")), "iops");
+    assert_true(json_num(sub, "track.0.bs") == 4096);
+    assert_true(json_num(sub, "track.0.read_pct") == 0);
+    assert_string_equal(json_object_get_string(json_at(sub, "steady_state.variables.0.track.metric")),
+                        "iops");
+    assert_true(json_num(sub, "steady_state.variables.0.track.bs") == 4096);
+    assert_true(json_num(sub, "steady_state.variables.0.track.read_pct") == 0);
     /* the tracked value of each round is the 0/100 4 KiB element's IOPS */
     size_t n = json_object_array_length(rounds);
     for (size_t r = 0; r < n; r++) {
@@ -169,6 +177,9 @@ static void test_iops_pts20_tracking(void **state)
     assert_int_equal(json_object_array_length(json_at(sub, "tracking")), 3);
     assert_string_equal(json_object_get_string(json_at(sub, "tracking.1")), "iops@64KiB/65");
     assert_string_equal(json_object_get_string(json_at(sub, "tracking.2")), "iops@1MiB/100");
+    assert_true(json_num(sub, "track.1.bs") == 65536 && json_num(sub, "track.1.read_pct") == 65);
+    assert_true(json_num(sub, "steady_state.variables.2.track.bs") == 1048576);
+    assert_true(json_num(sub, "steady_state.variables.2.track.read_pct") == 100);
     unsigned round = (unsigned)json_num(sub, "steady_state.round");
     for (int v = 0; v < 3; v++) {
         char k[64];

@@ -368,8 +368,9 @@ static void test_xsr_real(void **state)
  * rules: max = highest IOPS with mean latency under the ceiling, min = the 1 x 1 point, mid =
  * among the points under the ceiling, the IOPS closest to (max + min) / 2 (figures compared as
  * the results hold them, to 10 significant digits). The test's header gives the sweep lists and
- * the preconditioning's outstanding I/O. */
-static void check_dirth(struct json_object *doc)
+ * the preconditioning's outstanding I/O. bs, mix: the definition's stimulus (dirth.ini 8 KiB at
+ * 65/35, cbw.ini 4 KiB at 40/60), which its tracking variables' parts record. */
+static void check_dirth(struct json_object *doc, double bs, double mix)
 {
     const unsigned list[] = {32, 16, 8, 6, 4, 2, 1};
     struct json_object *test = json_at(doc, "tests.0");
@@ -382,6 +383,15 @@ static void check_dirth(struct json_object *doc)
     struct json_object *sub = json_at(doc, "tests.0.subtests.0");
     assert_true(json_num(sub, "precondition.threads") == 32 &&
                 json_num(sub, "precondition.qd") == 32);
+    /* the tracked sweep point as parts beside its name "iops@T32/Q32", and the precondition's
+     * variable ("iops@8KiB/65") likewise: the stimulus measure.c reads */
+    assert_string_equal(json_object_get_string(json_at(sub, "tracking.0")), "iops@T32/Q32");
+    assert_string_equal(json_object_get_string(json_at(sub, "track.0.metric")), "iops");
+    assert_true(json_num(sub, "track.0.threads") == 32 && json_num(sub, "track.0.qd") == 32);
+    assert_true(json_num(sub, "track.0.bs") == bs && json_num(sub, "track.0.read_pct") == mix);
+    assert_true(json_num(sub, "steady_state.variables.0.track.threads") == 32);
+    assert_true(json_num(sub, "precondition.steady_state.variables.0.track.bs") == bs);
+    assert_true(json_num(sub, "precondition.steady_state.variables.0.track.read_pct") == mix);
     struct json_object *rounds = json_at(sub, "rounds");
     size_t nr = json_object_array_length(rounds);
     assert_true(nr >= 1);
@@ -503,7 +513,7 @@ static void test_dirth_real(void **state)
     (void)state;
     char *args[] = {"--time-scale", "0.002", "--max-rounds", "1", NULL};
     struct json_object *doc = pts_run_test("dirth", target, args);
-    check_dirth(doc);
+    check_dirth(doc, 8192, 65);
     json_object_put(doc);
 }
 
@@ -512,7 +522,7 @@ static void test_cbw_real(void **state)
     (void)state;
     char *args[] = {"--time-scale", "0.002", "--max-rounds", "1", NULL};
     struct json_object *doc = pts_run_test("cbw", file_target, args);
-    check_dirth(doc);
+    check_dirth(doc, 4096, 40);
     json_object_put(doc);
 }
 

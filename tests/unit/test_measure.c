@@ -871,6 +871,81 @@ static void test_metric_names(void **state)
     assert_string_equal(meas_state_label(MEAS_STATE_UNKNOWN), "unknown");
 }
 
+/* ---- what writers record as structure: tracking's parts, a profile point's workload ---- */
+
+/* A copy of fixture NAME, changed by edit, loaded: the first file of a temporary directory. */
+static void load_edited(const char *name, void (*edit)(struct json_object *root),
+                        struct meas_set *s)
+{
+    struct json_object *root = load_json(fixture(name, true));
+    edit(root);
+    char *dir = make_temp_dir("measure");
+    assert_non_null(dir);
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/results.json", dir);
+    assert_int_equal(json_object_to_file_ext(path, root, JSON_C_TO_STRING_PLAIN), 0);
+    json_object_put(root);
+    load_ok(path, s);
+    remove_tree(dir);
+    free(dir);
+}
+
+/* DIRTH's stimulus from its precondition's "track" {bs, read_pct}, not from the name beside it
+ * (here made to say 4 KiB / 0: a reader of the name would key the point bs=4096/read=0). */
+static void dirth_track_edit(struct json_object *root)
+{
+    struct json_object *sub = json_object_array_get_idx(get(suite_test(root, "dirth"),
+                                                            "subtests"), 0);
+    struct json_object *var = json_object_array_get_idx(
+        get(get(get(sub, "precondition"), "steady_state"), "variables"), 0);
+    assert_non_null(var);
+    json_object_object_add(var, "tracking", json_object_new_string("iops@4KiB/0"));
+    json_object_object_add(var, "track", json_tokener_parse("{\"metric\": \"iops\", \"bs\": "
+                                                            "8192, \"read_pct\": 65}"));
+}
+
+static void test_dirth_track_structure(void **state)
+{
+    (void)state;
+    struct meas_set s;
+    load_edited("suite2-6300", dirth_track_edit, &s);
+    assert_int_equal(s.n, 1);
+    const struct meas_point *p = find(&s, "suite/dirth/max/bs=8192/read=65");
+    assert_int_equal(p->bs, 8192);
+    assert_int_equal(p->read_pct, 65);
+    meas_free(&s);
+}
+
+/* A profile point's conditions from its "stimulus" (the workload object a run records); this
+ * point has no inline "spec" at all, which a file written before "stimulus" must have. */
+static void profile_stimulus_edit(struct json_object *root)
+{
+    struct json_object *pt = json_object_array_get_idx(get(root, "points"), 0);
+    assert_non_null(pt);
+    json_object_object_del(pt, "spec");
+    json_object_object_add(pt, "stimulus", json_tokener_parse(
+        "{\"name\": \"database\", \"read_pct\": 33, \"random_pct\": 50, \"block_sizes\": "
+        "[{\"bytes\": 16384, \"weight_pct\": 100}], \"workers\": 1, \"qd\": 32, "
+        "\"compress_pct\": 0}"));
+}
+
+static void test_profile_stimulus(void **state)
+{
+    (void)state;
+    struct meas_set s, old;
+    load_ok(fixture("profile-r4", true), &old);   /* written before "stimulus": its spec */
+    load_edited("profile-r4", profile_stimulus_edit, &s);
+    assert_int_equal(s.n, old.n);
+    const struct meas_point *p = &s.p[0];
+    assert_int_equal(p->bs, 16384);
+    assert_int_equal(p->read_pct, 33);
+    assert_int_equal(p->random_pct, 50);
+    assert_string_equal(p->key, old.p[0].key);
+    assert_int_equal(old.p[0].bs, 8192);   /* the fixture's own: database, 8 KiB */
+    meas_free(&s);
+    meas_free(&old);
+}
+
 static void test_merge(void **state)
 {
     (void)state;
@@ -895,6 +970,8 @@ int main(void)
         cmocka_unit_test(test_suite_iops),
         cmocka_unit_test(test_suite_tp_lat_wsat),
         cmocka_unit_test(test_suite_dirth),
+        cmocka_unit_test(test_dirth_track_structure),
+        cmocka_unit_test(test_profile_stimulus),
         cmocka_unit_test(test_profile),
         cmocka_unit_test(test_run),
         cmocka_unit_test(test_keys_stable_unique),

@@ -1,16 +1,20 @@
 /* test_metrics.c — round metrics from worker counters: IOPS, MB/s vs MiB/s, merged latency,
- * per-second samples, time-dilation weight, tracking lookup. */
+ * per-second samples, time-dilation weight, tracking lookup, the
+ * metric vocabulary. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <json-c/json.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/metrics.h"
+#include "core/results.h"
+#include "lib/json_path.h"
 
 static void fill_worker(struct worker_stats *s, uint64_t reads, uint64_t writes, uint32_t bs,
                         uint64_t read_lat, uint64_t write_lat, uint64_t elapsed_ns, unsigned n_samples)
@@ -203,11 +207,55 @@ static void test_too_few_when_fewer_done_than_left_in_flight(void **state)
     free(a.samples);
 }
 
+/* The vocabulary (metrics_defs): every key once and found by name; the tracking names are its
+ * trackable rows in table order; each row's path names, in the figures object the writer records
+ * (results_figures_add), the very figure metrics_figure gives for the row. */
+static void test_vocabulary(void **state)
+{
+    (void)state;
+    static struct worker_stats a;
+    fill_worker(&a, 7000, 3000, 4096, 100000, 300000, 2000000000ull, 2);
+    const struct worker_stats *ws[] = {&a};
+    struct round_metrics m;
+    metrics_compute(ws, 1, 1.0, 1.0, &m);
+    struct json_object *o = json_object_new_object();
+    results_figures_add(o, &m.read, &m.write, &m.total);
+    size_t k = 0;
+    for (unsigned i = 0; i < METRIC_N; i++) {
+        const struct metric_def *d = &metrics_defs[i];
+        assert_non_null(d->key);
+        assert_ptr_equal(metrics_def(d->key), d);
+        assert_non_null(d->words);
+        assert_non_null(d->chart);
+        assert_int_equal(d->lower_is_better, d->kind == METRIC_KIND_LAT);
+        const double want = metrics_figure(&m, d), got = jp_path(o, d->path);
+        if (!(fabs(got - want) <= 1e-9 * fmax(1, fabs(want))))
+            print_error("%s: %s holds %g, the figure is %g\n", d->key, d->path, got, want);
+        assert_true(fabs(got - want) <= 1e-9 * fmax(1, fabs(want)));
+        if (d->trackable) {
+            assert_non_null(metrics_tracking_names[k]);
+            assert_string_equal(metrics_tracking_names[k++], d->key);
+            double v;
+            assert_int_equal(metrics_value(&m, d->key, &v), 0);
+            assert_true(v == want);
+        }
+    }
+    assert_null(metrics_tracking_names[k]);
+    double v;
+    assert_int_equal(metrics_value(&m, "lat_p99_us", &v), -1);   /* not a tracking variable */
+    assert_null(metrics_def("bogus"));
+    assert_string_equal(metrics_kind_unit(metrics_def("write_lat_max_us")->kind), "µs");
+    json_object_put(o);
+    metrics_free(&m);
+    free(a.samples);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_p95_recorded),
         cmocka_unit_test(test_two_workers),
+        cmocka_unit_test(test_vocabulary),
         cmocka_unit_test(test_weight),
         cmocka_unit_test(test_uneven_workers),
         cmocka_unit_test(test_depth_summed_and_labelled),

@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <json-c/json.h>
 #include <string.h>
 
 #include "read/words.h"
@@ -53,11 +54,36 @@ static void test_metric(void **state)
     assert_string_equal(report_words_metric(NULL), "the tracked value");
 }
 
+static void test_tracking_of_record(void **state)
+{
+    (void)state;
+    char buf[128];
+    /* the parts win over the name beside them */
+    struct json_object *v = json_tokener_parse("{\"tracking\": \"iops@4KiB/0\", \"track\": "
+                                               "{\"metric\": \"mb_s\", \"bs\": 131072, "
+                                               "\"read_pct\": 100}}");
+    report_words_tracking_of(v, buf, sizeof(buf));
+    assert_string_equal(buf, "128 KiB sequential read MB/s");
+    json_object_put(v);
+    /* a file written before "track": the name */
+    v = json_tokener_parse("{\"tracking\": \"write_lat_mean_us@4KiB/0\"}");
+    report_words_tracking_of(v, buf, sizeof(buf));
+    assert_string_equal(buf, "4 KiB random write mean latency");
+    json_object_put(v);
+    v = json_tokener_parse("{\"tracking\": \"iops@T32/Q32\"}");   /* DIRTH, as before */
+    report_words_tracking_of(v, buf, sizeof(buf));
+    assert_string_equal(buf, "T32 random IOPS");
+    json_object_put(v);
+    report_words_tracking_of(NULL, buf, sizeof(buf));
+    assert_string_equal(buf, "the tracked value");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tracking),
         cmocka_unit_test(test_access_given),
+        cmocka_unit_test(test_tracking_of_record),
         cmocka_unit_test(test_metric),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
