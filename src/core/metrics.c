@@ -254,6 +254,23 @@ const struct metric_def *metrics_def(const char *key)
     return NULL;
 }
 
+enum units_figure metrics_figure_kind(const char *key)
+{
+    const struct metric_def *d = key ? metrics_def(key) : NULL;
+    if (!d)
+        return UNITS_FIG_VALUE;
+    switch (d->kind) {
+    case METRIC_KIND_IOPS:
+        return UNITS_FIG_IOPS;
+    case METRIC_KIND_MB_S:
+    case METRIC_KIND_MIB_S:
+        return UNITS_FIG_MBS;
+    case METRIC_KIND_LAT:
+        return UNITS_FIG_LAT;
+    }
+    return UNITS_FIG_VALUE;
+}
+
 const char *metrics_kind_unit(enum metric_kind k)
 {
     static const char *const unit[] = {"IOPS", "MB/s", "MiB/s", "µs"};

@@ -14,6 +14,7 @@
 
 #include "core/drive_state.h"
 #include "core/worker.h"
+#include "lib/units.h"
 #include "stats/data_measure.h"
 #include "stats/hist.h"
 
@@ -192,6 +193,9 @@ const struct metric_def *metrics_def(const char *key);
  * "throughput (MiB/s)", "latency (µs)". */
 const char *metrics_kind_unit(enum metric_kind k);
 const char *metrics_kind_axis(enum metric_kind k);
+/* How a figure of this key is printed (lib/units.h: IOPS, MB/s, latency); a key outside the
+ * vocabulary or NULL: a plain value. MiB/s prints as MB/s does. */
+enum units_figure metrics_figure_kind(const char *key);
 /* A round's figure of a row. */
 double metrics_figure(const struct round_metrics *m, const struct metric_def *d);
 

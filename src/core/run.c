@@ -369,7 +369,7 @@ static void print_summary(const struct run_record *rec)
                wdpc_rounds == 1 ? "" : "s",
                ds_fills(&rec->state, rec->state.wdpc_bytes), rec->wdpc_end ? rec->wdpc_end : "-");
     const struct steady_window *w = &rec->steady;
-    enum units_figure kind = units_figure_for(rec->cfg.track);
+    enum units_figure kind = metrics_figure_kind(rec->cfg.track);
     if (rec->steady_round) {
         char avg[32], range[32], slope[32];
         units_format_figure(w->average, kind, avg, sizeof(avg));

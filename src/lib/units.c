@@ -503,19 +503,6 @@ void units_format_figure(double v, enum units_figure kind, char *buf, size_t len
     units_group(tmp, buf, len);
 }
 
-enum units_figure units_figure_for(const char *name)
-{
-    if (!name)
-        return UNITS_FIG_VALUE;
-    if (!strncmp(name, "lat", 3) || strstr(name, "_lat"))
-        return UNITS_FIG_LAT;
-    if (strstr(name, "mb_s") || strstr(name, "mib_s"))
-        return UNITS_FIG_MBS;
-    if (strstr(name, "iops"))
-        return UNITS_FIG_IOPS;
-    return UNITS_FIG_VALUE;
-}
-
 void units_format_short_sig(double v, int sig, char *buf, size_t len)
 {
     if (!len)

@@ -71,10 +71,6 @@ void units_format_count(double v, char *buf, size_t len);
 enum units_figure { UNITS_FIG_IOPS, UNITS_FIG_MBS, UNITS_FIG_VALUE, UNITS_FIG_LAT, UNITS_FIG_PCT,
                     UNITS_FIG_WAF };
 void units_format_figure(double v, enum units_figure kind, char *buf, size_t len);
-/* The kind of a tracked or named metric: "lat..." (or containing "_lat", "lat_") latency,
- * "...mb_s..."/"...mib_s..." MB/s, "...iops..." IOPS, else UNITS_FIG_VALUE: "iops@4KiB/0",
- * "write_iops", "mb_s@128KiB/0", "lat_mean". */
-enum units_figure units_figure_for(const char *name);
 
 /* A number short, as charts and annotations write it: `sig` significant digits (1..15,
  * trailing zeros dropped) and an SI suffix k, M, G, T, P from 1000 up: 400000 -> "400k",

@@ -484,7 +484,7 @@ static void round_say(struct pts_session *s, const struct subtest_loop *L, unsig
     for (unsigned v = 0; v < L->d->n_track; v++) {
         const char *tn = json_object_get_string(json_object_array_get_idx(L->tr_names, v));
         char fig[32];
-        units_format_figure(vals[v], units_figure_for(tn), fig, sizeof(fig));
+        units_format_figure(vals[v], metrics_figure_kind(L->d->track[v].metric), fig, sizeof(fig));
         line_add(line, sizeof(line), ", %s %s", tn, fig);
     }
     if (L->wsat) {
@@ -525,7 +525,8 @@ static void subtest_finish(struct pts_session *s, struct subtest_loop *L, int st
             for (unsigned v = 0; v < d->n_track; v++) {
                 const char *tn = json_object_get_string(json_object_array_get_idx(L->tr_names, v));
                 char fig[32];
-                units_format_figure(L->win[v].average, units_figure_for(tn), fig, sizeof(fig));
+                units_format_figure(L->win[v].average, metrics_figure_kind(d->track[v].metric), fig,
+                                    sizeof(fig));
                 line_add(line, sizeof(line), " %s %s", tn, fig);
             }
             line_add(line, sizeof(line), "%s", ps_sim_tag(s));

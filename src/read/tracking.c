@@ -1,6 +1,8 @@
 /* tracking.c — tracking variables from results (tracking.h). */
 #include "read/tracking.h"
 
+#include "core/metrics.h"
+
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,4 +110,10 @@ int tracking_at(struct json_object *sub, size_t k, struct tracking *out)
     struct json_object *t = jp_idx(tracks, k);
     return tracking_read(t && json_object_is_type(t, json_type_object) ? t : NULL,
                          jp_string(jp_idx(names, k)), out);
+}
+
+enum units_figure tracking_figure_kind(struct json_object *rec)
+{
+    struct tracking t;
+    return tracking_of(rec, &t) == 0 ? metrics_figure_kind(t.metric) : UNITS_FIG_VALUE;
 }

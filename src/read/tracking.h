@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/units.h"
+
 struct json_object;
 
 struct tracking {
@@ -35,6 +37,10 @@ int tracking_read(struct json_object *track, const char *name, struct tracking *
 /* A record that holds "tracking" and maybe "track" (a steady_state object or one of its
  * variables[]): tracking_read of the two. */
 int tracking_of(struct json_object *rec, struct tracking *out);
+
+/* How the figure a record (as for tracking_of) tracks is printed: its metric's kind in the
+ * vocabulary (core/metrics.h, metrics_figure_kind); a plain value when it has none. */
+enum units_figure tracking_figure_kind(struct json_object *rec);
 
 /* A suite subtest's k-th tracking variable: "track"[k] and "tracking"[k]. */
 int tracking_at(struct json_object *sub, size_t k, struct tracking *out);

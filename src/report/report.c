@@ -37,6 +37,7 @@
 #include "read/doc.h"
 #include "read/load.h"
 #include "judge/verify.h"
+#include "read/tracking.h"
 #include "read/words.h"
 
 /* The string at a path, "" when there is none (for printf and strcmp). */
@@ -1521,7 +1522,7 @@ static void steady_words(struct json_object *sub, char *buf, size_t len)
     if (jp_true(jp_at(ss, "reached"))) {
         char avg[32], tw[128];
         fmt_fig(jp_path(ss, "variables.0.window.average"),
-                units_figure_for(jp_str(ss, "variables.0.tracking")), avg, sizeof(avg));
+                tracking_figure_kind(jp_at(ss, "variables.0")), avg, sizeof(avg));
         report_words_tracking_of(jp_obj_at(ss, "variables.0"), tw, sizeof(tw));
         snprintf(buf, len, "steady state reached at round %.0f (window rounds %.0f–%.0f, %s "
                  "average %s, range %.1f%%, slope excursion %.1f%%)", jp_path(ss, "round"),
@@ -1841,8 +1842,7 @@ static void steady_row(struct ctx *c, size_t i, struct json_object *var, const c
     struct json_object *w = jp_at(var, "window");
     if (!w || !is_obj(w) || !isfinite(jp_path(w, "average")) || !isfinite(jp_path(w, "range")))
         return;   /* results that kept only the window's bounds: the verdict's sentence says it */
-    const char *tn = jp_str(var, "tracking");
-    enum units_figure kind = units_figure_for(tn);
+    enum units_figure kind = tracking_figure_kind(var);
     char cell[10][160], tw[128], sl[48], ic[48], a[48], b[48];
     snprintf(cell[0], sizeof(cell[0]), "%s%s", dev(c, i),
              simulated(&c->in[i]) && !strstr(dev(c, i), "simulated") ? " (simulated drive)" : "");
@@ -2260,7 +2260,7 @@ static void run_verdict(struct ctx *c, size_t i)
     report_words_tracking_of(ss, tracking, sizeof(tracking));
     bool reached = jp_true(jp_at(ss, "reached"));
     char avg[32];
-    fmt_fig(jp_path(ss, "window.average"), units_figure_for(jp_str(ss, "tracking")), avg,
+    fmt_fig(jp_path(ss, "window.average"), tracking_figure_kind(ss), avg,
             sizeof(avg));
     if (!label) {
         if (ss && reached)
@@ -2306,7 +2306,7 @@ static void run_verdict(struct ctx *c, size_t i)
     struct json_object *lw = jp_get(doc, "last_window");
     if (jp_at(lw, "window.first_round")) {
         char la[32];
-        fmt_fig(jp_path(lw, "window.average"), units_figure_for(jp_str(ss, "tracking")), la,
+        fmt_fig(jp_path(lw, "window.average"), tracking_figure_kind(ss), la,
                 sizeof(la));
         o_para(&c->o, "Last rounds %.0f–%.0f (the run went on past its first window): %s, %s "
                       "average %s%s.", jp_path(lw, "window.first_round"),

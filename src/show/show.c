@@ -13,6 +13,7 @@
 #include "lib/units.h"
 #include "lib/util.h"
 #include "read/load.h"
+#include "read/tracking.h"
 
 #define str(o, path) jp_str_or((o), (path), "")   /* lib/json_path.h */
 
@@ -205,7 +206,7 @@ static void show_verdict(FILE *out, struct json_object *doc, size_t nr, bool sim
 {
     struct json_object *ss = jp_obj_at(doc, "steady_state");
     const char *label = str(ss, "label");
-    enum units_figure kind = units_figure_for(str(ss, "tracking"));
+    enum units_figure kind = tracking_figure_kind(ss);
     char avg[32], rng[32], slp[32], lavg[32];
     units_format_figure(jp_path(ss, "window.average"), kind, avg, sizeof(avg));
     units_format_figure(pct_of(ss, "window.range"), UNITS_FIG_PCT, rng, sizeof(rng));

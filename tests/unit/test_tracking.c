@@ -118,12 +118,47 @@ static void test_old_file(void **state)
     json_object_put(sub);
 }
 
+/* How a tracked figure prints: its metric's kind in the vocabulary, from the parts recorded,
+ * else from an old file's name; a name outside the vocabulary is a plain value. */
+static void test_figure_kind(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *rec;
+        enum units_figure kind;
+    } cases[] = {
+        {"{\"tracking\": \"iops@4KiB/0\"}", UNITS_FIG_IOPS},
+        {"{\"tracking\": \"write_iops\"}", UNITS_FIG_IOPS},
+        {"{\"tracking\": \"mb_s@128KiB/0\"}", UNITS_FIG_MBS},
+        {"{\"tracking\": \"read_mib_s\"}", UNITS_FIG_MBS},
+        {"{\"tracking\": \"lat_mean_us@4KiB/100\"}", UNITS_FIG_LAT},
+        {"{\"tracking\": \"write_lat_mean_us\"}", UNITS_FIG_LAT},
+        {"{\"tracking\": \"iops@T32/Q32\"}", UNITS_FIG_IOPS},
+        /* the parts win over the name */
+        {"{\"tracking\": \"iops@4KiB/0\", \"track\": {\"metric\": \"lat_mean_us\", "
+         "\"bs\": 4096, \"read_pct\": 0}}", UNITS_FIG_LAT},
+        {"{\"tracking\": \"fills\"}", UNITS_FIG_VALUE},
+        {"{}", UNITS_FIG_VALUE},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct json_object *rec = json_tokener_parse(cases[i].rec);
+        assert_non_null(rec);
+        if (tracking_figure_kind(rec) != cases[i].kind)
+            print_error("%s: kind %d, want %d\n", cases[i].rec, tracking_figure_kind(rec),
+                        cases[i].kind);
+        assert_int_equal(tracking_figure_kind(rec), cases[i].kind);
+        json_object_put(rec);
+    }
+    assert_int_equal(tracking_figure_kind(NULL), UNITS_FIG_VALUE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_old_names),
         cmocka_unit_test(test_structure_first),
         cmocka_unit_test(test_old_file),
+        cmocka_unit_test(test_figure_kind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
