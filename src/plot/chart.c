@@ -2,6 +2,7 @@
  * elements, styles, quoting; then each chart's .dat and .gp files and the gnuplot runs
  * (fork/exec, several at once) that render its PNG and SVG. */
 #include "plot/chart.h"
+#include "read/load.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -529,7 +530,7 @@ static void input_source(const struct plot_ctx *c, size_t i, char *buf, size_t l
         return;
     }
     const char *path = jp_str(jp_get(c->in[i].doc, "target"), "path");
-    snprintf(buf, len, "%s document for target %s", pj_schema(c->in[i].doc),
+    snprintf(buf, len, "%s document for target %s", read_schema(c->in[i].doc),
              path ? path : "(unknown)");
 }
 

@@ -112,7 +112,8 @@ void plot_bar_values(struct plot_chart *ch, size_t n_cols, const char *fmt);
 /* A gnuplot string literal: single-quoted, quotes doubled, control characters dropped. */
 void plot_quote(char *dst, size_t len, const char *s);
 
-/* JSON access: json_path.h (jp_get, jp_num, jp_path, ...); pj_schema (plot.h). */
+/* JSON access: json_path.h (jp_get, jp_num, jp_path, ...); the schema: read_schema
+ * (read/load.h). */
 
 /* Suite helpers: the test named `name` in a ptsbench.suite document, or NULL. */
 struct json_object *plot_suite_test(struct json_object *doc, const char *name);

@@ -51,8 +51,6 @@ size_t plot_build(const struct plot_input *in, size_t n_in);
 /* The label plot uses for a results document when none is given: the target's model up to the
  * first ": " or ", " (simulated drives append a description), else its path, else "results". */
 void plot_default_label(struct json_object *doc, char *buf, size_t len);
-/* The document's schema, "" if none. */
-const char *pj_schema(struct json_object *doc);
 
 /* ---- State words (plot_state.c), shared with report.c ----
  *

@@ -48,7 +48,7 @@ static void distinct_names(struct plot_inputs *pi)
     for (size_t i = 1; i < n_paths; i++) {
         for (size_t j = 0; j < i; j++) {
             if (strcmp(names[i], names[j]) ||
-                strcmp(pj_schema(in[i].doc), pj_schema(in[j].doc)))
+                strcmp(read_schema(in[i].doc), read_schema(in[j].doc)))
                 continue;
             size_t l = strlen(names[i]);
             snprintf(names[i] + l, sizeof(names[i]) - l, " (%s)", tags[i]);
@@ -56,7 +56,7 @@ static void distinct_names(struct plot_inputs *pi)
                 bool clash = false;
                 for (size_t q = 0; q < n_paths; q++)
                     if (q != i && !strcmp(names[q], names[i]) &&
-                        !strcmp(pj_schema(in[q].doc), pj_schema(in[i].doc)))
+                        !strcmp(read_schema(in[q].doc), read_schema(in[i].doc)))
                         clash = true;
                 if (!clash)
                     break;

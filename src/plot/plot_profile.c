@@ -11,13 +11,14 @@
 #include "lib/units.h"
 #include "lib/util.h"
 #include "plot/chart.h"
+#include "read/load.h"
 
 #define MAXK 64
 
 
 static bool is_profile(struct json_object *doc)
 {
-    return !strcmp(pj_schema(doc), "ptsbench.profile");
+    return !strcmp(read_schema(doc), "ptsbench.profile");
 }
 
 #define sval(o, path) jp_str_or((o), (path), "")   /* lib/json_path.h */

@@ -12,6 +12,7 @@
 #include "lib/units.h"
 #include "lib/util.h"
 #include "plot/chart.h"
+#include "read/load.h"
 #include "read/tracking.h"
 
 #define MAXV 64
@@ -1250,7 +1251,7 @@ void plot_pts_charts(struct plot_ctx *c)
     const char *seen[64];
     size_t n_seen = 0;
     for (size_t i = 0; i < c->n_in; i++) {
-        if (strcmp(pj_schema(c->in[i].doc), "ptsbench.suite"))
+        if (strcmp(read_schema(c->in[i].doc), "ptsbench.suite"))
             continue;
         struct json_object *tests = jp_arr(c->in[i].doc, "tests");
         for (size_t k = 0; k < jp_len(tests) && n_seen < 64; k++) {

@@ -14,9 +14,10 @@
 #include "lib/units.h"
 #include "lib/util.h"
 #include "plot/chart.h"
+#include "read/load.h"
 #include "read/words.h"
 
-static bool is_run(struct json_object *doc) { return !strcmp(pj_schema(doc), "ptsbench.run"); }
+static bool is_run(struct json_object *doc) { return !strcmp(read_schema(doc), "ptsbench.run"); }
 
 static size_t n_runs(struct plot_ctx *c)
 {

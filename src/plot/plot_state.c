@@ -63,7 +63,7 @@ static void point_tag(struct json_object *p, char *buf, size_t len)
 void plot_doc_state_tag(struct json_object *doc, char *buf, size_t len)
 {
     buf[0] = '\0';
-    const char *schema = pj_schema(doc);
+    const char *schema = read_schema(doc);
     if (!strcmp(schema, "ptsbench.run")) {
         plot_state_tag(jp_get(doc, "steady_state"), plot_doc_prep(doc), buf, len);
         return;

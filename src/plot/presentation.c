@@ -5,19 +5,12 @@
 #include <string.h>
 
 #include "plot/chart.h"
+#include "read/load.h"
 #include "pts/pts_def.h"
-
-/* ---- JSON access ---- */
-
-const char *pj_schema(struct json_object *doc)
-{
-    const char *s = jp_str(doc, "schema");
-    return s ? s : "";
-}
 
 struct json_object *plot_suite_test(struct json_object *doc, const char *name)
 {
-    if (strcmp(pj_schema(doc), "ptsbench.suite"))
+    if (strcmp(read_schema(doc), "ptsbench.suite"))
         return NULL;
     struct json_object *tests = jp_arr(doc, "tests");
     for (size_t i = 0; i < jp_len(tests); i++) {
