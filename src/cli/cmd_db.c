@@ -19,6 +19,7 @@
 #include "db/db_out.h"
 #include "db/db_trend.h"
 #include "lib/file.h"
+#include "lib/units.h"
 #include "lib/util.h"
 #include "judge/gate.h"
 #include "read/measure.h"
@@ -146,8 +147,11 @@ static int db_import_cmd(int argc, char **argv)
             fprintf(stderr, "ptsbench db import: %s\n", err);
             code = EXIT_FAILURE_RUN;
         } else if (!quiet && r.added) {
-            printf("run %lld: %s, %zu points, %zu measurements: %s\n", r.run_id, r.schema,
-                   r.points, r.measurements, pos[i]);
+            char np[32], nm[32];
+            units_format_figure((double)r.points, UNITS_FIG_COUNT, np, sizeof(np));
+            units_format_figure((double)r.measurements, UNITS_FIG_COUNT, nm, sizeof(nm));
+            printf("run %lld: %s, %s points, %s measurements: %s\n", r.run_id, r.schema, np, nm,
+                   pos[i]);
         } else if (!quiet) {
             printf("run %lld: already in the history: %s\n", r.run_id, pos[i]);
         }

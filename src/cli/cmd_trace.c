@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "lib/units.h"
 #include "cli/options.h"
 #include "core/steps.h"
 #include "device/capture.h"
@@ -67,18 +68,26 @@ static void print_stats(const struct trace *t)
     trace_stats(t, &s);
     const uint64_t n = s.ios[0] + s.ios[1];
     printf("%s (%s)\n", t->source, t->format);
-    printf("  I/Os       %llu: %llu reads (%.1f%%), %llu writes\n", (unsigned long long)n,
-           (unsigned long long)s.ios[0], n ? 100.0 * s.ios[0] / n : 0.0,
-           (unsigned long long)s.ios[1]);
-    printf("  bytes      %.3f GB read, %.3f GB written; sizes %u B to %u B, %.1f KiB on "
-           "average\n", s.bytes[0] / 1e9, s.bytes[1] / 1e9, s.len_min, s.len_max,
-           n ? (s.bytes[0] + s.bytes[1]) / 1024.0 / n : 0.0);
+    char f[6][32];
+    units_format_figure((double)n, UNITS_FIG_COUNT, f[0], sizeof(f[0]));
+    units_format_figure((double)s.ios[0], UNITS_FIG_COUNT, f[1], sizeof(f[1]));
+    units_format_figure((double)s.ios[1], UNITS_FIG_COUNT, f[2], sizeof(f[2]));
+    printf("  I/Os       %s: %s reads (%.1f%%), %s writes\n", f[0], f[1],
+           n ? 100.0 * s.ios[0] / n : 0.0, f[2]);
+    units_format_figure((double)s.bytes[0], UNITS_FIG_BYTES, f[0], sizeof(f[0]));
+    units_format_figure((double)s.bytes[1], UNITS_FIG_BYTES, f[1], sizeof(f[1]));
+    units_format_bs(s.len_min, f[2], sizeof(f[2]));
+    units_format_bs(s.len_max, f[3], sizeof(f[3]));
+    printf("  bytes      %s read, %s written; sizes %s to %s, %.1f KiB on average\n", f[0], f[1],
+           f[2], f[3], n ? (s.bytes[0] + s.bytes[1]) / 1024.0 / n : 0.0);
     printf("  sequential %.1f%% (I/Os starting where the previous one ended)\n",
            n ? 100.0 * s.seq_ios / n : 0.0);
-    printf("  extent     %.3f GB (the highest offset + length)\n", trace_extent(t) / 1e9);
+    units_format_figure((double)trace_extent(t), UNITS_FIG_BYTES, f[4], sizeof(f[4]));
+    printf("  extent     %s (the highest offset + length)\n", f[4]);
+    units_format_figure(s.span_ns ? n / (s.span_ns / 1e9) : 0.0, UNITS_FIG_IOPS, f[5],
+                        sizeof(f[5]));
     if (t->timed)
-        printf("  timeline   %.3f s, %.1f I/Os per second\n", s.span_ns / 1e9,
-               s.span_ns ? n / (s.span_ns / 1e9) : 0.0);
+        printf("  timeline   %.3f s, %s I/Os per second\n", s.span_ns / 1e9, f[5]);
     else
         printf("  timeline   none (replay as fast as possible)\n");
     if (t->has_done) {
@@ -86,8 +95,9 @@ static void print_stats(const struct trace *t)
                s.span_ns ? 100.0 * s.busy_ns / s.span_ns : 0.0);
         printf("  queue      mean %.3f at issue, %.1f%% at QD 1\n", s.qd_mean,
                n ? 100.0 * s.qd[1] / n : 0.0);
-        printf("  latency    mean %.1f us read, %.1f us write (the captured device's)\n",
-               s.lat_mean_us[0], s.lat_mean_us[1]);
+        units_format_figure(s.lat_mean_us[0], UNITS_FIG_LAT, f[0], sizeof(f[0]));
+        units_format_figure(s.lat_mean_us[1], UNITS_FIG_LAT, f[1], sizeof(f[1]));
+        printf("  latency    mean %s read, %s write (the captured device's)\n", f[0], f[1]);
     } else {
         printf("  queue      not recorded (no completions in the trace)\n");
     }

@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/metrics.h"
 #include "core/results.h"
 #include "engine/engine.h"
 #include "engine/fio_job.h"
+#include "lib/units.h"
 #include "lib/util.h"
 
 #include <dirent.h>
@@ -29,11 +31,11 @@ static const struct {
     {"read_iops", "read IOPS", false},
     {"write_iops", "write IOPS", false},
     {"mb_s", "MB/s", false},
-    {"lat_mean_us", "lat mean (us)", true},
-    {"lat_p99_us", "lat p99 (us)", true},
-    {"lat_p99_9_us", "lat p99.9 (us)", true},
-    {"read_lat_mean_us", "read lat mean (us)", true},
-    {"write_lat_mean_us", "write lat mean (us)", true},
+    {"lat_mean_us", "lat mean", true},
+    {"lat_p99_us", "lat p99", true},
+    {"lat_p99_9_us", "lat p99.9", true},
+    {"read_lat_mean_us", "read lat mean", true},
+    {"write_lat_mean_us", "write lat mean", true},
 };
 
 static void xc_values(const struct round_metrics *m, double v[XC_N])
@@ -390,7 +392,12 @@ int crosscheck_execute(struct crosscheck *x, volatile sig_atomic_t *stop)
         if (mean[0] == 0 && mean[1] == 0)
             continue;   /* a direction the workload does not use */
         double ratio = mean[0] > 0 ? mean[1] / mean[0] : NAN;
-        printf("%-20s %14.1f %14.1f %9.3f\n", xc_metrics[m].label, mean[0], mean[1], ratio);
+        const enum units_figure kind = metrics_figure_kind(xc_metrics[m].name);
+        char f0[64], f1[64], fr[64];
+        units_format_figure(mean[0], kind, f0, sizeof(f0));
+        units_format_figure(mean[1], kind, f1, sizeof(f1));
+        units_format_figure(ratio, UNITS_FIG_RATIO, fr, sizeof(fr));
+        printf("%-20s %14s %14s %9s\n", xc_metrics[m].label, f0, f1, isfinite(ratio) ? fr : "-");
         struct json_object *o = json_object_new_object();
         json_object_object_add(o, native, json_object_new_double(mean[0]));
         json_object_object_add(o, fio, json_object_new_double(mean[1]));

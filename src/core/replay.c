@@ -693,8 +693,12 @@ static void print_measure(const char *what, const struct replay_measure *m,
     units_format_figure(rm.total.iops, UNITS_FIG_IOPS, iops, sizeof(iops));
     units_format_figure(rm.total.mb_s, UNITS_FIG_MBS, mbs, sizeof(mbs));
     const double span = (double)m->elapsed_ns;
-    printf("%s: %s IOPS, %s MB/s, mean latency %.1f us (read %.1f, write %.1f)", what, iops, mbs,
-           rm.total.lat.mean_us, rm.read.lat.mean_us, rm.write.lat.mean_us);
+    char lat[3][32];
+    units_format_figure(rm.total.lat.mean_us, UNITS_FIG_LAT, lat[0], sizeof(lat[0]));
+    units_format_figure(rm.read.lat.mean_us, UNITS_FIG_LAT, lat[1], sizeof(lat[1]));
+    units_format_figure(rm.write.lat.mean_us, UNITS_FIG_LAT, lat[2], sizeof(lat[2]));
+    printf("%s: %s IOPS, %s MB/s, mean latency %s (read %s, write %s)", what, iops, mbs, lat[0],
+           lat[1], lat[2]);
     if (m->busy_known)
         printf(", busy %.3f s (%.0f%%)", m->busy_ns / 1e9,
                span > 0 ? 100.0 * m->busy_ns / span : 0.0);
@@ -705,8 +709,10 @@ static void print_measure(const char *what, const struct replay_measure *m,
     if (mode == REPLAY_TIMED && m->late_n) {
         struct lat_summary ls;
         lat_summary_from_hist(&m->late, 1.0, &ls);
-        printf("; issued late by %.0f us median, %.0f us 99%%, %.0f us max",
-               ls.pct_us[METRICS_P50], ls.pct_us[METRICS_P99], ls.max_us);
+        units_format_figure(ls.pct_us[METRICS_P50], UNITS_FIG_LAT, lat[0], sizeof(lat[0]));
+        units_format_figure(ls.pct_us[METRICS_P99], UNITS_FIG_LAT, lat[1], sizeof(lat[1]));
+        units_format_figure(ls.max_us, UNITS_FIG_LAT, lat[2], sizeof(lat[2]));
+        printf("; issued late by %s median, %s 99%%, %s max", lat[0], lat[1], lat[2]);
     }
     putchar('\n');
     metrics_free(&rm);
@@ -728,9 +734,10 @@ static void print_time_bound(const struct replay_session *s)
                "trace's times\n", s->cfg.loops, s->cfg.loops == 1 ? "" : "es", pass, clock,
                total);
     } else {
-        printf("  time    %u pass%s of %llu I/Os as fast as possible: unbounded here (as long "
-               "as the target takes)\n", s->cfg.loops, s->cfg.loops == 1 ? "" : "es",
-               (unsigned long long)n);
+        char ios[32];
+        units_format_figure((double)n, UNITS_FIG_COUNT, ios, sizeof(ios));
+        printf("  time    %u pass%s of %s I/Os as fast as possible: unbounded here (as long "
+               "as the target takes)\n", s->cfg.loops, s->cfg.loops == 1 ? "" : "es", ios);
     }
 }
 
@@ -738,11 +745,15 @@ void replay_print_plan(const struct replay_session *s)
 {
     const struct trace_stats *st = &s->trace_stats;
     const uint64_t n = st->ios[0] + st->ios[1];
-    printf("replay %s (%s): %llu I/Os (%llu reads, %llu writes), %.3f GB, %.1f%% sequential, "
-           "over %.3f s", s->trace.source, s->trace.format, (unsigned long long)n,
-           (unsigned long long)st->ios[0], (unsigned long long)st->ios[1],
-           (st->bytes[0] + st->bytes[1]) / 1e9, n ? 100.0 * st->seq_ios / n : 0.0,
-           st->span_ns / 1e9);
+    char f[4][32];
+    units_format_figure((double)n, UNITS_FIG_COUNT, f[0], sizeof(f[0]));
+    units_format_figure((double)st->ios[0], UNITS_FIG_COUNT, f[1], sizeof(f[1]));
+    units_format_figure((double)st->ios[1], UNITS_FIG_COUNT, f[2], sizeof(f[2]));
+    units_format_figure((double)(st->bytes[0] + st->bytes[1]), UNITS_FIG_BYTES, f[3],
+                        sizeof(f[3]));
+    printf("replay %s (%s): %s I/Os (%s reads, %s writes), %s, %.1f%% sequential, over %.3f s",
+           s->trace.source, s->trace.format, f[0], f[1], f[2], f[3],
+           n ? 100.0 * st->seq_ios / n : 0.0, st->span_ns / 1e9);
     if (s->trace.has_done)
         printf("; busy %.3f s, mean QD %.2f", st->busy_ns / 1e9, st->qd_mean);
     printf("\n  on %s%s, engine %s; %s", s->target.path, s->target.sim ? " (simulated)" : "",

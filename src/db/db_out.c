@@ -45,18 +45,22 @@ static void field(FILE *f, const char *name, const char *v)
     fprintf(f, "%-17s %s\n", name, v && *v ? v : "-");
 }
 
-static void fig(FILE *f, double v, double spread)
+/* A point's figure in its metric's kind, ± half its window's spread as a percentage. */
+static void fig(FILE *f, double v, double spread, enum meas_metric m)
 {
     if (!isfinite(v)) {
         fprintf(f, " %20s", "-");
         return;
     }
-    char b[64];
-    if (isfinite(spread))
-        snprintf(b, sizeof(b), "%.6g ±%.1f%%", v, 50 * spread);
-    else
-        snprintf(b, sizeof(b), "%.6g", v);
-    fprintf(f, " %20s", b);
+    char b[96], n[64], p[64];
+    units_format_figure(v, metrics_figure_kind(meas_metric_name(m)), n, sizeof(n));
+    if (isfinite(spread)) {
+        units_format_figure(50 * spread, UNITS_FIG_PCT, p, sizeof(p));
+        snprintf(b, sizeof(b), "%s ±%s", n, p);
+    } else {
+        snprintf(b, sizeof(b), "%s", n);
+    }
+    fprintf(f, " %*s", isfinite(spread) ? 21 : 20, b);   /* "±" is two bytes, one column */
 }
 
 static const enum meas_metric shown[] = {MEAS_IOPS, MEAS_MB_S, MEAS_LAT_MEAN_US, MEAS_LAT_P99_US};
@@ -78,7 +82,7 @@ void db_write_show(FILE *f, const struct db_run *r, const struct meas_set *s)
     field(f, "serial", r->serial);
     field(f, "firmware", r->firmware);
     if (r->capacity_bytes >= 0)
-        snprintf(b, sizeof(b), "%lld bytes", r->capacity_bytes);
+        units_format_capacity((uint64_t)r->capacity_bytes, b, sizeof(b));
     field(f, "capacity", r->capacity_bytes >= 0 ? b : NULL);
     field(f, "engine", r->engine);
     field(f, "versions", r->versions);
@@ -98,7 +102,7 @@ void db_write_show(FILE *f, const struct db_run *r, const struct meas_set *s)
         cell(f, p->label, 52);
         fprintf(f, " %-7s %6u", meas_state_name(p->state), p->rounds);
         for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++)
-            fig(f, p->v[shown[k]], p->spread[shown[k]]);
+            fig(f, p->v[shown[k]], p->spread[shown[k]], shown[k]);
         fputc('\n', f);
     }
     fprintf(f, "%zu point%s (± half the window's range over its mean)\n", s->n,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/file.h"
+#include "lib/units.h"
 #include "lib/util.h"
 #include "plot/chart.h"
 
@@ -120,30 +121,50 @@ void db_trend_free(struct db_trend *t)
     memset(t, 0, sizeof(*t));
 }
 
+/* A value in the metric's figure kind, a band or change as a percentage (units_format_figure). */
+static const char *trend_fig(double v, enum units_figure kind, bool sign, char *buf, size_t len)
+{
+    char p[64];
+    if (!isfinite(v)) {
+        snprintf(buf, len, "-");
+        return buf;
+    }
+    units_format_figure(v, kind, p, sizeof(p));
+    snprintf(buf, len, "%s%s", sign && p[0] != '-' ? "+" : "", p);
+    return buf;
+}
+
 void db_trend_write_text(FILE *f, const struct db_trend *t)
 {
     const char *metric = meas_metric_name(t->metric);
+    const enum units_figure kind = metrics_figure_kind(metric);
     for (size_t i = 0; i < t->n; i++) {
         const struct db_trend_series *s = &t->s[i];
         fprintf(f, "%s%s  [%s]\n", i ? "\n" : "", s->label, s->key);
         if (t->by_firmware)
             fprintf(f, "%-32s %5s %14s %14s %14s %8s\n", "firmware", "runs", metric, "min", "max",
-                    "band%");
+                    "band");
         else
             fprintf(f, "%-6s %-20s %-32s %14s %14s %8s %9s\n", "run", "started", "firmware",
-                    metric, "median", "band%", "change%");
+                    metric, "median", "band", "change");
         for (size_t j = 0; j < s->n; j++) {
             const struct db_trend_row *r = &s->r[j];
+            char v[64], a[64], b[64], band[64], ch[64];
+            trend_fig(100 * r->band, UNITS_FIG_PCT, false, band, sizeof(band));
             if (t->by_firmware) {
-                fprintf(f, "%-32.32s %5u %14.6g %14.6g %14.6g %8.2f\n",
-                        *r->firmware ? r->firmware : "-", r->n, r->value, r->min, r->max,
-                        100 * r->band);
+                fprintf(f, "%-32.32s %5u %14s %14s %14s %8s\n", *r->firmware ? r->firmware : "-",
+                        r->n, trend_fig(r->value, kind, false, v, sizeof(v)),
+                        trend_fig(r->min, kind, false, a, sizeof(a)),
+                        trend_fig(r->max, kind, false, b, sizeof(b)), band);
                 continue;
             }
             double change = r->median != 0 ? (r->value - r->median) / fabs(r->median) : NAN;
-            fprintf(f, "%-6lld %-20s %-32.32s %14.6g %14.6g %8.2f %+9.2f%s\n", r->run_id,
-                    *r->started ? r->started : "-", *r->firmware ? r->firmware : "-", r->value,
-                    r->median, 100 * r->band, 100 * change, r->outside ? " *" : "");
+            fprintf(f, "%-6lld %-20s %-32.32s %14s %14s %8s %9s%s\n", r->run_id,
+                    *r->started ? r->started : "-", *r->firmware ? r->firmware : "-",
+                    trend_fig(r->value, kind, false, v, sizeof(v)),
+                    trend_fig(r->median, kind, false, a, sizeof(a)), band,
+                    trend_fig(100 * change, UNITS_FIG_PCT, true, ch, sizeof(ch)),
+                    r->outside ? " *" : "");
         }
     }
     if (!t->by_firmware)

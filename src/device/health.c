@@ -871,11 +871,14 @@ void health_summary(struct json_object *o, char *buf, size_t len)
     }
     double v = jp_number(wa);
     if (isfinite(v)) {
-        char n[32], h[32];
-        say_bytes((int64_t)jp_path(o, "delta.nand_bytes_written.value"), n, sizeof(n));
-        say_bytes((int64_t)jp_path(o, "delta.host_bytes_written.value"), h, sizeof(h));
-        snprintf(buf, len, "Drive write amplification over the test: %.2f (NAND %s / host %s, "
-                 "%s)", v, n, h, src ? src : "?");
+        char n[32], h[32], w[32];   /* one figure format (units_format_figure) */
+        units_format_figure(jp_path(o, "delta.nand_bytes_written.value"), UNITS_FIG_BYTES, n,
+                            sizeof(n));
+        units_format_figure(jp_path(o, "delta.host_bytes_written.value"), UNITS_FIG_BYTES, h,
+                            sizeof(h));
+        units_format_figure(v, UNITS_FIG_WAF, w, sizeof(w));
+        snprintf(buf, len, "Drive write amplification over the test: %s (NAND %s / host %s, "
+                 "%s)", w, n, h, src ? src : "?");
         return;
     }
     const char *why = jp_str(o, "write_amplification_why");

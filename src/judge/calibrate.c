@@ -460,7 +460,7 @@ void calib_print(const struct calib_sheet *s, FILE *f)
         }
         measured_text(r, meas, sizeof(meas));
         if (isfinite(r->ratio))
-            snprintf(ratio, sizeof(ratio), "%.2f", r->ratio);
+            units_format_figure(r->ratio, UNITS_FIG_RATIO, ratio, sizeof(ratio));
         snprintf(tol, sizeof(tol), "%.0f%%", 100 * r->tolerance);
         char cond[512];
         verify_claim_conditions(r->claim, cond, sizeof(cond));

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "lib/file.h"
+#include "lib/units.h"
 #include "lib/util.h"
 
 const enum meas_metric GATE_DEFAULT_METRICS[4] = {MEAS_IOPS, MEAS_MB_S, MEAS_LAT_MEAN_US,
@@ -237,31 +238,37 @@ void gate_result_free(struct gate_result *r)
     r->n = 0;
 }
 
-/* Figures for people: integers from 1000 up, more digits below. */
-static const char *fmt_value(double v, char *buf, size_t len)
+/* A figure for people in its metric's kind (units_format_figure); "-" when not measured. */
+static const char *fmt_value(double v, enum meas_metric m, char *buf, size_t len)
 {
-    double a = fabs(v);
     if (!isfinite(v))
         snprintf(buf, len, "-");
-    else if (a >= 1000)
-        snprintf(buf, len, "%.0f", v);
-    else if (a >= 100)
-        snprintf(buf, len, "%.1f", v);
-    else if (a >= 1)
-        snprintf(buf, len, "%.2f", v);
     else
-        snprintf(buf, len, "%.3g", v);
+        units_format_figure(v, metrics_figure_kind(meas_metric_name(m)), buf, len);
     return buf;
 }
 
+/* A change or a band (a fraction) as a percentage, "+" on a change that is not negative. */
 static const char *fmt_pct(double frac, bool sign, char *buf, size_t len)
 {
+    char p[64];
     if (isnan(frac))
         snprintf(buf, len, "-");
     else if (isinf(frac))
         snprintf(buf, len, "%sinf%%", frac > 0 ? "+" : "-");
-    else
-        snprintf(buf, len, sign ? "%+.2f%%" : "%.2f%%", frac * 100.0);
+    else {
+        units_format_figure(frac * 100.0, UNITS_FIG_PCT, p, sizeof(p));
+        snprintf(buf, len, "%s%s", sign && p[0] != '-' ? "+" : "", p);
+    }
+    return buf;
+}
+
+/* The tolerance as given (0.5%, 5.00%, 1,000%): a plain value, not rounded to one decimal. */
+static const char *fmt_tol(double frac, char *buf, size_t len)
+{
+    char p[64];
+    units_format_figure(frac * 100.0, UNITS_FIG_VALUE, p, sizeof(p));
+    snprintf(buf, len, "%s%%", p);
     return buf;
 }
 
@@ -269,10 +276,10 @@ void gate_case_message(const struct gate_case *c, double tolerance, char *buf, s
 {
     const char *name = meas_metric_name(c->metric);
     char b[64], v[64], ch[64], t[64], nb[64];
-    fmt_value(c->base, b, sizeof(b));
-    fmt_value(c->cur, v, sizeof(v));
+    fmt_value(c->base, c->metric, b, sizeof(b));
+    fmt_value(c->cur, c->metric, v, sizeof(v));
     fmt_pct(c->change, true, ch, sizeof(ch));
-    fmt_pct(tolerance, false, t, sizeof(t));
+    fmt_tol(tolerance, t, sizeof(t));
     fmt_pct(c->noise, false, nb, sizeof(nb));
     const char *dir = c->lower_is_better ? "lower is better" : "higher is better";
     switch (c->verdict) {
@@ -346,8 +353,7 @@ void gate_write_text(FILE *f, const struct gate_result *r, bool only_changes)
     fprintf(f, "current:   %s%s%s%s\n", r->current_path, r->current_device[0] ? " (" : "",
             r->current_device, r->current_device[0] ? ")" : "");
     fprintf(f, "tolerance: %s; noise band: the larger round-to-round spread (max-min)/mean of the "
-            "two steady-state windows; metrics: %s\n\n", fmt_pct(r->tolerance, false, t,
-            sizeof(t)), ms);
+            "two steady-state windows; metrics: %s\n\n", fmt_tol(r->tolerance, t, sizeof(t)), ms);
 
     size_t wl = strlen("POINT"), wm = strlen("METRIC");
     for (size_t i = 0; i < r->n; i++) {
@@ -378,8 +384,9 @@ void gate_write_text(FILE *f, const struct gate_result *r, bool only_changes)
         pad(f, c->label, wl);
         fputs("  ", f);
         pad(f, meas_metric_name(c->metric), wm);
-        fprintf(f, "  %12s  %12s  %9s  %8s  %s\n", fmt_value(c->base, b, sizeof(b)),
-                fmt_value(c->cur, v, sizeof(v)), fmt_pct(c->change, true, ch, sizeof(ch)),
+        fprintf(f, "  %12s  %12s  %9s  %8s  %s\n", fmt_value(c->base, c->metric, b, sizeof(b)),
+                fmt_value(c->cur, c->metric, v, sizeof(v)),
+                fmt_pct(c->change, true, ch, sizeof(ch)),
                 no_noise ? "-" : fmt_pct(c->noise, false, nb, sizeof(nb)),
                 verdict_shout(c->verdict));
         shown++;
@@ -393,7 +400,7 @@ void gate_write_text(FILE *f, const struct gate_result *r, bool only_changes)
             r->count[GATE_REGRESSION] == 1 ? "" : "s", r->count[GATE_MISSING],
             r->count[GATE_WARN], r->count[GATE_WARN] == 1 ? "" : "s", r->count[GATE_IMPROVED],
             r->count[GATE_PASS], r->count[GATE_NEW], r->n, r->n == 1 ? "" : "s",
-            fmt_pct(r->tolerance, false, t, sizeof(t)));
+            fmt_tol(r->tolerance, t, sizeof(t)));
     if (r->dup_baseline || r->dup_current)
         fprintf(f, "note: repeated point keys compared once (first occurrence): %zu in the "
                 "baseline, %zu in current\n", r->dup_baseline, r->dup_current);

@@ -94,7 +94,7 @@ static void table_row(const struct verify_result *r, bool other, char (*cell)[CE
     if (p) {
         fmt_num(r->measured, num, sizeof(num));
         snprintf(cell[COL_MEASURED], CELL, "%s %s", num, c->unit.name);
-        snprintf(cell[COL_RATIO], CELL, "%.3f", r->ratio);
+        units_format_figure(r->ratio, UNITS_FIG_RATIO, cell[COL_RATIO], CELL);
     } else if (ref) {
         fmt_num(r->reference, num, sizeof(num));
         snprintf(cell[COL_MEASURED], CELL, "(%s %s)", num, c->unit.name);

@@ -457,6 +457,47 @@ static void units_group(const char *tmp, char *buf, size_t len)
     buf[o] = '\0';
 }
 
+/* v to 3 significant digits at least (UNITS_FIG_MBS's rule) into tmp, ungrouped. */
+static void units_sig3(double v, char *tmp, size_t len)
+{
+    double a = fabs(v);
+    int decimals = 0;
+    if (a > 0) {   /* the band from the value rounded to 3 digits: 99.96 is 100 */
+        char t[64];
+        snprintf(t, sizeof(t), "%.2e", a);
+        double r = strtod(t, NULL);
+        int e = (int)floor(log10(r));
+        decimals = e >= 2 ? 0 : 2 - e;
+        if (decimals > 6)
+            decimals = 6;
+    }
+    snprintf(tmp, len, "%.*f", decimals, v);
+}
+
+/* Bytes in the decimal unit that leaves at least 1 once rounded to 3 digits. */
+static void units_fig_bytes(double v, char *buf, size_t len)
+{
+    static const char *const unit[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+    unsigned u = 0;
+    double a = fabs(v);
+    char t[64];
+    for (;;) {
+        snprintf(t, sizeof(t), "%.2e", a);
+        if (u + 1 >= sizeof unit / sizeof unit[0] || strtod(t, NULL) < 1000)
+            break;
+        a /= 1000;
+        v /= 1000;
+        u++;
+    }
+    char tmp[400], num[400];
+    if (u == 0)
+        snprintf(tmp, sizeof(tmp), "%.0f", v);
+    else
+        units_sig3(v, tmp, sizeof(tmp));
+    units_group(tmp, num, sizeof(num));
+    snprintf(buf, len, "%s %s", num, unit[u]);
+}
+
 void units_format_figure(double v, enum units_figure kind, char *buf, size_t len)
 {
     if (!len)
@@ -470,6 +511,12 @@ void units_format_figure(double v, enum units_figure kind, char *buf, size_t len
     case UNITS_FIG_LAT:
         units_format_lat(v, UNITS_TEXT, buf, len);
         return;
+    case UNITS_FIG_BYTES:
+        units_fig_bytes(v, buf, len);
+        return;
+    case UNITS_FIG_RATIO:
+        snprintf(tmp, sizeof(tmp), "%.3f", v);
+        break;
     case UNITS_FIG_PCT:
         snprintf(tmp, sizeof(tmp), "%.1f", v);
         units_group(tmp, buf, len > 1 ? len - 1 : len);
@@ -480,25 +527,14 @@ void units_format_figure(double v, enum units_figure kind, char *buf, size_t len
         snprintf(tmp, sizeof(tmp), "%.2f", v);
         break;
     case UNITS_FIG_IOPS:
+    case UNITS_FIG_COUNT:
         snprintf(tmp, sizeof(tmp), "%.0f", v);
         break;
     case UNITS_FIG_MBS:
     case UNITS_FIG_VALUE:
-    default: {
-        double a = fabs(v);
-        int decimals = 0;
-        if (a > 0) {   /* the band from the value rounded to 3 digits: 99.96 is 100 */
-            char t[64];
-            snprintf(t, sizeof(t), "%.2e", a);
-            double r = strtod(t, NULL);
-            int e = (int)floor(log10(r));
-            decimals = e >= 2 ? 0 : 2 - e;
-            if (decimals > 6)
-                decimals = 6;
-        }
-        snprintf(tmp, sizeof(tmp), "%.*f", decimals, v);
+    default:
+        units_sig3(v, tmp, sizeof(tmp));
         break;
-    }
     }
     units_group(tmp, buf, len);
 }

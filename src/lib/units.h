@@ -57,7 +57,8 @@ void units_format_capacity(uint64_t bytes, char *buf, size_t len);
 void units_format_count(double v, char *buf, size_t len);
 
 /* One figure for people, in every text and table output (show, run, suite, profile, report,
- * verify); machine outputs (JSON, CSV, .dat) keep full precision. NaN or infinite -> "—".
+ * verify, gate, db, crosscheck, replay, trace); machine outputs (JSON, CSV, .dat, INI) keep
+ * full precision. NaN or infinite -> "—".
  *   UNITS_FIG_IOPS   a whole number with thousands separators: 110639.4 -> "110,639"
  *   UNITS_FIG_MBS    MB/s (and any rate or plain value, UNITS_FIG_VALUE): 3 significant
  *                    digits at least, no decimals from 100 up, thousands separators:
@@ -67,9 +68,16 @@ void units_format_count(double v, char *buf, size_t len);
  *   UNITS_FIG_LAT    a latency in us, as units_format_lat (UNITS_TEXT): "87.3 us", "1.25 ms"
  *   UNITS_FIG_PCT    a percentage, one decimal: 12.46 -> "12.5%", 100 -> "100.0%"
  *   UNITS_FIG_WAF    write amplification, two decimals: 2.345 -> "2.35"
+ *   UNITS_FIG_COUNT  a count (I/Os, reads, rounds), as UNITS_FIG_IOPS: 39523 -> "39,523"
+ *   UNITS_FIG_RATIO  a ratio of two figures (measured / claimed, fio / native), three
+ *                    decimals: 0.95312 -> "0.953", 1.01 -> "1.010"
+ *   UNITS_FIG_BYTES  bytes in decimal units, the unit chosen by magnitude as for latency (B,
+ *                    kB, MB, GB, TB, PB: the largest that leaves at least 1), the number as
+ *                    UNITS_FIG_MBS: 6433e9 -> "6.43 TB", 1.3e9 -> "1.30 GB", 81e6 -> "81.0 MB",
+ *                    999.96e9 -> "1.00 TB" (rounding decides the unit), 512 -> "512 B"
  * Negative values keep their sign ("-1,234"); a value that rounds to zero prints "0". */
 enum units_figure { UNITS_FIG_IOPS, UNITS_FIG_MBS, UNITS_FIG_VALUE, UNITS_FIG_LAT, UNITS_FIG_PCT,
-                    UNITS_FIG_WAF };
+                    UNITS_FIG_WAF, UNITS_FIG_COUNT, UNITS_FIG_RATIO, UNITS_FIG_BYTES };
 void units_format_figure(double v, enum units_figure kind, char *buf, size_t len);
 
 /* A number short, as charts and annotations write it: `sig` significant digits (1..15,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lib/json_path.h"
+#include "lib/units.h"
 #include "show/show.h"
 
 #define sval(o, path) jp_str_or((o), (path), "?")   /* lib/json_path.h */
@@ -49,10 +50,15 @@ void show_fleet(FILE *out, struct json_object *doc)
         struct json_object *x = jp_idx(rows, r);
         fprintf(out, "%-6.0f %7.2fs", jp_num(x, pass ? "pass" : "round"), jp_num(x, "window_s"));
         struct json_object *per = jp_arr(x, "targets");
-        for (size_t i = 0; i < nt; i++)
-            fprintf(out, " %12.0f", jp_num(jp_idx(per, i), "iops"));
-        fprintf(out, " %12.0f %10.1f %12.0f ", jp_path(x, "total.iops"),
-                jp_path(x, "total.mb_s"), jp_path(x, "total.sum_of_iops"));
+        char f[3][32];
+        for (size_t i = 0; i < nt; i++) {
+            units_format_figure(jp_num(jp_idx(per, i), "iops"), UNITS_FIG_IOPS, f[0], sizeof(f[0]));
+            fprintf(out, " %12s", f[0]);
+        }
+        units_format_figure(jp_path(x, "total.iops"), UNITS_FIG_IOPS, f[0], sizeof(f[0]));
+        units_format_figure(jp_path(x, "total.mb_s"), UNITS_FIG_MBS, f[1], sizeof(f[1]));
+        units_format_figure(jp_path(x, "total.sum_of_iops"), UNITS_FIG_IOPS, f[2], sizeof(f[2]));
+        fprintf(out, " %12s %10s %12s ", f[0], f[1], f[2]);
         char states[256] = "";   /* each distinct state once: "fob (simulated), wipc" */
         for (size_t i = 0; i < nt; i++) {
             struct json_object *p = jp_idx(per, i);

@@ -21,7 +21,7 @@ static const char *fig(double v, enum units_figure k, char *buf, size_t len)
 
 static void row(FILE *out, const char *label, struct json_object *m, bool timed)
 {
-    char io[32], mb[32], lm[32], l99[32], busy[32], qd[32], late[32];
+    char io[32], mb[32], lm[32], l99[32], busy[32], qd[32], late[72], lmed[32], lp99[32];
     snprintf(busy, sizeof(busy), "%s", "-");
     const double b = jp_path(m, "busy_s"), bp = jp_path(m, "busy_pct");
     if (!isnan(b))
@@ -31,8 +31,9 @@ static void row(FILE *out, const char *label, struct json_object *m, bool timed)
         snprintf(qd, sizeof(qd), "%.2f", jp_path(m, "qd_mean"));
     snprintf(late, sizeof(late), "%s", timed ? "-" : "");
     if (timed && !isnan(jp_path(m, "lateness_us.median")))
-        snprintf(late, sizeof(late), "%.0f/%.0f us", jp_path(m, "lateness_us.median"),
-                 jp_path(m, "lateness_us.p99"));
+        snprintf(late, sizeof(late), "%s/%s",
+                 fig(jp_path(m, "lateness_us.median"), UNITS_FIG_LAT, lmed, sizeof(lmed)),
+                 fig(jp_path(m, "lateness_us.p99"), UNITS_FIG_LAT, lp99, sizeof(lp99)));
     fprintf(out, "%-8s %12s %10s %11s %11s %14s %7s %13s\n", label,
             fig(jp_path(m, "total.iops"), UNITS_FIG_IOPS, io, sizeof(io)),
             fig(jp_path(m, "total.mb_s"), UNITS_FIG_MBS, mb, sizeof(mb)),
@@ -62,9 +63,13 @@ void show_replay(FILE *out, struct json_object *doc)
         fprintf(out, " at QD %.0f", jp_path(doc, "replay.queue_depth"));
     fprintf(out, ", offsets %s\n", sval(doc, "replay.remap"));
     const double n = jp_path(doc, "trace.ios");
-    fprintf(out, "\nthe trace: %.0f I/Os (%.0f reads, %.0f writes), %.3f GB, %.1f%% sequential",
-            n, jp_path(doc, "trace.read.ios"), jp_path(doc, "trace.write.ios"),
-            jp_path(doc, "trace.bytes") / 1e9, jp_path(doc, "trace.sequential_pct"));
+    char f[4][32];
+    fprintf(out, "\nthe trace: %s I/Os (%s reads, %s writes), %s, %.1f%% sequential",
+            fig(n, UNITS_FIG_COUNT, f[0], sizeof(f[0])),
+            fig(jp_path(doc, "trace.read.ios"), UNITS_FIG_COUNT, f[1], sizeof(f[1])),
+            fig(jp_path(doc, "trace.write.ios"), UNITS_FIG_COUNT, f[2], sizeof(f[2])),
+            fig(jp_path(doc, "trace.bytes"), UNITS_FIG_BYTES, f[3], sizeof(f[3])),
+            jp_path(doc, "trace.sequential_pct"));
     if (!isnan(jp_path(doc, "trace.busy_s")))
         fprintf(out, "; busy %.3f s of %.3f s, mean QD %.2f (%.0f%% at 1)",
                 jp_path(doc, "trace.busy_s"), jp_path(doc, "trace.span_s"),

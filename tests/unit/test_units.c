@@ -374,6 +374,29 @@ static void test_format_figure(void **state)
     fig_is(0, UNITS_FIG_WAF, "0.00");
     fig_is(1234.5, UNITS_FIG_WAF, "1,234.50");
     fig_is(NAN, UNITS_FIG_WAF, "—");
+    /* counts: whole numbers, thousands separators */
+    fig_is(39523, UNITS_FIG_COUNT, "39,523");
+    fig_is(1000000, UNITS_FIG_COUNT, "1,000,000");
+    fig_is(475, UNITS_FIG_COUNT, "475");
+    fig_is(NAN, UNITS_FIG_COUNT, "—");
+    /* ratios: three decimals */
+    fig_is(0.95312, UNITS_FIG_RATIO, "0.953");
+    fig_is(1.01, UNITS_FIG_RATIO, "1.010");
+    fig_is(1234.5, UNITS_FIG_RATIO, "1,234.500");
+    fig_is(NAN, UNITS_FIG_RATIO, "—");
+    /* bytes: decimal units by magnitude, 3 significant digits at least */
+    fig_is(6433e9, UNITS_FIG_BYTES, "6.43 TB");
+    fig_is(1.3e9, UNITS_FIG_BYTES, "1.30 GB");
+    fig_is(81e6, UNITS_FIG_BYTES, "81.0 MB");
+    fig_is(145.957e9, UNITS_FIG_BYTES, "146 GB");
+    fig_is(999.96e9, UNITS_FIG_BYTES, "1.00 TB");
+    fig_is(999.4e9, UNITS_FIG_BYTES, "999 GB");
+    fig_is(512, UNITS_FIG_BYTES, "512 B");
+    fig_is(0, UNITS_FIG_BYTES, "0 B");
+    fig_is(4096, UNITS_FIG_BYTES, "4.10 kB");
+    fig_is(2.5e18, UNITS_FIG_BYTES, "2,500 PB");
+    fig_is(-1.5e9, UNITS_FIG_BYTES, "-1.50 GB");
+    fig_is(NAN, UNITS_FIG_BYTES, "—");
     /* which kind a tracked figure is: the metric vocabulary's (test_tracking, test_metrics) */
     char b[6];
     units_format_figure(123456789, UNITS_FIG_IOPS, b, sizeof b);   /* truncated, terminated */
