@@ -117,7 +117,7 @@ static unsigned ld_merge_rounds(struct read_hist *rh, struct json_object *rounds
 /* ---- runs */
 
 /* Input i's curves: first round, window, last window, last round (each once). */
-static void ld_run(struct plot_ctx *c, struct latdist *l, size_t i, bool many)
+static void ld_run(struct plot_ctx *c, struct latdist *l, size_t i)
 {
     struct json_object *doc = c->in[i].doc, *rounds = jp_arr(doc, "rounds");
     const size_t nr = jp_len(rounds);
@@ -140,12 +140,10 @@ static void ld_run(struct plot_ctx *c, struct latdist *l, size_t i, bool many)
         if (cv[k].win)
             plot_state_tag(cv[k].win, plot_doc_prep(doc), word, sizeof(word));
         if (cv[k].a == cv[k].b)
-            snprintf(what, sizeof(what), "%s%sround %g%s", many ? c->in[i].label : "",
-                     many ? ": " : "", cv[k].a, k == 0 ? " (first)" : " (last)");
+            snprintf(what, sizeof(what), "round %g%s", cv[k].a, k == 0 ? " (first)" : " (last)");
         else
-            snprintf(what, sizeof(what), "%s%s%s, rounds %g-%g merged%s%s%s",
-                     many ? c->in[i].label : "", many ? ": " : "", cv[k].what, cv[k].a, cv[k].b,
-                     word[0] ? " (" : "", word, word[0] ? ")" : "");
+            snprintf(what, sizeof(what), "%s, rounds %g-%g merged%s%s%s", cv[k].what, cv[k].a,
+                     cv[k].b, word[0] ? " (" : "", word, word[0] ? ")" : "");
         snprintf(series, sizeof(series), "%s: latency distribution, %s", c->in[i].label, what);
         ld_curve(l, i, series, what, rh);
     }
@@ -170,7 +168,7 @@ static void ld_runs(struct plot_ctx *c)
             "measurement window's rounds merged (the drive's state of each window in its "
             "legend); a curve ends at its slowest I/O (1 in the count), the dotted lines are the "
             "99th and 99.99th percentiles.");
-        ld_run(c, &l, i, false);
+        ld_run(c, &l, i);
         ld_close(c, &l);
     }
 }

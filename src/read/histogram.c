@@ -44,9 +44,9 @@ static void bounds_set(struct hist *h, struct json_object *lat, double weight)
     h->min = hist_bucket_low(lo);
     h->max = hist_bucket_high(hi);
     const double mn = jp_num(lat, "min") * 1000.0 * weight, mx = jp_num(lat, "max") * 1000.0 * weight;
-    if (isfinite(mn) && llround(mn) >= 0 && hist_index((uint64_t)llround(mn)) == lo)
+    if (mn >= 0 && mn < 9e18 && hist_index((uint64_t)llround(mn)) == lo)
         h->min = (uint64_t)llround(mn);
-    if (isfinite(mx) && llround(mx) >= 0 && hist_index((uint64_t)llround(mx)) == hi)
+    if (mx >= 0 && mx < 9e18 && hist_index((uint64_t)llround(mx)) == hi)
         h->max = (uint64_t)llround(mx);
 }
 
