@@ -28,11 +28,10 @@
 
 #define LD_MAX_POINTS (HIST_NBUCKETS + 2)
 
-/* A chart's state: the smallest floor drawn (for the y range) and the next colour. */
+/* A chart's state: the smallest floor drawn (for the y range). */
 struct latdist {
     struct plot_chart *ch;
     double floor;
-    int curves;
     struct read_exceed *pts;
 };
 
@@ -73,16 +72,17 @@ static void ld_close(struct plot_ctx *c, struct latdist *l)
     free(l->pts);
 }
 
-/* One curve: rh's exceedance as a block of input i, titled "WHAT: p99 X, p99.99 Y, N I/Os". */
-static void ld_curve(struct latdist *l, size_t input, const char *series, const char *what,
-                     const struct read_hist *rh)
+/* One curve: rh's exceedance as a block of input i in colour k (the same curve of several
+ * devices: the same colour, the device's dash), titled "WHAT: p99 X, p99.99 Y, N I/Os". */
+static void ld_curve(struct latdist *l, size_t input, int k, const char *series,
+                     const char *what, const struct read_hist *rh)
 {
     size_t n = read_hist_exceedance(rh, l->pts, LD_MAX_POINTS);
     if (!n)
         return;
     int ix = plot_block(l->ch, input, series, "latency_us share_at_least_this_slow");
-    for (size_t k = 0; k < n; k++)
-        plot_row(l->ch, 2, l->pts[k].us, l->pts[k].frac);
+    for (size_t j = 0; j < n; j++)
+        plot_row(l->ch, 2, l->pts[j].us, l->pts[j].frac);
     if (plot_block_end(l->ch) <= 0)
         return;
     if (l->pts[n - 1].frac < l->floor)
@@ -94,7 +94,7 @@ static void ld_curve(struct latdist *l, size_t input, const char *series, const 
     snprintf(t, sizeof(t), "%s: p99 %s, p99.99 %s, %s I/Os", what, p99, p9999, ios);
     plot_dev(l->ch, input);
     plot_elem(l->ch, t, "dat index %d using 1:2 with lines lw 2 dt %d %s", ix,
-              plot_dt(plot_dev_rank(l->ch, input)), plot_color(l->curves++));
+              plot_dt(plot_dev_rank(l->ch, input)), plot_color(k));
 }
 
 /* Merge the records rounds[first..last] (1-based "round" numbers) of an array of records;
@@ -145,7 +145,7 @@ static void ld_run(struct plot_ctx *c, struct latdist *l, size_t i)
             snprintf(what, sizeof(what), "%s, rounds %g-%g merged%s%s%s", cv[k].what, cv[k].a,
                      cv[k].b, word[0] ? " (" : "", word, word[0] ? ")" : "");
         snprintf(series, sizeof(series), "%s: latency distribution, %s", c->in[i].label, what);
-        ld_curve(l, i, series, what, rh);
+        ld_curve(l, i, k, series, what, rh);
     }
     free(rh);
 }
@@ -202,7 +202,7 @@ static void ld_profile(struct plot_ctx *c, size_t i, unsigned nth)
                  jp_num(p, "qd"), word[0] ? " (" : "", word, word[0] ? ")" : "");
         snprintf(series, sizeof(series), "%s: latency distribution, point %zu: %s",
                  c->in[i].label, k, what);
-        ld_curve(&l, i, series, what, rh);
+        ld_curve(&l, i, (int)k, series, what, rh);
     }
     free(rh);
     ld_close(c, &l);
@@ -237,6 +237,7 @@ static void ld_suite_input(struct plot_ctx *c, struct latdist *l, size_t i, cons
 {
     struct json_object *subs = jp_arr(plot_suite_test(c->in[i].doc, test), "subtests");
     struct read_hist *rh = xcalloc(1, sizeof(*rh));
+    int k = 0;   /* the curve's colour: the element of interest's rank */
     for (size_t s = 0; s < jp_len(subs); s++) {
         struct json_object *sub = jp_idx(subs, s), *rounds = jp_arr(sub, "rounds");
         const double a = jp_path(sub, "table.first_round"), b = jp_path(sub, "table.last_round");
@@ -245,6 +246,7 @@ static void ld_suite_input(struct plot_ctx *c, struct latdist *l, size_t i, cons
             struct json_object *el = jp_idx(els, e);
             if (!ld_interesting(sub, el, jp_len(els)))
                 continue;
+            k++;
             read_hist_init(rh);
             bool ok = true;
             for (size_t r = 0; r < jp_len(rounds) && ok; r++) {
@@ -263,7 +265,7 @@ static void ld_suite_input(struct plot_ctx *c, struct latdist *l, size_t i, cons
                      many ? ": " : "", label, *label ? " " : "", bs, mix, a, b);
             snprintf(series, sizeof(series), "%s: %s latency distribution, %s", c->in[i].label,
                      test, what);
-            ld_curve(l, i, series, what, rh);
+            ld_curve(l, i, k - 1, series, what, rh);
         }
     }
     free(rh);
