@@ -101,8 +101,9 @@ void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, d
     dir_fill(&out->read, ios[IO_READ], bytes[IO_READ], elapsed_s, weight, hr);
     dir_fill(&out->write, ios[IO_WRITE], bytes[IO_WRITE], elapsed_s, weight, hw);
     dir_fill(&out->total, ios[0] + ios[1], bytes[0] + bytes[1], elapsed_s, weight, &out->lat_total);
-    free(hr);
-    free(hw);
+    out->lat_dir[IO_READ] = hr;
+    out->lat_dir[IO_WRITE] = hw;
+    out->weight = weight;
 
     struct sample_series *ss = &out->samples;
     ss->n = n_samples;
@@ -186,6 +187,10 @@ void metrics_free(struct round_metrics *m)
     memset(ss, 0, sizeof(*ss));
     free(m->hosts);
     m->hosts = NULL;
+    for (int d = 0; d < IO_NDIR; d++) {
+        free(m->lat_dir[d]);
+        m->lat_dir[d] = NULL;
+    }
     m->n_hosts = 0;
 }
 

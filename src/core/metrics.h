@@ -118,6 +118,9 @@ struct round_metrics {
     struct dir_metrics read, write, total;
     struct sample_series samples;
     struct hist lat_total;     /* merged, kept for later merges (reports) */
+    struct hist *lat_dir[IO_NDIR];   /* read, write (NULL: not kept): recorded per round as
+                                        lat_hist (results_lat_hist_add); metrics_free frees */
+    double weight;             /* metrics_compute's: the histograms' count scale (above) */
     struct device_round device;
     struct data_measure data;  /* measured compressibility of the write data (writing rounds) */
     struct host_figures *hosts;   /* remote load generators' own figures (fio client/server) */

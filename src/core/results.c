@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <json-c/printbuf.h>
 #include <libgen.h>
 #include <math.h>
 #include <signal.h>
@@ -141,6 +142,48 @@ double results_figures_lat(struct json_object *o, const char *dir, const char *k
     return jp_path(o, path);
 }
 
+/* An array of integers on one line, "[1, 2, 3]", whatever the document's flags (a histogram
+ * pretty-printed one number a line would triple a suite's file). */
+static int flat_int_array(struct json_object *a, struct printbuf *pb, int level, int flags)
+{
+    (void)level;
+    (void)flags;
+    printbuf_strappend(pb, "[");
+    const size_t n = json_object_array_length(a);
+    for (size_t i = 0; i < n; i++)
+        sprintbuf(pb, i ? ", %lld" : "%lld",
+                  (long long)json_object_get_int64(json_object_array_get_idx(a, i)));
+    printbuf_strappend(pb, "]");
+    return 0;
+}
+
+static struct json_object *hist_pairs_json(const struct hist *h)
+{
+    struct json_object *a = json_object_new_array();
+    for (unsigned i = 0; h && i < HIST_NBUCKETS; i++) {
+        if (!h->buckets[i])
+            continue;
+        json_object_array_add(a, jw_int(i));
+        json_object_array_add(a, jw_int((int64_t)h->buckets[i]));
+    }
+    json_object_set_serializer(a, flat_int_array, NULL, NULL);
+    return a;
+}
+
+void results_lat_hist_add(struct json_object *o, const struct round_metrics *m)
+{
+    if (!m->lat_dir[IO_READ] && !m->lat_dir[IO_WRITE])
+        return;
+    struct json_object *h = json_object_new_object();
+    jw_add(h, "format", jw_str("[bucket, count, ...]"));
+    jw_add(h, "buckets", jw_str("log-linear"));
+    jw_add(h, "sub_bits", jw_int(HIST_SUB_BITS));
+    jw_add(h, "weight", jw_num(m->weight > 0 ? m->weight : 1));
+    jw_add(h, "read", hist_pairs_json(m->lat_dir[IO_READ]));
+    jw_add(h, "write", hist_pairs_json(m->lat_dir[IO_WRITE]));
+    jw_add(o, "lat_hist", h);
+}
+
 struct json_object *results_round_json(const struct round_metrics *m)
 {
     struct json_object *o = json_object_new_object();
@@ -148,6 +191,7 @@ struct json_object *results_round_json(const struct round_metrics *m)
     jw_add(o, "elapsed_s", jw_num(m->elapsed_s));
     results_figures_add(o, &m->read, &m->write, &m->total);
     results_depth_gap_add(o, m);
+    results_lat_hist_add(o, m);
     const struct sample_series *s = &m->samples;
     struct json_object *so = json_object_new_object();
     jw_add(so, "interval_s", jw_num(s->interval_s));
@@ -773,6 +817,10 @@ static void cache_rounds(struct run_record *rec)
         c->text[i] = xstrdup(t);
         c->len[i] = len;
         json_object_put(o);
+        for (int d = 0; d < IO_NDIR; d++) {   /* written: not needed again (1,440 rounds of a */
+            free(rec->rounds[i].lat_dir[d]);  /* 24 h WSAT would keep 86 MB of them) */
+            rec->rounds[i].lat_dir[d] = NULL;
+        }
     }
     c->n = rec->n_rounds;
 }

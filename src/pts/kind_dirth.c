@@ -96,6 +96,7 @@ static int dirth_round(struct pts_session *s, const struct pts_def *d, struct di
                 return 1;
             }
             struct json_object *pj = ps_period_json(&m);
+            results_lat_hist_add(pj, &m);   /* a sweep point is one of the round's elements */
             json_object_object_add(pj, "threads", json_object_new_int(d->threads_list[ti]));
             json_object_object_add(pj, "qd", json_object_new_int(d->qd_list[qi]));
             json_object_object_add(pj, "outstanding", json_object_new_int(d->threads_list[ti] * d->qd_list[qi]));

@@ -55,6 +55,7 @@ static struct json_object *element_json(unsigned mix, uint32_t bs, const struct 
     }
     if (m->state.present)
         json_object_object_add(o, "state", results_state_json(&m->state));
+    results_lat_hist_add(o, m);
     return o;
 }
 
