@@ -193,6 +193,8 @@ struct json_object *results_round_json(const struct round_metrics *m)
         jw_add(dj, "total_lines", jw_int((int64_t)d->total_lines));
         jw_add(o, "device", dj);
     }
+    if (m->thermal.present)   /* temperature and throttling (core/thermal_rounds.h) */
+        jw_add(o, "thermal", thermal_reading_json(&m->thermal));
     if (m->data.present)
         jw_add(o, "data", data_measure_json(&m->data));
     if (m->phase)
