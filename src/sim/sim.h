@@ -136,7 +136,7 @@ struct sim_params {
     double thermal_ambient_c, thermal_tau_s;        /* settles toward ambient, time constant */
     double thermal_write_c_per_gb, thermal_read_c_per_gb;   /* heat per full-size GB */
     double thermal_throttle_c, thermal_resume_c;    /* throttled from ..., until it falls to */
-    double thermal_throttle_pct;                    /* the rate while throttled, % */
+    double thermal_throttle_mb_s;                   /* the drive's rate while throttled */
 
     /* Scale and determinism. */
     unsigned k;                     /* time dilation / capacity scale, power of two, >= 1 */

@@ -13,7 +13,8 @@ void sim_thermal_defaults(struct sim_params *p)
      * heats and cools over a minute or two; 0.25 °C per GB written with tau = 120 s settles
      * 60 °C above ambient at 2 GB/s (throttling after about a minute of sequential writes,
      * what reviews show for drives without heatsinks), 7.5 °C at 250 MB/s (4 KiB random
-     * writes at 60K IOPS: no throttling); reads heat half as much; throttled, half the rate. */
+     * writes at 60K IOPS: no throttling); reads heat half as much; throttled, 300 MB/s (an
+     * order of what reviews show M.2 drives fall to). */
     p->thermal = false;
     p->thermal_ambient_c = 40;
     p->thermal_tau_s = 120;
@@ -21,19 +22,18 @@ void sim_thermal_defaults(struct sim_params *p)
     p->thermal_read_c_per_gb = 0.125;
     p->thermal_throttle_c = 75;
     p->thermal_resume_c = 72;
-    p->thermal_throttle_pct = 50;
+    p->thermal_throttle_mb_s = 300;
 }
 
 int sim_thermal_validate(const struct sim_params *p, char *err, size_t errlen)
 {
     if (!p->thermal)
         return 0;
-    if (!(p->thermal_tau_s > 0) || !(p->thermal_throttle_pct > 0) ||
-        p->thermal_throttle_pct > 100 || p->thermal_write_c_per_gb < 0 ||
-        p->thermal_read_c_per_gb < 0)
-        return errf(err, errlen, "sim parameters thermal_tau_s = %g, thermal_throttle_pct = %g, "
-                    "thermal_*_c_per_gb = %g, %g: tau above 0, pct in (0, 100], heat >= 0",
-                    p->thermal_tau_s, p->thermal_throttle_pct, p->thermal_write_c_per_gb,
+    if (!(p->thermal_tau_s > 0) || !(p->thermal_throttle_mb_s > 0) ||
+        !(p->thermal_write_c_per_gb >= 0) || !(p->thermal_read_c_per_gb >= 0))
+        return errf(err, errlen, "sim parameters thermal_tau_s = %g, thermal_throttle_mb_s = %g, "
+                    "thermal_*_c_per_gb = %g, %g: tau and the rate above 0, heat >= 0",
+                    p->thermal_tau_s, p->thermal_throttle_mb_s, p->thermal_write_c_per_gb,
                     p->thermal_read_c_per_gb);
     if (!(p->thermal_ambient_c < p->thermal_resume_c &&
           p->thermal_resume_c < p->thermal_throttle_c))
@@ -55,7 +55,7 @@ void sim_thermal_init(struct sim_thermal *th, const struct sim_params *p)
     th->k = p->k ? p->k : 1;
     th->c_per_byte[SIM_READ] = p->thermal_read_c_per_gb / 1e9;
     th->c_per_byte[SIM_WRITE] = p->thermal_write_c_per_gb / 1e9;
-    th->stretch = 100.0 / p->thermal_throttle_pct;
+    th->ns_per_byte = (double)th->k * 1e3 / p->thermal_throttle_mb_s;
 }
 
 /* Cool from th->at to now; a throttled drive that falls to resume_c on the way stops being
@@ -90,9 +90,10 @@ simt sim_thermal_io(struct sim_thermal *th, simt now, simt done, unsigned op, ui
         th->throttled = true;
         th->transitions++;
     }
-    if (!th->throttled || done <= now)
+    if (!th->throttled)
         return done;
-    return now + (simt)llround((double)(done - now) * th->stretch);
+    th->gate = (th->gate > now ? th->gate : now) + (simt)llround((double)len * th->ns_per_byte);
+    return done > th->gate ? done : th->gate;
 }
 
 void sim_thermal_stats(const struct sim_thermal *th, struct sim_stats *out)
