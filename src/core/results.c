@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/thermal_rounds.h"
 #include "device/numa.h"
 #include "lib/cpuset.h"
 #include "lib/file.h"
@@ -715,6 +716,7 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
     jw_add(ss, "track", results_track_json(c->track, 0, -1));
     results_verdict_json(ss, &rec->verdict, rec->wdpc ? &rec->guard : NULL,
                          rec->wdpc ? &c->guard : NULL);
+    thermal_window_note(ss, rec->rounds, rec->n_rounds);   /* its throttled rounds */
     jw_add(doc, "steady_state", ss);
     if (rec->last_window.last_round) {   /* --all-rounds: the last window too */
         struct json_object *lw = results_steady_json(&rec->last_window,
@@ -723,6 +725,7 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
                                                      &c->criteria, c->track, rec->measured);
         jw_add(lw, "track", results_track_json(c->track, 0, -1));
         results_verdict_json(lw, &rec->last_verdict, NULL, NULL);
+        thermal_window_note(lw, rec->rounds, rec->n_rounds);
         jw_add(doc, "last_window", lw);
     }
     if (with_rounds) {

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
+#include "core/metrics.h"
 #include "device/target.h"
 #include "lib/util.h"
 #include "sim/sim.h"
@@ -62,4 +65,24 @@ void thermal_round_sim(const struct sim_stats *now, const struct sim_stats *was,
     const bool rose = now->throttled_ns > was->throttled_ns ||
                       now->throttle_transitions > was->throttle_transitions;
     out->throttled = rose || now->throttled_now ? THERMAL_YES : THERMAL_NO;
+}
+
+void thermal_window_note(struct json_object *ss, const struct round_metrics *rounds, unsigned n)
+{
+    struct json_object *win = json_object_object_get(ss, "window");
+    if (!win || !json_object_is_type(win, json_type_object))
+        return;
+    int64_t first = json_object_get_int64(json_object_object_get(win, "first_round"));
+    int64_t end = json_object_get_int64(json_object_object_get(win, "last_round"));
+    struct json_object *list = NULL;
+    for (unsigned i = 0; i < n; i++) {
+        const struct round_metrics *m = &rounds[i];
+        if (m->round < first || m->round > end || m->thermal.throttled != THERMAL_YES)
+            continue;
+        if (!list)
+            list = json_object_new_array();
+        json_object_array_add(list, json_object_new_int((int)m->round));
+    }
+    if (list)
+        json_object_object_add(win, "throttled_rounds", list);
 }

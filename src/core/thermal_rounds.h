@@ -28,4 +28,12 @@ void thermal_round_device(const struct target_info *t, double elapsed_s,
 void thermal_round_sim(const struct sim_stats *now, const struct sim_stats *was,
                        struct thermal_reading *out);
 
+/* A steady-state object's window (results_steady_json): "throttled_rounds", the rounds of the
+ * window during which the drive throttled, when there are any. The steady-state rule is not
+ * changed: the window's figures are recorded as measured, and a reader says which rounds
+ * were the throttled drive's. */
+struct json_object;
+struct round_metrics;
+void thermal_window_note(struct json_object *ss, const struct round_metrics *rounds, unsigned n);
+
 #endif

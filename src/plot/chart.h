@@ -172,6 +172,7 @@ void plot_precondition_charts(struct plot_ctx *c, const char *test); /* HIR, DIR
 void plot_pts_charts(struct plot_ctx *c);
 void plot_profile_charts(struct plot_ctx *c);
 void plot_run_charts(struct plot_ctx *c);
+void plot_thermal_charts(struct plot_ctx *c);   /* plot_thermal.c: temperature beside IOPS */
 
 /* ---- For drivers (plot.c, db_trend.c) ---- */
 

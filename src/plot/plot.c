@@ -50,6 +50,7 @@ static void build_charts(struct plot_ctx *c, const struct plot_input *in, size_t
     plot_pts_charts(c);
     plot_profile_charts(c);
     plot_run_charts(c);
+    plot_thermal_charts(c);
 }
 
 size_t plot_build(const struct plot_input *in, size_t n_in)

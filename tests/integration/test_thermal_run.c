@@ -1,7 +1,8 @@
 /* test_thermal_run.c — temperature and throttling per round on the simulated drive with its
  * thermal model on (sim/sim_thermal.h), through the built binary: the rounds record it, the
  * round lines say "throttled" for exactly the rounds that were, a throttled round's IOPS is
- * cut, and a drive without the model records nothing.
+ * cut, the steady-state window names its throttled rounds, and a drive without the model
+ * records nothing.
  *
  * By hand: 128 KiB sequential writes at QD 32 run at 403 MB/s on generic-mlc25 (its write
  * bandwidth). At 3 °C per GB, tau = 60 s, from 40 °C: T(t) = 40 + 3 x 0.403 x 60 x (1 -
@@ -88,6 +89,11 @@ static void test_sim_throttles_from_round_4(void **state)
         assert_int_equal(strstr(line, "throttled") != NULL, n >= 4);
     }
     assert_int_equal(json_object_get_int64(json_at(doc, "rounds.6.thermal.tmt1_transitions")), 1);
+    /* the last window (rounds 3-7) names its throttled rounds: recorded, not hidden in it */
+    struct json_object *tr = json_at(doc, "steady_state.window.throttled_rounds");
+    assert_int_equal(json_object_array_length(tr), 4);
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(json_object_get_int(json_object_array_get_idx(tr, k)), 4 + k);
     free(text);
     json_object_put(doc);
 }
