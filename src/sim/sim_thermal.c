@@ -1,5 +1,5 @@
 /* sim_thermal.c — the simulated drive's first-order thermal model and throttling
- * (sim_thermal.h has the model; docs/simulated-drive.md §5.10 the reasons). */
+ * (sim_thermal.h has the model; docs/health.md the reasons). */
 #include "sim/sim_thermal.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /* sim_thermal.h — the simulated drive's temperature and thermal throttling: a first-order
  * model, off unless a preset sets `thermal = true` (every shipped preset leaves it off, so
- * their figures do not move). docs/simulated-drive.md §5.10 has the equations and the choices.
+ * their figures do not move). docs/health.md ("The simulated drive's thermal model") has the equations and choices.
  *
  *   dT/dt = heat(t) - (T - T_amb) / tau
  *

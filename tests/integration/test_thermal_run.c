@@ -96,6 +96,31 @@ static void test_sim_throttles_from_round_4(void **state)
         assert_int_equal(json_object_get_int(json_object_array_get_idx(tr, k)), 4 + k);
     free(text);
     json_object_put(doc);
+    /* the report says it in one sentence, and draws the chart beside IOPS (with gnuplot) */
+    char rep[1100], md[1200];
+    snprintf(rep, sizeof(rep), "%s/report", out);
+    char *report[] = {(char *)ptsbench_bin(), "report", out, "-o", rep, NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(report, &r), 0);
+    assert_int_equal(r.status, 0);
+    cmd_result_free(&r);
+    snprintf(md, sizeof(md), "%s/report.md", rep);
+    char *m = slurp_file(md, NULL);
+    assert_non_null(m);
+    assert_non_null(strstr(m, "Temperature: at most 75."));
+    assert_non_null(strstr(m, "The drive throttled during rounds 4, 5, 6, 7: their figures are "
+                              "the throttled drive's"));
+    char gp[1200];
+    snprintf(gp, sizeof(gp), "%s/plots/run-thermal.gp", rep);
+    char *g = slurp_file(gp, NULL);
+    if (g) {   /* charts are drawn when gnuplot is installed */
+        assert_non_null(strstr(m, "plots/run-thermal.png"));
+        assert_non_null(strstr(g, "axes x1y2"));
+        assert_non_null(strstr(g, "set object 4 rect from 6.5"));   /* rounds 4-7 shaded */
+        assert_null(strstr(g, "set object 5 rect"));
+        free(g);
+    }
+    free(m);
 }
 
 /* The model off (every shipped preset): no thermal object, no word. */
