@@ -1,6 +1,7 @@
 /* sim_thermal.h — the simulated drive's temperature and thermal throttling: a first-order
  * model, off unless a preset sets `thermal = true` (every shipped preset leaves it off, so
- * their figures do not move). docs/health.md ("The simulated drive's thermal model") has the equations and choices.
+ * their figures do not move). docs/health.md ("The simulated drive's thermal model") has the
+ * equations and the choices.
  *
  *   dT/dt = heat(t) - (T - T_amb) / tau
  *
