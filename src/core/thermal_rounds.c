@@ -60,8 +60,8 @@ void thermal_round_sim(const struct sim_stats *now, const struct sim_stats *was,
     out->temperature_c = now->temperature_c;
     out->counts.tmt1_transitions =
         (struct health_value){.reported = true, .value = (int64_t)now->throttle_transitions};
-    out->counts.tmt1_time_s =
-        (struct health_value){.reported = true, .value = (int64_t)(now->throttled_ns / 1000000000ull)};
+    out->counts.tmt1_time_s = (struct health_value){
+        .reported = true, .value = (int64_t)(now->throttled_ns / 1000000000ull)};   /* as NVMe: s */
     const bool rose = now->throttled_ns > was->throttled_ns ||
                       now->throttle_transitions > was->throttle_transitions;
     out->throttled = rose || now->throttled_now ? THERMAL_YES : THERMAL_NO;

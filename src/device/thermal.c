@@ -116,13 +116,16 @@ bool thermal_hwmon(const char *root, const char *name, double *celsius)
     health_whole_disk(root, name, disk, sizeof(disk));
     const bool nvme = !strncmp(disk, "nvme", 4);
     health_nvme_controller(disk, ctrl, sizeof(ctrl));
+    /* NVMe: the nvme driver's hwmon under the controller, or under its PCI function
+     * (UNCERTAIN: which kernels put it where; both are looked at); SATA: drivetemp's */
     const char *const forms[] = {
-        "%s/sys/class/nvme/%s/hwmon*/temp1_input",              /* NVMe: the controller's */
-        "%s/sys/class/block/%s/device/hwmon/hwmon*/temp1_input",   /* drivetemp (SATA) */
+        "%s/sys/class/nvme/%s/hwmon*/temp1_input",
+        "%s/sys/class/nvme/%s/device/hwmon/hwmon*/temp1_input",
+        "%s/sys/class/block/%s/device/hwmon/hwmon*/temp1_input",
         "%s/sys/class/block/%s/device/hwmon*/temp1_input",
     };
-    for (size_t i = nvme ? 0 : 1; i < sizeof(forms) / sizeof(forms[0]); i++) {
-        snprintf(pat, sizeof(pat), forms[i], root, i == 0 ? ctrl : disk);
+    for (size_t i = nvme ? 0 : 2; i < sizeof(forms) / sizeof(forms[0]); i++) {
+        snprintf(pat, sizeof(pat), forms[i], root, i < 2 ? ctrl : disk);
         if (first_glob(pat, text, sizeof(text)) &&
             thermal_parse_hwmon(text, celsius, err, sizeof(err)) == 0)
             return true;
@@ -262,7 +265,8 @@ struct json_object *thermal_reading_json(const struct thermal_reading *r)
         json_object_object_add(o, "source", json_object_new_string(thermal_source_name(r->source)));
     }
     if (r->throttled != THERMAL_UNKNOWN)
-        json_object_object_add(o, "throttled", json_object_new_boolean(r->throttled == THERMAL_YES));
+        json_object_object_add(o, "throttled",
+                               json_object_new_boolean(r->throttled == THERMAL_YES));
     if (r->counts_source != THERMAL_NONE) {
         json_object_object_add(o, "counts_source",
                                json_object_new_string(thermal_source_name(r->counts_source)));

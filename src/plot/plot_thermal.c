@@ -40,7 +40,8 @@ static void thermal_input(struct plot_ctx *c, struct plot_chart *ch, size_t i, b
     snprintf(series, sizeof(series), "%s: IOPS per round", l);
     int bi = plot_block(ch, i, series, "round iops");
     for (size_t r = 0; r < jp_len(rounds); r++)
-        plot_row(ch, 2, jp_num(jp_idx(rounds, r), "round"), jp_path(jp_idx(rounds, r), "total.iops"));
+        plot_row(ch, 2, jp_num(jp_idx(rounds, r), "round"),
+                 jp_path(jp_idx(rounds, r), "total.iops"));
     if (plot_block_end(ch) > 0) {
         snprintf(t, sizeof(t), "%s%sIOPS (left)", many ? l : "", many ? ": " : "");
         plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 2 pt %d dt %d %s axes x1y1",

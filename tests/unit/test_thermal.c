@@ -128,12 +128,16 @@ static void test_hwmon_fake_sysfs(void **state)
     put(root, "sys/class/block/nvme0n1/stat", "0\n");
     put(root, "sys/class/block/sdz/device/hwmon/hwmon5/temp1_input", "31000\n");
     put(root, "sys/class/block/sdy/stat", "0\n");
+    put(root, "sys/class/nvme/nvme1/device/hwmon/hwmon0/temp1_input", "52000\n");   /* PCI form */
+    put(root, "sys/class/block/nvme1n1/stat", "0\n");
     double c = 0;
     assert_true(thermal_hwmon(root, "nvme0n1", &c));
     assert_true(fabs(c - 44.85) < 1e-9);
     assert_true(thermal_hwmon(root, "sdz", &c));
     assert_true(fabs(c - 31) < 1e-9);
     assert_false(thermal_hwmon(root, "sdy", &c));
+    assert_true(thermal_hwmon(root, "nvme1n1", &c));
+    assert_true(fabs(c - 52) < 1e-9);
     struct thermal_reading r;
     double tool_s = 1;
     thermal_read_block(root, "nvme0n1", true, &r, &tool_s);
@@ -268,7 +272,8 @@ static void test_sim_off_changes_nothing(void **state)
     struct sim_io io = {.op = SIM_WRITE, .offset = 0, .len = 1u << 20};
     for (int i = 0; i < 100; i++) {
         io.offset = (uint64_t)(i % 8) << 20;
-        assert_int_equal(sim_submit(a, (simt)i * 1000000, &io), sim_submit(b, (simt)i * 1000000, &io));
+        simt t = (simt)i * 1000000;
+        assert_int_equal(sim_submit(a, t, &io), sim_submit(b, t, &io));
     }
     struct sim_stats st;
     sim_stats(b, &st);
