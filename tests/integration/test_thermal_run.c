@@ -80,7 +80,8 @@ static void test_sim_throttles_from_round_4(void **state)
     }
     /* the round lines: "throttled" on rounds 4 to 7 only */
     assert_int_equal(count_prefixed_lines(text, "round "), 7);
-    for (char *l = text; (l = strstr(l, "\nround ")); l++) {
+    unsigned seen = 0;
+    for (char *l = text; (l = strstr(l, "\nround ")); l++, seen++) {
         unsigned n = (unsigned)atoi(l + 7);
         char *eol = strchr(l + 1, '\n');
         size_t len = eol ? (size_t)(eol - l) : strlen(l);
@@ -88,6 +89,7 @@ static void test_sim_throttles_from_round_4(void **state)
         snprintf(line, sizeof(line), "%.*s", (int)len, l + 1);
         assert_int_equal(strstr(line, "throttled") != NULL, n >= 4);
     }
+    assert_int_equal(seen, 7);
     assert_int_equal(json_object_get_int64(json_at(doc, "rounds.6.thermal.tmt1_transitions")), 1);
     /* the last window (rounds 3-7) names its throttled rounds: recorded, not hidden in it */
     struct json_object *tr = json_at(doc, "steady_state.window.throttled_rounds");
