@@ -9,6 +9,7 @@
 
 #include "core/metrics.h"
 #include "device/target.h"
+#include "lib/units.h"
 #include "lib/util.h"
 #include "sim/sim.h"
 
@@ -39,10 +40,13 @@ void thermal_round_device(const struct target_info *t, double elapsed_s,
     thermal_read_block("", t->devname, due, out, &tool_s);
     if (tool_s > 0)
         last.tool_s = tool_s;
-    if (tool_kind && !due)
-        snprintf(out->note, sizeof(out->note), "counters not read: the round (%.3g s) was "
-                 "shorter than %g x the tool's last call (%.3g s)", elapsed_s,
-                 THERMAL_TOOL_FACTOR, last.tool_s);
+    if (tool_kind && !due) {
+        char r[32], c[32];
+        units_format_figure(elapsed_s, UNITS_FIG_VALUE, r, sizeof(r));
+        units_format_figure(last.tool_s, UNITS_FIG_VALUE, c, sizeof(c));
+        snprintf(out->note, sizeof(out->note), "counters not read: the round (%s s) was shorter "
+                 "than %.0f x the tool's last call (%s s)", r, THERMAL_TOOL_FACTOR, c);
+    }
     thermal_judge(last.have ? &last.prev : NULL, out);
     last.prev = *out;   /* the next round compares with these, when they hold counters */
     last.have = out->counts_source != THERMAL_NONE;
