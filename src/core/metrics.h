@@ -14,6 +14,7 @@
 
 #include "core/drive_state.h"
 #include "core/worker.h"
+#include "device/thermal.h"
 #include "lib/units.h"
 #include "stats/data_measure.h"
 #include "stats/hist.h"
@@ -122,6 +123,7 @@ struct round_metrics {
                                         lat_hist (results_lat_hist_add); metrics_free frees */
     double weight;             /* metrics_compute's: the histograms' count scale (above) */
     struct device_round device;
+    struct thermal_reading thermal;   /* temperature, throttling at its end (thermal_rounds.h) */
     struct data_measure data;  /* measured compressibility of the write data (writing rounds) */
     struct host_figures *hosts;   /* remote load generators' own figures (fio client/server) */
     unsigned n_hosts;

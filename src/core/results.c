@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/thermal_rounds.h"
 #include "device/numa.h"
 #include "lib/cpuset.h"
 #include "lib/file.h"
@@ -237,6 +238,8 @@ struct json_object *results_round_json(const struct round_metrics *m)
         jw_add(dj, "total_lines", jw_int((int64_t)d->total_lines));
         jw_add(o, "device", dj);
     }
+    if (m->thermal.present)   /* temperature and throttling (core/thermal_rounds.h) */
+        jw_add(o, "thermal", thermal_reading_json(&m->thermal));
     if (m->data.present)
         jw_add(o, "data", data_measure_json(&m->data));
     if (m->phase)
@@ -757,6 +760,7 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
     jw_add(ss, "track", results_track_json(c->track, 0, -1));
     results_verdict_json(ss, &rec->verdict, rec->wdpc ? &rec->guard : NULL,
                          rec->wdpc ? &c->guard : NULL);
+    thermal_window_note(ss, rec->rounds, rec->n_rounds);   /* its throttled rounds */
     jw_add(doc, "steady_state", ss);
     if (rec->last_window.last_round) {   /* --all-rounds: the last window too */
         struct json_object *lw = results_steady_json(&rec->last_window,
@@ -765,6 +769,7 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
                                                      &c->criteria, c->track, rec->measured);
         jw_add(lw, "track", results_track_json(c->track, 0, -1));
         results_verdict_json(lw, &rec->last_verdict, NULL, NULL);
+        thermal_window_note(lw, rec->rounds, rec->n_rounds);
         jw_add(doc, "last_window", lw);
     }
     if (with_rounds) {

@@ -17,6 +17,7 @@
 #include "core/live.h"
 #include "core/precondition.h"
 #include "core/results.h"
+#include "core/thermal_rounds.h"
 #include "core/worker.h"
 #include "device/content.h"
 #include "device/numa.h"
@@ -337,10 +338,13 @@ int run_place(const struct numa_request *req, struct target_info *t, struct plac
 void run_device_round(const struct target_info *t, double weight, struct sim_stats *last,
                       struct round_metrics *m)
 {
-    if (!t->sim)
+    if (!t->sim) {   /* the drive's temperature and throttling (thermal_rounds.h) */
+        thermal_round_device(t, m->elapsed_s, &m->thermal);
         return;
+    }
     struct sim_stats now;
     sim_stats(t->sim->dev, &now);
+    thermal_round_sim(&now, last, &m->thermal);
     const struct sim_stats *was = last;
     struct device_round *d = &m->device;
     double k = weight;

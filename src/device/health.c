@@ -70,6 +70,11 @@ static enum health_source source_from_name(const char *name)
  * values beyond int64 (no drive has written 9 EB). */
 static bool j_u64(struct json_object *v, uint64_t *out)
 {
+    return health_json_u64(v, out);
+}
+
+bool health_json_u64(struct json_object *v, uint64_t *out)
+{
     if (!v)
         return false;
     switch (json_object_get_type(v)) {
@@ -471,7 +476,7 @@ static char *run_tool(char *const argv[], struct health_snapshot *s)
 }
 
 /* The whole disk of block device NAME under ROOT/sys/class/block ("sda2" -> "sda"). */
-static void whole_disk(const char *root, const char *name, char *out, size_t len)
+void health_whole_disk(const char *root, const char *name, char *out, size_t len)
 {
     char p[PATH_MAX], real[PATH_MAX];
     snprintf(p, sizeof(p), "%s/sys/class/block/%s/partition", root, name);
@@ -487,7 +492,7 @@ static void whole_disk(const char *root, const char *name, char *out, size_t len
 
 /* nvme0n1 -> nvme0 (the controller's character device: the SMART log is the controller's;
  * a namespace's node is refused by drives without per-namespace logs). */
-static void nvme_controller(const char *disk, char *out, size_t len)
+void health_nvme_controller(const char *disk, char *out, size_t len)
 {
     str_copy(out, len, disk);
     char *n = strchr(out + 4, 'n');
@@ -501,7 +506,7 @@ static void nvme_controller(const char *disk, char *out, size_t len)
 static bool try_nvme_cli(const char *disk, struct health_snapshot *s)
 {
     char dev[80], ctrl[64], err[ERR_LEN];
-    nvme_controller(disk, ctrl, sizeof(ctrl));
+    health_nvme_controller(disk, ctrl, sizeof(ctrl));
     snprintf(dev, sizeof(dev), "/dev/%s", ctrl);
     char *log_argv[] = {"nvme", "smart-log", dev, "-o", "json", NULL};
     char *text = run_tool(log_argv, s);
@@ -561,6 +566,11 @@ static bool try_sysfs(const char *root, const char *name, struct health_snapshot
     return true;
 }
 
+bool health_tool_installed(const char *name)
+{
+    return in_path("", name);
+}
+
 void health_collect_block(const char *root, const char *name, struct health_snapshot *s)
 {
     memset(s, 0, sizeof(*s));
@@ -568,7 +578,7 @@ void health_collect_block(const char *root, const char *name, struct health_snap
     if (!root)
         root = "";
     char disk[64];
-    whole_disk(root, name, disk, sizeof(disk));
+    health_whole_disk(root, name, disk, sizeof(disk));
     const bool nvme = !strncmp(disk, "nvme", 4);
     if (nvme) {
         if (!in_path(root, "nvme"))

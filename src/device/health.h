@@ -122,6 +122,14 @@ void health_collect(const struct target_info *t, struct health_snapshot *s);
  * PATH; a test's fake tree with no tools otherwise). */
 void health_collect_block(const char *root, const char *name, struct health_snapshot *s);
 
+/* Shared with thermal.c (the per-round temperature): a count from a JSON number or a string of
+ * digits; the whole disk of block device NAME under ROOT ("sda2" -> "sda"); the NVMe
+ * controller of a disk ("nvme0n1" -> "nvme0"); a tool in PATH. */
+bool health_json_u64(struct json_object *v, uint64_t *out);
+void health_whole_disk(const char *root, const char *name, char *out, size_t len);
+void health_nvme_controller(const char *disk, char *out, size_t len);
+bool health_tool_installed(const char *name);
+
 /* One line for people when the drive reports a critical warning (non-zero bits): "/dev/nvme0
  * reports a critical warning (0x05: available spare below threshold; reliability degraded)".
  * False, with buf "", when it reports none or does not say. The bits: NVMe Base Specification

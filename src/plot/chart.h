@@ -173,6 +173,7 @@ void plot_pts_charts(struct plot_ctx *c);
 void plot_profile_charts(struct plot_ctx *c);
 void plot_run_charts(struct plot_ctx *c);
 void plot_latdist_charts(struct plot_ctx *c);   /* latency distributions (lat_hist) */
+void plot_thermal_charts(struct plot_ctx *c);   /* plot_thermal.c: temperature beside IOPS */
 
 /* ---- For drivers (plot.c, db_trend.c) ---- */
 

@@ -51,6 +51,7 @@ static void build_charts(struct plot_ctx *c, const struct plot_input *in, size_t
     plot_profile_charts(c);
     plot_run_charts(c);
     plot_latdist_charts(c);
+    plot_thermal_charts(c);
 }
 
 size_t plot_build(const struct plot_input *in, size_t n_in)

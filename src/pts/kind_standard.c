@@ -53,6 +53,8 @@ static struct json_object *element_json(unsigned mix, uint32_t bs, const struct 
         json_object_object_add(d, "free_lines", json_object_new_int64((int64_t)m->device.free_lines));
         json_object_object_add(o, "device", d);
     }
+    if (m->thermal.present)   /* temperature and throttling (core/thermal_rounds.h) */
+        json_object_object_add(o, "thermal", thermal_reading_json(&m->thermal));
     if (m->state.present)
         json_object_object_add(o, "state", results_state_json(&m->state));
     results_lat_hist_add(o, m);

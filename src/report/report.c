@@ -2351,6 +2351,37 @@ static void run_health(struct ctx *c, size_t i)
     }
 }
 
+/* Temperature and throttling per round (rounds[].thermal, core/thermal_rounds.h): the highest
+ * temperature and the rounds during which the drive throttled, in one sentence. */
+static void run_thermal(struct ctx *c, size_t i)
+{
+    struct json_object *rounds = jp_arr(c->in[i].doc, "rounds");
+    double hot = NAN;
+    char list[256] = "", t[32];
+    const char *src = NULL;
+    bool known = false;   /* a round says whether it throttled (counters read) */
+    for (size_t k = 0; k < jp_len(rounds); k++) {
+        struct json_object *r = jp_idx(rounds, k), *th = jp_at(r, "thermal.throttled");
+        double v = jp_path(r, "thermal.temperature_c");
+        if (isfinite(v) && !(v <= hot)) {
+            hot = v;
+            src = jp_str(jp_get(r, "thermal"), "source");
+        }
+        known = known || th;
+        if (th && json_object_get_boolean(th) && strlen(list) + 8 < sizeof(list))
+            snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%.0f", *list ? ", " : "",
+                     jp_path(r, "round"));
+    }
+    if (!isfinite(hot))
+        return;
+    fmt_fig(hot, UNITS_FIG_VALUE, t, sizeof(t));
+    o_para(&c->o, "Temperature: at most %s °C at a round's end (%s). %s%s%s", t, src ? src : "?",
+           *list  ? "The drive throttled during rounds "
+           : known ? "No round throttled."
+                   : "Throttling: not reported (no thermal-management counters read).",
+           list, *list ? ": their figures are the throttled drive's, not its unthrottled rate." : "");
+}
+
 static void run_sections(struct ctx *c)
 {
     o_heading(&c->o, 2, "runs", "Runs");
@@ -2385,6 +2416,7 @@ static void run_sections(struct ctx *c)
             o_para(&c->o, "%s — every round (simulated drive: virtual time):", dev(c, i));
         t_emit(&c->o, &tb);
         run_health(c, i);
+        run_thermal(c, i);
     }
     charts_for(c, "run");
 }

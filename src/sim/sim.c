@@ -71,6 +71,7 @@ void sim_params_default(struct sim_params *p)
     p->meta_pct = 1.5625;
     p->k = 1;
     p->seed = 1;
+    sim_thermal_defaults(p);
 }
 
 /* ---------------------------------------------------------------- open */
@@ -175,6 +176,8 @@ static int sim_validate(const struct sim_params *p, char *err, size_t n)
     UINT(k, 1, 1u << 16);
     if (p->k & (p->k - 1))
         return errf(err, n, "sim parameter k = %u: must be a power of two", p->k);
+    if (sim_thermal_validate(p, err, n))
+        return -1;
 #undef NUM
 #undef UINT
     return 0;
@@ -423,6 +426,7 @@ int sim_open(const struct sim_params *p, struct sim_dev **out, char *err, size_t
     d->ctl = xcalloc(d->n, sizeof(*d->ctl));
     for (unsigned j = 0; j < d->n; j++)
         sim_ctl_init(&d->ctl[j], &d->cfg, p->seed * 0x9e3779b97f4a7c15ull + j + 1);
+    sim_thermal_init(&d->thermal, p);
     sim_purge(d, 0);
     *out = d;
     return 0;
@@ -756,7 +760,7 @@ simt sim_submit(struct sim_dev *d, simt now, const struct sim_io *io)
         done = d->dispatch == SIM_DISPATCH_VCA ? sim_vca(d, op, now, off, len, 0)
                                                : sim_stripe(d, op, now, off, len, 0);
     }
-    return done + d->d_card;
+    return sim_thermal_io(&d->thermal, now, done + d->d_card, op, len);
 }
 
 bool sim_has_pauses(const struct sim_dev *d) { return d->pauses; }
@@ -896,6 +900,7 @@ void sim_stats(const struct sim_dev *d, struct sim_stats *out)
     out->write_amplification = out->host_write_sectors
                                    ? (double)out->nand_write_sectors / out->host_write_sectors
                                    : 0.0;
+    sim_thermal_stats(&d->thermal, out);
 }
 
 void sim_lifetime_stats(const struct sim_dev *d, struct sim_stats *out)

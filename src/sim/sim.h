@@ -131,6 +131,13 @@ struct sim_params {
     double host_worker_us_per_kib;  /* ... and per KiB of the I/O, for each (buffer pinning */
     double host_driver_us_per_kib;  /* and scatter-gather lists are built per page) */
 
+    /* Temperature and thermal throttling (sim_thermal.h: a first-order model; off unless set). */
+    bool thermal;
+    double thermal_ambient_c, thermal_tau_s;        /* settles toward ambient, time constant */
+    double thermal_write_c_per_gb, thermal_read_c_per_gb;   /* heat per full-size GB */
+    double thermal_throttle_c, thermal_resume_c;    /* throttled from ..., until it falls to */
+    double thermal_throttle_mb_s;                   /* the drive's rate while throttled */
+
     /* Scale and determinism. */
     unsigned k;                     /* time dilation / capacity scale, power of two, >= 1 */
     uint64_t seed;
@@ -177,6 +184,12 @@ struct sim_stats {                  /* cumulative since open/purge, summed over 
     uint64_t free_lines;            /* now */
     uint64_t total_lines;
     double write_amplification;     /* nand_write_sectors / host_write_sectors (0 if none) */
+    /* the thermal model (sim_thermal.h), since open: absent unless `thermal` is on */
+    bool thermal;
+    bool throttled_now;
+    double temperature_c;           /* at the latest submission */
+    uint64_t throttle_transitions;  /* into the throttled state */
+    uint64_t throttled_ns;          /* virtual time spent throttled */
 };
 
 struct sim_dev;

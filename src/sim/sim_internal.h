@@ -10,6 +10,7 @@
 
 #include "lib/rng.h"
 #include "sim/sim.h"
+#include "sim/sim_thermal.h"
 
 #define SIM_NONE       UINT32_MAX      /* no line / no victim / no owner */
 #define SIM_UNMAPPED   UINT32_MAX      /* l2p: never written or trimmed */
@@ -162,6 +163,7 @@ struct sim_dev {
     uint32_t pz_head;           /* the latest pause's slot */
     simt pz_last_end;           /* the latest end of a noted pause */
     simt pz_next_timed;         /* the earliest timed pause not noted yet (UINT64_MAX: none) */
+    struct sim_thermal thermal;  /* temperature and throttling (sim_thermal.h); a purge keeps it */
     struct sim_stats before_purge;   /* counters summed over every purge so far (a real drive's
                                         lifetime counters survive a sanitize; sim_lifetime_stats) */
 };

@@ -133,6 +133,15 @@ static const struct key_row sim_preset_rows[] = {
     SP_D("host_worker_us_per_kib", host_worker_us_per_kib, 0, 1e6, "... per KiB, per worker"),
     SP_D("host_driver_us_per_kib", host_driver_us_per_kib, 0, 1e6, "... per KiB, shared"),
 
+    SP_B("thermal", thermal, "thermal model: temperature and throttling (off: none)"),
+    SP_D("thermal_ambient_c", thermal_ambient_c, -40, 100, "thermal: ambient, °C"),
+    SP_D("thermal_tau_s", thermal_tau_s, 0.001, 1e6, "thermal: cooling time constant, s"),
+    SP_D("thermal_write_c_per_gb", thermal_write_c_per_gb, 0, 1e4, "thermal: heat per GB written"),
+    SP_D("thermal_read_c_per_gb", thermal_read_c_per_gb, 0, 1e4, "thermal: heat per GB read"),
+    SP_D("thermal_throttle_c", thermal_throttle_c, -40, 200, "thermal: throttled from, °C"),
+    SP_D("thermal_resume_c", thermal_resume_c, -40, 200, "thermal: ... until it falls to, °C"),
+    SP_D("thermal_throttle_mb_s", thermal_throttle_mb_s, 0.001, 1e6, "thermal: MB/s while throttled"),
+
     {"k", KEY_POW2, SP_F(k), 1, 4096, .help = "time dilation and capacity scale"},
     {"seed", KEY_UINT, SP_F(seed), 0, 18446744073709551615.0, .help = "the model's PRNG seed"},
     {"op", KEY_ALIAS, .alias = "op_pct"},

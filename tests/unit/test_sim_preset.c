@@ -470,7 +470,7 @@ static void test_describe_round_trip(void **state)
         assert_int_equal(ini_parse_string(out, "describe", &f, err, sizeof err), 0);
         const struct ini_section *dev = ini_find_section(&f, "device");
         assert_non_null(dev);
-        assert_int_equal(dev->n_entries, 60);     /* every field of struct sim_params (update with sim.h) */
+        assert_int_equal(dev->n_entries, 68);     /* every field of struct sim_params (update with sim.h) */
         sim_params_default(&b);
         for (size_t j = 0; j < dev->n_entries; j++) {
             int rc = sim_params_set(&b, dev->entries[j].key, dev->entries[j].value, "rt", err,
@@ -517,8 +517,8 @@ static void test_describe_says_each_range(void **state)
         lines++;
         commented += strstr(l, " ; ") && l[strlen(l) - 1] == ')';
     }
-    assert_int_equal(lines, 60);
-    assert_int_equal(commented, 60);
+    assert_int_equal(lines, 68);
+    assert_int_equal(commented, 68);
     free(copy);
     free(out);
 }
