@@ -126,30 +126,47 @@ static void test_quick_json_on_sim(void **state)
     cmd_result_free(&r);
 }
 
-/* Without --json: the plan, then one table whose rows are the tests and whose figures are in
- * the one figure format (thousands separators), each row with its drive state. */
+/* Without --json, with the defaults (5 s per figure) and -q: one table whose rows are the tests
+ * and whose figures are in the one figure format (thousands separators), each row with its
+ * drive state; README.md shows this very table (its lines are checked here, so the README's
+ * figures are the program's). */
 static void test_quick_table_on_sim(void **state)
 {
     (void)state;
     const char *out = path_in("table");
     struct cmd_result r;
-    const char *args[] = {"quick", "--target", "sim:generic-mlc25", "--time", "2s", "-o", out,
-                          NULL};
+    const char *args[] = {"quick", "--target", "sim:generic-mlc25", "-q", "-o", out, NULL};
     assert_int_equal(ptsbench_run(&r, args), 0);
     const char *table = strstr(r.out, "\ntest ");
     assert_non_null(table);
     assert_non_null(strstr(table, "read MB/s"));
     assert_non_null(strstr(table, "write p99"));
-    const char *row = strstr(table, "\nRND4K Q32T1");
-    assert_non_null(row);
-    const char *eol = strchr(row + 1, '\n');
-    assert_non_null(eol);
-    char line[512];
-    snprintf(line, sizeof(line), "%.*s", (int)(eol - row - 1), row + 1);
-    print_message("  %s\n", line);
-    assert_non_null(strstr(line, ","));   /* IOPS above 1,000 with a separator */
-    assert_non_null(strstr(line, "burst, not preconditioned"));
+    const char *data = getenv("PTSBENCH_DATADIR");
+    char readme_path[600];
+    snprintf(readme_path, sizeof(readme_path), "%s/README.md", data && *data ? data : ".");
+    char *readme = slurp_file(readme_path, NULL);
+    assert_non_null(readme);
+    unsigned rows = 0;
+    for (const char *l = table + 1; *l;) {
+        const char *eol = strchr(l, '\n');
+        size_t n = eol ? (size_t)(eol - l) : strlen(l);
+        char line[512];
+        snprintf(line, sizeof(line), "%.*s", (int)n, l);
+        if (!strncmp(line, "SEQ", 3) || !strncmp(line, "RND", 3) || !strncmp(line, "test ", 5)) {
+            if (!strstr(readme, line))
+                fail_msg("README.md lacks the quick table's line:\n%s", line);
+            if (line[0] != 't') {
+                assert_non_null(strstr(line, "burst, not preconditioned"));
+                rows++;
+            }
+        }
+        l += n + (eol != NULL);
+    }
+    assert_int_equal(rows, 4);
+    assert_non_null(strstr(table, "\nRND4K Q32T1"));
+    assert_non_null(strstr(strstr(table, "\nRND4K Q32T1"), ","));   /* IOPS with a separator */
     assert_non_null(strstr(r.out, "simulated drive"));
+    free(readme);
     cmd_result_free(&r);
 }
 
