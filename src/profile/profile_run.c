@@ -425,8 +425,10 @@ void profile_print_plan(const struct profile_session *s)
            PTSBENCH_VERSION, s->n_profiles, s->n_profiles == 1 ? "" : "s", s->n_groups,
            s->n_groups == 1 ? "" : "s", s->n_points, s->n_points == 1 ? "" : "s");
     run_print_target_engine(&s->target, s->engine);
-    double min_s = 0, max_s = 0;
+    double min_s = 0, max_s = 0, ramp_s = 0;
     bool open_ended = false, wipc = false, wdpc = false;
+    for (unsigned i = 0; i < s->n_points; i++)
+        ramp_s += (double)s->points[i].wl.ramp_ns / 1e9;
     for (unsigned g = 0; g < s->n_groups; g++) {
         const struct pr_group *gr = &s->groups[g];
         const struct workload *wl = &s->profiles[gr->profile].wls[gr->workload];
@@ -453,6 +455,11 @@ void profile_print_plan(const struct profile_session *s)
            s->target.sim ? " of virtual time" : "");
     if (open_ended)
         printf(", at most %s (every point to its round limit)", most);
+    if (ramp_s > 0) {
+        char r[32];
+        fmt_duration(ramp_s, r, sizeof(r));
+        printf(", plus %s of ramp (ramp_time, not recorded)", r);
+    }
     if (wipc)
         printf(", plus %s (as long as the drive takes to write them)",
                wdpc ? "WIPC and WDPC" : "WIPC");
