@@ -1202,6 +1202,23 @@ static void point_cut(struct profile_session *s, struct pr_point *pt, const char
     }
 }
 
+/* The state column of a steady point's round line: "steady (rounds 3-7)", "window 2/5", ... */
+static void round_state_text(unsigned n, unsigned steady_round, const struct steady_window *win,
+                             const struct steady_guard_result *gr, char *buf, size_t len)
+{
+    const struct steady_criteria crit = STEADY_CRITERIA_SNIA;
+    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+    if (steady_round)
+        snprintf(buf, len, "steady (rounds %u-%u)", n - crit.window + 1, n);
+    else if (n < crit.window)
+        snprintf(buf, len, "window %u/%u", n, crit.window);
+    else if (win->steady)
+        snprintf(buf, len, "flat, fill guard %.1f%% > %.0f%%", 100 * gr->max_deviation,
+                 100 * guard.band_frac);
+    else
+        snprintf(buf, len, "not steady yet");
+}
+
 /* One point: rounds of its stimulus (to steady state, or a fixed number). Returns 0, 1 when
  * interrupted, -1 on error. */
 static int run_point(struct profile_session *s, unsigned index, char *err, size_t errlen)
@@ -1285,15 +1302,7 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
             }
             if (ok)
                 steady_round = n;
-            if (steady_round)
-                snprintf(state, sizeof(state), "steady (rounds %u-%u)", n - crit.window + 1, n);
-            else if (n < crit.window)
-                snprintf(state, sizeof(state), "window %u/%u", n, crit.window);
-            else if (win.steady)
-                snprintf(state, sizeof(state), "flat, fill guard %.1f%% > %.0f%%",
-                         100 * gr.max_deviation, 100 * guard.band_frac);
-            else
-                snprintf(state, sizeof(state), "not steady yet");
+            round_state_text(n, steady_round, &win, &gr, state, sizeof(state));
         }
         if (!s->cfg.quiet && index >= s->replay_points)
             print_round(s, pt, m, max, state);   /* printed once the round is in the file */
