@@ -40,16 +40,16 @@ static const struct cli_opt opts[] = {
              "virtual time)"},
     {"precondition", 0, CLI_CUSTOM, &cfg.precondition, .parse = cli_parse_precondition,
      .arg = "P",
-     .help = "none (default): burst figures, as CrystalDiskMark's;\nwipc: the tested range "
-             "written twice sequentially first;\nsteady: WIPC, then each test to SNIA steady "
-             "state (long);\nevery figure says which state it was measured in"},
+     .help = "none (default): burst figures, as CrystalDiskMark's;\nwipc: before each test, its "
+             "1 GiB written twice sequentially\n(16 GiB in all);\nsteady: WIPC, then each test "
+             "to SNIA steady state (long);\nevery figure says which state it was measured in"},
     {"size", 0, CLI_SIZE, &cfg.create_size, .arg = "SIZE",
      .help = "create (or extend) a file target to SIZE (default for a new\nfile: 1 GiB)"},
     {"engine", 'e', CLI_STR, &cfg.engine_name, .arg = "NAME",
      .help = "io_uring (default) or another engine; sim:PRESET uses sim"},
     CLI_TARGET_CHECK_OPTS(&cfg.allow_memory, &dry_run),
     {"out", 'o', CLI_STR, &cfg.out_dir, .arg = "DIR",
-     .help = "results directory (default results/profile-YYYYmmdd-HHMMSS)"},
+     .help = "results directory (default results/quick-YYYYmmdd-HHMMSS)"},
     {"force", 0, CLI_FLAG, &cfg.force, .help = "replace results.json already in DIR"},
     {"destructive", 0, CLI_FLAG, &cfg.destructive,
      .help = "allow writing to a block device, or over an existing file\nthat holds data (its "

@@ -360,7 +360,7 @@ struct profile_session *profile_prepare(const struct profile_config *cfg, char *
         if (purge_plan_make(&facts, cfg->purge, &plan, err, errlen) != 0)
             goto fail;
     }
-    if (run_out_dir(cfg->out_dir, "profile", cfg->force, s->out_dir, sizeof(s->out_dir),
+    if (run_out_dir(cfg->out_dir, cfg->mark ? cfg->mark : "profile", cfg->force, s->out_dir, sizeof(s->out_dir),
                     s->results_path, sizeof(s->results_path), err, errlen) != 0)
         goto fail;
     hostinfo_collect(&s->host, s->engine->flags & ENGINE_F_WHOLE_ROUND);

@@ -96,7 +96,8 @@ struct profile_config {
                                          cut to fit (profile_print_plan says how), and no round
                                          starts past it (virtual time on a simulated drive) */
     bool own_table;                   /* the caller prints its own table (ptsbench quick) */
-    const char *mark;                 /* the document's "mark" ("quick"), or NULL */
+    const char *mark;                 /* the document's "mark" ("quick"), or NULL; it names the
+                                         default results folder (results/quick-<timestamp>) */
     int argc;
     char **argv;
 };
