@@ -16,6 +16,7 @@ int cmd_export(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_suite(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_run_test(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_profile(int argc, char **argv, int full_argc, char **full_argv);
+int cmd_quick(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_replay(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_trace(int argc, char **argv);
 int cmd_crosscheck(int argc, char **argv, int full_argc, char **full_argv);

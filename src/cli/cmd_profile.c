@@ -59,6 +59,10 @@ static const struct cli_opt opts[] = {
     {"rounds", 0, CLI_UINT, &cfg.max_rounds, 1, 1000000, .arg = "N",
      .help = "steady: at most N rounds per point (default 25); wipc/none:\nN rounds per point "
              "(default 1)"},
+    {"time-limit", 0, CLI_DURATION, &cfg.time_limit_ns, 1, 0, .arg = "D",
+     .help = "a total limit: the plan cuts every point's rounds to fit\n(and says so), no "
+             "round starts past it, points left are\nrecorded as cut; on a simulated drive "
+             "virtual time counts"},
     {"track", 0, CLI_STR, &cfg.track, .arg = "METRIC",
      .help = "steady-state metric (default iops; metrics below)"},
     {"wdpc-fills", 0, CLI_DOUBLE, &cfg.wdpc_fills, 0, 100, .arg = "X",

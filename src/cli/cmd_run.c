@@ -39,6 +39,10 @@ static const struct cli_opt opts[] = {
     {"round-time", 0, CLI_DURATION, &cfg.round_time_ns, 1, 0, .arg = "DUR",
      .help = "round length in time: 60, 60s, 5m (default: workload's runtime,\nelse 60 s as in "
              "the PTS)"},
+    {"time-limit", 0, CLI_DURATION, &cfg.time_limit_ns, 1, 0, .arg = "DUR",
+     .help = "a total limit: timed rounds are cut to fit (the plan says\nfrom how many to how "
+             "many), and no round starts once the ramp\nand rounds have taken it; on a simulated "
+             "drive virtual time\ncounts"},
     {"round-bytes", 0, CLI_SIZE, &cfg.round_bytes, 1, 0, .arg = "SIZE",
      .help = "round length in bytes written instead of time"},
     {"track", 0, CLI_STR, &cfg.track, .arg = "METRIC",

@@ -73,6 +73,10 @@ static const struct cli_opt suite_opts[] = {
      .help = "outstanding I/O: queue depth instead of the spec's\nrecommendation"},
     {"max-rounds", 0, CLI_UINT, &cfg.max_rounds, 1, 1000000, .arg = "N",
      .help = "instead of 25 (continue past the PTS's limit, or stop sooner)"},
+    {"time-limit", 0, CLI_DURATION, &cfg.time_limit_ns, 1, 0, .arg = "D",
+     .help = "a total limit: the plan cuts the steady-state tests' rounds\nso that their bound "
+             "fits, and says so (purge, WIPC, WSAT,\nHIR and XSR times are not cut); on a "
+             "simulated drive virtual\ntime counts"},
     {"wsat-capacity", 0, CLI_CUSTOM, &cfg.wsat_capacity, .parse = parse_wsat_capacity,
      .arg = "X",
      .help = "WSAT stops after X times the user capacity instead of the\nPTS's 4 (marked "

@@ -38,6 +38,8 @@ static const struct {
     {"run", cmd_run, "run a workload on a target round by round, to steady state"},
     {"profile", cmd_profile, "run workload profiles (database, webserver, QD ramps, ...) as a\n"
                              "             matrix of compressibility x workers x queue depth"},
+    {"quick", cmd_quick, "a quick mark: CrystalDiskMark's corners (sequential and 4 KiB\n"
+                         "             random, read and write) in about two minutes"},
     {"suite", cmd_suite, "run SNIA PTS tests (IOPS, throughput, latency, write saturation)"},
     {"run-test", cmd_run_test, "run one SNIA PTS test by name"},
     {"replay", cmd_replay, "replay a block I/O trace (blktrace, blkparse, fio iolog, csv)"},

@@ -745,6 +745,18 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
     jw_add(run, "tracking", jw_str(c->track));
     jw_add(run, "track", results_track_json(c->track, 0, -1));
     jw_add(run, "precondition", jw_str(wl_precondition_name(c->precondition)));
+    if (c->time_limit_ns) {   /* --time-limit: the limit, the plan's cut, what it stopped */
+        struct json_object *tl = json_object_new_object();
+        jw_add(tl, "limit_s", jw_num((double)c->time_limit_ns / 1e9));
+        jw_add(tl, "clock", jw_str(rec->target.sim ? "virtual" : "wall"));
+        jw_add(tl, "max_rounds_planned", jw_int(rec->rounds_uncut ? rec->rounds_uncut
+                                                                  : c->max_rounds));
+        jw_add(tl, "rounds_cut", json_object_new_boolean(rec->rounds_uncut != 0));
+        jw_add(tl, "stopped_rounds", json_object_new_boolean(rec->limit_hit));
+        jw_add(tl, "spent_s", jw_num(rec->spent_s));
+        jw_add(tl, "cut", json_object_new_boolean(rec->rounds_uncut != 0 || rec->limit_hit));
+        jw_add(run, "time_limit", tl);
+    }
     jw_add(doc, "run", run);
 
     jw_add(doc, "preconditioning", preconditioning_json(rec));

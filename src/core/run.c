@@ -98,6 +98,13 @@ static int prepare_rounds(struct run_record *rec, char *err, size_t errlen)
         c->round_time_ns = 60ull * 1000000000ull;
     if (c->round_bytes)
         c->round_time_ns = 0;
+    /* --time-limit: as many timed rounds as fit after the ramp (at least one) */
+    const double limit = (double)c->time_limit_ns / 1e9 - (double)rec->wl.ramp_ns / 1e9;
+    const double fit = c->round_time_ns ? floor(limit / ((double)c->round_time_ns / 1e9)) : 0;
+    if (c->time_limit_ns && c->round_time_ns && fit < c->max_rounds) {
+        rec->rounds_uncut = c->max_rounds;
+        c->max_rounds = c->criteria.max_rounds = fit > 1 ? (unsigned)fit : 1;
+    }
     return 0;
 }
 
@@ -281,6 +288,18 @@ void run_print_plan(const struct run_record *rec)
                                    : ", stopping at steady state"
                              : "", c->track);
     print_time_bound(rec);
+    if (c->time_limit_ns) {
+        char lim[32];
+        run_format_duration((double)c->time_limit_ns / 1e9, lim, sizeof(lim));
+        printf("  limit   %s%s: ", lim, rec->target.sim ? " of virtual time" : "");
+        if (rec->rounds_uncut)
+            printf("rounds cut from %u to %u%s", rec->rounds_uncut, c->max_rounds,
+                   rec->prep == DS_PREP_STEADY ? "; steady state may not be reached" : "");
+        else
+            printf("%s", c->round_bytes ? "rounds of bytes: no round starts past it"
+                                        : "the rounds fit");
+        printf("; the ramp and WDPC rounds count too\n");
+    }
     if (rec->target.memory_fs[0])
         printf("  memory  %s is on %s: the figures measure memory, not a drive\n",
                rec->target.path, rec->target.memory_fs);
@@ -709,6 +728,10 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
     for (unsigned r = rec->n_rounds + 1; rec->measured < c->max_rounds; r++) {
         if (*stop)
             return EXIT_INTERRUPTED;
+        if (c->time_limit_ns && rec->spent_s >= (double)c->time_limit_ns / 1e9) {
+            rec->limit_hit = true;   /* --time-limit: no round starts past it */
+            break;
+        }
         const bool in_wdpc = rec->wdpc && !rec->wdpc_end;
         char label[32];
         snprintf(label, sizeof(label), in_wdpc ? "wdpc-%03u" : "round-%02u", r);
@@ -733,6 +756,7 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
         rec->rounds = xrealloc(rec->rounds, (rec->n_rounds + 1) * sizeof(*rec->rounds));
         struct round_metrics *m = &rec->rounds[rec->n_rounds];
         run_pool_metrics(pool, c->sample_ns, rec->weight, m);
+        rec->spent_s += m->elapsed_s;
         run_device_round(&rec->target, rec->weight, &rec->sim_last, m);
         m->round = r;
         m->phase = in_wdpc ? "wdpc" : "measure";
@@ -912,6 +936,7 @@ static int run_ramp(struct run_record *rec, struct worker_pool *pool,
     }
     struct round_metrics rm;
     run_pool_metrics(pool, 1000000000ull, rec->weight, &rm);
+    rec->spent_s += rm.elapsed_s;
     ds_write(&rec->state, (double)rm.write.bytes, false);
     ds_cover(&rec->state, (double)rm.write.bytes, run_cover_kind(&rec->wl));
     metrics_free(&rm);

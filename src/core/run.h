@@ -56,6 +56,9 @@ struct run_config {
     struct numa_request numa;    /* --numa, --cpus (device/numa.h) */
     bool match_native;           /* whole-round engines: the native engine's submission
                                     choices on this target (crosscheck) */
+    uint64_t time_limit_ns;      /* --time-limit: 0 none; else timed rounds are cut to fit (the
+                                    plan says so) and no round starts once the ramp and rounds
+                                    have taken it (the engine's clock: virtual on the sim) */
     int argc;
     char **argv;
 };
@@ -118,6 +121,11 @@ struct run_record {
     struct health_snapshot health_before, health_after;
     bool health_taken, health_done;
     struct results_cache cache;
+    /* --time-limit: the round limit before the plan's cut (0: not cut), the time the ramp and
+     * rounds have taken, and whether the limit stopped the rounds */
+    unsigned rounds_uncut;
+    double spent_s;
+    bool limit_hit;
     char error[512];
 };
 

@@ -871,7 +871,7 @@ static const struct key_row wl_rows[] = {
     FLAG("direct", wl_set_direct, "1 only: ptsbench measures the device, not the page cache"),
     FLAG("buffered", wl_set_buffered, "0 only (direct=1)"),
     FLAG("time_based", wl_set_time_based, "runtime is the round's length"),
-    FIO("ramp_time", wl_set_ramp, "DURATION", "run only: a warm-up before the first round"),
+    FIO("ramp_time", wl_set_ramp, "DURATION", "run and profile: a warm-up before the first round"),
     {"kb_base", KEY_CHOICE, WL_F(kb_base), .choices = wl_kb_base_choices,
      .help = "size units by fio's rules (a job file: 1024 unless it says)", .group = "fio"},
     FIO("percentile_list", wl_set_percentiles, "P:P:...", "checked against the percentiles "

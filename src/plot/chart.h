@@ -171,6 +171,7 @@ void plot_suite_steady(struct plot_ctx *c, const char *test);        /* IOPS, TP
 void plot_precondition_charts(struct plot_ctx *c, const char *test); /* HIR, DIRTH */
 void plot_pts_charts(struct plot_ctx *c);
 void plot_profile_charts(struct plot_ctx *c);
+void plot_quick_charts(struct plot_ctx *c);    /* plot_quick.c: ptsbench quick */
 void plot_run_charts(struct plot_ctx *c);
 void plot_latdist_charts(struct plot_ctx *c);   /* latency distributions (lat_hist) */
 void plot_thermal_charts(struct plot_ctx *c);   /* plot_thermal.c: temperature beside IOPS */

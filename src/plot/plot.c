@@ -48,6 +48,7 @@ static void build_charts(struct plot_ctx *c, const struct plot_input *in, size_t
     c->in = tagged;
     c->n_in = n_in;
     plot_pts_charts(c);
+    plot_quick_charts(c);
     plot_profile_charts(c);
     plot_run_charts(c);
     plot_latdist_charts(c);

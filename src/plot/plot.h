@@ -52,6 +52,10 @@ size_t plot_build(const struct plot_input *in, size_t n_in);
  * first ": " or ", " (simulated drives append a description), else its path, else "results". */
 void plot_default_label(struct json_object *doc, char *buf, size_t len);
 
+/* A quick-mark test's name from a point's recorded stimulus (plot_quick.c): "SEQ1M Q8T1",
+ * "RND4K Q32T1" (pattern, first block size, QD, workers), as `ptsbench quick` prints it. */
+void plot_quick_test_name(struct json_object *stimulus, char *buf, size_t len);
+
 /* ---- State words (plot_state.c), shared with report.c ----
  *
  * Every figure says what state the drive was in (src/core/drive_state.h) and whether the drive was

@@ -97,6 +97,13 @@ struct profile_session {
     unsigned replay_points;       /* points replayed quietly: those before this index */
     bool keep_stored;             /* real target: complete points come from the file */
     struct json_object *resumed;  /* the document's "resumed" array */
+    /* --time-limit: the plan's cut of the round limits (0: none), and while running the time
+     * the rounds have taken (WIPC, WDPC, ramps, measuring; the engine's clock: virtual on the
+     * simulated drive), the points cut and the rounds stopped by it */
+    unsigned round_cap;
+    double spent_s;
+    unsigned points_cut;
+    bool limit_hit;
 };
 
 void profile_config_init(struct profile_config *cfg)
@@ -121,11 +128,18 @@ static const char *precondition_of(const struct profile_session *s, const struct
     return wl_precondition_name(*out);
 }
 
-static unsigned max_rounds_of(const struct profile_session *s, enum wl_precondition pre)
+/* The round limit before a --time-limit cut. */
+static unsigned max_rounds_uncut(const struct profile_session *s, enum wl_precondition pre)
 {
     if (s->cfg.max_rounds)
         return s->cfg.max_rounds;
     return pre == WL_PRECOND_STEADY ? 25 : 1;
+}
+
+static unsigned max_rounds_of(const struct profile_session *s, enum wl_precondition pre)
+{
+    const unsigned max = max_rounds_uncut(s, pre);
+    return s->round_cap && s->round_cap < max ? s->round_cap : max;
 }
 
 static uint64_t round_ns_of(const struct profile_session *s, const struct workload *wl)
@@ -257,6 +271,35 @@ static int layout_plan(struct profile_session *s, char *err, size_t errlen)
                            err, errlen);
 }
 
+/* --time-limit: the largest round limit per point (at most each point's own) with which every
+ * point's rounds and ramps fit in the limit, at least one round each. */
+static void time_limit_plan(struct profile_session *s)
+{
+    s->round_cap = 0;
+    if (!s->cfg.time_limit_ns)
+        return;
+    const double limit = (double)s->cfg.time_limit_ns / 1e9;
+    unsigned most = 1;
+    for (unsigned i = 0; i < s->n_points; i++) {
+        const unsigned max = max_rounds_uncut(s, s->groups[s->points[i].group].pre);
+        most = max > most ? max : most;
+    }
+    unsigned k = most;
+    for (; k > 1; k--) {
+        double total = 0;
+        for (unsigned i = 0; i < s->n_points; i++) {
+            const struct pr_point *pt = &s->points[i];
+            const unsigned max = max_rounds_uncut(s, s->groups[pt->group].pre);
+            total += (double)pt->wl.ramp_ns / 1e9 +
+                     (double)round_ns_of(s, &pt->wl) / 1e9 * (max < k ? max : k);
+        }
+        if (total <= limit)
+            break;
+    }
+    if (k < most)
+        s->round_cap = k;
+}
+
 struct profile_session *profile_prepare(const struct profile_config *cfg, char *err,
                                         size_t errlen)
 {
@@ -303,6 +346,7 @@ struct profile_session *profile_prepare(const struct profile_config *cfg, char *
         goto fail;
     if (layout_plan(s, err, errlen) != 0)
         goto fail;
+    time_limit_plan(s);
     if (run_check_safety(&s->target, s->writes || cfg->purge != PURGE_NONE || s->layout,
                          cfg->destructive, cfg->overwrite_signatures, err, errlen) != 0) {
         if (!s->writes && cfg->purge == PURGE_NONE)
@@ -316,7 +360,7 @@ struct profile_session *profile_prepare(const struct profile_config *cfg, char *
         if (purge_plan_make(&facts, cfg->purge, &plan, err, errlen) != 0)
             goto fail;
     }
-    if (run_out_dir(cfg->out_dir, "profile", cfg->force, s->out_dir, sizeof(s->out_dir),
+    if (run_out_dir(cfg->out_dir, cfg->mark ? cfg->mark : "profile", cfg->force, s->out_dir, sizeof(s->out_dir),
                     s->results_path, sizeof(s->results_path), err, errlen) != 0)
         goto fail;
     hostinfo_collect(&s->host, s->engine->flags & ENGINE_F_WHOLE_ROUND);
@@ -348,14 +392,43 @@ static const char *workload_name_of(const struct profile_session *s, const struc
     return s->profiles[g->profile].wls[g->workload].name;
 }
 
+/* "  time limit 30 min: rounds cut from 25 to 14 per point; steady state may not be reached" */
+static void print_time_limit(const struct profile_session *s)
+{
+    char lim[32];
+    fmt_duration((double)s->cfg.time_limit_ns / 1e9, lim, sizeof(lim));
+    printf("  time limit %s%s: ", lim, s->target.sim ? " of virtual time" : "");
+    if (!s->round_cap) {
+        printf("the points' rounds fit; WIPC and WDPC count too, and a point they leave no "
+               "time for is cut\n");
+        return;
+    }
+    unsigned most = 1;
+    bool steady = false;
+    for (unsigned g = 0; g < s->n_groups; g++) {
+        const unsigned max = max_rounds_uncut(s, s->groups[g].pre);
+        most = max > most ? max : most;
+        steady |= s->groups[g].pre == WL_PRECOND_STEADY;
+    }
+    const struct steady_criteria crit = STEADY_CRITERIA_SNIA;
+    printf("rounds cut from %u to %u per point%s; WIPC and WDPC count too, and a point they "
+           "leave no time for is cut\n", most, s->round_cap,
+           !steady ? ""
+           : s->round_cap < crit.window ? " (steady state cannot be reached: its window is "
+                                          "longer)"
+                                        : "; steady state may not be reached");
+}
+
 void profile_print_plan(const struct profile_session *s)
 {
     printf("ptsbench %s profile: %u profile%s, %u workload group%s, %u point%s\n",
            PTSBENCH_VERSION, s->n_profiles, s->n_profiles == 1 ? "" : "s", s->n_groups,
            s->n_groups == 1 ? "" : "s", s->n_points, s->n_points == 1 ? "" : "s");
     run_print_target_engine(&s->target, s->engine);
-    double min_s = 0, max_s = 0;
+    double min_s = 0, max_s = 0, ramp_s = 0;
     bool open_ended = false, wipc = false, wdpc = false;
+    for (unsigned i = 0; i < s->n_points; i++)
+        ramp_s += (double)s->points[i].wl.ramp_ns / 1e9;
     for (unsigned g = 0; g < s->n_groups; g++) {
         const struct pr_group *gr = &s->groups[g];
         const struct workload *wl = &s->profiles[gr->profile].wls[gr->workload];
@@ -382,10 +455,17 @@ void profile_print_plan(const struct profile_session *s)
            s->target.sim ? " of virtual time" : "");
     if (open_ended)
         printf(", at most %s (every point to its round limit)", most);
+    if (ramp_s > 0) {
+        char r[32];
+        fmt_duration(ramp_s, r, sizeof(r));
+        printf(", plus %s of ramp (ramp_time, not recorded)", r);
+    }
     if (wipc)
         printf(", plus %s (as long as the drive takes to write them)",
                wdpc ? "WIPC and WDPC" : "WIPC");
     printf("\n");
+    if (s->cfg.time_limit_ns)
+        print_time_limit(s);
     if (s->target.memory_fs[0])
         printf("  memory  %s is on %s: the figures measure memory, not a drive\n",
                s->target.path, s->target.memory_fs);
@@ -425,6 +505,44 @@ static struct json_object *sweep_json(const struct wl_sweep *sw)
 static double wdpc_fills_of(const struct profile_session *s);
 static double wdpc_max_fills_of(const struct profile_session *s);
 
+/* The document's "time_limit" (null without --time-limit): the limit, the round limit per
+ * point before and after the plan's cut, and what the limit stopped while running. */
+static void time_limit_json(struct profile_session *s)
+{
+    if (!s->cfg.time_limit_ns) {
+        jw_add(s->doc, "time_limit", NULL);
+        return;
+    }
+    unsigned most = 1;
+    for (unsigned g = 0; g < s->n_groups; g++) {
+        const unsigned max = max_rounds_uncut(s, s->groups[g].pre);
+        most = max > most ? max : most;
+    }
+    struct json_object *o = json_object_new_object();
+    jw_add(o, "limit_s", jw_num((double)s->cfg.time_limit_ns / 1e9));
+    jw_add(o, "clock", jw_str(s->target.sim ? "virtual" : "wall"));
+    jw_add(o, "max_rounds_planned", jw_int(most));
+    jw_add(o, "max_rounds", jw_int(s->round_cap ? s->round_cap : most));
+    jw_add(o, "rounds_cut", json_object_new_boolean(s->round_cap != 0));
+    jw_add(o, "stopped_rounds", json_object_new_boolean(s->limit_hit));
+    jw_add(o, "points_cut", jw_int(s->points_cut));
+    jw_add(o, "spent_s", jw_num(s->spent_s));
+    jw_add(o, "cut", json_object_new_boolean(s->round_cap != 0 || s->limit_hit));
+    jw_add(s->doc, "time_limit", o);
+}
+
+/* The limit reached: no round starts (it is noted once). */
+static bool time_up(struct profile_session *s)
+{
+    if (!s->cfg.time_limit_ns || s->spent_s < (double)s->cfg.time_limit_ns / 1e9)
+        return false;
+    if (!s->limit_hit) {
+        s->limit_hit = true;
+        time_limit_json(s);
+    }
+    return true;
+}
+
 static void doc_start(struct profile_session *s)
 {
     char now[32];
@@ -433,6 +551,8 @@ static void doc_start(struct profile_session *s)
     jw_add(s->doc, "schema", jw_str("ptsbench.profile"));
     jw_add(s->doc, "schema_version", jw_int(RESULTS_SCHEMA_VERSION));
     jw_add(s->doc, "ptsbench_version", jw_str(PTSBENCH_VERSION));
+    if (s->cfg.mark)   /* the command that ran the profile (ptsbench quick), for its readers */
+        jw_add(s->doc, "mark", jw_str(s->cfg.mark));
     jw_add(s->doc, "status", jw_str("running"));
     jw_add(s->doc, "started", jw_str(now));
     jw_add(s->doc, "updated", jw_str(now));
@@ -472,6 +592,7 @@ static void doc_start(struct profile_session *s)
                         "compressibility"));
     jw_add(c, "saturation_fraction", jw_num(SATURATION_FRAC));
     jw_add(s->doc, "config", c);
+    time_limit_json(s);
     /* How the drive is prepared: per group (groups[].wipc, groups[].wdpc); the mode here is the
      * command line's, or "per workload" when each workload's own key decides. */
     struct json_object *pc = json_object_new_object();
@@ -656,6 +777,7 @@ static int precondition_group(struct profile_session *s, struct pr_group *g, cha
     int ret = step_wipc(&ctx, &w, &m, &json, err, errlen);
     if (ret != 0)
         return -1;
+    s->spent_s += m.elapsed_s;
     jw_add(g->json, "wipc", json);
     metrics_free(&m);
     return flush(s, true) == 0 ? 0 : errf(err, errlen, "%s", s->out.error);
@@ -809,6 +931,7 @@ static int point_round(struct profile_session *s, struct worker_pool *pool,
     if (*s->stop)   /* cut short: not recorded */
         return 1;
     run_pool_metrics(pool, NS_PER_S, s->weight, m);
+    s->spent_s += m->elapsed_s;
     /* metrics.h: the minimum; a profile records a labelled gap and goes on (a sweep's largest
      * size may not complete in a short round: the plot draws no figure there) */
     if (metrics_too_few(m, 0, m->gap, sizeof(m->gap)) && !s->cfg.quiet)
@@ -854,6 +977,10 @@ static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_po
     struct round_limits lim = {.time_ns = round_ns, .sample_ns = NS_PER_S, .label = art};
     int ret = 0;
     while (!*end) {
+        if (time_up(s)) {
+            ret = 2;
+            break;
+        }
         struct round_metrics m;
         ret = point_round(s, pool, &lim, true, (unsigned)(pt - s->points), &m, err, errlen);
         if (ret != 0)
@@ -908,7 +1035,8 @@ static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_po
     }
     jw_add(w, "written_bytes", jw_num(written));
     jw_add(w, "fills", jw_num(written / ((double)pt->range.len * s->weight)));
-    jw_add(w, "ended", *end ? jw_str(end) : jw_str(ret > 0 ? "interrupted" : "failed"));
+    jw_add(w, "ended", *end ? jw_str(end)
+                            : jw_str(ret == 2 ? "time_limit" : ret > 0 ? "interrupted" : "failed"));
     jw_add(w, "complete", json_object_new_boolean(ret == 0));
     if (ret == 0) {
         g->wdpc_end = end;
@@ -1038,6 +1166,59 @@ static void point_record(struct profile_session *s, struct pr_point *pt,
     jw_add(pt->json, "status", jw_str("complete"));
 }
 
+/* ramp_time: the point's stimulus before its first round, not recorded (what it writes counts
+ * for the drive's state). 0, 1 interrupted, -1 error. */
+static int point_ramp(struct profile_session *s, unsigned index, struct worker_pool *pool,
+                      char *err, size_t errlen)
+{
+    struct pr_point *pt = &s->points[index];
+    if (!pt->wl.ramp_ns || time_up(s))
+        return 0;
+    char art[48];
+    snprintf(art, sizeof(art), "point-%03u-ramp", index);
+    struct round_limits lim = {.time_ns = pt->wl.ramp_ns, .sample_ns = NS_PER_S, .label = art};
+    struct round_metrics m;
+    int ret = point_round(s, pool, &lim, false, index, &m, err, errlen);
+    if (ret != 0)
+        return ret;
+    jw_add(pt->json, "ramp_s", jw_num(m.elapsed_s));
+    metrics_free(&m);
+    return 0;
+}
+
+/* A point the time limit left no round for, or whose WDPC it stopped: recorded as cut. */
+static void point_cut(struct profile_session *s, struct pr_point *pt, const char *when)
+{
+    const struct pr_group *g = &s->groups[pt->group];
+    jw_add(pt->json, "status", jw_str("cut"));
+    s->points_cut++;
+    note(s, "%s/%s %u%% %ux%u: not measured: the time limit was reached %s",
+         profile_name_of(s, g), workload_name_of(s, g), g->compress, pt->wl.workers, pt->wl.qd,
+         when);
+    if (!s->cfg.quiet && (unsigned)(pt - s->points) >= s->replay_points) {
+        char label[160];
+        point_label(s, pt, label, sizeof(label));
+        results_out_say(&s->out, "%s: not measured: the time limit was reached %s", label, when);
+    }
+}
+
+/* The state column of a steady point's round line: "steady (rounds 3-7)", "window 2/5", ... */
+static void round_state_text(unsigned n, unsigned steady_round, const struct steady_window *win,
+                             const struct steady_guard_result *gr, char *buf, size_t len)
+{
+    const struct steady_criteria crit = STEADY_CRITERIA_SNIA;
+    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+    if (steady_round)
+        snprintf(buf, len, "steady (rounds %u-%u)", n - crit.window + 1, n);
+    else if (n < crit.window)
+        snprintf(buf, len, "window %u/%u", n, crit.window);
+    else if (win->steady)
+        snprintf(buf, len, "flat, fill guard %.1f%% > %.0f%%", 100 * gr->max_deviation,
+                 100 * guard.band_frac);
+    else
+        snprintf(buf, len, "not steady yet");
+}
+
 /* One point: rounds of its stimulus (to steady state, or a fixed number). Returns 0, 1 when
  * interrupted, -1 on error. */
 static int run_point(struct profile_session *s, unsigned index, char *err, size_t errlen)
@@ -1050,6 +1231,10 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
     const struct steady_guard guard = STEADY_GUARD_DEFAULT;
 
     point_header_json(s, index, round_ns);
+    if (time_up(s)) {
+        point_cut(s, pt, "before its first round");
+        return 0;
+    }
     struct json_object *rounds_json = json_object_object_get(pt->json, "rounds");
     struct engine_config base;
     char artifacts[4200];
@@ -1059,6 +1244,12 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
     if (!pool)
         return -1;
     ds_stimulus(&s->state);
+    const int rr = point_ramp(s, index, pool, err, errlen);
+    if (rr != 0) {
+        worker_pool_stop(pool);
+        jw_add(pt->json, "status", jw_str(rr > 0 ? "interrupted" : "failed"));
+        return rr;
+    }
     struct precond_track tk = {0};
     /* The group's first writing point preconditions it (WDPC) and is judged with the guard. */
     const bool guarded = g->pre == WL_PRECOND_STEADY && !g->wdpc_done && wl_writes(&pt->wl);
@@ -1067,6 +1258,10 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
         if (w != 0) {
             worker_pool_stop(pool);
             precond_track_free(&tk);
+            if (w == 2) {
+                point_cut(s, pt, "during its WDPC");
+                return 0;
+            }
             jw_add(pt->json, "status", jw_str(w > 0 ? "interrupted" : "failed"));
             return w;
         }
@@ -1085,7 +1280,7 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
     char art[48];
     snprintf(art, sizeof(art), "point-%03u", index);
     struct round_limits lim = {.time_ns = round_ns, .sample_ns = NS_PER_S, .label = art};
-    while (n < max) {
+    while (n < max && !time_up(s)) {
         struct round_metrics *m = &r[n];
         ret = point_round(s, pool, &lim, g->pre == WL_PRECOND_STEADY, index, m, err, errlen);
         if (ret != 0)
@@ -1107,15 +1302,7 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
             }
             if (ok)
                 steady_round = n;
-            if (steady_round)
-                snprintf(state, sizeof(state), "steady (rounds %u-%u)", n - crit.window + 1, n);
-            else if (n < crit.window)
-                snprintf(state, sizeof(state), "window %u/%u", n, crit.window);
-            else if (win.steady)
-                snprintf(state, sizeof(state), "flat, fill guard %.1f%% > %.0f%%",
-                         100 * gr.max_deviation, 100 * guard.band_frac);
-            else
-                snprintf(state, sizeof(state), "not steady yet");
+            round_state_text(n, steady_round, &win, &gr, state, sizeof(state));
         }
         if (!s->cfg.quiet && index >= s->replay_points)
             print_round(s, pt, m, max, state);   /* printed once the round is in the file */
@@ -1131,13 +1318,19 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
 
     if (ret == 0 && n)
         point_record(s, pt, r, n, steady_round, &last_win, &last_gr, guarded, first_measure, max);
+    else if (ret == 0)
+        point_cut(s, pt, "before its first round");
     else
         jw_add(pt->json, "status", jw_str(ret == 1 ? "interrupted" : "failed"));
+    if (ret == 0 && n && !steady_round && n < max)
+        note(s, "%s/%s %u%% %ux%u: the time limit stopped it after %u of %u rounds",
+             profile_name_of(s, g), workload_name_of(s, g), g->compress, pt->wl.workers,
+             pt->wl.qd, n, max);
     for (unsigned i = 0; i < n; i++)
         metrics_free(&r[i]);
     free(r);
     precond_track_free(&tk);
-    if (ret == 0 && !s->cfg.quiet && index >= s->replay_points)
+    if (ret == 0 && n && !s->cfg.quiet && index >= s->replay_points)
         print_point(s, pt);
     return ret;
 }
@@ -1449,7 +1642,7 @@ static int run_group(struct profile_session *s, unsigned g, char *err, size_t er
     struct health_snapshot before, after;
     health_collect(&s->target, &before);
     if (gr->pre != WL_PRECOND_NONE && !(s->keep_stored && s->cfg.resume_as_is) &&
-        precondition_group(s, gr, err, errlen) != 0)
+        !time_up(s) && precondition_group(s, gr, err, errlen) != 0)
         return -1;
     if (*s->stop)
         return 1;
@@ -1512,6 +1705,7 @@ int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
         fprintf(stderr, "ptsbench profile: %s\n", err);
     }
     jw_add(s->doc, "status", jw_str(status));
+    time_limit_json(s);
     const bool said = s->out.failed;   /* the failure above was this write's */
     if (flush(s, true) != 0) {
         /* nothing more can be recorded: say so, and do not call the run done */
@@ -1520,7 +1714,7 @@ int profile_execute(struct profile_session *s, volatile sig_atomic_t *stop)
                         s->out.error);
         return EXIT_FAILURE_RUN;
     }
-    if (!s->cfg.quiet || code != EXIT_OK)
+    if ((!s->cfg.quiet || code != EXIT_OK) && !s->cfg.own_table)
         print_table(s);
     return code;
 }

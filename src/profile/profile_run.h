@@ -38,7 +38,18 @@
  * the file) and not printed; on a real target the completed points are kept from the file and the
  * interrupted group is prepared again (WIPC, and WDPC by its next writing point) before its
  * interrupted point runs again, or, with resume_as_is, goes on without (its WDPC inherited, the
- * gap noted). */
+ * gap noted).
+ *
+ * A workload's ramp_time runs before each of its points' first round, not recorded (what it
+ * writes counts for the drive's state).
+ *
+ * --time-limit (profile_config.time_limit_ns): a total for the measuring rounds. The plan cuts
+ * each point's round limit so that every point's rounds fit (at least one round each; WIPC and
+ * WDPC are not counted, as their length depends on the drive) and prints what it cut; while
+ * running, no round starts once the measured time has reached the limit, and the points left
+ * are recorded as cut ("status": "cut"). The document's "time_limit" records the limit, the
+ * rounds before and after the cut and whether anything was cut; a cut steady point that did
+ * not reach its window is labelled not steady, as any point that ran out of rounds. */
 #ifndef PTSBENCH_PROFILE_RUN_H
 #define PTSBENCH_PROFILE_RUN_H
 
@@ -81,6 +92,12 @@ struct profile_config {
     bool no_layout;                   /* --no-layout: reading points read a file target's
                                          never-written space as it is (labelled; layout.h) */
     struct numa_request numa;         /* --numa, --cpus (device/numa.h) */
+    uint64_t time_limit_ns;           /* --time-limit: 0 none; else the measuring rounds are
+                                         cut to fit (profile_print_plan says how), and no round
+                                         starts past it (virtual time on a simulated drive) */
+    bool own_table;                   /* the caller prints its own table (ptsbench quick) */
+    const char *mark;                 /* the document's "mark" ("quick"), or NULL; it names the
+                                         default results folder (results/quick-<timestamp>) */
     int argc;
     char **argv;
 };

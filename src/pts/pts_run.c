@@ -44,6 +44,8 @@ void ps_note(struct pts_session *s, const char *fmt, ...)
     va_end(ap);
 }
 
+static void time_limit_plan(struct pts_session *s);
+
 struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t errlen)
 {
     struct pts_session *s = xcalloc(1, sizeof(*s));
@@ -127,6 +129,7 @@ struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t 
                     s->results_path, sizeof(s->results_path), err, errlen) != 0)
         goto fail;
     s->weight = run_target_weight(&s->target);
+    time_limit_plan(s);
     hostinfo_collect(&s->host, s->engine->flags & ENGINE_F_WHOLE_ROUND);
     s->tty = isatty(STDOUT_FILENO) && !cfg->quiet;
     return s;
@@ -165,7 +168,36 @@ unsigned ps_def_max_rounds(const struct pts_session *s, const struct pts_def *d)
 {
     if (d->stop == PTS_STOP_CAPACITY)
         return d->max_rounds;
-    return s->cfg.max_rounds ? s->cfg.max_rounds : d->max_rounds;
+    const unsigned r = s->cfg.max_rounds ? s->cfg.max_rounds : d->max_rounds;
+    return s->round_cap && (!r || r > s->round_cap) ? s->round_cap : r;   /* --time-limit */
+}
+
+/* --time-limit: the largest round limit per test (at least 1, at most each test's own; a test
+ * without a limit counts as 1000) with which the tests' bounds fit the limit. */
+static void time_limit_plan(struct pts_session *s)
+{
+    s->round_cap = 0;
+    if (!s->cfg.time_limit_ns)
+        return;
+    unsigned most = 1;
+    for (unsigned i = 0; i < s->n_defs; i++) {
+        const unsigned r = ps_def_max_rounds(s, &s->defs[i]);
+        most = !r ? 1000 : r > most ? r : most;
+    }
+    s->rounds_uncut = most;
+    for (unsigned k = most; k >= 1; k--) {
+        s->round_cap = k;
+        double total = 0;
+        for (unsigned i = 0; i < s->n_defs; i++) {
+            struct pts_timing t;
+            ps_def_timing(s, &s->defs[i], &t);
+            total += pts_estimate_s(&s->defs[i], &t);
+        }
+        if (total <= (double)s->cfg.time_limit_ns / 1e9)
+            break;
+    }
+    if (s->round_cap >= most)
+        s->round_cap = 0;
 }
 
 double ps_def_stop_capacity(const struct pts_session *s, const struct pts_def *d)
@@ -264,6 +296,17 @@ void pts_print_plan(const struct pts_session *s)
            "window allows), at most %s of %s time, plus purge, WIPC and each element's drain of "
            "its in-flight I/O\n", tl, PTS_LIKELY_ROUND, tt,
            s->target.sim ? "virtual" : "measuring");
+    if (s->cfg.time_limit_ns) {
+        char lim[64];
+        pts_format_duration((double)s->cfg.time_limit_ns / 1e9, lim, sizeof(lim));
+        if (s->round_cap)
+            printf("  time limit %s: rounds cut from %u to %u per test; steady state may not be "
+                   "reached%s\n", lim, s->rounds_uncut, s->round_cap,
+                   total > (double)s->cfg.time_limit_ns / 1e9 ? "; the bound still exceeds the "
+                   "limit (WSAT, HIR, XSR times are not cut)" : "");
+        else
+            printf("  time limit %s: the rounds fit\n", lim);
+    }
     printf("  results %s\n", s->results_path);
     fflush(stdout);
 }

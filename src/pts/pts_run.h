@@ -33,6 +33,8 @@ struct pts_config {
     double wsat_capacity;          /* WSAT stop: x user capacity (0: the definition's) */
     uint64_t wsat_time_ns;         /* WSAT stop: time (0: the definition's) */
     double time_scale;             /* every definition duration x this (0 or 1: as defined) */
+    uint64_t time_limit_ns;        /* --time-limit: the plan cuts the round-limited tests' rounds
+                                      so that their bound fits (0: none; pts_print_plan says) */
     bool quiet;
     struct json_object *resume;    /* --resume: the stopped suite's results (not owned) */
     bool resume_as_is;             /* --resume-as-is: an interrupted test goes on where it was */

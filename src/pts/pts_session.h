@@ -41,6 +41,8 @@ struct pts_session {
     struct wl_range ar;            /* active range (bytes, in the target's address space) */
     unsigned threads, qd;          /* outstanding I/O in force */
     uint64_t element_ns;           /* 0: each definition's own */
+    unsigned round_cap, rounds_uncut;   /* --time-limit: the rounds per test after and before
+                                           the plan's cut (round_cap 0: not cut) */
     char out_dir[4096];
     char results_path[4200];
     struct json_object *doc, *tests_json, *notes;

@@ -369,6 +369,18 @@ static void suite_doc_start(struct pts_session *s)
         ps_note(s, "%s is on %s: the figures measure memory, not a drive", s->target.path,
                 s->target.memory_fs);
     json_object_object_add(s->doc, "time_scale", jw_num(s->cfg.time_scale > 0 ? s->cfg.time_scale : 1));
+    if (s->cfg.time_limit_ns) {   /* --time-limit: the limit and the plan's cut */
+        struct json_object *tl = json_object_new_object();
+        jw_add(tl, "limit_s", jw_num((double)s->cfg.time_limit_ns / 1e9));
+        jw_add(tl, "clock", jw_str(s->target.sim ? "virtual" : "wall"));
+        jw_add(tl, "max_rounds_planned", jw_int(s->rounds_uncut));
+        jw_add(tl, "max_rounds", jw_int(s->round_cap ? s->round_cap : s->rounds_uncut));
+        jw_add(tl, "cut", json_object_new_boolean(s->round_cap != 0));
+        jw_add(s->doc, "time_limit", tl);
+        if (s->round_cap)
+            ps_note(s, "rounds cut from %u to %u per test by --time-limit: steady state may not "
+                    "be reached", s->rounds_uncut, s->round_cap);
+    }
     if (s->element_ns && s->element_ns != 60 * NS_PER_S)
         ps_note(s, "round elements of %g s instead of the PTS's 60 s (--round-time)",
              (double)s->element_ns / 1e9);
