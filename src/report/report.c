@@ -1571,7 +1571,8 @@ static bool summary_cell(const struct ctx *c, const struct summary *s, size_t r,
         char src[512];
         size_t used = strlen(val);
         source_name(c->in[from].path, src, sizeof(src));
-        snprintf(val + used, len - used, " (from %s)", src);
+        const char *in = strncmp(src, "results.json in ", 16) ? src : src + 16;
+        snprintf(val + used, len - used, " (from %s)", in);
     }
     return nhave > 0;
 }
@@ -1627,14 +1628,23 @@ static void summary_notes(struct ctx *c, const struct summary *s, const char *le
         o_para(&c->o, "Left out, as none of these results measures them: %s.", left_out);
 }
 
-static void summary_row_needs(const struct headline *h, char *buf, size_t len)
+/* What would measure row h ("" for a plain workload's figure). */
+static const char *summary_row_needs(const struct headline *h)
 {
-    if (h->needs)
-        snprintf(buf, len, "%s (needs %s)", h->label, h->needs);
-    else if (h->qd1)
-        snprintf(buf, len, "%s (needs a point at 1 worker × QD 1)", h->label);
-    else
-        snprintf(buf, len, "%s", h->label);
+    return h->needs ? h->needs : h->qd1 ? "a 4 KiB random point at 1 worker × QD 1" : "";
+}
+
+/* A left-out row into the line: rows of the same need after each other say it once:
+ * "A; B (needs X); C (needs Y)". */
+static void left_out_add(char *line, size_t len, const struct headline *h,
+                         const struct headline *next_left_out)
+{
+    const char *need = summary_row_needs(h);
+    size_t used = strlen(line);
+    bool last_of_need = !next_left_out || strcmp(summary_row_needs(next_left_out), need) != 0;
+    snprintf(line + used, len - used, "%s%s%s%s%s", used ? "; " : "", h->label,
+             last_of_need && need[0] ? " (needs " : "", last_of_need ? need : "",
+             last_of_need && need[0] ? ")" : "");
 }
 
 static void summary_section(struct ctx *c)
@@ -1662,6 +1672,7 @@ static void summary_section(struct ctx *c)
     const char **cells = xcalloc(c->n + 1, sizeof(char *));
     char (*vals)[1024] = xcalloc(c->n, sizeof(*vals));
     char left_out[2048] = "";
+    const struct headline *pending = NULL;   /* a left-out row not yet in the line */
     for (size_t r = 0; r < N_SUMMARY_ROWS; r++) {
         bool any = false;
         cells[0] = summary_rows[r].label;
@@ -1673,11 +1684,12 @@ static void summary_section(struct ctx *c)
             t_row(&t, cells);
             continue;
         }
-        char why[400];
-        size_t used = strlen(left_out);
-        summary_row_needs(&summary_rows[r], why, sizeof(why));
-        snprintf(left_out + used, sizeof(left_out) - used, "%s%s", used ? "; " : "", why);
+        if (pending)
+            left_out_add(left_out, sizeof(left_out), pending, &summary_rows[r]);
+        pending = &summary_rows[r];
     }
+    if (pending)
+        left_out_add(left_out, sizeof(left_out), pending, NULL);
     summary_claims_row(c, &s, &t, cells, vals);
     o_para(&c->o, "The headline figures, each with the drive's state it was measured in "
                   "(steady state only where the results claim it; a write-saturation plateau is "
@@ -2571,39 +2583,105 @@ static void run_health(struct ctx *c, size_t i)
     }
 }
 
+/* A run's round as a row of its tables. */
+static void run_round_row(struct ctx *c, size_t i, struct json_object *r, struct table *tb)
+{
+    char c0[16], c1[32], c2[32], c3[32], c4[32], c5[32], c6[32], c7[16], c8[256];
+    snprintf(c0, sizeof(c0), "%.0f", jp_path(r, "round"));
+    report_fmt_count(jp_path(r, "total.iops"), c1, sizeof(c1));
+    report_fmt_count(jp_path(r, "read.iops"), c2, sizeof(c2));
+    report_fmt_count(jp_path(r, "write.iops"), c3, sizeof(c3));
+    fmt_fig(jp_path(r, "total.mb_s"), UNITS_FIG_MBS, c4, sizeof(c4));
+    units_format_lat(jp_path(r, "total.lat_us.mean"), UNITS_TYPESET, c5, sizeof(c5));
+    units_format_lat(jp_path(jp_at(r, "total.lat_us.percentiles"), "99.9"), UNITS_TYPESET, c6,
+                     sizeof(c6));
+    fmt_fig(jp_path(r, "device.write_amplification"), UNITS_FIG_WAF, c7, sizeof(c7));
+    round_state(c, i, r, c8, sizeof(c8));
+    const char *cp[] = {c0, c1, c2, c3, c4, c5, c6, c7, c8};
+    t_row(tb, cp);
+}
+
+/* Past this many rounds the body shows an excerpt (run_excerpt_step) and every round follows,
+ * collapsed. */
+#define RUN_ROUNDS_WHOLE 30
+
+/* The excerpt's step: the first of 2, 5, 10, 20, 25, 50, 100, ... that shows at most 20
+ * rounds of n. */
+static unsigned run_excerpt_step(size_t n)
+{
+    static const unsigned steps[] = {2, 5, 10, 20, 25, 50};
+    for (unsigned scale = 1;; scale *= 10)
+        for (size_t k = 0; k < sizeof(steps) / sizeof(steps[0]); k++)
+            if (n <= 20u * steps[k] * scale)
+                return steps[k] * scale;
+}
+
+/* Whether round n is in the window at path ("steady_state.window", "last_window.window"). */
+static bool in_window_at(struct json_object *doc, const char *path, double n)
+{
+    struct json_object *w = jp_at(doc, path);
+    return w && n >= jp_num(w, "first_round") && n <= jp_num(w, "last_round");
+}
+
+/* A run's rounds: every one when they are few; else the excerpt (every step-th round, the
+ * first and the last, and the rounds of its windows) and every round in a collapsed block
+ * (HTML <details>; the Markdown twin the same, as GitHub renders it). */
+static void run_rounds_tables(struct ctx *c, size_t i)
+{
+    struct json_object *doc = c->in[i].doc, *rounds = jp_at(doc, "rounds");
+    const size_t nr = jlen_at(doc, "rounds");
+    const bool states = jp_get(jp_idx(rounds, 0), "state") != NULL;
+    char ih[48];
+    const char *head[] = {"Round", fig_head(&c->in[i], "IOPS", ih, sizeof(ih)), "Read IOPS",
+                          "Write IOPS", "MB/s", "Mean latency", "p99.9", "WA", "Drive state"};
+    const char *virt = simulated(&c->in[i]) ? " (simulated drive: virtual time)" : "";
+    struct table tb;
+    t_init(&tb, states ? 9 : 8, head);
+    if (nr <= RUN_ROUNDS_WHOLE) {
+        for (size_t k = 0; k < nr; k++)
+            run_round_row(c, i, jp_idx(rounds, k), &tb);
+        if (virt[0])
+            o_para(&c->o, "%s — every round%s:", dev(c, i), virt);
+        t_emit(&c->o, &tb);
+        return;
+    }
+    const unsigned step = run_excerpt_step(nr);
+    for (size_t k = 0; k < nr; k++) {
+        struct json_object *r = jp_idx(rounds, k);
+        const double n = jp_path(r, "round");
+        if (k == 0 || k + 1 == nr || (long)n % (long)step == 0 ||
+            in_window_at(doc, "steady_state.window", n) || in_window_at(doc, "last_window.window", n))
+            run_round_row(c, i, r, &tb);
+    }
+    o_para(&c->o, "%s — %u of its %zu rounds%s: every %u%s round, the first and the last, and "
+                  "the rounds of its windows; every round below (collapsed) and in ptsbench "
+                  "export:", dev(c, i), tb.nrows, nr, virt, step,
+           step % 10 == 1 && step % 100 != 11 ? "st" : step % 10 == 2 && step % 100 != 12 ? "nd"
+                                                                                          : "th");
+    t_emit(&c->o, &tb);
+    t_init(&tb, states ? 9 : 8, head);
+    for (size_t k = 0; k < nr; k++)
+        run_round_row(c, i, jp_idx(rounds, k), &tb);
+    fputs("<details><summary>Every round of ", c->o.h);
+    h_esc(c->o.h, dev(c, i));
+    fprintf(c->o.h, " (%zu)</summary>\n", nr);
+    fputs("<details><summary>Every round of ", c->o.m);
+    m_esc(c->o.m, dev(c, i), false);
+    fprintf(c->o.m, " (%zu)</summary>\n\n", nr);
+    t_emit(&c->o, &tb);
+    fputs("</details>\n", c->o.h);
+    fputs("</details>\n\n", c->o.m);
+}
+
 static void run_sections(struct ctx *c)
 {
     o_heading(&c->o, 2, "runs", "Runs");
     for (size_t i = 0; i < c->n; i++) {
-        struct json_object *doc = c->in[i].doc;
         if (strcmp(schema_of(&c->in[i]), "ptsbench.run") != 0)
             continue;
         run_verdict(c, i);
         run_steady_table(c, i);
-        bool states = jp_get(jp_idx(jp_arr(doc, "rounds"), 0), "state") != NULL;
-        char ih[48];
-        const char *head[] = {"Round", fig_head(&c->in[i], "IOPS", ih, sizeof(ih)), "Read IOPS",
-                              "Write IOPS", "MB/s", "Mean latency", "p99.9", "WA", "Drive state"};
-        struct table tb;
-        t_init(&tb, states ? 9 : 8, head);
-        for (size_t k = 0; k < jlen_at(doc, "rounds"); k++) {
-            struct json_object *r = jp_idx(jp_at(doc, "rounds"), k);
-            char c0[16], c1[32], c2[32], c3[32], c4[32], c5[32], c6[32], c7[16], c8[256];
-            snprintf(c0, sizeof(c0), "%.0f", jp_path(r, "round"));
-            report_fmt_count(jp_path(r, "total.iops"), c1, sizeof(c1));
-            report_fmt_count(jp_path(r, "read.iops"), c2, sizeof(c2));
-            report_fmt_count(jp_path(r, "write.iops"), c3, sizeof(c3));
-            fmt_fig(jp_path(r, "total.mb_s"), UNITS_FIG_MBS, c4, sizeof(c4));
-            units_format_lat(jp_path(r, "total.lat_us.mean"), UNITS_TYPESET, c5, sizeof(c5));
-            units_format_lat(jp_path(jp_at(r, "total.lat_us.percentiles"), "99.9"), UNITS_TYPESET, c6, sizeof(c6));
-            fmt_fig(jp_path(r, "device.write_amplification"), UNITS_FIG_WAF, c7, sizeof(c7));
-            round_state(c, i, r, c8, sizeof(c8));
-            const char *cp[] = {c0, c1, c2, c3, c4, c5, c6, c7, c8};
-            t_row(&tb, cp);
-        }
-        if (simulated(&c->in[i]))
-            o_para(&c->o, "%s — every round (simulated drive: virtual time):", dev(c, i));
-        t_emit(&c->o, &tb);
+        run_rounds_tables(c, i);
         run_health(c, i);
     }
     charts_for(c, "run");
