@@ -286,6 +286,12 @@ static bool cell_is_figure(const char *s)
     const char *d = s + (*s == '-' || *s == '+');
     if (*d < '0' || *d > '9' || strlen(s) > 28)
         return false;
+    for (; *d && *d != ' '; d++) {   /* the number: digits, separators, a range's dash, % */
+        if (!strncmp(d, "–", strlen("–")))
+            d += strlen("–") - 1;
+        else if (!strchr("0123456789,.%", *d))
+            return false;
+    }
     unsigned spaces = 0;
     for (const char *p = s; *p; p++)
         spaces += *p == ' ';
@@ -2826,7 +2832,9 @@ static void report_page_head(struct ctx *c, const struct report_config *cfg, con
 /* The title, when and from what the report was generated, and the list of result sets. */
 static void report_opening(struct ctx *c, const char *title, const char *now)
 {
-    fputs("<h1>", c->o.h);
+    /* printed, the opening shares the first section's pages (the summary's, s1): a page name
+     * that changes forces a page break, which left the first page almost empty */
+    fputs("<div style=\"page:s1\">\n<h1>", c->o.h);
     h_esc(c->o.h, title);
     fputs("</h1>\n", c->o.h);
     fputs("# ", c->o.m);
@@ -3019,6 +3027,7 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
 
     bool ok = mem_doc_close(&body);
     toc_write(&c.o, pre.h, pre.m);
+    fputs("</div>\n", pre.h);   /* the opening's (report_opening) */
     ok = mem_doc_close(&pre) && ok;
     free(c.o.toc);
     claims_free(&c);
