@@ -2554,19 +2554,27 @@ static void run_verdict(struct ctx *c, size_t i)
     }
 }
 
+/* Whether round n is in the window at path ("steady_state.window", "last_window.window"). */
+static bool in_window_at(struct json_object *doc, const char *path, double n)
+{
+    struct json_object *w = jp_at(doc, path);
+    return w && n >= jp_num(w, "first_round") && n <= jp_num(w, "last_round");
+}
+
 /* A round's state cell: "WDPC (preconditioning, not judged): WIPC 2.0× + WDPC 0.06 fills",
  * "measured, window: ...". */
 static void round_state(struct ctx *c, size_t i, struct json_object *r, char *buf, size_t len)
 {
     char st[160];
     state_words(jp_get(r, "state"), simulated(&c->in[i]), st, sizeof(st));
-    struct json_object *w = jp_at(c->in[i].doc, "steady_state.window");
-    double n = jp_num(r, "round");
-    bool in_window = n >= jp_num(w, "first_round") && n <= jp_num(w, "last_round");
+    const double n = jp_num(r, "round");
+    const bool in_window = in_window_at(c->in[i].doc, "steady_state.window", n);
+    const bool in_last = in_window_at(c->in[i].doc, "last_window.window", n);
     if (plot_round_is_wdpc(r))
         snprintf(buf, len, "WDPC (preconditioning, not judged): %s", st);
     else
-        snprintf(buf, len, "%s%s%s", in_window ? "window" : "measured", st[0] ? ": " : "", st);
+        snprintf(buf, len, "%s%s%s", in_window ? "window" : in_last ? "last window" : "measured",
+                 st[0] ? ": " : "", st);
 }
 
 /* The drive's own write amplification over the run (device/health.h), beside the simulator's
@@ -2620,13 +2628,6 @@ static unsigned run_excerpt_step(size_t n)
         for (size_t k = 0; k < sizeof(steps) / sizeof(steps[0]); k++)
             if (n <= 20u * steps[k] * scale)
                 return steps[k] * scale;
-}
-
-/* Whether round n is in the window at path ("steady_state.window", "last_window.window"). */
-static bool in_window_at(struct json_object *doc, const char *path, double n)
-{
-    struct json_object *w = jp_at(doc, path);
-    return w && n >= jp_num(w, "first_round") && n <= jp_num(w, "last_round");
 }
 
 /* A run's rounds: every one when they are few; else the excerpt (every step-th round, the
