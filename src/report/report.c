@@ -1423,9 +1423,16 @@ static void summary_key(const struct report_input *in, char *buf, size_t len)
 {
     const char *preset = jp_str(in->doc, "target.simulated.preset");
     const char *model = jp_str(in->doc, "target.model"), *serial = jp_str(in->doc, "target.serial");
-    if (simulated(in))
-        snprintf(buf, len, "sim:%s", preset ? preset : results_doc_device_label(in->doc, NULL));
-    else if (model && *model)
+    if (simulated(in)) {   /* the preset with the drive's own options, not the host's (host_*) */
+        const char *path = jp_str_or(in->doc, "target.path", ""), *opt = strchr(path, ',');
+        size_t used = (size_t)snprintf(buf, len, "sim:%s",
+                                       preset ? preset : results_doc_device_label(in->doc, NULL));
+        for (; opt && used < len; opt = strchr(opt + 1, ',')) {
+            size_t n = strcspn(opt + 1, ",");
+            if (strncmp(opt + 1, "host_", 5) != 0)
+                used += (size_t)snprintf(buf + used, len - used, ",%.*s", (int)n, opt + 1);
+        }
+    } else if (model && *model)
         snprintf(buf, len, "dev:%s|%s", model, serial ? serial : "");
     else
         snprintf(buf, len, "path:%s", jp_str_or(in->doc, "target.path", device_label(in)));
@@ -1622,10 +1629,15 @@ static void summary_notes(struct ctx *c, const struct summary *s, const char *le
         summary_head(c, s, g, head, sizeof(head));
         used += (size_t)snprintf(line + used, used < sizeof(line) ? sizeof(line) - used : 0,
                                  "%s%s: ", used ? "; " : "", head);
-        for (size_t i = 0, k = 0; i < c->n && used < sizeof(line); i++)
+        for (size_t i = 0, k = 0; i < c->n && used < sizeof(line); i++) {
+            char src[512];   /* its label, else where it came from */
+            source_name(c->in[i].path, src, sizeof(src));
+            const char *name = c->in[i].label && *c->in[i].label ? c->in[i].label
+                               : strncmp(src, "results.json in ", 16) ? src : src + 16;
             if (s->col[i] == g)
                 used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s", k++ ? ", " : "",
-                                         device_label(&c->in[i]));
+                                         name);
+        }
     }
     if (used && used < sizeof(line))
         o_para(&c->o, "One column per drive, its results together (a cell names the results it "
@@ -1669,6 +1681,14 @@ static void summary_section(struct ctx *c)
     head[0] = "Figure";
     for (size_t g = 0; g < s.ncol; g++) {
         summary_head(c, &s, g, heads[g], sizeof(heads[g]));
+        for (size_t e = 0; e < g; e++)   /* two drives of one name: which drive each is */
+            if (!strcmp(heads[e], heads[g])) {
+                char key[640];
+                size_t used = strlen(heads[g]);
+                summary_key(&c->in[s.first[g]], key, sizeof(key));
+                snprintf(heads[g] + used, sizeof(heads[g]) - used, " [%s]", key);
+                break;
+            }
         head[g + 1] = heads[g];
     }
     struct table t;

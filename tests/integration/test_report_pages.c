@@ -3,7 +3,8 @@
  *   - figures never split: no `overflow-wrap:anywhere`, `td.n` does not wrap, every cell that
  *     holds a figure ("1,296", "577.5 µs", "4 × 32", "—") has class n, every table sits in a
  *     wrapper that scrolls sideways (class tw);
- *   - the summary is one column per drive (not per label), filled from runs and profiles: a
+ *   - the summary is one column per drive (a simulated preset with the drive's own options, a
+ *     model and serial, a path; not per label), filled from runs and profiles: a
  *     4 KiB random-write run from fresh-out-of-box to saturation gives the burst row its first
  *     window and the write-saturation row its last window, labelled with their states; a run to
  *     steady state gives the 4 KiB random write row its window; a QD 1 profile point gives the
@@ -163,6 +164,14 @@ static const char *const sims[][16] = {
      "--quiet", NULL},
     {"qd1", "profile", "qd-ramp-4k-read", "--qd", "1", "--workers", "1", "--target",
      "sim:zdrive-r4-cm88-1.6t", "--quiet", NULL},
+    /* the same drive measured without the host's costs (host_*: the host, not the drive), and
+     * another drive of the same preset (seed=7) */
+    {"host", "run", "--target", "sim:zdrive-r4-cm88-1.6t,host_worker_us=0", "--workload",
+     "rw=randwrite,bs=4k,qd=32,size=1g", "--rounds", "3", "--round-time", "10s", "--quiet",
+     NULL},
+    {"seed", "run", "--target", "sim:zdrive-r4-cm88-1.6t,seed=7", "--workload",
+     "rw=randwrite,bs=4k,qd=32,size=1g", "--rounds", "3", "--round-time", "10s", "--quiet",
+     NULL},
 };
 #define N_SIMS (sizeof(sims) / sizeof(sims[0]))
 static int made;   /* 0 not yet, 1 done, -1 failed */
@@ -327,6 +336,32 @@ static void test_summary_from_runs_and_profiles(void **state)
     free(md);
 }
 
+/* Columns are drives: a simulated preset with the drive's own options (host_* options are the
+ * host's), not the labels; two drives of one name say which is which. */
+static void test_summary_columns_by_drive(void **state)
+{
+    (void)state;
+    make_sims();
+    char in1[700], in2[700], in3[700], out[700];
+    snprintf(in1, sizeof(in1), "%s/wsat", dir);
+    snprintf(in2, sizeof(in2), "%s/host", dir);
+    snprintf(in3, sizeof(in3), "%s/seed", dir);
+    snprintf(out, sizeof(out), "%s/columns", dir);
+    char *args[] = {"report", in1, in2, in3, "--no-plots", "--out", out, NULL};
+    struct cmd_result r;
+    if (report_cmd(&r, args) != 0)
+        fail_msg("report exited %d: %s", r.status, r.errout);
+    cmd_result_free(&r);
+    char *md = read_out(out, "report.md"), row[1024];
+    summary_row(md, "Figure", row, sizeof(row));
+    print_message("  %s\n", row);
+    assert_string_equal(row, "| Figure | zdrive-r4-cm88-1.6t (simulated drive) | "
+                             "zdrive-r4-cm88-1.6t (simulated drive) "
+                             "[sim:zdrive-r4-cm88-1.6t,seed=7] |");
+    assert_non_null(strstr(md, "zdrive-r4-cm88-1.6t (simulated drive): wsat, host."));
+    free(md);
+}
+
 /* ---- traps ---- */
 
 static void copy_file(const char *from, const char *to)
@@ -397,6 +432,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_figure_cells_never_wrap),
         cmocka_unit_test(test_summary_from_runs_and_profiles),
+        cmocka_unit_test(test_summary_columns_by_drive),
         cmocka_unit_test(test_folder_of_result_folders),
         cmocka_unit_test(test_same_results_twice),
     };
