@@ -2717,6 +2717,7 @@ static void run_sections(struct ctx *c)
 /* Used only when reports/report.css cannot be found (the report is still readable). */
 static const char *const css_fallback =
     "body{font-family:sans-serif;max-width:1100px;margin:auto}\n"
+    ".tw{overflow-x:auto}td.n,.nw{white-space:nowrap}td.n{text-align:right}\n"
     "@media print{@page{size:A4;margin:14mm 12mm;@top-left{font:7.5pt sans-serif;color:#555}"
     "@top-right{font:7.5pt sans-serif;color:#555}@bottom-right{content:\"page \" counter(page) \" of \" counter(pages);font:7.5pt sans-serif}}"
     "figure{break-inside:avoid}}\n";
