@@ -298,6 +298,19 @@ static bool cell_is_figure(const char *s)
     return spaces <= 2;
 }
 
+/* Text of a cell, escaped, with a break opportunity after each comma that separates a list's
+ * items ("rw=randwrite,bs=4k,..."; not a thousands separator "1,296"): such a list wraps there
+ * rather than widening its table. */
+static void cell_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        char one[2] = {*s, '\0'};
+        h_esc(f, one);
+        if (*s == ',' && s[1] && s[1] != ' ' && (s[1] < '0' || s[1] > '9'))
+            fputs("<wbr>", f);
+    }
+}
+
 /* A table cell's text into the HTML: a figure leading words ("60,366 (steady state; ...)",
  * "2.59 ms (...)") kept on one line with its unit (class nw), the words after it wrapping at
  * spaces. */
@@ -307,7 +320,7 @@ static void cell_html(FILE *f, const char *s)
                                         "TB", "%", "fills", "rounds"};
     const char *sp = strchr(s, ' ');
     if (*s < '0' || *s > '9' || !sp) {
-        h_esc(f, s);
+        cell_text(f, s);
         return;
     }
     const char *end = sp;
@@ -321,7 +334,7 @@ static void cell_html(FILE *f, const char *s)
     fputs("<span class=\"nw\">", f);
     h_esc(f, head);
     fputs("</span>", f);
-    h_esc(f, s + strlen(head));
+    cell_text(f, s + strlen(head));
 }
 
 static void t_emit(struct out *o, struct table *t)
