@@ -154,7 +154,10 @@ static void usage(FILE *f)
         "\n"
         "  RESULTS                 a results.json, or a directory holding one (run, suite,\n"
         "                          profile results; a command's on several targets stands\n"
-        "                          for each of its targets, compared, with their aggregate)\n",
+        "                          for each of its targets, compared, with their aggregate);\n"
+        "                          a folder of result folders (demo-results/TIMESTAMP): each\n"
+        "                          of them, in name order, labelled LABEL (FOLDER). The same\n"
+        "                          results given twice are refused\n",
         f);
     cli_print_options(f, opts);
     fputs("\nThe style is reports/report.css, inlined into the HTML (edit it to restyle).\n"

@@ -276,12 +276,74 @@ static void t_row(struct table *t, const char *const *cells)
 
 static void t_free(struct table *t);
 
+/* Whether a cell is a figure: a number (digits, thousands commas, a point, a sign; a range
+ * "236–240") with at most a unit and a bracketed share after it, "1,296", "577.5 µs",
+ * "4 × 32", "230 (0.1%)", or a dash alone. Such a cell never wraps (class n). */
+static bool cell_is_figure(const char *s)
+{
+    if (!strcmp(s, "—") || !strcmp(s, "–") || !strcmp(s, "-"))
+        return true;
+    const char *d = s + (*s == '-' || *s == '+');
+    if (*d < '0' || *d > '9' || strlen(s) > 28)
+        return false;
+    for (; *d && *d != ' '; d++) {   /* the number: digits, separators, a range's dash, % */
+        if (!strncmp(d, "–", strlen("–")))
+            d += strlen("–") - 1;
+        else if (!strchr("0123456789,.%", *d))
+            return false;
+    }
+    unsigned spaces = 0;
+    for (const char *p = s; *p; p++)
+        spaces += *p == ' ';
+    return spaces <= 2;
+}
+
+/* Text of a cell, escaped, with a break opportunity after each comma that separates a list's
+ * items ("rw=randwrite,bs=4k,..."; not a thousands separator "1,296"): such a list wraps there
+ * rather than widening its table. */
+static void cell_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        char one[2] = {*s, '\0'};
+        h_esc(f, one);
+        if (*s == ',' && s[1] && s[1] != ' ' && (s[1] < '0' || s[1] > '9'))
+            fputs("<wbr>", f);
+    }
+}
+
+/* A table cell's text into the HTML: a figure leading words ("60,366 (steady state; ...)",
+ * "2.59 ms (...)") kept on one line with its unit (class nw), the words after it wrapping at
+ * spaces. */
+static void cell_html(FILE *f, const char *s)
+{
+    static const char *const units[] = {"µs", "ms", "s", "us", "IOPS", "MB/s", "MiB/s", "GB",
+                                        "TB", "%", "fills", "rounds"};
+    const char *sp = strchr(s, ' ');
+    if (*s < '0' || *s > '9' || !sp) {
+        cell_text(f, s);
+        return;
+    }
+    const char *end = sp;
+    for (size_t k = 0; k < sizeof(units) / sizeof(units[0]); k++) {
+        size_t n = strlen(units[k]);
+        if (!strncmp(sp + 1, units[k], n) && (!sp[1 + n] || strchr(" ,;)", sp[1 + n])))
+            end = sp + 1 + n;
+    }
+    char head[64];
+    snprintf(head, sizeof(head), "%.*s", (int)(end - s), s);
+    fputs("<span class=\"nw\">", f);
+    h_esc(f, head);
+    fputs("</span>", f);
+    cell_text(f, s + strlen(head));
+}
+
 static void t_emit(struct out *o, struct table *t)
 {
+    /* in a wrapper that scrolls sideways where the page is too narrow: figures never split */
     if (t->cls)
-        fprintf(o->h, "<table class=\"%s\">\n<tr>", t->cls);
+        fprintf(o->h, "<div class=\"tw\"><table class=\"%s\">\n<tr>", t->cls);
     else
-        fputs("<table>\n<tr>", o->h);
+        fputs("<div class=\"tw\"><table>\n<tr>", o->h);
     for (unsigned c = 0; c < t->ncol; c++) {
         fputs("<th>", o->h);
         h_esc(o->h, t->head[c]);
@@ -303,8 +365,10 @@ static void t_emit(struct out *o, struct table *t)
         fputc('|', o->m);
         for (unsigned c = 0; c < t->ncol; c++) {
             const bool th = c == 0 && t->first_col_head;
-            fputs(th ? "<th>" : c ? "<td class=\"n\">" : "<td>", o->h);
-            h_esc(o->h, t->rows[r][c]);
+            const bool fig = cell_is_figure(t->rows[r][c]);
+            fputs(th ? "<th>" : fig ? "<td class=\"n\">" : c ? "<td class=\"t\">" : "<td>",
+                  o->h);
+            cell_html(o->h, t->rows[r][c]);
             fputs(th ? "</th>" : "</td>", o->h);
             fputc(' ', o->m);
             m_esc(o->m, t->rows[r][c], true);
@@ -313,7 +377,7 @@ static void t_emit(struct out *o, struct table *t)
         fputs("</tr>\n", o->h);
         fputc('\n', o->m);
     }
-    fputs("</table>\n", o->h);
+    fputs("</table></div>\n", o->h);
     fputc('\n', o->m);
     t_free(t);
 }
@@ -1032,58 +1096,6 @@ static void header_section(struct ctx *c)
     setup_notes(c);
 }
 
-/* ---- the summary: the headline figures, devices in columns */
-
-/* One headline figure: the points it may come from (measure.h) and how it is shown. */
-struct headline {
-    const char *label;
-    enum meas_metric metric;
-    uint32_t bs;
-    int read_pct;
-    int sequential;    /* 1 sequential, 0 random */
-    bool qd1;          /* 1 worker × QD 1 only */
-    int kind;          /* 0 count, 1 MB/s, 2 latency */
-};
-
-static int state_rank(enum meas_state s)
-{
-    return s == MEAS_STATE_STEADY ? 3 : s == MEAS_STATE_WIPC ? 2 : s == MEAS_STATE_FOB ? 1 : 0;
-}
-
-/* The point for h: steady state before a burst after WIPC before a burst from fresh; then the
- * most outstanding I/O. WSAT, DIRTH, HIR and XSR points are their own rows (or none). */
-static const struct meas_point *headline_point(const struct meas_set *set,
-                                               const struct headline *h)
-{
-    const struct meas_point *best = NULL;
-    for (size_t k = 0; set && k < set->n; k++) {
-        const struct meas_point *p = &set->p[k];
-        if (!strncmp(p->key, "suite/", 6) && strncmp(p->key, "suite/iops/", 11) &&
-            strncmp(p->key, "suite/tp/", 9) && strncmp(p->key, "suite/lat/", 10))
-            continue;
-        if (p->bs != h->bs || p->read_pct != h->read_pct || (int)p->sequential != h->sequential ||
-            !isfinite(p->v[h->metric]))
-            continue;
-        if (h->qd1 && p->workers * p->qd != 1)
-            continue;
-        if (!best || state_rank(p->state) > state_rank(best->state) ||
-            (state_rank(p->state) == state_rank(best->state) &&
-             p->workers * p->qd > best->workers * best->qd))
-            best = p;
-    }
-    return best;
-}
-
-static const char *state_short(enum meas_state s)
-{
-    switch (s) {
-    case MEAS_STATE_STEADY: return "steady state";
-    case MEAS_STATE_WIPC: return "burst after WIPC";
-    case MEAS_STATE_FOB: return "burst, not preconditioned";
-    default: return "state not recorded";
-    }
-}
-
 /* The WSAT plateau (the mean IOPS of its last five rounds) and HIR's best gain, from the
  * tests of the document's presentation WSAT / HIR. */
 static struct json_object *test_by_report(struct json_object *doc, enum pts_report report)
@@ -1310,115 +1322,291 @@ static void claims_section(struct ctx *c)
     }
 }
 
-/* The device an input measured, for the summary's columns: its label when the command gave one,
- * else the simulated preset, else the model with its serial number (else the path). */
+/* ---- the summary: the headline figures, one column per drive */
+
+/* Where a row's figures come from: any measured point of its workload (the best state first),
+ * a burst only, a write-saturation plateau (the PTS WSAT test, or a 4 KiB random-write run's
+ * saturated or steady window), HIR's gain. */
+enum row_from { ROW_ANY, ROW_BURST, ROW_PLATEAU, ROW_HIR };
+
+/* One headline figure: the points it may come from (measure.h) and how it is shown. */
+struct headline {
+    const char *label;
+    enum meas_metric metric;
+    uint32_t bs;
+    int read_pct;
+    int sequential;    /* 1 sequential, 0 random */
+    bool qd1;          /* 1 worker × QD 1 only */
+    int kind;          /* 0 count, 1 MB/s, 2 latency */
+    enum row_from from;
+    const char *needs; /* what would measure it (said when the row is left out) */
+};
+
+static const struct headline summary_rows[] = {
+    {"4 KiB random read IOPS", MEAS_IOPS, 4096, 100, 0, false, 0, ROW_ANY, NULL},
+    {"4 KiB random write IOPS", MEAS_IOPS, 4096, 0, 0, false, 0, ROW_ANY, NULL},
+    {"4 KiB random write IOPS, burst", MEAS_IOPS, 4096, 0, 0, false, 0, ROW_BURST,
+     "a 4 KiB random-write run from fresh-out-of-box or after WIPC"},
+    {"Write saturation plateau (WSAT)", MEAS_IOPS, 4096, 0, 0, false, 0, ROW_PLATEAU,
+     "the PTS WSAT test, or a 4 KiB random-write run to saturation or steady state"},
+    {"128 KiB sequential read MB/s", MEAS_MB_S, 131072, 100, 1, false, 1, ROW_ANY, NULL},
+    {"128 KiB sequential write MB/s", MEAS_MB_S, 131072, 0, 1, false, 1, ROW_ANY, NULL},
+    {"4 KiB random read mean latency, QD 1", MEAS_LAT_MEAN_US, 4096, 100, 0, true, 2, ROW_ANY,
+     NULL},
+    {"4 KiB random read 99.99% latency, QD 1", MEAS_LAT_P99_99_US, 4096, 100, 0, true, 2,
+     ROW_ANY, NULL},
+    {"4 KiB random write mean latency, QD 1", MEAS_LAT_MEAN_US, 4096, 0, 0, true, 2, ROW_ANY,
+     NULL},
+    {"4 KiB random write 99.99% latency, QD 1", MEAS_LAT_P99_99_US, 4096, 0, 0, true, 2,
+     ROW_ANY, NULL},
+    {"Host idle recovery gain (HIR)", MEAS_IOPS, 0, 0, 0, false, 0, ROW_HIR, "the PTS HIR test"},
+};
+#define N_SUMMARY_ROWS (sizeof(summary_rows) / sizeof(summary_rows[0]))
+
+/* A point's drive state for the summary, worst first: a run's window whose state measure.h
+ * leaves unknown is its write-saturation plateau (measured_state "saturated"). */
+enum cand_state { CS_NONE, CS_FOB, CS_WIPC, CS_SATURATED, CS_STEADY };
+static const char *const cand_words[] = {"state not recorded", "burst, not preconditioned",
+                                         "burst after WIPC", "write saturation, not steady state",
+                                         "steady state"};
+
+static enum cand_state cand_state(const struct meas_point *p)
+{
+    switch (p->state) {
+    case MEAS_STATE_STEADY: return CS_STEADY;
+    case MEAS_STATE_WIPC: return CS_WIPC;
+    case MEAS_STATE_FOB: return CS_FOB;
+    default: return !strncmp(p->key, "run/", 4) ? CS_SATURATED : CS_NONE;
+    }
+}
+
+/* Whether point p may fill row h: its workload, and a state the row names (a burst never fills
+ * a row of a steady quantity; the plateau only from runs: the suite's WSAT has its own cell).
+ * WSAT, DIRTH, HIR and XSR points are their own rows (or none). */
+static bool row_takes(const struct headline *h, const struct meas_point *p)
+{
+    if (!strncmp(p->key, "suite/", 6) && strncmp(p->key, "suite/iops/", 11) &&
+        strncmp(p->key, "suite/tp/", 9) && strncmp(p->key, "suite/lat/", 10))
+        return false;
+    if (p->bs != h->bs || p->read_pct != h->read_pct || (int)p->sequential != h->sequential ||
+        !isfinite(p->v[h->metric]) || p->unwritten)
+        return false;
+    if (h->qd1 && p->workers * p->qd != 1)
+        return false;
+    const enum cand_state s = cand_state(p);
+    if (h->from == ROW_BURST)
+        return s == CS_FOB || s == CS_WIPC;
+    if (h->from == ROW_PLATEAU)
+        return !strncmp(p->key, "run/", 4) && (s == CS_SATURATED || s == CS_STEADY);
+    return h->from == ROW_ANY;
+}
+
+/* Whether q is a better source than p for row h: the state (the burst row: fresh-out-of-box
+ * before after WIPC; else steady state, the plateau, a burst after WIPC, a fresh one), then
+ * incompressible data, then the most outstanding I/O. */
+static bool cand_better(const struct headline *h, const struct meas_point *q,
+                        const struct meas_point *p)
+{
+    if (!p)
+        return true;
+    int rq = (int)cand_state(q), rp = (int)cand_state(p);
+    if (h->from == ROW_BURST)
+        rq = -rq, rp = -rp;
+    if (rq != rp)
+        return rq > rp;
+    const bool iq = q->compress_pct <= 0, ip = p->compress_pct <= 0;
+    if (iq != ip)
+        return iq;
+    return q->workers * q->qd > p->workers * p->qd;
+}
+
+/* The columns (one per drive) and each input's run plateau. */
+struct summary {
+    size_t *col;      /* per input: its column */
+    size_t *first;    /* per column: its first input */
+    size_t ncol;
+    struct meas_set *plateau;   /* per input: a run's last window, when it is a write-saturation
+                                   plateau or steady state, as a point of its own (n 0: none) */
+};
+
+/* The drive an input measured, for the summary's columns: the simulated preset, else the model
+ * with its serial number, else the path (not the label: one drive's runs, suites and profiles
+ * share its column). */
 static void summary_key(const struct report_input *in, char *buf, size_t len)
 {
     const char *preset = jp_str(in->doc, "target.simulated.preset");
     const char *model = jp_str(in->doc, "target.model"), *serial = jp_str(in->doc, "target.serial");
-    if (in->label && *in->label)
-        snprintf(buf, len, "label:%s", in->label);
-    else if (simulated(in))
-        snprintf(buf, len, "sim:%s", preset ? preset : device_label(in));
-    else if (model && *model)
+    if (simulated(in)) {   /* the preset with the drive's own options, not the host's (host_*) */
+        const char *path = jp_str_or(in->doc, "target.path", ""), *opt = strchr(path, ',');
+        size_t used = (size_t)snprintf(buf, len, "sim:%s",
+                                       preset ? preset : results_doc_device_label(in->doc, NULL));
+        for (; opt && used < len; opt = strchr(opt + 1, ',')) {
+            size_t n = strcspn(opt + 1, ",");
+            if (strncmp(opt + 1, "host_", 5) != 0)
+                used += (size_t)snprintf(buf + used, len - used, ",%.*s", (int)n, opt + 1);
+        }
+    } else if (model && *model)
         snprintf(buf, len, "dev:%s|%s", model, serial ? serial : "");
     else
-        snprintf(buf, len, "path:%s", device_label(in));
+        snprintf(buf, len, "path:%s", jp_str_or(in->doc, "target.path", device_label(in)));
 }
 
-static const struct headline summary_rows[] = {
-    {"4 KiB random read IOPS", MEAS_IOPS, 4096, 100, 0, false, 0},
-    {"4 KiB random write IOPS", MEAS_IOPS, 4096, 0, 0, false, 0},
-    {"128 KiB sequential read MB/s", MEAS_MB_S, 131072, 100, 1, false, 1},
-    {"128 KiB sequential write MB/s", MEAS_MB_S, 131072, 0, 1, false, 1},
-    {"4 KiB random read mean latency, QD 1", MEAS_LAT_MEAN_US, 4096, 100, 0, true, 2},
-    {"4 KiB random read 99.99% latency, QD 1", MEAS_LAT_P99_99_US, 4096, 100, 0, true, 2},
-    {"4 KiB random write mean latency, QD 1", MEAS_LAT_MEAN_US, 4096, 0, 0, true, 2},
-    {"4 KiB random write 99.99% latency, QD 1", MEAS_LAT_P99_99_US, 4096, 0, 0, true, 2},
-};
-#define N_SUMMARY_ROWS (sizeof(summary_rows) / sizeof(summary_rows[0]))
-
-/* One column per device: the inputs of the same target (summary_key) together. col[i]: input
- * i's column; first[g]: column g's first input. Returns the number of columns. */
-static size_t summary_columns(const struct ctx *c, size_t *col, size_t *first)
+static void summary_columns(const struct ctx *c, struct summary *s)
 {
-    size_t ncol = 0;
+    s->col = xcalloc(c->n, sizeof(size_t));
+    s->first = xcalloc(c->n, sizeof(size_t));
+    s->ncol = 0;
     for (size_t i = 0; i < c->n; i++) {
         char ki[640], kj[640];
         summary_key(&c->in[i], ki, sizeof(ki));
-        col[i] = ncol;
+        s->col[i] = s->ncol;
         for (size_t j = 0; j < i; j++) {
             summary_key(&c->in[j], kj, sizeof(kj));
             if (!strcmp(ki, kj)) {
-                col[i] = col[j];
+                s->col[i] = s->col[j];
                 break;
             }
         }
-        if (col[i] == ncol)
-            first[ncol++] = i;
+        if (s->col[i] == s->ncol)
+            s->first[s->ncol++] = i;
     }
-    return ncol;
 }
 
-/* The summary's cell of row r (summary_rows[r]; past them WSAT, then HIR) in column g: the
- * best source among the device's inputs (their measured points, c->meas); named when several
- * have the figure. */
-static void summary_cell(const struct ctx *c, size_t r, size_t g, const size_t *col, char *val,
+/* A run's last window as a point (the document with it as the steady-state object, measured as
+ * measure.h measures a run), when it is saturated or steady; else out stays empty. */
+static void plateau_measure(const struct report_input *in, struct meas_set *out)
+{
+    memset(out, 0, sizeof(*out));
+    struct json_object *lw = jp_get(in->doc, "last_window");
+    const char *ms = jp_str(lw, "measured_state");
+    if (strcmp(schema_of(in), "ptsbench.run") != 0 || !jp_at(lw, "window.first_round") || !ms ||
+        (strcmp(ms, "saturated") != 0 && strcmp(ms, "steady") != 0))
+        return;
+    struct json_object *copy = NULL, *lwc = NULL;
+    if (json_object_deep_copy(in->doc, &copy, NULL) != 0)
+        return;
+    if (json_object_deep_copy(lw, &lwc, NULL) == 0) {
+        json_object_object_add(copy, "steady_state", lwc);
+        char err[ERR_LEN];
+        if (meas_doc(copy, in->path ? in->path : "", 0, out, err, sizeof(err)) != 0)
+            memset(out, 0, sizeof(*out));
+    }
+    json_object_put(copy);
+}
+
+/* A column's heading: the label its inputs share, else the words their labels begin with
+ * ("Z-Drive R4" of "Z-Drive R4 (PTS IOPS)" and "Z-Drive R4 (WSAT 0%)"), else the drive's
+ * name; "(simulated drive)" after a simulated one. */
+static void summary_head(const struct ctx *c, const struct summary *s, size_t g, char *buf,
                          size_t len)
 {
-    const struct headline *rows = summary_rows;
-    const size_t nrows = N_SUMMARY_ROWS;
+    const size_t f = s->first[g];
+    const char *a = device_label(&c->in[f]);
+    size_t k = strlen(a);
+    bool same = true;
+    for (size_t i = f + 1; i < c->n; i++) {
+        if (s->col[i] != g)
+            continue;
+        const char *b = device_label(&c->in[i]);
+        size_t m = 0;
+        while (m < k && a[m] == b[m])
+            m++;
+        same = same && m == k && !b[k];
+        k = m;
+    }
+    if (!same) {   /* back to the end of the last whole word, without trailing punctuation */
+        while (k > 0 && a[k] && a[k] != ' ')
+            k--;
+        while (k > 0 && strchr(" (-,:;/", a[k - 1]))
+            k--;
+    }
+    if (k)
+        snprintf(buf, len, "%.*s", (int)k, a);
+    else
+        snprintf(buf, len, "%s", results_doc_device_label(c->in[f].doc, NULL));
+    if (simulated(&c->in[f])) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, " (simulated drive)");
+    }
+}
+
+/* The cell of a point: "60,366 (write saturation, not steady state; 4 × QD 32)", with the
+ * data's compressibility when it was compressible. */
+static void point_cell(const struct headline *h, const struct meas_point *p, char *val,
+                       size_t len)
+{
+    char v[48], cmp[48] = "";
+    const double x = p->v[h->metric];
+    if (h->kind == 0)
+        report_fmt_count(x, v, sizeof(v));
+    else if (h->kind == 1)
+        fmt_fig(x, UNITS_FIG_MBS, v, sizeof(v));
+    else
+        units_format_lat(x, UNITS_TYPESET, v, sizeof(v));
+    if (p->compress_pct > 0)
+        snprintf(cmp, sizeof(cmp), "; %d%% compressible data", p->compress_pct);
+    snprintf(val, len, "%s (%s; %u × QD %u%s)", v, cand_words[cand_state(p)], p->workers, p->qd,
+             cmp);
+}
+
+/* The best point for row h among input i's (its measured points and its plateau). */
+static const struct meas_point *input_best(const struct ctx *c, const struct summary *s,
+                                           size_t i, const struct headline *h)
+{
+    const struct meas_set *sets[] = {c->meas[i], &s->plateau[i]};
+    const struct meas_point *best = NULL;
+    for (size_t k = 0; k < 2; k++)
+        for (size_t j = 0; sets[k] && j < sets[k]->n; j++)
+            if (row_takes(h, &sets[k]->p[j]) && cand_better(h, &sets[k]->p[j], best))
+                best = &sets[k]->p[j];
+    return best;
+}
+
+/* The summary's cell of row r in column g: the best source among the drive's inputs (the
+ * suite's WSAT or HIR test first for their rows); named when several have the figure. Returns
+ * whether there is one. */
+static bool summary_cell(const struct ctx *c, const struct summary *s, size_t r, size_t g,
+                         char *val, size_t len)
+{
+    const struct headline *h = &summary_rows[r];
     snprintf(val, len, "—");
     size_t from = c->n, nhave = 0;
+    bool text = false;   /* val holds a suite test's cell */
     const struct meas_point *p = NULL;
-    char cell[512];
     for (size_t i = 0; i < c->n; i++) {
-        if (col[i] != g)
+        if (s->col[i] != g)
             continue;
-        if (r >= nrows) {
-            if (r == nrows)
-                wsat_cell(c->in[i].doc, cell, sizeof(cell));
-            else
-                hir_cell(c->in[i].doc, cell, sizeof(cell));
-            if (strcmp(cell, "—") != 0 && nhave++ == 0) {
-                from = i;
-                snprintf(val, len, "%s", cell);
-            }
-            continue;
-        }
-        const struct meas_point *q = c->meas[i] ? headline_point(c->meas[i], &rows[r]) : NULL;
-        if (!q)
-            continue;
-        nhave++;
-        if (!p || state_rank(q->state) > state_rank(p->state) ||
-            (state_rank(q->state) == state_rank(p->state) &&
-             q->workers * q->qd > p->workers * p->qd))
+        char cell[512] = "—";
+        if (h->from == ROW_HIR)
+            hir_cell(c->in[i].doc, cell, sizeof(cell));
+        else if (h->from == ROW_PLATEAU)
+            wsat_cell(c->in[i].doc, cell, sizeof(cell));
+        const struct meas_point *q = h->from == ROW_HIR ? NULL : input_best(c, s, i, h);
+        if (strcmp(cell, "—") != 0) {
+            if (!text)
+                snprintf(val, len, "%s", cell), from = i;
+            text = true;
+        } else if (q && !text && cand_better(h, q, p)) {
             p = q, from = i;
+        }
+        nhave += strcmp(cell, "—") != 0 || q;
     }
-    if (p) {
-        char v[48];
-        double x = p->v[rows[r].metric];
-        if (rows[r].kind == 0)
-            report_fmt_count(x, v, sizeof(v));
-        else if (rows[r].kind == 1)
-            fmt_fig(x, UNITS_FIG_MBS, v, sizeof(v));
-        else
-            units_format_lat(x, UNITS_TYPESET, v, sizeof(v));
-        snprintf(val, len, "%s (%s; %u × QD %u)", v, state_short(p->state), p->workers, p->qd);
-    }
+    if (p && !text)
+        point_cell(h, p, val, len);
     if (nhave > 1 && from < c->n) {
         char src[512];
         size_t used = strlen(val);
         source_name(c->in[from].path, src, sizeof(src));
-        snprintf(val + used, len - used, " (from %s)", src);
+        const char *in = strncmp(src, "results.json in ", 16) ? src : src + 16;
+        snprintf(val + used, len - used, " (from %s)", in);
     }
+    return nhave > 0;
 }
 
 /* The claims of the spec sheet, as "Measured vs claimed" judges them: a row when a sheet was
  * given. */
-static void summary_claims_row(const struct ctx *c, struct table *t, const char **cells,
-                               char (*vals)[1024], const size_t *col, const size_t *first,
-                               size_t ncol)
+static void summary_claims_row(const struct ctx *c, const struct summary *s, struct table *t,
+                               const char **cells, char (*vals)[1024])
 {
     bool sheets = false;
     for (size_t i = 0; i < c->n; i++)
@@ -1426,11 +1614,11 @@ static void summary_claims_row(const struct ctx *c, struct table *t, const char 
     if (!sheets)
         return;
     cells[0] = "Spec sheet claims met";
-    for (size_t g = 0; g < ncol; g++) {
+    for (size_t g = 0; g < s->ncol; g++) {
         cells[g + 1] = vals[g];
-        size_t i = first[g];
-        for (size_t j = first[g]; j < c->n; j++)
-            if (col[j] == g && c->sheet[j]) {
+        size_t i = s->first[g];
+        for (size_t j = s->first[g]; j < c->n; j++)
+            if (s->col[j] == g && c->sheet[j]) {
                 i = j;
                 break;
             }
@@ -1439,46 +1627,129 @@ static void summary_claims_row(const struct ctx *c, struct table *t, const char 
     t_row(t, cells);
 }
 
+/* Which inputs each column holds, when a column holds several; which rows no input measures. */
+static void summary_notes(struct ctx *c, const struct summary *s, const char *left_out)
+{
+    char line[4096] = "";
+    size_t used = 0;
+    for (size_t g = 0; g < s->ncol; g++) {
+        size_t n = 0;
+        for (size_t i = 0; i < c->n; i++)
+            n += s->col[i] == g;
+        if (n < 2)
+            continue;
+        char head[400];
+        summary_head(c, s, g, head, sizeof(head));
+        used += (size_t)snprintf(line + used, used < sizeof(line) ? sizeof(line) - used : 0,
+                                 "%s%s: ", used ? "; " : "", head);
+        for (size_t i = 0, k = 0; i < c->n && used < sizeof(line); i++) {
+            char src[512];   /* its label, else where it came from */
+            source_name(c->in[i].path, src, sizeof(src));
+            const char *name = c->in[i].label && *c->in[i].label ? c->in[i].label
+                               : strncmp(src, "results.json in ", 16) ? src : src + 16;
+            if (s->col[i] == g)
+                used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s", k++ ? ", " : "",
+                                         name);
+        }
+    }
+    if (used && used < sizeof(line))
+        o_para(&c->o, "One column per drive, its results together (a cell names the results it "
+                      "comes from when several have the figure): %s.", line);
+    if (left_out[0])
+        o_para(&c->o, "Left out, as none of these results measures them: %s.", left_out);
+}
+
+/* What would measure row h ("" for a plain workload's figure). */
+static const char *summary_row_needs(const struct headline *h)
+{
+    return h->needs ? h->needs : h->qd1 ? "a 4 KiB random point at 1 worker × QD 1" : "";
+}
+
+/* A left-out row into the line: rows of the same need after each other say it once:
+ * "A; B (needs X); C (needs Y)". */
+static void left_out_add(char *line, size_t len, const struct headline *h,
+                         const struct headline *next_left_out)
+{
+    const char *need = summary_row_needs(h);
+    size_t used = strlen(line);
+    bool last_of_need = !next_left_out || strcmp(summary_row_needs(next_left_out), need) != 0;
+    snprintf(line + used, len - used, "%s%s%s%s%s", used ? "; " : "", h->label,
+             last_of_need && need[0] ? " (needs " : "", last_of_need ? need : "",
+             last_of_need && need[0] ? ")" : "");
+}
+
 static void summary_section(struct ctx *c)
 {
-    const size_t nrows = N_SUMMARY_ROWS;
     o_heading(&c->o, 2, "summary", "Summary");
     bool any_sim = false;
     for (size_t i = 0; i < c->n; i++)
         any_sim = any_sim || simulated(&c->in[i]);
-    size_t *col = xcalloc(c->n, sizeof(size_t)), *first = xcalloc(c->n, sizeof(size_t));
-    size_t ncol = summary_columns(c, col, first);
-    const char **head = xcalloc(ncol + 1, sizeof(char *));
+    struct summary s;
+    summary_columns(c, &s);
+    s.plateau = xcalloc(c->n, sizeof(*s.plateau));
+    for (size_t i = 0; i < c->n; i++)
+        plateau_measure(&c->in[i], &s.plateau[i]);
+    const char **head = xcalloc(s.ncol + 1, sizeof(char *));
+    char (*heads)[400] = xcalloc(s.ncol, sizeof(*heads));
     head[0] = "Figure";
-    for (size_t g = 0; g < ncol; g++)
-        head[g + 1] = dev(c, first[g]);
+    for (size_t g = 0; g < s.ncol; g++) {
+        summary_head(c, &s, g, heads[g], sizeof(heads[g]));
+        for (size_t e = 0; e < g; e++)   /* two drives of one name: which drive each is */
+            if (!strcmp(heads[e], heads[g])) {
+                char key[640];
+                size_t used = strlen(heads[g]);
+                summary_key(&c->in[s.first[g]], key, sizeof(key));
+                snprintf(heads[g] + used, sizeof(heads[g]) - used, " [%s]", key);
+                break;
+            }
+        head[g + 1] = heads[g];
+    }
     struct table t;
-    t_init(&t, (unsigned)ncol + 1, head);
+    t_init(&t, (unsigned)s.ncol + 1, head);
     t.first_col_head = true;
     t.cls = "wide";
     const char **cells = xcalloc(c->n + 1, sizeof(char *));
     char (*vals)[1024] = xcalloc(c->n, sizeof(*vals));
-    for (size_t r = 0; r < nrows + 2; r++) {
-        cells[0] = r < nrows ? summary_rows[r].label
-                   : r == nrows ? "Write saturation plateau (WSAT)"
-                                : "Host idle recovery gain (HIR)";
-        for (size_t g = 0; g < ncol; g++) {
+    char left_out[2048] = "";
+    const struct headline *pending = NULL;   /* a left-out row not yet in the line */
+    for (size_t r = 0; r < N_SUMMARY_ROWS; r++) {
+        bool any = false;
+        cells[0] = summary_rows[r].label;
+        for (size_t g = 0; g < s.ncol; g++) {
             cells[g + 1] = vals[g];
-            summary_cell(c, r, g, col, vals[g], sizeof(vals[g]));
+            any = summary_cell(c, &s, r, g, vals[g], sizeof(vals[g])) || any;
         }
-        t_row(&t, cells);
+        if (any) {
+            t_row(&t, cells);
+            continue;
+        }
+        if (pending)
+            left_out_add(left_out, sizeof(left_out), pending, &summary_rows[r]);
+        pending = &summary_rows[r];
     }
-    summary_claims_row(c, &t, cells, vals, col, first, ncol);
+    if (pending)
+        left_out_add(left_out, sizeof(left_out), pending, NULL);
+    summary_claims_row(c, &s, &t, cells, vals);
     o_para(&c->o, "The headline figures, each with the drive's state it was measured in "
-                  "(steady state only where the results claim it; \"—\": not in these "
-                  "results)%s:", any_sim ? "; figures of a simulated drive are in virtual time, "
-                                           "not a real device's" : "");
-    t_emit(&c->o, &t);
+                  "(steady state only where the results claim it; a write-saturation plateau is "
+                  "the flat end of writing without preconditioning, as the PTS's WSAT, not "
+                  "steady state; \"—\": not in this drive's results)%s:",
+           any_sim ? "; figures of a simulated drive are in virtual time, not a real device's"
+                   : "");
+    if (t.nrows)
+        t_emit(&c->o, &t);
+    else
+        t_free(&t);
+    summary_notes(c, &s, left_out);
+    for (size_t i = 0; i < c->n; i++)
+        meas_free(&s.plateau[i]);
+    free(s.plateau);
     free(cells);
     free(vals);
     free(head);
-    free(col);
-    free(first);
+    free(heads);
+    free(s.col);
+    free(s.first);
 }
 
 /* ---- PTS tests */
@@ -2316,19 +2587,27 @@ static void run_verdict(struct ctx *c, size_t i)
     }
 }
 
+/* Whether round n is in the window at path ("steady_state.window", "last_window.window"). */
+static bool in_window_at(struct json_object *doc, const char *path, double n)
+{
+    struct json_object *w = jp_at(doc, path);
+    return w && n >= jp_num(w, "first_round") && n <= jp_num(w, "last_round");
+}
+
 /* A round's state cell: "WDPC (preconditioning, not judged): WIPC 2.0× + WDPC 0.06 fills",
  * "measured, window: ...". */
 static void round_state(struct ctx *c, size_t i, struct json_object *r, char *buf, size_t len)
 {
     char st[160];
     state_words(jp_get(r, "state"), simulated(&c->in[i]), st, sizeof(st));
-    struct json_object *w = jp_at(c->in[i].doc, "steady_state.window");
-    double n = jp_num(r, "round");
-    bool in_window = n >= jp_num(w, "first_round") && n <= jp_num(w, "last_round");
+    const double n = jp_num(r, "round");
+    const bool in_window = in_window_at(c->in[i].doc, "steady_state.window", n);
+    const bool in_last = in_window_at(c->in[i].doc, "last_window.window", n);
     if (plot_round_is_wdpc(r))
         snprintf(buf, len, "WDPC (preconditioning, not judged): %s", st);
     else
-        snprintf(buf, len, "%s%s%s", in_window ? "window" : "measured", st[0] ? ": " : "", st);
+        snprintf(buf, len, "%s%s%s", in_window ? "window" : in_last ? "last window" : "measured",
+                 st[0] ? ": " : "", st);
 }
 
 /* The drive's own write amplification over the run (device/health.h), beside the simulator's
@@ -2382,39 +2661,98 @@ static void run_thermal(struct ctx *c, size_t i)
            list, *list ? ": their figures are the throttled drive's, not its unthrottled rate." : "");
 }
 
+/* A run's round as a row of its tables. */
+static void run_round_row(struct ctx *c, size_t i, struct json_object *r, struct table *tb)
+{
+    char c0[16], c1[32], c2[32], c3[32], c4[32], c5[32], c6[32], c7[16], c8[256];
+    snprintf(c0, sizeof(c0), "%.0f", jp_path(r, "round"));
+    report_fmt_count(jp_path(r, "total.iops"), c1, sizeof(c1));
+    report_fmt_count(jp_path(r, "read.iops"), c2, sizeof(c2));
+    report_fmt_count(jp_path(r, "write.iops"), c3, sizeof(c3));
+    fmt_fig(jp_path(r, "total.mb_s"), UNITS_FIG_MBS, c4, sizeof(c4));
+    units_format_lat(jp_path(r, "total.lat_us.mean"), UNITS_TYPESET, c5, sizeof(c5));
+    units_format_lat(jp_path(jp_at(r, "total.lat_us.percentiles"), "99.9"), UNITS_TYPESET, c6,
+                     sizeof(c6));
+    fmt_fig(jp_path(r, "device.write_amplification"), UNITS_FIG_WAF, c7, sizeof(c7));
+    round_state(c, i, r, c8, sizeof(c8));
+    const char *cp[] = {c0, c1, c2, c3, c4, c5, c6, c7, c8};
+    t_row(tb, cp);
+}
+
+/* Past this many rounds the body shows an excerpt (run_excerpt_step) and every round follows,
+ * collapsed. */
+#define RUN_ROUNDS_WHOLE 30
+
+/* The excerpt's step: the first of 2, 5, 10, 20, 25, 50, 100, ... that shows at most 20
+ * rounds of n. */
+static unsigned run_excerpt_step(size_t n)
+{
+    static const unsigned steps[] = {2, 5, 10, 20, 25, 50};
+    for (unsigned scale = 1;; scale *= 10)
+        for (size_t k = 0; k < sizeof(steps) / sizeof(steps[0]); k++)
+            if (n <= 20u * steps[k] * scale)
+                return steps[k] * scale;
+}
+
+/* A run's rounds: every one when they are few; else the excerpt (every step-th round, the
+ * first and the last, and the rounds of its windows) and every round in a collapsed block
+ * (HTML <details>; the Markdown twin the same, as GitHub renders it). */
+static void run_rounds_tables(struct ctx *c, size_t i)
+{
+    struct json_object *doc = c->in[i].doc, *rounds = jp_at(doc, "rounds");
+    const size_t nr = jlen_at(doc, "rounds");
+    const bool states = jp_get(jp_idx(rounds, 0), "state") != NULL;
+    char ih[48];
+    const char *head[] = {"Round", fig_head(&c->in[i], "IOPS", ih, sizeof(ih)), "Read IOPS",
+                          "Write IOPS", "MB/s", "Mean latency", "p99.9", "WA", "Drive state"};
+    const char *virt = simulated(&c->in[i]) ? " (simulated drive: virtual time)" : "";
+    struct table tb;
+    t_init(&tb, states ? 9 : 8, head);
+    if (nr <= RUN_ROUNDS_WHOLE) {
+        for (size_t k = 0; k < nr; k++)
+            run_round_row(c, i, jp_idx(rounds, k), &tb);
+        if (virt[0])
+            o_para(&c->o, "%s — every round%s:", dev(c, i), virt);
+        t_emit(&c->o, &tb);
+        return;
+    }
+    const unsigned step = run_excerpt_step(nr);
+    for (size_t k = 0; k < nr; k++) {
+        struct json_object *r = jp_idx(rounds, k);
+        const double n = jp_path(r, "round");
+        if (k == 0 || k + 1 == nr || (long)n % (long)step == 0 ||
+            in_window_at(doc, "steady_state.window", n) || in_window_at(doc, "last_window.window", n))
+            run_round_row(c, i, r, &tb);
+    }
+    o_para(&c->o, "%s — %u of its %zu rounds%s: every %u%s round, the first and the last, and "
+                  "the rounds of its windows; every round below (collapsed) and in ptsbench "
+                  "export:", dev(c, i), tb.nrows, nr, virt, step,
+           step % 10 == 1 && step % 100 != 11 ? "st" : step % 10 == 2 && step % 100 != 12 ? "nd"
+                                                                                          : "th");
+    t_emit(&c->o, &tb);
+    t_init(&tb, states ? 9 : 8, head);
+    for (size_t k = 0; k < nr; k++)
+        run_round_row(c, i, jp_idx(rounds, k), &tb);
+    fputs("<details><summary>Every round of ", c->o.h);
+    h_esc(c->o.h, dev(c, i));
+    fprintf(c->o.h, " (%zu)</summary>\n", nr);
+    fputs("<details><summary>Every round of ", c->o.m);
+    m_esc(c->o.m, dev(c, i), false);
+    fprintf(c->o.m, " (%zu)</summary>\n\n", nr);
+    t_emit(&c->o, &tb);
+    fputs("</details>\n", c->o.h);
+    fputs("</details>\n\n", c->o.m);
+}
+
 static void run_sections(struct ctx *c)
 {
     o_heading(&c->o, 2, "runs", "Runs");
     for (size_t i = 0; i < c->n; i++) {
-        struct json_object *doc = c->in[i].doc;
         if (strcmp(schema_of(&c->in[i]), "ptsbench.run") != 0)
             continue;
         run_verdict(c, i);
         run_steady_table(c, i);
-        bool states = jp_get(jp_idx(jp_arr(doc, "rounds"), 0), "state") != NULL;
-        char ih[48];
-        const char *head[] = {"Round", fig_head(&c->in[i], "IOPS", ih, sizeof(ih)), "Read IOPS",
-                              "Write IOPS", "MB/s", "Mean latency", "p99.9", "WA", "Drive state"};
-        struct table tb;
-        t_init(&tb, states ? 9 : 8, head);
-        for (size_t k = 0; k < jlen_at(doc, "rounds"); k++) {
-            struct json_object *r = jp_idx(jp_at(doc, "rounds"), k);
-            char c0[16], c1[32], c2[32], c3[32], c4[32], c5[32], c6[32], c7[16], c8[256];
-            snprintf(c0, sizeof(c0), "%.0f", jp_path(r, "round"));
-            report_fmt_count(jp_path(r, "total.iops"), c1, sizeof(c1));
-            report_fmt_count(jp_path(r, "read.iops"), c2, sizeof(c2));
-            report_fmt_count(jp_path(r, "write.iops"), c3, sizeof(c3));
-            fmt_fig(jp_path(r, "total.mb_s"), UNITS_FIG_MBS, c4, sizeof(c4));
-            units_format_lat(jp_path(r, "total.lat_us.mean"), UNITS_TYPESET, c5, sizeof(c5));
-            units_format_lat(jp_path(jp_at(r, "total.lat_us.percentiles"), "99.9"), UNITS_TYPESET, c6, sizeof(c6));
-            fmt_fig(jp_path(r, "device.write_amplification"), UNITS_FIG_WAF, c7, sizeof(c7));
-            round_state(c, i, r, c8, sizeof(c8));
-            const char *cp[] = {c0, c1, c2, c3, c4, c5, c6, c7, c8};
-            t_row(&tb, cp);
-        }
-        if (simulated(&c->in[i]))
-            o_para(&c->o, "%s — every round (simulated drive: virtual time):", dev(c, i));
-        t_emit(&c->o, &tb);
+        run_rounds_tables(c, i);
         run_health(c, i);
         run_thermal(c, i);
     }
@@ -2424,6 +2762,7 @@ static void run_sections(struct ctx *c)
 /* Used only when reports/report.css cannot be found (the report is still readable). */
 static const char *const css_fallback =
     "body{font-family:sans-serif;max-width:1100px;margin:auto}\n"
+    ".tw{overflow-x:auto}td.n,.nw{white-space:nowrap}td.n{text-align:right}\n"
     "@media print{@page{size:A4;margin:14mm 12mm;@top-left{font:7.5pt sans-serif;color:#555}"
     "@top-right{font:7.5pt sans-serif;color:#555}@bottom-right{content:\"page \" counter(page) \" of \" counter(pages);font:7.5pt sans-serif}}"
     "figure{break-inside:avoid}}\n";
@@ -2560,7 +2899,9 @@ static void report_page_head(struct ctx *c, const struct report_config *cfg, con
 /* The title, when and from what the report was generated, and the list of result sets. */
 static void report_opening(struct ctx *c, const char *title, const char *now)
 {
-    fputs("<h1>", c->o.h);
+    /* printed, the opening shares the first section's pages (the summary's, s1): a page name
+     * that changes forces a page break, which left the first page almost empty */
+    fputs("<div style=\"page:s1\">\n<h1>", c->o.h);
     h_esc(c->o.h, title);
     fputs("</h1>\n", c->o.h);
     fputs("# ", c->o.m);
@@ -2753,6 +3094,7 @@ int report_write(const struct report_input *in, size_t n, const struct report_co
 
     bool ok = mem_doc_close(&body);
     toc_write(&c.o, pre.h, pre.m);
+    fputs("</div>\n", pre.h);   /* the opening's (report_opening) */
     ok = mem_doc_close(&pre) && ok;
     free(c.o.toc);
     claims_free(&c);

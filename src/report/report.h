@@ -6,7 +6,14 @@
  * words, its tables and its charts (plot.h). Several result sets side by side (one per device)
  * share every table and chart, as reviews compare drives. The HTML is self-contained apart
  * from the chart images beside it (DIR/plots/): inline style, no scripts, no external fonts,
- * readable offline. Nothing is re-run. */
+ * readable offline. Nothing is re-run.
+ *
+ * The summary has one column per drive (a simulated preset with the drive's own options, a
+ * model and serial, a path), filled from suites, runs and profiles, every cell with its drive
+ * state; a run's write-saturation window is the plateau, its burst the burst, never a burst in
+ * a row of a steady quantity; rows no input measures are left out and named. Figure cells never
+ * wrap (a table scrolls sideways instead); a run of more than 30 rounds shows an excerpt of its
+ * rounds, every round collapsed below it. */
 #ifndef PTSBENCH_REPORT_H
 #define PTSBENCH_REPORT_H
 

@@ -1,11 +1,14 @@
 /* report_session.c — `ptsbench report` below the command line (report_session.h). */
 #include "report/report_session.h"
 
+#include <dirent.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "judge/verify.h"
 #include "lib/util.h"
@@ -56,6 +59,81 @@ static int add_input(struct report_session *s, struct results_doc *d, const char
     return 0;
 }
 
+typedef char subdir_name[256];
+
+static int subdir_cmp(const void *a, const void *b) { return strcmp(a, b); }
+
+/* A directory without a results.json whose folders hold one each (`report
+ * demo-results/TIMESTAMP`): those folders' names, sorted, at most max (0: not such a
+ * directory). */
+static unsigned results_subdirs(const char *arg, subdir_name *names, unsigned max)
+{
+    struct stat st;
+    char p[4400];
+    snprintf(p, sizeof(p), "%s/results.json", arg);
+    if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode) || stat(p, &st) == 0)
+        return 0;
+    DIR *d = opendir(arg);
+    if (!d)
+        return 0;
+    unsigned n = 0;
+    for (struct dirent *e = readdir(d); e && n < max; e = readdir(d)) {
+        snprintf(p, sizeof(p), "%s/%s/results.json", arg, e->d_name);
+        if (e->d_name[0] != '.' && stat(p, &st) == 0 && S_ISREG(st.st_mode))
+            str_copy(names[n++], sizeof(names[0]), e->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof(names[0]), subdir_cmp);
+    return n;
+}
+
+/* A folder of result folders: each folder's results an input of its own, in name order,
+ * labelled "LABEL (FOLDER)" (LABEL given, else the device's name). */
+static int expand_folder(struct report_session *s, const char *arg, const char *label,
+                         subdir_name *sub, unsigned n)
+{
+    printf("report: %s holds no results.json: the results of its %u folders, in name order:",
+           arg, n);
+    for (unsigned k = 0; k < n; k++)
+        printf("%s %s", k ? "," : "", sub[k]);
+    printf("\n");
+    for (unsigned k = 0; k < n; k++) {
+        char path[4400], err[ERR_LEN];
+        snprintf(path, sizeof(path), "%s%s%s", arg, arg[strlen(arg) - 1] == '/' ? "" : "/",
+                 sub[k]);
+        struct results_doc *d = results_doc_open(path, READ_RESULTS, READ_VOICE_REPORT, err,
+                                                 sizeof(err));
+        const char *l = NULL;
+        if (d && s->n < REPORT_MAX_INPUTS) {
+            snprintf(s->member_label[s->n], sizeof(s->member_label[0]), "%s (%s)",
+                     label ? label : results_doc_device_label(d->json, NULL), sub[k]);
+            l = s->member_label[s->n];
+        }
+        if (add_input(s, d, err, l) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The same results file twice (`report r1 r1`, or a folder and one of its folders): refused,
+ * naming it. */
+static int check_duplicates(const struct report_session *s)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        char ri[PATH_MAX], rj[PATH_MAX];
+        if (!realpath(s->doc[i]->path, ri))
+            continue;
+        for (unsigned j = i + 1; j < s->n; j++) {
+            if (realpath(s->doc[j]->path, rj) && !strcmp(ri, rj)) {
+                fail("%s is given twice (result sets %u and %u): give each results once",
+                     s->doc[j]->path, i + 1, j + 1);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 /* A fleet's results (one command on several targets) stand for its targets' own, each
  * labelled as the fleet labelled it; the first fleet's document goes to the report for its
  * aggregate. Every file is opened once, here; a failure to open is said in the inputs' turn. */
@@ -64,6 +142,14 @@ static int expand(struct report_session *s)
     const struct report_args *a = s->a;
     for (unsigned i = 0; i < a->n_files; i++) {
         char err[ERR_LEN];
+        subdir_name sub[REPORT_MAX_INPUTS + 1];
+        const unsigned nsub = results_subdirs(a->files[i], sub, REPORT_MAX_INPUTS + 1);
+        if (nsub) {
+            if (expand_folder(s, a->files[i], i < a->n_labels ? a->labels[i] : NULL, sub,
+                              nsub) != 0)
+                return -1;
+            continue;
+        }
         struct results_doc *d = results_doc_open(a->files[i], READ_RESULTS | READ_FLEET,
                                                  READ_VOICE_REPORT, err, sizeof(err));
         if (!d || d->kind != READ_FLEET) {   /* an input of its own */
@@ -164,7 +250,7 @@ struct report_session *report_session_open(const struct report_args *a, int *cod
         s->in[i] = (struct report_input){.doc = s->doc[i]->json, .label = s->label[i],
                                          .path = s->doc[i]->path, .src = s->doc[i]};
     }
-    if (check_drives(s) != 0) {
+    if (check_duplicates(s) != 0 || check_drives(s) != 0) {
         report_session_close(s);
         return NULL;
     }
