@@ -211,7 +211,7 @@ static void bs_mix_3d(struct plot_ctx *c, const char *test, const char *name, co
         plot_set(ch, "set view 58, 32, 1, 1.1");
         plot_set(ch, "set xyplane at 0");
         plot_set(ch, "set zrange [0:*]");
-        plot_set(ch, "set format z '%s'", plot_metric_is_latency(metric) ? "%%.0f" : "%%.0s%%c");
+        plot_set(ch, "set format z '%s'", plot_metric_is_latency(metric) ? "%.0f" : "%.0s%c");
         plot_set(ch, "set style fill solid 0.9 border lc rgb '#303030'");
         plot_set(ch, "set boxwidth 0.5 absolute");
         plot_set(ch, "set boxdepth 0.5");
