@@ -543,10 +543,11 @@ static void qd_ramp(struct plot_ctx *c)
         plot_row(ch, 3, jp_num(sat, "effective_qd"), jp_num(sat, "iops"),
                  jp_num(sat, "max_iops"));
         if (plot_block_end(ch) > 0) {
-            char st[600];
-            snprintf(st, sizeof(st), "%s%ssaturation at effective QD %g (%.0f IOPS)",
+            char st[600], fig[32];
+            units_format_figure(jp_num(sat, "iops"), UNITS_FIG_IOPS, fig, sizeof(fig));
+            snprintf(st, sizeof(st), "%s%ssaturation at effective QD %g (%s IOPS)",
                      many_dev ? c->in[s[k].input].label : "", many_dev ? ": " : "",
-                     jp_num(sat, "effective_qd"), jp_num(sat, "iops"));
+                     jp_num(sat, "effective_qd"), fig);
             plot_elem(ch, st, "dat index %d using 1:2 with points pt 6 ps 3 lw 2 %s", ix,
                       plot_color(color));
         }
@@ -572,12 +573,13 @@ static void lat_vs_iops(struct plot_ctx *c)
     struct plot_chart *ch = plot_chart_new(
         c, "lat-vs-iops", "profile", title,
         "Latency against IOPS as the load rises (effective queue depth grows along each curve): "
-        "mean response time and the 99% and 99.99% percentiles (µs, log scale); other devices "
-        "dashed.");
+        "mean response time and the 99% and 99.99% percentiles (µs, log scale), each "
+        "measurement labelled workers × QD under its mean (its percentiles lie above it, at the "
+        "same IOPS); other devices dashed.");
     plot_set(ch, "set xlabel 'IOPS'");
     plot_set(ch, "set ylabel 'response time (µs, log scale)'");
     plot_set(ch, "set logscale y");
-    plot_set(ch, "set format x '%%.0f'");
+    plot_set(ch, "set format x '%%.0s%%c'");
     plot_set(ch, "set xrange [0:*]");
     plot_set(ch, "set offsets 0, graph 0.04, 0, 0");
     for (size_t k = 0; k < n; k++) {
@@ -593,15 +595,17 @@ static void lat_vs_iops(struct plot_ctx *c)
             char series[700], tl[700];
             snprintf(series, sizeof(series), "%s: %s, %s response time", c->in[s[k].input].label,
                      t, stats[m].name);
-            int ix = plot_block(ch, s[k].input, series, "iops latency_us effective_qd");
+            int ix = plot_block(ch, s[k].input, series,
+                                "iops latency_us effective_qd workers qd");
             for (size_t j = 0; j < np; j++) {
                 struct json_object *r = jp_get(pts[j], "result");
                 struct json_object *lu = jp_obj_at(r, "total.lat_us");
                 double v = !strcmp(stats[m].key, "mean") ? jp_num(lu, "mean")
                                                          : jp_num(jp_get(lu, "percentiles"),
                                                                   stats[m].key);
-                plot_row(ch, 3, jp_path(r, "total.iops"), plot_pos(v),
-                         jp_num(pts[j], "effective_qd"));
+                plot_row(ch, 5, jp_path(r, "total.iops"), plot_pos(v),
+                         jp_num(pts[j], "effective_qd"), jp_num(pts[j], "workers"),
+                         jp_num(pts[j], "qd"));
             }
             if (plot_block_end(ch) <= 0)
                 continue;
@@ -609,6 +613,10 @@ static void lat_vs_iops(struct plot_ctx *c)
             snprintf(tl, sizeof(tl), "%s: %s", t, stats[m].name);
             plot_elem(ch, tl, "dat index %d using 1:2 with linespoints lw 2 pt %d ps 1 dt %d %s",
                       ix, plot_pt(d), plot_dt(d), plot_color((int)(m + 3 * series_no)));
+            if (m == 0)   /* the mean, lowest: its measurement's workers × QD under it */
+                plot_elem(ch, NULL, "dat index %d using 1:2:(sprintf('%%d × QD %%d', $4, $5)) "
+                          "with labels center offset 0,-1 font ',8' tc %s", ix,
+                          plot_color((int)(m + 3 * series_no)) + 3);
         }
     }
     plot_chart_done(c, ch);

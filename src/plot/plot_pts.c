@@ -810,7 +810,7 @@ static void dirth_curves(struct plot_ctx *c, const char *test, bool intensity)
         plot_set(ch, "set xlabel 'IOPS'");
         plot_set(ch, "set ylabel 'mean response time (µs, log scale)'");
         plot_set(ch, "set logscale y");
-        plot_set(ch, "set format x '%%.0f'");
+        plot_set(ch, "set format x '%%.0s%%c'");
         plot_set(ch, "set xrange [0:*]");
         plot_set(ch, "set offsets 0, graph 0.15, 0, 0");   /* room for the operating points' names */
     } else {
