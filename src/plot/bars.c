@@ -128,6 +128,19 @@ static void place_axis(const struct bars_in *in, struct bars_geom *g, const doub
         g->xmax += g->xstep;
 }
 
+/* The rows of chart.c's legend (outside below, at most 6 rows where the columns fit): gnuplot
+ * makes each column about 9 pixels a character of the longest title, sample included, and puts
+ * as many columns as fit in the plot area's width. */
+static int legend_rows(int keys, size_t chars, double width)
+{
+    if (keys <= 0)
+        return 0;
+    int cols = (int)(width / (9.3 * (double)(chars + 4)));
+    cols = cols < 1 ? 1 : cols;
+    int rows = (keys + cols - 1) / cols;
+    return rows < 6 || cols == 1 ? rows : 6;
+}
+
 int bars_layout(const struct bars_in *in, struct bars_geom *g)
 {
     memset(g, 0, sizeof(*g));
@@ -149,13 +162,13 @@ int bars_layout(const struct bars_in *in, struct bars_geom *g)
     }
     g->slots = place_rows(in, g);
     const double lh = bars_line_height(in->label_pt), th = bars_line_height(in->tic_pt);
-    const int legend = in->legend_rows > 0 ? in->legend_rows : 0;
-    const double bottom = bars_axis_height(in->tic_pt) + legend * th + 10;
+    const double x0 = LEFT_PAD_PX + wmax + TIC_GAP_PX, x1 = in->canvas_w - RIGHT_PX;
+    g->legend_rows = legend_rows(in->legend_keys, in->legend_chars, x1 - x0);
+    const double bottom = bars_axis_height(in->tic_pt) + g->legend_rows * th + 10;
     double row = (in->canvas_h - TOP_PX - bottom) / g->slots;
     const double row_min = (lh > th ? lh : th) * MIN_ROW_FACTOR;
     row = row < row_min ? row_min : row > MAX_ROW_PX ? MAX_ROW_PX : row;
-    g->plot = (struct bars_rect){LEFT_PAD_PX + wmax + TIC_GAP_PX, TOP_PX,
-                                 in->canvas_w - RIGHT_PX, TOP_PX + ceil(g->slots * row)};
+    g->plot = (struct bars_rect){x0, TOP_PX, x1, TOP_PX + ceil(g->slots * row)};
     row = (g->plot.y1 - g->plot.y0) / g->slots;
     g->canvas_h = (int)ceil(g->plot.y1 + bottom);
     double *w = xcalloc(in->n, sizeof(double));
@@ -171,10 +184,10 @@ int bars_layout(const struct bars_in *in, struct bars_geom *g)
         g->label_x[i] = in->value[i] + LABEL_PAD_PX * g->xmax / wp;
     }
     for (size_t k = 0; k < in->n_groups; k++) {
-        double yc = g->plot.y0 + g->group_y[k] * row,
-               x1 = g->plot.x0 - TIC_GAP_PX;
-        g->group_label[k] = (struct bars_rect){x1 - bars_text_width(g->group_text[k], in->tic_pt),
-                                               yc - th / 2, x1, yc + th / 2};
+        double yc = g->plot.y0 + g->group_y[k] * row, right = g->plot.x0 - TIC_GAP_PX;
+        g->group_label[k] = (struct bars_rect){
+            right - bars_text_width(g->group_text[k], in->tic_pt), yc - th / 2, right,
+            yc + th / 2};
     }
     free(w);
     return 0;
@@ -268,9 +281,6 @@ static void hb_settings(struct plot_chart *ch, const struct plot_hbars *b,
     }
     snprintf(buf + o, sizeof(buf) - o, ")");
     plot_set(ch, "%s", buf);
-    /* the legend right below the axis's words */
-    plot_set(ch, "set key at screen 0.5, screen %.6f center top",
-             1.0 - (g->plot.y1 + bars_axis_height(HB_TIC_PT)) / H);
 }
 
 /* Each series: a block of its bars (value, row, label start, label) drawn as boxes and labels. */
@@ -294,6 +304,14 @@ static void hb_series(struct plot_chart *ch, const struct plot_hbars *b, const s
     }
 }
 
+static size_t utf8_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
+}
+
 int plot_hbars(struct plot_chart *ch, const struct plot_hbars *b)
 {
     struct hb_bars x;
@@ -307,15 +325,20 @@ int plot_hbars(struct plot_chart *ch, const struct plot_hbars *b)
         x.group[i] = n_used - 1;
     }
     int keys = b->extra_keys;
-    for (size_t s = 0; s < b->n_series; s++)
+    size_t chars = b->extra_key_chars;
+    for (size_t s = 0; s < b->n_series; s++) {
         keys += b->title[s] != NULL;
+        size_t l = b->title[s] ? utf8_chars(b->title[s]) : 0;
+        chars = l > chars ? l : chars;
+    }
     const char **texts = xcalloc(x.n ? x.n : 1, sizeof(char *));
     for (size_t i = 0; i < x.n; i++)
         texts[i] = x.text[i];
     struct bars_in in = {
         .n = x.n, .value = x.value, .text = texts, .group = x.group, .group_name = names,
         .n_groups = n_used, .canvas_w = plot_canvas_width(), .canvas_h = 650,
-        .label_pt = HB_LABEL_PT, .tic_pt = HB_TIC_PT, .legend_rows = keys < 6 ? keys : 6,
+        .label_pt = HB_LABEL_PT, .tic_pt = HB_TIC_PT,
+        .legend_keys = keys, .legend_chars = chars,
     };
     struct bars_geom g;
     int rc = bars_layout(&in, &g);

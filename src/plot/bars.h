@@ -38,7 +38,8 @@ struct bars_in {
                                         shrinks it to the rows' need or grows it so that every
                                         row holds a label */
     double label_pt, tic_pt;         /* font sizes: value labels, group names and axis */
-    int legend_rows;                 /* rows of legend below the plot */
+    int legend_keys;                 /* entries of the legend below the plot (chart.c: */
+    size_t legend_chars;             /* outside below), the longest title's characters */
 };
 
 #define BARS_GROUP_TEXT 128
@@ -48,6 +49,7 @@ struct bars_geom {
     struct bars_rect plot;           /* the plot area */
     double xmax, xstep;              /* x axis: [0, xmax], tics every xstep */
     double slots;                    /* y axis: [0, slots] downward, a bar's row is 1 slot */
+    int legend_rows;                 /* the legend's rows, reserved at the bottom */
     struct bars_rect *bar, *label;   /* n each */
     double *bar_y, *label_x;         /* n each: the row's centre (slots), label start (x units) */
     struct bars_rect *group_label;   /* n_groups */
@@ -70,7 +72,9 @@ int bars_overlap(const struct bars_rect *a, const struct bars_rect *b);
  * (columns); v[g * n_series + s] the value (NaN: no bar). Series s: its data block's name
  * (name[s]), legend title (title[s], NULL: none), style (style[s]: "lc rgb '...'" and a fill)
  * and input (input[s]). Value labels as units_format_figure(fig); xlabel the axis's words;
- * extra_keys: legend entries the caller adds after (plot_bar_dev_keys). 0, or -1 without a bar. */
+ * extra_keys: legend entries the caller adds after (plot_bar_dev_keys), the longest
+ * extra_key_chars characters (the legend's rows are reserved below the axis). 0, or -1
+ * without a bar. */
 struct plot_hbars {
     const char *const *group_name;
     size_t n_groups, n_series;
@@ -80,6 +84,7 @@ struct plot_hbars {
     enum units_figure fig;
     const char *xlabel;
     int extra_keys;
+    size_t extra_key_chars;
 };
 int plot_hbars(struct plot_chart *ch, const struct plot_hbars *b);
 

@@ -356,13 +356,19 @@ static void profile_bars(struct plot_ctx *c, enum bars_what what)
     }
     for (size_t w = 0; w < n_cats; w++)
         groups[w] = cats[w];
-    size_t n_devs = 0;
-    for (size_t i = 0; i < c->n_in; i++)
-        n_devs += is_profile(c->in[i].doc) && many;
+    size_t n_devs = 0, dev_chars = 0;   /* plot_bar_dev_keys: "LABEL (cross-hatched)" */
+    for (size_t i = 0; i < c->n_in && many; i++) {
+        if (!is_profile(c->in[i].doc))
+            continue;
+        n_devs++;
+        size_t l = strlen(c->in[i].label ? c->in[i].label : "results") + 16;
+        dev_chars = l > dev_chars ? l : dev_chars;
+    }
     struct plot_hbars hb = {
         .group_name = groups, .n_groups = n_cats, .n_series = n_cols, .v = v, .name = names,
         .title = titles, .style = styles, .input = inputs, .fig = bars_words[what].fig,
         .xlabel = bars_words[what].xlabel, .extra_keys = (int)n_devs,
+        .extra_key_chars = dev_chars,
     };
     plot_hbars(ch, &hb);
     if (many)

@@ -30,7 +30,7 @@ static bool have_gnuplot;
 static const char *const sims[][20] = {
     {"suite", "run-test", "iops", "--target", "sim:zdrive-6300-1.6t", "--round-time", "1s",
      "--quiet", NULL},
-    {"ramp", "profile", "qd-ramp-4k-write", "--qd", "1,32", "--workers", "1,4", "--precondition",
+    {"ramp", "profile", "qd-ramp-4k-write", "--qd", "1,32", "--workers", "1", "--precondition",
      "none", "--target", "sim:zdrive-6300-1.6t", "--round-time", "0.2s", "--quiet", NULL},
     {"bars", "profile", "database", "datasheet", "--compress", "0", "--workers", "4",
      "--precondition", "none", "--target", "sim:zdrive-r4-cm88-1.6t", "--round-time", "0.2s",

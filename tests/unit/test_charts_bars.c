@@ -65,13 +65,13 @@ static bool inside(const struct bars_rect *r, const struct bars_rect *area)
 }
 
 /* Lay s out at the report's canvas (1100 px wide, 650 wanted; 9-point labels, 10-point names,
- * 6 legend rows) and check what a reader would see. */
+ * a legend of 8 entries) and check what a reader would see. */
 static void check(const struct set *s, const char *what)
 {
     struct bars_in in = {
         .n = s->n, .value = s->v, .text = s->tp, .group = s->group, .group_name = s->gp,
         .n_groups = s->n_groups, .canvas_w = 1100, .canvas_h = 650, .label_pt = 9,
-        .tic_pt = 10, .legend_rows = 6,
+        .tic_pt = 10, .legend_keys = 8, .legend_chars = 51,
     };
     struct bars_geom g;
     if (bars_layout(&in, &g) != 0)
