@@ -1,7 +1,9 @@
-/* plot_profile.c — workload profile charts (ptsbench.profile): grouped bars per workload for
- * the points measured at one queue depth (0% vs 90% compressible data, 1 vs 4 workers, as
- * StorageReview draws its server profiles), and for queue-depth series the QD ramp (IOPS
- * against effective QD) and latency against IOPS curves (as the Z-Drive 6300 review draws). */
+/* plot_profile.c — workload profile charts (ptsbench.profile): horizontal bars grouped by
+ * workload for the points measured at one queue depth (0% vs 90% compressible data, 1 vs 4
+ * workers, as StorageReview draws its server profiles; plot/bars.h lays them out): IOPS below
+ * 64 KiB blocks, MB/s from 64 KiB up, mean response time of all; and for queue-depth series the
+ * QD ramp (IOPS against effective QD) and latency against IOPS curves, each measurement labelled
+ * workers × QD (as the Z-Drive 6300 review draws). */
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
