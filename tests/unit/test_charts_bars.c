@@ -178,6 +178,21 @@ static void test_24_bars(void **state)
     }
     check(&one, "24 bars in one group");
     check(&many, "24 groups of one bar, long names");
+    /* a name longer than 30% of the canvas is shortened, whole, with "..." */
+    struct set longer = {0};
+    set_group(&longer, 0, "a-profile-whose-name-goes-on/and-on-with-a-workload-name-that-also-"
+                          "goes-on-and-on-µs-µs-µs-µs-µs");
+    set_add(&longer, 0, 12345.0);
+    check(&longer, "a very long group name");
+    struct bars_in in = {.n = 1, .value = longer.v, .text = longer.tp, .group = longer.group,
+                         .group_name = longer.gp, .n_groups = 1, .canvas_w = 1100,
+                         .canvas_h = 650, .label_pt = 9, .tic_pt = 10};
+    struct bars_geom g;
+    assert_int_equal(bars_layout(&in, &g), 0);
+    size_t l = strlen(g.group_text[0]);
+    assert_true(l > 10 && !strcmp(g.group_text[0] + l - 3, "..."));
+    assert_true(bars_text_width(g.group_text[0], 10) <= 1100 * 0.3);
+    bars_geom_free(&g);
 }
 
 /* The layout refuses what it cannot draw. */
