@@ -72,6 +72,7 @@ struct plot_chart {
     struct sbuf dat, set, elems;
     bool splot;
     bool count_y, round_x;    /* y tics as 400k, 1.2M; x an axis of rounds (thinned) */
+    int canvas_h;             /* pixels: PLOT_H unless plot_canvas_height set it */
     int *dev_rank;            /* per input: rank in this chart, -1 unused */
     bool *src;                /* per input: named as a source */
     size_t n_in, n_devs;
@@ -94,6 +95,7 @@ struct plot_chart *plot_chart_new(struct plot_ctx *c, const char *name, const ch
     str_copy(ch->section, sizeof(ch->section), section);
     str_copy(ch->title, sizeof(ch->title), title);
     str_copy(ch->caption, sizeof(ch->caption), caption);
+    ch->canvas_h = PLOT_H;
     ch->n_in = c->n_in;
     ch->dev_rank = xcalloc(c->n_in ? c->n_in : 1, sizeof(int));
     ch->src = xcalloc(c->n_in ? c->n_in : 1, sizeof(bool));
@@ -414,6 +416,13 @@ void plot_elem(struct plot_chart *ch, const char *title, const char *fmt, ...)
 
 void plot_use_splot(struct plot_chart *ch) { ch->splot = true; }
 
+int plot_canvas_width(void) { return PLOT_W; }
+
+void plot_canvas_height(struct plot_chart *ch, int h)
+{
+    ch->canvas_h = h < 200 ? 200 : h > 4000 ? 4000 : h;
+}
+
 void plot_count_axis(struct plot_chart *ch) { ch->count_y = true; }
 
 void plot_round_xtics(struct plot_chart *ch)
@@ -622,7 +631,7 @@ static void chart_text(const struct plot_ctx *c, struct plot_chart *ch, struct s
               "set key outside below center horizontal maxrows 6 reverse Left noenhanced\n"
               "set datafile missing 'NaN'\n",
               ch->name, title, caption, ch->name, ch->name, ch->name, ch->name, q_dat, PLOT_W,
-              PLOT_H, PLOT_W, PLOT_H, q_png, q_title);
+              ch->canvas_h, PLOT_W, ch->canvas_h, q_png, q_title);
     sb_printf(gp, "%s", sb_str(&ch->set));
     axis_text(ch, gp, q_png);
     sb_printf(gp, "%s %s\n", ch->splot ? "splot" : "plot", sb_str(&ch->elems));
@@ -631,7 +640,7 @@ static void chart_text(const struct plot_ctx *c, struct plot_chart *ch, struct s
               "set output %s\n"
               "replot\n"
               "unset output\n",
-              PLOT_W, PLOT_H, q_svg);
+              PLOT_W, ch->canvas_h, q_svg);
 }
 
 static int chart_write(const struct plot_ctx *c, struct plot_chart *ch, char *err, size_t errlen)

@@ -98,6 +98,10 @@ void plot_set(struct plot_chart *ch, const char *fmt, ...) __attribute__((format
 void plot_elem(struct plot_chart *ch, const char *title, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void plot_use_splot(struct plot_chart *ch);
+/* The canvas: every chart is plot_canvas_width() pixels wide and 650 high unless
+ * plot_canvas_height sets its height (200..4000; bars.h's charts grow with their rows). */
+int plot_canvas_width(void);
+void plot_canvas_height(struct plot_chart *ch, int h);
 /* A linear y axis of counts (IOPS, MB/s, µs): tics at a round step labelled 400k, 1.2M (as
  * units_format_short writes numbers) once the axis reaches 10000; below, plain numbers. */
 void plot_count_axis(struct plot_chart *ch);

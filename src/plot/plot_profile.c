@@ -1,15 +1,19 @@
-/* plot_profile.c — workload profile charts (ptsbench.profile): grouped bars per workload for
- * the points measured at one queue depth (0% vs 90% compressible data, 1 vs 4 workers, as
- * StorageReview draws its server profiles), and for queue-depth series the QD ramp (IOPS
- * against effective QD) and latency against IOPS curves (as the Z-Drive 6300 review draws). */
+/* plot_profile.c — workload profile charts (ptsbench.profile): horizontal bars grouped by
+ * workload for the points measured at one queue depth (0% vs 90% compressible data, 1 vs 4
+ * workers, as StorageReview draws its server profiles; plot/bars.h lays them out): IOPS below
+ * 64 KiB blocks, MB/s from 64 KiB up, mean response time of all; and for queue-depth series the
+ * QD ramp (IOPS against effective QD) and latency against IOPS curves, each measurement labelled
+ * workers × QD (as the Z-Drive 6300 review draws). */
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/workload.h"
 #include "lib/units.h"
 #include "lib/util.h"
+#include "plot/bars.h"
 #include "plot/chart.h"
 #include "read/load.h"
 
@@ -158,16 +162,42 @@ static int cmp_combo(const void *a, const void *b)
     return x->qd < y->qd ? -1 : x->qd > y->qd;
 }
 
-static double point_value(struct json_object *p, bool lat)
+/* What a bar chart of the profiles draws: IOPS of the points below BIG_BS, MB/s of those at
+ * BIG_BS and above (a 128 KiB point's IOPS beside 4 KiB IOPS reads as a slow drive), and the mean
+ * response time of every point (one unit for all). */
+enum bars_what { BARS_IOPS, BARS_MBS, BARS_LAT };
+#define BIG_BS 65536.0
+
+/* The point's block size in bytes: its stimulus's one size, else its inline spec's (files
+ * written before the stimulus); 0 for several sizes (bssplit) or none known. */
+static double point_bs(struct json_object *p)
 {
-    struct json_object *r = jp_get(p, "result");
-    return lat ? jp_path(r, "total.lat_us.mean") : jp_path(r, "total.iops");
+    struct json_object *bss = jp_get(jp_get(p, "stimulus"), "block_sizes");
+    if (bss)
+        return jp_len(bss) == 1 ? jp_num(jp_idx(bss, 0), "bytes") : 0;
+    struct workload wl;
+    char err[ERR_LEN];
+    const char *spec = sval(p, "spec");
+    if (!*spec || wl_parse_inline(spec, &wl, err, sizeof(err)) != 0 || wl.n_bs != 1)
+        return 0;
+    return (double)wl.bs[0].size;
 }
 
-/* A point of the grouped bars: valid, neither in a QD series nor in a size sweep. */
-static bool bar_point(struct json_object *pts, struct json_object *p)
+static double point_value(struct json_object *p, enum bars_what what)
 {
-    return point_ok(p) && !in_qd_series(pts, p) && !in_size_sweep(pts, p);
+    struct json_object *r = jp_get(p, "result");
+    return what == BARS_LAT   ? jp_path(r, "total.lat_us.mean")
+           : what == BARS_MBS ? jp_path(r, "total.mb_s")
+                              : jp_path(r, "total.iops");
+}
+
+/* A point of the grouped bars: valid, neither in a QD series nor in a size sweep, and of the
+ * chart's block sizes. */
+static bool bar_point(struct json_object *pts, struct json_object *p, enum bars_what what)
+{
+    if (!point_ok(p) || in_qd_series(pts, p) || in_size_sweep(pts, p))
+        return false;
+    return what == BARS_LAT || (point_bs(p) >= BIG_BS) == (what == BARS_MBS);
 }
 
 static bool combo_is(struct json_object *p, const struct combo *cb)
@@ -178,8 +208,8 @@ static bool combo_is(struct json_object *p, const struct combo *cb)
 
 /* The bars' categories (workloads, in order of first use) and combinations (compressibility,
  * workers, QD; sorted) over every profile; returns the number of profiles with a bar. */
-static size_t bars_collect(struct plot_ctx *c, char (*cats)[128], size_t *n_cats,
-                           struct combo *combos, size_t *n_combos)
+static size_t bars_collect(struct plot_ctx *c, enum bars_what what, char (*cats)[128],
+                           size_t *n_cats, struct combo *combos, size_t *n_combos)
 {
     size_t n_dev = 0;
     for (size_t i = 0; i < c->n_in; i++) {
@@ -189,7 +219,7 @@ static size_t bars_collect(struct plot_ctx *c, char (*cats)[128], size_t *n_cats
         bool used = false;
         for (size_t j = 0; j < jp_len(pts); j++) {
             struct json_object *p = jp_idx(pts, j);
-            if (!bar_point(pts, p))
+            if (!bar_point(pts, p, what))
                 continue;
             used = true;
             char w[128];
@@ -215,18 +245,18 @@ static size_t bars_collect(struct plot_ctx *c, char (*cats)[128], size_t *n_cats
     return n_dev;
 }
 
-/* A column of the bars' table: a profile (input) and a combination it has. */
+/* A series of the bars: a profile (input) and a combination it has; its block name, legend
+ * title and style. */
 struct bar_col {
     size_t input, combo;
+    char name[400], style[128], title[160];
 };
 
-/* The table's columns, named in cols ("workload | LABEL 0% compressible 1w x QD32 | ...");
- * returns how many. */
-static size_t bars_columns(struct plot_ctx *c, const struct combo *combos, size_t n_combos,
-                           struct bar_col *col, char *cols, size_t len)
+/* The series: a profile and a combination it has; returns how many. */
+static size_t bars_columns(struct plot_ctx *c, enum bars_what what, const struct combo *combos,
+                           size_t n_combos, struct bar_col *col)
 {
     size_t n_cols = 0;
-    str_copy(cols, len, "workload");
     for (size_t i = 0; i < c->n_in; i++) {
         if (!is_profile(c->in[i].doc))
             continue;
@@ -235,100 +265,117 @@ static size_t bars_columns(struct plot_ctx *c, const struct combo *combos, size_
             bool has = false;
             for (size_t j = 0; j < jp_len(pts) && !has; j++) {
                 struct json_object *p = jp_idx(pts, j);
-                if (bar_point(pts, p) && combo_is(p, &combos[k]))
+                if (bar_point(pts, p, what) && combo_is(p, &combos[k]))
                     has = true;
             }
             if (!has)
                 continue;
             col[n_cols].input = i;
             col[n_cols].combo = k;
-            size_t l = strlen(cols);
-            snprintf(cols + l, len - l, " | %s %g%% compressible %gw x QD%g",
-                     c->in[i].label, combos[k].compress, combos[k].workers, combos[k].qd);
+            snprintf(col[n_cols].name, sizeof(col[n_cols].name),
+                     "%s: %g%% compressible, %gw x QD%g", c->in[i].label, combos[k].compress,
+                     combos[k].workers, combos[k].qd);
             n_cols++;
         }
     }
     return n_cols;
 }
 
-/* The table's row of workload cat: each column's IOPS (or mean latency), NaN where none. */
-static void bars_row(struct plot_ctx *c, struct plot_chart *ch, const char *cat,
-                     const struct combo *combos, const struct bar_col *col, size_t n_cols,
-                     bool lat)
+/* The value of workload cat in column col (NaN where none). */
+static double bars_value(struct plot_ctx *c, enum bars_what what, const char *cat,
+                         const struct combo *cb, const struct bar_col *col)
 {
-    double v[MAXK];
-    for (size_t k = 0; k < n_cols; k++) {
-        v[k] = NAN;
-        struct json_object *pts = jp_arr(c->in[col[k].input].doc, "points");
-        const struct combo *cb = &combos[col[k].combo];
-        for (size_t j = 0; j < jp_len(pts); j++) {
-            struct json_object *p = jp_idx(pts, j);
-            char wn[128];
-            workload_name(p, wn, sizeof(wn));
-            if (strcmp(wn, cat) || !bar_point(pts, p) || !combo_is(p, cb))
-                continue;
-            v[k] = point_value(p, lat);
-        }
+    double v = NAN;
+    struct json_object *pts = jp_arr(c->in[col->input].doc, "points");
+    for (size_t j = 0; j < jp_len(pts); j++) {
+        struct json_object *p = jp_idx(pts, j);
+        char wn[128];
+        workload_name(p, wn, sizeof(wn));
+        if (!strcmp(wn, cat) && bar_point(pts, p, what) && combo_is(p, cb))
+            v = point_value(p, what);
     }
-    plot_table_row(ch, cat, (int)n_cols, v);
+    return v;
 }
 
-static void bars_style(struct plot_chart *ch, bool lat)
-{
-    plot_set(ch, "set style data histogram");
-    plot_set(ch, "set style histogram clustered gap 1");
-    plot_set(ch, "set style fill solid 0.85 border lc rgb '#303030'");
-    plot_set(ch, "set boxwidth 0.9");
-    plot_set(ch, "set yrange [0:*]");
-    plot_set(ch, "set xlabel 'workload'");
-    plot_set(ch, "set ylabel %s", lat ? "'mean response time (µs)'" : "'IOPS'");
-    plot_count_axis(ch);
-    plot_set(ch, "set grid noxtics ytics");
-}
+static const struct {
+    const char *stem, *title, *caption, *xlabel;
+    enum units_figure fig;
+} bars_words[] = {
+    [BARS_IOPS] = {"profile-bars", "Workload profiles: IOPS by workload, compressibility and "
+                   "workers",
+                   "IOPS of every profile point below 64 KiB blocks over its measurement window, "
+                   "one row per point, grouped by workload; colours the data compressibility and "
+                   "worker count. Points at 64 KiB and larger blocks are drawn in MB/s in their "
+                   "own chart (profile-mbs-bars): their IOPS do not compare with 4 KiB IOPS.",
+                   "IOPS", UNITS_FIG_IOPS},
+    [BARS_MBS] = {"profile-mbs-bars", "Workload profiles: MB/s of 64 KiB and larger blocks by "
+                  "workload, compressibility and workers",
+                  "Throughput (MB/s = 10^6 B/s) of every profile point at 64 KiB and larger "
+                  "blocks over its measurement window, one row per point, grouped by workload; "
+                  "the points below 64 KiB are drawn in IOPS (profile-bars).",
+                  "throughput (MB/s = 10^6 B/s)", UNITS_FIG_MBS},
+    [BARS_LAT] = {"profile-lat-bars", "Workload profiles: mean response time by workload, "
+                  "compressibility and workers, µs",
+                  "Mean response time (µs) of every profile point over its measurement window, "
+                  "one row per point, grouped by workload; colours the data compressibility and "
+                  "worker count.",
+                  "mean response time (µs)", UNITS_FIG_VALUE},
+};
 
-static void profile_bars(struct plot_ctx *c, bool lat)
+static void profile_bars(struct plot_ctx *c, enum bars_what what)
 {
     char cats[MAXK][128];
-    size_t n_cats = 0;
+    struct bar_col col[MAXK];
+    size_t n_cats = 0, n_combos = 0;
     struct combo combos[MAXK];
-    size_t n_combos = 0;
-    size_t n_dev = bars_collect(c, cats, &n_cats, combos, &n_combos);
+    size_t n_dev = bars_collect(c, what, cats, &n_cats, combos, &n_combos);
     if (!n_cats)
         return;
     bool many = n_dev > 1;
     char title[256];
-    profiles_title(c,
-                   lat ? "Workload profiles: mean response time by workload, compressibility and "
-                         "workers, µs"
-                       : "Workload profiles: IOPS by workload, compressibility and workers",
-                   title, sizeof(title));
-    struct plot_chart *ch = plot_chart_new(
-        c, lat ? "profile-lat-bars" : "profile-bars", "profile", title,
-        lat ? "Mean response time (µs) of every profile point over its measurement window, "
-              "grouped by workload: one bar per data compressibility and worker count."
-            : "IOPS of every profile point over its measurement window, grouped by workload: one "
-              "bar per data compressibility (0% vs 90%) and worker count (1 vs 4).");
-    struct bar_col col[MAXK];
-    char cols[4096];
-    size_t n_cols = bars_columns(c, combos, n_combos, col, cols, sizeof(cols));
-    plot_table(ch, cols);
+    profiles_title(c, bars_words[what].title, title, sizeof(title));
+    struct plot_chart *ch =
+        plot_chart_new(c, bars_words[what].stem, "profile", title, bars_words[what].caption);
+    size_t n_cols = bars_columns(c, what, combos, n_combos, col);
+    double *v = xcalloc(n_cats * (n_cols ? n_cols : 1), sizeof(double));
     for (size_t w = 0; w < n_cats; w++)
-        bars_row(c, ch, cats[w], combos, col, n_cols, lat);
-    bars_style(ch, lat);
+        for (size_t k = 0; k < n_cols; k++)
+            v[w * n_cols + k] = bars_value(c, what, cats[w], &combos[col[k].combo], &col[k]);
     struct plot_key_once ko = {0};
+    const char *names[MAXK], *titles[MAXK], *styles[MAXK], *groups[MAXK];
+    size_t inputs[MAXK];
     for (size_t k = 0; k < n_cols; k++) {
         const struct combo *cb = &combos[col[k].combo];
-        int d = plot_dev(ch, col[k].input);
-        char what[160];
-        snprintf(what, sizeof(what), "%g%% compressible, %g worker%s x QD %g", cb->compress,
-                 cb->workers, cb->workers == 1 ? "" : "s", cb->qd);
+        snprintf(col[k].title, sizeof(col[k].title), "%g%% compressible, %g worker%s x QD %g",
+                 cb->compress, cb->workers, cb->workers == 1 ? "" : "s", cb->qd);
         /* colours the combinations, titled once; fills the devices, one entry each */
-        plot_elem(ch, plot_key_once(&ko, many, what), "dat using %zu%s %s%s", k + 2,
-                  k == 0 ? ":xtic(1)" : "", plot_color((int)col[k].combo), plot_bar_fill(d));
+        titles[k] = plot_key_once(&ko, many, col[k].title);
+        snprintf(col[k].style, sizeof(col[k].style), "%s%s", plot_color((int)col[k].combo),
+                 plot_bar_fill((int)col[k].input));
+        names[k] = col[k].name;
+        styles[k] = col[k].style;
+        inputs[k] = col[k].input;
     }
+    for (size_t w = 0; w < n_cats; w++)
+        groups[w] = cats[w];
+    size_t n_devs = 0, dev_chars = 0;   /* plot_bar_dev_keys: "LABEL (cross-hatched)" */
+    for (size_t i = 0; i < c->n_in && many; i++) {
+        if (!is_profile(c->in[i].doc))
+            continue;
+        n_devs++;
+        size_t l = strlen(c->in[i].label ? c->in[i].label : "results") + 16;
+        dev_chars = l > dev_chars ? l : dev_chars;
+    }
+    struct plot_hbars hb = {
+        .group_name = groups, .n_groups = n_cats, .n_series = n_cols, .v = v, .name = names,
+        .title = titles, .style = styles, .input = inputs, .fig = bars_words[what].fig,
+        .xlabel = bars_words[what].xlabel, .extra_keys = (int)n_devs,
+        .extra_key_chars = dev_chars,
+    };
+    plot_hbars(ch, &hb);
     if (many)
         plot_bar_dev_keys(c, ch);
-    plot_bar_values(ch, n_cols, "%.0f");
+    free(v);
     plot_chart_done(c, ch);
 }
 
@@ -504,10 +551,11 @@ static void qd_ramp(struct plot_ctx *c)
         plot_row(ch, 3, jp_num(sat, "effective_qd"), jp_num(sat, "iops"),
                  jp_num(sat, "max_iops"));
         if (plot_block_end(ch) > 0) {
-            char st[600];
-            snprintf(st, sizeof(st), "%s%ssaturation at effective QD %g (%.0f IOPS)",
+            char st[600], fig[32];
+            units_format_figure(jp_num(sat, "iops"), UNITS_FIG_IOPS, fig, sizeof(fig));
+            snprintf(st, sizeof(st), "%s%ssaturation at effective QD %g (%s IOPS)",
                      many_dev ? c->in[s[k].input].label : "", many_dev ? ": " : "",
-                     jp_num(sat, "effective_qd"), jp_num(sat, "iops"));
+                     jp_num(sat, "effective_qd"), fig);
             plot_elem(ch, st, "dat index %d using 1:2 with points pt 6 ps 3 lw 2 %s", ix,
                       plot_color(color));
         }
@@ -533,12 +581,13 @@ static void lat_vs_iops(struct plot_ctx *c)
     struct plot_chart *ch = plot_chart_new(
         c, "lat-vs-iops", "profile", title,
         "Latency against IOPS as the load rises (effective queue depth grows along each curve): "
-        "mean response time and the 99% and 99.99% percentiles (µs, log scale); other devices "
-        "dashed.");
+        "mean response time and the 99% and 99.99% percentiles (µs, log scale), each "
+        "measurement labelled workers × QD under its mean (its percentiles lie above it, at the "
+        "same IOPS); other devices dashed.");
     plot_set(ch, "set xlabel 'IOPS'");
     plot_set(ch, "set ylabel 'response time (µs, log scale)'");
     plot_set(ch, "set logscale y");
-    plot_set(ch, "set format x '%%.0f'");
+    plot_set(ch, "set format x '%%.0s%%c'");
     plot_set(ch, "set xrange [0:*]");
     plot_set(ch, "set offsets 0, graph 0.04, 0, 0");
     for (size_t k = 0; k < n; k++) {
@@ -554,15 +603,17 @@ static void lat_vs_iops(struct plot_ctx *c)
             char series[700], tl[700];
             snprintf(series, sizeof(series), "%s: %s, %s response time", c->in[s[k].input].label,
                      t, stats[m].name);
-            int ix = plot_block(ch, s[k].input, series, "iops latency_us effective_qd");
+            int ix = plot_block(ch, s[k].input, series,
+                                "iops latency_us effective_qd workers qd");
             for (size_t j = 0; j < np; j++) {
                 struct json_object *r = jp_get(pts[j], "result");
                 struct json_object *lu = jp_obj_at(r, "total.lat_us");
                 double v = !strcmp(stats[m].key, "mean") ? jp_num(lu, "mean")
                                                          : jp_num(jp_get(lu, "percentiles"),
                                                                   stats[m].key);
-                plot_row(ch, 3, jp_path(r, "total.iops"), plot_pos(v),
-                         jp_num(pts[j], "effective_qd"));
+                plot_row(ch, 5, jp_path(r, "total.iops"), plot_pos(v),
+                         jp_num(pts[j], "effective_qd"), jp_num(pts[j], "workers"),
+                         jp_num(pts[j], "qd"));
             }
             if (plot_block_end(ch) <= 0)
                 continue;
@@ -570,6 +621,10 @@ static void lat_vs_iops(struct plot_ctx *c)
             snprintf(tl, sizeof(tl), "%s: %s", t, stats[m].name);
             plot_elem(ch, tl, "dat index %d using 1:2 with linespoints lw 2 pt %d ps 1 dt %d %s",
                       ix, plot_pt(d), plot_dt(d), plot_color((int)(m + 3 * series_no)));
+            if (m == 0)   /* the mean, lowest: its measurement's workers × QD under it */
+                plot_elem(ch, NULL, "dat index %d using 1:2:(sprintf('%%d × QD %%d', $4, $5)) "
+                          "with labels center offset 0,-1 font ',8' tc %s", ix,
+                          plot_color((int)(m + 3 * series_no)) + 3);
         }
     }
     plot_chart_done(c, ch);
@@ -877,8 +932,9 @@ static void size_sweeps(struct plot_ctx *c)
 void plot_profile_charts(struct plot_ctx *c)
 {
     size_sweeps(c);
-    profile_bars(c, false);
-    profile_bars(c, true);
+    profile_bars(c, BARS_IOPS);
+    profile_bars(c, BARS_MBS);
+    profile_bars(c, BARS_LAT);
     qd_ramp(c);
     lat_vs_iops(c);
     latency_sweeps(c);

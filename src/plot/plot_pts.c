@@ -211,7 +211,7 @@ static void bs_mix_3d(struct plot_ctx *c, const char *test, const char *name, co
         plot_set(ch, "set view 58, 32, 1, 1.1");
         plot_set(ch, "set xyplane at 0");
         plot_set(ch, "set zrange [0:*]");
-        plot_set(ch, "set format z '%s'", plot_metric_is_latency(metric) ? "%%.0f" : "%%.0s%%c");
+        plot_set(ch, "set format z '%s'", plot_metric_is_latency(metric) ? "%.0f" : "%.0s%c");
         plot_set(ch, "set style fill solid 0.9 border lc rgb '#303030'");
         plot_set(ch, "set boxwidth 0.5 absolute");
         plot_set(ch, "set boxdepth 0.5");
@@ -810,7 +810,7 @@ static void dirth_curves(struct plot_ctx *c, const char *test, bool intensity)
         plot_set(ch, "set xlabel 'IOPS'");
         plot_set(ch, "set ylabel 'mean response time (µs, log scale)'");
         plot_set(ch, "set logscale y");
-        plot_set(ch, "set format x '%%.0f'");
+        plot_set(ch, "set format x '%%.0s%%c'");
         plot_set(ch, "set xrange [0:*]");
         plot_set(ch, "set offsets 0, graph 0.15, 0, 0");   /* room for the operating points' names */
     } else {

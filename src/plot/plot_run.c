@@ -217,8 +217,10 @@ static void rounds_window(struct plot_ctx *c, struct plot_chart *ch, size_t i, i
         plot_row(ch, 2, r1 + 0.5, avg);
     }
     if (plot_block_end(ch) > 0) {
-        snprintf(t, sizeof(t), "%s%s%s, rounds %g-%g (%s), average %.6g",
-                 many ? c->in[i].label : "", many ? ": " : "", win, r0, r1, word, avg);
+        char fig[32];
+        units_format_figure(avg, UNITS_FIG_VALUE, fig, sizeof(fig));
+        snprintf(t, sizeof(t), "%s%s%s, rounds %g-%g (%s), average %s",
+                 many ? c->in[i].label : "", many ? ": " : "", win, r0, r1, word, fig);
         plot_elem(ch, t, "dat index %d using 1:2 with lines lw 2 dt 2 %s", ix,
                   (many ? plot_dev_color(d) : plot_color(10)));
     }
@@ -311,13 +313,56 @@ static void run_window(struct plot_ctx *c)
     plot_window_chart(c, "run-window", "run", title, plot_metric_axis(tr ? tr : "iops"), src, n);
 }
 
+/* Round boundaries in the per-second chart: every round's end up to 30 rounds, else every
+ * step-th (2, 5, 10, 20, 25, 50, 100, ...) so that at most 30 lines are drawn. */
+static size_t bounds_step(size_t rounds)
+{
+    static const size_t m[] = {1, 2, 5, 10, 20, 25, 50};
+    for (size_t p = 1;; p *= 100)
+        for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++)
+            if (rounds <= 30 * m[k] * p)
+                return m[k] * p;
+}
+
+/* What the dotted lines of the per-second chart mark, for its caption: " Dotted lines mark
+ * ..." */
+static void bounds_words(const struct plot_ctx *c, size_t ref, bool many, size_t step,
+                         char *buf, size_t len)
+{
+    char whose[400] = "";
+    if (many)
+        snprintf(whose, sizeof(whose), " of %s (the run with the most rounds)", c->in[ref].label);
+    if (step == 1)
+        snprintf(buf, len, " Dotted lines mark the round boundaries%s.", whose);
+    else
+        snprintf(buf, len, " Dotted lines mark a round boundary every %zu rounds%s (after rounds "
+                 "%zu, %zu, ...: too many rounds for a line each).", step, whose, step, 2 * step);
+}
+
+/* The dotted lines: the end of every step-th round of rounds but the last. */
+static void bounds_draw(struct plot_chart *ch, struct json_object *rounds, size_t step,
+                        double div, int *arrow)
+{
+    double t0 = 0;
+    for (size_t r = 0; r + 1 < jp_len(rounds); r++) {
+        struct json_object *ro = jp_idx(rounds, r);
+        double e = jp_num(ro, "elapsed_s");
+        double iv = jp_num(jp_get(ro, "samples"), "interval_s");
+        t0 += isfinite(e) ? e : (double)jp_len(jp_arr(jp_get(ro, "samples"), "iops")) *
+                                    (iv > 0 ? iv : 1);
+        if ((r + 1) % step == 0)
+            plot_set(ch, "set arrow %d from %g, graph 0 to %g, graph 1 nohead dt 3 "
+                         "lc rgb '#909090'", (*arrow)++, t0 / div, t0 / div);
+    }
+}
+
 static void run_samples(struct plot_ctx *c)
 {
     size_t n = n_runs(c);
     if (!n)
         return;
     double tmax = 0;
-    size_t most = 0;
+    size_t most = 0, ref = 0;
     for (size_t i = 0; i < c->n_in; i++) {
         if (!is_run(c->in[i].doc))
             continue;
@@ -329,7 +374,10 @@ static void run_samples(struct plot_ctx *c)
         }
         if (t > tmax)
             tmax = t;
-        most = jp_len(rounds) > most ? jp_len(rounds) : most;
+        if (jp_len(rounds) > most) {
+            most = jp_len(rounds);
+            ref = i;
+        }
     }
     double div;
     const char *unit = plot_time_unit(tmax, &div);
@@ -340,13 +388,14 @@ static void run_samples(struct plot_ctx *c)
     bool wdpc = false;
     for (size_t i = 0; i < c->n_in; i++)
         wdpc = wdpc || (is_run(c->in[i].doc) && has_wdpc(jp_arr(c->in[i].doc, "rounds")));
-    struct plot_chart *ch = plot_chart_new(
-        c, "run-samples", "run", title,
-        wdpc ? "The per-interval samples (normally 1 s) of every round, one after the other: IOPS "
-               "against the run's time; the WDPC rounds (the workload preconditioning the drive, "
-               "not judged) drawn apart, a solid line where the measurement begins."
-             : "The per-interval samples (normally 1 s) of every round, one after the other: IOPS "
-               "against the run's time; dotted lines mark round boundaries.");
+    const size_t step = bounds_step(most);
+    char caption[768], bw[512];
+    bounds_words(c, ref, n > 1, step, bw, sizeof(bw));
+    snprintf(caption, sizeof(caption), "The per-interval samples (normally 1 s) of every round, "
+             "one after the other: IOPS against the run's time%s.%s",
+             wdpc ? "; the WDPC rounds (the workload preconditioning the drive, not judged) "
+                    "drawn apart, a solid line where the measurement begins" : "", bw);
+    struct plot_chart *ch = plot_chart_new(c, "run-samples", "run", title, caption);
     char xl[64], q[96];
     snprintf(xl, sizeof(xl), "time (%s)", unit);
     plot_quote(q, sizeof(q), xl);
@@ -356,6 +405,7 @@ static void run_samples(struct plot_ctx *c)
     plot_count_axis(ch);
     bool many = n > 1;
     int arrow = 1, label = 1;
+    bounds_draw(ch, jp_arr(c->in[ref].doc, "rounds"), step, div, &arrow);
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *rounds = jp_arr(c->in[i].doc, "rounds");
         if (!is_run(c->in[i].doc) || !jp_len(rounds))
@@ -390,9 +440,6 @@ static void run_samples(struct plot_ctx *c)
                              jp_number(jp_idx(wr, k)));
                 double e = jp_num(ro, "elapsed_s");
                 t0 += isfinite(e) ? e : (double)jp_len(io) * iv;
-                if (pass && !many && most <= 60 && r + 1 < jp_len(rounds))
-                    plot_set(ch, "set arrow %d from %g, graph 0 to %g, graph 1 nohead dt 3 "
-                                 "lc rgb '#909090'", arrow++, t0 / div, t0 / div);
             }
             /* the read/write columns may be NaN (not recorded): the row still counts */
             if (plot_block_end(ch) <= 0)
