@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/fleet.h"
 #include "engine/engine.h"
 #include "lib/util.h"
@@ -109,7 +110,16 @@ int main(int argc, char **argv)
     }
     int i = find_command(cmd);
     if (i < 0) {
-        fprintf(stderr, "ptsbench: unknown command '%s' (see ptsbench --help)\n", cmd);
+        const char *names[N_COMMANDS + 1];
+        for (size_t k = 0; k < N_COMMANDS; k++)
+            names[k] = commands[k].name;
+        names[N_COMMANDS] = "version";
+        char near[128];
+        size_t k = cli_suggest(cmd, names, N_COMMANDS + 1, near, sizeof(near));
+        for (char *p = near; k && (p = strchr(p, '|'));)
+            *p = '/';   /* "did you mean run/run-test?" */
+        fprintf(stderr, "ptsbench: unknown command '%s'%s%s%s (see ptsbench --help)\n", cmd,
+                k ? "; did you mean " : "", k ? near : "", k ? "?" : "");
         return EXIT_USAGE;
     }
     return commands[i].fn(argc - 1, argv + 1, argc, argv);
