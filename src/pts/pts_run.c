@@ -229,16 +229,31 @@ void pts_print_plan(const struct pts_session *s)
     if (s->target.memory_fs[0])
         printf("  memory  %s is on %s: the figures measure memory, not a drive\n",
                s->target.path, s->target.memory_fs);
-    printf("  active range %g%%, write cache %s requested, outstanding I/O %u x %u (spec %u x %u)\n",
-           s->spec.active_range_pct, s->spec.write_cache ? "enabled" : "disabled", s->threads,
-           s->qd, s->spec.threads, s->spec.qd);
+    bool own = false;   /* a test that defines its own (LAT: 1 x 1) says so on its line */
+    for (unsigned i = 0; i < s->n_defs; i++)
+        own |= ps_def_threads(s, &s->defs[i]) != s->threads || ps_def_qd(s, &s->defs[i]) != s->qd;
+    printf("  active range %g%%, write cache %s requested, outstanding I/O (threads x queue "
+           "depth) %u x %u (spec %u x %u)%s\n", s->spec.active_range_pct,
+           s->spec.write_cache ? "enabled" : "disabled", s->threads, s->qd, s->spec.threads,
+           s->spec.qd, own ? " for WIPC and the tests that set none" : "");
     double total = 0, total_likely = 0;
     for (unsigned i = 0; i < s->n_defs; i++) {
         const struct pts_def *d = &s->defs[i];
         struct pts_timing t;
         ps_def_timing(s, d, &t);
-        char loop[512], prep[256], when[32];
+        char loop[600], prep[256], when[32];
         pts_loop_text(d, &t, loop, sizeof(loop));
+        if (t.threads != s->threads || t.qd != s->qd) {   /* and where each comes from */
+            const char *th = s->cfg.threads ? "--threads" : "the test's";
+            const char *qd = s->cfg.qd ? "--qd" : "the test's";
+            size_t l = strlen(loop);
+            if (!strcmp(th, qd))
+                snprintf(loop + l, sizeof(loop) - l, " at outstanding I/O %u x %u (%s)",
+                         t.threads, t.qd, s->cfg.qd ? "--threads, --qd" : "the test's own");
+            else
+                snprintf(loop + l, sizeof(loop) - l, " at outstanding I/O %u x %u (threads: "
+                         "%s, queue depth: %s)", t.threads, t.qd, th, qd);
+        }
         pts_preparation_text(d, &t, prep, sizeof(prep));
         double est = pts_estimate_s(d, &t), likely = pts_estimate_likely_s(d, &t);
         total += est;
