@@ -29,6 +29,7 @@
 #include "lib/util.h"
 #include "pts/pts_def.h"
 #include "pts/pts_rules.h"
+#include "sim/sim_preset.h"
 #include "stats/data_measure.h"
 #include "stats/hist.h"
 #include "stats/steady.h"
@@ -82,14 +83,19 @@ struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t 
 
     if (run_select_engine(cfg->engine_name, cfg->target_path, &s->engine, err, errlen) != 0)
         goto fail;
-    if (run_probe_target(cfg->target_path, 0, cfg->allow_memory, cfg->profile_dirs, &s->target,
-                         err, errlen) != 0)
+    if (cfg->create_size && cfg->target_path && sim_target_is(cfg->target_path)) {
+        errf(err, errlen, "--size: a simulated drive has the capacity of its preset (override "
+                          "with sim:PRESET,user_bytes=...)");
+        goto fail;
+    }
+    if (run_probe_target(cfg->target_path, cfg->create_size, cfg->allow_memory,
+                         cfg->profile_dirs, &s->target, err, errlen) != 0)
         goto fail;
     if (run_place(&cfg->numa, &s->target, &s->place, err, errlen) != 0)
         goto fail;
-    if (!s->target.exists) {
-        errf(err, errlen, "%s: a PTS suite needs an existing device, file or sim:PRESET",
-             cfg->target_path);
+    if (!s->target.exists && !cfg->create_size) {
+        errf(err, errlen, "%s: a PTS suite needs an existing device, file or sim:PRESET (or "
+             "--size to create the file)", cfg->target_path);
         goto fail;
     }
     if (cfg->resume && run_resume_same_target(cfg->resume, &s->target, err, errlen) != 0)

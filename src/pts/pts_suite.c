@@ -314,6 +314,10 @@ static const pts_kind_run_fn pts_kind_run[] = {
 /* Open the target and the output directory; the drive's state begins. 0 or -1 with err. */
 static int suite_open(struct pts_session *s, char *err, size_t errlen)
 {
+    if (s->target.kind == TARGET_FILE &&   /* --size: made (or extended) as run makes it */
+        (!s->target.exists || s->target.current_size < s->target.capacity) &&
+        target_create_file(&s->target, err, errlen) != 0)
+        return -1;
     if (s->target.kind != TARGET_SIM) {
         s->fd = target_open(&s->target, true, err, errlen);
         if (s->fd < 0)
