@@ -2,14 +2,18 @@
  * file: src/db/db.h; docs/history.md). A table of subcommands, each its options, its help and
  * a function that parses, calls the layer below and returns the exit code.
  *
- * Exit status: 0 done, 1 an import or a query failed on a valid database, 2 bad input (a bad
+ * Exit status: 0 done, 1 an import or a query failed on a valid database, or an import skipped
+ * a directory that holds nothing importable (named, the others imported), 2 bad input (a bad
  * option, a results file that cannot be imported, a file that is not a ptsbench history, an
  * unknown run id): nothing written. */
+#include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_fleet.h"
@@ -90,16 +94,77 @@ static void import_usage(FILE *f)
           "target (model, serial, firmware, capacity), engine, versions, spec, preparation,\n"
           "command line and times; every measured point with its steady-state window\n"
           "statistics per metric. A document already there is not added again. Every file is\n"
-          "checked before the first is imported. Two imports at once (two CI jobs) wait for\n"
-          "each other.\n\n", f);
+          "checked before the first is imported: a file named that cannot be imported stops\n"
+          "the import (nothing written); a directory that holds nothing importable (a\n"
+          "report's, an interrupted run's: demo-results/*/) is skipped and named with its\n"
+          "reason, the others imported, and the exit status is then 1. Two imports at once\n"
+          "(two CI jobs) wait for each other.\n\n", f);
     cli_print_options(f, import_opts);
     fputs(DB_EXIT, f);
 }
 
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* One operand that cannot be imported: a directory is skipped (named, with why: *skipped
+ * counts it), a file stops the import. 0 skipped, -1 stop (the line printed either way). */
+static int import_refused(const char *operand, const char *why, unsigned *skipped)
+{
+    if (!is_dir(operand)) {
+        fprintf(stderr, "ptsbench db import: %s\n", why);
+        return -1;
+    }
+    char doc[4200];
+    snprintf(doc, sizeof(doc), "%s/results.json", operand);
+    if (access(doc, F_OK) != 0 && errno == ENOENT)   /* a report's folder, a run never begun */
+        why = "it holds no results.json (not a results directory)";
+    fprintf(stderr, "ptsbench db import: skipped %s: %s\n", operand, why);
+    ++*skipped;
+    return 0;
+}
+
+/* The operands into the files to import (a fleet's results: each target's), each checked.
+ * Returns how many files, or -1 when one stops the import. */
+static int import_files(const char **pos, unsigned n, const char **files, unsigned *skipped)
+{
+    char err[ERR_LEN];
+    static cli_fleet_path members[MAX_FILES];
+    static cli_fleet_name names[MAX_FILES];
+    unsigned nf = 0;
+    for (unsigned i = 0; i < n; i++) {
+        /* a command's results on several targets stand for each target's own (cli_fleet.h) */
+        const int m = cli_fleet_members(pos[i], members + nf, names + nf, MAX_FILES - nf, NULL,
+                                        err, sizeof(err));
+        if (m < 0 && import_refused(pos[i], err, skipped) != 0)
+            return -1;
+        if (m == 0 && nf >= MAX_FILES) {
+            fprintf(stderr, "ptsbench db import: more than %d results files\n", MAX_FILES);
+            return -1;
+        }
+        const unsigned from = nf;
+        if (m == 0)
+            files[nf++] = pos[i];
+        for (int k = 0; k < m; k++, nf++)
+            files[nf] = members[nf];
+        for (unsigned k = from; k < nf; k++) {
+            if (db_check_file(files[k], err, sizeof(err)) == 0)
+                continue;
+            if (import_refused(pos[i], err, skipped) != 0)
+                return -1;
+            nf = from;   /* the directory's files are left out together */
+            break;
+        }
+    }
+    return (int)nf;
+}
+
 static int db_import_cmd(int argc, char **argv)
 {
-    static const char *pos[MAX_FILES];
-    unsigned n = 0;
+    static const char *pos[MAX_FILES], *files[MAX_FILES];
+    unsigned n = 0, skipped = 0;
     int prc = cli_parse("db import", import_opts, argc, argv, pos, &n, MAX_FILES, import_usage);
     if (prc != CLI_GO)
         return prc == CLI_DONE ? EXIT_OK : EXIT_USAGE;
@@ -107,52 +172,38 @@ static int db_import_cmd(int argc, char **argv)
         fprintf(stderr, "ptsbench db import: no results given (see ptsbench db import --help)\n");
         return EXIT_USAGE;
     }
-    char err[ERR_LEN];
-    /* a command's results on several targets stand for each target's own (cli_fleet.h) */
-    static const char *files[MAX_FILES];
-    static cli_fleet_path members[MAX_FILES];
-    static cli_fleet_name names[MAX_FILES];
-    unsigned nf = 0;
-    for (unsigned i = 0; i < n; i++) {
-        const int m = cli_fleet_members(pos[i], members + nf, names + nf, MAX_FILES - nf, NULL,
-                                        err, sizeof(err));
-        if (m < 0) {
-            fprintf(stderr, "ptsbench db import: %s\n", err);
-            return EXIT_USAGE;
-        }
-        if (m == 0 && nf >= MAX_FILES) {
-            fprintf(stderr, "ptsbench db import: more than %d results files\n", MAX_FILES);
-            return EXIT_USAGE;
-        }
-        if (m == 0)
-            files[nf++] = pos[i];
-        for (int k = 0; k < m; k++, nf++)
-            files[nf] = members[nf];
+    const int nf = import_files(pos, n, files, &skipped);
+    if (nf < 0)
+        return EXIT_USAGE;
+    if (nf == 0) {   /* every operand skipped: nothing to write */
+        fprintf(stderr, "ptsbench db import: nothing imported (%u skipped)\n", skipped);
+        return EXIT_USAGE;
     }
-    memcpy(pos, files, nf * sizeof(*files));
-    n = nf;
-    for (unsigned i = 0; i < n; i++)
-        if (db_check_file(pos[i], err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptsbench db import: %s\n", err);
-            return EXIT_USAGE;
-        }
     struct db *d = open_db("import", true);
     if (!d)
         return EXIT_USAGE;
+    char err[ERR_LEN];
     int code = EXIT_OK;
-    for (unsigned i = 0; i < n && code == EXIT_OK; i++) {
+    for (int i = 0; i < nf && code == EXIT_OK; i++) {
         struct db_import_result r;
-        if (db_import_file(d, pos[i], &r, err, sizeof(err)) != 0) {
+        if (db_import_file(d, files[i], &r, err, sizeof(err)) != 0) {
+            fflush(stdout);
             fprintf(stderr, "ptsbench db import: %s\n", err);
             code = EXIT_FAILURE_RUN;
         } else if (!quiet && r.added) {
             printf("run %lld: %s, %zu points, %zu measurements: %s\n", r.run_id, r.schema,
-                   r.points, r.measurements, pos[i]);
+                   r.points, r.measurements, files[i]);
         } else if (!quiet) {
-            printf("run %lld: already in the history: %s\n", r.run_id, pos[i]);
+            printf("run %lld: already in the history: %s\n", r.run_id, files[i]);
         }
     }
     db_close(d);
+    fflush(stdout);
+    if (skipped && code == EXIT_OK) {
+        fprintf(stderr, "ptsbench db import: %u director%s skipped (named above), the others "
+                "imported\n", skipped, skipped == 1 ? "y" : "ies");
+        code = EXIT_FAILURE_RUN;
+    }
     return code;
 }
 
