@@ -1,4 +1,5 @@
 /* main.c — ptsbench: git-style subcommands. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,15 @@ static int cmd_engines(int argc, char **argv)
         puts("usage: ptsbench engines\n\nList the I/O engines and the library behind each.");
         return EXIT_OK;
     }
-    if (argc > 1) {
-        fprintf(stderr, "ptsbench engines: unexpected argument '%s'\n", argv[1]);
+    if (argc > 1) {   /* it takes no option but --help: "--hlep" says so */
+        static const char *const help[] = {"help"};
+        char near[16];
+        const bool opt = argv[1][0] == '-' && argv[1][1] == '-';
+        if (opt && cli_suggest(argv[1] + 2, help, 1, near, sizeof(near)))
+            fprintf(stderr, "ptsbench engines: unknown option '%s'; did you mean --help? (see "
+                    "ptsbench engines --help)\n", argv[1]);
+        else
+            fprintf(stderr, "ptsbench engines: unexpected argument '%s'\n", argv[1]);
         return EXIT_USAGE;
     }
     for (const struct engine_ops *const *e = engine_list(); *e; e++)
