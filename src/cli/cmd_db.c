@@ -3,10 +3,11 @@
  * a function that parses, calls the layer below and returns the exit code.
  *
  * Exit status: 0 done, 1 an import or a query failed on a valid database, or an import skipped
- * a directory that holds nothing importable (named, the others imported), 2 bad input (a bad
+ * a directory of no results or of a run not complete (named, the others imported), 2 bad input (a bad
  * option, a results file that cannot be imported, a file that is not a ptsbench history, an
  * unknown run id): nothing written. */
 #include <errno.h>
+#include <json-c/json.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #include "lib/file.h"
 #include "lib/util.h"
 #include "judge/gate.h"
+#include "read/load.h"
 #include "read/measure.h"
 
 #define MAX_FILES 4096
@@ -94,11 +96,11 @@ static void import_usage(FILE *f)
           "target (model, serial, firmware, capacity), engine, versions, spec, preparation,\n"
           "command line and times; every measured point with its steady-state window\n"
           "statistics per metric. A document already there is not added again. Every file is\n"
-          "checked before the first is imported: a file named that cannot be imported stops\n"
-          "the import (nothing written); a directory that holds nothing importable (a\n"
-          "report's, an interrupted run's: demo-results/*/) is skipped and named with its\n"
-          "reason, the others imported, and the exit status is then 1. Two imports at once\n"
-          "(two CI jobs) wait for each other.\n\n", f);
+          "checked before the first is imported: one that cannot be imported stops the\n"
+          "import (nothing written), except a directory that holds no results.json (a\n"
+          "report's) or a run that did not complete, as demo-results/*/ takes them: it is\n"
+          "skipped and named with why, the others imported, and the exit status is then 1.\n"
+          "Two imports at once (two CI jobs) wait for each other.\n\n", f);
     cli_print_options(f, import_opts);
     fputs(DB_EXIT, f);
 }
@@ -109,19 +111,37 @@ static bool is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* One operand that cannot be imported: a directory is skipped (named, with why: *skipped
- * counts it), a file stops the import. 0 skipped, -1 stop (the line printed either way). */
+/* What a glob over results folders also takes: a directory that holds no results.json (a
+ * report's folder) or the results of a run that did not complete (interrupted, failed, still
+ * running). NULL when operand is not such a directory, else the reason in words. */
+static const char *not_for_history(const char *operand)
+{
+    if (!is_dir(operand))
+        return NULL;
+    char path[4200], err[ERR_LEN];
+    snprintf(path, sizeof(path), "%s/results.json", operand);
+    if (access(path, F_OK) != 0 && errno == ENOENT)
+        return "it holds no results.json (not a results directory)";
+    struct json_object *doc;
+    if (read_load(operand, READ_RESULTS, READ_VOICE_PLAIN, &doc, NULL, 0, err, sizeof(err)))
+        return NULL;
+    const char *st = json_object_get_string(json_object_object_get(doc, "status"));
+    const bool done = st && !strcmp(st, "complete");
+    json_object_put(doc);
+    return done ? NULL : "its run did not complete (only complete runs go into the history)";
+}
+
+/* One operand that cannot be imported: a directory not_for_history names is skipped (named,
+ * with why: *skipped counts it); anything else stops the import. 0 skipped, -1 stop (the line
+ * printed either way). */
 static int import_refused(const char *operand, const char *why, unsigned *skipped)
 {
-    if (!is_dir(operand)) {
+    const char *skip = not_for_history(operand);
+    if (!skip) {
         fprintf(stderr, "ptsbench db import: %s\n", why);
         return -1;
     }
-    char doc[4200];
-    snprintf(doc, sizeof(doc), "%s/results.json", operand);
-    if (access(doc, F_OK) != 0 && errno == ENOENT)   /* a report's folder, a run never begun */
-        why = "it holds no results.json (not a results directory)";
-    fprintf(stderr, "ptsbench db import: skipped %s: %s\n", operand, why);
+    fprintf(stderr, "ptsbench db import: skipped %s: %s\n", operand, skip);
     ++*skipped;
     return 0;
 }

@@ -8,8 +8,9 @@
  *     the results' counting (after the WDPC rounds), never "round 5/25 ... rounds 175-179";
  *   - `suite` takes --size as run does (a file target created), and refuses it on a simulated
  *     drive in one line;
- *   - `db import DIR...` imports what it can: a directory that holds nothing importable is
- *     skipped and named with why, exit 1; all skipped: exit 2, nothing written;
+ *   - `db import DIR...` imports what it can: a directory that holds no results.json (a
+ *     report's) or a run that did not complete is skipped and named with why, exit 1; all
+ *     skipped: exit 2, nothing written;
  *   - a mistyped option says the nearest known one, one line, exit 2, in every command.
  * Simulated drives and short virtual rounds: a few seconds in all. */
 #include <stdarg.h>
@@ -210,8 +211,8 @@ static void test_suite_takes_size(void **state)
     cmd_result_free(&r);
 }
 
-/* db import over directories: what can be imported is; a directory that cannot be (a report's
- * folder) is skipped and named with why; exit 1. Only such directories: exit 2, no database. */
+/* db import over directories: what can be imported is; a report's folder and an interrupted
+ * run's are skipped and named with why; exit 1. Only such directories: exit 2, no database. */
 static void test_db_import_skips_directories(void **state)
 {
     (void)state;
@@ -224,11 +225,25 @@ static void test_db_import_skips_directories(void **state)
     cmd_result_free(&r);
     const char *report = tmp_path("import-report");
     assert_int_equal(mkdir(report, 0755), 0);
+    /* the same run, as if it had been interrupted */
+    const char *cut = tmp_path("import-cut");
+    assert_int_equal(mkdir(cut, 0755), 0);
+    char src[4200], dst[4200];
+    snprintf(src, sizeof(src), "%s/results.json", run_dir);
+    snprintf(dst, sizeof(dst), "%s/results.json", cut);
+    struct json_object *doc = load_json(src);
+    assert_non_null(doc);
+    json_object_object_add(doc, "status", json_object_new_string("interrupted"));
+    assert_int_equal(json_object_to_file(dst, doc), 0);
+    json_object_put(doc);
     const char *db = tmp_path("import.db");
-    const char *b[] = {"db", "import", "--db", db, report, run_dir, NULL};
+    const char *b[] = {"db", "import", "--db", db, report, cut, run_dir, NULL};
     assert_int_equal(ptsbench_run(&r, b), 1);
     char want[4300];
     snprintf(want, sizeof(want), "skipped %s: it holds no results.json", report);
+    if (!strstr(r.errout, want))
+        fail_msg("stderr '%s' lacks '%s'", r.errout, want);
+    snprintf(want, sizeof(want), "skipped %s: its run did not complete", cut);
     if (!strstr(r.errout, want))
         fail_msg("stderr '%s' lacks '%s'", r.errout, want);
     assert_non_null(strstr(r.out, "run 1: ptsbench.run"));
