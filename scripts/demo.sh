@@ -14,7 +14,8 @@ target=sim:zdrive-r4-cm88-1.6t
 out="demo-results/$(date +%Y%m%d-%H%M%S)"
 
 echo "== ptsbench demo on the simulated drive $target"
-"$bin" sim --list | awk -v p="${target#sim:}" '$1 == p { sub(/^[^ ]+ +/, ""); print "   " $0 " (its parameters: ptsbench sim --describe " p ")" }'
+"$bin" sim --list | awk -v p="${target#sim:}" \
+  '$1 == p { sub(/^[^ ]+ +/, ""); print "   " $0 " (its parameters: ptsbench sim --describe " p ")" }'
 echo
 echo "== 1. write saturation from fresh-out-of-box, 0% compressible data: 240 x 1 min rounds"
 echo "      (4 h virtual); its first flat window is the burst plateau, its last the saturated drive"

@@ -3,9 +3,9 @@
  * a function that parses, calls the layer below and returns the exit code.
  *
  * Exit status: 0 done, 1 an import or a query failed on a valid database, or an import skipped
- * a directory of no results or of a run not complete (named, the others imported), 2 bad input (a bad
- * option, a results file that cannot be imported, a file that is not a ptsbench history, an
- * unknown run id): nothing written. */
+ * a directory of no results or of a run not complete (named; the others imported), 2 bad
+ * input (a bad option, a results file that cannot be imported, a file that is not a ptsbench
+ * history, an unknown run id): nothing written. */
 #include <errno.h>
 #include <json-c/json.h>
 #include <limits.h>

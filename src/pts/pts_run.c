@@ -250,12 +250,14 @@ void pts_print_plan(const struct pts_session *s)
         char loop[600], prep[256], when[32];
         pts_loop_text(d, &t, loop, sizeof(loop));
         if (t.threads != s->threads || t.qd != s->qd) {   /* and where each comes from */
-            const char *th = s->cfg.threads ? "--threads" : "the test's";
-            const char *qd = s->cfg.qd ? "--qd" : "the test's";
+            const char *th = s->cfg.threads ? "--threads"
+                             : d->threads   ? "the test's"
+                                            : "the suite's";
+            const char *qd = s->cfg.qd ? "--qd" : d->qd ? "the test's" : "the suite's";
             size_t l = strlen(loop);
-            if (!strcmp(th, qd))
-                snprintf(loop + l, sizeof(loop) - l, " at outstanding I/O %u x %u (%s)",
-                         t.threads, t.qd, s->cfg.qd ? "--threads, --qd" : "the test's own");
+            if (!strcmp(th, "the test's") && !strcmp(qd, th))
+                snprintf(loop + l, sizeof(loop) - l, " at outstanding I/O %u x %u (the test's "
+                         "own)", t.threads, t.qd);
             else
                 snprintf(loop + l, sizeof(loop) - l, " at outstanding I/O %u x %u (threads: "
                          "%s, queue depth: %s)", t.threads, t.qd, th, qd);
