@@ -16,7 +16,8 @@ target=sim:zdrive-r4-cm88-1.6t
 out="demo-results/$(date +%Y%m%d-%H%M%S)"
 
 echo "== ptsbench demo on the simulated drive $target"
-"$bin" sim --describe "$target" | sed -n '/^\[device\]/,/^description/p' | head -3
+"$bin" sim --list | awk -v p="${target#sim:}" \
+  '$1 == p { sub(/^[^ ]+ +/, ""); print "   " $0 " (its parameters: ptsbench sim --describe " p ")" }'
 echo
 # The five measurements are independent (each process simulates its own drive, in virtual time,
 # one thread each), so they run at once on however many cores there are, and their output is

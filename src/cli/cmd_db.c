@@ -2,14 +2,19 @@
  * file: src/db/db.h; docs/history.md). A table of subcommands, each its options, its help and
  * a function that parses, calls the layer below and returns the exit code.
  *
- * Exit status: 0 done, 1 an import or a query failed on a valid database, 2 bad input (a bad
- * option, a results file that cannot be imported, a file that is not a ptsbench history, an
- * unknown run id): nothing written. */
+ * Exit status: 0 done, 1 an import or a query failed on a valid database, or an import skipped
+ * a directory of no results or of a run not complete (named; the others imported), 2 bad
+ * input (a bad option, a results file that cannot be imported, a file that is not a ptsbench
+ * history, an unknown run id): nothing written. */
+#include <errno.h>
+#include <json-c/json.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_fleet.h"
@@ -22,6 +27,7 @@
 #include "lib/units.h"
 #include "lib/util.h"
 #include "judge/gate.h"
+#include "read/load.h"
 #include "read/measure.h"
 
 #define MAX_FILES 4096
@@ -91,16 +97,95 @@ static void import_usage(FILE *f)
           "target (model, serial, firmware, capacity), engine, versions, spec, preparation,\n"
           "command line and times; every measured point with its steady-state window\n"
           "statistics per metric. A document already there is not added again. Every file is\n"
-          "checked before the first is imported. Two imports at once (two CI jobs) wait for\n"
-          "each other.\n\n", f);
+          "checked before the first is imported: one that cannot be imported stops the\n"
+          "import (nothing written), except a directory that holds no results.json (a\n"
+          "report's) or a run that did not complete, as demo-results/*/ takes them: it is\n"
+          "skipped and named with why, the others imported, and the exit status is then 1.\n"
+          "Two imports at once (two CI jobs) wait for each other.\n\n", f);
     cli_print_options(f, import_opts);
     fputs(DB_EXIT, f);
 }
 
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* What a glob over results folders also takes: a directory that holds no results.json (a
+ * report's folder) or the results of a run that did not complete (interrupted, failed, still
+ * running). NULL when operand is not such a directory, else the reason in words. */
+static const char *not_for_history(const char *operand)
+{
+    if (!is_dir(operand))
+        return NULL;
+    char path[4200], err[ERR_LEN];
+    snprintf(path, sizeof(path), "%s/results.json", operand);
+    if (access(path, F_OK) != 0 && errno == ENOENT)
+        return "it holds no results.json (not a results directory)";
+    struct json_object *doc;
+    if (read_load(operand, READ_RESULTS, READ_VOICE_PLAIN, &doc, NULL, 0, err, sizeof(err)))
+        return NULL;
+    const char *st = json_object_get_string(json_object_object_get(doc, "status"));
+    const bool done = st && !strcmp(st, "complete");
+    json_object_put(doc);
+    return done ? NULL : "its run did not complete (only complete runs go into the history)";
+}
+
+/* One operand that cannot be imported: a directory not_for_history names is skipped (named,
+ * with why: *skipped counts it); anything else stops the import. 0 skipped, -1 stop (the line
+ * printed either way). */
+static int import_refused(const char *operand, const char *why, unsigned *skipped)
+{
+    const char *skip = not_for_history(operand);
+    if (!skip) {
+        fprintf(stderr, "ptsbench db import: %s\n", why);
+        return -1;
+    }
+    fprintf(stderr, "ptsbench db import: skipped %s: %s\n", operand, skip);
+    ++*skipped;
+    return 0;
+}
+
+/* The operands into the files to import (a fleet's results: each target's), each checked.
+ * Returns how many files, or -1 when one stops the import. */
+static int import_files(const char **pos, unsigned n, const char **files, unsigned *skipped)
+{
+    char err[ERR_LEN];
+    static cli_fleet_path members[MAX_FILES];
+    static cli_fleet_name names[MAX_FILES];
+    unsigned nf = 0;
+    for (unsigned i = 0; i < n; i++) {
+        /* a command's results on several targets stand for each target's own (cli_fleet.h) */
+        const int m = cli_fleet_members(pos[i], members + nf, names + nf, MAX_FILES - nf, NULL,
+                                        err, sizeof(err));
+        if (m < 0 && import_refused(pos[i], err, skipped) != 0)
+            return -1;
+        if (m == 0 && nf >= MAX_FILES) {
+            fprintf(stderr, "ptsbench db import: more than %d results files\n", MAX_FILES);
+            return -1;
+        }
+        const unsigned from = nf;
+        if (m == 0)
+            files[nf++] = pos[i];
+        for (int k = 0; k < m; k++, nf++)
+            files[nf] = members[nf];
+        for (unsigned k = from; k < nf; k++) {
+            if (db_check_file(files[k], err, sizeof(err)) == 0)
+                continue;
+            if (import_refused(pos[i], err, skipped) != 0)
+                return -1;
+            nf = from;   /* the directory's files are left out together */
+            break;
+        }
+    }
+    return (int)nf;
+}
+
 static int db_import_cmd(int argc, char **argv)
 {
-    static const char *pos[MAX_FILES];
-    unsigned n = 0;
+    static const char *pos[MAX_FILES], *files[MAX_FILES];
+    unsigned n = 0, skipped = 0;
     int prc = cli_parse("db import", import_opts, argc, argv, pos, &n, MAX_FILES, import_usage);
     if (prc != CLI_GO)
         return prc == CLI_DONE ? EXIT_OK : EXIT_USAGE;
@@ -108,42 +193,22 @@ static int db_import_cmd(int argc, char **argv)
         fprintf(stderr, "ptsbench db import: no results given (see ptsbench db import --help)\n");
         return EXIT_USAGE;
     }
-    char err[ERR_LEN];
-    /* a command's results on several targets stand for each target's own (cli_fleet.h) */
-    static const char *files[MAX_FILES];
-    static cli_fleet_path members[MAX_FILES];
-    static cli_fleet_name names[MAX_FILES];
-    unsigned nf = 0;
-    for (unsigned i = 0; i < n; i++) {
-        const int m = cli_fleet_members(pos[i], members + nf, names + nf, MAX_FILES - nf, NULL,
-                                        err, sizeof(err));
-        if (m < 0) {
-            fprintf(stderr, "ptsbench db import: %s\n", err);
-            return EXIT_USAGE;
-        }
-        if (m == 0 && nf >= MAX_FILES) {
-            fprintf(stderr, "ptsbench db import: more than %d results files\n", MAX_FILES);
-            return EXIT_USAGE;
-        }
-        if (m == 0)
-            files[nf++] = pos[i];
-        for (int k = 0; k < m; k++, nf++)
-            files[nf] = members[nf];
+    const int nf = import_files(pos, n, files, &skipped);
+    if (nf < 0)
+        return EXIT_USAGE;
+    if (nf == 0) {   /* every operand skipped: nothing to write */
+        fprintf(stderr, "ptsbench db import: nothing imported (%u skipped)\n", skipped);
+        return EXIT_USAGE;
     }
-    memcpy(pos, files, nf * sizeof(*files));
-    n = nf;
-    for (unsigned i = 0; i < n; i++)
-        if (db_check_file(pos[i], err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptsbench db import: %s\n", err);
-            return EXIT_USAGE;
-        }
     struct db *d = open_db("import", true);
     if (!d)
         return EXIT_USAGE;
+    char err[ERR_LEN];
     int code = EXIT_OK;
-    for (unsigned i = 0; i < n && code == EXIT_OK; i++) {
+    for (int i = 0; i < nf && code == EXIT_OK; i++) {
         struct db_import_result r;
-        if (db_import_file(d, pos[i], &r, err, sizeof(err)) != 0) {
+        if (db_import_file(d, files[i], &r, err, sizeof(err)) != 0) {
+            fflush(stdout);
             fprintf(stderr, "ptsbench db import: %s\n", err);
             code = EXIT_FAILURE_RUN;
         } else if (!quiet && r.added) {
@@ -151,12 +216,18 @@ static int db_import_cmd(int argc, char **argv)
             units_format_figure((double)r.points, UNITS_FIG_COUNT, np, sizeof(np));
             units_format_figure((double)r.measurements, UNITS_FIG_COUNT, nm, sizeof(nm));
             printf("run %lld: %s, %s points, %s measurements: %s\n", r.run_id, r.schema, np, nm,
-                   pos[i]);
+                   files[i]);
         } else if (!quiet) {
-            printf("run %lld: already in the history: %s\n", r.run_id, pos[i]);
+            printf("run %lld: already in the history: %s\n", r.run_id, files[i]);
         }
     }
     db_close(d);
+    fflush(stdout);
+    if (skipped && code == EXIT_OK) {
+        fprintf(stderr, "ptsbench db import: %u director%s skipped (named above), the others "
+                "imported\n", skipped, skipped == 1 ? "y" : "ies");
+        code = EXIT_FAILURE_RUN;
+    }
     return code;
 }
 

@@ -53,6 +53,8 @@ static int parse_time_scale(const char *value, void *target, char *err, size_t e
 
 static const struct cli_opt suite_opts[] = {
     CLI_FLEET_OPTIONS(&fleet, "block device, file or sim:PRESET (writes: all tests write)"),
+    {"size", 0, CLI_SIZE, &cfg.create_size, .arg = "SIZE",
+     .help = "create (or extend) a file target to SIZE, e.g. 4g"},
     {"spec", 0, CLI_STR, &cfg.spec_name, .arg = "S",
      .help = "pts-e-1.1 | pts-c-1.2 | pts-2.0-e (default) | pts-2.0-c:\nactive range, write "
              "cache, outstanding I/O, tracking variables"},

@@ -1,9 +1,11 @@
 /* main.c — ptsbench: git-style subcommands. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "core/fleet.h"
 #include "engine/engine.h"
 #include "lib/util.h"
@@ -14,8 +16,15 @@ static int cmd_engines(int argc, char **argv)
         puts("usage: ptsbench engines\n\nList the I/O engines and the library behind each.");
         return EXIT_OK;
     }
-    if (argc > 1) {
-        fprintf(stderr, "ptsbench engines: unexpected argument '%s'\n", argv[1]);
+    if (argc > 1) {   /* it takes no option but --help: "--hlep" says so */
+        static const char *const help[] = {"help"};
+        char near[16];
+        const bool opt = argv[1][0] == '-' && argv[1][1] == '-';
+        if (opt && cli_suggest(argv[1] + 2, help, 1, near, sizeof(near)))
+            fprintf(stderr, "ptsbench engines: unknown option '%s'; did you mean --help? (see "
+                    "ptsbench engines --help)\n", argv[1]);
+        else
+            fprintf(stderr, "ptsbench engines: unexpected argument '%s'\n", argv[1]);
         return EXIT_USAGE;
     }
     for (const struct engine_ops *const *e = engine_list(); *e; e++)
@@ -111,7 +120,16 @@ int main(int argc, char **argv)
     }
     int i = find_command(cmd);
     if (i < 0) {
-        fprintf(stderr, "ptsbench: unknown command '%s' (see ptsbench --help)\n", cmd);
+        const char *names[N_COMMANDS + 1];
+        for (size_t k = 0; k < N_COMMANDS; k++)
+            names[k] = commands[k].name;
+        names[N_COMMANDS] = "version";
+        char near[128];
+        size_t k = cli_suggest(cmd, names, N_COMMANDS + 1, near, sizeof(near));
+        for (char *p = near; k && (p = strchr(p, '|'));)
+            *p = '/';   /* "did you mean run/run-test?" */
+        fprintf(stderr, "ptsbench: unknown command '%s'%s%s%s (see ptsbench --help)\n", cmd,
+                k ? "; did you mean " : "", k ? near : "", k ? "?" : "");
         return EXIT_USAGE;
     }
     return commands[i].fn(argc - 1, argv + 1, argc, argv);

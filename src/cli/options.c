@@ -75,6 +75,108 @@ static int set_value(const struct cli_opt *o, const char *v, char *why, size_t w
     return errf(why, wl, "unknown option type");
 }
 
+/* Optimal string alignment distance (a swap of two neighbours counts 1), capped at 9. */
+static unsigned edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 48 || lb > 48)
+        return 9;
+    unsigned d[50][50];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (unsigned)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < v)
+                v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[la][lb] < 9 ? d[la][lb] : 9;
+}
+
+/* Does word start with p, or p with word? */
+static bool prefix_either(const char *word, const char *p)
+{
+    size_t lw = strlen(word), lp = strlen(p);
+    return lw && lp && !strncmp(word, p, lw < lp ? lw : lp);
+}
+
+size_t cli_suggest(const char *word, const char *const *names, size_t n, char *buf, size_t len)
+{
+    size_t found = 0, used = 0;
+    unsigned best = 3;
+    const size_t lw = strlen(word);
+    /* the nearest within 2 edits (a short word: fewer, so that "-x" suggests nothing) */
+    const unsigned most = lw <= 2 ? 0 : lw <= 4 ? 1 : 2;
+    for (size_t i = 0; i < n; i++) {
+        unsigned d = edit_distance(word, names[i]);
+        if (d <= most && d < best) {
+            best = d;
+            found = 1;
+            used = (size_t)snprintf(buf, len, "%s", names[i]);
+        }
+    }
+    if (found)
+        return found;
+    /* else the names word begins (an ambiguous abbreviation) or that begin it, at most 3 */
+    if (len)
+        buf[0] = '\0';
+    for (size_t i = 0; i < n && lw >= 2; i++) {
+        if (!prefix_either(word, names[i]))
+            continue;
+        if (++found <= 3 && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", found > 1 ? "|" : "",
+                                     names[i]);
+    }
+    return found;
+}
+
+/* "unknown option '--tagret'; did you mean --target? (see ptsbench CMD --help)": the word
+ * getopt stopped at (a short option by its letter), and the nearest long names. */
+static void unknown_option(const char *cmd, const struct cli_opt *opts, int argc, char **argv,
+                           int at)
+{
+    char word[64], near[256] = "";
+    const char *arg = at > 0 && at < argc ? argv[at] : "";
+    if (optopt > 0 && optopt < 256 && !(arg[0] == '-' && arg[1] == '-'))
+        snprintf(word, sizeof(word), "-%c", optopt);   /* a short one, maybe in a group */
+    else
+        snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg, "="), arg);
+    const char *names[CLI_MAX_OPTS + 1];
+    size_t n = 0;
+    for (; opts[n].name && n < CLI_MAX_OPTS; n++)
+        names[n] = opts[n].name;
+    names[n++] = "help";
+    /* "--tagret", and "-target" (one dash: getopt read it as letters) */
+    const char *bare = arg[0] == '-' && arg[1] == '-' ? word + 2 : arg[0] == '-' ? arg + 1 : "";
+    char bare_word[64];
+    snprintf(bare_word, sizeof(bare_word), "%.*s", (int)strcspn(bare, "="), bare);
+    size_t k = strlen(bare_word) > 1 ? cli_suggest(bare_word, names, n, near, sizeof(near)) : 0;
+    if (arg[0] == '-' && arg[1] != '-' && k)   /* one dash before a long name: say it whole */
+        snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg, "="), arg);
+    char mean[320] = "";
+    if (k) {
+        size_t used = (size_t)snprintf(mean, sizeof(mean), "; did you mean ");
+        for (char *p = near, *bar; p && used < sizeof(mean); p = bar ? bar + 1 : NULL) {
+            bar = strchr(p, '|');
+            used += (size_t)snprintf(mean + used, sizeof(mean) - used, "%s--%.*s",
+                                     p == near ? "" : bar ? ", " : " or ",
+                                     (int)(bar ? bar - p : (long)strlen(p)), p);
+        }
+        if (used < sizeof(mean))
+            snprintf(mean + used, sizeof(mean) - used, "%s?", k > 3 ? ", ..." : "");
+    }
+    fprintf(stderr, "ptsbench %s: unknown option '%s'%s (see ptsbench %s --help)\n", cmd, word,
+            mean, cmd);
+}
+
 int cli_parse(const char *cmd, const struct cli_opt *opts, int argc, char **argv,
               const char **pos, unsigned *n_pos, unsigned max_pos, void (*usage)(FILE *f))
 {
@@ -127,8 +229,8 @@ int cli_parse_uses(const char *cmd, const struct cli_opt *opts, int argc, char *
         memset(uses, 0, (n - 1) * sizeof(*uses));
     opterr = 0;
     optind = 0;   /* glibc and musl: a whole new scan (not the rest of an earlier one's word) */
-    int c;
-    while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+    int c, at = 1;   /* the word getopt reads (operands in order: no permutation) */
+    while ((at = optind ? optind : 1), (c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
         if (c == 'h') {
             usage(stdout);
             return CLI_DONE;
@@ -149,8 +251,7 @@ int cli_parse_uses(const char *cmd, const struct cli_opt *opts, int argc, char *
         }
         const struct cli_opt *o = c == '?' ? NULL : find(opts, c);
         if (!o) {
-            fprintf(stderr, "ptsbench %s: unknown option '%s' (see ptsbench %s --help)\n", cmd,
-                    argv[optind - 1], cmd);
+            unknown_option(cmd, opts, argc, argv, at);
             return CLI_BAD;
         }
         if (uses)

@@ -63,6 +63,12 @@ int cli_parse_uses(const char *cmd, const struct cli_opt *opts, int argc, char *
                    const char **pos, unsigned *n_pos, unsigned max_pos, void (*usage)(FILE *f),
                    unsigned *uses);
 
+/* The names of names[0..n) a mistyped word most likely meant: the nearest within 2 edits (a
+ * swap of neighbours is one; 1 for words of 3-4 letters, none for shorter), else those the
+ * word begins or that begin it (at most 3 kept). Into buf, '|'-separated; returns how many
+ * (0: none). An unknown option says "did you mean --NAME?" from it, in every command. */
+size_t cli_suggest(const char *word, const char *const *names, size_t n, char *buf, size_t len);
+
 /* The option lines of --help from the table: "  -o, --out DIR           where to write",
  * descriptions from column 27, continuation lines indented to it; then "  -h, --help". */
 void cli_print_options(FILE *f, const struct cli_opt *opts);

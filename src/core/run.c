@@ -368,6 +368,9 @@ static void print_round(const struct run_record *rec, const struct round_metrics
     char num[32];
     if (m->phase && !strcmp(m->phase, "wdpc"))
         snprintf(num, sizeof(num), "wdpc %3u", m->round);
+    else if (rec->first_measure > 1)   /* one counting, the results': after the WDPC rounds */
+        snprintf(num, sizeof(num), "round %2u (measured %u/%u)", m->round, rec->measured,
+                 rec->cfg.max_rounds);
     else
         snprintf(num, sizeof(num), "round %2u/%u", rec->measured, rec->cfg.max_rounds);
     char qd[256];   /* the depth not kept (metrics.h), beside the state */
@@ -381,7 +384,10 @@ static void print_round(const struct run_record *rec, const struct round_metrics
 static void print_summary(const struct run_record *rec)
 {
     unsigned wdpc_rounds = rec->first_measure > 1 ? rec->first_measure - 1 : 0;
-    printf("\n%s: %u round%s", rec->status, rec->measured, rec->measured == 1 ? "" : "s");
+    printf("\n%s: %u %sround%s", rec->status, rec->measured, wdpc_rounds ? "measured " : "",
+           rec->measured == 1 ? "" : "s");
+    if (wdpc_rounds && rec->measured)   /* in the results' counting, as the round lines */
+        printf(" (%u-%u)", wdpc_rounds + 1, wdpc_rounds + rec->measured);
     if (rec->unwritten)
         printf(" (the last is not in the results file: it could not be written)");
     if (wdpc_rounds)

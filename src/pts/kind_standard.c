@@ -212,7 +212,8 @@ static struct json_object *table_json(struct json_object *rounds_json, unsigned 
  * written since WIPC, or a trend over the last fill). */
 static void fill_guard_note(struct pts_session *s, const struct pts_def *d,
                             const struct tracked *tk, const double *fills,
-                            const struct steady_window *w, struct json_object *steady)
+                            const struct steady_window *w, struct json_object *steady,
+                            char *line, size_t len)
 {
     const struct steady_criteria c = STEADY_CRITERIA_SNIA;
     const struct steady_guard g = STEADY_GUARD_DEFAULT;
@@ -226,14 +227,14 @@ static void fill_guard_note(struct pts_session *s, const struct pts_def *d,
     if (s->cfg.quiet)
         return;
     if (!gr.evaluated)
-        results_out_say(&s->out, "  [%s] fill guard (ptsbench's, for information): the test loop "
-                        "had written %.2f fills since WIPC before the window; a transient cannot "
-                        "be ruled out", d->name, gr.fills_before);
+        snprintf(line, len, "  [%s] fill guard (ptsbench's, for information): the test loop "
+                 "had written %.2f fills since WIPC before the window; a transient cannot be "
+                 "ruled out", d->name, gr.fills_before);
     else
-        results_out_say(&s->out, "  [%s] fill guard (ptsbench's, for information): %s (5-round "
-                        "averages over the last fill within %.1f%% of the window's, limit "
-                        "%.0f%%)", d->name, gr.passed ? "passed" : "FAILED",
-                        100 * gr.max_deviation, 100 * g.band_frac);
+        snprintf(line, len, "  [%s] fill guard (ptsbench's, for information): %s (5-round "
+                 "averages over the last fill within %.1f%% of the window's, limit %.0f%%)",
+                 d->name, gr.passed ? "passed" : "FAILED", 100 * gr.max_deviation,
+                 100 * g.band_frac);
 }
 
 /* --resume: a stopped subtest's complete rounds into rounds_json and its tracking, its totals
@@ -290,6 +291,7 @@ struct subtest_loop {
     unsigned steady_round;
     double elapsed_total, written_total;
     char ss[128];                    /* the steady-state verdict so far, for progress lines */
+    char guard[512];                 /* the fill guard's line, said after the round's */
 };
 
 /* Phase 1: the drive's preparation (purge, WIPC), or the stopped run's records on --resume.
@@ -470,10 +472,30 @@ static int round_judge(struct pts_session *s, struct subtest_loop *L, unsigned r
         snprintf(L->ss, sizeof(L->ss), "not steady yet");
     struct json_object *ssj = ps_steady_json(d, L->sub_bs, L->win, d->n_track, L->steady_round,
                                           round, L->max_rounds);
+    L->guard[0] = '\0';
     if (L->steady_round && d->wipc)   /* ptsbench's fill guard, for information */
-        fill_guard_note(s, d, &L->tk, L->fills, &L->win[0], ssj);
+        fill_guard_note(s, d, &L->tk, L->fills, &L->win[0], ssj, L->guard, sizeof(L->guard));
     json_object_object_add(L->sub, "steady_state", ssj);
     return 0;
+}
+
+/* The last recorded round's IOPS: its elements' IOPS weighted by their time. */
+static double round_iops(const struct subtest_loop *L)
+{
+    size_t n = json_object_array_length(L->rounds_json);
+    struct json_object *els = n ? json_object_object_get(
+                                      json_object_array_get_idx(L->rounds_json, n - 1), "elements")
+                                : NULL;
+    double ios = 0, secs = 0;
+    for (size_t e = 0; els && e < json_object_array_length(els); e++) {
+        struct json_object *el = json_object_array_get_idx(els, e);
+        const double io = jp_path(el, "total.iops"), t = jp_path(el, "elapsed_s");
+        if (isfinite(io) && isfinite(t)) {
+            ios += io * t;
+            secs += t;
+        }
+    }
+    return secs > 0 ? ios / secs : NAN;
 }
 
 /* The round's progress line, printed once the round is in the file. */
@@ -483,20 +505,24 @@ static void round_say(struct pts_session *s, const struct subtest_loop *L, unsig
     if (s->cfg.quiet)   /* on a terminal too: over the live line, which goes on below */
         return;
     char line[1024] = "";
-    line_add(line, sizeof(line), "  [%s] round %u: %u elements", L->d->name, round, L->n_el);
+    line_add(line, sizeof(line), "  [%s] round %u: %u element%s", L->d->name, round, L->n_el,
+             L->n_el == 1 ? "" : "s");
     for (unsigned v = 0; v < L->d->n_track; v++) {
         const char *tn = json_object_get_string(json_object_array_get_idx(L->tr_names, v));
         char fig[32];
         units_format_figure(vals[v], metrics_figure_kind(L->d->track[v].metric), fig, sizeof(fig));
         line_add(line, sizeof(line), ", %s %s", tn, fig);
     }
-    if (L->wsat) {
-        char gb[32];
+    if (L->wsat) {   /* the round's IOPS (its elements' time-weighted mean), then the total */
+        char gb[32], io[32];
+        units_format_figure(round_iops(L), UNITS_FIG_IOPS, io, sizeof(io));
         units_format_figure(L->written_total / 1e9, UNITS_FIG_VALUE, gb, sizeof(gb));
-        line_add(line, sizeof(line), ", %s GB written", gb);
+        line_add(line, sizeof(line), ", %s IOPS, %s GB written in all", io, gb);
     }
     line_add(line, sizeof(line), "%s%s%s", L->ss[0] ? "; " : "", L->ss, ps_sim_tag(s));
     results_out_say(&s->out, "%s", line);
+    if (L->guard[0])   /* about the window this round completed: after it */
+        results_out_say(&s->out, "%s", L->guard);
 }
 
 /* Phase 6: how the loop ended (WSAT's stop record, the steady-state note and line) and the

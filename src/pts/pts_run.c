@@ -29,6 +29,7 @@
 #include "lib/util.h"
 #include "pts/pts_def.h"
 #include "pts/pts_rules.h"
+#include "sim/sim_preset.h"
 #include "stats/data_measure.h"
 #include "stats/hist.h"
 #include "stats/steady.h"
@@ -84,14 +85,19 @@ struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t 
 
     if (run_select_engine(cfg->engine_name, cfg->target_path, &s->engine, err, errlen) != 0)
         goto fail;
-    if (run_probe_target(cfg->target_path, 0, cfg->allow_memory, cfg->profile_dirs, &s->target,
-                         err, errlen) != 0)
+    if (cfg->create_size && cfg->target_path && sim_target_is(cfg->target_path)) {
+        errf(err, errlen, "--size: a simulated drive has the capacity of its preset (override "
+                          "with sim:PRESET,user_bytes=...)");
+        goto fail;
+    }
+    if (run_probe_target(cfg->target_path, cfg->create_size, cfg->allow_memory,
+                         cfg->profile_dirs, &s->target, err, errlen) != 0)
         goto fail;
     if (run_place(&cfg->numa, &s->target, &s->place, err, errlen) != 0)
         goto fail;
-    if (!s->target.exists) {
-        errf(err, errlen, "%s: a PTS suite needs an existing device, file or sim:PRESET",
-             cfg->target_path);
+    if (!s->target.exists && !cfg->create_size) {
+        errf(err, errlen, "%s: a PTS suite needs an existing device, file or sim:PRESET (or "
+             "--size to create the file)", cfg->target_path);
         goto fail;
     }
     if (cfg->resume && run_resume_same_target(cfg->resume, &s->target, err, errlen) != 0)
@@ -261,16 +267,33 @@ void pts_print_plan(const struct pts_session *s)
     if (s->target.memory_fs[0])
         printf("  memory  %s is on %s: the figures measure memory, not a drive\n",
                s->target.path, s->target.memory_fs);
-    printf("  active range %g%%, write cache %s requested, outstanding I/O %u x %u (spec %u x %u)\n",
-           s->spec.active_range_pct, s->spec.write_cache ? "enabled" : "disabled", s->threads,
-           s->qd, s->spec.threads, s->spec.qd);
+    bool own = false;   /* a test that defines its own (LAT: 1 x 1) says so on its line */
+    for (unsigned i = 0; i < s->n_defs; i++)
+        own |= ps_def_threads(s, &s->defs[i]) != s->threads || ps_def_qd(s, &s->defs[i]) != s->qd;
+    printf("  active range %g%%, write cache %s requested, outstanding I/O (threads x queue "
+           "depth) %u x %u (spec %u x %u)%s\n", s->spec.active_range_pct,
+           s->spec.write_cache ? "enabled" : "disabled", s->threads, s->qd, s->spec.threads,
+           s->spec.qd, own ? " for WIPC and the tests that set none" : "");
     double total = 0, total_likely = 0;
     for (unsigned i = 0; i < s->n_defs; i++) {
         const struct pts_def *d = &s->defs[i];
         struct pts_timing t;
         ps_def_timing(s, d, &t);
-        char loop[512], prep[256], when[32];
+        char loop[600], prep[256], when[32];
         pts_loop_text(d, &t, loop, sizeof(loop));
+        if (t.threads != s->threads || t.qd != s->qd) {   /* and where each comes from */
+            const char *th = s->cfg.threads ? "--threads"
+                             : d->threads   ? "the test's"
+                                            : "the suite's";
+            const char *qd = s->cfg.qd ? "--qd" : d->qd ? "the test's" : "the suite's";
+            size_t l = strlen(loop);
+            if (!strcmp(th, "the test's") && !strcmp(qd, th))
+                snprintf(loop + l, sizeof(loop) - l, " at outstanding I/O %u x %u (the test's "
+                         "own)", t.threads, t.qd);
+            else
+                snprintf(loop + l, sizeof(loop) - l, " at outstanding I/O %u x %u (threads: "
+                         "%s, queue depth: %s)", t.threads, t.qd, th, qd);
+        }
         pts_preparation_text(d, &t, prep, sizeof(prep));
         double est = pts_estimate_s(d, &t), likely = pts_estimate_likely_s(d, &t);
         total += est;

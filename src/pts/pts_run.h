@@ -18,6 +18,7 @@ struct pts_config {
     const char *const *pts_dirs;       /* where PTS definitions are looked for (cli_data_dirs) */
     const char *const *profile_dirs;   /* where profiles and presets (devices/) are */
     const char *target_path;
+    uint64_t create_size;          /* --size: create or extend a file target (as run's) */
     bool destructive;
     bool overwrite_signatures;     /* --overwrite-signatures */
     bool allow_memory;             /* --allow-memory-target: a file on tmpfs/ramfs */

@@ -314,6 +314,10 @@ static const pts_kind_run_fn pts_kind_run[] = {
 /* Open the target and the output directory; the drive's state begins. 0 or -1 with err. */
 static int suite_open(struct pts_session *s, char *err, size_t errlen)
 {
+    if (s->target.kind == TARGET_FILE &&   /* --size: made (or extended) as run makes it */
+        (!s->target.exists || s->target.current_size < s->target.capacity) &&
+        target_create_file(&s->target, err, errlen) != 0)
+        return -1;
     if (s->target.kind != TARGET_SIM) {
         s->fd = target_open(&s->target, true, err, errlen);
         if (s->fd < 0)
@@ -490,10 +494,10 @@ static int suite_test(struct pts_session *s, unsigned i)
     int st = test_subtests(s, d, was, json_object_object_get(tj, "subtests"), err, sizeof(err));
     health_collect(&s->target, &after);
     json_object_object_add(tj, "health", health_json(&before, &after));
-    if (!s->cfg.quiet) {
+    if (!s->cfg.quiet) {   /* after the test's own lines, which wait for the file (results.h) */
         char line[512];
         health_summary(json_object_object_get(tj, "health"), line, sizeof(line));
-        printf("  %s\n", line);
+        results_out_say(&s->out, "  %s", line);
     }
     /* the test's time (virtual on the simulated drive), purges and WIPC excluded; of it, the
      * drains after the elements' ends and the loop itself (elements, HIR's waits): what the
@@ -506,9 +510,13 @@ static int suite_test(struct pts_session *s, unsigned i)
     json_object_object_add(tj, "status", json_object_new_string(
         st == 0 ? "complete" : st > 0 ? "interrupted" : "failed"));
     if (st < 0) {
-        fprintf(stderr, "ptsbench suite: %s: %s\n", d->name, err);
         json_object_object_add(tj, "error", json_object_new_string(err));
         code = EXIT_FAILURE_RUN;
+        char flush_err[ERR_LEN];   /* the lines of what was done first, then why it stopped */
+        if (!s->out.failed)
+            ps_flush_or_fail(s, true, flush_err, sizeof(flush_err));
+        fflush(stdout);
+        fprintf(stderr, "ptsbench suite: %s: %s\n", d->name, err);
     } else if (st > 0) {
         code = EXIT_INTERRUPTED;
     }

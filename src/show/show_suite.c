@@ -32,8 +32,26 @@ static const char *mbs(double v, char *buf, size_t len)
     return buf;
 }
 
-/* The drive's state at the end of a subtest and its steady-state verdict, in one line. */
-static void subtest_state(FILE *out, struct json_object *sub, bool sim)
+/* A subtest its test's stop cut short ("interrupted", "failed", "running": the last one of a
+ * test whose status is not complete): where it stopped, and that no verdict was reached. */
+static void subtest_cut(FILE *out, struct json_object *sub, const char *status)
+{
+    const size_t n = jp_len(jp_arr_at(sub, "rounds"));
+    const char *how = !strcmp(status, "running") ? "stopped (its writer did not finish)" : status;
+    const char *none = jp_obj_at(sub, "stop") ? "write saturation claims no steady state"
+                                              : "no steady-state verdict was reached";
+    if (!jp_arr_at(sub, "rounds"))   /* a kind of other loops (HIR, XSR, DIRTH) */
+        fprintf(out, "; %s before it was complete: no verdict was reached", how);
+    else if (n)
+        fprintf(out, "; %s during round %zu (%zu complete): %s", how, n + 1, n, none);
+    else
+        fprintf(out, "; %s before its first round was complete%s: %s", how,
+                jp_obj_at(sub, "precondition") ? "" : " (in its preparation)", none);
+}
+
+/* The drive's state at the end of a subtest and its steady-state verdict, in one line; cut:
+ * the test's status when it stopped this subtest (else NULL). */
+static void subtest_state(FILE *out, struct json_object *sub, bool sim, const char *cut)
 {
     struct json_object *st = jp_obj_at(sub, "state");
     struct json_object *ss = jp_obj_at(sub, "steady_state");
@@ -46,6 +64,8 @@ static void subtest_state(FILE *out, struct json_object *sub, bool sim)
     if (ss && jp_true(jp_at(ss, "reached")))
         fprintf(out, "; steady state (SNIA PTS rule) at round %.0f of %.0f", jp_path(ss, "round"),
                 jp_path(ss, "rounds_run"));
+    else if (cut)
+        subtest_cut(out, sub, cut);
     else if (ss) {
         double run = jp_path(ss, "rounds_run");
         if (!isfinite(run))
@@ -223,11 +243,14 @@ void show_suite(FILE *out, struct json_object *doc)
                 strcmp(sstr(t, "status"), "complete") ? ", status " : "",
                 strcmp(sstr(t, "status"), "complete") ? sstr(t, "status") : "");
         struct json_object *subs = jp_arr_at(t, "subtests");
+        const char *status = sstr(t, "status");
         for (size_t j = 0; j < jp_len(subs); j++) {
             struct json_object *s = jp_idx(subs, j);
             if (jp_len(subs) > 1)
                 fprintf(out, " subtest %s\n", sstr(s, "label"));
-            subtest_state(out, s, sim);
+            const bool last = j + 1 == jp_len(subs);
+            subtest_state(out, s, sim, last && *status && strcmp(status, "complete") ? status
+                                                                                    : NULL);
             if (jp_obj_at(s, "table"))
                 table_rows(out, s, sim);
             else if (!strcmp(kind, "hir") || jp_arr_at(s, "wait_states"))

@@ -211,11 +211,44 @@ static void test_minimums(void **state)
     table = opts;
 }
 
+/* An unknown option names the nearest known one: within 2 edits (a swap counts 1), else the
+ * options an ambiguous abbreviation begins; "-x" and far-off words get no guess. */
+static void test_did_you_mean(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args[3];
+        const char *want;
+    } cases[] = {
+        {{"--cuont", "3", NULL}, "unknown option '--cuont'; did you mean --count?"},
+        {{"--labels", "a", NULL}, "did you mean --label?"},
+        {{"--round-tme", "1s", NULL}, "did you mean --round-time?"},
+        {{"--hlep", NULL}, "did you mean --help?"},
+        {{"-count", "3", NULL}, "unknown option '-count'; did you mean --count?"},
+        {{"--frobnicate", NULL}, "unknown option '--frobnicate' (see ptsbench cmd --help)"},
+        {{"-x", NULL}, "unknown option '-x' (see ptsbench cmd --help)"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char err[512];
+        assert_int_equal(parse(cases[i].args, NULL, NULL, err, sizeof(err)), CLI_BAD);
+        if (!strstr(err, cases[i].want) || strchr(err, '\n') != err + strlen(err) - 1)
+            fail_msg("case %zu: '%s' (want '%s')", i, err, cases[i].want);
+    }
+    static const char *const names[] = {"rounds", "round-time", "round-bytes", "quiet"};
+    char buf[128];
+    assert_int_equal(cli_suggest("ro", names, 4, buf, sizeof(buf)), 3);
+    assert_string_equal(buf, "rounds|round-time|round-bytes");
+    assert_int_equal(cli_suggest("quite", names, 4, buf, sizeof(buf)), 1);
+    assert_string_equal(buf, "quiet");
+    assert_int_equal(cli_suggest("zz", names, 4, buf, sizeof(buf)), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values_land),
         cmocka_unit_test(test_refusals_are_one_line),
+        cmocka_unit_test(test_did_you_mean),
         cmocka_unit_test(test_help_lines),
         cmocka_unit_test(test_parse_again),
         cmocka_unit_test(test_minimums),
