@@ -1,5 +1,6 @@
 /* run.c — prepare (validate, no writes) and execute a measured run. */
 #include "core/run.h"
+#include "core/thermal_rounds.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -381,6 +382,17 @@ static void print_round(const struct run_record *rec, const struct round_metrics
     fflush(stdout);
 }
 
+/* Under a window's verdict: the rounds of it during which the drive throttled (thermal_rounds.h). */
+static void say_throttled(const struct run_record *rec, unsigned first, unsigned last)
+{
+    char list[256];
+    unsigned k = thermal_window_rounds(rec->rounds, rec->n_rounds, first, last, list,
+                                       sizeof(list));
+    if (k)
+        printf("\n  the drive throttled during round%s %s of this window: its figures are the "
+               "drive at its thermal limit, not its unthrottled rate", k == 1 ? "" : "s", list);
+}
+
 static void print_summary(const struct run_record *rec)
 {
     unsigned wdpc_rounds = rec->first_measure > 1 ? rec->first_measure - 1 : 0;
@@ -412,11 +424,14 @@ static void print_summary(const struct run_record *rec)
     }
     if (rec->verdict.reason[0] && rec->measured >= rec->cfg.criteria.window)
         printf("\nnot SNIA steady state: %s", rec->verdict.reason);
+    if (w->last_round && rec->measured >= rec->cfg.criteria.window)
+        say_throttled(rec, w->first_round, w->last_round);   /* the window judged */
     if (rec->last_window.last_round) {
         char avg[32];
         units_format_figure(rec->last_window.average, kind, avg, sizeof(avg));
         printf("\nlast rounds %u-%u: %s average %s, %s", rec->last_window.first_round,
                rec->last_window.last_round, rec->cfg.track, avg, rec->last_verdict.label);
+        say_throttled(rec, rec->last_window.first_round, rec->last_window.last_round);
     }
     if (rec->health_done) {
         char line[512];

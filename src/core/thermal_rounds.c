@@ -90,3 +90,21 @@ void thermal_window_note(struct json_object *ss, const struct round_metrics *rou
     if (list)
         json_object_object_add(win, "throttled_rounds", list);
 }
+
+unsigned thermal_window_rounds(const struct round_metrics *rounds, unsigned n, unsigned first,
+                               unsigned end, char *buf, size_t len)
+{
+    unsigned k = 0;
+    if (len)
+        buf[0] = '\0';
+    for (unsigned i = 0; i < n; i++) {
+        const struct round_metrics *m = &rounds[i];
+        if (m->round < first || m->round > end || m->thermal.throttled != THERMAL_YES)
+            continue;
+        size_t at = strlen(buf);
+        if (at + 16 < len)
+            snprintf(buf + at, len - at, "%s%u", k ? ", " : "", m->round);
+        k++;
+    }
+    return k;
+}

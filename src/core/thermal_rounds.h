@@ -14,6 +14,8 @@
 #ifndef PTSBENCH_THERMAL_ROUNDS_H
 #define PTSBENCH_THERMAL_ROUNDS_H
 
+#include <stddef.h>
+
 #include "device/thermal.h"
 
 struct target_info;
@@ -35,5 +37,13 @@ void thermal_round_sim(const struct sim_stats *now, const struct sim_stats *was,
 struct json_object;
 struct round_metrics;
 void thermal_window_note(struct json_object *ss, const struct round_metrics *rounds, unsigned n);
+
+/* The rounds first..last during which the drive throttled, as "5, 6, 9" in buf; their count.
+ * A window with such rounds keeps the PTS's verdict (the rule is about the tracking variable;
+ * the PTS says nothing of throttling: our choice) and every reader says which of its rounds
+ * were the throttled drive's: the figures are the drive at its thermal limit in that room,
+ * not its unthrottled rate. */
+unsigned thermal_window_rounds(const struct round_metrics *rounds, unsigned n, unsigned first,
+                               unsigned last, char *buf, size_t len);
 
 #endif

@@ -690,7 +690,7 @@ static void value_delta(const struct health_value *b, const struct health_value 
 
 static void say_bytes(int64_t bytes, char *buf, size_t len)
 {
-    snprintf(buf, len, "%.1f GB", units_mb((double)bytes) / 1e3);
+    units_format_figure((double)bytes, UNITS_FIG_BYTES, buf, len);
 }
 
 static void say_step(uint64_t unit, char *buf, size_t len)
@@ -699,6 +699,8 @@ static void say_step(uint64_t unit, char *buf, size_t len)
         snprintf(buf, len, "%llu GiB", (unsigned long long)(unit / GIB));
     else if (unit >= (1ull << 20) && unit % (1ull << 20) == 0)
         snprintf(buf, len, "%llu MiB", (unsigned long long)(unit >> 20));
+    else if (unit >= 1024 && unit % 1024 == 0)
+        snprintf(buf, len, "%llu KiB", (unsigned long long)(unit >> 10));
     else if (unit >= 1000 && unit % 1000 == 0)
         snprintf(buf, len, "%llu kB", (unsigned long long)(unit / 1000));
     else

@@ -137,15 +137,48 @@ static void print_cells(char (*cell)[CELL], const int *w)
     }
 }
 
-/* The notes under the table: assumed conditions a match differs on (*), and why a claim has no
- * comparable measurement. */
-static void print_notes(const struct verify_result *res, size_t n)
+/* Why a claim failed, in one line: what was measured against what was claimed, what the ratio
+ * means and what a pass needed, and the state and conditions both were in. */
+static void print_fail_reason(const struct verify_result *r, double tol)
+{
+    const struct verify_claim *c = r->claim;
+    const struct meas_point *p = r->match.point;
+    char m[64], cl[64], ratio[32], need[32], at[CELL];
+    fmt_num(r->measured, m, sizeof(m));
+    fmt_num(c->value, cl, sizeof(cl));
+    units_format_figure(r->ratio, UNITS_FIG_RATIO, ratio, sizeof(ratio));
+    fmt_at(p, at, sizeof(at));
+    if (c->unit.kind == VERIFY_KIND_LATENCY) {
+        units_format_figure(1 + tol, UNITS_FIG_RATIO, need, sizeof(need));
+        printf("  %s: FAIL: measured %s %s against a claimed ceiling of %s %s (ratio %s = "
+               "claimed / measured; a pass needs the measured at most %s x the claim, the "
+               "tolerance %g%%)", c->name, m, c->unit.name, cl, c->unit.name, ratio, need,
+               tol * 100);
+    } else {
+        units_format_figure(1 - tol, UNITS_FIG_RATIO, need, sizeof(need));
+        printf("  %s: FAIL: measured %s %s is %s of the claimed %s %s (ratio = measured / "
+               "claimed; a pass needs at least %s, the tolerance %g%%)", c->name, m, c->unit.name,
+               ratio, cl, c->unit.name, need, tol * 100);
+    }
+    printf("; claimed %s, measured %s, at %s\n", verify_claim_state_label(c),
+           meas_state_label(p->state), at);
+}
+
+/* The notes under the table: why each failed claim failed, assumed conditions a match differs
+ * on (*), and why a claim has no comparable measurement. */
+static void print_notes(const struct verify_result *res, size_t n, double tol)
 {
     bool any = false, assumed = false;
     for (size_t i = 0; i < n; i++) {
         const struct verify_result *r = &res[i];
         char text[512];
         assumed |= r->claim->assumed != 0;
+        if (r->verdict == VERIFY_FAIL && r->match.point) {
+            if (!any)
+                printf("\n");
+            print_fail_reason(r, tol);
+            any = true;
+        }
         if (r->match.point && !r->match.exact) {
             verify_match_differences(r->claim, &r->match, text, sizeof(text));
             printf("%s* %s: matched at assumed conditions it differs on: %s\n", any ? "" : "\n",
@@ -219,7 +252,7 @@ static void print_table(const struct verify_session *s, const struct verify_resu
     print_cells(cell[n], w);
     for (size_t i = 0; i < n; i++)
         print_cells(cell[i], w);
-    print_notes(res, n);
+    print_notes(res, n, tol);
     const char *word = k.fail ? "FAIL"
                        : k.none && !allow_missing
                            ? "INCOMPLETE (--allow-missing accepts claims without a comparable "

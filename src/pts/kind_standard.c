@@ -516,8 +516,8 @@ static void round_say(struct pts_session *s, const struct subtest_loop *L, unsig
     if (L->wsat) {   /* the round's IOPS (its elements' time-weighted mean), then the total */
         char gb[32], io[32];
         units_format_figure(round_iops(L), UNITS_FIG_IOPS, io, sizeof(io));
-        units_format_figure(L->written_total / 1e9, UNITS_FIG_VALUE, gb, sizeof(gb));
-        line_add(line, sizeof(line), ", %s IOPS, %s GB written in all", io, gb);
+        units_format_figure(L->written_total, UNITS_FIG_BYTES, gb, sizeof(gb));
+        line_add(line, sizeof(line), ", %s IOPS, %s written in all", io, gb);
     }
     line_add(line, sizeof(line), "%s%s%s", L->ss[0] ? "; " : "", L->ss, ps_sim_tag(s));
     results_out_say(&s->out, "%s", line);
@@ -564,9 +564,9 @@ static void subtest_finish(struct pts_session *s, struct subtest_loop *L, int st
                      d->name, rounds_done, ps_sim_tag(s));
         } else {
             char gb[32], secs[32];
-            units_format_figure(L->written_total / 1e9, UNITS_FIG_VALUE, gb, sizeof(gb));
+            units_format_figure(L->written_total, UNITS_FIG_BYTES, gb, sizeof(gb));
             units_format_figure(L->elapsed_total, UNITS_FIG_IOPS, secs, sizeof(secs));
-            line_add(line, sizeof(line), "  [%s] stopped after %u rounds: %s GB written in "
+            line_add(line, sizeof(line), "  [%s] stopped after %u rounds: %s written in "
                      "%s s%s", d->name, rounds_done, gb, secs, ps_sim_tag(s));
         }
         results_out_say(&s->out, "%s", line);

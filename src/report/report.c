@@ -1121,11 +1121,12 @@ static void wsat_cell(struct json_object *doc, char *buf, size_t len)
     for (size_t k = from; k < nr; k++)
         fin += jp_path(jp_idx(jp_at(sub, "rounds"), k), "elements.0.total.iops") /
                (double)(nr - from);
-    char v[32];
+    char v[32], w[32];
     report_fmt_count(fin, v, sizeof(v));
-    snprintf(buf, len, "%s IOPS (last %zu rounds after %.0f GB written from purge; write "
-             "saturation, no steady-state claim)", v, nr - from,
-             jp_path(jp_idx(jp_at(sub, "rounds"), nr - 1), "total_written_gb"));
+    fmt_fig(1e9 * jp_path(jp_idx(jp_at(sub, "rounds"), nr - 1), "total_written_gb"),
+            UNITS_FIG_BYTES, w, sizeof(w));
+    snprintf(buf, len, "%s IOPS (last %zu rounds after %s written from purge; write "
+             "saturation, no steady-state claim)", v, nr - from, w);
 }
 
 static void hir_cell(struct json_object *doc, char *buf, size_t len)
@@ -1960,7 +1961,7 @@ static void pts_wsat(struct ctx *c, const char *name)
         char c1[16], c2[48], c3[32], c4[32], c5[32];
         snprintf(c1, sizeof(c1), "%zu", nr);
         double gb = jp_path(jp_idx(rounds, nr - 1), "total_written_gb");
-        snprintf(c2, sizeof(c2), "%.0f GB", gb);
+        fmt_fig(gb * 1e9, UNITS_FIG_BYTES, c2, sizeof(c2));
         report_fmt_count(jp_path(jp_idx(rounds, 0), "elements.0.total.iops"), c3,
                          sizeof(c3));
         report_fmt_count(fin, c4, sizeof(c4));
@@ -1969,7 +1970,7 @@ static void pts_wsat(struct ctx *c, const char *name)
                             jp_str(sub, "stop.reason") ? jp_str(sub, "stop.reason") : ""};
         t_row(&tb, cp);
         o_para(&c->o, "%s: from %s IOPS in the first round to %s IOPS over the last five, after "
-                      "%.0f GB written.", dev(c, i), c3, c4, gb);
+                      "%s written.", dev(c, i), c3, c4, c2);
     }
     t_emit(&c->o, &tb);   /* an empty table still frees its head */
 }

@@ -289,8 +289,12 @@ void show_crosscheck(FILE *out, struct json_object *doc)
             json_object_object_get_ex(val, fio, &vf);
             double n = vn ? json_object_get_double(vn) : NAN;
             double f = vf ? json_object_get_double(vf) : NAN;
-            fprintf(out, "%-20s %14s %14s %10.3f\n", key, mbs(n, a, sizeof(a)),
-                    mbs(f, b, sizeof(b)), jp_path(val, "ratio"));
+            const enum units_figure kind = metrics_figure_kind(key);
+            char r[40];
+            units_format_figure(n, kind, a, sizeof(a));
+            units_format_figure(f, kind, b, sizeof(b));
+            units_format_figure(jp_path(val, "ratio"), UNITS_FIG_RATIO, r, sizeof(r));
+            fprintf(out, "%-20s %14s %14s %10s\n", key, a, b, r);
         }
     }
     struct json_object *runs = jp_arr_at(doc, "runs");

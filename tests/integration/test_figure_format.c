@@ -64,14 +64,6 @@ static const char *const sims[][20] = {
 static const struct {
     const char *cmd, *text, *where;
 } known[] = {
-    /* the reason is recorded in results (health.write_amplification_why) as "host +0.0 GB":
-     * say_bytes's "%.1f GB" would change a recorded text; print it from the numbers instead */
-    {"profile", "host +0.0 GB", "src/device/health.c:705 say_bytes: \"%.1f GB\""},
-    {"show", "host +0.0 GB", "src/device/health.c:705 say_bytes: \"%.1f GB\""},
-    /* show of a crosscheck: every summary figure through mbs(), latencies without their unit */
-    {"show", "lat_", "src/show/show_suite.c:268 show_crosscheck: mbs() for every metric"},
-    /* WSAT's progress: the total written as "%.3f GB" (issue 46 also wants IOPS there) */
-    {"suite", "GB written", "src/pts/kind_standard.c:493,540 \"%s GB written\" (%.3f)"},
     {NULL, NULL, NULL},
 };
 

@@ -96,6 +96,8 @@ static void test_sim_throttles_from_round_4(void **state)
     assert_int_equal(json_object_array_length(tr), 4);
     for (int k = 0; k < 4; k++)
         assert_int_equal(json_object_get_int(json_object_array_get_idx(tr, k)), 4 + k);
+    /* and the closing lines say so under the window's verdict */
+    assert_non_null(strstr(text, "the drive throttled during rounds 4, 5, 6, 7 of this window"));
     free(text);
     json_object_put(doc);
     /* the report says it in one sentence, and draws the chart beside IOPS (with gnuplot) */
