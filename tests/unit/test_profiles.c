@@ -539,7 +539,7 @@ static void test_all_profiles_load(void **state)
     static const char *const shipped[] = {
         "database.ini", "fileserver.ini", "webserver.ini", "workstation.ini", "streaming.ini",
         "large-block.ini", "qd-ramp-4k-read.ini", "qd-ramp-4k-write.ini", "atto.ini",
-        "four-corners.ini", "fio-quick.ini", "oltp.ini",
+        "four-corners.ini", "fio-quick.ini", "oltp.ini", "quick.ini",
     };
     enum { N_SHIPPED = sizeof shipped / sizeof shipped[0] };
     bool seen[N_SHIPPED] = {false};
