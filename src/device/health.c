@@ -495,6 +495,8 @@ void health_whole_disk(const char *root, const char *name, char *out, size_t len
 void health_nvme_controller(const char *disk, char *out, size_t len)
 {
     str_copy(out, len, disk);
+    if (strlen(out) <= 4)   /* not "nvmeN...": nothing after the prefix to cut */
+        return;
     char *n = strchr(out + 4, 'n');
     char *c = strchr(out + 4, 'c');
     if (c && (!n || c < n))

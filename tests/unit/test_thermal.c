@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "device/health.h"
 #include "device/thermal.h"
 #include "helpers.h"
 #include "lib/json_path.h"
@@ -286,6 +287,25 @@ static void test_sim_off_changes_nothing(void **state)
     assert_non_null(strstr(err, "thermal_resume_c"));
 }
 
+/* The controller of a disk name: nvme0n1 -> nvme0, nvme0c1n1 -> nvme0; any other name (a
+ * file's disk "vda", "sda", or none) unchanged, and never read past its end (ASan saw
+ * strchr(out + 4) on "vda" once, from thermal_hwmon of a file target). */
+static void test_nvme_controller_names(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"nvme0n1", "nvme0"}, {"nvme12n3", "nvme12"}, {"nvme0c1n1", "nvme0"},
+        {"vda", "vda"},       {"sda", "sda"},         {"", ""},
+        {"nvme", "nvme"},     {"loop0", "loop0"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char out[64];
+        memset(out, 'x', sizeof(out));   /* no NUL or 'n' past the name: an overread runs off */
+        health_nvme_controller(cases[i][0], out, sizeof(out));
+        assert_string_equal(out, cases[i][1]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -294,6 +314,7 @@ int main(void)
         cmocka_unit_test(test_malformed_and_empty),
         cmocka_unit_test(test_hwmon_fake_sysfs),
         cmocka_unit_test(test_judge),
+        cmocka_unit_test(test_nvme_controller_names),
         cmocka_unit_test(test_sim_model),
         cmocka_unit_test(test_sim_off_changes_nothing),
     };
