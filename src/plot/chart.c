@@ -486,17 +486,29 @@ void plot_xtics_at(struct plot_chart *ch, const double *v, size_t n)
     free(b.s);
 }
 
-void plot_bar_values(struct plot_chart *ch, size_t n_cols, const char *fmt)
+/* units_format_figure's rules in gnuplot: a whole number rounded as C's "%.0f" rounds and
+ * grouped by threes (units_group); three significant digits from the value rounded to three
+ * ("%.2e"), so that 99.96 is 100 (units_sig3), grouped when whole. */
+const char plot_figure_functions[] =
+    "fig_commas(s) = strlen(s) <= 3 ? s : fig_commas(s[1:strlen(s) - 3]) . ',' . "
+    "s[strlen(s) - 2:strlen(s)]\n"
+    "fig_count(x) = fig_commas(sprintf('%.0f', x))\n"
+    "fig_clamp(d) = d < 0 ? 0 : d > 6 ? 6 : d\n"
+    "fig_dec(x) = x <= 0 ? 0 : fig_clamp(2 - floor(log10(real(sprintf('%.2e', x)))))\n"
+    "fig_sig3(x) = fig_dec(x) == 0 ? fig_count(x) : sprintf('%.' . sprintf('%d', fig_dec(x)) . "
+    "'f', x)\n";
+
+void plot_bar_values(struct plot_chart *ch, size_t n_cols, enum units_figure kind)
 {
+    const char *fn = kind == UNITS_FIG_IOPS || kind == UNITS_FIG_COUNT ? "fig_count" : "fig_sig3";
+    plot_set(ch, "%s", plot_figure_functions);
     /* a clustered histogram with gap 1 draws column k of row r centred at
      * r + (k - (n - 1) / 2) / (n + 1) */
-    char q[64];
-    plot_quote(q, sizeof(q), fmt);
     for (size_t k = 0; k < n_cols; k++)
         plot_elem(ch, NULL,
-                  "dat using ($0 + (%zu - %g) / %g):%zu:(sprintf(%s, $%zu)) with labels center "
+                  "dat using ($0 + (%zu - %g) / %g):%zu:(%s($%zu)) with labels center "
                   "offset 0,0.6 font ',8'",
-                  k, ((double)n_cols - 1) / 2.0, (double)n_cols + 1.0, k + 2, q, k + 2);
+                  k, ((double)n_cols - 1) / 2.0, (double)n_cols + 1.0, k + 2, fn, k + 2);
 }
 
 void plot_mix_label(double rwmix_read, char *buf, size_t len)

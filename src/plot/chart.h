@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lib/units.h"
 #include "plot/plot.h"
 
 struct plot_chart;
@@ -110,8 +111,12 @@ void plot_round_xtics(struct plot_chart *ch);
 /* x tics exactly at these values (for log axes of block sizes and queue depths). */
 void plot_xtics_at(struct plot_chart *ch, const double *v, size_t n);
 /* Values above the bars of a clustered histogram (gap 1) of n_cols data columns (2..n+1),
- * printed with fmt (a gnuplot sprintf format such as "%.0f"). */
-void plot_bar_values(struct plot_chart *ch, size_t n_cols, const char *fmt);
+ * written as units_format_figure writes a figure of that kind (UNITS_FIG_IOPS, _COUNT: 3,198;
+ * _MBS, _VALUE: 41.5, 358, 3,198), by the gnuplot functions of plot_figure_functions. */
+void plot_bar_values(struct plot_chart *ch, size_t n_cols, enum units_figure kind);
+/* gnuplot definitions of fig_count(x) and fig_sig3(x): units_format_figure's IOPS/COUNT and
+ * MBS/VALUE forms for x >= 0, in gnuplot (tests/unit/test_chart_figures compares them). */
+extern const char plot_figure_functions[];
 
 /* A gnuplot string literal: single-quoted, quotes doubled, control characters dropped. */
 void plot_quote(char *dst, size_t len, const char *s);

@@ -218,11 +218,13 @@ static void ld_profiles(struct plot_ctx *c)
 
 /* ---- suites */
 
-/* Element e of a subtest's rounds is of interest: every one of a round of at most 9, else
- * the tracked block size at 100/0, 65/35, the tracked mix and 0/100. */
-static bool ld_interesting(struct json_object *sub, struct json_object *el, size_t n_el)
+/* Element e of a subtest's rounds is of interest: every one of a round of at most 9 (4 when
+ * several devices share the chart, so that the legend stays below a dozen rows), else the
+ * tracked block size at 100/0, 65/35, the tracked mix and 0/100. */
+static bool ld_interesting(struct json_object *sub, struct json_object *el, size_t n_el,
+                           bool many)
 {
-    if (n_el <= 9)
+    if (n_el <= (many ? 4u : 9u))
         return true;
     struct tracking t;
     if (tracking_at(sub, 0, &t) != 0 || !t.bs)
@@ -244,7 +246,7 @@ static void ld_suite_input(struct plot_ctx *c, struct latdist *l, size_t i, cons
         struct json_object *els = jp_arr(jp_idx(rounds, jp_len(rounds) - 1), "elements");
         for (size_t e = 0; isfinite(a) && isfinite(b) && e < jp_len(els); e++) {
             struct json_object *el = jp_idx(els, e);
-            if (!ld_interesting(sub, el, jp_len(els)))
+            if (!ld_interesting(sub, el, jp_len(els), many))
                 continue;
             k++;
             read_hist_init(rh);
@@ -285,7 +287,8 @@ static void ld_suite_test(struct plot_ctx *c, const char *test)
         c, name, test, title,
         "Share of each element's I/Os at least as slow as each latency (both axes log), from the "
         "histograms of its rounds in the steady-state window merged (reads and writes; the "
-        "elements of interest: every one of a short test, else the tracked block size read-only, "
+        "elements of interest: every one of a short test (at most 9 elements, 4 with several "
+        "devices), else the tracked block size read-only, "
         "at 65/35, at the tracked mix and write-only); a curve ends at its slowest I/O, the dotted lines "
         "are the 99th and 99.99th percentiles.");
     for (size_t i = 0; i < c->n_in; i++)

@@ -311,7 +311,7 @@ static void tp_bs(struct plot_ctx *c, const char *test)
     }
     if (many)
         plot_bar_dev_keys(c, ch);
-    plot_bar_values(ch, n_cols, "%.0f");
+    plot_bar_values(ch, n_cols, UNITS_FIG_MBS);
     plot_chart_done(c, ch);
 }
 

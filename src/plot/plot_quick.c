@@ -120,6 +120,6 @@ void plot_quick_charts(struct plot_ctx *c)
     }
     if (n_dev > 1)
         plot_bar_dev_keys(c, ch);
-    plot_bar_values(ch, 2 * n_dev, "%.0f");
+    plot_bar_values(ch, 2 * n_dev, UNITS_FIG_MBS);
     plot_chart_done(c, ch);
 }
