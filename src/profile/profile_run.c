@@ -871,9 +871,11 @@ static void print_round(struct profile_session *s, const struct pr_point *pt,
     units_format_lat(m->total.lat.pct_us[METRICS_P99], UNITS_TEXT, p99, sizeof(p99));
     char qd[256];   /* the depth not kept (metrics.h) */
     metrics_depth_text(&m->depth, qd, sizeof(qd));
-    results_out_say(&s->out, "  %-32s round %2u/%u  IOPS %s%s  %s MB/s  lat mean %s p99 %s  %s%s%s",
+    results_out_say(&s->out,
+                    "  %-32s round %2u/%u  IOPS %s%s  %s MB/s  lat mean %s p99 %s  %s%s%s%s",
                     label, m->round, max, iops, s->target.sim ? " (simulated)" : "", mb, mean,
-                    p99, state, *qd ? "  " : "", qd);
+                    p99, state, *qd ? "  " : "", qd,
+                    m->thermal.throttled == THERMAL_YES ? "  throttled" : "");   /* thermal_rounds.h */
 }
 
 static void print_point(struct profile_session *s, const struct pr_point *pt)

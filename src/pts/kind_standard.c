@@ -290,6 +290,7 @@ struct subtest_loop {
     struct steady_window win[PTS_MAX_TRACK];
     unsigned steady_round;
     double elapsed_total, written_total;
+    unsigned throttled_els;          /* this round's elements during which the drive throttled */
     char ss[128];                    /* the steady-state verdict so far, for progress lines */
     char guard[512];                 /* the fill guard's line, said after the round's */
 };
@@ -386,6 +387,7 @@ static int round_elements(struct pts_session *s, struct subtest_loop *L, unsigne
     unsigned el = 0;
     for (unsigned v = 0; v < d->n_track; v++)
         vals[v] = NAN;
+    L->throttled_els = 0;
     for (unsigned mi = 0; mi < d->n_mixes; mi++) {
         for (unsigned bi = 0; bi < L->n_bss; bi++) {
             unsigned mix = d->mixes[mi];
@@ -401,6 +403,7 @@ static int round_elements(struct pts_session *s, struct subtest_loop *L, unsigne
                 return 1;
             }
             json_object_array_add(els, element_json(mix, bs, &m));
+            L->throttled_els += m.thermal.throttled == THERMAL_YES;
             L->elapsed_total += m.elapsed_s;
             L->written_total += (double)m.write.bytes;
             for (unsigned v = 0; v < d->n_track; v++) {
@@ -519,6 +522,9 @@ static void round_say(struct pts_session *s, const struct subtest_loop *L, unsig
         units_format_figure(L->written_total, UNITS_FIG_BYTES, gb, sizeof(gb));
         line_add(line, sizeof(line), ", %s IOPS, %s written in all", io, gb);
     }
+    if (L->throttled_els)   /* thermal_rounds.h: recorded per element, said per round */
+        line_add(line, sizeof(line), "; the drive throttled during %u of its elements",
+                 L->throttled_els);
     line_add(line, sizeof(line), "%s%s%s", L->ss[0] ? "; " : "", L->ss, ps_sim_tag(s));
     results_out_say(&s->out, "%s", line);
     if (L->guard[0])   /* about the window this round completed: after it */

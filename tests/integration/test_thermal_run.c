@@ -145,11 +145,44 @@ static void test_sim_without_model_records_nothing(void **state)
     json_object_put(doc);
 }
 
+/* A suite's round lines and a profile's say it too (their elements and rounds record it). */
+static void test_suite_and_profile_say_throttled(void **state)
+{
+    (void)state;
+    char out[1024];
+    snprintf(out, sizeof(out), "%s/hot-tp", dir);
+    char *tp[] = {"ptsbench", "run-test", "tp", "--target", HOT, "--round-time", "10s",
+                  "--max-rounds", "2", "--out", out, NULL};
+    char *text = NULL;
+    struct json_object *doc = ptsbench_results(tp, out, 0, &text);
+    assert_non_null(doc);
+    assert_non_null(strstr(text, "[tp] round 1: 2 elements, "));
+    assert_non_null(strstr(text, "; the drive throttled during 2 of its elements"));
+    assert_true(json_object_get_boolean(
+        json_at(doc, "tests.0.subtests.0.rounds.0.elements.1.thermal.throttled")));
+    free(text);
+    json_object_put(doc);
+    snprintf(out, sizeof(out), "%s/hot-profile", dir);
+    char *pr[] = {"ptsbench", "profile", "streaming", "--target", HOT, "--round-time", "10s",
+                  "--out", out, NULL};
+    doc = ptsbench_results(pr, out, 0, &text);
+    assert_non_null(doc);
+    unsigned said = 0;
+    for (char *l = text; (l = strstr(l, " round ")); l++)
+        if (strchr(l, '\n') && strstr(l, "  throttled") && strstr(l, "  throttled") < strchr(l, '\n'))
+            said++;
+    print_message("profile round lines saying throttled: %u\n", said);
+    assert_true(said > 0);
+    free(text);
+    json_object_put(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sim_throttles_from_round_4),
         cmocka_unit_test(test_sim_without_model_records_nothing),
+        cmocka_unit_test(test_suite_and_profile_say_throttled),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
