@@ -1,7 +1,9 @@
 # nullblk-timing.sh — a lab scenario (scripts/vmlab/run.sh): measurement fidelity against a device
 # whose timing is known. null_blk in timer mode completes every I/O 1 ms after it was queued
 # (irqmode=2, completion_nsec=1000000); emulation adds to it, never takes from it. So at QD 1 no
-# latency percentile may be below 1 ms and the median lies within 1.0-1.3 ms, and at QD 16 the
+# latency percentile may be below 1 ms and the median lies within 1.0-1.3 ms (or, when the emulation
+# is slower than that, within 10% of fio's own median in the same VM: TCG under host load adds
+# 250-350 us to every I/O, for fio as for us), and at QD 16 the
 # mean in flight (the depth ptsbench records) agrees with Little's law (IOPS x mean latency)
 # within 10% of the declared depth, for io_uring, libaio and fio. Reads only.
 # qemu:
@@ -25,6 +27,13 @@ def load(p):
     except Exception as e:
         return None
 means = {}
+p50s = {}
+for e in ("fio", "io_uring", "libaio"):
+    d = load("/tmp/qd1-%s/results.json" % e)
+    if d:
+        p50s[e] = d["rounds"][0]["total"]["lat_us"]["percentiles"]["50"]
+# the upper bound: 1.3 ms, or fio's own median + 10% where the emulation made that higher
+hi = max(1300, p50s.get("fio", 0) * 1.10)
 for e in ("io_uring", "libaio", "fio"):
     d = load("/tmp/qd1-%s/results.json" % e)
     if not d:
@@ -33,8 +42,9 @@ for e in ("io_uring", "libaio", "fio"):
     p50, mn = lat["percentiles"]["50"], lat["min"]
     means[e] = lat["mean"]
     print("  %s QD 1: min %.0f us, median %.0f us, mean %.0f us" % (e, mn, p50, lat["mean"]))
-    print(("PASS" if 1000 <= p50 <= 1300 else "FAIL") + " qd1-%s-median-1.0-1.3ms" % e +
-          ("" if 1000 <= p50 <= 1300 else ": %.0f us" % p50))
+    ok = 1000 <= p50 <= hi and (e != "fio" or p50 <= 1600)
+    print(("PASS" if ok else "FAIL") + " qd1-%s-median-1.0-1.3ms-or-fio" % e +
+          ("" if ok else ": %.0f us (bound %.0f us)" % (p50, hi)))
     # the histogram reports within 0.79% (stats/hist.h): min is exact
     print(("PASS" if mn >= 1000 else "FAIL") + " qd1-%s-nothing-below-1ms" % e +
           ("" if mn >= 1000 else ": min %.0f us" % mn))
