@@ -609,6 +609,9 @@ static void worker_engine_init(struct worker *w)
     cfg.compress_pct = p->wl->compress_pct;
     cfg.wl = p->wl;
     cfg.range = &p->range;
+    const struct engine_job one = {.wl = p->wl, .range = &p->range, .label = p->wl->name};
+    cfg.jobs = &one;   /* one job (io/jobset.h): several are the pool's to come */
+    cfg.n_jobs = 1;
     w->init_ret = p->ops->init(&w->eng, &cfg, w->err, sizeof(w->err));
     if (w->init_ret == 0 && !p->whole_round) {
         struct io_unit *u = p->ops->units(w->eng);

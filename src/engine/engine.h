@@ -149,6 +149,13 @@ struct round_limits {
 };
 
 
+/* One job of several run at once (io/jobset.h): whole-round engines write one job each. */
+struct engine_job {
+    const struct workload *wl;
+    const struct wl_range *range;
+    const char *label;                  /* unique among the jobs */
+};
+
 struct engine_config {
     int fd;                /* target, opened by the caller (O_DIRECT) */
     unsigned depth;        /* max I/Os in flight (queue depth) */
@@ -162,6 +169,11 @@ struct engine_config {
     const char *path;                   /* the target's path */
     const struct workload *wl;
     const struct wl_range *range;       /* the active range */
+    const struct engine_job *jobs;      /* the jobs run at once, n_jobs >= 1 (jobs[0] is wl and
+                                           range when one); round() fills one worker_stats per
+                                           job, out[0 .. n_jobs-1]; valid during init() only:
+                                           an engine copies what it keeps */
+    unsigned n_jobs;
     const char *artifact_dir;           /* where job files and outputs are kept */
     const char *const *remotes;         /* HOST[:PORT] of remote load generators */
     unsigned n_remotes;
