@@ -47,6 +47,7 @@ struct worker {
     pthread_t thread;
     bool started;
     struct worker_pool *pool;
+    const struct workload *wl;             /* its job's workload (io/jobset.h) */
     struct engine *eng;
     struct io_unit **free_units, **staged, **done;
     unsigned n_free;
@@ -177,8 +178,8 @@ static void round_begin(struct worker *w, const struct round_limits *lim)
     /* engine time is dilated k times on a scaled simulated drive: the pacing too (a worker's
      * I/Os each stand for k there) */
     const uint64_t k = p->lat_scale > 1 ? p->lat_scale : 1;
-    r->gap_ns = p->wl->rate_iops ? 1000000000ull * k / p->wl->rate_iops : 0;
-    r->think_ns = p->wl->thinktime_ns * k;
+    r->gap_ns = w->wl->rate_iops ? 1000000000ull * k / w->wl->rate_iops : 0;
+    r->think_ns = w->wl->thinktime_ns * k;
     r->paced = r->gap_ns || r->think_ns;
     r->next_issue = r->start;
     r->depth_t = r->start;
@@ -259,7 +260,7 @@ static void after_submit(struct worker *w, unsigned to)
 static void round_fill(struct worker *w)
 {
     struct worker_pool *p = w->pool;
-    const struct workload *wl = p->wl;
+    const struct workload *wl = w->wl;
     const struct engine_ops *ops = p->ops;
     struct round_state *r = &w->r;
     const bool fill_data = w->fill_data;
@@ -433,7 +434,7 @@ static void round_finish(struct worker *w)
         ops->choices(w->eng, &now);
         engine_choices_since(&s->choices, &now, &w->r.choices0);
     }
-    s->depth_declared = w->pool->wl->qd;
+    s->depth_declared = w->wl->qd;
     s->depth_how = w->pool->virtual_time ? DEPTH_VIRTUAL : DEPTH_LOOP;
     note_cpu(w);
 }
@@ -465,7 +466,7 @@ static void pace_nap(struct worker *w, uint64_t now)
 static void worker_round(struct worker *w, const struct round_limits *lim)
 {
     const struct engine_ops *ops = w->pool->ops;
-    const struct workload *wl = w->pool->wl;
+    const struct workload *wl = w->wl;
     struct round_state *r = &w->r;
     round_begin(w, lim);
     for (;;) {
@@ -536,7 +537,7 @@ static void pool_round_virtual(struct worker_pool *p, const struct round_limits 
                 wake = false;
             }
             const struct round_state *r = &p->w[i].r;
-            if (r->paced && r->issuing && r->inflight < p->wl->qd) {
+            if (r->paced && r->issuing && r->inflight < p->w[i].wl->qd) {
                 const uint64_t at = r->next_issue < r->end ? r->next_issue : r->end;
                 if (at < best) {
                     best = at;
@@ -604,12 +605,12 @@ static void worker_engine_init(struct worker *w)
 {
     struct worker_pool *p = w->pool;
     struct engine_config cfg = p->base;
-    cfg.depth = p->wl->qd;
-    cfg.max_len = wl_max_bs(p->wl);
-    cfg.compress_pct = p->wl->compress_pct;
-    cfg.wl = p->wl;
+    cfg.depth = w->wl->qd;
+    cfg.max_len = wl_max_bs(w->wl);
+    cfg.compress_pct = w->wl->compress_pct;
+    cfg.wl = w->wl;
     cfg.range = &p->range;
-    const struct engine_job one = {.wl = p->wl, .range = &p->range, .label = p->wl->name};
+    const struct engine_job one = {.wl = w->wl, .range = &p->range, .label = w->wl->name};
     cfg.jobs = &one;   /* one job (io/jobset.h): several are the pool's to come */
     cfg.n_jobs = 1;
     w->init_ret = p->ops->init(&w->eng, &cfg, w->err, sizeof(w->err));
@@ -627,7 +628,7 @@ static void *worker_main(void *arg)
 {
     struct worker *w = arg;
     struct worker_pool *p = w->pool;
-    if (p->wl->rate_iops || p->wl->thinktime_ns)
+    if (w->wl->rate_iops || w->wl->thinktime_ns)
         prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);   /* paced: sleeps to the microsecond */
     /* pinned before the engine allocates and first touches its buffers: their pages come
      * from the pinned node's memory (the kernel's first-touch policy) */
@@ -672,6 +673,7 @@ static void worker_setup(struct worker_pool *p, struct worker *w, unsigned id,
     const struct workload *wl = p->wl;
     w->id = id;
     w->pool = p;
+    w->wl = wl;
     w->free_units = xcalloc(wl->qd, sizeof(*w->free_units));
     w->staged = xcalloc(wl->qd, sizeof(*w->staged));
     w->done = xcalloc(wl->qd, sizeof(*w->done));
