@@ -545,3 +545,53 @@ const struct fio_line *fio_section_find(const struct fio_section *s, const char 
             found = &s->lines[i];
     return found;
 }
+
+/* The last line of key that job idx sees (its own, else the globals before it), or NULL. */
+const struct fio_line *fio_job_find(const struct fio_doc *d, size_t idx, const char *key)
+{
+    const struct fio_line *l = fio_section_find(&d->sections[idx], key);
+    for (size_t i = idx; !l && i-- > 0;)
+        if (d->sections[i].global)
+            l = fio_section_find(&d->sections[i], key);
+    return l;
+}
+
+/* A flag as fio reads it: given and not "0". */
+bool fio_job_flag(const struct fio_doc *d, size_t idx, const char *key)
+{
+    const struct fio_line *l = fio_job_find(d, idx, key);
+    return l && (!l->value || strcmp(l->value, "0") != 0);
+}
+
+bool fio_job_starts_group(const struct fio_doc *d, size_t idx)
+{
+    const struct fio_line *wf = fio_job_find(d, idx, "wait_for");
+    return fio_job_flag(d, idx, "stonewall") || fio_job_flag(d, idx, "wait_for_previous") ||
+           (wf && wf->value && wf->value[0]);
+}
+
+void fio_doc_sections(const struct fio_doc *d, char *buf, size_t len)
+{
+    size_t pos = 0;
+    snprintf(buf, len, "none");
+    for (size_t i = 0; i < d->n && pos < len; i++) {
+        int n = snprintf(buf + pos, len - pos, "%s%s", i ? ", " : "", d->sections[i].name);
+        if (n < 0)
+            break;
+        pos += (size_t)n;
+    }
+}
+
+long fio_doc_job(const struct fio_doc *d, const char *name, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (!strcmp(d->sections[i].name, name)) {
+            if (d->sections[i].global)
+                return errf(err, errlen, "%s: [%s] is not a job: name a job section", d->path,
+                            name);
+            return (long)i;
+        }
+    char names[256];
+    fio_doc_sections(d, names, sizeof(names));
+    return errf(err, errlen, "%s: no section [%s] (sections: %s)", d->path, name, names);
+}

@@ -65,6 +65,18 @@ void fio_doc_free(struct fio_doc *doc);
 /* The last line of key in s, or NULL. */
 const struct fio_line *fio_section_find(const struct fio_section *s, const char *key);
 
+/* The last line of key that job section idx sees (its own, else the [global]s before it, the
+ * nearest first), or NULL; a flag as fio reads it (given, and not "0"). */
+const struct fio_line *fio_job_find(const struct fio_doc *d, size_t idx, const char *key);
+bool fio_job_flag(const struct fio_doc *d, size_t idx, const char *key);
+/* Does job idx wait for the jobs before it (stonewall, wait_for_previous, wait_for)? */
+bool fio_job_starts_group(const struct fio_doc *d, size_t idx);
+/* The index of the first section named name, a job; or -1 with err ("no section [X]
+ * (sections: ...)", "[global] is not a job"). */
+long fio_doc_job(const struct fio_doc *d, const char *name, char *err, size_t errlen);
+/* "a, b, c": every section's name, for messages. */
+void fio_doc_sections(const struct fio_doc *d, char *buf, size_t len);
+
 /* fio's arithmetic on text (starting with '('): 0 and *out (bytes, or microseconds when
  * is_time; a bare number in a duration counts seconds when seconds), or -1. */
 int fio_eval(const char *text, bool is_time, bool seconds, long long *out);
