@@ -245,6 +245,9 @@ static int wk_fio(const char *spec, struct wl_jobset *js, struct wl_verdicts *v,
     int rc = *is_fio ? wl_fio_verdicts(base, section, js, v, err, errlen) : 0;
     if (*is_fio && rc >= 0)
         snprintf(js->source, sizeof(js->source), "%s", spec);
+    if (rc > 0)
+        snprintf(js->note + strlen(js->note), sizeof(js->note) - strlen(js->note),
+                 "%sas read, refused keys left out: it would not run", js->note[0] ? "; " : "");
     free(base);
     return rc;
 }

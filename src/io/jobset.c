@@ -148,10 +148,10 @@ int wl_fio_verdicts(const char *path, const char *section, struct wl_jobset *js,
     snprintf(js->source, sizeof(js->source), "%s", path);
     int rc = js_load(&d, section, js, out, err, errlen);
     fio_doc_free(&d);
-    if (rc != 0)
+    if (rc != 0 && out->refused == 0) {
         wl_jobset_free(js);
-    if (rc != 0 && out->refused == 0)
         return -1;
+    }
     return rc ? 1 : 0;
 }
 

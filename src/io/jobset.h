@@ -71,8 +71,9 @@ struct wl_verdicts {
 };
 
 /* Every job of the fio file path (section NULL: all) into js, and every line's verdict into
- * out. 0 when the file would run (js filled), 1 when some line or job is refused (js empty, out
- * says which), -1 when the file cannot be read as fio reads it (err). */
+ * out. 0 when the file would run (js filled), 1 when some line or job is refused (out says
+ * which; js holds the jobs as far as they were taken, for showing only: never run it), -1 when
+ * the file cannot be read as fio reads it (err; js empty). */
 int wl_fio_verdicts(const char *path, const char *section, struct wl_jobset *js,
                     struct wl_verdicts *out, char *err, size_t errlen);
 void wl_verdicts_free(struct wl_verdicts *v);

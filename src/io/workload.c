@@ -1293,7 +1293,10 @@ static int wlf_apply_line(struct workload *wl, const struct fio_line *l, const c
     char where[320], read_as[400];
     snprintf(where, sizeof(where), "%s:%d", l->file, l->line);
     size_t before = strlen(wl->note);
-    int rc = wl_set(wl, l->key, l->value ? l->value : "", where, err, errlen);
+    /* wait_for orders jobs: the job set takes it (io/jobset.c), not the workload */
+    int rc = strcmp(l->key, "wait_for") ? wl_set(wl, l->key, l->value ? l->value : "", where,
+                                                 err, errlen)
+                                        : 0;
     wlf_read_as(l, read_as, sizeof(read_as));
     if (rc == 0 && read_as[0])
         wl_note_add(wl, read_as);
