@@ -308,6 +308,40 @@ static int fio_errf(char *err, size_t errlen, const char *file, int line, const 
     return errf(err, errlen, "%s:%d: %s", file, line, msg);
 }
 
+/* Each comma-separated part of buf that starts with '(' (a value per direction, as bs=
+ * (4k),(8k): fio splits before it reads a number) replaced by the number fio's arithmetic
+ * gives. 0, or -1 when a part is not an expression fio takes. */
+static int fio_arith(struct fio_line *l, char *buf, size_t len)
+{
+    if (!strchr(buf, '('))
+        return 0;
+    char in[FIO_VALUE_MAX], *save = NULL;
+    snprintf(in, sizeof(in), "%s", buf);
+    size_t o = 0;
+    int t = fio_time_key(l->key);
+    buf[0] = '\0';
+    for (char *part = strtok_r(in, ",", &save); part; part = strtok_r(NULL, ",", &save)) {
+        const char *sep = o ? "," : "";
+        long long v;
+        int n;
+        if (part[0] != '(')
+            n = snprintf(buf + o, len - o, "%s%s", sep, part);
+        else if (fio_eval(part, t > 0, t == 2, &v) != 0 || v < 0)
+            return -1;
+        else if (t == 2)   /* fio keeps whole seconds (parse.c str_to_decimal) */
+            n = snprintf(buf + o, len - o, "%s%llds", sep, v / 1000000);
+        else if (t == 1)
+            n = snprintf(buf + o, len - o, "%s%lldus", sep, v);
+        else
+            n = snprintf(buf + o, len - o, "%s%lld", sep, v);
+        if (n < 0 || (size_t)n >= len - o)
+            return -1;
+        o += (size_t)n;
+        l->computed |= part[0] == '(';
+    }
+    return 0;
+}
+
 /* The value as an option sees it: environment, keywords, bc, arithmetic. */
 static int fio_substitute(struct fio_line *l, char *err, size_t errlen)
 {
@@ -323,20 +357,10 @@ static int fio_substitute(struct fio_line *l, char *err, size_t errlen)
         snprintf(buf, sizeof(buf), "%lld", v);
         l->computed = true;
     }
-    if (buf[0] == '(') {
-        int t = fio_time_key(l->key);
-        if (fio_eval(buf, t > 0, t == 2, &v) != 0 || v < 0)
-            return fio_errf(err, errlen, l->file, l->line, "%s=%s: bad arithmetic (fio's "
-                            "operators + - * / %% ^, parentheses, units such as 4k or 10s)",
-                            l->key, l->raw);
-        if (t == 2)   /* fio keeps whole seconds (parse.c str_to_decimal) */
-            snprintf(buf, sizeof(buf), "%llds", v / 1000000);
-        else if (t == 1)
-            snprintf(buf, sizeof(buf), "%lldus", v);
-        else
-            snprintf(buf, sizeof(buf), "%lld", v);
-        l->computed = true;
-    }
+    if (fio_arith(l, buf, sizeof(buf)) != 0)
+        return fio_errf(err, errlen, l->file, l->line, "%s=%s: bad arithmetic (fio's "
+                        "operators + - * / %% ^, parentheses, units such as 4k or 10s)",
+                        l->key, l->raw);
     l->value = xstrdup(buf);
     return 0;
 }

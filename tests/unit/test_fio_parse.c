@@ -126,6 +126,11 @@ static void test_arithmetic(void **st)
     assert_int_equal(js.jobs[0].wl.bs[0].size, 12288);
     assert_int_equal(js.jobs[0].wl.round_time_ns, 120000000000ull);
     wl_jobset_free(&js);
+    struct fio_doc d;   /* one expression per direction, as fio splits bs=READ,WRITE first */
+    char err[256];
+    assert_int_equal(fio_doc_parse("[j]\nbs=(2*2k),(8k)\n", "x.fio", &d, err, sizeof(err)), 0);
+    assert_string_equal(d.sections[0].lines[0].value, "4096,8192");
+    fio_doc_free(&d);
 }
 
 static void test_comments_cut(void **st)
