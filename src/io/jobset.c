@@ -39,7 +39,8 @@ static void js_label(struct wl_jobset *js, struct wl_job *j, const char *name)
         snprintf(j->label, sizeof(j->label), "%s", name);
 }
 
-static void js_note(struct wl_jobset *js, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void js_note(struct wl_jobset *js, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static void js_note(struct wl_jobset *js, const char *fmt, ...)
 {
     char text[400];
