@@ -1268,47 +1268,57 @@ void wl_verdict_add(struct wl_verdicts *out, const char *key, const char *value,
         out->refused++;
 }
 
-/* What fio's substitutions made of the line, for the job's note ("" when nothing). */
-static void wlf_read_as(const struct fio_line *l, char *buf, size_t len)
+/* What fio's substitutions made of l ("$ncpus = 2 here", "${X} is unset: ...", "key=raw read
+ * as value"): each sentence into wl's note once (when add), all of them "; "-joined into buf
+ * ("" when nothing). */
+static void wlf_read_as(struct workload *wl, bool add, const struct fio_line *l, char *buf,
+                        size_t len)
 {
+    static const char *const words[] = {"$pagesize", "$mb_memory", "$ncpus"};
+    char part[5][320];
+    unsigned np = 0;
+    for (unsigned k = 0; k < 3; k++)
+        if (l->keywords & (1u << k))
+            snprintf(part[np++], sizeof(part[0]), "%s = %llu here", words[k],
+                     fio_keyword_value(1u << k));
+    if (l->unset_env[0])
+        snprintf(part[np++], sizeof(part[0]), "${%s} is unset: empty, as fio reads it",
+                 l->unset_env);
+    if (l->computed || np)
+        snprintf(part[np++], sizeof(part[0]), "%s=%s read as %s", l->key, l->raw, l->value);
     size_t n = 0;
     buf[0] = '\0';
-    static const char *const words[] = {"$pagesize", "$mb_memory", "$ncpus"};
-    for (unsigned k = 0; k < 3 && n < len; k++)
-        if (l->keywords & (1u << k))
-            n += (size_t)snprintf(buf + n, len - n, "%s%s = %llu here", n ? ", " : "",
-                                  words[k], fio_keyword_value(1u << k));
-    if (l->unset_env[0] && n < len)
-        n += (size_t)snprintf(buf + n, len - n, "%s${%s} is unset: empty, as fio reads it",
-                              n ? ", " : "", l->unset_env);
-    if ((l->computed || n) && n < len)
-        snprintf(buf + n, len - n, "%s%s=%s read as %s", n ? ", " : "", l->key, l->raw,
-                 l->value);
+    for (unsigned i = 0; i < np && n < len; i++) {
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? "; " : "", part[i]);
+        if (add)
+            wl_note_add(wl, part[i]);
+    }
 }
 
 /* One line into wl (and its verdict into out when given). */
 static int wlf_apply_line(struct workload *wl, const struct fio_line *l, const char *section,
-                         struct wl_verdicts *out, char *err, size_t errlen)
+                          struct wl_verdicts *out, char *err, size_t errlen)
 {
-    char where[320], read_as[400];
+    char where[320], read_as[700], why[1400];
     snprintf(where, sizeof(where), "%s:%d", l->file, l->line);
     size_t before = strlen(wl->note);
     /* wait_for orders jobs: the job set takes it (io/jobset.c), not the workload */
     int rc = strcmp(l->key, "wait_for") ? wl_set(wl, l->key, l->value ? l->value : "", where,
                                                  err, errlen)
                                         : 0;
-    wlf_read_as(l, read_as, sizeof(read_as));
-    if (rc == 0 && read_as[0])
-        wl_note_add(wl, read_as);
-    if (!out)
-        return rc;
+    /* the setter's own note (a noted key), before the substitutions' sentences */
     const char *note = wl->note + before;
     while (*note == ';' || *note == ' ')
         note++;
-    wl_verdict_add(out, l->key, l->raw, where, section,
-               rc ? WL_TAKE_REFUSED : (*note && strcmp(note, read_as)) ? WL_TAKE_NOTED
-                                                                       : WL_TAKE_HONOURED,
-               rc ? err : note);
+    snprintf(why, sizeof(why), "%s", rc ? err : note);
+    enum wl_take take = rc ? WL_TAKE_REFUSED : *note ? WL_TAKE_NOTED : WL_TAKE_HONOURED;
+    wlf_read_as(wl, rc == 0, l, read_as, sizeof(read_as));
+    if (read_as[0] && why[0])
+        snprintf(why + strlen(why), sizeof(why) - strlen(why), " (%s)", read_as);
+    else if (read_as[0])
+        snprintf(why, sizeof(why), "%s", read_as);
+    if (out)
+        wl_verdict_add(out, l->key, l->raw, where, section, take, why);
     return rc;
 }
 
