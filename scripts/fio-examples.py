@@ -30,7 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = "sim:zdrive-6300-1.6t"
 
 # ptsbench's refusals as main writes them today (src/profile, src/io): the first line of stderr.
-RE_JOBS = re.compile(r"\d+ jobs \(sections .*\): fio runs them at once")
+RE_JOBS = re.compile(r"\d+ jobs \(sections .*\): fio runs them")
 RE_KEY = re.compile(r"unknown key '([^']*)'")
 RE_ENGINE = re.compile(r"ioengine '([^']*)' is not one ptsbench runs")
 

@@ -25,6 +25,7 @@ int cmd_plot(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_verify(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_gate(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_db(int argc, char **argv, int full_argc, char **full_argv);
+int cmd_workload(int argc, char **argv, int full_argc, char **full_argv);
 
 /* --db FILE of run, suite and profile (cmd_db.c). cli_db_check before the run: an existing
  * FILE must be a ptsbench history (0, or -1 with "ptsbench CMD: --db FILE: why" printed).

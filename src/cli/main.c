@@ -54,6 +54,8 @@ static const struct {
     {"replay", cmd_replay, "replay a block I/O trace (blktrace, blkparse, fio iolog, csv)"},
     {"trace", do_trace, "block I/O traces: capture one, generate a synthetic one, its stats"},
     {"crosscheck", cmd_crosscheck, "the same workload on a native engine and on fio, side by side"},
+    {"workload", cmd_workload, "how a workload (a fio job file, a spec, a profile) will be run,\n"
+                               "             job by job and key by key, without running it"},
     {"show", do_show, "print a results file as a table"},
     {"export", cmd_export, "a results file's figures as CSV, TSV or JSON lines"},
     {"report", cmd_report, "HTML and Markdown report with plots from results files"},

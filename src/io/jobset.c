@@ -1,13 +1,14 @@
 /* jobset.c — see jobset.h. */
 #include "io/jobset.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "lib/ini.h"
+#include "io/fio_parse.h"
 #include "lib/util.h"
 
 static bool js_is_fio_file(const char *path)
@@ -26,24 +27,6 @@ static struct wl_job *js_add(struct wl_jobset *js)
     return j;
 }
 
-/* A flag as fio reads it: present and not "0". */
-static bool js_flag(const struct ini_section *s, const char *key)
-{
-    const struct ini_entry *e = s ? ini_find(s, key) : NULL;
-    return e && strcmp(e->value, "0") != 0;
-}
-
-/* Does job section s start a new group (fio: stonewall, new_group, wait_for,
- * wait_for_previous, in the job or in [global])? */
-static bool js_starts_group(const struct ini_section *g, const struct ini_section *s)
-{
-    static const char *const keys[] = {"stonewall", "wait_for_previous", "new_group", NULL};
-    for (unsigned k = 0; keys[k]; k++)
-        if (js_flag(s, keys[k]) || js_flag(g, keys[k]))
-            return true;
-    return ini_find(s, "wait_for") != NULL;
-}
-
 static void js_label(struct wl_jobset *js, struct wl_job *j, const char *name)
 {
     unsigned same = 0;
@@ -56,47 +39,127 @@ static void js_label(struct wl_jobset *js, struct wl_job *j, const char *name)
         snprintf(j->label, sizeof(j->label), "%s", name);
 }
 
+static void js_note(struct wl_jobset *js, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void js_note(struct wl_jobset *js, const char *fmt, ...)
+{
+    char text[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    size_t n = strlen(js->note);
+    if (strstr(js->note, text) || n + 3 >= sizeof(js->note))
+        return;
+    snprintf(js->note + n, sizeof(js->note) - n, "%s%s", n ? "; " : "", text);
+}
+
+/* ---- the jobs of a fio file and their groups ------------------------------------------- */
+
+/* The group of job j (index idx of d): a new one after stonewall or wait_for (fio's HOWTO
+ * "stonewall, wait_for_previous", "wait_for"; backend.c run_threads). 0, or -1 with err. */
+static int js_group(struct wl_jobset *js, const struct fio_doc *d, size_t idx,
+                    struct wl_job *j, char *err, size_t errlen)
+{
+    const struct fio_section *s = &d->sections[idx];
+    const struct fio_line *wf = fio_job_find(d, idx, "wait_for");
+    bool stone = fio_job_flag(d, idx, "stonewall") || fio_job_flag(d, idx, "wait_for_previous");
+    if (wf && wf->value) {
+        bool found = false;
+        for (unsigned i = 0; i + 1 < js->n && !found; i++)
+            found = !strcmp(js->jobs[i].wl.name, wf->value) ||
+                    !strcmp(js->jobs[i].label, wf->value);
+        if (!found)
+            return errf(err, errlen, "%s:%d: wait_for=%s: no job of that name before [%s]",
+                        wf->file, wf->line, wf->value, s->name);
+        js_note(js, "[%s] wait_for=%s: ptsbench runs it after the whole group holding %s "
+                "(fio waits for %s alone)", s->name, wf->value, wf->value, wf->value);
+    }
+    if (fio_job_flag(d, idx, "new_group") && !stone && !wf)
+        js_note(js, "new_group: fio's reporting group only; the jobs still run at once, as in "
+                "fio");
+    if (js->n == 1)
+        js->n_groups = 1;
+    else if (stone || wf)
+        js->n_groups++;
+    j->group = js->n_groups - 1;
+    return 0;
+}
+
+static int js_load(const struct fio_doc *d, const char *section, struct wl_jobset *js,
+                   struct wl_verdicts *out, char *err, size_t errlen)
+{
+    long only = section ? fio_doc_job(d, section, err, errlen) : -1;
+    if (section && only < 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < d->n && (rc == 0 || out); i++) {
+        if (d->sections[i].global || (only >= 0 && (size_t)only != i))
+            continue;
+        struct wl_job *j = js_add(js);
+        if (wl_fio_job(d, i, &j->wl, out, err, errlen) != 0) {
+            rc = -1;
+            snprintf(j->wl.name, sizeof(j->wl.name), "%s", d->sections[i].name);
+        }
+        js_label(js, j, j->wl.name);
+        if (only >= 0) {
+            js->n_groups = 1;
+        } else if (js_group(js, d, i, j, err, errlen) != 0) {
+            rc = -1;
+            if (out) {
+                char where[320];
+                snprintf(where, sizeof(where), "%s:%d", d->sections[i].file,
+                         d->sections[i].line);
+                wl_verdict_add(out, "(job)", "", where, d->sections[i].name, WL_TAKE_REFUSED,
+                               err);
+            }
+        }
+    }
+    if (rc == 0 && js->n == 0)
+        return errf(err, errlen, "%s: no job section (fio needs one besides [global])",
+                    d->path);
+    if (rc != 0 && out && out->refused == 0)   /* cannot happen: every failure is a verdict */
+        return -1;
+    return rc;
+}
+
 int wl_load_fio_jobs(const char *path, const char *section, struct wl_jobset *js, char *err,
                      size_t errlen)
 {
     memset(js, 0, sizeof(*js));
-    snprintf(js->source, sizeof(js->source), "%s", path);
-    if (section) {
-        struct wl_job *j = js_add(js);
-        if (wl_load_fio(path, section, &j->wl, err, errlen) != 0) {
-            wl_jobset_free(js);
-            return -1;
-        }
-        snprintf(j->label, sizeof(j->label), "%s", j->wl.name);
-        js->n_groups = 1;
-        return 0;
-    }
-    struct ini_file f;
-    if (ini_parse_file(path, &f, err, errlen) < 0)
+    struct fio_doc d;
+    if (fio_doc_load(path, &d, err, errlen) != 0)
         return -1;
-    const struct ini_section *g = ini_find_section(&f, "global");
-    int rc = 0;
-    for (size_t i = 0; i < f.n_sections && rc == 0; i++) {
-        const struct ini_section *s = &f.sections[i];
-        if (!strcmp(s->name, "global"))
-            continue;
-        struct wl_job *j = js_add(js);
-        rc = wl_load_fio(path, s->name, &j->wl, err, errlen);
-        if (rc != 0)
-            break;
-        if (js->n > 1 && js_starts_group(g, s))
-            js->n_groups++;
-        if (js->n == 1)
-            js->n_groups = 1;
-        j->group = js->n_groups - 1;
-        js_label(js, j, j->wl.name);
-    }
-    if (rc == 0 && js->n == 0)
-        rc = errf(err, errlen, "%s: no job section (fio needs one besides [global])", path);
-    ini_free(&f);
+    snprintf(js->source, sizeof(js->source), "%s", path);
+    int rc = js_load(&d, section, js, NULL, err, errlen);
+    fio_doc_free(&d);
     if (rc != 0)
         wl_jobset_free(js);
     return rc;
+}
+
+int wl_fio_verdicts(const char *path, const char *section, struct wl_jobset *js,
+                    struct wl_verdicts *out, char *err, size_t errlen)
+{
+    memset(js, 0, sizeof(*js));
+    memset(out, 0, sizeof(*out));
+    struct fio_doc d;
+    if (fio_doc_load(path, &d, err, errlen) != 0)
+        return -1;
+    snprintf(js->source, sizeof(js->source), "%s", path);
+    int rc = js_load(&d, section, js, out, err, errlen);
+    fio_doc_free(&d);
+    if (rc != 0 && out->refused == 0) {
+        wl_jobset_free(js);
+        return -1;
+    }
+    return rc ? 1 : 0;
+}
+
+void wl_verdicts_free(struct wl_verdicts *v)
+{
+    free(v->v);
+    memset(v, 0, sizeof(*v));
 }
 
 int wl_resolve_jobs(const char *spec, const char *const *profile_dirs, struct wl_jobset *js,

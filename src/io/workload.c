@@ -5,6 +5,8 @@
  * wl_parse_inline(), wl_load_file() and wl_resolve() each start from wl_init() and end with
  * wl_validate(), so what they return is complete and consistent. */
 #include "io/workload.h"
+#include "io/fio_parse.h"
+#include "io/jobset.h"
 
 #include "lib/ini.h"
 #include "lib/keys.h"
@@ -1241,92 +1243,211 @@ int wl_load_file(const char *path, const char *section, struct workload *wl,
     return rc;
 }
 
-int wl_load_fio(const char *path, const char *section, struct workload *wl, char *err,
-                size_t errlen)
+/* ---- a fio job file (wl_load_fio): fio's defaults, the [global]s before it, its own lines ------ */
+
+void wl_verdict_add(struct wl_verdicts *out, const char *key, const char *value,
+                       const char *where, const char *section, enum wl_take take,
+                       const char *why)
+{
+    for (unsigned i = 0; i < out->n; i++)   /* a [global] line: said once */
+        if (!strcmp(out->v[i].where, where) && !strcmp(out->v[i].key, key))
+            return;
+    out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+    struct wl_verdict *v = &out->v[out->n++];
+    memset(v, 0, sizeof(*v));
+    snprintf(v->key, sizeof(v->key), "%s", key);
+    snprintf(v->value, sizeof(v->value), "%s", value ? value : "");
+    snprintf(v->where, sizeof(v->where), "%s", where);
+    snprintf(v->section, sizeof(v->section), "%s", section);
+    v->take = take;
+    size_t wl = strlen(where);   /* "WHERE: key: why": the where is said apart */
+    if (why && !strncmp(why, where, wl) && why[wl] == ':')
+        why += wl + 2;
+    snprintf(v->why, sizeof(v->why), "%s", why ? why : "");
+    if (take == WL_TAKE_REFUSED)
+        out->refused++;
+}
+
+/* What fio's substitutions made of l ("$ncpus = 2 here", "${X} is unset: ...", "key=raw read
+ * as value"): each sentence into wl's note once (when add), all of them "; "-joined into buf
+ * ("" when nothing). */
+static void wlf_read_as(struct workload *wl, bool add, const struct fio_line *l, char *buf,
+                        size_t len)
+{
+    static const char *const words[] = {"$pagesize", "$mb_memory", "$ncpus"};
+    char part[5][320];
+    unsigned np = 0;
+    for (unsigned k = 0; k < 3; k++)
+        if (l->keywords & (1u << k))
+            snprintf(part[np++], sizeof(part[0]), "%s = %llu here", words[k],
+                     fio_keyword_value(1u << k));
+    if (l->unset_env[0])
+        snprintf(part[np++], sizeof(part[0]), "${%s} is unset: empty, as fio reads it",
+                 l->unset_env);
+    if (l->computed || np)
+        snprintf(part[np++], sizeof(part[0]), "%s=%s read as %s", l->key, l->raw, l->value);
+    size_t n = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < np && n < len; i++) {
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? "; " : "", part[i]);
+        if (add)
+            wl_note_add(wl, part[i]);
+    }
+}
+
+/* One line into wl (and its verdict into out when given). */
+static int wlf_apply_line(struct workload *wl, const struct fio_line *l, const char *section,
+                          struct wl_verdicts *out, char *err, size_t errlen)
+{
+    char where[320], read_as[700], why[1400];
+    snprintf(where, sizeof(where), "%s:%d", l->file, l->line);
+    size_t before = strlen(wl->note);
+    /* wait_for orders jobs: the job set takes it (io/jobset.c), not the workload */
+    int rc = strcmp(l->key, "wait_for") ? wl_set(wl, l->key, l->value ? l->value : "", where,
+                                                 err, errlen)
+                                        : 0;
+    /* the setter's own note (a noted key), before the substitutions' sentences */
+    const char *note = wl->note + before;
+    while (*note == ';' || *note == ' ')
+        note++;
+    snprintf(why, sizeof(why), "%s", rc ? err : note);
+    enum wl_take take = rc ? WL_TAKE_REFUSED : *note ? WL_TAKE_NOTED : WL_TAKE_HONOURED;
+    wlf_read_as(wl, rc == 0, l, read_as, sizeof(read_as));
+    if (read_as[0] && why[0])
+        snprintf(why + strlen(why), sizeof(why) - strlen(why), " (%s)", read_as);
+    else if (read_as[0])
+        snprintf(why, sizeof(why), "%s", read_as);
+    if (out)
+        wl_verdict_add(out, l->key, l->raw, where, section, take, why);
+    return rc;
+}
+
+/* A refusal of the job as a whole (no direct=1, inconsistent keys): into out, or the error. */
+static int wlf_job_refused(struct wl_verdicts *out, const struct fio_section *s, const char *why)
+{
+    if (out) {
+        char where[320];
+        snprintf(where, sizeof(where), "%s:%d", s->file, s->line);
+        wl_verdict_add(out, "(job)", "", where, s->name, WL_TAKE_REFUSED, why);
+    }
+    return -1;
+}
+
+/* fio's defaults where ptsbench's differ (wl_load_fio's contract in workload.h). */
+static void wlf_fio_defaults(struct workload *wl)
 {
     wl_init(wl);
     wl->fio = true;
     wl->kb_base = 1024;   /* fio's default, compatibility mode: 4KB = 4096 */
-    /* fio's defaults where ptsbench's differ: its random map starts a new permutation each
-     * pass over the range, and every job of numjobs covers the whole range (fio splits only
-     * with offset_increment, which ptsbench refuses) */
+    /* fio's random map starts a new permutation each pass over the range, and every job of
+     * numjobs covers the whole range (fio splits only with offset_increment) */
     wl->random_map = WL_RANDOM_MAP_ALWAYS;
     wl->region = WL_REGION_SHARED;
     snprintf(wl->rw, sizeof wl->rw, "read");   /* fio's default rw: sequential reads */
-    struct ini_file f;
-    if (ini_parse_file(path, &f, err, errlen) < 0)
-        return -1;
-    int rc = -1;
-    const struct ini_section *g = ini_find_section(&f, "global"), *s = NULL;
-    if (section) {
-        s = wl_pick_section(&f, section, err, errlen);
-    } else {
-        unsigned jobs = 0;
-        for (size_t i = 0; i < f.n_sections; i++)
-            if (strcmp(f.sections[i].name, "global")) {
-                jobs++;
-                if (!s)
-                    s = &f.sections[i];
-            }
-        if (jobs > 1) {
-            char names[256];
-            wl_list_sections(&f, names, sizeof(names));
-            errf(err, errlen, "%s: %u jobs (sections %s): fio runs them at once, ptsbench runs "
-                 "one workload: name it as %s:SECTION", path, jobs, names, path);
-            s = NULL;
-        } else if (!jobs) {
-            errf(err, errlen, "%s: no job section (fio needs one besides [global])", path);
-        }
-    }
-    if (!s)
-        goto out;
-    if (!strcmp(s->name, "global")) {
-        errf(err, errlen, "%s: [global] is not a job: name a job section", path);
-        goto out;
-    }
-    /* kb_base first: it decides how every size in the job reads */
-    const struct ini_entry *kb = ini_find(s, "kb_base");
-    if (!kb && g)
-        kb = ini_find(g, "kb_base");
+}
+
+/* The lines job idx takes, in fio's order: the [global] sections before it, then its own
+ * (kb_base first: it decides how every size reads, as fio's option priority does). */
+static int wlf_apply_all(const struct fio_doc *d, size_t idx, struct workload *wl,
+                        struct wl_verdicts *out, char *err, size_t errlen)
+{
+    const struct fio_line *kb = fio_job_find(d, idx, "kb_base");
+    char where[320];
+    int rc = 0;
     if (kb) {
-        char where[600];
-        snprintf(where, sizeof(where), "%s:%d", path, kb->line);
-        if (wl_set(wl, "kb_base", kb->value, where, err, errlen) != 0)
-            goto out;
+        snprintf(where, sizeof(where), "%s:%d", kb->file, kb->line);
+        if (wl_set(wl, "kb_base", kb->value ? kb->value : "", where, err, errlen) != 0 && !out)
+            return -1;
     }
-    if ((g && wl_apply_section(wl, &f, g, err, errlen) < 0) ||
-        wl_apply_section(wl, &f, s, err, errlen) < 0)
-        goto out;
-    snprintf(wl->source, sizeof wl->source, "%s:%s", path, s->name);
+    for (size_t i = 0; i <= idx; i++) {
+        const struct fio_section *s = &d->sections[i];
+        if (i < idx && !s->global)
+            continue;
+        for (size_t k = 0; k < s->n; k++)
+            if (wlf_apply_line(wl, &s->lines[k], s->name, out, err, errlen) != 0) {
+                rc = -1;
+                if (!out)
+                    return -1;
+            }
+    }
+    return rc;
+}
+
+/* Job idx of d into wl, as wl_load_fio promises (workload.h); see jobset.h. */
+int wl_fio_job(const struct fio_doc *d, size_t idx, struct workload *wl,
+                      struct wl_verdicts *out, char *err, size_t errlen)
+{
+    const struct fio_section *s = &d->sections[idx];
+    wlf_fio_defaults(wl);
+    int rc = wlf_apply_all(d, idx, wl, out, err, errlen);
+    snprintf(wl->source, sizeof wl->source, "%s:%s", d->path, s->name);
     if (!wl->name[0])
         snprintf(wl->name, sizeof wl->name, "%s", s->name);
-    if (!wl->direct_set) {
-        errf(err, errlen, "%s: no direct=1: fio's default is buffered I/O through the page "
-             "cache, which ptsbench does not run (it measures the device); add direct=1 to "
-             "measure the device as fio would with it", wl->source);
-        goto out;
+    if (rc == 0 || out) {
+        if (!wl->direct_set) {
+            errf(err, errlen, "%s: no direct=1: fio's default is buffered I/O through the page "
+                 "cache, which ptsbench does not run (it measures the device); add direct=1 to "
+                 "measure the device as fio would with it", wl->source);
+            rc = wlf_job_refused(out, s, err);
+        }
     }
-    if (!ini_find(s, "ioengine") && !(g && ini_find(g, "ioengine"))) {
+    if (rc != 0)
+        return -1;
+    if (!fio_job_find(d, idx, "ioengine")) {
         /* fio's default engine is psync: one I/O at a time per job, whatever iodepth says */
         wl->sync_engine = true;
-        wl_note(wl, "no ioengine: fio's default psync issues one I/O at a time per job, run as "
-                    "iodepth=1 on the command's engine");
+        wl_note_add(wl, "no ioengine: fio's default psync issues one I/O at a time per job, "
+                        "run as iodepth=1 on the command's engine");
     }
     if (!wl->time_based && wl->round_time_ns && !wl->round_bytes)
-        wl_note(wl, "runtime without time_based: fio would also stop after size bytes; "
-                    "ptsbench's round lasts the runtime");
-    rc = wl_validate(wl, err, errlen);
+        wl_note_add(wl, "runtime without time_based: fio would also stop after size bytes; "
+                        "ptsbench's round lasts the runtime");
+    if (wl_validate(wl, err, errlen) != 0)
+        return wlf_job_refused(out, s, err);
     /* fio's random map with several block sizes cuts an I/O short where the map is partly
      * used (fio 3.33, io_u.c mark_random_map: measured, a 64 MiB webserver job issued 4.3 KiB
      * I/Os, not its split's 15.7 KiB): ptsbench issues the sizes declared, as fio with
      * norandommap; said unless the file says norandommap itself */
-    if (rc == 0 && wl->n_bs > 1 && wl->random_pct > 0 && wl->random_map != WL_RANDOM_MAP_OFF) {
+    if (wl->n_bs > 1 && wl->random_pct > 0 && wl->random_map != WL_RANDOM_MAP_OFF) {
         wl->random_map = WL_RANDOM_MAP_OFF;
-        wl_note(wl, "bssplit with fio's random map: fio would cut I/Os short as its map fills; "
-                    "ptsbench issues the declared sizes, as fio with norandommap");
+        wl_note_add(wl, "bssplit with fio's random map: fio would cut I/Os short as its map "
+                        "fills; ptsbench issues the declared sizes, as fio with norandommap");
     }
-out:
-    ini_free(&f);
+    return 0;
+}
+
+
+int wl_load_fio(const char *path, const char *section, struct workload *wl, char *err,
+                size_t errlen)
+{
+    /* read as fio reads it (io/fio_parse.h); the jobs of several: io/jobset.c */
+    struct fio_doc d;
+    wl_init(wl);
+    if (fio_doc_load(path, &d, err, errlen) != 0)
+        return -1;
+    long idx = section ? fio_doc_job(&d, section, err, errlen) : -1;
+    unsigned jobs = 0, groups = 0;
+    for (size_t i = 0; !section && i < d.n; i++)
+        if (!d.sections[i].global) {
+            groups += !jobs || fio_job_starts_group(&d, i);
+            if (!jobs++)
+                idx = (long)i;
+        }
+    int rc = -1;
+    char names[256];
+    fio_doc_sections(&d, names, sizeof(names));
+    if (!section && jobs > 1 && groups == 1)
+        errf(err, errlen, "%s: %u jobs (sections %s): fio runs them at once, ptsbench runs "
+             "one workload: name it as %s:SECTION", path, jobs, names, path);
+    else if (!section && jobs > 1)
+        errf(err, errlen, "%s: %u jobs (sections %s): fio runs them in %u groups one after "
+             "another, ptsbench runs one workload: name it as %s:SECTION", path, jobs, names,
+             groups, path);
+    else if (!section && !jobs)
+        errf(err, errlen, "%s: no job section (fio needs one besides [global])", path);
+    else if (idx >= 0)
+        rc = wl_fio_job(&d, (size_t)idx, wl, NULL, err, errlen);
+    fio_doc_free(&d);
     return rc;
 }
 
