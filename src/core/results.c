@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/fio_ss.h"
 #include "core/thermal_rounds.h"
 #include "device/numa.h"
 #include "lib/cpuset.h"
@@ -773,6 +774,9 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
     results_verdict_json(ss, &rec->verdict, rec->wdpc ? &rec->guard : NULL,
                          rec->wdpc ? &c->guard : NULL);
     thermal_window_note(ss, rec->rounds, rec->n_rounds);   /* its throttled rounds */
+    struct json_object *fio_ss = fio_ss_json(rec);   /* a fio job's ss: fio's criterion */
+    if (fio_ss)
+        jw_add(ss, "fio", fio_ss);
     jw_add(doc, "steady_state", ss);
     if (rec->last_window.last_round) {   /* --all-rounds: the last window too */
         struct json_object *lw = results_steady_json(&rec->last_window,
