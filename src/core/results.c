@@ -204,6 +204,8 @@ struct json_object *results_round_json(const struct round_metrics *m)
     jw_add(so, "read_mb_s", array_json(s->read_mb_s, s->n));
     jw_add(so, "write_mb_s", array_json(s->write_mb_s, s->n));
     jw_add(o, "samples", so);
+    if (m->lat_target.present)   /* latency_target: the depth the search kept, and the verdict */
+        jw_add(o, "latency_target", lat_round_json(&m->lat_target));
     if (m->n_hosts) {   /* remote load generators (fio client/server): each host's figures */
         struct json_object *hosts = json_object_new_array();
         for (unsigned i = 0; i < m->n_hosts; i++) {

@@ -378,6 +378,7 @@ static void print_round(const struct run_record *rec, const struct round_metrics
         snprintf(num, sizeof(num), "round %2u/%u", rec->measured, rec->cfg.max_rounds);
     char qd[256];   /* the depth not kept (metrics.h), beside the state */
     metrics_depth_text(&m->depth, qd, sizeof(qd));
+    lat_round_text(&m->lat_target, qd, sizeof(qd));
     printf("%s  IOPS %s (r %s w %s)  %s MB/s  lat mean %s p99.9 %s%s%s  %s%s%s%s\n", num, iops, r,
            w, mb, mean, p999, dev, rec->target.sim ? " (simulated)" : "", ss, *qd ? "  " : "", qd,
            m->thermal.throttled == THERMAL_YES ? "  throttled" : "");   /* thermal_rounds.h */
