@@ -65,10 +65,33 @@ static void ss_limit_text(const struct wl_ss *ss, char *buf, size_t len)
     snprintf(buf, len, "%g%s", ss->limit, ss->pct ? "%" : "");
 }
 
+/* latency_target: what runs the search, said in the note. */
+static void lat_note(struct run_record *rec)
+{
+    const struct wl_lat_target *lt = &rec->wl.lat;
+    if (!lt->target_ns)
+        return;
+    char t[32], note[480];
+    units_format_figure((double)lt->target_ns / 1000.0, UNITS_FIG_LAT, t, sizeof(t));
+    if (rec->engine && (rec->engine->flags & ENGINE_F_WHOLE_ROUND))
+        snprintf(note, sizeof(note), "latency_target %s: passed to fio, which searches the depth "
+                 "up to iodepth %u itself in each round%s", t, rec->wl.qd,
+                 lt->run ? "" : " and ends the round once it settles (latency_run=0)");
+    else
+        snprintf(note, sizeof(note), "latency_target %s: each worker's depth is fio's search up "
+                 "to iodepth %u (%g%% of each window's I/Os within it); where fio would end the "
+                 "job once the depth settles%s, ptsbench keeps that depth for its rounds; each "
+                 "round records the depth and whether the target held", t, rec->wl.qd,
+                 lt->percentile > 0 ? lt->percentile : 100.0,
+                 lt->run ? " (latency_run: it searches on)" : "");
+    wl_note_add(&rec->wl, note);
+}
+
 int fio_ss_map(struct run_record *rec, char *err, size_t errlen)
 {
     const struct wl_ss *ss = &rec->wl.ss;
     struct run_config *c = &rec->cfg;
+    lat_note(rec);
     if (!ss->dur_ns || ss->metric == WL_SS_NONE)
         return 0;
     (void)err;

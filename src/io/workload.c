@@ -1812,6 +1812,37 @@ static void wl_put_bs(struct wl_out *o, const struct workload *wl)
     }
 }
 
+/* fio's steady state and latency target, in wl_format's form (helper "ss"). */
+static void wl_format_ss(const struct workload *wl, struct wl_out *o)
+{
+    static const char *const names[] = {"", "iops", "bw", "lat"};
+    char v[32];
+    if (wl->ss.dur_ns && wl->ss.metric != WL_SS_NONE) {
+        wl_put(o, ",ss=%s%s:%g%s", names[wl->ss.metric], wl->ss.slope ? "_slope" : "",
+               wl->ss.limit, wl->ss.pct ? "%" : "");
+        wl_fmt_duration(wl->ss.dur_ns, v, sizeof v);
+        wl_put(o, ",ss_dur=%s", v);
+        if (wl->ss.ramp_ns) {
+            wl_fmt_duration(wl->ss.ramp_ns, v, sizeof v);
+            wl_put(o, ",ss_ramp=%s", v);
+        }
+        if (wl->ss.interval_ns)
+            wl_put(o, ",ss_interval=%llu", (unsigned long long)(wl->ss.interval_ns / 1000000000u));
+    }
+    if (!wl->lat.target_ns)
+        return;
+    wl_fmt_duration(wl->lat.target_ns, v, sizeof v);
+    wl_put(o, ",latency_target=%s", v);
+    if (wl->lat.window_ns) {
+        wl_fmt_duration(wl->lat.window_ns, v, sizeof v);
+        wl_put(o, ",latency_window=%s", v);
+    }
+    if (wl->lat.percentile > 0)
+        wl_put(o, ",latency_percentile=%g", wl->lat.percentile);
+    if (wl->lat.run)
+        wl_put(o, ",latency_run=1");
+}
+
 void wl_format(const struct workload *wl, char *buf, size_t len)
 {
     if (!buf || len == 0)
@@ -1864,6 +1895,7 @@ void wl_format(const struct workload *wl, char *buf, size_t len)
         wl_put(&o, ",iodepth_batch_complete_min=%u", wl->batch_complete_min);
     if (wl->batch_complete_max)
         wl_put(&o, ",iodepth_batch_complete_max=%u", wl->batch_complete_max);
+    wl_format_ss(wl, &o);
     wl_put(&o, ",randseed=0x%llx", (unsigned long long)wl->seed);
 }
 
