@@ -71,19 +71,18 @@ static void lat_note(struct run_record *rec)
     const struct wl_lat_target *lt = &rec->wl.lat;
     if (!lt->target_ns)
         return;
-    char t[32], note[480];
+    char t[32], note[320];
     units_format_figure((double)lt->target_ns / 1000.0, UNITS_FIG_LAT, t, sizeof(t));
     if (rec->engine && (rec->engine->flags & ENGINE_F_WHOLE_ROUND))
-        snprintf(note, sizeof(note), "latency_target %s: passed to fio, which searches the depth "
-                 "up to iodepth %u itself in each round%s", t, rec->wl.qd,
-                 lt->run ? "" : " and ends the round once it settles (latency_run=0)");
+        snprintf(note, sizeof(note), "latency_target %s: fio searches the depth (up to iodepth "
+                 "%u) in each round%s", t, rec->wl.qd,
+                 lt->run ? "" : ", ending the round once it settles");
     else
-        snprintf(note, sizeof(note), "latency_target %s: each worker's depth is fio's search up "
-                 "to iodepth %u (%g%% of each window's I/Os within it); where fio would end the "
-                 "job once the depth settles%s, ptsbench keeps that depth for its rounds; each "
-                 "round records the depth and whether the target held", t, rec->wl.qd,
-                 lt->percentile > 0 ? lt->percentile : 100.0,
-                 lt->run ? " (latency_run: it searches on)" : "");
+        snprintf(note, sizeof(note), "latency_target %s (%g%% per window): each worker's depth "
+                 "is fio's search up to iodepth %u; %s", t,
+                 lt->percentile > 0 ? lt->percentile : 100.0, rec->wl.qd,
+                 lt->run ? "it searches on (latency_run)"
+                         : "once settled it is kept for the rounds (fio would end the job)");
     wl_note_add(&rec->wl, note);
 }
 
@@ -108,21 +107,15 @@ int fio_ss_map(struct run_record *rec, char *err, size_t errlen)
     const double ramp = (double)ss->ramp_ns / 1e9, round = (double)c->round_time_ns / 1e9;
     if (ramp > 0 && round > 0)
         rec->ss_floor = (unsigned)ceil(ramp / round - 1e-9) + 1;
-    char lim[32], note[640];
+    char lim[32], note[320];
     ss_limit_text(ss, lim, sizeof(lim));
     snprintf(note, sizeof(note),
-             "ss=%s%s:%s over ss_dur %g s: fio would stop at the first %g s window whose %s %s "
-             "%s; ptsbench tracks %s%s and stops at its own rule (%u rounds, range within %g%%%s, "
-             "slope excursion within %g%%), labelled by how the drive was prepared; fio's "
-             "criterion is recorded beside it (steady_state.fio)%s",
+             "ss=%s%s:%s, ss_dur %g s: ptsbench's rule decides, not fio's: %s%s over %u rounds, "
+             "range <= %g%%%s, slope <= %g%%%s; fio's criterion recorded (steady_state.fio)",
              ss_names[ss->metric], ss->slope ? "_slope" : "", lim, (double)ss->dur_ns / 1e9,
-             (double)ss->dur_ns / 1e9, ss->slope ? "least-squares slope per sample is below"
-                                                 : "samples all lie within",
-             lim, ss->slope ? "of the mean" : "of their mean", c->track,
-             own ? "" : " (--track: the command's)", c->criteria.window,
-             100 * c->criteria.range_frac, tighter ? ": fio's limit, tighter than the PTS's" : "",
-             100 * c->criteria.slope_frac,
-             rec->ss_floor > 1 ? "; no window starts before ss_ramp" : "");
+             c->track, own ? "" : " (--track)", c->criteria.window, 100 * c->criteria.range_frac,
+             tighter ? " (fio's limit)" : "", 100 * c->criteria.slope_frac,
+             rec->ss_floor > 1 ? ", no window before ss_ramp" : "");
     wl_note_add(&rec->wl, note);
     if (ss->metric == WL_SS_LAT)
         wl_note_add(&rec->wl, "ss=lat (fio newer than 3.33): fio's criterion is not evaluated "

@@ -447,8 +447,12 @@ struct json_object *results_steady_json(const struct steady_window *w, unsigned 
 {
     struct json_object *o = json_object_new_object();
     jw_add(o, "tracking", jw_str(tracking));
-    jw_add(o, "rule", jw_str("SNIA PTS: window range <= 20% of average and least-squares excursion "
-                        "<= 10% of average (<=, see steady.h)"));
+    char rule[192];   /* other limits: a fio job's ss (core/fio_ss.h) */
+    snprintf(rule, sizeof(rule), "%s: window range <= %g%% of average and least-squares excursion "
+             "<= %g%% of average (<=, see steady.h)", c->range_frac == 0.20 &&
+             c->slope_frac == 0.10 ? "SNIA PTS" : "SNIA PTS's rule with other limits",
+             100 * c->range_frac, 100 * c->slope_frac);
+    jw_add(o, "rule", jw_str(rule));
     jw_add(o, "window_rounds", jw_int(c->window));
     jw_add(o, "max_rounds", jw_int(c->max_rounds));
     jw_add(o, "range_limit_pct", jw_num(c->range_frac * 100));

@@ -88,6 +88,7 @@ static void test_ss_iops(void **state)
     assert_non_null(doc);
     assert_string_equal(str_at(doc, "run.tracking"), "iops");
     assert_true(fabs(json_num(doc, "steady_state.range_limit_pct") - 2.0) < 1e-9);
+    assert_non_null(strstr(str_at(doc, "steady_state.rule"), "range <= 2% of average"));
     assert_string_equal(str_at(doc, "steady_state.fio.decided_by"), "ptsbench");
     assert_string_equal(str_at(doc, "steady_state.fio.criterion"), "iops");
     assert_true(json_num(doc, "steady_state.fio.first_window_round") == 2);
