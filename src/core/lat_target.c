@@ -121,9 +121,6 @@ void lat_round_add(struct lat_round *r, const struct lat_search *s, bool first)
         r->present = true;
         r->depth_min = s->qd;
         r->last_held = r->settled = true;
-        r->target_ns = s->target;
-        r->window_ns = s->window;
-        r->percentile = s->percentile;
     }
     r->depth += s->qd;
     r->depth_min = s->qd < r->depth_min ? s->qd : r->depth_min;

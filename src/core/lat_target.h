@@ -51,8 +51,6 @@ struct lat_round {
     unsigned windows, held;    /* windows judged during the round, and how many held */
     bool last_held;            /* every worker's last window held */
     bool settled;              /* every worker's search settled (no latency_run) */
-    uint64_t target_ns, window_ns;
-    double percentile;
 };
 
 void lat_search_init(struct lat_search *s, const struct wl_lat_target *lt, unsigned max_qd,
