@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "core/drive_state.h"
+#include "core/lat_target.h"
 #include "core/worker.h"
 #include "device/thermal.h"
 #include "lib/units.h"
@@ -118,6 +119,7 @@ struct round_metrics {
     double elapsed_s;
     struct dir_metrics read, write, total;
     struct sample_series samples;
+    struct lat_round lat_target;   /* latency_target's depth search (core/lat_target.h) */
     struct hist lat_total;     /* merged, kept for later merges (reports) */
     struct hist *lat_dir[IO_NDIR];   /* read, write (NULL: not kept): recorded per round as
                                         lat_hist (results_lat_hist_add); metrics_free frees */

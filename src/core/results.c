@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/fio_ss.h"
 #include "core/thermal_rounds.h"
 #include "device/numa.h"
 #include "lib/cpuset.h"
@@ -203,6 +204,8 @@ struct json_object *results_round_json(const struct round_metrics *m)
     jw_add(so, "read_mb_s", array_json(s->read_mb_s, s->n));
     jw_add(so, "write_mb_s", array_json(s->write_mb_s, s->n));
     jw_add(o, "samples", so);
+    if (m->lat_target.present)   /* latency_target: the depth the search kept, and the verdict */
+        jw_add(o, "latency_target", lat_round_json(&m->lat_target));
     if (m->n_hosts) {   /* remote load generators (fio client/server): each host's figures */
         struct json_object *hosts = json_object_new_array();
         for (unsigned i = 0; i < m->n_hosts; i++) {
@@ -444,8 +447,12 @@ struct json_object *results_steady_json(const struct steady_window *w, unsigned 
 {
     struct json_object *o = json_object_new_object();
     jw_add(o, "tracking", jw_str(tracking));
-    jw_add(o, "rule", jw_str("SNIA PTS: window range <= 20% of average and least-squares excursion "
-                        "<= 10% of average (<=, see steady.h)"));
+    char rule[192];   /* other limits: a fio job's ss (core/fio_ss.h) */
+    snprintf(rule, sizeof(rule), "%s: window range <= %g%% of average and least-squares excursion "
+             "<= %g%% of average (<=, see steady.h)", c->range_frac == 0.20 &&
+             c->slope_frac == 0.10 ? "SNIA PTS" : "SNIA PTS's rule with other limits",
+             100 * c->range_frac, 100 * c->slope_frac);
+    jw_add(o, "rule", jw_str(rule));
     jw_add(o, "window_rounds", jw_int(c->window));
     jw_add(o, "max_rounds", jw_int(c->max_rounds));
     jw_add(o, "range_limit_pct", jw_num(c->range_frac * 100));
@@ -773,6 +780,9 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
     results_verdict_json(ss, &rec->verdict, rec->wdpc ? &rec->guard : NULL,
                          rec->wdpc ? &c->guard : NULL);
     thermal_window_note(ss, rec->rounds, rec->n_rounds);   /* its throttled rounds */
+    struct json_object *fio_ss = fio_ss_json(rec);   /* a fio job's ss: fio's criterion */
+    if (fio_ss)
+        jw_add(ss, "fio", fio_ss);
     jw_add(doc, "steady_state", ss);
     if (rec->last_window.last_round) {   /* --all-rounds: the last window too */
         struct json_object *lw = results_steady_json(&rec->last_window,

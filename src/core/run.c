@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/fio_ss.h"
 #include "core/live.h"
 #include "core/results.h"
 #include "core/worker.h"
@@ -198,7 +199,7 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
         c->engine_name = rec->wl.engine;
     if (run_select_engine(c->engine_name, c->target_path, &rec->engine, err, errlen) != 0)
         return -1;
-    if (prepare_rounds(rec, err, errlen) != 0 ||
+    if (prepare_rounds(rec, err, errlen) != 0 || fio_ss_map(rec, err, errlen) != 0 ||
         prepare_target(rec, sim_target, profile_dirs, err, errlen) != 0 ||
         prepare_writes(rec, err, errlen) != 0)
         return -1;
@@ -326,6 +327,7 @@ static void round_state_text(const struct run_record *rec, const struct round_me
     }
     unsigned floor = rec->window_floor > rec->first_measure ? rec->window_floor
                                                             : rec->first_measure;
+    floor = floor > rec->ss_floor ? floor : rec->ss_floor;   /* fio's ss_ramp */
     unsigned in_window = m->round - floor + 1;
     if (rec->steady_round && rec->verdict.steady)
         snprintf(ss, len, "steady (rounds %u-%u)", w->first_round, w->last_round);
@@ -376,6 +378,7 @@ static void print_round(const struct run_record *rec, const struct round_metrics
         snprintf(num, sizeof(num), "round %2u/%u", rec->measured, rec->cfg.max_rounds);
     char qd[256];   /* the depth not kept (metrics.h), beside the state */
     metrics_depth_text(&m->depth, qd, sizeof(qd));
+    lat_round_text(&m->lat_target, qd, sizeof(qd));
     printf("%s  IOPS %s (r %s w %s)  %s MB/s  lat mean %s p99.9 %s%s%s  %s%s%s%s\n", num, iops, r,
            w, mb, mean, p999, dev, rec->target.sim ? " (simulated)" : "", ss, *qd ? "  " : "", qd,
            m->thermal.throttled == THERMAL_YES ? "  throttled" : "");   /* thermal_rounds.h */
@@ -426,6 +429,7 @@ static void print_summary(const struct run_record *rec)
         printf("\nnot SNIA steady state: %s", rec->verdict.reason);
     if (w->last_round && rec->measured >= rec->cfg.criteria.window)
         say_throttled(rec, w->first_round, w->last_round);   /* the window judged */
+    fio_ss_print(rec);   /* a fio job's ss: what fio's criterion would have done */
     if (rec->last_window.last_round) {
         char avg[32];
         units_format_figure(rec->last_window.average, kind, avg, sizeof(avg));
@@ -472,8 +476,9 @@ static void update_steady(struct run_record *rec, struct round_metrics *m)
     /* Without preconditioning the guard is evaluated for the label only (burst, or write
      * saturation after a fill of the stimulus); the run stops at the first stable window. */
     const bool label_guard = rec->prep == DS_PREP_NONE && wl_writes(&rec->wl);
-    const unsigned floor = rec->window_floor > rec->first_measure ? rec->window_floor
-                                                                  : rec->first_measure;
+    unsigned floor = rec->window_floor > rec->first_measure ? rec->window_floor
+                                                            : rec->first_measure;
+    floor = floor > rec->ss_floor ? floor : rec->ss_floor;   /* fio's ss_ramp */
     bool ok = precond_track_eval(&rec->track, floor, c,
                                  g ? g : label_guard ? &rec->cfg.guard : NULL, &win, &gr);
     if (!win.last_round)

@@ -109,6 +109,7 @@ struct run_record {
     bool replay;
     unsigned resumed_rounds;     /* rounds the stopped run had completed */
     unsigned window_floor;       /* no steady-state window may start before this round */
+    unsigned ss_floor;           /* nor before this one: a fio job's ss_ramp (core/fio_ss.h) */
     struct json_object *wipc_json;   /* the WIPC record (steps.h; a resumed run's, when not redone) */
     struct json_object *purge_json;  /* the purge record, likewise */
     struct json_object *layout_json; /* the layout record (core/layout.h), when one was due */

@@ -505,6 +505,7 @@ void run_pool_metrics(struct worker_pool *pool, uint64_t sample_ns, double weigh
     for (unsigned i = 0; i < nw; i++)
         ws[i] = worker_pool_stats(pool, i);
     metrics_compute(ws, nw, (double)sample_ns / 1e9, weight, m);
+    worker_pool_lat_round(pool, &m->lat_target);   /* latency_target's search, if any */
 }
 
 /* run_pool_once with an optional progress hook. */

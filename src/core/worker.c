@@ -2,6 +2,7 @@
 #include "core/worker.h"
 
 #include "core/fleet.h"
+#include "core/lat_target.h"
 #include "device/numa.h"
 #include "io/iogen.h"
 
@@ -62,6 +63,8 @@ struct worker {
     cpu_set_t affinity;                    /* the thread's mask as read back after pinning */
     cpu_set_t ran_on;                      /* CPUs it was seen on (note_cpu), since the start */
     _Atomic uint64_t pub_ios[IO_NDIR], pub_bytes[IO_NDIR];   /* for the progress hook */
+    struct lat_search lt;                  /* latency_target: the depth search (lat_target.h) */
+    bool lt_on;                            /* ... running since the first round */
     int init_ret;
     char err[ERR_LEN];
 };
@@ -144,6 +147,21 @@ static void pool_record_placement(struct worker_pool *p)
 
 /* ---- the I/O loop, in three steps shared by the threaded and the virtual-time pools ---- */
 
+/* The depth the loop keeps: the workload's, or the latency_target search's (lat_target.h). */
+static inline unsigned worker_qd(const struct worker *w)
+{
+    return w->lt_on ? lat_search_depth(&w->lt) : w->wl->qd;
+}
+
+/* latency_target: the search starts with the first round and goes on across rounds. */
+static void lat_round_begin(struct worker *w)
+{
+    if (!w->lt_on)
+        lat_search_init(&w->lt, &w->wl->lat, w->wl->qd, w->pool->lat_scale, w->r.start);
+    w->lt_on = true;
+    lat_search_round_begin(&w->lt);
+}
+
 static void round_begin(struct worker *w, const struct round_limits *lim)
 {
     struct worker_pool *p = w->pool;
@@ -187,6 +205,8 @@ static void round_begin(struct worker *w, const struct round_limits *lim)
     r->done_at_submit_seen = r->done_at_submit0;
     if (p->ops->choices)
         p->ops->choices(w->eng, &r->choices0);
+    if (w->wl->lat.target_ns)
+        lat_round_begin(w);
     note_cpu(w);
 }
 
@@ -269,7 +289,7 @@ static void round_fill(struct worker *w)
     uint32_t filled = 0;   /* bytes of data generated since the last submission */
 
     const uint64_t now = r->paced ? ops->clock(w->eng) : 0;
-    while (r->issuing && r->inflight + ns < wl->qd) {
+    while (r->issuing && r->inflight + ns < worker_qd(w)) {
         if (r->quota && r->issued >= r->quota) {
             r->issuing = false;
             break;
@@ -389,10 +409,14 @@ static void round_account(struct worker *w, int n, uint64_t t)
             s->ios[u->dir]++;
             s->bytes[u->dir] += u->len;
             lat_add(&s->lat[u->dir], t - u->issue_ns, u->stall_ns, p->lat_scale);
+            if (w->lt_on)
+                lat_search_complete(&w->lt, u->issue_ns, t);
         }
         w->free_units[w->n_free++] = u;
     }
     r->inflight -= (unsigned)n;
+    if (w->lt_on)
+        lat_search_check(&w->lt, t);
     /* a reap takes every completion there (max: all in flight), those done at submission too */
     r->done_pending = 0;
     depth_step(r, t, r->inflight);
@@ -434,7 +458,7 @@ static void round_finish(struct worker *w)
         ops->choices(w->eng, &now);
         engine_choices_since(&s->choices, &now, &w->r.choices0);
     }
-    s->depth_declared = w->wl->qd;
+    s->depth_declared = w->lt_on ? w->lt.round_max_qd : w->wl->qd;   /* the search's, if any */
     s->depth_how = w->pool->virtual_time ? DEPTH_VIRTUAL : DEPTH_LOOP;
     note_cpu(w);
 }
@@ -472,7 +496,7 @@ static void worker_round(struct worker *w, const struct round_limits *lim)
     for (;;) {
         round_fill(w);
         /* paced (rate_iops, thinktime): an issue is due at next_issue, before the round's end */
-        const bool wait_issue = r->paced && r->issuing && r->inflight < wl->qd;
+        const bool wait_issue = r->paced && r->issuing && r->inflight < worker_qd(w);
         if (!r->inflight) {
             if (!wait_issue)
                 break;
@@ -537,7 +561,7 @@ static void pool_round_virtual(struct worker_pool *p, const struct round_limits 
                 wake = false;
             }
             const struct round_state *r = &p->w[i].r;
-            if (r->paced && r->issuing && r->inflight < p->w[i].wl->qd) {
+            if (r->paced && r->issuing && r->inflight < worker_qd(&p->w[i])) {
                 const uint64_t at = r->next_issue < r->end ? r->next_issue : r->end;
                 if (at < best) {
                     best = at;
@@ -852,6 +876,16 @@ void worker_pool_set_progress(struct worker_pool *p, pool_progress_fn fn, void *
 }
 
 unsigned worker_pool_size(const struct worker_pool *p) { return p->n; }
+
+void worker_pool_lat_round(const struct worker_pool *p, struct lat_round *out)
+{
+    memset(out, 0, sizeof(*out));
+    for (unsigned i = 0, first = 1; i < p->n; i++)
+        if (p->w[i].lt_on) {
+            lat_round_add(out, &p->w[i].lt, first);
+            first = 0;
+        }
+}
 
 const struct worker_stats *worker_pool_stats(const struct worker_pool *p, unsigned i)
 {

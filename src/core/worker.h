@@ -74,6 +74,10 @@ int worker_pool_round(struct worker_pool *p, const struct round_limits *lim, cha
  * progress. */
 void worker_pool_set_progress(struct worker_pool *p, pool_progress_fn fn, void *arg);
 unsigned worker_pool_size(const struct worker_pool *p);
+/* latency_target (core/lat_target.h): the workers' searches over the last round, summed
+ * (out->present false when no worker searches). */
+struct lat_round;
+void worker_pool_lat_round(const struct worker_pool *p, struct lat_round *out);
 const struct worker_stats *worker_pool_stats(const struct worker_pool *p, unsigned i);
 /* The first worker's engine (for clock/idle between rounds). */
 struct engine *worker_pool_engine(struct worker_pool *p, unsigned i);

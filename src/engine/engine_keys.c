@@ -21,6 +21,7 @@
 static const char loop_rw[] = "the loop's direction draw (iogen.c)";
 static const char loop_pct[] = "the loop's draws (iogen.c)";
 static const char run_round[] = "the round's length (run's --round-time/--round-bytes win)";
+static const char run_fio_ss[] = "the run's window: tracked variable, range limit, first round (core/fio_ss.h); fio's criterion recorded beside it";
 static const char report_only[] = "fio's reporting: results hold their own figures";
 
 const struct engine_key engine_keys[] = {
@@ -101,6 +102,32 @@ const struct engine_key engine_keys[] = {
      "iodepth_batch_complete_max=8",
      LOOP("every completion there is taken: a value below iodepth is refused"),
      A("iodepth_batch_complete_max=")}, NULL},
+    /* fio's steady state (the run's rule, core/fio_ss.h) and latency target (helper "ss") */
+    {"steadystate", "ss=iops:2%,ss_dur=30", NULL, {C(run_fio_ss), C(run_fio_ss), C(run_fio_ss)},
+     NULL},
+    {"ss", "ss=bw_slope:1%,ss_dur=30", NULL, {C(run_fio_ss), C(run_fio_ss), C(run_fio_ss)}, NULL},
+    {"steadystate_duration", "ss_dur=30", NULL,
+     {C(run_fio_ss), C(run_fio_ss), C(run_fio_ss)}, NULL},
+    {"ss_dur", "ss_dur=30", NULL, {C(run_fio_ss), C(run_fio_ss), C(run_fio_ss)}, NULL},
+    {"steadystate_ramp_time", "ss_dur=30,ss_ramp=10", NULL,
+     {C(run_fio_ss), C(run_fio_ss), C(run_fio_ss)}, NULL},
+    {"ss_ramp", "ss_dur=30,ss_ramp=10", NULL, {C(run_fio_ss), C(run_fio_ss), C(run_fio_ss)},
+     NULL},
+    {"steadystate_check_interval", "ss_dur=30,ss_interval=2", NULL,
+     {C(run_fio_ss), C(run_fio_ss), C(run_fio_ss)}, NULL},
+    {"ss_interval", "ss_dur=30,ss_interval=2", NULL,
+     {C(run_fio_ss), C(run_fio_ss), C(run_fio_ss)}, NULL},
+    {"latency_target", "iodepth=32,latency_target=500", "latency_target=500us",
+     LOOP("per worker: fio's depth search, the loop's depth moved by it (core/lat_target.h)"),
+     A("latency_target= (fio searches itself each round)")}, NULL},
+    {"latency_window", "iodepth=32,latency_target=500,latency_window=1s",
+     "latency_window=1000000us", LOOP("each depth judged over this long"),
+     A("latency_window=")}, NULL},
+    {"latency_percentile", "iodepth=32,latency_target=500,latency_percentile=99",
+     "latency_percentile=99", LOOP("share of a window's I/Os within the target"),
+     A("latency_percentile=")}, NULL},
+    {"latency_run", "iodepth=32,latency_target=500,latency_run=1", "latency_run=1",
+     LOOP("the search goes on after it settles"), A("latency_run=")}, NULL},
     /* engine, target, round: the command's */
     {"ioengine", "ioengine=psync", "iodepth=1",
      {C("selects io_uring or libaio unless --engine names one; sync engines: iodepth 1"),

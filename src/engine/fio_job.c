@@ -284,6 +284,16 @@ static void put_pacing(struct job_out *o, const struct workload *wl,
         jo_put(o, "thinktime=%" PRIu64 "us\n", wl->thinktime_ns / 1000u);
         jo_put(o, "thinktime_blocks=1\n");
     }
+    if (wl->lat.target_ns) {   /* fio's own depth search, per round (core/lat_target.h) */
+        jo_put(o, "; fio searches the depth itself each round%s\n",
+               wl->lat.run ? "" : "; it ends the round once the depth settles (latency_run=0)");
+        jo_put(o, "latency_target=%" PRIu64 "us\n", (wl->lat.target_ns + 999u) / 1000u);
+        if (wl->lat.window_ns)
+            jo_put(o, "latency_window=%" PRIu64 "us\n", (wl->lat.window_ns + 999u) / 1000u);
+        if (wl->lat.percentile > 0)
+            jo_put(o, "latency_percentile=%g\n", wl->lat.percentile);
+        jo_put(o, "latency_run=%d\n", wl->lat.run ? 1 : 0);
+    }
     if (wl->batch_submit) {
         jo_put(o, "iodepth_batch_submit=%u\n", wl->batch_submit);
     } else if (opts->submit_all && !wl->rate_iops && !wl->thinktime_ns && wl->qd > 1) {

@@ -800,6 +800,125 @@ static int wl_set_chunk(void *obj, const char *value, char *why, size_t whylen)
     return WL_OK;
 }
 
+/* ---- fio's steady state and latency target (helper "ss"; core/fio_ss.h, core/lat_target.h)
+ * fio reads these times with a default unit: seconds for ss_dur, ss_ramp and ss_interval,
+ * microseconds for latency_target and latency_window. */
+
+static int wl_fio_time(const char *value, uint64_t unit_ns, uint64_t *out, char *why,
+                       size_t whylen)
+{
+    const size_t n = strlen(value);
+    if (n && isdigit((unsigned char)value[n - 1])) {
+        uint64_t v = 0;
+        if (units_parse_uint(value, 0, 100000000000ull, &v, why, whylen) < 0)
+            return WL_BAD_VALUE;
+        *out = v * unit_ns;
+        return WL_OK;
+    }
+    return units_parse_duration(value, out, why, whylen) < 0 ? WL_BAD_VALUE : WL_OK;
+}
+
+/* ss=iops:2% | iops_slope:0.1% | bw:N | bw_slope:N% | lat:N% | lat_slope:N% (fio's lat forms
+ * are newer than fio 3.33, which refuses them: ptsbench takes fio's current syntax) */
+static int wl_set_ss(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    static const struct { const char *name; enum wl_ss_metric m; bool slope; } forms[] = {
+        {"iops", WL_SS_IOPS, false}, {"iops_slope", WL_SS_IOPS, true},
+        {"bw", WL_SS_BW, false},     {"bw_slope", WL_SS_BW, true},
+        {"lat", WL_SS_LAT, false},   {"lat_slope", WL_SS_LAT, true}};
+    const char *colon = strchr(value, ':');
+    size_t len = colon ? (size_t)(colon - value) : strlen(value);
+    struct wl_ss ss = wl->ss;
+    ss.metric = WL_SS_NONE;
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        if (strlen(forms[i].name) == len && !strncmp(value, forms[i].name, len)) {
+            ss.metric = forms[i].m;
+            ss.slope = forms[i].slope;
+        }
+    if (ss.metric == WL_SS_NONE)
+        return errf(why, whylen, "want iops, iops_slope, bw, bw_slope, lat or lat_slope, then "
+                                 ":LIMIT (e.g. iops:2%%)");
+    if (!colon || !colon[1])
+        return errf(why, whylen, "missing the limit after '%.*s:' (e.g. 2%%)", (int)len, value);
+    char lim[64];
+    str_copy(lim, sizeof lim, colon + 1);
+    size_t ln = strlen(lim);
+    ss.pct = ln && lim[ln - 1] == '%';
+    if (ss.pct)
+        lim[ln - 1] = '\0';
+    uint64_t bytes = 0;
+    char tmp[128];
+    if (ss.metric == WL_SS_BW && !ss.pct && wl_size(wl, lim, &bytes, tmp, sizeof tmp) == 0)
+        ss.limit = (double)bytes;   /* fio: bytes per second, with its size suffixes */
+    else if (units_parse_double(lim, 0, 1e15, &ss.limit, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    if (!(ss.limit > 0))
+        return errf(why, whylen, "a limit of 0 is never met (fio compares: criterion < limit)");
+    wl->ss = ss;
+    return WL_OK;
+}
+
+static int wl_set_ss_dur(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return wl_fio_time(value, 1000000000ull, &wl->ss.dur_ns, why, whylen);
+}
+
+static int wl_set_ss_ramp(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return wl_fio_time(value, 1000000000ull, &wl->ss.ramp_ns, why, whylen);
+}
+
+/* ptsbench samples once a second: fio's interval is evaluated over whole seconds of them. */
+static int wl_set_ss_interval(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    uint64_t ns = 0;
+    if (wl_fio_time(value, 1000000000ull, &ns, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    if (ns == 0 || ns % 1000000000ull)
+        return errf(why, whylen, "ptsbench samples once a second: want whole seconds (1, 10s)");
+    wl->ss.interval_ns = ns;
+    return WL_OK;
+}
+
+static int wl_set_lat_target(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    if (wl_fio_time(value, 1000ull, &wl->lat.target_ns, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    return wl->lat.target_ns ? WL_OK : errf(why, whylen, "want a latency above 0");
+}
+
+static int wl_set_lat_window(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return wl_fio_time(value, 1000ull, &wl->lat.window_ns, why, whylen);
+}
+
+static int wl_set_lat_percentile(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    double p = 0;
+    if (units_parse_percent(value, &p, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    if (!(p > 0))
+        return errf(why, whylen, "want a share above 0 (fio's default: 100)");
+    wl->lat.percentile = p;
+    return WL_OK;
+}
+
+static int wl_set_lat_run(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    if (strcmp(value, "1") && strcmp(value, "0") && *value)
+        return errf(why, whylen, "want 1 or 0");
+    wl->lat.run = strcmp(value, "0") != 0;
+    return WL_OK;
+}
+
 /* ---- the keys: one row each (lib/keys.h) -------------------------------------------- */
 
 #define WL_F(f) KEY_FIELD(struct workload, f)
@@ -906,6 +1025,25 @@ static const struct key_row wl_rows[] = {
     FLAG("slat_percentiles", wl_set_ignored, "taken: fio's reporting"),
     FLAG("fixedbufs", wl_set_ignored, "taken: the engine's choice"),
     FLAG("registerfiles", wl_set_ignored, "taken: the engine's choice"),
+
+    /* fio's steady state and latency target (helper "ss": core/fio_ss.h, core/lat_target.h) */
+    FIO("steadystate", wl_set_ss, "iops|iops_slope|bw|bw_slope|lat|lat_slope:LIMIT[%]",
+        "fio's stop rule: the run tracks that variable and stops at ptsbench's window (fio's "
+        "own criterion is recorded beside it)"),
+    ALIAS("ss", "steadystate"),
+    FIO("steadystate_duration", wl_set_ss_dur, "DURATION | S", "fio's window (0: no detection)"),
+    ALIAS("ss_dur", "steadystate_duration"),
+    FIO("steadystate_ramp_time", wl_set_ss_ramp, "DURATION | S", "no window starts before it"),
+    ALIAS("ss_ramp", "steadystate_ramp_time"),
+    FIO("steadystate_check_interval", wl_set_ss_interval, "S", "fio's sample interval, whole "
+        "seconds (fio newer than 3.33)"),
+    ALIAS("ss_interval", "steadystate_check_interval"),
+    FIO("latency_target", wl_set_lat_target, "DURATION | US", "per worker: the deepest queue "
+        "(up to iodepth) whose latency stays within it (fio's search)"),
+    FIO("latency_window", wl_set_lat_window, "DURATION | US", "each depth judged over this long"),
+    FIO("latency_percentile", wl_set_lat_percentile, "PCT", "share of a window's I/Os within "
+        "the target (100)"),
+    FLAG("latency_run", wl_set_lat_run, "keep adjusting the depth after the search settles"),
 
     /* fio's keys that would change the measurement and that ptsbench does not do */
     NO("verify", "data verification is not supported (ptsbench measures performance)"),
@@ -1079,6 +1217,22 @@ static int wl_validate_pacing(const struct workload *wl, const char *src, char *
     return 0;
 }
 
+/* fio's steady-state and latency-target keys that fio itself would leave without effect. */
+static void wl_validate_ss(struct workload *wl)
+{
+    if (wl->ss.metric != WL_SS_NONE && !wl->ss.dur_ns)
+        wl_note_add(wl, "ss without ss_dur: fio does no steady-state detection then (ss_dur=0), "
+                        "nor does ptsbench take anything from it");
+    if (wl->ss.dur_ns && wl->ss.metric == WL_SS_NONE) {
+        wl->ss.metric = WL_SS_IOPS;   /* fio's default criterion: iops_slope:0.01% */
+        wl->ss.slope = wl->ss.pct = true;
+        wl->ss.limit = 0.01;
+    }
+    if (!wl->lat.target_ns && (wl->lat.window_ns || wl->lat.percentile || wl->lat.run))
+        wl_note_add(wl, "latency_window, latency_percentile or latency_run without "
+                        "latency_target: no depth search (fio does none either)");
+}
+
 int wl_validate(struct workload *wl, char *err, size_t errlen)
 {
     const char *src = wl->source[0] ? wl->source : "workload";
@@ -1097,6 +1251,7 @@ int wl_validate(struct workload *wl, char *err, size_t errlen)
         return -1;
     if (wl->dist != WL_DIST_UNIFORM && wl->random_map != WL_RANDOM_MAP_OFF)
         wl->random_map = WL_RANDOM_MAP_OFF;   /* as fio: a skewed distribution has no map */
+    wl_validate_ss(wl);
     return 0;
 }
 
@@ -1778,6 +1933,37 @@ static void wl_put_bs(struct wl_out *o, const struct workload *wl)
     }
 }
 
+/* fio's steady state and latency target, in wl_format's form (helper "ss"). */
+static void wl_format_ss(const struct workload *wl, struct wl_out *o)
+{
+    static const char *const names[] = {"", "iops", "bw", "lat"};
+    char v[32];
+    if (wl->ss.dur_ns && wl->ss.metric != WL_SS_NONE) {
+        wl_put(o, ",ss=%s%s:%g%s", names[wl->ss.metric], wl->ss.slope ? "_slope" : "",
+               wl->ss.limit, wl->ss.pct ? "%" : "");
+        wl_fmt_duration(wl->ss.dur_ns, v, sizeof v);
+        wl_put(o, ",ss_dur=%s", v);
+        if (wl->ss.ramp_ns) {
+            wl_fmt_duration(wl->ss.ramp_ns, v, sizeof v);
+            wl_put(o, ",ss_ramp=%s", v);
+        }
+        if (wl->ss.interval_ns)
+            wl_put(o, ",ss_interval=%llu", (unsigned long long)(wl->ss.interval_ns / 1000000000u));
+    }
+    if (!wl->lat.target_ns)
+        return;
+    wl_fmt_duration(wl->lat.target_ns, v, sizeof v);
+    wl_put(o, ",latency_target=%s", v);
+    if (wl->lat.window_ns) {
+        wl_fmt_duration(wl->lat.window_ns, v, sizeof v);
+        wl_put(o, ",latency_window=%s", v);
+    }
+    if (wl->lat.percentile > 0)
+        wl_put(o, ",latency_percentile=%g", wl->lat.percentile);
+    if (wl->lat.run)
+        wl_put(o, ",latency_run=1");
+}
+
 void wl_format(const struct workload *wl, char *buf, size_t len)
 {
     if (!buf || len == 0)
@@ -1830,6 +2016,7 @@ void wl_format(const struct workload *wl, char *buf, size_t len)
         wl_put(&o, ",iodepth_batch_complete_min=%u", wl->batch_complete_min);
     if (wl->batch_complete_max)
         wl_put(&o, ",iodepth_batch_complete_max=%u", wl->batch_complete_max);
+    wl_format_ss(wl, &o);
     wl_put(&o, ",randseed=0x%llx", (unsigned long long)wl->seed);
 }
 

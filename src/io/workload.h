@@ -116,6 +116,24 @@ struct workload {
     bool fio;                  /* read from a fio job file (wl_load_fio) */
     bool direct_set;           /* direct=1 (or buffered=0) was given */
     char note[640];            /* how fio's keys were taken, when not one to one */
+    /* fio's steady state (ss, ss_dur, ss_ramp, ss_interval) and latency target
+     * (latency_target, latency_window, latency_percentile, latency_run): what the job asked;
+     * core/fio_ss.h maps the first to the run's rule, core/lat_target.h runs the second */
+    struct wl_ss {
+        enum wl_ss_metric { WL_SS_NONE = 0, WL_SS_IOPS, WL_SS_BW, WL_SS_LAT } metric;
+        bool slope;            /* iops_slope, bw_slope, lat_slope: the least-squares slope */
+        bool pct;              /* the limit is a percent of the window's mean */
+        double limit;          /* percent, or IOPS, bytes/s, microseconds */
+        uint64_t dur_ns;       /* ss_dur: fio's window (0: fio does no detection) */
+        uint64_t ramp_ns;      /* ss_ramp: before fio collects */
+        uint64_t interval_ns;  /* ss_interval: fio's sample interval (0: fio's 1 s) */
+    } ss;
+    struct wl_lat_target {
+        uint64_t target_ns;    /* 0: no search */
+        uint64_t window_ns;    /* each depth is judged over this long (0: every check) */
+        double percentile;     /* share of a window's I/Os within the target (0: fio's 100) */
+        bool run;              /* latency_run: keep adjusting after the search settles */
+    } lat;
 };
 
 /* "steady", "wipc", "none" (NULL for the default) and back; parse returns -1 when unknown. */

@@ -1,0 +1,195 @@
+/* test_fio_ss.c — fio's steady-state options and latency target (issue 47), on the simulated
+ * drive in short virtual rounds (each case well under a second):
+ *   - a job file with ss=iops:2%, ss_dur=4s, ss_ramp=2s runs (the old code: "unknown key 'ss'"):
+ *     the run tracks iops, its window's range limit is fio's 2% (tighter than the PTS's 20%),
+ *     no window starts before ss_ramp, and steady_state.fio says ptsbench's rule decided and
+ *     when fio's own criterion would have stopped; the verdict stays ptsbench's (no
+ *     preconditioning: never "steady");
+ *   - latency_target=200 (us) on 4 KiB random writes at iodepth 128 settles at a depth
+ *     above 1 whose 99th percentile meets the target, and the target held in the last round;
+ *     a tighter target (50 us) settles at a lower depth; the declared depth is the search's;
+ *   - fio's latency-profile.fio runs as it is (its latency_* keys searched);
+ *   - fio's example_latency_steadystate.fio (fio 3.33 refuses steadystate=lat:5% and
+ *     steadystate_check_interval): ptsbench takes both keys (fio's current syntax); whatever
+ *     else stops the file is not them, and when it runs, fio's lat criterion is recorded as not
+ *     evaluated. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+static char *dir;
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = make_temp_dir("fio-ss");
+    return dir ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    remove_tree(dir);
+    free(dir);
+    return 0;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* `ptsbench run` of job file `job` on the simulated drive: `rounds` rounds of 2 s. */
+static struct json_object *run_sim(const char *name, const char *job, const char *rounds,
+                                   char **out_text)
+{
+    char out[700];
+    snprintf(out, sizeof(out), "%s/%s", dir, name);
+    char *argv[] = {NULL, "run", "--target", "sim:zdrive-6300-1.6t", "--workload", (char *)job,
+                    "--rounds", (char *)rounds, "--round-time", "2", "-o", out, NULL};
+    return ptsbench_results(argv, out, 0, out_text);
+}
+
+static struct json_object *run_text(const char *name, const char *text, const char *rounds,
+                                    char **out_text)
+{
+    char job[700];
+    snprintf(job, sizeof(job), "%s/%s.fio", dir, name);
+    write_text(job, text);
+    return run_sim(name, job, rounds, out_text);
+}
+
+static const char *str_at(struct json_object *doc, const char *path)
+{
+    struct json_object *o = json_at(doc, path);
+    return o ? json_object_get_string(o) : "";
+}
+
+static void test_ss_iops(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    struct json_object *doc = run_text("ss", "[global]\ndirect=1\nioengine=libaio\ntime_based\n"
+                                       "[ssjob]\nrw=randread\nbs=4k\niodepth=8\nss=iops:2%\n"
+                                       "ss_dur=4s\nss_ramp=2s\n", "8", &text);
+    assert_non_null(doc);
+    assert_string_equal(str_at(doc, "run.tracking"), "iops");
+    assert_true(fabs(json_num(doc, "steady_state.range_limit_pct") - 2.0) < 1e-9);
+    assert_non_null(strstr(str_at(doc, "steady_state.rule"), "range <= 2% of average"));
+    assert_string_equal(str_at(doc, "steady_state.fio.decided_by"), "ptsbench");
+    assert_string_equal(str_at(doc, "steady_state.fio.criterion"), "iops");
+    assert_true(json_num(doc, "steady_state.fio.first_window_round") == 2);
+    assert_true(json_object_get_boolean(json_at(doc, "steady_state.fio.evaluated")));
+    assert_true(json_object_get_boolean(json_at(doc, "steady_state.fio.fio_would_stop")));
+    assert_true(json_num(doc, "steady_state.fio.at_s") >= 6);   /* ss_ramp + ss_dur */
+    assert_true(json_num(doc, "steady_state.window.first_round") >= 2);
+    /* never steady state without preconditioning, whatever fio's criterion says */
+    assert_false(json_object_get_boolean(json_at(doc, "steady_state.reached")));
+    assert_non_null(strstr(str_at(doc, "workload.note"), "ss=iops:2%"));
+    assert_non_null(strstr(text, "fio's ss=iops:2%"));
+    free(text);
+    json_object_put(doc);
+}
+
+static const char lt_job[] = "[global]\ndirect=1\nioengine=libaio\ntime_based\n[lt]\n"
+                             "rw=randwrite\nbs=4k\niodepth=128\nlatency_target=%u\n"
+                             "latency_window=100ms\nlatency_percentile=99\n";
+
+/* The last round's settled depth for latency_target=us; its p99 in *p99. */
+static double lat_depth(unsigned us, double *p99)
+{
+    char text[512], name[32];
+    snprintf(text, sizeof(text), lt_job, us);
+    snprintf(name, sizeof(name), "lt%u", us);
+    struct json_object *doc = run_text(name, text, "3", NULL);
+    assert_non_null(doc);
+    struct json_object *rounds = json_at(doc, "rounds");
+    assert_non_null(rounds);
+    char path[64];
+    snprintf(path, sizeof(path), "rounds.%zu", json_object_array_length(rounds) - 1);
+    struct json_object *last = json_at(doc, path);
+    const double depth = json_num(last, "latency_target.depth");
+    *p99 = json_num(last, "total.lat_us.percentiles.99");
+    assert_true(json_object_get_boolean(json_at(last, "latency_target.held")));
+    assert_true(json_object_get_boolean(json_at(last, "latency_target.settled")));
+    assert_true(json_num(last, "depth.declared") == depth);   /* the search's, not 128 */
+    print_message("  latency_target=%u us: QD %.0f, p99 %.1f us\n", us, depth, *p99);
+    json_object_put(doc);
+    return depth;
+}
+
+static void test_latency_target(void **state)
+{
+    (void)state;
+    double p99 = 0, p99_tight = 0;
+    const double depth = lat_depth(200, &p99);
+    assert_true(depth > 1 && depth < 128);
+    assert_true(p99 <= 200);
+    const double tight = lat_depth(50, &p99_tight);
+    assert_true(tight < depth);
+    assert_true(p99_tight <= 50);
+}
+
+static void test_latency_profile_example(void **state)
+{
+    (void)state;
+    struct json_object *doc = run_sim("latprof",
+                                      test_fixture_path("fio-examples/latency-profile.fio"), "3",
+                                      NULL);
+    assert_non_null(doc);
+    assert_non_null(json_at(doc, "rounds.2.latency_target"));
+    assert_true(json_num(doc, "rounds.2.latency_target.depth") >= 1);
+    json_object_put(doc);
+}
+
+static void test_latency_steadystate_example(void **state)
+{
+    (void)state;
+    const char *job = test_fixture_path("fio-examples/example_latency_steadystate.fio");
+    char out[700];
+    snprintf(out, sizeof(out), "%s/latss", dir);
+    const char *args[] = {"run", "--target", "sim:zdrive-6300-1.6t", "--workload", job,
+                          "--rounds", "2", "--round-time", "2", "-o", out, NULL};
+    struct cmd_result r;
+    int st = ptsbench_run(&r, args);
+    print_message("  example_latency_steadystate.fio: exit %d %s", st, r.errout ? r.errout : "");
+    const char *err = r.errout ? r.errout : "";
+    assert_null(strstr(err, "'steadystate"));   /* neither key is what stops it */
+    assert_null(strstr(err, "steadystate="));
+    assert_null(strstr(err, "steadystate_check_interval"));
+    if (st == 0) {
+        char p[800];
+        snprintf(p, sizeof(p), "%s/results.json", out);
+        struct json_object *doc = load_json(p);
+        assert_non_null(doc);
+        assert_string_equal(str_at(doc, "steady_state.fio.criterion"), "lat");
+        assert_false(json_object_get_boolean(json_at(doc, "steady_state.fio.evaluated")));
+        assert_string_equal(str_at(doc, "run.tracking"), "lat_mean_us");
+        json_object_put(doc);
+    }
+    cmd_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ss_iops),
+        cmocka_unit_test(test_latency_target),
+        cmocka_unit_test(test_latency_profile_example),
+        cmocka_unit_test(test_latency_steadystate_example),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
