@@ -20,7 +20,8 @@ rewrites that column (what the lead does after a merge, to tighten the test).
 Both run as argument vectors (no shell) in a scratch directory of their own, each under a
 timeout. Prints a Markdown table, the counts, and the refusal reasons by frequency; with
 --json the same as one JSON object. Exit 0 when every file was tried (whatever the outcomes),
-2 on bad arguments."""
+2 on bad arguments; with --strict, 1 when any run (file or job) crashed, timed out or exited
+other than 0 or 2 (what `make equivtest` runs)."""
 import argparse
 import collections
 import json
@@ -245,6 +246,8 @@ def main():
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--expected", metavar="TSV", help="check (or --update) a table's today column")
     ap.add_argument("--update", action="store_true")
+    ap.add_argument("--strict", action="store_true",
+                    help="exit 1 when a run crashed, timed out or exited other than 0 or 2")
     a = ap.parse_args()
     if a.expected:
         if not os.path.isfile(a.expected) or not os.access(a.ptsbench, os.X_OK):
@@ -309,12 +312,22 @@ def main():
                       "jobs": jobcounts}}
     for f in files:
         f["path"] = os.path.relpath(f["path"], ROOT) if f["path"].startswith(ROOT) else f["path"]
+    if a.strict:
+        broken = ["%s%s: %s" % (f["name"], ":" + x["section"] if "section" in x else "",
+                                x["line"] or "exit %s" % x["exit"])
+                  for f in files for x in [f["ptsbench"]] + f.get("jobs", [])
+                  if x["exit"] is None or x["exit"] not in (0, 2)]
+        for b in broken:
+            print("fio-examples.py: broken: %s" % b, file=sys.stderr)
+        print("fio-examples.py: %d files, ptsbench runs %d; %d broken runs (crash, timeout, "
+              "exit other than 0 or 2)" % (len(files), outcomes.get("runs", 0), len(broken)),
+              file=sys.stderr)
     if a.json:
         json.dump(doc, sys.stdout, indent=1)
         sys.stdout.write("\n")
     else:
         sys.stdout.write(markdown(doc))
-    return 0
+    return 1 if a.strict and broken else 0
 
 
 if __name__ == "__main__":
