@@ -27,7 +27,7 @@ kernel's block_rq_issue/complete tracepoints never fire for it, see docs/workloa
      any is);
   5. each ptsbench trace compared with fio's: within TOL below, or a failure unless the pair is
      in --known (tests/fixtures/fio-examples/blockeq-known.tsv: differences understood and
-     explained, printed with their reason; one that comes within is printed "tighten").
+     explained, printed with their reason; one that comes within says so).
 The device is blkdiscard-ed between runs (the tmpfs file gives back its pages). A file
 ptsbench refuses is listed as not compared (its first line), a failure only with --strict.
 Root, fio, losetup and blkdiscard; without them it prints "SKIP: why" and exits 0.
@@ -317,7 +317,7 @@ def print_file(r):
     for tag, (ok, d) in r["compared"].items():
         verdict = "ok  " if ok else "OUT "
         if (r["file"], tag) in KNOWN:
-            verdict = "tighten (known, now within) " if ok else "known OUT "
+            verdict = "ok (a known row: drop it if it stays within) " if ok else "known OUT "
         print("   %-12s vs fio: %s  read share %s, size split %s, hottest %s (fio %s, %s %s), "
               "depth %.2f (%s)" % (
                   tag, verdict, pct(d["read_share"]), pct(d["size_split"]),
