@@ -30,7 +30,8 @@ kernel's block_rq_issue/complete tracepoints never fire for it, see docs/workloa
      explained, printed with their reason; one that comes within says so).
 The device is blkdiscard-ed between runs (the tmpfs file gives back its pages). A file
 ptsbench refuses is listed as not compared (its first line), a failure only with --strict.
-Root, fio, losetup and blkdiscard; without them it prints "SKIP: why" and exits 0.
+Root, fio, losetup, blkdiscard and the block tracepoints (a one-second capture is tried
+first); without them it prints "SKIP: why" and exits 0.
 Exit 0 when every comparison made is within the tolerances, 1 otherwise, 2 on bad arguments."""
 import argparse
 import collections
@@ -370,6 +371,13 @@ def main():
     if not dev.dev:
         dev.close()
         print("SKIP: blockeq: no loop device (%s)" % dev.why)
+        return 0
+    with tempfile.TemporaryDirectory(prefix="blockeq-probe-") as tmp:
+        rc, line = run([a.ptsbench, "trace", "capture", "--target", dev.dev, "--duration", "1s",
+                        "-o", os.path.join(tmp, "probe.trace"), "--quiet"], tmp, 60)
+    if rc != 0:
+        dev.close()
+        print("SKIP: blockeq: the block tracepoints cannot be captured here (%s)" % line)
         return 0
     results = []
     try:
