@@ -7,6 +7,8 @@
 #                   history at 10,000 runs (import per run, trend and gate queries)
 #   make sanitize   ASan+UBSan build, then the tests against it
 #   make vmtest     the device lab: scenarios in a QEMU guest with real drivers (tests/vmlab/)
+#   make equivtest  fio's 107 examples run in full on the simulated drive, then eight of them
+#                   against fio in the block layer (scripts/blockeq.py; root, fio)
 #   make fuzz       libFuzzer harnesses of every parser (clang), each run FUZZ_SECONDS (60)
 #   make install    PREFIX=/usr/local (binary, profiles, pts definitions, traces, docs)
 
@@ -56,7 +58,7 @@ TEST_HELPER_OBJ := $(BUILD)/tests/helpers.o $(BUILD)/tests/sim_loop.o
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 .SECONDARY:
-.PHONY: all test unit integration demo bench sanitize clean install deps fuzz vmtest
+.PHONY: all test unit integration demo bench sanitize clean install deps fuzz vmtest equivtest
 all: $(BUILD)/ptsbench
 
 deps: $(DEPS_STAMP)
@@ -118,6 +120,14 @@ $(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
 
 sanitize:
 	@$(MAKE) --no-print-directory BUILD=build/sanitize SANITIZE=1 test
+
+# fio's examples (issue 47, docs/workloads.md "fio's examples"): every one run with 2-second
+# rounds on the simulated drive (the table in $(BUILD)/fio-examples.md; a crash, a timeout or an
+# exit other than 0 or 2 fails), then the block-layer equivalence of eight of them with fio.
+equivtest: $(BUILD)/ptsbench
+	@PTSBENCH_DATADIR=$(CURDIR) python3 scripts/fio-examples.py --strict \
+	    --ptsbench $(BUILD)/ptsbench > $(BUILD)/fio-examples.md
+	@PTSBENCH_DATADIR=$(CURDIR) python3 scripts/blockeq.py --ptsbench $(BUILD)/ptsbench
 
 # The device lab (tests/vmlab/README.md): VMLAB_SCENARIOS names scenarios, default all of them.
 VMLAB_SCENARIOS ?= $(filter-out lib,$(basename $(notdir $(wildcard tests/vmlab/*.sh))))

@@ -12,10 +12,16 @@ For each FILE.fio, in name order:
 A file refused for its several jobs is tried again job by job (FILE:SECTION, every section
 but [global], same-name sections once), to show what else stands in the way; those runs are
 counted apart and do not change the file's outcome.
+With --expected TSV (tests/fixtures/fio-examples/expected.tsv, the table of
+tests/integration/test_fio_examples.c): each file of the table run as that test runs it
+(`--rounds 1 --round-time 1 --quiet`), its outcome written as the test writes it ("runs",
+"refused: WHY", "broken: WHY"), and the rows whose `today` column differs printed; --update
+rewrites that column (what the lead does after a merge, to tighten the test).
 Both run as argument vectors (no shell) in a scratch directory of their own, each under a
 timeout. Prints a Markdown table, the counts, and the refusal reasons by frequency; with
 --json the same as one JSON object. Exit 0 when every file was tried (whatever the outcomes),
-2 on bad arguments."""
+2 on bad arguments; with --strict, 1 when any run (file or job) crashed, timed out or exited
+other than 0 or 2 (what `make equivtest` runs)."""
 import argparse
 import collections
 import json
@@ -112,6 +118,59 @@ def pts_run(ptsbench, path, timeout, section=None):
     return {"exit": rc, "line": "" if rc == 0 else line, "outcome": kind, "reason": reason}
 
 
+def test_outcome(ptsbench, d, name, timeout=60):
+    """The outcome of FILE as tests/integration/test_fio_examples.c records it."""
+    fix = os.path.abspath(d) + "/"
+    with tempfile.TemporaryDirectory(prefix="fioex-exp-") as tmp:
+        try:
+            p = subprocess.run([ptsbench, "run", "--target", TARGET, "--workload", fix + name,
+                                "--rounds", "1", "--round-time", "1", "--quiet",
+                                "-o", os.path.join(tmp, "out")], cwd=tmp,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, errors="replace",
+                               timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return "broken: timed out after %d s" % timeout
+    if p.returncode < 0:
+        return "broken: signal %d" % -p.returncode
+    if p.returncode == 0:
+        return "runs"
+    one = p.stderr.endswith("\n") and p.stderr.count("\n") == 1 and p.stderr != "\n"
+    if p.returncode != 2 or not one:
+        return "broken: exit %d, %s" % (p.returncode, "one line" if one else "not one line")
+    text = p.stderr.rstrip("\n").replace(fix, "")
+    at = text.find(name)
+    if at >= 0:
+        why = text[at + len(name):].lstrip(":0123456789").lstrip(" ")
+    else:
+        why = text
+    return "refused: " + why.replace("\t", " ")
+
+
+def expected(a):
+    """--expected TSV [--update]: the table's today column against this ptsbench."""
+    d = os.path.dirname(os.path.abspath(a.expected))
+    with open(a.expected) as f:
+        lines = f.read().split("\n")
+    out, diff = [], 0
+    for line in lines:
+        cols = line.split("\t")
+        if not line or line.startswith("#") or len(cols) != 4:
+            out.append(line)
+            continue
+        now = test_outcome(os.path.abspath(a.ptsbench), d, cols[0])
+        if now != cols[3]:
+            diff += 1
+            print("%s\n  today: %s\n  now:   %s" % (cols[0], cols[3], now))
+            cols[3] = now
+        out.append("\t".join(cols))
+    print("%d row(s) differ%s" % (diff, "; table rewritten" if a.update and diff else ""))
+    if a.update and diff:
+        with open(a.expected, "w") as f:
+            f.write("\n".join(out))
+    return 0
+
+
 def tool_version(argv):
     try:
         p = subprocess.run(argv, capture_output=True, text=True, timeout=10)
@@ -185,7 +244,16 @@ def main():
     ap.add_argument("--fio", default=shutil.which("fio") or "fio")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per command")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--expected", metavar="TSV", help="check (or --update) a table's today column")
+    ap.add_argument("--update", action="store_true")
+    ap.add_argument("--strict", action="store_true",
+                    help="exit 1 when a run crashed, timed out or exited other than 0 or 2")
     a = ap.parse_args()
+    if a.expected:
+        if not os.path.isfile(a.expected) or not os.access(a.ptsbench, os.X_OK):
+            print("fio-examples.py: need the table and an executable ptsbench", file=sys.stderr)
+            return 2
+        return expected(a)
     if not os.path.isdir(a.dir) or not os.access(a.ptsbench, os.X_OK):
         print("fio-examples.py: need a directory of .fio files and an executable ptsbench",
               file=sys.stderr)
@@ -244,12 +312,22 @@ def main():
                       "jobs": jobcounts}}
     for f in files:
         f["path"] = os.path.relpath(f["path"], ROOT) if f["path"].startswith(ROOT) else f["path"]
+    if a.strict:
+        broken = ["%s%s: %s" % (f["name"], ":" + x["section"] if "section" in x else "",
+                                x["line"] or "exit %s" % x["exit"])
+                  for f in files for x in [f["ptsbench"]] + f.get("jobs", [])
+                  if x["exit"] is None or x["exit"] not in (0, 2)]
+        for b in broken:
+            print("fio-examples.py: broken: %s" % b, file=sys.stderr)
+        print("fio-examples.py: %d files, ptsbench runs %d; %d broken runs (crash, timeout, "
+              "exit other than 0 or 2)" % (len(files), outcomes.get("runs", 0), len(broken)),
+              file=sys.stderr)
     if a.json:
         json.dump(doc, sys.stdout, indent=1)
         sys.stdout.write("\n")
     else:
         sys.stdout.write(markdown(doc))
-    return 0
+    return 1 if a.strict and broken else 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,415 @@
+#!/usr/bin/env python3
+"""blockeq.py [--ptsbench PATH] [--fio PATH] [--seconds S] [--engines LIST] [--aa] [--strict]
+[--json] [FILE...]: block-layer equivalence of ptsbench and fio on fio's own example job files
+(issue 47; `make equivtest`).
+
+For each file (default: the eight of EXAMPLES below, from tests/fixtures/fio-examples/), on a
+device of its own (a loop device over a sparse file in /dev/shm: zram is bio-based, so the
+kernel's block_rq_issue/complete tracepoints never fire for it, see docs/workloads.md):
+  1. a copy of the file for this device: every filename=, directory=, runtime=, timeout= and
+     time_based line dropped and a first [global] section with filename=DEV, runtime=S and
+     time_based=1 put before the rest (fio applies the job file's options over its command
+     line's, so `fio --filename=DEV FILE` would still use the file's own filename); zipf.fio's
+     ioengine=null becomes libaio with direct=1 (the null engine drives no device);
+  2. `ptsbench trace capture --target DEV -o TRACE -- fio COPY` (fio's own run), and with --aa
+     a second one (the A/A pair the tolerances come from);
+  3. the same capture around `ptsbench run --target DEV --workload COPY --engine E --rounds 1
+     --round-time S --destructive` for each engine E (default io_uring, libaio, fio);
+  4. from each trace (blkparse text: D issue, C complete; reads and writes, discards and
+     flushes left out): the read share of requests (of the time, reads in flight over all in
+     flight, for a file of several groups: each group runs for the same time, so the share of
+     requests follows the groups' speeds), the request-size split (half the sum of
+     the differences of the shares: 0 same, 1 disjoint), the access distribution (the share of
+     accesses, per 4 KiB block covered, on the hottest 0.1, 1 and 10% of the blocks of the
+     file's region, over N block-accesses of both traces, N the smaller trace's: the first N
+     for a file of one group, N taken evenly over the trace for several groups) and the
+     queue depth (requests in flight from issue to complete, time-weighted over the time when
+     any is);
+  5. each ptsbench trace compared with fio's: within TOL below, or a failure unless the pair is
+     in --known (tests/fixtures/fio-examples/blockeq-known.tsv: differences understood and
+     explained, printed with their reason; one that comes within says so).
+The device is blkdiscard-ed between runs (the tmpfs file gives back its pages). A file
+ptsbench refuses is listed as not compared (its first line), a failure only with --strict.
+Root, fio, losetup, blkdiscard and the block tracepoints (a one-second capture is tried
+first); without them it prints "SKIP: why" and exits 0.
+Exit 0 when every comparison made is within the tolerances, 1 otherwise, 2 on bad arguments."""
+import argparse
+import collections
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURES = os.path.join(ROOT, "tests/fixtures/fio-examples")
+# Eight of fio's examples (docs/workloads.md, "## fio's examples", says why these).
+EXAMPLES = ["fio-seq-read.fio", "iometer-file-access-server.fio", "jesd219.fio",
+            "rand-zones.fio", "zipf.fio", "butterfly.fio", "ssd-test.fio",
+            "tiobench-example.fio"]
+HOT = (0.001, 0.01, 0.10)
+KNOWN = {}
+# Tolerances, ptsbench against fio: absolute differences of shares (read share; the size split
+# and the hottest-block shares as in compare()); depth within depth_rel of fio's or depth_abs
+# requests. Derived from A/A pairs (fio against fio on the same copy, 2-second jobs, on the
+# 2-core machine shared with other work; docs/workloads.md has the numbers): about twice the
+# largest A/A difference, at least a few binomial standard deviations of a 10,000-request
+# trace. A file of several groups (stonewall, new_group, wait_for) is compared on the read
+# share of the time, as its groups run for the same time each (the share of requests follows
+# their speeds: 10 to 58% reads in A/A pairs of ssd-test.fio), and on hottest blocks sampled
+# evenly over the trace.
+TOL = {"one group": {"read_share": 0.02, "size_split": 0.05, "hot": 0.05, "depth_rel": 0.30,
+                     "depth_abs": 1.0},
+       "several groups": {"read_share": 0.05, "size_split": 0.05, "hot": 0.05,
+                          "depth_rel": 0.30, "depth_abs": 1.0}}
+DROP = re.compile(r"^\s*(filename|directory|runtime|timeout|time_based)\s*(=|$)")
+LINE = re.compile(r"^\s*\d+,\d+\s+\d+\s+\d+\s+([\d.]+)\s+\d+\s+([DC])\s+(\S+)\s+(\d+)\s+\+\s+(\d+)")
+
+
+def region(path, device_size):
+    """The bytes from 0 the file's jobs address: its largest size= (k, m, g, t as fio reads
+    them, base 1024), else the whole device."""
+    big = 0
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = re.match(r"^\s*size\s*=\s*(\d+)\s*([kmgt]?)i?b?\s*$", line, re.I)
+            if m:
+                big = max(big, int(m.group(1)) << (10 * " kmgt".index(m.group(2).lower() or " ")))
+    return min(big, device_size) if big else device_size
+
+
+def job_copy(src, dst, dev, seconds):
+    """The copy of job file src for device dev (see the module's comment, step 1)."""
+    name = os.path.basename(src)
+    out = ["; %s for blockeq.py: filename, runtime and time_based set here" % name,
+           "[global]", "filename=%s" % dev, "runtime=%d" % seconds, "time_based=1"]
+    with open(src, errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if DROP.match(line):
+                continue
+            if name == "zipf.fio" and re.match(r"^\s*ioengine\s*=\s*null\s*$", line):
+                out += ["ioengine=libaio", "direct=1"]
+                continue
+            out.append(line)
+    with open(dst, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def run(argv, cwd, timeout):
+    try:
+        p = subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
+                           text=True, errors="replace", timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, "timed out after %d s" % timeout
+    lines = [x for x in (p.stderr + "\n" + p.stdout).splitlines() if x.strip()]
+    return p.returncode, lines[0] if lines else ""
+
+
+def parse_trace(path):
+    """[(time s, 'D'|'C', 'R'|'W', sector, sectors)] of reads and writes, in file order."""
+    ev = []
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = LINE.match(line)
+            if not m:
+                continue
+            rwbs = m.group(3)
+            if "D" in rwbs or int(m.group(5)) == 0:
+                continue
+            d = "R" if "R" in rwbs else "W" if "W" in rwbs else None
+            if d:
+                ev.append((float(m.group(1)), m.group(2), d, int(m.group(4)), int(m.group(5))))
+    return ev
+
+
+def measures(ev):
+    """The figures of one trace but the access distribution (hot(), per pair)."""
+    issues = [e for e in ev if e[1] == "D"]
+    n = len(issues)
+    if n == 0:
+        return None
+    reads = sum(1 for e in issues if e[2] == "R")
+    sizes = collections.Counter(e[4] * 512 for e in issues)
+    m = {"requests": n, "read_share": reads / n,
+         "size_split": {str(k): v / n for k, v in sorted(sizes.items())}, "_issues": issues}
+    # Requests in flight (+1 at issue, -1 at complete; a completion without its issue, from
+    # before the capture, is not counted below 0), time-weighted over the time when at least
+    # one is: a tool's set-up and the pauses between its groups left out.
+    # The read share of that time too (reads in flight over all in flight, time-weighted): what
+    # a file of several groups, each run for the same time, is compared on.
+    inflight = {"R": 0, "W": 0}
+    area, area_r, busy, last_t = 0.0, 0.0, 0.0, None
+    for t, kind, d, _, _ in ev:
+        depth = inflight["R"] + inflight["W"]
+        if last_t is not None and depth > 0:
+            area += depth * (t - last_t)
+            area_r += inflight["R"] / depth * (t - last_t)
+            busy += t - last_t
+        last_t = t
+        inflight[d] = inflight[d] + 1 if kind == "D" else max(0, inflight[d] - 1)
+    m["depth"] = area / busy if busy > 0 else 0.0
+    m["read_time_share"] = area_r / busy if busy > 0 else 0.0
+    return m
+
+
+def blocks_of(m):
+    """4 KiB block-accesses of a trace (each request counts every block it covers)."""
+    return sum((e[3] + e[4] - 1) // 8 - e[3] // 8 + 1 for e in m["_issues"])
+
+
+def hot(m, k, region, even):
+    """Shares of the accesses (per 4 KiB block a request covers) on the hottest 0.1/1/10% of the
+    region's blocks (bytes 0 to region: the file's largest size=, else the device; accesses
+    beyond it, such as a probe of the device's last blocks, left out), over about k of the
+    trace's block-accesses: both traces of a pair are cut to the same amount, so that a random
+    run's hottest blocks do not depend on how long it ran. One group: the first k, so that a
+    sequential run covers the same blocks whatever its request sizes; several groups (even):
+    requests taken evenly over the whole trace, so that every group is in it as it ran."""
+    nblocks = max(1, region // 4096)
+    total_blocks = blocks_of(m)
+    blocks = collections.Counter()
+    left, seen = k, 0
+    for e in m["_issues"]:
+        first, last = e[3] // 8, (e[3] + e[4] - 1) // 8
+        if even:
+            size = last - first + 1
+            take = (seen + size) * k // total_blocks > seen * k // total_blocks
+            seen += size
+            if not take:
+                continue
+        else:
+            if left <= 0:
+                break
+            last = min(last, first + left - 1)
+            left -= last - first + 1
+        if first < nblocks:
+            blocks.update(range(first, min(last, nblocks - 1) + 1))
+    counts = sorted(blocks.values(), reverse=True)
+    total = sum(counts) or 1
+    return {"%g%%" % (100 * h): sum(counts[:max(1, int(round(h * nblocks)))]) / total
+            for h in HOT}
+
+
+def load_known(path):
+    """{(file, run): why} from a table of known differences (file, run, why; # comments)."""
+    known = {}
+    if path and os.path.isfile(path):
+        with open(path) as f:
+            for line in f:
+                cols = line.rstrip("\n").split("\t")
+                if line.strip() and not line.startswith("#") and len(cols) >= 3:
+                    known[(cols[0], cols[1])] = cols[2]
+    return known
+
+
+def groups(path):
+    """"several groups" when the file orders its jobs (stonewall, new_group, wait_for)."""
+    with open(path, errors="replace") as f:
+        text = f.read()
+    several = re.search(r"^\s*(stonewall|new_group|wait_for)\b", text, re.M)
+    return "several groups" if several else "one group"
+
+
+def compare(a, b, region, tol):
+    """(within every tolerance of tol, {figure: difference}) of trace b against trace a."""
+    share = "read_time_share" if tol is TOL["several groups"] else "read_share"
+    d = {"read_share": abs(a[share] - b[share])}
+    keys = set(a["size_split"]) | set(b["size_split"])
+    d["size_split"] = 0.5 * sum(abs(a["size_split"].get(k, 0) - b["size_split"].get(k, 0))
+                                for k in keys)
+    k = min(blocks_of(a), blocks_of(b))
+    even = tol is TOL["several groups"]
+    ha, hb = hot(a, k, region, even), hot(b, k, region, even)
+    d["hot"] = max(abs(ha[x] - hb[x]) for x in ha)
+    d["hot_a"], d["hot_b"] = ha, hb
+    d["depth"] = abs(a["depth"] - b["depth"])
+    d["depth_rel"] = d["depth"] / a["depth"] if a["depth"] > 0 else 0.0
+    ok = (d["read_share"] <= tol["read_share"] and d["size_split"] <= tol["size_split"] and
+          d["hot"] <= tol["hot"] and
+          (d["depth_rel"] <= tol["depth_rel"] or d["depth"] <= tol["depth_abs"]))
+    return ok, d
+
+
+class Device:
+    """A loop device over a sparse file in a directory of /dev/shm of our own."""
+
+    def __init__(self, size):
+        self.size = size
+        self.dir = tempfile.mkdtemp(prefix="blockeq-", dir="/dev/shm")
+        self.back = os.path.join(self.dir, "back")
+        with open(self.back, "wb") as f:
+            f.truncate(size)
+        p = subprocess.run(["losetup", "--find", "--show", self.back], capture_output=True,
+                           text=True)
+        self.dev = p.stdout.strip() if p.returncode == 0 else None
+        self.why = p.stderr.strip()
+
+    def discard(self):
+        subprocess.run(["blkdiscard", self.dev], capture_output=True)
+
+    def close(self):
+        if self.dev:
+            subprocess.run(["losetup", "--detach", self.dev], capture_output=True)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def captured(a, dev, tmp, tag, cmd, timeout):
+    """Capture the requests while cmd runs: (figures or None, first line of a failure)."""
+    trace = os.path.join(tmp, tag + ".trace")
+    rc, line = run([a.ptsbench, "trace", "capture", "--target", dev.dev, "-o", trace,
+                    "--quiet", "--"] + cmd, tmp, timeout)
+    dev.discard()
+    if rc != 0:
+        return None, line or "exit %s" % rc
+    m = measures(parse_trace(trace))
+    return m, "" if m else "no request in the trace"
+
+
+def one_file(a, dev, name, tmp):
+    """Every run of one example and its comparisons."""
+    copy = os.path.join(tmp, name)
+    job_copy(os.path.join(a.dir, name), copy, dev.dev, a.seconds)
+    limit = 60 + 20 * a.seconds
+    res = {"file": name, "runs": {}, "compared": {}, "refused": {},
+           "region": region(os.path.join(a.dir, name), dev.size),
+           "groups": groups(os.path.join(a.dir, name))}
+    fio, why = captured(a, dev, tmp, "fio", [a.fio, "--output-format=terse", copy], limit)
+    if not fio:
+        res["error"] = "fio: " + why
+        return res
+    res["runs"]["fio"] = fio
+    if a.aa:
+        fio2, why = captured(a, dev, tmp, "fio-aa", [a.fio, "--output-format=terse", copy], limit)
+        if fio2:
+            res["runs"]["fio-aa"] = fio2
+            res["compared"]["fio-aa"] = compare(fio, fio2, res["region"], TOL[res["groups"]])
+    for eng in a.engines:
+        out = os.path.join(tmp, "out-" + eng)
+        cmd = [a.ptsbench, "run", "--target", dev.dev, "--workload", copy, "--engine", eng,
+               "--rounds", "1", "--round-time", str(a.seconds), "--destructive", "--quiet",
+               "-o", out]
+        m, why = captured(a, dev, tmp, "pts-" + eng, cmd, limit)
+        tag = "pts-" + eng
+        if m:
+            res["runs"][tag] = m
+            res["compared"][tag] = compare(fio, m, res["region"], TOL[res["groups"]])
+        else:
+            res["refused"][tag] = why.replace(tmp + "/", "")
+    return res
+
+
+def pct(x):
+    return "%.1f%%" % (100 * x)
+
+
+def print_file(r):
+    print("== %s (%s)" % (r["file"], r["groups"]))
+    if "error" in r:
+        print("   FAILED %s" % r["error"])
+        return
+    for tag, m in r["runs"].items():
+        print("   %-12s %7d requests  reads %6s (of the time %6s)  depth %5.1f  sizes %s" % (
+            tag, m["requests"], pct(m["read_share"]), pct(m["read_time_share"]), m["depth"],
+            " ".join("%s:%s" % (k, pct(v)) for k, v in
+                     sorted(m["size_split"].items(), key=lambda kv: -kv[1])[:6])))
+    for tag, (ok, d) in r["compared"].items():
+        verdict = "ok  " if ok else "OUT "
+        if (r["file"], tag) in KNOWN:
+            verdict = "ok (a known row: drop it if it stays within) " if ok else "known OUT "
+        print("   %-12s vs fio: %s  read share %s, size split %s, hottest %s (fio %s, %s %s), "
+              "depth %.2f (%s)" % (
+                  tag, verdict, pct(d["read_share"]), pct(d["size_split"]),
+                  pct(d["hot"]), "/".join(pct(v) for v in d["hot_a"].values()), tag,
+                  "/".join(pct(v) for v in d["hot_b"].values()), d["depth"],
+                  pct(d["depth_rel"])))
+    for tag, why in r["refused"].items():
+        print("   %-12s not compared: %s" % (tag, why))
+    for (f, tag), why in KNOWN.items():
+        if f == r["file"] and tag in r["compared"] and not r["compared"][tag][0]:
+            print("   %-12s known: %s" % (tag, why))
+
+
+def skip_reason(a):
+    if os.geteuid() != 0:
+        return "not root (the capture and the loop device need it)"
+    for tool in (a.fio, "losetup", "blkdiscard"):
+        if not shutil.which(tool):
+            return "%s is not installed" % tool
+    if not os.access(a.ptsbench, os.X_OK):
+        return "no ptsbench at %s" % a.ptsbench
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("files", nargs="*", default=EXAMPLES)
+    ap.add_argument("--dir", default=FIXTURES)
+    ap.add_argument("--ptsbench", default=os.path.join(ROOT, "build/ptsbench"))
+    ap.add_argument("--fio", default=shutil.which("fio") or "fio")
+    ap.add_argument("--seconds", type=int, default=2, help="runtime of each job (group)")
+    ap.add_argument("--engines", default="io_uring,libaio,fio")
+    ap.add_argument("--aa", action="store_true", help="also fio against fio (the A/A pair)")
+    ap.add_argument("--strict", action="store_true", help="a file ptsbench refuses fails")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--known", default=os.path.join(FIXTURES, "blockeq-known.tsv"),
+                    help="differences known and explained (file, run, why): printed, not failed")
+    a = ap.parse_args()
+    KNOWN.update(load_known(a.known))
+    a.engines = [e for e in a.engines.split(",") if e]
+    a.ptsbench = os.path.abspath(a.ptsbench)
+    if a.seconds < 1 or any(not os.path.isfile(os.path.join(a.dir, f)) for f in a.files):
+        print("blockeq.py: --seconds at least 1 and files of %s" % a.dir, file=sys.stderr)
+        return 2
+    why = skip_reason(a)
+    if why:
+        print("SKIP: blockeq: %s" % why)
+        return 0
+    dev = Device(16 << 30)
+    if not dev.dev:
+        dev.close()
+        print("SKIP: blockeq: no loop device (%s)" % dev.why)
+        return 0
+    with tempfile.TemporaryDirectory(prefix="blockeq-probe-") as tmp:
+        rc, line = run([a.ptsbench, "trace", "capture", "--target", dev.dev, "--duration", "1s",
+                        "-o", os.path.join(tmp, "probe.trace"), "--quiet"], tmp, 60)
+    if rc != 0:
+        dev.close()
+        print("SKIP: blockeq: the block tracepoints cannot be captured here (%s)" % line)
+        return 0
+    results = []
+    try:
+        for name in a.files:
+            with tempfile.TemporaryDirectory(prefix="blockeq-run-") as tmp:
+                results.append(one_file(a, dev, name, tmp))
+            if not a.json:
+                print_file(results[-1])
+                sys.stdout.flush()
+    finally:
+        dev.close()
+    bad = [r["file"] for r in results if "error" in r or
+           any(not ok and (r["file"], t) not in KNOWN
+               for t, (ok, _) in r["compared"].items() if t != "fio-aa") or
+           (a.strict and r["refused"])]
+    made = sum(len([t for t in r["compared"] if t != "fio-aa"]) for r in results)
+    refused = sum(len(r["refused"]) for r in results)
+    if a.json:
+        for r in results:
+            for m in r["runs"].values():
+                m.pop("_issues", None)
+        json.dump({"tolerances": TOL, "files": results}, sys.stdout, indent=1)
+        print()
+    print("blockeq: %d files, %d comparisons with fio made, %d outside the tolerances and not "
+          "known (files: %s); %d runs ptsbench refused%s" % (
+              len(results), made, sum(1 for r in results for t, (ok, _) in
+                                      r["compared"].items() if t != "fio-aa" and not ok
+                                      and (r["file"], t) not in KNOWN),
+              ", ".join(bad) or "none", refused, " (--strict: failures)" if a.strict else ""),
+          file=sys.stderr if a.json else sys.stdout)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
