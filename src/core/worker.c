@@ -41,6 +41,7 @@ struct round_state {
      * not before due[d] (fio's per-direction schedules, a gap added per issue); an I/O drawn
      * while its direction is ahead is held until due */
     bool paced, rated, thinking;
+    bool draining;                 /* io_submit_mode=inline, ahead of the rate: fio's quiesce */
     uint64_t next_issue, think_ns, spin_until;
     double due[IO_NDIR];
     struct io_unit *held;
@@ -243,7 +244,7 @@ static uint64_t pace_at(const struct worker *w)
 static inline bool pace_waiting(const struct worker *w)
 {
     const struct round_state *r = &w->r;
-    return r->paced && r->issuing && !r->thinking && r->inflight < w->wl->qd;
+    return r->paced && r->issuing && !r->thinking && !r->draining && r->inflight < w->wl->qd;
 }
 
 /* The drawn I/O u at time now, on a rated worker: true when it may go (its direction, maybe
@@ -286,7 +287,10 @@ static inline void pace_issued(struct worker *w, uint64_t now)
 static inline void pace_reaped(struct worker *w, uint64_t t)
 {
     struct round_state *r = &w->r;
-    if (!r->thinking || r->inflight)
+    if (r->inflight)
+        return;
+    r->draining = false;
+    if (!r->thinking)
         return;
     r->thinking = false;
     r->think_count = 0;
@@ -431,7 +435,7 @@ static void round_fill(struct worker *w)
                 r->issuing = false;
                 break;
             }
-            if (now < r->next_issue || r->thinking)
+            if (now < r->next_issue || r->thinking || r->draining)
                 break;   /* not yet: the loop waits for next_issue or a completion */
         }
         if (wl->batch_submit && ns - flushed >= wl->batch_submit) {
@@ -451,8 +455,12 @@ static void round_fill(struct worker *w)
             u = w->free_units[--w->n_free];
             iogen_next(&w->gen, &u->dir, &u->len, &u->offset);
         }
-        if (r->rated && !pace_rate(w, u, now))
-            break;   /* held until its direction is due */
+        if (r->rated && !pace_rate(w, u, now)) {
+            /* held until its direction is due; fio's inline submission first waits for every
+             * I/O in flight (io_u.c rate_ddir: io_u_quiesce), its offload mode does not */
+            r->draining = !wl->rate_offload && r->inflight + ns > 0;
+            break;
+        }
         if (r->paced)
             pace_issued(w, now);
         else
@@ -554,8 +562,8 @@ static void round_account(struct worker *w, int n, uint64_t t)
     r->done_pending = 0;
     depth_step(r, t, r->inflight);
     r->now = t;
-    if (r->thinking && n > 0)
-        pace_reaped(w, t);   /* thinktime: once every I/O in flight completed */
+    if ((r->thinking || r->draining) && n > 0)
+        pace_reaped(w, t);   /* thinktime, fio's quiesce: once every I/O in flight completed */
     if (counted) {
         r->last_counted = t;
         if (p->progress && !p->virtual_time)

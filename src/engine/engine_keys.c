@@ -88,6 +88,9 @@ const struct engine_key engine_keys[] = {
     {"rate_process", "rate_iops=500,rate_process=poisson", "rate_process=poisson",
      LOOP("exponential gaps of the rate's mean, seeded by randseed"),
      A("rate_process=poisson (fio's own seed)")}, NULL},
+    {"io_submit_mode", "rate_iops=500,io_submit_mode=offload", "io_submit_mode=offload",
+     LOOP("ahead of a rate: inline waits for every I/O in flight first (fio's quiesce), "
+          "offload does not"), A("io_submit_mode=")}, NULL},
     {"rate_cycle", "rate_cycle=500", NULL, NONE("only rate_min's window (rate_min refused)"),
      X("not written")}, NULL},
     {"thinktime", "thinktime=200", "thinktime=200us",

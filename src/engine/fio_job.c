@@ -285,6 +285,8 @@ static bool put_flow(struct job_out *o, const struct workload *wl)
         jo_put(o, "rate_iops=%u,%u\n", wl->rate_iops_dir[0], wl->rate_iops_dir[1]);
     if (wl->rate_poisson)
         jo_put(o, "rate_process=poisson\n");
+    if (wl->rate_offload)
+        jo_put(o, "io_submit_mode=offload\n");
     if (wl->thinktime_ns) {
         jo_put(o, "thinktime=%" PRIu64 "us\n", wl->thinktime_ns / 1000u);
         jo_put(o, "thinktime_blocks=%u\n", wl->thinktime_blocks > 1 ? wl->thinktime_blocks : 1);

@@ -793,6 +793,17 @@ static int wl_set_rate_process(void *obj, const char *value, char *why, size_t w
     return errf(why, whylen, "want linear or poisson");
 }
 
+/* fio's inline mode waits for every I/O in flight when ahead of the rate; offload submits
+ * from other threads and does not (both keep at most iodepth in flight). */
+static int wl_set_submit_mode(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    if (strcmp(value, "inline") && strcmp(value, "offload"))
+        return errf(why, whylen, "want inline or offload");
+    wl->rate_offload = !strcmp(value, "offload");
+    return WL_OK;
+}
+
 static int wl_set_rate_cycle(void *obj, const char *value, char *why, size_t whylen)
 {
     struct workload *wl = obj;
@@ -999,6 +1010,8 @@ static const struct key_row wl_rows[] = {
         "(one value: each direction)"),
     FIO("rate_process", wl_set_rate_process, "linear | poisson", "even gaps, or exponential "
         "ones of the same mean (seeded by randseed)"),
+    FIO("io_submit_mode", wl_set_submit_mode, "inline | offload", "ahead of a rate: wait "
+        "for every I/O in flight first (inline, fio's default) or not"),
     FIO("rate_cycle", wl_set_rate_cycle, "MS", "noted: only rate_min's window"),
     FIO("thinktime", wl_set_thinktime, "DURATION | US", "per worker: after thinktime_blocks "
         "issues, every I/O in flight completes, then this wait"),
@@ -1843,6 +1856,8 @@ static void wl_format_flow(struct wl_out *o, const struct workload *wl)
     }
     if (wl->rate_poisson)
         wl_put(o, ",rate_process=poisson");
+    if (wl->rate_offload)
+        wl_put(o, ",io_submit_mode=offload");
     if (wl->thinktime_blocks > 1)
         wl_put(o, ",thinktime_blocks=%u", wl->thinktime_blocks);
     if (wl->thinktime_spin_ns)

@@ -120,6 +120,7 @@ struct workload {
     uint64_t rate_bps[2];          /* rate=R[,W]: bytes a second, 0: no cap that direction */
     unsigned rate_iops_dir[2];     /* rate_iops=R[,W] (one value: both; rate_iops above) */
     bool rate_poisson;             /* rate_process=poisson: exponential gaps, same mean */
+    bool rate_offload;             /* io_submit_mode=offload: no quiesce when ahead of rate */
     unsigned thinktime_blocks;     /* think after this many issues (0 or 1: every one) */
     bool thinktime_blocks_set;
     uint64_t thinktime_spin_ns;    /* of thinktime: polled (CPU busy), the rest slept */
