@@ -216,6 +216,19 @@ static void test_trim_refused_and_fio_job(void **state)
     assert_non_null(strstr(job, "\nstartdelay=2000000us\n"));
     assert_null(strstr(job, "time_based"));   /* fio's time_based would run past number_ios */
     assert_non_null(strstr(job, "\nruntime=1000ms\n"));
+    /* the canonical form (results' workload.spec) reads back the same */
+    char a[1024], b[1024];
+    assert_int_equal(wl_parse_inline("rw=randrw,rate=8m:,rate_iops=:300,rate_process=poisson,"
+                                     "io_submit_mode=offload,iodepth=4,thinktime=100,"
+                                     "thinktime_blocks=4,thinktime_spin=20,thinktime_iotime=2s,"
+                                     "startdelay=1500ms,number_ios=7,loops=2,fill_device=1",
+                                     &wl, err, sizeof err), 0);
+    wl_format(&wl, a, sizeof a);
+    print_message("  %s\n", a);
+    assert_int_equal(wl_parse_inline(a, &wl, err, sizeof err), 0);
+    wl_format(&wl, b, sizeof b);
+    assert_string_equal(a, b);
+    assert_non_null(strstr(a, ",number_ios=14,"));   /* loops folded in once */
 }
 
 int main(void)
