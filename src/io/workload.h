@@ -12,7 +12,8 @@
  *   profile    the matrix `ptsbench profile` runs (sweep_qd, sweep_workers, sweep_compress,
  *              precondition); `ptsbench run` runs the workload's own point and ignores them
  *   fio        fio's job-file keys ptsbench takes (ioengine, direct, time_based, ramp_time,
- *              rate_iops, thinktime, iodepth_batch*, kb_base, filename, ...) and those it takes
+ *              rate, rate_iops, rate_process, thinktime*, startdelay, number_ios, loops,
+ *              fill_device, iodepth_batch*, kb_base, filename, ...) and those it takes
  *              without effect (group_reporting, thread, ...); a bare key is a flag where fio's is
  *   refused    fio's keys that would change the measurement and that ptsbench does not do
  *              (verify*, fsync, rate_min, zonemode, ...): one error naming the key and why
