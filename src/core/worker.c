@@ -47,7 +47,6 @@ struct round_state {
     struct io_unit *held;
     unsigned think_count;          /* issues since the last think */
     uint64_t last_think;           /* thinktime_iotime: when the last think ended */
-    struct rng pace_rng;           /* rate_process=poisson's gaps */
     uint64_t n_issued, ios_quota;  /* number_ios */
     uint64_t fill_quota;           /* fill_device: bytes written (issued counts them) */
     bool cut;                      /* a quota stopped the issues before a timed round's end */
@@ -70,6 +69,8 @@ struct worker {
     uint32_t data_sample_cap;
     uint32_t data_writes_seen;             /* writes this round while the sample had room */
     struct round_state r;
+    struct rng pace_rng;                   /* rate_process=poisson's gaps, on from round to round */
+    bool pace_seeded;
     cpu_set_t affinity;                    /* the thread's mask as read back after pinning */
     cpu_set_t ran_on;                      /* CPUs it was seen on (note_cpu), since the start */
     _Atomic uint64_t pub_ios[IO_NDIR], pub_bytes[IO_NDIR];   /* for the progress hook */
@@ -185,7 +186,10 @@ static void pace_begin(struct worker *w, const struct round_limits *lim)
     r->paced = r->rated || r->think_ns || wl->startdelay_ns;
     r->next_issue = r->last_think = r->start;
     r->due[IO_READ] = r->due[IO_WRITE] = (double)r->start;
-    rng_seed(&r->pace_rng, wl->seed ^ (0x9e3779b97f4a7c15ull * (w->id + 1)));
+    if (!w->pace_seeded) {   /* once: fio seeds its poisson state once per job */
+        rng_seed(&w->pace_rng, wl->seed ^ (0x9e3779b97f4a7c15ull * (w->id + 1)));
+        w->pace_seeded = true;
+    }
     r->ios_quota = wl->number_ios;
     if (wl->fill_device) {   /* each worker its share of the active range, once */
         r->fill_quota = w->pool->range.len / w->pool->n;
@@ -209,7 +213,7 @@ static double pace_gap(struct worker *w, int d, uint32_t len)
     else
         return 0;
     if (wl->rate_poisson) {
-        const double u = ((double)(rng_next(&w->r.pace_rng) >> 11) + 0.5) * 0x1p-53;
+        const double u = ((double)(rng_next(&w->pace_rng) >> 11) + 0.5) * 0x1p-53;
         mean *= -log(u);
     }
     return mean * k;

@@ -1233,8 +1233,9 @@ static int wl_validate_flow(struct workload *wl, const char *src, char *err, siz
     if (wl->rate_poisson && !wl->rate_bps[0] && !wl->rate_bps[1] && !wl->rate_iops_dir[0] &&
         !wl->rate_iops_dir[1])
         return errf(err, errlen, "%s: rate_process=poisson without rate or rate_iops", src);
-    if (wl->rate_iops && wl->read_pct > 0 && wl->read_pct < 100)
-        wl_note_add(wl, "rate_iops: per direction, as fio: reads and writes each at that rate");
+    const bool one_rate = wl->rate_iops || (wl->rate_bps[0] && wl->rate_bps[0] == wl->rate_bps[1]);
+    if (one_rate && wl->read_pct > 0 && wl->read_pct < 100)
+        wl_note_add(wl, "rate, rate_iops: per direction, as fio: reads and writes each at it");
     return 0;
 }
 
