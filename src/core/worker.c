@@ -191,8 +191,9 @@ static void pace_begin(struct worker *w, const struct round_limits *lim)
         w->pace_seeded = true;
     }
     r->ios_quota = wl->number_ios;
-    if (wl->fill_device) {   /* each worker its share of the active range, once */
-        r->fill_quota = w->pool->range.len / w->pool->n;
+    if (wl->fill_device) {   /* each worker its share of its job's active range, once */
+        const uint64_t len = w->gen.region_end - w->gen.region_start;
+        r->fill_quota = wl->region == WL_REGION_SPLIT ? len : len / wl->workers;
         if (!r->fill_quota)
             r->fill_quota = 1;
     }
