@@ -37,10 +37,20 @@ struct round_state {
     struct engine_choices choices0;   /* the engine's choices at the round's start */
     bool issuing;
     bool time_based;
-    /* pacing (workload rate_iops, thinktime): no issue before next_issue; gap_ns between two
-     * issues, think_ns after each completion */
-    bool paced;
-    uint64_t next_issue, gap_ns, think_ns;
+    /* pacing (fio's rate, rate_iops, rate_process, thinktime*, startdelay; worker.c's
+     * pace_*): no issue before next_issue (the think, the start delay); an I/O of direction d
+     * not before due[d] (fio's per-direction schedules, a gap added per issue); an I/O drawn
+     * while its direction is ahead is held until due */
+    bool paced, rated, thinking;
+    bool draining;                 /* io_submit_mode=inline, ahead of the rate: fio's quiesce */
+    uint64_t next_issue, think_ns, spin_until;
+    double due[IO_NDIR];
+    struct io_unit *held;
+    unsigned think_count;          /* issues since the last think */
+    uint64_t last_think;           /* thinktime_iotime: when the last think ended */
+    uint64_t n_issued, ios_quota;  /* number_ios */
+    uint64_t fill_quota;           /* fill_device: bytes written (issued counts them) */
+    bool cut;                      /* a quota stopped the issues before a timed round's end */
 };
 
 struct worker {
@@ -60,6 +70,8 @@ struct worker {
     uint32_t data_sample_cap;
     uint32_t data_writes_seen;             /* writes this round while the sample had room */
     struct round_state r;
+    struct rng pace_rng;                   /* rate_process=poisson's gaps, on from round to round */
+    bool pace_seeded;
     cpu_set_t affinity;                    /* the thread's mask as read back after pinning */
     cpu_set_t ran_on;                      /* CPUs it was seen on (note_cpu), since the start */
     _Atomic uint64_t pub_ios[IO_NDIR], pub_bytes[IO_NDIR];   /* for the progress hook */
@@ -162,6 +174,155 @@ static void lat_round_begin(struct worker *w)
     lat_search_round_begin(&w->lt);
 }
 
+/* ---- pacing: fio's rate, rate_iops, rate_process, thinktime*, startdelay, and the round's
+ * quotas of number_ios and fill_device (fio 3.33: backend.c usec_for_io, handle_thinktime,
+ * exceeds_number_ios; io_u.c rate_ddir) ---- */
+
+/* engine time is dilated k times on a scaled simulated drive: the pacing too (a worker's I/Os
+ * each stand for k there) */
+static inline uint64_t pace_k(const struct worker *w)
+{
+    return w->pool->lat_scale > 1 ? w->pool->lat_scale : 1;
+}
+
+/* The round's pacing state: a start delay shifts the worker's whole round (its counted time
+ * is its own, as fio's job's figures are); the schedules start at the worker's start. */
+static void pace_begin(struct worker *w, const struct round_limits *lim)
+{
+    const struct workload *wl = w->wl;
+    struct round_state *r = &w->r;
+    const uint64_t k = pace_k(w);
+    if (wl->startdelay_ns) {
+        r->start += wl->startdelay_ns * k;
+        r->end = lim->time_ns ? r->start + lim->time_ns : UINT64_MAX;
+        r->next_sample = lim->sample_ns ? r->start + lim->sample_ns : UINT64_MAX;
+        r->last_counted = r->start;
+    }
+    r->think_ns = wl->thinktime_ns * k;
+    r->rated = wl->rate_bps[0] || wl->rate_bps[1] || wl->rate_iops_dir[0] ||
+               wl->rate_iops_dir[1];
+    r->paced = r->rated || r->think_ns || wl->startdelay_ns;
+    r->next_issue = r->last_think = r->start;
+    r->due[IO_READ] = r->due[IO_WRITE] = (double)r->start;
+    if (!w->pace_seeded) {   /* once: fio seeds its poisson state once per job */
+        rng_seed(&w->pace_rng, wl->seed ^ (0x9e3779b97f4a7c15ull * (w->id + 1)));
+        w->pace_seeded = true;
+    }
+    r->ios_quota = wl->number_ios;
+    if (wl->fill_device) {   /* each worker its share of its job's active range, once */
+        const uint64_t len = w->gen.region_end - w->gen.region_start;
+        r->fill_quota = wl->region == WL_REGION_SPLIT ? len : len / wl->workers;
+        if (!r->fill_quota)
+            r->fill_quota = 1;
+    }
+}
+
+/* The gap an issue of len bytes in direction d adds to d's schedule (ns of engine time):
+ * rate= as bytes over the rate, rate_iops= one I/O over the rate; poisson: an exponential
+ * draw of fio's mean (the smallest block over the rate, for rate=). */
+static double pace_gap(struct worker *w, int d, uint32_t len)
+{
+    const struct workload *wl = w->wl;
+    const double k = (double)pace_k(w);
+    double mean;
+    if (wl->rate_bps[d])
+        mean = 1e9 * (wl->rate_poisson ? wl_min_bs(wl) : len) / (double)wl->rate_bps[d];
+    else if (wl->rate_iops_dir[d])
+        mean = 1e9 / wl->rate_iops_dir[d];
+    else
+        return 0;
+    if (wl->rate_poisson) {
+        const double u = ((double)(rng_next(&w->pace_rng) >> 11) + 0.5) * 0x1p-53;
+        mean *= -log(u);
+    }
+    return mean * k;
+}
+
+/* When the held I/O may go: its direction's schedule, or the other's when the workload mixes
+ * and that one is due first (fio's rate_ddir switches to the direction behind its rate). */
+static uint64_t pace_held_due(const struct worker *w, int *dir)
+{
+    const struct round_state *r = &w->r;
+    const int d = r->held->dir, od = d ^ 1;
+    const bool mixed = w->wl->read_pct > 0 && w->wl->read_pct < 100;
+    *dir = mixed && r->due[od] < r->due[d] ? od : d;
+    return (uint64_t)r->due[*dir];
+}
+
+/* The earliest engine time this worker may issue again (next_issue, and a held I/O's due). */
+static uint64_t pace_at(const struct worker *w)
+{
+    const struct round_state *r = &w->r;
+    uint64_t t = r->next_issue;
+    if (r->held) {
+        int d;
+        const uint64_t h = pace_held_due(w, &d);
+        if (h > t)
+            t = h;
+    }
+    return t < r->end ? t : r->end;
+}
+
+/* A paced worker that could issue (not thinking, a slot free) is waiting for pace_at. */
+static inline bool pace_waiting(const struct worker *w)
+{
+    const struct round_state *r = &w->r;
+    return r->paced && r->issuing && !r->thinking && !r->draining && r->inflight < worker_qd(w);
+}
+
+/* The drawn I/O u at time now, on a rated worker: true when it may go (its direction, maybe
+ * switched, is due; that schedule advanced), false when it is held until due. Behind schedule
+ * (a stall, every slot busy) it goes at once until back on it, as fio: the I/Os a stall held
+ * back are still offered (an open loop: dropping them would hide the stall). */
+static bool pace_rate(struct worker *w, struct io_unit *u, uint64_t now)
+{
+    struct round_state *r = &w->r;
+    r->held = u;
+    int d;
+    if (pace_held_due(w, &d) > now && (uint64_t)r->due[u->dir] > now)
+        return false;
+    if ((uint64_t)r->due[u->dir] > now)
+        u->dir = (uint8_t)d;   /* fio's rate_ddir: the other direction is behind its rate */
+    r->held = NULL;
+    r->due[u->dir] += pace_gap(w, u->dir, u->len);
+    return true;
+}
+
+/* After an issue at time now: thinktime after thinktime_blocks issues (or thinktime_iotime of
+ * issuing): no more issues until every I/O in flight completes (fio's io_u_quiesce). */
+static inline void pace_issued(struct worker *w, uint64_t now)
+{
+    struct round_state *r = &w->r;
+    r->n_issued++;
+    if (!r->think_ns)
+        return;
+    const struct workload *wl = w->wl;
+    r->think_count++;
+    const bool by_time = wl->thinktime_iotime_ns &&
+                         now >= r->last_think + wl->thinktime_iotime_ns * pace_k(w);
+    const bool by_blocks = !(wl->thinktime_iotime_ns && !wl->thinktime_blocks_set) &&
+                           r->think_count >= (wl->thinktime_blocks ? wl->thinktime_blocks : 1);
+    if (by_time || by_blocks)
+        r->thinking = true;
+}
+
+/* Completions reaped at t: the think starts once nothing is in flight (spin, then sleep). */
+static inline void pace_reaped(struct worker *w, uint64_t t)
+{
+    struct round_state *r = &w->r;
+    if (r->inflight)
+        return;
+    r->draining = false;
+    if (!r->thinking)
+        return;
+    r->thinking = false;
+    r->think_count = 0;
+    r->spin_until = t + w->wl->thinktime_spin_ns * pace_k(w);
+    if (t + r->think_ns > r->next_issue)
+        r->next_issue = t + r->think_ns;
+    r->last_think = r->next_issue;
+}
+
 static void round_begin(struct worker *w, const struct round_limits *lim)
 {
     struct worker_pool *p = w->pool;
@@ -193,13 +354,7 @@ static void round_begin(struct worker *w, const struct round_limits *lim)
     r->next_sample = lim->sample_ns ? r->start + lim->sample_ns : UINT64_MAX;
     r->last_counted = r->start;
     r->issuing = !*p->stop && w->init_ret == 0;
-    /* engine time is dilated k times on a scaled simulated drive: the pacing too (a worker's
-     * I/Os each stand for k there) */
-    const uint64_t k = p->lat_scale > 1 ? p->lat_scale : 1;
-    r->gap_ns = w->wl->rate_iops ? 1000000000ull * k / w->wl->rate_iops : 0;
-    r->think_ns = w->wl->thinktime_ns * k;
-    r->paced = r->gap_ns || r->think_ns;
-    r->next_issue = r->start;
+    pace_begin(w, lim);
     r->depth_t = r->start;
     r->done_at_submit0 = p->ops->done_at_submit ? p->ops->done_at_submit(w->eng) : 0;
     r->done_at_submit_seen = r->done_at_submit0;
@@ -294,17 +449,19 @@ static void round_fill(struct worker *w)
             r->issuing = false;
             break;
         }
+        if ((r->ios_quota && r->n_issued >= r->ios_quota) ||
+            (r->fill_quota && r->issued >= r->fill_quota)) {
+            r->issuing = false;   /* number_ios, fill_device: the round ends here */
+            r->cut = true;
+            break;
+        }
         if (r->paced) {
             if (now >= r->end) {
                 r->issuing = false;
                 break;
             }
-            if (now < r->next_issue)
+            if (now < r->next_issue || r->thinking || r->draining)
                 break;   /* not yet: the loop waits for next_issue or a completion */
-            /* behind schedule (a stall, every slot busy): issue at once until back on it,
-             * as fio's rate_iops does; the I/Os a stall held back are still offered (an
-             * open loop: dropping them would hide the stall from the latencies) */
-            r->next_issue += r->gap_ns;
         }
         if (wl->batch_submit && ns - flushed >= wl->batch_submit) {
             stamp(w, flushed, ns);   /* iodepth_batch_submit: at most this many per call */
@@ -318,8 +475,21 @@ static void round_fill(struct worker *w)
             }
             flushed = ns;
         }
-        struct io_unit *u = w->free_units[--w->n_free];
-        iogen_next(&w->gen, &u->dir, &u->len, &u->offset);
+        struct io_unit *u = r->held;
+        if (!u) {
+            u = w->free_units[--w->n_free];
+            iogen_next(&w->gen, &u->dir, &u->len, &u->offset);
+        }
+        if (r->rated && !pace_rate(w, u, now)) {
+            /* held until its direction is due; fio's inline submission first waits for every
+             * I/O in flight (io_u.c rate_ddir: io_u_quiesce), its offload mode does not */
+            r->draining = !wl->rate_offload && r->inflight + ns > 0;
+            break;
+        }
+        if (r->paced)
+            pace_issued(w, now);
+        else
+            r->n_issued++;
         if (u->dir == IO_WRITE) {
             if (fill_data) {
                 pattern_fill(&w->pat, u->buf, u->len);
@@ -421,8 +591,8 @@ static void round_account(struct worker *w, int n, uint64_t t)
     r->done_pending = 0;
     depth_step(r, t, r->inflight);
     r->now = t;
-    if (r->think_ns && n > 0 && t + r->think_ns > r->next_issue)
-        r->next_issue = t + r->think_ns;   /* thinktime: after a completion, before the next */
+    if ((r->thinking || r->draining) && n > 0)
+        pace_reaped(w, t);   /* thinktime, fio's quiesce: once every I/O in flight completed */
     if (counted) {
         r->last_counted = t;
         if (p->progress && !p->virtual_time)
@@ -445,11 +615,16 @@ static void round_account(struct worker *w, int n, uint64_t t)
 static void round_finish(struct worker *w)
 {
     struct worker_stats *s = &w->stats;
+    if (w->r.held) {   /* drawn, held by its rate, never issued */
+        w->free_units[w->n_free++] = w->r.held;
+        w->r.held = NULL;
+    }
+    const bool timed = w->r.time_based && !w->r.cut;   /* cut: number_ios, fill_device */
     s->start_ns = w->r.start;
-    s->end_ns = w->r.time_based ? w->r.end : w->r.last_counted;
+    s->end_ns = timed ? w->r.end : w->r.last_counted;
     depth_step(&w->r, s->end_ns, w->r.depth_level);
     s->inflight_ns = w->r.depth_area;
-    s->inflight_at_end = w->r.time_based ? w->r.depth_at_end : 0;
+    s->inflight_at_end = timed ? w->r.depth_at_end : 0;
     const struct engine_ops *ops = w->pool->ops;
     s->done_at_submit_known = ops->done_at_submit != NULL;
     s->done_at_submit = ops->done_at_submit ? ops->done_at_submit(w->eng) - w->r.done_at_submit0 : 0;
@@ -473,9 +648,9 @@ static void pace_nap(struct worker *w, uint64_t now)
         r->issuing = false;
         return;
     }
-    uint64_t until = r->next_issue < r->end ? r->next_issue : r->end;
-    if (until <= now)
-        return;
+    uint64_t until = pace_at(w);
+    if (until <= now || now < r->spin_until)
+        return;   /* due, or thinktime_spin: polled, as fio spins */
     uint64_t d = until - now;
     if (d <= 60000)
         return;   /* the last 60 us polled: a sleep that short oversleeps by tens of us */
@@ -495,8 +670,8 @@ static void worker_round(struct worker *w, const struct round_limits *lim)
     round_begin(w, lim);
     for (;;) {
         round_fill(w);
-        /* paced (rate_iops, thinktime): an issue is due at next_issue, before the round's end */
-        const bool wait_issue = r->paced && r->issuing && r->inflight < worker_qd(w);
+        /* paced (pace_*): an issue is due at pace_at, before the round's end */
+        const bool wait_issue = pace_waiting(w);
         if (!r->inflight) {
             if (!wait_issue)
                 break;
@@ -546,7 +721,10 @@ static void pool_round_virtual(struct worker_pool *p, const struct round_limits 
         round_begin(&p->w[i], lim);
     for (unsigned i = 0; i < p->n; i++)
         round_fill(&p->w[i]);
-    const uint64_t v0 = p->n ? p->w[0].r.start : 0;
+    uint64_t v0 = p->n ? p->w[0].r.start : 0;
+    for (unsigned i = 1; i < p->n; i++)   /* startdelay shifts a worker's start */
+        if (p->w[i].r.start < v0)
+            v0 = p->w[i].r.start;
     uint64_t next_virtual = v0 + PROGRESS_NS, next_wall = now_mono_ns() + PROGRESS_NS;
     unsigned batches = 0;
     for (;;) {
@@ -560,9 +738,8 @@ static void pool_round_virtual(struct worker_pool *p, const struct round_limits 
                 next = &p->w[i];
                 wake = false;
             }
-            const struct round_state *r = &p->w[i].r;
-            if (r->paced && r->issuing && r->inflight < worker_qd(&p->w[i])) {
-                const uint64_t at = r->next_issue < r->end ? r->next_issue : r->end;
+            if (pace_waiting(&p->w[i])) {
+                const uint64_t at = pace_at(&p->w[i]);
                 if (at < best) {
                     best = at;
                     next = &p->w[i];

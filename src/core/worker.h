@@ -12,6 +12,9 @@
  * before its submission to the stamp after the reap that returned it, its latency's interval;
  * one the device ran inside the submission call (engine_ops.done_at_submit) counts once for the
  * call. core/metrics.h (struct depth_figure) says what is recorded.
+ * Pacing (fio's rate, rate_iops, rate_process, io_submit_mode, thinktime*, startdelay,
+ * number_ios, fill_device): per worker as fio's per job, on the engine's clock (a scaled
+ * simulated drive's dilated k times, its I/Os each k); docs/workloads.md says how.
  *
  * Placement (base->place, device/numa.h): each worker thread is named "ptsb-wN" and, when the
  * placement pins, pins itself before its engine allocates its buffers; a virtual-time or

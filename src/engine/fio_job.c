@@ -273,6 +273,37 @@ static void put_random(struct job_out *o, const struct workload *wl)
     jo_put(o, "norandommap=1\n");
 }
 
+/* fio's pacing and flow keys as ptsbench's loop runs them (per job = per worker; fio reads a
+ * per-direction "R,W" as ptsbench does): true when any paces the issues. */
+static bool put_flow(struct job_out *o, const struct workload *wl)
+{
+    const bool rated = wl->rate_bps[0] || wl->rate_bps[1] ||
+                       (!wl->rate_iops && (wl->rate_iops_dir[0] || wl->rate_iops_dir[1]));
+    if (wl->rate_bps[0] || wl->rate_bps[1])
+        jo_put(o, "rate=%" PRIu64 ",%" PRIu64 "\n", wl->rate_bps[0], wl->rate_bps[1]);
+    if (!wl->rate_iops && (wl->rate_iops_dir[0] || wl->rate_iops_dir[1]))
+        jo_put(o, "rate_iops=%u,%u\n", wl->rate_iops_dir[0], wl->rate_iops_dir[1]);
+    if (wl->rate_poisson)
+        jo_put(o, "rate_process=poisson\n");
+    if (wl->rate_offload)
+        jo_put(o, "io_submit_mode=offload\n");
+    if (wl->thinktime_ns) {
+        jo_put(o, "thinktime=%" PRIu64 "us\n", wl->thinktime_ns / 1000u);
+        jo_put(o, "thinktime_blocks=%u\n", wl->thinktime_blocks > 1 ? wl->thinktime_blocks : 1);
+        if (wl->thinktime_spin_ns)
+            jo_put(o, "thinktime_spin=%" PRIu64 "us\n", wl->thinktime_spin_ns / 1000u);
+        if (wl->thinktime_iotime_ns)
+            jo_put(o, "thinktime_iotime=%" PRIu64 "us\n", wl->thinktime_iotime_ns / 1000u);
+    }
+    if (wl->startdelay_ns) {
+        jo_put(o, "; each round is a fio run of its own: the delay is every round's\n");
+        jo_put(o, "startdelay=%" PRIu64 "us\n", wl->startdelay_ns / 1000u);
+    }
+    if (wl->number_ios)
+        jo_put(o, "number_ios=%" PRIu64 "\n", wl->number_ios);
+    return rated || wl->thinktime_ns || wl->startdelay_ns;
+}
+
 /* rate_iops, thinktime, the submission and completion batches (per job, as ptsbench's are per
  * worker); what fio_job_check refuses is never reached here. */
 static void put_pacing(struct job_out *o, const struct workload *wl,
@@ -280,10 +311,7 @@ static void put_pacing(struct job_out *o, const struct workload *wl,
 {
     if (wl->rate_iops)
         jo_put(o, "rate_iops=%u\n", wl->rate_iops);
-    if (wl->thinktime_ns) {
-        jo_put(o, "thinktime=%" PRIu64 "us\n", wl->thinktime_ns / 1000u);
-        jo_put(o, "thinktime_blocks=1\n");
-    }
+    const bool flow = put_flow(o, wl);
     if (wl->lat.target_ns) {   /* fio's own depth search, per round (core/lat_target.h) */
         jo_put(o, "; fio searches the depth itself each round%s\n",
                wl->lat.run ? "" : "; it ends the round once the depth settles (latency_run=0)");
@@ -296,7 +324,7 @@ static void put_pacing(struct job_out *o, const struct workload *wl,
     }
     if (wl->batch_submit) {
         jo_put(o, "iodepth_batch_submit=%u\n", wl->batch_submit);
-    } else if (opts->submit_all && !wl->rate_iops && !wl->thinktime_ns && wl->qd > 1) {
+    } else if (opts->submit_all && !wl->rate_iops && !flow && wl->qd > 1) {
         jo_put(o, "; as ptsbench's loop: the I/Os refilled in a turn submitted in one call\n");
         jo_put(o, "iodepth_batch_submit=%u\n", wl->qd);
     }
@@ -331,6 +359,9 @@ unsigned fio_job_force_async(const struct workload *wl, bool refuses_nowait, uns
 
 int fio_job_check(const struct workload *wl, char *err, size_t errlen)
 {
+    if ((wl->thinktime_spin_ns | wl->thinktime_iotime_ns | wl->startdelay_ns) % 1000u)
+        return errf(err, errlen, "fio job: thinktime_spin, thinktime_iotime and startdelay are "
+                                 "written in whole microseconds");
     if (wl->thinktime_ns % 1000u)
         return errf(err, errlen, "fio job: thinktime %" PRIu64 " ns: fio's thinktime is in whole "
                                  "microseconds", wl->thinktime_ns);
@@ -349,6 +380,28 @@ static void put_data(struct job_out *o, const struct workload *wl)
         jo_put(o, "; fio's default chunk of 512 B makes large blocks compress unrealistically\n");
         jo_put(o, "buffer_compress_chunk=4k\n");
     }
+}
+
+/* A timed round that number_ios or fill_device may end first: fio's time_based would run
+ * past both (fio 3.33 backend.c do_io), so the runtime caps a job that stops at number_ios or
+ * after io_size bytes (fill_device: each job its share of the range, once). */
+static int put_length_cut(struct job_out *o, const struct workload *wl,
+                          const struct wl_range *range, const struct fio_job_opts *opts,
+                          char *err, size_t errlen)
+{
+    const uint64_t ms = opts->runtime_ns / 1000000u + (opts->runtime_ns % 1000000u != 0);
+    jo_put(o, "; the round's time caps it; number_ios or fill_device may end it first\n");
+    jo_put(o, "runtime=%" PRIu64 "ms\n", ms);
+    const uint64_t unit = wl_max_bs(wl);
+    uint64_t per = FIO_MAX_INT64 / 2;
+    if (wl->fill_device)
+        per = round_up(range->len / wl->workers, unit);
+    else if (wl->number_ios && wl->number_ios < per / unit)
+        per = wl->number_ios * unit;
+    if (!per)
+        return errf(err, errlen, "fio job: fill_device over an empty range");
+    jo_put(o, "io_size=%" PRIu64 "\n", per);
+    return 0;
 }
 
 static int put_length(struct job_out *o, const struct workload *wl,
@@ -453,7 +506,9 @@ int fio_job_write(const struct workload *wl, const struct wl_range *range,
     put_random(&o, wl);
     put_pacing(&o, wl, opts);
     put_data(&o, wl);
-    if (put_length(&o, wl, opts, err, errlen) < 0) {
+    const bool cut = opts->runtime_ns > 0 && (wl->number_ios || wl->fill_device);
+    if ((cut ? put_length_cut(&o, wl, range, opts, err, errlen)
+             : put_length(&o, wl, opts, err, errlen)) < 0) {
         buf[0] = '\0';
         return -1;
     }

@@ -270,8 +270,10 @@ static int wl_set_rw(void *obj, const char *value, char *why, size_t whylen)
     mode[n] = '\0';
     if (strcmp(mode, "readwrite") == 0)
         snprintf(mode, sizeof mode, "rw");
-    if (strstr(mode, "trim"))
-        return errf(why, whylen, "trim is not supported yet");
+    if (strstr(mode, "trim"))   /* fio: BLKDISCARD / punch-hole, timed as a third direction */
+        return errf(why, whylen, "trims are not supported: a third direction beside "
+                                 "read and write in every figure, histogram, table and chart "
+                                 "of the results, which record two");
     if (!wl_rw_known(mode))
         return errf(why, whylen, "unknown rw mode '%s' (want read, write, randread, "
                                  "randwrite, rw or randrw)", value);
@@ -712,38 +714,163 @@ static int wl_set_percentiles(void *obj, const char *value, char *why, size_t wh
     return WL_OK;
 }
 
-static int wl_set_rate_iops(void *obj, const char *value, char *why, size_t whylen)
-{
-    struct workload *wl = obj;
-    if (strchr(value, ','))
-        return errf(why, whylen, "separate read and write rates are not supported: one rate "
-                                 "for all I/Os");
-    return wl_uint(value, 1, 100000000, &wl->rate_iops, why, whylen);
-}
+/* ---- fio's pacing and flow keys (helper "pace"): rate, rate_iops, rate_process, thinktime*,
+ * startdelay, number_ios, loops, fill_device; core/worker.c applies them per worker, as fio
+ * per job (fio 3.33 backend.c usec_for_io, handle_thinktime; io_u.c rate_ddir) */
 
-static int wl_set_thinktime(void *obj, const char *value, char *why, size_t whylen)
+/* fio's "a bare number is microseconds" durations (thinktime, thinktime_spin). */
+static int wl_us_duration(const char *value, uint64_t *ns, char *why, size_t whylen)
 {
-    struct workload *wl = obj;
-    /* fio: a bare number is microseconds */
     const size_t n = strlen(value);
     if (n && isdigit((unsigned char)value[n - 1])) {
         uint64_t us = 0;
         if (units_parse_uint(value, 0, 3600000000ull, &us, why, whylen) < 0)
             return WL_BAD_VALUE;
-        wl->thinktime_ns = us * 1000;
+        *ns = us * 1000;
         return WL_OK;
     }
-    return units_parse_duration(value, &wl->thinktime_ns, why, whylen) < 0 ? WL_BAD_VALUE
-                                                                            : WL_OK;
+    return units_parse_duration(value, ns, why, whylen) < 0 ? WL_BAD_VALUE : WL_OK;
+}
+
+/* fio's per-direction list "R[,W[,T]]": an empty item leaves that direction uncapped; one
+ * value applies to reads and writes (fio: "as described in blocksize"); a trim value changes
+ * nothing here (no trims are issued: rw=trim* is refused). size: a size or a count. */
+static int wl_per_dir(struct workload *wl, const char *value, bool size, uint64_t out[2],
+                      char *why, size_t whylen)
+{
+    char buf[128];
+    str_copy(buf, sizeof buf, value);
+    char *item[3] = {buf, NULL, NULL};
+    unsigned n = 1;
+    for (char *c = buf; *c && n < 3; c++)
+        if (*c == ',' || *c == ':') {   /* ':' in an inline spec, whose items ',' separates */
+            *c = '\0';
+            item[n++] = c + 1;
+        }
+    if (strpbrk(item[n - 1], ",:"))
+        return errf(why, whylen, "at most three values (reads, writes, trims)");
+    for (unsigned d = 0; d < 2; d++) {
+        const char *t = item[n == 1 ? 0 : d];
+        out[d] = 0;
+        if (!t || !*t)
+            continue;
+        if (size ? wl_size(wl, t, &out[d], why, whylen) < 0
+                 : units_parse_uint(t, 0, 100000000, &out[d], why, whylen) < 0)
+            return WL_BAD_VALUE;
+    }
+    if (!out[0] && !out[1])
+        return errf(why, whylen, "no read or write rate given (want R, R,W or ,W above 0)");
+    return WL_OK;
+}
+
+static int wl_set_rate(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return wl_per_dir(wl, value, true, wl->rate_bps, why, whylen);
+}
+
+static int wl_set_rate_iops(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    uint64_t v[2];
+    if (wl_per_dir(wl, value, false, v, why, whylen) != WL_OK)
+        return WL_BAD_VALUE;
+    wl->rate_iops_dir[0] = (unsigned)v[0];
+    wl->rate_iops_dir[1] = (unsigned)v[1];
+    wl->rate_iops = !strchr(value, ',') ? (unsigned)v[0] : 0;   /* one value: the old form */
+    return WL_OK;
+}
+
+static const struct key_choice wl_rate_process_choices[] = {
+    {"linear", 0, false}, {"poisson", 1, false}, {NULL, 0, false}};
+
+static int wl_set_rate_process(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    for (const struct key_choice *c = wl_rate_process_choices; c->name; c++)
+        if (!strcmp(value, c->name)) {
+            wl->rate_poisson = c->value == 1;
+            return WL_OK;
+        }
+    return errf(why, whylen, "want linear or poisson");
+}
+
+/* fio's inline mode waits for every I/O in flight when ahead of the rate; offload submits
+ * from other threads and does not (both keep at most iodepth in flight). */
+static int wl_set_submit_mode(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    if (strcmp(value, "inline") && strcmp(value, "offload"))
+        return errf(why, whylen, "want inline or offload");
+    wl->rate_offload = !strcmp(value, "offload");
+    return WL_OK;
+}
+
+static int wl_set_rate_cycle(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    uint64_t ms = 0;
+    if (units_parse_uint(value, 1, 3600000, &ms, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    wl_note(wl, "rate_cycle=%s: only fio's rate_min window (nothing here)", value);
+    return WL_OK;
+}
+
+static int wl_set_thinktime(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return wl_us_duration(value, &wl->thinktime_ns, why, whylen);
+}
+
+static int wl_set_thinktime_spin(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return wl_us_duration(value, &wl->thinktime_spin_ns, why, whylen);
 }
 
 static int wl_set_thinktime_blocks(void *obj, const char *value, char *why, size_t whylen)
 {
     struct workload *wl = obj;
-    (void)wl;
-    if (strcmp(value, "1"))
-        return errf(why, whylen, "only 1 (the think time follows every I/O) is supported");
-    return WL_OK;
+    wl->thinktime_blocks_set = true;
+    return wl_uint(value, 1, 1u << 30, &wl->thinktime_blocks, why, whylen);
+}
+
+/* fio: a bare number is seconds */
+static int wl_set_thinktime_iotime(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return units_parse_duration(value, &wl->thinktime_iotime_ns, why, whylen) < 0 ? WL_BAD_VALUE
+                                                                                   : WL_OK;
+}
+
+static int wl_set_startdelay(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    if (strchr(value, '-') || strchr(value, ':'))
+        return errf(why, whylen, "a range (fio: each job a random delay in it) is not done: "
+                                 "give one delay");
+    return units_parse_duration(value, &wl->startdelay_ns, why, whylen) < 0 ? WL_BAD_VALUE
+                                                                             : WL_OK;
+}
+
+static int wl_set_number_ios(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return units_parse_uint(value, 0, UINT64_MAX / 1024, &wl->number_ios, why, whylen) < 0
+               ? WL_BAD_VALUE
+               : WL_OK;
+}
+
+static int wl_set_loops(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return wl_uint(value, 1, 1000000, &wl->loops, why, whylen);
+}
+
+static int wl_set_fill_device(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return wl_flag(value, &wl->fill_device, why, whylen);
 }
 
 static int wl_set_batch_submit(void *obj, const char *value, char *why, size_t whylen)
@@ -940,7 +1067,7 @@ static const struct key_choice wl_kb_base_choices[] = {
 
 static const struct key_row wl_rows[] = {
     W("rw", wl_set_rw, "read | write | randread | randwrite | rw | randrw",
-      "the I/O pattern (trim is not supported yet)"),
+      "the I/O pattern (trim modes refused: see rw's message)"),
     ALIAS("readwrite", "rw"),
     W("rwmixread", wl_set_rwmixread, "PCT", "read share of I/Os, whole percent (rw, randrw)"),
     ALIAS("rwmix", "rwmixread"),
@@ -997,10 +1124,36 @@ static const struct key_row wl_rows[] = {
      .help = "size units by fio's rules (a job file: 1024 unless it says)", .group = "fio"},
     FIO("percentile_list", wl_set_percentiles, "P:P:...", "checked against the percentiles "
         "ptsbench records"),
-    FIO("rate_iops", wl_set_rate_iops, "N", "per worker: I/Os on a schedule of 1/rate"),
-    FIO("thinktime", wl_set_thinktime, "DURATION | US", "per worker at iodepth 1: the wait "
-        "after each completion"),
-    FIO("thinktime_blocks", wl_set_thinktime_blocks, "1", "only 1 (after every I/O)"),
+    /* fio's pacing and flow (helper "pace"): per worker, as fio's per job (worker.c) */
+    FIO("rate", wl_set_rate, "BW[,BW]", "bytes a second per worker, reads[,writes] (fio's "
+        "per-direction schedules; an empty one uncapped)"),
+    FIO("rate_iops", wl_set_rate_iops, "N[,N]", "per worker: I/Os a second, reads[,writes] "
+        "(one value: each direction)"),
+    FIO("rate_process", wl_set_rate_process, "linear | poisson", "even gaps, or exponential "
+        "ones of the same mean (seeded by randseed)"),
+    FIO("io_submit_mode", wl_set_submit_mode, "inline | offload", "ahead of a rate: wait "
+        "for every I/O in flight first (inline, fio's default) or not"),
+    FIO("rate_cycle", wl_set_rate_cycle, "MS", "noted: only rate_min's window"),
+    FIO("thinktime", wl_set_thinktime, "DURATION | US", "per worker: after thinktime_blocks "
+        "issues, every I/O in flight completes, then this wait"),
+    FIO("thinktime_blocks", wl_set_thinktime_blocks, "N", "issues between thinks (default 1)"),
+    FIO("thinktime_spin", wl_set_thinktime_spin, "DURATION | US", "of the think time, this "
+        "much polled (CPU busy), the rest slept"),
+    FIO("thinktime_iotime", wl_set_thinktime_iotime, "DURATION", "think after this long "
+        "issuing (or thinktime_blocks, the first)"),
+    FIO("startdelay", wl_set_startdelay, "DURATION", "each round: the job starts this long "
+        "into it (fio: once, at the job's start)"),
+    FIO("number_ios", wl_set_number_ios, "N", "a round ends after N I/Os per worker (or "
+        "earlier by its time or bytes)"),
+    FIO("loops", wl_set_loops, "N", "multiplies round_bytes and number_ios (a timed round: "
+        "no effect, as fio's time_based)"),
+    FLAG("fill_device", wl_set_fill_device, "a writing round ends once the active range is "
+         "written (each worker its share)"),
+    ALIAS("fill_fs", "fill_device"),
+    NO("rate_min", "fio would fail the job below this rate; ptsbench records the rate the "
+                   "device gives and judges it after (ptsbench gate, verify)"),
+    NO("rate_iops_min", "fio would fail the job below this rate; ptsbench records the rate "
+                        "the device gives and judges it after (ptsbench gate, verify)"),
     FIO("iodepth_batch", wl_set_batch_submit, "0..65536", "I/Os submitted per call"),
     ALIAS("iodepth_batch_submit", "iodepth_batch"),
     FIO("iodepth_batch_complete", wl_set_batch_complete, "1..65536", "completions waited for "
@@ -1052,19 +1205,13 @@ static const struct key_row wl_rows[] = {
     NO("fdatasync", "fdatasync between writes is not supported"),
     NO("end_fsync", "fsync at the end is not supported"),
     NO("sync", "O_SYNC writes are not supported"),
-    NO("loops", "loops are not supported: rounds repeat a workload (run --rounds)"),
     NO("nrfiles", "several files per job are not supported: one target"),
     NO("directory", "files in a directory are not supported: one target (--target)"),
     NO("opendir", "files in a directory are not supported: one target"),
-    NO("rate", "bandwidth limits are not supported (rate_iops is)"),
-    NO("rate_min", "minimum rates are not supported"),
-    NO("rate_iops_min", "minimum rates are not supported"),
-    NO("rate_process", "rate processes are not supported (rate_iops spaces I/Os evenly)"),
     NO("zonemode", "zoned I/O modes are not supported"),
     NO("zonesize", "zoned I/O modes are not supported"),
     NO("zonerange", "zoned I/O modes are not supported"),
     NO("zoneskip", "zoned I/O modes are not supported"),
-    NO("startdelay", "delayed job starts are not supported: one job"),
     NO("cpus_allowed", "CPU pinning is the command's: --cpus LIST (every worker on the whole "
                        "list, as cpus_allowed_policy=shared)"),
     NO("cpumask", "CPU pinning is the command's: --cpus LIST"),
@@ -1075,7 +1222,6 @@ static const struct key_row wl_rows[] = {
                       "device's requests)"),
     NO("offset_increment", "offset_increment is not supported (region=split gives each worker "
                            "its own slice)"),
-    NO("number_ios", "number_ios is not supported (round_bytes or runtime end a round)"),
     NO("fallocate", "file preallocation modes are not supported (--size creates the file)"),
     NO("continue_on_error", "continuing after errors is not supported: an error fails the round"),
     NO("zero_buffers", "all-zero buffers are not supported (buffer_compress_percentage=100 is "
@@ -1198,14 +1344,45 @@ static int wl_validate_ranges(const struct workload *wl, const char *src, char *
     return 0;
 }
 
+/* fio's pacing and flow keys after all keys: loops folded into the round's bounds (once:
+ * loops is 1 after), thinktime at depth said, the notes the results keep. */
+static int wl_validate_flow(struct workload *wl, const char *src, char *err, size_t errlen)
+{
+    if (wl->thinktime_ns && wl->qd > 1 && wl->thinktime_blocks <= 1)
+        return errf(err, errlen, "%s: thinktime with iodepth=%u: fio (thinktime_blocks=1) "
+                                 "waits for every I/O in flight before each think, so its depth "
+                                 "is 1 whatever iodepth says; give iodepth=1, or "
+                                 "thinktime_blocks=N for bursts of N", src, wl->qd);
+    if (wl->thinktime_spin_ns > wl->thinktime_ns)
+        return errf(err, errlen, "%s: thinktime_spin above thinktime", src);
+    if (wl->fill_device && !wl_writes(wl))
+        return errf(err, errlen, "%s: fill_device without writes: fio would fill a file system "
+                                 "first, then read; a device is full already", src);
+    if (wl->loops > 1) {
+        char t[160];
+        snprintf(t, sizeof t, "loops=%u: round_bytes and number_ios multiplied (a timed round "
+                 "repeats by --rounds, as fio's time_based)", wl->loops);
+        wl->round_bytes *= wl->loops;
+        wl->number_ios *= wl->loops;
+        wl->loops = 1;
+        wl_note_add(wl, t);
+    }
+    if (wl->startdelay_ns)
+        wl_note_add(wl, "startdelay: every round, each worker starts that long into it (fio: "
+                        "once); its figures over its own time");
+    if (wl->rate_poisson && !wl->rate_bps[0] && !wl->rate_bps[1] && !wl->rate_iops_dir[0] &&
+        !wl->rate_iops_dir[1])
+        return errf(err, errlen, "%s: rate_process=poisson without rate or rate_iops", src);
+    const bool one_rate = wl->rate_iops || (wl->rate_bps[0] && wl->rate_bps[0] == wl->rate_bps[1]);
+    if (one_rate && wl->read_pct > 0 && wl->read_pct < 100)
+        wl_note_add(wl, "rate, rate_iops: per direction, as fio: reads and writes each at it");
+    return 0;
+}
+
 /* Keys whose meaning at depth is fio's and not what the loop would do: refused. */
 static int wl_validate_pacing(const struct workload *wl, const char *src, char *err,
                               size_t errlen)
 {
-    if (wl->thinktime_ns && wl->qd > 1)
-        return errf(err, errlen, "%s: thinktime with iodepth=%u: fio (thinktime_blocks=1) "
-                                 "waits for every I/O in flight before each think, so its depth "
-                                 "is 1 whatever iodepth says; give iodepth=1", src, wl->qd);
     if (wl->batch_complete_max && wl->batch_complete_max < wl->qd)
         return errf(err, errlen, "%s: iodepth_batch_complete_max=%u below iodepth=%u: the I/O "
                                  "loop takes every completion there (as fio with the maximum at "
@@ -1247,7 +1424,8 @@ int wl_validate(struct workload *wl, char *err, size_t errlen)
     wl->region = wl_effective_region(wl);
     if (wl->sync_engine)
         wl->qd = 1;   /* fio ignores iodepth for a synchronous engine */
-    if (wl_validate_pacing(wl, src, err, errlen) < 0)
+    if (wl_validate_pacing(wl, src, err, errlen) < 0 ||
+        wl_validate_flow(wl, src, err, errlen) < 0)
         return -1;
     if (wl->dist != WL_DIST_UNIFORM && wl->random_map != WL_RANDOM_MAP_OFF)
         wl->random_map = WL_RANDOM_MAP_OFF;   /* as fio: a skewed distribution has no map */
@@ -1964,6 +2142,48 @@ static void wl_format_ss(const struct workload *wl, struct wl_out *o)
         wl_put(o, ",latency_run=1");
 }
 
+/* The pacing and flow keys in the canonical form (per-direction values with ':'). */
+static void wl_format_flow(struct wl_out *o, const struct workload *wl)
+{
+    char a[48], b[48];
+    if (wl->rate_bps[0] || wl->rate_bps[1]) {
+        a[0] = b[0] = '\0';
+        if (wl->rate_bps[0])
+            wl_fmt_size(wl->rate_bps[0], a, sizeof a);
+        if (wl->rate_bps[1])
+            wl_fmt_size(wl->rate_bps[1], b, sizeof b);
+        wl_put(o, ",rate=%s:%s", a, b);
+    }
+    if (!wl->rate_iops && (wl->rate_iops_dir[0] || wl->rate_iops_dir[1])) {
+        a[0] = b[0] = '\0';
+        if (wl->rate_iops_dir[0])
+            snprintf(a, sizeof a, "%u", wl->rate_iops_dir[0]);
+        if (wl->rate_iops_dir[1])
+            snprintf(b, sizeof b, "%u", wl->rate_iops_dir[1]);
+        wl_put(o, ",rate_iops=%s:%s", a, b);
+    }
+    if (wl->rate_poisson)
+        wl_put(o, ",rate_process=poisson");
+    if (wl->rate_offload)
+        wl_put(o, ",io_submit_mode=offload");
+    if (wl->thinktime_blocks > 1)
+        wl_put(o, ",thinktime_blocks=%u", wl->thinktime_blocks);
+    if (wl->thinktime_spin_ns)
+        wl_put(o, ",thinktime_spin=%lluus", (unsigned long long)(wl->thinktime_spin_ns / 1000));
+    if (wl->thinktime_iotime_ns) {
+        wl_fmt_duration(wl->thinktime_iotime_ns, a, sizeof a);
+        wl_put(o, ",thinktime_iotime=%s", a);
+    }
+    if (wl->startdelay_ns) {
+        wl_fmt_duration(wl->startdelay_ns, a, sizeof a);
+        wl_put(o, ",startdelay=%s", a);
+    }
+    if (wl->number_ios)
+        wl_put(o, ",number_ios=%llu", (unsigned long long)wl->number_ios);
+    if (wl->fill_device)
+        wl_put(o, ",fill_device=1");
+}
+
 void wl_format(const struct workload *wl, char *buf, size_t len)
 {
     if (!buf || len == 0)
@@ -2010,6 +2230,7 @@ void wl_format(const struct workload *wl, char *buf, size_t len)
         wl_put(&o, ",rate_iops=%u", wl->rate_iops);
     if (wl->thinktime_ns)
         wl_put(&o, ",thinktime=%lluus", (unsigned long long)(wl->thinktime_ns / 1000));
+    wl_format_flow(&o, wl);
     if (wl->batch_submit)
         wl_put(&o, ",iodepth_batch_submit=%u", wl->batch_submit);
     if (wl->batch_complete_min)

@@ -12,10 +12,11 @@
  *   profile    the matrix `ptsbench profile` runs (sweep_qd, sweep_workers, sweep_compress,
  *              precondition); `ptsbench run` runs the workload's own point and ignores them
  *   fio        fio's job-file keys ptsbench takes (ioengine, direct, time_based, ramp_time,
- *              rate_iops, thinktime, iodepth_batch*, kb_base, filename, ...) and those it takes
+ *              rate, rate_iops, rate_process, thinktime*, startdelay, number_ios, loops,
+ *              fill_device, iodepth_batch*, kb_base, filename, ...) and those it takes
  *              without effect (group_reporting, thread, ...); a bare key is a flag where fio's is
  *   refused    fio's keys that would change the measurement and that ptsbench does not do
- *              (verify*, fsync, rate, zonemode, ...): one error naming the key and why
+ *              (verify*, fsync, rate_min, zonemode, ...): one error naming the key and why
  * Each row's values and one line of help are printed by `ptsbench run --help` (wl_keys_print);
  * docs/workloads.md says what each key means in full, how fio's keys are taken and where fio's
  * defaults differ, and engine/engine_keys.h how each engine applies each key.
@@ -107,7 +108,7 @@ struct workload {
     char engine[16];           /* "io_uring", "libaio", or "" */
     char filename[256];
     uint64_t ramp_ns;
-    unsigned rate_iops;        /* per worker, 0: none */
+    unsigned rate_iops;        /* rate_iops=N as one value (rate_iops_dir: per direction) */
     uint64_t thinktime_ns;
     unsigned batch_submit, batch_complete_min;
     unsigned batch_complete_max;   /* 0: not given; else at least qd (wl_validate) */
@@ -115,6 +116,20 @@ struct workload {
     bool sync_engine;          /* ioengine=sync/psync/...: one I/O in flight per worker */
     bool fio;                  /* read from a fio job file (wl_load_fio) */
     bool direct_set;           /* direct=1 (or buffered=0) was given */
+    /* fio's pacing and flow keys, as fio 3.33 applies them per job (= per worker here);
+     * core/worker.c runs them, docs/workloads.md says how. Index 0 reads, 1 writes. */
+    uint64_t rate_bps[2];          /* rate=R[,W]: bytes a second, 0: no cap that direction */
+    unsigned rate_iops_dir[2];     /* rate_iops=R[,W] (one value: both; rate_iops above) */
+    bool rate_poisson;             /* rate_process=poisson: exponential gaps, same mean */
+    bool rate_offload;             /* io_submit_mode=offload: no quiesce when ahead of rate */
+    unsigned thinktime_blocks;     /* think after this many issues (0 or 1: every one) */
+    bool thinktime_blocks_set;
+    uint64_t thinktime_spin_ns;    /* of thinktime: polled (CPU busy), the rest slept */
+    uint64_t thinktime_iotime_ns;  /* think after this long issuing (or the blocks) */
+    uint64_t startdelay_ns;        /* each round: the job starts this long into it */
+    uint64_t number_ios;           /* a round ends after this many I/Os per worker; 0: none */
+    unsigned loops;                /* fio's loops (> 1: folded by wl_validate, then 1) */
+    bool fill_device;              /* a round ends once the active range is written */
     char note[640];            /* how fio's keys were taken, when not one to one */
     /* fio's steady state (ss, ss_dur, ss_ramp, ss_interval) and latency target
      * (latency_target, latency_window, latency_percentile, latency_run): what the job asked;
