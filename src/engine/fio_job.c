@@ -373,6 +373,73 @@ uint64_t fio_job_round_seed(uint64_t seed, unsigned round_index)
     return seed & FIO_MAX_INT64;
 }
 
+/* The file's head: the comment naming the workload, [global] with what every job shares. */
+static void put_global(struct job_out *o, const struct workload *wl,
+                       const struct fio_job_opts *opts)
+{
+    char spec[1024];
+    wl_format(wl, spec, sizeof spec);
+    jo_put(o, "; ptsbench workload \"");
+    jo_put_comment_text(o, wl->name[0] ? wl->name : opts->name);
+    jo_put(o, "\" (");
+    jo_put_comment_text(o, wl->source[0] ? wl->source : "inline");
+    jo_put(o, ") — rerun with: fio <this file> --output-format=json+\n; workload: ");
+    jo_put_comment_text(o, spec);
+    jo_put(o, "\n[global]\n");
+    jo_put(o, "ioengine=%s\n", opts->ioengine);
+    if (!strcmp(opts->ioengine, "io_uring")) {
+        /* as ptsbench's own io_uring engine: registered buffers and file */
+        jo_put(o, "fixedbufs=1\n");
+        jo_put(o, "registerfiles=1\n");
+    }
+    jo_put(o, "direct=1\n");
+    jo_put(o, "filename=");
+    for (const char *p = opts->filename; *p; p++)
+        jo_put(o, "%s%c", *p == ':' ? "\\" : "", *p);   /* fio splits filenames at ':' */
+    jo_put(o, "\n");
+    jo_put(o, "group_reporting=1\n");
+    if (opts->threads) {
+        jo_put(o, "; jobs as threads of one fio process: they end when it ends\n");
+        jo_put(o, "thread=1\n");
+    }
+    jo_put(o, "random_generator=tausworthe64\n");
+    if (opts->round_index)
+        jo_put(o, "; round %u of this run: a seed of its own, derived from %" PRIu64
+                  " (a repeated seed would write the same blocks every round)\n",
+               opts->round_index + 1, wl->seed);
+    else if (wl->seed > FIO_MAX_INT64)
+        jo_put(o, "; seed 0x%" PRIx64 " is above fio's 2^63-1: its low 63 bits\n", wl->seed);
+    jo_put(o, "randseed=%" PRIu64 "\n", fio_job_round_seed(wl->seed, opts->round_index));
+    jo_put(o, "; total latency (submit to completion) as ptsbench measures it\n");
+    jo_put(o, "lat_percentiles=1\n");
+    jo_put(o, "percentile_list=50:90:99:99.9:99.99:99.999\n");
+    if (opts->iops_log) {
+        jo_put(o, "; one IOPS log for the group: %s_iops.log\n", opts->iops_log);
+        jo_put(o, "write_iops_log=%s\n", opts->iops_log);
+        jo_put(o, "log_avg_msec=%u\n", opts->log_msec ? opts->log_msec : 1000);
+        jo_put(o, "per_job_logs=0\n");
+    }
+}
+
+/* One job's section: its name, then every key of its workload (a key of the workload model
+ * is written by one of the put_* functions called here, in this order). */
+static int put_section(struct job_out *o, const struct workload *wl,
+                       const struct wl_range *range, const struct fio_job_opts *opts,
+                       char *err, size_t errlen)
+{
+    jo_put(o, "\n[%s]\n", opts->name);
+    put_direction(o, wl);
+    put_blocks(o, wl);
+    jo_put(o, "iodepth=%u\n", wl->qd);
+    jo_put(o, "numjobs=%u\n", wl->workers);
+    if (put_region(o, wl, range, err, errlen) < 0)
+        return -1;
+    put_random(o, wl);
+    put_pacing(o, wl, opts);
+    put_data(o, wl);
+    return put_length(o, wl, opts, err, errlen);
+}
+
 int fio_job_write(const struct workload *wl, const struct wl_range *range,
                   const struct fio_job_opts *opts, char *buf, size_t len, char *err,
                   size_t errlen)
@@ -389,61 +456,8 @@ int fio_job_write(const struct workload *wl, const struct wl_range *range,
         return -1;
 
     struct job_out o = {buf, len, 0};
-    char spec[1024];
-    wl_format(wl, spec, sizeof spec);
-    jo_put(&o, "; ptsbench workload \"");
-    jo_put_comment_text(&o, wl->name[0] ? wl->name : opts->name);
-    jo_put(&o, "\" (");
-    jo_put_comment_text(&o, wl->source[0] ? wl->source : "inline");
-    jo_put(&o, ") — rerun with: fio <this file> --output-format=json+\n; workload: ");
-    jo_put_comment_text(&o, spec);
-    jo_put(&o, "\n[global]\n");
-    jo_put(&o, "ioengine=%s\n", opts->ioengine);
-    if (!strcmp(opts->ioengine, "io_uring")) {
-        /* as ptsbench's own io_uring engine: registered buffers and file */
-        jo_put(&o, "fixedbufs=1\n");
-        jo_put(&o, "registerfiles=1\n");
-    }
-    jo_put(&o, "direct=1\n");
-    jo_put(&o, "filename=");
-    for (const char *p = opts->filename; *p; p++)
-        jo_put(&o, "%s%c", *p == ':' ? "\\" : "", *p);   /* fio splits filenames at ':' */
-    jo_put(&o, "\n");
-    jo_put(&o, "group_reporting=1\n");
-    if (opts->threads) {
-        jo_put(&o, "; jobs as threads of one fio process: they end when it ends\n");
-        jo_put(&o, "thread=1\n");
-    }
-    jo_put(&o, "random_generator=tausworthe64\n");
-    if (opts->round_index)
-        jo_put(&o, "; round %u of this run: a seed of its own, derived from %" PRIu64
-                   " (a repeated seed would write the same blocks every round)\n",
-               opts->round_index + 1, wl->seed);
-    else if (wl->seed > FIO_MAX_INT64)
-        jo_put(&o, "; seed 0x%" PRIx64 " is above fio's 2^63-1: its low 63 bits\n", wl->seed);
-    jo_put(&o, "randseed=%" PRIu64 "\n", fio_job_round_seed(wl->seed, opts->round_index));
-    jo_put(&o, "; total latency (submit to completion) as ptsbench measures it\n");
-    jo_put(&o, "lat_percentiles=1\n");
-    jo_put(&o, "percentile_list=50:90:99:99.9:99.99:99.999\n");
-    if (opts->iops_log) {
-        jo_put(&o, "; one IOPS log for the group: %s_iops.log\n", opts->iops_log);
-        jo_put(&o, "write_iops_log=%s\n", opts->iops_log);
-        jo_put(&o, "log_avg_msec=%u\n", opts->log_msec ? opts->log_msec : 1000);
-        jo_put(&o, "per_job_logs=0\n");
-    }
-    jo_put(&o, "\n[%s]\n", opts->name);
-    put_direction(&o, wl);
-    put_blocks(&o, wl);
-    jo_put(&o, "iodepth=%u\n", wl->qd);
-    jo_put(&o, "numjobs=%u\n", wl->workers);
-    if (put_region(&o, wl, range, err, errlen) < 0) {
-        buf[0] = '\0';
-        return -1;
-    }
-    put_random(&o, wl);
-    put_pacing(&o, wl, opts);
-    put_data(&o, wl);
-    if (put_length(&o, wl, opts, err, errlen) < 0) {
+    put_global(&o, wl, opts);
+    if (put_section(&o, wl, range, opts, err, errlen) < 0) {
         buf[0] = '\0';
         return -1;
     }
