@@ -6,7 +6,8 @@
  *     second with new_group and neither with stonewall, each its own IOPS log; one job is the
  *     file fio_job_write writes; fio --parse-only accepts it;
  *   - fio 3.33's JSON of two jobs x numjobs 2 (tests/fixtures/fio/twojobs*.json), without and
- *     with group_reporting: each job's figures, clones summed, bins merged;
+ *     with group_reporting, and on two servers (clientserver-twojobs.json): each job's figures,
+ *     clones or hosts summed, bins merged;
  *   - on a zram device of the test's own: a 70/30 random mix and a sequential reader run by
  *     fio at once, through the engine's ops and through the pool; each job's read share comes
  *     back on its own (70% within 5 points, 100%).
@@ -253,6 +254,26 @@ static void test_json_grouped(void **state)
     assert_string_equal(fo.jobs[0].hosts[1].host, fo.hosts[1].host);
     fio_output_free(&fo);
     free(text);
+
+    /* two jobs on two servers: each job its hosts, its total their sum (fio's "All clients"
+     * sums every job of every host here: left out) */
+    text = fixture("clientserver-twojobs.json", &len);
+    assert_int_equal(fio_output_parse(text, len, "fio-3.33", &fo, err, sizeof err), 0);
+    assert_int_equal(fo.n_jobs, 2);
+    const struct fio_job_figures *m = fio_output_job(&fo, "mix"), *q = fio_output_job(&fo, "seq");
+    assert_non_null(m);
+    assert_non_null(q);
+    assert_int_equal(m->n_hosts, 2);
+    assert_string_equal(m->hosts[0].host, "127.0.0.1");
+    assert_string_equal(m->hosts[1].host, "127.0.0.2");
+    assert_int_equal(m->hosts[0].dir[0].ios, 8717);
+    assert_int_equal(m->total.dir[0].ios, 8717 + 6446);
+    assert_int_equal(q->total.dir[0].ios, 15080 + 18458);
+    assert_int_equal(q->total.dir[1].ios, 0);
+    assert_int_equal(bin_count(&m->total.dir[0].lat), 8717 + 6446);   /* the hosts' bins */
+    assert_true(read_share(&m->total) > 0.65 && read_share(&m->total) < 0.75);
+    fio_output_free(&fo);
+    free(text);
 }
 
 /* ---- two jobs on zram, by fio ------------------------------------------------------- */
@@ -338,7 +359,7 @@ static void check_two(const struct worker_stats *s)
     assert_int_equal(s[0].depth_declared, 8);
     assert_int_equal(s[1].depth_declared, 2);
     assert_true(s[0].n_samples >= 2 && s[1].n_samples >= 2);
-    assert_true(s[0].end_ns > 500000000ull && s[1].end_ns > 500000000ull);
+    assert_true(s[0].end_ns > 300000000ull && s[1].end_ns > 300000000ull);
 }
 
 /* The job file kept for the round has both sections. */
@@ -381,7 +402,7 @@ static void test_engine_two_jobs(void **state)
     for (int k = 0; k < 2; k++)
         for (int d = 0; d < IO_NDIR; d++)
             hist_init(&out[k].lat[d]);
-    struct round_limits lim = {.time_ns = 700000000ull, .sample_ns = 200000000ull,
+    struct round_limits lim = {.time_ns = 500000000ull, .sample_ns = 125000000ull,
                                .label = "ops"};
     if (ops->round(e, &lim, lim.label, out, err, sizeof err) != 0)
         fail_msg("round: %s", err);
@@ -409,7 +430,7 @@ static void test_pool_two_jobs(void **state)
         fail_msg("worker_pool_start: %s", err);
     assert_int_equal(worker_pool_size(p), 2);
     assert_int_equal(worker_pool_job_of(p, 1), 1);
-    struct round_limits lim = {.time_ns = 700000000ull, .sample_ns = 200000000ull,
+    struct round_limits lim = {.time_ns = 500000000ull, .sample_ns = 125000000ull,
                                .label = "pool"};
     if (worker_pool_round(p, &lim, err, sizeof err) != 0)
         fail_msg("round: %s", err);
