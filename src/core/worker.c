@@ -91,10 +91,6 @@ struct worker_pool {
     struct placement *place;
     bool restore;              /* the calling thread was pinned (virtual time, whole rounds) */
     cpu_set_t saved;           /* ... and its mask before, put back by worker_pool_stop */
-    /* whole-round engines: one statistics record per job the engine runs, in the jobs'
-     * order, contiguous (engine_ops.round fills them all); w[0] holds the engine */
-    struct worker_stats *whole;
-    unsigned n_whole;
 };
 
 /* Progress ticks: at least once a second of wall-clock time (and of virtual time). */
@@ -688,48 +684,11 @@ static void worker_setup(struct worker_pool *p, struct worker *w, unsigned id,
     w->stats.data_declared_pct = wl->compress_pct;
 }
 
-/* ---- whole-round engines (fio): one engine runs every job of the group at once ---- */
-
-/* The engine given every job (base->jobs, else the pool's workload as the one job), and a
- * statistics record per job. 0, or -1 with the engine's message. */
-static int pool_start_whole(struct worker_pool *p, char *err, size_t errlen)
-{
-    const struct engine_job one = {.wl = p->wl, .range = &p->range, .label = p->wl->name};
-    const bool several = p->base.jobs && p->base.n_jobs;
-    const struct engine_job *jobs = several ? p->base.jobs : &one;
-    p->n_whole = several ? p->base.n_jobs : 1;
-    p->whole = xcalloc(p->n_whole, sizeof(*p->whole));
-    for (unsigned k = 0; k < p->n_whole; k++) {
-        p->whole[k].data_writes = false;   /* the data is the other program's own */
-        p->whole[k].data_declared_pct = jobs[k].wl->compress_pct;
-    }
-    struct worker *w = &p->w[0];
-    struct engine_config cfg = p->base;
-    cfg.depth = jobs[0].wl->qd;
-    cfg.max_len = wl_max_bs(jobs[0].wl);
-    cfg.compress_pct = jobs[0].wl->compress_pct;
-    cfg.wl = jobs[0].wl;
-    cfg.range = jobs[0].range;
-    cfg.jobs = jobs;
-    cfg.n_jobs = p->n_whole;
-    w->init_ret = p->ops->init(&w->eng, &cfg, w->err, sizeof(w->err));
-    p->base.jobs = NULL;   /* the caller's, valid during the start only */
-    p->base.n_jobs = 0;
-    if (w->init_ret != 0)
-        return errf(err, errlen, "worker 0: %s", w->err);
-    return 0;
-}
-
 struct worker_pool *worker_pool_start(const struct workload *wl, const struct engine_ops *ops,
                                       const struct engine_config *base,
                                       const struct wl_range *range, volatile sig_atomic_t *stop,
                                       char *err, size_t errlen)
 {
-    if (base->n_jobs > 1 && !(ops->flags & ENGINE_F_WHOLE_ROUND)) {
-        errf(err, errlen, "%u jobs at once: engine %s runs one job per pool", base->n_jobs,
-             ops->name);
-        return NULL;
-    }
     struct worker_pool *p = xcalloc(1, sizeof(*p));
     p->wl = wl;
     p->ops = ops;
@@ -752,6 +711,8 @@ struct worker_pool *worker_pool_start(const struct workload *wl, const struct en
 
     for (unsigned i = 0; i < p->n; i++)
         worker_setup(p, &p->w[i], i, range);
+    if (p->whole_round)
+        p->w[0].stats.data_writes = false;   /* the data is the other program's own */
 
     if (p->virtual_time || p->whole_round) {
         /* the workers run in this thread (or in fio's processes, which inherit its mask): it
@@ -766,13 +727,6 @@ struct worker_pool *worker_pool_start(const struct workload *wl, const struct en
         }
         for (unsigned i = 0; i < p->n; i++)
             p->w[i].affinity = aff;
-        if (p->whole_round) {
-            if (pool_start_whole(p, err, errlen) != 0) {
-                worker_pool_stop(p);
-                return NULL;
-            }
-            return p;
-        }
         for (unsigned i = 0; i < p->n; i++) {
             worker_engine_init(&p->w[i]);
             if (p->w[i].init_ret != 0) {
@@ -820,33 +774,30 @@ struct worker_pool *worker_pool_start(const struct workload *wl, const struct en
     return p;
 }
 
-/* A whole round handed to the engine (fio): every job's statistics from zero, then round(),
- * which fills them all. */
+/* A whole round handed to the engine (fio): statistics from zero, then round(). */
 static void pool_round_whole(struct worker_pool *p, const struct round_limits *lim)
 {
     struct worker *w = &p->w[0];
-    for (unsigned k = 0; k < p->n_whole; k++) {
-        struct worker_stats *s = &p->whole[k];
-        memset(s->ios, 0, sizeof(s->ios));
-        memset(s->bytes, 0, sizeof(s->bytes));
-        hist_init(&s->lat[IO_READ]);
-        hist_init(&s->lat[IO_WRITE]);
-        s->start_ns = s->end_ns = 0;
-        s->n_samples = 0;
-        s->inflight_ns = 0;
-        s->depth_declared = 0;
-        s->depth_how = DEPTH_NONE;
-        memset(&s->choices, 0, sizeof(s->choices));
-        free(s->hosts);
-        s->hosts = NULL;
-        s->n_hosts = 0;
-    }
+    struct worker_stats *s = &w->stats;
+    memset(s->ios, 0, sizeof(s->ios));
+    memset(s->bytes, 0, sizeof(s->bytes));
+    hist_init(&s->lat[IO_READ]);
+    hist_init(&s->lat[IO_WRITE]);
+    s->start_ns = s->end_ns = 0;
+    s->n_samples = 0;
+    s->inflight_ns = 0;
+    s->depth_declared = 0;
+    s->depth_how = DEPTH_NONE;
+    memset(&s->choices, 0, sizeof(s->choices));
+    free(s->hosts);
+    s->hosts = NULL;
+    s->n_hosts = 0;
     w->err[0] = '\0';
     if (*p->stop)
         return;
     char msg[ERR_LEN];
     note_cpu(w);
-    if (p->ops->round(w->eng, lim, lim->label, p->whole, msg, sizeof(msg)) != 0)
+    if (p->ops->round(w->eng, lim, lim->label, s, msg, sizeof(msg)) != 0)
         worker_fail(w, "%s", msg);
     note_cpu(w);
 }
@@ -900,19 +851,11 @@ void worker_pool_set_progress(struct worker_pool *p, pool_progress_fn fn, void *
     p->progress_arg = arg;
 }
 
-unsigned worker_pool_size(const struct worker_pool *p)
-{
-    return p->whole_round ? p->n_whole : p->n;
-}
+unsigned worker_pool_size(const struct worker_pool *p) { return p->n; }
 
 const struct worker_stats *worker_pool_stats(const struct worker_pool *p, unsigned i)
 {
-    return p->whole_round ? &p->whole[i] : &p->w[i].stats;
-}
-
-unsigned worker_pool_job_of(const struct worker_pool *p, unsigned i)
-{
-    return p->whole_round ? i : 0;
+    return &p->w[i].stats;
 }
 
 struct engine *worker_pool_engine(struct worker_pool *p, unsigned i) { return p->w[i].eng; }
@@ -937,11 +880,6 @@ void worker_pool_stop(struct worker_pool *p)
         free(p->w[i].stats.hosts);
         free(p->w[i].data_sample);
     }
-    for (unsigned k = 0; k < p->n_whole; k++) {
-        free(p->whole[k].samples);
-        free(p->whole[k].hosts);
-    }
-    free(p->whole);
     if (p->restore)
         pthread_setaffinity_np(pthread_self(), sizeof(p->saved), &p->saved);
     pthread_mutex_destroy(&p->lock);

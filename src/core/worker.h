@@ -61,12 +61,7 @@ typedef void (*pool_progress_fn)(void *arg, const struct pool_progress *p);
 /* Start `workers` threads, each initialising its engine on fd (errors are returned here, with
  * every thread joined).  regions: per-worker active ranges (split) or the shared range. */
 /* base: the target's fd, handle (simulated drive), mem_align and, for whole-round engines,
- * path, artifact_dir and remotes; the pool fills in depth, sizes and the workload.
- * Whole-round engines (fio) run several jobs at once: base->jobs / n_jobs, when set, are the
- * group's jobs (read during the start only; wl and range are then jobs[0]'s), all given to
- * the one engine, and the pool has one statistics record per job, in their order
- * (worker_pool_size is n_jobs, worker_pool_stats(p, k) job k's). Other engines refuse more
- * than one job here. */
+ * path, artifact_dir and remotes; the pool fills in depth, sizes and the workload. */
 struct worker_pool *worker_pool_start(const struct workload *wl, const struct engine_ops *ops,
                                       const struct engine_config *base,
                                       const struct wl_range *range, volatile sig_atomic_t *stop,
@@ -78,12 +73,8 @@ int worker_pool_round(struct worker_pool *p, const struct round_limits *lim, cha
  * in the coordinating thread and must not touch the pool; whole-round engines (fio) report no
  * progress. */
 void worker_pool_set_progress(struct worker_pool *p, pool_progress_fn fn, void *arg);
-/* The statistics records: one per worker, or one per job for a whole-round engine. */
 unsigned worker_pool_size(const struct worker_pool *p);
 const struct worker_stats *worker_pool_stats(const struct worker_pool *p, unsigned i);
-/* The job (0-based, in the order the pool was given them) record i belongs to: a whole-round
- * pool's record i is job i's; a pool of one job's workers are all job 0's. */
-unsigned worker_pool_job_of(const struct worker_pool *p, unsigned i);
 /* The first worker's engine (for clock/idle between rounds). */
 struct engine *worker_pool_engine(struct worker_pool *p, unsigned i);
 void worker_pool_stop(struct worker_pool *p);
