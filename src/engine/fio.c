@@ -14,6 +14,12 @@
  * The job file, fio's JSON, its stderr and its IOPS log are kept in the artifact directory
  * (OUT/fio/NNNN-LABEL.*) so a user can rerun any element with fio alone.
  *
+ * Several jobs run at once (engine_config.jobs: the jobs of one group, io/jobset.h) are one
+ * fio run of one job file, a section per job (fio_job_write_group); fio's figures come back
+ * per job under its section name (fio_output_job) and fill one worker_stats per job, in the
+ * order of the jobs, as for one job: counts, histograms, depth, samples from the job's own
+ * IOPS log, and each remote host's figures of that job.
+ *
  * fio must not outlive ptsbench (it would go on writing the device after ptsbench's exclusive
  * open is gone). spawn.c gives fio PR_SET_PDEATHSIG(SIGKILL) and its own process group, but
  * neither reaches fio's job processes: by default fio forks one process per job and each calls
@@ -46,16 +52,24 @@
 #include "lib/spawn.h"
 #include "lib/util.h"
 
+/* One job of the file (engine_config.jobs), copied at init. */
+struct fio_job {
+    struct workload wl;
+    struct wl_range range;
+    char name[FIO_JOB_NAME_MAX];   /* its section: "ptsbench" for one job, else its label made
+                                      fio-safe (fio_job_section_names) */
+    unsigned force_async;          /* match_native: its force_async=N (0: none) */
+};
+
 struct engine {
     const char *ioengine;
     char path[4096];
-    const struct workload *wl;
-    struct wl_range range;
+    struct fio_job *jobs;      /* n_jobs >= 1, in the order round() fills its records */
+    unsigned n_jobs;
     char dir[4096];            /* artifacts */
     char **remotes;            /* "host,port" for fio --client */
     unsigned n_remotes;
     char version[64];
-    unsigned force_async;      /* match_native: the job file's force_async=N (0: none) */
     bool reap_all;             /* match_native: iodepth_batch_complete_max=iodepth */
     bool submit_all;           /* match_native: iodepth_batch_submit=iodepth (unpaced) */
     unsigned rounds;           /* rounds run so far: each fio run's seed (fio_job_round_seed) */
@@ -110,7 +124,31 @@ static void fio_cleanup(struct engine *e)
     for (unsigned i = 0; i < e->n_remotes; i++)
         free(e->remotes[i]);
     free(e->remotes);
+    free(e->jobs);
     free(e);
+}
+
+/* The jobs (cfg->jobs, or cfg->wl and cfg->range as one) copied, with their section names. */
+static void fio_take_jobs(struct engine *e, const struct engine_config *cfg)
+{
+    const struct engine_job one = {.wl = cfg->wl, .range = cfg->range, .label = "ptsbench"};
+    const struct engine_job *jobs = cfg->jobs && cfg->n_jobs ? cfg->jobs : &one;
+    e->n_jobs = cfg->jobs && cfg->n_jobs ? cfg->n_jobs : 1;
+    e->jobs = xcalloc(e->n_jobs, sizeof(*e->jobs));
+    const char **labels = xcalloc(e->n_jobs, sizeof(*labels));
+    char (*names)[FIO_JOB_NAME_MAX] = xcalloc(e->n_jobs, sizeof(*names));
+    for (unsigned k = 0; k < e->n_jobs; k++)
+        labels[k] = jobs[k].label;
+    fio_job_section_names(labels, e->n_jobs, names);
+    for (unsigned k = 0; k < e->n_jobs; k++) {
+        struct fio_job *j = &e->jobs[k];
+        j->wl = *jobs[k].wl;
+        j->range = *jobs[k].range;
+        /* one job keeps the section name it has always had */
+        str_copy(j->name, sizeof(j->name), e->n_jobs == 1 ? "ptsbench" : names[k]);
+    }
+    free(names);
+    free(labels);
 }
 
 static int fio_init_common(struct engine **out, const struct engine_config *cfg,
@@ -120,21 +158,25 @@ static int fio_init_common(struct engine **out, const struct engine_config *cfg,
         return -1;
     if (!cfg->path || !cfg->wl || !cfg->range)
         return errf(err, errlen, "fio engine: no target path or workload (internal)");
+    for (unsigned k = 0; cfg->jobs && k < cfg->n_jobs; k++)
+        if (!cfg->jobs[k].wl || !cfg->jobs[k].range)
+            return errf(err, errlen, "fio engine: job %u has no workload or range (internal)",
+                        k + 1);
     if (cfg->handle)
         return errf(err, errlen, "fio engine: simulated targets run on the sim engine");
     struct engine *e = xcalloc(1, sizeof(*e));
     e->ioengine = ioengine;
     str_copy(e->path, sizeof(e->path), cfg->path);
-    e->wl = cfg->wl;
-    e->range = *cfg->range;
+    fio_take_jobs(e, cfg);
     str_copy(e->dir, sizeof(e->dir), cfg->artifact_dir ? cfg->artifact_dir : ".");
     str_copy(e->version, sizeof(e->version), fio_version_text);
     if (cfg->match_native) {
         /* as the native engine of the same name would run on this target (io_uring.c marks
          * by size and depth where the target refuses nowait I/O; both loops reap all) */
-        if (!strcmp(ioengine, "io_uring"))
-            e->force_async = fio_job_force_async(cfg->wl, engine_refuses_nowait(cfg->fd),
-                                                 engine_thread_cpus(), NULL);
+        bool refuses = !strcmp(ioengine, "io_uring") && engine_refuses_nowait(cfg->fd);
+        for (unsigned k = 0; refuses && k < e->n_jobs; k++)
+            e->jobs[k].force_async = fio_job_force_async(&e->jobs[k].wl, true,
+                                                         engine_thread_cpus(), NULL);
         e->reap_all = true;
         e->submit_all = true;
     }
@@ -285,50 +327,61 @@ static void first_line(const char *text, char *buf, size_t len)
     snprintf(buf, len, "%.*s", (int)(n > 300 ? 300 : n), p);
 }
 
-static int fio_round(struct engine *e, const struct round_limits *lim, const char *label,
-                     struct worker_stats *s, char *err, size_t errlen)
-{
-    unsigned seq = __atomic_add_fetch(&fio_seq, 1, __ATOMIC_RELAXED);
-    char base[4400], job_path[4500], log_prefix[4500], iops_log[4600], out_path[4500],
-        err_path[4500];
-    snprintf(base, sizeof(base), "%s/%04u-%s", e->dir, seq, label && *label ? label : "round");
-    snprintf(job_path, sizeof(job_path), "%s.fio", base);
-    snprintf(log_prefix, sizeof(log_prefix), "%s", base);
-    snprintf(iops_log, sizeof(iops_log), "%s_iops.log", base);
-    snprintf(out_path, sizeof(out_path), "%s.json", base);
-    snprintf(err_path, sizeof(err_path), "%s.stderr", base);
+/* The round's artifacts: OUT/fio/NNNN-LABEL.{fio,json,stderr} and the IOPS log prefix. */
+struct round_files {
+    char base[4400], job[4500], out[4500], err[4500];
+};
 
+/* The round's job file, every job a section, written to f->job. Returns 0 or -1. */
+static int write_round_job(struct engine *e, const struct round_limits *lim,
+                           const struct round_files *f, struct fio_job_opts *o, char *err,
+                           size_t errlen)
+{
     unsigned log_msec = lim->sample_ns ? (unsigned)(lim->sample_ns / 1000000ull) : 1000;
-    /* A byte-based round counts bytes written (all bytes for a read-only workload); fio's
-     * io_size counts reads and writes together. */
-    uint64_t bytes = lim->time_ns ? 0 : lim->bytes;
-    if (bytes && e->wl->read_pct > 0 && e->wl->read_pct < 100)
-        bytes = bytes / (100u - e->wl->read_pct) * 100u;
-    struct fio_job_opts o = {
-        .name = "ptsbench",
+    *o = (struct fio_job_opts){
         .filename = e->path,
         .ioengine = e->ioengine,
         .runtime_ns = lim->time_ns,
-        .bytes = bytes,
-        .iops_log = log_prefix,
+        .iops_log = f->base,
         .log_msec = log_msec ? log_msec : 1000,
         .threads = true,   /* the jobs die with fio (above) */
-        .force_async = e->force_async,
         .reap_all = e->reap_all,
         .submit_all = e->submit_all,
         .round_index = e->rounds++,
     };
-    size_t cap = 16384;
-    char *job = xcalloc(1, cap);
-    if (fio_job_write(e->wl, &e->range, &o, job, cap, err, errlen) != 0) {
-        free(job);
-        return -1;
+    unsigned workers = 0;
+    for (unsigned k = 0; k < e->n_jobs; k++)
+        workers += e->jobs[k].wl.workers;
+    struct fio_job_section *sec = xcalloc(e->n_jobs, sizeof(*sec));
+    for (unsigned k = 0; k < e->n_jobs; k++) {
+        const struct workload *wl = &e->jobs[k].wl;
+        /* A byte-based round counts bytes written (all bytes for a read-only workload); fio's
+         * io_size counts reads and writes together. Several jobs share the round's bytes by
+         * their workers. */
+        uint64_t bytes = lim->time_ns ? 0 : lim->bytes;
+        if (bytes && e->n_jobs > 1)
+            bytes = bytes / (workers ? workers : 1) * wl->workers;
+        if (bytes && wl->read_pct > 0 && wl->read_pct < 100)
+            bytes = bytes / (100u - wl->read_pct) * 100u;
+        sec[k] = (struct fio_job_section){.wl = wl, .range = &e->jobs[k].range,
+                                          .name = e->jobs[k].name, .bytes = bytes,
+                                          .force_async = e->jobs[k].force_async};
     }
-    int ret = write_file(job_path, job, strlen(job), err, errlen);
+    size_t cap = 16384 * (size_t)e->n_jobs;
+    char *job = xcalloc(1, cap);
+    int ret = fio_job_write_group(sec, e->n_jobs, o, job, cap, err, errlen);
+    free(sec);
+    if (ret == 0)
+        ret = write_file(f->job, job, strlen(job), err, errlen);
     free(job);
-    if (ret != 0)
-        return -1;
+    return ret;
+}
 
+/* Run fio on the job file and parse its output into fo. 0, 1 when stopped (nothing to
+ * count), -1 with one line. */
+static int run_round_fio(struct engine *e, const struct round_files *f, struct fio_output *fo,
+                         char *err, size_t errlen)
+{
     char *argv[4 + 2 * 64];
     unsigned n = 0;
     argv[n++] = "fio";
@@ -338,55 +391,60 @@ static int fio_round(struct engine *e, const struct round_limits *lim, const cha
         for (unsigned i = 0; i < e->n_remotes && i < 63; i++) {
             snprintf(client_args[i], sizeof(client_args[i]), "--client=%s", e->remotes[i]);
             argv[n++] = client_args[i];
-            argv[n++] = job_path;
+            argv[n++] = (char *)f->job;
         }
     } else {
-        argv[n++] = job_path;
+        argv[n++] = (char *)f->job;
     }
     argv[n] = NULL;
     struct spawn_result r;
     if (spawn_run_flags(argv, SPAWN_STOPPABLE, &r) != 0)
         return errf(err, errlen, "cannot run fio: %s", strerror(errno));
-    write_file(out_path, r.out, r.out_len, err, errlen);
-    write_file(err_path, r.err, r.err_len, err, errlen);
+    write_file(f->out, r.out, r.out_len, err, errlen);
+    write_file(f->err, r.err, r.err_len, err, errlen);
     if (r.stopped) {   /* ptsbench is stopping: the round is cut short, nothing to count */
         spawn_result_free(&r);
-        return 0;
+        return 1;
     }
     if (r.status != 0) {
         char line[320];
         first_line(r.err_len ? r.err : r.out, line, sizeof(line));
         errf(err, errlen, "%s exited with status %d: %s (job file %s)", e->version, r.status, line,
-             job_path);
+             f->job);
         spawn_result_free(&r);
         return -1;
     }
-    struct fio_output fo;
-    if (fio_output_parse(r.out, r.out_len, e->version, &fo, err, errlen) != 0) {
+    if (fio_output_parse(r.out, r.out_len, e->version, fo, err, errlen) != 0) {
         char why[ERR_LEN];
         str_copy(why, sizeof(why), err);
-        errf(err, errlen, "%s (output kept in %s)", why, out_path);
+        errf(err, errlen, "%s (output kept in %s)", why, f->out);
         spawn_result_free(&r);
         return -1;
     }
     spawn_result_free(&r);
-    if (fo.total.error) {
-        errf(err, errlen, "%s reported error %d (%s) on %s", e->version, fo.total.error,
-             strerror(fo.total.error), e->path);
-        fio_output_free(&fo);
-        return -1;
-    }
+    return 0;
+}
+
+/* Job k's figures from fio into s: counts, histograms, depth, samples from its IOPS log (each
+ * server's, client/server), each host's figures. */
+static void take_job(const struct engine *e, unsigned k, const struct fio_job_figures *fj,
+                     const struct round_files *f, const struct fio_job_opts *o,
+                     struct worker_stats *s)
+{
+    const struct fio_stats *t = &fj->total;
     for (int d = 0; d < IO_NDIR; d++)
-        take_dir(&fo.total.dir[d], d, s);
-    double runtime_ms = fmax(fo.total.dir[0].runtime_ms, fo.total.dir[1].runtime_ms);
+        take_dir(&t->dir[d], d, s);
+    double runtime_ms = fmax(t->dir[0].runtime_ms, t->dir[1].runtime_ms);
     s->start_ns = 0;
     s->end_ns = (uint64_t)llround(runtime_ms * 1e6);
-    take_depth(&fo.total, e->wl, e->n_remotes, s);
+    take_depth(t, &e->jobs[k].wl, e->n_remotes, s);
     /* fio's loop decides its waits; what it was given is the job's force_async (engine.h) */
     s->choices = (struct engine_choices){.known = true, .decided_by = "fio",
-                                         .force_async = e->force_async};
+                                         .force_async = e->jobs[k].force_async};
+    char iops_log[4600];
+    fio_job_iops_log(f->base, e->n_jobs, k, iops_log, sizeof(iops_log));
     if (!e->n_remotes) {
-        read_samples(iops_log, (double)o.log_msec / 1000.0, s);
+        read_samples(iops_log, (double)o->log_msec / 1000.0, s);
     } else {
         /* client/server: fio writes each server's log here as PREFIX_iops.log.HOST */
         for (unsigned i = 0; i < e->n_remotes; i++) {
@@ -395,27 +453,74 @@ static int fio_round(struct engine *e, const struct round_limits *lim, const cha
             const char *comma = strchr(rem, ',');
             snprintf(host_log, sizeof(host_log), "%s.%.*s", iops_log,
                      comma ? (int)(comma - rem) : (int)strlen(rem), rem);
-            read_samples(host_log, (double)o.log_msec / 1000.0, s);
+            read_samples(host_log, (double)o->log_msec / 1000.0, s);
         }
     }
-    if (fo.n_hosts) {
-        s->hosts = xcalloc(fo.n_hosts, sizeof(*s->hosts));
-        s->n_hosts = fo.n_hosts;
-        for (unsigned i = 0; i < fo.n_hosts; i++) {
-            const struct fio_stats *h = &fo.hosts[i];
-            struct host_figures *hf = &s->hosts[i];
-            str_copy(hf->host, sizeof(hf->host), h->host);
-            for (int d = 0; d < IO_NDIR; d++) {
-                hf->ios[d] = h->dir[d].ios;
-                hf->bytes[d] = h->dir[d].bytes;
-                hf->iops[d] = h->dir[d].iops;
-                hf->lat_mean_us[d] = h->dir[d].ios ? h->dir[d].lat.mean_ns / 1000.0 : NAN;
-            }
-            hf->runtime_s = fmax(h->dir[0].runtime_ms, h->dir[1].runtime_ms) / 1000.0;
+    if (!fj->n_hosts)
+        return;
+    s->hosts = xcalloc(fj->n_hosts, sizeof(*s->hosts));
+    s->n_hosts = fj->n_hosts;
+    for (unsigned i = 0; i < fj->n_hosts; i++) {
+        const struct fio_stats *h = &fj->hosts[i];
+        struct host_figures *hf = &s->hosts[i];
+        str_copy(hf->host, sizeof(hf->host), h->host);
+        for (int d = 0; d < IO_NDIR; d++) {
+            hf->ios[d] = h->dir[d].ios;
+            hf->bytes[d] = h->dir[d].bytes;
+            hf->iops[d] = h->dir[d].iops;
+            hf->lat_mean_us[d] = h->dir[d].ios ? h->dir[d].lat.mean_ns / 1000.0 : NAN;
         }
+        hf->runtime_s = fmax(h->dir[0].runtime_ms, h->dir[1].runtime_ms) / 1000.0;
     }
-    fio_output_free(&fo);
+}
+
+/* Each job's figures as fio reported them (one job: fio's only one), or -1 naming the job
+ * fio gave none for or reported an error on. */
+static int find_jobs(const struct engine *e, const struct fio_output *fo,
+                     const struct fio_job_figures **fj, char *err, size_t errlen)
+{
+    for (unsigned k = 0; k < e->n_jobs; k++) {
+        fj[k] = e->n_jobs == 1 ? &fo->jobs[0] : fio_output_job(fo, e->jobs[k].name);
+        if (!fj[k])
+            return errf(err, errlen, "%s reported no figures for job [%s]", e->version,
+                        e->jobs[k].name);
+        int error = fj[k]->total.error;
+        if (error && e->n_jobs == 1)
+            return errf(err, errlen, "%s reported error %d (%s) on %s", e->version, error,
+                        strerror(error), e->path);
+        if (error)
+            return errf(err, errlen, "%s reported error %d (%s) on %s in job [%s]", e->version,
+                        error, strerror(error), e->path, e->jobs[k].name);
+    }
     return 0;
+}
+
+/* One round: out[0 .. n_jobs-1], one record per job (engine.h). */
+static int fio_round(struct engine *e, const struct round_limits *lim, const char *label,
+                     struct worker_stats *out, char *err, size_t errlen)
+{
+    unsigned seq = __atomic_add_fetch(&fio_seq, 1, __ATOMIC_RELAXED);
+    struct round_files f;
+    snprintf(f.base, sizeof(f.base), "%s/%04u-%s", e->dir, seq,
+             label && *label ? label : "round");
+    snprintf(f.job, sizeof(f.job), "%s.fio", f.base);
+    snprintf(f.out, sizeof(f.out), "%s.json", f.base);
+    snprintf(f.err, sizeof(f.err), "%s.stderr", f.base);
+
+    struct fio_job_opts o;
+    if (write_round_job(e, lim, &f, &o, err, errlen) != 0)
+        return -1;
+    struct fio_output fo;
+    int ret = run_round_fio(e, &f, &fo, err, errlen);
+    if (ret != 0)
+        return ret > 0 ? 0 : -1;
+    const struct fio_job_figures **fj = xcalloc(e->n_jobs, sizeof(*fj));
+    ret = find_jobs(e, &fo, fj, err, errlen);
+    for (unsigned k = 0; ret == 0 && k < e->n_jobs; k++)
+        take_job(e, k, fj[k], &f, &o, &out[k]);
+    free(fj);
+    fio_output_free(&fo);
+    return ret;
 }
 
 /* ---------------------------------------------------------------- replay (fio_replay.h) */

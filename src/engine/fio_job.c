@@ -436,81 +436,217 @@ uint64_t fio_job_round_seed(uint64_t seed, unsigned round_index)
     return seed & FIO_MAX_INT64;
 }
 
-int fio_job_write(const struct workload *wl, const struct wl_range *range,
-                  const struct fio_job_opts *opts, char *buf, size_t len, char *err,
-                  size_t errlen)
+/* randseed: the workload's for the first round, one of its own for each later round. */
+static void put_seed(struct job_out *o, const struct workload *wl,
+                     const struct fio_job_opts *opts)
 {
-    if (!wl || !range || !opts || !buf || len == 0)
-        return errf(err, errlen, "fio job: missing workload, range, options or buffer");
-    buf[0] = '\0';
-    if (check_text("job name", opts->name, true, err, errlen) < 0 ||
-        check_text("filename", opts->filename, false, err, errlen) < 0 ||
+    if (opts->round_index)
+        jo_put(o, "; round %u of this run: a seed of its own, derived from %" PRIu64
+                  " (a repeated seed would write the same blocks every round)\n",
+               opts->round_index + 1, wl->seed);
+    else if (wl->seed > FIO_MAX_INT64)
+        jo_put(o, "; seed 0x%" PRIx64 " is above fio's 2^63-1: its low 63 bits\n", wl->seed);
+    jo_put(o, "randseed=%" PRIu64 "\n", fio_job_round_seed(wl->seed, opts->round_index));
+}
+
+/* The comment that opens the file: the workload (one job) or every job (several). */
+static void put_head(struct job_out *o, const struct fio_job_section *jobs, unsigned n,
+                     const struct fio_job_opts *opts)
+{
+    const struct workload *wl = jobs[0].wl;
+    char spec[1024];
+    if (n > 1) {
+        jo_put(o, "; ptsbench: %u jobs of \"", n);
+        jo_put_comment_text(o, wl->source[0] ? wl->source : "inline");
+        jo_put(o, "\" run at once — rerun with: fio <this file> --output-format=json+\n");
+        for (unsigned k = 0; k < n; k++) {
+            wl_format(jobs[k].wl, spec, sizeof spec);
+            jo_put(o, "; [%s]: ", jobs[k].name);
+            jo_put_comment_text(o, spec);
+            jo_put(o, "\n");
+        }
+        return;
+    }
+    wl_format(wl, spec, sizeof spec);
+    jo_put(o, "; ptsbench workload \"");
+    jo_put_comment_text(o, wl->name[0] ? wl->name : opts->name);
+    jo_put(o, "\" (");
+    jo_put_comment_text(o, wl->source[0] ? wl->source : "inline");
+    jo_put(o, ") — rerun with: fio <this file> --output-format=json+\n; workload: ");
+    jo_put_comment_text(o, spec);
+    jo_put(o, "\n");
+}
+
+/* [global]: what every job shares (one job: its seed and IOPS log too). */
+static void put_global(struct job_out *o, const struct fio_job_section *jobs, unsigned n,
+                       const struct fio_job_opts *opts)
+{
+    jo_put(o, "[global]\n");
+    jo_put(o, "ioengine=%s\n", opts->ioengine);
+    if (!strcmp(opts->ioengine, "io_uring")) {
+        /* as ptsbench's own io_uring engine: registered buffers and file */
+        jo_put(o, "fixedbufs=1\n");
+        jo_put(o, "registerfiles=1\n");
+    }
+    jo_put(o, "direct=1\n");
+    jo_put(o, "filename=");
+    for (const char *p = opts->filename; *p; p++)
+        jo_put(o, "%s%c", *p == ':' ? "\\" : "", *p);   /* fio splits filenames at ':' */
+    jo_put(o, "\n");
+    jo_put(o, "group_reporting=1\n");
+    if (opts->threads) {
+        jo_put(o, "; jobs as threads of one fio process: they end when it ends\n");
+        jo_put(o, "thread=1\n");
+    }
+    jo_put(o, "random_generator=tausworthe64\n");
+    if (n == 1)
+        put_seed(o, jobs[0].wl, opts);
+    jo_put(o, "; total latency (submit to completion) as ptsbench measures it\n");
+    jo_put(o, "lat_percentiles=1\n");
+    jo_put(o, "percentile_list=50:90:99:99.9:99.99:99.999\n");
+    if (opts->iops_log) {
+        if (n == 1) {
+            jo_put(o, "; one IOPS log for the group: %s_iops.log\n", opts->iops_log);
+            jo_put(o, "write_iops_log=%s\n", opts->iops_log);
+        } else {
+            jo_put(o, "; one IOPS log per job: %s.K_iops.log, K its place in this file from 1\n",
+                   opts->iops_log);
+        }
+        jo_put(o, "log_avg_msec=%u\n", opts->log_msec ? opts->log_msec : 1000);
+        jo_put(o, "per_job_logs=0\n");
+    }
+}
+
+/* One job's section: its name, then every key of its workload (a key of the workload model
+ * is written by one of the put_* functions called here, in this order). Job k of n; opts
+ * carries the section's name, bytes and force_async. */
+static int put_section(struct job_out *o, const struct fio_job_section *s, unsigned k,
+                       unsigned n, const struct fio_job_opts *opts, char *err, size_t errlen)
+{
+    const struct workload *wl = s->wl;
+    jo_put(o, "\n[%s]\n", opts->name);
+    if (k > 0) {
+        jo_put(o, "; reported on its own (a reporting group of its own); no stonewall: it runs "
+                  "at the same time as the jobs above\n");
+        jo_put(o, "new_group=1\n");
+    }
+    if (n > 1)
+        put_seed(o, wl, opts);
+    put_direction(o, wl);
+    put_blocks(o, wl);
+    jo_put(o, "iodepth=%u\n", wl->qd);
+    jo_put(o, "numjobs=%u\n", wl->workers);
+    if (put_region(o, wl, s->range, err, errlen) < 0)
+        return -1;
+    put_random(o, wl);
+    put_pacing(o, wl, opts);
+    put_data(o, wl);
+    if (n > 1 && opts->iops_log)
+        jo_put(o, "write_iops_log=%s.%u\n", opts->iops_log, k + 1);
+    const bool cut = opts->runtime_ns > 0 && (wl->number_ios || wl->fill_device);
+    return cut ? put_length_cut(o, wl, s->range, opts, err, errlen)
+               : put_length(o, wl, opts, err, errlen);
+}
+
+void fio_job_iops_log(const char *prefix, unsigned n, unsigned k, char *buf, size_t len)
+{
+    if (n <= 1)
+        snprintf(buf, len, "%s_iops.log", prefix);
+    else
+        snprintf(buf, len, "%s.%u_iops.log", prefix, k + 1);
+}
+
+static bool name_taken(char (*names)[FIO_JOB_NAME_MAX], unsigned k)
+{
+    for (unsigned i = 0; i < k; i++)
+        if (!strcmp(names[i], names[k]))
+            return true;
+    return false;
+}
+
+void fio_job_section_names(const char *const *labels, unsigned n,
+                           char (*names)[FIO_JOB_NAME_MAX])
+{
+    for (unsigned k = 0; k < n; k++) {
+        char base[FIO_JOB_NAME_MAX - 12];
+        const char *l = labels[k] ? labels[k] : "";
+        while (*l == ' ' || *l == '\t')
+            l++;
+        size_t m = 0;
+        for (; *l && m + 1 < sizeof base; l++) {
+            unsigned char c = (unsigned char)*l;
+            bool cut = c < 0x20 || c == 0x7f || c == ';' || c == '#' || c == '$' || c == '[' ||
+                       c == ']';
+            base[m++] = cut ? '_' : (char)c;
+        }
+        while (m && (base[m - 1] == ' ' || base[m - 1] == '\t'))
+            m--;
+        base[m] = '\0';
+        snprintf(names[k], FIO_JOB_NAME_MAX, "%s%s", m ? base : "job",
+                 strcasecmp(base, "global") == 0 ? "_" : "");
+        str_copy(base, sizeof base, names[k]);
+        for (unsigned i = 2; name_taken(names, k); i++)
+            snprintf(names[k], FIO_JOB_NAME_MAX, "%s_%u", base, i);
+    }
+}
+
+/* Job k's name: fio-safe and not an earlier job's. */
+static int check_name(const struct fio_job_section *jobs, unsigned k, char *err, size_t errlen)
+{
+    if (check_text("job name", jobs[k].name, true, err, errlen) < 0)
+        return -1;
+    for (unsigned i = 0; i < k; i++)
+        if (!strcmp(jobs[i].name, jobs[k].name))
+            return errf(err, errlen, "fio job: jobs %u and %u are both named '%s': fio would "
+                                     "report them under one name", i + 1, k + 1, jobs[k].name);
+    return 0;
+}
+
+/* What fio_job_write has always checked, in its order: names, target, engine, log, workloads. */
+static int check_group(const struct fio_job_section *jobs, unsigned n,
+                       const struct fio_job_opts *opts, char *err, size_t errlen)
+{
+    for (unsigned k = 0; k < n; k++)
+        if (check_name(jobs, k, err, errlen) < 0)
+            return -1;
+    if (check_text("filename", opts->filename, false, err, errlen) < 0 ||
         check_text("ioengine", opts->ioengine, false, err, errlen) < 0 ||
         (opts->iops_log && check_text("IOPS log prefix", opts->iops_log, false, err,
-                                      errlen) < 0) ||
-        check_workload(wl, range, err, errlen) < 0 || fio_job_check(wl, err, errlen) < 0)
+                                      errlen) < 0))
+        return -1;
+    for (unsigned k = 0; k < n; k++) {
+        const struct fio_job_section *s = &jobs[k];
+        if (!s->wl || !s->range)
+            return errf(err, errlen, "fio job: missing workload, range, options or buffer");
+        if (check_workload(s->wl, s->range, err, errlen) < 0 ||
+            fio_job_check(s->wl, err, errlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int fio_job_write_group(const struct fio_job_section *jobs, unsigned n,
+                        const struct fio_job_opts *opts, char *buf, size_t len, char *err,
+                        size_t errlen)
+{
+    if (!jobs || n == 0 || !opts || !buf || len == 0)
+        return errf(err, errlen, "fio job: missing jobs, options or buffer");
+    buf[0] = '\0';
+    if (check_group(jobs, n, opts, err, errlen) < 0)
         return -1;
 
     struct job_out o = {buf, len, 0};
-    char spec[1024];
-    wl_format(wl, spec, sizeof spec);
-    jo_put(&o, "; ptsbench workload \"");
-    jo_put_comment_text(&o, wl->name[0] ? wl->name : opts->name);
-    jo_put(&o, "\" (");
-    jo_put_comment_text(&o, wl->source[0] ? wl->source : "inline");
-    jo_put(&o, ") — rerun with: fio <this file> --output-format=json+\n; workload: ");
-    jo_put_comment_text(&o, spec);
-    jo_put(&o, "\n[global]\n");
-    jo_put(&o, "ioengine=%s\n", opts->ioengine);
-    if (!strcmp(opts->ioengine, "io_uring")) {
-        /* as ptsbench's own io_uring engine: registered buffers and file */
-        jo_put(&o, "fixedbufs=1\n");
-        jo_put(&o, "registerfiles=1\n");
-    }
-    jo_put(&o, "direct=1\n");
-    jo_put(&o, "filename=");
-    for (const char *p = opts->filename; *p; p++)
-        jo_put(&o, "%s%c", *p == ':' ? "\\" : "", *p);   /* fio splits filenames at ':' */
-    jo_put(&o, "\n");
-    jo_put(&o, "group_reporting=1\n");
-    if (opts->threads) {
-        jo_put(&o, "; jobs as threads of one fio process: they end when it ends\n");
-        jo_put(&o, "thread=1\n");
-    }
-    jo_put(&o, "random_generator=tausworthe64\n");
-    if (opts->round_index)
-        jo_put(&o, "; round %u of this run: a seed of its own, derived from %" PRIu64
-                   " (a repeated seed would write the same blocks every round)\n",
-               opts->round_index + 1, wl->seed);
-    else if (wl->seed > FIO_MAX_INT64)
-        jo_put(&o, "; seed 0x%" PRIx64 " is above fio's 2^63-1: its low 63 bits\n", wl->seed);
-    jo_put(&o, "randseed=%" PRIu64 "\n", fio_job_round_seed(wl->seed, opts->round_index));
-    jo_put(&o, "; total latency (submit to completion) as ptsbench measures it\n");
-    jo_put(&o, "lat_percentiles=1\n");
-    jo_put(&o, "percentile_list=50:90:99:99.9:99.99:99.999\n");
-    if (opts->iops_log) {
-        jo_put(&o, "; one IOPS log for the group: %s_iops.log\n", opts->iops_log);
-        jo_put(&o, "write_iops_log=%s\n", opts->iops_log);
-        jo_put(&o, "log_avg_msec=%u\n", opts->log_msec ? opts->log_msec : 1000);
-        jo_put(&o, "per_job_logs=0\n");
-    }
-    jo_put(&o, "\n[%s]\n", opts->name);
-    put_direction(&o, wl);
-    put_blocks(&o, wl);
-    jo_put(&o, "iodepth=%u\n", wl->qd);
-    jo_put(&o, "numjobs=%u\n", wl->workers);
-    if (put_region(&o, wl, range, err, errlen) < 0) {
-        buf[0] = '\0';
-        return -1;
-    }
-    put_random(&o, wl);
-    put_pacing(&o, wl, opts);
-    put_data(&o, wl);
-    const bool cut = opts->runtime_ns > 0 && (wl->number_ios || wl->fill_device);
-    if ((cut ? put_length_cut(&o, wl, range, opts, err, errlen)
-             : put_length(&o, wl, opts, err, errlen)) < 0) {
-        buf[0] = '\0';
-        return -1;
+    put_head(&o, jobs, n, opts);
+    put_global(&o, jobs, n, opts);
+    for (unsigned k = 0; k < n; k++) {
+        struct fio_job_opts so = *opts;
+        so.name = jobs[k].name;
+        so.bytes = jobs[k].bytes;
+        so.force_async = jobs[k].force_async;
+        if (put_section(&o, &jobs[k], k, n, &so, err, errlen) < 0) {
+            buf[0] = '\0';
+            return -1;
+        }
     }
     if (o.used >= len) {
         buf[0] = '\0';
@@ -518,6 +654,18 @@ int fio_job_write(const struct workload *wl, const struct wl_range *range,
                     o.used + 1, len);
     }
     return 0;
+}
+
+int fio_job_write(const struct workload *wl, const struct wl_range *range,
+                  const struct fio_job_opts *opts, char *buf, size_t len, char *err,
+                  size_t errlen)
+{
+    if (!wl || !range || !opts || !buf || len == 0)
+        return errf(err, errlen, "fio job: missing workload, range, options or buffer");
+    const struct fio_job_section one = {.wl = wl, .range = range, .name = opts->name,
+                                        .bytes = opts->bytes,
+                                        .force_async = opts->force_async};
+    return fio_job_write_group(&one, 1, opts, buf, len, err, errlen);
 }
 
 int fio_version_parse(const char *text, unsigned *major, unsigned *minor, char *err,

@@ -8,7 +8,13 @@
  * direct=1, the chosen ioengine, time_based runtime or io_size, total-latency percentiles
  * (lat_percentiles, our loop measures submit to completion as fio's "lat" does) and a
  * per-second IOPS log for the samples. The text is written beside the results so a user can
- * rerun the element with fio alone. */
+ * rerun the element with fio alone.
+ *
+ * Several jobs run at once (io/jobset.h: the jobs of one group) are one file: [global] with
+ * what they share, then one section per job in order, each with its own keys (pattern,
+ * numjobs, iodepth, range, pacing, seed, length and IOPS log); no stonewall between them, so
+ * fio runs them together, and each after the first says new_group, so fio reports each job on
+ * its own (group_reporting sums its numjobs clones). One job writes the file it always has. */
 #ifndef PTSBENCH_FIO_JOB_H
 #define PTSBENCH_FIO_JOB_H
 
@@ -64,6 +70,39 @@ int fio_job_check(const struct workload *wl, char *err, size_t errlen);
 int fio_job_write(const struct workload *wl, const struct wl_range *range,
                   const struct fio_job_opts *o, char *buf, size_t len, char *err,
                   size_t errlen);
+
+/* One job of several written into one file (fio_job_write_group). */
+struct fio_job_section {
+    const struct workload *wl;
+    const struct wl_range *range;  /* its active range, bytes in the target's address space */
+    const char *name;              /* its section name: fio_job_section_names */
+    uint64_t bytes;                /* byte-based rounds (o->runtime_ns 0): this job's bytes over
+                                      its numjobs clones; ignored for time-based rounds */
+    unsigned force_async;          /* as fio_job_opts.force_async, for this job */
+};
+
+/* Section names for jobs labelled labels[0..n-1] (io/jobset.h: unique labels), into
+ * names[k] (FIO_JOB_NAME_MAX bytes each): the label where fio reads it back unchanged
+ * (check_text's rules), else the label with each byte fio would cut or substitute (';' '#'
+ * '$' '[' ']', control characters) as '_' and blanks at its ends dropped; "job" for an empty
+ * one, "global" becomes "global_", and a name an earlier job already has gets "_2", "_3"...
+ * Names are unique, so fio's JSON gives each job's figures back under its own "jobname". */
+#define FIO_JOB_NAME_MAX 96
+void fio_job_section_names(const char *const *labels, unsigned n,
+                           char (*names)[FIO_JOB_NAME_MAX]);
+
+/* Write one job file for n jobs run at once (n >= 1). o's name, bytes and force_async are
+ * ignored (each section has its own); with an IOPS log (o->iops_log) job k logs to
+ * fio_job_iops_log(o->iops_log, n, k). n == 1 writes exactly what fio_job_write writes for
+ * the section's workload with o's other options. Returns 0, or -1 with the reason (a name
+ * that is not fio-safe or not unique, a workload fio cannot be given, a buffer too small). */
+int fio_job_write_group(const struct fio_job_section *jobs, unsigned n,
+                        const struct fio_job_opts *o, char *buf, size_t len, char *err,
+                        size_t errlen);
+
+/* The file fio writes job k's (0-based) IOPS log to for prefix, of a file of n jobs:
+ * PREFIX_iops.log for one job, PREFIX.K_iops.log (K = k + 1) for several. */
+void fio_job_iops_log(const char *prefix, unsigned n, unsigned k, char *buf, size_t len);
 
 /* The oldest fio we support, and a check of `fio --version` output ("fio-3.33\n"):
  * returns 0 with the version as numbers, or -1 with a message naming what was found. */

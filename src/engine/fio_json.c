@@ -10,7 +10,13 @@
  * failure is returned (bad or truncated JSON, where it stopped); with no candidate at all the
  * message names the first byte that is not white space and quotes its line.
  *
- * Local runs: jobs[0] (group_reporting makes it the whole group) is out->total.
+ * Local runs: the entries of "jobs" are read, and those of one jobname added together into
+ * out->jobs[k] (a job's numjobs clones without group_reporting; with it, and one job per
+ * reporting group as fio_job.c writes several, each job has one entry, taken as it is);
+ * out->total is the first job's.
+ * Client/server with several jobs (jobnames): per job, each host's entries added together into
+ * its hosts, and the job's total the sum over its hosts (fio's "All clients" aggregate is
+ * ignored then: it is printed for one job group).
  * Client/server (fio --client, fio 3.33 checked): there is no "jobs" array; "client_stats"
  * holds one entry per host and job group, each with the same fields as a jobs[] entry plus
  * "hostname" and "port" (no "elapsed"), and, only when there are two or more clients, one more
@@ -380,6 +386,206 @@ static int read_clients(json_object *cs, struct fio_output *out, const char *ver
     return 0;
 }
 
+/* ---- jobs ---------------------------------------------------------------------------- */
+
+/* n entries of one job (its clones, or its entries on one host) as one into agg: a copy of the
+ * only one, else their sum (sum_hosts) with their bins merged. false when out of memory. */
+static bool stats_sum(const struct fio_stats *e, unsigned n, struct fio_stats *agg)
+{
+    if (n == 1)
+        return stats_copy(agg, e);
+    sum_hosts(e, n, agg);
+    for (int d = 0; d < 2; d++)
+        merge_host_bins(e, n, d, &agg->dir[d].lat);
+    return true;
+}
+
+static void job_free(struct fio_job_figures *j)
+{
+    stats_free(&j->total);
+    for (unsigned i = 0; i < j->n_hosts; i++)
+        stats_free(&j->hosts[i]);
+    free(j->hosts);
+    memset(j, 0, sizeof(*j));
+}
+
+/* Is e[i]'s jobname one of e[0 .. i-1]'s? */
+static bool name_seen(const struct fio_stats *e, unsigned i)
+{
+    for (unsigned k = 0; k < i; k++)
+        if (strcmp(e[k].jobname, e[i].jobname) == 0)
+            return true;
+    return false;
+}
+
+/* The first job's figures as out->total and out->hosts. */
+static bool first_job_as_total(struct fio_output *out)
+{
+    const struct fio_job_figures *j = &out->jobs[0];
+    if (!stats_copy(&out->total, &j->total))
+        return false;
+    if (!j->n_hosts)
+        return true;
+    out->hosts = calloc(j->n_hosts, sizeof(*out->hosts));
+    if (!out->hosts)
+        return false;
+    for (; out->n_hosts < j->n_hosts; out->n_hosts++)
+        if (!stats_copy(&out->hosts[out->n_hosts], &j->hosts[out->n_hosts]))
+            return false;
+    return true;
+}
+
+/* One job: out->total and out->hosts (read_clients) are jobs[0] too. */
+static bool total_as_first_job(struct fio_output *out)
+{
+    out->jobs = calloc(1, sizeof(*out->jobs));
+    if (!out->jobs)
+        return false;
+    out->n_jobs = 1;
+    struct fio_job_figures *j = &out->jobs[0];
+    if (!stats_copy(&j->total, &out->total))
+        return false;
+    if (!out->n_hosts)
+        return true;
+    j->hosts = calloc(out->n_hosts, sizeof(*j->hosts));
+    if (!j->hosts)
+        return false;
+    for (; j->n_hosts < out->n_hosts; j->n_hosts++)
+        if (!stats_copy(&j->hosts[j->n_hosts], &out->hosts[j->n_hosts]))
+            return false;
+    return true;
+}
+
+/* Each jobname's entries among e[0 .. n-1] added together into out->jobs (local runs). */
+static bool sum_jobs(const struct fio_stats *e, unsigned n, struct fio_output *out)
+{
+    struct fio_stats *pick = calloc(n ? n : 1, sizeof(*pick));
+    out->jobs = calloc(n ? n : 1, sizeof(*out->jobs));
+    bool ok = pick && out->jobs;
+    for (unsigned i = 0; ok && i < n; i++) {
+        if (name_seen(e, i))
+            continue;
+        unsigned c = 0;
+        for (unsigned k = i; k < n; k++)
+            if (strcmp(e[k].jobname, e[i].jobname) == 0)
+                pick[c++] = e[k];
+        ok = stats_sum(pick, c, &out->jobs[out->n_jobs++].total);
+    }
+    free(pick);
+    return ok;
+}
+
+static int read_jobs(json_object *jobs, struct fio_output *out, const char *ver, char *err,
+                     size_t errlen)
+{
+    json_object *j0 = json_object_array_get_idx(jobs, 0);
+    if (!j0 || !json_object_is_type(j0, json_type_object)) {
+        set_err(err, errlen, "%s JSON: jobs[0] is not an object", ver);
+        return -1;
+    }
+    size_t n = json_object_array_length(jobs);
+    struct fio_stats *all = calloc(n, sizeof(*all));
+    unsigned m = 0;
+    for (size_t i = 0; all && i < n; i++) {
+        json_object *j = json_object_array_get_idx(jobs, i);
+        if (j && json_object_is_type(j, json_type_object))
+            read_stats(j, &all[m++]);
+    }
+    bool ok = all && sum_jobs(all, m, out) && first_job_as_total(out);
+    for (unsigned i = 0; i < m; i++)
+        stats_free(&all[i]);
+    free(all);
+    if (!ok) {
+        set_err(err, errlen, "%s JSON: out of memory", ver);
+        return -1;
+    }
+    return 0;
+}
+
+/* One job of several on fio's clients: each host's entries of it added together, in order of
+ * the hosts' first entry, and the job's total the sum over its hosts. e[i].host is
+ * "hostname" and port[i] its port. */
+static bool client_job(const struct fio_stats *e, const int *port, unsigned n, unsigned first,
+                       struct fio_job_figures *job)
+{
+    struct fio_stats *pick = calloc(n, sizeof(*pick));
+    job->hosts = calloc(n, sizeof(*job->hosts));
+    bool ok = pick && job->hosts;
+    for (unsigned i = first; ok && i < n; i++) {
+        if (strcmp(e[i].jobname, e[first].jobname) != 0)
+            continue;
+        bool seen = false;   /* an earlier entry of this job on the same host */
+        for (unsigned k = first; k < i && !seen; k++)
+            seen = strcmp(e[k].jobname, e[i].jobname) == 0 && port[k] == port[i] &&
+                   strcmp(e[k].host, e[i].host) == 0;
+        if (seen)
+            continue;
+        unsigned c = 0;
+        for (unsigned k = i; k < n; k++)
+            if (strcmp(e[k].jobname, e[i].jobname) == 0 && port[k] == port[i] &&
+                strcmp(e[k].host, e[i].host) == 0)
+                pick[c++] = e[k];
+        struct fio_stats *h = &job->hosts[job->n_hosts++];
+        ok = stats_sum(pick, c, h);
+        snprintf(h->host, sizeof(h->host), "%s", e[i].host);
+        if (port[i] && port[i] != FIO_DEFAULT_PORT) {
+            size_t l = strnlen(h->host, sizeof(h->host));
+            snprintf(h->host + l, sizeof(h->host) - l, ",%d", port[i]);
+        }
+    }
+    free(pick);
+    if (ok && job->n_hosts) {
+        ok = stats_sum(job->hosts, job->n_hosts, &job->total);
+        job->total.host[0] = '\0';
+    }
+    return ok;
+}
+
+/* Client/server: fio's entries read (All clients left out); one jobname: read_clients as
+ * ever, its figures the one job's; several: client_job for each. */
+static int read_client_jobs(json_object *cs, struct fio_output *out, const char *ver,
+                            char *err, size_t errlen)
+{
+    size_t n = json_object_array_length(cs);
+    struct fio_stats *e = calloc(n, sizeof(*e));
+    int *port = calloc(n, sizeof(*port));
+    unsigned m = 0, names = 0;
+    for (size_t i = 0; e && port && i < n; i++) {
+        json_object *c = json_object_array_get_idx(cs, i);
+        char jobname[sizeof(e->jobname)];
+        get_str(c, "jobname", jobname, sizeof(jobname));
+        if (!c || !json_object_is_type(c, json_type_object) || !strcmp(jobname, "All clients"))
+            continue;
+        read_stats(c, &e[m]);
+        get_str(c, "hostname", e[m].host, sizeof(e[m].host));
+        port[m] = (int)get_u64(c, "port");
+        names += !name_seen(e, m);
+        m++;
+    }
+    bool ok = e && port;
+    int rc = 0;
+    if (ok && names <= 1) {
+        rc = read_clients(cs, out, ver, err, errlen);
+        ok = rc != 0 || total_as_first_job(out);
+    } else if (ok) {
+        out->jobs = calloc(names, sizeof(*out->jobs));
+        ok = out->jobs != NULL;
+        for (unsigned i = 0; ok && i < m; i++)
+            if (!name_seen(e, i))
+                ok = client_job(e, port, m, i, &out->jobs[out->n_jobs++]);
+        ok = ok && first_job_as_total(out);
+    }
+    for (unsigned i = 0; e && i < m; i++)
+        stats_free(&e[i]);
+    free(e);
+    free(port);
+    if (!ok) {
+        set_err(err, errlen, "%s JSON: out of memory", ver);
+        return -1;
+    }
+    return rc;
+}
+
 /* ---- finding the object ----------------------------------------------------------------- */
 
 /* A byte for a message: 'f', '\n', '\x00'. */
@@ -543,23 +749,26 @@ static int fill(json_object *root, struct fio_output *out, const char *ver, char
             out->disk_util_pct = u;
     }
     json_object *cs = get(root, "client_stats");
-    if (cs && json_object_is_type(cs, json_type_array) && json_object_array_length(cs) > 0)
-        return read_clients(cs, out, ver, err, errlen) == 0 ?
-               check_stats(&out->total, ver, err, errlen) : -1;
     json_object *jobs = get(root, "jobs");
-    if (!jobs || !json_object_is_type(jobs, json_type_array) ||
-        json_object_array_length(jobs) == 0) {
+    int rc;
+    if (cs && json_object_is_type(cs, json_type_array) && json_object_array_length(cs) > 0) {
+        rc = read_client_jobs(cs, out, ver, err, errlen);
+    } else if (!jobs || !json_object_is_type(jobs, json_type_array) ||
+               json_object_array_length(jobs) == 0) {
         set_err(err, errlen, "%s JSON has no jobs (no \"jobs\" or \"client_stats\" entries)",
                 ver);
         return -1;
+    } else {
+        rc = read_jobs(jobs, out, ver, err, errlen);
     }
-    json_object *j0 = json_object_array_get_idx(jobs, 0);
-    if (!j0 || !json_object_is_type(j0, json_type_object)) {
-        set_err(err, errlen, "%s JSON: jobs[0] is not an object", ver);
+    if (rc != 0)
         return -1;
-    }
-    read_stats(j0, &out->total);
-    return check_stats(&out->total, ver, err, errlen);
+    if (check_stats(&out->total, ver, err, errlen) != 0)
+        return -1;
+    for (unsigned k = 1; k < out->n_jobs; k++)
+        if (check_stats(&out->jobs[k].total, ver, err, errlen) != 0)
+            return -1;
+    return 0;
 }
 
 int fio_output_parse(const char *text, size_t len, const char *fio_version,
@@ -627,8 +836,19 @@ void fio_output_free(struct fio_output *o)
     for (unsigned i = 0; i < o->n_hosts; i++)
         stats_free(&o->hosts[i]);
     free(o->hosts);
+    for (unsigned k = 0; k < o->n_jobs; k++)
+        job_free(&o->jobs[k]);
+    free(o->jobs);
     free(o->log);
     memset(o, 0, sizeof(*o));
+}
+
+const struct fio_job_figures *fio_output_job(const struct fio_output *o, const char *jobname)
+{
+    for (unsigned k = 0; o && jobname && k < o->n_jobs; k++)
+        if (strcmp(o->jobs[k].total.jobname, jobname) == 0)
+            return &o->jobs[k];
+    return NULL;
 }
 
 /* ---- histogram -------------------------------------------------------------------------- */

@@ -7,7 +7,13 @@
  * submit-to-completion, what our loop measures) min/mean/max/percentiles and the json+ bins,
  * which become a ptsbench histogram (fio's bins are log-linear with 64 sub-buckets, error about
  * 1/128; ours the same order). In client/server mode every host's figures are kept, and the
- * "All clients" aggregate. */
+ * "All clients" aggregate.
+ *
+ * Per job: fio reports a job's numjobs clones each as its own entry unless group_reporting
+ * sums them, and jobs of one reporting group as one entry. out->jobs has one record per
+ * "jobname", in order of first appearance: its entries added together (I/Os, bytes, IOPS,
+ * bandwidth; longest runtime; latency min/max, N-weighted mean, json+ bins merged; fio's
+ * percentiles NAN, as they cannot be combined) or the entry itself when there is one. */
 #ifndef PTSBENCH_FIO_JSON_H
 #define PTSBENCH_FIO_JSON_H
 
@@ -51,11 +57,22 @@ struct fio_stats {
     struct fio_dir dir[2];     /* 0 read, 1 write */
 };
 
+/* One job (jobname): its figures, and each host's in client/server mode. */
+struct fio_job_figures {
+    struct fio_stats total;    /* the job's entries added together (every host's) */
+    struct fio_stats *hosts;   /* client/server: the job on each host (NULL, 0 locally) */
+    unsigned n_hosts;
+};
+
 struct fio_output {
     char version[64];          /* "fio-3.33" */
-    struct fio_stats total;    /* local: the (first) job group; client/server: All clients */
-    struct fio_stats *hosts;   /* client/server: one per host (NULL, 0 for a local run) */
+    struct fio_stats total;    /* the first job (jobs[0].total); client/server with one job:
+                                  All clients */
+    struct fio_stats *hosts;   /* client/server: one per host, the first job's (NULL, 0 for a
+                                  local run) */
     unsigned n_hosts;
+    struct fio_job_figures *jobs;  /* every job, in order of first appearance (n_jobs >= 1) */
+    unsigned n_jobs;
     double disk_util_pct;      /* the first "disk_util" entry's "util": the share of the run the
                                   kernel counted the device busy (io_ticks); NAN when fio gives
                                   none (a file on tmpfs, client/server) */
@@ -66,10 +83,12 @@ struct fio_output {
  * Returns 0, or -1 with one line: no JSON object ("fio-3.33 printed no JSON: first bad byte at
  * offset 0: 'f' ..."), bad JSON, no jobs, or figures that are no measurement (the round fails,
  * nothing is recorded): a job without an error that did no I/O, I/Os in a runtime of 0, fewer
- * bytes than I/Os, more than 1e10 IOPS, a latency outside 0 to 1e15 ns. */
+ * bytes than I/Os, more than 1e10 IOPS, a latency outside 0 to 1e15 ns (any job's). */
 int fio_output_parse(const char *text, size_t len, const char *fio_version,
                      struct fio_output *out, char *err, size_t errlen);
 void fio_output_free(struct fio_output *o);
+/* The job named jobname (NULL when fio reported none of that name). */
+const struct fio_job_figures *fio_output_job(const struct fio_output *o, const char *jobname);
 
 /* Add a direction's json+ bins to a ptsbench histogram (count, sum, min, max kept consistent
  * with the bins; fio's exact min/max/mean replace the bin-derived ones). Returns false when
