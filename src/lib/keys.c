@@ -27,6 +27,32 @@ const struct key_row *keys_find(const struct key_table *t, const char *key)
     return NULL;
 }
 
+/* Optimal string alignment distance (a swap of two neighbours counts 1), capped at 9. */
+unsigned keys_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 48 || lb > 48)
+        return 9;
+    unsigned d[50][50];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (unsigned)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < v)
+                v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[la][lb] < 9 ? d[la][lb] : 9;
+}
+
 /* ---- storing by the field's size ---- */
 
 static void store_u(void *field, size_t size, uint64_t v)

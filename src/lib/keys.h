@@ -102,4 +102,8 @@ void keys_print_values(FILE *out, const struct key_table *t, const void *obj, ke
 /* Every row of group (NULL: all) for --help: "  key [aliases]  range\n      help". */
 void keys_print_help(FILE *out, const struct key_table *t, const char *group);
 
+/* Optimal string alignment distance between a and b (a swap of two neighbours counts 1),
+ * capped at 9: for "did you mean" suggestions. */
+unsigned keys_edit_distance(const char *a, const char *b);
+
 #endif
