@@ -116,6 +116,17 @@ struct workload {
     bool fio;                  /* read from a fio job file (wl_load_fio) */
     bool direct_set;           /* direct=1 (or buffered=0) was given */
     char note[640];            /* how fio's keys were taken, when not one to one */
+    /* fio's sizes per direction, bsrange, blockalign; buffered I/O (issue 47, "keys").
+     * bs[] are the reads' sizes, and every I/O's unless writes have their own (wl_validate
+     * keeps them only for a read/write mix, else moves the one direction's sizes to bs[]). */
+    struct wl_bs bs_write[WL_MAX_BS];   /* bs=R,W or bssplit=R,W: the writes' sizes */
+    unsigned n_bs_write;                /* 0: writes take bs[] */
+    uint32_t bsrange_hi[2];    /* [read, write] bsrange=LO-HI: sizes from bs[0] (bs_write[0])
+                                * to HI, uniform over multiples of LO as fio's; 0: none */
+    uint32_t blockalign;       /* random offsets' alignment in bytes; 0: ptsbench's (each size
+                                * its natural alignment; by direction: the smallest size) */
+    bool buffered;             /* direct=0 / buffered=1: through the page cache */
+    unsigned iodepth_low;      /* fio's refill mark: 0 not given, else at least iodepth */
 };
 
 /* "steady", "wipc", "none" (NULL for the default) and back; parse returns -1 when unknown. */
@@ -166,6 +177,11 @@ int wl_resolve(const char *spec, const char *const *profile_dirs, struct workloa
 /* The keys wl_set takes, one at a time: i = 0, 1, ... until NULL (aliases each count; the
  * keys it refuses by name do not). */
 const char *wl_key_at(size_t i);
+/* How wl_set takes key: "honoured", "noted" (taken, a note recorded), "refused", or NULL when
+ * fio has no such option either. */
+const char *wl_key_class(const char *key);
+/* The row key stands for (an alias gives its row's key), or NULL when it has no row. */
+const char *wl_key_row(const char *key);
 /* The key rows of group ("workload", "profile", "fio", "refused"; NULL: all) for --help: each
  * key with its aliases, its values and one line of help. */
 void wl_keys_print(FILE *out, const char *group);
@@ -205,11 +221,20 @@ int wl_check_target_scaled(const struct workload *wl, uint64_t capacity,
  * sector (an ATTO 0.5 KiB point: skip it rather than measure 4 KiB twice). */
 int wl_fit_sector(struct workload *wl, uint32_t sector, char *what, size_t whatlen);
 
+/* Do reads and writes draw their sizes apart (bs=R,W, bssplit=R,W, bsrange)? */
+static inline bool wl_sizes_by_dir(const struct workload *wl)
+{
+    return wl->n_bs_write > 0 || wl->bsrange_hi[0] || wl->bsrange_hi[1];
+}
+
 /* True when the workload issues any writes. */
 static inline bool wl_writes(const struct workload *wl) { return wl->read_pct < 100; }
 
 uint32_t wl_max_bs(const struct workload *wl);
 uint32_t wl_min_bs(const struct workload *wl);
+/* The smallest size of direction dir (0 reads, 1 writes; writes without sizes of their own:
+ * the shared ones). */
+uint32_t wl_dir_min_bs(const struct workload *wl, unsigned dir);
 
 /* Canonical inline form, e.g. "rw=randrw,rwmixread=65,bs=4k,iodepth=32,numjobs=4,..." */
 void wl_format(const struct workload *wl, char *buf, size_t len);

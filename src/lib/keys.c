@@ -296,6 +296,7 @@ static int row_set(const struct key_row *r, void *obj, const char *v, char *why,
         return r->set(obj, v, why, wl);
     case KEY_ALIAS:
     case KEY_REFUSED:
+    case KEY_NOTED:
         break;
     }
     return errf(why, wl, "unknown key");
@@ -311,6 +312,8 @@ int keys_set(const struct key_table *t, void *obj, const char *key, const char *
         value = "";
     if (r->type == KEY_REFUSED)
         return errf(err, errlen, "%s: %s: %s", where, key, r->help);
+    if (r->type == KEY_NOTED)
+        return 0;
     char why[KEYS_WHY_LEN] = "";
     int rc = row_set(r, obj, value, why, sizeof why);
     if (rc == KEYS_OK)
@@ -370,6 +373,9 @@ void keys_row_range(const struct key_row *r, char *buf, size_t len)
     case KEY_REFUSED:
         snprintf(buf, len, "refused");
         return;
+    case KEY_NOTED:
+        snprintf(buf, len, "noted");
+        return;
     }
 }
 
@@ -420,6 +426,7 @@ void keys_row_value(const struct key_row *r, const void *obj, char *buf, size_t 
     case KEY_FN:
     case KEY_ALIAS:
     case KEY_REFUSED:
+    case KEY_NOTED:
         return;
     }
 }
@@ -436,7 +443,8 @@ void keys_print_values(FILE *out, const struct key_table *t, const void *obj, ke
 {
     for (size_t i = 0; i < t->n; i++) {
         const struct key_row *r = &t->rows[i];
-        if (r->type == KEY_FN || r->type == KEY_ALIAS || r->type == KEY_REFUSED)
+        if (r->type == KEY_FN || r->type == KEY_ALIAS || r->type == KEY_REFUSED ||
+            r->type == KEY_NOTED)
             continue;
         char val[320], c[768] = "", range[256];
         keys_row_value(r, obj, val, sizeof val);
