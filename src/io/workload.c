@@ -1601,6 +1601,19 @@ int wl_validate(struct workload *wl, char *err, size_t errlen)
 
 /* ---- inline specs and files --------------------------------------------------------- */
 
+/* Keys whose value fio gives per direction (READ,WRITE[,TRIM]). */
+static bool wl_dir_key(const char *key, size_t len)
+{
+    static const char *const keys[] = {"bs", "blocksize", "bssplit", "bsrange",
+                                       "blocksize_range", "blockalign", "ba", NULL};
+    while (len && key[len - 1] == ' ')
+        len--;
+    for (const char *const *k = keys; *k; k++)
+        if (strlen(*k) == len && !strncmp(*k, key, len))
+            return true;
+    return false;
+}
+
 int wl_parse_inline(const char *spec, struct workload *wl, char *err, size_t errlen)
 {
     wl_init(wl);
@@ -1612,6 +1625,16 @@ int wl_parse_inline(const char *spec, struct workload *wl, char *err, size_t err
         rc = errf(err, errlen, "inline: empty workload spec");
     while (p && rc == 0) {
         char *comma = strchr(p, ',');
+        const char *eq0 = strchr(p, '=');
+        /* fio's READ,WRITE values (bs=4k,64k): the next items without '=' are this key's */
+        if (eq0 && (!comma || eq0 < comma) && wl_dir_key(p, (size_t)(eq0 - p)))
+            while (comma) {
+                char *next = comma + 1;
+                size_t n = strcspn(next, ",");
+                if (memchr(next, '=', n))
+                    break;
+                comma = next[n] ? next + n : NULL;
+            }
         if (comma)
             *comma = '\0';
         char *item = str_trim(p);
