@@ -1183,10 +1183,12 @@ static const struct key_row wl_rows[] = {
     NO("rate_min", "minimum rates are not supported"),
     NO("rate_iops_min", "minimum rates are not supported"),
     NO("rate_process", "rate processes are not supported (rate_iops spaces I/Os evenly)"),
-    NO("zonemode", "zoned I/O modes are not supported"),
-    NO("zonesize", "zoned I/O modes are not supported"),
-    NO("zonerange", "zoned I/O modes are not supported"),
-    NO("zoneskip", "zoned I/O modes are not supported"),
+    NO("zonemode", "zoned modes change where the I/O goes (strided: zonesize bytes every "
+                   "zonerange; zbd: writes follow the zones' write pointers); ptsbench issues "
+                   "over one active range"),
+    NO("zonesize", "zonemode's zone size: zoned modes are not supported"),
+    NO("zonerange", "zonemode's zone spacing: zoned modes are not supported"),
+    NO("zoneskip", "zonemode's skip between zones: zoned modes are not supported"),
     NO("startdelay", "delayed job starts are not supported: one job"),
     NO("cpus_allowed", "CPU pinning is the command's: --cpus LIST (every worker on the whole "
                        "list, as cpus_allowed_policy=shared)"),
@@ -1413,11 +1415,19 @@ static void wl_suggest(const char *key, char *buf, size_t len)
 static int wl_unknown(const char *key, const char *where, char *err, size_t errlen)
 {
     const struct fio_opt *o = fio_opt_find(key);
-    if (o && o->kind == FIO_OPT_ENGINE && !wl_engine_run(o->engines))
-        return errf(err, errlen, "%s: %s: an option of fio's %s engine%s, which ptsbench does "
+    if (o && o->kind == FIO_OPT_ENGINE && !wl_engine_run(o->engines)) {
+        char names[160] = "";   /* "net, netsplice or rdma" */
+        const char *e = o->engines;
+        while (*e) {
+            size_t n = strcspn(e, " "), used = strlen(names);
+            snprintf(names + used, sizeof names - used, "%s%.*s",
+                     used ? (e[n] ? ", " : " or ") : "", (int)n, e);
+            e += n + (e[n] == ' ');
+        }
+        return errf(err, errlen, "%s: %s: an option of fio's %s engine, which ptsbench does "
                                  "not run (it runs io_uring and libaio; sync kinds as "
-                                 "iodepth=1)", where, key, o->engines,
-                    strchr(o->engines, ' ') ? "s" : "");
+                                 "iodepth=1)", where, key, names);
+    }
     if (o)   /* a key of fio's without a row: tests/unit/test_keys_fio.c keeps this out */
         return errf(err, errlen, "%s: %s: fio's option, not taken by ptsbench", where, key);
     char near[64];
@@ -1438,6 +1448,11 @@ const char *wl_key_class(const char *key)
     if (o && o->kind == FIO_OPT_ENGINE && !wl_engine_run(o->engines))
         return "refused";
     return NULL;
+}
+
+const struct key_row *wl_row_at(size_t i)
+{
+    return i < wl_table.n ? &wl_rows[i] : NULL;
 }
 
 const char *wl_key_row(const char *key)

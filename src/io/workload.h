@@ -14,21 +14,26 @@
  *   fio        fio's job-file keys ptsbench takes (ioengine, direct, time_based, ramp_time,
  *              rate_iops, thinktime, iodepth_batch*, kb_base, filename, ...) and those it takes
  *              without effect (group_reporting, thread, ...); a bare key is a flag where fio's is
+ *   noted      fio's keys that change only fio's own logs or report (write_lat_log,
+ *              gtod_reduce, ...): taken, with a note in wl->note saying what fio would do
  *   refused    fio's keys that would change the measurement and that ptsbench does not do
  *              (verify*, fsync, rate, zonemode, ...): one error naming the key and why
+ * Every option of fio 3.33 (io/fio_opts.h) is one of these; an option of an engine ptsbench
+ * does not run is refused naming the engine.
  * Each row's values and one line of help are printed by `ptsbench run --help` (wl_keys_print);
  * docs/workloads.md says what each key means in full, how fio's keys are taken and where fio's
  * defaults differ, and engine/engine_keys.h how each engine applies each key.
  *
  * The contract:
  *   - wl_set() takes one key: 0, or -1 with one line "WHERE: key=value: why" ("WHERE: key why
- *     (key=value)" for a reason about the key as a whole; "WHERE: unknown key 'K'";
+ *     (key=value)" for a reason about the key as a whole; "WHERE: unknown key 'K' (fio has
+ *     no such option either)[: did you mean 'X'?]";
  *     "WHERE: key: why" for a refused one); an empty value is refused but for flags.
  *   - wl_parse_inline(), wl_load_file(), wl_load_ini(), wl_load_fio() and wl_resolve() start
  *     from wl_init() and end with wl_validate(): what they return is complete and consistent
  *     (rw, rwmixread and percentage_random agree; bssplit weights sum to 100; ranges hold).
  *   - A job file gets fio's defaults (rw=read, ioengine=psync as iodepth=1, random_map=always,
- *     region=shared; sizes by kb_base 1024) and must say direct=1; what is not taken one to one
+ *     region=shared, direct=0: buffered; sizes by kb_base 1024); what is not taken one to one
  *     is said in wl->note, which the results keep.
  *   - Sizes are ptsbench's (units.h: 4k = 4096, 4kB = 4000) unless kb_base is given. */
 #ifndef PTSBENCH_WORKLOAD_H
@@ -182,6 +187,10 @@ const char *wl_key_at(size_t i);
 const char *wl_key_class(const char *key);
 /* The row key stands for (an alias gives its row's key), or NULL when it has no row. */
 const char *wl_key_row(const char *key);
+/* Row i of the key table (lib/keys.h), in table order, or NULL past the end (docs/workloads.md's
+ * key table is made from them: tests/unit/test_keys_fio.c). */
+struct key_row;
+const struct key_row *wl_row_at(size_t i);
 /* The key rows of group ("workload", "profile", "fio", "refused"; NULL: all) for --help: each
  * key with its aliases, its values and one line of help. */
 void wl_keys_print(FILE *out, const char *group);

@@ -8,7 +8,9 @@
  *   - a key fio does not know either says so, with "did you mean" when one is close;
  *   - a noted key is recorded in wl->note once, whatever name gave it;
  *   - with fio 3.33 installed, the list agrees with it (--cmdhelp=all, --enghelp=io_uring,
- *     libaio, net; a few aliases); skipped with another fio, or none.
+ *     libaio, net; a few aliases); skipped with another fio, or none;
+ *   - docs/workloads.md's "## The key table" is the one the rows make (key_table below;
+ *     PTSBENCH_PRINT_KEY_TABLE2=1 prints it, to paste after a change of the rows).
  * On the code before it (main at 6dc373b) 121 of fio's options were "unknown key" (timeout,
  * bsrange, write_lat_log, gtod_reduce, ...), and unknown keys had no suggestion. */
 #include <stdarg.h>
@@ -21,8 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/engine_keys.h"
 #include "io/fio_opts.h"
 #include "io/workload.h"
+#include "lib/keys.h"
 #include "lib/spawn.h"
 
 static bool runs_engine(const char *engines)
@@ -200,6 +204,105 @@ static void test_list_agrees_with_fio_3_33(void **state)
     }
 }
 
+
+/* ---- docs/workloads.md's key table, from the rows ---- */
+
+struct md {
+    char *buf;
+    size_t len, used;
+};
+
+static void md_put(struct md *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void md_put(struct md *m, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(m->buf + m->used, m->len - m->used, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        m->used += (size_t)n < m->len - m->used ? (size_t)n : m->len - m->used - 1;
+}
+
+/* "`a`, `b`": the aliases of row r. */
+static void md_aliases(struct md *m, const struct key_row *r)
+{
+    bool first = true;
+    for (size_t i = 0; wl_row_at(i); i++) {
+        const struct key_row *a = wl_row_at(i);
+        if (a->type == KEY_ALIAS && !strcmp(a->alias, r->key)) {
+            md_put(m, "%s`%s`", first ? "" : ", ", a->key);
+            first = false;
+        }
+    }
+}
+
+static void key_table(struct md *m)
+{
+    md_put(m, "| key | other names | taken | how: native (io_uring, libaio) · sim · fio job "
+              "writer; or why |\n|---|---|---|---|\n");
+    for (size_t i = 0; wl_row_at(i); i++) {
+        const struct key_row *r = wl_row_at(i);
+        if (r->type == KEY_ALIAS)
+            continue;
+        md_put(m, "| `%s` | ", r->key);
+        md_aliases(m, r);
+        const char *cls = wl_key_class(r->key);
+        md_put(m, " | %s | ", cls);
+        const struct engine_key *k = engine_key_find(r->key);
+        if (!strcmp(cls, "honoured") && k) {
+            for (int c = 0; c < EK_NCOLS; c++)
+                md_put(m, "%s%s: %s", c ? " · " : "", engine_key_how_name(k->col[c].how),
+                       k->col[c].what);
+        } else {
+            md_put(m, "%s", r->help ? r->help : "");
+        }
+        md_put(m, " |\n");
+    }
+    md_put(m, "\nOptions of fio's other engines, refused naming the engine:");
+    for (size_t i = 0; i < fio_opts_n; i++)
+        if (fio_opts[i].kind == FIO_OPT_ENGINE && !wl_key_row(fio_opts[i].name))
+            md_put(m, " `%s` (%s)%s", fio_opts[i].name, fio_opts[i].engines,
+                   i + 1 < fio_opts_n ? "," : "");
+    if (m->used >= 2 && m->buf[m->used - 1] == ',')
+        m->buf[--m->used] = '\0';
+    md_put(m, ".\n");
+}
+
+static void test_docs_key_table_is_the_rows(void **state)
+{
+    (void)state;
+    static char want[256 * 1024], have[256 * 1024];
+    struct md m = {want, sizeof want, 0};
+    want[0] = '\0';
+    key_table(&m);
+    if (getenv("PTSBENCH_PRINT_KEY_TABLE2"))
+        printf("%s", want);
+    FILE *f = fopen("docs/workloads.md", "r");
+    if (!f) {
+        print_message("docs/workloads.md not here (run from the source tree): skipped\n");
+        skip();
+    }
+    size_t n = fread(have, 1, sizeof have - 1, f);
+    fclose(f);
+    have[n] = '\0';
+    char *at = strstr(have, "\n## The key table\n");
+    assert_non_null(at);
+    char *table = strstr(at, "\n| key | other names |");
+    assert_non_null(table);
+    table++;
+    char *end = strstr(table, "\n## ");
+    if (end)
+        end[1] = '\0';
+    size_t wl = strlen(want);
+    if (strncmp(table, want, wl)) {
+        size_t k = 0;
+        while (table[k] == want[k])
+            k++;
+        fail_msg("docs/workloads.md's key table differs from the rows at '%.80s' (want '%.80s'): "
+                 "PTSBENCH_PRINT_KEY_TABLE2=1 prints it", table + k, want + k);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_unknown_keys_say_so_and_suggest),
         cmocka_unit_test(test_noted_keys_are_recorded_once),
         cmocka_unit_test(test_list_agrees_with_fio_3_33),
+        cmocka_unit_test(test_docs_key_table_is_the_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
