@@ -271,6 +271,10 @@ static int wl_set_rw(void *obj, const char *value, char *why, size_t whylen)
         snprintf(mode, sizeof mode, "rw");
     if (strstr(mode, "trim"))
         return errf(why, whylen, "trim is not supported yet");
+    if (strchr(value, ':'))   /* fio's rw=read:8k: a hole of 8k after each I/O */
+        return errf(why, whylen, "fio's offset modifier (':N': N bytes skipped, or with a "
+                                 "random rw, N I/Os at one offset run) is not supported: it "
+                                 "changes where the I/O goes");
     if (!wl_rw_known(mode))
         return errf(why, whylen, "unknown rw mode '%s' (want read, write, randread, "
                                  "randwrite, rw or randrw)", value);
@@ -305,11 +309,27 @@ static int wl_set_rwmixwrite(void *obj, const char *value, char *why, size_t why
     return WL_OK;
 }
 
+/* fio's READ,WRITE[,TRIM] form is taken when the reads' and writes' shares are the same. */
 static int wl_set_random(void *obj, const char *value, char *why, size_t whylen)
 {
     struct workload *wl = obj;
-    if (wl_whole_percent(value, &wl->random_pct, why, whylen) < 0)
+    const char *comma = strchr(value, ',');
+    char first[64];
+    snprintf(first, sizeof first, "%.*s", (int)(comma ? (size_t)(comma - value) : strlen(value)),
+             value);
+    unsigned pct = 0, other = 0;
+    if (wl_whole_percent(str_trim(first), &pct, why, whylen) < 0)
         return WL_BAD_VALUE;
+    if (comma) {
+        char second[64];
+        snprintf(second, sizeof second, "%.*s", (int)strcspn(comma + 1, ","), comma + 1);
+        if (wl_whole_percent(str_trim(second), &other, why, whylen) < 0)
+            return WL_BAD_VALUE;
+        if (other != pct)
+            return errf(why, whylen, "different random shares for reads and writes are not "
+                                     "supported: give one");
+    }
+    wl->random_pct = pct;
     wl->random_set = true;
     return WL_OK;
 }
@@ -1620,7 +1640,8 @@ int wl_validate(struct workload *wl, char *err, size_t errlen)
 static bool wl_dir_key(const char *key, size_t len)
 {
     static const char *const keys[] = {"bs", "blocksize", "bssplit", "bsrange",
-                                       "blocksize_range", "blockalign", "ba", NULL};
+                                       "blocksize_range", "blockalign", "ba",
+                                       "percentage_random", NULL};
     while (len && key[len - 1] == ' ')
         len--;
     for (const char *const *k = keys; *k; k++)

@@ -232,6 +232,15 @@ static void test_io_submit_mode_and_iodepth_low(void **state)
     (void)state;
     struct workload wl;
     char err[256];
+    /* fio's percentage forms: READ,WRITE the same share is one share */
+    parse("rw=randrw,percentage_random=40,40", &wl);
+    assert_int_equal(wl.random_pct, 40);
+    assert_int_equal(wl_parse_inline("rw=randrw,percentage_random=40,60", &wl, err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "different random shares"));
+    /* rw=read:8k (fio's offset modifier): refused naming what it changes, not "unknown" */
+    assert_int_equal(wl_parse_inline("rw=read:8k", &wl, err, sizeof err), -1);
+    assert_non_null(strstr(err, "offset modifier"));
     parse("iodepth=8,iodepth_low=8,io_submit_mode=inline", &wl);
     assert_int_equal(wl_parse_inline("iodepth=8,iodepth_low=2", &wl, err, sizeof err), -1);
     assert_non_null(strstr(err, "iodepth_low=2 below iodepth=8"));
