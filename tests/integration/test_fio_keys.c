@@ -248,6 +248,7 @@ static void test_no_direct_runs_buffered(void **state)
     assert_non_null(note);
     assert_non_null(strstr(note, "buffered (direct=0): the page cache's figures"));
     assert_non_null(strstr(json_object_get_string(json_at(doc, "workload.spec")), ",direct=0,"));
+    assert_true(json_object_get_boolean(json_at(doc, "workload.buffered")));
     json_object_put(doc);
     unlink("/var/tmp/ptsbench-nodirect.img");
 }
