@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/keys.h"
 #include "lib/units.h"
 #include "lib/util.h"
 
@@ -75,32 +76,6 @@ static int set_value(const struct cli_opt *o, const char *v, char *why, size_t w
     return errf(why, wl, "unknown option type");
 }
 
-/* Optimal string alignment distance (a swap of two neighbours counts 1), capped at 9. */
-static unsigned edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 48 || lb > 48)
-        return 9;
-    unsigned d[50][50];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = (unsigned)i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = (unsigned)j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            unsigned v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < v)
-                v = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < v)
-                v = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < v)
-                v = d[i - 2][j - 2] + 1;
-            d[i][j] = v;
-        }
-    return d[la][lb] < 9 ? d[la][lb] : 9;
-}
-
 /* Does word start with p, or p with word? */
 static bool prefix_either(const char *word, const char *p)
 {
@@ -116,7 +91,7 @@ size_t cli_suggest(const char *word, const char *const *names, size_t n, char *b
     /* the nearest within 2 edits (a short word: fewer, so that "-x" suggests nothing) */
     const unsigned most = lw <= 2 ? 0 : lw <= 4 ? 1 : 2;
     for (size_t i = 0; i < n; i++) {
-        unsigned d = edit_distance(word, names[i]);
+        unsigned d = keys_edit_distance(word, names[i]);
         if (d <= most && d < best) {
             best = d;
             found = 1;

@@ -400,6 +400,8 @@ struct json_object *results_workload_json(const struct workload *wl, const struc
     jw_add(o, "spec", jw_str(spec));
     if (wl->note[0])   /* how a fio job file's keys were taken, where not one to one */
         jw_add(o, "note", jw_str(wl->note));
+    if (wl->buffered)  /* direct=0: the page cache's figures, not the device's */
+        jw_add(o, "buffered", json_object_new_boolean(1));
     jw_add(o, "rw", jw_str(wl->rw));
     jw_add(o, "read_pct", jw_int(wl->read_pct));
     jw_add(o, "random_pct", jw_int(wl->random_pct));

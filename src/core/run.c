@@ -362,6 +362,10 @@ static void print_round(const struct run_record *rec, const struct round_metrics
         snprintf(ss + l, sizeof(ss) - l, "; reads of never-written space %.0f%%%s",
                  100 * m->unwritten.share, m->unwritten.measured ? "" : " (estimated)");
     }
+    if (rec->wl.buffered) {
+        size_t l = strlen(ss);
+        snprintf(ss + l, sizeof(ss) - l, "; buffered: the page cache's figures");
+    }
     char dev[64] = "";
     if (m->device.present) {
         char wa[32];
@@ -839,6 +843,7 @@ static int run_start(struct run_record *rec, int *fd, char *err, size_t errlen)
             return -1;
     }
     if (rec->target.kind != TARGET_SIM && rec->target.kind != TARGET_REMOTE) {
+        rec->target.buffered = rec->wl.buffered;   /* direct=0 (engine_keys_check noted it) */
         *fd = target_open(&rec->target, writes, err, errlen);
         if (*fd < 0)
             return -1;

@@ -824,7 +824,8 @@ int target_open(const struct target_info *t, bool writes, char *err, size_t errl
      * (touch_atime, in the thread or io-wq worker that issues it: 0.7-0.9 % of the CPU samples
      * of 4 KiB reads on zram) and which on a file under a strictatime mount would dirty its
      * inode, metadata writes to the disk under test.  fio opens its files the same way. */
-    int flags = O_DIRECT | O_CLOEXEC | O_NOATIME | (writes ? O_RDWR : O_RDONLY);
+    int flags = (t->buffered ? 0 : O_DIRECT) | O_CLOEXEC | O_NOATIME |
+                (writes ? O_RDWR : O_RDONLY);
     if (t->kind == TARGET_BLOCK)
         flags |= O_EXCL;
     int fd = tgt_open_once(t, &flags, err, errlen);

@@ -133,6 +133,8 @@ struct target_info {
     struct target_signature signatures[TARGET_MAX_SIGNATURES];
     char signatures_error[256];   /* why probing failed ("" when it ran) */
     struct sim_world *sim;     /* TARGET_SIM: the open simulated drive (capacity = scaled) */
+    bool buffered;             /* set by the caller: target_open without O_DIRECT (a workload's
+                                * direct=0: the page cache's figures, not the device's) */
     /* Where the I/O threads on this target run (device/numa.h): the runner's placement, set by
      * it after the probe; the worker pools pin to it and record into it. NULL: not pinned,
      * nothing recorded. Not owned. */
@@ -153,9 +155,9 @@ int target_probe(const char *path, uint64_t create_size, struct target_info *out
  * (nothing changed) while another run holds the file's lock. */
 int target_create_file(struct target_info *t, char *err, size_t errlen);
 
-/* Open for I/O with O_DIRECT and O_NOATIME (without it where the kernel refuses it: a
- * target the caller does not own) and O_EXCL for block devices, which the kernel refuses while
- * the device is mounted or held. writes selects O_RDWR vs O_RDONLY.  A file is locked (see
+/* Open for I/O with O_DIRECT (not when t->buffered) and O_NOATIME (without it where the kernel
+ * refuses it: a target the caller does not own) and O_EXCL for block devices, which the kernel
+ * refuses while the device is mounted or held. writes selects O_RDWR vs O_RDONLY.  A file is locked (see
  * above) until the descriptor is closed.  Returns fd or -1. */
 int target_open(const struct target_info *t, bool writes, char *err, size_t errlen);
 

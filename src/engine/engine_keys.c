@@ -44,6 +44,8 @@ const struct engine_key engine_keys[] = {
     {"region", "numjobs=2,region=split", "offset_increment=", LOOP("each worker's slice"),
      A("split: size= a slice, offset_increment= the slice")}, NULL},
     {"offset", "offset=1048576", "offset=1048576", LOOP("the active range"), A("offset= in bytes")}, NULL},
+    {"fileoffset", "fileoffset=1048576", "offset=1048576", LOOP("the active range"),
+     A("offset= in bytes")}, NULL},
     {"size", "size=8388608", "size=8388608", LOOP("the active range"), A("size= in bytes")}, NULL},
     {"range", "range=4194304", "size=4194304", LOOP("the active range"), A("size= in bytes")}, NULL},
     /* sizes */
@@ -51,6 +53,16 @@ const struct engine_key engine_keys[] = {
     {"blocksize", "blocksize=16384", "bs=16384", LOOP("every I/O's size"), A("bs= in bytes")}, NULL},
     {"bssplit", "bssplit=4096/50:65536/50", "bssplit=4096/50:65536/50", LOOP("the size draw"),
      A("bssplit= in bytes, blockalign= where most I/Os align")}, NULL},
+    {"bsrange", "bsrange=4k-64k", "bsrange=4096-65536",
+     LOOP("uniform over the multiples of MIN up to MAX, as fio's get_next_buflen (iogen.h)"),
+     A("bsrange= in bytes (READ,WRITE when they differ)")}, NULL},
+    {"blocksize_range", "blocksize_range=8k-32k", "bsrange=8192-32768",
+     LOOP("uniform over the multiples of MIN up to MAX"), A("bsrange=")}, NULL},
+    {"blockalign", "blockalign=8k", "blockalign=8192",
+     LOOP("random offsets aligned to it (no random map unless it is the one block size)"),
+     A("blockalign= in bytes (norandommap=1 where ptsbench draws without a map)")}, NULL},
+    {"ba", "ba=16k", "blockalign=16384", LOOP("random offsets aligned to it"),
+     A("blockalign=")}, NULL},
     /* depth and workers */
     {"iodepth", "iodepth=8", "iodepth=8", LOOP("I/Os in flight per worker"), A("iodepth=")}, NULL},
     {"qd", "qd=4", "iodepth=4", LOOP("I/Os in flight per worker"), A("iodepth=")}, NULL},
@@ -93,6 +105,8 @@ const struct engine_key engine_keys[] = {
      LOOP("ahead of a rate: inline waits for every I/O in flight first (fio's quiesce), "
           "offload does not"), A("io_submit_mode=")}, NULL},
     {"rate_cycle", "rate_cycle=500", NULL, NONE("only rate_min's window (rate_min refused)"),
+     X("not written")}, NULL},
+    {"ratecycle", "ratecycle=500", NULL, NONE("only rate_min's window (rate_min refused)"),
      X("not written")}, NULL},
     {"thinktime", "thinktime=200", "thinktime=200us",
      LOOP("after thinktime_blocks issues, once nothing is in flight (fio's quiesce); at "
@@ -166,21 +180,28 @@ const struct engine_key engine_keys[] = {
       C("simulated targets run on sim; sync engines: iodepth 1"),
       C("fio's own ioengine is the command's (fio: io_uring, fio-libaio); sync engines: "
         "iodepth=1")}, NULL},
-    {"direct", "direct=1", "direct=1", LOOP("O_DIRECT always (0 refused)"),
-     A("direct=1 always")}, NULL},
-    {"buffered", "buffered=0", "direct=1", LOOP("O_DIRECT always (1 refused)"),
-     A("direct=1 always")}, NULL},
+    {"direct", "direct=0", "direct=0",
+     {A("O_DIRECT; direct=0 opens the target without it: the page cache's figures, said on "
+        "every figure"),
+      D("no page cache: run direct, noted"), A("direct= as given")}, NULL},
+    {"buffered", "buffered=1", "direct=0",
+     {A("the opposite of direct"), D("no page cache: run direct, noted"),
+      A("direct= as given")}, NULL},
     {"filename", "filename=/dev/null", NULL,
      {C("the target when the command names none"), C("the target"),
       C("filename= the command's target")}, NULL},
     {"time_based", "time_based=1", NULL, {C(run_round), C(run_round), C(run_round)}, NULL},
     {"runtime", "runtime=5", NULL,
      {C(run_round), C(run_round), C("time_based=1, runtime= the round's length")}, NULL},
+    {"timeout", "timeout=5", NULL,
+     {C(run_round), C(run_round), C("time_based=1, runtime= the round's length")}, NULL},
     {"round_time", "round_time=5", NULL,
      {C(run_round), C(run_round), C("time_based=1, runtime= the round's length")}, NULL},
     {"round_bytes", "round_bytes=1g", NULL,
      {C(run_round), C(run_round), C("io_size= per job, the round's bytes")}, NULL},
     {"io_size", "io_size=1g", NULL,
+     {C(run_round), C(run_round), C("io_size= per job, the round's bytes")}, NULL},
+    {"io_limit", "io_limit=1g", NULL,
      {C(run_round), C(run_round), C("io_size= per job, the round's bytes")}, NULL},
     {"ramp_time", "ramp_time=2", NULL,
      {C("run: an unrecorded round of the workload before the first"),
@@ -189,6 +210,13 @@ const struct engine_key engine_keys[] = {
     {"kb_base", "kb_base=1000", NULL,
      {C("how sizes read (sizes reach the engine in bytes)"), C("how sizes read"),
       C("how sizes read: the job file has bytes")}, NULL},
+    {"io_submit_mode", "io_submit_mode=inline", NULL,
+     NONE("inline only: the worker submits its own I/O"), X("fio's default, inline")}, NULL},
+    {"iodepth_low", "iodepth=4,iodepth_low=4", NULL,
+     NONE("at least iodepth: the queue is refilled at once"),
+     X("fio's default (iodepth_low=iodepth)")}, NULL},
+    {"wait_for", "wait_for=x", NULL, NONE("the job's group (io/jobset.c)"),
+     X("the job's group")}, NULL},
     /* fio's reporting, names */
     {"percentile_list", "percentile_list=99", NULL,
      {X("checked: every result holds 50..99.999"), X("checked"),
@@ -244,6 +272,12 @@ int engine_keys_check(const struct engine_ops *ops, struct workload *wl, char *e
                       size_t errlen)
 {
     char why[400];
+    if (wl->buffered && engine_key_column(ops) == EK_SIM) {
+        wl->buffered = false;
+        wl_note_add(wl, "direct=0 on a simulated drive: it has no page cache, run as direct=1");
+    } else if (wl->buffered) {
+        wl_note_add(wl, "buffered (direct=0): the page cache's figures, not the device's");
+    }
     if (engine_key_column(ops) != EK_FIO)
         return 0;
     if (fio_job_check(wl, why, sizeof why) != 0)

@@ -100,7 +100,8 @@ static uint64_t round_up(uint64_t v, uint64_t unit)
 static bool uses_map(const struct workload *wl)
 {
     return wl->random_map != WL_RANDOM_MAP_OFF && wl->n_bs == 1 && wl->random_pct > 0 &&
-           wl->n_zones == 0;
+           wl->n_zones == 0 && !wl_sizes_by_dir(wl) &&
+           (!wl->blockalign || wl->blockalign == wl->bs[0].size);
 }
 
 /* Without a map ptsbench aligns each size to its natural alignment; fio has one blockalign.
@@ -184,8 +185,61 @@ static void put_direction(struct job_out *o, const struct workload *wl)
     }
 }
 
+/* One direction's sizes as a bssplit ("4096/100" for one size) or a bsrange ("4096-4096"). */
+static void put_dir(struct job_out *o, const struct wl_bs *bs, unsigned n, uint32_t hi,
+                    bool range)
+{
+    if (range) {
+        jo_put(o, "%" PRIu32 "-%" PRIu32, bs[0].size, hi ? hi : bs[0].size);
+        return;
+    }
+    for (unsigned i = 0; i < n; i++)
+        jo_put(o, "%s%" PRIu32 "/%u", i ? ":" : "", bs[i].size, bs[i].weight);
+}
+
+/* Sizes per direction (bs=R,W, bssplit=R,W, bsrange): fio's READ,WRITE forms; fio's default
+ * blockalign, each direction's smallest size, is iogen's with sizes per direction. */
+static void put_blocks_by_dir(struct job_out *o, const struct workload *wl)
+{
+    const bool w = wl->n_bs_write > 0;
+    const struct wl_bs *bs[2] = {wl->bs, w ? wl->bs_write : wl->bs};
+    const unsigned n[2] = {wl->n_bs, w ? wl->n_bs_write : wl->n_bs};
+    const uint32_t hi[2] = {wl->bsrange_hi[0], w ? wl->bsrange_hi[1] : wl->bsrange_hi[0]};
+    const bool split = n[0] > 1 || n[1] > 1, range = hi[0] || hi[1];
+    if (!split && !range) {
+        jo_put(o, "bs=%" PRIu32 ",%" PRIu32 "\n", bs[0][0].size, bs[1][0].size);
+        return;
+    }
+    if (split) {   /* a direction with a range gets it from bsrange below */
+        jo_put(o, "bssplit=");
+        for (unsigned d = 0; d < 2; d++) {
+            if (d)
+                jo_put(o, ",");
+            if (!hi[d] || !range)
+                put_dir(o, bs[d], n[d], 0, false);
+        }
+        jo_put(o, "\n");
+    }
+    if (range) {
+        jo_put(o, "bsrange=");
+        for (unsigned d = 0; d < (w ? 2u : 1u); d++) {
+            if (d)
+                jo_put(o, ",");
+            if (hi[d] || !split)
+                put_dir(o, bs[d], n[d], hi[d], true);
+        }
+        jo_put(o, "\n");
+    }
+}
+
 static void put_blocks(struct job_out *o, const struct workload *wl)
 {
+    if (wl_sizes_by_dir(wl)) {
+        put_blocks_by_dir(o, wl);
+        if (wl->blockalign)
+            jo_put(o, "blockalign=%" PRIu32 "\n", wl->blockalign);
+        return;
+    }
     if (wl->n_bs == 1) {
         jo_put(o, "bs=%" PRIu32 "\n", wl->bs[0].size);
     } else {
@@ -194,7 +248,9 @@ static void put_blocks(struct job_out *o, const struct workload *wl)
             jo_put(o, "%s%" PRIu32 "/%u", i ? ":" : "", wl->bs[i].size, wl->bs[i].weight);
         jo_put(o, "\n");
     }
-    if (wl->random_pct > 0 && !uses_map(wl)) {
+    if (wl->blockalign) {
+        jo_put(o, "blockalign=%" PRIu32 "\n", wl->blockalign);
+    } else if (wl->random_pct > 0 && !uses_map(wl)) {
         uint32_t ba = common_align(wl);
         if (ba != wl_min_bs(wl)) {
             jo_put(o, "; ptsbench aligns each random I/O to its size's natural alignment; fio "
@@ -488,7 +544,10 @@ static void put_global(struct job_out *o, const struct fio_job_section *jobs, un
         jo_put(o, "fixedbufs=1\n");
         jo_put(o, "registerfiles=1\n");
     }
-    jo_put(o, "direct=1\n");
+    if (jobs[0].wl->buffered)
+        jo_put(o, "; buffered, as the workload says: the page cache's figures, not the "
+                  "device's\n");
+    jo_put(o, "direct=%d\n", jobs[0].wl->buffered ? 0 : 1);
     jo_put(o, "filename=");
     for (const char *p = opts->filename; *p; p++)
         jo_put(o, "%s%c", *p == ':' ? "\\" : "", *p);   /* fio splits filenames at ':' */
@@ -517,6 +576,13 @@ static void put_global(struct job_out *o, const struct fio_job_section *jobs, un
     }
 }
 
+/* Whether the group's first job is buffered (put_global writes its direct=): s is job k of
+ * the group's array. */
+static bool jobs0_buffered(const struct fio_job_section *s, unsigned k)
+{
+    return (s - k)->wl->buffered;
+}
+
 /* One job's section: its name, then every key of its workload (a key of the workload model
  * is written by one of the put_* functions called here, in this order). Job k of n; opts
  * carries the section's name, bytes and force_async. */
@@ -530,6 +596,8 @@ static int put_section(struct job_out *o, const struct fio_job_section *s, unsig
                   "at the same time as the jobs above\n");
         jo_put(o, "new_group=1\n");
     }
+    if (wl->buffered != jobs0_buffered(s, k))
+        jo_put(o, "direct=%d\n", wl->buffered ? 0 : 1);
     if (n > 1)
         put_seed(o, wl, opts);
     put_direction(o, wl);

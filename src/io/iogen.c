@@ -19,6 +19,15 @@ void iogen_init(struct iogen *g, const struct workload *wl, const struct wl_rang
             g->bs_table[slot++] = wl->bs[i].size;
     while (slot < 100)
         g->bs_table[slot++] = wl->bs[0].size;
+    slot = 0;
+    for (unsigned i = 0; i < wl->n_bs_write; i++)
+        for (unsigned k = 0; k < wl->bs_write[i].weight && slot < 100; k++)
+            g->bs_table_w[slot++] = wl->bs_write[i].size;
+    while (slot < 100)
+        g->bs_table_w[slot++] = wl->n_bs_write ? wl->bs_write[0].size : wl->bs[0].size;
+    g->by_dir = wl_sizes_by_dir(wl);
+    for (unsigned d = 0; d < 2; d++)
+        g->dir_align[d] = wl->blockalign ? wl->blockalign : wl_dir_min_bs(wl, d);
 
     bool split = wl->region == WL_REGION_SPLIT ||
                  (wl->region == WL_REGION_DEFAULT && wl->random_pct == 0);
@@ -35,7 +44,8 @@ void iogen_init(struct iogen *g, const struct workload *wl, const struct wl_rang
     /* Random map (one block size): the first pass, or every pass, visits each block of the
      * region once in random order (see workload.h). Mixed sizes and zones draw independently. */
     g->use_map = wl->random_map != WL_RANDOM_MAP_OFF && wl->n_bs == 1 && wl->random_pct > 0 &&
-                 wl->n_zones == 0;
+                 wl->n_zones == 0 && !g->by_dir &&
+                 (!wl->blockalign || wl->blockalign == wl->bs[0].size);
     /* Zones: consecutive slices of the region, sized by range %, aligned to the largest block. */
     if (wl->n_zones) {
         uint64_t len = g->region_end - g->region_start, at = g->region_start;

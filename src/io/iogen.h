@@ -22,6 +22,11 @@ struct iogen {
     bool use_map;                        /* random map: every slot once per pass */
     struct permute map;
     uint32_t bs_table[100];              /* bssplit as a 100-slot lookup */
+    uint32_t bs_table_w[100];            /* the writes' own (wl->n_bs_write) */
+    bool by_dir;                         /* sizes per direction or bsrange (wl_sizes_by_dir):
+                                          * the direction is drawn first, then its size */
+    uint32_t dir_align[2];               /* by_dir: each direction's alignment (blockalign,
+                                          * or its smallest size, as fio's default) */
     uint8_t zone_table[100];             /* random_distribution=zoned: access -> zone */
     uint64_t zone_start[WL_MAX_ZONES], zone_len[WL_MAX_ZONES];
     /* random_distribution=zipf|pareto|normal: a rank in [0, dn) units of dunit bytes, spread
@@ -48,23 +53,59 @@ static inline uint32_t iogen_natural_align(uint32_t len)
     return len & (~len + 1u);   /* lowest set bit: 4096 -> 4096, 1536 -> 512 */
 }
 
+static inline uint8_t iogen_dir(struct iogen *g)
+{
+    const struct workload *wl = g->wl;
+    if (wl->read_pct >= 100)
+        return IOGEN_READ;
+    if (wl->read_pct == 0)
+        return IOGEN_WRITE;
+    return rng_below(&g->rng, 100) < wl->read_pct ? IOGEN_READ : IOGEN_WRITE;
+}
+
+/* by_dir: direction d's next size. bsrange as fio's get_next_buflen: MIN + a uniform draw
+ * below MAX, down to a multiple of MIN, at most MAX. */
+static inline uint32_t iogen_dir_len(struct iogen *g, uint8_t d)
+{
+    const struct workload *wl = g->wl;
+    const unsigned k = d == IOGEN_WRITE && wl->n_bs_write ? 1 : 0;
+    const uint32_t lo = k ? wl->bs_write[0].size : wl->bs[0].size, hi = wl->bsrange_hi[k];
+    if (hi) {
+        uint64_t x = lo + rng_below(&g->rng, hi);
+        x -= x % lo;
+        return x > hi ? hi : (uint32_t)x;
+    }
+    if ((k ? wl->n_bs_write : wl->n_bs) == 1)
+        return lo;
+    return (k ? g->bs_table_w : g->bs_table)[rng_below(&g->rng, 100)];
+}
+
+/* Random offsets' alignment for an I/O of len bytes in direction d. */
+static inline uint64_t iogen_align(const struct iogen *g, uint32_t len, uint8_t d)
+{
+    if (g->by_dir)
+        return g->dir_align[d];
+    return g->wl->blockalign ? g->wl->blockalign : iogen_natural_align(len);
+}
+
 static inline void iogen_next(struct iogen *g, uint8_t *dir, uint32_t *len_out, uint64_t *offset)
 {
     const struct workload *wl = g->wl;
-    uint32_t len = wl->n_bs == 1 ? wl->bs[0].size : g->bs_table[rng_below(&g->rng, 100)];
+    uint32_t len;
+    if (g->by_dir) {
+        *dir = iogen_dir(g);
+        len = iogen_dir_len(g, *dir);
+    } else {   /* the size first, then the direction (the draws of every earlier release) */
+        len = wl->n_bs == 1 ? wl->bs[0].size : g->bs_table[rng_below(&g->rng, 100)];
+        *dir = iogen_dir(g);
+    }
     *len_out = len;
-    if (wl->read_pct >= 100)
-        *dir = IOGEN_READ;
-    else if (wl->read_pct == 0)
-        *dir = IOGEN_WRITE;
-    else
-        *dir = rng_below(&g->rng, 100) < wl->read_pct ? IOGEN_READ : IOGEN_WRITE;
 
     bool random = wl->random_pct >= 100 ||
                   (wl->random_pct > 0 && rng_below(&g->rng, 100) < wl->random_pct);
     uint64_t off;
     if (random && g->dist != WL_DIST_UNIFORM) {
-        const uint64_t align = iogen_natural_align(len);
+        const uint64_t align = iogen_align(g, len, *dir);
         uint64_t o = g->region_start + iogen_skewed_rank(g) * g->dunit;
         o -= (o - g->region_start) % align;
         if (o + len > g->region_end)
@@ -72,7 +113,7 @@ static inline void iogen_next(struct iogen *g, uint8_t *dir, uint32_t *len_out, 
         off = o;
     } else if (random && wl->n_zones) {
         unsigned z = g->zone_table[rng_below(&g->rng, 100)];
-        uint64_t align = iogen_natural_align(len);
+        uint64_t align = iogen_align(g, len, *dir);
         uint64_t zlen = g->zone_len[z] >= len ? g->zone_len[z] : len;
         uint64_t start = g->zone_start[z];
         if (start + zlen > g->region_end)
@@ -83,7 +124,7 @@ static inline void iogen_next(struct iogen *g, uint8_t *dir, uint32_t *len_out, 
         if (g->map.next >= g->map.n && wl->random_map == WL_RANDOM_MAP_ONCE)
             g->use_map = false;   /* the first pass covered every block: draw freely now */
     } else if (random) {
-        uint64_t align = iogen_natural_align(len);
+        uint64_t align = iogen_align(g, len, *dir);
         uint64_t slots = (g->region_end - g->region_start - len) / align + 1;
         off = g->region_start + rng_below(&g->rng, slots) * align;
     } else {

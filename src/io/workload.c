@@ -8,6 +8,7 @@
 #include "io/fio_parse.h"
 #include "io/jobset.h"
 
+#include "io/fio_opts.h"
 #include "lib/ini.h"
 #include "lib/keys.h"
 #include "lib/units.h"
@@ -228,8 +229,8 @@ static int wl_split_entries(const struct workload *wl, const char *value,
 
 /* Give the entries without a weight the remainder (shared equally, the first ones get the
  * odd percents), check the sum, and drop zero-weight entries. */
-static int wl_split_weights(struct wl_split_entry *ents, unsigned n, struct workload *wl,
-                            char *why, size_t whylen)
+static int wl_split_weights(struct wl_split_entry *ents, unsigned n, struct wl_bs *out,
+                            unsigned *n_out, char *why, size_t whylen)
 {
     unsigned sum = 0, n_free = 0;
     for (unsigned i = 0; i < n; i++) {
@@ -249,10 +250,10 @@ static int wl_split_weights(struct wl_split_entry *ents, unsigned n, struct work
             continue;
         ents[i].weight = rem / n_free + (k++ < rem % n_free ? 1 : 0);
     }
-    wl->n_bs = 0;
+    *n_out = 0;
     for (unsigned i = 0; i < n; i++)
         if (ents[i].weight > 0)
-            wl->bs[wl->n_bs++] = (struct wl_bs){.size = ents[i].size, .weight = ents[i].weight};
+            out[(*n_out)++] = (struct wl_bs){.size = ents[i].size, .weight = ents[i].weight};
     return WL_OK;
 }
 
@@ -274,6 +275,10 @@ static int wl_set_rw(void *obj, const char *value, char *why, size_t whylen)
         return errf(why, whylen, "trims are not supported: a third direction beside "
                                  "read and write in every figure, histogram, table and chart "
                                  "of the results, which record two");
+    if (strchr(value, ':'))   /* fio's rw=read:8k: a hole of 8k after each I/O */
+        return errf(why, whylen, "fio's offset modifier (':N': N bytes skipped, or with a "
+                                 "random rw, N I/Os at one offset run) is not supported: it "
+                                 "changes where the I/O goes");
     if (!wl_rw_known(mode))
         return errf(why, whylen, "unknown rw mode '%s' (want read, write, randread, "
                                  "randwrite, rw or randrw)", value);
@@ -308,40 +313,181 @@ static int wl_set_rwmixwrite(void *obj, const char *value, char *why, size_t why
     return WL_OK;
 }
 
+/* fio's READ,WRITE[,TRIM] form is taken when the reads' and writes' shares are the same. */
 static int wl_set_random(void *obj, const char *value, char *why, size_t whylen)
 {
     struct workload *wl = obj;
-    if (wl_whole_percent(value, &wl->random_pct, why, whylen) < 0)
+    const char *comma = strchr(value, ',');
+    char first[64];
+    snprintf(first, sizeof first, "%.*s", (int)(comma ? (size_t)(comma - value) : strlen(value)),
+             value);
+    unsigned pct = 0, other = 0;
+    if (wl_whole_percent(str_trim(first), &pct, why, whylen) < 0)
         return WL_BAD_VALUE;
+    if (comma) {
+        char second[64];
+        snprintf(second, sizeof second, "%.*s", (int)strcspn(comma + 1, ","), comma + 1);
+        if (wl_whole_percent(str_trim(second), &other, why, whylen) < 0)
+            return WL_BAD_VALUE;
+        if (other != pct)
+            return errf(why, whylen, "different random shares for reads and writes are not "
+                                     "supported: give one");
+    }
+    wl->random_pct = pct;
     wl->random_set = true;
+    return WL_OK;
+}
+
+/* ---- sizes per direction: bs, bssplit, bsrange (fio: READ,WRITE[,TRIM]) ------------- */
+
+/* "R,W[,T]" into parts (an empty part: that direction as it was). 1 part: every I/O. */
+static int wl_dir_parts(const char *value, char parts[3][512], unsigned *n, char *why,
+                        size_t whylen)
+{
+    *n = 0;
+    for (const char *p = value;; p++) {
+        size_t len = strcspn(p, ",");
+        if (*n == 3)
+            return errf(why, whylen, "want one value, or READ,WRITE[,TRIM]");
+        if (len >= sizeof parts[0])
+            return errf(why, whylen, "value too long");
+        memcpy(parts[*n], p, len);
+        parts[(*n)++][len] = '\0';
+        p += len;
+        if (!*p)
+            return WL_OK;
+    }
+}
+
+/* Direction d's sizes (0: reads, or all while writes share them; 1: writes). */
+static void wl_dir_store(struct workload *wl, unsigned d, const struct wl_bs *bs, unsigned n,
+                         uint32_t range_hi)
+{
+    memmove(d ? wl->bs_write : wl->bs, bs, n * sizeof *bs);
+    *(d ? &wl->n_bs_write : &wl->n_bs) = n;
+    wl->bsrange_hi[d] = range_hi;
+}
+
+/* Writes get sizes of their own (a copy of the shared ones) before one direction changes. */
+static void wl_dir_split(struct workload *wl)
+{
+    if (wl->n_bs_write)
+        return;
+    wl_dir_store(wl, 1, wl->bs, wl->n_bs, wl->bsrange_hi[0]);
+}
+
+/* ... and share them again when both directions end up the same. */
+static void wl_dir_join(struct workload *wl)
+{
+    if (wl->n_bs_write == wl->n_bs && wl->bsrange_hi[0] == wl->bsrange_hi[1] &&
+        !memcmp(wl->bs, wl->bs_write, wl->n_bs * sizeof wl->bs[0])) {
+        wl->n_bs_write = 0;
+        wl->bsrange_hi[1] = 0;
+    }
+}
+
+/* One direction's value of bs (kind 0), bssplit (1) or bsrange (2) into bs/n/hi. */
+static int wl_sizes_parse(const struct workload *wl, int kind, char *text, struct wl_bs *bs,
+                          unsigned *n, uint32_t *hi, char *why, size_t whylen)
+{
+    *hi = 0;
+    if (kind == 1) {
+        struct wl_split_entry ents[WL_MAX_BS];
+        unsigned ne = 0;
+        if (wl_split_entries(wl, text, ents, &ne, why, whylen) < 0)
+            return WL_BAD_VALUE;
+        return wl_split_weights(ents, ne, bs, n, why, whylen);
+    }
+    char *dash = kind == 2 ? text + strcspn(text, "-:") : NULL;   /* MIN-MAX, or one size */
+    if (dash && !*dash)
+        dash = NULL;
+    if (dash)
+        *dash = '\0';
+    uint32_t lo = 0;
+    if (wl_block_size(wl, str_trim(text), &lo, why, whylen) < 0 ||
+        (dash && wl_block_size(wl, str_trim(dash + 1), hi, why, whylen) < 0))
+        return WL_BAD_VALUE;
+    if (dash && *hi < lo)
+        return errf(why, whylen, "the maximum is below the minimum");
+    if (*hi == lo)
+        *hi = 0;   /* one size */
+    bs[0] = (struct wl_bs){.size = lo, .weight = 100};
+    *n = 1;
+    return WL_OK;
+}
+
+static int wl_set_sizes(struct workload *wl, int kind, const char *value, char *why,
+                        size_t whylen)
+{
+    char parts[3][512];
+    unsigned n = 0;
+    if (wl_dir_parts(value, parts, &n, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    struct wl_bs bs[2][WL_MAX_BS];
+    unsigned nb[2] = {0, 0};
+    uint32_t hi[2] = {0, 0};
+    for (unsigned d = 0; d < 2 && d < n; d++) {   /* a third (trim) value: no trims issued */
+        if (!*str_trim(parts[d]) && n > 1)
+            continue;
+        int rc = wl_sizes_parse(wl, kind, str_trim(parts[d]), bs[d], &nb[d], &hi[d], why,
+                                whylen);
+        if (rc != WL_OK)
+            return rc;
+    }
+    if (n == 1) {   /* every I/O */
+        wl->n_bs_write = 0;
+        wl->bsrange_hi[1] = 0;
+        wl_dir_store(wl, 0, bs[0], nb[0], hi[0]);
+        return WL_OK;
+    }
+    wl_dir_split(wl);
+    for (unsigned d = 0; d < 2; d++)
+        if (nb[d])
+            wl_dir_store(wl, d, bs[d], nb[d], hi[d]);
+    wl_dir_join(wl);
     return WL_OK;
 }
 
 static int wl_set_bs(void *obj, const char *value, char *why, size_t whylen)
 {
-    struct workload *wl = obj;
-    uint32_t size = 0;
-    if (strchr(value, ','))
-        return errf(why, whylen, "different read and write sizes (bs=READ,WRITE) are not "
-                                 "supported: give one size, or bssplit");
-    if (wl_block_size(wl, value, &size, why, whylen) < 0)
-        return WL_BAD_VALUE;
-    wl->bs[0] = (struct wl_bs){.size = size, .weight = 100};
-    wl->n_bs = 1;
-    return WL_OK;
+    return wl_set_sizes(obj, 0, value, why, whylen);
 }
 
 static int wl_set_bssplit(void *obj, const char *value, char *why, size_t whylen)
 {
+    return wl_set_sizes(obj, 1, value, why, whylen);
+}
+
+static int wl_set_bsrange(void *obj, const char *value, char *why, size_t whylen)
+{
+    return wl_set_sizes(obj, 2, value, why, whylen);
+}
+
+/* blockalign=N (fio: READ,WRITE[,TRIM]; one alignment for both here). */
+static int wl_set_blockalign(void *obj, const char *value, char *why, size_t whylen)
+{
     struct workload *wl = obj;
-    struct wl_split_entry ents[WL_MAX_BS];
+    char parts[3][512];
     unsigned n = 0;
-    if (strchr(value, ','))
-        return errf(why, whylen, "different read and write splits (bssplit=READ,WRITE) are "
-                                 "not supported");
-    if (wl_split_entries(wl, value, ents, &n, why, whylen) < 0)
+    uint32_t ba[2] = {0, 0};
+    if (wl_dir_parts(value, parts, &n, why, whylen) < 0)
         return WL_BAD_VALUE;
-    return wl_split_weights(ents, n, wl, why, whylen);
+    for (unsigned d = 0; d < 2 && d < n; d++)
+        if (wl_block_size(wl, str_trim(parts[d]), &ba[d], why, whylen) < 0)
+            return WL_BAD_VALUE;
+    if (n > 1 && ba[1] != ba[0])
+        return errf(why, whylen, "different read and write alignments are not supported: "
+                                 "give one");
+    wl->blockalign = ba[0];
+    return WL_OK;
+}
+
+/* iodepth_low: fio refills the queue when it drops to this; ptsbench refills at once, as fio
+ * with iodepth_low=iodepth (its default). Checked against iodepth in wl_validate. */
+static int wl_set_iodepth_low(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return wl_uint(value, 1, WL_MAX_QD, &wl->iodepth_low, why, whylen);
 }
 
 static int wl_set_qd(void *obj, const char *value, char *why, size_t whylen)
@@ -513,17 +659,32 @@ static int wl_set_distribution(void *obj, const char *value, char *why, size_t w
     str_copy(buf, sizeof buf, value + 6);
     unsigned n = 0, sa = 0, sr = 0;
     char *save = NULL;
+    unsigned missing = 0;   /* fio: a zone without a range ("20/") shares what is left */
     for (char *t = strtok_r(buf, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
-        unsigned a, r;
+        unsigned a, r = 0;
         char extra;
-        if (sscanf(t, "%u/%u%c", &a, &r, &extra) != 2 || a > 100 || r == 0 || r > 100)
+        int k = sscanf(t, "%u/%u%c", &a, &r, &extra);
+        bool open_range = k == 1 && t[strlen(t) - 1] == '/' && strchr(t, '/') + 1 == t + strlen(t);
+        if ((k != 2 && !open_range) || a > 100 || (!open_range && (r == 0 || r > 100)))
             return errf(why, whylen, "bad zone '%s' (want ACCESS/RANGE in percent)", t);
         if (n >= WL_MAX_ZONES)
             return errf(why, whylen, "at most %d zones", WL_MAX_ZONES);
-        wl->zones[n++] = (struct wl_zone){a, r};
+        missing += open_range;
+        wl->zones[n++] = (struct wl_zone){a, open_range ? 0 : r};
         sa += a;
         sr += r;
     }
+    const unsigned left = sr < 100 ? 100 - sr : 0;
+    for (unsigned z = 0, k = 0, given = 0; missing && z < n; z++)
+        if (!wl->zones[z].range_pct) {   /* the last one takes the odd percents */
+            unsigned share = ++k == missing ? left - given : left / missing;
+            if (!share)
+                return errf(why, whylen, "no range left for zone '%u/' (the others take %u%%)",
+                            wl->zones[z].access_pct, sr);
+            wl->zones[z].range_pct = share;
+            given += share;
+        }
+    sr += missing ? left : 0;
     if (!n || sa != 100 || sr != 100)
         return errf(why, whylen, "zone accesses sum to %u and ranges to %u, want 100 and 100", sa, sr);
     wl->n_zones = n;
@@ -663,9 +824,7 @@ static int wl_set_direct(void *obj, const char *value, char *why, size_t whylen)
     bool on;
     if (wl_flag(value, &on, why, whylen) < 0)
         return WL_BAD_VALUE;
-    if (!on)
-        return errf(why, whylen, "buffered I/O through the page cache is not supported: "
-                                 "ptsbench measures the device (direct=1)");
+    wl->buffered = !on;   /* direct=0: through the page cache, said on every figure */
     wl->direct_set = true;
     return WL_OK;
 }
@@ -1055,6 +1214,7 @@ static int wl_set_lat_run(void *obj, const char *value, char *why, size_t whylen
 #define FLAG(k, fn, h) {k, KEY_FN, .set = fn, .arg = "1 | 0", .help = h, .group = "fio", .bare = true}
 #define ALIAS(k, of) {k, KEY_ALIAS, .alias = of}
 #define NO(k, why) {k, KEY_REFUSED, .help = why, .group = "refused"}
+#define NOTE(k, why) {k, KEY_NOTED, .help = why, .group = "noted", .bare = true}
 
 static const struct key_choice wl_random_map_choices[] = {
     {"once", WL_RANDOM_MAP_ONCE, false}, {"always", WL_RANDOM_MAP_ALWAYS, false},
@@ -1080,10 +1240,18 @@ static const struct key_row wl_rows[] = {
     W("random_distribution", wl_set_distribution,
       "random | zoned:A/R:... | zipf:THETA[:C] | pareto:H[:C] | normal:SIGMA[:C]",
       "where random accesses go (fio's syntax; zoned: A% of them to the next R% of the range)"),
-    W("bs", wl_set_bs, "SIZE", "one block size, e.g. 4k, 512, 1m"),
+    W("bs", wl_set_bs, "SIZE | READ,WRITE", "one block size, e.g. 4k, 512, 1m (fio's "
+      "READ,WRITE: each direction its own)"),
     ALIAS("blocksize", "bs"),
-    W("bssplit", wl_set_bssplit, "SIZE/PCT:...", "weighted block sizes, e.g. 512/10:4k/60:64k/30 "
-      "(weights sum to 100; one without a weight takes the rest)"),
+    W("bssplit", wl_set_bssplit, "SIZE/PCT:... [,SIZE/PCT:...]", "weighted block sizes, e.g. "
+      "512/10:4k/60:64k/30 (weights sum to 100; one without a weight takes the rest; fio's "
+      "READ,WRITE: each direction its own)"),
+    W("bsrange", wl_set_bsrange, "MIN-MAX [,MIN-MAX]", "sizes uniform over the multiples of MIN "
+      "up to MAX, as fio draws them (fio's READ,WRITE: each direction its own)"),
+    ALIAS("blocksize_range", "bsrange"),
+    W("blockalign", wl_set_blockalign, "SIZE", "random offsets' alignment (default: each size's "
+      "natural alignment; with sizes per direction, the direction's smallest, as fio)"),
+    ALIAS("ba", "blockalign"),
     W("iodepth", wl_set_qd, "1..65536", "outstanding I/Os per worker"),
     ALIAS("qd", "iodepth"),
     W("numjobs", wl_set_workers, "1..1024", "workers, each with its own ring or context"),
@@ -1092,15 +1260,18 @@ static const struct key_row wl_rows[] = {
     W("region", wl_set_region, "shared | split", "every worker over the whole range, or each "
       "its own slice (default: shared random, split sequential)"),
     W("offset", wl_set_offset, "SIZE | PCT%", "start of the active range"),
+    ALIAS("fileoffset", "offset"),
     W("size", wl_set_size, "SIZE | PCT%", "length of the active range (default 100%)"),
     ALIAS("range", "size"),
     W("buffer_compress_percentage", wl_set_compress, "PCT", "data compressibility (0: none)"),
     ALIAS("compress", "buffer_compress_percentage"),
     W("runtime", wl_set_runtime, "DURATION", "round length in time (60, 60s, 1m)"),
     ALIAS("round_time", "runtime"),
+    ALIAS("timeout", "runtime"),
     W("round_bytes", wl_set_round_bytes, "SIZE", "round length in bytes written (or "
       "transferred, read-only)"),
     ALIAS("io_size", "round_bytes"),
+    ALIAS("io_limit", "round_bytes"),
     W("randseed", wl_set_seed, "N | 0xHEX", "PRNG seed (offsets, sizes, directions, data)"),
     ALIAS("seed", "randseed"),
     {"name", KEY_STR, WL_F(name), .help = "the workload's name", .group = "workload"},
@@ -1116,8 +1287,9 @@ static const struct key_row wl_rows[] = {
 
     FIO("ioengine", wl_set_ioengine, "io_uring | libaio | sync | psync | pvsync | pvsync2",
         "the engine unless the command names one; sync kinds run as iodepth=1"),
-    FLAG("direct", wl_set_direct, "1 only: ptsbench measures the device, not the page cache"),
-    FLAG("buffered", wl_set_buffered, "0 only (direct=1)"),
+    FLAG("direct", wl_set_direct, "1: the device (O_DIRECT); 0: through the page cache, and "
+         "every figure says so (a simulated drive has none: run direct, noted)"),
+    FLAG("buffered", wl_set_buffered, "fio's: the opposite of direct"),
     FLAG("time_based", wl_set_time_based, "runtime is the round's length"),
     FIO("ramp_time", wl_set_ramp, "DURATION", "run and profile: a warm-up before the first round"),
     {"kb_base", KEY_CHOICE, WL_F(kb_base), .choices = wl_kb_base_choices,
@@ -1161,12 +1333,14 @@ static const struct key_row wl_rows[] = {
     ALIAS("iodepth_batch_complete_min", "iodepth_batch_complete"),
     FIO("iodepth_batch_complete_max", wl_set_batch_complete_max, "1..65536", "at least iodepth "
         "(every completion there is taken)"),
+    FIO("iodepth_low", wl_set_iodepth_low, "N", "at least iodepth: the queue is refilled at "
+        "once, as fio's default"),
     FIO("filename", wl_set_filename, "PATH", "the target, when the command names none"),
     FIO("buffer_compress_chunk", wl_set_chunk, "4k", "only 4k (data is made per 4 KiB)"),
     FLAG("group_reporting", wl_set_ignored, "taken: fio's reporting"),
     FLAG("thread", wl_set_ignored, "taken: workers are threads"),
     FLAG("stonewall", wl_set_ignored, "taken: one job"),
-    FLAG("wait_for_previous", wl_set_ignored, "taken: one job"),
+    ALIAS("wait_for_previous", "stonewall"),
     FLAG("new_group", wl_set_ignored, "taken: fio's reporting"),
     FLAG("refill_buffers", wl_set_ignored, "taken: every write's data is fresh"),
     FLAG("randrepeat", wl_set_ignored, "taken: randseed decides"),
@@ -1198,6 +1372,101 @@ static const struct key_row wl_rows[] = {
         "the target (100)"),
     FLAG("latency_run", wl_set_lat_run, "keep adjusting the depth after the search settles"),
 
+    /* fio's keys that change only fio's own logs, reports or bookkeeping: taken, and what fio
+     * would have done differently is noted (wl->note, once per key) */
+#define FIO_LOG "fio would write its own log file; ptsbench records its own per-round figures"
+    NOTE("write_bw_log", FIO_LOG),
+    NOTE("write_lat_log", FIO_LOG),
+    NOTE("write_hist_log", FIO_LOG),
+    NOTE("write_iops_log", FIO_LOG),
+    NOTE("log_avg_msec", FIO_LOG),
+    NOTE("log_hist_msec", FIO_LOG),
+    NOTE("log_hist_coarseness", FIO_LOG),
+    NOTE("log_max_value", FIO_LOG),
+    NOTE("log_offset", FIO_LOG),
+    NOTE("log_prio", FIO_LOG),
+    NOTE("log_entries", FIO_LOG),
+    NOTE("log_compression", FIO_LOG),
+    NOTE("log_compression_cpus", FIO_LOG),
+    NOTE("log_store_compressed", FIO_LOG),
+    NOTE("log_unix_epoch", FIO_LOG),
+    NOTE("log_alternate_epoch", FIO_LOG),
+    NOTE("log_alternate_epoch_clock_id", FIO_LOG),
+    NOTE("per_job_logs", FIO_LOG),
+#undef FIO_LOG
+    NOTE("gtod_reduce", "fio would time fewer I/Os (no latency figures); ptsbench times every "
+                        "I/O"),
+    NOTE("gtod_cpu", "fio would keep time on a CPU of its own; ptsbench reads the clock in "
+                     "each worker"),
+    NOTE("clocksource", "fio's clock source; ptsbench times with CLOCK_MONOTONIC"),
+    NOTE("disable_lat", "fio would not record total latency; ptsbench records it always"),
+    NOTE("disable_clat", "fio would not record completion latency; ptsbench records total "
+                         "latency always"),
+    NOTE("disable_slat", "fio would not record submission latency; ptsbench does not split it"),
+    NOTE("disable_bw_measurement", "fio would not log bandwidth; ptsbench records it always"),
+    ALIAS("disable_bw", "disable_bw_measurement"),
+    NOTE("stats", "fio's stats=0 would keep no figures for the job; ptsbench keeps them"),
+    NOTE("bwavgtime", "fio's bandwidth averaging window; ptsbench's figures are per round"),
+    NOTE("iopsavgtime", "fio's IOPS averaging window; ptsbench's figures are per round"),
+    NOTE("significant_figures", "fio's output format; ptsbench formats its own figures"),
+    NOTE("unit_base", "fio's output in bits or bytes; ptsbench reports bytes"),
+    NOTE("block_error_percentiles", "fio's report of trim errors; ptsbench fails the round on "
+                                    "an error"),
+    NOTE("disk_util", "fio would report the disk's utilisation from /proc/diskstats; ptsbench "
+                      "records its own device statistics"),
+    NOTE("error_dump", "fio's error messages; ptsbench reports the first error"),
+    NOTE("exitall", "fio would stop every job when the first ends; ptsbench's jobs of a group "
+                    "run for the round's length and stop together"),
+    NOTE("exit_what", "fio would stop other jobs when the first ends; ptsbench's jobs of a "
+                      "group stop together"),
+    NOTE("exitall_on_error", "fio would stop every job on an error; ptsbench fails the round"),
+    NOTE("cpus_allowed_policy", "CPU pinning is the command's: --cpus LIST"),
+    NOTE("nice", "fio would change the job's CPU priority; ptsbench's workers run at the "
+                 "command's"),
+    NOTE("cgroup_nodelete", "fio's cgroups; ptsbench puts its workers in none"),
+    NOTE("mem", "fio's kind of buffer memory; ptsbench's buffers are its own aligned memory"),
+    ALIAS("iomem", "mem"),
+    NOTE("iomem_align", "fio's buffer alignment; ptsbench aligns buffers to 4 KiB or the "
+                        "target's own alignment"),
+    ALIAS("mem_align", "iomem_align"),
+    NOTE("hugepage-size", "fio's huge pages for mem=shmhuge; ptsbench's buffers are its own"),
+    NOTE("lockmem", "fio would lock memory away from itself; ptsbench does not"),
+    NOTE("allow_file_create", "ptsbench creates a file target with --size"),
+    NOTE("allow_mounted_write", "ptsbench's own safety checks decide (a mounted device is "
+                                "refused)"),
+    NOTE("create_serialize", "fio's file layout; ptsbench creates one target with --size"),
+    NOTE("create_fsync", "fio's file layout; ptsbench creates one target with --size"),
+    NOTE("create_on_open", "fio's file layout; ptsbench creates one target with --size"),
+    NOTE("overwrite", "fio would write the file out before the job; ptsbench creates it with "
+                      "--size (preconditioning writes it)"),
+    NOTE("unlink", "fio would delete the files it made; ptsbench keeps its target"),
+    NOTE("unlink_each_loop", "fio would delete the files it made; ptsbench keeps its target"),
+    NOTE("fsync_on_close", "fio would fsync the file when closing it, after the measured I/O"),
+    NOTE("file_service_type", "one target: nothing to choose between"),
+    NOTE("openfiles", "one target, open once"),
+    NOTE("filename_format", "one target (--target or filename)"),
+    NOTE("unique_filename", "fio's client/server file names; one target here"),
+    NOTE("softrandommap", "fio's fallback when its map cannot be allocated; ptsbench's map "
+                          "always is"),
+    NOTE("fadvise_hint", "fio would advise the kernel of the pattern (read-ahead); ptsbench "
+                         "gives no hints"),
+    NOTE("pre_read", "fio would read the files into the page cache first (not with direct=1); "
+                     "ptsbench does not"),
+    NOTE("cgroup_weight", "fio's cgroup I/O weight; ptsbench runs in the command's cgroup"),
+    /* deprecated in fio 3.33: fio warns and ignores them */
+    NOTE("rwmixcycle", "deprecated in fio, which ignores it"),
+    NOTE("verifysort", "deprecated in fio, which ignores it"),
+    NOTE("verifysort_nr", "deprecated in fio, which ignores it"),
+    NOTE("flow_watermark", "deprecated in fio, which ignores it"),
+    NOTE("percentage_sequential", "deprecated in fio, which ignores it"),
+    /* io_uring's and libaio's own keys (fio --enghelp) */
+    NOTE("nonvectored", "io_uring's vectored or plain commands: ptsbench's io_uring engine "
+                        "issues fixed-buffer reads and writes"),
+    NOTE("userspace_reap", "libaio's reaping in user space: ptsbench's libaio engine reaps "
+                           "with io_getevents"),
+    NOTE("force_async", "ptsbench's io_uring engine marks I/O async itself where the target "
+                        "needs it (the results say)"),
+
     /* fio's keys that would change the measurement and that ptsbench does not do */
     NO("verify", "data verification is not supported (ptsbench measures performance)"),
     NO("do_verify", "data verification is not supported"),
@@ -1206,12 +1475,15 @@ static const struct key_row wl_rows[] = {
     NO("end_fsync", "fsync at the end is not supported"),
     NO("sync", "O_SYNC writes are not supported"),
     NO("nrfiles", "several files per job are not supported: one target"),
+    ALIAS("nr_files", "nrfiles"),
     NO("directory", "files in a directory are not supported: one target (--target)"),
     NO("opendir", "files in a directory are not supported: one target"),
-    NO("zonemode", "zoned I/O modes are not supported"),
-    NO("zonesize", "zoned I/O modes are not supported"),
-    NO("zonerange", "zoned I/O modes are not supported"),
-    NO("zoneskip", "zoned I/O modes are not supported"),
+    NO("zonemode", "zoned modes change where the I/O goes (strided: zonesize bytes every "
+                   "zonerange; zbd: writes follow the zones' write pointers); ptsbench issues "
+                   "over one active range"),
+    NO("zonesize", "zonemode's zone size: zoned modes are not supported"),
+    NO("zonerange", "zonemode's zone spacing: zoned modes are not supported"),
+    NO("zoneskip", "zonemode's skip between zones: zoned modes are not supported"),
     NO("cpus_allowed", "CPU pinning is the command's: --cpus LIST (every worker on the whole "
                        "list, as cpus_allowed_policy=shared)"),
     NO("cpumask", "CPU pinning is the command's: --cpus LIST"),
@@ -1230,6 +1502,110 @@ static const struct key_row wl_rows[] = {
     NO("dedupe_percentage", "deduplicable data is not supported"),
     NO("unified_rw_reporting", "unified reporting is not supported (results are per direction "
                                "and total anyway)"),
+    /* more of fio's keys that would change the measurement */
+    NO("bs_unaligned", "block sizes that are not sector multiples: direct I/O refuses them"),
+    ALIAS("blocksize_unaligned", "bs_unaligned"),
+    NO("bs_is_seq_rand", "sizes by sequential and random I/O rather than by read and write "
+                         "are not supported (bs=READ,WRITE is)"),
+    NO("atomic", "atomic writes (RWF_ATOMIC) change what the device is asked to do"),
+    NO("buffer_pattern", "a fixed data pattern changes what a compressing drive stores; "
+                         "ptsbench's data is buffer_compress_percentage's"),
+    NO("dedupe_mode", "deduplicable data is not supported"),
+    NO("dedupe_working_set_percentage", "deduplicable data is not supported"),
+    NO("dedupe_global", "deduplicable data is not supported"),
+    NO("experimental_verify", "data verification is not supported"),
+    NO("verify_only", "data verification is not supported"),
+    NO("verify_offset", "data verification is not supported"),
+    NO("verify_interval", "data verification is not supported"),
+    NO("verify_pattern", "data verification is not supported"),
+    NO("verify_fatal", "data verification is not supported"),
+    NO("verify_dump", "data verification is not supported"),
+    NO("verify_async", "data verification is not supported"),
+    NO("verify_async_cpus", "data verification is not supported"),
+    NO("verify_backlog", "data verification is not supported"),
+    NO("verify_backlog_batch", "data verification is not supported"),
+    NO("verify_state_save", "data verification is not supported"),
+    NO("verify_state_load", "data verification is not supported"),
+    NO("trim_percentage", "verify's trims of written blocks: data verification is not "
+                          "supported"),
+    NO("trim_verify_zero", "verify's trims: data verification is not supported"),
+    NO("trim_backlog", "verify's trims: data verification is not supported"),
+    NO("trim_backlog_batch", "verify's trims: data verification is not supported"),
+    NO("ignore_error", "continuing after errors is not supported: an error fails the round"),
+    NO("max_latency", "fio would stop the job at the first I/O slower than this; ptsbench "
+                      "records every latency"),
+    NO("sync_file_range", "sync_file_range between writes is not supported (no syncs)"),
+    NO("write_barrier", "barrier writes are not supported (no flushes)"),
+    NO("write_hint", "write lifetime hints change where a drive with streams places data; "
+                     "ptsbench gives none"),
+    NO("ioscheduler", "switching the device's I/O scheduler changes what is measured: set it "
+                      "in sysfs before the run"),
+    NO("prio", "I/O priorities change how the block layer schedules the job's I/O; ptsbench "
+               "issues at the default priority"),
+    NO("prioclass", "I/O priority classes change how the block layer schedules the job's "
+                    "I/O; ptsbench issues at the default priority"),
+    NO("cmdprio", "I/O priorities change how the block layer and the drive schedule the I/O; "
+                  "ptsbench issues at the default priority"),
+    NO("cmdprio_class", "I/O priority classes change how the I/O is scheduled; ptsbench issues "
+                        "at the default priority"),
+    NO("cmdprio_percentage", "I/O priorities change how the I/O is scheduled; ptsbench issues "
+                             "at the default priority"),
+    NO("cmdprio_bssplit", "I/O priorities change how the I/O is scheduled; ptsbench issues at "
+                          "the default priority"),
+    NO("hipri", "polled completions (IOPOLL) change the completion path and its latency; "
+                "ptsbench's engines take interrupts"),
+    NO("sqthread_poll", "a kernel thread polling the submission queue changes the submission "
+                        "path and its CPU cost; ptsbench submits from the worker"),
+    NO("sqthread_poll_cpu", "a kernel submission thread (sqthread_poll) is not supported"),
+    NO("uncached", "RWF_UNCACHED buffered I/O is not supported"),
+    NO("nowait", "RWF_NOWAIT I/O, failed and retried when it would block, is not supported"),
+    NO("cmd_type", "io_uring_cmd's passthrough commands: fio's io_uring_cmd engine is not one "
+                   "ptsbench runs"),
+    NO("cgroup", "running in a cgroup of the job's own (I/O limits, weights) is not "
+                 "supported"),
+    NO("uid", "ptsbench runs as the user that starts it"),
+    NO("gid", "ptsbench runs as the user that starts it"),
+    NO("exec_prerun", "ptsbench runs no commands of a job file"),
+    NO("exec_postrun", "ptsbench runs no commands of a job file"),
+    NO("lockfile", "a lock around each I/O (jobs taking turns on a file) changes the pattern"),
+    NO("create_only", "a job that only creates files measures nothing"),
+    NO("filesize", "files of their own size per job are not supported: one target"),
+    NO("file_append", "I/O past the end of the file (it grows) is not supported"),
+    NO("offset_align", "a percent offset is aligned to the target's logical sector"),
+    NO("rw_sequencer", "fio's offset sequencer (rw=randread:N) is not supported"),
+    NO("serialize_overlap", "waiting for in-flight I/Os to the same blocks changes the depth: "
+                            "not supported"),
+    NO("flow", "flow control between jobs changes each job's share of the I/O"),
+    NO("flow_id", "flow control between jobs changes each job's share of the I/O"),
+    NO("flow_sleep", "flow control between jobs changes each job's share of the I/O"),
+    NO("ignore_zone_limits", "zoned I/O modes are not supported"),
+    NO("max_open_zones", "zoned I/O modes are not supported"),
+    NO("job_max_open_zones", "zoned I/O modes are not supported"),
+    NO("read_beyond_wp", "zoned I/O modes are not supported"),
+    NO("zonecapacity", "zoned I/O modes are not supported"),
+    NO("zone_reset_threshold", "zoned I/O modes are not supported"),
+    NO("zone_reset_frequency", "zoned I/O modes are not supported"),
+    NO("read_iolog_chunked", "replaying an iolog is ptsbench replay's"),
+    NO("merge_blktrace_file", "replaying traces is ptsbench replay's"),
+    NO("merge_blktrace_scalars", "replaying traces is ptsbench replay's"),
+    NO("merge_blktrace_iters", "replaying traces is ptsbench replay's"),
+    NO("replay_no_stall", "replaying an iolog is ptsbench replay's"),
+    NO("replay_time_scale", "replaying an iolog is ptsbench replay's"),
+    NO("replay_redirect", "replaying an iolog is ptsbench replay's"),
+    NO("replay_align", "replaying an iolog is ptsbench replay's"),
+    NO("replay_scale", "replaying an iolog is ptsbench replay's"),
+    NO("replay_skip", "replaying an iolog is ptsbench replay's"),
+    NO("profile", "fio's built-in profiles (tiobench, act) are not supported"),
+
+    /* fio's rate and think-time keys not taken by the pacing rows above: refused */
+    ALIAS("ratemin", "rate_min"),
+    ALIAS("ratecycle", "rate_cycle"),
+    NO("rate_ignore_thinktime", "rate limits with think times are not supported: it changes "
+                                "when the I/Os are issued"),
+    NO("thinktime_blocks_type", "think times per completed block are not supported: it "
+                                "changes when the I/Os are issued"),
+    /* helper "parse" reads wait_for for the job's group (io/jobset.c) */
+    FLAG("wait_for", wl_set_ignored, "taken: the job's group (the jobs run in order)"),
 };
 
 #undef W
@@ -1238,13 +1614,15 @@ static const struct key_row wl_rows[] = {
 #undef FLAG
 #undef ALIAS
 #undef NO
+#undef NOTE
 
 static const struct key_table wl_table = KEY_TABLE(wl_rows);
 
 const char *wl_key_at(size_t i)
 {
     for (size_t k = 0, n = 0; k < wl_table.n; k++) {
-        if (wl_rows[k].type == KEY_REFUSED)
+        const struct key_row *r = keys_find(&wl_table, wl_rows[k].key);
+        if (!r || r->type == KEY_REFUSED || r->type == KEY_NOTED)
             continue;
         if (n++ == i)
             return wl_rows[k].key;
@@ -1255,6 +1633,110 @@ const char *wl_key_at(size_t i)
 void wl_keys_print(FILE *out, const char *group)
 {
     keys_print_help(out, &wl_table, group);
+}
+
+/* "KEY: why" once per key (whichever name gave it); keys of the same why share one sentence:
+ * "write_bw_log, log_avg_msec: fio would write its own log file; ...". */
+static void wl_note_key(struct workload *wl, const char *key, const char *why)
+{
+    char *at = strstr(wl->note, why);
+    if (!at || at - wl->note < 2 || at[-2] != ':') {
+        wl_note(wl, "%s: %s", key, why);
+        return;
+    }
+    char *start = at - 2;   /* the segment's keys: back to "; " or the note's start */
+    while (start > wl->note && !(start[-1] == ' ' && start - wl->note >= 2 && start[-2] == ';'))
+        start--;
+    size_t klen = strlen(key);
+    for (const char *k = start; k < at - 2; k += strcspn(k, ",:") + 2)
+        if (!strncmp(k, key, klen) && (k[klen] == ',' || k[klen] == ':'))
+            return;
+    size_t n = strlen(wl->note);
+    char *colon = at - 2;
+    if (n + klen + 3 >= sizeof wl->note)
+        return;
+    memmove(colon + klen + 2, colon, n - (size_t)(colon - wl->note) + 1);
+    memcpy(colon, ", ", 2);
+    memcpy(colon + 2, key, klen);
+}
+
+/* ---- keys fio knows and ptsbench has no row for; unknown keys ----------------------- */
+
+/* Engines ptsbench runs (fio's io_uring and libaio options have rows of their own). */
+static bool wl_engine_run(const char *engines)
+{
+    char buf[160];
+    str_copy(buf, sizeof buf, engines);
+    char *save = NULL;
+    for (char *e = strtok_r(buf, " ", &save); e; e = strtok_r(NULL, " ", &save))
+        if (!strcmp(e, "io_uring") || !strcmp(e, "libaio"))
+            return true;
+    return false;
+}
+
+/* The nearest key within 2 edits (3 for long ones) among the rows and fio's options, or "". */
+static void wl_suggest(const char *key, char *buf, size_t len)
+{
+    const size_t lk = strlen(key);
+    unsigned best = lk <= 3 ? 1 : lk <= 10 ? 3 : 4;   /* strictly below this */
+    buf[0] = '\0';
+    for (size_t i = 0; i < wl_table.n + fio_opts_n; i++) {
+        const char *name = i < wl_table.n ? wl_rows[i].key : fio_opts[i - wl_table.n].name;
+        unsigned d = keys_edit_distance(key, name);
+        if (d < best) {
+            best = d;
+            str_copy(buf, len, name);
+        }
+    }
+}
+
+static int wl_unknown(const char *key, const char *where, char *err, size_t errlen)
+{
+    const struct fio_opt *o = fio_opt_find(key);
+    if (o && o->kind == FIO_OPT_ENGINE && !wl_engine_run(o->engines)) {
+        char names[160] = "";   /* "net, netsplice or rdma" */
+        const char *e = o->engines;
+        while (*e) {
+            size_t n = strcspn(e, " "), used = strlen(names);
+            snprintf(names + used, sizeof names - used, "%s%.*s",
+                     used ? (e[n] ? ", " : " or ") : "", (int)n, e);
+            e += n + (e[n] == ' ');
+        }
+        return errf(err, errlen, "%s: %s: an option of fio's %s engine, which ptsbench does "
+                                 "not run (it runs io_uring and libaio; sync kinds as "
+                                 "iodepth=1)", where, key, names);
+    }
+    if (o)   /* a key of fio's without a row: tests/unit/test_keys_fio.c keeps this out */
+        return errf(err, errlen, "%s: %s: fio's option, not taken by ptsbench", where, key);
+    char near[64];
+    wl_suggest(key, near, sizeof near);
+    if (*near)
+        return errf(err, errlen, "%s: unknown key '%s' (fio has no such option either): did "
+                                 "you mean '%s'?", where, key, near);
+    return errf(err, errlen, "%s: unknown key '%s' (fio has no such option either)", where,
+                key);
+}
+
+const char *wl_key_class(const char *key)
+{
+    const struct key_row *r = keys_find(&wl_table, key);
+    if (r)
+        return r->type == KEY_REFUSED ? "refused" : r->type == KEY_NOTED ? "noted" : "honoured";
+    const struct fio_opt *o = fio_opt_find(key);
+    if (o && o->kind == FIO_OPT_ENGINE && !wl_engine_run(o->engines))
+        return "refused";
+    return NULL;
+}
+
+const struct key_row *wl_row_at(size_t i)
+{
+    return i < wl_table.n ? &wl_rows[i] : NULL;
+}
+
+const char *wl_key_row(const char *key)
+{
+    const struct key_row *r = keys_find(&wl_table, key);
+    return r ? r->key : NULL;
 }
 
 /* ---- public: init, set, validate ---------------------------------------------------- */
@@ -1285,14 +1767,16 @@ int wl_set(struct workload *wl, const char *key, const char *value, const char *
     if (!key || !*key)
         return errf(err, errlen, "%s: missing key before '=%s'", where, value);
     const struct key_row *r = keys_find(&wl_table, key);
-    if (!r && !strncmp(key, "verify_", 7))   /* fio's verify_* family: verify's reason */
-        return errf(err, errlen, "%s: %s: %s", where, key, keys_find(&wl_table, "verify")->help);
     if (!r)
-        return errf(err, errlen, "%s: unknown key '%s'", where, key);
+        return wl_unknown(key, where, err, errlen);
     /* a bare key in a job file ("time_based", "norandommap") is one of fio's flags */
     if (*value == '\0' && !r->bare && r->type != KEY_REFUSED)
         return errf(err, errlen, "%s: %s=: missing value", where, key);
-    return keys_set(&wl_table, wl, key, value, where, err, errlen);
+    if (keys_set(&wl_table, wl, key, value, where, err, errlen) != 0)
+        return -1;
+    if (r->type == KEY_NOTED)
+        wl_note_key(wl, r->key, r->help);
+    return 0;
 }
 
 static int wl_validate_mix(struct workload *wl, const char *src, char *err, size_t errlen)
@@ -1311,6 +1795,18 @@ static int wl_validate_mix(struct workload *wl, const char *src, char *err, size
                 src, wl->read_pct, wl->rw, wl->rw_set ? "" : " (the default)", only, want);
 }
 
+/* Sizes per direction only where both directions are issued: one direction's sizes become
+ * every I/O's (bs=4k,64k with rw=write is bs=64k). */
+static void wl_validate_dirs(struct workload *wl)
+{
+    if (!wl->n_bs_write || (wl->read_pct > 0 && wl->read_pct < 100))
+        return;
+    if (wl->read_pct == 0)
+        wl_dir_store(wl, 0, wl->bs_write, wl->n_bs_write, wl->bsrange_hi[1]);
+    wl->n_bs_write = 0;
+    wl->bsrange_hi[1] = 0;
+}
+
 static int wl_validate_bs(const struct workload *wl, const char *src, char *err, size_t errlen)
 {
     if (wl->n_bs == 0 || wl->n_bs > WL_MAX_BS)
@@ -1324,6 +1820,11 @@ static int wl_validate_bs(const struct workload *wl, const char *src, char *err,
     }
     if (sum != 100)
         return errf(err, errlen, "%s: bssplit weights sum to %u, want 100", src, sum);
+    unsigned wsum = 0;
+    for (unsigned i = 0; i < wl->n_bs_write && i < WL_MAX_BS; i++)
+        wsum += wl->bs_write[i].weight;
+    if (wl->n_bs_write > WL_MAX_BS || (wl->n_bs_write && wsum != 100))
+        return errf(err, errlen, "%s: the writes' bssplit weights sum to %u, want 100", src, wsum);
     return 0;
 }
 
@@ -1388,6 +1889,11 @@ static int wl_validate_pacing(const struct workload *wl, const char *src, char *
                                  "loop takes every completion there (as fio with the maximum at "
                                  "iodepth); a lower maximum is not done", src,
                     wl->batch_complete_max, wl->qd);
+    if (wl->iodepth_low && wl->iodepth_low < wl->qd && !wl->sync_engine)
+        return errf(err, errlen, "%s: iodepth_low=%u below iodepth=%u: fio would let the queue "
+                                 "drain to %u before refilling it; ptsbench refills at once (give "
+                                 "iodepth_low=iodepth or none)", src, wl->iodepth_low, wl->qd,
+                    wl->iodepth_low);
     if (wl->batch_complete_min > wl->qd)
         return errf(err, errlen, "%s: iodepth_batch_complete_min=%u above iodepth=%u", src,
                     wl->batch_complete_min, wl->qd);
@@ -1415,8 +1921,10 @@ int wl_validate(struct workload *wl, char *err, size_t errlen)
     const char *src = wl->source[0] ? wl->source : "workload";
     if (!wl_rw_known(wl->rw))
         return errf(err, errlen, "%s: unknown rw mode '%s'", src, wl->rw);
-    if (wl_validate_mix(wl, src, err, errlen) < 0 ||
-        wl_validate_bs(wl, src, err, errlen) < 0 ||
+    if (wl_validate_mix(wl, src, err, errlen) < 0)
+        return -1;
+    wl_validate_dirs(wl);
+    if (wl_validate_bs(wl, src, err, errlen) < 0 ||
         wl_validate_ranges(wl, src, err, errlen) < 0)
         return -1;
     if (!wl->random_set)
@@ -1435,6 +1943,20 @@ int wl_validate(struct workload *wl, char *err, size_t errlen)
 
 /* ---- inline specs and files --------------------------------------------------------- */
 
+/* Keys whose value fio gives per direction (READ,WRITE[,TRIM]). */
+static bool wl_dir_key(const char *key, size_t len)
+{
+    static const char *const keys[] = {"bs", "blocksize", "bssplit", "bsrange",
+                                       "blocksize_range", "blockalign", "ba",
+                                       "percentage_random", NULL};
+    while (len && key[len - 1] == ' ')
+        len--;
+    for (const char *const *k = keys; *k; k++)
+        if (strlen(*k) == len && !strncmp(*k, key, len))
+            return true;
+    return false;
+}
+
 int wl_parse_inline(const char *spec, struct workload *wl, char *err, size_t errlen)
 {
     wl_init(wl);
@@ -1446,6 +1968,16 @@ int wl_parse_inline(const char *spec, struct workload *wl, char *err, size_t err
         rc = errf(err, errlen, "inline: empty workload spec");
     while (p && rc == 0) {
         char *comma = strchr(p, ',');
+        const char *eq0 = strchr(p, '=');
+        /* fio's READ,WRITE values (bs=4k,64k): the next items without '=' are this key's */
+        if (eq0 && (!comma || eq0 < comma) && wl_dir_key(p, (size_t)(eq0 - p)))
+            while (comma) {
+                char *next = comma + 1;
+                size_t n = strcspn(next, ",");
+                if (memchr(next, '=', n))
+                    break;
+                comma = next[n] ? next + n : NULL;
+            }
         if (comma)
             *comma = '\0';
         char *item = str_trim(p);
@@ -1716,16 +2248,10 @@ int wl_fio_job(const struct fio_doc *d, size_t idx, struct workload *wl,
     snprintf(wl->source, sizeof wl->source, "%s:%s", d->path, s->name);
     if (!wl->name[0])
         snprintf(wl->name, sizeof wl->name, "%s", s->name);
-    if (rc == 0 || out) {
-        if (!wl->direct_set) {
-            errf(err, errlen, "%s: no direct=1: fio's default is buffered I/O through the page "
-                 "cache, which ptsbench does not run (it measures the device); add direct=1 to "
-                 "measure the device as fio would with it", wl->source);
-            rc = wlf_job_refused(out, s, err);
-        }
-    }
     if (rc != 0)
         return -1;
+    if (!wl->direct_set)   /* fio's default: buffered, through the page cache */
+        wl->buffered = true;
     if (!fio_job_find(d, idx, "ioengine")) {
         /* fio's default engine is psync: one I/O at a time per job, whatever iodepth says */
         wl->sync_engine = true;
@@ -1906,6 +2432,16 @@ static int wl_extent_bytes(const struct wl_extent *e, const char *key, uint64_t 
 static int wl_check_sizes(const struct workload *wl, uint32_t sector, const char *target,
                           char *err, size_t errlen)
 {
+    const uint32_t more[] = {wl->bsrange_hi[0], wl->bsrange_hi[1], wl->blockalign};
+    static const char *const what[] = {"bsrange's maximum", "bsrange's maximum", "blockalign"};
+    for (unsigned i = 0; i < 3; i++)
+        if (more[i] % sector)
+            return errf(err, errlen, "%s %u is not a multiple of the %u-byte logical sector "
+                                     "size of %s", what[i], more[i], sector, target);
+    for (unsigned i = 0; i < wl->n_bs_write; i++)
+        if (wl->bs_write[i].size % sector)
+            return errf(err, errlen, "write size %u is not a multiple of the %u-byte logical "
+                                     "sector size of %s", wl->bs_write[i].size, sector, target);
     for (unsigned i = 0; i < wl->n_bs; i++) {
         if (wl->bs[i].size % sector == 0)
             continue;
@@ -1997,10 +2533,13 @@ int wl_check_target_scaled(const struct workload *wl, uint64_t capacity,
 
 uint32_t wl_max_bs(const struct workload *wl)
 {
-    uint32_t m = 0;
+    uint32_t m = wl->bsrange_hi[0] > wl->bsrange_hi[1] ? wl->bsrange_hi[0] : wl->bsrange_hi[1];
     for (unsigned i = 0; i < wl->n_bs && i < WL_MAX_BS; i++)
         if (wl->bs[i].size > m)
             m = wl->bs[i].size;
+    for (unsigned i = 0; i < wl->n_bs_write && i < WL_MAX_BS; i++)
+        if (wl->bs_write[i].size > m)
+            m = wl->bs_write[i].size;
     return m;
 }
 
@@ -2010,6 +2549,20 @@ uint32_t wl_min_bs(const struct workload *wl)
     for (unsigned i = 0; i < wl->n_bs && i < WL_MAX_BS; i++)
         if (m == 0 || wl->bs[i].size < m)
             m = wl->bs[i].size;
+    for (unsigned i = 0; i < wl->n_bs_write && i < WL_MAX_BS; i++)
+        if (m == 0 || wl->bs_write[i].size < m)
+            m = wl->bs_write[i].size;
+    return m;
+}
+
+uint32_t wl_dir_min_bs(const struct workload *wl, unsigned dir)
+{
+    const bool w = dir && wl->n_bs_write;
+    const struct wl_bs *bs = w ? wl->bs_write : wl->bs;
+    uint32_t m = 0;
+    for (unsigned i = 0; i < (w ? wl->n_bs_write : wl->n_bs) && i < WL_MAX_BS; i++)
+        if (m == 0 || bs[i].size < m)
+            m = bs[i].size;
     return m;
 }
 
@@ -2096,18 +2649,53 @@ static void wl_put_extent(struct wl_out *o, const char *key, const struct wl_ext
     }
 }
 
-static void wl_put_bs(struct wl_out *o, const struct workload *wl)
+/* One direction's sizes as bs/bssplit/bsrange's value. */
+static void wl_put_sizes(struct wl_out *o, const struct wl_bs *bs, unsigned n, uint32_t hi)
 {
     char v[32];
-    if (wl->n_bs == 1) {
-        wl_fmt_size(wl->bs[0].size, v, sizeof v);
-        wl_put(o, ",bs=%s", v);
-        return;
+    for (unsigned i = 0; i < n && i < WL_MAX_BS; i++) {
+        wl_fmt_size(bs[i].size, v, sizeof v);
+        wl_put(o, "%s%s", i ? ":" : "", v);
+        if (n > 1)
+            wl_put(o, "/%u", bs[i].weight);
     }
-    wl_put(o, ",bssplit=");
-    for (unsigned i = 0; i < wl->n_bs && i < WL_MAX_BS; i++) {
-        wl_fmt_size(wl->bs[i].size, v, sizeof v);
-        wl_put(o, "%s%s/%u", i ? ":" : "", v, wl->bs[i].weight);
+    if (hi) {
+        wl_fmt_size(hi, v, sizeof v);
+        wl_put(o, "-%s", v);
+    }
+}
+
+/* bs=4k | bssplit=... | bsrange=4k-64k, each READ,WRITE when writes have sizes of their own;
+ * a key each direction can give (bs for a single size either side). */
+static void wl_put_bs(struct wl_out *o, const struct workload *wl)
+{
+    const bool w = wl->n_bs_write > 0;
+    const bool range = wl->bsrange_hi[0] || wl->bsrange_hi[1];
+    const bool split = wl->n_bs > 1 || (w && wl->n_bs_write > 1);
+    if (range && split) {   /* bssplit one way, bsrange the other: two keys */
+        wl_put(o, ",bssplit=");
+        wl_put_sizes(o, wl->bs, wl->n_bs, 0);
+        wl_put(o, ",");
+        if (wl->n_bs_write > 1)
+            wl_put_sizes(o, wl->bs_write, wl->n_bs_write, 0);
+        wl_put(o, ",bsrange=");
+        if (wl->bsrange_hi[0])
+            wl_put_sizes(o, wl->bs, 1, wl->bsrange_hi[0]);
+        wl_put(o, ",");
+        if (wl->bsrange_hi[1])
+            wl_put_sizes(o, wl->bs_write, 1, wl->bsrange_hi[1]);
+    } else {
+        wl_put(o, range ? ",bsrange=" : split ? ",bssplit=" : ",bs=");
+        wl_put_sizes(o, wl->bs, wl->n_bs, wl->bsrange_hi[0]);
+        if (w) {
+            wl_put(o, ",");
+            wl_put_sizes(o, wl->bs_write, wl->n_bs_write, wl->bsrange_hi[1]);
+        }
+    }
+    if (wl->blockalign) {
+        char v[32];
+        wl_fmt_size(wl->blockalign, v, sizeof v);
+        wl_put(o, ",blockalign=%s", v);
     }
 }
 
@@ -2238,6 +2826,8 @@ void wl_format(const struct workload *wl, char *buf, size_t len)
     if (wl->batch_complete_max)
         wl_put(&o, ",iodepth_batch_complete_max=%u", wl->batch_complete_max);
     wl_format_ss(wl, &o);
+    if (wl->buffered)
+        wl_put(&o, ",direct=0");
     wl_put(&o, ",randseed=0x%llx", (unsigned long long)wl->seed);
 }
 

@@ -15,21 +15,26 @@
  *              rate, rate_iops, rate_process, thinktime*, startdelay, number_ios, loops,
  *              fill_device, iodepth_batch*, kb_base, filename, ...) and those it takes
  *              without effect (group_reporting, thread, ...); a bare key is a flag where fio's is
+ *   noted      fio's keys that change only fio's own logs or report (write_lat_log,
+ *              gtod_reduce, ...): taken, with a note in wl->note saying what fio would do
  *   refused    fio's keys that would change the measurement and that ptsbench does not do
  *              (verify*, fsync, rate_min, zonemode, ...): one error naming the key and why
+ * Every option of fio 3.33 (io/fio_opts.h) is one of these; an option of an engine ptsbench
+ * does not run is refused naming the engine.
  * Each row's values and one line of help are printed by `ptsbench run --help` (wl_keys_print);
  * docs/workloads.md says what each key means in full, how fio's keys are taken and where fio's
  * defaults differ, and engine/engine_keys.h how each engine applies each key.
  *
  * The contract:
  *   - wl_set() takes one key: 0, or -1 with one line "WHERE: key=value: why" ("WHERE: key why
- *     (key=value)" for a reason about the key as a whole; "WHERE: unknown key 'K'";
+ *     (key=value)" for a reason about the key as a whole; "WHERE: unknown key 'K' (fio has
+ *     no such option either)[: did you mean 'X'?]";
  *     "WHERE: key: why" for a refused one); an empty value is refused but for flags.
  *   - wl_parse_inline(), wl_load_file(), wl_load_ini(), wl_load_fio() and wl_resolve() start
  *     from wl_init() and end with wl_validate(): what they return is complete and consistent
  *     (rw, rwmixread and percentage_random agree; bssplit weights sum to 100; ranges hold).
  *   - A job file gets fio's defaults (rw=read, ioengine=psync as iodepth=1, random_map=always,
- *     region=shared; sizes by kb_base 1024) and must say direct=1; what is not taken one to one
+ *     region=shared, direct=0: buffered; sizes by kb_base 1024); what is not taken one to one
  *     is said in wl->note, which the results keep.
  *   - Sizes are ptsbench's (units.h: 4k = 4096, 4kB = 4000) unless kb_base is given. */
 #ifndef PTSBENCH_WORKLOAD_H
@@ -149,6 +154,17 @@ struct workload {
         double percentile;     /* share of a window's I/Os within the target (0: fio's 100) */
         bool run;              /* latency_run: keep adjusting after the search settles */
     } lat;
+    /* fio's sizes per direction, bsrange, blockalign; buffered I/O (issue 47, "keys").
+     * bs[] are the reads' sizes, and every I/O's unless writes have their own (wl_validate
+     * keeps them only for a read/write mix, else moves the one direction's sizes to bs[]). */
+    struct wl_bs bs_write[WL_MAX_BS];   /* bs=R,W or bssplit=R,W: the writes' sizes */
+    unsigned n_bs_write;                /* 0: writes take bs[] */
+    uint32_t bsrange_hi[2];    /* [read, write] bsrange=LO-HI: sizes from bs[0] (bs_write[0])
+                                * to HI, uniform over multiples of LO as fio's; 0: none */
+    uint32_t blockalign;       /* random offsets' alignment in bytes; 0: ptsbench's (each size
+                                * its natural alignment; by direction: the smallest size) */
+    bool buffered;             /* direct=0 / buffered=1: through the page cache */
+    unsigned iodepth_low;      /* fio's refill mark: 0 not given, else at least iodepth */
 };
 
 /* "steady", "wipc", "none" (NULL for the default) and back; parse returns -1 when unknown. */
@@ -199,6 +215,15 @@ int wl_resolve(const char *spec, const char *const *profile_dirs, struct workloa
 /* The keys wl_set takes, one at a time: i = 0, 1, ... until NULL (aliases each count; the
  * keys it refuses by name do not). */
 const char *wl_key_at(size_t i);
+/* How wl_set takes key: "honoured", "noted" (taken, a note recorded), "refused", or NULL when
+ * fio has no such option either. */
+const char *wl_key_class(const char *key);
+/* The row key stands for (an alias gives its row's key), or NULL when it has no row. */
+const char *wl_key_row(const char *key);
+/* Row i of the key table (lib/keys.h), in table order, or NULL past the end (docs/workloads.md's
+ * key table is made from them: tests/unit/test_keys_fio.c). */
+struct key_row;
+const struct key_row *wl_row_at(size_t i);
 /* The key rows of group ("workload", "profile", "fio", "refused"; NULL: all) for --help: each
  * key with its aliases, its values and one line of help. */
 void wl_keys_print(FILE *out, const char *group);
@@ -238,11 +263,20 @@ int wl_check_target_scaled(const struct workload *wl, uint64_t capacity,
  * sector (an ATTO 0.5 KiB point: skip it rather than measure 4 KiB twice). */
 int wl_fit_sector(struct workload *wl, uint32_t sector, char *what, size_t whatlen);
 
+/* Do reads and writes draw their sizes apart (bs=R,W, bssplit=R,W, bsrange)? */
+static inline bool wl_sizes_by_dir(const struct workload *wl)
+{
+    return wl->n_bs_write > 0 || wl->bsrange_hi[0] || wl->bsrange_hi[1];
+}
+
 /* True when the workload issues any writes. */
 static inline bool wl_writes(const struct workload *wl) { return wl->read_pct < 100; }
 
 uint32_t wl_max_bs(const struct workload *wl);
 uint32_t wl_min_bs(const struct workload *wl);
+/* The smallest size of direction dir (0 reads, 1 writes; writes without sizes of their own:
+ * the shared ones). */
+uint32_t wl_dir_min_bs(const struct workload *wl, unsigned dir);
 
 /* Canonical inline form, e.g. "rw=randrw,rwmixread=65,bs=4k,iodepth=32,numjobs=4,..." */
 void wl_format(const struct workload *wl, char *buf, size_t len);

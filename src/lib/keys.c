@@ -27,6 +27,32 @@ const struct key_row *keys_find(const struct key_table *t, const char *key)
     return NULL;
 }
 
+/* Optimal string alignment distance (a swap of two neighbours counts 1), capped at 9. */
+unsigned keys_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 48 || lb > 48)
+        return 9;
+    unsigned d[50][50];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (unsigned)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < v)
+                v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[la][lb] < 9 ? d[la][lb] : 9;
+}
+
 /* ---- storing by the field's size ---- */
 
 static void store_u(void *field, size_t size, uint64_t v)
@@ -270,6 +296,7 @@ static int row_set(const struct key_row *r, void *obj, const char *v, char *why,
         return r->set(obj, v, why, wl);
     case KEY_ALIAS:
     case KEY_REFUSED:
+    case KEY_NOTED:
         break;
     }
     return errf(why, wl, "unknown key");
@@ -285,6 +312,8 @@ int keys_set(const struct key_table *t, void *obj, const char *key, const char *
         value = "";
     if (r->type == KEY_REFUSED)
         return errf(err, errlen, "%s: %s: %s", where, key, r->help);
+    if (r->type == KEY_NOTED)
+        return 0;
     char why[KEYS_WHY_LEN] = "";
     int rc = row_set(r, obj, value, why, sizeof why);
     if (rc == KEYS_OK)
@@ -344,6 +373,9 @@ void keys_row_range(const struct key_row *r, char *buf, size_t len)
     case KEY_REFUSED:
         snprintf(buf, len, "refused");
         return;
+    case KEY_NOTED:
+        snprintf(buf, len, "noted");
+        return;
     }
 }
 
@@ -394,6 +426,7 @@ void keys_row_value(const struct key_row *r, const void *obj, char *buf, size_t 
     case KEY_FN:
     case KEY_ALIAS:
     case KEY_REFUSED:
+    case KEY_NOTED:
         return;
     }
 }
@@ -410,7 +443,8 @@ void keys_print_values(FILE *out, const struct key_table *t, const void *obj, ke
 {
     for (size_t i = 0; i < t->n; i++) {
         const struct key_row *r = &t->rows[i];
-        if (r->type == KEY_FN || r->type == KEY_ALIAS || r->type == KEY_REFUSED)
+        if (r->type == KEY_FN || r->type == KEY_ALIAS || r->type == KEY_REFUSED ||
+            r->type == KEY_NOTED)
             continue;
         char val[320], c[768] = "", range[256];
         keys_row_value(r, obj, val, sizeof val);

@@ -10,6 +10,7 @@
  *
  * The contract:
  *   - A REFUSED row is a key the format knows and does not take: "WHERE: key: why".
+ *   - A NOTED row takes any value (or none) and stores nothing; the caller records its help.
  *   - A refused value leaves the field as it was (FN: as its setter says). Messages:
  *     "WHERE: key=value: why", or, for a setter returning KEYS_BAD_KEY, "WHERE: key why
  *     (key=value)" (a reason about the key as a whole: "bssplit weights sum to 98, want 100").
@@ -39,6 +40,9 @@ enum key_type {
     KEY_CHOICE, KEY_ULIST, KEY_FN,
     KEY_ALIAS,               /* another name of the row `alias` names */
     KEY_REFUSED,             /* a known key that is refused: help says why */
+    KEY_NOTED,               /* a known key taken without effect on what is measured (any
+                              * value): help says what the format's own tool would have done
+                              * differently, a note the caller records (keys_set returns 0) */
 };
 
 struct key_choice {
@@ -94,12 +98,16 @@ void keys_row_value(const struct key_row *r, const void *obj, char *buf, size_t 
 /* "key = value<pad>; comment" (an INI line; the comment column is 38). */
 void keys_print_line(FILE *out, const char *key, const char *value, const char *comment);
 
-/* Every row but FN, ALIAS and REFUSED as an INI line with its current value in obj; the comment
- * is what note(row, obj) writes (when given), then the row's help and "(range)". */
+/* Every row but FN, ALIAS, REFUSED and NOTED as an INI line with its current value in obj;
+ * the comment is what note(row, obj) writes (when given), then the row's help and "(range)". */
 typedef void (*key_note)(const struct key_row *r, const void *obj, char *buf, size_t len);
 void keys_print_values(FILE *out, const struct key_table *t, const void *obj, key_note note);
 
 /* Every row of group (NULL: all) for --help: "  key [aliases]  range\n      help". */
 void keys_print_help(FILE *out, const struct key_table *t, const char *group);
+
+/* Optimal string alignment distance between a and b (a swap of two neighbours counts 1),
+ * capped at 9: for "did you mean" suggestions. */
+unsigned keys_edit_distance(const char *a, const char *b);
 
 #endif

@@ -218,6 +218,9 @@ static int plan_workload(struct profile_session *s, unsigned p, unsigned w, char
                 if (wl_validate(&pt->wl, err, errlen) != 0 ||
                     engine_keys_check(s->engine, &pt->wl, err, errlen) != 0)
                     return -1;
+                if (pt->wl.buffered)   /* one O_DIRECT descriptor for every point */
+                    return errf(err, errlen, "%s: direct=0: a profile measures the device; "
+                                "buffered I/O is ptsbench run's", pt->wl.source);
                 if (wl_check_target_scaled(&pt->wl, s->target.capacity,
                                            s->target.logical_sector, (uint64_t)s->weight,
                                            s->target.path, &pt->range, err, errlen) != 0) {

@@ -8,7 +8,8 @@
  *   - thinktime=2000 (us) at QD 1 stays below 500 IOPS (the old writer dropped it: 85K);
  *   - a job file without ioengine runs as fio's default psync would, one I/O in flight per
  *     job, and says so (the old code ran it at its iodepth=32);
- *   - a job file without direct=1 is refused: one line, exit 2, nothing written;
+ *   - a job file without direct=1 runs buffered, as fio's default (direct=0), and says so in
+ *     the results' note and on the round line (the old code refused it);
  *   - crosscheck on zram with 128 KiB reads (the io_uring engine marks every one async there):
  *     the fio job has force_async=1 and the results list the choices, matched or not. */
 #include <stdarg.h>
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "helpers.h"
 
@@ -221,7 +223,7 @@ static void test_no_ioengine_is_psync(void **state)
     free(job);
 }
 
-static void test_no_direct_refused(void **state)
+static void test_no_direct_runs_buffered(void **state)
 {
     (void)state;
     char job[700], out[700];
@@ -230,16 +232,25 @@ static void test_no_direct_refused(void **state)
     write_text(job, "[global]\nioengine=io_uring\n[b]\nrw=randread\n");
     char *argv[] = {(char *)ptsbench_bin(), "run", "--target", "/var/tmp/ptsbench-nodirect.img",
                     "--size", "16m", "--workload", job, "--rounds", "1", "--round-time",
-                    "1", "-q", "-o", out, NULL};
+                    "1", "-o", out, NULL};
     struct cmd_result r;
     assert_int_equal(run_cmd(argv, &r), 0);
     print_message("  %s", r.errout);
-    assert_int_equal(r.status, 2);
-    assert_non_null(strstr(r.errout, "no direct=1"));
-    assert_non_null(strstr(r.errout, "add direct=1"));
-    assert_false(exists(out));
-    assert_false(exists("/var/tmp/ptsbench-nodirect.img"));
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "buffered: the page cache's figures"));
     cmd_result_free(&r);
+    char path[800];
+    snprintf(path, sizeof(path), "%s/results.json", out);
+    assert_true(exists(path));
+    struct json_object *doc = json_object_from_file(path);
+    assert_non_null(doc);
+    const char *note = json_object_get_string(json_at(doc, "workload.note"));
+    assert_non_null(note);
+    assert_non_null(strstr(note, "buffered (direct=0): the page cache's figures"));
+    assert_non_null(strstr(json_object_get_string(json_at(doc, "workload.spec")), ",direct=0,"));
+    assert_true(json_object_get_boolean(json_at(doc, "workload.buffered")));
+    json_object_put(doc);
+    unlink("/var/tmp/ptsbench-nodirect.img");
 }
 
 static void test_crosscheck_matches_native(void **state)
@@ -292,7 +303,7 @@ int main(void)
         cmocka_unit_test(test_zipf_reaches_fio),
         cmocka_unit_test(test_thinktime),
         cmocka_unit_test(test_no_ioengine_is_psync),
-        cmocka_unit_test(test_no_direct_refused),
+        cmocka_unit_test(test_no_direct_runs_buffered),
         cmocka_unit_test(test_crosscheck_matches_native),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -64,7 +64,7 @@ static void test_refused(void **st)
     /* every refusal at once, one line each */
     assert_non_null(strstr(r.out, "gfapi.fio:4 [global] ioengine=gfapi: refused: "));
     assert_non_null(strstr(r.out, "gfapi.fio:5 [global] volume=vol: refused: "));
-    assert_non_null(strstr(r.out, "gfapi.fio:14 [reopen_file_test] openfiles=2: refused: "));
+    assert_non_null(strstr(r.out, "gfapi.fio:14 [reopen_file_test] openfiles=2: noted: "));
     assert_non_null(strstr(r.out, "gfapi.fio:8 [global] rw=write: honoured"));
     assert_non_null(strstr(r.out, "refused: ptsbench would not run"));
     cmd_result_free(&r);

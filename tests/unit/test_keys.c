@@ -70,6 +70,7 @@ static const struct key_row rows[] = {
     {"odd", KEY_FN, .set = set_odd, .arg = "N", .help = "an odd number"},
     {"color", KEY_ALIAS, .alias = "colour"},
     {"paint", KEY_REFUSED, .help = "painting is not supported"},
+    {"log", KEY_NOTED, .help = "the other tool would write a log"},
 };
 static const struct key_table table = KEY_TABLE(rows);
 
@@ -182,6 +183,18 @@ static void test_setter_refused_and_unknown(void **state)
     assert_string_equal(err, "");
     assert_ptr_equal(keys_find(&table, "color"), &rows[9]);
     assert_null(keys_find(&table, "nope"));
+    /* a noted key: any value or none, nothing stored (the caller records its help) */
+    struct thing before = t;
+    assert_int_equal(keys_set(&table, &t, "log", "anything", "w", err, sizeof err), 0);
+    assert_int_equal(keys_set(&table, &t, "log", NULL, "w", err, sizeof err), 0);
+    assert_memory_equal(&t, &before, sizeof t);
+    char range[64];
+    keys_row_range(keys_find(&table, "log"), range, sizeof range);
+    assert_string_equal(range, "noted");
+    /* did you mean: the distance */
+    assert_int_equal(keys_edit_distance("blocksise", "blocksize"), 1);
+    assert_int_equal(keys_edit_distance("iodpeth", "iodepth"), 1);   /* a swap counts 1 */
+    assert_int_equal(keys_edit_distance("abc", "xyzuvw"), 6);
 }
 
 static char *capture(void (*fn)(FILE *f, const void *arg), const void *arg)
@@ -214,6 +227,7 @@ static void test_printed_from_the_rows(void **state)
     assert_non_null(strstr(v, "time = 90s "));
     assert_null(strstr(v, "odd ="));                 /* a setter has no value to print */
     assert_null(strstr(v, "color ="));
+    assert_null(strstr(v, "log ="));                 /* noted: no value */
     free(v);
     char *h = capture(print_help, NULL);
     assert_non_null(strstr(h, "  colour [color]             red | green | blue\n"));

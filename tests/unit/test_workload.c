@@ -347,7 +347,8 @@ static void test_errors(void **state)
     assert_int_equal(wl_set(&wl, "bs", "4q", "profiles/web.ini:12", err, sizeof err), -1);
     assert_string_equal(err, "profiles/web.ini:12: bs=4q: bad size '4q': unknown unit 'q'");
     assert_int_equal(wl_set(&wl, "frobnicate", "", "x.ini:3", err, sizeof err), -1);
-    assert_string_equal(err, "x.ini:3: unknown key 'frobnicate'");
+    assert_string_equal(err, "x.ini:3: unknown key 'frobnicate' (fio has no such option "
+                             "either)");
     assert_int_equal(wl.bs[0].size, 4096);                    /* untouched on error */
     /* fio's keys: a known one ptsbench does not do is one line naming it and why */
     assert_int_equal(wl_set(&wl, "verify", "md5", "j.fio:7", err, sizeof err), -1);
@@ -355,9 +356,15 @@ static void test_errors(void **state)
                              "measures performance)");
     assert_int_equal(wl_set(&wl, "verify_backlog", "16", "j.fio:8", err, sizeof err), -1);
     assert_non_null(strstr(err, "verify_backlog: data verification"));
-    assert_int_equal(wl_set(&wl, "direct", "0", "j.fio:9", err, sizeof err), -1);
-    assert_non_null(strstr(err, "direct=0: buffered I/O through the page cache"));
+    assert_int_equal(wl_set(&wl, "direct", "0", "j.fio:9", err, sizeof err), 0);
+    assert_true(wl.buffered);                /* direct=0: through the page cache, labelled */
     assert_int_equal(wl_set(&wl, "direct", "", "j.fio:9", err, sizeof err), 0);   /* a flag */
+    assert_false(wl.buffered);
+    assert_int_equal(wl_set(&wl, "buffered", "1", "j.fio:9", err, sizeof err), 0);
+    assert_true(wl.buffered);
+    assert_int_equal(wl_set(&wl, "direct", "2", "j.fio:9", err, sizeof err), -1);
+    assert_non_null(strstr(err, "direct=2: want 1 or 0"));
+    wl.buffered = false;
     assert_int_equal(wl_set(&wl, "iodepth", "", "j.fio:10", err, sizeof err), -1);
     assert_non_null(strstr(err, "iodepth=: missing value"));
 }
@@ -868,8 +875,9 @@ static void test_fio_job_files(void **state)
      * ioengine=psync (one I/O at a time per job, said in the note); no direct=1 is refused
      * (fio would have used the page cache) */
     snprintf(p, sizeof p, "%s/seq.fio", d->a);
-    write_file(p, "[j]\nrw=read\nnumjobs=4\n");
-    fio_bad(p, NULL, "no direct=1: fio's default is buffered I/O through the page cache");
+    write_file(p, "[j]\nrw=read\nnumjobs=4\n");   /* fio's default: buffered, labelled */
+    fio_ok(p, NULL, &wl);
+    assert_true(wl.buffered);
     write_file(p, "[j]\ndirect=1\nnumjobs=4\niodepth=32\n");
     fio_ok(p, NULL, &wl);
     assert_string_equal(wl.rw, "read");
@@ -923,8 +931,8 @@ static void test_fio_job_files(void **state)
     write_file(p, "[j]\npercentile_list=99.5\n");
     fio_bad(p, NULL, "99.5 is not one ptsbench records");
     snprintf(p, sizeof p, "%s/bsrw.fio", d->a);
-    write_file(p, "[j]\nbs=4k,64k\n");
-    fio_bad(p, NULL, "different read and write sizes");
+    write_file(p, "[j]\nbs=4k,64k\nblockalign=8k,16k\n");   /* sizes per direction: taken */
+    fio_bad(p, NULL, "different read and write alignments are not supported");
     snprintf(p, sizeof p, "%s/unknown.fio", d->a);
     write_file(p, "[j]\nfrobnicate=1\n");
     fio_bad(p, NULL, "unknown key 'frobnicate'");

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""fio-options.py — regenerate src/io/fio_opts.c: every option the installed fio knows.
+
+Usage: python3 scripts/fio-options.py [--fio-src DIR] [--out src/io/fio_opts.c]
+
+What fio knows is asked of fio itself (fio 3.33 expected; another version is refused unless
+--any-version):
+  - job options: the names `fio --cmdhelp=all` prints, plus candidates from the man page
+    (`man fio`) and, with --fio-src (a git checkout of fio), the `.name = "..."` entries of
+    options.c at the tag of the installed version; each candidate is kept only when
+    `fio --cmdhelp=NAME` shows that very option (or names it as an alias), which also gives
+    the option's alias;
+  - deprecated options (fio accepts them with "Option X is deprecated" and ignores them):
+    candidates `fio --cmdhelp` does not show, tried with `fio --parse-only` on a one-line job;
+  - engine options: `fio --enghelp` lists the engines, `fio --enghelp=ENGINE` their options.
+The output is a C table (tests/unit/test_keys_fio.c checks it against the installed fio).
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def fio(*args):
+    r = subprocess.run(["fio", *args], capture_output=True, text=True)
+    return r.stdout + r.stderr
+
+
+def names_of_listing(text):
+    """Names of a `--cmdhelp=all` / `--enghelp=E` listing: 'name   : help' lines."""
+    out = []
+    for line in text.splitlines():
+        m = re.match(r"^\s*([A-Za-z0-9_\-]+)\s*:", line)
+        if m:
+            out.append(m.group(1))
+    return out
+
+
+def man_candidates():
+    try:
+        text = subprocess.run(["man", "fio"], capture_output=True, text=True,
+                              env={**os.environ, "MANWIDTH": "200"}).stdout
+    except OSError:
+        return set()
+    text = re.sub(r".\x08", "", text)
+    out = set()
+    for line in text.splitlines():
+        if not re.match(r"^       [a-z][a-z0-9_]*(=|,| *$|\[)", line):
+            continue
+        for part in line.strip().split(","):
+            m = re.match(r"\s*([a-z][a-z0-9_]*)", part)
+            if m:
+                out.add(m.group(1))
+    return out
+
+
+def src_candidates(src, version):
+    if not src:
+        return set()
+    text = subprocess.run(["git", "-C", src, "show", f"{version}:options.c"],
+                          capture_output=True, text=True).stdout
+    return set(re.findall(r'^\s*\.name\s*=\s*"([^"]+)"', text, re.M))
+
+
+def cmdhelp(name):
+    """(canonical name, alias) when fio knows name exactly, else None."""
+    text = fio(f"--cmdhelp={name}")
+    if "No such command" in text or "closest match" in text:
+        return None
+    canon = alias = None
+    for line in text.splitlines():
+        m = re.match(r"^\s*([A-Za-z0-9_\-]+)\s*:\s*(.*)$", line)
+        if not m:
+            continue
+        if canon is None:
+            canon = m.group(1)
+        elif m.group(1) == "alias":
+            alias = m.group(2).strip()
+            break
+        elif m.group(1) in ("type", "default", "range", "valid values"):
+            continue
+    if canon is None or (canon != name and alias != name):
+        return None
+    return canon, alias
+
+
+def deprecated(name):
+    with tempfile.NamedTemporaryFile("w", suffix=".fio", delete=False) as f:
+        f.write(f"[j]\n{name}=1\n")
+        path = f.name
+    try:
+        return f"Option {name} is deprecated" in fio("--parse-only", path)
+    finally:
+        os.unlink(path)
+
+
+def c_str(s):
+    return "NULL" if s is None else '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--fio-src", help="a git checkout of fio (adds options.c's names)")
+    ap.add_argument("--out", default="src/io/fio_opts.c")
+    ap.add_argument("--any-version", action="store_true")
+    a = ap.parse_args()
+    version = fio("--version").strip()
+    if version != "fio-3.33" and not a.any_version:
+        sys.exit(f"fio-options.py: the table is of fio-3.33, this fio is {version} "
+                 "(--any-version to make one anyway)")
+    listed = names_of_listing(fio("--cmdhelp=all"))
+    cands = set(listed) | man_candidates() | src_candidates(a.fio_src, version)
+    opts = {}            # canonical name -> [alias, kind, engines]
+    for name in sorted(cands):
+        r = cmdhelp(name)
+        if r:
+            canon, alias = r
+            opts.setdefault(canon, [alias, "FIO_OPT_JOB", []])
+        elif deprecated(name):
+            opts.setdefault(name, [None, "FIO_OPT_DEPRECATED", []])
+    engines = [e.strip() for e in fio("--enghelp").splitlines()[1:] if e.strip()]
+    for e in engines:
+        for name in names_of_listing(fio(f"--enghelp={e}")):
+            o = opts.setdefault(name, [None, "FIO_OPT_ENGINE", []])
+            if o[1] == "FIO_OPT_ENGINE" and e not in o[2]:
+                o[2].append(e)
+    lines = [
+        "/* fio_opts.c — every option fio 3.33 knows, generated by scripts/fio-options.py from",
+        f" * the installed {version} (--cmdhelp, --enghelp, --parse-only): do not edit, rerun it.",
+        " * tests/unit/test_keys_fio.c checks it against the installed fio when that is fio-3.33. */",
+        '#include "io/fio_opts.h"',
+        "",
+        "#include <string.h>",
+        "",
+        "const struct fio_opt fio_opts[] = {",
+    ]
+    for name in sorted(opts):
+        alias, kind, engs = opts[name]
+        lines.append(f"    {{{c_str(name)}, {c_str(alias)}, {kind}, "
+                     f"{c_str(' '.join(engs) if engs else None)}}},")
+    lines += [
+        "};",
+        "",
+        "const size_t fio_opts_n = sizeof fio_opts / sizeof fio_opts[0];",
+        "",
+        "const struct fio_opt *fio_opt_find(const char *name)",
+        "{",
+        "    for (size_t i = 0; name && i < fio_opts_n; i++)",
+        "        if (!strcmp(fio_opts[i].name, name) ||",
+        "            (fio_opts[i].alias && !strcmp(fio_opts[i].alias, name)))",
+        "            return &fio_opts[i];",
+        "    return NULL;",
+        "}",
+        "",
+    ]
+    with open(a.out, "w") as f:
+        f.write("\n".join(lines))
+    print(f"{a.out}: {len(opts)} options "
+          f"({sum(1 for o in opts.values() if o[1] == 'FIO_OPT_JOB')} job, "
+          f"{sum(1 for o in opts.values() if o[1] == 'FIO_OPT_ENGINE')} engine, "
+          f"{sum(1 for o in opts.values() if o[1] == 'FIO_OPT_DEPRECATED')} deprecated; "
+          f"{sum(1 for o in opts.values() if o[0])} aliases)")
+
+
+if __name__ == "__main__":
+    main()
