@@ -46,13 +46,60 @@ static bool tracking_name_ok(const char *name)
     return false;
 }
 
+bool run_writes(const struct run_record *rec)
+{
+    for (unsigned j = 0; j < rec->jobs.n; j++)
+        if (wl_writes(&rec->jobs.jobs[j].wl))
+            return true;
+    return rec->jobs.n == 0 && wl_writes(&rec->wl);
+}
+
+/* Does any job read? */
+static bool run_reads(const struct run_record *rec)
+{
+    for (unsigned j = 0; j < rec->jobs.n; j++)
+        if (rec->jobs.jobs[j].wl.read_pct > 0)
+            return true;
+    return rec->jobs.n == 0 && rec->wl.read_pct > 0;
+}
+
+/* The running group's: does a job of it write; its largest I/O; its longest ramp. */
+static bool group_writes(const struct run_record *rec)
+{
+    const struct run_group *g = &rec->groups[rec->group];
+    for (unsigned j = g->first_job; j < g->first_job + g->n_jobs; j++)
+        if (wl_writes(&rec->jobs.jobs[j].wl))
+            return true;
+    return false;
+}
+
+static uint32_t group_max_bs(const struct run_record *rec)
+{
+    const struct run_group *g = &rec->groups[rec->group];
+    uint32_t bs = 0;
+    for (unsigned j = g->first_job; j < g->first_job + g->n_jobs; j++)
+        if (wl_max_bs(&rec->jobs.jobs[j].wl) > bs)
+            bs = wl_max_bs(&rec->jobs.jobs[j].wl);
+    return bs;
+}
+
+static uint64_t group_ramp_ns(const struct run_record *rec)
+{
+    const struct run_group *g = &rec->groups[rec->group];
+    uint64_t ns = 0;
+    for (unsigned j = g->first_job; j < g->first_job + g->n_jobs; j++)
+        if (rec->jobs.jobs[j].wl.ramp_ns > ns)
+            ns = rec->jobs.jobs[j].wl.ramp_ns;
+    return ns;
+}
+
 /* Is a layout due (layout.h)? A workload that reads a file target with nothing else writing
  * the range first (no WIPC); step_layout_due decides and refuses. 0, or -1 with err. */
 static int layout_due(struct run_record *rec, char *err, size_t errlen)
 {
     const struct run_config *c = &rec->cfg;
     rec->layout = false;
-    if (c->no_layout || rec->wl.read_pct == 0 || rec->prep != DS_PREP_NONE || c->n_remotes ||
+    if (c->no_layout || !run_reads(rec) || rec->prep != DS_PREP_NONE || c->n_remotes ||
         c->resume)
         return 0;
     return step_layout_due(&rec->target, &rec->range, c->purge != PURGE_NONE, &rec->layout, err,
@@ -90,6 +137,12 @@ static int prepare_rounds(struct run_record *rec, char *err, size_t errlen)
     if (wl_validate(&rec->wl, err, errlen) != 0 ||
         engine_keys_check(rec->engine, &rec->wl, err, errlen) != 0)
         return -1;
+    for (unsigned j = 1; j < rec->jobs.n; j++) {   /* several jobs: each checked, named */
+        char e[ERR_LEN];
+        if (wl_validate(&rec->jobs.jobs[j].wl, e, sizeof(e)) != 0 ||
+            engine_keys_check(rec->engine, &rec->jobs.jobs[j].wl, e, sizeof(e)) != 0)
+            return errf(err, errlen, "job %s: %s", rec->jobs.jobs[j].label, e);
+    }
 
     if (!c->round_bytes && !c->round_time_ns) {
         c->round_bytes = rec->wl.round_bytes;
@@ -109,6 +162,30 @@ static int prepare_rounds(struct run_record *rec, char *err, size_t errlen)
     return 0;
 }
 
+/* Every job's range checked against the target (ranges[j]); rec->range the span of them all
+ * (one job: its own). 0, or -1 with err (naming the job when there are several). */
+static int prepare_ranges(struct run_record *rec, char *err, size_t errlen)
+{
+    const struct target_info *t = &rec->target;
+    rec->ranges = xcalloc(rec->jobs.n, sizeof(*rec->ranges));
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (unsigned j = 0; j < rec->jobs.n; j++) {
+        const struct wl_job *job = &rec->jobs.jobs[j];
+        char e[ERR_LEN];
+        if (wl_check_target_scaled(&job->wl, t->capacity, t->logical_sector,
+                                   (uint64_t)run_target_weight(t), t->path, &rec->ranges[j], e,
+                                   sizeof(e)) != 0)
+            return rec->jobs.n > 1 ? errf(err, errlen, "job %s: %s", job->label, e)
+                                   : errf(err, errlen, "%s", e);
+        if (rec->ranges[j].start < lo)
+            lo = rec->ranges[j].start;
+        if (rec->ranges[j].start + rec->ranges[j].len > hi)
+            hi = rec->ranges[j].start + rec->ranges[j].len;
+    }
+    rec->range = rec->jobs.n == 1 ? rec->ranges[0] : (struct wl_range){lo, hi - lo};
+    return 0;
+}
+
 /* The target probed (local, or --remote through fio's client/server mode), the workers placed
  * and the workload's range checked against the target. 0, or -1 with err. */
 static int prepare_target(struct run_record *rec, bool sim_target,
@@ -125,7 +202,7 @@ static int prepare_target(struct run_record *rec, bool sim_target,
         if (sim_target)
             return errf(err, errlen, "--remote: %s is a simulated drive (local only)",
                         c->target_path);
-        if (!strncmp(c->target_path, "/dev/", 5) && wl_writes(&rec->wl) && !c->destructive)
+        if (!strncmp(c->target_path, "/dev/", 5) && run_writes(rec) && !c->destructive)
             return errf(err, errlen, "refusing to write to %s on the remote hosts without "
                                      "--destructive (its data would be destroyed; the remote fio "
                                      "refuses mounted devices itself)", c->target_path);
@@ -137,9 +214,7 @@ static int prepare_target(struct run_record *rec, bool sim_target,
     }
     if (run_place(&c->numa, &rec->target, &rec->place, err, errlen) != 0)
         return -1;
-    return wl_check_target_scaled(&rec->wl, rec->target.capacity, rec->target.logical_sector,
-                                  (uint64_t)run_target_weight(&rec->target), rec->target.path,
-                                  &rec->range, err, errlen);
+    return prepare_ranges(rec, err, errlen);
 }
 
 /* What the run will write checked before anything is written: --precondition and --purge not
@@ -154,12 +229,12 @@ static int prepare_writes(struct run_record *rec, char *err, size_t errlen)
     if (c->purge != PURGE_NONE && c->n_remotes)
         return errf(err, errlen, "--purge %s: not with --remote (purge each host's drive first)",
                     purge_method_name(c->purge));
-    rec->wdpc = rec->prep == DS_PREP_STEADY && wl_writes(&rec->wl);
+    rec->wdpc = rec->prep == DS_PREP_STEADY && run_writes(rec);
     if (c->resume && run_resume_same_target(c->resume, &rec->target, err, errlen) != 0)
         return -1;
     if (layout_due(rec, err, errlen) != 0)
         return -1;
-    const bool writes = wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE || c->purge != PURGE_NONE;
+    const bool writes = run_writes(rec) || rec->prep != DS_PREP_NONE || c->purge != PURGE_NONE;
     if (run_check_safety(&rec->target, writes || rec->layout, c->destructive,
                          c->overwrite_signatures, err, errlen) != 0) {
         if (!writes)
@@ -185,8 +260,12 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     if (!workload_spec || !*workload_spec)
         return errf(err, errlen, "missing --workload (inline spec like rw=randread,bs=4k,qd=32 "
                                  "or a profile name)");
-    if (wl_resolve(workload_spec, profile_dirs, &rec->wl, err, errlen) != 0)
+    if (wl_resolve_jobs(workload_spec, profile_dirs, &rec->jobs, err, errlen) != 0)
         return -1;
+    rec->wl = rec->jobs.jobs[0].wl;
+    rec->groups = xcalloc(rec->jobs.n_groups, sizeof(*rec->groups));
+    for (unsigned g = 0; g < rec->jobs.n_groups; g++)
+        wl_jobset_group(&rec->jobs, g, &rec->groups[g].first_job, &rec->groups[g].n_jobs);
     /* a fio job file's filename and ioengine, unless the command names its own */
     if ((!c->target_path || !*c->target_path) && rec->wl.filename[0])
         c->target_path = rec->wl.filename;
@@ -245,6 +324,28 @@ static void print_time_bound(const struct run_record *rec)
     printf("\n");
 }
 
+/* Several jobs: the groups, in the order they run, and each job's workload and notes. */
+static void print_plan_jobs(const struct run_record *rec)
+{
+    const struct wl_jobset *js = &rec->jobs;
+    printf("ptsbench %s: %s: %u jobs in %u group%s (the jobs of a group run at once, each on its "
+           "own workers; groups one after another, each for the rounds below)\n",
+           PTSBENCH_VERSION, js->source, js->n, js->n_groups, js->n_groups == 1 ? "" : "s");
+    if (js->note[0])
+        printf("  note    %s\n", js->note);
+    for (unsigned g = 0; g < js->n_groups; g++) {
+        const struct run_group *gr = &rec->groups[g];
+        printf("  group %u %u job%s at once\n", g + 1, gr->n_jobs, gr->n_jobs == 1 ? "" : "s");
+        for (unsigned j = gr->first_job; j < gr->first_job + gr->n_jobs; j++) {
+            char spec[512];
+            wl_format(&js->jobs[j].wl, spec, sizeof(spec));
+            printf("    job %s: %s\n", js->jobs[j].label, spec);
+            if (js->jobs[j].wl.note[0])
+                printf("      note %s\n", js->jobs[j].wl.note);
+        }
+    }
+}
+
 void run_print_plan(const struct run_record *rec)
 {
     const struct run_config *c = &rec->cfg;
@@ -257,8 +358,11 @@ void run_print_plan(const struct run_record *rec)
     } else {
         snprintf(len, sizeof(len), "%g s", (double)c->round_time_ns / 1e9);
     }
-    printf("ptsbench %s: %s\n", PTSBENCH_VERSION, spec);
-    if (rec->wl.note[0])
+    if (rec->jobs.n > 1)
+        print_plan_jobs(rec);
+    else
+        printf("ptsbench %s: %s\n", PTSBENCH_VERSION, spec);
+    if (rec->jobs.n <= 1 && rec->wl.note[0])
         printf("  note    %s\n", rec->wl.note);
     run_print_target_engine(&rec->target, rec->engine);
     if (c->purge != PURGE_NONE)
@@ -284,7 +388,7 @@ void run_print_plan(const struct run_record *rec)
                "the rounds\n");
     printf("  rounds  up to %u of %s%s; tracked on %s\n", c->max_rounds, len,
            c->stop_at_steady ? rec->prep == DS_PREP_NONE || (rec->prep == DS_PREP_WIPC &&
-                                                             wl_writes(&rec->wl))
+                                                             run_writes(rec))
                                    ? ", stopping at the first stable window"
                                    : ", stopping at steady state"
                              : "", c->track);
@@ -345,6 +449,21 @@ static void round_state_text(const struct run_record *rec, const struct round_me
                  w->average > 0 ? 100 * w->slope_excursion / w->average : 0);
 }
 
+/* One job's figures in a round, indented under the group's line. */
+static void print_job_line(const struct round_metrics *j)
+{
+    char iops[32], r[32], w[32], mb[32], mean[32], p999[32], qd[256];
+    units_format_figure(j->total.iops, UNITS_FIG_IOPS, iops, sizeof(iops));
+    units_format_figure(j->read.iops, UNITS_FIG_IOPS, r, sizeof(r));
+    units_format_figure(j->write.iops, UNITS_FIG_IOPS, w, sizeof(w));
+    units_format_figure(j->total.mb_s, UNITS_FIG_MBS, mb, sizeof(mb));
+    units_format_figure(j->total.lat.mean_us, UNITS_FIG_LAT, mean, sizeof(mean));
+    units_format_figure(j->total.lat.pct_us[METRICS_P99_9], UNITS_FIG_LAT, p999, sizeof(p999));
+    metrics_depth_text(&j->depth, qd, sizeof(qd));
+    printf("    job %s  IOPS %s (r %s w %s)  %s MB/s  lat mean %s p99.9 %s%s%s\n",
+           j->label ? j->label : "?", iops, r, w, mb, mean, p999, *qd ? "  " : "", qd);
+}
+
 static void print_round(const struct run_record *rec, const struct round_metrics *m)
 {
     char iops[32], r[32], w[32], mb[32], mean[32], p999[32], ss[256];
@@ -376,9 +495,15 @@ static void print_round(const struct run_record *rec, const struct round_metrics
         snprintf(num, sizeof(num), "round %2u/%u", rec->measured, rec->cfg.max_rounds);
     char qd[256];   /* the depth not kept (metrics.h), beside the state */
     metrics_depth_text(&m->depth, qd, sizeof(qd));
-    printf("%s  IOPS %s (r %s w %s)  %s MB/s  lat mean %s p99.9 %s%s%s  %s%s%s%s\n", num, iops, r,
-           w, mb, mean, p999, dev, rec->target.sim ? " (simulated)" : "", ss, *qd ? "  " : "", qd,
+    char grp[32] = "";
+    if (rec->jobs.n > 1)   /* several jobs: the group's figures, then each job's */
+        snprintf(grp, sizeof(grp), "group %u ", m->group + 1);
+    printf("%s%s  IOPS %s (r %s w %s)  %s MB/s  lat mean %s p99.9 %s%s%s  %s%s%s%s\n", grp, num,
+           iops, r, w, mb, mean, p999, dev, rec->target.sim ? " (simulated)" : "", ss,
+           *qd ? "  " : "", qd,
            m->thermal.throttled == THERMAL_YES ? "  throttled" : "");   /* thermal_rounds.h */
+    for (unsigned j = 0; j < m->n_jobs; j++)
+        print_job_line(&m->jobs[j]);
     fflush(stdout);
 }
 
@@ -393,8 +518,60 @@ static void say_throttled(const struct run_record *rec, unsigned first, unsigned
                "drive at its thermal limit, not its unthrottled rate", k == 1 ? "" : "s", list);
 }
 
+/* The summary's end: the drive's health, the results file. */
+static void print_summary_end(const struct run_record *rec)
+{
+    if (rec->health_done) {
+        char line[512];
+        struct json_object *h = health_json(&rec->health_before, &rec->health_after);
+        health_summary(h, line, sizeof(line));
+        json_object_put(h);
+        printf("\n%s", line);
+    }
+    printf("\nresults: %s\n", rec->results_path);
+    fflush(stdout);
+}
+
+/* Several groups: each group's rounds and verdict, over its own rounds only. */
+static void print_summary_groups(const struct run_record *rec)
+{
+    enum units_figure kind = metrics_figure_kind(rec->cfg.track);
+    printf("\n%s: %u groups", rec->status, rec->jobs.n_groups);
+    if (rec->unwritten)
+        printf(" (the last round is not in the results file: it could not be written)");
+    for (unsigned g = 0; g < rec->jobs.n_groups; g++) {
+        const struct run_group *gr = &rec->groups[g];
+        printf("\ngroup %u (", g + 1);
+        for (unsigned j = gr->first_job; j < gr->first_job + gr->n_jobs; j++)
+            printf("%s%s", j > gr->first_job ? ", " : "", rec->jobs.jobs[j].label);
+        if (!gr->first_round) {
+            printf("): not run");
+            continue;
+        }
+        printf("): rounds %u-%u, %u measured", gr->first_round, gr->last_round, gr->measured);
+        if (gr->steady_round) {
+            char avg[32];
+            units_format_figure(gr->steady.average, kind, avg, sizeof(avg));
+            printf("; %s at round %u (rounds %u-%u, %s average %s)%s", gr->verdict.label,
+                   gr->steady_round, gr->steady.first_round, gr->steady.last_round,
+                   rec->cfg.track, avg, rec->target.sim ? " on a simulated drive" : "");
+        } else if (gr->measured >= rec->cfg.criteria.window) {
+            printf("; %s", gr->verdict.label[0] ? gr->verdict.label : "steady state NOT reached");
+        } else {
+            printf("; fewer rounds than a window (%u): no verdict", rec->cfg.criteria.window);
+        }
+        if (!gr->done)
+            printf(" (%s before its rounds ended)", rec->status);
+    }
+}
+
 static void print_summary(const struct run_record *rec)
 {
+    if (rec->jobs.n_groups > 1) {
+        print_summary_groups(rec);
+        print_summary_end(rec);
+        return;
+    }
     unsigned wdpc_rounds = rec->first_measure > 1 ? rec->first_measure - 1 : 0;
     printf("\n%s: %u %sround%s", rec->status, rec->measured, wdpc_rounds ? "measured " : "",
            rec->measured == 1 ? "" : "s");
@@ -433,15 +610,7 @@ static void print_summary(const struct run_record *rec)
                rec->last_window.last_round, rec->cfg.track, avg, rec->last_verdict.label);
         say_throttled(rec, rec->last_window.first_round, rec->last_window.last_round);
     }
-    if (rec->health_done) {
-        char line[512];
-        struct json_object *h = health_json(&rec->health_before, &rec->health_after);
-        health_summary(h, line, sizeof(line));
-        json_object_put(h);
-        printf("\n%s", line);
-    }
-    printf("\nresults: %s\n", rec->results_path);
-    fflush(stdout);
+    print_summary_end(rec);
 }
 
 /* After a round: the tracker, the WDPC's end, the measured window and its verdict. */
@@ -471,7 +640,7 @@ static void update_steady(struct run_record *rec, struct round_metrics *m)
         return;
     /* Without preconditioning the guard is evaluated for the label only (burst, or write
      * saturation after a fill of the stimulus); the run stops at the first stable window. */
-    const bool label_guard = rec->prep == DS_PREP_NONE && wl_writes(&rec->wl);
+    const bool label_guard = rec->prep == DS_PREP_NONE && group_writes(rec);
     const unsigned floor = rec->window_floor > rec->first_measure ? rec->window_floor
                                                                   : rec->first_measure;
     bool ok = precond_track_eval(&rec->track, floor, c,
@@ -483,7 +652,7 @@ static void update_steady(struct run_record *rec, struct round_metrics *m)
     /* Stop at the first window that may be called steady; without the preparation that steady
      * state needs, at the first stable one (the verdict says what it is). */
     bool judged = rec->wdpc ? ok : win.steady;
-    ds_judge(rec->prep, wl_writes(&rec->wl), win.steady,
+    ds_judge(rec->prep, group_writes(rec), win.steady,
              rec->wdpc || label_guard ? &gr : NULL, &rec->cfg.guard, rec->measured,
              &rec->verdict);
     metrics_judge_unwritten(rec->rounds, rec->n_rounds, win.first_round, win.last_round,
@@ -492,17 +661,27 @@ static void update_steady(struct run_record *rec, struct round_metrics *m)
         rec->steady_round = m->round;
 }
 
+/* The first round a window of the running group may judge: the first measured one, and in a
+ * later group its own first round (a window never mixes rounds of two groups). */
+static unsigned group_floor(const struct run_record *rec)
+{
+    unsigned f = rec->first_measure;
+    if (rec->group && rec->groups[rec->group].first_round > f)
+        f = rec->groups[rec->group].first_round;
+    return f;
+}
+
 /* The verdict when the rounds ended without a window to stop at: the last window evaluated. */
 static void final_verdict(struct run_record *rec)
 {
-    const bool label_guard = rec->wdpc || (rec->prep == DS_PREP_NONE && wl_writes(&rec->wl));
+    const bool label_guard = rec->wdpc || (rec->prep == DS_PREP_NONE && group_writes(rec));
     if (rec->steady_round && rec->n_rounds > rec->steady_round) {
         /* the rounds went on (--all-rounds): what the last window is */
         struct steady_guard_result gr;
-        precond_track_eval(&rec->track, rec->first_measure, &rec->cfg.criteria,
+        precond_track_eval(&rec->track, group_floor(rec), &rec->cfg.criteria,
                            label_guard ? &rec->cfg.guard : NULL, &rec->last_window, &gr);
         if (rec->last_window.last_round) {
-            ds_judge(rec->prep, wl_writes(&rec->wl), rec->last_window.steady,
+            ds_judge(rec->prep, group_writes(rec), rec->last_window.steady,
                      label_guard ? &gr : NULL, &rec->cfg.guard, rec->measured,
                      &rec->last_verdict);
             metrics_judge_unwritten(rec->rounds, rec->n_rounds, rec->last_window.first_round,
@@ -511,13 +690,13 @@ static void final_verdict(struct run_record *rec)
     }
     if (rec->steady_round)
         return;
-    ds_judge(rec->prep, wl_writes(&rec->wl), rec->steady.steady && rec->steady.last_round,
-             rec->wdpc || (rec->prep == DS_PREP_NONE && wl_writes(&rec->wl)) ? &rec->guard
+    ds_judge(rec->prep, group_writes(rec), rec->steady.steady && rec->steady.last_round,
+             rec->wdpc || (rec->prep == DS_PREP_NONE && group_writes(rec)) ? &rec->guard
                                                                              : NULL,
              &rec->cfg.guard, rec->measured, &rec->verdict);
     const bool win = rec->steady.last_round != 0;   /* else every measured round */
     metrics_judge_unwritten(rec->rounds, rec->n_rounds,
-                            win ? rec->steady.first_round : rec->first_measure,
+                            win ? rec->steady.first_round : group_floor(rec),
                             win ? rec->steady.last_round : rec->n_rounds, &rec->verdict);
 }
 
@@ -730,6 +909,18 @@ static int resume_begin(struct run_record *rec, int fd, volatile sig_atomic_t *s
     return 0;
 }
 
+/* The running group's job labels (NULL with one job in the run). */
+static const char *const *group_labels(struct run_record *rec)
+{
+    static const char *labels[256];
+    const struct run_group *g = &rec->groups[rec->group];
+    if (rec->jobs.n < 2)
+        return NULL;
+    for (unsigned j = 0; j < g->n_jobs && j < 256; j++)
+        labels[j] = rec->jobs.jobs[g->first_job + j].label;
+    return labels;
+}
+
 /* The rounds: WDPC rounds (when the preparation asks for them), then up to max_rounds measured
  * rounds, each recorded and written before it is printed. Returns an exit code. */
 static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
@@ -742,7 +933,7 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
         .bytes = c->round_bytes,
         .sample_ns = c->sample_ns,
     };
-    const bool writes = wl_writes(&rec->wl);
+    const bool writes = group_writes(rec);
     if (!rec->window_floor)   /* a resume on a real target has set these from the file */
         rec->first_measure = rec->wdpc ? 0 : 1;   /* 0: not known until the WDPC ends */
     struct json_object *was = rec->replay ? json_object_object_get(c->resume, "rounds") : NULL;
@@ -776,7 +967,11 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
             return EXIT_INTERRUPTED;
         rec->rounds = xrealloc(rec->rounds, (rec->n_rounds + 1) * sizeof(*rec->rounds));
         struct round_metrics *m = &rec->rounds[rec->n_rounds];
-        run_pool_metrics(pool, c->sample_ns, rec->weight, m);
+        run_pool_job_metrics(pool, c->sample_ns, rec->weight, group_labels(rec), m);
+        m->group = rec->group;
+        if (!rec->groups[rec->group].first_round)
+            rec->groups[rec->group].first_round = r;
+        rec->groups[rec->group].last_round = r;
         rec->spent_s += m->elapsed_s;
         run_device_round(&rec->target, rec->weight, &rec->sim_last, m);
         m->round = r;
@@ -793,7 +988,7 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
         m->state = rec->state;
         rec->n_rounds++;
         char why[256];
-        if (metrics_too_few(m, wl_max_bs(&rec->wl), why, sizeof(why))) {
+        if (metrics_too_few(m, group_max_bs(rec), why, sizeof(why))) {
             /* recorded, and the run fails saying why (metrics.h: the minimum) */
             snprintf(rec->error, sizeof(rec->error), "round %u %s", r, why);
             return EXIT_FAILURE_RUN;
@@ -826,7 +1021,7 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
 static int run_start(struct run_record *rec, int *fd, char *err, size_t errlen)
 {
     const struct run_config *c = &rec->cfg;
-    const bool writes = wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE ||
+    const bool writes = run_writes(rec) || rec->prep != DS_PREP_NONE ||
                         c->purge != PURGE_NONE || rec->layout;
     if (rec->target.kind == TARGET_FILE &&
         (!rec->target.exists || rec->target.current_size < rec->target.capacity)) {
@@ -933,8 +1128,18 @@ static struct worker_pool *run_start_pool(struct run_record *rec, int fd,
     base.remotes = c->remotes;
     base.n_remotes = c->n_remotes;
     base.match_native = c->match_native;
-    struct worker_pool *pool = worker_pool_start(&rec->wl, rec->engine, &base,
-                                                 &rec->range, stop, err, sizeof(err));
+    const struct run_group *g = &rec->groups[rec->group];
+    struct engine_job jobs[256];
+    unsigned n = g->n_jobs < 256 ? g->n_jobs : 256;
+    for (unsigned j = 0; j < n; j++) {
+        const struct wl_job *job = &rec->jobs.jobs[g->first_job + j];
+        jobs[j] = (struct engine_job){.wl = &job->wl, .range = &rec->ranges[g->first_job + j],
+                                      .label = rec->jobs.n > 1 ? job->label : job->wl.name};
+    }
+    if (rec->jobs.n == 1)   /* one job: the run's own workload and range, as they always were */
+        jobs[0] = (struct engine_job){.wl = &rec->wl, .range = &rec->range, .label = rec->wl.name};
+    struct worker_pool *pool = worker_pool_start_jobs(jobs, n, rec->engine, &base, stop, err,
+                                                      sizeof(err));
     if (!pool)
         snprintf(rec->error, sizeof(rec->error), "%s", err);
     return pool;
@@ -946,10 +1151,11 @@ static int run_ramp(struct run_record *rec, struct worker_pool *pool,
                     volatile sig_atomic_t *stop)
 {
     char err[ERR_LEN];
+    const uint64_t ramp_ns = group_ramp_ns(rec);
     if (!rec->cfg.quiet)
-        printf("ramp: %.3g s of the workload before the first round (not recorded)\n",
-               (double)rec->wl.ramp_ns / 1e9);
-    struct round_limits ramp = {.time_ns = rec->wl.ramp_ns, .sample_ns = 1000000000ull,
+        printf("ramp: %.3g s of the workload before the first round%s (not recorded)\n",
+               (double)ramp_ns / 1e9, rec->jobs.n_groups > 1 ? " of the group" : "");
+    struct round_limits ramp = {.time_ns = ramp_ns, .sample_ns = 1000000000ull,
                                 .label = "ramp"};
     if (worker_pool_round(pool, &ramp, err, sizeof(err)) != 0) {
         snprintf(rec->error, sizeof(rec->error), "ramp: %s", err);
@@ -966,6 +1172,19 @@ static int run_ramp(struct run_record *rec, struct worker_pool *pool,
     return *stop ? EXIT_INTERRUPTED : EXIT_OK;
 }
 
+/* The group's figures kept (results: "groups"). */
+static void group_save(struct run_record *rec)
+{
+    struct run_group *g = &rec->groups[rec->group];
+    g->measured = rec->measured;
+    g->steady_round = rec->steady_round;
+    g->steady = rec->steady;
+    g->guard = rec->guard;
+    g->verdict = rec->verdict;
+    g->last_window = rec->last_window;
+    g->last_verdict = rec->last_verdict;
+}
+
 /* The end of a run that started: the verdict, the workers stopped, the target closed, the
  * health after, the last results written, the error and the summary printed. The exit code. */
 static int run_finish(struct run_record *rec, struct worker_pool *pool, int fd, int code)
@@ -973,6 +1192,8 @@ static int run_finish(struct run_record *rec, struct worker_pool *pool, int fd, 
     char err[ERR_LEN];
     rec->status = rounds_status(code);
     final_verdict(rec);
+    if (rec->groups && rec->group < rec->jobs.n_groups)
+        group_save(rec);
     worker_pool_stop(pool);
     if (fd >= 0)
         close(fd);
@@ -988,6 +1209,52 @@ static int run_finish(struct run_record *rec, struct worker_pool *pool, int fd, 
         fprintf(stderr, "ptsbench: %s\n", err);
     if (!rec->cfg.quiet || code != EXIT_OK)
         print_summary(rec);
+    return code;
+}
+
+/* A group begins: its first job's workload is the run's current one, and a later group's
+ * steady state starts afresh (its windows begin at its own first round). */
+static void group_begin(struct run_record *rec)
+{
+    const struct run_group *g = &rec->groups[rec->group];
+    if (rec->jobs.n_groups > 1)
+        rec->wl = rec->jobs.jobs[g->first_job].wl;
+    if (rec->group == 0 || g->first_round)
+        return;   /* the first group, or a resumed one already begun */
+    rec->measured = 0;
+    rec->steady_round = 0;
+    memset(&rec->steady, 0, sizeof(rec->steady));
+    memset(&rec->guard, 0, sizeof(rec->guard));
+    memset(&rec->verdict, 0, sizeof(rec->verdict));
+    memset(&rec->last_window, 0, sizeof(rec->last_window));
+    memset(&rec->last_verdict, 0, sizeof(rec->last_verdict));
+    rec->window_floor = rec->n_rounds + 1;
+}
+
+/* One group: its jobs' workers started, its ramp, its rounds, its verdict; the pool is left in
+ * *pool. EXIT_OK or the run's exit code. */
+static int run_group(struct run_record *rec, int fd, volatile sig_atomic_t *stop,
+                     struct worker_pool **pool)
+{
+    group_begin(rec);
+    if (rec->jobs.n_groups > 1 && !rec->cfg.quiet) {
+        const struct run_group *g = &rec->groups[rec->group];
+        printf("group %u of %u: %u job%s at once\n", rec->group + 1, rec->jobs.n_groups,
+               g->n_jobs, g->n_jobs == 1 ? "" : "s");
+    }
+    *pool = run_start_pool(rec, fd, stop);
+    if (!*pool)
+        return EXIT_FAILURE_RUN;
+    int code = EXIT_OK;
+    if (group_ramp_ns(rec) && !(rec->cfg.resume && rec->group == rec->resume_group))
+        code = run_ramp(rec, *pool, stop);
+    if (code == EXIT_OK)
+        code = run_rounds(rec, *pool, fd, stop);
+    if (code == EXIT_OK) {
+        final_verdict(rec);
+        rec->groups[rec->group].done = true;
+    }
+    group_save(rec);
     return code;
 }
 
@@ -1010,15 +1277,13 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
         code = run_resume_step(rec, fd, stop);
     if (code == EXIT_OK)
         code = run_before_rounds(rec, fd, stop);
-    if (code == EXIT_OK) {
-        pool = run_start_pool(rec, fd, stop);
-        if (!pool)
-            code = EXIT_FAILURE_RUN;
+    for (; code == EXIT_OK && rec->group < rec->jobs.n_groups; rec->group++) {
+        code = run_group(rec, fd, stop, &pool);
+        if (code != EXIT_OK || rec->group + 1 == rec->jobs.n_groups)
+            break;   /* the last group's pool is stopped by run_finish */
+        worker_pool_stop(pool);
+        pool = NULL;
     }
-    if (code == EXIT_OK && rec->wl.ramp_ns && !c->resume)
-        code = run_ramp(rec, pool, stop);
-    if (code == EXIT_OK)
-        code = run_rounds(rec, pool, fd, stop);
     return run_finish(rec, pool, fd, code);
 }
 
@@ -1040,6 +1305,11 @@ void run_record_free(struct run_record *rec)
         json_object_put(rec->resumed);
     rec->wipc_json = rec->resumed = NULL;
     results_cache_free(&rec->cache);
+    free(rec->ranges);
+    free(rec->groups);
+    rec->ranges = NULL;
+    rec->groups = NULL;
+    wl_jobset_free(&rec->jobs);
     placement_free(&rec->place);
     target_release(&rec->target);
     rec->rounds = NULL;
