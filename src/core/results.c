@@ -185,10 +185,30 @@ void results_lat_hist_add(struct json_object *o, const struct round_metrics *m)
     jw_add(o, "lat_hist", h);
 }
 
+/* A run of several jobs: a round's group (1-based, as printed) and each job's figures. */
+static void round_jobs_add(struct json_object *o, const struct round_metrics *m)
+{
+    if (!m->jobs)
+        return;
+    jw_add(o, "group", jw_int(m->group + 1));
+    struct json_object *jobs = json_object_new_array();
+    for (unsigned j = 0; j < m->n_jobs; j++) {
+        const struct round_metrics *jm = &m->jobs[j];
+        struct json_object *jo = json_object_new_object();
+        jw_add(jo, "label", jw_str(jm->label ? jm->label : ""));
+        jw_add(jo, "elapsed_s", jw_num(jm->elapsed_s));
+        results_figures_add(jo, &jm->read, &jm->write, &jm->total);
+        results_depth_gap_add(jo, jm);
+        json_object_array_add(jobs, jo);
+    }
+    jw_add(o, "jobs", jobs);
+}
+
 struct json_object *results_round_json(const struct round_metrics *m)
 {
     struct json_object *o = json_object_new_object();
     jw_add(o, "round", jw_int(m->round));
+    round_jobs_add(o, m);
     jw_add(o, "elapsed_s", jw_num(m->elapsed_s));
     results_figures_add(o, &m->read, &m->write, &m->total);
     results_depth_gap_add(o, m);
@@ -697,6 +717,48 @@ static struct json_object *preconditioning_json(const struct run_record *rec)
     return o;
 }
 
+/* A run of several jobs: "jobs" (label, group, workload as results_workload_json writes it)
+ * and "groups" (each group's jobs, rounds and steady-state verdict over its own rounds). */
+static void jobs_groups_add(struct json_object *doc, const struct run_record *rec)
+{
+    const struct run_config *c = &rec->cfg;
+    struct json_object *jobs = json_object_new_array();
+    for (unsigned j = 0; j < rec->jobs.n; j++) {
+        struct json_object *jo = json_object_new_object();
+        jw_add(jo, "label", jw_str(rec->jobs.jobs[j].label));
+        jw_add(jo, "group", jw_int(rec->jobs.jobs[j].group + 1));
+        jw_add(jo, "workload", results_workload_json(&rec->jobs.jobs[j].wl,
+                                                     rec->ranges ? &rec->ranges[j] : &rec->range));
+        json_object_array_add(jobs, jo);
+    }
+    jw_add(doc, "jobs", jobs);
+    struct json_object *groups = json_object_new_array();
+    for (unsigned g = 0; g < rec->jobs.n_groups; g++) {
+        const struct run_group *gr = &rec->groups[g];
+        struct json_object *go = json_object_new_object();
+        jw_add(go, "group", jw_int(g + 1));
+        struct json_object *labels = json_object_new_array();
+        for (unsigned j = gr->first_job; j < gr->first_job + gr->n_jobs; j++)
+            json_object_array_add(labels, jw_str(rec->jobs.jobs[j].label));
+        jw_add(go, "jobs", labels);
+        jw_add(go, "first_round", gr->first_round ? jw_int(gr->first_round) : NULL);
+        jw_add(go, "last_round", gr->first_round ? jw_int(gr->last_round) : NULL);
+        jw_add(go, "done", json_object_new_boolean(gr->done));
+        if (gr->first_round) {
+            struct json_object *ss = results_steady_json(
+                &gr->steady, gr->verdict.steady ? gr->steady_round : 0, &c->criteria, c->track,
+                gr->measured);
+            results_verdict_json(ss, &gr->verdict, rec->wdpc ? &gr->guard : NULL,
+                                 rec->wdpc ? &c->guard : NULL);
+            jw_add(go, "steady_state", ss);
+        }
+        json_object_array_add(groups, go);
+    }
+    jw_add(doc, "groups", groups);
+    if (rec->jobs.note[0])
+        jw_add(doc, "jobs_note", jw_str(rec->jobs.note));
+}
+
 static struct json_object *build_doc(const struct run_record *rec, bool with_rounds)
 {
     const struct run_config *c = &rec->cfg;
@@ -733,6 +795,8 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
     }
     jw_add(doc, "engine", eng);
     jw_add(doc, "workload", results_workload_json(&rec->wl, &rec->range));
+    if (rec->jobs.n > 1)
+        jobs_groups_add(doc, rec);
 
     struct json_object *run = json_object_new_object();
     jw_add(run, "max_rounds", jw_int(c->max_rounds));
@@ -773,6 +837,9 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
     results_verdict_json(ss, &rec->verdict, rec->wdpc ? &rec->guard : NULL,
                          rec->wdpc ? &c->guard : NULL);
     thermal_window_note(ss, rec->rounds, rec->n_rounds);   /* its throttled rounds */
+    if (rec->jobs.n > 1)   /* the group it judges, never every job's rounds together */
+        jw_add(ss, "group", jw_int(rec->group < rec->jobs.n_groups ? rec->group + 1
+                                                                  : rec->jobs.n_groups));
     jw_add(doc, "steady_state", ss);
     if (rec->last_window.last_round) {   /* --all-rounds: the last window too */
         struct json_object *lw = results_steady_json(&rec->last_window,

@@ -512,7 +512,7 @@ void run_pool_job_metrics(struct worker_pool *pool, uint64_t sample_ns, double w
 {
     run_pool_metrics(pool, sample_ns, weight, m);
     unsigned nj = worker_pool_jobs(pool);
-    if (nj < 2)
+    if (!labels)   /* one job in the run: its figures are the round's */
         return;
     m->jobs = xcalloc(nj, sizeof(*m->jobs));
     m->n_jobs = nj;
