@@ -335,7 +335,8 @@ static void print_plan_jobs(const struct run_record *rec)
         printf("  note    %s\n", js->note);
     for (unsigned g = 0; g < js->n_groups; g++) {
         const struct run_group *gr = &rec->groups[g];
-        printf("  group %u %u job%s at once\n", g + 1, gr->n_jobs, gr->n_jobs == 1 ? "" : "s");
+        printf("  group %u: %u job%s%s\n", g + 1, gr->n_jobs, gr->n_jobs == 1 ? "" : "s",
+               gr->n_jobs == 1 ? "" : " at once");
         for (unsigned j = gr->first_job; j < gr->first_job + gr->n_jobs; j++) {
             char spec[512];
             wl_format(&js->jobs[j].wl, spec, sizeof(spec));
@@ -502,7 +503,7 @@ static void print_round(const struct run_record *rec, const struct round_metrics
            iops, r, w, mb, mean, p999, dev, rec->target.sim ? " (simulated)" : "", ss,
            *qd ? "  " : "", qd,
            m->thermal.throttled == THERMAL_YES ? "  throttled" : "");   /* thermal_rounds.h */
-    for (unsigned j = 0; j < m->n_jobs; j++)
+    for (unsigned j = 0; m->n_jobs > 1 && j < m->n_jobs; j++)   /* several in the group */
         print_job_line(&m->jobs[j]);
     fflush(stdout);
 }
