@@ -744,7 +744,9 @@ static void jobs_groups_add(struct json_object *doc, const struct run_record *re
         jw_add(go, "first_round", gr->first_round ? jw_int(gr->first_round) : NULL);
         jw_add(go, "last_round", gr->first_round ? jw_int(gr->last_round) : NULL);
         jw_add(go, "done", json_object_new_boolean(gr->done));
-        if (gr->first_round) {
+        if (gr->steady_json && !(rec->group == g && !gr->done)) {
+            jw_add(go, "steady_state", json_object_get(gr->steady_json));
+        } else if (gr->first_round) {
             struct json_object *ss = results_steady_json(
                 &gr->steady, gr->verdict.steady ? gr->steady_round : 0, &c->criteria, c->track,
                 gr->measured);

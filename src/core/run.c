@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -798,6 +799,41 @@ static double resume_tracked(struct json_object *round, const char *name)
     return d ? jp_path(round, d->path) : NAN;
 }
 
+/* --resume, a run of several jobs: a recorded round's group (1-based in the file), and the
+ * group's rounds so far. */
+static void resume_round_group(struct run_record *rec, struct json_object *ro,
+                               struct round_metrics *m)
+{
+    struct json_object *g = json_object_object_get(ro, "group");
+    int v = g ? json_object_get_int(g) : 1;
+    m->group = v >= 1 && (unsigned)v <= rec->jobs.n_groups ? (unsigned)v - 1 : 0;
+    struct run_group *gr = &rec->groups[m->group];
+    if (!gr->first_round)
+        gr->first_round = m->round;
+    gr->last_round = m->round;
+}
+
+/* --resume, a run of several groups: the groups before the one it stopped in keep their
+ * recorded verdicts; a group whose rounds had ended is followed by the next, from its start. */
+static void resume_groups(struct run_record *rec)
+{
+    struct json_object *groups = json_object_object_get(rec->cfg.resume, "groups");
+    for (unsigned g = 0; g < rec->jobs.n_groups && groups; g++) {
+        struct json_object *go = json_object_array_get_idx(groups, g);
+        struct json_object *done = go ? json_object_object_get(go, "done") : NULL;
+        struct json_object *ss = go ? json_object_object_get(go, "steady_state") : NULL;
+        rec->groups[g].done = done && json_object_get_boolean(done);
+        if (ss && (g < rec->group || rec->groups[g].done))
+            rec->groups[g].steady_json = json_object_get(ss);
+    }
+    rec->resume_group = rec->group;
+    if (rec->group + 1 < rec->jobs.n_groups && rec->groups[rec->group].done) {
+        rec->group++;   /* the next group begins (group_begin), with its ramp */
+        rec->measured = 0;
+        rec->resume_group = UINT_MAX;
+    }
+}
+
 /* --resume on a real target: the stopped run's rounds back into the record (their JSON text for
  * the file; round, phase, bytes written, state and tracked value for the bookkeeping) and the
  * drive's state as the last of them left it. A window may not start before the next round. */
@@ -817,6 +853,7 @@ static void resume_restore(struct run_record *rec)
         m->phase = ph && !strcmp(ph, "wdpc") ? "wdpc" : "measure";
         m->write.bytes = (uint64_t)json_object_get_int64(
             json_object_object_get(json_object_object_get(ro, "write"), "bytes"));
+        resume_round_group(rec, ro, m);
         m->state = rec->state;
         results_state_from_json(json_object_object_get(ro, "state"), &m->state);
         rec->state = m->state;
@@ -829,12 +866,14 @@ static void resume_restore(struct run_record *rec)
         precond_track_push(&rec->track, resume_tracked(ro, rec->cfg.track),
                            ds_fills(&rec->state, rec->stimulus_bytes));
         if (!strcmp(m->phase, "measure")) {
-            if (!rec->measured)
+            if (!rec->measured && !m->group)
                 rec->first_measure = m->round;
-            rec->measured++;
+            rec->measured = m->group == rec->group ? rec->measured + 1 : 1;
+            rec->group = m->group;
         }
     }
     rec->n_rounds = rec->cache.n = (unsigned)n;
+    resume_groups(rec);
     if (rec->wdpc && rec->measured)
         rec->wdpc_end = "guard";   /* it had ended: the measured rounds had begun */
     if (!rec->first_measure)
@@ -1220,8 +1259,8 @@ static void group_begin(struct run_record *rec)
     const struct run_group *g = &rec->groups[rec->group];
     if (rec->jobs.n_groups > 1)
         rec->wl = rec->jobs.jobs[g->first_job].wl;
-    if (rec->group == 0 || g->first_round)
-        return;   /* the first group, or a resumed one already begun */
+    if (rec->group == 0 || (g->first_round && rec->cfg.resume && rec->group == rec->resume_group))
+        return;   /* the first group, or the one a resume goes on in */
     rec->measured = 0;
     rec->steady_round = 0;
     memset(&rec->steady, 0, sizeof(rec->steady));
@@ -1307,6 +1346,9 @@ void run_record_free(struct run_record *rec)
     rec->wipc_json = rec->resumed = NULL;
     results_cache_free(&rec->cache);
     free(rec->ranges);
+    for (unsigned g = 0; rec->groups && g < rec->jobs.n_groups; g++)
+        if (rec->groups[g].steady_json)
+            json_object_put(rec->groups[g].steady_json);
     free(rec->groups);
     rec->ranges = NULL;
     rec->groups = NULL;

@@ -85,6 +85,8 @@ struct run_group {
     struct steady_window last_window;
     struct ds_verdict last_verdict;
     bool done;                   /* its rounds ended */
+    struct json_object *steady_json;   /* --resume: a group that had ended: its recorded
+                                          verdict (owned), written as it was */
 };
 
 struct run_record {

@@ -206,6 +206,53 @@ static void test_same_name_jobs(void **state)
     json_object_put(doc);
 }
 
+/* A run stopped in its second group: --resume goes on there (the simulated drive replays the
+ * rounds before the stop, checked against the file) and ends as the uninterrupted run. */
+static void test_resume_second_group(void **state)
+{
+    (void)state;
+    char fio[600], text[1024];
+    snprintf(text, sizeof(text), "%s\n[writer]\nrw=randwrite\n\n[reader]\nstonewall\n"
+             "rw=randread\n", GLOBAL);
+    write_fio("resume", text, fio, sizeof(fio));
+    struct json_object *ref = run_jobs("resume-ref", SIM, fio, "6", "-q", NULL);
+    assert_non_null(ref);
+    /* the stopped run: group 1's rounds and the first of group 2, status interrupted */
+    struct json_object *stopped = run_jobs("resume", SIM, fio, "6", "-q", NULL);
+    assert_non_null(stopped);
+    struct json_object *rounds = json_at(stopped, "rounds");
+    size_t keep = (size_t)json_num(stopped, "groups.0.last_round") + 1, n;
+    n = json_object_array_length(rounds);
+    assert_true(keep < n);
+    json_object_array_del_idx(rounds, keep, n - keep);
+    json_object_object_add(stopped, "status", json_object_new_string("interrupted"));
+    json_object_object_add(json_at(stopped, "groups.1"), "done", json_object_new_boolean(0));
+    char path[700], out[600];
+    snprintf(out, sizeof(out), "%s/resume", dir);
+    snprintf(path, sizeof(path), "%s/results.json", out);
+    assert_int_equal(json_object_to_file(path, stopped), 0);
+    json_object_put(stopped);
+    char *argv[] = {"ptsbench", "run", "--resume", out, NULL};
+    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+    assert_non_null(doc);
+    assert_string_equal(json_object_get_string(json_at(doc, "status")), "complete");
+    assert_true(json_num(doc, "resumed.0.after_round") == (double)keep);
+    struct json_object *a = json_at(ref, "rounds"), *b = json_at(doc, "rounds");
+    assert_int_equal(json_object_array_length(a), json_object_array_length(b));
+    for (size_t i = 0; i < json_object_array_length(a); i++) {
+        char k[64];
+        snprintf(k, sizeof(k), "rounds.%zu.total.ios", i);
+        assert_true(json_num(ref, k) == json_num(doc, k));
+        snprintf(k, sizeof(k), "rounds.%zu.group", i);
+        assert_true(json_num(ref, k) == json_num(doc, k));
+    }
+    assert_true(json_num(doc, "groups.1.first_round") == json_num(ref, "groups.1.first_round"));
+    assert_string_equal(json_object_get_string(json_at(doc, "groups.1.steady_state.label")),
+                        json_object_get_string(json_at(ref, "groups.1.steady_state.label")));
+    json_object_put(ref);
+    json_object_put(doc);
+}
+
 /* Two concurrent jobs on a zram device of the test's own, under io_uring and libaio. */
 static void test_zram_two_jobs(void **state)
 {
@@ -242,6 +289,7 @@ int main(void)
         cmocka_unit_test(test_two_concurrent_jobs),
         cmocka_unit_test(test_stonewalled_groups),
         cmocka_unit_test(test_same_name_jobs),
+        cmocka_unit_test(test_resume_second_group),
         cmocka_unit_test(test_zram_two_jobs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
