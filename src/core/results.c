@@ -796,9 +796,12 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
         jw_add(eng, "remotes", r);
     }
     jw_add(doc, "engine", eng);
-    jw_add(doc, "workload", results_workload_json(&rec->wl, &rec->range));
-    if (rec->jobs.n > 1)
+    if (rec->jobs.n > 1 && rec->ranges) {   /* the first job's; every job's in "jobs" */
+        jw_add(doc, "workload", results_workload_json(&rec->jobs.jobs[0].wl, &rec->ranges[0]));
         jobs_groups_add(doc, rec);
+    } else {
+        jw_add(doc, "workload", results_workload_json(&rec->wl, &rec->range));
+    }
 
     struct json_object *run = json_object_new_object();
     jw_add(run, "max_rounds", jw_int(c->max_rounds));

@@ -308,10 +308,15 @@ static void print_time_bound(const struct run_record *rec)
                round);
     } else {
         snprintf(round, sizeof(round), "%g s", (double)c->round_time_ns / 1e9);
-        run_format_duration((double)c->max_rounds * (double)c->round_time_ns / 1e9, total,
-                            sizeof(total));
-        printf("  time    up to %u round%s of %s: at most %s%s", c->max_rounds,
-               c->max_rounds == 1 ? "" : "s", round, total, clock);
+        const unsigned groups = rec->jobs.n_groups > 1 ? rec->jobs.n_groups : 1;
+        run_format_duration((double)groups * c->max_rounds * (double)c->round_time_ns / 1e9,
+                            total, sizeof(total));
+        if (groups > 1)   /* each group for the rounds */
+            printf("  time    up to %u round%s of %s in each of %u groups: at most %s%s",
+                   c->max_rounds, c->max_rounds == 1 ? "" : "s", round, groups, total, clock);
+        else
+            printf("  time    up to %u round%s of %s: at most %s%s", c->max_rounds,
+                   c->max_rounds == 1 ? "" : "s", round, total, clock);
     }
     if (c->purge != PURGE_NONE)
         printf(", plus the purge (%s: as long as the drive takes)", purge_method_name(c->purge));
@@ -388,7 +393,8 @@ void run_print_plan(const struct run_record *rec)
              c->purge == PURGE_NONE)
         printf("  content history unknown: ptsbench neither purged nor wrote this device before "
                "the rounds\n");
-    printf("  rounds  up to %u of %s%s; tracked on %s\n", c->max_rounds, len,
+    printf("  rounds  up to %u of %s%s%s; tracked on %s\n", c->max_rounds, len,
+           rec->jobs.n_groups > 1 ? " per group, each group judged on its own rounds" : "",
            c->stop_at_steady ? rec->prep == DS_PREP_NONE || (rec->prep == DS_PREP_WIPC &&
                                                              run_writes(rec))
                                    ? ", stopping at the first stable window"

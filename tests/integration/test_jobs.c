@@ -125,6 +125,16 @@ static void test_two_concurrent_jobs(void **state)
     assert_int_equal(count_prefixed_lines(out, "    job writer  IOPS"), 3);
     free(out);
     json_object_put(doc);
+    /* run --dry-run: the same plan, nothing run */
+    char dry[600];
+    snprintf(dry, sizeof(dry), "%s/rw-dry", dir);
+    const char *dargs[] = {"run", "-t", SIM, "-w", fio, "-n", "3", "--dry-run", "-o", dry, NULL};
+    struct cmd_result d;
+    assert_int_equal(ptsbench_run(&d, dargs), 0);
+    assert_non_null(strstr(d.out, "2 jobs in 1 group"));
+    assert_non_null(strstr(d.out, "    job writer: rw=randwrite"));
+    assert_null(strstr(d.out, "round  1/3"));
+    cmd_result_free(&d);
     /* show DIR: the same from the file */
     char show_dir[600];
     snprintf(show_dir, sizeof(show_dir), "%s/rw", dir);
@@ -176,6 +186,7 @@ static void test_stonewalled_groups(void **state)
     }
     assert_true(json_num(doc, "steady_state.group") == 2);
     assert_non_null(strstr(out, "group 1 of 2: 1 job"));
+    assert_non_null(strstr(out, "in each of 2 groups"));
     assert_non_null(strstr(out, "\ngroup 1 (writer): rounds 1-"));
     assert_non_null(strstr(out, "\ngroup 2 (reader): rounds "));
     free(out);
