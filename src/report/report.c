@@ -2713,8 +2713,11 @@ static void run_thermal(struct ctx *c, size_t i)
 /* A run's round as a row of its tables. */
 static void run_round_row(struct ctx *c, size_t i, struct json_object *r, struct table *tb)
 {
-    char c0[16], c1[32], c2[32], c3[32], c4[32], c5[32], c6[32], c7[16], c8[256];
-    snprintf(c0, sizeof(c0), "%.0f", jp_path(r, "round"));
+    char c0[48], c1[32], c2[32], c3[32], c4[32], c5[32], c6[32], c7[16], c8[256];
+    if (jp_at(r, "group"))   /* a run of several jobs: the group's figures (read/jobs.h) */
+        snprintf(c0, sizeof(c0), "%.0f (group %.0f)", jp_path(r, "round"), jp_path(r, "group"));
+    else
+        snprintf(c0, sizeof(c0), "%.0f", jp_path(r, "round"));
     report_fmt_count(jp_path(r, "total.iops"), c1, sizeof(c1));
     report_fmt_count(jp_path(r, "read.iops"), c2, sizeof(c2));
     report_fmt_count(jp_path(r, "write.iops"), c3, sizeof(c3));
