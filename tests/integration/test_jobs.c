@@ -294,6 +294,58 @@ static void test_zram_two_jobs(void **state)
     zram_remove(dev);
 }
 
+/* On a real target (zram of the test's own) --resume keeps the recorded rounds and goes on in
+ * the group the run stopped in, for that group's remaining rounds, then ends. */
+static void test_zram_resume_second_group(void **state)
+{
+    (void)state;
+    char dev[64];
+    if (!zram_create("128M", dev, sizeof(dev))) {
+        skip();
+        return;
+    }
+    char fio[600], text[1024];
+    snprintf(text, sizeof(text), "%s\n[writer]\nrw=randwrite\nsize=32m\n\n[reader]\nstonewall\n"
+             "rw=randread\nsize=32m\n", GLOBAL);
+    write_fio("zresume", text, fio, sizeof(fio));
+    char out[600], path[700];
+    snprintf(out, sizeof(out), "%s/zresume", dir);
+    char *argv[] = {"ptsbench", "run", "-t", dev, "-w", fio, "-n", "3", "--round-time", "0.4",
+                    "--destructive", "--overwrite-signatures", "-q", "-o", out, NULL};
+    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+    assert_non_null(doc);
+    assert_int_equal(json_object_array_length(json_at(doc, "rounds")), 6);
+    /* stopped after the first round of group 2 */
+    struct json_object *rounds = json_at(doc, "rounds");
+    const double kept_ios = json_num(doc, "rounds.3.total.ios");
+    json_object_array_del_idx(rounds, 4, 2);
+    json_object_object_add(doc, "status", json_object_new_string("interrupted"));
+    json_object_object_add(json_at(doc, "groups.1"), "done", json_object_new_boolean(0));
+    snprintf(path, sizeof(path), "%s/results.json", out);
+    assert_int_equal(json_object_to_file(path, doc), 0);
+    json_object_put(doc);
+    char *again[] = {"ptsbench", "run", "--resume", out, "--destructive",
+                     "--overwrite-signatures", NULL};
+    doc = ptsbench_results(again, out, 0, NULL);
+    assert_non_null(doc);
+    assert_string_equal(json_object_get_string(json_at(doc, "status")), "complete");
+    assert_int_equal(json_object_array_length(json_at(doc, "rounds")), 6);
+    assert_true(json_num(doc, "rounds.3.total.ios") == kept_ios);   /* kept as recorded */
+    for (int i = 0; i < 6; i++) {
+        char k[48];
+        snprintf(k, sizeof(k), "rounds.%d.group", i);
+        assert_true(json_num(doc, k) == (i < 3 ? 1 : 2));
+        snprintf(k, sizeof(k), "rounds.%d.round", i);
+        assert_true(json_num(doc, k) == i + 1);
+    }
+    assert_true(json_num(doc, "groups.1.first_round") == 4);
+    assert_true(json_num(doc, "groups.1.last_round") == 6);
+    assert_true(json_num(doc, "groups.1.steady_state.rounds_run") == 3);
+    assert_non_null(strstr(json_object_get_string(json_at(doc, "resumed.0.how")), "continued"));
+    json_object_put(doc);
+    zram_remove(dev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_same_name_jobs),
         cmocka_unit_test(test_resume_second_group),
         cmocka_unit_test(test_zram_two_jobs),
+        cmocka_unit_test(test_zram_resume_second_group),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
