@@ -967,6 +967,23 @@ static const char *const *group_labels(struct run_record *rec)
     return labels;
 }
 
+/* A run of several jobs: a job of the round with too few I/Os to measure (metrics.h; an
+ * engine that filled no figures for it too): true, with why naming the job. */
+static bool job_too_few(const struct run_record *rec, const struct round_metrics *m, char *why,
+                        size_t len)
+{
+    const struct run_group *g = &rec->groups[rec->group];
+    for (unsigned j = 0; j < m->n_jobs && j < g->n_jobs; j++) {
+        char w[256];
+        const struct wl_job *job = &rec->jobs.jobs[g->first_job + j];
+        if (metrics_too_few(&m->jobs[j], wl_max_bs(&job->wl), w, sizeof(w))) {
+            snprintf(why, len, "job %s %s", job->label, w);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The rounds: WDPC rounds (when the preparation asks for them), then up to max_rounds measured
  * rounds, each recorded and written before it is printed. Returns an exit code. */
 static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
@@ -1037,6 +1054,10 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
         if (metrics_too_few(m, group_max_bs(rec), why, sizeof(why))) {
             /* recorded, and the run fails saying why (metrics.h: the minimum) */
             snprintf(rec->error, sizeof(rec->error), "round %u %s", r, why);
+            return EXIT_FAILURE_RUN;
+        }
+        if (job_too_few(rec, m, why, sizeof(why))) {   /* each job measured, or said why not */
+            snprintf(rec->error, sizeof(rec->error), "round %u, %s", r, why);
             return EXIT_FAILURE_RUN;
         }
         if (in_wdpc && m->write.bytes == 0) {

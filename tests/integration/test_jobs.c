@@ -135,6 +135,15 @@ static void test_two_concurrent_jobs(void **state)
     assert_non_null(strstr(d.out, "    job writer: rw=randwrite"));
     assert_null(strstr(d.out, "round  1/3"));
     cmd_result_free(&d);
+    /* FILE:SECTION still runs that one job, recorded as a run of one job */
+    char one[700];
+    snprintf(one, sizeof(one), "%s:writer", fio);
+    struct json_object *single = run_jobs("rw-one", SIM, one, "1", "-q", NULL);
+    assert_non_null(single);
+    assert_null(json_at(single, "jobs"));
+    assert_null(json_at(single, "rounds.0.group"));
+    assert_string_equal(json_object_get_string(json_at(single, "workload.name")), "writer");
+    json_object_put(single);
     /* show DIR: the same from the file */
     char show_dir[600];
     snprintf(show_dir, sizeof(show_dir), "%s/rw", dir);
