@@ -3,7 +3,13 @@
  * run_prepare() checks everything (workload, target geometry, active range, safety, output
  * directory) without writing anything; run_execute() then creates what it must (a file target,
  * the output directory), starts the workers and runs the rounds, writing the results file
- * atomically after every round. */
+ * atomically after every round.
+ *
+ * Several jobs (a fio file of several sections, io/jobset.h): every job is checked as one would
+ * be; purge and preconditioning run once, before the first group; then each group runs on a
+ * pool of its jobs (worker_pool_start_jobs) for the run's rounds, with its ramp, and is judged
+ * on its own rounds only; the drive's state carries over from group to group. Every round
+ * records its group and each job's figures (metrics.h), the results each group's verdict. */
 #ifndef PTSBENCH_RUN_H
 #define PTSBENCH_RUN_H
 

@@ -1,6 +1,6 @@
 /* worker.h — one worker: a thread with its own engine instance running the I/O loop.
  *
- * Workers live for the whole run.  With a virtual-clock engine (the simulated drive) the pool
+ * Workers live for the whole run (for a run of several groups, the group's).  With a virtual-clock engine (the simulated drive) the pool
  * starts no threads: it runs every worker in the calling thread as a discrete-event loop,
  * always advancing the worker whose next completion comes first.  For each round the coordinator sets the round's limits,
  * releases the workers, and waits for them (worker_pool_round); each worker counts its own
