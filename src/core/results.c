@@ -909,6 +909,10 @@ static void cache_rounds(struct run_record *rec)
         for (int d = 0; d < IO_NDIR; d++) {   /* written: not needed again (1,440 rounds of a */
             free(rec->rounds[i].lat_dir[d]);  /* 24 h WSAT would keep 86 MB of them) */
             rec->rounds[i].lat_dir[d] = NULL;
+            for (unsigned j = 0; j < rec->rounds[i].n_jobs; j++) {   /* nor each job's */
+                free(rec->rounds[i].jobs[j].lat_dir[d]);
+                rec->rounds[i].jobs[j].lat_dir[d] = NULL;
+            }
         }
     }
     c->n = rec->n_rounds;
