@@ -185,6 +185,20 @@ void results_lat_hist_add(struct json_object *o, const struct round_metrics *m)
     jw_add(o, "lat_hist", h);
 }
 
+/* A round's (or a job's) per-interval samples. */
+static struct json_object *samples_json(const struct sample_series *s)
+{
+    struct json_object *so = json_object_new_object();
+    jw_add(so, "interval_s", jw_num(s->interval_s));
+    jw_add(so, "iops", array_json(s->iops, s->n));
+    jw_add(so, "read_iops", array_json(s->read_iops, s->n));
+    jw_add(so, "write_iops", array_json(s->write_iops, s->n));
+    jw_add(so, "mb_s", array_json(s->mb_s, s->n));
+    jw_add(so, "read_mb_s", array_json(s->read_mb_s, s->n));
+    jw_add(so, "write_mb_s", array_json(s->write_mb_s, s->n));
+    return so;
+}
+
 /* A run of several jobs: a round's group (1-based, as printed) and each job's figures. */
 static void round_jobs_add(struct json_object *o, const struct round_metrics *m)
 {
@@ -199,6 +213,8 @@ static void round_jobs_add(struct json_object *o, const struct round_metrics *m)
         jw_add(jo, "elapsed_s", jw_num(jm->elapsed_s));
         results_figures_add(jo, &jm->read, &jm->write, &jm->total);
         results_depth_gap_add(jo, jm);
+        results_lat_hist_add(jo, jm);
+        jw_add(jo, "samples", samples_json(&jm->samples));
         json_object_array_add(jobs, jo);
     }
     jw_add(o, "jobs", jobs);
@@ -213,16 +229,7 @@ struct json_object *results_round_json(const struct round_metrics *m)
     results_figures_add(o, &m->read, &m->write, &m->total);
     results_depth_gap_add(o, m);
     results_lat_hist_add(o, m);
-    const struct sample_series *s = &m->samples;
-    struct json_object *so = json_object_new_object();
-    jw_add(so, "interval_s", jw_num(s->interval_s));
-    jw_add(so, "iops", array_json(s->iops, s->n));
-    jw_add(so, "read_iops", array_json(s->read_iops, s->n));
-    jw_add(so, "write_iops", array_json(s->write_iops, s->n));
-    jw_add(so, "mb_s", array_json(s->mb_s, s->n));
-    jw_add(so, "read_mb_s", array_json(s->read_mb_s, s->n));
-    jw_add(so, "write_mb_s", array_json(s->write_mb_s, s->n));
-    jw_add(o, "samples", so);
+    jw_add(o, "samples", samples_json(&m->samples));
     if (m->n_hosts) {   /* remote load generators (fio client/server): each host's figures */
         struct json_object *hosts = json_object_new_array();
         for (unsigned i = 0; i < m->n_hosts; i++) {

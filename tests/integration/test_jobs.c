@@ -95,6 +95,8 @@ static void check_reader_writer(struct json_object *doc, double group)
         assert_true(json_num(r, "write.ios") == json_num(b, "write.ios"));
         assert_non_null(json_at(a, "total.lat_us.percentiles"));
         assert_non_null(json_at(b, "depth"));
+        assert_non_null(json_at(a, "samples.iops"));
+        assert_non_null(json_at(a, "lat_hist"));
     }
 }
 
