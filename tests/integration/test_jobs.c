@@ -275,6 +275,39 @@ static void test_resume_second_group(void **state)
     json_object_put(doc);
 }
 
+/* --parallel targets: each target's copy runs every group; the aggregate adds a round only
+ * while every target is in the same group, and names it. */
+static void test_parallel_targets(void **state)
+{
+    (void)state;
+    char fio[600], text[1024];
+    snprintf(text, sizeof(text), "%s\n[writer]\nrw=randwrite\n\n[reader]\nstonewall\n"
+             "rw=randread\n", GLOBAL);
+    write_fio("fleet", text, fio, sizeof(fio));
+    char out[600];
+    snprintf(out, sizeof(out), "%s/fleet", dir);
+    char *argv[] = {"ptsbench", "run", "-t", SIM, "-t", SIM, "--parallel", "-w", fio, "-n", "3",
+                    "--round-time", "1", "-q", "-o", out, NULL};
+    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+    assert_non_null(doc);
+    struct json_object *rows = json_at(doc, "aggregate.rounds");
+    assert_non_null(rows);
+    assert_int_equal(json_object_array_length(rows), 6);
+    for (size_t i = 0; i < 6; i++) {
+        char k[64];
+        snprintf(k, sizeof(k), "aggregate.rounds.%zu.group", i);
+        assert_true(json_num(doc, k) == (i < 3 ? 1 : 2));
+    }
+    json_object_put(doc);
+    char one[700];
+    snprintf(one, sizeof(one), "%s/sim-zdrive-6300-1.6t/results.json", out);
+    struct json_object *t = load_json(one);
+    assert_non_null(t);
+    assert_int_equal(json_object_array_length(json_at(t, "groups")), 2);
+    assert_true(json_num(t, "groups.1.first_round") == 4);
+    json_object_put(t);
+}
+
 /* Two concurrent jobs on a zram device of the test's own, under io_uring and libaio. */
 static void test_zram_two_jobs(void **state)
 {
@@ -364,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_stonewalled_groups),
         cmocka_unit_test(test_same_name_jobs),
         cmocka_unit_test(test_resume_second_group),
+        cmocka_unit_test(test_parallel_targets),
         cmocka_unit_test(test_zram_two_jobs),
         cmocka_unit_test(test_zram_resume_second_group),
     };
