@@ -157,6 +157,13 @@ static void test_two_concurrent_jobs(void **state)
     assert_non_null(strstr(r.out, "group 1 of 1 (reader, writer)"));
     assert_non_null(strstr(r.out, "job writer"));
     cmd_result_free(&r);
+    /* export: the group's row and a row per job, each with its own workload */
+    const char *eargs[] = {"export", show_dir, NULL};
+    assert_int_equal(ptsbench_run(&r, eargs), 0);
+    assert_int_equal(count_prefixed_lines(r.out, "ptsbench.run,run_job,,group 1,sim,\"rw=randread"),
+                     3);
+    assert_int_equal(count_prefixed_lines(r.out, "ptsbench.run,run_round,,group 1,"), 3);
+    cmd_result_free(&r);
 }
 
 /* A stonewalled sequence: the rounds of group 1, then those of group 2, each group for the
