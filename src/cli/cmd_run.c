@@ -177,7 +177,7 @@ static int run_go(void)
         code = EXIT_OK;   /* one of several targets, asked only to check (cli/cli_fleet.h) */
     } else if (dry_run) {
         run_print_plan(rec);
-        run_print_dry_run(&rec->target, wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE ||
+        run_print_dry_run(&rec->target, run_writes(rec) || rec->prep != DS_PREP_NONE ||
                                             cfg.purge != PURGE_NONE,
                           rec->layout, cfg.purge, rec->results_path);
         code = EXIT_OK;

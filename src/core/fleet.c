@@ -100,6 +100,16 @@ struct json_object *fleet_aggregate(struct json_object *const *docs, const char 
         if (len < common)
             common = len;
     }
+    /* a run of several groups (io/jobset.h): rounds are added only while every target is in
+     * the same group (targets that stop a group at different rounds part there) */
+    for (size_t i = 0; common != SIZE_MAX && i < common; i++) {
+        const double g0 = jp_num(jp_idx(jp_arr(docs[0], key), i), "group");
+        for (unsigned t = 1; t < n && i < common; t++) {
+            const double g = jp_num(jp_idx(jp_arr(docs[t], key), i), "group");
+            if (!(g == g0 || (isnan(g) && isnan(g0))))
+                common = i;
+        }
+    }
     if (common == 0 || common == SIZE_MAX)
         return NULL;
     struct json_object *out = json_object_new_object(), *rows = json_object_new_array();
@@ -121,6 +131,9 @@ struct json_object *fleet_aggregate(struct json_object *const *docs, const char 
         const double num = jp_num(items[0], !strcmp(key, "rounds") ? "round" : "pass");
         json_object_object_add(row, !strcmp(key, "rounds") ? "round" : "pass",
                                jw_int(isnan(num) ? (long long)i + 1 : (long long)num));
+        const double group = jp_num(items[0], "group");
+        if (!isnan(group))   /* several jobs: the group every target was running */
+            json_object_object_add(row, "group", jw_int((long long)group));
         json_object_object_add(row, "window_s", jw_num(window));
         json_object_object_add(row, "read", dir_sum(items, n, "read", window));
         json_object_object_add(row, "write", dir_sum(items, n, "write", window));

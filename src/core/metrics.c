@@ -192,6 +192,11 @@ void metrics_free(struct round_metrics *m)
         m->lat_dir[d] = NULL;
     }
     m->n_hosts = 0;
+    for (unsigned j = 0; j < m->n_jobs; j++)
+        metrics_free(&m->jobs[j]);
+    free(m->jobs);
+    m->jobs = NULL;
+    m->n_jobs = 0;
 }
 
 #define LAT(d_, p_) .kind = METRIC_KIND_LAT, .dir = (d_), .pct = (p_), .lower_is_better = true

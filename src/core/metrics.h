@@ -135,6 +135,13 @@ struct round_metrics {
     struct ds_reads unwritten; /* its reads of never-written space (drive_state.h) */
     struct depth_figure depth;
     struct engine_choices choices;   /* the engines' over the round, summed over the workers */
+    /* A run of several jobs (io/jobset.h): the round's group (0-based) and each of its jobs'
+     * own figures (n_jobs of them, jobs[j].label names it; NULL, 0 for one job); the figures
+     * above are then the group's: every job's I/O together. */
+    unsigned group;
+    struct round_metrics *jobs;
+    unsigned n_jobs;
+    const char *label;         /* a job's record: its label (the jobset's, not owned) */
     char gap[256];             /* a suite element or profile round with too few I/Os
                                   (metrics_too_few): why; its figures are recorded, labelled
                                   with this ("gap") */

@@ -186,15 +186,9 @@ void results_lat_hist_add(struct json_object *o, const struct round_metrics *m)
     jw_add(o, "lat_hist", h);
 }
 
-struct json_object *results_round_json(const struct round_metrics *m)
+/* A round's (or a job's) per-interval samples. */
+static struct json_object *samples_json(const struct sample_series *s)
 {
-    struct json_object *o = json_object_new_object();
-    jw_add(o, "round", jw_int(m->round));
-    jw_add(o, "elapsed_s", jw_num(m->elapsed_s));
-    results_figures_add(o, &m->read, &m->write, &m->total);
-    results_depth_gap_add(o, m);
-    results_lat_hist_add(o, m);
-    const struct sample_series *s = &m->samples;
     struct json_object *so = json_object_new_object();
     jw_add(so, "interval_s", jw_num(s->interval_s));
     jw_add(so, "iops", array_json(s->iops, s->n));
@@ -203,7 +197,40 @@ struct json_object *results_round_json(const struct round_metrics *m)
     jw_add(so, "mb_s", array_json(s->mb_s, s->n));
     jw_add(so, "read_mb_s", array_json(s->read_mb_s, s->n));
     jw_add(so, "write_mb_s", array_json(s->write_mb_s, s->n));
-    jw_add(o, "samples", so);
+    return so;
+}
+
+/* A run of several jobs: a round's group (1-based, as printed) and each job's figures. */
+static void round_jobs_add(struct json_object *o, const struct round_metrics *m)
+{
+    if (!m->jobs)
+        return;
+    jw_add(o, "group", jw_int(m->group + 1));
+    struct json_object *jobs = json_object_new_array();
+    for (unsigned j = 0; j < m->n_jobs; j++) {
+        const struct round_metrics *jm = &m->jobs[j];
+        struct json_object *jo = json_object_new_object();
+        jw_add(jo, "label", jw_str(jm->label ? jm->label : ""));
+        jw_add(jo, "elapsed_s", jw_num(jm->elapsed_s));
+        results_figures_add(jo, &jm->read, &jm->write, &jm->total);
+        results_depth_gap_add(jo, jm);
+        results_lat_hist_add(jo, jm);
+        jw_add(jo, "samples", samples_json(&jm->samples));
+        json_object_array_add(jobs, jo);
+    }
+    jw_add(o, "jobs", jobs);
+}
+
+struct json_object *results_round_json(const struct round_metrics *m)
+{
+    struct json_object *o = json_object_new_object();
+    jw_add(o, "round", jw_int(m->round));
+    round_jobs_add(o, m);
+    jw_add(o, "elapsed_s", jw_num(m->elapsed_s));
+    results_figures_add(o, &m->read, &m->write, &m->total);
+    results_depth_gap_add(o, m);
+    results_lat_hist_add(o, m);
+    jw_add(o, "samples", samples_json(&m->samples));
     if (m->lat_target.present)   /* latency_target: the depth the search kept, and the verdict */
         jw_add(o, "latency_target", lat_round_json(&m->lat_target));
     if (m->n_hosts) {   /* remote load generators (fio client/server): each host's figures */
@@ -706,6 +733,50 @@ static struct json_object *preconditioning_json(const struct run_record *rec)
     return o;
 }
 
+/* A run of several jobs: "jobs" (label, group, workload as results_workload_json writes it)
+ * and "groups" (each group's jobs, rounds and steady-state verdict over its own rounds). */
+static void jobs_groups_add(struct json_object *doc, const struct run_record *rec)
+{
+    const struct run_config *c = &rec->cfg;
+    struct json_object *jobs = json_object_new_array();
+    for (unsigned j = 0; j < rec->jobs.n; j++) {
+        struct json_object *jo = json_object_new_object();
+        jw_add(jo, "label", jw_str(rec->jobs.jobs[j].label));
+        jw_add(jo, "group", jw_int(rec->jobs.jobs[j].group + 1));
+        jw_add(jo, "workload", results_workload_json(&rec->jobs.jobs[j].wl,
+                                                     rec->ranges ? &rec->ranges[j] : &rec->range));
+        json_object_array_add(jobs, jo);
+    }
+    jw_add(doc, "jobs", jobs);
+    struct json_object *groups = json_object_new_array();
+    for (unsigned g = 0; g < rec->jobs.n_groups; g++) {
+        const struct run_group *gr = &rec->groups[g];
+        struct json_object *go = json_object_new_object();
+        jw_add(go, "group", jw_int(g + 1));
+        struct json_object *labels = json_object_new_array();
+        for (unsigned j = gr->first_job; j < gr->first_job + gr->n_jobs; j++)
+            json_object_array_add(labels, jw_str(rec->jobs.jobs[j].label));
+        jw_add(go, "jobs", labels);
+        jw_add(go, "first_round", gr->first_round ? jw_int(gr->first_round) : NULL);
+        jw_add(go, "last_round", gr->first_round ? jw_int(gr->last_round) : NULL);
+        jw_add(go, "done", json_object_new_boolean(gr->done));
+        if (gr->steady_json && !(rec->group == g && !gr->done)) {
+            jw_add(go, "steady_state", json_object_get(gr->steady_json));
+        } else if (gr->first_round) {
+            struct json_object *ss = results_steady_json(
+                &gr->steady, gr->verdict.steady ? gr->steady_round : 0, &c->criteria, c->track,
+                gr->measured);
+            results_verdict_json(ss, &gr->verdict, rec->wdpc ? &gr->guard : NULL,
+                                 rec->wdpc ? &c->guard : NULL);
+            jw_add(go, "steady_state", ss);
+        }
+        json_object_array_add(groups, go);
+    }
+    jw_add(doc, "groups", groups);
+    if (rec->jobs.note[0])
+        jw_add(doc, "jobs_note", jw_str(rec->jobs.note));
+}
+
 static struct json_object *build_doc(const struct run_record *rec, bool with_rounds)
 {
     const struct run_config *c = &rec->cfg;
@@ -741,7 +812,12 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
         jw_add(eng, "remotes", r);
     }
     jw_add(doc, "engine", eng);
-    jw_add(doc, "workload", results_workload_json(&rec->wl, &rec->range));
+    if (rec->jobs.n > 1 && rec->ranges) {   /* the first job's; every job's in "jobs" */
+        jw_add(doc, "workload", results_workload_json(&rec->jobs.jobs[0].wl, &rec->ranges[0]));
+        jobs_groups_add(doc, rec);
+    } else {
+        jw_add(doc, "workload", results_workload_json(&rec->wl, &rec->range));
+    }
 
     struct json_object *run = json_object_new_object();
     jw_add(run, "max_rounds", jw_int(c->max_rounds));
@@ -785,6 +861,9 @@ static struct json_object *build_doc(const struct run_record *rec, bool with_rou
     struct json_object *fio_ss = fio_ss_json(rec);   /* a fio job's ss: fio's criterion */
     if (fio_ss)
         jw_add(ss, "fio", fio_ss);
+    if (rec->jobs.n > 1)   /* the group it judges, never every job's rounds together */
+        jw_add(ss, "group", jw_int(rec->group < rec->jobs.n_groups ? rec->group + 1
+                                                                  : rec->jobs.n_groups));
     jw_add(doc, "steady_state", ss);
     if (rec->last_window.last_round) {   /* --all-rounds: the last window too */
         struct json_object *lw = results_steady_json(&rec->last_window,
@@ -849,6 +928,10 @@ static void cache_rounds(struct run_record *rec)
         for (int d = 0; d < IO_NDIR; d++) {   /* written: not needed again (1,440 rounds of a */
             free(rec->rounds[i].lat_dir[d]);  /* 24 h WSAT would keep 86 MB of them) */
             rec->rounds[i].lat_dir[d] = NULL;
+            for (unsigned j = 0; j < rec->rounds[i].n_jobs; j++) {   /* nor each job's */
+                free(rec->rounds[i].jobs[j].lat_dir[d]);
+                rec->rounds[i].jobs[j].lat_dir[d] = NULL;
+            }
         }
     }
     c->n = rec->n_rounds;

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,13 +48,60 @@ static bool tracking_name_ok(const char *name)
     return false;
 }
 
+bool run_writes(const struct run_record *rec)
+{
+    for (unsigned j = 0; j < rec->jobs.n; j++)
+        if (wl_writes(&rec->jobs.jobs[j].wl))
+            return true;
+    return rec->jobs.n == 0 && wl_writes(&rec->wl);
+}
+
+/* Does any job read? */
+static bool run_reads(const struct run_record *rec)
+{
+    for (unsigned j = 0; j < rec->jobs.n; j++)
+        if (rec->jobs.jobs[j].wl.read_pct > 0)
+            return true;
+    return rec->jobs.n == 0 && rec->wl.read_pct > 0;
+}
+
+/* The running group's: does a job of it write; its largest I/O; its longest ramp. */
+static bool group_writes(const struct run_record *rec)
+{
+    const struct run_group *g = &rec->groups[rec->group];
+    for (unsigned j = g->first_job; j < g->first_job + g->n_jobs; j++)
+        if (wl_writes(&rec->jobs.jobs[j].wl))
+            return true;
+    return false;
+}
+
+static uint32_t group_max_bs(const struct run_record *rec)
+{
+    const struct run_group *g = &rec->groups[rec->group];
+    uint32_t bs = 0;
+    for (unsigned j = g->first_job; j < g->first_job + g->n_jobs; j++)
+        if (wl_max_bs(&rec->jobs.jobs[j].wl) > bs)
+            bs = wl_max_bs(&rec->jobs.jobs[j].wl);
+    return bs;
+}
+
+static uint64_t group_ramp_ns(const struct run_record *rec)
+{
+    const struct run_group *g = &rec->groups[rec->group];
+    uint64_t ns = 0;
+    for (unsigned j = g->first_job; j < g->first_job + g->n_jobs; j++)
+        if (rec->jobs.jobs[j].wl.ramp_ns > ns)
+            ns = rec->jobs.jobs[j].wl.ramp_ns;
+    return ns;
+}
+
 /* Is a layout due (layout.h)? A workload that reads a file target with nothing else writing
  * the range first (no WIPC); step_layout_due decides and refuses. 0, or -1 with err. */
 static int layout_due(struct run_record *rec, char *err, size_t errlen)
 {
     const struct run_config *c = &rec->cfg;
     rec->layout = false;
-    if (c->no_layout || rec->wl.read_pct == 0 || rec->prep != DS_PREP_NONE || c->n_remotes ||
+    if (c->no_layout || !run_reads(rec) || rec->prep != DS_PREP_NONE || c->n_remotes ||
         c->resume)
         return 0;
     return step_layout_due(&rec->target, &rec->range, c->purge != PURGE_NONE, &rec->layout, err,
@@ -91,6 +139,12 @@ static int prepare_rounds(struct run_record *rec, char *err, size_t errlen)
     if (wl_validate(&rec->wl, err, errlen) != 0 ||
         engine_keys_check(rec->engine, &rec->wl, err, errlen) != 0)
         return -1;
+    for (unsigned j = 1; j < rec->jobs.n; j++) {   /* several jobs: each checked, named */
+        char e[ERR_LEN];
+        if (wl_validate(&rec->jobs.jobs[j].wl, e, sizeof(e)) != 0 ||
+            engine_keys_check(rec->engine, &rec->jobs.jobs[j].wl, e, sizeof(e)) != 0)
+            return errf(err, errlen, "job %s: %s", rec->jobs.jobs[j].label, e);
+    }
 
     if (!c->round_bytes && !c->round_time_ns) {
         c->round_bytes = rec->wl.round_bytes;
@@ -110,6 +164,30 @@ static int prepare_rounds(struct run_record *rec, char *err, size_t errlen)
     return 0;
 }
 
+/* Every job's range checked against the target (ranges[j]); rec->range the span of them all
+ * (one job: its own). 0, or -1 with err (naming the job when there are several). */
+static int prepare_ranges(struct run_record *rec, char *err, size_t errlen)
+{
+    const struct target_info *t = &rec->target;
+    rec->ranges = xcalloc(rec->jobs.n, sizeof(*rec->ranges));
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (unsigned j = 0; j < rec->jobs.n; j++) {
+        const struct wl_job *job = &rec->jobs.jobs[j];
+        char e[ERR_LEN];
+        if (wl_check_target_scaled(&job->wl, t->capacity, t->logical_sector,
+                                   (uint64_t)run_target_weight(t), t->path, &rec->ranges[j], e,
+                                   sizeof(e)) != 0)
+            return rec->jobs.n > 1 ? errf(err, errlen, "job %s: %s", job->label, e)
+                                   : errf(err, errlen, "%s", e);
+        if (rec->ranges[j].start < lo)
+            lo = rec->ranges[j].start;
+        if (rec->ranges[j].start + rec->ranges[j].len > hi)
+            hi = rec->ranges[j].start + rec->ranges[j].len;
+    }
+    rec->range = rec->jobs.n == 1 ? rec->ranges[0] : (struct wl_range){lo, hi - lo};
+    return 0;
+}
+
 /* The target probed (local, or --remote through fio's client/server mode), the workers placed
  * and the workload's range checked against the target. 0, or -1 with err. */
 static int prepare_target(struct run_record *rec, bool sim_target,
@@ -126,7 +204,7 @@ static int prepare_target(struct run_record *rec, bool sim_target,
         if (sim_target)
             return errf(err, errlen, "--remote: %s is a simulated drive (local only)",
                         c->target_path);
-        if (!strncmp(c->target_path, "/dev/", 5) && wl_writes(&rec->wl) && !c->destructive)
+        if (!strncmp(c->target_path, "/dev/", 5) && run_writes(rec) && !c->destructive)
             return errf(err, errlen, "refusing to write to %s on the remote hosts without "
                                      "--destructive (its data would be destroyed; the remote fio "
                                      "refuses mounted devices itself)", c->target_path);
@@ -138,9 +216,7 @@ static int prepare_target(struct run_record *rec, bool sim_target,
     }
     if (run_place(&c->numa, &rec->target, &rec->place, err, errlen) != 0)
         return -1;
-    return wl_check_target_scaled(&rec->wl, rec->target.capacity, rec->target.logical_sector,
-                                  (uint64_t)run_target_weight(&rec->target), rec->target.path,
-                                  &rec->range, err, errlen);
+    return prepare_ranges(rec, err, errlen);
 }
 
 /* What the run will write checked before anything is written: --precondition and --purge not
@@ -155,12 +231,12 @@ static int prepare_writes(struct run_record *rec, char *err, size_t errlen)
     if (c->purge != PURGE_NONE && c->n_remotes)
         return errf(err, errlen, "--purge %s: not with --remote (purge each host's drive first)",
                     purge_method_name(c->purge));
-    rec->wdpc = rec->prep == DS_PREP_STEADY && wl_writes(&rec->wl);
+    rec->wdpc = rec->prep == DS_PREP_STEADY && run_writes(rec);
     if (c->resume && run_resume_same_target(c->resume, &rec->target, err, errlen) != 0)
         return -1;
     if (layout_due(rec, err, errlen) != 0)
         return -1;
-    const bool writes = wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE || c->purge != PURGE_NONE;
+    const bool writes = run_writes(rec) || rec->prep != DS_PREP_NONE || c->purge != PURGE_NONE;
     if (run_check_safety(&rec->target, writes || rec->layout, c->destructive,
                          c->overwrite_signatures, err, errlen) != 0) {
         if (!writes)
@@ -186,8 +262,12 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     if (!workload_spec || !*workload_spec)
         return errf(err, errlen, "missing --workload (inline spec like rw=randread,bs=4k,qd=32 "
                                  "or a profile name)");
-    if (wl_resolve(workload_spec, profile_dirs, &rec->wl, err, errlen) != 0)
+    if (wl_resolve_jobs(workload_spec, profile_dirs, &rec->jobs, err, errlen) != 0)
         return -1;
+    rec->wl = rec->jobs.jobs[0].wl;
+    rec->groups = xcalloc(rec->jobs.n_groups, sizeof(*rec->groups));
+    for (unsigned g = 0; g < rec->jobs.n_groups; g++)
+        wl_jobset_group(&rec->jobs, g, &rec->groups[g].first_job, &rec->groups[g].n_jobs);
     /* a fio job file's filename and ioengine, unless the command names its own */
     if ((!c->target_path || !*c->target_path) && rec->wl.filename[0])
         c->target_path = rec->wl.filename;
@@ -229,10 +309,15 @@ static void print_time_bound(const struct run_record *rec)
                round);
     } else {
         snprintf(round, sizeof(round), "%g s", (double)c->round_time_ns / 1e9);
-        run_format_duration((double)c->max_rounds * (double)c->round_time_ns / 1e9, total,
-                            sizeof(total));
-        printf("  time    up to %u round%s of %s: at most %s%s", c->max_rounds,
-               c->max_rounds == 1 ? "" : "s", round, total, clock);
+        const unsigned groups = rec->jobs.n_groups > 1 ? rec->jobs.n_groups : 1;
+        run_format_duration((double)groups * c->max_rounds * (double)c->round_time_ns / 1e9,
+                            total, sizeof(total));
+        if (groups > 1)   /* each group for the rounds */
+            printf("  time    up to %u round%s of %s in each of %u groups: at most %s%s",
+                   c->max_rounds, c->max_rounds == 1 ? "" : "s", round, groups, total, clock);
+        else
+            printf("  time    up to %u round%s of %s: at most %s%s", c->max_rounds,
+                   c->max_rounds == 1 ? "" : "s", round, total, clock);
     }
     if (c->purge != PURGE_NONE)
         printf(", plus the purge (%s: as long as the drive takes)", purge_method_name(c->purge));
@@ -244,6 +329,29 @@ static void print_time_bound(const struct run_record *rec)
                "long as the drive takes)", c->round_bytes ? "" : " of the same length",
                c->wdpc_max_fills, range);
     printf("\n");
+}
+
+/* Several jobs: the groups, in the order they run, and each job's workload and notes. */
+static void print_plan_jobs(const struct run_record *rec)
+{
+    const struct wl_jobset *js = &rec->jobs;
+    printf("ptsbench %s: %s: %u jobs in %u group%s (the jobs of a group run at once, each on its "
+           "own workers; groups one after another, each for the rounds below)\n",
+           PTSBENCH_VERSION, js->source, js->n, js->n_groups, js->n_groups == 1 ? "" : "s");
+    if (js->note[0])
+        printf("  note    %s\n", js->note);
+    for (unsigned g = 0; g < js->n_groups; g++) {
+        const struct run_group *gr = &rec->groups[g];
+        printf("  group %u: %u job%s%s\n", g + 1, gr->n_jobs, gr->n_jobs == 1 ? "" : "s",
+               gr->n_jobs == 1 ? "" : " at once");
+        for (unsigned j = gr->first_job; j < gr->first_job + gr->n_jobs; j++) {
+            char spec[512];
+            wl_format(&js->jobs[j].wl, spec, sizeof(spec));
+            printf("    job %s: %s\n", js->jobs[j].label, spec);
+            if (js->jobs[j].wl.note[0])
+                printf("      note %s\n", js->jobs[j].wl.note);
+        }
+    }
 }
 
 void run_print_plan(const struct run_record *rec)
@@ -258,8 +366,11 @@ void run_print_plan(const struct run_record *rec)
     } else {
         snprintf(len, sizeof(len), "%g s", (double)c->round_time_ns / 1e9);
     }
-    printf("ptsbench %s: %s\n", PTSBENCH_VERSION, spec);
-    if (rec->wl.note[0])
+    if (rec->jobs.n > 1)
+        print_plan_jobs(rec);
+    else
+        printf("ptsbench %s: %s\n", PTSBENCH_VERSION, spec);
+    if (rec->jobs.n <= 1 && rec->wl.note[0])
         printf("  note    %s\n", rec->wl.note);
     run_print_target_engine(&rec->target, rec->engine);
     if (c->purge != PURGE_NONE)
@@ -283,9 +394,10 @@ void run_print_plan(const struct run_record *rec)
              c->purge == PURGE_NONE)
         printf("  content history unknown: ptsbench neither purged nor wrote this device before "
                "the rounds\n");
-    printf("  rounds  up to %u of %s%s; tracked on %s\n", c->max_rounds, len,
+    printf("  rounds  up to %u of %s%s%s; tracked on %s\n", c->max_rounds, len,
+           rec->jobs.n_groups > 1 ? " per group, each group judged on its own rounds" : "",
            c->stop_at_steady ? rec->prep == DS_PREP_NONE || (rec->prep == DS_PREP_WIPC &&
-                                                             wl_writes(&rec->wl))
+                                                             run_writes(rec))
                                    ? ", stopping at the first stable window"
                                    : ", stopping at steady state"
                              : "", c->track);
@@ -347,6 +459,21 @@ static void round_state_text(const struct run_record *rec, const struct round_me
                  w->average > 0 ? 100 * w->slope_excursion / w->average : 0);
 }
 
+/* One job's figures in a round, indented under the group's line. */
+static void print_job_line(const struct round_metrics *j)
+{
+    char iops[32], r[32], w[32], mb[32], mean[32], p999[32], qd[256];
+    units_format_figure(j->total.iops, UNITS_FIG_IOPS, iops, sizeof(iops));
+    units_format_figure(j->read.iops, UNITS_FIG_IOPS, r, sizeof(r));
+    units_format_figure(j->write.iops, UNITS_FIG_IOPS, w, sizeof(w));
+    units_format_figure(j->total.mb_s, UNITS_FIG_MBS, mb, sizeof(mb));
+    units_format_figure(j->total.lat.mean_us, UNITS_FIG_LAT, mean, sizeof(mean));
+    units_format_figure(j->total.lat.pct_us[METRICS_P99_9], UNITS_FIG_LAT, p999, sizeof(p999));
+    metrics_depth_text(&j->depth, qd, sizeof(qd));
+    printf("    job %s  IOPS %s (r %s w %s)  %s MB/s  lat mean %s p99.9 %s%s%s\n",
+           j->label ? j->label : "?", iops, r, w, mb, mean, p999, *qd ? "  " : "", qd);
+}
+
 static void print_round(const struct run_record *rec, const struct round_metrics *m)
 {
     char iops[32], r[32], w[32], mb[32], mean[32], p999[32], ss[256];
@@ -383,9 +510,15 @@ static void print_round(const struct run_record *rec, const struct round_metrics
     char qd[256];   /* the depth not kept (metrics.h), beside the state */
     metrics_depth_text(&m->depth, qd, sizeof(qd));
     lat_round_text(&m->lat_target, qd, sizeof(qd));
-    printf("%s  IOPS %s (r %s w %s)  %s MB/s  lat mean %s p99.9 %s%s%s  %s%s%s%s\n", num, iops, r,
-           w, mb, mean, p999, dev, rec->target.sim ? " (simulated)" : "", ss, *qd ? "  " : "", qd,
+    char grp[32] = "";
+    if (rec->jobs.n > 1)   /* several jobs: the group's figures, then each job's */
+        snprintf(grp, sizeof(grp), "group %u ", m->group + 1);
+    printf("%s%s  IOPS %s (r %s w %s)  %s MB/s  lat mean %s p99.9 %s%s%s  %s%s%s%s\n", grp, num,
+           iops, r, w, mb, mean, p999, dev, rec->target.sim ? " (simulated)" : "", ss,
+           *qd ? "  " : "", qd,
            m->thermal.throttled == THERMAL_YES ? "  throttled" : "");   /* thermal_rounds.h */
+    for (unsigned j = 0; m->n_jobs > 1 && j < m->n_jobs; j++)   /* several in the group */
+        print_job_line(&m->jobs[j]);
     fflush(stdout);
 }
 
@@ -400,8 +533,60 @@ static void say_throttled(const struct run_record *rec, unsigned first, unsigned
                "drive at its thermal limit, not its unthrottled rate", k == 1 ? "" : "s", list);
 }
 
+/* The summary's end: the drive's health, the results file. */
+static void print_summary_end(const struct run_record *rec)
+{
+    if (rec->health_done) {
+        char line[512];
+        struct json_object *h = health_json(&rec->health_before, &rec->health_after);
+        health_summary(h, line, sizeof(line));
+        json_object_put(h);
+        printf("\n%s", line);
+    }
+    printf("\nresults: %s\n", rec->results_path);
+    fflush(stdout);
+}
+
+/* Several groups: each group's rounds and verdict, over its own rounds only. */
+static void print_summary_groups(const struct run_record *rec)
+{
+    enum units_figure kind = metrics_figure_kind(rec->cfg.track);
+    printf("\n%s: %u groups", rec->status, rec->jobs.n_groups);
+    if (rec->unwritten)
+        printf(" (the last round is not in the results file: it could not be written)");
+    for (unsigned g = 0; g < rec->jobs.n_groups; g++) {
+        const struct run_group *gr = &rec->groups[g];
+        printf("\ngroup %u (", g + 1);
+        for (unsigned j = gr->first_job; j < gr->first_job + gr->n_jobs; j++)
+            printf("%s%s", j > gr->first_job ? ", " : "", rec->jobs.jobs[j].label);
+        if (!gr->first_round) {
+            printf("): not run");
+            continue;
+        }
+        printf("): rounds %u-%u, %u measured", gr->first_round, gr->last_round, gr->measured);
+        if (gr->steady_round) {
+            char avg[32];
+            units_format_figure(gr->steady.average, kind, avg, sizeof(avg));
+            printf("; %s at round %u (rounds %u-%u, %s average %s)%s", gr->verdict.label,
+                   gr->steady_round, gr->steady.first_round, gr->steady.last_round,
+                   rec->cfg.track, avg, rec->target.sim ? " on a simulated drive" : "");
+        } else if (gr->measured >= rec->cfg.criteria.window) {
+            printf("; %s", gr->verdict.label[0] ? gr->verdict.label : "steady state NOT reached");
+        } else {
+            printf("; fewer rounds than a window (%u): no verdict", rec->cfg.criteria.window);
+        }
+        if (!gr->done)
+            printf(" (%s before its rounds ended)", rec->status);
+    }
+}
+
 static void print_summary(const struct run_record *rec)
 {
+    if (rec->jobs.n_groups > 1) {
+        print_summary_groups(rec);
+        print_summary_end(rec);
+        return;
+    }
     unsigned wdpc_rounds = rec->first_measure > 1 ? rec->first_measure - 1 : 0;
     printf("\n%s: %u %sround%s", rec->status, rec->measured, wdpc_rounds ? "measured " : "",
            rec->measured == 1 ? "" : "s");
@@ -441,15 +626,7 @@ static void print_summary(const struct run_record *rec)
                rec->last_window.last_round, rec->cfg.track, avg, rec->last_verdict.label);
         say_throttled(rec, rec->last_window.first_round, rec->last_window.last_round);
     }
-    if (rec->health_done) {
-        char line[512];
-        struct json_object *h = health_json(&rec->health_before, &rec->health_after);
-        health_summary(h, line, sizeof(line));
-        json_object_put(h);
-        printf("\n%s", line);
-    }
-    printf("\nresults: %s\n", rec->results_path);
-    fflush(stdout);
+    print_summary_end(rec);
 }
 
 /* After a round: the tracker, the WDPC's end, the measured window and its verdict. */
@@ -479,7 +656,7 @@ static void update_steady(struct run_record *rec, struct round_metrics *m)
         return;
     /* Without preconditioning the guard is evaluated for the label only (burst, or write
      * saturation after a fill of the stimulus); the run stops at the first stable window. */
-    const bool label_guard = rec->prep == DS_PREP_NONE && wl_writes(&rec->wl);
+    const bool label_guard = rec->prep == DS_PREP_NONE && group_writes(rec);
     unsigned floor = rec->window_floor > rec->first_measure ? rec->window_floor
                                                             : rec->first_measure;
     floor = floor > rec->ss_floor ? floor : rec->ss_floor;   /* fio's ss_ramp */
@@ -492,7 +669,7 @@ static void update_steady(struct run_record *rec, struct round_metrics *m)
     /* Stop at the first window that may be called steady; without the preparation that steady
      * state needs, at the first stable one (the verdict says what it is). */
     bool judged = rec->wdpc ? ok : win.steady;
-    ds_judge(rec->prep, wl_writes(&rec->wl), win.steady,
+    ds_judge(rec->prep, group_writes(rec), win.steady,
              rec->wdpc || label_guard ? &gr : NULL, &rec->cfg.guard, rec->measured,
              &rec->verdict);
     metrics_judge_unwritten(rec->rounds, rec->n_rounds, win.first_round, win.last_round,
@@ -501,17 +678,27 @@ static void update_steady(struct run_record *rec, struct round_metrics *m)
         rec->steady_round = m->round;
 }
 
+/* The first round a window of the running group may judge: the first measured one, and in a
+ * later group its own first round (a window never mixes rounds of two groups). */
+static unsigned group_floor(const struct run_record *rec)
+{
+    unsigned f = rec->first_measure;
+    if (rec->group && rec->groups[rec->group].first_round > f)
+        f = rec->groups[rec->group].first_round;
+    return f;
+}
+
 /* The verdict when the rounds ended without a window to stop at: the last window evaluated. */
 static void final_verdict(struct run_record *rec)
 {
-    const bool label_guard = rec->wdpc || (rec->prep == DS_PREP_NONE && wl_writes(&rec->wl));
+    const bool label_guard = rec->wdpc || (rec->prep == DS_PREP_NONE && group_writes(rec));
     if (rec->steady_round && rec->n_rounds > rec->steady_round) {
         /* the rounds went on (--all-rounds): what the last window is */
         struct steady_guard_result gr;
-        precond_track_eval(&rec->track, rec->first_measure, &rec->cfg.criteria,
+        precond_track_eval(&rec->track, group_floor(rec), &rec->cfg.criteria,
                            label_guard ? &rec->cfg.guard : NULL, &rec->last_window, &gr);
         if (rec->last_window.last_round) {
-            ds_judge(rec->prep, wl_writes(&rec->wl), rec->last_window.steady,
+            ds_judge(rec->prep, group_writes(rec), rec->last_window.steady,
                      label_guard ? &gr : NULL, &rec->cfg.guard, rec->measured,
                      &rec->last_verdict);
             metrics_judge_unwritten(rec->rounds, rec->n_rounds, rec->last_window.first_round,
@@ -520,13 +707,13 @@ static void final_verdict(struct run_record *rec)
     }
     if (rec->steady_round)
         return;
-    ds_judge(rec->prep, wl_writes(&rec->wl), rec->steady.steady && rec->steady.last_round,
-             rec->wdpc || (rec->prep == DS_PREP_NONE && wl_writes(&rec->wl)) ? &rec->guard
+    ds_judge(rec->prep, group_writes(rec), rec->steady.steady && rec->steady.last_round,
+             rec->wdpc || (rec->prep == DS_PREP_NONE && group_writes(rec)) ? &rec->guard
                                                                              : NULL,
              &rec->cfg.guard, rec->measured, &rec->verdict);
     const bool win = rec->steady.last_round != 0;   /* else every measured round */
     metrics_judge_unwritten(rec->rounds, rec->n_rounds,
-                            win ? rec->steady.first_round : rec->first_measure,
+                            win ? rec->steady.first_round : group_floor(rec),
                             win ? rec->steady.last_round : rec->n_rounds, &rec->verdict);
 }
 
@@ -627,6 +814,41 @@ static double resume_tracked(struct json_object *round, const char *name)
     return d ? jp_path(round, d->path) : NAN;
 }
 
+/* --resume, a run of several jobs: a recorded round's group (1-based in the file), and the
+ * group's rounds so far. */
+static void resume_round_group(struct run_record *rec, struct json_object *ro,
+                               struct round_metrics *m)
+{
+    struct json_object *g = json_object_object_get(ro, "group");
+    int v = g ? json_object_get_int(g) : 1;
+    m->group = v >= 1 && (unsigned)v <= rec->jobs.n_groups ? (unsigned)v - 1 : 0;
+    struct run_group *gr = &rec->groups[m->group];
+    if (!gr->first_round)
+        gr->first_round = m->round;
+    gr->last_round = m->round;
+}
+
+/* --resume, a run of several groups: the groups before the one it stopped in keep their
+ * recorded verdicts; a group whose rounds had ended is followed by the next, from its start. */
+static void resume_groups(struct run_record *rec)
+{
+    struct json_object *groups = json_object_object_get(rec->cfg.resume, "groups");
+    for (unsigned g = 0; g < rec->jobs.n_groups && groups; g++) {
+        struct json_object *go = json_object_array_get_idx(groups, g);
+        struct json_object *done = go ? json_object_object_get(go, "done") : NULL;
+        struct json_object *ss = go ? json_object_object_get(go, "steady_state") : NULL;
+        rec->groups[g].done = done && json_object_get_boolean(done);
+        if (ss && (g < rec->group || rec->groups[g].done))
+            rec->groups[g].steady_json = json_object_get(ss);
+    }
+    rec->resume_group = rec->group;
+    if (rec->group + 1 < rec->jobs.n_groups && rec->groups[rec->group].done) {
+        rec->group++;   /* the next group begins (group_begin), with its ramp */
+        rec->measured = 0;
+        rec->resume_group = UINT_MAX;
+    }
+}
+
 /* --resume on a real target: the stopped run's rounds back into the record (their JSON text for
  * the file; round, phase, bytes written, state and tracked value for the bookkeeping) and the
  * drive's state as the last of them left it. A window may not start before the next round. */
@@ -646,6 +868,7 @@ static void resume_restore(struct run_record *rec)
         m->phase = ph && !strcmp(ph, "wdpc") ? "wdpc" : "measure";
         m->write.bytes = (uint64_t)json_object_get_int64(
             json_object_object_get(json_object_object_get(ro, "write"), "bytes"));
+        resume_round_group(rec, ro, m);
         m->state = rec->state;
         results_state_from_json(json_object_object_get(ro, "state"), &m->state);
         rec->state = m->state;
@@ -658,12 +881,14 @@ static void resume_restore(struct run_record *rec)
         precond_track_push(&rec->track, resume_tracked(ro, rec->cfg.track),
                            ds_fills(&rec->state, rec->stimulus_bytes));
         if (!strcmp(m->phase, "measure")) {
-            if (!rec->measured)
+            if (!rec->measured && !m->group)
                 rec->first_measure = m->round;
-            rec->measured++;
+            rec->measured = m->group == rec->group ? rec->measured + 1 : 1;
+            rec->group = m->group;
         }
     }
     rec->n_rounds = rec->cache.n = (unsigned)n;
+    resume_groups(rec);
     if (rec->wdpc && rec->measured)
         rec->wdpc_end = "guard";   /* it had ended: the measured rounds had begun */
     if (!rec->first_measure)
@@ -739,6 +964,35 @@ static int resume_begin(struct run_record *rec, int fd, volatile sig_atomic_t *s
     return 0;
 }
 
+/* The running group's job labels (NULL with one job in the run). */
+static const char *const *group_labels(struct run_record *rec)
+{
+    static const char *labels[256];
+    const struct run_group *g = &rec->groups[rec->group];
+    if (rec->jobs.n < 2)
+        return NULL;
+    for (unsigned j = 0; j < g->n_jobs && j < 256; j++)
+        labels[j] = rec->jobs.jobs[g->first_job + j].label;
+    return labels;
+}
+
+/* A run of several jobs: a job of the round with too few I/Os to measure (metrics.h; an
+ * engine that filled no figures for it too): true, with why naming the job. */
+static bool job_too_few(const struct run_record *rec, const struct round_metrics *m, char *why,
+                        size_t len)
+{
+    const struct run_group *g = &rec->groups[rec->group];
+    for (unsigned j = 0; j < m->n_jobs && j < g->n_jobs; j++) {
+        char w[256];
+        const struct wl_job *job = &rec->jobs.jobs[g->first_job + j];
+        if (metrics_too_few(&m->jobs[j], wl_max_bs(&job->wl), w, sizeof(w))) {
+            snprintf(why, len, "job %s %s", job->label, w);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The rounds: WDPC rounds (when the preparation asks for them), then up to max_rounds measured
  * rounds, each recorded and written before it is printed. Returns an exit code. */
 static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
@@ -751,7 +1005,7 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
         .bytes = c->round_bytes,
         .sample_ns = c->sample_ns,
     };
-    const bool writes = wl_writes(&rec->wl);
+    const bool writes = group_writes(rec);
     if (!rec->window_floor)   /* a resume on a real target has set these from the file */
         rec->first_measure = rec->wdpc ? 0 : 1;   /* 0: not known until the WDPC ends */
     struct json_object *was = rec->replay ? json_object_object_get(c->resume, "rounds") : NULL;
@@ -785,7 +1039,11 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
             return EXIT_INTERRUPTED;
         rec->rounds = xrealloc(rec->rounds, (rec->n_rounds + 1) * sizeof(*rec->rounds));
         struct round_metrics *m = &rec->rounds[rec->n_rounds];
-        run_pool_metrics(pool, c->sample_ns, rec->weight, m);
+        run_pool_job_metrics(pool, c->sample_ns, rec->weight, group_labels(rec), m);
+        m->group = rec->group;
+        if (!rec->groups[rec->group].first_round)
+            rec->groups[rec->group].first_round = r;
+        rec->groups[rec->group].last_round = r;
         rec->spent_s += m->elapsed_s;
         run_device_round(&rec->target, rec->weight, &rec->sim_last, m);
         m->round = r;
@@ -802,9 +1060,13 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
         m->state = rec->state;
         rec->n_rounds++;
         char why[256];
-        if (metrics_too_few(m, wl_max_bs(&rec->wl), why, sizeof(why))) {
+        if (metrics_too_few(m, group_max_bs(rec), why, sizeof(why))) {
             /* recorded, and the run fails saying why (metrics.h: the minimum) */
             snprintf(rec->error, sizeof(rec->error), "round %u %s", r, why);
+            return EXIT_FAILURE_RUN;
+        }
+        if (job_too_few(rec, m, why, sizeof(why))) {   /* each job measured, or said why not */
+            snprintf(rec->error, sizeof(rec->error), "round %u, %s", r, why);
             return EXIT_FAILURE_RUN;
         }
         if (in_wdpc && m->write.bytes == 0) {
@@ -835,7 +1097,7 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
 static int run_start(struct run_record *rec, int *fd, char *err, size_t errlen)
 {
     const struct run_config *c = &rec->cfg;
-    const bool writes = wl_writes(&rec->wl) || rec->prep != DS_PREP_NONE ||
+    const bool writes = run_writes(rec) || rec->prep != DS_PREP_NONE ||
                         c->purge != PURGE_NONE || rec->layout;
     if (rec->target.kind == TARGET_FILE &&
         (!rec->target.exists || rec->target.current_size < rec->target.capacity)) {
@@ -943,8 +1205,18 @@ static struct worker_pool *run_start_pool(struct run_record *rec, int fd,
     base.remotes = c->remotes;
     base.n_remotes = c->n_remotes;
     base.match_native = c->match_native;
-    struct worker_pool *pool = worker_pool_start(&rec->wl, rec->engine, &base,
-                                                 &rec->range, stop, err, sizeof(err));
+    const struct run_group *g = &rec->groups[rec->group];
+    struct engine_job jobs[256];
+    unsigned n = g->n_jobs < 256 ? g->n_jobs : 256;
+    for (unsigned j = 0; j < n; j++) {
+        const struct wl_job *job = &rec->jobs.jobs[g->first_job + j];
+        jobs[j] = (struct engine_job){.wl = &job->wl, .range = &rec->ranges[g->first_job + j],
+                                      .label = rec->jobs.n > 1 ? job->label : job->wl.name};
+    }
+    if (rec->jobs.n == 1)   /* one job: the run's own workload and range, as they always were */
+        jobs[0] = (struct engine_job){.wl = &rec->wl, .range = &rec->range, .label = rec->wl.name};
+    struct worker_pool *pool = worker_pool_start_jobs(jobs, n, rec->engine, &base, stop, err,
+                                                      sizeof(err));
     if (!pool)
         snprintf(rec->error, sizeof(rec->error), "%s", err);
     return pool;
@@ -956,10 +1228,11 @@ static int run_ramp(struct run_record *rec, struct worker_pool *pool,
                     volatile sig_atomic_t *stop)
 {
     char err[ERR_LEN];
+    const uint64_t ramp_ns = group_ramp_ns(rec);
     if (!rec->cfg.quiet)
-        printf("ramp: %.3g s of the workload before the first round (not recorded)\n",
-               (double)rec->wl.ramp_ns / 1e9);
-    struct round_limits ramp = {.time_ns = rec->wl.ramp_ns, .sample_ns = 1000000000ull,
+        printf("ramp: %.3g s of the workload before the first round%s (not recorded)\n",
+               (double)ramp_ns / 1e9, rec->jobs.n_groups > 1 ? " of the group" : "");
+    struct round_limits ramp = {.time_ns = ramp_ns, .sample_ns = 1000000000ull,
                                 .label = "ramp"};
     if (worker_pool_round(pool, &ramp, err, sizeof(err)) != 0) {
         snprintf(rec->error, sizeof(rec->error), "ramp: %s", err);
@@ -976,6 +1249,19 @@ static int run_ramp(struct run_record *rec, struct worker_pool *pool,
     return *stop ? EXIT_INTERRUPTED : EXIT_OK;
 }
 
+/* The group's figures kept (results: "groups"). */
+static void group_save(struct run_record *rec)
+{
+    struct run_group *g = &rec->groups[rec->group];
+    g->measured = rec->measured;
+    g->steady_round = rec->steady_round;
+    g->steady = rec->steady;
+    g->guard = rec->guard;
+    g->verdict = rec->verdict;
+    g->last_window = rec->last_window;
+    g->last_verdict = rec->last_verdict;
+}
+
 /* The end of a run that started: the verdict, the workers stopped, the target closed, the
  * health after, the last results written, the error and the summary printed. The exit code. */
 static int run_finish(struct run_record *rec, struct worker_pool *pool, int fd, int code)
@@ -983,6 +1269,8 @@ static int run_finish(struct run_record *rec, struct worker_pool *pool, int fd, 
     char err[ERR_LEN];
     rec->status = rounds_status(code);
     final_verdict(rec);
+    if (rec->groups && rec->group < rec->jobs.n_groups)
+        group_save(rec);
     worker_pool_stop(pool);
     if (fd >= 0)
         close(fd);
@@ -998,6 +1286,52 @@ static int run_finish(struct run_record *rec, struct worker_pool *pool, int fd, 
         fprintf(stderr, "ptsbench: %s\n", err);
     if (!rec->cfg.quiet || code != EXIT_OK)
         print_summary(rec);
+    return code;
+}
+
+/* A group begins: its first job's workload is the run's current one, and a later group's
+ * steady state starts afresh (its windows begin at its own first round). */
+static void group_begin(struct run_record *rec)
+{
+    const struct run_group *g = &rec->groups[rec->group];
+    if (rec->jobs.n_groups > 1)
+        rec->wl = rec->jobs.jobs[g->first_job].wl;
+    if (rec->group == 0 || (g->first_round && rec->cfg.resume && rec->group == rec->resume_group))
+        return;   /* the first group, or the one a resume goes on in */
+    rec->measured = 0;
+    rec->steady_round = 0;
+    memset(&rec->steady, 0, sizeof(rec->steady));
+    memset(&rec->guard, 0, sizeof(rec->guard));
+    memset(&rec->verdict, 0, sizeof(rec->verdict));
+    memset(&rec->last_window, 0, sizeof(rec->last_window));
+    memset(&rec->last_verdict, 0, sizeof(rec->last_verdict));
+    rec->window_floor = rec->n_rounds + 1;
+}
+
+/* One group: its jobs' workers started, its ramp, its rounds, its verdict; the pool is left in
+ * *pool. EXIT_OK or the run's exit code. */
+static int run_group(struct run_record *rec, int fd, volatile sig_atomic_t *stop,
+                     struct worker_pool **pool)
+{
+    group_begin(rec);
+    if (rec->jobs.n_groups > 1 && !rec->cfg.quiet) {
+        const struct run_group *g = &rec->groups[rec->group];
+        printf("group %u of %u: %u job%s at once\n", rec->group + 1, rec->jobs.n_groups,
+               g->n_jobs, g->n_jobs == 1 ? "" : "s");
+    }
+    *pool = run_start_pool(rec, fd, stop);
+    if (!*pool)
+        return EXIT_FAILURE_RUN;
+    int code = EXIT_OK;
+    if (group_ramp_ns(rec) && !(rec->cfg.resume && rec->group == rec->resume_group))
+        code = run_ramp(rec, *pool, stop);
+    if (code == EXIT_OK)
+        code = run_rounds(rec, *pool, fd, stop);
+    if (code == EXIT_OK) {
+        final_verdict(rec);
+        rec->groups[rec->group].done = true;
+    }
+    group_save(rec);
     return code;
 }
 
@@ -1020,15 +1354,13 @@ int run_execute(struct run_record *rec, volatile sig_atomic_t *stop)
         code = run_resume_step(rec, fd, stop);
     if (code == EXIT_OK)
         code = run_before_rounds(rec, fd, stop);
-    if (code == EXIT_OK) {
-        pool = run_start_pool(rec, fd, stop);
-        if (!pool)
-            code = EXIT_FAILURE_RUN;
+    for (; code == EXIT_OK && rec->group < rec->jobs.n_groups; rec->group++) {
+        code = run_group(rec, fd, stop, &pool);
+        if (code != EXIT_OK || rec->group + 1 == rec->jobs.n_groups)
+            break;   /* the last group's pool is stopped by run_finish */
+        worker_pool_stop(pool);
+        pool = NULL;
     }
-    if (code == EXIT_OK && rec->wl.ramp_ns && !c->resume)
-        code = run_ramp(rec, pool, stop);
-    if (code == EXIT_OK)
-        code = run_rounds(rec, pool, fd, stop);
     return run_finish(rec, pool, fd, code);
 }
 
@@ -1050,6 +1382,14 @@ void run_record_free(struct run_record *rec)
         json_object_put(rec->resumed);
     rec->wipc_json = rec->resumed = NULL;
     results_cache_free(&rec->cache);
+    free(rec->ranges);
+    for (unsigned g = 0; rec->groups && g < rec->jobs.n_groups; g++)
+        if (rec->groups[g].steady_json)
+            json_object_put(rec->groups[g].steady_json);
+    free(rec->groups);
+    rec->ranges = NULL;
+    rec->groups = NULL;
+    wl_jobset_free(&rec->jobs);
     placement_free(&rec->place);
     target_release(&rec->target);
     rec->rounds = NULL;

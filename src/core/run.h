@@ -3,7 +3,13 @@
  * run_prepare() checks everything (workload, target geometry, active range, safety, output
  * directory) without writing anything; run_execute() then creates what it must (a file target,
  * the output directory), starts the workers and runs the rounds, writing the results file
- * atomically after every round. */
+ * atomically after every round.
+ *
+ * Several jobs (a fio file of several sections, io/jobset.h): every job is checked as one would
+ * be; purge and preconditioning run once, before the first group; then each group runs on a
+ * pool of its jobs (worker_pool_start_jobs) for the run's rounds, with its ramp, and is judged
+ * on its own rounds only; the drive's state carries over from group to group. Every round
+ * records its group and each job's figures (metrics.h), the results each group's verdict. */
 #ifndef PTSBENCH_RUN_H
 #define PTSBENCH_RUN_H
 
@@ -21,6 +27,7 @@
 #include "device/safety.h"
 #include "device/target.h"
 #include "engine/engine.h"
+#include "io/jobset.h"
 #include "io/workload.h"
 #include "stats/steady.h"
 
@@ -71,6 +78,23 @@ struct results_cache {
     uint64_t last_sync_ns;
 };
 
+/* One group of a run's jobs (io/jobset.h): its jobs run at once; groups run one after another,
+ * each for the run's rounds, with its own steady-state verdict over its own rounds only. */
+struct run_group {
+    unsigned first_job, n_jobs;  /* the jobset's jobs first_job .. first_job + n_jobs - 1 */
+    unsigned first_round, last_round;   /* its rounds in the run's counting; 0: none yet */
+    unsigned measured;
+    unsigned steady_round;
+    struct steady_window steady;
+    struct steady_guard_result guard;
+    struct ds_verdict verdict;
+    struct steady_window last_window;
+    struct ds_verdict last_verdict;
+    bool done;                   /* its rounds ended */
+    struct json_object *steady_json;   /* --resume: a group that had ended: its recorded
+                                          verdict (owned), written as it was */
+};
+
 struct run_record {
     struct run_config cfg;
     char out_dir[4096];
@@ -78,8 +102,16 @@ struct run_record {
     struct hostinfo host;
     struct target_info target;
     struct placement place;      /* where the workers run and ran (target.place points here) */
-    struct workload wl;
-    struct wl_range range;
+    struct workload wl;          /* one job: its workload; several: the current group's first
+                                    job's (what applies to the whole run: the target, the round
+                                    length, the preconditioning's data) */
+    struct wl_range range;       /* one job: its range; several: the span of every job's */
+    /* the run's jobs (always at least one) and groups; ranges[j] is job j's active range */
+    struct wl_jobset jobs;
+    struct wl_range *ranges;
+    struct run_group *groups;
+    unsigned group;              /* the group running (or that ran last) */
+    unsigned resume_group;       /* --resume: the group the stopped run stopped in */
     const struct engine_ops *engine;
     char started[32];
     char updated[32];
@@ -129,6 +161,9 @@ struct run_record {
     bool limit_hit;
     char error[512];
 };
+
+/* Does any of the run's jobs write? */
+bool run_writes(const struct run_record *rec);
 
 /* Fill cfg with defaults. */
 void run_config_init(struct run_config *cfg);

@@ -508,6 +508,28 @@ void run_pool_metrics(struct worker_pool *pool, uint64_t sample_ns, double weigh
     worker_pool_lat_round(pool, &m->lat_target);   /* latency_target's search, if any */
 }
 
+void run_pool_job_metrics(struct worker_pool *pool, uint64_t sample_ns, double weight,
+                          const char *const *labels, struct round_metrics *m)
+{
+    run_pool_metrics(pool, sample_ns, weight, m);
+    unsigned nj = worker_pool_jobs(pool);
+    if (!labels)   /* one job in the run: its figures are the round's */
+        return;
+    m->jobs = xcalloc(nj, sizeof(*m->jobs));
+    m->n_jobs = nj;
+    for (unsigned j = 0; j < nj; j++) {
+        const struct worker_stats *ws[1024];
+        unsigned first, n;
+        worker_pool_job_records(pool, j, &first, &n);
+        if (n > 1024)
+            n = 1024;
+        for (unsigned i = 0; i < n; i++)
+            ws[i] = worker_pool_stats(pool, first + i);
+        metrics_compute(ws, n, (double)sample_ns / 1e9, weight, &m->jobs[j]);
+        m->jobs[j].label = labels ? labels[j] : NULL;
+    }
+}
+
 /* run_pool_once with an optional progress hook. */
 static int pool_once(const struct target_info *t, int fd, const char *out_dir,
                      const struct engine_ops *engine, double weight, struct sim_stats *sim_last,

@@ -140,6 +140,10 @@ void run_engine_base(const struct target_info *t, int fd, const char *out_dir, c
 struct worker_pool;
 void run_pool_metrics(struct worker_pool *pool, uint64_t sample_ns, double weight,
                       struct round_metrics *m);
+/* The same, and (labels not NULL: a run of several jobs) each job of the pool's own figures in
+ * m->jobs, labels[j] naming job j (metrics.h). */
+void run_pool_job_metrics(struct worker_pool *pool, uint64_t sample_ns, double weight,
+                          const char *const *labels, struct round_metrics *m);
 /* How wl's writes cover the active range, for the drive state's estimate of what a purged range
  * still holds (drive_state.h, enum ds_cover): sequential NEW, uniform random UNIFORM, zoned and
  * other skewed distributions SKEWED. */

@@ -59,6 +59,7 @@ struct worker {
     bool started;
     struct worker_pool *pool;
     const struct workload *wl;             /* its job's workload (io/jobset.h) */
+    unsigned job;                          /* its job's index in the pool's jobs */
     struct engine *eng;
     struct io_unit **free_units, **staged, **done;
     unsigned n_free;
@@ -82,10 +83,15 @@ struct worker {
 };
 
 struct worker_pool {
-    const struct workload *wl;
     const struct engine_ops *ops;
     struct engine_config base; /* the target's side of every worker's engine configuration */
-    struct wl_range range;
+    /* the jobs run at once (io/jobset.h), each with its own range (ranges[j], which
+     * jobs[j].range points to) and workers first[j] .. first[j] + count[j] - 1 */
+    struct engine_job *jobs;
+    struct wl_range *ranges;
+    unsigned *first, *count;
+    unsigned n_jobs;
+    struct worker_stats *whole;   /* whole-round engines: one record per job (round()'s out) */
     bool virtual_time;         /* one thread, completion-time order (ENGINE_F_VIRTUAL_CLOCK) */
     bool whole_round;          /* one worker whose engine runs whole rounds (ENGINE_F_WHOLE_ROUND) */
     unsigned lat_scale;        /* base.lat_scale: latency samples per completion (lat_add) */
@@ -810,10 +816,10 @@ static void worker_engine_init(struct worker *w)
     cfg.max_len = wl_max_bs(w->wl);
     cfg.compress_pct = w->wl->compress_pct;
     cfg.wl = w->wl;
-    cfg.range = &p->range;
-    const struct engine_job one = {.wl = w->wl, .range = &p->range, .label = w->wl->name};
-    cfg.jobs = &one;   /* one job (io/jobset.h): several are the pool's to come */
-    cfg.n_jobs = 1;
+    cfg.range = &p->ranges[w->job];
+    /* a whole-round engine runs every job of the pool; a worker runs its own */
+    cfg.jobs = p->whole_round ? p->jobs : &p->jobs[w->job];
+    cfg.n_jobs = p->whole_round ? p->n_jobs : 1;
     w->init_ret = p->ops->init(&w->eng, &cfg, w->err, sizeof(w->err));
     if (w->init_ret == 0 && !p->whole_round) {
         struct io_unit *u = p->ops->units(w->eng);
@@ -868,18 +874,21 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-static void worker_setup(struct worker_pool *p, struct worker *w, unsigned id,
-                         const struct wl_range *range)
+/* Worker id of the pool, the k-th of its job's count (the job's share of its range). */
+static void worker_setup(struct worker_pool *p, struct worker *w, unsigned id, unsigned job,
+                         unsigned k)
 {
-    const struct workload *wl = p->wl;
+    const struct workload *wl = p->jobs[job].wl;
     w->id = id;
+    w->job = job;
     w->pool = p;
     w->wl = wl;
     w->free_units = xcalloc(wl->qd, sizeof(*w->free_units));
     w->staged = xcalloc(wl->qd, sizeof(*w->staged));
     w->done = xcalloc(wl->qd, sizeof(*w->done));
+    /* seeded by the pool's worker id: two jobs of the same workload issue different I/O */
     uint64_t seed = wl->seed ^ (0x9e3779b97f4a7c15ull * (id + 1));
-    iogen_init(&w->gen, wl, range, id, p->n, seed);
+    iogen_init(&w->gen, wl, &p->ranges[job], k, p->count[job], seed);
     pattern_init(&w->pat, wl->compress_pct, seed ^ 0x7061747465726e00ull /* "pattern" */);
     w->stats.data_writes = wl_writes(wl);
     w->stats.data_declared_pct = wl->compress_pct;
@@ -890,17 +899,46 @@ struct worker_pool *worker_pool_start(const struct workload *wl, const struct en
                                       const struct wl_range *range, volatile sig_atomic_t *stop,
                                       char *err, size_t errlen)
 {
+    const struct engine_job one = {.wl = wl, .range = range, .label = wl->name};
+    return worker_pool_start_jobs(&one, 1, ops, base, stop, err, errlen);
+}
+
+/* The pool's copy of the jobs, their ranges and their workers' places. */
+static void pool_jobs_setup(struct worker_pool *p, const struct engine_job *jobs, unsigned n_jobs)
+{
+    p->n_jobs = n_jobs;
+    p->jobs = xcalloc(n_jobs, sizeof(*p->jobs));
+    p->ranges = xcalloc(n_jobs, sizeof(*p->ranges));
+    p->first = xcalloc(n_jobs, sizeof(*p->first));
+    p->count = xcalloc(n_jobs, sizeof(*p->count));
+    for (unsigned j = 0; j < n_jobs; j++) {
+        p->jobs[j] = jobs[j];
+        p->ranges[j] = *jobs[j].range;
+        p->jobs[j].range = &p->ranges[j];
+        p->first[j] = p->n;
+        p->count[j] = p->whole_round ? 1 : jobs[j].wl->workers;
+        p->n += p->whole_round ? 0 : p->count[j];
+    }
+    if (p->whole_round) {   /* the other program runs the workers: one worker, a record a job */
+        p->n = 1;
+        p->whole = xcalloc(n_jobs, sizeof(*p->whole));
+    }
+}
+
+struct worker_pool *worker_pool_start_jobs(const struct engine_job *jobs, unsigned n_jobs,
+                                           const struct engine_ops *ops,
+                                           const struct engine_config *base,
+                                           volatile sig_atomic_t *stop, char *err, size_t errlen)
+{
     struct worker_pool *p = xcalloc(1, sizeof(*p));
-    p->wl = wl;
     p->ops = ops;
     p->base = *base;
-    p->range = *range;
     p->virtual_time = (ops->flags & ENGINE_F_VIRTUAL_CLOCK) != 0;
     p->whole_round = (ops->flags & ENGINE_F_WHOLE_ROUND) != 0;
     p->lat_scale = p->virtual_time && base->lat_scale > 1 ? base->lat_scale : 1;
     p->stop = stop;
     p->place = base->place;
-    p->n = p->whole_round ? 1 : wl->workers;   /* the other program runs the workers */
+    pool_jobs_setup(p, jobs, n_jobs);
     p->w = xcalloc(p->n, sizeof(*p->w));
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->cond_start, NULL);
@@ -910,10 +948,13 @@ struct worker_pool *worker_pool_start(const struct workload *wl, const struct en
     pthread_cond_init(&p->cond_done, &ca);
     pthread_condattr_destroy(&ca);
 
-    for (unsigned i = 0; i < p->n; i++)
-        worker_setup(p, &p->w[i], i, range);
-    if (p->whole_round)
+    for (unsigned j = 0; j < p->n_jobs && !p->whole_round; j++)
+        for (unsigned k = 0; k < p->count[j]; k++)
+            worker_setup(p, &p->w[p->first[j] + k], p->first[j] + k, j, k);
+    if (p->whole_round) {
+        worker_setup(p, &p->w[0], 0, 0, 0);
         p->w[0].stats.data_writes = false;   /* the data is the other program's own */
+    }
 
     if (p->virtual_time || p->whole_round) {
         /* the workers run in this thread (or in fio's processes, which inherit its mask): it
@@ -979,20 +1020,23 @@ struct worker_pool *worker_pool_start(const struct workload *wl, const struct en
 static void pool_round_whole(struct worker_pool *p, const struct round_limits *lim)
 {
     struct worker *w = &p->w[0];
-    struct worker_stats *s = &w->stats;
-    memset(s->ios, 0, sizeof(s->ios));
-    memset(s->bytes, 0, sizeof(s->bytes));
-    hist_init(&s->lat[IO_READ]);
-    hist_init(&s->lat[IO_WRITE]);
-    s->start_ns = s->end_ns = 0;
-    s->n_samples = 0;
-    s->inflight_ns = 0;
-    s->depth_declared = 0;
-    s->depth_how = DEPTH_NONE;
-    memset(&s->choices, 0, sizeof(s->choices));
-    free(s->hosts);
-    s->hosts = NULL;
-    s->n_hosts = 0;
+    for (unsigned j = 0; j < p->n_jobs; j++) {   /* one record per job (engine.h: round) */
+        struct worker_stats *s = &p->whole[j];
+        memset(s->ios, 0, sizeof(s->ios));
+        memset(s->bytes, 0, sizeof(s->bytes));
+        hist_init(&s->lat[IO_READ]);
+        hist_init(&s->lat[IO_WRITE]);
+        s->start_ns = s->end_ns = 0;
+        s->n_samples = 0;
+        s->inflight_ns = 0;
+        s->depth_declared = 0;
+        s->depth_how = DEPTH_NONE;
+        memset(&s->choices, 0, sizeof(s->choices));
+        free(s->hosts);
+        s->hosts = NULL;
+        s->n_hosts = 0;
+    }
+    struct worker_stats *s = p->whole;
     w->err[0] = '\0';
     if (*p->stop)
         return;
@@ -1052,7 +1096,10 @@ void worker_pool_set_progress(struct worker_pool *p, pool_progress_fn fn, void *
     p->progress_arg = arg;
 }
 
-unsigned worker_pool_size(const struct worker_pool *p) { return p->n; }
+unsigned worker_pool_size(const struct worker_pool *p)
+{
+    return p->whole_round ? p->n_jobs : p->n;
+}
 
 void worker_pool_lat_round(const struct worker_pool *p, struct lat_round *out)
 {
@@ -1066,7 +1113,16 @@ void worker_pool_lat_round(const struct worker_pool *p, struct lat_round *out)
 
 const struct worker_stats *worker_pool_stats(const struct worker_pool *p, unsigned i)
 {
-    return &p->w[i].stats;
+    return p->whole_round ? &p->whole[i] : &p->w[i].stats;
+}
+
+unsigned worker_pool_jobs(const struct worker_pool *p) { return p->n_jobs; }
+
+void worker_pool_job_records(const struct worker_pool *p, unsigned job, unsigned *first,
+                             unsigned *count)
+{
+    *first = p->whole_round ? job : p->first[job];
+    *count = p->count[job];
 }
 
 struct engine *worker_pool_engine(struct worker_pool *p, unsigned i) { return p->w[i].eng; }
@@ -1091,6 +1147,15 @@ void worker_pool_stop(struct worker_pool *p)
         free(p->w[i].stats.hosts);
         free(p->w[i].data_sample);
     }
+    for (unsigned j = 0; p->whole && j < p->n_jobs; j++) {
+        free(p->whole[j].samples);
+        free(p->whole[j].hosts);
+    }
+    free(p->whole);
+    free(p->jobs);
+    free(p->ranges);
+    free(p->first);
+    free(p->count);
     if (p->restore)
         pthread_setaffinity_np(pthread_self(), sizeof(p->saved), &p->saved);
     pthread_mutex_destroy(&p->lock);

@@ -1,6 +1,6 @@
 /* worker.h — one worker: a thread with its own engine instance running the I/O loop.
  *
- * Workers live for the whole run.  With a virtual-clock engine (the simulated drive) the pool
+ * Workers live for the whole run (for a run of several groups, the group's).  With a virtual-clock engine (the simulated drive) the pool
  * starts no threads: it runs every worker in the calling thread as a discrete-event loop,
  * always advancing the worker whose next completion comes first.  For each round the coordinator sets the round's limits,
  * releases the workers, and waits for them (worker_pool_round); each worker counts its own
@@ -69,6 +69,14 @@ struct worker_pool *worker_pool_start(const struct workload *wl, const struct en
                                       const struct engine_config *base,
                                       const struct wl_range *range, volatile sig_atomic_t *stop,
                                       char *err, size_t errlen);
+/* Several jobs at once (io/jobset.h): each job runs on its own workers (its workload's
+ * numjobs), with its own workload and range; a virtual-time pool interleaves every job's workers
+ * by completion time; a whole-round engine gets every job (engine_config.jobs) and fills one
+ * stats record per job. jobs[j].range is copied. worker_pool_start is this with one job. */
+struct worker_pool *worker_pool_start_jobs(const struct engine_job *jobs, unsigned n_jobs,
+                                           const struct engine_ops *ops,
+                                           const struct engine_config *base,
+                                           volatile sig_atomic_t *stop, char *err, size_t errlen);
 /* Run one round on every worker and wait. Returns 0, or -1 with an I/O error message. */
 int worker_pool_round(struct worker_pool *p, const struct round_limits *lim, char *err, size_t errlen);
 /* An optional hook called during every later round (NULL: none): at least once a second of
@@ -76,12 +84,17 @@ int worker_pool_round(struct worker_pool *p, const struct round_limits *lim, cha
  * in the coordinating thread and must not touch the pool; whole-round engines (fio) report no
  * progress. */
 void worker_pool_set_progress(struct worker_pool *p, pool_progress_fn fn, void *arg);
+/* The stats records, 0 .. size-1: one per worker, or per job for a whole-round engine. */
 unsigned worker_pool_size(const struct worker_pool *p);
 /* latency_target (core/lat_target.h): the workers' searches over the last round, summed
  * (out->present false when no worker searches). */
 struct lat_round;
 void worker_pool_lat_round(const struct worker_pool *p, struct lat_round *out);
 const struct worker_stats *worker_pool_stats(const struct worker_pool *p, unsigned i);
+/* The jobs, and the records of job j: first .. first + count - 1. */
+unsigned worker_pool_jobs(const struct worker_pool *p);
+void worker_pool_job_records(const struct worker_pool *p, unsigned job, unsigned *first,
+                             unsigned *count);
 /* The first worker's engine (for clock/idle between rounds). */
 struct engine *worker_pool_engine(struct worker_pool *p, unsigned i);
 void worker_pool_stop(struct worker_pool *p);

@@ -55,6 +55,7 @@
 #include "lib/json_path.h"
 #include "lib/units.h"
 #include "lib/util.h"
+#include "read/jobs.h"
 #include "read/load.h"
 #include "read/tracking.h"
 
@@ -354,8 +355,17 @@ static void spec_without_seed(const char *spec, char *out, size_t len)
     }
 }
 
-/* Average the rounds numbered first..last, leaving out preconditioning rounds (phase wdpc). */
+/* Average the rounds numbered first..last, leaving out preconditioning rounds (phase wdpc);
+ * job not NULL: that job's figures in each round (read/jobs.h), else the round's. */
+static void run_rounds_acc_job(struct json_object *rounds, long first, long last,
+                               const char *job, struct meas_acc *a);
 static void run_rounds_acc(struct json_object *rounds, long first, long last, struct meas_acc *a)
+{
+    run_rounds_acc_job(rounds, first, last, NULL, a);
+}
+
+static void run_rounds_acc_job(struct json_object *rounds, long first, long last,
+                               const char *job, struct meas_acc *a)
 {
     acc_init(a);
     for (size_t i = 0; i < jp_len(rounds); i++) {
@@ -364,8 +374,11 @@ static void run_rounds_acc(struct json_object *rounds, long first, long last, st
         const char *phase = jstr(jp_get(r, "phase"));
         if (rn < first || rn > last || (phase && !strcmp(phase, "wdpc")))
             continue;
+        struct json_object *o = job ? read_round_job(r, job) : r;
+        if (!o)
+            continue;
         double v[MEAS_N];
-        figs_from(r, v);
+        figs_from(o, v);
         acc_add(a, v);
     }
 }
@@ -383,8 +396,65 @@ static void conditions_of(struct json_object *wl, struct meas_point *p)
     p->compress_pct = jpct(jp_get(wl, "compress_pct"), -1);
 }
 
+/* A run of several jobs (read/jobs.h): one point per job, over its group's window (the group's
+ * steady or stable window, else the group's rounds), in the group's state: a group's verdict is
+ * never another's, and jobs of different workloads are never one point. */
+static void load_run_job(struct meas_ctx *c, struct json_object *root, const struct read_group *g,
+                         const char *label)
+{
+    struct json_object *ss = g->steady;
+    bool reached = jbool(jp_get(ss, "reached"));
+    struct json_object *w = jp_get(ss, "window");
+    long first = g->first_round, last = g->last_round;
+    if (reached || (jbool(jp_get(ss, "stable")) && w)) {
+        first = jint(jp_get(w, "first_round"), first);
+        last = jint(jp_get(w, "last_round"), last);
+    }
+    struct meas_acc a;
+    run_rounds_acc_job(jp_get(root, "rounds"), first, last, label, &a);
+    if (a.rounds == 0)
+        return;
+    enum meas_precond pc = precond_of(root);
+    struct meas_point *p = point_new(c);
+    struct json_object *wl = jp_get(read_run_job(root, label), "workload");
+    conditions_of(wl, p);
+    p->state = pc == MEAS_PC_ABSENT ? MEAS_STATE_FOB
+                                    : state_from(jstr(jp_get(ss, "measured_state")), reached,
+                                                 pc == MEAS_PC_DONE);
+    p->unwritten = unwritten_of(jstr(jp_get(ss, "measured_state")));
+    p->rounds = a.rounds;
+    for (unsigned i = 0; i < MEAS_N; i++) {
+        p->v[i] = acc_mean(&a, i);
+        acc_store(&a, i, p);
+    }
+    char spec[sizeof(p->key)];
+    const char *full = jstr(jp_get(wl, "spec"));
+    spec_without_seed(full ? full : "", spec, sizeof(spec) - 8);
+    snprintf(p->key, sizeof(p->key), "run/%s", spec);
+    char prefix[128], extra[96];
+    snprintf(prefix, sizeof(prefix), "Run %s (group %u of %u)", label, g->group,
+             read_run_n_groups(root));
+    snprintf(extra, sizeof(extra), ", %ux%u, compress %d%%", p->workers, p->qd, p->compress_pct);
+    point_label(p, prefix, extra);
+    point_finish(p);
+}
+
+static int load_run_jobs(struct meas_ctx *c, struct json_object *root)
+{
+    for (unsigned g = 0; g < read_run_n_groups(root); g++) {
+        struct read_group gr;
+        if (!read_run_group(root, g, &gr) || !gr.first_round)
+            continue;
+        for (size_t j = 0; j < jp_len(gr.labels); j++)
+            load_run_job(c, root, &gr, json_object_get_string(jp_idx(gr.labels, j)));
+    }
+    return 0;
+}
+
 static int load_run(struct meas_ctx *c, struct json_object *root, char *err, size_t errlen)
 {
+    if (read_run_multi(root))
+        return load_run_jobs(c, root);
     struct json_object *wl = jp_get(root, "workload");
     struct json_object *rounds = jp_get(root, "rounds");
     if (!wl)

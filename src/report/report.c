@@ -35,6 +35,7 @@
 #include "read/measure.h"
 #include "plot/plot.h"
 #include "read/doc.h"
+#include "read/jobs.h"
 #include "read/load.h"
 #include "judge/verify.h"
 #include "read/tracking.h"
@@ -2200,7 +2201,18 @@ static void run_steady_table(struct ctx *c, size_t i)
 {
     struct table t;
     t_init(&t, 10, steady_head);
-    steady_row(c, i, jp_at(c->in[i].doc, "steady_state"), NULL, &t);
+    struct json_object *doc = c->in[i].doc;
+    if (read_run_multi(doc)) {   /* several jobs: a row per group, its own window */
+        for (unsigned g = 0; g < read_run_n_groups(doc); g++) {
+            struct read_group gr;
+            char label[32];
+            snprintf(label, sizeof(label), "group %u", g + 1);
+            if (read_run_group(doc, g, &gr) && gr.steady)
+                steady_row(c, i, gr.steady, label, &t);
+        }
+    } else {
+        steady_row(c, i, jp_at(doc, "steady_state"), NULL, &t);
+    }
     steady_emit(c, &t);
 }
 
@@ -2520,13 +2532,12 @@ static void profile_sections(struct ctx *c)
 /* ---- runs */
 
 /* The verdict in words, from the label and the reason (drive_state.h): "stable
- * (fresh-out-of-box / burst) at rounds 1–5, not SNIA steady state: no preconditioning ...";
- * results without a label: the old sentence. */
-static void run_verdict(struct ctx *c, size_t i)
+ * (fresh-out-of-box / burst) at rounds 1–5, not SNIA steady state: no preconditioning ...",
+ * and the fill guard's; results without a label: the old sentence alone (returns true: nothing
+ * follows it). spec names what was measured (the workload, or a group of jobs). */
+static bool run_verdict_sentence(struct ctx *c, size_t i, const char *spec,
+                                 struct json_object *ss, size_t nr)
 {
-    struct json_object *doc = c->in[i].doc;
-    const char *spec = jp_str(doc, "workload.spec");
-    struct json_object *ss = jp_at(doc, "steady_state");
     const char *label = jp_str(ss, "label"), *reason = jp_str(ss, "reason");
     char tracking[128];
     report_words_tracking_of(ss, tracking, sizeof(tracking));
@@ -2542,8 +2553,8 @@ static void run_verdict(struct ctx *c, size_t i)
                    avg);
         else
             o_para(&c->o, "%s, %s: steady state not reached in %zu rounds.", dev(c, i),
-                   spec ? spec : "", jlen_at(doc, "rounds"));
-        return;
+                   spec ? spec : "", nr);
+        return true;
     }
     char why[512] = "";
     if (!reached)
@@ -2569,15 +2580,52 @@ static void run_verdict(struct ctx *c, size_t i)
         o_para(&c->o, "Fill guard: not evaluated (the workload wrote %.2f fills of the active "
                       "range before the window, %g needed).", jp_num(g, "fills_before_window"),
                jp_num(g, "lag_fills"));
+    return false;
+}
+
+/* A run of several jobs (read/jobs.h): each group's verdict over its own rounds, named by its
+ * jobs; never the run's as one steady state over every job. */
+static void run_group_verdicts(struct ctx *c, size_t i)
+{
+    struct json_object *doc = c->in[i].doc;
+    for (unsigned g = 0; g < read_run_n_groups(doc); g++) {
+        struct read_group gr;
+        if (!read_run_group(doc, g, &gr))
+            continue;
+        char words[512];
+        int n = snprintf(words, sizeof(words), "group %u of %u (", gr.group,
+                         read_run_n_groups(doc));
+        for (size_t j = 0; j < jp_len(gr.labels) && n > 0 && (size_t)n < sizeof(words); j++)
+            n += snprintf(words + n, sizeof(words) - (size_t)n, "%s%s", j ? ", " : "",
+                          json_object_get_string(jp_idx(gr.labels, j)));
+        if (n > 0 && (size_t)n < sizeof(words))
+            snprintf(words + n, sizeof(words) - (size_t)n, "%s",
+                     jp_len(gr.labels) > 1 ? ", at once)" : ")");
+        if (!gr.first_round)
+            o_para(&c->o, "%s, %s: not run.", dev(c, i), words);
+        else
+            run_verdict_sentence(c, i, words, gr.steady, gr.last_round - gr.first_round + 1);
+    }
+}
+
+static void run_verdict(struct ctx *c, size_t i)
+{
+    struct json_object *doc = c->in[i].doc;
+    if (read_run_multi(doc))
+        run_group_verdicts(c, i);
+    else if (run_verdict_sentence(c, i, jp_str(doc, "workload.spec"),
+                                  jp_at(doc, "steady_state"), jlen_at(doc, "rounds")))
+        return;
     char prep[1024], st[160];
     run_prep_words(doc, prep, sizeof(prep));
     state_words(jp_get(doc, "state"), simulated(&c->in[i]), st, sizeof(st));
     if (prep[0])
         o_para(&c->o, "Drive preparation: %s%s%s.", prep, st[0] ? "; drive state at the end: " : "",
                st);
-    struct json_object *lw = jp_get(doc, "last_window");
-    if (jp_at(lw, "window.first_round")) {
-        char la[32];
+    struct json_object *lw = jp_get(doc, "last_window"), *ss = jp_at(doc, "steady_state");
+    if (jp_at(lw, "window.first_round") && !read_run_multi(doc)) {   /* one group's: above */
+        char la[32], tracking[128];
+        report_words_tracking_of(ss, tracking, sizeof(tracking));
         fmt_fig(jp_path(lw, "window.average"), tracking_figure_kind(ss), la,
                 sizeof(la));
         o_para(&c->o, "Last rounds %.0f–%.0f (the run went on past its first window): %s, %s "
@@ -2665,8 +2713,11 @@ static void run_thermal(struct ctx *c, size_t i)
 /* A run's round as a row of its tables. */
 static void run_round_row(struct ctx *c, size_t i, struct json_object *r, struct table *tb)
 {
-    char c0[16], c1[32], c2[32], c3[32], c4[32], c5[32], c6[32], c7[16], c8[256];
-    snprintf(c0, sizeof(c0), "%.0f", jp_path(r, "round"));
+    char c0[48], c1[32], c2[32], c3[32], c4[32], c5[32], c6[32], c7[16], c8[256];
+    if (jp_at(r, "group"))   /* a run of several jobs: the group's figures (read/jobs.h) */
+        snprintf(c0, sizeof(c0), "%.0f (group %.0f)", jp_path(r, "round"), jp_path(r, "group"));
+    else
+        snprintf(c0, sizeof(c0), "%.0f", jp_path(r, "round"));
     report_fmt_count(jp_path(r, "total.iops"), c1, sizeof(c1));
     report_fmt_count(jp_path(r, "read.iops"), c2, sizeof(c2));
     report_fmt_count(jp_path(r, "write.iops"), c3, sizeof(c3));

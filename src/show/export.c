@@ -10,6 +10,7 @@
 
 #include "lib/json_path.h"
 #include "lib/util.h"
+#include "read/jobs.h"
 
 /* The identifying columns, in order (docs/export.md says what each holds). */
 static const char *const id_cols[] = {
@@ -87,8 +88,52 @@ static void put_state(struct json_object *row, struct json_object *st)
 
 /* ---- the records of each schema ---- */
 
+/* A run of several jobs (read/jobs.h): each round's group row ("subtest" names the group; no
+ * one workload), then a row per job ("run_job": "point" its label, its own workload). */
+static void run_job_rows(struct table *t, struct json_object *doc)
+{
+    struct json_object *rounds = jp_arr_at(doc, "rounds");
+    for (size_t i = 0; i < jp_len(rounds); i++) {
+        struct json_object *r = jp_idx(rounds, i);
+        char group[32];
+        snprintf(group, sizeof(group), "group %.0f", jp_path(r, "group"));
+        struct json_object *row = new_row(t, "run_round");
+        put(row, "engine", jp_at(doc, "engine.name"));
+        put_str(row, "subtest", group);
+        put(row, "round", jp_at(r, "round"));
+        put(row, "phase", jp_at(r, "phase"));
+        put_state(row, jp_obj_at(r, "state"));
+        add(t, row, r);
+        struct json_object *jobs = jp_arr_at(r, "jobs");
+        for (size_t j = 0; j < jp_len(jobs); j++) {
+            struct json_object *jr = jp_idx(jobs, j);
+            struct json_object *wl = jp_obj_at(read_run_job(doc, jp_str(jr, "label")), "workload");
+            struct json_object *bss = jp_arr_at(wl, "block_sizes");
+            row = new_row(t, "run_job");
+            put(row, "engine", jp_at(doc, "engine.name"));
+            put_str(row, "subtest", group);
+            put(row, "point", jp_at(jr, "label"));
+            put(row, "workload", jp_at(wl, "spec"));
+            put(row, "round", jp_at(r, "round"));
+            put(row, "phase", jp_at(r, "phase"));
+            put(row, "rwmix_read", jp_at(wl, "read_pct"));
+            if (jp_len(bss) == 1)
+                put(row, "bs", jp_at(jp_idx(bss, 0), "bytes"));
+            put(row, "workers", jp_at(wl, "workers"));
+            put(row, "qd", jp_at(wl, "qd"));
+            put(row, "compress_pct", jp_at(wl, "compress_pct"));
+            put_state(row, jp_obj_at(r, "state"));
+            add(t, row, jr);
+        }
+    }
+}
+
 static void run_rows(struct table *t, struct json_object *doc)
 {
+    if (read_run_multi(doc)) {
+        run_job_rows(t, doc);
+        return;
+    }
     struct json_object *bss = jp_arr_at(doc, "workload.block_sizes");
     struct json_object *rounds = jp_arr_at(doc, "rounds");
     for (size_t i = 0; i < jp_len(rounds); i++) {

@@ -12,6 +12,7 @@
 #include "lib/json_path.h"
 #include "lib/units.h"
 #include "lib/util.h"
+#include "read/jobs.h"
 #include "read/load.h"
 #include "read/tracking.h"
 
@@ -151,7 +152,37 @@ static void show_preconditioning(FILE *out, struct json_object *doc, bool sim)
     fprintf(out, "\n");
 }
 
-static void show_rounds(FILE *out, struct json_object *rounds, unsigned every, bool sim)
+/* A run of several jobs: one job's figures in a round, under the group's line. */
+static void show_round_job(FILE *out, struct json_object *j)
+{
+    char m[32], p[32], t[32], rd[32], wr[32], mb[32], qd[256];
+    units_format_lat(jp_path(j, "total.lat_us.mean"), UNITS_TEXT, m, sizeof(m));
+    units_format_lat(jp_path(j, "total.lat_us.percentiles.99.9"), UNITS_TEXT, p, sizeof(p));
+    units_format_figure(jp_path(j, "total.iops"), UNITS_FIG_IOPS, t, sizeof(t));
+    units_format_figure(jp_path(j, "read.iops"), UNITS_FIG_IOPS, rd, sizeof(rd));
+    units_format_figure(jp_path(j, "write.iops"), UNITS_FIG_IOPS, wr, sizeof(wr));
+    units_format_figure(jp_path(j, "total.mb_s"), UNITS_FIG_MBS, mb, sizeof(mb));
+    fprintf(out, "       %10s %10s %10s %10s %11s %11s  job %s", t, rd, wr, mb, m, p,
+            str(j, "label"));
+    if (*results_depth_text(j, qd, sizeof(qd)))
+        fprintf(out, "  %s", qd);
+    fprintf(out, "\n");
+}
+
+/* A run of several jobs: a group's heading before its first round. */
+static void show_group_heading(FILE *out, struct json_object *doc, unsigned group)
+{
+    struct read_group g;
+    if (!read_run_group(doc, group - 1, &g))
+        return;
+    fprintf(out, "group %u of %u (", group, read_run_n_groups(doc));
+    for (size_t i = 0; i < jp_len(g.labels); i++)
+        fprintf(out, "%s%s", i ? ", " : "", json_object_get_string(jp_idx(g.labels, i)));
+    fprintf(out, jp_len(g.labels) > 1 ? "): the group's figures, then each job's\n" : ")\n");
+}
+
+static void show_rounds(FILE *out, struct json_object *doc, struct json_object *rounds,
+                        unsigned every, bool sim)
 {
     size_t nr = jp_len(rounds);
     if (!every)
@@ -161,10 +192,17 @@ static void show_rounds(FILE *out, struct json_object *rounds, unsigned every, b
     fprintf(out, "\n%6s %10s %10s %10s %10s %11s %11s%s%s\n", "round",
             sim ? "IOPS (sim)" : "IOPS", "read", "write", "MB/s", "lat mean", "lat 99.9%",
             dev ? "     WA" : "", state ? "  state  fills: total   WDPC" : "");
+    const bool multi = read_run_multi(doc);
+    unsigned group = 0;
     for (size_t i = 0; i < nr; i++) {
+        struct json_object *r = jp_idx(rounds, i);
+        const unsigned rg = multi ? (unsigned)jp_path(r, "group") : 0;
+        if (multi && rg != group) {
+            group = rg;
+            show_group_heading(out, doc, group);
+        }
         if ((i + 1) % every && i + 1 != nr && i)
             continue;
-        struct json_object *r = jp_idx(rounds, i);
         char m[32], p[32], t[32], rd[32], wr[32], mb[32];
         units_format_lat(jp_path(r, "total.lat_us.mean"), UNITS_TEXT, m, sizeof(m));
         units_format_lat(jp_path(r, "total.lat_us.percentiles.99.9"), UNITS_TEXT, p, sizeof(p));
@@ -192,6 +230,9 @@ static void show_rounds(FILE *out, struct json_object *rounds, unsigned every, b
         if (*results_depth_text(r, qd, sizeof(qd)))   /* the depth not kept (metrics.h) */
             fprintf(out, "  %s", qd);
         fprintf(out, "\n");
+        struct json_object *jobs = jp_arr_at(r, "jobs");   /* several in its group */
+        for (size_t j = 0; jp_len(jobs) > 1 && j < jp_len(jobs); j++)
+            show_round_job(out, jp_idx(jobs, j));
     }
 }
 
@@ -202,9 +243,43 @@ static double pct_of(struct json_object *ss, const char *path)
     return avg != 0 ? 100 * v / avg : NAN;
 }
 
+static void show_verdict_of(FILE *out, struct json_object *doc, struct json_object *ss,
+                            size_t nr, bool sim);
+
+/* A run of several groups: each group's verdict over its own rounds. */
+static void show_group_verdicts(FILE *out, struct json_object *doc, bool sim)
+{
+    for (unsigned g = 0; g < read_run_n_groups(doc); g++) {
+        struct read_group gr;
+        read_run_group(doc, g, &gr);
+        fprintf(out, "\ngroup %u", gr.group);
+        if (!gr.first_round) {
+            fprintf(out, ": not run\n");
+            continue;
+        }
+        fprintf(out, ", rounds %u-%u%s:", gr.first_round, gr.last_round,
+                gr.done ? "" : " (its rounds did not end)");
+        size_t nr = gr.last_round - gr.first_round + 1;
+        if (!gr.steady || (!*str(gr.steady, "label") && nr < 5 &&
+                           !jp_true(jp_at(gr.steady, "reached"))))
+            fprintf(out, " fewer rounds than a window: no verdict\n");
+        else
+            show_verdict_of(out, doc, gr.steady, nr, sim);
+    }
+}
+
 static void show_verdict(FILE *out, struct json_object *doc, size_t nr, bool sim)
 {
-    struct json_object *ss = jp_obj_at(doc, "steady_state");
+    if (read_run_n_groups(doc) > 1) {
+        show_group_verdicts(out, doc, sim);
+        return;
+    }
+    show_verdict_of(out, doc, jp_obj_at(doc, "steady_state"), nr, sim);
+}
+
+static void show_verdict_of(FILE *out, struct json_object *doc, struct json_object *ss,
+                            size_t nr, bool sim)
+{
     const char *label = str(ss, "label");
     enum units_figure kind = tracking_figure_kind(ss);
     char avg[32], rng[32], slp[32], lavg[32];
@@ -227,7 +302,8 @@ static void show_verdict(FILE *out, struct json_object *doc, size_t nr, bool sim
         fprintf(out, "\nsteady state (%s) NOT reached in %zu rounds\n", str(ss, "tracking"), nr);
     if (ss && *label && !jp_true(jp_at(ss, "reached")) && *str(ss, "reason"))
         fprintf(out, "not SNIA steady state: %s\n", str(ss, "reason"));
-    struct json_object *lw = jp_obj_at(doc, "last_window");
+    struct json_object *lw = ss == jp_obj_at(doc, "steady_state") ? jp_obj_at(doc, "last_window")
+                                                                  : NULL;   /* the run's */
     if (lw && jp_at(lw, "window")) {
         units_format_figure(jp_path(lw, "window.average"), kind, lavg, sizeof(lavg));
         fprintf(out, "last rounds %.0f-%.0f: average %s%s; %s\n",
@@ -263,7 +339,18 @@ void show_write(FILE *out, struct json_object *doc, unsigned every)
     status_text(doc, st, sizeof(st));
     show_memory_label(doc, mem, sizeof(mem));
     fprintf(out, "%s  (%s, %s)%s\n", str(doc, "target.path"), str(doc, "target.kind"), cap, mem);
-    fprintf(out, "workload  %s\n", str(doc, "workload.spec"));
+    if (read_run_multi(doc)) {   /* several jobs: each, with its group */
+        fprintf(out, "workload  %u jobs in %u group%s (a group's jobs at once, groups in turn)\n",
+                read_run_n_jobs(doc), read_run_n_groups(doc),
+                read_run_n_groups(doc) == 1 ? "" : "s");
+        for (unsigned j = 0; j < read_run_n_jobs(doc); j++) {
+            struct json_object *jo = read_run_job_at(doc, j);
+            fprintf(out, "  job %s (group %.0f): %s\n", str(jo, "label"), jp_path(jo, "group"),
+                    str(jo, "workload.spec"));
+        }
+    } else {
+        fprintf(out, "workload  %s\n", str(doc, "workload.spec"));
+    }
     fprintf(out, "engine    %s, %s; status %s\n", str(doc, "engine.name"),
             str(doc, "engine.clock"), st);
     char place[512];
@@ -272,7 +359,7 @@ void show_write(FILE *out, struct json_object *doc, unsigned every)
     const bool sim = jp_at(doc, "target.simulated") != NULL;
     show_preconditioning(out, doc, sim);
     struct json_object *rounds = jp_arr_at(doc, "rounds");
-    show_rounds(out, rounds, every, sim);
+    show_rounds(out, doc, rounds, every, sim);
     show_verdict(out, doc, jp_len(rounds), sim);
     char health[512];
     health_summary(jp_obj_at(doc, "health"), health, sizeof(health));

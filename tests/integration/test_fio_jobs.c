@@ -416,9 +416,7 @@ static void test_engine_two_jobs(void **state)
 }
 
 /* `ptsbench run --engine fio` of a fio file of the same two jobs: one round, each job's
- * figures recorded apart (rounds[0].jobs), the kept job file with both sections. Until the
- * run side of several jobs is in the tree (helper multi's branch), run refuses such a file
- * ("name it as FILE:SECTION"): SKIP printed. */
+ * figures recorded apart (rounds[0].jobs), the kept job file with both sections. */
 static void test_run_two_jobs(void **state)
 {
     (void)state;
@@ -441,12 +439,6 @@ static void test_run_two_jobs(void **state)
                           "--destructive", "-o", out, NULL};
     struct cmd_result r = {0};
     int st = ptsbench_run(&r, args);
-    if (st != 0 && strstr(r.errout, ":SECTION")) {
-        print_message("SKIP: ptsbench run refuses a file of several jobs here (%.*s)\n",
-                      (int)strcspn(r.errout, "\n"), r.errout);
-        cmd_result_free(&r);
-        return;
-    }
     if (st != 0)
         fail_msg("ptsbench run exited %d: %s%s", st, r.out, r.errout);
     cmd_result_free(&r);
