@@ -34,7 +34,8 @@
  *     from wl_init() and end with wl_validate(): what they return is complete and consistent
  *     (rw, rwmixread and percentage_random agree; bssplit weights sum to 100; ranges hold).
  *   - A job file gets fio's defaults (rw=read, ioengine=psync as iodepth=1, random_map=always,
- *     region=shared, direct=0: buffered; sizes by kb_base 1024); what is not taken one to one
+ *     region=shared, direct=0: buffered, iodepth_batch_submit=1; sizes by kb_base 1024); what
+ *     is not taken one to one
  *     is said in wl->note, which the results keep.
  *   - Sizes are ptsbench's (units.h: 4k = 4096, 4kB = 4000) unless kb_base is given. */
 #ifndef PTSBENCH_WORKLOAD_H
