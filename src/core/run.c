@@ -268,7 +268,25 @@ int run_prepare(struct run_record *rec, const struct run_config *cfg, const char
     rec->groups = xcalloc(rec->jobs.n_groups, sizeof(*rec->groups));
     for (unsigned g = 0; g < rec->jobs.n_groups; g++)
         wl_jobset_group(&rec->jobs, g, &rec->groups[g].first_job, &rec->groups[g].n_jobs);
-    /* a fio job file's filename and ioengine, unless the command names its own */
+    /* a fio job file's filename and ioengine, unless the command names its own; one target
+     * (jobs on different files, or files of their own in a directory, need --target: every
+     * job then runs on it, its own extent where fio would give it a file of its own) */
+    if (!c->target_path || !*c->target_path) {
+        for (unsigned j = 0; j < rec->jobs.n; j++) {
+            const struct workload *jw = &rec->jobs.jobs[j].wl;
+            if (jw->own_file)
+                return errf(err, errlen, "%s: fio would make job %s a file of its own in %s; "
+                            "ptsbench runs one target: give --target (each job then gets its "
+                            "own extent of it)", rec->jobs.source, rec->jobs.jobs[j].label,
+                            jw->directory);
+            if (strcmp(jw->filename, rec->wl.filename))
+                return errf(err, errlen, "%s: jobs %s and %s name different files (%s, %s); "
+                            "ptsbench runs one target: give --target", rec->jobs.source,
+                            rec->jobs.jobs[0].label, rec->jobs.jobs[j].label,
+                            rec->wl.filename[0] ? rec->wl.filename : "none",
+                            jw->filename[0] ? jw->filename : "none");
+        }
+    }
     if ((!c->target_path || !*c->target_path) && rec->wl.filename[0])
         c->target_path = rec->wl.filename;
     if (!c->target_path || !*c->target_path)

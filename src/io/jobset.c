@@ -86,6 +86,30 @@ static int js_group(struct wl_jobset *js, const struct fio_doc *d, size_t idx,
     return 0;
 }
 
+/* Jobs of a file in its own directory (workload.h own_file): each its own extent of the one
+ * target, one after another in file order, as fio's files of size bytes would be (each of the
+ * job's numjobs its own: the job covers size x numjobs, split); a job whose size is not in bytes
+ * shares the range (said). */
+static void js_lay_out_files(struct wl_jobset *js)
+{
+    uint64_t at = 0;
+    for (unsigned i = 0; i < js->n; i++) {
+        struct workload *wl = &js->jobs[i].wl;
+        if (!wl->own_file)
+            continue;
+        if (!wl->size.set || wl->size.is_percent || wl->offset.is_percent) {
+            wl_note_add(wl, "its file's size is not given in bytes: it shares the target's "
+                            "range with the other jobs");
+            continue;
+        }
+        const uint64_t len = wl->size.bytes * wl->workers;
+        wl->offset = (struct wl_extent){.set = true, .bytes = at + wl->offset.bytes};
+        wl->size.bytes = len;
+        wl->region = WL_REGION_SPLIT;
+        at = wl->offset.bytes + len;
+    }
+}
+
 static int js_load(const struct fio_doc *d, const char *section, struct wl_jobset *js,
                    struct wl_verdicts *out, char *err, size_t errlen)
 {
@@ -118,6 +142,8 @@ static int js_load(const struct fio_doc *d, const char *section, struct wl_jobse
     if (rc == 0 && js->n == 0)
         return errf(err, errlen, "%s: no job section (fio needs one besides [global])",
                     d->path);
+    if (rc == 0 && only < 0)
+        js_lay_out_files(js);
     if (rc != 0 && out && out->refused == 0)   /* cannot happen: every failure is a verdict */
         return -1;
     return rc;

@@ -1064,6 +1064,16 @@ static int wl_set_filename(void *obj, const char *value, char *why, size_t whyle
     return wl_set_text(wl->filename, sizeof(wl->filename), value, why, whylen);
 }
 
+/* fio's directory: where the job's file (filename, or fio's own name for it) is. */
+static int wl_set_directory(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    for (const char *p = value; *p; p++)
+        if (*p == ':' && (p == value || p[-1] != '\\'))
+            return errf(why, whylen, "several directories (a:b) are not supported: one target");
+    return wl_set_text(wl->directory, sizeof(wl->directory), value, why, whylen);
+}
+
 /* Keys of fio's that set what ptsbench does anyway, or only fio's reporting. */
 static int wl_set_ignored(void *obj, const char *value, char *why, size_t whylen)
 {
@@ -1476,7 +1486,9 @@ static const struct key_row wl_rows[] = {
     NO("sync", "O_SYNC writes are not supported"),
     NO("nrfiles", "several files per job are not supported: one target"),
     ALIAS("nr_files", "nrfiles"),
-    NO("directory", "files in a directory are not supported: one target (--target)"),
+    FIO("directory", wl_set_directory, "DIR", "with filename: the file's directory; without: "
+        "a file of its own per job, which ptsbench lays out as an extent of the target per job "
+        "(io/jobset.h)"),
     NO("opendir", "files in a directory are not supported: one target"),
     NO("zonemode", "zoned modes change where the I/O goes (strided: zonesize bytes every "
                    "zonerange; zbd: writes follow the zones' write pointers); ptsbench issues "
@@ -2198,6 +2210,26 @@ static int wlf_job_refused(struct wl_verdicts *out, const struct fio_section *s,
     return -1;
 }
 
+/* fio's directory (HOWTO "directory", "filename"): a relative filename lies in it; without a
+ * filename fio makes the job a file of its own there (jobname.jobnum.filenum, one per clone of
+ * numjobs), which io/jobset.c lays out as an extent of the one target per job. */
+static void wlf_directory(struct workload *wl)
+{
+    if (!wl->directory[0])
+        return;
+    if (wl->filename[0] && wl->filename[0] != '/') {
+        char path[sizeof(wl->filename)];
+        int n = snprintf(path, sizeof(path), "%s/%s", wl->directory, wl->filename);
+        if (n > 0 && (size_t)n < sizeof(path))
+            memcpy(wl->filename, path, sizeof(path));
+    } else if (!wl->filename[0]) {
+        wl->own_file = true;
+        wl_note_add(wl, "directory without filename: fio would give each job (and each of its "
+                        "numjobs) a file of its own; ptsbench gives each its own extent of the "
+                        "one target, laid out one after another");
+    }
+}
+
 /* fio's defaults where ptsbench's differ (wl_load_fio's contract in workload.h). */
 static void wlf_fio_defaults(struct workload *wl)
 {
@@ -2257,6 +2289,7 @@ int wl_fio_job(const struct fio_doc *d, size_t idx, struct workload *wl,
         return -1;
     if (!wl->direct_set)   /* fio's default: buffered, through the page cache */
         wl->buffered = true;
+    wlf_directory(wl);
     if (!fio_job_find(d, idx, "ioengine")) {
         /* fio's default engine is psync: one I/O at a time per job, whatever iodepth says */
         wl->sync_engine = true;

@@ -113,6 +113,9 @@ struct workload {
     unsigned kb_base;          /* 0: ptsbench's units; 1024 / 1000: fio's rules */
     char engine[16];           /* "io_uring", "libaio", or "" */
     char filename[256];
+    char directory[256];       /* fio's directory: filename inside it, or a file per job */
+    bool own_file;             /* directory without filename: fio gives the job (each of its
+                                  numjobs) a file of its own; io/jobset.c lays them out */
     uint64_t ramp_ns;
     unsigned rate_iops;        /* rate_iops=N as one value (rate_iops_dir: per direction) */
     uint64_t thinktime_ns;
