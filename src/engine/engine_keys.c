@@ -300,6 +300,9 @@ int engine_keys_check(const struct engine_ops *ops, struct workload *wl, char *e
         !wl->n_zones && wl->dist == WL_DIST_UNIFORM)
         wl_note_add(wl, "random_map=once on fio: fio's random map starts a new pass each time "
                         "the range is covered (random_map=always)");
+    if (wl->zone_size)
+        wl_note_add(wl, "zonemode=strided on fio: fio's zones start again from the job's "
+                        "offset past the device's end, not past the active range's");
     return 0;
 }
 

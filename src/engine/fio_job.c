@@ -177,10 +177,10 @@ static void put_direction(struct job_out *o, const struct workload *wl)
     jo_put(o, "rw=%s", rw);
     if (wl->seq_add)   /* fio's offset modifier, in bytes (negative: backwards) */
         jo_put(o, ":%" PRId64, wl->seq_add);
-    else if (wl->seq_nr > 1)
+    else if (wl->seq_nr > 1 && random)   /* a sequential rw's ':N' would be bytes */
         jo_put(o, ":%u", wl->seq_nr);
     jo_put(o, "\n");
-    if (wl->seq_nr > 1 && wl->seq_identical)
+    if (wl->seq_nr > 1 && random && wl->seq_identical)
         jo_put(o, "rw_sequencer=identical\n");
     if (wl->zone_size)
         jo_put(o, "; strided zones wrap to the job's offset past its range's end (ptsbench) or "

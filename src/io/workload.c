@@ -330,9 +330,9 @@ static int wl_set_zonemode(void *obj, const char *value, char *why, size_t whyle
     else if (!strcasecmp(value, "strided"))
         wl->zonemode = WL_ZONEMODE_STRIDED;
     else if (!strcasecmp(value, "zbd"))
-        return errf(why, whylen, "zonemode=zbd is not supported: writes would follow the "
-                                 "zones' write pointers of a zoned drive, and ptsbench issues "
-                                 "over one active range of a conventional one");
+        return errf(why, whylen, "writes would follow the zones' write pointers of a zoned "
+                                 "drive; ptsbench issues over one active range of a "
+                                 "conventional one");
     else
         return errf(why, whylen, "unknown zonemode '%s' (want none or strided)", value);
     return WL_OK;

@@ -171,6 +171,12 @@ static void test_fio_lines(void **state)
     parse("rw=read:-8k,bs=4k", &wl);
     assert_int_equal(fio_job_write(&wl, &range, &opts, job, sizeof job, err, sizeof err), 0);
     assert_non_null(strstr(job, "\nrw=read:-8192\n"));
+    parse("rw=randread:8,rw_sequencer=identical", &wl);
+    assert_int_equal(fio_job_write(&wl, &range, &opts, job, sizeof job, err, sizeof err), 0);
+    assert_non_null(strstr(job, "\nrw=randread:8\nrw_sequencer=identical\n"));
+    parse("rw=randread:8,percentage_random=0", &wl);   /* sequential: ':8' would be bytes */
+    assert_int_equal(fio_job_write(&wl, &range, &opts, job, sizeof job, err, sizeof err), 0);
+    assert_non_null(strstr(job, "\nrw=read\n"));
     parse("rw=read,bs=64k,zonesize=256m,zoneskip=2g", &wl);
     assert_int_equal(fio_job_write(&wl, &range, &opts, job, sizeof job, err, sizeof err), 0);
     assert_non_null(strstr(job, "\nzonemode=strided\nzonesize=268435456\nzonerange=268435456\n"
