@@ -26,7 +26,8 @@ static const char report_only[] = "fio's reporting: results hold their own figur
 
 const struct engine_key engine_keys[] = {
     /* direction and mix */
-    {"rw", "rw=randwrite", "rw=randwrite", LOOP(loop_rw), A("rw= from the read and random shares")}, NULL},
+    {"rw", "rw=randwrite", "rw=randwrite", LOOP(loop_rw), A("rw= from the read and random shares, "
+     "with its offset modifier (rw=read:N in bytes, rw=randread:N)")}, NULL},
     {"readwrite", "readwrite=write", "rw=write", LOOP(loop_rw), A("rw=")}, NULL},
     {"rwmixread", "rw=randrw,rwmixread=70", "rwmixread=70", LOOP(loop_pct), A("rwmixread=")}, NULL},
     {"rwmix", "rw=randrw,rwmix=30", "rwmixread=30", LOOP(loop_pct), A("rwmixread=")}, NULL},
@@ -41,6 +42,19 @@ const struct engine_key engine_keys[] = {
     {"random_distribution", "random_distribution=zipf:1.2", "random_distribution=zipf:1.2",
      LOOP("iogen.c: zoned, zipf, pareto, normal as fio's"),
      A("random_distribution= (zoned, zipf, pareto, normal, centre too) with norandommap=1")}, NULL},
+    {"zonemode", "zonemode=strided,zonesize=1m", "zonemode=strided",
+     LOOP("iogen.c: zonesize bytes in each zone, then on past zoneskip, as fio's strided mode"),
+     D("zonemode=strided; fio wraps past the device's end, the loop past the range's (said "
+       "in the job file)")}, NULL},
+    {"zonesize", "zonesize=1m", "zonesize=1048576", LOOP("bytes of I/O in each strided zone"),
+     A("zonesize= in bytes")}, NULL},
+    {"zonerange", "zonesize=1m,zonerange=4m", "zonerange=4194304",
+     LOOP("each strided zone's length"), A("zonerange= in bytes")}, NULL},
+    {"zoneskip", "zonesize=1m,zoneskip=8m", "zoneskip=8388608",
+     LOOP("the gap after each strided zone"), A("zoneskip= in bytes")}, NULL},
+    {"rw_sequencer", "rw=randread:8,rw_sequencer=identical", "rw_sequencer=identical",
+     LOOP("iogen.h: the I/Os between rw=randread:N's draws repeat the drawn offset"),
+     A("rw_sequencer=identical")}, NULL},
     {"region", "numjobs=2,region=split", "offset_increment=", LOOP("each worker's slice"),
      A("split: size= a slice, offset_increment= the slice")}, NULL},
     {"offset", "offset=1048576", "offset=1048576", LOOP("the active range"), A("offset= in bytes")}, NULL},
@@ -286,6 +300,9 @@ int engine_keys_check(const struct engine_ops *ops, struct workload *wl, char *e
         !wl->n_zones && wl->dist == WL_DIST_UNIFORM)
         wl_note_add(wl, "random_map=once on fio: fio's random map starts a new pass each time "
                         "the range is covered (random_map=always)");
+    if (wl->zone_size)
+        wl_note_add(wl, "zonemode=strided on fio: fio's zones start again from the job's "
+                        "offset past the device's end, not past the active range's");
     return 0;
 }
 

@@ -174,7 +174,19 @@ static void put_direction(struct job_out *o, const struct workload *wl)
     const char *rw = mixed ? (random ? "randrw" : "rw")
                            : wl->read_pct == 100 ? (random ? "randread" : "read")
                                                  : (random ? "randwrite" : "write");
-    jo_put(o, "rw=%s\n", rw);
+    jo_put(o, "rw=%s", rw);
+    if (wl->seq_add)   /* fio's offset modifier, in bytes (negative: backwards) */
+        jo_put(o, ":%" PRId64, wl->seq_add);
+    else if (wl->seq_nr > 1 && random)   /* a sequential rw's ':N' would be bytes */
+        jo_put(o, ":%u", wl->seq_nr);
+    jo_put(o, "\n");
+    if (wl->seq_nr > 1 && random && wl->seq_identical)
+        jo_put(o, "rw_sequencer=identical\n");
+    if (wl->zone_size)
+        jo_put(o, "; strided zones wrap to the job's offset past its range's end (ptsbench) or "
+                  "past the device's end (fio)\nzonemode=strided\nzonesize=%" PRIu64
+                  "\nzonerange=%" PRIu64 "\nzoneskip=%" PRIu64 "\n", wl->zone_size,
+               wl->zone_range, wl->zone_skip);
     if (mixed)
         jo_put(o, "rwmixread=%u\n", wl->read_pct);
     if (random && wl->random_pct < 100) {

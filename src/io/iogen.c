@@ -41,10 +41,13 @@ void iogen_init(struct iogen *g, const struct workload *wl, const struct wl_rang
         g->region_end = range->start + range->len;
     }
     g->cursor = g->region_start;
+    g->last_off = g->region_start;
+    g->zone_at = g->region_start;
+    g->seq_left = wl->seq_nr;
     /* Random map (one block size): the first pass, or every pass, visits each block of the
      * region once in random order (see workload.h). Mixed sizes and zones draw independently. */
     g->use_map = wl->random_map != WL_RANDOM_MAP_OFF && wl->n_bs == 1 && wl->random_pct > 0 &&
-                 wl->n_zones == 0 && !g->by_dir &&
+                 wl->n_zones == 0 && !g->by_dir && !wl->zone_size &&
                  (!wl->blockalign || wl->blockalign == wl->bs[0].size);
     /* Zones: consecutive slices of the region, sized by range %, aligned to the largest block. */
     if (wl->n_zones) {
@@ -66,6 +69,58 @@ void iogen_init(struct iogen *g, const struct workload *wl, const struct wl_rang
     g->dist = wl->dist;
     if (wl->dist != WL_DIST_UNIFORM)
         skewed_init(g, wl);
+}
+
+/* The current strided zone: [lo, hi) within the region. */
+static void strided_zone(const struct iogen *g, uint64_t *lo, uint64_t *hi)
+{
+    *lo = g->zone_at;
+    const uint64_t room = g->region_end - g->zone_at, range = g->wl->zone_range;
+    *hi = g->zone_at + (room < range ? room : range);
+}
+
+uint64_t iogen_strided(struct iogen *g, uint32_t len, uint8_t dir, bool random)
+{
+    const struct workload *wl = g->wl;
+    if (g->zone_done >= wl->zone_size) {   /* on to the next zone */
+        g->zone_done = 0;
+        g->zone_at += wl->zone_range + wl->zone_skip;
+        if (g->zone_at >= g->region_end || g->region_end - g->zone_at < len)
+            g->zone_at = g->region_start;
+        g->cursor = g->zone_at;
+    }
+    uint64_t lo, hi, off;
+    strided_zone(g, &lo, &hi);
+    if (hi - lo < len)
+        hi = lo + len <= g->region_end ? lo + len : g->region_end;
+    if (random) {
+        const uint64_t align = iogen_align(g, len, dir);
+        off = lo + rng_below(&g->rng, (hi - lo - len) / align + 1) * align;
+    } else {
+        off = g->cursor;
+        if (off < lo || off + len > hi)   /* zonesize above zonerange: the zone again */
+            off = lo;
+    }
+    g->zone_done += len;
+    return off;
+}
+
+void iogen_seq_skip(struct iogen *g, uint64_t off, uint32_t len)
+{
+    const int64_t add = g->wl->seq_add;
+    uint64_t lo = g->region_start, hi = g->region_end;
+    if (g->wl->zone_size)
+        strided_zone(g, &lo, &hi);
+    const uint64_t at = off + len;
+    if (add > 0) {   /* holes: past the end, iogen_next starts again at lo */
+        g->cursor = hi - at > (uint64_t)add ? at + (uint64_t)add : hi;
+        return;
+    }
+    const uint64_t back = (uint64_t)-add;   /* backwards: past the start, on from the end */
+    if (at - lo >= back)
+        g->cursor = at - back;
+    else
+        g->cursor = hi - lo > back ? hi - back : lo;
 }
 
 /* zeta(n, theta) = sum 1/i^theta, i = 1..n: the first 10^5 terms summed, the rest by the

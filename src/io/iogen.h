@@ -37,7 +37,18 @@ struct iogen {
     double zetan, zeta2, theta, alpha, eta;   /* zipf (Gray et al., SIGMOD 1994) */
     double ppow;                              /* pareto: value = dn * u^ppow */
     double sigma, center;                     /* normal; the centre of any (-1: spread) */
+    /* fio's offset modifier and strided zones (workload.h seq_add, seq_nr, zone_*) */
+    uint64_t last_off;                   /* the last I/O's offset (rw_sequencer=identical) */
+    unsigned seq_left;                   /* rw=randread:N: I/Os left until the next draw */
+    uint64_t zone_at, zone_done;         /* strided: the zone's start, bytes issued in it */
 };
+
+/* zonemode=strided: the next I/O's offset in the current zone (the next zone once zonesize
+ * bytes went to this one; from the region's start again past its end), as fio's
+ * setup_strided_zone_mode (iogen.c). */
+uint64_t iogen_strided(struct iogen *g, uint32_t len, uint8_t dir, bool random);
+/* A sequential I/O at off of len done: the cursor skips rw=MODE:N's N bytes (iogen.c). */
+void iogen_seq_skip(struct iogen *g, uint64_t off, uint32_t len);
 
 /* A rank in [0, g->dn) by the skewed distribution (iogen.c). */
 uint64_t iogen_skewed_rank(struct iogen *g);
@@ -101,10 +112,21 @@ static inline void iogen_next(struct iogen *g, uint8_t *dir, uint32_t *len_out, 
     }
     *len_out = len;
 
-    bool random = wl->random_pct >= 100 ||
-                  (wl->random_pct > 0 && rng_below(&g->rng, 100) < wl->random_pct);
+    bool random, repeat = false;
+    if (wl->seq_nr > 1 && --g->seq_left) {   /* rw=randread:N between two draws */
+        random = false;
+        repeat = wl->seq_identical;
+    } else {
+        g->seq_left = wl->seq_nr;
+        random = wl->random_pct >= 100 ||
+                 (wl->random_pct > 0 && rng_below(&g->rng, 100) < wl->random_pct);
+    }
     uint64_t off;
-    if (random && g->dist != WL_DIST_UNIFORM) {
+    if (repeat && g->last_off + len <= g->region_end) {
+        off = g->last_off;
+    } else if (wl->zone_size) {
+        off = iogen_strided(g, len, *dir, random);
+    } else if (random && g->dist != WL_DIST_UNIFORM) {
         const uint64_t align = iogen_align(g, len, *dir);
         uint64_t o = g->region_start + iogen_skewed_rank(g) * g->dunit;
         o -= (o - g->region_start) % align;
@@ -133,6 +155,9 @@ static inline void iogen_next(struct iogen *g, uint8_t *dir, uint32_t *len_out, 
             off = g->region_start;
     }
     g->cursor = off + len;
+    g->last_off = off;
+    if (wl->seq_add && !random)
+        iogen_seq_skip(g, off, len);
     *offset = off;
 }
 

@@ -259,11 +259,30 @@ static int wl_split_weights(struct wl_split_entry *ents, unsigned n, struct wl_b
 
 /* ---- setters, one per key ----------------------------------------------------------- */
 
+/* rw's offset modifier (fio's str_rw_cb): a random mode's ":N" is a count of I/Os (a random
+ * offset every Nth, the others sequential after it), a sequential mode's a size, negative
+ * allowed (N bytes skipped after each I/O: holes, or backwards). */
+static int wl_set_rw_modifier(struct workload *wl, const char *mode, const char *nr, char *why,
+                              size_t whylen)
+{
+    if (wl_rw_random(mode))
+        return wl_uint(nr, 1, 1u << 30, &wl->seq_nr, why, whylen);
+    const bool back = *nr == '-';
+    uint64_t v = 0;
+    if (wl_size(wl, back ? nr + 1 : nr, &v, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    if (v > (uint64_t)INT64_MAX / 2)
+        return errf(why, whylen, "offset modifier '%s' too large", nr);
+    wl->seq_add = back ? -(int64_t)v : (int64_t)v;
+    return WL_OK;
+}
+
 static int wl_set_rw(void *obj, const char *value, char *why, size_t whylen)
 {
     struct workload *wl = obj;
     char mode[sizeof wl->rw];
-    size_t n = strlen(value);
+    const char *colon = strchr(value, ':');
+    size_t n = colon ? (size_t)(colon - value) : strlen(value);
     for (size_t i = 0; i < n && i < sizeof mode; i++)
         mode[i] = (char)tolower((unsigned char)value[i]);
     if (n >= sizeof mode)
@@ -275,13 +294,13 @@ static int wl_set_rw(void *obj, const char *value, char *why, size_t whylen)
         return errf(why, whylen, "trims are not supported: a third direction beside "
                                  "read and write in every figure, histogram, table and chart "
                                  "of the results, which record two");
-    if (strchr(value, ':'))   /* fio's rw=read:8k: a hole of 8k after each I/O */
-        return errf(why, whylen, "fio's offset modifier (':N': N bytes skipped, or with a "
-                                 "random rw, N I/Os at one offset run) is not supported: it "
-                                 "changes where the I/O goes");
     if (!wl_rw_known(mode))
         return errf(why, whylen, "unknown rw mode '%s' (want read, write, randread, "
                                  "randwrite, rw or randrw)", value);
+    wl->seq_add = 0;   /* as fio: each rw= starts without a modifier */
+    wl->seq_nr = 0;
+    if (colon && wl_set_rw_modifier(wl, mode, colon + 1, why, whylen) != WL_OK)
+        return WL_BAD_VALUE;
     snprintf(wl->rw, sizeof wl->rw, "%s", mode);
     wl->rw_set = true;
     if (!wl->mix_set)
@@ -289,6 +308,52 @@ static int wl_set_rw(void *obj, const char *value, char *why, size_t whylen)
     if (!wl->random_set)
         wl->random_pct = wl_rw_random(mode) ? 100 : 0;
     return WL_OK;
+}
+
+/* rw_sequencer=sequential|identical: what the I/Os between rw=randread:N's draws do. */
+static int wl_set_rw_sequencer(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    if (strcasecmp(value, "sequential") && strcasecmp(value, "identical"))
+        return errf(why, whylen, "unknown rw_sequencer '%s' (want sequential or identical)",
+                    value);
+    wl->seq_identical = strcasecmp(value, "identical") == 0;
+    return WL_OK;
+}
+
+/* zonemode=none|strided (zbd refused: writes would follow a zoned drive's write pointers). */
+static int wl_set_zonemode(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    if (!strcasecmp(value, "none"))
+        wl->zonemode = WL_ZONEMODE_NONE;
+    else if (!strcasecmp(value, "strided"))
+        wl->zonemode = WL_ZONEMODE_STRIDED;
+    else if (!strcasecmp(value, "zbd"))
+        return errf(why, whylen, "writes would follow the zones' write pointers of a zoned "
+                                 "drive; ptsbench issues over one active range of a "
+                                 "conventional one");
+    else
+        return errf(why, whylen, "unknown zonemode '%s' (want none or strided)", value);
+    return WL_OK;
+}
+
+static int wl_set_zonesize(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return wl_size(wl, value, &wl->zone_size, why, whylen);
+}
+
+static int wl_set_zonerange(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return wl_size(wl, value, &wl->zone_range, why, whylen);
+}
+
+static int wl_set_zoneskip(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return wl_size(wl, value, &wl->zone_skip, why, whylen);
 }
 
 static int wl_set_rwmixread(void *obj, const char *value, char *why, size_t whylen)
@@ -1236,8 +1301,9 @@ static const struct key_choice wl_kb_base_choices[] = {
     {"1024", 1024, false}, {"1000", 1000, false}, {NULL, 0, false}};
 
 static const struct key_row wl_rows[] = {
-    W("rw", wl_set_rw, "read | write | randread | randwrite | rw | randrw",
-      "the I/O pattern (trim modes refused: see rw's message)"),
+    W("rw", wl_set_rw, "read | write | randread | randwrite | rw | randrw [:N]",
+      "the I/O pattern (trim modes refused: see rw's message); fio's :N, sequential: N bytes "
+      "skipped after each I/O (negative: backwards), random: a random offset every Nth I/O"),
     ALIAS("readwrite", "rw"),
     W("rwmixread", wl_set_rwmixread, "PCT", "read share of I/Os, whole percent (rw, randrw)"),
     ALIAS("rwmix", "rwmixread"),
@@ -1270,6 +1336,15 @@ static const struct key_row wl_rows[] = {
     W("region", wl_set_region, "shared | split", "every worker over the whole range, or each "
       "its own slice (default: shared random, split sequential)"),
     W("offset", wl_set_offset, "SIZE | PCT%", "start of the active range"),
+    FIO("zonemode", wl_set_zonemode, "none | strided", "strided: zonesize bytes of I/O in "
+        "each zone of zonerange bytes, then on past zoneskip bytes (from the range's start again "
+        "past its end); zbd refused"),
+    FIO("zonesize", wl_set_zonesize, "SIZE", "strided: bytes of I/O in each zone (alone: "
+        "zonemode=strided, as fio)"),
+    FIO("zonerange", wl_set_zonerange, "SIZE", "strided: each zone's length (default zonesize)"),
+    FIO("zoneskip", wl_set_zoneskip, "SIZE", "strided: bytes skipped after each zone"),
+    FIO("rw_sequencer", wl_set_rw_sequencer, "sequential | identical", "rw=randread:N: the I/Os "
+        "between two random draws go on sequentially, or repeat the drawn offset"),
     ALIAS("fileoffset", "offset"),
     W("size", wl_set_size, "SIZE | PCT%", "length of the active range (default 100%)"),
     ALIAS("range", "size"),
@@ -1490,12 +1565,6 @@ static const struct key_row wl_rows[] = {
         "a file of its own per job, which ptsbench lays out as an extent of the target per job "
         "(io/jobset.h)"),
     NO("opendir", "files in a directory are not supported: one target"),
-    NO("zonemode", "zoned modes change where the I/O goes (strided: zonesize bytes every "
-                   "zonerange; zbd: writes follow the zones' write pointers); ptsbench issues "
-                   "over one active range"),
-    NO("zonesize", "zonemode's zone size: zoned modes are not supported"),
-    NO("zonerange", "zonemode's zone spacing: zoned modes are not supported"),
-    NO("zoneskip", "zonemode's skip between zones: zoned modes are not supported"),
     NO("cpus_allowed", "CPU pinning is the command's: --cpus LIST (every worker on the whole "
                        "list, as cpus_allowed_policy=shared)"),
     NO("cpumask", "CPU pinning is the command's: --cpus LIST"),
@@ -1584,7 +1653,6 @@ static const struct key_row wl_rows[] = {
     NO("filesize", "files of their own size per job are not supported: one target"),
     NO("file_append", "I/O past the end of the file (it grows) is not supported"),
     NO("offset_align", "a percent offset is aligned to the target's logical sector"),
-    NO("rw_sequencer", "fio's offset sequencer (rw=randread:N) is not supported"),
     NO("serialize_overlap", "waiting for in-flight I/Os to the same blocks changes the depth: "
                             "not supported"),
     NO("flow", "flow control between jobs changes each job's share of the I/O"),
@@ -1857,6 +1925,39 @@ static int wl_validate_ranges(const struct workload *wl, const char *src, char *
     return 0;
 }
 
+/* The offset modifier and strided zones after all keys (fio's fixup_options): zonesize alone
+ * means strided, zonerange defaults to zonesize; a random strided job draws without a map. */
+static int wl_validate_offsets(struct workload *wl, const char *src, char *err, size_t errlen)
+{
+    if (wl->seq_add && wl->random_pct > 0)
+        return errf(err, errlen, "%s: rw=%s's offset modifier with percentage_random: fio "
+                                 "keeps a sequential job sequential (percentage_random acts on "
+                                 "random jobs only), and reads a random rw's ':N' as a count of "
+                                 "I/Os; give one or the other", src, wl->rw);
+    if (wl->zonemode == WL_ZONEMODE_UNSET && wl->zone_size)
+        wl->zonemode = WL_ZONEMODE_STRIDED;
+    if (wl->zonemode != WL_ZONEMODE_STRIDED) {   /* fio: the zone keys are ignored */
+        wl->zone_size = wl->zone_range = wl->zone_skip = 0;
+        return 0;
+    }
+    if (!wl->zone_size)
+        return errf(err, errlen, "%s: zonemode=strided needs zonesize", src);
+    if (!wl->zone_range)
+        wl->zone_range = wl->zone_size;
+    if (wl->zone_range < wl_max_bs(wl))
+        return errf(err, errlen, "%s: zonerange=%llu is below the largest block size %u", src,
+                    (unsigned long long)wl->zone_range, wl_max_bs(wl));
+    if (wl->random_pct && (wl->n_zones || wl->dist != WL_DIST_UNIFORM))
+        return errf(err, errlen, "%s: zonemode=strided with a random_distribution other than "
+                                 "random is not supported: fio spreads it over each zone", src);
+    if (wl->random_pct && wl->random_map != WL_RANDOM_MAP_OFF) {
+        wl->random_map = WL_RANDOM_MAP_OFF;
+        wl_note_add(wl, "zonemode=strided: random offsets in each zone drawn independently "
+                        "(fio keeps a random map per zone)");
+    }
+    return 0;
+}
+
 /* fio's pacing and flow keys after all keys: loops folded into the round's bounds (once:
  * loops is 1 after), thinktime at depth said, the notes the results keep. */
 static int wl_validate_flow(struct workload *wl, const char *src, char *err, size_t errlen)
@@ -1945,7 +2046,8 @@ int wl_validate(struct workload *wl, char *err, size_t errlen)
     if (wl->sync_engine)
         wl->qd = 1;   /* fio ignores iodepth for a synchronous engine */
     if (wl_validate_pacing(wl, src, err, errlen) < 0 ||
-        wl_validate_flow(wl, src, err, errlen) < 0)
+        wl_validate_flow(wl, src, err, errlen) < 0 ||
+        wl_validate_offsets(wl, src, err, errlen) < 0)
         return -1;
     if (wl->dist != WL_DIST_UNIFORM && wl->random_map != WL_RANDOM_MAP_OFF)
         wl->random_map = WL_RANDOM_MAP_OFF;   /* as fio: a skewed distribution has no map */
@@ -2810,6 +2912,27 @@ static void wl_format_flow(struct wl_out *o, const struct workload *wl)
         wl_put(o, ",fill_device=1");
 }
 
+/* rw's offset modifier (right after rw=MODE) and strided zones in the canonical form. */
+static void wl_put_offsets(struct wl_out *o, const struct workload *wl)
+{
+    char v[48];
+    if (wl->seq_add) {
+        wl_fmt_size(wl->seq_add < 0 ? (uint64_t)-wl->seq_add : (uint64_t)wl->seq_add, v,
+                    sizeof v);
+        wl_put(o, ":%s%s", wl->seq_add < 0 ? "-" : "", v);
+    }
+    if (wl->seq_nr > 1)
+        wl_put(o, ":%u%s", wl->seq_nr, wl->seq_identical ? ",rw_sequencer=identical" : "");
+    if (!wl->zone_size)
+        return;
+    wl_fmt_size(wl->zone_size, v, sizeof v);
+    wl_put(o, ",zonemode=strided,zonesize=%s", v);
+    wl_fmt_size(wl->zone_range, v, sizeof v);
+    wl_put(o, ",zonerange=%s", v);
+    wl_fmt_size(wl->zone_skip, v, sizeof v);
+    wl_put(o, ",zoneskip=%s", v);
+}
+
 void wl_format(const struct workload *wl, char *buf, size_t len)
 {
     if (!buf || len == 0)
@@ -2818,6 +2941,7 @@ void wl_format(const struct workload *wl, char *buf, size_t len)
     char v[48];
     buf[0] = '\0';
     wl_put(&o, "rw=%s", wl->rw);
+    wl_put_offsets(&o, wl);
     if (wl_rw_mixed(wl->rw))
         wl_put(&o, ",rwmixread=%u", wl->read_pct);
     if (wl->random_pct != (wl_rw_random(wl->rw) ? 100u : 0u))

@@ -169,7 +169,20 @@ struct workload {
                                 * its natural alignment; by direction: the smallest size) */
     bool buffered;             /* direct=0 / buffered=1: through the page cache */
     unsigned iodepth_low;      /* fio's refill mark: 0 not given, else at least iodepth */
+    /* fio's offset modifier rw=MODE:N and zonemode=strided (issue 47, "offset"; iogen.h) */
+    int64_t seq_add;           /* sequential rw=read:N: N bytes skipped after each I/O (< 0:
+                                * back; past the range's start, on from its end + N) */
+    unsigned seq_nr;           /* random rw=randread:N: a random offset every Nth I/O, the
+                                * others sequential after it (0 or 1: every I/O random) */
+    bool seq_identical;        /* rw_sequencer=identical: those others at the same offset */
+    unsigned zonemode;         /* WL_ZONEMODE_*: as given (wl_validate: NONE or STRIDED) */
+    uint64_t zone_size;        /* strided: bytes of I/O in each zone before the next one */
+    uint64_t zone_range;       /* strided: each zone's length (0 given: zone_size) */
+    uint64_t zone_skip;        /* strided: the gap after each zone's range */
 };
+
+/* zonemode: not given (zonesize alone means strided, as fio), none, strided. */
+enum { WL_ZONEMODE_UNSET = 0, WL_ZONEMODE_NONE, WL_ZONEMODE_STRIDED };
 
 /* "steady", "wipc", "none" (NULL for the default) and back; parse returns -1 when unknown. */
 const char *wl_precondition_name(enum wl_precondition p);

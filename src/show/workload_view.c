@@ -29,6 +29,29 @@ static void wk_pattern(const struct workload *wl, char *buf, size_t len)
         snprintf(buf + n, len - (size_t)n, ", uniform");
 }
 
+/* rw's offset modifier and strided zones, in words ("" when neither). */
+static void wk_offsets(const struct workload *wl, char *buf, size_t len)
+{
+    char a[32], b[32], c[32];
+    int n = 0;
+    buf[0] = '\0';
+    units_format_size(wl->seq_add < 0 ? (uint64_t)-wl->seq_add : (uint64_t)wl->seq_add, a,
+                      sizeof(a));
+    if (wl->seq_add)
+        n = snprintf(buf, len, "%s skipped %s after each I/O", a,
+                     wl->seq_add < 0 ? "back" : "on");
+    else if (wl->seq_nr > 1)
+        n = snprintf(buf, len, "a random offset every %u I/Os, the others %s", wl->seq_nr,
+                     wl->seq_identical ? "at it" : "sequential after it");
+    if (!wl->zone_size || n < 0 || (size_t)n >= len)
+        return;
+    units_format_size(wl->zone_size, a, sizeof(a));
+    units_format_size(wl->zone_range, b, sizeof(b));
+    units_format_size(wl->zone_skip, c, sizeof(c));
+    snprintf(buf + n, len - (size_t)n, "%sstrided zones: %s in each %s, then %s skipped",
+             n ? "; " : "", a, b, c);
+}
+
 static void wk_sizes(const struct workload *wl, char *buf, size_t len)
 {
     size_t pos = 0;
@@ -98,6 +121,10 @@ static void wk_print_job(FILE *out, const struct wl_job *j)
     fprintf(out, "    workers %u, iodepth %u%s\n", wl->workers, wl->qd,
            wl->sync_engine ? " (a sync engine: one I/O at a time per worker)" : "");
     fprintf(out, "    pattern   %s\n", pat);
+    char offs[160];
+    wk_offsets(wl, offs, sizeof(offs));
+    if (offs[0])
+        fprintf(out, "    offsets   %s\n", offs);
     fprintf(out, "    bs        %s\n", bs);
     fprintf(out, "    range     offset %s, size %s\n", off, size);
     fprintf(out, "    pacing    %s\n", pace);

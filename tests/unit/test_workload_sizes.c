@@ -238,8 +238,12 @@ static void test_io_submit_mode_and_iodepth_low(void **state)
     assert_int_equal(wl_parse_inline("rw=randrw,percentage_random=40,60", &wl, err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "different random shares"));
-    /* rw=read:8k (fio's offset modifier): refused naming what it changes, not "unknown" */
-    assert_int_equal(wl_parse_inline("rw=read:8k", &wl, err, sizeof err), -1);
+    /* rw=read:8k (fio's offset modifier): honoured (test_iogen_offsets.c); with
+     * percentage_random refused naming what it changes, not "unknown" */
+    parse("rw=read:8k", &wl);
+    assert_int_equal(wl.seq_add, 8192);
+    assert_int_equal(wl_parse_inline("rw=read:8k,percentage_random=50", &wl, err, sizeof err),
+                     -1);
     assert_non_null(strstr(err, "offset modifier"));
     parse("iodepth=8,iodepth_low=8,io_submit_mode=inline", &wl);
     assert_int_equal(wl_parse_inline("iodepth=8,iodepth_low=2", &wl, err, sizeof err), -1);
