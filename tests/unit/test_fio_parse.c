@@ -237,9 +237,32 @@ static int teardown(void **st)
     return 0;
 }
 
+/* fio's directory without filename gives each job (each of its numjobs) a file of its own:
+ * ptsbench lays them out as extents of the one target, one after another (aio-read.fio's
+ * form); with filename, the file lies in the directory. */
+static void test_directory_files(void **st)
+{
+    (void)st;
+    struct wl_jobset js;
+    load("[global]\nrw=randread\nbs=128k\nsize=512m\ndirectory=/data1\ndirect=1\n"
+         "[a]\niodepth=4\n[b]\niodepth=32\nnumjobs=2\n[c]\nfilename=f\n", &js);
+    assert_int_equal(js.n, 3);
+    const struct workload *a = &js.jobs[0].wl, *b = &js.jobs[1].wl, *c = &js.jobs[2].wl;
+    assert_true(a->own_file && b->own_file && !c->own_file);
+    assert_int_equal(a->offset.bytes, 0);
+    assert_int_equal(a->size.bytes, 512ull << 20);
+    assert_int_equal(b->offset.bytes, 512ull << 20);
+    assert_int_equal(b->size.bytes, 1024ull << 20);   /* two clones, two files */
+    assert_int_equal(b->region, WL_REGION_SPLIT);
+    assert_string_equal(c->filename, "/data1/f");
+    assert_non_null(strstr(a->note, "a file of its own"));
+    wl_jobset_free(&js);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_directory_files),
         cmocka_unit_test(test_globals_in_order), cmocka_unit_test(test_same_name_jobs),
         cmocka_unit_test(test_env),              cmocka_unit_test(test_keywords),
         cmocka_unit_test(test_arithmetic),       cmocka_unit_test(test_comments_cut),
