@@ -485,6 +485,7 @@ static void round_fill(struct worker *w)
         if (!u) {
             u = w->free_units[--w->n_free];
             iogen_next(&w->gen, &u->dir, &u->len, &u->offset);
+            u->ioprio = iogen_prio(&w->gen, u->dir, u->len);
         }
         if (r->rated && !pace_rate(w, u, now)) {
             /* held until its direction is due; fio's inline submission first waits for every

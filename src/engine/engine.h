@@ -37,6 +37,8 @@ struct io_unit {
     uint64_t offset;       /* bytes */
     uint32_t len;          /* bytes */
     uint8_t dir;           /* enum io_dir */
+    uint16_t ioprio;       /* the kernel's I/O priority value (0: the thread's own), which the
+                              native engines issue (io/iogen.h iogen_prio: fio's prio keys) */
     void *buf;             /* engine-owned, aligned, registered where the engine can */
     uint32_t index;        /* position in the engine's unit array (buffer index) */
     uint64_t issue_ns;     /* set by the loop at commit */
