@@ -141,6 +141,8 @@ struct worker_stats {
     struct engine_choices choices;     /* the engine's over the round (engine_ops.choices) */
     unsigned depth_declared;
     enum depth_how depth_how;
+    uint64_t prio_ios, prio_raised;    /* fio's cmdprio keys: I/Os issued over the round, and
+                                          of them raised (io/iogen.h iogen_prio); 0: none */
 };
 
 struct round_limits {

@@ -42,7 +42,7 @@ struct iogen {
     struct rng prio_rng;
     bool prio_raises;                         /* wl_prio_raises */
     uint16_t prio_def;                        /* wl_prio_default */
-    uint64_t prio_raised;                     /* I/Os raised so far (iogen_prio) */
+    uint64_t prio_drawn, prio_raised;         /* I/Os drawn, and raised, so far (iogen_prio) */
 };
 
 /* A rank in [0, g->dn) by the skewed distribution (iogen.c). */
@@ -152,6 +152,7 @@ static inline uint16_t iogen_prio(struct iogen *g, uint8_t dir, uint32_t len)
         return g->prio_def;
     const struct wl_prio *p = &g->wl->prio;
     const unsigned d = dir == IOGEN_WRITE;
+    g->prio_drawn++;
     if (p->pct[d]) {
         if (rng_below(&g->prio_rng, 100) >= p->pct[d])
             return g->prio_def;
