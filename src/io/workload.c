@@ -2041,18 +2041,25 @@ static void wl_validate_ss(struct workload *wl)
 }
 
 /* fio's I/O priorities: cmdprio_percentage and cmdprio_bssplit exclude each other (fio);
- * a direction the workload does not issue is dropped (fio sets only those it does). */
+ * a direction the workload does not issue is dropped (fio sets only those it does); entries
+ * without a class and level take cmdprio_class and cmdprio. */
 static int wl_validate_prio(struct workload *wl, const char *src, char *err, size_t errlen)
 {
     struct wl_prio *p = &wl->prio;
     if ((p->pct[0] || p->pct[1]) && (p->n_split[0] || p->n_split[1]))
         return errf(err, errlen, "%s: cmdprio_percentage and cmdprio_bssplit exclude each "
                                  "other (as in fio)", src);
-    for (unsigned d = 0; d < 2; d++)
+    for (unsigned d = 0; d < 2; d++) {
         if (d ? wl->read_pct >= 100 : wl->read_pct == 0) {
             p->pct[d] = 0;
             p->n_split[d] = 0;
         }
+        for (unsigned i = 0; i < p->n_split[d]; i++)   /* fio's implicit cmdprio, resolved */
+            if (p->split[d][i].cls < 0) {
+                p->split[d][i].cls = (int)p->cmd_cls[d];
+                p->split[d][i].level = (int)p->cmd_level[d];
+            }
+    }
     return 0;
 }
 
@@ -2913,6 +2920,36 @@ static void wl_format_flow(struct wl_out *o, const struct workload *wl)
         wl_put(o, ",fill_device=1");
 }
 
+/* fio's I/O priorities in the canonical form (per direction R,W; classes and levels
+ * resolved; a direction without cmdprio_bssplit entries one of 0 %). */
+static void wl_format_prio(struct wl_out *o, const struct workload *wl)
+{
+    const struct wl_prio *p = &wl->prio;
+    if (p->cls >= 0)
+        wl_put(o, ",prioclass=%d", p->cls);
+    if (p->level >= 0)
+        wl_put(o, ",prio=%d", p->level);
+    if (!wl_prio_raises(wl))
+        return;
+    wl_put(o, ",cmdprio_class=%u,%u,cmdprio=%u,%u", p->cmd_cls[0], p->cmd_cls[1],
+           p->cmd_level[0], p->cmd_level[1]);
+    if (p->pct[0] || p->pct[1]) {
+        wl_put(o, ",cmdprio_percentage=%u,%u", p->pct[0], p->pct[1]);
+        return;
+    }
+    wl_put(o, ",cmdprio_bssplit=");
+    for (unsigned d = 0; d < 2; d++) {
+        if (!p->n_split[d])
+            wl_put(o, "%s%u/0", d ? "," : "", (unsigned)wl->bs[0].size);
+        for (unsigned i = 0; i < p->n_split[d]; i++) {
+            const struct wl_prio_split *e = &p->split[d][i];
+            wl_put(o, "%s%u/%u/%d/%d", i ? ":" : d ? "," : "", (unsigned)e->bs, e->pct,
+                   e->cls < 0 ? (int)p->cmd_cls[d] : e->cls,
+                   e->cls < 0 ? (int)p->cmd_level[d] : e->level);
+        }
+    }
+}
+
 void wl_format(const struct workload *wl, char *buf, size_t len)
 {
     if (!buf || len == 0)
@@ -2967,6 +3004,7 @@ void wl_format(const struct workload *wl, char *buf, size_t len)
     if (wl->batch_complete_max)
         wl_put(&o, ",iodepth_batch_complete_max=%u", wl->batch_complete_max);
     wl_format_ss(wl, &o);
+    wl_format_prio(&o, wl);
     if (wl->buffered)
         wl_put(&o, ",direct=0");
     wl_put(&o, ",randseed=0x%llx", (unsigned long long)wl->seed);

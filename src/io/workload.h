@@ -176,7 +176,7 @@ struct workload {
         struct wl_prio_split {
             uint32_t bs;
             unsigned pct;          /* of this size's I/Os */
-            int cls, level;        /* -1: cmdprio_class / cmdprio */
+            int cls, level;        /* -1 (until wl_validate): cmdprio_class, cmdprio */
         } split[2][WL_MAX_BS];     /* cmdprio_bssplit=R[,W], entries of 0 % dropped (fio) */
         unsigned n_split[2];
     } prio;

@@ -126,6 +126,20 @@ static void test_keys_taken_and_refused(void **state)
     parse("rw=randrw,cmdprio_percentage=10,cmdprio=3", &wl);
     assert_int_equal(wl.prio.cmd_cls[1], 1);   /* fio's default: the highest class */
     assert_int_equal(wl.prio.cmd_level[1], 3);
+    /* the canonical form (results, plans) gives the same priorities back */
+    const char *const specs[] = {
+        "rw=randrw,prioclass=2,prio=7,cmdprio_percentage=20,10,cmdprio=3",
+        "rw=randrw,bssplit=64k/40:1024k/60,1024k/100,cmdprio_bssplit=64k/25/1/1:64k/75/3/2,"
+        "1024k/10",
+    };
+    for (unsigned i = 0; i < 2; i++) {
+        struct workload a, b;
+        char spec[1024];
+        parse(specs[i], &a);
+        wl_format(&a, spec, sizeof spec);
+        parse(spec, &b);
+        assert_memory_equal(&a.prio, &b.prio, sizeof a.prio);
+    }
     refused("cmdprio_class=0", "cmdprio_class=0");
     refused("cmdprio_class=4", "cmdprio_class=4");
     refused("prio=8", "prio=8");
