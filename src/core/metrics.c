@@ -128,6 +128,10 @@ void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, d
         ss->mb_s[k] = ss->read_mb_s[k] + ss->write_mb_s[k];
     }
     metrics_depth(ws, n_workers, elapsed_ns, &out->depth);
+    for (unsigned i = 0; i < n_workers; i++) {   /* fio's cmdprio keys: the raised share */
+        out->prio_ios += ws[i]->prio_ios;
+        out->prio_raised += ws[i]->prio_raised;
+    }
     for (unsigned i = 0; i < n_workers; i++)
         engine_choices_add(&out->choices, &ws[i]->choices);
     metrics_data_measure(ws, n_workers, &out->data);

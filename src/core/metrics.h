@@ -135,6 +135,7 @@ struct round_metrics {
     struct ds_reads unwritten; /* its reads of never-written space (drive_state.h) */
     struct depth_figure depth;
     struct engine_choices choices;   /* the engines' over the round, summed over the workers */
+    uint64_t prio_ios, prio_raised;  /* fio's cmdprio keys: I/Os issued, and raised (0: none) */
     /* A run of several jobs (io/jobset.h): the round's group (0-based) and each of its jobs'
      * own figures (n_jobs of them, jobs[j].label names it; NULL, 0 for one job); the figures
      * above are then the group's: every job's I/O together. */

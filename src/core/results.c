@@ -114,6 +114,8 @@ static void choices_add(struct json_object *o, const struct engine_choices *c)
 void results_depth_gap_add(struct json_object *o, const struct round_metrics *m)
 {
     results_depth_add(o, &m->depth);
+    if (m->prio_ios)   /* fio's cmdprio keys: the share of the round's I/Os issued raised */
+        jw_add(o, "prio_raised", jw_num((double)m->prio_raised / (double)m->prio_ios));
     if (m->gap[0])
         jw_add(o, "gap", jw_str(m->gap));
     choices_add(o, &m->choices);

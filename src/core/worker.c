@@ -35,6 +35,7 @@ struct round_state {
     uint64_t done_at_submit_seen;  /* ... after the last submission */
     unsigned done_pending;         /* complete at submission, not yet reaped */
     struct engine_choices choices0;   /* the engine's choices at the round's start */
+    uint64_t prio_drawn0, prio_raised0;   /* the generator's priority counts at its start */
     bool issuing;
     bool time_based;
     /* pacing (fio's rate, rate_iops, rate_process, thinktime*, startdelay; worker.c's
@@ -364,6 +365,8 @@ static void round_begin(struct worker *w, const struct round_limits *lim)
     r->depth_t = r->start;
     r->done_at_submit0 = p->ops->done_at_submit ? p->ops->done_at_submit(w->eng) : 0;
     r->done_at_submit_seen = r->done_at_submit0;
+    r->prio_drawn0 = w->gen.prio_drawn;
+    r->prio_raised0 = w->gen.prio_raised;
     if (p->ops->choices)
         p->ops->choices(w->eng, &r->choices0);
     if (w->wl->lat.target_ns)
@@ -485,6 +488,7 @@ static void round_fill(struct worker *w)
         if (!u) {
             u = w->free_units[--w->n_free];
             iogen_next(&w->gen, &u->dir, &u->len, &u->offset);
+            u->ioprio = iogen_prio(&w->gen, u->dir, u->len);
         }
         if (r->rated && !pace_rate(w, u, now)) {
             /* held until its direction is due; fio's inline submission first waits for every
@@ -641,6 +645,8 @@ static void round_finish(struct worker *w)
     }
     s->depth_declared = w->lt_on ? w->lt.round_max_qd : w->wl->qd;   /* the search's, if any */
     s->depth_how = w->pool->virtual_time ? DEPTH_VIRTUAL : DEPTH_LOOP;
+    s->prio_ios = w->gen.prio_drawn - w->r.prio_drawn0;
+    s->prio_raised = w->gen.prio_raised - w->r.prio_raised0;
     note_cpu(w);
 }
 

@@ -37,6 +37,8 @@ struct io_unit {
     uint64_t offset;       /* bytes */
     uint32_t len;          /* bytes */
     uint8_t dir;           /* enum io_dir */
+    uint16_t ioprio;       /* the kernel's I/O priority value (0: the thread's own), which the
+                              native engines issue (io/iogen.h iogen_prio: fio's prio keys) */
     void *buf;             /* engine-owned, aligned, registered where the engine can */
     uint32_t index;        /* position in the engine's unit array (buffer index) */
     uint64_t issue_ns;     /* set by the loop at commit */
@@ -139,6 +141,8 @@ struct worker_stats {
     struct engine_choices choices;     /* the engine's over the round (engine_ops.choices) */
     unsigned depth_declared;
     enum depth_how depth_how;
+    uint64_t prio_ios, prio_raised;    /* fio's cmdprio keys: I/Os issued over the round, and
+                                          of them raised (io/iogen.h iogen_prio); 0: none */
 };
 
 struct round_limits {

@@ -22,6 +22,8 @@ static const char loop_rw[] = "the loop's direction draw (iogen.c)";
 static const char loop_pct[] = "the loop's draws (iogen.c)";
 static const char run_round[] = "the round's length (run's --round-time/--round-bytes win)";
 static const char run_fio_ss[] = "the run's window: tracked variable, range limit, first round (core/fio_ss.h); fio's criterion recorded beside it";
+static const char prio_draw[] = "the loop's priority draw (iogen.h iogen_prio, fio's cmdprio.c), issued per I/O (sqe ioprio, IOCB_FLAG_IOPRIO)";
+static const char sim_no_prio[] = "taken, noted: the simulated drive has no priority model";
 static const char report_only[] = "fio's reporting: results hold their own figures";
 
 const struct engine_key engine_keys[] = {
@@ -249,6 +251,24 @@ const struct engine_key engine_keys[] = {
     {"new_group", "new_group=1", NULL, NONE("one job"), X("one job")}, NULL},
     {"invalidate", "invalidate=0", NULL, NONE("direct I/O: no page cache to drop"),
      X("direct=1: no page cache")}, NULL},
+    /* fio's I/O priorities (io/iogen.h iogen_prio draws, the native engines issue) */
+    {"prio", "prio=3", "prio=3",
+     {A("every I/O not raised at this level (sqe ioprio, IOCB_FLAG_IOPRIO), best effort "
+        "unless prioclass"), D(sim_no_prio), A("prio=")}, NULL},
+    {"prioclass", "prioclass=3", "prioclass=3",
+     {A("every I/O not raised in this class, per I/O rather than fio's ioprio_set"),
+      D(sim_no_prio), A("prioclass=")}, NULL},
+    {"cmdprio", "cmdprio_percentage=10,cmdprio=3", "cmdprio=3,3",
+     {A(prio_draw), D(sim_no_prio), A("cmdprio=R,W")}, NULL},
+    {"cmdprio_class", "cmdprio_percentage=10,cmdprio_class=2", "cmdprio_class=2,2",
+     {A(prio_draw), D(sim_no_prio), A("cmdprio_class=R,W")}, NULL},
+    {"cmdprio_percentage", "cmdprio_percentage=10", "cmdprio_percentage=10,0",
+     {A(prio_draw), D(sim_no_prio), A("cmdprio_percentage=R,W (a direction not issued: 0)")},
+     NULL},
+    {"cmdprio_bssplit", "bssplit=4096/50:65536/50,cmdprio_bssplit=4096/30",
+     "cmdprio_bssplit=4096/30/1/0,4096/0",
+     {A(prio_draw), D(sim_no_prio),
+      A("cmdprio_bssplit= with each entry's class and level")}, NULL},
     {"fixedbufs", "fixedbufs=1", NULL,
      {X("io_uring registers its buffers always"), X("no buffers"),
       X("fixedbufs=1 with io_uring")}, NULL},
@@ -296,6 +316,13 @@ int engine_keys_check(const struct engine_ops *ops, struct workload *wl, char *e
     } else if (wl->buffered) {
         wl_note_add(wl, "buffered (direct=0): the page cache's figures, not the device's");
     }
+    const bool prio = wl_prio_raises(wl) || wl_prio_default(wl);
+    if (prio && engine_key_column(ops) == EK_SIM)
+        wl_note_add(wl, "I/O priorities (prio, prioclass, cmdprio*): the simulated drive has no "
+                        "priority model: every I/O served alike");
+    else if (prio)
+        wl_note_add(wl, "I/O priorities issued per I/O, as fio's io_uring and libaio engines: "
+                        "what they change is the block layer's and the drive's");
     if (engine_key_column(ops) != EK_FIO)
         return 0;
     if (fio_job_check(wl, why, sizeof why) != 0)

@@ -595,6 +595,38 @@ static bool jobs0_buffered(const struct fio_job_section *s, unsigned k)
     return (s - k)->wl->buffered;
 }
 
+/* fio's I/O priorities as the workload took them (io/workload.h struct wl_prio): classes and
+ * levels resolved, so fio's defaults cannot differ; a direction without entries an entry of
+ * 0 %, which fio drops. */
+static void put_prio(struct job_out *o, const struct workload *wl)
+{
+    const struct wl_prio *p = &wl->prio;
+    if (p->cls >= 0)
+        jo_put(o, "prioclass=%d\n", p->cls);
+    if (p->level >= 0)
+        jo_put(o, "prio=%d\n", p->level);
+    if (!wl_prio_raises(wl))
+        return;
+    jo_put(o, "cmdprio_class=%u,%u\n", p->cmd_cls[0], p->cmd_cls[1]);
+    jo_put(o, "cmdprio=%u,%u\n", p->cmd_level[0], p->cmd_level[1]);
+    if (p->pct[0] || p->pct[1]) {
+        jo_put(o, "cmdprio_percentage=%u,%u\n", p->pct[0], p->pct[1]);
+        return;
+    }
+    jo_put(o, "cmdprio_bssplit=");
+    for (unsigned d = 0; d < 2; d++) {
+        if (!p->n_split[d])
+            jo_put(o, "%s%" PRIu32 "/0", d ? "," : "", wl->bs[0].size);
+        for (unsigned i = 0; i < p->n_split[d]; i++) {
+            const struct wl_prio_split *e = &p->split[d][i];
+            jo_put(o, "%s%" PRIu32 "/%u/%d/%d", i ? ":" : d ? "," : "", e->bs, e->pct,
+                   e->cls < 0 ? (int)p->cmd_cls[d] : e->cls,
+                   e->cls < 0 ? (int)p->cmd_level[d] : e->level);
+        }
+    }
+    jo_put(o, "\n");
+}
+
 /* One job's section: its name, then every key of its workload (a key of the workload model
  * is written by one of the put_* functions called here, in this order). Job k of n; opts
  * carries the section's name, bytes and force_async. */
@@ -621,6 +653,7 @@ static int put_section(struct job_out *o, const struct fio_job_section *s, unsig
     put_random(o, wl);
     put_pacing(o, wl, opts);
     put_data(o, wl);
+    put_prio(o, wl);
     if (n > 1 && opts->iops_log)
         jo_put(o, "write_iops_log=%s.%u\n", opts->iops_log, k + 1);
     const bool cut = opts->runtime_ns > 0 && (wl->number_ios || wl->fill_device);

@@ -232,6 +232,7 @@ static int uring_queue(struct engine *e, struct io_unit *u)
     }
     if (e->fixed_file)
         sqe->flags |= IOSQE_FIXED_FILE;
+    sqe->ioprio = u->ioprio;   /* fio's prio keys (0: the thread's priority) */
     if (e->punts) {
         e->marking = engine_mark_wanted(
             u->len, atomic_load_explicit(&punting_depth, memory_order_relaxed), e->cpus);

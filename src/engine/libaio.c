@@ -53,6 +53,7 @@ struct aio_ring {
     struct io_event io_events[];
 };
 #define AIO_RING_MAGIC 0xa10a10a1u
+#define LIBAIO_IOCB_FLAG_IOPRIO (1u << 1)   /* linux/aio_abi.h IOCB_FLAG_IOPRIO (4.18) */
 
 static void aio_cleanup(struct engine *e);
 
@@ -104,6 +105,10 @@ static int aio_queue(struct engine *e, struct io_unit *u)
         io_prep_pread(cb, e->fd, u->buf, u->len, (long long)u->offset);
     else
         io_prep_pwrite(cb, e->fd, u->buf, u->len, (long long)u->offset);
+    if (u->ioprio) {   /* fio's prio keys, as fio's libaio engine */
+        cb->aio_reqprio = (short)u->ioprio;
+        cb->u.c.flags |= LIBAIO_IOCB_FLAG_IOPRIO;
+    }
     cb->data = u;
     e->batch_of[u->index] = e->batch;
     e->staged[e->n_staged++] = cb;

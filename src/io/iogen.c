@@ -66,6 +66,9 @@ void iogen_init(struct iogen *g, const struct workload *wl, const struct wl_rang
     }
     if (g->use_map)
         permute_init(&g->map, (g->region_end - g->region_start) / wl->bs[0].size, &g->rng);
+    g->prio_raises = wl_prio_raises(wl);
+    g->prio_def = wl_prio_default(wl);
+    rng_seed(&g->prio_rng, seed ^ 0x7072696fu);   /* "prio" */
     g->dist = wl->dist;
     if (wl->dist != WL_DIST_UNIFORM)
         skewed_init(g, wl);

@@ -41,6 +41,12 @@ struct iogen {
     uint64_t last_off;                   /* the last I/O's offset (rw_sequencer=identical) */
     unsigned seq_left;                   /* rw=randread:N: I/Os left until the next draw */
     uint64_t zone_at, zone_done;         /* strided: the zone's start, bytes issued in it */
+    /* fio's I/O priorities (wl->prio): a generator of their own, so that the offsets and
+     * sizes drawn are the same with and without them, as fio's prio_state */
+    struct rng prio_rng;
+    bool prio_raises;                         /* wl_prio_raises */
+    uint16_t prio_def;                        /* wl_prio_default */
+    uint64_t prio_drawn, prio_raised;         /* I/Os drawn, and raised, so far (iogen_prio) */
 };
 
 /* zonemode=strided: the next I/O's offset in the current zone (the next zone once zonesize
@@ -159,6 +165,43 @@ static inline void iogen_next(struct iogen *g, uint8_t *dir, uint32_t *len_out, 
     if (wl->seq_add && !random)
         iogen_seq_skip(g, off, len);
     *offset = off;
+}
+
+/* The I/O priority of an I/O of direction dir and len bytes (the kernel's value, 0: the
+ * thread's own): cmdprio_percentage's share of its direction, or cmdprio_bssplit's share of
+ * its size, raised (to cmdprio_class/cmdprio or the entry's own), as fio 3.33's
+ * fio_cmdprio_set_ioprio; every other I/O at prio/prioclass. */
+static inline uint16_t iogen_prio(struct iogen *g, uint8_t dir, uint32_t len)
+{
+    if (!g->prio_raises)
+        return g->prio_def;
+    const struct wl_prio *p = &g->wl->prio;
+    const unsigned d = dir == IOGEN_WRITE;
+    g->prio_drawn++;
+    if (p->pct[d]) {
+        if (rng_below(&g->prio_rng, 100) >= p->pct[d])
+            return g->prio_def;
+        g->prio_raised++;
+        return wl_ioprio((int)p->cmd_cls[d], (int)p->cmd_level[d]);
+    }
+    unsigned tot = 0;
+    for (unsigned i = 0; i < p->n_split[d]; i++)
+        tot += p->split[d][i].bs == len ? p->split[d][i].pct : 0;
+    if (!tot)
+        return g->prio_def;
+    const unsigned r = (unsigned)rng_below(&g->prio_rng, 100);
+    if (r >= tot)
+        return g->prio_def;
+    unsigned cum = 0;
+    for (unsigned i = 0; i < p->n_split[d]; i++) {
+        const struct wl_prio_split *e = &p->split[d][i];
+        if (e->bs != len || r >= (cum += e->pct))
+            continue;
+        g->prio_raised++;
+        return wl_ioprio(e->cls < 0 ? (int)p->cmd_cls[d] : e->cls,
+                         e->cls < 0 ? (int)p->cmd_level[d] : e->level);
+    }
+    return g->prio_def;
 }
 
 #endif

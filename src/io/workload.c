@@ -1280,6 +1280,128 @@ static int wl_set_lat_run(void *obj, const char *value, char *why, size_t whylen
     return WL_OK;
 }
 
+/* ---- fio's I/O priorities (helper "prio"): prio, prioclass, cmdprio_percentage,
+ * cmdprio_class, cmdprio, cmdprio_bssplit, as fio 3.33 (options.c, engines/cmdprio.c):
+ * io/iogen.h draws which I/Os are raised, the io_uring and libaio engines issue them */
+
+/* An integer per direction "R[,W[,T]]" in [lo, hi]: one value is both directions' (fio's
+ * per-direction options), an empty item leaves that direction as it was; trims ignored. */
+static int wl_prio_dirs(const char *value, unsigned lo, unsigned hi, unsigned out[2],
+                        char *why, size_t whylen)
+{
+    char parts[3][512];
+    unsigned n = 0;
+    if (wl_dir_parts(value, parts, &n, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    for (unsigned d = 0; d < 2; d++) {
+        const char *t = str_trim(parts[n == 1 ? 0 : d < n ? d : n - 1]);
+        if (d >= n && n > 1)
+            continue;
+        if (*t && wl_uint(t, lo, hi, &out[d], why, whylen) < 0)
+            return WL_BAD_VALUE;
+    }
+    return WL_OK;
+}
+
+static int wl_set_prio(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    unsigned v = 0;
+    if (wl_uint(value, 0, 7, &v, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    wl->prio.level = (int)v;
+    return WL_OK;
+}
+
+static int wl_set_prioclass(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    unsigned v = 0;
+    if (wl_uint(value, 0, 3, &v, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    wl->prio.cls = (int)v;
+    return WL_OK;
+}
+
+static int wl_set_cmdprio_percentage(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return wl_prio_dirs(value, 0, 100, wl->prio.pct, why, whylen);
+}
+
+static int wl_set_cmdprio_class(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;   /* fio: 1 (RT) to 3 (idle); class 0 is no class */
+    return wl_prio_dirs(value, 1, 3, wl->prio.cmd_cls, why, whylen);
+}
+
+static int wl_set_cmdprio(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return wl_prio_dirs(value, 0, 7, wl->prio.cmd_level, why, whylen);
+}
+
+/* One direction of cmdprio_bssplit: "bs/pct[/class/level[/hint]]:..." (fio 3.33 reads four
+ * fields and ignores a fifth, the hint newer fio sends; entries of 0 % are dropped). */
+static int wl_prio_split_dir(struct workload *wl, unsigned d, char *text, char *why,
+                             size_t whylen)
+{
+    unsigned n = 0;
+    for (char *save = NULL, *e = strtok_r(text, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
+        char *f[5] = {0};
+        unsigned nf = 0;
+        for (char *s2 = NULL, *t = strtok_r(e, "/", &s2); t && nf < 5; t = strtok_r(NULL, "/", &s2))
+            f[nf++] = str_trim(t);
+        if (nf == 3 || nf < 1)
+            return errf(why, whylen, "entry '%s': want bs/percent or bs/percent/class/level", e);
+        struct wl_prio_split x = {.cls = -1, .level = -1};
+        unsigned v[4] = {0, 0, 0, 0};
+        if (wl_block_size(wl, f[0], &x.bs, why, whylen) < 0)
+            return WL_BAD_VALUE;
+        for (unsigned i = 1; i < nf && i < 4; i++)
+            if (wl_uint(f[i], 0, i == 1 ? 100 : i == 2 ? 3 : 7, &v[i], why, whylen) < 0)
+                return WL_BAD_VALUE;
+        x.pct = v[1];
+        if (nf >= 4) {
+            x.cls = (int)v[2];
+            x.level = (int)v[3];
+        }
+        if (nf == 5)
+            wl_note_add(wl, "cmdprio_bssplit: the fifth field (a priority hint) is not sent, "
+                            "as fio 3.33 which reads four");
+        if (!x.pct)
+            continue;
+        if (n == WL_MAX_BS)
+            return errf(why, whylen, "more than %d entries", WL_MAX_BS);
+        unsigned tot = x.pct;
+        for (unsigned i = 0; i < n; i++)
+            tot += wl->prio.split[d][i].bs == x.bs ? wl->prio.split[d][i].pct : 0;
+        if (tot > 100)
+            return errf(why, whylen, "the percentages of size %u sum above 100", x.bs);
+        wl->prio.split[d][n++] = x;
+    }
+    wl->prio.n_split[d] = n;
+    return WL_OK;
+}
+
+static int wl_set_cmdprio_bssplit(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    char parts[3][512];
+    unsigned n = 0;
+    if (wl_dir_parts(value, parts, &n, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    for (unsigned d = 0; d < 2; d++) {
+        char buf[512];
+        str_copy(buf, sizeof buf, parts[n == 1 ? 0 : d < n ? d : n - 1]);
+        if (d >= n && n > 1)
+            wl->prio.n_split[d] = 0;
+        else if (wl_prio_split_dir(wl, d, buf, why, whylen) < 0)
+            return WL_BAD_VALUE;
+    }
+    return WL_OK;
+}
+
 /* ---- the keys: one row each (lib/keys.h) -------------------------------------------- */
 
 #define WL_F(f) KEY_FIELD(struct workload, f)
@@ -1621,18 +1743,18 @@ static const struct key_row wl_rows[] = {
                      "ptsbench gives none"),
     NO("ioscheduler", "switching the device's I/O scheduler changes what is measured: set it "
                       "in sysfs before the run"),
-    NO("prio", "I/O priorities change how the block layer schedules the job's I/O; ptsbench "
-               "issues at the default priority"),
-    NO("prioclass", "I/O priority classes change how the block layer schedules the job's "
-                    "I/O; ptsbench issues at the default priority"),
-    NO("cmdprio", "I/O priorities change how the block layer and the drive schedule the I/O; "
-                  "ptsbench issues at the default priority"),
-    NO("cmdprio_class", "I/O priority classes change how the I/O is scheduled; ptsbench issues "
-                        "at the default priority"),
-    NO("cmdprio_percentage", "I/O priorities change how the I/O is scheduled; ptsbench issues "
-                             "at the default priority"),
-    NO("cmdprio_bssplit", "I/O priorities change how the I/O is scheduled; ptsbench issues at "
-                          "the default priority"),
+    FIO("prio", wl_set_prio, "0-7", "the I/O priority level of every I/O not raised by "
+                                    "cmdprio* (0 highest; class best effort unless prioclass)"),
+    FIO("prioclass", wl_set_prioclass, "0-3", "the I/O priority class of every I/O not raised "
+                                              "(1 RT, 2 best effort, 3 idle; 0: best effort)"),
+    FIO("cmdprio", wl_set_cmdprio, "0-7[,0-7]", "raised I/Os' priority level, reads[,writes] "
+                                                "(default 0)"),
+    FIO("cmdprio_class", wl_set_cmdprio_class, "1-3[,1-3]", "raised I/Os' priority class, "
+                                                            "reads[,writes] (default 1: RT)"),
+    FIO("cmdprio_percentage", wl_set_cmdprio_percentage, "PCT[,PCT]",
+        "share of I/Os issued at cmdprio_class/cmdprio, reads[,writes] (io_uring, libaio)"),
+    FIO("cmdprio_bssplit", wl_set_cmdprio_bssplit, "BS/PCT[/CLASS/LEVEL]:...[,...]",
+        "share of each size's I/Os raised, and to what, reads[,writes] (io_uring, libaio)"),
     NO("hipri", "polled completions (IOPOLL) change the completion path and its latency; "
                 "ptsbench's engines take interrupts"),
     NO("sqthread_poll", "a kernel thread polling the submission queue changes the submission "
@@ -1835,6 +1957,8 @@ void wl_init(struct workload *wl)
     wl->size = (struct wl_extent){.set = false, .is_percent = true, .percent = 100.0};
     wl->seed = WL_DEFAULT_SEED;
     wl->dist_center = -1;
+    wl->prio.cls = wl->prio.level = -1;
+    wl->prio.cmd_cls[0] = wl->prio.cmd_cls[1] = 1;   /* fio's: the highest class, RT */
 }
 
 int wl_set(struct workload *wl, const char *key, const char *value, const char *where,
@@ -2029,6 +2153,29 @@ static void wl_validate_ss(struct workload *wl)
                         "latency_target: no depth search (fio does none either)");
 }
 
+/* fio's I/O priorities: cmdprio_percentage and cmdprio_bssplit exclude each other (fio);
+ * a direction the workload does not issue is dropped (fio sets only those it does); entries
+ * without a class and level take cmdprio_class and cmdprio. */
+static int wl_validate_prio(struct workload *wl, const char *src, char *err, size_t errlen)
+{
+    struct wl_prio *p = &wl->prio;
+    if ((p->pct[0] || p->pct[1]) && (p->n_split[0] || p->n_split[1]))
+        return errf(err, errlen, "%s: cmdprio_percentage and cmdprio_bssplit exclude each "
+                                 "other (as in fio)", src);
+    for (unsigned d = 0; d < 2; d++) {
+        if (d ? wl->read_pct >= 100 : wl->read_pct == 0) {
+            p->pct[d] = 0;
+            p->n_split[d] = 0;
+        }
+        for (unsigned i = 0; i < p->n_split[d]; i++)   /* fio's implicit cmdprio, resolved */
+            if (p->split[d][i].cls < 0) {
+                p->split[d][i].cls = (int)p->cmd_cls[d];
+                p->split[d][i].level = (int)p->cmd_level[d];
+            }
+    }
+    return 0;
+}
+
 int wl_validate(struct workload *wl, char *err, size_t errlen)
 {
     const char *src = wl->source[0] ? wl->source : "workload";
@@ -2052,7 +2199,7 @@ int wl_validate(struct workload *wl, char *err, size_t errlen)
     if (wl->dist != WL_DIST_UNIFORM && wl->random_map != WL_RANDOM_MAP_OFF)
         wl->random_map = WL_RANDOM_MAP_OFF;   /* as fio: a skewed distribution has no map */
     wl_validate_ss(wl);
-    return 0;
+    return wl_validate_prio(wl, src, err, errlen);
 }
 
 /* ---- inline specs and files --------------------------------------------------------- */
@@ -2062,7 +2209,8 @@ static bool wl_dir_key(const char *key, size_t len)
 {
     static const char *const keys[] = {"bs", "blocksize", "bssplit", "bsrange",
                                        "blocksize_range", "blockalign", "ba",
-                                       "percentage_random", NULL};
+                                       "percentage_random", "cmdprio_percentage",
+                                       "cmdprio_class", "cmdprio", "cmdprio_bssplit", NULL};
     while (len && key[len - 1] == ' ')
         len--;
     for (const char *const *k = keys; *k; k++)
@@ -2933,6 +3081,36 @@ static void wl_put_offsets(struct wl_out *o, const struct workload *wl)
     wl_put(o, ",zoneskip=%s", v);
 }
 
+/* fio's I/O priorities in the canonical form (per direction R,W; classes and levels
+ * resolved; a direction without cmdprio_bssplit entries one of 0 %). */
+static void wl_format_prio(struct wl_out *o, const struct workload *wl)
+{
+    const struct wl_prio *p = &wl->prio;
+    if (p->cls >= 0)
+        wl_put(o, ",prioclass=%d", p->cls);
+    if (p->level >= 0)
+        wl_put(o, ",prio=%d", p->level);
+    if (!wl_prio_raises(wl))
+        return;
+    wl_put(o, ",cmdprio_class=%u,%u,cmdprio=%u,%u", p->cmd_cls[0], p->cmd_cls[1],
+           p->cmd_level[0], p->cmd_level[1]);
+    if (p->pct[0] || p->pct[1]) {
+        wl_put(o, ",cmdprio_percentage=%u,%u", p->pct[0], p->pct[1]);
+        return;
+    }
+    wl_put(o, ",cmdprio_bssplit=");
+    for (unsigned d = 0; d < 2; d++) {
+        if (!p->n_split[d])
+            wl_put(o, "%s%u/0", d ? "," : "", (unsigned)wl->bs[0].size);
+        for (unsigned i = 0; i < p->n_split[d]; i++) {
+            const struct wl_prio_split *e = &p->split[d][i];
+            wl_put(o, "%s%u/%u/%d/%d", i ? ":" : d ? "," : "", (unsigned)e->bs, e->pct,
+                   e->cls < 0 ? (int)p->cmd_cls[d] : e->cls,
+                   e->cls < 0 ? (int)p->cmd_level[d] : e->level);
+        }
+    }
+}
+
 void wl_format(const struct workload *wl, char *buf, size_t len)
 {
     if (!buf || len == 0)
@@ -2988,6 +3166,7 @@ void wl_format(const struct workload *wl, char *buf, size_t len)
     if (wl->batch_complete_max)
         wl_put(&o, ",iodepth_batch_complete_max=%u", wl->batch_complete_max);
     wl_format_ss(wl, &o);
+    wl_format_prio(&o, wl);
     if (wl->buffered)
         wl_put(&o, ",direct=0");
     wl_put(&o, ",randseed=0x%llx", (unsigned long long)wl->seed);

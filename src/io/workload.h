@@ -179,10 +179,44 @@ struct workload {
     uint64_t zone_size;        /* strided: bytes of I/O in each zone before the next one */
     uint64_t zone_range;       /* strided: each zone's length (0 given: zone_size) */
     uint64_t zone_skip;        /* strided: the gap after each zone's range */
+    /* fio's I/O priorities (issue 47, "prio"): prio/prioclass, every I/O's unless raised;
+     * cmdprio_percentage or cmdprio_bssplit, which I/Os are raised, per direction, to
+     * cmdprio_class/cmdprio or the entry's own. Values are the kernel's IOPRIO_PRIO_VALUE
+     * (class << 13 | level; 0: none given); io/iogen.h draws, the native engines issue them. */
+    struct wl_prio {
+        int cls, level;            /* prioclass, prio: -1 not given */
+        unsigned pct[2];           /* cmdprio_percentage=R[,W] */
+        unsigned cmd_cls[2], cmd_level[2];   /* cmdprio_class (fio's default 1: RT), cmdprio */
+        struct wl_prio_split {
+            uint32_t bs;
+            unsigned pct;          /* of this size's I/Os */
+            int cls, level;        /* -1 (until wl_validate): cmdprio_class, cmdprio */
+        } split[2][WL_MAX_BS];     /* cmdprio_bssplit=R[,W], entries of 0 % dropped (fio) */
+        unsigned n_split[2];
+    } prio;
 };
 
 /* zonemode: not given (zonesize alone means strided, as fio), none, strided. */
 enum { WL_ZONEMODE_UNSET = 0, WL_ZONEMODE_NONE, WL_ZONEMODE_STRIDED };
+
+/* The kernel's I/O priority value of class and level (ioprio.h IOPRIO_PRIO_VALUE); class 0
+ * is best effort's, as fio's ioprio_value. */
+static inline uint16_t wl_ioprio(int cls, int level)
+{
+    return (uint16_t)(((cls ? cls : 2) << 13) | level);
+}
+/* The I/O priority of every I/O not raised: prio/prioclass, or 0 (the thread's own). */
+static inline uint16_t wl_prio_default(const struct workload *wl)
+{
+    if (wl->prio.cls < 0 && wl->prio.level < 0)
+        return 0;
+    return wl_ioprio(wl->prio.cls < 0 ? 0 : wl->prio.cls, wl->prio.level < 0 ? 0 : wl->prio.level);
+}
+/* Does the workload raise some I/Os' priority (cmdprio_percentage, cmdprio_bssplit)? */
+static inline bool wl_prio_raises(const struct workload *wl)
+{
+    return wl->prio.pct[0] || wl->prio.pct[1] || wl->prio.n_split[0] || wl->prio.n_split[1];
+}
 
 /* "steady", "wipc", "none" (NULL for the default) and back; parse returns -1 when unknown. */
 const char *wl_precondition_name(enum wl_precondition p);
