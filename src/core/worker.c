@@ -897,6 +897,7 @@ static void worker_setup(struct worker_pool *p, struct worker *w, unsigned id, u
     }
     w->stats.data_writes = wl_writes(wl);
     w->stats.data_declared_pct = wl->compress_pct;
+    w->stats.data_declared_dedupe_pct = wl->dedupe_pct;
 }
 
 struct worker_pool *worker_pool_start(const struct workload *wl, const struct engine_ops *ops,
