@@ -155,6 +155,7 @@ void metrics_data_measure(const struct worker_stats *const *ws, unsigned n_worke
         struct data_measure one = {
             .present = true,
             .declared_pct = s->data_declared_pct,
+            .declared_dedupe_pct = s->data_declared_dedupe_pct,
             .generated = s->data_generated,
         };
         if (s->data_sample && s->data_sample_len)

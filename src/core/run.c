@@ -1,5 +1,6 @@
 /* run.c — prepare (validate, no writes) and execute a measured run. */
 #include "core/run.h"
+#include "core/job_numa.h"
 #include "core/thermal_rounds.h"
 
 #include <errno.h>
@@ -214,8 +215,13 @@ static int prepare_target(struct run_record *rec, bool sim_target,
                                 &rec->target, err, errlen) != 0) {
         return -1;
     }
-    if (run_place(&c->numa, &rec->target, &rec->place, err, errlen) != 0)
+    struct numa_request req = c->numa;   /* a job file's numa_cpu_nodes (core/job_numa.h) */
+    char how[200];
+    if (job_numa_request("", &rec->jobs, &req, how, sizeof(how), err, errlen) != 0 ||
+        run_place(&req, &rec->target, &rec->place, err, errlen) != 0)
         return -1;
+    if (*how)
+        str_copy(rec->place.reason, sizeof(rec->place.reason), how);
     return prepare_ranges(rec, err, errlen);
 }
 

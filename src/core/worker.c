@@ -896,8 +896,14 @@ static void worker_setup(struct worker_pool *p, struct worker *w, unsigned id, u
     uint64_t seed = wl->seed ^ (0x9e3779b97f4a7c15ull * (id + 1));
     iogen_init(&w->gen, wl, &p->ranges[job], k, p->count[job], seed);
     pattern_init(&w->pat, wl->compress_pct, seed ^ 0x7061747465726e00ull /* "pattern" */);
+    if (wl->dedupe_pct) {   /* fio's working set: a share of the job's range, in 4 KiB */
+        uint64_t ws = p->ranges[job].len / 100u * (wl->dedupe_ws_pct ? wl->dedupe_ws_pct : 5u);
+        pattern_dedupe(&w->pat, wl->dedupe_pct, wl->dedupe_working_set, ws / PATTERN_CHUNK,
+                       wl->dedupe_global ? 0x474c4f42414cull /* "GLOBAL" */ : 0);
+    }
     w->stats.data_writes = wl_writes(wl);
     w->stats.data_declared_pct = wl->compress_pct;
+    w->stats.data_declared_dedupe_pct = wl->dedupe_pct;
 }
 
 struct worker_pool *worker_pool_start(const struct workload *wl, const struct engine_ops *ops,

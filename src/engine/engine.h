@@ -126,6 +126,7 @@ struct worker_stats {
     bool data_generated;               /* the engine carries no data: the sample was generated
                                           by the worker's pattern, not written */
     unsigned data_declared_pct;        /* the workload's compress_pct */
+    unsigned data_declared_dedupe_pct; /* the workload's dedupe_pct */
     const unsigned char *data_sample;  /* worker-owned, valid until the next round */
     uint32_t data_sample_len;
     struct host_figures *hosts;        /* remote generators (whole-round engines), else NULL */

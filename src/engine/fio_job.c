@@ -448,6 +448,13 @@ static void put_data(struct job_out *o, const struct workload *wl)
         jo_put(o, "; fio's default chunk of 512 B makes large blocks compress unrealistically\n");
         jo_put(o, "buffer_compress_chunk=4k\n");
     }
+    if (wl_writes(wl) && wl->dedupe_pct) {   /* io/pattern.h: per 4 KiB, fio per buffer */
+        jo_put(o, "dedupe_percentage=%u\n", wl->dedupe_pct);
+        jo_put(o, "dedupe_mode=%s\n", wl->dedupe_working_set ? "working_set" : "repeat");
+        if (wl->dedupe_working_set)
+            jo_put(o, "dedupe_working_set_percentage=%u\ndedupe_global=%d\n",
+                   wl->dedupe_ws_pct ? wl->dedupe_ws_pct : 5u, wl->dedupe_global);
+    }
 }
 
 /* A timed round that number_ios or fill_device may end first: fio's time_based would run

@@ -10,6 +10,7 @@
 
 #include "io/fio_opts.h"
 #include "lib/ini.h"
+#include "lib/cpuset.h"
 #include "lib/keys.h"
 #include "lib/units.h"
 #include "lib/util.h"
@@ -861,6 +862,83 @@ void wl_note_add(struct workload *wl, const char *text)
         wl_note(wl, "%s", text);
 }
 
+/* ---- fio's dedupe and NUMA keys (io/pattern.h; core/job_numa.h) ------------------ */
+
+static int wl_set_dedupe(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    if (wl_whole_percent(value, &wl->dedupe_pct, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    if (wl->dedupe_pct)
+        wl_note_add(wl, "dedupe_percentage: the share of 4 KiB chunks that repeat an earlier "
+                        "one (fio decides per write buffer); a simulated drive stores every "
+                        "chunk (it does not deduplicate)");
+    return WL_OK;
+}
+
+static int wl_set_dedupe_mode(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    if (strcmp(value, "repeat") && strcmp(value, "working_set"))
+        return errf(why, whylen, "want repeat or working_set");
+    wl->dedupe_working_set = !strcmp(value, "working_set");
+    return WL_OK;
+}
+
+static int wl_set_dedupe_ws(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return wl_whole_percent(value, &wl->dedupe_ws_pct, why, whylen);
+}
+
+static int wl_set_dedupe_global(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    if (strcmp(value, "1") && strcmp(value, "0") && *value)
+        return errf(why, whylen, "want 1 or 0");
+    wl->dedupe_global = strcmp(value, "0") != 0;
+    return WL_OK;
+}
+
+/* "all" or a node list (lib/cpuset.h syntax: 0, 0-1, 0,2). */
+static int wl_set_numa_nodes(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    cpu_set_t nodes;
+    if (strcmp(value, "all") && cpuset_parse(value, &nodes, why, whylen) != 0)
+        return WL_BAD_VALUE;
+    if (strlen(value) >= sizeof(wl->numa_cpu_nodes))
+        return errf(why, whylen, "too long");
+    str_copy(wl->numa_cpu_nodes, sizeof(wl->numa_cpu_nodes), value);
+    return WL_OK;
+}
+
+/* fio's MODE[:NODES]: default and local alone, prefer one node, bind and interleave a list. */
+static int wl_set_numa_mem(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    const char *colon = strchr(value, ':');
+    size_t n = colon ? (size_t)(colon - value) : strlen(value);
+    cpu_set_t nodes;
+    if ((n == 7 && !strncmp(value, "default", n)) || (n == 5 && !strncmp(value, "local", n))) {
+        if (colon)
+            return errf(why, whylen, "%.*s takes no node list", (int)n, value);
+    } else if ((n == 6 && !strncmp(value, "prefer", n)) || (n == 4 && !strncmp(value, "bind", n))
+               || (n == 10 && !strncmp(value, "interleave", n))) {
+        if (!colon || (strcmp(colon + 1, "all")
+                       && cpuset_parse(colon + 1, &nodes, why, whylen) != 0))
+            return colon ? WL_BAD_VALUE : errf(why, whylen, "%.*s:NODES", (int)n, value);
+        if (n == 6 && strcmp(colon + 1, "all") && cpuset_count(&nodes) != 1)
+            return errf(why, whylen, "prefer takes one node");
+    } else {
+        return errf(why, whylen, "want default, local, prefer:N, bind:NODES or interleave:NODES");
+    }
+    if (strlen(value) >= sizeof(wl->numa_mem_policy))
+        return errf(why, whylen, "too long");
+    str_copy(wl->numa_mem_policy, sizeof(wl->numa_mem_policy), value);
+    return WL_OK;
+}
+
 static int wl_set_ioengine(void *obj, const char *value, char *why, size_t whylen)
 {
     struct workload *wl = obj;
@@ -1690,8 +1768,10 @@ static const struct key_row wl_rows[] = {
     NO("cpus_allowed", "CPU pinning is the command's: --cpus LIST (every worker on the whole "
                        "list, as cpus_allowed_policy=shared)"),
     NO("cpumask", "CPU pinning is the command's: --cpus LIST"),
-    NO("numa_cpu_nodes", "NUMA placement is the command's: --numa N (auto by default)"),
-    NO("numa_mem_policy", "memory follows the pinned CPUs (first touch): no policy of its own"),
+    FIO("numa_cpu_nodes", wl_set_numa_nodes, "all | NODES",
+        "the run's placement (--numa) when the command gives none and every job agrees"),
+    FIO("numa_mem_policy", wl_set_numa_mem, "default | local | prefer:N | bind:L | interleave:L",
+        "taken where first touch on the pinned CPUs' nodes gives it (else refused at the run)"),
     NO("read_iolog", "replaying an iolog is ptsbench replay's (ptsbench replay FILE --target T)"),
     NO("write_iolog", "recording an iolog is not supported (ptsbench trace capture records a "
                       "device's requests)"),
@@ -1702,7 +1782,8 @@ static const struct key_row wl_rows[] = {
     NO("zero_buffers", "all-zero buffers are not supported (buffer_compress_percentage=100 is "
                        "the most compressible data)"),
     NO("scramble_buffers", "scramble_buffers is not supported (every write's data is fresh)"),
-    NO("dedupe_percentage", "deduplicable data is not supported"),
+    FIO("dedupe_percentage", wl_set_dedupe, "PCT", "share of 4 KiB write chunks that repeat "
+        "an earlier one"),
     NO("unified_rw_reporting", "unified reporting is not supported (results are per direction "
                                "and total anyway)"),
     /* more of fio's keys that would change the measurement */
@@ -1713,9 +1794,11 @@ static const struct key_row wl_rows[] = {
     NO("atomic", "atomic writes (RWF_ATOMIC) change what the device is asked to do"),
     NO("buffer_pattern", "a fixed data pattern changes what a compressing drive stores; "
                          "ptsbench's data is buffer_compress_percentage's"),
-    NO("dedupe_mode", "deduplicable data is not supported"),
-    NO("dedupe_working_set_percentage", "deduplicable data is not supported"),
-    NO("dedupe_global", "deduplicable data is not supported"),
+    FIO("dedupe_mode", wl_set_dedupe_mode, "repeat | working_set",
+        "a repeat is the last unique chunk, or one of the working set"),
+    FIO("dedupe_working_set_percentage", wl_set_dedupe_ws, "PCT",
+        "working_set: the set's size, a share of the range (default 5)"),
+    FLAG("dedupe_global", wl_set_dedupe_global, "working_set: one set shared by the run's jobs"),
     NO("experimental_verify", "data verification is not supported"),
     NO("verify_only", "data verification is not supported"),
     NO("verify_offset", "data verification is not supported"),
@@ -3142,6 +3225,10 @@ void wl_format(const struct workload *wl, char *buf, size_t len)
     wl_put_extent(&o, "offset", &wl->offset);
     wl_put_extent(&o, "size", &wl->size);
     wl_put(&o, ",buffer_compress_percentage=%u", wl->compress_pct);
+    if (wl->dedupe_pct)
+        wl_put(&o, ",dedupe_percentage=%u,dedupe_mode=%s,dedupe_working_set_percentage=%u,"
+               "dedupe_global=%d", wl->dedupe_pct, wl->dedupe_working_set ? "working_set" : "repeat",
+               wl->dedupe_ws_pct ? wl->dedupe_ws_pct : 5, wl->dedupe_global);
     if (wl->round_time_ns) {
         wl_fmt_duration(wl->round_time_ns, v, sizeof v);
         wl_put(&o, ",runtime=%s", v);

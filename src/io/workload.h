@@ -194,6 +194,14 @@ struct workload {
         } split[2][WL_MAX_BS];     /* cmdprio_bssplit=R[,W], entries of 0 % dropped (fio) */
         unsigned n_split[2];
     } prio;
+    /* fio's dedupe keys (io/pattern.h makes the data) and NUMA keys (core/job_numa.h takes
+     * them as the run's placement when the command gives none and every job agrees) */
+    unsigned dedupe_pct;       /* dedupe_percentage: share of 4 KiB chunks repeating one */
+    bool dedupe_working_set;   /* dedupe_mode=working_set (else repeat, fio's default) */
+    unsigned dedupe_ws_pct;    /* dedupe_working_set_percentage of the range; 0: fio's 5 */
+    bool dedupe_global;        /* the working set shared by every job of the run */
+    char numa_cpu_nodes[64];   /* as given: "all" or a node list; "" not given */
+    char numa_mem_policy[64];  /* as given: default, local, prefer:N, bind:L, interleave:L */
 };
 
 /* zonemode: not given (zonesize alone means strided, as fio), none, strided. */

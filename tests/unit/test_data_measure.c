@@ -237,10 +237,46 @@ static void test_metrics_merge(void **state)
     free(sb);
 }
 
+/* duplicates: chunks equal to an earlier chunk of the same call are counted (the pattern's
+ * dedupe_percentage seen in a sample), and the results say so only when dedupe was declared */
+static void test_duplicates(void **state)
+{
+    (void)state;
+    enum { N = 256 };
+    unsigned char *b = malloc((size_t)N * 4096);
+    assert_non_null(b);
+    struct pattern p;
+    pattern_init(&p, 50, 3);
+    pattern_fill(&p, b, 4096 * 3);                 /* A B C */
+    memcpy(b + 3 * 4096, b, 4096);                 /* A */
+    memcpy(b + 4 * 4096, b + 4096, 4096);          /* B */
+    struct data_measure m = {.present = true};
+    data_measure_add(&m, b, 5 * 4096);
+    assert_int_equal(m.chunks, 5);
+    assert_int_equal(m.dup_chunks, 2);
+    struct json_object *o = data_measure_json(&m), *v;
+    assert_false(json_object_object_get_ex(o, "sample_duplicate_pct", &v));
+    json_object_put(o);
+
+    pattern_init(&p, 50, 4);
+    pattern_dedupe(&p, 50, false, 1, 0);
+    pattern_fill(&p, b, (size_t)N * 4096);
+    struct data_measure d = {.present = true, .declared_dedupe_pct = 50};
+    data_measure_add(&d, b, (size_t)N * 4096);
+    double pct = 100.0 * d.dup_chunks / d.chunks;
+    assert_true(pct > 40 && pct < 60);
+    o = data_measure_json(&d);
+    assert_true(json_object_object_get_ex(o, "sample_duplicate_pct", &v));
+    assert_true(fabs(json_object_get_double(v) - pct) < 1e-9);
+    json_object_put(o);
+    free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pattern_levels),
+        cmocka_unit_test(test_duplicates),
         cmocka_unit_test(test_zeros),
         cmocka_unit_test(test_merge),
         cmocka_unit_test(test_short_last_chunk),

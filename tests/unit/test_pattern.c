@@ -304,6 +304,129 @@ static void test_speed(void **state)
     free(b);
 }
 
+/* ---- dedupe (fio's dedupe_percentage, dedupe_mode, dedupe_global) ---------------------- */
+
+#define DD_CHUNKS 4096u   /* 16 MiB of chunks, written 64 KiB at a time */
+
+static uint64_t fnv64(const unsigned char *b, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The hashes of DD_CHUNKS generated chunks into h (sorted); the zero tail of every chunk
+ * checked against the compressibility. */
+static void dd_hashes(struct pattern *p, uint64_t *h)
+{
+    unsigned char *buf = malloc(65536);
+    assert_non_null(buf);
+    size_t head = pattern_random_bytes(p->compress_pct, PATTERN_CHUNK);
+    for (unsigned w = 0; w < DD_CHUNKS / 16; w++) {
+        pattern_fill(p, buf, 65536);
+        for (unsigned c = 0; c < 16; c++) {
+            const unsigned char *b = buf + c * PATTERN_CHUNK;
+            for (size_t i = head; i < PATTERN_CHUNK; i++)
+                assert_int_equal(b[i], 0);
+            h[w * 16 + c] = fnv64(b, PATTERN_CHUNK);
+        }
+    }
+    free(buf);
+    qsort(h, DD_CHUNKS, sizeof(*h), cmp_u64);
+}
+
+static unsigned dd_distinct(const uint64_t *h)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < DD_CHUNKS; i++)
+        n += i == 0 || h[i] != h[i - 1];
+    return n;
+}
+
+/* the share of chunks that repeat an earlier one is dedupe_percentage, in both modes, at any
+ * compressibility (each chunk keeps its zero tail) */
+static void test_dedupe_share(void **state)
+{
+    (void)state;
+    static const unsigned pcts[] = {0, 10, 50, 90, 100};
+    uint64_t *h = malloc(DD_CHUNKS * sizeof(*h));
+    assert_non_null(h);
+    for (int ws = 0; ws < 2; ws++) {
+        for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+            struct pattern p;
+            pattern_init(&p, ws ? 50 : 0, 77 + i);
+            pattern_dedupe(&p, pcts[i], ws, 64, 0);
+            dd_hashes(&p, h);
+            double dup = 100.0 * (DD_CHUNKS - dd_distinct(h)) / DD_CHUNKS;
+            if (pcts[i] == 100 && !ws)
+                assert_int_equal(dd_distinct(h), 1);   /* the first chunk, again and again */
+            else if (pcts[i] == 100)
+                assert_true(dd_distinct(h) <= 65);     /* the first and the set */
+            else
+                assert_true(dup > pcts[i] - 3.0 && dup < pcts[i] + 3.0);
+        }
+    }
+    free(h);
+}
+
+/* dedupe 0 leaves the bytes as before, byte for byte */
+static void test_dedupe_zero_same(void **state)
+{
+    (void)state;
+    struct pattern a, b;
+    pattern_init(&a, 50, 9);
+    pattern_init(&b, 50, 9);
+    pattern_dedupe(&b, 0, true, 10, 0);
+    unsigned char x[10000], y[10000];
+    pattern_fill(&a, x, sizeof x);
+    pattern_fill(&b, y, sizeof y);
+    assert_memory_equal(x, y, sizeof x);
+}
+
+/* dedupe_global: generators of different seeds given one shared set repeat the same chunks;
+ * each with its own set, none */
+static void test_dedupe_global(void **state)
+{
+    (void)state;
+    uint64_t *ha = malloc(DD_CHUNKS * sizeof(*ha)), *hb = malloc(DD_CHUNKS * sizeof(*hb));
+    assert_non_null(ha);
+    assert_non_null(hb);
+    for (int global = 0; global < 2; global++) {
+        struct pattern a, b;
+        pattern_init(&a, 50, 1);
+        pattern_init(&b, 50, 2);
+        pattern_dedupe(&a, 50, true, 64, global ? 0x1234 : 0);
+        pattern_dedupe(&b, 50, true, 64, global ? 0x1234 : 0);
+        dd_hashes(&a, ha);
+        dd_hashes(&b, hb);
+        unsigned shared = 0;
+        for (unsigned i = 0, j = 0; i < DD_CHUNKS && j < DD_CHUNKS;) {
+            if (ha[i] == hb[j]) {
+                shared++;
+                i++;
+                j++;
+            } else if (ha[i] < hb[j]) {
+                i++;
+            } else {
+                j++;
+            }
+        }
+        if (global)
+            assert_true(shared > DD_CHUNKS / 4);   /* about half of each is the shared set */
+        else
+            assert_int_equal(shared, 0);
+    }
+    free(ha);
+    free(hb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,6 +436,9 @@ int main(void)
         cmocka_unit_test(test_buffers_distinct_at_0),
         cmocka_unit_test(test_chunks_distinct_at_100),
         cmocka_unit_test(test_seeds),
+        cmocka_unit_test(test_dedupe_share),
+        cmocka_unit_test(test_dedupe_zero_same),
+        cmocka_unit_test(test_dedupe_global),
         cmocka_unit_test(test_speed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
