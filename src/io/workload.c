@@ -2829,6 +2829,13 @@ static void wl_format_flow(struct wl_out *o, const struct workload *wl)
         wl_put(o, ",number_ios=%llu", (unsigned long long)wl->number_ios);
     if (wl->fill_device)
         wl_put(o, ",fill_device=1");
+    if (wl->flow) {   /* fio's flow control (flow=0: none, flow_id and flow_sleep moot) */
+        wl_put(o, ",flow=%u,flow_id=%u", wl->flow, wl->flow_id);
+        if (wl->flow_sleep_ns) {
+            wl_fmt_duration(wl->flow_sleep_ns, a, sizeof a);
+            wl_put(o, ",flow_sleep=%s", a);
+        }
+    }
 }
 
 void wl_format(const struct workload *wl, char *buf, size_t len)

@@ -4,6 +4,7 @@
  *   - two jobs of one flow, flow=2 and flow=1: their I/O counts in the ratio 2:1 (fio 3.33's
  *     rule: a job whose share of the flow's issues is above its share of the weights waits),
  *     where without flow they run alike; a third job of another flow_id is not held by them;
+ *     the recorded spec of each job carries its flow and flow_id;
  *   - flow_sleep: fio's example flow.fio (flow=1 and flow=8, flow_sleep=1000) runs, 1:8;
  *   - a negative flow (older fio's signed counter) is refused, as fio 3.33 refuses it;
  *   - filesize=N: the job's range is N bytes (the results' size), said in a note; a range
@@ -112,6 +113,13 @@ static void test_flow_weights(void **state)
                   a / b, c);
     assert_true(fabs(a / b - 2) < 0.02);
     assert_true(c > 1.5 * b);   /* not held to b's share (in one flow: 2:1:1) */
+    /* the recorded spec says it (and reads back as the same workload) */
+    const char *spec = json_object_get_string(json_at(doc, "jobs.0.workload.spec"));
+    assert_non_null(spec);
+    assert_non_null(strstr(spec, ",flow=2,flow_id=0"));
+    spec = json_object_get_string(json_at(doc, "jobs.2.workload.spec"));
+    assert_non_null(spec);
+    assert_non_null(strstr(spec, ",flow=1,flow_id=7"));
     json_object_put(doc);
 }
 
