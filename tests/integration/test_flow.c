@@ -6,6 +6,7 @@
  *     where without flow they run alike; a third job of another flow_id is not held by them;
  *     the recorded spec of each job carries its flow and flow_id;
  *   - flow_sleep: fio's example flow.fio (flow=1 and flow=8, flow_sleep=1000) runs, 1:8;
+ *     `ptsbench workload` shows each job's flow;
  *   - a negative flow (older fio's signed counter) is refused, as fio 3.33 refuses it;
  *   - filesize=N: the job's range is N bytes (the results' size), said in a note; a range
  *     LOW-HIGH and filesize with size are refused with their reason.
@@ -134,6 +135,14 @@ static void test_flow_sleep_example(void **state)
                   job1, job1 / job2);
     assert_true(fabs(job1 / job2 - 8) < 8 * 0.1);
     json_object_put(doc);
+
+    /* `ptsbench workload` says each job's flow */
+    char *argv[] = {(char *)ptsbench_bin(), "workload", (char *)path, NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(argv, &r), 0);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "flow      weight 8 in flow_id 0, flow_sleep 1.00 ms"));
+    cmd_result_free(&r);
 
     char err[4096];
     assert_int_equal(run1("negative", "rw=randread,flow=-1", NULL, err, sizeof err), 2);
