@@ -2,6 +2,7 @@
 #include "core/worker.h"
 
 #include "core/fleet.h"
+#include "core/flow.h"
 #include "core/lat_target.h"
 #include "device/numa.h"
 #include "io/iogen.h"
@@ -52,6 +53,10 @@ struct round_state {
     uint64_t n_issued, ios_quota;  /* number_ios */
     uint64_t fill_quota;           /* fill_device: bytes written (issued counts them) */
     bool cut;                      /* a quota stopped the issues before a timed round's end */
+    /* flow (core/flow.h): held back with flow_sleep: every I/O in flight completes, then
+     * flow_nap; without: flow_spin, it retries (threaded: polling; virtual time: at every event) */
+    uint64_t flow_nap;
+    bool flow_spin;
 };
 
 struct worker {
@@ -77,6 +82,7 @@ struct worker {
     cpu_set_t affinity;                    /* the thread's mask as read back after pinning */
     cpu_set_t ran_on;                      /* CPUs it was seen on (note_cpu), since the start */
     _Atomic uint64_t pub_ios[IO_NDIR], pub_bytes[IO_NDIR];   /* for the progress hook */
+    struct flow_member flow;               /* flow, flow_id (core/flow.h) */
     struct lat_search lt;                  /* latency_target: the depth search (lat_target.h) */
     bool lt_on;                            /* ... running since the first round */
     int init_ret;
@@ -99,6 +105,7 @@ struct worker_pool {
     volatile sig_atomic_t *stop;
     unsigned n;
     struct worker *w;
+    struct flow_set flows;     /* the workers' flow groups (core/flow.h) */
 
     pthread_mutex_t lock;
     pthread_cond_t cond_start, cond_done;
@@ -208,7 +215,8 @@ static void pace_begin(struct worker *w, const struct round_limits *lim)
     r->think_ns = wl->thinktime_ns * k;
     r->rated = wl->rate_bps[0] || wl->rate_bps[1] || wl->rate_iops_dir[0] ||
                wl->rate_iops_dir[1];
-    r->paced = r->rated || r->think_ns || wl->startdelay_ns;
+    flow_member_round(&w->flow);
+    r->paced = r->rated || r->think_ns || wl->startdelay_ns || w->flow.g;
     r->next_issue = r->last_think = r->start;
     r->due[IO_READ] = r->due[IO_WRITE] = (double)r->start;
     if (!w->pace_seeded) {   /* once: fio seeds its poisson state once per job */
@@ -320,6 +328,9 @@ static inline void pace_reaped(struct worker *w, uint64_t t)
     if (r->inflight)
         return;
     r->draining = false;
+    if (r->flow_nap && t + r->flow_nap > r->next_issue)
+        r->next_issue = t + r->flow_nap;   /* flow_sleep, after fio's quiesce */
+    r->flow_nap = 0;
     if (!r->thinking)
         return;
     r->thinking = false;
@@ -440,6 +451,26 @@ static void after_submit(struct worker *w, unsigned to)
     r->depth_level = r->inflight + to - r->done_pending + 1;
 }
 
+/* Before drawing an I/O (fio's flow_threshold_exceeded): true when its flow holds the worker
+ * back; with flow_sleep, fio's quiesce first (the nap starts once nothing is in flight). */
+static bool flow_wait(struct worker *w, uint64_t now, unsigned staged)
+{
+    struct round_state *r = &w->r;
+    r->flow_spin = false;
+    if (flow_take(&w->flow))
+        return false;
+    const uint64_t nap = w->wl->flow_sleep_ns * pace_k(w);
+    if (!nap)
+        r->flow_spin = true;
+    else if (r->inflight + staged > 0) {
+        r->draining = true;
+        r->flow_nap = nap;
+    } else {
+        r->next_issue = now + nap;
+    }
+    return true;
+}
+
 /* Stage and submit as many I/Os as the queue depth allows. */
 static void round_fill(struct worker *w)
 {
@@ -484,6 +515,8 @@ static void round_fill(struct worker *w)
             }
             flushed = ns;
         }
+        if (w->flow.g && !r->held && flow_wait(w, now, ns))
+            break;   /* held back by its flow: flow_sleep, or a retry */
         struct io_unit *u = r->held;
         if (!u) {
             u = w->free_units[--w->n_free];
@@ -684,6 +717,8 @@ static void worker_round(struct worker *w, const struct round_limits *lim)
         round_fill(w);
         /* paced (pace_*): an issue is due at pace_at, before the round's end */
         const bool wait_issue = pace_waiting(w);
+        if (r->flow_spin)
+            sched_yield();   /* held back by its flow, no flow_sleep: a retry (fio spins) */
         if (!r->inflight) {
             if (!wait_issue)
                 break;
@@ -703,6 +738,8 @@ static void worker_round(struct worker *w, const struct round_limits *lim)
         else
             pace_nap(w, ops->clock(w->eng));
     }
+    if (w->flow.g)
+        flow_leave(&w->flow);   /* done: the others of its flow are not held by it */
     round_finish(w);
 }
 
@@ -724,6 +761,20 @@ static void progress_report(struct worker_pool *p, uint64_t elapsed_ns)
     p->progress(p->progress_arg, &pr);
 }
 
+/* Virtual time, after an event: the workers of a flow that are done leave it, those held
+ * back without flow_sleep retry (they have no time of their own to wake at). */
+static void flow_retry(struct worker_pool *p)
+{
+    for (unsigned i = 0; i < p->n; i++) {
+        struct worker *w = &p->w[i];
+        if (w->flow.g && !w->r.issuing && !w->r.inflight)
+            flow_leave(&w->flow);
+    }
+    for (unsigned i = 0; i < p->n; i++)
+        if (p->w[i].r.flow_spin && p->w[i].r.issuing)
+            round_fill(&p->w[i]);
+}
+
 /* Virtual-time pools: every worker in this thread; always advance the worker whose next
  * completion comes first (ties: lowest worker index), so the shared clock only moves forward. */
 static void pool_round_virtual(struct worker_pool *p, const struct round_limits *lim)
@@ -733,6 +784,8 @@ static void pool_round_virtual(struct worker_pool *p, const struct round_limits 
         round_begin(&p->w[i], lim);
     for (unsigned i = 0; i < p->n; i++)
         round_fill(&p->w[i]);
+    if (p->flows.n)
+        flow_retry(p);
     uint64_t v0 = p->n ? p->w[0].r.start : 0;
     for (unsigned i = 1; i < p->n; i++)   /* startdelay shifts a worker's start */
         if (p->w[i].r.start < v0)
@@ -750,7 +803,7 @@ static void pool_round_virtual(struct worker_pool *p, const struct round_limits 
                 next = &p->w[i];
                 wake = false;
             }
-            if (pace_waiting(&p->w[i])) {
+            if (pace_waiting(&p->w[i]) && !p->w[i].r.flow_spin) {
                 const uint64_t at = pace_at(&p->w[i]);
                 if (at < best) {
                     best = at;
@@ -766,6 +819,8 @@ static void pool_round_virtual(struct worker_pool *p, const struct round_limits 
             if (best > now)
                 ops->idle(next->eng, best - now);
             round_fill(next);
+            if (p->flows.n)
+                flow_retry(p);
             continue;
         }
         int n = ops->reap(next->eng, 1, next->r.inflight, next->done);
@@ -778,6 +833,8 @@ static void pool_round_virtual(struct worker_pool *p, const struct round_limits 
         const uint64_t t = ops->clock(next->eng);
         round_account(next, n, t);
         round_fill(next);
+        if (p->flows.n)
+            flow_retry(p);
         if (p->progress) {
             bool due = t >= next_virtual;
             if (!due && ++batches % PROGRESS_CHECK_EVERY == 0 && now_mono_ns() >= next_wall)
@@ -963,6 +1020,9 @@ struct worker_pool *worker_pool_start_jobs(const struct engine_job *jobs, unsign
     for (unsigned j = 0; j < p->n_jobs && !p->whole_round; j++)
         for (unsigned k = 0; k < p->count[j]; k++)
             worker_setup(p, &p->w[p->first[j] + k], p->first[j] + k, j, k);
+    flow_set_init(&p->flows, p->whole_round ? 0 : p->n);   /* fio's own flow for fio */
+    for (unsigned i = 0; i < p->n && !p->whole_round; i++)
+        flow_set_join(&p->flows, &p->w[i].flow, p->w[i].wl->flow_id, p->w[i].wl->flow);
     if (p->whole_round) {
         worker_setup(p, &p->w[0], 0, 0, 0);
         p->w[0].stats.data_writes = false;   /* the data is the other program's own */
@@ -1069,6 +1129,7 @@ int worker_pool_round(struct worker_pool *p, const struct round_limits *lim, cha
             return errf(err, errlen, "%s", p->w[0].err);
         return 0;
     }
+    flow_set_round(&p->flows);
     if (p->virtual_time) {
         pool_round_virtual(p, lim);
         goto check;
@@ -1174,5 +1235,6 @@ void worker_pool_stop(struct worker_pool *p)
     pthread_cond_destroy(&p->cond_start);
     pthread_cond_destroy(&p->cond_done);
     free(p->w);
+    flow_set_free(&p->flows);
     free(p);
 }

@@ -15,6 +15,8 @@
  * Pacing (fio's rate, rate_iops, rate_process, io_submit_mode, thinktime*, startdelay,
  * number_ios, fill_device): per worker as fio's per job, on the engine's clock (a scaled
  * simulated drive's dilated k times, its I/Os each k); docs/workloads.md says how.
+ * fio's flow control between jobs (flow, flow_id, flow_sleep; core/flow.h): checked before each
+ * I/O, the counts shared by every worker of the pool (atomics), every round afresh.
  *
  * Placement (base->place, device/numa.h): each worker thread is named "ptsb-wN" and, when the
  * placement pins, pins itself before its engine allocates its buffers; a virtual-time or

@@ -63,6 +63,8 @@ const struct engine_key engine_keys[] = {
     {"fileoffset", "fileoffset=1048576", "offset=1048576", LOOP("the active range"),
      A("offset= in bytes")}, NULL},
     {"size", "size=8388608", "size=8388608", LOOP("the active range"), A("size= in bytes")}, NULL},
+    {"filesize", "filesize=8388608", "size=8388608",
+     LOOP("one file (nrfiles=1): the active range, as size"), A("size= in bytes")}, NULL},
     {"range", "range=4194304", "size=4194304", LOOP("the active range"), A("size= in bytes")}, NULL},
     /* sizes */
     {"bs", "bs=8192", "bs=8192", LOOP("every I/O's size"), A("bs= in bytes")}, NULL},
@@ -170,6 +172,15 @@ const struct engine_key engine_keys[] = {
      A("io_size= the share, runtime= without time_based")}, NULL},
     {"fill_fs", "rw=write,fill_fs=1", NULL, LOOP("fill_device"),
      A("io_size= the share")}, NULL},
+    /* fio's flow control between jobs (helper "flow"; core/flow.h) */
+    {"flow", "flow=2", "flow=2",
+     LOOP("the workers of one flow_id keep their issues in the ratio of their weights (per "
+          "worker, as fio's per job)"), A("flow= and flow_id= per job")}, NULL},
+    {"flow_id", "flow=1,flow_id=3", "flow_id=3", LOOP("the flow a worker's weight counts in"),
+     A("flow_id=")}, NULL},
+    {"flow_sleep", "flow=1,flow_sleep=100", "flow_sleep=100",
+     LOOP("held back by its flow: every I/O in flight completes, then this wait"),
+     A("flow_sleep= in microseconds (rounded up)")}, NULL},
     {"iodepth_batch", "iodepth=8,iodepth_batch=4", "iodepth_batch_submit=4",
      LOOP("at most this many I/Os per submit call"), A("iodepth_batch_submit=")}, NULL},
     {"iodepth_batch_submit", "iodepth=8,iodepth_batch_submit=2", "iodepth_batch_submit=2",

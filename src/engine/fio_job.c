@@ -367,6 +367,11 @@ static bool put_flow(struct job_out *o, const struct workload *wl)
         jo_put(o, "; each round is a fio run of its own: the delay is every round's\n");
         jo_put(o, "startdelay=%" PRIu64 "us\n", wl->startdelay_ns / 1000u);
     }
+    if (wl->flow) {   /* fio's flow control between the jobs of the file (core/flow.h) */
+        jo_put(o, "flow_id=%u\nflow=%u\n", wl->flow_id, wl->flow);
+        if (wl->flow_sleep_ns)
+            jo_put(o, "flow_sleep=%" PRIu64 "\n", (wl->flow_sleep_ns + 999u) / 1000u);
+    }
     if (wl->number_ios)
         jo_put(o, "number_ios=%" PRIu64 "\n", wl->number_ios);
     return rated || wl->thinktime_ns || wl->startdelay_ns;

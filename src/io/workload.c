@@ -1155,6 +1155,44 @@ static int wl_set_startdelay(void *obj, const char *value, char *why, size_t why
                                                                              : WL_OK;
 }
 
+/* fio 3.33's flow: a weight 0..1000 (older fio's signed flow is gone) */
+static int wl_set_flow(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    if (*value == '-')
+        return errf(why, whylen, "a weight 0..1000 (fio 3.33 takes no negative flow: older "
+                                 "fio's signed counter is gone)");
+    return wl_uint(value, 0, 1000, &wl->flow, why, whylen);
+}
+
+static int wl_set_flow_id(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return wl_uint(value, 0, 0x7fffffff, &wl->flow_id, why, whylen);
+}
+
+static int wl_set_flow_sleep(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    return wl_us_duration(value, &wl->flow_sleep_ns, why, whylen);
+}
+
+/* fio's filesize with one file (nrfiles is refused): the file is the job's range */
+static int wl_set_filesize(void *obj, const char *value, char *why, size_t whylen)
+{
+    struct workload *wl = obj;
+    if (strchr(value, '-') || strchr(value, ':'))
+        return errf(why, whylen, "a range (fio: each file a random size in it) is not done: "
+                                 "give one size");
+    struct wl_extent e = {0};
+    if (wl_extent(wl, value, &e, why, whylen) < 0)
+        return WL_BAD_VALUE;
+    if (e.is_percent || e.bytes == 0)
+        return errf(why, whylen, "want a size in bytes above 0");
+    wl->filesize = e;
+    return WL_OK;
+}
+
 static int wl_set_number_ios(void *obj, const char *value, char *why, size_t whylen)
 {
     struct workload *wl = obj;
@@ -1855,14 +1893,17 @@ static const struct key_row wl_rows[] = {
     NO("exec_postrun", "ptsbench runs no commands of a job file"),
     NO("lockfile", "a lock around each I/O (jobs taking turns on a file) changes the pattern"),
     NO("create_only", "a job that only creates files measures nothing"),
-    NO("filesize", "files of their own size per job are not supported: one target"),
+    FIO("filesize", wl_set_filesize, "SIZE", "one file (nrfiles=1): the length of the active "
+        "range, as size (a range LOW-HIGH refused)"),
     NO("file_append", "I/O past the end of the file (it grows) is not supported"),
     NO("offset_align", "a percent offset is aligned to the target's logical sector"),
     NO("serialize_overlap", "waiting for in-flight I/Os to the same blocks changes the depth: "
                             "not supported"),
-    NO("flow", "flow control between jobs changes each job's share of the I/O"),
-    NO("flow_id", "flow control between jobs changes each job's share of the I/O"),
-    NO("flow_sleep", "flow control between jobs changes each job's share of the I/O"),
+    FIO("flow", wl_set_flow, "0..1000", "weight: the jobs of one flow_id keep their I/O "
+        "counts in the ratio of their weights (per worker, as fio's per job)"),
+    FIO("flow_id", wl_set_flow_id, "N", "the flow a job's weight counts in (default 0)"),
+    FIO("flow_sleep", wl_set_flow_sleep, "US", "held back by its flow: every I/O in flight "
+        "completes, then this wait (0: retry at once)"),
     NO("ignore_zone_limits", "zoned I/O modes are not supported"),
     NO("max_open_zones", "zoned I/O modes are not supported"),
     NO("job_max_open_zones", "zoned I/O modes are not supported"),
@@ -2165,6 +2206,23 @@ static int wl_validate_offsets(struct workload *wl, const char *src, char *err, 
     return 0;
 }
 
+/* fio's filesize (one file): the job's range, as size, said in a note (once: unset after). */
+static int wl_validate_filesize(struct workload *wl, const char *src, char *err, size_t errlen)
+{
+    if (!wl->filesize.set)
+        return 0;
+    if (wl->size.set)
+        return errf(err, errlen, "%s: filesize with size: fio would take size as io_size then; "
+                                 "give io_size (round_bytes) instead of size", src);
+    char t[96];
+    snprintf(t, sizeof t, "filesize=%llu: one file of %llu bytes: the job's range",
+             (unsigned long long)wl->filesize.bytes, (unsigned long long)wl->filesize.bytes);
+    wl->size = wl->filesize;
+    wl->filesize = (struct wl_extent){0};
+    wl_note_add(wl, t);
+    return 0;
+}
+
 /* fio's pacing and flow keys after all keys: loops folded into the round's bounds (once:
  * loops is 1 after), thinktime at depth said, the notes the results keep. */
 static int wl_validate_flow(struct workload *wl, const char *src, char *err, size_t errlen)
@@ -2268,6 +2326,7 @@ int wl_validate(struct workload *wl, char *err, size_t errlen)
         return -1;
     wl_validate_dirs(wl);
     if (wl_validate_bs(wl, src, err, errlen) < 0 ||
+        wl_validate_filesize(wl, src, err, errlen) < 0 ||
         wl_validate_ranges(wl, src, err, errlen) < 0)
         return -1;
     if (!wl->random_set)
@@ -3141,6 +3200,13 @@ static void wl_format_flow(struct wl_out *o, const struct workload *wl)
         wl_put(o, ",number_ios=%llu", (unsigned long long)wl->number_ios);
     if (wl->fill_device)
         wl_put(o, ",fill_device=1");
+    if (wl->flow) {   /* fio's flow control (flow=0: none, flow_id and flow_sleep moot) */
+        wl_put(o, ",flow=%u,flow_id=%u", wl->flow, wl->flow_id);
+        if (wl->flow_sleep_ns) {
+            wl_fmt_duration(wl->flow_sleep_ns, a, sizeof a);
+            wl_put(o, ",flow_sleep=%s", a);
+        }
+    }
 }
 
 /* rw's offset modifier (right after rw=MODE) and strided zones in the canonical form. */

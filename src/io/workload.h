@@ -139,6 +139,14 @@ struct workload {
     uint64_t number_ios;           /* a round ends after this many I/Os per worker; 0: none */
     unsigned loops;                /* fio's loops (> 1: folded by wl_validate, then 1) */
     bool fill_device;              /* a round ends once the active range is written */
+    /* fio's flow control between jobs (issue 47, "flow"; fio 3.33 flow.c): the workers of the
+     * jobs with the same flow_id share a count of issues; a worker whose share of it is above
+     * its weight's share of the weights waits (flow_sleep_ns, after every I/O in flight
+     * completes; 0: retries at once) -- core/worker.c flow_* */
+    unsigned flow;                 /* weight, 0..1000; 0: no flow control */
+    unsigned flow_id;
+    uint64_t flow_sleep_ns;
+    struct wl_extent filesize;     /* fio's filesize with one file: the range's length */
     char note[640];            /* how fio's keys were taken, when not one to one */
     /* fio's steady state (ss, ss_dur, ss_ramp, ss_interval) and latency target
      * (latency_target, latency_window, latency_percentile, latency_run): what the job asked;

@@ -128,6 +128,13 @@ static void wk_print_job(FILE *out, const struct wl_job *j)
     fprintf(out, "    bs        %s\n", bs);
     fprintf(out, "    range     offset %s, size %s\n", off, size);
     fprintf(out, "    pacing    %s\n", pace);
+    if (wl->flow) {   /* fio's flow control between jobs (core/flow.h) */
+        char nap[32] = "none: a retry";
+        if (wl->flow_sleep_ns)
+            units_format_figure((double)wl->flow_sleep_ns / 1e3, UNITS_FIG_LAT, nap, sizeof(nap));
+        fprintf(out, "    flow      weight %u in flow_id %u, flow_sleep %s\n", wl->flow,
+                wl->flow_id, nap);
+    }
     fprintf(out, "    round     %s\n", round);
     if (wl->note[0])
         fprintf(out, "    note      %s\n", wl->note);
