@@ -2653,6 +2653,14 @@ static int wlf_apply_all(const struct fio_doc *d, size_t idx, struct workload *w
         if (wl_set(wl, "kb_base", kb->value ? kb->value : "", where, err, errlen) != 0 && !out)
             return -1;
     }
+    /* the engine next: a job of an engine ptsbench does not run is refused for its engine,
+     * not for the first of that engine's own keys (a verdict list shows every line anyway) */
+    const struct fio_line *eng = out ? NULL : fio_job_find(d, idx, "ioengine");
+    if (eng) {
+        snprintf(where, sizeof(where), "%s:%d", eng->file, eng->line);
+        if (wl_set(wl, "ioengine", eng->value ? eng->value : "", where, err, errlen) != 0)
+            return -1;
+    }
     for (size_t i = 0; i <= idx; i++) {
         const struct fio_section *s = &d->sections[i];
         if (i < idx && !s->global)
