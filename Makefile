@@ -127,7 +127,7 @@ sanitize:
 equivtest: $(BUILD)/ptsbench
 	@PTSBENCH_DATADIR=$(CURDIR) python3 scripts/fio-examples.py --strict \
 	    --ptsbench $(BUILD)/ptsbench > $(BUILD)/fio-examples.md
-	@PTSBENCH_DATADIR=$(CURDIR) python3 scripts/blockeq.py --ptsbench $(BUILD)/ptsbench
+	@PTSBENCH_DATADIR=$(CURDIR) python3 scripts/blockeq.py --aa --ptsbench $(BUILD)/ptsbench
 
 # The device lab (tests/vmlab/README.md): VMLAB_SCENARIOS names scenarios, default all of them.
 VMLAB_SCENARIOS ?= $(filter-out lib,$(basename $(notdir $(wildcard tests/vmlab/*.sh))))

@@ -12,7 +12,8 @@ kernel's block_rq_issue/complete tracepoints never fire for it, see docs/workloa
      line's, so `fio --filename=DEV FILE` would still use the file's own filename); zipf.fio's
      ioengine=null becomes libaio with direct=1 (the null engine drives no device);
   2. `ptsbench trace capture --target DEV -o TRACE -- fio COPY` (fio's own run), and with --aa
-     a second one (the A/A pair the tolerances come from);
+     a second one (the A/A pair the tolerances come from; a comparison outside the fixed
+     tolerances still passes within 1.5 x this run's fio-against-fio differences, said);
   3. the same capture around `ptsbench run --target DEV --workload COPY --engine E --rounds 1
      --round-time S --destructive` for each engine E (default io_uring, libaio, fio);
   4. from each trace (blkparse text: D issue, C complete; reads and writes, discards and
@@ -213,6 +214,26 @@ def groups(path):
     return "several groups" if several else "one group"
 
 
+def within(d, tol):
+    """Every difference of d within tol (depth: relative or absolute)."""
+    return (d["read_share"] <= tol["read_share"] and d["size_split"] <= tol["size_split"] and
+            d["hot"] <= tol["hot"] and
+            (d["depth_rel"] <= tol["depth_rel"] or d["depth"] <= tol["depth_abs"]))
+
+
+def widened(tol, aa):
+    """The tolerances, or 1.5 x what fio differed from itself in this run's A/A pair where
+    that is more: a figure fio itself does not repeat (the depth of sequential 256 KiB reads
+    on a loop device over tmpfs: 2.1 and 4.5 in two fio runs) cannot tell ptsbench from fio
+    closer than fio repeats it."""
+    w = dict(tol)
+    for k in ("read_share", "size_split", "hot"):
+        w[k] = max(tol[k], 1.5 * aa[k])
+    w["depth_rel"] = max(tol["depth_rel"], 1.5 * aa["depth_rel"])
+    w["depth_abs"] = max(tol["depth_abs"], 1.5 * aa["depth"])
+    return w
+
+
 def compare(a, b, region, tol):
     """(within every tolerance of tol, {figure: difference}) of trace b against trace a."""
     share = "read_time_share" if tol is TOL["several groups"] else "read_share"
@@ -227,10 +248,7 @@ def compare(a, b, region, tol):
     d["hot_a"], d["hot_b"] = ha, hb
     d["depth"] = abs(a["depth"] - b["depth"])
     d["depth_rel"] = d["depth"] / a["depth"] if a["depth"] > 0 else 0.0
-    ok = (d["read_share"] <= tol["read_share"] and d["size_split"] <= tol["size_split"] and
-          d["hot"] <= tol["hot"] and
-          (d["depth_rel"] <= tol["depth_rel"] or d["depth"] <= tol["depth_abs"]))
-    return ok, d
+    return within(d, tol), d
 
 
 class Device:
@@ -295,7 +313,11 @@ def one_file(a, dev, name, tmp):
         tag = "pts-" + eng
         if m:
             res["runs"][tag] = m
-            res["compared"][tag] = compare(fio, m, res["region"], TOL[res["groups"]])
+            ok, d = compare(fio, m, res["region"], TOL[res["groups"]])
+            if not ok and "fio-aa" in res["compared"]:   # within fio's own repeatability?
+                ok = within(d, widened(TOL[res["groups"]], res["compared"]["fio-aa"][1]))
+                d["by_aa"] = ok
+            res["compared"][tag] = (ok, d)
         else:
             res["refused"][tag] = why.replace(tmp + "/", "")
     return res
@@ -316,7 +338,8 @@ def print_file(r):
             " ".join("%s:%s" % (k, pct(v)) for k, v in
                      sorted(m["size_split"].items(), key=lambda kv: -kv[1])[:6])))
     for tag, (ok, d) in r["compared"].items():
-        verdict = "ok  " if ok else "OUT "
+        verdict = ("ok (within fio's own A/A spread) " if d.get("by_aa") else "ok  ") if ok \
+            else "OUT "
         if (r["file"], tag) in KNOWN:
             verdict = "ok (a known row: drop it if it stays within) " if ok else "known OUT "
         print("   %-12s vs fio: %s  read share %s, size split %s, hottest %s (fio %s, %s %s), "
