@@ -214,11 +214,19 @@ def groups(path):
     return "several groups" if several else "one group"
 
 
+# The depth is printed, and judged only with --judge-depth: fio's own depth on this loop device
+# over tmpfs is decided by noise (fio-seq-read.fio, 256 KiB reads at QD 16: 13.5, 14, 2.1, 4.5,
+# 3.8 in five runs of one day, 2.1 and 4.5 back to back; the device completes faster than fio
+# submits), so a failure there would say how busy the machine was, not whether the workload is
+# fio's (docs/workloads.md, "fio's examples").
+JUDGE_DEPTH = False
+
+
 def within(d, tol):
-    """Every difference of d within tol (depth: relative or absolute)."""
+    """Every difference of d within tol (depth, relative or absolute, with --judge-depth)."""
+    depth_ok = d["depth_rel"] <= tol["depth_rel"] or d["depth"] <= tol["depth_abs"]
     return (d["read_share"] <= tol["read_share"] and d["size_split"] <= tol["size_split"] and
-            d["hot"] <= tol["hot"] and
-            (d["depth_rel"] <= tol["depth_rel"] or d["depth"] <= tol["depth_abs"]))
+            d["hot"] <= tol["hot"] and (depth_ok or not JUDGE_DEPTH))
 
 
 def widened(tol, aa):
@@ -343,11 +351,11 @@ def print_file(r):
         if (r["file"], tag) in KNOWN:
             verdict = "ok (a known row: drop it if it stays within) " if ok else "known OUT "
         print("   %-12s vs fio: %s  read share %s, size split %s, hottest %s (fio %s, %s %s), "
-              "depth %.2f (%s)" % (
+              "depth %.2f (%s)%s" % (
                   tag, verdict, pct(d["read_share"]), pct(d["size_split"]),
                   pct(d["hot"]), "/".join(pct(v) for v in d["hot_a"].values()), tag,
                   "/".join(pct(v) for v in d["hot_b"].values()), d["depth"],
-                  pct(d["depth_rel"])))
+                  pct(d["depth_rel"]), "" if JUDGE_DEPTH else " not judged"))
     for tag, why in r["refused"].items():
         print("   %-12s not compared: %s" % (tag, why))
     for (f, tag), why in KNOWN.items():
@@ -377,9 +385,13 @@ def main():
     ap.add_argument("--aa", action="store_true", help="also fio against fio (the A/A pair)")
     ap.add_argument("--strict", action="store_true", help="a file ptsbench refuses fails")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--judge-depth", action="store_true",
+                    help="fail on the depth too (noise decides it on a loop device over tmpfs)")
     ap.add_argument("--known", default=os.path.join(FIXTURES, "blockeq-known.tsv"),
                     help="differences known and explained (file, run, why): printed, not failed")
     a = ap.parse_args()
+    global JUDGE_DEPTH
+    JUDGE_DEPTH = a.judge_depth
     KNOWN.update(load_known(a.known))
     a.engines = [e for e in a.engines.split(",") if e]
     a.ptsbench = os.path.abspath(a.ptsbench)
