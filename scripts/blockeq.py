@@ -214,6 +214,62 @@ def groups(path):
     return "several groups" if several else "one group"
 
 
+def n_groups(path):
+    """How many groups the file's jobs run in: a job section (not [global]) after the first
+    with stonewall or new_group (in its own lines or its [global]'s) starts a new one."""
+    n, seen = 0, False
+    sections = []
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.split(";")[0].split("#")[0].strip()
+            m = re.match(r"^\[(.+)\]$", line)
+            if m:
+                sections.append([m.group(1).strip(), False])
+            elif sections and re.match(r"^(stonewall|new_group)\b", line):
+                sections[-1][1] = True
+    glob = any(name == "global" and st for name, st in sections)
+    for name, st in sections:
+        if name == "global":
+            continue
+        if not seen or st or glob:
+            n += 1
+        seen = True
+    return max(1, n)
+
+
+def split_groups(ev, n, seconds):
+    """The trace cut into its n groups (lists of events), or None when it cannot be: the
+    groups run one after another, so between two of them no request is in flight; the n-1
+    longest such idle gaps are the boundaries, each group at least a quarter of its runtime
+    long (a set-up probe's pause is not taken for one). Within a group the loop device over
+    tmpfs is idle too, for microseconds; between groups fio and ptsbench end every job and
+    start the next group's, milliseconds."""
+    if n <= 1:
+        return [ev]
+    gaps, depth, last_c = [], 0, None
+    for i, (t, kind, _, _, _) in enumerate(ev):
+        if kind == "D":
+            if depth == 0 and last_c is not None:
+                gaps.append((t - last_c, i))
+            depth += 1
+        else:
+            depth = max(0, depth - 1)
+            if depth == 0:
+                last_c = t
+    t0, t1, least = ev[0][0], ev[-1][0], seconds / 4.0
+    cuts = []
+    for _, i in sorted(gaps, reverse=True):
+        times = sorted([t0, t1] + [ev[c][0] for c in cuts + [i]])
+        if all(b - a >= least for a, b in zip(times, times[1:])):
+            cuts.append(i)
+            if len(cuts) == n - 1:
+                break
+    if len(cuts) < n - 1:
+        return None
+    cuts = [0] + sorted(cuts) + [len(ev)]
+    return [ev[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
 # The depth is printed, and judged only with --judge-depth: fio's own depth on this loop device
 # over tmpfs is decided by noise (fio-seq-read.fio, 256 KiB reads at QD 16: 13.5, 14, 2.1, 4.5,
 # 3.8 in five runs of one day, 2.1 and 4.5 back to back; the device completes faster than fio
@@ -259,6 +315,32 @@ def compare(a, b, region, tol):
     return within(d, tol), d
 
 
+def compare_groups(a, b, n, seconds, region, aa=None):
+    """(ok, d) of trace b against trace a group by group (split_groups), each group judged
+    with the one-group tolerances (widened by aa's same group where aa, a compare_groups
+    result of fio against fio, is given): d holds each figure's largest difference over the
+    groups and "groups", every group's (ok, d, fio's figures, b's); None when either trace
+    cannot be cut into n groups."""
+    ga, gb = split_groups(a["_ev"], n, seconds), split_groups(b["_ev"], n, seconds)
+    if not ga or not gb:
+        return None
+    per = []
+    for i, (ea, eb) in enumerate(zip(ga, gb)):
+        ma, mb = measures(ea), measures(eb)
+        if not ma or not mb:
+            return None
+        ok, d = compare(ma, mb, region, TOL["one group"])
+        if not ok and aa:
+            ok = within(d, widened(TOL["one group"], aa["groups"][i][1]))
+            d["by_aa"] = ok
+        per.append((ok, d, ma, mb))
+    d = {k: max(g[1][k] for g in per) for k in ("read_share", "size_split", "hot", "depth",
+                                                  "depth_rel")}
+    d["groups"] = per
+    d["by_aa"] = any(g[1].get("by_aa") for g in per)
+    return all(g[0] for g in per), d
+
+
 class Device:
     """A loop device over a sparse file in a directory of /dev/shm of our own."""
 
@@ -290,7 +372,10 @@ def captured(a, dev, tmp, tag, cmd, timeout):
     dev.discard()
     if rc != 0:
         return None, line or "exit %s" % rc
-    m = measures(parse_trace(trace))
+    ev = parse_trace(trace)
+    m = measures(ev)
+    if m:
+        m["_ev"] = ev
     return m, "" if m else "no request in the trace"
 
 
@@ -307,11 +392,21 @@ def one_file(a, dev, name, tmp):
         res["error"] = "fio: " + why
         return res
     res["runs"]["fio"] = fio
+    n = n_groups(os.path.join(a.dir, name)) if res["groups"] == "several groups" else 1
+
+    def versus(tag, m, aa=None):
+        """Group by group where both traces split into the file's groups, else as one trace."""
+        if n > 1:
+            by = compare_groups(fio, m, n, a.seconds, res["region"], aa)
+            if by:
+                return by
+            res.setdefault("unsplit", []).append(tag)
+        return compare(fio, m, res["region"], TOL[res["groups"]])
     if a.aa:
         fio2, why = captured(a, dev, tmp, "fio-aa", [a.fio, "--output-format=terse", copy], limit)
         if fio2:
             res["runs"]["fio-aa"] = fio2
-            res["compared"]["fio-aa"] = compare(fio, fio2, res["region"], TOL[res["groups"]])
+            res["compared"]["fio-aa"] = versus("fio-aa", fio2)
     for eng in a.engines:
         out = os.path.join(tmp, "out-" + eng)
         cmd = [a.ptsbench, "run", "--target", dev.dev, "--workload", copy, "--engine", eng,
@@ -321,9 +416,10 @@ def one_file(a, dev, name, tmp):
         tag = "pts-" + eng
         if m:
             res["runs"][tag] = m
-            ok, d = compare(fio, m, res["region"], TOL[res["groups"]])
-            if not ok and "fio-aa" in res["compared"]:   # within fio's own repeatability?
-                ok = within(d, widened(TOL[res["groups"]], res["compared"]["fio-aa"][1]))
+            aa = res["compared"].get("fio-aa", (None, None))[1]
+            ok, d = versus(tag, m, aa if aa and "groups" in aa else None)
+            if not ok and aa and "groups" not in d and "groups" not in aa:
+                ok = within(d, widened(TOL[res["groups"]], aa))   # fio's own repeatability?
                 d["by_aa"] = ok
             res["compared"][tag] = (ok, d)
         else:
@@ -350,12 +446,30 @@ def print_file(r):
             else "OUT "
         if (r["file"], tag) in KNOWN:
             verdict = "ok (a known row: drop it if it stays within) " if ok else "known OUT "
+        if "groups" in d:
+            print("   %-12s vs fio: %s group by group (%d groups, one-group tolerances): "
+                  "largest differences read share %s, size split %s, hottest %s, depth %.2f "
+                  "(%s)%s" % (tag, verdict, len(d["groups"]), pct(d["read_share"]),
+                              pct(d["size_split"]), pct(d["hot"]), d["depth"],
+                              pct(d["depth_rel"]), "" if JUDGE_DEPTH else " not judged"))
+            for i, (gok, gd, ma, mb) in enumerate(d["groups"]):
+                print("     group %d: %s %d/%d requests, reads %s/%s; read share %s, size split "
+                      "%s, hottest %s (fio %s, %s %s), depth %.1f/%.1f" % (
+                          i + 1, "ok " if gok else "OUT", ma["requests"], mb["requests"],
+                          pct(ma["read_share"]), pct(mb["read_share"]), pct(gd["read_share"]),
+                          pct(gd["size_split"]), pct(gd["hot"]),
+                          "/".join(pct(v) for v in gd["hot_a"].values()), tag,
+                          "/".join(pct(v) for v in gd["hot_b"].values()), ma["depth"],
+                          mb["depth"]))
+            continue
         print("   %-12s vs fio: %s  read share %s, size split %s, hottest %s (fio %s, %s %s), "
-              "depth %.2f (%s)%s" % (
+              "depth %.2f (%s)%s%s" % (
                   tag, verdict, pct(d["read_share"]), pct(d["size_split"]),
                   pct(d["hot"]), "/".join(pct(v) for v in d["hot_a"].values()), tag,
                   "/".join(pct(v) for v in d["hot_b"].values()), d["depth"],
-                  pct(d["depth_rel"]), "" if JUDGE_DEPTH else " not judged"))
+                  pct(d["depth_rel"]), "" if JUDGE_DEPTH else " not judged",
+                  " (as one trace: not split into its groups)" if tag in r.get("unsplit", [])
+                  else ""))
     for tag, why in r["refused"].items():
         print("   %-12s not compared: %s" % (tag, why))
     for (f, tag), why in KNOWN.items():
@@ -434,6 +548,12 @@ def main():
         for r in results:
             for m in r["runs"].values():
                 m.pop("_issues", None)
+                m.pop("_ev", None)
+            for _, d in r["compared"].values():
+                for g in d.get("groups", []):
+                    g[1].pop("_issues", None)
+                if "groups" in d:
+                    d["groups"] = [{"ok": g[0], "differences": g[1]} for g in d["groups"]]
         json.dump({"tolerances": TOL, "files": results}, sys.stdout, indent=1)
         print()
     print("blockeq: %d files, %d comparisons with fio made, %d outside the tolerances and not "
