@@ -240,8 +240,9 @@ def n_groups(path):
 def split_groups(ev, n, seconds):
     """The trace cut into its n groups (lists of events), or None when it cannot be: the
     groups run one after another, so between two of them no request is in flight; the n-1
-    longest such idle gaps are the boundaries, each group at least a quarter of its runtime
-    long (a set-up probe's pause is not taken for one). Within a group the loop device over
+    longest such idle gaps are the boundaries, each group busy (its first issue to its last
+    event) at least a quarter of its runtime (a set-up probe before the first group, ptsbench's
+    --engine fio's 48 reads, is not taken for a group). Within a group the loop device over
     tmpfs is idle too, for microseconds; between groups fio and ptsbench end every job and
     start the next group's, milliseconds."""
     if n <= 1:
@@ -256,11 +257,10 @@ def split_groups(ev, n, seconds):
             depth = max(0, depth - 1)
             if depth == 0:
                 last_c = t
-    t0, t1, least = ev[0][0], ev[-1][0], seconds / 4.0
-    cuts = []
+    least, cuts = seconds / 4.0, []
     for _, i in sorted(gaps, reverse=True):
-        times = sorted([t0, t1] + [ev[c][0] for c in cuts + [i]])
-        if all(b - a >= least for a, b in zip(times, times[1:])):
+        bounds = [0] + sorted(cuts + [i]) + [len(ev)]
+        if all(ev[b - 1][0] - ev[a][0] >= least for a, b in zip(bounds, bounds[1:])):
             cuts.append(i)
             if len(cuts) == n - 1:
                 break
