@@ -25,7 +25,9 @@ kernel's block_rq_issue/complete tracepoints never fire for it, see docs/workloa
      file's region, over N block-accesses of both traces, N the smaller trace's: the first N
      for a file of one group, N taken evenly over the trace for several groups) and the
      queue depth (requests in flight from issue to complete, time-weighted over the time when
-     any is);
+     any is); a file of several groups is compared group by group (split_groups: cut at the
+     pauses with no request in flight between its groups; each group as a file of one group,
+     and on its sequential share), as one trace only when a trace cannot be cut;
   5. each ptsbench trace compared with fio's: within TOL below, or a failure unless the pair is
      in --known (tests/fixtures/fio-examples/blockeq-known.tsv: differences understood and
      explained, printed with their reason; one that comes within says so).
@@ -237,6 +239,9 @@ def n_groups(path):
     return max(1, n)
 
 
+GAP_LEAST = 0.001   # a pause between groups is at least this long (seconds)
+
+
 def split_groups(ev, n, seconds):
     """The trace cut into its n groups (lists of events), or None when it cannot be: the
     groups run one after another, so between two of them no request is in flight; the n-1
@@ -244,7 +249,8 @@ def split_groups(ev, n, seconds):
     event) at least a quarter of its runtime (a set-up probe before the first group, ptsbench's
     --engine fio's 48 reads, is not taken for a group). Within a group the loop device over
     tmpfs is idle too, for microseconds; between groups fio and ptsbench end every job and
-    start the next group's, milliseconds."""
+    start the next group's, milliseconds (GAP_LEAST at least: a group is not cut in two at one
+    of its own microsecond pauses when the trace holds fewer groups than the file)."""
     if n <= 1:
         return [ev]
     gaps, depth, last_c = [], 0, None
@@ -258,7 +264,9 @@ def split_groups(ev, n, seconds):
             if depth == 0:
                 last_c = t
     least, cuts = seconds / 4.0, []
-    for _, i in sorted(gaps, reverse=True):
+    for gap, i in sorted(gaps, reverse=True):
+        if gap < GAP_LEAST:
+            break
         bounds = [0] + sorted(cuts + [i]) + [len(ev)]
         if all(ev[b - 1][0] - ev[a][0] >= least for a, b in zip(bounds, bounds[1:])):
             cuts.append(i)
@@ -501,6 +509,50 @@ def print_file(r):
             print("   %-12s known: %s" % (tag, why))
 
 
+def self_test():
+    """Checks of the group split on made-up traces (no device, no root): 0 when they hold."""
+    def trace(groups, probe):
+        ev, t = [], 0.0
+        for i in range(probe):      # a set-up probe a second before the first group
+            ev += [(t, "D", "R", i * 8, 8), (t + 1e-4, "C", "R", i * 8, 8)]
+            t += 2e-4
+        t += 1.0
+        for g, (d, seq) in enumerate(groups):
+            for i in range(5000):   # 1 s of requests, idle 50 us between them
+                sector = i * 8 if seq else (i * 7919 % 5000) * 64
+                ev += [(t, "D", d, sector, 8), (t + 1e-4, "C", d, sector, 8)]
+                t += 2e-4 + (5e-5 if i % 2 else 0)
+            t += 0.01               # the pause between groups
+        return ev
+    kinds = [("R", True), ("R", False), ("W", True), ("W", False)]
+    fails = []
+    cut = split_groups(trace(kinds, 48), 4, 2)
+    if not cut or [len(g) for g in cut] != [10096, 10000, 10000, 10000]:
+        fails.append("ssd-test-like trace not cut into its 4 groups: %s" %
+                     (cut and [len(g) for g in cut]))
+    elif [round(sequential(g), 2) for g in cut] != [1.0, 0.0, 1.0, 0.0]:
+        fails.append("sequential shares %s" % [sequential(g) for g in cut])
+    if split_groups(trace(kinds[:2], 0), 4, 2) is not None:
+        fails.append("a trace of 2 groups cut into 4")
+    for name, n in (("ssd-test.fio", 4), ("tiobench-example.fio", 4), ("butterfly.fio", 1),
+                    ("fio-seq-read.fio", 1)):
+        got = n_groups(os.path.join(FIXTURES, name))
+        if got != n:
+            fails.append("%s: %d groups, not %d" % (name, got, n))
+    a = {"_ev": trace(kinds, 0)}
+    b = {"_ev": trace([kinds[0], kinds[3], kinds[2], kinds[1]], 48)}
+    by = compare_groups(a, a, 4, 2, 5000 * 64 * 512)
+    if not by or not by[0]:
+        fails.append("a trace against itself not within")
+    by = compare_groups(a, b, 4, 2, 5000 * 64 * 512)
+    if not by or by[0] or [g[0] for g in by[1]["groups"]] != [True, False, True, False]:
+        fails.append("groups 2 and 4 swapped (read and write) not found out")
+    for f in fails:
+        print("blockeq self-test: FAIL %s" % f)
+    print("blockeq self-test: %s" % ("ok" if not fails else "%d failed" % len(fails)))
+    return 1 if fails else 0
+
+
 def skip_reason(a):
     if os.geteuid() != 0:
         return "not root (the capture and the loop device need it)"
@@ -527,7 +579,11 @@ def main():
                     help="fail on the depth too (noise decides it on a loop device over tmpfs)")
     ap.add_argument("--known", default=os.path.join(FIXTURES, "blockeq-known.tsv"),
                     help="differences known and explained (file, run, why): printed, not failed")
+    ap.add_argument("--self-test", action="store_true",
+                    help="check the group split on made-up traces and exit (no root)")
     a = ap.parse_args()
+    if a.self_test:
+        return self_test()
     global JUDGE_DEPTH
     JUDGE_DEPTH = a.judge_depth
     KNOWN.update(load_known(a.known))
