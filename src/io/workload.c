@@ -2990,10 +2990,9 @@ bool wl_note_raised(struct workload *wl, const struct wl_range *range, uint64_t 
         return false;
     char want[32], scaled[32], got[32], full[32], note[400];
     units_format_size(wl->size.bytes, want, sizeof(want));
-    units_format_size(scale > 1 ? wl->size.bytes / scale : wl->size.bytes, scaled,
-                      sizeof(scaled));
+    units_format_size(wl->size.bytes / scale, scaled, sizeof(scaled));
     units_format_size(range->len, got, sizeof(got));
-    units_format_size(range->len * (scale > 1 ? scale : 1), full, sizeof(full));
+    units_format_size(range->len * scale, full, sizeof(full));
     snprintf(note, sizeof(note), "size=%s is %s on %s, scaled down %llu times, less than the "
              "job's room of one block%s: raised to %s, which stands for %s of the full-size "
              "drive", want, scaled, target_name ? target_name : "the target",

@@ -215,6 +215,18 @@ static void rounds_title(struct plot_ctx *c, bool many, const char *win, char *t
         }
 }
 
+/* The axes of a chart of IOPS per round (most: the most rounds of a run). */
+static void round_axes(struct plot_chart *ch, size_t most)
+{
+    plot_set(ch, "set xlabel 'round'");
+    plot_set(ch, "set ylabel 'IOPS'");
+    plot_set(ch, "set yrange [0:*]");
+    if (most <= 30)
+        plot_round_xtics(ch);
+    plot_count_axis(ch);
+    plot_set(ch, "set offsets 0.3, 0.3, graph 0.05, 0");
+}
+
 /* Any run of several jobs among the inputs. */
 static bool runs_multi(struct plot_ctx *c)
 {
@@ -351,13 +363,7 @@ static void run_rounds(struct plot_ctx *c)
     snprintf(caption, sizeof(caption), "%s%s", rounds_caption(wdpc, judged),
              runs_multi(c) ? JOBS_CAPTION : "");
     struct plot_chart *ch = plot_chart_new(c, "run-rounds", "run", title, caption);
-    plot_set(ch, "set xlabel 'round'");
-    plot_set(ch, "set ylabel 'IOPS'");
-    plot_set(ch, "set yrange [0:*]");
-    if (most <= 30)
-        plot_round_xtics(ch);
-    plot_count_axis(ch);
-    plot_set(ch, "set offsets 0.3, 0.3, graph 0.05, 0");
+    round_axes(ch, most);
     int obj = 1, arrow = 1, label = 1;
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *doc = c->in[i].doc;
@@ -668,13 +674,7 @@ static void run_jobs(struct plot_ctx *c)
                                            "Each job's IOPS in every round it ran, a series per "
                                            "job: the jobs of a group run at once, the groups one "
                                            "after another (a dotted line where a group begins).");
-    plot_set(ch, "set xlabel 'round'");
-    plot_set(ch, "set ylabel 'IOPS'");
-    plot_set(ch, "set yrange [0:*]");
-    if (most <= 30)
-        plot_round_xtics(ch);
-    plot_count_axis(ch);
-    plot_set(ch, "set offsets 0.3, 0.3, graph 0.05, 0");
+    round_axes(ch, most);
     int arrow = 1, label = 1;
     jobs_groups(ch, c->in[first].doc, &arrow, &label);
     for (size_t i = 0; i < c->n_in; i++)
