@@ -692,6 +692,21 @@ bool test_have_fio(void)
     return have;
 }
 
+bool test_have_gnuplot(void)
+{
+    static int have = -1;
+    if (have < 0) {
+        char *argv[] = {"gnuplot", "--version", NULL};
+        struct cmd_result r;
+        have = run_cmd(argv, &r) == 0 && r.status == 0;
+        cmd_result_free(&r);   /* run_cmd clears r first: safe either way */
+        if (!have)
+            printf("SKIP: gnuplot is not installed (e.g. apt-get install gnuplot-nox): the "
+                   "chart tests cannot run\n");
+    }
+    return have;
+}
+
 unsigned count_prefixed_lines(const char *text, const char *prefix)
 {
     unsigned n = 0;

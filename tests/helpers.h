@@ -69,6 +69,8 @@ int ptsbench_parallel(const char *const *const *cmds, size_t n, const char *dir)
 uint64_t test_now_ns(void);
 void test_sleep_ms(unsigned ms);
 bool test_have_fio(void);
+/* Whether `gnuplot --version` runs (printed once as "SKIP: gnuplot is not installed" when not). */
+bool test_have_gnuplot(void);
 
 /* $PTSBENCH_DATADIR/tests/fixtures/PATH (./tests/fixtures/PATH without it), in one of 16
  * rotating buffers: copy what must outlive 15 more calls. */

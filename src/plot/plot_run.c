@@ -29,19 +29,27 @@ static size_t n_runs(struct plot_ctx *c)
     return n;
 }
 
-/* One job of several in a few words: "randwrite, 4 KiB, QD 32" (" x 4 workers" when more). */
-static void job_words(struct json_object *w, char *buf, size_t len)
+/* A workload's pattern, block size and depth: "randwrite, 4 KiB, QD 32". */
+static void rw_bs_qd(struct json_object *w, char *buf, size_t len)
 {
     const char *rw = jp_str(w, "rw");
     struct json_object *bss = jp_arr(w, "block_sizes");
     char bs[32] = "mixed sizes";
     if (jp_len(bss) == 1)
         units_format_bs(jp_num(jp_idx(bss, 0), "bytes"), bs, sizeof(bs));
-    double qd = jp_num(w, "qd"), workers = jp_num(w, "workers");
-    char more[48] = "";
+    snprintf(buf, len, "%s, %s, QD %g", rw ? rw : "?", bs, jp_num(w, "qd"));
+}
+
+/* One job of several in a few words: "randwrite, 4 KiB, QD 32" (" x 4 workers" when more). */
+static void job_words(struct json_object *w, char *buf, size_t len)
+{
+    char what[128];
+    rw_bs_qd(w, what, sizeof(what));
+    const double workers = jp_num(w, "workers");
     if (workers > 1)
-        snprintf(more, sizeof(more), " x %g workers", workers);
-    snprintf(buf, len, "%s, %s, QD %g%s", rw ? rw : "?", bs, qd, more);
+        snprintf(buf, len, "%s x %g workers", what, workers);
+    else
+        snprintf(buf, len, "%s", what);
 }
 
 /* The jobs of a run of several, in file order, each with its words when detail: jobs of one
@@ -103,15 +111,11 @@ static void workload_text(struct json_object *doc, char *buf, size_t len)
     }
     struct json_object *w = jp_get(doc, "workload");
     const char *name = jp_str(w, "name");
-    const char *rw = jp_str(w, "rw");
-    struct json_object *bss = jp_arr(w, "block_sizes");
-    char bs[32] = "mixed sizes";
-    if (jp_len(bss) == 1)
-        units_format_bs(jp_num(jp_idx(bss, 0), "bytes"), bs, sizeof(bs));
-    double qd = jp_num(w, "qd"), workers = jp_num(w, "workers");
-    snprintf(buf, len, "%s%s%s, %s, QD %g x %g worker%s", name && strcmp(name, "inline") ? name : "",
-             name && strcmp(name, "inline") ? ": " : "", rw ? rw : "?", bs, qd, workers,
-             workers == 1 ? "" : "s");
+    char what[128];
+    rw_bs_qd(w, what, sizeof(what));
+    const double workers = jp_num(w, "workers");
+    snprintf(buf, len, "%s%s%s x %g worker%s", name && strcmp(name, "inline") ? name : "",
+             name && strcmp(name, "inline") ? ": " : "", what, workers, workers == 1 ? "" : "s");
 }
 
 /* The round where the measurement begins, when WDPC rounds came before it, else NAN. */

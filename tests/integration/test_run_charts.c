@@ -37,17 +37,6 @@ static int teardown(void **state)
     return 0;
 }
 
-static bool have_gnuplot(void)
-{
-    char *argv[] = {"gnuplot", "--version", NULL};
-    struct cmd_result r;
-    const bool ok = run_cmd(argv, &r) == 0 && r.status == 0;
-    cmd_result_free(&r);
-    if (!ok)
-        printf("SKIP: gnuplot is not installed (e.g. apt-get install gnuplot-nox)\n");
-    return ok;
-}
-
 /* Run job file text as DIR/NAME (2 rounds of 1 s), then `ptsbench plot` it into DIR/NAME-plots;
  * the plots directory in plots. */
 static void run_and_plot(const char *name, const char *text, char *plots, size_t len)
@@ -81,7 +70,7 @@ static char *chart_file(const char *plots, const char *name)
 static void test_two_jobs_at_once(void **state)
 {
     (void)state;
-    if (!have_gnuplot()) {
+    if (!test_have_gnuplot()) {
         skip();
         return;
     }
@@ -107,7 +96,7 @@ static void test_two_jobs_at_once(void **state)
 static void test_two_groups(void **state)
 {
     (void)state;
-    if (!have_gnuplot()) {
+    if (!test_have_gnuplot()) {
         skip();
         return;
     }
