@@ -149,6 +149,74 @@ struct json_object *ptsbench_results(char *argv[], const char *out_dir, int want
     return load_json(path);
 }
 
+struct json_object *run_workload(const char *dir, const char *name, const char *workload,
+                                 struct run_opts *o)
+{
+    struct run_opts none = {0};
+    if (!o)
+        o = &none;
+    char out[4200];
+    snprintf(out, sizeof(out), "%s/%s", dir, name);
+    char *argv[32];
+    int n = 0;
+    argv[n++] = (char *)ptsbench_bin();
+    argv[n++] = "run";
+    argv[n++] = "--target";
+    argv[n++] = (char *)(o->target ? o->target : TEST_SIM_TARGET);
+    argv[n++] = "--workload";
+    argv[n++] = (char *)workload;
+    argv[n++] = "--rounds";
+    argv[n++] = (char *)(o->rounds ? o->rounds : "1");
+    argv[n++] = o->round_bytes ? "--round-bytes" : "--round-time";
+    argv[n++] = (char *)(o->round_bytes ? o->round_bytes : o->round_time ? o->round_time : "1");
+    if (!o->keep_out)
+        argv[n++] = "--quiet";
+    argv[n++] = "--out";
+    argv[n++] = out;
+    for (const char *const *e = o->extra; e && *e && n < 31; e++)
+        argv[n++] = (char *)*e;
+    argv[n] = NULL;
+    o->out = o->err = NULL;
+    const uint64_t t0 = test_now_ns();
+    struct cmd_result r;
+    if (run_cmd(argv, &r) != 0) {
+        printf("%s: cannot run %s\n", name, argv[0]);
+        o->status = -1;
+        return NULL;
+    }
+    o->wall_s = (double)(test_now_ns() - t0) / 1e9;
+    o->status = r.status;
+    if (r.status != 0 && !o->keep_err)
+        printf("%s: exit status %d; stderr:\n%s\n", name, r.status, r.errout);
+    if (o->keep_out) {
+        o->out = r.out;
+        r.out = NULL;
+    }
+    if (o->keep_err) {
+        o->err = r.errout;
+        r.errout = NULL;
+    }
+    cmd_result_free(&r);
+    if (o->status != 0)
+        return NULL;
+    char path[4300];
+    snprintf(path, sizeof(path), "%s/results.json", out);
+    struct json_object *doc = load_json(path);
+    if (!doc)
+        printf("%s: exit 0 but no %s\n", name, path);
+    return doc;
+}
+
+bool write_job_file(const char *dir, const char *name, const char *text, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s.fio", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return false;
+    const bool ok = fputs(text, f) >= 0;
+    return fclose(f) == 0 && ok;
+}
+
 /* ---- zram: devices of our own --------------------------------------------------------------
  * The table below is all the state. The signal handler reads it, so everything it needs is
  * formatted when the device is created, and the code that removes a device uses only
@@ -620,6 +688,21 @@ bool test_have_fio(void)
         }
         if (!have)
             printf("SKIP: fio is not installed: the tests that need it cannot run\n");
+    }
+    return have;
+}
+
+bool test_have_gnuplot(void)
+{
+    static int have = -1;
+    if (have < 0) {
+        char *argv[] = {"gnuplot", "--version", NULL};
+        struct cmd_result r;
+        have = run_cmd(argv, &r) == 0 && r.status == 0;
+        cmd_result_free(&r);   /* run_cmd clears r first: safe either way */
+        if (!have)
+            printf("SKIP: gnuplot is not installed (e.g. apt-get install gnuplot-nox): the "
+                   "chart tests cannot run\n");
     }
     return have;
 }

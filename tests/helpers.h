@@ -31,6 +31,33 @@ const char *ptsbench_bin(void);
 struct json_object *ptsbench_results(char *argv[], const char *out_dir, int want_status,
                                      char **out_text);
 
+/* One `ptsbench run` of a workload into DIR/NAME, what most tests of a key or a job file do:
+ *   ptsbench run --target T --workload W --rounds R (--round-time S | --round-bytes B)
+ *                [-q] -o DIR/NAME [EXTRA...]
+ * W is inline ("rw=randread,bs=4k") or a job file's path. Everything in run_opts may be left
+ * zero: the simulated drive sim:zdrive-6300-1.6t, 1 round of 1 s, --quiet unless stdout is
+ * kept. Returns DIR/NAME/results.json when the run exits 0 (the caller json_object_put()s);
+ * NULL when it exits otherwise, cannot start, or writes no results. A run that fails when
+ * no one asked for its stderr has its stderr printed. */
+#define TEST_SIM_TARGET "sim:zdrive-6300-1.6t"
+struct run_opts {
+    const char *target;            /* NULL: TEST_SIM_TARGET */
+    const char *rounds;            /* NULL: "1" */
+    const char *round_time;        /* NULL: "1" (unless round_bytes) */
+    const char *round_bytes;       /* --round-bytes instead of --round-time */
+    const char *const *extra;      /* more arguments, NULL-terminated (NULL: none) */
+    bool keep_out, keep_err;       /* keep stdout in out, stderr in err (caller frees) */
+    /* filled in: */
+    int status;                    /* the exit status; -1 when it could not be started */
+    char *out, *err;
+    double wall_s;                 /* the command's wall-clock time */
+};
+struct json_object *run_workload(const char *dir, const char *name, const char *workload,
+                                 struct run_opts *o);
+
+/* DIR/NAME.fio holding text, its path in path (len bytes); false when it cannot be written. */
+bool write_job_file(const char *dir, const char *name, const char *text, char *path, size_t len);
+
 /* Run several ptsbench commands at once (fork/exec, no shell): cmds[k] = {NAME, ARG..., NULL}
  * runs `ptsbench ARG... -o DIR/NAME` with its stdout and stderr in DIR/NAME.log. Waits for all;
  * returns -1 when every one exited 0, else the index of the first that did not (with its log
@@ -42,6 +69,8 @@ int ptsbench_parallel(const char *const *const *cmds, size_t n, const char *dir)
 uint64_t test_now_ns(void);
 void test_sleep_ms(unsigned ms);
 bool test_have_fio(void);
+/* Whether `gnuplot --version` runs (printed once as "SKIP: gnuplot is not installed" when not). */
+bool test_have_gnuplot(void);
 
 /* $PTSBENCH_DATADIR/tests/fixtures/PATH (./tests/fixtures/PATH without it), in one of 16
  * rotating buffers: copy what must outlive 15 more calls. */

@@ -180,6 +180,10 @@ static int prepare_ranges(struct run_record *rec, char *err, size_t errlen)
                                    sizeof(e)) != 0)
             return rec->jobs.n > 1 ? errf(err, errlen, "job %s: %s", job->label, e)
                                    : errf(err, errlen, "%s", e);
+        const uint64_t k = (uint64_t)run_target_weight(t);
+        if (wl_note_raised(&rec->jobs.jobs[j].wl, &rec->ranges[j], k, t->logical_sector,
+                           t->path) && j == 0)
+            wl_note_raised(&rec->wl, &rec->ranges[j], k, t->logical_sector, t->path);
         if (rec->ranges[j].start < lo)
             lo = rec->ranges[j].start;
         if (rec->ranges[j].start + rec->ranges[j].len > hi)

@@ -2859,12 +2859,24 @@ static int wl_extent_bytes(const struct wl_extent *e, const char *key, uint64_t 
                                  "size of %s", key, (unsigned long long)e->bytes, sector,
                     target);
     *out = scale > 1 ? wl_round_down(e->bytes / scale, sector) : e->bytes;
-    if (e->bytes && !*out && !strcmp(key, "size"))
-        return errf(err, errlen, "size=%llu is less than one %u-byte sector of %s, whose model "
-                                 "is scaled down %llu times: give at least %llu bytes",
-                    (unsigned long long)e->bytes, sector, target, (unsigned long long)scale,
-                    (unsigned long long)scale * sector);
     return 0;
+}
+
+/* A size the job names in bytes, scaled down (len), raised to the room the job needs: one
+ * block of its largest size (one per worker when the range is split). Scaled, because the
+ * simulated drive stands for the full-size one and the job's range is a share of that drive
+ * (unscaled, every byte range would address `scale` times more of the drive than the job
+ * names); but never below one block, since a range that holds no block cannot be run at all
+ * and a block is the least a job file's range can mean. The raised range stands for more of
+ * the full-size drive than the job named, by less than one block per worker of the scaled
+ * drive; the caller notes it (wl_note_raised). Returns len unchanged otherwise. */
+static uint64_t wl_scaled_room(const struct workload *wl, uint64_t len, uint64_t scale)
+{
+    if (scale <= 1 || !wl->size.set || wl->size.is_percent || !wl->size.bytes)
+        return len;
+    const bool split = wl_effective_region(wl) == WL_REGION_SPLIT && wl->workers > 1;
+    const uint64_t room = (uint64_t)wl_max_bs(wl) * (split ? wl->workers : 1);
+    return len < room ? room : len;
 }
 
 static int wl_check_sizes(const struct workload *wl, uint32_t sector, const char *target,
@@ -2943,6 +2955,7 @@ int wl_check_target_scaled(const struct workload *wl, uint64_t capacity,
     } else {
         len = start < capacity ? wl_round_down(capacity - start, logical_sector) : 0;
     }
+    len = wl_scaled_room(wl, len, scale);
     /* messages in the full-size drive's bytes, as the workload gave them */
     const unsigned long long full = (unsigned long long)capacity * scale;
     if (start >= capacity)
@@ -2967,6 +2980,27 @@ int wl_check_target_scaled(const struct workload *wl, uint64_t capacity,
     if (out)
         *out = (struct wl_range){.start = start, .len = len};
     return 0;
+}
+
+bool wl_note_raised(struct workload *wl, const struct wl_range *range, uint64_t scale,
+                    uint32_t logical_sector, const char *target_name)
+{
+    if (scale <= 1 || !logical_sector || !wl->size.set || wl->size.is_percent ||
+        !wl->size.bytes || wl_round_down(wl->size.bytes / scale, logical_sector) >= range->len)
+        return false;
+    char want[32], scaled[32], got[32], full[32], note[400];
+    units_format_size(wl->size.bytes, want, sizeof(want));
+    units_format_size(wl->size.bytes / scale, scaled, sizeof(scaled));
+    units_format_size(range->len, got, sizeof(got));
+    units_format_size(range->len * scale, full, sizeof(full));
+    snprintf(note, sizeof(note), "size=%s is %s on %s, scaled down %llu times, less than the "
+             "job's room of one block%s: raised to %s, which stands for %s of the full-size "
+             "drive", want, scaled, target_name ? target_name : "the target",
+             (unsigned long long)scale,
+             wl_effective_region(wl) == WL_REGION_SPLIT && wl->workers > 1 ? " per worker" : "",
+             got, full);
+    wl_note_add(wl, note);
+    return true;
 }
 
 uint32_t wl_max_bs(const struct workload *wl)

@@ -317,10 +317,18 @@ int wl_check_target(const struct workload *wl, uint64_t capacity, uint32_t logic
  * bytes): offset= and size= in bytes mean the full-size drive's, as every figure the results
  * report does, and are divided by scale (a whole number of sectors); percentages are of the
  * capacity either way; messages give full-size bytes. The range out is in the target's
- * (scaled) address space. */
+ * (scaled) address space. A size in bytes that the scale takes below the room of one largest
+ * block (one per worker when split) is raised to that room: the caller says so in the
+ * results' note (wl_note_raised). */
 int wl_check_target_scaled(const struct workload *wl, uint64_t capacity,
                            uint32_t logical_sector, uint64_t scale, const char *target_name,
                            struct wl_range *out, char *err, size_t errlen);
+/* When wl_check_target_scaled raised wl's size to range (the same scale and sector): the note
+ * saying so ("size=256 KiB is 2 KiB on TARGET, scaled down 128 times, less than the job's room
+ * of one block: raised to 4 KiB, which stands for 512 KiB of the full-size drive"), added to
+ * wl's note. Returns whether it was raised. */
+bool wl_note_raised(struct workload *wl, const struct wl_range *range, uint64_t scale,
+                    uint32_t logical_sector, const char *target_name);
 
 /* Fit a bssplit to a device whose logical sector is larger than some of its block sizes (a 4Kn
  * drive cannot do the 512 B and 1 KiB transfers of the Iometer file/web server mixes): every

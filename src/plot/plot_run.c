@@ -14,6 +14,7 @@
 #include "lib/units.h"
 #include "lib/util.h"
 #include "plot/chart.h"
+#include "read/jobs.h"
 #include "read/load.h"
 #include "read/words.h"
 
@@ -28,20 +29,93 @@ static size_t n_runs(struct plot_ctx *c)
     return n;
 }
 
-/* "randwrite, 4 KiB, QD 32 x 1 worker" (and the workload's name when it has one) */
-static void workload_text(struct json_object *doc, char *buf, size_t len)
+/* A workload's pattern, block size and depth: "randwrite, 4 KiB, QD 32". */
+static void rw_bs_qd(struct json_object *w, char *buf, size_t len)
 {
-    struct json_object *w = jp_get(doc, "workload");
-    const char *name = jp_str(w, "name");
     const char *rw = jp_str(w, "rw");
     struct json_object *bss = jp_arr(w, "block_sizes");
     char bs[32] = "mixed sizes";
     if (jp_len(bss) == 1)
         units_format_bs(jp_num(jp_idx(bss, 0), "bytes"), bs, sizeof(bs));
-    double qd = jp_num(w, "qd"), workers = jp_num(w, "workers");
-    snprintf(buf, len, "%s%s%s, %s, QD %g x %g worker%s", name && strcmp(name, "inline") ? name : "",
-             name && strcmp(name, "inline") ? ": " : "", rw ? rw : "?", bs, qd, workers,
-             workers == 1 ? "" : "s");
+    snprintf(buf, len, "%s, %s, QD %g", rw ? rw : "?", bs, jp_num(w, "qd"));
+}
+
+/* One job of several in a few words: "randwrite, 4 KiB, QD 32" (" x 4 workers" when more). */
+static void job_words(struct json_object *w, char *buf, size_t len)
+{
+    char what[128];
+    rw_bs_qd(w, what, sizeof(what));
+    const double workers = jp_num(w, "workers");
+    if (workers > 1)
+        snprintf(buf, len, "%s x %g workers", what, workers);
+    else
+        snprintf(buf, len, "%s", what);
+}
+
+/* The jobs of a run of several, in file order, each with its words when detail: jobs of one
+ * group joined by " + " (at once), groups by ", then " (one after another). */
+static void jobs_list(struct json_object *doc, bool detail, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (unsigned g = 0; g < read_run_n_groups(doc); g++) {
+        struct read_group rg;
+        if (!read_run_group(doc, g, &rg))
+            continue;
+        for (size_t k = 0; k < jp_len(rg.labels); k++) {
+            const char *label = json_object_get_string(jp_idx(rg.labels, k));
+            char w[160] = "";
+            if (detail)
+                job_words(jp_get(read_run_job(doc, label), "workload"), w, sizeof(w));
+            int m = snprintf(buf + at, len - at, "%s%s%s%s%s", k ? " + " : at ? ", then " : "",
+                             label ? label : "?", detail ? " (" : "", w, detail ? ")" : "");
+            if (m < 0 || (size_t)m >= len - at)
+                return;
+            at += (size_t)m;
+        }
+    }
+}
+
+/* What a run of several jobs ran, short enough for a title: "2 jobs at once: reader (randread,
+ * 4 KiB, QD 8) + writer (randwrite, 64 KiB, QD 8)", "4 jobs in 4 groups: seq-read, then
+ * rand-read, ..." (the jobs' words only while the list stays short, the labels only while those
+ * do, else the counts alone: a title is one line of the image). With list false: the counts. */
+static void jobs_text(struct json_object *doc, bool list_them, char *buf, size_t len)
+{
+    const unsigned n = read_run_n_jobs(doc), groups = read_run_n_groups(doc);
+    char head[96], list[1024];
+    if (groups > 1)
+        snprintf(head, sizeof(head), "%u jobs in %u groups", n, groups);
+    else
+        snprintf(head, sizeof(head), "%u jobs at once", n);
+    if (!list_them) {
+        snprintf(buf, len, "%s", head);
+        return;
+    }
+    jobs_list(doc, true, list, sizeof(list));
+    if (strlen(list) > 70)
+        jobs_list(doc, false, list, sizeof(list));
+    if (strlen(list) > 70 || !list[0])
+        snprintf(buf, len, "%s", head);
+    else
+        snprintf(buf, len, "%s: %s", head, list);
+}
+
+/* "randwrite, 4 KiB, QD 32 x 1 worker" (and the workload's name when it has one); for a run of
+ * several jobs, the jobs (jobs_text), not the first job's workload. */
+static void workload_text(struct json_object *doc, char *buf, size_t len)
+{
+    if (read_run_multi(doc)) {
+        jobs_text(doc, true, buf, len);
+        return;
+    }
+    struct json_object *w = jp_get(doc, "workload");
+    const char *name = jp_str(w, "name");
+    char what[128];
+    rw_bs_qd(w, what, sizeof(what));
+    const double workers = jp_num(w, "workers");
+    snprintf(buf, len, "%s%s%s x %g worker%s", name && strcmp(name, "inline") ? name : "",
+             name && strcmp(name, "inline") ? ": " : "", what, workers, workers == 1 ? "" : "s");
 }
 
 /* The round where the measurement begins, when WDPC rounds came before it, else NAN. */
@@ -139,10 +213,36 @@ static void rounds_title(struct plot_ctx *c, bool many, const char *win, char *t
         if (is_run(c->in[i].doc) && jp_len(jp_arr(c->in[i].doc, "rounds"))) {
             char w[256];
             workload_text(c->in[i].doc, w, sizeof(w));
-            snprintf(title, len, "Run: IOPS per round with the %s (%s%s%s)", win, w,
+            snprintf(title, len, "Run: IOPS per round with %s%s (%s%s%s)",
+                     read_run_n_groups(c->in[i].doc) > 1 ? "each group's " : "the ", win, w,
                      tag[0] ? "; " : "", tag);
         }
 }
+
+/* The axes of a chart of IOPS per round (most: the most rounds of a run). */
+static void round_axes(struct plot_chart *ch, size_t most)
+{
+    plot_set(ch, "set xlabel 'round'");
+    plot_set(ch, "set ylabel 'IOPS'");
+    plot_set(ch, "set yrange [0:*]");
+    if (most <= 30)
+        plot_round_xtics(ch);
+    plot_count_axis(ch);
+    plot_set(ch, "set offsets 0.3, 0.3, graph 0.05, 0");
+}
+
+/* Any run of several jobs among the inputs. */
+static bool runs_multi(struct plot_ctx *c)
+{
+    for (size_t i = 0; i < c->n_in; i++)
+        if (is_run(c->in[i].doc) && read_run_multi(c->in[i].doc))
+            return true;
+    return false;
+}
+
+/* Said under the rounds and samples charts of a run of several jobs. */
+#define JOBS_CAPTION                                                                            \
+    " Several jobs: a round's figure is its group's, all its jobs together."
 
 static const char *rounds_caption(bool wdpc, bool judged)
 {
@@ -190,12 +290,11 @@ static void rounds_wdpc(struct plot_ctx *c, struct plot_chart *ch, size_t i,
     }
 }
 
-/* Input i's measurement window (device style d): a shaded span (object *obj) and its average
- * as a dashed line (for an IOPS tracking). */
-static void rounds_window(struct plot_ctx *c, struct plot_chart *ch, size_t i, int d, bool many,
-                          const char *win, int *obj)
+/* Input i's measurement window ss (device style d; group: its group's number, 0 for the run's):
+ * a shaded span (object *obj) and its average as a dashed line (for an IOPS tracking). */
+static void group_window(struct plot_ctx *c, struct plot_chart *ch, size_t i, int d, bool many,
+                         const char *win, int *obj, struct json_object *ss, unsigned group)
 {
-    struct json_object *ss = jp_get(c->in[i].doc, "steady_state");
     struct json_object *w = jp_get(ss, "window");
     double r0 = jp_num(w, "first_round"), r1 = jp_num(w, "last_round");
     double avg = jp_num(w, "average");
@@ -210,7 +309,12 @@ static void rounds_window(struct plot_ctx *c, struct plot_chart *ch, size_t i, i
              (*obj)++, r0 - 0.5, r1 + 0.5, d == 0 ? "#1f77b4" : d == 1 ? "#d62728" : "#2ca02c");
     char tw[160];
     report_words_tracking(tracking ? tracking : "iops", tw, sizeof(tw));
-    snprintf(series, sizeof(series), "%s: %s average (%s)", c->in[i].label, win, tw);
+    char gw[160];
+    if (group)
+        snprintf(gw, sizeof(gw), "group %u %s", group, win);
+    else
+        str_copy(gw, sizeof(gw), win);
+    snprintf(series, sizeof(series), "%s: %s average (%s)", c->in[i].label, gw, tw);
     int ix = plot_block(ch, i, series, "round window_average");
     if (iops) {
         plot_row(ch, 2, r0 - 0.5, avg);
@@ -220,9 +324,26 @@ static void rounds_window(struct plot_ctx *c, struct plot_chart *ch, size_t i, i
         char fig[32];
         units_format_figure(avg, UNITS_FIG_VALUE, fig, sizeof(fig));
         snprintf(t, sizeof(t), "%s%s%s, rounds %g-%g (%s), average %s",
-                 many ? c->in[i].label : "", many ? ": " : "", win, r0, r1, word, fig);
+                 many ? c->in[i].label : "", many ? ": " : "", gw, r0, r1, word, fig);
         plot_elem(ch, t, "dat index %d using 1:2 with lines lw 2 dt 2 %s", ix,
                   (many ? plot_dev_color(d) : plot_color(10)));
+    }
+}
+
+/* Input i's measurement windows: the run's, or in a run of several groups each group's over
+ * its own rounds (the run's verdict is its last group's: never drawn as the whole run's). */
+static void rounds_window(struct plot_ctx *c, struct plot_chart *ch, size_t i, int d, bool many,
+                          const char *win, int *obj)
+{
+    struct json_object *doc = c->in[i].doc;
+    if (read_run_n_groups(doc) < 2) {
+        group_window(c, ch, i, d, many, win, obj, jp_get(doc, "steady_state"), 0);
+        return;
+    }
+    for (unsigned g = 0; g < read_run_n_groups(doc); g++) {
+        struct read_group rg;
+        if (read_run_group(doc, g, &rg) && rg.steady)
+            group_window(c, ch, i, d, many, win, obj, rg.steady, rg.group);
     }
 }
 
@@ -241,17 +362,12 @@ static void run_rounds(struct plot_ctx *c)
         most = jp_len(rounds) > most ? jp_len(rounds) : most;
     }
     const char *win = judged ? "measurement window" : "steady-state window";
-    char title[512];
+    char title[512], caption[768];
     rounds_title(c, many, win, title, sizeof(title));
-    struct plot_chart *ch = plot_chart_new(c, "run-rounds", "run", title,
-                                           rounds_caption(wdpc, judged));
-    plot_set(ch, "set xlabel 'round'");
-    plot_set(ch, "set ylabel 'IOPS'");
-    plot_set(ch, "set yrange [0:*]");
-    if (most <= 30)
-        plot_round_xtics(ch);
-    plot_count_axis(ch);
-    plot_set(ch, "set offsets 0.3, 0.3, graph 0.05, 0");
+    snprintf(caption, sizeof(caption), "%s%s", rounds_caption(wdpc, judged),
+             runs_multi(c) ? JOBS_CAPTION : "");
+    struct plot_chart *ch = plot_chart_new(c, "run-rounds", "run", title, caption);
+    round_axes(ch, most);
     int obj = 1, arrow = 1, label = 1;
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *doc = c->in[i].doc;
@@ -279,6 +395,25 @@ static void run_rounds(struct plot_ctx *c)
     plot_chart_done(c, ch);
 }
 
+/* " of group 4 (rand-write)": the group whose verdict a run of several groups records as its
+ * own (steady_state.group, its last group run); "" for a run of one group. */
+static void group_words(struct json_object *doc, double group, char *buf, size_t len)
+{
+    struct read_group rg;
+    buf[0] = '\0';
+    if (read_run_n_groups(doc) < 2 || !(group >= 1) ||
+        !read_run_group(doc, (unsigned)group - 1, &rg))
+        return;
+    char labels[120] = "";
+    size_t at = 0;
+    for (size_t k = 0; k < jp_len(rg.labels) && at < sizeof(labels); k++) {
+        int m = snprintf(labels + at, sizeof(labels) - at, "%s%s", k ? " + " : "",
+                         json_object_get_string(jp_idx(rg.labels, k)));
+        at += m > 0 ? (size_t)m : 0;
+    }
+    snprintf(buf, len, " of group %u (%s)", rg.group, labels);
+}
+
 static void run_window(struct plot_ctx *c)
 {
     struct plot_window_src src[64];
@@ -304,9 +439,11 @@ static void run_window(struct plot_ctx *c)
     }
     if (!n)
         return;
-    char title[256], tag[160];
-    snprintf(title, sizeof(title), "Run: %s, %s",
-             runs_judged(c) ? "measurement window" : "steady-state measurement window", what);
+    char title[256], tag[160], whose[160] = "";
+    group_words(c->in[src[0].input].doc, jp_num(src[0].var, "group"), whose, sizeof(whose));
+    snprintf(title, sizeof(title), "Run: %s%s, %s",
+             runs_judged(c) ? "measurement window" : "steady-state measurement window", whose,
+             what);
     runs_tag(c, false, tag, sizeof(tag));
     plot_title_tag(title, sizeof(title), tag);
     const char *tr = jp_str(src[0].var, "tracking");
@@ -392,9 +529,10 @@ static void run_samples(struct plot_ctx *c)
     char caption[768], bw[512];
     bounds_words(c, ref, n > 1, step, bw, sizeof(bw));
     snprintf(caption, sizeof(caption), "The per-interval samples (normally 1 s) of every round, "
-             "one after the other: IOPS against the run's time%s.%s",
+             "one after the other: IOPS against the run's time%s.%s%s",
              wdpc ? "; the WDPC rounds (the workload preconditioning the drive, not judged) "
-                    "drawn apart, a solid line where the measurement begins" : "", bw);
+                    "drawn apart, a solid line where the measurement begins" : "", bw,
+             runs_multi(c) ? JOBS_CAPTION : "");
     struct plot_chart *ch = plot_chart_new(c, "run-samples", "run", title, caption);
     char xl[64], q[96];
     snprintf(xl, sizeof(xl), "time (%s)", unit);
@@ -463,9 +601,96 @@ static void run_samples(struct plot_ctx *c)
     plot_chart_done(c, ch);
 }
 
+/* Input i's jobs as series of the per-job chart: each job's IOPS in the rounds it ran. */
+static void jobs_series(struct plot_ctx *c, struct plot_chart *ch, size_t i, bool many)
+{
+    struct json_object *doc = c->in[i].doc, *rounds = jp_arr(doc, "rounds");
+    const int d = plot_dev(ch, i);
+    for (unsigned j = 0; j < read_run_n_jobs(doc); j++) {
+        const char *label = jp_str(read_run_job_at(doc, j), "label");
+        if (!label)
+            continue;
+        char series[600], t[600];
+        snprintf(series, sizeof(series), "%s: job %s, IOPS per round", c->in[i].label, label);
+        int ix = plot_block(ch, i, series, "round iops read_iops write_iops");
+        for (size_t r = 0; r < jp_len(rounds); r++) {
+            struct json_object *ro = jp_idx(rounds, r);
+            struct json_object *rj = read_round_job(ro, label);
+            if (rj)
+                plot_row(ch, 4, jp_num(ro, "round"), jp_path(rj, "total.iops"),
+                         jp_path(rj, "read.iops"), jp_path(rj, "write.iops"));
+        }
+        if (plot_block_end(ch) <= 0)
+            continue;
+        snprintf(t, sizeof(t), "%s%sjob %s", many ? c->in[i].label : "", many ? ": " : "",
+                 label);
+        plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 2 pt %d dt %d %s", ix,
+                  plot_pt(d), plot_dt(d), plot_color((int)j));
+    }
+}
+
+/* The first round of each group after the first, as a dotted line named by the group (the
+ * groups of the first run of several jobs). */
+static void jobs_groups(struct plot_chart *ch, struct json_object *doc, int *arrow, int *label)
+{
+    for (unsigned g = 1; g < read_run_n_groups(doc); g++) {
+        struct read_group rg;
+        if (!read_run_group(doc, g, &rg) || !rg.first_round)
+            continue;
+        char text[64], q[96];
+        snprintf(text, sizeof(text), "group %u", rg.group);
+        plot_quote(q, sizeof(q), text);
+        const double x = rg.first_round - 0.5;
+        plot_set(ch, "set arrow %d from %g, graph 0 to %g, graph 1 nohead dt 3 "
+                     "lc rgb '#909090'", (*arrow)++, x, x);
+        plot_set(ch, "set label %d %s at %g, graph 0.96 left offset 0.5,0 front", (*label)++, q,
+                 x);
+    }
+}
+
+/* IOPS per round of each job, for runs of several jobs (rounds[].jobs[]): a series per job,
+ * a dotted line where each later group begins. */
+static void run_jobs(struct plot_ctx *c)
+{
+    if (!runs_multi(c))
+        return;
+    const bool many = n_runs(c) > 1;
+    size_t most = 0, first = c->n_in;
+    char what[512] = "";
+    for (size_t i = 0; i < c->n_in; i++) {
+        struct json_object *doc = c->in[i].doc;
+        if (!is_run(doc) || !read_run_multi(doc))
+            continue;
+        most = jp_len(jp_arr(doc, "rounds")) > most ? jp_len(jp_arr(doc, "rounds")) : most;
+        if (first == c->n_in) {
+            first = i;
+            jobs_text(doc, false, what, sizeof(what));
+        }
+    }
+    char title[768], tag[160];
+    if (many)
+        snprintf(title, sizeof(title), "Run: IOPS per round of each job");
+    else
+        snprintf(title, sizeof(title), "Run: IOPS per round of each job (%s)", what);
+    runs_tag(c, false, tag, sizeof(tag));
+    plot_title_tag(title, sizeof(title), tag);
+    struct plot_chart *ch = plot_chart_new(c, "run-jobs", "run", title,
+                                           "Each job's IOPS in every round it ran, a series per "
+                                           "job: the jobs of a group run at once, the groups one "
+                                           "after another (a dotted line where a group begins).");
+    round_axes(ch, most);
+    int arrow = 1, label = 1;
+    jobs_groups(ch, c->in[first].doc, &arrow, &label);
+    for (size_t i = 0; i < c->n_in; i++)
+        if (is_run(c->in[i].doc) && read_run_multi(c->in[i].doc))
+            jobs_series(c, ch, i, many);
+    plot_chart_done(c, ch);
+}
+
 void plot_run_charts(struct plot_ctx *c)
 {
     run_rounds(c);
+    run_jobs(c);
     run_window(c);
     run_samples(c);
 }

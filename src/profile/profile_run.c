@@ -229,6 +229,8 @@ static int plan_workload(struct profile_session *s, unsigned p, unsigned w, char
                     return errf(err, errlen, "profile %s, workload %s: %s", s->profiles[p].name,
                                 base->name, why);
                 }
+                wl_note_raised(&pt->wl, &pt->range, (uint64_t)s->weight,
+                               s->target.logical_sector, s->target.path);
                 if (wl_writes(&pt->wl))
                     s->writes = true;
                 s->n_points++;

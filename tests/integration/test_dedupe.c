@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,16 +45,13 @@ static int cmp_u64(const void *a, const void *b)
  * repeat another; *written gets the chunks that are not all zeros. */
 static double dup_share(const char *name, const char *workload, unsigned *written)
 {
-    char target[512], out[512];
+    char target[512];
     snprintf(target, sizeof target, "%s/%s.img", dir, name);
-    snprintf(out, sizeof out, "%s/%s", dir, name);
-    const char *args[] = {"run", "--target", target, "--size", "8m", "--workload", workload,
-                          "--rounds", "1", "--round-bytes", "8m", "-q", "-o", out, NULL};
-    struct cmd_result r;
-    int st = ptsbench_run(&r, args);
-    if (st != 0)
-        fail_msg("%s: exit %d: %s", workload, st, r.errout ? r.errout : "");
-    cmd_result_free(&r);
+    struct json_object *doc = run_workload(dir, name, workload, &(struct run_opts){
+        .target = target, .round_bytes = "8m", .extra = (const char *[]){"--size", "8m", NULL}});
+    if (!doc)
+        fail_msg("%s: the run failed", workload);
+    json_object_put(doc);
     size_t len = 0;
     unsigned char *data = (unsigned char *)slurp_file(target, &len);
     assert_non_null(data);

@@ -44,34 +44,6 @@ static int teardown(void **state)
     return 0;
 }
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
-/* `ptsbench run` of job file `job` on the simulated drive: `rounds` rounds of 2 s. */
-static struct json_object *run_sim(const char *name, const char *job, const char *rounds,
-                                   char **out_text)
-{
-    char out[700];
-    snprintf(out, sizeof(out), "%s/%s", dir, name);
-    char *argv[] = {NULL, "run", "--target", "sim:zdrive-6300-1.6t", "--workload", (char *)job,
-                    "--rounds", (char *)rounds, "--round-time", "2", "-o", out, NULL};
-    return ptsbench_results(argv, out, 0, out_text);
-}
-
-static struct json_object *run_text(const char *name, const char *text, const char *rounds,
-                                    char **out_text)
-{
-    char job[700];
-    snprintf(job, sizeof(job), "%s/%s.fio", dir, name);
-    write_text(job, text);
-    return run_sim(name, job, rounds, out_text);
-}
-
 static const char *str_at(struct json_object *doc, const char *path)
 {
     struct json_object *o = json_at(doc, path);
@@ -81,11 +53,14 @@ static const char *str_at(struct json_object *doc, const char *path)
 static void test_ss_iops(void **state)
 {
     (void)state;
-    char *text = NULL;
-    struct json_object *doc = run_text("ss", "[global]\ndirect=1\nioengine=libaio\ntime_based\n"
-                                       "[ssjob]\nrw=randread\nbs=4k\niodepth=8\nss=iops:2%\n"
-                                       "ss_dur=4s\nss_ramp=2s\n", "8", &text);
+    char job[700];
+    assert_true(write_job_file(dir, "ss", "[global]\ndirect=1\nioengine=libaio\ntime_based\n"
+                               "[ssjob]\nrw=randread\nbs=4k\niodepth=8\nss=iops:2%\n"
+                               "ss_dur=4s\nss_ramp=2s\n", job, sizeof(job)));
+    struct run_opts o = {.rounds = "8", .round_time = "2", .keep_out = true};
+    struct json_object *doc = run_workload(dir, "ss", job, &o);
     assert_non_null(doc);
+    char *text = o.out;
     assert_string_equal(str_at(doc, "run.tracking"), "iops");
     assert_true(fabs(json_num(doc, "steady_state.range_limit_pct") - 2.0) < 1e-9);
     assert_non_null(strstr(str_at(doc, "steady_state.rule"), "range <= 2% of average"));
@@ -111,10 +86,12 @@ static const char lt_job[] = "[global]\ndirect=1\nioengine=libaio\ntime_based\n[
 /* The last round's settled depth for latency_target=us; its p99 in *p99. */
 static double lat_depth(unsigned us, double *p99)
 {
-    char text[512], name[32];
+    char text[512], name[32], job[700];
     snprintf(text, sizeof(text), lt_job, us);
     snprintf(name, sizeof(name), "lt%u", us);
-    struct json_object *doc = run_text(name, text, "3", NULL);
+    assert_true(write_job_file(dir, name, text, job, sizeof(job)));
+    struct json_object *doc =
+        run_workload(dir, name, job, &(struct run_opts){.rounds = "3", .round_time = "2"});
     assert_non_null(doc);
     struct json_object *rounds = json_at(doc, "rounds");
     assert_non_null(rounds);
@@ -146,9 +123,9 @@ static void test_latency_target(void **state)
 static void test_latency_profile_example(void **state)
 {
     (void)state;
-    struct json_object *doc = run_sim("latprof",
-                                      test_fixture_path("fio-examples/latency-profile.fio"), "3",
-                                      NULL);
+    struct json_object *doc = run_workload(dir, "latprof",
+                                           test_fixture_path("fio-examples/latency-profile.fio"),
+                                           &(struct run_opts){.rounds = "3", .round_time = "2"});
     assert_non_null(doc);
     assert_non_null(json_at(doc, "rounds.2.latency_target"));
     assert_true(json_num(doc, "rounds.2.latency_target.depth") >= 1);
@@ -159,28 +136,21 @@ static void test_latency_steadystate_example(void **state)
 {
     (void)state;
     const char *job = test_fixture_path("fio-examples/example_latency_steadystate.fio");
-    char out[700];
-    snprintf(out, sizeof(out), "%s/latss", dir);
-    const char *args[] = {"run", "--target", "sim:zdrive-6300-1.6t", "--workload", job,
-                          "--rounds", "2", "--round-time", "2", "-o", out, NULL};
-    struct cmd_result r;
-    int st = ptsbench_run(&r, args);
-    print_message("  example_latency_steadystate.fio: exit %d %s", st, r.errout ? r.errout : "");
-    const char *err = r.errout ? r.errout : "";
+    struct run_opts o = {.rounds = "2", .round_time = "2", .keep_err = true};
+    struct json_object *doc = run_workload(dir, "latss", job, &o);
+    const char *err = o.err ? o.err : "";
+    print_message("  example_latency_steadystate.fio: exit %d %s", o.status, err);
     assert_null(strstr(err, "'steadystate"));   /* neither key is what stops it */
     assert_null(strstr(err, "steadystate="));
     assert_null(strstr(err, "steadystate_check_interval"));
-    if (st == 0) {
-        char p[800];
-        snprintf(p, sizeof(p), "%s/results.json", out);
-        struct json_object *doc = load_json(p);
+    if (o.status == 0) {
         assert_non_null(doc);
         assert_string_equal(str_at(doc, "steady_state.fio.criterion"), "lat");
         assert_false(json_object_get_boolean(json_at(doc, "steady_state.fio.evaluated")));
         assert_string_equal(str_at(doc, "run.tracking"), "lat_mean_us");
         json_object_put(doc);
     }
-    cmd_result_free(&r);
+    free(o.err);
 }
 
 int main(void)

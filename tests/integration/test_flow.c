@@ -26,7 +26,6 @@
 #include "helpers.h"
 
 static char *dir;
-static const char *const sim = "sim:zdrive-6300-1.6t";
 
 static int setup(void **state)
 {
@@ -47,36 +46,19 @@ static int teardown(void **state)
 static const char *job_file(const char *name, const char *text)
 {
     static char path[700];
-    snprintf(path, sizeof path, "%s/%s.fio", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
+    assert_true(write_job_file(dir, name, text, path, sizeof path));
     return path;
 }
 
-/* `ptsbench run` of one 1-second round of workload on the simulated drive: the exit status;
- * *doc the results (status 0), or errout the message (else, when given). */
-static int run1(const char *name, const char *workload, struct json_object **doc, char *errout,
-                size_t errlen)
+/* `ptsbench run` of workload on the simulated drive exits 2, its stderr naming words. */
+static void assert_refused(const char *name, const char *workload, const char *words)
 {
-    char out[600], results[700];
-    snprintf(out, sizeof out, "%s/%s", dir, name);
-    char *argv[] = {(char *)ptsbench_bin(), "run", "--target", (char *)sim, "--workload",
-                    (char *)workload, "--rounds", "1", "--round-time", "1", "--quiet", "--out",
-                    out, NULL};
-    struct cmd_result r;
-    assert_int_equal(run_cmd(argv, &r), 0);
-    const int status = r.status;
-    if (errout)
-        snprintf(errout, errlen, "%s", r.errout ? r.errout : "");
-    cmd_result_free(&r);
-    if (status == 0 && doc) {
-        snprintf(results, sizeof results, "%s/results.json", out);
-        *doc = load_json(results);
-        assert_non_null(*doc);
-    }
-    return status;
+    struct run_opts o = {.keep_err = true};
+    assert_null(run_workload(dir, name, workload, &o));
+    assert_int_equal(o.status, 2);
+    assert_non_null(o.err);
+    assert_non_null(strstr(o.err, words));
+    free(o.err);
 }
 
 static double job_ios(struct json_object *doc, int j)
@@ -96,9 +78,10 @@ static double job_ios(struct json_object *doc, int j)
 static void test_flow_weights(void **state)
 {
     (void)state;
-    struct json_object *doc = NULL;
     /* without flow the two jobs run alike (within 10%) */
-    assert_int_equal(run1("none", job_file("none", TWO_JOBS("", "", "")), &doc, NULL, 0), 0);
+    struct json_object *doc = run_workload(dir, "none", job_file("none", TWO_JOBS("", "", "")),
+                                           NULL);
+    assert_non_null(doc);
     double a = job_ios(doc, 0), b = job_ios(doc, 1);
     print_message("  no flow: a %.0f, b %.0f I/Os (a/b %.3f)\n", a, b, a / b);
     assert_true(fabs(a / b - 1) < 0.1);
@@ -106,7 +89,8 @@ static void test_flow_weights(void **state)
     /* flow=2 and flow=1 in flow 0; c (flow_id=7) is alone in its flow, not held by them */
     const char *text = TWO_JOBS("flow=2\n", "flow=1\n",
                                 "[c]\nrw=randread\nflow_id=7\nflow=1\n");
-    assert_int_equal(run1("flow", job_file("flow", text), &doc, NULL, 0), 0);
+    doc = run_workload(dir, "flow", job_file("flow", text), NULL);
+    assert_non_null(doc);
     a = job_ios(doc, 0);
     b = job_ios(doc, 1);
     const double c = job_ios(doc, 2);
@@ -127,9 +111,9 @@ static void test_flow_weights(void **state)
 static void test_flow_sleep_example(void **state)
 {
     (void)state;
-    struct json_object *doc = NULL;
     const char *path = "tests/fixtures/fio-examples/flow.fio";   /* run from the source tree */
-    assert_int_equal(run1("example", path, &doc, NULL, 0), 0);
+    struct json_object *doc = run_workload(dir, "example", path, NULL);
+    assert_non_null(doc);
     const double job2 = job_ios(doc, 0), job1 = job_ios(doc, 1);   /* flow=1, flow=8 */
     print_message("  flow.fio: job2 %.0f, job1 %.0f I/Os (job1/job2 %.3f, want about 8)\n", job2,
                   job1, job1 / job2);
@@ -144,18 +128,16 @@ static void test_flow_sleep_example(void **state)
     assert_non_null(strstr(r.out, "flow      weight 8 in flow_id 0, flow_sleep 1.00 ms"));
     cmd_result_free(&r);
 
-    char err[4096];
-    assert_int_equal(run1("negative", "rw=randread,flow=-1", NULL, err, sizeof err), 2);
-    assert_non_null(strstr(err, "negative"));
+    assert_refused("negative", "rw=randread,flow=-1", "negative");
 }
 
 static void test_filesize(void **state)
 {
     (void)state;
-    struct json_object *doc = NULL;
     const char *text = "[global]\nfilesize=64m\nbs=4k\nioengine=libaio\ndirect=1\n"
                        "[r]\nrw=randread\n";
-    assert_int_equal(run1("filesize", job_file("filesize", text), &doc, NULL, 0), 0);
+    struct json_object *doc = run_workload(dir, "filesize", job_file("filesize", text), NULL);
+    assert_non_null(doc);
     const char *note = json_object_get_string(json_at(doc, "workload.note"));
     assert_non_null(note);
     print_message("  filesize=64m: note '%s'\n", note);
@@ -165,13 +147,8 @@ static void test_filesize(void **state)
     assert_non_null(strstr(spec, "size=64m"));
     json_object_put(doc);
 
-    char err[4096];
-    assert_int_equal(run1("filesize-range", "rw=randread,filesize=1m-2m", NULL, err, sizeof err),
-                     2);
-    assert_non_null(strstr(err, "a range"));
-    assert_int_equal(run1("filesize-size", "rw=randread,filesize=1m,size=2m", NULL, err,
-                          sizeof err), 2);
-    assert_non_null(strstr(err, "io_size"));
+    assert_refused("filesize-range", "rw=randread,filesize=1m-2m", "a range");
+    assert_refused("filesize-size", "rw=randread,filesize=1m,size=2m", "io_size");
 }
 
 int main(void)

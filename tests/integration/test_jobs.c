@@ -36,30 +36,10 @@ static int teardown(void **state)
     return 0;
 }
 
-/* DIR/NAME.fio with text; its path in a static buffer of the caller's. */
-static void write_fio(const char *name, const char *text, char *path, size_t len)
-{
-    snprintf(path, len, "%s/%s.fio", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static const char *const GLOBAL = "[global]\nioengine=libaio\ndirect=1\nbs=4k\niodepth=8\n"
                                   "size=64m\n";
-
-/* ptsbench run -t TARGET -w FIO -n ROUNDS --round-time 1 [EXTRA] -o DIR/NAME: the document,
- * and stdout in *text (may be NULL). */
-static struct json_object *run_jobs(const char *name, const char *target, const char *fio,
-                                    const char *rounds, const char *extra, char **text)
-{
-    char out[600];
-    snprintf(out, sizeof(out), "%s/%s", dir, name);
-    char *argv[] = {"ptsbench", "run", "-t", (char *)target, "-w", (char *)fio, "-n",
-                    (char *)rounds, "--round-time", "1", "-o", out, (char *)extra, NULL};
-    return ptsbench_results(argv, out, 0, text);
-}
+/* a run's extra arguments: the drive preconditioned first */
+static const char *const WIPC[] = {"--precondition=wipc", NULL};
 
 /* Round i's job labelled label (NULL when absent). */
 static struct json_object *round_job(struct json_object *round, const char *label)
@@ -107,9 +87,10 @@ static void test_two_concurrent_jobs(void **state)
     (void)state;
     char fio[600], text[1024];
     snprintf(text, sizeof(text), "%s\n[reader]\nrw=randread\n\n[writer]\nrw=randwrite\n", GLOBAL);
-    write_fio("rw", text, fio, sizeof(fio));
-    char *out = NULL;
-    struct json_object *doc = run_jobs("rw", SIM, fio, "3", "--precondition=wipc", &out);
+    assert_true(write_job_file(dir, "rw", text, fio, sizeof(fio)));
+    struct run_opts o = {.rounds = "3", .extra = WIPC, .keep_out = true};
+    struct json_object *doc = run_workload(dir, "rw", fio, &o);
+    char *out = o.out;
     assert_non_null(doc);
     check_reader_writer(doc, 1);
     assert_int_equal(json_object_array_length(json_at(doc, "jobs")), 2);
@@ -140,7 +121,7 @@ static void test_two_concurrent_jobs(void **state)
     /* FILE:SECTION still runs that one job, recorded as a run of one job */
     char one[700];
     snprintf(one, sizeof(one), "%s:writer", fio);
-    struct json_object *single = run_jobs("rw-one", SIM, one, "1", "-q", NULL);
+    struct json_object *single = run_workload(dir, "rw-one", one, NULL);
     assert_non_null(single);
     assert_null(json_at(single, "jobs"));
     assert_null(json_at(single, "rounds.0.group"));
@@ -174,9 +155,10 @@ static void test_stonewalled_groups(void **state)
     char fio[600], text[1024];
     snprintf(text, sizeof(text), "%s\n[writer]\nrw=randwrite\n\n[reader]\nstonewall\n"
              "rw=randread\n", GLOBAL);
-    write_fio("seq", text, fio, sizeof(fio));
-    char *out = NULL;
-    struct json_object *doc = run_jobs("seq", SIM, fio, "6", "--precondition=wipc", &out);
+    assert_true(write_job_file(dir, "seq", text, fio, sizeof(fio)));
+    struct run_opts o = {.rounds = "6", .extra = WIPC, .keep_out = true};
+    struct json_object *doc = run_workload(dir, "seq", fio, &o);
+    char *out = o.out;
     assert_non_null(doc);
     struct json_object *rounds = json_at(doc, "rounds");
     size_t n = json_object_array_length(rounds);
@@ -217,8 +199,9 @@ static void test_same_name_jobs(void **state)
     (void)state;
     char fio[600], text[1024];
     snprintf(text, sizeof(text), "%s\n[job]\nrw=randread\n\n[job]\nrw=randwrite\n", GLOBAL);
-    write_fio("same", text, fio, sizeof(fio));
-    struct json_object *doc = run_jobs("same", SIM, fio, "2", "--precondition=wipc", NULL);
+    assert_true(write_job_file(dir, "same", text, fio, sizeof(fio)));
+    struct json_object *doc =
+        run_workload(dir, "same", fio, &(struct run_opts){.rounds = "2", .extra = WIPC});
     assert_non_null(doc);
     assert_non_null(json_at(doc, "jobs"));   /* two jobs, not one merged */
     assert_int_equal(json_object_array_length(json_at(doc, "jobs")), 2);
@@ -238,11 +221,13 @@ static void test_resume_second_group(void **state)
     char fio[600], text[1024];
     snprintf(text, sizeof(text), "%s\n[writer]\nrw=randwrite\n\n[reader]\nstonewall\n"
              "rw=randread\n", GLOBAL);
-    write_fio("resume", text, fio, sizeof(fio));
-    struct json_object *ref = run_jobs("resume-ref", SIM, fio, "6", "-q", NULL);
+    assert_true(write_job_file(dir, "resume", text, fio, sizeof(fio)));
+    struct json_object *ref =
+        run_workload(dir, "resume-ref", fio, &(struct run_opts){.rounds = "6"});
     assert_non_null(ref);
     /* the stopped run: group 1's rounds and the first of group 2, status interrupted */
-    struct json_object *stopped = run_jobs("resume", SIM, fio, "6", "-q", NULL);
+    struct json_object *stopped =
+        run_workload(dir, "resume", fio, &(struct run_opts){.rounds = "6"});
     assert_non_null(stopped);
     struct json_object *rounds = json_at(stopped, "rounds");
     size_t keep = (size_t)json_num(stopped, "groups.0.last_round") + 1, n;
@@ -285,12 +270,9 @@ static void test_parallel_targets(void **state)
     char fio[600], text[1024];
     snprintf(text, sizeof(text), "%s\n[writer]\nrw=randwrite\n\n[reader]\nstonewall\n"
              "rw=randread\n", GLOBAL);
-    write_fio("fleet", text, fio, sizeof(fio));
-    char out[600];
-    snprintf(out, sizeof(out), "%s/fleet", dir);
-    char *argv[] = {"ptsbench", "run", "-t", SIM, "-t", SIM, "--parallel", "-w", fio, "-n", "3",
-                    "--round-time", "1", "-q", "-o", out, NULL};
-    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+    assert_true(write_job_file(dir, "fleet", text, fio, sizeof(fio)));
+    struct json_object *doc = run_workload(dir, "fleet", fio, &(struct run_opts){
+        .rounds = "3", .extra = (const char *[]){"-t", SIM, "--parallel", NULL}});
     assert_non_null(doc);
     struct json_object *rows = json_at(doc, "aggregate.rounds");
     assert_non_null(rows);
@@ -302,7 +284,7 @@ static void test_parallel_targets(void **state)
     }
     json_object_put(doc);
     char one[700];
-    snprintf(one, sizeof(one), "%s/sim-zdrive-6300-1.6t/results.json", out);
+    snprintf(one, sizeof(one), "%s/fleet/sim-zdrive-6300-1.6t/results.json", dir);
     struct json_object *t = load_json(one);
     assert_non_null(t);
     assert_int_equal(json_object_array_length(json_at(t, "groups")), 2);
@@ -322,16 +304,14 @@ static void test_zram_two_jobs(void **state)
     char fio[600], text[1024];
     snprintf(text, sizeof(text), "%s\n[reader]\nrw=randread\nsize=32m\n\n[writer]\n"
              "rw=randwrite\noffset=64m\nsize=32m\n", GLOBAL);
-    write_fio("zram", text, fio, sizeof(fio));
+    assert_true(write_job_file(dir, "zram", text, fio, sizeof(fio)));
     const char *engines[] = {"--engine=io_uring", "--engine=libaio"};
     for (unsigned e = 0; e < 2; e++) {
-        char name[32], out[600];
+        char name[32];
         snprintf(name, sizeof(name), "zram%u", e);
-        snprintf(out, sizeof(out), "%s/%s", dir, name);
-        char *argv[] = {"ptsbench", "run", "-t", dev, "-w", fio, "-n", "2", "--round-time",
-                        "0.5", "--destructive", "--overwrite-signatures", "-q",
-                        (char *)engines[e], "-o", out, NULL};
-        struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+        const char *extra[] = {"--destructive", "--overwrite-signatures", engines[e], NULL};
+        struct json_object *doc = run_workload(dir, name, fio, &(struct run_opts){
+            .target = dev, .rounds = "2", .round_time = "0.5", .extra = extra});
         assert_non_null(doc);
         check_reader_writer(doc, 1);
         assert_true(json_num(doc, "jobs.1.workload.active_range.offset") == 64 << 20);
@@ -353,12 +333,12 @@ static void test_zram_resume_second_group(void **state)
     char fio[600], text[1024];
     snprintf(text, sizeof(text), "%s\n[writer]\nrw=randwrite\nsize=32m\n\n[reader]\nstonewall\n"
              "rw=randread\nsize=32m\n", GLOBAL);
-    write_fio("zresume", text, fio, sizeof(fio));
+    assert_true(write_job_file(dir, "zresume", text, fio, sizeof(fio)));
     char out[600], path[700];
     snprintf(out, sizeof(out), "%s/zresume", dir);
-    char *argv[] = {"ptsbench", "run", "-t", dev, "-w", fio, "-n", "3", "--round-time", "0.4",
-                    "--destructive", "--overwrite-signatures", "-q", "-o", out, NULL};
-    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+    struct json_object *doc = run_workload(dir, "zresume", fio, &(struct run_opts){
+        .target = dev, .rounds = "3", .round_time = "0.4",
+        .extra = (const char *[]){"--destructive", "--overwrite-signatures", NULL}});
     assert_non_null(doc);
     assert_int_equal(json_object_array_length(json_at(doc, "rounds")), 6);
     /* stopped after the first round of group 2 */

@@ -27,7 +27,6 @@
 #include "io/workload.h"
 
 static char *dir;
-static const char *const sim = "sim:zdrive-6300-1.6t";
 
 static int setup(void **state)
 {
@@ -44,32 +43,6 @@ static int teardown(void **state)
     return 0;
 }
 
-/* One round of `workload` (inline, or a job file's path) on target; extra: "--size" for a file
- * target. The results document, or fail. *wall_s: the command's wall-clock time. */
-static struct json_object *run1(const char *name, const char *target, const char *workload,
-                                const char *round_s, double *wall_s)
-{
-    char out[600], results[700];
-    snprintf(out, sizeof out, "%s/%s", dir, name);
-    const bool file = strncmp(target, "sim:", 4) != 0;
-    char *argv[] = {(char *)ptsbench_bin(), "run", "--target", (char *)target, "--workload",
-                    (char *)workload, "--rounds", "1", "--round-time", (char *)round_s,
-                    "--quiet", "--out", out, file ? "--size" : NULL, "16m", NULL};
-    const uint64_t t0 = test_now_ns();
-    struct cmd_result r;
-    assert_int_equal(run_cmd(argv, &r), 0);
-    if (wall_s)
-        *wall_s = (double)(test_now_ns() - t0) / 1e9;
-    if (r.status != 0)
-        print_message("%s: stderr: %s\n", name, r.errout);
-    assert_int_equal(r.status, 0);
-    cmd_result_free(&r);
-    snprintf(results, sizeof results, "%s/results.json", out);
-    struct json_object *doc = load_json(results);
-    assert_non_null(doc);
-    return doc;
-}
-
 static double k_of(struct json_object *doc)
 {
     double k = json_num(doc, "target.simulated.time_scale_k");
@@ -79,8 +52,10 @@ static double k_of(struct json_object *doc)
 static void test_rate_per_direction(void **state)
 {
     (void)state;
-    struct json_object *doc = run1("rate", sim, "rw=randrw,rwmixread=70,bs=4k,qd=8,rate=8m:2m",
-                                   "10", NULL);
+    struct json_object *doc = run_workload(dir, "rate",
+                                           "rw=randrw,rwmixread=70,bs=4k,qd=8,rate=8m:2m",
+                                           &(struct run_opts){.round_time = "10"});
+    assert_non_null(doc);
     const double r = json_num(doc, "rounds.0.read.mib_s");
     const double w = json_num(doc, "rounds.0.write.mib_s");
     print_message("  rate=8m,2m: reads %.3f MiB/s, writes %.3f MiB/s (want 8, 2)\n", r, w);
@@ -88,7 +63,9 @@ static void test_rate_per_direction(void **state)
     assert_true(fabs(w - 2) < 2 * 0.03);
     json_object_put(doc);
     /* one value of rate_iops: each direction at it, as fio (3.33 on null: 300 + 300) */
-    doc = run1("rate-iops", sim, "rw=randrw,rwmixread=70,bs=4k,qd=8,rate_iops=3200", "10", NULL);
+    doc = run_workload(dir, "rate-iops", "rw=randrw,rwmixread=70,bs=4k,qd=8,rate_iops=3200",
+                       &(struct run_opts){.round_time = "10"});
+    assert_non_null(doc);
     const double ri = json_num(doc, "rounds.0.read.iops");
     const double wi = json_num(doc, "rounds.0.write.iops");
     print_message("  rate_iops=3200 on a 70/30 mix: %.0f + %.0f IOPS (want 3200 each)\n", ri, wi);
@@ -104,7 +81,8 @@ static double dispersion(const char *process)
     char spec[200], name[64];
     snprintf(spec, sizeof spec, "rw=randread,bs=4k,qd=8,rate_iops=6400,rate_process=%s", process);
     snprintf(name, sizeof name, "gaps-%s", process);
-    struct json_object *doc = run1(name, sim, spec, "60", NULL);
+    struct json_object *doc = run_workload(dir, name, spec, &(struct run_opts){.round_time = "60"});
+    assert_non_null(doc);
     const double k = k_of(doc);
     struct json_object *a = json_at(doc, "rounds.0.samples.iops");
     assert_non_null(a);
@@ -138,10 +116,13 @@ static void test_startdelay(void **state)
 {
     (void)state;
     char target[600];
-    double wall = 0;
     snprintf(target, sizeof target, "%s/delayed.dat", dir);
-    struct json_object *doc = run1("delayed", target, "rw=randread,bs=4k,qd=4,startdelay=1",
-                                   "0.5", &wall);
+    struct run_opts o = {.target = target, .round_time = "0.5",
+                         .extra = (const char *[]){"--size", "16m", NULL}};
+    struct json_object *doc = run_workload(dir, "delayed", "rw=randread,bs=4k,qd=4,startdelay=1",
+                                           &o);
+    assert_non_null(doc);
+    const double wall = o.wall_s;
     const double el = json_num(doc, "rounds.0.elapsed_s");
     const double iops = json_num(doc, "rounds.0.total.iops");
     print_message("  startdelay=1, a round of 0.5 s: %.2f s in all; the round %.3f s, %.0f IOPS\n",
@@ -155,14 +136,17 @@ static void test_startdelay(void **state)
 static void test_number_ios_and_loops(void **state)
 {
     (void)state;
-    struct json_object *doc = run1("nios", sim, "rw=randread,bs=4k,qd=8,number_ios=1000", "10",
-                                   NULL);
+    struct json_object *doc = run_workload(dir, "nios", "rw=randread,bs=4k,qd=8,number_ios=1000",
+                                           &(struct run_opts){.round_time = "10"});
+    assert_non_null(doc);
     double k = k_of(doc), ios = json_num(doc, "rounds.0.total.ios");
     const double el = json_num(doc, "rounds.0.elapsed_s");
     print_message("  number_ios=1000: %.0f I/Os (k %.0f) in %.3f s of a 10 s round\n", ios, k, el);
     assert_true(ios == 1000 * k && el < 5);
     json_object_put(doc);
-    doc = run1("loops", sim, "rw=randread,bs=4k,qd=8,number_ios=1000,loops=3", "10", NULL);
+    doc = run_workload(dir, "loops", "rw=randread,bs=4k,qd=8,number_ios=1000,loops=3",
+                       &(struct run_opts){.round_time = "10"});
+    assert_non_null(doc);
     ios = json_num(doc, "rounds.0.total.ios");
     print_message("  number_ios=1000,loops=3: %.0f I/Os\n", ios);
     assert_true(ios == 3000 * k_of(doc));
@@ -172,9 +156,10 @@ static void test_number_ios_and_loops(void **state)
 static void test_thinktime_blocks(void **state)
 {
     (void)state;
-    struct json_object *doc = run1("think", sim,
-                                   "rw=randread,bs=4k,qd=8,thinktime=1ms,thinktime_blocks=8", "4",
-                                   NULL);
+    const char *spec = "rw=randread,bs=4k,qd=8,thinktime=1ms,thinktime_blocks=8";
+    struct json_object *doc = run_workload(dir, "think", spec,
+                                           &(struct run_opts){.round_time = "4"});
+    assert_non_null(doc);
     const double iops = json_num(doc, "rounds.0.total.iops");
     print_message("  thinktime=1ms after 8 at QD 8: %.0f IOPS (want below 8000, above 6000)\n",
                   iops);
@@ -185,8 +170,10 @@ static void test_thinktime_blocks(void **state)
 static void test_fill_device(void **state)
 {
     (void)state;
-    struct json_object *doc = run1("fill", sim, "rw=write,bs=128k,qd=8,size=0.25%,fill_device=1",
-                                   "600", NULL);
+    struct json_object *doc = run_workload(dir, "fill",
+                                           "rw=write,bs=128k,qd=8,size=0.25%,fill_device=1",
+                                           &(struct run_opts){.round_time = "600"});
+    assert_non_null(doc);
     const double bytes = json_num(doc, "rounds.0.total.bytes");
     const double range = json_num(doc, "workload.active_range.length") * k_of(doc);
     const double el = json_num(doc, "rounds.0.elapsed_s");

@@ -34,30 +34,12 @@ static int teardown(void **state)
     return 0;
 }
 
-/* One 1 s round of workload on the simulated drive: the results document, or fail. */
-static struct json_object *run1(const char *name, const char *workload)
-{
-    char out[600], results[700];
-    snprintf(out, sizeof out, "%s/%s", dir, name);
-    char *argv[] = {(char *)ptsbench_bin(), "run", "--target", "sim:zdrive-6300-1.6t",
-                    "--workload", (char *)workload, "--rounds", "1", "--round-time", "1",
-                    "--quiet", "--out", out, NULL};
-    struct cmd_result r;
-    assert_int_equal(run_cmd(argv, &r), 0);
-    if (r.status != 0)
-        print_message("%s: stderr: %s\n", name, r.errout);
-    assert_int_equal(r.status, 0);
-    cmd_result_free(&r);
-    snprintf(results, sizeof results, "%s/results.json", out);
-    struct json_object *doc = load_json(results);
-    assert_non_null(doc);
-    return doc;
-}
-
 static void test_examples_run_and_record_the_share(void **state)
 {
     (void)state;
-    struct json_object *doc = run1("pct", "tests/fixtures/fio-examples/cmdprio-percentage.fio");
+    struct json_object *doc =
+        run_workload(dir, "pct", "tests/fixtures/fio-examples/cmdprio-percentage.fio", NULL);
+    assert_non_null(doc);
     const double share = json_num(doc, "rounds.0.prio_raised");
     double k = json_num(doc, "target.simulated.time_scale_k");   /* I/Os a completion is */
     const double ios = json_num(doc, "rounds.0.total.ios") / (isnan(k) || k < 1 ? 1 : k);
@@ -71,11 +53,13 @@ static void test_examples_run_and_record_the_share(void **state)
     assert_non_null(strstr(json_object_get_string(note), "no priority model"));
     json_object_put(doc);
 
-    doc = run1("bssplit", "tests/fixtures/fio-examples/cmdprio-bssplit.fio");
+    doc = run_workload(dir, "bssplit", "tests/fixtures/fio-examples/cmdprio-bssplit.fio", NULL);
+    assert_non_null(doc);
     assert_false(isnan(json_num(doc, "rounds.0.prio_raised")));
     json_object_put(doc);
 
-    doc = run1("plain", "rw=randread,bs=4k,iodepth=8");
+    doc = run_workload(dir, "plain", "rw=randread,bs=4k,iodepth=8", NULL);
+    assert_non_null(doc);
     assert_true(isnan(json_num(doc, "rounds.0.prio_raised")));
     json_object_put(doc);
 }
