@@ -231,8 +231,8 @@ static bool str_in(const char *s, const char *a, const char *b)
 /* ---- figures of one round, and averages with spreads over rounds ---- */
 
 /* The figures object (results_figures_add) of a run round, a suite element or table row, or a
- * profile result: read, write, total {iops, mb_s, lat_us {mean, max, percentiles}}. A direction
- * without I/O has lat_us null: its latencies stay NAN. */
+ * profile result: read, write, total {iops, mb_s, lat_us {mean, max, percentiles}}, and trim
+ * when it issued trims. A direction without I/O has lat_us null: its latencies stay NAN. */
 static void figs_from(struct json_object *o, double v[MEAS_N_ALL])
 {
     for (unsigned i = 0; i < MEAS_N; i++)
