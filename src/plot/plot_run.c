@@ -5,7 +5,8 @@
  * preconditioning the drive, not judged); they are drawn as a series of their own and a
  * vertical line marks where the measurement begins, so the transient and the window read
  * apart. Titles say the window's state (plot_state.c): "(steady state)", "(burst, not
- * preconditioned)", ...; results from before the state fields keep the old titles. */
+ * preconditioned)", ...; results from before the state fields keep the old titles. A run that
+ * issued trims (read_has_trim) also draws its trim IOPS, per round and per sample, dotted. */
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>

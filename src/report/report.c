@@ -9,7 +9,8 @@
  * drive's state; suites say how each test prepared the drive. A simulated drive is named
  * "LABEL (simulated drive)" wherever its figures are, its tables' figure headers say
  * "(simulated)", and "compliant" never appears for it without "(simulated drive)". Results from
- * before the state fields keep today's wording. */
+ * before the state fields keep today's wording. A run that issued trims (read/load.h,
+ * read_has_trim) gets a Trim IOPS column and a table of its trims; one without shows none. */
 #include "report/report.h"
 #include "show/show.h"
 
