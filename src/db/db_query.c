@@ -128,7 +128,7 @@ static enum meas_state state_parse(const char *s)
 static void point_blank(struct meas_point *p)
 {
     memset(p, 0, sizeof(*p));
-    for (unsigned m = 0; m < MEAS_N; m++)
+    for (unsigned m = 0; m < MEAS_N_ALL; m++)
         p->v[m] = p->spread[m] = p->min[m] = p->max[m] = p->slope[m] = NAN;
 }
 
@@ -176,7 +176,7 @@ int db_run_points(struct db *d, long long id, struct meas_set *out, char *err, s
         char metric[32];
         db_col_text(st, 11, metric, sizeof(metric));
         enum meas_metric m;
-        if (!*metric || meas_metric_parse(metric, &m) != 0)
+        if (!*metric || meas_metric_parse_all(metric, &m) != 0)
             continue;
         struct meas_point *p = &out->p[out->n - 1];
         p->v[m] = db_col_num(st, 12);

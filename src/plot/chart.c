@@ -231,6 +231,8 @@ const char *plot_color(int k)
 /* One colour per device (input index), the same in every chart of a report. */
 const char *plot_dev_color(int dev) { return plot_color(dev); }
 
+const char *plot_trim_color(void) { return "lc rgb '#b8860b'"; }
+
 int plot_dt(int dev)
 {
     static const int dts[] = {1, 2, 4, 3, 5};

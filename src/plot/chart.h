@@ -72,6 +72,9 @@ void plot_bar_dev_keys(const struct plot_ctx *c, struct plot_chart *ch);
 const char *plot_color(int k);
 /* The colour of a device (the input's index), for charts whose series are devices. */
 const char *plot_dev_color(int dev);
+/* The trims' colour (fio's rw=trim, randtrim, trimwrite): a chart of one run draws its trims in
+ * it, apart from every device's and the palette's colours. */
+const char *plot_trim_color(void);
 int plot_dt(int dev);
 int plot_pt(int dev);
 

@@ -5,7 +5,8 @@
  * preconditioning the drive, not judged); they are drawn as a series of their own and a
  * vertical line marks where the measurement begins, so the transient and the window read
  * apart. Titles say the window's state (plot_state.c): "(steady state)", "(burst, not
- * preconditioned)", ...; results from before the state fields keep the old titles. */
+ * preconditioned)", ...; results from before the state fields keep the old titles. A run that
+ * issued trims (read_has_trim) also draws its trim IOPS, per round and per sample, dotted. */
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -273,6 +274,47 @@ static int rounds_block(struct plot_chart *ch, size_t i, struct json_object *rou
     return ix;
 }
 
+/* Input i's trim IOPS per measured round (a run that issued trims: read_has_trim), a dotted
+ * line of its own (the IOPS line counts the trims too: "total" sums every direction). */
+static void rounds_trim(struct plot_ctx *c, struct plot_chart *ch, size_t i,
+                        struct json_object *rounds, bool many)
+{
+    if (!read_has_trim(c->in[i].doc))
+        return;
+    char series[512], t[512];
+    snprintf(series, sizeof(series), "%s: trim IOPS per round", c->in[i].label);
+    int ix = plot_block(ch, i, series, "round trim_iops");
+    for (size_t r = 0; r < jp_len(rounds); r++) {
+        struct json_object *ro = jp_idx(rounds, r);
+        if (!plot_round_is_wdpc(ro))
+            plot_row(ch, 2, jp_num(ro, "round"), jp_path(ro, "trim.iops"));
+    }
+    if (plot_block_end(ch) <= 0)
+        return;
+    int d = plot_dev(ch, i);
+    snprintf(t, sizeof(t), "%s%strim IOPS", many ? c->in[i].label : "", many ? ": " : "");
+    plot_elem(ch, t, "dat index %d using 1:2 with linespoints lw 1.5 pt %d ps 0.6 dt 3 %s", ix,
+              plot_pt(d), many ? plot_dev_color(d) : plot_trim_color());
+}
+
+/* Any run of the chart that issued trims. */
+static bool runs_trim(struct plot_ctx *c)
+{
+    for (size_t i = 0; i < c->n_in; i++)
+        if (is_run(c->in[i].doc) && read_has_trim(c->in[i].doc))
+            return true;
+    return false;
+}
+
+/* The trims' words appended to a caption (nothing without trims). */
+static void trim_caption(struct plot_ctx *c, char *caption, size_t len)
+{
+    size_t l = strlen(caption);
+    if (runs_trim(c))
+        snprintf(caption + l, len - l, " The dotted line is the trims' IOPS (the run issued "
+                 "trims: fio's trim, randtrim or trimwrite); the IOPS line counts them too.");
+}
+
 /* Input i's WDPC rounds, drawn apart (dotted). */
 static void rounds_wdpc(struct plot_ctx *c, struct plot_chart *ch, size_t i,
                         struct json_object *rounds, bool many)
@@ -362,10 +404,11 @@ static void run_rounds(struct plot_ctx *c)
         most = jp_len(rounds) > most ? jp_len(rounds) : most;
     }
     const char *win = judged ? "measurement window" : "steady-state window";
-    char title[512], caption[768];
+    char title[512], caption[1024];
     rounds_title(c, many, win, title, sizeof(title));
     snprintf(caption, sizeof(caption), "%s%s", rounds_caption(wdpc, judged),
              runs_multi(c) ? JOBS_CAPTION : "");
+    trim_caption(c, caption, sizeof(caption));
     struct plot_chart *ch = plot_chart_new(c, "run-rounds", "run", title, caption);
     round_axes(ch, most);
     int obj = 1, arrow = 1, label = 1;
@@ -386,6 +429,7 @@ static void run_rounds(struct plot_ctx *c)
         plot_elem(ch, many ? c->in[i].label : pre ? "IOPS, measured rounds" : "IOPS",
                   "dat index %d using 1:2 with linespoints lw 2 pt %d dt %d %s", ix, plot_pt(d),
                   plot_dt(d), plot_dev_color(d));
+        rounds_trim(c, ch, i, rounds, many);
         double begin = first_measured(rounds);
         if (isfinite(begin))
             measure_line(ch, &arrow, &label, many ? c->in[i].label : NULL, begin - 0.5,
@@ -493,6 +537,37 @@ static void bounds_draw(struct plot_chart *ch, struct json_object *rounds, size_
     }
 }
 
+/* Input i's trim IOPS per sample interval of its measured rounds (samples.trim_iops: a run
+ * that issued trims), a dotted line of its own; div: the time axis' unit in seconds. */
+static void samples_trim(struct plot_ctx *c, struct plot_chart *ch, size_t i,
+                         struct json_object *rounds, double div, bool many)
+{
+    if (!read_has_trim(c->in[i].doc))
+        return;
+    char series[512], t[512];
+    snprintf(series, sizeof(series), "%s: trim IOPS per sample interval", c->in[i].label);
+    int ix = plot_block(ch, i, series, "time trim_iops round");
+    double t0 = 0;
+    for (size_t r = 0; r < jp_len(rounds); r++) {
+        struct json_object *ro = jp_idx(rounds, r), *sm = jp_get(ro, "samples");
+        struct json_object *io = jp_arr(sm, "iops"), *tr = jp_arr(sm, "trim_iops");
+        double iv = jp_num(sm, "interval_s");
+        if (!(iv > 0))
+            iv = 1;
+        for (size_t k = 0; !plot_round_is_wdpc(ro) && k < jp_len(tr); k++)
+            plot_row(ch, 3, (t0 + (double)(k + 1) * iv) / div, jp_number(jp_idx(tr, k)),
+                     jp_num(ro, "round"));
+        double e = jp_num(ro, "elapsed_s");
+        t0 += isfinite(e) ? e : (double)jp_len(io) * iv;
+    }
+    if (plot_block_end(ch) <= 0)
+        return;
+    int d = plot_dev(ch, i);
+    snprintf(t, sizeof(t), "%s%strim IOPS", many ? c->in[i].label : "", many ? ": " : "");
+    plot_elem(ch, t, "dat index %d using 1:2 with lines lw 1.5 dt 3 %s", ix,
+              many ? plot_dev_color(d) : plot_trim_color());
+}
+
 static void run_samples(struct plot_ctx *c)
 {
     size_t n = n_runs(c);
@@ -526,13 +601,14 @@ static void run_samples(struct plot_ctx *c)
     for (size_t i = 0; i < c->n_in; i++)
         wdpc = wdpc || (is_run(c->in[i].doc) && has_wdpc(jp_arr(c->in[i].doc, "rounds")));
     const size_t step = bounds_step(most);
-    char caption[768], bw[512];
+    char caption[1024], bw[512];
     bounds_words(c, ref, n > 1, step, bw, sizeof(bw));
     snprintf(caption, sizeof(caption), "The per-interval samples (normally 1 s) of every round, "
              "one after the other: IOPS against the run's time%s.%s%s",
              wdpc ? "; the WDPC rounds (the workload preconditioning the drive, not judged) "
                     "drawn apart, a solid line where the measurement begins" : "", bw,
              runs_multi(c) ? JOBS_CAPTION : "");
+    trim_caption(c, caption, sizeof(caption));
     struct plot_chart *ch = plot_chart_new(c, "run-samples", "run", title, caption);
     char xl[64], q[96];
     snprintf(xl, sizeof(xl), "time (%s)", unit);
@@ -594,6 +670,7 @@ static void run_samples(struct plot_ctx *c)
                       pass ? "1.5" : "1", pass ? plot_dt(d) : 3,
                       (pass || many ? plot_dev_color(d) : plot_color(7)));
         }
+        samples_trim(c, ch, i, rounds, div, many);
         if (isfinite(begin_t))
             measure_line(ch, &arrow, &label, many ? c->in[i].label : NULL, begin_t / div,
                          tmax > 0 ? begin_t / tmax : 0, begin_round, many ? plot_dev(ch, i) : 10);

@@ -60,16 +60,18 @@ int read_hist_add(struct read_hist *rh, struct json_object *rec, unsigned dirs)
     if (!scheme || strcmp(scheme, "log-linear") != 0 || jp_num(lh, "sub_bits") != HIST_SUB_BITS ||
         !(weight > 0) || (rh->weight > 0 && weight != rh->weight))
         return -1;
-    static const char *const names[] = {"read", "write"};
+    static const char *const names[] = {"read", "write", "trim"};   /* READ_HIST_* bits */
     struct hist *one = calloc(1, sizeof(*one));
     if (!one)
         return -1;
     int rc = 1;
-    for (unsigned d = 0; d < 2 && rc == 1; d++) {
-        if (!(dirs & (1u << d)))
-            continue;
+    for (unsigned d = 0; d < 3 && rc == 1; d++) {
+        struct json_object *trim = d == 2 ? jp_get(lh, "trim") : NULL;
+        if (!(dirs & (1u << d)) || (d == 2 && !trim))
+            continue;   /* no "trim": no trims issued, nothing to merge */
         hist_init(one);
-        if (pairs_add(one, jp_arr(lh, names[d])) != 0) {
+        if (pairs_add(one, jp_arr(lh, names[d])) != 0 ||
+            (trim && !json_object_is_type(trim, json_type_array))) {
             rc = -1;
             break;
         }

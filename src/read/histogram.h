@@ -2,14 +2,15 @@
  * reports/results-schema.md): merged over records and directions, and turned into percentiles
  * and an exceedance curve.
  *
- * A record (a run round, a profile point's round, a suite element) keeps, per direction, the
- * non-empty buckets of stats/hist.h's log-linear histogram as [bucket, count] pairs; counts are
- * I/Os (they sum to the direction's `ios`) and a bucket's latencies are its bounds in ns divided
- * by the record's `weight` (a simulated drive's completion weight, else 1). Merging adds counts
- * (hist_merge), so a window's histogram is exact, not an average of the rounds' percentiles.
- * Records of different weights do not merge (read_hist_add refuses the second). Min and max are
- * the records' lat_us min and max where given, else the outer buckets' bounds; the sum (the
- * mean) is not kept. A record without lat_hist (results written before it) adds nothing. */
+ * A record (a run round, a profile point's round, a suite element) keeps, per direction (read,
+ * write, and trim only when it issued trims), the non-empty buckets of stats/hist.h's
+ * log-linear histogram as [bucket, count] pairs; counts are I/Os (they sum to the direction's
+ * `ios`) and a bucket's latencies are its bounds in ns divided by the record's `weight` (a
+ * simulated drive's completion weight, else 1). Merging adds counts (hist_merge), so a
+ * window's histogram is exact, not an average of the rounds' percentiles. Records of different
+ * weights do not merge (read_hist_add refuses the second). Min and max are the records' lat_us
+ * min and max where given, else the outer buckets' bounds; the sum (the mean) is not kept. A
+ * record without lat_hist (results written before it) adds nothing. */
 #ifndef PTSBENCH_READ_HISTOGRAM_H
 #define PTSBENCH_READ_HISTOGRAM_H
 
@@ -20,10 +21,12 @@
 
 struct json_object;
 
-/* Directions, as a mask: total is read and write merged. */
+/* Directions, as a mask: total is every direction merged (a record's "trim" histogram is there
+ * only when it issued trims: without one, total is read and write as ever). */
 #define READ_HIST_READ 1u
 #define READ_HIST_WRITE 2u
-#define READ_HIST_TOTAL 3u
+#define READ_HIST_TRIM 4u
+#define READ_HIST_TOTAL 7u
 
 struct read_hist {
     struct hist h;        /* merged counts, ns x weight */

@@ -47,6 +47,36 @@ bool read_simulated(struct json_object *doc)
            jp_true(jp_at(doc, "compliance.simulated"));
 }
 
+bool read_rec_has_trim(struct json_object *rec)
+{
+    return jp_obj_at(rec, "trim") != NULL;
+}
+
+/* Any record of arr, or of its records' sub-array sub (NULL: none), with a trim object. */
+static bool any_trim(struct json_object *arr, const char *sub)
+{
+    for (size_t i = 0; i < jp_len(arr); i++) {
+        struct json_object *r = jp_idx(arr, i);
+        if (read_rec_has_trim(r) || (sub && any_trim(jp_arr(r, sub), NULL)))
+            return true;
+    }
+    return false;
+}
+
+bool read_has_trim(struct json_object *doc)
+{
+    if (any_trim(jp_arr(doc, "rounds"), "jobs") || any_trim(jp_arr(doc, "passes"), NULL) ||
+        read_rec_has_trim(jp_obj_at(doc, "total")))
+        return true;
+    struct json_object *pts = jp_arr(doc, "points");
+    for (size_t i = 0; i < jp_len(pts); i++) {
+        struct json_object *p = jp_idx(pts, i);
+        if (read_rec_has_trim(jp_obj_at(p, "result")) || any_trim(jp_arr(p, "rounds"), NULL))
+            return true;
+    }
+    return false;
+}
+
 /* ARG, or ARG/results.json when ARG is a directory, into path. -1 with one line. */
 static int resolve(const char *arg, enum read_voice voice, char *path, size_t len, char *err,
                    size_t errlen)

@@ -49,5 +49,12 @@ unsigned read_kind_of(const char *schema);
  * compliance.simulated; plot and report ask it). */
 const char *read_schema(struct json_object *doc);
 bool read_simulated(struct json_object *doc);
+/* Trims (fio's rw=trim, randtrim, trimwrite): a figures record holds a "trim" object beside
+ * "read" and "write" only when it issued trims (reports/results-schema.md). read_has_trim: does
+ * any record of doc (a run's rounds and their jobs, a profile's points' rounds and results, a
+ * replay's passes and total) hold one? Readers show a trim column, row or series only then, so
+ * that results without trims read as they always did. read_rec_has_trim: that record. */
+bool read_has_trim(struct json_object *doc);
+bool read_rec_has_trim(struct json_object *rec);
 
 #endif

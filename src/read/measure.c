@@ -61,9 +61,22 @@
 
 #define MEAS_MAX_DEPTH 16
 
+/* The trim direction's figures (measure.h: after the vocabulary's), where a figures object
+ * keeps them. */
+static const struct {
+    const char *key, *path;
+    bool lower_is_better;
+} trim_defs[MEAS_N_ALL - MEAS_N] = {
+    [MEAS_TRIM_IOPS - MEAS_N] = {"trim_iops", "trim.iops", false},
+    [MEAS_TRIM_MB_S - MEAS_N] = {"trim_mb_s", "trim.mb_s", false},
+    [MEAS_TRIM_LAT_MEAN_US - MEAS_N] = {"trim_lat_mean_us", "trim.lat_us.mean", true},
+};
+
 const char *meas_metric_name(enum meas_metric m)
 {
-    return (unsigned)m < MEAS_N ? metrics_defs[m].key : "?";
+    if ((unsigned)m < MEAS_N)
+        return metrics_defs[m].key;
+    return (unsigned)m < MEAS_N_ALL ? trim_defs[m - MEAS_N].key : "?";
 }
 
 int meas_metric_parse(const char *name, enum meas_metric *out)
@@ -75,9 +88,31 @@ int meas_metric_parse(const char *name, enum meas_metric *out)
     return 0;
 }
 
+int meas_metric_parse_all(const char *name, enum meas_metric *out)
+{
+    if (meas_metric_parse(name, out) == 0)
+        return 0;
+    for (unsigned k = 0; name && k < MEAS_N_ALL - MEAS_N; k++)
+        if (!strcmp(name, trim_defs[k].key)) {
+            *out = (enum meas_metric)(MEAS_N + k);
+            return 0;
+        }
+    return -1;
+}
+
 bool meas_lower_is_better(enum meas_metric m)
 {
-    return (unsigned)m < MEAS_N && metrics_defs[m].lower_is_better;
+    if ((unsigned)m < MEAS_N)
+        return metrics_defs[m].lower_is_better;
+    return (unsigned)m < MEAS_N_ALL && trim_defs[m - MEAS_N].lower_is_better;
+}
+
+bool meas_point_has_trim(const struct meas_point *p)
+{
+    for (unsigned m = MEAS_N; m < MEAS_N_ALL; m++)
+        if (isfinite(p->v[m]))
+            return true;
+    return false;
 }
 
 static const struct {
@@ -196,18 +231,20 @@ static bool str_in(const char *s, const char *a, const char *b)
 /* ---- figures of one round, and averages with spreads over rounds ---- */
 
 /* The figures object (results_figures_add) of a run round, a suite element or table row, or a
- * profile result: read, write, total {iops, mb_s, lat_us {mean, max, percentiles}}. A direction
- * without I/O has lat_us null: its latencies stay NAN. */
-static void figs_from(struct json_object *o, double v[MEAS_N])
+ * profile result: read, write, total {iops, mb_s, lat_us {mean, max, percentiles}}, and trim
+ * when it issued trims. A direction without I/O has lat_us null: its latencies stay NAN. */
+static void figs_from(struct json_object *o, double v[MEAS_N_ALL])
 {
     for (unsigned i = 0; i < MEAS_N; i++)
         v[i] = jp_path(o, metrics_defs[i].path);
+    for (unsigned i = MEAS_N; i < MEAS_N_ALL; i++)   /* absent (no trims): NAN */
+        v[i] = jp_path(o, trim_defs[i - MEAS_N].path);
 }
 
 struct meas_acc {
-    double sum[MEAS_N], min[MEAS_N], max[MEAS_N];
-    double sx[MEAS_N], sxx[MEAS_N], sxy[MEAS_N];   /* x: the round's place in the window */
-    unsigned n[MEAS_N];
+    double sum[MEAS_N_ALL], min[MEAS_N_ALL], max[MEAS_N_ALL];
+    double sx[MEAS_N_ALL], sxx[MEAS_N_ALL], sxy[MEAS_N_ALL];   /* x: the round's place */
+    unsigned n[MEAS_N_ALL];
     unsigned rounds;
 };
 
@@ -216,10 +253,10 @@ static void acc_init(struct meas_acc *a)
     memset(a, 0, sizeof(*a));
 }
 
-static void acc_add(struct meas_acc *a, const double v[MEAS_N])
+static void acc_add(struct meas_acc *a, const double v[MEAS_N_ALL])
 {
     a->rounds++;
-    for (unsigned i = 0; i < MEAS_N; i++) {
+    for (unsigned i = 0; i < MEAS_N_ALL; i++) {
         if (!isfinite(v[i]))
             continue;
         if (a->n[i] == 0 || v[i] < a->min[i])
@@ -288,7 +325,7 @@ static struct meas_point *point_new(struct meas_ctx *c)
     memset(p, 0, sizeof(*p));
     str_copy(p->source, sizeof(p->source), c->file);
     p->compress_pct = -1;
-    for (unsigned i = 0; i < MEAS_N; i++) {
+    for (unsigned i = 0; i < MEAS_N_ALL; i++) {
         p->v[i] = NAN;
         p->spread[i] = p->min[i] = p->max[i] = p->slope[i] = NAN;
     }
@@ -377,7 +414,7 @@ static void run_rounds_acc_job(struct json_object *rounds, long first, long last
         struct json_object *o = job ? read_round_job(r, job) : r;
         if (!o)
             continue;
-        double v[MEAS_N];
+        double v[MEAS_N_ALL];
         figs_from(o, v);
         acc_add(a, v);
     }
@@ -423,7 +460,7 @@ static void load_run_job(struct meas_ctx *c, struct json_object *root, const str
                                                  pc == MEAS_PC_DONE);
     p->unwritten = unwritten_of(jstr(jp_get(ss, "measured_state")));
     p->rounds = a.rounds;
-    for (unsigned i = 0; i < MEAS_N; i++) {
+    for (unsigned i = 0; i < MEAS_N_ALL; i++) {
         p->v[i] = acc_mean(&a, i);
         acc_store(&a, i, p);
     }
@@ -491,7 +528,7 @@ static int load_run(struct meas_ctx *c, struct json_object *root, char *err, siz
     p->state = state;
     p->unwritten = unwritten_of(jstr(jp_get(ss, "measured_state")));
     p->rounds = a.rounds;
-    for (unsigned i = 0; i < MEAS_N; i++) {
+    for (unsigned i = 0; i < MEAS_N_ALL; i++) {
         p->v[i] = acc_mean(&a, i);
         acc_store(&a, i, p);
     }
@@ -527,7 +564,7 @@ static void suite_element_acc(struct json_object *sub, long first, long last, lo
         for (size_t j = 0; j < jp_len(els); j++) {
             struct json_object *e = jp_idx(els, j);
             if (jint(jp_get(e, "rwmix_read"), -1) == mix && jint(jp_get(e, "bs"), -1) == bs) {
-                double v[MEAS_N];
+                double v[MEAS_N_ALL];
                 figs_from(e, v);
                 acc_add(a, v);
                 break;
@@ -595,9 +632,9 @@ static void suite_table(struct meas_ctx *c, enum meas_precond pc, struct json_ob
         struct meas_acc a;
         acc_init(&a);
         suite_element_acc(sub, first, last, mix, bs, &a);
-        double tv[MEAS_N];
+        double tv[MEAS_N_ALL];
         figs_from(row, tv);
-        for (unsigned m = 0; m < MEAS_N; m++) {
+        for (unsigned m = 0; m < MEAS_N_ALL; m++) {
             p->v[m] = isfinite(tv[m]) ? tv[m] : acc_mean(&a, m);
             acc_store(&a, m, p);
         }
@@ -624,7 +661,7 @@ static void suite_dirth(struct meas_ctx *c, enum meas_precond pc, struct json_ob
         return;
     const uint32_t bs = tk.bs;
     const long mix = tk.read_pct;
-    double fig[MEAS_N];
+    double fig[MEAS_N_ALL];
     figs_from(op, fig);
     const double iops = fig[MEAS_IOPS];
     if (!isfinite(iops))
@@ -817,11 +854,11 @@ static int load_profile(struct meas_ctx *c, struct json_object *root, char *err,
             long rn = jint(jp_get(ro, "round"), (long)r + 1);
             if (rn < first || rn > last)
                 continue;
-            double v[MEAS_N];
+            double v[MEAS_N_ALL];
             figs_from(ro, v);
             acc_add(&a, v);
         }
-        for (unsigned m = 0; m < MEAS_N; m++) {
+        for (unsigned m = 0; m < MEAS_N_ALL; m++) {
             if (!isfinite(p->v[m]))
                 p->v[m] = acc_mean(&a, m);
             acc_store(&a, m, p);

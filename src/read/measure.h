@@ -30,13 +30,26 @@ enum meas_metric {
     MEAS_LAT_P99_9_US = METRIC_LAT_P99_9_US, MEAS_LAT_P99_99_US = METRIC_LAT_P99_99_US,
     MEAS_LAT_MAX_US = METRIC_LAT_MAX_US, MEAS_LAT_P50_US = METRIC_LAT_P50_US,
     MEAS_LAT_P90_US = METRIC_LAT_P90_US, MEAS_LAT_P95_US = METRIC_LAT_P95_US,
-    MEAS_N = METRIC_N_MEASURED
+    MEAS_N = METRIC_N_MEASURED,
+    /* Trims (fio's rw=trim, randtrim, trimwrite): the "trim" direction's figures, kept beside
+     * the vocabulary's (gate, verify and --metrics name only those: loops over MEAS_N leave
+     * these out). NAN when the point issued no trims: a results file without a "trim" object
+     * has every one NAN. */
+    MEAS_TRIM_IOPS = MEAS_N, MEAS_TRIM_MB_S, MEAS_TRIM_LAT_MEAN_US,
+    MEAS_N_ALL
 };
 
 /* The vocabulary's key ("iops", "read_iops", ..., "lat_p99_9_us": the names gate's --metrics
  * takes); parse: -1 if unknown or not a point's figure. lower_is_better: latencies. */
 const char *meas_metric_name(enum meas_metric m);
 int meas_metric_parse(const char *name, enum meas_metric *out);
+/* Trim figures too: meas_metric_name gives "trim_iops", "trim_mb_s", "trim_lat_mean_us" for
+ * them, and meas_metric_parse_all reads those as well as the vocabulary's (the history's
+ * measurements, db/). */
+int meas_metric_parse_all(const char *name, enum meas_metric *out);
+/* Did point p issue trims (a finite trim figure)? */
+struct meas_point;
+bool meas_point_has_trim(const struct meas_point *p);
 bool meas_lower_is_better(enum meas_metric m);
 
 /* The drive state a point was measured in (measure.c derives it per schema; verify.h matches
@@ -71,11 +84,11 @@ struct meas_point {
                                   "unwritten"): not the drive's media (core/drive_state.h) */
     /* figures (NAN when absent) and their relative spread over the averaged rounds:
      * (max - min) / mean, NAN when fewer than 2 rounds */
-    double v[MEAS_N];
-    double spread[MEAS_N];
+    double v[MEAS_N_ALL];
+    double spread[MEAS_N_ALL];
     /* the same rounds' extremes and least-squares slope (units of the figure per round; the
      * PTS's best linear fit over the window), NAN below 2 rounds (min, max: below 1) */
-    double min[MEAS_N], max[MEAS_N], slope[MEAS_N];
+    double min[MEAS_N_ALL], max[MEAS_N_ALL], slope[MEAS_N_ALL];
     unsigned rounds;           /* rounds averaged */
 };
 

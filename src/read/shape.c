@@ -78,10 +78,11 @@ static const struct jp_rule window[] = {
     NUM(d ".lat_us.max"), OBJ(d ".lat_us.percentiles"), NUM(d ".lat_us.percentiles.*")
 #define SERIES(s) ARR("samples." s), NUM("samples." s ".*")
 
-/* The figures object (results.c:results_figures_add): run rounds, suite elements and table rows,
- * DIRTH's operating points, profile results. */
+/* The figures object (results.c:results_figures_add): run rounds and their jobs, suite elements
+ * and table rows, DIRTH's operating points, profile results. "trim" is there only when the
+ * record issued trims (fio's rw=trim, randtrim, trimwrite): optional, but of the same shape. */
 static const struct jp_rule figures[] = {
-    DIRECTION("read"), DIRECTION("write"), DIRECTION("total"),
+    DIRECTION("read"), DIRECTION("write"), DIRECTION("trim"), DIRECTION("total"),
 };
 
 /* A round of a run, of a profile point or of a profile group's preconditioning. */
@@ -92,7 +93,10 @@ static const struct jp_rule round_obj[] = {
     NUM("state.written_bytes"),
     OBJ("samples"), NUM("samples.interval_s"), SERIES("iops"), SERIES("read_iops"),
     SERIES("write_iops"), SERIES("mb_s"), SERIES("read_mb_s"), SERIES("write_mb_s"),
-    OBJ("data"), ARR("hosts"), ELEM("hosts.*"),
+    SERIES("trim_iops"), SERIES("trim_mb_s"), ARR("lat_hist.trim"),
+    OBJ("data"), ARR("hosts"), ELEM("hosts.*"), NUM("hosts.*.trim_iops"),
+    RANGE("hosts.*.trim_bytes", 0, U64), NUM("hosts.*.trim_lat_mean_us"),
+    ARR("jobs"), ELEM("jobs.*"),
 };
 
 /* ---- ptsbench.run ------------------------------------------------------------------------ */
@@ -103,7 +107,7 @@ static const struct jp_rule run_doc[] = {
 
 static const struct shape run_shapes[] = {
     SHAPE("", doc_common), SHAPE("", run_doc), SHAPE("workload", workload_obj),
-    SHAPE("rounds.*", round_obj), SHAPE("rounds.*", figures),
+    SHAPE("rounds.*", round_obj), SHAPE("rounds.*", figures), SHAPE("rounds.*.jobs.*", figures),
     SHAPE("steady_state.window", window), SHAPE("last_window.window", window),
     SHAPE("run.track", track), SHAPE("steady_state.track", track),
     SHAPE("last_window.track", track),

@@ -9,7 +9,8 @@
  * drive's state; suites say how each test prepared the drive. A simulated drive is named
  * "LABEL (simulated drive)" wherever its figures are, its tables' figure headers say
  * "(simulated)", and "compliant" never appears for it without "(simulated drive)". Results from
- * before the state fields keep today's wording. */
+ * before the state fields keep today's wording. A run that issued trims (read/load.h,
+ * read_has_trim) gets a Trim IOPS column and a table of its trims; one without shows none. */
 #include "report/report.h"
 #include "show/show.h"
 
@@ -2679,6 +2680,38 @@ static void run_health(struct ctx *c, size_t i)
     }
 }
 
+/* A run that issued trims: each point's trim figures, averaged over the rounds its other
+ * figures are (measure.h: the window, else every round), in a table of its own beside the
+ * rounds' Trim IOPS column. Nothing for a run without trims. */
+static void run_trims(struct ctx *c, size_t i)
+{
+    const struct meas_set *ms = c->meas[i];
+    if (!ms || !read_has_trim(c->in[i].doc))
+        return;
+    const char *head[] = {"Point", "Rounds", "Trim IOPS", "Trim MB/s", "Trim mean latency"};
+    struct table tb;
+    t_init(&tb, 5, head);
+    for (size_t k = 0; k < ms->n; k++) {
+        const struct meas_point *p = &ms->p[k];
+        if (!meas_point_has_trim(p))
+            continue;
+        char n[16], io[32], mb[32], lat[32];
+        snprintf(n, sizeof(n), "%u", p->rounds);
+        report_fmt_count(p->v[MEAS_TRIM_IOPS], io, sizeof(io));
+        fmt_fig(p->v[MEAS_TRIM_MB_S], UNITS_FIG_MBS, mb, sizeof(mb));
+        units_format_lat(p->v[MEAS_TRIM_LAT_MEAN_US], UNITS_TYPESET, lat, sizeof(lat));
+        const char *row[] = {p->label, n, io, mb, lat};
+        t_row(&tb, row);
+    }
+    if (!tb.nrows) {
+        t_free(&tb);
+        return;
+    }
+    o_para(&c->o, "%s — trims (averaged over the same rounds as the run's other figures%s):",
+           dev(c, i), simulated(&c->in[i]) ? "; simulated drive: virtual time" : "");
+    t_emit(&c->o, &tb);
+}
+
 /* Temperature and throttling per round (rounds[].thermal, core/thermal_rounds.h): the highest
  * temperature and the rounds during which the drive throttled, in one sentence. */
 static void run_thermal(struct ctx *c, size_t i)
@@ -2710,10 +2743,25 @@ static void run_thermal(struct ctx *c, size_t i)
            list, *list ? ": their figures are the throttled drive's, not its unthrottled rate." : "");
 }
 
-/* A run's round as a row of its tables. */
-static void run_round_row(struct ctx *c, size_t i, struct json_object *r, struct table *tb)
+/* A run's rounds table's cells (9: round ... drive state) into out, a trim column after the
+ * write IOPS when the run issued trims (read_has_trim); returns how many (the drive state last). */
+static unsigned run_cells(const char *const cells[9], bool trim, const char *trim_cell,
+                          const char *out[10])
 {
-    char c0[48], c1[32], c2[32], c3[32], c4[32], c5[32], c6[32], c7[16], c8[256];
+    unsigned n = 0;
+    for (unsigned k = 0; k < 9; k++) {
+        out[n++] = cells[k];
+        if (k == 3 && trim)
+            out[n++] = trim_cell;
+    }
+    return n;
+}
+
+/* A run's round as a row of its tables (trim: with the trim column). */
+static void run_round_row(struct ctx *c, size_t i, struct json_object *r, bool trim,
+                          struct table *tb)
+{
+    char c0[48], c1[32], c2[32], c3[32], c4[32], c5[32], c6[32], c7[16], c8[256], ct[32];
     if (jp_at(r, "group"))   /* a run of several jobs: the group's figures (read/jobs.h) */
         snprintf(c0, sizeof(c0), "%.0f (group %.0f)", jp_path(r, "round"), jp_path(r, "group"));
     else
@@ -2721,14 +2769,16 @@ static void run_round_row(struct ctx *c, size_t i, struct json_object *r, struct
     report_fmt_count(jp_path(r, "total.iops"), c1, sizeof(c1));
     report_fmt_count(jp_path(r, "read.iops"), c2, sizeof(c2));
     report_fmt_count(jp_path(r, "write.iops"), c3, sizeof(c3));
+    report_fmt_count(jp_path(r, "trim.iops"), ct, sizeof(ct));
     fmt_fig(jp_path(r, "total.mb_s"), UNITS_FIG_MBS, c4, sizeof(c4));
     units_format_lat(jp_path(r, "total.lat_us.mean"), UNITS_TYPESET, c5, sizeof(c5));
     units_format_lat(jp_path(jp_at(r, "total.lat_us.percentiles"), "99.9"), UNITS_TYPESET, c6,
                      sizeof(c6));
     fmt_fig(jp_path(r, "device.write_amplification"), UNITS_FIG_WAF, c7, sizeof(c7));
     round_state(c, i, r, c8, sizeof(c8));
-    const char *cp[] = {c0, c1, c2, c3, c4, c5, c6, c7, c8};
-    t_row(tb, cp);
+    const char *cp[] = {c0, c1, c2, c3, c4, c5, c6, c7, c8}, *row[10];
+    run_cells(cp, trim, ct, row);
+    t_row(tb, row);
 }
 
 /* Past this many rounds the body shows an excerpt (run_excerpt_step) and every round follows,
@@ -2754,15 +2804,18 @@ static void run_rounds_tables(struct ctx *c, size_t i)
     struct json_object *doc = c->in[i].doc, *rounds = jp_at(doc, "rounds");
     const size_t nr = jlen_at(doc, "rounds");
     const bool states = jp_get(jp_idx(rounds, 0), "state") != NULL;
+    const bool trim = read_has_trim(doc);   /* a trim column only when trims were issued */
     char ih[48];
-    const char *head[] = {"Round", fig_head(&c->in[i], "IOPS", ih, sizeof(ih)), "Read IOPS",
-                          "Write IOPS", "MB/s", "Mean latency", "p99.9", "WA", "Drive state"};
+    const char *h9[] = {"Round", fig_head(&c->in[i], "IOPS", ih, sizeof(ih)), "Read IOPS",
+                        "Write IOPS", "MB/s", "Mean latency", "p99.9", "WA", "Drive state"};
+    const char *head[10];
+    const unsigned ncol = run_cells(h9, trim, "Trim IOPS", head) - (states ? 0 : 1);
     const char *virt = simulated(&c->in[i]) ? " (simulated drive: virtual time)" : "";
     struct table tb;
-    t_init(&tb, states ? 9 : 8, head);
+    t_init(&tb, ncol, head);
     if (nr <= RUN_ROUNDS_WHOLE) {
         for (size_t k = 0; k < nr; k++)
-            run_round_row(c, i, jp_idx(rounds, k), &tb);
+            run_round_row(c, i, jp_idx(rounds, k), trim, &tb);
         if (virt[0])
             o_para(&c->o, "%s — every round%s:", dev(c, i), virt);
         t_emit(&c->o, &tb);
@@ -2774,7 +2827,7 @@ static void run_rounds_tables(struct ctx *c, size_t i)
         const double n = jp_path(r, "round");
         if (k == 0 || k + 1 == nr || (long)n % (long)step == 0 ||
             in_window_at(doc, "steady_state.window", n) || in_window_at(doc, "last_window.window", n))
-            run_round_row(c, i, r, &tb);
+            run_round_row(c, i, r, trim, &tb);
     }
     o_para(&c->o, "%s — %u of its %zu rounds%s: every %u%s round, the first and the last, and "
                   "the rounds of its windows; every round below (collapsed) and in ptsbench "
@@ -2782,9 +2835,9 @@ static void run_rounds_tables(struct ctx *c, size_t i)
            step % 10 == 1 && step % 100 != 11 ? "st" : step % 10 == 2 && step % 100 != 12 ? "nd"
                                                                                           : "th");
     t_emit(&c->o, &tb);
-    t_init(&tb, states ? 9 : 8, head);
+    t_init(&tb, ncol, head);
     for (size_t k = 0; k < nr; k++)
-        run_round_row(c, i, jp_idx(rounds, k), &tb);
+        run_round_row(c, i, jp_idx(rounds, k), trim, &tb);
     fputs("<details><summary>Every round of ", c->o.h);
     h_esc(c->o.h, dev(c, i));
     fprintf(c->o.h, " (%zu)</summary>\n", nr);
@@ -2805,6 +2858,7 @@ static void run_sections(struct ctx *c)
         run_verdict(c, i);
         run_steady_table(c, i);
         run_rounds_tables(c, i);
+        run_trims(c, i);
         run_health(c, i);
         run_thermal(c, i);
     }

@@ -11,6 +11,7 @@
 #include "lib/json_path.h"
 #include "lib/util.h"
 #include "read/jobs.h"
+#include "read/load.h"
 
 /* The identifying columns, in order (docs/export.md says what each holds). */
 static const char *const id_cols[] = {
@@ -27,7 +28,9 @@ static const char *const hist_cols[] = {
 };
 #define N_HIST (sizeof(hist_cols) / sizeof(hist_cols[0]))
 
-static const char *const dirs[] = {"read", "write", "total"};
+/* The directions' columns, in order; "trim" only when a record issued trims (dirs_of). */
+static const char *const all_dirs[] = {"read", "write", "trim", "total"};
+#define N_DIRS (sizeof(all_dirs) / sizeof(all_dirs[0]))
 static const char *const dir_keys[] = {"ios", "bytes", "iops", "mb_s", "mib_s"};
 static const char *const lat_keys[][2] = {
     {"count", "lat_count"}, {"min", "lat_min_us"}, {"mean", "lat_mean_us"}, {"max", "lat_max_us"}};
@@ -469,6 +472,76 @@ static void write_table(FILE *f, enum export_format fmt, const char *const *cols
     }
 }
 
+/* The directions of t's records: read, write, trim when any record holds a "trim" object
+ * (results without trims keep the columns they always had), total. Returns how many. */
+static size_t dirs_of(const struct table *t, const char *dirs[N_DIRS])
+{
+    bool trim = false;
+    for (size_t i = 0; i < t->n && !trim; i++)
+        trim = read_rec_has_trim(t->r[i].fig);
+    size_t n = 0;
+    for (size_t d = 0; d < N_DIRS; d++)
+        if (trim || strcmp(all_dirs[d], "trim"))
+            dirs[n++] = all_dirs[d];
+    return n;
+}
+
+/* The figure columns after the identifying ones, per direction: dir_keys, lat_keys, the
+ * percentiles asked for (every recorded one when none); then each row's figures. *cols gets
+ * every column's name (malloc'd). 0, or -1 with one line (a percentile not recorded). */
+static int figure_columns(struct table *t, const struct export_opts *o, const char *file,
+                          char ***cols_out, size_t *nc_out, char *err, size_t errlen)
+{
+    const char *dirs[N_DIRS];
+    const size_t nd = dirs_of(t, dirs);
+    struct pcts have = {0}, use = {0};
+    for (size_t i = 0; i < t->n; i++)
+        for (size_t d = 0; d < nd; d++)
+            pcts_collect(&have, jp_obj_at(jp_obj_at(t->r[i].fig, dirs[d]), "lat_us"));
+    if (pcts_choose(&have, o, &use, file, err, errlen) != 0)
+        return -1;
+    const size_t per_dir = sizeof(dir_keys) / sizeof(dir_keys[0]) +
+                           sizeof(lat_keys) / sizeof(lat_keys[0]) + use.n;
+    char **cols = xcalloc(N_ID + nd * per_dir, sizeof(*cols));
+    size_t nc = 0;
+    for (size_t c = 0; c < N_ID; c++)
+        cols[nc++] = xstrdup(id_cols[c]);
+    for (size_t d = 0; d < nd; d++) {
+        char name[96];
+        for (size_t k = 0; k < sizeof(dir_keys) / sizeof(dir_keys[0]); k++) {
+            snprintf(name, sizeof(name), "%s_%s", dirs[d], dir_keys[k]);
+            cols[nc++] = xstrdup(name);
+        }
+        for (size_t k = 0; k < sizeof(lat_keys) / sizeof(lat_keys[0]); k++) {
+            snprintf(name, sizeof(name), "%s_%s", dirs[d], lat_keys[k][1]);
+            cols[nc++] = xstrdup(name);
+        }
+        for (unsigned k = 0; k < use.n; k++) {
+            snprintf(name, sizeof(name), "%s_lat_p%s_us", dirs[d], use.key[k]);
+            cols[nc++] = xstrdup(name);
+        }
+    }
+    /* the figures, now that the columns are known */
+    for (size_t i = 0; i < t->n; i++) {
+        struct json_object *row = t->r[i].row;
+        size_t c = N_ID;
+        for (size_t d = 0; d < nd; d++) {
+            struct json_object *dj = jp_obj_at(t->r[i].fig, dirs[d]);
+            struct json_object *lat = jp_obj_at(dj, "lat_us");
+            for (size_t k = 0; k < sizeof(dir_keys) / sizeof(dir_keys[0]); k++)
+                put(row, cols[c++], jp_get(dj, dir_keys[k]));
+            for (size_t k = 0; k < sizeof(lat_keys) / sizeof(lat_keys[0]); k++)
+                put(row, cols[c++], jp_get(lat, lat_keys[k][0]));
+            struct json_object *pc = jp_obj_at(lat, "percentiles");
+            for (unsigned k = 0; k < use.n; k++)
+                put(row, cols[c++], jp_get(pc, use.key[k]));
+        }
+    }
+    *cols_out = cols;
+    *nc_out = nc;
+    return 0;
+}
+
 int export_table(struct json_object *doc, const char *file, const struct export_opts *o,
                  char **text, size_t *len, char *err, size_t errlen)
 {
@@ -508,53 +581,9 @@ int export_table(struct json_object *doc, const char *file, const struct export_
         cols = xcalloc(N_HIST, sizeof(*cols));
         for (size_t c = 0; c < N_HIST; c++)
             cols[nc++] = xstrdup(hist_cols[c]);
-    } else {
-        struct pcts have = {0}, use = {0};
-        for (size_t i = 0; i < t.n; i++)
-            for (int d = 0; d < 3; d++)
-                pcts_collect(&have, jp_obj_at(t.r[i].fig, dirs[d]) ?
-                                        jp_obj_at(jp_obj_at(t.r[i].fig, dirs[d]), "lat_us") :
-                                        NULL);
-        if (pcts_choose(&have, o, &use, file, err, errlen) != 0) {
-            rc = -1;
-            goto out;
-        }
-        const size_t per_dir = sizeof(dir_keys) / sizeof(dir_keys[0]) +
-                               sizeof(lat_keys) / sizeof(lat_keys[0]) + use.n;
-        cols = xcalloc(N_ID + 3 * per_dir, sizeof(*cols));
-        for (size_t c = 0; c < N_ID; c++)
-            cols[nc++] = xstrdup(id_cols[c]);
-        for (int d = 0; d < 3; d++) {
-            char name[96];
-            for (size_t k = 0; k < sizeof(dir_keys) / sizeof(dir_keys[0]); k++) {
-                snprintf(name, sizeof(name), "%s_%s", dirs[d], dir_keys[k]);
-                cols[nc++] = xstrdup(name);
-            }
-            for (size_t k = 0; k < sizeof(lat_keys) / sizeof(lat_keys[0]); k++) {
-                snprintf(name, sizeof(name), "%s_%s", dirs[d], lat_keys[k][1]);
-                cols[nc++] = xstrdup(name);
-            }
-            for (unsigned k = 0; k < use.n; k++) {
-                snprintf(name, sizeof(name), "%s_lat_p%s_us", dirs[d], use.key[k]);
-                cols[nc++] = xstrdup(name);
-            }
-        }
-        /* the figures, now that the columns are known */
-        for (size_t i = 0; i < t.n; i++) {
-            struct json_object *row = t.r[i].row;
-            size_t c = N_ID;
-            for (int d = 0; d < 3; d++) {
-                struct json_object *dj = jp_obj_at(t.r[i].fig, dirs[d]);
-                struct json_object *lat = jp_obj_at(dj, "lat_us");
-                for (size_t k = 0; k < sizeof(dir_keys) / sizeof(dir_keys[0]); k++)
-                    put(row, cols[c++], jp_get(dj, dir_keys[k]));
-                for (size_t k = 0; k < sizeof(lat_keys) / sizeof(lat_keys[0]); k++)
-                    put(row, cols[c++], jp_get(lat, lat_keys[k][0]));
-                struct json_object *pc = jp_obj_at(lat, "percentiles");
-                for (unsigned k = 0; k < use.n; k++)
-                    put(row, cols[c++], jp_get(pc, use.key[k]));
-            }
-        }
+    } else if (figure_columns(&t, o, file, &cols, &nc, err, errlen) != 0) {
+        rc = -1;
+        goto out;
     }
     {
         FILE *f = open_memstream(text, len);

@@ -5,11 +5,11 @@
  * the `record` column), DIRTH/CBW operating points, profile point results, crosscheck runs.
  * Each row has the identifying columns (test, subtest, round, R/W mix, block size, workers,
  * QD, compressibility, ...), the drive's state (condition, fills), whether the target was
- * simulated, and every figure of the figures object for read, write and total. With
- * `histogram`, the table is instead one row per latency-histogram bucket, where the document
- * holds histograms (DIRTH/CBW operating points; run rounds keep percentiles, not histograms).
- * Values are the document's own (numbers as written in the file); an absent one is an empty
- * field (JSON lines: null). Pure apart from the text it returns. */
+ * simulated, and every figure of the figures object for read, write (trim, when a record
+ * issued trims) and total. With `histogram`, the table is instead one row per latency-histogram
+ * bucket, where the document holds histograms (DIRTH/CBW operating points; run rounds keep
+ * percentiles, not histograms). Values are the document's own (numbers as written in the file);
+ * an absent one is an empty field (JSON lines: null). Pure apart from the text it returns. */
 #ifndef PTSBENCH_EXPORT_H
 #define PTSBENCH_EXPORT_H
 

@@ -152,18 +152,31 @@ static void show_preconditioning(FILE *out, struct json_object *doc, bool sim)
     fprintf(out, "\n");
 }
 
-/* A run of several jobs: one job's figures in a round, under the group's line. */
-static void show_round_job(FILE *out, struct json_object *j)
+/* A round's or a job's figures: IOPS total, read, write (trim: and trim, when the run issued
+ * trims), MB/s, mean and 99.9% latency, each column led by a space. */
+static void show_figures(FILE *out, struct json_object *r, bool trim)
 {
-    char m[32], p[32], t[32], rd[32], wr[32], mb[32], qd[256];
-    units_format_lat(jp_path(j, "total.lat_us.mean"), UNITS_TEXT, m, sizeof(m));
-    units_format_lat(jp_path(j, "total.lat_us.percentiles.99.9"), UNITS_TEXT, p, sizeof(p));
-    units_format_figure(jp_path(j, "total.iops"), UNITS_FIG_IOPS, t, sizeof(t));
-    units_format_figure(jp_path(j, "read.iops"), UNITS_FIG_IOPS, rd, sizeof(rd));
-    units_format_figure(jp_path(j, "write.iops"), UNITS_FIG_IOPS, wr, sizeof(wr));
-    units_format_figure(jp_path(j, "total.mb_s"), UNITS_FIG_MBS, mb, sizeof(mb));
-    fprintf(out, "       %10s %10s %10s %10s %11s %11s  job %s", t, rd, wr, mb, m, p,
-            str(j, "label"));
+    char m[32], p[32], t[32], rd[32], wr[32], tr[32], mb[32];
+    units_format_lat(jp_path(r, "total.lat_us.mean"), UNITS_TEXT, m, sizeof(m));
+    units_format_lat(jp_path(r, "total.lat_us.percentiles.99.9"), UNITS_TEXT, p, sizeof(p));
+    units_format_figure(jp_path(r, "total.iops"), UNITS_FIG_IOPS, t, sizeof(t));
+    units_format_figure(jp_path(r, "read.iops"), UNITS_FIG_IOPS, rd, sizeof(rd));
+    units_format_figure(jp_path(r, "write.iops"), UNITS_FIG_IOPS, wr, sizeof(wr));
+    units_format_figure(jp_path(r, "trim.iops"), UNITS_FIG_IOPS, tr, sizeof(tr));
+    units_format_figure(jp_path(r, "total.mb_s"), UNITS_FIG_MBS, mb, sizeof(mb));
+    fprintf(out, " %10s %10s %10s", t, rd, wr);
+    if (trim)
+        fprintf(out, " %10s", tr);
+    fprintf(out, " %10s %11s %11s", mb, m, p);
+}
+
+/* A run of several jobs: one job's figures in a round, under the group's line. */
+static void show_round_job(FILE *out, struct json_object *j, bool trim)
+{
+    char qd[256];
+    fprintf(out, "      ");
+    show_figures(out, j, trim);
+    fprintf(out, "  job %s", str(j, "label"));
     if (*results_depth_text(j, qd, sizeof(qd)))
         fprintf(out, "  %s", qd);
     fprintf(out, "\n");
@@ -189,9 +202,12 @@ static void show_rounds(FILE *out, struct json_object *doc, struct json_object *
         every = nr > 40 ? (unsigned)((nr + 29) / 30) : 1;
     bool dev = jp_at(jp_idx(rounds, 0), "device") != NULL;
     bool state = jp_at(jp_idx(rounds, 0), "state") != NULL;
-    fprintf(out, "\n%6s %10s %10s %10s %10s %11s %11s%s%s\n", "round",
-            sim ? "IOPS (sim)" : "IOPS", "read", "write", "MB/s", "lat mean", "lat 99.9%",
-            dev ? "     WA" : "", state ? "  state  fills: total   WDPC" : "");
+    const bool trim = read_has_trim(doc);   /* a trim column only when trims were issued */
+    fprintf(out, "\n%6s %10s %10s %10s", "round", sim ? "IOPS (sim)" : "IOPS", "read", "write");
+    if (trim)
+        fprintf(out, " %10s", "trim");
+    fprintf(out, " %10s %11s %11s%s%s\n", "MB/s", "lat mean", "lat 99.9%", dev ? "     WA" : "",
+            state ? "  state  fills: total   WDPC" : "");
     const bool multi = read_run_multi(doc);
     unsigned group = 0;
     for (size_t i = 0; i < nr; i++) {
@@ -203,15 +219,8 @@ static void show_rounds(FILE *out, struct json_object *doc, struct json_object *
         }
         if ((i + 1) % every && i + 1 != nr && i)
             continue;
-        char m[32], p[32], t[32], rd[32], wr[32], mb[32];
-        units_format_lat(jp_path(r, "total.lat_us.mean"), UNITS_TEXT, m, sizeof(m));
-        units_format_lat(jp_path(r, "total.lat_us.percentiles.99.9"), UNITS_TEXT, p, sizeof(p));
-        units_format_figure(jp_path(r, "total.iops"), UNITS_FIG_IOPS, t, sizeof(t));
-        units_format_figure(jp_path(r, "read.iops"), UNITS_FIG_IOPS, rd, sizeof(rd));
-        units_format_figure(jp_path(r, "write.iops"), UNITS_FIG_IOPS, wr, sizeof(wr));
-        units_format_figure(jp_path(r, "total.mb_s"), UNITS_FIG_MBS, mb, sizeof(mb));
-        fprintf(out, "%6.0f %10s %10s %10s %10s %11s %11s", jp_path(r, "round"), t, rd, wr, mb,
-                m, p);
+        fprintf(out, "%6.0f", jp_path(r, "round"));
+        show_figures(out, r, trim);
         if (dev) {
             char wa[32];
             units_format_figure(jp_path(r, "device.write_amplification"), UNITS_FIG_WAF, wa,
@@ -232,7 +241,7 @@ static void show_rounds(FILE *out, struct json_object *doc, struct json_object *
         fprintf(out, "\n");
         struct json_object *jobs = jp_arr_at(r, "jobs");   /* several in its group */
         for (size_t j = 0; jp_len(jobs) > 1 && j < jp_len(jobs); j++)
-            show_round_job(out, jp_idx(jobs, j));
+            show_round_job(out, jp_idx(jobs, j), trim);
     }
 }
 
