@@ -54,7 +54,8 @@ static void metrics_depth(const struct worker_stats *const *ws, unsigned n_worke
         area += ws[i]->inflight_ns;
         out->at_end += ws[i]->inflight_at_end;
         at_submit += (double)ws[i]->done_at_submit;
-        done += (double)(ws[i]->ios[IO_READ] + ws[i]->ios[IO_WRITE]);
+        for (int d = 0; d < IO_NDIR; d++)
+            done += (double)ws[i]->ios[d];
         out->at_submit_known |= ws[i]->done_at_submit_known;
         if (ws[i]->depth_how != DEPTH_NONE)
             out->how = ws[i]->depth_how;
@@ -73,7 +74,7 @@ void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, d
     hist_init(hr);
     hist_init(hw);
     hist_init(&out->lat_total);
-    uint64_t ios[IO_NDIR] = {0, 0}, bytes[IO_NDIR] = {0, 0};
+    uint64_t ios[IO_NDIR] = {0}, bytes[IO_NDIR] = {0};
     uint64_t elapsed_ns = 0;
     unsigned n_samples = UINT32_MAX;
     for (unsigned i = 0; i < n_workers; i++) {
@@ -113,7 +114,7 @@ void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, d
     for (size_t a = 0; a < sizeof(arrays) / sizeof(arrays[0]); a++)
         *arrays[a] = xcalloc(n_samples ? n_samples : 1, sizeof(double));
     for (unsigned k = 0; k < n_samples && sample_s > 0; k++) {
-        uint64_t si[IO_NDIR] = {0, 0}, sb[IO_NDIR] = {0, 0};
+        uint64_t si[IO_NDIR] = {0}, sb[IO_NDIR] = {0};
         for (unsigned i = 0; i < n_workers; i++)
             for (int d = 0; d < IO_NDIR; d++) {
                 si[d] += ws[i]->samples[k].ios[d];

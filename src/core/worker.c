@@ -218,7 +218,8 @@ static void pace_begin(struct worker *w, const struct round_limits *lim)
     flow_member_round(&w->flow);
     r->paced = r->rated || r->think_ns || wl->startdelay_ns || w->flow.g;
     r->next_issue = r->last_think = r->start;
-    r->due[IO_READ] = r->due[IO_WRITE] = (double)r->start;
+    for (int d = 0; d < IO_NDIR; d++)
+        r->due[d] = (double)r->start;
     if (!w->pace_seeded) {   /* once: fio seeds its poisson state once per job */
         rng_seed(&w->pace_rng, wl->seed ^ (0x9e3779b97f4a7c15ull * (w->id + 1)));
         w->pace_seeded = true;
@@ -349,8 +350,8 @@ static void round_begin(struct worker *w, const struct round_limits *lim)
 
     memset(s->ios, 0, sizeof(s->ios));
     memset(s->bytes, 0, sizeof(s->bytes));
-    hist_init(&s->lat[IO_READ]);
-    hist_init(&s->lat[IO_WRITE]);
+    for (int d = 0; d < IO_NDIR; d++)
+        hist_init(&s->lat[d]);
     s->n_samples = 0;
     s->data_sample_len = 0;
     s->data_generated = !w->fill_data;
@@ -611,11 +612,11 @@ static void round_account(struct worker *w, int n, uint64_t t)
             const char *tp = p->base.path ? p->base.path : "the target";
             if (u->result < 0)
                 worker_fail(w, "%s: %s of %u bytes at offset %llu failed: %s", tp,
-                            u->dir == IO_READ ? "read" : "write", u->len,
+                            io_dir_name(u->dir), u->len,
                             (unsigned long long)u->offset, strerror((int)-u->result));
             else
                 worker_fail(w, "%s: short %s at offset %llu: %lld of %u bytes", tp,
-                            u->dir == IO_READ ? "read" : "write",
+                            io_dir_name(u->dir),
                             (unsigned long long)u->offset, (long long)u->result, u->len);
             r->issuing = false;
         } else if (counted) {
@@ -1096,8 +1097,8 @@ static void pool_round_whole(struct worker_pool *p, const struct round_limits *l
         struct worker_stats *s = &p->whole[j];
         memset(s->ios, 0, sizeof(s->ios));
         memset(s->bytes, 0, sizeof(s->bytes));
-        hist_init(&s->lat[IO_READ]);
-        hist_init(&s->lat[IO_WRITE]);
+        for (int d = 0; d < IO_NDIR; d++)
+            hist_init(&s->lat[d]);
         s->start_ns = s->end_ns = 0;
         s->n_samples = 0;
         s->inflight_ns = 0;

@@ -33,6 +33,13 @@
 
 enum io_dir { IO_READ = 0, IO_WRITE = 1, IO_NDIR = 2 };
 
+/* A direction's word in messages and records: "read", "write" ("?" out of range). */
+static inline const char *io_dir_name(int dir)
+{
+    static const char *const names[] = {"read", "write", "trim"};
+    return dir >= 0 && dir < IO_NDIR ? names[dir] : "?";
+}
+
 struct io_unit {
     uint64_t offset;       /* bytes */
     uint32_t len;          /* bytes */
