@@ -255,7 +255,7 @@ static struct json_object *trace_json(const struct replay_session *s)
     if (t->files)
         json_object_object_add(o, "files", json_object_new_int64((int64_t)t->files));
     json_object_object_add(o, "extent_bytes", json_object_new_int64((int64_t)s->trace_extent));
-    for (int d = 0; d < IO_NDIR; d++) {
+    for (int d = 0; d < TRACE_NDIR; d++) {   /* the trace's directions: read, write */
         struct json_object *x = json_object_new_object();
         json_object_object_add(x, "ios", json_object_new_int64((int64_t)st->ios[d]));
         json_object_object_add(x, "bytes", json_object_new_int64((int64_t)st->bytes[d]));

@@ -31,9 +31,9 @@
 
 #include "stats/hist.h"
 
-enum io_dir { IO_READ = 0, IO_WRITE = 1, IO_NDIR = 2 };
+enum io_dir { IO_READ = 0, IO_WRITE = 1, IO_TRIM = 2, IO_NDIR = 3 };
 
-/* A direction's word in messages and records: "read", "write" ("?" out of range). */
+/* A direction's word in messages and records: "read", "write", "trim" ("?" out of range). */
 static inline const char *io_dir_name(int dir)
 {
     static const char *const names[] = {"read", "write", "trim"};

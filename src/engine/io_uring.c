@@ -215,6 +215,8 @@ static struct io_unit *uring_units(struct engine *e) { return e->units; }
 
 static int uring_queue(struct engine *e, struct io_unit *u)
 {
+    if (u->dir == IO_TRIM)   /* not yet: fio discards synchronously (BLKDISCARD, punch hole) */
+        return -EOPNOTSUPP;
     struct io_uring_sqe *sqe = io_uring_get_sqe(&e->ring);
     if (!sqe)
         return -EBUSY;

@@ -98,6 +98,8 @@ static struct io_unit *aio_units(struct engine *e) { return e->units; }
 
 static int aio_queue(struct engine *e, struct io_unit *u)
 {
+    if (u->dir == IO_TRIM)   /* not yet: fio discards synchronously (BLKDISCARD, punch hole) */
+        return -EOPNOTSUPP;
     if (e->n_staged >= e->depth)
         return -EBUSY;
     struct iocb *cb = &e->iocbs[u->index];
