@@ -123,8 +123,10 @@ sanitize:
 
 # fio's examples (issue 47, docs/workloads.md "fio's examples"): every one run with 2-second
 # rounds on the simulated drive (the table in $(BUILD)/fio-examples.md; a crash, a timeout or an
-# exit other than 0 or 2 fails), then the block-layer equivalence of eight of them with fio.
+# exit other than 0 or 2 fails), then the block-layer equivalence of eight of them with fio (its
+# group split checked first on made-up traces: blockeq.py --self-test).
 equivtest: $(BUILD)/ptsbench
+	@python3 scripts/blockeq.py --self-test
 	@PTSBENCH_DATADIR=$(CURDIR) python3 scripts/fio-examples.py --strict \
 	    --ptsbench $(BUILD)/ptsbench > $(BUILD)/fio-examples.md
 	@PTSBENCH_DATADIR=$(CURDIR) python3 scripts/blockeq.py --aa --ptsbench $(BUILD)/ptsbench

@@ -25,7 +25,9 @@ kernel's block_rq_issue/complete tracepoints never fire for it, see docs/workloa
      file's region, over N block-accesses of both traces, N the smaller trace's: the first N
      for a file of one group, N taken evenly over the trace for several groups) and the
      queue depth (requests in flight from issue to complete, time-weighted over the time when
-     any is);
+     any is); a file of several groups is compared group by group (split_groups: cut at the
+     pauses with no request in flight between its groups; each group as a file of one group,
+     and on its sequential share), as one trace only when a trace cannot be cut;
   5. each ptsbench trace compared with fio's: within TOL below, or a failure unless the pair is
      in --known (tests/fixtures/fio-examples/blockeq-known.tsv: differences understood and
      explained, printed with their reason; one that comes within says so).
@@ -214,6 +216,68 @@ def groups(path):
     return "several groups" if several else "one group"
 
 
+def n_groups(path):
+    """How many groups the file's jobs run in: a job section (not [global]) after the first
+    with stonewall or new_group (in its own lines or its [global]'s) starts a new one."""
+    n, seen = 0, False
+    sections = []
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.split(";")[0].split("#")[0].strip()
+            m = re.match(r"^\[(.+)\]$", line)
+            if m:
+                sections.append([m.group(1).strip(), False])
+            elif sections and re.match(r"^(stonewall|new_group)\b", line):
+                sections[-1][1] = True
+    glob = any(name == "global" and st for name, st in sections)
+    for name, st in sections:
+        if name == "global":
+            continue
+        if not seen or st or glob:
+            n += 1
+        seen = True
+    return max(1, n)
+
+
+GAP_LEAST = 0.001   # a pause between groups is at least this long (seconds)
+
+
+def split_groups(ev, n, seconds):
+    """The trace cut into its n groups (lists of events), or None when it cannot be: the
+    groups run one after another, so between two of them no request is in flight; the n-1
+    longest such idle gaps are the boundaries, each group busy (its first issue to its last
+    event) at least a quarter of its runtime (a set-up probe before the first group, ptsbench's
+    --engine fio's 48 reads, is not taken for a group). Within a group the loop device over
+    tmpfs is idle too, for microseconds; between groups fio and ptsbench end every job and
+    start the next group's, milliseconds (GAP_LEAST at least: a group is not cut in two at one
+    of its own microsecond pauses when the trace holds fewer groups than the file)."""
+    if n <= 1:
+        return [ev]
+    gaps, depth, last_c = [], 0, None
+    for i, (t, kind, _, _, _) in enumerate(ev):
+        if kind == "D":
+            if depth == 0 and last_c is not None:
+                gaps.append((t - last_c, i))
+            depth += 1
+        else:
+            depth = max(0, depth - 1)
+            if depth == 0:
+                last_c = t
+    least, cuts = seconds / 4.0, []
+    for gap, i in sorted(gaps, reverse=True):
+        if gap < GAP_LEAST:
+            break
+        bounds = [0] + sorted(cuts + [i]) + [len(ev)]
+        if all(ev[b - 1][0] - ev[a][0] >= least for a, b in zip(bounds, bounds[1:])):
+            cuts.append(i)
+            if len(cuts) == n - 1:
+                break
+    if len(cuts) < n - 1:
+        return None
+    cuts = [0] + sorted(cuts) + [len(ev)]
+    return [ev[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
 # The depth is printed, and judged only with --judge-depth: fio's own depth on this loop device
 # over tmpfs is decided by noise (fio-seq-read.fio, 256 KiB reads at QD 16: 13.5, 14, 2.1, 4.5,
 # 3.8 in five runs of one day, 2.1 and 4.5 back to back; the device completes faster than fio
@@ -259,6 +323,54 @@ def compare(a, b, region, tol):
     return within(d, tol), d
 
 
+def sequential(ev):
+    """The share of a trace's requests that start where one of the 64 issued before it ended
+    (several jobs of a group each sequential interleave): what tells a group's sequential
+    pattern from its random one when each of its blocks is accessed once (ssd-test.fio's 4 KiB
+    requests over 10 GiB: the hottest shares are then the same for both)."""
+    ends, seq, n = collections.deque(maxlen=64), 0, 0
+    for _, kind, _, sector, count in ev:
+        if kind != "D":
+            continue
+        n += 1
+        seq += sector in ends
+        ends.append(sector + count)
+    return seq / n if n else 0.0
+
+
+SEQ_TOL = 0.05   # a group's sequential share, ptsbench against fio (fio against fio: 0 to 0.1)
+
+
+def compare_groups(a, b, n, seconds, region, aa=None):
+    """(ok, d) of trace b against trace a group by group (split_groups), each group judged
+    with the one-group tolerances (widened by aa's same group where aa, a compare_groups
+    result of fio against fio, is given): d holds each figure's largest difference over the
+    groups and "groups", every group's (ok, d, fio's figures, b's); None when either trace
+    cannot be cut into n groups."""
+    ga, gb = split_groups(a["_ev"], n, seconds), split_groups(b["_ev"], n, seconds)
+    if not ga or not gb:
+        return None
+    per = []
+    for i, (ea, eb) in enumerate(zip(ga, gb)):
+        ma, mb = measures(ea), measures(eb)
+        if not ma or not mb:
+            return None
+        ok, d = compare(ma, mb, region, TOL["one group"])
+        ma["sequential"], mb["sequential"] = sequential(ea), sequential(eb)
+        d["sequential"] = abs(ma["sequential"] - mb["sequential"])
+        ok = ok and d["sequential"] <= SEQ_TOL
+        if not ok and aa:
+            ok = within(d, widened(TOL["one group"], aa["groups"][i][1])) and \
+                d["sequential"] <= max(SEQ_TOL, 1.5 * aa["groups"][i][1]["sequential"])
+            d["by_aa"] = ok
+        per.append((ok, d, ma, mb))
+    d = {k: max(g[1][k] for g in per) for k in ("read_share", "size_split", "hot", "depth",
+                                                  "depth_rel", "sequential")}
+    d["groups"] = per
+    d["by_aa"] = any(g[1].get("by_aa") for g in per)
+    return all(g[0] for g in per), d
+
+
 class Device:
     """A loop device over a sparse file in a directory of /dev/shm of our own."""
 
@@ -290,7 +402,10 @@ def captured(a, dev, tmp, tag, cmd, timeout):
     dev.discard()
     if rc != 0:
         return None, line or "exit %s" % rc
-    m = measures(parse_trace(trace))
+    ev = parse_trace(trace)
+    m = measures(ev)
+    if m:
+        m["_ev"] = ev
     return m, "" if m else "no request in the trace"
 
 
@@ -307,11 +422,21 @@ def one_file(a, dev, name, tmp):
         res["error"] = "fio: " + why
         return res
     res["runs"]["fio"] = fio
+    n = n_groups(os.path.join(a.dir, name)) if res["groups"] == "several groups" else 1
+
+    def versus(tag, m, aa=None):
+        """Group by group where both traces split into the file's groups, else as one trace."""
+        if n > 1:
+            by = compare_groups(fio, m, n, a.seconds, res["region"], aa)
+            if by:
+                return by
+            res.setdefault("unsplit", []).append(tag)
+        return compare(fio, m, res["region"], TOL[res["groups"]])
     if a.aa:
         fio2, why = captured(a, dev, tmp, "fio-aa", [a.fio, "--output-format=terse", copy], limit)
         if fio2:
             res["runs"]["fio-aa"] = fio2
-            res["compared"]["fio-aa"] = compare(fio, fio2, res["region"], TOL[res["groups"]])
+            res["compared"]["fio-aa"] = versus("fio-aa", fio2)
     for eng in a.engines:
         out = os.path.join(tmp, "out-" + eng)
         cmd = [a.ptsbench, "run", "--target", dev.dev, "--workload", copy, "--engine", eng,
@@ -321,9 +446,10 @@ def one_file(a, dev, name, tmp):
         tag = "pts-" + eng
         if m:
             res["runs"][tag] = m
-            ok, d = compare(fio, m, res["region"], TOL[res["groups"]])
-            if not ok and "fio-aa" in res["compared"]:   # within fio's own repeatability?
-                ok = within(d, widened(TOL[res["groups"]], res["compared"]["fio-aa"][1]))
+            aa = res["compared"].get("fio-aa", (None, None))[1]
+            ok, d = versus(tag, m, aa if aa and "groups" in aa else None)
+            if not ok and aa and "groups" not in d and "groups" not in aa:
+                ok = within(d, widened(TOL[res["groups"]], aa))   # fio's own repeatability?
                 d["by_aa"] = ok
             res["compared"][tag] = (ok, d)
         else:
@@ -350,17 +476,81 @@ def print_file(r):
             else "OUT "
         if (r["file"], tag) in KNOWN:
             verdict = "ok (a known row: drop it if it stays within) " if ok else "known OUT "
+        if "groups" in d:
+            print("   %-12s vs fio: %s group by group (%d groups, one-group tolerances): "
+                  "largest differences read share %s, size split %s, hottest %s, sequential %s, "
+                  "depth %.2f (%s)%s" % (tag, verdict, len(d["groups"]), pct(d["read_share"]),
+                              pct(d["size_split"]), pct(d["hot"]), pct(d["sequential"]),
+                              d["depth"],
+                              pct(d["depth_rel"]), "" if JUDGE_DEPTH else " not judged"))
+            for i, (gok, gd, ma, mb) in enumerate(d["groups"]):
+                print("     group %d: %s %d/%d requests, reads %s/%s; read share %s, size split "
+                      "%s, hottest %s (fio %s, %s %s), sequential %s/%s, depth %.1f/%.1f" % (
+                          i + 1, "ok " if gok else "OUT", ma["requests"], mb["requests"],
+                          pct(ma["read_share"]), pct(mb["read_share"]), pct(gd["read_share"]),
+                          pct(gd["size_split"]), pct(gd["hot"]),
+                          "/".join(pct(v) for v in gd["hot_a"].values()), tag,
+                          "/".join(pct(v) for v in gd["hot_b"].values()),
+                          pct(ma["sequential"]), pct(mb["sequential"]), ma["depth"],
+                          mb["depth"]))
+            continue
         print("   %-12s vs fio: %s  read share %s, size split %s, hottest %s (fio %s, %s %s), "
-              "depth %.2f (%s)%s" % (
+              "depth %.2f (%s)%s%s" % (
                   tag, verdict, pct(d["read_share"]), pct(d["size_split"]),
                   pct(d["hot"]), "/".join(pct(v) for v in d["hot_a"].values()), tag,
                   "/".join(pct(v) for v in d["hot_b"].values()), d["depth"],
-                  pct(d["depth_rel"]), "" if JUDGE_DEPTH else " not judged"))
+                  pct(d["depth_rel"]), "" if JUDGE_DEPTH else " not judged",
+                  " (as one trace: not split into its groups)" if tag in r.get("unsplit", [])
+                  else ""))
     for tag, why in r["refused"].items():
         print("   %-12s not compared: %s" % (tag, why))
     for (f, tag), why in KNOWN.items():
         if f == r["file"] and tag in r["compared"] and not r["compared"][tag][0]:
             print("   %-12s known: %s" % (tag, why))
+
+
+def self_test():
+    """Checks of the group split on made-up traces (no device, no root): 0 when they hold."""
+    def trace(groups, probe):
+        ev, t = [], 0.0
+        for i in range(probe):      # a set-up probe a second before the first group
+            ev += [(t, "D", "R", i * 8, 8), (t + 1e-4, "C", "R", i * 8, 8)]
+            t += 2e-4
+        t += 1.0
+        for g, (d, seq) in enumerate(groups):
+            for i in range(5000):   # 1 s of requests, idle 50 us between them
+                sector = i * 8 if seq else (i * 7919 % 5000) * 64
+                ev += [(t, "D", d, sector, 8), (t + 1e-4, "C", d, sector, 8)]
+                t += 2e-4 + (5e-5 if i % 2 else 0)
+            t += 0.01               # the pause between groups
+        return ev
+    kinds = [("R", True), ("R", False), ("W", True), ("W", False)]
+    fails = []
+    cut = split_groups(trace(kinds, 48), 4, 2)
+    if not cut or [len(g) for g in cut] != [10096, 10000, 10000, 10000]:
+        fails.append("ssd-test-like trace not cut into its 4 groups: %s" %
+                     (cut and [len(g) for g in cut]))
+    elif [round(sequential(g), 2) for g in cut] != [1.0, 0.0, 1.0, 0.0]:
+        fails.append("sequential shares %s" % [sequential(g) for g in cut])
+    if split_groups(trace(kinds[:2], 0), 4, 2) is not None:
+        fails.append("a trace of 2 groups cut into 4")
+    for name, n in (("ssd-test.fio", 4), ("tiobench-example.fio", 4), ("butterfly.fio", 1),
+                    ("fio-seq-read.fio", 1)):
+        got = n_groups(os.path.join(FIXTURES, name))
+        if got != n:
+            fails.append("%s: %d groups, not %d" % (name, got, n))
+    a = {"_ev": trace(kinds, 0)}
+    b = {"_ev": trace([kinds[0], kinds[3], kinds[2], kinds[1]], 48)}
+    by = compare_groups(a, a, 4, 2, 5000 * 64 * 512)
+    if not by or not by[0]:
+        fails.append("a trace against itself not within")
+    by = compare_groups(a, b, 4, 2, 5000 * 64 * 512)
+    if not by or by[0] or [g[0] for g in by[1]["groups"]] != [True, False, True, False]:
+        fails.append("groups 2 and 4 swapped (read and write) not found out")
+    for f in fails:
+        print("blockeq self-test: FAIL %s" % f)
+    print("blockeq self-test: %s" % ("ok" if not fails else "%d failed" % len(fails)))
+    return 1 if fails else 0
 
 
 def skip_reason(a):
@@ -389,7 +579,11 @@ def main():
                     help="fail on the depth too (noise decides it on a loop device over tmpfs)")
     ap.add_argument("--known", default=os.path.join(FIXTURES, "blockeq-known.tsv"),
                     help="differences known and explained (file, run, why): printed, not failed")
+    ap.add_argument("--self-test", action="store_true",
+                    help="check the group split on made-up traces and exit (no root)")
     a = ap.parse_args()
+    if a.self_test:
+        return self_test()
     global JUDGE_DEPTH
     JUDGE_DEPTH = a.judge_depth
     KNOWN.update(load_known(a.known))
@@ -434,6 +628,12 @@ def main():
         for r in results:
             for m in r["runs"].values():
                 m.pop("_issues", None)
+                m.pop("_ev", None)
+            for _, d in r["compared"].values():
+                for g in d.get("groups", []):
+                    g[1].pop("_issues", None)
+                if "groups" in d:
+                    d["groups"] = [{"ok": g[0], "differences": g[1]} for g in d["groups"]]
         json.dump({"tolerances": TOL, "files": results}, sys.stdout, indent=1)
         print()
     print("blockeq: %d files, %d comparisons with fio made, %d outside the tolerances and not "
