@@ -213,8 +213,9 @@ static void pace_begin(struct worker *w, const struct round_limits *lim)
         r->last_counted = r->start;
     }
     r->think_ns = wl->thinktime_ns * k;
-    r->rated = wl->rate_bps[0] || wl->rate_bps[1] || wl->rate_iops_dir[0] ||
-               wl->rate_iops_dir[1];
+    r->rated = false;
+    for (int d = 0; d < IO_NDIR; d++)
+        r->rated |= wl->rate_bps[d] || wl->rate_iops_dir[d];
     flow_member_round(&w->flow);
     r->paced = r->rated || r->think_ns || wl->startdelay_ns || w->flow.g;
     r->next_issue = r->last_think = r->start;
@@ -543,7 +544,7 @@ static void round_fill(struct worker *w)
                 w->data_writes_seen++ % WORKER_DATA_EVERY == 0)
                 sample_write(w, u, fill_data);
         }
-        if (count_writes == (u->dir == IO_WRITE))
+        if (count_writes == (u->dir != IO_READ))   /* trims count as writes do */
             r->issued += u->len;
         int ret = ops->queue(w->eng, u);
         if (ret < 0) {
