@@ -225,6 +225,34 @@ static int prepare_target(struct run_record *rec, bool sim_target,
     return prepare_ranges(rec, err, errlen);
 }
 
+/* Trims (rw=trim, randtrim, trimwrite): a target that cannot discard refused before anything
+ * is written (engine_trim_check); the native engines' trims noted as synchronous (engine.h:
+ * engine_trims), on the results' workload. */
+static int prepare_trims(struct run_record *rec, char *err, size_t errlen)
+{
+    bool trims = rec->wl.trim;
+    for (unsigned j = 0; j < rec->jobs.n; j++)
+        trims |= rec->jobs.jobs[j].wl.trim;
+    const enum target_kind k = rec->target.kind;
+    if (!trims || (k != TARGET_BLOCK && k != TARGET_FILE))
+        return 0;
+    if (engine_trim_check(rec->target.path, k == TARGET_BLOCK, err, errlen) != 0)
+        return -1;
+    if (rec->engine->flags & ENGINE_F_WHOLE_ROUND)
+        return 0;
+    static const char note[] = "trims issued synchronously, as fio's io_uring and libaio "
+                               "(BLKDISCARD, or a punched hole in a file), timed to the "
+                               "syscall's return: one trim in flight per worker at a time, "
+                               "whatever the depth (the depth figure counts a trim from its "
+                               "batch's submission to its reaping)";
+    if (rec->wl.trim)
+        wl_note_add(&rec->wl, note);
+    for (unsigned j = 0; j < rec->jobs.n; j++)
+        if (rec->jobs.jobs[j].wl.trim)
+            wl_note_add(&rec->jobs.jobs[j].wl, note);
+    return 0;
+}
+
 /* What the run will write checked before anything is written: --precondition and --purge not
  * with --remote, --resume on the same target, the layout, the target's safety, the purge's
  * plan. 0, or -1 with err. */
@@ -249,6 +277,8 @@ static int prepare_writes(struct run_record *rec, char *err, size_t errlen)
             step_layout_refused(err, errlen);
         return -1;
     }
+    if (prepare_trims(rec, err, errlen) != 0)
+        return -1;
     if (c->purge != PURGE_NONE) {   /* the plan, checked before anything is written */
         struct run_ctx ctx = {.target = &rec->target};
         struct purge_plan plan;
