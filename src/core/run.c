@@ -513,13 +513,25 @@ static void round_state_text(const struct run_record *rec, const struct round_me
                  w->average > 0 ? 100 * w->slope_excursion / w->average : 0);
 }
 
+/* The writes' IOPS, and " t N" with the trims' when the round issued trims. */
+static void write_trim_text(const struct round_metrics *m, char *buf, size_t len)
+{
+    units_format_figure(m->write.iops, UNITS_FIG_IOPS, buf, len);
+    if (!m->trim.ios)
+        return;
+    char t[32];
+    units_format_figure(m->trim.iops, UNITS_FIG_IOPS, t, sizeof(t));
+    size_t l = strlen(buf);
+    snprintf(buf + l, len - l, " t %s", t);
+}
+
 /* One job's figures in a round, indented under the group's line. */
 static void print_job_line(const struct round_metrics *j)
 {
-    char iops[32], r[32], w[32], mb[32], mean[32], p999[32], qd[256];
+    char iops[32], r[32], w[64], mb[32], mean[32], p999[32], qd[256];
     units_format_figure(j->total.iops, UNITS_FIG_IOPS, iops, sizeof(iops));
     units_format_figure(j->read.iops, UNITS_FIG_IOPS, r, sizeof(r));
-    units_format_figure(j->write.iops, UNITS_FIG_IOPS, w, sizeof(w));
+    write_trim_text(j, w, sizeof(w));
     units_format_figure(j->total.mb_s, UNITS_FIG_MBS, mb, sizeof(mb));
     units_format_figure(j->total.lat.mean_us, UNITS_FIG_LAT, mean, sizeof(mean));
     units_format_figure(j->total.lat.pct_us[METRICS_P99_9], UNITS_FIG_LAT, p999, sizeof(p999));
@@ -530,10 +542,10 @@ static void print_job_line(const struct round_metrics *j)
 
 static void print_round(const struct run_record *rec, const struct round_metrics *m)
 {
-    char iops[32], r[32], w[32], mb[32], mean[32], p999[32], ss[256];
+    char iops[32], r[32], w[64], mb[32], mean[32], p999[32], ss[256];
     units_format_figure(m->total.iops, UNITS_FIG_IOPS, iops, sizeof(iops));
     units_format_figure(m->read.iops, UNITS_FIG_IOPS, r, sizeof(r));
-    units_format_figure(m->write.iops, UNITS_FIG_IOPS, w, sizeof(w));
+    write_trim_text(m, w, sizeof(w));
     units_format_figure(m->total.mb_s, UNITS_FIG_MBS, mb, sizeof(mb));
     units_format_figure(m->total.lat.mean_us, UNITS_FIG_LAT, mean, sizeof(mean));
     units_format_figure(m->total.lat.pct_us[METRICS_P99_9], UNITS_FIG_LAT, p999, sizeof(p999));
