@@ -238,13 +238,21 @@ static int prepare_trims(struct run_record *rec, char *err, size_t errlen)
         return 0;
     if (engine_trim_check(rec->target.path, k == TARGET_BLOCK, err, errlen) != 0)
         return -1;
-    if (rec->engine->flags & ENGINE_F_WHOLE_ROUND)
+    if (rec->engine->flags & ENGINE_F_WHOLE_ROUND) {
+        if (k == TARGET_FILE)   /* fio's os_trim: ioctl BLKDISCARD, ENOTTY on a file */
+            return errf(err, errlen, "%s: fio trims only block devices (ioctl BLKDISCARD, "
+                        "which a file refuses): rw=trim, randtrim and trimwrite on a file "
+                        "run on ptsbench's own engines (a punched hole)", rec->target.path);
         return 0;
-    static const char note[] = "trims issued synchronously, as fio's io_uring and libaio "
-                               "(BLKDISCARD, or a punched hole in a file), timed to the "
-                               "syscall's return: one trim in flight per worker at a time, "
-                               "whatever the depth (the depth figure counts a trim from its "
-                               "batch's submission to its reaping)";
+    }
+    const char *const note = k == TARGET_BLOCK
+        ? "trims issued synchronously, as fio's io_uring and libaio (ioctl BLKDISCARD), timed "
+          "to the syscall's return: one trim in flight per worker at a time, whatever the "
+          "depth (the depth figure counts a trim from its batch's submission to its reaping)"
+        : "trims issued synchronously, as fio's io_uring and libaio, as a punched hole "
+          "(fallocate PUNCH_HOLE, KEEP_SIZE; fio's BLKDISCARD fails on a file), timed to the "
+          "syscall's return: one trim in flight per worker at a time, whatever the depth (the "
+          "depth figure counts a trim from its batch's submission to its reaping)";
     if (rec->wl.trim)
         wl_note_add(&rec->wl, note);
     for (unsigned j = 0; j < rec->jobs.n; j++)
