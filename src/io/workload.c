@@ -1092,7 +1092,7 @@ static int wl_set_rate_iops(void *obj, const char *value, char *why, size_t whyl
         return WL_BAD_VALUE;
     for (unsigned d = 0; d < 3; d++)
         wl->rate_iops_dir[d] = (unsigned)v[d];
-    wl->rate_iops = !strchr(value, ',') ? (unsigned)v[0] : 0;   /* one value: the old form */
+    wl->rate_iops = !strpbrk(value, ",:") ? (unsigned)v[0] : 0;   /* one value: the old form */
     return WL_OK;
 }
 
@@ -2132,7 +2132,9 @@ static int wl_validate_mix(struct workload *wl, const char *src, char *err, size
     }
     if (wl_rw_mixed(wl->rw))
         return 0;
-    const char *only = wl_rw_read_pct(wl->rw) == 100 ? "only reads" : "only writes";
+    const char *only = wl_rw_read_pct(wl->rw) == 100 ? "only reads"
+                       : wl->trimwrite ? "only trims, each followed by a write of its block"
+                       : wl->trim ? "only trims" : "only writes";
     const char *want = wl_rw_random(wl->rw) ? "randrw" : "rw";
     return errf(err, errlen,
                 "%s: a read/write mix (rwmixread=%u) contradicts rw=%s%s, which %s; "
@@ -2345,14 +2347,12 @@ static int wl_validate_prio(struct workload *wl, const char *src, char *err, siz
 
 /* Trims (rw=trim, randtrim, trimwrite, randtrimwrite): what fio does differently. verify
  * (trimwrite + verify) and zonemode=zbd (a zoned drive's trims reset zones) are refused by
- * their own rows. */
+ * their own rows, rwmixread as with rw=read (wl_validate_mix), a host-managed zoned target
+ * as for writes (run_check_safety). */
 static void wl_validate_trim(struct workload *wl)
 {
     if (!wl->trim)
         return;
-    if (wl->mix_set)
-        wl_note(wl, "rwmixread: not used by a trim job (fio's: trims, %s)",
-                    wl->trimwrite ? "each followed by a write of its block" : "no reads");
     if (wl->buffered)
         wl_note(wl, "direct=0: trims go to the device as fio's (a discard or a punched "
                         "hole), not through the page cache; %s",
