@@ -48,8 +48,13 @@ void live_meter_hook(void *arg, const struct pool_progress *p)
     m->printed = true;
     m->last_print_ns = now;
     const double secs = (double)p->elapsed_ns / 1e9;
-    const double bytes = (double)(p->bytes[IO_READ] + p->bytes[IO_WRITE]) * m->weight;
-    const double ios = (double)(p->ios[IO_READ] + p->ios[IO_WRITE]) * m->weight;
+    uint64_t all_bytes = 0, all_ios = 0;
+    for (int d = 0; d < IO_NDIR; d++) {
+        all_bytes += p->bytes[d];
+        all_ios += p->ios[d];
+    }
+    const double bytes = (double)all_bytes * m->weight;
+    const double ios = (double)all_ios * m->weight;
     const double mb_s = secs > 0 ? bytes / secs / 1e6 : 0;
     const char *sim = m->sim ? " (simulated, virtual time)" : "";
     char done[32], eta[32];

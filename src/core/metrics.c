@@ -54,7 +54,8 @@ static void metrics_depth(const struct worker_stats *const *ws, unsigned n_worke
         area += ws[i]->inflight_ns;
         out->at_end += ws[i]->inflight_at_end;
         at_submit += (double)ws[i]->done_at_submit;
-        done += (double)(ws[i]->ios[IO_READ] + ws[i]->ios[IO_WRITE]);
+        for (int d = 0; d < IO_NDIR; d++)
+            done += (double)ws[i]->ios[d];
         out->at_submit_known |= ws[i]->done_at_submit_known;
         if (ws[i]->depth_how != DEPTH_NONE)
             out->how = ws[i]->depth_how;
@@ -70,10 +71,12 @@ void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, d
 {
     memset(out, 0, sizeof(*out));
     struct hist *hr = xcalloc(1, sizeof(*hr)), *hw = xcalloc(1, sizeof(*hw));
+    struct hist *ht = xcalloc(1, sizeof(*ht));
     hist_init(hr);
     hist_init(hw);
+    hist_init(ht);
     hist_init(&out->lat_total);
-    uint64_t ios[IO_NDIR] = {0, 0}, bytes[IO_NDIR] = {0, 0};
+    uint64_t ios[IO_NDIR] = {0}, bytes[IO_NDIR] = {0};
     uint64_t elapsed_ns = 0;
     unsigned n_samples = UINT32_MAX;
     for (unsigned i = 0; i < n_workers; i++) {
@@ -84,6 +87,7 @@ void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, d
         }
         hist_merge(hr, &s->lat[IO_READ]);
         hist_merge(hw, &s->lat[IO_WRITE]);
+        hist_merge(ht, &s->lat[IO_TRIM]);
         uint64_t e = s->end_ns > s->start_ns ? s->end_ns - s->start_ns : 0;
         if (e > elapsed_ns)
             elapsed_ns = e;   /* workers run concurrently: the round lasts as long as the longest */
@@ -94,15 +98,23 @@ void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, d
         n_samples = 0;
     hist_merge(&out->lat_total, hr);
     hist_merge(&out->lat_total, hw);
+    hist_merge(&out->lat_total, ht);
 
     /* Elapsed virtual time for a scaled target is real device time: weight applies to counts. */
     double elapsed_s = (double)elapsed_ns / 1e9;
     out->elapsed_s = elapsed_s;
     dir_fill(&out->read, ios[IO_READ], bytes[IO_READ], elapsed_s, weight, hr);
     dir_fill(&out->write, ios[IO_WRITE], bytes[IO_WRITE], elapsed_s, weight, hw);
-    dir_fill(&out->total, ios[0] + ios[1], bytes[0] + bytes[1], elapsed_s, weight, &out->lat_total);
+    dir_fill(&out->trim, ios[IO_TRIM], bytes[IO_TRIM], elapsed_s, weight, ht);
+    dir_fill(&out->total, ios[IO_READ] + ios[IO_WRITE] + ios[IO_TRIM],
+             bytes[IO_READ] + bytes[IO_WRITE] + bytes[IO_TRIM], elapsed_s, weight,
+             &out->lat_total);
     out->lat_dir[IO_READ] = hr;
     out->lat_dir[IO_WRITE] = hw;
+    const bool trims = ios[IO_TRIM] > 0;
+    out->lat_dir[IO_TRIM] = trims ? ht : NULL;
+    if (!trims)
+        free(ht);
     out->weight = weight;
 
     struct sample_series *ss = &out->samples;
@@ -112,8 +124,12 @@ void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, d
                          &ss->mb_s, &ss->read_mb_s, &ss->write_mb_s};
     for (size_t a = 0; a < sizeof(arrays) / sizeof(arrays[0]); a++)
         *arrays[a] = xcalloc(n_samples ? n_samples : 1, sizeof(double));
+    if (trims) {
+        ss->trim_iops = xcalloc(n_samples ? n_samples : 1, sizeof(double));
+        ss->trim_mb_s = xcalloc(n_samples ? n_samples : 1, sizeof(double));
+    }
     for (unsigned k = 0; k < n_samples && sample_s > 0; k++) {
-        uint64_t si[IO_NDIR] = {0, 0}, sb[IO_NDIR] = {0, 0};
+        uint64_t si[IO_NDIR] = {0}, sb[IO_NDIR] = {0};
         for (unsigned i = 0; i < n_workers; i++)
             for (int d = 0; d < IO_NDIR; d++) {
                 si[d] += ws[i]->samples[k].ios[d];
@@ -126,6 +142,12 @@ void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, d
         ss->read_mb_s[k] = units_mb((double)sb[IO_READ] * f);
         ss->write_mb_s[k] = units_mb((double)sb[IO_WRITE] * f);
         ss->mb_s[k] = ss->read_mb_s[k] + ss->write_mb_s[k];
+        if (trims) {   /* added only here: the sums of a round without trims stay as they were */
+            ss->trim_iops[k] = (double)si[IO_TRIM] * f;
+            ss->trim_mb_s[k] = units_mb((double)sb[IO_TRIM] * f);
+            ss->iops[k] += ss->trim_iops[k];
+            ss->mb_s[k] += ss->trim_mb_s[k];
+        }
     }
     metrics_depth(ws, n_workers, elapsed_ns, &out->depth);
     for (unsigned i = 0; i < n_workers; i++) {   /* fio's cmdprio keys: the raised share */
@@ -189,6 +211,8 @@ void metrics_free(struct round_metrics *m)
     free(ss->mb_s);
     free(ss->read_mb_s);
     free(ss->write_mb_s);
+    free(ss->trim_iops);
+    free(ss->trim_mb_s);
     memset(ss, 0, sizeof(*ss));
     free(m->hosts);
     m->hosts = NULL;

@@ -55,6 +55,7 @@ struct sample_series {
     double interval_s;
     double *iops, *read_iops, *write_iops;
     double *mb_s, *read_mb_s, *write_mb_s;
+    double *trim_iops, *trim_mb_s;   /* NULL unless the round issued trims */
 };
 
 /* What the device itself reports for a round (the simulated drive: its FTL counters), in
@@ -117,11 +118,12 @@ extern const char *const metrics_depth_how_names[];   /* by enum depth_how: "non
 struct round_metrics {
     unsigned round;            /* 1-based */
     double elapsed_s;
-    struct dir_metrics read, write, total;
+    struct dir_metrics read, write, total;   /* total: every direction, trims too */
+    struct dir_metrics trim;   /* rw=trim, randtrim, trimwrite; recorded only when trim.ios */
     struct sample_series samples;
     struct lat_round lat_target;   /* latency_target's depth search (core/lat_target.h) */
     struct hist lat_total;     /* merged, kept for later merges (reports) */
-    struct hist *lat_dir[IO_NDIR];   /* read, write (NULL: not kept): recorded per round as
+    struct hist *lat_dir[IO_NDIR];   /* read, write, trim (NULL: not kept; trim: no trims): recorded per round as
                                         lat_hist (results_lat_hist_add); metrics_free frees */
     double weight;             /* metrics_compute's: the histograms' count scale (above) */
     struct device_round device;

@@ -40,8 +40,8 @@
 static void measure_init(struct replay_measure *m)
 {
     memset(m, 0, sizeof(*m));
-    hist_init(&m->lat[IO_READ]);
-    hist_init(&m->lat[IO_WRITE]);
+    for (int d = 0; d < IO_NDIR; d++)
+        hist_init(&m->lat[d]);
     hist_init(&m->late);
     m->busy_known = true;
 }
@@ -255,14 +255,13 @@ static struct json_object *trace_json(const struct replay_session *s)
     if (t->files)
         json_object_object_add(o, "files", json_object_new_int64((int64_t)t->files));
     json_object_object_add(o, "extent_bytes", json_object_new_int64((int64_t)s->trace_extent));
-    const char *dn[IO_NDIR] = {"read", "write"};
-    for (int d = 0; d < IO_NDIR; d++) {
+    for (int d = 0; d < TRACE_NDIR; d++) {   /* the trace's directions: read, write */
         struct json_object *x = json_object_new_object();
         json_object_object_add(x, "ios", json_object_new_int64((int64_t)st->ios[d]));
         json_object_object_add(x, "bytes", json_object_new_int64((int64_t)st->bytes[d]));
         if (t->has_done)
             json_object_object_add(x, "lat_mean_us", jnum(st->lat_mean_us[d]));
-        json_object_object_add(o, dn[d], x);
+        json_object_object_add(o, io_dir_name(d), x);
     }
     const uint64_t n = st->ios[0] + st->ios[1];
     json_object_object_add(o, "ios", json_object_new_int64((int64_t)n));
@@ -443,11 +442,11 @@ static void account(struct loop *L, int n, uint64_t t, char *err, size_t errlen,
             *failed = 1;
             if (u->result < 0)
                 errf(err, errlen, "%s of %u bytes at offset %llu failed: %s",
-                     u->dir == IO_READ ? "read" : "write", u->len,
+                     io_dir_name(u->dir), u->len,
                      (unsigned long long)u->offset, strerror((int)-u->result));
             else
                 errf(err, errlen, "short %s at offset %llu: %lld of %u bytes",
-                     u->dir == IO_READ ? "read" : "write", (unsigned long long)u->offset,
+                     io_dir_name(u->dir), (unsigned long long)u->offset,
                      (long long)u->result, u->len);
         }
         L->m->ios[u->dir]++;
@@ -635,8 +634,8 @@ static int run_fio(struct replay_session *s, volatile sig_atomic_t *stop)
             .time_scale_pct = (unsigned)llround(100 * c->speed), .dir = dir, .label = label,
         };
         struct worker_stats *ws = xcalloc(1, sizeof(*ws));
-        hist_init(&ws->lat[IO_READ]);
-        hist_init(&ws->lat[IO_WRITE]);
+        for (int d = 0; d < IO_NDIR; d++)
+            hist_init(&ws->lat[d]);
         double util;
         int rc = fio_replay_run(&o, ws, &util, version, sizeof(version), err, sizeof(err));
         if (rc != 0) {

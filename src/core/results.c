@@ -64,8 +64,17 @@ static struct json_object *array_json(const double *v, unsigned n)
 void results_figures_add(struct json_object *o, const struct dir_metrics *read,
                          const struct dir_metrics *write, const struct dir_metrics *total)
 {
+    results_figures_trim_add(o, read, write, NULL, total);
+}
+
+void results_figures_trim_add(struct json_object *o, const struct dir_metrics *read,
+                              const struct dir_metrics *write, const struct dir_metrics *trim,
+                              const struct dir_metrics *total)
+{
     jw_add(o, "read", dir_json(read));
     jw_add(o, "write", dir_json(write));
+    if (trim && trim->ios)   /* only where trims were issued: other results keep their shape */
+        jw_add(o, "trim", dir_json(trim));
     jw_add(o, "total", dir_json(total));
 }
 
@@ -185,6 +194,8 @@ void results_lat_hist_add(struct json_object *o, const struct round_metrics *m)
     jw_add(h, "weight", jw_num(m->weight > 0 ? m->weight : 1));
     jw_add(h, "read", hist_pairs_json(m->lat_dir[IO_READ]));
     jw_add(h, "write", hist_pairs_json(m->lat_dir[IO_WRITE]));
+    if (m->lat_dir[IO_TRIM])
+        jw_add(h, "trim", hist_pairs_json(m->lat_dir[IO_TRIM]));
     jw_add(o, "lat_hist", h);
 }
 
@@ -199,6 +210,10 @@ static struct json_object *samples_json(const struct sample_series *s)
     jw_add(so, "mb_s", array_json(s->mb_s, s->n));
     jw_add(so, "read_mb_s", array_json(s->read_mb_s, s->n));
     jw_add(so, "write_mb_s", array_json(s->write_mb_s, s->n));
+    if (s->trim_iops) {   /* a round that issued trims */
+        jw_add(so, "trim_iops", array_json(s->trim_iops, s->n));
+        jw_add(so, "trim_mb_s", array_json(s->trim_mb_s, s->n));
+    }
     return so;
 }
 
@@ -214,7 +229,7 @@ static void round_jobs_add(struct json_object *o, const struct round_metrics *m)
         struct json_object *jo = json_object_new_object();
         jw_add(jo, "label", jw_str(jm->label ? jm->label : ""));
         jw_add(jo, "elapsed_s", jw_num(jm->elapsed_s));
-        results_figures_add(jo, &jm->read, &jm->write, &jm->total);
+        results_figures_trim_add(jo, &jm->read, &jm->write, &jm->trim, &jm->total);
         results_depth_gap_add(jo, jm);
         results_lat_hist_add(jo, jm);
         jw_add(jo, "samples", samples_json(&jm->samples));
@@ -229,7 +244,7 @@ struct json_object *results_round_json(const struct round_metrics *m)
     jw_add(o, "round", jw_int(m->round));
     round_jobs_add(o, m);
     jw_add(o, "elapsed_s", jw_num(m->elapsed_s));
-    results_figures_add(o, &m->read, &m->write, &m->total);
+    results_figures_trim_add(o, &m->read, &m->write, &m->trim, &m->total);
     results_depth_gap_add(o, m);
     results_lat_hist_add(o, m);
     jw_add(o, "samples", samples_json(&m->samples));
@@ -244,11 +259,19 @@ struct json_object *results_round_json(const struct round_metrics *m)
             jw_add(ho, "runtime_s", jw_num(h->runtime_s));
             jw_add(ho, "read_iops", jw_num(h->iops[IO_READ]));
             jw_add(ho, "write_iops", jw_num(h->iops[IO_WRITE]));
-            jw_add(ho, "iops", jw_num(h->iops[IO_READ] + h->iops[IO_WRITE]));
+            const bool t = h->ios[IO_TRIM] > 0;   /* trim_*: only a host that trimmed */
+            if (t)
+                jw_add(ho, "trim_iops", jw_num(h->iops[IO_TRIM]));
+            jw_add(ho, "iops", jw_num(h->iops[IO_READ] + h->iops[IO_WRITE] +
+                                      (t ? h->iops[IO_TRIM] : 0)));
             jw_add(ho, "read_bytes", jw_int((int64_t)h->bytes[IO_READ]));
             jw_add(ho, "write_bytes", jw_int((int64_t)h->bytes[IO_WRITE]));
+            if (t)
+                jw_add(ho, "trim_bytes", jw_int((int64_t)h->bytes[IO_TRIM]));
             jw_add(ho, "read_lat_mean_us", jw_num(h->lat_mean_us[IO_READ]));
             jw_add(ho, "write_lat_mean_us", jw_num(h->lat_mean_us[IO_WRITE]));
+            if (t)
+                jw_add(ho, "trim_lat_mean_us", jw_num(h->lat_mean_us[IO_TRIM]));
             json_object_array_add(hosts, ho);
         }
         jw_add(o, "hosts", hosts);

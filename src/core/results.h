@@ -112,6 +112,11 @@ struct json_object *results_wipc_json(const struct results_wipc *w, const struct
  * percentiles}}; lat_us is null for a direction without I/O (no zeros posing as latencies).
  * Written by every record that carries figures: run rounds, suite elements and table rows,
  * DIRTH's operating points, profile point results. */
+/* ... with a "trim" object between write and total when trim is not NULL and trim->ios > 0
+ * (reports/results-schema.md: only rounds and jobs that issued trims have it). */
+void results_figures_trim_add(struct json_object *o, const struct dir_metrics *read,
+                              const struct dir_metrics *write, const struct dir_metrics *trim,
+                              const struct dir_metrics *total);
 void results_figures_add(struct json_object *o, const struct dir_metrics *read,
                          const struct dir_metrics *write, const struct dir_metrics *total);
 /* The queue depth of a round, element or point (metrics.h: struct depth_figure) as its "depth"

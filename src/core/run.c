@@ -229,6 +229,42 @@ static int prepare_target(struct run_record *rec, bool sim_target,
     return prepare_ranges(rec, err, errlen);
 }
 
+/* Trims (rw=trim, randtrim, trimwrite): a target that cannot discard refused before anything
+ * is written (engine_trim_check); the native engines' trims noted as synchronous (engine.h:
+ * engine_trims), on the results' workload. */
+static int prepare_trims(struct run_record *rec, char *err, size_t errlen)
+{
+    bool trims = rec->wl.trim;
+    for (unsigned j = 0; j < rec->jobs.n; j++)
+        trims |= rec->jobs.jobs[j].wl.trim;
+    const enum target_kind k = rec->target.kind;
+    if (!trims || (k != TARGET_BLOCK && k != TARGET_FILE))
+        return 0;
+    if (engine_trim_check(rec->target.path, k == TARGET_BLOCK, err, errlen) != 0)
+        return -1;
+    if (rec->engine->flags & ENGINE_F_WHOLE_ROUND) {
+        if (k == TARGET_FILE)   /* fio's os_trim: ioctl BLKDISCARD, ENOTTY on a file */
+            return errf(err, errlen, "%s: fio trims only block devices (ioctl BLKDISCARD, "
+                        "which a file refuses): rw=trim, randtrim and trimwrite on a file "
+                        "run on ptsbench's own engines (a punched hole)", rec->target.path);
+        return 0;
+    }
+    const char *const note = k == TARGET_BLOCK
+        ? "trims issued synchronously, as fio's io_uring and libaio (ioctl BLKDISCARD), timed "
+          "to the syscall's return: one trim in flight per worker at a time, whatever the "
+          "depth (the depth figure counts a trim from its batch's submission to its reaping)"
+        : "trims issued synchronously, as fio's io_uring and libaio, as a punched hole "
+          "(fallocate PUNCH_HOLE, KEEP_SIZE; fio's BLKDISCARD fails on a file), timed to the "
+          "syscall's return: one trim in flight per worker at a time, whatever the depth (the "
+          "depth figure counts a trim from its batch's submission to its reaping)";
+    if (rec->wl.trim)
+        wl_note_add(&rec->wl, note);
+    for (unsigned j = 0; j < rec->jobs.n; j++)
+        if (rec->jobs.jobs[j].wl.trim)
+            wl_note_add(&rec->jobs.jobs[j].wl, note);
+    return 0;
+}
+
 /* What the run will write checked before anything is written: --precondition and --purge not
  * with --remote, --resume on the same target, the layout, the target's safety, the purge's
  * plan. 0, or -1 with err. */
@@ -253,6 +289,8 @@ static int prepare_writes(struct run_record *rec, char *err, size_t errlen)
             step_layout_refused(err, errlen);
         return -1;
     }
+    if (prepare_trims(rec, err, errlen) != 0)
+        return -1;
     if (c->purge != PURGE_NONE) {   /* the plan, checked before anything is written */
         struct run_ctx ctx = {.target = &rec->target};
         struct purge_plan plan;
@@ -487,13 +525,25 @@ static void round_state_text(const struct run_record *rec, const struct round_me
                  w->average > 0 ? 100 * w->slope_excursion / w->average : 0);
 }
 
+/* The writes' IOPS, and " t N" with the trims' when the round issued trims. */
+static void write_trim_text(const struct round_metrics *m, char *buf, size_t len)
+{
+    units_format_figure(m->write.iops, UNITS_FIG_IOPS, buf, len);
+    if (!m->trim.ios)
+        return;
+    char t[32];
+    units_format_figure(m->trim.iops, UNITS_FIG_IOPS, t, sizeof(t));
+    size_t l = strlen(buf);
+    snprintf(buf + l, len - l, " t %s", t);
+}
+
 /* One job's figures in a round, indented under the group's line. */
 static void print_job_line(const struct round_metrics *j)
 {
-    char iops[32], r[32], w[32], mb[32], mean[32], p999[32], qd[256];
+    char iops[32], r[32], w[64], mb[32], mean[32], p999[32], qd[256];
     units_format_figure(j->total.iops, UNITS_FIG_IOPS, iops, sizeof(iops));
     units_format_figure(j->read.iops, UNITS_FIG_IOPS, r, sizeof(r));
-    units_format_figure(j->write.iops, UNITS_FIG_IOPS, w, sizeof(w));
+    write_trim_text(j, w, sizeof(w));
     units_format_figure(j->total.mb_s, UNITS_FIG_MBS, mb, sizeof(mb));
     units_format_figure(j->total.lat.mean_us, UNITS_FIG_LAT, mean, sizeof(mean));
     units_format_figure(j->total.lat.pct_us[METRICS_P99_9], UNITS_FIG_LAT, p999, sizeof(p999));
@@ -504,10 +554,10 @@ static void print_job_line(const struct round_metrics *j)
 
 static void print_round(const struct run_record *rec, const struct round_metrics *m)
 {
-    char iops[32], r[32], w[32], mb[32], mean[32], p999[32], ss[256];
+    char iops[32], r[32], w[64], mb[32], mean[32], p999[32], ss[256];
     units_format_figure(m->total.iops, UNITS_FIG_IOPS, iops, sizeof(iops));
     units_format_figure(m->read.iops, UNITS_FIG_IOPS, r, sizeof(r));
-    units_format_figure(m->write.iops, UNITS_FIG_IOPS, w, sizeof(w));
+    write_trim_text(m, w, sizeof(w));
     units_format_figure(m->total.mb_s, UNITS_FIG_MBS, mb, sizeof(mb));
     units_format_figure(m->total.lat.mean_us, UNITS_FIG_LAT, mean, sizeof(mean));
     units_format_figure(m->total.lat.pct_us[METRICS_P99_9], UNITS_FIG_LAT, p999, sizeof(p999));

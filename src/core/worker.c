@@ -213,12 +213,14 @@ static void pace_begin(struct worker *w, const struct round_limits *lim)
         r->last_counted = r->start;
     }
     r->think_ns = wl->thinktime_ns * k;
-    r->rated = wl->rate_bps[0] || wl->rate_bps[1] || wl->rate_iops_dir[0] ||
-               wl->rate_iops_dir[1];
+    r->rated = false;
+    for (int d = 0; d < IO_NDIR; d++)
+        r->rated |= wl->rate_bps[d] || wl->rate_iops_dir[d];
     flow_member_round(&w->flow);
     r->paced = r->rated || r->think_ns || wl->startdelay_ns || w->flow.g;
     r->next_issue = r->last_think = r->start;
-    r->due[IO_READ] = r->due[IO_WRITE] = (double)r->start;
+    for (int d = 0; d < IO_NDIR; d++)
+        r->due[d] = (double)r->start;
     if (!w->pace_seeded) {   /* once: fio seeds its poisson state once per job */
         rng_seed(&w->pace_rng, wl->seed ^ (0x9e3779b97f4a7c15ull * (w->id + 1)));
         w->pace_seeded = true;
@@ -349,8 +351,8 @@ static void round_begin(struct worker *w, const struct round_limits *lim)
 
     memset(s->ios, 0, sizeof(s->ios));
     memset(s->bytes, 0, sizeof(s->bytes));
-    hist_init(&s->lat[IO_READ]);
-    hist_init(&s->lat[IO_WRITE]);
+    for (int d = 0; d < IO_NDIR; d++)
+        hist_init(&s->lat[d]);
     s->n_samples = 0;
     s->data_sample_len = 0;
     s->data_generated = !w->fill_data;
@@ -542,7 +544,7 @@ static void round_fill(struct worker *w)
                 w->data_writes_seen++ % WORKER_DATA_EVERY == 0)
                 sample_write(w, u, fill_data);
         }
-        if (count_writes == (u->dir == IO_WRITE))
+        if (count_writes == (u->dir != IO_READ))   /* trims count as writes do */
             r->issued += u->len;
         int ret = ops->queue(w->eng, u);
         if (ret < 0) {
@@ -611,11 +613,11 @@ static void round_account(struct worker *w, int n, uint64_t t)
             const char *tp = p->base.path ? p->base.path : "the target";
             if (u->result < 0)
                 worker_fail(w, "%s: %s of %u bytes at offset %llu failed: %s", tp,
-                            u->dir == IO_READ ? "read" : "write", u->len,
+                            io_dir_name(u->dir), u->len,
                             (unsigned long long)u->offset, strerror((int)-u->result));
             else
                 worker_fail(w, "%s: short %s at offset %llu: %lld of %u bytes", tp,
-                            u->dir == IO_READ ? "read" : "write",
+                            io_dir_name(u->dir),
                             (unsigned long long)u->offset, (long long)u->result, u->len);
             r->issuing = false;
         } else if (counted) {
@@ -1096,8 +1098,8 @@ static void pool_round_whole(struct worker_pool *p, const struct round_limits *l
         struct worker_stats *s = &p->whole[j];
         memset(s->ios, 0, sizeof(s->ios));
         memset(s->bytes, 0, sizeof(s->bytes));
-        hist_init(&s->lat[IO_READ]);
-        hist_init(&s->lat[IO_WRITE]);
+        for (int d = 0; d < IO_NDIR; d++)
+            hist_init(&s->lat[d]);
         s->start_ns = s->end_ns = 0;
         s->n_samples = 0;
         s->inflight_ns = 0;

@@ -3,11 +3,19 @@
 #include "engine/engine.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/resource.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -212,4 +220,110 @@ void engine_choices_add(struct engine_choices *sum, const struct engine_choices 
     sum->nowait = sum->nowait && one->nowait;
     for (size_t i = 0; i < sizeof(choice_counters) / sizeof(choice_counters[0]); i++)
         CHOICE(sum, choice_counters[i]) += CHOICE_C(one, choice_counters[i]);
+}
+
+/* ---- trims, synchronous as fio's (engine.h) ---------------------------------------- */
+
+void engine_trims_init(struct engine_trims *t, int fd, unsigned depth)
+{
+    struct stat st;
+    t->done = xcalloc(depth ? depth : 1, sizeof(*t->done));
+    t->n = 0;
+    t->blk = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
+}
+
+void engine_trims_run(struct engine_trims *t, int fd, struct io_unit *u)
+{
+    const uint64_t t0 = now_mono_ns();
+    int rc;
+    if (t->blk) {
+        uint64_t range[2] = {u->offset, u->len};
+        rc = ioctl(fd, BLKDISCARD, range);
+    } else {
+        rc = fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)u->offset,
+                       (off_t)u->len);
+    }
+    u->result = rc == 0 ? (int64_t)u->len : -(int64_t)errno;
+    u->sync_ns = now_mono_ns() - t0;
+    t->done[t->n++] = u;
+}
+
+unsigned engine_trims_take(struct engine_trims *t, unsigned max, struct io_unit **out)
+{
+    const unsigned n = t->n < max ? t->n : max;
+    if (!n)
+        return 0;
+    const uint64_t now = now_mono_ns();
+    for (unsigned i = 0; i < n; i++) {
+        out[i] = t->done[i];
+        out[i]->issue_ns = now - out[i]->sync_ns;   /* issue to the syscall's return */
+    }
+    memmove(t->done, t->done + n, (t->n - n) * sizeof(*t->done));
+    t->n -= n;
+    return n;
+}
+
+void engine_trims_free(struct engine_trims *t)
+{
+    free(t->done);
+    t->done = NULL;
+    t->n = 0;
+}
+
+static int trim_check_block(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return 0;   /* opened later, which says why */
+    char p[PATH_MAX];
+    unsigned long long max = 0;
+    const char *const fmt[] = {"/sys/dev/block/%u:%u/queue/discard_max_bytes",
+                               "/sys/dev/block/%u:%u/../queue/discard_max_bytes"};   /* a partition */
+    for (unsigned i = 0; i < 2; i++) {
+        snprintf(p, sizeof p, fmt[i], major(st.st_rdev), minor(st.st_rdev));
+        FILE *f = fopen(p, "r");
+        if (!f)
+            continue;
+        const int got = fscanf(f, "%llu", &max);
+        fclose(f);
+        if (got == 1 && max == 0)
+            return errf(err, errlen, "%s cannot discard (its queue's discard_max_bytes is 0): "
+                        "rw=trim, randtrim and trimwrite need a device that takes trims", path);
+        return 0;
+    }
+    return 0;
+}
+
+int engine_trim_check(const char *path, bool block, char *err, size_t errlen)
+{
+    if (block)
+        return trim_check_block(path, err, errlen);
+    char dir[PATH_MAX];
+    str_copy(dir, sizeof dir, path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        str_copy(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);   /* nameless, gone at close */
+    off_t at = 0;
+    if (fd < 0) {
+        struct stat st;
+        fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || fstat(fd, &st) != 0) {
+            if (fd >= 0)
+                close(fd);
+            return 0;   /* opened later, which says why */
+        }
+        at = (st.st_size + 4095) / 4096 * 4096 + 4096;   /* past its end: no data touched */
+    }
+    const int rc = fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, at, 4096);
+    const int e = errno;
+    close(fd);
+    if (rc != 0 && (e == EOPNOTSUPP || e == ENOSYS))
+        return errf(err, errlen, "%s cannot discard (its file system punches no holes: %s): "
+                    "rw=trim, randtrim and trimwrite need one that does", path, strerror(e));
+    return 0;
 }

@@ -31,7 +31,14 @@
 
 #include "stats/hist.h"
 
-enum io_dir { IO_READ = 0, IO_WRITE = 1, IO_NDIR = 2 };
+enum io_dir { IO_READ = 0, IO_WRITE = 1, IO_TRIM = 2, IO_NDIR = 3 };
+
+/* A direction's word in messages and records: "read", "write", "trim" ("?" out of range). */
+static inline const char *io_dir_name(int dir)
+{
+    static const char *const names[] = {"read", "write", "trim"};
+    return dir >= 0 && dir < IO_NDIR ? names[dir] : "?";
+}
 
 struct io_unit {
     uint64_t offset;       /* bytes */
@@ -46,6 +53,7 @@ struct io_unit {
     uint64_t stall_ns;     /* virtual-clock engines: of this completion's latency, the part
                               only one of the lat_scale I/Os it stands for waited (the simulated
                               drive's pauses, sim_last_stall); 0 elsewhere */
+    uint64_t sync_ns;      /* a trim done synchronously (engine_trims): its syscall's length */
 };
 
 #define ENGINE_F_VIRTUAL_CLOCK  (1u << 0)   /* clock() is not wall time: the pool runs every
@@ -258,6 +266,26 @@ void engine_free_buffers(void *base, size_t n, size_t stride);
  * does any other error (a descriptor not open for reading) and a short read.  The read changes
  * nothing on the target. */
 bool engine_refuses_nowait(int fd);
+
+/* Trims (IO_TRIM) on the native engines, as fio 3.33 issues them with io_uring and libaio:
+ * synchronously, inside queue() (fio's do_io_u_trim: a block device ioctl BLKDISCARD, a
+ * regular file fallocate PUNCH_HOLE | KEEP_SIZE), no SQE or iocb. The unit waits in `done`
+ * and the engine's reap() hands it back first, through its normal completion path; its
+ * latency is the syscall's (reap sets issue_ns to the clock then less sync_ns). A worker
+ * therefore keeps one trim in flight at a time, whatever its depth (core/run.c notes it). */
+struct engine_trims {
+    struct io_unit **done;   /* trims done, not yet reaped (at most depth) */
+    unsigned n;
+    bool blk;                /* the target is a block device (BLKDISCARD) */
+};
+void engine_trims_init(struct engine_trims *t, int fd, unsigned depth);
+void engine_trims_run(struct engine_trims *t, int fd, struct io_unit *u);
+unsigned engine_trims_take(struct engine_trims *t, unsigned max, struct io_unit **out);
+void engine_trims_free(struct engine_trims *t);
+/* Can the target at path discard? A block device: its queue's discard_max_bytes is not 0; a
+ * file: its file system punches holes (probed on an unnamed O_TMPFILE beside it, else on the
+ * file past its end: nothing written). 0, or -1 with one line naming the target. */
+int engine_trim_check(const char *path, bool block, char *err, size_t errlen);
 
 /* The CPUs the calling thread may run on (its affinity: a worker pinned with --cpus or
  * --numa, a cpuset), at least 1; the online CPUs when the affinity cannot be read.  The io-wq

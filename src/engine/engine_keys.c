@@ -29,7 +29,8 @@ static const char report_only[] = "fio's reporting: results hold their own figur
 const struct engine_key engine_keys[] = {
     /* direction and mix */
     {"rw", "rw=randwrite", "rw=randwrite", LOOP(loop_rw), A("rw= from the read and random shares, "
-     "with its offset modifier (rw=read:N in bytes, rw=randread:N)")}, NULL},
+     "with its offset modifier (rw=read:N in bytes, rw=randread:N); trims as fio's rw=trim, "
+     "randtrim, trimwrite, randtrimwrite (fio trims block devices only)")}, NULL},
     {"readwrite", "readwrite=write", "rw=write", LOOP(loop_rw), A("rw=")}, NULL},
     {"rwmixread", "rw=randrw,rwmixread=70", "rwmixread=70", LOOP(loop_pct), A("rwmixread=")}, NULL},
     {"rwmix", "rw=randrw,rwmix=30", "rwmixread=30", LOOP(loop_pct), A("rwmixread=")}, NULL},
@@ -135,7 +136,7 @@ const struct engine_key engine_keys[] = {
           "(worker.c)"), A("rate_iops= per job")}, NULL},
     {"rate", "rate=1m:200k", "rate=1048576,204800",
      LOOP("per worker and direction, as fio: bytes over the rate between issues, a direction "
-          "ahead of its rate gives way to the other"), A("rate=R,W in bytes per job")}, NULL},
+          "ahead of its rate gives way to the other"), A("rate=R,W in bytes per job (R,W,T where the trims' differ)")}, NULL},
     {"rate_process", "rate_iops=500,rate_process=poisson", "rate_process=poisson",
      LOOP("exponential gaps of the rate's mean, seeded by randseed"),
      A("rate_process=poisson (fio's own seed)")}, NULL},

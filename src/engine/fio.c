@@ -434,7 +434,7 @@ static void take_job(const struct engine *e, unsigned k, const struct fio_job_fi
     const struct fio_stats *t = &fj->total;
     for (int d = 0; d < IO_NDIR; d++)
         take_dir(&t->dir[d], d, s);
-    double runtime_ms = fmax(t->dir[0].runtime_ms, t->dir[1].runtime_ms);
+    double runtime_ms = fmax(fmax(t->dir[0].runtime_ms, t->dir[1].runtime_ms), t->dir[2].runtime_ms);
     s->start_ns = 0;
     s->end_ns = (uint64_t)llround(runtime_ms * 1e6);
     take_depth(t, &e->jobs[k].wl, e->n_remotes, s);
@@ -470,7 +470,7 @@ static void take_job(const struct engine *e, unsigned k, const struct fio_job_fi
             hf->iops[d] = h->dir[d].iops;
             hf->lat_mean_us[d] = h->dir[d].ios ? h->dir[d].lat.mean_ns / 1000.0 : NAN;
         }
-        hf->runtime_s = fmax(h->dir[0].runtime_ms, h->dir[1].runtime_ms) / 1000.0;
+        hf->runtime_s = fmax(fmax(h->dir[0].runtime_ms, h->dir[1].runtime_ms), h->dir[2].runtime_ms) / 1000.0;
     }
 }
 
@@ -593,7 +593,8 @@ int fio_replay_run(const struct fio_replay_opts *o, struct worker_stats *s, doub
     }
     for (int d = 0; d < IO_NDIR; d++)
         take_dir(&fo.total.dir[d], d, s);
-    const double runtime_ms = fmax(fo.total.dir[0].runtime_ms, fo.total.dir[1].runtime_ms);
+    const double runtime_ms = fmax(fmax(fo.total.dir[0].runtime_ms, fo.total.dir[1].runtime_ms),
+                                 fo.total.dir[2].runtime_ms);
     s->start_ns = 0;
     s->end_ns = (uint64_t)llround(runtime_ms * 1e6);
     *util_pct = fo.disk_util_pct;

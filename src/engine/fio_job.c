@@ -174,6 +174,10 @@ static void put_direction(struct job_out *o, const struct workload *wl)
     const char *rw = mixed ? (random ? "randrw" : "rw")
                            : wl->read_pct == 100 ? (random ? "randread" : "read")
                                                  : (random ? "randwrite" : "write");
+    if (wl->trim)   /* fio's trims: its figures' "trim" (engine/fio.c) */
+        rw = wl->trimwrite ? (random ? "randtrimwrite" : "trimwrite")
+                           : (random ? "randtrim" : "trim");
+    mixed = mixed && !wl->trim;
     jo_put(o, "rw=%s", rw);
     if (wl->seq_add)   /* fio's offset modifier, in bytes (negative: backwards) */
         jo_put(o, ":%" PRId64, wl->seq_add);
@@ -345,12 +349,22 @@ static void put_random(struct job_out *o, const struct workload *wl)
  * per-direction "R,W" as ptsbench does): true when any paces the issues. */
 static bool put_flow(struct job_out *o, const struct workload *wl)
 {
-    const bool rated = wl->rate_bps[0] || wl->rate_bps[1] ||
-                       (!wl->rate_iops && (wl->rate_iops_dir[0] || wl->rate_iops_dir[1]));
-    if (wl->rate_bps[0] || wl->rate_bps[1])
-        jo_put(o, "rate=%" PRIu64 ",%" PRIu64 "\n", wl->rate_bps[0], wl->rate_bps[1]);
-    if (!wl->rate_iops && (wl->rate_iops_dir[0] || wl->rate_iops_dir[1]))
-        jo_put(o, "rate_iops=%u,%u\n", wl->rate_iops_dir[0], wl->rate_iops_dir[1]);
+    const bool bps = wl->rate_bps[0] || wl->rate_bps[1] || wl->rate_bps[2];
+    const bool iops = !wl->rate_iops &&
+                      (wl->rate_iops_dir[0] || wl->rate_iops_dir[1] || wl->rate_iops_dir[2]);
+    const bool rated = bps || iops;
+    if (bps) {   /* the trims' value only where it is not the writes' (fio: R,W gives trims W) */
+        jo_put(o, "rate=%" PRIu64 ",%" PRIu64, wl->rate_bps[0], wl->rate_bps[1]);
+        if (wl->rate_bps[2] != wl->rate_bps[1])
+            jo_put(o, ",%" PRIu64, wl->rate_bps[2]);
+        jo_put(o, "\n");
+    }
+    if (iops) {
+        jo_put(o, "rate_iops=%u,%u", wl->rate_iops_dir[0], wl->rate_iops_dir[1]);
+        if (wl->rate_iops_dir[2] != wl->rate_iops_dir[1])
+            jo_put(o, ",%u", wl->rate_iops_dir[2]);
+        jo_put(o, "\n");
+    }
     if (wl->rate_poisson)
         jo_put(o, "rate_process=poisson\n");
     if (wl->rate_offload)
@@ -564,8 +578,15 @@ static void put_global(struct job_out *o, const struct fio_job_section *jobs, un
     jo_put(o, "[global]\n");
     jo_put(o, "ioengine=%s\n", opts->ioengine);
     if (!strcmp(opts->ioengine, "io_uring")) {
-        /* as ptsbench's own io_uring engine: registered buffers and file */
-        jo_put(o, "fixedbufs=1\n");
+        /* as ptsbench's own io_uring engine: registered buffers and file; fio allocates no
+         * buffers for a job of trims only, and registering none fails (EFAULT) */
+        bool buffers = false;
+        for (unsigned j = 0; j < n; j++)
+            buffers |= !jobs[j].wl->trim || jobs[j].wl->trimwrite;
+        if (buffers)
+            jo_put(o, "fixedbufs=1\n");
+        else
+            jo_put(o, "; no fixedbufs: fio has no buffers to register for trims only\n");
         jo_put(o, "registerfiles=1\n");
     }
     if (jobs[0].wl->buffered)

@@ -220,11 +220,12 @@ static void read_stats(json_object *job, struct fio_stats *st)
     st->elapsed_s = get_double(job, "elapsed", 0.0);
     read_dir(get(job, "read"), &st->dir[0]);
     read_dir(get(job, "write"), &st->dir[1]);
+    read_dir(get(job, "trim"), &st->dir[2]);
 }
 
 static void stats_free(struct fio_stats *st)
 {
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < FIO_NDIR; d++) {
         free(st->dir[d].lat.bins);
         st->dir[d].lat.bins = NULL;
         st->dir[d].lat.n_bins = 0;
@@ -235,7 +236,7 @@ static void stats_free(struct fio_stats *st)
 static bool stats_copy(struct fio_stats *dst, const struct fio_stats *src)
 {
     *dst = *src;
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < FIO_NDIR; d++) {
         struct fio_lat *l = &dst->dir[d].lat;
         if (!l->n_bins)
             continue;
@@ -289,7 +290,7 @@ static void sum_hosts(const struct fio_stats *hosts, unsigned n_hosts, struct fi
 {
     memset(agg, 0, sizeof(*agg));
     snprintf(agg->jobname, sizeof(agg->jobname), "%s", hosts[0].jobname);
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < FIO_NDIR; d++)
         for (int i = 0; i < FIO_NPCT; i++)
             agg->dir[d].lat.pct_ns[i] = NAN;
     for (unsigned i = 0; i < n_hosts; i++) {
@@ -297,7 +298,7 @@ static void sum_hosts(const struct fio_stats *hosts, unsigned n_hosts, struct fi
         if (!agg->error)
             agg->error = h->error;
         agg->elapsed_s = fmax(agg->elapsed_s, h->elapsed_s);
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < FIO_NDIR; d++) {
             const struct fio_dir *s = &h->dir[d];
             struct fio_dir *a = &agg->dir[d];
             a->ios += s->ios;
@@ -381,7 +382,7 @@ static int read_clients(json_object *cs, struct fio_output *out, const char *ver
         }
     }
     out->total.host[0] = '\0';
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < FIO_NDIR; d++)
         merge_host_bins(out->hosts, out->n_hosts, d, &out->total.dir[d].lat);
     return 0;
 }
@@ -395,7 +396,7 @@ static bool stats_sum(const struct fio_stats *e, unsigned n, struct fio_stats *a
     if (n == 1)
         return stats_copy(agg, e);
     sum_hosts(e, n, agg);
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < FIO_NDIR; d++)
         merge_host_bins(e, n, d, &agg->dir[d].lat);
     return true;
 }
@@ -692,15 +693,15 @@ static bool lat_ok(double v) { return isfinite(v) && v >= 0 && v <= FIO_MAX_LAT_
 
 static int check_stats(const struct fio_stats *st, const char *ver, char *err, size_t errlen)
 {
-    static const char *const names[2] = {"read", "write"};
+    static const char *const names[FIO_NDIR] = {"read", "write", "trim"};
     if (st->error)
         return 0;
-    if (st->dir[0].ios == 0 && st->dir[1].ios == 0) {
+    if (st->dir[0].ios == 0 && st->dir[1].ios == 0 && st->dir[2].ios == 0) {
         set_err(err, errlen, "%s JSON: job '%s' did no I/O (read and write total_ios 0): not a "
                 "complete round", ver, st->jobname);
         return -1;
     }
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < FIO_NDIR; d++) {
         const struct fio_dir *x = &st->dir[d];
         if (!x->ios)
             continue;

@@ -48,13 +48,15 @@ struct fio_dir {
     struct fio_lat lat;        /* lat_ns (total); clat_ns when lat_ns is absent */
 };
 
+#define FIO_NDIR 3             /* fio's directions: read, write, trim */
+
 /* One job group (group_reporting) of one host, or the aggregate. */
 struct fio_stats {
     char host[256];            /* client/server: the host; "" for a local run or "All clients" */
     char jobname[128];
     int error;                 /* fio's per-job error (errno), 0 when fine */
     double elapsed_s;          /* "elapsed" (s) */
-    struct fio_dir dir[2];     /* 0 read, 1 write */
+    struct fio_dir dir[FIO_NDIR];   /* 0 read, 1 write, 2 trim (engine.h enum io_dir) */
 };
 
 /* One job (jobname): its figures, and each host's in client/server mode. */

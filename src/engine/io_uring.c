@@ -85,6 +85,7 @@ struct engine {
     struct engine_waits waits[2];   /* the recent waits, unmarked [0] and marked [1] */
     struct engine_nap nap;          /* naps in place of the unmarked spin (the header) */
     unsigned in_flight; /* submitted, not yet taken */
+    struct engine_trims trims;      /* trims done inside queue(), reaped first (engine.h) */
     struct engine_choices ch;       /* what the reap chose, counted (engine.h) */
 };
 
@@ -154,6 +155,7 @@ static int uring_init(struct engine **out, const struct engine_config *cfg, char
     struct engine *e = xcalloc(1, sizeof(*e));
     e->depth = cfg->depth;
     e->fd = cfg->fd;
+    engine_trims_init(&e->trims, cfg->fd, cfg->depth);
 
     unsigned entries = 1;
     while (entries < cfg->depth)
@@ -215,6 +217,10 @@ static struct io_unit *uring_units(struct engine *e) { return e->units; }
 
 static int uring_queue(struct engine *e, struct io_unit *u)
 {
+    if (u->dir == IO_TRIM) {   /* synchronously, as fio (engine.h: engine_trims) */
+        engine_trims_run(&e->trims, e->fd, u);
+        return 0;
+    }
     struct io_uring_sqe *sqe = io_uring_get_sqe(&e->ring);
     if (!sqe)
         return -EBUSY;
@@ -303,7 +309,7 @@ static unsigned take(struct engine *e, unsigned max, struct io_unit **out)
 /* io_uring's submission plugs the block layer from 3 I/Os up (io_submit_state_start). */
 #define HOLD_BELOW 3u
 
-static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_unit **out)
+static int uring_reap_ring(struct engine *e, unsigned min, unsigned max, struct io_unit **out)
 {
     if (max > e->depth)
         max = e->depth;
@@ -417,6 +423,23 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_un
     return (int)n;
 }
 
+/* Trims done inside queue() first (engine_trims), then the ring's: what is staged is
+ * submitted and what completed taken, without a wait once min are there. */
+static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_unit **out)
+{
+    const unsigned n = engine_trims_take(&e->trims, max < e->depth ? max : e->depth, out);
+    if (!n)
+        return uring_reap_ring(e, min, max, out);
+    if (n < min && e->in_flight + e->staged) {
+        const int r = uring_reap_ring(e, min - n, max - n, out + n);
+        return r < 0 ? r : (int)n + r;
+    }
+    const int ret = uring_flush(e);
+    if (ret)
+        return ret;
+    return (int)(n + take(e, max - n, out + n));
+}
+
 static void uring_choices(struct engine *e, struct engine_choices *out) { *out = e->ch; }
 
 static const char *uring_version(void)
@@ -444,6 +467,7 @@ static void uring_cleanup(struct engine *e)
     if (e->ring_ok)
         io_uring_queue_exit(&e->ring);
     engine_free_buffers(e->bufs, e->depth, e->stride);
+    engine_trims_free(&e->trims);
     free(e->units);
     free(e->cqes);
     free(e);

@@ -44,6 +44,7 @@ struct engine {
     uint32_t batch;
     uint64_t done_at_submit;
     bool bio_based;            /* the target refuses nowait I/O (engine_refuses_nowait) */
+    struct engine_trims trims;      /* trims done inside queue(), reaped first (engine.h) */
     struct engine_choices ch;  /* what the reap chose, counted (engine.h) */
 };
 
@@ -62,6 +63,7 @@ static int aio_init(struct engine **out, const struct engine_config *cfg, char *
     struct engine *e = xcalloc(1, sizeof(*e));
     e->depth = cfg->depth;
     e->fd = cfg->fd;
+    engine_trims_init(&e->trims, cfg->fd, cfg->depth);
     int ret = io_setup((int)cfg->depth, &e->ctx);
     if (ret < 0) {
         free(e);
@@ -98,6 +100,10 @@ static struct io_unit *aio_units(struct engine *e) { return e->units; }
 
 static int aio_queue(struct engine *e, struct io_unit *u)
 {
+    if (u->dir == IO_TRIM) {   /* synchronously, as fio (engine.h: engine_trims) */
+        engine_trims_run(&e->trims, e->fd, u);
+        return 0;
+    }
     if (e->n_staged >= e->depth)
         return -EBUSY;
     struct iocb *cb = &e->iocbs[u->index];
@@ -192,7 +198,7 @@ static unsigned user_reap(struct engine *e, unsigned max, struct io_unit **out)
     return n;
 }
 
-static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_unit **out)
+static int aio_reap_ring(struct engine *e, unsigned min, unsigned max, struct io_unit **out)
 {
     if (max > e->depth)
         max = e->depth;
@@ -232,6 +238,19 @@ static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_unit
     }
 }
 
+/* Trims done inside queue() first (engine_trims), then the ring's without a wait once min
+ * are there. */
+static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_unit **out)
+{
+    if (max > e->depth)
+        max = e->depth;
+    const unsigned n = engine_trims_take(&e->trims, max, out);
+    if (!n)
+        return aio_reap_ring(e, min, max, out);
+    const int r = e->in_flight ? aio_reap_ring(e, n < min ? min - n : 0, max - n, out + n) : 0;
+    return r < 0 ? r : (int)n + r;
+}
+
 static void aio_choices(struct engine *e, struct engine_choices *out) { *out = e->ch; }
 
 static const char *aio_version(void) { return "libaio"; }
@@ -243,6 +262,7 @@ static void aio_cleanup(struct engine *e)
     if (e->ctx_ok)
         io_destroy(e->ctx);
     engine_free_buffers(e->bufs, e->depth, e->stride);
+    engine_trims_free(&e->trims);
     free(e->units);
     free(e->iocbs);
     free(e->staged);

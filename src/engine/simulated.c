@@ -166,7 +166,7 @@ static int simeng_queue(struct engine *e, struct io_unit *u)
     if (e->bufs && u->dir == IO_WRITE)
         pct = measured_compress_pct(e, u);
     struct sim_io io = {
-        .op = u->dir == IO_READ ? SIM_READ : SIM_WRITE,
+        .op = u->dir == IO_TRIM ? SIM_TRIM : u->dir == IO_READ ? SIM_READ : SIM_WRITE,
         .compress_pct = (uint8_t)pct,
         .offset = u->offset,
         .len = u->len,

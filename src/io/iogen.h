@@ -12,7 +12,7 @@
 #include "io/workload.h"
 #include "lib/rng.h"
 
-enum { IOGEN_READ = 0, IOGEN_WRITE = 1 };
+enum { IOGEN_READ = 0, IOGEN_WRITE = 1, IOGEN_TRIM = 2 };
 
 struct iogen {
     const struct workload *wl;
@@ -47,6 +47,11 @@ struct iogen {
     bool prio_raises;                         /* wl_prio_raises */
     uint16_t prio_def;                        /* wl_prio_default */
     uint64_t prio_drawn, prio_raised;         /* I/Os drawn, and raised, so far (iogen_prio) */
+    /* rw=trimwrite: the block just trimmed, written next (fio: the write reuses the trim's
+     * offset and length, io_u.c) */
+    bool tw_pending;
+    uint64_t tw_off;
+    uint32_t tw_len;
 };
 
 /* zonemode=strided: the next I/O's offset in the current zone (the next zone once zonesize
@@ -73,6 +78,8 @@ static inline uint32_t iogen_natural_align(uint32_t len)
 static inline uint8_t iogen_dir(struct iogen *g)
 {
     const struct workload *wl = g->wl;
+    if (wl->trim)
+        return IOGEN_TRIM;
     if (wl->read_pct >= 100)
         return IOGEN_READ;
     if (wl->read_pct == 0)
@@ -101,13 +108,20 @@ static inline uint32_t iogen_dir_len(struct iogen *g, uint8_t d)
 static inline uint64_t iogen_align(const struct iogen *g, uint32_t len, uint8_t d)
 {
     if (g->by_dir)
-        return g->dir_align[d];
+        return g->dir_align[d == IOGEN_TRIM ? IOGEN_READ : d];   /* trims: the reads' */
     return g->wl->blockalign ? g->wl->blockalign : iogen_natural_align(len);
 }
 
 static inline void iogen_next(struct iogen *g, uint8_t *dir, uint32_t *len_out, uint64_t *offset)
 {
     const struct workload *wl = g->wl;
+    if (g->tw_pending) {   /* rw=trimwrite: write the block trimmed last */
+        g->tw_pending = false;
+        *dir = IOGEN_WRITE;
+        *len_out = g->tw_len;
+        *offset = g->tw_off;
+        return;
+    }
     uint32_t len;
     if (g->by_dir) {
         *dir = iogen_dir(g);
@@ -165,6 +179,11 @@ static inline void iogen_next(struct iogen *g, uint8_t *dir, uint32_t *len_out, 
     if (wl->seq_add && !random)
         iogen_seq_skip(g, off, len);
     *offset = off;
+    if (wl->trimwrite) {
+        g->tw_pending = true;
+        g->tw_off = off;
+        g->tw_len = len;
+    }
 }
 
 /* The I/O priority of an I/O of direction dir and len bytes (the kernel's value, 0: the

@@ -37,7 +37,8 @@ enum { WL_OK = KEYS_OK, WL_BAD_VALUE = KEYS_BAD_VALUE, WL_BAD_KEY = KEYS_BAD_KEY
 /* ---- rw modes ---------------------------------------------------------------------- */
 
 static const char *const wl_rw_modes[] = {"read", "write", "randread", "randwrite",
-                                          "rw", "randrw"};
+                                          "rw", "randrw", "trim", "randtrim",
+                                          "trimwrite", "randtrimwrite"};
 
 static bool wl_rw_known(const char *rw)
 {
@@ -291,19 +292,19 @@ static int wl_set_rw(void *obj, const char *value, char *why, size_t whylen)
     mode[n] = '\0';
     if (strcmp(mode, "readwrite") == 0)
         snprintf(mode, sizeof mode, "rw");
-    if (strstr(mode, "trim"))   /* fio: BLKDISCARD / punch-hole, timed as a third direction */
-        return errf(why, whylen, "trims are not supported: a third direction beside "
-                                 "read and write in every figure, histogram, table and chart "
-                                 "of the results, which record two");
     if (!wl_rw_known(mode))
         return errf(why, whylen, "unknown rw mode '%s' (want read, write, randread, "
-                                 "randwrite, rw or randrw)", value);
+                                 "randwrite, rw, randrw, trim, randtrim, trimwrite or "
+                                 "randtrimwrite)", value);
     wl->seq_add = 0;   /* as fio: each rw= starts without a modifier */
     wl->seq_nr = 0;
     if (colon && wl_set_rw_modifier(wl, mode, colon + 1, why, whylen) != WL_OK)
         return WL_BAD_VALUE;
     snprintf(wl->rw, sizeof wl->rw, "%s", mode);
     wl->rw_set = true;
+    wl->trim = strstr(mode, "trim") != NULL;   /* fio: BLKDISCARD / punch hole, a third
+                                                   direction in every figure */
+    wl->trimwrite = strstr(mode, "trimwrite") != NULL;   /* fio: trim a block, then write it */
     if (!wl->mix_set)
         wl->read_pct = wl_rw_read_pct(mode);
     if (!wl->random_set)
@@ -489,16 +490,25 @@ static int wl_set_sizes(struct workload *wl, int kind, const char *value, char *
     unsigned n = 0;
     if (wl_dir_parts(value, parts, &n, why, whylen) < 0)
         return WL_BAD_VALUE;
-    struct wl_bs bs[2][WL_MAX_BS];
-    unsigned nb[2] = {0, 0};
-    uint32_t hi[2] = {0, 0};
-    for (unsigned d = 0; d < 2 && d < n; d++) {   /* a third (trim) value: no trims issued */
+    struct wl_bs bs[3][WL_MAX_BS];
+    unsigned nb[3] = {0, 0, 0};
+    uint32_t hi[3] = {0, 0, 0};
+    for (unsigned d = 0; d < 3 && d < n; d++) {   /* the third: the trims' (wl_validate_dirs) */
         if (!*str_trim(parts[d]) && n > 1)
             continue;
         int rc = wl_sizes_parse(wl, kind, str_trim(parts[d]), bs[d], &nb[d], &hi[d], why,
                                 whylen);
         if (rc != WL_OK)
             return rc;
+    }
+    wl->n_bs_trim = 0;   /* fio: trims take the value before, unless a third is given */
+    wl->bsrange_hi_trim = 0;
+    if (n == 3) {        /* "R,W,T"; "R,W," leaves trims at fio's default, 4 KiB */
+        if (!nb[2])
+            bs[2][nb[2]++] = (struct wl_bs){.size = 4096, .weight = 100};
+        memcpy(wl->bs_trim, bs[2], nb[2] * sizeof bs[2][0]);
+        wl->n_bs_trim = nb[2];
+        wl->bsrange_hi_trim = hi[2];
     }
     if (n == 1) {   /* every I/O */
         wl->n_bs_write = 0;
@@ -529,21 +539,24 @@ static int wl_set_bsrange(void *obj, const char *value, char *why, size_t whylen
     return wl_set_sizes(obj, 2, value, why, whylen);
 }
 
-/* blockalign=N (fio: READ,WRITE[,TRIM]; one alignment for both here). */
+/* blockalign=N (fio: READ,WRITE[,TRIM]; one alignment for all here). */
 static int wl_set_blockalign(void *obj, const char *value, char *why, size_t whylen)
 {
     struct workload *wl = obj;
     char parts[3][512];
     unsigned n = 0;
-    uint32_t ba[2] = {0, 0};
+    uint32_t ba[3] = {0, 0, 0};
     if (wl_dir_parts(value, parts, &n, why, whylen) < 0)
         return WL_BAD_VALUE;
-    for (unsigned d = 0; d < 2 && d < n; d++)
+    for (unsigned d = 0; d < 3 && d < n; d++)
         if (wl_block_size(wl, str_trim(parts[d]), &ba[d], why, whylen) < 0)
             return WL_BAD_VALUE;
     if (n > 1 && ba[1] != ba[0])
         return errf(why, whylen, "different read and write alignments are not supported: "
                                  "give one");
+    if (n > 2 && ba[2] != ba[0])
+        return errf(why, whylen, "a trim alignment apart from the reads' and writes' is not "
+                                 "supported: give one");
     wl->blockalign = ba[0];
     return WL_OK;
 }
@@ -1034,10 +1047,10 @@ static int wl_us_duration(const char *value, uint64_t *ns, char *why, size_t why
     return units_parse_duration(value, ns, why, whylen) < 0 ? WL_BAD_VALUE : WL_OK;
 }
 
-/* fio's per-direction list "R[,W[,T]]": an empty item leaves that direction uncapped; one
- * value applies to reads and writes (fio: "as described in blocksize"); a trim value changes
- * nothing here (no trims are issued: rw=trim* is refused). size: a size or a count. */
-static int wl_per_dir(struct workload *wl, const char *value, bool size, uint64_t out[2],
+/* fio's per-direction list "R[,W[,T]]": an empty item leaves that direction uncapped; a
+ * value applies to the directions after it unless more are given (fio: "as described in
+ * blocksize"): R is every direction's, R,W gives trims W. size: a size or a count. */
+static int wl_per_dir(struct workload *wl, const char *value, bool size, uint64_t out[3],
                       char *why, size_t whylen)
 {
     char buf[128];
@@ -1051,8 +1064,8 @@ static int wl_per_dir(struct workload *wl, const char *value, bool size, uint64_
         }
     if (strpbrk(item[n - 1], ",:"))
         return errf(why, whylen, "at most three values (reads, writes, trims)");
-    for (unsigned d = 0; d < 2; d++) {
-        const char *t = item[n == 1 ? 0 : d];
+    for (unsigned d = 0; d < 3; d++) {
+        const char *t = item[d < n ? d : n - 1];
         out[d] = 0;
         if (!t || !*t)
             continue;
@@ -1060,8 +1073,8 @@ static int wl_per_dir(struct workload *wl, const char *value, bool size, uint64_
                  : units_parse_uint(t, 0, 100000000, &out[d], why, whylen) < 0)
             return WL_BAD_VALUE;
     }
-    if (!out[0] && !out[1])
-        return errf(why, whylen, "no read or write rate given (want R, R,W or ,W above 0)");
+    if (!out[0] && !out[1] && !out[2])
+        return errf(why, whylen, "no rate given (want R, R,W, ,W or R,W,T above 0)");
     return WL_OK;
 }
 
@@ -1074,12 +1087,12 @@ static int wl_set_rate(void *obj, const char *value, char *why, size_t whylen)
 static int wl_set_rate_iops(void *obj, const char *value, char *why, size_t whylen)
 {
     struct workload *wl = obj;
-    uint64_t v[2];
+    uint64_t v[3];
     if (wl_per_dir(wl, value, false, v, why, whylen) != WL_OK)
         return WL_BAD_VALUE;
-    wl->rate_iops_dir[0] = (unsigned)v[0];
-    wl->rate_iops_dir[1] = (unsigned)v[1];
-    wl->rate_iops = !strchr(value, ',') ? (unsigned)v[0] : 0;   /* one value: the old form */
+    for (unsigned d = 0; d < 3; d++)
+        wl->rate_iops_dir[d] = (unsigned)v[d];
+    wl->rate_iops = !strpbrk(value, ",:") ? (unsigned)v[0] : 0;   /* one value: the old form */
     return WL_OK;
 }
 
@@ -1401,7 +1414,9 @@ static int wl_set_lat_run(void *obj, const char *value, char *why, size_t whylen
  * io/iogen.h draws which I/Os are raised, the io_uring and libaio engines issue them */
 
 /* An integer per direction "R[,W[,T]]" in [lo, hi]: one value is both directions' (fio's
- * per-direction options), an empty item leaves that direction as it was; trims ignored. */
+ * per-direction options), an empty item leaves that direction as it was; a third value
+ * (fio's cmdprio keys have two) is refused by wl_dir_parts' callers' ranges, trims take the
+ * reads' (iogen_prio). */
 static int wl_prio_dirs(const char *value, unsigned lo, unsigned hi, unsigned out[2],
                         char *why, size_t whylen)
 {
@@ -1539,9 +1554,11 @@ static const struct key_choice wl_kb_base_choices[] = {
     {"1024", 1024, false}, {"1000", 1000, false}, {NULL, 0, false}};
 
 static const struct key_row wl_rows[] = {
-    W("rw", wl_set_rw, "read | write | randread | randwrite | rw | randrw [:N]",
-      "the I/O pattern (trim modes refused: see rw's message); fio's :N, sequential: N bytes "
-      "skipped after each I/O (negative: backwards), random: a random offset every Nth I/O"),
+    W("rw", wl_set_rw, "read | write | randread | randwrite | rw | randrw | trim | randtrim "
+      "| trimwrite | randtrimwrite [:N]",
+      "the I/O pattern (trims: a discard, fio's, a third direction in the figures; trimwrite "
+      "writes each block it trimmed); fio's :N, sequential: N bytes skipped after each I/O "
+      "(negative: backwards), random: a random offset every Nth I/O"),
     ALIAS("readwrite", "rw"),
     W("rwmixread", wl_set_rwmixread, "PCT", "read share of I/Os, whole percent (rw, randrw)"),
     ALIAS("rwmix", "rwmixread"),
@@ -1620,10 +1637,10 @@ static const struct key_row wl_rows[] = {
     FIO("percentile_list", wl_set_percentiles, "P:P:...", "checked against the percentiles "
         "ptsbench records"),
     /* fio's pacing and flow (helper "pace"): per worker, as fio's per job (worker.c) */
-    FIO("rate", wl_set_rate, "BW[,BW]", "bytes a second per worker, reads[,writes] (fio's "
-        "per-direction schedules; an empty one uncapped)"),
-    FIO("rate_iops", wl_set_rate_iops, "N[,N]", "per worker: I/Os a second, reads[,writes] "
-        "(one value: each direction)"),
+    FIO("rate", wl_set_rate, "BW[,BW[,BW]]", "bytes a second per worker, reads[,writes"
+        "[,trims]] (fio's per-direction schedules; an empty one uncapped)"),
+    FIO("rate_iops", wl_set_rate_iops, "N[,N[,N]]", "per worker: I/Os a second, reads[,writes"
+        "[,trims]] (one value: each direction)"),
     FIO("rate_process", wl_set_rate_process, "linear | poisson", "even gaps, or exponential "
         "ones of the same mean (seeded by randseed)"),
     FIO("io_submit_mode", wl_set_submit_mode, "inline | offload", "ahead of a rate: wait "
@@ -2115,7 +2132,9 @@ static int wl_validate_mix(struct workload *wl, const char *src, char *err, size
     }
     if (wl_rw_mixed(wl->rw))
         return 0;
-    const char *only = wl_rw_read_pct(wl->rw) == 100 ? "only reads" : "only writes";
+    const char *only = wl_rw_read_pct(wl->rw) == 100 ? "only reads"
+                       : wl->trimwrite ? "only trims, each followed by a write of its block"
+                       : wl->trim ? "only trims" : "only writes";
     const char *want = wl_rw_random(wl->rw) ? "randrw" : "rw";
     return errf(err, errlen,
                 "%s: a read/write mix (rwmixread=%u) contradicts rw=%s%s, which %s; "
@@ -2127,6 +2146,15 @@ static int wl_validate_mix(struct workload *wl, const char *src, char *err, size
  * every I/O's (bs=4k,64k with rw=write is bs=64k). */
 static void wl_validate_dirs(struct workload *wl)
 {
+    if (wl->trim) {   /* fio: a trim job issues no reads; bs[] are the trims' sizes */
+        wl->read_pct = 0;
+        if (wl->n_bs_trim) {
+            wl_dir_store(wl, 0, wl->bs_trim, wl->n_bs_trim, wl->bsrange_hi_trim);
+            wl->n_bs_write = 0;
+            wl->bsrange_hi[1] = 0;
+            wl->n_bs_trim = 0;
+        }
+    }
     if (!wl->n_bs_write || (wl->read_pct > 0 && wl->read_pct < 100))
         return;
     if (wl->read_pct == 0)
@@ -2249,8 +2277,8 @@ static int wl_validate_flow(struct workload *wl, const char *src, char *err, siz
     if (wl->startdelay_ns)
         wl_note_add(wl, "startdelay: every round, each worker starts that long into it (fio: "
                         "once); its figures over its own time");
-    if (wl->rate_poisson && !wl->rate_bps[0] && !wl->rate_bps[1] && !wl->rate_iops_dir[0] &&
-        !wl->rate_iops_dir[1])
+    if (wl->rate_poisson && !wl->rate_bps[0] && !wl->rate_bps[1] && !wl->rate_bps[2] &&
+        !wl->rate_iops_dir[0] && !wl->rate_iops_dir[1] && !wl->rate_iops_dir[2])
         return errf(err, errlen, "%s: rate_process=poisson without rate or rate_iops", src);
     const bool one_rate = wl->rate_iops || (wl->rate_bps[0] && wl->rate_bps[0] == wl->rate_bps[1]);
     if (one_rate && wl->read_pct > 0 && wl->read_pct < 100)
@@ -2317,6 +2345,20 @@ static int wl_validate_prio(struct workload *wl, const char *src, char *err, siz
     return 0;
 }
 
+/* Trims (rw=trim, randtrim, trimwrite, randtrimwrite): what fio does differently. verify
+ * (trimwrite + verify) and zonemode=zbd (a zoned drive's trims reset zones) are refused by
+ * their own rows, rwmixread as with rw=read (wl_validate_mix), a host-managed zoned target
+ * as for writes (run_check_safety). */
+static void wl_validate_trim(struct workload *wl)
+{
+    if (!wl->trim)
+        return;
+    if (wl->buffered)
+        wl_note(wl, "direct=0: trims go to the device as fio's (a discard or a punched "
+                        "hole), not through the page cache; %s",
+                    wl->trimwrite ? "the writes are buffered" : "nothing is buffered");
+}
+
 int wl_validate(struct workload *wl, char *err, size_t errlen)
 {
     const char *src = wl->source[0] ? wl->source : "workload";
@@ -2324,6 +2366,7 @@ int wl_validate(struct workload *wl, char *err, size_t errlen)
         return errf(err, errlen, "%s: unknown rw mode '%s'", src, wl->rw);
     if (wl_validate_mix(wl, src, err, errlen) < 0)
         return -1;
+    wl_validate_trim(wl);
     wl_validate_dirs(wl);
     if (wl_validate_bs(wl, src, err, errlen) < 0 ||
         wl_validate_filesize(wl, src, err, errlen) < 0 ||
@@ -3205,22 +3248,26 @@ static void wl_format_ss(const struct workload *wl, struct wl_out *o)
 /* The pacing and flow keys in the canonical form (per-direction values with ':'). */
 static void wl_format_flow(struct wl_out *o, const struct workload *wl)
 {
-    char a[48], b[48];
-    if (wl->rate_bps[0] || wl->rate_bps[1]) {
-        a[0] = b[0] = '\0';
+    char a[48], b[48], c[48];
+    if (wl->rate_bps[0] || wl->rate_bps[1] || wl->rate_bps[2]) {
+        a[0] = b[0] = c[0] = '\0';
         if (wl->rate_bps[0])
             wl_fmt_size(wl->rate_bps[0], a, sizeof a);
         if (wl->rate_bps[1])
             wl_fmt_size(wl->rate_bps[1], b, sizeof b);
-        wl_put(o, ",rate=%s:%s", a, b);
+        if (wl->rate_bps[2] != wl->rate_bps[1])   /* else the writes' value is the trims' */
+            c[0] = ':', wl_fmt_size(wl->rate_bps[2], c + 1, sizeof c - 1);
+        wl_put(o, ",rate=%s:%s%s", a, b, c);
     }
-    if (!wl->rate_iops && (wl->rate_iops_dir[0] || wl->rate_iops_dir[1])) {
-        a[0] = b[0] = '\0';
+    if (!wl->rate_iops && (wl->rate_iops_dir[0] || wl->rate_iops_dir[1] || wl->rate_iops_dir[2])) {
+        a[0] = b[0] = c[0] = '\0';
         if (wl->rate_iops_dir[0])
             snprintf(a, sizeof a, "%u", wl->rate_iops_dir[0]);
         if (wl->rate_iops_dir[1])
             snprintf(b, sizeof b, "%u", wl->rate_iops_dir[1]);
-        wl_put(o, ",rate_iops=%s:%s", a, b);
+        if (wl->rate_iops_dir[2] != wl->rate_iops_dir[1])
+            snprintf(c, sizeof c, ":%u", wl->rate_iops_dir[2]);
+        wl_put(o, ",rate_iops=%s:%s%s", a, b, c);
     }
     if (wl->rate_poisson)
         wl_put(o, ",rate_process=poisson");

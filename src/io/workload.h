@@ -103,6 +103,10 @@ struct workload {
     struct wl_zone zones[WL_MAX_ZONES];   /* random_distribution=zoned; n_zones 0 = uniform */
     unsigned n_zones;
     bool rw_set, mix_set, random_set;
+    bool trim;                 /* rw=trim|randtrim|trimwrite|randtrimwrite: trims issued (a
+                                * discard); trim jobs issue no reads (read_pct 0) */
+    bool trimwrite;            /* rw=trimwrite|randtrimwrite: each trim followed by a write of
+                                * the same block (fio's), so as many writes as trims */
     /* Profile matrix (the profile keys). */
     struct wl_sweep sweep_qd, sweep_workers, sweep_compress;
     enum wl_precondition precondition;
@@ -126,9 +130,10 @@ struct workload {
     bool fio;                  /* read from a fio job file (wl_load_fio) */
     bool direct_set;           /* direct=1 (or buffered=0) was given */
     /* fio's pacing and flow keys, as fio 3.33 applies them per job (= per worker here);
-     * core/worker.c runs them, docs/workloads.md says how. Index 0 reads, 1 writes. */
-    uint64_t rate_bps[2];          /* rate=R[,W]: bytes a second, 0: no cap that direction */
-    unsigned rate_iops_dir[2];     /* rate_iops=R[,W] (one value: both; rate_iops above) */
+     * core/worker.c runs them, docs/workloads.md says how. Index 0 reads, 1 writes, 2 trims
+     * (fio's: a value not followed by a comma applies to the directions after it). */
+    uint64_t rate_bps[3];          /* rate=R[,W[,T]]: bytes a second, 0: no cap that direction */
+    unsigned rate_iops_dir[3];     /* rate_iops=R[,W[,T]] (one value: all; rate_iops above) */
     bool rate_poisson;             /* rate_process=poisson: exponential gaps, same mean */
     bool rate_offload;             /* io_submit_mode=offload: no quiesce when ahead of rate */
     unsigned thinktime_blocks;     /* think after this many issues (0 or 1: every one) */
@@ -173,6 +178,10 @@ struct workload {
     unsigned n_bs_write;                /* 0: writes take bs[] */
     uint32_t bsrange_hi[2];    /* [read, write] bsrange=LO-HI: sizes from bs[0] (bs_write[0])
                                 * to HI, uniform over multiples of LO as fio's; 0: none */
+    struct wl_bs bs_trim[WL_MAX_BS];    /* bs=R,W,T (a third value): the trims' sizes, moved to
+                                         * bs[] by wl_validate for a trim job (no reads) */
+    unsigned n_bs_trim;                 /* 0: trims take the writes' (fio's default) */
+    uint32_t bsrange_hi_trim;           /* bsrange's third value's HI */
     uint32_t blockalign;       /* random offsets' alignment in bytes; 0: ptsbench's (each size
                                 * its natural alignment; by direction: the smallest size) */
     bool buffered;             /* direct=0 / buffered=1: through the page cache */

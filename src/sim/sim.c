@@ -256,6 +256,16 @@ static int sim_make_cfg(const struct sim_params *p, struct sim_cfg *g, uint64_t 
     g->c_r_kib = sim_ns(p->c_r_us_per_kib, k);
     g->c_r_page = sim_ns(p->c_r_page_us, k);
     g->c_unmapped = sim_ns(p->c_unmapped_us, k);
+    /* A TRIM is an NVMe Dataset Management command with the deallocate attribute: the
+     * firmware parses the range list and clears the mapping entries of the units it covers,
+     * in its DRAM map; no NAND is touched (GC later finds the units invalid). Modelled as a
+     * firmware-only command like a read of unmapped data (c_unmapped: the preset's cost of a
+     * command that only consults the map), at least 1 us so that a command always takes
+     * virtual time (a timed round of trims on virtual time must end), plus 20 ns per 4 KiB
+     * unit deallocated (one map entry and one valid count updated). Both x k, as the other
+     * firmware costs. c_cmd (the front end) is charged on top, as for every command. */
+    g->c_trim = sim_ns(p->c_unmapped_us > 1.0 ? p->c_unmapped_us : 1.0, k);
+    g->c_trim_unit = sim_ns(0.02, k);
     g->c_gc = sim_ns(p->c_gc_us, k);
     g->c_gc_sp = sim_ns(p->c_gc_sp_us, k);
     g->d_w = sim_ns(p->d_w_us, k);

@@ -825,11 +825,12 @@ void sim_ctl_unmap(struct sim_ctl *c, uint32_t lpn)
 }
 
 /* TRIM: the units stop being valid (their sectors become garbage for GC) and read as
- * unmapped. Costs one command on the firmware. */
+ * unmapped. Costs one command on the firmware: c_cmd + c_trim + c_trim_unit per unit. */
 simt sim_ctl_trim(struct sim_ctl *c, simt t, uint32_t lpn0, const uint32_t *lpns, uint32_t n)
 {
     sim_idle(c, t);
-    simt done = sim_fw(c, t, c->cfg->c_cmd);
+    const struct sim_cfg *g = c->cfg;
+    simt done = sim_fw(c, t, g->c_cmd + g->c_trim + (simt)n * g->c_trim_unit);   /* see c_trim */
     for (uint32_t i = 0; i < n; i++)
         sim_ctl_unmap(c, lpns ? lpns[i] : lpn0 + i);
     c->st.trimmed_units += n;

@@ -39,6 +39,7 @@ struct sim_cfg {
     simt flush;                 /* flush pause, undilated */
     simt t_read, t_prog, t_erase;
     simt c_cmd, c_w, c_w_kib, c_r, c_r_kib, c_r_page, c_unmapped, c_gc, c_gc_sp, d_w, d_r;
+    simt c_trim, c_trim_unit;   /* a TRIM (Dataset Management, deallocate): fixed + per unit */
     uint64_t ch_ps, pipe_ps;    /* ps per byte (x k); pipe_ps 0 = no write datapath */
     uint32_t wbuf_sect, gcbuf_sect;   /* write buffer, GC buffer: stored sectors */
     enum sim_gc_policy gc;

@@ -314,7 +314,7 @@ static void test_errors(void **state)
     parse_bad("numjobs=2000", "numjobs=2000", NULL);
     parse_bad("compress=101", "compress=101", NULL);
     parse_bad("rw=bogus", "rw=bogus", "unknown rw mode");
-    parse_bad("rw=trim", "rw=trim", "not supported");
+    parse_bad("rw=trimread", "unknown rw mode", "randtrimwrite");   /* trims: test_trim.c */
     parse_bad("rw=randreadrandwrite", "unknown rw mode", NULL);
     parse_bad("bs=", "bs=: missing value", NULL);
     parse_bad("rw=randrw,qd32", "'qd32'", "missing '='");
