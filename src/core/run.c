@@ -572,7 +572,9 @@ static void print_round(const struct run_record *rec, const struct round_metrics
         snprintf(ss + l, sizeof(ss) - l, "; buffered: the page cache's figures");
     }
     char dev[64] = "";
-    if (m->device.present) {
+    if (m->device.present && m->device.host_write_bytes <= 0)   /* reads or trims only */
+        snprintf(dev, sizeof(dev), "  WA - (no host writes)");
+    else if (m->device.present) {
         char wa[32];
         units_format_figure(m->device.wa_round, UNITS_FIG_WAF, wa, sizeof(wa));
         snprintf(dev, sizeof(dev), "  WA %s", wa);
