@@ -111,8 +111,8 @@ static void check_results(const char *results, unsigned qd, unsigned workers, un
     json_object_put(doc);
 }
 
-static void run_workload(const char *target, const char *size, const char *engine, bool destructive,
-                         const char *out)
+static void run_file_job(const char *target, const char *size, const char *engine,
+                         bool destructive, const char *out)
 {
     char *argv[32];
     int i = 0;
@@ -153,7 +153,7 @@ static void test_file_io_uring(void **state)
     char target[512], out[512], results[600];
     snprintf(target, sizeof(target), "%s/target.dat", c->dir);
     snprintf(out, sizeof(out), "%s/out-uring", c->dir);
-    run_workload(target, "256m", "io_uring", false, out);
+    run_file_job(target, "256m", "io_uring", false, out);
     struct stat st;
     assert_int_equal(stat(target, &st), 0);
     assert_int_equal(st.st_size, 256 << 20);
@@ -167,7 +167,7 @@ static void test_file_libaio(void **state)
     char target[512], out[512], results[600];
     snprintf(target, sizeof(target), "%s/target-aio.dat", c->dir);
     snprintf(out, sizeof(out), "%s/out-aio", c->dir);
-    run_workload(target, "256m", "libaio", false, out);
+    run_file_job(target, "256m", "libaio", false, out);
     snprintf(results, sizeof(results), "%s/results.json", out);
     check_results(results, 16, 2, 3, 2.0);
 }
@@ -181,7 +181,7 @@ static void test_zram(void **state)
         return;
     }
     snprintf(out, sizeof(out), "%s/out-zram", c->dir);
-    run_workload(dev, NULL, "io_uring", true, out);
+    run_file_job(dev, NULL, "io_uring", true, out);
     snprintf(results, sizeof(results), "%s/results.json", out);
     struct json_object *doc = load_json(results);
     double sector = json_num(doc, "target.logical_sector");
