@@ -101,6 +101,24 @@ def job_copy(src, dst, dev, seconds):
         f.write("\n".join(out) + "\n")
 
 
+def engine_copy(src, dst, engine):
+    """The copy src (job_copy's) with every ioengine= line set to engine, and engine in its first
+    [global] too (a file without ioengine= runs fio's default): fio itself under another engine
+    (--engines fio-ENGINE, e.g. fio-io_uring: is a difference ptsbench's or the kernel's?)."""
+    out, put = [], False
+    with open(src) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if re.match(r"^\s*ioengine\s*=", line):
+                line = "ioengine=%s" % engine
+            out.append(line)
+            if not put and line.strip() == "[global]":
+                out.append("ioengine=%s" % engine)
+                put = True
+    with open(dst, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
 def run(argv, cwd, timeout):
     try:
         p = subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
@@ -438,6 +456,16 @@ def one_file(a, dev, name, tmp):
             res["runs"]["fio-aa"] = fio2
             res["compared"]["fio-aa"] = versus("fio-aa", fio2)
     for eng in a.engines:
+        if eng.startswith("fio-"):   # fio itself under another engine: printed, never failed
+            other = os.path.join(tmp, eng + "-" + name)
+            engine_copy(copy, other, eng[4:])
+            m, why = captured(a, dev, tmp, eng, [a.fio, "--output-format=terse", other], limit)
+            if m:
+                res["runs"][eng] = m
+                res["compared"][eng] = versus(eng, m)
+            else:
+                res["refused"][eng] = why.replace(tmp + "/", "")
+            continue
         out = os.path.join(tmp, "out-" + eng)
         cmd = [a.ptsbench, "run", "--target", dev.dev, "--workload", copy, "--engine", eng,
                "--rounds", "1", "--round-time", str(a.seconds), "--destructive", "--quiet",
@@ -571,7 +599,9 @@ def main():
     ap.add_argument("--ptsbench", default=os.path.join(ROOT, "build/ptsbench"))
     ap.add_argument("--fio", default=shutil.which("fio") or "fio")
     ap.add_argument("--seconds", type=int, default=2, help="runtime of each job (group)")
-    ap.add_argument("--engines", default="io_uring,libaio,fio")
+    ap.add_argument("--engines", default="io_uring,libaio,fio",
+                    help="ptsbench's engines; fio-ENGINE: fio itself with ioengine=ENGINE "
+                    "(printed against fio's run, never failed)")
     ap.add_argument("--aa", action="store_true", help="also fio against fio (the A/A pair)")
     ap.add_argument("--strict", action="store_true", help="a file ptsbench refuses fails")
     ap.add_argument("--json", action="store_true")
@@ -620,9 +650,9 @@ def main():
         dev.close()
     bad = [r["file"] for r in results if "error" in r or
            any(not ok and (r["file"], t) not in KNOWN
-               for t, (ok, _) in r["compared"].items() if t != "fio-aa") or
+               for t, (ok, _) in r["compared"].items() if not t.startswith("fio-")) or
            (a.strict and r["refused"])]
-    made = sum(len([t for t in r["compared"] if t != "fio-aa"]) for r in results)
+    made = sum(len([t for t in r["compared"] if not t.startswith("fio-")]) for r in results)
     refused = sum(len(r["refused"]) for r in results)
     if a.json:
         for r in results:
@@ -639,7 +669,7 @@ def main():
     print("blockeq: %d files, %d comparisons with fio made, %d outside the tolerances and not "
           "known (files: %s); %d runs ptsbench refused%s" % (
               len(results), made, sum(1 for r in results for t, (ok, _) in
-                                      r["compared"].items() if t != "fio-aa" and not ok
+                                      r["compared"].items() if not t.startswith("fio-") and not ok
                                       and (r["file"], t) not in KNOWN),
               ", ".join(bad) or "none", refused, " (--strict: failures)" if a.strict else ""),
           file=sys.stderr if a.json else sys.stdout)
