@@ -15,7 +15,10 @@ kernel's block_rq_issue/complete tracepoints never fire for it, see docs/workloa
      a second one (the A/A pair the tolerances come from; a comparison outside the fixed
      tolerances still passes within 1.5 x this run's fio-against-fio differences, said);
   3. the same capture around `ptsbench run --target DEV --workload COPY --engine E --rounds 1
-     --round-time S --destructive` for each engine E (default io_uring, libaio, fio);
+     --round-time S --destructive` for each engine E (default io_uring, libaio, fio); an
+     engine fio-ENGINE is fio itself on the copy with every ioengine= set to ENGINE (fio's
+     io_uring against the file's libaio: is a difference ptsbench's or the kernel's?),
+     printed against fio's run and never failed;
   4. from each trace (blkparse text: D issue, C complete; reads and writes, discards and
      flushes left out): the read share of requests (of the time, reads in flight over all in
      flight, for a file of several groups: each group runs for the same time, so the share of
