@@ -263,6 +263,32 @@ def n_groups(path):
 GAP_LEAST = 0.001   # a pause between groups is at least this long (seconds)
 
 
+CHANGE_WINDOW = 256   # requests each side of a gap that changes_at looks at
+
+
+def changes_at(ev, i):
+    """Whether the requests change character at event i: the read share or the sequential
+    share of the CHANGE_WINDOW requests issued before and after it differ by more than a half
+    (a group's own stall leaves both as they were; every group of fio's examples differs from
+    the next in one of them)."""
+    before, after = [], []
+    for j in range(i - 1, -1, -1):
+        if ev[j][1] == "D":
+            before.append(ev[j])
+            if len(before) == CHANGE_WINDOW:
+                break
+    for j in range(i, len(ev)):
+        if ev[j][1] == "D":
+            after.append(ev[j])
+            if len(after) == CHANGE_WINDOW:
+                break
+    if not before or not after:
+        return False
+    before.reverse()
+    reads = [sum(e[2] == "R" for e in w) / len(w) for w in (before, after)]
+    return abs(reads[0] - reads[1]) > 0.5 or abs(sequential(before) - sequential(after)) > 0.5
+
+
 def split_groups(ev, n, seconds):
     """The trace cut into its n groups (lists of events), or None when it cannot be: the
     groups run one after another, so between two of them no request is in flight; the n-1
@@ -271,7 +297,11 @@ def split_groups(ev, n, seconds):
     --engine fio's 48 reads, is not taken for a group). Within a group the loop device over
     tmpfs is idle too, for microseconds; between groups fio and ptsbench end every job and
     start the next group's, milliseconds (GAP_LEAST at least: a group is not cut in two at one
-    of its own microsecond pauses when the trace holds fewer groups than the file)."""
+    of its own microsecond pauses when the trace holds fewer groups than the file). A gap where
+    the requests change character (changes_at) goes before a longer one where they do not: on a
+    loaded machine a group's own stall can last longer than the pause between two groups
+    (ssd-test.fio: a stall inside the random writes cut there, the random reads and sequential
+    writes left as one group)."""
     if n <= 1:
         return [ev]
     gaps, depth, last_c = [], 0, None
@@ -285,9 +315,8 @@ def split_groups(ev, n, seconds):
             if depth == 0:
                 last_c = t
     least, cuts = seconds / 4.0, []
-    for gap, i in sorted(gaps, reverse=True):
-        if gap < GAP_LEAST:
-            break
+    for _, gap, i in sorted(((changes_at(ev, i), g, i) for g, i in gaps if g >= GAP_LEAST),
+                            reverse=True):
         bounds = [0] + sorted(cuts + [i]) + [len(ev)]
         if all(ev[b - 1][0] - ev[a][0] >= least for a, b in zip(bounds, bounds[1:])):
             cuts.append(i)
@@ -563,6 +592,13 @@ def self_test():
                      (cut and [len(g) for g in cut]))
     elif [round(sequential(g), 2) for g in cut] != [1.0, 0.0, 1.0, 0.0]:
         fails.append("sequential shares %s" % [sequential(g) for g in cut])
+    stalled = trace(kinds, 0)
+    mid = len(stalled) - 5000   # a 50 ms stall half-way through the last group
+    stalled = stalled[:mid] + [(t + 0.05, k, d, s_, c) for t, k, d, s_, c in stalled[mid:]]
+    cut = split_groups(stalled, 4, 1)
+    if not cut or [len(g) for g in cut] != [10000] * 4:
+        fails.append("a stall inside a group taken for a pause between groups: %s" %
+                     (cut and [len(g) for g in cut]))
     if split_groups(trace(kinds[:2], 0), 4, 2) is not None:
         fails.append("a trace of 2 groups cut into 4")
     for name, n in (("ssd-test.fio", 4), ("tiobench-example.fio", 4), ("butterfly.fio", 1),
