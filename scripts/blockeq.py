@@ -15,7 +15,10 @@ kernel's block_rq_issue/complete tracepoints never fire for it, see docs/workloa
      a second one (the A/A pair the tolerances come from; a comparison outside the fixed
      tolerances still passes within 1.5 x this run's fio-against-fio differences, said);
   3. the same capture around `ptsbench run --target DEV --workload COPY --engine E --rounds 1
-     --round-time S --destructive` for each engine E (default io_uring, libaio, fio);
+     --round-time S --destructive` for each engine E (default io_uring, libaio, fio); an
+     engine fio-ENGINE is fio itself on the copy with every ioengine= set to ENGINE (fio's
+     io_uring against the file's libaio: is a difference ptsbench's or the kernel's?),
+     printed against fio's run and never failed;
   4. from each trace (blkparse text: D issue, C complete; reads and writes, discards and
      flushes left out): the read share of requests (of the time, reads in flight over all in
      flight, for a file of several groups: each group runs for the same time, so the share of
@@ -97,6 +100,24 @@ def job_copy(src, dst, dev, seconds):
                 out += ["ioengine=libaio", "direct=1"]
                 continue
             out.append(line)
+    with open(dst, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def engine_copy(src, dst, engine):
+    """The copy src (job_copy's) with every ioengine= line set to engine, and engine in its first
+    [global] too (a file without ioengine= runs fio's default): fio itself under another engine
+    (--engines fio-ENGINE, e.g. fio-io_uring: is a difference ptsbench's or the kernel's?)."""
+    out, put = [], False
+    with open(src) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if re.match(r"^\s*ioengine\s*=", line):
+                line = "ioengine=%s" % engine
+            out.append(line)
+            if not put and line.strip() == "[global]":
+                out.append("ioengine=%s" % engine)
+                put = True
     with open(dst, "w") as f:
         f.write("\n".join(out) + "\n")
 
@@ -242,6 +263,32 @@ def n_groups(path):
 GAP_LEAST = 0.001   # a pause between groups is at least this long (seconds)
 
 
+CHANGE_WINDOW = 256   # requests each side of a gap that changes_at looks at
+
+
+def changes_at(ev, i):
+    """Whether the requests change character at event i: the read share or the sequential
+    share of the CHANGE_WINDOW requests issued before and after it differ by more than a half
+    (a group's own stall leaves both as they were; every group of fio's examples differs from
+    the next in one of them)."""
+    before, after = [], []
+    for j in range(i - 1, -1, -1):
+        if ev[j][1] == "D":
+            before.append(ev[j])
+            if len(before) == CHANGE_WINDOW:
+                break
+    for j in range(i, len(ev)):
+        if ev[j][1] == "D":
+            after.append(ev[j])
+            if len(after) == CHANGE_WINDOW:
+                break
+    if not before or not after:
+        return False
+    before.reverse()
+    reads = [sum(e[2] == "R" for e in w) / len(w) for w in (before, after)]
+    return abs(reads[0] - reads[1]) > 0.5 or abs(sequential(before) - sequential(after)) > 0.5
+
+
 def split_groups(ev, n, seconds):
     """The trace cut into its n groups (lists of events), or None when it cannot be: the
     groups run one after another, so between two of them no request is in flight; the n-1
@@ -250,7 +297,11 @@ def split_groups(ev, n, seconds):
     --engine fio's 48 reads, is not taken for a group). Within a group the loop device over
     tmpfs is idle too, for microseconds; between groups fio and ptsbench end every job and
     start the next group's, milliseconds (GAP_LEAST at least: a group is not cut in two at one
-    of its own microsecond pauses when the trace holds fewer groups than the file)."""
+    of its own microsecond pauses when the trace holds fewer groups than the file). A gap where
+    the requests change character (changes_at) goes before a longer one where they do not: on a
+    loaded machine a group's own stall can last longer than the pause between two groups
+    (ssd-test.fio: a stall inside the random writes cut there, the random reads and sequential
+    writes left as one group)."""
     if n <= 1:
         return [ev]
     gaps, depth, last_c = [], 0, None
@@ -264,9 +315,8 @@ def split_groups(ev, n, seconds):
             if depth == 0:
                 last_c = t
     least, cuts = seconds / 4.0, []
-    for gap, i in sorted(gaps, reverse=True):
-        if gap < GAP_LEAST:
-            break
+    for _, gap, i in sorted(((changes_at(ev, i), g, i) for g, i in gaps if g >= GAP_LEAST),
+                            reverse=True):
         bounds = [0] + sorted(cuts + [i]) + [len(ev)]
         if all(ev[b - 1][0] - ev[a][0] >= least for a, b in zip(bounds, bounds[1:])):
             cuts.append(i)
@@ -438,6 +488,16 @@ def one_file(a, dev, name, tmp):
             res["runs"]["fio-aa"] = fio2
             res["compared"]["fio-aa"] = versus("fio-aa", fio2)
     for eng in a.engines:
+        if eng.startswith("fio-"):   # fio itself under another engine: printed, never failed
+            other = os.path.join(tmp, eng + "-" + name)
+            engine_copy(copy, other, eng[4:])
+            m, why = captured(a, dev, tmp, eng, [a.fio, "--output-format=terse", other], limit)
+            if m:
+                res["runs"][eng] = m
+                res["compared"][eng] = versus(eng, m)
+            else:
+                res["refused"][eng] = why.replace(tmp + "/", "")
+            continue
         out = os.path.join(tmp, "out-" + eng)
         cmd = [a.ptsbench, "run", "--target", dev.dev, "--workload", copy, "--engine", eng,
                "--rounds", "1", "--round-time", str(a.seconds), "--destructive", "--quiet",
@@ -532,6 +592,13 @@ def self_test():
                      (cut and [len(g) for g in cut]))
     elif [round(sequential(g), 2) for g in cut] != [1.0, 0.0, 1.0, 0.0]:
         fails.append("sequential shares %s" % [sequential(g) for g in cut])
+    stalled = trace(kinds, 0)
+    mid = len(stalled) - 5000   # a 50 ms stall half-way through the last group
+    stalled = stalled[:mid] + [(t + 0.05, k, d, s_, c) for t, k, d, s_, c in stalled[mid:]]
+    cut = split_groups(stalled, 4, 1)
+    if not cut or [len(g) for g in cut] != [10000] * 4:
+        fails.append("a stall inside a group taken for a pause between groups: %s" %
+                     (cut and [len(g) for g in cut]))
     if split_groups(trace(kinds[:2], 0), 4, 2) is not None:
         fails.append("a trace of 2 groups cut into 4")
     for name, n in (("ssd-test.fio", 4), ("tiobench-example.fio", 4), ("butterfly.fio", 1),
@@ -571,7 +638,9 @@ def main():
     ap.add_argument("--ptsbench", default=os.path.join(ROOT, "build/ptsbench"))
     ap.add_argument("--fio", default=shutil.which("fio") or "fio")
     ap.add_argument("--seconds", type=int, default=2, help="runtime of each job (group)")
-    ap.add_argument("--engines", default="io_uring,libaio,fio")
+    ap.add_argument("--engines", default="io_uring,libaio,fio",
+                    help="ptsbench's engines; fio-ENGINE: fio itself with ioengine=ENGINE "
+                    "(printed against fio's run, never failed)")
     ap.add_argument("--aa", action="store_true", help="also fio against fio (the A/A pair)")
     ap.add_argument("--strict", action="store_true", help="a file ptsbench refuses fails")
     ap.add_argument("--json", action="store_true")
@@ -620,9 +689,9 @@ def main():
         dev.close()
     bad = [r["file"] for r in results if "error" in r or
            any(not ok and (r["file"], t) not in KNOWN
-               for t, (ok, _) in r["compared"].items() if t != "fio-aa") or
+               for t, (ok, _) in r["compared"].items() if not t.startswith("fio-")) or
            (a.strict and r["refused"])]
-    made = sum(len([t for t in r["compared"] if t != "fio-aa"]) for r in results)
+    made = sum(len([t for t in r["compared"] if not t.startswith("fio-")]) for r in results)
     refused = sum(len(r["refused"]) for r in results)
     if a.json:
         for r in results:
@@ -639,7 +708,7 @@ def main():
     print("blockeq: %d files, %d comparisons with fio made, %d outside the tolerances and not "
           "known (files: %s); %d runs ptsbench refused%s" % (
               len(results), made, sum(1 for r in results for t, (ok, _) in
-                                      r["compared"].items() if t != "fio-aa" and not ok
+                                      r["compared"].items() if not t.startswith("fio-") and not ok
                                       and (r["file"], t) not in KNOWN),
               ", ".join(bad) or "none", refused, " (--strict: failures)" if a.strict else ""),
           file=sys.stderr if a.json else sys.stdout)
