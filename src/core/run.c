@@ -810,14 +810,18 @@ static int run_fastpass(struct run_record *rec, volatile sig_atomic_t *stop)
     sim_info(rec->target.sim->dev, &in);
     const unsigned qd = rec->wl.qd * (rec->wl.workers ? rec->wl.workers : 1);
     if (!rec->cfg.quiet) {
-        char r[32];
-        units_format_figure(in.rho_eff, UNITS_FIG_VALUE, r, sizeof(r));
+        char r[32], e[32];
+        units_format_figure(rec->cfg.fast_rho > 0 ? rec->cfg.fast_rho : in.rho_eff,
+                            UNITS_FIG_VALUE, r, sizeof(r));
+        units_format_figure(in.rho_eff, UNITS_FIG_VALUE, e, sizeof(e));
         printf("fast pass: (1 + %s) x the active range, regions invalidated to greedy GC's "
-               "equilibrium (rho %s: the simulator's)\n", r, r);
+               "equilibrium (rho %s: %s; the simulator's is %s)\n", r, r,
+               rec->cfg.fast_rho > 0 ? "given" : "the simulator's", e);
         fflush(stdout);
     }
     struct fastpass_result fr;
-    int rc = fastpass_sim(rec->target.sim, rec->range.start, rec->range.len, in.rho_eff, qd,
+    const double rho = rec->cfg.fast_rho > 0 ? rec->cfg.fast_rho : in.rho_eff;
+    int rc = fastpass_sim(rec->target.sim, rec->range.start, rec->range.len, rho, qd,
                           rec->wl.compress_pct, 48, stop, &fr);
     if (rc != 0)
         return rc;
@@ -829,7 +833,9 @@ static int run_fastpass(struct run_record *rec, volatile sig_atomic_t *stop)
     jw_add(o, "model", json_object_new_string("greedy GC equilibrium under uniform random "
                                               "writes (Desnoyers; fio sprandom's idea)"));
     jw_add(o, "rho", jw_num(fr.rho));
-    jw_add(o, "rho_source", json_object_new_string("simulator"));
+    jw_add(o, "rho_source", json_object_new_string(rec->cfg.fast_rho > 0 ? "option"
+                                                                          : "simulator"));
+    jw_add(o, "rho_simulator", jw_num(in.rho_eff));
     jw_add(o, "regions", json_object_new_int(FASTPASS_REGIONS));
     jw_add(o, "qd", json_object_new_int((int)qd));
     jw_add(o, "bytes_written", jw_num(bytes));
