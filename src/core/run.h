@@ -52,6 +52,10 @@ struct run_config {
     bool quiet;
     enum purge_method purge;     /* --purge: PURGE_NONE (default), or before the preconditioning */
     enum wl_precondition precondition;   /* DEFAULT/NONE: none; WIPC; STEADY: WIPC + WDPC */
+    bool fast_pass;              /* --precondition fast (PROTOTYPE, issue 48; simulated drive
+                                    only): STEADY with core/fastpass.h's pass instead of WIPC */
+    double fast_rho;             /* --precondition fast:RHO: the spare factor the pass is built
+                                    for (0: the simulator's rho_eff) */
     double wdpc_min_fills;       /* STEADY: the stimulus writes at least this x the range */
     double wdpc_max_fills;       /* ... and at most this before its rounds are measured */
     struct steady_criteria criteria;
