@@ -21,7 +21,7 @@
  * the change of samples); the limit without % in microseconds. ptsbench's latency runs from
  * submission to completion, fio's ss uses completion latency (clat, without the submission):
  * the same within the submission time. Not evaluated when no sample holds a latency (--engine
- * fio without its latency log). Pure but for the printing. */
+ * fio whose latency log is missing). Pure but for the printing. */
 #ifndef PTSBENCH_FIO_SS_H
 #define PTSBENCH_FIO_SS_H
 
