@@ -200,8 +200,11 @@ void results_lat_hist_add(struct json_object *o, const struct round_metrics *m)
 }
 
 /* A round's (or a job's) per-interval samples. */
-static struct json_object *samples_json(const struct sample_series *s)
+/* A round's samples; the mean latencies (null where an interval completed none) of a direction
+ * only when the round has I/O of it (m), the total always. */
+static struct json_object *samples_json(const struct round_metrics *m)
 {
+    const struct sample_series *s = &m->samples;
     struct json_object *so = json_object_new_object();
     jw_add(so, "interval_s", jw_num(s->interval_s));
     jw_add(so, "iops", array_json(s->iops, s->n));
@@ -214,6 +217,12 @@ static struct json_object *samples_json(const struct sample_series *s)
         jw_add(so, "trim_iops", array_json(s->trim_iops, s->n));
         jw_add(so, "trim_mb_s", array_json(s->trim_mb_s, s->n));
     }
+    if (s->lat_mean_us)
+        jw_add(so, "lat_mean_us", array_json(s->lat_mean_us, s->n));
+    if (s->read_lat_mean_us && m->read.ios)
+        jw_add(so, "read_lat_mean_us", array_json(s->read_lat_mean_us, s->n));
+    if (s->write_lat_mean_us && m->write.ios)
+        jw_add(so, "write_lat_mean_us", array_json(s->write_lat_mean_us, s->n));
     return so;
 }
 
@@ -232,7 +241,7 @@ static void round_jobs_add(struct json_object *o, const struct round_metrics *m)
         results_figures_trim_add(jo, &jm->read, &jm->write, &jm->trim, &jm->total);
         results_depth_gap_add(jo, jm);
         results_lat_hist_add(jo, jm);
-        jw_add(jo, "samples", samples_json(&jm->samples));
+        jw_add(jo, "samples", samples_json(jm));
         json_object_array_add(jobs, jo);
     }
     jw_add(o, "jobs", jobs);
@@ -247,7 +256,7 @@ struct json_object *results_round_json(const struct round_metrics *m)
     results_figures_trim_add(o, &m->read, &m->write, &m->trim, &m->total);
     results_depth_gap_add(o, m);
     results_lat_hist_add(o, m);
-    jw_add(o, "samples", samples_json(&m->samples));
+    jw_add(o, "samples", samples_json(m));
     if (m->lat_target.present)   /* latency_target: the depth the search kept, and the verdict */
         jw_add(o, "latency_target", lat_round_json(&m->lat_target));
     if (m->n_hosts) {   /* remote load generators (fio client/server): each host's figures */
