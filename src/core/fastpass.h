@@ -25,8 +25,9 @@
 #include <stdint.h>
 
 #include "device/target.h"
+#include "io/fastgen.h"
 
-#define FASTPASS_REGIONS 100u
+#define FASTPASS_REGIONS FASTGEN_REGIONS
 #define FASTPASS_UNIT 4096u
 
 /* The share of region r's writes (0 = the first written) that the pass invalidates. */
@@ -36,7 +37,12 @@ struct fastpass_result {
     double rho;              /* the spare factor the pass was built for */
     uint64_t units_written;  /* 4 KiB writes issued */
     uint64_t units;          /* the range, in 4 KiB units */
-    simt t_start, t_end;     /* virtual ns */
+    simt t_start, t_end;     /* virtual ns (fastpass_sim); step_fast: 0 and the pass's elapsed
+                                ns on the engine's clock (virtual on the simulated drive) */
+    unsigned workers, qd;    /* step_fast: the pool it ran on */
+    bool no_ftl;             /* step_fast: a target with no FTL (file, zram, loop): the pass
+                                was only (1 + rho) fills of writes (steps.h step_fast_no_ftl) */
+    double wall_s;           /* step_fast: wall-clock seconds */
 };
 
 /* The pass over [offset, offset + len) of the simulated drive w (4 KiB aligned), qd outstanding,
