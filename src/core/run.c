@@ -453,7 +453,10 @@ void run_print_plan(const struct run_record *rec)
     if (rec->prep == DS_PREP_NONE)
         printf("  drive   not preconditioned: figures are the drive's burst (fresh-out-of-box, or "
                "as earlier writes left it); --precondition steady for steady state\n");
-    else if (c->fast_pass)   /* PROTOTYPE (core/fastpass.h) */
+    else if (c->fast_pass && step_fast_no_ftl(&rec->target))   /* core/steps.h step_fast */
+        printf("  drive   fast pass (no FTL here: the same as writing the range), then WDPC: the "
+               "stimulus until the fill guard passes\n");
+    else if (c->fast_pass)
         printf("  drive   fast pass (1 + rho times the active range, 4 KiB writes invalidated to "
                "greedy GC's equilibrium), then WDPC: the stimulus until the fill guard passes\n");
     else
