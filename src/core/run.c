@@ -281,6 +281,9 @@ static int prepare_writes(struct run_record *rec, char *err, size_t errlen)
     if (c->fast_pass && c->resume)
         return errf(err, errlen, "--precondition fast: not with --resume "
                     "(docs/fast-precondition.md)");
+    if (c->fast_pass && (rec->engine->flags & ENGINE_F_WHOLE_ROUND))
+        return errf(err, errlen, "--precondition fast: the %s engine runs whole rounds and cannot "
+                    "take the pass's offsets; use io_uring or libaio", rec->engine->name);
     if (c->fast_pass && !rec->target.sim && !step_fast_no_ftl(&rec->target) && !(c->fast_rho > 0))
         return errf(err, errlen, "--precondition fast: %s has an FTL whose spare factor ptsbench "
                     "cannot read: give it, fast:RHO", rec->target.path);
@@ -879,7 +882,7 @@ static double fast_rho(const struct run_record *rec, const char **source, double
         *source = "option";
         return rec->cfg.fast_rho;
     }
-    *source = rec->target.sim ? "simulator" : "no FTL: none";
+    *source = rec->target.sim ? "simulator" : "default (no FTL: 0)";
     return *rho_sim;
 }
 
@@ -1350,7 +1353,8 @@ static int run_before_rounds(struct run_record *rec, int fd, volatile sig_atomic
                               : run_wipc(rec, fd, stop, err, sizeof(err));
         if (w != 0) {
             if (w < 0)
-                snprintf(rec->error, sizeof(rec->error), "WIPC: %s", err);
+                snprintf(rec->error, sizeof(rec->error), "%s: %s",
+                         c->fast_pass ? "fast pass" : "WIPC", err);
             return w > 0 ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN;
         }
         int wc = run_write_step(rec);

@@ -7,7 +7,8 @@
  *   - a file (io_uring): the pass runs (no FTL), told rho 0.25: bytes = 1.25 x the range within
  *     1 %, recorded as no_ftl, its engine choices recorded, the console says what it means;
  *   - a zram device of the test's own (skipped where the machine cannot make one): the default
- *     rho there is 0, the range written once (within 1 %).
+ *     rho there is 0, the range written once (within 1 %);
+ *   - the fio engine (whole rounds from a job file) refused before anything is written.
  * Before this change the pass ran inside the simulator (no round recorded) and a file or zram
  * target was refused: every case fails there. A few seconds. */
 #include <stdarg.h>
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "sim/sim.h"
@@ -125,12 +127,32 @@ static void test_zram(void **state)
     zram_remove(dev);
 }
 
+/* fio runs whole rounds from a job file: it cannot take the pass's offsets, refused before
+ * anything is written (exit 2, the file not created). */
+static void test_fio_refused(void **state)
+{
+    (void)state;
+    char img[600], out[600];
+    snprintf(img, sizeof(img), "%s/fio.img", dir);
+    snprintf(out, sizeof(out), "%s/fio", dir);
+    const char *a[] = {"run", "--target", img, "--size", "16m", "--engine", "fio", "--workload",
+                       "rw=randwrite,bs=4k", "--precondition", "fast:0.3", "--destructive",
+                       "--quiet", "--out", out, NULL};
+    struct cmd_result r;
+    assert_int_equal(ptsbench_run(&r, a), 2);
+    if (!strstr(r.errout, "not found") && !strstr(r.errout, "not installed"))
+        assert_non_null(strstr(r.errout, "runs whole rounds"));
+    assert_true(access(img, F_OK) != 0);
+    cmd_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sim_through_the_engine),
         cmocka_unit_test(test_file),
         cmocka_unit_test(test_zram),
+        cmocka_unit_test(test_fio_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
