@@ -4,7 +4,8 @@
  * rounding of one unit per region and worker); region r's invalid share (its writes that a later
  * write of the pass supersedes) is 1 - v_gc^(1 - x_r) within 0.002 (the rounding of its count of
  * choices, half a write of ~650); the same seed gives the same sequence; rho 0 writes the range
- * once. 200,000 units, well under a second. */
+ * once; iogen hands a worker its generator's units as 4 KiB writes. 200,000 units, well under
+ * a second. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "io/fastgen.h"
+#include "io/iogen.h"
 #include "sim/sim.h"
 
 #define UNITS 200000u
@@ -143,12 +145,46 @@ static void test_deterministic_and_rho_zero(void **state)
     assert_int_equal(fastgen_init(&g, 3, 0.3, 1, 0, 4), -1);   /* an empty share */
 }
 
+/* iogen's offset source (wl->fastpass): each worker's writes are its generator's units, 4 KiB
+ * each, from the range's start. */
+static void test_iogen_takes_the_offsets(void **state)
+{
+    (void)state;
+    struct workload wl;
+    char err[256];
+    wl_init(&wl);
+    assert_int_equal(wl_set(&wl, "rw", "randwrite", "test", err, sizeof(err)), 0);
+    wl.bs[0] = (struct wl_bs){.size = 4096, .weight = 100};
+    wl.n_bs = 1;
+    wl.fastpass = (struct wl_fastpass){.on = true, .rho = 0.3, .seed = 5};
+    const struct wl_range range = {.start = 1 << 20, .len = 4096u * 5000};
+    for (unsigned w = 0; w < 2; w++) {
+        struct iogen g;
+        struct fastgen f;
+        iogen_init(&g, &wl, &range, w, 2, 99 + w);
+        assert_true(g.fast);
+        assert_int_equal(fastgen_init(&f, 5000, 0.3, 5, w, 2), 0);
+        for (uint64_t i = 0; i < f.length + 10; i++) {
+            uint8_t dir;
+            uint32_t len;
+            uint64_t off;
+            iogen_next(&g, &dir, &len, &off);
+            assert_int_equal(dir, IOGEN_WRITE);
+            assert_int_equal(len, 4096);
+            assert_true(off == range.start + fastgen_next(&f) * 4096);
+        }
+        fastgen_free(&f);
+        iogen_free(&g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_v_gc_is_the_oracles),
         cmocka_unit_test(test_every_unit_fresh_once_and_the_shares),
         cmocka_unit_test(test_deterministic_and_rho_zero),
+        cmocka_unit_test(test_iogen_takes_the_offsets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
