@@ -730,11 +730,11 @@ static int fast_workload(const struct target_info *t, const struct fast_spec *f,
         wl_check_target(wl, t->capacity, t->logical_sector, t->path, out_range, err, errlen) != 0)
         return -1;
     const uint64_t units = out_range->len / FASTPASS_UNIT;
-    if (out_range->start % FASTPASS_UNIT || units > UINT32_MAX ||
+    if (out_range->start % FASTPASS_UNIT || units / f->threads >= UINT32_MAX ||
         units < (uint64_t)FASTGEN_REGIONS * f->threads)
         return errf(err, errlen, "the fast pass needs a 4 KiB-aligned range of %u to 2^32 "
-                    "4 KiB units per worker (%llu units for %u workers)", FASTGEN_REGIONS,
-                    (unsigned long long)units, f->threads);
+                    "4 KiB units per worker (%llu units for %u workers: more workers split a "
+                    "larger range)", FASTGEN_REGIONS, (unsigned long long)units, f->threads);
     return 0;
 }
 

@@ -85,7 +85,7 @@ int fastgen_init(struct fastgen *g, uint64_t units, double rho, uint64_t seed, u
 {
     memset(g, 0, sizeof(*g));
     share_of(units, id, n_workers, &g->share_lo, &g->share_n);
-    if (!g->share_n || units > UINT32_MAX)
+    if (!g->share_n || g->share_n > UINT32_MAX)
         return -1;
     struct rng keys;
     rng_seed(&keys, seed);
@@ -124,11 +124,11 @@ uint64_t fastgen_next(struct fastgen *g)
         next_region(g);
     if (g->r >= g->n_regions)
         return permute_at(&g->perm, g->share_lo + rng_below(&g->rng, g->share_n));
-    const uint64_t u = g->i_prev < g->n_prev
-                           ? g->prev[g->i_prev++]
-                           : permute_at(&g->perm, g->share_lo + g->fresh++);
+    /* the lists hold indexes into the share (< 2^32), the unit is the permutation's */
+    const uint64_t i = g->i_prev < g->n_prev ? g->prev[g->i_prev++] : g->fresh++;
+    const uint64_t u = permute_at(&g->perm, g->share_lo + i);
     if (g->k_left && rng_below(&g->rng, g->left) < g->k_left) {   /* selection sampling */
-        g->next[g->n_next++] = (uint32_t)u;
+        g->next[g->n_next++] = (uint32_t)i;
         g->k_left--;
     }
     g->left--;

@@ -20,7 +20,8 @@
  * (a random, disjoint share), its choices drawn from its own generator. Workers that progress
  * alike write their regions at the same time, so the drive sees the model's order as a whole.
  * Past its length a worker writes uniform random units of its share (the stimulus's kind).
- * Memory: two lists of one region's writes per worker; fastgen_free releases them. */
+ * Memory: two lists of 4-byte indexes, at most one region's choices each, per worker (30 TB
+ * in one share: about 0.3 GB); fastgen_free releases them. */
 #ifndef PTSBENCH_FASTGEN_H
 #define PTSBENCH_FASTGEN_H
 
@@ -47,13 +48,13 @@ struct fastgen {
     uint64_t length, issued;         /* the pass's writes; writes handed out */
     uint64_t fresh;                  /* fresh units handed out */
     uint64_t left, k_left;           /* region r: writes left, choices left */
-    uint32_t *prev, *next;           /* region r's rewrites, and its chosen units */
+    uint32_t *prev, *next;           /* region r's rewrites, and its chosen: share indexes */
     uint64_t n_prev, i_prev, n_next;
 };
 
-/* Worker id of n_workers over a range of units (at most 2^32), built for rho; seed keys the
- * permutation (the same for every worker of a pass), and with id the worker's choices.
- * 0, or -1 when the worker's share is empty. */
+/* Worker id of n_workers over a range of units, built for rho; seed keys the permutation (the
+ * same for every worker of a pass), and with id the worker's choices. 0, or -1 when the
+ * worker's share is empty or above 2^32 units (16 TiB of 4 KiB: more workers split it). */
 int fastgen_init(struct fastgen *g, uint64_t units, double rho, uint64_t seed, unsigned id,
                  unsigned n_workers);
 /* The pass's writes for worker id of n_workers (the same plan fastgen_init makes). Pure. */
