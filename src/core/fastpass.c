@@ -5,16 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/rng.h"
+#include "io/fastgen.h"
 #include "lib/util.h"
 
 double fastpass_invalid_share(double rho, unsigned r, unsigned n_regions)
 {
-    if (!(rho > 0) || !n_regions)
-        return 0.0;
-    const double v_gc = 1.0 - 1.0 / sim_wa_oracle(rho);
-    const double x = ((double)r + 0.5) / (double)n_regions;
-    return 1.0 - pow(v_gc, 1.0 - x);
+    return fastgen_invalid_share(rho, r, n_regions);
 }
 
 /* The closed loop: qd completion times, the earliest first (a binary min-heap). */
@@ -54,52 +50,20 @@ static void fp_write(struct fp_loop *l, uint32_t u)
     l->issued++;
 }
 
-static uint32_t *fp_permutation(uint64_t units, uint64_t *seed)
-{
-    uint32_t *p = xcalloc(units, sizeof(*p));
-    for (uint64_t i = 0; i < units; i++)
-        p[i] = (uint32_t)i;
-    for (uint64_t i = units - 1; i > 0; i--) {
-        uint64_t j = rng_splitmix64(seed) % (i + 1);
-        uint32_t x = p[i];
-        p[i] = p[j];
-        p[j] = x;
-    }
-    return p;
-}
-
-/* The regions in order (fastpass.h); 0, or 1 when stopped. */
-static int fp_regions(struct fp_loop *l, uint64_t units, double rho, uint64_t *seed,
+/* The pass of io/fastgen.h, one worker (0, or 1 when stopped). */
+static int fp_regions(struct fp_loop *l, uint64_t units, double rho, uint64_t seed,
                       volatile sig_atomic_t *stop)
 {
-    uint32_t *perm = fp_permutation(units, seed);
-    uint32_t *prev = xcalloc(units, sizeof(*prev)), *next = xcalloc(units, sizeof(*next));
-    const uint64_t region = (uint64_t)((double)units * (1.0 + rho) / FASTPASS_REGIONS);
-    uint64_t n_prev = 0, fresh = 0;
+    struct fastgen g;
+    if (fastgen_init(&g, units, rho, seed, 0, 1) != 0)
+        return -1;
     int rc = 0;
-    for (unsigned r = 0; (r < FASTPASS_REGIONS || fresh < units) && !rc; r++) {
-        const double inv = r < FASTPASS_REGIONS ? fastpass_invalid_share(rho, r,
-                                                                         FASTPASS_REGIONS) : 0;
-        uint64_t n_next = 0, in_region = 0;
-        for (uint64_t i = 0; i < n_prev || (in_region < region && fresh < units); i++) {
-            uint32_t u = i < n_prev ? prev[i] : perm[fresh++];
-            fp_write(l, u);
-            in_region++;
-            if ((double)(rng_splitmix64(seed) >> 11) * 0x1.0p-53 < inv)
-                next[n_next++] = u;
-        }
-        uint32_t *t = prev;
-        prev = next;
-        next = t;
-        n_prev = n_next;
-        if (stop && *stop)
+    for (uint64_t i = 0; i < g.length && !rc; i++) {
+        fp_write(l, (uint32_t)fastgen_next(&g));
+        if ((i & 0xffff) == 0 && stop && *stop)
             rc = 1;
     }
-    for (uint64_t i = 0; i < n_prev && !rc; i++)   /* the last region's choices */
-        fp_write(l, prev[i]);
-    free(perm);
-    free(prev);
-    free(next);
+    fastgen_free(&g);
     return rc;
 }
 
@@ -118,7 +82,7 @@ int fastpass_sim(struct sim_world *w, uint64_t offset, uint64_t len, double rho,
     out->rho = rho;
     out->units = units;
     out->t_start = w->now;
-    int rc = fp_regions(&l, units, rho, &seed, stop);
+    int rc = fp_regions(&l, units, rho, seed, stop);
     simt end = w->now;
     for (unsigned i = 0; i < l.n; i++)
         end = l.t[i] > end ? l.t[i] : end;

@@ -278,9 +278,15 @@ static int prepare_writes(struct run_record *rec, char *err, size_t errlen)
     if (c->purge != PURGE_NONE && c->n_remotes)
         return errf(err, errlen, "--purge %s: not with --remote (purge each host's drive first)",
                     purge_method_name(c->purge));
-    if (c->fast_pass && (!rec->target.sim || c->resume))
-        return errf(err, errlen, "--precondition fast: a prototype for the simulated drive only, "
-                    "without --resume (docs/fast-precondition.md)");
+    if (c->fast_pass && c->resume)
+        return errf(err, errlen, "--precondition fast: not with --resume "
+                    "(docs/fast-precondition.md)");
+    if (c->fast_pass && (rec->engine->flags & ENGINE_F_WHOLE_ROUND))
+        return errf(err, errlen, "--precondition fast: the %s engine runs whole rounds and cannot "
+                    "take the pass's offsets; use io_uring or libaio", rec->engine->name);
+    if (c->fast_pass && !rec->target.sim && !step_fast_no_ftl(&rec->target) && !(c->fast_rho > 0))
+        return errf(err, errlen, "--precondition fast: %s has an FTL whose spare factor ptsbench "
+                    "cannot read: give it, fast:RHO", rec->target.path);
     rec->wdpc = rec->prep == DS_PREP_STEADY && run_writes(rec);
     if (c->resume && run_resume_same_target(c->resume, &rec->target, err, errlen) != 0)
         return -1;
@@ -450,7 +456,10 @@ void run_print_plan(const struct run_record *rec)
     if (rec->prep == DS_PREP_NONE)
         printf("  drive   not preconditioned: figures are the drive's burst (fresh-out-of-box, or "
                "as earlier writes left it); --precondition steady for steady state\n");
-    else if (c->fast_pass)   /* PROTOTYPE (core/fastpass.h) */
+    else if (c->fast_pass && step_fast_no_ftl(&rec->target))   /* core/steps.h step_fast */
+        printf("  drive   fast pass (no FTL here: the same as writing the range), then WDPC: the "
+               "stimulus until the fill guard passes\n");
+    else if (c->fast_pass)
         printf("  drive   fast pass (1 + rho times the active range, 4 KiB writes invalidated to "
                "greedy GC's equilibrium), then WDPC: the stimulus until the fill guard passes\n");
     else
@@ -857,46 +866,80 @@ static int run_wipc(struct run_record *rec, int fd, volatile sig_atomic_t *stop,
     return 0;
 }
 
-/* --precondition fast (PROTOTYPE, core/fastpass.h): the pass on the simulated drive at the
- * spare factor the simulator states, recorded in the WIPC's place (its "kind" says which).
- * UNCERTAIN: the drive state counts it as WIPC bytes (ds_wipc), so the labels say WIPC. */
-static int run_fastpass(struct run_record *rec, volatile sig_atomic_t *stop)
+/* --precondition fast: the spare factor the pass is built for, and where it came from: given
+ * (fast:RHO), the simulator's rho_eff, or on a target with no FTL (steps.h step_fast_no_ftl) 0:
+ * there the pass shapes nothing, so it writes the range once in a random order (the same as
+ * writing the range: more bytes would change nothing). rho_sim: the simulator's (0 elsewhere). */
+static double fast_rho(const struct run_record *rec, const char **source, double *rho_sim)
 {
-    struct sim_info in;
-    sim_info(rec->target.sim->dev, &in);
-    const unsigned qd = rec->wl.qd * (rec->wl.workers ? rec->wl.workers : 1);
+    *rho_sim = 0;
+    if (rec->target.sim) {
+        struct sim_info in;
+        sim_info(rec->target.sim->dev, &in);
+        *rho_sim = in.rho_eff;
+    }
+    if (rec->cfg.fast_rho > 0) {
+        *source = "option";
+        return rec->cfg.fast_rho;
+    }
+    *source = rec->target.sim ? "simulator" : "default (no FTL: 0)";
+    return *rho_sim;
+}
+
+/* --precondition fast: the pass through the run's engine (core/steps.h step_fast), recorded in
+ * the WIPC's place (its "kind" says which; UNCERTAIN: the drive state counts it as WIPC bytes,
+ * ds_wipc, until the drive state has words of its own for it). 0, 1 interrupted, -1 with err. */
+static int run_fastpass(struct run_record *rec, int fd, volatile sig_atomic_t *stop, char *err,
+                        size_t errlen)
+{
+    struct run_ctx ctx = {&rec->target, fd, rec->out_dir, rec->engine, rec->weight,
+                          &rec->sim_last, &rec->state, stop,
+                          isatty(STDOUT_FILENO) && !rec->cfg.quiet};
+    const char *source;
+    double rho_sim;
+    const double rho = fast_rho(rec, &source, &rho_sim);
+    struct fast_spec f = {rec->range, rho, rec->wl.workers ? rec->wl.workers : 1,
+                          PRECOND_WIPC_QD, rec->wl.compress_pct, 48};
     if (!rec->cfg.quiet) {
         char r[32], e[32];
-        units_format_figure(rec->cfg.fast_rho > 0 ? rec->cfg.fast_rho : in.rho_eff,
-                            UNITS_FIG_VALUE, r, sizeof(r));
-        units_format_figure(in.rho_eff, UNITS_FIG_VALUE, e, sizeof(e));
-        printf("fast pass: (1 + %s) x the active range, regions invalidated to greedy GC's "
-               "equilibrium (rho %s: %s; the simulator's is %s)\n", r, r,
-               rec->cfg.fast_rho > 0 ? "given" : "the simulator's", e);
+        units_format_figure(rho, UNITS_FIG_VALUE, r, sizeof(r));
+        units_format_figure(rho_sim, UNITS_FIG_VALUE, e, sizeof(e));
+        if (step_fast_no_ftl(&rec->target))
+            printf("fast pass (no FTL here: the same as writing the range): (1 + %s) x the "
+                   "active range in 4 KiB writes, %u x QD %u\n", r, f.threads, f.qd);
+        else
+            printf("fast pass: (1 + %s) x the active range, regions invalidated to greedy GC's "
+                   "equilibrium (rho %s: %s%s%s), %u x QD %u\n", r, r, source,
+                   rec->target.sim ? "; the simulator's is " : "", rec->target.sim ? e : "",
+                   f.threads, f.qd);
         fflush(stdout);
     }
     struct fastpass_result fr;
-    const double rho = rec->cfg.fast_rho > 0 ? rec->cfg.fast_rho : in.rho_eff;
-    int rc = fastpass_sim(rec->target.sim, rec->range.start, rec->range.len, rho, qd,
-                          rec->wl.compress_pct, 48, stop, &fr);
+    struct round_metrics m;
+    int rc = step_fast(&ctx, &f, &m, &fr, err, errlen);
     if (rc != 0)
         return rc;
-    sim_stats(rec->target.sim->dev, &rec->sim_last);
     const double bytes = (double)fr.units_written * FASTPASS_UNIT * rec->weight;
     ds_wipc(&rec->state, bytes);
+    m.state = rec->state;
     struct json_object *o = json_object_new_object();
     jw_add(o, "kind", json_object_new_string("fast"));
     jw_add(o, "model", json_object_new_string("greedy GC equilibrium under uniform random "
                                               "writes (Desnoyers; fio sprandom's idea)"));
     jw_add(o, "rho", jw_num(fr.rho));
-    jw_add(o, "rho_source", json_object_new_string(rec->cfg.fast_rho > 0 ? "option"
-                                                                          : "simulator"));
-    jw_add(o, "rho_simulator", jw_num(in.rho_eff));
+    jw_add(o, "rho_source", json_object_new_string(source));
+    if (rec->target.sim)
+        jw_add(o, "rho_simulator", jw_num(rho_sim));
+    jw_add(o, "no_ftl", json_object_new_boolean(fr.no_ftl));
     jw_add(o, "regions", json_object_new_int(FASTPASS_REGIONS));
-    jw_add(o, "qd", json_object_new_int((int)qd));
+    jw_add(o, "threads", json_object_new_int((int)fr.workers));
+    jw_add(o, "qd", json_object_new_int((int)fr.qd));
     jw_add(o, "bytes_written", jw_num(bytes));
     jw_add(o, "fills", jw_num(ds_fills(&rec->state, bytes)));
     jw_add(o, "elapsed_s", jw_num((double)(fr.t_end - fr.t_start) / 1e9));
+    jw_add(o, "wall_s", jw_num(fr.wall_s));
+    jw_add(o, "round", results_round_json(&m));
+    metrics_free(&m);
     if (rec->wipc_json)
         json_object_put(rec->wipc_json);
     rec->wipc_json = o;
@@ -1306,10 +1349,12 @@ static int run_before_rounds(struct run_record *rec, int fd, volatile sig_atomic
             return wc;
     }
     if (rec->prep != DS_PREP_NONE && fresh) {
-        int w = c->fast_pass ? run_fastpass(rec, stop) : run_wipc(rec, fd, stop, err, sizeof(err));
+        int w = c->fast_pass ? run_fastpass(rec, fd, stop, err, sizeof(err))
+                              : run_wipc(rec, fd, stop, err, sizeof(err));
         if (w != 0) {
             if (w < 0)
-                snprintf(rec->error, sizeof(rec->error), "WIPC: %s", err);
+                snprintf(rec->error, sizeof(rec->error), "%s: %s",
+                         c->fast_pass ? "fast pass" : "WIPC", err);
             return w > 0 ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN;
         }
         int wc = run_write_step(rec);

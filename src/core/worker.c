@@ -1228,6 +1228,7 @@ void worker_pool_stop(struct worker_pool *p)
         free(p->w[i].stats.samples);
         free(p->w[i].stats.hosts);
         free(p->w[i].data_sample);
+        iogen_free(&p->w[i].gen);
     }
     for (unsigned j = 0; p->whole && j < p->n_jobs; j++) {
         free(p->whole[j].samples);
