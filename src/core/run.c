@@ -135,8 +135,15 @@ static int prepare_rounds(struct run_record *rec, char *err, size_t errlen)
     if (c->wdpc_max_fills < c->wdpc_min_fills)
         return errf(err, errlen, "--wdpc-max-fills %g: less than --wdpc-fills %g",
                     c->wdpc_max_fills, c->wdpc_min_fills);
-    rec->prep = c->precondition == WL_PRECOND_STEADY ? DS_PREP_STEADY
+    rec->prep = c->fast_pass ? DS_PREP_FAST
+                : c->precondition == WL_PRECOND_STEADY ? DS_PREP_STEADY
                 : c->precondition == WL_PRECOND_WIPC ? DS_PREP_WIPC : DS_PREP_NONE;
+    if (c->op_rho > 0 && !c->fast_pass)
+        return errf(err, errlen, "--op %g: only with --precondition fast (the spare factor its "
+                    "pass is built for)", c->op_rho);
+    if (c->op_rho > 0 && c->fast_rho > 0 && fabs(c->op_rho - c->fast_rho) > 1e-12)
+        return errf(err, errlen, "--op %g and --precondition fast:%g: two spare factors",
+                    c->op_rho, c->fast_rho);
 
     if (wl_validate(&rec->wl, err, errlen) != 0 ||
         engine_keys_check(rec->engine, &rec->wl, err, errlen) != 0)
@@ -266,6 +273,24 @@ static int prepare_trims(struct run_record *rec, char *err, size_t errlen)
     return 0;
 }
 
+/* --precondition fast: what is known of the target's FTL and the spare factor the pass is built
+ * for (drive_state.h ds_op_choose); a real drive without --op is refused. 0, or -1 with err. */
+static int run_fast_op(struct run_record *rec, char *err, size_t errlen)
+{
+    const struct run_config *c = &rec->cfg;
+    rec->ftl = ds_ftl_of(target_kind_name(rec->target.kind), rec->target.attach.interface);
+    double sim_rho = 0;
+    if (rec->target.sim) {
+        struct sim_info in;
+        sim_info(rec->target.sim->dev, &in);
+        sim_rho = in.rho_eff;
+    }
+    if (ds_op_choose(rec->ftl, sim_rho, c->op_rho > 0 ? c->op_rho : c->fast_rho, &rec->op) != 0)
+        return errf(err, errlen, "--precondition fast on %s: the drive's spare factor is unknown "
+                    "(ptsbench cannot read it); give --op PCT|RHO", rec->target.path);
+    return 0;
+}
+
 /* What the run will write checked before anything is written: --precondition and --purge not
  * with --remote, --resume on the same target, the layout, the target's safety, the purge's
  * plan. 0, or -1 with err. */
@@ -278,10 +303,12 @@ static int prepare_writes(struct run_record *rec, char *err, size_t errlen)
     if (c->purge != PURGE_NONE && c->n_remotes)
         return errf(err, errlen, "--purge %s: not with --remote (purge each host's drive first)",
                     purge_method_name(c->purge));
+    if (c->fast_pass && run_fast_op(rec, err, errlen) != 0)
+        return -1;
     if (c->fast_pass && (!rec->target.sim || c->resume))
         return errf(err, errlen, "--precondition fast: a prototype for the simulated drive only, "
                     "without --resume (docs/fast-precondition.md)");
-    rec->wdpc = rec->prep == DS_PREP_STEADY && run_writes(rec);
+    rec->wdpc = ds_prep_wdpc(rec->prep) && run_writes(rec);
     if (c->resume && run_resume_same_target(c->resume, &rec->target, err, errlen) != 0)
         return -1;
     if (layout_due(rec, err, errlen) != 0)
@@ -483,7 +510,7 @@ void run_print_plan(const struct run_record *rec)
         printf("  limit   %s%s: ", lim, rec->target.sim ? " of virtual time" : "");
         if (rec->rounds_uncut)
             printf("rounds cut from %u to %u%s", rec->rounds_uncut, c->max_rounds,
-                   rec->prep == DS_PREP_STEADY ? "; steady state may not be reached" : "");
+                   ds_prep_wdpc(rec->prep) ? "; steady state may not be reached" : "");
         else
             printf("%s", c->round_bytes ? "rounds of bytes: no round starts past it"
                                         : "the rounds fit");
@@ -857,49 +884,72 @@ static int run_wipc(struct run_record *rec, int fd, volatile sig_atomic_t *stop,
     return 0;
 }
 
+/* The simulated drive after the fast pass: the pass wrote the physical capacity when its free
+ * lines are no more than the GC pool (fg_lines + SIM_POOL_EXTRA_LINES + the open line, per
+ * controller): the stimulus's first writes start GC (steady.h's basis for the shorter lag). The
+ * write amplification is recorded: 1 after a pass at the right spare factor (it fills the usable
+ * space and no more, so nothing was collected yet), above 1 after a pass at too large a one. */
+static void run_fast_check(const struct run_record *rec, struct results_fast *f)
+{
+    const struct sim_world *w = rec->target.sim;
+    struct sim_info in;
+    sim_info(w->dev, &in);
+    const double pct = ceil(w->params.fg_lines_pct / 100.0 * in.lines_per_ctl - 1e-9);
+    const double fg = pct > w->params.fg_lines_min ? pct : w->params.fg_lines_min;
+    f->sim_checked = true;
+    f->sim_wa = rec->sim_last.write_amplification;
+    f->sim_free_lines = rec->sim_last.free_lines;
+    f->sim_pool_lines = (unsigned long long)(in.n_ctl * (fg + SIM_POOL_EXTRA_LINES + 1));
+    f->sim_ok = f->sim_free_lines <= f->sim_pool_lines && f->sim_wa >= 1;
+}
+
+/* The fast pass's hand-off (whoever issued it): bytes (full-size) written in elapsed_s, m its
+ * figures when it went through an engine (NULL: none): the drive state (ds_fast), the record
+ * ("preconditioning.fast", results_fast_json) and the guard's lag (ds_guard_lag, steady.h). On
+ * a simulated drive rec->sim_last must hold its counters after the pass. */
+static void run_fast_record(struct run_record *rec, double bytes, double elapsed_s, unsigned qd,
+                            const struct round_metrics *m)
+{
+    ds_fast(&rec->state, bytes);
+    struct results_fast f = {.rho = rec->op.rho, .rho_source = rec->op.source,
+                             .ftl = rec->ftl == DS_FTL_MODEL  ? "simulated drive"
+                                    : rec->ftl == DS_FTL_NONE ? "none"
+                                                              : "unknown",
+                             .regions = FASTPASS_REGIONS, .qd = qd, .bytes = bytes,
+                             .fills = ds_fills(&rec->state, bytes), .elapsed_s = elapsed_s};
+    if (rec->target.sim) {
+        struct sim_info in;
+        sim_info(rec->target.sim->dev, &in);
+        f.rho_simulator = in.rho_eff;
+        run_fast_check(rec, &f);
+    }
+    ds_guard_lag(rec->prep, rec->ftl, f.sim_checked ? f.sim_ok : true, &rec->cfg.guard);
+    if (rec->fast_json)
+        json_object_put(rec->fast_json);
+    rec->fast_json = results_fast_json(&f, m);
+}
+
 /* --precondition fast (PROTOTYPE, core/fastpass.h): the pass on the simulated drive at the
- * spare factor the simulator states, recorded in the WIPC's place (its "kind" says which).
- * UNCERTAIN: the drive state counts it as WIPC bytes (ds_wipc), so the labels say WIPC. */
+ * spare factor chosen before (rec->op: --op, else the simulator's), recorded as the fast pass
+ * (run_fast_record), not as WIPC. */
 static int run_fastpass(struct run_record *rec, volatile sig_atomic_t *stop)
 {
-    struct sim_info in;
-    sim_info(rec->target.sim->dev, &in);
     const unsigned qd = rec->wl.qd * (rec->wl.workers ? rec->wl.workers : 1);
     if (!rec->cfg.quiet) {
-        char r[32], e[32];
-        units_format_figure(rec->cfg.fast_rho > 0 ? rec->cfg.fast_rho : in.rho_eff,
-                            UNITS_FIG_VALUE, r, sizeof(r));
-        units_format_figure(in.rho_eff, UNITS_FIG_VALUE, e, sizeof(e));
+        char r[32];
+        units_format_figure(rec->op.rho, UNITS_FIG_VALUE, r, sizeof(r));
         printf("fast pass: (1 + %s) x the active range, regions invalidated to greedy GC's "
-               "equilibrium (rho %s: %s; the simulator's is %s)\n", r, r,
-               rec->cfg.fast_rho > 0 ? "given" : "the simulator's", e);
+               "equilibrium (rho %s: %s)\n", r, r, rec->op.source);
         fflush(stdout);
     }
     struct fastpass_result fr;
-    const double rho = rec->cfg.fast_rho > 0 ? rec->cfg.fast_rho : in.rho_eff;
-    int rc = fastpass_sim(rec->target.sim, rec->range.start, rec->range.len, rho, qd,
+    int rc = fastpass_sim(rec->target.sim, rec->range.start, rec->range.len, rec->op.rho, qd,
                           rec->wl.compress_pct, 48, stop, &fr);
     if (rc != 0)
         return rc;
     sim_stats(rec->target.sim->dev, &rec->sim_last);
-    const double bytes = (double)fr.units_written * FASTPASS_UNIT * rec->weight;
-    ds_wipc(&rec->state, bytes);
-    struct json_object *o = json_object_new_object();
-    jw_add(o, "kind", json_object_new_string("fast"));
-    jw_add(o, "model", json_object_new_string("greedy GC equilibrium under uniform random "
-                                              "writes (Desnoyers; fio sprandom's idea)"));
-    jw_add(o, "rho", jw_num(fr.rho));
-    jw_add(o, "rho_source", json_object_new_string(rec->cfg.fast_rho > 0 ? "option"
-                                                                          : "simulator"));
-    jw_add(o, "rho_simulator", jw_num(in.rho_eff));
-    jw_add(o, "regions", json_object_new_int(FASTPASS_REGIONS));
-    jw_add(o, "qd", json_object_new_int((int)qd));
-    jw_add(o, "bytes_written", jw_num(bytes));
-    jw_add(o, "fills", jw_num(ds_fills(&rec->state, bytes)));
-    jw_add(o, "elapsed_s", jw_num((double)(fr.t_end - fr.t_start) / 1e9));
-    if (rec->wipc_json)
-        json_object_put(rec->wipc_json);
-    rec->wipc_json = o;
+    run_fast_record(rec, (double)fr.units_written * FASTPASS_UNIT * rec->weight,
+                    (double)(fr.t_end - fr.t_start) / 1e9, qd, NULL);
     return 0;
 }
 
@@ -1185,7 +1235,7 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
         m->phase = in_wdpc ? "wdpc" : "measure";
         if (!m->unwritten.present)   /* the simulated drive counts them; others: the range */
             ds_reads_estimate(&rec->state, (double)m->read.bytes, &m->unwritten);
-        ds_write(&rec->state, (double)m->write.bytes, rec->prep == DS_PREP_STEADY && writes);
+        ds_write(&rec->state, (double)m->write.bytes, ds_prep_wdpc(rec->prep) && writes);
         ds_cover(&rec->state, (double)m->write.bytes, run_cover_kind(&rec->wl));
         if (writes && rec->state.content == DS_CONTENT_EXTENTS &&
             run_probe_content(fd, &rec->range, rec->weight, &rec->state, err, sizeof(err)) != 0) {
@@ -1309,7 +1359,8 @@ static int run_before_rounds(struct run_record *rec, int fd, volatile sig_atomic
         int w = c->fast_pass ? run_fastpass(rec, stop) : run_wipc(rec, fd, stop, err, sizeof(err));
         if (w != 0) {
             if (w < 0)
-                snprintf(rec->error, sizeof(rec->error), "WIPC: %s", err);
+                snprintf(rec->error, sizeof(rec->error), "%s: %s",
+                         c->fast_pass ? "fast pass" : "WIPC", err);
             return w > 0 ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN;
         }
         int wc = run_write_step(rec);
@@ -1507,6 +1558,9 @@ void run_record_free(struct run_record *rec)
     precond_track_free(&rec->track);
     if (rec->wipc_json)
         json_object_put(rec->wipc_json);
+    if (rec->fast_json)
+        json_object_put(rec->fast_json);
+    rec->fast_json = NULL;
     if (rec->purge_json)
         json_object_put(rec->purge_json);
     rec->purge_json = NULL;
