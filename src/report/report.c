@@ -521,6 +521,22 @@ static void wipc_words(struct json_object *w, char *buf, size_t len)
              isfinite(fills) ? fills : 2, bs);
 }
 
+/* "fast pass (1.28 fills of 4 KiB writes left at greedy GC's equilibrium for the spare factor
+ * 0.280 from the simulated drive; Desnoyers 1/v, greedy GC)": preconditioning.fast (issue 48). */
+static void fast_words(struct json_object *f, char *buf, size_t len)
+{
+    char fills[32], rho[32];
+    units_format_figure(jp_num(f, "fills"), UNITS_FIG_VALUE, fills, sizeof(fills));
+    units_format_figure(jp_num(f, "rho"), UNITS_FIG_VALUE, rho, sizeof(rho));
+    const char *src = jp_str(f, "rho_source"), *model = jp_str(f, "model");
+    const char *ftl = jp_str(f, "ftl");
+    snprintf(buf, len, "fast pass (%s fills of 4 KiB writes left at greedy GC's equilibrium for "
+                       "the spare factor %s%s%s%s%s%s)", fills, rho, src ? " from " : "",
+             src ? (!strcmp(src, "option") ? "--op" : src) : "", model ? "; " : "",
+             model ? model : "",
+             ftl && !strcmp(ftl, "none") ? "; no FTL here: the same as writing the range" : "");
+}
+
 /* How a WDPC ended: "ended when the fill guard passed", "ended at its maximum of 5 fills ...". */
 static void wdpc_end_words(struct json_object *w, char *buf, size_t len)
 {
@@ -558,9 +574,11 @@ static void run_prep_words(struct json_object *doc, char *buf, size_t len)
     buf[0] = '\0';
     if (!mode)
         return;
-    char wipc[160] = "", end[160];
+    char wipc[256] = "", end[160];
     if (is_obj(jp_get(pc, "wipc")))
         wipc_words(jp_get(pc, "wipc"), wipc, sizeof(wipc));
+    else if (is_obj(jp_get(pc, "fast")))   /* the fast pass in WIPC's place */
+        fast_words(jp_get(pc, "fast"), wipc, sizeof(wipc));
     struct json_object *wd = jp_get(pc, "wdpc");
     if (!strcmp(mode, "none"))
         snprintf(buf, len, "none: the drive was not preconditioned (%s)",
@@ -638,7 +656,15 @@ static void state_words(struct json_object *st, bool sim, char *buf, size_t len)
     buf[0] = '\0';
     if (!cond)
         return;
-    if (!strcmp(cond, "wdpc"))
+    const double fast = jp_num(st, "fast_fills");   /* only after a fast pass */
+    char ff[32];
+    units_format_figure(fast, UNITS_FIG_VALUE, ff, sizeof(ff));
+    if (!strcmp(cond, "wdpc") && isfinite(fast) && fast > 0)
+        snprintf(buf, len, "fast pass %s fills + WDPC %.2f fills", ff, jp_num(st, "wdpc_fills"));
+    else if (!strcmp(cond, "fast"))
+        snprintf(buf, len, "after the fast pass, %s fills (%.2f fills written in all)", ff,
+                 jp_num(st, "written_fills"));
+    else if (!strcmp(cond, "wdpc"))
         snprintf(buf, len, "WIPC %.1f× + WDPC %.2f fills", jp_num(st, "wipc_fills"),
                  jp_num(st, "wdpc_fills"));
     else if (!strcmp(cond, "wipc"))
@@ -2581,6 +2607,8 @@ static bool run_verdict_sentence(struct ctx *c, size_t i, const char *spec,
         o_para(&c->o, "Fill guard: not evaluated (the workload wrote %.2f fills of the active "
                       "range before the window, %g needed).", jp_num(g, "fills_before_window"),
                jp_num(g, "lag_fills"));
+    if (jp_str(g, "lag_basis"))   /* after a fast pass (steady.h) */
+        o_para(&c->o, "The guard's lag: %s.", jp_str(g, "lag_basis"));
     return false;
 }
 
