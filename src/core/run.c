@@ -885,8 +885,8 @@ static int run_wipc(struct run_record *rec, int fd, volatile sig_atomic_t *stop,
 }
 
 /* The simulated drive after the fast pass: the pass wrote the physical capacity when its free
- * lines are no more than the GC pool (fg_lines + SIM_POOL_EXTRA_LINES + the open line, per
- * controller): the stimulus's first writes start GC (steady.h's basis for the shorter lag). The
+ * lines are no more than the GC pool (fg_lines + SIM_POOL_EXTRA_LINES per controller: what
+ * sim_info's rho_eff leaves out of the usable space): the stimulus's first writes start GC (steady.h's basis for the shorter lag). The
  * write amplification is recorded: 1 after a pass at the right spare factor (it fills the usable
  * space and no more, so nothing was collected yet), above 1 after a pass at too large a one. */
 static void run_fast_check(const struct run_record *rec, struct results_fast *f)
@@ -899,7 +899,7 @@ static void run_fast_check(const struct run_record *rec, struct results_fast *f)
     f->sim_checked = true;
     f->sim_wa = rec->sim_last.write_amplification;
     f->sim_free_lines = rec->sim_last.free_lines;
-    f->sim_pool_lines = (unsigned long long)(in.n_ctl * (fg + SIM_POOL_EXTRA_LINES + 1));
+    f->sim_pool_lines = (unsigned long long)(in.n_ctl * (fg + SIM_POOL_EXTRA_LINES));
     f->sim_ok = f->sim_free_lines <= f->sim_pool_lines && f->sim_wa >= 1;
 }
 
