@@ -136,6 +136,13 @@ const char *meas_state_label(enum meas_state s)
     return (unsigned)s < N_MEAS_STATES ? meas_states[s].label : "unknown";
 }
 
+const char *meas_point_state_label(const struct meas_point *p)
+{
+    if (p->after_fast && p->state == MEAS_STATE_WIPC)
+        return "after the fast pass, not steady state";
+    return meas_state_label(p->state);
+}
+
 /* ---- JSON access: NULL / NAN for absent or null values ---- */
 
 /* jpath(o, "a", "b", NULL): o.a.b */
@@ -192,6 +199,15 @@ static enum meas_precond precond_of(struct json_object *root)
                 json_object_is_type(jp_get(pc, "fast"), json_type_object) ||
                 json_object_is_type(jp_get(pc, "wdpc"), json_type_object);
     return done ? MEAS_PC_DONE : MEAS_PC_NONE;
+}
+
+/* The run was prepared by the fast pass (issue 48): its record, or mode "fast". */
+static bool precond_fast(struct json_object *root)
+{
+    struct json_object *pc = jp_get(root, "preconditioning");
+    const char *mode = jstr(jp_get(pc, "mode"));
+    return (mode && !strcmp(mode, "fast")) ||
+           json_object_is_type(jp_get(pc, "fast"), json_type_object);
 }
 
 /* "measured_state" values; "not stable" (-1) says nothing beyond reached and preconditioning */
@@ -463,6 +479,7 @@ static void load_run_job(struct meas_ctx *c, struct json_object *root, const str
                                     : state_from(jstr(jp_get(ss, "measured_state")), reached,
                                                  pc == MEAS_PC_DONE);
     p->unwritten = unwritten_of(jstr(jp_get(ss, "measured_state")));
+    p->after_fast = precond_fast(root);
     p->rounds = a.rounds;
     for (unsigned i = 0; i < MEAS_N_ALL; i++) {
         p->v[i] = acc_mean(&a, i);
@@ -531,6 +548,7 @@ static int load_run(struct meas_ctx *c, struct json_object *root, char *err, siz
     conditions_of(wl, p);
     p->state = state;
     p->unwritten = unwritten_of(jstr(jp_get(ss, "measured_state")));
+    p->after_fast = precond_fast(root);
     p->rounds = a.rounds;
     for (unsigned i = 0; i < MEAS_N_ALL; i++) {
         p->v[i] = acc_mean(&a, i);

@@ -532,7 +532,11 @@ static void fast_words(struct json_object *f, char *buf, size_t len)
     const char *ftl = jp_str(f, "ftl");
     snprintf(buf, len, "fast pass (%s fills of 4 KiB writes left at greedy GC's equilibrium for "
                        "the spare factor %s%s%s%s%s%s)", fills, rho, src ? " from " : "",
-             src ? (!strcmp(src, "option") ? "--op" : src) : "", model ? "; " : "",
+             !src                      ? ""
+             : !strcmp(src, "option")  ? "--op"
+             : !strcmp(src, "simulated drive") ? "the simulated drive"
+                                               : src,
+             model ? "; " : "",
              model ? model : "",
              ftl && !strcmp(ftl, "none") ? "; no FTL here: the same as writing the range" : "");
 }
@@ -1308,14 +1312,14 @@ static void claims_section(struct ctx *c)
             claim_value(cl->value, cl, claimed, sizeof(claimed));
             if (p) {
                 claim_value(r->measured, cl, meas, sizeof(meas));
-                snprintf(at, sizeof(at), "%s; %u × QD %u", meas_state_label(p->state),
+                snprintf(at, sizeof(at), "%s; %u × QD %u", meas_point_state_label(p),
                          p->workers, p->qd);
                 snprintf(ratio, sizeof(ratio), "%.3f", r->ratio);
             } else if (isfinite(r->reference) && r->match.nearest) {
                 char v[64];
                 claim_value(r->reference, cl, v, sizeof(v));
                 snprintf(meas, sizeof(meas), "(%s, not judged)", v);
-                snprintf(at, sizeof(at), "%s; %u × QD %u", meas_state_label(r->match.nearest->state),
+                snprintf(at, sizeof(at), "%s; %u × QD %u", meas_point_state_label(r->match.nearest),
                          r->match.nearest->workers, r->match.nearest->qd);
                 snprintf(ratio, sizeof(ratio), "–");
             } else {
@@ -1423,8 +1427,8 @@ static bool row_takes(const struct headline *h, const struct meas_point *p)
     if (h->qd1 && p->workers * p->qd != 1)
         return false;
     const enum cand_state s = cand_state(p);
-    if (h->from == ROW_BURST)
-        return s == CS_FOB || s == CS_WIPC;
+    if (h->from == ROW_BURST)   /* after the fast pass a drive is not at its burst */
+        return s == CS_FOB || (s == CS_WIPC && !p->after_fast);
     if (h->from == ROW_PLATEAU)
         return !strncmp(p->key, "run/", 4) && (s == CS_SATURATED || s == CS_STEADY);
     return h->from == ROW_ANY;
@@ -1574,7 +1578,10 @@ static void point_cell(const struct headline *h, const struct meas_point *p, cha
         units_format_lat(x, UNITS_TYPESET, v, sizeof(v));
     if (p->compress_pct > 0)
         snprintf(cmp, sizeof(cmp), "; %d%% compressible data", p->compress_pct);
-    snprintf(val, len, "%s (%s; %u × QD %u%s)", v, cand_words[cand_state(p)], p->workers, p->qd,
+    snprintf(val, len, "%s (%s; %u × QD %u%s)", v,
+             p->after_fast && cand_state(p) == CS_WIPC ? meas_point_state_label(p)
+                                                       : cand_words[cand_state(p)],
+             p->workers, p->qd,
              cmp);
 }
 

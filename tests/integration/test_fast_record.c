@@ -2,7 +2,7 @@
  * small simulated drive records preconditioning.fast (not a WIPC), the drive state says fast
  * pass (fast_fills, not wipc_fills), the fill guard's lag is 0.5 fill after a checked pass and 1
  * without a pass or after one that left free lines above the GC pool (its basis recorded and
- * shown), --op is recorded with its source, and bad --op values are refused on one line. */
+ * shown; show and report say it), --op is recorded with its source, and bad --op values are refused on one line. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -98,6 +98,23 @@ static void test_fast_record_not_wipc(void **state)
     assert_non_null(strstr(r.out, "fill guard: lag 0.500 fill"));
     assert_null(strstr(r.out, "WIPC"));
     cmd_result_free(&r);
+
+    /* the report: the pass's words, the state after it, the lag's basis; never "after WIPC" */
+    char rep[700], md[720];
+    snprintf(rep, sizeof(rep), "%s/rep", dir);
+    snprintf(md, sizeof(md), "%s/report.md", rep);
+    const char *b[] = {"report", out, "--out", rep, NULL};
+    assert_int_equal(ptsbench_run(&r, b), 0);
+    cmd_result_free(&r);
+    char *text = slurp_file(md, NULL);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "fast pass ("));
+    assert_non_null(strstr(text, "from the simulated drive; Desnoyers 1/v, greedy GC"));
+    assert_non_null(strstr(text, "The guard's lag: 0.5 fill after the fast pass"));
+    assert_null(strstr(text, "after WIPC,"));
+    assert_null(strstr(text, "burst after WIPC"));
+    assert_null(strstr(text, "WIPC + WDPC"));
+    free(text);
 }
 
 /* Without a pass the lag stays 1 (and no basis is written); a pass told half the spare factor
