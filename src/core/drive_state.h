@@ -154,9 +154,13 @@ bool ds_prep_wdpc(enum ds_prep p);
  *            after the pass can be checked (free lines, write amplification);
  *   NONE     no FTL (a file, zram, a loop or RAM disk): the pass is (1 + rho) fills of writes
  *            that change nothing a later write sees, so it proves nothing about the state;
- *   UNKNOWN  a real drive: an FTL whose spare factor ptsbench cannot read (NVMe's TNVMCAP is the
- *            capacity namespaces may allocate, not the raw flash: the factory's spare is not
- *            visible), so the pass needs --op. */
+ *   UNKNOWN  a real drive: an FTL whose spare factor ptsbench cannot read, so the pass needs
+ *            --op. NVMe Identify (`nvme id-ctrl -o json`, read by device/purge.c and health.c)
+ *            does not give it: TNVMCAP is the capacity namespaces may allocate, not the raw
+ *            flash (a WDC SN730 256 GB says 256,060,514,304 bytes, its user capacity: rho 0,
+ *            tests/fixtures/health/nvme-cli-1.x-id-ctrl-wdc-sn730.json), and QEMU's emulated
+ *            NVMe in the lab says 0 (tests/fixtures/purge/nvme-cli-2.3-id-ctrl-qemu-7.2.json);
+ *            TNVMCAP above the namespace's size shows only space the user left unallocated. */
 enum ds_ftl { DS_FTL_MODEL = 0, DS_FTL_NONE, DS_FTL_UNKNOWN };
 /* From the target's kind ("simulated", "file", "block") and a block device's interface ("zram",
  * "loop", "nvme", ...). */
