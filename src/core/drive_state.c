@@ -186,8 +186,7 @@ enum ds_ftl ds_ftl_of(const char *kind, const char *interface)
         return DS_FTL_MODEL;
     if (kind && !strcmp(kind, "file"))
         return DS_FTL_NONE;
-    if (interface && (!strcmp(interface, "zram") || !strcmp(interface, "loop") ||
-                      !strcmp(interface, "ram")))
+    if (interface && (!strcmp(interface, "zram") || !strcmp(interface, "loop")))
         return DS_FTL_NONE;
     return DS_FTL_UNKNOWN;
 }
@@ -203,7 +202,7 @@ int ds_op_choose(enum ds_ftl ftl, double sim_rho, double op_rho, struct ds_op *o
         return 0;
     }
     if (ftl == DS_FTL_NONE) {
-        *out = (struct ds_op){DS_FAST_RHO_NO_FTL, "default (no FTL)"};
+        *out = (struct ds_op){DS_FAST_RHO_NO_FTL, "default (no FTL: 0)"};
         return 0;
     }
     *out = (struct ds_op){0, "unknown"};

@@ -163,18 +163,20 @@ bool ds_prep_wdpc(enum ds_prep p);
  *            TNVMCAP above the namespace's size shows only space the user left unallocated. */
 enum ds_ftl { DS_FTL_MODEL = 0, DS_FTL_NONE, DS_FTL_UNKNOWN };
 /* From the target's kind ("simulated", "file", "block") and a block device's interface ("zram",
- * "loop", "nvme", ...). */
+ * "loop", "nvme", ...): NONE for a file, zram and loop (as core/steps.h step_fast_no_ftl). */
 enum ds_ftl ds_ftl_of(const char *kind, const char *interface);
 
 /* The spare factor the fast pass is built for, and where it came from. */
 struct ds_op {
     double rho;                /* (raw - user) / user */
-    const char *source;        /* "option" (--op), "simulated drive" (sim_info.rho_eff) */
+    const char *source;        /* "option" (--op), "simulated drive" (sim_info.rho_eff),
+                                  "default (no FTL: 0)"; "unknown" when refused */
 };
 /* Choose: --op (op_rho > 0) first, else the simulated drive's; a real drive without --op: -1
  * (refused: its spare factor is unknown). A target without an FTL without --op takes
- * DS_FAST_RHO_NO_FTL ("default (no FTL)"): any rho writes the same (1 + rho) fills of nothing. */
-#define DS_FAST_RHO_NO_FTL 0.25
+ * DS_FAST_RHO_NO_FTL, source "default (no FTL: 0)": the pass shapes nothing there, so it writes
+ * the range once in a random order (core/steps.h step_fast; more bytes would change nothing). */
+#define DS_FAST_RHO_NO_FTL 0.0
 int ds_op_choose(enum ds_ftl ftl, double sim_rho, double op_rho, struct ds_op *out);
 
 /* The fill guard's lag for a run prepared by prep on a target whose FTL is ftl: after the fast

@@ -366,10 +366,14 @@ struct json_object *results_fast_json(const struct results_fast *f, const struct
     jw_add(o, "rho_simulator", f->rho_simulator > 0 ? jw_num(f->rho_simulator) : NULL);
     jw_add(o, "ftl", jw_str(f->ftl));
     jw_add(o, "regions", jw_int(f->regions));
+    if (f->threads)
+        jw_add(o, "threads", jw_int(f->threads));
     jw_add(o, "qd", jw_int(f->qd));
     jw_add(o, "bytes_written", jw_num(f->bytes));
     jw_add(o, "fills", jw_num(f->fills));
     jw_add(o, "elapsed_s", jw_num(f->elapsed_s));
+    if (f->wall_s > 0)
+        jw_add(o, "wall_s", jw_num(f->wall_s));
     if (f->sim_checked) {
         struct json_object *c = json_object_new_object();
         jw_add(c, "passed", json_object_new_boolean(f->sim_ok));

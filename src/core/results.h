@@ -115,9 +115,10 @@ struct results_fast {
     const char *rho_source;        /* struct ds_op's: "option", "simulated drive", ... */
     double rho_simulator;          /* the simulated drive's rho_eff; <= 0: not a simulated drive */
     const char *ftl;               /* "simulated drive", "none", "unknown" (drive_state.h ds_ftl) */
-    unsigned regions, qd;
+    unsigned regions, threads, qd;   /* threads: 0 when not through an engine's workers */
     double bytes, fills;           /* full-size bytes written; fills of the active range */
     double elapsed_s;              /* virtual seconds on a simulated drive, else wall-clock */
+    double wall_s;                 /* wall-clock seconds; 0: not measured */
     bool sim_checked;              /* the check after the pass ran (simulated drive) */
     bool sim_ok;                   /* ... and passed: free lines <= pool (WA >= 1) */
     double sim_wa;

@@ -903,20 +903,25 @@ static void run_fast_check(const struct run_record *rec, struct results_fast *f)
     f->sim_ok = f->sim_free_lines <= f->sim_pool_lines && f->sim_wa >= 1;
 }
 
-/* The fast pass's hand-off (whoever issued it): bytes (full-size) written in elapsed_s, m its
- * figures when it went through an engine (NULL: none): the drive state (ds_fast), the record
- * ("preconditioning.fast", results_fast_json) and the guard's lag (ds_guard_lag, steady.h). On
- * a simulated drive rec->sim_last must hold its counters after the pass. */
-static void run_fast_record(struct run_record *rec, double bytes, double elapsed_s, unsigned qd,
-                            const struct round_metrics *m)
+/* The fast pass's hand-off (whoever issued it, core/steps.h step_fast or the simulator-only
+ * fastpass_sim): bytes (full-size) written in elapsed_s (wall_s: wall-clock, 0 unknown) by
+ * threads x qd, m its figures when it went through an engine (NULL: none; its state is set to
+ * the drive's after the pass): the drive state (ds_fast), the record ("preconditioning.fast",
+ * results_fast_json) and the guard's lag (ds_guard_lag, steady.h). On a simulated drive
+ * rec->sim_last must hold its counters after the pass. */
+static void run_fast_record(struct run_record *rec, double bytes, double elapsed_s, double wall_s,
+                            unsigned threads, unsigned qd, struct round_metrics *m)
 {
     ds_fast(&rec->state, bytes);
+    if (m)
+        m->state = rec->state;
     struct results_fast f = {.rho = rec->op.rho, .rho_source = rec->op.source,
                              .ftl = rec->ftl == DS_FTL_MODEL  ? "simulated drive"
                                     : rec->ftl == DS_FTL_NONE ? "none"
                                                               : "unknown",
-                             .regions = FASTPASS_REGIONS, .qd = qd, .bytes = bytes,
-                             .fills = ds_fills(&rec->state, bytes), .elapsed_s = elapsed_s};
+                             .regions = FASTPASS_REGIONS, .threads = threads, .qd = qd,
+                             .bytes = bytes, .fills = ds_fills(&rec->state, bytes),
+                             .elapsed_s = elapsed_s, .wall_s = wall_s};
     if (rec->target.sim) {
         struct sim_info in;
         sim_info(rec->target.sim->dev, &in);
@@ -949,7 +954,7 @@ static int run_fastpass(struct run_record *rec, volatile sig_atomic_t *stop)
         return rc;
     sim_stats(rec->target.sim->dev, &rec->sim_last);
     run_fast_record(rec, (double)fr.units_written * FASTPASS_UNIT * rec->weight,
-                    (double)(fr.t_end - fr.t_start) / 1e9, qd, NULL);
+                    (double)(fr.t_end - fr.t_start) / 1e9, 0, 0, qd, NULL);
     return 0;
 }
 

@@ -284,7 +284,8 @@ static void test_fast_op_source(void **state)
     assert_int_equal(ds_op_choose(DS_FTL_UNKNOWN, 0, 0.07, &op), 0);
     assert_string_equal(op.source, "option");
     assert_int_equal(ds_op_choose(DS_FTL_NONE, 0, 0, &op), 0);
-    assert_true(op.rho == DS_FAST_RHO_NO_FTL);
+    assert_true(op.rho == DS_FAST_RHO_NO_FTL && op.rho == 0);
+    assert_string_equal(op.source, "default (no FTL: 0)");
 }
 
 int main(void)
