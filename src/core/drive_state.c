@@ -226,7 +226,8 @@ void ds_guard_lag(enum ds_prep prep, enum ds_ftl ftl, bool pass_checked, struct 
     g->lag_basis = ftl == DS_FTL_MODEL
                        ? "0.5 fill after the fast pass (checked: the simulated drive's free lines "
                          "within its GC pool; docs/fast-precondition.md)"
-                       : "0.5 fill after the fast pass at the given --op (docs/fast-precondition.md)";
+                       : "0.5 fill after the fast pass at the given --op "
+                         "(docs/fast-precondition.md)";
 }
 
 void ds_judge(enum ds_prep prep, bool writes, bool rule_ok,

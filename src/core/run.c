@@ -886,9 +886,10 @@ static int run_wipc(struct run_record *rec, int fd, volatile sig_atomic_t *stop,
 
 /* The simulated drive after the fast pass: the pass wrote the physical capacity when its free
  * lines are no more than the GC pool (fg_lines + SIM_POOL_EXTRA_LINES per controller: what
- * sim_info's rho_eff leaves out of the usable space): the stimulus's first writes start GC (steady.h's basis for the shorter lag). The
- * write amplification is recorded: 1 after a pass at the right spare factor (it fills the usable
- * space and no more, so nothing was collected yet), above 1 after a pass at too large a one. */
+ * sim_info's rho_eff leaves out of the usable space): the stimulus's first writes start GC
+ * (steady.h's basis for the shorter lag). The write amplification is recorded: about 1 after a
+ * pass at the right spare factor (it fills the usable space and no more), above 1 after a pass
+ * at too large a one. */
 static void run_fast_check(const struct run_record *rec, struct results_fast *f)
 {
     const struct sim_world *w = rec->target.sim;

@@ -137,7 +137,8 @@ static void show_preconditioning(FILE *out, struct json_object *doc, bool sim)
         char f[32], r[32];
         units_format_figure(jp_path(pc, "fast.fills"), UNITS_FIG_VALUE, f, sizeof(f));
         units_format_figure(jp_path(pc, "fast.rho"), UNITS_FIG_VALUE, r, sizeof(r));
-        fprintf(out, "; fast pass %s fills (spare factor %s: %s)", f, r, str(pc, "fast.rho_source"));
+        fprintf(out, "; fast pass %s fills (spare factor %s: %s)", f, r,
+                str(pc, "fast.rho_source"));
     }
     if (jp_at(pc, "wdpc"))
         fprintf(out, "; WDPC %.2f fills in %.0f rounds (ended: %s)", jp_path(pc, "wdpc.fills"),
