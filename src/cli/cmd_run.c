@@ -79,6 +79,9 @@ static const struct cli_opt opts[] = {
              "(WDPC) until the fill\n  guard passes, then rounds to SNIA steady state;\nfast[:RHO]: "
              "steady with a fast pass in WIPC's place\n  (prototype, simulated drive only; RHO: the "
              "spare factor\n  it assumes, default the simulator's)"},
+    {"op", 0, CLI_CUSTOM, &cfg.op_rho, .parse = cli_parse_op, .arg = "PCT|RHO",
+     .help = "the drive's over-provisioning for --precondition fast:\n28% or the spare factor "
+             "0.28 ((raw - user) / user);\nrecorded with its source; a real drive needs it"},
     {"no-layout", 0, CLI_FLAG, &cfg.no_layout,
      .help = "a workload that reads a file target reads its never-written\nparts as they are "
              "(default: they are written first with the\nrun's data, as fio lays out its "

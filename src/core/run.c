@@ -135,8 +135,15 @@ static int prepare_rounds(struct run_record *rec, char *err, size_t errlen)
     if (c->wdpc_max_fills < c->wdpc_min_fills)
         return errf(err, errlen, "--wdpc-max-fills %g: less than --wdpc-fills %g",
                     c->wdpc_max_fills, c->wdpc_min_fills);
-    rec->prep = c->precondition == WL_PRECOND_STEADY ? DS_PREP_STEADY
+    rec->prep = c->fast_pass ? DS_PREP_FAST
+                : c->precondition == WL_PRECOND_STEADY ? DS_PREP_STEADY
                 : c->precondition == WL_PRECOND_WIPC ? DS_PREP_WIPC : DS_PREP_NONE;
+    if (c->op_rho > 0 && !c->fast_pass)
+        return errf(err, errlen, "--op %g: only with --precondition fast (the spare factor its "
+                    "pass is built for)", c->op_rho);
+    if (c->op_rho > 0 && c->fast_rho > 0 && fabs(c->op_rho - c->fast_rho) > 1e-12)
+        return errf(err, errlen, "--op %g and --precondition fast:%g: two spare factors",
+                    c->op_rho, c->fast_rho);
 
     if (wl_validate(&rec->wl, err, errlen) != 0 ||
         engine_keys_check(rec->engine, &rec->wl, err, errlen) != 0)
@@ -266,6 +273,24 @@ static int prepare_trims(struct run_record *rec, char *err, size_t errlen)
     return 0;
 }
 
+/* --precondition fast: what is known of the target's FTL and the spare factor the pass is built
+ * for (drive_state.h ds_op_choose); a real drive without --op is refused. 0, or -1 with err. */
+static int run_fast_op(struct run_record *rec, char *err, size_t errlen)
+{
+    const struct run_config *c = &rec->cfg;
+    rec->ftl = ds_ftl_of(target_kind_name(rec->target.kind), rec->target.attach.interface);
+    double sim_rho = 0;
+    if (rec->target.sim) {
+        struct sim_info in;
+        sim_info(rec->target.sim->dev, &in);
+        sim_rho = in.rho_eff;
+    }
+    if (ds_op_choose(rec->ftl, sim_rho, c->op_rho > 0 ? c->op_rho : c->fast_rho, &rec->op) != 0)
+        return errf(err, errlen, "--precondition fast on %s: the drive's spare factor is unknown "
+                    "(ptsbench cannot read it); give --op PCT|RHO", rec->target.path);
+    return 0;
+}
+
 /* What the run will write checked before anything is written: --precondition and --purge not
  * with --remote, --resume on the same target, the layout, the target's safety, the purge's
  * plan. 0, or -1 with err. */
@@ -284,10 +309,9 @@ static int prepare_writes(struct run_record *rec, char *err, size_t errlen)
     if (c->fast_pass && (rec->engine->flags & ENGINE_F_WHOLE_ROUND))
         return errf(err, errlen, "--precondition fast: the %s engine runs whole rounds and cannot "
                     "take the pass's offsets; use io_uring or libaio", rec->engine->name);
-    if (c->fast_pass && !rec->target.sim && !step_fast_no_ftl(&rec->target) && !(c->fast_rho > 0))
-        return errf(err, errlen, "--precondition fast: %s has an FTL whose spare factor ptsbench "
-                    "cannot read: give it, fast:RHO", rec->target.path);
-    rec->wdpc = rec->prep == DS_PREP_STEADY && run_writes(rec);
+    if (c->fast_pass && run_fast_op(rec, err, errlen) != 0)
+        return -1;
+    rec->wdpc = ds_prep_wdpc(rec->prep) && run_writes(rec);
     if (c->resume && run_resume_same_target(c->resume, &rec->target, err, errlen) != 0)
         return -1;
     if (layout_due(rec, err, errlen) != 0)
@@ -492,7 +516,7 @@ void run_print_plan(const struct run_record *rec)
         printf("  limit   %s%s: ", lim, rec->target.sim ? " of virtual time" : "");
         if (rec->rounds_uncut)
             printf("rounds cut from %u to %u%s", rec->rounds_uncut, c->max_rounds,
-                   rec->prep == DS_PREP_STEADY ? "; steady state may not be reached" : "");
+                   ds_prep_wdpc(rec->prep) ? "; steady state may not be reached" : "");
         else
             printf("%s", c->round_bytes ? "rounds of bytes: no round starts past it"
                                         : "the rounds fit");
@@ -866,52 +890,79 @@ static int run_wipc(struct run_record *rec, int fd, volatile sig_atomic_t *stop,
     return 0;
 }
 
-/* --precondition fast: the spare factor the pass is built for, and where it came from: given
- * (fast:RHO), the simulator's rho_eff, or on a target with no FTL (steps.h step_fast_no_ftl) 0:
- * there the pass shapes nothing, so it writes the range once in a random order (the same as
- * writing the range: more bytes would change nothing). rho_sim: the simulator's (0 elsewhere). */
-static double fast_rho(const struct run_record *rec, const char **source, double *rho_sim)
+/* The simulated drive after the fast pass: the pass wrote the physical capacity when its free
+ * lines are no more than the GC pool (fg_lines + SIM_POOL_EXTRA_LINES per controller: what
+ * sim_info's rho_eff leaves out of the usable space): the stimulus's first writes start GC
+ * (steady.h's basis for the shorter lag). The write amplification is recorded: about 1 after a
+ * pass at the right spare factor (it fills the usable space and no more), above 1 after a pass
+ * at too large a one. */
+static void run_fast_check(const struct run_record *rec, struct results_fast *f)
 {
-    *rho_sim = 0;
+    const struct sim_world *w = rec->target.sim;
+    struct sim_info in;
+    sim_info(w->dev, &in);
+    const double pct = ceil(w->params.fg_lines_pct / 100.0 * in.lines_per_ctl - 1e-9);
+    const double fg = pct > w->params.fg_lines_min ? pct : w->params.fg_lines_min;
+    f->sim_checked = true;
+    f->sim_wa = rec->sim_last.write_amplification;
+    f->sim_free_lines = rec->sim_last.free_lines;
+    f->sim_pool_lines = (unsigned long long)(in.n_ctl * (fg + SIM_POOL_EXTRA_LINES));
+    f->sim_ok = f->sim_free_lines <= f->sim_pool_lines && f->sim_wa >= 1;
+}
+
+/* The fast pass's hand-off (whoever issued it, core/steps.h step_fast or the simulator-only
+ * fastpass_sim): bytes (full-size) written in elapsed_s (wall_s: wall-clock, 0 unknown) by
+ * threads x qd, m its figures when it went through an engine (NULL: none; its state is set to
+ * the drive's after the pass): the drive state (ds_fast), the record ("preconditioning.fast",
+ * results_fast_json) and the guard's lag (ds_guard_lag, steady.h). On a simulated drive
+ * rec->sim_last must hold its counters after the pass. */
+static void run_fast_record(struct run_record *rec, double bytes, double elapsed_s, double wall_s,
+                            unsigned threads, unsigned qd, struct round_metrics *m)
+{
+    ds_fast(&rec->state, bytes);
+    if (m)
+        m->state = rec->state;
+    struct results_fast f = {.rho = rec->op.rho, .rho_source = rec->op.source,
+                             .ftl = rec->ftl == DS_FTL_MODEL  ? "simulated drive"
+                                    : rec->ftl == DS_FTL_NONE ? "none"
+                                                              : "unknown",
+                             .regions = FASTPASS_REGIONS, .threads = threads, .qd = qd,
+                             .bytes = bytes, .fills = ds_fills(&rec->state, bytes),
+                             .elapsed_s = elapsed_s, .wall_s = wall_s};
     if (rec->target.sim) {
         struct sim_info in;
         sim_info(rec->target.sim->dev, &in);
-        *rho_sim = in.rho_eff;
+        f.rho_simulator = in.rho_eff;
+        run_fast_check(rec, &f);
     }
-    if (rec->cfg.fast_rho > 0) {
-        *source = "option";
-        return rec->cfg.fast_rho;
-    }
-    *source = rec->target.sim ? "simulator" : "default (no FTL: 0)";
-    return *rho_sim;
+    ds_guard_lag(rec->prep, rec->ftl, f.sim_checked ? f.sim_ok : true, &rec->cfg.guard);
+    if (rec->fast_json)
+        json_object_put(rec->fast_json);
+    rec->fast_json = results_fast_json(&f, m);
 }
 
-/* --precondition fast: the pass through the run's engine (core/steps.h step_fast), recorded in
- * the WIPC's place (its "kind" says which; UNCERTAIN: the drive state counts it as WIPC bytes,
- * ds_wipc, until the drive state has words of its own for it). 0, 1 interrupted, -1 with err. */
+/* --precondition fast: the pass through the run's engine (core/steps.h step_fast) at the spare
+ * factor chosen before it (rec->op, run_fast_op: --op or fast:RHO, the simulator's rho_eff, or
+ * 0 on a target with no FTL), recorded as the fast pass (run_fast_record), not as WIPC. 0, 1
+ * interrupted, -1 with err. */
 static int run_fastpass(struct run_record *rec, int fd, volatile sig_atomic_t *stop, char *err,
                         size_t errlen)
 {
     struct run_ctx ctx = {&rec->target, fd, rec->out_dir, rec->engine, rec->weight,
                           &rec->sim_last, &rec->state, stop,
                           isatty(STDOUT_FILENO) && !rec->cfg.quiet};
-    const char *source;
-    double rho_sim;
-    const double rho = fast_rho(rec, &source, &rho_sim);
-    struct fast_spec f = {rec->range, rho, rec->wl.workers ? rec->wl.workers : 1,
+    struct fast_spec f = {rec->range, rec->op.rho, rec->wl.workers ? rec->wl.workers : 1,
                           PRECOND_WIPC_QD, rec->wl.compress_pct, 48};
     if (!rec->cfg.quiet) {
-        char r[32], e[32];
-        units_format_figure(rho, UNITS_FIG_VALUE, r, sizeof(r));
-        units_format_figure(rho_sim, UNITS_FIG_VALUE, e, sizeof(e));
+        char r[32];
+        units_format_figure(rec->op.rho, UNITS_FIG_VALUE, r, sizeof(r));
         if (step_fast_no_ftl(&rec->target))
             printf("fast pass (no FTL here: the same as writing the range): (1 + %s) x the "
                    "active range in 4 KiB writes, %u x QD %u\n", r, f.threads, f.qd);
         else
             printf("fast pass: (1 + %s) x the active range, regions invalidated to greedy GC's "
-                   "equilibrium (rho %s: %s%s%s), %u x QD %u\n", r, r, source,
-                   rec->target.sim ? "; the simulator's is " : "", rec->target.sim ? e : "",
-                   f.threads, f.qd);
+                   "equilibrium (rho %s: %s), %u x QD %u\n", r, r, rec->op.source, f.threads,
+                   f.qd);
         fflush(stdout);
     }
     struct fastpass_result fr;
@@ -919,30 +970,9 @@ static int run_fastpass(struct run_record *rec, int fd, volatile sig_atomic_t *s
     int rc = step_fast(&ctx, &f, &m, &fr, err, errlen);
     if (rc != 0)
         return rc;
-    const double bytes = (double)fr.units_written * FASTPASS_UNIT * rec->weight;
-    ds_wipc(&rec->state, bytes);
-    m.state = rec->state;
-    struct json_object *o = json_object_new_object();
-    jw_add(o, "kind", json_object_new_string("fast"));
-    jw_add(o, "model", json_object_new_string("greedy GC equilibrium under uniform random "
-                                              "writes (Desnoyers; fio sprandom's idea)"));
-    jw_add(o, "rho", jw_num(fr.rho));
-    jw_add(o, "rho_source", json_object_new_string(source));
-    if (rec->target.sim)
-        jw_add(o, "rho_simulator", jw_num(rho_sim));
-    jw_add(o, "no_ftl", json_object_new_boolean(fr.no_ftl));
-    jw_add(o, "regions", json_object_new_int(FASTPASS_REGIONS));
-    jw_add(o, "threads", json_object_new_int((int)fr.workers));
-    jw_add(o, "qd", json_object_new_int((int)fr.qd));
-    jw_add(o, "bytes_written", jw_num(bytes));
-    jw_add(o, "fills", jw_num(ds_fills(&rec->state, bytes)));
-    jw_add(o, "elapsed_s", jw_num((double)(fr.t_end - fr.t_start) / 1e9));
-    jw_add(o, "wall_s", jw_num(fr.wall_s));
-    jw_add(o, "round", results_round_json(&m));
+    run_fast_record(rec, (double)fr.units_written * FASTPASS_UNIT * rec->weight,
+                    (double)(fr.t_end - fr.t_start) / 1e9, fr.wall_s, fr.workers, fr.qd, &m);
     metrics_free(&m);
-    if (rec->wipc_json)
-        json_object_put(rec->wipc_json);
-    rec->wipc_json = o;
     return 0;
 }
 
@@ -1228,7 +1258,7 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
         m->phase = in_wdpc ? "wdpc" : "measure";
         if (!m->unwritten.present)   /* the simulated drive counts them; others: the range */
             ds_reads_estimate(&rec->state, (double)m->read.bytes, &m->unwritten);
-        ds_write(&rec->state, (double)m->write.bytes, rec->prep == DS_PREP_STEADY && writes);
+        ds_write(&rec->state, (double)m->write.bytes, ds_prep_wdpc(rec->prep) && writes);
         ds_cover(&rec->state, (double)m->write.bytes, run_cover_kind(&rec->wl));
         if (writes && rec->state.content == DS_CONTENT_EXTENTS &&
             run_probe_content(fd, &rec->range, rec->weight, &rec->state, err, sizeof(err)) != 0) {
@@ -1552,6 +1582,9 @@ void run_record_free(struct run_record *rec)
     precond_track_free(&rec->track);
     if (rec->wipc_json)
         json_object_put(rec->wipc_json);
+    if (rec->fast_json)
+        json_object_put(rec->fast_json);
+    rec->fast_json = NULL;
     if (rec->purge_json)
         json_object_put(rec->purge_json);
     rec->purge_json = NULL;

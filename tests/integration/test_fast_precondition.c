@@ -1,7 +1,8 @@
 /* test_fast_precondition.c — `ptsbench run --precondition fast[:RHO]` (issue 48's prototype,
- * core/fastpass.h): on a simulated drive the pass runs in WIPC's place and is recorded with the
- * spare factor it assumed and where that came from; the pass writes (1 + rho) fills; a bad
- * spare factor is refused before anything is written. A small drive, short rounds. */
+ * core/fastpass.h): on a simulated drive the pass runs in WIPC's place and is recorded as the
+ * fast pass (preconditioning.fast, no WIPC record) with the spare factor it assumed and where
+ * that came from; the pass writes (1 + rho) fills; a bad spare factor is refused before
+ * anything is written. A small drive, short rounds. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -50,11 +51,12 @@ static struct json_object *fast_run(const char *name, const char *precondition)
 
 static struct json_object *pass_of(struct json_object *doc)
 {
-    struct json_object *pc, *w, *kind;
+    struct json_object *pc, *w, *model;
     assert_true(json_object_object_get_ex(doc, "preconditioning", &pc));
-    assert_true(json_object_object_get_ex(pc, "wipc", &w));
-    assert_true(json_object_object_get_ex(w, "kind", &kind));
-    assert_string_equal(json_object_get_string(kind), "fast");
+    assert_false(json_object_object_get_ex(pc, "wipc", &w));   /* not a WIPC */
+    assert_true(json_object_object_get_ex(pc, "fast", &w));
+    assert_true(json_object_object_get_ex(w, "model", &model));
+    assert_string_equal(json_object_get_string(model), "Desnoyers 1/v, greedy GC");
     return w;
 }
 
@@ -77,7 +79,7 @@ static void test_fast_pass_from_the_simulator(void **state)
     (void)state;
     struct json_object *doc = fast_run("sim", "fast");
     struct json_object *w = pass_of(doc);
-    assert_string_equal(str(w, "rho_source"), "simulator");
+    assert_string_equal(str(w, "rho_source"), "simulated drive");
     const double rho = num(w, "rho");
     assert_true(rho > 0.1 && rho < 0.5);   /* generic-mlc25: op 28 %, less the GC pool */
     assert_true(fabs(num(w, "rho_simulator") - rho) < 1e-9);

@@ -74,12 +74,12 @@ static void test_sim_through_the_engine(void **state)
                     "--out", out, NULL};
     struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
     assert_non_null(doc);
-    const double rho = json_num(doc, "preconditioning.wipc.rho");
+    const double rho = json_num(doc, "preconditioning.fast.rho");
     assert_true(rho > 0.1 && rho < 0.5);
-    assert_true(json_num(doc, "preconditioning.wipc.threads") == 2);
-    assert_true(json_num(doc, "preconditioning.wipc.round.depth.declared") == 64);
-    assert_true(json_num(doc, "preconditioning.wipc.round.depth.mean") > 60);
-    const double fills = json_num(doc, "preconditioning.wipc.fills");
+    assert_true(json_num(doc, "preconditioning.fast.threads") == 2);
+    assert_true(json_num(doc, "preconditioning.fast.round.depth.declared") == 64);
+    assert_true(json_num(doc, "preconditioning.fast.round.depth.mean") > 60);
+    const double fills = json_num(doc, "preconditioning.fast.fills");
     assert_true(fabs(fills - (1 + rho)) < 0.01 * (1 + rho));
     const double wa = json_num(doc, "rounds.0.device.write_amplification");
     const double oracle = sim_wa_oracle(rho);
@@ -96,13 +96,13 @@ static void test_file(void **state)
     snprintf(img, sizeof(img), "%s/x.img", dir);
     struct json_object *doc = fast_run("file", img, "rw=randwrite,bs=4k,qd=8", "fast:0.25", "64m",
                                        &text);
-    const double fills = json_num(doc, "preconditioning.wipc.fills");
+    const double fills = json_num(doc, "preconditioning.fast.fills");
     printf("  file: %.4f fills\n", fills);
     assert_true(fabs(fills - 1.25) < 0.01 * 1.25);
-    assert_true(fabs(json_num(doc, "preconditioning.wipc.bytes_written") - 1.25 * 64 * 1048576) <
+    assert_true(fabs(json_num(doc, "preconditioning.fast.bytes_written") - 1.25 * 64 * 1048576) <
                 0.01 * 1.25 * 64 * 1048576);
-    assert_true(json_object_get_boolean(json_at(doc, "preconditioning.wipc.no_ftl")));
-    assert_non_null(json_at(doc, "preconditioning.wipc.round.engine_choices"));
+    assert_string_equal(json_object_get_string(json_at(doc, "preconditioning.fast.ftl")), "none");
+    assert_non_null(json_at(doc, "preconditioning.fast.round.engine_choices"));
     assert_non_null(strstr(text, "fast pass (no FTL here: the same as writing the range)"));
     free(text);
     json_object_put(doc);
@@ -118,11 +118,11 @@ static void test_zram(void **state)
     }
     struct json_object *doc = fast_run("zram", dev, "rw=randwrite,bs=4k,qd=8,workers=2", "fast",
                                        NULL, NULL);
-    const double fills = json_num(doc, "preconditioning.wipc.fills");
+    const double fills = json_num(doc, "preconditioning.fast.fills");
     printf("  zram: %.4f fills\n", fills);
     assert_true(fabs(fills - 1.0) < 0.01);
-    assert_true(json_num(doc, "preconditioning.wipc.rho") == 0);
-    assert_true(json_object_get_boolean(json_at(doc, "preconditioning.wipc.no_ftl")));
+    assert_true(json_num(doc, "preconditioning.fast.rho") == 0);
+    assert_string_equal(json_object_get_string(json_at(doc, "preconditioning.fast.ftl")), "none");
     json_object_put(doc);
     zram_remove(dev);
 }
