@@ -389,6 +389,15 @@ def sequential(ev):
 
 
 SEQ_TOL = 0.05   # a group's sequential share, ptsbench against fio (fio against fio: 0 to 0.1)
+# A group both runs issue sequentially (this share of requests or more on each side): its
+# hottest-block shares are printed, not judged. Sequential jobs each cover every block once per
+# pass, so over the first k accesses of several such jobs sharing one range (tiobench-example.fio's
+# numjobs=4 writers) the shares say how closely the jobs kept step, which the scheduler decides:
+# 98.4% for fio against 86.5% for ptsbench's io_uring on a machine loaded by four builds,
+# 45.4% against 45.6% for libaio in the same run; fio against fio 0.0 and 15.8 points in two runs
+# (2026-12-05); the
+# sequential share and the size split still tell the pattern.
+SEQ_GROUP = 0.9
 
 
 def compare_groups(a, b, n, seconds, region, aa=None):
@@ -405,17 +414,23 @@ def compare_groups(a, b, n, seconds, region, aa=None):
         ma, mb = measures(ea), measures(eb)
         if not ma or not mb:
             return None
-        ok, d = compare(ma, mb, region, TOL["one group"])
         ma["sequential"], mb["sequential"] = sequential(ea), sequential(eb)
+        tol = dict(TOL["one group"])
+        seq_group = min(ma["sequential"], mb["sequential"]) >= SEQ_GROUP
+        if seq_group:
+            tol["hot"] = 1.0
+        ok, d = compare(ma, mb, region, tol)
+        d["hot_judged"] = not seq_group
         d["sequential"] = abs(ma["sequential"] - mb["sequential"])
         ok = ok and d["sequential"] <= SEQ_TOL
         if not ok and aa:
-            ok = within(d, widened(TOL["one group"], aa["groups"][i][1])) and \
+            ok = within(d, widened(tol, aa["groups"][i][1])) and \
                 d["sequential"] <= max(SEQ_TOL, 1.5 * aa["groups"][i][1]["sequential"])
             d["by_aa"] = ok
         per.append((ok, d, ma, mb))
-    d = {k: max(g[1][k] for g in per) for k in ("read_share", "size_split", "hot", "depth",
+    d = {k: max(g[1][k] for g in per) for k in ("read_share", "size_split", "depth",
                                                   "depth_rel", "sequential")}
+    d["hot"] = max([g[1]["hot"] for g in per if g[1]["hot_judged"]] or [0.0])
     d["groups"] = per
     d["by_aa"] = any(g[1].get("by_aa") for g in per)
     return all(g[0] for g in per), d
@@ -538,17 +553,18 @@ def print_file(r):
             verdict = "ok (a known row: drop it if it stays within) " if ok else "known OUT "
         if "groups" in d:
             print("   %-12s vs fio: %s group by group (%d groups, one-group tolerances): "
-                  "largest differences read share %s, size split %s, hottest %s, sequential %s, "
+                  "largest differences read share %s, size split %s, hottest %s (judged), sequential %s, "
                   "depth %.2f (%s)%s" % (tag, verdict, len(d["groups"]), pct(d["read_share"]),
                               pct(d["size_split"]), pct(d["hot"]), pct(d["sequential"]),
                               d["depth"],
                               pct(d["depth_rel"]), "" if JUDGE_DEPTH else " not judged"))
             for i, (gok, gd, ma, mb) in enumerate(d["groups"]):
                 print("     group %d: %s %d/%d requests, reads %s/%s; read share %s, size split "
-                      "%s, hottest %s (fio %s, %s %s), sequential %s/%s, depth %.1f/%.1f" % (
+                      "%s, hottest %s%s (fio %s, %s %s), sequential %s/%s, depth %.1f/%.1f" % (
                           i + 1, "ok " if gok else "OUT", ma["requests"], mb["requests"],
                           pct(ma["read_share"]), pct(mb["read_share"]), pct(gd["read_share"]),
                           pct(gd["size_split"]), pct(gd["hot"]),
+                          "" if gd["hot_judged"] else " not judged: sequential",
                           "/".join(pct(v) for v in gd["hot_a"].values()), tag,
                           "/".join(pct(v) for v in gd["hot_b"].values()),
                           pct(ma["sequential"]), pct(mb["sequential"]), ma["depth"],

@@ -200,9 +200,10 @@ wait_jobs() {
 # The long programs first, so that the two job slots end close together.
 # The serial ones before them: a serial program waits until both slots are empty, and at the
 # start nothing is running yet. LONG is in order of duration (seconds on this project's 2-core
-# machine, make test of 2026-12-05: 159 101 59 41 40 39 39 37 34 34 33).
-LONG="test_suite_recovery test_sim_calibration test_suite test_sim_presets test_resume
-      test_steady_state test_run_sim test_plot test_profile test_estimate test_run"
+# machine, make test of 2026-12-05 23:14 beside four helper builds: 147 139 104 99 81 69 68 54
+# 48 41 40 34 31).
+LONG="test_suite_recovery test_sim_calibration test_estimate test_sim_presets test_run_sim
+      test_steady_state test_suite test_resume test_run test_fleet test_report test_plot test_profile"
 programs=()
 for t in "$@"; do case "$SERIAL" in *" $(basename "$t") "*) programs+=("$t") ;; esac; done
 for l in $LONG; do

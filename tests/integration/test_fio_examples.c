@@ -380,10 +380,34 @@ static void test_no_outcome_worse(void **state)
     assert_int_equal(worse, 0);
 }
 
+/* README.md quotes the table's today column ("Of fio's 107 examples, 29 run as they are"): the
+ * figure is checked here, never typed alone. */
+static void test_readme_quotes_the_table(void **state)
+{
+    (void)state;
+    const char *datadir = getenv("PTSBENCH_DATADIR");
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/README.md", datadir && *datadir ? datadir : ".");
+    char *readme = slurp_file(path, NULL);
+    if (!readme)
+        fail_msg("cannot read %s", path);
+    unsigned runs = 0;
+    for (size_t k = 0; k < n_rows; k++)
+        runs += strcmp(rows[k].today, "runs") == 0;
+    char want[128];
+    snprintf(want, sizeof(want), "Of fio's %zu examples, %u run as they are", n_rows, runs);
+    const char *at = strstr(readme, "Of fio's ");
+    print_message("README: \"%.*s\"; expected.tsv: \"%s\"\n", at ? (int)strlen(want) : 0,
+                  at ? at : "", want);
+    assert_non_null(strstr(readme, want));
+    free(readme);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rule),
+        cmocka_unit_test(test_readme_quotes_the_table),
         cmocka_unit_test(test_table_covers_directory),
         cmocka_unit_test(test_no_outcome_worse),
     };
