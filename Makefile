@@ -107,13 +107,16 @@ demo:
 
 bench: $(BUILD)/ptsbench $(BUILD)/tests/bench/bench_engines $(BUILD)/tests/bench/bench_sim \
        $(BUILD)/tests/bench/bench_parse $(BUILD)/tests/bench/bench_db \
-       $(BUILD)/tests/bench/bench_harness $(BUILD)/tests/bench/bench_fastpc
+       $(BUILD)/tests/bench/bench_harness $(BUILD)/tests/bench/bench_fastpc \
+       $(BUILD)/tests/bench/bench_steady
 	@PTSBENCH=$(BUILD)/ptsbench $(BUILD)/tests/bench/bench_engines
 	@PTSBENCH=$(BUILD)/ptsbench PTSBENCH_DATADIR=$(CURDIR) $(BUILD)/tests/bench/bench_sim
 	@PTSBENCH=$(BUILD)/ptsbench PTSBENCH_DATADIR=$(CURDIR) $(BUILD)/tests/bench/bench_parse
 	@PTSBENCH_DATADIR=$(CURDIR) $(BUILD)/tests/bench/bench_db
 	@PTSBENCH=$(BUILD)/ptsbench PTSBENCH_DATADIR=$(CURDIR) $(BUILD)/tests/bench/bench_harness
 	@PTSBENCH_DATADIR=$(CURDIR) $(BUILD)/tests/bench/bench_fastpc
+	@PTSBENCH=$(BUILD)/ptsbench PTSBENCH_DATADIR=$(CURDIR) BENCH_CACHE=$(BUILD)/bench-cache \
+	    $(BUILD)/tests/bench/bench_steady
 
 $(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
 	@$(if $(Q),echo "  LD      $@")
