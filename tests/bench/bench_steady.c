@@ -104,7 +104,8 @@ static bool bench_read_results(const char *path, struct outcome *o)
     o->first = (int)num_at(w, "first_round");
     o->last = (int)num_at(w, "last_round");
     o->avg = num_at(w, "average");
-    const double range = json_num(doc, "state.written_bytes") / json_num(doc, "state.written_fills");
+    const double range =
+        json_num(doc, "state.written_bytes") / json_num(doc, "state.written_fills");
     double pre_s = 0;
     struct json_object *pre = json_at(doc, "preconditioning");
     if (pre && json_object_is_type(pre, json_type_object)) {
@@ -121,7 +122,8 @@ static bool bench_read_results(const char *path, struct outcome *o)
     o->fills_before = o->pre_fills = NAN;
     for (int i = 0; i < o->rounds; i++) {
         struct json_object *r = json_object_array_get_idx(rounds, i);
-        const double before = json_num(r, "state.written_fills") - json_num(r, "write.bytes") / range;
+        const double before =
+            json_num(r, "state.written_fills") - json_num(r, "write.bytes") / range;
         if (i == 0)
             o->pre_fills = before;
         if (i + 1 == o->first)
