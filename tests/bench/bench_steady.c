@@ -359,8 +359,8 @@ int main(int argc, char **argv)
     char w[32], wr[32];
     fig((double)(test_now_ns() - t0) / 1e9, UNITS_FIG_VALUE, w, sizeof(w));
     fig(runs, UNITS_FIG_VALUE, wr, sizeof(wr));
-    printf("\nbench_steady: %s s wall (%s s in the three ways' runs; the rest plateaus not yet "
-           "cached)%s\n", w, wr, full ? "" : "; bench_steady --full (make bench "
+    printf("\nbench_steady: %s s wall (%s s in the three ways' runs, the rest in WSATs not "
+           "cached yet)%s\n", w, wr, full ? "" : "; bench_steady --full (make bench "
            "BENCH_STEADY=--full) adds the database mix and the RevoDrive");
     remove_tree(tmp);
     free(tmp);
