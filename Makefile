@@ -5,6 +5,8 @@
 #   make demo       run the main job on the built-in default target
 #   make bench      engine speed vs fio (prints ratios; needs root for zram); the results
 #                   history at 10,000 runs (import per run, trend and gate queries)
+#                   and time to steady state three ways (BENCH_STEADY=--full: the database
+#                   mix and the RevoDrive too; 24-hour WSATs cached in build/bench-cache)
 #   make sanitize   ASan+UBSan build, then the tests against it
 #   make vmtest     the device lab: scenarios in a QEMU guest with real drivers (tests/vmlab/)
 #   make equivtest  fio's 107 examples run in full on the simulated drive, then eight of them
@@ -107,12 +109,16 @@ demo:
 
 bench: $(BUILD)/ptsbench $(BUILD)/tests/bench/bench_engines $(BUILD)/tests/bench/bench_sim \
        $(BUILD)/tests/bench/bench_parse $(BUILD)/tests/bench/bench_db \
-       $(BUILD)/tests/bench/bench_harness
+       $(BUILD)/tests/bench/bench_harness $(BUILD)/tests/bench/bench_fastpc \
+       $(BUILD)/tests/bench/bench_steady
 	@PTSBENCH=$(BUILD)/ptsbench $(BUILD)/tests/bench/bench_engines
 	@PTSBENCH=$(BUILD)/ptsbench PTSBENCH_DATADIR=$(CURDIR) $(BUILD)/tests/bench/bench_sim
 	@PTSBENCH=$(BUILD)/ptsbench PTSBENCH_DATADIR=$(CURDIR) $(BUILD)/tests/bench/bench_parse
 	@PTSBENCH_DATADIR=$(CURDIR) $(BUILD)/tests/bench/bench_db
 	@PTSBENCH=$(BUILD)/ptsbench PTSBENCH_DATADIR=$(CURDIR) $(BUILD)/tests/bench/bench_harness
+	@PTSBENCH_DATADIR=$(CURDIR) $(BUILD)/tests/bench/bench_fastpc
+	@PTSBENCH=$(BUILD)/ptsbench PTSBENCH_DATADIR=$(CURDIR) BENCH_CACHE=$(BUILD)/bench-cache \
+	    $(BUILD)/tests/bench/bench_steady $(BENCH_STEADY)
 
 $(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
 	@$(if $(Q),echo "  LD      $@")

@@ -104,6 +104,9 @@ struct cli_metric_list {
 int cli_parse_tolerance(const char *value, void *target, char *err, size_t errlen);
 int cli_parse_metric_list(const char *value, void *target, char *err, size_t errlen);
 int cli_parse_purge(const char *value, void *target, char *err, size_t errlen);
+/* --op PCT|RHO: a drive's over-provisioning, "28%" or the spare factor 0.28 ((raw - user) /
+ * user), into a double spare factor in (0, 4]. */
+int cli_parse_op(const char *value, void *target, char *err, size_t errlen);
 /* --numa auto|off|N and --cpus LIST into a struct numa_request (device/numa.h). The two rows
  * are the same in every command that runs I/O (run, suite, run-test, profile, replay): put
  * CLI_PLACEMENT_OPTS(&cfg.numa) in its table. */

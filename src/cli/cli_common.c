@@ -6,6 +6,7 @@
 #include <libgen.h>
 #include <stdbool.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +229,22 @@ int cli_parse_precondition(const char *value, void *target, char *err, size_t er
 {
     if (wl_precondition_parse(value, target) != 0)
         return errf(err, errlen, "want none, wipc or steady");
+    return 0;
+}
+
+int cli_parse_op(const char *value, void *target, char *err, size_t errlen)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(value, &end);
+    const bool pct = end != value && *end == '%' && !end[1];
+    if (end == value || (*end && !pct) || errno || !isfinite(v))
+        return errf(err, errlen, "want a percentage (28%%) or a spare factor (0.28)");
+    if (pct)
+        v /= 100;
+    if (!(v > 0 && v <= 4))
+        return errf(err, errlen, "want a spare factor in (0, 4] (a percentage in (0%%, 400%%])");
+    *(double *)target = v;
     return 0;
 }
 

@@ -12,6 +12,7 @@ const char *ds_condition_name(enum ds_condition c)
     case DS_PURGED: return "purged";
     case DS_WIPC: return "wipc";
     case DS_WDPC: return "wdpc";
+    case DS_FAST: return "fast";
     default: return "fob";
     }
 }
@@ -65,7 +66,7 @@ void ds_purge(struct drive_state *s)
 {
     s->condition = DS_PURGED;
     s->purged = true;
-    s->wipc_bytes = s->wdpc_bytes = s->written_bytes = 0;
+    s->wipc_bytes = s->fast_bytes = s->wdpc_bytes = s->written_bytes = 0;
     if (s->content == DS_CONTENT_UNKNOWN)
         s->content = DS_CONTENT_PURGE;
     s->unwritten_bytes = s->active_bytes;
@@ -121,9 +122,23 @@ void ds_wipc(struct drive_state *s, double bytes)
 {
     s->condition = DS_WIPC;
     s->wipc_bytes = bytes;   /* the last WIPC: a new one starts the preparation over */
-    s->wdpc_bytes = 0;
+    s->fast_bytes = s->wdpc_bytes = 0;
     s->written_bytes += bytes;
     /* WIPC writes the whole range sequentially (twice): nothing of it is left unwritten */
+    if (bytes >= s->active_bytes)
+        s->unwritten_bytes = 0;
+    else
+        ds_cover(s, bytes, DS_COVER_NEW);
+}
+
+void ds_fast(struct drive_state *s, double bytes)
+{
+    s->condition = DS_FAST;
+    s->fast_bytes = bytes;   /* the last pass: it starts the preparation over, as a WIPC does */
+    s->wipc_bytes = s->wdpc_bytes = 0;
+    s->written_bytes += bytes;
+    /* every unit is written fresh once in the pass's permutation; a pass cut short: its fresh
+     * writes are a prefix of the permutation, at most bytes of them */
     if (bytes >= s->active_bytes)
         s->unwritten_bytes = 0;
     else
@@ -148,6 +163,71 @@ void ds_write(struct drive_state *s, double bytes, bool as_wdpc)
 double ds_fills(const struct drive_state *s, double bytes)
 {
     return s->active_bytes > 0 ? bytes / s->active_bytes : 0;
+}
+
+const char *ds_prep_words(enum ds_prep p)
+{
+    switch (p) {
+    case DS_PREP_WIPC: return "WIPC";
+    case DS_PREP_STEADY: return "WIPC + WDPC";
+    case DS_PREP_FAST: return "fast pass + WDPC";
+    default: return "not preconditioned";
+    }
+}
+
+bool ds_prep_wdpc(enum ds_prep p)
+{
+    return p == DS_PREP_STEADY || p == DS_PREP_FAST;
+}
+
+enum ds_ftl ds_ftl_of(const char *kind, const char *interface)
+{
+    if (kind && !strcmp(kind, "simulated"))
+        return DS_FTL_MODEL;
+    if (kind && !strcmp(kind, "file"))
+        return DS_FTL_NONE;
+    if (interface && (!strcmp(interface, "zram") || !strcmp(interface, "loop")))
+        return DS_FTL_NONE;
+    return DS_FTL_UNKNOWN;
+}
+
+int ds_op_choose(enum ds_ftl ftl, double sim_rho, double op_rho, struct ds_op *out)
+{
+    if (op_rho > 0) {
+        *out = (struct ds_op){op_rho, "option"};
+        return 0;
+    }
+    if (ftl == DS_FTL_MODEL && sim_rho > 0) {
+        *out = (struct ds_op){sim_rho, "simulated drive"};
+        return 0;
+    }
+    if (ftl == DS_FTL_NONE) {
+        *out = (struct ds_op){DS_FAST_RHO_NO_FTL, "default (no FTL: 0)"};
+        return 0;
+    }
+    *out = (struct ds_op){0, "unknown"};
+    return -1;
+}
+
+void ds_guard_lag(enum ds_prep prep, enum ds_ftl ftl, bool pass_checked, struct steady_guard *g)
+{
+    if (prep != DS_PREP_FAST)
+        return;
+    if (ftl == DS_FTL_NONE) {
+        g->lag_basis = "1 fill: the fast pass proves nothing on a target without an FTL";
+        return;
+    }
+    if (ftl == DS_FTL_MODEL && !pass_checked) {
+        g->lag_basis = "1 fill: after the fast pass the simulated drive still had free lines "
+                       "above its GC pool (the pass did not write its physical capacity)";
+        return;
+    }
+    g->lag_fills = STEADY_GUARD_LAG_FAST;
+    g->lag_basis = ftl == DS_FTL_MODEL
+                       ? "0.5 fill after the fast pass (checked: the simulated drive's free lines "
+                         "within its GC pool; docs/fast-precondition.md)"
+                       : "0.5 fill after the fast pass at the given --op "
+                         "(docs/fast-precondition.md)";
 }
 
 void ds_judge(enum ds_prep prep, bool writes, bool rule_ok,
@@ -188,7 +268,8 @@ void ds_judge(enum ds_prep prep, bool writes, bool rule_ok,
     if (!writes) {
         out->measured = DS_M_STEADY;
         out->steady = true;
-        snprintf(out->label, sizeof(out->label), "steady state (SNIA PTS rule, after WIPC)");
+        snprintf(out->label, sizeof(out->label), "steady state (SNIA PTS rule, after %s)",
+                 prep == DS_PREP_FAST ? "the fast pass" : "WIPC");
         return;
     }
     if (prep == DS_PREP_WIPC) {
@@ -203,7 +284,7 @@ void ds_judge(enum ds_prep prep, bool writes, bool rule_ok,
         out->measured = DS_M_STEADY;
         out->steady = true;
         snprintf(out->label, sizeof(out->label),
-                 "steady state (SNIA PTS rule and fill guard, after WIPC + WDPC)");
+                 "steady state (SNIA PTS rule and fill guard, after %s)", ds_prep_words(prep));
         return;
     }
     out->measured = DS_M_WIPC;

@@ -13,7 +13,11 @@
  *           simulated drive, unknown history for a real device
  *   purged  purged, no preconditioning since
  *   wipc    WIPC done; the stimulus has not preconditioned it (yet)
- *   wdpc    the stimulus wrote wdpc_bytes as its WDPC: after WIPC (wipc_bytes > 0), or as the
+ *   fast    the fast pass done (issue 48, core/fastpass.h: (1 + rho) fills of 4 KiB writes that
+ *           leave an FTL with greedy GC at its equilibrium under uniform random writes: a third
+ *           road beside WIPC and none); the stimulus has not preconditioned it (yet)
+ *   wdpc    the stimulus wrote wdpc_bytes as its WDPC: after WIPC (wipc_bytes > 0) or the fast
+ *           pass (fast_bytes > 0), or as the
  *           whole preconditioning where a test prescribes that (the PTS's HIR and DIRTH
  *           precondition with their own stimulus from the purged drive)
  *
@@ -31,7 +35,10 @@
  *     the PTS preconditions reads with WIPC only: its IOPS test's reads run inside the WDPC of
  *     the write elements, UNCERTAIN for read-only workloads outside the PTS tests);
  *   - after WIPC + WDPC, a window is steady state when it passes the SNIA rule and the fill guard
- *     (steady.h); a window that passes the rule but not the guard is "stable, in a transient".
+ *     (steady.h); a window that passes the rule but not the guard is "stable, in a transient";
+ *   - after the fast pass + WDPC the same, and the words say "after the fast pass + WDPC" (the
+ *     guard's lag may be shorter there: steady.h); after the fast pass alone a read-only
+ *     workload is steady "after the fast pass", as after WIPC.
  *
  * What the active range holds (content): a read of space nobody wrote (a preallocated or sparse
  * file, LBAs a purge deallocated) is answered without reading the media: an SSD returns zeros
@@ -57,7 +64,7 @@
 
 #include "stats/steady.h"
 
-enum ds_condition { DS_FOB = 0, DS_PURGED, DS_WIPC, DS_WDPC };
+enum ds_condition { DS_FOB = 0, DS_PURGED, DS_WIPC, DS_WDPC, DS_FAST };
 enum ds_content { DS_CONTENT_UNKNOWN = 0, DS_CONTENT_EXTENTS, DS_CONTENT_PURGE,
                   DS_CONTENT_SIMULATED };
 /* How a workload's writes cover the active range (ds_cover), for the purge estimate:
@@ -77,7 +84,8 @@ struct drive_state {
     bool purged;               /* a purge ran in this run */
     bool simulated;            /* the target is a simulated drive */
     double active_bytes;       /* the active range, full-size bytes */
-    double wipc_bytes;         /* written by the last WIPC */
+    double wipc_bytes;         /* written by the last WIPC (0 after a fast pass) */
+    double fast_bytes;         /* written by the last fast pass (0 after a WIPC) */
     double wdpc_bytes;         /* written by the current stimulus as its WDPC */
     double written_bytes;      /* everything ptsbench wrote to the active range since purge/start */
     enum ds_content content;   /* how ptsbench knows what the range holds (above) */
@@ -94,7 +102,8 @@ struct ds_reads {
     double share;              /* 0..1 of the round's read bytes */
 };
 
-const char *ds_condition_name(enum ds_condition c);   /* "fob", "purged", "wipc", "wdpc" */
+/* "fob", "purged", "wipc", "wdpc", "fast" */
+const char *ds_condition_name(enum ds_condition c);
 /* "extents", "purge", "simulated", "unknown" */
 const char *ds_content_name(enum ds_content c);
 /* For people: "the file's extents", "ptsbench's purge and its writes since", "the simulated
@@ -119,6 +128,10 @@ void ds_reads_estimate(const struct drive_state *before, double read_bytes, stru
 bool ds_reads_labelled(const struct ds_reads *r);
 /* WIPC wrote bytes: condition wipc, WDPC restarts (wipc_bytes: this WIPC's). */
 void ds_wipc(struct drive_state *s, double bytes);
+/* The fast pass wrote bytes: condition fast, WDPC restarts, the last WIPC forgotten (fast_bytes:
+ * this pass's). The pass writes every unit of the range fresh once: nothing is left unwritten
+ * once it wrote a fill or more. */
+void ds_fast(struct drive_state *s, double bytes);
 /* A new stimulus starts: its WDPC counts from 0 (the condition stays as it was). */
 void ds_stimulus(struct drive_state *s);
 /* A round wrote bytes to the active range; as_wdpc when the stimulus preconditions the drive
@@ -127,8 +140,50 @@ void ds_write(struct drive_state *s, double bytes, bool as_wdpc);
 /* written / wipc / wdpc bytes as fills of the active range (0 when it is unknown). */
 double ds_fills(const struct drive_state *s, double bytes);
 
-/* How the drive was prepared before a measured window. */
-enum ds_prep { DS_PREP_NONE = 0, DS_PREP_WIPC, DS_PREP_STEADY };
+/* How the drive was prepared before a measured window: STEADY is WIPC + WDPC, FAST the fast pass
+ * + WDPC (a third road beside WIPC and none). */
+enum ds_prep { DS_PREP_NONE = 0, DS_PREP_WIPC, DS_PREP_STEADY, DS_PREP_FAST };
+/* The preparation's words for people: "not preconditioned", "WIPC", "WIPC + WDPC",
+ * "fast pass + WDPC". */
+const char *ds_prep_words(enum ds_prep p);
+/* The stimulus preconditions the drive after the preparation (WDPC): STEADY and FAST. */
+bool ds_prep_wdpc(enum ds_prep p);
+
+/* What ptsbench knows of a target's flash translation layer, for the fast pass:
+ *   MODEL    the simulated drive: its spare factor is known (sim_info.rho_eff) and its state
+ *            after the pass can be checked (free lines, write amplification);
+ *   NONE     no FTL (a file, zram, a loop or RAM disk): the pass is (1 + rho) fills of writes
+ *            that change nothing a later write sees, so it proves nothing about the state;
+ *   UNKNOWN  a real drive: an FTL whose spare factor ptsbench cannot read, so the pass needs
+ *            --op. NVMe Identify (`nvme id-ctrl -o json`, read by device/purge.c and health.c)
+ *            does not give it: TNVMCAP is the capacity namespaces may allocate, not the raw
+ *            flash (a WDC SN730 256 GB says 256,060,514,304 bytes, its user capacity: rho 0,
+ *            tests/fixtures/health/nvme-cli-1.x-id-ctrl-wdc-sn730.json), and QEMU's emulated
+ *            NVMe in the lab says 0 (tests/fixtures/purge/nvme-cli-2.3-id-ctrl-qemu-7.2.json);
+ *            TNVMCAP above the namespace's size shows only space the user left unallocated. */
+enum ds_ftl { DS_FTL_MODEL = 0, DS_FTL_NONE, DS_FTL_UNKNOWN };
+/* From the target's kind ("simulated", "file", "block") and a block device's interface ("zram",
+ * "loop", "nvme", ...): NONE for a file, zram and loop (as core/steps.h step_fast_no_ftl). */
+enum ds_ftl ds_ftl_of(const char *kind, const char *interface);
+
+/* The spare factor the fast pass is built for, and where it came from. */
+struct ds_op {
+    double rho;                /* (raw - user) / user */
+    const char *source;        /* "option" (--op), "simulated drive" (sim_info.rho_eff),
+                                  "default (no FTL: 0)"; "unknown" when refused */
+};
+/* Choose: --op (op_rho > 0) first, else the simulated drive's; a real drive without --op: -1
+ * (refused: its spare factor is unknown). A target without an FTL without --op takes
+ * DS_FAST_RHO_NO_FTL, source "default (no FTL: 0)": the pass shapes nothing there, so it writes
+ * the range once in a random order (core/steps.h step_fast; more bytes would change nothing). */
+#define DS_FAST_RHO_NO_FTL 0.0
+int ds_op_choose(enum ds_ftl ftl, double sim_rho, double op_rho, struct ds_op *out);
+
+/* The fill guard's lag for a run prepared by prep on a target whose FTL is ftl: after the fast
+ * pass STEADY_GUARD_LAG_FAST with its basis (steady.h), unless the target has no FTL or the
+ * simulated drive's check after the pass failed (pass_checked false: free lines above the GC
+ * pool); else g is left as it is (1 fill). g->lag_basis says why. */
+void ds_guard_lag(enum ds_prep prep, enum ds_ftl ftl, bool pass_checked, struct steady_guard *g);
 
 /* The measured state of a window (or a point, an element): the JSON "measured_state". */
 enum ds_measured { DS_M_NOT_STABLE = 0, DS_M_BURST, DS_M_WIPC, DS_M_STEADY, DS_M_SATURATED,

@@ -118,14 +118,34 @@ int fio_ss_map(struct run_record *rec, char *err, size_t errlen)
              rec->ss_floor > 1 ? ", no window before ss_ramp" : "");
     wl_note_add(&rec->wl, note);
     if (ss->metric == WL_SS_LAT)
-        wl_note_add(&rec->wl, "ss=lat (fio newer than 3.33): fio's criterion is not evaluated "
-                              "(ptsbench keeps no per-second latency)");
+        wl_note_add(&rec->wl, "ss=lat (fio newer than 3.33): fio's criterion is evaluated on "
+                              "the mean latency per interval, submission to completion (fio's "
+                              "is completion latency, without the submission)");
     if (ramp > 0 && !round)
         wl_note_add(&rec->wl, "ss_ramp with rounds of bytes: not applied (no round has a time)");
     return 0;
 }
 
-/* The stimulus's per-second values of fio's variable, past ss_ramp, in ss_interval steps. */
+/* One sample's value of fio's variable and its weight in an ss_interval: IOPS and bandwidth
+ * average over the samples; the mean latency weighs by the sample's I/Os (fio: the change of
+ * Σ clat mean x samples over every direction, over the change of samples). */
+static void ss_take(const struct wl_ss *ss, const struct sample_series *s, unsigned j,
+                    double *acc, double *wsum)
+{
+    if (ss->metric == WL_SS_LAT) {
+        const double lat = s->lat_mean_us ? s->lat_mean_us[j] : NAN;
+        if (isfinite(lat) && s->iops[j] > 0) {
+            *acc += lat * s->iops[j];
+            *wsum += s->iops[j];
+        }
+        return;
+    }
+    *acc += ss->metric == WL_SS_BW ? s->mb_s[j] * 1e6 : s->iops[j];
+    *wsum += 1;
+}
+
+/* The stimulus's per-second values of fio's variable, past ss_ramp, in ss_interval steps; an
+ * interval that completed no I/O has latency 0, as in fio. */
 static double *ss_series(const struct run_record *rec, double *interval_s, size_t *n_out,
                          unsigned **round_of)
 {
@@ -141,19 +161,20 @@ static double *ss_series(const struct run_record *rec, double *interval_s, size_
     const unsigned k = ss->interval_ns ? (unsigned)llround((double)ss->interval_ns / 1e9 / base) : 1;
     const double skip_s = (double)ss->ramp_ns / 1e9;
     size_t n = 0, seen = 0;
-    double acc = 0;
+    double acc = 0, wsum = 0;
     unsigned in = 0;
     for (unsigned i = 0; i < rec->n_rounds; i++) {
         const struct sample_series *s = &rec->rounds[i].samples;
         for (unsigned j = 0; j < s->n; j++, seen++) {
             if ((double)seen * base < skip_s - 1e-9)
                 continue;
-            acc += ss->metric == WL_SS_BW ? s->mb_s[j] * 1e6 : s->iops[j];
+            ss_take(ss, s, j, &acc, &wsum);
             if (++in < (k ? k : 1))
                 continue;
             (*round_of)[n] = rec->rounds[i].round;
-            y[n++] = acc / in;
+            y[n++] = wsum > 0 ? acc / wsum : 0;
             acc = 0;
+            wsum = 0;
             in = 0;
         }
     }
@@ -162,12 +183,28 @@ static double *ss_series(const struct run_record *rec, double *interval_s, size_
     return y;
 }
 
+/* Whether any sample of the run holds a mean latency (an engine that measured none: no). */
+static bool samples_hold_lat(const struct run_record *rec)
+{
+    for (unsigned i = 0; i < rec->n_rounds; i++) {
+        const struct sample_series *s = &rec->rounds[i].samples;
+        for (unsigned j = 0; s->lat_mean_us && j < s->n; j++)
+            if (isfinite(s->lat_mean_us[j]))
+                return true;
+    }
+    return false;
+}
+
 void fio_ss_run_eval(const struct run_record *rec, struct fio_ss_result *out)
 {
     memset(out, 0, sizeof(*out));
     const struct wl_ss *ss = &rec->wl.ss;
-    if (!ss->dur_ns || ss->metric == WL_SS_NONE || ss->metric == WL_SS_LAT)
+    if (!ss->dur_ns || ss->metric == WL_SS_NONE)
         return;
+    if (ss->metric == WL_SS_LAT && !samples_hold_lat(rec)) {
+        out->no_latency = true;
+        return;
+    }
     double interval = 1;
     size_t n = 0;
     unsigned *round_of = NULL;
@@ -204,9 +241,8 @@ struct json_object *fio_ss_json(const struct run_record *rec)
         jw_add(o, "first_window_round", jw_int(rec->ss_floor));
     jw_add(o, "evaluated", json_object_new_boolean(r.evaluated));
     if (!r.evaluated) {
-        jw_add(o, "why_not", jw_str(ss->metric == WL_SS_LAT
-                                        ? "the samples hold no latency"
-                                        : "fewer samples than fio's window"));
+        jw_add(o, "why_not", jw_str(r.no_latency ? "the samples hold no latency"
+                                                 : "fewer samples than fio's window"));
         return o;
     }
     jw_add(o, "fio_would_stop", json_object_new_boolean(r.attained));
@@ -231,12 +267,13 @@ void fio_ss_print(const struct run_record *rec)
     printf("\nfio's ss=%s%s:%s (ss_dur %g s; not the rule that decided): ", ss_names[ss->metric],
            ss->slope ? "_slope" : "", lim, (double)ss->dur_ns / 1e9);
     if (!r.evaluated) {
-        printf("not evaluated (%s)", ss->metric == WL_SS_LAT ? "no per-second latency"
-                                                             : "fewer samples than its window");
+        printf("not evaluated (%s)", r.no_latency ? "no per-interval latency"
+                                                  : "fewer samples than its window");
         return;
     }
-    units_format_figure(r.criterion, ss->pct ? UNITS_FIG_PCT : UNITS_FIG_VALUE, crit,
-                        sizeof(crit));
+    units_format_figure(r.criterion, ss->pct ? UNITS_FIG_PCT
+                                     : ss->metric == WL_SS_LAT ? UNITS_FIG_LAT : UNITS_FIG_VALUE,
+                        crit, sizeof(crit));
     if (r.attained) {
         units_format_figure(r.at_s, UNITS_FIG_VALUE, when, sizeof(when));
         printf("fio would have stopped after %s s (round %u), criterion %s", when, r.sample, crit);

@@ -13,9 +13,15 @@
  * window's range limit (a range within N% keeps every round within N% of the mean, so fio's
  * criterion holds over the rounds); no window starts before ss_ramp. The verdict and its label
  * stay ds_judge's. fio's own criterion is evaluated on the run's per-second samples of the
- * stimulus (every round, WDPC too, back to back: fio's job is one stream; lat: not evaluated,
- * the samples hold no latency) and recorded beside the verdict ("steady_state"."fio"): which
- * rule decided, and whether and when fio would have stopped. Pure but for the printing. */
+ * stimulus (every round, WDPC too, back to back: fio's job is one stream) and recorded beside
+ * the verdict ("steady_state"."fio"): which rule decided, and whether and when fio would have
+ * stopped. lat, lat_slope: on the samples' mean latency (metrics.h: sample_series.lat_mean_us,
+ * every direction), an ss_interval of several samples weighted by their I/Os, an interval
+ * without a completion 0, as fio does (steadystate.c: the change of Σ clat mean x samples over
+ * the change of samples); the limit without % in microseconds. ptsbench's latency runs from
+ * submission to completion, fio's ss uses completion latency (clat, without the submission):
+ * the same within the submission time. Not evaluated when no sample holds a latency (--engine
+ * fio whose latency log is missing). Pure but for the printing. */
 #ifndef PTSBENCH_FIO_SS_H
 #define PTSBENCH_FIO_SS_H
 
@@ -26,7 +32,8 @@
 #include "io/workload.h"
 
 struct fio_ss_result {
-    bool evaluated;        /* the variable is in the samples (iops, bw) and a window was judged */
+    bool evaluated;        /* the variable is in the samples and a window was judged */
+    bool no_latency;       /* lat: no sample holds a mean latency (not evaluated) */
     bool attained;         /* fio would have stopped the job */
     double at_s;           /* ... at this second of the stimulus (from its first round) */
     unsigned sample;       /* ... after this many samples (1-based; 0: not attained) */

@@ -41,6 +41,13 @@ static void dir_fill(struct dir_metrics *d, uint64_t ios, uint64_t bytes, double
     lat_summary_from_hist(h, weight, &d->lat);
 }
 
+/* An interval's mean latency in µs from the histograms' sum and count (lat_summary_from_hist's
+ * units: a scaled drive's latencies divided by its weight); NAN without a completion. */
+static double sample_lat_us(uint64_t sum_ns, uint64_t n, double weight)
+{
+    return n ? (double)sum_ns / (double)n / (1000.0 * weight) : NAN;
+}
+
 const char *const metrics_depth_how_names[] = {"none", "loop", "virtual", "littles_law"};
 
 /* Declared depths add up; so do the workers' integrals, over the round's length. */
@@ -64,6 +71,51 @@ static void metrics_depth(const struct worker_stats *const *ws, unsigned n_worke
         out->mean = area / (double)elapsed_ns;
     if (done > 0)
         out->at_submit_share = at_submit < done ? at_submit / done : 1.0;
+}
+
+/* The round's samples (metrics_compute): the workers' k-th intervals summed, as rates. */
+static void metrics_samples(const struct worker_stats *const *ws, unsigned n_workers,
+                            unsigned n_samples, double sample_s, double weight, bool trims,
+                            struct sample_series *ss)
+{
+    ss->n = n_samples;
+    ss->interval_s = sample_s;
+    double **arrays[] = {&ss->iops, &ss->read_iops, &ss->write_iops,
+                         &ss->mb_s, &ss->read_mb_s, &ss->write_mb_s,
+                         &ss->lat_mean_us, &ss->read_lat_mean_us, &ss->write_lat_mean_us};
+    for (size_t a = 0; a < sizeof(arrays) / sizeof(arrays[0]); a++)
+        *arrays[a] = xcalloc(n_samples ? n_samples : 1, sizeof(double));
+    if (trims) {
+        ss->trim_iops = xcalloc(n_samples ? n_samples : 1, sizeof(double));
+        ss->trim_mb_s = xcalloc(n_samples ? n_samples : 1, sizeof(double));
+    }
+    for (unsigned k = 0; k < n_samples && sample_s > 0; k++) {
+        uint64_t si[IO_NDIR] = {0}, sb[IO_NDIR] = {0}, sl[IO_NDIR] = {0}, sn[IO_NDIR] = {0};
+        for (unsigned i = 0; i < n_workers; i++)
+            for (int d = 0; d < IO_NDIR; d++) {
+                si[d] += ws[i]->samples[k].ios[d];
+                sb[d] += ws[i]->samples[k].bytes[d];
+                sl[d] += ws[i]->samples[k].lat_ns[d];
+                sn[d] += ws[i]->samples[k].lat_n[d];
+            }
+        ss->read_lat_mean_us[k] = sample_lat_us(sl[IO_READ], sn[IO_READ], weight);
+        ss->write_lat_mean_us[k] = sample_lat_us(sl[IO_WRITE], sn[IO_WRITE], weight);
+        ss->lat_mean_us[k] = sample_lat_us(sl[IO_READ] + sl[IO_WRITE] + sl[IO_TRIM],
+                                           sn[IO_READ] + sn[IO_WRITE] + sn[IO_TRIM], weight);
+        double f = weight / sample_s;
+        ss->read_iops[k] = (double)si[IO_READ] * f;
+        ss->write_iops[k] = (double)si[IO_WRITE] * f;
+        ss->iops[k] = ss->read_iops[k] + ss->write_iops[k];
+        ss->read_mb_s[k] = units_mb((double)sb[IO_READ] * f);
+        ss->write_mb_s[k] = units_mb((double)sb[IO_WRITE] * f);
+        ss->mb_s[k] = ss->read_mb_s[k] + ss->write_mb_s[k];
+        if (trims) {   /* added only here: the sums of a round without trims stay as they were */
+            ss->trim_iops[k] = (double)si[IO_TRIM] * f;
+            ss->trim_mb_s[k] = units_mb((double)sb[IO_TRIM] * f);
+            ss->iops[k] += ss->trim_iops[k];
+            ss->mb_s[k] += ss->trim_mb_s[k];
+        }
+    }
 }
 
 void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, double sample_s,
@@ -117,38 +169,7 @@ void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, d
         free(ht);
     out->weight = weight;
 
-    struct sample_series *ss = &out->samples;
-    ss->n = n_samples;
-    ss->interval_s = sample_s;
-    double **arrays[] = {&ss->iops, &ss->read_iops, &ss->write_iops,
-                         &ss->mb_s, &ss->read_mb_s, &ss->write_mb_s};
-    for (size_t a = 0; a < sizeof(arrays) / sizeof(arrays[0]); a++)
-        *arrays[a] = xcalloc(n_samples ? n_samples : 1, sizeof(double));
-    if (trims) {
-        ss->trim_iops = xcalloc(n_samples ? n_samples : 1, sizeof(double));
-        ss->trim_mb_s = xcalloc(n_samples ? n_samples : 1, sizeof(double));
-    }
-    for (unsigned k = 0; k < n_samples && sample_s > 0; k++) {
-        uint64_t si[IO_NDIR] = {0}, sb[IO_NDIR] = {0};
-        for (unsigned i = 0; i < n_workers; i++)
-            for (int d = 0; d < IO_NDIR; d++) {
-                si[d] += ws[i]->samples[k].ios[d];
-                sb[d] += ws[i]->samples[k].bytes[d];
-            }
-        double f = weight / sample_s;
-        ss->read_iops[k] = (double)si[IO_READ] * f;
-        ss->write_iops[k] = (double)si[IO_WRITE] * f;
-        ss->iops[k] = ss->read_iops[k] + ss->write_iops[k];
-        ss->read_mb_s[k] = units_mb((double)sb[IO_READ] * f);
-        ss->write_mb_s[k] = units_mb((double)sb[IO_WRITE] * f);
-        ss->mb_s[k] = ss->read_mb_s[k] + ss->write_mb_s[k];
-        if (trims) {   /* added only here: the sums of a round without trims stay as they were */
-            ss->trim_iops[k] = (double)si[IO_TRIM] * f;
-            ss->trim_mb_s[k] = units_mb((double)sb[IO_TRIM] * f);
-            ss->iops[k] += ss->trim_iops[k];
-            ss->mb_s[k] += ss->trim_mb_s[k];
-        }
-    }
+    metrics_samples(ws, n_workers, n_samples, sample_s, weight, trims, &out->samples);
     metrics_depth(ws, n_workers, elapsed_ns, &out->depth);
     for (unsigned i = 0; i < n_workers; i++) {   /* fio's cmdprio keys: the raised share */
         out->prio_ios += ws[i]->prio_ios;
@@ -213,6 +234,9 @@ void metrics_free(struct round_metrics *m)
     free(ss->write_mb_s);
     free(ss->trim_iops);
     free(ss->trim_mb_s);
+    free(ss->lat_mean_us);
+    free(ss->read_lat_mean_us);
+    free(ss->write_lat_mean_us);
     memset(ss, 0, sizeof(*ss));
     free(m->hosts);
     m->hosts = NULL;

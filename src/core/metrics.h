@@ -56,6 +56,11 @@ struct sample_series {
     double *iops, *read_iops, *write_iops;
     double *mb_s, *read_mb_s, *write_mb_s;
     double *trim_iops, *trim_mb_s;   /* NULL unless the round issued trims */
+    /* Mean latency per interval (µs, as the round's lat_us.mean: submission to completion):
+     * every direction's I/Os completed in the interval (trims too), and per direction; NAN for
+     * an interval that completed none. Weighted by the interval's I/Os (iops x interval_s)
+     * they average to the round's mean, but for the I/Os after the last whole interval. */
+    double *lat_mean_us, *read_lat_mean_us, *write_lat_mean_us;
 };
 
 /* What the device itself reports for a round (the simulated drive: its FTL counters), in

@@ -200,8 +200,11 @@ void results_lat_hist_add(struct json_object *o, const struct round_metrics *m)
 }
 
 /* A round's (or a job's) per-interval samples. */
-static struct json_object *samples_json(const struct sample_series *s)
+/* A round's samples; the mean latencies (null where an interval completed none) of a direction
+ * only when the round has I/O of it (m), the total always. */
+static struct json_object *samples_json(const struct round_metrics *m)
 {
+    const struct sample_series *s = &m->samples;
     struct json_object *so = json_object_new_object();
     jw_add(so, "interval_s", jw_num(s->interval_s));
     jw_add(so, "iops", array_json(s->iops, s->n));
@@ -214,6 +217,12 @@ static struct json_object *samples_json(const struct sample_series *s)
         jw_add(so, "trim_iops", array_json(s->trim_iops, s->n));
         jw_add(so, "trim_mb_s", array_json(s->trim_mb_s, s->n));
     }
+    if (s->lat_mean_us)
+        jw_add(so, "lat_mean_us", array_json(s->lat_mean_us, s->n));
+    if (s->read_lat_mean_us && m->read.ios)
+        jw_add(so, "read_lat_mean_us", array_json(s->read_lat_mean_us, s->n));
+    if (s->write_lat_mean_us && m->write.ios)
+        jw_add(so, "write_lat_mean_us", array_json(s->write_lat_mean_us, s->n));
     return so;
 }
 
@@ -232,7 +241,7 @@ static void round_jobs_add(struct json_object *o, const struct round_metrics *m)
         results_figures_trim_add(jo, &jm->read, &jm->write, &jm->trim, &jm->total);
         results_depth_gap_add(jo, jm);
         results_lat_hist_add(jo, jm);
-        jw_add(jo, "samples", samples_json(&jm->samples));
+        jw_add(jo, "samples", samples_json(jm));
         json_object_array_add(jobs, jo);
     }
     jw_add(o, "jobs", jobs);
@@ -247,7 +256,7 @@ struct json_object *results_round_json(const struct round_metrics *m)
     results_figures_trim_add(o, &m->read, &m->write, &m->trim, &m->total);
     results_depth_gap_add(o, m);
     results_lat_hist_add(o, m);
-    jw_add(o, "samples", samples_json(&m->samples));
+    jw_add(o, "samples", samples_json(m));
     if (m->lat_target.present)   /* latency_target: the depth the search kept, and the verdict */
         jw_add(o, "latency_target", lat_round_json(&m->lat_target));
     if (m->n_hosts) {   /* remote load generators (fio client/server): each host's figures */
@@ -357,6 +366,36 @@ struct json_object *results_wipc_json(const struct results_wipc *w, const struct
     return o;
 }
 
+struct json_object *results_fast_json(const struct results_fast *f, const struct round_metrics *m)
+{
+    struct json_object *o = json_object_new_object();
+    jw_add(o, "model", jw_str("Desnoyers 1/v, greedy GC"));
+    jw_add(o, "rho", jw_num(f->rho));
+    jw_add(o, "rho_source", jw_str(f->rho_source));
+    jw_add(o, "rho_simulator", f->rho_simulator > 0 ? jw_num(f->rho_simulator) : NULL);
+    jw_add(o, "ftl", jw_str(f->ftl));
+    jw_add(o, "regions", jw_int(f->regions));
+    if (f->threads)
+        jw_add(o, "threads", jw_int(f->threads));
+    jw_add(o, "qd", jw_int(f->qd));
+    jw_add(o, "bytes_written", jw_num(f->bytes));
+    jw_add(o, "fills", jw_num(f->fills));
+    jw_add(o, "elapsed_s", jw_num(f->elapsed_s));
+    if (f->wall_s > 0)
+        jw_add(o, "wall_s", jw_num(f->wall_s));
+    if (f->sim_checked) {
+        struct json_object *c = json_object_new_object();
+        jw_add(c, "passed", json_object_new_boolean(f->sim_ok));
+        jw_add(c, "write_amplification", jw_num(f->sim_wa));
+        jw_add(c, "free_lines", jw_int((int64_t)f->sim_free_lines));
+        jw_add(c, "pool_lines", jw_int((int64_t)f->sim_pool_lines));
+        jw_add(o, "check", c);
+    }
+    if (m)
+        jw_add(o, "round", results_round_json(m));
+    return o;
+}
+
 struct json_object *results_state_json(const struct drive_state *s)
 {
     struct json_object *o = json_object_new_object();
@@ -366,6 +405,10 @@ struct json_object *results_state_json(const struct drive_state *s)
     jw_add(o, "written_fills", jw_num(ds_fills(s, s->written_bytes)));
     jw_add(o, "wipc_bytes", jw_num(s->wipc_bytes));
     jw_add(o, "wipc_fills", jw_num(ds_fills(s, s->wipc_bytes)));
+    if (s->fast_bytes > 0) {   /* the fast pass (drive_state.h): written only after one */
+        jw_add(o, "fast_bytes", jw_num(s->fast_bytes));
+        jw_add(o, "fast_fills", jw_num(ds_fills(s, s->fast_bytes)));
+    }
     jw_add(o, "wdpc_bytes", jw_num(s->wdpc_bytes));
     jw_add(o, "wdpc_fills", jw_num(ds_fills(s, s->wdpc_bytes)));
     jw_add(o, "simulated", json_object_new_boolean(s->simulated));
@@ -380,7 +423,7 @@ struct json_object *results_state_json(const struct drive_state *s)
 
 void results_state_from_json(struct json_object *o, struct drive_state *s)
 {
-    static const enum ds_condition conds[] = {DS_FOB, DS_PURGED, DS_WIPC, DS_WDPC};
+    static const enum ds_condition conds[] = {DS_FOB, DS_PURGED, DS_WIPC, DS_WDPC, DS_FAST};
     struct json_object *v;
     if (!o || !json_object_is_type(o, json_type_object))
         return;
@@ -395,6 +438,8 @@ void results_state_from_json(struct json_object *o, struct drive_state *s)
         s->written_bytes = json_object_get_double(v);
     if (json_object_object_get_ex(o, "wipc_bytes", &v))
         s->wipc_bytes = json_object_get_double(v);
+    if (json_object_object_get_ex(o, "fast_bytes", &v))
+        s->fast_bytes = json_object_get_double(v);
     if (json_object_object_get_ex(o, "wdpc_bytes", &v))
         s->wdpc_bytes = json_object_get_double(v);
     static const enum ds_content contents[] = {DS_CONTENT_UNKNOWN, DS_CONTENT_EXTENTS,
@@ -429,6 +474,8 @@ struct json_object *results_guard_json(const struct steady_guard_result *gr,
                         "and every 5-round average since lag_fills before the window is within "
                         "band_pct of the window's average (steady.h)"));
     jw_add(o, "lag_fills", jw_num(g->lag_fills));
+    if (g->lag_basis)   /* steady.h: why not the default 1 fill (after a fast pass) */
+        jw_add(o, "lag_basis", jw_str(g->lag_basis));
     jw_add(o, "band_pct", jw_num(100 * g->band_frac));
     jw_add(o, "evaluated", json_object_new_boolean(gr->evaluated));
     jw_add(o, "passed", json_object_new_boolean(gr->passed));
@@ -734,9 +781,13 @@ static struct json_object *preconditioning_json(const struct run_record *rec)
 {
     const struct run_config *c = &rec->cfg;
     struct json_object *o = json_object_new_object();
-    jw_add(o, "mode", jw_str(wl_precondition_name(c->precondition)));
+    jw_add(o, "mode", jw_str(rec->prep == DS_PREP_FAST ? "fast"
+                                                       : wl_precondition_name(c->precondition)));
     jw_add(o, "purge", rec->purge_json ? json_object_get(rec->purge_json) : NULL);   /* steps.h */
-    jw_add(o, "wipc", rec->wipc_json ? json_object_get(rec->wipc_json) : NULL);   /* steps.h */
+    if (rec->fast_json)   /* the fast pass in WIPC's place (results_fast_json) */
+        jw_add(o, "fast", json_object_get(rec->fast_json));
+    else
+        jw_add(o, "wipc", rec->wipc_json ? json_object_get(rec->wipc_json) : NULL);   /* steps.h */
     if (rec->layout_json)   /* core/layout.h */
         jw_add(o, "layout", json_object_get(rec->layout_json));
     if (rec->wdpc) {

@@ -107,6 +107,25 @@ struct results_wipc {
     double bytes_target, wall_s;   /* full-size bytes; wall-clock seconds */
 };
 struct json_object *results_wipc_json(const struct results_wipc *w, const struct round_metrics *m);
+/* The fast pass's record (issue 48, core/fastpass.h; "preconditioning.fast"): the spare factor
+ * it was built for and where that came from, what it wrote, and on the simulated drive the check
+ * after it (steady.h: the guard's lag). */
+struct results_fast {
+    double rho;
+    const char *rho_source;        /* struct ds_op's: "option", "simulated drive", ... */
+    double rho_simulator;          /* the simulated drive's rho_eff; <= 0: not a simulated drive */
+    const char *ftl;               /* "simulated drive", "none", "unknown" (drive_state.h ds_ftl) */
+    unsigned regions, threads, qd;   /* threads: 0 when not through an engine's workers */
+    double bytes, fills;           /* full-size bytes written; fills of the active range */
+    double elapsed_s;              /* virtual seconds on a simulated drive, else wall-clock */
+    double wall_s;                 /* wall-clock seconds; 0: not measured */
+    bool sim_checked;              /* the check after the pass ran (simulated drive) */
+    bool sim_ok;                   /* ... and passed: free lines <= pool (WA >= 1) */
+    double sim_wa;
+    unsigned long long sim_free_lines, sim_pool_lines;
+};
+/* m: the pass's figures when it went through an engine (NULL: none). */
+struct json_object *results_fast_json(const struct results_fast *f, const struct round_metrics *m);
 /* The figures object (reports/results-schema.md, "The figures object"): adds "read", "write" and
  * "total" to o, each {ios, bytes, iops, mb_s, mib_s, lat_us {count, min, mean, max,
  * percentiles}}; lat_us is null for a direction without I/O (no zeros posing as latencies).

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/fastpass.h"
 #include "core/fio_ss.h"
 #include "core/live.h"
 #include "core/results.h"
@@ -134,8 +135,15 @@ static int prepare_rounds(struct run_record *rec, char *err, size_t errlen)
     if (c->wdpc_max_fills < c->wdpc_min_fills)
         return errf(err, errlen, "--wdpc-max-fills %g: less than --wdpc-fills %g",
                     c->wdpc_max_fills, c->wdpc_min_fills);
-    rec->prep = c->precondition == WL_PRECOND_STEADY ? DS_PREP_STEADY
+    rec->prep = c->fast_pass ? DS_PREP_FAST
+                : c->precondition == WL_PRECOND_STEADY ? DS_PREP_STEADY
                 : c->precondition == WL_PRECOND_WIPC ? DS_PREP_WIPC : DS_PREP_NONE;
+    if (c->op_rho > 0 && !c->fast_pass)
+        return errf(err, errlen, "--op %g: only with --precondition fast (the spare factor its "
+                    "pass is built for)", c->op_rho);
+    if (c->op_rho > 0 && c->fast_rho > 0 && fabs(c->op_rho - c->fast_rho) > 1e-12)
+        return errf(err, errlen, "--op %g and --precondition fast:%g: two spare factors",
+                    c->op_rho, c->fast_rho);
 
     if (wl_validate(&rec->wl, err, errlen) != 0 ||
         engine_keys_check(rec->engine, &rec->wl, err, errlen) != 0)
@@ -265,6 +273,24 @@ static int prepare_trims(struct run_record *rec, char *err, size_t errlen)
     return 0;
 }
 
+/* --precondition fast: what is known of the target's FTL and the spare factor the pass is built
+ * for (drive_state.h ds_op_choose); a real drive without --op is refused. 0, or -1 with err. */
+static int run_fast_op(struct run_record *rec, char *err, size_t errlen)
+{
+    const struct run_config *c = &rec->cfg;
+    rec->ftl = ds_ftl_of(target_kind_name(rec->target.kind), rec->target.attach.interface);
+    double sim_rho = 0;
+    if (rec->target.sim) {
+        struct sim_info in;
+        sim_info(rec->target.sim->dev, &in);
+        sim_rho = in.rho_eff;
+    }
+    if (ds_op_choose(rec->ftl, sim_rho, c->op_rho > 0 ? c->op_rho : c->fast_rho, &rec->op) != 0)
+        return errf(err, errlen, "--precondition fast on %s: the drive's spare factor is unknown "
+                    "(ptsbench cannot read it); give --op PCT|RHO", rec->target.path);
+    return 0;
+}
+
 /* What the run will write checked before anything is written: --precondition and --purge not
  * with --remote, --resume on the same target, the layout, the target's safety, the purge's
  * plan. 0, or -1 with err. */
@@ -277,7 +303,15 @@ static int prepare_writes(struct run_record *rec, char *err, size_t errlen)
     if (c->purge != PURGE_NONE && c->n_remotes)
         return errf(err, errlen, "--purge %s: not with --remote (purge each host's drive first)",
                     purge_method_name(c->purge));
-    rec->wdpc = rec->prep == DS_PREP_STEADY && run_writes(rec);
+    if (c->fast_pass && c->resume)
+        return errf(err, errlen, "--precondition fast: not with --resume "
+                    "(docs/fast-precondition.md)");
+    if (c->fast_pass && (rec->engine->flags & ENGINE_F_WHOLE_ROUND))
+        return errf(err, errlen, "--precondition fast: the %s engine runs whole rounds and cannot "
+                    "take the pass's offsets; use io_uring or libaio", rec->engine->name);
+    if (c->fast_pass && run_fast_op(rec, err, errlen) != 0)
+        return -1;
+    rec->wdpc = ds_prep_wdpc(rec->prep) && run_writes(rec);
     if (c->resume && run_resume_same_target(c->resume, &rec->target, err, errlen) != 0)
         return -1;
     if (layout_due(rec, err, errlen) != 0)
@@ -387,7 +421,9 @@ static void print_time_bound(const struct run_record *rec)
     }
     if (c->purge != PURGE_NONE)
         printf(", plus the purge (%s: as long as the drive takes)", purge_method_name(c->purge));
-    if (rec->prep != DS_PREP_NONE)
+    if (rec->prep != DS_PREP_NONE && c->fast_pass)
+        printf(", plus the fast pass (1 + rho x %s written: as long as the drive takes)", range);
+    else if (rec->prep != DS_PREP_NONE)
         printf(", plus WIPC (%u x %s written: as long as the drive takes)", PRECOND_WIPC_FILLS,
                range);
     if (rec->wdpc)
@@ -444,6 +480,12 @@ void run_print_plan(const struct run_record *rec)
     if (rec->prep == DS_PREP_NONE)
         printf("  drive   not preconditioned: figures are the drive's burst (fresh-out-of-box, or "
                "as earlier writes left it); --precondition steady for steady state\n");
+    else if (c->fast_pass && step_fast_no_ftl(&rec->target))   /* core/steps.h step_fast */
+        printf("  drive   fast pass (no FTL here: the same as writing the range), then WDPC: the "
+               "stimulus until the fill guard passes\n");
+    else if (c->fast_pass)
+        printf("  drive   fast pass (1 + rho times the active range, 4 KiB writes invalidated to "
+               "greedy GC's equilibrium), then WDPC: the stimulus until the fill guard passes\n");
     else
         printf("  drive   WIPC (%ux the active range, sequential 128 KiB)%s\n", PRECOND_WIPC_FILLS,
                rec->wdpc ? ", then WDPC: the stimulus until the fill guard passes" : "");
@@ -474,7 +516,7 @@ void run_print_plan(const struct run_record *rec)
         printf("  limit   %s%s: ", lim, rec->target.sim ? " of virtual time" : "");
         if (rec->rounds_uncut)
             printf("rounds cut from %u to %u%s", rec->rounds_uncut, c->max_rounds,
-                   rec->prep == DS_PREP_STEADY ? "; steady state may not be reached" : "");
+                   ds_prep_wdpc(rec->prep) ? "; steady state may not be reached" : "");
         else
             printf("%s", c->round_bytes ? "rounds of bytes: no round starts past it"
                                         : "the rounds fit");
@@ -848,6 +890,92 @@ static int run_wipc(struct run_record *rec, int fd, volatile sig_atomic_t *stop,
     return 0;
 }
 
+/* The simulated drive after the fast pass: the pass wrote the physical capacity when its free
+ * lines are no more than the GC pool (fg_lines + SIM_POOL_EXTRA_LINES per controller: what
+ * sim_info's rho_eff leaves out of the usable space): the stimulus's first writes start GC
+ * (steady.h's basis for the shorter lag). The write amplification is recorded: about 1 after a
+ * pass at the right spare factor (it fills the usable space and no more), above 1 after a pass
+ * at too large a one. */
+static void run_fast_check(const struct run_record *rec, struct results_fast *f)
+{
+    const struct sim_world *w = rec->target.sim;
+    struct sim_info in;
+    sim_info(w->dev, &in);
+    const double pct = ceil(w->params.fg_lines_pct / 100.0 * in.lines_per_ctl - 1e-9);
+    const double fg = pct > w->params.fg_lines_min ? pct : w->params.fg_lines_min;
+    f->sim_checked = true;
+    f->sim_wa = rec->sim_last.write_amplification;
+    f->sim_free_lines = rec->sim_last.free_lines;
+    f->sim_pool_lines = (unsigned long long)(in.n_ctl * (fg + SIM_POOL_EXTRA_LINES));
+    f->sim_ok = f->sim_free_lines <= f->sim_pool_lines && f->sim_wa >= 1;
+}
+
+/* The fast pass's hand-off (whoever issued it, core/steps.h step_fast or the simulator-only
+ * fastpass_sim): bytes (full-size) written in elapsed_s (wall_s: wall-clock, 0 unknown) by
+ * threads x qd, m its figures when it went through an engine (NULL: none; its state is set to
+ * the drive's after the pass): the drive state (ds_fast), the record ("preconditioning.fast",
+ * results_fast_json) and the guard's lag (ds_guard_lag, steady.h). On a simulated drive
+ * rec->sim_last must hold its counters after the pass. */
+static void run_fast_record(struct run_record *rec, double bytes, double elapsed_s, double wall_s,
+                            unsigned threads, unsigned qd, struct round_metrics *m)
+{
+    ds_fast(&rec->state, bytes);
+    if (m)
+        m->state = rec->state;
+    struct results_fast f = {.rho = rec->op.rho, .rho_source = rec->op.source,
+                             .ftl = rec->ftl == DS_FTL_MODEL  ? "simulated drive"
+                                    : rec->ftl == DS_FTL_NONE ? "none"
+                                                              : "unknown",
+                             .regions = FASTPASS_REGIONS, .threads = threads, .qd = qd,
+                             .bytes = bytes, .fills = ds_fills(&rec->state, bytes),
+                             .elapsed_s = elapsed_s, .wall_s = wall_s};
+    if (rec->target.sim) {
+        struct sim_info in;
+        sim_info(rec->target.sim->dev, &in);
+        f.rho_simulator = in.rho_eff;
+        run_fast_check(rec, &f);
+    }
+    ds_guard_lag(rec->prep, rec->ftl, f.sim_checked ? f.sim_ok : true, &rec->cfg.guard);
+    if (rec->fast_json)
+        json_object_put(rec->fast_json);
+    rec->fast_json = results_fast_json(&f, m);
+}
+
+/* --precondition fast: the pass through the run's engine (core/steps.h step_fast) at the spare
+ * factor chosen before it (rec->op, run_fast_op: --op or fast:RHO, the simulator's rho_eff, or
+ * 0 on a target with no FTL), recorded as the fast pass (run_fast_record), not as WIPC. 0, 1
+ * interrupted, -1 with err. */
+static int run_fastpass(struct run_record *rec, int fd, volatile sig_atomic_t *stop, char *err,
+                        size_t errlen)
+{
+    struct run_ctx ctx = {&rec->target, fd, rec->out_dir, rec->engine, rec->weight,
+                          &rec->sim_last, &rec->state, stop,
+                          isatty(STDOUT_FILENO) && !rec->cfg.quiet};
+    struct fast_spec f = {rec->range, rec->op.rho, rec->wl.workers ? rec->wl.workers : 1,
+                          PRECOND_WIPC_QD, rec->wl.compress_pct, 48};
+    if (!rec->cfg.quiet) {
+        char r[32];
+        units_format_figure(rec->op.rho, UNITS_FIG_VALUE, r, sizeof(r));
+        if (step_fast_no_ftl(&rec->target))
+            printf("fast pass (no FTL here: the same as writing the range): (1 + %s) x the "
+                   "active range in 4 KiB writes, %u x QD %u\n", r, f.threads, f.qd);
+        else
+            printf("fast pass: (1 + %s) x the active range, regions invalidated to greedy GC's "
+                   "equilibrium (rho %s: %s), %u x QD %u\n", r, r, rec->op.source, f.threads,
+                   f.qd);
+        fflush(stdout);
+    }
+    struct fastpass_result fr;
+    struct round_metrics m;
+    int rc = step_fast(&ctx, &f, &m, &fr, err, errlen);
+    if (rc != 0)
+        return rc;
+    run_fast_record(rec, (double)fr.units_written * FASTPASS_UNIT * rec->weight,
+                    (double)(fr.t_end - fr.t_start) / 1e9, fr.wall_s, fr.workers, fr.qd, &m);
+    metrics_free(&m);
+    return 0;
+}
+
 /* A file target's content before the rounds, and the layout when one is due (the shared
  * step), its record kept for the results. 0, 1 interrupted, -1 with err. */
 static int run_layout(struct run_record *rec, int fd, volatile sig_atomic_t *stop, char *err,
@@ -1130,7 +1258,7 @@ static int run_rounds(struct run_record *rec, struct worker_pool *pool, int fd,
         m->phase = in_wdpc ? "wdpc" : "measure";
         if (!m->unwritten.present)   /* the simulated drive counts them; others: the range */
             ds_reads_estimate(&rec->state, (double)m->read.bytes, &m->unwritten);
-        ds_write(&rec->state, (double)m->write.bytes, rec->prep == DS_PREP_STEADY && writes);
+        ds_write(&rec->state, (double)m->write.bytes, ds_prep_wdpc(rec->prep) && writes);
         ds_cover(&rec->state, (double)m->write.bytes, run_cover_kind(&rec->wl));
         if (writes && rec->state.content == DS_CONTENT_EXTENTS &&
             run_probe_content(fd, &rec->range, rec->weight, &rec->state, err, sizeof(err)) != 0) {
@@ -1251,10 +1379,12 @@ static int run_before_rounds(struct run_record *rec, int fd, volatile sig_atomic
             return wc;
     }
     if (rec->prep != DS_PREP_NONE && fresh) {
-        int w = run_wipc(rec, fd, stop, err, sizeof(err));
+        int w = c->fast_pass ? run_fastpass(rec, fd, stop, err, sizeof(err))
+                              : run_wipc(rec, fd, stop, err, sizeof(err));
         if (w != 0) {
             if (w < 0)
-                snprintf(rec->error, sizeof(rec->error), "WIPC: %s", err);
+                snprintf(rec->error, sizeof(rec->error), "%s: %s",
+                         c->fast_pass ? "fast pass" : "WIPC", err);
             return w > 0 ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN;
         }
         int wc = run_write_step(rec);
@@ -1452,6 +1582,9 @@ void run_record_free(struct run_record *rec)
     precond_track_free(&rec->track);
     if (rec->wipc_json)
         json_object_put(rec->wipc_json);
+    if (rec->fast_json)
+        json_object_put(rec->fast_json);
+    rec->fast_json = NULL;
     if (rec->purge_json)
         json_object_put(rec->purge_json);
     rec->purge_json = NULL;

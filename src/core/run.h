@@ -52,6 +52,12 @@ struct run_config {
     bool quiet;
     enum purge_method purge;     /* --purge: PURGE_NONE (default), or before the preconditioning */
     enum wl_precondition precondition;   /* DEFAULT/NONE: none; WIPC; STEADY: WIPC + WDPC */
+    bool fast_pass;              /* --precondition fast (PROTOTYPE, issue 48; simulated drive
+                                    only): STEADY with core/fastpass.h's pass instead of WIPC */
+    double fast_rho;             /* --precondition fast:RHO: the spare factor the pass is built
+                                    for (0: the simulator's rho_eff) */
+    double op_rho;               /* --op PCT|RHO: the drive's spare factor (0: not given); the
+                                    same as fast:RHO (drive_state.h ds_op_choose) */
     double wdpc_min_fills;       /* STEADY: the stimulus writes at least this x the range */
     double wdpc_max_fills;       /* ... and at most this before its rounds are measured */
     struct steady_criteria criteria;
@@ -143,6 +149,9 @@ struct run_record {
     unsigned window_floor;       /* no steady-state window may start before this round */
     unsigned ss_floor;           /* nor before this one: a fio job's ss_ramp (core/fio_ss.h) */
     struct json_object *wipc_json;   /* the WIPC record (steps.h; a resumed run's, when not redone) */
+    struct json_object *fast_json;   /* the fast pass's record (results_fast_json), in WIPC's place */
+    enum ds_ftl ftl;             /* what is known of the target's FTL (drive_state.h) */
+    struct ds_op op;             /* DS_PREP_FAST: the spare factor of the pass and its source */
     struct json_object *purge_json;  /* the purge record, likewise */
     struct json_object *layout_json; /* the layout record (core/layout.h), when one was due */
     bool layout;                 /* a file target read by the workload is laid out first */

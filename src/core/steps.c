@@ -696,3 +696,101 @@ int step_wipc(const struct run_ctx *c, const struct wipc_spec *w, struct round_m
     *json = results_wipc_json(&r, m);
     return 0;
 }
+
+/* ------------------------------------------------------------------ the fast pass */
+
+bool step_fast_no_ftl(const struct target_info *t)
+{
+    if (t->kind == TARGET_FILE)
+        return true;
+    return t->kind == TARGET_BLOCK && (!strcmp(t->attach.interface, "zram") ||
+                                       !strcmp(t->attach.interface, "loop"));
+}
+
+/* The pass's workload: 4 KiB writes over the range from io/fastgen.h, threads x qd. */
+static int fast_workload(const struct target_info *t, const struct fast_spec *f,
+                         struct workload *wl, struct wl_range *out_range, char *err,
+                         size_t errlen)
+{
+    wl_init(wl);
+    if (wl_set(wl, "rw", "randwrite", "fast pass", err, errlen) != 0)
+        return -1;
+    wl->bs[0] = (struct wl_bs){.size = FASTPASS_UNIT, .weight = 100};
+    wl->n_bs = 1;
+    wl->qd = f->qd;
+    wl->workers = f->threads;
+    wl->compress_pct = f->compress_pct;
+    wl->seed = f->seed;
+    wl->random_map = WL_RANDOM_MAP_OFF;
+    wl->offset = (struct wl_extent){.set = true, .bytes = f->range.start};
+    wl->size = (struct wl_extent){.set = true, .bytes = f->range.len};
+    wl->fastpass = (struct wl_fastpass){.on = true, .rho = f->rho, .seed = f->seed};
+    str_copy(wl->name, sizeof(wl->name), "fast pass");
+    if (wl_validate(wl, err, errlen) != 0 ||
+        wl_check_target(wl, t->capacity, t->logical_sector, t->path, out_range, err, errlen) != 0)
+        return -1;
+    const uint64_t units = out_range->len / FASTPASS_UNIT;
+    if (out_range->start % FASTPASS_UNIT || units / f->threads >= UINT32_MAX ||
+        units < (uint64_t)FASTGEN_REGIONS * f->threads)
+        return errf(err, errlen, "the fast pass needs a 4 KiB-aligned range of %u to 2^32 "
+                    "4 KiB units per worker (%llu units for %u workers: more workers split a "
+                    "larger range)", FASTGEN_REGIONS, (unsigned long long)units, f->threads);
+    return 0;
+}
+
+/* The step's closing line: what it wrote, and what it means on this target. */
+static void fast_say_done(const struct run_ctx *c, const struct round_metrics *m)
+{
+    char b[32], d[32], r[32];
+    units_format_capacity((uint64_t)m->write.bytes, b, sizeof(b));
+    live_format_eta(m->elapsed_s, d, sizeof(d));
+    units_format_figure(m->write.mb_s, UNITS_FIG_VALUE, r, sizeof(r));
+    printf("  fast pass%s: %s written in %s, %s MB/s%s\n",
+           step_fast_no_ftl(c->target) ? " (no FTL here: the same as writing the range)" : "",
+           b, d, r, c->target->sim ? " (simulated, virtual time)" : "");
+    fflush(stdout);
+}
+
+int step_fast(const struct run_ctx *c, const struct fast_spec *f, struct round_metrics *m,
+              struct fastpass_result *out, char *err, size_t errlen)
+{
+    struct workload wl;
+    struct wl_range range;
+    memset(out, 0, sizeof(*out));
+    if (c->engine->flags & ENGINE_F_WHOLE_ROUND)
+        return errf(err, errlen, "the fast pass issues its own offsets: the %s engine runs "
+                    "whole rounds and cannot take them (use io_uring or libaio)", c->engine->name);
+    if (fast_workload(c->target, f, &wl, &range, err, errlen) != 0)
+        return -1;
+    const uint64_t units = range.len / FASTPASS_UNIT;
+    uint64_t most = 0;   /* every worker the same quota: the longest share's pass */
+    for (unsigned i = 0; i < f->threads; i++) {
+        const uint64_t n = fastgen_length_of(units, f->rho, i, f->threads);
+        most = n > most ? n : most;
+    }
+    const uint64_t bytes = most * f->threads * FASTPASS_UNIT;
+    struct live_meter lm = {.target_bytes = (double)bytes * c->weight, .weight = c->weight,
+                            .sim = c->target->sim != NULL};
+    snprintf(lm.prefix, sizeof(lm.prefix), "  fast pass");
+    uint64_t t0 = now_mono_ns();
+    int rc = pool_once(c->target, c->fd, c->out_dir, c->engine, c->weight, c->sim_last, &wl,
+                       &range, 0, bytes, c->stop, c->live ? live_meter_hook : NULL, &lm, m,
+                       err, errlen);
+    if (c->live && lm.printed)
+        live_clear();
+    if (rc != 0)
+        return -1;
+    if (c->live && !*c->stop)
+        fast_say_done(c, m);
+    if (*c->stop) {
+        metrics_free(m);
+        return 1;
+    }
+    *out = (struct fastpass_result){
+        .rho = f->rho, .units_written = bytes / FASTPASS_UNIT, .units = units,
+        .t_start = 0, .t_end = (simt)(m->elapsed_s * 1e9), .workers = f->threads, .qd = f->qd,
+        .no_ftl = step_fast_no_ftl(c->target),
+        .wall_s = (double)(now_mono_ns() - t0) / 1e9,
+    };
+    return 0;
+}

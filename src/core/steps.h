@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "core/drive_state.h"
+#include "core/fastpass.h"
 #include "core/metrics.h"
 #include "device/purge.h"
 #include "device/target.h"
@@ -70,6 +71,30 @@ int step_wipc(const struct run_ctx *c, const struct wipc_spec *w, struct round_m
               struct json_object **json, char *err, size_t errlen);
 /* The bytes the WIPC writes, in full-size figures (for the line announcing it). */
 uint64_t step_wipc_bytes(const struct run_ctx *c, const struct wipc_spec *w);
+
+/* The fast pass (issue 48, core/fastpass.h, docs/fast-precondition.md): (1 + rho) x the range
+ * written in 4 KiB units in io/fastgen.h's order, threads x qd, through the run's engine as
+ * WIPC is (its pool, its live line, its figures). The offsets are a workload offset source
+ * (io/iogen.h, wl->fastpass), not a replay of a list: each worker of the pool draws its own
+ * disjoint share, so the pass keeps the engine's queue depth, latencies and engine choices,
+ * and the order "a rewrite after its unit's first write" holds inside each worker without any
+ * ordering between threads (a replay keeps one engine instance and one thread). Engines that
+ * run whole rounds (fio) cannot take the offsets: refused. */
+struct fast_spec {
+    struct wl_range range;         /* the active range, in the target's address space */
+    double rho;                    /* the spare factor the pass is built for (0: no rewrites) */
+    unsigned threads, qd, compress_pct;
+    uint64_t seed;
+};
+/* Does t have no flash translation layer a pass could shape: a file, zram, a loop device? There
+ * the pass is only (1 + rho) fills of writes: the same as writing the range. */
+bool step_fast_no_ftl(const struct target_info *t);
+/* Run it on a fresh pool: its figures in *m (metrics_free), what it did in *out; the drive's
+ * state is the caller's to advance (drive_state.h: the fast pass's words are the caller's).
+ * 0, 1 interrupted, -1 with err (a range under FASTGEN_REGIONS units a worker, a whole-round
+ * engine). */
+int step_fast(const struct run_ctx *c, const struct fast_spec *f, struct round_metrics *m,
+              struct fastpass_result *out, char *err, size_t errlen);
 
 /* Engine by name (NULL: io_uring, or sim for sim: targets); refuses mismatches. */
 int run_select_engine(const char *engine_name, const char *target_path,

@@ -24,6 +24,7 @@ struct round_state {
     uint64_t last_counted;
     uint64_t quota, issued;        /* byte-based rounds */
     uint64_t last_ios[IO_NDIR], last_bytes[IO_NDIR];
+    uint64_t last_lat_ns[IO_NDIR], last_lat_n[IO_NDIR];   /* the histograms' sum and count */
     unsigned inflight;
     /* queue depth (worker.h): the integral of in-flight I/Os up to depth_t, clipped to the
      * counted time, and the level since depth_t */
@@ -138,18 +139,26 @@ static void worker_fail(struct worker *w, const char *fmt, ...)
     va_end(ap);
 }
 
-static void add_sample(struct worker *w, const uint64_t last_ios[IO_NDIR],
-                       const uint64_t last_bytes[IO_NDIR])
+/* The interval since the last sample: its I/Os, bytes and latencies (the histograms' exact
+ * sum and count, so that the samples' mean latencies weigh up to the round's). */
+static void add_sample(struct worker *w)
 {
     struct worker_stats *s = &w->stats;
+    struct round_state *r = &w->r;
     if (s->n_samples == s->cap_samples) {
         s->cap_samples = s->cap_samples ? s->cap_samples * 2 : 64;
         s->samples = xrealloc(s->samples, s->cap_samples * sizeof(*s->samples));
     }
     struct worker_sample *smp = &s->samples[s->n_samples++];
     for (int d = 0; d < IO_NDIR; d++) {
-        smp->ios[d] = s->ios[d] - last_ios[d];
-        smp->bytes[d] = s->bytes[d] - last_bytes[d];
+        smp->ios[d] = s->ios[d] - r->last_ios[d];
+        smp->bytes[d] = s->bytes[d] - r->last_bytes[d];
+        smp->lat_ns[d] = s->lat[d].sum - r->last_lat_ns[d];
+        smp->lat_n[d] = s->lat[d].count - r->last_lat_n[d];
+        r->last_ios[d] = s->ios[d];
+        r->last_bytes[d] = s->bytes[d];
+        r->last_lat_ns[d] = s->lat[d].sum;
+        r->last_lat_n[d] = s->lat[d].count;
     }
 }
 
@@ -648,9 +657,7 @@ static void round_account(struct worker *w, int n, uint64_t t)
     }
     while (t >= r->next_sample && r->next_sample <= r->end) {
         note_cpu(w);
-        add_sample(w, r->last_ios, r->last_bytes);
-        memcpy(r->last_ios, s->ios, sizeof(r->last_ios));
-        memcpy(r->last_bytes, s->bytes, sizeof(r->last_bytes));
+        add_sample(w);
         r->next_sample += r->sample_ns;
     }
     if (r->issuing && (t >= r->end || *p->stop))
@@ -1221,6 +1228,7 @@ void worker_pool_stop(struct worker_pool *p)
         free(p->w[i].stats.samples);
         free(p->w[i].stats.hosts);
         free(p->w[i].data_sample);
+        iogen_free(&p->w[i].gen);
     }
     for (unsigned j = 0; p->whole && j < p->n_jobs; j++) {
         free(p->whole[j].samples);

@@ -102,6 +102,9 @@ void engine_choices_add(struct engine_choices *sum, const struct engine_choices 
 struct worker_sample {
     uint64_t ios[IO_NDIR];
     uint64_t bytes[IO_NDIR];
+    /* the interval's latencies: their sum (ns) and how many, in the round histogram's units
+     * (worker_stats.lat: a scaled drive's count k per completion); lat_n 0: none measured */
+    uint64_t lat_ns[IO_NDIR], lat_n[IO_NDIR];
 };
 
 /* A remote load generator's own figures for a round (whole-round engines in client/server

@@ -10,8 +10,9 @@
  *   3. reads the JSON (fio_json.h) into the same worker statistics the native engines fill:
  *      I/Os and bytes per direction, the latency histogram from fio's json+ bins (fio's total
  *      latency, submit to completion, as our loop measures it), elapsed time, per-second
- *      samples from fio's IOPS log, and each remote host's figures.
- * The job file, fio's JSON, its stderr and its IOPS log are kept in the artifact directory
+ *      samples from fio's IOPS log with their mean latency from its latency log (lat, total
+ *      latency, averaged per second), and each remote host's figures.
+ * The job file, fio's JSON, its stderr and its IOPS and latency logs are kept in the artifact directory
  * (OUT/fio/NNNN-LABEL.*) so a user can rerun any element with fio alone.
  *
  * Several jobs run at once (engine_config.jobs: the jobs of one group, io/jobset.h) are one
@@ -281,6 +282,49 @@ static void read_samples(const char *path, double interval_s, struct worker_stat
         s->n_samples--;
 }
 
+/* The latency log beside the IOPS log (log_avg_msec: per line a job's mean total latency in ns
+ * over the interval, "msec, lat_ns, ddir, ..."): per sample and direction the sum of the means
+ * and the lines, into sum[k * IO_NDIR + d], cnt[...] for k < n. Several lines of an interval
+ * (numjobs, hosts) are its jobs' means: taken alike, so exact for one job and close for jobs of
+ * one workload at one depth. */
+static void read_lat_log(const char *path, double interval_s, unsigned n, double *sum,
+                         unsigned *cnt)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char line[512];
+    const double ms = interval_s * 1000.0;
+    while (fgets(line, sizeof(line), f)) {
+        unsigned long long t;
+        double lat;
+        int dir;
+        if (sscanf(line, "%llu, %lf, %d", &t, &lat, &dir) != 3 || dir < 0 || dir >= IO_NDIR)
+            continue;
+        long idx = lround((double)t / ms) - 1;
+        if (idx < 0 || (unsigned long)idx >= n || !(lat >= 0))
+            continue;
+        sum[idx * IO_NDIR + dir] += lat;
+        cnt[idx * IO_NDIR + dir]++;
+    }
+    fclose(f);
+}
+
+/* The samples' latencies (worker_sample.lat_ns, lat_n) from read_lat_log's means and each
+ * sample's I/Os: the I/O count of a direction times its mean. */
+static void take_lat_log(const double *sum, const unsigned *cnt, struct worker_stats *s)
+{
+    for (unsigned k = 0; k < s->n_samples; k++)
+        for (int d = 0; d < IO_NDIR; d++) {
+            struct worker_sample *smp = &s->samples[k];
+            const unsigned c = cnt[k * IO_NDIR + d];
+            if (!c || !smp->ios[d])
+                continue;
+            smp->lat_n[d] = smp->ios[d];
+            smp->lat_ns[d] = (uint64_t)llround(sum[k * IO_NDIR + d] / c * (double)smp->ios[d]);
+        }
+}
+
 /* fio's figures of one direction into the worker statistics. */
 static void take_dir(const struct fio_dir *d, int dir, struct worker_stats *s)
 {
@@ -441,10 +485,12 @@ static void take_job(const struct engine *e, unsigned k, const struct fio_job_fi
     /* fio's loop decides its waits; what it was given is the job's force_async (engine.h) */
     s->choices = (struct engine_choices){.known = true, .decided_by = "fio",
                                          .force_async = e->jobs[k].force_async};
-    char iops_log[4600];
+    char iops_log[4600], lat_log[4600];
     fio_job_iops_log(f->base, e->n_jobs, k, iops_log, sizeof(iops_log));
+    fio_job_lat_log(f->base, e->n_jobs, k, lat_log, sizeof(lat_log));
+    const double interval_s = (double)o->log_msec / 1000.0;
     if (!e->n_remotes) {
-        read_samples(iops_log, (double)o->log_msec / 1000.0, s);
+        read_samples(iops_log, interval_s, s);
     } else {
         /* client/server: fio writes each server's log here as PREFIX_iops.log.HOST */
         for (unsigned i = 0; i < e->n_remotes; i++) {
@@ -453,9 +499,26 @@ static void take_job(const struct engine *e, unsigned k, const struct fio_job_fi
             const char *comma = strchr(rem, ',');
             snprintf(host_log, sizeof(host_log), "%s.%.*s", iops_log,
                      comma ? (int)(comma - rem) : (int)strlen(rem), rem);
-            read_samples(host_log, (double)o->log_msec / 1000.0, s);
+            read_samples(host_log, interval_s, s);
         }
     }
+    double *lat_sum = xcalloc((size_t)s->n_samples * IO_NDIR + 1, sizeof(*lat_sum));
+    unsigned *lat_cnt = xcalloc((size_t)s->n_samples * IO_NDIR + 1, sizeof(*lat_cnt));
+    if (!e->n_remotes) {
+        read_lat_log(lat_log, interval_s, s->n_samples, lat_sum, lat_cnt);
+    } else {
+        for (unsigned i = 0; i < e->n_remotes; i++) {   /* PREFIX_lat.log.HOST, as the IOPS */
+            char host_log[4800];
+            const char *rem = e->remotes[i];
+            const char *comma = strchr(rem, ',');
+            snprintf(host_log, sizeof(host_log), "%s.%.*s", lat_log,
+                     comma ? (int)(comma - rem) : (int)strlen(rem), rem);
+            read_lat_log(host_log, interval_s, s->n_samples, lat_sum, lat_cnt);
+        }
+    }
+    take_lat_log(lat_sum, lat_cnt, s);
+    free(lat_sum);
+    free(lat_cnt);
     if (!fj->n_hosts)
         return;
     s->hosts = xcalloc(fj->n_hosts, sizeof(*s->hosts));

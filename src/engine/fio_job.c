@@ -610,11 +610,13 @@ static void put_global(struct job_out *o, const struct fio_job_section *jobs, un
     jo_put(o, "percentile_list=50:90:99:99.9:99.99:99.999\n");
     if (opts->iops_log) {
         if (n == 1) {
-            jo_put(o, "; one IOPS log for the group: %s_iops.log\n", opts->iops_log);
-            jo_put(o, "write_iops_log=%s\n", opts->iops_log);
-        } else {
-            jo_put(o, "; one IOPS log per job: %s.K_iops.log, K its place in this file from 1\n",
+            jo_put(o, "; one IOPS and one latency log for the group: %s_iops.log, _lat.log\n",
                    opts->iops_log);
+            jo_put(o, "write_iops_log=%s\n", opts->iops_log);
+            jo_put(o, "write_lat_log=%s\n", opts->iops_log);
+        } else {
+            jo_put(o, "; one IOPS and one latency log per job: %s.K_iops.log, _lat.log, K its "
+                   "place in this file from 1\n", opts->iops_log);
         }
         jo_put(o, "log_avg_msec=%u\n", opts->log_msec ? opts->log_msec : 1000);
         jo_put(o, "per_job_logs=0\n");
@@ -687,8 +689,10 @@ static int put_section(struct job_out *o, const struct fio_job_section *s, unsig
     put_pacing(o, wl, opts);
     put_data(o, wl);
     put_prio(o, wl);
-    if (n > 1 && opts->iops_log)
+    if (n > 1 && opts->iops_log) {
         jo_put(o, "write_iops_log=%s.%u\n", opts->iops_log, k + 1);
+        jo_put(o, "write_lat_log=%s.%u\n", opts->iops_log, k + 1);
+    }
     const bool cut = opts->runtime_ns > 0 && (wl->number_ios || wl->fill_device);
     return cut ? put_length_cut(o, wl, s->range, opts, err, errlen)
                : put_length(o, wl, opts, err, errlen);
@@ -700,6 +704,14 @@ void fio_job_iops_log(const char *prefix, unsigned n, unsigned k, char *buf, siz
         snprintf(buf, len, "%s_iops.log", prefix);
     else
         snprintf(buf, len, "%s.%u_iops.log", prefix, k + 1);
+}
+
+void fio_job_lat_log(const char *prefix, unsigned n, unsigned k, char *buf, size_t len)
+{
+    if (n <= 1)
+        snprintf(buf, len, "%s_lat.log", prefix);
+    else
+        snprintf(buf, len, "%s.%u_lat.log", prefix, k + 1);
 }
 
 static bool name_taken(char (*names)[FIO_JOB_NAME_MAX], unsigned k)

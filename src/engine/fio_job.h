@@ -30,7 +30,8 @@ struct fio_job_opts {
     const char *ioengine;      /* "io_uring" or "libaio" */
     uint64_t runtime_ns;       /* > 0: time_based, runtime rounded up to whole ms */
     uint64_t bytes;            /* > 0 (runtime_ns 0): stop after this many bytes in total */
-    const char *iops_log;      /* write_iops_log prefix for 1-second samples, NULL: no log */
+    const char *iops_log;      /* write_iops_log (and write_lat_log) prefix for 1-second
+                                  samples, NULL: no log */
     unsigned log_msec;         /* log interval in ms (0: 1000) */
     bool threads;              /* thread=1: jobs run as threads of one fio process */
     unsigned round_index;      /* the engine's rounds before this one: 0 writes the workload's
@@ -103,6 +104,10 @@ int fio_job_write_group(const struct fio_job_section *jobs, unsigned n,
 /* The file fio writes job k's (0-based) IOPS log to for prefix, of a file of n jobs:
  * PREFIX_iops.log for one job, PREFIX.K_iops.log (K = k + 1) for several. */
 void fio_job_iops_log(const char *prefix, unsigned n, unsigned k, char *buf, size_t len);
+/* The same prefix also names the latency log (write_lat_log, averaged over log_msec: each line
+ * a job's mean total latency in ns per interval and direction): PREFIX_lat.log, PREFIX.K_lat.log
+ * (fio writes _clat.log and _slat.log beside it). */
+void fio_job_lat_log(const char *prefix, unsigned n, unsigned k, char *buf, size_t len);
 
 /* The oldest fio we support, and a check of `fio --version` output ("fio-3.33\n"):
  * returns 0 with the version as numbers, or -1 with a message naming what was found. */

@@ -72,6 +72,20 @@ void iogen_init(struct iogen *g, const struct workload *wl, const struct wl_rang
     g->dist = wl->dist;
     if (wl->dist != WL_DIST_UNIFORM)
         skewed_init(g, wl);
+    /* The fast pass over the whole range, this worker's share of it (an empty share, more
+     * workers than units: the draws above; step_fast refuses such ranges) */
+    if (wl->fastpass.on && wl->bs[0].size) {
+        g->fast_base = range->start;
+        g->fast = fastgen_init(&g->fg, range->len / wl->bs[0].size, wl->fastpass.rho,
+                               wl->fastpass.seed, id, n_workers) == 0;
+    }
+}
+
+void iogen_free(struct iogen *g)
+{
+    if (g->fast)
+        fastgen_free(&g->fg);
+    g->fast = false;
 }
 
 /* The current strided zone: [lo, hi) within the region. */

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "io/fastgen.h"
 #include "io/permute.h"
 #include "io/workload.h"
 #include "lib/rng.h"
@@ -52,6 +53,12 @@ struct iogen {
     bool tw_pending;
     uint64_t tw_off;
     uint32_t tw_len;
+    /* wl->fastpass: the offsets come from the fast pass's generator (its units from fast_base),
+     * not from the draws above: an offset source of its own, so that the rewrites of the pass
+     * follow their first writes within each worker's share (io/fastgen.h) */
+    bool fast;
+    uint64_t fast_base;
+    struct fastgen fg;
 };
 
 /* zonemode=strided: the next I/O's offset in the current zone (the next zone once zonesize
@@ -68,6 +75,9 @@ uint64_t iogen_skewed_rank(struct iogen *g);
  * the range (sequential by default), else the whole range. seed: the worker's PRNG seed. */
 void iogen_init(struct iogen *g, const struct workload *wl, const struct wl_range *range,
                 unsigned id, unsigned n_workers, uint64_t seed);
+
+/* What iogen_init allocated (the fast pass's lists); the generator is not used after it. */
+void iogen_free(struct iogen *g);
 
 /* The next I/O. */
 static inline uint32_t iogen_natural_align(uint32_t len)
@@ -115,6 +125,12 @@ static inline uint64_t iogen_align(const struct iogen *g, uint32_t len, uint8_t 
 static inline void iogen_next(struct iogen *g, uint8_t *dir, uint32_t *len_out, uint64_t *offset)
 {
     const struct workload *wl = g->wl;
+    if (g->fast) {   /* the fast pass: its writes in the generator's order */
+        *dir = IOGEN_WRITE;
+        *len_out = wl->bs[0].size;
+        *offset = g->fast_base + fastgen_next(&g->fg) * wl->bs[0].size;
+        return;
+    }
     if (g->tw_pending) {   /* rw=trimwrite: write the block trimmed last */
         g->tw_pending = false;
         *dir = IOGEN_WRITE;

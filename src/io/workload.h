@@ -219,6 +219,15 @@ struct workload {
     bool dedupe_global;        /* the working set shared by every job of the run */
     char numa_cpu_nodes[64];   /* as given: "all" or a node list; "" not given */
     char numa_mem_policy[64];  /* as given: default, local, prefer:N, bind:L, interleave:L */
+    /* Internal, no key: the fast preconditioning pass (core/steps.c step_fast). When on, every
+     * worker writes bs[0]-sized units in the order io/fastgen.h hands it, its share of the pass
+     * over the active range built for rho, the permutation keyed by seed (the same in every
+     * worker); past its share of the pass, uniform random units of its share. */
+    struct wl_fastpass {
+        bool on;
+        double rho;
+        uint64_t seed;
+    } fastpass;
 };
 
 /* zonemode: not given (zonesize alone means strided, as fio), none, strided. */

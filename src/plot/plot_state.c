@@ -21,18 +21,20 @@ const char *plot_doc_prep(struct json_object *doc)
     return m ? m : jp_str(doc, "run.precondition");
 }
 
-/* One row per measured state (drive_state.h: ds_measured_name); prep "steady" is WIPC + WDPC. */
+/* One row per measured state (drive_state.h: ds_measured_name); prep "steady" is WIPC + WDPC,
+ * "fast" the fast pass + WDPC (issue 48). */
 static const struct {
     const char *measured;
-    const char *none, *wipc, *steady;   /* by the preparation; NULL: as none */
+    const char *none, *wipc, *steady, *fast;   /* by the preparation; NULL: as none */
 } state_words[] = {
-    {"steady", "steady state", NULL, NULL},
-    {"burst", "burst, not preconditioned", NULL, NULL},
-    {"saturated", "write saturation, not preconditioned", NULL, NULL},
+    {"steady", "steady state", NULL, NULL, NULL},
+    {"burst", "burst, not preconditioned", NULL, NULL, NULL},
+    {"saturated", "write saturation, not preconditioned", NULL, NULL, NULL},
     {"wipc", "after WIPC, not steady state", NULL,
-     "transient after WIPC + WDPC, not steady state"},
+     "transient after WIPC + WDPC, not steady state",
+     "transient after the fast pass + WDPC, not steady state"},
     {"not stable", "not preconditioned, not stable", "after WIPC, not stable",
-     "after WIPC + WDPC, not stable"},
+     "after WIPC + WDPC, not stable", "after the fast pass + WDPC, not stable"},
 };
 
 void plot_state_tag(struct json_object *verdict, const char *prep, char *buf, size_t len)
@@ -49,6 +51,8 @@ void plot_state_tag(struct json_object *verdict, const char *prep, char *buf, si
             w = state_words[i].wipc;
         else if (prep && !strcmp(prep, "steady") && state_words[i].steady)
             w = state_words[i].steady;
+        else if (prep && !strcmp(prep, "fast") && state_words[i].fast)
+            w = state_words[i].fast;
         str_copy(buf, len, w);
         return;
     }
@@ -111,6 +115,7 @@ const char *plot_condition_words(const char *condition, bool simulated)
         {"purged", "purged"},
         {"wipc", "after WIPC"},
         {"wdpc", "WIPC + WDPC"},
+        {"fast", "after the fast pass"},
     };
     if (!condition)
         return "";

@@ -21,10 +21,11 @@
  *            result's "steady") — except a ptsbench.run without a top-level "preconditioning"
  *            object: those runs never preconditioned, so they are fob whatever "reached" says.
  *   wipc     not steady, and something preconditioned the drive: the document's
- *            "preconditioning" mode wipc or steady (or its wipc / wdpc record), a suite
- *            subtest's "precondition" object of a kind other than none, a profile point's
- *            "precondition" wipc or steady or its "state" condition wipc or wdpc;
- *            "measured_state": "wipc" says so directly.
+ *            "preconditioning" mode wipc, steady or fast (or its wipc / fast / wdpc record), a
+ *            suite subtest's "precondition" object of a kind other than none, a profile point's
+ *            "precondition" wipc or steady or its "state" condition wipc, fast or wdpc;
+ *            "measured_state": "wipc" says so directly (the name is the class "preconditioned,
+ *            not steady": after the fast pass too, issue 48).
  *   fob      not steady and nothing preconditioned the drive; "measured_state": "burst".
  *   unknown  a suite table without a steady-state verdict (WSAT); "measured_state": "saturated"
  *            (a run without preconditioning whose stimulus wrote a whole fill before its window:
@@ -135,6 +136,13 @@ const char *meas_state_label(enum meas_state s)
     return (unsigned)s < N_MEAS_STATES ? meas_states[s].label : "unknown";
 }
 
+const char *meas_point_state_label(const struct meas_point *p)
+{
+    if (p->after_fast && p->state == MEAS_STATE_WIPC)
+        return "after the fast pass, not steady state";
+    return meas_state_label(p->state);
+}
+
 /* ---- JSON access: NULL / NAN for absent or null values ---- */
 
 /* jpath(o, "a", "b", NULL): o.a.b */
@@ -175,7 +183,8 @@ static bool jbool(struct json_object *o)
 /* ---- drive state ---- */
 
 /* The document's "preconditioning" object: absent (a file written before it existed), or
- * whether it preconditioned the drive (mode wipc or steady, or a wipc / wdpc record). */
+ * whether it preconditioned the drive (mode wipc, steady or fast, or a wipc / fast / wdpc
+ * record). */
 enum meas_precond { MEAS_PC_ABSENT, MEAS_PC_NONE, MEAS_PC_DONE };
 
 static enum meas_precond precond_of(struct json_object *root)
@@ -184,10 +193,21 @@ static enum meas_precond precond_of(struct json_object *root)
     if (!pc || !json_object_is_type(pc, json_type_object))
         return MEAS_PC_ABSENT;
     const char *mode = jstr(jp_get(pc, "mode"));
-    bool done = (mode && (!strcmp(mode, "wipc") || !strcmp(mode, "steady"))) ||
+    bool done = (mode && (!strcmp(mode, "wipc") || !strcmp(mode, "steady") ||
+                          !strcmp(mode, "fast"))) ||
                 json_object_is_type(jp_get(pc, "wipc"), json_type_object) ||
+                json_object_is_type(jp_get(pc, "fast"), json_type_object) ||
                 json_object_is_type(jp_get(pc, "wdpc"), json_type_object);
     return done ? MEAS_PC_DONE : MEAS_PC_NONE;
+}
+
+/* The run was prepared by the fast pass (issue 48): its record, or mode "fast". */
+static bool precond_fast(struct json_object *root)
+{
+    struct json_object *pc = jp_get(root, "preconditioning");
+    const char *mode = jstr(jp_get(pc, "mode"));
+    return (mode && !strcmp(mode, "fast")) ||
+           json_object_is_type(jp_get(pc, "fast"), json_type_object);
 }
 
 /* "measured_state" values; "not stable" (-1) says nothing beyond reached and preconditioning */
@@ -459,6 +479,7 @@ static void load_run_job(struct meas_ctx *c, struct json_object *root, const str
                                     : state_from(jstr(jp_get(ss, "measured_state")), reached,
                                                  pc == MEAS_PC_DONE);
     p->unwritten = unwritten_of(jstr(jp_get(ss, "measured_state")));
+    p->after_fast = precond_fast(root);
     p->rounds = a.rounds;
     for (unsigned i = 0; i < MEAS_N_ALL; i++) {
         p->v[i] = acc_mean(&a, i);
@@ -527,6 +548,7 @@ static int load_run(struct meas_ctx *c, struct json_object *root, char *err, siz
     conditions_of(wl, p);
     p->state = state;
     p->unwritten = unwritten_of(jstr(jp_get(ss, "measured_state")));
+    p->after_fast = precond_fast(root);
     p->rounds = a.rounds;
     for (unsigned i = 0; i < MEAS_N_ALL; i++) {
         p->v[i] = acc_mean(&a, i);
@@ -774,7 +796,8 @@ static enum meas_state profile_state(enum meas_precond pc, struct json_object *p
     const char *measure = jstr(jp_get(pt, "measure"));
     bool reached = measure && !strcmp(measure, "steady") && jbool(jp_get(res, "steady"));
     bool pre = pc == MEAS_PC_DONE || str_in(jstr(jp_get(pt, "precondition")), "wipc", "steady") ||
-               str_in(jstr(jpath(pt, "state", "condition", NULL)), "wipc", "wdpc");
+               str_in(jstr(jpath(pt, "state", "condition", NULL)), "wipc", "wdpc") ||
+               str_in(jstr(jpath(pt, "state", "condition", NULL)), "fast", "fast");
     return state_from(jstr(jp_get(res, "measured_state")), reached, pre);
 }
 

@@ -82,6 +82,8 @@ struct meas_point {
     bool sequential;           /* random_pct == 0 */
     bool unwritten;            /* its reads went to never-written space ("measured_state"
                                   "unwritten"): not the drive's media (core/drive_state.h) */
+    bool after_fast;           /* a run prepared by the fast pass (preconditioning.fast, issue
+                                  48): its MEAS_STATE_WIPC is "after the fast pass" */
     /* figures (NAN when absent) and their relative spread over the averaged rounds:
      * (max - min) / mean, NAN when fewer than 2 rounds */
     double v[MEAS_N_ALL];
@@ -146,6 +148,9 @@ const struct meas_point *meas_find(const struct meas_set *s, const char *key);
  * names for people: "steady state", "burst (fresh-out-of-box)", "burst after WIPC", "unknown". */
 const char *meas_state_name(enum meas_state s);
 const char *meas_state_label(enum meas_state s);
+/* A point's state for people: meas_state_label, but "after the fast pass, not steady state"
+ * where the fast pass, not WIPC, prepared a point that is not steady. */
+const char *meas_point_state_label(const struct meas_point *p);
 /* Move every point of src to the end of dst (dst's device kept if set); src is emptied
  * (meas_free). For several RESULTS arguments. */
 void meas_merge(struct meas_set *dst, struct meas_set *src);

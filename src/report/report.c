@@ -521,6 +521,26 @@ static void wipc_words(struct json_object *w, char *buf, size_t len)
              isfinite(fills) ? fills : 2, bs);
 }
 
+/* "fast pass (1.28 fills of 4 KiB writes left at greedy GC's equilibrium for the spare factor
+ * 0.280 from the simulated drive; Desnoyers 1/v, greedy GC)": preconditioning.fast (issue 48). */
+static void fast_words(struct json_object *f, char *buf, size_t len)
+{
+    char fills[32], rho[32];
+    units_format_figure(jp_num(f, "fills"), UNITS_FIG_VALUE, fills, sizeof(fills));
+    units_format_figure(jp_num(f, "rho"), UNITS_FIG_VALUE, rho, sizeof(rho));
+    const char *src = jp_str(f, "rho_source"), *model = jp_str(f, "model");
+    const char *ftl = jp_str(f, "ftl");
+    snprintf(buf, len, "fast pass (%s fills of 4 KiB writes left at greedy GC's equilibrium for "
+                       "the spare factor %s%s%s%s%s%s)", fills, rho, src ? " from " : "",
+             !src                      ? ""
+             : !strcmp(src, "option")  ? "--op"
+             : !strcmp(src, "simulated drive") ? "the simulated drive"
+                                               : src,
+             model ? "; " : "",
+             model ? model : "",
+             ftl && !strcmp(ftl, "none") ? "; no FTL here: the same as writing the range" : "");
+}
+
 /* How a WDPC ended: "ended when the fill guard passed", "ended at its maximum of 5 fills ...". */
 static void wdpc_end_words(struct json_object *w, char *buf, size_t len)
 {
@@ -558,9 +578,11 @@ static void run_prep_words(struct json_object *doc, char *buf, size_t len)
     buf[0] = '\0';
     if (!mode)
         return;
-    char wipc[160] = "", end[160];
+    char wipc[256] = "", end[160];
     if (is_obj(jp_get(pc, "wipc")))
         wipc_words(jp_get(pc, "wipc"), wipc, sizeof(wipc));
+    else if (is_obj(jp_get(pc, "fast")))   /* the fast pass in WIPC's place */
+        fast_words(jp_get(pc, "fast"), wipc, sizeof(wipc));
     struct json_object *wd = jp_get(pc, "wdpc");
     if (!strcmp(mode, "none"))
         snprintf(buf, len, "none: the drive was not preconditioned (%s)",
@@ -638,7 +660,15 @@ static void state_words(struct json_object *st, bool sim, char *buf, size_t len)
     buf[0] = '\0';
     if (!cond)
         return;
-    if (!strcmp(cond, "wdpc"))
+    const double fast = jp_num(st, "fast_fills");   /* only after a fast pass */
+    char ff[32];
+    units_format_figure(fast, UNITS_FIG_VALUE, ff, sizeof(ff));
+    if (!strcmp(cond, "wdpc") && isfinite(fast) && fast > 0)
+        snprintf(buf, len, "fast pass %s fills + WDPC %.2f fills", ff, jp_num(st, "wdpc_fills"));
+    else if (!strcmp(cond, "fast"))
+        snprintf(buf, len, "after the fast pass, %s fills (%.2f fills written in all)", ff,
+                 jp_num(st, "written_fills"));
+    else if (!strcmp(cond, "wdpc"))
         snprintf(buf, len, "WIPC %.1f× + WDPC %.2f fills", jp_num(st, "wipc_fills"),
                  jp_num(st, "wdpc_fills"));
     else if (!strcmp(cond, "wipc"))
@@ -1282,14 +1312,14 @@ static void claims_section(struct ctx *c)
             claim_value(cl->value, cl, claimed, sizeof(claimed));
             if (p) {
                 claim_value(r->measured, cl, meas, sizeof(meas));
-                snprintf(at, sizeof(at), "%s; %u × QD %u", meas_state_label(p->state),
+                snprintf(at, sizeof(at), "%s; %u × QD %u", meas_point_state_label(p),
                          p->workers, p->qd);
                 snprintf(ratio, sizeof(ratio), "%.3f", r->ratio);
             } else if (isfinite(r->reference) && r->match.nearest) {
                 char v[64];
                 claim_value(r->reference, cl, v, sizeof(v));
                 snprintf(meas, sizeof(meas), "(%s, not judged)", v);
-                snprintf(at, sizeof(at), "%s; %u × QD %u", meas_state_label(r->match.nearest->state),
+                snprintf(at, sizeof(at), "%s; %u × QD %u", meas_point_state_label(r->match.nearest),
                          r->match.nearest->workers, r->match.nearest->qd);
                 snprintf(ratio, sizeof(ratio), "–");
             } else {
@@ -1397,8 +1427,8 @@ static bool row_takes(const struct headline *h, const struct meas_point *p)
     if (h->qd1 && p->workers * p->qd != 1)
         return false;
     const enum cand_state s = cand_state(p);
-    if (h->from == ROW_BURST)
-        return s == CS_FOB || s == CS_WIPC;
+    if (h->from == ROW_BURST)   /* after the fast pass a drive is not at its burst */
+        return s == CS_FOB || (s == CS_WIPC && !p->after_fast);
     if (h->from == ROW_PLATEAU)
         return !strncmp(p->key, "run/", 4) && (s == CS_SATURATED || s == CS_STEADY);
     return h->from == ROW_ANY;
@@ -1548,7 +1578,10 @@ static void point_cell(const struct headline *h, const struct meas_point *p, cha
         units_format_lat(x, UNITS_TYPESET, v, sizeof(v));
     if (p->compress_pct > 0)
         snprintf(cmp, sizeof(cmp), "; %d%% compressible data", p->compress_pct);
-    snprintf(val, len, "%s (%s; %u × QD %u%s)", v, cand_words[cand_state(p)], p->workers, p->qd,
+    snprintf(val, len, "%s (%s; %u × QD %u%s)", v,
+             p->after_fast && cand_state(p) == CS_WIPC ? meas_point_state_label(p)
+                                                       : cand_words[cand_state(p)],
+             p->workers, p->qd,
              cmp);
 }
 
@@ -2581,6 +2614,8 @@ static bool run_verdict_sentence(struct ctx *c, size_t i, const char *spec,
         o_para(&c->o, "Fill guard: not evaluated (the workload wrote %.2f fills of the active "
                       "range before the window, %g needed).", jp_num(g, "fills_before_window"),
                jp_num(g, "lag_fills"));
+    if (jp_str(g, "lag_basis"))   /* after a fast pass (steady.h) */
+        o_para(&c->o, "The guard's lag: %s.", jp_str(g, "lag_basis"));
     return false;
 }
 

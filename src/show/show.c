@@ -127,10 +127,19 @@ static void show_preconditioning(FILE *out, struct json_object *doc, bool sim)
     if (!pc)
         return;
     const char *mode = str(pc, "mode");
-    fprintf(out, "drive     %s%s", !strcmp(mode, "none") ? "not preconditioned" : mode,
+    fprintf(out, "drive     %s%s", !strcmp(mode, "none")   ? "not preconditioned"
+                                   : !strcmp(mode, "fast") ? "fast pass + WDPC"
+                                                           : mode,
             sim ? " (simulated drive)" : "");
     if (jp_at(pc, "wipc"))
         fprintf(out, "; WIPC %.0fx the active range", jp_path(pc, "wipc.fills"));
+    if (jp_at(pc, "fast")) {   /* issue 48's fast pass, in WIPC's place */
+        char f[32], r[32];
+        units_format_figure(jp_path(pc, "fast.fills"), UNITS_FIG_VALUE, f, sizeof(f));
+        units_format_figure(jp_path(pc, "fast.rho"), UNITS_FIG_VALUE, r, sizeof(r));
+        fprintf(out, "; fast pass %s fills (spare factor %s: %s)", f, r,
+                str(pc, "fast.rho_source"));
+    }
     if (jp_at(pc, "wdpc"))
         fprintf(out, "; WDPC %.2f fills in %.0f rounds (ended: %s)", jp_path(pc, "wdpc.fills"),
                 jp_path(pc, "wdpc.rounds"), str(pc, "wdpc.ended"));
@@ -311,6 +320,11 @@ static void show_verdict_of(FILE *out, struct json_object *doc, struct json_obje
         fprintf(out, "\nsteady state (%s) NOT reached in %zu rounds\n", str(ss, "tracking"), nr);
     if (ss && *label && !jp_true(jp_at(ss, "reached")) && *str(ss, "reason"))
         fprintf(out, "not SNIA steady state: %s\n", str(ss, "reason"));
+    if (ss && *str(ss, "guard.lag_basis")) {   /* a lag other than the default (steady.h) */
+        char lag[32];
+        units_format_figure(jp_path(ss, "guard.lag_fills"), UNITS_FIG_VALUE, lag, sizeof(lag));
+        fprintf(out, "fill guard: lag %s fill: %s\n", lag, str(ss, "guard.lag_basis"));
+    }
     struct json_object *lw = ss == jp_obj_at(doc, "steady_state") ? jp_obj_at(doc, "last_window")
                                                                   : NULL;   /* the run's */
     if (lw && jp_at(lw, "window")) {

@@ -30,7 +30,20 @@
  * fill, and 5-round averages smooth the round-to-round noise the PTS's range limit allows. Basis:
  * README ("Steady state and the drive's state") and the measurements in
  * tests/integration/test_steady_state.c. UNCERTAIN: the PTS states no such guard; the lag and the
- * band are ptsbench's choice. */
+ * band are ptsbench's choice.
+ *
+ * The lag after the fast pass (issue 48, STEADY_GUARD_LAG_FAST: 0.5 fill of the stimulus; the
+ * runner chooses it, core/drive_state.h ds_guard_lag, and records it with its basis). Basis: the
+ * survey's table (docs/fast-precondition.md §4, the model on the R4 at 1 and 4 workers and the
+ * 6300 at 4): after a pass at the right spare factor a lag of 0.5 passes within 5% of the
+ * 6-hour plateau at 1.76-1.82 fills in all, and it still refuses the transients a pass at the
+ * wrong spare factor leaves (rho/2: -14%, 2 rho: +14..18% with the rule alone) on the R4 and the
+ * 6300; the pass wrote the physical capacity ((1 + rho) fills: the spare area is used up and GC
+ * runs from the stimulus's first write), which on the simulated drive is checked after the pass
+ * (free lines no more than the GC pool; the write amplification is 1 then, above 1 from the
+ * stimulus's first round): when the check fails (a pass that wrote less) the lag stays 1. Without a pass the lag stays 1 (a fresh drive's burst lasts more than 1 fill at
+ * 1 worker on the R4: a shorter lag passes it). On a target without an FTL model (zram, a
+ * file) the pass proves nothing, so the lag stays 1 fill there too. */
 #ifndef PTSBENCH_STEADY_H
 #define PTSBENCH_STEADY_H
 
@@ -82,9 +95,11 @@ unsigned steady_first_all(const double *const *ys, unsigned n_vars, size_t n_rou
 struct steady_guard {
     double lag_fills;          /* fills written before the window, and the span checked (1) */
     double band_frac;          /* each 5-round average within this fraction of the window's (0.05) */
+    const char *lag_basis;     /* why this lag, for the record (NULL: the default, 1 fill) */
 };
 
-#define STEADY_GUARD_DEFAULT ((struct steady_guard){1.0, 0.05})
+#define STEADY_GUARD_DEFAULT ((struct steady_guard){1.0, 0.05, NULL})
+#define STEADY_GUARD_LAG_FAST 0.5   /* after the fast pass on a drive with an FTL (above) */
 
 struct steady_guard_result {
     bool evaluated;            /* the window had lag_fills of history before it */

@@ -109,16 +109,23 @@ static void test_job_file_two_sections(void **state)
     assert_string_equal(value(a, "iodepth"), "4");
     assert_string_equal(value(a, "offset"), "0");
     assert_string_equal(value(a, "write_iops_log"), "/tmp/x/0001-g.1");
+    assert_string_equal(value(a, "write_lat_log"), "/tmp/x/0001-g.1");
     assert_string_equal(value(b, "rw"), "read");
     assert_string_equal(value(b, "bs"), "131072");
     assert_string_equal(value(b, "numjobs"), "1");
     assert_string_equal(value(b, "offset"), "67108864");
     assert_string_equal(value(b, "write_iops_log"), "/tmp/x/0001-g.2");
+    assert_string_equal(value(b, "write_lat_log"), "/tmp/x/0001-g.2");
+    assert_null(value(g, "write_lat_log"));
     assert_non_null(value(a, "randseed"));
     assert_non_null(value(b, "runtime"));
     char path[64];
     fio_job_iops_log("/tmp/x/0001-g", 2, 1, path, sizeof path);
     assert_string_equal(path, "/tmp/x/0001-g.2_iops.log");
+    fio_job_lat_log("/tmp/x/0001-g", 2, 1, path, sizeof path);
+    assert_string_equal(path, "/tmp/x/0001-g.2_lat.log");
+    fio_job_lat_log("/tmp/x/0001-g", 1, 0, path, sizeof path);
+    assert_string_equal(path, "/tmp/x/0001-g_lat.log");
     ini_free(&f);
 
     /* one job: exactly fio_job_write's file */

@@ -12,7 +12,13 @@
  *   - fio's example_latency_steadystate.fio (fio 3.33 refuses steadystate=lat:5% and
  *     steadystate_check_interval): ptsbench takes both keys (fio's current syntax); whatever
  *     else stops the file is not them, and when it runs, fio's lat criterion is recorded as not
- *     evaluated. */
+ *     evaluated (its 300 s window is longer than the run);
+ *   - the samples carry each interval's mean latency (total, read, write: issue 48, point 4):
+ *     weighted by the interval's I/Os they average to the round's mean within 1% (2 workers,
+ *     a 70/30 mix: the merge of the workers' intervals and the scaled drive's weight);
+ *   - ss=lat:5% and ss=lat_slope:... on the simulated drive: fio's criterion is evaluated on
+ *     those samples (the old code: "not evaluated, the samples hold no latency") and says
+ *     whether fio would have stopped; a deviation limit no window meets: it would not. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -147,10 +153,107 @@ static void test_latency_steadystate_example(void **state)
         assert_non_null(doc);
         assert_string_equal(str_at(doc, "steady_state.fio.criterion"), "lat");
         assert_false(json_object_get_boolean(json_at(doc, "steady_state.fio.evaluated")));
+        assert_string_equal(str_at(doc, "steady_state.fio.why_not"),
+                            "fewer samples than fio's window");
         assert_string_equal(str_at(doc, "run.tracking"), "lat_mean_us");
         json_object_put(doc);
     }
     free(o.err);
+}
+
+/* Σ lat[j] x iops[j] / Σ iops[j] over a round's samples (the I/O-weighted mean). */
+static double weighted_lat(struct json_object *round, const char *lat, const char *iops)
+{
+    struct json_object *sm = json_at(round, "samples");
+    struct json_object *l = json_at(sm, lat), *n = json_at(sm, iops);
+    assert_non_null(l);
+    assert_non_null(n);
+    const size_t k = json_object_array_length(l);
+    assert_true(k >= 2);
+    assert_int_equal(k, json_object_array_length(n));
+    double sum = 0, w = 0;
+    for (size_t j = 0; j < k; j++) {
+        const double x = json_object_get_double(json_object_array_get_idx(l, j));
+        const double c = json_object_get_double(json_object_array_get_idx(n, j));
+        assert_true(x > 0);   /* every interval completed I/O of each direction */
+        sum += x * c;
+        w += c;
+    }
+    return sum / w;
+}
+
+static void test_samples_latency(void **state)
+{
+    (void)state;
+    char job[700];
+    assert_true(write_job_file(dir, "slat", "[global]\ndirect=1\nioengine=libaio\n"
+                               "time_based\n[mix]\nrw=randrw\nrwmixread=70\nbs=4k\n"
+                               "iodepth=16\nnumjobs=2\n", job, sizeof(job)));
+    struct json_object *doc =
+        run_workload(dir, "slat", job, &(struct run_opts){.rounds = "2", .round_time = "4"});
+    assert_non_null(doc);
+    static const char *const dirs[][3] = {{"lat_mean_us", "iops", "total"},
+                                          {"read_lat_mean_us", "read_iops", "read"},
+                                          {"write_lat_mean_us", "write_iops", "write"}};
+    for (int r = 0; r < 2; r++) {
+        char path[32];
+        snprintf(path, sizeof(path), "rounds.%d", r);
+        struct json_object *round = json_at(doc, path);
+        assert_non_null(round);
+        for (int d = 0; d < 3; d++) {
+            char mean_path[64];
+            snprintf(mean_path, sizeof(mean_path), "%s.lat_us.mean", dirs[d][2]);
+            const double mean = json_num(round, mean_path);
+            const double w = weighted_lat(round, dirs[d][0], dirs[d][1]);
+            print_message("  round %d %s: samples %.3f us, round %.3f us\n", r + 1, dirs[d][0],
+                          w, mean);
+            assert_true(mean > 0);
+            assert_true(fabs(w - mean) <= 0.01 * mean);
+        }
+    }
+    json_object_put(doc);
+}
+
+/* A run of job text whose steady_state.fio is evaluated; the document. */
+static struct json_object *ss_lat_run(const char *name, const char *ss)
+{
+    char text[600], job[700];
+    snprintf(text, sizeof(text), "[global]\ndirect=1\nioengine=libaio\ntime_based\n[%s]\n"
+             "rw=randwrite\nbs=4k\niodepth=8\n%s\nss_dur=4s\n", name, ss);
+    assert_true(write_job_file(dir, name, text, job, sizeof(job)));
+    struct json_object *doc =
+        run_workload(dir, name, job, &(struct run_opts){.rounds = "6", .round_time = "2"});
+    assert_non_null(doc);
+    assert_string_equal(str_at(doc, "run.tracking"), "lat_mean_us");
+    assert_string_equal(str_at(doc, "steady_state.fio.decided_by"), "ptsbench");
+    assert_true(json_object_get_boolean(json_at(doc, "steady_state.fio.evaluated")));
+    assert_non_null(json_at(doc, "steady_state.fio.fio_would_stop"));
+    assert_true(isfinite(json_num(doc, "steady_state.fio.criterion_value")));
+    assert_true(json_num(doc, "steady_state.fio.windows") >= 1);
+    return doc;
+}
+
+static void test_ss_lat(void **state)
+{
+    (void)state;
+    struct json_object *doc = ss_lat_run("sslat", "ss=lat:5%");
+    assert_string_equal(str_at(doc, "steady_state.fio.criterion"), "lat");
+    /* 4 KiB random writes at QD 8 on the simulated drive: the mean latency per second is
+     * flat within 5%, so fio stops at its first window (4 samples) */
+    assert_true(json_object_get_boolean(json_at(doc, "steady_state.fio.fio_would_stop")));
+    assert_true(json_num(doc, "steady_state.fio.at_s") >= 4);
+    assert_true(json_num(doc, "steady_state.fio.criterion_value") < 5);
+    assert_null(strstr(str_at(doc, "workload.note"), "not evaluated"));
+    json_object_put(doc);
+    doc = ss_lat_run("sslats", "ss=lat_slope:2%");
+    assert_string_equal(str_at(doc, "steady_state.fio.criterion"), "lat_slope");
+    assert_true(json_object_get_boolean(json_at(doc, "steady_state.fio.fio_would_stop")));
+    json_object_put(doc);
+    /* a limit of 0.001% of the mean no window of real samples meets: fio runs on */
+    doc = ss_lat_run("sslat0", "ss=lat:0.001%");
+    assert_false(json_object_get_boolean(json_at(doc, "steady_state.fio.fio_would_stop")));
+    assert_true(json_num(doc, "steady_state.fio.criterion_value") >= 0.001);
+    json_object_put(doc);
 }
 
 int main(void)
@@ -160,6 +263,8 @@ int main(void)
         cmocka_unit_test(test_latency_target),
         cmocka_unit_test(test_latency_profile_example),
         cmocka_unit_test(test_latency_steadystate_example),
+        cmocka_unit_test(test_samples_latency),
+        cmocka_unit_test(test_ss_lat),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -51,7 +51,7 @@ static void test_accounting(void **state)
     assert_true(ds_fills(&u, 5) == 0);   /* unknown range: no fills, not a division by 0 */
 }
 
-static const struct steady_guard G = {1.0, 0.05};
+static const struct steady_guard G = {1.0, 0.05, NULL};
 
 /* No preconditioning: a flat window is the burst plateau, never steady; after a fill of the
  * stimulus it is write saturation, still not steady; not flat: not stable. */
@@ -200,6 +200,94 @@ static void test_judge_unwritten(void **state)
     assert_non_null(strstr(v.reason, "counted by the simulated drive"));
 }
 
+/* The fast pass (issue 48) is a road of its own: its bytes are its own (not WIPC's), the
+ * condition says fast, a WIPC after it forgets it and the reverse; the words say fast pass. */
+static void test_fast_pass_state(void **state)
+{
+    (void)state;
+    struct drive_state s;
+    ds_init(&s, 1e12, true);
+    ds_purge(&s);
+    ds_fast(&s, 1.31e12);
+    assert_int_equal(s.condition, DS_FAST);
+    assert_string_equal(ds_condition_name(s.condition), "fast");
+    assert_true(s.fast_bytes == 1.31e12 && s.wipc_bytes == 0 && s.wdpc_bytes == 0);
+    assert_true(fabs(ds_fills(&s, s.fast_bytes) - 1.31) < 1e-12);
+    assert_true(ds_unwritten_share(&s) == 0);   /* every unit written fresh once */
+    ds_stimulus(&s);
+    ds_write(&s, 5e11, ds_prep_wdpc(DS_PREP_FAST));
+    assert_int_equal(s.condition, DS_WDPC);
+    assert_true(s.fast_bytes == 1.31e12 && s.wdpc_bytes == 5e11);
+    ds_wipc(&s, 2e12);
+    assert_true(s.fast_bytes == 0 && s.wipc_bytes == 2e12);
+    ds_fast(&s, 1.25e12);
+    assert_true(s.fast_bytes == 1.25e12 && s.wipc_bytes == 0);
+    assert_true(ds_prep_wdpc(DS_PREP_STEADY) && !ds_prep_wdpc(DS_PREP_WIPC));
+    assert_string_equal(ds_prep_words(DS_PREP_FAST), "fast pass + WDPC");
+
+    const struct steady_guard g = STEADY_GUARD_DEFAULT;
+    struct steady_guard_result gr = {.evaluated = true, .passed = true, .fills_before = 1.2};
+    struct ds_verdict v;
+    ds_judge(DS_PREP_FAST, true, true, &gr, &g, 30, &v);
+    assert_true(v.steady);
+    assert_string_equal(v.label, "steady state (SNIA PTS rule and fill guard, after fast pass + "
+                                 "WDPC)");
+    assert_null(strstr(v.label, "WIPC"));
+    ds_judge(DS_PREP_FAST, false, true, NULL, &g, 5, &v);
+    assert_string_equal(v.label, "steady state (SNIA PTS rule, after the fast pass)");
+}
+
+/* The guard's lag: 0.5 fill after a fast pass where it means something (the simulated drive
+ * whose check passed, a real drive at its --op), 1 without a pass, on a target without an FTL,
+ * or when the check failed; the basis is said whenever a pass chose it. */
+static void test_fast_guard_lag(void **state)
+{
+    (void)state;
+    struct steady_guard g = STEADY_GUARD_DEFAULT;
+    assert_null(g.lag_basis);
+    ds_guard_lag(DS_PREP_STEADY, DS_FTL_MODEL, true, &g);
+    assert_true(g.lag_fills == 1.0 && !g.lag_basis);
+    ds_guard_lag(DS_PREP_FAST, DS_FTL_MODEL, true, &g);
+    assert_true(g.lag_fills == 0.5 && g.lag_fills == STEADY_GUARD_LAG_FAST);
+    assert_non_null(strstr(g.lag_basis, "after the fast pass"));
+    g = STEADY_GUARD_DEFAULT;
+    ds_guard_lag(DS_PREP_FAST, DS_FTL_UNKNOWN, true, &g);
+    assert_true(g.lag_fills == 0.5);
+    g = STEADY_GUARD_DEFAULT;
+    ds_guard_lag(DS_PREP_FAST, DS_FTL_MODEL, false, &g);
+    assert_true(g.lag_fills == 1.0);
+    assert_non_null(strstr(g.lag_basis, "GC pool"));
+    g = STEADY_GUARD_DEFAULT;
+    ds_guard_lag(DS_PREP_FAST, DS_FTL_NONE, true, &g);
+    assert_true(g.lag_fills == 1.0);
+    assert_non_null(strstr(g.lag_basis, "without an FTL"));
+}
+
+/* Where the pass's spare factor comes from: --op first, the simulated drive's, a default on a
+ * target without an FTL; a real drive without --op is refused. */
+static void test_fast_op_source(void **state)
+{
+    (void)state;
+    struct ds_op op;
+    assert_int_equal(ds_ftl_of("simulated", "simulated"), DS_FTL_MODEL);
+    assert_int_equal(ds_ftl_of("file", "file"), DS_FTL_NONE);
+    assert_int_equal(ds_ftl_of("block", "zram"), DS_FTL_NONE);
+    assert_int_equal(ds_ftl_of("block", "nvme"), DS_FTL_UNKNOWN);
+    assert_int_equal(ds_op_choose(DS_FTL_MODEL, 0.311, 0, &op), 0);
+    assert_true(op.rho == 0.311);
+    assert_string_equal(op.source, "simulated drive");
+    assert_int_equal(ds_op_choose(DS_FTL_MODEL, 0.311, 0.155, &op), 0);
+    assert_true(op.rho == 0.155);
+    assert_string_equal(op.source, "option");
+    assert_int_equal(ds_op_choose(DS_FTL_UNKNOWN, 0, 0, &op), -1);
+    assert_string_equal(op.source, "unknown");
+    assert_int_equal(ds_op_choose(DS_FTL_UNKNOWN, 0, 0.07, &op), 0);
+    assert_string_equal(op.source, "option");
+    assert_int_equal(ds_op_choose(DS_FTL_NONE, 0, 0, &op), 0);
+    assert_true(op.rho == DS_FAST_RHO_NO_FTL && op.rho == 0);
+    assert_string_equal(op.source, "default (no FTL: 0)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -209,6 +297,9 @@ int main(void)
         cmocka_unit_test(test_judge_steady),
         cmocka_unit_test(test_content),
         cmocka_unit_test(test_judge_unwritten),
+        cmocka_unit_test(test_fast_pass_state),
+        cmocka_unit_test(test_fast_guard_lag),
+        cmocka_unit_test(test_fast_op_source),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

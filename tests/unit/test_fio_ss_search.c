@@ -1,6 +1,9 @@
 /* test_fio_ss_search.c — the pure parts of fio's steady state and latency target:
  *   - fio_ss_eval: fio's deviation and slope criteria over a sliding window of samples (the
  *     first window below the limit; a % limit of the mean; never on too few samples);
+ *   - fio_ss_run_eval on ss=lat: the samples' mean latency per ss_interval weighted by each
+ *     sample's I/Os, across rounds; an interval without a completion is 0 (fio's); runs whose
+ *     samples hold no latency are not evaluated;
  *   - lat_search: fio's depth search (doubling, bisecting, settling; one miss at 100 % fails
  *     the window at once; completions of I/Os issued before a window ignored; depth 1 kept). */
 #include <stdarg.h>
@@ -102,11 +105,57 @@ static void test_search_strict(void **state)
     assert_true(r.present && r.depth == 1 && !r.last_held);
 }
 
+static void test_ss_lat_series(void **state)
+{
+    (void)state;
+    /* two rounds of two 1-second samples; ss_interval 2 s: (10 x 100 + 20 x 300) / 400 = 17.5
+     * from round 1, 30 from round 2 (its first second completed nothing) */
+    double lat1[] = {10, 20}, iops1[] = {100, 300}, lat2[] = {NAN, 30}, iops2[] = {0, 100};
+    struct round_metrics rounds[2];
+    memset(rounds, 0, sizeof(rounds));
+    rounds[0].round = 1;
+    rounds[0].samples = (struct sample_series){.n = 2, .interval_s = 1, .iops = iops1,
+                                               .lat_mean_us = lat1};
+    rounds[1].round = 2;
+    rounds[1].samples = (struct sample_series){.n = 2, .interval_s = 1, .iops = iops2,
+                                               .lat_mean_us = lat2};
+    static struct run_record rec;   /* large: not on the stack */
+    memset(&rec, 0, sizeof(rec));
+    rec.rounds = rounds;
+    rec.n_rounds = 2;
+    rec.wl.ss = (struct wl_ss){.metric = WL_SS_LAT, .pct = true, .limit = 30,
+                               .dur_ns = 4000000000ull, .interval_ns = 2000000000ull};
+    struct fio_ss_result r;
+    fio_ss_run_eval(&rec, &r);
+    /* 2 values, window 2: deviation 6.25 of the mean 23.75 = 26.3% < 30% */
+    assert_true(r.evaluated);
+    assert_true(r.attained);
+    assert_int_equal(r.sample, 2);   /* the round it fell in */
+    assert_true(fabs(r.criterion - 100.0 * 6.25 / 23.75) < 1e-9);
+    rec.wl.ss.limit = 20;
+    fio_ss_run_eval(&rec, &r);
+    assert_true(r.evaluated);
+    assert_false(r.attained);
+    /* an interval with no completion at all is 0, as in fio: 1 s intervals, [10 20 0 30] */
+    rec.wl.ss.interval_ns = 1000000000ull;
+    rec.wl.ss.limit = 1000;
+    fio_ss_run_eval(&rec, &r);
+    assert_true(r.attained);
+    assert_true(fabs(r.criterion - 100.0) < 1e-9);   /* [10 20 0 30]: 15 off the mean 15 */
+    /* samples without latency (an engine that measured none): not evaluated */
+    rounds[0].samples.lat_mean_us = NULL;
+    rounds[1].samples.lat_mean_us = NULL;
+    fio_ss_run_eval(&rec, &r);
+    assert_false(r.evaluated);
+    assert_true(r.no_latency);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ss_deviation),
         cmocka_unit_test(test_ss_slope),
+        cmocka_unit_test(test_ss_lat_series),
         cmocka_unit_test(test_search),
         cmocka_unit_test(test_search_strict),
     };

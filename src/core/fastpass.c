@@ -1,0 +1,94 @@
+/* fastpass.c — issue 48's fast preconditioning pass on the simulated drive (see fastpass.h). */
+#include "core/fastpass.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/fastgen.h"
+#include "lib/util.h"
+
+double fastpass_invalid_share(double rho, unsigned r, unsigned n_regions)
+{
+    return fastgen_invalid_share(rho, r, n_regions);
+}
+
+/* The closed loop: qd completion times, the earliest first (a binary min-heap). */
+struct fp_loop {
+    struct sim_world *w;
+    simt *t;
+    unsigned n;
+    unsigned compress_pct;
+    uint64_t base;           /* the range's first byte */
+    uint64_t issued;
+};
+
+static void fp_sift(struct fp_loop *l)
+{
+    for (unsigned i = 0;;) {
+        unsigned a = 2 * i + 1, b = a + 1, m = i;
+        if (a < l->n && l->t[a] < l->t[m])
+            m = a;
+        if (b < l->n && l->t[b] < l->t[m])
+            m = b;
+        if (m == i)
+            return;
+        simt x = l->t[i];
+        l->t[i] = l->t[m];
+        l->t[m] = x;
+        i = m;
+    }
+}
+
+/* One 4 KiB write of unit u, issued when the earliest outstanding one completes. */
+static void fp_write(struct fp_loop *l, uint32_t u)
+{
+    struct sim_io io = {SIM_WRITE, (uint8_t)l->compress_pct,
+                        l->base + (uint64_t)u * FASTPASS_UNIT, FASTPASS_UNIT};
+    l->t[0] = sim_submit(l->w->dev, l->t[0], &io);
+    fp_sift(l);
+    l->issued++;
+}
+
+/* The pass of io/fastgen.h, one worker (0, or 1 when stopped). */
+static int fp_regions(struct fp_loop *l, uint64_t units, double rho, uint64_t seed,
+                      volatile sig_atomic_t *stop)
+{
+    struct fastgen g;
+    if (fastgen_init(&g, units, rho, seed, 0, 1) != 0)
+        return -1;
+    int rc = 0;
+    for (uint64_t i = 0; i < g.length && !rc; i++) {
+        fp_write(l, (uint32_t)fastgen_next(&g));
+        if ((i & 0xffff) == 0 && stop && *stop)
+            rc = 1;
+    }
+    fastgen_free(&g);
+    return rc;
+}
+
+int fastpass_sim(struct sim_world *w, uint64_t offset, uint64_t len, double rho, unsigned qd,
+                 unsigned compress_pct, uint64_t seed, volatile sig_atomic_t *stop,
+                 struct fastpass_result *out)
+{
+    memset(out, 0, sizeof(*out));
+    const uint64_t units = len / FASTPASS_UNIT;
+    if (units < FASTPASS_REGIONS || units > UINT32_MAX || offset % FASTPASS_UNIT)
+        return -1;
+    struct fp_loop l = {w, xcalloc(qd ? qd : 1, sizeof(simt)), qd ? qd : 1, compress_pct,
+                        offset, 0};
+    for (unsigned i = 0; i < l.n; i++)
+        l.t[i] = w->now;
+    out->rho = rho;
+    out->units = units;
+    out->t_start = w->now;
+    int rc = fp_regions(&l, units, rho, seed, stop);
+    simt end = w->now;
+    for (unsigned i = 0; i < l.n; i++)
+        end = l.t[i] > end ? l.t[i] : end;
+    w->now = end;
+    out->t_end = end;
+    out->units_written = l.issued;
+    free(l.t);
+    return rc;
+}

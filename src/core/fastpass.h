@@ -1,0 +1,51 @@
+/* fastpass.h — issue 48's fast preconditioning pass: one pass that leaves an FTL with greedy
+ * (or FIFO) garbage collection in the state uniform random writes lead to, so that the stimulus
+ * starts at its steady level (docs/fast-precondition.md).
+ *
+ * Model (Desnoyers, "Analytic models of SSD write performance", ACM TOS 2012; the idea of
+ * fio 3.40's sprandom): the offsets are io/fastgen.h's (the one place of the region and
+ * permutation logic): (1 + rho) x the range in FASTPASS_REGIONS regions, region r's writes
+ * invalidated with share fastpass_invalid_share(rho, r) = 1 - v_gc^(1 - x_r).
+ *
+ * Two ways to issue it: `run --precondition fast` through the run's engine on any target
+ * (core/steps.h step_fast, which fills struct fastpass_result), and fastpass_sim, straight into
+ * a simulated drive in a closed loop of qd outstanding 4 KiB writes from the drive's virtual
+ * clock, advancing the clock to the last completion (no engine: for the model's tests).
+ * Promises: fastpass_invalid_share is pure; the pass writes every unit of the range fresh once
+ * and is deterministic for a seed. */
+#ifndef PTSBENCH_FASTPASS_H
+#define PTSBENCH_FASTPASS_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "device/target.h"
+#include "io/fastgen.h"
+
+#define FASTPASS_REGIONS FASTGEN_REGIONS
+#define FASTPASS_UNIT 4096u
+
+/* The share of region r's writes (0 = the first written) that the pass invalidates. */
+double fastpass_invalid_share(double rho, unsigned r, unsigned n_regions);
+
+struct fastpass_result {
+    double rho;              /* the spare factor the pass was built for */
+    uint64_t units_written;  /* 4 KiB writes issued */
+    uint64_t units;          /* the range, in 4 KiB units */
+    simt t_start, t_end;     /* virtual ns (fastpass_sim); step_fast: 0 and the pass's elapsed
+                                ns on the engine's clock (virtual on the simulated drive) */
+    unsigned workers, qd;    /* step_fast: the pool it ran on */
+    bool no_ftl;             /* step_fast: a target with no FTL (file, zram, loop): the pass
+                                was only (1 + rho) fills of writes (steps.h step_fast_no_ftl) */
+    double wall_s;           /* step_fast: wall-clock seconds */
+};
+
+/* The pass over [offset, offset + len) of the simulated drive w (4 KiB aligned), qd outstanding,
+ * data compress_pct compressible. 0, 1 when *stop was set (the pass cut short), -1 when the range
+ * is too small (under FASTPASS_REGIONS units) or too large (2^32 units). */
+int fastpass_sim(struct sim_world *w, uint64_t offset, uint64_t len, double rho, unsigned qd,
+                 unsigned compress_pct, uint64_t seed, volatile sig_atomic_t *stop,
+                 struct fastpass_result *out);
+
+#endif
