@@ -93,8 +93,9 @@ $(BUILD)/tests/%.o: tests/%.c | $(DEPS_STAMP)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -c $< -o $@
 
-# The test programs are built on every core first (about 120 links of the whole library: done one
-# after another they took a quarter of make test's time), then run (tests/run-tests.sh).
+# The test programs are built on every core first (about 120 links of the whole library; linked one
+# after another, make test took 11m40s in a clean clone on this 2-core machine, 10m46s so), then
+# run (tests/run-tests.sh).
 test:
 	@$(MAKE) --no-print-directory -j$(shell nproc) $(BUILD)/ptsbench $(UNIT_BIN) $(INTEG_BIN)
 	@BUILD=$(BUILD) tests/run-tests.sh $(UNIT_BIN) $(INTEG_BIN)
