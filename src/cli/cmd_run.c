@@ -77,8 +77,8 @@ static const struct cli_opt opts[] = {
              "state;\nwipc: the active range written twice with sequential\n  128 KiB writes "
              "(WIPC) at the workload's compressibility;\nsteady: WIPC, then the workload itself "
              "(WDPC) until the fill\n  guard passes, then rounds to SNIA steady state;\nfast[:RHO]: "
-             "steady with a fast pass in WIPC's place\n  (prototype, simulated drive only; RHO: the "
-             "spare factor\n  it assumes, default the simulator's)"},
+             "steady with a fast pass in WIPC's place\n  (RHO: the spare factor it assumes, as --op; "
+             "default the\n  simulator's; 0 on a file or zram, where no FTL is modelled)"},
     {"op", 0, CLI_CUSTOM, &cfg.op_rho, .parse = cli_parse_op, .arg = "PCT|RHO",
      .help = "the drive's over-provisioning for --precondition fast:\n28% or the spare factor "
              "0.28 ((raw - user) / user);\nrecorded with its source; a real drive needs it"},
