@@ -649,6 +649,23 @@ static int wipc_workload(const struct target_info *t, const struct wipc_spec *w,
     return 0;
 }
 
+/* A preconditioning step's writes: `bytes` of wl over range on one pool, with the live meter
+ * (prefix) while it runs; 0, or -1 with err. */
+static int pool_metered(const struct run_ctx *c, const char *prefix, struct workload *wl,
+                        struct wl_range *range, uint64_t bytes, struct round_metrics *m,
+                        char *err, size_t errlen)
+{
+    struct live_meter lm = {.target_bytes = (double)bytes * c->weight, .weight = c->weight,
+                            .sim = c->target->sim != NULL};
+    snprintf(lm.prefix, sizeof(lm.prefix), "%s", prefix);
+    int rc = pool_once(c->target, c->fd, c->out_dir, c->engine, c->weight, c->sim_last, wl,
+                       range, 0, bytes, c->stop, c->live ? live_meter_hook : NULL, &lm, m,
+                       err, errlen);
+    if (c->live && lm.printed)
+        live_clear();
+    return rc != 0 ? -1 : 0;
+}
+
 uint64_t step_wipc_bytes(const struct run_ctx *c, const struct wipc_spec *w)
 {
     return (uint64_t)((double)((uint64_t)w->fills * w->range.len) * c->weight);
@@ -663,16 +680,8 @@ int step_wipc(const struct run_ctx *c, const struct wipc_spec *w, struct round_m
     if (wipc_workload(c->target, w, &wl, &range, err, errlen) != 0)
         return -1;
     const uint64_t bytes = (uint64_t)w->fills * range.len;
-    struct live_meter lm = {.target_bytes = (double)bytes * c->weight, .weight = c->weight,
-                            .sim = c->target->sim != NULL};
-    snprintf(lm.prefix, sizeof(lm.prefix), "  WIPC");
     uint64_t t0 = now_mono_ns();
-    int rc = pool_once(c->target, c->fd, c->out_dir, c->engine, c->weight, c->sim_last, &wl,
-                       &range, 0, bytes, c->stop, c->live ? live_meter_hook : NULL, &lm, m,
-                       err, errlen);
-    if (c->live && lm.printed)
-        live_clear();
-    if (rc != 0)
+    if (pool_metered(c, "  WIPC", &wl, &range, bytes, m, err, errlen) != 0)
         return -1;
     if (c->live && !*c->stop) {   /* the finished step leaves one line */
         char b[32], d[32];
@@ -769,16 +778,8 @@ int step_fast(const struct run_ctx *c, const struct fast_spec *f, struct round_m
         most = n > most ? n : most;
     }
     const uint64_t bytes = most * f->threads * FASTPASS_UNIT;
-    struct live_meter lm = {.target_bytes = (double)bytes * c->weight, .weight = c->weight,
-                            .sim = c->target->sim != NULL};
-    snprintf(lm.prefix, sizeof(lm.prefix), "  fast pass");
     uint64_t t0 = now_mono_ns();
-    int rc = pool_once(c->target, c->fd, c->out_dir, c->engine, c->weight, c->sim_last, &wl,
-                       &range, 0, bytes, c->stop, c->live ? live_meter_hook : NULL, &lm, m,
-                       err, errlen);
-    if (c->live && lm.printed)
-        live_clear();
-    if (rc != 0)
+    if (pool_metered(c, "  fast pass", &wl, &range, bytes, m, err, errlen) != 0)
         return -1;
     if (c->live && !*c->stop)
         fast_say_done(c, m);
