@@ -243,6 +243,17 @@ static int write_file(const char *path, const char *data, size_t len, char *err,
     return 0;
 }
 
+/* One line of a fio log ("msec, value, ddir, ..."): its 0-based interval of ms milliseconds,
+ * value and direction; false for a line that is not one or names no direction ptsbench counts. */
+static bool log_line(const char *line, double ms, long *idx, double *value, int *dir)
+{
+    unsigned long long t;
+    if (sscanf(line, "%llu, %lf, %d", &t, value, dir) != 3 || *dir < 0 || *dir >= IO_NDIR)
+        return false;
+    *idx = lround((double)t / ms) - 1;
+    return *idx >= 0;
+}
+
 /* Per-second samples from fio's IOPS log (per_job_logs=0: one file, one line per job and
  * direction per interval: "msec, iops, ddir, bs, offset[, ...]"): summed per interval and
  * direction; bytes from each direction's mean transfer size. */
@@ -257,13 +268,10 @@ static void read_samples(const char *path, double interval_s, struct worker_stat
     char line[512];
     const double ms = interval_s * 1000.0;
     while (fgets(line, sizeof(line), f)) {
-        unsigned long long t;
         double iops;
         int dir;
-        if (sscanf(line, "%llu, %lf, %d", &t, &iops, &dir) != 3 || dir < 0 || dir >= IO_NDIR)
-            continue;
-        long idx = lround((double)t / ms) - 1;
-        if (idx < 0 || idx > 1000000)
+        long idx;
+        if (!log_line(line, ms, &idx, &iops, &dir) || idx > 1000000)
             continue;
         while ((unsigned)idx >= s->n_samples) {
             if (s->n_samples == s->cap_samples) {
@@ -296,13 +304,10 @@ static void read_lat_log(const char *path, double interval_s, unsigned n, double
     char line[512];
     const double ms = interval_s * 1000.0;
     while (fgets(line, sizeof(line), f)) {
-        unsigned long long t;
         double lat;
         int dir;
-        if (sscanf(line, "%llu, %lf, %d", &t, &lat, &dir) != 3 || dir < 0 || dir >= IO_NDIR)
-            continue;
-        long idx = lround((double)t / ms) - 1;
-        if (idx < 0 || (unsigned long)idx >= n || !(lat >= 0))
+        long idx;
+        if (!log_line(line, ms, &idx, &lat, &dir) || (unsigned long)idx >= n || !(lat >= 0))
             continue;
         sum[idx * IO_NDIR + dir] += lat;
         cnt[idx * IO_NDIR + dir]++;
