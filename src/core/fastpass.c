@@ -23,19 +23,19 @@ struct fp_loop {
     uint64_t issued;
 };
 
-static void fp_sift(struct fp_loop *l)
+void fastpass_heap_settle(simt *t, unsigned n)
 {
     for (unsigned i = 0;;) {
         unsigned a = 2 * i + 1, b = a + 1, m = i;
-        if (a < l->n && l->t[a] < l->t[m])
+        if (a < n && t[a] < t[m])
             m = a;
-        if (b < l->n && l->t[b] < l->t[m])
+        if (b < n && t[b] < t[m])
             m = b;
         if (m == i)
             return;
-        simt x = l->t[i];
-        l->t[i] = l->t[m];
-        l->t[m] = x;
+        simt x = t[i];
+        t[i] = t[m];
+        t[m] = x;
         i = m;
     }
 }
@@ -46,7 +46,7 @@ static void fp_write(struct fp_loop *l, uint32_t u)
     struct sim_io io = {SIM_WRITE, (uint8_t)l->compress_pct,
                         l->base + (uint64_t)u * FASTPASS_UNIT, FASTPASS_UNIT};
     l->t[0] = sim_submit(l->w->dev, l->t[0], &io);
-    fp_sift(l);
+    fastpass_heap_settle(l->t, l->n);
     l->issued++;
 }
 

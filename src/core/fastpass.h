@@ -48,4 +48,9 @@ int fastpass_sim(struct sim_world *w, uint64_t offset, uint64_t len, double rho,
                  unsigned compress_pct, uint64_t seed, volatile sig_atomic_t *stop,
                  struct fastpass_result *out);
 
+/* A closed loop's n outstanding completion times t[0..n-1] as a binary min-heap (t[0] the
+ * earliest): after t[0] was moved later (the write issued in its slot completes then), restore
+ * the order. fastpass_sim's loop, and tests/bench/bench_fastpc's. */
+void fastpass_heap_settle(simt *t, unsigned n);
+
 #endif

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fastpass.h"
 #include "lib/util.h"
 #include "sim/sim.h"
 #include "sim/sim_preset.h"
@@ -57,30 +58,13 @@ static uint64_t fp_rand(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static void fp_sift(struct fp_loop *l, unsigned i)
-{
-    for (;;) {
-        unsigned a = 2 * i + 1, b = a + 1, m = i;
-        if (a < l->n && l->t[a] < l->t[m])
-            m = a;
-        if (b < l->n && l->t[b] < l->t[m])
-            m = b;
-        if (m == i)
-            return;
-        simt x = l->t[i];
-        l->t[i] = l->t[m];
-        l->t[m] = x;
-        i = m;
-    }
-}
-
 /* Issue one write when a slot frees (the earliest completion); returns the issue time. */
 static simt fp_write(struct sim_dev *d, struct fp_loop *l, uint64_t off, uint32_t len)
 {
     simt now = l->t[0];
     struct sim_io io = {SIM_WRITE, 0, off, len};
     l->t[0] = sim_submit(d, now, &io);
-    fp_sift(l, 0);
+    fastpass_heap_settle(l->t, l->n);
     return now;
 }
 
