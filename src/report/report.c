@@ -1598,8 +1598,9 @@ static void point_cell(const struct headline *h, const struct meas_point *p, cha
     if (p->compress_pct > 0)
         snprintf(cmp, sizeof(cmp), "; %d%% compressible data", p->compress_pct);
     snprintf(val, len, "%s (%s; %u × QD %u%s)", v,
-             p->after_fast && cand_state(p) == CS_WIPC ? meas_point_state_label(p)
-                                                       : cand_words[cand_state(p)],
+             p->after_fast && (cand_state(p) == CS_WIPC || cand_state(p) == CS_STEADY)
+                 ? meas_point_state_label(p)   /* after the fast pass: says so (issue 48) */
+                 : cand_words[cand_state(p)],
              p->workers, p->qd,
              cmp);
 }

@@ -142,6 +142,30 @@ static void test_transient_after_fast_pass(void **state)
     free(md);
 }
 
+/* A steady window after the fast pass stays "steady" (the rule and the guard decide), and its
+ * words say what came before it: verify's point state and the report's headline. */
+static void test_steady_after_fast_pass(void **state)
+{
+    (void)state;
+    char out[512];
+    snprintf(out, sizeof(out), "%s/steady", dir);
+    char *argv[] = {"ptsbench", "run", "--target", SIM_TARGET, "--workload",
+                    "rw=randwrite,bs=4k,qd=32,compress=0", "--purge", "auto", "--precondition",
+                    "fast", "--wdpc-fills", "0.1", "--wdpc-max-fills", "0.2", "--rounds", "20",
+                    "--round-time", "1s", "--quiet", "--out", out, NULL};
+    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+    assert_non_null(doc);
+    assert_string_equal(json_object_get_string(json_at(doc, "steady_state.measured_state")),
+                        "steady");
+    json_object_put(doc);
+    char *v = verify(out, "steady");
+    assert_non_null(strstr(v, "steady state after the fast pass + WDPC"));
+    free(v);
+    char *md = report_md(out, "steady");
+    assert_non_null(strstr(md, "(steady state after the fast pass + WDPC; 1 × QD 32)"));
+    free(md);
+}
+
 /* A target without an FTL: record, labels, show, verify and report say what the pass was. */
 static void check_no_ftl(const char *name, const char *target, const char *size)
 {
@@ -204,6 +228,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_transient_after_fast_pass),
+        cmocka_unit_test(test_steady_after_fast_pass),
         cmocka_unit_test(test_file_no_ftl),
         cmocka_unit_test(test_zram_no_ftl),
     };
