@@ -25,7 +25,8 @@
  *            suite subtest's "precondition" object of a kind other than none, a profile point's
  *            "precondition" wipc or steady or its "state" condition wipc, fast or wdpc;
  *            "measured_state": "wipc" says so directly (the name is the class "preconditioned,
- *            not steady": after the fast pass too, issue 48).
+ *            not steady"), and "fast" the same after the fast pass (issue 48; files before it
+ *            said "wipc" there): the point's after_fast, its words meas_point_state_label.
  *   fob      not steady and nothing preconditioned the drive; "measured_state": "burst".
  *   unknown  a suite table without a steady-state verdict (WSAT); "measured_state": "saturated"
  *            (a run without preconditioning whose stimulus wrote a whole fill before its window:
