@@ -2,6 +2,8 @@
  * (see drive_state.h). */
 #include "core/drive_state.h"
 
+#include "lib/units.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +27,7 @@ const char *ds_measured_name(enum ds_measured m)
     case DS_M_STEADY: return "steady";
     case DS_M_SATURATED: return "saturated";
     case DS_M_UNWRITTEN: return "unwritten";
+    case DS_M_FAST: return "fast";
     default: return "not stable";
     }
 }
@@ -287,8 +290,9 @@ void ds_judge(enum ds_prep prep, bool writes, bool rule_ok,
                  "steady state (SNIA PTS rule and fill guard, after %s)", ds_prep_words(prep));
         return;
     }
-    out->measured = DS_M_WIPC;
-    snprintf(out->label, sizeof(out->label), "stable, but inside a transient (not steady state)");
+    out->measured = prep == DS_PREP_FAST ? DS_M_FAST : DS_M_WIPC;
+    snprintf(out->label, sizeof(out->label), "stable%s, but inside a transient (not steady state)",
+             prep == DS_PREP_FAST ? " after the fast pass + WDPC" : "");
     if (!guard || !guard->evaluated)
         snprintf(out->reason, sizeof(out->reason),
                  "the stimulus had written %.2f fills of the active range before the window; "
@@ -300,6 +304,44 @@ void ds_judge(enum ds_prep prep, bool writes, bool rule_ok,
                  "averages moved up to %.1f%% from the window's average (the fill guard allows "
                  "%.0f%%): the drive was still changing", 100 * guard->max_deviation,
                  100 * (g ? g->band_frac : 0.05));
+}
+
+void ds_fast_words(enum ds_ftl ftl, double fills, char *buf, size_t len)
+{
+    if (ftl != DS_FTL_NONE) {
+        snprintf(buf, len, "the fast pass");
+        return;
+    }
+    char f[32];
+    units_format_figure(fills, UNITS_FIG_VALUE, f, sizeof(f));
+    snprintf(buf, len, "the range written %s× in random order: no FTL state to shape", f);
+}
+
+void ds_judge_ftl(enum ds_prep prep, enum ds_ftl ftl, double fast_fills, bool writes,
+                  struct ds_verdict *out)
+{
+    if (prep != DS_PREP_FAST || ftl != DS_FTL_NONE)
+        return;
+    char f[32];
+    units_format_figure(fast_fills, UNITS_FIG_VALUE, f, sizeof(f));
+    const char *tail = writes ? " + WDPC" : "";
+    if (out->measured == DS_M_STEADY)
+        snprintf(out->label, sizeof(out->label),
+                 "steady state (SNIA PTS rule%s, after the range written %s× in random order%s: "
+                 "no FTL state to shape)", writes ? " and fill guard" : "", f, tail);
+    else if (out->measured == DS_M_FAST)
+        snprintf(out->label, sizeof(out->label),
+                 "stable after the range written %s× in random order%s, but inside a transient "
+                 "(not steady state; no FTL state to shape)", f, tail);
+    else if (out->measured == DS_M_NOT_STABLE)
+        snprintf(out->label, sizeof(out->label),
+                 "not stable (after the range written %s× in random order%s: no FTL state to "
+                 "shape)", f, tail);
+    char w[96];
+    ds_fast_words(ftl, fast_fills, w, sizeof(w));
+    size_t n = strlen(out->reason);
+    if (n && n < sizeof(out->reason))
+        snprintf(out->reason + n, sizeof(out->reason) - n, "; the fast pass here: %s", w);
 }
 
 void ds_judge_unwritten(double max_share, bool measured, struct ds_verdict *out)

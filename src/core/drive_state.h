@@ -36,9 +36,9 @@
  *     the write elements, UNCERTAIN for read-only workloads outside the PTS tests);
  *   - after WIPC + WDPC, a window is steady state when it passes the SNIA rule and the fill guard
  *     (steady.h); a window that passes the rule but not the guard is "stable, in a transient";
- *   - after the fast pass + WDPC the same, and the words say "after the fast pass + WDPC" (the
- *     guard's lag may be shorter there: steady.h); after the fast pass alone a read-only
- *     workload is steady "after the fast pass", as after WIPC.
+ *   - after the fast pass + WDPC the same, said "after the fast pass + WDPC" (the guard's lag
+ *     may be shorter: steady.h), its transient measured "fast"; a read-only workload is steady
+ *     "after the fast pass". Without an FTL the words say what it was there (ds_judge_ftl).
  *
  * What the active range holds (content): a read of space nobody wrote (a preallocated or sparse
  * file, LBAs a purge deallocated) is answered without reading the media: an SSD returns zeros
@@ -186,16 +186,20 @@ int ds_op_choose(enum ds_ftl ftl, double sim_rho, double op_rho, struct ds_op *o
 void ds_guard_lag(enum ds_prep prep, enum ds_ftl ftl, bool pass_checked, struct steady_guard *g);
 
 /* The measured state of a window (or a point, an element): the JSON "measured_state". */
+/* FAST is WIPC's class after the fast pass: preconditioned (the fast pass + WDPC), stable, not
+ * steady state (issue 48; results written before it say "wipc" there, and readers tell the two
+ * apart by the run's preconditioning.mode "fast"). A steady window is "steady" whatever prepared
+ * it: the SNIA rule and the fill guard decide, and the label says what came before. */
 enum ds_measured { DS_M_NOT_STABLE = 0, DS_M_BURST, DS_M_WIPC, DS_M_STEADY, DS_M_SATURATED,
-                   DS_M_UNWRITTEN };
-/* "not stable", "burst", "wipc", "steady", "saturated", "unwritten" */
+                   DS_M_UNWRITTEN, DS_M_FAST };
+/* "not stable", "burst", "wipc", "steady", "saturated", "unwritten", "fast" */
 const char *ds_measured_name(enum ds_measured m);
 
 struct ds_verdict {
     enum ds_measured measured;
     bool steady;               /* SNIA steady state may be claimed */
     bool stable;               /* a window passed the 5-round rule */
-    char label[128];           /* for people: "stable (fresh-out-of-box / burst)" */
+    char label[192];           /* for people: "stable (fresh-out-of-box / burst)" */
     char reason[320];          /* why it is not steady state ("" when it is) */
 };
 
@@ -206,6 +210,16 @@ struct ds_verdict {
 void ds_judge(enum ds_prep prep, bool writes, bool rule_ok,
               const struct steady_guard_result *guard, const struct steady_guard *g,
               unsigned rounds, struct ds_verdict *out);
+/* What the fast pass was, for people: "the fast pass" on a target with an FTL (a model or a real
+ * drive's); on one without (ftl NONE: a file, zram, a loop device) "the range written 1.00× in
+ * random order: no FTL state to shape", fills the pass's (1 + rho): there is no free-space state
+ * for it to leave, only the range written over. */
+void ds_fast_words(enum ds_ftl ftl, double fills, char *buf, size_t len);
+/* After ds_judge of a run prepared by the fast pass (prep FAST) on a target without an FTL: the
+ * label says what the pass was there (ds_fast_words), not "the fast pass" bare, and the reason
+ * of a window that is not steady adds it; nothing changes otherwise. */
+void ds_judge_ftl(enum ds_prep prep, enum ds_ftl ftl, double fast_fills, bool writes,
+                  struct ds_verdict *out);
 /* After ds_judge: a window whose rounds read never-written space (the largest share of them,
  * >= DS_UNWRITTEN_LABEL_SHARE) is never steady state: measured "unwritten", the label and the
  * reason say so. Nothing changes below the bound. */

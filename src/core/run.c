@@ -794,6 +794,8 @@ static void update_steady(struct run_record *rec, struct round_metrics *m)
     ds_judge(rec->prep, group_writes(rec), win.steady,
              rec->wdpc || label_guard ? &gr : NULL, &rec->cfg.guard, rec->measured,
              &rec->verdict);
+    ds_judge_ftl(rec->prep, rec->ftl, ds_fills(&rec->state, rec->state.fast_bytes),
+                 group_writes(rec), &rec->verdict);
     metrics_judge_unwritten(rec->rounds, rec->n_rounds, win.first_round, win.last_round,
                             &rec->verdict);
     if (judged)
@@ -823,6 +825,8 @@ static void final_verdict(struct run_record *rec)
             ds_judge(rec->prep, group_writes(rec), rec->last_window.steady,
                      label_guard ? &gr : NULL, &rec->cfg.guard, rec->measured,
                      &rec->last_verdict);
+            ds_judge_ftl(rec->prep, rec->ftl, ds_fills(&rec->state, rec->state.fast_bytes),
+                         group_writes(rec), &rec->last_verdict);
             metrics_judge_unwritten(rec->rounds, rec->n_rounds, rec->last_window.first_round,
                                     rec->last_window.last_round, &rec->last_verdict);
         }
@@ -833,6 +837,8 @@ static void final_verdict(struct run_record *rec)
              rec->wdpc || (rec->prep == DS_PREP_NONE && group_writes(rec)) ? &rec->guard
                                                                              : NULL,
              &rec->cfg.guard, rec->measured, &rec->verdict);
+    ds_judge_ftl(rec->prep, rec->ftl, ds_fills(&rec->state, rec->state.fast_bytes),
+                 group_writes(rec), &rec->verdict);
     const bool win = rec->steady.last_round != 0;   /* else every measured round */
     metrics_judge_unwritten(rec->rounds, rec->n_rounds,
                             win ? rec->steady.first_round : group_floor(rec),

@@ -282,7 +282,7 @@ static int insert_point(struct db *d, struct point_stmts *s, long long run_id,
         sqlite3_bind_int(st, 10, p->compress_pct);
     else
         sqlite3_bind_null(st, 10);
-    db_bind_text(st, 11, meas_state_name(p->state));
+    db_bind_text(st, 11, meas_point_state_name(p));   /* "fast" after the fast pass */
     sqlite3_bind_int(st, 12, (int)p->rounds);
     int rc = sqlite3_step(st);
     if ((rc & 0xff) == SQLITE_CONSTRAINT)

@@ -100,7 +100,7 @@ void db_write_show(FILE *f, const struct db_run *r, const struct meas_set *s)
     for (size_t i = 0; i < s->n; i++) {
         const struct meas_point *p = &s->p[i];
         cell(f, p->label, 52);
-        fprintf(f, " %-7s %6u", meas_state_name(p->state), p->rounds);
+        fprintf(f, " %-7s %6u", meas_point_state_name(p), p->rounds);
         for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++)
             fig(f, p->v[shown[k]], p->spread[shown[k]], shown[k]);
         fputc('\n', f);

@@ -117,8 +117,12 @@ int db_run_get(struct db *d, long long id, struct db_run *out, char *err, size_t
 
 /* ---- a run's points ---- */
 
+/* A point's state as stored (db_import: meas_point_state_name): "fast" is WIPC's class after
+ * the fast pass (the point's after_fast). */
 static enum meas_state state_parse(const char *s)
 {
+    if (!strcmp(s, "fast"))
+        return MEAS_STATE_WIPC;
     for (int k = MEAS_STATE_UNKNOWN; k <= MEAS_STATE_WIPC; k++)
         if (!strcmp(meas_state_name((enum meas_state)k), s))
             return (enum meas_state)k;
@@ -167,6 +171,7 @@ int db_run_points(struct db *d, long long id, struct meas_set *out, char *err, s
             char state[32];
             db_col_text(st, 9, state, sizeof(state));
             p->state = state_parse(state);
+            p->after_fast = !strcmp(state, "fast");   /* a transient after the fast pass */
             p->rounds = (unsigned)sqlite3_column_int(st, 10);
             p->sequential = p->random_pct == 0;
             if (!out->device[0])

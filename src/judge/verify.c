@@ -674,7 +674,9 @@ static bool step_state(const struct verify_claim *c, const struct meas_point *p)
 {
     switch (c->state) {
     case MEAS_STATE_STEADY: return p->state == MEAS_STATE_STEADY;
-    case MEAS_STATE_FOB: return p->state == MEAS_STATE_FOB || p->state == MEAS_STATE_WIPC;
+    case MEAS_STATE_FOB:   /* a burst: fresh, or right after WIPC; after the fast pass + WDPC
+                              the drive is past its burst (issue 48) */
+        return p->state == MEAS_STATE_FOB || (p->state == MEAS_STATE_WIPC && !p->after_fast);
     default: return true;
     }
 }
@@ -851,10 +853,14 @@ void verify_match_reason(const struct verify_claim *c, const struct verify_match
         snprintf(buf, len, "no point at the claim's own threads x QD, %s (nearest: %s)", a, b);
         break;
     case VERIFY_WHY_STATE: {
-        const char *ql = meas_state_label(q ? q->state : MEAS_STATE_UNKNOWN);
+        const char *ql = q ? meas_point_state_label(q) : meas_state_label(MEAS_STATE_UNKNOWN);
         bool qs = q && q->state == MEAS_STATE_STEADY;
-        bool qb = q && (q->state == MEAS_STATE_FOB || q->state == MEAS_STATE_WIPC);
-        if (c->state == MEAS_STATE_STEADY && qb)
+        bool qf = q && q->state == MEAS_STATE_WIPC && q->after_fast;   /* neither: a transient */
+        bool qb = q && (q->state == MEAS_STATE_FOB || q->state == MEAS_STATE_WIPC) && !qf;
+        if (qf)
+            snprintf(buf, len, "only data of a transient after the fast pass for a %s claim "
+                     "(nearest: %s)", c->state == MEAS_STATE_STEADY ? "steady-state" : "burst", ql);
+        else if (c->state == MEAS_STATE_STEADY && qb)
             snprintf(buf, len, "only burst data for a steady-state claim (nearest: %s)", ql);
         else if (c->state == MEAS_STATE_FOB && qs)
             snprintf(buf, len, "only steady-state data");

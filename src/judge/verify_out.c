@@ -106,7 +106,7 @@ static void table_row(const struct verify_result *r, bool other, char (*cell)[CE
     if (shown) {
         snprintf(cell[COL_POINT], CELL, "%s%s", shown->label, ref ? " (reference)" : "");
         fmt_at(shown, cell[COL_AT], CELL);
-        snprintf(cell[COL_PSTATE], CELL, "%s", meas_state_label(shown->state));
+        snprintf(cell[COL_PSTATE], CELL, "%s", meas_point_state_label(shown));
     } else {
         snprintf(cell[COL_POINT], CELL, "-");
         snprintf(cell[COL_AT], CELL, "-");
@@ -161,7 +161,7 @@ static void print_fail_reason(const struct verify_result *r, double tol)
                ratio, cl, c->unit.name, need, tol * 100);
     }
     printf("; claimed %s, measured %s, at %s\n", verify_claim_state_label(c),
-           meas_state_label(p->state), at);
+           meas_point_state_label(p), at);
 }
 
 /* The notes under the table: why each failed claim failed, assumed conditions a match differs
@@ -292,8 +292,8 @@ static struct json_object *point_json(const struct meas_point *p, enum meas_metr
     json_object_object_add(po, "outstanding", json_object_new_int((int)(p->workers * p->qd)));
     json_object_object_add(po, "compress_pct",
                            p->compress_pct >= 0 ? json_object_new_int(p->compress_pct) : NULL);
-    json_object_object_add(po, "state", json_object_new_string(meas_state_name(p->state)));
-    json_object_object_add(po, "state_label", json_object_new_string(meas_state_label(p->state)));
+    json_object_object_add(po, "state", json_object_new_string(meas_point_state_name(p)));
+    json_object_object_add(po, "state_label", json_object_new_string(meas_point_state_label(p)));
     json_object_object_add(po, "rounds", json_object_new_int((int)p->rounds));
     json_object_object_add(po, "value", jd(p->v[metric]));
     json_object_object_add(po, "spread", jd(p->spread[metric]));
@@ -357,9 +357,9 @@ static struct json_object *claim_json(const struct verify_result *r, const char 
     json_object_object_add(o, "claim_state_label",
                            json_object_new_string(verify_claim_state_label(c)));
     json_object_object_add(o, "point_state",
-                           p ? json_object_new_string(meas_state_name(p->state)) : NULL);
+                           p ? json_object_new_string(meas_point_state_name(p)) : NULL);
     json_object_object_add(o, "point_state_label",
-                           p ? json_object_new_string(meas_state_label(p->state)) : NULL);
+                           p ? json_object_new_string(meas_point_state_label(p)) : NULL);
     json_object_object_add(o, "verdict", json_object_new_string(verify_verdict_name(r->verdict)));
     json_object_object_add(o, "other_drive", json_object_new_boolean(*drive_note != '\0'));
     json_object_object_add(o, "verdict_note", jstr_or_null(drive_note));
@@ -381,7 +381,7 @@ static struct json_object *claim_json(const struct verify_result *r, const char 
         ref = json_object_new_object();
         json_object_object_add(ref, "measured", jd(r->reference));
         json_object_object_add(ref, "measured_base", jd(r->reference_base));
-        json_object_object_add(ref, "state", json_object_new_string(meas_state_name(q->state)));
+        json_object_object_add(ref, "state", json_object_new_string(meas_point_state_name(q)));
         json_object_object_add(ref, "judged", json_object_new_boolean(false));
     }
     json_object_object_add(o, "reference", ref);

@@ -73,8 +73,12 @@ bool plot_doc_simulated(struct json_object *doc);
 /* How a run prepared the drive: preconditioning.mode, else run.precondition ("none", "wipc",
  * "steady"), or NULL. */
 const char *plot_doc_prep(struct json_object *doc);
+/* plot_doc_prep for plot_state_tag: "fast-no-ftl" where the fast pass ran on a target without an
+ * FTL (preconditioning.fast.ftl "none"), whose words differ. */
+const char *plot_doc_prep_tag(struct json_object *doc);
 /* A short tag for a judged window (an object with "measured_state": a run's steady_state, a
- * profile point's result) prepared by prep ("none", "wipc", "steady"; NULL unknown):
+ * profile point's result) prepared by prep ("none", "wipc", "steady", "fast", "fast-no-ftl";
+ * NULL unknown):
  * "steady state", "burst, not preconditioned", "write saturation, not preconditioned", "after
  * WIPC, not steady state", "transient after WIPC + WDPC, not steady state", "... not stable";
  * "" without "measured_state". */

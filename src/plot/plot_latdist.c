@@ -138,7 +138,7 @@ static void ld_run(struct plot_ctx *c, struct latdist *l, size_t i)
             continue;
         char what[300], word[128] = "", series[700];
         if (cv[k].win)
-            plot_state_tag(cv[k].win, plot_doc_prep(doc), word, sizeof(word));
+            plot_state_tag(cv[k].win, plot_doc_prep_tag(doc), word, sizeof(word));
         if (cv[k].a == cv[k].b)
             snprintf(what, sizeof(what), "round %g%s", cv[k].a, k == 0 ? " (first)" : " (last)");
         else

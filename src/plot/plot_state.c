@@ -21,20 +21,36 @@ const char *plot_doc_prep(struct json_object *doc)
     return m ? m : jp_str(doc, "run.precondition");
 }
 
+const char *plot_doc_prep_tag(struct json_object *doc)
+{
+    const char *prep = plot_doc_prep(doc), *ftl = jp_str(doc, "preconditioning.fast.ftl");
+    if (prep && !strcmp(prep, "fast") && ftl && !strcmp(ftl, "none"))
+        return "fast-no-ftl";
+    return prep;
+}
+
 /* One row per measured state (drive_state.h: ds_measured_name); prep "steady" is WIPC + WDPC,
- * "fast" the fast pass + WDPC (issue 48). */
+ * "fast" the fast pass + WDPC, "fast-no-ftl" the same on a target without an FTL (issue 48:
+ * there the pass is the range written over in random order, never "fast pass" bare). "fast" is
+ * measured after the fast pass where results before it said "wipc". */
+#define NO_FTL_PASS "the range written over in random order + WDPC"
 static const struct {
     const char *measured;
-    const char *none, *wipc, *steady, *fast;   /* by the preparation; NULL: as none */
+    const char *none, *wipc, *steady, *fast, *fast_no_ftl;   /* by the preparation; NULL: none */
 } state_words[] = {
-    {"steady", "steady state", NULL, NULL, NULL},
-    {"burst", "burst, not preconditioned", NULL, NULL, NULL},
-    {"saturated", "write saturation, not preconditioned", NULL, NULL, NULL},
+    {"steady", "steady state", NULL, NULL, "steady state after the fast pass + WDPC",
+     "steady state after " NO_FTL_PASS " (no FTL state to shape)"},
+    {"burst", "burst, not preconditioned", NULL, NULL, NULL, NULL},
+    {"saturated", "write saturation, not preconditioned", NULL, NULL, NULL, NULL},
     {"wipc", "after WIPC, not steady state", NULL,
      "transient after WIPC + WDPC, not steady state",
-     "transient after the fast pass + WDPC, not steady state"},
+     "transient after the fast pass + WDPC, not steady state",
+     "transient after " NO_FTL_PASS ", not steady state (no FTL state to shape)"},
+    {"fast", "transient after the fast pass + WDPC, not steady state", NULL, NULL, NULL,
+     "transient after " NO_FTL_PASS ", not steady state (no FTL state to shape)"},
     {"not stable", "not preconditioned, not stable", "after WIPC, not stable",
-     "after WIPC + WDPC, not stable", "after the fast pass + WDPC, not stable"},
+     "after WIPC + WDPC, not stable", "after the fast pass + WDPC, not stable",
+     "after " NO_FTL_PASS ", not stable (no FTL state to shape)"},
 };
 
 void plot_state_tag(struct json_object *verdict, const char *prep, char *buf, size_t len)
@@ -53,6 +69,8 @@ void plot_state_tag(struct json_object *verdict, const char *prep, char *buf, si
             w = state_words[i].steady;
         else if (prep && !strcmp(prep, "fast") && state_words[i].fast)
             w = state_words[i].fast;
+        else if (prep && !strcmp(prep, "fast-no-ftl") && state_words[i].fast_no_ftl)
+            w = state_words[i].fast_no_ftl;
         str_copy(buf, len, w);
         return;
     }
@@ -69,7 +87,7 @@ void plot_doc_state_tag(struct json_object *doc, char *buf, size_t len)
     buf[0] = '\0';
     const char *schema = read_schema(doc);
     if (!strcmp(schema, "ptsbench.run")) {
-        plot_state_tag(jp_get(doc, "steady_state"), plot_doc_prep(doc), buf, len);
+        plot_state_tag(jp_get(doc, "steady_state"), plot_doc_prep_tag(doc), buf, len);
         return;
     }
     if (strcmp(schema, "ptsbench.profile"))

@@ -25,7 +25,8 @@
  *            suite subtest's "precondition" object of a kind other than none, a profile point's
  *            "precondition" wipc or steady or its "state" condition wipc, fast or wdpc;
  *            "measured_state": "wipc" says so directly (the name is the class "preconditioned,
- *            not steady": after the fast pass too, issue 48).
+ *            not steady"), and "fast" the same after the fast pass (issue 48; files before it
+ *            said "wipc" there): the point's after_fast, its words meas_point_state_label.
  *   fob      not steady and nothing preconditioned the drive; "measured_state": "burst".
  *   unknown  a suite table without a steady-state verdict (WSAT); "measured_state": "saturated"
  *            (a run without preconditioning whose stimulus wrote a whole fill before its window:
@@ -136,11 +137,21 @@ const char *meas_state_label(enum meas_state s)
     return (unsigned)s < N_MEAS_STATES ? meas_states[s].label : "unknown";
 }
 
+const char *meas_point_state_name(const struct meas_point *p)
+{
+    return p->after_fast && p->state == MEAS_STATE_WIPC ? "fast" : meas_state_name(p->state);
+}
+
 const char *meas_point_state_label(const struct meas_point *p)
 {
-    if (p->after_fast && p->state == MEAS_STATE_WIPC)
-        return "after the fast pass, not steady state";
-    return meas_state_label(p->state);
+    if (p->state_words[0])
+        return p->state_words;
+    if (!p->after_fast || (p->state != MEAS_STATE_WIPC && p->state != MEAS_STATE_STEADY))
+        return meas_state_label(p->state);
+    static const char *const words[2][2] = {
+        {"after the fast pass, not steady state", "after the fast pass + WDPC, not steady state"},
+        {"steady state after the fast pass", "steady state after the fast pass + WDPC"}};
+    return words[p->state == MEAS_STATE_STEADY][p->read_pct < 100];
 }
 
 /* ---- JSON access: NULL / NAN for absent or null values ---- */
@@ -210,6 +221,34 @@ static bool precond_fast(struct json_object *root)
            json_object_is_type(jp_get(pc, "fast"), json_type_object);
 }
 
+/* The fast pass's record on a point (measure.h: after_fast, fast_no_ftl, fast_fills): the run's
+ * preconditioning.fast (its ftl "none": a target without an FTL), or the point's own
+ * "precondition" "fast" or "measured_state" "fast" (profile points). */
+static void fast_of(struct json_object *root, const char *pt_precondition, const char *ms,
+                    struct meas_point *p)
+{
+    struct json_object *rec = jp_get(jp_get(root, "preconditioning"), "fast");
+    p->after_fast = precond_fast(root) || (pt_precondition && !strcmp(pt_precondition, "fast")) ||
+                    (ms && !strcmp(ms, "fast"));
+    const char *ftl = jstr(jp_get(rec, "ftl"));
+    p->fast_no_ftl = p->after_fast && ftl && !strcmp(ftl, "none");
+    struct json_object *fills = jp_get(rec, "fills");
+    p->fast_fills = fills && (json_object_is_type(fills, json_type_double) ||
+                              json_object_is_type(fills, json_type_int))
+                        ? json_object_get_double(fills)
+                        : NAN;
+    p->state_words[0] = '\0';
+    if (!p->fast_no_ftl || (p->state != MEAS_STATE_WIPC && p->state != MEAS_STATE_STEADY))
+        return;
+    char f[32];
+    units_format_figure(isfinite(p->fast_fills) ? p->fast_fills : 1.0, UNITS_FIG_VALUE, f,
+                        sizeof(f));
+    snprintf(p->state_words, sizeof(p->state_words),
+             "%s after the range written %s× in random order%s: no FTL state to shape",
+             p->state == MEAS_STATE_STEADY ? "steady state" : "not steady state", f,
+             p->read_pct < 100 ? " + WDPC" : "");
+}
+
 /* "measured_state" values; "not stable" (-1) says nothing beyond reached and preconditioning */
 static const struct {
     const char *name;
@@ -218,6 +257,7 @@ static const struct {
     {"steady", MEAS_STATE_STEADY},
     {"burst", MEAS_STATE_FOB},
     {"wipc", MEAS_STATE_WIPC},
+    {"fast", MEAS_STATE_WIPC},   /* the same class after the fast pass: the point's after_fast */
     {"saturated", MEAS_STATE_UNKNOWN},   /* write saturation without preconditioning: as WSAT */
     {"unwritten", -1},   /* reads of never-written space (drive_state.h): the state the
                             preparation gives, and the point's `unwritten` flag */
@@ -479,7 +519,7 @@ static void load_run_job(struct meas_ctx *c, struct json_object *root, const str
                                     : state_from(jstr(jp_get(ss, "measured_state")), reached,
                                                  pc == MEAS_PC_DONE);
     p->unwritten = unwritten_of(jstr(jp_get(ss, "measured_state")));
-    p->after_fast = precond_fast(root);
+    fast_of(root, NULL, jstr(jp_get(ss, "measured_state")), p);
     p->rounds = a.rounds;
     for (unsigned i = 0; i < MEAS_N_ALL; i++) {
         p->v[i] = acc_mean(&a, i);
@@ -548,7 +588,7 @@ static int load_run(struct meas_ctx *c, struct json_object *root, char *err, siz
     conditions_of(wl, p);
     p->state = state;
     p->unwritten = unwritten_of(jstr(jp_get(ss, "measured_state")));
-    p->after_fast = precond_fast(root);
+    fast_of(root, NULL, jstr(jp_get(ss, "measured_state")), p);
     p->rounds = a.rounds;
     for (unsigned i = 0; i < MEAS_N_ALL; i++) {
         p->v[i] = acc_mean(&a, i);
@@ -797,7 +837,8 @@ static enum meas_state profile_state(enum meas_precond pc, struct json_object *p
     bool reached = measure && !strcmp(measure, "steady") && jbool(jp_get(res, "steady"));
     bool pre = pc == MEAS_PC_DONE || str_in(jstr(jp_get(pt, "precondition")), "wipc", "steady") ||
                str_in(jstr(jpath(pt, "state", "condition", NULL)), "wipc", "wdpc") ||
-               str_in(jstr(jpath(pt, "state", "condition", NULL)), "fast", "fast");
+               str_in(jstr(jpath(pt, "state", "condition", NULL)), "fast", "fast") ||
+               str_in(jstr(jp_get(pt, "precondition")), "fast", "fast");
     return state_from(jstr(jp_get(res, "measured_state")), reached, pre);
 }
 
@@ -851,6 +892,7 @@ static int load_profile(struct meas_ctx *c, struct json_object *root, char *err,
         p->compress_pct = jpct(jp_get(pt, "compress_pct"), cond.compress_pct);
         p->state = profile_state(pc, pt, res);
         p->unwritten = unwritten_of(jstr(jp_get(res, "measured_state")));
+        fast_of(root, jstr(jp_get(pt, "precondition")), jstr(jp_get(res, "measured_state")), p);
         if (!prof)
             prof = "profile";
         if (!wname)

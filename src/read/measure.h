@@ -82,8 +82,12 @@ struct meas_point {
     bool sequential;           /* random_pct == 0 */
     bool unwritten;            /* its reads went to never-written space ("measured_state"
                                   "unwritten"): not the drive's media (core/drive_state.h) */
-    bool after_fast;           /* a run prepared by the fast pass (preconditioning.fast, issue
-                                  48): its MEAS_STATE_WIPC is "after the fast pass" */
+    bool after_fast;           /* prepared by the fast pass (preconditioning.fast, issue 48; a
+                                  "measured_state" "fast"): its MEAS_STATE_WIPC is "fast" */
+    bool fast_no_ftl;          /* ... on a target without an FTL (preconditioning.fast.ftl
+                                  "none"): the range written over, no FTL state to shape */
+    double fast_fills;         /* the pass's fills of the range (NAN: not recorded) */
+    char state_words[160];     /* meas_point_state_label's text where it is the point's own */
     /* figures (NAN when absent) and their relative spread over the averaged rounds:
      * (max - min) / mean, NAN when fewer than 2 rounds */
     double v[MEAS_N_ALL];
@@ -148,8 +152,13 @@ const struct meas_point *meas_find(const struct meas_set *s, const char *key);
  * names for people: "steady state", "burst (fresh-out-of-box)", "burst after WIPC", "unknown". */
 const char *meas_state_name(enum meas_state s);
 const char *meas_state_label(enum meas_state s);
-/* A point's state for people: meas_state_label, but "after the fast pass, not steady state"
- * where the fast pass, not WIPC, prepared a point that is not steady. */
+/* A point's state, where the fast pass prepared it (after_fast, issue 48): the name "fast" for
+ * MEAS_STATE_WIPC (db, verify's JSON); for people "after the fast pass + WDPC, not steady
+ * state", "steady state after the fast pass + WDPC" ("+ WDPC" when the point writes), and on a
+ * target without an FTL "steady state after the range written 1.00× in random order + WDPC: no
+ * FTL state to shape" (never "fast pass" bare there). Otherwise meas_state_name and
+ * meas_state_label. The label may live in the point (state_words): valid while it is. */
+const char *meas_point_state_name(const struct meas_point *p);
 const char *meas_point_state_label(const struct meas_point *p);
 /* Move every point of src to the end of dst (dst's device kept if set); src is emptied
  * (meas_free). For several RESULTS arguments. */

@@ -530,15 +530,26 @@ static void fast_words(struct json_object *f, char *buf, size_t len)
     units_format_figure(jp_num(f, "rho"), UNITS_FIG_VALUE, rho, sizeof(rho));
     const char *src = jp_str(f, "rho_source"), *model = jp_str(f, "model");
     const char *ftl = jp_str(f, "ftl");
+    if (ftl && !strcmp(ftl, "none")) {   /* nothing to shape: say what it was (drive_state.h) */
+        snprintf(buf, len, "the range written %s× in random order (the fast pass on a target "
+                           "without an FTL: no FTL state to shape)", fills);
+        return;
+    }
     snprintf(buf, len, "fast pass (%s fills of 4 KiB writes left at greedy GC's equilibrium for "
-                       "the spare factor %s%s%s%s%s%s)", fills, rho, src ? " from " : "",
+                       "the spare factor %s%s%s%s%s)", fills, rho, src ? " from " : "",
              !src                      ? ""
              : !strcmp(src, "option")  ? "--op"
              : !strcmp(src, "simulated drive") ? "the simulated drive"
                                                : src,
              model ? "; " : "",
-             model ? model : "",
-             ftl && !strcmp(ftl, "none") ? "; no FTL here: the same as writing the range" : "");
+             model ? model : "");
+}
+
+/* The fast pass ran on a target without an FTL (preconditioning.fast.ftl "none"). */
+static bool doc_no_ftl(struct json_object *doc)
+{
+    const char *ftl = jp_str(doc, "preconditioning.fast.ftl");
+    return ftl && !strcmp(ftl, "none");
 }
 
 /* How a WDPC ended: "ended when the fill guard passed", "ended at its maximum of 5 fills ...". */
@@ -654,7 +665,7 @@ static void suite_prep_words(enum pts_report report, struct json_object *sub, ch
 
 /* A round's or a point's drive state (a "state" object): "fresh-out-of-box, 0.06 fills
  * written", "WIPC 2.0× + WDPC 2.84 fills"; "" without one. */
-static void state_words(struct json_object *st, bool sim, char *buf, size_t len)
+static void state_words(struct json_object *st, bool sim, bool no_ftl, char *buf, size_t len)
 {
     const char *cond = jp_str(st, "condition");
     buf[0] = '\0';
@@ -663,7 +674,15 @@ static void state_words(struct json_object *st, bool sim, char *buf, size_t len)
     const double fast = jp_num(st, "fast_fills");   /* only after a fast pass */
     char ff[32];
     units_format_figure(fast, UNITS_FIG_VALUE, ff, sizeof(ff));
-    if (!strcmp(cond, "wdpc") && isfinite(fast) && fast > 0)
+    char wf[32];   /* the fast pass on a target without an FTL: what it was (drive_state.h) */
+    units_format_figure(jp_num(st, "wdpc_fills"), UNITS_FIG_VALUE, wf, sizeof(wf));
+    if (no_ftl && isfinite(fast) && fast > 0 && !strcmp(cond, "wdpc"))
+        snprintf(buf, len, "the range written %s× in random order + WDPC %s fills (no FTL state "
+                 "to shape)", ff, wf);
+    else if (no_ftl && isfinite(fast) && fast > 0 && !strcmp(cond, "fast"))
+        snprintf(buf, len, "after the range written %s× in random order (no FTL state to shape)",
+                 ff);
+    else if (!strcmp(cond, "wdpc") && isfinite(fast) && fast > 0)
         snprintf(buf, len, "fast pass %s fills + WDPC %.2f fills", ff, jp_num(st, "wdpc_fills"));
     else if (!strcmp(cond, "fast"))
         snprintf(buf, len, "after the fast pass, %s fills (%.2f fills written in all)", ff,
@@ -1579,8 +1598,9 @@ static void point_cell(const struct headline *h, const struct meas_point *p, cha
     if (p->compress_pct > 0)
         snprintf(cmp, sizeof(cmp), "; %d%% compressible data", p->compress_pct);
     snprintf(val, len, "%s (%s; %u × QD %u%s)", v,
-             p->after_fast && cand_state(p) == CS_WIPC ? meas_point_state_label(p)
-                                                       : cand_words[cand_state(p)],
+             p->after_fast && (cand_state(p) == CS_WIPC || cand_state(p) == CS_STEADY)
+                 ? meas_point_state_label(p)   /* after the fast pass: says so (issue 48) */
+                 : cand_words[cand_state(p)],
              p->workers, p->qd,
              cmp);
 }
@@ -2337,7 +2357,7 @@ static void suite_sections(struct ctx *c)
             if (!st && nr)
                 st = jp_at(jp_idx(jp_arr(sub, "rounds"), nr - 1), "elements.0.state");
             char sw[160];
-            state_words(st, simulated(&c->in[i]), sw, sizeof(sw));
+            state_words(st, simulated(&c->in[i]), doc_no_ftl(c->in[i].doc), sw, sizeof(sw));
             o_para(&c->o, "%s: drive preparation: %s%s%s.", dev(c, i), prep,
                    sw[0] ? "; drive state at the last round: " : "", sw);
             char health[512];   /* the drive's own counters over the test (device/health.h) */
@@ -2451,7 +2471,8 @@ static void profile_points_table(struct ctx *c, size_t i)
         units_format_lat(jp_path(p, "result.total.lat_us.percentiles.99"), UNITS_TYPESET, p99, sizeof(p99));
         const char *measure = jp_str(p, "measure");
         const char *label = jp_str(p, "result.label");
-        state_words(jp_get(p, "state"), simulated(&c->in[i]), state, sizeof(state));
+        state_words(jp_get(p, "state"), simulated(&c->in[i]), doc_no_ftl(c->in[i].doc), state,
+                    sizeof(state));
         if (label)   /* what the window may be called (drive_state.h) */
             snprintf(how, sizeof(how), "%s, rounds %.0f–%.0f", label,
                      jp_path(p, "result.rounds.0"), jp_path(p, "result.rounds.1"));
@@ -2654,7 +2675,8 @@ static void run_verdict(struct ctx *c, size_t i)
         return;
     char prep[1024], st[160];
     run_prep_words(doc, prep, sizeof(prep));
-    state_words(jp_get(doc, "state"), simulated(&c->in[i]), st, sizeof(st));
+    state_words(jp_get(doc, "state"), simulated(&c->in[i]), doc_no_ftl(c->in[i].doc), st,
+                sizeof(st));
     if (prep[0])
         o_para(&c->o, "Drive preparation: %s%s%s.", prep, st[0] ? "; drive state at the end: " : "",
                st);
@@ -2684,7 +2706,8 @@ static bool in_window_at(struct json_object *doc, const char *path, double n)
 static void round_state(struct ctx *c, size_t i, struct json_object *r, char *buf, size_t len)
 {
     char st[160];
-    state_words(jp_get(r, "state"), simulated(&c->in[i]), st, sizeof(st));
+    state_words(jp_get(r, "state"), simulated(&c->in[i]), doc_no_ftl(c->in[i].doc), st,
+                sizeof(st));
     const double n = jp_num(r, "round");
     const bool in_window = in_window_at(c->in[i].doc, "steady_state.window", n);
     const bool in_last = in_window_at(c->in[i].doc, "last_window.window", n);

@@ -127,7 +127,10 @@ static void show_preconditioning(FILE *out, struct json_object *doc, bool sim)
     if (!pc)
         return;
     const char *mode = str(pc, "mode");
+    /* the fast pass on a target without an FTL: the range written over, nothing shaped */
+    const bool no_ftl = jp_at(pc, "fast.ftl") && !strcmp(str(pc, "fast.ftl"), "none");
     fprintf(out, "drive     %s%s", !strcmp(mode, "none")   ? "not preconditioned"
+                                   : no_ftl                ? "range written over + WDPC"
                                    : !strcmp(mode, "fast") ? "fast pass + WDPC"
                                                            : mode,
             sim ? " (simulated drive)" : "");
@@ -137,8 +140,12 @@ static void show_preconditioning(FILE *out, struct json_object *doc, bool sim)
         char f[32], r[32];
         units_format_figure(jp_path(pc, "fast.fills"), UNITS_FIG_VALUE, f, sizeof(f));
         units_format_figure(jp_path(pc, "fast.rho"), UNITS_FIG_VALUE, r, sizeof(r));
-        fprintf(out, "; fast pass %s fills (spare factor %s: %s)", f, r,
-                str(pc, "fast.rho_source"));
+        if (no_ftl)
+            fprintf(out, "; the range written %s× in random order (the fast pass without an FTL: "
+                    "no FTL state to shape)", f);
+        else
+            fprintf(out, "; fast pass %s fills (spare factor %s: %s)", f, r,
+                    str(pc, "fast.rho_source"));
     }
     if (jp_at(pc, "wdpc"))
         fprintf(out, "; WDPC %.2f fills in %.0f rounds (ended: %s)", jp_path(pc, "wdpc.fills"),

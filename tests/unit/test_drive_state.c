@@ -288,6 +288,63 @@ static void test_fast_op_source(void **state)
     assert_string_equal(op.source, "default (no FTL: 0)");
 }
 
+/* Issue 48's words: a stable window in a transient after the fast pass is measured "fast" (not
+ * "wipc": readers said "burst after WIPC" for it) and says the fast pass; a window after WIPC
+ * keeps "wipc". On a target without an FTL (a file, zram, loop) every label says what the pass
+ * was there, the range written over in random order with no FTL state to shape, never "fast
+ * pass" bare; on a drive with an FTL ds_judge_ftl changes nothing. */
+static void test_fast_measured_words(void **state)
+{
+    (void)state;
+    const struct steady_guard g = STEADY_GUARD_DEFAULT;
+    struct steady_guard_result gr = {.evaluated = true, .passed = false, .fills_before = 0.6,
+                                     .max_deviation = 0.09};
+    struct ds_verdict v;
+    ds_judge(DS_PREP_FAST, true, true, &gr, &g, 12, &v);
+    assert_false(v.steady);
+    assert_int_equal(v.measured, DS_M_FAST);
+    assert_string_equal(ds_measured_name(v.measured), "fast");
+    assert_string_equal(v.label, "stable after the fast pass + WDPC, but inside a transient (not "
+                                 "steady state)");
+    ds_judge_ftl(DS_PREP_FAST, DS_FTL_MODEL, 1.28, true, &v);   /* an FTL: as it was */
+    assert_string_equal(v.label, "stable after the fast pass + WDPC, but inside a transient (not "
+                                 "steady state)");
+    ds_judge(DS_PREP_STEADY, true, true, &gr, &g, 12, &v);
+    assert_string_equal(ds_measured_name(v.measured), "wipc");
+    assert_null(strstr(v.label, "fast"));
+
+    /* no FTL: the transient, the steady window (writes, reads), a window that is not stable */
+    ds_judge(DS_PREP_FAST, true, true, &gr, &g, 12, &v);
+    ds_judge_ftl(DS_PREP_FAST, DS_FTL_NONE, 1.0, true, &v);
+    assert_string_equal(ds_measured_name(v.measured), "fast");
+    assert_string_equal(v.label, "stable after the range written 1.00× in random order + WDPC, "
+                                 "but inside a transient (not steady state; no FTL state to "
+                                 "shape)");
+    assert_non_null(strstr(v.reason, "; the fast pass here: the range written 1.00× in random "
+                                     "order: no FTL state to shape"));
+    gr.passed = true;
+    ds_judge(DS_PREP_FAST, true, true, &gr, &g, 12, &v);
+    ds_judge_ftl(DS_PREP_FAST, DS_FTL_NONE, 1.0, true, &v);
+    assert_true(v.steady);
+    assert_string_equal(v.label, "steady state (SNIA PTS rule and fill guard, after the range "
+                                 "written 1.00× in random order + WDPC: no FTL state to shape)");
+    ds_judge(DS_PREP_FAST, false, true, NULL, &g, 5, &v);
+    ds_judge_ftl(DS_PREP_FAST, DS_FTL_NONE, 1.5, false, &v);
+    assert_string_equal(v.label, "steady state (SNIA PTS rule, after the range written 1.50× in "
+                                 "random order: no FTL state to shape)");
+    ds_judge(DS_PREP_FAST, true, false, &gr, &g, 6, &v);
+    ds_judge_ftl(DS_PREP_FAST, DS_FTL_NONE, 1.0, true, &v);
+    assert_string_equal(ds_measured_name(v.measured), "not stable");
+    assert_non_null(strstr(v.label, "not stable (after the range written 1.00×"));
+    /* another preparation on a target without an FTL: nothing to say about a pass */
+    ds_judge(DS_PREP_STEADY, true, true, &gr, &g, 12, &v);
+    ds_judge_ftl(DS_PREP_STEADY, DS_FTL_NONE, 0, true, &v);
+    assert_null(strstr(v.label, "random order"));
+    char w[96];
+    ds_fast_words(DS_FTL_UNKNOWN, 1.28, w, sizeof(w));
+    assert_string_equal(w, "the fast pass");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -300,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_fast_pass_state),
         cmocka_unit_test(test_fast_guard_lag),
         cmocka_unit_test(test_fast_op_source),
+        cmocka_unit_test(test_fast_measured_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
