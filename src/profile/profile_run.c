@@ -42,6 +42,7 @@ struct pr_group {
     unsigned first_point, n_points;
     bool wdpc_done;               /* the stimulus has preconditioned the drive (steady) */
     const char *wdpc_end;         /* how that WDPC ended: "guard", "max_fills" */
+    struct steady_guard guard;    /* the fill guard for its WDPC (the fast pass's lag, or 1 fill) */
     unsigned wdpc_point;          /* the point whose stimulus did it */
     struct json_object *json;     /* owned by the document */
 };
@@ -92,6 +93,7 @@ struct profile_session {
     volatile sig_atomic_t *stop;
     struct sim_stats sim_last;
     struct drive_state state;     /* the drive's state now */
+    struct fast_prep fast;        /* --precondition fast: the target's FTL and spare factor */
     /* --resume: a simulated drive replays the points the stopped run had completed (quietly,
      * checked against the file); a real one keeps them (stored) */
     unsigned replay_points;       /* points replayed quietly: those before this index */
@@ -192,6 +194,7 @@ static int plan_workload(struct profile_session *s, unsigned p, unsigned w, char
         g->workload = w;
         g->compress = cs.v[ci];
         precondition_of(s, base, &g->pre);
+        g->guard = STEADY_GUARD_DEFAULT;
         g->first_point = s->n_points;
         for (unsigned wi = 0; wi < ws.n; wi++) {
             for (unsigned qi = 0; qi < qs.n; qi++) {
@@ -305,6 +308,25 @@ static void time_limit_plan(struct profile_session *s)
         s->round_cap = k;
 }
 
+/* --precondition fast (profile_config.fast): the request checked, the target's spare factor
+ * chosen (core/fastprep.h), refused with --resume and on a whole-round engine, as run does.
+ * 0, or -1 with err. */
+static int fast_plan(struct profile_session *s, char *err, size_t errlen)
+{
+    const struct fast_request *r = &s->cfg.fast;
+    if (fastprep_check(r, err, errlen) != 0)
+        return -1;
+    if (!r->on)
+        return 0;
+    if (s->cfg.resume)
+        return errf(err, errlen, "--precondition fast: not with --resume "
+                    "(docs/fast-precondition.md)");
+    if (s->engine->flags & ENGINE_F_WHOLE_ROUND)
+        return errf(err, errlen, "--precondition fast: the %s engine runs whole rounds and cannot "
+                    "take the pass's offsets; use io_uring or libaio", s->engine->name);
+    return fastprep_choose(&s->target, r, &s->fast, err, errlen);
+}
+
 struct profile_session *profile_prepare(const struct profile_config *cfg, char *err,
                                         size_t errlen)
 {
@@ -338,6 +360,8 @@ struct profile_session *profile_prepare(const struct profile_config *cfg, char *
     if (run_place(&cfg->numa, &s->target, &s->place, err, errlen) != 0)
         goto fail;
     s->weight = run_target_weight(&s->target);   /* the plan reads sizes in full-size bytes */
+    if (fast_plan(s, err, errlen) != 0)
+        goto fail;
     for (unsigned p = 0; p < s->n_profiles; p++)
         for (unsigned w = 0; w < s->profiles[p].n; w++)
             if (plan_workload(s, p, w, err, errlen) != 0)
@@ -758,13 +782,46 @@ static struct run_ctx ctx_of(struct profile_session *s)
                             &s->state, s->stop, isatty(STDOUT_FILENO) && !s->cfg.quiet};
 }
 
+/* --precondition fast, a steady group: the fast pass in WIPC's place (core/fastprep.h), at the
+ * group's compressibility and its first point's workers (at least 4) x QD 32; its record is the
+ * group's "fast", its lag the group's guard (shortened for a random-writing stimulus only). */
+static int fast_group(struct profile_session *s, struct pr_group *g, struct run_ctx *ctx,
+                      char *err, size_t errlen)
+{
+    const struct workload *wl = &s->points[g->first_point].wl;
+    const unsigned workers = wl->workers > 4 ? wl->workers : 4;
+    const struct fast_spec f = {g->range, 0, workers, PRECOND_WIPC_QD, g->compress, 48};
+    char who[160] = "";
+    const bool say = !s->cfg.quiet && g->first_point >= s->replay_points;
+    if (say) {
+        if (flush(s, true) != 0)
+            return errf(err, errlen, "%s", s->out.error);
+        snprintf(who, sizeof(who), "%s/%s %u%%: ", profile_name_of(s, g), workload_name_of(s, g),
+                 g->compress);
+    }
+    struct json_object *json = NULL;
+    double elapsed = 0;
+    const bool random = wl_writes(wl) && wl->random_pct == 100;
+    if (fastprep_run(ctx, &s->fast, &f, say ? who : NULL, random, &g->guard, &json, &elapsed,
+                     err, errlen) != 0)
+        return -1;
+    s->spent_s += elapsed;
+    jw_add(g->json, "fast", json);
+    return flush(s, true) == 0 ? 0 : errf(err, errlen, "%s", s->out.error);
+}
+
 /* WIPC for a group: its active range written PRECOND_WIPC_FILLS times, sequential 128 KiB, at
- * the group's compressibility. */
+ * the group's compressibility (the fast pass instead for a steady group under
+ * --precondition fast: fast_group). */
 static int precondition_group(struct profile_session *s, struct pr_group *g, char *err,
                               size_t errlen)
 {
     struct run_ctx ctx = ctx_of(s);
     ctx.live = ctx.live && g->first_point >= s->replay_points;   /* replays are quiet */
+    if (s->cfg.fast.on && g->pre == WL_PRECOND_STEADY) {
+        s->state.active_bytes = (double)g->range.len * s->weight;
+        return fast_group(s, g, &ctx, err, errlen);
+    }
     struct wipc_spec w = WIPC_SPEC_DEFAULT(g->range, g->compress);
     if (!s->cfg.quiet && g->first_point >= s->replay_points) {
         char b[32];
@@ -966,7 +1023,7 @@ static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_po
 {
     struct pr_group *g = &s->groups[pt->group];
     const struct steady_criteria crit = STEADY_CRITERIA_SNIA;
-    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+    const struct steady_guard guard = g->guard;
     struct json_object *w = json_object_new_object();
     jw_add(w, "min_fills", jw_num(wdpc_fills_of(s)));
     jw_add(w, "max_fills", jw_num(wdpc_max_fills_of(s)));
@@ -1085,7 +1142,7 @@ static void point_verdict(const struct profile_session *s, const struct pr_point
                           unsigned rounds, struct ds_verdict *v)
 {
     const struct pr_group *g = &s->groups[pt->group];
-    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+    const struct steady_guard guard = g->guard;
     const bool writes = wl_writes(&pt->wl);
     if (g->pre == WL_PRECOND_STEADY) {
         struct steady_guard_result inherited;
@@ -1097,7 +1154,8 @@ static void point_verdict(const struct profile_session *s, const struct pr_point
             inherited.max_deviation = inherited.passed ? 0 : 1;
             use = &inherited;
         }
-        ds_judge(DS_PREP_STEADY, writes, rule_ok, use, &guard, rounds, v);
+        ds_judge(s->cfg.fast.on ? DS_PREP_FAST : DS_PREP_STEADY, writes, rule_ok, use, &guard,
+                 rounds, v);
         if (writes && !guarded && !use->passed)
             snprintf(v->reason, sizeof(v->reason), "the group's WDPC (point %u) ended at its "
                      "maximum of %g fills while the drive was still changing", g->wdpc_point,
@@ -1126,7 +1184,7 @@ static void point_record(struct profile_session *s, struct pr_point *pt,
 {
     const struct pr_group *g = &s->groups[pt->group];
     const struct steady_criteria crit = STEADY_CRITERIA_SNIA;
-    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+    const struct steady_guard guard = g->guard;
     unsigned a = 1, b = n;
     if (g->pre == WL_PRECOND_STEADY) {
         b = steady_round ? steady_round : n;
@@ -1235,7 +1293,7 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
     const unsigned max = max_rounds_of(s, g->pre);
     const uint64_t round_ns = round_ns_of(s, &pt->wl);
     const struct steady_criteria crit = STEADY_CRITERIA_SNIA;
-    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+    const struct steady_guard guard = g->guard;
 
     point_header_json(s, index, round_ns);
     if (time_up(s)) {
