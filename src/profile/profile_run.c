@@ -122,6 +122,12 @@ void profile_config_init(struct profile_config *cfg)
     cfg->wdpc_max_fills = 0;
 }
 
+/* A group's preparation in words: "fast" for a steady group under --precondition fast. */
+static const char *group_pre_name(const struct profile_session *s, const struct pr_group *g)
+{
+    return s->cfg.fast.on && g->pre == WL_PRECOND_STEADY ? "fast" : wl_precondition_name(g->pre);
+}
+
 static const char *precondition_of(const struct profile_session *s, const struct workload *wl,
                                    enum wl_precondition *out)
 {
@@ -473,7 +479,7 @@ void profile_print_plan(const struct profile_session *s)
         wl_format(&s->points[gr->first_point].wl, spec, sizeof(spec));
         printf("  %-14s %-20s %3u%% compressible, %u point%s, precondition %s\n",
                profile_name_of(s, gr), workload_name_of(s, gr), gr->compress, gr->n_points,
-               gr->n_points == 1 ? "" : "s", wl_precondition_name(gr->pre));
+               gr->n_points == 1 ? "" : "s", group_pre_name(s, gr));
     }
     for (unsigned i = 0; i < s->n_plan_notes; i++)
         printf("  note: %s\n", s->plan_notes[i]);
@@ -491,7 +497,8 @@ void profile_print_plan(const struct profile_session *s)
     }
     if (wipc)
         printf(", plus %s (as long as the drive takes to write them)",
-               wdpc ? "WIPC and WDPC" : "WIPC");
+               s->cfg.fast.on ? (wdpc ? "the fast pass and WDPC" : "the fast pass")
+                              : (wdpc ? "WIPC and WDPC" : "WIPC"));
     printf("\n");
     if (s->cfg.time_limit_ns)
         print_time_limit(s);
@@ -609,8 +616,9 @@ static void doc_start(struct profile_session *s)
     jw_add(c, "compress_pct", sweep_json(&s->cfg.compress));
     jw_add(c, "workers", sweep_json(&s->cfg.workers));
     jw_add(c, "qd", sweep_json(&s->cfg.qd));
-    jw_add(c, "precondition", s->cfg.precondition ? jw_str(wl_precondition_name(s->cfg.precondition))
-                                               : NULL);
+    jw_add(c, "precondition", s->cfg.fast.on ? jw_str("fast")
+                              : s->cfg.precondition ? jw_str(wl_precondition_name(s->cfg.precondition))
+                                                    : NULL);
     jw_add(c, "purge", jw_str(purge_method_name(s->cfg.purge)));
     jw_add(c, "round_time_s", s->cfg.round_time_ns ? jw_num((double)s->cfg.round_time_ns / 1e9) : NULL);
     jw_add(c, "max_rounds", s->cfg.max_rounds ? jw_int(s->cfg.max_rounds) : NULL);
@@ -625,8 +633,9 @@ static void doc_start(struct profile_session *s)
     /* How the drive is prepared: per group (groups[].wipc, groups[].wdpc); the mode here is the
      * command line's, or "per workload" when each workload's own key decides. */
     struct json_object *pc = json_object_new_object();
-    jw_add(pc, "mode", jw_str(s->cfg.precondition ? wl_precondition_name(s->cfg.precondition)
-                                             : "per workload"));
+    jw_add(pc, "mode", jw_str(s->cfg.fast.on ? "fast"
+                              : s->cfg.precondition ? wl_precondition_name(s->cfg.precondition)
+                                                    : "per workload"));
     jw_add(pc, "purge", NULL);
     jw_add(pc, "wipc", NULL);   /* per group: groups[].wipc */
     jw_add(pc, "per_group", jw_str("groups[].wipc and groups[].wdpc: each group's WIPC and WDPC"));
@@ -1124,7 +1133,7 @@ static void point_header_json(struct profile_session *s, unsigned index, uint64_
     jw_add(pt->json, "workers", jw_int(pt->wl.workers));
     jw_add(pt->json, "qd", jw_int(pt->wl.qd));
     jw_add(pt->json, "effective_qd", jw_int((int64_t)pt->wl.workers * pt->wl.qd));
-    jw_add(pt->json, "precondition", jw_str(wl_precondition_name(g->pre)));
+    jw_add(pt->json, "precondition", jw_str(group_pre_name(s, g)));
     jw_add(pt->json, "measure", jw_str(g->pre == WL_PRECOND_STEADY ? "steady" : "fixed"));
     jw_add(pt->json, "spec", jw_str(spec));
     jw_add(pt->json, "stimulus", results_workload_json(&pt->wl, NULL));   /* as a run's "workload" */
@@ -1658,7 +1667,7 @@ static void group_begin(struct profile_session *s, struct pr_group *gr)
     jw_add(gr->json, "profile", jw_str(profile_name_of(s, gr)));
     jw_add(gr->json, "workload", jw_str(workload_name_of(s, gr)));
     jw_add(gr->json, "compress_pct", jw_int(gr->compress));
-    jw_add(gr->json, "precondition", jw_str(wl_precondition_name(gr->pre)));
+    jw_add(gr->json, "precondition", jw_str(group_pre_name(s, gr)));
     jw_add(gr->json, "points", jw_int(gr->n_points));
     json_object_array_add(s->groups_json, gr->json);
     if (gr->pre == WL_PRECOND_NONE && s->cfg.purge == PURGE_NONE)
