@@ -124,9 +124,10 @@ int cli_parse_precondition_fast(const char *value, void *target, char *err, size
 #define CLI_PRECONDITION_OPTS(pc, op_rho, modes_help)                                            \
     {"precondition", 0, CLI_CUSTOM, (pc), .parse = cli_parse_precondition_fast, .arg = "P",      \
      .help = modes_help "\n" CLI_PRECONDITION_FAST_HELP},                                         \
-    {"op", 0, CLI_CUSTOM, (op_rho), .parse = cli_parse_op, .arg = "PCT|RHO",                     \
-     .help = "the drive's over-provisioning for --precondition fast:\n28% or the spare factor "   \
-             "0.28 ((raw - user) / user);\nrecorded with its source; a real drive needs it"}
+    {"op", 0, CLI_CUSTOM, (op_rho), .parse = cli_parse_op, .arg = "PCT|RHO", .help = CLI_OP_HELP}
+#define CLI_OP_HELP                                                                              \
+    "the drive's over-provisioning for --precondition fast:\n28% or the spare factor 0.28 "        \
+    "((raw - user) / user);\nrecorded with its source; a real drive needs it"
 /* --numa auto|off|N and --cpus LIST into a struct numa_request (device/numa.h). The two rows
  * are the same in every command that runs I/O (run, suite, run-test, profile, replay): put
  * CLI_PLACEMENT_OPTS(&cfg.numa) in its table. */
