@@ -93,17 +93,17 @@ int cli_resume_merge(const char *cmd, struct json_object **doc, bool *resume_as_
 struct cli_opt;
 unsigned cli_resume_others(const struct cli_opt *opts, const unsigned *uses);
 
-/* CLI_CUSTOM parsers (options.h) shared by the commands: --precondition none|wipc|steady into an
- * enum wl_precondition; --purge METHOD into an enum purge_method. */
-int cli_parse_precondition(const char *value, void *target, char *err, size_t errlen);
-/* --tolerance PCT into a double fraction, --metrics LIST into a struct cli_metric_list (gate and
- * db compare: judge/gate.h's parsers as CLI_CUSTOM rows). */
+/* CLI_CUSTOM parsers (options.h) shared by the commands (--precondition:
+ * cli_parse_precondition_fast below). --tolerance PCT into a double fraction, --metrics LIST
+ * into a struct cli_metric_list (gate and db compare: judge/gate.h's parsers as CLI_CUSTOM
+ * rows). */
 struct cli_metric_list {
     enum meas_metric v[MEAS_N];
     int n;                     /* 0: none given (every metric) */
 };
 int cli_parse_tolerance(const char *value, void *target, char *err, size_t errlen);
 int cli_parse_metric_list(const char *value, void *target, char *err, size_t errlen);
+/* --purge METHOD into an enum purge_method. */
 int cli_parse_purge(const char *value, void *target, char *err, size_t errlen);
 /* --op PCT|RHO: a drive's over-provisioning, "28%" or the spare factor 0.28 ((raw - user) /
  * user), into a double spare factor in (0, 4]. */

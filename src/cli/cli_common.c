@@ -225,13 +225,6 @@ int cli_parse_metric_list(const char *value, void *target, char *err, size_t err
     return m->n < 0 ? -1 : 0;
 }
 
-int cli_parse_precondition(const char *value, void *target, char *err, size_t errlen)
-{
-    if (wl_precondition_parse(value, target) != 0)
-        return errf(err, errlen, "want none, wipc or steady");
-    return 0;
-}
-
 int cli_parse_precondition_fast(const char *value, void *target, char *err, size_t errlen)
 {
     const struct cli_precondition *pc = target;

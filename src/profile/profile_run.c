@@ -616,9 +616,9 @@ static void doc_start(struct profile_session *s)
     jw_add(c, "compress_pct", sweep_json(&s->cfg.compress));
     jw_add(c, "workers", sweep_json(&s->cfg.workers));
     jw_add(c, "qd", sweep_json(&s->cfg.qd));
-    jw_add(c, "precondition", s->cfg.fast.on ? jw_str("fast")
-                              : s->cfg.precondition ? jw_str(wl_precondition_name(s->cfg.precondition))
-                                                    : NULL);
+    const char *pre = s->cfg.fast.on ? "fast"
+                      : s->cfg.precondition ? wl_precondition_name(s->cfg.precondition) : NULL;
+    jw_add(c, "precondition", pre ? jw_str(pre) : NULL);
     jw_add(c, "purge", jw_str(purge_method_name(s->cfg.purge)));
     jw_add(c, "round_time_s", s->cfg.round_time_ns ? jw_num((double)s->cfg.round_time_ns / 1e9) : NULL);
     jw_add(c, "max_rounds", s->cfg.max_rounds ? jw_int(s->cfg.max_rounds) : NULL);
@@ -799,7 +799,8 @@ static int fast_group(struct profile_session *s, struct pr_group *g, struct run_
 {
     const struct workload *wl = &s->points[g->first_point].wl;
     const unsigned workers = wl->workers > 4 ? wl->workers : 4;
-    const struct fast_spec f = {g->range, 0, workers, PRECOND_WIPC_QD, g->compress, 48};
+    const struct fast_spec f = {.range = g->range, .threads = workers, .qd = PRECOND_WIPC_QD,
+                                .compress_pct = g->compress, .seed = 48};
     char who[160] = "";
     const bool say = !s->cfg.quiet && g->first_point >= s->replay_points;
     if (say) {

@@ -481,7 +481,8 @@ static int round_judge(struct pts_session *s, struct subtest_loop *L, unsigned r
     struct json_object *ssj = ps_steady_json(d, L->sub_bs, L->win, d->n_track, L->steady_round,
                                           round, L->max_rounds);
     L->guard[0] = '\0';
-    if (L->steady_round && (d->wipc || s->cfg.fast.on))   /* ptsbench's fill guard, for information */
+    /* ptsbench's fill guard, for information */
+    if (L->steady_round && (d->wipc || s->cfg.fast.on))
         fill_guard_note(s, d, &L->tk, L->fills, &L->win[0], ssj, L->guard, sizeof(L->guard));
     json_object_object_add(L->sub, "steady_state", ssj);
     return 0;

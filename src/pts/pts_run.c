@@ -523,8 +523,9 @@ int ps_do_fast(struct pts_session *s, const struct pts_def *d, unsigned threads,
                const char *key, struct json_object *sub, char *err, size_t errlen)
 {
     struct run_ctx ctx = ps_ctx(s);
-    const struct fast_spec f = {s->ar, 0, threads > 4 ? threads : 4, PRECOND_WIPC_QD,
-                                d->compress_pct, 0x46415354ull /* "FAST" */};
+    const struct fast_spec f = {.range = s->ar, .threads = threads > 4 ? threads : 4,
+                                .qd = PRECOND_WIPC_QD, .compress_pct = d->compress_pct,
+                                .seed = 0x46415354ull /* "FAST" */};
     struct json_object *json = NULL;
     const double c0 = ps_clock_s(s);
     int ret = fastprep_run(&ctx, &s->fast, &f, s->cfg.quiet ? NULL : "  ", d->random, &s->guard,
