@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "io/workload.h"
 #include "read/measure.h"
 
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv);
@@ -92,21 +93,41 @@ int cli_resume_merge(const char *cmd, struct json_object **doc, bool *resume_as_
 struct cli_opt;
 unsigned cli_resume_others(const struct cli_opt *opts, const unsigned *uses);
 
-/* CLI_CUSTOM parsers (options.h) shared by the commands: --precondition none|wipc|steady into an
- * enum wl_precondition; --purge METHOD into an enum purge_method. */
-int cli_parse_precondition(const char *value, void *target, char *err, size_t errlen);
-/* --tolerance PCT into a double fraction, --metrics LIST into a struct cli_metric_list (gate and
- * db compare: judge/gate.h's parsers as CLI_CUSTOM rows). */
+/* CLI_CUSTOM parsers (options.h) shared by the commands (--precondition:
+ * cli_parse_precondition_fast below). --tolerance PCT into a double fraction, --metrics LIST
+ * into a struct cli_metric_list (gate and db compare: judge/gate.h's parsers as CLI_CUSTOM
+ * rows). */
 struct cli_metric_list {
     enum meas_metric v[MEAS_N];
     int n;                     /* 0: none given (every metric) */
 };
 int cli_parse_tolerance(const char *value, void *target, char *err, size_t errlen);
 int cli_parse_metric_list(const char *value, void *target, char *err, size_t errlen);
+/* --purge METHOD into an enum purge_method. */
 int cli_parse_purge(const char *value, void *target, char *err, size_t errlen);
 /* --op PCT|RHO: a drive's over-provisioning, "28%" or the spare factor 0.28 ((raw - user) /
  * user), into a double spare factor in (0, 4]. */
 int cli_parse_op(const char *value, void *target, char *err, size_t errlen);
+/* --precondition none|wipc|steady|fast[:RHO] for the commands that take the fast pass (run,
+ * profile, quick, run-test, suite): the mode into *mode (fast is steady with the pass in WIPC's
+ * place), the pass asked into *fast and fast:RHO's spare factor into *fast_rho (0: not given).
+ * Put CLI_PRECONDITION_OPTS in the table: the two rows (--precondition, --op) with one text. */
+struct cli_precondition {
+    enum wl_precondition *mode;
+    bool *fast;
+    double *fast_rho;
+};
+int cli_parse_precondition_fast(const char *value, void *target, char *err, size_t errlen);
+#define CLI_PRECONDITION_FAST_HELP                                                               \
+    "fast[:RHO]: steady with a fast pass in WIPC's place\n  (RHO: the spare factor it assumes, "  \
+    "as --op; default the\n  simulator's; 0 on a file or zram, where no FTL is modelled)"
+#define CLI_PRECONDITION_OPTS(pc, op_rho, modes_help)                                            \
+    {"precondition", 0, CLI_CUSTOM, (pc), .parse = cli_parse_precondition_fast, .arg = "P",      \
+     .help = modes_help "\n" CLI_PRECONDITION_FAST_HELP},                                         \
+    {"op", 0, CLI_CUSTOM, (op_rho), .parse = cli_parse_op, .arg = "PCT|RHO", .help = CLI_OP_HELP}
+#define CLI_OP_HELP                                                                              \
+    "the drive's over-provisioning for --precondition fast:\n28% or the spare factor 0.28 "        \
+    "((raw - user) / user);\nrecorded with its source; a real drive needs it"
 /* --numa auto|off|N and --cpus LIST into a struct numa_request (device/numa.h). The two rows
  * are the same in every command that runs I/O (run, suite, run-test, profile, replay): put
  * CLI_PLACEMENT_OPTS(&cfg.numa) in its table. */

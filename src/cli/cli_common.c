@@ -225,10 +225,23 @@ int cli_parse_metric_list(const char *value, void *target, char *err, size_t err
     return m->n < 0 ? -1 : 0;
 }
 
-int cli_parse_precondition(const char *value, void *target, char *err, size_t errlen)
+int cli_parse_precondition_fast(const char *value, void *target, char *err, size_t errlen)
 {
-    if (wl_precondition_parse(value, target) != 0)
-        return errf(err, errlen, "want none, wipc or steady");
+    const struct cli_precondition *pc = target;
+    *pc->fast = !strncmp(value, "fast", 4) && (!value[4] || value[4] == ':');
+    *pc->fast_rho = 0;
+    if (!*pc->fast) {
+        if (wl_precondition_parse(value, pc->mode) != 0)
+            return errf(err, errlen, "want none, wipc, steady or fast[:RHO]");
+        return 0;
+    }
+    if (value[4] == ':') {
+        char *end = NULL;
+        *pc->fast_rho = strtod(value + 5, &end);
+        if (end == value + 5 || *end || !(*pc->fast_rho > 0 && *pc->fast_rho <= 4))
+            return errf(err, errlen, "fast:RHO: want a spare factor in (0, 4], e.g. fast:0.28");
+    }
+    *pc->mode = WL_PRECOND_STEADY;
     return 0;
 }
 

@@ -33,6 +33,9 @@ static int parse_qd(const char *value, void *target, char *err, size_t errlen)
     return wl_sweep_parse(value, 1, 65536, target, err, errlen);
 }
 
+/* --precondition (cli.h cli_parse_precondition_fast): the mode and the fast pass. */
+static struct cli_precondition precond = {&cfg.precondition, &cfg.fast.on, &cfg.fast.rho};
+
 static const struct cli_opt opts[] = {
     CLI_FLEET_OPTIONS(&fleet, "block device, file or sim:PRESET (presets below)"),
     {"size", 0, CLI_SIZE, &cfg.create_size, .arg = "SIZE",
@@ -44,13 +47,13 @@ static const struct cli_opt opts[] = {
      .help = "worker counts, e.g. 1,4 (default: the profile's)"},
     {"qd", 0, CLI_CUSTOM, &cfg.qd, .parse = parse_qd, .arg = "LIST",
      .help = "queue depths per worker, e.g. 1,2,4,8,16,32,64,128"},
-    {"precondition", 0, CLI_CUSTOM, &cfg.precondition, .parse = cli_parse_precondition,
-     .arg = "P",
-     .help = "steady: write the active range twice sequentially (WIPC) at\nthe point's "
-             "compressibility, let the stimulus precondition\nit (WDPC, see --wdpc-fills), then "
-             "run each point to SNIA\nsteady state and report its window (default);\nwipc: the "
-             "same WIPC, then a fixed --rounds per point (burst\nafter WIPC, not steady state);"
-             "\nnone: no writes first (burst / fresh-out-of-box figures)"},
+    CLI_PRECONDITION_OPTS(&precond, &cfg.fast.op_rho,
+                          "steady: write the active range twice sequentially (WIPC) at\nthe "
+                          "point's compressibility, let the stimulus precondition\nit (WDPC, see "
+                          "--wdpc-fills), then run each point to SNIA\nsteady state and report its "
+                          "window (default);\nwipc: the same WIPC, then a fixed --rounds per point "
+                          "(burst\nafter WIPC, not steady state);\nnone: no writes first (burst / "
+                          "fresh-out-of-box figures);"),
     {"purge", 0, CLI_CUSTOM, &cfg.purge, .parse = cli_parse_purge, .arg = "M",
      .help = "purge once before everything: auto | secure-erase | format |\nsanitize | discard "
              "| none (default none)"},

@@ -32,17 +32,20 @@ static const char *target_opt;
 static uint64_t figure_ns;
 static bool dry_run, as_json;
 
+/* --precondition (cli.h cli_parse_precondition_fast): the mode and the fast pass. */
+static struct cli_precondition precond = {&cfg.precondition, &cfg.fast.on, &cfg.fast.rho};
+
 static const struct cli_opt opts[] = {
     {"target", 't', CLI_STR, &target_opt, .arg = "T",
      .help = "block device, file or sim:PRESET (or the operand TARGET)"},
     {"time", 0, CLI_DURATION, &figure_ns, 1, 0, .arg = "D",
      .help = "measuring time per figure, after 1 s of ramp (default 5 s;\non a simulated drive "
              "virtual time)"},
-    {"precondition", 0, CLI_CUSTOM, &cfg.precondition, .parse = cli_parse_precondition,
-     .arg = "P",
-     .help = "none (default): burst figures, as CrystalDiskMark's;\nwipc: before each test, its "
-             "1 GiB written twice sequentially\n(16 GiB in all);\nsteady: WIPC, then each test "
-             "to SNIA steady state (long);\nevery figure says which state it was measured in"},
+    CLI_PRECONDITION_OPTS(&precond, &cfg.fast.op_rho,
+                          "none (default): burst figures, as CrystalDiskMark's;\nwipc: before "
+                          "each test, its 1 GiB written twice sequentially\n(16 GiB in all);\n"
+                          "steady: WIPC, then each test to SNIA steady state (long);\nevery "
+                          "figure says which state it was measured in;"),
     {"size", 0, CLI_SIZE, &cfg.create_size, .arg = "SIZE",
      .help = "create (or extend) a file target to SIZE (default for a new\nfile: 1 GiB)"},
     {"engine", 'e', CLI_STR, &cfg.engine_name, .arg = "NAME",

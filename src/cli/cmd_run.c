@@ -27,23 +27,8 @@ static int parse_remote(const char *value, void *target, char *err, size_t errle
                            sizeof(c->remotes) / sizeof(c->remotes[0]), err, errlen);
 }
 
-/* --precondition: none, wipc, steady, or fast (PROTOTYPE, issue 48: steady with the fast pass of
- * core/fastpass.h in WIPC's place; the simulated drive only). */
-static int parse_precondition(const char *value, void *target, char *err, size_t errlen)
-{
-    cfg.fast_pass = !strncmp(value, "fast", 4) && (!value[4] || value[4] == ':');
-    cfg.fast_rho = 0;
-    if (!cfg.fast_pass)
-        return cli_parse_precondition(value, target, err, errlen);
-    if (value[4] == ':') {
-        char *end = NULL;
-        cfg.fast_rho = strtod(value + 5, &end);
-        if (end == value + 5 || *end || !(cfg.fast_rho > 0 && cfg.fast_rho <= 4))
-            return errf(err, errlen, "fast:RHO: want a spare factor in (0, 4], e.g. fast:0.28");
-    }
-    *(enum wl_precondition *)target = WL_PRECOND_STEADY;
-    return 0;
-}
+/* --precondition (cli.h cli_parse_precondition_fast): the mode, the fast pass and fast:RHO. */
+static struct cli_precondition precond = {&cfg.precondition, &cfg.fast_pass, &cfg.fast_rho};
 
 static const struct cli_opt opts[] = {
     CLI_FLEET_OPTIONS(&fleet, "block device (/dev/nvme0n1, /dev/sdb, /dev/zram0), file, or\n"
@@ -70,18 +55,13 @@ static const struct cli_opt opts[] = {
     {"purge", 0, CLI_CUSTOM, &cfg.purge, .parse = cli_parse_purge, .arg = "METHOD",
      .help = "purge the drive first (docs/pts.md §1.1): auto, secure-erase,\nformat, sanitize, "
              "discard or none (default); the results\nsay whether it is SNIA-compliant"},
-    {"precondition", 0, CLI_CUSTOM, &cfg.precondition, .parse = parse_precondition,
-     .arg = "P",
-     .help = "how the drive is prepared before the rounds:\nnone (default): nothing; a flat "
-             "window is reported as\n  \"stable (fresh-out-of-box / burst)\", never steady "
-             "state;\nwipc: the active range written twice with sequential\n  128 KiB writes "
-             "(WIPC) at the workload's compressibility;\nsteady: WIPC, then the workload itself "
-             "(WDPC) until the fill\n  guard passes, then rounds to SNIA steady state;\nfast[:RHO]: "
-             "steady with a fast pass in WIPC's place\n  (RHO: the spare factor it assumes, as --op; "
-             "default the\n  simulator's; 0 on a file or zram, where no FTL is modelled)"},
-    {"op", 0, CLI_CUSTOM, &cfg.op_rho, .parse = cli_parse_op, .arg = "PCT|RHO",
-     .help = "the drive's over-provisioning for --precondition fast:\n28% or the spare factor "
-             "0.28 ((raw - user) / user);\nrecorded with its source; a real drive needs it"},
+    CLI_PRECONDITION_OPTS(&precond, &cfg.op_rho,
+                          "how the drive is prepared before the rounds:\nnone (default): nothing; "
+                          "a flat window is reported as\n  \"stable (fresh-out-of-box / burst)\", "
+                          "never steady state;\nwipc: the active range written twice with "
+                          "sequential\n  128 KiB writes (WIPC) at the workload's compressibility;"
+                          "\nsteady: WIPC, then the workload itself (WDPC) until the fill\n  guard "
+                          "passes, then rounds to SNIA steady state;"),
     {"no-layout", 0, CLI_FLAG, &cfg.no_layout,
      .help = "a workload that reads a file target reads its never-written\nparts as they are "
              "(default: they are written first with the\nrun's data, as fio lays out its "

@@ -51,6 +51,21 @@ static int parse_time_scale(const char *value, void *target, char *err, size_t e
     return positive(value, target, 1000, "want a factor above 0, e.g. 0.01", err, errlen);
 }
 
+/* --precondition: fast[:RHO] only (cli.h cli_parse_precondition_fast); the definitions say how
+ * each test is preconditioned otherwise. */
+static enum wl_precondition pc_mode;
+static struct cli_precondition precond = {&pc_mode, &cfg.fast.on, &cfg.fast.rho};
+
+static int parse_precondition(const char *value, void *target, char *err, size_t errlen)
+{
+    if (cli_parse_precondition_fast(value, target, err, errlen) != 0)
+        return -1;
+    if (!cfg.fast.on)
+        return errf(err, errlen, "want fast[:RHO] (the test definitions say how each test is "
+                    "preconditioned otherwise)");
+    return 0;
+}
+
 static const struct cli_opt suite_opts[] = {
     CLI_FLEET_OPTIONS(&fleet, "block device, file or sim:PRESET (writes: all tests write)"),
     {"size", 0, CLI_SIZE, &cfg.create_size, .arg = "SIZE",
@@ -63,6 +78,12 @@ static const struct cli_opt suite_opts[] = {
     {"purge", 0, CLI_CUSTOM, &cfg.purge, .parse = cli_parse_purge, .arg = "M",
      .help = "auto (default) | secure-erase | format | sanitize | discard |\nnone (discard and "
              "none are recorded as not SNIA-compliant)"},
+    {"precondition", 0, CLI_CUSTOM, &precond, .parse = parse_precondition, .arg = "P",
+     .help = "as each test's definition says (default), or\n" CLI_PRECONDITION_FAST_HELP
+             "\n  in the tests whose definitions allow it (fast_precondition);\n  the others "
+             "are refused"},
+    {"op", 0, CLI_CUSTOM, &cfg.fast.op_rho, .parse = cli_parse_op, .arg = "PCT|RHO",
+     .help = CLI_OP_HELP},
     {"round-time", 0, CLI_DURATION, &cfg.round_time_ns, 1, 0, .arg = "D",
      .help = "each element's length instead of the PTS's 60 s (quick\nchecks; the results are "
              "then marked non-compliant)"},

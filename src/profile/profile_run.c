@@ -42,6 +42,7 @@ struct pr_group {
     unsigned first_point, n_points;
     bool wdpc_done;               /* the stimulus has preconditioned the drive (steady) */
     const char *wdpc_end;         /* how that WDPC ended: "guard", "max_fills" */
+    struct steady_guard guard;    /* the fill guard for its WDPC (the fast pass's lag, or 1 fill) */
     unsigned wdpc_point;          /* the point whose stimulus did it */
     struct json_object *json;     /* owned by the document */
 };
@@ -92,6 +93,7 @@ struct profile_session {
     volatile sig_atomic_t *stop;
     struct sim_stats sim_last;
     struct drive_state state;     /* the drive's state now */
+    struct fast_prep fast;        /* --precondition fast: the target's FTL and spare factor */
     /* --resume: a simulated drive replays the points the stopped run had completed (quietly,
      * checked against the file); a real one keeps them (stored) */
     unsigned replay_points;       /* points replayed quietly: those before this index */
@@ -118,6 +120,12 @@ void profile_config_init(struct profile_config *cfg)
      * every simulated preset; --wdpc-fills changes it. */
     cfg->wdpc_fills = -1;
     cfg->wdpc_max_fills = 0;
+}
+
+/* A group's preparation in words: "fast" for a steady group under --precondition fast. */
+static const char *group_pre_name(const struct profile_session *s, const struct pr_group *g)
+{
+    return s->cfg.fast.on && g->pre == WL_PRECOND_STEADY ? "fast" : wl_precondition_name(g->pre);
 }
 
 static const char *precondition_of(const struct profile_session *s, const struct workload *wl,
@@ -192,6 +200,7 @@ static int plan_workload(struct profile_session *s, unsigned p, unsigned w, char
         g->workload = w;
         g->compress = cs.v[ci];
         precondition_of(s, base, &g->pre);
+        g->guard = STEADY_GUARD_DEFAULT;
         g->first_point = s->n_points;
         for (unsigned wi = 0; wi < ws.n; wi++) {
             for (unsigned qi = 0; qi < qs.n; qi++) {
@@ -305,6 +314,25 @@ static void time_limit_plan(struct profile_session *s)
         s->round_cap = k;
 }
 
+/* --precondition fast (profile_config.fast): the request checked, the target's spare factor
+ * chosen (core/fastprep.h), refused with --resume and on a whole-round engine, as run does.
+ * 0, or -1 with err. */
+static int fast_plan(struct profile_session *s, char *err, size_t errlen)
+{
+    const struct fast_request *r = &s->cfg.fast;
+    if (fastprep_check(r, err, errlen) != 0)
+        return -1;
+    if (!r->on)
+        return 0;
+    if (s->cfg.resume)
+        return errf(err, errlen, "--precondition fast: not with --resume "
+                    "(docs/fast-precondition.md)");
+    if (s->engine->flags & ENGINE_F_WHOLE_ROUND)
+        return errf(err, errlen, "--precondition fast: the %s engine runs whole rounds and cannot "
+                    "take the pass's offsets; use io_uring or libaio", s->engine->name);
+    return fastprep_choose(&s->target, r, &s->fast, err, errlen);
+}
+
 struct profile_session *profile_prepare(const struct profile_config *cfg, char *err,
                                         size_t errlen)
 {
@@ -338,6 +366,8 @@ struct profile_session *profile_prepare(const struct profile_config *cfg, char *
     if (run_place(&cfg->numa, &s->target, &s->place, err, errlen) != 0)
         goto fail;
     s->weight = run_target_weight(&s->target);   /* the plan reads sizes in full-size bytes */
+    if (fast_plan(s, err, errlen) != 0)
+        goto fail;
     for (unsigned p = 0; p < s->n_profiles; p++)
         for (unsigned w = 0; w < s->profiles[p].n; w++)
             if (plan_workload(s, p, w, err, errlen) != 0)
@@ -449,7 +479,7 @@ void profile_print_plan(const struct profile_session *s)
         wl_format(&s->points[gr->first_point].wl, spec, sizeof(spec));
         printf("  %-14s %-20s %3u%% compressible, %u point%s, precondition %s\n",
                profile_name_of(s, gr), workload_name_of(s, gr), gr->compress, gr->n_points,
-               gr->n_points == 1 ? "" : "s", wl_precondition_name(gr->pre));
+               gr->n_points == 1 ? "" : "s", group_pre_name(s, gr));
     }
     for (unsigned i = 0; i < s->n_plan_notes; i++)
         printf("  note: %s\n", s->plan_notes[i]);
@@ -467,7 +497,8 @@ void profile_print_plan(const struct profile_session *s)
     }
     if (wipc)
         printf(", plus %s (as long as the drive takes to write them)",
-               wdpc ? "WIPC and WDPC" : "WIPC");
+               s->cfg.fast.on ? (wdpc ? "the fast pass and WDPC" : "the fast pass")
+                              : (wdpc ? "WIPC and WDPC" : "WIPC"));
     printf("\n");
     if (s->cfg.time_limit_ns)
         print_time_limit(s);
@@ -585,8 +616,9 @@ static void doc_start(struct profile_session *s)
     jw_add(c, "compress_pct", sweep_json(&s->cfg.compress));
     jw_add(c, "workers", sweep_json(&s->cfg.workers));
     jw_add(c, "qd", sweep_json(&s->cfg.qd));
-    jw_add(c, "precondition", s->cfg.precondition ? jw_str(wl_precondition_name(s->cfg.precondition))
-                                               : NULL);
+    const char *pre = s->cfg.fast.on ? "fast"
+                      : s->cfg.precondition ? wl_precondition_name(s->cfg.precondition) : NULL;
+    jw_add(c, "precondition", pre ? jw_str(pre) : NULL);
     jw_add(c, "purge", jw_str(purge_method_name(s->cfg.purge)));
     jw_add(c, "round_time_s", s->cfg.round_time_ns ? jw_num((double)s->cfg.round_time_ns / 1e9) : NULL);
     jw_add(c, "max_rounds", s->cfg.max_rounds ? jw_int(s->cfg.max_rounds) : NULL);
@@ -601,8 +633,9 @@ static void doc_start(struct profile_session *s)
     /* How the drive is prepared: per group (groups[].wipc, groups[].wdpc); the mode here is the
      * command line's, or "per workload" when each workload's own key decides. */
     struct json_object *pc = json_object_new_object();
-    jw_add(pc, "mode", jw_str(s->cfg.precondition ? wl_precondition_name(s->cfg.precondition)
-                                             : "per workload"));
+    jw_add(pc, "mode", jw_str(s->cfg.fast.on ? "fast"
+                              : s->cfg.precondition ? wl_precondition_name(s->cfg.precondition)
+                                                    : "per workload"));
     jw_add(pc, "purge", NULL);
     jw_add(pc, "wipc", NULL);   /* per group: groups[].wipc */
     jw_add(pc, "per_group", jw_str("groups[].wipc and groups[].wdpc: each group's WIPC and WDPC"));
@@ -758,13 +791,47 @@ static struct run_ctx ctx_of(struct profile_session *s)
                             &s->state, s->stop, isatty(STDOUT_FILENO) && !s->cfg.quiet};
 }
 
+/* --precondition fast, a steady group: the fast pass in WIPC's place (core/fastprep.h), at the
+ * group's compressibility and its first point's workers (at least 4) x QD 32; its record is the
+ * group's "fast", its lag the group's guard (shortened for a random-writing stimulus only). */
+static int fast_group(struct profile_session *s, struct pr_group *g, struct run_ctx *ctx,
+                      char *err, size_t errlen)
+{
+    const struct workload *wl = &s->points[g->first_point].wl;
+    const unsigned workers = wl->workers > 4 ? wl->workers : 4;
+    const struct fast_spec f = {.range = g->range, .threads = workers, .qd = PRECOND_WIPC_QD,
+                                .compress_pct = g->compress, .seed = 48};
+    char who[160] = "";
+    const bool say = !s->cfg.quiet && g->first_point >= s->replay_points;
+    if (say) {
+        if (flush(s, true) != 0)
+            return errf(err, errlen, "%s", s->out.error);
+        snprintf(who, sizeof(who), "%s/%s %u%%: ", profile_name_of(s, g), workload_name_of(s, g),
+                 g->compress);
+    }
+    struct json_object *json = NULL;
+    double elapsed = 0;
+    const bool random = wl_writes(wl) && wl->random_pct == 100;
+    if (fastprep_run(ctx, &s->fast, &f, say ? who : NULL, random, &g->guard, &json, &elapsed,
+                     err, errlen) != 0)
+        return -1;
+    s->spent_s += elapsed;
+    jw_add(g->json, "fast", json);
+    return flush(s, true) == 0 ? 0 : errf(err, errlen, "%s", s->out.error);
+}
+
 /* WIPC for a group: its active range written PRECOND_WIPC_FILLS times, sequential 128 KiB, at
- * the group's compressibility. */
+ * the group's compressibility (the fast pass instead for a steady group under
+ * --precondition fast: fast_group). */
 static int precondition_group(struct profile_session *s, struct pr_group *g, char *err,
                               size_t errlen)
 {
     struct run_ctx ctx = ctx_of(s);
     ctx.live = ctx.live && g->first_point >= s->replay_points;   /* replays are quiet */
+    if (s->cfg.fast.on && g->pre == WL_PRECOND_STEADY) {
+        s->state.active_bytes = (double)g->range.len * s->weight;
+        return fast_group(s, g, &ctx, err, errlen);
+    }
     struct wipc_spec w = WIPC_SPEC_DEFAULT(g->range, g->compress);
     if (!s->cfg.quiet && g->first_point >= s->replay_points) {
         char b[32];
@@ -966,7 +1033,7 @@ static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_po
 {
     struct pr_group *g = &s->groups[pt->group];
     const struct steady_criteria crit = STEADY_CRITERIA_SNIA;
-    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+    const struct steady_guard guard = g->guard;
     struct json_object *w = json_object_new_object();
     jw_add(w, "min_fills", jw_num(wdpc_fills_of(s)));
     jw_add(w, "max_fills", jw_num(wdpc_max_fills_of(s)));
@@ -1067,7 +1134,7 @@ static void point_header_json(struct profile_session *s, unsigned index, uint64_
     jw_add(pt->json, "workers", jw_int(pt->wl.workers));
     jw_add(pt->json, "qd", jw_int(pt->wl.qd));
     jw_add(pt->json, "effective_qd", jw_int((int64_t)pt->wl.workers * pt->wl.qd));
-    jw_add(pt->json, "precondition", jw_str(wl_precondition_name(g->pre)));
+    jw_add(pt->json, "precondition", jw_str(group_pre_name(s, g)));
     jw_add(pt->json, "measure", jw_str(g->pre == WL_PRECOND_STEADY ? "steady" : "fixed"));
     jw_add(pt->json, "spec", jw_str(spec));
     jw_add(pt->json, "stimulus", results_workload_json(&pt->wl, NULL));   /* as a run's "workload" */
@@ -1085,7 +1152,7 @@ static void point_verdict(const struct profile_session *s, const struct pr_point
                           unsigned rounds, struct ds_verdict *v)
 {
     const struct pr_group *g = &s->groups[pt->group];
-    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+    const struct steady_guard guard = g->guard;
     const bool writes = wl_writes(&pt->wl);
     if (g->pre == WL_PRECOND_STEADY) {
         struct steady_guard_result inherited;
@@ -1097,7 +1164,8 @@ static void point_verdict(const struct profile_session *s, const struct pr_point
             inherited.max_deviation = inherited.passed ? 0 : 1;
             use = &inherited;
         }
-        ds_judge(DS_PREP_STEADY, writes, rule_ok, use, &guard, rounds, v);
+        ds_judge(s->cfg.fast.on ? DS_PREP_FAST : DS_PREP_STEADY, writes, rule_ok, use, &guard,
+                 rounds, v);
         if (writes && !guarded && !use->passed)
             snprintf(v->reason, sizeof(v->reason), "the group's WDPC (point %u) ended at its "
                      "maximum of %g fills while the drive was still changing", g->wdpc_point,
@@ -1126,7 +1194,7 @@ static void point_record(struct profile_session *s, struct pr_point *pt,
 {
     const struct pr_group *g = &s->groups[pt->group];
     const struct steady_criteria crit = STEADY_CRITERIA_SNIA;
-    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+    const struct steady_guard guard = g->guard;
     unsigned a = 1, b = n;
     if (g->pre == WL_PRECOND_STEADY) {
         b = steady_round ? steady_round : n;
@@ -1235,7 +1303,7 @@ static int run_point(struct profile_session *s, unsigned index, char *err, size_
     const unsigned max = max_rounds_of(s, g->pre);
     const uint64_t round_ns = round_ns_of(s, &pt->wl);
     const struct steady_criteria crit = STEADY_CRITERIA_SNIA;
-    const struct steady_guard guard = STEADY_GUARD_DEFAULT;
+    const struct steady_guard guard = g->guard;
 
     point_header_json(s, index, round_ns);
     if (time_up(s)) {
@@ -1600,7 +1668,7 @@ static void group_begin(struct profile_session *s, struct pr_group *gr)
     jw_add(gr->json, "profile", jw_str(profile_name_of(s, gr)));
     jw_add(gr->json, "workload", jw_str(workload_name_of(s, gr)));
     jw_add(gr->json, "compress_pct", jw_int(gr->compress));
-    jw_add(gr->json, "precondition", jw_str(wl_precondition_name(gr->pre)));
+    jw_add(gr->json, "precondition", jw_str(group_pre_name(s, gr)));
     jw_add(gr->json, "points", jw_int(gr->n_points));
     json_object_array_add(s->groups_json, gr->json);
     if (gr->pre == WL_PRECOND_NONE && s->cfg.purge == PURGE_NONE)

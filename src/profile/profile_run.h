@@ -28,6 +28,10 @@
  *           reports their average.
  *   none    nothing is written first: fresh-out-of-box / burst figures on the drive as it is
  *           (a purge before, --purge, makes that state known).
+ *   fast    (--precondition fast[:RHO], --op; profile_config.fast) steady with core/fastprep.h's
+ *           pass in WIPC's place, recorded per group ("fast" beside "wipc"); the WDPC and the
+ *           guard follow, its lag shortened only for a random-writing stimulus (the pass models
+ *           uniform random writes); a read-only group reads the drive as the pass left it.
  * The effective queue depth (workers x QD) is recorded with every point, and each series of
  * queue depths (one workload, compressibility and worker count) gets its saturation point
  * (saturation.h). Results: schema "ptsbench.profile" (reports/results-schema.md), rewritten
@@ -57,6 +61,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/fastprep.h"
 #include "device/numa.h"
 #include "device/purge.h"
 
@@ -77,6 +82,8 @@ struct profile_config {
     unsigned n_specs;
     struct wl_sweep compress, workers, qd;   /* n = 0: each workload's sweep, else its value */
     enum wl_precondition precondition;       /* DEFAULT: the workload's key, else steady */
+    struct fast_request fast;                /* --precondition fast: steady groups get the
+                                                fast pass in WIPC's place (above) */
     enum purge_method purge;                 /* once, before everything (default none) */
     uint64_t round_time_ns;           /* 0: the workload's runtime, else 60 s */
     unsigned max_rounds;              /* 0: 25 for steady, 1 for a fixed measurement */

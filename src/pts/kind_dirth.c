@@ -260,6 +260,11 @@ int pts_kind_dirth(struct pts_session *s, const struct pts_def *d, uint32_t sub_
     (void)sub_bs;   /* one subtest: the kind's own stimuli */
     if (d->purge && ps_do_purge(s, sub, err, errlen) != 0)
         return -1;
+    if (s->cfg.fast.on) {   /* the fast pass before its own preconditioning (pts_run.c) */
+        int f = ps_do_fast(s, d, d->pc_threads, "fast", sub, err, errlen);
+        if (f != 0)
+            return f;
+    }
     ps_stimulus_begins(s, true);
     int st = dirth_precondition(s, d, sub, err, errlen);
     if (st != 0)

@@ -69,6 +69,11 @@ int pts_kind_hir(struct pts_session *s, const struct pts_def *d, uint32_t sub_bs
     (void)sub_bs;   /* one subtest: the kind's own stimuli */
     if (d->purge && ps_do_purge(s, sub, err, errlen) != 0)
         return -1;
+    if (s->cfg.fast.on) {   /* the fast pass before its own preconditioning (pts_run.c) */
+        int f = ps_do_fast(s, d, ps_def_threads(s, d), "fast", sub, err, errlen);
+        if (f != 0)
+            return f;
+    }
     ps_stimulus_begins(s, true);   /* HIR preconditions with its own stimulus (PTS-E 1.1 §11.2.3) */
     struct element_pool *ep = xcalloc(1, sizeof(*ep));
     int st = ps_element_open(s, d->mixes[0], d->bss[0], d->random, ps_def_threads(s, d), ps_def_qd(s, d),

@@ -216,7 +216,7 @@ static void fill_guard_note(struct pts_session *s, const struct pts_def *d,
                             char *line, size_t len)
 {
     const struct steady_criteria c = STEADY_CRITERIA_SNIA;
-    const struct steady_guard g = STEADY_GUARD_DEFAULT;
+    const struct steady_guard g = s->guard;   /* the fast pass's lag after it (ps_do_fast) */
     struct steady_guard_result gr;
     if (steady_guard_eval(tk->v[0], fills, tk->n, w, &c, &g, &gr) != 0)
         return;
@@ -228,8 +228,8 @@ static void fill_guard_note(struct pts_session *s, const struct pts_def *d,
         return;
     if (!gr.evaluated)
         snprintf(line, len, "  [%s] fill guard (ptsbench's, for information): the test loop "
-                 "had written %.2f fills since WIPC before the window; a transient cannot be "
-                 "ruled out", d->name, gr.fills_before);
+                 "had written %.2f fills since %s before the window; a transient cannot be "
+                 "ruled out", d->name, gr.fills_before, s->cfg.fast.on ? "the fast pass" : "WIPC");
     else
         snprintf(line, len, "  [%s] fill guard (ptsbench's, for information): %s (5-round "
                  "averages over the last fill within %.1f%% of the window's, limit %.0f%%)",
@@ -313,7 +313,11 @@ static int subtest_prepare(struct pts_session *s, const struct pts_def *d, uint3
     }
     if (*s->stop)
         return 1;
-    if (d->wipc && !was) {
+    if (s->cfg.fast.on && !was) {   /* in WIPC's place (the definition allows it: pts_run.c) */
+        int w = ps_do_fast(s, d, ps_def_threads(s, d), "precondition", sub, err, errlen);
+        if (w != 0)
+            return w;
+    } else if (d->wipc && !was) {
         int w = do_wipc(s, d, d->wipc_bs ? d->wipc_bs : sub_bs, sub, err, errlen);
         if (w != 0)
             return w;
@@ -322,9 +326,10 @@ static int subtest_prepare(struct pts_session *s, const struct pts_def *d, uint3
     }
     if (*s->stop)
         return 1;
-    /* After WIPC the test loop is the WDPC (PTS step 3); WSAT writes from the purged drive. */
+    /* After WIPC (or the fast pass) the test loop is the WDPC (PTS step 3); WSAT writes from
+     * the purged drive. */
     if (!was)
-        ps_stimulus_begins(s, d->wipc);
+        ps_stimulus_begins(s, d->wipc || s->cfg.fast.on);
     return 0;
 }
 
@@ -476,7 +481,8 @@ static int round_judge(struct pts_session *s, struct subtest_loop *L, unsigned r
     struct json_object *ssj = ps_steady_json(d, L->sub_bs, L->win, d->n_track, L->steady_round,
                                           round, L->max_rounds);
     L->guard[0] = '\0';
-    if (L->steady_round && d->wipc)   /* ptsbench's fill guard, for information */
+    /* ptsbench's fill guard, for information */
+    if (L->steady_round && (d->wipc || s->cfg.fast.on))
         fill_guard_note(s, d, &L->tk, L->fills, &L->win[0], ssj, L->guard, sizeof(L->guard));
     json_object_object_add(L->sub, "steady_state", ssj);
     return 0;

@@ -227,6 +227,29 @@ static int set_wipc_bs(void *obj, const char *v, char *why, size_t wl)
     return 0;
 }
 
+/* fast_precondition = allowed | refused: WHY (the WHY is what run-test says when refusing). */
+static int set_fast_precondition(void *obj, const char *v, char *why, size_t wl)
+{
+    struct pts_def *d = obj;
+    if (!strcmp(v, "allowed")) {
+        d->fast_allowed = true;
+        d->fast_why[0] = '\0';
+        return 0;
+    }
+    if (!strncmp(v, "refused:", 8)) {
+        const char *r = v + 8;
+        while (*r == ' ')
+            r++;
+        if (*r && strlen(r) < sizeof(d->fast_why)) {
+            d->fast_allowed = false;
+            str_copy(d->fast_why, sizeof(d->fast_why), r);
+            return 0;
+        }
+    }
+    return errf(why, wl, "want allowed, or refused: WHY (under %zu characters)",
+                sizeof(d->fast_why));
+}
+
 static int set_mixes(void *obj, const char *v, char *why, size_t wl)
 {
     struct pts_def *d = obj;
@@ -350,6 +373,9 @@ static const struct key_row def_rows[] = {
     FN("wipc_bs", set_wipc_bs, "SIZE | element", "block size of the WIPC writes (element: the "
        "subtest's)"),
     U("wipc_fills", wipc_fills, 1, 100, "times the active range is written by WIPC"),
+    FN("fast_precondition", set_fast_precondition, "allowed | refused: WHY",
+       "--precondition fast: allowed (the test preconditions with uniform random "
+       "writes: the pass in WIPC's place), or refused: why not"),
     C("subtests", subtests, subtests_choices,
       "bs: purge, WIPC and the loops again for each block size (TP)"),
     C("access", random, access_choices, "the test's accesses"),
@@ -580,6 +606,8 @@ int pts_def_load(const char *name, const char *spec, const char *const *dirs,
     str_copy(out->source, sizeof(out->source), path);
     out->wipc_fills = 2;
     out->wipc_bs = 128 * 1024;
+    str_copy(out->fast_why, sizeof(out->fast_why),
+             "its definition does not say fast_precondition = allowed");
     out->random = true;
     out->element_ns = 60ull * 1000000000ull;
     out->max_rounds = 25;

@@ -67,6 +67,9 @@ struct pts_def {
     char source[256];         /* file it came from */
     bool purge;
     bool wipc;
+    bool fast_allowed;        /* fast_precondition = allowed: --precondition fast may run the
+                                 fast pass in WIPC's place (its stimulus writes at random) */
+    char fast_why[160];       /* fast_precondition = refused: WHY (the reason said when asked) */
     uint32_t wipc_bs;         /* 0 = element */
     unsigned wipc_fills;
     enum pts_subtests subtests;

@@ -269,7 +269,12 @@ void pts_preparation_text(const struct pts_def *d, const struct pts_timing *t, c
         }
         break;
     }
-    snprintf(buf, len, "%s, %s", d->purge ? "purge" : "no purge", what);
+    if (t->fast && d->kind == PTS_KIND_STANDARD)
+        snprintf(what, sizeof(what), "the fast pass in WIPC's place (--precondition fast), then "
+                 "the test loop as the WDPC");
+    snprintf(buf, len, "%s, %s%s", d->purge ? "purge" : "no purge",
+             t->fast && d->kind != PTS_KIND_STANDARD ? "the fast pass (--precondition fast), "
+                                                     : "", what);
 }
 
 void pts_loop_text(const struct pts_def *d, const struct pts_timing *t, char *buf, size_t len)

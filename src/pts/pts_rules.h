@@ -101,6 +101,7 @@ struct pts_timing {
     uint64_t max_time_ns;         /* capacity-stopped tests: the time limit in force */
     double stop_capacity;         /* capacity-stopped tests: x user capacity in force */
     unsigned threads, qd;         /* the test's outstanding I/O (HIR: its preconditioning) */
+    bool fast;                    /* --precondition fast: the fast pass in WIPC's place */
 };
 
 /* An upper bound of the test's measuring time in seconds, from its definition (purge and WIPC

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/metrics.h"
+#include "core/precondition.h"
 #include "core/results.h"
 #include "core/run.h"
 #include "core/worker.h"
@@ -46,6 +47,27 @@ void ps_note(struct pts_session *s, const char *fmt, ...)
 }
 
 static void time_limit_plan(struct pts_session *s);
+
+/* --precondition fast (pts_config.fast): the request checked (core/fastprep.h), refused with
+ * --resume and on a whole-round engine as run refuses it, and for a test whose definition does
+ * not allow it: "tp: WHY" (fast_precondition). 0, or -1 with err; nothing is written. */
+static int fast_refuse(struct pts_session *s, char *err, size_t errlen)
+{
+    const struct fast_request *r = &s->cfg.fast;
+    s->guard = STEADY_GUARD_DEFAULT;
+    if (fastprep_check(r, err, errlen) != 0)
+        return -1;
+    if (!r->on)
+        return 0;
+    if (s->cfg.resume)
+        return errf(err, errlen, "--precondition fast: not with --resume "
+                    "(docs/fast-precondition.md)");
+    for (unsigned i = 0; i < s->n_defs; i++)
+        if (!s->defs[i].fast_allowed)
+            return errf(err, errlen, "--precondition fast: %s: %s", s->defs[i].name,
+                        s->defs[i].fast_why);
+    return 0;
+}
 
 struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t errlen)
 {
@@ -83,6 +105,8 @@ struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t 
         goto fail;
     }
 
+    if (fast_refuse(s, err, errlen) != 0)
+        goto fail;
     if (run_select_engine(cfg->engine_name, cfg->target_path, &s->engine, err, errlen) != 0)
         goto fail;
     if (cfg->create_size && cfg->target_path && sim_target_is(cfg->target_path)) {
@@ -101,6 +125,13 @@ struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t 
         goto fail;
     }
     if (cfg->resume && run_resume_same_target(cfg->resume, &s->target, err, errlen) != 0)
+        goto fail;
+    if (cfg->fast.on && (s->engine->flags & ENGINE_F_WHOLE_ROUND)) {
+        errf(err, errlen, "--precondition fast: the %s engine runs whole rounds and cannot take "
+             "the pass's offsets; use io_uring or libaio", s->engine->name);
+        goto fail;
+    }
+    if (cfg->fast.on && fastprep_choose(&s->target, &cfg->fast, &s->fast, err, errlen) != 0)
         goto fail;
     if (run_check_safety(&s->target, true, cfg->destructive, cfg->overwrite_signatures, err,
                          errlen) != 0)
@@ -236,6 +267,7 @@ void ps_def_timing(const struct pts_session *s, const struct pts_def *d, struct 
 {
     memset(t, 0, sizeof(*t));
     t->time_scale = s->cfg.time_scale;
+    t->fast = s->cfg.fast.on;
     t->element_ns = ps_def_element_ns(s, d);
     t->max_rounds = ps_def_max_rounds(s, d);
     t->elements_per_round = elements_per_round(s, d);
@@ -316,9 +348,9 @@ void pts_print_plan(const struct pts_session *s)
     pts_format_duration(total, tt, sizeof(tt));
     pts_format_duration(total_likely, tl, sizeof(tl));
     printf("  estimated duration: about %s (steady state at round %u, the earliest the 5-round "
-           "window allows), at most %s of %s time, plus purge, WIPC and each element's drain of "
+           "window allows), at most %s of %s time, plus purge, %s and each element's drain of "
            "its in-flight I/O\n", tl, PTS_LIKELY_ROUND, tt,
-           s->target.sim ? "virtual" : "measuring");
+           s->target.sim ? "virtual" : "measuring", s->cfg.fast.on ? "the fast pass" : "WIPC");
     if (s->cfg.time_limit_ns) {
         char lim[64];
         pts_format_duration((double)s->cfg.time_limit_ns / 1e9, lim, sizeof(lim));
@@ -485,6 +517,26 @@ struct run_ctx ps_ctx(struct pts_session *s)
 {
     return (struct run_ctx){&s->target, s->fd, s->out_dir, s->engine, s->weight, &s->sim_last,
                             &s->state, s->stop, s->tty && !s->cfg.quiet};
+}
+
+int ps_do_fast(struct pts_session *s, const struct pts_def *d, unsigned threads,
+               const char *key, struct json_object *sub, char *err, size_t errlen)
+{
+    struct run_ctx ctx = ps_ctx(s);
+    const struct fast_spec f = {.range = s->ar, .threads = threads > 4 ? threads : 4,
+                                .qd = PRECOND_WIPC_QD, .compress_pct = d->compress_pct,
+                                .seed = 0x46415354ull /* "FAST" */};
+    struct json_object *json = NULL;
+    const double c0 = ps_clock_s(s);
+    int ret = fastprep_run(&ctx, &s->fast, &f, s->cfg.quiet ? NULL : "  ", d->random, &s->guard,
+                           &json, NULL, err, errlen);
+    s->prep_s += ps_clock_s(s) - c0;
+    if (ret != 0)
+        return ret;
+    if (!strcmp(key, "precondition"))
+        json_object_object_add(json, "kind", json_object_new_string("fast"));
+    json_object_object_add(sub, key, json);
+    return ps_flush_or_fail(s, true, err, errlen) != 0 ? -1 : 0;
 }
 
 int ps_do_purge(struct pts_session *s, struct json_object *sub, char *err, size_t errlen)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/fastprep.h"
 #include "device/numa.h"
 #include "device/purge.h"
 
@@ -40,6 +41,9 @@ struct pts_config {
     struct json_object *resume;    /* --resume: the stopped suite's results (not owned) */
     bool resume_as_is;             /* --resume-as-is: an interrupted test goes on where it was */
     struct numa_request numa;      /* --numa, --cpus (device/numa.h) */
+    struct fast_request fast;      /* --precondition fast: the fast pass in WIPC's place in the
+                                      tests whose definitions allow it (fast_precondition), the
+                                      others refused before anything is written */
     int argc;
     char **argv;
 };

@@ -67,6 +67,9 @@ struct pts_session {
     struct drive_state state;      /* the drive's state now (drive_state.h) */
     bool stimulus_is_wdpc;         /* the current stimulus preconditions the drive (after WIPC,
                                       or HIR's / DIRTH's own preconditioning) */
+    struct fast_prep fast;         /* --precondition fast: the target's FTL and spare factor */
+    struct steady_guard guard;     /* the fill guard after the test's preparation (the fast
+                                      pass's lag, else STEADY_GUARD_DEFAULT) */
     /* --resume (pts_run.h) */
     unsigned replay_tests;         /* simulated drive: tests replayed quietly, those before it */
     bool keep_stored;              /* real target: complete tests come from the file */
@@ -108,6 +111,11 @@ int ps_flush_or_fail(struct pts_session *s, bool force, char *err, size_t errlen
 /* The shared steps' view of the session (core/steps.h). */
 struct run_ctx ps_ctx(struct pts_session *s);
 int ps_do_purge(struct pts_session *s, struct json_object *sub, char *err, size_t errlen);
+/* --precondition fast: the pass (core/fastprep.h) at max(threads, 4) x QD 32, its record into
+ * sub[key] ("precondition", kind "fast", where the standard kind's WIPC record would be; "fast"
+ * beside HIR's and DIRTH's own preconditioning), s->guard its lag. 0, 1 interrupted, -1. */
+int ps_do_fast(struct pts_session *s, const struct pts_def *d, unsigned threads,
+               const char *key, struct json_object *sub, char *err, size_t errlen);
 int ps_element_open(struct pts_session *s, unsigned mix, uint32_t bs, bool random,
                         unsigned threads, unsigned qd, unsigned compress, uint64_t seed,
                         const char *extra, struct element_pool *ep, char *err, size_t errlen);

@@ -372,6 +372,9 @@ static void suite_doc_start(struct pts_session *s)
     if (s->target.memory_fs[0])   /* --allow-memory-target */
         ps_note(s, "%s is on %s: the figures measure memory, not a drive", s->target.path,
                 s->target.memory_fs);
+    if (s->cfg.fast.on)   /* the tests' "precondition" (kind fast) or "fast" records say more */
+        ps_note(s, "--precondition fast: the fast pass (docs/fast-precondition.md) prepared the "
+                "drive, not the PTS's preconditioning");
     json_object_object_add(s->doc, "time_scale", jw_num(s->cfg.time_scale > 0 ? s->cfg.time_scale : 1));
     if (s->cfg.time_limit_ns) {   /* --time-limit: the limit and the plan's cut */
         struct json_object *tl = json_object_new_object();
