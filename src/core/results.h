@@ -121,6 +121,7 @@ struct results_fast {
     const char *unit_basis;        /* which of the stimulus's sizes it is (NULL: not recorded) */
     const char *stimulus_random_map;   /* what the stimulus after the pass draws with (NULL:
                                           no random offsets) */
+    double wdpc_min_fills;         /* WDPC's floor set to the guard's shorter lag (0: unchanged) */
     double bytes, fills;           /* full-size bytes written; fills of the active range */
     double elapsed_s;              /* virtual seconds on a simulated drive, else wall-clock */
     double wall_s;                 /* wall-clock seconds; 0: not measured */

@@ -973,6 +973,17 @@ static void run_fast_record(struct run_record *rec, struct results_fast *f, stru
         run_fast_check(rec, f);
     }
     ds_guard_lag(rec->prep, rec->ftl, f->sim_checked ? f->sim_ok : true, &rec->cfg.guard);
+    /* WDPC's floor (1 fill by default) is the guard's lag of 1 fill written again: after a pass
+     * whose lag is shorter (steady.h STEADY_GUARD_LAG_FAST) it follows the lag, unless
+     * --wdpc-fills asked for another value; the guard still decides when WDPC ends */
+    if (rec->cfg.guard.lag_fills < rec->cfg.wdpc_min_fills &&
+        rec->cfg.wdpc_min_fills == PRECOND_WDPC_MIN_FILLS) {
+        rec->cfg.wdpc_min_fills = rec->cfg.guard.lag_fills;
+        f->wdpc_min_fills = rec->cfg.guard.lag_fills;
+        if (!rec->cfg.quiet)
+            printf("  WDPC: at least %g fill after the fast pass (the guard's lag; %g without "
+                   "the pass)\n", rec->cfg.guard.lag_fills, PRECOND_WDPC_MIN_FILLS);
+    }
     if (rec->fast_json)
         json_object_put(rec->fast_json);
     rec->fast_json = results_fast_json(f, m);

@@ -7,7 +7,9 @@
  *     one (the workload record's spec says random_map=off, the pass's record says why, the plan
  *     says so); a workload naming its map (norandommap=0: always) keeps it;
  *   - a file whose range holds too few units for max(workers, 4) shares: fewer threads, said in
- *     the record and on the console.
+ *     the record and on the console;
+ *   - WDPC's floor after a checked pass: the guard's lag (0.5 fill), not the default 1 fill; a
+ *     --wdpc-fills given is kept.
  * On the code before this change the pass wrote 4 KiB units at the stimulus's workers and the
  * stimulus kept its map: every case fails there. A few seconds. */
 #include <stdarg.h>
@@ -95,6 +97,9 @@ static void test_stimulus_without_map(void **state)
     assert_non_null(strstr(said, "off after the fast pass"));
     assert_non_null(strstr(text, "the stimulus draws without a random map after the fast pass"));
     assert_true(json_num(doc, "preconditioning.fast.unit_bytes") == 4096);
+    /* --wdpc-fills 0.05 given: kept (test_wdpc_floor_follows_the_lag) */
+    assert_true(json_num(doc, "preconditioning.wdpc.min_fills") == 0.05);
+    assert_null(json_at(doc, "preconditioning.fast.wdpc_min_fills"));
     free(text);
     json_object_put(doc);
 
@@ -123,12 +128,37 @@ static void test_small_range_fewer_threads(void **state)
     json_object_put(doc);
 }
 
+/* WDPC's floor follows the guard's lag after a checked pass (0.5 fill, not the default 1);
+ * a --wdpc-fills given keeps its value (test_stimulus_without_map gives 0.05). */
+static void test_wdpc_floor_follows_the_lag(void **state)
+{
+    (void)state;
+    char out[512];
+    snprintf(out, sizeof(out), "%s/floor", dir);
+    char *argv[] = {"ptsbench", "run", "--target", SIM_TARGET, "--workload",
+                    "rw=randwrite,bs=4k,qd=32,workers=2", "--purge", "auto", "--precondition",
+                    "fast", "--wdpc-max-fills", "1", "--rounds", "2", "--round-time", "2s",
+                    "--quiet", "--out", out, NULL};
+    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+    assert_non_null(doc);
+    printf("  floor: lag %g, WDPC min %g, %g fills, ended %s\n",
+           json_num(doc, "steady_state.guard.lag_fills"),
+           json_num(doc, "preconditioning.wdpc.min_fills"),
+           json_num(doc, "preconditioning.wdpc.fills"),
+           json_str_at(doc, "preconditioning.wdpc.ended"));
+    assert_true(json_num(doc, "steady_state.guard.lag_fills") == 0.5);
+    assert_true(json_num(doc, "preconditioning.wdpc.min_fills") == 0.5);
+    assert_true(json_num(doc, "preconditioning.fast.wdpc_min_fills") == 0.5);
+    json_object_put(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_database_mix_writes_8k_units),
         cmocka_unit_test(test_stimulus_without_map),
         cmocka_unit_test(test_small_range_fewer_threads),
+        cmocka_unit_test(test_wdpc_floor_follows_the_lag),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
