@@ -208,7 +208,7 @@ static int fp_run(const struct sim_params *p, unsigned workers, enum fp_mode mod
 static void fp_verdict(const struct fp_result *r, double plateau, double lag)
 {
     const struct steady_criteria c = STEADY_CRITERIA_SNIA;
-    const struct steady_guard g = {lag, STEADY_GUARD_DEFAULT.band_frac};
+    const struct steady_guard g = {lag, STEADY_GUARD_DEFAULT.band_frac, NULL};
     struct steady_window w;
     struct steady_guard_result gr;
     unsigned at = steady_first_guarded(r->y, r->fills, r->n, 1, &c, lag > 0 ? &g : NULL, &w, &gr);
