@@ -13,6 +13,55 @@ double fastpass_invalid_share(double rho, unsigned r, unsigned n_regions)
     return fastgen_invalid_share(rho, r, n_regions);
 }
 
+/* The size of wl's writes that most I/Os take (bssplit: the largest weight, the smaller size on
+ * a tie), and whether the writes draw sizes from a range (bsrange). */
+static uint32_t write_size_of(const struct workload *wl, bool *ranged)
+{
+    const struct wl_bs *b = wl->n_bs_write ? wl->bs_write : wl->bs;
+    const unsigned n = wl->n_bs_write ? wl->n_bs_write : wl->n_bs;
+    *ranged = wl->bsrange_hi[1] || (!wl->n_bs_write && wl->bsrange_hi[0]);
+    uint32_t size = 0, weight = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (b[i].weight > weight || (b[i].weight == weight && b[i].size < size)) {
+            size = b[i].size;
+            weight = b[i].weight;
+        }
+    return size;
+}
+
+uint32_t fastpass_unit_of(const struct workload *wl, uint64_t range_start, const char **how)
+{
+    bool ranged = false;
+    const uint32_t size = write_size_of(wl, &ranged);
+    const unsigned n = wl->n_bs_write ? wl->n_bs_write : wl->n_bs;
+    uint32_t unit = size <= FASTPASS_UNIT ? FASTPASS_UNIT
+                                          : (size + FASTPASS_UNIT - 1) / FASTPASS_UNIT * FASTPASS_UNIT;
+    const char *h = ranged  ? "the smallest of the stimulus's write sizes (bsrange)"
+                    : n > 1 ? "the most frequent of the stimulus's write sizes (bssplit)"
+                            : "the stimulus's write size";
+    if (size < FASTPASS_UNIT)
+        h = "4 KiB (the smallest unit; the stimulus's writes are smaller)";
+    else if (size % FASTPASS_UNIT)
+        h = "the stimulus's write size rounded up to 4 KiB";
+    if (range_start % unit) {
+        unit = FASTPASS_UNIT;
+        h = "4 KiB (the active range does not start on a multiple of the stimulus's write size)";
+    }
+    if (how)
+        *how = h;
+    return unit;
+}
+
+unsigned fastpass_threads(unsigned workers, uint64_t units, bool *reduced)
+{
+    unsigned t = workers > FASTPASS_MIN_THREADS ? workers : FASTPASS_MIN_THREADS;
+    const uint64_t most = units / FASTPASS_REGIONS;
+    *reduced = t > most;
+    if (t > most)
+        t = most ? (unsigned)most : 1;
+    return t;
+}
+
 /* The closed loop: qd completion times, the earliest first (a binary min-heap). */
 struct fp_loop {
     struct sim_world *w;
@@ -89,6 +138,7 @@ int fastpass_sim(struct sim_world *w, uint64_t offset, uint64_t len, double rho,
     w->now = end;
     out->t_end = end;
     out->units_written = l.issued;
+    out->unit_bytes = FASTPASS_UNIT;
     free(l.t);
     return rc;
 }

@@ -8,7 +8,8 @@
  * invalidated with share fastpass_invalid_share(rho, r) = 1 - v_gc^(1 - x_r).
  *
  * Two ways to issue it: `run --precondition fast` through the run's engine on any target
- * (core/steps.h step_fast, which fills struct fastpass_result), and fastpass_sim, straight into
+ * (core/steps.h step_fast, which fills struct fastpass_result; units of the stimulus's write
+ * size, fastpass_unit_of, at fastpass_threads x QD 32), and fastpass_sim, straight into
  * a simulated drive in a closed loop of qd outstanding 4 KiB writes from the drive's virtual
  * clock, advancing the clock to the last completion (no engine: for the model's tests).
  * Promises: fastpass_invalid_share is pure; the pass writes every unit of the range fresh once
@@ -22,17 +23,32 @@
 
 #include "device/target.h"
 #include "io/fastgen.h"
+#include "io/workload.h"
 
 #define FASTPASS_REGIONS FASTGEN_REGIONS
-#define FASTPASS_UNIT 4096u
+#define FASTPASS_UNIT 4096u          /* the smallest unit the pass writes */
+#define FASTPASS_MIN_THREADS 4u      /* the pass's threads: max(stimulus workers, this) x QD 32 */
+
+/* The unit the pass writes for stimulus wl (each unit a whole extent the stimulus's writes
+ * overwrite, so a read of one lies in one physical place, as after the stimulus): the writes'
+ * block size; of a bssplit, the most frequent write size (the smaller on a tie); of a bsrange,
+ * its smallest size (UNCERTAIN: a mix of sizes has another equilibrium, not modelled).
+ * Rounded up to a multiple of FASTPASS_UNIT; FASTPASS_UNIT when range_start is not aligned to
+ * it. *how (may be NULL): in words. Pure. */
+uint32_t fastpass_unit_of(const struct workload *wl, uint64_t range_start, const char **how);
+/* The pass's threads for a stimulus of `workers` over `units` units: max(workers,
+ * FASTPASS_MIN_THREADS), fewer when the range holds under FASTPASS_REGIONS units a thread (at
+ * least 1). Returns the threads; *reduced tells whether the range made them fewer. Pure. */
+unsigned fastpass_threads(unsigned workers, uint64_t units, bool *reduced);
 
 /* The share of region r's writes (0 = the first written) that the pass invalidates. */
 double fastpass_invalid_share(double rho, unsigned r, unsigned n_regions);
 
 struct fastpass_result {
     double rho;              /* the spare factor the pass was built for */
-    uint64_t units_written;  /* 4 KiB writes issued */
-    uint64_t units;          /* the range, in 4 KiB units */
+    uint32_t unit_bytes;     /* the unit (fastpass_sim: FASTPASS_UNIT; step_fast: the spec's) */
+    uint64_t units_written;  /* unit writes issued */
+    uint64_t units;          /* the range, in units */
     simt t_start, t_end;     /* virtual ns (fastpass_sim); step_fast: 0 and the pass's elapsed
                                 ns on the engine's clock (virtual on the simulated drive) */
     unsigned workers, qd;    /* step_fast: the pool it ran on */

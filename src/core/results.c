@@ -377,7 +377,17 @@ struct json_object *results_fast_json(const struct results_fast *f, const struct
     jw_add(o, "regions", jw_int(f->regions));
     if (f->threads)
         jw_add(o, "threads", jw_int(f->threads));
+    if (f->threads_basis)
+        jw_add(o, "threads_basis", jw_str(f->threads_basis));
     jw_add(o, "qd", jw_int(f->qd));
+    if (f->unit_bytes)
+        jw_add(o, "unit_bytes", jw_int(f->unit_bytes));
+    if (f->unit_basis)
+        jw_add(o, "unit_basis", jw_str(f->unit_basis));
+    if (f->stimulus_random_map)
+        jw_add(o, "stimulus_random_map", jw_str(f->stimulus_random_map));
+    if (f->wdpc_min_fills > 0)   /* WDPC's floor followed the guard's lag (core/run.c) */
+        jw_add(o, "wdpc_min_fills", jw_num(f->wdpc_min_fills));
     jw_add(o, "bytes_written", jw_num(f->bytes));
     jw_add(o, "fills", jw_num(f->fills));
     jw_add(o, "elapsed_s", jw_num(f->elapsed_s));

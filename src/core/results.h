@@ -116,6 +116,12 @@ struct results_fast {
     double rho_simulator;          /* the simulated drive's rho_eff; <= 0: not a simulated drive */
     const char *ftl;               /* "simulated drive", "none", "unknown" (drive_state.h ds_ftl) */
     unsigned regions, threads, qd;   /* threads: 0 when not through an engine's workers */
+    const char *threads_basis;     /* why threads is what it is (NULL: not recorded) */
+    unsigned unit_bytes;           /* the size of the pass's writes (0: not recorded) */
+    const char *unit_basis;        /* which of the stimulus's sizes it is (NULL: not recorded) */
+    const char *stimulus_random_map;   /* what the stimulus after the pass draws with (NULL:
+                                          no random offsets) */
+    double wdpc_min_fills;         /* WDPC's floor set to the guard's shorter lag (0: unchanged) */
     double bytes, fills;           /* full-size bytes written; fills of the active range */
     double elapsed_s;              /* virtual seconds on a simulated drive, else wall-clock */
     double wall_s;                 /* wall-clock seconds; 0: not measured */

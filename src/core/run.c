@@ -20,6 +20,7 @@
 #include "core/results.h"
 #include "core/worker.h"
 #include "engine/engine_keys.h"
+#include "io/iogen.h"
 #include "lib/file.h"
 #include "lib/json_path.h"
 #include "lib/units.h"
@@ -291,6 +292,36 @@ static int run_fast_op(struct run_record *rec, char *err, size_t errlen)
     return 0;
 }
 
+/* --precondition fast: the stimulus after the pass draws its random writes without a random map
+ * (uniform independent offsets, the model's assumption: docs/fast-precondition.md §4, the map's
+ * first pass frees whole lines and makes a transient of its own), unless the workload names
+ * random_map or norandommap itself; rec->fast_map_off when it changed one. */
+static void run_fast_map(struct run_record *rec)
+{
+    for (unsigned j = 0; j <= rec->jobs.n; j++) {   /* every job's, and the run's own */
+        struct workload *wl = j < rec->jobs.n ? &rec->jobs.jobs[j].wl : &rec->wl;
+        if (wl->random_map_set || !wl_writes(wl) || !iogen_maps(wl))
+            continue;
+        wl->random_map = WL_RANDOM_MAP_OFF;
+        rec->fast_map_off = true;
+    }
+}
+
+/* What the stimulus after the fast pass draws with, for its record (NULL: no random offsets). */
+static const char *run_fast_map_said(const struct run_record *rec)
+{
+    const struct workload *wl = &rec->wl;
+    if (rec->fast_map_off)
+        return "off after the fast pass (docs/fast-precondition.md §4)";
+    if (!wl->random_pct || !wl_writes(wl))
+        return NULL;
+    if (wl->random_map_set)
+        return wl->random_map == WL_RANDOM_MAP_OFF    ? "off, as the workload names it"
+               : wl->random_map == WL_RANDOM_MAP_ONCE ? "once, as the workload names it"
+                                                      : "always, as the workload names it";
+    return "off (the workload's sizes or offsets draw without one)";
+}
+
 /* What the run will write checked before anything is written: --precondition and --purge not
  * with --remote, --resume on the same target, the layout, the target's safety, the purge's
  * plan. 0, or -1 with err. */
@@ -311,6 +342,8 @@ static int prepare_writes(struct run_record *rec, char *err, size_t errlen)
                     "take the pass's offsets; use io_uring or libaio", rec->engine->name);
     if (c->fast_pass && run_fast_op(rec, err, errlen) != 0)
         return -1;
+    if (c->fast_pass)
+        run_fast_map(rec);
     rec->wdpc = ds_prep_wdpc(rec->prep) && run_writes(rec);
     if (c->resume && run_resume_same_target(c->resume, &rec->target, err, errlen) != 0)
         return -1;
@@ -484,8 +517,12 @@ void run_print_plan(const struct run_record *rec)
         printf("  drive   fast pass (no FTL here: the same as writing the range), then WDPC: the "
                "stimulus until the fill guard passes\n");
     else if (c->fast_pass)
-        printf("  drive   fast pass (1 + rho times the active range, 4 KiB writes invalidated to "
-               "greedy GC's equilibrium), then WDPC: the stimulus until the fill guard passes\n");
+        printf("  drive   fast pass (1 + rho times the active range in the stimulus's write size, "
+               "invalidated to greedy GC's equilibrium), then WDPC: the stimulus until the fill "
+               "guard passes\n");
+    if (c->fast_pass && rec->fast_map_off)
+        printf("          the stimulus draws without a random map after the fast pass "
+               "(random_map=off: docs/fast-precondition.md §4)\n");
     else
         printf("  drive   WIPC (%ux the active range, sequential 128 KiB)%s\n", PRECOND_WIPC_FILLS,
                rec->wdpc ? ", then WDPC: the stimulus until the fill guard passes" : "");
@@ -917,67 +954,101 @@ static void run_fast_check(const struct run_record *rec, struct results_fast *f)
 }
 
 /* The fast pass's hand-off (whoever issued it, core/steps.h step_fast or the simulator-only
- * fastpass_sim): bytes (full-size) written in elapsed_s (wall_s: wall-clock, 0 unknown) by
- * threads x qd, m its figures when it went through an engine (NULL: none; its state is set to
- * the drive's after the pass): the drive state (ds_fast), the record ("preconditioning.fast",
- * results_fast_json) and the guard's lag (ds_guard_lag, steady.h). On a simulated drive
- * rec->sim_last must hold its counters after the pass. */
-static void run_fast_record(struct run_record *rec, double bytes, double elapsed_s, double wall_s,
-                            unsigned threads, unsigned qd, struct round_metrics *m)
+ * fastpass_sim): f holds what the caller knows of the pass (threads, qd, unit, bytes written
+ * full-size, elapsed_s, wall_s: wall-clock, 0 unknown); m its figures when it went through an
+ * engine (NULL: none; its state is set to the drive's after the pass): the drive state
+ * (ds_fast), the record ("preconditioning.fast", results_fast_json) and the guard's lag
+ * (ds_guard_lag, steady.h). On a simulated drive rec->sim_last must hold its counters after
+ * the pass. */
+static void run_fast_record(struct run_record *rec, struct results_fast *f, struct round_metrics *m)
 {
-    ds_fast(&rec->state, bytes);
+    ds_fast(&rec->state, f->bytes);
     if (m)
         m->state = rec->state;
-    struct results_fast f = {.rho = rec->op.rho, .rho_source = rec->op.source,
-                             .ftl = rec->ftl == DS_FTL_MODEL  ? "simulated drive"
-                                    : rec->ftl == DS_FTL_NONE ? "none"
-                                                              : "unknown",
-                             .regions = FASTPASS_REGIONS, .threads = threads, .qd = qd,
-                             .bytes = bytes, .fills = ds_fills(&rec->state, bytes),
-                             .elapsed_s = elapsed_s, .wall_s = wall_s};
+    f->rho = rec->op.rho;
+    f->rho_source = rec->op.source;
+    f->ftl = rec->ftl == DS_FTL_MODEL ? "simulated drive" : rec->ftl == DS_FTL_NONE ? "none"
+                                                                                   : "unknown";
+    f->regions = FASTPASS_REGIONS;
+    f->fills = ds_fills(&rec->state, f->bytes);
+    f->stimulus_random_map = run_fast_map_said(rec);
     if (rec->target.sim) {
         struct sim_info in;
         sim_info(rec->target.sim->dev, &in);
-        f.rho_simulator = in.rho_eff;
-        run_fast_check(rec, &f);
+        f->rho_simulator = in.rho_eff;
+        run_fast_check(rec, f);
     }
-    ds_guard_lag(rec->prep, rec->ftl, f.sim_checked ? f.sim_ok : true, &rec->cfg.guard);
+    ds_guard_lag(rec->prep, rec->ftl, f->sim_checked ? f->sim_ok : true, &rec->cfg.guard);
+    /* WDPC's floor (1 fill by default) is the guard's lag of 1 fill written again: after a pass
+     * whose lag is shorter (steady.h STEADY_GUARD_LAG_FAST) it follows the lag, unless
+     * --wdpc-fills asked for another value; the guard still decides when WDPC ends */
+    if (rec->cfg.guard.lag_fills < rec->cfg.wdpc_min_fills &&
+        rec->cfg.wdpc_min_fills == PRECOND_WDPC_MIN_FILLS) {
+        rec->cfg.wdpc_min_fills = rec->cfg.guard.lag_fills;
+        f->wdpc_min_fills = rec->cfg.guard.lag_fills;
+        if (!rec->cfg.quiet)
+            printf("  WDPC: at least %g fill after the fast pass (the guard's lag; %g without "
+                   "the pass)\n", rec->cfg.guard.lag_fills, PRECOND_WDPC_MIN_FILLS);
+    }
     if (rec->fast_json)
         json_object_put(rec->fast_json);
-    rec->fast_json = results_fast_json(&f, m);
+    rec->fast_json = results_fast_json(f, m);
+}
+
+/* The pass's line before it runs: what it writes, in what unit, on how many threads. */
+static void run_fast_say(const struct run_record *rec, const struct fast_spec *f,
+                         const char *unit_how, bool fewer)
+{
+    char r[32], u[32];
+    units_format_figure(rec->op.rho, UNITS_FIG_VALUE, r, sizeof(r));
+    units_format_size(f->unit, u, sizeof(u));
+    if (step_fast_no_ftl(&rec->target))
+        printf("fast pass (no FTL here: the same as writing the range): (1 + %s) x the "
+               "active range in %s writes (%s), %u x QD %u\n", r, u, unit_how, f->threads, f->qd);
+    else
+        printf("fast pass: (1 + %s) x the active range in %s writes (%s), regions invalidated to "
+               "greedy GC's equilibrium (rho %s: %s), %u x QD %u\n", r, u, unit_how, r,
+               rec->op.source, f->threads, f->qd);
+    if (fewer)
+        printf("  fast pass: %u threads, not max(workers, %u): the active range holds too few "
+               "units for more shares (%u units a thread at least)\n", f->threads,
+               FASTPASS_MIN_THREADS, FASTPASS_REGIONS);
+    fflush(stdout);
 }
 
 /* --precondition fast: the pass through the run's engine (core/steps.h step_fast) at the spare
  * factor chosen before it (rec->op, run_fast_op: --op or fast:RHO, the simulator's rho_eff, or
- * 0 on a target with no FTL), recorded as the fast pass (run_fast_record), not as WIPC. 0, 1
- * interrupted, -1 with err. */
+ * 0 on a target with no FTL), in units of the stimulus's write size (fastpass_unit_of), at
+ * QD 32 x max(workers, 4) threads (fastpass_threads: fewer on a small range, said), recorded as
+ * the fast pass (run_fast_record), not as WIPC. 0, 1 interrupted, -1 with err. */
 static int run_fastpass(struct run_record *rec, int fd, volatile sig_atomic_t *stop, char *err,
                         size_t errlen)
 {
     struct run_ctx ctx = {&rec->target, fd, rec->out_dir, rec->engine, rec->weight,
                           &rec->sim_last, &rec->state, stop,
                           isatty(STDOUT_FILENO) && !rec->cfg.quiet};
-    struct fast_spec f = {rec->range, rec->op.rho, rec->wl.workers ? rec->wl.workers : 1,
-                          PRECOND_WIPC_QD, rec->wl.compress_pct, 48};
-    if (!rec->cfg.quiet) {
-        char r[32];
-        units_format_figure(rec->op.rho, UNITS_FIG_VALUE, r, sizeof(r));
-        if (step_fast_no_ftl(&rec->target))
-            printf("fast pass (no FTL here: the same as writing the range): (1 + %s) x the "
-                   "active range in 4 KiB writes, %u x QD %u\n", r, f.threads, f.qd);
-        else
-            printf("fast pass: (1 + %s) x the active range, regions invalidated to greedy GC's "
-                   "equilibrium (rho %s: %s), %u x QD %u\n", r, r, rec->op.source, f.threads,
-                   f.qd);
-        fflush(stdout);
-    }
+    const char *unit_how = NULL;
+    const uint32_t unit = fastpass_unit_of(&rec->wl, rec->range.start, &unit_how);
+    bool fewer = false;
+    const unsigned threads = fastpass_threads(rec->wl.workers ? rec->wl.workers : 1,
+                                              rec->range.len / unit, &fewer);
+    struct fast_spec f = {rec->range, rec->op.rho, threads, PRECOND_WIPC_QD,
+                          rec->wl.compress_pct, 48, unit};
+    if (!rec->cfg.quiet)
+        run_fast_say(rec, &f, unit_how, fewer);
     struct fastpass_result fr;
     struct round_metrics m;
     int rc = step_fast(&ctx, &f, &m, &fr, err, errlen);
     if (rc != 0)
         return rc;
-    run_fast_record(rec, (double)fr.units_written * FASTPASS_UNIT * rec->weight,
-                    (double)(fr.t_end - fr.t_start) / 1e9, fr.wall_s, fr.workers, fr.qd, &m);
+    struct results_fast rf = {
+        .threads = fr.workers, .qd = fr.qd, .unit_bytes = fr.unit_bytes, .unit_basis = unit_how,
+        .threads_basis = fewer ? "fewer than max(workers, 4): the active range holds too few "
+                                 "units for more shares"
+                               : "max(workers, 4) (docs/fast-precondition.md §4)",
+        .bytes = (double)fr.units_written * fr.unit_bytes * rec->weight,
+        .elapsed_s = (double)(fr.t_end - fr.t_start) / 1e9, .wall_s = fr.wall_s};
+    run_fast_record(rec, &rf, &m);
     metrics_free(&m);
     return 0;
 }

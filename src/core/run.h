@@ -152,6 +152,7 @@ struct run_record {
     struct json_object *fast_json;   /* the fast pass's record (results_fast_json), in WIPC's place */
     enum ds_ftl ftl;             /* what is known of the target's FTL (drive_state.h) */
     struct ds_op op;             /* DS_PREP_FAST: the spare factor of the pass and its source */
+    bool fast_map_off;           /* DS_PREP_FAST: the stimulus's random map turned off (run.c) */
     struct json_object *purge_json;  /* the purge record, likewise */
     struct json_object *layout_json; /* the layout record (core/layout.h), when one was due */
     bool layout;                 /* a file target read by the workload is laid out first */

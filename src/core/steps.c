@@ -716,15 +716,15 @@ bool step_fast_no_ftl(const struct target_info *t)
                                        !strcmp(t->attach.interface, "loop"));
 }
 
-/* The pass's workload: 4 KiB writes over the range from io/fastgen.h, threads x qd. */
-static int fast_workload(const struct target_info *t, const struct fast_spec *f,
+/* The pass's workload: unit-sized writes over the range from io/fastgen.h, threads x qd. */
+static int fast_workload(const struct target_info *t, const struct fast_spec *f, uint32_t unit,
                          struct workload *wl, struct wl_range *out_range, char *err,
                          size_t errlen)
 {
     wl_init(wl);
     if (wl_set(wl, "rw", "randwrite", "fast pass", err, errlen) != 0)
         return -1;
-    wl->bs[0] = (struct wl_bs){.size = FASTPASS_UNIT, .weight = 100};
+    wl->bs[0] = (struct wl_bs){.size = unit, .weight = 100};
     wl->n_bs = 1;
     wl->qd = f->qd;
     wl->workers = f->threads;
@@ -738,12 +738,13 @@ static int fast_workload(const struct target_info *t, const struct fast_spec *f,
     if (wl_validate(wl, err, errlen) != 0 ||
         wl_check_target(wl, t->capacity, t->logical_sector, t->path, out_range, err, errlen) != 0)
         return -1;
-    const uint64_t units = out_range->len / FASTPASS_UNIT;
-    if (out_range->start % FASTPASS_UNIT || units / f->threads >= UINT32_MAX ||
+    const uint64_t units = out_range->len / unit;
+    if (out_range->start % unit || units / f->threads >= UINT32_MAX ||
         units < (uint64_t)FASTGEN_REGIONS * f->threads)
-        return errf(err, errlen, "the fast pass needs a 4 KiB-aligned range of %u to 2^32 "
-                    "4 KiB units per worker (%llu units for %u workers: more workers split a "
-                    "larger range)", FASTGEN_REGIONS, (unsigned long long)units, f->threads);
+        return errf(err, errlen, "the fast pass needs a range aligned to its unit (%u bytes) of "
+                    "%u to 2^32 units per worker (%llu units for %u workers: more workers split "
+                    "a larger range)", unit, FASTGEN_REGIONS, (unsigned long long)units,
+                    f->threads);
     return 0;
 }
 
@@ -769,15 +770,16 @@ int step_fast(const struct run_ctx *c, const struct fast_spec *f, struct round_m
     if (c->engine->flags & ENGINE_F_WHOLE_ROUND)
         return errf(err, errlen, "the fast pass issues its own offsets: the %s engine runs "
                     "whole rounds and cannot take them (use io_uring or libaio)", c->engine->name);
-    if (fast_workload(c->target, f, &wl, &range, err, errlen) != 0)
+    const uint32_t unit = f->unit ? f->unit : FASTPASS_UNIT;
+    if (fast_workload(c->target, f, unit, &wl, &range, err, errlen) != 0)
         return -1;
-    const uint64_t units = range.len / FASTPASS_UNIT;
+    const uint64_t units = range.len / unit;
     uint64_t most = 0;   /* every worker the same quota: the longest share's pass */
     for (unsigned i = 0; i < f->threads; i++) {
         const uint64_t n = fastgen_length_of(units, f->rho, i, f->threads);
         most = n > most ? n : most;
     }
-    const uint64_t bytes = most * f->threads * FASTPASS_UNIT;
+    const uint64_t bytes = most * f->threads * unit;
     uint64_t t0 = now_mono_ns();
     if (pool_metered(c, "  fast pass", &wl, &range, bytes, m, err, errlen) != 0)
         return -1;
@@ -788,7 +790,7 @@ int step_fast(const struct run_ctx *c, const struct fast_spec *f, struct round_m
         return 1;
     }
     *out = (struct fastpass_result){
-        .rho = f->rho, .units_written = bytes / FASTPASS_UNIT, .units = units,
+        .rho = f->rho, .unit_bytes = unit, .units_written = bytes / unit, .units = units,
         .t_start = 0, .t_end = (simt)(m->elapsed_s * 1e9), .workers = f->threads, .qd = f->qd,
         .no_ftl = step_fast_no_ftl(c->target),
         .wall_s = (double)(now_mono_ns() - t0) / 1e9,

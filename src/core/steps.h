@@ -73,7 +73,7 @@ int step_wipc(const struct run_ctx *c, const struct wipc_spec *w, struct round_m
 uint64_t step_wipc_bytes(const struct run_ctx *c, const struct wipc_spec *w);
 
 /* The fast pass (issue 48, core/fastpass.h, docs/fast-precondition.md): (1 + rho) x the range
- * written in 4 KiB units in io/fastgen.h's order, threads x qd, through the run's engine as
+ * written in units of f->unit bytes (aligned) in io/fastgen.h's order, threads x qd, through the run's engine as
  * WIPC is (its pool, its live line, its figures). The offsets are a workload offset source
  * (io/iogen.h, wl->fastpass), not a replay of a list: each worker of the pool draws its own
  * disjoint share, so the pass keeps the engine's queue depth, latencies and engine choices,
@@ -85,6 +85,8 @@ struct fast_spec {
     double rho;                    /* the spare factor the pass is built for (0: no rewrites) */
     unsigned threads, qd, compress_pct;
     uint64_t seed;
+    uint32_t unit;                 /* bytes a write (core/fastpass.h fastpass_unit_of: the
+                                    * stimulus's write size, aligned); 0: FASTPASS_UNIT */
 };
 /* Does t have no flash translation layer a pass could shape: a file, zram, a loop device? There
  * the pass is only (1 + rho) fills of writes: the same as writing the range. */
@@ -92,7 +94,7 @@ bool step_fast_no_ftl(const struct target_info *t);
 /* Run it on a fresh pool: its figures in *m (metrics_free), what it did in *out; the drive's
  * state is the caller's to advance (drive_state.h: the fast pass's words are the caller's).
  * 0, 1 interrupted, -1 with err (a range under FASTGEN_REGIONS units a worker, a whole-round
- * engine). */
+ * engine). out->units_written counts units of out->unit_bytes. */
 int step_fast(const struct run_ctx *c, const struct fast_spec *f, struct round_metrics *m,
               struct fastpass_result *out, char *err, size_t errlen);
 

@@ -1,5 +1,6 @@
 /* fastgen.h — the fast preconditioning pass's offsets (issue 48, docs/fast-precondition.md):
- * a pure generator of the units (4 KiB blocks) one worker writes, in order, so that a drive
+ * a pure generator of the units one worker writes, in order (a unit: the pass's write size,
+ * the stimulus's write size aligned, at least 4 KiB: core/fastpass.h), so that a drive
  * with greedy (or FIFO) garbage collection is left in the state uniform random writes lead to.
  *
  * Model (Desnoyers, "Analytic models of SSD write performance", ACM TOS 2012; the idea of fio

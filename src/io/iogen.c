@@ -46,9 +46,7 @@ void iogen_init(struct iogen *g, const struct workload *wl, const struct wl_rang
     g->seq_left = wl->seq_nr;
     /* Random map (one block size): the first pass, or every pass, visits each block of the
      * region once in random order (see workload.h). Mixed sizes and zones draw independently. */
-    g->use_map = wl->random_map != WL_RANDOM_MAP_OFF && wl->n_bs == 1 && wl->random_pct > 0 &&
-                 wl->n_zones == 0 && !g->by_dir && !wl->zone_size &&
-                 (!wl->blockalign || wl->blockalign == wl->bs[0].size);
+    g->use_map = iogen_maps(wl);
     /* Zones: consecutive slices of the region, sized by range %, aligned to the largest block. */
     if (wl->n_zones) {
         uint64_t len = g->region_end - g->region_start, at = g->region_start;

@@ -71,6 +71,17 @@ void iogen_seq_skip(struct iogen *g, uint64_t off, uint32_t len);
 /* A rank in [0, g->dn) by the skewed distribution (iogen.c). */
 uint64_t iogen_skewed_rank(struct iogen *g);
 
+/* Do wl's random offsets draw through the random map (workload.h random_map once or always):
+ * one block size, random offsets, no zones, sizes shared by reads and writes, the natural
+ * alignment? Pure; iogen_init's choice, and the fast pass's (core/run.c: the stimulus after it
+ * draws without one unless the workload names random_map itself). */
+static inline bool iogen_maps(const struct workload *wl)
+{
+    return wl->random_map != WL_RANDOM_MAP_OFF && wl->n_bs == 1 && wl->random_pct > 0 &&
+           wl->n_zones == 0 && !wl_sizes_by_dir(wl) && !wl->zone_size &&
+           (!wl->blockalign || wl->blockalign == wl->bs[0].size);
+}
+
 /* Worker `id` of `n_workers` over the active range: its own region when the workload splits
  * the range (sequential by default), else the whole range. seed: the worker's PRNG seed. */
 void iogen_init(struct iogen *g, const struct workload *wl, const struct wl_range *range,

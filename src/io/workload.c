@@ -2121,6 +2121,8 @@ int wl_set(struct workload *wl, const char *key, const char *value, const char *
         return -1;
     if (r->type == KEY_NOTED)
         wl_note_key(wl, r->key, r->help);
+    if (!strcmp(r->key, "random_map") || !strcmp(r->key, "norandommap"))
+        wl->random_map_set = true;   /* named: kept after a fast pass (core/run.c) */
     return 0;
 }
 

@@ -100,6 +100,7 @@ struct workload {
     uint64_t seed;
     /* Internal: which of rw/rwmix/percentage_random were given, for consistency checks. */
     enum wl_random_map random_map;
+    bool random_map_set;       /* random_map or norandommap given (a fast pass keeps it) */
     struct wl_zone zones[WL_MAX_ZONES];   /* random_distribution=zoned; n_zones 0 = uniform */
     unsigned n_zones;
     bool rw_set, mix_set, random_set;

@@ -117,12 +117,58 @@ static void test_refuses_small_ranges(void **state)
     sim_close(d);
 }
 
+/* The unit: the stimulus's write size (bs, bs=R,W's W, bssplit's most frequent, the smaller on
+ * a tie, bsrange's smallest), rounded up to 4 KiB, 4 KiB on a range not aligned to it. */
+static void unit_case(const char *spec, uint64_t start, uint32_t want, const char *how)
+{
+    struct workload wl;
+    char err[256];
+    assert_int_equal(wl_parse_inline(spec, &wl, err, sizeof(err)), 0);
+    assert_int_equal(wl_validate(&wl, err, sizeof(err)), 0);
+    const char *h = NULL;
+    const uint32_t u = fastpass_unit_of(&wl, start, &h);
+    printf("  %s at %llu: %u (%s)\n", spec, (unsigned long long)start, u, h);
+    assert_int_equal(u, want);
+    assert_non_null(strstr(h, how));
+}
+
+static void test_unit_of_the_stimulus(void **state)
+{
+    (void)state;
+    unit_case("rw=randrw,rwmixread=67,bs=8k", 0, 8192, "write size");
+    unit_case("rw=randwrite,bs=4k", 0, 4096, "write size");
+    unit_case("rw=randrw,bs=4k,64k", 0, 65536, "write size");
+    unit_case("rw=randwrite,bssplit=4k/30:16k/70", 0, 16384, "most frequent");
+    unit_case("rw=randwrite,bssplit=8k/50:32k/50", 0, 8192, "most frequent");
+    unit_case("rw=randwrite,bsrange=8k-64k", 0, 8192, "bsrange");
+    unit_case("rw=randwrite,bs=512", 0, 4096, "smallest unit");
+    unit_case("rw=randwrite,bs=6k", 0, 8192, "rounded up");
+    unit_case("rw=randwrite,bs=8k", 4096, 4096, "does not start");
+}
+
+/* max(workers, 4) threads, fewer when the range has under FASTPASS_REGIONS units a thread. */
+static void test_threads(void **state)
+{
+    (void)state;
+    bool fewer = true;
+    assert_int_equal(fastpass_threads(1, 1u << 20, &fewer), 4);
+    assert_false(fewer);
+    assert_int_equal(fastpass_threads(8, 1u << 20, &fewer), 8);
+    assert_false(fewer);
+    assert_int_equal(fastpass_threads(1, 256, &fewer), 2);
+    assert_true(fewer);
+    assert_int_equal(fastpass_threads(1, 50, &fewer), 1);
+    assert_true(fewer);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_invalid_share),
         cmocka_unit_test(test_pass_leaves_equilibrium),
         cmocka_unit_test(test_refuses_small_ranges),
+        cmocka_unit_test(test_unit_of_the_stimulus),
+        cmocka_unit_test(test_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
