@@ -41,7 +41,12 @@
  * 6300; the pass wrote the physical capacity ((1 + rho) fills: the spare area is used up and GC
  * runs from the stimulus's first write), which on the simulated drive is checked after the pass
  * (free lines no more than the GC pool; the write amplification is 1 then, above 1 from the
- * stimulus's first round): when the check fails (a pass that wrote less) the lag stays 1. Without a pass the lag stays 1 (a fresh drive's burst lasts more than 1 fill at
+ * stimulus's first round): when the check fails (a pass that wrote less) the lag stays 1. A real
+ * drive cannot be checked: there the lag is 0.5 after the pass, and in the model a pass told half
+ * the spare factor and not checked is still refused (rule alone -12.8%, guarded -0.9% at 2.20
+ * fills: tests/unit/test_fast_wrong_op.c). Through `run` (make bench, bench_steady) the guarded
+ * windows after a pass at the right spare factor land within 2.4% of the plateau at 1.64-1.86
+ * fills. Without a pass the lag stays 1 (a fresh drive's burst lasts more than 1 fill at
  * 1 worker on the R4: a shorter lag passes it). On a target without an FTL model (zram, a
  * file) the pass proves nothing, so the lag stays 1 fill there too. */
 #ifndef PTSBENCH_STEADY_H
