@@ -9,6 +9,9 @@
  *     nothing to shape there, so it writes its fills sequentially in WIPC's 128 KiB writes
  *     (order "sequential, 128 KiB writes", its round's writes all 128 KiB: 4 KiB random writes
  *     before, 15 s on a 512 MiB file; docs/fast-precondition.md "Targets with no FTL");
+ *   - a file of 1028 KiB (257 units: no write size tiles it for more than one thread): the pass
+ *     sequential in 4 KiB writes on 1 thread, 257 of them: every block written once (equal
+ *     slices of 2 threads would have left the range's last block to neither);
  *   - a zram device of the test's own (skipped where the machine cannot make one): the default
  *     rho there is 0, the range written once (within 1 %), sequentially;
  *   - the fio engine (whole rounds from a job file) refused before anything is written.
@@ -125,6 +128,30 @@ static void test_file(void **state)
     json_object_put(doc);
 }
 
+static void test_file_untiled(void **state)
+{
+    (void)state;
+    char img[600], out[600];
+    snprintf(img, sizeof(img), "%s/odd.img", dir);
+    snprintf(out, sizeof(out), "%s/odd", dir);
+    /* a read stimulus: the pass is the run's only writer */
+    char *argv[] = {"ptsbench", "run", "--target", img, "--size", "1028k", "--workload",
+                    "rw=randread,bs=4k,qd=8", "--purge", "auto", "--precondition", "fast",
+                    "--rounds", "1", "--round-time", "0.2", "--destructive", "--quiet", "--out",
+                    out, NULL};
+    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+    assert_non_null(doc);
+    const char *order = json_object_get_string(json_at(doc, "preconditioning.fast.order"));
+    assert_non_null(order);
+    assert_string_equal(order, "sequential, 4 KiB writes (no FTL: nothing to shape)");
+    assert_true(json_num(doc, "preconditioning.fast.threads") == 1);
+    assert_true(fabs(json_num(doc, "preconditioning.fast.fills") - 1.0) < 0.01);
+    /* one thread from the range's start, in order: 257 writes of 4 KiB are every block once */
+    assert_true(json_num(doc, "preconditioning.fast.round.write.ios") == 257);
+    assert_true(json_num(doc, "preconditioning.fast.round.write.bytes") == 1028 * 1024);
+    json_object_put(doc);
+}
+
 static void test_zram(void **state)
 {
     (void)state;
@@ -169,6 +196,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sim_through_the_engine),
         cmocka_unit_test(test_file),
+        cmocka_unit_test(test_file_untiled),
         cmocka_unit_test(test_zram),
         cmocka_unit_test(test_fio_refused),
     };
