@@ -314,7 +314,7 @@ void ds_fast_words(enum ds_ftl ftl, double fills, char *buf, size_t len)
     }
     char f[32];
     units_format_figure(fills, UNITS_FIG_VALUE, f, sizeof(f));
-    snprintf(buf, len, "the range written %s× in random order: no FTL state to shape", f);
+    snprintf(buf, len, "the range written %s× sequentially: no FTL state to shape", f);
 }
 
 void ds_judge_ftl(enum ds_prep prep, enum ds_ftl ftl, double fast_fills, bool writes,
@@ -327,15 +327,15 @@ void ds_judge_ftl(enum ds_prep prep, enum ds_ftl ftl, double fast_fills, bool wr
     const char *tail = writes ? " + WDPC" : "";
     if (out->measured == DS_M_STEADY)
         snprintf(out->label, sizeof(out->label),
-                 "steady state (SNIA PTS rule%s, after the range written %s× in random order%s: "
+                 "steady state (SNIA PTS rule%s, after the range written %s× sequentially%s: "
                  "no FTL state to shape)", writes ? " and fill guard" : "", f, tail);
     else if (out->measured == DS_M_FAST)
         snprintf(out->label, sizeof(out->label),
-                 "stable after the range written %s× in random order%s, but inside a transient "
+                 "stable after the range written %s× sequentially%s, but inside a transient "
                  "(not steady state; no FTL state to shape)", f, tail);
     else if (out->measured == DS_M_NOT_STABLE)
         snprintf(out->label, sizeof(out->label),
-                 "not stable (after the range written %s× in random order%s: no FTL state to "
+                 "not stable (after the range written %s× sequentially%s: no FTL state to "
                  "shape)", f, tail);
     char w[96];
     ds_fast_words(ftl, fast_fills, w, sizeof(w));

@@ -175,7 +175,7 @@ struct ds_op {
 /* Choose: --op (op_rho > 0) first, else the simulated drive's; a real drive without --op: -1
  * (refused: its spare factor is unknown). A target without an FTL without --op takes
  * DS_FAST_RHO_NO_FTL, source "default (no FTL: 0)": the pass shapes nothing there, so it writes
- * the range once in a random order (core/steps.h step_fast; more bytes would change nothing). */
+ * the range once, sequentially (core/steps.h step_fast; more bytes would change nothing). */
 #define DS_FAST_RHO_NO_FTL 0.0
 int ds_op_choose(enum ds_ftl ftl, double sim_rho, double op_rho, struct ds_op *out);
 
@@ -211,8 +211,8 @@ void ds_judge(enum ds_prep prep, bool writes, bool rule_ok,
               const struct steady_guard_result *guard, const struct steady_guard *g,
               unsigned rounds, struct ds_verdict *out);
 /* What the fast pass was, for people: "the fast pass" on a target with an FTL (a model or a real
- * drive's); on one without (ftl NONE: a file, zram, a loop device) "the range written 1.00× in
- * random order: no FTL state to shape", fills the pass's (1 + rho): there is no free-space state
+ * drive's); on one without (ftl NONE: a file, zram, a loop device) "the range written 1.00×
+ * sequentially: no FTL state to shape", fills the pass's (1 + rho): there is no free-space state
  * for it to leave, only the range written over. */
 void ds_fast_words(enum ds_ftl ftl, double fills, char *buf, size_t len);
 /* After ds_judge of a run prepared by the fast pass (prep FAST) on a target without an FTL: the

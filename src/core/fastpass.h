@@ -53,7 +53,11 @@ struct fastpass_result {
                                 ns on the engine's clock (virtual on the simulated drive) */
     unsigned workers, qd;    /* step_fast: the pool it ran on */
     bool no_ftl;             /* step_fast: a target with no FTL (file, zram, loop): the pass
-                                was only (1 + rho) fills of writes (steps.h step_fast_no_ftl) */
+                                was only (1 + rho) fills of sequential writes (steps.h
+                                step_fast_no_ftl) */
+    uint32_t write_bytes;    /* step_fast: the size of the writes issued (unit_bytes, or on a
+                                target with no FTL the sequential writes' size, WIPC's 128 KiB) */
+    bool sequential;         /* step_fast: written in order (no FTL: nothing to shape) */
     double wall_s;           /* step_fast: wall-clock seconds */
 };
 

@@ -62,7 +62,7 @@ static void fast_announce(const struct run_ctx *c, const struct fast_prep *fp,
     units_format_figure(fp->op.rho, UNITS_FIG_VALUE, r, sizeof(r));
     if (step_fast_no_ftl(c->target))
         printf("%sfast pass (no FTL here: the same as writing the range): (1 + %s) x the active "
-               "range in 4 KiB writes, %u x QD %u\n", who, r, f->threads, f->qd);
+               "range sequentially in WIPC's writes (up to 128 KiB), %u x QD %u\n", who, r, f->threads, f->qd);
     else
         printf("%sfast pass: (1 + %s) x the active range, regions invalidated to greedy GC's "
                "equilibrium (rho %s: %s), %u x QD %u\n", who, r, r, fp->op.source, f->threads,

@@ -388,6 +388,15 @@ struct json_object *results_fast_json(const struct results_fast *f, const struct
         jw_add(o, "stimulus_random_map", jw_str(f->stimulus_random_map));
     if (f->wdpc_min_fills > 0)   /* WDPC's floor followed the guard's lag (core/run.c) */
         jw_add(o, "wdpc_min_fills", jw_num(f->wdpc_min_fills));
+    if (m && f->ftl && !strcmp(f->ftl, "none") && m->write.ios > 0) {
+        /* core/steps.c step_fast: no FTL, the fills in order in equal writes */
+        char sz[32], order[96];
+        units_format_bs((double)m->write.bytes / (double)m->write.ios, sz, sizeof(sz));
+        snprintf(order, sizeof(order), "sequential, %s writes (no FTL: nothing to shape)", sz);
+        jw_add(o, "order", jw_str(order));
+    } else if (m) {
+        jw_add(o, "order", jw_str("io/fastgen.h regions, random order inside each"));
+    }
     jw_add(o, "bytes_written", jw_num(f->bytes));
     jw_add(o, "fills", jw_num(f->fills));
     jw_add(o, "elapsed_s", jw_num(f->elapsed_s));

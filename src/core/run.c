@@ -1004,7 +1004,8 @@ static void run_fast_say(const struct run_record *rec, const struct fast_spec *f
     units_format_size(f->unit, u, sizeof(u));
     if (step_fast_no_ftl(&rec->target))
         printf("fast pass (no FTL here: the same as writing the range): (1 + %s) x the "
-               "active range in %s writes (%s), %u x QD %u\n", r, u, unit_how, f->threads, f->qd);
+               "active range sequentially in WIPC's writes (up to 128 KiB), %u x QD %u\n", r,
+               f->threads, f->qd);
     else
         printf("fast pass: (1 + %s) x the active range in %s writes (%s), regions invalidated to "
                "greedy GC's equilibrium (rho %s: %s), %u x QD %u\n", r, u, unit_how, r,

@@ -748,6 +748,42 @@ static int fast_workload(const struct target_info *t, const struct fast_spec *f,
     return 0;
 }
 
+/* The write size of the pass on a target with no FTL (core/steps.h step_fast): WIPC's
+ * (PRECOND_WIPC_BS) or the largest multiple of unit under it whose *threads shares tile the
+ * range exactly (io/iogen.c splits a sequential range into equal slices, a tail no worker
+ * would write); one thread when no such size exists. */
+static uint32_t fast_seq_bs(uint64_t len, uint32_t unit, unsigned *threads)
+{
+    for (int pass = 0; pass < 2; pass++, *threads = 1)
+        for (uint32_t k = unit < PRECOND_WIPC_BS ? PRECOND_WIPC_BS / unit : 1; k >= 1; k--)
+            if (len % ((uint64_t)unit * k * *threads) == 0)
+                return unit * k;
+    return unit;
+}
+
+/* The pass where there is no FTL state to shape: its (1 + rho) fills sequentially in WIPC's
+ * large writes, threads x qd, every block of the range written (the same state as the random
+ * order leaves, in far less time on a file: docs/fast-precondition.md "Targets with no FTL").
+ * *bs and *threads: what it issued; *bytes: the bytes, whole slices of every thread. */
+static int fast_seq_run(const struct run_ctx *c, const struct fast_spec *f, uint32_t unit,
+                        const struct wl_range *range, struct round_metrics *m, uint32_t *bs,
+                        unsigned *threads, uint64_t *bytes, char *err, size_t errlen)
+{
+    *threads = f->threads;
+    *bs = fast_seq_bs(range->len, unit, threads);
+    struct wipc_spec w = {.range = *range, .bs = *bs, .threads = *threads, .qd = f->qd,
+                          .fills = 1, .compress_pct = f->compress_pct};
+    struct workload wl;
+    struct wl_range r;
+    if (wipc_workload(c->target, &w, &wl, &r, err, errlen) != 0)
+        return -1;
+    wl.seed = f->seed;
+    str_copy(wl.name, sizeof(wl.name), "fast pass");
+    const uint64_t step = (uint64_t)*bs * *threads;
+    *bytes = (uint64_t)ceil((1 + f->rho) * (double)(r.len / step) - 1e-9) * step;
+    return pool_metered(c, "  fast pass", &wl, &r, *bytes, m, err, errlen);
+}
+
 /* The step's closing line: what it wrote, and what it means on this target. */
 static void fast_say_done(const struct run_ctx *c, const struct round_metrics *m)
 {
@@ -756,7 +792,7 @@ static void fast_say_done(const struct run_ctx *c, const struct round_metrics *m
     live_format_eta(m->elapsed_s, d, sizeof(d));
     units_format_figure(m->write.mb_s, UNITS_FIG_VALUE, r, sizeof(r));
     printf("  fast pass%s: %s written in %s, %s MB/s%s\n",
-           step_fast_no_ftl(c->target) ? " (no FTL here: the same as writing the range)" : "",
+           step_fast_no_ftl(c->target) ? " (no FTL here: the range written sequentially)" : "",
            b, d, r, c->target->sim ? " (simulated, virtual time)" : "");
     fflush(stdout);
 }
@@ -774,15 +810,24 @@ int step_fast(const struct run_ctx *c, const struct fast_spec *f, struct round_m
     if (fast_workload(c->target, f, unit, &wl, &range, err, errlen) != 0)
         return -1;
     const uint64_t units = range.len / unit;
-    uint64_t most = 0;   /* every worker the same quota: the longest share's pass */
-    for (unsigned i = 0; i < f->threads; i++) {
-        const uint64_t n = fastgen_length_of(units, f->rho, i, f->threads);
-        most = n > most ? n : most;
-    }
-    const uint64_t bytes = most * f->threads * unit;
+    const bool seq = step_fast_no_ftl(c->target);
+    uint32_t bs = unit;
+    unsigned threads = f->threads;
+    uint64_t bytes = 0;
     uint64_t t0 = now_mono_ns();
-    if (pool_metered(c, "  fast pass", &wl, &range, bytes, m, err, errlen) != 0)
-        return -1;
+    if (seq) {
+        if (fast_seq_run(c, f, unit, &range, m, &bs, &threads, &bytes, err, errlen) != 0)
+            return -1;
+    } else {
+        uint64_t most = 0;   /* every worker the same quota: the longest share's pass */
+        for (unsigned i = 0; i < f->threads; i++) {
+            const uint64_t n = fastgen_length_of(units, f->rho, i, f->threads);
+            most = n > most ? n : most;
+        }
+        bytes = most * f->threads * unit;
+        if (pool_metered(c, "  fast pass", &wl, &range, bytes, m, err, errlen) != 0)
+            return -1;
+    }
     if (c->live && !*c->stop)
         fast_say_done(c, m);
     if (*c->stop) {
@@ -791,8 +836,8 @@ int step_fast(const struct run_ctx *c, const struct fast_spec *f, struct round_m
     }
     *out = (struct fastpass_result){
         .rho = f->rho, .unit_bytes = unit, .units_written = bytes / unit, .units = units,
-        .t_start = 0, .t_end = (simt)(m->elapsed_s * 1e9), .workers = f->threads, .qd = f->qd,
-        .no_ftl = step_fast_no_ftl(c->target),
+        .t_start = 0, .t_end = (simt)(m->elapsed_s * 1e9), .workers = threads, .qd = f->qd,
+        .no_ftl = seq, .write_bytes = bs, .sequential = seq,
         .wall_s = (double)(now_mono_ns() - t0) / 1e9,
     };
     return 0;

@@ -31,9 +31,9 @@ const char *plot_doc_prep_tag(struct json_object *doc)
 
 /* One row per measured state (drive_state.h: ds_measured_name); prep "steady" is WIPC + WDPC,
  * "fast" the fast pass + WDPC, "fast-no-ftl" the same on a target without an FTL (issue 48:
- * there the pass is the range written over in random order, never "fast pass" bare). "fast" is
+ * there the pass is the range written over sequentially, never "fast pass" bare). "fast" is
  * measured after the fast pass where results before it said "wipc". */
-#define NO_FTL_PASS "the range written over in random order + WDPC"
+#define NO_FTL_PASS "the range written over sequentially + WDPC"
 static const struct {
     const char *measured;
     const char *none, *wipc, *steady, *fast, *fast_no_ftl;   /* by the preparation; NULL: none */

@@ -244,7 +244,7 @@ static void fast_of(struct json_object *root, const char *pt_precondition, const
     units_format_figure(isfinite(p->fast_fills) ? p->fast_fills : 1.0, UNITS_FIG_VALUE, f,
                         sizeof(f));
     snprintf(p->state_words, sizeof(p->state_words),
-             "%s after the range written %s× in random order%s: no FTL state to shape",
+             "%s after the range written %s× sequentially%s: no FTL state to shape",
              p->state == MEAS_STATE_STEADY ? "steady state" : "not steady state", f,
              p->read_pct < 100 ? " + WDPC" : "");
 }

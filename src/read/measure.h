@@ -155,7 +155,7 @@ const char *meas_state_label(enum meas_state s);
 /* A point's state, where the fast pass prepared it (after_fast, issue 48): the name "fast" for
  * MEAS_STATE_WIPC (db, verify's JSON); for people "after the fast pass + WDPC, not steady
  * state", "steady state after the fast pass + WDPC" ("+ WDPC" when the point writes), and on a
- * target without an FTL "steady state after the range written 1.00× in random order + WDPC: no
+ * target without an FTL "steady state after the range written 1.00× sequentially + WDPC: no
  * FTL state to shape" (never "fast pass" bare there). Otherwise meas_state_name and
  * meas_state_label. The label may live in the point (state_words): valid while it is. */
 const char *meas_point_state_name(const struct meas_point *p);

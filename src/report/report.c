@@ -531,7 +531,7 @@ static void fast_words(struct json_object *f, char *buf, size_t len)
     const char *src = jp_str(f, "rho_source"), *model = jp_str(f, "model");
     const char *ftl = jp_str(f, "ftl");
     if (ftl && !strcmp(ftl, "none")) {   /* nothing to shape: say what it was (drive_state.h) */
-        snprintf(buf, len, "the range written %s× in random order (the fast pass on a target "
+        snprintf(buf, len, "the range written %s× sequentially (the fast pass on a target "
                            "without an FTL: no FTL state to shape)", fills);
         return;
     }
@@ -677,10 +677,10 @@ static void state_words(struct json_object *st, bool sim, bool no_ftl, char *buf
     char wf[32];   /* the fast pass on a target without an FTL: what it was (drive_state.h) */
     units_format_figure(jp_num(st, "wdpc_fills"), UNITS_FIG_VALUE, wf, sizeof(wf));
     if (no_ftl && isfinite(fast) && fast > 0 && !strcmp(cond, "wdpc"))
-        snprintf(buf, len, "the range written %s× in random order + WDPC %s fills (no FTL state "
+        snprintf(buf, len, "the range written %s× sequentially + WDPC %s fills (no FTL state "
                  "to shape)", ff, wf);
     else if (no_ftl && isfinite(fast) && fast > 0 && !strcmp(cond, "fast"))
-        snprintf(buf, len, "after the range written %s× in random order (no FTL state to shape)",
+        snprintf(buf, len, "after the range written %s× sequentially (no FTL state to shape)",
                  ff);
     else if (!strcmp(cond, "wdpc") && isfinite(fast) && fast > 0)
         snprintf(buf, len, "fast pass %s fills + WDPC %.2f fills", ff, jp_num(st, "wdpc_fills"));

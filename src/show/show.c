@@ -141,7 +141,7 @@ static void show_preconditioning(FILE *out, struct json_object *doc, bool sim)
         units_format_figure(jp_path(pc, "fast.fills"), UNITS_FIG_VALUE, f, sizeof(f));
         units_format_figure(jp_path(pc, "fast.rho"), UNITS_FIG_VALUE, r, sizeof(r));
         if (no_ftl)
-            fprintf(out, "; the range written %s× in random order (the fast pass without an FTL: "
+            fprintf(out, "; the range written %s× sequentially (the fast pass without an FTL: "
                     "no FTL state to shape)", f);
         else
             fprintf(out, "; fast pass %s fills (spare factor %s: %s)", f, r,

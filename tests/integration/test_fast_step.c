@@ -6,8 +6,14 @@
  *     2.50 against 2.48);
  *   - a file (io_uring): the pass runs (no FTL), told rho 0.25: bytes = 1.25 x the range within
  *     1 %, recorded as no_ftl, its engine choices recorded, the console says what it means;
+ *     nothing to shape there, so it writes its fills sequentially in WIPC's 128 KiB writes
+ *     (order "sequential, 128 KiB writes", its round's writes all 128 KiB: 4 KiB random writes
+ *     before, 15 s on a 512 MiB file; docs/fast-precondition.md "Targets with no FTL");
+ *   - a file of 1028 KiB (257 units: no write size tiles it for more than one thread): the pass
+ *     sequential in 4 KiB writes on 1 thread, 257 of them: every block written once (equal
+ *     slices of 2 threads would have left the range's last block to neither);
  *   - a zram device of the test's own (skipped where the machine cannot make one): the default
- *     rho there is 0, the range written once (within 1 %);
+ *     rho there is 0, the range written once (within 1 %), sequentially;
  *   - the fio engine (whole rounds from a job file) refused before anything is written.
  * Before this change the pass ran inside the simulator (no round recorded) and a file or zram
  * target was refused: every case fails there. A few seconds. */
@@ -45,6 +51,18 @@ static int teardown(void **state)
     remove_tree(dir);
     free(dir);
     return 0;
+}
+
+/* The pass on a target with no FTL was sequential in 128 KiB writes: its record says so and
+ * its round's writes average 128 KiB (the stimulus writes 4 KiB). */
+static void assert_sequential(struct json_object *doc)
+{
+    const char *order = json_object_get_string(json_at(doc, "preconditioning.fast.order"));
+    assert_non_null(order);
+    assert_string_equal(order, "sequential, 128 KiB writes (no FTL: nothing to shape)");
+    const double ios = json_num(doc, "preconditioning.fast.round.write.ios");
+    const double bytes = json_num(doc, "preconditioning.fast.round.write.bytes");
+    assert_true(ios > 0 && bytes / ios == 131072);
 }
 
 /* A run with the fast pass on target (extra: NULL-ended), its results; stdout in *text. */
@@ -104,7 +122,33 @@ static void test_file(void **state)
     assert_string_equal(json_object_get_string(json_at(doc, "preconditioning.fast.ftl")), "none");
     assert_non_null(json_at(doc, "preconditioning.fast.round.engine_choices"));
     assert_non_null(strstr(text, "fast pass (no FTL here: the same as writing the range)"));
+    assert_non_null(strstr(text, "sequentially in WIPC's writes"));
+    assert_sequential(doc);
     free(text);
+    json_object_put(doc);
+}
+
+static void test_file_untiled(void **state)
+{
+    (void)state;
+    char img[600], out[600];
+    snprintf(img, sizeof(img), "%s/odd.img", dir);
+    snprintf(out, sizeof(out), "%s/odd", dir);
+    /* a read stimulus: the pass is the run's only writer */
+    char *argv[] = {"ptsbench", "run", "--target", img, "--size", "1028k", "--workload",
+                    "rw=randread,bs=4k,qd=8", "--purge", "auto", "--precondition", "fast",
+                    "--rounds", "1", "--round-time", "0.2", "--destructive", "--quiet", "--out",
+                    out, NULL};
+    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+    assert_non_null(doc);
+    const char *order = json_object_get_string(json_at(doc, "preconditioning.fast.order"));
+    assert_non_null(order);
+    assert_string_equal(order, "sequential, 4 KiB writes (no FTL: nothing to shape)");
+    assert_true(json_num(doc, "preconditioning.fast.threads") == 1);
+    assert_true(fabs(json_num(doc, "preconditioning.fast.fills") - 1.0) < 0.01);
+    /* one thread from the range's start, in order: 257 writes of 4 KiB are every block once */
+    assert_true(json_num(doc, "preconditioning.fast.round.write.ios") == 257);
+    assert_true(json_num(doc, "preconditioning.fast.round.write.bytes") == 1028 * 1024);
     json_object_put(doc);
 }
 
@@ -123,6 +167,7 @@ static void test_zram(void **state)
     assert_true(fabs(fills - 1.0) < 0.01);
     assert_true(json_num(doc, "preconditioning.fast.rho") == 0);
     assert_string_equal(json_object_get_string(json_at(doc, "preconditioning.fast.ftl")), "none");
+    assert_sequential(doc);
     json_object_put(doc);
     zram_remove(dev);
 }
@@ -151,6 +196,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sim_through_the_engine),
         cmocka_unit_test(test_file),
+        cmocka_unit_test(test_file_untiled),
         cmocka_unit_test(test_zram),
         cmocka_unit_test(test_fio_refused),
     };

@@ -2,8 +2,8 @@
  * the fast pass is recorded "fast" (a transient), and verify, db, plot (the report's chart tags)
  * and the report say "after the fast pass + WDPC", never "burst after WIPC" or "WIPC + WDPC";
  * a burst claim does not take it. On targets without an FTL (an O_DIRECT file, a zram device of
- * the test's own) the record says ftl "none" and every label says the range was written over in
- * random order with no FTL state to shape, never "fast pass" bare.
+ * the test's own) the record says ftl "none" and every label says the range was written over
+ * sequentially (WIPC's large writes) with no FTL state to shape, never "fast pass" bare.
  * Fixture: a short run on a small simulated drive whose window is stable but inside a transient
  * (`run --target sim:generic-mlc25,blocks_per_plane=16 --workload rw=randwrite,bs=4k,qd=32
  * --purge auto --precondition fast --wdpc-fills 0.05 --wdpc-max-fills 0.05 --rounds 12
@@ -179,25 +179,28 @@ static void check_no_ftl(const char *name, const char *target, const char *size)
     struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
     assert_non_null(doc);
     assert_string_equal(json_object_get_string(json_at(doc, "preconditioning.fast.ftl")), "none");
+    const char *order = json_object_get_string(json_at(doc, "preconditioning.fast.order"));
+    assert_non_null(order);   /* the words say "sequentially" because it was */
+    assert_non_null(strstr(order, "sequential"));
     const char *label = json_object_get_string(json_at(doc, "steady_state.label"));
     printf("  %s: %s\n", name, label);
-    assert_non_null(strstr(label, "the range written 1.00× in random order"));
+    assert_non_null(strstr(label, "the range written 1.00× sequentially"));
     assert_non_null(strstr(label, "no FTL state to shape"));
     assert_null(strstr(label, "fast pass"));
     json_object_put(doc);
 
     const char *sh[] = {"show", out, NULL};
     char *s = pb(0, sh);
-    assert_non_null(strstr(s, "the range written 1.00× in random order (the fast pass without an "
+    assert_non_null(strstr(s, "the range written 1.00× sequentially (the fast pass without an "
                               "FTL: no FTL state to shape)"));
     assert_null(strstr(s, "fast pass + WDPC"));
     free(s);
     s = verify(out, "steady");
-    assert_non_null(strstr(s, "after the range written 1.00× in random order + WDPC: no FTL "
+    assert_non_null(strstr(s, "after the range written 1.00× sequentially + WDPC: no FTL "
                               "state to shape"));
     free(s);
     char *md = report_md(out, name);
-    assert_non_null(strstr(md, "the range written 1.00× in random order (the fast pass on a "
+    assert_non_null(strstr(md, "the range written 1.00× sequentially (the fast pass on a "
                                "target without an FTL: no FTL state to shape)"));
     assert_null(strstr(md, "greedy GC's equilibrium"));
     assert_null(strstr(md, "after the fast pass"));

@@ -291,7 +291,7 @@ static void test_fast_op_source(void **state)
 /* Issue 48's words: a stable window in a transient after the fast pass is measured "fast" (not
  * "wipc": readers said "burst after WIPC" for it) and says the fast pass; a window after WIPC
  * keeps "wipc". On a target without an FTL (a file, zram, loop) every label says what the pass
- * was there, the range written over in random order with no FTL state to shape, never "fast
+ * was there, the range written over sequentially with no FTL state to shape, never "fast
  * pass" bare; on a drive with an FTL ds_judge_ftl changes nothing. */
 static void test_fast_measured_words(void **state)
 {
@@ -317,21 +317,21 @@ static void test_fast_measured_words(void **state)
     ds_judge(DS_PREP_FAST, true, true, &gr, &g, 12, &v);
     ds_judge_ftl(DS_PREP_FAST, DS_FTL_NONE, 1.0, true, &v);
     assert_string_equal(ds_measured_name(v.measured), "fast");
-    assert_string_equal(v.label, "stable after the range written 1.00× in random order + WDPC, "
+    assert_string_equal(v.label, "stable after the range written 1.00× sequentially + WDPC, "
                                  "but inside a transient (not steady state; no FTL state to "
                                  "shape)");
-    assert_non_null(strstr(v.reason, "; the fast pass here: the range written 1.00× in random "
-                                     "order: no FTL state to shape"));
+    assert_non_null(strstr(v.reason, "; the fast pass here: the range written 1.00× "
+                                     "sequentially: no FTL state to shape"));
     gr.passed = true;
     ds_judge(DS_PREP_FAST, true, true, &gr, &g, 12, &v);
     ds_judge_ftl(DS_PREP_FAST, DS_FTL_NONE, 1.0, true, &v);
     assert_true(v.steady);
     assert_string_equal(v.label, "steady state (SNIA PTS rule and fill guard, after the range "
-                                 "written 1.00× in random order + WDPC: no FTL state to shape)");
+                                 "written 1.00× sequentially + WDPC: no FTL state to shape)");
     ds_judge(DS_PREP_FAST, false, true, NULL, &g, 5, &v);
     ds_judge_ftl(DS_PREP_FAST, DS_FTL_NONE, 1.5, false, &v);
-    assert_string_equal(v.label, "steady state (SNIA PTS rule, after the range written 1.50× in "
-                                 "random order: no FTL state to shape)");
+    assert_string_equal(v.label, "steady state (SNIA PTS rule, after the range written 1.50× "
+                                 "sequentially: no FTL state to shape)");
     ds_judge(DS_PREP_FAST, true, false, &gr, &g, 6, &v);
     ds_judge_ftl(DS_PREP_FAST, DS_FTL_NONE, 1.0, true, &v);
     assert_string_equal(ds_measured_name(v.measured), "not stable");
@@ -339,7 +339,7 @@ static void test_fast_measured_words(void **state)
     /* another preparation on a target without an FTL: nothing to say about a pass */
     ds_judge(DS_PREP_STEADY, true, true, &gr, &g, 12, &v);
     ds_judge_ftl(DS_PREP_STEADY, DS_FTL_NONE, 0, true, &v);
-    assert_null(strstr(v.label, "random order"));
+    assert_null(strstr(v.label, "sequentially"));
     char w[96];
     ds_fast_words(DS_FTL_UNKNOWN, 1.28, w, sizeof(w));
     assert_string_equal(w, "the fast pass");
