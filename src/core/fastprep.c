@@ -25,6 +25,18 @@ int fastprep_check(const struct fast_request *r, char *err, size_t errlen)
     return 0;
 }
 
+int fastprep_usable(const struct fast_request *r, bool resume, const struct engine_ops *e,
+                    char *err, size_t errlen)
+{
+    if (r->on && resume)
+        return errf(err, errlen, "--precondition fast: not with --resume "
+                    "(docs/fast-precondition.md)");
+    if (r->on && e && (e->flags & ENGINE_F_WHOLE_ROUND))
+        return errf(err, errlen, "--precondition fast: the %s engine runs whole rounds and cannot "
+                    "take the pass's offsets; use io_uring or libaio", e->name);
+    return 0;
+}
+
 int fastprep_choose(const struct target_info *t, const struct fast_request *r,
                     struct fast_prep *out, char *err, size_t errlen)
 {

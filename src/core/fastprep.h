@@ -36,6 +36,12 @@ struct fast_request {
 /* --op without fast, or two different spare factors: -1 with err. */
 int fastprep_check(const struct fast_request *r, char *err, size_t errlen);
 
+/* What the pass cannot follow or run on (only when r->on): a resumed run (--resume), an engine
+ * that runs whole rounds (it cannot take the pass's offsets; e NULL: not chosen yet). 0, or -1
+ * with err. */
+int fastprep_usable(const struct fast_request *r, bool resume, const struct engine_ops *e,
+                    char *err, size_t errlen);
+
 /* What is known of t's FTL and the spare factor the pass is built for. */
 struct fast_prep {
     enum ds_ftl ftl;

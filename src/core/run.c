@@ -305,12 +305,9 @@ static int prepare_writes(struct run_record *rec, char *err, size_t errlen)
     if (c->purge != PURGE_NONE && c->n_remotes)
         return errf(err, errlen, "--purge %s: not with --remote (purge each host's drive first)",
                     purge_method_name(c->purge));
-    if (c->fast_pass && c->resume)
-        return errf(err, errlen, "--precondition fast: not with --resume "
-                    "(docs/fast-precondition.md)");
-    if (c->fast_pass && (rec->engine->flags & ENGINE_F_WHOLE_ROUND))
-        return errf(err, errlen, "--precondition fast: the %s engine runs whole rounds and cannot "
-                    "take the pass's offsets; use io_uring or libaio", rec->engine->name);
+    const struct fast_request fr = {c->fast_pass, c->fast_rho, c->op_rho};
+    if (fastprep_usable(&fr, c->resume != NULL, rec->engine, err, errlen) != 0)
+        return -1;
     if (c->fast_pass && run_fast_choose(rec, err, errlen) != 0)
         return -1;
     rec->wdpc = ds_prep_wdpc(rec->prep) && run_writes(rec);

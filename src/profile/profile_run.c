@@ -325,12 +325,8 @@ static int fast_plan(struct profile_session *s, char *err, size_t errlen)
         return -1;
     if (!r->on)
         return 0;
-    if (s->cfg.resume)
-        return errf(err, errlen, "--precondition fast: not with --resume "
-                    "(docs/fast-precondition.md)");
-    if (s->engine->flags & ENGINE_F_WHOLE_ROUND)
-        return errf(err, errlen, "--precondition fast: the %s engine runs whole rounds and cannot "
-                    "take the pass's offsets; use io_uring or libaio", s->engine->name);
+    if (fastprep_usable(r, s->cfg.resume != NULL, s->engine, err, errlen) != 0)
+        return -1;
     return fastprep_choose(&s->target, r, &s->fast, err, errlen);
 }
 

@@ -59,9 +59,8 @@ static int fast_refuse(struct pts_session *s, char *err, size_t errlen)
         return -1;
     if (!r->on)
         return 0;
-    if (s->cfg.resume)
-        return errf(err, errlen, "--precondition fast: not with --resume "
-                    "(docs/fast-precondition.md)");
+    if (fastprep_usable(r, s->cfg.resume != NULL, NULL, err, errlen) != 0)
+        return -1;
     for (unsigned i = 0; i < s->n_defs; i++)
         if (!s->defs[i].fast_allowed)
             return errf(err, errlen, "--precondition fast: %s: %s", s->defs[i].name,
@@ -126,11 +125,8 @@ struct pts_session *pts_prepare(const struct pts_config *cfg, char *err, size_t 
     }
     if (cfg->resume && run_resume_same_target(cfg->resume, &s->target, err, errlen) != 0)
         goto fail;
-    if (cfg->fast.on && (s->engine->flags & ENGINE_F_WHOLE_ROUND)) {
-        errf(err, errlen, "--precondition fast: the %s engine runs whole rounds and cannot take "
-             "the pass's offsets; use io_uring or libaio", s->engine->name);
+    if (fastprep_usable(&cfg->fast, false, s->engine, err, errlen) != 0)
         goto fail;
-    }
     if (cfg->fast.on && fastprep_choose(&s->target, &cfg->fast, &s->fast, err, errlen) != 0)
         goto fail;
     if (run_check_safety(&s->target, true, cfg->destructive, cfg->overwrite_signatures, err,
