@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/fastpass.h"
+#include "core/fastprep.h"
 #include "core/fio_ss.h"
 #include "core/live.h"
 #include "core/results.h"
@@ -37,7 +38,7 @@ void run_config_init(struct run_config *cfg)
     cfg->stop_at_steady = true;
     cfg->precondition = WL_PRECOND_NONE;
     cfg->purge = PURGE_NONE;
-    cfg->wdpc_min_fills = PRECOND_WDPC_MIN_FILLS;
+    cfg->wdpc_min_fills = RUN_WDPC_FILLS_DEFAULT;   /* PRECOND_WDPC_MIN_FILLS, not given */
     cfg->wdpc_max_fills = PRECOND_WDPC_MAX_FILLS;
     cfg->criteria = STEADY_CRITERIA_SNIA;
     cfg->guard = STEADY_GUARD_DEFAULT;
@@ -130,6 +131,9 @@ static int prepare_rounds(struct run_record *rec, char *err, size_t errlen)
     c->criteria.max_rounds = c->max_rounds;
     if (c->precondition == WL_PRECOND_DEFAULT)
         c->precondition = WL_PRECOND_NONE;
+    rec->wdpc_fills_given = c->wdpc_min_fills != RUN_WDPC_FILLS_DEFAULT;
+    if (!rec->wdpc_fills_given)
+        c->wdpc_min_fills = PRECOND_WDPC_MIN_FILLS;
     if (!(c->wdpc_min_fills >= 0) || !(c->wdpc_max_fills > 0))
         return errf(err, errlen, "--wdpc-fills %g, --wdpc-max-fills %g: need >= 0 and > 0",
                     c->wdpc_min_fills, c->wdpc_max_fills);
@@ -139,12 +143,9 @@ static int prepare_rounds(struct run_record *rec, char *err, size_t errlen)
     rec->prep = c->fast_pass ? DS_PREP_FAST
                 : c->precondition == WL_PRECOND_STEADY ? DS_PREP_STEADY
                 : c->precondition == WL_PRECOND_WIPC ? DS_PREP_WIPC : DS_PREP_NONE;
-    if (c->op_rho > 0 && !c->fast_pass)
-        return errf(err, errlen, "--op %g: only with --precondition fast (the spare factor its "
-                    "pass is built for)", c->op_rho);
-    if (c->op_rho > 0 && c->fast_rho > 0 && fabs(c->op_rho - c->fast_rho) > 1e-12)
-        return errf(err, errlen, "--op %g and --precondition fast:%g: two spare factors",
-                    c->op_rho, c->fast_rho);
+    const struct fast_request fr = {c->fast_pass, c->fast_rho, c->op_rho};
+    if (fastprep_check(&fr, err, errlen) != 0)
+        return -1;
 
     if (wl_validate(&rec->wl, err, errlen) != 0 ||
         engine_keys_check(rec->engine, &rec->wl, err, errlen) != 0)
@@ -274,52 +275,22 @@ static int prepare_trims(struct run_record *rec, char *err, size_t errlen)
     return 0;
 }
 
-/* --precondition fast: what is known of the target's FTL and the spare factor the pass is built
- * for (drive_state.h ds_op_choose); a real drive without --op is refused. 0, or -1 with err. */
-static int run_fast_op(struct run_record *rec, char *err, size_t errlen)
+/* --precondition fast (core/fastprep.h): the spare factor chosen for the target, the
+ * stimulus's random map off (every job's, and the run's own) unless a workload names it. 0, or
+ * -1 with err. */
+static int run_fast_choose(struct run_record *rec, char *err, size_t errlen)
 {
     const struct run_config *c = &rec->cfg;
-    rec->ftl = ds_ftl_of(target_kind_name(rec->target.kind), rec->target.attach.interface);
-    double sim_rho = 0;
-    if (rec->target.sim) {
-        struct sim_info in;
-        sim_info(rec->target.sim->dev, &in);
-        sim_rho = in.rho_eff;
-    }
-    if (ds_op_choose(rec->ftl, sim_rho, c->op_rho > 0 ? c->op_rho : c->fast_rho, &rec->op) != 0)
-        return errf(err, errlen, "--precondition fast on %s: the drive's spare factor is unknown "
-                    "(ptsbench cannot read it); give --op PCT|RHO", rec->target.path);
+    const struct fast_request r = {c->fast_pass, c->fast_rho, c->op_rho};
+    struct fast_prep fp;
+    if (fastprep_choose(&rec->target, &r, &fp, err, errlen) != 0)
+        return -1;
+    rec->ftl = fp.ftl;
+    rec->op = fp.op;
+    for (unsigned j = 0; j <= rec->jobs.n; j++)
+        if (fastprep_stimulus_map(j < rec->jobs.n ? &rec->jobs.jobs[j].wl : &rec->wl))
+            rec->fast_map_off = true;
     return 0;
-}
-
-/* --precondition fast: the stimulus after the pass draws its random writes without a random map
- * (uniform independent offsets, the model's assumption: docs/fast-precondition.md §4, the map's
- * first pass frees whole lines and makes a transient of its own), unless the workload names
- * random_map or norandommap itself; rec->fast_map_off when it changed one. */
-static void run_fast_map(struct run_record *rec)
-{
-    for (unsigned j = 0; j <= rec->jobs.n; j++) {   /* every job's, and the run's own */
-        struct workload *wl = j < rec->jobs.n ? &rec->jobs.jobs[j].wl : &rec->wl;
-        if (wl->random_map_set || !wl_writes(wl) || !iogen_maps(wl))
-            continue;
-        wl->random_map = WL_RANDOM_MAP_OFF;
-        rec->fast_map_off = true;
-    }
-}
-
-/* What the stimulus after the fast pass draws with, for its record (NULL: no random offsets). */
-static const char *run_fast_map_said(const struct run_record *rec)
-{
-    const struct workload *wl = &rec->wl;
-    if (rec->fast_map_off)
-        return "off after the fast pass (docs/fast-precondition.md §4)";
-    if (!wl->random_pct || !wl_writes(wl))
-        return NULL;
-    if (wl->random_map_set)
-        return wl->random_map == WL_RANDOM_MAP_OFF    ? "off, as the workload names it"
-               : wl->random_map == WL_RANDOM_MAP_ONCE ? "once, as the workload names it"
-                                                      : "always, as the workload names it";
-    return "off (the workload's sizes or offsets draw without one)";
 }
 
 /* What the run will write checked before anything is written: --precondition and --purge not
@@ -334,16 +305,11 @@ static int prepare_writes(struct run_record *rec, char *err, size_t errlen)
     if (c->purge != PURGE_NONE && c->n_remotes)
         return errf(err, errlen, "--purge %s: not with --remote (purge each host's drive first)",
                     purge_method_name(c->purge));
-    if (c->fast_pass && c->resume)
-        return errf(err, errlen, "--precondition fast: not with --resume "
-                    "(docs/fast-precondition.md)");
-    if (c->fast_pass && (rec->engine->flags & ENGINE_F_WHOLE_ROUND))
-        return errf(err, errlen, "--precondition fast: the %s engine runs whole rounds and cannot "
-                    "take the pass's offsets; use io_uring or libaio", rec->engine->name);
-    if (c->fast_pass && run_fast_op(rec, err, errlen) != 0)
+    const struct fast_request fr = {c->fast_pass, c->fast_rho, c->op_rho};
+    if (fastprep_usable(&fr, c->resume != NULL, rec->engine, err, errlen) != 0)
         return -1;
-    if (c->fast_pass)
-        run_fast_map(rec);
+    if (c->fast_pass && run_fast_choose(rec, err, errlen) != 0)
+        return -1;
     rec->wdpc = ds_prep_wdpc(rec->prep) && run_writes(rec);
     if (c->resume && run_resume_same_target(c->resume, &rec->target, err, errlen) != 0)
         return -1;
@@ -933,124 +899,31 @@ static int run_wipc(struct run_record *rec, int fd, volatile sig_atomic_t *stop,
     return 0;
 }
 
-/* The simulated drive after the fast pass: the pass wrote the physical capacity when its free
- * lines are no more than the GC pool (fg_lines + SIM_POOL_EXTRA_LINES per controller: what
- * sim_info's rho_eff leaves out of the usable space): the stimulus's first writes start GC
- * (steady.h's basis for the shorter lag). The write amplification is recorded: about 1 after a
- * pass at the right spare factor (it fills the usable space and no more), above 1 after a pass
- * at too large a one. */
-static void run_fast_check(const struct run_record *rec, struct results_fast *f)
-{
-    const struct sim_world *w = rec->target.sim;
-    struct sim_info in;
-    sim_info(w->dev, &in);
-    const double pct = ceil(w->params.fg_lines_pct / 100.0 * in.lines_per_ctl - 1e-9);
-    const double fg = pct > w->params.fg_lines_min ? pct : w->params.fg_lines_min;
-    f->sim_checked = true;
-    f->sim_wa = rec->sim_last.write_amplification;
-    f->sim_free_lines = rec->sim_last.free_lines;
-    f->sim_pool_lines = (unsigned long long)(in.n_ctl * (fg + SIM_POOL_EXTRA_LINES));
-    f->sim_ok = f->sim_free_lines <= f->sim_pool_lines && f->sim_wa >= 1;
-}
-
-/* The fast pass's hand-off (whoever issued it, core/steps.h step_fast or the simulator-only
- * fastpass_sim): f holds what the caller knows of the pass (threads, qd, unit, bytes written
- * full-size, elapsed_s, wall_s: wall-clock, 0 unknown); m its figures when it went through an
- * engine (NULL: none; its state is set to the drive's after the pass): the drive state
- * (ds_fast), the record ("preconditioning.fast", results_fast_json) and the guard's lag
- * (ds_guard_lag, steady.h). On a simulated drive rec->sim_last must hold its counters after
- * the pass. */
-static void run_fast_record(struct run_record *rec, struct results_fast *f, struct round_metrics *m)
-{
-    ds_fast(&rec->state, f->bytes);
-    if (m)
-        m->state = rec->state;
-    f->rho = rec->op.rho;
-    f->rho_source = rec->op.source;
-    f->ftl = rec->ftl == DS_FTL_MODEL ? "simulated drive" : rec->ftl == DS_FTL_NONE ? "none"
-                                                                                   : "unknown";
-    f->regions = FASTPASS_REGIONS;
-    f->fills = ds_fills(&rec->state, f->bytes);
-    f->stimulus_random_map = run_fast_map_said(rec);
-    if (rec->target.sim) {
-        struct sim_info in;
-        sim_info(rec->target.sim->dev, &in);
-        f->rho_simulator = in.rho_eff;
-        run_fast_check(rec, f);
-    }
-    ds_guard_lag(rec->prep, rec->ftl, f->sim_checked ? f->sim_ok : true, &rec->cfg.guard);
-    /* WDPC's floor (1 fill by default) is the guard's lag of 1 fill written again: after a pass
-     * whose lag is shorter (steady.h STEADY_GUARD_LAG_FAST) it follows the lag, unless
-     * --wdpc-fills asked for another value; the guard still decides when WDPC ends */
-    if (rec->cfg.guard.lag_fills < rec->cfg.wdpc_min_fills &&
-        rec->cfg.wdpc_min_fills == PRECOND_WDPC_MIN_FILLS) {
-        rec->cfg.wdpc_min_fills = rec->cfg.guard.lag_fills;
-        f->wdpc_min_fills = rec->cfg.guard.lag_fills;
-        if (!rec->cfg.quiet)
-            printf("  WDPC: at least %g fill after the fast pass (the guard's lag; %g without "
-                   "the pass)\n", rec->cfg.guard.lag_fills, PRECOND_WDPC_MIN_FILLS);
-    }
-    if (rec->fast_json)
-        json_object_put(rec->fast_json);
-    rec->fast_json = results_fast_json(f, m);
-}
-
-/* The pass's line before it runs: what it writes, in what unit, on how many threads. */
-static void run_fast_say(const struct run_record *rec, const struct fast_spec *f,
-                         const char *unit_how, bool fewer)
-{
-    char r[32], u[32];
-    units_format_figure(rec->op.rho, UNITS_FIG_VALUE, r, sizeof(r));
-    units_format_size(f->unit, u, sizeof(u));
-    if (step_fast_no_ftl(&rec->target))
-        printf("fast pass (no FTL here: the same as writing the range): (1 + %s) x the "
-               "active range sequentially in WIPC's writes (up to 128 KiB), %u x QD %u\n", r,
-               f->threads, f->qd);
-    else
-        printf("fast pass: (1 + %s) x the active range in %s writes (%s), regions invalidated to "
-               "greedy GC's equilibrium (rho %s: %s), %u x QD %u\n", r, u, unit_how, r,
-               rec->op.source, f->threads, f->qd);
-    if (fewer)
-        printf("  fast pass: %u threads, not max(workers, %u): the active range holds too few "
-               "units for more shares (%u units a thread at least)\n", f->threads,
-               FASTPASS_MIN_THREADS, FASTPASS_REGIONS);
-    fflush(stdout);
-}
-
-/* --precondition fast: the pass through the run's engine (core/steps.h step_fast) at the spare
- * factor chosen before it (rec->op, run_fast_op: --op or fast:RHO, the simulator's rho_eff, or
- * 0 on a target with no FTL), in units of the stimulus's write size (fastpass_unit_of), at
- * QD 32 x max(workers, 4) threads (fastpass_threads: fewer on a small range, said), recorded as
- * the fast pass (run_fast_record), not as WIPC. 0, 1 interrupted, -1 with err. */
+/* --precondition fast: the pass through the run's engine at the spare factor chosen before it
+ * (rec->op, run_fast_choose), in units of the stimulus's write size (fastpass_unit_of), at
+ * QD 32 x max(workers, 4) threads, recorded as the fast pass, not as WIPC; the guard's lag and
+ * WDPC's floor after it (core/fastprep.h fastprep_run). 0, 1 interrupted, -1 with err. */
 static int run_fastpass(struct run_record *rec, int fd, volatile sig_atomic_t *stop, char *err,
                         size_t errlen)
 {
     struct run_ctx ctx = {&rec->target, fd, rec->out_dir, rec->engine, rec->weight,
                           &rec->sim_last, &rec->state, stop,
                           isatty(STDOUT_FILENO) && !rec->cfg.quiet};
-    const char *unit_how = NULL;
-    const uint32_t unit = fastpass_unit_of(&rec->wl, rec->range.start, &unit_how);
-    bool fewer = false;
-    const unsigned threads = fastpass_threads(rec->wl.workers ? rec->wl.workers : 1,
-                                              rec->range.len / unit, &fewer);
-    struct fast_spec f = {rec->range, rec->op.rho, threads, PRECOND_WIPC_QD,
-                          rec->wl.compress_pct, 48, unit};
-    if (!rec->cfg.quiet)
-        run_fast_say(rec, &f, unit_how, fewer);
-    struct fastpass_result fr;
-    struct round_metrics m;
-    int rc = step_fast(&ctx, &f, &m, &fr, err, errlen);
+    const struct fast_prep fp = {rec->ftl, rec->op};
+    struct fastprep_pass p = {.range = rec->range, .workers = rec->wl.workers,
+                              .compress_pct = rec->wl.compress_pct, .seed = 48,
+                              .who = rec->cfg.quiet ? NULL : "", .guard_lag = true,
+                              .stimulus_map = fastprep_map_said(&rec->wl, rec->fast_map_off),
+                              .wdpc_min_fills = &rec->cfg.wdpc_min_fills,
+                              .wdpc_given = rec->wdpc_fills_given};
+    p.unit = fastpass_unit_of(&rec->wl, rec->range.start, &p.unit_basis);
+    struct json_object *json = NULL;
+    int rc = fastprep_run(&ctx, &fp, &p, &rec->cfg.guard, &json, NULL, err, errlen);
     if (rc != 0)
         return rc;
-    struct results_fast rf = {
-        .threads = fr.workers, .qd = fr.qd, .unit_bytes = fr.unit_bytes, .unit_basis = unit_how,
-        .threads_basis = fewer ? "fewer than max(workers, 4): the active range holds too few "
-                                 "units for more shares"
-                               : "max(workers, 4) (docs/fast-precondition.md §4)",
-        .bytes = (double)fr.units_written * fr.unit_bytes * rec->weight,
-        .elapsed_s = (double)(fr.t_end - fr.t_start) / 1e9, .wall_s = fr.wall_s};
-    run_fast_record(rec, &rf, &m);
-    metrics_free(&m);
+    if (rec->fast_json)
+        json_object_put(rec->fast_json);
+    rec->fast_json = json;
     return 0;
 }
 

@@ -31,6 +31,9 @@
 #include "io/workload.h"
 #include "stats/steady.h"
 
+/* run_config's wdpc_min_fills before run_start: not given by the user. */
+#define RUN_WDPC_FILLS_DEFAULT (-1.0)
+
 struct run_config {
     const char *target_path;
     uint64_t create_size;        /* --size: create/extend a file target */
@@ -58,7 +61,9 @@ struct run_config {
                                     for (0: the simulator's rho_eff) */
     double op_rho;               /* --op PCT|RHO: the drive's spare factor (0: not given); the
                                     same as fast:RHO (drive_state.h ds_op_choose) */
-    double wdpc_min_fills;       /* STEADY: the stimulus writes at least this x the range */
+    double wdpc_min_fills;       /* STEADY: the stimulus writes at least this x the range
+                                    (RUN_WDPC_FILLS_DEFAULT: not given, PRECOND_WDPC_MIN_FILLS
+                                    and lowered after a fast pass: core/fastprep.h) */
     double wdpc_max_fills;       /* ... and at most this before its rounds are measured */
     struct steady_criteria criteria;
     struct steady_guard guard;   /* the fill guard (steady.h) for STEADY with writes */
@@ -152,6 +157,7 @@ struct run_record {
     struct json_object *fast_json;   /* the fast pass's record (results_fast_json), in WIPC's place */
     enum ds_ftl ftl;             /* what is known of the target's FTL (drive_state.h) */
     struct ds_op op;             /* DS_PREP_FAST: the spare factor of the pass and its source */
+    bool wdpc_fills_given;       /* --wdpc-fills given (not RUN_WDPC_FILLS_DEFAULT) */
     bool fast_map_off;           /* DS_PREP_FAST: the stimulus's random map turned off (run.c) */
     struct json_object *purge_json;  /* the purge record, likewise */
     struct json_object *layout_json; /* the layout record (core/layout.h), when one was due */

@@ -43,6 +43,7 @@ struct pr_group {
     bool wdpc_done;               /* the stimulus has preconditioned the drive (steady) */
     const char *wdpc_end;         /* how that WDPC ended: "guard", "max_fills" */
     struct steady_guard guard;    /* the fill guard for its WDPC (the fast pass's lag, or 1 fill) */
+    double wdpc_fills;            /* its WDPC's floor: the session's, or the fast pass's lag */
     unsigned wdpc_point;          /* the point whose stimulus did it */
     struct json_object *json;     /* owned by the document */
 };
@@ -324,12 +325,8 @@ static int fast_plan(struct profile_session *s, char *err, size_t errlen)
         return -1;
     if (!r->on)
         return 0;
-    if (s->cfg.resume)
-        return errf(err, errlen, "--precondition fast: not with --resume "
-                    "(docs/fast-precondition.md)");
-    if (s->engine->flags & ENGINE_F_WHOLE_ROUND)
-        return errf(err, errlen, "--precondition fast: the %s engine runs whole rounds and cannot "
-                    "take the pass's offsets; use io_uring or libaio", s->engine->name);
+    if (fastprep_usable(r, s->cfg.resume != NULL, s->engine, err, errlen) != 0)
+        return -1;
     return fastprep_choose(&s->target, r, &s->fast, err, errlen);
 }
 
@@ -791,29 +788,36 @@ static struct run_ctx ctx_of(struct profile_session *s)
                             &s->state, s->stop, isatty(STDOUT_FILENO) && !s->cfg.quiet};
 }
 
-/* --precondition fast, a steady group: the fast pass in WIPC's place (core/fastprep.h), at the
- * group's compressibility and its first point's workers (at least 4) x QD 32; its record is the
- * group's "fast", its lag the group's guard (shortened for a random-writing stimulus only). */
+/* --precondition fast, a steady group: the fast pass in WIPC's place (core/fastprep.h), in its
+ * first point's write size, on max(its workers, 4) threads x QD 32, at the group's
+ * compressibility; its points' random map off unless they name it; its record is the group's
+ * "fast", its lag the group's guard and WDPC floor (for a random-writing stimulus only). */
 static int fast_group(struct profile_session *s, struct pr_group *g, struct run_ctx *ctx,
                       char *err, size_t errlen)
 {
+    bool map_off = false;
+    for (unsigned i = g->first_point; i < g->first_point + g->n_points; i++)
+        map_off |= fastprep_stimulus_map(&s->points[i].wl);
     const struct workload *wl = &s->points[g->first_point].wl;
-    const unsigned workers = wl->workers > 4 ? wl->workers : 4;
-    const struct fast_spec f = {.range = g->range, .threads = workers, .qd = PRECOND_WIPC_QD,
-                                .compress_pct = g->compress, .seed = 48};
+    g->wdpc_fills = wdpc_fills_of(s);
+    struct fastprep_pass p = {.range = g->range, .workers = wl->workers,
+                              .compress_pct = g->compress, .seed = 48,
+                              .guard_lag = wl_writes(wl) && wl->random_pct == 100,
+                              .stimulus_map = fastprep_map_said(wl, map_off),
+                              .wdpc_min_fills = &g->wdpc_fills,
+                              .wdpc_given = s->cfg.wdpc_fills >= 0};
+    p.unit = fastpass_unit_of(wl, g->range.start, &p.unit_basis);
     char who[160] = "";
-    const bool say = !s->cfg.quiet && g->first_point >= s->replay_points;
-    if (say) {
+    if (!s->cfg.quiet && g->first_point >= s->replay_points) {
         if (flush(s, true) != 0)
             return errf(err, errlen, "%s", s->out.error);
         snprintf(who, sizeof(who), "%s/%s %u%%: ", profile_name_of(s, g), workload_name_of(s, g),
                  g->compress);
+        p.who = who;
     }
     struct json_object *json = NULL;
     double elapsed = 0;
-    const bool random = wl_writes(wl) && wl->random_pct == 100;
-    if (fastprep_run(ctx, &s->fast, &f, say ? who : NULL, random, &g->guard, &json, &elapsed,
-                     err, errlen) != 0)
+    if (fastprep_run(ctx, &s->fast, &p, &g->guard, &json, &elapsed, err, errlen) != 0)
         return -1;
     s->spent_s += elapsed;
     jw_add(g->json, "fast", json);
@@ -975,6 +979,12 @@ static double wdpc_fills_of(const struct profile_session *s)
     return s->cfg.wdpc_fills < 0 ? PRECOND_WDPC_MIN_FILLS : s->cfg.wdpc_fills;
 }
 
+/* Group g's WDPC floor: the fast pass's (fastprep_wdpc_floor), else the session's. */
+static double group_wdpc_fills(const struct profile_session *s, const struct pr_group *g)
+{
+    return g->wdpc_fills > 0 ? g->wdpc_fills : wdpc_fills_of(s);
+}
+
 static double wdpc_max_fills_of(const struct profile_session *s)
 {
     double max = s->cfg.wdpc_max_fills > 0 ? s->cfg.wdpc_max_fills : PRECOND_WDPC_MAX_FILLS;
@@ -1035,7 +1045,7 @@ static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_po
     const struct steady_criteria crit = STEADY_CRITERIA_SNIA;
     const struct steady_guard guard = g->guard;
     struct json_object *w = json_object_new_object();
-    jw_add(w, "min_fills", jw_num(wdpc_fills_of(s)));
+    jw_add(w, "min_fills", jw_num(group_wdpc_fills(s, g)));
     jw_add(w, "max_fills", jw_num(wdpc_max_fills_of(s)));
     jw_add(w, "point", jw_int(pt - s->points));
     jw_add(w, "workers", jw_int(pt->wl.workers));
@@ -1075,7 +1085,7 @@ static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_po
         struct steady_window win;
         struct steady_guard_result gr;
         bool ok = precond_track_eval(tk, 1, &crit, &guard, &win, &gr);
-        end = precond_wdpc_end(fills, wdpc_fills_of(s), wdpc_max_fills_of(s), ok);
+        end = precond_wdpc_end(fills, group_wdpc_fills(s, g), wdpc_max_fills_of(s), ok);
         struct json_object *r = json_object_new_object();
         jw_add(r, "round", jw_int(n));
         jw_add(r, "iops", jw_num(m.total.iops));
@@ -1098,7 +1108,7 @@ static int wdpc(struct profile_session *s, struct pr_point *pt, struct worker_po
                          100 * gr.max_deviation, 100 * guard.band_frac);
             results_out_say(&s->out, "  %-32s WDPC %3u  IOPS %s%s  written %.2f fills (%g..%g)%s",
                             label, n, iops, s->target.sim ? " (simulated)" : "", fills,
-                            wdpc_fills_of(s), wdpc_max_fills_of(s), gtxt);
+                            group_wdpc_fills(s, g), wdpc_max_fills_of(s), gtxt);
         }
         metrics_free(&m);
         if (flush(s, false) != 0) {

@@ -111,7 +111,8 @@ int ps_flush_or_fail(struct pts_session *s, bool force, char *err, size_t errlen
 /* The shared steps' view of the session (core/steps.h). */
 struct run_ctx ps_ctx(struct pts_session *s);
 int ps_do_purge(struct pts_session *s, struct json_object *sub, char *err, size_t errlen);
-/* --precondition fast: the pass (core/fastprep.h) at max(threads, 4) x QD 32, its record into
+/* --precondition fast: the pass (core/fastprep.h) in 4 KiB units (WSAT, HIR, DIRTH write 4 KiB at
+ * random; chosen for IOPS and LAT), on fastpass_threads(threads) x QD 32, its record into
  * sub[key] ("precondition", kind "fast", where the standard kind's WIPC record would be; "fast"
  * beside HIR's and DIRTH's own preconditioning), s->guard its lag. 0, 1 interrupted, -1. */
 int ps_do_fast(struct pts_session *s, const struct pts_def *d, unsigned threads,
