@@ -61,6 +61,11 @@ bool fastprep_stimulus_map(struct workload *wl)
     return true;
 }
 
+bool fastprep_models(const struct workload *wl)
+{
+    return wl_writes(wl) && wl->random_pct == 100;
+}
+
 const char *fastprep_map_said(const struct workload *wl, bool map_off)
 {
     if (map_off)

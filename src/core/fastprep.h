@@ -59,6 +59,12 @@ bool fastprep_stimulus_map(struct workload *wl);
  * turned it (or another job's) off (wl may then be NULL). NULL: no random writes. */
 const char *fastprep_map_said(const struct workload *wl, bool map_off);
 
+/* Does the pass model wl's stimulus: random writes only (random_pct 100, a write share), whose
+ * equilibrium the pass leaves? Only then is the guard's lag shortened after it (steady.h
+ * STEADY_GUARD_LAG_FAST's basis was measured on such stimuli); a sequential or partly sequential
+ * stimulus keeps its whole fill to show its own state. */
+bool fastprep_models(const struct workload *wl);
+
 /* WDPC's floor after a pass whose guard lag is lag_fills: the lag when it is shorter than
  * min_fills and the user did not give min_fills (--wdpc-fills), else min_fills. Pure. */
 double fastprep_wdpc_floor(double lag_fills, double min_fills, bool given);

@@ -912,7 +912,8 @@ static int run_fastpass(struct run_record *rec, int fd, volatile sig_atomic_t *s
     const struct fast_prep fp = {rec->ftl, rec->op};
     struct fastprep_pass p = {.range = rec->range, .workers = rec->wl.workers,
                               .compress_pct = rec->wl.compress_pct, .seed = 48,
-                              .who = rec->cfg.quiet ? NULL : "", .guard_lag = true,
+                              .who = rec->cfg.quiet ? NULL : "",
+                              .guard_lag = fastprep_models(&rec->wl),
                               .stimulus_map = fastprep_map_said(&rec->wl, rec->fast_map_off),
                               .wdpc_min_fills = &rec->cfg.wdpc_min_fills,
                               .wdpc_given = rec->wdpc_fills_given};

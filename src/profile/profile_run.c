@@ -802,7 +802,7 @@ static int fast_group(struct profile_session *s, struct pr_group *g, struct run_
     g->wdpc_fills = wdpc_fills_of(s);
     struct fastprep_pass p = {.range = g->range, .workers = wl->workers,
                               .compress_pct = g->compress, .seed = 48,
-                              .guard_lag = wl_writes(wl) && wl->random_pct == 100,
+                              .guard_lag = fastprep_models(wl),
                               .stimulus_map = fastprep_map_said(wl, map_off),
                               .wdpc_min_fills = &g->wdpc_fills,
                               .wdpc_given = s->cfg.wdpc_fills >= 0};

@@ -2,6 +2,7 @@
  * core/fastprep.h fastprep_run):
  *   - fastprep_wdpc_floor: the guard's shorter lag replaces WDPC's floor only when the user did
  *     not give it;
+ *   - run: a sequential stimulus keeps the guard's lag of 1 fill (fastprep_models);
  *   - run: an explicit `--wdpc-fills 1` (the default's value) is kept after the fast pass (the
  *     code before lowered it to the lag, as it lowered the default);
  *   - profile: the pass in the stimulus's write size (8 KiB), on max(workers, 4) threads, the
@@ -84,6 +85,28 @@ static void test_run_given_floor_kept(void **state)
     json_object_put(doc);
 }
 
+/* run: a sequential write stimulus after the pass keeps the guard's whole fill (the pass models
+ * random writes: fastprep_models), and WDPC's floor stays 1; the code before shortened the lag
+ * for any stimulus. */
+static void test_run_sequential_keeps_lag(void **state)
+{
+    (void)state;
+    char out[512];
+    snprintf(out, sizeof(out), "%s/seq", dir);
+    char *argv[] = {"ptsbench", "run", "--target", TARGET, "--workload",
+                    "rw=write,bs=128k,qd=32,workers=1", "--purge", "auto", "--precondition",
+                    "fast", "--wdpc-max-fills", "1.2", "--rounds", "2", "--round-time", "2s",
+                    "--quiet", "--out", out, NULL};
+    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+    assert_non_null(doc);
+    printf("  sequential: lag %g, WDPC min %g\n", json_num(doc, "steady_state.guard.lag_fills"),
+           json_num(doc, "preconditioning.wdpc.min_fills"));
+    assert_true(json_num(doc, "steady_state.guard.lag_fills") == 1.0);
+    assert_true(json_num(doc, "preconditioning.wdpc.min_fills") == 1.0);
+    assert_null(json_at(doc, "preconditioning.fast.wdpc_min_fills"));
+    json_object_put(doc);
+}
+
 static const char *const profile_ini =
     "[global]\nruntime=2\n\n"
     "[rw8k]\ndescription=random 8 KiB writes\nrw=randwrite\nbs=8k\niodepth=32\n";
@@ -142,6 +165,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_floor_rule),
         cmocka_unit_test(test_run_given_floor_kept),
+        cmocka_unit_test(test_run_sequential_keeps_lag),
         cmocka_unit_test(test_profile_pass_as_run),
         cmocka_unit_test(test_pts_pass_unit),
     };
