@@ -149,14 +149,24 @@ on_exit() {
 trap on_exit EXIT
 trap 'echo "runner: interrupted"; exit 130' INT TERM HUP
 
-# Program $2 as job $1: output, exit status and seconds into $work/p$1.
+# Program $2 as job $1: output, exit status, seconds and CPU seconds (user + system, the
+# program and its children: what it cost the machine, whatever the load) into $work/p$1.
 run_program() {
   local d="$work/p$1" start
   start=$(date +%s)
-  PTSBENCH_TEST_ZRAM_DIR="$d/zram" "$2" > "$d/out" 2>&1
-  echo $? > "$d/rc.tmp"
+  (
+    PTSBENCH_TEST_ZRAM_DIR="$d/zram" "$2" > "$d/out" 2>&1
+    echo $? > "$d/rc.tmp"
+    times > "$d/times"   # line 2: this subshell's children, i.e. the program
+  )
   echo $(( $(date +%s) - start )) > "$d/secs"
   mv "$d/rc.tmp" "$d/rc"
+}
+
+# CPU seconds from the second line of bash's `times` in $1 ("0m1.250s 0m0.031s").
+cpu_seconds() {
+  sed -n 2p "$1" 2>/dev/null | tr 'ms' '  ' |
+    awk '{ printf "%.0f", $1 * 60 + $2 + $3 * 60 + $4 }'
 }
 
 # Job $1 has ended: show its output, remove what it left, count its test cases.
@@ -179,7 +189,7 @@ finish_program() {
     failed=$((failed + 1)); rc=1
   fi
   [ "$rc" -ne 0 ] && broken+=("$t")
-  echo "--- $t: exit $rc in $(cat "$d/secs") s"
+  echo "--- $t: exit $rc in $(cat "$d/secs") s (CPU $(cpu_seconds "$d/times") s)"
   rm -rf "$d"
 }
 
