@@ -50,6 +50,12 @@ LDFLAGS   += $(SAN_LD) -pthread
 SRC       := $(wildcard src/*/*.c)
 OBJ       := $(SRC:%.c=$(BUILD)/%.o)
 LIB_OBJ   := $(filter-out $(BUILD)/src/cli/main.o,$(OBJ))
+# The test and bench programs link the library objects from an archive: the linker takes only
+# the members a program needs (a unit test a few, not all of them), which made each of the
+# ~130 links of `make test` faster (linking them all: 56.5 CPU-seconds with every object, 20.5
+# with the archive, on this 2-core machine). No object
+# registers itself (no constructors): an archive drops nothing a program uses.
+LIB_A     := $(BUILD)/libptsbench.a
 
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
@@ -78,13 +84,17 @@ $(BUILD)/ptsbench: $(OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
+$(LIB_A): $(LIB_OBJ)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(TEST_HELPER_OBJ) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 # forkpty(3): in libutil before glibc 2.34 (an empty stub after it)
 $(BUILD)/tests/integration/test_terminal: LDLIBS += -lutil
-$(BUILD)/tests/integration/%: $(BUILD)/tests/integration/%.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
+$(BUILD)/tests/integration/%: $(BUILD)/tests/integration/%.o $(TEST_HELPER_OBJ) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
@@ -124,7 +134,7 @@ bench: $(BUILD)/ptsbench $(BUILD)/tests/bench/bench_engines $(BUILD)/tests/bench
 	@PTSBENCH=$(BUILD)/ptsbench PTSBENCH_DATADIR=$(CURDIR) BENCH_CACHE=$(BUILD)/bench-cache \
 	    $(BUILD)/tests/bench/bench_steady $(BENCH_STEADY)
 
-$(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
+$(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(TEST_HELPER_OBJ) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -148,7 +158,7 @@ vmtest: $(BUILD)/ptsbench
 
 # The saved fuzzing regressions are replayed through the harnesses' own entry functions.
 $(BUILD)/tests/unit/test_fuzz_regressions: $(BUILD)/tests/unit/test_fuzz_regressions.o \
-                                           $(BUILD)/tests/fuzz/fuzz_entry.o $(LIB_OBJ) $(TEST_HELPER_OBJ)
+                                           $(BUILD)/tests/fuzz/fuzz_entry.o $(TEST_HELPER_OBJ) $(LIB_A)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 

@@ -4,9 +4,11 @@
 # counted over individual test cases.  Exit 1 when anything failed, 2 when given no program.
 #
 # Programs run two at a time (TEST_JOBS=N to change; 1: one after the other): the tests must
-# pass on a busy machine anyway, and most of them are CPU-bound simulations.  The few whose
-# figures depend on the machine being otherwise idle (SERIAL below: engine-against-fio
-# agreement, child-process timing) run alone.  Each program's output is shown when it ends.
+# pass on a busy machine anyway, and most of them are CPU-bound simulations.  A few that mostly
+# wait on real time (WAITING below) run in a third slot of their own (TEST_WAIT_JOBS).  The few
+# whose figures depend on the machine being otherwise idle (SERIAL below: engine-against-fio
+# agreement, child-process timing) run alone.  Each program's output is shown when it ends,
+# with its wall and CPU seconds.
 #
 # zram: the tests create devices of their own (tests/helpers.h: zram_create) and record each
 # in $PTSBENCH_TEST_ZRAM_DIR (one directory per program) until they remove it.  After each
@@ -149,14 +151,24 @@ on_exit() {
 trap on_exit EXIT
 trap 'echo "runner: interrupted"; exit 130' INT TERM HUP
 
-# Program $2 as job $1: output, exit status and seconds into $work/p$1.
+# Program $2 as job $1: output, exit status, seconds and CPU seconds (user + system, the
+# program and its children: what it cost the machine, whatever the load) into $work/p$1.
 run_program() {
   local d="$work/p$1" start
   start=$(date +%s)
-  PTSBENCH_TEST_ZRAM_DIR="$d/zram" "$2" > "$d/out" 2>&1
-  echo $? > "$d/rc.tmp"
+  (
+    PTSBENCH_TEST_ZRAM_DIR="$d/zram" "$2" > "$d/out" 2>&1
+    echo $? > "$d/rc.tmp"
+    times > "$d/times"   # line 2: this subshell's children, i.e. the program
+  )
   echo $(( $(date +%s) - start )) > "$d/secs"
   mv "$d/rc.tmp" "$d/rc"
+}
+
+# CPU seconds from the second line of bash's `times` in $1 ("0m1.250s 0m0.031s").
+cpu_seconds() {
+  sed -n 2p "$1" 2>/dev/null | tr 'ms' '  ' |
+    awk '{ printf "%.0f", $1 * 60 + $2 + $3 * 60 + $4 }'
 }
 
 # Job $1 has ended: show its output, remove what it left, count its test cases.
@@ -179,59 +191,94 @@ finish_program() {
     failed=$((failed + 1)); rc=1
   fi
   [ "$rc" -ne 0 ] && broken+=("$t")
-  echo "--- $t: exit $rc in $(cat "$d/secs") s"
+  echo "--- $t: exit $rc in $(cat "$d/secs") s (CPU $(cpu_seconds "$d/times") s)"
   rm -rf "$d"
 }
 
-# Wait until at most $1 jobs are running, finishing (in the order they end) those that stop.
+# Running jobs, and the slot each holds ("cpu" or "wait"). Reap: wait until a job ends, then
+# finish (in the order they end) those that stopped.
 running=()
-wait_jobs() {
+declare -A slot=()
+reap() {
   local keep i
-  while [ ${#running[@]} -gt "$1" ]; do
-    wait -n 2>/dev/null || true
-    keep=()
-    for i in "${running[@]}"; do
-      if [ -e "$work/p$i/rc" ]; then finish_program "$i"; else keep+=("$i"); fi
-    done
-    running=("${keep[@]}")
+  wait -n 2>/dev/null || true
+  keep=()
+  for i in "${running[@]}"; do
+    if [ -e "$work/p$i/rc" ]; then finish_program "$i"; else keep+=("$i"); fi
   done
+  running=("${keep[@]}")
 }
+# How many running jobs hold slot $1.
+holding() {
+  local i n=0
+  for i in "${running[@]}"; do [ "${slot[$i]}" = "$1" ] && n=$((n + 1)); done
+  echo "$n"
+}
+# Wait until at most $1 jobs are running.
+wait_jobs() { while [ ${#running[@]} -gt "$1" ]; do reap; done; }
 
-# The long programs first, so that the two job slots end close together.
-# The serial ones before them: a serial program waits until both slots are empty, and at the
-# start nothing is running yet. LONG is in order of duration (seconds on this project's 2-core
-# machine, make test of 2026-12-05 23:14 beside four helper builds: 147 139 104 99 81 69 68 54
-# 48 41 40 34 31).
-LONG="test_suite_recovery test_sim_calibration test_estimate test_sim_presets test_run_sim
-      test_steady_state test_suite test_resume test_run test_fleet test_report test_plot test_profile"
-programs=()
-for t in "$@"; do case "$SERIAL" in *" $(basename "$t") "*) programs+=("$t") ;; esac; done
+# The order: the serial programs first (a serial program waits until every slot is empty, and at
+# the start nothing is running yet), then the long ones, so that the slots end close together.
+# LONG is in order of duration (seconds in the clean-clone make test of 2026-12-06 00:55 on this
+# project's 2-core machine, test_suite_recovery less the HIR it no longer runs: 150 110 70 57 45
+# 36 34 33 32 29 29 28 19).
+LONG="test_sim_calibration test_suite_recovery test_resume test_suite test_sim_presets
+      test_estimate test_run test_plot test_steady_state test_report test_profile test_run_sim
+      test_fleet"
+# WAITING: programs that spend most of their time waiting on real time (sleeps, real-time rounds
+# and idle gaps, timed children), not computing: at most TEST_WAIT_JOBS of them (default 1) run
+# in a slot of their own beside the TEST_JOBS computing ones, since they leave the cores to the
+# others (seconds and CPU seconds, make tests of 2026-12-06 00:55 and 01:47: test_resume 70 and
+# 37, test_run 34 and 13, test_numa 14 and 7, test_safety 9 and 0, test_replay 9 and 4,
+# test_spawn 3 and 0). Their tests pass on a busy machine anyway (make test beside another make
+# test). With TEST_JOBS=1 everything runs one after the other.
+WAITING="test_resume test_run test_numa test_safety test_replay test_spawn"
+wait_max=${TEST_WAIT_JOBS:-1}
+[ "$jobs_max" -le 1 ] && wait_max=0
+serial_q=() cpu_q=() wait_q=()
+in_list() { case " $(echo $1) " in *" $2 "*) return 0 ;; esac; return 1; }
+waiting() { [ "$wait_max" -gt 0 ] && in_list "$WAITING" "$1"; }
+for t in "$@"; do in_list "$SERIAL" "$(basename "$t")" && serial_q+=("$t"); done
+for l in $WAITING; do   # in the list's order: the longest first
+  in_list "$SERIAL" "$l" || ! waiting "$l" && continue
+  for t in "$@"; do [ "$(basename "$t")" = "$l" ] && wait_q+=("$t"); done
+done
 for l in $LONG; do
-  for t in "$@"; do [ "$(basename "$t")" = "$l" ] && programs+=("$t"); done
+  in_list "$SERIAL" "$l" || waiting "$l" && continue
+  for t in "$@"; do [ "$(basename "$t")" = "$l" ] && cpu_q+=("$t"); done
 done
 for t in "$@"; do
   b=$(basename "$t")
-  case "$SERIAL" in *" $b "*) continue ;; esac
-  case " $(echo $LONG) " in *" $b "*) continue ;; esac
-  programs+=("$t")
+  in_list "$SERIAL" "$b" || in_list "$LONG" "$b" || waiting "$b" || cpu_q+=("$t")
 done
 
-bystander_setup
+# Start program $1 as the next job, holding slot $2 ("serial": run it now, alone).
 job=0
-for t in "${programs[@]}"; do
+start_program() {
   job=$((job + 1))
   mkdir -p "$work/p$job/zram"
-  echo "$t" > "$work/p$job/name"
-  case "$SERIAL" in
-    *" $(basename "$t") "*)
-      wait_jobs 0
-      run_program "$job" "$t"
-      finish_program "$job" ;;
-    *)
-      wait_jobs $((jobs_max - 1))
-      run_program "$job" "$t" &
-      running+=("$job") ;;
-  esac
+  echo "$1" > "$work/p$job/name"
+  if [ "$2" = serial ]; then
+    run_program "$job" "$1"
+    finish_program "$job"
+    return
+  fi
+  run_program "$job" "$1" &
+  running+=("$job")
+  slot[$job]=$2
+}
+
+bystander_setup
+for t in "${serial_q[@]}"; do start_program "$t" serial; done
+while [ ${#cpu_q[@]} -gt 0 ] || [ ${#wait_q[@]} -gt 0 ]; do
+  started=0
+  if [ ${#cpu_q[@]} -gt 0 ] && [ "$(holding cpu)" -lt "$jobs_max" ]; then
+    start_program "${cpu_q[0]}" cpu; cpu_q=("${cpu_q[@]:1}"); started=1
+  fi
+  if [ ${#wait_q[@]} -gt 0 ] && [ "$(holding wait)" -lt "$wait_max" ]; then
+    start_program "${wait_q[0]}" wait; wait_q=("${wait_q[@]:1}"); started=1
+  fi
+  [ $started -eq 1 ] || reap
 done
 wait_jobs 0
 bystander_check
