@@ -37,6 +37,7 @@ export PTSBENCH_DATADIR="$root"
 passed=0 failed=0 skipped=0 broken=()
 
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/ptsbench-runner-XXXXXX") || exit 1
+runner_start=$(date +%s)
 zctl=/sys/class/zram-control
 jobs_max=${TEST_JOBS:-2}
 SERIAL=" test_fio_engine test_children "
@@ -285,5 +286,6 @@ bystander_check
 bystander_remove
 echo
 [ ${#broken[@]} -gt 0 ] && echo "failing programs: ${broken[*]}"
+echo "runner: $job programs in $(( $(date +%s) - runner_start )) s"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -521,13 +521,16 @@ static void wipc_words(struct json_object *w, char *buf, size_t len)
              isfinite(fills) ? fills : 2, bs);
 }
 
-/* "fast pass (1.28 fills of 4 KiB writes left at greedy GC's equilibrium for the spare factor
- * 0.280 from the simulated drive; Desnoyers 1/v, greedy GC)": preconditioning.fast (issue 48). */
+/* "fast pass (1.28 fills of 8 KiB writes left at greedy GC's equilibrium for the spare factor
+ * 0.280 from the simulated drive; Desnoyers 1/v, greedy GC)": preconditioning.fast (issue 48);
+ * the unit is the record's unit_bytes (4 KiB in records written before it was recorded). */
 static void fast_words(struct json_object *f, char *buf, size_t len)
 {
-    char fills[32], rho[32];
+    char fills[32], rho[32], unit[32];
     units_format_figure(jp_num(f, "fills"), UNITS_FIG_VALUE, fills, sizeof(fills));
     units_format_figure(jp_num(f, "rho"), UNITS_FIG_VALUE, rho, sizeof(rho));
+    const double unit_bytes = jp_num(f, "unit_bytes");
+    units_format_bs(isfinite(unit_bytes) && unit_bytes > 0 ? unit_bytes : 4096, unit, sizeof(unit));
     const char *src = jp_str(f, "rho_source"), *model = jp_str(f, "model");
     const char *ftl = jp_str(f, "ftl");
     if (ftl && !strcmp(ftl, "none")) {   /* nothing to shape: say what it was (drive_state.h) */
@@ -535,8 +538,8 @@ static void fast_words(struct json_object *f, char *buf, size_t len)
                            "without an FTL: no FTL state to shape)", fills);
         return;
     }
-    snprintf(buf, len, "fast pass (%s fills of 4 KiB writes left at greedy GC's equilibrium for "
-                       "the spare factor %s%s%s%s%s)", fills, rho, src ? " from " : "",
+    snprintf(buf, len, "fast pass (%s fills of %s writes left at greedy GC's equilibrium for "
+                       "the spare factor %s%s%s%s%s)", fills, unit, rho, src ? " from " : "",
              !src                      ? ""
              : !strcmp(src, "option")  ? "--op"
              : !strcmp(src, "simulated drive") ? "the simulated drive"

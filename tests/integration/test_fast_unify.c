@@ -3,6 +3,7 @@
  *   - fastprep_wdpc_floor: the guard's shorter lag replaces WDPC's floor only when the user did
  *     not give it;
  *   - run: a sequential stimulus keeps the guard's lag of 1 fill (fastprep_models);
+ *   - report: the pass's unit as recorded (8 KiB), not always 4 KiB;
  *   - run: an explicit `--wdpc-fills 1` (the default's value) is kept after the fast pass (the
  *     code before lowered it to the lag, as it lowered the default);
  *   - profile: the pass in the stimulus's write size (8 KiB), on max(workers, 4) threads, the
@@ -107,6 +108,38 @@ static void test_run_sequential_keeps_lag(void **state)
     json_object_put(doc);
 }
 
+/* run: a pass in 8 KiB units is reported as one ("fills of 8 KiB writes"), not the 4 KiB the
+ * report said before the unit was recorded. */
+static void test_report_says_the_unit(void **state)
+{
+    (void)state;
+    char out[512], rep[600], md[640];
+    snprintf(out, sizeof(out), "%s/unit8k", dir);
+    char *argv[] = {"ptsbench", "run", "--target", TARGET, "--workload",
+                    "rw=randwrite,bs=8k,qd=32,workers=2", "--purge", "auto", "--precondition",
+                    "fast", "--wdpc-max-fills", "1.2", "--rounds", "2", "--round-time", "2s",
+                    "--quiet", "--out", out, NULL};
+    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+    assert_non_null(doc);
+    assert_true(json_num(doc, "preconditioning.fast.unit_bytes") == 8192);
+    json_object_put(doc);
+    snprintf(rep, sizeof(rep), "%s/unit8k-report", dir);
+    snprintf(md, sizeof(md), "%s/report.md", rep);
+    const char *a[] = {"report", out, "--out", rep, "--no-plots", NULL};
+    struct cmd_result r;
+    assert_int_equal(ptsbench_run(&r, a), 0);
+    assert_int_equal(r.status, 0);
+    cmd_result_free(&r);
+    char *text = slurp_file(md, NULL);
+    assert_non_null(text);
+    const char *at = strstr(text, "fills of 8 KiB writes left at greedy GC");
+    if (!at)
+        printf("%s\n", text);
+    assert_non_null(at);
+    assert_null(strstr(text, "fills of 4 KiB writes"));
+    free(text);
+}
+
 static const char *const profile_ini =
     "[global]\nruntime=2\n\n"
     "[rw8k]\ndescription=random 8 KiB writes\nrw=randwrite\nbs=8k\niodepth=32\n";
@@ -166,6 +199,7 @@ int main(void)
         cmocka_unit_test(test_floor_rule),
         cmocka_unit_test(test_run_given_floor_kept),
         cmocka_unit_test(test_run_sequential_keeps_lag),
+        cmocka_unit_test(test_report_says_the_unit),
         cmocka_unit_test(test_profile_pass_as_run),
         cmocka_unit_test(test_pts_pass_unit),
     };
