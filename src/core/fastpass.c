@@ -72,6 +72,17 @@ struct fp_loop {
     uint64_t issued;
 };
 
+bool fastpass_sim_settled(const struct sim_params *p, const struct sim_info *in,
+                          const struct sim_stats *st, unsigned long long *pool_lines)
+{
+    const double pct = ceil(p->fg_lines_pct / 100.0 * in->lines_per_ctl - 1e-9);
+    const double fg = pct > p->fg_lines_min ? pct : p->fg_lines_min;
+    const unsigned long long pool = (unsigned long long)(in->n_ctl * (fg + SIM_POOL_EXTRA_LINES));
+    if (pool_lines)
+        *pool_lines = pool;
+    return (unsigned long long)st->free_lines <= pool && st->write_amplification >= 1;
+}
+
 void fastpass_heap_settle(simt *t, unsigned n)
 {
     for (unsigned i = 0;;) {

@@ -68,6 +68,14 @@ int fastpass_sim(struct sim_world *w, uint64_t offset, uint64_t len, double rho,
                  unsigned compress_pct, uint64_t seed, volatile sig_atomic_t *stop,
                  struct fastpass_result *out);
 
+/* The simulated drive after a pass (params p, sim_info in, counters st): the GC pool in lines
+ * (fg_lines + SIM_POOL_EXTRA_LINES per controller: what rho_eff leaves out of the usable space)
+ * into *pool_lines (may be NULL), and whether the pass wrote the physical capacity: free lines
+ * no more than the pool and a write amplification of at least 1 (the stimulus's first writes
+ * start GC: steady.h's basis for the shorter lag). Pure; core/fastprep.c's check and the tests'. */
+bool fastpass_sim_settled(const struct sim_params *p, const struct sim_info *in,
+                          const struct sim_stats *st, unsigned long long *pool_lines);
+
 /* A closed loop's n outstanding completion times t[0..n-1] as a binary min-heap (t[0] the
  * earliest): after t[0] was moved later (the write issued in its slot completes then), restore
  * the order. fastpass_sim's loop, and tests/bench/bench_fastpc's. */

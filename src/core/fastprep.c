@@ -87,25 +87,17 @@ double fastprep_wdpc_floor(double lag_fills, double min_fills, bool given)
     return lag_fills < min_fills && !given ? lag_fills : min_fills;
 }
 
-/* The simulated drive after the pass: the pass wrote the physical capacity when its free lines
- * are no more than the GC pool (fg_lines + SIM_POOL_EXTRA_LINES per controller: what sim_info's
- * rho_eff leaves out of the usable space): the stimulus's first writes start GC (steady.h's
- * basis for the shorter lag). The write amplification is recorded: about 1 after a pass at the
- * right spare factor (it fills the usable space and no more), above 1 after a pass at too large
- * a one. */
+/* The simulated drive after the pass (core/fastpass.h fastpass_sim_settled), recorded. */
 static void fast_sim_check(const struct sim_world *w, const struct sim_stats *last,
                            struct results_fast *f)
 {
     struct sim_info in;
     sim_info(w->dev, &in);
-    const double pct = ceil(w->params.fg_lines_pct / 100.0 * in.lines_per_ctl - 1e-9);
-    const double fg = pct > w->params.fg_lines_min ? pct : w->params.fg_lines_min;
     f->rho_simulator = in.rho_eff;
     f->sim_checked = true;
     f->sim_wa = last->write_amplification;
     f->sim_free_lines = last->free_lines;
-    f->sim_pool_lines = (unsigned long long)(in.n_ctl * (fg + SIM_POOL_EXTRA_LINES));
-    f->sim_ok = f->sim_free_lines <= f->sim_pool_lines && f->sim_wa >= 1;
+    f->sim_ok = fastpass_sim_settled(&w->params, &in, last, &f->sim_pool_lines);
 }
 
 /* The pass's line before it runs: what it writes, in what unit, on how many threads. */

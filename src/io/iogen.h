@@ -73,7 +73,7 @@ uint64_t iogen_skewed_rank(struct iogen *g);
 
 /* Do wl's random offsets draw through the random map (workload.h random_map once or always):
  * one block size, random offsets, no zones, sizes shared by reads and writes, the natural
- * alignment? Pure; iogen_init's choice, and the fast pass's (core/run.c: the stimulus after it
+ * alignment? Pure; iogen_init's choice, and the fast pass's (core/fastprep.c: the stimulus after it
  * draws without one unless the workload names random_map itself). */
 static inline bool iogen_maps(const struct workload *wl)
 {

@@ -8,11 +8,11 @@
  * (STEADY_GUARD_LAG_FAST and STEADY_GUARD_DEFAULT's lag set to 0) fails both wrong-rho tests: it
  * calls the rule's transient window steady (2 rho: +18 %) or one 12 % off (rho/2).
  *
- * The roads as the runner takes them (core/run.c), on the model directly: the pass is
+ * The roads as the runner takes them (core/fastprep.c), on the model directly: the pass is
  * core/fastpass.h fastpass_sim (io/fastgen's offsets, QD 32 x 4, as step_fast), the check after it
- * a copy of run.c's run_fast_check (free lines within the GC pool), the guard's lag the runner's
- * choice (core/drive_state.h ds_guard_lag: STEADY_GUARD_LAG_FAST or 1 fill), the stimulus 4
- * workers x QD 32 of uniform 4 KiB random writes without a random map (tests/sim_loop.h; the
+ * the runner's own (core/fastpass.h fastpass_sim_settled: free lines within the GC pool), the
+ * guard's lag the runner's choice (core/drive_state.h ds_guard_lag: STEADY_GUARD_LAG_FAST or
+ * 1 fill), the stimulus 4 workers x QD 32 of uniform 4 KiB random writes without a random map (tests/sim_loop.h; the
  * lead's choice after a fast pass), in one-minute virtual rounds, judged by stats/steady.h
  * steady_first_guarded. Not through `ptsbench run`: five runs of 120-360 rounds through the
  * harness take 15-30 s wall (it rewrites results.json every round); in-process they take a few
@@ -110,15 +110,12 @@ static void stimulus(struct sim_dev *d, const struct sim_info *in, simt now, str
     sim_loop_close(&L);
 }
 
-/* run.c's check after the pass: free lines no more than the GC pool, write amplification >= 1. */
+/* The runner's check after the pass (core/fastpass.h fastpass_sim_settled, as core/fastprep.c). */
 static bool pass_checked(struct sim_dev *d, const struct sim_params *p, const struct sim_info *in)
 {
     struct sim_stats st;
     sim_stats(d, &st);
-    const double pct = ceil(p->fg_lines_pct / 100.0 * in->lines_per_ctl - 1e-9);
-    const double fg = pct > p->fg_lines_min ? pct : p->fg_lines_min;
-    return (double)st.free_lines <= in->n_ctl * (fg + SIM_POOL_EXTRA_LINES) &&
-           st.write_amplification >= 1;
+    return fastpass_sim_settled(p, in, &st, NULL);
 }
 
 /* --precondition fast:RHO (rho_mult x the drive's rho_eff), then the stimulus. checkable: the
