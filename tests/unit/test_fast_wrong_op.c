@@ -3,24 +3,24 @@
  * calls steady (its first window more than 5% off the plateau), the fill guard refuses it, and the
  * window the guard then calls lies within 5% of the plateau. With the right spare factor the
  * guarded window lies within 5% after fewer fills than WIPC's road. A pass told half the spare
- * factor on a drive that cannot be checked after it (a real drive: lag 0.5 whatever the pass
- * left) is refused all the same. A guard with lag 0
- * (STEADY_GUARD_LAG_FAST and STEADY_GUARD_DEFAULT's lag set to 0) fails both wrong-rho tests: it
- * calls the rule's transient window steady (2 rho: +18 %) or one 12 % off (rho/2).
+ * factor on a drive that cannot be checked after it (a real drive: lag 0.5 whatever the pass left)
+ * is refused all the same. A guard with lag 0 (STEADY_GUARD_LAG_FAST and STEADY_GUARD_DEFAULT's lag
+ * set to 0) fails both wrong-rho tests: it calls the rule's transient window steady (2 rho: +18 %)
+ * or one 12 % off (rho/2).
  *
  * The roads as the runner takes them (core/fastprep.c), on the model directly: the pass is
  * core/fastpass.h fastpass_sim (io/fastgen's offsets, QD 32 x 4, as step_fast), the check after it
  * the runner's own (core/fastpass.h fastpass_sim_settled: free lines within the GC pool), the
- * guard's lag the runner's choice (core/drive_state.h ds_guard_lag: STEADY_GUARD_LAG_FAST or
- * 1 fill), the stimulus 4 workers x QD 32 of uniform 4 KiB random writes without a random map (tests/sim_loop.h; the
- * lead's choice after a fast pass), in one-minute virtual rounds, judged by stats/steady.h
- * steady_first_guarded. Not through `ptsbench run`: five runs of 120-360 rounds through the
- * harness take 15-30 s wall (it rewrites results.json every round); in-process they take a few
- * seconds. The drive: the simulated Z-Drive R4 at k = 1024 with 2 of its 8 controllers (95K units
- * of 4 KiB, 64 lines per controller): the harness on it gives the same verdicts as
+ * guard's lag the runner's choice (core/drive_state.h ds_guard_lag: STEADY_GUARD_LAG_FAST or 1
+ * fill), the stimulus 4 workers x QD 32 of uniform 4 KiB random writes without a random map
+ * (tests/sim_loop.h; the lead's choice after a fast pass), in one-minute virtual rounds, judged by
+ * stats/steady.h steady_first_guarded. Not through `ptsbench run`: five runs of 120-360 rounds
+ * through the harness take 15-30 s wall (it rewrites results.json every round); in-process they
+ * take a few seconds. The drive: the simulated Z-Drive R4 at k = 1024 with 2 of its 8 controllers
+ * (95K units of 4 KiB, 64 lines per controller): the harness on it gives the same verdicts as
  * docs/fast-precondition.md §4's full-size R4 (rho/2: rule alone -11 %, guard refuses, passes
- * within 2 %; 2 rho: rule alone +20 %, guarded +0.5 %). The plateau is computed here from a
- * 12-hour WSAT of the same drive (setup: its 6-hour value is 3 % high at this size). */
+ * within 2 %; 2 rho: rule alone +20 %, guarded +0.5 %). The plateau is computed here from a 12-hour
+ * WSAT of the same drive (setup: its 6-hour value is 3 % high at this size). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
