@@ -101,3 +101,12 @@ uint64_t hist_percentile(const struct hist *h, double p)
         mid = h->max;
     return mid;
 }
+
+int hist_pct_supported(uint64_t observations, double p)
+{
+    if (!(p > 0) || p > 100)
+        return 0;
+    /* 100 - 99.9999 is 1e-4 only up to rounding (1.00000000000477e-4): compare with a relative
+     * margin far below one observation in 10^7 rather than exactly. */
+    return (double)observations * (100.0 - p) / 100.0 >= HIST_TAIL_MIN * (1 - 1e-9);
+}

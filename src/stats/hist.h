@@ -68,4 +68,16 @@ double hist_mean(const struct hist *h);          /* 0 when empty */
 /* p in (0,100]; nearest rank; 0 when empty. */
 uint64_t hist_percentile(const struct hist *h, double p);
 
+/* Is percentile p backed by enough observations to be a number? The tail beyond it must hold
+ * at least HIST_TAIL_MIN of them: observations x (1 - p/100) >= HIST_TAIL_MIN, so 99.9999 needs
+ * 10 million, 99.999 one million, 99 a thousand. Below that the nearest-rank percentile is one
+ * of the few slowest I/Os (at 99.9999 with 1 million I/Os: the slowest one, the max), a figure
+ * that a rerun would not repeat; readers say "not enough I/Os for this percentile (count)".
+ * Observations are latencies measured one by one: a histogram's count divided by the completion
+ * weight where one completion stands for several I/Os (the simulated drive's k). The threshold
+ * is ours (no standard states one: HdrHistogram and fio print any percentile of any count);
+ * 10 makes the percentile the 10th-slowest I/O's neighbourhood or better, not one outlier. */
+#define HIST_TAIL_MIN 10
+int hist_pct_supported(uint64_t observations, double p);
+
 #endif

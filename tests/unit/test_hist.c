@@ -391,6 +391,23 @@ static int report_worst(void **state)
     return 0;
 }
 
+/* The tail rule: at least HIST_TAIL_MIN observations beyond the percentile, at its edges. */
+static void test_pct_supported(void **state)
+{
+    (void)state;
+    assert_true(hist_pct_supported(10000000, 99.9999));
+    assert_false(hist_pct_supported(9999999, 99.9999));
+    assert_true(hist_pct_supported(1000000, 99.999));
+    assert_false(hist_pct_supported(999999, 99.999));
+    assert_true(hist_pct_supported(1000, 99));
+    assert_false(hist_pct_supported(999, 99));
+    assert_true(hist_pct_supported(20, 50));
+    assert_false(hist_pct_supported(19, 50));
+    assert_false(hist_pct_supported(UINT64_MAX, 0));
+    assert_false(hist_pct_supported(UINT64_MAX, 100.5));
+    assert_false(hist_pct_supported(0, 99));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -405,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_huge_2_40),
         cmocka_unit_test(test_huge_2_63),
         cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_pct_supported),
     };
     return cmocka_run_group_tests(tests, NULL, report_worst);
 }
