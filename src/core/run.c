@@ -638,10 +638,11 @@ static void print_round(const struct run_record *rec, const struct round_metrics
     char grp[32] = "";
     if (rec->jobs.n > 1)   /* several jobs: the group's figures, then each job's */
         snprintf(grp, sizeof(grp), "group %u ", m->group + 1);
-    printf("%s%s  IOPS %s (r %s w %s)  %s MB/s  lat mean %s p99.9 %s%s%s  %s%s%s%s\n", grp, num,
-           iops, r, w, mb, mean, p999, dev, rec->target.sim ? " (simulated)" : "", ss,
-           *qd ? "  " : "", qd,
-           m->thermal.throttled == THERMAL_YES ? "  throttled" : "");   /* thermal_rounds.h */
+    char hot[128];   /* thermal_rounds.h */
+    thermal_label(&m->thermal, hot, sizeof(hot));
+    printf("%s%s  IOPS %s (r %s w %s)  %s MB/s  lat mean %s p99.9 %s%s%s  %s%s%s%s%s\n", grp,
+           num, iops, r, w, mb, mean, p999, dev, rec->target.sim ? " (simulated)" : "", ss,
+           *qd ? "  " : "", qd, *hot ? "  " : "", hot);
     for (unsigned j = 0; m->n_jobs > 1 && j < m->n_jobs; j++)   /* several in the group */
         print_job_line(&m->jobs[j]);
     fflush(stdout);

@@ -3,6 +3,7 @@
 #include "core/thermal_rounds.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -13,24 +14,79 @@
 #include "lib/util.h"
 #include "sim/sim.h"
 
-/* The previous reading of the drive this process measures, and what its tool last cost. */
+/* The previous reading of the drive this process measures, what its tool last cost, its
+ * temperature thresholds (read once) and, under the test seam, the rounds read so far. */
 static struct {
     char dev[64];
     bool have;
     struct thermal_reading prev;
     double tool_s;
+    bool thresholds_tried;
+    struct health_value warning_temp_c, critical_temp_c;
+    unsigned fixture_round;
 } last;
+
+/* The test seam: with PTSBENCH_THERMAL_FIXTURES naming a directory, a block or file target's
+ * round-end readings are nvme-cli's JSON from it, not the drive's: DIR/id-ctrl.json for the
+ * thresholds and DIR/smart-log-N.json for round N of the process (the last file again past its
+ * end). No tool runs and hwmon is not read. Read ONLY when the variable is set (tests). */
+static bool fixture_reading(const char *dir, struct thermal_reading *out)
+{
+    char p[4096], err[ERR_LEN];
+    static char text[16384];   /* nvme-cli's smart-log and id-ctrl JSON: a few KiB */
+    if (!last.thresholds_tried) {
+        last.thresholds_tried = true;
+        snprintf(p, sizeof(p), "%s/id-ctrl.json", dir);
+        struct thermal_reading t = {0};
+        if (read_text_file(p, text, sizeof(text)) >= 0 &&
+            thermal_parse_thresholds(text, &t, err, sizeof(err)) == 0) {
+            last.warning_temp_c = t.warning_temp_c;
+            last.critical_temp_c = t.critical_temp_c;
+        }
+    }
+    unsigned n = ++last.fixture_round;
+    for (; n > 0; n--) {
+        snprintf(p, sizeof(p), "%s/smart-log-%u.json", dir, n);
+        if (read_text_file(p, text, sizeof(text)) >= 0)
+            break;
+    }
+    if (!n)
+        return false;
+    if (thermal_parse_nvme_smart_log(text, out, err, sizeof(err)) != 0)
+        snprintf(out->note, sizeof(out->note), "%s", err);
+    return true;
+}
+
+/* out's thresholds (the drive's, read once), its throttled against the previous reading; out
+ * becomes the previous reading (compared with only when it holds counters). */
+static void judge(struct thermal_reading *out)
+{
+    out->warning_temp_c = last.warning_temp_c;
+    out->critical_temp_c = last.critical_temp_c;
+    if (out->warning_temp_c.reported || out->critical_temp_c.reported)
+        out->present = true;
+    thermal_judge(last.have ? &last.prev : NULL, out);
+    last.prev = *out;   /* the next round compares with these, when they hold counters */
+    last.have = out->counts_source != THERMAL_NONE;
+}
 
 void thermal_round_device(const struct target_info *t, double elapsed_s,
                           struct thermal_reading *out)
 {
     memset(out, 0, sizeof(*out));
     out->throttled = THERMAL_UNKNOWN;
-    if ((t->kind != TARGET_BLOCK && t->kind != TARGET_FILE) || !t->devname[0])
+    const char *fixtures = getenv("PTSBENCH_THERMAL_FIXTURES");
+    const bool seam = fixtures && *fixtures;
+    if ((t->kind != TARGET_BLOCK && t->kind != TARGET_FILE) || (!t->devname[0] && !seam))
         return;
     if (strcmp(last.dev, t->devname)) {
         memset(&last, 0, sizeof(last));
         str_copy(last.dev, sizeof(last.dev), t->devname);
+    }
+    if (seam) {
+        if (fixture_reading(fixtures, out))
+            judge(out);
+        return;
     }
     char disk[64];
     health_whole_disk("", t->devname, disk, sizeof(disk));
@@ -38,6 +94,14 @@ void thermal_round_device(const struct target_info *t, double elapsed_s,
     const bool due = tool_kind && elapsed_s >= THERMAL_TOOL_FACTOR * last.tool_s;
     double tool_s = 0;
     thermal_read_block("", t->devname, due, out, &tool_s);
+    if (due && !strncmp(disk, "nvme", 4) && !last.thresholds_tried &&
+        health_tool_installed("nvme")) {   /* WCTEMP and CCTEMP: once per drive */
+        last.thresholds_tried = true;
+        struct thermal_reading th = {0};
+        thermal_read_thresholds(disk, &th, &tool_s);
+        last.warning_temp_c = th.warning_temp_c;
+        last.critical_temp_c = th.critical_temp_c;
+    }
     if (tool_s > 0)
         last.tool_s = tool_s;
     if (tool_kind && !due) {
@@ -47,9 +111,7 @@ void thermal_round_device(const struct target_info *t, double elapsed_s,
         snprintf(out->note, sizeof(out->note), "counters not read: the round (%s s) was shorter "
                  "than %.0f x the tool's last call (%s s)", r, THERMAL_TOOL_FACTOR, c);
     }
-    thermal_judge(last.have ? &last.prev : NULL, out);
-    last.prev = *out;   /* the next round compares with these, when they hold counters */
-    last.have = out->counts_source != THERMAL_NONE;
+    judge(out);
 }
 
 void thermal_round_sim(const struct sim_stats *now, const struct sim_stats *was,
@@ -69,6 +131,7 @@ void thermal_round_sim(const struct sim_stats *now, const struct sim_stats *was,
     const bool rose = now->throttled_ns > was->throttled_ns ||
                       now->throttle_transitions > was->throttle_transitions;
     out->throttled = rose || now->throttled_now ? THERMAL_YES : THERMAL_NO;
+    out->throttled_by = out->throttled == THERMAL_YES ? THERMAL_BY_COUNTERS : THERMAL_BY_NONE;
 }
 
 void thermal_window_note(struct json_object *ss, const struct round_metrics *rounds, unsigned n)

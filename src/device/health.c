@@ -34,6 +34,8 @@ const struct health_field health_fields[] = {
     F("host_bytes_read", "host reads", host_bytes_read, true),
     F("temperature_c", "temperature (°C)", temperature_c, false),
     F("critical_warning", "critical warning", critical_warning, false),
+    F("warning_temp_threshold_c", "warning temperature threshold (°C)", warning_temp_c, false),
+    F("critical_temp_threshold_c", "critical temperature threshold (°C)", critical_temp_c, false),
     F("media_errors", "media errors", media_errors, false),
     F("crc_errors", "interface CRC errors", crc_errors, false),
     F("percentage_used", "percentage used", percentage_used, false),
@@ -208,6 +210,12 @@ int health_parse_nvme_id_ctrl(const char *json, struct health_snapshot *s, char 
     set_str(s->model, sizeof(s->model), o, "mn");
     set_str(s->serial, sizeof(s->serial), o, "sn");
     set_str(s->firmware, sizeof(s->firmware), o, "fr");
+    /* WCTEMP, CCTEMP: Kelvin, 0 when the controller reports none (Identify Controller) */
+    uint64_t k;
+    if (j_u64(jp_get(o, "wctemp"), &k) && k > 0 && k < 1000)
+        set(&s->warning_temp_c, (int64_t)k - 273, 0);
+    if (j_u64(jp_get(o, "cctemp"), &k) && k > 0 && k < 1000)
+        set(&s->critical_temp_c, (int64_t)k - 273, 0);
     json_object_put(o);
     return ok ? 0 : errf(err, errlen, "nvme id-ctrl: no model (mn) or serial (sn)");
 }
@@ -647,14 +655,10 @@ static bool warning_set(const struct health_snapshot *s)
     return s->critical_warning.reported && s->critical_warning.value > 0;
 }
 
-bool health_warning_line(const struct health_snapshot *s, char *buf, size_t len)
+void health_warning_words(int64_t value, char *buf, size_t len)
 {
-    buf[0] = '\0';
-    if (!warning_set(s))
-        return false;
-    const unsigned v = (unsigned)s->critical_warning.value;
-    size_t used = (size_t)snprintf(buf, len, "%s reports a critical warning (0x%02x:",
-                                   s->device[0] ? s->device : "the drive", v);
+    const unsigned v = (unsigned)value & 0xffu;
+    size_t used = (size_t)snprintf(buf, len, "0x%02x:", v);
     const char *sep = " ";
     for (unsigned b = 0; b < 8 && used < len; b++) {
         if (!(v & (1u << b)))
@@ -665,16 +669,46 @@ bool health_warning_line(const struct health_snapshot *s, char *buf, size_t len)
             used += (size_t)snprintf(buf + used, len - used, "%sreserved bit %u", sep, b);
         sep = "; ";
     }
-    if (used < len)
-        snprintf(buf + used, len - used, ")");
+}
+
+bool health_warning_line(const struct health_snapshot *s, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!warning_set(s))
+        return false;
+    char words[256];
+    health_warning_words(s->critical_warning.value, words, sizeof(words));
+    snprintf(buf, len, "%s reports a critical warning (%s)", s->device[0] ? s->device : "the drive",
+             words);
     return true;
 }
 
-static struct json_object *warning_bits_json(const struct health_snapshot *s)
+bool health_warning_summary(struct json_object *health, struct json_object *rounds, char *buf,
+                            size_t len)
+{
+    uint64_t v, all = 0;
+    static const char *const snaps[] = {"before.critical_warning.value",
+                                        "after.critical_warning.value"};
+    for (size_t i = 0; health && i < 2; i++)
+        if (j_u64(jp_at(health, snaps[i]), &v))
+            all |= v;
+    for (size_t i = 0; i < jp_len(rounds); i++)
+        if (j_u64(jp_at(jp_idx(rounds, i), "thermal.critical_warning"), &v))
+            all |= v;
+    buf[0] = '\0';
+    if (!(all & 0xff))
+        return false;
+    char words[256];
+    health_warning_words((int64_t)(all & 0xff), words, sizeof(words));
+    snprintf(buf, len, "The drive reported a critical warning (%s)", words);
+    return true;
+}
+
+struct json_object *health_warning_bits_json(int64_t value)
 {
     struct json_object *a = json_object_new_array();
     for (unsigned b = 0; b < N_WARNING_BITS; b++)
-        if ((unsigned)s->critical_warning.value & (1u << b))
+        if ((unsigned)value & (1u << b))
             json_object_array_add(a, jw_str(warning_bits[b]));
     return a;
 }
@@ -819,7 +853,7 @@ struct json_object *health_snapshot_json(const struct health_snapshot *s)
         jw_add(o, health_fields[i].key,
                value_json(health_cat(s, &health_fields[i]), health_fields[i].bytes));
     if (warning_set(s))
-        jw_add(o, "critical_warning_bits", warning_bits_json(s));
+        jw_add(o, "critical_warning_bits", health_warning_bits_json(s->critical_warning.value));
     return o;
 }
 

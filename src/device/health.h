@@ -67,6 +67,8 @@ struct health_snapshot {
     struct health_value temperature_c;
     struct health_value critical_warning;    /* NVMe SMART / Health log byte 0, its bits
                                                 (health_warning_line); others: none */
+    struct health_value warning_temp_c;      /* NVMe Identify Controller WCTEMP, CCTEMP (Kelvin, */
+    struct health_value critical_temp_c;     /* here K - 273 as temperature_c): nvme id-ctrl */
     struct health_value media_errors;        /* NVMe media errors; ATA 187 Reported_Uncorrect;
                                                 SCSI uncorrected read+write+verify errors */
     struct health_value crc_errors;          /* ATA 199 (interface CRC); NVMe, SCSI: none */
@@ -135,6 +137,16 @@ bool health_tool_installed(const char *name);
  * False, with buf "", when it reports none or does not say. The bits: NVMe Base Specification
  * 2.0, SMART / Health Information log, byte 0. */
 bool health_warning_line(const struct health_snapshot *s, char *buf, size_t len);
+/* The byte's bits in words, "0x05: available spare below threshold; reliability degraded"
+ * (for the line above, a round's reading and `show`), and as a JSON array of the set bits'
+ * names ("critical_warning_bits"). */
+void health_warning_words(int64_t value, char *buf, size_t len);
+/* One line from a results' "health" object and its "rounds" (rounds[].thermal.critical_warning,
+ * either may be NULL): "The drive reported a critical warning (0x05: ...)", the bits of every
+ * reading ORed; false and "" when none was set or none was read. */
+bool health_warning_summary(struct json_object *health, struct json_object *rounds, char *buf,
+                            size_t len);
+struct json_object *health_warning_bits_json(int64_t value);
 
 /* ---- the test's delta ---- */
 enum health_wa {

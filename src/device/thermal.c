@@ -66,6 +66,12 @@ int thermal_parse_nvme_smart_log(const char *json, struct thermal_reading *r, ch
         r->source = THERMAL_NVME_CLI;
         n++;
     }
+    /* Critical Warning: a number, a string, or nvme-cli 2.11's {"value": ...}: health.c's
+     * parser reads every form; taken here for the round only */
+    struct health_snapshot h = {0};
+    char herr[ERR_LEN];
+    if (health_parse_nvme_smart_log(json, &h, herr, sizeof(herr)) == 0 || h.critical_warning.reported)
+        r->critical_warning = h.critical_warning;
     for (size_t i = 0; i < thermal_n_count_rows; i++) {
         if (!health_json_u64(jp_get(o, thermal_count_rows[i].nvme_cli_key), &v) ||
             v > (uint64_t)INT64_MAX)
@@ -187,6 +193,34 @@ static void read_nvme_cli(const char *disk, struct thermal_reading *r, double *t
     free(text);
 }
 
+int thermal_parse_thresholds(const char *json, struct thermal_reading *r, char *err,
+                             size_t errlen)
+{
+    struct health_snapshot h = {0};
+    if (health_parse_nvme_id_ctrl(json, &h, err, errlen) != 0 && !h.warning_temp_c.reported)
+        return -1;
+    if (!h.warning_temp_c.reported && !h.critical_temp_c.reported)
+        return errf(err, errlen, "nvme id-ctrl: no warning or critical temperature threshold "
+                    "(wctemp, cctemp)");
+    r->warning_temp_c = h.warning_temp_c;
+    r->critical_temp_c = h.critical_temp_c;
+    return 0;
+}
+
+void thermal_read_thresholds(const char *disk, struct thermal_reading *r, double *tool_s)
+{
+    char ctrl[64], dev[80], err[ERR_LEN];
+    health_nvme_controller(disk, ctrl, sizeof(ctrl));
+    snprintf(dev, sizeof(dev), "/dev/%s", ctrl);
+    char *argv[] = {"nvme", "id-ctrl", dev, "-o", "json", NULL};
+    char *text = tool_out(argv, r, tool_s);
+    if (!text)
+        return;
+    if (thermal_parse_thresholds(text, r, err, sizeof(err)) != 0)
+        snprintf(r->note, sizeof(r->note), "%s", err);
+    free(text);
+}
+
 static void read_smartctl(const char *disk, struct thermal_reading *r, double *tool_s)
 {
     char dev[80];
@@ -231,13 +265,12 @@ void thermal_read_block(const char *root, const char *name, bool want_counts,
 
 /* ------------------------------------------------------------------ throttled */
 
-void thermal_judge(const struct thermal_reading *prev, struct thermal_reading *now)
+/* The counters' rule: YES when one rose since prev, NO when compared and none rose. */
+static enum thermal_throttled judge_counts(const struct thermal_reading *prev,
+                                           const struct thermal_reading *now)
 {
-    if (now->counts_source == THERMAL_SIMULATOR)
-        return;   /* the simulated drive says it itself */
-    now->throttled = THERMAL_UNKNOWN;
     if (!prev || prev->counts_source == THERMAL_NONE || now->counts_source == THERMAL_NONE)
-        return;
+        return THERMAL_UNKNOWN;
     bool compared = false;
     for (size_t i = 0; i < thermal_n_count_rows; i++) {
         const struct health_value *a = count_cat(&prev->counts, &thermal_count_rows[i]);
@@ -245,13 +278,23 @@ void thermal_judge(const struct thermal_reading *prev, struct thermal_reading *n
         if (!a->reported || !b->reported)
             continue;
         compared = true;
-        if (b->value > a->value) {
-            now->throttled = THERMAL_YES;
-            return;
-        }
+        if (b->value > a->value)
+            return THERMAL_YES;
     }
-    if (compared)
-        now->throttled = THERMAL_NO;
+    return compared ? THERMAL_NO : THERMAL_UNKNOWN;
+}
+
+void thermal_judge(const struct thermal_reading *prev, struct thermal_reading *now)
+{
+    if (now->counts_source == THERMAL_SIMULATOR)
+        return;   /* the simulated drive says it itself */
+    now->throttled = judge_counts(prev, now);
+    now->throttled_by = now->throttled == THERMAL_YES ? THERMAL_BY_COUNTERS : THERMAL_BY_NONE;
+    if (now->throttled != THERMAL_YES && now->has_temperature && now->warning_temp_c.reported &&
+        now->temperature_c >= (double)now->warning_temp_c.value) {
+        now->throttled = THERMAL_YES;
+        now->throttled_by = THERMAL_BY_WARNING_TEMP;
+    }
 }
 
 /* ------------------------------------------------------------------ results */
@@ -267,6 +310,24 @@ struct json_object *thermal_reading_json(const struct thermal_reading *r)
     if (r->throttled != THERMAL_UNKNOWN)
         json_object_object_add(o, "throttled",
                                json_object_new_boolean(r->throttled == THERMAL_YES));
+    if (r->throttled_by != THERMAL_BY_NONE)
+        json_object_object_add(o, "throttled_by",
+                               json_object_new_string(r->throttled_by == THERMAL_BY_COUNTERS
+                                                          ? "counters"
+                                                          : "warning temperature"));
+    if (r->warning_temp_c.reported)
+        json_object_object_add(o, "warning_temp_threshold_c",
+                               json_object_new_int64(r->warning_temp_c.value));
+    if (r->critical_temp_c.reported)
+        json_object_object_add(o, "critical_temp_threshold_c",
+                               json_object_new_int64(r->critical_temp_c.value));
+    if (r->critical_warning.reported) {
+        json_object_object_add(o, "critical_warning",
+                               json_object_new_int64(r->critical_warning.value));
+        if (r->critical_warning.value > 0)
+            json_object_object_add(o, "critical_warning_bits",
+                                   health_warning_bits_json(r->critical_warning.value));
+    }
     if (r->counts_source != THERMAL_NONE) {
         json_object_object_add(o, "counts_source",
                                json_object_new_string(thermal_source_name(r->counts_source)));
@@ -280,4 +341,35 @@ struct json_object *thermal_reading_json(const struct thermal_reading *r)
     if (r->note[0])
         json_object_object_add(o, "note", json_object_new_string(r->note));
     return o;
+}
+
+/* ------------------------------------------------------------------ for people */
+
+static void label_words(bool throttled, bool by_temp, double temp_c, double warn_c, char *buf,
+                        size_t len)
+{
+    if (!throttled)
+        snprintf(buf, len, "%s", "");
+    else if (by_temp && isfinite(temp_c) && isfinite(warn_c))
+        snprintf(buf, len, "throttled (%.0f °C, at or above the warning threshold %.0f °C)",
+                 temp_c, warn_c);
+    else
+        snprintf(buf, len, "throttled");
+}
+
+void thermal_label(const struct thermal_reading *r, char *buf, size_t len)
+{
+    label_words(r->throttled == THERMAL_YES, r->throttled_by == THERMAL_BY_WARNING_TEMP,
+                r->has_temperature ? r->temperature_c : NAN,
+                r->warning_temp_c.reported ? (double)r->warning_temp_c.value : NAN, buf, len);
+}
+
+void thermal_label_json(struct json_object *th, char *buf, size_t len)
+{
+    struct json_object *t = jp_get(th, "throttled"), *by = jp_get(th, "throttled_by");
+    struct json_object *temp = jp_get(th, "temperature_c"), *w = jp_get(th, "warning_temp_threshold_c");
+    label_words(json_object_is_type(t, json_type_boolean) && json_object_get_boolean(t),
+                by && !strcmp(json_object_get_string(by), "warning temperature"),
+                temp ? json_object_get_double(temp) : NAN, w ? json_object_get_double(w) : NAN,
+                buf, len);
 }

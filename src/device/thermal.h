@@ -19,7 +19,11 @@
  * or critical temperature time, rose since the previous reading (or the simulated drive spent
  * time throttled in the round); false when the counters were read both times and none rose;
  * unknown (THERMAL_UNKNOWN) otherwise: a drive that reports no counters, the first reading,
- * a round whose counters were not read.
+ * a round whose counters were not read. Whatever the counters say, a round whose temperature at
+ * its end is at or above the drive's warning composite temperature threshold (WCTEMP) is
+ * throttled (throttled_by THERMAL_BY_WARNING_TEMP): the counters' own rule already counts time
+ * above WCTEMP (Warning Composite Temperature Time) as throttled, and this is that condition
+ * read directly, without the counters (docs/health.md says what it does and does not prove).
  *
  * The parsers are pure functions of their text. */
 #ifndef PTSBENCH_THERMAL_H
@@ -43,6 +47,9 @@ enum thermal_source {
 const char *thermal_source_name(enum thermal_source s);   /* "hwmon", "nvme-cli", ... */
 
 enum thermal_throttled { THERMAL_UNKNOWN = -1, THERMAL_NO = 0, THERMAL_YES = 1 };
+/* What said THERMAL_YES: the counters (or the simulated drive's model), or the temperature at
+ * the round's end at or above the drive's warning composite temperature threshold (WCTEMP). */
+enum thermal_by { THERMAL_BY_NONE = 0, THERMAL_BY_COUNTERS, THERMAL_BY_WARNING_TEMP };
 
 /* The counters, as rows (key in the results, where in the struct). */
 struct thermal_counts {
@@ -66,6 +73,11 @@ struct thermal_reading {
     enum thermal_source counts_source;   /* THERMAL_NONE: no counters read */
     struct thermal_counts counts;
     enum thermal_throttled throttled;
+    enum thermal_by throttled_by;
+    /* NVMe: the drive's warning and critical composite temperature thresholds (°C, from nvme
+     * id-ctrl's WCTEMP and CCTEMP, read once per drive) and the SMART log's Critical Warning
+     * byte at the round's end (health.h, health_warning_words) */
+    struct health_value warning_temp_c, critical_temp_c, critical_warning;
     char note[128];                /* why counters are missing ("nvme smart-log: skipped ...") */
 };
 
@@ -87,11 +99,28 @@ bool thermal_hwmon(const char *root, const char *name, double *celsius);
 void thermal_read_block(const char *root, const char *name, bool want_counts,
                         struct thermal_reading *r, double *tool_s);
 
-/* throttled of `now` against the previous reading of the same drive (NULL: none). */
+/* The drive's WCTEMP and CCTEMP into r (nvme id-ctrl; health_parse_nvme_id_ctrl reads them),
+ * from `nvme id-ctrl /dev/nvmeN -o json` for NVMe disk DISK ("nvme0n1"); *tool_s grows by what
+ * the tool took. Nothing when nvme-cli is missing or says nothing (r->note then says why). */
+void thermal_read_thresholds(const char *disk, struct thermal_reading *r, double *tool_s);
+/* The same from id-ctrl's JSON text (0, or -1 with one line in err). */
+int thermal_parse_thresholds(const char *json, struct thermal_reading *r, char *err,
+                             size_t errlen);
+
+/* throttled of `now` against the previous reading of the same drive (NULL: none), then the
+ * warning-temperature rule (above). */
 void thermal_judge(const struct thermal_reading *prev, struct thermal_reading *now);
 
-/* ---- results ---- {"temperature_c", "source", "throttled", "counts_source", COUNT...,
+/* ---- results ---- {"temperature_c", "source", "throttled", "throttled_by" ("counters",
+ * "warning temperature"), "warning_temp_threshold_c", "critical_temp_threshold_c",
+ * "critical_warning", "critical_warning_bits" (when any is set), "counts_source", COUNT...,
  * "note"}: absent members for what was not read. */
 struct json_object *thermal_reading_json(const struct thermal_reading *r);
+
+/* ---- for people ---- A round's label: "throttled", "throttled (86 °C, at or above the
+ * warning threshold 84 °C)" when the temperature said it; "" when the round did not throttle
+ * or it is unknown. From the reading, or from its results object (`show`, the report). */
+void thermal_label(const struct thermal_reading *r, char *buf, size_t len);
+void thermal_label_json(struct json_object *thermal, char *buf, size_t len);
 
 #endif

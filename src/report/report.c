@@ -2726,6 +2726,9 @@ static void round_state(struct ctx *c, size_t i, struct json_object *r, char *bu
 static void run_health(struct ctx *c, size_t i)
 {
     char line[512], wa[16];
+    if (health_warning_summary(jp_obj_at(c->in[i].doc, "health"), jp_arr(c->in[i].doc, "rounds"),
+                               line, sizeof(line)))
+        o_para(&c->o, "%s.", line);
     health_summary(jp_obj_at(c->in[i].doc, "health"), line, sizeof(line));
     if (!line[0])
         return;

@@ -9,6 +9,7 @@
 
 #include "core/results.h"
 #include "device/health.h"
+#include "device/thermal.h"
 #include "lib/json_path.h"
 #include "lib/units.h"
 #include "lib/util.h"
@@ -254,6 +255,10 @@ static void show_rounds(FILE *out, struct json_object *doc, struct json_object *
         char qd[256];
         if (*results_depth_text(r, qd, sizeof(qd)))   /* the depth not kept (metrics.h) */
             fprintf(out, "  %s", qd);
+        char hot[128];   /* the drive throttled (device/thermal.h) */
+        thermal_label_json(jp_get(r, "thermal"), hot, sizeof(hot));
+        if (*hot)
+            fprintf(out, "  %s", hot);
         fprintf(out, "\n");
         struct json_object *jobs = jp_arr_at(r, "jobs");   /* several in its group */
         for (size_t j = 0; jp_len(jobs) > 1 && j < jp_len(jobs); j++)
@@ -394,6 +399,8 @@ void show_write(FILE *out, struct json_object *doc, unsigned every)
     char health[512];
     health_summary(jp_obj_at(doc, "health"), health, sizeof(health));
     if (health[0])
+        fprintf(out, "%s\n", health);
+    if (health_warning_summary(jp_obj_at(doc, "health"), rounds, health, sizeof(health)))
         fprintf(out, "%s\n", health);
 }
 

@@ -177,12 +177,82 @@ static void test_suite_and_profile_say_throttled(void **state)
     json_object_put(doc);
 }
 
+/* The NVMe path with the drive's readings from fixtures (the test seam PTSBENCH_THERMAL_FIXTURES,
+ * core/thermal_rounds.c): tests/fixtures/health/thermal-sequence-DERIVED holds four smart-log
+ * readings DERIVED from the QEMU capture (SOURCES.md: its temperature set to 323, 340, 357 and
+ * 359 K; its thermal counters, all 0, and critical warning 5 kept) and, for the thresholds, the
+ * WDC SN730's captured id-ctrl (wctemp 357 K, cctemp 361 K: 84 and 88 °C). By hand: rounds at
+ * 50, 67, 84 and 86 °C; the counters never rise, so only the temperature can say throttled:
+ * round 1 unknown (no reading before it, 50 < 84), round 2 not throttled, rounds 3 (84 >= 84)
+ * and 4 throttled by the warning temperature. A 8 MiB file, four rounds of 0.2 s. */
+static void test_warning_threshold_sequence_labelled(void **state)
+{
+    (void)state;
+    char out[1024], img[1024];
+    snprintf(out, sizeof(out), "%s/seq", dir);
+    snprintf(img, sizeof(img), "%s/seq.img", dir);
+    setenv("PTSBENCH_THERMAL_FIXTURES", test_fixture_path("health/thermal-sequence-DERIVED"), 1);
+    char *argv[] = {"ptsbench", "run", "-t", img, "--size", "8m", "-w", "rw=randwrite,bs=4k,qd=4",
+                    "-n", "4", "--round-time", "0.2", "--all-rounds", "--destructive", "-o", out,
+                    NULL};
+    char *text = NULL;
+    struct json_object *doc = ptsbench_results(argv, out, 0, &text);
+    unsetenv("PTSBENCH_THERMAL_FIXTURES");
+    assert_non_null(doc);
+    static const double temp[4] = {50, 67, 84, 86};
+    static const int throttled[4] = {-1, 0, 1, 1};   /* -1: absent (unknown) */
+    for (int i = 0; i < 4; i++) {
+        char p[64];
+        snprintf(p, sizeof(p), "rounds.%d.thermal", i);
+        struct json_object *th = json_at(doc, p), *t = json_object_object_get(th, "throttled");
+        assert_non_null(th);
+        assert_true(fabs(json_object_get_double(json_object_object_get(th, "temperature_c")) -
+                         temp[i]) < 1e-9);
+        assert_int_equal(json_object_get_int(json_object_object_get(th, "warning_temp_threshold_c")),
+                         84);
+        assert_int_equal(json_object_get_int(json_object_object_get(th, "critical_temp_threshold_c")),
+                         88);
+        assert_int_equal(json_object_get_int(json_object_object_get(th, "critical_warning")), 5);
+        if (throttled[i] < 0)
+            assert_null(t);
+        else
+            assert_int_equal(json_object_get_boolean(t), throttled[i]);
+        struct json_object *by = json_object_object_get(th, "throttled_by");
+        if (throttled[i] == 1)
+            assert_string_equal(json_object_get_string(by), "warning temperature");
+        else
+            assert_null(by);
+    }
+    assert_int_equal(count_prefixed_lines(text, "round "), 4);
+    assert_non_null(strstr(text, "round  3/4  "));
+    assert_non_null(strstr(text, "  throttled (84 °C, at or above the warning threshold 84 °C)\n"
+                                 "round  4/4  "));
+    assert_non_null(strstr(text, "  throttled (86 °C, at or above the warning threshold 84 °C)\n"));
+    free(text);
+    json_object_put(doc);
+    /* `ptsbench show`: the same labels on rounds 3 and 4 only, and the critical warning */
+    char *show[] = {(char *)ptsbench_bin(), "show", out, NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(show, &r), 0);
+    assert_int_equal(r.status, 0);
+    unsigned labelled = 0;
+    for (char *l = r.out; (l = strstr(l, "throttled (")); l++)
+        labelled++;
+    assert_int_equal(labelled, 2);
+    assert_non_null(strstr(r.out, "  throttled (84 °C, at or above the warning threshold 84 °C)"));
+    assert_non_null(strstr(r.out, "  throttled (86 °C, at or above the warning threshold 84 °C)"));
+    assert_non_null(strstr(r.out, "The drive reported a critical warning (0x05: available spare "
+                                  "below threshold; reliability degraded"));
+    cmd_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sim_throttles_from_round_4),
         cmocka_unit_test(test_sim_without_model_records_nothing),
         cmocka_unit_test(test_suite_and_profile_say_throttled),
+        cmocka_unit_test(test_warning_threshold_sequence_labelled),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

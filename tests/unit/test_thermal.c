@@ -188,6 +188,65 @@ static void test_judge(void **state)
     assert_int_equal(hw.throttled, THERMAL_UNKNOWN);
 }
 
+/* The warning threshold: the WDC SN730's captured id-ctrl (nvme-cli-1.x-id-ctrl-wdc-sn730.json:
+ * "wctemp" : 357, "cctemp" : 361, Kelvin: 84 and 88 °C); a reading at or above 84 °C is
+ * throttled by the temperature whatever its counters say (none rose here), below it the
+ * counters decide; a reading with no temperature (counters only) is not judged by it. The QEMU
+ * capture's critical warning (5) is kept per round. */
+static void test_warning_threshold_and_critical_warning(void **state)
+{
+    (void)state;
+    char *id = load("nvme-cli-1.x-id-ctrl-wdc-sn730.json");
+    char *log = load("nvme-cli-2.3-smart-log-qemu-critical-warning.json");
+    struct thermal_reading a = {.throttled = THERMAL_UNKNOWN}, b;
+    char err[256] = "";
+    assert_int_equal(thermal_parse_thresholds(id, &a, err, sizeof(err)), 0);
+    assert_true(a.warning_temp_c.reported && a.critical_temp_c.reported);
+    assert_int_equal(a.warning_temp_c.value, 357 - 273);
+    assert_int_equal(a.critical_temp_c.value, 361 - 273);
+    assert_int_equal(thermal_parse_nvme_smart_log(log, &a, err, sizeof(err)), 0);
+    assert_true(a.critical_warning.reported);
+    assert_int_equal(a.critical_warning.value, 5);            /* "critical_warning":5 */
+    assert_true(fabs(a.temperature_c - (323 - 273)) < 1e-9);   /* 50 °C: below 84 */
+    thermal_judge(NULL, &a);
+    assert_int_equal(a.throttled, THERMAL_UNKNOWN);
+    b = a;
+    b.temperature_c = 83.5;
+    thermal_judge(&a, &b);
+    assert_int_equal(b.throttled, THERMAL_NO);
+    b.temperature_c = 84;
+    thermal_judge(&a, &b);
+    assert_int_equal(b.throttled, THERMAL_YES);
+    assert_int_equal(b.throttled_by, THERMAL_BY_WARNING_TEMP);
+    char label[128];
+    thermal_label(&b, label, sizeof(label));
+    assert_string_equal(label, "throttled (84 °C, at or above the warning threshold 84 °C)");
+    struct json_object *j = thermal_reading_json(&b);
+    assert_string_equal(jp_str(j, "throttled_by"), "warning temperature");
+    assert_int_equal((int)jp_path(j, "warning_temp_threshold_c"), 84);
+    assert_int_equal((int)jp_path(j, "critical_temp_threshold_c"), 88);
+    assert_int_equal((int)jp_path(j, "critical_warning"), 5);
+    assert_int_equal(jp_len(jp_arr_at(j, "critical_warning_bits")), 2);
+    thermal_label_json(j, label, sizeof(label));
+    assert_string_equal(label, "throttled (84 °C, at or above the warning threshold 84 °C)");
+    json_object_put(j);
+    b.counts.tmt1_transitions.value = 1;   /* the counters rose too: they say it */
+    thermal_judge(&a, &b);
+    assert_int_equal(b.throttled_by, THERMAL_BY_COUNTERS);
+    thermal_label(&b, label, sizeof(label));
+    assert_string_equal(label, "throttled");
+    b = a;   /* no temperature: the threshold says nothing */
+    b.has_temperature = false;
+    b.temperature_c = 90;
+    thermal_judge(&a, &b);
+    assert_int_equal(b.throttled, THERMAL_NO);
+    assert_int_equal(thermal_parse_thresholds("{\"mn\": \"x\", \"wctemp\": 0, \"cctemp\": 0}", &b,
+                                              err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "no warning or critical temperature threshold"));
+    free(id);
+    free(log);
+}
+
 static struct sim_dev *open_thermal(double mb_s)
 {
     struct sim_params p;
@@ -314,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_malformed_and_empty),
         cmocka_unit_test(test_hwmon_fake_sysfs),
         cmocka_unit_test(test_judge),
+        cmocka_unit_test(test_warning_threshold_and_critical_warning),
         cmocka_unit_test(test_nvme_controller_names),
         cmocka_unit_test(test_sim_model),
         cmocka_unit_test(test_sim_off_changes_nothing),
