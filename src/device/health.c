@@ -32,6 +32,9 @@ const struct health_field health_fields[] = {
     F("host_bytes_written", "host writes", host_bytes_written, true),
     F("nand_bytes_written", "NAND writes", nand_bytes_written, true),
     F("host_bytes_read", "host reads", host_bytes_read, true),
+    F("media_bytes_read", "NAND reads", media_bytes_read, true),
+    F("fdp_host_bytes_written", "FDP host writes", fdp_host_bytes_written, true),
+    F("media_bytes_erased", "NAND erased", media_bytes_erased, true),
     F("temperature_c", "temperature (°C)", temperature_c, false),
     F("critical_warning", "critical warning", critical_warning, false),
     F("warning_temp_threshold_c", "warning temperature threshold (°C)", warning_temp_c, false),
@@ -218,6 +221,68 @@ int health_parse_nvme_id_ctrl(const char *json, struct health_snapshot *s, char 
         set(&s->critical_temp_c, (int64_t)k - 273, 0);
     json_object_put(o);
     return ok ? 0 : errf(err, errlen, "nvme id-ctrl: no model (mn) or serial (sn)");
+}
+
+/* ------------------------------------------------------------------ NAND writes: FDP, OCP */
+
+/* A 128-bit counter as nvme-cli's OCP plugin prints it, {"hi": N, "lo": N}: its value when hi is
+ * 0 and lo fits in int64 (no drive has written 9 EB). */
+static bool hi_lo(struct json_object *o, uint64_t *out)
+{
+    uint64_t hi, lo;
+    if (!json_object_is_type(o, json_type_object) || !j_u64(jp_get(o, "hi"), &hi) ||
+        !j_u64(jp_get(o, "lo"), &lo) || hi || lo > (uint64_t)INT64_MAX)
+        return false;
+    *out = lo;
+    return true;
+}
+
+int health_parse_ocp_smart_add_log(const char *json, struct health_snapshot *s, char *err,
+                                   size_t errlen)
+{
+    struct json_object *o = parse_object(json, "nvme ocp smart-add-log", err, errlen);
+    if (!o)
+        return -1;
+    /* --output-format-version 1 names fields as the OCP specification's text, 2 in snake case
+     * (nvme-cli plugins/ocp/ocp-print-json.c, json_smart_extended_log_v1 and _v2) */
+    static const char *const written[] = {"Physical media units written",
+                                          "physical_media_units_written"};
+    static const char *const read[] = {"Physical media units read", "physical_media_units_read"};
+    uint64_t w = 0, r = 0;
+    size_t k = 0;
+    while (k < 2 && !jp_get(o, written[k]))
+        k++;
+    const bool ok = k < 2 && hi_lo(jp_get(o, written[k]), &w);
+    const bool rok = k < 2 && hi_lo(jp_get(o, read[k]), &r);
+    json_object_put(o);
+    if (!ok)
+        return errf(err, errlen, "nvme ocp smart-add-log: no physical media units written "
+                    "(or beyond 64 bits)");
+    set(&s->nand_bytes_written, (int64_t)w, 1);   /* bytes (docs/health.md) */
+    if (rok)
+        set(&s->media_bytes_read, (int64_t)r, 1);
+    str_copy(s->nand_source, sizeof(s->nand_source), HEALTH_NAND_OCP);
+    return 0;
+}
+
+int health_parse_nvme_fdp_stats(const char *json, struct health_snapshot *s, char *err,
+                                size_t errlen)
+{
+    struct json_object *o = parse_object(json, "nvme fdp stats", err, errlen);
+    if (!o)
+        return -1;
+    struct health_value h = {0}, m = {0}, e = {0};
+    set_u64(&h, o, "hbmw", 1);   /* bytes, with metadata (FDP Statistics log) */
+    set_u64(&m, o, "mbmw", 1);
+    set_u64(&e, o, "mbe", 1);
+    json_object_put(o);
+    if (!h.reported || !m.reported)
+        return errf(err, errlen, "nvme fdp stats: no hbmw and mbmw");
+    s->fdp_host_bytes_written = h;
+    s->nand_bytes_written = m;
+    s->media_bytes_erased = e;
+    str_copy(s->nand_source, sizeof(s->nand_source), HEALTH_NAND_FDP);
+    return 0;
 }
 
 /* ------------------------------------------------------------------ smartctl */
@@ -536,6 +601,23 @@ static bool try_nvme_cli(const char *disk, struct health_snapshot *s)
             note(s, "%s", err);
         free(text);
     }
+    /* NAND writes, which the SMART log has not: the FDP statistics of endurance group 1 (the
+     * only one of most drives; UNCERTAIN on drives with several), else OCP's C0h log. A drive
+     * without them refuses the log: the reason is noted and the next is tried. */
+    char *fdp_argv[] = {"nvme", "fdp", "stats", dev, "-e", "1", "-o", "json", NULL};
+    char *ocp_argv[] = {"nvme", "ocp", "smart-add-log", dev, "-o", "json", NULL};
+    char *const *nand[] = {fdp_argv, ocp_argv};
+    int (*const parse[])(const char *, struct health_snapshot *, char *, size_t) = {
+        health_parse_nvme_fdp_stats, health_parse_ocp_smart_add_log};
+    for (size_t i = 0; i < 2; i++) {
+        if (!(text = run_tool(nand[i], s)))
+            continue;
+        const int rc = parse[i](text, s, err, sizeof(err));
+        free(text);
+        if (rc == 0)
+            break;
+        note(s, "%s", err);
+    }
     str_copy(s->device, sizeof(s->device), dev);
     return true;
 }
@@ -763,6 +845,9 @@ void health_delta(const struct health_snapshot *before, const struct health_snap
     value_delta(&before->host_bytes_written, &after->host_bytes_written, &d->host_bytes_written);
     value_delta(&before->nand_bytes_written, &after->nand_bytes_written, &d->nand_bytes_written);
     value_delta(&before->host_bytes_read, &after->host_bytes_read, &d->host_bytes_read);
+    value_delta(&before->fdp_host_bytes_written, &after->fdp_host_bytes_written,
+                &d->fdp_host_bytes_written);
+    d->wa_host_key = "host_bytes_written";
     value_delta(&before->media_errors, &after->media_errors, &d->media_errors);
     value_delta(&before->crc_errors, &after->crc_errors, &d->crc_errors);
     d->wa_state = HEALTH_WA_NOT_REPORTED;
@@ -775,12 +860,27 @@ void health_delta(const struct health_snapshot *before, const struct health_snap
             snprintf(d->why, sizeof(d->why), "no health source");
         }
         struct health_value *all[] = {&d->host_bytes_written, &d->nand_bytes_written,
-                                      &d->host_bytes_read, &d->media_errors, &d->crc_errors};
+                                      &d->host_bytes_read, &d->fdp_host_bytes_written,
+                                      &d->media_errors, &d->crc_errors};
         for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
             memset(all[i], 0, sizeof(*all[i]));
         return;
     }
-    const struct health_value *hb = &before->host_bytes_written, *ha = &after->host_bytes_written;
+    if (strcmp(before->nand_source, after->nand_source)) {
+        d->wa_state = HEALTH_WA_INCONSISTENT;
+        snprintf(d->why, sizeof(d->why), "NAND writes before from %s, after from %s",
+                 before->nand_source[0] ? before->nand_source : health_source_name(before->source),
+                 after->nand_source[0] ? after->nand_source : health_source_name(after->source));
+        return;
+    }
+    /* FDP statistics are a pair, host and media bytes of one endurance group: its WA is theirs */
+    const bool fdp = !strcmp(after->nand_source, HEALTH_NAND_FDP);
+    d->wa_host_key = fdp ? "fdp_host_bytes_written" : "host_bytes_written";
+    const struct health_value *hb = fdp ? &before->fdp_host_bytes_written
+                                        : &before->host_bytes_written;
+    const struct health_value *ha = fdp ? &after->fdp_host_bytes_written
+                                        : &after->host_bytes_written;
+    const struct health_value *hd = fdp ? &d->fdp_host_bytes_written : &d->host_bytes_written;
     const struct health_value *nb = &before->nand_bytes_written, *na = &after->nand_bytes_written;
     if (!hb->reported || !ha->reported || !nb->reported || !na->reported) {
         snprintf(d->why, sizeof(d->why), "%s: %s", health_source_name(after->source),
@@ -788,19 +888,18 @@ void health_delta(const struct health_snapshot *before, const struct health_snap
                                               : "no write counters");
         return;
     }
-    if (!d->host_bytes_written.reported || !d->nand_bytes_written.reported) {
+    if (!hd->reported || !d->nand_bytes_written.reported) {
         d->wa_state = HEALTH_WA_INCONSISTENT;
         snprintf(d->why, sizeof(d->why), "a write counter went backwards");
         return;
     }
-    if (too_small(&d->host_bytes_written, "host", d->why, sizeof(d->why)) ||
+    if (too_small(hd, "host", d->why, sizeof(d->why)) ||
         too_small(&d->nand_bytes_written, "NAND", d->why, sizeof(d->why))) {
         d->wa_state = HEALTH_WA_TOO_SMALL;
         return;
     }
     d->wa_state = HEALTH_WA_OK;
-    d->write_amplification =
-        (double)d->nand_bytes_written.value / (double)d->host_bytes_written.value;
+    d->write_amplification = (double)d->nand_bytes_written.value / (double)hd->value;
 }
 
 /* ------------------------------------------------------------------ results */
@@ -843,6 +942,7 @@ struct json_object *health_snapshot_json(const struct health_snapshot *s)
         {"serial", offsetof(struct health_snapshot, serial)},
         {"firmware", offsetof(struct health_snapshot, firmware)},
         {"note", offsetof(struct health_snapshot, note)},
+        {"nand_source", offsetof(struct health_snapshot, nand_source)},
     };
     for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
         const char *v = (const char *)s + strs[i].off;
@@ -868,8 +968,21 @@ void health_snapshot_from_json(struct json_object *o, struct health_snapshot *s)
     str_copy(s->serial, sizeof(s->serial), jp_str(o, "serial") ? jp_str(o, "serial") : "");
     str_copy(s->firmware, sizeof(s->firmware), jp_str(o, "firmware") ? jp_str(o, "firmware") : "");
     str_copy(s->note, sizeof(s->note), jp_str(o, "note") ? jp_str(o, "note") : "");
+    str_copy(s->nand_source, sizeof(s->nand_source),
+             jp_str(o, "nand_source") ? jp_str(o, "nand_source") : "");
     for (size_t i = 0; i < health_n_fields; i++)
         value_from_json(jp_get(o, health_fields[i].key), health_at(s, &health_fields[i]));
+}
+
+/* The log NAND writes came from, for people and the results. */
+static const char *nand_words(const char *nand_source)
+{
+    if (!strcmp(nand_source, HEALTH_NAND_FDP))
+        return "FDP statistics log (22h): media / host bytes with metadata written";
+    if (!strcmp(nand_source, HEALTH_NAND_OCP))
+        return "OCP SMART extended log (C0h): physical media units written / SMART log data "
+               "units written";
+    return nand_source;
 }
 
 static const char *const wa_words[] = {
@@ -892,11 +1005,15 @@ struct json_object *health_json(const struct health_snapshot *before,
     jw_add(dj, "host_bytes_written", value_json(&d.host_bytes_written, true));
     jw_add(dj, "nand_bytes_written", value_json(&d.nand_bytes_written, true));
     jw_add(dj, "host_bytes_read", value_json(&d.host_bytes_read, true));
+    if (d.fdp_host_bytes_written.reported)
+        jw_add(dj, "fdp_host_bytes_written", value_json(&d.fdp_host_bytes_written, true));
     jw_add(dj, "media_errors", value_json(&d.media_errors, false));
     jw_add(dj, "crc_errors", value_json(&d.crc_errors, false));
     jw_add(o, "delta", dj);
     if (d.wa_state == HEALTH_WA_OK) {
         jw_add(o, "write_amplification", jw_num(d.write_amplification));
+        if (after->nand_source[0])   /* NAND writes from another log than the host writes' */
+            jw_add(o, "write_amplification_source", jw_str(nand_words(after->nand_source)));
     } else {
         jw_add(o, "write_amplification", jw_str(wa_words[d.wa_state]));
         jw_add(o, "write_amplification_why", jw_str(d.why));
@@ -922,11 +1039,15 @@ void health_summary(struct json_object *o, char *buf, size_t len)
         char n[32], h[32], w[32];   /* one figure format (units_format_figure) */
         units_format_figure(jp_path(o, "delta.nand_bytes_written.value"), UNITS_FIG_BYTES, n,
                             sizeof(n));
-        units_format_figure(jp_path(o, "delta.host_bytes_written.value"), UNITS_FIG_BYTES, h,
-                            sizeof(h));
+        const char *ns = jp_str(o, "after.nand_source");
+        const bool fdp = ns && !strcmp(ns, HEALTH_NAND_FDP);
+        units_format_figure(jp_path(o, fdp ? "delta.fdp_host_bytes_written.value"
+                                           : "delta.host_bytes_written.value"),
+                            UNITS_FIG_BYTES, h, sizeof(h));
         units_format_figure(v, UNITS_FIG_WAF, w, sizeof(w));
         snprintf(buf, len, "Drive write amplification over the test: %s (NAND %s / host %s, "
-                 "%s)", w, n, h, src ? src : "?");
+                 "%s%s%s)", w, n, h, src ? src : "?", ns ? ": " : "",
+                 ns ? (fdp ? "FDP statistics" : "OCP C0h") : "");
         return;
     }
     const char *why = jp_str(o, "write_amplification_why");

@@ -34,6 +34,13 @@
 struct json_object;
 struct target_info;
 
+/* NVMe logs beside the SMART log that give NAND writes (docs/health.md, "Where the figures
+ * come from", the order): the FDP Statistics log (Log Page Identifier 22h, NVMe TP4146, Base
+ * Specification 2.1) and OCP's SMART / Health Information Extended log (C0h, OCP Datacenter
+ * NVMe SSD Specification). */
+#define HEALTH_NAND_FDP "fdp-stats"
+#define HEALTH_NAND_OCP "ocp-c0h"
+
 enum health_source {
     HEALTH_NONE = 0,
     HEALTH_NVME_CLI,
@@ -62,8 +69,16 @@ struct health_snapshot {
     char model[128], serial[64], firmware[32];   /* "" where not given */
     char note[256];             /* why a source was not used ("smartctl: not installed") */
     struct health_value host_bytes_written;
-    struct health_value nand_bytes_written;
+    struct health_value nand_bytes_written;  /* the source's own, or from the log nand_source
+                                                names (NVMe: FDP statistics' media bytes with
+                                                metadata written, or OCP C0h's physical media
+                                                units written) */
     struct health_value host_bytes_read;
+    char nand_source[16];       /* "" (the source's own), HEALTH_NAND_FDP, HEALTH_NAND_OCP */
+    struct health_value media_bytes_read;        /* OCP C0h Physical Media Units Read */
+    struct health_value fdp_host_bytes_written;  /* FDP statistics HBMW: the host side of its
+                                                    WA (nand_source HEALTH_NAND_FDP) */
+    struct health_value media_bytes_erased;      /* FDP statistics MBE */
     struct health_value temperature_c;
     struct health_value critical_warning;    /* NVMe SMART / Health log byte 0, its bits
                                                 (health_warning_line); others: none */
@@ -109,6 +124,16 @@ int health_parse_nvme_smart_log(const char *json, struct health_snapshot *s, cha
 int health_parse_nvme_id_ctrl(const char *json, struct health_snapshot *s, char *err,
                               size_t errlen);
 int health_parse_smartctl(const char *json, struct health_snapshot *s, char *err, size_t errlen);
+/* `nvme ocp smart-add-log /dev/nvmeN -o json` (nvme-cli's OCP plugin; both layouts of its
+ * --output-format-version: 1 "Physical media units written": {"hi", "lo"}, 2
+ * "physical_media_units_written": {"hi", "lo"}): physical media units written and read, bytes
+ * (a 128-bit counter; hi must be 0). nand_source becomes HEALTH_NAND_OCP. */
+int health_parse_ocp_smart_add_log(const char *json, struct health_snapshot *s, char *err,
+                                   size_t errlen);
+/* `nvme fdp stats /dev/nvmeN -e ENDGRP -o json`: {"hbmw", "mbmw", "mbe"}, bytes (numbers or
+ * strings of digits). nand_source becomes HEALTH_NAND_FDP: the WA is mbmw / hbmw. */
+int health_parse_nvme_fdp_stats(const char *json, struct health_snapshot *s, char *err,
+                                size_t errlen);
 /* /sys/block/DEV/stat's text (Documentation/ABI/stable/sysfs-block: fields 3 and 7 are sectors
  * read and written, in 512-byte units whatever the device's sector size). */
 int health_parse_sysfs_stat(const char *text, struct health_snapshot *s, char *err,
@@ -157,7 +182,10 @@ enum health_wa {
 };
 struct health_delta {
     struct health_value host_bytes_written, nand_bytes_written, host_bytes_read;
+    struct health_value fdp_host_bytes_written;      /* HBMW's delta (FDP statistics) */
     struct health_value media_errors, crc_errors;   /* new errors during the test */
+    const char *wa_host_key;     /* the host delta of the WA: "host_bytes_written", or
+                                    "fdp_host_bytes_written" when NAND writes are FDP's */
     enum health_wa wa_state;
     double write_amplification;  /* nand / host when wa_state is HEALTH_WA_OK */
     char why[256];               /* the reason when not OK, for people */

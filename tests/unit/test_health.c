@@ -219,6 +219,126 @@ static void test_wa_on_before_after_pair(void **state)
     json_object_put(h);
 }
 
+/* OCP's SMART extended log (C0h) as nvme-cli's OCP plugin prints it with
+ * --output-format-version 1: opencomputeproject/ocp-diag-autoval-ssd's unit-test mock
+ * (SOURCES.md: a mock in a test suite, not said to be a capture): "Physical media units
+ * written": {"hi": 0, "lo": 39074645999616}, "... read": {"hi": 0, "lo": 36265469677568}, bytes.
+ * Layout 2 (snake case, nvme-cli plugins/ocp/ocp-print-json.c json_smart_extended_log_v2) has no
+ * public capture we found: JSON built here, with that layout's keys. */
+static void test_ocp_c0h_both_layouts(void **state)
+{
+    (void)state;
+    struct health_snapshot s;
+    parse(health_parse_ocp_smart_add_log, "nvme-cli-ocp-smart-add-log-v1-autoval-mock.json", &s);
+    VAL(s, nand_bytes_written, 39074645999616ll);
+    assert_int_equal(s.nand_bytes_written.unit, 1);
+    VAL(s, media_bytes_read, 36265469677568ll);
+    assert_string_equal(s.nand_source, HEALTH_NAND_OCP);
+    NOT(s, host_bytes_written);   /* the SMART log's, not this log's */
+    char err[256] = "";
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(health_parse_ocp_smart_add_log(
+                         "{\"physical_media_units_written\": {\"hi\": 0, \"lo\": 123456789}, "
+                         "\"physical_media_units_read\": {\"hi\": 0, \"lo\": 4567}, "
+                         "\"log_page_version\": 4}", &s, err, sizeof(err)), 0);
+    VAL(s, nand_bytes_written, 123456789);
+    VAL(s, media_bytes_read, 4567);
+    memset(&s, 0, sizeof(s));   /* beyond 64 bits, or absent: refused, nothing set */
+    assert_int_equal(health_parse_ocp_smart_add_log(
+                         "{\"physical_media_units_written\": {\"hi\": 1, \"lo\": 5}}", &s, err,
+                         sizeof(err)), -1);
+    assert_non_null(strstr(err, "no physical media units written"));
+    NOT(s, nand_bytes_written);
+    assert_string_equal(s.nand_source, "");
+    assert_int_equal(health_parse_ocp_smart_add_log("{\"Log page version\": 2}", &s, err,
+                                                    sizeof(err)), -1);
+}
+
+/* WA from C0h: host writes from the SMART log (netdata's nvme-cli 2.11 capture), NAND writes from
+ * the C0h mock. The "after" is built here from them: +200,000 data units (102.4 GB) of host
+ * writes and +256 GB of physical media units written. By hand: WA = 256 / 102.4 = 2.5. */
+static void test_wa_from_ocp_c0h(void **state)
+{
+    (void)state;
+    struct health_snapshot b, a;
+    char err[256] = "";
+    parse(health_parse_nvme_smart_log, "nvme-cli-2.11-smart-log.json", &b);
+    char *c0 = load("nvme-cli-ocp-smart-add-log-v1-autoval-mock.json");
+    assert_int_equal(health_parse_ocp_smart_add_log(c0, &b, err, sizeof(err)), 0);
+    free(c0);
+    a = b;
+    a.host_bytes_written.value += 200000 * DU;
+    a.nand_bytes_written.value += 256000000000ll;
+    struct health_delta d;
+    health_delta(&b, &a, &d);
+    assert_int_equal(d.wa_state, HEALTH_WA_OK);
+    assert_string_equal(d.wa_host_key, "host_bytes_written");
+    VAL(d, nand_bytes_written, 256000000000ll);
+    VAL(d, host_bytes_written, 200000 * DU);
+    assert_true(fabs(d.write_amplification - 2.5) < 1e-12);
+    struct json_object *h = health_json(&b, &a);
+    assert_true(fabs(jp_path(h, "write_amplification") - 2.5) < 1e-12);
+    assert_non_null(strstr(jp_str(h, "write_amplification_source"), "(C0h)"));
+    assert_string_equal(jp_str(h, "after.nand_source"), HEALTH_NAND_OCP);
+    char line[512];
+    health_summary(h, line, sizeof(line));
+    assert_non_null(strstr(line, "over the test: 2.5"));
+    assert_non_null(strstr(line, "nvme-cli: OCP C0h)"));
+    json_object_put(h);
+    /* NAND writes from different logs before and after: not derived */
+    a.nand_source[0] = '\0';
+    health_delta(&b, &a, &d);
+    assert_int_equal(d.wa_state, HEALTH_WA_INCONSISTENT);
+    assert_non_null(strstr(d.why, "NAND writes before from ocp-c0h, after from nvme-cli"));
+}
+
+/* The FDP statistics log (22h) in nvme-cli's JSON layout (nvme-print-json.c json_nvme_fdp_stats:
+ * "hbmw", "mbmw", "mbe", 128-bit counters, printed as numbers or strings of digits). No public
+ * capture found and none from the lab (SOURCES.md): JSON built here. Before: host 1,000 GB,
+ * media 1,100 GB; after: host +100 GB, media +130 GB. By hand: WA = 130 / 100 = 1.3, from the FDP
+ * pair, not from the SMART log's host writes (+10 GB here, which would give 13). */
+static void test_fdp_stats_and_wa(void **state)
+{
+    (void)state;
+    struct health_snapshot b = {0}, a = {0};
+    char err[256] = "";
+    parse(health_parse_nvme_smart_log, "nvme-cli-2.11-smart-log.json", &b);
+    assert_int_equal(health_parse_nvme_fdp_stats(
+                         "{\"hbmw\": \"1000000000000\", \"mbmw\": \"1100000000000\", "
+                         "\"mbe\": \"2147483648000\"}", &b, err, sizeof(err)), 0);
+    VAL(b, fdp_host_bytes_written, 1000000000000ll);
+    VAL(b, nand_bytes_written, 1100000000000ll);
+    VAL(b, media_bytes_erased, 2147483648000ll);
+    assert_string_equal(b.nand_source, HEALTH_NAND_FDP);
+    a = b;
+    a.host_bytes_written.value += 10000000000ll / DU * DU;
+    assert_int_equal(health_parse_nvme_fdp_stats("{\"hbmw\": 1100000000000, "
+                                                 "\"mbmw\": 1230000000000, \"mbe\": 0}",
+                                                 &a, err, sizeof(err)), 0);
+    struct health_delta d;
+    health_delta(&b, &a, &d);
+    assert_int_equal(d.wa_state, HEALTH_WA_OK);
+    assert_string_equal(d.wa_host_key, "fdp_host_bytes_written");
+    VAL(d, fdp_host_bytes_written, 100000000000ll);
+    VAL(d, nand_bytes_written, 130000000000ll);
+    assert_true(fabs(d.write_amplification - 1.3) < 1e-12);
+    struct json_object *h = health_json(&b, &a);
+    assert_int_equal((int64_t)jp_path(h, "delta.fdp_host_bytes_written.value"), 100000000000ll);
+    assert_non_null(strstr(jp_str(h, "write_amplification_source"), "FDP statistics"));
+    char line[512];
+    health_summary(h, line, sizeof(line));
+    assert_non_null(strstr(line, "over the test: 1.3"));
+    assert_non_null(strstr(line, "/ host 100 GB, nvme-cli: FDP statistics)"));
+    /* the snapshot's JSON keeps the source and the counters */
+    struct health_snapshot back;
+    health_snapshot_from_json(jp_obj_at(h, "after"), &back);
+    assert_string_equal(back.nand_source, HEALTH_NAND_FDP);
+    VAL(back, fdp_host_bytes_written, 1100000000000ll);
+    json_object_put(h);
+    assert_int_equal(health_parse_nvme_fdp_stats("{\"mbe\": 5}", &a, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "no hbmw and mbmw"));
+}
+
 /* 3 GiB of host writes on a 1 GiB counter: the ratio would be mostly rounding */
 static void test_wa_too_small_to_derive(void **state)
 {
@@ -536,6 +656,9 @@ int main(void)
         cmocka_unit_test(test_critical_warning_said),
         cmocka_unit_test(test_smartctl_sata_qemu),
         cmocka_unit_test(test_wa_on_before_after_pair),
+        cmocka_unit_test(test_ocp_c0h_both_layouts),
+        cmocka_unit_test(test_wa_from_ocp_c0h),
+        cmocka_unit_test(test_fdp_stats_and_wa),
         cmocka_unit_test(test_wa_too_small_to_derive),
         cmocka_unit_test(test_wa_not_reported_without_nand),
         cmocka_unit_test(test_wa_counter_backwards_or_sources_differ),
