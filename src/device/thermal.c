@@ -70,7 +70,8 @@ int thermal_parse_nvme_smart_log(const char *json, struct thermal_reading *r, ch
      * parser reads every form; taken here for the round only */
     struct health_snapshot h = {0};
     char herr[ERR_LEN];
-    if (health_parse_nvme_smart_log(json, &h, herr, sizeof(herr)) == 0 || h.critical_warning.reported)
+    health_parse_nvme_smart_log(json, &h, herr, sizeof(herr));   /* -1 without data units */
+    if (h.critical_warning.reported)
         r->critical_warning = h.critical_warning;
     for (size_t i = 0; i < thermal_n_count_rows; i++) {
         if (!health_json_u64(jp_get(o, thermal_count_rows[i].nvme_cli_key), &v) ||
@@ -168,13 +169,21 @@ static char *tool_out(char *const argv[], struct thermal_reading *r, double *too
     return out;
 }
 
-static void read_nvme_cli(const char *disk, struct thermal_reading *r, double *tool_s)
+/* `nvme CMD /dev/nvmeN -o json` for the controller of NVMe disk DISK: its stdout, or NULL with
+ * a note. */
+static char *nvme_json(const char *disk, char *cmd, struct thermal_reading *r, double *tool_s)
 {
-    char ctrl[64], dev[80], err[ERR_LEN];
+    char ctrl[64], dev[80];
     health_nvme_controller(disk, ctrl, sizeof(ctrl));
     snprintf(dev, sizeof(dev), "/dev/%s", ctrl);
-    char *argv[] = {"nvme", "smart-log", dev, "-o", "json", NULL};
-    char *text = tool_out(argv, r, tool_s);
+    char *argv[] = {"nvme", cmd, dev, "-o", "json", NULL};
+    return tool_out(argv, r, tool_s);
+}
+
+static void read_nvme_cli(const char *disk, struct thermal_reading *r, double *tool_s)
+{
+    char err[ERR_LEN];
+    char *text = nvme_json(disk, "smart-log", r, tool_s);
     if (!text)
         return;
     struct thermal_reading t = *r;
@@ -209,11 +218,8 @@ int thermal_parse_thresholds(const char *json, struct thermal_reading *r, char *
 
 void thermal_read_thresholds(const char *disk, struct thermal_reading *r, double *tool_s)
 {
-    char ctrl[64], dev[80], err[ERR_LEN];
-    health_nvme_controller(disk, ctrl, sizeof(ctrl));
-    snprintf(dev, sizeof(dev), "/dev/%s", ctrl);
-    char *argv[] = {"nvme", "id-ctrl", dev, "-o", "json", NULL};
-    char *text = tool_out(argv, r, tool_s);
+    char err[ERR_LEN];
+    char *text = nvme_json(disk, "id-ctrl", r, tool_s);
     if (!text)
         return;
     if (thermal_parse_thresholds(text, r, err, sizeof(err)) != 0)
@@ -367,7 +373,8 @@ void thermal_label(const struct thermal_reading *r, char *buf, size_t len)
 void thermal_label_json(struct json_object *th, char *buf, size_t len)
 {
     struct json_object *t = jp_get(th, "throttled"), *by = jp_get(th, "throttled_by");
-    struct json_object *temp = jp_get(th, "temperature_c"), *w = jp_get(th, "warning_temp_threshold_c");
+    struct json_object *temp = jp_get(th, "temperature_c");
+    struct json_object *w = jp_get(th, "warning_temp_threshold_c");
     label_words(json_object_is_type(t, json_type_boolean) && json_object_get_boolean(t),
                 by && !strcmp(json_object_get_string(by), "warning temperature"),
                 temp ? json_object_get_double(temp) : NAN, w ? json_object_get_double(w) : NAN,

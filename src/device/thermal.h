@@ -6,6 +6,8 @@
  *   - hwmon in sysfs: the NVMe driver's sensor (/sys/class/nvme/nvmeN/hwmon*\/temp1_input, the
  *     Composite Temperature) or drivetemp's for SATA (/sys/class/block/sdX/device/hwmon/
  *     hwmon*\/temp1_input); millidegrees Celsius; no counters;
+ *   - `nvme id-ctrl /dev/nvmeN -o json`, once per drive: its warning and critical composite
+ *     temperature thresholds (WCTEMP, CCTEMP, Kelvin; Identify Controller);
  *   - `nvme smart-log /dev/nvmeN -o json`: the SMART / Health Information log's Composite
  *     Temperature (Kelvin) and its thermal counters: Thermal Management Temperature 1 and 2
  *     Transition Count and Total Time (seconds), Warning and Critical Composite Temperature

@@ -208,10 +208,10 @@ static void test_warning_threshold_sequence_labelled(void **state)
         assert_non_null(th);
         assert_true(fabs(json_object_get_double(json_object_object_get(th, "temperature_c")) -
                          temp[i]) < 1e-9);
-        assert_int_equal(json_object_get_int(json_object_object_get(th, "warning_temp_threshold_c")),
-                         84);
-        assert_int_equal(json_object_get_int(json_object_object_get(th, "critical_temp_threshold_c")),
-                         88);
+        struct json_object *wt = json_object_object_get(th, "warning_temp_threshold_c");
+        struct json_object *ct = json_object_object_get(th, "critical_temp_threshold_c");
+        assert_int_equal(json_object_get_int(wt), 84);
+        assert_int_equal(json_object_get_int(ct), 88);
         assert_int_equal(json_object_get_int(json_object_object_get(th, "critical_warning")), 5);
         if (throttled[i] < 0)
             assert_null(t);
