@@ -565,6 +565,82 @@ static void test_collect_this_machine(void **state)
     json_object_put(h);
 }
 
+/* The NVMe collector's calls and its order (docs/health.md, "Where the figures come from")
+ * with a stand-in `nvme` first in PATH: a script this test writes, which logs its arguments and
+ * prints the fixtures (smart-log: netdata's 2.11 capture; id-ctrl: the WDC SN730; ocp
+ * smart-add-log: the autoval C0h mock), and refuses `fdp stats` (exit 1, "stand-in: no FDP")
+ * until DIR/fdp.json exists (JSON built here in nvme-cli's layout). First pass: FDP refused and
+ * noted, NAND writes from C0h; second: FDP answers, C0h is not asked. */
+static void test_collect_nvme_order_with_a_stand_in(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir("health-nvme");
+    assert_non_null(dir);
+    char tool[600], log[600], fdp[600], fix[4200];
+    snprintf(tool, sizeof(tool), "%s/nvme", dir);
+    snprintf(log, sizeof(log), "%s/calls", dir);
+    snprintf(fdp, sizeof(fdp), "%s/fdp.json", dir);
+    snprintf(fix, sizeof(fix), "%s", test_fixture_path("health"));
+    char real[PATH_MAX];
+    assert_non_null(realpath(fix, real));
+    FILE *f = fopen(tool, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\n"
+               "echo \"$*\" >> '%s'\n"
+               "case \"$1\" in\n"
+               "smart-log) cat '%s/nvme-cli-2.11-smart-log.json' ;;\n"
+               "id-ctrl) cat '%s/nvme-cli-1.x-id-ctrl-wdc-sn730.json' ;;\n"
+               "fdp) [ -f '%s' ] && cat '%s' && exit 0; echo 'stand-in: no FDP' >&2; exit 1 ;;\n"
+               "ocp) cat '%s/nvme-cli-ocp-smart-add-log-v1-autoval-mock.json' ;;\n"
+               "*) exit 1 ;;\n"
+               "esac\n", log, real, real, fdp, fdp, real);
+    fclose(f);
+    assert_int_equal(chmod(tool, 0755), 0);
+    const char *old_path = getenv("PATH");
+    char *saved = strdup(old_path ? old_path : "/usr/bin:/bin");
+    char path[PATH_MAX + 600];
+    snprintf(path, sizeof(path), "%s:%s", dir, saved);
+    setenv("PATH", path, 1);
+
+    struct health_snapshot s;
+    health_collect_block("", "nvme0n1", &s);
+    char *calls = slurp_file(log, NULL);
+    assert_non_null(calls);
+    assert_string_equal(calls, "smart-log /dev/nvme0 -o json\n"
+                               "id-ctrl /dev/nvme0 -o json\n"
+                               "fdp stats /dev/nvme0 -e 1 -o json\n"
+                               "ocp smart-add-log /dev/nvme0 -o json\n");
+    free(calls);
+    assert_int_equal(s.source, HEALTH_NVME_CLI);
+    assert_string_equal(s.device, "/dev/nvme0");
+    assert_non_null(strstr(s.note, "nvme: stand-in: no FDP"));
+    assert_string_equal(s.nand_source, HEALTH_NAND_OCP);
+    VAL(s, nand_bytes_written, 39074645999616ll);
+    VAL(s, warning_temp_c, 357 - 273);
+    VAL(s, critical_temp_c, 361 - 273);
+
+    unlink(log);
+    f = fopen(fdp, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"hbmw\": \"4096000\", \"mbmw\": \"5324800\", \"mbe\": \"0\"}\n");
+    fclose(f);
+    health_collect_block("", "nvme0n1", &s);
+    calls = slurp_file(log, NULL);
+    assert_non_null(calls);
+    assert_null(strstr(calls, "ocp"));
+    assert_non_null(strstr(calls, "fdp stats /dev/nvme0 -e 1 -o json\n"));
+    free(calls);
+    assert_string_equal(s.nand_source, HEALTH_NAND_FDP);
+    VAL(s, fdp_host_bytes_written, 4096000);
+    VAL(s, nand_bytes_written, 5324800);
+    NOT(s, media_bytes_read);
+
+    setenv("PATH", saved, 1);
+    free(saved);
+    remove_tree(dir);
+    free(dir);
+}
+
 static void test_malformed_json_is_an_error(void **state)
 {
     (void)state;
@@ -664,6 +740,7 @@ int main(void)
         cmocka_unit_test(test_wa_counter_backwards_or_sources_differ),
         cmocka_unit_test(test_collect_without_tools_fake_root),
         cmocka_unit_test(test_collect_this_machine),
+        cmocka_unit_test(test_collect_nvme_order_with_a_stand_in),
         cmocka_unit_test(test_malformed_json_is_an_error),
         cmocka_unit_test(test_truncated_fixtures_never_crash),
         cmocka_unit_test(test_json_round_trip),
