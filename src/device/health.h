@@ -4,7 +4,10 @@
  * Where a snapshot comes from (enum health_source):
  *   - nvme-cli: `nvme smart-log /dev/nvmeN -o json` (the SMART / Health Information log page,
  *     NVMe Base Specification, Log Page Identifier 02h) and `nvme id-ctrl /dev/nvmeN -o json`
- *     (model, serial, firmware);
+ *     (model, serial, firmware, temperature thresholds); then, for NAND writes, `nvme fdp stats
+ *     /dev/nvmeN -e 1 -o json` (FDP Statistics, 22h: host and media bytes), else `nvme ocp
+ *     smart-add-log /dev/nvmeN -o json` (OCP's C0h: physical media units written), the first
+ *     that answers (nand_source says which; a refusal is noted);
  *   - smartctl: `smartctl -j -a /dev/X` for ATA (the attribute table, read by the names
  *     smartctl's drive database gives), SCSI/SAS (error counter log, grown defects, endurance
  *     indicator) and NVMe (smartctl's own copy of the same log page);
