@@ -10,6 +10,11 @@
  * this process (none before the first round: unknown).
  * The simulated drive: its thermal model (sim/sim_thermal.h) when on; throttled when it spent
  * time throttled during the round or ended it throttled. Off: nothing recorded.
+ * NVMe: the drive's WCTEMP and CCTEMP are read once (nvme id-ctrl, with the first due call) and
+ * a round at or above WCTEMP is throttled (device/thermal.h, thermal_judge).
+ * Test seam: with PTSBENCH_THERMAL_FIXTURES set to a directory, a block or file target's
+ * readings are its nvme-cli JSON files instead (thermal_rounds.c; docs/health.md); unset, it is
+ * never looked at beyond the getenv.
  * Not thread-safe: one runner per process (a fleet runs one process per target). */
 #ifndef PTSBENCH_THERMAL_ROUNDS_H
 #define PTSBENCH_THERMAL_ROUNDS_H
