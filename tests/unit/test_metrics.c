@@ -49,8 +49,9 @@ static void test_p95_recorded(void **state)
     (void)state;
     static struct hist h;
     hist_init(&h);
-    for (uint64_t us = 1; us <= 100; us++)
-        hist_add(&h, us * 1000);
+    for (uint64_t us = 1; us <= 100; us++)   /* 10 each: 1,000 I/Os, enough for 99% (hist.h) */
+        for (int k = 0; k < 10; k++)
+            hist_add(&h, us * 1000);
     struct lat_summary l;
     lat_summary_from_hist(&h, 1.0, &l);
     assert_string_equal(metrics_percentile_names[METRICS_P95], "p95");
@@ -229,9 +230,11 @@ static void test_vocabulary(void **state)
         assert_non_null(d->chart);
         assert_int_equal(d->lower_is_better, d->kind == METRIC_KIND_LAT);
         const double want = metrics_figure(&m, d), got = jp_path(o, d->path);
-        if (!(fabs(got - want) <= 1e-9 * fmax(1, fabs(want))))
+        /* a percentile the count does not support: NAN, recorded as null (reads NAN) */
+        const bool same = (isnan(got) && isnan(want)) || fabs(got - want) <= 1e-9 * fmax(1, fabs(want));
+        if (!same)
             print_error("%s: %s holds %g, the figure is %g\n", d->key, d->path, got, want);
-        assert_true(fabs(got - want) <= 1e-9 * fmax(1, fabs(want)));
+        assert_true(same);
         if (d->trackable) {
             assert_non_null(metrics_tracking_names[k]);
             assert_string_equal(metrics_tracking_names[k++], d->key);
