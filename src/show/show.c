@@ -213,8 +213,14 @@ static void show_group_heading(FILE *out, struct json_object *doc, unsigned grou
 /* The last round's latency tail per direction with I/O: 99% up to 99.9999% and the maximum,
  * every I/O of the round; a percentile the round's count does not support (the tail rule,
  * read/words.h) is "n/a (N I/Os)", and the line after it says why in words. */
-static void show_tail(FILE *out, struct json_object *rounds)
+static void show_tail(FILE *out, struct json_object *doc, struct json_object *rounds)
 {
+    /* a simulated drive counts completions, each standing for k of its I/Os (metrics.h) */
+    const double scale = jp_path(doc, "target.simulated.time_scale_k");
+    char sim[128] = "";
+    if (scale > 1)
+        snprintf(sim, sizeof(sim), " (the simulated drive's completions, each standing for %.0f "
+                 "I/Os)", scale);
     struct json_object *r = jp_idx(rounds, jp_len(rounds) ? jp_len(rounds) - 1 : 0);
     static const char *const dirs[] = {"read", "write", "trim"};
     static const int pcts[] = {METRICS_P99, METRICS_P99_9, METRICS_P99_99, METRICS_P99_999,
@@ -244,8 +250,8 @@ static void show_tail(FILE *out, struct json_object *rounds)
         units_format_lat(jp_path(lat, "max"), UNITS_TEXT, mx, sizeof(mx));
         fprintf(out, "  max %s\n", mx);
         if (short_of)
-            fprintf(out, "         n/a: %s: fewer than %d I/Os beyond it\n",
-                    units_format_pct_long(short_of, why, sizeof(why)), HIST_TAIL_MIN);
+            fprintf(out, "         n/a: %s: fewer than %d I/Os beyond it%s\n",
+                    units_format_pct_long(short_of, why, sizeof(why)), HIST_TAIL_MIN, sim);
     }
 }
 
@@ -429,7 +435,7 @@ void show_write(FILE *out, struct json_object *doc, unsigned every)
     show_preconditioning(out, doc, sim);
     struct json_object *rounds = jp_arr_at(doc, "rounds");
     show_rounds(out, doc, rounds, every, sim);
-    show_tail(out, rounds);
+    show_tail(out, doc, rounds);
     show_verdict(out, doc, jp_len(rounds), sim);
     char health[512];
     health_summary(jp_obj_at(doc, "health"), health, sizeof(health));
