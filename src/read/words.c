@@ -12,6 +12,7 @@
 #include "lib/json_path.h"
 #include "lib/units.h"
 #include "read/tracking.h"
+#include "stats/hist.h"
 
 const char *report_words_metric(const char *metric)
 {
@@ -93,7 +94,9 @@ uint64_t words_pct_lat_short_of(struct json_object *lat_us, const char *key)
     bool null_;
     pct_at(lat_us, key, &null_);
     const double n = jp_num(lat_us, "count");
-    return null_ && n >= 1 ? (uint64_t)n : 0;
+    /* a null the count itself would support (a window averaged from rounds that each lacked
+     * it) is no figure, not "not enough I/Os" of this count */
+    return null_ && n >= 1 && !hist_pct_supported((uint64_t)n, atof(key)) ? (uint64_t)n : 0;
 }
 
 const char *words_pct_lat(struct json_object *lat_us, const char *key, enum units_style style,

@@ -38,7 +38,8 @@ void report_words_tracking_of(struct json_object *rec, char *buf, size_t len);
  * says the same. From a results file's lat_us object {count, percentiles {"99.9": ...}} and a
  * percentile's key ("99.9999"): words_pct_lat gives the latency, "n/a (N I/Os)" where the key
  * holds null, "-" where it is absent (an older file: not recorded) or lat_us is null (no I/O).
- * words_pct_lat_short_of: the count when the key holds null, else 0 (a footnote's N). */
+ * words_pct_lat_short_of: the count when the key holds null and the count fails the rule for
+ * it, else 0 (a footnote's N); a null whose count would support it reads "-". */
 const char *words_pct_lat(struct json_object *lat_us, const char *key, enum units_style style,
                           char *buf, size_t len);
 uint64_t words_pct_lat_short_of(struct json_object *lat_us, const char *key);

@@ -2003,10 +2003,15 @@ static void pts_lat(struct ctx *c, const char *name)
         o_para(&c->o, "%s — response time (all I/Os of the window)%s:", dev(c, i),
                sim_caption(&c->in[i]));
         t_emit(&c->o, &tb);
+        const double k = jp_path(c->in[i].doc, "target.simulated.time_scale_k");
+        char sim[128] = "";
+        if (k > 1)
+            snprintf(sim, sizeof(sim), " N counts the simulated drive's completions, each "
+                     "standing for %.0f I/Os.", k);
         if (short_of)
             o_para(&c->o, "n/a (N I/Os): not enough I/Os for this percentile (N, the window's "
                    "I/Os): fewer than %d of them lie beyond it, so the figure would be one of the "
-                   "few slowest I/Os, not a percentile a rerun repeats.", HIST_TAIL_MIN);
+                   "few slowest I/Os, not a percentile a rerun repeats.%s", HIST_TAIL_MIN, sim);
     }
 }
 
