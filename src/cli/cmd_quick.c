@@ -24,6 +24,7 @@
 #include "plot/plot.h"
 #include "profile/profile_run.h"
 #include "read/load.h"
+#include "read/words.h"
 
 #define QUICK_FILE_SIZE (1ull << 30)   /* a new file target: CrystalDiskMark's 1 GiB */
 
@@ -169,9 +170,14 @@ static void print_table(struct json_object *doc, const struct quick_row *rows, s
                                                    UNITS_FIG_LAT};
         char cell[8][32], state[200];
         for (int k = 0; k < 4; k++)
-            for (int d = 0; d < 2; d++)
-                units_format_figure(figure(rows[i].dir[d], paths[k]), kinds[k],
-                                    cell[k < 2 ? 2 * k + d : 4 + 2 * d + (k - 2)], 32);
+            for (int d = 0; d < 2; d++) {
+                char *c = cell[k < 2 ? 2 * k + d : 4 + 2 * d + (k - 2)];
+                if (k == 3)   /* the 99th: "n/a (N I/Os)" where the count does not support it */
+                    words_pct_lat(jp_obj_at(rows[i].dir[d], "result.total.lat_us"), "99",
+                                  UNITS_TEXT, c, 32);
+                else
+                    units_format_figure(figure(rows[i].dir[d], paths[k]), kinds[k], c, 32);
+            }
         row_state(&rows[i], state, sizeof(state));
         printf("%-14s %10s %10s %10s %10s %10s %10s %10s %10s  %s\n", rows[i].name, cell[0],
                cell[1], cell[2], cell[3], cell[4], cell[5], cell[6], cell[7], state);

@@ -30,11 +30,16 @@ enum metrics_pct {
     METRICS_P99_9,
     METRICS_P99_99,
     METRICS_P99_999,
+    METRICS_P99_9999,
     METRICS_NPCT
 };
-extern const double metrics_percentiles[METRICS_NPCT];   /* 50 90 95 99 99.9 99.99 99.999 */
-extern const char *const metrics_percentile_names[METRICS_NPCT]; /* "p50", ... "p99.999" */
+extern const double metrics_percentiles[METRICS_NPCT];   /* 50 90 95 99 ... 99.999 99.9999 */
+extern const char *const metrics_percentile_names[METRICS_NPCT]; /* "p50", ... "p99.9999" */
 
+/* count: observations (latencies measured one by one: a scaled drive's completions, not its
+ * weighted I/Os). pct_us[i] is NAN where the count does not support the percentile (the tail
+ * rule, stats/hist.h hist_pct_supported: fewer than HIST_TAIL_MIN observations beyond it); the
+ * writer records it as JSON null and readers say "not enough I/Os" (read/words.h). */
 struct lat_summary {
     uint64_t count;
     double min_us, max_us, mean_us;
@@ -188,9 +193,13 @@ enum metric_id {
     METRIC_LAT_MEAN_US, METRIC_READ_LAT_MEAN_US, METRIC_WRITE_LAT_MEAN_US,
     METRIC_LAT_P99_US, METRIC_LAT_P99_9_US, METRIC_LAT_P99_99_US, METRIC_LAT_MAX_US,
     METRIC_LAT_P50_US, METRIC_LAT_P90_US, METRIC_LAT_P95_US,
+    METRIC_LAT_P99_999_US, METRIC_LAT_P99_9999_US,
+    METRIC_READ_LAT_P99_US, METRIC_READ_LAT_P99_9_US, METRIC_READ_LAT_P99_99_US,
+    METRIC_READ_LAT_P99_999_US, METRIC_READ_LAT_P99_9999_US, METRIC_READ_LAT_MAX_US,
+    METRIC_WRITE_LAT_P99_US, METRIC_WRITE_LAT_P99_9_US, METRIC_WRITE_LAT_P99_99_US,
+    METRIC_WRITE_LAT_P99_999_US, METRIC_WRITE_LAT_P99_9999_US, METRIC_WRITE_LAT_MAX_US,
     METRIC_N_MEASURED,
     METRIC_MIB_S = METRIC_N_MEASURED, METRIC_READ_MIB_S, METRIC_WRITE_MIB_S,
-    METRIC_READ_LAT_MAX_US, METRIC_WRITE_LAT_MAX_US,
     METRIC_N
 };
 enum metric_kind { METRIC_KIND_IOPS, METRIC_KIND_MB_S, METRIC_KIND_MIB_S, METRIC_KIND_LAT };

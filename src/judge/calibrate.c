@@ -196,11 +196,11 @@ int calib_load(const char *path, struct calib_sheet *out, char *err, size_t errl
             continue;
         r->claim = &out->vs.c[k++];
         if (r->tolerance < 0) {
-            const enum meas_metric m = r->claim->metric;
-            r->tolerance = m == MEAS_LAT_P99_9_US || m == MEAS_LAT_P99_99_US ||
-                                   m == MEAS_LAT_MAX_US
-                               ? CALIB_TOLERANCE_TAIL
-                               : CALIB_TOLERANCE;
+            /* the tail: the maximum and the percentiles from 99.9 up, in any direction */
+            const struct metric_def *d = &metrics_defs[r->claim->metric];
+            const bool tail = d->kind == METRIC_KIND_LAT &&
+                              (d->pct == METRIC_STAT_MAX || d->pct >= METRICS_P99_9);
+            r->tolerance = tail ? CALIB_TOLERANCE_TAIL : CALIB_TOLERANCE;
         }
         r->published = r->claim->value;
         r->cmd = (int)command_index(out, r->command);
@@ -337,6 +337,7 @@ void calib_judge(struct calib_sheet *s, const struct meas_set *const *sets)
         r->judged = r->within = false;
         r->measured = r->ratio = NAN;
         r->point_label[0] = r->reason[0] = '\0';
+        r->short_of = 0;
         if (!r->represented)
             continue;
         const struct calib_cmd *cmd = &s->cmd[r->cmd];
@@ -380,6 +381,8 @@ void calib_judge(struct calib_sheet *s, const struct meas_set *const *sets)
                      r->point[0] ? " matching " : "", r->point);
         else
             verify_match_reason(r->claim, &best.match, r->reason, sizeof(r->reason));
+        if (!have && best.match.why == VERIFY_WHY_TAIL && best.match.nearest)
+            r->short_of = meas_pct_short_of(best.match.nearest, r->claim->metric);
         free(cand);   /* best's points point into it: not used below */
         if (!have)
             continue;
@@ -401,10 +404,11 @@ struct calib_count calib_counts(const struct calib_sheet *s)
         c.represented++;
         c.measured += r->judged;
         c.within += r->within;
+        c.short_of += r->short_of > 0;
         if (r->gap[0]) {
             c.gaps++;
             c.gaps_within += r->within;
-        } else if (!r->within) {
+        } else if (!r->within && !r->short_of) {
             c.failing++;
         }
     }
@@ -417,6 +421,8 @@ static const char *verdict(const struct calib_row *r)
 {
     if (!r->represented)
         return "not represented";
+    if (!r->judged && r->short_of)
+        return "not enough I/Os";
     if (!r->judged)
         return r->gap[0] ? "gap, no figure" : "no figure";
     if (r->gap[0])
@@ -473,10 +479,14 @@ void calib_print(const struct calib_sheet *s, FILE *f)
             fprintf(f, "%-26s   gap: %s\n", "", r->gap);
     }
     const struct calib_count c = calib_counts(s);
+    char sh[160] = "";
+    if (c.short_of)
+        snprintf(sh, sizeof(sh), "; %u not judged: not enough I/Os for the percentile (the "
+                 "commands' runs are too short for it)", c.short_of);
     fprintf(f, "\n%u rows: %u represented, %u within tolerance; %u marked as gaps the model does "
-               "not reach yet (%u of them within); %u outside tolerance without a gap; %u not "
+               "not reach yet (%u of them within); %u outside tolerance without a gap%s; %u not "
                "represented.\n",
-            c.rows, c.represented, c.within, c.gaps, c.gaps_within, c.failing,
+            c.rows, c.represented, c.within, c.gaps, c.gaps_within, c.failing, sh,
             c.rows - c.represented);
 }
 
@@ -501,6 +511,7 @@ struct json_object *calib_json(const struct calib_sheet *s)
     jw_add(cj, "gaps", jw_int(c.gaps));
     jw_add(cj, "gaps_within", jw_int(c.gaps_within));
     jw_add(cj, "failing", jw_int(c.failing));
+    jw_add(cj, "not_enough_ios", jw_int(c.short_of));
     jw_add(doc, "counts", cj);
     struct json_object *rows = json_object_new_array();
     for (size_t i = 0; i < s->n; i++) {
@@ -526,6 +537,8 @@ struct json_object *calib_json(const struct calib_sheet *s)
             jw_add(o, "point", jw_str(r->point_label));
             if (r->reason[0])
                 jw_add(o, "reason", jw_str(r->reason));
+            if (r->short_of)   /* the tail rule: the count its runs gave */
+                jw_add(o, "not_enough_ios", jw_int((long long)r->short_of));
             if (r->gap[0])
                 jw_add(o, "gap", jw_str(r->gap));
             if (r->claim->source[0])

@@ -64,6 +64,9 @@ struct calib_row {
     bool within;
     char point_label[256];     /* the measured point, for people */
     char reason[512];          /* why there is no figure: no comparable point, command failed */
+    uint64_t short_of;         /* not judged: the command's points hold too few I/Os for the
+                                  percentile (the tail rule, verify's VERIFY_WHY_TAIL): their
+                                  count; neither within nor failing */
 };
 
 struct calib_cmd {
@@ -105,8 +108,9 @@ void calib_judge(struct calib_sheet *s, const struct meas_set *const *sets);
 
 /* Counts over the rows. */
 struct calib_count {
-    unsigned rows, represented, measured, within, gaps, gaps_within, failing;
-    /* failing: represented rows without a gap that are not within tolerance */
+    unsigned rows, represented, measured, within, gaps, gaps_within, failing, short_of;
+    /* failing: represented rows without a gap that are not within tolerance nor short of I/Os;
+     * short_of: rows whose percentile the command's I/Os do not support (calib_row.short_of) */
 };
 struct calib_count calib_counts(const struct calib_sheet *s);
 

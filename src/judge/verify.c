@@ -654,7 +654,8 @@ static bool step_shape(const struct verify_claim *c, const struct meas_point *p)
 
 static bool step_figure(const struct verify_claim *c, const struct meas_point *p)
 {
-    return isfinite(p->v[c->metric]);
+    /* a percentile the tail rule left out goes on to step_tail, the last */
+    return isfinite(p->v[c->metric]) || meas_pct_short_of(p, c->metric);
 }
 
 static bool step_compress(const struct verify_claim *c, const struct meas_point *p)
@@ -688,6 +689,12 @@ static bool step_unwritten(const struct verify_claim *c, const struct meas_point
     return !p->unwritten || c->unwritten_reads;
 }
 
+/* Last: a point that meets every condition but whose I/Os do not support the percentile. */
+static bool step_tail(const struct verify_claim *c, const struct meas_point *p)
+{
+    return !meas_pct_short_of(p, c->metric);
+}
+
 static const struct {
     enum verify_why why;
     bool (*pass)(const struct verify_claim *c, const struct meas_point *p);
@@ -698,6 +705,7 @@ static const struct {
     {VERIFY_WHY_OIO, step_oio},
     {VERIFY_WHY_STATE, step_state},
     {VERIFY_WHY_UNWRITTEN, step_unwritten},
+    {VERIFY_WHY_TAIL, step_tail},
 };
 #define N_STEPS (sizeof(verify_steps) / sizeof(verify_steps[0]))
 
@@ -873,6 +881,13 @@ void verify_match_reason(const struct verify_claim *c, const struct verify_match
         snprintf(buf, len, "only measurements whose reads went to never-written space (the "
                  "device did not read its media)");
         break;
+    case VERIFY_WHY_TAIL: {
+        char w[96];
+        units_format_pct_long(q ? meas_pct_short_of(q, c->metric) : 0, w, sizeof(w));
+        snprintf(buf, len, "%s: fewer than %d of the point's I/Os lie beyond it", w,
+                 HIST_TAIL_MIN);
+        break;
+    }
     }
 }
 

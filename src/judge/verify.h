@@ -170,6 +170,9 @@ enum verify_why {
     VERIFY_WHY_OIO,            /* no point at the claim's own threads x QD */
     VERIFY_WHY_STATE,          /* drive state differs (only burst / only steady-state data) */
     VERIFY_WHY_UNWRITTEN,      /* only points whose reads went to never-written space */
+    VERIFY_WHY_TAIL,           /* a percentile whose points' I/Os do not support it (the tail
+                                  rule, stats/hist.h: recorded null): "not enough I/Os for this
+                                  percentile (N)", no comparable measurement, never 0 */
 };
 
 struct verify_match {

@@ -16,6 +16,7 @@
 #include "plot/bars.h"
 #include "plot/chart.h"
 #include "read/load.h"
+#include "read/words.h"
 
 #define MAXK 64
 
@@ -573,7 +574,7 @@ static void lat_vs_iops(struct plot_ctx *c)
     if (!n)
         return;
     size_t per_dev;
-    bool many_dev, vary_c;
+    bool many_dev, vary_c, short_of = false;   /* short_of: a percentile left out (chart.h) */
     series_shape(s, n, &per_dev, &many_dev, &vary_c);
     char title[256];
     profiles_title(c, "Response time against IOPS over the queue-depth ramp (mean, 99%, "
@@ -611,6 +612,8 @@ static void lat_vs_iops(struct plot_ctx *c)
                 double v = !strcmp(stats[m].key, "mean") ? jp_num(lu, "mean")
                                                          : jp_num(jp_get(lu, "percentiles"),
                                                                   stats[m].key);
+                short_of |= strcmp(stats[m].key, "mean") &&
+                            words_pct_lat_short_of(lu, stats[m].key);
                 plot_row(ch, 5, jp_path(r, "total.iops"), plot_pos(v),
                          jp_num(pts[j], "effective_qd"), jp_num(pts[j], "workers"),
                          jp_num(pts[j], "qd"));
@@ -627,6 +630,8 @@ static void lat_vs_iops(struct plot_ctx *c)
                           plot_color((int)(m + 3 * series_no)) + 3);
         }
     }
+    if (short_of)
+        plot_caption_add(ch, PLOT_PCT_LEFT_OUT);
     plot_chart_done(c, ch);
 }
 
@@ -659,6 +664,7 @@ static void sweep_chart(struct plot_ctx *c, const char *workload, const char *ke
              "the queue depth per thread rising along each curve (labelled); other devices "
              "dashed.", stat);
     struct plot_chart *ch = plot_chart_new(c, name, "profile", title, caption);
+    bool short_of = false;   /* a percentile left out (chart.h) */
     plot_set(ch, "set xlabel 'IOPS'");
     plot_set(ch, "set ylabel '%s latency (µs, log scale)'", stat);
     plot_set(ch, "set logscale y");
@@ -708,6 +714,7 @@ static void sweep_chart(struct plot_ctx *c, const char *workload, const char *ke
                 struct json_object *lu = jp_obj_at(jp_get(sel[j], "result"), "total.lat_us");
                 double v = !strcmp(key, "mean") ? jp_num(lu, "mean")
                                                 : jp_num(jp_get(lu, "percentiles"), key);
+                short_of |= strcmp(key, "mean") && words_pct_lat_short_of(lu, key);
                 plot_row(ch, 3, jp_path(sel[j], "result.total.iops"), plot_pos(v),
                          jp_num(sel[j], "qd"));
             }
@@ -724,6 +731,8 @@ static void sweep_chart(struct plot_ctx *c, const char *workload, const char *ke
     }
     if (many)
         plot_dev_keys(c, ch);
+    if (short_of)
+        plot_caption_add(ch, PLOT_PCT_LEFT_OUT);
     plot_chart_done(c, ch);
 }
 

@@ -7,6 +7,7 @@
 
 #include "lib/json_path.h"
 #include "lib/units.h"
+#include "read/words.h"
 #include "show/show.h"
 
 #define sval(o, path) jp_str_or((o), (path), "-")   /* lib/json_path.h */
@@ -38,7 +39,7 @@ static void row(FILE *out, const char *label, struct json_object *m, bool timed)
             fig(jp_path(m, "total.iops"), UNITS_FIG_IOPS, io, sizeof(io)),
             fig(jp_path(m, "total.mb_s"), UNITS_FIG_MBS, mb, sizeof(mb)),
             fig(jp_path(m, "total.lat_us.mean"), UNITS_FIG_LAT, lm, sizeof(lm)),
-            fig(jp_path(m, "total.lat_us.percentiles.99"), UNITS_FIG_LAT, l99, sizeof(l99)),
+            words_pct_lat(jp_obj_at(m, "total.lat_us"), "99", UNITS_TEXT, l99, sizeof(l99)),
             busy, qd, late);
 }
 

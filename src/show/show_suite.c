@@ -9,6 +9,7 @@
 #include "core/results.h"
 #include "lib/json_path.h"
 #include "lib/units.h"
+#include "read/words.h"
 #include "show/show.h"
 
 #define sstr(o, path) jp_str_or((o), (path), "")   /* lib/json_path.h */
@@ -101,7 +102,7 @@ static void table_rows(FILE *out, struct json_object *sub, bool sim)
                 cnt(jp_path(r, "total.iops"), io, sizeof(io)),
                 mbs(jp_path(r, "total.mb_s"), mb, sizeof(mb)),
                 lat(jp_path(r, "total.lat_us.mean"), m, sizeof(m)),
-                lat(jp_path(r, "total.lat_us.percentiles.99.9"), p, sizeof(p)));
+                words_pct_lat(jp_obj_at(r, "total.lat_us"), "99.9", UNITS_TEXT, p, sizeof(p)));
     }
 }
 
@@ -160,7 +161,7 @@ static void dirth_headline(FILE *out, struct json_object *sub, bool sim)
         fprintf(out, "  %5s %8.0f %4.0f %12s %11s %11s\n", names[i], jp_path(p, "threads"),
                 jp_path(p, "qd"), cnt(jp_path(p, "total.iops"), io, sizeof(io)),
                 lat(jp_path(p, "total.lat_us.mean"), m, sizeof(m)),
-                lat(jp_path(p, "total.lat_us.percentiles.99.9"), q, sizeof(q)));
+                words_pct_lat(jp_obj_at(p, "total.lat_us"), "99.9", UNITS_TEXT, q, sizeof(q)));
     }
 }
 
@@ -307,6 +308,7 @@ void show_crosscheck(FILE *out, struct json_object *doc)
                 cnt(jp_path(r, "round.total.iops"), io, sizeof(io)),
                 mbs(jp_path(r, "round.total.mb_s"), mb, sizeof(mb)),
                 lat(jp_path(r, "round.total.lat_us.mean"), m, sizeof(m)),
-                lat(jp_path(r, "round.total.lat_us.percentiles.99.9"), p, sizeof(p)));
+                words_pct_lat(jp_obj_at(r, "round.total.lat_us"), "99.9", UNITS_TEXT, p,
+                              sizeof(p)));
     }
 }

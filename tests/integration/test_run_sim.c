@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "helpers.h"
+#include "read/histogram.h"
 
 static char *dir;
 
@@ -158,10 +159,18 @@ static void test_deterministic(void **state)
     json_object_put(b);
 }
 
+/* The round's read 99.99th from its histogram (lat_hist): at k = 8 the round's completions
+ * are too few for the recorded one (the tail rule, stats/hist.h, makes it null), and the
+ * simulator's pause population is what is checked here. */
 static double pct_9999(struct json_object *doc)
 {
-    struct json_object *p = json_at(doc, "rounds.0.read.lat_us.percentiles"), *v;
-    return p && json_object_object_get_ex(p, "99.99", &v) ? json_object_get_double(v) : NAN;
+    struct read_hist *rh = calloc(1, sizeof(*rh));
+    assert_non_null(rh);
+    read_hist_init(rh);
+    assert_int_equal(read_hist_add(rh, json_at(doc, "rounds.0"), READ_HIST_READ), 1);
+    const double v = read_hist_percentile_us(rh, 99.99);
+    free(rh);
+    return v;
 }
 
 /* Controller pauses through the harness (sim.h): real time at any k. The same 50/50 QD 1

@@ -78,6 +78,29 @@ static void test_tracking_of_record(void **state)
     assert_string_equal(buf, "the tracked value");
 }
 
+/* A percentile in words (lib/units.h units_format_pct, read/words.h words_pct_lat): a number
+ * as a latency; null beside a count (the tail rule left it out) "n/a (N I/Os)" and the long
+ * form; absent (an older file) or a direction without I/O "-", never 0. */
+static void test_percentile_words(void **state)
+{
+    (void)state;
+    char b[64];
+    struct json_object *lat = json_tokener_parse(
+        "{\"count\": 999999, \"percentiles\": {\"99.99\": 87.25, \"99.999\": null}}");
+    assert_non_null(lat);
+    assert_string_equal(words_pct_lat(lat, "99.99", UNITS_TEXT, b, sizeof(b)), "87.2 us");
+    assert_string_equal(words_pct_lat(lat, "99.999", UNITS_TEXT, b, sizeof(b)),
+                        "n/a (999,999 I/Os)");
+    assert_int_equal(words_pct_lat_short_of(lat, "99.999"), 999999);
+    assert_int_equal(words_pct_lat_short_of(lat, "99.99"), 0);
+    assert_string_equal(words_pct_lat(lat, "99.9999", UNITS_TEXT, b, sizeof(b)), "-");
+    assert_int_equal(words_pct_lat_short_of(lat, "99.9999"), 0);
+    assert_string_equal(words_pct_lat(NULL, "99", UNITS_TEXT, b, sizeof(b)), "-");
+    assert_string_equal(units_format_pct_long(999999, b, sizeof(b)),
+                        "not enough I/Os for this percentile (999,999)");
+    json_object_put(lat);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -85,6 +108,7 @@ int main(void)
         cmocka_unit_test(test_access_given),
         cmocka_unit_test(test_tracking_of_record),
         cmocka_unit_test(test_metric),
+        cmocka_unit_test(test_percentile_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
