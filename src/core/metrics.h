@@ -35,10 +35,16 @@ enum metrics_pct {
 extern const double metrics_percentiles[METRICS_NPCT];   /* 50 90 95 99 99.9 99.99 99.999 */
 extern const char *const metrics_percentile_names[METRICS_NPCT]; /* "p50", ... "p99.999" */
 
+/* Where a window's latency figures come from (results' lat_us.from, core/lat_hist.h
+ * lat_window_compute): a round's own are its histogram's and carry no label. */
+enum lat_from { LAT_FROM_ROUND = 0, LAT_FROM_HISTOGRAMS, LAT_FROM_ROUND_PERCENTILES };
+extern const char *const lat_from_names[];   /* by enum lat_from: NULL, "histograms", ... */
+
 struct lat_summary {
     uint64_t count;
     double min_us, max_us, mean_us;
     double pct_us[METRICS_NPCT];
+    enum lat_from from;
 };
 
 struct dir_metrics {
