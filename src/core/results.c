@@ -25,7 +25,7 @@
 #include "lib/util.h"
 
 
-static struct json_object *lat_json(const struct lat_summary *l)
+struct json_object *results_lat_json(const struct lat_summary *l)
 {
     if (!l->count)
         return NULL;   /* no I/O in this direction: no latency figures (JSON null, not zeros) */
@@ -51,7 +51,7 @@ static struct json_object *dir_json(const struct dir_metrics *d)
     jw_add(o, "iops", jw_num(d->iops));
     jw_add(o, "mb_s", jw_num(d->mb_s));
     jw_add(o, "mib_s", jw_num(d->mib_s));
-    jw_add(o, "lat_us", lat_json(&d->lat));
+    jw_add(o, "lat_us", results_lat_json(&d->lat));
     return o;
 }
 
