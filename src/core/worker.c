@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 /* Loop state of the current round. */
 struct round_state {
@@ -103,6 +104,8 @@ struct worker_pool {
     bool virtual_time;         /* one thread, completion-time order (ENGINE_F_VIRTUAL_CLOCK) */
     bool whole_round;          /* one worker whose engine runs whole rounds (ENGINE_F_WHOLE_ROUND) */
     unsigned lat_scale;        /* base.lat_scale: latency samples per completion (lat_add) */
+    FILE *latlog;              /* tests only: every latency sample ($PTSBENCH_TEST_LATLOG,
+                                  worker.h); NULL otherwise, one branch per completion */
     volatile sig_atomic_t *stop;
     unsigned n;
     struct worker *w;
@@ -607,6 +610,19 @@ static inline void lat_add(struct hist *h, uint64_t v, uint64_t stall, unsigned 
     hist_add(h, v - stall + stall * k);
 }
 
+/* The test hook (worker.h, WORKER_LATLOG_ENV): what lat_add put in the histogram, as lines
+ * "DIR NS COUNT" (DIR 0 read, 1 write, 2 trim). Only when the variable is set. */
+static void latlog_add(FILE *f, int dir, uint64_t v, uint64_t stall, unsigned k)
+{
+    if (k <= 1)
+        fprintf(f, "%d %llu 1\n", dir, (unsigned long long)v);
+    else if (!stall || stall > v)
+        fprintf(f, "%d %llu %u\n", dir, (unsigned long long)v, k);
+    else
+        fprintf(f, "%d %llu %u\n%d %llu 1\n", dir, (unsigned long long)(v - stall), k - 1,
+                dir, (unsigned long long)(v - stall + stall * k));
+}
+
 /* Count n completions observed at time t. */
 static void round_account(struct worker *w, int n, uint64_t t)
 {
@@ -633,6 +649,8 @@ static void round_account(struct worker *w, int n, uint64_t t)
             s->ios[u->dir]++;
             s->bytes[u->dir] += u->len;
             lat_add(&s->lat[u->dir], t - u->issue_ns, u->stall_ns, p->lat_scale);
+            if (p->latlog)
+                latlog_add(p->latlog, (int)u->dir, t - u->issue_ns, u->stall_ns, p->lat_scale);
             if (w->lt_on)
                 lat_search_complete(&w->lt, u->issue_ns, t);
         }
@@ -1014,6 +1032,12 @@ struct worker_pool *worker_pool_start_jobs(const struct engine_job *jobs, unsign
     p->virtual_time = (ops->flags & ENGINE_F_VIRTUAL_CLOCK) != 0;
     p->whole_round = (ops->flags & ENGINE_F_WHOLE_ROUND) != 0;
     p->lat_scale = p->virtual_time && base->lat_scale > 1 ? base->lat_scale : 1;
+    const char *ll = getenv(WORKER_LATLOG_ENV);
+    if (ll && *ll) {   /* tests only: one file per process (several copies run at once) */
+        char path[4096];
+        snprintf(path, sizeof(path), "%s.%ld", ll, (long)getpid());
+        p->latlog = fopen(path, "a");   /* not there: no log, nothing else changes */
+    }
     p->stop = stop;
     p->place = base->place;
     pool_jobs_setup(p, jobs, n_jobs);
@@ -1131,6 +1155,8 @@ static void pool_round_whole(struct worker_pool *p, const struct round_limits *l
 int worker_pool_round(struct worker_pool *p, const struct round_limits *lim, char *err, size_t errlen)
 {
     fleet_barrier(p->stop);   /* several targets at once: every round starts together */
+    if (p->latlog)
+        fputs("round\n", p->latlog);   /* the workers are idle between rounds */
     if (p->whole_round) {
         pool_round_whole(p, lim);
         pool_record_placement(p);
@@ -1230,6 +1256,8 @@ void worker_pool_stop(struct worker_pool *p)
         free(p->w[i].data_sample);
         iogen_free(&p->w[i].gen);
     }
+    if (p->latlog)   /* the workers have ended */
+        fclose(p->latlog);
     for (unsigned j = 0; p->whole && j < p->n_jobs; j++) {
         free(p->whole[j].samples);
         free(p->whole[j].hosts);

@@ -51,6 +51,7 @@
 
 #include "read/measure.h"
 
+#include "core/lat_hist.h"
 #include "core/results.h"
 
 #include "io/workload.h"
@@ -306,6 +307,8 @@ struct meas_acc {
     double sx[MEAS_N_ALL], sxx[MEAS_N_ALL], sxy[MEAS_N_ALL];   /* x: the round's place */
     unsigned n[MEAS_N_ALL];
     unsigned rounds;
+    struct json_object **recs;   /* the records added (acc_rec; acc_window_lat frees) */
+    size_t n_recs;
 };
 
 static void acc_init(struct meas_acc *a)
@@ -335,6 +338,40 @@ static void acc_add(struct meas_acc *a, const double v[MEAS_N_ALL])
 static double acc_mean(const struct meas_acc *a, unsigned i)
 {
     return a->n[i] ? a->sum[i] / a->n[i] : NAN;
+}
+
+/* Keep rec, a record acc_add took, for the window's latencies (acc_window_lat). */
+static void acc_rec(struct meas_acc *a, struct json_object *rec)
+{
+    a->recs = xrealloc(a->recs, (a->n_recs + 1) * sizeof(*a->recs));
+    a->recs[a->n_recs++] = rec;
+}
+
+/* The window's latencies into p->v: from the kept records' merged histograms
+ * (core/lat_hist.h), every latency of the vocabulary and the trims' mean; records without
+ * histograms (older files) keep the rounds' means acc_mean gave. Frees the kept records. */
+static void acc_window_lat(struct meas_acc *a, struct meas_point *p)
+{
+    struct lat_window *w = xcalloc(1, sizeof(*w));
+    lat_window_compute(a->recs, a->n_recs, w);
+    for (unsigned m = 0; m < MEAS_N && w->from == LAT_FROM_HISTOGRAMS; m++) {
+        const struct metric_def *d = &metrics_defs[m];
+        if (d->kind != METRIC_KIND_LAT)
+            continue;
+        const struct lat_summary *l = &w->lat[d->dir == METRIC_READ    ? LAT_READ
+                                              : d->dir == METRIC_WRITE ? LAT_WRITE
+                                                                       : LAT_TOTAL];
+        p->v[m] = !l->count                     ? NAN
+                  : d->pct == METRIC_STAT_MEAN ? l->mean_us
+                  : d->pct == METRIC_STAT_MAX  ? l->max_us
+                                               : l->pct_us[d->pct];
+    }
+    if (w->from == LAT_FROM_HISTOGRAMS && w->lat[LAT_TRIM].count)
+        p->v[MEAS_TRIM_LAT_MEAN_US] = w->lat[LAT_TRIM].mean_us;
+    free(w);
+    free(a->recs);
+    a->recs = NULL;
+    a->n_recs = 0;
 }
 
 /* (max - min) / mean over the rounds; NAN below 2 rounds or for a zero mean. */
@@ -477,6 +514,7 @@ static void run_rounds_acc_job(struct json_object *rounds, long first, long last
         double v[MEAS_N_ALL];
         figs_from(o, v);
         acc_add(a, v);
+        acc_rec(a, o);
     }
 }
 
@@ -525,6 +563,7 @@ static void load_run_job(struct meas_ctx *c, struct json_object *root, const str
         p->v[i] = acc_mean(&a, i);
         acc_store(&a, i, p);
     }
+    acc_window_lat(&a, p);
     char spec[sizeof(p->key)];
     const char *full = jstr(jp_get(wl, "spec"));
     spec_without_seed(full ? full : "", spec, sizeof(spec) - 8);
@@ -594,6 +633,7 @@ static int load_run(struct meas_ctx *c, struct json_object *root, char *err, siz
         p->v[i] = acc_mean(&a, i);
         acc_store(&a, i, p);
     }
+    acc_window_lat(&a, p);
     char spec[sizeof(p->key)];
     const char *full = jstr(jp_get(wl, "spec"));
     spec_without_seed(full ? full : "", spec, sizeof(spec) - 8);
