@@ -15,7 +15,9 @@
  *   - the same for a fleet's aggregate rounds (two simulated drives at once, --parallel);
  *   - a PTS latency test's table rows and a profile point's result: their read and write
  *     percentiles are the window's merged histogram's (merged here with read_hist_add), and
- *     each keeps that histogram (lat_hist) re-summing to its I/Os. */
+ *     each keeps that histogram (lat_hist) re-summing to its I/Os;
+ *   - `export --histogram` gives the buckets of every kind of record (run rounds, fleet rounds,
+ *     table rows, profile rounds and results), their counts re-summing to the records' I/Os. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -230,6 +232,40 @@ static size_t window_recs(struct json_object *rounds, long first, long last,
 
 static const unsigned dir_bits[LAT_NDIR] = {1u, 2u, 4u, 7u};
 
+/* `ptsbench export --histogram --json-lines` of out_dir's results: the sum of the bucket rows'
+ * counts of record kind `of` and direction dir. */
+static double export_sum(const char *out_dir, const char *of, const char *dirname)
+{
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/results.json", out_dir);
+    char *argv[] = {(char *)ptsbench_bin(), "export", "--histogram", "--json-lines", path, NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(argv, &r), 0);
+    assert_int_equal(r.status, 0);
+    double sum = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        struct json_object *o = json_tokener_parse(line);
+        assert_non_null(o);
+        const char *k = json_object_get_string(json_at(o, "of"));
+        const char *d = json_object_get_string(json_at(o, "direction"));
+        if (k && d && !strcmp(k, of) && !strcmp(d, dirname))
+            sum += json_num(o, "count");
+        json_object_put(o);
+    }
+    cmd_result_free(&r);
+    return sum;
+}
+
+/* The sum of DIR.ios over the array arr's items (path within each: where). */
+static double ios_sum(struct json_object *arr, const char *where)
+{
+    double s = 0;
+    for (size_t i = 0; i < json_object_array_length(arr); i++)
+        s += json_num(json_object_array_get_idx(arr, i), where);
+    return s;
+}
+
 /* rec's DIR.lat_us.percentiles[key] (a key such as "99.9" holds a dot: not a dotted path);
  * NAN when null or absent. */
 static double pct_of(struct json_object *rec, const char *dirname, int p)
@@ -308,6 +344,10 @@ static void test_run_window_is_exact(void **state)
     free(w);
     meas_free(&ms);
     log_free(&lg[0]);
+    /* export --histogram: the rounds' buckets, re-summing to their I/Os */
+    const double ios = ios_sum(rounds, "read.ios");
+    assert_true(ios > 0);
+    assert_true(export_sum(out, "run_round", "read") == ios);
     json_object_put(doc);
 }
 
@@ -358,6 +398,7 @@ static void test_fleet_aggregate_is_exact(void **state)
         }
         assert_non_null(json_at(row, "lat_hist.read"));
     }
+    assert_true(export_sum(out, "fleet_round", "write") == ios_sum(rows, "write.ios"));
     for (int l = 0; l < 2; l++)
         log_free(&lg[l]);
     json_object_put(doc);
@@ -435,6 +476,7 @@ static void test_table_row_and_profile_point(void **state)
     }
     print_message("lat table: %d percentiles compared\n", compared);
     assert_true(compared >= 6);
+    assert_true(export_sum(out, "suite_table", "read") == ios_sum(rows, "read.ios"));
     json_object_put(doc);
 
     out = sub("profile");
@@ -451,6 +493,9 @@ static void test_table_row_and_profile_point(void **state)
     compared = check_merged(json_at(pt, "result"), recs, n, "profile point");
     print_message("profile point: %d percentiles compared\n", compared);
     assert_true(compared >= 6);
+    assert_true(export_sum(out, "profile_point", "write") == json_num(pt, "result.write.ios"));
+    assert_true(export_sum(out, "profile_round", "write") ==
+                ios_sum(json_at(pt, "rounds"), "write.ios"));
     json_object_put(doc);
 }
 
