@@ -278,21 +278,28 @@ static double pct_of(struct json_object *rec, const char *dirname, int p)
     return json_object_get_double(v);
 }
 
+/* ptsbench argv into out with the hook logging into logdir/latlog.PID; its results. */
+static struct json_object *logged_run(char **argv, const char *out, const char *logdir)
+{
+    char logp[4300];
+    snprintf(logp, sizeof(logp), "%s/latlog", logdir);
+    setenv(WORKER_LATLOG_ENV, logp, 1);
+    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
+    unsetenv(WORKER_LATLOG_ENV);
+    assert_non_null(doc);
+    return doc;
+}
+
 /* ---- (a) a run ---- */
 
 static void test_run_window_is_exact(void **state)
 {
     (void)state;
     const char *out = sub("run");
-    char logp[4200];
-    snprintf(logp, sizeof(logp), "%s/latlog", dir);
-    setenv(WORKER_LATLOG_ENV, logp, 1);
     char *argv[] = {NULL, "run", "--target", "sim:generic-mlc25,k=256", "--workload",
                     "rw=randrw,rwmixread=50,bs=4k,qd=8", "--rounds", "3", "--round-time", "1s",
                     "--quiet", "--out", (char *)out, NULL};
-    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
-    unsetenv(WORKER_LATLOG_ENV);
-    assert_non_null(doc);
+    struct json_object *doc = logged_run(argv, out, dir);
     struct latlog lg[2];
     assert_int_equal(logs_read(dir, lg, 2), 1);
     struct json_object *rounds = json_at(doc, "rounds");
@@ -356,19 +363,15 @@ static void test_run_window_is_exact(void **state)
 static void test_fleet_aggregate_is_exact(void **state)
 {
     (void)state;
-    char logdir[4200], logp[4300];
+    char logdir[4200];
     snprintf(logdir, sizeof(logdir), "%s/fleetlog", dir);
     assert_int_equal(mkdir(logdir, 0755), 0);
-    snprintf(logp, sizeof(logp), "%s/latlog", logdir);
-    setenv(WORKER_LATLOG_ENV, logp, 1);
     const char *out = sub("fleet");
     char *argv[] = {NULL, "run", "--target", "sim:generic-mlc25,k=256", "--target",
                     "sim:generic-mlc25,k=256,seed=7", "--parallel", "--workload",
                     "rw=randrw,rwmixread=50,bs=4k,qd=8", "--rounds", "2", "--round-time", "1s",
                     "--quiet", "--out", (char *)out, NULL};
-    struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
-    unsetenv(WORKER_LATLOG_ENV);
-    assert_non_null(doc);
+    struct json_object *doc = logged_run(argv, out, logdir);
     struct latlog lg[3];
     assert_int_equal(logs_read(logdir, lg, 3), 2);
     assert_int_equal(lg[0].rounds, 2);
