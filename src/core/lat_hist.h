@@ -1,18 +1,20 @@
 /* lat_hist.h — the latency histograms a record keeps (results' "lat_hist",
  * reports/results-schema.md): written, read back, merged over records and directions, and a
- * window's latency figures computed from the merged histograms (lat_window). It lives in core,
- * below pts, profile and read, because every window (a PTS table row, a profile point's result,
- * a fleet's aggregate round, a measured point of read/measure.c) takes its figures from here.
+ * window's latency figures computed from the merged histograms (lat_window_compute). It lives
+ * in core, below pts, profile and read, because every window (a PTS table row, a profile
+ * point's result, a fleet's aggregate round, a measured point of read/measure.c) takes its
+ * figures from here; read_hist_* keep the names they had in read/histogram.h.
  *
- * A record (a run round, a profile point's round, a suite element) keeps, per direction (read,
- * write, and trim only when it issued trims), the non-empty buckets of stats/hist.h's
- * log-linear histogram as [bucket, count] pairs; counts are I/Os (they sum to the direction's
- * `ios`) and a bucket's latencies are its bounds in ns divided by the record's `weight` (a
- * simulated drive's completion weight, else 1). Merging adds counts (hist_merge), so a
- * window's histogram is exact, not an average of the rounds' percentiles. Records of different
- * weights do not merge (read_hist_add refuses the second). Min and max are the records' lat_us
- * min and max where given, else the outer buckets' bounds; the sum (the mean) is not kept. A
- * record without lat_hist (results written before it) adds nothing. */
+ * A record (a run round, a profile point's round, a suite element; a window: a table row, a
+ * profile result, a fleet round) keeps, per direction (read, write, and trim only when it
+ * issued trims), the non-empty buckets of stats/hist.h's log-linear histogram as [bucket,
+ * count] pairs; counts are I/Os (they sum to the direction's `ios`) and a bucket's latencies
+ * are its bounds in ns divided by the record's `weight` (a simulated drive's completion weight,
+ * else 1). Merging adds counts (hist_merge), so a window's histogram is exact, not an average
+ * of the rounds' percentiles. Records of different weights do not merge (read_hist_add refuses
+ * the second). Min and max are the records' lat_us min and max where given, else the outer
+ * buckets' bounds; the sum (the mean) is not kept. A record without lat_hist (results written
+ * before it) adds nothing. */
 #ifndef PTSBENCH_LAT_HIST_H
 #define PTSBENCH_LAT_HIST_H
 

@@ -402,6 +402,21 @@ static void acc_store(const struct meas_acc *a, unsigned i, struct meas_point *p
     p->slope[i] = acc_slope(a, i);
 }
 
+/* A window's record (a suite table row, a profile result) already in p->v: the rounds' spread,
+ * extremes and slope from a, and a figure the record lacks from the rounds' mean (an old table
+ * without 99.9), but for a latency of a window merged from histograms (lat_us "from"): a null
+ * there is a percentile its count does not support (stats/hist.h), and stays NAN. */
+static void window_fill(const struct meas_acc *a, struct meas_point *p, struct json_object *rec)
+{
+    const char *from = jp_str(rec, "total.lat_us.from");
+    const bool merged = from && !strcmp(from, lat_from_names[LAT_FROM_HISTOGRAMS]);
+    for (unsigned m = 0; m < MEAS_N_ALL; m++) {
+        if (!isfinite(p->v[m]) && !(merged && meas_lower_is_better((enum meas_metric)m)))
+            p->v[m] = acc_mean(a, m);
+        acc_store(a, m, p);
+    }
+}
+
 /* ---- points ---- */
 
 struct meas_ctx {
@@ -734,12 +749,8 @@ static void suite_table(struct meas_ctx *c, enum meas_precond pc, struct json_ob
         struct meas_acc a;
         acc_init(&a);
         suite_element_acc(sub, first, last, mix, bs, &a);
-        double tv[MEAS_N_ALL];
-        figs_from(row, tv);
-        for (unsigned m = 0; m < MEAS_N_ALL; m++) {
-            p->v[m] = isfinite(tv[m]) ? tv[m] : acc_mean(&a, m);
-            acc_store(&a, m, p);
-        }
+        figs_from(row, p->v);
+        window_fill(&a, p, row);
         p->rounds = a.rounds ? a.rounds : (unsigned)(last >= first && last != LONG_MAX
                                                          ? last - first + 1 : 0);
         point_finish(p);
@@ -963,11 +974,7 @@ static int load_profile(struct meas_ctx *c, struct json_object *root, char *err,
             figs_from(ro, v);
             acc_add(&a, v);
         }
-        for (unsigned m = 0; m < MEAS_N_ALL; m++) {
-            if (!isfinite(p->v[m]))
-                p->v[m] = acc_mean(&a, m);
-            acc_store(&a, m, p);
-        }
+        window_fill(&a, p, res);
         p->rounds = a.rounds;
         point_finish(p);
     }

@@ -15,7 +15,8 @@
  *   - the same for a fleet's aggregate rounds (two simulated drives at once, --parallel);
  *   - a PTS latency test's table rows and a profile point's result: their read and write
  *     percentiles are the window's merged histogram's (merged here with read_hist_add), and
- *     each keeps that histogram (lat_hist) re-summing to its I/Os;
+ *     each keeps that histogram (lat_hist) re-summing to its I/Os; a table row's percentile
+ *     its count does not support (null) stays NAN in the measured point;
  *   - `export --histogram` gives the buckets of every kind of record (run rounds, fleet rounds,
  *     table rows, profile rounds and results), their counts re-summing to the records' I/Os. */
 #include <stdarg.h>
@@ -480,6 +481,27 @@ static void test_table_row_and_profile_point(void **state)
     print_message("lat table: %d percentiles compared\n", compared);
     assert_true(compared >= 6);
     assert_true(export_sum(out, "suite_table", "read") == ios_sum(rows, "read.ios"));
+    /* the measured points (verify, gate, report) keep a table row's null: a percentile its
+     * count does not support is not refilled from the rounds' */
+    struct meas_set ms;
+    char err[512], path[4200];
+    snprintf(path, sizeof(path), "%s/results.json", out);
+    assert_int_equal(meas_load(path, &ms, err, sizeof(err)), 0);
+    unsigned nulls = 0;
+    for (size_t i = 0; i < json_object_array_length(rows); i++) {
+        struct json_object *row = json_object_array_get_idx(rows, i);
+        char key[128];
+        snprintf(key, sizeof(key), "suite/lat/bs=%.0f/read=%.0f", json_num(row, "bs"),
+                 json_num(row, "rwmix_read"));
+        const struct meas_point *mp = meas_find(&ms, key);
+        assert_non_null(mp);
+        const double want = pct_of(row, "total", METRICS_P99_99);
+        assert_true(isnan(want) ? isnan(mp->v[MEAS_LAT_P99_99_US])
+                                : mp->v[MEAS_LAT_P99_99_US] == want);
+        nulls += isnan(want);
+    }
+    assert_true(nulls > 0);
+    meas_free(&ms);
     json_object_put(doc);
 
     out = sub("profile");
