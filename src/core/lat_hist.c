@@ -13,7 +13,8 @@
 
 /* ---- writing ---- */
 
-/* An array of integers on one line, even in a pretty-printed document. */
+/* An array of integers on one line, "[1, 2, 3]", whatever the document's flags (a histogram
+ * pretty-printed one number a line would triple a suite's file). */
 static int flat_int_array(struct json_object *a, struct printbuf *pb, int level, int flags)
 {
     (void)level;

@@ -157,8 +157,6 @@ double results_figures_lat(struct json_object *o, const char *dir, const char *k
     return jp_path(o, path);
 }
 
-/* An array of integers on one line, "[1, 2, 3]", whatever the document's flags (a histogram
- * pretty-printed one number a line would triple a suite's file). */
 void results_lat_hist_add(struct json_object *o, const struct round_metrics *m)
 {
     if (!m->lat_dir[IO_READ] && !m->lat_dir[IO_WRITE])

@@ -592,35 +592,32 @@ static void round_fill(struct worker *w)
     r->inflight += ns;
 }
 
+/* n samples of latency v into the histogram, and into the test hook's log when it is open
+ * (worker.h, WORKER_LATLOG_ENV: "DIR NS COUNT"; NULL always outside tests). */
+static inline void lat_put(struct hist *h, FILE *log, int dir, uint64_t v, uint64_t n)
+{
+    hist_add_n(h, v, n);
+    if (log)
+        fprintf(log, "%d %llu %llu\n", dir, (unsigned long long)v, (unsigned long long)n);
+}
+
 /* One completion's latency v in the histogram. A completion that stands for k I/Os (the
  * simulated drive's dilation) counts k times: k - 1 at v - stall and one at v - stall plus
  * k x stall, the one that waited the drive's undilated pause (sim_last_stall; the histogram
  * holds dilated ns, divided by k when read). */
-static inline void lat_add(struct hist *h, uint64_t v, uint64_t stall, unsigned k)
+static inline void lat_add(struct hist *h, FILE *log, int dir, uint64_t v, uint64_t stall,
+                           unsigned k)
 {
     if (k <= 1) {
-        hist_add(h, v);
+        lat_put(h, log, dir, v, 1);
         return;
     }
     if (!stall || stall > v) {
-        hist_add_n(h, v, k);
+        lat_put(h, log, dir, v, k);
         return;
     }
-    hist_add_n(h, v - stall, k - 1);
-    hist_add(h, v - stall + stall * k);
-}
-
-/* The test hook (worker.h, WORKER_LATLOG_ENV): what lat_add put in the histogram, as lines
- * "DIR NS COUNT" (DIR 0 read, 1 write, 2 trim). Only when the variable is set. */
-static void latlog_add(FILE *f, int dir, uint64_t v, uint64_t stall, unsigned k)
-{
-    if (k <= 1)
-        fprintf(f, "%d %llu 1\n", dir, (unsigned long long)v);
-    else if (!stall || stall > v)
-        fprintf(f, "%d %llu %u\n", dir, (unsigned long long)v, k);
-    else
-        fprintf(f, "%d %llu %u\n%d %llu 1\n", dir, (unsigned long long)(v - stall), k - 1,
-                dir, (unsigned long long)(v - stall + stall * k));
+    lat_put(h, log, dir, v - stall, k - 1);
+    lat_put(h, log, dir, v - stall + stall * k, 1);
 }
 
 /* Count n completions observed at time t. */
@@ -648,9 +645,8 @@ static void round_account(struct worker *w, int n, uint64_t t)
         } else if (counted) {
             s->ios[u->dir]++;
             s->bytes[u->dir] += u->len;
-            lat_add(&s->lat[u->dir], t - u->issue_ns, u->stall_ns, p->lat_scale);
-            if (p->latlog)
-                latlog_add(p->latlog, (int)u->dir, t - u->issue_ns, u->stall_ns, p->lat_scale);
+            lat_add(&s->lat[u->dir], p->latlog, (int)u->dir, t - u->issue_ns, u->stall_ns,
+                    p->lat_scale);
             if (w->lt_on)
                 lat_search_complete(&w->lt, u->issue_ns, t);
         }

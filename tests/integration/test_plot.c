@@ -624,6 +624,20 @@ static void test_bad_input(void **state)
  * simulated drive, cut to 2 threads x 3 QDs and short rounds, not preconditioned: its nine
  * latency-against-IOPS charts are drawn, each a PNG of real size, and a chart's data are the
  * points' IOPS and latency, one block per thread count in QD order. */
+/* Does a point of workload wl hold a total 99.99th percentile (not null)? */
+static bool sweep_has_p99_99(struct json_object *doc, const char *wl)
+{
+    struct json_object *pts = json_at(doc, "points"), *v;
+    for (size_t i = 0; i < json_object_array_length(pts); i++) {
+        struct json_object *p = json_object_array_get_idx(pts, i);
+        struct json_object *pc = json_at(p, "result.total.lat_us.percentiles");
+        if (!strcmp(json_object_get_string(json_at(p, "workload")), wl) && pc &&
+            json_object_object_get_ex(pc, "99.99", &v) && v)
+            return true;
+    }
+    return false;
+}
+
 static void test_latency_sweep_charts(void **state)
 {
     (void)state;
@@ -648,6 +662,14 @@ static void test_latency_sweep_charts(void **state)
         for (size_t k = 0; k < 3; k++) {
             char name[128];
             snprintf(name, sizeof(name), "%s-%s", wls[w], stems[k]);
+            if (k == 2 && !sweep_has_p99_99(doc, wls[w])) {
+                /* windows' percentiles follow the tail rule (stats/hist.h): 0.2 s rounds hold
+                 * too few I/Os for a 99.99th at every point, so there is nothing to draw */
+                char path[4400];
+                snprintf(path, sizeof(path), "%s/%s.png", out, name);
+                assert_null(slurp_file(path, NULL));
+                continue;
+            }
             check_chart(out, name);
         }
     /* the write p99 chart's data against the results: blocks "1 thread", "2 threads" */
