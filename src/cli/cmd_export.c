@@ -26,8 +26,7 @@ static const struct cli_opt opts[] = {
      .help = "the latency percentiles to print, e.g. 50,95,99,99.9 (each one\nthe document "
              "records; default: all it records)"},
     {"histogram", 0, CLI_FLAG, &histogram,
-     .help = "the latency histograms' buckets instead (DIRTH/CBW operating\npoints: the "
-             "records that keep one)"},
+     .help = "the latency histograms' buckets instead: every record's, per\ndirection"},
     {0},
 };
 
@@ -36,13 +35,14 @@ static void export_usage(FILE *f)
     fputs("usage: ptsbench export [--csv|--tsv|--json-lines] [--out FILE|-] [--percentiles LIST]\n"
           "                       [--histogram] RESULTS.json|DIR\n"
           "\n"
-          "Write a results file (run, suite, profile or crosscheck) as one table: a row per\n"
-          "run round, suite element, suite table row (record suite_table), DIRTH operating\n"
-          "point, profile point result or crosscheck run, with the identifying columns (test,\n"
-          "subtest, round, R/W mix, block size, workers, QD, compressibility), the drive's\n"
-          "state (condition, fills), whether the target was simulated, and every figure: I/Os,\n"
-          "bytes, IOPS, MB/s, MiB/s and latency count, min, mean, max and percentiles, for\n"
-          "read, write and total. The columns are described in docs/export.md.\n"
+          "Write a results file (run, suite, profile, crosscheck, replay or fleet) as one\n"
+          "table: a row per run round, suite element, suite table row (record suite_table),\n"
+          "DIRTH operating point, profile point result, crosscheck run, replay pass or fleet\n"
+          "round, with the identifying columns (test, subtest, round, R/W mix, block size,\n"
+          "workers, QD, compressibility), the drive's state (condition, fills), whether the\n"
+          "target was simulated, and every figure: I/Os, bytes, IOPS, MB/s, MiB/s and latency\n"
+          "count, min, mean, max and percentiles, for read, write and total. The columns are\n"
+          "described in docs/export.md.\n"
           "\n",
           f);
     cli_print_options(f, opts);

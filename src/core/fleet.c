@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/lat_hist.h"
+#include "core/results.h"
 #include "lib/json_path.h"
 #include "lib/util.h"
 
@@ -65,7 +67,7 @@ bool fleet_check_only(void)
 /* ---- the aggregate --------------------------------------------------------------------- */
 
 static struct json_object *dir_sum(struct json_object *const *items, unsigned n,
-                                   const char *dir, double window_s)
+                                   const char *dir, double window_s, const struct lat_summary *lat)
 {
     double ios = 0, bytes = 0, rate = 0, mb = 0;
     for (unsigned t = 0; t < n; t++) {
@@ -82,6 +84,7 @@ static struct json_object *dir_sum(struct json_object *const *items, unsigned n,
     json_object_object_add(o, "mb_s", jw_num(window_s > 0 ? bytes / window_s / 1e6 : NAN));
     json_object_object_add(o, "sum_of_iops", jw_num(rate));
     json_object_object_add(o, "sum_of_mb_s", jw_num(mb));
+    json_object_object_add(o, "lat_us", results_lat_json(lat));
     return o;
 }
 
@@ -117,8 +120,9 @@ struct json_object *fleet_aggregate(struct json_object *const *docs, const char 
     json_object_object_add(out, "basis",
                            jw_str("every target's I/Os and bytes over the longest of their "
                                   "elapsed times (the window they shared); sum_of_* adds their "
-                                  "own rates"));
+                                  "own rates; latencies are every target's I/Os merged"));
     struct json_object **items = xcalloc(n, sizeof(*items));
+    struct lat_window *w = xcalloc(1, sizeof(*w));
     for (size_t i = 0; i < common; i++) {
         double window = 0;
         for (unsigned t = 0; t < n; t++) {
@@ -135,9 +139,16 @@ struct json_object *fleet_aggregate(struct json_object *const *docs, const char 
         if (!isnan(group))   /* several jobs: the group every target was running */
             json_object_object_add(row, "group", jw_int((long long)group));
         json_object_object_add(row, "window_s", jw_num(window));
-        json_object_object_add(row, "read", dir_sum(items, n, "read", window));
-        json_object_object_add(row, "write", dir_sum(items, n, "write", window));
-        json_object_object_add(row, "total", dir_sum(items, n, "total", window));
+        /* every target's I/Os of the round: latencies from their merged histograms */
+        lat_window_compute(items, n, w);
+        json_object_object_add(row, "read", dir_sum(items, n, "read", window, &w->lat[LAT_READ]));
+        json_object_object_add(row, "write",
+                               dir_sum(items, n, "write", window, &w->lat[LAT_WRITE]));
+        json_object_object_add(row, "total",
+                               dir_sum(items, n, "total", window, &w->lat[LAT_TOTAL]));
+        struct json_object *lh = lat_window_hist_json(w);
+        if (lh)
+            json_object_object_add(row, "lat_hist", lh);
         struct json_object *per = json_object_new_array();
         for (unsigned t = 0; t < n; t++) {
             struct json_object *p = json_object_new_object();
@@ -158,6 +169,7 @@ struct json_object *fleet_aggregate(struct json_object *const *docs, const char 
         json_object_array_add(rows, row);
     }
     free(items);
+    free(w);
     json_object_object_add(out, key, rows);
     return out;
 }

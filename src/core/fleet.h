@@ -33,7 +33,9 @@ bool fleet_check_only(void);
  * results) for `schema` ptsbench.run (per round) or ptsbench.replay (per pass): the sum of
  * every target's I/Os over the longest of their elapsed times (the host's view: all the
  * targets' work in the window they shared), beside the plain sum of their rates and each
- * target's own. NULL for the other schemas (their tests are compared, not added) or when no
+ * target's own; per direction the latency of every target's I/Os of the round from their merged
+ * histograms (core/lat_hist.h: "lat_us" with "from", and the row's merged "lat_hist"). NULL for
+ * the other schemas (their tests are compared, not added) or when no
  * round is common to all. */
 struct json_object *fleet_aggregate(struct json_object *const *docs, const char *const *labels,
                                     unsigned n, const char *schema);

@@ -14,6 +14,8 @@ const double metrics_percentiles[METRICS_NPCT] = {50.0, 90.0, 95.0, 99.0, 99.9, 
 const char *const metrics_percentile_names[METRICS_NPCT] = {"p50", "p90", "p95", "p99", "p99.9",
                                                             "p99.99", "p99.999", "p99.9999"};
 
+const char *const lat_from_names[] = {NULL, "histograms", "round percentiles (approximation)"};
+
 void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summary *out)
 {
     memset(out, 0, sizeof(*out));

@@ -36,6 +36,11 @@ enum metrics_pct {
 extern const double metrics_percentiles[METRICS_NPCT];   /* 50 90 95 99 ... 99.999 99.9999 */
 extern const char *const metrics_percentile_names[METRICS_NPCT]; /* "p50", ... "p99.9999" */
 
+/* Where a window's latency figures come from (results' lat_us.from, core/lat_hist.h
+ * lat_window_compute): a round's own are its histogram's and carry no label. */
+enum lat_from { LAT_FROM_ROUND = 0, LAT_FROM_HISTOGRAMS, LAT_FROM_ROUND_PERCENTILES };
+extern const char *const lat_from_names[];   /* by enum lat_from: NULL, "histograms", ... */
+
 /* count: observations (latencies measured one by one: a scaled drive's completions, not its
  * weighted I/Os). pct_us[i] is NAN where the count does not support the percentile (the tail
  * rule, stats/hist.h hist_pct_supported: fewer than HIST_TAIL_MIN observations beyond it); the
@@ -44,6 +49,7 @@ struct lat_summary {
     uint64_t count;
     double min_us, max_us, mean_us;
     double pct_us[METRICS_NPCT];
+    enum lat_from from;
 };
 
 struct dir_metrics {

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
-#include <json-c/printbuf.h>
 #include <libgen.h>
 #include <math.h>
 #include <signal.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/fio_ss.h"
+#include "core/lat_hist.h"
 #include "core/thermal_rounds.h"
 #include "device/numa.h"
 #include "lib/cpuset.h"
@@ -25,7 +25,7 @@
 #include "lib/util.h"
 
 
-static struct json_object *lat_json(const struct lat_summary *l)
+struct json_object *results_lat_json(const struct lat_summary *l)
 {
     if (!l->count)
         return NULL;   /* no I/O in this direction: no latency figures (JSON null, not zeros) */
@@ -38,6 +38,8 @@ static struct json_object *lat_json(const struct lat_summary *l)
     for (int i = 0; i < METRICS_NPCT; i++)
         jw_add(p, metrics_percentile_names[i] + 1, jw_num(l->pct_us[i]));   /* "50", "99.9", ... */
     jw_add(o, "percentiles", p);
+    if (l->from != LAT_FROM_ROUND)   /* a window's: how its figures were taken */
+        jw_add(o, "from", jw_str(lat_from_names[l->from]));
     return o;
 }
 
@@ -49,7 +51,7 @@ static struct json_object *dir_json(const struct dir_metrics *d)
     jw_add(o, "iops", jw_num(d->iops));
     jw_add(o, "mb_s", jw_num(d->mb_s));
     jw_add(o, "mib_s", jw_num(d->mib_s));
-    jw_add(o, "lat_us", lat_json(&d->lat));
+    jw_add(o, "lat_us", results_lat_json(&d->lat));
     return o;
 }
 
@@ -155,48 +157,12 @@ double results_figures_lat(struct json_object *o, const char *dir, const char *k
     return jp_path(o, path);
 }
 
-/* An array of integers on one line, "[1, 2, 3]", whatever the document's flags (a histogram
- * pretty-printed one number a line would triple a suite's file). */
-static int flat_int_array(struct json_object *a, struct printbuf *pb, int level, int flags)
-{
-    (void)level;
-    (void)flags;
-    printbuf_strappend(pb, "[");
-    const size_t n = json_object_array_length(a);
-    for (size_t i = 0; i < n; i++)
-        sprintbuf(pb, i ? ", %lld" : "%lld",
-                  (long long)json_object_get_int64(json_object_array_get_idx(a, i)));
-    printbuf_strappend(pb, "]");
-    return 0;
-}
-
-static struct json_object *hist_pairs_json(const struct hist *h)
-{
-    struct json_object *a = json_object_new_array();
-    for (unsigned i = 0; h && i < HIST_NBUCKETS; i++) {
-        if (!h->buckets[i])
-            continue;
-        json_object_array_add(a, jw_int(i));
-        json_object_array_add(a, jw_int((int64_t)h->buckets[i]));
-    }
-    json_object_set_serializer(a, flat_int_array, NULL, NULL);
-    return a;
-}
-
 void results_lat_hist_add(struct json_object *o, const struct round_metrics *m)
 {
     if (!m->lat_dir[IO_READ] && !m->lat_dir[IO_WRITE])
         return;
-    struct json_object *h = json_object_new_object();
-    jw_add(h, "format", jw_str("[bucket, count, ...]"));
-    jw_add(h, "buckets", jw_str("log-linear"));
-    jw_add(h, "sub_bits", jw_int(HIST_SUB_BITS));
-    jw_add(h, "weight", jw_num(m->weight > 0 ? m->weight : 1));
-    jw_add(h, "read", hist_pairs_json(m->lat_dir[IO_READ]));
-    jw_add(h, "write", hist_pairs_json(m->lat_dir[IO_WRITE]));
-    if (m->lat_dir[IO_TRIM])
-        jw_add(h, "trim", hist_pairs_json(m->lat_dir[IO_TRIM]));
-    jw_add(o, "lat_hist", h);
+    jw_add(o, "lat_hist", lat_hist_json((const struct hist *const *)m->lat_dir,
+                                        m->weight > 0 ? m->weight : 1));
 }
 
 /* A round's (or a job's) per-interval samples. */

@@ -89,6 +89,9 @@ struct json_object *results_target_json(const struct target_info *t);
 /* The placement record (device/numa.h; reports/results-schema.md, "placement"): the decision
  * and, per worker, the CPUs it was allowed (read back) and the CPUs it ran on. */
 struct json_object *results_placement_json(const struct placement *pl);
+/* A direction's "lat_us" object (count, min, mean, max, percentiles; "from" for a window's);
+ * NULL when count is 0 (no I/O of the direction: null, not zeros). */
+struct json_object *results_lat_json(const struct lat_summary *l);
 /* A round's record (results-schema.md, "Rounds"), with its lat_hist (results_lat_hist_add). */
 struct json_object *results_round_json(const struct round_metrics *m);
 /* The round's latency histograms (m->lat_dir, metrics.h) as "lat_hist": {format, buckets
@@ -96,7 +99,9 @@ struct json_object *results_round_json(const struct round_metrics *m);
  * latencies hist_bucket_low(b) .. hist_bucket_high(b) ns / weight), read, write: the non-empty
  * buckets as a flat [bucket, count, bucket, count, ...] in bucket order, the counts summing to
  * the direction's ios}; the arrays are written on one line even in a pretty-printed document.
- * Nothing when m kept no histograms. Run rounds, profile points' rounds and suite elements. */
+ * Nothing when m kept no histograms. Run rounds, profile points' rounds and suite elements;
+ * the windows (PTS table rows, profile point results, fleet rounds) keep their merged one
+ * (core/lat_hist.h, lat_window_hist_json). */
 void results_lat_hist_add(struct json_object *o, const struct round_metrics *m);
 /* The purge record (steps.h): the plan, whether a purge ran, how long it took. */
 struct json_object *results_purge_json(const struct purge_plan *plan, bool ran, double seconds);

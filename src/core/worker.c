@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 /* Loop state of the current round. */
 struct round_state {
@@ -103,6 +104,8 @@ struct worker_pool {
     bool virtual_time;         /* one thread, completion-time order (ENGINE_F_VIRTUAL_CLOCK) */
     bool whole_round;          /* one worker whose engine runs whole rounds (ENGINE_F_WHOLE_ROUND) */
     unsigned lat_scale;        /* base.lat_scale: latency samples per completion (lat_add) */
+    FILE *latlog;              /* tests only: every latency sample ($PTSBENCH_TEST_LATLOG,
+                                  worker.h); NULL otherwise, one branch per completion */
     volatile sig_atomic_t *stop;
     unsigned n;
     struct worker *w;
@@ -589,22 +592,32 @@ static void round_fill(struct worker *w)
     r->inflight += ns;
 }
 
+/* n samples of latency v into the histogram, and into the test hook's log when it is open
+ * (worker.h, WORKER_LATLOG_ENV: "DIR NS COUNT"; NULL always outside tests). */
+static inline void lat_put(struct hist *h, FILE *log, int dir, uint64_t v, uint64_t n)
+{
+    hist_add_n(h, v, n);
+    if (log)
+        fprintf(log, "%d %llu %llu\n", dir, (unsigned long long)v, (unsigned long long)n);
+}
+
 /* One completion's latency v in the histogram. A completion that stands for k I/Os (the
  * simulated drive's dilation) counts k times: k - 1 at v - stall and one at v - stall plus
  * k x stall, the one that waited the drive's undilated pause (sim_last_stall; the histogram
  * holds dilated ns, divided by k when read). */
-static inline void lat_add(struct hist *h, uint64_t v, uint64_t stall, unsigned k)
+static inline void lat_add(struct hist *h, FILE *log, int dir, uint64_t v, uint64_t stall,
+                           unsigned k)
 {
     if (k <= 1) {
-        hist_add(h, v);
+        lat_put(h, log, dir, v, 1);
         return;
     }
     if (!stall || stall > v) {
-        hist_add_n(h, v, k);
+        lat_put(h, log, dir, v, k);
         return;
     }
-    hist_add_n(h, v - stall, k - 1);
-    hist_add(h, v - stall + stall * k);
+    lat_put(h, log, dir, v - stall, k - 1);
+    lat_put(h, log, dir, v - stall + stall * k, 1);
 }
 
 /* Count n completions observed at time t. */
@@ -632,7 +645,8 @@ static void round_account(struct worker *w, int n, uint64_t t)
         } else if (counted) {
             s->ios[u->dir]++;
             s->bytes[u->dir] += u->len;
-            lat_add(&s->lat[u->dir], t - u->issue_ns, u->stall_ns, p->lat_scale);
+            lat_add(&s->lat[u->dir], p->latlog, (int)u->dir, t - u->issue_ns, u->stall_ns,
+                    p->lat_scale);
             if (w->lt_on)
                 lat_search_complete(&w->lt, u->issue_ns, t);
         }
@@ -1014,6 +1028,12 @@ struct worker_pool *worker_pool_start_jobs(const struct engine_job *jobs, unsign
     p->virtual_time = (ops->flags & ENGINE_F_VIRTUAL_CLOCK) != 0;
     p->whole_round = (ops->flags & ENGINE_F_WHOLE_ROUND) != 0;
     p->lat_scale = p->virtual_time && base->lat_scale > 1 ? base->lat_scale : 1;
+    const char *ll = getenv(WORKER_LATLOG_ENV);
+    if (ll && *ll) {   /* tests only: one file per process (several copies run at once) */
+        char path[4096];
+        snprintf(path, sizeof(path), "%s.%ld", ll, (long)getpid());
+        p->latlog = fopen(path, "a");   /* not there: no log, nothing else changes */
+    }
     p->stop = stop;
     p->place = base->place;
     pool_jobs_setup(p, jobs, n_jobs);
@@ -1131,6 +1151,8 @@ static void pool_round_whole(struct worker_pool *p, const struct round_limits *l
 int worker_pool_round(struct worker_pool *p, const struct round_limits *lim, char *err, size_t errlen)
 {
     fleet_barrier(p->stop);   /* several targets at once: every round starts together */
+    if (p->latlog)
+        fputs("round\n", p->latlog);   /* the workers are idle between rounds */
     if (p->whole_round) {
         pool_round_whole(p, lim);
         pool_record_placement(p);
@@ -1230,6 +1252,8 @@ void worker_pool_stop(struct worker_pool *p)
         free(p->w[i].data_sample);
         iogen_free(&p->w[i].gen);
     }
+    if (p->latlog)   /* the workers have ended */
+        fclose(p->latlog);
     for (unsigned j = 0; p->whole && j < p->n_jobs; j++) {
         free(p->whole[j].samples);
         free(p->whole[j].hosts);

@@ -54,6 +54,14 @@
 
 struct worker_pool;
 
+/* Tests only: with this variable set to PATH, every pool appends to PATH.PID a line "round" as
+ * each round starts and, per counted completion, what went into its latency histogram: "DIR NS
+ * COUNT" (DIR 0 read, 1 write, 2 trim; NS the latency as the histogram holds it, COUNT the
+ * samples: a simulated drive's completion stands for k), so a test can compute the exact
+ * percentiles the histograms approximate (tests/integration/test_lat_window.c). Unset (always,
+ * outside tests): the I/O loop tests one pointer per completion and writes nothing. */
+#define WORKER_LATLOG_ENV "PTSBENCH_TEST_LATLOG"
+
 /* Progress inside a round, for a live line on a terminal: what the pool's workers together
  * have completed so far and how long the round has run (the engine's clock: virtual time on the
  * simulated drive). Counts are the engine's own (a scaled simulated drive's, not yet weighted). */

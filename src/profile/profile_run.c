@@ -13,6 +13,7 @@
 
 #include "core/drive_state.h"
 #include "core/live.h"
+#include "core/lat_hist.h"
 #include "core/metrics.h"
 #include "core/precondition.h"
 #include "core/results.h"
@@ -52,7 +53,7 @@ struct pr_result {
     bool done, steady;
     struct ds_verdict verdict;    /* what the window may be called (drive_state.h) */
     unsigned first_round, last_round, rounds_run;
-    /* the window's figures (point_result): total.lat from the merged histogram */
+    /* the window's figures (point_result; latencies: window_lat, the merged histograms') */
     struct dir_metrics read, write, total;
     struct data_measure data;     /* the written data's measured compressibility (writes) */
     struct depth_figure depth;    /* the window's: its rounds' means weighted by their time */
@@ -860,15 +861,12 @@ static int precondition_group(struct profile_session *s, struct pr_group *g, cha
 }
 
 /* One direction over rounds [a, b]: ios and bytes summed, iops, mb_s and mib_s the rounds'
- * means, the latency's mean weighted by I/Os, min and max the extremes, count and percentiles
- * from the rounds' (their percentiles weighted by the counts: the directions' histograms are not
- * kept; total's are replaced by the merged histogram's). */
+ * means; the latency is the caller's (lat_window_compute). */
 static void window_dir(const struct round_metrics *r, unsigned a, unsigned b, int dir,
                        struct dir_metrics *out)
 {
     memset(out, 0, sizeof(*out));
     const double n = (double)(b - a + 1);
-    double ios = 0, lat = 0, cnt = 0, pct[METRICS_NPCT] = {0};
     for (unsigned i = a; i <= b; i++) {
         const struct dir_metrics *d = dir == 0 ? &r[i - 1].read
                                       : dir == 1 ? &r[i - 1].write : &r[i - 1].total;
@@ -877,27 +875,36 @@ static void window_dir(const struct round_metrics *r, unsigned a, unsigned b, in
         out->mib_s += d->mib_s / n;
         out->ios += d->ios;
         out->bytes += d->bytes;
-        ios += (double)d->ios;
-        lat += d->ios ? d->lat.mean_us * (double)d->ios : 0;
-        if (!d->lat.count)
-            continue;
-        if (!out->lat.count || d->lat.min_us < out->lat.min_us)
-            out->lat.min_us = d->lat.min_us;
-        if (d->lat.max_us > out->lat.max_us)
-            out->lat.max_us = d->lat.max_us;
-        out->lat.count += d->lat.count;
-        cnt += (double)d->lat.count;
-        for (int p = 0; p < METRICS_NPCT; p++)
-            pct[p] += d->lat.pct_us[p] * (double)d->lat.count;
     }
-    out->lat.mean_us = ios ? lat / ios : NAN;
-    for (int p = 0; p < METRICS_NPCT; p++)
-        out->lat.pct_us[p] = cnt ? pct[p] / cnt : NAN;
+}
+
+/* The latencies of rounds [a, b] from their records in rounds_json (the point's "rounds",
+ * numbered by "round"): the merged histograms' (core/lat_hist.h) into out's directions; the
+ * window's lat_hist returned (NULL: not from histograms). */
+static struct json_object *window_lat(struct json_object *rounds_json, unsigned a, unsigned b,
+                                      struct pr_result *out)
+{
+    struct json_object **recs = xcalloc(b - a + 1, sizeof(*recs));
+    for (size_t i = 0; i < jp_len(rounds_json); i++) {
+        struct json_object *rj = jp_idx(rounds_json, i);
+        const double rn = jp_num(rj, "round");
+        if (rn >= a && rn <= b)
+            recs[(unsigned)rn - a] = rj;
+    }
+    struct lat_window *w = xcalloc(1, sizeof(*w));
+    lat_window_compute(recs, b - a + 1, w);
+    out->read.lat = w->lat[LAT_READ];
+    out->write.lat = w->lat[LAT_WRITE];
+    out->total.lat = w->lat[LAT_TOTAL];
+    struct json_object *lh = lat_window_hist_json(w);
+    free(w);
+    free(recs);
+    return lh;
 }
 
 /* The point's figures over rounds [a, b] (1-based, inclusive). */
-static void point_result(const struct profile_session *s, const struct round_metrics *r,
-                         unsigned a, unsigned b, bool steady, struct pr_result *out)
+static void point_result(const struct round_metrics *r, unsigned a, unsigned b, bool steady,
+                         struct pr_result *out)
 {
     memset(out, 0, sizeof(*out));
     out->done = true;
@@ -907,8 +914,6 @@ static void point_result(const struct profile_session *s, const struct round_met
     window_dir(r, a, b, 0, &out->read);
     window_dir(r, a, b, 1, &out->write);
     window_dir(r, a, b, 2, &out->total);
-    struct hist h;
-    hist_init(&h);
     double t = 0, area = 0;
     for (unsigned i = a; i <= b; i++) {
         const struct round_metrics *m = &r[i - 1];
@@ -917,7 +922,6 @@ static void point_result(const struct profile_session *s, const struct round_met
             snprintf(out->gap, sizeof(out->gap), "round %u %s", i, m->gap);
         t += m->elapsed_s;
         area += m->depth.mean * m->elapsed_s;
-        hist_merge(&h, &m->lat_total);
         if (m->data.present) {
             if (!out->data.present)
                 out->data = m->data;
@@ -926,14 +930,6 @@ static void point_result(const struct profile_session *s, const struct round_met
         }
     }
     out->depth.mean = t > 0 ? area / t : 0;
-    /* every I/O of the window: count, min and percentiles from the merged histogram; the mean
-     * weighted by I/Os and the largest of the rounds' maxima, as the rounds give them */
-    const double mean = out->total.lat.mean_us, max = out->total.lat.max_us;
-    lat_summary_from_hist(&h, s->weight, &out->total.lat);
-    if (out->total.lat.count) {
-        out->total.lat.mean_us = mean;
-        out->total.lat.max_us = max;
-    }
 }
 
 static void print_round(struct profile_session *s, const struct pr_point *pt,
@@ -1245,10 +1241,15 @@ static void point_record(struct profile_session *s, struct pr_point *pt,
              g->compress, pt->wl.workers, pt->wl.qd, pt->res.verdict.label);
     }
     struct ds_verdict keep = pt->res.verdict;
-    point_result(s, r, a, b, keep.steady, &pt->res);
+    point_result(r, a, b, keep.steady, &pt->res);
+    struct json_object *lh = window_lat(json_object_object_get(pt->json, "rounds"), a, b,
+                                        &pt->res);
     pt->res.verdict = keep;
     pt->res.rounds_run = n;
-    jw_add(pt->json, "result", result_json(&pt->res));
+    struct json_object *res = result_json(&pt->res);
+    if (lh)
+        jw_add(res, "lat_hist", lh);
+    jw_add(pt->json, "result", res);
     jw_add(pt->json, "state", results_state_json(&s->state));
     jw_add(pt->json, "status", jw_str("complete"));
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/lat_hist.h"
 #include "core/metrics.h"
 #include "core/results.h"
 #include "lib/json_path.h"
@@ -116,22 +117,17 @@ static struct json_object *round_element(struct json_object *rounds_json, unsign
 
 /* One direction of element e over the window [first, last], into d (the figures object's
  * fields): ios and bytes the window's totals, iops, mb_s and mib_s the means of the rounds; the
- * latency's count the I/Os the rounds' histograms counted, mean and percentiles weighted by
- * those counts (the rounds' percentiles: an approximation, their histograms are not kept), min
- * and max the extremes of the rounds'. *max_round_mean: the mean of the rounds' maxima. */
+ * latency is the caller's (lat_window_compute). *max_round_mean: the mean of the rounds'
+ * maxima. */
 static void window_dir(struct json_object *rounds_json, unsigned first, unsigned last, size_t e,
                        const char *dir, struct dir_metrics *d, double *max_round_mean)
 {
     const unsigned n = last - first + 1;
-    double *count = xcalloc(n, sizeof(double)), *v = xcalloc(n, sizeof(double));
-    struct json_object **fig = xcalloc(n, sizeof(*fig)), **lat = xcalloc(n, sizeof(*lat));
-    double ios = 0, bytes = 0, lat_n = 0;
+    double *v = xcalloc(n, sizeof(double));
+    struct json_object **fig = xcalloc(n, sizeof(*fig));
+    double ios = 0, bytes = 0;
     for (unsigned r = first; r <= last; r++) {
         fig[r - first] = jp_obj_at(round_element(rounds_json, r, e), dir);
-        lat[r - first] = jp_obj_at(fig[r - first], "lat_us");
-        count[r - first] = jp_num(lat[r - first], "count");
-        if (isfinite(count[r - first]))
-            lat_n += count[r - first];
         double x = jp_num(fig[r - first], "ios"), y = jp_num(fig[r - first], "bytes");
         ios += isfinite(x) ? x : 0;
         bytes += isfinite(y) ? y : 0;
@@ -146,33 +142,17 @@ static void window_dir(struct json_object *rounds_json, unsigned first, unsigned
             v[i] = jp_num(fig[i], keys[k]);
         *dst[k] = pts_weighted_mean(v, NULL, n);
     }
-    d->lat.count = (uint64_t)lat_n;
     for (unsigned i = 0; i < n; i++)
-        v[i] = jp_num(lat[i], "mean");
-    d->lat.mean_us = pts_weighted_mean(v, count, n);
-    for (int p = 0; p < METRICS_NPCT; p++) {
-        char key[32];
-        snprintf(key, sizeof(key), "percentiles.%s", metrics_percentile_names[p] + 1);
-        for (unsigned i = 0; i < n; i++)
-            v[i] = jp_path(lat[i], key);
-        d->lat.pct_us[p] = pts_weighted_mean(v, count, n);
-    }
-    for (unsigned i = 0; i < n; i++)
-        v[i] = -jp_num(lat[i], "min");
-    d->lat.min_us = -pts_max(v, n);
-    for (unsigned i = 0; i < n; i++)
-        v[i] = jp_num(lat[i], "max");
-    d->lat.max_us = pts_max(v, n);
+        v[i] = jp_path(fig[i], "lat_us.max");
     *max_round_mean = pts_weighted_mean(v, NULL, n);
-    free(lat);
     free(fig);
-    free(count);
     free(v);
 }
 
 /* The test's table: each element's average over the steady-state window (or the last 5 rounds
- * when steady state was not reached), as the figures object (window_dir). rounds_json: the
- * subtest's rounds array. */
+ * when steady state was not reached), as the figures object (window_dir), its latencies from
+ * the window's merged histograms (core/lat_hist.h), which the row keeps as its lat_hist.
+ * rounds_json: the subtest's rounds array. */
 static struct json_object *table_json(struct json_object *rounds_json, unsigned first,
                                       unsigned last)
 {
@@ -190,11 +170,24 @@ static struct json_object *table_json(struct json_object *rounds_json, unsigned 
         json_object_object_get_ex(proto, "bs", &x);
         json_object_object_add(row, "bs", json_object_get(x));
         const char *dirs[] = {"read", "write", "total"};
+        const enum lat_dir ld[] = {LAT_READ, LAT_WRITE, LAT_TOTAL};
         struct dir_metrics d[3];
         double max_round_mean[3];
-        for (int dd = 0; dd < 3; dd++)
+        struct json_object **recs = xcalloc(last - first + 1, sizeof(*recs));
+        for (unsigned r = first; r <= last; r++)
+            recs[r - first] = round_element(rounds_json, r, e);
+        struct lat_window *w = xcalloc(1, sizeof(*w));
+        lat_window_compute(recs, last - first + 1, w);
+        for (int dd = 0; dd < 3; dd++) {
             window_dir(rounds_json, first, last, e, dirs[dd], &d[dd], &max_round_mean[dd]);
+            d[dd].lat = w->lat[ld[dd]];
+        }
         results_figures_add(row, &d[0], &d[1], &d[2]);
+        struct json_object *lh = lat_window_hist_json(w);
+        if (lh)
+            jw_add(row, "lat_hist", lh);
+        free(w);
+        free(recs);
         for (int dd = 0; dd < 3; dd++) {
             struct json_object *lat = jp_obj_at(row, dirs[dd]);
             lat = jp_obj_at(lat, "lat_us");

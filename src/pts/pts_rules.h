@@ -75,11 +75,10 @@ void pts_dirth_choose(const double *iops, const double *lat_us, const unsigned *
 
 /* ---- a table's window statistics ---- */
 
-/* The mean of v[0..n-1] weighted by count[i] (I/O counts; count NULL, or count[i] not a
- * number: weight 1). Values that are not numbers and zero counts are left out; NAN when
- * nothing is left. For a window's latency mean this is exact; for a percentile it is the
- * I/O-weighted mean of the rounds' percentiles (an approximation: the rounds' histograms are
- * not kept). */
+/* The mean of v[0..n-1] weighted by count[i] (count NULL, or count[i] not a number: weight
+ * 1). Values that are not numbers and zero counts are left out; NAN when nothing is left.
+ * A table's rates are the plain means of its rounds'; its latencies are not averaged here but
+ * taken from the window's merged histograms (core/lat_hist.h, lat_window_compute). */
 double pts_weighted_mean(const double *v, const double *count, size_t n);
 /* The largest number in v[0..n-1] (NAN when none is). */
 double pts_max(const double *v, size_t n);

@@ -51,6 +51,7 @@
 
 #include "read/measure.h"
 
+#include "core/lat_hist.h"
 #include "core/results.h"
 
 #include "io/workload.h"
@@ -321,6 +322,8 @@ struct meas_acc {
     double sx[MEAS_N_ALL], sxx[MEAS_N_ALL], sxy[MEAS_N_ALL];   /* x: the round's place */
     unsigned n[MEAS_N_ALL];
     unsigned rounds;
+    struct json_object **recs;   /* the records added (acc_rec; acc_window_lat frees) */
+    size_t n_recs;
 };
 
 static void acc_init(struct meas_acc *a)
@@ -352,6 +355,40 @@ static double acc_mean(const struct meas_acc *a, unsigned i)
     return a->n[i] ? a->sum[i] / a->n[i] : NAN;
 }
 
+/* Keep rec, a record acc_add took, for the window's latencies (acc_window_lat). */
+static void acc_rec(struct meas_acc *a, struct json_object *rec)
+{
+    a->recs = xrealloc(a->recs, (a->n_recs + 1) * sizeof(*a->recs));
+    a->recs[a->n_recs++] = rec;
+}
+
+/* The window's latencies into p->v: from the kept records' merged histograms
+ * (core/lat_hist.h), every latency of the vocabulary and the trims' mean; records without
+ * histograms (older files) keep the rounds' means acc_mean gave. Frees the kept records. */
+static void acc_window_lat(struct meas_acc *a, struct meas_point *p)
+{
+    struct lat_window *w = xcalloc(1, sizeof(*w));
+    lat_window_compute(a->recs, a->n_recs, w);
+    for (unsigned m = 0; m < MEAS_N && w->from == LAT_FROM_HISTOGRAMS; m++) {
+        const struct metric_def *d = &metrics_defs[m];
+        if (d->kind != METRIC_KIND_LAT)
+            continue;
+        const struct lat_summary *l = &w->lat[d->dir == METRIC_READ    ? LAT_READ
+                                              : d->dir == METRIC_WRITE ? LAT_WRITE
+                                                                       : LAT_TOTAL];
+        p->v[m] = !l->count                     ? NAN
+                  : d->pct == METRIC_STAT_MEAN ? l->mean_us
+                  : d->pct == METRIC_STAT_MAX  ? l->max_us
+                                               : l->pct_us[d->pct];
+    }
+    if (w->from == LAT_FROM_HISTOGRAMS && w->lat[LAT_TRIM].count)
+        p->v[MEAS_TRIM_LAT_MEAN_US] = w->lat[LAT_TRIM].mean_us;
+    free(w);
+    free(a->recs);
+    a->recs = NULL;
+    a->n_recs = 0;
+}
+
 /* (max - min) / mean over the rounds; NAN below 2 rounds or for a zero mean. */
 static double acc_spread(const struct meas_acc *a, unsigned i)
 {
@@ -378,6 +415,21 @@ static void acc_store(const struct meas_acc *a, unsigned i, struct meas_point *p
     p->min[i] = a->n[i] ? a->min[i] : NAN;
     p->max[i] = a->n[i] ? a->max[i] : NAN;
     p->slope[i] = acc_slope(a, i);
+}
+
+/* A window's record (a suite table row, a profile result) already in p->v: the rounds' spread,
+ * extremes and slope from a, and a figure the record lacks from the rounds' mean (an old table
+ * without 99.9), but for a latency of a window merged from histograms (lat_us "from"): a null
+ * there is a percentile its count does not support (stats/hist.h), and stays NAN. */
+static void window_fill(const struct meas_acc *a, struct meas_point *p, struct json_object *rec)
+{
+    const char *from = jp_str(rec, "total.lat_us.from");
+    const bool merged = from && !strcmp(from, lat_from_names[LAT_FROM_HISTOGRAMS]);
+    for (unsigned m = 0; m < MEAS_N_ALL; m++) {
+        if (!isfinite(p->v[m]) && !(merged && meas_lower_is_better((enum meas_metric)m)))
+            p->v[m] = acc_mean(a, m);
+        acc_store(a, m, p);
+    }
 }
 
 /* ---- points ---- */
@@ -492,6 +544,7 @@ static void run_rounds_acc_job(struct json_object *rounds, long first, long last
         double v[MEAS_N_ALL];
         figs_from(o, v);
         acc_add(a, v);
+        acc_rec(a, o);
     }
 }
 
@@ -540,6 +593,7 @@ static void load_run_job(struct meas_ctx *c, struct json_object *root, const str
         p->v[i] = acc_mean(&a, i);
         acc_store(&a, i, p);
     }
+    acc_window_lat(&a, p);
     char spec[sizeof(p->key)];
     const char *full = jstr(jp_get(wl, "spec"));
     spec_without_seed(full ? full : "", spec, sizeof(spec) - 8);
@@ -609,6 +663,7 @@ static int load_run(struct meas_ctx *c, struct json_object *root, char *err, siz
         p->v[i] = acc_mean(&a, i);
         acc_store(&a, i, p);
     }
+    acc_window_lat(&a, p);
     char spec[sizeof(p->key)];
     const char *full = jstr(jp_get(wl, "spec"));
     spec_without_seed(full ? full : "", spec, sizeof(spec) - 8);
@@ -709,12 +764,8 @@ static void suite_table(struct meas_ctx *c, enum meas_precond pc, struct json_ob
         struct meas_acc a;
         acc_init(&a);
         suite_element_acc(sub, first, last, mix, bs, &a);
-        double tv[MEAS_N_ALL];
-        figs_from(row, tv);
-        for (unsigned m = 0; m < MEAS_N_ALL; m++) {
-            p->v[m] = isfinite(tv[m]) ? tv[m] : acc_mean(&a, m);
-            acc_store(&a, m, p);
-        }
+        figs_from(row, p->v);
+        window_fill(&a, p, row);
         p->rounds = a.rounds ? a.rounds : (unsigned)(last >= first && last != LONG_MAX
                                                          ? last - first + 1 : 0);
         point_finish(p);
@@ -940,11 +991,7 @@ static int load_profile(struct meas_ctx *c, struct json_object *root, char *err,
             figs_from(ro, v);
             acc_add(&a, v);
         }
-        for (unsigned m = 0; m < MEAS_N_ALL; m++) {
-            if (!isfinite(p->v[m]))
-                p->v[m] = acc_mean(&a, m);
-            acc_store(&a, m, p);
-        }
+        window_fill(&a, p, res);
         p->rounds = a.rounds;
         point_finish(p);
     }

@@ -10,6 +10,7 @@
 
 #include "lib/json_path.h"
 #include "lib/util.h"
+#include "stats/hist.h"
 #include "read/jobs.h"
 #include "read/load.h"
 
@@ -22,9 +23,12 @@ static const char *const id_cols[] = {
 };
 #define N_ID (sizeof(id_cols) / sizeof(id_cols[0]))
 
+/* --histogram: "record" is "histogram_bucket", "of" the record the bucket is of (a record
+ * name of the figures table), "direction" read, write, trim or total. */
 static const char *const hist_cols[] = {
-    "schema",  "record",    "test",          "subtest",    "point",     "workers", "qd",
-    "condition", "written_fills", "wdpc_fills", "simulated", "low_us", "high_us", "count",
+    "schema",  "record",    "of",        "test",          "subtest",    "round", "point",
+    "rwmix_read", "bs",     "workers",   "qd",            "condition", "written_fills",
+    "wdpc_fills", "simulated", "direction", "low_us", "high_us", "count",
 };
 #define N_HIST (sizeof(hist_cols) / sizeof(hist_cols[0]))
 
@@ -157,7 +161,7 @@ static void run_rows(struct table *t, struct json_object *doc)
     }
 }
 
-static void suite_rows(struct table *t, struct json_object *doc, bool histogram)
+static void suite_rows(struct table *t, struct json_object *doc)
 {
     static const char *const ops[] = {"max", "mid", "min"};
     struct json_object *tests = jp_arr_at(doc, "tests");
@@ -169,7 +173,7 @@ static void suite_rows(struct table *t, struct json_object *doc, bool histogram)
             struct json_object *ss = jp_obj_at(s, "steady_state");
             /* a window is steady only where the test's own rule said so; WSAT claims none */
             struct json_object *steady = json_object_new_boolean(jp_true(jp_at(ss, "reached")));
-            if (!histogram) {
+            {
                 struct json_object *rounds = jp_arr_at(s, "rounds");
                 for (size_t k = 0; k < jp_len(rounds); k++) {
                     struct json_object *rd = jp_idx(rounds, k);
@@ -213,53 +217,55 @@ static void suite_rows(struct table *t, struct json_object *doc, bool histogram)
                 struct json_object *p = jp_obj_at(op, ops[k]);
                 if (!p)
                     continue;
-                struct json_object *base = new_row(t, histogram ? "histogram_bucket"
-                                                                : "dirth_point");
+                struct json_object *base = new_row(t, "dirth_point");
                 put(base, "test", jp_at(te, "name"));
                 put(base, "subtest", jp_at(s, "label"));
                 put_str(base, "point", ops[k]);
                 put(base, "workers", jp_at(p, "threads"));
                 put(base, "qd", jp_at(p, "qd"));
                 put_state(base, jp_obj_at(s, "state"));
-                if (!histogram) {
-                    put(base, "engine", jp_at(doc, "engine.name"));
-                    put(base, "steady", steady);
-                    add(t, base, p);
-                    continue;
-                }
-                struct json_object *b = jp_arr_at(p, "histogram.buckets");
-                for (size_t n = 0; n < jp_len(b); n++) {
-                    struct json_object *bk = jp_idx(b, n), *row = NULL;
-                    json_object_deep_copy(base, &row, NULL);
-                    put(row, "low_us", jp_idx(bk, 0));
-                    put(row, "high_us", jp_idx(bk, 1));
-                    put(row, "count", jp_idx(bk, 2));
-                    add(t, row, NULL);
-                }
-                json_object_put(base);
+                put(base, "engine", jp_at(doc, "engine.name"));
+                put(base, "steady", steady);
+                add(t, base, p);
             }
             json_object_put(steady);
         }
     }
 }
 
-static void profile_rows(struct table *t, struct json_object *doc)
+/* A profile point's identifying columns. */
+static void profile_ids(struct json_object *row, struct json_object *doc, struct json_object *p)
+{
+    put(row, "test", jp_at(p, "profile"));
+    put(row, "subtest", jp_at(p, "workload"));
+    put(row, "engine", jp_at(doc, "engine.name"));
+    put(row, "workload", jp_at(p, "spec"));
+    put(row, "point", jp_at(p, "index"));
+    put(row, "workers", jp_at(p, "workers"));
+    put(row, "qd", jp_at(p, "qd"));
+    put(row, "compress_pct", jp_at(p, "compress_pct"));
+}
+
+/* rounds: each point's rounds too ("profile_round"; --histogram) */
+static void profile_rows(struct table *t, struct json_object *doc, bool rounds)
 {
     struct json_object *pts = jp_arr_at(doc, "points");
     for (size_t i = 0; i < jp_len(pts); i++) {
         struct json_object *p = jp_idx(pts, i);
+        struct json_object *rr = jp_arr_at(p, "rounds");
+        for (size_t k = 0; rounds && k < jp_len(rr); k++) {
+            struct json_object *row = new_row(t, "profile_round");
+            profile_ids(row, doc, p);
+            put(row, "round", jp_at(jp_idx(rr, k), "round"));
+            put(row, "phase", jp_at(jp_idx(rr, k), "phase"));
+            put_state(row, jp_obj_at(jp_idx(rr, k), "state"));
+            add(t, row, jp_idx(rr, k));
+        }
         struct json_object *res = jp_obj_at(p, "result");
         if (!res)
             continue;
         struct json_object *row = new_row(t, "profile_point");
-        put(row, "test", jp_at(p, "profile"));
-        put(row, "subtest", jp_at(p, "workload"));
-        put(row, "engine", jp_at(doc, "engine.name"));
-        put(row, "workload", jp_at(p, "spec"));
-        put(row, "point", jp_at(p, "index"));
-        put(row, "workers", jp_at(p, "workers"));
-        put(row, "qd", jp_at(p, "qd"));
-        put(row, "compress_pct", jp_at(p, "compress_pct"));
+        profile_ids(row, doc, p);
         put(row, "window_first_round", jp_at(res, "rounds.0"));
         put(row, "window_last_round", jp_at(res, "rounds.1"));
         json_object_object_add(row, "steady", json_object_new_boolean(jp_true(jp_at(res,
@@ -310,6 +316,95 @@ static void replay_rows(struct table *t, struct json_object *doc)
         put(row, "compress_pct", jp_at(doc, "replay.compress_pct"));
         add(t, row, total);
     }
+}
+
+/* A fleet (one command on several targets): its aggregate, one row per round or pass ("point"
+ * names the targets' labels, joined by "+"). */
+static void fleet_rows(struct table *t, struct json_object *doc)
+{
+    struct json_object *agg = jp_obj_at(doc, "aggregate");
+    const bool passes = jp_arr_at(agg, "passes") != NULL;
+    struct json_object *rows = jp_arr_at(agg, passes ? "passes" : "rounds");
+    struct json_object *tg = jp_arr_at(doc, "targets");
+    char labels[512] = "";
+    for (size_t i = 0, at = 0; i < jp_len(tg) && at < sizeof(labels); i++)
+        at += (size_t)snprintf(labels + at, sizeof(labels) - at, "%s%s", i ? "+" : "",
+                               jp_str(jp_idx(tg, i), "label") ? jp_str(jp_idx(tg, i), "label")
+                                                              : "?");
+    for (size_t i = 0; i < jp_len(rows); i++) {
+        struct json_object *r = jp_idx(rows, i);
+        struct json_object *row = new_row(t, "fleet_round");
+        put(row, "test", jp_at(doc, "command"));
+        put_str(row, "point", labels);
+        put(row, "round", jp_at(r, passes ? "pass" : "round"));
+        add(t, row, r);
+    }
+}
+
+/* ---- --histogram: every record's buckets ---- */
+
+/* A bound in µs, written with 10 significant digits (a bucket's bound is an integer of ns
+ * divided by the weight: its binary tail says nothing). */
+static struct json_object *us_json(double v)
+{
+    char b[32];
+    snprintf(b, sizeof(b), "%.10g", v);
+    return json_object_new_double_s(v, b);
+}
+
+/* The bucket rows of record r into out: from its lat_hist (run rounds and jobs, suite elements
+ * and table rows, profile rounds and results, fleet rounds), per direction, a bucket's bounds
+ * hist_bucket_low .. hist_bucket_high ns / weight in µs; or from a DIRTH/CBW operating point's
+ * "histogram" ([low_us, high_us, count], every I/O: direction total). */
+static void hist_rows(struct table *out, const struct rec *r)
+{
+    static const char *const dirs[] = {"read", "write", "trim"};
+    struct json_object *lh = jp_obj_at(r->fig, "lat_hist");
+    struct json_object *op = jp_arr_at(r->fig, "histogram.buckets");
+    const double w = jp_num(lh, "weight");
+    for (int d = 0; d < 4; d++) {
+        struct json_object *a = d < 3 ? jp_arr_at(lh, dirs[d]) : op;
+        const bool pairs = d < 3;
+        if (!a || (pairs && (!(w > 0) || jp_num(lh, "sub_bits") != HIST_SUB_BITS)))
+            continue;
+        for (size_t i = 0; i + (pairs ? 1 : 0) < jp_len(a); i += pairs ? 2 : 1) {
+            struct json_object *row = NULL;
+            json_object_deep_copy(r->row, &row, NULL);
+            json_object_object_add(row, "of", json_object_get(jp_get(row, "record")));
+            json_object_object_add(row, "record", json_object_new_string("histogram_bucket"));
+            put_str(row, "direction", d < 3 ? dirs[d] : "total");
+            if (pairs) {
+                const double b = jp_number(jp_idx(a, i));
+                if (!(b >= 0 && b < HIST_NBUCKETS)) {
+                    json_object_put(row);
+                    continue;
+                }
+                json_object_object_add(row, "low_us",
+                                       us_json((double)hist_bucket_low((unsigned)b) / 1000.0 / w));
+                json_object_object_add(row, "high_us",
+                                       us_json((double)hist_bucket_high((unsigned)b) / 1000.0 / w));
+                put(row, "count", jp_idx(a, i + 1));
+            } else {
+                struct json_object *bk = jp_idx(a, i);
+                put(row, "low_us", jp_idx(bk, 0));
+                put(row, "high_us", jp_idx(bk, 1));
+                put(row, "count", jp_idx(bk, 2));
+            }
+            add(out, row, NULL);
+        }
+    }
+}
+
+/* t's records replaced by their buckets' rows. */
+static void hist_expand(struct table *t)
+{
+    struct table out = {.schema = t->schema, .sim = t->sim};
+    for (size_t i = 0; i < t->n; i++) {
+        hist_rows(&out, &t->r[i]);
+        json_object_put(t->r[i].row);
+    }
+    free(t->r);
+    *t = out;
 }
 
 /* ---- percentiles ---- */
@@ -556,26 +651,29 @@ int export_table(struct json_object *doc, const char *file, const struct export_
     const char *xc_target = jp_str(doc, "target");   /* crosscheck: the path itself */
     t.sim = jp_at(doc, "target.simulated") != NULL || (kind && !strcmp(kind, "simulated")) ||
             (path && !strncmp(path, "sim:", 4)) || (xc_target && !strncmp(xc_target, "sim:", 4));
-    if (!strcmp(t.schema, "ptsbench.run") && !o->histogram)
+    if (!strcmp(t.schema, "ptsbench.run"))
         run_rows(&t, doc);
     else if (!strcmp(t.schema, "ptsbench.suite"))
-        suite_rows(&t, doc, o->histogram);
-    else if (!strcmp(t.schema, "ptsbench.profile") && !o->histogram)
-        profile_rows(&t, doc);
-    else if (!strcmp(t.schema, "ptsbench.crosscheck") && !o->histogram)
+        suite_rows(&t, doc);
+    else if (!strcmp(t.schema, "ptsbench.profile"))
+        profile_rows(&t, doc, o->histogram);
+    else if (!strcmp(t.schema, "ptsbench.crosscheck"))
         crosscheck_rows(&t, doc);
-    else if (!strcmp(t.schema, "ptsbench.replay") && !o->histogram)
+    else if (!strcmp(t.schema, "ptsbench.replay"))
         replay_rows(&t, doc);
-    else if (!o->histogram)
+    else if (!strcmp(t.schema, "ptsbench.fleet"))
+        fleet_rows(&t, doc);
+    else
         return errf(err, errlen, "%s: schema '%s' is not one export knows", file, t.schema);
     int rc = 0;
     char **cols = NULL;
     size_t nc = 0;
     if (o->histogram) {
+        hist_expand(&t);
         if (!t.n) {
-            rc = errf(err, errlen, "%s: holds no latency histogram (DIRTH/CBW operating points "
-                      "record one; run rounds, suite elements and profile points keep "
-                      "percentiles only)", file);
+            rc = errf(err, errlen, "%s: holds no latency histogram (results written before "
+                      "the records kept lat_hist, and DIRTH/CBW operating points' before "
+                      "that, hold percentiles only)", file);
             goto out;
         }
         cols = xcalloc(N_HIST, sizeof(*cols));

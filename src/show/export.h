@@ -2,13 +2,14 @@
  * (CSV after RFC 4180, TSV, or JSON lines); the columns are documented in docs/export.md.
  *
  * One row per measurement record: run rounds, suite elements and suite table rows (marked by
- * the `record` column), DIRTH/CBW operating points, profile point results, crosscheck runs.
+ * the `record` column), DIRTH/CBW operating points, profile point results, crosscheck runs,
+ * replay passes, a fleet's aggregate rounds.
  * Each row has the identifying columns (test, subtest, round, R/W mix, block size, workers,
  * QD, compressibility, ...), the drive's state (condition, fills), whether the target was
  * simulated, and every figure of the figures object for read, write (trim, when a record
  * issued trims) and total. With `histogram`, the table is instead one row per latency-histogram
- * bucket, where the document holds histograms (DIRTH/CBW operating points; run rounds keep
- * percentiles, not histograms). Values are the document's own (numbers as written in the file);
+ * bucket of every record that keeps one (its lat_hist per direction, core/lat_hist.h; a DIRTH/CBW
+ * operating point's histogram; profile points' rounds too), "of" naming the record. Values are the document's own (numbers as written in the file);
  * an absent one is an empty field (JSON lines: null). Pure apart from the text it returns. */
 #ifndef PTSBENCH_EXPORT_H
 #define PTSBENCH_EXPORT_H
