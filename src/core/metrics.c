@@ -9,9 +9,10 @@
 #include "lib/units.h"
 #include "lib/util.h"
 
-const double metrics_percentiles[METRICS_NPCT] = {50.0, 90.0, 95.0, 99.0, 99.9, 99.99, 99.999};
+const double metrics_percentiles[METRICS_NPCT] = {50.0, 90.0, 95.0, 99.0, 99.9, 99.99, 99.999,
+                                                  99.9999};
 const char *const metrics_percentile_names[METRICS_NPCT] = {"p50", "p90", "p95", "p99", "p99.9",
-                                                            "p99.99", "p99.999"};
+                                                            "p99.99", "p99.999", "p99.9999"};
 
 void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summary *out)
 {
@@ -290,17 +291,51 @@ const struct metric_def metrics_defs[METRIC_N] = {
                            "total.lat_us.percentiles.90", LAT(METRIC_TOTAL, METRICS_P90)},
     [METRIC_LAT_P95_US] = {"lat_p95_us", "95% latency", "95% latency (µs)",
                            "total.lat_us.percentiles.95", LAT(METRIC_TOTAL, METRICS_P95)},
+    [METRIC_LAT_P99_999_US] = {"lat_p99_999_us", "99.999% latency", "99.999% latency (µs)",
+                               "total.lat_us.percentiles.99.999",
+                               LAT(METRIC_TOTAL, METRICS_P99_999)},
+    [METRIC_LAT_P99_9999_US] = {"lat_p99_9999_us", "99.9999% latency", "99.9999% latency (µs)",
+                                "total.lat_us.percentiles.99.9999",
+                                LAT(METRIC_TOTAL, METRICS_P99_9999)},
+    [METRIC_READ_LAT_P99_US] = {"read_lat_p99_us", "read 99% latency",
+        "read 99% latency (µs)", "read.lat_us.percentiles.99",
+        LAT(METRIC_READ, METRICS_P99)},
+    [METRIC_READ_LAT_P99_9_US] = {"read_lat_p99_9_us", "read 99.9% latency",
+        "read 99.9% latency (µs)", "read.lat_us.percentiles.99.9",
+        LAT(METRIC_READ, METRICS_P99_9)},
+    [METRIC_READ_LAT_P99_99_US] = {"read_lat_p99_99_us", "read 99.99% latency",
+        "read 99.99% latency (µs)", "read.lat_us.percentiles.99.99",
+        LAT(METRIC_READ, METRICS_P99_99)},
+    [METRIC_READ_LAT_P99_999_US] = {"read_lat_p99_999_us", "read 99.999% latency",
+        "read 99.999% latency (µs)", "read.lat_us.percentiles.99.999",
+        LAT(METRIC_READ, METRICS_P99_999)},
+    [METRIC_READ_LAT_P99_9999_US] = {"read_lat_p99_9999_us", "read 99.9999% latency",
+        "read 99.9999% latency (µs)", "read.lat_us.percentiles.99.9999",
+        LAT(METRIC_READ, METRICS_P99_9999)},
+    [METRIC_READ_LAT_MAX_US] = {"read_lat_max_us", "read maximum latency",
+        "max read latency (µs)", "read.lat_us.max", LAT(METRIC_READ, METRIC_STAT_MAX)},
+    [METRIC_WRITE_LAT_P99_US] = {"write_lat_p99_us", "write 99% latency",
+        "write 99% latency (µs)", "write.lat_us.percentiles.99",
+        LAT(METRIC_WRITE, METRICS_P99)},
+    [METRIC_WRITE_LAT_P99_9_US] = {"write_lat_p99_9_us", "write 99.9% latency",
+        "write 99.9% latency (µs)", "write.lat_us.percentiles.99.9",
+        LAT(METRIC_WRITE, METRICS_P99_9)},
+    [METRIC_WRITE_LAT_P99_99_US] = {"write_lat_p99_99_us", "write 99.99% latency",
+        "write 99.99% latency (µs)", "write.lat_us.percentiles.99.99",
+        LAT(METRIC_WRITE, METRICS_P99_99)},
+    [METRIC_WRITE_LAT_P99_999_US] = {"write_lat_p99_999_us", "write 99.999% latency",
+        "write 99.999% latency (µs)", "write.lat_us.percentiles.99.999",
+        LAT(METRIC_WRITE, METRICS_P99_999)},
+    [METRIC_WRITE_LAT_P99_9999_US] = {"write_lat_p99_9999_us", "write 99.9999% latency",
+        "write 99.9999% latency (µs)", "write.lat_us.percentiles.99.9999",
+        LAT(METRIC_WRITE, METRICS_P99_9999)},
+    [METRIC_WRITE_LAT_MAX_US] = {"write_lat_max_us", "write maximum latency",
+        "max write latency (µs)", "write.lat_us.max", LAT(METRIC_WRITE, METRIC_STAT_MAX)},
     [METRIC_MIB_S] = {"mib_s", "MiB/s", "MiB/s", "total.mib_s", .kind = METRIC_KIND_MIB_S},
     [METRIC_READ_MIB_S] = {"read_mib_s", "read MiB/s", "read MiB/s", "read.mib_s",
                            .kind = METRIC_KIND_MIB_S, .dir = METRIC_READ},
     [METRIC_WRITE_MIB_S] = {"write_mib_s", "write MiB/s", "write MiB/s", "write.mib_s",
                             .kind = METRIC_KIND_MIB_S, .dir = METRIC_WRITE},
-    [METRIC_READ_LAT_MAX_US] = {"read_lat_max_us", "read maximum latency",
-                                "max read latency (µs)", "read.lat_us.max",
-                                LAT(METRIC_READ, METRIC_STAT_MAX)},
-    [METRIC_WRITE_LAT_MAX_US] = {"write_lat_max_us", "write maximum latency",
-                                 "max write latency (µs)", "write.lat_us.max",
-                                 LAT(METRIC_WRITE, METRIC_STAT_MAX)},
 };
 #undef LAT
 

@@ -196,11 +196,11 @@ int calib_load(const char *path, struct calib_sheet *out, char *err, size_t errl
             continue;
         r->claim = &out->vs.c[k++];
         if (r->tolerance < 0) {
-            const enum meas_metric m = r->claim->metric;
-            r->tolerance = m == MEAS_LAT_P99_9_US || m == MEAS_LAT_P99_99_US ||
-                                   m == MEAS_LAT_MAX_US
-                               ? CALIB_TOLERANCE_TAIL
-                               : CALIB_TOLERANCE;
+            /* the tail: the maximum and the percentiles from 99.9 up, in any direction */
+            const struct metric_def *d = &metrics_defs[r->claim->metric];
+            const bool tail = d->kind == METRIC_KIND_LAT &&
+                              (d->pct == METRIC_STAT_MAX || d->pct >= METRICS_P99_9);
+            r->tolerance = tail ? CALIB_TOLERANCE_TAIL : CALIB_TOLERANCE;
         }
         r->published = r->claim->value;
         r->cmd = (int)command_index(out, r->command);

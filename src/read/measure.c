@@ -744,7 +744,8 @@ static void suite_dirth(struct meas_ctx *c, enum meas_precond pc, struct json_ob
     p->v[MEAS_MB_S] = iops * (double)bs / 1e6;
     if (jp_obj_at(op, "total.lat_us")) {   /* the total latency of the point's full histogram */
         static const enum meas_metric lat[] = {MEAS_LAT_MEAN_US, MEAS_LAT_MAX_US, MEAS_LAT_P99_US,
-                                               MEAS_LAT_P99_9_US, MEAS_LAT_P99_99_US};
+                                               MEAS_LAT_P99_9_US, MEAS_LAT_P99_99_US,
+                                               MEAS_LAT_P99_999_US, MEAS_LAT_P99_9999_US};
         for (size_t k = 0; k < sizeof(lat) / sizeof(lat[0]); k++)
             p->v[lat[k]] = fig[lat[k]];
     } else {
