@@ -702,17 +702,19 @@ bool verify_pct_unsupported(enum meas_metric m, const struct meas_point *p)
 {
     if ((unsigned)m >= MEAS_N || isfinite(p->v[m]))
         return false;
-    /* the direction's mean latency tells that it had I/Os: "lat_pNN_us" (all I/O),
-     * "read_lat_pNN_us", "write_lat_pNN_us" */
+    /* A results file records a direction's percentiles beside its maximum: a percentile
+     * without a figure where the maximum has one was written null, the I/O count too small
+     * for it (or, UNCERTAIN, the file predates the key: 99.9999 before issue 49). "lat_pNN_us"
+     * (all I/O), "read_lat_pNN_us", "write_lat_pNN_us". */
     static const struct {
         const char *prefix;
-        enum meas_metric mean;
-    } dirs[] = {{"lat_p", MEAS_LAT_MEAN_US}, {"read_lat_p", MEAS_READ_LAT_MEAN_US},
-                {"write_lat_p", MEAS_WRITE_LAT_MEAN_US}};
+        enum meas_metric max;
+    } dirs[] = {{"lat_p", MEAS_LAT_MAX_US}, {"read_lat_p", MEAS_READ_LAT_MAX_US},
+                {"write_lat_p", MEAS_WRITE_LAT_MAX_US}};
     const char *name = meas_metric_name(m);
     for (size_t i = 0; name && i < sizeof(dirs) / sizeof(dirs[0]); i++)
         if (!strncmp(name, dirs[i].prefix, strlen(dirs[i].prefix)))
-            return isfinite(p->v[dirs[i].mean]);
+            return isfinite(p->v[dirs[i].max]);
     return false;
 }
 
@@ -937,7 +939,8 @@ void verify_match_reason(const struct verify_claim *c, const struct verify_match
         break;
     case VERIFY_WHY_TAIL:
         snprintf(buf, len, "not enough I/Os for this percentile (the results give no %s figure "
-                 "where the direction has latencies)", meas_metric_name(c->metric));
+                 "beside the direction's maximum; UNCERTAIN for files written before the "
+                 "percentile was recorded, which lack it too)", meas_metric_name(c->metric));
         break;
     }
 }

@@ -291,9 +291,14 @@ static void print_table(const struct verify_session *s, const struct verify_resu
                        : k.pass ? "PASS" : "nothing verified";
     if (other)
         printf("\n  (other drive) every verdict: %s\n", s->drive_note);
+    char tol_words[64];
+    if (sheet->requirements)
+        snprintf(tol_words, sizeof(tol_words), "limits, no tolerance");
+    else
+        snprintf(tol_words, sizeof(tol_words), "tolerance %g%%", tol * 100);
     printf("\n%zu claim%s: %u pass, %u fail, %u no comparable measurement (%u matched at "
-           "differing assumed conditions, *); tolerance %g%%: %s%s\n",
-           n, n == 1 ? "" : "s", k.pass, k.fail, k.none, k.approx, tol * 100, word,
+           "differing assumed conditions, *); %s: %s%s\n",
+           n, n == 1 ? "" : "s", k.pass, k.fail, k.none, k.approx, tol_words, word,
            other ? " (measured on another drive)" : "");
     free(cell);
 }
