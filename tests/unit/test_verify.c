@@ -865,6 +865,17 @@ static void test_shipped_specs(void **state)
         assert_int_equal(s.c[j].state, MEAS_STATE_FOB);
     }
     verify_sheet_free(&s);
+    /* the OCP requirement sheet: no drive, per-TB floors, ceilings; every row cites FioSynth */
+    snprintf(path, sizeof(path), "%s/specs/ocp-datacenter-nvme-2.5.ini", root && *root ? root : ".");
+    assert_int_equal(verify_sheet_load(path, &s, err, sizeof(err)), 0);
+    assert_true(s.requirements && !s.n_models && !s.capacity && !s.sim_preset[0]);
+    assert_int_equal(s.n, 9);
+    for (size_t j = 0; j < s.n; j++) {
+        assert_true(s.c[j].limit && s.c[j].state == MEAS_STATE_STEADY && s.c[j].bs == 0);
+        assert_non_null(strstr(s.c[j].source, "FioSynth"));
+        assert_int_equal(s.c[j].per_tb, verify_metric_kind(s.c[j].metric) != VERIFY_KIND_LATENCY);
+    }
+    verify_sheet_free(&s);
 }
 
 /* ---- the drive: which drive a sheet is of, and whether results are of it ---- */
