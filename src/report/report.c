@@ -1304,7 +1304,9 @@ static void claims_section(struct ctx *c)
     o_para(&c->o, "Every claim of the vendor's spec sheet against the point measured under the "
                   "claim's own conditions, as ptsbench verify judges it: %s. Values in the "
                   "claim's unit; ratio = measured / claimed (latency: claimed / measured), "
-                  "above 1 better than claimed; pass within %g%%.", VERIFY_MATCH_RULE,
+                  "above 1 better than claimed; pass within %g%% (a requirement sheet's "
+                  "figures are limits, no tolerance; a figure per TB is scaled by the capacity "
+                  "the results record, decimal TB).", VERIFY_MATCH_RULE,
            c->tolerance * 100);
     for (size_t i = 0; i < c->n; i++) {
         const struct verify_sheet *sh = c->sheet[i];
