@@ -160,8 +160,6 @@ static void print_cells(char (*cell)[CELL], const int *w)
  * means and what a pass needed, and the state and conditions both were in. */
 static void print_fail_reason(const struct verify_result *r, double tol)
 {
-    if (r->claim->limit)
-        tol = 0;   /* a requirement is a limit */
     const struct verify_claim *c = r->claim;
     const struct meas_point *p = r->match.point;
     char m[64], cl[64], ratio[32], need[32], at[CELL];
@@ -169,7 +167,19 @@ static void print_fail_reason(const struct verify_result *r, double tol)
     fmt_num(r->required, cl, sizeof(cl));
     units_format_figure(r->ratio, UNITS_FIG_RATIO, ratio, sizeof(ratio));
     fmt_at(p, at, sizeof(at));
-    if (c->unit.kind == VERIFY_KIND_LATENCY) {
+    if (c->limit) {   /* a requirement: a floor or a ceiling, no tolerance */
+        bool lat = c->unit.kind == VERIFY_KIND_LATENCY;
+        char per[160] = "";
+        if (c->per_tb) {
+            char fig[96];
+            verify_claim_figure(c, fig, sizeof(fig));
+            snprintf(per, sizeof(per), " (%s x %.2f TB)", fig, r->capacity_tb);
+        }
+        printf("  %s: FAIL: measured %s %s is %s the required %s of %s %s%s (ratio %s = %s; a "
+               "requirement is a limit, no tolerance)", c->name, m, c->unit.name,
+               lat ? "above" : "below", lat ? "ceiling" : "floor", cl, c->unit.name, per, ratio,
+               lat ? "required / measured" : "measured / required");
+    } else if (c->unit.kind == VERIFY_KIND_LATENCY) {
         units_format_figure(1 + tol, UNITS_FIG_RATIO, need, sizeof(need));
         printf("  %s: FAIL: measured %s %s against a claimed ceiling of %s %s (ratio %s = "
                "claimed / measured; a pass needs the measured at most %s x the claim, the "
@@ -181,8 +191,8 @@ static void print_fail_reason(const struct verify_result *r, double tol)
                "claimed; a pass needs at least %s, the tolerance %g%%)", c->name, m, c->unit.name,
                ratio, cl, c->unit.name, need, tol * 100);
     }
-    printf("; claimed %s, measured %s, at %s\n", verify_claim_state_label(c),
-           meas_point_state_label(p), at);
+    printf("; %s %s, measured %s, at %s\n", c->limit ? "required" : "claimed",
+           verify_claim_state_label(c), meas_point_state_label(p), at);
 }
 
 /* The notes under the table: why each failed claim failed, assumed conditions a match differs
@@ -214,8 +224,9 @@ static void print_notes(const struct verify_result *res, size_t n, double tol)
         }
     }
     if (assumed)
-        printf("%s  (~ a condition the sheet assumes: the vendor did not state it; it only "
-               "orders the candidates)\n", any ? "" : "\n");
+        printf("%s  (~ a condition the sheet assumes: %s did not state it; it only orders the "
+               "candidates)\n", any ? "" : "\n", n && res[0].claim->limit ? "the source"
+                                                                       : "the vendor");
 }
 
 /* "drive:" under "results:": the target measured, and whether it is the sheet's drive */
