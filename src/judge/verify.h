@@ -1,8 +1,9 @@
-/* verify.h — vendor spec sheets (specs/NAME.ini) checked against measured points (measure.h).
+/* verify.h — spec sheets (specs/NAME.ini: a vendor's claims for one drive, or a purchaser's
+ * requirements for any drive) checked against measured points (measure.h).
  *
- * The sheet's format (device keys, the drive's reported_models / capacity / sim_preset, one
- * section per claim: metric, value, unit, bs, pattern, random_pct, read_pct, qd, threads,
- * compress, state, assumed, unwritten_reads, source, note), these rules in full and the
+ * The sheet's format (kind, device keys, the drive's reported_models / capacity / sim_preset,
+ * one section per claim: metric, value, unit, per, bs, pattern, random_pct, read_pct, qd,
+ * threads, compress, state, assumed, unwritten_reads, source, note), these rules in full and the
  * evidence behind them: docs/spec-sheets.md. verify_sheet_parse refuses what that page does
  * not allow, with one line "path:line: [section] key=value: why".
  *
