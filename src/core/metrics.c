@@ -26,8 +26,12 @@ void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summa
     out->min_us = (double)h->min * to_us;
     out->max_us = (double)h->max * to_us;
     out->mean_us = hist_mean(h) * to_us;
+    /* the tail rule (stats/hist.h): a percentile with fewer than HIST_TAIL_MIN observations
+     * beyond it is no figure (NAN; JSON null), whichever percentile it is */
     for (int i = 0; i < METRICS_NPCT; i++)
-        out->pct_us[i] = (double)hist_percentile(h, metrics_percentiles[i]) * to_us;
+        out->pct_us[i] = hist_pct_supported(out->count, metrics_percentiles[i])
+                             ? (double)hist_percentile(h, metrics_percentiles[i]) * to_us
+                             : NAN;
 }
 
 static void dir_fill(struct dir_metrics *d, uint64_t ios, uint64_t bytes, double elapsed_s,

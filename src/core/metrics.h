@@ -36,6 +36,10 @@ enum metrics_pct {
 extern const double metrics_percentiles[METRICS_NPCT];   /* 50 90 95 99 ... 99.999 99.9999 */
 extern const char *const metrics_percentile_names[METRICS_NPCT]; /* "p50", ... "p99.9999" */
 
+/* count: observations (latencies measured one by one: a scaled drive's completions, not its
+ * weighted I/Os). pct_us[i] is NAN where the count does not support the percentile (the tail
+ * rule, stats/hist.h hist_pct_supported: fewer than HIST_TAIL_MIN observations beyond it); the
+ * writer records it as JSON null and readers say "not enough I/Os" (read/words.h). */
 struct lat_summary {
     uint64_t count;
     double min_us, max_us, mean_us;

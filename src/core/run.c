@@ -591,7 +591,8 @@ static void print_job_line(const struct round_metrics *j)
     write_trim_text(j, w, sizeof(w));
     units_format_figure(j->total.mb_s, UNITS_FIG_MBS, mb, sizeof(mb));
     units_format_figure(j->total.lat.mean_us, UNITS_FIG_LAT, mean, sizeof(mean));
-    units_format_figure(j->total.lat.pct_us[METRICS_P99_9], UNITS_FIG_LAT, p999, sizeof(p999));
+    units_format_pct(j->total.lat.pct_us[METRICS_P99_9], j->total.lat.count, UNITS_TEXT, p999,
+                     sizeof(p999));
     metrics_depth_text(&j->depth, qd, sizeof(qd));
     printf("    job %s  IOPS %s (r %s w %s)  %s MB/s  lat mean %s p99.9 %s%s%s\n",
            j->label ? j->label : "?", iops, r, w, mb, mean, p999, *qd ? "  " : "", qd);
@@ -605,7 +606,8 @@ static void print_round(const struct run_record *rec, const struct round_metrics
     write_trim_text(m, w, sizeof(w));
     units_format_figure(m->total.mb_s, UNITS_FIG_MBS, mb, sizeof(mb));
     units_format_figure(m->total.lat.mean_us, UNITS_FIG_LAT, mean, sizeof(mean));
-    units_format_figure(m->total.lat.pct_us[METRICS_P99_9], UNITS_FIG_LAT, p999, sizeof(p999));
+    units_format_pct(m->total.lat.pct_us[METRICS_P99_9], m->total.lat.count, UNITS_TEXT, p999,
+                     sizeof(p999));
     round_state_text(rec, m, ss, sizeof(ss));
     if (ds_reads_labelled(&m->unwritten)) {
         size_t l = strlen(ss);

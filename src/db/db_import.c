@@ -291,7 +291,9 @@ static int insert_point(struct db *d, struct point_stmts *s, long long run_id,
         return db_fail(d, "adding a point", err, errlen);
     long long pid = sqlite3_last_insert_rowid(d->h);
     r->points++;
-    for (unsigned m = 0; m < MEAS_N_ALL; m++) {   /* trim_* too, when it issued trims */
+    for (unsigned m = 0; m < MEAS_N_ALL; m++) {   /* trim_* too, when it issued trims, and the
+                                                     latency counts; a null percentile (not
+                                                     enough I/Os) is no row */
         if (!isfinite(p->v[m]))
             continue;
         st = s->meas;

@@ -271,8 +271,8 @@ const struct engine_key engine_keys[] = {
      X("the job's group")}, NULL},
     /* fio's reporting, names */
     {"percentile_list", "percentile_list=99", NULL,
-     {X("checked: every result holds 50..99.999"), X("checked"),
-      X("percentile_list=50:90:99:99.9:99.99:99.999 always")}, NULL},
+     {X("checked: every result holds 50..99.9999"), X("checked"),
+      X("percentile_list=50:90:99:99.9:99.99:99.999:99.9999 always")}, NULL},
     {"group_reporting", "group_reporting=1", NULL, NONE(report_only), X("group_reporting=1")}, NULL},
     {"lat_percentiles", "lat_percentiles=1", NULL, NONE(report_only), X("lat_percentiles=1")}, NULL},
     {"clat_percentiles", "clat_percentiles=1", NULL, NONE(report_only), X(report_only)}, NULL},

@@ -622,7 +622,7 @@ int fio_replay_run(const struct fio_replay_opts *o, struct worker_stats *s, doub
                      "[global]\nioengine=%s\ndirect=1\nthread\n"
                      "read_iolog=%s\nreplay_redirect=%s\niodepth=%u\n"
                      "replay_no_stall=%d\nreplay_time_scale=%u\n"
-                     "percentile_list=50:90:99:99.9:99.99:99.999\n\n[replay]\n",
+                     "percentile_list=50:90:99:99.9:99.99:99.999:99.9999\n\n[replay]\n",
                      o->ioengine, o->iolog, o->target, o->iodepth, o->no_stall ? 1 : 0,
                      o->time_scale_pct ? o->time_scale_pct : 100);
     if (n < 0 || (size_t)n >= sizeof(job))

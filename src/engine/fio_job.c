@@ -607,7 +607,7 @@ static void put_global(struct job_out *o, const struct fio_job_section *jobs, un
         put_seed(o, jobs[0].wl, opts);
     jo_put(o, "; total latency (submit to completion) as ptsbench measures it\n");
     jo_put(o, "lat_percentiles=1\n");
-    jo_put(o, "percentile_list=50:90:99:99.9:99.99:99.999\n");
+    jo_put(o, "percentile_list=50:90:99:99.9:99.99:99.999:99.9999\n");
     if (opts->iops_log) {
         if (n == 1) {
             jo_put(o, "; one IOPS and one latency log for the group: %s_iops.log, _lat.log\n",

@@ -49,7 +49,8 @@
 #include <json-c/json.h>
 
 /* The FIO_NPCT percentiles fio reports (fio_job.c's percentile_list). */
-static const double fio_pct_want[FIO_NPCT] = {50.0, 90.0, 99.0, 99.9, 99.99, 99.999};
+static const double fio_pct_want[FIO_NPCT] = {50.0, 90.0, 99.0, 99.9, 99.99, 99.999,
+                                               99.9999};
 
 #define FIO_DEFAULT_PORT 8765
 

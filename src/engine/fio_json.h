@@ -23,7 +23,7 @@
 
 #include "stats/hist.h"
 
-#define FIO_NPCT 6   /* 50 90 99 99.9 99.99 99.999: fio's own (the job's percentile_list); the
+#define FIO_NPCT 7   /* 50 90 99 99.9 99.99 99.999 99.9999: fio's own (the job's percentile_list); the
                         recorded percentiles come from fio's histogram bins (metrics.h) */
 
 struct fio_bin {

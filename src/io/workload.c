@@ -1010,7 +1010,7 @@ static int wl_set_percentiles(void *obj, const char *value, char *why, size_t wh
 {
     struct workload *wl = obj;
     (void)wl;
-    static const double have[] = {50, 90, 95, 99, 99.9, 99.99, 99.999};
+    static const double have[] = {50, 90, 95, 99, 99.9, 99.99, 99.999, 99.9999};
     char buf[256];
     str_copy(buf, sizeof(buf), value);
     char *save = NULL;
@@ -1024,7 +1024,7 @@ static int wl_set_percentiles(void *obj, const char *value, char *why, size_t wh
             ok = ok || fabs(v - have[i]) < 1e-9;
         if (!ok)
             return errf(why, whylen, "%s is not one ptsbench records (50, 90, 95, 99, 99.9, "
-                                     "99.99, 99.999: every result holds them all)", t);
+                                     "99.99, 99.999, 99.9999: every result holds them all)", t);
     }
     return WL_OK;
 }

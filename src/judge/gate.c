@@ -23,6 +23,7 @@ const enum meas_metric GATE_DEFAULT_METRICS[4] = {MEAS_IOPS, MEAS_MB_S, MEAS_LAT
 static const char *const verdict_names[GATE_N_VERDICTS] = {
     [GATE_PASS] = "pass",           [GATE_WARN] = "warn",       [GATE_IMPROVED] = "improved",
     [GATE_REGRESSION] = "regression", [GATE_MISSING] = "missing", [GATE_NEW] = "new",
+    [GATE_SHORT] = "not_enough_ios",
 };
 
 const char *gate_verdict_name(enum gate_verdict v)
@@ -161,7 +162,8 @@ static void add_case(struct gate_result *r, const struct meas_point *b, const st
                      enum meas_metric m)
 {
     double bv = b ? b->v[m] : NAN, cv = c ? c->v[m] : NAN;
-    if (!isfinite(bv) && !isfinite(cv))
+    const uint64_t bs = b ? meas_pct_short_of(b, m) : 0, cs = c ? meas_pct_short_of(c, m) : 0;
+    if (!isfinite(bv) && !isfinite(cv) && !bs && !cs)
         return;   /* the metric does not apply to this point */
     struct gate_case *gc = &r->c[r->n++];
     memset(gc, 0, sizeof(*gc));
@@ -178,6 +180,12 @@ static void add_case(struct gate_result *r, const struct meas_point *b, const st
     gc->cur_rounds = c ? c->rounds : 0;
     gc->verdict = gate_compare(gc->base, gc->cur, gc->base_spread, gc->cur_spread, r->tolerance,
                                gc->lower_is_better, &gc->change, &gc->noise);
+    gc->base_short_of = bs;
+    gc->cur_short_of = cs;
+    if (bs || cs) {   /* not enough I/Os on a side: nothing to compare, no verdict either way */
+        gc->verdict = GATE_SHORT;
+        gc->change = gc->noise = NAN;
+    }
     r->count[gc->verdict]++;
     if (isfinite(gc->base))
         r->compared++;
@@ -289,6 +297,16 @@ void gate_case_message(const struct gate_case *c, double tolerance, char *buf, s
     case GATE_NEW:
         snprintf(buf, len, "%s %s in current, not in the baseline", name, v);
         break;
+    case GATE_SHORT: {
+        char w[96];
+        units_format_pct_long(c->cur_short_of ? c->cur_short_of : c->base_short_of, w,
+                              sizeof(w));
+        snprintf(buf, len, "%s: %s in %s (baseline %s, current %s): not compared", name, w,
+                 c->cur_short_of && c->base_short_of ? "both" : c->cur_short_of ? "current"
+                                                                                : "the baseline",
+                 b, v);
+        break;
+    }
     case GATE_REGRESSION:
         snprintf(buf, len, "%s %s -> %s (%s, %s): regression beyond the tolerance %s and the "
                  "noise band %s", name, b, v, ch, dir, t, nb);
@@ -331,6 +349,7 @@ static const char *verdict_shout(enum gate_verdict v)
     case GATE_WARN: return "WARN (noise)";
     case GATE_REGRESSION: return "REGRESSION";
     case GATE_MISSING: return "MISSING";
+    case GATE_SHORT: return "not enough I/Os";
     default: return gate_verdict_name(v);
     }
 }
@@ -394,12 +413,16 @@ void gate_write_text(FILE *f, const struct gate_result *r, bool only_changes)
     if (only_changes && shown == 0)
         fputs("(every case passed within the tolerance)\n", f);
     fputc('\n', f);
+    char sh[96] = "";   /* only when a percentile lacked the I/Os (the tail rule) */
+    if (r->count[GATE_SHORT])
+        snprintf(sh, sizeof(sh), ", %zu not compared (not enough I/Os for the percentile)",
+                 r->count[GATE_SHORT]);
     fprintf(f, "gate: %s: %zu regression%s, %zu missing; %zu warning%s (inside the noise band), "
-            "%zu improved, %zu pass, %zu new; %zu case%s, tolerance %s\n",
+            "%zu improved, %zu pass, %zu new%s; %zu case%s, tolerance %s\n",
             r->failed ? "FAIL" : "PASS", r->count[GATE_REGRESSION],
             r->count[GATE_REGRESSION] == 1 ? "" : "s", r->count[GATE_MISSING],
             r->count[GATE_WARN], r->count[GATE_WARN] == 1 ? "" : "s", r->count[GATE_IMPROVED],
-            r->count[GATE_PASS], r->count[GATE_NEW], r->n, r->n == 1 ? "" : "s",
+            r->count[GATE_PASS], r->count[GATE_NEW], sh, r->n, r->n == 1 ? "" : "s",
             fmt_tol(r->tolerance, t, sizeof(t)));
     if (r->dup_baseline || r->dup_current)
         fprintf(f, "note: repeated point keys compared once (first occurrence): %zu in the "

@@ -65,10 +65,12 @@ enum gate_verdict {
     GATE_REGRESSION,
     GATE_MISSING,     /* in the baseline, not in current */
     GATE_NEW,         /* in current, not in the baseline */
+    GATE_SHORT,       /* a percentile the tail rule left out in either (stats/hist.h: not enough
+                         I/Os for it, recorded null): neither compared nor failed */
     GATE_N_VERDICTS
 };
 
-/* "pass", "warn", "improved", "regression", "missing", "new" */
+/* "pass", "warn", "improved", "regression", "missing", "new", "not_enough_ios" */
 const char *gate_verdict_name(enum gate_verdict v);
 /* regression and missing fail the gate */
 bool gate_verdict_fails(enum gate_verdict v);
@@ -105,6 +107,8 @@ struct gate_case {
     double change;             /* (cur - base) / |base|; NAN when not compared */
     double noise;              /* the noise band; NAN when not compared */
     enum gate_verdict verdict;
+    uint64_t base_short_of, cur_short_of;   /* GATE_SHORT: the side's count (meas_pct_short_of),
+                                               0 where the side has the figure or no point */
 };
 
 struct gate_options {

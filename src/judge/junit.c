@@ -128,7 +128,7 @@ int junit_write(FILE *f, const struct gate_result *r, const char *timestamp)
     }
     snprintf(tol, sizeof(tol), "%.10g", r->tolerance * 100.0);
     size_t failures = r->count[GATE_REGRESSION] + r->count[GATE_MISSING];
-    size_t skipped = r->count[GATE_NEW];
+    size_t skipped = r->count[GATE_NEW] + r->count[GATE_SHORT];
 
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites", f);
     attr(f, "name", "ptsbench gate");
@@ -165,7 +165,7 @@ int junit_write(FILE *f, const struct gate_result *r, const char *timestamp)
             fputc('>', f);
             junit_escape(f, msg, false);
             fputs("</failure>\n", f);
-        } else if (c->verdict == GATE_NEW) {
+        } else if (c->verdict == GATE_NEW || c->verdict == GATE_SHORT) {
             fputs("      <skipped", f);
             attr(f, "message", msg);
             fputs("/>\n", f);

@@ -695,27 +695,8 @@ static bool step_shape(const struct verify_claim *c, const struct meas_point *p)
 
 static bool step_figure(const struct verify_claim *c, const struct meas_point *p)
 {
-    return isfinite(p->v[c->metric]) || verify_pct_unsupported(c->metric, p);
-}
-
-bool verify_pct_unsupported(enum meas_metric m, const struct meas_point *p)
-{
-    if ((unsigned)m >= MEAS_N || isfinite(p->v[m]))
-        return false;
-    /* A results file records a direction's percentiles beside its maximum: a percentile
-     * without a figure where the maximum has one was written null, the I/O count too small
-     * for it (or, UNCERTAIN, the file predates the key: 99.9999 before issue 49). "lat_pNN_us"
-     * (all I/O), "read_lat_pNN_us", "write_lat_pNN_us". */
-    static const struct {
-        const char *prefix;
-        enum meas_metric max;
-    } dirs[] = {{"lat_p", MEAS_LAT_MAX_US}, {"read_lat_p", MEAS_READ_LAT_MAX_US},
-                {"write_lat_p", MEAS_WRITE_LAT_MAX_US}};
-    const char *name = meas_metric_name(m);
-    for (size_t i = 0; name && i < sizeof(dirs) / sizeof(dirs[0]); i++)
-        if (!strncmp(name, dirs[i].prefix, strlen(dirs[i].prefix)))
-            return isfinite(p->v[dirs[i].max]);
-    return false;
+    /* a percentile the tail rule left out goes on to step_tail, the last */
+    return isfinite(p->v[c->metric]) || meas_pct_short_of(p, c->metric);
 }
 
 static bool step_compress(const struct verify_claim *c, const struct meas_point *p)
@@ -749,6 +730,12 @@ static bool step_unwritten(const struct verify_claim *c, const struct meas_point
     return !p->unwritten || c->unwritten_reads;
 }
 
+/* Last: a point that meets every condition but whose I/Os do not support the percentile. */
+static bool step_tail(const struct verify_claim *c, const struct meas_point *p)
+{
+    return !meas_pct_short_of(p, c->metric);
+}
+
 static const struct {
     enum verify_why why;
     bool (*pass)(const struct verify_claim *c, const struct meas_point *p);
@@ -759,6 +746,7 @@ static const struct {
     {VERIFY_WHY_OIO, step_oio},
     {VERIFY_WHY_STATE, step_state},
     {VERIFY_WHY_UNWRITTEN, step_unwritten},
+    {VERIFY_WHY_TAIL, step_tail},
 };
 #define N_STEPS (sizeof(verify_steps) / sizeof(verify_steps[0]))
 
@@ -937,11 +925,13 @@ void verify_match_reason(const struct verify_claim *c, const struct verify_match
     case VERIFY_WHY_CAPACITY:
         snprintf(buf, len, "a figure per TB of capacity, and the results record no capacity");
         break;
-    case VERIFY_WHY_TAIL:
-        snprintf(buf, len, "not enough I/Os for this percentile (the results give no %s figure "
-                 "beside the direction's maximum; UNCERTAIN for files written before the "
-                 "percentile was recorded, which lack it too)", meas_metric_name(c->metric));
+    case VERIFY_WHY_TAIL: {
+        char w[96];
+        units_format_pct_long(q ? meas_pct_short_of(q, c->metric) : 0, w, sizeof(w));
+        snprintf(buf, len, "%s: fewer than %d of the point's I/Os lie beyond it", w,
+                 HIST_TAIL_MIN);
         break;
+    }
     }
 }
 
@@ -975,11 +965,6 @@ static void check_in(const struct verify_claim *c, const struct meas_point *pts,
     r->measured = r->measured_base = r->ratio = r->reference = r->reference_base = NAN;
     r->capacity_tb = NAN;
     r->required = c->per_tb ? NAN : c->value;
-    if (r->match.point && !isfinite(r->match.point->v[c->metric])) {
-        r->match.why = VERIFY_WHY_TAIL;   /* a point with I/Os but no figure: neither verdict */
-        r->verdict = VERIFY_NO_COMPARABLE;
-        return;
-    }
     if (r->match.point && c->per_tb) {
         uint64_t cap = set ? verify_point_capacity(set, r->match.point) : 0;
         if (!cap) {

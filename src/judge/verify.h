@@ -51,9 +51,8 @@
  * throughput only): the requirement is value x the capacity in decimal TB (10^12 bytes) that
  * the point's results file records (target.capacity_bytes; a simulated drive's full-size
  * capacity, not the scaled model's); results without a capacity leave it without a comparable
- * measurement. A latency percentile the point has no figure for while its direction's maximum
- * has one (the results write a percentile the I/O count cannot support as null, stats/hist.h
- * hist_pct_supported) is neither met nor failed: "not enough I/Os for this percentile".
+ * measurement. A percentile the tail rule left out is neither met nor failed, as for a
+ * vendor's claim (VERIFY_WHY_TAIL, the last matching step).
  *
  * Pure functions apart from verify_sheet_load (reads the file). */
 #ifndef PTSBENCH_VERIFY_H
@@ -187,8 +186,9 @@ enum verify_why {
     VERIFY_WHY_STATE,          /* drive state differs (only burst / only steady-state data) */
     VERIFY_WHY_UNWRITTEN,      /* only points whose reads went to never-written space */
     VERIFY_WHY_CAPACITY,       /* a per-TB figure, and the point's results record no capacity */
-    VERIFY_WHY_TAIL,           /* the point has I/Os in the direction but no figure for the
-                                  percentile: not enough I/Os for it */
+    VERIFY_WHY_TAIL,           /* a percentile whose points' I/Os do not support it (the tail
+                                  rule, stats/hist.h: recorded null): "not enough I/Os for this
+                                  percentile (N)", no comparable measurement, never 0 */
 };
 
 struct verify_match {
@@ -242,9 +242,6 @@ void verify_check_set(const struct verify_claim *c, const struct meas_set *set,
                       double tolerance, struct verify_result *r);
 /* The capacity recorded for point p's results file (set->targets by source), bytes; 0 none. */
 uint64_t verify_point_capacity(const struct meas_set *set, const struct meas_point *p);
-/* Whether metric m is a latency percentile that p has no figure for while p's direction's
- * maximum has one: the percentile the I/O count could not support (above). */
-bool verify_pct_unsupported(enum meas_metric m, const struct meas_point *p);
 /* The claim's figure for people: "700,000 IOPS", "68 MiB/s per TB". */
 void verify_claim_figure(const struct verify_claim *c, char *buf, size_t len);
 

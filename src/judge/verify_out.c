@@ -106,9 +106,8 @@ static void table_row(const struct verify_result *r, bool other, char (*cell)[CE
     fmt_claim_cond(c, cell[COL_COND], CELL);
     snprintf(cell[COL_CSTATE], CELL, "%s", verify_claim_state_label(c));
     claimed_cell(r, cell[COL_CLAIMED], CELL);
-    if (p && r->match.why != VERIFY_WHY_NONE) {   /* a point, no verdict (verify.h) */
-        snprintf(cell[COL_MEASURED], CELL, "%s", r->match.why == VERIFY_WHY_TAIL
-                 ? "n/a (not enough I/Os)" : "n/a (no capacity)");
+    if (p && r->match.why != VERIFY_WHY_NONE) {   /* per TB, no capacity (verify.h) */
+        snprintf(cell[COL_MEASURED], CELL, "n/a (no capacity)");
         snprintf(cell[COL_RATIO], CELL, "-");
     } else if (p) {
         fmt_num(r->measured, num, sizeof(num));

@@ -418,6 +418,27 @@ void units_format_capacity(uint64_t bytes, char *buf, size_t len)
     snprintf(buf, len, "%s (%s)", d, b);
 }
 
+const char *units_format_pct(double us, uint64_t observations, enum units_style style,
+                             char *buf, size_t len)
+{
+    if (isfinite(us) || !observations) {
+        units_format_lat(us, style, buf, len);
+        return buf;
+    }
+    char n[32];
+    units_format_count((double)observations, n, sizeof(n));
+    snprintf(buf, len, "n/a (%s I/Os)", n);
+    return buf;
+}
+
+const char *units_format_pct_long(uint64_t observations, char *buf, size_t len)
+{
+    char n[32];
+    units_format_count((double)observations, n, sizeof(n));
+    snprintf(buf, len, "not enough I/Os for this percentile (%s)", n);
+    return buf;
+}
+
 void units_format_count(double v, char *buf, size_t len)
 {
     if (!len)

@@ -44,6 +44,19 @@ void units_format_size(uint64_t bytes, char *buf, size_t len);
  * "-" (terminals, logs). */
 enum units_style { UNITS_TEXT, UNITS_TYPESET };
 void units_format_lat(double us, enum units_style style, char *buf, size_t len);
+/* A latency percentile for people, the one wording of "the count does not support it" (writers
+ * leave such a percentile out by the tail rule, stats/hist.h hist_pct_supported: NAN in
+ * structs, JSON null beside the direction's count; docs/latency-distributions.md):
+ *   units_format_pct       a finite us as units_format_lat; NAN with observations > 0 (the
+ *                          direction's count: latencies measured one by one) "n/a (999,999
+ *                          I/Os)", the short form for tables; NAN with 0 (no I/O, or a reader
+ *                          that does not know the count) "-"
+ *   units_format_pct_long  "not enough I/Os for this percentile (999,999)", for sentences
+ * Results files are read through read/words.h words_pct_lat, which tells null from absent.
+ * Both return buf. */
+const char *units_format_pct(double us, uint64_t observations, enum units_style style,
+                             char *buf, size_t len);
+const char *units_format_pct_long(uint64_t observations, char *buf, size_t len);
 
 /* A block size as the PTS writes it, for tables, charts and messages: "0.5 KiB", "4 KiB",
  * "1.5 KiB", "1024 KiB" (KiB up to 1 MiB, as the PTS's block-size loops), "2 MiB", "8 MiB";

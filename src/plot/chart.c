@@ -87,6 +87,12 @@ struct plot_chart {
     struct plot_file file;
 };
 
+void plot_caption_add(struct plot_chart *ch, const char *text)
+{
+    const size_t l = strlen(ch->caption);
+    snprintf(ch->caption + l, sizeof(ch->caption) - l, "%s%s", l ? " " : "", text);
+}
+
 struct plot_chart *plot_chart_new(struct plot_ctx *c, const char *name, const char *section,
                                   const char *title, const char *caption)
 {

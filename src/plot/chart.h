@@ -36,6 +36,12 @@ struct plot_ctx {
 /* A new chart (name: the file stem; section: "iops", "wsat", "profile", "run", ...). */
 struct plot_chart *plot_chart_new(struct plot_ctx *c, const char *name, const char *section,
                                   const char *title, const char *caption);
+/* A sentence added to the chart's caption (after a space), e.g. what it leaves out; the one for
+ * a percentile the count does not support (stats/hist.h tail rule: JSON null), which a chart
+ * never draws. */
+#define PLOT_PCT_LEFT_OUT "A percentile the I/Os do not support is left out: not enough I/Os " \
+    "for it (fewer than 10 beyond it)."
+void plot_caption_add(struct plot_chart *ch, const char *text);
 /* Keep the chart when it has a valid data point (and at least one plot element), else drop
  * it. The chart must not be used afterwards. */
 void plot_chart_done(struct plot_ctx *c, struct plot_chart *ch);

@@ -14,6 +14,8 @@
 #include "plot/chart.h"
 #include "read/load.h"
 #include "read/tracking.h"
+#include "read/words.h"
+#include "stats/hist.h"
 
 #define MAXV 64
 
@@ -321,6 +323,7 @@ static void lat_bs(struct plot_ctx *c, const char *test)
 {
     static const struct { const char *key, *name; } stats[] = {
         {"mean", "mean"}, {"99", "99%"}, {"99.99", "99.99%"}, {"99.999", "99.999%"},
+        {"99.9999", "99.9999%"},
     };
     const size_t n_stats = sizeof(stats) / sizeof(stats[0]);
     double bs[MAXV], mix[MAXV];
@@ -331,12 +334,13 @@ static void lat_bs(struct plot_ctx *c, const char *test)
     char title[256], name[96];
     snprintf(name, sizeof(name), "%s-bs", test);
     snprintf(title, sizeof(title), "%s test: response time by block size and R/W mix (mean, "
-                                   "99%%, 99.99%%, 99.999%%), µs", test_title(c, test));
+                                   "99%% to 99.9999%%), µs", test_title(c, test));
     state_title(c, test, PS_RESULT, title, sizeof(title));
     struct plot_chart *ch = plot_chart_new(
         c, name, test, title,
-        "Response time at T1/Q1 over the steady-state window: mean and the 99%, 99.99% and "
-        "99.999% percentiles (µs, log scale) for every R/W mix and block size.");
+        "Response time at T1/Q1 over the steady-state window: mean and the 99%, 99.99%, "
+        "99.999% and 99.9999% percentiles (µs, log scale) for every R/W mix and block size.");
+    bool short_of = false;   /* a bar left out: the window's I/Os do not support it */
     char cols[4096] = "mix_and_block_size";
     size_t n_cols = 0;
     struct { size_t input, stat; } col[MAXV];
@@ -361,6 +365,8 @@ static void lat_bs(struct plot_ctx *c, const char *test)
                 struct json_object *row = table_row(first_subtest(c, col[k].input, test), bs[b],
                                                     mix[m]);
                 v[k] = plot_pos(results_figures_lat(row, "total", stats[col[k].stat].key));
+                short_of |= words_pct_lat_short_of(jp_obj_at(row, "total.lat_us"),
+                                                   stats[col[k].stat].key) > 0;
                 if (isfinite(v[k])) {
                     any = true;
                     if (v[k] < vmin)
@@ -379,6 +385,8 @@ static void lat_bs(struct plot_ctx *c, const char *test)
         plot_chart_done(c, ch);
         return;
     }
+    if (short_of)
+        plot_caption_add(ch, PLOT_PCT_LEFT_OUT);
     plot_set(ch, "set style data histogram");
     plot_set(ch, "set style histogram clustered gap 1");
     plot_set(ch, "set style fill solid 0.85 border lc rgb '#303030'");
@@ -545,7 +553,7 @@ static void wsat_lat(struct plot_ctx *c, const char *test)
     plot_set(ch, "set logscale x");
     plot_set(ch, "set logscale y");
     plot_set(ch, "set autoscale xfix");
-    bool many = n_inputs_with(c, test) > 1;
+    bool many = n_inputs_with(c, test) > 1, short_of = false;
     struct plot_key_once ko = {0};
     for (size_t i = 0; i < c->n_in; i++) {
         struct json_object *rs = wsat_rounds(c, i, test);
@@ -560,6 +568,8 @@ static void wsat_lat(struct plot_ctx *c, const char *test)
                 struct json_object *ro = jp_idx(rs, r);
                 struct json_object *el = jp_idx(jp_arr(ro, "elements"), 0);
                 double v = results_figures_lat(el, "total", stats[s].key);
+                short_of |= words_pct_lat_short_of(jp_obj_at(el, "total.lat_us"),
+                                                   stats[s].key) > 0;
                 plot_row(ch, 3, plot_pos(jp_num(ro, "elapsed_total_s") / div), plot_pos(v),
                          jp_num(ro, "round"));
             }
@@ -573,6 +583,8 @@ static void wsat_lat(struct plot_ctx *c, const char *test)
     }
     if (many)
         plot_dev_keys(c, ch);
+    if (short_of)
+        plot_caption_add(ch, PLOT_PCT_LEFT_OUT);
     plot_chart_done(c, ch);
 }
 
@@ -1034,14 +1046,19 @@ static void dirth_nines(struct plot_ctx *c, const char *test)
         return;
     }
     plot_table(ch, cols);
+    bool short_of = false;
     for (int k = 0; k < 3; k++) {
         double v[MAXV];
         for (size_t d = 0; d < n_dev; d++) {
             struct json_object *o = jp_get(
                 jp_get(first_subtest(c, dev[d], test), "operating_points"), dirth_ops[k]);
             struct json_object *b = jp_arr(jp_get(o, "histogram"), "buckets");
-            for (int q = 0; q < 3; q++)
-                v[d * 3 + q] = plot_pos(bucket_percentile(b, pcts[q]));
+            const double n = jp_path(o, "total.lat_us.count");   /* observations (hist.h) */
+            for (int q = 0; q < 3; q++) {
+                const bool no = n >= 1 && !hist_pct_supported((uint64_t)n, pcts[q]);
+                short_of |= no;
+                v[d * 3 + q] = no ? NAN : plot_pos(bucket_percentile(b, pcts[q]));
+            }
         }
         char label[64];
         snprintf(label, sizeof(label), "%s IOPS point", dirth_ops[k]);
@@ -1051,6 +1068,8 @@ static void dirth_nines(struct plot_ctx *c, const char *test)
     plot_set(ch, "set style histogram clustered gap 1");
     plot_set(ch, "set boxwidth 0.9");
     plot_set(ch, "set logscale y");
+    if (short_of)
+        plot_caption_add(ch, PLOT_PCT_LEFT_OUT);
     plot_set(ch, "set xlabel 'operating point'");
     plot_set(ch, "set ylabel 'response time (µs, log scale)'");
     plot_set(ch, "set grid noxtics ytics");

@@ -944,7 +944,8 @@ static void print_round(struct profile_session *s, const struct pr_point *pt,
     units_format_figure(m->total.iops, UNITS_FIG_IOPS, iops, sizeof(iops));
     units_format_figure(m->total.mb_s, UNITS_FIG_MBS, mb, sizeof(mb));
     units_format_lat(m->total.lat.mean_us, UNITS_TEXT, mean, sizeof(mean));
-    units_format_lat(m->total.lat.pct_us[METRICS_P99], UNITS_TEXT, p99, sizeof(p99));
+    units_format_pct(m->total.lat.pct_us[METRICS_P99], m->total.lat.count, UNITS_TEXT, p99,
+                     sizeof(p99));
     char qd[256];   /* the depth not kept (metrics.h) */
     metrics_depth_text(&m->depth, qd, sizeof(qd));
     results_out_say(&s->out,
@@ -962,7 +963,8 @@ static void print_point(struct profile_session *s, const struct pr_point *pt)
     units_format_figure(r->total.iops, UNITS_FIG_IOPS, iops, sizeof(iops));
     units_format_figure(r->total.mb_s, UNITS_FIG_MBS, mb, sizeof(mb));
     units_format_lat(r->total.lat.mean_us, UNITS_TEXT, mean, sizeof(mean));
-    units_format_lat(r->total.lat.pct_us[METRICS_P99], UNITS_TEXT, p99, sizeof(p99));
+    units_format_pct(r->total.lat.pct_us[METRICS_P99], r->total.lat.count, UNITS_TEXT, p99,
+                     sizeof(p99));
     char how[480];
     if (r->steady)
         snprintf(how, sizeof(how), "steady state, rounds %u-%u", r->first_round, r->last_round);
@@ -1492,7 +1494,8 @@ static void print_table(const struct profile_session *s)
         units_format_figure(pt->res.total.iops, UNITS_FIG_IOPS, iops, sizeof(iops));
         units_format_figure(pt->res.total.mb_s, UNITS_FIG_MBS, mb, sizeof(mb));
         units_format_lat(pt->res.total.lat.mean_us, UNITS_TEXT, mean, sizeof(mean));
-        units_format_lat(pt->res.total.lat.pct_us[METRICS_P99], UNITS_TEXT, p99, sizeof(p99));
+        units_format_pct(pt->res.total.lat.pct_us[METRICS_P99], pt->res.total.lat.count,
+                         UNITS_TEXT, p99, sizeof(p99));
         snprintf(comp, sizeof(comp), "%u%%", g->compress);
         if (pt->res.verdict.measured == DS_M_UNWRITTEN)
             snprintf(how, sizeof(how), "NEVER-WRITTEN space read, r%u-%u", pt->res.first_round,

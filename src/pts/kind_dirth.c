@@ -242,8 +242,8 @@ static int dirth_operating_points(struct pts_session *s, const struct pts_def *d
             char io[32], mean[32], p9999[32];
             units_format_figure(m.total.iops, UNITS_FIG_IOPS, io, sizeof(io));
             units_format_figure(m.total.lat.mean_us, UNITS_FIG_LAT, mean, sizeof(mean));
-            units_format_figure(m.total.lat.pct_us[METRICS_P99_99], UNITS_FIG_LAT, p9999,
-                                sizeof(p9999));
+            units_format_pct(m.total.lat.pct_us[METRICS_P99_99], m.total.lat.count, UNITS_TEXT,
+                             p9999, sizeof(p9999));
             results_out_say(&s->out, "  [%s] %s point: %u x %u, %s IOPS, mean %s, "
                             "99.99%% %s%s", d->name, names[k], d->threads_list[ti],
                             d->qd_list[qi], io, mean, p9999, ps_sim_tag(s));

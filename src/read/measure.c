@@ -60,11 +60,12 @@
 #include "read/jobs.h"
 #include "read/load.h"
 #include "read/tracking.h"
+#include "stats/hist.h"
 
 #define MEAS_MAX_DEPTH 16
 
-/* The trim direction's figures (measure.h: after the vocabulary's), where a figures object
- * keeps them. */
+/* The trim direction's figures and the latency counts (measure.h: after the vocabulary's), where
+ * a figures object keeps them. */
 static const struct {
     const char *key, *path;
     bool lower_is_better;
@@ -72,6 +73,9 @@ static const struct {
     [MEAS_TRIM_IOPS - MEAS_N] = {"trim_iops", "trim.iops", false},
     [MEAS_TRIM_MB_S - MEAS_N] = {"trim_mb_s", "trim.mb_s", false},
     [MEAS_TRIM_LAT_MEAN_US - MEAS_N] = {"trim_lat_mean_us", "trim.lat_us.mean", true},
+    [MEAS_LAT_COUNT - MEAS_N] = {"lat_count", "total.lat_us.count", false},
+    [MEAS_READ_LAT_COUNT - MEAS_N] = {"read_lat_count", "read.lat_us.count", false},
+    [MEAS_WRITE_LAT_COUNT - MEAS_N] = {"write_lat_count", "write.lat_us.count", false},
 };
 
 const char *meas_metric_name(enum meas_metric m)
@@ -111,10 +115,21 @@ bool meas_lower_is_better(enum meas_metric m)
 
 bool meas_point_has_trim(const struct meas_point *p)
 {
-    for (unsigned m = MEAS_N; m < MEAS_N_ALL; m++)
+    for (unsigned m = MEAS_N; m <= MEAS_TRIM_LAT_MEAN_US; m++)
         if (isfinite(p->v[m]))
             return true;
     return false;
+}
+
+uint64_t meas_pct_short_of(const struct meas_point *p, enum meas_metric m)
+{
+    if ((unsigned)m >= MEAS_N || isfinite(p->v[m]))
+        return 0;
+    const struct metric_def *d = &metrics_defs[m];
+    const double n = p->v[MEAS_LAT_COUNT + d->dir];
+    if (d->kind != METRIC_KIND_LAT || d->pct < 0 || d->pct >= METRICS_NPCT || !(n >= 1))
+        return 0;
+    return hist_pct_supported((uint64_t)n, metrics_percentiles[d->pct]) ? 0 : (uint64_t)n;
 }
 
 static const struct {
@@ -745,7 +760,8 @@ static void suite_dirth(struct meas_ctx *c, enum meas_precond pc, struct json_ob
     if (jp_obj_at(op, "total.lat_us")) {   /* the total latency of the point's full histogram */
         static const enum meas_metric lat[] = {MEAS_LAT_MEAN_US, MEAS_LAT_MAX_US, MEAS_LAT_P99_US,
                                                MEAS_LAT_P99_9_US, MEAS_LAT_P99_99_US,
-                                               MEAS_LAT_P99_999_US, MEAS_LAT_P99_9999_US};
+                                               MEAS_LAT_P99_999_US, MEAS_LAT_P99_9999_US,
+                                               MEAS_LAT_COUNT};
         for (size_t k = 0; k < sizeof(lat) / sizeof(lat[0]); k++)
             p->v[lat[k]] = fig[lat[k]];
     } else {

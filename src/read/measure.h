@@ -49,6 +49,11 @@ enum meas_metric {
      * these out). NAN when the point issued no trims: a results file without a "trim" object
      * has every one NAN. */
     MEAS_TRIM_IOPS = MEAS_N, MEAS_TRIM_MB_S, MEAS_TRIM_LAT_MEAN_US,
+    /* The observations behind the latency figures (lat_us.count of total, read, write: NAN
+     * unknown), by enum metric_dir: a percentile that is NAN with a count that does not support
+     * it (stats/hist.h hist_pct_supported) was left out by the tail rule, not unmeasured
+     * (verify says "not enough I/Os for this percentile (N)"). */
+    MEAS_LAT_COUNT, MEAS_READ_LAT_COUNT, MEAS_WRITE_LAT_COUNT,
     MEAS_N_ALL
 };
 
@@ -63,6 +68,10 @@ int meas_metric_parse_all(const char *name, enum meas_metric *out);
 /* Did point p issue trims (a finite trim figure)? */
 struct meas_point;
 bool meas_point_has_trim(const struct meas_point *p);
+/* Point p's figure m is a percentile the tail rule left out (NAN with a count that does not
+ * support it: MEAS_LAT_COUNT + its direction): that count (the N of "not enough I/Os for this
+ * percentile (N)"), else 0 (a number, not a percentile, or not measured). */
+uint64_t meas_pct_short_of(const struct meas_point *p, enum meas_metric m);
 bool meas_lower_is_better(enum meas_metric m);
 
 /* The drive state a point was measured in (measure.c derives it per schema; verify.h matches

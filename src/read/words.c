@@ -1,12 +1,15 @@
 /* words.c — internal names in words (words.h). */
 #include "read/words.h"
 
+#include <json-c/json.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/metrics.h"
+#include "lib/json_path.h"
 #include "lib/units.h"
 #include "read/tracking.h"
 
@@ -72,4 +75,31 @@ void report_words_tracking_of(struct json_object *rec, char *buf, size_t len)
     struct tracking t;
     tracking_of(rec, &t);
     report_words_track(&t, NULL, buf, len);
+}
+
+/* ---- a percentile the count does not support ---- */
+
+/* The key's value in lat_us.percentiles: the number, JSON null (*null_ set), or absent. */
+static double pct_at(struct json_object *lat_us, const char *key, bool *null_)
+{
+    struct json_object *pc = jp_obj_at(lat_us, "percentiles"), *v = NULL;
+    *null_ = pc && json_object_object_get_ex(pc, key, &v) &&
+             json_object_is_type(v, json_type_null);
+    return jp_number(v);
+}
+
+uint64_t words_pct_lat_short_of(struct json_object *lat_us, const char *key)
+{
+    bool null_;
+    pct_at(lat_us, key, &null_);
+    const double n = jp_num(lat_us, "count");
+    return null_ && n >= 1 ? (uint64_t)n : 0;
+}
+
+const char *words_pct_lat(struct json_object *lat_us, const char *key, enum units_style style,
+                          char *buf, size_t len)
+{
+    bool null_;
+    const double v = pct_at(lat_us, key, &null_);
+    return units_format_pct(v, words_pct_lat_short_of(lat_us, key), style, buf, len);
 }

@@ -5,6 +5,9 @@
 #define PTSBENCH_REPORT_WORDS_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "lib/units.h"
 
 /* A metric key of core/metrics.h (iops, read_iops, write_mb_s, lat_mean_us, ...) in words
  * without its unit, the vocabulary's (metrics_defs[].words): "IOPS", "read IOPS", "write MB/s",
@@ -26,5 +29,18 @@ struct tracking;
 struct json_object;
 void report_words_track(const struct tracking *t, const char *access, char *buf, size_t len);
 void report_words_tracking_of(struct json_object *rec, char *buf, size_t len);
+
+/* ---- a percentile the count does not support ----
+ * Writers record a percentile that fails the tail rule (stats/hist.h hist_pct_supported: fewer
+ * than HIST_TAIL_MIN observations beyond it) as JSON null beside the direction's "count"; the
+ * words are lib/units.h units_format_pct ("n/a (999,999 I/Os)") and units_format_pct_long
+ * ("not enough I/Os for this percentile (999,999)"), there so that the run's console (core/)
+ * says the same. From a results file's lat_us object {count, percentiles {"99.9": ...}} and a
+ * percentile's key ("99.9999"): words_pct_lat gives the latency, "n/a (N I/Os)" where the key
+ * holds null, "-" where it is absent (an older file: not recorded) or lat_us is null (no I/O).
+ * words_pct_lat_short_of: the count when the key holds null, else 0 (a footnote's N). */
+const char *words_pct_lat(struct json_object *lat_us, const char *key, enum units_style style,
+                          char *buf, size_t len);
+uint64_t words_pct_lat_short_of(struct json_object *lat_us, const char *key);
 
 #endif

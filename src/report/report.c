@@ -41,6 +41,7 @@
 #include "judge/verify.h"
 #include "read/tracking.h"
 #include "read/words.h"
+#include "stats/hist.h"
 
 /* The string at a path, "" when there is none (for printf and strcmp). */
 #define sv(o, path) jp_str_or((o), (path), "")   /* lib/json_path.h */
@@ -1346,9 +1347,8 @@ static void claims_section(struct ctx *c)
             } else if (cl->per_tb) {
                 snprintf(claimed + strlen(claimed), sizeof(claimed) - strlen(claimed), " per TB");
             }
-            if (p && r->match.why != VERIFY_WHY_NONE) {   /* a point, no verdict (verify.h) */
-                snprintf(meas, sizeof(meas), "%s", r->match.why == VERIFY_WHY_TAIL
-                         ? "n/a (not enough I/Os)" : "n/a (no capacity recorded)");
+            if (p && r->match.why != VERIFY_WHY_NONE) {   /* per TB, no capacity (verify.h) */
+                snprintf(meas, sizeof(meas), "n/a (no capacity recorded)");
                 snprintf(at, sizeof(at), "%s; %u × QD %u", meas_point_state_label(p),
                          p->workers, p->qd);
                 snprintf(ratio, sizeof(ratio), "–");
@@ -1994,28 +1994,41 @@ static void pts_lat(struct ctx *c, const char *name)
         char words[512];
         steady_words(sub, words, sizeof(words));
         o_para(&c->o, "%s: %s.", dev(c, i), words);
-        const char *head[] = {"Block size", "R/W", "mean", "99%", "99.99%", "99.999%", "max"};
+        const char *head[] = {"Block size", "R/W", "mean", "99%", "99.99%", "99.999%",
+                              "99.9999%", "max"};
         struct table tb;
-        t_init(&tb, 7, head);
+        t_init(&tb, 8, head);
         tb.first_col_head = true;
+        bool short_of = false;   /* a percentile the window's count does not support */
         for (size_t k = 0; k < jlen_at(sub, "table.rows"); k++) {
             struct json_object *r = jp_idx(jp_at(sub, "table.rows"), k);
-            char c0[32], c1[16], v[5][32];
+            char c0[32], c1[16], v[6][40];
             units_format_bs(jp_path(r, "bs"), c0, sizeof(c0));
             double mix = jp_path(r, "rwmix_read");
             if (mix >= 0 && mix <= 100)
                 snprintf(c1, sizeof(c1), "%g/%g", mix, 100 - mix);
             else
                 snprintf(c1, sizeof(c1), "–");
-            const char *keys[] = {"mean", "99", "99.99", "99.999", "max"};
-            for (int q = 0; q < 5; q++)
-                units_format_lat(row_lat(r, "total", keys[q]), UNITS_TYPESET, v[q], sizeof(v[q]));
-            const char *cp[] = {c0, c1, v[0], v[1], v[2], v[3], v[4]};
+            const char *keys[] = {"mean", "99", "99.99", "99.999", "99.9999", "max"};
+            struct json_object *lat = jp_obj_at(r, "total.lat_us");
+            for (int q = 0; q < 6; q++) {
+                if (q == 0 || q == 5)
+                    units_format_lat(row_lat(r, "total", keys[q]), UNITS_TYPESET, v[q],
+                                     sizeof(v[q]));
+                else
+                    words_pct_lat(lat, keys[q], UNITS_TYPESET, v[q], sizeof(v[q]));
+                short_of |= (q != 0 && q != 5) && words_pct_lat_short_of(lat, keys[q]);
+            }
+            const char *cp[] = {c0, c1, v[0], v[1], v[2], v[3], v[4], v[5]};
             t_row(&tb, cp);
         }
         o_para(&c->o, "%s — response time (all I/Os of the window)%s:", dev(c, i),
                sim_caption(&c->in[i]));
         t_emit(&c->o, &tb);
+        if (short_of)
+            o_para(&c->o, "n/a (N I/Os): not enough I/Os for this percentile (N, the window's "
+                   "I/Os): fewer than %d of them lie beyond it, so the figure would be one of the "
+                   "few slowest I/Os, not a percentile a rerun repeats.", HIST_TAIL_MIN);
     }
 }
 
@@ -2494,7 +2507,7 @@ static void profile_points_table(struct ctx *c, size_t i)
         report_fmt_count(jp_path(p, "result.total.iops"), iops, sizeof(iops));
         fmt_fig(jp_path(p, "result.total.mb_s"), UNITS_FIG_MBS, mb, sizeof(mb));
         units_format_lat(jp_path(p, "result.total.lat_us.mean"), UNITS_TYPESET, mean, sizeof(mean));
-        units_format_lat(jp_path(p, "result.total.lat_us.percentiles.99"), UNITS_TYPESET, p99, sizeof(p99));
+        words_pct_lat(jp_obj_at(p, "result.total.lat_us"), "99", UNITS_TYPESET, p99, sizeof(p99));
         const char *measure = jp_str(p, "measure");
         const char *label = jp_str(p, "result.label");
         state_words(jp_get(p, "state"), simulated(&c->in[i]), doc_no_ftl(c->in[i].doc), state,
@@ -2856,8 +2869,7 @@ static void run_round_row(struct ctx *c, size_t i, struct json_object *r, bool t
     report_fmt_count(jp_path(r, "trim.iops"), ct, sizeof(ct));
     fmt_fig(jp_path(r, "total.mb_s"), UNITS_FIG_MBS, c4, sizeof(c4));
     units_format_lat(jp_path(r, "total.lat_us.mean"), UNITS_TYPESET, c5, sizeof(c5));
-    units_format_lat(jp_path(jp_at(r, "total.lat_us.percentiles"), "99.9"), UNITS_TYPESET, c6,
-                     sizeof(c6));
+    words_pct_lat(jp_obj_at(r, "total.lat_us"), "99.9", UNITS_TYPESET, c6, sizeof(c6));
     fmt_fig(jp_path(r, "device.write_amplification"), UNITS_FIG_WAF, c7, sizeof(c7));
     round_state(c, i, r, c8, sizeof(c8));
     const char *cp[] = {c0, c1, c2, c3, c4, c5, c6, c7, c8}, *row[10];

@@ -15,6 +15,7 @@
 #include "read/jobs.h"
 #include "read/load.h"
 #include "read/tracking.h"
+#include "read/words.h"
 
 #define str(o, path) jp_str_or((o), (path), "")   /* lib/json_path.h */
 
@@ -78,8 +79,7 @@ static void show_profile(FILE *out, struct json_object *doc)
         units_format_figure(jp_path(p, "result.total.mb_s"), UNITS_FIG_MBS, mb, sizeof(mb));
         double r0 = jp_path(p, "result.rounds.0"), r1 = jp_path(p, "result.rounds.1");
         units_format_lat(jp_path(p, "result.total.lat_us.mean"), UNITS_TEXT, m, sizeof(m));
-        units_format_lat(jp_path(p, "result.total.lat_us.percentiles.99"), UNITS_TEXT, p99,
-                         sizeof(p99));
+        words_pct_lat(jp_obj_at(p, "result.total.lat_us"), "99", UNITS_TEXT, p99, sizeof(p99));
         const char *label = str(p, "result.label");
         if (*label)   /* what the window may be called (drive_state.h) */
             snprintf(how, sizeof(how), "%s r%.0f-%.0f", label, r0, r1);
@@ -174,7 +174,7 @@ static void show_figures(FILE *out, struct json_object *r, bool trim)
 {
     char m[32], p[32], t[32], rd[32], wr[32], tr[32], mb[32];
     units_format_lat(jp_path(r, "total.lat_us.mean"), UNITS_TEXT, m, sizeof(m));
-    units_format_lat(jp_path(r, "total.lat_us.percentiles.99.9"), UNITS_TEXT, p, sizeof(p));
+    words_pct_lat(jp_obj_at(r, "total.lat_us"), "99.9", UNITS_TEXT, p, sizeof(p));
     units_format_figure(jp_path(r, "total.iops"), UNITS_FIG_IOPS, t, sizeof(t));
     units_format_figure(jp_path(r, "read.iops"), UNITS_FIG_IOPS, rd, sizeof(rd));
     units_format_figure(jp_path(r, "write.iops"), UNITS_FIG_IOPS, wr, sizeof(wr));
@@ -208,6 +208,45 @@ static void show_group_heading(FILE *out, struct json_object *doc, unsigned grou
     for (size_t i = 0; i < jp_len(g.labels); i++)
         fprintf(out, "%s%s", i ? ", " : "", json_object_get_string(jp_idx(g.labels, i)));
     fprintf(out, jp_len(g.labels) > 1 ? "): the group's figures, then each job's\n" : ")\n");
+}
+
+/* The last round's latency tail per direction with I/O: 99% up to 99.9999% and the maximum,
+ * every I/O of the round; a percentile the round's count does not support (the tail rule,
+ * read/words.h) is "n/a (N I/Os)", and the line after it says why in words. */
+static void show_tail(FILE *out, struct json_object *rounds)
+{
+    struct json_object *r = jp_idx(rounds, jp_len(rounds) ? jp_len(rounds) - 1 : 0);
+    static const char *const dirs[] = {"read", "write", "trim"};
+    static const int pcts[] = {METRICS_P99, METRICS_P99_9, METRICS_P99_99, METRICS_P99_999,
+                               METRICS_P99_9999};
+    bool head = false;
+    for (size_t d = 0; r && d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+        char path[32];
+        snprintf(path, sizeof(path), "%s.lat_us", dirs[d]);
+        struct json_object *lat = jp_obj_at(r, path);
+        if (!lat)
+            continue;
+        if (!head)
+            fprintf(out, "\nlatency tail, round %.0f (every I/O of the round):\n",
+                    jp_path(r, "round"));
+        head = true;
+        fprintf(out, "  %-5s", dirs[d]);
+        uint64_t short_of = 0;
+        for (size_t k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++) {
+            const char *key = metrics_percentile_names[pcts[k]] + 1;
+            char v[48];
+            words_pct_lat(lat, key, UNITS_TEXT, v, sizeof(v));
+            fprintf(out, "  %s%% %s", key, v);
+            if (!short_of)
+                short_of = words_pct_lat_short_of(lat, key);
+        }
+        char mx[32], why[96];
+        units_format_lat(jp_path(lat, "max"), UNITS_TEXT, mx, sizeof(mx));
+        fprintf(out, "  max %s\n", mx);
+        if (short_of)
+            fprintf(out, "         n/a: %s: fewer than %d I/Os beyond it\n",
+                    units_format_pct_long(short_of, why, sizeof(why)), HIST_TAIL_MIN);
+    }
 }
 
 static void show_rounds(FILE *out, struct json_object *doc, struct json_object *rounds,
@@ -390,6 +429,7 @@ void show_write(FILE *out, struct json_object *doc, unsigned every)
     show_preconditioning(out, doc, sim);
     struct json_object *rounds = jp_arr_at(doc, "rounds");
     show_rounds(out, doc, rounds, every, sim);
+    show_tail(out, rounds);
     show_verdict(out, doc, jp_len(rounds), sim);
     char health[512];
     health_summary(jp_obj_at(doc, "health"), health, sizeof(health));

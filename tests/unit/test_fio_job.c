@@ -208,7 +208,7 @@ static const char *seed_text(const struct workload *wl)
     return g_seed_text;
 }
 
-#define PCTS "50:90:99:99.9:99.99:99.999"
+#define PCTS "50:90:99:99.9:99.99:99.999:99.9999"
 
 /* ---- the workloads ------------------------------------------------------------------- */
 

@@ -158,6 +158,40 @@ static struct gate_case *find_case(struct gate_result *r, const char *key, enum 
     return NULL;
 }
 
+/* A percentile the tail rule left out in current (null beside a count that does not support it:
+ * a shorter run) is neither compared nor failed: "not enough I/Os for this percentile (N)"; the
+ * same NAN without a count stays "missing" and fails. */
+static void test_percentile_not_enough_ios_not_compared(void **state)
+{
+    (void)state;
+    struct meas_point bp[1], cp[1];
+    point(&bp[0], "run/x", "4 KiB random read", 100000, 0.01, 100, 0.01);
+    point(&cp[0], "run/x", "4 KiB random read", 100000, 0.01, 100, 0.01);
+    bp[0].v[MEAS_LAT_P99_US] = 300;
+    bp[0].v[MEAS_LAT_COUNT] = 5000;
+    cp[0].v[MEAS_LAT_COUNT] = 999;   /* 9.99 I/Os beyond the 99th */
+    struct meas_set base = {.p = bp, .n = 1, .device = "A"};
+    struct meas_set cur = {.p = cp, .n = 1, .device = "B"};
+    struct gate_options o = {.tolerance = 0.05, .baseline_path = "b", .current_path = "c"};
+    struct gate_result r;
+    assert_int_equal(gate_run(&base, &cur, &o, &r), 0);
+    struct gate_case *c = find_case(&r, "run/x", MEAS_LAT_P99_US);
+    assert_non_null(c);
+    assert_int_equal(c->verdict, GATE_SHORT);
+    assert_int_equal(c->cur_short_of, 999);
+    assert_false(gate_verdict_fails(c->verdict));
+    assert_false(r.failed);
+    char msg[512];
+    gate_case_message(c, r.tolerance, msg, sizeof(msg));
+    assert_non_null(strstr(msg, "not enough I/Os for this percentile (999) in current"));
+    gate_result_free(&r);
+    cp[0].v[MEAS_LAT_COUNT] = NAN;   /* count unknown: a figure not measured */
+    gate_run(&base, &cur, &o, &r);
+    assert_int_equal(find_case(&r, "run/x", MEAS_LAT_P99_US)->verdict, GATE_MISSING);
+    assert_true(r.failed);
+    gate_result_free(&r);
+}
+
 static void test_missing_point_fails_new_point_does_not(void **state)
 {
     (void)state;
@@ -621,6 +655,7 @@ int main(void)
         cmocka_unit_test(test_improvement_is_noted_not_failed),
         cmocka_unit_test(test_noise_band_and_boundaries),
         cmocka_unit_test(test_missing_point_fails_new_point_does_not),
+        cmocka_unit_test(test_percentile_not_enough_ios_not_compared),
         cmocka_unit_test(test_selected_metrics),
         cmocka_unit_test(test_parse_tolerance),
         cmocka_unit_test(test_parse_metrics),

@@ -394,6 +394,34 @@ static void test_no_point_at_shape(void **state)
     reason_has(&c, &r.match, "no lat_p99_us figure");
 }
 
+/* A percentile the point's I/Os do not support (the tail rule, stats/hist.h: recorded null
+ * beside the count): no comparable measurement, saying "not enough I/Os for this percentile
+ * (N)", never a pass or a fail. 2.5 million I/Os support 99.999 (25 beyond it), not 99.9999
+ * (2.5); with 20 million the same NAN is a figure the file does not have. */
+static void test_percentile_not_enough_ios(void **state)
+{
+    (void)state;
+    struct meas_point q[] = {pt(4096, 100, 100, 4, 32, 0, S, 500000)};
+    q[0].v[MEAS_LAT_COUNT] = 2500000;
+    q[0].v[MEAS_LAT_P99_999_US] = 900;
+    struct verify_claim c = claim(4096, false, 100, 4, 32, 0, S, 1000);
+    c.metric = MEAS_LAT_P99_9999_US;
+    c.unit = unit("us");
+    struct verify_result r;
+    verify_check(&c, q, 1, 0.05, &r);
+    assert_null(r.match.point);
+    assert_int_equal(r.verdict, VERIFY_NO_COMPARABLE);
+    assert_int_equal(r.match.why, VERIFY_WHY_TAIL);
+    reason_has(&c, &r.match, "not enough I/Os for this percentile (2,500,000)");
+    c.metric = MEAS_LAT_P99_999_US;   /* supported: judged (900 us against 1,000 us) */
+    verify_check(&c, q, 1, 0.05, &r);
+    assert_int_equal(r.verdict, VERIFY_PASS);
+    c.metric = MEAS_LAT_P99_9999_US;
+    q[0].v[MEAS_LAT_COUNT] = 20000000;
+    verify_check(&c, q, 1, 0.05, &r);
+    assert_int_equal(r.match.why, VERIFY_WHY_FIGURE);
+}
+
 /* Step 5: a steady claim against only burst data, fresh or after WIPC: never judged */
 static void test_steady_claim_only_burst(void **state)
 {
@@ -1170,7 +1198,7 @@ static void test_requirement_sheet_any_target(void **state)
 }
 
 /* A ceiling of a requirement sheet: met at or below it, missed above it with no tolerance, and
- * a percentile with no figure beside the direction's maximum (written null) neither. */
+ * a percentile the point's reads cannot support (written null: the tail rule) neither. */
 static void test_requirement_ceiling(void **state)
 {
     (void)state;
@@ -1181,6 +1209,7 @@ static void test_requirement_ceiling(void **state)
                                 &r, err, sizeof(err)), 0);
     struct meas_point p = pt(4096, 100, 100, 4, 32, 0, S, 1000);
     p.v[MEAS_READ_LAT_MAX_US] = 9000;
+    p.v[MEAS_READ_LAT_COUNT] = 1000;   /* 1,000 reads: 99.9999 % unsupported (stats/hist.h) */
     struct verify_result res;
     p.v[MEAS_READ_LAT_P99_9999_US] = 5000;   /* at the ceiling */
     verify_check(&r.c[0], &p, 1, 0.05, &res);
@@ -1196,9 +1225,9 @@ static void test_requirement_ceiling(void **state)
     verify_check(&r.c[0], &p, 1, 0.05, &res);
     assert_int_equal(res.verdict, VERIFY_NO_COMPARABLE);
     assert_int_equal(res.match.why, VERIFY_WHY_TAIL);
-    assert_ptr_equal(res.match.point, &p);
-    reason_has(&r.c[0], &res.match, "not enough I/Os for this percentile");
-    p.v[MEAS_READ_LAT_MAX_US] = NAN;         /* no read latencies at all: no figure */
+    assert_ptr_equal(res.match.nearest, &p);
+    reason_has(&r.c[0], &res.match, "not enough I/Os for this percentile (1,000)");
+    p.v[MEAS_READ_LAT_COUNT] = NAN;          /* no read latencies recorded: no figure */
     verify_check(&r.c[0], &p, 1, 0.05, &res);
     assert_int_equal(res.match.why, VERIFY_WHY_FIGURE);
     verify_sheet_free(&r);
@@ -1231,6 +1260,7 @@ int main(void)
         cmocka_unit_test(test_drive_sheet_keys),
         cmocka_unit_test(test_drive_preset_match),
         cmocka_unit_test(test_drive_preset_overrides),
+        cmocka_unit_test(test_percentile_not_enough_ios),
         cmocka_unit_test(test_drive_model_match),
         cmocka_unit_test(test_drive_capacity),
         cmocka_unit_test(test_drive_file_target),
