@@ -225,9 +225,9 @@ static const struct {
     {"compress", VERIFY_COND_COMPRESS},
 };
 #define N_CONDS (sizeof(verify_conds) / sizeof(verify_conds[0]))
-static const char *const global_keys[] = {"device", "vendor", "model", "reported_models",
-                                          "capacity", "sim_preset", "source", "form_factor",
-                                          "nand", "note", NULL};
+static const char *const global_keys[] = {"kind", "device", "vendor", "model",
+                                          "reported_models", "capacity", "sim_preset", "source",
+                                          "form_factor", "nand", "note", NULL};
 
 static bool key_known(const char *const *keys, const char *k)
 {
@@ -274,6 +274,29 @@ static int parse_assumed(struct verify_claim *c, const char *value, char *err, s
                                      "value)", t, t);
         c->assumed |= cond;
     }
+    return 0;
+}
+
+/* `kind = requirements` (a purchaser's requirement sheet: names no drive, applies to any
+ * target) or `kind = drive` (the default: a vendor's sheet of one drive). */
+static int parse_kind(const struct ini_file *ini, const struct ini_section *s,
+                      struct verify_sheet *out, char *err, size_t errlen)
+{
+    const struct ini_entry *e = ini_find(s, "kind");
+    if (!e)
+        return 0;
+    if (!strcmp(e->value, "requirements"))
+        out->requirements = true;
+    else if (strcmp(e->value, "drive"))
+        return errf(err, errlen, "%s:%d: kind=%s: want requirements (a purchaser's sheet for "
+                    "any drive) or drive (a vendor's sheet of one drive, the default)", ini->path,
+                    e->line, e->value);
+    static const char *const drive_keys[] = {"reported_models", "capacity", "sim_preset"};
+    for (size_t i = 0; out->requirements && i < sizeof(drive_keys) / sizeof(drive_keys[0]); i++)
+        if ((e = ini_find(s, drive_keys[i])))
+            return errf(err, errlen, "%s:%d: %s=%s: a requirement sheet (kind = requirements) "
+                        "names no drive: it applies to any target", ini->path, e->line,
+                        e->key, e->value);
     return 0;
 }
 
@@ -418,6 +441,20 @@ static int claim_unwritten_reads(struct verify_claim *c, const char *v, char *wh
     return 0;
 }
 
+/* per = TB: the figure is per TB of the target's capacity (after the figure: IOPS and
+ * throughput only) */
+static int claim_per(struct verify_claim *c, const char *v, char *why, size_t whylen)
+{
+    if (strcmp(v, "TB"))
+        return errf(why, whylen, "want TB (the figure per TB of the target's capacity, decimal: "
+                                 "10^12 bytes)");
+    if (c->unit.kind == VERIFY_KIND_LATENCY)
+        return errf(why, whylen, "a latency is not per TB of capacity (per = TB takes IOPS and "
+                                 "throughput figures)");
+    c->per_tb = true;
+    return 0;
+}
+
 static int claim_source(struct verify_claim *c, const char *v, char *why, size_t whylen)
 {
     (void)why, (void)whylen;
@@ -442,6 +479,7 @@ static const struct claim_key {
     {"metric", true, NULL},
     {"value", true, NULL},
     {"unit", false, NULL},
+    {"per", false, claim_per},
     {"bs", true, claim_bs},
     {"pattern", true, claim_pattern},
     {"random_pct", false, claim_random_pct},
@@ -528,7 +566,7 @@ static int parse_claim(const struct ini_file *ini, const struct ini_section *s,
     for (size_t i = 0; i < s->n_entries; i++)
         if (!claim_key_known(s->entries[i].key) && !(more && key_known(more, s->entries[i].key)))
             return errf(err, errlen, "%s:%d: [%s] unknown key '%s' (want metric, value, unit, "
-                        "bs, pattern, random_pct, read_pct, qd, threads, compress, state, "
+                        "per, bs, pattern, random_pct, read_pct, qd, threads, compress, state, "
                         "assumed, source, note)",
                         path, s->entries[i].line, s->name, s->entries[i].key);
     for (size_t i = 0; i < N_CLAIM_KEYS; i++)
@@ -568,12 +606,13 @@ int verify_sheet_parse_keys(const struct ini_file *ini, const char *const *more_
                 if (!key_known(global_keys, s->entries[j].key) &&
                     !(more_global && key_known(more_global, s->entries[j].key))) {
                     errf(err, errlen, "%s:%d: unknown key '%s' before the first claim (want "
-                         "device, vendor, model, reported_models, capacity, sim_preset, "
+                         "kind, device, vendor, model, reported_models, capacity, sim_preset, "
                          "form_factor, nand, source, note)",
                          ini->path, s->entries[j].line, s->entries[j].key);
                     goto fail;
                 }
-            if (parse_drive(ini, s, out, err, errlen) != 0)
+            if (parse_kind(ini, s, out, err, errlen) != 0 ||
+                parse_drive(ini, s, out, err, errlen) != 0)
                 goto fail;
             const struct ini_entry *e;
             if ((e = ini_find(s, "device")))
@@ -603,6 +642,8 @@ int verify_sheet_parse_keys(const struct ini_file *ini, const char *const *more_
         errf(err, errlen, "%s: no claims (one [section] per claim)", ini->path);
         goto fail;
     }
+    for (size_t i = 0; i < out->n; i++)
+        out->c[i].limit = out->requirements;   /* a purchaser's limits: no tolerance */
     return 0;
 fail:
     verify_sheet_free(out);
@@ -881,6 +922,9 @@ void verify_match_reason(const struct verify_claim *c, const struct verify_match
         snprintf(buf, len, "only measurements whose reads went to never-written space (the "
                  "device did not read its media)");
         break;
+    case VERIFY_WHY_CAPACITY:
+        snprintf(buf, len, "a figure per TB of capacity, and the results record no capacity");
+        break;
     case VERIFY_WHY_TAIL: {
         char w[96];
         units_format_pct_long(q ? meas_pct_short_of(q, c->metric) : 0, w, sizeof(w));
@@ -911,13 +955,26 @@ enum verify_verdict verify_judge(enum verify_kind kind, double claimed, double m
     return ok ? VERIFY_PASS : VERIFY_FAIL;
 }
 
-void verify_check(const struct verify_claim *c, const struct meas_point *pts, size_t n,
-                  double tolerance, struct verify_result *r)
+/* Match and judge; capacity: of the matched point's target (set: looked up; NULL: unknown). */
+static void check_in(const struct verify_claim *c, const struct meas_point *pts, size_t n,
+                     const struct meas_set *set, double tolerance, struct verify_result *r)
 {
     memset(r, 0, sizeof(*r));
     r->claim = c;
     verify_match_claim(c, pts, n, &r->match);
     r->measured = r->measured_base = r->ratio = r->reference = r->reference_base = NAN;
+    r->capacity_tb = NAN;
+    r->required = c->per_tb ? NAN : c->value;
+    if (r->match.point && c->per_tb) {
+        uint64_t cap = set ? verify_point_capacity(set, r->match.point) : 0;
+        if (!cap) {
+            r->match.why = VERIFY_WHY_CAPACITY;
+            r->verdict = VERIFY_NO_COMPARABLE;
+            return;
+        }
+        r->capacity_tb = (double)cap / 1e12;   /* decimal TB, as FioSynth's per-TB factor */
+        r->required = c->value * r->capacity_tb;
+    }
     if (!r->match.point) {
         r->verdict = VERIFY_NO_COMPARABLE;
         if (verify_match_has_reference(c, &r->match)) {
@@ -928,7 +985,35 @@ void verify_check(const struct verify_claim *c, const struct meas_point *pts, si
     }
     r->measured_base = r->match.point->v[c->metric];
     r->measured = verify_from_base(r->measured_base, &c->unit);
-    r->verdict = verify_judge(c->unit.kind, c->value, r->measured, tolerance, &r->ratio);
+    r->verdict = verify_judge(c->unit.kind, r->required, r->measured, c->limit ? 0 : tolerance,
+                              &r->ratio);
+}
+
+void verify_check(const struct verify_claim *c, const struct meas_point *pts, size_t n,
+                  double tolerance, struct verify_result *r)
+{
+    check_in(c, pts, n, NULL, tolerance, r);
+}
+
+void verify_check_set(const struct verify_claim *c, const struct meas_set *set,
+                      double tolerance, struct verify_result *r)
+{
+    check_in(c, set ? set->p : NULL, set ? set->n : 0, set, tolerance, r);
+}
+
+uint64_t verify_point_capacity(const struct meas_set *set, const struct meas_point *p)
+{
+    for (unsigned i = 0; set && i < set->n_targets; i++)
+        if (!strcmp(set->targets[i].source, p->source))
+            return set->targets[i].capacity;
+    return 0;
+}
+
+void verify_claim_figure(const struct verify_claim *c, char *buf, size_t len)
+{
+    char num[64];
+    units_format_figure(c->value, UNITS_FIG_VALUE, num, sizeof(num));
+    snprintf(buf, len, "%s %s%s", num, c->unit.name, c->per_tb ? " per TB" : "");
 }
 
 /* ---- descriptions ---- */

@@ -1,8 +1,9 @@
-/* verify.h — vendor spec sheets (specs/NAME.ini) checked against measured points (measure.h).
+/* verify.h — spec sheets (specs/NAME.ini: a vendor's claims for one drive, or a purchaser's
+ * requirements for any drive) checked against measured points (measure.h).
  *
- * The sheet's format (device keys, the drive's reported_models / capacity / sim_preset, one
- * section per claim: metric, value, unit, bs, pattern, random_pct, read_pct, qd, threads,
- * compress, state, assumed, unwritten_reads, source, note), these rules in full and the
+ * The sheet's format (kind, device keys, the drive's reported_models / capacity / sim_preset,
+ * one section per claim: metric, value, unit, per, bs, pattern, random_pct, read_pct, qd,
+ * threads, compress, state, assumed, unwritten_reads, source, note), these rules in full and the
  * evidence behind them: docs/spec-sheets.md. verify_sheet_parse refuses what that page does
  * not allow, with one line "path:line: [section] key=value: why".
  *
@@ -41,6 +42,17 @@
  *   - a file, a remote target, or a target the results do not record: never.
  * A sheet that names no drive (neither reported_models nor sim_preset), or no capacity, matches
  * no target.
+ *
+ * Requirement sheets (`kind = requirements` before the first section): a purchaser's
+ * requirements, not a drive's claims. They name no drive (reported_models, capacity and
+ * sim_preset are refused) and apply to any target. Their figures are limits: a floor for IOPS
+ * and throughput, a ceiling for latencies, judged with no tolerance (--tolerance is for a
+ * vendor's claims). A figure may be per TB of the target's capacity (`per = TB`, IOPS and
+ * throughput only): the requirement is value x the capacity in decimal TB (10^12 bytes) that
+ * the point's results file records (target.capacity_bytes; a simulated drive's full-size
+ * capacity, not the scaled model's); results without a capacity leave it without a comparable
+ * measurement. A percentile the tail rule left out is neither met nor failed, as for a
+ * vendor's claim (VERIFY_WHY_TAIL, the last matching step).
  *
  * Pure functions apart from verify_sheet_load (reads the file). */
 #ifndef PTSBENCH_VERIFY_H
@@ -120,6 +132,8 @@ struct verify_claim {
     int compress_pct;          /* -1: any */
     enum meas_state state;     /* MEAS_STATE_FOB, MEAS_STATE_STEADY; MEAS_STATE_UNKNOWN: any */
     unsigned assumed;          /* VERIFY_COND_* of the conditions the sheet assumes */
+    bool per_tb;               /* per = TB: value is per TB of the target's capacity (decimal) */
+    bool limit;                /* of a requirement sheet: judged with no tolerance */
     bool unwritten_reads;      /* unwritten_reads = yes: the claimed figure itself read space
                                   the drive had never written (a calibration row reproducing
                                   such an experiment); only then is a point that did comparable */
@@ -132,6 +146,7 @@ struct verify_claim {
 
 struct verify_sheet {
     char path[4096];
+    bool requirements;         /* kind = requirements: no drive, applies to any target */
     char device[256];          /* "device" key, else the file name */
     char models[VERIFY_MAX_MODELS][128];   /* reported_models, as written */
     unsigned n_models;
@@ -170,6 +185,7 @@ enum verify_why {
     VERIFY_WHY_OIO,            /* no point at the claim's own threads x QD */
     VERIFY_WHY_STATE,          /* drive state differs (only burst / only steady-state data) */
     VERIFY_WHY_UNWRITTEN,      /* only points whose reads went to never-written space */
+    VERIFY_WHY_CAPACITY,       /* a per-TB figure, and the point's results record no capacity */
     VERIFY_WHY_TAIL,           /* a percentile whose points' I/Os do not support it (the tail
                                   rule, stats/hist.h: recorded null): "not enough I/Os for this
                                   percentile (N)", no comparable measurement, never 0 */
@@ -209,12 +225,25 @@ struct verify_result {
     double reference;          /* verify_match_has_reference: nearest's figure in the claim's
                                   unit, shown, not judged; else NAN */
     double reference_base;
+    double capacity_tb;        /* per-TB claim: the point's target capacity, decimal TB; else
+                                  NAN */
+    double required;           /* the figure judged against, in the claim's unit: value, or
+                                  value x capacity_tb for a per-TB claim (NAN without one) */
     enum verify_verdict verdict;
 };
 
-/* Match and judge one claim. */
+/* Match and judge one claim (a per-TB claim: no capacity known, no comparable measurement;
+ * verify_check_set knows the points' targets). A claim's limit flag judges with tolerance 0. */
 void verify_check(const struct verify_claim *c, const struct meas_point *pts, size_t n,
                   double tolerance, struct verify_result *r);
+/* The same over a loaded set, a per-TB claim scaled by the capacity of the matched point's
+ * target (the results file it came from). */
+void verify_check_set(const struct verify_claim *c, const struct meas_set *set,
+                      double tolerance, struct verify_result *r);
+/* The capacity recorded for point p's results file (set->targets by source), bytes; 0 none. */
+uint64_t verify_point_capacity(const struct meas_set *set, const struct meas_point *p);
+/* The claim's figure for people: "700,000 IOPS", "68 MiB/s per TB". */
+void verify_claim_figure(const struct verify_claim *c, char *buf, size_t len);
 
 /* "4 KiB random, R/W 100/0, 4x32 (assumed), steady state, compress 0%" (unstated conditions
  * left out). */

@@ -101,6 +101,8 @@ bool verify_drive_match(const struct verify_sheet *s, const struct meas_target *
                         size_t len)
 {
     snprintf(why, len, "%s", "");
+    if (s->requirements)   /* a purchaser's requirements: any target */
+        return true;
     if (!s->n_models && !s->sim_preset[0]) {
         snprintf(why, len, "the sheet names no drive (reported_models, sim_preset)");
         return false;
@@ -154,6 +156,10 @@ void verify_sheet_drive_describe(const struct verify_sheet *s, char *buf, size_t
 {
     char models[1024] = "", sim[160] = "";
     size_t o = 0;
+    if (s->requirements) {
+        snprintf(buf, len, "%s (requirements for any drive)", s->device);
+        return;
+    }
     for (unsigned i = 0; i < s->n_models && o < sizeof(models); i++) {
         int w = snprintf(models + o, sizeof(models) - o, "%s\"%s\"", i ? " | " : "model ",
                          s->models[i]);

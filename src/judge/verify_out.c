@@ -70,13 +70,29 @@ static void count_results(const struct verify_result *res, size_t n, struct veri
         k->pass += res[i].verdict == VERIFY_PASS;
         k->fail += res[i].verdict == VERIFY_FAIL;
         k->none += res[i].verdict == VERIFY_NO_COMPARABLE;
-        k->approx += res[i].match.point && !res[i].match.exact;
+        k->approx += res[i].match.point && !res[i].match.exact && res[i].match.why == VERIFY_WHY_NONE;
     }
 }
 
 enum { COL_CLAIM, COL_COND, COL_CSTATE, COL_CLAIMED, COL_MEASURED, COL_POINT, COL_AT,
        COL_PSTATE, COL_RATIO, COL_VERDICT, N_COLS };
 #define CELL 320
+
+/* The claimed cell: "700,000 IOPS"; per TB "68 MiB/s per TB x 1.60 TB = 108.8 MiB/s" (the
+ * figure judged for this capacity), "68 MiB/s per TB" when none is known. */
+static void claimed_cell(const struct verify_result *r, char *buf, size_t len)
+{
+    const struct verify_claim *c = r->claim;
+    char fig[96], cap[32], req[64];
+    verify_claim_figure(c, fig, sizeof(fig));
+    if (!c->per_tb || !isfinite(r->required)) {
+        snprintf(buf, len, "%s", fig);
+        return;
+    }
+    snprintf(cap, sizeof(cap), "%.2f", r->capacity_tb);
+    fmt_num(r->required, req, sizeof(req));
+    snprintf(buf, len, "%s x %s TB = %s %s", fig, cap, req, c->unit.name);
+}
 
 /* One row of the table. */
 static void table_row(const struct verify_result *r, bool other, char (*cell)[CELL])
@@ -89,9 +105,11 @@ static void table_row(const struct verify_result *r, bool other, char (*cell)[CE
     snprintf(cell[COL_CLAIM], CELL, "%s", c->name);
     fmt_claim_cond(c, cell[COL_COND], CELL);
     snprintf(cell[COL_CSTATE], CELL, "%s", verify_claim_state_label(c));
-    fmt_num(c->value, num, sizeof(num));
-    snprintf(cell[COL_CLAIMED], CELL, "%s %s", num, c->unit.name);
-    if (p) {
+    claimed_cell(r, cell[COL_CLAIMED], CELL);
+    if (p && r->match.why != VERIFY_WHY_NONE) {   /* per TB, no capacity (verify.h) */
+        snprintf(cell[COL_MEASURED], CELL, "n/a (no capacity)");
+        snprintf(cell[COL_RATIO], CELL, "-");
+    } else if (p) {
         fmt_num(r->measured, num, sizeof(num));
         snprintf(cell[COL_MEASURED], CELL, "%s %s", num, c->unit.name);
         units_format_figure(r->ratio, UNITS_FIG_RATIO, cell[COL_RATIO], CELL);
@@ -145,10 +163,22 @@ static void print_fail_reason(const struct verify_result *r, double tol)
     const struct meas_point *p = r->match.point;
     char m[64], cl[64], ratio[32], need[32], at[CELL];
     fmt_num(r->measured, m, sizeof(m));
-    fmt_num(c->value, cl, sizeof(cl));
+    fmt_num(r->required, cl, sizeof(cl));
     units_format_figure(r->ratio, UNITS_FIG_RATIO, ratio, sizeof(ratio));
     fmt_at(p, at, sizeof(at));
-    if (c->unit.kind == VERIFY_KIND_LATENCY) {
+    if (c->limit) {   /* a requirement: a floor or a ceiling, no tolerance */
+        bool lat = c->unit.kind == VERIFY_KIND_LATENCY;
+        char per[160] = "";
+        if (c->per_tb) {
+            char fig[96];
+            verify_claim_figure(c, fig, sizeof(fig));
+            snprintf(per, sizeof(per), " (%s x %.2f TB)", fig, r->capacity_tb);
+        }
+        printf("  %s: FAIL: measured %s %s is %s the required %s of %s %s%s (ratio %s = %s; a "
+               "requirement is a limit, no tolerance)", c->name, m, c->unit.name,
+               lat ? "above" : "below", lat ? "ceiling" : "floor", cl, c->unit.name, per, ratio,
+               lat ? "required / measured" : "measured / required");
+    } else if (c->unit.kind == VERIFY_KIND_LATENCY) {
         units_format_figure(1 + tol, UNITS_FIG_RATIO, need, sizeof(need));
         printf("  %s: FAIL: measured %s %s against a claimed ceiling of %s %s (ratio %s = "
                "claimed / measured; a pass needs the measured at most %s x the claim, the "
@@ -160,8 +190,8 @@ static void print_fail_reason(const struct verify_result *r, double tol)
                "claimed; a pass needs at least %s, the tolerance %g%%)", c->name, m, c->unit.name,
                ratio, cl, c->unit.name, need, tol * 100);
     }
-    printf("; claimed %s, measured %s, at %s\n", verify_claim_state_label(c),
-           meas_point_state_label(p), at);
+    printf("; %s %s, measured %s, at %s\n", c->limit ? "required" : "claimed",
+           verify_claim_state_label(c), meas_point_state_label(p), at);
 }
 
 /* The notes under the table: why each failed claim failed, assumed conditions a match differs
@@ -179,12 +209,12 @@ static void print_notes(const struct verify_result *res, size_t n, double tol)
             print_fail_reason(r, tol);
             any = true;
         }
-        if (r->match.point && !r->match.exact) {
+        if (r->match.point && !r->match.exact && r->match.why == VERIFY_WHY_NONE) {
             verify_match_differences(r->claim, &r->match, text, sizeof(text));
             printf("%s* %s: matched at assumed conditions it differs on: %s\n", any ? "" : "\n",
                    r->claim->name, text);
             any = true;
-        } else if (!r->match.point) {
+        } else if (!r->match.point || r->match.why != VERIFY_WHY_NONE) {
             verify_match_reason(r->claim, &r->match, text, sizeof(text));
             printf("%s  %s: no comparable measurement: %s%s\n", any ? "" : "\n",
                    r->claim->name, text,
@@ -193,8 +223,9 @@ static void print_notes(const struct verify_result *res, size_t n, double tol)
         }
     }
     if (assumed)
-        printf("%s  (~ a condition the sheet assumes: the vendor did not state it; it only "
-               "orders the candidates)\n", any ? "" : "\n");
+        printf("%s  (~ a condition the sheet assumes: %s did not state it; it only orders the "
+               "candidates)\n", any ? "" : "\n", n && res[0].claim->limit ? "the source"
+                                                                       : "the vendor");
 }
 
 /* "drive:" under "results:": the target measured, and whether it is the sheet's drive */
@@ -208,6 +239,11 @@ static void print_drive(const struct verify_session *s)
         return;
     }
     verify_target_describe(&s->set.targets[0], target, sizeof(target));
+    if (s->sheet.requirements) {
+        printf("drive:   %s%s (a requirement sheet applies to any target)\n", target,
+               s->set.n_targets > 1 ? ", and every other results file's target" : "");
+        return;
+    }
     printf("drive:   the sheet's: %s%s\n", target,
            s->set.n_targets > 1 ? ", and every other results file's target" : "");
 }
@@ -248,7 +284,12 @@ static void print_table(const struct verify_session *s, const struct verify_resu
            set->n, set->device[0] ? set->device : "?",
            set->simulated ? "; simulated drive: measured figures are the model's" : "");
     print_drive(s);
-    printf("tolerance %g%%\n\n", tol * 100);
+    if (sheet->requirements)
+        printf("tolerance none: a requirement sheet's figures are limits (floors for IOPS and "
+               "throughput, ceilings for latencies); per TB: decimal TB (10^12 bytes) of the "
+               "capacity the results record\n\n");
+    else
+        printf("tolerance %g%%\n\n", tol * 100);
     print_cells(cell[n], w);
     for (size_t i = 0; i < n; i++)
         print_cells(cell[i], w);
@@ -260,9 +301,14 @@ static void print_table(const struct verify_session *s, const struct verify_resu
                        : k.pass ? "PASS" : "nothing verified";
     if (other)
         printf("\n  (other drive) every verdict: %s\n", s->drive_note);
+    char tol_words[64];
+    if (sheet->requirements)
+        snprintf(tol_words, sizeof(tol_words), "limits, no tolerance");
+    else
+        snprintf(tol_words, sizeof(tol_words), "tolerance %g%%", tol * 100);
     printf("\n%zu claim%s: %u pass, %u fail, %u no comparable measurement (%u matched at "
-           "differing assumed conditions, *); tolerance %g%%: %s%s\n",
-           n, n == 1 ? "" : "s", k.pass, k.fail, k.none, k.approx, tol * 100, word,
+           "differing assumed conditions, *); %s: %s%s\n",
+           n, n == 1 ? "" : "s", k.pass, k.fail, k.none, k.approx, tol_words, word,
            other ? " (measured on another drive)" : "");
     free(cell);
 }
@@ -343,6 +389,10 @@ static struct json_object *claim_json(const struct verify_result *r, const char 
     json_object_object_add(o, "claimed", jd(c->value));
     json_object_object_add(o, "unit", json_object_new_string(c->unit.name));
     json_object_object_add(o, "claimed_base", jd(c->claimed));
+    json_object_object_add(o, "per", c->per_tb ? json_object_new_string("TB") : NULL);
+    json_object_object_add(o, "capacity_tb", jd(r->capacity_tb));
+    json_object_object_add(o, "required", jd(r->required));
+    json_object_object_add(o, "limit", json_object_new_boolean(c->limit));
     json_object_object_add(o, "base_unit", json_object_new_string(verify_base_unit(c->unit.kind)));
     json_object_object_add(o, "lower_is_better",
                            json_object_new_boolean(c->unit.kind == VERIFY_KIND_LATENCY));
@@ -447,6 +497,8 @@ static int print_json(const struct verify_session *s, const struct verify_result
     json_object_object_add(sp, "path", json_object_new_string(sheet->path));
     json_object_object_add(sp, "device", json_object_new_string(sheet->device));
     json_object_object_add(sp, "source", json_object_new_string(sheet->source));
+    json_object_object_add(sp, "kind", json_object_new_string(sheet->requirements
+                                                                  ? "requirements" : "drive"));
     json_object_object_add(root, "spec", sp);
     struct json_object *ra = json_object_new_array();
     for (int i = 0; i < n_results; i++)
@@ -563,7 +615,7 @@ int verify_execute(struct verify_session *s, char *err, size_t errlen)
     struct verify_result *res = xcalloc(s->sheet.n, sizeof(*res));
     bool failed = false;
     for (size_t i = 0; i < s->sheet.n; i++) {
-        verify_check(&s->sheet.c[i], s->set.p, s->set.n, c->tolerance, &res[i]);
+        verify_check_set(&s->sheet.c[i], &s->set, c->tolerance, &res[i]);
         failed |= res[i].verdict == VERIFY_FAIL ||
                   (res[i].verdict == VERIFY_NO_COMPARABLE && !c->allow_missing);
     }

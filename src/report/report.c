@@ -1241,8 +1241,7 @@ static void claims_prepare(struct ctx *c, const struct report_config *cfg)
             snprintf(c->other_drive[i], sizeof(c->other_drive[i]), "%s: %s", target, why);
         }
         for (size_t k = 0; k < sh->n; k++)
-            verify_check(&sh->c[k], set ? set->p : NULL, set ? set->n : 0, c->tolerance,
-                         &c->claims[i][k]);
+            verify_check_set(&sh->c[k], set, c->tolerance, &c->claims[i][k]);
     }
 }
 
@@ -1272,7 +1271,10 @@ static void claims_count_words(const struct ctx *c, size_t i, char *buf, size_t 
         pass += c->claims[i][k].verdict == VERIFY_PASS;
         none += c->claims[i][k].verdict == VERIFY_NO_COMPARABLE;
     }
-    int n = snprintf(buf, len, "%u of %zu met (tolerance %g%%", pass, sh->n, c->tolerance * 100);
+    int n = sh->requirements
+                ? snprintf(buf, len, "%u of %zu met (limits, no tolerance", pass, sh->n)
+                : snprintf(buf, len, "%u of %zu met (tolerance %g%%", pass, sh->n,
+                           c->tolerance * 100);
     if (none && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "; %u without a comparable measurement", none);
     if (n > 0 && (size_t)n < len)
@@ -1303,7 +1305,9 @@ static void claims_section(struct ctx *c)
     o_para(&c->o, "Every claim of the vendor's spec sheet against the point measured under the "
                   "claim's own conditions, as ptsbench verify judges it: %s. Values in the "
                   "claim's unit; ratio = measured / claimed (latency: claimed / measured), "
-                  "above 1 better than claimed; pass within %g%%.", VERIFY_MATCH_RULE,
+                  "above 1 better than claimed; pass within %g%% (a requirement sheet's "
+                  "figures are limits, no tolerance; a figure per TB is scaled by the capacity "
+                  "the results record, decimal TB).", VERIFY_MATCH_RULE,
            c->tolerance * 100);
     for (size_t i = 0; i < c->n; i++) {
         const struct verify_sheet *sh = c->sheet[i];
@@ -1325,15 +1329,30 @@ static void claims_section(struct ctx *c)
         struct table t;
         t_init(&t, 7, head);
         size_t nn = 0;
-        char (*notes)[700] = xcalloc(sh->n ? sh->n : 1, sizeof(*notes));
+        /* a requirement sheet's rows each say where the requirement comes from */
+        size_t max_notes = sh->requirements ? 2 * sh->n : sh->n;
+        char (*notes)[700] = xcalloc(max_notes ? max_notes : 1, sizeof(*notes));
         for (size_t k = 0; k < sh->n; k++) {
             const struct verify_result *r = &c->claims[i][k];
             const struct verify_claim *cl = r->claim;
             const struct meas_point *p = r->match.point;
-            char cond[512], claimed[64], meas[80], at[160], ratio[32], verdict[64];
+            char cond[512], claimed[192], meas[80], at[160], ratio[32], verdict[64];
             verify_claim_conditions(cl, cond, sizeof(cond));
             claim_value(cl->value, cl, claimed, sizeof(claimed));
-            if (p) {
+            if (cl->per_tb && isfinite(r->required)) {   /* the figure for this capacity */
+                char req[64];
+                claim_value(r->required, cl, req, sizeof(req));
+                snprintf(claimed + strlen(claimed), sizeof(claimed) - strlen(claimed),
+                         " per TB × %.2f TB = %s", r->capacity_tb, req);
+            } else if (cl->per_tb) {
+                snprintf(claimed + strlen(claimed), sizeof(claimed) - strlen(claimed), " per TB");
+            }
+            if (p && r->match.why != VERIFY_WHY_NONE) {   /* per TB, no capacity (verify.h) */
+                snprintf(meas, sizeof(meas), "n/a (no capacity recorded)");
+                snprintf(at, sizeof(at), "%s; %u × QD %u", meas_point_state_label(p),
+                         p->workers, p->qd);
+                snprintf(ratio, sizeof(ratio), "–");
+            } else if (p) {
                 claim_value(r->measured, cl, meas, sizeof(meas));
                 snprintf(at, sizeof(at), "%s; %u × QD %u", meas_point_state_label(p),
                          p->workers, p->qd);
@@ -1355,12 +1374,15 @@ static void claims_section(struct ctx *c)
                      c->other_drive[i][0] ? " (other drive)" : "");
             const char *cells[] = {cl->name, cond, claimed, meas, at, ratio, verdict};
             t_row(&t, cells);
+            if (sh->requirements)
+                snprintf(notes[nn++], sizeof(notes[0]), "%s: source: %.600s", cl->name,
+                         cl->source[0] ? cl->source : "not stated");
             char why[512];
-            if (p && !r->match.exact) {
+            if (p && !r->match.exact && r->match.why == VERIFY_WHY_NONE) {
                 verify_match_differences(cl, &r->match, why, sizeof(why));
                 snprintf(notes[nn++], sizeof(notes[0]), "%s (*): measured at assumed "
                          "conditions it differs on: %s", cl->name, why);
-            } else if (!p) {
+            } else if (!p || r->match.why != VERIFY_WHY_NONE) {
                 verify_match_reason(cl, &r->match, why, sizeof(why));
                 snprintf(notes[nn++], sizeof(notes[0]), "%s: no comparable measurement: %s",
                          cl->name, why);

@@ -7,7 +7,11 @@
  * reference), spec sheets written here with an impossible claim (exit 1) and with easy claims,
  * bad input (exit 2 with one line), and the drive: results of another target than the sheet's
  * (a file measured here, another simulated preset) refused with one line naming both (exit 2,
- * nothing on stdout, no --json file), judged with --any-drive and every verdict marked. */
+ * nothing on stdout, no --json file), judged with --any-drive and every verdict marked; a
+ * requirement sheet (kind = requirements) on copies of the suite fixture built here: a per-TB
+ * floor passed at 1.6 TB and failed at twice the capacity, latency ceilings met and missed with
+ * no tolerance, six nines of a few hundred I/Os neither (not enough I/Os), any target, bad
+ * input. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -675,6 +680,119 @@ static void test_usage_errors(void **state)
     usage_error("state is never assumed", "--spec", st, suite, NULL, NULL);
 }
 
+/* ---- requirement sheets (kind = requirements: verify.h) ---- */
+
+/* The suite fixture copied to DIR/NAME/results.json with its target's capacity times `scale`;
+ * returns the directory. */
+static const char *fixture_copy(const char *name, double scale, double *capacity)
+{
+    static char out[4][4096];
+    static unsigned k;
+    char *d = out[k++ % 4], src[4096], dst[4096];
+    snprintf(d, sizeof(out[0]), "%s/%s", dir, name);
+    assert_int_equal(mkdir(d, 0755), 0);
+    snprintf(src, sizeof(src), "%s/results.json", suite);
+    snprintf(dst, sizeof(dst), "%s/results.json", d);
+    struct json_object *doc = json_object_from_file(src);
+    assert_non_null(doc);
+    double cap = json_num(doc, "target.capacity_bytes") * scale;
+    json_object_object_add(json_at(doc, "target"), "capacity_bytes",
+                           json_object_new_int64((int64_t)cap));
+    assert_int_equal(json_object_to_file_ext(dst, doc, JSON_C_TO_STRING_PLAIN), 0);
+    json_object_put(doc);
+    *capacity = cap;
+    return d;
+}
+
+/* run verify --json - on a sheet and results; the document (the caller's to put) */
+static struct json_object *verify_json(const char *spec, const char *results, int want_status)
+{
+    struct cmd_result r = verify("--spec", spec, results, "--json", "-", NULL);
+    if (r.status != want_status)
+        print_error("exit %d, want %d; stderr: %s\n", r.status, want_status, r.errout);
+    assert_int_equal(r.status, want_status);
+    struct json_object *doc = json_tokener_parse(r.out);
+    assert_non_null(doc);
+    cmd_result_free(&r);
+    return doc;
+}
+
+#define REQ_RR "bs = 4k\npattern = random\nread_pct = 100\nqd = 32\nthreads = 4\n" \
+               "assumed = qd, threads\ncompress = 0\nstate = steady\n"
+#define REQ_LAT "bs = 4k\npattern = random\nread_pct = 100\nqd = 1\nthreads = 1\n" \
+                "compress = 0\nstate = steady\n"
+
+/* A requirement sheet names no drive and applies to any target; a per-TB floor is value x the
+ * capacity the results record (decimal TB), so one measured figure passes at 1.6 TB and fails
+ * at twice the capacity; a latency ceiling is met at or below it, with no tolerance; a
+ * percentile the I/O count cannot support is neither met nor failed. */
+static void test_requirement_sheet(void **state)
+{
+    (void)state;
+    double cap16, cap32;
+    const char *r16 = fixture_copy("req16", 1, &cap16);
+    const char *r32 = fixture_copy("req32", 2, &cap32);
+    /* the measured figures of the points the requirements match, from a probe sheet */
+    const char *probe = write_spec("req-probe.ini",
+        "kind = requirements\n[rr]\nmetric = iops\nvalue = 1\nper = TB\n" REQ_RR
+        "[p99]\nmetric = lat_p99_us\nvalue = 1000000 us\n" REQ_LAT);
+    struct json_object *doc = verify_json(probe, r16, 0);
+    const double iops = claim_num(doc, "rr", "measured"), p99 = claim_num(doc, "p99", "measured");
+    assert_true(iops > 1000 && p99 > 1);
+    assert_true(fabs(claim_num(doc, "rr", "capacity_tb") - cap16 / 1e12) < 1e-9);
+    assert_true(fabs(claim_num(doc, "rr", "required") - cap16 / 1e12) < 1e-9);
+    assert_string_equal(claim_str(doc, "rr", "per"), "TB");
+    json_object_put(doc);
+
+    /* a floor 1/2.4 of the measured IOPS per TB: x1.6 TB below it, x3.2 TB above it */
+    char text[2048];
+    snprintf(text, sizeof(text),
+             "kind = requirements\ndevice = test requirements\n"
+             "[rr]\nmetric = iops\nvalue = %.3f\nper = TB\n" REQ_RR
+             "[p99-met]\nmetric = lat_p99_us\nvalue = %.3f us\n" REQ_LAT
+             "[p99-missed]\nmetric = lat_p99_us\nvalue = %.3f us\n" REQ_LAT
+             "[p99_99]\nmetric = lat_p99_99_us\nvalue = 1s\n" REQ_LAT
+             "[p99_9999]\nmetric = lat_p99_9999_us\nvalue = 1s\n" REQ_LAT,
+             iops / 2.4, p99 * 1.001, p99 / 1.02);
+    const char *req = write_spec("req.ini", text);
+    doc = verify_json(req, r16, 1);
+    assert_string_equal(claim_str(doc, "rr", "verdict"), "pass");
+    assert_true(fabs(claim_num(doc, "rr", "required") -
+                     claim_num(doc, "rr", "claimed") * cap16 / 1e12) < 1e-6);
+    assert_string_equal(claim_str(doc, "p99-met", "verdict"), "pass");
+    /* 2 % over the ceiling: a vendor's claim would pass within 5 %, a requirement does not */
+    assert_string_equal(claim_str(doc, "p99-missed", "verdict"), "fail");
+    assert_string_equal(claim_str(doc, "p99_99", "verdict"), "pass");
+    /* the LAT test's few hundred I/Os cannot support six nines: neither verdict */
+    assert_string_equal(claim_str(doc, "p99_9999", "verdict"), "no comparable measurement");
+    assert_non_null(strstr(claim_str(doc, "p99_9999", "reason"), "not enough I/Os"));
+    assert_true(json_object_get_boolean(json_at(doc, "drive.matches")));
+    assert_string_equal(jstr_at(doc, "spec.kind"), "requirements");
+    json_object_put(doc);
+    doc = verify_json(req, r32, 1);
+    assert_string_equal(claim_str(doc, "rr", "verdict"), "fail");
+    assert_true(fabs(claim_num(doc, "rr", "capacity_tb") - cap32 / 1e12) < 1e-9);
+    assert_true(fabs(claim_num(doc, "rr", "required") -
+                     claim_num(doc, "rr", "claimed") * cap32 / 1e12) < 1e-6);
+    assert_true(fabs(claim_num(doc, "rr", "measured") - iops) < 1e-6);   /* the same point */
+    json_object_put(doc);
+    /* any target: another simulated preset (a drive's sheet refuses it, test_other_drive) */
+    struct cmd_result r = verify("--spec", req, run_generic, NULL);
+    assert_int_not_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "a requirement sheet applies to any target"));
+    cmd_result_free(&r);
+    /* bad input: one line, exit 2 */
+    usage_error("a latency is not per TB", "--spec",
+                write_spec("req-bad1.ini", "kind = requirements\n[l]\nmetric = lat_p99_us\n"
+                           "value = 100 us\nper = TB\n" REQ_LAT), r16, NULL, NULL);
+    usage_error("names no drive", "--spec",
+                write_spec("req-bad2.ini", "kind = requirements\ncapacity = 1.6TB\n[rr]\n"
+                           "metric = iops\nvalue = 1\n" REQ_RR), r16, NULL, NULL);
+    usage_error("per=GB: want TB", "--spec",
+                write_spec("req-bad3.ini", "kind = requirements\n[rr]\nmetric = iops\n"
+                           "value = 1\nper = GB\n" REQ_RR), r16, NULL, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -685,6 +803,7 @@ int main(void)
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_other_drive),
         cmocka_unit_test(test_block_device_without_model),
+        cmocka_unit_test(test_requirement_sheet),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

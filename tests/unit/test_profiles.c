@@ -233,6 +233,26 @@ static void test_webserver(void **state)
     check_profile(&e, N_IOS);
 }
 
+/* FioSynth's 4K_L2R6DWPD_wTRIM (facebookincubator/FioSynth wkldsuites/HE_Flash_Short_wTRIM_1H22,
+ * commit d2c9d5784613aa08401cf4ec675562d00edf6d46): reads in the mix 4K 28, 8K 9, 16K 8, 32K 9,
+ * 64K 11, 128K 35 %; writes of 512 KiB; here 89 % of I/Os reads (profiles/ocp-datacenter.ini
+ * derives it from the OCP floors), all random, 1 x QD 16, 180 s rounds, steady state. Over all
+ * I/Os: each read size x 0.89, 512 KiB 11 %. */
+static void test_ocp_datacenter(void **state)
+{
+    (void)state;
+    static const struct expect e = {
+        .file = "ocp-datacenter.ini", .section = "ocp-4k-l2r6dwpd",
+        .n_bs = 7,
+        .size = {4096, 8192, 16384, 32768, 65536, 131072, 524288},
+        .pct = {28 * 0.89, 9 * 0.89, 8 * 0.89, 9 * 0.89, 11 * 0.89, 35 * 0.89, 11},
+        .read_pct = 89, .random_pct = 100, .qd = 16, .workers = 1, .span = TARGET_BYTES,
+        .runtime_s = 180, .n_sweep_compress = 1, .sweep_compress = {0},
+        .precondition = WL_PRECOND_STEADY,
+    };
+    check_profile(&e, N_IOS);
+}
+
 /* Iometer Workstation (StorageReview): 8 KiB, 80% read, 80% random. */
 static void test_workstation(void **state)
 {
@@ -586,6 +606,7 @@ int main(void)
         cmocka_unit_test(test_atto),
         cmocka_unit_test(test_four_corners),
         cmocka_unit_test(test_fio_quick),
+        cmocka_unit_test(test_ocp_datacenter),
         cmocka_unit_test(test_all_profiles_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

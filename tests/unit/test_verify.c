@@ -273,6 +273,14 @@ static void test_sheet_errors(void **state)
     sheet_bad("device = x\n", "no claims");
     sheet_bad(CLAIM "unit = MB/s\n", "metric iops is an I/O rate (IOPS), unit MB/s is not");
     sheet_bad(CLAIM "colour = red\n", "t.ini:7: [c] unknown key 'colour'");
+    /* requirement sheets (kind = requirements) and per-TB figures */
+    sheet_bad("kind = vendor\n" CLAIM, "t.ini:1: kind=vendor: want requirements");
+    sheet_bad("kind = requirements\nsim_preset = zdrive-6300-1.6t\n" CLAIM,
+              "t.ini:2: sim_preset=zdrive-6300-1.6t: a requirement sheet (kind = requirements) "
+              "names no drive");
+    sheet_bad(CLAIM "per = GB\n", "[c] per=GB: want TB");
+    sheet_bad("[c]\nmetric = lat_p99_us\nvalue = 100 us\nper = TB\nbs = 4k\npattern = random\n"
+              "read_pct = 100\n", "[c] per=TB: a latency is not per TB of capacity");
     sheet_bad("[c]\nmetric = iops\nvalue = 1\npattern = random\nread_pct = 100\n", "[c] no bs");
     sheet_bad(CLAIM "state = warm\n", "t.ini:7: [c] state=warm: want fob, steady or any");
     sheet_bad(CLAIM "qd = 0\n", "qd=0");
@@ -885,6 +893,17 @@ static void test_shipped_specs(void **state)
         assert_int_equal(s.c[j].state, MEAS_STATE_FOB);
     }
     verify_sheet_free(&s);
+    /* the OCP requirement sheet: no drive, per-TB floors, ceilings; every row cites FioSynth */
+    snprintf(path, sizeof(path), "%s/specs/ocp-datacenter-nvme-2.5.ini", root && *root ? root : ".");
+    assert_int_equal(verify_sheet_load(path, &s, err, sizeof(err)), 0);
+    assert_true(s.requirements && !s.n_models && !s.capacity && !s.sim_preset[0]);
+    assert_int_equal(s.n, 9);
+    for (size_t j = 0; j < s.n; j++) {
+        assert_true(s.c[j].limit && s.c[j].state == MEAS_STATE_STEADY && s.c[j].bs == 0);
+        assert_non_null(strstr(s.c[j].source, "FioSynth"));
+        assert_int_equal(s.c[j].per_tb, verify_metric_kind(s.c[j].metric) != VERIFY_KIND_LATENCY);
+    }
+    verify_sheet_free(&s);
 }
 
 /* ---- the drive: which drive a sheet is of, and whether results are of it ---- */
@@ -1126,6 +1145,94 @@ static void test_drive_check_set(void **state)
     verify_sheet_free(&s);
 }
 
+/* A requirement sheet (kind = requirements) names no drive and applies to any target, one
+ * stated capacity or none; its per-TB floor is value x the capacity of the matched point's
+ * results file in decimal TB: the same measured 150 IOPS passes 68/TB at 1.6 TB (108.8) and
+ * fails it at 3.2 TB (217.6); without a recorded capacity it is not judged. */
+static void test_requirement_sheet_any_target(void **state)
+{
+    (void)state;
+    struct verify_sheet s = drive_sheet("kind = requirements\n");
+    assert_true(s.requirements && s.c[0].limit);
+    struct meas_target ts[] = {
+        target("file", "/var/tmp/f.img", "", "", 1000000000),
+        target("block", "/dev/sdg", "SOME OTHER SSD", "", 300000000000),
+        target("simulated", "sim:generic-mlc25", "", "generic-mlc25", 31610142720),
+        target("remote", "host:/dev/x", "", "", 0),
+    };
+    for (size_t i = 0; i < sizeof(ts) / sizeof(ts[0]); i++)
+        drive_is(&s, &ts[i], true, NULL);
+    verify_sheet_free(&s);
+
+    struct verify_sheet r;
+    char err[ERR_LEN] = "";
+    assert_int_equal(sheet_from("kind = requirements\n[c]\nmetric = iops\nvalue = 68\nper = TB\n"
+                                "bs = 4k\npattern = random\nread_pct = 100\n", &r, err,
+                                sizeof(err)), 0);
+    assert_true(r.c[0].per_tb);
+    struct meas_point p[2] = {pt(4096, 100, 100, 4, 32, 0, S, 150),
+                              pt(4096, 100, 100, 4, 32, 0, S, 150)};
+    struct meas_target tt[2] = {target("simulated", "sim:a", "", "a", 1600000000000),
+                                target("simulated", "sim:b", "", "b", 3200000000000)};
+    snprintf(p[0].source, sizeof(p[0].source), "a.json");
+    snprintf(tt[0].source, sizeof(tt[0].source), "a.json");
+    snprintf(p[1].source, sizeof(p[1].source), "b.json");
+    snprintf(tt[1].source, sizeof(tt[1].source), "b.json");
+    struct meas_set set = {.p = p, .n = 1, .targets = tt, .n_targets = 2};
+    struct verify_result res;
+    verify_check_set(&r.c[0], &set, 0.05, &res);
+    assert_int_equal(res.verdict, VERIFY_PASS);
+    close_to(res.capacity_tb, 1.6);
+    close_to(res.required, 68 * 1.6);
+    set.p = p + 1;
+    verify_check_set(&r.c[0], &set, 0.05, &res);
+    assert_int_equal(res.verdict, VERIFY_FAIL);
+    close_to(res.capacity_tb, 3.2);
+    close_to(res.required, 68 * 3.2);
+    close_to(res.ratio, 150 / (68 * 3.2));
+    /* no capacity known (verify_check: no set): neither verdict */
+    verify_check(&r.c[0], p, 1, 0.05, &res);
+    assert_int_equal(res.verdict, VERIFY_NO_COMPARABLE);
+    assert_int_equal(res.match.why, VERIFY_WHY_CAPACITY);
+    verify_sheet_free(&r);
+}
+
+/* A ceiling of a requirement sheet: met at or below it, missed above it with no tolerance, and
+ * a percentile the point's reads cannot support (written null: the tail rule) neither. */
+static void test_requirement_ceiling(void **state)
+{
+    (void)state;
+    struct verify_sheet r;
+    char err[ERR_LEN] = "";
+    assert_int_equal(sheet_from("kind = requirements\n[c]\nmetric = read_lat_p99_9999_us\n"
+                                "value = 5000 us\nbs = 4k\npattern = random\nread_pct = 100\n",
+                                &r, err, sizeof(err)), 0);
+    struct meas_point p = pt(4096, 100, 100, 4, 32, 0, S, 1000);
+    p.v[MEAS_READ_LAT_MAX_US] = 9000;
+    p.v[MEAS_READ_LAT_COUNT] = 1000;   /* 1,000 reads: 99.9999 % unsupported (stats/hist.h) */
+    struct verify_result res;
+    p.v[MEAS_READ_LAT_P99_9999_US] = 5000;   /* at the ceiling */
+    verify_check(&r.c[0], &p, 1, 0.05, &res);
+    assert_int_equal(res.verdict, VERIFY_PASS);
+    p.v[MEAS_READ_LAT_P99_9999_US] = 5100;   /* 2 % above: a vendor claim would pass */
+    verify_check(&r.c[0], &p, 1, 0.05, &res);
+    assert_int_equal(res.verdict, VERIFY_FAIL);
+    r.c[0].limit = false;
+    verify_check(&r.c[0], &p, 1, 0.05, &res);
+    assert_int_equal(res.verdict, VERIFY_PASS);
+    r.c[0].limit = true;
+    p.v[MEAS_READ_LAT_P99_9999_US] = NAN;    /* null: not enough I/Os */
+    verify_check(&r.c[0], &p, 1, 0.05, &res);
+    assert_int_equal(res.verdict, VERIFY_NO_COMPARABLE);
+    assert_int_equal(res.match.why, VERIFY_WHY_TAIL);
+    assert_ptr_equal(res.match.nearest, &p);
+    reason_has(&r.c[0], &res.match, "not enough I/Os for this percentile (1,000)");
+    p.v[MEAS_READ_LAT_COUNT] = NAN;          /* no read latencies recorded: no figure */
+    verify_check(&r.c[0], &p, 1, 0.05, &res);
+    assert_int_equal(res.match.why, VERIFY_WHY_FIGURE);
+    verify_sheet_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1158,6 +1265,8 @@ int main(void)
         cmocka_unit_test(test_drive_capacity),
         cmocka_unit_test(test_drive_file_target),
         cmocka_unit_test(test_drive_check_set),
+        cmocka_unit_test(test_requirement_sheet_any_target),
+        cmocka_unit_test(test_requirement_ceiling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
