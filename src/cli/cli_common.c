@@ -164,6 +164,15 @@ int cli_find_spec(const char *spec, char *out, size_t len, char *err, size_t err
     return errf(err, errlen, "no such file, nor %s.ini in %s", spec, dirs[0]);
 }
 
+/* HOST[:PORT] or [ADDR]:PORT without the port: what fio names a host's logs by. */
+static void remote_address(const char *r, char *buf, size_t len)
+{
+    const char *end = r[0] == '[' ? strchr(r, ']') : strrchr(r, ':');
+    if (r[0] == '[' && end)
+        end++;
+    snprintf(buf, len, "%.*s", end ? (int)(end - r) : (int)strlen(r), r);
+}
+
 static int add_remote(const char *host, const char **list, unsigned *n, unsigned max, char *err,
                       size_t errlen)
 {
@@ -178,6 +187,17 @@ static int add_remote(const char *host, const char **list, unsigned *n, unsigned
     }
     if (*n >= max)
         return errf(err, errlen, "at most %u remote hosts", max);
+    /* fio (client.c fio_client_handle_iolog) writes each server's logs as NAME.HOSTNAME, the
+     * port left out, and appends: two servers at one address would write one log */
+    char addr[300], other[300];
+    remote_address(host, addr, sizeof(addr));
+    for (unsigned i = 0; i < *n; i++) {
+        remote_address(list[i], other, sizeof(other));
+        if (strcmp(addr, other) == 0)
+            return errf(err, errlen, "--remote %s: %s is already a host (%s); fio names each "
+                        "host's logs by its address without the port, so each server needs "
+                        "an address of its own", host, addr, list[i]);
+    }
     list[(*n)++] = xstrdup(host);
     return 0;
 }

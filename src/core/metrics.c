@@ -189,9 +189,27 @@ void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, d
         if (!ws[i]->n_hosts)
             continue;
         out->hosts = xrealloc(out->hosts, (out->n_hosts + ws[i]->n_hosts) * sizeof(*out->hosts));
-        memcpy(out->hosts + out->n_hosts, ws[i]->hosts, ws[i]->n_hosts * sizeof(*out->hosts));
+        host_figures_copy(out->hosts + out->n_hosts, ws[i]->hosts, ws[i]->n_hosts);
         out->n_hosts += ws[i]->n_hosts;
     }
+}
+
+void metrics_host(const struct host_figures *h, struct dir_metrics *read,
+                  struct dir_metrics *write, struct dir_metrics *trim, struct dir_metrics *total)
+{
+    struct hist *all = xcalloc(1, sizeof(*all)), *none = xcalloc(1, sizeof(*none));
+    hist_init(all);
+    hist_init(none);
+    struct dir_metrics *out[IO_NDIR] = {read, write, trim};
+    for (int d = 0; d < IO_NDIR; d++) {
+        dir_fill(out[d], h->ios[d], h->bytes[d], h->runtime_s, 1, h->lat[d] ? h->lat[d] : none);
+        if (h->lat[d])
+            hist_merge(all, h->lat[d]);
+    }
+    dir_fill(total, h->ios[IO_READ] + h->ios[IO_WRITE] + h->ios[IO_TRIM],
+             h->bytes[IO_READ] + h->bytes[IO_WRITE] + h->bytes[IO_TRIM], h->runtime_s, 1, all);
+    free(all);
+    free(none);
 }
 
 void metrics_data_measure(const struct worker_stats *const *ws, unsigned n_workers,
@@ -245,7 +263,7 @@ void metrics_free(struct round_metrics *m)
     free(ss->read_lat_mean_us);
     free(ss->write_lat_mean_us);
     memset(ss, 0, sizeof(*ss));
-    free(m->hosts);
+    host_figures_free(m->hosts, m->n_hosts);
     m->hosts = NULL;
     for (int d = 0; d < IO_NDIR; d++) {
         free(m->lat_dir[d]);

@@ -145,7 +145,8 @@ struct round_metrics {
     struct device_round device;
     struct thermal_reading thermal;   /* temperature, throttling at its end (thermal_rounds.h) */
     struct data_measure data;  /* measured compressibility of the write data (writing rounds) */
-    struct host_figures *hosts;   /* remote load generators' own figures (fio client/server) */
+    struct host_figures *hosts;   /* remote load generators' own figures (fio client/server);
+                                     owned: metrics_compute copies, metrics_free frees */
     unsigned n_hosts;
     const char *phase;         /* NULL, or "wdpc" (preconditioning under the stimulus, not
                                   judged) / "measure" (a round of the measurement) */
@@ -170,6 +171,12 @@ void lat_summary_from_hist(const struct hist *h, double weight, struct lat_summa
 /* Compute from the worker stats; allocates the sample arrays (metrics_free). */
 void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, double sample_s,
                      double weight, struct round_metrics *out);
+/* A remote host's figures (fio client/server, engine.h struct host_figures) as a round's: read,
+ * write, trim and total over the host's runtime (its longest direction's, as a round's elapsed
+ * time from fio), latencies from its own histograms (weight 1; total: its directions merged),
+ * so that a host's figures and the round's (the hosts' bins merged) are computed alike. */
+void metrics_host(const struct host_figures *h, struct dir_metrics *read,
+                  struct dir_metrics *write, struct dir_metrics *trim, struct dir_metrics *total);
 void metrics_free(struct round_metrics *m);
 /* A window's verdict after ds_judge: the largest share of reads of never-written space over
  * rounds first..last (1-based) of r[0..n), and ds_judge_unwritten with it. Returns the share. */

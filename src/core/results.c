@@ -213,6 +213,58 @@ static void round_jobs_add(struct json_object *o, const struct round_metrics *m)
     jw_add(o, "jobs", jobs);
 }
 
+/* A remote host's round (fio client/server; reports/results-schema.md rounds[].hosts[]): the
+ * flat keys older readers know, then the figures object and lat_hist of a round (the same
+ * writers, metrics_host computing them as metrics_compute does), its disk_util entry, and
+ * health as not reported. */
+static struct json_object *host_json(const struct host_figures *h)
+{
+    struct json_object *ho = json_object_new_object();
+    jw_add(ho, "host", jw_str(h->host));
+    jw_add(ho, "runtime_s", jw_num(h->runtime_s));
+    jw_add(ho, "read_iops", jw_num(h->iops[IO_READ]));
+    jw_add(ho, "write_iops", jw_num(h->iops[IO_WRITE]));
+    const bool t = h->ios[IO_TRIM] > 0;   /* trim_*: only a host that trimmed */
+    if (t)
+        jw_add(ho, "trim_iops", jw_num(h->iops[IO_TRIM]));
+    jw_add(ho, "iops", jw_num(h->iops[IO_READ] + h->iops[IO_WRITE] +
+                              (t ? h->iops[IO_TRIM] : 0)));
+    jw_add(ho, "read_bytes", jw_int((int64_t)h->bytes[IO_READ]));
+    jw_add(ho, "write_bytes", jw_int((int64_t)h->bytes[IO_WRITE]));
+    if (t)
+        jw_add(ho, "trim_bytes", jw_int((int64_t)h->bytes[IO_TRIM]));
+    jw_add(ho, "read_lat_mean_us", jw_num(h->lat_mean_us[IO_READ]));
+    jw_add(ho, "write_lat_mean_us", jw_num(h->lat_mean_us[IO_WRITE]));
+    if (t)
+        jw_add(ho, "trim_lat_mean_us", jw_num(h->lat_mean_us[IO_TRIM]));
+    struct dir_metrics r, w, tr, all;
+    metrics_host(h, &r, &w, &tr, &all);
+    results_figures_trim_add(ho, &r, &w, &tr, &all);
+    if (h->lat[IO_READ] || h->lat[IO_WRITE] || h->lat[IO_TRIM])
+        jw_add(ho, "lat_hist", lat_hist_json((const struct hist *const *)h->lat, 1));
+    if (h->disk.present) {
+        struct json_object *dj = json_object_new_object();
+        jw_add(dj, "name", jw_str(h->disk.name));
+        jw_add(dj, "util_pct", jw_num(h->disk.util_pct));
+        jw_add(dj, "read_ios", jw_int((int64_t)h->disk.read_ios));
+        jw_add(dj, "write_ios", jw_int((int64_t)h->disk.write_ios));
+        jw_add(ho, "disk", dj);
+    }
+    struct json_object *hj = json_object_new_object();
+    jw_add(hj, "source", jw_str("none"));
+    jw_add(hj, "note", jw_str("remote host: fio client/server carries no drive health"));
+    jw_add(ho, "health", hj);
+    return ho;
+}
+
+static struct json_object *hosts_json(const struct round_metrics *m)
+{
+    struct json_object *hosts = json_object_new_array();
+    for (unsigned i = 0; i < m->n_hosts; i++)
+        json_object_array_add(hosts, host_json(&m->hosts[i]));
+    return hosts;
+}
+
 struct json_object *results_round_json(const struct round_metrics *m)
 {
     struct json_object *o = json_object_new_object();
@@ -225,32 +277,8 @@ struct json_object *results_round_json(const struct round_metrics *m)
     jw_add(o, "samples", samples_json(m));
     if (m->lat_target.present)   /* latency_target: the depth the search kept, and the verdict */
         jw_add(o, "latency_target", lat_round_json(&m->lat_target));
-    if (m->n_hosts) {   /* remote load generators (fio client/server): each host's figures */
-        struct json_object *hosts = json_object_new_array();
-        for (unsigned i = 0; i < m->n_hosts; i++) {
-            const struct host_figures *h = &m->hosts[i];
-            struct json_object *ho = json_object_new_object();
-            jw_add(ho, "host", jw_str(h->host));
-            jw_add(ho, "runtime_s", jw_num(h->runtime_s));
-            jw_add(ho, "read_iops", jw_num(h->iops[IO_READ]));
-            jw_add(ho, "write_iops", jw_num(h->iops[IO_WRITE]));
-            const bool t = h->ios[IO_TRIM] > 0;   /* trim_*: only a host that trimmed */
-            if (t)
-                jw_add(ho, "trim_iops", jw_num(h->iops[IO_TRIM]));
-            jw_add(ho, "iops", jw_num(h->iops[IO_READ] + h->iops[IO_WRITE] +
-                                      (t ? h->iops[IO_TRIM] : 0)));
-            jw_add(ho, "read_bytes", jw_int((int64_t)h->bytes[IO_READ]));
-            jw_add(ho, "write_bytes", jw_int((int64_t)h->bytes[IO_WRITE]));
-            if (t)
-                jw_add(ho, "trim_bytes", jw_int((int64_t)h->bytes[IO_TRIM]));
-            jw_add(ho, "read_lat_mean_us", jw_num(h->lat_mean_us[IO_READ]));
-            jw_add(ho, "write_lat_mean_us", jw_num(h->lat_mean_us[IO_WRITE]));
-            if (t)
-                jw_add(ho, "trim_lat_mean_us", jw_num(h->lat_mean_us[IO_TRIM]));
-            json_object_array_add(hosts, ho);
-        }
-        jw_add(o, "hosts", hosts);
-    }
+    if (m->n_hosts)   /* remote load generators (fio client/server): each host's figures */
+        jw_add(o, "hosts", hosts_json(m));
     if (m->device.present) {
         const struct device_round *d = &m->device;
         struct json_object *dj = json_object_new_object();

@@ -1133,7 +1133,7 @@ static void pool_round_whole(struct worker_pool *p, const struct round_limits *l
         s->depth_declared = 0;
         s->depth_how = DEPTH_NONE;
         memset(&s->choices, 0, sizeof(s->choices));
-        free(s->hosts);
+        host_figures_free(s->hosts, s->n_hosts);
         s->hosts = NULL;
         s->n_hosts = 0;
     }
@@ -1248,7 +1248,7 @@ void worker_pool_stop(struct worker_pool *p)
         free(p->w[i].staged);
         free(p->w[i].done);
         free(p->w[i].stats.samples);
-        free(p->w[i].stats.hosts);
+        host_figures_free(p->w[i].stats.hosts, p->w[i].stats.n_hosts);
         free(p->w[i].data_sample);
         iogen_free(&p->w[i].gen);
     }
@@ -1256,7 +1256,7 @@ void worker_pool_stop(struct worker_pool *p)
         fclose(p->latlog);
     for (unsigned j = 0; p->whole && j < p->n_jobs; j++) {
         free(p->whole[j].samples);
-        free(p->whole[j].hosts);
+        host_figures_free(p->whole[j].hosts, p->whole[j].n_hosts);
     }
     free(p->whole);
     free(p->jobs);

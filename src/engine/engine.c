@@ -222,6 +222,25 @@ void engine_choices_add(struct engine_choices *sum, const struct engine_choices 
         CHOICE(sum, choice_counters[i]) += CHOICE_C(one, choice_counters[i]);
 }
 
+void host_figures_free(struct host_figures *h, unsigned n)
+{
+    for (unsigned i = 0; h && i < n; i++)
+        for (int d = 0; d < IO_NDIR; d++)
+            free(h[i].lat[d]);
+    free(h);
+}
+
+void host_figures_copy(struct host_figures *dst, const struct host_figures *src, unsigned n)
+{
+    memcpy(dst, src, n * sizeof(*dst));
+    for (unsigned i = 0; i < n; i++)
+        for (int d = 0; d < IO_NDIR; d++)
+            if (src[i].lat[d]) {
+                dst[i].lat[d] = xcalloc(1, sizeof(struct hist));
+                memcpy(dst[i].lat[d], src[i].lat[d], sizeof(struct hist));
+            }
+}
+
 /* ---- trims, synchronous as fio's (engine.h) ---------------------------------------- */
 
 void engine_trims_init(struct engine_trims *t, int fd, unsigned depth)

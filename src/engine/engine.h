@@ -108,14 +108,29 @@ struct worker_sample {
 };
 
 /* A remote load generator's own figures for a round (whole-round engines in client/server
- * mode: fio --client). */
+ * mode: fio --client). lat[d]: the host's own latency histogram of direction d (fio's json+
+ * bins, 1:1 to stats/hist.h buckets: engine/fio_json.h fio_lat_to_hist), NULL without I/O of
+ * that direction; owned (host_figures_free), copied by host_figures_copy. disk: fio's
+ * disk_util entry of that host (the device as the host's kernel names it). */
+struct host_disk {
+    bool present;
+    char name[64];
+    double util_pct;           /* io_ticks over the run, % */
+    uint64_t read_ios, write_ios;
+};
 struct host_figures {
     char host[256];
     uint64_t ios[IO_NDIR], bytes[IO_NDIR];
     double iops[IO_NDIR];
     double lat_mean_us[IO_NDIR];   /* NAN without I/O in that direction */
     double runtime_s;
+    struct hist *lat[IO_NDIR];
+    struct host_disk disk;
 };
+/* Free the histograms of n hosts, then the array. */
+void host_figures_free(struct host_figures *h, unsigned n);
+/* dst[0..n) = src[0..n), each histogram duplicated. */
+void host_figures_copy(struct host_figures *dst, const struct host_figures *src, unsigned n);
 
 /* How a round's mean queue depth was found (core/metrics.h: struct depth_figure). */
 enum depth_how {

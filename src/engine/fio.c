@@ -331,15 +331,11 @@ static void take_lat_log(const double *sum, const unsigned *cnt, struct worker_s
 }
 
 /* fio's figures of one direction into the worker statistics. */
-static void take_dir(const struct fio_dir *d, int dir, struct worker_stats *s)
+/* A direction's latencies into h: fio's json+ bins (exact, fio_lat_to_hist), else (plain
+ * JSON) one value per I/O at the mean, which keeps count and mean exact. */
+static void dir_hist(const struct fio_dir *d, struct hist *h)
 {
-    s->ios[dir] += d->ios;
-    s->bytes[dir] += d->bytes;
-    if (!d->ios)
-        return;
-    if (!fio_lat_to_hist(&d->lat, &s->lat[dir])) {
-        /* plain JSON (no bins): one value per I/O at the mean keeps count and mean exact */
-        struct hist *h = &s->lat[dir];
+    if (!fio_lat_to_hist(&d->lat, h)) {
         uint64_t v = (uint64_t)llround(d->lat.mean_ns);
         unsigned idx = hist_index(v);
         h->buckets[idx] += d->ios;
@@ -350,6 +346,14 @@ static void take_dir(const struct fio_dir *d, int dir, struct worker_stats *s)
         if ((uint64_t)d->lat.max_ns > h->max)
             h->max = (uint64_t)d->lat.max_ns;
     }
+}
+
+static void take_dir(const struct fio_dir *d, int dir, struct worker_stats *s)
+{
+    s->ios[dir] += d->ios;
+    s->bytes[dir] += d->bytes;
+    if (d->ios)
+        dir_hist(d, &s->lat[dir]);
 }
 
 /* The round's queue depth by Little's law (worker_stats.inflight_ns): fio's total I/Os x mean
@@ -431,13 +435,14 @@ static int write_round_job(struct engine *e, const struct round_limits *lim,
 static int run_round_fio(struct engine *e, const struct round_files *f, struct fio_output *fo,
                          char *err, size_t errlen)
 {
-    char *argv[4 + 2 * 64];
+    /* every host (no cap here: the CLI's --remote limit is the only one) */
+    char **argv = xcalloc(4 + 2 * (size_t)e->n_remotes, sizeof(*argv));
+    char (*client_args)[320] = xcalloc(e->n_remotes + 1, sizeof(*client_args));
     unsigned n = 0;
     argv[n++] = "fio";
     argv[n++] = "--output-format=json+";
-    char client_args[64][320];
     if (e->n_remotes) {
-        for (unsigned i = 0; i < e->n_remotes && i < 63; i++) {
+        for (unsigned i = 0; i < e->n_remotes; i++) {
             snprintf(client_args[i], sizeof(client_args[i]), "--client=%s", e->remotes[i]);
             argv[n++] = client_args[i];
             argv[n++] = (char *)f->job;
@@ -447,8 +452,12 @@ static int run_round_fio(struct engine *e, const struct round_files *f, struct f
     }
     argv[n] = NULL;
     struct spawn_result r;
-    if (spawn_run_flags(argv, SPAWN_STOPPABLE, &r) != 0)
-        return errf(err, errlen, "cannot run fio: %s", strerror(errno));
+    int spawned = spawn_run_flags(argv, SPAWN_STOPPABLE, &r);
+    int saved = errno;
+    free(argv);
+    free(client_args);
+    if (spawned != 0)
+        return errf(err, errlen, "cannot run fio: %s", strerror(saved));
     write_file(f->out, r.out, r.out_len, err, errlen);
     write_file(f->err, r.err, r.err_len, err, errlen);
     if (r.stopped) {   /* ptsbench is stopping: the round is cut short, nothing to count */
@@ -537,6 +546,17 @@ static void take_job(const struct engine *e, unsigned k, const struct fio_job_fi
             hf->bytes[d] = h->dir[d].bytes;
             hf->iops[d] = h->dir[d].iops;
             hf->lat_mean_us[d] = h->dir[d].ios ? h->dir[d].lat.mean_ns / 1000.0 : NAN;
+            if (h->dir[d].ios) {   /* the host's own histogram: its bins, as the round's */
+                hf->lat[d] = xcalloc(1, sizeof(*hf->lat[d]));
+                hist_init(hf->lat[d]);
+                dir_hist(&h->dir[d], hf->lat[d]);
+            }
+        }
+        if (h->disk.present) {
+            hf->disk = (struct host_disk){.present = true, .util_pct = h->disk.util_pct,
+                                          .read_ios = h->disk.read_ios,
+                                          .write_ios = h->disk.write_ios};
+            str_copy(hf->disk.name, sizeof(hf->disk.name), h->disk.name);
         }
         hf->runtime_s = fmax(fmax(h->dir[0].runtime_ms, h->dir[1].runtime_ms), h->dir[2].runtime_ms) / 1000.0;
     }

@@ -254,6 +254,50 @@ static bool stats_copy(struct fio_stats *dst, const struct fio_stats *src)
 
 /* ---- client/server ---------------------------------------------------------------------- */
 
+/* A host's name as ptsbench records it: fio's "hostname", then ",port" for a port that is not
+ * fio's default (host holds the hostname; the port is appended). */
+static void host_name_port(char *host, size_t len, int port)
+{
+    if (port && port != FIO_DEFAULT_PORT) {
+        size_t l = strnlen(host, len);
+        snprintf(host + l, len - l, ",%d", port);
+    }
+}
+
+/* Client/server: each "disk_util" entry carries the hostname and port of the server whose
+ * kernel counted it (fio client.c: the server sends its disk_util with its stats); it is
+ * given to that host's figures in every job (the first entry of a host: fio reports one per
+ * device the job touched, the job's own device first). */
+static void host_disks(json_object *du, struct fio_output *out)
+{
+    size_t n = json_object_array_length(du);
+    for (size_t i = 0; i < n; i++) {
+        json_object *d = json_object_array_get_idx(du, i);
+        char host[256];
+        if (!d || !json_object_is_type(d, json_type_object))
+            continue;
+        get_str(d, "hostname", host, sizeof(host));
+        if (!host[0])   /* a local run's entry */
+            continue;
+        host_name_port(host, sizeof(host), (int)get_u64(d, "port"));
+        struct fio_disk disk = {.present = true};
+        get_str(d, "name", disk.name, sizeof(disk.name));
+        double u = get_double(d, "util", NAN);
+        disk.util_pct = u >= 0 && u <= 100 ? u : NAN;
+        disk.read_ios = get_u64(d, "read_ios");
+        disk.write_ios = get_u64(d, "write_ios");
+        for (unsigned k = 0; k < out->n_hosts; k++)
+            if (!out->hosts[k].disk.present && !strcmp(out->hosts[k].host, host))
+                out->hosts[k].disk = disk;
+        for (unsigned j = 0; j < out->n_jobs; j++)
+            for (unsigned k = 0; k < out->jobs[j].n_hosts; k++) {
+                struct fio_stats *h = &out->jobs[j].hosts[k];
+                if (!h->disk.present && !strcmp(h->host, host))
+                    h->disk = disk;
+            }
+    }
+}
+
 /* The hosts' bins of direction d added together into agg (when every host with I/Os has bins
  * and their counts add up to agg's N). */
 static void merge_host_bins(const struct fio_stats *hosts, unsigned n_hosts, int d,
@@ -359,14 +403,8 @@ static int read_clients(json_object *cs, struct fio_output *out, const char *ver
         snprintf(h->host, sizeof(h->host), "%s", hostname);
         ports[out->n_hosts++] = port;
     }
-    /* names: "hostname,port" for a port that is not fio's default */
-    for (unsigned k = 0; k < out->n_hosts; k++) {
-        if (ports[k] && ports[k] != FIO_DEFAULT_PORT) {
-            struct fio_stats *h = &out->hosts[k];
-            size_t l = strnlen(h->host, sizeof(h->host));
-            snprintf(h->host + l, sizeof(h->host) - l, ",%d", ports[k]);
-        }
-    }
+    for (unsigned k = 0; k < out->n_hosts; k++)
+        host_name_port(out->hosts[k].host, sizeof(out->hosts[k].host), ports[k]);
     free(ports);
     if (out->n_hosts == 0 && !have_all) {
         set_err(err, errlen, "%s JSON: \"client_stats\" has no job entries", ver);
@@ -530,10 +568,7 @@ static bool client_job(const struct fio_stats *e, const int *port, unsigned n, u
         struct fio_stats *h = &job->hosts[job->n_hosts++];
         ok = stats_sum(pick, c, h);
         snprintf(h->host, sizeof(h->host), "%s", e[i].host);
-        if (port[i] && port[i] != FIO_DEFAULT_PORT) {
-            size_t l = strnlen(h->host, sizeof(h->host));
-            snprintf(h->host + l, sizeof(h->host) - l, ",%d", port[i]);
-        }
+        host_name_port(h->host, sizeof(h->host), port[i]);
     }
     free(pick);
     if (ok && job->n_hosts) {
@@ -765,6 +800,8 @@ static int fill(json_object *root, struct fio_output *out, const char *ver, char
     }
     if (rc != 0)
         return -1;
+    if (du && json_object_is_type(du, json_type_array))
+        host_disks(du, out);
     if (check_stats(&out->total, ver, err, errlen) != 0)
         return -1;
     for (unsigned k = 1; k < out->n_jobs; k++)

@@ -50,6 +50,15 @@ struct fio_dir {
 
 #define FIO_NDIR 3             /* fio's directions: read, write, trim */
 
+/* Client/server: a "disk_util" entry of one host (its hostname and port), the device as that
+ * host's kernel names it. */
+struct fio_disk {
+    bool present;
+    char name[64];
+    double util_pct;           /* NAN when fio's "util" is out of 0..100 */
+    uint64_t read_ios, write_ios;
+};
+
 /* One job group (group_reporting) of one host, or the aggregate. */
 struct fio_stats {
     char host[256];            /* client/server: the host; "" for a local run or "All clients" */
@@ -57,6 +66,7 @@ struct fio_stats {
     int error;                 /* fio's per-job error (errno), 0 when fine */
     double elapsed_s;          /* "elapsed" (s) */
     struct fio_dir dir[FIO_NDIR];   /* 0 read, 1 write, 2 trim (engine.h enum io_dir) */
+    struct fio_disk disk;      /* client/server hosts: the host's disk_util entry */
 };
 
 /* One job (jobname): its figures, and each host's in client/server mode. */
@@ -77,7 +87,9 @@ struct fio_output {
     unsigned n_jobs;
     double disk_util_pct;      /* the first "disk_util" entry's "util": the share of the run the
                                   kernel counted the device busy (io_ticks); NAN when fio gives
-                                  none (a file on tmpfs, client/server) */
+                                  none (a file on tmpfs). Client/server: every host's entries
+                                  carry its hostname and port (hosts[].disk); this one is the
+                                  first host's */
     char *log;                 /* every byte outside the JSON object (warnings...), NUL-ended */
 };
 

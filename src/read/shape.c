@@ -99,6 +99,12 @@ static const struct jp_rule round_obj[] = {
     SERIES("write_lat_mean_us"), ARR("lat_hist.trim"),
     OBJ("data"), ARR("hosts"), ELEM("hosts.*"), NUM("hosts.*.trim_iops"),
     RANGE("hosts.*.trim_bytes", 0, U64), NUM("hosts.*.trim_lat_mean_us"),
+    NAME("hosts.*.host"), NUM("hosts.*.iops"), NUM("hosts.*.runtime_s"),
+    OBJ("hosts.*.lat_hist"), ARR("hosts.*.lat_hist.read"), ARR("hosts.*.lat_hist.write"),
+    ARR("hosts.*.lat_hist.trim"), OBJ("hosts.*.disk"), STR("hosts.*.disk.name"),
+    PCT("hosts.*.disk.util_pct"), RANGE("hosts.*.disk.read_ios", 0, U64),
+    RANGE("hosts.*.disk.write_ios", 0, U64), OBJ("hosts.*.health"), STR("hosts.*.health.source"),
+    STR("hosts.*.health.note"),
     ARR("jobs"), ELEM("jobs.*"),
 };
 
@@ -111,6 +117,7 @@ static const struct jp_rule run_doc[] = {
 static const struct shape run_shapes[] = {
     SHAPE("", doc_common), SHAPE("", run_doc), SHAPE("workload", workload_obj),
     SHAPE("rounds.*", round_obj), SHAPE("rounds.*", figures), SHAPE("rounds.*.jobs.*", figures),
+    SHAPE("rounds.*.hosts.*", figures),
     SHAPE("steady_state.window", window), SHAPE("last_window.window", window),
     SHAPE("run.track", track), SHAPE("steady_state.track", track),
     SHAPE("last_window.track", track),
@@ -230,6 +237,7 @@ static const struct jp_rule profile_doc[] = {
 
 static const struct shape profile_shapes[] = {
     SHAPE("", doc_common), SHAPE("", profile_doc), SHAPE("points.*.rounds.*", round_obj),
+    SHAPE("points.*.rounds.*.hosts.*", figures),
     SHAPE("points.*.rounds.*", figures), SHAPE("points.*.result", figures),
     SHAPE("groups.*.wipc.round", round_obj), SHAPE("groups.*.wipc.round", figures),
     SHAPE("groups.*.wdpc.rounds.*", round_obj), SHAPE("groups.*.wdpc.rounds.*", figures),

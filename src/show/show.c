@@ -256,6 +256,40 @@ static void show_tail(FILE *out, struct json_object *doc, struct json_object *ro
     }
 }
 
+/* A remote run (fio client/server): the last round's figures per host, each from the host's
+ * own histogram (rounds[].hosts[]); percentiles the host's count does not support read
+ * "n/a (N I/Os)" (the tail rule, read/words.h). Results written before hosts carried figures
+ * show "-". */
+static void show_hosts(FILE *out, struct json_object *rounds)
+{
+    struct json_object *r = jp_idx(rounds, jp_len(rounds) ? jp_len(rounds) - 1 : 0);
+    struct json_object *hosts = r ? jp_arr_at(r, "hosts") : NULL;
+    if (!jp_len(hosts))
+        return;
+    fprintf(out, "\nhosts, round %.0f (each host's own I/Os):\n", jp_path(r, "round"));
+    fprintf(out, "  %-24s %10s %10s %11s %17s %17s %11s  %s\n", "host", "IOPS", "MB/s",
+            "lat mean", "lat 99%", "lat 99.99%", "lat max", "device (util)");
+    for (size_t i = 0; i < jp_len(hosts); i++) {
+        struct json_object *h = jp_idx(hosts, i);
+        struct json_object *lat = jp_obj_at(h, "total.lat_us");
+        char iops[32], mb[32], m[32], p99[48], p9999[48], mx[32], disk[96] = "-";
+        units_format_figure(jp_path(h, "iops"), UNITS_FIG_IOPS, iops, sizeof(iops));
+        units_format_figure(jp_path(h, "total.mb_s"), UNITS_FIG_MBS, mb, sizeof(mb));
+        units_format_lat(jp_path(h, "total.lat_us.mean"), UNITS_TEXT, m, sizeof(m));
+        words_pct_lat(lat, "99", UNITS_TEXT, p99, sizeof(p99));
+        words_pct_lat(lat, "99.99", UNITS_TEXT, p9999, sizeof(p9999));
+        units_format_lat(jp_path(h, "total.lat_us.max"), UNITS_TEXT, mx, sizeof(mx));
+        if (jp_obj_at(h, "disk"))
+            snprintf(disk, sizeof(disk), "%s (%.1f%%)", str(h, "disk.name"),
+                     jp_path(h, "disk.util_pct"));
+        fprintf(out, "  %-24s %10s %10s %11s %17s %17s %11s  %s\n", str(h, "host"), iops, mb, m,
+                p99, p9999, mx, disk);
+    }
+    /* fio client/server brings no drive health back: the note the results carry */
+    if (*str(jp_idx(hosts, 0), "health.note"))
+        fprintf(out, "  health: %s\n", str(jp_idx(hosts, 0), "health.note"));
+}
+
 static void show_rounds(FILE *out, struct json_object *doc, struct json_object *rounds,
                         unsigned every, bool sim)
 {
@@ -441,6 +475,7 @@ void show_write(FILE *out, struct json_object *doc, unsigned every)
     struct json_object *rounds = jp_arr_at(doc, "rounds");
     show_rounds(out, doc, rounds, every, sim);
     show_tail(out, doc, rounds);
+    show_hosts(out, rounds);
     show_verdict(out, doc, jp_len(rounds), sim);
     char health[512];
     health_summary(jp_obj_at(doc, "health"), health, sizeof(health));
