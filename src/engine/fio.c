@@ -331,29 +331,12 @@ static void take_lat_log(const double *sum, const unsigned *cnt, struct worker_s
 }
 
 /* fio's figures of one direction into the worker statistics. */
-/* A direction's latencies into h: fio's json+ bins (exact, fio_lat_to_hist), else (plain
- * JSON) one value per I/O at the mean, which keeps count and mean exact. */
-static void dir_hist(const struct fio_dir *d, struct hist *h)
-{
-    if (!fio_lat_to_hist(&d->lat, h)) {
-        uint64_t v = (uint64_t)llround(d->lat.mean_ns);
-        unsigned idx = hist_index(v);
-        h->buckets[idx] += d->ios;
-        h->count += d->ios;
-        h->sum += v * d->ios;
-        if ((uint64_t)d->lat.min_ns < h->min)
-            h->min = (uint64_t)d->lat.min_ns;
-        if ((uint64_t)d->lat.max_ns > h->max)
-            h->max = (uint64_t)d->lat.max_ns;
-    }
-}
-
 static void take_dir(const struct fio_dir *d, int dir, struct worker_stats *s)
 {
     s->ios[dir] += d->ios;
     s->bytes[dir] += d->bytes;
     if (d->ios)
-        dir_hist(d, &s->lat[dir]);
+        fio_dir_hist(d, &s->lat[dir]);
 }
 
 /* The round's queue depth by Little's law (worker_stats.inflight_ns): fio's total I/Os x mean
@@ -537,29 +520,8 @@ static void take_job(const struct engine *e, unsigned k, const struct fio_job_fi
         return;
     s->hosts = xcalloc(fj->n_hosts, sizeof(*s->hosts));
     s->n_hosts = fj->n_hosts;
-    for (unsigned i = 0; i < fj->n_hosts; i++) {
-        const struct fio_stats *h = &fj->hosts[i];
-        struct host_figures *hf = &s->hosts[i];
-        str_copy(hf->host, sizeof(hf->host), h->host);
-        for (int d = 0; d < IO_NDIR; d++) {
-            hf->ios[d] = h->dir[d].ios;
-            hf->bytes[d] = h->dir[d].bytes;
-            hf->iops[d] = h->dir[d].iops;
-            hf->lat_mean_us[d] = h->dir[d].ios ? h->dir[d].lat.mean_ns / 1000.0 : NAN;
-            if (h->dir[d].ios) {   /* the host's own histogram: its bins, as the round's */
-                hf->lat[d] = xcalloc(1, sizeof(*hf->lat[d]));
-                hist_init(hf->lat[d]);
-                dir_hist(&h->dir[d], hf->lat[d]);
-            }
-        }
-        if (h->disk.present) {
-            hf->disk = (struct host_disk){.present = true, .util_pct = h->disk.util_pct,
-                                          .read_ios = h->disk.read_ios,
-                                          .write_ios = h->disk.write_ios};
-            str_copy(hf->disk.name, sizeof(hf->disk.name), h->disk.name);
-        }
-        hf->runtime_s = fmax(fmax(h->dir[0].runtime_ms, h->dir[1].runtime_ms), h->dir[2].runtime_ms) / 1000.0;
-    }
+    for (unsigned i = 0; i < fj->n_hosts; i++)
+        fio_host_figures(&fj->hosts[i], &s->hosts[i]);
 }
 
 /* Each job's figures as fio reported them (one job: fio's only one), or -1 naming the job

@@ -32,7 +32,10 @@
  *     bins added together (fio's bins have the same values on every host), provided their
  *     counts add up to the aggregate's N.  Percentiles of the aggregate stay NAN: fio does not
  *     report them and they cannot be combined from the hosts' percentiles (the bins can: see
- *     fio_lat_to_hist).
+ *     fio_lat_to_hist);
+ *   - "disk_util": one entry per host and device, each with that host's "hostname" and "port"
+ *     (fio 3.33, checked in tests/fixtures/fio/clientserver.json): the host's first entry is
+ *     its hosts[].disk (the device as the host's kernel names it).
  *
  * Latency: "lat_ns" (total, submit to completion), "clat_ns" only when "lat_ns" is absent.
  * Percentile keys are fio's "%f" strings ("99.900000"); they are matched numerically.
@@ -47,6 +50,9 @@
 #include <string.h>
 
 #include <json-c/json.h>
+
+#include "engine/engine.h"
+#include "lib/util.h"
 
 /* The FIO_NPCT percentiles fio reports (fio_job.c's percentile_list). */
 static const double fio_pct_want[FIO_NPCT] = {50.0, 90.0, 99.0, 99.9, 99.99, 99.999,
@@ -940,4 +946,47 @@ bool fio_lat_to_hist(const struct fio_lat *l, struct hist *h)
     if (max > h->max)
         h->max = max;
     return true;
+}
+
+/* ---- into ptsbench's figures ------------------------------------------------------------- */
+
+void fio_dir_hist(const struct fio_dir *d, struct hist *h)
+{
+    if (fio_lat_to_hist(&d->lat, h))
+        return;
+    /* plain JSON (no bins): one value per I/O at the mean keeps count and mean exact */
+    uint64_t v = (uint64_t)llround(d->lat.mean_ns);
+    h->buckets[hist_index(v)] += d->ios;
+    h->count += d->ios;
+    h->sum += v * d->ios;
+    if ((uint64_t)d->lat.min_ns < h->min)
+        h->min = (uint64_t)d->lat.min_ns;
+    if ((uint64_t)d->lat.max_ns > h->max)
+        h->max = (uint64_t)d->lat.max_ns;
+}
+
+void fio_host_figures(const struct fio_stats *h, struct host_figures *hf)
+{
+    memset(hf, 0, sizeof(*hf));
+    snprintf(hf->host, sizeof(hf->host), "%s", h->host);
+    for (int d = 0; d < IO_NDIR; d++) {
+        const struct fio_dir *x = &h->dir[d];
+        hf->ios[d] = x->ios;
+        hf->bytes[d] = x->bytes;
+        hf->iops[d] = x->iops;
+        hf->lat_mean_us[d] = x->ios ? x->lat.mean_ns / 1000.0 : NAN;
+        if (x->ios) {   /* the host's own histogram, from its bins as the round's */
+            hf->lat[d] = xcalloc(1, sizeof(*hf->lat[d]));
+            hist_init(hf->lat[d]);
+            fio_dir_hist(x, hf->lat[d]);
+        }
+    }
+    hf->runtime_s = fmax(fmax(h->dir[0].runtime_ms, h->dir[1].runtime_ms), h->dir[2].runtime_ms)
+                    / 1000.0;
+    if (h->disk.present) {
+        hf->disk = (struct host_disk){.present = true, .util_pct = h->disk.util_pct,
+                                      .read_ios = h->disk.read_ios,
+                                      .write_ios = h->disk.write_ios};
+        snprintf(hf->disk.name, sizeof(hf->disk.name), "%s", h->disk.name);
+    }
 }

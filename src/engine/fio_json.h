@@ -108,5 +108,15 @@ const struct fio_job_figures *fio_output_job(const struct fio_output *o, const c
  * with the bins; fio's exact min/max/mean replace the bin-derived ones). Returns false when
  * there are no bins (plain json). */
 bool fio_lat_to_hist(const struct fio_lat *l, struct hist *h);
+/* A direction's latencies into h: fio_lat_to_hist, else (plain JSON, no bins) every I/O at
+ * fio's mean, which keeps count and mean exact. */
+void fio_dir_hist(const struct fio_dir *d, struct hist *h);
+
+/* A client/server host's figures for ptsbench (engine.h struct host_figures): its counts,
+ * fio's IOPS and mean latency, its own histogram per direction with I/O (fio_dir_hist; the
+ * round's is the hosts' bins merged, so the hosts' histograms add up to it bucket for bucket)
+ * and its disk_util entry. hf's histograms are allocated (host_figures_free). */
+struct host_figures;
+void fio_host_figures(const struct fio_stats *h, struct host_figures *hf);
 
 #endif

@@ -15,7 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
+#include "core/lat_hist.h"
+#include "core/metrics.h"
+#include "core/results.h"
+#include "engine/engine.h"
 #include "engine/fio_json.h"
+#include "lib/json_path.h"
+#include "read/shape.h"
 #include "stats/hist.h"
 
 static const double pct_p[FIO_NPCT] = {50.0, 90.0, 99.0, 99.9, 99.99, 99.999, 99.9999};
@@ -473,6 +481,127 @@ static int report(void **state)
     return 0;
 }
 
+/* ---- each host's figures in the results (fio.c take_job's path: fio_host_figures) ---- */
+
+/* Job fj's round as fio.c records it: each host's figures (fio_host_figures), the round's
+ * histograms from the job's merged bins (fio_dir_hist), written by results_round_json. */
+static struct json_object *hosts_round(const struct fio_job_figures *fj, struct round_metrics *m)
+{
+    memset(m, 0, sizeof(*m));
+    m->round = 1;
+    m->weight = 1;
+    for (int d = 0; d < IO_NDIR; d++) {
+        if (d == IO_TRIM && !fj->total.dir[d].ios)
+            continue;
+        m->lat_dir[d] = calloc(1, sizeof(struct hist));
+        hist_init(m->lat_dir[d]);
+        if (fj->total.dir[d].ios)
+            fio_dir_hist(&fj->total.dir[d], m->lat_dir[d]);
+    }
+    m->n_hosts = fj->n_hosts;
+    m->hosts = calloc(fj->n_hosts, sizeof(*m->hosts));
+    for (unsigned i = 0; i < fj->n_hosts; i++)
+        fio_host_figures(&fj->hosts[i], &m->hosts[i]);
+    return results_round_json(m);
+}
+
+/* Every host of fj in the round's JSON: its name, I/Os, the percentiles fio printed for it
+ * within the histogram's bound (1/128) of the recorded ones, the flat keys, health as not
+ * reported; the hosts' lat_hist merged equal to the round's bucket for bucket. */
+static void check_hosts(const char *what, const struct fio_job_figures *fj,
+                        struct json_object *round)
+{
+    static const char *const dirs[] = {"read", "write"};
+    static const char *const keys[] = {"50", "90", "99", "99.9"};   /* fio's first four */
+    struct json_object *hosts = jp_arr_at(round, "hosts");
+    assert_int_equal(jp_len(hosts), fj->n_hosts);
+    struct read_hist merged, whole;
+    read_hist_init(&merged);
+    read_hist_init(&whole);
+    double worst = 0;
+    for (unsigned i = 0; i < fj->n_hosts; i++) {
+        const struct fio_stats *f = &fj->hosts[i];
+        struct json_object *h = jp_idx(hosts, i);
+        assert_string_equal(json_object_get_string(jp_get(h, "host")), f->host);
+        assert_true(jp_path(h, "iops") == f->dir[0].iops + f->dir[1].iops);   /* flat, kept */
+        for (int d = 0; d < 2; d++) {
+            const struct fio_dir *x = &f->dir[d];
+            char path[64];
+            snprintf(path, sizeof(path), "%s.ios", dirs[d]);
+            assert_true(jp_path(h, path) == (double)x->ios);
+            if (!x->ios)
+                continue;
+            snprintf(path, sizeof(path), "%s.lat_us.count", dirs[d]);
+            assert_true(jp_path(h, path) == (double)x->ios);
+            for (int k = 0; k < 4; k++) {
+                double got = results_figures_lat(h, dirs[d], keys[k]) * 1000.0;
+                double e = fabs(got - x->lat.pct_ns[k]) / x->lat.pct_ns[k];
+                if (e > HIST_REL_ERROR)
+                    fail_msg("%s %s %s p%s: recorded %.0f ns, fio %.0f ns", what, f->host,
+                             dirs[d], keys[k], got, x->lat.pct_ns[k]);
+                worst = fmax(worst, e);
+            }
+        }
+        assert_int_equal(read_hist_add(&merged, h, READ_HIST_TOTAL), 1);
+        assert_non_null(strstr(json_object_get_string(jp_at(h, "health.note")),
+                               "carries no drive health"));
+        assert_string_equal(json_object_get_string(jp_at(h, "health.source")), "none");
+    }
+    assert_int_equal(read_hist_add(&whole, round, READ_HIST_TOTAL), 1);
+    assert_int_equal(read_hist_count(&merged),
+                     fj->total.dir[0].ios + fj->total.dir[1].ios + fj->total.dir[2].ios);
+    assert_int_equal(read_hist_count(&merged), read_hist_count(&whole));
+    assert_memory_equal(merged.h.buckets, whole.h.buckets, sizeof(merged.h.buckets));
+    printf("  %-22s %u hosts: percentiles within %.3f%% of fio's; lat_hist merged == round's\n",
+           what, fj->n_hosts, 100 * worst);
+    /* the document's shape, with the hosts' new keys */
+    struct json_object *doc = json_object_new_object();
+    json_object_object_add(doc, "schema", json_object_new_string("ptsbench.run"));
+    struct json_object *rounds = json_object_new_array();
+    json_object_array_add(rounds, json_object_get(round));
+    json_object_object_add(doc, "rounds", rounds);
+    char err[512] = "";
+    assert_int_equal(shape_check(doc, "hosts", err, sizeof(err)), 0);
+    json_object_put(doc);
+}
+
+static void test_clientserver_hosts(void **state)
+{
+    (void)state;
+    struct fio_output o;
+    parse_fixture("clientserver.json", &o);
+    struct round_metrics m;
+    struct json_object *round = hosts_round(&o.jobs[0], &m);
+    check_hosts("clientserver", &o.jobs[0], round);
+    /* each host's disk_util entry (the fixture's: vda on both, util 99.08999 and 98.288016) */
+    struct json_object *hosts = jp_arr_at(round, "hosts");
+    assert_string_equal(json_object_get_string(jp_at(jp_idx(hosts, 0), "disk.name")), "vda");
+    assert_true(jp_path(jp_idx(hosts, 0), "disk.util_pct") == 99.08999);
+    assert_true(jp_path(jp_idx(hosts, 0), "disk.read_ios") == 48966);
+    assert_true(jp_path(jp_idx(hosts, 1), "disk.util_pct") == 98.288016);
+    assert_true(jp_path(jp_idx(hosts, 1), "disk.write_ios") == 55064);
+    json_object_put(round);
+    metrics_free(&m);
+    fio_output_free(&o);
+}
+
+static void test_clientserver_twojobs_hosts(void **state)
+{
+    (void)state;
+    struct fio_output o;
+    parse_fixture("clientserver-twojobs.json", &o);
+    assert_int_equal(o.n_jobs, 2);
+    for (unsigned j = 0; j < o.n_jobs; j++) {
+        struct round_metrics m;
+        struct json_object *round = hosts_round(&o.jobs[j], &m);
+        assert_int_equal(o.jobs[j].n_hosts, 2);
+        check_hosts(o.jobs[j].total.jobname, &o.jobs[j], round);
+        json_object_put(round);
+        metrics_free(&m);
+    }
+    fio_output_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -482,6 +611,8 @@ int main(void)
         cmocka_unit_test(test_warnings),
         cmocka_unit_test(test_clientserver),
         cmocka_unit_test(test_clientserver_one),
+        cmocka_unit_test(test_clientserver_hosts),
+        cmocka_unit_test(test_clientserver_twojobs_hosts),
         cmocka_unit_test(test_nojson),
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_candidates),
