@@ -194,9 +194,9 @@ static int add_remote(const char *host, const char **list, unsigned *n, unsigned
     for (unsigned i = 0; i < *n; i++) {
         remote_address(list[i], other, sizeof(other));
         if (strcmp(addr, other) == 0)
-            return errf(err, errlen, "--remote %s: %s is already a host (%s); fio names each "
-                        "host's logs by its address without the port, so each server needs "
-                        "an address of its own", host, addr, list[i]);
+            return errf(err, errlen, "%s is already a host (%s); fio names each host's logs "
+                        "by its address without the port, so each server needs an address of "
+                        "its own", addr, list[i]);
     }
     list[(*n)++] = xstrdup(host);
     return 0;

@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/lat_hist.h"
 #include "helpers.h"
 
 static char *dir;
@@ -347,6 +348,32 @@ static void test_remote_loopback(void **state)
     /* per-second samples from the log fio's client writes for each server */
     assert_true(json_num(doc, "rounds.0.samples.iops.0") > 0);
     assert_true(exists(target));   /* the server created it */
+    /* the host's own figures: its I/Os, its histogram, which is the round's (one host) */
+    struct json_object *h0 = json_at(doc, "rounds.0.hosts.0");
+    assert_true(json_num(h0, "total.ios") == json_num(doc, "rounds.0.total.ios"));
+    assert_true(json_num(h0, "total.lat_us.percentiles.99") > 0);
+    assert_true(json_num(h0, "total.lat_us.max") >= json_num(h0, "total.lat_us.percentiles.99"));
+    struct read_hist hh, rh;
+    read_hist_init(&hh);
+    read_hist_init(&rh);
+    assert_int_equal(read_hist_add(&hh, h0, READ_HIST_TOTAL), 1);
+    assert_int_equal(read_hist_add(&rh, json_at(doc, "rounds.0"), READ_HIST_TOTAL), 1);
+    assert_memory_equal(hh.h.buckets, rh.h.buckets, sizeof(hh.h.buckets));
+    assert_string_equal(json_object_get_string(json_at(h0, "health.source")), "none");
+    print_message("  host p99 %.0f us, disk %s\n", json_num(h0, "total.lat_us.percentiles.99"),
+                  json_at(h0, "disk") ? json_object_get_string(json_at(h0, "disk.name"))
+                                      : "(fio gave no disk_util)");
+    /* show: the per-host table of the last round */
+    char shown[700];
+    snprintf(shown, sizeof(shown), "%s/remote", dir);
+    char *sargv[] = {(char *)ptsbench_bin(), "show", shown, NULL};
+    struct cmd_result sr;
+    assert_int_equal(run_cmd(sargv, &sr), 0);
+    assert_int_equal(sr.status, 0);
+    assert_non_null(strstr(sr.out, "hosts, round 1"));
+    print_message("%s", strstr(sr.out, "hosts, round 1"));
+    assert_non_null(strstr(sr.out, json_object_get_string(json_at(h0, "host"))));
+    cmd_result_free(&sr);
     json_object_put(doc);
 
     assert_non_null(fleet);
@@ -425,6 +452,20 @@ static void test_remote_refusals(void **state)
         cmd_result_free(&r);
         assert_false(exists(out));
     }
+    /* two servers at one address: fio would write their logs into one file (NAME.ADDRESS) */
+    char *argv[] = {(char *)ptsbench_bin(), "run", "--target", "/var/tmp/x.img", "--size", "1g",
+                    "--engine", "fio", "--workload", "rw=randread", "--remote", "127.0.0.1:8766",
+                    "--remote", "127.0.0.1:8767", "-o", out, NULL};
+    struct cmd_result r;
+    assert_int_equal(run_cmd(argv, &r), 0);
+    print_message("  %s", r.errout);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.errout, "--remote 127.0.0.1:8767"));
+    assert_non_null(strstr(r.errout, "127.0.0.1:8766"));
+    const char *nl = strchr(r.errout, '\n');
+    assert_true(nl && nl[1] == '\0');   /* one line */
+    cmd_result_free(&r);
+    assert_false(exists(out));
 }
 
 /* The fio forms of the shipped profiles (profiles/fio/) are fio's own job files: fio parses
