@@ -135,6 +135,29 @@ static void run_job_rows(struct table *t, struct json_object *doc)
     }
 }
 
+/* A remote run (fio client/server): after a round's row, a row per host that carries the
+ * figures object ("run_host": "point" the host; results before it had only flat keys: none),
+ * its identifying columns the round's. */
+static void host_rows(struct table *t, struct json_object *round_row, struct json_object *r)
+{
+    struct json_object *hosts = jp_arr_at(r, "hosts");
+    for (size_t h = 0; h < jp_len(hosts); h++) {
+        struct json_object *ho = jp_idx(hosts, h);
+        if (!jp_obj_at(ho, "total"))
+            continue;
+        struct json_object *row = json_object_new_object();
+        json_object_object_foreach(round_row, k, v)
+            json_object_object_add(row, k, json_object_get(v));
+        json_object_object_add(row, "record", json_object_new_string("run_host"));
+        /* the round's drive state is the aggregate's bytes over one --size: not a host's */
+        json_object_object_del(row, "condition");
+        json_object_object_del(row, "written_fills");
+        json_object_object_del(row, "wdpc_fills");
+        put(row, "point", jp_at(ho, "host"));
+        add(t, row, ho);
+    }
+}
+
 static void run_rows(struct table *t, struct json_object *doc)
 {
     if (read_run_multi(doc)) {
@@ -158,6 +181,7 @@ static void run_rows(struct table *t, struct json_object *doc)
         put(row, "compress_pct", jp_at(doc, "workload.compress_pct"));
         put_state(row, jp_obj_at(r, "state"));
         add(t, row, r);
+        host_rows(t, row, r);
     }
 }
 
