@@ -24,6 +24,7 @@
 #include "engine/fio_json.h"
 #include "lib/json_path.h"
 #include "read/shape.h"
+#include "show/export.h"
 #include "stats/hist.h"
 
 static const double pct_p[FIO_NPCT] = {50.0, 90.0, 99.0, 99.9, 99.99, 99.999, 99.9999};
@@ -535,6 +536,7 @@ static void check_hosts(const char *what, const struct fio_job_figures *fj,
             assert_true(jp_path(h, path) == (double)x->ios);
             for (int k = 0; k < 4; k++) {
                 double got = results_figures_lat(h, dirs[d], keys[k]) * 1000.0;
+                assert_false(isnan(got));
                 double e = fabs(got - x->lat.pct_ns[k]) / x->lat.pct_ns[k];
                 if (e > HIST_REL_ERROR)
                     fail_msg("%s %s %s p%s: recorded %.0f ns, fio %.0f ns", what, f->host,
@@ -562,6 +564,25 @@ static void check_hosts(const char *what, const struct fio_job_figures *fj,
     json_object_object_add(doc, "rounds", rounds);
     char err[512] = "";
     assert_int_equal(shape_check(doc, "hosts", err, sizeof(err)), 0);
+    /* export: a run_host row per host after the round's, its IOPS the host's figures' */
+    struct export_opts eo = {.format = EXPORT_JSONL};
+    char *text = NULL;
+    size_t len = 0;
+    assert_int_equal(export_table(doc, "hosts", &eo, &text, &len, err, sizeof(err)), 0);
+    unsigned rows = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        struct json_object *row = json_tokener_parse(line);
+        assert_non_null(row);
+        if (!strcmp(json_object_get_string(jp_get(row, "record")), "run_host")) {
+            struct json_object *h = jp_idx(hosts, rows++);
+            assert_string_equal(json_object_get_string(jp_get(row, "point")),
+                                json_object_get_string(jp_get(h, "host")));
+            assert_true(jp_path(row, "total_iops") == jp_path(h, "total.iops"));
+        }
+        json_object_put(row);
+    }
+    assert_int_equal(rows, fj->n_hosts);
+    free(text);
     json_object_put(doc);
 }
 
