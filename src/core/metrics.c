@@ -125,6 +125,44 @@ static void metrics_samples(const struct worker_stats *const *ws, unsigned n_wor
     }
 }
 
+/* One host's figures from one worker (a job of the group, fio client/server) into the round's:
+ * a host not seen yet is copied; a host another job of the group ran on too gets this job's
+ * I/Os added (the group's jobs run at once on every host), its IOPS summed, its mean latency
+ * weighted by I/Os, its runtime the longest, its histograms merged. */
+static void hosts_add(struct round_metrics *out, const struct host_figures *h)
+{
+    struct host_figures *o = NULL;
+    for (unsigned i = 0; i < out->n_hosts && !o; i++)
+        if (!strcmp(out->hosts[i].host, h->host))
+            o = &out->hosts[i];
+    if (!o) {
+        out->hosts = xrealloc(out->hosts, (out->n_hosts + 1) * sizeof(*out->hosts));
+        host_figures_copy(&out->hosts[out->n_hosts++], h, 1);
+        return;
+    }
+    for (int d = 0; d < IO_NDIR; d++) {
+        if (!h->ios[d])
+            continue;
+        const double n0 = (double)o->ios[d], n1 = (double)h->ios[d];
+        o->lat_mean_us[d] = o->ios[d] ? (o->lat_mean_us[d] * n0 + h->lat_mean_us[d] * n1) /
+                                            (n0 + n1)
+                                      : h->lat_mean_us[d];
+        o->ios[d] += h->ios[d];
+        o->bytes[d] += h->bytes[d];
+        o->iops[d] += h->iops[d];
+        if (h->lat[d]) {
+            if (!o->lat[d]) {
+                o->lat[d] = xcalloc(1, sizeof(*o->lat[d]));
+                hist_init(o->lat[d]);
+            }
+            hist_merge(o->lat[d], h->lat[d]);
+        }
+    }
+    o->runtime_s = fmax(o->runtime_s, h->runtime_s);
+    if (!o->disk.present)
+        o->disk = h->disk;
+}
+
 void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, double sample_s,
                      double weight, struct round_metrics *out)
 {
@@ -185,13 +223,9 @@ void metrics_compute(const struct worker_stats *const *ws, unsigned n_workers, d
     for (unsigned i = 0; i < n_workers; i++)
         engine_choices_add(&out->choices, &ws[i]->choices);
     metrics_data_measure(ws, n_workers, &out->data);
-    for (unsigned i = 0; i < n_workers; i++) {
-        if (!ws[i]->n_hosts)
-            continue;
-        out->hosts = xrealloc(out->hosts, (out->n_hosts + ws[i]->n_hosts) * sizeof(*out->hosts));
-        host_figures_copy(out->hosts + out->n_hosts, ws[i]->hosts, ws[i]->n_hosts);
-        out->n_hosts += ws[i]->n_hosts;
-    }
+    for (unsigned i = 0; i < n_workers; i++)
+        for (unsigned k = 0; k < ws[i]->n_hosts; k++)
+            hosts_add(out, &ws[i]->hosts[k]);
 }
 
 void metrics_host(const struct host_figures *h, struct dir_metrics *read,

@@ -627,6 +627,66 @@ static void test_clientserver_twojobs_hosts(void **state)
     fio_output_free(&o);
 }
 
+/* A group of two jobs on two hosts (fio.c: one worker record per job, each with its hosts):
+ * the round lists each host once, with both jobs' I/Os and histograms, and the hosts' lat_hist
+ * merged is the round's. */
+static void test_clientserver_group_hosts(void **state)
+{
+    (void)state;
+    struct fio_output o;
+    parse_fixture("clientserver-twojobs.json", &o);
+    struct worker_stats *ws = calloc(o.n_jobs, sizeof(*ws));
+    const struct worker_stats *wp[2];
+    for (unsigned j = 0; j < o.n_jobs; j++) {   /* take_job's counts, histograms and hosts */
+        const struct fio_job_figures *fj = &o.jobs[j];
+        for (int d = 0; d < IO_NDIR; d++) {
+            hist_init(&ws[j].lat[d]);
+            ws[j].ios[d] = fj->total.dir[d].ios;
+            ws[j].bytes[d] = fj->total.dir[d].bytes;
+            if (ws[j].ios[d])
+                fio_dir_hist(&fj->total.dir[d], &ws[j].lat[d]);
+        }
+        ws[j].end_ns = 1000000000;
+        ws[j].n_hosts = fj->n_hosts;
+        ws[j].hosts = calloc(fj->n_hosts, sizeof(*ws[j].hosts));
+        for (unsigned i = 0; i < fj->n_hosts; i++)
+            fio_host_figures(&fj->hosts[i], &ws[j].hosts[i]);
+        wp[j] = &ws[j];
+    }
+    struct round_metrics m;
+    metrics_compute(wp, o.n_jobs, 1.0, 1, &m);
+    m.round = 1;
+    struct json_object *round = results_round_json(&m);
+    struct json_object *hosts = jp_arr_at(round, "hosts");
+    assert_int_equal(jp_len(hosts), 2);
+    struct read_hist merged, whole;
+    read_hist_init(&merged);
+    read_hist_init(&whole);
+    for (size_t i = 0; i < jp_len(hosts); i++) {
+        struct json_object *h = jp_idx(hosts, i);
+        const char *name = json_object_get_string(jp_get(h, "host"));
+        uint64_t ios = 0;
+        for (unsigned j = 0; j < o.n_jobs; j++)
+            for (unsigned k = 0; k < o.jobs[j].n_hosts; k++)
+                if (!strcmp(o.jobs[j].hosts[k].host, name))
+                    for (int d = 0; d < IO_NDIR; d++)
+                        ios += o.jobs[j].hosts[k].dir[d].ios;
+        assert_true(jp_path(h, "total.ios") == (double)ios);
+        assert_true(jp_path(h, "total.lat_us.count") == (double)ios);
+        assert_int_equal(read_hist_add(&merged, h, READ_HIST_TOTAL), 1);
+        printf("  group on %s: %" PRIu64 " I/Os of both jobs\n", name, ios);
+    }
+    assert_int_equal(read_hist_add(&whole, round, READ_HIST_TOTAL), 1);
+    assert_int_equal(read_hist_count(&merged), read_hist_count(&whole));
+    assert_memory_equal(merged.h.buckets, whole.h.buckets, sizeof(merged.h.buckets));
+    json_object_put(round);
+    metrics_free(&m);
+    for (unsigned j = 0; j < o.n_jobs; j++)
+        host_figures_free(ws[j].hosts, ws[j].n_hosts);
+    free(ws);
+    fio_output_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -638,6 +698,7 @@ int main(void)
         cmocka_unit_test(test_clientserver_one),
         cmocka_unit_test(test_clientserver_hosts),
         cmocka_unit_test(test_clientserver_twojobs_hosts),
+        cmocka_unit_test(test_clientserver_group_hosts),
         cmocka_unit_test(test_nojson),
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_candidates),
