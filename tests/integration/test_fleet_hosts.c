@@ -41,7 +41,7 @@
 
 #include "helpers.h"
 
-#define HOST_FILE (16ll << 20)   /* each host's backing file: 4096 blocks of 4 KiB */
+#define HOST_FILE (64ll << 20)   /* each host's backing file: 16384 blocks of 4 KiB */
 
 static char *dir;
 static struct fio_fleet fleet;
@@ -118,8 +118,8 @@ static void test_three_hosts_own_files(void **state)
     snprintf(out, sizeof(out), "%s/three", dir);
     char *argv[] = {"ptsbench", "run", "--engine", "fio", "--remote", fleet.host[0].remote,
                     "--remote", fleet.host[1].remote, "--remote", fleet.host[2].remote,
-                    "--target", fleet.shared, "--size", "16m", "--workload",
-                    "rw=randwrite,bs=4k,qd=4", "--rounds", "2", "--round-time", "1",
+                    "--target", fleet.shared, "--size", "64m", "--workload",
+                    "rw=randwrite,bs=4k,qd=1", "--rounds", "2", "--round-time", "1",
                     "--all-rounds", "--quiet", "--out", out, NULL};
     struct json_object *doc = ptsbench_results(argv, out, 0, NULL);
     assert_non_null(doc);
@@ -139,8 +139,9 @@ static void test_three_hosts_own_files(void **state)
             bytes += json_num(h, "write_bytes");
         }
         const double w = bytes / 4096.0, blocks = (double)(HOST_FILE / 4096);
-        /* w random 4 KiB writes over the file's blocks touch blocks*(1 - e^(-w/blocks)) of
-         * them on average; fewer than half of that, or more than w, is not this host's data */
+        /* w uniform random 4 KiB writes over the file's blocks touch blocks*(1 - e^(-w/blocks))
+         * of them on average (fio's random map, no block twice within a round, makes it a little
+         * more); fewer than half of that, or more than w, is not this host's data alone */
         const double expect = blocks * (1.0 - exp(-w / blocks));
         const long got = written_blocks(fleet.host[k].backing);
         print_message("  host %s: %.0f blocks written, %ld distinct in its own file (%.0f "
@@ -166,7 +167,7 @@ static void test_unreachable_host_refused(void **state)
     snprintf(out, sizeof(out), "%s/unreachable", dir);
     const char *args[] = {"run", "--engine", "fio", "--remote", fleet.host[0].remote,
                           "--remote", nobody, "--remote", fleet.host[2].remote, "--target",
-                          fleet.shared, "--size", "16m", "--workload", "rw=randwrite,bs=4k",
+                          fleet.shared, "--size", "64m", "--workload", "rw=randwrite,bs=4k",
                           "--rounds", "1", "--round-time", "1", "--quiet", "--out", out, NULL};
     struct cmd_result r;
     const int status = ptsbench_run(&r, args);
@@ -215,7 +216,7 @@ static void test_host_killed_mid_run(void **state)
     assert_true(fio_fleet_stop_host_when(&fleet, 1, fio_dir, ".fio", 2, 500) > 0);
     const char *args[] = {"run", "--engine", "fio", "--remote", fleet.host[0].remote,
                           "--remote", fleet.host[1].remote, "--remote", fleet.host[2].remote,
-                          "--target", fleet.shared, "--size", "16m", "--workload",
+                          "--target", fleet.shared, "--size", "64m", "--workload",
                           "rw=randwrite,bs=4k,qd=4", "--rounds", "4", "--round-time", "1",
                           "--all-rounds", "--quiet", "--out", out, NULL};
     struct cmd_result r;
