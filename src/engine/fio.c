@@ -578,7 +578,8 @@ static void host_port(const char *s, char *host, size_t len, long *port)
 
 /* Every host asked for (--remote) has figures in fio's output: fio runs the servers it could
  * connect to and exits 0 without the others (fio client.c fio_clients_connect; measured with
- * fio-3.33, tests/integration/test_fleet_hosts.c), so a missing host would pass unnoticed.
+ * fio-3.33: tests/integration/test_fleet_hosts.c, tests/fixtures/fio/clientserver-unreachable.*),
+ * so a missing host would pass unnoticed.
  * -1 naming the first missing one. */
 static int fio_check_hosts_reported(const struct engine *e, const struct fio_job_figures *fj,
                                     const struct round_files *f, char *err, size_t errlen)
