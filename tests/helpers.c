@@ -6,16 +6,23 @@
 
 #include "lib/spawn.h"
 
+#include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <netinet/in.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -724,4 +731,270 @@ bool is_one_line(const char *s)
 {
     const char *nl = strchr(s, '\n');
     return *s && nl && nl[1] == '\0';
+}
+
+/* ---------------------------------------------------------------- fio fleet (helpers.h) */
+
+/* Process groups of the servers still running, for the atexit handler. */
+static pid_t fleet_live[FIO_FLEET_MAX * 4 + 4];
+
+static void fleet_track(pid_t pid, bool add)
+{
+    for (size_t i = 0; i < sizeof(fleet_live) / sizeof(fleet_live[0]); i++) {
+        if (add ? fleet_live[i] == 0 : fleet_live[i] == pid) {
+            fleet_live[i] = add ? pid : 0;
+            return;
+        }
+    }
+}
+
+static void fleet_at_exit(void)
+{
+    for (size_t i = 0; i < sizeof(fleet_live) / sizeof(fleet_live[0]); i++) {
+        if (fleet_live[i] > 0) {
+            kill(-fleet_live[i], SIGKILL);
+            waitpid(fleet_live[i], NULL, 0);
+            fleet_live[i] = 0;
+        }
+    }
+}
+
+static void fleet_kill(pid_t *pid)
+{
+    if (*pid <= 0)
+        return;
+    kill(-*pid, SIGKILL);
+    kill(*pid, SIGKILL);   /* in case it died before its setpgid */
+    while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR) {
+    }
+    fleet_track(*pid, false);
+    *pid = 0;
+}
+
+int test_free_port(const char *addr)
+{
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = 0};
+    if (inet_pton(AF_INET, addr, &a.sin_addr) != 1)
+        return -1;
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    socklen_t len = sizeof(a);
+    int port = -1;
+    if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+        getsockname(fd, (struct sockaddr *)&a, &len) == 0)
+        port = ntohs(a.sin_port);
+    if (fd >= 0)
+        close(fd);
+    return port;
+}
+
+static bool fleet_listening(const struct fio_fleet_host *h)
+{
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)h->port)};
+    inet_pton(AF_INET, h->addr, &a.sin_addr);
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return false;
+    bool ok = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+    close(fd);
+    return ok;
+}
+
+/* Exit codes of a server child that could not become one: 125 = this machine cannot (unshare
+ * or mount refused), 126 = anything else; the reason is the first line of its log. */
+#define FLEET_CANNOT 125
+#define FLEET_BROKEN 126
+
+static void __attribute__((noreturn)) fleet_child(const struct fio_fleet *f,
+                                                  const struct fio_fleet_host *h,
+                                                  const char *log, pid_t parent)
+{
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)   /* the test died before the prctl */
+        _exit(FLEET_BROKEN);
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        _exit(FLEET_BROKEN);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0)
+        dup2(devnull, 0);
+    if (unshare(CLONE_NEWNS) != 0) {
+        dprintf(2, "unshare(CLONE_NEWNS): %s\n", strerror(errno));
+        _exit(FLEET_CANNOT);
+    }
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) {
+        dprintf(2, "mount / MS_REC|MS_PRIVATE: %s\n", strerror(errno));
+        _exit(FLEET_CANNOT);
+    }
+    if (mount(h->backing, f->shared, NULL, MS_BIND, NULL) != 0) {
+        dprintf(2, "bind mount %s on %s: %s\n", h->backing, f->shared, strerror(errno));
+        _exit(FLEET_CANNOT);
+    }
+    char arg[64];
+    snprintf(arg, sizeof(arg), "--server=ip:%s,%d", h->addr, h->port);
+    char *argv[] = {"fio", arg, NULL};
+    execvp(argv[0], argv);
+    dprintf(2, "exec fio: %s\n", strerror(errno));
+    _exit(FLEET_BROKEN);
+}
+
+/* An empty or sparse file of size bytes at path. */
+static bool fleet_file(const char *path, long long size)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return false;
+    bool ok = ftruncate(fd, (off_t)size) == 0;
+    close(fd);
+    return ok;
+}
+
+/* Host k's child ended before listening: why (its log's first line), and whether the machine
+ * cannot rather than something broke. */
+static int fleet_child_failed(struct fio_fleet *f, unsigned k, const char *log, int st)
+{
+    char *text = slurp_file(log, NULL);
+    char line[300] = "";
+    if (text)
+        sscanf(text, "%299[^\n]", line);
+    free(text);
+    bool cannot = WIFEXITED(st) && WEXITSTATUS(st) == FLEET_CANNOT;
+    snprintf(f->why, sizeof(f->why), "fio server %u (%s:%d) %s: %s", k + 1, f->host[k].addr,
+             f->host[k].port, cannot ? "cannot run in a mount namespace of its own" : "ended",
+             line[0] ? line : "no message");
+    return cannot ? 1 : -1;
+}
+
+int fio_fleet_start(struct fio_fleet *f, unsigned n, const char *dir, long long size)
+{
+    memset(f, 0, sizeof(*f));
+    if (n == 0 || n > FIO_FLEET_MAX) {
+        snprintf(f->why, sizeof(f->why), "a fleet of %u hosts: 1 to %d", n, FIO_FLEET_MAX);
+        return -1;
+    }
+    if (!test_have_fio()) {
+        snprintf(f->why, sizeof(f->why), "fio is not installed");
+        return 1;
+    }
+    if (!is_root()) {
+        snprintf(f->why, sizeof(f->why), "not root: a mount namespace and bind mounts need it");
+        return 1;
+    }
+    static bool registered;
+    if (!registered)
+        registered = atexit(fleet_at_exit) == 0;
+    snprintf(f->shared, sizeof(f->shared), "%s/shared.img", dir);
+    if (!fleet_file(f->shared, 0)) {
+        snprintf(f->why, sizeof(f->why), "cannot create %s: %s", f->shared, strerror(errno));
+        return -1;
+    }
+    for (unsigned k = 0; k < n; k++) {
+        struct fio_fleet_host *h = &f->host[k];
+        snprintf(h->addr, sizeof(h->addr), "127.0.0.%u", k + 1);
+        h->port = test_free_port(h->addr);
+        snprintf(h->remote, sizeof(h->remote), "%s:%d", h->addr, h->port);
+        snprintf(h->backing, sizeof(h->backing), "%s/host%u.img", dir, k + 1);
+        if (h->port < 0 || !fleet_file(h->backing, size)) {
+            snprintf(f->why, sizeof(f->why), "host %u: no free port on %s or cannot create %s",
+                     k + 1, h->addr, h->backing);
+            fio_fleet_stop(f);
+            return -1;
+        }
+    }
+    const pid_t self = getpid();
+    for (unsigned k = 0; k < n; k++) {
+        struct fio_fleet_host *h = &f->host[k];
+        char log[4200];
+        snprintf(log, sizeof(log), "%s/host%u.log", dir, k + 1);
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid < 0) {
+            snprintf(f->why, sizeof(f->why), "fork: %s", strerror(errno));
+            fio_fleet_stop(f);
+            return -1;
+        }
+        if (pid == 0)
+            fleet_child(f, h, log, self);
+        setpgid(pid, pid);   /* also here: no window where kill(-pid) misses it */
+        h->pid = pid;
+        f->n = k + 1;
+        fleet_track(pid, true);
+        const uint64_t deadline = test_now_ns() + 5000000000ull;
+        for (;;) {
+            int st;
+            if (waitpid(pid, &st, WNOHANG) == pid) {
+                fleet_track(pid, false);
+                h->pid = 0;
+                int ret = fleet_child_failed(f, k, log, st);
+                fio_fleet_stop(f);
+                return ret;
+            }
+            if (fleet_listening(h))
+                break;
+            if (test_now_ns() > deadline) {
+                snprintf(f->why, sizeof(f->why), "fio server %u does not listen on %s after 5 s",
+                         k + 1, h->remote);
+                fio_fleet_stop(f);
+                return -1;
+            }
+            test_sleep_ms(20);
+        }
+    }
+    return 0;
+}
+
+void fio_fleet_stop_host(struct fio_fleet *f, unsigned k)
+{
+    if (k < f->n)
+        fleet_kill(&f->host[k].pid);
+}
+
+static unsigned fleet_count(const char *dir, const char *suffix)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    unsigned n = 0;
+    size_t sl = strlen(suffix);
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        n += l >= sl && strcmp(e->d_name + l - sl, suffix) == 0;
+    }
+    closedir(d);
+    return n;
+}
+
+pid_t fio_fleet_stop_host_when(struct fio_fleet *f, unsigned k, const char *dir,
+                               const char *suffix, unsigned count, unsigned delay_ms)
+{
+    if (k >= f->n || f->host[k].pid <= 0)
+        return -1;
+    fflush(NULL);
+    pid_t w = fork();
+    if (w < 0)
+        return -1;
+    if (w == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        const uint64_t deadline = test_now_ns() + 60000000000ull;
+        while (fleet_count(dir, suffix) < count && test_now_ns() < deadline)
+            test_sleep_ms(10);
+        test_sleep_ms(delay_ms);
+        kill(-f->host[k].pid, SIGKILL);   /* the parent reaps the server */
+        _exit(0);
+    }
+    f->watcher = w;
+    return w;
+}
+
+void fio_fleet_stop(struct fio_fleet *f)
+{
+    if (f->watcher > 0) {
+        kill(f->watcher, SIGKILL);
+        waitpid(f->watcher, NULL, 0);
+        f->watcher = 0;
+    }
+    for (unsigned k = 0; k < f->n; k++)
+        fleet_kill(&f->host[k].pid);
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct json_object;
 
@@ -142,5 +143,60 @@ int sys_write(const char *path, const char *val);
 /* The tree's simulated-drive presets: {"$PTSBENCH_DATADIR/profiles/devices", NULL} (the test
  * runner sets PTSBENCH_DATADIR to the repository root), else {"profiles/devices", NULL}. */
 const char *const *test_device_dirs(void);
+
+
+/* A fleet of fio servers on one machine, for `ptsbench run --remote` (issue 50):
+ *
+ *   fio_fleet_start(f, n, dir, size): host k (0..n-1) is `fio --server=ip:127.0.0.(k+1),PORT`
+ *   (PORT a free one found by bind(port 0) on that address; distinct addresses because fio names
+ *   a server's logs by hostname without the port, so two servers on one address collide). Each
+ *   server is a child of the test that, before exec: setpgid(0, 0) (its own process group, so
+ *   the connection and job processes fio forks die with it), PR_SET_PDEATHSIG SIGKILL (the
+ *   listener dies with the test), unshare(CLONE_NEWNS), mount("/", MS_REC|MS_PRIVATE) (nothing
+ *   leaks back to the machine's namespace), then a bind mount of its own backing file
+ *   DIR/hostK.img (size bytes, sparse) onto the ONE shared path DIR/shared.img. So the same
+ *   --target DIR/shared.img is a different file on each "host"; outside, shared.img stays empty.
+ *   Stdout and stderr go to DIR/hostK.log. Ready when connect() to its address succeeds (polled
+ *   every 20 ms, 5 s deadline), everything by fork/exec, no shell.
+ *   Returns 0 when all n are listening; 1 when this machine cannot (no fio, not root, unshare or
+ *   mount refused): the reason is in f->why, for a cmocka skip; -1 on any other failure (a
+ *   server that exits or does not listen): the reason in f->why, the started ones stopped.
+ *   Root is needed for unshare(CLONE_NEWNS) and the bind mount.
+ *
+ *   fio_fleet_stop_host(f, k): kill(-pgid, SIGKILL) and waitpid: host k is gone at once, as a
+ *   machine that loses power (its connections close: fio's client sees EOF).
+ *   fio_fleet_stop_host_when(f, k, dir, suffix, count, delay_ms): a forked watcher that polls
+ *   dir (every 10 ms, up to 60 s) until it holds count files whose names end in suffix, sleeps
+ *   delay_ms, then kills host k's process group; returns the watcher's pid (-1 when fork fails).
+ *   fio_fleet_stop reaps it. E.g. "the 2nd round's job file exists in OUT/fio" = round 2 started.
+ *   fio_fleet_stop(f): every host and watcher killed and reaped; the backing files are left for
+ *   the test to read (they live in dir).
+ * Cleanup when the test fails: every started server is also killed by an atexit handler (a
+ * failed cmocka assertion returns through it), and by PR_SET_PDEATHSIG when the test is killed
+ * (then fio's connection children, in the server's group, end with their job: at most a round).
+ * Limits: FIO_FLEET_MAX hosts; addresses 127.0.0.1 .. 127.0.0.FIO_FLEET_MAX only. */
+#define FIO_FLEET_MAX 8
+struct fio_fleet_host {
+    char addr[16];            /* "127.0.0.K" */
+    int port;
+    char remote[32];          /* "127.0.0.K:PORT", what --remote takes */
+    char backing[4096];       /* DIR/hostK.img: what this host sees at the shared path */
+    pid_t pid;                /* the server = its process group; 0 once stopped */
+};
+struct fio_fleet {
+    unsigned n;
+    char shared[4096];        /* DIR/shared.img: the one target path, a different file per host */
+    char why[512];            /* why it could not start */
+    pid_t watcher;            /* fio_fleet_stop_host_when's, 0 when none */
+    struct fio_fleet_host host[FIO_FLEET_MAX];
+};
+/* A TCP port nobody listens on at addr (an IPv4 address) right now, found by bind(port 0); -1
+ * when there is none. Another process may take it before the caller uses it. */
+int test_free_port(const char *addr);
+int fio_fleet_start(struct fio_fleet *f, unsigned n, const char *dir, long long size);
+void fio_fleet_stop_host(struct fio_fleet *f, unsigned k);
+pid_t fio_fleet_stop_host_when(struct fio_fleet *f, unsigned k, const char *dir,
+                               const char *suffix, unsigned count, unsigned delay_ms);
+void fio_fleet_stop(struct fio_fleet *f);
 
 #endif

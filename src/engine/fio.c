@@ -545,6 +545,45 @@ static int find_jobs(const struct engine *e, const struct fio_output *fo,
     return 0;
 }
 
+/* Host and port of a fio --client address ("ip:H,P", "ip6:H,P", "H,P" or "H": fio's default
+ * port 8765) or of a client_stats name (fio_json.h: "H,P", or "H" on the default port). */
+static void host_port(const char *s, char *host, size_t len, long *port)
+{
+    if (strncmp(s, "ip:", 3) == 0)
+        s += 3;
+    else if (strncmp(s, "ip6:", 4) == 0)
+        s += 4;
+    const char *comma = strrchr(s, ',');
+    snprintf(host, len, "%.*s", comma ? (int)(comma - s) : (int)strlen(s), s);
+    *port = comma ? strtol(comma + 1, NULL, 10) : 8765;
+}
+
+/* Every host asked for (--remote) has figures in fio's output: fio runs the servers it could
+ * connect to and exits 0 without the others (fio client.c fio_clients_connect; measured with
+ * fio-3.33: tests/integration/test_fleet_hosts.c, tests/fixtures/fio/clientserver-unreachable.*),
+ * so a missing host would pass unnoticed.
+ * -1 naming the first missing one. */
+static int fio_check_hosts_reported(const struct engine *e, const struct fio_job_figures *fj,
+                                    const struct round_files *f, char *err, size_t errlen)
+{
+    for (unsigned i = 0; i < e->n_remotes; i++) {
+        char want[256], got[256];
+        long want_port, got_port;
+        host_port(e->remotes[i], want, sizeof(want), &want_port);
+        bool found = false;
+        for (unsigned h = 0; !found && h < fj->n_hosts; h++) {
+            host_port(fj->hosts[h].host, got, sizeof(got), &got_port);
+            found = got_port == want_port && strcmp(got, want) == 0;
+        }
+        if (!found)
+            return errf(err, errlen, "--remote %s%s%s:%ld: fio reported no figures for this "
+                        "host: not reachable, or lost (fio's output kept in %s and %s)",
+                        strchr(want, ':') ? "[" : "", want, strchr(want, ':') ? "]" : "",
+                        want_port, f->out, f->err);
+    }
+    return 0;
+}
+
 /* One round: out[0 .. n_jobs-1], one record per job (engine.h). */
 static int fio_round(struct engine *e, const struct round_limits *lim, const char *label,
                      struct worker_stats *out, char *err, size_t errlen)
@@ -566,6 +605,8 @@ static int fio_round(struct engine *e, const struct round_limits *lim, const cha
         return ret > 0 ? 0 : -1;
     const struct fio_job_figures **fj = xcalloc(e->n_jobs, sizeof(*fj));
     ret = find_jobs(e, &fo, fj, err, errlen);
+    for (unsigned k = 0; ret == 0 && e->n_remotes && k < e->n_jobs; k++)
+        ret = fio_check_hosts_reported(e, fj[k], &f, err, errlen);
     for (unsigned k = 0; ret == 0 && k < e->n_jobs; k++)
         take_job(e, k, fj[k], &f, &o, &out[k]);
     free(fj);

@@ -278,21 +278,6 @@ static void test_zram_stores_declared_compressibility(void **state)
     }
 }
 
-static int free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = 0};
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof(a);
-    int port = -1;
-    if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
-        getsockname(fd, (struct sockaddr *)&a, &len) == 0)
-        port = ntohs(a.sin_port);
-    if (fd >= 0)
-        close(fd);
-    return port;
-}
-
 /* A fio server on 127.0.0.1 with a free port: ptsbench drives it through client/server mode;
  * the results keep the host's own figures and the aggregate. The server is stopped after. */
 static void test_remote_loopback(void **state)
@@ -300,7 +285,7 @@ static void test_remote_loopback(void **state)
     (void)state;
     if (!have_fio)
         skip();
-    int port = free_port();
+    int port = test_free_port("127.0.0.1");
     assert_true(port > 0);
     char server_arg[64], remote[64];
     snprintf(server_arg, sizeof(server_arg), "--server=ip:127.0.0.1,%d", port);
