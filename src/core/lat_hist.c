@@ -238,14 +238,11 @@ void lat_window_compute(struct json_object *const *recs, size_t n, struct lat_wi
             continue;
         }
         const struct read_hist *rh = d == LAT_TOTAL ? total : &w->h[d];
+        /* the tail rule (stats/hist.h) is lat_summary_from_hist's, on the merged count */
         lat_summary_from_hist(&rh->h, rh->weight > 0 ? rh->weight : 1, l);
         l->from = LAT_FROM_HISTOGRAMS;
-        if (!l->count)
-            continue;
-        l->mean_us = window_mean(recs, n, lat_dir_names[d]);
-        for (int p = 0; p < METRICS_NPCT; p++)   /* the tail rule (stats/hist.h) */
-            if (!hist_pct_supported(l->count, metrics_percentiles[p]))
-                l->pct_us[p] = NAN;
+        if (l->count)   /* the records' sums are not kept: their means, count-weighted */
+            l->mean_us = window_mean(recs, n, lat_dir_names[d]);
     }
     free(total);
 }
